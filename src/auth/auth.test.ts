@@ -1,0 +1,310 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { APP_ORIGIN, buildUser, cookieHeader, cookiesFrom, uniqueEmail } from '../../test/support/factories.js';
+
+function lastOutboxLink(dataDir: string, pattern: RegExp): string {
+  const outbox = join(dataDir, 'outbox');
+  const files = readdirSync(outbox).sort();
+  const mail = readFileSync(join(outbox, files[files.length - 1]!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const match = mail.match(pattern);
+  if (!match) throw new Error(`no link in mail:\n${mail}`);
+  return match[0];
+}
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skipReason)(`auth (${leg.name})`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await buildTestApp({ leg });
+    });
+    afterAll(async () => t?.close());
+
+    describe('POST /api/auth/signup', () => {
+      it('creates the account and its profile, and the user can sign in at once', async () => {
+        const email = uniqueEmail('Signup');
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: 'orbital-finch-9', name: 'Grace <b>Hopper</b>' } });
+        expect(res.statusCode).toBe(201);
+        const body = res.json();
+        expect(body.user).toMatchObject({ email: email.toLowerCase(), name: 'Grace Hopper' });
+        expect(new Date(body.user.createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
+        expect(body.user).not.toHaveProperty('passwordHash');
+
+        const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: 'orbital-finch-9' } });
+        expect(signin.statusCode).toBe(200);
+        const token = signin.json().session.access_token;
+        const profile = await t.app.inject({ method: 'GET', url: '/api/profile', headers: { authorization: `Bearer ${token}` } });
+        expect(profile.json().profile.displayName).toBe('Grace Hopper');
+      });
+
+      it('answers 409 for an e-mail that exists, whatever its case', async () => {
+        const user = await buildUser(t.app);
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: user.email.toUpperCase(), password: 'another-pass-77' } });
+        expect(res.statusCode).toBe(409);
+        expect(res.json().error.code).toBe('CONFLICT');
+      });
+
+      it.each([
+        [{ email: 'not-an-email', password: 'orbital-finch-9' }, 'email'],
+        [{ email: uniqueEmail(), password: 'abc' }, 'password'],
+        [{ email: uniqueEmail(), password: 'password1' }, 'password'],
+        [{ email: uniqueEmail(), password: 'qwerty123' }, 'password'],
+        [{ password: 'orbital-finch-9' }, 'email'],
+        [{ email: uniqueEmail(), password: 'x'.repeat(300) }, 'password'],
+      ])('rejects %j naming the field %s', async (payload, field) => {
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
+      });
+
+      it('rejects a body that is not JSON', async () => {
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: '{"email":', headers: { 'content-type': 'application/json' } });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error.code).toBe('VALIDATION_ERROR');
+      });
+    });
+
+    describe('POST /api/auth/signin', () => {
+      it('returns Variant A and B fields together and sets HTTP-only cookies', async () => {
+        const user = await buildUser(t.app);
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
+        expect(res.statusCode).toBe(200);
+        const body = res.json();
+        expect(body.message).toEqual(expect.any(String));
+        expect(body.user).toEqual({ id: user.id, email: user.email, name: user.name });
+        expect(body.session.access_token.split('.')).toHaveLength(3);
+        expect(body.session.refresh_token.length).toBeGreaterThanOrEqual(40);
+        expect(body.session.expires_at).toBeGreaterThan(Date.now() / 1000 + 3000);
+        const cookies = Object.fromEntries(res.cookies.map((c) => [c.name, c]));
+        for (const name of ['access_token', 'refresh_token']) {
+          expect(cookies[name]).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+        }
+      });
+
+      it('says "Invalid login credentials" for a wrong password and for an unknown e-mail alike', async () => {
+        const user = await buildUser(t.app);
+        const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'not-the-password' } });
+        const unknown = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: uniqueEmail(), password: 'whatever-pass' } });
+        for (const res of [wrong, unknown]) {
+          expect(res.statusCode).toBe(401);
+          expect(res.json().error).toMatchObject({ code: 'AUTHENTICATION_ERROR', message: 'Invalid login credentials' });
+        }
+      });
+    });
+
+    describe('GET /api/auth/session', () => {
+      it('answers a bearer client in Variant B with its session', async () => {
+        const user = await buildUser(t.app);
+        const res = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().user).toEqual({ id: user.id, email: user.email, name: user.name, avatarUrl: null });
+        expect(res.json().session.access_token).toBe(user.accessToken);
+        expect(res.headers['ratelimit-limit']).toBe('1000');
+      });
+
+      it('answers a cookie client in Variant A (no token in the body)', async () => {
+        const user = await buildUser(t.app);
+        const res = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: user.cookie } });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().user.id).toBe(user.id);
+        expect(res.json()).not.toHaveProperty('session');
+      });
+
+      it('answers 401 without a session, and with a forged or garbage token', async () => {
+        const forged = await new SignJWT({ sid: 'x' }).setProtectedHeader({ alg: 'HS256' }).setSubject('someone').sign(new TextEncoder().encode('k'.repeat(40)));
+        for (const headers of [{}, { authorization: 'Bearer garbage' }, { authorization: `Bearer ${forged}` }]) {
+          const res = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers });
+          expect(res.statusCode).toBe(401);
+          expect(res.json().error.code).toBe('AUTHENTICATION_ERROR');
+        }
+      });
+
+      it('refreshes an expired access cookie transparently', async () => {
+        const user = await buildUser(t.app);
+        const expired = await new SignJWT({ email: user.email, name: user.name, sid: 'expired-session' })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setSubject(user.id)
+          .setIssuer('research-workspace')
+          .setAudience('authenticated')
+          .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+          .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+          .sign(new TextEncoder().encode(t.app.ctx.platform.signingSecret));
+        const cookie = cookieHeader({ access_token: expired, refresh_token: user.refreshToken });
+        const res = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie } });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().user.id).toBe(user.id);
+        const jar = cookiesFrom(res);
+        expect(jar.access_token).toBeTruthy();
+        expect(jar.access_token).not.toBe(expired);
+        expect(jar.refresh_token).not.toBe(user.refreshToken);
+      });
+    });
+
+    describe('POST /api/auth/refresh', () => {
+      it('rotates the refresh token; reusing the old one after the grace window revokes the family', async () => {
+        const user = await buildUser(t.app);
+        const first = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: user.refreshToken } });
+        expect(first.statusCode).toBe(200);
+        const rotated = first.json().session;
+        expect(rotated.refresh_token).not.toBe(user.refreshToken);
+        const newAccess = { authorization: `Bearer ${rotated.access_token}` };
+        expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: newAccess })).statusCode).toBe(200);
+
+        // Within the grace window a concurrent refresh with the old token still succeeds.
+        const concurrent = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: user.refreshToken } });
+        expect(concurrent.statusCode).toBe(200);
+
+        // Age the rotation past the grace window, then reuse: the whole family is revoked.
+        const { refreshTokens } = await import('../platform/db/schema.js');
+        const { isNotNull } = await import('drizzle-orm');
+        await t.app.ctx.db.update(refreshTokens).set({ rotatedAt: new Date(Date.now() - 60_000) }).where(isNotNull(refreshTokens.rotatedAt));
+        const reuse = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: user.refreshToken } });
+        expect(reuse.statusCode).toBe(401);
+        const afterTheft = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: rotated.refresh_token } });
+        expect(afterTheft.statusCode).toBe(401);
+        expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: newAccess })).statusCode).toBe(401);
+      });
+
+      it('rejects a missing or unknown refresh token', async () => {
+        const missing = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: {} });
+        expect(missing.statusCode).toBe(400);
+        expect(missing.json().error.details.field).toBe('refresh_token');
+        const unknown = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'nope' } });
+        expect(unknown.statusCode).toBe(401);
+      });
+    });
+
+    describe('POST /api/auth/signout', () => {
+      it('ends the session: the access token and the old refresh token stop working, cookies are cleared', async () => {
+        const user = await buildUser(t.app);
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: user.bearer });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().message).toEqual(expect.any(String));
+        const cleared = res.cookies.filter((c) => c.name === 'access_token' || c.name === 'refresh_token');
+        expect(cleared.every((c) => c.value === '' || (c.expires && c.expires.getTime() < Date.now()))).toBe(true);
+        expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer })).statusCode).toBe(401);
+        const refresh = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: user.refreshToken } });
+        expect(refresh.statusCode).toBe(401);
+      });
+
+      it('refuses a cookie-authenticated sign-out from another origin (403) and accepts it from the app', async () => {
+        const user = await buildUser(t.app);
+        const evil = await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: { cookie: user.cookie, origin: 'https://evil.example' } });
+        expect(evil.statusCode).toBe(403);
+        expect(evil.json().error.code).toBe('AUTHORIZATION_ERROR');
+        const noOrigin = await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: { cookie: user.cookie } });
+        expect(noOrigin.statusCode).toBe(403);
+        const ok = await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: user.cookieHeaders });
+        expect(ok.statusCode).toBe(200);
+        expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: user.cookie } })).statusCode).toBe(401);
+      });
+    });
+
+    describe('password reset', () => {
+      it('mails a single-use link; the new password works, the old one and the old sessions do not', async () => {
+        const user = await buildUser(t.app);
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email: user.email } });
+        expect(res.statusCode).toBe(200);
+        const link = lastOutboxLink(t.dataDir, /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/);
+        const token = new URL(link).searchParams.get('token')!;
+
+        const weak = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { token, password: '123456' } });
+        expect(weak.statusCode).toBe(400);
+        const update = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { token, password: 'new-secret-lantern' } });
+        expect(update.statusCode).toBe(200);
+        const again = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { token, password: 'another-lantern-2' } });
+        expect(again.statusCode).toBe(400);
+        expect(again.json().error.details.field).toBe('token');
+
+        const oldPassword = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
+        expect(oldPassword.statusCode).toBe(401);
+        const newPassword = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'new-secret-lantern' } });
+        expect(newPassword.statusCode).toBe(200);
+        expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer })).statusCode).toBe(401);
+      });
+
+      it('answers the same for an unknown address and sends nothing', async () => {
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email: uniqueEmail('ghost') } });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().message).toMatch(/If an account exists/);
+      });
+
+      it('lets a signed-in user change the password and keeps only the current session', async () => {
+        const user = await buildUser(t.app);
+        const other = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
+        const otherToken = other.json().session.access_token;
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', headers: user.bearer, payload: { password: 'fresh-comet-81' } });
+        expect(res.statusCode).toBe(200);
+        expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer })).statusCode).toBe(200);
+        expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${otherToken}` } })).statusCode).toBe(401);
+      });
+
+      it('refuses update-password with neither token nor session (401)', async () => {
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { password: 'fresh-comet-81' } });
+        expect(res.statusCode).toBe(401);
+      });
+    });
+
+    describe('anonymous visitors', () => {
+      it('get an anonymous session cookie on API requests', async () => {
+        const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+        const anon = res.cookies.find((c) => c.name === 'anon_session');
+        expect(anon?.value).toMatch(/^[0-9a-f-]{36}$/);
+        expect(anon?.httpOnly).toBe(true);
+      });
+    });
+  });
+}
+
+describe('rate limits on sign-in', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '3', RATE_LIMIT_AUTHENTICATED_PER_HOUR: '5' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('limits attempts per e-mail with 429, Retry-After and RateLimit headers', async () => {
+    const email = uniqueEmail('brute');
+    const codes: number[] = [];
+    let last;
+    for (let i = 0; i < 4; i++) {
+      last = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: `guess-${i}-xyz` } });
+      codes.push(last.statusCode);
+    }
+    expect(codes).toEqual([401, 401, 401, 429]);
+    expect(last!.json().error.code).toBe('RATE_LIMITED');
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(last!.headers['ratelimit-remaining']).toBe('0');
+  });
+
+  it('limits authenticated requests per user per hour', async () => {
+    const user = await buildUser(t.app);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer })).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('e-mail confirmation', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { EMAIL_CONFIRMATION: 'required' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('mails a confirmation link when required, and the user can sign in before confirming', async () => {
+    const email = uniqueEmail('confirm');
+    const signup = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: 'mellow-harbor-5' } });
+    expect(signup.statusCode).toBe(201);
+    const link = lastOutboxLink(t.dataDir, /http:\/\/api\.test\/api\/auth\/confirm\?token=[A-Za-z0-9_-]+/);
+    const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: 'mellow-harbor-5' } });
+    expect(signin.statusCode).toBe(200);
+    const confirm = await t.app.inject({ method: 'GET', url: link.replace('http://api.test', '') });
+    expect(confirm.statusCode).toBe(302);
+    expect(confirm.headers.location).toBe(`${APP_ORIGIN}/auth/signin?confirmed=1`);
+    const reused = await t.app.inject({ method: 'GET', url: link.replace('http://api.test', '') });
+    expect(reused.headers.location).toContain('error=');
+  });
+});

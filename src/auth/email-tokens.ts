@@ -1,0 +1,36 @@
+/** Single-use tokens sent by e-mail, stored hashed, consumed atomically. */
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../platform/db/client.js';
+import { emailTokens } from '../platform/db/schema.js';
+import { hashToken, randomToken } from '../platform/crypto.js';
+
+export type EmailTokenPurpose = 'password_reset' | 'email_confirmation';
+
+export async function issueEmailToken(db: Db, userId: string, purpose: EmailTokenPurpose, ttlSeconds: number): Promise<string> {
+  const token = randomToken(32);
+  await db.insert(emailTokens).values({
+    userId,
+    purpose,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+  });
+  return token;
+}
+
+/** Marks the token used and returns its user, or null when it is unknown, used, expired or for another purpose. */
+export async function consumeEmailToken(db: Db, token: string, purpose: EmailTokenPurpose): Promise<string | null> {
+  if (!token || token.length > 200) return null;
+  const [row] = await db
+    .update(emailTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(emailTokens.tokenHash, hashToken(token)),
+        eq(emailTokens.purpose, purpose),
+        isNull(emailTokens.usedAt),
+        gt(emailTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning({ userId: emailTokens.userId });
+  return row?.userId ?? null;
+}

@@ -1,0 +1,47 @@
+/** Password hashing (argon2id) and the password policy: at least 6 characters, not a common password. */
+import { hash, verify } from '@node-rs/argon2';
+import { dictionary } from '@zxcvbn-ts/language-common';
+
+// OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
+// `algorithm: 2` is Algorithm.Argon2id (a const enum, which isolated modules cannot import).
+const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 256;
+
+let commonPasswords: Set<string> | undefined;
+
+/** True for passwords in zxcvbn's list of ~49,000 most common passwords (case-insensitive). */
+export function isCommonPassword(password: string): boolean {
+  commonPasswords ??= new Set(dictionary['passwords-common'].map((word: string) => word.toLowerCase()));
+  return commonPasswords.has(password.toLowerCase());
+}
+
+/** Why a password is refused, or null when it is acceptable. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (password.length > MAX_PASSWORD_LENGTH) return `must be at most ${MAX_PASSWORD_LENGTH} characters`;
+  if (isCommonPassword(password)) return 'is too common; choose a less guessable password';
+  return null;
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_OPTIONS);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** Spends the time of one verification, so an unknown e-mail answers as slowly as a wrong password. */
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  dummyHash ??= hashPassword('dummy-password-for-timing');
+  await verifyPassword(await dummyHash, password);
+  return false;
+}

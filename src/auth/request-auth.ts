@@ -1,0 +1,164 @@
+/**
+ * Who is asking: resolves every request's identity (bearer token, session cookies with transparent
+ * refresh, or an anonymous visitor cookie), enforces the origin rule for cookie-authenticated state
+ * changes, and counts authenticated requests against their hourly limit.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { authenticationError, authorizationError } from '../platform/errors.js';
+import type { RateLimiter } from '../platform/rate-limit.js';
+import { rateLimitHeaders } from '../platform/rate-limit.js';
+import type { AccessTokenIssuer } from './access-tokens.js';
+import {
+  ACCESS_COOKIE,
+  ANONYMOUS_COOKIE,
+  REFRESH_COOKIE,
+  clearSessionCookies,
+  setAnonymousCookie,
+  setSessionCookies,
+} from './cookies.js';
+import { refreshSession, type SessionDeps, type SessionUser } from './sessions.js';
+
+export interface RequestAuth {
+  user: SessionUser | null;
+  /** How the user proved who they are: decides the response dialect (bearer → Variant B). */
+  via: 'bearer' | 'cookie' | null;
+  sessionId: string | null;
+  /** The bearer token as presented (echoed by the session endpoint). */
+  bearerToken: string | null;
+  expiresAt: number | null;
+  /** A visitor's anonymous session id (rate limits and analytics key on it). */
+  anonymousId: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: RequestAuth;
+  }
+  interface FastifyContextConfig {
+    /** Public pages that must not set cookies (the share page). */
+    noCookies?: boolean;
+    /** POST /api/summarize answers errors as `{ error: "<message>" }`. */
+    plainErrors?: boolean;
+  }
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface RequestAuthOptions {
+  config: Config;
+  sessions: SessionDeps;
+  tokens: AccessTokenIssuer;
+  rateLimiter: RateLimiter;
+}
+
+function allowedOrigins(config: Config): Set<string> {
+  return new Set([new URL(config.appOrigin).origin, new URL(config.publicUrl).origin]);
+}
+
+function originOf(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  if (origin && origin !== 'null') return origin;
+  const referer = request.headers.referer;
+  if (!referer) return null;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return null;
+  }
+}
+
+export function requireUser(request: FastifyRequest): SessionUser {
+  if (!request.auth.user) throw authenticationError();
+  return request.auth.user;
+}
+
+/** The key rate limits and analytics use for whoever is asking: the user, else the visitor's session, else the address. */
+export function requesterKey(request: FastifyRequest): string {
+  if (request.auth.user) return `user:${request.auth.user.id}`;
+  if (request.auth.anonymousId) return `anon:${request.auth.anonymousId}`;
+  return `ip:${request.ip}`;
+}
+
+async function resolveBearer(request: FastifyRequest, token: string, options: RequestAuthOptions): Promise<void> {
+  const claims = await options.tokens.verify(token);
+  if (!claims || claims === 'expired') return;
+  if (await options.sessions.revocations.isRevoked(claims.sessionId)) return;
+  request.auth.user = { id: claims.userId, email: claims.email, name: claims.name };
+  request.auth.via = 'bearer';
+  request.auth.sessionId = claims.sessionId;
+  request.auth.bearerToken = token;
+  request.auth.expiresAt = null;
+}
+
+async function resolveCookies(request: FastifyRequest, reply: FastifyReply, options: RequestAuthOptions): Promise<void> {
+  const access = request.cookies[ACCESS_COOKIE];
+  const refresh = request.cookies[REFRESH_COOKIE];
+  if (access) {
+    const claims = await options.tokens.verify(access);
+    if (claims && claims !== 'expired' && !(await options.sessions.revocations.isRevoked(claims.sessionId))) {
+      request.auth.user = { id: claims.userId, email: claims.email, name: claims.name };
+      request.auth.via = 'cookie';
+      request.auth.sessionId = claims.sessionId;
+      return;
+    }
+  }
+  if (!refresh) {
+    if (access) clearSessionCookies(reply, options.config);
+    return;
+  }
+  try {
+    const session = await refreshSession(options.sessions, refresh);
+    setSessionCookies(reply, options.config, session);
+    request.auth.user = session.user;
+    request.auth.via = 'cookie';
+    request.auth.sessionId = session.sessionId;
+  } catch {
+    clearSessionCookies(reply, options.config);
+  }
+}
+
+async function requestAuthPlugin(app: FastifyInstance, options: RequestAuthOptions): Promise<void> {
+  const origins = allowedOrigins(options.config);
+  app.decorateRequest('auth', null as unknown as RequestAuth);
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null };
+    const noCookies = request.routeOptions.config?.noCookies === true;
+    const header = request.headers.authorization;
+    if (header?.startsWith('Bearer ')) {
+      await resolveBearer(request, header.slice(7).trim(), options);
+    } else if (!noCookies && (request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE])) {
+      await resolveCookies(request, reply, options);
+    }
+
+    if (!request.auth.user && !noCookies && request.url.startsWith('/api/')) {
+      const existing = request.cookies[ANONYMOUS_COOKIE];
+      if (existing && /^[0-9a-f-]{36}$/.test(existing)) {
+        request.auth.anonymousId = existing;
+      } else {
+        setAnonymousCookie(reply, options.config, randomUUID());
+      }
+    }
+
+    const cookieAuthenticated = request.auth.via === 'cookie';
+    if (cookieAuthenticated && UNSAFE_METHODS.has(request.method)) {
+      const origin = originOf(request);
+      if (!origin || !origins.has(origin)) throw authorizationError('Cross-origin request refused');
+    }
+    if (request.auth.user) {
+      const state = await options.rateLimiter.consume('authenticated', request.auth.user.id);
+      void reply.headers(rateLimitHeaders(state));
+    }
+  });
+}
+
+export const requestAuth = fp(requestAuthPlugin, { name: 'request-auth' });
+
+/** Signed-in requests answered in Variant B (bearer) or Variant A (cookies), per DESIGN.md §1. */
+export function dialectOf(request: FastifyRequest): 'A' | 'B' {
+  return request.auth.via === 'bearer' ? 'B' : 'A';
+}
+

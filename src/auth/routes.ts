@@ -1,0 +1,266 @@
+/** Routes of spec §4.1: sign-up, sign-in, sign-out, session, refresh, password reset, OAuth. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { generateCodeVerifier, generateState } from 'arctic';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { ApiError, validationError } from '../platform/errors.js';
+import { ErrorResponse } from '../platform/openapi.js';
+import { findProfile } from '../profiles/store.js';
+import { normalizeEmail } from './users.js';
+import { confirmEmail, requestPasswordReset, signIn, signUp, updatePassword, type AuthDeps } from './commands.js';
+import {
+  OAUTH_STATE_COOKIE,
+  REFRESH_COOKIE,
+  clearOAuthStateCookie,
+  clearSessionCookies,
+  setOAuthStateCookie,
+  setSessionCookies,
+} from './cookies.js';
+import { createOAuthProvider, type OAuthProvider, type OAuthProviderId } from './oauth/providers.js';
+import { IdentityConflictError, userForIdentity } from './oauth/sign-in-with-identity.js';
+import { presentSession, presentUser } from './presenters.js';
+import { requireUser } from './request-auth.js';
+import {
+  ConfirmQuery,
+  MessageResponse,
+  OAuthCallbackQuery,
+  OAuthParams,
+  OAuthStartQuery,
+  RefreshBody,
+  ResetPasswordBody,
+  SessionResponse,
+  SignInBody,
+  SignInResponse,
+  SignUpBody,
+  SignUpResponse,
+  UpdatePasswordBody,
+} from './schemas.js';
+import { endSession, refreshSession, sessionIdOfRefreshToken, startSession } from './sessions.js';
+
+const tags = ['auth'];
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+
+export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { config, platform } = ctx;
+  const deps = (request: FastifyRequest): AuthDeps => ({
+    db: ctx.db,
+    config,
+    mailer: platform.mailer,
+    sessions: ctx.sessions,
+    log: request.log,
+  });
+  const limit = (name: string, key: string) => platform.rateLimiter.consume(name, key);
+
+  app.post(
+    '/api/auth/signup',
+    {
+      schema: { tags, summary: 'Create an account', body: SignUpBody, response: { 201: SignUpResponse, 409: ErrorResponse, ...errors } },
+    },
+    async (request, reply) => {
+      await limit('signupIp', request.ip);
+      const user = await signUp(deps(request), request.body);
+      const message =
+        config.emailConfirmation === 'required'
+          ? 'Account created. Check your e-mail to confirm your address; you can sign in now.'
+          : 'Account created. You can sign in now.';
+      return reply.status(201).send({ message, user: { ...presentUser(user), createdAt: user.createdAt.toISOString() } });
+    },
+  );
+
+  app.post(
+    '/api/auth/signin',
+    { schema: { tags, summary: 'Sign in with e-mail and password', body: SignInBody, response: { 200: SignInResponse, ...errors } } },
+    async (request, reply) => {
+      const email = normalizeEmail(request.body.email);
+      await limit('signinIp', request.ip);
+      await limit('signinEmail', email);
+      const session = await signIn(deps(request), { email, password: request.body.password });
+      await platform.rateLimiter.reset('signinEmail', email);
+      setSessionCookies(reply, config, session);
+      return { message: 'Signed in', user: presentUser(session.user), session: presentSession(session) };
+    },
+  );
+
+  app.post(
+    '/api/auth/signout',
+    { schema: { tags, summary: 'Sign out: ends the session everywhere and clears the cookies', response: { 200: MessageResponse, ...errors } } },
+    async (request, reply) => {
+      const sessionId = request.auth.sessionId ?? (await sessionIdOfRefreshToken(ctx.db, request.cookies[REFRESH_COOKIE] ?? ''));
+      if (sessionId) await endSession(ctx.sessions, sessionId);
+      clearSessionCookies(reply, config);
+      return { message: 'Signed out' };
+    },
+  );
+
+  app.get(
+    '/api/auth/session',
+    { schema: { tags, summary: 'The signed-in user (and, for bearer clients, the session)', response: { 200: SessionResponse, ...errors } } },
+    async (request) => {
+      const user = requireUser(request);
+      const profile = await findProfile(ctx.db, user.id);
+      const body: z.infer<typeof SessionResponse> = { user: { ...presentUser(user), avatarUrl: profile?.avatarUrl ?? null } };
+      if (request.auth.via === 'bearer' && request.auth.bearerToken) {
+        const claims = decodeExpiry(request.auth.bearerToken);
+        body.session = { access_token: request.auth.bearerToken, expires_at: claims };
+      }
+      return body;
+    },
+  );
+
+  app.post(
+    '/api/auth/refresh',
+    {
+      schema: {
+        tags,
+        summary: 'Exchange a refresh token for a new session (the old token stops working)',
+        body: RefreshBody.partial(),
+        response: { 200: SignInResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const presented = request.body?.refresh_token ?? request.cookies[REFRESH_COOKIE];
+      if (!presented) throw validationError('refresh_token', 'required', 'refresh_token is required');
+      const session = await refreshSession(ctx.sessions, presented);
+      if (!request.body?.refresh_token) setSessionCookies(reply, config, session);
+      return { message: 'Session refreshed', user: presentUser(session.user), session: presentSession(session) };
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password',
+    {
+      schema: {
+        tags,
+        summary: 'E-mail a single-use password reset link (always answers the same way)',
+        body: ResetPasswordBody,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const email = normalizeEmail(request.body.email);
+      await limit('resetIp', request.ip);
+      await limit('resetEmail', email);
+      await requestPasswordReset(deps(request), { email, redirectTo: request.body.redirectTo });
+      return { message: 'If an account exists for this address, a password reset link has been sent.' };
+    },
+  );
+
+  app.post(
+    '/api/auth/update-password',
+    {
+      schema: {
+        tags,
+        summary: 'Set a new password with the e-mailed token, or as the signed-in user',
+        body: UpdatePasswordBody,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      if (request.body.token) await limit('resetIp', request.ip);
+      const signedIn = request.auth.user ? { userId: request.auth.user.id, sessionId: request.auth.sessionId } : null;
+      await updatePassword(deps(request), request.body, signedIn);
+      return { message: 'Password updated' };
+    },
+  );
+
+  app.get(
+    '/api/auth/confirm',
+    { schema: { tags, summary: 'Confirm an e-mail address from the link in the confirmation mail', querystring: ConfirmQuery } },
+    async (request, reply) => {
+      const ok = await confirmEmail(deps(request), request.query.token);
+      return reply.redirect(`${config.appOrigin}/auth/signin?${ok ? 'confirmed=1' : 'error=invalid_confirmation_link'}`, 302);
+    },
+  );
+
+  registerOAuth(app, ctx);
+}
+
+function decodeExpiry(jwt: string): number {
+  const payload = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: number };
+  return payload.exp ?? 0;
+}
+
+interface OAuthState {
+  provider: OAuthProviderId;
+  state: string;
+  verifier: string;
+}
+
+function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { config, platform } = ctx;
+  const redirectUri = `${config.publicUrl}/auth/callback`;
+  const providers = new Map<OAuthProviderId, OAuthProvider>();
+  for (const id of ['google', 'github'] as const) {
+    const settings = config.oauth[id];
+    if (settings) providers.set(id, createOAuthProvider(id, settings, redirectUri, platform.outbound));
+  }
+  const failTo = (reply: FastifyReply, code: string) => reply.redirect(`${config.appOrigin}/auth/signin?error=${encodeURIComponent(code)}`, 302);
+
+  app.get(
+    '/api/auth/:provider',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Start signing in with Google or GitHub (redirects to the provider)',
+        params: OAuthParams,
+        querystring: OAuthStartQuery,
+        response: { 302: z.null().describe('Redirect to the provider'), 400: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const provider = providers.get(request.params.provider);
+      if (!provider) {
+        throw new ApiError('VALIDATION_ERROR', `OAuth sign-in with ${request.params.provider} is not configured`, {
+          field: 'provider',
+          reason: 'not_configured',
+        });
+      }
+      const state = generateState();
+      const verifier = generateCodeVerifier();
+      const saved: OAuthState = { provider: provider.id, state, verifier };
+      setOAuthStateCookie(reply, config, JSON.stringify(saved));
+      return reply.redirect(provider.authorizationUrl(state, verifier).toString(), 302);
+    },
+  );
+
+  app.get(
+    '/auth/callback',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'OAuth redirect target: exchanges the code, sets the session cookies, redirects to the dashboard',
+        querystring: OAuthCallbackQuery,
+      },
+    },
+    async (request, reply) => {
+      const raw = request.cookies[OAUTH_STATE_COOKIE];
+      clearOAuthStateCookie(reply, config);
+      const unsigned = raw ? request.unsignCookie(raw) : null;
+      let saved: OAuthState | null = null;
+      try {
+        saved = unsigned?.valid && unsigned.value ? (JSON.parse(unsigned.value) as OAuthState) : null;
+      } catch {
+        saved = null;
+      }
+      const { code, state, error } = request.query;
+      if (error) return failTo(reply, 'oauth_denied');
+      if (!saved || !code || !state || saved.state !== state) return failTo(reply, 'oauth_state_mismatch');
+      const provider = providers.get(saved.provider);
+      if (!provider) return failTo(reply, 'oauth_not_configured');
+      try {
+        const identity = await provider.identify(code, saved.verifier);
+        const user = await userForIdentity(ctx.db, identity);
+        const session = await startSession(ctx.sessions, { id: user.id, email: user.email, name: user.name });
+        setSessionCookies(reply, config, session);
+        return reply.redirect(`${config.appOrigin}/dashboard`, 302);
+      } catch (failure) {
+        if (failure instanceof IdentityConflictError) return failTo(reply, 'oauth_account_exists');
+        request.log.warn({ provider: saved.provider, err: { message: (failure as Error).message } }, 'oauth sign-in failed');
+        return failTo(reply, 'oauth_failed');
+      }
+    },
+  );
+}

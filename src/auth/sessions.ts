@@ -1,0 +1,157 @@
+/**
+ * Sessions: a short-lived access JWT plus an opaque refresh token, stored hashed and rotated on every
+ * use. Each sign-in starts a family; reusing a rotated token after the grace window revokes the
+ * whole family (DESIGN.md §4, after supabase/auth).
+ */
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, isNotNull, isNull, ne } from 'drizzle-orm';
+import type { Db } from '../platform/db/client.js';
+import { refreshTokens, users } from '../platform/db/schema.js';
+import { hashToken, randomToken } from '../platform/crypto.js';
+import { authenticationError } from '../platform/errors.js';
+import type { AccessTokenIssuer } from './access-tokens.js';
+import type { RevocationList } from './revocations.js';
+
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+/** Concurrent refreshes from one client (several tabs) within this window are not treated as theft. */
+export const REUSE_GRACE_SECONDS = 10;
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface IssuedSession {
+  accessToken: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+  refreshToken: string;
+  sessionId: string;
+  user: SessionUser;
+}
+
+export interface SessionDeps {
+  db: Db;
+  tokens: AccessTokenIssuer;
+  revocations: RevocationList;
+}
+
+async function insertRefreshToken(db: Db, userId: string, familyId: string): Promise<string> {
+  const token = randomToken(32);
+  await db.insert(refreshTokens).values({
+    userId,
+    familyId,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+  });
+  return token;
+}
+
+async function accessFor(deps: SessionDeps, user: SessionUser, sessionId: string) {
+  return deps.tokens.sign({ userId: user.id, email: user.email, name: user.name, sessionId });
+}
+
+/** Starts a new session (a new refresh-token family) for a user who has just proved who they are. */
+export async function startSession(deps: SessionDeps, user: SessionUser): Promise<IssuedSession> {
+  const sessionId = randomUUID();
+  const refreshToken = await insertRefreshToken(deps.db, user.id, sessionId);
+  await deps.db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+  const access = await accessFor(deps, user, sessionId);
+  return { accessToken: access.token, expiresAt: access.expiresAt, refreshToken, sessionId, user };
+}
+
+/** Exchanges a refresh token for a new session in the same family; detects reuse of rotated tokens. */
+export async function refreshSession(deps: SessionDeps, presented: string): Promise<IssuedSession> {
+  const invalid = () => authenticationError('Invalid refresh token');
+  if (!presented || presented.length > 200) throw invalid();
+  const tokenHash = hashToken(presented);
+
+  const outcome = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({
+        id: refreshTokens.id,
+        familyId: refreshTokens.familyId,
+        expiresAt: refreshTokens.expiresAt,
+        rotatedAt: refreshTokens.rotatedAt,
+        revokedAt: refreshTokens.revokedAt,
+        userId: users.id,
+        email: users.email,
+        name: users.name,
+      })
+      .from(refreshTokens)
+      .innerJoin(users, eq(users.id, refreshTokens.userId))
+      .where(eq(refreshTokens.tokenHash, tokenHash))
+      .for('update');
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return { kind: 'invalid' as const };
+    if (row.rotatedAt && Date.now() - row.rotatedAt.getTime() > REUSE_GRACE_SECONDS * 1000) {
+      await tx.update(refreshTokens).set({ revokedAt: new Date() }).where(eq(refreshTokens.familyId, row.familyId));
+      return { kind: 'reused' as const, familyId: row.familyId };
+    }
+    if (!row.rotatedAt) {
+      await tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, row.id));
+    }
+    const token = randomToken(32);
+    await tx.insert(refreshTokens).values({
+      userId: row.userId,
+      familyId: row.familyId,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+    });
+    return { kind: 'ok' as const, token, user: { id: row.userId, email: row.email, name: row.name }, familyId: row.familyId };
+  });
+
+  if (outcome.kind === 'reused') {
+    await deps.revocations.revoke([outcome.familyId]);
+    throw invalid();
+  }
+  if (outcome.kind === 'invalid') throw invalid();
+  const access = await accessFor(deps, outcome.user, outcome.familyId);
+  return {
+    accessToken: access.token,
+    expiresAt: access.expiresAt,
+    refreshToken: outcome.token,
+    sessionId: outcome.familyId,
+    user: outcome.user,
+  };
+}
+
+/** Ends one session: its whole refresh-token family and its access tokens. */
+export async function endSession(deps: SessionDeps, sessionId: string): Promise<void> {
+  await deps.db
+    .update(refreshTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(refreshTokens.familyId, sessionId), isNull(refreshTokens.revokedAt)));
+  await deps.revocations.revoke([sessionId]);
+}
+
+/** Finds the session a refresh token belongs to (for sign-out by refresh cookie alone). */
+export async function sessionIdOfRefreshToken(db: Db, presented: string): Promise<string | null> {
+  if (!presented || presented.length > 200) return null;
+  const [row] = await db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hashToken(presented)));
+  return row?.familyId ?? null;
+}
+
+/** Ends every session of a user (optionally but one), e.g. after a password change. */
+export async function endAllSessions(deps: SessionDeps, userId: string, keepSessionId?: string): Promise<void> {
+  const conditions = [eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)];
+  if (keepSessionId) conditions.push(ne(refreshTokens.familyId, keepSessionId));
+  const ended = await deps.db
+    .update(refreshTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(...conditions))
+    .returning({ familyId: refreshTokens.familyId });
+  await deps.revocations.revoke([...new Set(ended.map((row) => row.familyId))]);
+}
+
+/** Families revoked within the last access-token lifetime (to reload the in-memory revocation list at start). */
+export async function recentlyRevokedSessions(db: Db, sinceSeconds: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(and(isNotNull(refreshTokens.revokedAt), gt(refreshTokens.revokedAt, new Date(Date.now() - sinceSeconds * 1000))));
+  return rows.map((row) => row.familyId);
+}

@@ -1,0 +1,63 @@
+/** User accounts: lookup, creation with their profile in one transaction, password changes, OAuth identities. */
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../platform/db/client.js';
+import { oauthIdentities, users } from '../platform/db/schema.js';
+import { createDefaultProfile } from '../profiles/store.js';
+
+export type UserRow = typeof users.$inferSelect;
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, normalizeEmail(email)));
+  return row ?? null;
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
+export class EmailTakenError extends Error {}
+
+/** Creates the account and its profile together; throws EmailTakenError when the address is registered. */
+export async function createUserWithProfile(
+  db: Db,
+  input: { email: string; name: string; passwordHash: string | null; emailConfirmed: boolean },
+): Promise<UserRow> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email: normalizeEmail(input.email),
+        name: input.name,
+        passwordHash: input.passwordHash,
+        emailConfirmedAt: input.emailConfirmed ? new Date() : null,
+      })
+      .onConflictDoNothing({ target: users.email })
+      .returning();
+    if (!user) throw new EmailTakenError();
+    await createDefaultProfile(tx, user.id, input.name);
+    return user;
+  });
+}
+
+export async function setPassword(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+export async function findUserByIdentity(db: Db, provider: string, providerUserId: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select({ user: users })
+    .from(oauthIdentities)
+    .innerJoin(users, eq(users.id, oauthIdentities.userId))
+    .where(and(eq(oauthIdentities.provider, provider), eq(oauthIdentities.providerUserId, providerUserId)));
+  return row?.user ?? null;
+}
+
+export async function linkIdentity(db: Db, userId: string, provider: string, providerUserId: string, email: string | null): Promise<void> {
+  await db
+    .insert(oauthIdentities)
+    .values({ userId, provider, providerUserId, email })
+    .onConflictDoNothing({ target: [oauthIdentities.provider, oauthIdentities.providerUserId] });
+}

@@ -1,0 +1,258 @@
+/**
+ * The whole environment, validated once at start. This is the only module that reads `process.env`:
+ * everything else receives a typed, frozen `Config`. An invalid environment stops the process with a
+ * list of every problem, not just the first one.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const optionalUrl = optionalString.pipe(z.url().optional());
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .optional()
+  .transform((value) => value === '1' || value === 'true' || value === 'yes');
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const providerUrl = (fallback: string) => optionalUrl.transform((value) => (value ?? fallback).replace(/\/+$/, ''));
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('127.0.0.1'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: optionalUrl,
+    REDIS_URL: optionalUrl,
+    KV_REST_API_URL: optionalUrl,
+    KV_REST_API_TOKEN: optionalString,
+    SMTP_URL: optionalUrl,
+    MAIL_FROM: z.string().default('Research Workspace <no-reply@localhost>'),
+    JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    APP_ORIGIN: optionalUrl.transform((value) => (value ?? 'http://localhost:3000').replace(/\/+$/, '')),
+    PUBLIC_URL: optionalUrl.transform((value) => value?.replace(/\/+$/, '')),
+    EMAIL_CONFIRMATION: z.enum(['required', 'off']).default('off'),
+    BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
+    TRUST_PROXY: flag,
+
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_CLIENT_SECRET: optionalString,
+    GOOGLE_AUTHORIZATION_URL: providerUrl('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_URL: providerUrl('https://oauth2.googleapis.com/token'),
+    GOOGLE_USERINFO_URL: providerUrl('https://openidconnect.googleapis.com/v1/userinfo'),
+    GITHUB_CLIENT_ID: optionalString,
+    GITHUB_CLIENT_SECRET: optionalString,
+    GITHUB_AUTHORIZATION_URL: providerUrl('https://github.com/login/oauth/authorize'),
+    GITHUB_TOKEN_URL: providerUrl('https://github.com/login/oauth/access_token'),
+    GITHUB_API_URL: providerUrl('https://api.github.com'),
+
+    ARXIV_API_URL: providerUrl('http://export.arxiv.org/api'),
+    ARXIV_PDF_URL: providerUrl('https://arxiv.org/pdf'),
+    PUBMED_API_URL: providerUrl('https://eutils.ncbi.nlm.nih.gov/entrez/eutils'),
+    CROSSREF_API_URL: providerUrl('https://api.crossref.org'),
+    OPENALEX_API_URL: providerUrl('https://api.openalex.org'),
+    SEMANTICSCHOLAR_API_URL: providerUrl('https://api.semanticscholar.org/graph/v1'),
+    ZENODO_API_URL: providerUrl('https://zenodo.org/api'),
+    YOUTUBE_API_URL: providerUrl('https://www.googleapis.com/youtube/v3'),
+    YOUTUBE_API_KEY: optionalString,
+    SEMANTICSCHOLAR_API_KEY: optionalString,
+    CONTACT_EMAIL: optionalString.pipe(z.email().optional()),
+    SEARCH_PROVIDER_TIMEOUT_MS: positiveInt(8000),
+    OUTBOUND_ALLOW_PRIVATE: flag,
+
+    RATE_LIMIT_AUTHENTICATED_PER_HOUR: positiveInt(1000),
+    RATE_LIMIT_SEARCH_PER_HOUR: positiveInt(100),
+    RATE_LIMIT_SUMMARIZE_PER_HOUR: positiveInt(50),
+    RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: positiveInt(30),
+    RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: positiveInt(10),
+    RATE_LIMIT_RESET_PER_HOUR_PER_IP: positiveInt(10),
+    RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL: positiveInt(5),
+    RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: positiveInt(20),
+
+    EMAILJS_SERVICE_ID: optionalString,
+    EMAILJS_TEMPLATE_ID: optionalString,
+    EMAILJS_PUBLIC_KEY: optionalString,
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required in production' });
+    }
+    if (Boolean(env.KV_REST_API_URL) !== Boolean(env.KV_REST_API_TOKEN)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['KV_REST_API_URL'],
+        message: 'KV_REST_API_URL and KV_REST_API_TOKEN must be set together',
+      });
+    }
+    for (const provider of ['GOOGLE', 'GITHUB'] as const) {
+      if (Boolean(env[`${provider}_CLIENT_ID`]) !== Boolean(env[`${provider}_CLIENT_SECRET`])) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [`${provider}_CLIENT_ID`],
+          message: `${provider}_CLIENT_ID and ${provider}_CLIENT_SECRET must be set together`,
+        });
+      }
+    }
+  });
+
+export type Env = z.output<typeof EnvSchema>;
+
+export interface OAuthProviderConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  /** Google: the OIDC userinfo endpoint. GitHub: the REST API base (`/user`, `/user/emails`). */
+  userInfoUrl: string;
+}
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  version: string;
+  port: number;
+  host: string;
+  logLevel: Env['LOG_LEVEL'];
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  kvRest?: { url: string; token: string };
+  smtpUrl?: string;
+  mailFrom: string;
+  jwtSecret?: string;
+  appOrigin: string;
+  publicUrl: string;
+  emailConfirmation: 'required' | 'off';
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+  secureCookies: boolean;
+  oauth: { google?: OAuthProviderConfig; github?: OAuthProviderConfig };
+  providers: {
+    urls: {
+      arxiv: string;
+      pubmed: string;
+      crossref: string;
+      openalex: string;
+      semanticscholar: string;
+      zenodo: string;
+      youtube: string;
+    };
+    arxivPdfUrl: string;
+    youtubeApiKey?: string;
+    semanticScholarApiKey?: string;
+    contactEmail?: string;
+    timeoutMs: number;
+  };
+  outboundAllowPrivate: boolean;
+  rateLimits: {
+    authenticatedPerHour: number;
+    searchPerHour: number;
+    summarizePerHour: number;
+    signinPer15MinPerIp: number;
+    signinPer15MinPerEmail: number;
+    resetPerHourPerIp: number;
+    resetPerHourPerEmail: number;
+    signupPerHourPerIp: number;
+  };
+  emailjs: { serviceId?: string; templateId?: string; publicKey?: string };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function readVersion(): string {
+  const raw = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(raw) as { version: string }).version;
+}
+
+const VERSION = readVersion();
+
+/** Validates an environment (normally `process.env`) into a frozen Config, or throws ConfigError listing every problem. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  const oauthProvider = (
+    id: string | undefined,
+    secret: string | undefined,
+    urls: Omit<OAuthProviderConfig, 'clientId' | 'clientSecret'>,
+  ): OAuthProviderConfig | undefined => (id && secret ? { clientId: id, clientSecret: secret, ...urls } : undefined);
+
+  const config: Config = {
+    env: env.NODE_ENV,
+    version: VERSION,
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    kvRest: env.KV_REST_API_URL && env.KV_REST_API_TOKEN ? { url: env.KV_REST_API_URL, token: env.KV_REST_API_TOKEN } : undefined,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    jwtSecret: env.JWT_SECRET,
+    appOrigin: env.APP_ORIGIN,
+    publicUrl: env.PUBLIC_URL ?? env.APP_ORIGIN,
+    emailConfirmation: env.EMAIL_CONFIRMATION,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    trustProxy: env.TRUST_PROXY,
+    secureCookies: env.NODE_ENV === 'production',
+    oauth: {
+      google: oauthProvider(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, {
+        authorizationUrl: env.GOOGLE_AUTHORIZATION_URL,
+        tokenUrl: env.GOOGLE_TOKEN_URL,
+        userInfoUrl: env.GOOGLE_USERINFO_URL,
+      }),
+      github: oauthProvider(env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET, {
+        authorizationUrl: env.GITHUB_AUTHORIZATION_URL,
+        tokenUrl: env.GITHUB_TOKEN_URL,
+        userInfoUrl: env.GITHUB_API_URL,
+      }),
+    },
+    providers: {
+      urls: {
+        arxiv: env.ARXIV_API_URL,
+        pubmed: env.PUBMED_API_URL,
+        crossref: env.CROSSREF_API_URL,
+        openalex: env.OPENALEX_API_URL,
+        semanticscholar: env.SEMANTICSCHOLAR_API_URL,
+        zenodo: env.ZENODO_API_URL,
+        youtube: env.YOUTUBE_API_URL,
+      },
+      arxivPdfUrl: env.ARXIV_PDF_URL,
+      youtubeApiKey: env.YOUTUBE_API_KEY,
+      semanticScholarApiKey: env.SEMANTICSCHOLAR_API_KEY,
+      contactEmail: env.CONTACT_EMAIL,
+      timeoutMs: env.SEARCH_PROVIDER_TIMEOUT_MS,
+    },
+    outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE,
+    rateLimits: {
+      authenticatedPerHour: env.RATE_LIMIT_AUTHENTICATED_PER_HOUR,
+      searchPerHour: env.RATE_LIMIT_SEARCH_PER_HOUR,
+      summarizePerHour: env.RATE_LIMIT_SUMMARIZE_PER_HOUR,
+      signinPer15MinPerIp: env.RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP,
+      signinPer15MinPerEmail: env.RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL,
+      resetPerHourPerIp: env.RATE_LIMIT_RESET_PER_HOUR_PER_IP,
+      resetPerHourPerEmail: env.RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL,
+      signupPerHourPerIp: env.RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP,
+    },
+    emailjs: {
+      serviceId: env.EMAILJS_SERVICE_ID,
+      templateId: env.EMAILJS_TEMPLATE_ID,
+      publicKey: env.EMAILJS_PUBLIC_KEY,
+    },
+  };
+  return Object.freeze(config);
+}

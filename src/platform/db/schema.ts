@@ -1,0 +1,203 @@
+/**
+ * The one database schema. Migrations in `drizzle/` are generated from this file
+ * (`npm run db:generate`) and applied at start, on PGlite and on PostgreSQL alike.
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Stored lower-cased; unique. */
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    /** argon2id hash; null for accounts created through OAuth only. */
+    passwordHash: text('password_hash'),
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true, mode: 'date' }),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email)],
+);
+
+export const oauthIdentities = pgTable(
+  'oauth_identities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    providerUserId: text('provider_user_id').notNull(),
+    email: text('email'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('oauth_identities_provider_key').on(t.provider, t.providerUserId), index('oauth_identities_user_idx').on(t.userId)],
+);
+
+export type Preferences = {
+  theme: 'system' | 'light' | 'dark';
+  language: 'en-IN';
+  emailNotifications: boolean;
+  marketingEmails: boolean;
+};
+
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    displayName: text('display_name'),
+    bio: text('bio'),
+    avatarUrl: text('avatar_url'),
+    /** Blob-store key of the current avatar, so the previous one can be removed. */
+    avatarKey: text('avatar_key'),
+    preferences: jsonb('preferences').$type<Preferences>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('profiles_user_key').on(t.userId)],
+);
+
+/** Refresh tokens: opaque, stored hashed, rotated on every use; one family per sign-in. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    familyId: uuid('family_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash),
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_user_idx').on(t.userId),
+  ],
+);
+
+/** Single-use tokens sent by e-mail (password reset, address confirmation), stored hashed. */
+export const emailTokens = pgTable(
+  'email_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'password_reset' | 'email_confirmation'>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('email_tokens_hash_key').on(t.tokenHash), index('email_tokens_user_idx').on(t.userId)],
+);
+
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    isPublic: boolean('is_public').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('workspaces_owner_created_idx').on(t.ownerId, t.createdAt)],
+);
+
+export const workspaceResources = pgTable(
+  'workspace_resources',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** The search id this entry was added by (Variant B), e.g. `arxiv:2101.00001v2`. */
+    resourceId: text('resource_id'),
+    /** Identity of the work (DOI, arXiv id, URL…) so the same work is not added twice to one workspace. */
+    workKey: text('work_key'),
+    title: text('title').notNull(),
+    url: text('url'),
+    type: text('type'),
+    authors: jsonb('authors').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    tags: jsonb('tags').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    notes: text('notes').notNull().default(''),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('workspace_resources_workspace_idx').on(t.workspaceId, t.createdAt),
+    uniqueIndex('workspace_resources_work_key').on(t.workspaceId, t.workKey),
+  ],
+);
+
+export const annotations = pgTable(
+  'annotations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    resourceId: uuid('resource_id')
+      .notNull()
+      .references(() => workspaceResources.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    highlights: jsonb('highlights').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('annotations_resource_idx').on(t.resourceId, t.createdAt)],
+);
+
+export const shareLinks = pgTable(
+  'share_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the token: the public page looks links up by it. */
+    tokenHash: text('token_hash').notNull(),
+    /** The token encrypted (AES-256-GCM) so that its owner can list it again; never stored in clear. */
+    tokenSealed: text('token_sealed').notNull(),
+    readOnly: boolean('read_only').notNull().default(true),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('share_links_token_key').on(t.tokenHash), index('share_links_workspace_idx').on(t.workspaceId)],
+);
+
+/** One row per search request, for the analytics endpoints. */
+export const searchEvents = pgTable(
+  'search_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** Anonymous-session id of a visitor who was not signed in. */
+    anonymousId: text('anonymous_id'),
+    query: text('query').notNull(),
+    normalizedQuery: text('normalized_query').notNull(),
+    providers: jsonb('providers').$type<string[]>().notNull(),
+    resultCount: integer('result_count').notNull(),
+    tookMs: integer('took_ms').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('search_events_user_created_idx').on(t.userId, t.createdAt)],
+);

@@ -1,0 +1,76 @@
+/**
+ * Errors the API answers with. Handlers throw these (through the factories below); one error handler
+ * renders every one of them as `{ error: { code, message, details? } }` with its status, never a stack.
+ */
+export type ErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'AUTHENTICATION_ERROR'
+  | 'AUTHORIZATION_ERROR'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE';
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  AUTHENTICATION_ERROR: 401,
+  AUTHORIZATION_ERROR: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+export interface ErrorDetails {
+  field?: string;
+  reason?: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+    /** Extra response headers (e.g. Retry-After). */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = STATUS_OF[code];
+  }
+}
+
+export const validationError = (field: string, reason: string, message?: string) =>
+  new ApiError('VALIDATION_ERROR', message ?? `Invalid ${field}: ${reason}`, { field, reason });
+
+export const authenticationError = (message = 'Authentication required') => new ApiError('AUTHENTICATION_ERROR', message);
+
+export const authorizationError = (message = 'Not allowed') => new ApiError('AUTHORIZATION_ERROR', message);
+
+export const notFound = (what = 'Resource') => new ApiError('NOT_FOUND', `${what} not found`);
+
+export const conflict = (message: string, details?: ErrorDetails) => new ApiError('CONFLICT', message, details);
+
+export const payloadTooLarge = (message: string) => new ApiError('PAYLOAD_TOO_LARGE', message);
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  new ApiError('RATE_LIMITED', 'Too many requests, please try again later', undefined, {
+    'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+
+export const serviceUnavailable = (message = 'A backing service is unavailable') => new ApiError('SERVICE_UNAVAILABLE', message);
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: ErrorDetails };
+}
+
+export function errorBody(error: ApiError): ErrorBody {
+  return {
+    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The one error handler: every error leaves the service as the envelope of DESIGN.md §2, with a
+ * status that matches its code and never a stack trace.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ApiError, errorBody } from './errors.js';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { path?: PropertyKey[]; code?: string; message?: string } };
+}
+
+function fieldOf(issue: ValidationIssue | undefined, context: string | undefined): string {
+  const path = issue?.params?.issue?.path;
+  if (path && path.length > 0) return path.map(String).join('.');
+  const instancePath = issue?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
+  return instancePath || context || 'body';
+}
+
+/** Turns any thrown error into the ApiError the client sees. */
+export function toApiError(error: FastifyError | Error): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
+  if (hasZodFastifySchemaValidationErrors(error) || fastifyError.validation) {
+    const issue = fastifyError.validation?.[0];
+    const field = fieldOf(issue, fastifyError.validationContext);
+    const reason = issue?.params?.issue?.message ?? issue?.message ?? 'is invalid';
+    return new ApiError('VALIDATION_ERROR', `Invalid ${field}: ${reason}`, { field, reason });
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('VALIDATION_ERROR', 'Unsupported content type', { field: 'content-type', reason: 'unsupported' });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('VALIDATION_ERROR', 'Request body is empty', { field: 'body', reason: 'empty' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON', { field: 'body', reason: 'invalid_json' });
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new ApiError('VALIDATION_ERROR', 'Expected multipart/form-data', { field: 'content-type', reason: 'not_multipart' });
+  }
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON', { field: 'body', reason: 'invalid_json' });
+  }
+  const status = fastifyError.statusCode;
+  if (status === 404) return new ApiError('NOT_FOUND', 'Not found');
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+  if (status === 415) return new ApiError('VALIDATION_ERROR', 'Unsupported content type', { field: 'content-type', reason: 'unsupported' });
+  if (status && status >= 400 && status < 500) return new ApiError('VALIDATION_ERROR', error.message);
+  return new ApiError('INTERNAL_ERROR', 'Internal server error');
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      const serialization = isResponseSerializationError(error);
+      request.log.error({ err: error, serialization }, 'request failed');
+    }
+    if (apiError.headers) void reply.headers(apiError.headers);
+    // Routes with their own error dialect (POST /api/summarize) set this flag.
+    if (request.routeOptions.config && (request.routeOptions.config as { plainErrors?: boolean }).plainErrors) {
+      return reply.status(apiError.status).send({ error: apiError.message });
+    }
+    return reply.status(apiError.status).send(errorBody(apiError));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send(errorBody(new ApiError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)));
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * Everything the capabilities run on, assembled from the config: database, cache, rate limits,
+ * mail, blob store, outbound HTTP and health. Tests build it the same way (with their own config),
+ * and may pass ready-made parts in `overrides`.
+ */
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { createMemoryCache, createRedisCache, createResilientCache, type Cache } from './cache.js';
+import { openDatabase, pgliteDirFor, type Database } from './db/client.js';
+import { createDiskBlobStore, type BlobStore } from './blob-store.js';
+import { createHealthMonitor, type HealthMonitor } from './health.js';
+import { createMailer, type Mailer } from './mail.js';
+import { createOutbound, type Outbound } from './outbound.js';
+import { createRateLimiter, type LimitRule, type RateLimiter } from './rate-limit.js';
+import { createRedis, waitForRedis } from './redis.js';
+import { resolveSigningSecret } from './secrets.js';
+
+export interface Platform {
+  config: Config;
+  database: Database;
+  redis?: Redis;
+  cache: Cache;
+  rateLimiter: RateLimiter;
+  mailer: Mailer;
+  blobs: BlobStore;
+  outbound: Outbound;
+  health: HealthMonitor;
+  signingSecret: string;
+  /** Extra health checks that capabilities register (e.g. the summary shared store). */
+  close(): Promise<void>;
+}
+
+export interface PlatformOverrides {
+  database?: Database;
+  /** Prefix for every Redis key (tests isolate themselves with it). */
+  redisKeyPrefix?: string;
+  extraHealthChecks?: Record<string, (() => Promise<boolean>) | null>;
+}
+
+export function rateLimitRules(config: Config): Record<string, LimitRule> {
+  const r = config.rateLimits;
+  return {
+    authenticated: { points: r.authenticatedPerHour, durationSeconds: 3600 },
+    search: { points: r.searchPerHour, durationSeconds: 3600 },
+    summarize: { points: r.summarizePerHour, durationSeconds: 3600 },
+    signinIp: { points: r.signinPer15MinPerIp, durationSeconds: 900 },
+    signinEmail: { points: r.signinPer15MinPerEmail, durationSeconds: 900 },
+    resetIp: { points: r.resetPerHourPerIp, durationSeconds: 3600 },
+    resetEmail: { points: r.resetPerHourPerEmail, durationSeconds: 3600 },
+    signupIp: { points: r.signupPerHourPerIp, durationSeconds: 3600 },
+  };
+}
+
+export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
+  const database =
+    overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: pgliteDirFor(config.dataDir) }));
+  const redisPrefix = overrides.redisKeyPrefix ?? 'rw:';
+  const redis = config.redisUrl ? createRedis(config.redisUrl, redisPrefix) : undefined;
+  if (redis) await waitForRedis(redis);
+
+  const memoryCache = createMemoryCache();
+  const cache = redis ? createResilientCache(createRedisCache(redis), memoryCache) : memoryCache;
+  const outbound = createOutbound({
+    allowPrivate: config.outboundAllowPrivate,
+    userAgent: `ResearchWorkspace/${config.version}${config.providers.contactEmail ? ` (mailto:${config.providers.contactEmail})` : ''}`,
+  });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox') });
+  const health = createHealthMonitor({
+    database: () => database.ping(),
+    redis: redis ? async () => (await redis.ping()) === 'PONG' : null,
+    mail: config.smtpUrl ? () => mailer.verify() : null,
+    ...overrides.extraHealthChecks,
+  });
+  await health.refresh();
+
+  return {
+    config,
+    database,
+    redis,
+    cache,
+    rateLimiter: createRateLimiter(rateLimitRules(config), redis),
+    mailer,
+    blobs: createDiskBlobStore({ rootDir: join(config.dataDir, 'blobs'), publicBaseUrl: config.publicUrl }),
+    outbound,
+    health,
+    signingSecret: resolveSigningSecret(config.jwtSecret, config.dataDir),
+    async close() {
+      health.stop();
+      mailer.close();
+      await outbound.close();
+      if (redis) redis.disconnect();
+      if (!overrides.database) await database.close();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+/** Routes of spec §4.2: the profile, its update, and the avatar upload; plus serving stored avatars. */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../auth/request-auth.js';
+import type { AppContext } from '../context.js';
+import { isValidBlobKey } from '../platform/blob-store.js';
+import { notFound, payloadTooLarge, validationError } from '../platform/errors.js';
+import { ErrorResponse } from '../platform/openapi.js';
+import { stripHtml } from '../platform/sanitize.js';
+import { MAX_AVATAR_BYTES, processAvatar } from './avatar.js';
+import { presentProfile } from './presenters.js';
+import { AvatarResponse, ProfileResponse, ProfileUpdateBody } from './schemas.js';
+import { getOrCreateProfile, replaceAvatar, updateProfile } from './store.js';
+
+const tags = ['profile'];
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+
+const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+
+export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/profile',
+    { schema: { tags, summary: 'The signed-in user\'s profile (created with defaults if missing)', response: { 200: ProfileResponse, ...errors } } },
+    async (request) => {
+      const user = requireUser(request);
+      return { profile: presentProfile(await getOrCreateProfile(ctx.db, user.id, user.name)) };
+    },
+  );
+
+  app.put(
+    '/api/profile',
+    {
+      schema: {
+        tags,
+        summary: 'Update the profile (partial): displayName ≤ 50, bio ≤ 500, preferences',
+        body: ProfileUpdateBody,
+        response: { 200: ProfileResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { displayName, bio, preferences } = request.body;
+      const changes: Parameters<typeof updateProfile>[3] = {};
+      if (displayName !== undefined) {
+        const clean = stripHtml(displayName);
+        if (!clean) throw validationError('displayName', 'required', 'Display name is required');
+        if (clean.length > 50) throw validationError('displayName', 'too_long', 'Display name must be at most 50 characters');
+        changes.displayName = clean;
+      }
+      if (bio !== undefined) {
+        const clean = bio === null ? '' : stripHtml(bio);
+        if (clean.length > 500) throw validationError('bio', 'too_long', 'Bio must be at most 500 characters');
+        changes.bio = clean || null;
+      }
+      if (preferences) changes.preferences = preferences;
+      return { profile: presentProfile(await updateProfile(ctx.db, user.id, user.name, changes)) };
+    },
+  );
+
+  app.post(
+    '/api/profile/avatar',
+    {
+      schema: {
+        tags,
+        summary: 'Upload an avatar: multipart field `file`, an image of at most 2 MB',
+        consumes: ['multipart/form-data'],
+        response: { 200: AvatarResponse, 413: ErrorResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      if (!request.isMultipart()) throw validationError('file', 'required', 'Send the image as multipart/form-data in a field named "file"');
+      const part = await request.file({ limits: { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 5 } });
+      if (!part || part.fieldname !== 'file') throw validationError('file', 'required', 'Send the image in a field named "file"');
+      // toBuffer() reads the stream and stops past the limit, so a large upload is never held whole.
+      const upload = await part.toBuffer().catch((error: { code?: string }) => {
+        if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge('The image must be at most 2 MB');
+        throw error;
+      });
+      if (part.file.truncated) throw payloadTooLarge('The image must be at most 2 MB');
+      if (upload.length === 0) throw validationError('file', 'empty', 'The file is empty');
+      const avatar = await processAvatar(upload);
+      const key = `avatars/${user.id}/${Date.now()}.${avatar.ext}`;
+      await ctx.platform.blobs.put(key, avatar.data);
+      const url = ctx.platform.blobs.publicUrl(key);
+      const { profile, previousKey } = await replaceAvatar(ctx.db, user.id, user.name, { key, url }).catch(async (error: unknown) => {
+        await ctx.platform.blobs.delete(key);
+        throw error;
+      });
+      if (previousKey && previousKey !== key) await ctx.platform.blobs.delete(previousKey).catch(() => undefined);
+      return { avatarUrl: url, profile: presentProfile(profile) };
+    },
+  );
+
+  app.get(
+    '/storage/avatars/:userId/:file',
+    {
+      schema: {
+        tags: ['storage'],
+        summary: 'A stored avatar (public)',
+        params: z.object({ userId: z.uuid(), file: z.string().regex(/^\d{1,16}\.(png|jpg|webp)$/) }),
+      },
+      config: { noCookies: true },
+    },
+    async (request, reply) => {
+      const key = `avatars/${request.params.userId}/${request.params.file}`;
+      const data = isValidBlobKey(key) ? await ctx.platform.blobs.get(key) : null;
+      if (!data) throw notFound('File');
+      const ext = request.params.file.split('.').pop() ?? '';
+      return reply
+        .header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'")
+        .send(data);
+    },
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * Builds the real app for tests: PGlite in memory always; PostgreSQL (a fresh database per app) and
+ * Redis (a fresh key prefix per app) when TEST_DATABASE_URL / TEST_REDIS_URL are set.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/platform/db/client.js';
+
+export interface StoreLeg {
+  name: string;
+  postgres: boolean;
+  redis: boolean;
+  /** Why the leg cannot run here, or null when it can. */
+  skipReason: string | null;
+}
+
+const inCi = process.env.CI === 'true' || process.env.CI === '1';
+
+/** The embedded leg always; the PostgreSQL + Redis leg when the machine has them (mandatory in CI). */
+export function storeLegs(): StoreLeg[] {
+  const missing = [
+    process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL',
+    process.env.TEST_REDIS_URL ? null : 'TEST_REDIS_URL',
+  ].filter(Boolean);
+  const skipReason = missing.length ? `${missing.join(' and ')} not set: PostgreSQL/Redis leg skipped` : null;
+  if (skipReason && inCi) throw new Error(`In CI the PostgreSQL/Redis leg must run: ${skipReason}`);
+  return [
+    { name: 'pglite', postgres: false, redis: false, skipReason: null },
+    { name: 'postgres+redis', postgres: true, redis: true, skipReason },
+  ];
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `rw_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function buildTestApp(options: { leg?: StoreLeg; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rw-test-'));
+  const leg = options.leg;
+  const scratch = leg?.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    APP_ORIGIN: 'http://app.test',
+    PUBLIC_URL: 'http://api.test',
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...(leg?.redis ? { REDIS_URL: process.env.TEST_REDIS_URL! } : {}),
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const database = scratch ? undefined : await openDatabase({ pgliteDir: 'memory://' });
+  const app = await buildApp(config, {
+    logger: false,
+    platformOverrides: { database, redisKeyPrefix: `rwtest:${randomUUID()}:` },
+  });
+  await app.ready();
+  return {
+    app,
+    dataDir,
+    async close() {
+      await app.close();
+      if (database) await database.close();
+      if (scratch) await scratch.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
