@@ -15,7 +15,7 @@ import { createMemoryRevocationList, createRedisRevocationList } from './auth/re
 import { authRoutes } from './auth/routes.js';
 import { recentlyRevokedSessions } from './auth/sessions.js';
 import type { Config } from './config.js';
-import type { AppContext } from './context.js';
+import type { AppContext, ResourceResolver } from './context.js';
 import { healthRoutes } from './health/routes.js';
 import { installErrorHandling } from './platform/http-errors.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
@@ -34,6 +34,8 @@ export interface BuildOptions {
   platformOverrides?: PlatformOverrides;
   /** Replaces the logger settings (tests pass false). */
   logger?: FastifyServerOptions['logger'];
+  /** Replaces the identifier lookup (defaults to the search providers'). */
+  resolveResource?: ResourceResolver;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -82,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db: platform.database.db,
     tokens,
     sessions: { db: platform.database.db, tokens, revocations },
+    resolveResource: options.resolveResource ?? (async () => null),
   };
   app.decorate('ctx', ctx);
 

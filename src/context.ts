@@ -5,10 +5,29 @@ import type { Config } from './config.js';
 import type { Db } from './platform/db/client.js';
 import type { Platform } from './platform/index.js';
 
+/** One normalised record for an identifier (a search result id, DOI, arXiv id, PMID, OpenAlex id). */
+export interface ResolvedResource {
+  id: string;
+  title: string;
+  authors: string[];
+  abstract: string;
+  url: string;
+  provider: string;
+  publishedDate?: string;
+  doi?: string;
+  arxivId?: string;
+  pmid?: string;
+  pdfUrl?: string;
+}
+
+export type ResourceResolver = (identifier: string, signal?: AbortSignal) => Promise<ResolvedResource | null>;
+
 export interface AppContext {
   config: Config;
   platform: Platform;
   db: Db;
   tokens: AccessTokenIssuer;
   sessions: SessionDeps;
+  /** Search's lookup by identifier; workspaces use it to add a resource by `resourceId` (Variant B). */
+  resolveResource: ResourceResolver;
 }

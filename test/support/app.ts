@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/platform/db/client.js';
 
@@ -61,7 +61,9 @@ async function createScratchDatabase(baseUrl: string): Promise<{ url: string; dr
   };
 }
 
-export async function buildTestApp(options: { leg?: StoreLeg; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  options: { leg?: StoreLeg; env?: Record<string, string>; build?: Pick<BuildOptions, 'resolveResource'> } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-test-'));
   const leg = options.leg;
   const scratch = leg?.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
@@ -79,6 +81,7 @@ export async function buildTestApp(options: { leg?: StoreLeg; env?: Record<strin
   const config = loadConfig(env);
   const database = scratch ? undefined : await openDatabase({ pgliteDir: 'memory://' });
   const app = await buildApp(config, {
+    ...options.build,
     logger: false,
     platformOverrides: { database, redisKeyPrefix: `rwtest:${randomUUID()}:` },
   });
