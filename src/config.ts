@@ -79,28 +79,23 @@ const EnvSchema = z
     EMAILJS_SERVICE_ID: optionalString,
     EMAILJS_TEMPLATE_ID: optionalString,
     EMAILJS_PUBLIC_KEY: optionalString,
-  })
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required in production' });
-    }
-    if (Boolean(env.KV_REST_API_URL) !== Boolean(env.KV_REST_API_TOKEN)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['KV_REST_API_URL'],
-        message: 'KV_REST_API_URL and KV_REST_API_TOKEN must be set together',
-      });
-    }
-    for (const provider of ['GOOGLE', 'GITHUB'] as const) {
-      if (Boolean(env[`${provider}_CLIENT_ID`]) !== Boolean(env[`${provider}_CLIENT_SECRET`])) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [`${provider}_CLIENT_ID`],
-          message: `${provider}_CLIENT_ID and ${provider}_CLIENT_SECRET must be set together`,
-        });
-      }
-    }
   });
+
+/** Rules across variables, checked on the raw environment so they are reported along with type errors. */
+function crossFieldProblems(source: Record<string, string | undefined>): string[] {
+  const set = (name: string) => Boolean(source[name]?.trim());
+  const problems: string[] = [];
+  if (source.NODE_ENV === 'production' && !set('JWT_SECRET')) problems.push('JWT_SECRET: is required in production');
+  if (set('KV_REST_API_URL') !== set('KV_REST_API_TOKEN')) {
+    problems.push('KV_REST_API_URL: KV_REST_API_URL and KV_REST_API_TOKEN must be set together');
+  }
+  for (const provider of ['GOOGLE', 'GITHUB']) {
+    if (set(`${provider}_CLIENT_ID`) !== set(`${provider}_CLIENT_SECRET`)) {
+      problems.push(`${provider}_CLIENT_ID: ${provider}_CLIENT_ID and ${provider}_CLIENT_SECRET must be set together`);
+    }
+  }
+  return problems;
+}
 
 export type Env = z.output<typeof EnvSchema>;
 
@@ -180,9 +175,11 @@ const VERSION = readVersion();
 /** Validates an environment (normally `process.env`) into a frozen Config, or throws ConfigError listing every problem. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
-  }
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`)),
+    ...crossFieldProblems(source),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const env = parsed.data;
   const oauthProvider = (
     id: string | undefined,

@@ -60,6 +60,8 @@ export interface Outbound {
 
 export interface OutboundOptions {
   allowPrivate: boolean;
+  /** `host:port` pairs on private addresses that may be called even when `allowPrivate` is false (e.g. an internal cache). */
+  allowedPrivateHosts?: string[];
   userAgent: string;
   defaultTimeoutMs?: number;
   defaultMaxBytes?: number;
@@ -119,7 +121,7 @@ function guardedLookup(
   });
 }
 
-function checkUrl(raw: string, allowPrivate: boolean): URL {
+function checkUrl(raw: string, allowPrivate: boolean, allowedHosts: ReadonlySet<string>): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -131,7 +133,7 @@ function checkUrl(raw: string, allowPrivate: boolean): URL {
   }
   if (url.username || url.password) throw new OutboundError('bad_url', 'URLs with credentials are not allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate) {
+  if (!allowPrivate && !allowedHosts.has(url.host)) {
     if (isIP(host) && isBlockedAddress(host)) {
       throw new OutboundError('blocked_address', `Refusing to connect to ${host}: address not allowed`);
     }
@@ -151,9 +153,16 @@ function toHeaderRecord(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
+/** Drops a response body we will not read; destroying it without a listener would raise an uncaught abort. */
+function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 export function createOutbound(options: OutboundOptions): Outbound & { close(): Promise<void> } {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
   const defaultMaxBytes = options.defaultMaxBytes ?? 10 * 1024 * 1024;
+  const allowedHosts = new Set(options.allowedPrivateHosts ?? []);
   const dispatcher = new Agent({
     connect: options.allowPrivate ? {} : { lookup: guardedLookup as never },
     keepAliveTimeout: 10_000,
@@ -175,7 +184,7 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
       return new OutboundError('network', error instanceof Error ? error.message : 'Network error');
     };
 
-    let url = checkUrl(rawUrl, options.allowPrivate);
+    let url = checkUrl(rawUrl, options.allowPrivate, allowedHosts);
     let method = req.method ?? 'GET';
     let body = req.body;
     for (let hop = 0; ; hop++) {
@@ -193,9 +202,9 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
       }
       const headers = toHeaderRecord(res.headers);
       if (res.statusCode >= 300 && res.statusCode < 400 && headers.location) {
-        res.body.destroy();
+        discard(res.body);
         if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', 'Too many redirects');
-        url = checkUrl(new URL(headers.location, url).toString(), options.allowPrivate);
+        url = checkUrl(new URL(headers.location, url).toString(), options.allowPrivate, allowedHosts);
         if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
           method = 'GET';
           body = undefined;
@@ -204,7 +213,7 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
       }
       const declared = Number(headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
-        res.body.destroy();
+        discard(res.body);
         throw new OutboundError('too_large', `Response larger than ${maxBytes} bytes`);
       }
       const chunks: Buffer[] = [];
@@ -213,7 +222,7 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
         for await (const chunk of res.body) {
           size += (chunk as Buffer).length;
           if (size > maxBytes) {
-            res.body.destroy();
+            discard(res.body);
             throw new OutboundError('too_large', `Response larger than ${maxBytes} bytes`);
           }
           chunks.push(chunk as Buffer);

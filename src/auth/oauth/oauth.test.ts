@@ -1,0 +1,185 @@
+/**
+ * OAuth against a real local OAuth 2.0 / OIDC server (oauth2-mock-server): authorization with state
+ * and PKCE, code exchange, user info, account creation and linking by verified e-mail.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { OAuth2Server } from 'oauth2-mock-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/support/app.js';
+import { buildUser, cookieHeader, cookiesFrom, uniqueEmail } from '../../../test/support/factories.js';
+
+let oauth: OAuth2Server;
+let github: Server;
+let githubUrl: string;
+let nextIdentity: { sub: string; email: string; email_verified: boolean; name: string };
+let nextGithub: { id: number; login: string; name: string; emails: Array<{ email: string; primary: boolean; verified: boolean }> };
+const githubTokensSeen: string[] = [];
+
+beforeAll(async () => {
+  oauth = new OAuth2Server();
+  await oauth.issuer.keys.generate('RS256');
+  await oauth.start(0, '127.0.0.1');
+  oauth.service.on('beforeUserinfo', (response: { body: unknown }) => {
+    response.body = nextIdentity;
+  });
+  // GitHub's REST endpoints (/user, /user/emails) beside the real OAuth server; they require its access token.
+  github = createServer((req, res) => {
+    const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const payload = token.split('.')[1];
+    const claims = payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iss?: string }) : {};
+    if (claims.iss !== oauth.issuer.url) {
+      res.writeHead(401).end('{"message":"Bad credentials"}');
+      return;
+    }
+    githubTokensSeen.push(token);
+    res.setHeader('content-type', 'application/json');
+    if (req.url === '/user') res.end(JSON.stringify({ id: nextGithub.id, login: nextGithub.login, name: nextGithub.name }));
+    else if (req.url === '/user/emails') res.end(JSON.stringify(nextGithub.emails));
+    else res.writeHead(404).end('{}');
+  });
+  await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
+  githubUrl = `http://127.0.0.1:${(github.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await oauth?.stop();
+  await new Promise((resolve) => github?.close(resolve));
+});
+
+async function signInWith(t: TestApp, provider: 'google' | 'github') {
+  const start = await t.app.inject({ method: 'GET', url: `/api/auth/${provider}` });
+  expect(start.statusCode).toBe(302);
+  const authorize = new URL(start.headers.location as string);
+  expect(authorize.origin).toBe(new URL(oauth.issuer.url!).origin);
+  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(authorize.searchParams.get('state')).toBeTruthy();
+  expect(authorize.searchParams.get('redirect_uri')).toBe('http://api.test/auth/callback');
+  const stateCookie = cookiesFrom(start).oauth_state!;
+
+  const atProvider = await fetch(authorize, { redirect: 'manual' });
+  expect(atProvider.status).toBe(302);
+  const back = new URL(atProvider.headers.get('location')!);
+  expect(back.searchParams.get('state')).toBe(authorize.searchParams.get('state'));
+
+  return t.app.inject({
+    method: 'GET',
+    url: `/auth/callback${back.search}`,
+    headers: { cookie: cookieHeader({ oauth_state: stateCookie }) },
+  });
+}
+
+describe('OAuth sign-in', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const issuer = oauth.issuer.url!;
+    t = await buildTestApp({
+      env: {
+        OUTBOUND_ALLOW_PRIVATE: '1',
+        GOOGLE_CLIENT_ID: 'google-client',
+        GOOGLE_CLIENT_SECRET: 'google-secret',
+        GOOGLE_AUTHORIZATION_URL: `${issuer}/authorize`,
+        GOOGLE_TOKEN_URL: `${issuer}/token`,
+        GOOGLE_USERINFO_URL: `${issuer}/userinfo`,
+        GITHUB_CLIENT_ID: 'github-client',
+        GITHUB_CLIENT_SECRET: 'github-secret',
+        GITHUB_AUTHORIZATION_URL: `${issuer}/authorize`,
+        GITHUB_TOKEN_URL: `${issuer}/token`,
+        GITHUB_API_URL: githubUrl,
+      },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  describe('GET /api/auth/google → /auth/callback', () => {
+    it('creates the account, sets session cookies and redirects to the dashboard', async () => {
+      const email = uniqueEmail('google');
+      nextIdentity = { sub: `g-${email}`, email, email_verified: true, name: 'Gina Google' };
+      const callback = await signInWith(t, 'google');
+      expect(callback.statusCode).toBe(302);
+      expect(callback.headers.location).toBe('http://app.test/dashboard');
+      const jar = cookiesFrom(callback);
+      expect(jar.access_token).toBeTruthy();
+      const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieHeader(jar) } });
+      expect(session.statusCode).toBe(200);
+      expect(session.json().user).toMatchObject({ email, name: 'Gina Google' });
+
+      // The same identity signs in to the same account next time.
+      const again = await signInWith(t, 'google');
+      const againSession = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieHeader(cookiesFrom(again)) } });
+      expect(againSession.json().user.id).toBe(session.json().user.id);
+    });
+
+    it('links to an existing password account by verified e-mail', async () => {
+      const user = await buildUser(t.app);
+      nextIdentity = { sub: `g-link-${user.id}`, email: user.email, email_verified: true, name: 'Linked' };
+      const callback = await signInWith(t, 'google');
+      const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieHeader(cookiesFrom(callback)) } });
+      expect(session.json().user.id).toBe(user.id);
+    });
+
+    it('does not take over an existing account with an unverified e-mail', async () => {
+      const user = await buildUser(t.app);
+      nextIdentity = { sub: `g-unverified-${user.id}`, email: user.email, email_verified: false, name: 'Intruder' };
+      const callback = await signInWith(t, 'google');
+      expect(callback.statusCode).toBe(302);
+      expect(callback.headers.location).toBe('http://app.test/auth/signin?error=oauth_account_exists');
+      expect(cookiesFrom(callback).access_token).toBeUndefined();
+    });
+
+    it('refuses a callback whose state does not match the cookie', async () => {
+      const start = await t.app.inject({ method: 'GET', url: '/api/auth/google' });
+      const stateCookie = cookiesFrom(start).oauth_state!;
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/auth/callback?code=whatever&state=forged',
+        headers: { cookie: cookieHeader({ oauth_state: stateCookie }) },
+      });
+      expect(res.headers.location).toBe('http://app.test/auth/signin?error=oauth_state_mismatch');
+      const noCookie = await t.app.inject({ method: 'GET', url: '/auth/callback?code=whatever&state=forged' });
+      expect(noCookie.headers.location).toBe('http://app.test/auth/signin?error=oauth_state_mismatch');
+    });
+  });
+
+  describe('GET /api/auth/github → /auth/callback', () => {
+    it('reads the primary verified e-mail from /user/emails and signs in', async () => {
+      const email = uniqueEmail('octo');
+      nextGithub = {
+        id: Math.floor(Math.random() * 1e9),
+        login: 'octocat',
+        name: 'Mona Octocat',
+        emails: [
+          { email: 'unverified@example.org', primary: false, verified: false },
+          { email, primary: true, verified: true },
+        ],
+      };
+      const seen = githubTokensSeen.length;
+      const callback = await signInWith(t, 'github');
+      expect(callback.headers.location).toBe('http://app.test/dashboard');
+      expect(githubTokensSeen.length).toBe(seen + 2);
+      const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieHeader(cookiesFrom(callback)) } });
+      expect(session.json().user).toMatchObject({ email, name: 'Mona Octocat' });
+    });
+  });
+});
+
+describe('OAuth not configured', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it.each(['google', 'github'])('GET /api/auth/%s answers 400 "not configured"', async (provider) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/auth/${provider}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/not configured/);
+    expect(res.json().error.details).toEqual({ field: 'provider', reason: 'not_configured' });
+  });
+
+  it('answers 400 naming the provider for an unknown one', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/auth/myspace' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details.field).toBe('provider');
+  });
+});

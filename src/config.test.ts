@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('runs on embedded defaults with an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: './data',
+      appOrigin: 'http://localhost:3000',
+      publicUrl: 'http://localhost:3000',
+      emailConfirmation: 'off',
+      rateLimits: { authenticatedPerHour: 1000, searchPerHour: 100, summarizePerHour: 50 },
+    });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.oauth.google).toBeUndefined();
+    expect(config.providers.urls.arxiv).toBe('http://export.arxiv.org/api');
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('lists every problem at once', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url', NODE_ENV: 'production', KV_REST_API_URL: 'https://kv.example', GOOGLE_CLIENT_ID: 'id-only' });
+    } catch (caught) {
+      error = caught as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const text = error!.problems.join('\n');
+    for (const name of ['PORT', 'DATABASE_URL', 'JWT_SECRET', 'KV_REST_API_URL', 'GOOGLE_CLIENT_ID']) expect(text).toContain(name);
+    expect(error!.problems.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('reads provider base addresses and limits from the environment', () => {
+    const config = loadConfig({ ARXIV_API_URL: 'http://127.0.0.1:9999/arxiv/', RATE_LIMIT_SEARCH_PER_HOUR: '5000' });
+    expect(config.providers.urls.arxiv).toBe('http://127.0.0.1:9999/arxiv');
+    expect(config.rateLimits.searchPerHour).toBe(5000);
+  });
+});
