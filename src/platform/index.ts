@@ -10,6 +10,7 @@ import { createMemoryCache, createRedisCache, createResilientCache, type Cache }
 import { openDatabase, pgliteDirFor, type Database } from './db/client.js';
 import { createDiskBlobStore, type BlobStore } from './blob-store.js';
 import { createHealthMonitor, type HealthMonitor } from './health.js';
+import { createKvRestStore, type KvRestStore } from './kv-rest.js';
 import { createMailer, type Mailer } from './mail.js';
 import { createOutbound, type Outbound } from './outbound.js';
 import { createRateLimiter, type LimitRule, type RateLimiter } from './rate-limit.js';
@@ -20,6 +21,8 @@ export interface Platform {
   config: Config;
   database: Database;
   redis?: Redis;
+  /** The Upstash-style REST store, when KV_REST_API_URL/TOKEN are set. */
+  kv?: KvRestStore;
   cache: Cache;
   rateLimiter: RateLimiter;
   mailer: Mailer;
@@ -27,7 +30,6 @@ export interface Platform {
   outbound: Outbound;
   health: HealthMonitor;
   signingSecret: string;
-  /** Extra health checks that capabilities register (e.g. the summary shared store). */
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const redis = config.redisUrl ? createRedis(config.redisUrl, redisPrefix) : undefined;
   if (redis) await waitForRedis(redis);
 
+  const kv = config.kvRest ? createKvRestStore(config.kvRest) : undefined;
   const memoryCache = createMemoryCache();
   const cache = redis ? createResilientCache(createRedisCache(redis), memoryCache) : memoryCache;
   const outbound = createOutbound({
@@ -69,6 +72,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const health = createHealthMonitor({
     database: () => database.ping(),
     redis: redis ? async () => (await redis.ping()) === 'PONG' : null,
+    kv: kv ? () => kv.ping() : null,
     mail: config.smtpUrl ? () => mailer.verify() : null,
     ...overrides.extraHealthChecks,
   });
@@ -78,6 +82,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     config,
     database,
     redis,
+    kv,
     cache,
     rateLimiter: createRateLimiter(rateLimitRules(config), redis),
     mailer,
