@@ -9,6 +9,7 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer, ACCESS_TOKEN_TTL_SECONDS } from './auth/access-tokens.js';
 import { requestAuth } from './auth/request-auth.js';
 import { createMemoryRevocationList, createRedisRevocationList } from './auth/revocations.js';
@@ -21,6 +22,9 @@ import { installErrorHandling } from './platform/http-errors.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { profileRoutes } from './profiles/routes.js';
+import { workspaceRoutes } from './workspaces/routes.js';
+import { createSearchService } from './search/service.js';
+import { searchRoutes } from './search/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -74,6 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     void reply.header('x-request-id', request.id);
   });
 
+  const search = createSearchService(config, platform);
   const tokens = createAccessTokenIssuer(platform.signingSecret);
   const memoryRevocations = createMemoryRevocationList();
   const revocations = platform.redis ? createRedisRevocationList(platform.redis, memoryRevocations) : memoryRevocations;
@@ -84,7 +89,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db: platform.database.db,
     tokens,
     sessions: { db: platform.database.db, tokens, revocations },
-    resolveResource: options.resolveResource ?? (async () => null),
+    resolveResource: options.resolveResource ?? search.resolveResource,
   };
   app.decorate('ctx', ctx);
 
@@ -95,7 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // PATCH is added to the spec's list (§5.7) because PATCH /api/workspaces/{id} exists.
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization'],
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'X-Total-Count', 'Content-Disposition'],
     maxAge: 600,
   });
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 10, parts: 12 } });
@@ -103,9 +108,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandling(app);
   await app.register(requestAuth, { config, sessions: ctx.sessions, tokens, rateLimiter: platform.rateLimiter });
 
-  for (const routes of [healthRoutes, authRoutes, profileRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, profileRoutes, workspaceRoutes, analyticsRoutes]) {
     await app.register(async (scope) => routes(scope, ctx));
   }
+  await app.register(async (scope) => searchRoutes(scope, ctx, search));
 
   if (!options.platform) app.addHook('onClose', async () => platform.close());
   return app;

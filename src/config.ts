@@ -65,6 +65,7 @@ const EnvSchema = z
     SEMANTICSCHOLAR_API_KEY: optionalString,
     CONTACT_EMAIL: optionalString.pipe(z.email().optional()),
     SEARCH_PROVIDER_TIMEOUT_MS: positiveInt(8000),
+    SEARCH_CACHE_TTL_SECONDS: positiveInt(300),
     OUTBOUND_ALLOW_PRIVATE: flag,
 
     RATE_LIMIT_AUTHENTICATED_PER_HOUR: positiveInt(1000),
@@ -143,6 +144,7 @@ export interface Config {
     semanticScholarApiKey?: string;
     contactEmail?: string;
     timeoutMs: number;
+    cacheTtlSeconds: number;
   };
   outboundAllowPrivate: boolean;
   rateLimits: {
@@ -233,6 +235,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       semanticScholarApiKey: env.SEMANTICSCHOLAR_API_KEY,
       contactEmail: env.CONTACT_EMAIL,
       timeoutMs: env.SEARCH_PROVIDER_TIMEOUT_MS,
+      cacheTtlSeconds: env.SEARCH_CACHE_TTL_SECONDS,
     },
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE,
     rateLimits: {

@@ -1,0 +1,326 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { federatedSearch } from './federate.js';
+import type { ProviderStatus } from './federate.js';
+import { mergeRecords } from './merge.js';
+import { ProviderError } from './provider-error.js';
+import { createTestOutbound, providersAt, startFixtureServer } from './test-support/harness.js';
+import type { FixtureRoute, FixtureServer } from './test-support/harness.js';
+import type { ProviderAnswerCache, ProviderId, SearchProvider } from './types.js';
+
+const QUERY = 'Augmenting large language models with chemistry tools';
+
+/** Each provider's recorded answer for the query, under its own path prefix. */
+function defaultRoutes(): Record<ProviderId, FixtureRoute[]> {
+  return {
+    arxiv: [{ path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' }],
+    pubmed: [{ path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_no_results_PhraseNotFound.xml' }],
+    crossref: [{ path: '/crossref/works', fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json' }],
+    openalex: [{ path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' }],
+    semanticscholar: [
+      { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
+    ],
+    zenodo: [{ path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' }],
+    youtube: [{ path: '/youtube/search', fixture: 'youtube/search_list_q-surfing_page1.json' }],
+  };
+}
+
+const outbound = createTestOutbound();
+const servers: FixtureServer[] = [];
+
+async function serveProviders(overrides: Partial<Record<ProviderId, FixtureRoute[]>> = {}): Promise<FixtureServer> {
+  const routes = { ...defaultRoutes(), ...overrides };
+  const server = await startFixtureServer(Object.values(routes).flat());
+  servers.push(server);
+  return server;
+}
+
+function statusOf(statuses: ProviderStatus[], id: ProviderId): ProviderStatus | undefined {
+  return statuses.find((status) => status.id === id);
+}
+
+/** The Map-backed cache the platform's memory/Redis caches stand in for. */
+function createMapCache(): ProviderAnswerCache & { entries: Map<string, { value: string; ttlSeconds: number }> } {
+  const entries = new Map<string, { value: string; ttlSeconds: number }>();
+  return {
+    entries,
+    get: async (key) => entries.get(key)?.value ?? null,
+    set: async (key, value, ttlSeconds) => {
+      entries.set(key, { value, ttlSeconds });
+    },
+  };
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+afterAll(async () => {
+  await outbound.close();
+});
+
+describe('federatedSearch', () => {
+  it('asks every provider at once and reports each; the chemistry paper merges across three providers', async () => {
+    const server = await serveProviders();
+    const providers = providersAt(server.url, outbound);
+    const result = await federatedSearch({ providers: Object.values(providers), query: QUERY, perProviderLimit: 25 });
+
+    expect(result.providers.map((status) => [status.id, status.status, status.count])).toEqual([
+      ['arxiv', 'ok', 0],
+      ['pubmed', 'ok', 0],
+      ['crossref', 'ok', 1],
+      ['openalex', 'ok', 2],
+      ['semanticscholar', 'ok', 1],
+      ['zenodo', 'ok', 2],
+      ['youtube', 'disabled', 0],
+    ]);
+    expect(server.requestsTo(/^\/youtube/)).toHaveLength(0);
+    expect(statusOf(result.providers, 'crossref')?.total).toBe(2531297);
+    // Each record carries its rank in its provider's answer.
+    expect(result.records.find((record) => record.id === 'openalex:W4365597205')?.ranks).toEqual({ openalex: 2 });
+
+    const merged = mergeRecords(result.records);
+    // Crossref (1) + OpenAlex article and preprint (2) + Semantic Scholar (1) fold into one; Zenodo's 2 stay.
+    expect(merged).toHaveLength(3);
+    const paper = merged.find((record) => record.sources.length > 1);
+    expect(paper).toMatchObject({
+      id: 'crossref:10.1038/s42256-024-00832-8',
+      provider: 'crossref',
+      title: 'Augmenting large language models with chemistry tools',
+      sources: ['crossref', 'openalex', 'semanticscholar'],
+      doi: '10.1038/s42256-024-00832-8',
+      pmid: '38799228',
+      arxivId: '2304.05376',
+      openalexId: 'W4396723768',
+      // The highest count of the three (Crossref 232, OpenAlex 236, Semantic Scholar 488).
+      citations: 488,
+      publishedDate: '2024-05-08',
+      pdfUrl: 'https://www.nature.com/articles/s42256-024-00832-8.pdf',
+      ranks: { crossref: 1, openalex: 1, semanticscholar: 1 },
+    });
+    // The longest abstract of the group is the preprint's (OpenAlex W4365597205).
+    expect(paper?.abstract.startsWith('Over the last decades, excellent computational chemistry tools have been developed.')).toBe(true);
+  });
+
+  it('reports a provider that outlives its deadline as timeout and still returns the others in time', async () => {
+    const server = await serveProviders({
+      crossref: [
+        {
+          path: '/crossref/works',
+          delayMs: 3_000,
+          fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json',
+        },
+      ],
+    });
+    const providers = providersAt(server.url, outbound);
+    const startedAt = Date.now();
+    const result = await federatedSearch({
+      providers: Object.values(providers),
+      query: QUERY,
+      perProviderLimit: 25,
+      deadlineMs: 500,
+    });
+    const elapsed = Date.now() - startedAt;
+    expect(elapsed).toBeLessThan(1_500);
+    const crossref = statusOf(result.providers, 'crossref');
+    expect(crossref).toMatchObject({ status: 'timeout', count: 0 });
+    expect(crossref?.took).toBeGreaterThanOrEqual(450);
+    expect(statusOf(result.providers, 'openalex')).toMatchObject({ status: 'ok', count: 2 });
+    expect(statusOf(result.providers, 'semanticscholar')).toMatchObject({ status: 'ok', count: 1 });
+    expect(result.records.some((record) => record.provider === 'crossref')).toBe(false);
+  });
+
+  it('honours a per-provider deadline over the default one', async () => {
+    const server = await serveProviders({
+      zenodo: [{ path: '/zenodo/records', delayMs: 400, fixture: 'zenodo/records_search_q-title_size2_page1.json' }],
+    });
+    const providers = providersAt(server.url, outbound);
+    const result = await federatedSearch({
+      providers: [providers.zenodo, providers.crossref],
+      query: QUERY,
+      perProviderLimit: 25,
+      deadlineMs: 100,
+      providerDeadlinesMs: { zenodo: 2_000 },
+    });
+    expect(statusOf(result.providers, 'zenodo')).toMatchObject({ status: 'ok', count: 2 });
+  });
+
+  it('reports an erroring provider as error without failing the search', async () => {
+    const server = await serveProviders({
+      openalex: [{ path: '/openalex/works', status: 500, body: 'Internal Server Error' }],
+      youtube: [],
+    });
+    const providers = providersAt(server.url, outbound, { youtubeApiKey: 'key' });
+    const result = await federatedSearch({ providers: Object.values(providers), query: QUERY, perProviderLimit: 25 });
+    expect(statusOf(result.providers, 'openalex')).toMatchObject({ status: 'error', count: 0 });
+    expect(statusOf(result.providers, 'openalex')?.message).toContain('HTTP 500');
+    // YouTube has a key now, but no route answers it (501): an error too.
+    expect(statusOf(result.providers, 'youtube')).toMatchObject({ status: 'error' });
+    expect(statusOf(result.providers, 'crossref')).toMatchObject({ status: 'ok', count: 1 });
+  });
+
+  it('reports a 429 without Retry-After as rate_limited, asking once', async () => {
+    const server = await serveProviders({
+      semanticscholar: [
+        { path: '/semanticscholar/paper/search', status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' },
+      ],
+    });
+    const providers = providersAt(server.url, outbound);
+    const result = await federatedSearch({ providers: [providers.semanticscholar], query: QUERY, perProviderLimit: 25 });
+    expect(result.providers).toMatchObject([{ id: 'semanticscholar', status: 'rate_limited', count: 0 }]);
+    expect(server.requestsTo('/semanticscholar/paper/search')).toHaveLength(1);
+  });
+
+  it('retries a 429 carrying Retry-After once and reports the retried answer', async () => {
+    const server = await serveProviders({
+      semanticscholar: [
+        {
+          path: '/semanticscholar/paper/search',
+          times: 1,
+          status: 429,
+          headers: { 'retry-after': '1' },
+          fixture: 'semanticscholar/error_429_too_many_requests.json',
+        },
+        { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
+      ],
+    });
+    const providers = providersAt(server.url, outbound);
+    const result = await federatedSearch({ providers: [providers.semanticscholar], query: QUERY, perProviderLimit: 25 });
+    expect(result.providers).toMatchObject([{ id: 'semanticscholar', status: 'ok', count: 1 }]);
+    expect(server.requestsTo('/semanticscholar/paper/search')).toHaveLength(2);
+  });
+
+  it('does not retry a 429 whose Retry-After ends past the deadline', async () => {
+    const server = await serveProviders({
+      semanticscholar: [
+        {
+          path: '/semanticscholar/paper/search',
+          status: 429,
+          headers: { 'retry-after': '5' },
+          fixture: 'semanticscholar/error_429_too_many_requests.json',
+        },
+      ],
+    });
+    const providers = providersAt(server.url, outbound);
+    const startedAt = Date.now();
+    const result = await federatedSearch({
+      providers: [providers.semanticscholar],
+      query: QUERY,
+      perProviderLimit: 25,
+      deadlineMs: 2_000,
+    });
+    expect(result.providers).toMatchObject([{ id: 'semanticscholar', status: 'rate_limited' }]);
+    expect(server.requestsTo('/semanticscholar/paper/search')).toHaveLength(1);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+  });
+
+  it('bounds a provider that ignores its abort signal, and maps foreign errors to error', async () => {
+    const hanging: SearchProvider = {
+      id: 'zenodo',
+      name: 'Hangs',
+      description: 'never answers',
+      requestsPerSecond: 1,
+      maxConcurrency: 1,
+      isEnabled: () => true,
+      search: () => new Promise(() => undefined),
+      lookup: async () => null,
+    };
+    const throwing: SearchProvider = { ...hanging, id: 'arxiv', search: async () => Promise.reject(new TypeError('boom')) };
+    const limited: SearchProvider = {
+      ...hanging,
+      id: 'pubmed',
+      search: async () => Promise.reject(new ProviderError('pubmed', 'rate_limited', 'quota')),
+    };
+    const startedAt = Date.now();
+    const result = await federatedSearch({
+      providers: [hanging, throwing, limited],
+      query: 'anything',
+      perProviderLimit: 10,
+      deadlineMs: 200,
+    });
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    expect(result.providers.map((status) => [status.id, status.status])).toEqual([
+      ['zenodo', 'timeout'],
+      ['arxiv', 'error'],
+      ['pubmed', 'rate_limited'],
+    ]);
+    expect(result.records).toEqual([]);
+  });
+
+  it('stops every provider when the caller aborts', async () => {
+    const server = await serveProviders({
+      crossref: [{ path: '/crossref/works', delayMs: 2_000, fixture: 'crossref/works_query.title_no_results.json' }],
+    });
+    const providers = providersAt(server.url, outbound);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const startedAt = Date.now();
+    const result = await federatedSearch({
+      providers: [providers.crossref],
+      query: QUERY,
+      perProviderLimit: 25,
+      signal: controller.signal,
+    });
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    expect(result.providers).toMatchObject([{ id: 'crossref', status: 'error', count: 0 }]);
+  });
+
+  describe('answer cache', () => {
+    it('serves the next identical search from the cache without asking the providers again', async () => {
+      const server = await serveProviders();
+      const providers = providersAt(server.url, outbound);
+      const cache = createMapCache();
+      const options = { providers: Object.values(providers), query: QUERY, perProviderLimit: 50, cache };
+      const first = await federatedSearch(options);
+      const requestsAfterFirst = server.requests.length;
+      expect(requestsAfterFirst).toBe(6);
+      // Six answered (YouTube is disabled), each stored for the default 300 s.
+      expect(cache.entries.size).toBe(6);
+      expect([...cache.entries.values()].every((entry) => entry.ttlSeconds === 300)).toBe(true);
+
+      const second = await federatedSearch(options);
+      expect(server.requests.length).toBe(requestsAfterFirst);
+      expect(second.records).toEqual(first.records);
+      expect(statusOf(second.providers, 'crossref')).toMatchObject({ status: 'ok', count: 1, cached: true, total: 2531297 });
+      expect(statusOf(first.providers, 'crossref')?.cached).toBeUndefined();
+    });
+
+    it('caches only successful answers, for the configured time', async () => {
+      const server = await serveProviders({ openalex: [{ path: '/openalex/works', status: 503, body: 'down' }] });
+      const providers = providersAt(server.url, outbound);
+      const cache = createMapCache();
+      await federatedSearch({
+        providers: [providers.openalex, providers.crossref],
+        query: QUERY,
+        perProviderLimit: 50,
+        cache,
+        cacheTtlSeconds: 60,
+      });
+      const keys = [...cache.entries.keys()];
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).toMatch(/^search:v1:crossref:50:/);
+      expect(cache.entries.get(keys[0] ?? '')?.ttlSeconds).toBe(60);
+    });
+
+    it('keys answers by provider, limit and query', async () => {
+      const server = await serveProviders();
+      const providers = providersAt(server.url, outbound);
+      const cache = createMapCache();
+      await federatedSearch({ providers: [providers.crossref], query: QUERY, perProviderLimit: 50, cache });
+      await federatedSearch({ providers: [providers.crossref], query: QUERY, perProviderLimit: 100, cache });
+      await federatedSearch({ providers: [providers.crossref], query: `${QUERY} 2`, perProviderLimit: 50, cache });
+      expect(server.requestsTo('/crossref/works')).toHaveLength(3);
+      await federatedSearch({ providers: [providers.crossref], query: `  ${QUERY}  `, perProviderLimit: 50, cache });
+      expect(server.requestsTo('/crossref/works')).toHaveLength(3);
+    });
+
+    it('asks the provider when the cache fails', async () => {
+      const server = await serveProviders();
+      const providers = providersAt(server.url, outbound);
+      const broken: ProviderAnswerCache = {
+        get: async () => Promise.reject(new Error('redis down')),
+        set: async () => Promise.reject(new Error('redis down')),
+      };
+      const result = await federatedSearch({ providers: [providers.crossref], query: QUERY, perProviderLimit: 50, cache: broken });
+      expect(result.providers).toMatchObject([{ id: 'crossref', status: 'ok', count: 1 }]);
+    });
+  });
+});

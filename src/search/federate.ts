@@ -1,0 +1,196 @@
+/**
+ * Asks every selected provider at once, each under its own deadline, and reports per provider what
+ * happened. A provider that fails, is rate limited or hangs never fails the whole: its status says so
+ * and the others' records are returned. Successful answers are cached briefly, so that the next page of
+ * the same query does not ask every provider again.
+ */
+import { createHash } from 'node:crypto';
+import { ProviderError, isProviderError } from './provider-error.js';
+import type { ProviderAnswerCache, ProviderId, ProviderSearchAnswer, SearchProvider, SearchRecord } from './types.js';
+
+export const DEFAULT_PROVIDER_DEADLINE_MS = 8_000;
+export const DEFAULT_ANSWER_CACHE_TTL_SECONDS = 300;
+/** A slow cache must not eat the providers' time. */
+const CACHE_READ_TIMEOUT_MS = 250;
+const CACHE_KEY_VERSION = 'v1';
+
+export type ProviderStatusCode = 'ok' | 'timeout' | 'error' | 'rate_limited' | 'disabled';
+
+export interface ProviderStatus {
+  id: ProviderId;
+  status: ProviderStatusCode;
+  /** Records this provider contributed (before merging). */
+  count: number;
+  /** Milliseconds from the start of the search until this provider settled. */
+  took: number;
+  /** True when the answer came from the cache. */
+  cached?: boolean;
+  /** The provider's own count of matches, when it reports one. */
+  total?: number;
+  /** Why a provider did not answer (for logs; not for end users verbatim). */
+  message?: string;
+}
+
+export interface FederatedSearchOptions {
+  providers: SearchProvider[];
+  query: string;
+  perProviderLimit: number;
+  /** Each provider's deadline in ms (default 8000). */
+  deadlineMs?: number;
+  /** Per-provider deadlines that override `deadlineMs`. */
+  providerDeadlinesMs?: Partial<Record<ProviderId, number>>;
+  /** Aborts every provider call (e.g. the client went away). */
+  signal?: AbortSignal;
+  cache?: ProviderAnswerCache;
+  cacheTtlSeconds?: number;
+  now?: () => number;
+}
+
+export interface FederatedSearchResult {
+  /** Every provider's records, each carrying its 1-based rank in `ranks[provider]`; not merged. */
+  records: SearchRecord[];
+  providers: ProviderStatus[];
+}
+
+interface ProviderOutcome {
+  status: ProviderStatus;
+  records: SearchRecord[];
+}
+
+/** Cache key of one provider's answer: provider, limit and the query with its whitespace normalised. */
+export function providerAnswerCacheKey(provider: ProviderId, query: string, limit: number): string {
+  const digest = createHash('sha256').update(query.trim().replace(/\s+/g, ' ')).digest('base64url');
+  return `search:${CACHE_KEY_VERSION}:${provider}:${limit}:${digest}`;
+}
+
+export async function federatedSearch(options: FederatedSearchOptions): Promise<FederatedSearchResult> {
+  const now = options.now ?? Date.now;
+  const startedAt = now();
+  const outcomes = await Promise.all(
+    options.providers.map((provider) => askProvider(provider, options, startedAt, now)),
+  );
+  return {
+    records: outcomes.flatMap((outcome) => outcome.records),
+    providers: outcomes.map((outcome) => outcome.status),
+  };
+}
+
+async function askProvider(
+  provider: SearchProvider,
+  options: FederatedSearchOptions,
+  startedAt: number,
+  now: () => number,
+): Promise<ProviderOutcome> {
+  const settle = (status: Omit<ProviderStatus, 'id' | 'took'>, records: SearchRecord[] = []): ProviderOutcome => ({
+    status: { id: provider.id, took: Math.max(0, now() - startedAt), ...status },
+    records,
+  });
+  if (!provider.isEnabled()) return settle({ status: 'disabled', count: 0 });
+
+  const deadlineMs = options.providerDeadlinesMs?.[provider.id] ?? options.deadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
+  const deadlineAt = startedAt + deadlineMs;
+  const cacheKey = providerAnswerCacheKey(provider.id, options.query, options.perProviderLimit);
+
+  const cached = options.cache ? await readCachedAnswer(options.cache, cacheKey) : null;
+  if (cached) {
+    const records = withRanks(cached.records, provider.id);
+    return settle({ status: 'ok', count: records.length, cached: true, ...totalOf(cached) }, records);
+  }
+
+  try {
+    const answer = await runWithDeadline(provider, options, deadlineAt, deadlineMs, now);
+    const records = withRanks(answer.records, provider.id);
+    if (options.cache) {
+      void writeCachedAnswer(options.cache, cacheKey, answer, options.cacheTtlSeconds ?? DEFAULT_ANSWER_CACHE_TTL_SECONDS);
+    }
+    return settle({ status: 'ok', count: records.length, ...totalOf(answer) }, records);
+  } catch (error) {
+    return settle({ status: statusForError(error), count: 0, message: error instanceof Error ? error.message : 'failed' });
+  }
+}
+
+/**
+ * Runs one provider search and settles by its deadline even when the provider ignores its abort signal:
+ * the deadline rejects first, then the provider's requests are aborted.
+ */
+function runWithDeadline(
+  provider: SearchProvider,
+  options: FederatedSearchOptions,
+  deadlineAt: number,
+  deadlineMs: number,
+  now: () => number,
+): Promise<ProviderSearchAnswer> {
+  const controller = new AbortController();
+  const onOuterAbort = (): void => controller.abort();
+  if (options.signal?.aborted) controller.abort();
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new ProviderError(provider.id, 'timeout', `No answer within ${deadlineMs} ms`));
+      controller.abort();
+    }, Math.max(0, deadlineAt - now()));
+  });
+  const search = provider.search(options.query, {
+    limit: options.perProviderLimit,
+    signal: controller.signal,
+    deadlineAt,
+  });
+  // A late rejection after the deadline won the race must not surface as unhandled.
+  search.catch(() => undefined);
+  return Promise.race([search, deadline]).finally(() => {
+    if (timer) clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+    controller.abort();
+  });
+}
+
+function statusForError(error: unknown): ProviderStatusCode {
+  if (isProviderError(error)) {
+    if (error.kind === 'timeout') return 'timeout';
+    if (error.kind === 'rate_limited') return 'rate_limited';
+  }
+  return 'error';
+}
+
+function withRanks(records: SearchRecord[], provider: ProviderId): SearchRecord[] {
+  return records.map((record, index) => ({ ...record, ranks: { ...record.ranks, [provider]: index + 1 } }));
+}
+
+function totalOf(answer: ProviderSearchAnswer): { total?: number } {
+  return answer.total === undefined ? {} : { total: answer.total };
+}
+
+async function readCachedAnswer(cache: ProviderAnswerCache, key: string): Promise<ProviderSearchAnswer | null> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const raw = await Promise.race([
+      cache.get(key),
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), CACHE_READ_TIMEOUT_MS);
+      }),
+    ]);
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as Partial<ProviderSearchAnswer>;
+    if (!Array.isArray(parsed.records)) return null;
+    return { records: parsed.records, ...(typeof parsed.total === 'number' ? { total: parsed.total } : {}) };
+  } catch {
+    // A broken cache degrades to asking the provider.
+    return null;
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
+async function writeCachedAnswer(
+  cache: ProviderAnswerCache,
+  key: string,
+  answer: ProviderSearchAnswer,
+  ttlSeconds: number,
+): Promise<void> {
+  try {
+    await cache.set(key, JSON.stringify({ records: answer.records, total: answer.total }), ttlSeconds);
+  } catch {
+    // Caching is an optimisation; a failed write changes nothing for this search.
+  }
+}

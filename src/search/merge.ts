@@ -1,0 +1,176 @@
+/**
+ * Folds records that are the same work into one: same DOI (case-insensitive), same arXiv id (any
+ * version), same PMID, or the same normalised title with the same year. Matching is transitive (a
+ * Semantic Scholar record carrying both an arXiv id and a journal DOI joins the preprint and the article).
+ * The merged record keeps the richest fields and lists its `sources`.
+ */
+import { normaliseTitle } from './text.js';
+import { PROVIDER_IDS } from './types.js';
+import type { ProviderId, SearchRecord } from './types.js';
+
+/**
+ * Whose id, title and link a merged record shows: the DOI registry first (a DOI is the most widely
+ * resolvable id), then the indexes that own their records, then the aggregators.
+ */
+export const MERGE_PRIORITY: readonly ProviderId[] = [
+  'crossref',
+  'pubmed',
+  'arxiv',
+  'openalex',
+  'semanticscholar',
+  'zenodo',
+  'youtube',
+];
+
+/** Titles shorter than this ("Introduction", "Editorial") are too generic to identify a work. */
+const MIN_TITLE_KEY_LENGTH = 16;
+
+export function mergeRecords(records: SearchRecord[]): SearchRecord[] {
+  const parent = records.map((_, index) => index);
+  const find = (index: number): number => {
+    let root = index;
+    while (parent[root] !== root) root = parent[root] ?? root;
+    let node = index;
+    while (parent[node] !== root) {
+      const next = parent[node] ?? root;
+      parent[node] = root;
+      node = next;
+    }
+    return root;
+  };
+  const union = (a: number, b: number): void => {
+    const rootA = find(a);
+    const rootB = find(b);
+    // The earlier record stays the root, so groups come out in order of first appearance.
+    if (rootA < rootB) parent[rootB] = rootA;
+    else if (rootB < rootA) parent[rootA] = rootB;
+  };
+
+  const firstByKey = new Map<string, number>();
+  const meet = (key: string, index: number): void => {
+    const first = firstByKey.get(key);
+    if (first === undefined) {
+      firstByKey.set(key, index);
+      return;
+    }
+    const other = records[first];
+    const record = records[index];
+    if (key.startsWith('title:') && other && record && conflictingDois(other, record)) return;
+    union(first, index);
+  };
+  for (let index = 0; index < records.length; index++) {
+    const record = records[index] as SearchRecord;
+    meet(`id:${record.id}`, index);
+    if (record.doi) meet(`doi:${record.doi.toLowerCase()}`, index);
+    if (record.arxivId) meet(`arxiv:${record.arxivId.toLowerCase()}`, index);
+    if (record.pmid) meet(`pmid:${record.pmid}`, index);
+    const titleKey = titleKeyOf(record);
+    if (titleKey) meet(titleKey, index);
+  }
+
+  const groups = new Map<number, SearchRecord[]>();
+  records.forEach((record, index) => {
+    const root = find(index);
+    const group = groups.get(root);
+    if (group) group.push(record);
+    else groups.set(root, [record]);
+  });
+  return [...groups.values()].map((group) => (group.length === 1 && group[0] ? group[0] : combine(group)));
+}
+
+/** `title:<year>:<normalised title>`, or null when the title is too generic or the year unknown. */
+function titleKeyOf(record: SearchRecord): string | null {
+  if (record.year === null || record.provider === 'youtube') return null;
+  const title = normaliseTitle(record.title);
+  return title.length >= MIN_TITLE_KEY_LENGTH && title.includes(' ') ? `title:${record.year}:${title}` : null;
+}
+
+/**
+ * One provider listing two records with equal titles but different DOIs means two works (a dataset's
+ * versions, a journal's recurring column), so the title alone must not merge them.
+ */
+function conflictingDois(a: SearchRecord, b: SearchRecord): boolean {
+  return !!a.doi && !!b.doi && a.doi.toLowerCase() !== b.doi.toLowerCase() && a.provider === b.provider;
+}
+
+function priorityOf(record: SearchRecord): number {
+  return MERGE_PRIORITY.indexOf(record.provider);
+}
+
+function bestRank(record: SearchRecord): number {
+  const ranks = Object.values(record.ranks ?? {});
+  return ranks.length > 0 ? Math.min(...ranks) : Number.MAX_SAFE_INTEGER;
+}
+
+function combine(group: SearchRecord[]): SearchRecord {
+  const ordered = [...group].sort((a, b) => priorityOf(a) - priorityOf(b) || bestRank(a) - bestRank(b));
+  const primary = ordered[0] as SearchRecord;
+  const longest = (pick: (record: SearchRecord) => string): string =>
+    ordered.reduce((best, record) => (pick(record).length > best.length ? pick(record) : best), '');
+  const first = <T>(pick: (record: SearchRecord) => T | undefined): T | undefined => {
+    for (const record of ordered) {
+      const value = pick(record);
+      if (value !== undefined && value !== '') return value;
+    }
+    return undefined;
+  };
+
+  const authors = ordered.reduce<string[]>(
+    (best, record) => (record.authors.length > best.length ? record.authors : best),
+    [],
+  );
+  const known = ordered.filter((record) => record.citationsKnown);
+  const publishedDate = mergedDate(primary, ordered);
+  const sourceSet = new Set(ordered.flatMap((record) => record.sources));
+  const ranks: Partial<Record<ProviderId, number>> = {};
+  for (const record of ordered) {
+    for (const [provider, rank] of Object.entries(record.ranks ?? {}) as Array<[ProviderId, number]>) {
+      ranks[provider] = Math.min(ranks[provider] ?? rank, rank);
+    }
+  }
+  // A journal DOI says more than the arXiv DataCite DOI of the preprint.
+  const doi = first((record) => (record.doi && !record.doi.startsWith('10.48550/') ? record.doi : undefined)) ?? first((record) => record.doi);
+  const merged: SearchRecord = {
+    id: primary.id,
+    provider: primary.provider,
+    nativeId: primary.nativeId,
+    title: primary.title || longest((record) => record.title),
+    authors,
+    abstract: longest((record) => record.abstract),
+    url: primary.url || (first((record) => record.url) ?? ''),
+    publishedDate,
+    year: publishedDate ? Number(publishedDate.slice(0, 4)) : (first((record) => record.year ?? undefined) ?? null),
+    citations: known.reduce((max, record) => Math.max(max, record.citations), 0),
+    citationsKnown: known.length > 0,
+    score: 0,
+    sources: PROVIDER_IDS.filter((id) => sourceSet.has(id)),
+    ranks,
+  };
+  const arxivId = first((record) => record.arxivId);
+  const pmid = first((record) => record.pmid);
+  const openalexId = first((record) => record.openalexId);
+  const pdfUrl = first((record) => record.pdfUrl);
+  const venue = first((record) => record.venue);
+  const type = first((record) => record.type);
+  return {
+    ...merged,
+    ...(doi ? { doi } : {}),
+    ...(arxivId ? { arxivId } : {}),
+    ...(pmid ? { pmid } : {}),
+    ...(openalexId ? { openalexId } : {}),
+    ...(pdfUrl ? { pdfUrl } : {}),
+    ...(venue ? { venue } : {}),
+    ...(type ? { type } : {}),
+  };
+}
+
+/**
+ * The shown record's date, refined by a more precise one that agrees with it (`2017` → `2017-06-01`).
+ * Other versions' dates (the preprint of an article) are used only when the shown record has none.
+ */
+function mergedDate(primary: SearchRecord, ordered: SearchRecord[]): string | null {
+  const dates = ordered.map((record) => record.publishedDate).filter((date): date is string => !!date);
+  const base = primary.publishedDate ?? dates[0] ?? null;
+  if (!base) return null;
+  return dates.reduce((best, date) => (date.startsWith(best) && date.length > best.length ? date : best), base);
+}

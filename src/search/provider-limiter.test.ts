@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProviderError } from './provider-error.js';
+import { LimiterRefusedError, createProviderLimiter, parseRetryAfter } from './provider-limiter.js';
+import { createPubmedProvider } from './providers/pubmed.js';
+import { createUpstreamClient } from './providers/upstream.js';
+import { createTestOutbound, startFixtureServer, unlimited } from './test-support/harness.js';
+import type { FixtureServer } from './test-support/harness.js';
+
+describe('createProviderLimiter', () => {
+  it('spaces requests at the configured rate once the burst is used', async () => {
+    const limiter = createProviderLimiter({ requestsPerSecond: 20, maxConcurrency: 10, burst: 1 });
+    const startedAt = Date.now();
+    const starts: number[] = [];
+    await Promise.all(
+      [0, 1, 2, 3].map(async () => {
+        const release = await limiter.acquire();
+        starts.push(Date.now() - startedAt);
+        release();
+      }),
+    );
+    starts.sort((a, b) => a - b);
+    // 20 per second is one every 50 ms: the fourth cannot start before ~150 ms.
+    expect(starts[0]).toBeLessThan(30);
+    expect(starts[3]).toBeGreaterThanOrEqual(140);
+  });
+
+  it('lets a burst through at once', async () => {
+    const limiter = createProviderLimiter({ requestsPerSecond: 3, maxConcurrency: 10 });
+    const startedAt = Date.now();
+    for (let i = 0; i < 3; i++) (await limiter.acquire())();
+    expect(Date.now() - startedAt).toBeLessThan(50);
+  });
+
+  it('keeps at most maxConcurrency in flight and hands the slot to the next waiter', async () => {
+    const limiter = createProviderLimiter({ requestsPerSecond: 1000, maxConcurrency: 2 });
+    const first = await limiter.acquire();
+    await limiter.acquire();
+    let thirdStarted = false;
+    const third = limiter.acquire().then((release) => {
+      thirdStarted = true;
+      return release;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(thirdStarted).toBe(false);
+    first();
+    (await third)();
+    expect(thirdStarted).toBe(true);
+  });
+
+  it('refuses at once when the next rate slot falls after the deadline', async () => {
+    const limiter = createProviderLimiter({ requestsPerSecond: 1, maxConcurrency: 5 });
+    (await limiter.acquire())();
+    const startedAt = Date.now();
+    const refusal = await limiter.acquire({ deadlineAt: Date.now() + 200 }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(LimiterRefusedError);
+    expect((refusal as LimiterRefusedError).reason).toBe('no_rate_slot_before_deadline');
+    expect(Date.now() - startedAt).toBeLessThan(50);
+  });
+
+  it('gives up waiting for a concurrency slot at the deadline', async () => {
+    const limiter = createProviderLimiter({ requestsPerSecond: 1000, maxConcurrency: 1 });
+    const held = await limiter.acquire();
+    const startedAt = Date.now();
+    const refusal = await limiter.acquire({ deadlineAt: Date.now() + 60 }).catch((error: unknown) => error);
+    expect((refusal as LimiterRefusedError).reason).toBe('no_concurrency_slot_before_deadline');
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(50);
+    held();
+    // The refused waiter left the queue: the slot is free again.
+    (await limiter.acquire({ deadlineAt: Date.now() + 50 }))();
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads delay-seconds and HTTP dates, and nothing else', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(parseRetryAfter('2', now)).toBe(2000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter(undefined, now)).toBeNull();
+    expect(parseRetryAfter('soon', now)).toBeNull();
+  });
+});
+
+describe('upstream retry policy', () => {
+  let server: FixtureServer;
+  const outbound = createTestOutbound();
+
+  beforeAll(async () => {
+    server = await startFixtureServer([
+      {
+        path: '/once',
+        times: 1,
+        status: 429,
+        headers: { 'retry-after': '1' },
+        fixture: 'semanticscholar/error_429_too_many_requests.json',
+      },
+      { path: '/once', body: 'ok' },
+      { path: '/no-header', status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' },
+      { path: '/always', status: 503, headers: { 'retry-after': '0' }, body: 'busy' },
+      { path: '/far', status: 429, headers: { 'retry-after': '30' }, body: 'later' },
+      { path: '/server-error', status: 500, headers: { 'retry-after': '0' }, body: 'broken' },
+      { path: '/esearch.fcgi', fixture: 'pubmed/esearch_term-biopython.xml' },
+      { path: '/efetch.fcgi', fixture: 'pubmed/efetch_pubmed_two_articles_abstracts.xml' },
+    ]);
+  });
+  afterAll(async () => {
+    await server.close();
+    await outbound.close();
+  });
+
+  const client = () =>
+    createUpstreamClient({ provider: 'semanticscholar', outbound, limiter: unlimited(), timeoutMs: 5_000 });
+  const countTo = (path: string) => server.requestsTo(path).length;
+
+  it('retries once after Retry-After on 429 and returns the retry', async () => {
+    const response = await client().get(`${server.url}/once`, { deadlineAt: Date.now() + 5_000 });
+    expect(response.status).toBe(200);
+    const [first, second] = server.requestsTo('/once');
+    expect(countTo('/once')).toBe(2);
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it('does not retry a 429 without Retry-After', async () => {
+    const response = await client().get(`${server.url}/no-header`);
+    expect(response.status).toBe(429);
+    expect(countTo('/no-header')).toBe(1);
+  });
+
+  it('retries a 503 at most once', async () => {
+    const response = await client().get(`${server.url}/always`);
+    expect(response.status).toBe(503);
+    expect(countTo('/always')).toBe(2);
+  });
+
+  it('never waits past the deadline to retry', async () => {
+    const startedAt = Date.now();
+    const response = await client().get(`${server.url}/far`, { deadlineAt: Date.now() + 2_000 });
+    expect(response.status).toBe(429);
+    expect(countTo('/far')).toBe(1);
+    expect(Date.now() - startedAt).toBeLessThan(500);
+  });
+
+  it('does not retry other statuses even with Retry-After', async () => {
+    await client().get(`${server.url}/server-error`);
+    expect(countTo('/server-error')).toBe(1);
+  });
+
+  it('maps a request that outlives its deadline to a timeout ProviderError', async () => {
+    server.addRoute({ path: '/slow', delayMs: 2_000, body: 'late' });
+    const failure = await client()
+      .get(`${server.url}/slow`, { deadlineAt: Date.now() + 150 })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect(failure).toMatchObject({ kind: 'timeout' });
+  });
+
+  it('keeps a real provider under its published rate (PubMed: 3 per second)', async () => {
+    const pubmed = createPubmedProvider({ baseUrl: server.url, outbound, timeoutMs: 5_000 });
+    // Two searches are four requests (esearch + efetch each); the fourth must wait for the bucket.
+    await Promise.all([pubmed.search('biopython', { limit: 20 }), pubmed.search('biopython', { limit: 20 })]);
+    const times = [...server.requestsTo('/esearch.fcgi'), ...server.requestsTo('/efetch.fcgi')]
+      .map((request) => request.at)
+      .sort((a, b) => a - b);
+    expect(times).toHaveLength(4);
+    expect((times[3] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(300);
+  });
+});

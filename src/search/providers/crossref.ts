@@ -1,0 +1,167 @@
+/**
+ * Crossref (DOI registry): `/works?query=` and `/works/{doi}`. Titles are lists, abstracts are JATS XML,
+ * dates are `date-parts`; an unknown DOI is a plain-text 404.
+ */
+import { ProviderError } from '../provider-error.js';
+import { createProviderLimiter } from '../provider-limiter.js';
+import {
+  arxivIdFromDoi,
+  collapseWhitespace,
+  inlineMarkupToText,
+  isoDateFromParts,
+  markupToText,
+  normaliseDoi,
+  yearOf,
+} from '../text.js';
+import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
+import { createUpstreamClient, failForStatus, joinUrl, readJson } from './upstream.js';
+import { asArray, asNumber, asRecord, asString } from './values.js';
+
+/**
+ * Crossref's published limits: the public pool allows 5 requests per second with 1 at a time; the
+ * polite pool (requests carrying a `mailto`) 10 per second with 3 at a time.
+ */
+export const CROSSREF_PUBLIC_RATE = { requestsPerSecond: 5, maxConcurrency: 1 };
+export const CROSSREF_POLITE_RATE = { requestsPerSecond: 10, maxConcurrency: 3 };
+const MAX_ROWS = 100;
+/** Only the fields used; a full work carries its reference list and can weigh 100 kB. */
+const SELECTED_FIELDS = [
+  'DOI', 'title', 'author', 'abstract', 'published', 'published-print', 'published-online', 'issued',
+  'created', 'is-referenced-by-count', 'URL', 'link', 'type', 'container-title', 'resource',
+].join(',');
+
+export function crossrefWorkToRecord(work: Record<string, unknown>): SearchRecord | null {
+  const doi = normaliseDoi(asString(work.DOI));
+  if (!doi) return null;
+  const nativeId = asString(work.DOI)?.trim() ?? doi;
+  const title = inlineMarkupToText(asArray(work.title).map(asString).filter(Boolean).join(' '));
+  const publishedDate =
+    dateFromParts(work.published) ??
+    earliestOf(dateFromParts(work['published-print']), dateFromParts(work['published-online'])) ??
+    dateFromParts(work.issued) ??
+    dateFromParts(work.created);
+  const citations = asNumber(work['is-referenced-by-count']);
+  const pdfLink = asArray(work.link)
+    .map(asRecord)
+    .find((link) => asString(link?.['content-type']) === 'application/pdf');
+  const landing = asString(asRecord(asRecord(work.resource)?.primary)?.URL);
+  const venue = asString(asArray(work['container-title'])[0]);
+  const arxivId = arxivIdFromDoi(doi);
+  return {
+    id: `crossref:${nativeId}`,
+    provider: 'crossref',
+    nativeId,
+    title,
+    authors: readAuthors(work.author),
+    abstract: markupToText(asString(work.abstract) ?? ''),
+    url: asString(work.URL) ?? landing ?? `https://doi.org/${nativeId}`,
+    publishedDate,
+    year: yearOf(publishedDate),
+    citations: citations ?? 0,
+    citationsKnown: citations !== undefined,
+    score: 0,
+    sources: ['crossref'],
+    doi,
+    ...(arxivId ? { arxivId } : {}),
+    ...(pdfLink ? { pdfUrl: asString(pdfLink.URL) } : {}),
+    ...(venue ? { venue: inlineMarkupToText(venue) } : {}),
+    ...(asString(work.type) ? { type: asString(work.type) } : {}),
+  };
+}
+
+function readAuthors(authors: unknown): string[] {
+  return asArray(authors)
+    .map(asRecord)
+    .map((author) => {
+      if (!author) return '';
+      const name = asString(author.name);
+      if (name) return collapseWhitespace(name);
+      return collapseWhitespace([asString(author.given), asString(author.family)].filter(Boolean).join(' '));
+    })
+    .filter(Boolean);
+}
+
+/** `{ "date-parts": [[2024, 5, 8]] }` → `2024-05-08` (or `2024-05` / `2024` at lower precision). */
+function dateFromParts(value: unknown): string | null {
+  const parts = asArray(asRecord(value)?.['date-parts'])[0];
+  if (!Array.isArray(parts)) return null;
+  const [year, month, day] = parts.map((part) => asNumber(part));
+  return isoDateFromParts(year, month, day);
+}
+
+function earliestOf(a: string | null, b: string | null): string | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a.slice(0, 10) <= b.slice(0, 10) ? a : b;
+}
+
+/** A Crossref error body's message (JSON `message` is a list of `{message}`; a 404 may be plain text). */
+function errorDetail(body: string): string {
+  try {
+    const json = asRecord(JSON.parse(body));
+    const messages = asArray(json?.message)
+      .map((item) => asString(asRecord(item)?.message) ?? asString(item))
+      .filter(Boolean);
+    if (messages.length > 0) return messages.join('; ');
+  } catch {
+    // plain text
+  }
+  return collapseWhitespace(body).slice(0, 200);
+}
+
+export function createCrossrefProvider(options: ProviderFactoryOptions): SearchProvider {
+  const rate = options.contactEmail ? CROSSREF_POLITE_RATE : CROSSREF_PUBLIC_RATE;
+  const limiter = options.limiter ?? createProviderLimiter(rate);
+  const upstream = createUpstreamClient({
+    provider: 'crossref',
+    outbound: options.outbound,
+    limiter,
+    timeoutMs: options.timeoutMs,
+    contactEmail: options.contactEmail,
+    headers: { accept: 'application/json' },
+  });
+  const mailto = options.contactEmail;
+
+  return {
+    id: 'crossref',
+    name: 'Crossref',
+    description: 'DOI registration agency: metadata of journal articles, books, conference papers and datasets.',
+    requestsPerSecond: rate.requestsPerSecond,
+    maxConcurrency: limiter.maxConcurrency,
+    isEnabled: () => true,
+
+    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+      const url = joinUrl(options.baseUrl, '/works', {
+        query,
+        rows: Math.min(Math.max(1, limit), MAX_ROWS),
+        select: SELECTED_FIELDS,
+        mailto,
+      });
+      const response = await upstream.get(url, { signal, deadlineAt });
+      if (response.status !== 200) failForStatus('crossref', response, errorDetail(response.text()));
+      const body = asRecord(readJson<unknown>('crossref', response));
+      const message = asRecord(body?.message);
+      if (!message || !Array.isArray(message.items)) {
+        throw new ProviderError('crossref', 'bad_response', 'No message.items in the reply', response.status);
+      }
+      const records = message.items
+        .map((item) => asRecord(item))
+        .filter((item): item is Record<string, unknown> => !!item)
+        .map(crossrefWorkToRecord)
+        .filter((record): record is SearchRecord => !!record);
+      return { records, total: asNumber(message['total-results']) };
+    },
+
+    async lookup(nativeId, lookupOptions = {}) {
+      const doi = normaliseDoi(nativeId);
+      if (!doi) return null;
+      const path = `/works/${encodeURIComponent(doi).replace(/%2F/gi, '/')}`;
+      const response = await upstream.get(joinUrl(options.baseUrl, path, { mailto }), lookupOptions);
+      if (response.status === 404) return null;
+      if (response.status !== 200) failForStatus('crossref', response, errorDetail(response.text()));
+      const message = asRecord(asRecord(readJson<unknown>('crossref', response))?.message);
+      if (!message) throw new ProviderError('crossref', 'bad_response', 'No message in the reply', response.status);
+      return crossrefWorkToRecord(message);
+    },
+  };
+}

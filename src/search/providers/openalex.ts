@@ -1,0 +1,170 @@
+/**
+ * OpenAlex (open scholarly works index): `/works?search=` and `/works/{id}` (a W-id, `doi:…` or
+ * `pmid:…`). Abstracts arrive as an inverted index (word → positions) and are rebuilt in word order.
+ */
+import { ProviderError } from '../provider-error.js';
+import { createProviderLimiter } from '../provider-limiter.js';
+import {
+  arxivIdFromDoi,
+  collapseWhitespace,
+  decodeHtmlEntities,
+  inlineMarkupToText,
+  isoDateFromParts,
+  isoDateFromString,
+  normaliseDoi,
+  stripArxivVersion,
+  yearOf,
+} from '../text.js';
+import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
+import { createUpstreamClient, failForStatus, joinUrl, readJson } from './upstream.js';
+import { asArray, asNumber, asRecord, asString } from './values.js';
+
+/** OpenAlex allows at most 10 requests per second (and 100,000 a day). */
+export const OPENALEX_REQUESTS_PER_SECOND = 10;
+const MAX_PER_PAGE = 100;
+const SELECTED_FIELDS = [
+  'id', 'doi', 'title', 'display_name', 'publication_date', 'publication_year', 'authorships',
+  'abstract_inverted_index', 'cited_by_count', 'ids', 'primary_location', 'best_oa_location', 'open_access', 'type',
+].join(',');
+
+/**
+ * The abstract from `abstract_inverted_index`, each word placed at its positions. Tokens can be
+ * HTML-escaped (`&amp;lt;75`, `&ldquo;staged.&rdquo`), so they are unescaped after joining.
+ */
+export function rebuildInvertedAbstract(index: unknown): string {
+  const words = asRecord(index);
+  if (!words) return '';
+  const byPosition: string[] = [];
+  for (const [word, positions] of Object.entries(words)) {
+    for (const position of asArray(positions)) {
+      const at = asNumber(position);
+      if (at !== undefined && Number.isInteger(at) && at >= 0 && at < 100_000) byPosition[at] = word;
+    }
+  }
+  let text = collapseWhitespace(byPosition.filter((word) => word !== undefined).join(' '));
+  // Some double-escaped sources need two rounds (`&amp;lt;` → `&lt;` → `<`).
+  for (let round = 0; round < 2 && /&(#\d+|#x[0-9a-f]+|[a-z]+);?/i.test(text); round++) {
+    text = decodeHtmlEntities(text);
+  }
+  // Many publishers' abstracts start with the heading word itself.
+  return text.replace(/^abstract[:.]?\s+(?=\p{Lu})/iu, '');
+}
+
+/** `https://openalex.org/W4396723768` → `W4396723768`. */
+function shortOpenalexId(value: string | undefined): string | undefined {
+  const match = value ? /(W\d+)$/i.exec(value) : null;
+  return match?.[1]?.toUpperCase();
+}
+
+export function openalexWorkToRecord(work: Record<string, unknown>): SearchRecord | null {
+  const openalexId = shortOpenalexId(asString(work.id));
+  if (!openalexId) return null;
+  const ids = asRecord(work.ids);
+  const doi = normaliseDoi(asString(work.doi) ?? asString(ids?.doi));
+  const pmid = /(\d+)\/?$/.exec(asString(ids?.pmid) ?? '')?.[1];
+  const primary = asRecord(work.primary_location);
+  const bestOa = asRecord(work.best_oa_location);
+  const landing = asString(primary?.landing_page_url);
+  const arxivFromLanding = /arxiv\.org\/abs\/([^?#]+)/i.exec(landing ?? '')?.[1];
+  const arxivId = arxivIdFromDoi(doi) ?? (arxivFromLanding ? stripArxivVersion(arxivFromLanding) : undefined);
+  const oaUrl = asString(asRecord(work.open_access)?.oa_url);
+  const pdfUrl =
+    asString(bestOa?.pdf_url) ?? asString(primary?.pdf_url) ?? (oaUrl && /\.pdf($|\?)/i.test(oaUrl) ? oaUrl : undefined);
+  const publishedDate =
+    isoDateFromString(asString(work.publication_date)) ?? isoDateFromParts(asNumber(work.publication_year));
+  const citations = asNumber(work.cited_by_count);
+  const venue = asString(asRecord(primary?.source)?.display_name);
+  return {
+    id: `openalex:${openalexId}`,
+    provider: 'openalex',
+    nativeId: openalexId,
+    title: inlineMarkupToText(asString(work.title) ?? asString(work.display_name) ?? ''),
+    authors: asArray(work.authorships)
+      .map((authorship) => asString(asRecord(asRecord(authorship)?.author)?.display_name))
+      .filter((name): name is string => !!name)
+      .map(collapseWhitespace),
+    abstract: rebuildInvertedAbstract(work.abstract_inverted_index),
+    url: doi ? `https://doi.org/${doi}` : (landing ?? `https://openalex.org/${openalexId}`),
+    publishedDate,
+    year: yearOf(publishedDate),
+    citations: citations ?? 0,
+    citationsKnown: citations !== undefined,
+    score: 0,
+    sources: ['openalex'],
+    openalexId,
+    ...(doi ? { doi } : {}),
+    ...(arxivId ? { arxivId } : {}),
+    ...(pmid ? { pmid } : {}),
+    ...(pdfUrl ? { pdfUrl } : {}),
+    ...(venue ? { venue } : {}),
+    ...(asString(work.type) ? { type: asString(work.type) } : {}),
+  };
+}
+
+/** The `/works/{id}` path segment for a native id: a W-id, `doi:…`, a DOI, or `pmid:…`. */
+export function openalexWorkPath(nativeId: string): string | null {
+  const id = nativeId.trim();
+  const workId = shortOpenalexId(/^(https?:\/\/openalex\.org\/)?W\d+$/i.test(id) ? id : undefined);
+  if (workId) return `/works/${workId}`;
+  const pmid = /^pmid:(\d+)$/i.exec(id)?.[1];
+  if (pmid) return `/works/pmid:${pmid}`;
+  const doi = normaliseDoi(id);
+  if (doi) return `/works/doi:${encodeURIComponent(doi).replace(/%2F/gi, '/')}`;
+  return null;
+}
+
+export function createOpenalexProvider(options: ProviderFactoryOptions): SearchProvider {
+  const limiter =
+    options.limiter ?? createProviderLimiter({ requestsPerSecond: OPENALEX_REQUESTS_PER_SECOND, maxConcurrency: 5 });
+  const upstream = createUpstreamClient({
+    provider: 'openalex',
+    outbound: options.outbound,
+    limiter,
+    timeoutMs: options.timeoutMs,
+    contactEmail: options.contactEmail,
+    headers: { accept: 'application/json' },
+  });
+  const mailto = options.contactEmail;
+
+  return {
+    id: 'openalex',
+    name: 'OpenAlex',
+    description: 'Open index of scholarly works, authors and venues, with open-access locations.',
+    requestsPerSecond: OPENALEX_REQUESTS_PER_SECOND,
+    maxConcurrency: limiter.maxConcurrency,
+    isEnabled: () => true,
+
+    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+      const url = joinUrl(options.baseUrl, '/works', {
+        search: query,
+        'per-page': Math.min(Math.max(1, limit), MAX_PER_PAGE),
+        select: SELECTED_FIELDS,
+        mailto,
+        api_key: options.apiKey,
+      });
+      const response = await upstream.get(url, { signal, deadlineAt });
+      if (response.status !== 200) failForStatus('openalex', response);
+      const body = asRecord(readJson<unknown>('openalex', response));
+      if (!body || !Array.isArray(body.results)) {
+        throw new ProviderError('openalex', 'bad_response', 'No results in the reply', response.status);
+      }
+      const records = body.results
+        .map((work) => asRecord(work))
+        .filter((work): work is Record<string, unknown> => !!work)
+        .map(openalexWorkToRecord)
+        .filter((record): record is SearchRecord => !!record);
+      return { records, total: asNumber(asRecord(body.meta)?.count) };
+    },
+
+    async lookup(nativeId, lookupOptions = {}) {
+      const path = openalexWorkPath(nativeId);
+      if (!path) return null;
+      const response = await upstream.get(joinUrl(options.baseUrl, path, { mailto, api_key: options.apiKey }), lookupOptions);
+      // OpenAlex answers an unknown work with an HTML 404 page.
+      if (response.status === 404) return null;
+      if (response.status !== 200) failForStatus('openalex', response);
+      const work = asRecord(readJson<unknown>('openalex', response));
+      return work ? openalexWorkToRecord(work) : null;
+    },
+  };
+}

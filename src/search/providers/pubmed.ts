@@ -1,0 +1,316 @@
+/**
+ * PubMed (medical literature index) through NCBI E-utilities: `esearch` for the ids in relevance order,
+ * then `efetch` (XML) for titles, authors, dates and abstracts. E-utilities report some errors as
+ * HTTP 200 bodies (`<ERROR>`, `<ErrorList>`), so bodies are checked, not only statuses.
+ */
+import { ProviderError } from '../provider-error.js';
+import { createProviderLimiter } from '../provider-limiter.js';
+import {
+  collapseWhitespace,
+  inlineMarkupToText,
+  isoDateFromParts,
+  markupToText,
+  normaliseDoi,
+  parseMonth,
+  yearOf,
+} from '../text.js';
+import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
+import { createUpstreamClient, failForStatus, joinUrl } from './upstream.js';
+import { asArray, asNumber, asRecord, asString, createXmlParser, xmlText } from './values.js';
+
+/** NCBI allows 3 requests per second without an API key. */
+export const PUBMED_REQUESTS_PER_SECOND = 3;
+const MAX_RESULTS = 100;
+const TOOL_NAME = 'research-workspace';
+
+const esearchParser = createXmlParser({ arrays: ['Id'] });
+const efetchParser = createXmlParser({
+  arrays: ['PubmedArticle', 'PubmedBookArticle', 'AbstractText', 'Author', 'ArticleId', 'ELocationID', 'ArticleDate'],
+  // Titles and abstracts carry inline markup (<i>, <sub>, <sup>); they are read raw and converted in order.
+  stopNodes: ['*.ArticleTitle', '*.AbstractText', '*.VernacularTitle', '*.BookTitle'],
+});
+
+export interface PubmedIdList {
+  ids: string[];
+  total: number;
+}
+
+/** Reads an esearch reply, XML or JSON. A phrase that matches nothing is an empty list, not an error. */
+export function parseEsearch(body: string): PubmedIdList {
+  const trimmed = body.trimStart();
+  if (trimmed.startsWith('{')) {
+    const json = asRecord(JSON.parse(trimmed));
+    const result = asRecord(json?.esearchresult);
+    if (!result) throw new Error('esearch JSON without esearchresult');
+    const error = asString(result.ERROR);
+    if (error) throw new EutilsError(error);
+    return {
+      ids: asArray(result.idlist).map(asString).filter((id): id is string => !!id),
+      total: asNumber(result.count) ?? 0,
+    };
+  }
+  const parsed = asRecord(esearchParser.parse(trimmed));
+  const result = asRecord(parsed?.eSearchResult);
+  if (!result) throw new Error('Not an eSearchResult');
+  const error = xmlText(result.ERROR);
+  if (error) throw new EutilsError(error);
+  const idList = asRecord(result.IdList);
+  return {
+    ids: asArray(idList?.Id).map(xmlText).filter((id): id is string => !!id),
+    total: asNumber(xmlText(result.Count)) ?? 0,
+  };
+}
+
+export class EutilsError extends Error {}
+
+/** Reads an efetch PubmedArticleSet into records, in document order. */
+export function parseEfetch(body: string): SearchRecord[] {
+  const parsed = asRecord(efetchParser.parse(body));
+  if (!parsed) throw new Error('Empty efetch body');
+  for (const rootName of ['eFetchResult', 'eSummaryResult']) {
+    const error = xmlText(asRecord(parsed[rootName])?.ERROR);
+    if (error) throw new EutilsError(error);
+  }
+  const set = asRecord(parsed.PubmedArticleSet);
+  if (!set) {
+    if ('PubmedArticleSet' in parsed) return [];
+    throw new Error('Not a PubmedArticleSet');
+  }
+  const records: SearchRecord[] = [];
+  for (const article of asArray(set.PubmedArticle)) {
+    const record = articleToRecord(asRecord(article));
+    if (record) records.push(record);
+  }
+  for (const book of asArray(set.PubmedBookArticle)) {
+    const record = bookToRecord(asRecord(book));
+    if (record) records.push(record);
+  }
+  return records;
+}
+
+function articleToRecord(article: Record<string, unknown> | undefined): SearchRecord | null {
+  const citation = asRecord(article?.MedlineCitation);
+  const pmid = xmlText(citation?.PMID)?.trim();
+  const details = asRecord(citation?.Article);
+  if (!pmid || !details) return null;
+  const journal = asRecord(details.Journal);
+  const issueDate = asRecord(asRecord(journal?.JournalIssue)?.PubDate);
+  const electronicDates = asArray(details.ArticleDate).map(asRecord);
+  const articleIds = asArray(asRecord(asRecord(article?.PubmedData)?.ArticleIdList)?.ArticleId).map(asRecord);
+  const doi =
+    normaliseDoi(xmlText(articleIds.find((id) => id?.IdType === 'doi'))) ??
+    normaliseDoi(xmlText(asArray(details.ELocationID).map(asRecord).find((id) => id?.EIdType === 'doi')));
+  const title = rawMarkup(details.ArticleTitle) || rawMarkup(details.VernacularTitle);
+  return buildRecord({
+    pmid,
+    title,
+    abstractNode: details.Abstract,
+    authorList: details.AuthorList,
+    dates: [pubDate(issueDate), ...electronicDates.map(pubDate)],
+    doi,
+    venue: xmlText(journal?.Title),
+    type: 'article',
+  });
+}
+
+function bookToRecord(book: Record<string, unknown> | undefined): SearchRecord | null {
+  const document = asRecord(book?.BookDocument);
+  const pmid = xmlText(document?.PMID)?.trim();
+  if (!pmid || !document) return null;
+  const bookInfo = asRecord(document.Book);
+  const title = rawMarkup(document.ArticleTitle) || rawMarkup(bookInfo?.BookTitle);
+  return buildRecord({
+    pmid,
+    title,
+    abstractNode: document.Abstract,
+    authorList: document.AuthorList,
+    dates: [pubDate(asRecord(bookInfo?.PubDate))],
+    venue: xmlText(asRecord(bookInfo?.Publisher)?.PublisherName),
+    type: 'book',
+  });
+}
+
+interface RecordParts {
+  pmid: string;
+  title: string;
+  abstractNode: unknown;
+  authorList: unknown;
+  dates: Array<string | null>;
+  doi?: string;
+  venue?: string;
+  type: string;
+}
+
+function buildRecord(parts: RecordParts): SearchRecord {
+  const publishedDate = earliestDate(parts.dates);
+  return {
+    id: `pubmed:${parts.pmid}`,
+    provider: 'pubmed',
+    nativeId: parts.pmid,
+    title: inlineMarkupToText(parts.title),
+    authors: readAuthors(parts.authorList),
+    abstract: readAbstract(parts.abstractNode),
+    url: `https://pubmed.ncbi.nlm.nih.gov/${parts.pmid}/`,
+    publishedDate,
+    year: yearOf(publishedDate),
+    citations: 0,
+    citationsKnown: false,
+    score: 0,
+    sources: ['pubmed'],
+    pmid: parts.pmid,
+    ...(parts.doi ? { doi: parts.doi } : {}),
+    ...(parts.venue ? { venue: collapseWhitespace(parts.venue) } : {}),
+    type: parts.type,
+  };
+}
+
+/** Raw inner markup of a stop node (string, or `{ '#text' }` when the element has attributes). */
+function rawMarkup(node: unknown): string {
+  return xmlText(node) ?? '';
+}
+
+/** Structured abstracts keep their sections as `LABEL: text` lines, in document order. */
+function readAbstract(abstractNode: unknown): string {
+  const sections = asArray(asRecord(abstractNode)?.AbstractText);
+  const lines: string[] = [];
+  for (const section of sections) {
+    const text = markupToText(rawMarkup(section)).replace(/\n/g, ' ');
+    if (!text) continue;
+    const label = asString(asRecord(section)?.Label)?.trim();
+    lines.push(label ? `${label}: ${text}` : text);
+  }
+  return lines.join('\n');
+}
+
+function readAuthors(authorList: unknown): string[] {
+  const list = asRecord(Array.isArray(authorList) ? authorList[0] : authorList);
+  const names: string[] = [];
+  for (const authorNode of asArray(list?.Author)) {
+    const author = asRecord(authorNode);
+    if (!author || author.ValidYN === 'N') continue;
+    const collective = xmlText(author.CollectiveName);
+    if (collective) {
+      names.push(inlineMarkupToText(collective));
+      continue;
+    }
+    const last = xmlText(author.LastName);
+    const first = xmlText(author.ForeName) ?? xmlText(author.Initials);
+    const name = collapseWhitespace([first, last].filter(Boolean).join(' '));
+    if (name) names.push(name);
+  }
+  return names;
+}
+
+/** A PubDate/ArticleDate as ISO at its precision; `MedlineDate` ("1998 Dec-1999 Jan") gives its first year. */
+function pubDate(date: Record<string, unknown> | undefined): string | null {
+  if (!date) return null;
+  const year = asNumber(xmlText(date.Year));
+  if (year !== undefined) {
+    return isoDateFromParts(year, parseMonth(xmlText(date.Month)), asNumber(xmlText(date.Day)));
+  }
+  const medline = /^(\d{4})(?:\s+([A-Za-z]{3}))?/.exec(xmlText(date.MedlineDate) ?? '');
+  return medline ? isoDateFromParts(Number(medline[1]), parseMonth(medline[2])) : null;
+}
+
+/**
+ * The journal issue date and the electronic publication date can differ (an article appears online
+ * months before its issue); the earliest is when the work became public, which is what other indexes report.
+ */
+function earliestDate(dates: Array<string | null>): string | null {
+  let best: string | null = null;
+  for (const date of dates) {
+    if (!date) continue;
+    if (!best) {
+      best = date;
+      continue;
+    }
+    const common = Math.min(best.length, date.length);
+    const a = date.slice(0, common);
+    const b = best.slice(0, common);
+    if (a < b || (a === b && date.length > best.length)) best = date;
+  }
+  return best;
+}
+
+/**
+ * efetch does not promise esearch's (relevance) order, and it may answer a merged PMID under its new
+ * number; records are put in esearch order, and any it did not list follow in document order.
+ */
+function inSearchOrder(records: SearchRecord[], ids: string[]): SearchRecord[] {
+  const position = new Map(ids.map((id, index) => [id, index]));
+  return records
+    .map((record, index) => ({ record, key: position.get(record.nativeId) ?? ids.length + index }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ record }) => record);
+}
+
+export function createPubmedProvider(options: ProviderFactoryOptions): SearchProvider {
+  const limiter =
+    options.limiter ?? createProviderLimiter({ requestsPerSecond: PUBMED_REQUESTS_PER_SECOND, maxConcurrency: 3 });
+  const upstream = createUpstreamClient({
+    provider: 'pubmed',
+    outbound: options.outbound,
+    limiter,
+    timeoutMs: options.timeoutMs,
+    contactEmail: options.contactEmail,
+  });
+  const politeParams = { tool: TOOL_NAME, email: options.contactEmail, api_key: options.apiKey };
+
+  async function fetchArticles(ids: string[], signal?: AbortSignal, deadlineAt?: number): Promise<SearchRecord[]> {
+    const url = joinUrl(options.baseUrl, '/efetch.fcgi', {
+      db: 'pubmed',
+      id: ids.join(','),
+      retmode: 'xml',
+      rettype: 'abstract',
+      ...politeParams,
+    });
+    const response = await upstream.get(url, { signal, deadlineAt });
+    if (response.status !== 200) failForStatus('pubmed', response);
+    try {
+      return parseEfetch(response.text());
+    } catch (error) {
+      if (error instanceof EutilsError) throw new ProviderError('pubmed', 'upstream', error.message, response.status);
+      throw new ProviderError('pubmed', 'bad_response', 'efetch body is not a PubmedArticleSet', response.status);
+    }
+  }
+
+  return {
+    id: 'pubmed',
+    name: 'PubMed',
+    description: 'Biomedical and life-science literature indexed by the US National Library of Medicine.',
+    requestsPerSecond: PUBMED_REQUESTS_PER_SECOND,
+    maxConcurrency: limiter.maxConcurrency,
+    isEnabled: () => true,
+
+    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+      const url = joinUrl(options.baseUrl, '/esearch.fcgi', {
+        db: 'pubmed',
+        term: query,
+        retmax: Math.min(Math.max(1, limit), MAX_RESULTS),
+        retstart: 0,
+        sort: 'relevance',
+        retmode: 'xml',
+        ...politeParams,
+      });
+      const response = await upstream.get(url, { signal, deadlineAt });
+      if (response.status !== 200) failForStatus('pubmed', response);
+      let idList: PubmedIdList;
+      try {
+        idList = parseEsearch(response.text());
+      } catch (error) {
+        if (error instanceof EutilsError) throw new ProviderError('pubmed', 'upstream', error.message, response.status);
+        throw new ProviderError('pubmed', 'bad_response', 'esearch body is not an eSearchResult', response.status);
+      }
+      if (idList.ids.length === 0) return { records: [], total: idList.total };
+      const fetched = await fetchArticles(idList.ids, signal, deadlineAt);
+      return { records: inSearchOrder(fetched, idList.ids), total: idList.total };
+    },
+
+    async lookup(nativeId, lookupOptions = {}) {
+      const pmid = nativeId.trim();
+      if (!/^\d{1,9}$/.test(pmid)) return null;
+      const records = await fetchArticles([pmid], lookupOptions.signal, lookupOptions.deadlineAt);
+      return records.find((record) => record.nativeId === pmid) ?? null;
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProviderError } from '../provider-error.js';
+import { createTestOutbound, factoryOptions, startFixtureServer } from '../test-support/harness.js';
+import type { FixtureServer } from '../test-support/harness.js';
+import { createSemanticScholarProvider } from './semanticscholar.js';
+
+describe('semanticscholar provider', () => {
+  let server: FixtureServer;
+  const outbound = createTestOutbound();
+
+  beforeAll(async () => {
+    server = await startFixtureServer([
+      { path: '/paper/search', query: { query: 'turing' }, fixture: 'semanticscholar/paper_search_turing_all-fields_limit100.json' },
+      { path: '/paper/search', query: { query: 'n0 r3sult s3arch t3rm' }, fixture: 'semanticscholar/paper_search_no_results.json' },
+      {
+        path: '/paper/search',
+        query: { query: 'chemistry tools' },
+        fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json',
+      },
+      { path: '/paper/search', query: { query: 'busy' }, status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' },
+      { path: '/paper/search', query: { query: 'bad fields' }, status: 400, fixture: 'semanticscholar/error_400_unrecognized_fields.json' },
+      { path: '/paper/0', status: 404, fixture: 'semanticscholar/error_404_paper_not_found.json' },
+      { path: '/paper/forbidden', status: 403, fixture: 'semanticscholar/error_403_forbidden_batch.json' },
+    ]);
+  });
+  afterAll(async () => {
+    await server.close();
+    await outbound.close();
+  });
+
+  const provider = (apiKey?: string) =>
+    createSemanticScholarProvider(factoryOptions(server.url, outbound, apiKey ? { apiKey } : {}));
+
+  it('reads a paper search: external ids, nullable abstracts and PDFs, citation counts', async () => {
+    const answer = await provider().search('turing', { limit: 100 });
+    expect(answer.total).toBe(67113);
+    expect(answer.records).toHaveLength(100);
+    const [first, second, third, fourth] = answer.records;
+    expect(first).toMatchObject({
+      id: 'semanticscholar:7cbc2a7843411a1768ab762930707af0a3c33a19',
+      provider: 'semanticscholar',
+      title: 'Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B, A Large-Scale Generative Language Model',
+      arxivId: '2201.11990',
+      publishedDate: '2022-01-28',
+      citations: 476,
+      citationsKnown: true,
+      url: 'https://www.semanticscholar.org/paper/7cbc2a7843411a1768ab762930707af0a3c33a19',
+    });
+    expect(first?.authors.slice(0, 3)).toEqual(['Shaden Smith', 'M. Patwary', 'Brandon Norick']);
+    expect(first?.pdfUrl).toBeUndefined();
+    expect(second).toMatchObject({
+      title: 'Quantum theory, the Church–Turing principle and the universal quantum computer',
+      doi: '10.1098/rspa.1985.0070',
+      publishedDate: '1985-07-08',
+      citations: 4236,
+      authors: ['D. Deutsch'],
+      pdfUrl: 'http://www.cs.berkeley.edu/~christos/classics/Deutsch_quantum_theory.pdf',
+    });
+    expect(third).toMatchObject({ title: 'Neural Turing Machines', arxivId: '1410.5401' });
+    expect(fourth).toMatchObject({ title: 'The Church-Turing Thesis', abstract: '' });
+    // Papers without a publicationDate fall back to their year.
+    const attention = answer.records.find((record) => record.title === 'Attention is Turing-Complete');
+    expect(attention?.publishedDate).toBe('2021');
+  });
+
+  it('sends the fields it reads and the API key header when configured', async () => {
+    await provider('s2-test-key').search('turing', { limit: 100 });
+    const request = server
+      .requestsTo('/paper/search')
+      .filter((r) => r.query.get('query') === 'turing')
+      .at(-1);
+    expect(request?.headers['x-api-key']).toBe('s2-test-key');
+    expect(request?.query.get('limit')).toBe('100');
+    expect(request?.query.get('fields')?.split(',')).toEqual(
+      expect.arrayContaining(['title', 'abstract', 'authors', 'externalIds', 'citationCount', 'openAccessPdf']),
+    );
+  });
+
+  it('reads a zero-hit reply that has no data key', async () => {
+    expect(await provider().search('n0 r3sult s3arch t3rm', { limit: 10 })).toEqual({ records: [], total: 0 });
+  });
+
+  it('replaces hyphens with spaces, as the Graph API asks', async () => {
+    await provider().search('n0-r3sult s3arch-t3rm', { limit: 10 });
+    expect(server.requestsTo('/paper/search').at(-1)?.query.get('query')).toBe('n0 r3sult s3arch t3rm');
+  });
+
+  it('reads a reply without total (the /match shape), with DOI, arXiv and PubMed ids', async () => {
+    const answer = await provider().search('chemistry tools', { limit: 10 });
+    expect(answer.total).toBeUndefined();
+    expect(answer.records[0]).toMatchObject({
+      id: 'semanticscholar:354dcdebf3f8b5feeed5c62090e0bc1f0c28db06',
+      title: 'Augmenting large language models with chemistry tools',
+      doi: '10.1038/s42256-024-00832-8',
+      arxivId: '2304.05376',
+      pmid: '38799228',
+      citations: 488,
+      publishedDate: '2023-04-11',
+      venue: 'Nat. Mac. Intell.',
+    });
+    expect(answer.records[0]?.authors[0]).toBe('Andrés M Bran');
+  });
+
+  it('maps 429 to rate_limited, keeping the API message', async () => {
+    const failure = await provider()
+      .search('busy', { limit: 10 })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect(failure).toMatchObject({ kind: 'rate_limited', status: 429 });
+    expect((failure as Error).message).toContain('Too Many Requests. Please wait and try again');
+  });
+
+  it('maps 400 and 403 to upstream errors with their messages', async () => {
+    const badFields = await provider()
+      .search('bad fields', { limit: 10 })
+      .catch((error: unknown) => error);
+    expect(badFields).toMatchObject({ kind: 'upstream', status: 400 });
+    expect((badFields as Error).message).toContain('Unrecognized or unsupported fields: [unknown]');
+    const forbidden = await provider()
+      .lookup('forbidden')
+      .catch((error: unknown) => error);
+    expect(forbidden).toMatchObject({ kind: 'upstream', status: 403 });
+    expect((forbidden as Error).message).toContain('Forbidden');
+  });
+
+  it('answers null for an unknown paper (404)', async () => {
+    expect(await provider().lookup('0')).toBeNull();
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Semantic Scholar (scholarly graph): `/paper/search` and `/paper/{id}` of the Graph API. A zero-hit
+ * search is `{ total: 0, offset: 0 }` without `data`; `openAccessPdf` may be null or have an empty url.
+ */
+import { ProviderError } from '../provider-error.js';
+import { createProviderLimiter } from '../provider-limiter.js';
+import { collapseWhitespace, isoDateFromParts, isoDateFromString, normaliseDoi, stripArxivVersion, yearOf } from '../text.js';
+import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
+import { createUpstreamClient, failForStatus, joinUrl, readJson } from './upstream.js';
+import { asArray, asNumber, asRecord, asString } from './values.js';
+
+/** The introductory rate of an API key is 1 request per second; the keyless pool is shared and smaller. */
+export const SEMANTICSCHOLAR_REQUESTS_PER_SECOND = 1;
+const MAX_LIMIT = 100;
+const PAPER_FIELDS = [
+  'title', 'abstract', 'authors', 'year', 'publicationDate', 'citationCount', 'externalIds', 'url',
+  'openAccessPdf', 'venue', 'publicationTypes',
+].join(',');
+
+export function semanticScholarPaperToRecord(paper: Record<string, unknown>): SearchRecord | null {
+  const paperId = asString(paper.paperId);
+  if (!paperId) return null;
+  const external = asRecord(paper.externalIds);
+  const doi = normaliseDoi(asString(external?.DOI));
+  const arxiv = asString(external?.ArXiv);
+  const pmid = asString(external?.PubMed);
+  const pdfUrl = asString(asRecord(paper.openAccessPdf)?.url);
+  const publishedDate =
+    isoDateFromString(asString(paper.publicationDate)) ?? isoDateFromParts(asNumber(paper.year));
+  const citations = asNumber(paper.citationCount);
+  const venue = asString(paper.venue);
+  const types = asArray(paper.publicationTypes).map(asString).filter(Boolean);
+  return {
+    id: `semanticscholar:${paperId}`,
+    provider: 'semanticscholar',
+    nativeId: paperId,
+    title: collapseWhitespace(asString(paper.title) ?? ''),
+    authors: asArray(paper.authors)
+      .map((author) => asString(asRecord(author)?.name))
+      .filter((name): name is string => !!name)
+      .map(collapseWhitespace),
+    abstract: collapseWhitespace(asString(paper.abstract) ?? ''),
+    url: asString(paper.url) ?? `https://www.semanticscholar.org/paper/${paperId}`,
+    publishedDate,
+    year: yearOf(publishedDate),
+    citations: citations ?? 0,
+    citationsKnown: citations !== undefined,
+    score: 0,
+    sources: ['semanticscholar'],
+    ...(doi ? { doi } : {}),
+    ...(arxiv ? { arxivId: stripArxivVersion(arxiv) } : {}),
+    ...(pmid ? { pmid } : {}),
+    ...(pdfUrl ? { pdfUrl } : {}),
+    ...(venue ? { venue } : {}),
+    ...(types[0] ? { type: types[0] } : {}),
+  };
+}
+
+function errorDetail(body: string): string {
+  try {
+    const json = asRecord(JSON.parse(body));
+    const message = asString(json?.message) ?? asString(json?.error);
+    if (message) return message;
+  } catch {
+    // not JSON
+  }
+  return collapseWhitespace(body).slice(0, 200);
+}
+
+export function createSemanticScholarProvider(options: ProviderFactoryOptions): SearchProvider {
+  const limiter =
+    options.limiter ??
+    createProviderLimiter({ requestsPerSecond: SEMANTICSCHOLAR_REQUESTS_PER_SECOND, maxConcurrency: 1 });
+  const upstream = createUpstreamClient({
+    provider: 'semanticscholar',
+    outbound: options.outbound,
+    limiter,
+    timeoutMs: options.timeoutMs,
+    contactEmail: options.contactEmail,
+    headers: { accept: 'application/json', ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}) },
+  });
+
+  return {
+    id: 'semanticscholar',
+    name: 'Semantic Scholar',
+    description: 'AI-assisted scholarly graph of papers, authors and citations across all fields.',
+    requestsPerSecond: SEMANTICSCHOLAR_REQUESTS_PER_SECOND,
+    maxConcurrency: limiter.maxConcurrency,
+    isEnabled: () => true,
+
+    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+      const url = joinUrl(options.baseUrl, '/paper/search', {
+        // The Graph API finds nothing for hyphenated terms and asks for spaces instead.
+        query: query.replace(/-/g, ' '),
+        limit: Math.min(Math.max(1, limit), MAX_LIMIT),
+        offset: 0,
+        fields: PAPER_FIELDS,
+      });
+      const response = await upstream.get(url, { signal, deadlineAt });
+      if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
+      const body = asRecord(readJson<unknown>('semanticscholar', response));
+      if (!body) throw new ProviderError('semanticscholar', 'bad_response', 'Reply is not an object', response.status);
+      const records = asArray(body.data)
+        .map((paper) => asRecord(paper))
+        .filter((paper): paper is Record<string, unknown> => !!paper)
+        .map(semanticScholarPaperToRecord)
+        .filter((record): record is SearchRecord => !!record);
+      return { records, total: asNumber(body.total) };
+    },
+
+    async lookup(nativeId, lookupOptions = {}) {
+      const id = nativeId.trim();
+      if (!id) return null;
+      const path = `/paper/${encodeURIComponent(id).replace(/%2F/gi, '/').replace(/%3A/gi, ':')}`;
+      const response = await upstream.get(joinUrl(options.baseUrl, path, { fields: PAPER_FIELDS }), lookupOptions);
+      if (response.status === 404) return null;
+      if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
+      const paper = asRecord(readJson<unknown>('semanticscholar', response));
+      return paper ? semanticScholarPaperToRecord(paper) : null;
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * The one way providers call their API: through the provider's limiter, with a deadline, a size cap,
+ * polite headers, and a single retry where the API asks for one (429/503 with Retry-After) and only
+ * when the wait still ends before the deadline. Outbound failures become ProviderErrors.
+ */
+import { OutboundError } from '../../platform/outbound.js';
+import type { Outbound, OutboundResponse } from '../../platform/outbound.js';
+import { ProviderError } from '../provider-error.js';
+import { LimiterRefusedError, parseRetryAfter, sleep } from '../provider-limiter.js';
+import type { ProviderLimiter } from '../provider-limiter.js';
+import type { ProviderId } from '../types.js';
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const USER_AGENT_PRODUCT = 'ResearchWorkspace/0.1';
+/** Longest Retry-After honoured even when the deadline would allow more. */
+const MAX_RETRY_WAIT_MS = 10_000;
+
+export interface UpstreamRequestOptions {
+  signal?: AbortSignal;
+  deadlineAt?: number;
+  headers?: Record<string, string>;
+}
+
+export interface UpstreamClient {
+  get(url: string, options?: UpstreamRequestOptions): Promise<OutboundResponse>;
+}
+
+export interface UpstreamClientOptions {
+  provider: ProviderId;
+  outbound: Outbound;
+  limiter: ProviderLimiter;
+  timeoutMs: number;
+  contactEmail?: string;
+  headers?: Record<string, string>;
+  now?: () => number;
+}
+
+export function politeUserAgent(contactEmail: string | undefined): string | undefined {
+  return contactEmail ? `${USER_AGENT_PRODUCT} (mailto:${contactEmail})` : undefined;
+}
+
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const now = options.now ?? Date.now;
+  const { provider } = options;
+  const userAgent = politeUserAgent(options.contactEmail);
+  const baseHeaders: Record<string, string> = {
+    ...(userAgent ? { 'user-agent': userAgent } : {}),
+    ...options.headers,
+  };
+
+  async function attempt(url: string, request: UpstreamRequestOptions): Promise<OutboundResponse> {
+    const deadlineAt = request.deadlineAt ?? now() + options.timeoutMs;
+    let release: () => void;
+    try {
+      release = await options.limiter.acquire({ deadlineAt, signal: request.signal });
+    } catch (error) {
+      throw limiterFailure(provider, error);
+    }
+    try {
+      const remaining = Math.min(options.timeoutMs, deadlineAt - now());
+      if (remaining <= 0) throw new ProviderError(provider, 'timeout', 'Deadline passed before the request started');
+      return await options.outbound.request(url, {
+        method: 'GET',
+        headers: { ...baseHeaders, ...request.headers },
+        timeoutMs: remaining,
+        maxBytes: MAX_BODY_BYTES,
+        signal: request.signal,
+      });
+    } catch (error) {
+      throw outboundFailure(provider, error);
+    } finally {
+      release();
+    }
+  }
+
+  async function get(url: string, request: UpstreamRequestOptions = {}): Promise<OutboundResponse> {
+    const deadlineAt = request.deadlineAt ?? now() + options.timeoutMs;
+    const first = await attempt(url, { ...request, deadlineAt });
+    if (first.status !== 429 && first.status !== 503) return first;
+    const waitMs = parseRetryAfter(first.headers['retry-after'], now());
+    if (waitMs === null || waitMs > MAX_RETRY_WAIT_MS || now() + waitMs >= deadlineAt) return first;
+    try {
+      await sleep(waitMs, request.signal);
+    } catch {
+      throw new ProviderError(provider, 'aborted', 'Aborted while waiting to retry');
+    }
+    return attempt(url, { ...request, deadlineAt });
+  }
+
+  return { get };
+}
+
+function limiterFailure(provider: ProviderId, error: unknown): ProviderError {
+  if (error instanceof LimiterRefusedError) {
+    if (error.reason === 'no_rate_slot_before_deadline') {
+      return new ProviderError(provider, 'rate_limited', 'Local rate limit: no request slot before the deadline');
+    }
+    if (error.reason === 'no_concurrency_slot_before_deadline') {
+      return new ProviderError(provider, 'timeout', 'No free connection slot before the deadline');
+    }
+    return new ProviderError(provider, 'aborted', 'Request aborted');
+  }
+  return new ProviderError(provider, 'network', error instanceof Error ? error.message : 'Limiter failure');
+}
+
+function outboundFailure(provider: ProviderId, error: unknown): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof OutboundError) {
+    if (error.kind === 'timeout') return new ProviderError(provider, 'timeout', error.message);
+    if (error.kind === 'aborted') return new ProviderError(provider, 'aborted', error.message);
+    return new ProviderError(provider, 'network', `${error.kind}: ${error.message}`);
+  }
+  return new ProviderError(provider, 'network', error instanceof Error ? error.message : 'Request failed');
+}
+
+/** Throws the ProviderError that an unexpected HTTP status means (429 → rate_limited). */
+export function failForStatus(provider: ProviderId, response: OutboundResponse, detail?: string): never {
+  const message = detail ? `HTTP ${response.status}: ${detail}` : `HTTP ${response.status}`;
+  if (response.status === 429) throw new ProviderError(provider, 'rate_limited', message, response.status);
+  throw new ProviderError(provider, 'upstream', message, response.status);
+}
+
+/** Parses a JSON body or throws `bad_response`. */
+export function readJson<T>(provider: ProviderId, response: OutboundResponse): T {
+  try {
+    return response.json<T>();
+  } catch {
+    throw new ProviderError(provider, 'bad_response', `Body is not JSON (HTTP ${response.status})`, response.status);
+  }
+}
+
+/** Joins a base address and a path without doubling or dropping the slash. */
+export function joinUrl(baseUrl: string, path: string, query?: Record<string, string | number | undefined>): string {
+  const url = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(name, String(value));
+  }
+  const search = params.toString();
+  return search ? `${url}?${search}` : url;
+}

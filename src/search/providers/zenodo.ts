@@ -1,0 +1,143 @@
+/**
+ * Zenodo (research data repository): `/records?q=` and `/records/{id}`. Two record formats are read:
+ * the pre-2023 one (`files[]` with `type` and `links.self` under `/api/files/<bucket>/`) and the current
+ * one (files with `mimetype` and `links.content`, sometimes as `files.entries`). The old API answers
+ * `/records?q=` with a 308 to `/records/?q=`, which the outbound client follows.
+ */
+import { ProviderError } from '../provider-error.js';
+import { createProviderLimiter } from '../provider-limiter.js';
+import { givenFirst, inlineMarkupToText, isoDateFromString, markupToText, normaliseDoi, yearOf } from '../text.js';
+import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
+import { createUpstreamClient, failForStatus, joinUrl, readJson } from './upstream.js';
+import { asArray, asNumber, asRecord, asString } from './values.js';
+
+/** Zenodo's search endpoint allows 30 requests per minute (the rest of the REST API, 60 for guests). */
+export const ZENODO_REQUESTS_PER_SECOND = 0.5;
+/** Anonymous searches may not ask for more than 25 records per page. */
+const MAX_PAGE_SIZE = 25;
+
+interface ZenodoFile {
+  key?: string;
+  mimetype?: string;
+  type?: string;
+  link?: string;
+}
+
+function readFiles(files: unknown): ZenodoFile[] {
+  const container = asRecord(files);
+  const entries = container ? (Array.isArray(container.entries) ? container.entries : Object.values(asRecord(container.entries) ?? {})) : asArray(files);
+  return entries.map((entry) => {
+    const file = asRecord(entry) ?? {};
+    const links = asRecord(file.links);
+    return {
+      key: asString(file.key) ?? asString(file.filename),
+      mimetype: asString(file.mimetype),
+      type: asString(file.type),
+      link: asString(links?.content) ?? asString(links?.self) ?? asString(links?.download),
+    };
+  });
+}
+
+/** The record's PDF, chosen by mimetype, then by file type or name. */
+function pdfOf(files: ZenodoFile[]): string | undefined {
+  const pdf =
+    files.find((file) => file.mimetype === 'application/pdf') ??
+    files.find((file) => file.type?.toLowerCase() === 'pdf' || /\.pdf$/i.test(file.key ?? ''));
+  return pdf?.link;
+}
+
+/**
+ * Free text for Zenodo's query-string syntax: reserved characters are escaped so that a stray `:` or an
+ * unbalanced quote cannot turn into a syntax error (one query goes to every provider alike).
+ */
+export function toZenodoQuery(query: string): string {
+  return query.replace(/[+\-=&|><!(){}[\]^"~*?:\\/]/g, (character) => `\\${character}`);
+}
+
+export function zenodoRecordToRecord(hit: Record<string, unknown>): SearchRecord | null {
+  const recordId = asString(hit.id) ?? asString(hit.recid);
+  if (!recordId || !/^\d+$/.test(recordId)) return null;
+  const metadata = asRecord(hit.metadata) ?? {};
+  const links = asRecord(hit.links);
+  const doi = normaliseDoi(asString(hit.doi) ?? asString(metadata.doi));
+  const publishedDate = isoDateFromString(asString(metadata.publication_date));
+  const pdfUrl = pdfOf(readFiles(hit.files));
+  const resourceType = asRecord(metadata.resource_type);
+  return {
+    id: `zenodo:${recordId}`,
+    provider: 'zenodo',
+    nativeId: recordId,
+    title: inlineMarkupToText(asString(metadata.title) ?? asString(hit.title) ?? ''),
+    authors: asArray(metadata.creators)
+      .map((creator) => asString(asRecord(creator)?.name))
+      .filter((name): name is string => !!name)
+      .map(givenFirst),
+    abstract: markupToText(asString(metadata.description) ?? ''),
+    url:
+      asString(links?.self_html) ?? asString(links?.html) ?? `https://zenodo.org/records/${recordId}`,
+    publishedDate,
+    year: yearOf(publishedDate),
+    citations: 0,
+    citationsKnown: false,
+    score: 0,
+    sources: ['zenodo'],
+    ...(doi ? { doi } : {}),
+    ...(pdfUrl ? { pdfUrl } : {}),
+    type: asString(resourceType?.subtype) ?? asString(resourceType?.type) ?? 'record',
+  };
+}
+
+export function createZenodoProvider(options: ProviderFactoryOptions): SearchProvider {
+  const limiter =
+    options.limiter ?? createProviderLimiter({ requestsPerSecond: ZENODO_REQUESTS_PER_SECOND, maxConcurrency: 2 });
+  const upstream = createUpstreamClient({
+    provider: 'zenodo',
+    outbound: options.outbound,
+    limiter,
+    timeoutMs: options.timeoutMs,
+    contactEmail: options.contactEmail,
+    headers: { accept: 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+  });
+
+  return {
+    id: 'zenodo',
+    name: 'Zenodo',
+    description: 'Open research repository (CERN/OpenAIRE) for datasets, software, papers and reports.',
+    requestsPerSecond: ZENODO_REQUESTS_PER_SECOND,
+    maxConcurrency: limiter.maxConcurrency,
+    isEnabled: () => true,
+
+    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+      const url = joinUrl(options.baseUrl, '/records', {
+        q: toZenodoQuery(query),
+        size: Math.min(Math.max(1, limit), MAX_PAGE_SIZE),
+        page: 1,
+        sort: 'bestmatch',
+      });
+      const response = await upstream.get(url, { signal, deadlineAt });
+      if (response.status !== 200) failForStatus('zenodo', response);
+      const hits = asRecord(asRecord(readJson<unknown>('zenodo', response))?.hits);
+      if (!hits || !Array.isArray(hits.hits)) {
+        throw new ProviderError('zenodo', 'bad_response', 'No hits in the reply', response.status);
+      }
+      const records = hits.hits
+        .map((hit) => asRecord(hit))
+        .filter((hit): hit is Record<string, unknown> => !!hit)
+        .map(zenodoRecordToRecord)
+        .filter((record): record is SearchRecord => !!record);
+      const total = asNumber(hits.total) ?? asNumber(asRecord(hits.total)?.value);
+      return { records, total };
+    },
+
+    async lookup(nativeId, lookupOptions = {}) {
+      const recordId = nativeId.trim();
+      if (!/^\d+$/.test(recordId)) return null;
+      const response = await upstream.get(joinUrl(options.baseUrl, `/records/${recordId}`), lookupOptions);
+      // 404 "PID does not exist"; 410 for a deleted record.
+      if (response.status === 404 || response.status === 410) return null;
+      if (response.status !== 200) failForStatus('zenodo', response);
+      const hit = asRecord(readJson<unknown>('zenodo', response));
+      return hit ? zenodoRecordToRecord(hit) : null;
+    },
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * GET /api/search, /api/search/providers and /api/resources/lookup through the whole service, with
+ * every provider's base address pointed at a local server that answers with recorded real bodies.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/support/app.js';
+import { buildUser } from '../../test/support/factories.js';
+import { startFixtureServer, type FixtureRoute, type FixtureServer } from '../../test/support/fixture-server.js';
+
+const CHEMISTRY_DOI = '10.1038/s42256-024-00832-8';
+
+function providerRoutes(): FixtureRoute[] {
+  return [
+    { path: '/arxiv/query', query: { id_list: /1707\.08567/ }, fixture: 'arxiv/idlist_two-ids_one-invalid.xml' },
+    { path: '/arxiv/query', fixture: 'arxiv/query_all-testing_start0_max10.xml' },
+    { path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_term-biopython.xml' },
+    { path: '/pubmed/efetch.fcgi', fixture: 'pubmed/efetch_pubmed_two_articles_abstracts.xml' },
+    { path: `/crossref/works/${CHEMISTRY_DOI}`, fixture: 'crossref/work_doi_10.1371_journal.pone.0033693.json' },
+    { path: /^\/crossref\/works\/10\./, status: 404, fixture: 'crossref/error_404_works_notarealdoi.txt' },
+    { path: '/crossref/works', fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json' },
+    { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
+    { path: /^\/openalex\/works\//, status: 404, fixture: 'openalex/error_404_work_not_found.html' },
+    { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
+    { path: /^\/semanticscholar\/paper\//, status: 404, fixture: 'semanticscholar/error_404_paper_not_found.json' },
+    { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
+    { path: '/youtube/search', fixture: 'youtube/search_list_q-surfing_page1.json' },
+    { path: '/youtube/videos', fixture: 'youtube/videos_list_multiple_ids.json' },
+  ];
+}
+
+function providerEnv(base: string): Record<string, string> {
+  return {
+    OUTBOUND_ALLOW_PRIVATE: '1',
+    ARXIV_API_URL: `${base}/arxiv`,
+    PUBMED_API_URL: `${base}/pubmed`,
+    CROSSREF_API_URL: `${base}/crossref`,
+    OPENALEX_API_URL: `${base}/openalex`,
+    SEMANTICSCHOLAR_API_URL: `${base}/semanticscholar`,
+    ZENODO_API_URL: `${base}/zenodo`,
+    YOUTUBE_API_URL: `${base}/youtube`,
+  };
+}
+
+interface ResultBody {
+  id: string;
+  title: string;
+  authors: string[];
+  abstract: string;
+  url: string;
+  provider: string;
+  publishedDate: string | null;
+  citations: number;
+  score: number;
+  sources: string[];
+  doi?: string;
+}
+
+describe('search routes', () => {
+  let fixtures: FixtureServer;
+  let t: TestApp;
+  beforeAll(async () => {
+    fixtures = await startFixtureServer(providerRoutes());
+    t = await buildTestApp({ env: { ...providerEnv(fixtures.url), YOUTUBE_API_KEY: 'test-key', SEARCH_PROVIDER_TIMEOUT_MS: '3000' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fixtures?.close();
+  });
+
+  describe('GET /api/search', () => {
+    it('asks all seven providers and returns one merged, ranked list', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/search?q=augmenting%20large%20language%20models%20chemistry%20tools&limit=100' });
+      expect(res.statusCode).toBe(200);
+      const body = res.json<{ results: ResultBody[]; total: number; hasMore: boolean; query: string; took: number; providers: Array<{ id: string; status: string; count: number }> }>();
+      expect(body.query).toBe('augmenting large language models chemistry tools');
+      expect(body.providers.map((p) => p.id).sort()).toEqual(['arxiv', 'crossref', 'openalex', 'pubmed', 'semanticscholar', 'youtube', 'zenodo']);
+      for (const provider of body.providers) expect(provider.status, provider.id).toBe('ok');
+      expect(body.total).toBe(body.results.length);
+      expect(body.hasMore).toBe(false);
+
+      const chemistry = body.results.filter((r) => r.title.toLowerCase().includes('augmenting large language models with chemistry tools'));
+      expect(chemistry).toHaveLength(1);
+      expect(chemistry[0]!.sources).toEqual(expect.arrayContaining(['crossref', 'openalex', 'semanticscholar']));
+      expect(chemistry[0]!.doi).toBe(CHEMISTRY_DOI);
+      expect(chemistry[0]!.authors.length).toBeGreaterThan(1);
+      // The best match for the query ranks first.
+      expect(body.results[0]!.id).toBe(chemistry[0]!.id);
+
+      for (const result of body.results) {
+        expect(result.id).toMatch(/^(arxiv|pubmed|crossref|openalex|semanticscholar|zenodo|youtube):.+/);
+        expect(result.score).toBeGreaterThanOrEqual(0);
+        expect(result.score).toBeLessThanOrEqual(1);
+        expect(result.abstract).not.toMatch(/<jats:|<\/?p>/);
+        expect(result).not.toHaveProperty('ranks');
+        expect(result).not.toHaveProperty('nativeId');
+      }
+      expect(body.results.some((r) => r.provider === 'zenodo' && r.title === 'Frictionless Data Test Publication')).toBe(true);
+      const scores = body.results.map((r) => r.score);
+      expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    });
+
+    it('pages through the merged list honestly, from the cache', async () => {
+      const url = '/api/search?q=paging%20probe&sort=relevance';
+      // Pages within the first 50 records share one cached answer per provider.
+      const all = (await t.app.inject({ method: 'GET', url: `${url}&limit=50` })).json<{ results: ResultBody[]; total: number }>();
+      const asked = fixtures.requests.length;
+      const first = (await t.app.inject({ method: 'GET', url: `${url}&limit=5&offset=0` })).json<{ results: ResultBody[]; total: number; hasMore: boolean }>();
+      const second = (await t.app.inject({ method: 'GET', url: `${url}&limit=5&offset=5` })).json<{ results: ResultBody[]; total: number; hasMore: boolean }>();
+      expect(first.total).toBe(all.total);
+      expect(first.hasMore).toBe(all.total > 5);
+      expect([...first.results, ...second.results].map((r) => r.id)).toEqual(all.results.slice(0, 10).map((r) => r.id));
+      expect(fixtures.requests.length).toBe(asked);
+      const past = (await t.app.inject({ method: 'GET', url: `${url}&limit=5&offset=${all.total}` })).json<{ results: ResultBody[]; hasMore: boolean }>();
+      expect(past.results).toEqual([]);
+      expect(past.hasMore).toBe(false);
+    });
+
+    it('sorts by date and by citations with missing values last', async () => {
+      const byDate = (await t.app.inject({ method: 'GET', url: '/api/search?q=sort%20probe&sort=date&limit=100' })).json<{ results: ResultBody[] }>().results;
+      const dates = byDate.map((r) => r.publishedDate);
+      const firstNull = dates.indexOf(null);
+      if (firstNull >= 0) expect(dates.slice(firstNull).every((d) => d === null)).toBe(true);
+      const known = dates.filter((d): d is string => d !== null);
+      expect([...known].sort().reverse()).toEqual(known);
+      const byCitations = (await t.app.inject({ method: 'GET', url: '/api/search?q=sort%20probe&sort=citations&limit=100' })).json<{ results: ResultBody[] }>().results;
+      const counts = byCitations.map((r) => r.citations);
+      expect(counts[0]).toBeGreaterThan(0);
+      expect([...counts].sort((a, b) => b - a)).toEqual(counts);
+    });
+
+    it('asks only the selected providers (and accepts "semantic")', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/search?q=chemistry%20tools&providers=crossref,semantic' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().providers.map((p: { id: string }) => p.id).sort()).toEqual(['crossref', 'semanticscholar']);
+      expect(res.json().results.every((r: ResultBody) => r.sources.every((s) => s === 'crossref' || s === 'semanticscholar'))).toBe(true);
+    });
+
+    it.each([
+      ['q=', 'q'],
+      ['', 'q'],
+      [`q=${'x'.repeat(501)}`, 'q'],
+      ['q=a&limit=0', 'limit'],
+      ['q=a&limit=101', 'limit'],
+      ['q=a&offset=-1', 'offset'],
+      ['q=a&sort=popular', 'sort'],
+      ['q=a&providers=arxiv,scholarpedia', 'providers'],
+    ])('answers 400 for %s naming %s', async (query, field) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/search?${query}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
+    });
+
+    it('records each search for the signed-in user\'s analytics', async () => {
+      const user = await buildUser(t.app);
+      for (const q of ['Graph Neural Networks', 'graph  neural networks', 'protein folding']) {
+        expect((await t.app.inject({ method: 'GET', url: `/api/search?q=${encodeURIComponent(q)}&providers=arxiv`, headers: user.bearer })).statusCode).toBe(200);
+      }
+      const analytics = await t.app.inject({ method: 'GET', url: '/api/analytics/search?period=day', headers: user.bearer });
+      expect(analytics.statusCode).toBe(200);
+      const body = analytics.json<{ totalSearches: number; searches: Array<{ query: string; count: number }> }>();
+      expect(body.totalSearches).toBe(3);
+      const graph = body.searches.find((s) => s.query.toLowerCase().replace(/\s+/g, ' ') === 'graph neural networks');
+      expect(graph?.count).toBe(2);
+    });
+  });
+
+  describe('GET /api/search/providers', () => {
+    it('lists the seven providers with their state and rate limit', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/search/providers' });
+      expect(res.statusCode).toBe(200);
+      const providers = res.json<{ providers: Array<{ id: string; enabled: boolean; rateLimit: number; name: string }> }>().providers;
+      expect(providers.map((p) => p.id).sort()).toEqual(['arxiv', 'crossref', 'openalex', 'pubmed', 'semanticscholar', 'youtube', 'zenodo']);
+      expect(providers.every((p) => p.enabled && p.rateLimit > 0 && p.name.length > 0)).toBe(true);
+    });
+  });
+
+  describe('GET /api/resources/lookup', () => {
+    it('resolves an arXiv id and a DOI to one normalised record', async () => {
+      const arxiv = await t.app.inject({ method: 'GET', url: '/api/resources/lookup?id=arXiv:1707.08567' });
+      expect(arxiv.statusCode).toBe(200);
+      expect(arxiv.json().resource).toMatchObject({ provider: 'arxiv', arxivId: '1707.08567' });
+      const doi = await t.app.inject({ method: 'GET', url: `/api/resources/lookup?id=${encodeURIComponent(`https://doi.org/${CHEMISTRY_DOI}`)}` });
+      expect(doi.statusCode).toBe(200);
+      expect(doi.json().resource.title).toBe('Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice');
+    });
+
+    it('answers 404 when no provider knows it, 400 when it is not an identifier', async () => {
+      const unknown = await t.app.inject({ method: 'GET', url: '/api/resources/lookup?id=10.9999/does-not-exist' });
+      expect(unknown.statusCode).toBe(404);
+      const bad = await t.app.inject({ method: 'GET', url: '/api/resources/lookup?id=hello%20world' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.details.field).toBe('id');
+    });
+  });
+
+  describe('adding a resource to a workspace by resourceId (Variant B)', () => {
+    it('fills the metadata from the lookup', async () => {
+      const user = await buildUser(t.app);
+      const created = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 'Lookups' } });
+      const workspaceId = created.json().workspace.id;
+      const added = await t.app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${workspaceId}/resources`,
+        headers: user.bearer,
+        payload: { resourceId: `crossref:${CHEMISTRY_DOI}`, notes: 'to read', tags: ['chem'] },
+      });
+      expect(added.statusCode).toBe(201);
+      expect(added.json().resource).toMatchObject({ resourceId: `crossref:${CHEMISTRY_DOI}`, notes: 'to read', tags: ['chem'] });
+      const detail = await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}`, headers: user.bearer });
+      expect(detail.json().resources[0].title).toBe('Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice');
+    });
+  });
+});
+
+describe('search when providers fail', () => {
+  let fixtures: FixtureServer;
+  let t: TestApp;
+  afterEach(async () => {
+    await t?.close();
+    await fixtures?.close();
+  });
+
+  it('gives the others\' results within the deadline and says which failed', async () => {
+    const routes = providerRoutes().map((route) => {
+      if (route.path === '/crossref/works') return { ...route, delayMs: 5000 };
+      if (route.path === '/openalex/works') return { ...route, status: 500, body: 'upstream exploded', fixture: undefined };
+      if (route.path === '/semanticscholar/paper/search') return { ...route, status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' };
+      return route;
+    });
+    fixtures = await startFixtureServer(routes);
+    t = await buildTestApp({ env: { ...providerEnv(fixtures.url), SEARCH_PROVIDER_TIMEOUT_MS: '700' } });
+    const res = await t.app.inject({ method: 'GET', url: '/api/search?q=chemistry%20tools&limit=100' });
+    expect(res.statusCode).toBe(200);
+    const statuses = Object.fromEntries(res.json().providers.map((p: { id: string; status: string }) => [p.id, p.status]));
+    expect(statuses).toMatchObject({ crossref: 'timeout', openalex: 'error', semanticscholar: 'rate_limited', arxiv: 'ok', pubmed: 'ok', zenodo: 'ok', youtube: 'disabled' });
+    expect(res.json().results.length).toBeGreaterThan(0);
+    expect(res.json().results.every((r: ResultBody) => !r.sources.includes('crossref'))).toBe(true);
+    expect(res.json().took).toBeLessThan(5000);
+  });
+
+  it('limits searches per visitor per hour (429 with Retry-After)', async () => {
+    fixtures = await startFixtureServer(providerRoutes());
+    t = await buildTestApp({ env: { ...providerEnv(fixtures.url), RATE_LIMIT_SEARCH_PER_HOUR: '2' } });
+    const user = await buildUser(t.app);
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push((await t.app.inject({ method: 'GET', url: '/api/search?q=x&providers=arxiv', headers: user.bearer })).statusCode);
+    expect(codes).toEqual([200, 200, 429]);
+    const limited = await t.app.inject({ method: 'GET', url: '/api/search?q=x&providers=arxiv', headers: user.bearer });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});

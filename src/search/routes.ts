@@ -1,0 +1,120 @@
+/** Routes of spec §4.3 (search, providers) and the lookup by identifier (DESIGN.md §1, issue 3). */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requesterKey } from '../auth/request-auth.js';
+import type { AppContext } from '../context.js';
+import { searchEvents } from '../platform/db/schema.js';
+import { notFound, serviceUnavailable, validationError } from '../platform/errors.js';
+import { rateLimitHeaders } from '../platform/rate-limit.js';
+import { ErrorResponse } from '../platform/openapi.js';
+import { parseIdentifier } from './identifiers.js';
+import { lookupResource, LookupUnavailableError } from './lookup.js';
+import { presentProviderStatus, presentSearchResult } from './presenters.js';
+import { describeProviders, parseProviderSelection } from './registry.js';
+import { LookupQuery, LookupResponse, ProvidersResponse, SearchQuery, SearchResponse } from './schemas.js';
+import { searchProviders } from './search.js';
+import type { SearchService } from './service.js';
+
+const tags = ['search'];
+
+/** An AbortSignal that fires when the client goes away before the reply is sent. */
+function abortOnDisconnect(request: FastifyRequest): AbortSignal {
+  const controller = new AbortController();
+  request.raw.once('close', () => {
+    if (!request.raw.complete || !request.raw.socket?.writable) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** Lower-cased, whitespace-folded query: what analytics groups by. */
+export function normalizeQuery(query: string): string {
+  return query.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+export async function searchRoutes(root: FastifyInstance, ctx: AppContext, search: SearchService): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { config, platform } = ctx;
+
+  app.get(
+    '/api/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search all selected providers at once; one merged, de-duplicated, ranked list',
+        querystring: SearchQuery,
+        response: { 200: SearchResponse, 400: ErrorResponse, 429: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const selection = parseProviderSelection(request.query.providers);
+      if (!selection.ok) {
+        throw validationError('providers', `unknown provider: ${selection.unknown.join(', ')}`.slice(0, 200));
+      }
+      const state = await platform.rateLimiter.consume('search', requesterKey(request));
+      void reply.headers(rateLimitHeaders(state));
+
+      const result = await searchProviders({
+        query: request.query.q,
+        providers: selection.ids.map((id) => search.providers[id]),
+        sort: request.query.sort,
+        offset: request.query.offset,
+        limit: request.query.limit,
+        deadlineMs: config.providers.timeoutMs,
+        cache: platform.cache,
+        cacheTtlSeconds: config.providers.cacheTtlSeconds,
+        signal: abortOnDisconnect(request),
+      });
+      await ctx.db
+        .insert(searchEvents)
+        .values({
+          userId: request.auth.user?.id ?? null,
+          anonymousId: request.auth.user ? null : request.auth.anonymousId,
+          query: request.query.q,
+          normalizedQuery: normalizeQuery(request.query.q),
+          providers: selection.ids,
+          resultCount: result.total,
+          tookMs: result.took,
+        })
+        .catch((error: unknown) => request.log.warn({ err: error }, 'could not record the search for analytics'));
+      return {
+        results: result.results.map(presentSearchResult),
+        total: result.total,
+        hasMore: result.hasMore,
+        query: result.query,
+        took: result.took,
+        providers: result.providers.map(presentProviderStatus),
+      };
+    },
+  );
+
+  app.get(
+    '/api/search/providers',
+    { schema: { tags, summary: 'The search providers, whether each is enabled, and its rate limit', response: { 200: ProvidersResponse } } },
+    async () => ({ providers: describeProviders(search.providers) }),
+  );
+
+  app.get(
+    '/api/resources/lookup',
+    {
+      schema: {
+        tags,
+        summary: 'One normalised record for a result id, DOI, arXiv id or URL, PMID or OpenAlex id',
+        querystring: LookupQuery,
+        response: { 200: LookupResponse, 400: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      if (!parseIdentifier(request.query.id)) {
+        throw validationError('id', 'not a recognised identifier', 'id must be a result id, DOI, arXiv id, PMID or OpenAlex id');
+      }
+      const state = await platform.rateLimiter.consume('search', requesterKey(request));
+      void reply.headers(rateLimitHeaders(state));
+      const record = await lookupResource(request.query.id, search.providers, { signal: abortOnDisconnect(request) }).catch((error: unknown) => {
+        if (error instanceof LookupUnavailableError) throw serviceUnavailable('The providers that know this identifier did not answer');
+        throw error;
+      });
+      if (!record) throw notFound('Resource');
+      return { resource: presentSearchResult(record) };
+    },
+  );
+}

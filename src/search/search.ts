@@ -1,0 +1,65 @@
+/**
+ * The whole of `GET /api/search` below the route: ask the selected providers, fold duplicates, score,
+ * sort and cut the requested page. The route validates parameters and presents the reply.
+ */
+import { federatedSearch } from './federate.js';
+import type { ProviderStatus } from './federate.js';
+import { mergeRecords } from './merge.js';
+import { paginate, scoreRecords, sortRecords } from './rank.js';
+import type { SortOrder } from './rank.js';
+import type { ProviderAnswerCache, ProviderId, SearchProvider, SearchRecord } from './types.js';
+
+export interface SearchRequest {
+  query: string;
+  /** The selected providers, in any order; disabled ones are reported as `disabled`. */
+  providers: SearchProvider[];
+  sort: SortOrder;
+  offset: number;
+  limit: number;
+  deadlineMs?: number;
+  providerDeadlinesMs?: Partial<Record<ProviderId, number>>;
+  cache?: ProviderAnswerCache;
+  cacheTtlSeconds?: number;
+  signal?: AbortSignal;
+}
+
+export interface SearchReply {
+  results: SearchRecord[];
+  /** Records in the merged list the page was cut from. */
+  total: number;
+  hasMore: boolean;
+  query: string;
+  /** Milliseconds the whole search took. */
+  took: number;
+  providers: ProviderStatus[];
+}
+
+/**
+ * How many records to ask each provider for. The merged list is paged, not each provider, so a fixed
+ * bucket serves several pages from the same (cached) answers; deeper pages ask for the maximum.
+ */
+export function perProviderLimitFor(offset: number, limit: number): number {
+  return offset + limit <= 50 ? 50 : 100;
+}
+
+export async function searchProviders(request: SearchRequest): Promise<SearchReply> {
+  const startedAt = Date.now();
+  const federated = await federatedSearch({
+    providers: request.providers,
+    query: request.query,
+    perProviderLimit: perProviderLimitFor(request.offset, request.limit),
+    deadlineMs: request.deadlineMs,
+    providerDeadlinesMs: request.providerDeadlinesMs,
+    cache: request.cache,
+    cacheTtlSeconds: request.cacheTtlSeconds,
+    signal: request.signal,
+  });
+  const ranked = sortRecords(scoreRecords(mergeRecords(federated.records), request.query), request.sort);
+  const page = paginate(ranked, request.offset, request.limit);
+  return {
+    ...page,
+    query: request.query,
+    took: Date.now() - startedAt,
+    providers: federated.providers,
+  };
+}

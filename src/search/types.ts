@@ -1,0 +1,117 @@
+/**
+ * Shared shapes of the search capability: provider ids, the normalised record every provider returns,
+ * and the small interface every provider implements.
+ */
+import type { Outbound } from '../platform/outbound.js';
+import type { ProviderLimiter } from './provider-limiter.js';
+
+export const PROVIDER_IDS = [
+  'arxiv',
+  'pubmed',
+  'crossref',
+  'openalex',
+  'semanticscholar',
+  'zenodo',
+  'youtube',
+] as const;
+
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+/**
+ * One search result, normalised. The first block is spec §2 "Search result"; the rest is what DESIGN §6
+ * adds (`sources`, `doi`, `arxivId`, `pmid`, `pdfUrl`) plus what merging, ranking and sorting need.
+ * A presenter picks the public fields; internal ones (`nativeId`, `ranks`, `citationsKnown`, ...) stay here.
+ */
+export interface SearchRecord {
+  /** `<provider>:<native id>`, e.g. `arxiv:2101.00001v2`, `crossref:10.1038/nature14539`. */
+  id: string;
+  title: string;
+  /** Plain names, "Given Family" where the API gives the parts. */
+  authors: string[];
+  /** Plain text, markup removed; sections of a structured abstract are kept as `LABEL: text` lines. */
+  abstract: string;
+  url: string;
+  provider: ProviderId;
+  /**
+   * ISO 8601 calendar date at the precision the provider knows: `YYYY-MM-DD`, or `YYYY-MM` when only the
+   * month is known, or `YYYY` when only the year is; null when the provider gives no date at all.
+   */
+  publishedDate: string | null;
+  /** 0 when unknown; see `citationsKnown`. */
+  citations: number;
+  /** Relevance in 0..1, set by `scoreRecords`; 0 until then. */
+  score: number;
+
+  /** Every provider that returned this work (one entry before merging). */
+  sources: ProviderId[];
+  /** The id without the provider prefix (arXiv ids keep their version, as the API gives them). */
+  nativeId: string;
+  /** Lower-cased bare DOI (no `https://doi.org/`). */
+  doi?: string;
+  /** arXiv id without version (`2101.00001`, `cond-mat/0603029`). */
+  arxivId?: string;
+  pmid?: string;
+  openalexId?: string;
+  pdfUrl?: string;
+  year: number | null;
+  /** False when the provider publishes no citation count (arXiv, PubMed, Zenodo, YouTube). */
+  citationsKnown: boolean;
+  venue?: string;
+  /** What kind of thing this is, as far as the provider says (`article`, `preprint`, `dataset`, `video`, ...). */
+  type?: string;
+  /** 1-based position in each provider's own answer; set by federation, used for rank fusion. */
+  ranks?: Partial<Record<ProviderId, number>>;
+}
+
+export interface ProviderSearchOptions {
+  /** How many records to ask for; each provider clamps it to what its API allows. */
+  limit: number;
+  signal?: AbortSignal;
+  /** Epoch ms after which the provider must give up (request deadlines and retries respect it). */
+  deadlineAt?: number;
+}
+
+export interface ProviderLookupOptions {
+  signal?: AbortSignal;
+  deadlineAt?: number;
+}
+
+export interface ProviderSearchAnswer {
+  records: SearchRecord[];
+  /** The provider's own count of matches, when it says (not the number returned). */
+  total?: number;
+}
+
+export interface SearchProvider {
+  id: ProviderId;
+  name: string;
+  description: string;
+  /** The request rate the upstream API publishes (requests per second); the limiter keeps under it. */
+  requestsPerSecond: number;
+  /** Requests in flight at once to this upstream. */
+  maxConcurrency: number;
+  isEnabled(): boolean;
+  search(query: string, options: ProviderSearchOptions): Promise<ProviderSearchAnswer>;
+  /** One record by the provider's native id; null when the provider does not know it. */
+  lookup(nativeId: string, options?: ProviderLookupOptions): Promise<SearchRecord | null>;
+}
+
+/** What every provider factory takes. */
+export interface ProviderFactoryOptions {
+  /** The API's base address (DESIGN §6), without a trailing slash; the provider appends its paths. */
+  baseUrl: string;
+  outbound: Outbound;
+  apiKey?: string;
+  /** Sent as `mailto`/User-Agent contact so that APIs with a polite pool can reach the operator. */
+  contactEmail?: string;
+  /** Per-request deadline when the caller gives none. */
+  timeoutMs: number;
+  /** Shared rate/concurrency limiter; by default one built from the provider's published rate. */
+  limiter?: ProviderLimiter;
+}
+
+/** Provider-answer cache the platform plugs in (memory or Redis). Values are opaque strings. */
+export interface ProviderAnswerCache {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+}
