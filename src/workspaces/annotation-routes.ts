@@ -1,0 +1,92 @@
+/** Annotations of a workspace resource (spec §4.5, DESIGN.md §3): list, create, and change or delete one's own. */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../auth/request-auth.js';
+import type { AppContext } from '../context.js';
+import { notFound } from '../platform/errors.js';
+import { ErrorResponse } from '../platform/openapi.js';
+import { annotateResource } from './commands.js';
+import { authorizeAnnotation, authorizeResource } from './policy.js';
+import { deletedReply, presentAnnotation } from './presenters.js';
+import { AnnotationCreateBody, AnnotationSchema, AnnotationUpdateBody, DeletedResponse, IdParams, ListQuery, workspaceErrors } from './schemas.js';
+import { deleteAnnotationRow, findAnnotationWithOwner, findResourceWithOwner, listAnnotations, updateAnnotationRow } from './store.js';
+
+const tags = ['annotations'];
+
+export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
+
+  app.get(
+    '/api/resources/:id/annotations',
+    {
+      schema: {
+        tags,
+        summary: 'Annotations of a workspace resource, oldest first (limit/offset; total in X-Total-Count)',
+        params: IdParams,
+        querystring: ListQuery,
+        response: { 200: z.array(AnnotationSchema), ...workspaceErrors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const { resource } = authorizeResource(user, 'read', await findResourceWithOwner(db, request.params.id));
+      const { rows, total } = await listAnnotations(db, resource.id, request.query);
+      void reply.header('x-total-count', String(total));
+      return rows.map(presentAnnotation);
+    },
+  );
+
+  app.post(
+    '/api/resources/:id/annotations',
+    {
+      schema: {
+        tags,
+        summary: 'Annotate a resource: body ≤ 10,000 characters, highlights { ranges: [{ start, end, text?, color? }] } or any object ≤ 16 KB',
+        params: IdParams,
+        body: AnnotationCreateBody,
+        response: { 201: AnnotationSchema, 409: ErrorResponse, ...workspaceErrors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const { resource } = authorizeResource(user, 'annotate', await findResourceWithOwner(db, request.params.id));
+      const annotation = await annotateResource(db, user.id, resource.id, request.body);
+      return reply.status(201).send(presentAnnotation(annotation));
+    },
+  );
+
+  app.patch(
+    '/api/annotations/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change one of your annotations (body and/or highlights)',
+        params: IdParams,
+        body: AnnotationUpdateBody,
+        response: { 200: AnnotationSchema, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { annotation } = authorizeAnnotation(user, 'update', await findAnnotationWithOwner(db, request.params.id));
+      const updated = await updateAnnotationRow(db, annotation.id, request.body);
+      if (!updated) throw notFound('Annotation');
+      return presentAnnotation(updated);
+    },
+  );
+
+  app.delete(
+    '/api/annotations/:id',
+    {
+      schema: { tags, summary: 'Delete one of your annotations', params: IdParams, response: { 200: DeletedResponse, ...workspaceErrors } },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { annotation } = authorizeAnnotation(user, 'delete', await findAnnotationWithOwner(db, request.params.id));
+      if (!(await deleteAnnotationRow(db, annotation.id))) throw notFound('Annotation');
+      return deletedReply(annotation.id);
+    },
+  );
+}

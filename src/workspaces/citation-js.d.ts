@@ -1,0 +1,12 @@
+/** The parts of citation-js (no bundled types) that the citation export uses. */
+declare module '@citation-js/core' {
+  export class Cite {
+    constructor(data: object[]);
+    format(format: 'bibtex' | 'ris' | 'data', options?: { format?: 'text' | 'object' }): string;
+  }
+}
+declare module '@citation-js/plugin-bibtex';
+declare module '@citation-js/plugin-ris';
+declare module '@citation-js/name' {
+  export function parse(name: string): { given?: string; family?: string; 'non-dropping-particle'?: string; 'dropping-particle'?: string; suffix?: string; literal?: string };
+}

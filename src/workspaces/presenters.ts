@@ -1,0 +1,91 @@
+/**
+ * The shapes of workspace replies, and the one place where Variant A and Variant B differ
+ * (DESIGN.md §1): every object carries both variants' field names; where the envelopes conflict,
+ * the dialect of the request (bearer → B, cookies → A) picks one.
+ */
+import type { AnnotationRow, ResourceRow, ShareLinkRow, WorkspaceWithCounts } from './store.js';
+
+export type Dialect = 'A' | 'B';
+
+export function presentWorkspace(row: WorkspaceWithCounts) {
+  return {
+    id: row.id,
+    name: row.name,
+    title: row.name,
+    description: row.description,
+    ownerId: row.ownerId,
+    isPublic: row.isPublic,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    resourceCount: row.resourceCount,
+    _count: { resources: row.resourceCount, shares: row.shareCount },
+  };
+}
+export type PresentedWorkspace = ReturnType<typeof presentWorkspace>;
+
+export function presentAnnotation(row: AnnotationRow) {
+  return {
+    id: row.id,
+    resourceId: row.resourceId,
+    userId: row.userId,
+    body: row.body,
+    highlights: row.highlights,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function presentResource(row: ResourceRow, annotations: AnnotationRow[] = []) {
+  const createdAt = row.createdAt.toISOString();
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    resourceId: row.resourceId,
+    title: row.title,
+    url: row.url,
+    type: row.type,
+    authors: row.authors,
+    tags: row.tags,
+    notes: row.notes,
+    data: row.data,
+    createdAt,
+    addedAt: createdAt,
+    annotations: annotations.map(presentAnnotation),
+  };
+}
+export type PresentedResource = ReturnType<typeof presentResource>;
+
+export function presentShareLink(row: ShareLinkRow, token: string | null, url: string | null, now = new Date()) {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    token,
+    url,
+    readOnly: row.readOnly,
+    active: row.revokedAt === null && row.expiresAt > now,
+    expiresAt: row.expiresAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+// ---- envelopes: Variant A (cookies) vs Variant B (bearer) ----
+
+export function workspaceListReply(dialect: Dialect, workspaces: PresentedWorkspace[], total: number) {
+  return dialect === 'B' ? { workspaces, total } : workspaces;
+}
+
+export function workspaceReply(dialect: Dialect, workspace: PresentedWorkspace) {
+  return dialect === 'B' ? { workspace } : workspace;
+}
+
+export function workspaceDetailReply(dialect: Dialect, workspace: PresentedWorkspace, resources: PresentedResource[]) {
+  return dialect === 'B' ? { workspace, resources } : { ...workspace, resources };
+}
+
+export function resourceReply(dialect: Dialect, resource: PresentedResource) {
+  return dialect === 'B' ? { resource } : resource;
+}
+
+export function deletedReply(id: string) {
+  return { success: true as const, id };
+}

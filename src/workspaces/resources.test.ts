@@ -1,0 +1,224 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildUser, type TestUser } from '../../test/support/factories.js';
+import { annotations, workspaceResources } from '../platform/db/schema.js';
+import { LIMITS } from './schemas.js';
+import { DIALECTS, addResource, annotate, as, createWorkspace, fakeResolver, UNKNOWN_ID } from './test-support/helpers.js';
+
+const RESOURCE_FIELDS = ['id', 'workspaceId', 'resourceId', 'title', 'url', 'type', 'authors', 'tags', 'notes', 'data', 'createdAt', 'addedAt', 'annotations'];
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skipReason)(`workspace resources (${leg.name})`, () => {
+    let t: TestApp;
+    let owner: TestUser;
+    let stranger: TestUser;
+    beforeAll(async () => {
+      t = await buildTestApp({ leg, build: { resolveResource: fakeResolver } });
+      [owner, stranger] = await Promise.all([buildUser(t.app), buildUser(t.app)]);
+    });
+    afterAll(async () => t?.close());
+
+    const post = (workspaceId: string, headers: Record<string, string>, payload: unknown) =>
+      t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/resources`, headers, payload: payload as Record<string, unknown> });
+
+    describe('POST /api/workspaces/{id}/resources', () => {
+      it('adds a described resource by cookie: 201 with the bare resource (Variant A), text sanitised', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const res = await post(ws.id, owner.cookieHeaders, {
+          title: '  A <b>survey</b>\n of   methods ',
+          url: 'https://example.org/survey?utm_source=x',
+          notes: 'Read <script>alert(1)</script>section 2.\n\nThen 3.',
+          type: 'Article',
+          tags: ['ML', 'ml', ' <i>vision</i> ', ''],
+          authors: ['Grace Hopper'],
+          data: { readingTimeMinutes: 12, nested: { ok: true } },
+        });
+        expect(res.statusCode).toBe(201);
+        const resource = res.json();
+        expect(Object.keys(resource).sort()).toEqual([...RESOURCE_FIELDS].sort());
+        expect(resource).toMatchObject({
+          workspaceId: ws.id,
+          resourceId: null,
+          title: 'A survey of methods',
+          url: 'https://example.org/survey?utm_source=x',
+          notes: 'Read section 2.\n\nThen 3.',
+          type: 'article',
+          tags: ['ML', 'vision'],
+          authors: ['Grace Hopper'],
+          data: { readingTimeMinutes: 12, nested: { ok: true } },
+          annotations: [],
+        });
+        expect(resource.addedAt).toBe(resource.createdAt);
+      });
+
+      it('adds by resourceId with a bearer token: 201 { resource } filled from the search lookup', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const res = await post(ws.id, owner.bearer, { resourceId: 'arxiv:1706.03762v5', notes: 'classic', tags: ['nlp'] });
+        expect(res.statusCode).toBe(201);
+        const { resource } = res.json();
+        expect(resource).toMatchObject({
+          resourceId: 'arxiv:1706.03762v5',
+          workspaceId: ws.id,
+          title: 'Attention Is All You Need',
+          url: 'https://arxiv.org/abs/1706.03762v5',
+          type: 'preprint',
+          authors: ['Ashish Vaswani', 'Noam Shazeer', 'Niki Parmar'],
+          notes: 'classic',
+          tags: ['nlp'],
+          data: { provider: 'arxiv', arxivId: '1706.03762', publishedDate: '2017-06-12' },
+        });
+        expect(resource.data.abstract).toMatch(/^The dominant/);
+      });
+
+      it('answers 409 when the same work is added twice, whichever way it is named', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        await addResource(t.app, owner, ws.id, { resourceId: 'arxiv:1706.03762v5' });
+        // The PDF URL of another version of the same preprint.
+        const byUrl = await post(ws.id, owner.cookieHeaders, { title: 'Attention (PDF)', url: 'https://arxiv.org/pdf/1706.03762v2.pdf' });
+        expect(byUrl.statusCode).toBe(409);
+        expect(byUrl.json().error).toMatchObject({ code: 'CONFLICT', details: { field: 'url', reason: 'duplicate' } });
+
+        await addResource(t.app, owner, ws.id, { title: 'Deep learning', url: 'https://doi.org/10.1038/NATURE14539' });
+        const byDoi = await post(ws.id, owner.bearer, { resourceId: '10.1038/nature14539' });
+        expect(byDoi.statusCode).toBe(409);
+        expect(byDoi.json().error.details.field).toBe('resourceId');
+
+        await addResource(t.app, owner, ws.id, { title: 'Blog', url: 'http://www.example.org/post/?utm_medium=mail#top' });
+        expect((await post(ws.id, owner.bearer, { title: 'Blog again', url: 'https://example.org/post' })).statusCode).toBe(409);
+
+        // The same work may sit in another workspace, and title-only entries never collide.
+        const other = await createWorkspace(t.app, owner);
+        expect((await post(other.id, owner.bearer, { resourceId: 'arxiv:1706.03762v5' })).statusCode).toBe(201);
+        expect((await post(ws.id, owner.bearer, { title: 'Untitled note' })).statusCode).toBe(201);
+        expect((await post(ws.id, owner.bearer, { title: 'Untitled note' })).statusCode).toBe(201);
+      });
+
+      it('answers 404 naming resourceId when the lookup knows nothing, 503 when it fails', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const unknown = await post(ws.id, owner.bearer, { resourceId: 'arxiv:9999.99999' });
+        expect(unknown.statusCode).toBe(404);
+        expect(unknown.json().error).toMatchObject({ code: 'NOT_FOUND', details: { field: 'resourceId', reason: 'not_found' } });
+        expect(unknown.json().error.message).toContain('arxiv:9999.99999');
+        const down = await post(ws.id, owner.bearer, { resourceId: 'unavailable:1' });
+        expect(down.statusCode).toBe(503);
+        expect(down.json().error.code).toBe('SERVICE_UNAVAILABLE');
+        const count = await t.app.ctx.db.$count(workspaceResources, eq(workspaceResources.workspaceId, ws.id));
+        expect(count).toBe(0);
+      });
+
+      it.each([
+        [{}, 'title'],
+        [{ title: '' }, 'title'],
+        [{ title: '<p></p>' }, 'title'],
+        [{ title: 't'.repeat(LIMITS.title + 1) }, 'title'],
+        [{ title: 'ok', notes: 'n'.repeat(LIMITS.notes + 1) }, 'notes'],
+        [{ title: 'ok', tags: Array.from({ length: LIMITS.tags + 1 }, (_, i) => `tag${i}`) }, 'tags'],
+        [{ title: 'ok', tags: ['x'.repeat(LIMITS.tag + 1)] }, 'tags.0'],
+        [{ title: 'ok', tags: 'nlp' }, 'tags'],
+        [{ title: 'ok', url: 'not a url' }, 'url'],
+        [{ title: 'ok', url: 'javascript:alert(1)' }, 'url'],
+        [{ title: 'ok', data: { blob: 'x'.repeat(LIMITS.dataBytes) } }, 'data'],
+        [{ title: 'ok', data: ['array'] }, 'data'],
+        [{ resourceId: '' }, 'resourceId'],
+        [{ resourceId: 'r'.repeat(LIMITS.resourceId + 1) }, 'resourceId'],
+      ])('rejects %# naming the field %s', async (payload, field) => {
+        const ws = await createWorkspace(t.app, owner);
+        const res = await post(ws.id, owner.bearer, payload);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
+      });
+
+      it('accepts everything exactly at the limits, measured after HTML is stripped', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const res = await post(ws.id, owner.bearer, {
+          title: `<b>${'t'.repeat(LIMITS.title)}</b>`,
+          notes: 'n'.repeat(LIMITS.notes),
+          tags: Array.from({ length: LIMITS.tags }, (_, i) => `${i}`.padEnd(LIMITS.tag, 'x')),
+          data: { blob: 'x'.repeat(LIMITS.dataBytes - 20) },
+        });
+        expect(res.statusCode).toBe(201);
+        expect(res.json().resource.title).toHaveLength(LIMITS.title);
+      });
+
+      it(`holds at most ${LIMITS.resourcesPerWorkspace} resources in one workspace`, async () => {
+        const ws = await createWorkspace(t.app, owner);
+        await t.app.ctx.db.insert(workspaceResources).values(
+          Array.from({ length: LIMITS.resourcesPerWorkspace - 1 }, (_, i) => ({ workspaceId: ws.id, title: `r${i}` })),
+        );
+        expect((await post(ws.id, owner.bearer, { title: 'last one' })).statusCode).toBe(201);
+        const full = await post(ws.id, owner.bearer, { title: 'one too many' });
+        expect(full.statusCode).toBe(409);
+        expect(full.json().error.details).toEqual({ field: 'workspace', reason: 'too_many_resources' });
+      });
+
+      it('answers 404 for another user\'s workspace, 401 without a session', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        expect((await post(ws.id, stranger.bearer, { title: 'intruder' })).statusCode).toBe(404);
+        expect((await post(ws.id, {}, { title: 'anonymous' })).statusCode).toBe(401);
+      });
+    });
+
+    describe('GET /api/workspaces/{id}/resources', () => {
+      it.each(DIALECTS)('lists newest first with annotations, as an array (dialect %s)', async (dialect) => {
+        const ws = await createWorkspace(t.app, owner);
+        const first = await addResource(t.app, owner, ws.id, { title: 'First' });
+        await addResource(t.app, owner, ws.id, { title: 'Second' });
+        await annotate(t.app, owner, first.id, { body: 'on the first' });
+        const res = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/resources`, headers: as(owner, dialect) });
+        expect(res.statusCode).toBe(200);
+        const list = res.json();
+        expect(list.map((r: { title: string }) => r.title)).toEqual(['Second', 'First']);
+        expect(list[1].annotations).toMatchObject([{ body: 'on the first', resourceId: first.id }]);
+        expect(res.headers['x-total-count']).toBe('2');
+      });
+
+      it('pages with limit and offset, and rejects limit over 100', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        for (const title of ['a', 'b', 'c']) await addResource(t.app, owner, ws.id, { title });
+        const page = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/resources?limit=1&offset=1`, headers: owner.bearer });
+        expect(page.json().map((r: { title: string }) => r.title)).toEqual(['b']);
+        const tooMany = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/resources?limit=101`, headers: owner.bearer });
+        expect(tooMany.statusCode).toBe(400);
+        expect(tooMany.json().error.details.field).toBe('limit');
+      });
+
+      it('answers 404 for another user\'s workspace, 401 without a session', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/resources`, headers: stranger.bearer })).statusCode).toBe(404);
+        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/resources` })).statusCode).toBe(401);
+      });
+    });
+
+    describe('DELETE /api/workspaces/{id}/resources/{resourceId}', () => {
+      it.each(DIALECTS)('removes the resource and its annotations (dialect %s)', async (dialect) => {
+        const ws = await createWorkspace(t.app, owner);
+        const resource = await addResource(t.app, owner, ws.id, { title: 'Remove me' });
+        await annotate(t.app, owner, resource.id, { body: 'gone too' });
+        const res = await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/resources/${resource.id}`, headers: as(owner, dialect) });
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({ success: true, id: resource.id });
+        expect(await t.app.ctx.db.select().from(annotations).where(eq(annotations.resourceId, resource.id))).toHaveLength(0);
+        const again = await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/resources/${resource.id}`, headers: owner.bearer });
+        expect(again.statusCode).toBe(404);
+      });
+
+      it('answers 404 for another user\'s resource or one of another workspace; 401 without a session', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const resource = await addResource(t.app, owner, ws.id, { title: 'Mine' });
+        const strangersWs = await createWorkspace(t.app, stranger);
+        const viaStranger = await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/resources/${resource.id}`, headers: stranger.bearer });
+        expect(viaStranger.statusCode).toBe(404);
+        const viaOwnWorkspace = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/workspaces/${strangersWs.id}/resources/${resource.id}`,
+          headers: stranger.bearer,
+        });
+        expect(viaOwnWorkspace.statusCode).toBe(404);
+        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/resources/${UNKNOWN_ID}`, headers: owner.bearer })).statusCode).toBe(404);
+        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/resources/${resource.id}` })).statusCode).toBe(401);
+        expect(await t.app.ctx.db.$count(workspaceResources, eq(workspaceResources.id, resource.id))).toBe(1);
+      });
+    });
+  });
+}

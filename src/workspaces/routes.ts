@@ -1,0 +1,249 @@
+/**
+ * Routes of spec §4.5: workspaces and their resources, and the citation export. Annotations and
+ * share links (with the public page) are in their own files and registered from here.
+ * Each handler: validated input → user → load → authorize → do → present.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { dialectOf, requireUser } from '../auth/request-auth.js';
+import type { AppContext } from '../context.js';
+import type { Db } from '../platform/db/client.js';
+import { notFound } from '../platform/errors.js';
+import { ErrorResponse } from '../platform/openapi.js';
+import { annotationRoutes } from './annotation-routes.js';
+import { addResource, removeResource } from './commands.js';
+import { contentDisposition, exportCitations } from './export.js';
+import { authorizeWorkspace } from './policy.js';
+import {
+  deletedReply,
+  presentResource,
+  presentWorkspace,
+  resourceReply,
+  workspaceDetailReply,
+  workspaceListReply,
+  workspaceReply,
+} from './presenters.js';
+import {
+  DeletedResponse,
+  ExportQuery,
+  IdParams,
+  ListQuery,
+  ResourceCreateBody,
+  ResourceParams,
+  ResourceResponse,
+  ResourceSchema,
+  WorkspaceCreateBody,
+  WorkspaceDetailResponse,
+  WorkspaceListResponse,
+  WorkspaceResponse,
+  WorkspaceUpdateBody,
+  workspaceErrors,
+} from './schemas.js';
+import { shareRoutes } from './share-routes.js';
+import {
+  annotationsByResource,
+  deleteWorkspaceRow,
+  findResource,
+  findWorkspace,
+  insertWorkspace,
+  listResources,
+  listWorkspaces,
+  updateWorkspaceRow,
+  type ResourceRow,
+} from './store.js';
+
+const tags = ['workspaces'];
+const TOTAL_HEADER = 'x-total-count';
+
+async function presentResources(db: Db, rows: ResourceRow[]) {
+  const annotations = await annotationsByResource(db, rows.map((row) => row.id));
+  return rows.map((row) => presentResource(row, annotations.get(row.id)));
+}
+
+export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
+
+  app.get(
+    '/api/workspaces',
+    {
+      schema: {
+        tags,
+        summary: 'Your workspaces, newest first (limit 1-100, default 20; offset). Total also in X-Total-Count',
+        querystring: ListQuery,
+        response: { 200: WorkspaceListResponse, ...workspaceErrors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const { rows, total } = await listWorkspaces(db, user.id, request.query);
+      void reply.header(TOTAL_HEADER, String(total));
+      return workspaceListReply(dialectOf(request), rows.map(presentWorkspace), total);
+    },
+  );
+
+  app.post(
+    '/api/workspaces',
+    {
+      schema: {
+        tags,
+        summary: 'Create a workspace: name (or title) ≤ 200, description ≤ 2,000, isPublic',
+        body: WorkspaceCreateBody,
+        response: { 201: WorkspaceResponse, ...workspaceErrors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const workspace = await insertWorkspace(db, { ownerId: user.id, ...request.body });
+      return reply.status(201).send(workspaceReply(dialectOf(request), presentWorkspace(workspace)));
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:id',
+    {
+      schema: {
+        tags,
+        summary: 'A workspace with all its resources, each with its annotations',
+        params: IdParams,
+        response: { 200: WorkspaceDetailResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const workspace = authorizeWorkspace(user, 'read', await findWorkspace(db, request.params.id));
+      const resources = await presentResources(db, await listResources(db, workspace.id));
+      return workspaceDetailReply(dialectOf(request), presentWorkspace(workspace), resources);
+    },
+  );
+
+  app.patch(
+    '/api/workspaces/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Rename a workspace or change its description or isPublic',
+        params: IdParams,
+        body: WorkspaceUpdateBody,
+        response: { 200: WorkspaceResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const workspace = authorizeWorkspace(user, 'update', await findWorkspace(db, request.params.id));
+      const updated = await updateWorkspaceRow(db, workspace.id, request.body);
+      if (!updated) throw notFound('Workspace');
+      return workspaceReply(dialectOf(request), presentWorkspace(updated));
+    },
+  );
+
+  app.delete(
+    '/api/workspaces/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a workspace with all its resources, annotations and share links',
+        params: IdParams,
+        response: { 200: DeletedResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const workspace = authorizeWorkspace(user, 'delete', await findWorkspace(db, request.params.id));
+      if (!(await deleteWorkspaceRow(db, workspace.id))) throw notFound('Workspace');
+      return deletedReply(workspace.id);
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:id/resources',
+    {
+      schema: {
+        tags,
+        summary: 'Resources of a workspace with their annotations, newest first (limit/offset; total in X-Total-Count)',
+        params: IdParams,
+        querystring: ListQuery,
+        response: { 200: z.array(ResourceSchema), ...workspaceErrors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const workspace = authorizeWorkspace(user, 'read', await findWorkspace(db, request.params.id));
+      const rows = await listResources(db, workspace.id, request.query);
+      void reply.header(TOTAL_HEADER, String(workspace.resourceCount));
+      return presentResources(db, rows);
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/resources',
+    {
+      schema: {
+        tags,
+        summary: 'Add a resource: described (title, url, notes, type, tags, authors, data) or by resourceId, looked up through search',
+        params: IdParams,
+        body: ResourceCreateBody,
+        response: { 201: ResourceResponse, 409: ErrorResponse, 503: ErrorResponse, ...workspaceErrors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const workspace = authorizeWorkspace(user, 'update', await findWorkspace(db, request.params.id));
+      const resource = await addResource(db, ctx.resolveResource, workspace.id, request.body);
+      return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource)));
+    },
+  );
+
+  app.delete(
+    '/api/workspaces/:id/resources/:resourceId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a resource (and its annotations) from a workspace',
+        params: ResourceParams,
+        response: { 200: DeletedResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const workspace = authorizeWorkspace(user, 'update', await findWorkspace(db, request.params.id));
+      const resource = await findResource(db, request.params.resourceId);
+      if (!resource || resource.workspaceId !== workspace.id) throw notFound('Resource');
+      await removeResource(db, resource);
+      return deletedReply(resource.id);
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:id/export',
+    {
+      schema: {
+        tags,
+        summary: 'Download the workspace as citations: format=bibtex (default), ris or csljson',
+        params: IdParams,
+        querystring: ExportQuery,
+        produces: ['application/x-bibtex', 'application/x-research-info-systems', 'application/vnd.citationstyles.csl+json'],
+        response: {
+          200: z.string().describe('The citation file (BibTeX, RIS or CSL-JSON), sent as an attachment'),
+          ...workspaceErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const workspace = authorizeWorkspace(user, 'read', await findWorkspace(db, request.params.id));
+      const file = exportCitations(await listResources(db, workspace.id), request.query.format);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', contentDisposition(workspace.name, file.extension))
+        .header('cache-control', 'private, no-store')
+        // Sent as written: the CSL-JSON content type would otherwise put the text through the JSON serializer.
+        .serializer((body: string) => body)
+        .send(file.body);
+    },
+  );
+
+  await annotationRoutes(root, ctx);
+  await shareRoutes(root, ctx);
+}

@@ -1,0 +1,287 @@
+/**
+ * Request and response schemas of the workspace routes: they validate, type the handlers and feed
+ * OpenAPI. Text is stripped of HTML here (spec §5.8), so handlers only ever see plain text, and limits
+ * apply to what is kept.
+ */
+import { z } from 'zod';
+import { ErrorResponse } from '../platform/openapi.js';
+import { stripHtml } from '../platform/sanitize.js';
+
+export const LIMITS = {
+  workspaceName: 200,
+  description: 2_000,
+  title: 300,
+  notes: 10_000,
+  tags: 20,
+  tag: 50,
+  type: 50,
+  authors: 100,
+  author: 200,
+  url: 2_048,
+  dataBytes: 64 * 1024,
+  annotationBody: 10_000,
+  highlightsBytes: 16 * 1024,
+  highlightRanges: 200,
+  highlightText: 2_000,
+  resourceId: 300,
+  listDefault: 20,
+  listMax: 100,
+  resourcesPerWorkspace: 500,
+  annotationsPerResource: 100,
+  shareDaysDefault: 30,
+  shareDaysMax: 365,
+} as const;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Plain text of at most `max` characters once HTML is stripped. The raw input may be somewhat longer
+ * (markup is removed), but not unboundedly so.
+ */
+function plainText(max: number, options: { required?: boolean; singleLine?: boolean } = {}) {
+  const tooLong = `must be at most ${count(max)} characters`;
+  const kept = z.string().max(max, tooLong);
+  return z
+    .string()
+    .max(max * 4, tooLong)
+    .transform((raw) => {
+      const text = stripHtml(raw);
+      return options.singleLine ? text.replace(/\s+/g, ' ') : text;
+    })
+    .pipe(options.required ? kept.min(1, 'is required') : kept);
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), 'utf8');
+}
+
+/** Tags: trimmed, HTML-free, empty ones dropped, duplicates (ignoring case) removed. */
+export const TagsInput = z
+  .array(plainText(LIMITS.tag, { singleLine: true }))
+  .max(LIMITS.tags, `must hold at most ${LIMITS.tags} tags`)
+  .transform((tags) => {
+    const seen = new Set<string>();
+    return tags.filter((tag) => {
+      const key = tag.toLowerCase();
+      if (!tag || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  });
+
+const HttpUrl = z
+  .string()
+  .trim()
+  .max(LIMITS.url, `must be at most ${count(LIMITS.url)} characters`)
+  .pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }));
+
+const DataInput = z
+  .record(z.string(), z.unknown())
+  .refine((data) => jsonBytes(data) <= LIMITS.dataBytes, `must be at most ${LIMITS.dataBytes / 1024} KB of JSON`);
+
+const WorkspaceName = plainText(LIMITS.workspaceName, { required: true, singleLine: true });
+
+export const IdParams = z.object({ id: z.uuid('must be a UUID') });
+export const ResourceParams = z.object({ id: z.uuid('must be a UUID'), resourceId: z.uuid('must be a UUID') });
+export const ShareParams = z.object({ id: z.uuid('must be a UUID'), shareId: z.uuid('must be a UUID') });
+
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(LIMITS.listMax).default(LIMITS.listDefault),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+/** Variant B sends `name`, Variant A `title`; either names the workspace (DESIGN.md §1, §3). */
+export const WorkspaceCreateBody = z
+  .object({
+    name: WorkspaceName.optional(),
+    title: WorkspaceName.optional(),
+    description: plainText(LIMITS.description).optional(),
+    isPublic: z.boolean().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.name === undefined && body.title === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: 'is required (send name or title)' });
+    } else if (body.name !== undefined && body.title !== undefined && body.name !== body.title) {
+      ctx.addIssue({ code: 'custom', path: ['title'], message: 'differs from name; send one of them' });
+    }
+  })
+  .transform(({ name, title, description, isPublic }) => ({
+    name: (name ?? title) as string,
+    description: description ?? '',
+    isPublic: isPublic ?? false,
+  }));
+
+export const WorkspaceUpdateBody = z
+  .object({
+    name: WorkspaceName.optional(),
+    title: WorkspaceName.optional(),
+    description: plainText(LIMITS.description).optional(),
+    isPublic: z.boolean().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (Object.values(body).every((value) => value === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: 'nothing to change: send name (or title), description or isPublic' });
+    } else if (body.name !== undefined && body.title !== undefined && body.name !== body.title) {
+      ctx.addIssue({ code: 'custom', path: ['title'], message: 'differs from name; send one of them' });
+    }
+  })
+  .transform(({ name, title, description, isPublic }) => ({ name: name ?? title, description, isPublic }));
+
+/**
+ * Variant A describes the resource (`title` required, with url, notes, type, tags, authors, data);
+ * Variant B names it by `resourceId` (a search id, DOI, arXiv id or PMID) and the service fills in the
+ * rest. Fields sent beside a `resourceId` take precedence over the looked-up ones.
+ */
+export const ResourceCreateBody = z
+  .object({
+    resourceId: z.string().trim().min(1, 'is required').max(LIMITS.resourceId, `must be at most ${LIMITS.resourceId} characters`).optional(),
+    title: plainText(LIMITS.title, { required: true, singleLine: true }).optional(),
+    url: HttpUrl.optional(),
+    notes: plainText(LIMITS.notes).optional(),
+    type: plainText(LIMITS.type, { singleLine: true }).transform((type) => type.toLowerCase()).optional(),
+    tags: TagsInput.optional(),
+    authors: z
+      .array(plainText(LIMITS.author, { singleLine: true }))
+      .max(LIMITS.authors, `must list at most ${LIMITS.authors} authors`)
+      .transform((authors) => authors.filter(Boolean))
+      .optional(),
+    data: DataInput.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.resourceId === undefined && body.title === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['title'], message: 'is required (or send a resourceId)' });
+    }
+  });
+export type ResourceCreateInput = z.output<typeof ResourceCreateBody>;
+
+const HighlightRange = z.object({
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+  text: plainText(LIMITS.highlightText).optional(),
+  color: z.string().regex(/^[#a-zA-Z0-9(),.% -]{1,32}$/, 'must be a colour name or code').optional(),
+}).refine((range) => range.end >= range.start, { path: ['end'], message: 'must not be before start' });
+
+/** `{ ranges: [{ start, end, text?, color? }] }`, or any other object of at most 16 KB (DESIGN.md §3). */
+const Highlights = z
+  .object({ ranges: z.array(HighlightRange).max(LIMITS.highlightRanges).optional() })
+  .catchall(z.unknown())
+  .refine((value) => jsonBytes(value) <= LIMITS.highlightsBytes, `must be at most ${LIMITS.highlightsBytes / 1024} KB of JSON`);
+
+export const AnnotationCreateBody = z.object({
+  body: plainText(LIMITS.annotationBody, { required: true }),
+  highlights: Highlights.optional(),
+});
+
+export const AnnotationUpdateBody = z
+  .object({
+    body: plainText(LIMITS.annotationBody, { required: true }).optional(),
+    highlights: Highlights.optional(),
+  })
+  .refine((body) => body.body !== undefined || body.highlights !== undefined, { path: ['body'], message: 'nothing to change: send body or highlights' });
+
+/** Share links are read-only views; expiry in days from now (default 30) or as a date within a year. */
+export const ShareCreateBody = z
+  .object({
+    readOnly: z.literal(true, 'must be true: share links give a read-only view').optional(),
+    expiresInDays: z.number().int().min(1).max(LIMITS.shareDaysMax).optional(),
+    expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.expiresInDays !== undefined && body.expiresAt !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['expiresAt'], message: 'send expiresInDays or expiresAt, not both' });
+      return;
+    }
+    if (body.expiresAt === undefined) return;
+    const at = new Date(body.expiresAt).getTime();
+    if (at <= Date.now()) ctx.addIssue({ code: 'custom', path: ['expiresAt'], message: 'must be in the future' });
+    if (at > Date.now() + (LIMITS.shareDaysMax + 1) * 86_400_000) {
+      ctx.addIssue({ code: 'custom', path: ['expiresAt'], message: `must be within ${LIMITS.shareDaysMax} days` });
+    }
+  })
+  .transform((body) => ({
+    expiresAt: body.expiresAt
+      ? new Date(body.expiresAt)
+      : new Date(Date.now() + (body.expiresInDays ?? LIMITS.shareDaysDefault) * 86_400_000),
+  }));
+
+export const ExportQuery = z.object({ format: z.enum(['bibtex', 'ris', 'csljson']).default('bibtex') });
+
+export const ShareTokenParams = z.object({ token: z.string() });
+
+// ---- responses ----
+
+/** The error answers every workspace route may give (DESIGN.md §2). */
+export const workspaceErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
+
+const DateTime = z.iso.datetime();
+
+export const AnnotationSchema = z.object({
+  id: z.uuid(),
+  resourceId: z.uuid(),
+  userId: z.uuid(),
+  body: z.string(),
+  highlights: z.record(z.string(), z.unknown()),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+
+export const ResourceSchema = z.object({
+  id: z.uuid(),
+  workspaceId: z.uuid(),
+  resourceId: z.string().nullable().describe('The search id the entry was added by (Variant B); null when described by hand'),
+  title: z.string(),
+  url: z.string().nullable(),
+  type: z.string().nullable(),
+  authors: z.array(z.string()),
+  tags: z.array(z.string()),
+  notes: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: DateTime,
+  addedAt: DateTime.describe('= createdAt (Variant B name)'),
+  annotations: z.array(AnnotationSchema),
+});
+
+export const WorkspaceSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  title: z.string().describe('= name (Variant A name)'),
+  description: z.string(),
+  ownerId: z.uuid(),
+  isPublic: z.boolean(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  resourceCount: z.number().int(),
+  _count: z.object({ resources: z.number().int(), shares: z.number().int().describe('live (unrevoked, unexpired) share links') }),
+});
+
+export const ShareLinkSchema = z.object({
+  id: z.uuid(),
+  workspaceId: z.uuid(),
+  token: z.string().nullable().describe('null only if the service secret changed since the link was made'),
+  url: z.string().nullable().describe('the public page, <PUBLIC_URL>/share/<token>'),
+  readOnly: z.boolean(),
+  active: z.boolean().describe('false once expired'),
+  expiresAt: DateTime,
+  createdAt: DateTime,
+});
+
+export const WorkspaceListResponse = z
+  .union([z.array(WorkspaceSchema), z.object({ workspaces: z.array(WorkspaceSchema), total: z.number().int() })])
+  .describe('Cookie session: an array (Variant A). Bearer token: { workspaces, total } (Variant B)');
+
+export const WorkspaceResponse = z
+  .union([WorkspaceSchema, z.object({ workspace: WorkspaceSchema })])
+  .describe('Cookie session: the workspace (Variant A). Bearer token: { workspace } (Variant B)');
+
+export const WorkspaceDetailResponse = z
+  .union([
+    WorkspaceSchema.extend({ resources: z.array(ResourceSchema) }),
+    z.object({ workspace: WorkspaceSchema, resources: z.array(ResourceSchema) }),
+  ])
+  .describe('Cookie session: the workspace with its resources (Variant A). Bearer token: { workspace, resources } (Variant B)');
+
+export const ResourceResponse = z
+  .union([ResourceSchema, z.object({ resource: ResourceSchema })])
+  .describe('Cookie session: the resource (Variant A). Bearer token: { resource } (Variant B)');
+
+export const DeletedResponse = z.object({ success: z.literal(true), id: z.uuid() });

@@ -1,0 +1,172 @@
+/**
+ * The public, read-only page of a shared workspace (`GET /share/{token}`): server-rendered HTML with
+ * inline CSS and no script. Every piece of user text passes through `escapeHtml`; links are made only
+ * for http(s) URLs. The CSS is allowed by its hash, so the Content-Security-Policy forbids everything else.
+ */
+import { createHash } from 'node:crypto';
+import { escapeHtml } from '../platform/sanitize.js';
+import type { AnnotationRow, ResourceRow, WorkspaceRow } from './store.js';
+
+export interface SharePageView {
+  workspace: Pick<WorkspaceRow, 'name' | 'description' | 'updatedAt'>;
+  expiresAt: Date;
+  resources: Array<{ resource: ResourceRow; annotations: AnnotationRow[] }>;
+}
+
+const CSS = `
+:root{color-scheme:light dark;--bg:#f7f6f3;--card:#fff;--ink:#1d1d1f;--muted:#5f6368;--line:#e3e1dc;--accent:#1f5fae;--chip:#eef2f8;--quote:#f3efe6}
+@media (prefers-color-scheme:dark){:root{--bg:#141517;--card:#1d1f22;--ink:#ececec;--muted:#a4a9b0;--line:#2f3237;--accent:#8ab4f8;--chip:#25303f;--quote:#2a2822}}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+.wrap{max-width:46rem;margin:0 auto;padding:0 1rem}
+header{padding:2.5rem 0 1.5rem;border-bottom:1px solid var(--line);background:var(--card)}
+.eyebrow{margin:0 0 .25rem;font-size:.8rem;letter-spacing:.06em;text-transform:uppercase;color:var(--muted)}
+h1{margin:0;font-size:clamp(1.6rem,4.5vw,2.2rem);line-height:1.2;overflow-wrap:anywhere}
+.description{margin:.75rem 0 0;font-size:1.05rem;white-space:pre-line;overflow-wrap:anywhere}
+.meta{margin:.75rem 0 0;font-size:.9rem;color:var(--muted)}
+main.wrap{padding-top:1.5rem;padding-bottom:2rem}
+.resources{list-style:none;margin:0;padding:0;display:grid;gap:1rem}
+.resource{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1.1rem 1.25rem}
+.kind{margin:0 0 .2rem;font-size:.75rem;letter-spacing:.05em;text-transform:uppercase;color:var(--muted)}
+h2{margin:0;font-size:1.2rem;line-height:1.35;overflow-wrap:anywhere}
+h2 a{color:var(--accent);text-decoration:none}
+h2 a:hover,h2 a:focus{text-decoration:underline}
+.host{display:block;margin-top:.15rem;font-size:.8rem;font-weight:400;color:var(--muted);overflow-wrap:anywhere}
+.authors{margin:.4rem 0 0;color:var(--muted);font-size:.95rem;overflow-wrap:anywhere}
+.tags{list-style:none;display:flex;flex-wrap:wrap;gap:.4rem;margin:.75rem 0 0;padding:0}
+.tags li{background:var(--chip);border-radius:999px;padding:.1rem .65rem;font-size:.8rem;overflow-wrap:anywhere}
+h3{margin:1rem 0 .35rem;font-size:.8rem;letter-spacing:.05em;text-transform:uppercase;color:var(--muted)}
+.notes p{margin:0 0 .5rem;white-space:pre-line;overflow-wrap:anywhere}
+.annotations ol{list-style:none;margin:0;padding:0;display:grid;gap:.6rem}
+.annotations li{border-left:3px solid var(--accent);padding:.1rem 0 .1rem .75rem}
+blockquote{margin:0 0 .3rem;padding:.3rem .6rem;background:var(--quote);border-radius:6px;font-style:italic;overflow-wrap:anywhere}
+.annotation-body{margin:0;white-space:pre-line;overflow-wrap:anywhere}
+.annotations time{font-size:.8rem;color:var(--muted)}
+.empty{color:var(--muted);text-align:center;padding:2rem 0}
+footer{padding:0 1rem 2.5rem;font-size:.85rem;color:var(--muted);text-align:center}
+@media (max-width:480px){header{padding:1.75rem 0 1.25rem}main.wrap{padding-top:1rem}.resource{padding:1rem;border-radius:10px}}
+`.trim();
+
+const CSS_HASH = `sha256-${createHash('sha256').update(CSS).digest('base64')}`;
+
+/** Headers of every share-page answer, found or not: nothing may load, frame, index or refer from it. */
+export const SHARE_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': `default-src 'none'; style-src '${CSS_HASH}'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  'x-robots-tag': 'noindex, nofollow, noarchive',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+};
+
+const DATE = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone: 'UTC' });
+const MAX_AUTHORS_SHOWN = 12;
+
+function date(value: Date): string {
+  return `<time datetime="${value.toISOString()}">${escapeHtml(DATE.format(value))}</time>`;
+}
+
+function httpUrl(raw: string | null): URL | null {
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+function paragraphs(text: string, className?: string): string {
+  const attr = className ? ` class="${className}"` : '';
+  return text
+    .split(/\n\s*\n/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => `<p${attr}>${escapeHtml(part)}</p>`)
+    .join('');
+}
+
+function authorsLine(authors: string[]): string {
+  if (authors.length === 0) return '';
+  const shown = authors.slice(0, MAX_AUTHORS_SHOWN).join(', ');
+  const more = authors.length > MAX_AUTHORS_SHOWN ? ` and ${authors.length - MAX_AUTHORS_SHOWN} more` : '';
+  return `<p class="authors">${escapeHtml(shown + more)}</p>`;
+}
+
+function highlightQuotes(highlights: Record<string, unknown>): string {
+  const ranges = Array.isArray(highlights.ranges) ? (highlights.ranges as unknown[]) : [];
+  return ranges
+    .map((range) => (range && typeof range === 'object' ? (range as { text?: unknown }).text : undefined))
+    .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+    .map((text) => `<blockquote>${escapeHtml(text)}</blockquote>`)
+    .join('');
+}
+
+function renderAnnotation(annotation: AnnotationRow): string {
+  return `<li>${highlightQuotes(annotation.highlights)}<p class="annotation-body">${escapeHtml(annotation.body)}</p>${date(annotation.createdAt)}</li>`;
+}
+
+function renderResource({ resource, annotations }: SharePageView['resources'][number]): string {
+  const url = httpUrl(resource.url);
+  const title = escapeHtml(resource.title);
+  const heading = url
+    ? `<h2><a href="${escapeHtml(url.href)}" rel="noopener noreferrer nofollow ugc">${title}</a><span class="host">${escapeHtml(url.hostname.replace(/^www\./, ''))}</span></h2>`
+    : `<h2>${title}</h2>`;
+  const kind = resource.type ? `<p class="kind">${escapeHtml(resource.type)}</p>` : '';
+  const tags = resource.tags.length ? `<ul class="tags" aria-label="Tags">${resource.tags.map((tag) => `<li>${escapeHtml(tag)}</li>`).join('')}</ul>` : '';
+  const notes = resource.notes.trim() ? `<section class="notes"><h3>Notes</h3>${paragraphs(resource.notes)}</section>` : '';
+  const annotationList = annotations.length
+    ? `<section class="annotations"><h3>Annotations (${annotations.length})</h3><ol>${annotations.map(renderAnnotation).join('')}</ol></section>`
+    : '';
+  return `<li class="resource"><article>${kind}${heading}${authorsLine(resource.authors)}${tags}${notes}${annotationList}</article></li>`;
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow, noarchive">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+export function renderSharePage(view: SharePageView): string {
+  const { workspace, resources } = view;
+  const count = `${resources.length} ${resources.length === 1 ? 'resource' : 'resources'}`;
+  const description = workspace.description.trim() ? `<p class="description">${escapeHtml(workspace.description)}</p>` : '';
+  const list = resources.length
+    ? `<ol class="resources">${resources.map(renderResource).join('')}</ol>`
+    : '<p class="empty">This workspace has no resources yet.</p>';
+  return page(
+    `${workspace.name} · Shared workspace`,
+    `<header><div class="wrap">
+<p class="eyebrow">Shared workspace · read-only</p>
+<h1>${escapeHtml(workspace.name)}</h1>
+${description}
+<p class="meta">${count} · updated ${date(workspace.updatedAt)}</p>
+</div></header>
+<main class="wrap">${list}</main>
+<footer>Shared from Research Workspace. This link stops working on ${date(view.expiresAt)}, or sooner if its owner revokes it.</footer>`,
+  );
+}
+
+/** The one answer for unknown, expired and revoked links alike: nothing tells them apart. */
+export function renderShareNotFoundPage(): string {
+  return page(
+    'Link not available',
+    `<main class="wrap"><h1>Link not available</h1>
+<p>This share link does not exist, has expired, or was revoked by its owner.</p></main>`,
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * Share links (spec §4.5, DESIGN.md §3) and the public page they open. The page needs no sign-in and
+ * sets no cookies (route config `noCookies`); the token never reaches a log (the logger redacts
+ * `/share/<token>`) and only its hash is looked up.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../auth/request-auth.js';
+import type { AppContext } from '../context.js';
+import { hashToken } from '../platform/crypto.js';
+import { notFound } from '../platform/errors.js';
+import { createShareLink, isWellFormedShareToken, shareTokenOf, shareUrl } from './commands.js';
+import { authorizeWorkspace } from './policy.js';
+import { deletedReply, presentShareLink } from './presenters.js';
+import { DeletedResponse, IdParams, ShareCreateBody, ShareLinkSchema, ShareParams, ShareTokenParams, workspaceErrors } from './schemas.js';
+import { renderShareNotFoundPage, renderSharePage, SHARE_PAGE_HEADERS } from './share-page.js';
+import { annotationsByResource, findWorkspace, findWorkspaceByShareToken, listResources, listShareLinks, revokeShareLinkRow } from './store.js';
+
+const tags = ['share links'];
+
+export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
+  const secret = ctx.platform.signingSecret;
+  const present = (link: Parameters<typeof presentShareLink>[0]) => {
+    const token = shareTokenOf(link, secret);
+    return presentShareLink(link, token, token ? shareUrl(ctx.config.publicUrl, token) : null);
+  };
+
+  app.get(
+    '/api/workspaces/:id/share',
+    {
+      schema: {
+        tags,
+        summary: 'Share links of a workspace that are not revoked, newest first (expired ones have active: false)',
+        params: IdParams,
+        response: { 200: z.array(ShareLinkSchema), ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const workspace = authorizeWorkspace(user, 'share', await findWorkspace(db, request.params.id));
+      return (await listShareLinks(db, workspace.id)).map(present);
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/share',
+    {
+      schema: {
+        tags,
+        summary: 'Create a read-only share link: expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url',
+        params: IdParams,
+        body: ShareCreateBody,
+        response: { 201: ShareLinkSchema, ...workspaceErrors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const workspace = authorizeWorkspace(user, 'share', await findWorkspace(db, request.params.id));
+      const { link, token } = await createShareLink(db, secret, workspace.id, request.body);
+      return reply.status(201).send(presentShareLink(link, token, shareUrl(ctx.config.publicUrl, token)));
+    },
+  );
+
+  app.delete(
+    '/api/workspaces/:id/share/:shareId',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke a share link: its page answers 404 from now on',
+        params: ShareParams,
+        response: { 200: DeletedResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const workspace = authorizeWorkspace(user, 'share', await findWorkspace(db, request.params.id));
+      if (!(await revokeShareLinkRow(db, workspace.id, request.params.shareId))) throw notFound('Share link');
+      return deletedReply(request.params.shareId);
+    },
+  );
+
+  app.get(
+    '/share/:token',
+    {
+      schema: {
+        tags,
+        summary: 'The public, read-only HTML page of a shared workspace (no sign-in, no cookies)',
+        security: [],
+        params: ShareTokenParams,
+        produces: ['text/html'],
+        response: {
+          200: z.string().describe('HTML page of the workspace'),
+          404: z.string().describe('HTML page: the link is unknown, expired or revoked'),
+        },
+      },
+      config: { noCookies: true },
+    },
+    async (request, reply) => {
+      void reply.headers(SHARE_PAGE_HEADERS);
+      const { token } = request.params;
+      const shared = isWellFormedShareToken(token) ? await findWorkspaceByShareToken(db, hashToken(token), new Date()) : null;
+      if (!shared) return reply.status(404).send(renderShareNotFoundPage());
+      const resources = await listResources(db, shared.workspace.id);
+      const annotations = await annotationsByResource(db, resources.map((resource) => resource.id));
+      return reply.send(
+        renderSharePage({
+          workspace: shared.workspace,
+          expiresAt: shared.link.expiresAt,
+          resources: resources.map((resource) => ({ resource, annotations: annotations.get(resource.id) ?? [] })),
+        }),
+      );
+    },
+  );
+}

@@ -1,0 +1,249 @@
+/** Queries of workspaces, their resources, annotations and share links. Rows out; shaping is the presenters' job. */
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull } from 'drizzle-orm';
+import type { Db, Tx } from '../platform/db/client.js';
+import { annotations, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type ResourceRow = typeof workspaceResources.$inferSelect;
+export type NewResourceRow = typeof workspaceResources.$inferInsert;
+export type AnnotationRow = typeof annotations.$inferSelect;
+export type ShareLinkRow = typeof shareLinks.$inferSelect;
+
+export interface WorkspaceWithCounts extends WorkspaceRow {
+  resourceCount: number;
+  shareCount: number;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** A link is live until it is revoked or expires. */
+export const liveShareLink = (now: Date) => and(isNull(shareLinks.revokedAt), gt(shareLinks.expiresAt, now));
+
+function withCounts(db: Db | Tx, now: Date) {
+  return {
+    ...getTableColumns(workspaces),
+    resourceCount: db.$count(workspaceResources, eq(workspaceResources.workspaceId, workspaces.id)),
+    shareCount: db.$count(shareLinks, and(eq(shareLinks.workspaceId, workspaces.id), liveShareLink(now))),
+  };
+}
+
+export async function listWorkspaces(db: Db, ownerId: string, page: Page): Promise<{ rows: WorkspaceWithCounts[]; total: number }> {
+  const now = new Date();
+  const rows = await db
+    .select(withCounts(db, now))
+    .from(workspaces)
+    .where(eq(workspaces.ownerId, ownerId))
+    .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  return { rows, total: await db.$count(workspaces, eq(workspaces.ownerId, ownerId)) };
+}
+
+export async function findWorkspace(db: Db | Tx, id: string): Promise<WorkspaceWithCounts | null> {
+  const [row] = await db.select(withCounts(db, new Date())).from(workspaces).where(eq(workspaces.id, id));
+  return row ?? null;
+}
+
+export async function insertWorkspace(
+  db: Db,
+  values: { ownerId: string; name: string; description: string; isPublic: boolean },
+): Promise<WorkspaceWithCounts> {
+  const [row] = await db.insert(workspaces).values(values).returning();
+  if (!row) throw new Error('Workspace insert returned no row');
+  return { ...row, resourceCount: 0, shareCount: 0 };
+}
+
+export async function updateWorkspaceRow(
+  db: Db,
+  id: string,
+  changes: { name?: string; description?: string; isPublic?: boolean },
+): Promise<WorkspaceWithCounts | null> {
+  const [row] = await db
+    .update(workspaces)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(workspaces.id, id))
+    .returning({ id: workspaces.id });
+  return row ? findWorkspace(db, row.id) : null;
+}
+
+/** Resources, annotations and share links go with it (foreign keys cascade in the same statement). */
+export async function deleteWorkspaceRow(db: Db, id: string): Promise<boolean> {
+  const deleted = await db.delete(workspaces).where(eq(workspaces.id, id)).returning({ id: workspaces.id });
+  return deleted.length > 0;
+}
+
+export async function touchWorkspace(tx: Tx, id: string): Promise<void> {
+  await tx.update(workspaces).set({ updatedAt: new Date() }).where(eq(workspaces.id, id));
+}
+
+/** Locks the workspace row for the rest of the transaction (serialises adds to one workspace). */
+export async function lockWorkspace(tx: Tx, id: string): Promise<boolean> {
+  const rows = await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).for('update');
+  return rows.length > 0;
+}
+
+// ---- resources ----
+
+export async function countResources(db: Db | Tx, workspaceId: string): Promise<number> {
+  return db.$count(workspaceResources, eq(workspaceResources.workspaceId, workspaceId));
+}
+
+/** Newest first; all of them when no page is given (detail view, share page, export). */
+export async function listResources(db: Db, workspaceId: string, page?: Page): Promise<ResourceRow[]> {
+  const query = db
+    .select()
+    .from(workspaceResources)
+    .where(eq(workspaceResources.workspaceId, workspaceId))
+    .orderBy(desc(workspaceResources.createdAt), desc(workspaceResources.id));
+  return page ? query.limit(page.limit).offset(page.offset) : query;
+}
+
+/** Inserts unless the workspace already holds the same work (same work key); null then. */
+export async function insertResourceUnlessPresent(tx: Tx, values: NewResourceRow): Promise<ResourceRow | null> {
+  const [row] = await tx
+    .insert(workspaceResources)
+    .values(values)
+    .onConflictDoNothing({ target: [workspaceResources.workspaceId, workspaceResources.workKey] })
+    .returning();
+  return row ?? null;
+}
+
+export async function findResource(db: Db | Tx, id: string): Promise<ResourceRow | null> {
+  const [row] = await db.select().from(workspaceResources).where(eq(workspaceResources.id, id));
+  return row ?? null;
+}
+
+/** A resource with the owner of its workspace (for the ownership check). */
+export async function findResourceWithOwner(db: Db | Tx, id: string): Promise<{ resource: ResourceRow; ownerId: string } | null> {
+  const [row] = await db
+    .select({ resource: workspaceResources, ownerId: workspaces.ownerId })
+    .from(workspaceResources)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
+    .where(eq(workspaceResources.id, id));
+  return row ?? null;
+}
+
+export async function deleteResourceRow(tx: Tx, id: string): Promise<boolean> {
+  const deleted = await tx.delete(workspaceResources).where(eq(workspaceResources.id, id)).returning({ id: workspaceResources.id });
+  return deleted.length > 0;
+}
+
+export async function lockResource(tx: Tx, id: string): Promise<boolean> {
+  const rows = await tx.select({ id: workspaceResources.id }).from(workspaceResources).where(eq(workspaceResources.id, id)).for('update');
+  return rows.length > 0;
+}
+
+// ---- annotations ----
+
+/** Annotations of several resources at once, oldest first, grouped by resource id. */
+export async function annotationsByResource(db: Db, resourceIds: string[]): Promise<Map<string, AnnotationRow[]>> {
+  const grouped = new Map<string, AnnotationRow[]>();
+  if (resourceIds.length === 0) return grouped;
+  const rows = await db
+    .select()
+    .from(annotations)
+    .where(inArray(annotations.resourceId, resourceIds))
+    .orderBy(asc(annotations.createdAt), asc(annotations.id));
+  for (const row of rows) {
+    const list = grouped.get(row.resourceId) ?? [];
+    list.push(row);
+    grouped.set(row.resourceId, list);
+  }
+  return grouped;
+}
+
+export async function listAnnotations(db: Db, resourceId: string, page: Page): Promise<{ rows: AnnotationRow[]; total: number }> {
+  const rows = await db
+    .select()
+    .from(annotations)
+    .where(eq(annotations.resourceId, resourceId))
+    .orderBy(asc(annotations.createdAt), asc(annotations.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  return { rows, total: await countAnnotations(db, resourceId) };
+}
+
+export async function countAnnotations(db: Db | Tx, resourceId: string): Promise<number> {
+  return db.$count(annotations, eq(annotations.resourceId, resourceId));
+}
+
+export async function insertAnnotation(
+  tx: Tx,
+  values: { resourceId: string; userId: string; body: string; highlights: Record<string, unknown> },
+): Promise<AnnotationRow> {
+  const [row] = await tx.insert(annotations).values(values).returning();
+  if (!row) throw new Error('Annotation insert returned no row');
+  return row;
+}
+
+/** An annotation with the owner of the workspace it sits in. */
+export async function findAnnotationWithOwner(db: Db, id: string): Promise<{ annotation: AnnotationRow; ownerId: string } | null> {
+  const [row] = await db
+    .select({ annotation: annotations, ownerId: workspaces.ownerId })
+    .from(annotations)
+    .innerJoin(workspaceResources, eq(workspaceResources.id, annotations.resourceId))
+    .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
+    .where(eq(annotations.id, id));
+  return row ?? null;
+}
+
+export async function updateAnnotationRow(
+  db: Db,
+  id: string,
+  changes: { body?: string; highlights?: Record<string, unknown> },
+): Promise<AnnotationRow | null> {
+  const [row] = await db
+    .update(annotations)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(annotations.id, id))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteAnnotationRow(db: Db, id: string): Promise<boolean> {
+  const deleted = await db.delete(annotations).where(eq(annotations.id, id)).returning({ id: annotations.id });
+  return deleted.length > 0;
+}
+
+// ---- share links ----
+
+export async function insertShareLink(
+  db: Db,
+  values: { workspaceId: string; tokenHash: string; tokenSealed: string; expiresAt: Date },
+): Promise<ShareLinkRow> {
+  const [row] = await db.insert(shareLinks).values({ ...values, readOnly: true }).returning();
+  if (!row) throw new Error('Share link insert returned no row');
+  return row;
+}
+
+/** Unrevoked links of a workspace (expired ones included, so their owner sees why they stopped), newest first. */
+export async function listShareLinks(db: Db, workspaceId: string): Promise<ShareLinkRow[]> {
+  return db
+    .select()
+    .from(shareLinks)
+    .where(and(eq(shareLinks.workspaceId, workspaceId), isNull(shareLinks.revokedAt)))
+    .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
+}
+
+/** Marks an unrevoked link of this workspace revoked; false when there is none. */
+export async function revokeShareLinkRow(db: Db, workspaceId: string, shareId: string): Promise<boolean> {
+  const revoked = await db
+    .update(shareLinks)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(shareLinks.id, shareId), eq(shareLinks.workspaceId, workspaceId), isNull(shareLinks.revokedAt)))
+    .returning({ id: shareLinks.id });
+  return revoked.length > 0;
+}
+
+/** The workspace behind a live link with this token hash, or null. */
+export async function findWorkspaceByShareToken(db: Db, tokenHash: string, now: Date): Promise<{ workspace: WorkspaceRow; link: ShareLinkRow } | null> {
+  const [row] = await db
+    .select({ workspace: workspaces, link: shareLinks })
+    .from(shareLinks)
+    .innerJoin(workspaces, eq(workspaces.id, shareLinks.workspaceId))
+    .where(and(eq(shareLinks.tokenHash, tokenHash), liveShareLink(now)));
+  return row ?? null;
+}

@@ -1,0 +1,73 @@
+/** Test helpers for the workspace capability: both request dialects, a fake identifier lookup, quick setup calls. */
+import type { FastifyInstance } from 'fastify';
+import type { ResolvedResource, ResourceResolver } from '../../context.js';
+import type { TestUser } from '../../../test/support/factories.js';
+
+export type Dialect = 'A' | 'B';
+/** Variant A = session cookies (from the app's origin), Variant B = bearer token (DESIGN.md §1). */
+export const DIALECTS: Dialect[] = ['A', 'B'];
+
+export function as(user: TestUser, dialect: Dialect): Record<string, string> {
+  return dialect === 'B' ? user.bearer : user.cookieHeaders;
+}
+
+export const KNOWN_RECORDS: Record<string, ResolvedResource> = {
+  'arxiv:1706.03762v5': {
+    id: 'arxiv:1706.03762v5',
+    title: 'Attention Is <i>All</i> You Need',
+    authors: ['Ashish Vaswani', 'Noam Shazeer', 'Niki Parmar'],
+    abstract: 'The dominant sequence transduction models are based on complex recurrent or convolutional neural networks.',
+    url: 'https://arxiv.org/abs/1706.03762v5',
+    provider: 'arxiv',
+    publishedDate: '2017-06-12',
+    arxivId: '1706.03762',
+    pdfUrl: 'https://arxiv.org/pdf/1706.03762v5',
+  },
+  '10.1038/nature14539': {
+    id: 'crossref:10.1038/nature14539',
+    title: 'Deep learning',
+    authors: ['Yann LeCun', 'Yoshua Bengio', 'Geoffrey Hinton'],
+    abstract: 'Deep learning allows computational models that are composed of multiple processing layers to learn representations of data.',
+    url: 'https://doi.org/10.1038/nature14539',
+    provider: 'crossref',
+    publishedDate: '2015-05-27',
+    doi: '10.1038/nature14539',
+  },
+};
+
+/** Knows the records above; `unavailable:*` fails as a provider outage would; anything else is unknown. */
+export const fakeResolver: ResourceResolver = async (identifier) => {
+  if (identifier.startsWith('unavailable:')) throw new Error('upstream timed out');
+  return KNOWN_RECORDS[identifier] ?? null;
+};
+
+export async function createWorkspace(app: FastifyInstance, user: TestUser, body: Record<string, unknown> = { name: 'Reading list' }): Promise<{ id: string; name: string }> {
+  const res = await app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: body });
+  if (res.statusCode !== 201) throw new Error(`create workspace failed: ${res.statusCode} ${res.body}`);
+  return res.json<{ workspace: { id: string; name: string } }>().workspace;
+}
+
+export async function addResource(app: FastifyInstance, user: TestUser, workspaceId: string, body: Record<string, unknown>): Promise<{ id: string }> {
+  const res = await app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/resources`, headers: user.bearer, payload: body });
+  if (res.statusCode !== 201) throw new Error(`add resource failed: ${res.statusCode} ${res.body}`);
+  return res.json<{ resource: { id: string } }>().resource;
+}
+
+export async function annotate(app: FastifyInstance, user: TestUser, resourceId: string, body: Record<string, unknown>): Promise<{ id: string }> {
+  const res = await app.inject({ method: 'POST', url: `/api/resources/${resourceId}/annotations`, headers: user.bearer, payload: body });
+  if (res.statusCode !== 201) throw new Error(`annotate failed: ${res.statusCode} ${res.body}`);
+  return res.json<{ id: string }>();
+}
+
+export async function shareWorkspace(
+  app: FastifyInstance,
+  user: TestUser,
+  workspaceId: string,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; token: string; url: string }> {
+  const res = await app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/share`, headers: user.bearer, payload: body });
+  if (res.statusCode !== 201) throw new Error(`share failed: ${res.statusCode} ${res.body}`);
+  return res.json<{ id: string; token: string; url: string }>();
+}
+
+export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
