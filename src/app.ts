@@ -25,6 +25,11 @@ import { profileRoutes } from './profiles/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { createSearchService } from './search/service.js';
 import { searchRoutes } from './search/routes.js';
+import { createSummaryCache } from './summaries/cache.js';
+import { createSummarizer } from './summaries/produce.js';
+import { summaryRoutes } from './summaries/routes.js';
+import { closePdfExtractors } from './summaries/pdf/extract.js';
+import { createRedisCache } from './platform/cache.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -112,6 +117,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(async (scope) => routes(scope, ctx));
   }
   await app.register(async (scope) => searchRoutes(scope, ctx, search));
+
+  const summaryCache = createSummaryCache({
+    shared: platform.kv ?? (platform.redis ? createRedisCache(platform.redis, 'summary:') : undefined),
+  });
+  const summarizer = createSummarizer({
+    outbound: platform.outbound,
+    cache: summaryCache,
+    pdfUrls: { arxivPdfBase: config.providers.arxivPdfUrl, openalex: config.providers.urls.openalex, zenodo: config.providers.urls.zenodo },
+  });
+  await app.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
+  app.addHook('onClose', async () => closePdfExtractors());
 
   if (!options.platform) app.addHook('onClose', async () => platform.close());
   return app;

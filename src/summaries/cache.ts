@@ -20,9 +20,15 @@ export interface SummaryCache {
   once<T>(key: string, compute: () => Promise<T>): Promise<T>;
 }
 
-/** `<id or title>:<mode>`; ids keep their provider prefix, so two providers' same native id never collide. */
-export function summaryCacheKey(input: { id?: string; title?: string; content?: string }, mode: string): string {
-  const subject = input.id?.trim() || input.title?.trim().toLowerCase().replace(/\s+/g, ' ') || `content#${sha256(input.content ?? '')}`;
+/**
+ * `<id or title>:<mode>`; ids keep their provider prefix, so two providers' same native id never
+ * collide. A request with neither (a bare PDF address, or Variant B content) is keyed by that.
+ */
+export function summaryCacheKey(input: { id?: string; title?: string; url?: string; content?: string }, mode: string): string {
+  const subject =
+    input.id?.trim() ||
+    input.title?.trim().toLowerCase().replace(/\s+/g, ' ') ||
+    (input.url?.trim() ? `url#${input.url.trim()}` : `content#${sha256(input.content ?? '')}`);
   const raw = `${subject}:${mode}`;
   // Long titles are hashed so keys stay short; the hash keeps them distinct.
   return `summary:v1:${raw.length > 200 ? sha256(raw) : raw}`;

@@ -1,0 +1,161 @@
+/**
+ * Runs pdf.js in a small pool of worker threads. A job that overruns its deadline or is aborted
+ * terminates its worker (pdf.js cannot be interrupted otherwise); a fresh one takes its place.
+ *
+ * The worker file sits next to this module: `pdfjs-worker.js` in the compiled build, or
+ * `pdfjs-worker.ts` when running from source (vitest, tsx), which is then loaded through tsx.
+ */
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { PdfTextError } from './errors.js';
+import type { PdfjsJob, PdfjsResult } from './pdfjs-protocol.js';
+
+export interface EngineOptions {
+  maxChars: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface EngineResult {
+  text: string;
+  pages: number;
+  truncated: boolean;
+}
+
+const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
+
+function createWorker(): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./pdfjs-worker.js', here));
+  // From source: register tsx's loader inside the worker, then load the TypeScript worker module.
+  // (`execArgv: ['--import', 'tsx']` does not reach worker threads on Node 20.)
+  const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const workerUrl = new URL('./pdfjs-worker.ts', here).href;
+  const bootstrap =
+    `import(${JSON.stringify(tsxApi)})` +
+    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl)}); })` +
+    '.catch((error) => { setImmediate(() => { throw error; }); });';
+  return new Worker(bootstrap, { eval: true });
+}
+
+interface PendingJob {
+  job: PdfjsJob;
+  options: EngineOptions;
+  /** The deadline covers waiting for a worker as well as the work itself. */
+  deadline: number;
+  resolve: (result: EngineResult) => void;
+  reject: (error: Error) => void;
+  /** Removes the job from the queue when its caller gives up before a worker is free. */
+  cancelWait: () => void;
+}
+
+const idle: Worker[] = [];
+const queue: PendingJob[] = [];
+let running = 0;
+let nextId = 1;
+
+function settleNext(): void {
+  while (running < POOL_SIZE && queue.length > 0) {
+    const pending = queue.shift() as PendingJob;
+    pending.cancelWait();
+    running++;
+    run(pending);
+  }
+}
+
+function run(pending: PendingJob): void {
+  const worker = idle.pop() ?? createWorker();
+  worker.ref();
+  const { job, options } = pending;
+  let done = false;
+
+  const finish = (keepWorker: boolean, outcome: () => void): void => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    worker.off('message', onMessage);
+    worker.off('error', onError);
+    worker.off('exit', onExit);
+    if (keepWorker) {
+      worker.unref();
+      idle.push(worker);
+    } else {
+      void worker.terminate();
+    }
+    running--;
+    outcome();
+    settleNext();
+  };
+  const onMessage = (result: PdfjsResult): void => {
+    if (result.id !== job.id) return;
+    finish(true, () => {
+      if (result.ok) pending.resolve({ text: result.text, pages: result.pages, truncated: result.truncated });
+      else pending.reject(new PdfTextError(result.code, result.message));
+    });
+  };
+  const onError = (error: Error): void =>
+    finish(false, () => pending.reject(new PdfTextError('invalid', `The PDF could not be read: ${error.message}`)));
+  const onExit = (): void =>
+    finish(false, () => pending.reject(new PdfTextError('invalid', 'The PDF reader stopped unexpectedly')));
+  const onAbort = (): void =>
+    finish(false, () => pending.reject(new PdfTextError('aborted', 'PDF text extraction was aborted')));
+  const timer = setTimeout(
+    () => finish(false, () => pending.reject(new PdfTextError('timeout', `PDF text extraction took longer than ${options.timeoutMs} ms`))),
+    Math.max(0, pending.deadline - Date.now()),
+  );
+
+  worker.on('message', onMessage);
+  worker.on('error', onError);
+  worker.on('exit', onExit);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) {
+    onAbort();
+    return;
+  }
+  worker.postMessage(job, [job.data.buffer as ArrayBuffer]);
+}
+
+/** Extracts page texts with pdf.js off the main thread. Pages are separated by "\f". */
+export function extractWithPdfjs(data: Uint8Array, options: EngineOptions): Promise<EngineResult> {
+  if (options.signal?.aborted) return Promise.reject(new PdfTextError('aborted', 'PDF text extraction was aborted'));
+  // A private copy: the worker takes ownership of the bytes it is sent.
+  const copy = new Uint8Array(data.byteLength);
+  copy.set(data);
+  return new Promise<EngineResult>((resolve, reject) => {
+    const leaveQueue = (error: PdfTextError): void => {
+      const index = queue.indexOf(pending);
+      if (index === -1) return;
+      queue.splice(index, 1);
+      pending.cancelWait();
+      reject(error);
+    };
+    const onAbort = (): void => leaveQueue(new PdfTextError('aborted', 'PDF text extraction was aborted'));
+    const waitTimer = setTimeout(
+      () => leaveQueue(new PdfTextError('timeout', `PDF text extraction took longer than ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    const pending: PendingJob = {
+      job: { id: nextId++, data: copy, maxChars: options.maxChars },
+      options,
+      deadline: Date.now() + options.timeoutMs,
+      resolve,
+      reject,
+      cancelWait: () => {
+        clearTimeout(waitTimer);
+        options.signal?.removeEventListener('abort', onAbort);
+      },
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    queue.push(pending);
+    settleNext();
+  });
+}
+
+/** Stops the idle pdf.js workers (for shutdown and tests). Running jobs finish first. */
+export async function closePdfjsWorkers(): Promise<void> {
+  const workers = idle.splice(0, idle.length);
+  await Promise.all(workers.map((worker) => worker.terminate()));
+}

@@ -1,0 +1,48 @@
+/** Request and response schemas of the summarize routes (spec §4.4, §6). */
+import { z } from 'zod';
+
+const Mode = z.enum(['quick', 'deep', 'auto']);
+
+/** Variant A fields (body of POST, query of GET). */
+const VariantAFields = {
+  id: z.string().trim().max(300).optional(),
+  source: z.string().trim().max(50).optional(),
+  title: z.string().trim().max(1000).optional(),
+  abstract: z.string().max(20_000).optional(),
+  url: z.string().trim().max(2000).optional(),
+  mode: Mode.default('quick'),
+};
+
+export const SummarizeBody = z
+  .object({
+    ...VariantAFields,
+    content: z.string().max(400_000).optional().describe('Variant B: the text to summarise'),
+    type: z.enum(['research_paper', 'article', 'book', 'video_transcript']).optional(),
+  })
+  .refine((body) => Boolean(body.content || body.id || body.title || body.abstract || body.url), {
+    message: 'Send content (Variant B) or an id, title, abstract or url (Variant A)',
+    path: ['content'],
+  });
+
+export const SummarizeQuery = z.object(VariantAFields);
+
+export const VariantAResponse = z.object({
+  tldr: z.string(),
+  bullets: z.array(z.string()),
+  tags: z.array(z.string()),
+  readingTimeMinutes: z.number(),
+  confidence: z.literal('medium'),
+  modeRequested: Mode,
+  modeUsed: z.enum(['quick', 'deep']),
+  fromCache: z.union([z.literal(false), z.enum(['kv', 'memory'])]),
+  cache: z.string(),
+});
+
+export const VariantBResponse = z.object({
+  summary: z.object({ abstract: z.string(), keyPoints: z.array(z.string()), conclusion: z.string(), keywords: z.array(z.string()) }),
+  metadata: z.object({ wordCount: z.number(), readingTime: z.number(), confidence: z.number().min(0).max(1) }),
+  modeUsed: z.enum(['quick', 'deep']),
+  fromCache: z.union([z.literal(false), z.enum(['kv', 'memory'])]),
+});
+
+export const PlainError = z.object({ error: z.string() }).describe('POST /api/summarize errors (spec §7.5)');
