@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { ResolvedResource, ResourceResolver } from '../context.js';
 import type { Platform } from '../platform/index.js';
 import { lookupResource } from './lookup.js';
+import { presentSearchResult } from './presenters.js';
 import { createProviders, type SearchProviders } from './registry.js';
 import type { SearchRecord } from './types.js';
 
@@ -11,20 +12,10 @@ export interface SearchService {
   resolveResource: ResourceResolver;
 }
 
+/** The public record, as the workspaces capability receives it. */
 export function toResolvedResource(record: SearchRecord): ResolvedResource {
-  return {
-    id: record.id,
-    title: record.title,
-    authors: record.authors,
-    abstract: record.abstract,
-    url: record.url,
-    provider: record.provider,
-    ...(record.publishedDate ? { publishedDate: record.publishedDate } : {}),
-    ...(record.doi ? { doi: record.doi } : {}),
-    ...(record.arxivId ? { arxivId: record.arxivId } : {}),
-    ...(record.pmid ? { pmid: record.pmid } : {}),
-    ...(record.pdfUrl ? { pdfUrl: record.pdfUrl } : {}),
-  };
+  const { publishedDate, ...fields } = presentSearchResult(record);
+  return { ...fields, ...(publishedDate ? { publishedDate } : {}) };
 }
 
 export function createSearchService(config: Config, platform: Platform): SearchService {
