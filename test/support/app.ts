@@ -62,7 +62,13 @@ async function createScratchDatabase(baseUrl: string): Promise<{ url: string; dr
 }
 
 export async function buildTestApp(
-  options: { leg?: StoreLeg; env?: Record<string, string>; build?: Pick<BuildOptions, 'resolveResource'> } = {},
+  options: {
+    leg?: StoreLeg;
+    env?: Record<string, string>;
+    build?: Pick<BuildOptions, 'resolveResource'>;
+    /** Apps given the same prefix share their Redis keys (as several server processes would). */
+    redisKeyPrefix?: string;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-test-'));
   const leg = options.leg;
@@ -83,7 +89,7 @@ export async function buildTestApp(
   const app = await buildApp(config, {
     ...options.build,
     logger: false,
-    platformOverrides: { database, redisKeyPrefix: `rwtest:${randomUUID()}:` },
+    platformOverrides: { database, redisKeyPrefix: options.redisKeyPrefix ?? `rwtest:${randomUUID()}:` },
   });
   await app.ready();
   return {
