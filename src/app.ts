@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer, ACCESS_TOKEN_TTL_SECONDS } from './auth/access-tokens.js';
 import { requestAuth } from './auth/request-auth.js';
@@ -21,6 +21,7 @@ import { healthRoutes } from './health/routes.js';
 import { installErrorHandling } from './platform/http-errors.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
+import { serializerCompiler } from './platform/serialization.js';
 import { profileRoutes } from './profiles/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { createSearchService } from './search/service.js';

@@ -249,10 +249,15 @@ for (const leg of storeLegs()) {
 
     describe('anonymous visitors', () => {
       it('get an anonymous session cookie on API requests', async () => {
-        const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+        const res = await t.app.inject({ method: 'GET', url: '/api/search/providers' });
         const anon = res.cookies.find((c) => c.name === 'anon_session');
         expect(anon?.value).toMatch(/^[0-9a-f-]{36}$/);
         expect(anon?.httpOnly).toBe(true);
+      });
+
+      it('get none from the health check, which monitors poll', async () => {
+        const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+        expect(res.headers['set-cookie']).toBeUndefined();
       });
     });
   });

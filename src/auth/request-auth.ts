@@ -28,6 +28,7 @@ export interface RequestAuth {
   sessionId: string | null;
   /** The bearer token as presented (echoed by the session endpoint). */
   bearerToken: string | null;
+  /** The bearer token's expiry (epoch seconds), echoed by the session endpoint. */
   expiresAt: number | null;
   /** A visitor's anonymous session id (rate limits and analytics key on it). */
   anonymousId: string | null;
@@ -90,7 +91,7 @@ async function resolveBearer(request: FastifyRequest, token: string, options: Re
   request.auth.via = 'bearer';
   request.auth.sessionId = claims.sessionId;
   request.auth.bearerToken = token;
-  request.auth.expiresAt = null;
+  request.auth.expiresAt = claims.expiresAt;
 }
 
 async function resolveCookies(request: FastifyRequest, reply: FastifyReply, options: RequestAuthOptions): Promise<void> {

@@ -102,8 +102,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       const profile = await findProfile(ctx.db, user.id);
       const body: z.infer<typeof SessionResponse> = { user: { ...presentUser(user), avatarUrl: profile?.avatarUrl ?? null } };
       if (request.auth.via === 'bearer' && request.auth.bearerToken) {
-        const claims = decodeExpiry(request.auth.bearerToken);
-        body.session = { access_token: request.auth.bearerToken, expires_at: claims };
+        body.session = { access_token: request.auth.bearerToken, expires_at: request.auth.expiresAt ?? 0 };
       }
       return body;
     },
@@ -175,11 +174,6 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   );
 
   registerOAuth(app, ctx);
-}
-
-function decodeExpiry(jwt: string): number {
-  const payload = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: number };
-  return payload.exp ?? 0;
 }
 
 interface OAuthState {

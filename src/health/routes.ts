@@ -24,7 +24,11 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
   const app = root.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/health',
-    { schema: { tags: ['utility'], summary: 'Service health and the state of each backend', response: { 200: HealthResponse } } },
+    {
+      // Monitors poll this; an anonymous-visitor cookie would be work (and a Set-Cookie) for nothing.
+      config: { noCookies: true },
+      schema: { tags: ['utility'], summary: 'Service health and the state of each backend', response: { 200: HealthResponse } },
+    },
     async () => {
       const services = ctx.platform.health.states();
       const degraded = services.database !== 'connected' || Object.values(services).includes('disconnected');

@@ -12,6 +12,9 @@ export function createRedis(url: string, keyPrefix = ''): Redis {
     enableOfflineQueue: false,
     connectTimeout: 2000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    // Commands issued in the same tick (the revocation check and rate-limit count of concurrent
+    // requests) go out in one write: fewer system calls on both ends (bench/, PostgreSQL + Redis leg).
+    enableAutoPipelining: true,
   });
   // Connection errors are reported through health; without a listener ioredis would log each one.
   redis.on('error', () => undefined);

@@ -3,6 +3,9 @@ import sanitizeHtml from 'sanitize-html';
 
 /** Removes every HTML tag (keeping the text inside) and trims. Entities are decoded back to characters. */
 export function stripHtml(input: string): string {
+  // No '<' means no tag and no '&' no entity: sanitize-html would give the text back unchanged (its
+  // escaping of '>' and '"' is undone below), and most fields are plain text; this skips its parser.
+  if (!input.includes('<') && !input.includes('&')) return input.trim();
   const stripped = sanitizeHtml(input, { allowedTags: [], allowedAttributes: {}, disallowedTagsMode: 'discard' });
   return decodeEntities(stripped).trim();
 }

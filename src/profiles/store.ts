@@ -1,5 +1,5 @@
 /** Profile rows: one per user, created with the account (or on first read). */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../platform/db/client.js';
 import { profiles, type Preferences } from '../platform/db/schema.js';
 
@@ -25,8 +25,20 @@ export async function createDefaultProfile(db: Db | Tx, userId: string, displayN
   return existing;
 }
 
+function profileByUser(db: Db) {
+  return db.select().from(profiles).where(eq(profiles.userId, sql.placeholder('userId')));
+}
+
+/** Prepared once per database: every signed-in GET /api/auth/session reads the profile (see workspaces/store.ts). */
+const preparedProfileByUser = new WeakMap<Db, Pick<ReturnType<typeof profileByUser>, 'execute'>>();
+
 export async function findProfile(db: Db, userId: string): Promise<ProfileRow | null> {
-  const [row] = await db.select().from(profiles).where(eq(profiles.userId, userId));
+  let statement = preparedProfileByUser.get(db);
+  if (!statement) {
+    statement = profileByUser(db).prepare('rw_profile_by_user');
+    preparedProfileByUser.set(db, statement);
+  }
+  const [row] = await statement.execute({ userId });
   return row ?? null;
 }
 

@@ -1,0 +1,137 @@
+/** Child processes of the benchmark: the service, the bare server and the load generator. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoadResult, LoadSpec } from './load.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Server {
+  name: string;
+  origin: string;
+  pid: number;
+  /** Peak resident memory so far (VmHWM), in MB. */
+  peakRssMb(): number | null;
+  stop(): Promise<void>;
+}
+
+/** A free loopback port (asked of the OS, then released for the child to take). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export function peakRssMb(pid: number): number | null {
+  try {
+    const match = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+function logTail(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').split('\n').slice(-30).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+async function waitUntil(check: () => Promise<boolean>, child: ChildProcess, what: string, logPath: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited during start:\n${logTail(logPath)}`);
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${what} did not start within ${timeoutMs / 1000} s:\n${logTail(logPath)}`);
+}
+
+function spawnLogged(name: string, args: string[], env: Record<string, string>, logPath: string): ChildProcess {
+  const log = createWriteStream(logPath);
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  child.once('error', (error) => log.write(`${name}: ${error.message}\n`));
+  return child;
+}
+
+function asServer(name: string, origin: string, child: ChildProcess): Server {
+  const pid = child.pid ?? -1;
+  let lastPeak: number | null = null;
+  return {
+    name,
+    origin,
+    pid,
+    peakRssMb: () => {
+      lastPeak = peakRssMb(pid) ?? lastPeak;
+      return lastPeak;
+    },
+    stop: () => stopChild(child),
+  };
+}
+
+/** The service as production runs it: `node dist/main.js`, configured by the environment alone. */
+export async function startService(name: string, env: Record<string, string>, logPath: string, nodeArgs: string[] = []): Promise<Server> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawnLogged(name, [...nodeArgs, join(ROOT, 'dist', 'main.js')], { ...env, PORT: String(port), HOST: '127.0.0.1' }, logPath);
+  await waitUntil(async () => (await fetch(`${origin}/api/health`)).ok, child, name, logPath);
+  return asServer(name, origin, child);
+}
+
+/** A reference server of bench/ (`bare-server.ts`, `fastify-alone.ts`), given the bare server's configuration file. */
+export async function startReferenceServer(name: string, script: string, configPath: string, port: number, logPath: string): Promise<Server> {
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawnLogged(name, ['--import', 'tsx', join(ROOT, 'bench', script), configPath, String(port)], {}, logPath);
+  await waitUntil(async () => (await fetch(`${origin}/api/health`)).ok, child, name, logPath);
+  return asServer(name, origin, child);
+}
+
+/** One load run in its own process (bench/load.ts); a result per origin. */
+export function runLoad(spec: LoadSpec): Promise<LoadResult[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'load.ts'), JSON.stringify(spec)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}: ${err.slice(-2000)}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as LoadResult[]);
+      } catch {
+        reject(new Error(`load generator printed no result: ${out.slice(-500)} ${err.slice(-2000)}`));
+      }
+    });
+  });
+}

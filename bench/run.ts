@@ -1,0 +1,792 @@
+/**
+ * `npm run bench` (issue 6): the service against the fastest thing possible on the same machine, in
+ * the same run, so that the figures are ratios that hold on a noisy machine.
+ *
+ * HTTP. The production build (`node dist/main.js`, logs at warn, its own DATA_DIR, rate limits raised
+ * by environment) and a bare `node:http` server (bench/bare-server.ts) that answers the same JSON for
+ * the same route, running the same SQL on its own copy of the same store. Each is a child process, and
+ * so is the load generator (autocannon, bench/load.ts). Per route, after a warm-up of each, the two
+ * are loaded in turn for BENCH_ROUNDS rounds (service, bare, then bare, service, …), with the same
+ * connections and duration. The ratio is the median of the per-round ratios (the two runs of a round
+ * are back to back, so they share the machine's neighbours); req/s, p50 and p99 are each side's
+ * median round; every round is kept in results.json.
+ *
+ * Stores. PGlite is one process's embedded database, so the two servers cannot share one: the data is
+ * made once by the real service through its API (bench/seed.ts) in a seed directory, the service is
+ * stopped (PGlite is closed cleanly), and the directory is copied twice, one copy for each server.
+ * Both therefore start from identical data. With BENCH_DATABASE_URL and BENCH_REDIS_URL the DB-backed
+ * routes run again on PostgreSQL + Redis: a scratch database is seeded the same way and cloned with
+ * `CREATE DATABASE … TEMPLATE`, one clone per server, and all three are dropped at the end.
+ *
+ * Routes. GET /api/auth/session reads the user's profile, so it is DB-backed like the workspace
+ * routes (its bare counterpart runs that query too). POST …/resources sends a unique URL with every
+ * request, round-robin over the writer's 120 workspaces (a workspace holds at most 500 resources), so
+ * every request is a real insert, never a 409 duplicate or a full workspace; the bare server's inserts
+ * go through the same uniqueness rule. GET /api/health also loads a third server, Fastify alone with
+ * no plugins (bench/fastify-alone.ts), to show the framework's own share of the gap.
+ *
+ * Search. The service keeps to each provider's published request rate (arXiv: one request per 3 s);
+ * searches arriving faster would wait for arXiv's next slot, which measures arXiv's policy, not this
+ * code. So cold searches (a new query each time, nothing from the answer cache) are paced one per
+ * 3.1 s, the same request to both servers each time, against a local server that answers every
+ * provider request from the recorded fixtures after a fixed delay (BENCH_SEARCH_DELAY_MS, 50). The bare
+ * server makes the same upstream requests (PubMed and YouTube need two in a row) and answers the
+ * service's JSON: its p50 is the floor the providers' delay sets.
+ *
+ * Compute: merging and ranking 7 × 100 records (bench/search-merge.ts), the summarizer's throughput
+ * (bench/summarizer.ts) and PDF text extraction beside pdftotext (bench/pdf-extract.ts), each loaded
+ * only if present.
+ *
+ * Settings (environment): BENCH_DURATION (s per measurement, 4), BENCH_WARMUP (s, 2), BENCH_ROUNDS (3),
+ * BENCH_CONNECTIONS (10), BENCH_SEARCH_SAMPLES (10), BENCH_SEARCH_DELAY_MS (50), BENCH_ONLY (route ids,
+ * comma-separated: health, session, workspaces, workspace, add-resource, summarize-cold,
+ * summarize-cached, search), BENCH_STORES (pglite,postgres), BENCH_SKIP_COMPUTE=1,
+ * BENCH_UPDATE_README=1 (rewrites the README's table), BENCH_SERVICE_NODE_ARGS (node arguments for
+ * the measured service, e.g. `--cpu-prof --cpu-prof-dir=…`).
+ * Output: a table on the terminal and bench/results.json (and the README's table with BENCH_UPDATE_README=1).
+ */
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startFixtureServer, type FixtureRoute, type FixtureServer } from '../test/support/fixture-server.js';
+import type { BareConfig } from './bare-server.js';
+import type { LoadResult, LoadSpec, Variation } from './load.js';
+import { freePort, ROOT, runLoad, startReferenceServer, startService, type Server } from './processes.js';
+import { seed, type Seed } from './seed.js';
+
+// ---- settings ----
+
+function setting(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+const settings = {
+  durationSeconds: setting('BENCH_DURATION', 4),
+  warmupSeconds: setting('BENCH_WARMUP', 2),
+  rounds: Math.round(setting('BENCH_ROUNDS', 3)),
+  connections: Math.round(setting('BENCH_CONNECTIONS', 10)),
+  searchSamples: Math.round(setting('BENCH_SEARCH_SAMPLES', 10)),
+  searchDelayMs: setting('BENCH_SEARCH_DELAY_MS', 50),
+  /** arXiv's published rate is one request per 3 s; a little more keeps every provider's slot free. */
+  searchIntervalMs: 3100,
+  /** 120 × 500 resources: more than the POST measurement can add at these durations. */
+  writeWorkspaces: Math.round(setting('BENCH_WRITE_WORKSPACES', 120)),
+  only: process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : null,
+  skipCompute: process.env.BENCH_SKIP_COMPUTE === '1',
+  updateReadme: process.env.BENCH_UPDATE_README === '1',
+  /** Extra node arguments for the measured service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+  serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  /** Which stores to run: `pglite`, `postgres` (default both, the second when its URLs are set). */
+  stores: new Set((process.env.BENCH_STORES ?? 'pglite,postgres').split(',').map((name) => name.trim())),
+  databaseUrl: process.env.BENCH_DATABASE_URL,
+  redisUrl: process.env.BENCH_REDIS_URL,
+};
+
+const RATE_LIMITS_FOR_THE_RUN = {
+  RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000000000',
+  RATE_LIMIT_SEARCH_PER_HOUR: '1000000000',
+  RATE_LIMIT_SUMMARIZE_PER_HOUR: '1000000000',
+  RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: '1000',
+  RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: '1000',
+  RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '1000',
+};
+
+const ABSTRACT =
+  'We study how transformer language models use long contexts. Retrieval accuracy falls when the relevant passage sits in the middle of the input, ' +
+  'and rises again near either end. We measure this on multi-document question answering and key-value retrieval, across models with context ' +
+  'windows from 4k to 100k tokens. Extended-context models are not better at using their context than their shorter counterparts. We release ' +
+  'the evaluation code and propose protocols for future long-context models.';
+
+// ---- routes ----
+
+type Target = { kind: 'ratio'; min: number } | { kind: 'p50'; maxMs: number } | null;
+
+interface RouteBench {
+  id: string;
+  label: string;
+  method: 'GET' | 'POST';
+  path: (seed: Seed) => string;
+  token?: (seed: Seed) => string;
+  body?: string;
+  variation?: (seed: Seed, runId: string) => Variation;
+  target: Target;
+  /** Runs on PostgreSQL + Redis too. */
+  dbBacked: boolean;
+  /** Fields whose values legitimately differ between the two servers' answers. */
+  volatile?: string[];
+  /** Compare only the shape (keys) of the answers (the request creates something new). */
+  shapeOnly?: boolean;
+}
+
+const SUMMARY_BODY = JSON.stringify({ title: 'Lost in the middle: how language models use long contexts', abstract: ABSTRACT, mode: 'quick' });
+
+const ROUTES: RouteBench[] = [
+  { id: 'health', label: 'GET /api/health', method: 'GET', path: () => '/api/health', target: { kind: 'ratio', min: 0.75 }, dbBacked: false, volatile: ['timestamp'] },
+  {
+    id: 'session',
+    label: 'GET /api/auth/session (bearer)',
+    method: 'GET',
+    path: () => '/api/auth/session',
+    token: (s) => s.reader.token,
+    target: { kind: 'ratio', min: 0.6 },
+    dbBacked: true,
+  },
+  {
+    id: 'workspaces',
+    label: 'GET /api/workspaces (20)',
+    method: 'GET',
+    path: () => '/api/workspaces',
+    token: (s) => s.reader.token,
+    target: { kind: 'ratio', min: 0.6 },
+    dbBacked: true,
+  },
+  {
+    id: 'workspace',
+    label: 'GET /api/workspaces/{id} (20 res., 40 ann.)',
+    method: 'GET',
+    path: (s) => `/api/workspaces/${s.detailWorkspaceId}`,
+    token: (s) => s.reader.token,
+    target: { kind: 'ratio', min: 0.6 },
+    dbBacked: true,
+  },
+  {
+    id: 'add-resource',
+    label: 'POST /api/workspaces/{id}/resources',
+    method: 'POST',
+    path: (s) => `/api/workspaces/${s.writeWorkspaceIds[0]}/resources`,
+    token: (s) => s.writer.token,
+    body: '{}',
+    variation: (s, runId) => ({ kind: 'resource', workspaceIds: s.writeWorkspaceIds, runId }),
+    target: { kind: 'ratio', min: 0.6 },
+    dbBacked: true,
+    shapeOnly: true,
+  },
+  {
+    id: 'summarize-cold',
+    label: 'POST /api/summarize quick, cold',
+    method: 'POST',
+    path: () => '/api/summarize',
+    token: (s) => s.reader.token,
+    body: SUMMARY_BODY,
+    variation: (_s, runId) => ({ kind: 'summary-title', runId }),
+    target: null,
+    dbBacked: false,
+  },
+  {
+    id: 'summarize-cached',
+    label: 'POST /api/summarize quick, cached',
+    method: 'POST',
+    path: () => '/api/summarize',
+    token: (s) => s.reader.token,
+    body: SUMMARY_BODY,
+    target: { kind: 'ratio', min: 0.5 },
+    dbBacked: false,
+    volatile: ['fromCache'],
+  },
+];
+
+const SEARCH_ROUTE_ID = 'search';
+
+function wanted(id: string): boolean {
+  return !settings.only || settings.only.has(id);
+}
+
+// ---- results ----
+
+interface Side {
+  /** The median round (by throughput); every round is in `rounds`. */
+  best: LoadResult;
+  rounds: LoadResult[];
+}
+
+interface HttpResult {
+  id: string;
+  label: string;
+  store: string;
+  connections: number;
+  durationSeconds: number;
+  service: Side;
+  bare: Side;
+  /** GET /api/health only: Fastify with no plugins, the framework's own share of the gap. */
+  fastifyAlone?: Side;
+  fastifyAloneRatio?: number;
+  ratio: number;
+  target: Target;
+  met: boolean | null;
+  sameAnswer: boolean;
+  /** The service's peak RSS (VmHWM, MB) once this route was measured: where memory grows. */
+  servicePeakRssMb: number | null;
+}
+
+interface SearchResult {
+  label: string;
+  store: string;
+  samples: number;
+  intervalMs: number;
+  providerDelayMs: number;
+  service: LoadResult;
+  bare: LoadResult;
+  overheadP50Ms: number;
+  target: Target;
+  met: boolean;
+  providers: Array<{ id: string; status: string; took: number }>;
+}
+
+interface RssResult {
+  server: string;
+  store: string;
+  peakRssMb: number | null;
+  targetMb: number | null;
+  met: boolean | null;
+}
+
+const http: HttpResult[] = [];
+const searches: SearchResult[] = [];
+const rss: RssResult[] = [];
+const notes: string[] = [];
+
+// ---- the provider fixture server (search) ----
+
+function providerRoutes(delayMs: number): FixtureRoute[] {
+  const routes: FixtureRoute[] = [
+    { path: '/arxiv/query', fixture: 'arxiv/query_all-testing_start0_max10.xml' },
+    { path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_term-biopython.xml' },
+    { path: '/pubmed/efetch.fcgi', fixture: 'pubmed/efetch_pubmed_two_articles_abstracts.xml' },
+    { path: '/crossref/works', fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json' },
+    { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
+    { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_turing_all-fields_limit100.json' },
+    { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
+    { path: '/youtube/search', fixture: 'youtube/search_list_q-surfing_page1.json' },
+    { path: '/youtube/videos', fixture: 'youtube/videos_list_multiple_ids.json' },
+  ];
+  return routes.map((route) => ({ ...route, delayMs }));
+}
+
+function providerEnv(fixtures: FixtureServer): Record<string, string> {
+  const base = fixtures.url;
+  return {
+    OUTBOUND_ALLOW_PRIVATE: '1',
+    ARXIV_API_URL: `${base}/arxiv`,
+    ARXIV_PDF_URL: `${base}/arxiv-pdf`,
+    PUBMED_API_URL: `${base}/pubmed`,
+    CROSSREF_API_URL: `${base}/crossref`,
+    OPENALEX_API_URL: `${base}/openalex`,
+    SEMANTICSCHOLAR_API_URL: `${base}/semanticscholar`,
+    ZENODO_API_URL: `${base}/zenodo`,
+    YOUTUBE_API_URL: `${base}/youtube`,
+    YOUTUBE_API_KEY: 'bench-key',
+  };
+}
+
+// ---- stores ----
+
+interface StoreCopies {
+  name: string;
+  /** Environment of the service for the seed run and for the measured run. */
+  seedEnv: Record<string, string>;
+  serviceEnv: Record<string, string>;
+  bareStore: BareConfig['store'];
+  /** Makes the (empty) store the seed run writes to. */
+  prepare(): Promise<void>;
+  /** Makes the two copies from the seeded store. */
+  copy(): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+function pgliteCopies(workDir: string): StoreCopies {
+  const seedDir = join(workDir, 'pglite-seed');
+  const serviceDir = join(workDir, 'pglite-service');
+  const bareDir = join(workDir, 'pglite-bare');
+  return {
+    name: 'pglite',
+    seedEnv: { DATA_DIR: seedDir },
+    serviceEnv: { DATA_DIR: serviceDir },
+    bareStore: { kind: 'pglite', dataDir: bareDir },
+    async prepare() {
+      // The service creates the directory.
+    },
+    async copy() {
+      cpSync(seedDir, serviceDir, { recursive: true });
+      cpSync(seedDir, bareDir, { recursive: true });
+    },
+    async cleanup() {
+      // The directories go with workDir.
+    },
+  };
+}
+
+function postgresCopies(workDir: string, baseUrl: string, redisUrl: string): StoreCopies {
+  const stem = `rw_bench_${randomBytes(4).toString('hex')}`;
+  const urlOf = (name: string) => {
+    const url = new URL(baseUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  const admin = async (statements: string[]) => {
+    const client = new pg.Client({ connectionString: baseUrl });
+    await client.connect();
+    try {
+      for (const statement of statements) await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  let created = false;
+  return {
+    name: 'postgres+redis',
+    seedEnv: { DATA_DIR: join(workDir, 'pg-seed'), DATABASE_URL: urlOf(`${stem}_seed`), REDIS_URL: redisUrl },
+    serviceEnv: { DATA_DIR: join(workDir, 'pg-service'), DATABASE_URL: urlOf(`${stem}_service`), REDIS_URL: redisUrl },
+    bareStore: { kind: 'postgres', url: urlOf(`${stem}_bare`) },
+    async prepare() {
+      await admin([`CREATE DATABASE ${stem}_seed`]);
+      created = true;
+    },
+    async copy() {
+      await admin([`CREATE DATABASE ${stem}_service TEMPLATE ${stem}_seed`, `CREATE DATABASE ${stem}_bare TEMPLATE ${stem}_seed`]);
+    },
+    async cleanup() {
+      if (!created) return;
+      await admin(['seed', 'service', 'bare'].map((suffix) => `DROP DATABASE IF EXISTS ${stem}_${suffix} WITH (FORCE)`));
+    },
+  };
+}
+
+// ---- measuring ----
+
+function loadSpec(route: RouteBench, seedData: Seed, server: Server, durationSeconds: number): LoadSpec {
+  const token = route.token?.(seedData);
+  return {
+    mode: 'autocannon',
+    origins: [server.origin],
+    method: route.method,
+    path: route.path(seedData),
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(route.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: route.body,
+    variation: route.variation?.(seedData, randomBytes(3).toString('hex')),
+    connections: settings.connections,
+    durationSeconds,
+  };
+}
+
+async function loadOnce(spec: LoadSpec): Promise<LoadResult> {
+  const [result] = await runLoad(spec);
+  if (!result) throw new Error('no load result');
+  return result;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The round whose throughput is the median (the lower one of the middle two). */
+function medianRound(results: LoadResult[]): LoadResult {
+  const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as LoadResult;
+}
+
+/**
+ * The ratio of one run: in each round the two servers are loaded one right after the other, so they
+ * meet about the same neighbours on a shared machine; the median of those per-round ratios is kept.
+ */
+function pairedRatio(service: LoadResult[], reference: LoadResult[]): number {
+  const ratios = service.map((result, round) => result.requestsPerSecond / Math.max(1, reference[round]?.requestsPerSecond ?? 0));
+  return Math.round(median(ratios) * 100) / 100;
+}
+
+function judge(target: Target, ratio: number, p50: number): boolean | null {
+  if (!target) return null;
+  return target.kind === 'ratio' ? ratio >= target.min : p50 <= target.maxMs;
+}
+
+/** Both answers to the same request, compared (volatile fields blanked; shape only where asked). */
+async function sameAnswer(route: RouteBench, seedData: Seed, service: Server, bare: Server): Promise<boolean> {
+  const token = route.token?.(seedData);
+  const ask = async (server: Server) => {
+    const response = await fetch(`${server.origin}${route.path(seedData)}`, {
+      method: route.method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(route.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body:
+        route.id === 'add-resource'
+          ? JSON.stringify({ title: 'Answer check', url: `https://bench.example.org/check/${randomBytes(4).toString('hex')}`, notes: '', tags: [], authors: [] })
+          : route.body,
+    });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  const blank = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(blank);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([key, inner]) => [key, route.volatile?.includes(key) ? '…' : route.shapeOnly && !(inner && typeof inner === 'object') ? typeof inner : blank(inner)]),
+      );
+    }
+    return value;
+  };
+  const [fromService, fromBare] = [await ask(service), await ask(bare)];
+  const same = fromService.status === fromBare.status && JSON.stringify(blank(fromService.body)) === JSON.stringify(blank(fromBare.body));
+  if (!same) {
+    const where = firstDifference(blank(fromService.body), blank(fromBare.body), '');
+    notes.push(`${route.label}: the bare server's answer differs from the service's (${where})`);
+    process.stderr.write(`  ! ${route.label}: answers differ: status ${fromService.status} / ${fromBare.status}, ${where}\n`);
+  }
+  return same;
+}
+
+function firstDifference(a: unknown, b: unknown, path: string): string {
+  if (JSON.stringify(a) === JSON.stringify(b)) return '';
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const key of keys) {
+      const inner = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`);
+      if (inner) return inner;
+    }
+  }
+  return `${path || '(root)'}: service ${JSON.stringify(a)?.slice(0, 120)}, bare ${JSON.stringify(b)?.slice(0, 120)}`;
+}
+
+async function measureRoute(
+  route: RouteBench,
+  store: string,
+  seedData: Seed,
+  service: Server,
+  bare: Server,
+  yardstick: Server | null,
+): Promise<HttpResult> {
+  const same = await sameAnswer(route, seedData, service, bare);
+  const sides: Array<{ server: Server; rounds: LoadResult[] }> = [
+    { server: service, rounds: [] },
+    { server: bare, rounds: [] },
+    ...(yardstick ? [{ server: yardstick, rounds: [] }] : []),
+  ];
+  for (const side of sides) await loadOnce(loadSpec(route, seedData, side.server, settings.warmupSeconds));
+  for (let round = 0; round < settings.rounds; round++) {
+    // Each round starts with a different server, so that none always follows the same one.
+    for (let i = 0; i < sides.length; i++) {
+      const side = sides[(round + i) % sides.length] as (typeof sides)[number];
+      side.rounds.push(await loadOnce(loadSpec(route, seedData, side.server, settings.durationSeconds)));
+    }
+  }
+  const [serviceSide, bareSide, yardstickSide] = sides as [(typeof sides)[number], (typeof sides)[number], (typeof sides)[number] | undefined];
+  const serviceBest = medianRound(serviceSide.rounds);
+  const bareBest = medianRound(bareSide.rounds);
+  const ratio = pairedRatio(serviceSide.rounds, bareSide.rounds);
+  const result: HttpResult = {
+    id: route.id,
+    label: route.label,
+    store,
+    connections: settings.connections,
+    durationSeconds: settings.durationSeconds,
+    service: { best: serviceBest, rounds: serviceSide.rounds },
+    bare: { best: bareBest, rounds: bareSide.rounds },
+    ...(yardstickSide
+      ? { fastifyAlone: { best: medianRound(yardstickSide.rounds), rounds: yardstickSide.rounds }, fastifyAloneRatio: pairedRatio(yardstickSide.rounds, bareSide.rounds) }
+      : {}),
+    ratio,
+    target: route.target,
+    met: judge(route.target, ratio, serviceBest.p50Ms),
+    sameAnswer: same,
+    servicePeakRssMb: service.peakRssMb(),
+  };
+  const errors = sides.flatMap((side) => side.rounds).reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+  process.stdout.write(
+    `  ${route.label.padEnd(44)} ${store.padEnd(15)} service ${String(serviceBest.requestsPerSecond).padStart(6)}/s  bare ${String(bareBest.requestsPerSecond).padStart(6)}/s  ratio ${ratio.toFixed(2)}` +
+      `${result.fastifyAloneRatio !== undefined ? `  (Fastify alone ${result.fastifyAloneRatio.toFixed(2)})` : ''}${errors ? `  (${errors} non-2xx/errors)` : ''}` +
+      `  [service peak RSS ${result.servicePeakRssMb ?? '–'} MB]\n`,
+  );
+  return result;
+}
+
+async function measureSearch(store: string, service: Server, bare: Server, providers: SearchResult['providers']): Promise<SearchResult> {
+  const spec: LoadSpec = {
+    mode: 'paced',
+    origins: [service.origin, bare.origin],
+    method: 'GET',
+    path: '/api/search',
+    headers: {},
+    variation: { kind: 'search-query', runId: randomBytes(3).toString('hex') },
+    connections: 1,
+    durationSeconds: 0,
+    samples: settings.searchSamples,
+    intervalMs: settings.searchIntervalMs,
+  };
+  const [fromService, fromBare] = await runLoad(spec);
+  if (!fromService || !fromBare) throw new Error('no search result');
+  const target: Target = { kind: 'p50', maxMs: settings.searchDelayMs + 10 };
+  const result: SearchResult = {
+    label: `GET /api/search (7 providers, ${settings.searchDelayMs} ms each request)`,
+    store,
+    samples: settings.searchSamples,
+    intervalMs: settings.searchIntervalMs,
+    providerDelayMs: settings.searchDelayMs,
+    service: fromService,
+    bare: fromBare,
+    overheadP50Ms: Math.round((fromService.p50Ms - fromBare.p50Ms) * 10) / 10,
+    target,
+    met: fromService.p50Ms <= target.maxMs,
+    providers,
+  };
+  process.stdout.write(
+    `  ${'GET /api/search (paced, cold)'.padEnd(44)} ${store.padEnd(15)} p50 service ${fromService.p50Ms.toFixed(1)} ms  bare ${fromBare.p50Ms.toFixed(1)} ms  overhead ${result.overheadP50Ms} ms\n`,
+  );
+  return result;
+}
+
+// ---- one store: seed, copy, start both, measure ----
+
+const JWT_SECRET = randomBytes(32).toString('hex');
+
+function commonEnv(fixtures: FixtureServer): Record<string, string> {
+  return { NODE_ENV: 'production', LOG_LEVEL: 'warn', JWT_SECRET, ...RATE_LIMITS_FOR_THE_RUN, ...providerEnv(fixtures) };
+}
+
+async function runStore(copies: StoreCopies, workDir: string, fixtures: FixtureServer, routes: RouteBench[], withSearch: boolean): Promise<void> {
+  process.stdout.write(`\n${copies.name}: seeding through the service's API…\n`);
+  await copies.prepare();
+  const seeding = await startService(`service (seed, ${copies.name})`, { ...commonEnv(fixtures), ...copies.seedEnv }, join(workDir, `${copies.name}-seed.log`));
+  let seedData: Seed;
+  try {
+    seedData = await seed(seeding.origin, settings.writeWorkspaces);
+  } finally {
+    await seeding.stop();
+  }
+  await copies.copy();
+
+  const service = await startService(
+    `service (${copies.name})`,
+    { ...commonEnv(fixtures), ...copies.serviceEnv },
+    join(workDir, `${copies.name}-service.log`),
+    settings.serviceNodeArgs,
+  );
+  let bare: Server | null = null;
+  let fastifyAlone: Server | null = null;
+  try {
+    const health = (await (await fetch(`${service.origin}/api/health`)).json()) as { version: string; services: Record<string, string> };
+    let searchAnswer: string | undefined;
+    let providers: SearchResult['providers'] = [];
+    if (withSearch) {
+      const response = await fetch(`${service.origin}/api/search?q=${encodeURIComponent('bench answer capture')}&limit=20`);
+      searchAnswer = await response.text();
+      providers = ((JSON.parse(searchAnswer) as { providers?: SearchResult['providers'] }).providers ?? []).map(({ id, status, took }) => ({ id, status, took }));
+    }
+    const probe = await fetch(`${service.origin}/api/summarize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${seedData.reader.token}` },
+      body: JSON.stringify({ title: 'Cache description probe', abstract: ABSTRACT, mode: 'quick' }),
+    });
+    const summaryCacheDescription = probe.ok ? ((await probe.json()) as { cache?: string }).cache : undefined;
+
+    const port = await freePort();
+    const config: BareConfig = {
+      port,
+      store: copies.bareStore,
+      users: Object.fromEntries([seedData.reader, seedData.writer].map(({ token, ...user }) => [token, user])),
+      health: { version: health.version, services: health.services },
+      ...(searchAnswer ? { search: { fixtureOrigin: fixtures.url, answer: searchAnswer } } : {}),
+      ...(summaryCacheDescription ? { summaryCacheDescription } : {}),
+    };
+    const configPath = join(workDir, `${copies.name}-bare.json`);
+    writeFileSync(configPath, JSON.stringify(config));
+    bare = await startReferenceServer(`bare (${copies.name})`, 'bare-server.ts', configPath, port, join(workDir, `${copies.name}-bare.log`));
+    if (routes.some((route) => route.id === 'health')) {
+      fastifyAlone = await startReferenceServer('Fastify alone', 'fastify-alone.ts', configPath, await freePort(), join(workDir, 'fastify-alone.log'));
+    }
+
+    process.stdout.write(`${copies.name}: ${settings.connections} connections × ${settings.durationSeconds} s, ${settings.rounds} rounds each, alternating\n`);
+    for (const route of routes) {
+      http.push(await measureRoute(route, copies.name, seedData, service, bare, route.id === 'health' ? fastifyAlone : null));
+    }
+    if (withSearch && wanted(SEARCH_ROUTE_ID)) {
+      // The capture above took every provider's slot; the first paced search waits for arXiv's next one.
+      await new Promise((resolve) => setTimeout(resolve, settings.searchIntervalMs));
+      searches.push(await measureSearch(copies.name, service, bare, providers));
+    }
+  } finally {
+    const servicePeak = service.peakRssMb();
+    rss.push({ server: 'service', store: copies.name, peakRssMb: servicePeak, targetMb: 200, met: servicePeak === null ? null : servicePeak <= 200 });
+    await service.stop();
+    if (bare) {
+      rss.push({ server: 'bare node:http', store: copies.name, peakRssMb: bare.peakRssMb(), targetMb: null, met: null });
+      await bare.stop();
+    }
+    await fastifyAlone?.stop();
+  }
+}
+
+// ---- compute ----
+
+interface ComputeResults {
+  searchMerge?: { name: string; opsPerSec: number; msPerOp: number };
+  summarizer?: { name: string; mbPerSec: number; msPerOp: number; medianMsPerOp?: number; target: number; met: boolean };
+  pdfExtract?: { name: string; pdfjsMsPerPage: number; pdftotextMsPerPage?: number; ratio?: number; aim: number; met: boolean | null };
+  unavailable: string[];
+}
+
+async function optionalModule(path: string, exportName: string): Promise<(() => Promise<unknown>) | null> {
+  if (!existsSync(join(ROOT, 'bench', path.replace(/\.js$/, '.ts')))) return null;
+  try {
+    const module = (await import(`./${path}`)) as Record<string, unknown>;
+    const fn = module[exportName];
+    return typeof fn === 'function' ? (fn as () => Promise<unknown>) : null;
+  } catch (error) {
+    notes.push(`bench/${path.replace(/\.js$/, '.ts')}: could not be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    return null;
+  }
+}
+
+async function runCompute(): Promise<ComputeResults> {
+  const results: ComputeResults = { unavailable: [] };
+  process.stdout.write('\ncompute…\n');
+
+  const merge = await optionalModule('search-merge.js', 'benchSearchMerge');
+  if (merge) results.searchMerge = (await merge()) as ComputeResults['searchMerge'];
+  else results.unavailable.push('search merge+rank (bench/search-merge.ts benchSearchMerge)');
+
+  const summarizer = await optionalModule('summarizer.js', 'benchSummarizer');
+  if (summarizer) {
+    const r = (await summarizer()) as { name: string; mbPerSec: number; msPerOp: number; medianMsPerOp?: number };
+    results.summarizer = { name: r.name, mbPerSec: r.mbPerSec, msPerOp: r.msPerOp, medianMsPerOp: r.medianMsPerOp, target: 20, met: r.mbPerSec >= 20 };
+  } else results.unavailable.push('summarizer throughput (bench/summarizer.ts benchSummarizer)');
+
+  const pdf = await optionalModule('pdf-extract.js', 'benchPdfExtract');
+  if (pdf) {
+    const r = (await pdf()) as { name: string; pdfjsMsPerPage: number; pdftotextMsPerPage?: number; ratio?: number };
+    results.pdfExtract = {
+      name: r.name,
+      pdfjsMsPerPage: r.pdfjsMsPerPage,
+      pdftotextMsPerPage: r.pdftotextMsPerPage,
+      ratio: r.ratio,
+      aim: 3,
+      met: r.ratio === undefined ? null : r.ratio <= 3,
+    };
+  } else results.unavailable.push('PDF extraction (bench/pdf-extract.ts benchPdfExtract)');
+  return results;
+}
+
+// ---- report ----
+
+function machine() {
+  const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+  return {
+    cpus: availableParallelism(),
+    cpuModel: /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1]?.trim() ?? 'unknown',
+    node: process.version,
+    date: new Date().toISOString(),
+  };
+}
+
+const mark = (met: boolean | null) => (met === null ? '' : met ? 'yes' : '**no**');
+const ms = (value: number) => (Number.isFinite(value) ? (value < 10 ? value.toFixed(2) : value.toFixed(1)) : '–');
+
+function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | null): string {
+  const lines: string[] = [];
+  lines.push(
+    `Measured ${info.date.slice(0, 10)} on ${info.cpus} CPUs (${info.cpuModel}), Node ${info.node}; ${settings.connections} connections, ` +
+      `${settings.durationSeconds} s per measurement, ${settings.rounds} alternating rounds (req/s and latencies: median round; ratio: median of the ` +
+      `per-round ratios); the load generator shares the machine.`,
+    '',
+    '| route | store | service req/s | bare req/s | ratio | target | met | p50 ms service / bare | p99 ms service / bare |',
+    '|---|---|--:|--:|--:|--:|:-:|--:|--:|',
+  );
+  for (const r of http) {
+    const target = r.target?.kind === 'ratio' ? `≥ ${r.target.min.toFixed(2)}` : '';
+    lines.push(
+      `| ${r.label} | ${r.store} | ${r.service.best.requestsPerSecond} | ${r.bare.best.requestsPerSecond} | ${r.ratio.toFixed(2)} | ${target} | ${mark(r.met)} | ` +
+        `${ms(r.service.best.p50Ms)} / ${ms(r.bare.best.p50Ms)} | ${ms(r.service.best.p99Ms)} / ${ms(r.bare.best.p99Ms)} |`,
+    );
+    if (r.fastifyAlone && r.fastifyAloneRatio !== undefined) {
+      lines.push(
+        `| ↳ yardstick: Fastify alone, same JSON (no plugins, logger off) | ${r.store} | ${r.fastifyAlone.best.requestsPerSecond} | ${r.bare.best.requestsPerSecond} | ${r.fastifyAloneRatio.toFixed(2)} | | | ` +
+          `${ms(r.fastifyAlone.best.p50Ms)} / ${ms(r.bare.best.p50Ms)} | ${ms(r.fastifyAlone.best.p99Ms)} / ${ms(r.bare.best.p99Ms)} |`,
+      );
+    }
+  }
+  for (const s of searches) {
+    lines.push(
+      `| ${s.label}, ${s.samples} cold searches paced ${s.intervalMs / 1000} s apart | ${s.store} | | | | p50 ≤ ${s.target?.kind === 'p50' ? s.target.maxMs : ''} ms | ${mark(s.met)} | ` +
+        `${ms(s.service.p50Ms)} / ${ms(s.bare.p50Ms)} | ${ms(s.service.p99Ms)} / ${ms(s.bare.p99Ms)} |`,
+    );
+  }
+  lines.push('', '| server | store | peak RSS (VmHWM) | target | met |', '|---|---|--:|--:|:-:|');
+  for (const r of rss) lines.push(`| ${r.server} | ${r.store} | ${r.peakRssMb ?? '–'} MB | ${r.targetMb ? `≤ ${r.targetMb} MB` : ''} | ${mark(r.met)} |`);
+  if (compute) {
+    lines.push('', '| compute | result | target | met |', '|---|--:|--:|:-:|');
+    if (compute.searchMerge) lines.push(`| ${compute.searchMerge.name} | ${compute.searchMerge.msPerOp} ms/op | | |`);
+    if (compute.summarizer) lines.push(`| ${compute.summarizer.name} | ${compute.summarizer.mbPerSec} MB/s (${compute.summarizer.msPerOp} ms) | ≥ 20 MB/s | ${mark(compute.summarizer.met)} |`);
+    if (compute.pdfExtract) {
+      const p = compute.pdfExtract;
+      lines.push(
+        `| ${p.name}: pdf.js / pdftotext per page | ${p.pdfjsMsPerPage} / ${p.pdftotextMsPerPage ?? '–'} ms (${p.ratio ?? '–'}×) | ≤ 3× (aim) | ${mark(p.met)} |`,
+      );
+    }
+    for (const missing of compute.unavailable) lines.push(`| ${missing} | not available | | |`);
+  }
+  if (notes.length) lines.push('', ...notes.map((note) => `- ${note}`));
+  return lines.join('\n');
+}
+
+function updateReadme(table: string): void {
+  const path = join(ROOT, 'README.md');
+  const readme = readFileSync(path, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from === -1 || to === -1) {
+    process.stderr.write('README.md has no <!-- bench:start --> … <!-- bench:end --> markers; not updated\n');
+    return;
+  }
+  writeFileSync(path, `${readme.slice(0, from + start.length)}\n${table}\n${readme.slice(to)}`);
+}
+
+// ---- main ----
+
+async function main(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first (npm run bench does)');
+  const workDir = mkdtempSync(join(tmpdir(), 'rw-bench-'));
+  const fixtures = await startFixtureServer(providerRoutes(settings.searchDelayMs));
+  const info = machine();
+  process.stdout.write(`Research Workspace benchmark — ${info.cpus} CPUs (${info.cpuModel}), Node ${info.node}\n`);
+  const httpRoutes = ROUTES.filter((route) => wanted(route.id));
+  let compute: ComputeResults | null = null;
+  try {
+    if (httpRoutes.length > 0 || wanted(SEARCH_ROUTE_ID)) {
+      if (settings.stores.has('pglite')) await runStore(pgliteCopies(workDir), workDir, fixtures, httpRoutes, true);
+      const dbRoutes = httpRoutes.filter((route) => route.dbBacked);
+      if (!settings.stores.has('postgres')) {
+        notes.push('PostgreSQL + Redis leg not run (BENCH_STORES)');
+      } else if (settings.databaseUrl && settings.redisUrl && dbRoutes.length > 0) {
+        const copies = postgresCopies(workDir, settings.databaseUrl, settings.redisUrl);
+        try {
+          await runStore(copies, workDir, fixtures, dbRoutes, false);
+        } finally {
+          await copies.cleanup();
+        }
+      } else if (dbRoutes.length > 0) {
+        notes.push('PostgreSQL + Redis leg not run: set BENCH_DATABASE_URL and BENCH_REDIS_URL');
+      }
+    }
+    if (!settings.skipCompute) compute = await runCompute();
+  } finally {
+    await fixtures.close();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+
+  const table = markdown(info, compute);
+  process.stdout.write(`\n${table}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, rss, compute, notes }, null, 2)}\n`);
+  if (settings.updateReadme) updateReadme(table);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});
