@@ -50,7 +50,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startFixtureServer, type FixtureRoute, type FixtureServer } from '../test/support/fixture-server.js';
+import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServer } from '../test/support/fixture-server.js';
 import type { BareConfig } from './bare-server.js';
 import type { LoadResult, LoadSpec, Variation } from './load.js';
 import { freePort, ROOT, runLoad, startReferenceServer, startService, type Server } from './processes.js';
@@ -266,19 +266,7 @@ function providerRoutes(delayMs: number): FixtureRoute[] {
 }
 
 function providerEnv(fixtures: FixtureServer): Record<string, string> {
-  const base = fixtures.url;
-  return {
-    OUTBOUND_ALLOW_PRIVATE: '1',
-    ARXIV_API_URL: `${base}/arxiv`,
-    ARXIV_PDF_URL: `${base}/arxiv-pdf`,
-    PUBMED_API_URL: `${base}/pubmed`,
-    CROSSREF_API_URL: `${base}/crossref`,
-    OPENALEX_API_URL: `${base}/openalex`,
-    SEMANTICSCHOLAR_API_URL: `${base}/semanticscholar`,
-    ZENODO_API_URL: `${base}/zenodo`,
-    YOUTUBE_API_URL: `${base}/youtube`,
-    YOUTUBE_API_KEY: 'bench-key',
-  };
+  return { ...providerEnvFor(fixtures.url), YOUTUBE_API_KEY: 'bench-key' };
 }
 
 // ---- stores ----

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
 import { buildUser } from '../../test/support/factories.js';
-import { startFixtureServer, type FixtureRoute, type FixtureServer } from '../../test/support/fixture-server.js';
+import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServer } from '../../test/support/fixture-server.js';
 
 const CHEMISTRY_DOI = '10.1038/s42256-024-00832-8';
 
@@ -28,18 +28,7 @@ function providerRoutes(): FixtureRoute[] {
   ];
 }
 
-function providerEnv(base: string): Record<string, string> {
-  return {
-    OUTBOUND_ALLOW_PRIVATE: '1',
-    ARXIV_API_URL: `${base}/arxiv`,
-    PUBMED_API_URL: `${base}/pubmed`,
-    CROSSREF_API_URL: `${base}/crossref`,
-    OPENALEX_API_URL: `${base}/openalex`,
-    SEMANTICSCHOLAR_API_URL: `${base}/semanticscholar`,
-    ZENODO_API_URL: `${base}/zenodo`,
-    YOUTUBE_API_URL: `${base}/youtube`,
-  };
-}
+const providerEnv = providerEnvFor;
 
 interface ResultBody {
   id: string;

@@ -149,3 +149,18 @@ export async function startFixtureServer(initialRoutes: FixtureRoute[] = []): Pr
     },
   };
 }
+
+/** The environment that points every search provider (and arXiv PDFs) at a fixture server. */
+export function providerEnvFor(base: string): Record<string, string> {
+  return {
+    OUTBOUND_ALLOW_PRIVATE: '1',
+    ARXIV_API_URL: `${base}/arxiv`,
+    ARXIV_PDF_URL: `${base}/arxiv-pdf`,
+    PUBMED_API_URL: `${base}/pubmed`,
+    CROSSREF_API_URL: `${base}/crossref`,
+    OPENALEX_API_URL: `${base}/openalex`,
+    SEMANTICSCHOLAR_API_URL: `${base}/semanticscholar`,
+    ZENODO_API_URL: `${base}/zenodo`,
+    YOUTUBE_API_URL: `${base}/youtube`,
+  };
+}
