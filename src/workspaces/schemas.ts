@@ -90,14 +90,16 @@ export const ListQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
+/** The fields a workspace is created or changed with; `name` (Variant B) and `title` (Variant A) are the same. */
+const WorkspaceFields = z.object({
+  name: WorkspaceName.optional(),
+  title: WorkspaceName.optional(),
+  description: plainText(LIMITS.description).optional(),
+  isPublic: z.boolean().optional(),
+});
+
 /** Variant B sends `name`, Variant A `title`; either names the workspace (DESIGN.md §1, §3). */
-export const WorkspaceCreateBody = z
-  .object({
-    name: WorkspaceName.optional(),
-    title: WorkspaceName.optional(),
-    description: plainText(LIMITS.description).optional(),
-    isPublic: z.boolean().optional(),
-  })
+export const WorkspaceCreateBody = WorkspaceFields
   .superRefine((body, ctx) => {
     if (body.name === undefined && body.title === undefined) {
       ctx.addIssue({ code: 'custom', path: ['name'], message: 'is required (send name or title)' });
@@ -111,13 +113,7 @@ export const WorkspaceCreateBody = z
     isPublic: isPublic ?? false,
   }));
 
-export const WorkspaceUpdateBody = z
-  .object({
-    name: WorkspaceName.optional(),
-    title: WorkspaceName.optional(),
-    description: plainText(LIMITS.description).optional(),
-    isPublic: z.boolean().optional(),
-  })
+export const WorkspaceUpdateBody = WorkspaceFields
   .superRefine((body, ctx) => {
     if (Object.values(body).every((value) => value === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['name'], message: 'nothing to change: send name (or title), description or isPublic' });
