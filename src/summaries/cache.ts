@@ -3,18 +3,31 @@
  * the shared store first (the KV REST store when configured, else Redis), then in an in-process LRU
  * bounded in entries and bytes. Failures are never cached; a shared-store outage degrades to memory.
  * Identical requests in flight at once are computed once.
+ *
+ * A value is decoded once, not on every hit: the in-process LRU keeps each entry's JSON text beside
+ * its decoded value, so a memory hit does no parsing, and a shared-store hit whose text is the one
+ * this process stored reuses that value. Hits hand out that one value, frozen, so callers may keep
+ * what they derive from it by its identity (the routes keep the serialised reply); it lives as long as
+ * its entry, and the entry's size counts it.
  */
 import { createHash } from 'node:crypto';
-import { createMemoryCache, type Cache } from '../platform/cache.js';
+import { LRUCache } from 'lru-cache';
+import type { Cache } from '../platform/cache.js';
 
 export const SUMMARY_TTL_SECONDS = 7 * 24 * 3600;
 
 export type CacheSource = 'kv' | 'memory';
 
+export interface CacheHit<T> {
+  value: T;
+  from: CacheSource;
+}
+
 export interface SummaryCache {
   /** What is configured, for the stream's `meta.cache`: `kv+memory` or `memory`. */
   readonly description: string;
-  get<T>(key: string): Promise<{ value: T; from: CacheSource } | null>;
+  /** The value is frozen and, while the entry is held in this process, the same object on every hit. */
+  get<T>(key: string): Promise<CacheHit<T> | null>;
   set<T>(key: string, value: T): Promise<void>;
   /** Runs `compute` once for concurrent callers of the same key. */
   once<T>(key: string, compute: () => Promise<T>): Promise<T>;
@@ -27,38 +40,100 @@ export interface SummaryCache {
 export function summaryCacheKey(input: { id?: string; title?: string; url?: string; content?: string }, mode: string): string {
   const subject =
     input.id?.trim() ||
-    input.title?.trim().toLowerCase().replace(/\s+/g, ' ') ||
+    (input.title && foldTitle(input.title)) ||
     (input.url?.trim() ? `url#${input.url.trim()}` : `content#${sha256(input.content ?? '')}`);
   const raw = `${subject}:${mode}`;
   // Long titles are hashed so keys stay short; the hash keeps them distinct.
   return `summary:v1:${raw.length > 200 ? sha256(raw) : raw}`;
 }
 
+/** Whitespace other than single spaces: only where it occurs does folding change a title. */
+const UNFOLDED_WHITESPACE = /\s\s|[^\S ]/;
+
+/**
+ * Case and runs of whitespace do not make another title. Most titles hold neither tabs nor double
+ * spaces, and for them the replace, most of what a key costs, is skipped.
+ */
+function foldTitle(title: string): string {
+  const lower = title.trim().toLowerCase();
+  return UNFOLDED_WHITESPACE.test(lower) ? lower.replace(/\s+/g, ' ') : lower;
+}
+
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export function createSummaryCache(options: { shared?: Cache; memoryEntries?: number; memoryBytes?: number }): SummaryCache {
-  const memory = createMemoryCache({ maxEntries: options.memoryEntries ?? 2000, maxBytes: options.memoryBytes ?? 32 * 1024 * 1024 });
+interface MemoryEntry {
+  /** The JSON text, as stored in the shared store too. */
+  text: string;
+  memoryHit: CacheHit<unknown>;
+  sharedHit: CacheHit<unknown>;
+}
+
+/** A decoded value shared by every hit: frozen all the way down, so no caller can change it for the others. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/**
+ * Bytes an entry holds, as UTF-16 (an upper bound): the key, the text, the decoded value (about as
+ * large as its text) and what callers keep beside it (a serialised reply, at most about as large).
+ */
+function entryBytes(key: string, text: string): number {
+  return 64 + key.length * 2 + text.length * 2 * 3;
+}
+
+export interface SummaryCacheOptions {
+  shared?: Cache;
+  memoryEntries?: number;
+  memoryBytes?: number;
+  /** What in-process lifetimes are measured by, in milliseconds (tests move it on). */
+  clock?: { now(): number };
+}
+
+export function createSummaryCache(options: SummaryCacheOptions): SummaryCache {
+  const memory = new LRUCache<string, MemoryEntry>({
+    max: options.memoryEntries ?? 2000,
+    maxSize: options.memoryBytes ?? 32 * 1024 * 1024,
+    sizeCalculation: (entry, key) => entryBytes(key, entry.text),
+    ...(options.clock ? { perf: options.clock } : {}),
+  });
   const shared = options.shared;
   const inFlight = new Map<string, Promise<unknown>>();
+
+  function fromShared(key: string, text: string): CacheHit<unknown> {
+    // peek: a shared-store hit leaves the in-process entry's place in the LRU as it was.
+    const local = memory.peek(key);
+    if (local?.text === text) return local.sharedHit;
+    return { value: deepFreeze(JSON.parse(text) as unknown), from: 'kv' };
+  }
+
   return {
     description: shared ? 'kv+memory' : 'memory',
     async get<T>(key: string) {
       if (shared) {
         try {
           const hit = await shared.get(key);
-          if (hit !== null) return { value: JSON.parse(hit) as T, from: 'kv' as const };
+          if (hit !== null) return fromShared(key, hit) as CacheHit<T>;
         } catch {
           // The shared store is down: memory still answers (health reports the outage).
         }
       }
-      const local = await memory.get(key);
-      return local === null ? null : { value: JSON.parse(local) as T, from: 'memory' as const };
+      return (memory.get(key)?.memoryHit ?? null) as CacheHit<T> | null;
     },
     async set<T>(key: string, value: T) {
       const text = JSON.stringify(value);
-      await memory.set(key, text, SUMMARY_TTL_SECONDS);
+      // Decoded from the text, so a hit answers exactly what a round trip through the shared store would.
+      const decoded = deepFreeze(JSON.parse(text) as unknown);
+      memory.set(
+        key,
+        { text, memoryHit: Object.freeze({ value: decoded, from: 'memory' }), sharedHit: Object.freeze({ value: decoded, from: 'kv' }) },
+        { ttl: SUMMARY_TTL_SECONDS * 1000 },
+      );
       if (shared) await shared.set(key, text, SUMMARY_TTL_SECONDS).catch(() => undefined);
     },
     once<T>(key: string, compute: () => Promise<T>): Promise<T> {

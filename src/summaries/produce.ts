@@ -51,8 +51,16 @@ export interface SummarizerDeps {
   pdfUrls: PdfSourceUrls;
 }
 
+/**
+ * The caller's cancellation (a client that went away). Its signal is asked for only when cancellable
+ * work starts (fetching and reading a PDF), so that a cache hit or a quick summary sets nothing up.
+ */
+export interface Cancellation {
+  signal(): AbortSignal;
+}
+
 export interface RunOptions {
-  signal?: AbortSignal;
+  cancellation?: Cancellation;
   onProgress?: (stage: Stage) => void;
 }
 
@@ -101,15 +109,16 @@ function quickText(request: SummaryRequest): string {
 
 export function createSummarizer(deps: SummarizerDeps) {
   async function pdfText(request: SummaryRequest, options: RunOptions): Promise<string> {
+    const signal = options.cancellation?.signal();
     options.onProgress?.('fetching');
     const url = await resolvePdfUrl({ id: request.id, source: request.source, url: request.url }, {
       outbound: deps.outbound,
       urls: deps.pdfUrls,
-      signal: options.signal,
+      signal,
     });
-    const pdf = await fetchPdf(url, { outbound: deps.outbound, signal: options.signal });
+    const pdf = await fetchPdf(url, { outbound: deps.outbound, signal });
     options.onProgress?.('extracting');
-    const extracted = await extractPdfText(pdf, { signal: options.signal });
+    const extracted = await extractPdfText(pdf, { signal });
     return cleanPdfText(extracted.text);
   }
 
@@ -133,17 +142,13 @@ export function createSummarizer(deps: SummarizerDeps) {
     return summary;
   }
 
-  async function fromCache(key: string) {
-    return deps.cache.get<Summary>(key);
-  }
-
   /** Runs a request through the caches; throws SummaryFailure for anything the client should hear about. */
   async function run(request: SummaryRequest, options: RunOptions = {}): Promise<SummaryOutcome> {
     try {
       if (request.content !== undefined) return await runContent(request);
       if (request.mode === 'quick') {
         const key = summaryCacheKey(request, 'quick');
-        const hit = await fromCache(key);
+        const hit = await deps.cache.get<Summary>(key);
         if (hit) return { summary: hit.value, modeRequested: 'quick', modeUsed: 'quick', fromCache: hit.from };
         return { summary: await computeQuick(request, key), modeRequested: 'quick', modeUsed: 'quick', fromCache: false };
       }
@@ -152,12 +157,12 @@ export function createSummarizer(deps: SummarizerDeps) {
         return await run({ ...request, mode: 'quick' }).then((outcome) => ({ ...outcome, modeRequested: 'auto' as const }));
       }
       const key = summaryCacheKey(request, 'deep');
-      const hit = await fromCache(key);
+      const hit = await deps.cache.get<Summary>(key);
       if (hit) return { summary: hit.value, modeRequested: request.mode, modeUsed: 'deep', fromCache: hit.from };
       try {
         const summary = await computeDeep(request, key, options).catch((error: unknown) => {
           // A shared computation started by a caller who then left was aborted; this caller is still here.
-          if (toFailure(error)?.code === 'aborted' && !options.signal?.aborted) return computeDeep(request, key, options);
+          if (toFailure(error)?.code === 'aborted' && !options.cancellation?.signal().aborted) return computeDeep(request, key, options);
           throw error;
         });
         return { summary, modeRequested: request.mode, modeUsed: 'deep', fromCache: false };
@@ -177,7 +182,7 @@ export function createSummarizer(deps: SummarizerDeps) {
     if (!text.trim()) throw new SummaryFailure(400, 'VALIDATION_ERROR', 'content must not be empty');
     const mode: SummaryMode = text.split(/\s+/).length > FULL_TEXT_WORDS ? 'deep' : 'quick';
     const key = summaryCacheKey({ content: text }, mode);
-    const hit = await fromCache(key);
+    const hit = await deps.cache.get<Summary>(key);
     if (hit) return { summary: hit.value, modeRequested: mode, modeUsed: mode, fromCache: hit.from };
     const summary = summarize({ title: request.title, text, mode });
     await deps.cache.set(key, summary);

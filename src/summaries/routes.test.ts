@@ -47,7 +47,7 @@ async function startPdfServer(scanned: Buffer): Promise<PdfServer> {
       res.write(Buffer.from('%PDF-1.7\n'));
       return;
     }
-    if (path === '/papers/slow.pdf') {
+    if (path.startsWith('/papers/slow.pdf')) {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.write(SPECTER.subarray(0, 1000));
       setTimeout(() => res.end(SPECTER.subarray(1000)), 3000);
@@ -130,6 +130,25 @@ describe('summaries', () => {
       expect(again.json()).toMatchObject({ fromCache: 'memory', tldr: body.tldr });
     });
 
+    it.each([
+      ['Variant A, quick', { id: 'openalex:W-hit-equals-miss', ...QUICK, mode: 'quick' }],
+      ['Variant A, auto without an address (quick)', { title: 'Hit equals miss, auto', abstract: QUICK.abstract, mode: 'auto' }],
+      ['Variant B', { content: `${QUICK.abstract} Hit equals miss.`, type: 'article' }],
+    ])('answers a cache hit exactly as the miss, but for fromCache (%s)', async (_label, payload) => {
+      const miss = await t.app.inject({ method: 'POST', url: '/api/summarize', payload });
+      const hits = [
+        await t.app.inject({ method: 'POST', url: '/api/summarize', payload }),
+        await t.app.inject({ method: 'POST', url: '/api/summarize', payload }),
+      ];
+      expect(miss.statusCode).toBe(200);
+      expect(miss.json().fromCache).toBe(false);
+      for (const hit of hits) {
+        expect(hit.statusCode).toBe(200);
+        expect(hit.headers['content-type']).toBe(miss.headers['content-type']);
+        expect(hit.body).toBe(miss.body.replace('"fromCache":false', '"fromCache":"memory"'));
+      }
+    });
+
     it('summarises content (Variant B) with summary and metadata', async () => {
       const content = Array.from({ length: 8 }, () => QUICK.abstract).join(' ').replace(/Transformer/g, (m, i: number) => `${m}${i % 3}`);
       const res = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { content, type: 'research_paper' } });
@@ -175,6 +194,21 @@ describe('summaries', () => {
       const res = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { url: `${pdfs.url}${target.url}`, mode: 'deep' } });
       expect(res.statusCode).toBe(status);
       expect(res.json()).toEqual({ error: expect.stringMatching(message) });
+    });
+
+    it('stops the work when the client disconnects', async () => {
+      const client = new AbortController();
+      const reply = fetch(`${base}/api/summarize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${pdfs.url}/papers/slow.pdf?post`, mode: 'deep' }),
+        signal: client.signal,
+      }).catch(() => 'gone');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      client.abort();
+      expect(await reply).toBe('gone');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(pdfs.abandoned).toContain('/papers/slow.pdf?post');
     });
 
     it('does not cache failures', async () => {

@@ -9,40 +9,61 @@ import type { AppContext } from '../context.js';
 import { rateLimitHeaders } from '../platform/rate-limit.js';
 import { toApiError } from '../platform/http-errors.js';
 import type { SummaryCache } from './cache.js';
-import { SummaryFailure, type Stage, type Summarizer, type SummaryOutcome } from './produce.js';
+import { SummaryFailure, type Cancellation, type Stage, type Summarizer } from './produce.js';
+import { createReplyMemo, type PresentedSummary } from './presenters.js';
 import { PlainError, SummarizeBody, SummarizeQuery, VariantAResponse, VariantBResponse } from './schemas.js';
-import { toSummaryVariantA, toSummaryVariantB } from './summarize.js';
+import { toSummaryVariantA } from './summarize.js';
 
 const tags = ['summaries'];
 const KEEP_ALIVE_MS = 15_000;
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-function presentVariantA(outcome: SummaryOutcome, cache: SummaryCache) {
-  return {
-    ...toSummaryVariantA(outcome.summary),
-    modeRequested: outcome.modeRequested,
-    modeUsed: outcome.modeUsed,
-    fromCache: outcome.fromCache,
-    cache: cache.description,
-  };
+/**
+ * The client's going away as an AbortSignal, aborted when the client disconnects before the reply is
+ * complete. Nothing is set up until the work asks for the signal (a cache hit never does).
+ */
+class ClientDisconnection implements Cancellation {
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly reply: FastifyReply,
+  ) {}
+
+  signal(): AbortSignal {
+    if (this.controller) return this.controller.signal;
+    const controller = (this.controller = new AbortController());
+    const response = this.reply.raw;
+    if (this.gone()) {
+      controller.abort();
+    } else {
+      response.once('close', () => {
+        if (!response.writableFinished) controller.abort();
+      });
+      this.request.raw.once('aborted', () => controller.abort());
+    }
+    return controller.signal;
+  }
+
+  /** Whether the client has gone, without setting anything up. */
+  get aborted(): boolean {
+    return this.controller ? this.controller.signal.aborted : this.gone();
+  }
+
+  private gone(): boolean {
+    return this.reply.raw.destroyed && !this.reply.raw.writableFinished;
+  }
 }
 
-function presentVariantB(outcome: SummaryOutcome) {
-  return { ...toSummaryVariantB(outcome.summary), modeUsed: outcome.modeUsed, fromCache: outcome.fromCache };
-}
-
-/** Aborts when the client disconnects before the work is done. */
-function disconnectSignal(request: FastifyRequest, reply: FastifyReply): AbortController {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  request.raw.once('aborted', () => controller.abort());
-  return controller;
+/** A reply already serialised by the route's serialiser: sent as is (Fastify serialises only objects). */
+function sendSerialised(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type(JSON_CONTENT_TYPE).send(json);
 }
 
 export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summarizer: Summarizer, cache: SummaryCache): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const limiter = ctx.platform.rateLimiter;
+  const replies = createReplyMemo(cache.description);
 
   app.post(
     '/api/summarize',
@@ -70,10 +91,13 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       const state = await limiter.consume('summarize', requesterKey(request));
       void reply.headers(rateLimitHeaders(state));
       const body = request.body;
-      const controller = disconnectSignal(request, reply);
+      const client = new ClientDisconnection(request, reply);
       try {
-        const outcome = await summarizer.run(body, { signal: controller.signal });
-        return body.content !== undefined ? presentVariantB(outcome) : presentVariantA(outcome, cache);
+        const outcome = await summarizer.run(body, { cancellation: client });
+        // The app's serialisers (platform/serialization.ts) write strings.
+        const serialize = (presented: PresentedSummary) => reply.serialize(presented) as string;
+        const json = replies.serialised(outcome, body.content !== undefined ? 'B' : 'A', serialize);
+        return sendSerialised(reply, json);
       } catch (error) {
         // Failure statuses are the ones the schema lists (and 499 when the client has already gone).
         if (error instanceof SummaryFailure) return reply.status(error.status as 422).send({ error: error.message });
@@ -109,13 +133,13 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       const send = (event: string, data: unknown) => {
         if (!raw.writableEnded) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       };
-      const controller = disconnectSignal(request, reply);
+      const client = new ClientDisconnection(request, reply);
       const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
       try {
         if (request.validationError) throw request.validationError;
         await limiter.consume('summarize', requesterKey(request));
         const outcome = await summarizer.run(request.query, {
-          signal: controller.signal,
+          cancellation: client,
           onProgress: (stage: Stage) => send('progress', { stage }),
         });
         send('meta', { fromCache: outcome.fromCache, cache: cache.description, modeRequested: outcome.modeRequested, modeUsed: outcome.modeUsed });
@@ -125,7 +149,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
         send('tags', variantA.tags);
         send('done', { ok: true });
       } catch (error) {
-        if (!controller.signal.aborted) {
+        if (!client.aborted) {
           if (error instanceof SummaryFailure) {
             send('error', { message: error.message, code: error.code });
           } else {

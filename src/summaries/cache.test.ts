@@ -1,0 +1,201 @@
+/**
+ * The summary cache's in-process layer and the reply memo beside it: a hit hands out one decoded,
+ * frozen value (no parsing per hit), the shared store still comes first, and both stay bounded.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { Cache } from '../platform/cache.js';
+import { createSummaryCache, summaryCacheKey, SUMMARY_TTL_SECONDS } from './cache.js';
+import type { SummaryOutcome } from './produce.js';
+import { createReplyMemo, presentSummary } from './presenters.js';
+import { summarize, type Summary } from './summarize.js';
+
+const ABSTRACT =
+  'We study how transformer language models use long contexts. Retrieval accuracy falls when the relevant passage sits in the middle of the input, and rises again near either end. We measure this on multi-document question answering and key-value retrieval. Extended-context models are not better at using their context than their shorter counterparts.';
+
+function aSummary(title = 'Lost in the middle'): Summary {
+  return summarize({ title, text: ABSTRACT, mode: 'quick' });
+}
+
+/** A shared store in a Map, whose texts a test can replace (another process writing). */
+function fakeShared(): Cache & { texts: Map<string, string>; ttls: number[] } {
+  const texts = new Map<string, string>();
+  const ttls: number[] = [];
+  return {
+    kind: 'redis',
+    texts,
+    ttls,
+    get: async (key) => texts.get(key) ?? null,
+    set: async (key, value, ttl) => {
+      texts.set(key, value);
+      ttls.push(ttl);
+    },
+    delete: async (key) => {
+      texts.delete(key);
+    },
+  };
+}
+
+describe('summaryCacheKey', () => {
+  it('keys a title by its words, whatever their case and the whitespace between them', () => {
+    const titles = [
+      'Attention Is All You Need',
+      '  Attention  is all\tyou\n\nneed ',
+      'attention is all you need',
+      'Attention\u00a0Is All You Need',
+      'Attention\u2003 Is\r\nAll You Need',
+      'ATTENTION IS ALL YOU NEED',
+    ];
+    const keys = new Set(titles.map((title) => summaryCacheKey({ title }, 'quick')));
+    expect([...keys]).toEqual(['summary:v1:attention is all you need:quick']);
+    for (const title of [...titles, 'Ünïcødé  Title', 'x', ' ', '\t\t', 'a b  c\u2028d']) {
+      const folded = title.trim().toLowerCase().replace(/\s+/g, ' ');
+      expect(summaryCacheKey({ title, url: 'https://example.org/p.pdf' }, 'deep')).toBe(
+        `summary:v1:${folded || 'url#https://example.org/p.pdf'}:deep`,
+      );
+    }
+  });
+
+  it('prefers the id, and hashes long keys', () => {
+    expect(summaryCacheKey({ id: ' arxiv:1706.03762 ', title: 'Attention' }, 'deep')).toBe('summary:v1:arxiv:1706.03762:deep');
+    expect(summaryCacheKey({ title: 'long '.repeat(60) }, 'quick')).toMatch(/^summary:v1:[0-9a-f]{64}$/);
+  });
+});
+
+describe('summary cache, in-process layer', () => {
+  it('answers a hit with what a round trip through JSON gives, the same frozen object every time', async () => {
+    const cache = createSummaryCache({});
+    const summary = { ...aSummary(), dropped: undefined, notANumber: Number.NaN };
+    await cache.set('k', summary);
+    const first = await cache.get<Summary>('k');
+    const second = await cache.get<Summary>('k');
+    expect(first?.from).toBe('memory');
+    expect(first?.value).toEqual(JSON.parse(JSON.stringify(summary)));
+    expect(second?.value).toBe(first?.value);
+    expect(Object.isFrozen(first?.value)).toBe(true);
+    expect(Object.isFrozen(first?.value.bullets)).toBe(true);
+    expect(() => (first!.value.bullets as string[]).push('changed')).toThrow(TypeError);
+    expect(first?.value).not.toBe(summary);
+  });
+
+  it('parses once: hits do not call JSON.parse', async () => {
+    const cache = createSummaryCache({});
+    await cache.set('k', aSummary());
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      for (let i = 0; i < 5; i++) await cache.get('k');
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('is bounded in entries, oldest out first', async () => {
+    const cache = createSummaryCache({ memoryEntries: 2 });
+    await cache.set('a', aSummary('A'));
+    await cache.set('b', aSummary('B'));
+    await cache.set('c', aSummary('C'));
+    expect(await cache.get('a')).toBeNull();
+    expect(await cache.get('b')).not.toBeNull();
+    expect(await cache.get('c')).not.toBeNull();
+  });
+
+  it('is bounded in bytes, counting the decoded value and its reply beside the text', async () => {
+    const text = JSON.stringify(aSummary());
+    // Room for two entries counted as three times their text (as UTF-16), not for three.
+    const entryBytes = 64 + 'k1'.length * 2 + text.length * 2 * 3;
+    const cache = createSummaryCache({ memoryBytes: 2 * entryBytes + 10 });
+    for (const key of ['k1', 'k2', 'k3']) await cache.set(key, aSummary());
+    expect(await cache.get('k1')).toBeNull();
+    expect(await cache.get('k2')).not.toBeNull();
+    expect(await cache.get('k3')).not.toBeNull();
+  });
+
+  it('forgets an entry after seven days', async () => {
+    let now = 1_000_000;
+    const cache = createSummaryCache({ clock: { now: () => now } });
+    await cache.set('k', aSummary());
+    // The LRU reads its clock at most once a millisecond.
+    const later = async (ms: number) => {
+      now += ms;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    await later(SUMMARY_TTL_SECONDS * 1000 - 1000);
+    expect(await cache.get('k')).not.toBeNull();
+    await later(2000);
+    expect(await cache.get('k')).toBeNull();
+  });
+});
+
+describe('summary cache with a shared store', () => {
+  it('stores the JSON text there for seven days and answers from there first', async () => {
+    const shared = fakeShared();
+    const cache = createSummaryCache({ shared });
+    const summary = aSummary();
+    await cache.set('k', summary);
+    expect(shared.texts.get('k')).toBe(JSON.stringify(summary));
+    expect(shared.ttls).toEqual([SUMMARY_TTL_SECONDS]);
+    const first = await cache.get<Summary>('k');
+    const second = await cache.get<Summary>('k');
+    expect(first?.from).toBe('kv');
+    // The text is the one this process stored: its decoded value is reused.
+    expect(second?.value).toBe(first?.value);
+    expect(first?.value).toEqual(summary);
+  });
+
+  it('answers what the shared store holds when another process has stored something else', async () => {
+    const shared = fakeShared();
+    const cache = createSummaryCache({ shared });
+    await cache.set('k', aSummary('Mine'));
+    const theirs = aSummary('Theirs');
+    shared.texts.set('k', JSON.stringify(theirs));
+    const hit = await cache.get<Summary>('k');
+    expect(hit).toMatchObject({ from: 'kv', value: theirs });
+    expect(Object.isFrozen(hit?.value)).toBe(true);
+  });
+
+  it('answers from memory while the shared store is down, and never fails', async () => {
+    const shared = fakeShared();
+    const cache = createSummaryCache({ shared });
+    await cache.set('k', aSummary());
+    shared.get = async () => {
+      throw new Error('down');
+    };
+    shared.set = async () => {
+      throw new Error('down');
+    };
+    expect((await cache.get('k'))?.from).toBe('memory');
+    await expect(cache.set('other', aSummary('Other'))).resolves.toBeUndefined();
+    expect((await cache.get('other'))?.from).toBe('memory');
+  });
+});
+
+describe('reply memo', () => {
+  function outcome(summary: Summary, fromCache: SummaryOutcome['fromCache'], modeRequested: SummaryOutcome['modeRequested'] = 'quick'): SummaryOutcome {
+    return { summary, modeRequested, modeUsed: 'quick', fromCache };
+  }
+
+  it('serialises a cached summary once per reply shape, and a fresh one every time', async () => {
+    const cache = createSummaryCache({});
+    await cache.set('k', aSummary());
+    const cached = (await cache.get<Summary>('k'))!.value;
+    const memo = createReplyMemo('memory');
+    const serialize = vi.fn((reply: unknown) => JSON.stringify(reply));
+
+    const a = memo.serialised(outcome(cached, 'memory'), 'A', serialize);
+    expect(memo.serialised(outcome(cached, 'memory'), 'A', serialize)).toBe(a);
+    expect(serialize).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(a)).toEqual(presentSummary(outcome(cached, 'memory'), 'A', 'memory'));
+
+    // Each thing a reply holds besides the summary is a reply of its own.
+    const auto = memo.serialised(outcome(cached, 'memory', 'auto'), 'A', serialize);
+    const b = memo.serialised(outcome(cached, 'memory'), 'B', serialize);
+    expect(JSON.parse(auto)).toMatchObject({ modeRequested: 'auto' });
+    expect(JSON.parse(b)).toEqual(presentSummary(outcome(cached, 'memory'), 'B', 'memory'));
+    expect(serialize).toHaveBeenCalledTimes(3);
+
+    const fresh = aSummary();
+    memo.serialised(outcome(fresh, false), 'A', serialize);
+    memo.serialised(outcome(fresh, false), 'A', serialize);
+    expect(serialize).toHaveBeenCalledTimes(5);
+  });
+});
