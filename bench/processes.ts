@@ -1,9 +1,10 @@
 /** Child processes of the benchmark: the service, the bare server and the load generator. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import type { LoadResult, LoadSpec } from './load.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,19 +97,49 @@ function asServer(name: string, origin: string, child: ChildProcess): Server {
   };
 }
 
-/** The service as production runs it: `node dist/main.js`, configured by the environment alone. */
+/** The service as production runs it: `npm start`'s node command, configured by the environment alone. */
 export async function startService(name: string, env: Record<string, string>, logPath: string, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawnLogged(name, [...nodeArgs, join(ROOT, 'dist', 'main.js')], { ...env, PORT: String(port), HOST: '127.0.0.1' }, logPath);
+  const args = [...startScriptNodeArgs(), ...nodeArgs, join(ROOT, 'dist', 'main.js')];
+  const child = spawnLogged(name, args, { ...env, PORT: String(port), HOST: '127.0.0.1' }, logPath);
   await waitUntil(async () => (await fetch(`${origin}/api/health`)).ok, child, name, logPath);
   return asServer(name, origin, child);
+}
+
+/**
+ * The node arguments `npm start` gives the service (package.json `scripts.start`: `node <args> dist/main.js`),
+ * so that the benchmark runs the service as production starts it.
+ */
+export function startScriptNodeArgs(): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const match = /^node\s+(.*?)\s*dist\/main\.js$/.exec(scripts.start ?? '');
+  if (!match) throw new Error(`package.json scripts.start is not "node … dist/main.js": ${scripts.start}`);
+  return (match[1] ?? '').split(/\s+/).filter(Boolean);
+}
+
+/**
+ * A reference server of bench/ as plain JavaScript: transpiled (type-only imports dropped) into
+ * `.bench-build/` beside dist/, then run by node alone — no TypeScript loader in the process, so its
+ * memory and start-up are those of the server itself.
+ */
+function transpileReferenceServer(script: string): string {
+  const source = readFileSync(join(ROOT, 'bench', script), 'utf8');
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+    fileName: script,
+  });
+  const outDir = join(ROOT, '.bench-build');
+  mkdirSync(outDir, { recursive: true });
+  const outPath = join(outDir, script.replace(/\.ts$/, '.mjs'));
+  writeFileSync(outPath, outputText);
+  return outPath;
 }
 
 /** A reference server of bench/ (`bare-server.ts`, `fastify-alone.ts`), given the bare server's configuration file. */
 export async function startReferenceServer(name: string, script: string, configPath: string, port: number, logPath: string): Promise<Server> {
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawnLogged(name, ['--import', 'tsx', join(ROOT, 'bench', script), configPath, String(port)], {}, logPath);
+  const child = spawnLogged(name, [transpileReferenceServer(script), configPath, String(port)], {}, logPath);
   await waitUntil(async () => (await fetch(`${origin}/api/health`)).ok, child, name, logPath);
   return asServer(name, origin, child);
 }

@@ -1,13 +1,13 @@
 /**
  * buildApp(config) → the whole service as a Fastify instance that never listens: tests call
- * `app.inject()`, `main.ts` listens. External plugins first (cookies, CORS, multipart, OpenAPI),
- * then our own (error handling, request auth), then each capability's routes.
+ * `app.inject()`, `main.ts` listens. External plugins first (cookies, CORS, OpenAPI), then our own
+ * (error handling, request auth), then each capability's routes (multipart parsing is registered in
+ * the avatar upload's own scope, so other routes do not pay for its hooks).
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import multipart from '@fastify/multipart';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer, ACCESS_TOKEN_TTL_SECONDS } from './auth/access-tokens.js';
@@ -19,6 +19,7 @@ import type { Config } from './config.js';
 import type { AppContext, ResourceResolver } from './context.js';
 import { healthRoutes } from './health/routes.js';
 import { installErrorHandling } from './platform/http-errors.js';
+import { lazyChildLoggerFactory } from './platform/request-logger.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { serializerCompiler } from './platform/serialization.js';
@@ -44,6 +45,8 @@ export interface BuildOptions {
   platformOverrides?: PlatformOverrides;
   /** Replaces the logger settings (tests pass false). */
   logger?: FastifyServerOptions['logger'];
+  /** Where the service's own logger writes (default stdout); tests read the lines. */
+  logStream?: { write(line: string): void };
   /** Replaces the identifier lookup (defaults to the search providers'). */
   resolveResource?: ResourceResolver;
 }
@@ -59,16 +62,19 @@ export function redactUrl(url: string): string {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const platform = options.platform ?? (await createPlatform(config, options.platformOverrides));
+  const logger =
+    options.logger ??
+    ({
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+      },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    } as FastifyServerOptions['logger']);
   const app = Fastify({
-    logger:
-      options.logger ??
-      ({
-        level: config.logLevel,
-        redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-        serializers: {
-          req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
-        },
-      } as FastifyServerOptions['logger']),
+    logger,
+    ...(logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     genReqId: (req) => {
@@ -80,8 +86,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it finishes in the same tick (no promise, no microtask).
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
 
   const search = createSearchService(config, platform);
@@ -109,7 +117,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'X-Total-Count', 'Content-Disposition'],
     maxAge: 600,
   });
-  await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 10, parts: 12 } });
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
   installErrorHandling(app);
   await app.register(requestAuth, { config, sessions: ctx.sessions, tokens, rateLimiter: platform.rateLimiter });

@@ -24,8 +24,8 @@ export interface AuthDeps {
   log: FastifyBaseLogger;
 }
 
-function assertPasswordAcceptable(password: string): void {
-  const problem = passwordProblem(password);
+async function assertPasswordAcceptable(password: string): Promise<void> {
+  const problem = await passwordProblem(password);
   if (problem) throw validationError('password', problem, `Password ${problem}`);
 }
 
@@ -44,7 +44,7 @@ async function sendLinkMail(deps: AuthDeps, to: string, subject: string, intro: 
 }
 
 export async function signUp(deps: AuthDeps, input: { email: string; password: string; name?: string }): Promise<UserRow> {
-  assertPasswordAcceptable(input.password);
+  await assertPasswordAcceptable(input.password);
   const name = stripHtml(input.name ?? '') || input.email.split('@')[0]!.slice(0, 100);
   const passwordHash = await hashPassword(input.password);
   let user: UserRow;
@@ -97,7 +97,7 @@ export async function updatePassword(
   input: { token?: string; password: string },
   signedIn: { userId: string; sessionId: string | null } | null,
 ): Promise<void> {
-  assertPasswordAcceptable(input.password);
+  await assertPasswordAcceptable(input.password);
   if (input.token) {
     const passwordHash = await hashPassword(input.password);
     const userId = await consumeEmailToken(deps.db, input.token, 'password_reset');

@@ -1,6 +1,5 @@
 /** Password hashing (argon2id) and the password policy: at least 6 characters, not a common password. */
 import { hash, verify } from '@node-rs/argon2';
-import { dictionary } from '@zxcvbn-ts/language-common';
 
 // OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
 // `algorithm: 2` is Algorithm.Argon2id (a const enum, which isolated modules cannot import).
@@ -9,19 +8,29 @@ const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallel
 export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 256;
 
-let commonPasswords: Set<string> | undefined;
+let commonPasswords: Promise<Set<string>> | undefined;
 
-/** True for passwords in zxcvbn's list of ~49,000 most common passwords (case-insensitive). */
-export function isCommonPassword(password: string): boolean {
-  commonPasswords ??= new Set(dictionary['passwords-common'].map((word: string) => word.toLowerCase()));
-  return commonPasswords.has(password.toLowerCase());
+/**
+ * zxcvbn's list of ~49,000 most common passwords, lower-cased. Loaded on the first password check:
+ * its module carries all of zxcvbn's word lists, memory a server that only reads never needs.
+ */
+function loadCommonPasswords(): Promise<Set<string>> {
+  commonPasswords ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set(dictionary['passwords-common'].map((word: string) => word.toLowerCase())),
+  );
+  return commonPasswords;
+}
+
+/** True for passwords in that list (case-insensitive). */
+export async function isCommonPassword(password: string): Promise<boolean> {
+  return (await loadCommonPasswords()).has(password.toLowerCase());
 }
 
 /** Why a password is refused, or null when it is acceptable. */
-export function passwordProblem(password: string): string | null {
+export async function passwordProblem(password: string): Promise<string | null> {
   if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
   if (password.length > MAX_PASSWORD_LENGTH) return `must be at most ${MAX_PASSWORD_LENGTH} characters`;
-  if (isCommonPassword(password)) return 'is too common; choose a less guessable password';
+  if (await isCommonPassword(password)) return 'is too common; choose a less guessable password';
   return null;
 }
 

@@ -7,7 +7,8 @@ export type ServiceState = 'connected' | 'disconnected' | 'not_configured';
 export type HealthCheck = () => Promise<boolean>;
 
 export interface HealthMonitor {
-  states(): Record<string, ServiceState>;
+  /** The last result: one frozen object per refresh, so a read costs nothing. */
+  states(): Readonly<Record<string, ServiceState>>;
   /** Runs every check now (also done at start and on each interval). */
   refresh(): Promise<void>;
   stop(): void;
@@ -16,6 +17,7 @@ export interface HealthMonitor {
 export function createHealthMonitor(checks: Record<string, HealthCheck | null>, intervalMs = 15_000): HealthMonitor {
   const current: Record<string, ServiceState> = {};
   for (const [name, check] of Object.entries(checks)) current[name] = check ? 'disconnected' : 'not_configured';
+  let snapshot: Readonly<Record<string, ServiceState>> = Object.freeze({ ...current });
 
   const withDeadline = (check: HealthCheck) =>
     Promise.race([check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref())]);
@@ -27,8 +29,9 @@ export function createHealthMonitor(checks: Record<string, HealthCheck | null>, 
         current[name] = (await withDeadline(check)) ? 'connected' : 'disconnected';
       }),
     );
+    snapshot = Object.freeze({ ...current });
   }
   const timer = setInterval(() => void refresh(), intervalMs);
   timer.unref();
-  return { states: () => ({ ...current }), refresh, stop: () => clearInterval(timer) };
+  return { states: () => snapshot, refresh, stop: () => clearInterval(timer) };
 }

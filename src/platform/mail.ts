@@ -5,7 +5,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+
+type Nodemailer = (typeof import('nodemailer'))['default'];
 
 export interface MailMessage {
   to: string;
@@ -22,27 +24,37 @@ export interface Mailer {
   close(): void;
 }
 
+/** A transport made on first use: nodemailer is loaded only by a process that sends or checks mail. */
+function lazyTransport(make: (mailer: Nodemailer) => Transporter): { get(): Promise<Transporter>; close(): void } {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    get: () => (transport ??= import('nodemailer').then((module) => make(module.default))),
+    close: () => void transport?.then((made) => made.close()),
+  };
+}
+
 export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string }): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    const smtpUrl = options.smtpUrl;
+    const transport = lazyTransport((mailer) => mailer.createTransport(smtpUrl));
     return {
       kind: 'smtp',
       async send(message) {
-        const info = await transport.sendMail({ from: options.from, ...message });
+        const info = await (await transport.get()).sendMail({ from: options.from, ...message });
         return { id: info.messageId };
       },
-      verify: () => transport.verify().then(
+      verify: () => transport.get().then((made) => made.verify()).then(
         () => true,
         () => false,
       ),
       close: () => transport.close(),
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport((mailer) => mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     kind: 'outbox',
     async send(message) {
-      const info = await transport.sendMail({ from: options.from, ...message });
+      const info = await (await transport.get()).sendMail({ from: options.from, ...message });
       await mkdir(options.outboxDir, { recursive: true });
       const file = join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });

@@ -1,4 +1,5 @@
 /** Routes of spec §4.2: the profile, its update, and the avatar upload; plus serving stored avatars. */
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -60,6 +61,40 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
     },
   );
 
+  // Multipart parsing (and its per-request hooks) only where a file is uploaded: its own scope.
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, { limits: { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 10, parts: 12 } });
+    avatarUploadRoute(uploads, ctx);
+  });
+
+  app.get(
+    '/storage/avatars/:userId/:file',
+    {
+      schema: {
+        tags: ['storage'],
+        summary: 'A stored avatar (public)',
+        params: z.object({ userId: z.uuid(), file: z.string().regex(/^\d{1,16}\.(png|jpg|webp)$/) }),
+      },
+      config: { noCookies: true },
+    },
+    async (request, reply) => {
+      const key = `avatars/${request.params.userId}/${request.params.file}`;
+      const data = isValidBlobKey(key) ? await ctx.platform.blobs.get(key) : null;
+      if (!data) throw notFound('File');
+      const ext = request.params.file.split('.').pop() ?? '';
+      return reply
+        .header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'")
+        .send(data);
+    },
+  );
+}
+
+/** POST /api/profile/avatar, registered in a scope that parses multipart bodies. */
+function avatarUploadRoute(root: FastifyInstance, ctx: AppContext): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/profile/avatar',
     {
@@ -92,30 +127,6 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
       });
       if (previousKey && previousKey !== key) await ctx.platform.blobs.delete(previousKey).catch(() => undefined);
       return { avatarUrl: url, profile: presentProfile(profile) };
-    },
-  );
-
-  app.get(
-    '/storage/avatars/:userId/:file',
-    {
-      schema: {
-        tags: ['storage'],
-        summary: 'A stored avatar (public)',
-        params: z.object({ userId: z.uuid(), file: z.string().regex(/^\d{1,16}\.(png|jpg|webp)$/) }),
-      },
-      config: { noCookies: true },
-    },
-    async (request, reply) => {
-      const key = `avatars/${request.params.userId}/${request.params.file}`;
-      const data = isValidBlobKey(key) ? await ctx.platform.blobs.get(key) : null;
-      if (!data) throw notFound('File');
-      const ext = request.params.file.split('.').pop() ?? '';
-      return reply
-        .header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream')
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'")
-        .send(data);
     },
   );
 }

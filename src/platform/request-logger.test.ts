@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { openDatabase } from './db/client.js';
+
+/** The service with its own logger settings, writing to an array of parsed lines. */
+async function appLoggingAt(level: string, addRoutes?: (app: FastifyInstance) => void) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rw-log-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: level });
+  const database = await openDatabase({ pgliteDir: 'memory://' });
+  const lines: Array<Record<string, unknown>> = [];
+  const app = await buildApp(config, { platformOverrides: { database }, logStream: { write: (line) => void lines.push(JSON.parse(line)) } });
+  addRoutes?.(app);
+  await app.ready();
+  const close = async () => {
+    await app.close();
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { app, lines, close };
+}
+
+describe('request logging', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => close?.());
+
+  it('writes each request line with its request id, and redacts tokens in URLs', async () => {
+    const logged = await appLoggingAt('info');
+    close = logged.close;
+    const res = await logged.app.inject({ method: 'GET', url: '/api/auth/reset-password?token=secret-token-value' });
+    const requestId = res.headers['x-request-id'];
+    const mine = logged.lines.filter((line) => line.reqId === requestId);
+    expect(mine.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+    expect(JSON.stringify(logged.lines)).not.toContain('secret-token-value');
+    expect((mine[0]?.req as { url: string }).url).toContain('token=[redacted]');
+  });
+
+  it('writes nothing for a plain request at warn, and still writes what a request logs at warn with its id', async () => {
+    const logged = await appLoggingAt('warn', (app) =>
+      app.get('/test/warns', async (request) => {
+        request.log.warn({ detail: 42 }, 'something to look at');
+        return { ok: true };
+      }),
+    );
+    close = logged.close;
+    await logged.app.inject({ method: 'GET', url: '/api/health' });
+    expect(logged.lines.filter((line) => line.reqId)).toEqual([]);
+
+    const res = await logged.app.inject({ method: 'GET', url: '/test/warns' });
+    const line = logged.lines.find((entry) => entry.msg === 'something to look at');
+    expect(line).toMatchObject({ level: 40, detail: 42, reqId: res.headers['x-request-id'] });
+  });
+});
