@@ -1,7 +1,8 @@
+import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutbound, isBlockedAddress, OutboundError } from './outbound.js';
+import { createGuardedLookup, createOutbound, isBlockedAddress, OutboundError, type GuardedLookup } from './outbound.js';
 
 let server: Server;
 let base: string;
@@ -9,6 +10,7 @@ let base: string;
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/ok') res.end('hello');
+    else if (req.url === '/port') res.end(String(req.socket.remotePort));
     else if (req.url === '/big') res.end(Buffer.alloc(5000, 97));
     else if (req.url === '/slow') setTimeout(() => res.end('late'), 2000);
     else if (req.url === '/redirect') res.writeHead(302, { location: '/ok' }).end();
@@ -100,5 +102,124 @@ describe('outbound client', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     expect((await failureOf(open.request(`${base}/slow`, { signal: controller.signal, timeoutMs: 5000 }))).kind).toBe('aborted');
+  });
+});
+
+/** Runs a lookup the way `net.connect` does (all addresses), as a promise. */
+function lookupAll(lookup: GuardedLookup, hostname: string, family?: number): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => {
+    lookup(hostname, { all: true, ...(family ? { family } : {}) }, (error, addresses) => {
+      if (error) reject(error);
+      else resolve(addresses as LookupAddress[]);
+    });
+  });
+}
+
+/** A resolver answering from a table that a test can change, counting what it was asked. */
+function fakeResolver(table: Record<string, string[]>) {
+  const asked: string[] = [];
+  const resolve = async (hostname: string): Promise<LookupAddress[]> => {
+    asked.push(hostname);
+    await new Promise((done) => setTimeout(done, 5));
+    const addresses = table[hostname];
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  return { resolve, asked, table };
+}
+
+describe('guarded lookup (DNS cache)', () => {
+  it('refuses a name that resolves to a private address, every time, without remembering the refusal', async () => {
+    const dns = fakeResolver({ 'rebind.example': ['93.184.216.34', '10.0.0.7'], 'metadata.example': ['169.254.169.254'] });
+    const lookup = createGuardedLookup({ resolve: dns.resolve });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(lookupAll(lookup, 'rebind.example')).rejects.toMatchObject({ kind: 'blocked_address' });
+      await expect(lookupAll(lookup, 'metadata.example')).rejects.toMatchObject({ kind: 'blocked_address' });
+    }
+    expect(dns.asked).toEqual(['rebind.example', 'metadata.example', 'rebind.example', 'metadata.example']);
+  });
+
+  it('reuses a checked answer until it expires, then resolves and checks again', async () => {
+    let now = 1_000_000;
+    const dns = fakeResolver({ 'api.example': ['93.184.216.34'] });
+    const lookup = createGuardedLookup({ resolve: dns.resolve, ttlMs: 30_000, now: () => now });
+    expect(await lookupAll(lookup, 'api.example')).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    now += 29_999;
+    expect(await lookupAll(lookup, 'API.example')).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    expect(dns.asked).toEqual(['api.example']);
+
+    // After the TTL the name is resolved again, and a now-private answer is refused (no stale allowance).
+    now += 2;
+    dns.table['api.example'] = ['127.0.0.1'];
+    await expect(lookupAll(lookup, 'api.example')).rejects.toMatchObject({ kind: 'blocked_address' });
+    expect(dns.asked).toEqual(['api.example', 'api.example']);
+  });
+
+  it('shares one resolution among lookups in flight, and does not remember failures', async () => {
+    const dns = fakeResolver({ 'api.example': ['93.184.216.34', '2606:4700:4700::1111'] });
+    const lookup = createGuardedLookup({ resolve: dns.resolve });
+    const [a, b] = await Promise.all([lookupAll(lookup, 'api.example'), lookupAll(lookup, 'api.example', 6)]);
+    expect(a).toHaveLength(2);
+    expect(b).toEqual([{ address: '2606:4700:4700::1111', family: 6 }]);
+    expect(dns.asked).toEqual(['api.example']);
+
+    await expect(lookupAll(lookup, 'missing.example')).rejects.toThrow(/ENOTFOUND/);
+    dns.table['missing.example'] = ['93.184.216.35'];
+    expect(await lookupAll(lookup, 'missing.example')).toEqual([{ address: '93.184.216.35', family: 4 }]);
+  });
+
+  it('answers the single-address form too', async () => {
+    const lookup = createGuardedLookup({ resolve: fakeResolver({ 'api.example': ['93.184.216.34'] }).resolve });
+    const single = await new Promise<[string, number | undefined]>((resolve, reject) =>
+      lookup('api.example', {}, (error, address, family) => (error ? reject(error) : resolve([address as string, family]))),
+    );
+    expect(single).toEqual(['93.184.216.34', 4]);
+  });
+});
+
+describe('outbound client: names, allowances and connections', () => {
+  it('refuses a name that resolves to loopback unless its host:port is allowed, resolving it once', async () => {
+    const port = new URL(base).port;
+    const dns = fakeResolver({ 'fixtures.test': ['127.0.0.1'] });
+    const guarded = createOutbound({ allowPrivate: false, userAgent: 'rw-test', resolveHost: dns.resolve });
+    expect((await failureOf(guarded.request(`http://fixtures.test:${port}/ok`))).kind).toBe('blocked_address');
+    await guarded.close();
+
+    const allowed = createOutbound({
+      allowPrivate: false,
+      allowedPrivateHosts: [`fixtures.test:${port}`],
+      userAgent: 'rw-test',
+      resolveHost: dns.resolve,
+    });
+    dns.asked.length = 0;
+    const [first, second] = await Promise.all([
+      allowed.request(`http://fixtures.test:${port}/ok`),
+      allowed.request(`http://fixtures.test:${port}/ok`),
+    ]);
+    expect([first.text(), second.text()]).toEqual(['hello', 'hello']);
+    // Two connections at once, one resolution.
+    expect(dns.asked).toEqual(['fixtures.test']);
+    // The allowance is for that port only.
+    expect((await failureOf(allowed.request('http://fixtures.test:1/ok'))).kind).toBe('blocked_address');
+    await allowed.close();
+  });
+
+  it('keeps an idle connection while the server announces it will (minus 1 s, not 2 s)', async () => {
+    const shortLived = createServer((req, res) => res.end(String(req.socket.remotePort)));
+    // Node announces `Keep-Alive: timeout=2`: undici keeps the connection 1 s (its default margin, 2 s, left none).
+    shortLived.keepAliveTimeout = 2_000;
+    await new Promise<void>((resolve) => shortLived.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(shortLived.address() as AddressInfo).port}`;
+    const client = createOutbound({ allowPrivate: true, userAgent: 'rw-test' });
+    try {
+      const first = (await client.request(`${origin}/`)).text();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const second = (await client.request(`${origin}/`)).text();
+      expect(second).toBe(first);
+    } finally {
+      await client.close();
+      shortLived.closeAllConnections();
+      await new Promise((resolve) => shortLived.close(resolve));
+    }
   });
 });

@@ -3,7 +3,7 @@
  * here, so that every call has a deadline, a size cap, re-checked redirects and a guard against
  * requests to loopback, private, link-local and metadata addresses (unless explicitly allowed).
  */
-import { lookup as dnsLookup } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -65,7 +65,18 @@ export interface OutboundOptions {
   userAgent: string;
   defaultTimeoutMs?: number;
   defaultMaxBytes?: number;
+  /** Resolves a host name to its addresses (default: the system resolver); tests replace it. */
+  resolveHost?: ResolveHost;
+  /** How long a checked DNS answer is reused for new connections (default DNS_CACHE_TTL_MS). */
+  dnsCacheTtlMs?: number;
 }
+
+export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
+
+/** How long a host's checked addresses are reused before it is resolved (and checked) again. */
+export const DNS_CACHE_TTL_MS = 30_000;
+/** Hosts remembered at once; the oldest answer makes room. The service calls a handful. */
+const DNS_CACHE_MAX_HOSTS = 256;
 
 const BLOCKED_RANGES = new Set([
   'unspecified',
@@ -100,25 +111,76 @@ export function isBlockedAddress(address: string): boolean {
   return BLOCKED_RANGES.has(parsed.range());
 }
 
-function guardedLookup(
-  hostname: string,
-  options: object,
-  callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-): void {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    const list = addresses as LookupAddress[];
-    const blocked = list.find((a) => isBlockedAddress(a.address));
-    if (blocked) {
-      const error = new OutboundError('blocked_address', `Refusing to connect to ${hostname}: address not allowed`);
-      return callback(error as unknown as NodeJS.ErrnoException, []);
-    }
-    const all = (options as { all?: boolean }).all;
-    if (all) return callback(null, list);
-    const first = list[0];
-    if (!first) return callback(new Error(`No address for ${hostname}`) as NodeJS.ErrnoException, []);
-    callback(null, first.address, first.family);
-  });
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+/** The `lookup` of `net.connect`, as undici passes it on. */
+export type GuardedLookup = (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback) => void;
+
+export interface GuardedLookupOptions {
+  resolve?: ResolveHost;
+  ttlMs?: number;
+  now?: () => number;
+  /** False only for the connections to `allowedPrivateHosts`, whose addresses are private by design. */
+  refuseBlockedAddresses?: boolean;
+}
+
+const systemResolve: ResolveHost = (hostname) => dnsLookup(hostname, { all: true });
+
+/**
+ * The lookup every outbound connection uses: resolves the name and refuses it when any of its addresses
+ * is one the service must not call, so the address checked is the address connected to. An allowed
+ * answer is remembered for `ttlMs`: a new connection to a provider (its keep-alive connection expired,
+ * or several requests at once) does not wait for the resolver again. Lookups of one name in flight
+ * share one resolution. Refusals and failures are not remembered, so they are checked afresh each time.
+ */
+export function createGuardedLookup(options: GuardedLookupOptions = {}): GuardedLookup {
+  const resolve = options.resolve ?? systemResolve;
+  const ttlMs = options.ttlMs ?? DNS_CACHE_TTL_MS;
+  const now = options.now ?? Date.now;
+  const refuseBlocked = options.refuseBlockedAddresses ?? true;
+  const answers = new Map<string, { addresses: LookupAddress[]; expiresAt: number }>();
+  const inFlight = new Map<string, Promise<LookupAddress[]>>();
+
+  function checkedAddresses(hostname: string): Promise<LookupAddress[]> {
+    const key = hostname.toLowerCase();
+    const known = answers.get(key);
+    if (known && known.expiresAt > now()) return Promise.resolve(known.addresses);
+    answers.delete(key);
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    const resolution = resolve(hostname)
+      .then((addresses) => {
+        if (addresses.length === 0) throw new OutboundError('network', `No address for ${hostname}`);
+        if (refuseBlocked && addresses.some((entry) => isBlockedAddress(entry.address))) {
+          throw new OutboundError('blocked_address', `Refusing to connect to ${hostname}: address not allowed`);
+        }
+        if (answers.size >= DNS_CACHE_MAX_HOSTS) answers.delete(answers.keys().next().value as string);
+        answers.set(key, { addresses, expiresAt: now() + ttlMs });
+        return addresses;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, resolution);
+    return resolution;
+  }
+
+  return (hostname, lookupOptions, callback) => {
+    checkedAddresses(hostname).then(
+      (addresses) => {
+        const family = familyOf(lookupOptions.family);
+        const usable = family ? addresses.filter((entry) => entry.family === family) : addresses;
+        const first = usable[0];
+        if (!first) return callback(new OutboundError('network', `No IPv${family} address for ${hostname}`) as unknown as NodeJS.ErrnoException, []);
+        if (lookupOptions.all) return callback(null, usable);
+        callback(null, first.address, first.family);
+      },
+      (error: unknown) => callback(error as NodeJS.ErrnoException, []),
+    );
+  };
+}
+
+function familyOf(family: number | string | undefined): 4 | 6 | undefined {
+  if (family === 4 || family === 'IPv4') return 4;
+  if (family === 6 || family === 'IPv6') return 6;
+  return undefined;
 }
 
 function checkUrl(raw: string, allowPrivate: boolean, allowedHosts: ReadonlySet<string>): URL {
@@ -163,11 +225,23 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
   const defaultMaxBytes = options.defaultMaxBytes ?? 10 * 1024 * 1024;
   const allowedHosts = new Set(options.allowedPrivateHosts ?? []);
-  const dispatcher = new Agent({
-    connect: options.allowPrivate ? {} : { lookup: guardedLookup as never },
-    keepAliveTimeout: 10_000,
-    connections: 64,
-  });
+  const lookupOptions = { resolve: options.resolveHost, ttlMs: options.dnsCacheTtlMs };
+  // One keep-alive pool per origin (undici's Agent), so a search reuses the connections of the last one.
+  const agentFor = (lookup: GuardedLookup | undefined): Agent =>
+    new Agent({
+      connect: lookup ? { lookup: lookup as never } : {},
+      keepAliveTimeout: 10_000,
+      // undici keeps an idle connection for the server's announced keep-alive minus this margin (default
+      // 2 s: a Node server's `timeout=5` gave 3 s, so connections to it closed between searches 3 s apart).
+      keepAliveTimeoutThreshold: 1_000,
+      connections: 64,
+    });
+  const guarded = agentFor(options.allowPrivate ? undefined : createGuardedLookup(lookupOptions));
+  // The allowed `host:port` pairs get their own agent, whose lookup does not refuse private addresses:
+  // a lookup sees only the name, and the allowance is for one port of it.
+  const allowed =
+    !options.allowPrivate && allowedHosts.size > 0 ? agentFor(createGuardedLookup({ ...lookupOptions, refuseBlockedAddresses: false })) : guarded;
+  const dispatcherFor = (url: URL): Agent => (allowedHosts.has(url.host) ? allowed : guarded);
 
   async function request(rawUrl: string, req: OutboundRequest = {}): Promise<OutboundResponse> {
     const timeoutMs = req.timeoutMs ?? defaultTimeoutMs;
@@ -192,7 +266,7 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
       try {
         res = await undiciRequest(url, {
           method,
-          dispatcher,
+          dispatcher: dispatcherFor(url),
           signal,
           body,
           headers: { 'user-agent': options.userAgent, ...req.headers },
@@ -243,5 +317,10 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
     }
   }
 
-  return { request, close: () => dispatcher.close() };
+  return {
+    request,
+    close: async () => {
+      await Promise.all([...new Set([guarded, allowed])].map((agent) => agent.close()));
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { federatedSearch } from './federate.js';
 import type { ProviderStatus } from './federate.js';
 import { mergeRecords } from './merge.js';
@@ -245,6 +245,31 @@ describe('federatedSearch', () => {
     expect(result.records).toEqual([]);
   });
 
+  it('starts providers whose search is a chain of requests first, and reports them in the order given', async () => {
+    const started: ProviderId[] = [];
+    const fake = (id: ProviderId, requestsPerSearch?: number): SearchProvider => ({
+      id,
+      name: id,
+      description: id,
+      requestsPerSecond: 1,
+      maxConcurrency: 1,
+      ...(requestsPerSearch ? { requestsPerSearch } : {}),
+      isEnabled: () => true,
+      search: async () => {
+        started.push(id);
+        return { records: [] };
+      },
+      lookup: async () => null,
+    });
+    const result = await federatedSearch({
+      providers: [fake('arxiv'), fake('pubmed', 2), fake('crossref', 1), fake('youtube', 2), fake('zenodo')],
+      query: 'anything',
+      perProviderLimit: 10,
+    });
+    expect(started).toEqual(['pubmed', 'youtube', 'arxiv', 'crossref', 'zenodo']);
+    expect(result.providers.map((status) => status.id)).toEqual(['arxiv', 'pubmed', 'crossref', 'youtube', 'zenodo']);
+  });
+
   it('stops every provider when the caller aborts', async () => {
     const server = await serveProviders({
       crossref: [{ path: '/crossref/works', delayMs: 2_000, fixture: 'crossref/works_query.title_no_results.json' }],
@@ -281,6 +306,26 @@ describe('federatedSearch', () => {
       expect(second.records).toEqual(first.records);
       expect(statusOf(second.providers, 'crossref')).toMatchObject({ status: 'ok', count: 1, cached: true, total: 2531297 });
       expect(statusOf(first.providers, 'crossref')?.cached).toBeUndefined();
+    });
+
+    it('leaves cache writes to deferWork when given one (the route runs them after the reply)', async () => {
+      const server = await serveProviders();
+      const providers = providersAt(server.url, outbound);
+      const cache = createMapCache();
+      const deferred: Array<() => void> = [];
+      const seen: string[] = [];
+      await federatedSearch({
+        providers: [providers.crossref, providers.zenodo],
+        query: QUERY,
+        perProviderLimit: 50,
+        cache,
+        deferWork: (work) => deferred.push(work),
+        onAnswer: (records) => seen.push(...records.map((record) => record.id)),
+      });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(cache.entries.size).toBe(0);
+      for (const work of deferred) work();
+      await vi.waitFor(() => expect(cache.entries.size).toBe(2));
     });
 
     it('caches only successful answers, for the configured time', async () => {

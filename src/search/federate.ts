@@ -44,6 +44,16 @@ export interface FederatedSearchOptions {
   cache?: ProviderAnswerCache;
   cacheTtlSeconds?: number;
   now?: () => number;
+  /**
+   * Called with each provider's records (ranks set) as soon as it has answered, while the others may
+   * still be awaited: per-record work done here is off the search's critical path.
+   */
+  onAnswer?: (records: SearchRecord[]) => void;
+  /**
+   * Runs work the result does not need (writing answers to the cache). By default at once; the route
+   * passes one that waits until the reply has been sent.
+   */
+  deferWork?: (work: () => void) => void;
 }
 
 export interface FederatedSearchResult {
@@ -66,13 +76,25 @@ export function providerAnswerCacheKey(provider: ProviderId, query: string, limi
 export async function federatedSearch(options: FederatedSearchOptions): Promise<FederatedSearchResult> {
   const now = options.now ?? Date.now;
   const startedAt = now();
-  const outcomes = await Promise.all(
-    options.providers.map((provider) => askProvider(provider, options, startedAt, now)),
-  );
+  const asked = new Map<SearchProvider, Promise<ProviderOutcome>>();
+  for (const provider of inStartOrder(options.providers)) {
+    asked.set(provider, askProvider(provider, options, startedAt, now));
+  }
+  // Reported in the order the providers were given, whatever order they were asked in.
+  const outcomes = await Promise.all(options.providers.map((provider) => asked.get(provider) as Promise<ProviderOutcome>));
   return {
     records: outcomes.flatMap((outcome) => outcome.records),
     providers: outcomes.map((outcome) => outcome.status),
   };
+}
+
+/**
+ * Every provider is asked at once, but its first request still leaves in turn. Those whose search is a
+ * chain of requests go first: the chain's end bounds the whole search, and their first answers then
+ * arrive first too, so the next request of the chain is not queued behind other answers' parsing.
+ */
+function inStartOrder(providers: SearchProvider[]): SearchProvider[] {
+  return [...providers].sort((a, b) => (b.requestsPerSearch ?? 1) - (a.requestsPerSearch ?? 1));
 }
 
 async function askProvider(
@@ -94,14 +116,19 @@ async function askProvider(
   const cached = options.cache ? await readCachedAnswer(options.cache, cacheKey) : null;
   if (cached) {
     const records = withRanks(cached.records, provider.id);
+    options.onAnswer?.(records);
     return settle({ status: 'ok', count: records.length, cached: true, ...totalOf(cached) }, records);
   }
 
   try {
     const answer = await runWithDeadline(provider, options, deadlineAt, deadlineMs, now);
     const records = withRanks(answer.records, provider.id);
-    if (options.cache) {
-      void writeCachedAnswer(options.cache, cacheKey, answer, options.cacheTtlSeconds ?? DEFAULT_ANSWER_CACHE_TTL_SECONDS);
+    options.onAnswer?.(records);
+    const cache = options.cache;
+    if (cache) {
+      const write = (): void => void writeCachedAnswer(cache, cacheKey, answer, options.cacheTtlSeconds ?? DEFAULT_ANSWER_CACHE_TTL_SECONDS);
+      if (options.deferWork) options.deferWork(write);
+      else write();
     }
     return settle({ status: 'ok', count: records.length, ...totalOf(answer) }, records);
   } catch (error) {

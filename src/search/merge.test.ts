@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeRecords } from './merge.js';
+import { createRecordMerger, mergeRecords } from './merge.js';
 import { crossrefWorkToRecord } from './providers/crossref.js';
 import { readFixture } from './test-support/harness.js';
 import type { ProviderId, SearchRecord } from './types.js';
@@ -86,6 +86,17 @@ describe('mergeRecords', () => {
       ['10.1101/014852', 2015],
     ]);
     expect(mergeRecords(records)).toHaveLength(20);
+  });
+
+  it('merges the same when each answer was prepared as it arrived', () => {
+    const body = JSON.parse(readFixture('crossref/works_query-ecology_query.author-carl-boettiger.json')) as {
+      message: { items: Array<Record<string, unknown>> };
+    };
+    const crossref = body.message.items.map(crossrefWorkToRecord).filter((item): item is SearchRecord => !!item);
+    const others = crossref.map((item, index) => record('openalex', `W${index}`, { title: item.title, year: item.year, doi: undefined }));
+    const merger = createRecordMerger();
+    merger.prepare(crossref);
+    expect(merger.merge([...crossref, ...others])).toEqual(mergeRecords([...crossref, ...others]));
   });
 
   it('joins records transitively (an id linking two others joins all three)', () => {

@@ -25,7 +25,38 @@ export const MERGE_PRIORITY: readonly ProviderId[] = [
 /** Titles shorter than this ("Introduction", "Editorial") are too generic to identify a work. */
 const MIN_TITLE_KEY_LENGTH = 16;
 
+/**
+ * Merging for one search. A record's title key (its normalised title) depends on that record alone, so
+ * `prepare` works it out as soon as its provider answers; `merge` reuses it for those same records.
+ */
+export interface RecordMerger {
+  prepare(records: SearchRecord[]): void;
+  merge(records: SearchRecord[]): SearchRecord[];
+}
+
+export function createRecordMerger(): RecordMerger {
+  const titleKeys = new WeakMap<SearchRecord, string | null>();
+  const titleKey = (record: SearchRecord): string | null => {
+    let key = titleKeys.get(record);
+    if (key === undefined) {
+      key = titleKeyOf(record);
+      titleKeys.set(record, key);
+    }
+    return key;
+  };
+  return {
+    prepare: (records) => {
+      for (const record of records) titleKey(record);
+    },
+    merge: (records) => mergeWithTitleKeys(records, titleKey),
+  };
+}
+
 export function mergeRecords(records: SearchRecord[]): SearchRecord[] {
+  return mergeWithTitleKeys(records, titleKeyOf);
+}
+
+function mergeWithTitleKeys(records: SearchRecord[], titleKey: (record: SearchRecord) => string | null): SearchRecord[] {
   const parent = records.map((_, index) => index);
   const find = (index: number): number => {
     let root = index;
@@ -64,8 +95,8 @@ export function mergeRecords(records: SearchRecord[]): SearchRecord[] {
     if (record.doi) meet(`doi:${record.doi.toLowerCase()}`, index);
     if (record.arxivId) meet(`arxiv:${record.arxivId.toLowerCase()}`, index);
     if (record.pmid) meet(`pmid:${record.pmid}`, index);
-    const titleKey = titleKeyOf(record);
-    if (titleKey) meet(titleKey, index);
+    const key = titleKey(record);
+    if (key) meet(key, index);
   }
 
   const groups = new Map<number, SearchRecord[]>();

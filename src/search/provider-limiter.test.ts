@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from './provider-error.js';
 import { LimiterRefusedError, createProviderLimiter, parseRetryAfter } from './provider-limiter.js';
 import { createPubmedProvider } from './providers/pubmed.js';
-import { createUpstreamClient } from './providers/upstream.js';
+import type { Outbound, OutboundResponse } from '../platform/outbound.js';
+import { afterQueuedWrites, createUpstreamClient } from './providers/upstream.js';
 import { createTestOutbound, startFixtureServer, unlimited } from './test-support/harness.js';
 import type { FixtureServer } from './test-support/harness.js';
 
@@ -164,5 +165,37 @@ describe('upstream retry policy', () => {
       .sort((a, b) => a - b);
     expect(times).toHaveLength(4);
     expect((times[3] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(300);
+  });
+});
+
+describe('upstream answer hand-over', () => {
+  /** An outbound client whose answers are ready at once (the body is already read). */
+  const instant: Outbound = {
+    request: async (url) => {
+      const body = Buffer.from('{}');
+      return { status: 200, headers: {}, url, body, text: () => '{}', json: <T>() => ({}) as T } satisfies OutboundResponse;
+    },
+  };
+
+  it('hands over an answer that leads to a second request before answers asked for earlier', async () => {
+    const client = createUpstreamClient({ provider: 'pubmed', outbound: instant, limiter: unlimited(), timeoutMs: 5_000 });
+    const order: string[] = [];
+    await Promise.all([
+      client.get('http://upstream.test/works').then(() => order.push('final answer')),
+      client.get('http://upstream.test/esearch', { leadsToFollowUp: true }).then(() => order.push('ids for a follow-up')),
+    ]);
+    expect(order).toEqual(['ids for a follow-up', 'final answer']);
+  });
+
+  it('waits for work queued in this turn of the event loop and the next (undici writes reused connections there)', async () => {
+    const order: string[] = [];
+    setImmediate(() => order.push('queued before'));
+    const waited = afterQueuedWrites().then(() => order.push('handed over'));
+    setImmediate(() => {
+      order.push('queued after');
+      setImmediate(() => order.push('queued by a callback of that turn'));
+    });
+    await waited;
+    expect(order).toEqual(['queued before', 'queued after', 'handed over']);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { semanticScholarPaperToRecord } from './providers/semanticscholar.js';
-import { paginate, scoreRecords, sortRecords, tokenize } from './rank.js';
+import { createRecordScorer, paginate, scoreRecords, sortRecords, tokenize } from './rank.js';
 import { readFixture } from './test-support/harness.js';
 import type { ProviderId, SearchRecord } from './types.js';
 
@@ -40,6 +40,15 @@ describe('scoreRecords', () => {
     expect(scored[0]?.title).toBe('Neural Turing Machines');
     expect(scored.every((item) => item.score >= 0 && item.score <= 1)).toBe(true);
     expect(scored[0]?.score).toBeGreaterThan(scored[1]?.score ?? 1);
+  });
+
+  it('scores the same when each answer was prepared as it arrived (and a record it never saw)', () => {
+    const records = turingRecords();
+    const scorer = createRecordScorer('neural turing machines');
+    scorer.prepare(records.slice(0, 40));
+    scorer.prepare(records.slice(40, 90));
+    // The last ten were never prepared (a merged record is made after every answer is in).
+    expect(scorer.score(records)).toEqual(scoreRecords(records, 'neural turing machines'));
   });
 
   it('weights the title above the abstract', () => {

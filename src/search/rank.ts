@@ -136,11 +136,45 @@ function countQueryTerms(record: SearchRecord, terms: string[]): FieldCounts {
   return { weighted, present, titleTerms, length: TITLE_WEIGHT * title.length + ABSTRACT_WEIGHT * abstract.length };
 }
 
+/**
+ * Scoring for one query. What a record's score needs from that record alone (its title and abstract
+ * searched for the query's terms) can be worked out as soon as its provider answers, while slower
+ * providers are still awaited: `prepare` does it then, and `score` reuses it for those same records.
+ */
+export interface RecordScorer {
+  prepare(records: SearchRecord[]): void;
+  /** Returns new records with `score` set (0..1, four decimals); the input order is kept. */
+  score(records: SearchRecord[]): SearchRecord[];
+}
+
+export function createRecordScorer(query: string): RecordScorer {
+  const terms = queryTerms(query);
+  const phraseWords = contentWords(query);
+  const phrase = phraseWords.includes(' ') ? phraseWords : null;
+  const prepared = new WeakMap<SearchRecord, FieldCounts>();
+  return {
+    prepare: (records) => {
+      for (const record of records) {
+        if (!prepared.has(record)) prepared.set(record, countQueryTerms(record, terms));
+      }
+    },
+    score: (records) =>
+      scoreWithCounts(
+        records,
+        records.map((record) => prepared.get(record) ?? countQueryTerms(record, terms)),
+        terms,
+        phrase,
+      ),
+  };
+}
+
 /** Returns new records with `score` set (0..1, four decimals); the input order is kept. */
 export function scoreRecords(records: SearchRecord[], query: string): SearchRecord[] {
+  return createRecordScorer(query).score(records);
+}
+
+function scoreWithCounts(records: SearchRecord[], counts: FieldCounts[], terms: string[], phrase: string | null): SearchRecord[] {
   if (records.length === 0) return [];
-  const terms = queryTerms(query);
-  const counts = records.map((record) => countQueryTerms(record, terms));
   const documentCount = records.length;
   const averageLength = counts.reduce((sum, count) => sum + count.length, 0) / documentCount || 1;
 
@@ -163,8 +197,6 @@ export function scoreRecords(records: SearchRecord[], query: string): SearchReco
   );
   const maxBm25 = Math.max(...bm25);
   const maxFused = Math.max(...fused);
-  const phraseWords = contentWords(query);
-  const phrase = phraseWords.includes(' ') ? phraseWords : null;
 
   return records.map((record, index) => {
     const count = counts[index] as FieldCounts;

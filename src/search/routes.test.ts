@@ -2,9 +2,11 @@
  * GET /api/search, /api/search/providers and /api/resources/lookup through the whole service, with
  * every provider's base address pointed at a local server that answers with recorded real bodies.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
 import { buildUser } from '../../test/support/factories.js';
+import { searchEvents } from '../platform/db/schema.js';
 import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServer } from '../../test/support/fixture-server.js';
 
 const CHEMISTRY_DOI = '10.1038/s42256-024-00832-8';
@@ -115,6 +117,23 @@ describe('search routes', () => {
       const counts = byCitations.map((r) => r.citations);
       expect(counts[0]).toBeGreaterThan(0);
       expect([...counts].sort((a, b) => b - a)).toEqual(counts);
+    });
+
+    it('records each search for analytics, after the reply has been sent', async () => {
+      const user = await buildUser(t.app);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/search?q=Analytics%20%20Probe&providers=crossref,zenodo',
+        headers: user.bearer,
+      });
+      expect(res.statusCode).toBe(200);
+      const body = res.json<{ total: number }>();
+      await vi.waitFor(async () => {
+        const rows = await t.app.ctx.db.select().from(searchEvents).where(eq(searchEvents.userId, user.id));
+        expect(rows).toMatchObject([
+          { query: 'Analytics  Probe', normalizedQuery: 'analytics probe', providers: ['crossref', 'zenodo'], resultCount: body.total },
+        ]);
+      });
     });
 
     it('asks only the selected providers (and accepts "semantic")', async () => {

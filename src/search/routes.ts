@@ -1,5 +1,5 @@
 /** Routes of spec §4.3 (search, providers) and the lookup by identifier (DESIGN.md §1, issue 3). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requesterKey } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
@@ -24,6 +24,24 @@ function abortOnDisconnect(request: FastifyRequest): AbortSignal {
     if (!request.raw.complete || !request.raw.socket?.writable) controller.abort();
   });
   return controller.signal;
+}
+
+/**
+ * A queue of work the reply does not depend on (cache writes, the analytics row), run once the reply
+ * has been sent or the client has gone (the response emits `close` either way), so that the caller
+ * does not wait for it.
+ */
+function afterReply(reply: FastifyReply): (work: () => unknown) => void {
+  const queued: Array<() => unknown> = [];
+  let replied = reply.raw.destroyed || reply.raw.writableFinished;
+  if (!replied) {
+    reply.raw.once('close', () => {
+      replied = true;
+      for (const work of queued.splice(0)) void work();
+    });
+  }
+  // Work queued once the client has gone (it left mid-search) runs on the next turn.
+  return (work) => (replied ? void setImmediate(() => void work()) : void queued.push(work));
 }
 
 /** Lower-cased, whitespace-folded query: what analytics groups by. */
@@ -53,6 +71,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       const state = await platform.rateLimiter.consume('search', requesterKey(request));
       void reply.headers(rateLimitHeaders(state));
 
+      const later = afterReply(reply);
       const result = await searchProviders({
         query: request.query.q,
         providers: selection.ids.map((id) => search.providers[id]),
@@ -63,19 +82,24 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
         cache: platform.cache,
         cacheTtlSeconds: config.providers.cacheTtlSeconds,
         signal: abortOnDisconnect(request),
+        deferWork: later,
       });
-      await ctx.db
-        .insert(searchEvents)
-        .values({
-          userId: request.auth.user?.id ?? null,
-          anonymousId: request.auth.user ? null : request.auth.anonymousId,
-          query: request.query.q,
-          normalizedQuery: normalizeQuery(request.query.q),
-          providers: selection.ids,
-          resultCount: result.total,
-          tookMs: result.took,
-        })
-        .catch((error: unknown) => request.log.warn({ err: error }, 'could not record the search for analytics'));
+      const event: typeof searchEvents.$inferInsert = {
+        userId: request.auth.user?.id ?? null,
+        anonymousId: request.auth.user ? null : request.auth.anonymousId,
+        query: request.query.q,
+        normalizedQuery: normalizeQuery(request.query.q),
+        providers: selection.ids,
+        resultCount: result.total,
+        tookMs: result.took,
+      };
+      // The reply does not need the analytics row: it is written once the reply has gone out.
+      later(() =>
+        ctx.db
+          .insert(searchEvents)
+          .values(event)
+          .catch((error: unknown) => request.log.warn({ err: error }, 'could not record the search for analytics')),
+      );
       return {
         results: result.results.map(presentSearchResult),
         total: result.total,

@@ -4,8 +4,8 @@
  */
 import { federatedSearch } from './federate.js';
 import type { ProviderStatus } from './federate.js';
-import { mergeRecords } from './merge.js';
-import { paginate, scoreRecords, sortRecords } from './rank.js';
+import { createRecordMerger } from './merge.js';
+import { createRecordScorer, paginate, sortRecords } from './rank.js';
 import type { SortOrder } from './rank.js';
 import type { ProviderAnswerCache, ProviderId, SearchProvider, SearchRecord } from './types.js';
 
@@ -21,6 +21,8 @@ export interface SearchRequest {
   cache?: ProviderAnswerCache;
   cacheTtlSeconds?: number;
   signal?: AbortSignal;
+  /** Runs work the reply does not need (cache writes); see `FederatedSearchOptions.deferWork`. */
+  deferWork?: (work: () => void) => void;
 }
 
 export interface SearchReply {
@@ -44,6 +46,8 @@ export function perProviderLimitFor(offset: number, limit: number): number {
 
 export async function searchProviders(request: SearchRequest): Promise<SearchReply> {
   const startedAt = Date.now();
+  const merger = createRecordMerger();
+  const scorer = createRecordScorer(request.query);
   const federated = await federatedSearch({
     providers: request.providers,
     query: request.query,
@@ -53,8 +57,14 @@ export async function searchProviders(request: SearchRequest): Promise<SearchRep
     cache: request.cache,
     cacheTtlSeconds: request.cacheTtlSeconds,
     signal: request.signal,
+    deferWork: request.deferWork,
+    // Each answer's per-record merge and scoring work is done while slower providers are awaited.
+    onAnswer: (records) => {
+      merger.prepare(records);
+      scorer.prepare(records);
+    },
   });
-  const ranked = sortRecords(scoreRecords(mergeRecords(federated.records), request.query), request.sort);
+  const ranked = sortRecords(scorer.score(merger.merge(federated.records)), request.sort);
   const page = paginate(ranked, request.offset, request.limit);
   return {
     ...page,

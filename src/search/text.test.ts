@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  collapseWhitespace,
   decodeHtmlEntities,
   givenFirst,
   inlineMarkupToText,
@@ -16,6 +17,14 @@ describe('decodeHtmlEntities', () => {
     expect(decodeHtmlEntities('Universit&#xe0; &#248; &amp; World&#39;s')).toBe("Università ø & World's");
     expect(decodeHtmlEntities('&ldquo;staged.&rdquo')).toBe('“staged.”');
     expect(decodeHtmlEntities('H&S and &unknown; stay')).toBe('H&S and &unknown; stay');
+  });
+});
+
+describe('collapseWhitespace', () => {
+  it('folds every run of whitespace, single newlines, tabs and no-break spaces included, to one space', () => {
+    expect(collapseWhitespace(' a\n\nb\u00a0c\td \r\n e  f\u2028g ')).toBe('a b c d e f g');
+    expect(collapseWhitespace('already single spaced')).toBe('already single spaced');
+    expect(collapseWhitespace('\n')).toBe('');
   });
 });
 

@@ -41,9 +41,13 @@ export function decodeHtmlEntities(text: string): string {
   });
 }
 
+/** Whitespace that is not already a single space: a run of two or more, or a newline, tab, no-break space… */
+const WHITESPACE_TO_FOLD = /\s{2,}|[^\S ]/g;
+
 /** Collapses runs of whitespace (including no-break spaces and newlines) to one space and trims. */
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Single spaces are left alone rather than replaced by themselves: most of an abstract is those.
+  return text.replace(WHITESPACE_TO_FOLD, ' ').trim();
 }
 
 /** Block-level elements of HTML, JATS and PubMed markup: each starts a new line of text. */
@@ -68,6 +72,8 @@ const fragmentParser = new XMLParser({
   // Entities are decoded once, by decodeHtmlEntities, which knows the HTML names XML parsers do not.
   processEntities: false,
   unpairedTags: VOID_TAGS,
+  // Callbacks get the parser's path object rather than a string built for every node (none reads it).
+  jPath: false,
 });
 
 type OrderedNode = Record<string, unknown>;

@@ -90,6 +90,11 @@ export interface SearchProvider {
   requestsPerSecond: number;
   /** Requests in flight at once to this upstream. */
   maxConcurrency: number;
+  /**
+   * Requests one search makes one after the other (PubMed and YouTube: 2, ids then details); 1 when
+   * absent. Federation starts the longest chains first.
+   */
+  requestsPerSearch?: number;
   isEnabled(): boolean;
   search(query: string, options: ProviderSearchOptions): Promise<ProviderSearchAnswer>;
   /** One record by the provider's native id; null when the provider does not know it. */

@@ -280,6 +280,7 @@ export function createPubmedProvider(options: ProviderFactoryOptions): SearchPro
     description: 'Biomedical and life-science literature indexed by the US National Library of Medicine.',
     requestsPerSecond: PUBMED_REQUESTS_PER_SECOND,
     maxConcurrency: limiter.maxConcurrency,
+    requestsPerSearch: 2,
     isEnabled: () => true,
 
     async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
@@ -292,7 +293,7 @@ export function createPubmedProvider(options: ProviderFactoryOptions): SearchPro
         retmode: 'xml',
         ...politeParams,
       });
-      const response = await upstream.get(url, { signal, deadlineAt });
+      const response = await upstream.get(url, { signal, deadlineAt, leadsToFollowUp: true });
       if (response.status !== 200) failForStatus('pubmed', response);
       let idList: PubmedIdList;
       try {

@@ -19,6 +19,12 @@ export interface UpstreamRequestOptions {
   signal?: AbortSignal;
   deadlineAt?: number;
   headers?: Record<string, string>;
+  /**
+   * The answer names what a second request of the same search fetches (PubMed esearch → efetch,
+   * YouTube search → videos): it is handed over at once, so that the second request leaves before
+   * other answers are parsed. Every other answer waits for `afterQueuedWrites()` first.
+   */
+  leadsToFollowUp?: boolean;
 }
 
 export interface UpstreamClient {
@@ -73,7 +79,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
   }
 
-  async function get(url: string, request: UpstreamRequestOptions = {}): Promise<OutboundResponse> {
+  async function getWithRetry(url: string, request: UpstreamRequestOptions): Promise<OutboundResponse> {
     const deadlineAt = request.deadlineAt ?? now() + options.timeoutMs;
     const first = await attempt(url, { ...request, deadlineAt });
     if (first.status !== 429 && first.status !== 503) return first;
@@ -87,7 +93,29 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return attempt(url, { ...request, deadlineAt });
   }
 
+  async function get(url: string, request: UpstreamRequestOptions = {}): Promise<OutboundResponse> {
+    const response = await getWithRetry(url, request);
+    if (!request.leadsToFollowUp) await afterQueuedWrites();
+    return response;
+  }
+
   return { get };
+}
+
+/**
+ * Resolves two turns of the event loop later, so that requests already on their way out are written
+ * before the caller's CPU work (parsing an answer, often hundreds of kB of JSON or XML) starts.
+ *
+ * The providers' answers arrive at about the same time. PubMed and YouTube then send a second request,
+ * and undici writes a request on a reused keep-alive connection only in a `setImmediate` callback (it
+ * first reads any FIN or RST already pending on the idle socket). Without this wait, the other
+ * providers' parsing, run as their answers complete in the same poll phase, came before that write and
+ * added its whole duration to the search; after it, the parsing overlaps the second request's wait.
+ * Two turns rather than one: a second request created later in the same poll phase than this answer
+ * completed is queued behind this callback's first turn, but not its second.
+ */
+export function afterQueuedWrites(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 function limiterFailure(provider: ProviderId, error: unknown): ProviderError {

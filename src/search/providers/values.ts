@@ -50,5 +50,7 @@ export function createXmlParser(options: { arrays: string[]; stopNodes?: string[
     htmlEntities: true,
     stopNodes: options.stopNodes ?? [],
     isArray: (name) => arrays.has(name),
+    // Callbacks get the parser's path object rather than a string built for every node (none reads it).
+    jPath: false,
   });
 }

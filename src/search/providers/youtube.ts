@@ -144,6 +144,7 @@ export function createYoutubeProvider(options: ProviderFactoryOptions): SearchPr
     description: 'Educational videos: lectures, talks and tutorials (needs a YouTube Data API key).',
     requestsPerSecond: YOUTUBE_REQUESTS_PER_SECOND,
     maxConcurrency: limiter.maxConcurrency,
+    requestsPerSearch: 2,
     isEnabled: () => !!apiKey,
 
     async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
@@ -155,7 +156,7 @@ export function createYoutubeProvider(options: ProviderFactoryOptions): SearchPr
         safeSearch: 'moderate',
         key: requireKey(),
       });
-      const response = await upstream.get(url, { signal, deadlineAt });
+      const response = await upstream.get(url, { signal, deadlineAt, leadsToFollowUp: true });
       if (response.status !== 200) failForYoutubeError(response);
       const { hits, total } = parseYoutubeSearch(readJson<unknown>('youtube', response));
       if (hits.length === 0) return { records: [], total };
