@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCaselessText, splitSentences } from './sentences.js';
+import { collapseWhitespace, isCaselessText, splitBlock, splitParagraphs, splitSentences, splitSingleSpacedBlock } from './sentences.js';
 
 describe('splitSentences', () => {
   const cases: Array<[string, string, string[]]> = [
@@ -24,6 +24,12 @@ describe('splitSentences', () => {
     ['hard-wrapped line goes on', 'The text is\nwrapped here. Next.', ['The text is wrapped here.', 'Next.']],
     ['No. and pp.', 'See Vol. 3, No. 4, pp. 10-20 of it. Done.', ['See Vol. 3, No. 4, pp. 10-20 of it.', 'Done.']],
     ['camelCase opener', 'Results improve. iCaRL stores examples.', ['Results improve.', 'iCaRL stores examples.']],
+    ['camelCase opener after a long word', 'We trained the implementation. iCaRL stores exemplars.', ['We trained the implementation.', 'iCaRL stores exemplars.']],
+    ['bracket or quote before the next word', 'We evaluate the classifiers. (Table 2) shows it. "Quoted" text.', ['We evaluate the classifiers.', '(Table 2) shows it.', '"Quoted" text.']],
+    ['lower case after a long word', 'The representations. e.g. this one.', ['The representations. e.g. this one.']],
+    ['mixed terminators', 'Really?! Yes… it works. No way! Done.', ['Really?!', 'Yes… it works.', 'No way!', 'Done.']],
+    ['irregular spacing', 'A line\nbroken  twice\there.\u00a0Next sentence\u2028here.', ['A line broken twice here.', 'Next sentence here.']],
+    ['superscript citation before two spaces', 'Prior work exists.12  We differ.', ['Prior work exists.12', 'We differ.']],
   ];
   it.each(cases)('%s', (_name, text, expected) => {
     expect(splitSentences(text)).toEqual(expected);
@@ -48,5 +54,34 @@ describe('isCaselessText', () => {
     const lower = 'the ability to produce the auxin phytohormone is widespread among soil bacteria and plants. '.repeat(3);
     expect(isCaselessText(lower)).toBe(true);
     expect(isCaselessText('The ability to produce the auxin is widespread. We study it in Pseudomonas strains here.')).toBe(false);
+  });
+});
+
+describe('splitParagraphs', () => {
+  it('splits where the regular expression /\\n[ \\t\\r\\f\\v]*\\n/ splits', () => {
+    const texts = [
+      '', 'one', 'a\n\nb', 'a\n\n\nb', 'a\n \t\r\f\v\nb', 'a\nb\n\nc\n', '\n\n', '\n\n\n\n', 'x\n \n', 'a\n\u00a0\nb',
+      'Title\n\nAbstract\n\nText with a\nline break.\n \nMore.',
+    ];
+    for (const text of texts) expect(splitParagraphs(text), JSON.stringify(text)).toEqual(text.split(/\n[ \t\r\f\v]*\n/));
+  });
+});
+
+describe('splitSingleSpacedBlock', () => {
+  it('splits a single-spaced paragraph as splitBlock does', () => {
+    const paragraph = '  Prior work exists [3, 4]. We differ, e.g. in scale. Does it work? Yes! See Fig. 2 for J. R. Smith et al. The end.  ';
+    const expected: string[] = [];
+    splitBlock(paragraph, false, expected);
+    const split: string[] = [];
+    splitSingleSpacedBlock(paragraph, false, split);
+    expect(split).toEqual(expected);
+  });
+});
+
+describe('collapseWhitespace', () => {
+  it('makes every run of whitespace one space, as /\\s+/g would', () => {
+    for (const text of ['single spaced', 'two  spaces', 'tab\there', 'line\nbreak', 'no\u00a0break', ' edges ', '', 'a \u2028 b']) {
+      expect(collapseWhitespace(text), JSON.stringify(text)).toBe(text.replace(/\s+/g, ' '));
+    }
   });
 });

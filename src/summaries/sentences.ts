@@ -65,12 +65,16 @@ export function isCaselessText(text: string): boolean {
   let letters = 0;
   let upper = 0;
   const limit = Math.min(text.length, 20_000);
+  // Past this many capitals the share is at least 0.004 however many letters follow: ordinary prose
+  // is told within its first few thousand characters.
+  const enoughCapitals = limit * 0.004;
   for (let i = 0; i < limit; i++) {
-    const ch = text[i] as string;
-    if (ch >= 'a' && ch <= 'z') letters++;
-    else if (ch >= 'A' && ch <= 'Z') {
+    const code = text.charCodeAt(i);
+    if (code >= 97 && code <= 122) letters++;
+    else if (code >= 65 && code <= 90) {
       letters++;
       upper++;
+      if (upper >= enoughCapitals) return false;
     }
   }
   return letters >= 40 && upper / letters < 0.004;
@@ -80,16 +84,73 @@ export function isCaselessText(text: string): boolean {
 export function splitSentences(text: string, options: SentenceSplitOptions = {}): string[] {
   const caseless = options.caseless ?? isCaselessText(text);
   const sentences: string[] = [];
-  for (const paragraph of text.split(/\n[ \t\r\f\v]*\n/)) splitBlock(paragraph, caseless, sentences);
+  for (const paragraph of splitParagraphs(text)) splitBlock(paragraph, caseless, sentences);
   return sentences;
+}
+
+function isBlankLineSpaceCode(code: number): boolean {
+  // [ \t\r\f\v]
+  return code === 32 || code === 9 || code === 13 || code === 12 || code === 11;
+}
+
+/**
+ * The blocks between blank lines: `text.split(/\n[ \t\r\f\v]*\n/)`, found with `indexOf` instead of
+ * a regular expression (which tries a match at every character of the text).
+ */
+export function splitParagraphs(text: string): string[] {
+  const blocks: string[] = [];
+  let blockStart = 0;
+  for (let at = text.indexOf('\n'); at !== -1; ) {
+    let j = at + 1;
+    while (j < text.length && isBlankLineSpaceCode(text.charCodeAt(j))) j++;
+    if (text.charCodeAt(j) === 10) {
+      blocks.push(text.slice(blockStart, at));
+      blockStart = j + 1;
+      at = text.indexOf('\n', j + 1);
+    } else {
+      at = text.indexOf('\n', j);
+    }
+  }
+  blocks.push(text.slice(blockStart));
+  return blocks;
 }
 
 const HAS_BULLET = /[•▪●◦■►]/;
 /** Runs of whitespace and whitespace other than a plain space (single spaces are left as they are: faster). */
 const WHITESPACE_TO_FLATTEN = /\s{2,}|[^\S ]/g;
+/** Any `\s` character but the plain space, or a bullet mark. */
+const SPECIAL_SPACE_OR_BULLET = /[\t-\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff•▪●◦■►]/;
+
+/**
+ * False when a text holds no bullet mark and no whitespace but single plain spaces (most paragraphs:
+ * cleaned PDF text has one line per paragraph). One character-class test and one indexOf tell,
+ * faster than the split and replace they spare (and than a loop over the characters).
+ */
+function mayNeedFlattening(text: string): boolean {
+  return text.indexOf('  ') !== -1 || SPECIAL_SPACE_OR_BULLET.test(text);
+}
+
+/** `text.replace(/\s+/g, ' ')`: every run of whitespace made one plain space. */
+export function collapseWhitespace(text: string): string {
+  return mayNeedFlattening(text) ? text.replace(WHITESPACE_TO_FLATTEN, ' ') : text;
+}
+
+/**
+ * `splitBlock` for a paragraph known to be single-spaced and free of bullet marks (no whitespace
+ * but single plain spaces inside it): then nothing needs flattening, and the paragraph is not checked.
+ */
+export function splitSingleSpacedBlock(paragraph: string, caseless: boolean, out: string[]): void {
+  const flat = paragraph.trim();
+  if (flat) splitParagraph(flat, caseless, out);
+}
 
 /** Splits one paragraph (no blank lines inside) into sentences, appending them to `out`. */
 export function splitBlock(paragraph: string, caseless: boolean, out: string[]): void {
+  if (!mayNeedFlattening(paragraph)) {
+    const flat = paragraph.trim();
+    if (flat) splitParagraph(flat, caseless, out);
+    return;
+  }
   const items = HAS_BULLET.test(paragraph) ? paragraph.split(BULLETS) : [paragraph];
   for (const item of items) {
     const flat = item.replace(WHITESPACE_TO_FLATTEN, ' ').trim();
@@ -97,16 +158,22 @@ export function splitBlock(paragraph: string, caseless: boolean, out: string[]):
   }
 }
 
-/** The word before position `end` (exclusive), without opening brackets or quotes. */
-function wordBefore(text: string, end: number): { word: string; start: number } {
+/** `isSpace` by character code. */
+function isSpaceCode(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 0xa0;
+}
+
+/** Whether a character code is one of OPENING_PUNCTUATION. */
+function isOpeningPunctuationCode(code: number): boolean {
+  return code === 40 || code === 91 || code === 34 || code === 0x201c || code === 0x2018 || code === 39 || code === 0xab;
+}
+
+/** Where the word before position `end` (exclusive) starts, opening brackets or quotes left out. */
+function wordStartBefore(text: string, end: number): number {
   let start = end;
-  while (start > 0 && !isSpace(text[start - 1])) start--;
-  let word = text.slice(start, end);
-  while (word.length > 0 && OPENING_PUNCTUATION.has(word[0] as string)) {
-    word = word.slice(1);
-    start++;
-  }
-  return { word, start };
+  while (start > 0 && !isSpaceCode(text.charCodeAt(start - 1))) start--;
+  while (start < end && isOpeningPunctuationCode(text.charCodeAt(start))) start++;
+  return start;
 }
 
 /** A bracketed numeric citation such as "[12]", "[3, 4]" or "[5–7]" starting at `at`, or -1. */
@@ -122,6 +189,18 @@ function citationEnd(text: string, at: number): number {
     i++;
   }
   return -1;
+}
+
+/**
+ * `canStartSentence(nextWord(text, at), caseless)`, without making the word when its first letter (a
+ * capital or a digit) already tells.
+ */
+function canStartSentenceAt(text: string, at: number, caseless: boolean): boolean {
+  let start = at;
+  while (start < text.length && isOpeningPunctuationCode(text.charCodeAt(start))) start++;
+  const code = text.charCodeAt(start);
+  if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57)) return true;
+  return canStartSentence(nextWord(text, at), caseless);
 }
 
 function nextWord(text: string, at: number): string {
@@ -186,7 +265,6 @@ function isBoundaryAfterFullStop(prevWord: string, next: string, caseless: boole
   return canStartSentence(next, caseless);
 }
 
-const NEXT_TERMINATOR = /[.!?…]/g;
 const SPACE = 32;
 
 function isTerminatorCode(code: number): boolean {
@@ -201,16 +279,33 @@ function isAsciiDigitCode(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
+/** The first index of `character` at or after `from`, reusing `known` (an earlier answer) while it still holds. */
+function nextAt(text: string, character: string, known: number, from: number): number {
+  return known === -1 || known >= from ? known : text.indexOf(character, from);
+}
+
 /** Splits a paragraph whose whitespace is already single spaces. */
 function splitParagraph(text: string, caseless: boolean, out: string[]): void {
   let sentenceStart = 0;
   let i = 0;
   const n = text.length;
+  // Where each terminator next occurs at or after i (-1: nowhere; -2: not looked for yet), found
+  // with indexOf and kept until passed: terminators are sparse, so this reads few characters.
+  let dot = -2;
+  let question = -2;
+  let exclamation = -2;
+  let ellipsis = -2;
   while (i < n) {
-    NEXT_TERMINATOR.lastIndex = i;
-    const found = NEXT_TERMINATOR.exec(text);
-    if (!found) break;
-    i = found.index;
+    dot = nextAt(text, '.', dot, i);
+    question = nextAt(text, '?', question, i);
+    exclamation = nextAt(text, '!', exclamation, i);
+    ellipsis = nextAt(text, '…', ellipsis, i);
+    let found = dot;
+    if (question !== -1 && (found === -1 || question < found)) found = question;
+    if (exclamation !== -1 && (found === -1 || exclamation < found)) found = exclamation;
+    if (ellipsis !== -1 && (found === -1 || ellipsis < found)) found = ellipsis;
+    if (found === -1) break;
+    i = found;
     const punctStart = i;
     let fullStopOnly = true;
     while (i < n && isTerminatorCode(text.charCodeAt(i))) {
@@ -248,10 +343,18 @@ function splitParagraph(text: string, caseless: boolean, out: string[]): void {
         if (nextStart >= n) break;
       }
     }
-    const next = nextWord(text, nextStart);
-    const boundary = fullStopOnly
-      ? isBoundaryAfterFullStop(wordBefore(text, punctStart).word, next, caseless)
-      : canStartSentence(next, caseless);
+    let boundary: boolean;
+    if (!fullStopOnly) {
+      boundary = canStartSentenceAt(text, nextStart, caseless);
+    } else {
+      const previousStart = wordStartBefore(text, punctStart);
+      // A long word with no full stop of its own is no abbreviation: only the next word decides.
+      const ordinaryWord =
+        punctStart - previousStart > LONGEST_ABBREVIATION + 2 && text.indexOf('.', previousStart) === punctStart;
+      boundary = ordinaryWord
+        ? canStartSentenceAt(text, nextStart, caseless)
+        : isBoundaryAfterFullStop(text.slice(previousStart, punctStart), nextWord(text, nextStart), caseless);
+    }
     if (!boundary) {
       i = end;
       continue;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STOPWORDS } from './stopwords.js';
-import { summarize, toSummaryVariantA, toSummaryVariantB } from './summarize.js';
+import { candidateSentences, summarize, toSummaryVariantA, toSummaryVariantB } from './summarize.js';
+import { clearTermMemo } from './term-table.js';
 
 const ABSTRACT = [
   'Graphene membranes filter salt from seawater at low pressure.',
@@ -120,6 +121,41 @@ describe('summarize (deep)', () => {
 
   it('is deterministic', () => {
     expect(summarize({ title: 'Graphene membranes for desalination', text, mode: 'deep' })).toEqual(summary);
+  });
+
+  // The summary the implementation gave before it was made faster (memo, single pass per word, …):
+  // speed work must not change it.
+  it('gives the summary it gave before its speed-ups', () => {
+    expect(summary.bullets).toEqual([
+      'Graphene membranes filter salt from seawater at low pressure.',
+      'We propose a graphene membrane with nanopores drilled by an oxygen plasma.',
+      'The membrane rejects ninety-nine percent of salt ions while letting water pass.',
+      'Our results show that graphene membranes cut the pumping energy of desalination in half.',
+      'Fouling by organic matter remains the main obstacle to field use.',
+      'Cheaper desalination could bring drinking water to dry coastal regions.',
+    ]);
+    expect(summary.tags).toEqual([
+      'graphene membrane', 'desalination', 'water', 'pumping energy', 'organic matter', 'salt ions', 'nanopores', 'seawater',
+    ]);
+    expect(summary.metadata).toEqual({ wordCount: 394, readingTime: 2, confidence: 0.56 });
+  });
+
+  it('reads hard-wrapped, unevenly spaced paragraphs as the same text single-spaced', () => {
+    const wrapped = text
+      .split('\n\n')
+      .map((paragraph) => paragraph.replace(/ (\S+) (\S+) /g, ' $1\n$2  ').replace(/\. /g, '.\t'))
+      .join('\n\n');
+    expect(wrapped).not.toBe(text);
+    expect(summarize({ title: 'Graphene membranes for desalination', text: wrapped, mode: 'deep' })).toEqual(summary);
+    expect(candidateSentences({ text: wrapped, mode: 'deep' })).toEqual(candidateSentences({ text, mode: 'deep' }));
+  });
+
+  it('does not depend on what earlier summaries left in the shared word memo', () => {
+    clearTermMemo();
+    const cold = summarize({ title: 'Graphene membranes for desalination', text, mode: 'deep' });
+    summarize({ text: ABSTRACT.join(' ').toUpperCase(), mode: 'quick' });
+    expect(cold).toEqual(summary);
+    expect(summarize({ title: 'Graphene membranes for desalination', text, mode: 'deep' })).toEqual(cold);
   });
 });
 

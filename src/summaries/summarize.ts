@@ -15,8 +15,8 @@
  * (redundancy control, as in SumBasic) and sentences too similar to a chosen one are skipped.
  */
 import { normalizeCharacters } from './clean-text.js';
-import { isCaselessText, splitBlock } from './sentences.js';
-import { readSentenceWords, TermTable, WordStore, type SentenceWords } from './term-table.js';
+import { collapseWhitespace, isCaselessText, splitBlock, splitParagraphs, splitSingleSpacedBlock } from './sentences.js';
+import { readSentenceWords, TermPairCounts, TermTable, unreadWords, WordStore, type SentenceWords } from './term-table.js';
 import { wordTokens } from './tokens.js';
 
 export type SummaryMode = 'quick' | 'deep';
@@ -122,15 +122,32 @@ const SECTION_PATTERNS: ReadonlyArray<readonly [RegExp, SectionKind]> = [
   [/^(?:conclusions?|concluding remarks|conclusions? and future work|summary and conclusions?|discussion and conclusions?)$/i, 'conclusion'],
   [/^(?:acknowledge?ments?|references|bibliography|funding|appendix.*|supplementary.*)$/i, 'back'],
 ];
+/** The letters the names above start with: a name starting otherwise needs none of the patterns. */
+const SECTION_INITIALS = 'abcdfilmprs';
+
+function mayNameSection(name: string): boolean {
+  const initial = name.charCodeAt(0) | 32;
+  return initial >= 97 && initial <= 122 && SECTION_INITIALS.includes(String.fromCharCode(initial));
+}
+
+/** Whether a text ends with . ! ? ; or , (as a sentence or a clause does, and a heading does not). */
+function endsLikeSentence(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return last === 46 || last === 33 || last === 63 || last === 59 || last === 44;
+}
 
 const HEADING_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,4}\.)\s+/;
 
 /** A short block without sentence punctuation that names a section. */
 function headingKind(block: string): SectionKind | undefined {
-  if (block.length > 80 || /[.!?;,]$/.test(block)) return undefined;
-  const numbered = HEADING_NUMBER.test(block);
-  const name = block.replace(HEADING_NUMBER, '').replace(/[:.]$/, '').trim();
-  for (const [pattern, kind] of SECTION_PATTERNS) if (pattern.test(name)) return kind;
+  if (block.length > 80 || endsLikeSentence(block)) return undefined;
+  const number = HEADING_NUMBER.exec(block);
+  let name = number ? block.slice(number[0].length) : block;
+  const last = name.charCodeAt(name.length - 1);
+  if (last === 58 /* : */ || last === 46 /* . */) name = name.slice(0, -1);
+  name = name.trim();
+  const numbered = number !== null;
+  if (mayNameSection(name)) for (const [pattern, kind] of SECTION_PATTERNS) if (pattern.test(name)) return kind;
   if (numbered && name.split(/\s+/).length <= 8 && /^\p{Lu}/u.test(name)) return 'body';
   return undefined;
 }
@@ -156,6 +173,12 @@ const ROADMAP_CUE =
   /\b(?:the (?:rest|remainder) of (?:this|the) (?:paper|article)|is (?:organi[sz]ed|structured) as follows|in section \d|section \d (?:describes|presents|discusses|introduces|shows|concludes))/;
 const FIGURE_REFERENCE = /\b(?:fig(?:ure)?s?\.?|tables?|tab\.)\s*\d/;
 const CAPTION_START = /^(?:fig(?:ure)?|table|tab)\.?\s*[\dIVX]+\s*[.:]/i;
+
+/** CAPTION_START.test(text), the pattern run only on texts that begin with its f or t. */
+function startsLikeCaption(text: string): boolean {
+  const first = text.charCodeAt(0) | 32;
+  return (first === 102 /* f */ || first === 116 /* t */) && CAPTION_START.test(text);
+}
 const CITATION = /\[\d+(?:[,–-]\s*\d+)*\]|\(\s*[\p{Lu}][^()]{0,80}?(?:19|20)\d{2}[a-z]?\s*\)|<cit>|\bet al\./gu;
 const REFERENCE_ENTRY = /(?:19|20)\d{2}[a-z]?\.\s.*\b(?:Proceedings|pages|pp\.|Journal|In:|Vol\.|Press)\b/;
 
@@ -171,12 +194,13 @@ function isCandidate(text: string, words: SentenceWords, mode: SummaryMode): boo
   const minWords = mode === 'quick' ? 4 : 7;
   if (words.wordCount < minWords || words.wordCount > 80) return false;
   if (words.significantCount < 2) return false;
-  if (CAPTION_START.test(text) || (words.digits > 0 && REFERENCE_ENTRY.test(text))) return false;
-  if (text.includes('@')) return false;
+  // The counts first, the patterns last: they only run on sentences that pass everything else.
   const { letters, digits, upper } = words;
   if (letters < text.length * 0.55 || digits > letters * 0.25) return false;
   // A sentence in capitals is a heading or a running title.
-  return upper < letters * 0.5;
+  if (upper >= letters * 0.5) return false;
+  if (text.includes('@')) return false;
+  return !startsLikeCaption(text) && !(digits > 0 && REFERENCE_ENTRY.test(text));
 }
 
 /** The largest multiplier the cue patterns can add (a contribution statement). */
@@ -267,38 +291,83 @@ function byScoreThenPosition(a: ScoredRecord, b: ScoredRecord): number {
   return b.score - a.score || a.record.index - b.record.index;
 }
 
-function insertSorted(queue: ScoredRecord[], entry: ScoredRecord): void {
-  let low = 0;
-  let high = queue.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (byScoreThenPosition(queue[middle] as ScoredRecord, entry) <= 0) low = middle + 1;
-    else high = middle;
+/**
+ * Scored sentences, best first (byScoreThenPosition, a total order: the same sequence as sorting
+ * them), in a binary heap: building it is linear, where a sort of a thousand candidates is not, and
+ * only the few best are ever taken.
+ */
+class ScoreQueue {
+  constructor(private readonly items: ScoredRecord[]) {
+    for (let i = (items.length >> 1) - 1; i >= 0; i--) this.down(i);
   }
-  queue.splice(low, 0, entry);
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(entry: ScoredRecord): void {
+    const items = this.items;
+    let i = items.length;
+    items.push(entry);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (byScoreThenPosition(items[parent] as ScoredRecord, entry) <= 0) break;
+      items[i] = items[parent] as ScoredRecord;
+      i = parent;
+    }
+    items[i] = entry;
+  }
+
+  /** Takes the best entry (the queue must not be empty). */
+  pop(): ScoredRecord {
+    const items = this.items;
+    const top = items[0] as ScoredRecord;
+    const last = items.pop() as ScoredRecord;
+    if (items.length > 0) {
+      items[0] = last;
+      this.down(0);
+    }
+    return top;
+  }
+
+  private down(start: number): void {
+    const items = this.items;
+    const entry = items[start] as ScoredRecord;
+    let i = start;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= items.length) break;
+      const right = child + 1;
+      if (right < items.length && byScoreThenPosition(items[right] as ScoredRecord, items[child] as ScoredRecord) < 0) child = right;
+      if (byScoreThenPosition(entry, items[child] as ScoredRecord) <= 0) break;
+      items[i] = items[child] as ScoredRecord;
+      i = child;
+    }
+    items[i] = entry;
+  }
 }
 
 /**
  * Picks up to `count` sentences greedily with redundancy control; returns them in pick order.
  * Weights only ever decrease and a prior is first an upper bound, so a score computed earlier is an
- * upper bound: candidates are kept sorted by their last known score and only the head is re-scored
+ * upper bound: candidates are queued by their last known score and only the head is re-scored
  * ("lazy greedy"), which gives the same picks as re-scoring every candidate each round at a fraction
  * of the cost.
  */
 function selectSentences(candidates: SentenceRecord[], weights: Weights, count: number, mode: SummaryMode): SentenceRecord[] {
   const weight = Float64Array.from(weights.weight);
-  const queue: ScoredRecord[] = [];
+  const scored: ScoredRecord[] = [];
   for (const record of candidates) {
     const score = sentenceScore(record, weight);
     // Round -1: the score rests on an upper-bound prior and is settled when the sentence comes up.
-    if (score > 0) queue.push({ record, score, round: -1 });
+    if (score > 0) scored.push({ record, score, round: -1 });
   }
-  queue.sort(byScoreThenPosition);
+  const queue = new ScoreQueue(scored);
   const chosen: SentenceRecord[] = [];
   const chosenMarks: Uint8Array[] = [];
   let round = 0;
-  while (chosen.length < count && queue.length > 0) {
-    const head = queue.shift() as ScoredRecord;
+  while (chosen.length < count && queue.size > 0) {
+    const head = queue.pop();
     const duplicate = chosenMarks.some(
       (marks, i) => overlap(head.record.terms, marks, (chosen[i] as SentenceRecord).terms.length) > NEAR_DUPLICATE,
     );
@@ -307,7 +376,7 @@ function selectSentences(candidates: SentenceRecord[], weights: Weights, count: 
       settlePrior(head.record, mode);
       head.score = sentenceScore(head.record, weight);
       head.round = round;
-      if (head.score > 0) insertSorted(queue, head);
+      if (head.score > 0) queue.push(head);
       continue;
     }
     chosen.push(head.record);
@@ -322,17 +391,47 @@ function selectSentences(candidates: SentenceRecord[], weights: Weights, count: 
   return chosen;
 }
 
-/** The most frequent form in a tally (ties: the first in code-unit order, for determinism). */
-function mostFrequent(forms: Map<string, number> | undefined): string | undefined {
-  let best: string | undefined;
-  let bestCount = -1;
-  for (const [form, count] of forms ?? []) {
-    if (count > bestCount || (count === bestCount && best !== undefined && form < best)) {
-      best = form;
-      bestCount = count;
+/** How a term is written in the text: its surface forms and how often each is seen. */
+class FormTally {
+  readonly forms: string[] = [];
+  readonly counts: number[] = [];
+
+  /** The form counted last: the likeliest to come again. */
+  private last = 0;
+
+  /** Counts `text.slice(start, end)` without making a string for a form already seen. */
+  add(text: string, start: number, end: number): void {
+    const forms = this.forms;
+    let found = this.last < forms.length && isAt(forms[this.last] as string, text, start, end) ? this.last : -1;
+    for (let i = 0; found < 0 && i < forms.length; i++) if (isAt(forms[i] as string, text, start, end)) found = i;
+    if (found < 0) {
+      found = forms.length;
+      forms.push(text.slice(start, end));
+      this.counts.push(0);
     }
+    this.counts[found] = (this.counts[found] as number) + 1;
+    this.last = found;
   }
-  return best;
+
+  /** The most frequent form (ties: the first in code-unit order, for determinism). */
+  mostFrequent(): string | undefined {
+    let best: string | undefined;
+    let bestCount = -1;
+    for (let i = 0; i < this.forms.length; i++) {
+      const form = this.forms[i] as string;
+      const count = this.counts[i] as number;
+      if (count > bestCount || (count === bestCount && best !== undefined && form < best)) {
+        best = form;
+        bestCount = count;
+      }
+    }
+    return best;
+  }
+}
+
+/** Whether `text[start, end)` is `form`. */
+function isAt(form: string, text: string, start: number, end: number): boolean {
+  return form.length === end - start && text.startsWith(form, start);
 }
 
 /**
@@ -340,11 +439,62 @@ function mostFrequent(forms: Map<string, number> | undefined): string | undefine
  * ("Bigtable", "Malawi") and ordinary words are lower case; a word seen only at sentence starts is
  * lower-cased unless it is an acronym or mixed case ("BERT", "FearNet").
  */
-function displayForm(midSentence: Map<string, number> | undefined, sentenceStart: Map<string, number> | undefined, fallback: string): string {
-  const inside = mostFrequent(midSentence);
+function displayForm(midSentence: FormTally | undefined, sentenceStart: FormTally | undefined, fallback: string): string {
+  const inside = midSentence?.mostFrequent();
   if (inside !== undefined) return inside;
-  const atStart = mostFrequent(sentenceStart) ?? fallback;
+  const atStart = sentenceStart?.mostFrequent() ?? fallback;
   return /^\p{Lu}\p{Ll}+$/u.test(atStart) ? atStart.toLowerCase() : atStart;
+}
+
+/** The end of a word as displayed: a possessive "'s" or "’s" left out. */
+function withoutPossessive(text: string, start: number, end: number): number {
+  if (end - start < 2 || text.charCodeAt(end - 1) !== 115 /* s */) return end;
+  const apostrophe = text.charCodeAt(end - 2);
+  return apostrophe === 39 || apostrophe === 0x2019 ? end - 2 : end;
+}
+
+/**
+ * The k-th largest of some positive scores (the smallest when there are fewer than k): kept in a
+ * min-heap of the k largest seen, so no sort of all scores is needed.
+ */
+class TopScores {
+  private readonly heap: Float64Array;
+  private size = 0;
+
+  constructor(private readonly k: number) {
+    this.heap = new Float64Array(Math.max(1, k));
+  }
+
+  add(score: number): void {
+    const heap = this.heap;
+    if (this.size < this.k) {
+      let i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if ((heap[parent] as number) <= score) break;
+        heap[i] = heap[parent] as number;
+        i = parent;
+      }
+      heap[i] = score;
+      return;
+    }
+    if (score <= (heap[0] as number)) return;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= this.size) break;
+      if (child + 1 < this.size && (heap[child + 1] as number) < (heap[child] as number)) child++;
+      if ((heap[child] as number) >= score) break;
+      heap[i] = heap[child] as number;
+      i = child;
+    }
+    heap[i] = score;
+  }
+
+  /** The k-th largest score added, or +Infinity when none was. */
+  threshold(): number {
+    return this.size > 0 ? (this.heap[0] as number) : Number.POSITIVE_INFINITY;
+  }
 }
 
 function hasDigit(token: string): boolean {
@@ -368,8 +518,77 @@ const GENERIC_TAG_TERMS = new Set(
   ],
 );
 
-/** Bigram keys pack two term ids into one number (ids stay far below 2^20 for any text we accept). */
-const BIGRAM_BASE = 1_048_576;
+/**
+ * The words of `records` that `selected` (indexed by term id + 1, so that index 0 stands for the words
+ * that are no term) marks, in order, passed to `visit` one sentence at a time. The word loop has no
+ * branch on the words (a word is kept by advancing the count by its mark): stopwords and terms
+ * alternate unpredictably, and a branch on them is mispredicted often.
+ *
+ * The word loops of extractTags are functions of their own so that each is optimised with the
+ * feedback of its own runs: inlined in one long function, run once per summary, they were compiled on
+ * stack before its later code had run, and deoptimised there again and again.
+ */
+function forSelectedWords(
+  records: SentenceRecord[],
+  store: WordStore,
+  selected: Uint8Array,
+  visit: (record: SentenceRecord, words: Int32Array, count: number) => void,
+): void {
+  const wordTerms = store.terms;
+  let longest = 0;
+  for (const record of records) longest = Math.max(longest, record.wordCount);
+  const words = new Int32Array(longest);
+  for (const record of records) {
+    const end = record.firstWord + record.wordCount;
+    let count = 0;
+    for (let word = record.firstWord; word < end; word++) {
+      words[count] = word;
+      count += selected[(wordTerms[word] as number) + 1] as number;
+    }
+    if (count > 0) visit(record, words, count);
+  }
+}
+
+/** Phrases: pairs of adjacent words that are both `phraseable` (indexed by term id + 1) and not the same term. */
+function countPhrases(records: SentenceRecord[], store: WordStore, phraseable: Uint8Array): TermPairCounts {
+  const pairs = new TermPairCounts();
+  const wordTerms = store.terms;
+  forSelectedWords(records, store, phraseable, (_record, words, count) => {
+    for (let k = 1; k < count; k++) {
+      const word = words[k] as number;
+      if (words[k - 1] !== word - 1) continue;
+      const previous = wordTerms[word - 1] as number;
+      const term = wordTerms[word] as number;
+      if (previous !== term) pairs.add(previous, term);
+    }
+  });
+  return pairs;
+}
+
+/** Tallies how the `wanted` terms (indexed by term id + 1) are written, at sentence starts and inside sentences. */
+function tallySurfaceForms(
+  records: SentenceRecord[],
+  store: WordStore,
+  wanted: Uint8Array,
+  midSentence: Array<FormTally | undefined>,
+  sentenceStart: Array<FormTally | undefined>,
+): void {
+  const wordTerms = store.terms;
+  forSelectedWords(records, store, wanted, (record, words, count) => {
+    for (let k = 0; k < count; k++) {
+      const word = words[k] as number;
+      const term = wordTerms[word] as number;
+      const tally = word === record.firstWord ? sentenceStart : midSentence;
+      let forms = tally[term];
+      if (!forms) {
+        forms = new FormTally();
+        tally[term] = forms;
+      }
+      const start = store.starts[word] as number;
+      forms.add(record.text, start, withoutPossessive(record.text, start, store.ends[word] as number));
+    }
+  });
+}
 
 function extractTags(
   records: SentenceRecord[],
@@ -387,89 +606,67 @@ function extractTags(
   for (let id = 0; id < table.size; id++) numeric[id] = hasDigit(table.terms[id] as string) ? 1 : 0;
 
   // Phrases: two adjacent significant words, each frequent enough to be able to form one.
-  const bigramCount = new Map<number, number>();
-  const wordTerms = store.terms;
-  for (const record of usable) {
-    let previous = -1;
-    const end = record.firstWord + record.wordCount;
-    for (let word = record.firstWord; word < end; word++) {
-      const term = wordTerms[word] as number;
-      if (term < 0 || (frequency[term] as number) < minBigram || numeric[term] === 1) {
-        previous = -1;
-        continue;
-      }
-      if (previous >= 0 && previous !== term) {
-        const key = previous * BIGRAM_BASE + term;
-        bigramCount.set(key, (bigramCount.get(key) ?? 0) + 1);
-      }
-      previous = term;
-    }
-  }
+  const phraseable = new Uint8Array(table.size + 1);
+  for (let id = 0; id < table.size; id++) phraseable[id + 1] = (frequency[id] as number) >= minBigram && numeric[id] === 0 ? 1 : 0;
+  const pairs = countPhrases(usable, store, phraseable);
 
   // Scores first, as numbers; objects are made only for the few that can make the list.
+  const top = new TopScores(limit * 6);
   const unigramScore = new Float64Array(table.size);
   for (let id = 0; id < table.size; id++) {
     const count = frequency[id] as number;
     if (count < minCount || numeric[id] === 1) continue;
     const generic = GENERIC_TAG_TERMS.has(table.terms[id] as string) ? 0.4 : 1;
-    unigramScore[id] = count * (titleTerms.has(id) ? 2 : 1) * generic;
+    const score = count * (titleTerms.has(id) ? 2 : 1) * generic;
+    unigramScore[id] = score;
+    top.add(score);
   }
-  const bigramScore = new Map<number, number>();
-  for (const [key, count] of bigramCount) {
+  /** Pair entry → score (0: too rare to be a phrase). */
+  const bigramScore = new Float64Array(pairs.size);
+  for (let pair = 0; pair < pairs.size; pair++) {
+    const count = pairs.counts[pair] as number;
     if (count < minBigram) continue;
-    const inTitle = titleTerms.has(Math.floor(key / BIGRAM_BASE)) && titleTerms.has(key % BIGRAM_BASE);
-    bigramScore.set(key, count * 2.5 * (inTitle ? 2 : 1));
+    const inTitle = titleTerms.has(pairs.firsts[pair] as number) && titleTerms.has(pairs.seconds[pair] as number);
+    const score = count * 2.5 * (inTitle ? 2 : 1);
+    bigramScore[pair] = score;
+    top.add(score);
   }
-  const allScores = Float64Array.from([...unigramScore.filter((score) => score > 0), ...bigramScore.values()]).sort();
-  const shortlist = Math.max(0, allScores.length - limit * 6);
-  const threshold = allScores.length > 0 ? (allScores[shortlist] as number) : Number.POSITIVE_INFINITY;
+  const threshold = top.threshold();
 
   const candidates: Array<{ score: number; parts: number[]; key: string }> = [];
   for (let id = 0; id < table.size; id++) {
     const score = unigramScore[id] as number;
     if (score > 0 && score >= threshold) candidates.push({ score, parts: [id], key: table.terms[id] as string });
   }
-  for (const [key, score] of bigramScore) {
-    if (score < threshold) continue;
-    const parts = [Math.floor(key / BIGRAM_BASE), key % BIGRAM_BASE];
+  for (let pair = 0; pair < pairs.size; pair++) {
+    const score = bigramScore[pair] as number;
+    if (score === 0 || score < threshold) continue;
+    const parts = [pairs.firsts[pair] as number, pairs.seconds[pair] as number];
     candidates.push({ score, parts, key: parts.map((part) => table.terms[part]).join(' ') });
   }
   // How each shortlisted term is written, inside sentences and at their starts (only those terms).
-  const midSentence = new Map<number, Map<string, number>>();
-  const sentenceStart = new Map<number, Map<string, number>>();
-  const wanted = new Uint8Array(table.size);
-  for (const candidate of candidates) for (const part of candidate.parts) wanted[part] = 1;
-  for (const record of usable) {
-    const end = record.firstWord + record.wordCount;
-    for (let word = record.firstWord; word < end; word++) {
-      const term = wordTerms[word] as number;
-      if (term < 0 || wanted[term] === 0) continue;
-      const tally = word === record.firstWord ? sentenceStart : midSentence;
-      let forms = tally.get(term);
-      if (!forms) {
-        forms = new Map();
-        tally.set(term, forms);
-      }
-      const surface = record.text.slice(store.starts[word], store.ends[word]).replace(/['’]s$/u, '');
-      forms.set(surface, (forms.get(surface) ?? 0) + 1);
-    }
-  }
+  const wanted = new Uint8Array(table.size + 1);
+  for (const candidate of candidates) for (const part of candidate.parts) wanted[part + 1] = 1;
+  const midSentence = new Array<FormTally | undefined>(table.size);
+  const sentenceStart = new Array<FormTally | undefined>(table.size);
+  tallySurfaceForms(usable, store, wanted, midSentence, sentenceStart);
   const display = (term: number): string =>
-    displayForm(midSentence.get(term), sentenceStart.get(term), table.terms[term] as string);
+    displayForm(midSentence[term], sentenceStart[term], table.terms[term] as string);
 
   // The largest phrase count each word takes part in: a word seen mostly inside one phrase
   // ("multi" of "multi-view") is not a tag of its own.
-  const inPhrases = new Map<number, number>();
-  for (const [key, count] of bigramCount) {
+  const inPhrases = new Int32Array(table.size);
+  for (let pair = 0; pair < pairs.size; pair++) {
+    const count = pairs.counts[pair] as number;
     if (count < minBigram) continue;
-    for (const part of [Math.floor(key / BIGRAM_BASE), key % BIGRAM_BASE]) {
-      inPhrases.set(part, Math.max(inPhrases.get(part) ?? 0, count));
+    for (const part of [pairs.firsts[pair] as number, pairs.seconds[pair] as number]) {
+      inPhrases[part] = Math.max(inPhrases[part] as number, count);
     }
   }
   for (const candidate of candidates) {
     if (candidate.parts.length !== 1) continue;
     const term = candidate.parts[0] as number;
-    if ((frequency[term] as number) <= 1.5 * (inPhrases.get(term) ?? 0)) candidate.score = 0;
+    if ((frequency[term] as number) <= 1.5 * (inPhrases[term] as number)) candidate.score = 0;
     // A participle ("inspired", "proposed") describes rather than names a topic.
     else if (/[^e]ed$/.test(display(term))) candidate.score *= 0.3;
   }
@@ -498,18 +695,42 @@ interface ParsedText {
   store: WordStore;
 }
 
-function parseRecords(text: string, mode: SummaryMode, table: TermTable = new TermTable()): ParsedText {
-  const store = new WordStore();
+function parseRecords(text: string, mode: SummaryMode, table: TermTable = new TermTable(text.length)): ParsedText {
+  const store = new WordStore(text.length);
   const caseless = isCaselessText(text);
   const records: SentenceRecord[] = [];
   let section: SectionKind = 'body';
   let sawHeading = false;
-  /** seen[id] = 1 + index of the last sentence that counted term id (for distinct terms). */
+  /** seen[id] = stamp of the last sentence read that counted term id (for distinct terms). */
   const seen: number[] = [];
+  let stamp = 0;
   const sentences: string[] = [];
   let abstractWords = 0;
-  for (const block of text.split(/\n[ \t\r\f\v]*\n/)) {
-    const kind = block.length <= 160 ? headingKind(block.replace(/\s+/g, ' ').trim()) : undefined;
+  /** Reads a sentence into a record; false (and no record) when `singleSpaced` was assumed wrongly. */
+  const addSentence = (sentence: string, singleSpaced: boolean): boolean => {
+    const index = records.length;
+    const words = readSentenceWords(sentence, ++stamp, table, store, seen);
+    if (singleSpaced && words.irregularSpacing) return false;
+    const candidate = isCandidate(sentence, words, mode);
+    if (section === 'abstract') abstractWords += words.wordCount;
+    records.push({
+      text: sentence,
+      index,
+      section,
+      terms: words.terms,
+      firstWord: words.firstWord,
+      significantCount: words.significantCount,
+      wordCount: words.wordCount,
+      candidate,
+      prior: 1,
+      priorExact: false,
+      basePrior: 1,
+      contribution: false,
+    });
+    return true;
+  };
+  for (const block of splitParagraphs(text)) {
+    const kind = block.length <= 160 ? headingKind(collapseWhitespace(block).trim()) : undefined;
     if (kind !== undefined) {
       // Only the opening of a paper; a heading deep into a plain text says nothing about its start.
       if (!sawHeading && records.length <= 40) markOpeningMatter(records, kind);
@@ -522,28 +743,29 @@ function parseRecords(text: string, mode: SummaryMode, table: TermTable = new Te
     if (section === 'abstract' && (abstractWords >= ABSTRACT_MAX_WORDS || CAPTION_START.test(block.trimStart()))) {
       section = 'body';
     }
+    // Most paragraphs are single-spaced (cleaned text has one line per paragraph), and are split as
+    // such without being checked first (two passes over the text spared): the word scan of each
+    // sentence sees all of its whitespace and tells otherwise, and then the paragraph is read again,
+    // flattened. Between sentences the splitter passes over plain spaces only, and decides the same
+    // whether there is one or more; any other whitespace or bullet mark, or spaces that would make it
+    // decide otherwise, end up inside a sentence.
+    const firstRecord = records.length;
+    const firstWord = store.length;
+    const abstractWordsBefore = abstractWords;
+    sentences.length = 0;
+    splitSingleSpacedBlock(block, caseless, sentences);
+    let singleSpaced = true;
+    for (const sentence of sentences) {
+      singleSpaced = addSentence(sentence, true);
+      if (!singleSpaced) break;
+    }
+    if (singleSpaced) continue;
+    records.length = firstRecord;
+    unreadWords(table, store, firstWord);
+    abstractWords = abstractWordsBefore;
     sentences.length = 0;
     splitBlock(block, caseless, sentences);
-    for (const sentence of sentences) {
-      const index = records.length;
-      const words = readSentenceWords(sentence, index + 1, table, store, seen);
-      const candidate = isCandidate(sentence, words, mode);
-      if (section === 'abstract') abstractWords += words.wordCount;
-      records.push({
-        text: sentence,
-        index,
-        section,
-        terms: words.terms,
-        firstWord: words.firstWord,
-        significantCount: words.significantCount,
-        wordCount: words.wordCount,
-        candidate,
-        prior: 1,
-        priorExact: false,
-        basePrior: 1,
-        contribution: false,
-      });
-    }
+    for (const sentence of sentences) addSentence(sentence, false);
   }
   return { records, table, store };
 }
@@ -578,7 +800,7 @@ export function summarize(input: SummarizeInput): Summary {
   const mode = input.mode;
   const text = normalizeCharacters(input.text ?? '');
   const title = normalizeCharacters(input.title ?? '').trim();
-  const table = new TermTable();
+  const table = new TermTable(text.length);
   const titleTerms = new Set<number>();
   for (const token of wordTokens(title)) {
     const id = table.idOf(token);

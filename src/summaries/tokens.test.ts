@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { countWords, isSignificantToken, looksLikeFragment, significantTerms, wordTokens } from './tokens.js';
+import {
+  APOSTROPHE_WORD,
+  countWords,
+  isIrregularSpaceCode,
+  isSignificantToken,
+  looksLikeFragment,
+  MIN_TERM_LENGTH,
+  NON_ASCII_WORD,
+  scanWordOffsets,
+  scanWords,
+  significantTerms,
+  wordTokens,
+} from './tokens.js';
 
 describe('wordTokens', () => {
   it('lower-cases, splits hyphens, keeps apostrophes inside words and drops possessives', () => {
@@ -31,6 +43,10 @@ describe('isSignificantToken', () => {
       expect(isSignificantToken(token), token).toBe(true);
     }
   });
+  it('counts digits outside ASCII as digits', () => {
+    for (const token of ['x²³', 'a٣٤٥']) expect(looksLikeFragment(token), token).toBe(true);
+    for (const token of ['ab²³', 'abc٣', 'h2o', 'über2']) expect(looksLikeFragment(token), token).toBe(false);
+  });
   it('knows suffix fragments from PDF breaks', () => {
     expect(looksLikeFragment('tions')).toBe(true);
     expect(looksLikeFragment('nation')).toBe(false);
@@ -40,5 +56,82 @@ describe('isSignificantToken', () => {
 describe('significantTerms', () => {
   it('stems so that inflections count as one term', () => {
     expect(significantTerms('Citations cite cited citation graphs')).toEqual(['citat', 'cite', 'cite', 'citat', 'graph']);
+  });
+});
+
+describe('scanWordOffsets', () => {
+  /** FNV-1a of the lower-cased word, as TermTable hashes it. */
+  function lowerCaseHash(word: string): number {
+    let hash = 0x811c9dc5;
+    for (const unit of word.toLowerCase()) hash = Math.imul(hash ^ (unit.charCodeAt(0) as number), 0x01000193);
+    return hash;
+  }
+
+  function scanned(text: string) {
+    const spans = scanWordOffsets(text);
+    const words = [];
+    for (let k = 0; k < spans.count; k++) {
+      words.push({
+        word: text.slice(spans.starts[k], spans.ends[k]),
+        flags: spans.flags[k],
+        hash: spans.hashes[k],
+      });
+    }
+    return { words, letters: spans.letters, digits: spans.digits, upper: spans.upper, irregular: spans.irregularSpacing };
+  }
+
+  it('hashes each word lower-cased in the same pass, and flags apostrophes and letters outside ASCII', () => {
+    const { words, letters, digits, upper } = scanned("BERT's Naïve 2019 model, e.g. don’t");
+    expect(words.map((entry) => entry.word)).toEqual(["BERT's", 'Naïve', '2019', 'model', 'e', 'g', 'don’t']);
+    expect(words.map((entry) => entry.flags)).toEqual([
+      APOSTROPHE_WORD, NON_ASCII_WORD, 0, 0, 0, 0, APOSTROPHE_WORD | NON_ASCII_WORD,
+    ]);
+    for (const entry of words.filter((candidate) => candidate.flags === 0)) {
+      expect(entry.hash, entry.word).toBe(lowerCaseHash(entry.word));
+    }
+    // Every character of a word but the digits 0–9 counts as a letter (apostrophes too).
+    const characters = words.map((entry) => entry.word).join('');
+    expect({ letters, digits, upper }).toEqual({
+      letters: characters.replace(/[0-9]/g, '').length,
+      digits: characters.replace(/[^0-9]/g, '').length,
+      upper: characters.replace(/[^A-Z]/g, '').length,
+    });
+    expect(letters).toBe(23);
+  });
+
+  it('tells a year before a full stop from a DOI, and skips only the DOI', () => {
+    expect(scanWords('It was in 2010. The DOI 10.1000/xyz.12 is cited, not 10.100/x.')).toEqual([
+      'It', 'was', 'in', '2010', 'The', 'DOI', 'is', 'cited', 'not', '10', '100', 'x',
+    ]);
+    expect(scanWords('Seen at www.example.org and http://a.org/b by me@example.org in 2010.')).toEqual([
+      'Seen', 'at', 'and', 'by', 'in', '2010',
+    ]);
+  });
+
+  it('reads texts longer than its buffers', () => {
+    const text = 'word '.repeat(5000);
+    expect(scanWordOffsets(text).count).toBe(5000);
+    expect(countWords('Deep learning works.')).toBe(3);
+  });
+
+  it('notices whitespace other than single spaces, and bullet marks', () => {
+    expect(scanned('A plain sentence, single-spaced.').irregular).toBe(false);
+    for (const text of ['two  spaces', 'a\ttab', 'a line\nbreak', 'no\u00a0break', 'key • point', 'see http://x.org/\u2028abc', 'at  me@example.org']) {
+      expect(scanned(text).irregular, JSON.stringify(text)).toBe(true);
+    }
+  });
+
+  it('names as irregular exactly what the sentence splitter flattens or splits at', () => {
+    const flattened = /[^\S ]|[•▪●◦■►]/;
+    for (let code = 0; code < 0x10000; code++) {
+      expect(isIrregularSpaceCode(code), code.toString(16)).toBe(flattened.test(String.fromCharCode(code)));
+    }
+  });
+});
+
+describe('MIN_TERM_LENGTH', () => {
+  it('is the length under which no token is a term', () => {
+    for (const token of ['ai', 'x2', 'go', 'ml']) expect(isSignificantToken(token), token).toBe(false);
+    expect(MIN_TERM_LENGTH).toBe(3);
   });
 });

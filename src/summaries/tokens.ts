@@ -2,6 +2,7 @@
  * Unicode-aware word tokens and the test for a "significant" term (one that can say what a text is
  * about): not a stopword or academic filler, not a number, not a fragment of a broken word.
  */
+import { Buffer } from 'node:buffer';
 import { porterStem } from './porter-stemmer.js';
 import { STOPWORDS } from './stopwords.js';
 
@@ -16,16 +17,40 @@ const WORD_CHAR_OUTSIDE_ASCII = /[\p{L}\p{N}\p{M}]/u;
 /** 0 = not yet known, 1 = word character, 2 = not a word character (Basic Multilingual Plane). */
 const wordCharTable = new Uint8Array(65_536);
 
+const NOT_WORD_CLASS = 0;
+const LOWER_CLASS = 1;
+const UPPER_CLASS = 2;
+const DIGIT_CLASS = 3;
+/** ASCII code → what kind of word character it is (NOT_WORD_CLASS: none). */
+const ASCII_WORD_CLASS = new Uint8Array(128).map((_, code) => {
+  if (code >= 97 && code <= 122) return LOWER_CLASS;
+  if (code >= 65 && code <= 90) return UPPER_CLASS;
+  if (code >= 48 && code <= 57) return DIGIT_CLASS;
+  return NOT_WORD_CLASS;
+});
+
 function isWordCode(code: number): boolean {
-  if (code < 128) {
-    return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
-  }
+  if (code < 128) return ASCII_WORD_CLASS[code] !== NOT_WORD_CLASS;
   let known = wordCharTable[code] as number;
   if (known === 0) {
     known = WORD_CHAR_OUTSIDE_ASCII.test(String.fromCharCode(code)) ? 1 : 2;
     wordCharTable[code] = known;
   }
   return known === 1;
+}
+
+/**
+ * What the sentence splitter flattens or splits at (`\s` but the plain space, and bullet marks): a
+ * text holding one, or two spaces in a row, is not a single-spaced paragraph.
+ */
+export function isIrregularSpaceCode(code: number): boolean {
+  if (code < 128) return code >= 9 && code <= 13;
+  return (
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff ||
+    // • ▪ ● ◦ ■ ►
+    code === 0x2022 || code === 0x25aa || code === 0x25cf || code === 0x25e6 || code === 0x25a0 || code === 0x25ba
+  );
 }
 
 function isWhitespaceCode(code: number): boolean {
@@ -43,77 +68,162 @@ function isSkippedChunk(text: string, start: number, end: number): boolean {
 }
 
 /**
- * Offsets of the words found by the last `scanWordOffsets` call: word k spans [starts[k], ends[k]) and
- * `apostrophes[k]` is 1 when it holds an inner apostrophe (its token then needs more than
- * lower-casing). The buffers are reused from call to call (no allocation per sentence): read them
- * before scanning again.
+ * A reusable copy of a string's UTF-16 code units. `Buffer.write` copies a string in natively (many
+ * times faster than charCodeAt in a loop), and the scans below read a typed array faster than they
+ * read a string: sentences are slices of the document, and charCodeAt on a slice costs more.
+ */
+export class CodeUnits {
+  codes = new Uint16Array(1024);
+  private bytes = Buffer.from(this.codes.buffer);
+
+  /** The code units of `text` in `codes[0, text.length)`, valid until the next call. */
+  write(text: string): Uint16Array {
+    if (text.length > this.codes.length) {
+      let capacity = this.codes.length;
+      while (capacity < text.length) capacity *= 2;
+      this.codes = new Uint16Array(capacity);
+      this.bytes = Buffer.from(this.codes.buffer);
+    }
+    this.bytes.write(text, 0, 'utf16le');
+    return this.codes;
+  }
+}
+
+/**
+ * The words found by the last `scanWordOffsets` call: word k spans [starts[k], ends[k]); `flags[k]`
+ * has APOSTROPHE_WORD when it holds an inner apostrophe (its token then needs more than
+ * lower-casing) and NON_ASCII_WORD when it has a character outside ASCII; `hashes[k]` is the FNV-1a
+ * hash of its UTF-16 code units with A–Z lower-cased (the hash `TermTable` looks words up by, made
+ * during the scan so the characters are read once). `letters`, `digits` (0–9) and `upper` (A–Z)
+ * count the characters of all the words; an apostrophe or any other non-digit counts as a letter.
+ * `codes` holds the text's code units. `irregularSpacing` tells that the text holds two spaces in a
+ * row or a character `isIrregularSpaceCode` names (noticed on the way, for the sentence splitter: see
+ * parseRecords in summarize.ts). The buffers are reused from call to call (no allocation per
+ * sentence): read them before scanning again.
  */
 export interface WordSpans {
   starts: Int32Array;
   ends: Int32Array;
-  apostrophes: Uint8Array;
+  flags: Uint8Array;
+  hashes: Int32Array;
   count: number;
+  letters: number;
+  digits: number;
+  upper: number;
+  codes: Uint16Array;
+  irregularSpacing: boolean;
 }
+
+export const APOSTROPHE_WORD = 1;
+export const NON_ASCII_WORD = 2;
+
+/** FNV-1a, as `hashCodes` in term-table.ts. */
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+const scanned = new CodeUnits();
 
 const spans: WordSpans = {
   starts: new Int32Array(1024),
   ends: new Int32Array(1024),
-  apostrophes: new Uint8Array(1024),
+  flags: new Uint8Array(1024),
+  hashes: new Int32Array(1024),
   count: 0,
+  letters: 0,
+  digits: 0,
+  upper: 0,
+  codes: scanned.codes,
+  irregularSpacing: false,
 };
 
-function pushSpan(start: number, end: number, apostrophe: boolean): void {
-  if (spans.count === spans.starts.length) {
-    const capacity = spans.starts.length * 2;
-    const starts = new Int32Array(capacity);
-    const ends = new Int32Array(capacity);
-    const apostrophes = new Uint8Array(capacity);
-    starts.set(spans.starts);
-    ends.set(spans.ends);
-    apostrophes.set(spans.apostrophes);
-    spans.starts = starts;
-    spans.ends = ends;
-    spans.apostrophes = apostrophes;
-  }
-  spans.starts[spans.count] = start;
-  spans.ends[spans.count] = end;
-  spans.apostrophes[spans.count] = apostrophe ? 1 : 0;
-  spans.count++;
+function growSpans(): void {
+  const capacity = spans.starts.length * 2;
+  const starts = new Int32Array(capacity);
+  const ends = new Int32Array(capacity);
+  const flags = new Uint8Array(capacity);
+  const hashes = new Int32Array(capacity);
+  starts.set(spans.starts);
+  ends.set(spans.ends);
+  flags.set(spans.flags);
+  hashes.set(spans.hashes);
+  spans.starts = starts;
+  spans.ends = ends;
+  spans.flags = flags;
+  spans.hashes = hashes;
+}
+
+function isAsciiDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/**
+ * Whether the character at `at` (an "@", ":" or ".", as `code`) may belong to a chunk that
+ * `isSkippedChunk` skips: an "@", "://", "www." or a DOI ("10." then 4–9 digits and "/"). Years
+ * before a full stop ("in 2010.") end in "10." but are not DOIs, hence the closer look.
+ */
+function mayBeInSkippedChunk(codes: Uint16Array, length: number, at: number, code: number): boolean {
+  if (code === 64 /* @ */) return true;
+  if (code === 58 /* : */) return at + 2 < length && codes[at + 1] === 47 && codes[at + 2] === 47;
+  if (at >= 3 && codes[at - 3] === 119 && codes[at - 2] === 119 && codes[at - 1] === 119) return true; // www.
+  if (at < 2 || codes[at - 2] !== 49 || codes[at - 1] !== 48) return false; // 10.
+  let i = at + 1;
+  while (i < length && i - at - 1 < 9 && isAsciiDigitCode(codes[i] as number)) i++;
+  return i - at - 1 >= 4 && i < length && codes[i] === 47 /* / */;
 }
 
 /** Finds the words of a text; see `WordSpans` for where they are and for how long. */
 export function scanWordOffsets(text: string): WordSpans {
-  spans.count = 0;
-  // Most sentences hold no URL, e-mail address or DOI: then there are no chunks to look at.
-  const mayHoldSkippedChunk =
-    text.indexOf('@') !== -1 || text.indexOf('://') !== -1 || text.indexOf('www.') !== -1 || text.indexOf('10.') !== -1;
-  if (!mayHoldSkippedChunk) {
-    scanWordsInRange(text, 0, text.length);
-    return spans;
-  }
+  const codes = scanned.write(text);
   const n = text.length;
+  spans.codes = codes;
+  spans.count = 0;
+  spans.letters = 0;
+  spans.digits = 0;
+  spans.upper = 0;
+  spans.irregularSpacing = false;
+  // Most sentences hold no URL, e-mail address or DOI: scanned whole, they are watched for a
+  // character that may start one, and only then scanned again chunk by chunk.
+  if (scanWordsInRange(codes, n, 0, n, true)) return spans;
+  spans.count = 0;
+  spans.irregularSpacing = false;
   let i = 0;
   while (i < n) {
-    while (i < n && isWhitespaceCode(text.charCodeAt(i))) i++;
+    const spaceStart = i;
+    while (i < n && isWhitespaceCode(codes[i] as number)) i++;
+    if (i - spaceStart > 1 || (i > spaceStart && codes[spaceStart] !== 32)) spans.irregularSpacing = true;
     let chunkEnd = i;
-    while (chunkEnd < n && !isWhitespaceCode(text.charCodeAt(chunkEnd))) chunkEnd++;
-    if (chunkEnd - i <= 6 || !isSkippedChunk(text, i, chunkEnd)) scanWordsInRange(text, i, chunkEnd);
+    while (chunkEnd < n && !isWhitespaceCode(codes[chunkEnd] as number)) chunkEnd++;
+    if (chunkEnd - i <= 6 || !isSkippedChunk(text, i, chunkEnd)) {
+      scanWordsInRange(codes, n, i, chunkEnd, false);
+    } else {
+      for (let j = i; j < chunkEnd; j++) if (isIrregularSpaceCode(codes[j] as number)) spans.irregularSpacing = true;
+    }
     i = chunkEnd;
   }
   return spans;
 }
 
-function scanWordsInRange(text: string, from: number, to: number): void {
+/**
+ * Appends the words of `codes[from, to)` to `spans` (`length`: of the whole text). With `watch`,
+ * gives up (returning false, the spans then partial) at the first character that may belong to a
+ * skipped chunk.
+ */
+function scanWordsInRange(codes: Uint16Array, length: number, from: number, to: number, watch: boolean): boolean {
+  let { starts, ends, flags: wordFlags, hashes, count } = spans;
+  let letters = 0;
+  let digits = 0;
+  let upper = 0;
+  let irregularSpacing = false;
   let i = from;
   while (i < to) {
-    const code = text.charCodeAt(i);
+    let code = codes[i] as number;
     if (code === 60 /* < */) {
       // `<dig>`-style placeholder
       let j = i + 1;
-      if (text.charCodeAt(j) === 47) j++;
+      if (j < to && codes[j] === 47) j++;
       const nameStart = j;
-      while (j < to && isWordCode(text.charCodeAt(j))) j++;
-      if (j > nameStart && j < to && text.charCodeAt(j) === 62 /* > */) {
+      while (j < to && isWordCode(codes[j] as number)) j++;
+      if (j > nameStart && j < to && codes[j] === 62 /* > */) {
         i = j + 1;
         continue;
       }
@@ -121,25 +231,62 @@ function scanWordsInRange(text: string, from: number, to: number): void {
       continue;
     }
     if (!isWordCode(code)) {
+      if (code === 32) {
+        if (i > from && codes[i - 1] === 32) irregularSpacing = true;
+      } else if (isIrregularSpaceCode(code)) {
+        irregularSpacing = true;
+      } else if (watch && (code === 46 || code === 58 || code === 64) && mayBeInSkippedChunk(codes, length, i, code)) {
+        return false;
+      }
       i++;
       continue;
     }
+    // One pass per word: find its end, hash it lower-cased and count its characters.
     const start = i;
-    let apostrophe = false;
-    i++;
-    while (i < to) {
-      const c = text.charCodeAt(i);
-      if (isWordCode(c)) {
-        i++;
-      } else if ((c === APOSTROPHE || c === RIGHT_SINGLE_QUOTE) && i + 1 < to && isWordCode(text.charCodeAt(i + 1))) {
-        apostrophe = true;
-        i += 2;
+    let flags = 0;
+    let hash = FNV_OFFSET;
+    for (;;) {
+      if (code < 128) {
+        const kind = ASCII_WORD_CLASS[code] as number;
+        if (kind === DIGIT_CLASS) {
+          digits++;
+        } else {
+          letters++;
+          if (kind === UPPER_CLASS) upper++;
+        }
+        // `| 32` lower-cases A–Z and leaves a–z, 0–9 and the apostrophe as they are.
+        hash = Math.imul(hash ^ (code | 32), FNV_PRIME);
       } else {
-        break;
+        letters++;
+        flags |= NON_ASCII_WORD;
+        hash = Math.imul(hash ^ code, FNV_PRIME);
       }
+      i++;
+      if (i >= to) break;
+      code = codes[i] as number;
+      if (isWordCode(code)) continue;
+      if ((code === APOSTROPHE || code === RIGHT_SINGLE_QUOTE) && i + 1 < to && isWordCode(codes[i + 1] as number)) {
+        flags |= APOSTROPHE_WORD;
+        continue;
+      }
+      break;
     }
-    pushSpan(start, i, apostrophe);
+    if (count === starts.length) {
+      growSpans();
+      ({ starts, ends, flags: wordFlags, hashes } = spans);
+    }
+    starts[count] = start;
+    ends[count] = i;
+    wordFlags[count] = flags;
+    hashes[count] = hash;
+    count++;
   }
+  spans.count = count;
+  spans.letters += letters;
+  spans.digits += digits;
+  spans.upper += upper;
+  if (irregularSpacing) spans.irregularSpacing = true;
+  return true;
 }
 
 /** The words of a text as written (case kept), in order. */
@@ -183,11 +330,24 @@ const SUFFIX_FRAGMENTS = new Set([
   'cal', 'ted', 'ses', 'ers', 'est', 'ful', 'less', 'ly', 'ed', 'er', 'ent', 'tive', 'tic', 'tics',
 ]);
 
+/** Tokens shorter than this are never terms (`looksLikeFragment`). */
+export const MIN_TERM_LENGTH = 3;
+
+/** DIGIT.test(token), the pattern run only on tokens with characters outside ASCII. */
+function hasNumber(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const code = token.charCodeAt(i);
+    if (code >= 48 && code <= 57) return true;
+    if (code >= 128) return DIGIT.test(token);
+  }
+  return false;
+}
+
 /** True for a token that cannot be a term: too short, mostly digits, a broken-word piece, no vowel. */
 export function looksLikeFragment(token: string): boolean {
-  if (token.length < 3) return true;
+  if (token.length < MIN_TERM_LENGTH) return true;
   if (SUFFIX_FRAGMENTS.has(token)) return true;
-  if (DIGIT.test(token)) {
+  if (hasNumber(token)) {
     const letters = token.match(LETTER)?.length ?? 0;
     if (letters < 2 || letters < token.length - letters) return true;
   }
