@@ -8,7 +8,16 @@ import { ACCESS_TOKEN_TTL_SECONDS } from './access-tokens.js';
 
 export interface RevocationList {
   revoke(sessionIds: string[]): Promise<void>;
+  /** Revoked, as every process sees it (a Redis lookup when revocations are shared). */
   isRevoked(sessionId: string): Promise<boolean>;
+  /** Revoked by this process, or reloaded at its start: known without a round trip. */
+  isRevokedHere(sessionId: string): boolean;
+  /**
+   * When revocations are shared through Redis: the key whose presence marks the session revoked for
+   * every process, so that a caller can fold the check into a Redis command of its own (request-auth
+   * checks it and counts the request against the rate limit in one round trip).
+   */
+  sharedFlag?(sessionId: string): string;
 }
 
 export function createMemoryRevocationList(): RevocationList {
@@ -19,36 +28,42 @@ export function createMemoryRevocationList(): RevocationList {
     lastPrune = now;
     for (const [id, expiry] of until) if (expiry <= now) until.delete(id);
   };
+  const isRevokedHere = (id: string) => {
+    const now = Date.now();
+    prune(now);
+    const expiry = until.get(id);
+    return expiry !== undefined && expiry > now;
+  };
   return {
     async revoke(ids) {
       const expiry = Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000;
       for (const id of ids) until.set(id, expiry);
     },
-    async isRevoked(id) {
-      const now = Date.now();
-      prune(now);
-      const expiry = until.get(id);
-      return expiry !== undefined && expiry > now;
-    },
+    isRevoked: async (id) => isRevokedHere(id),
+    isRevokedHere,
   };
 }
 
-export function createRedisRevocationList(redis: Redis, fallback: RevocationList): RevocationList {
-  const key = (id: string) => `revoked-session:${id}`;
+/** Revocations in Redis, and in `local` too: what this process revoked holds even while Redis is away. */
+export function createRedisRevocationList(redis: Redis, local: RevocationList): RevocationList {
+  const sharedFlag = (id: string) => `revoked-session:${id}`;
   return {
     async revoke(ids) {
-      await fallback.revoke(ids);
+      await local.revoke(ids);
       if (ids.length === 0) return;
       const pipeline = redis.pipeline();
-      for (const id of ids) pipeline.set(key(id), '1', 'EX', ACCESS_TOKEN_TTL_SECONDS);
+      for (const id of ids) pipeline.set(sharedFlag(id), '1', 'EX', ACCESS_TOKEN_TTL_SECONDS);
       await pipeline.exec().catch(() => undefined);
     },
     async isRevoked(id) {
+      if (local.isRevokedHere(id)) return true;
       try {
-        return (await redis.exists(key(id))) === 1 || (await fallback.isRevoked(id));
+        return (await redis.exists(sharedFlag(id))) === 1;
       } catch {
-        return fallback.isRevoked(id);
+        return false;
       }
     },
+    isRevokedHere: (id) => local.isRevokedHere(id),
+    sharedFlag,
   };
 }

@@ -1,8 +1,11 @@
-/** Rate limits counted in Redis are shared by every server process; in memory they are per process. */
+/** Rate limits counted in Redis are shared by every server process (and fall back to memory); in memory they are per process. */
 import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { uniqueEmail } from '../../test/support/factories.js';
+import { createRateLimiter, type LimitState } from './rate-limit.js';
+import { createRedis, waitForRedis } from './redis.js';
 
 const redisLeg = storeLegs()[1]!;
 
@@ -32,6 +35,49 @@ describe.skipIf(redisLeg.skipReason)('rate limits in Redis', () => {
 
   it('share one count between two server processes', async () => {
     expect(await signinStatuses([first, second], uniqueEmail('shared'), 4)).toEqual([401, 401, 401, 429]);
+  });
+});
+
+const rules = { authenticated: { points: 3, durationSeconds: 3600 } };
+
+describe.skipIf(redisLeg.skipReason)('counting unless a flag is set, in Redis', () => {
+  let redis: Redis;
+  beforeAll(async () => {
+    redis = createRedis(process.env.TEST_REDIS_URL!, `rwtest:flag:${randomUUID()}:`);
+    expect(await waitForRedis(redis)).toBe(true);
+  });
+  afterAll(() => redis?.disconnect());
+
+  it('counts nothing while the flag is set, and shares one count with consume', async () => {
+    const limiter = createRateLimiter(rules, redis);
+    await redis.set('flag:on', '1');
+    expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:on')).toBe('flagged');
+    expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:on')).toBe('flagged');
+    const first = (await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:off')) as LimitState;
+    expect(first).toMatchObject({ limit: 3, remaining: 2 });
+    expect(first.resetSeconds).toBeGreaterThan(3590);
+    expect(await limiter.consume('authenticated', 'u1')).toMatchObject({ remaining: 1 });
+    expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:off')).toMatchObject({ remaining: 0 });
+    await expect(limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:off')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    // A flagged request is refused for its flag, not counted, even past the limit.
+    expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:on')).toBe('flagged');
+    await limiter.reset('authenticated', 'u1');
+    expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:off')).toMatchObject({ remaining: 2 });
+  });
+});
+
+describe('counting unless a flag is set, with Redis away', () => {
+  it('counts in memory while Redis does not answer', async () => {
+    const unreachable = createRedis('redis://127.0.0.1:1', 'rwtest:unreachable:');
+    try {
+      const limiter = createRateLimiter(rules, unreachable);
+      const states = [];
+      for (let i = 0; i < 3; i++) states.push(await limiter.consumeUnlessFlagged('authenticated', 'u2', 'flag:any'));
+      expect(states.map((state) => (state as LimitState).remaining)).toEqual([2, 1, 0]);
+      await expect(limiter.consumeUnlessFlagged('authenticated', 'u2', 'flag:any')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    } finally {
+      unreachable.disconnect();
+    }
   });
 });
 

@@ -52,6 +52,18 @@ for (const leg of storeLegs()) {
         expect(resource.addedAt).toBe(resource.createdAt);
       });
 
+      it('reads back what it added: the same resource in the workspace, which counts it and is marked changed', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const before = (await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: owner.bearer })).json().workspace;
+        const added = (await post(ws.id, owner.bearer, { title: 'Read back', url: 'https://example.org/read-back', tags: ['x'], data: { doi: '10.1/rb' } })).json().resource;
+        const detail = (await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: owner.bearer })).json();
+        expect(detail.resources).toEqual([added]);
+        expect(new Date(added.createdAt).toISOString()).toBe(added.createdAt);
+        expect(detail.workspace).toMatchObject({ resourceCount: 1, _count: { resources: 1, shares: 0 }, createdAt: before.createdAt });
+        expect(new Date(detail.workspace.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(added.createdAt).getTime());
+        expect(new Date(detail.workspace.updatedAt).getTime()).toBeGreaterThan(new Date(before.updatedAt).getTime());
+      });
+
       it('adds by resourceId with a bearer token: 201 { resource } filled from the search lookup', async () => {
         const ws = await createWorkspace(t.app, owner);
         const res = await post(ws.id, owner.bearer, { resourceId: 'arxiv:1706.03762v5', notes: 'classic', tags: ['nlp'] });

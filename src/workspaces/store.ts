@@ -1,7 +1,6 @@
 /** Queries of workspaces, their resources, annotations and share links. Rows out; shaping is the presenters' job. */
 import { and, asc, count, desc, eq, getTableColumns, gt, isNull, sql, type Placeholder } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
-import type { Db, Tx } from '../platform/db/client.js';
+import { reusableStatement, type Db, type Tx } from '../platform/db/client.js';
 import { annotations, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -31,68 +30,94 @@ function withCounts(db: Db | Tx, now: Date | Placeholder) {
   };
 }
 
-/** The reads behind every workspace page, with placeholders for their values. */
-function workspaceReads(db: Db | Tx) {
-  const now = sql.placeholder('now');
-  return {
-    list: db
-      .select(withCounts(db, now))
-      .from(workspaces)
-      .where(eq(workspaces.ownerId, sql.placeholder('ownerId')))
-      .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset')),
-    total: db.select({ total: count() }).from(workspaces).where(eq(workspaces.ownerId, sql.placeholder('ownerId'))),
-    find: db.select(withCounts(db, now)).from(workspaces).where(eq(workspaces.id, sql.placeholder('id'))),
-    resources: db
-      .select()
-      .from(workspaceResources)
-      .where(eq(workspaceResources.workspaceId, sql.placeholder('workspaceId')))
-      .orderBy(desc(workspaceResources.createdAt), desc(workspaceResources.id)),
-    // `= any(array)` rather than `in ($1, …, $n)`: one statement whatever the number of resources.
-    annotations: db
-      .select()
-      .from(annotations)
-      .where(sql`${annotations.resourceId} = any(${sql.placeholder('resourceIds')}::uuid[])`)
-      .orderBy(asc(annotations.createdAt), asc(annotations.id)),
-  };
-}
-type WorkspaceReads = ReturnType<typeof workspaceReads>;
-type Executable = { [K in keyof WorkspaceReads]: Pick<WorkspaceReads[K], 'execute'> };
-
-const preparedReads = new WeakMap<object, Executable>();
-
-/**
- * The reads, prepared once per database: Drizzle otherwise rebuilds a query's SQL from its builder on
- * every call, about a tenth of a workspace request's CPU time (bench/). On PostgreSQL the statements
- * are named, so the server also parses and plans each once per connection. Inside a transaction the
- * same queries are built for that transaction.
+/*
+ * The statements behind every workspace page and every added resource, built once with placeholders
+ * for their values (reusableStatement: Drizzle would otherwise rebuild each one's SQL on every call).
  */
-function reads(db: Db | Tx): Executable {
-  if (db instanceof PgTransaction) return workspaceReads(db);
-  const known = preparedReads.get(db);
-  if (known) return known;
-  const built = workspaceReads(db);
-  const prepared: Executable = {
-    list: built.list.prepare('rw_workspaces_list'),
-    total: built.total.prepare('rw_workspaces_total'),
-    find: built.find.prepare('rw_workspace_find'),
-    resources: built.resources.prepare('rw_workspace_resources'),
-    annotations: built.annotations.prepare('rw_resources_annotations'),
+
+const listStatement = reusableStatement('rw_workspaces_list', (db) => {
+  const fields = withCounts(db, sql.placeholder('now'));
+  const query = db
+    .select(fields)
+    .from(workspaces)
+    .where(eq(workspaces.ownerId, sql.placeholder('ownerId')))
+    .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
+  return { fields, query };
+});
+
+const totalStatement = reusableStatement('rw_workspaces_total', (db) => {
+  const fields = { total: count() };
+  return { fields, query: db.select(fields).from(workspaces).where(eq(workspaces.ownerId, sql.placeholder('ownerId'))) };
+});
+
+const findStatement = reusableStatement('rw_workspace_find', (db) => {
+  const fields = withCounts(db, sql.placeholder('now'));
+  return { fields, query: db.select(fields).from(workspaces).where(eq(workspaces.id, sql.placeholder('id'))) };
+});
+
+const resourcesStatement = reusableStatement('rw_workspace_resources', (db) => ({
+  fields: getTableColumns(workspaceResources),
+  query: db
+    .select()
+    .from(workspaceResources)
+    .where(eq(workspaceResources.workspaceId, sql.placeholder('workspaceId')))
+    .orderBy(desc(workspaceResources.createdAt), desc(workspaceResources.id)),
+}));
+
+// `= any(array)` rather than `in ($1, …, $n)`: one statement whatever the number of resources.
+const annotationsStatement = reusableStatement('rw_resources_annotations', (db) => ({
+  fields: getTableColumns(annotations),
+  query: db
+    .select()
+    .from(annotations)
+    .where(sql`${annotations.resourceId} = any(${sql.placeholder('resourceIds')}::uuid[])`)
+    .orderBy(asc(annotations.createdAt), asc(annotations.id)),
+}));
+
+const lockWorkspaceStatement = reusableStatement('rw_workspace_lock', (db) => {
+  const fields = { id: workspaces.id };
+  return { fields, query: db.select(fields).from(workspaces).where(eq(workspaces.id, sql.placeholder('id'))).for('update') };
+});
+
+const countResourcesStatement = reusableStatement('rw_workspace_resource_count', (db) => {
+  const fields = { total: count() };
+  return {
+    fields,
+    query: db.select(fields).from(workspaceResources).where(eq(workspaceResources.workspaceId, sql.placeholder('workspaceId'))),
   };
-  preparedReads.set(db, prepared);
-  return prepared;
-}
+});
+
+/** The insert's values, each a placeholder of the same name. */
+const RESOURCE_VALUES = ['workspaceId', 'resourceId', 'workKey', 'title', 'url', 'type', 'authors', 'tags', 'notes', 'data'] as const;
+
+const insertResourceStatement = reusableStatement('rw_resource_insert', (db) => ({
+  fields: getTableColumns(workspaceResources),
+  query: db
+    .insert(workspaceResources)
+    .values(Object.fromEntries(RESOURCE_VALUES.map((key) => [key, sql.placeholder(key)])) as Record<(typeof RESOURCE_VALUES)[number], Placeholder>)
+    .onConflictDoNothing({ target: [workspaceResources.workspaceId, workspaceResources.workKey] })
+    .returning(),
+}));
+
+const touchWorkspaceStatement = reusableStatement('rw_workspace_touch', (db) => ({
+  fields: null,
+  query: db
+    .update(workspaces)
+    // Wrapped: `set` takes no bare placeholder (so the value is sent as given, an ISO string).
+    .set({ updatedAt: sql`${sql.placeholder('now')}` })
+    .where(eq(workspaces.id, sql.placeholder('id'))),
+}));
 
 export async function listWorkspaces(db: Db, ownerId: string, page: Page): Promise<{ rows: WorkspaceWithCounts[]; total: number }> {
-  const statements = reads(db);
-  const rows = await statements.list.execute({ now: new Date().toISOString(), ownerId, limit: page.limit, offset: page.offset });
-  const [counted] = await statements.total.execute({ ownerId });
+  const rows = await listStatement(db, { now: new Date().toISOString(), ownerId, limit: page.limit, offset: page.offset });
+  const [counted] = await totalStatement(db, { ownerId });
   return { rows, total: counted?.total ?? 0 };
 }
 
 export async function findWorkspace(db: Db | Tx, id: string): Promise<WorkspaceWithCounts | null> {
-  const [row] = await reads(db).find.execute({ now: new Date().toISOString(), id });
+  const [row] = await findStatement(db, { now: new Date().toISOString(), id });
   return row ?? null;
 }
 
@@ -125,24 +150,25 @@ export async function deleteWorkspaceRow(db: Db, id: string): Promise<boolean> {
 }
 
 export async function touchWorkspace(tx: Tx, id: string): Promise<void> {
-  await tx.update(workspaces).set({ updatedAt: new Date() }).where(eq(workspaces.id, id));
+  await touchWorkspaceStatement(tx, { now: new Date().toISOString(), id });
 }
 
 /** Locks the workspace row for the rest of the transaction (serialises adds to one workspace). */
 export async function lockWorkspace(tx: Tx, id: string): Promise<boolean> {
-  const rows = await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).for('update');
+  const rows = await lockWorkspaceStatement(tx, { id });
   return rows.length > 0;
 }
 
 // ---- resources ----
 
 export async function countResources(db: Db | Tx, workspaceId: string): Promise<number> {
-  return db.$count(workspaceResources, eq(workspaceResources.workspaceId, workspaceId));
+  const [counted] = await countResourcesStatement(db, { workspaceId });
+  return counted?.total ?? 0;
 }
 
 /** Newest first; all of them when no page is given (detail view, share page, export). */
 export async function listResources(db: Db, workspaceId: string, page?: Page): Promise<ResourceRow[]> {
-  if (!page) return reads(db).resources.execute({ workspaceId });
+  if (!page) return resourcesStatement(db, { workspaceId });
   return db
     .select()
     .from(workspaceResources)
@@ -154,11 +180,7 @@ export async function listResources(db: Db, workspaceId: string, page?: Page): P
 
 /** Inserts unless the workspace already holds the same work (same work key); null then. */
 export async function insertResourceUnlessPresent(tx: Tx, values: NewResourceRow): Promise<ResourceRow | null> {
-  const [row] = await tx
-    .insert(workspaceResources)
-    .values(values)
-    .onConflictDoNothing({ target: [workspaceResources.workspaceId, workspaceResources.workKey] })
-    .returning();
+  const [row] = await insertResourceStatement(tx, Object.fromEntries(RESOURCE_VALUES.map((key) => [key, values[key]])));
   return row ?? null;
 }
 
@@ -194,7 +216,7 @@ export async function annotationsByResource(db: Db, resourceIds: string[]): Prom
   const grouped = new Map<string, AnnotationRow[]>();
   if (resourceIds.length === 0) return grouped;
   // A PostgreSQL array literal of the ids (uuids from the database, so nothing to quote).
-  const rows = await reads(db).annotations.execute({ resourceIds: `{${resourceIds.join(',')}}` });
+  const rows = await annotationsStatement(db, { resourceIds: `{${resourceIds.join(',')}}` });
   for (const row of rows) {
     const list = grouped.get(row.resourceId) ?? [];
     list.push(row);
