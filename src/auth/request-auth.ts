@@ -84,8 +84,10 @@ export function requesterKey(request: FastifyRequest): string {
 
 /**
  * Lets a verified access token's session in and counts the request against the user's hourly limit;
- * null when the session is revoked (nothing is counted then). With Redis both are one script, one
- * round trip: every authenticated request pays it, and the bare server of bench/ pays none.
+ * null when the session is revoked (nothing is counted then). With Redis both are asked of Redis at
+ * once, and not for every request: the rate limiter answers a user's requests from what it last
+ * heard for up to 100 ms (SharedTally in rate-limit.ts), so a revocation made by another process is
+ * refused here within that time; one made by this process, at once.
  */
 async function admit(options: RequestAuthOptions, claims: VerifiedAccess): Promise<LimitState | null> {
   const { revocations } = options.sessions;

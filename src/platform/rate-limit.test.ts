@@ -39,6 +39,7 @@ describe.skipIf(redisLeg.skipReason)('rate limits in Redis', () => {
 });
 
 const rules = { authenticated: { points: 3, durationSeconds: 3600 } };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(redisLeg.skipReason)('counting unless a flag is set, in Redis', () => {
   let redis: Redis;
@@ -63,6 +64,40 @@ describe.skipIf(redisLeg.skipReason)('counting unless a flag is set, in Redis', 
     expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:on')).toBe('flagged');
     await limiter.reset('authenticated', 'u1');
     expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:off')).toMatchObject({ remaining: 2 });
+  });
+
+  it('answers most requests without Redis, and adds them to the count in Redis within moments', async () => {
+    const limiter = createRateLimiter({ authenticated: { points: 1000, durationSeconds: 3600 } }, redis);
+    const states: LimitState[] = [];
+    for (let i = 0; i < 30; i++) states.push((await limiter.consumeUnlessFlagged('authenticated', 'u3', 'flag:u3')) as LimitState);
+    expect(states.map((state) => state.remaining)).toEqual(Array.from({ length: 30 }, (_, i) => 999 - i));
+    expect(Number(await redis.get('rl:authenticated:u3'))).toBeLessThan(30);
+    await sleep(150);
+    expect(Number(await redis.get('rl:authenticated:u3'))).toBe(30);
+  });
+
+  it('sees within moments a flag set by another process', async () => {
+    const limiter = createRateLimiter({ authenticated: { points: 1000, durationSeconds: 3600 } }, redis);
+    expect(await limiter.consumeUnlessFlagged('authenticated', 'u4', 'flag:u4')).toMatchObject({ remaining: 999 });
+    await redis.set('flag:u4', '1');
+    await sleep(150);
+    expect(await limiter.consumeUnlessFlagged('authenticated', 'u4', 'flag:u4')).toBe('flagged');
+    expect(Number(await redis.get('rl:authenticated:u4'))).toBe(1);
+  });
+
+  it('holds the limit exactly between two processes', async () => {
+    const twenty = { authenticated: { points: 20, durationSeconds: 3600 } };
+    const processes = [createRateLimiter(twenty, redis), createRateLimiter(twenty, redis)];
+    const outcomes: string[] = [];
+    for (let i = 0; i < 22; i++) {
+      outcomes.push(
+        await processes[i % 2]!.consumeUnlessFlagged('authenticated', 'u5', 'flag:u5').then(
+          () => 'ok',
+          (error: { code?: string }) => error.code ?? 'error',
+        ),
+      );
+    }
+    expect(outcomes).toEqual([...Array<string>(20).fill('ok'), 'RATE_LIMITED', 'RATE_LIMITED']);
   });
 });
 
