@@ -714,7 +714,7 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
     if (compute.pdfExtract) {
       const p = compute.pdfExtract;
       lines.push(
-        `| ${p.name}: pdf.js / pdftotext per page | ${p.pdfjsMsPerPage} / ${p.pdftotextMsPerPage ?? '–'} ms (${p.ratio ?? '–'}×) | ≤ 3× (aim) | ${mark(p.met)} |`,
+        `| ${p.name}: pdf.js (the fallback) / pdftotext (the service's choice when installed) per page | ${p.pdfjsMsPerPage} / ${p.pdftotextMsPerPage ?? '–'} ms (${p.ratio ?? '–'}×) | ≤ 3× (aim) | ${mark(p.met)} |`,
       );
     }
     for (const missing of compute.unavailable) lines.push(`| ${missing} | not available | | |`);

@@ -108,8 +108,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('ctx', ctx);
 
   await app.register(cookie, { secret: platform.signingSecret });
+  // Only a request from the web app's origin gets CORS headers (every browser sends Origin on a
+  // cross-origin request); monitors and API clients get none, another origin gets none, and every
+  // answer says `Vary: Origin` so that a shared cache keeps the two apart.
+  const appOrigin = new URL(config.appOrigin).origin;
   await app.register(cors, {
-    origin: config.appOrigin,
+    origin: (origin, callback) => callback(null, origin === appOrigin),
     credentials: true,
     // PATCH is added to the spec's list (§5.7) because PATCH /api/workspaces/{id} exists.
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],

@@ -167,33 +167,47 @@ async function requestAuthPlugin(app: FastifyInstance, options: RequestAuthOptio
   };
   app.decorateRequest('auth', null as unknown as RequestAuth);
 
-  app.addHook('onRequest', async (request, reply) => {
-    request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null };
-    const noCookies = request.routeOptions.config?.noCookies === true;
+  /** A visitor without a session: their anonymous cookie is read, or one is given (never on noCookies routes). */
+  const recognizeVisitor = (request: FastifyRequest, reply: FastifyReply, noCookies: boolean): void => {
+    if (request.auth.user || noCookies || !request.url.startsWith('/api/')) return;
+    const existing = request.cookies[ANONYMOUS_COOKIE];
+    if (existing && /^[0-9a-f-]{36}$/.test(existing)) {
+      request.auth.anonymousId = existing;
+    } else {
+      setAnonymousCookie(reply, options.config, randomUUID());
+    }
+  };
+
+  /** A request that presents a bearer token or session cookies: verified, counted, maybe refreshed. */
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply, noCookies: boolean): Promise<void> => {
     const header = request.headers.authorization;
     const crossOriginChange = isCrossOriginChange(request);
-    let counted: LimitState | null = null;
-    if (header?.startsWith('Bearer ')) {
-      counted = await resolveBearer(request, header.slice(7).trim(), options);
-    } else if (!noCookies && (request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE])) {
-      counted = await resolveCookies(request, reply, options, crossOriginChange);
-    }
-
-    if (!request.auth.user && !noCookies && request.url.startsWith('/api/')) {
-      const existing = request.cookies[ANONYMOUS_COOKIE];
-      if (existing && /^[0-9a-f-]{36}$/.test(existing)) {
-        request.auth.anonymousId = existing;
-      } else {
-        setAnonymousCookie(reply, options.config, randomUUID());
-      }
-    }
-
+    let counted = header?.startsWith('Bearer ')
+      ? await resolveBearer(request, header.slice(7).trim(), options)
+      : await resolveCookies(request, reply, options, crossOriginChange);
+    recognizeVisitor(request, reply, noCookies);
     if (request.auth.via === 'cookie' && crossOriginChange) throw authorizationError('Cross-origin request refused');
     if (request.auth.user) {
       // Sessions just refreshed were not counted on the way in.
       counted ??= await options.rateLimiter.consume('authenticated', request.auth.user.id);
       void reply.headers(rateLimitHeaders(counted));
     }
+  };
+
+  // A callback hook: a request without credentials (health checks, public pages, visitors) is
+  // answered in the same tick, without a promise; only one that presents credentials waits.
+  app.addHook('onRequest', (request, reply, done) => {
+    request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null };
+    const noCookies = request.routeOptions.config?.noCookies === true;
+    const presentsCredentials =
+      request.headers.authorization?.startsWith('Bearer ') ||
+      (!noCookies && Boolean(request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE]));
+    if (presentsCredentials) {
+      authenticate(request, reply, noCookies).then(() => done(), done);
+      return;
+    }
+    recognizeVisitor(request, reply, noCookies);
+    done();
   });
 }
 

@@ -77,6 +77,21 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(other.headers['access-control-allow-origin']).not.toBe('https://evil.example');
   });
 
+  it('gives CORS headers to the app origin only, and says the answer varies by Origin', async () => {
+    const fromApp = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'http://app.test' } });
+    expect(fromApp.headers['access-control-allow-origin']).toBe('http://app.test');
+    expect(fromApp.headers['access-control-allow-credentials']).toBe('true');
+    expect(fromApp.headers['access-control-expose-headers']).toContain('X-Request-Id');
+    for (const headers of [{}, { origin: 'https://evil.example' }]) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/health', headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+      expect(String(res.headers.vary)).toMatch(/origin/i);
+    }
+    expect(String(fromApp.headers.vary)).toMatch(/origin/i);
+  });
+
   it('answers 413 for a body over the limit, 404 envelope for unknown routes, and a request id', async () => {
     const big = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: 'a@b.co', password: 'x'.repeat(4000) } });
     expect(big.statusCode).toBe(413);
