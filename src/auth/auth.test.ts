@@ -291,6 +291,18 @@ describe('rate limits on sign-in', () => {
     for (let i = 0; i < 6; i++) statuses.push((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
+
+  it('counts each request once, HEAD as GET, and nothing for a URL that is no route', async () => {
+    const user = await buildUser(t.app);
+    const remaining = async (method: 'GET' | 'HEAD', url: string) =>
+      (await t.app.inject({ method, url, headers: user.bearer })).headers['ratelimit-remaining'];
+    expect(await remaining('GET', '/api/auth/session')).toBe('4');
+    expect(await remaining('HEAD', '/api/auth/session')).toBe('3');
+    const missing = await t.app.inject({ method: 'GET', url: '/api/no-such-route', headers: user.bearer });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['ratelimit-remaining']).toBeUndefined();
+    expect(await remaining('GET', '/api/auth/session')).toBe('2');
+  });
 });
 
 const redisLeg = storeLegs()[1]!;

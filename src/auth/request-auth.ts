@@ -4,7 +4,7 @@
  * changes, and counts authenticated requests against their hourly limit.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { authenticationError, authorizationError } from '../platform/errors.js';
@@ -194,11 +194,14 @@ async function requestAuthPlugin(app: FastifyInstance, options: RequestAuthOptio
     }
   };
 
-  // A callback hook: a request without credentials (health checks, public pages, visitors) is
-  // answered in the same tick, without a promise; only one that presents credentials waits.
-  app.addHook('onRequest', (request, reply, done) => {
+  /**
+   * The hook of one route. A callback hook: a request without credentials (health checks, public
+   * pages, visitors) is answered in the same tick, without a promise; only one that presents a bearer
+   * token or session cookies waits. What the route says of cookies is read once, here, rather than
+   * through `request.routeOptions` (a getter that builds a new object on every access).
+   */
+  const hookFor = (noCookies: boolean): onRequestHookHandler => (request, reply, done) => {
     request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null };
-    const noCookies = request.routeOptions.config?.noCookies === true;
     const presentsCredentials =
       request.headers.authorization?.startsWith('Bearer ') ||
       (!noCookies && Boolean(request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE]));
@@ -208,6 +211,17 @@ async function requestAuthPlugin(app: FastifyInstance, options: RequestAuthOptio
     }
     recognizeVisitor(request, reply, noCookies);
     done();
+  };
+  const withCookies = hookFor(false);
+  const withoutCookies = hookFor(true);
+
+  // Every route declared after this plugin gets the hook first among its own onRequest hooks (after
+  // the global ones: request id, cookies, CORS). Unknown URLs (404) and CORS preflights have no route
+  // of ours, so they are not authenticated: they answer the same to everyone.
+  app.addHook('onRoute', (route) => {
+    const hook = route.config?.noCookies === true ? withoutCookies : withCookies;
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [hook, ...own];
   });
 }
 
