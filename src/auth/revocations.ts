@@ -15,7 +15,7 @@ export interface RevocationList {
   /**
    * When revocations are shared through Redis: the key whose presence marks the session revoked for
    * every process, so that a caller can fold the check into a Redis command of its own (request-auth
-   * checks it and counts the request against the rate limit in one round trip).
+   * has the rate limiter check it with the user's count: see consumeUnlessFlagged).
    */
   sharedFlag?(sessionId: string): string;
 }

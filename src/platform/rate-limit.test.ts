@@ -76,6 +76,13 @@ describe.skipIf(redisLeg.skipReason)('counting unless a flag is set, in Redis', 
     expect(Number(await redis.get('rl:authenticated:u3'))).toBe(30);
   });
 
+  it('starts again from nothing after a reset, also for what this process was counting itself', async () => {
+    const limiter = createRateLimiter({ authenticated: { points: 1000, durationSeconds: 3600 } }, redis);
+    for (let i = 0; i < 5; i++) await limiter.consumeUnlessFlagged('authenticated', 'u6', 'flag:u6');
+    await limiter.reset('authenticated', 'u6');
+    expect(await limiter.consumeUnlessFlagged('authenticated', 'u6', 'flag:u6')).toMatchObject({ remaining: 999 });
+  });
+
   it('sees within moments a flag set by another process', async () => {
     const limiter = createRateLimiter({ authenticated: { points: 1000, durationSeconds: 3600 } }, redis);
     expect(await limiter.consumeUnlessFlagged('authenticated', 'u4', 'flag:u4')).toMatchObject({ remaining: 999 });

@@ -90,7 +90,6 @@ function headroomOf(rule: LimitRule): number {
 }
 
 interface Bucket {
-  name: string;
   rule: LimitRule;
   limiter: RateLimiterAbstract;
   memory: RateLimiterMemory;
@@ -135,7 +134,7 @@ export function createRateLimiter(rules: Record<string, LimitRule>, redis?: Redi
           rejectIfRedisNotReady: true,
         })
       : memory;
-    buckets.set(name, { name, rule, limiter, memory });
+    buckets.set(name, { rule, limiter, memory });
   }
   let countUnlessFlagged: CountUnlessFlagged | null = null;
   if (redis) {
@@ -221,8 +220,9 @@ export function createRateLimiter(rules: Record<string, LimitRule>, redis?: Redi
       return stateOf(rule, consumed, msBeforeNext);
     },
     async reset(name, key) {
-      for (const tally of tallies.values()) if (tally.bucket.name === name && tally.key === key) tallies.delete(tally.id);
-      await get(name).limiter.delete(key);
+      const bucket = get(name);
+      for (const tally of tallies.values()) if (tally.bucket === bucket && tally.key === key) tallies.delete(tally.id);
+      await bucket.limiter.delete(key);
     },
   };
 }
