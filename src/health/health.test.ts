@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { createHealthText, HealthResponse } from './routes.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -41,6 +42,54 @@ describe('health when a backend is down', () => {
     expect(signup.statusCode).toBe(201);
     const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: 'down@example.org', password: 'still-works-9' } });
     expect(signin.statusCode).toBe(200);
+  });
+});
+
+describe('health as the backends change', () => {
+  let t: TestApp;
+  let searchIndexUp = true;
+  beforeAll(async () => {
+    t = await buildTestApp({ extraHealthChecks: { searchIndex: async () => searchIndexUp } });
+  });
+  afterAll(async () => t?.close());
+
+  const health = async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    return HealthResponse.parse(res.json());
+  };
+
+  it('answers what the monitor last saw, with a fresh timestamp on every answer', async () => {
+    const first = await health();
+    expect(first).toMatchObject({ status: 'ok', services: { database: 'connected', searchIndex: 'connected' } });
+
+    searchIndexUp = false;
+    await t.app.ctx.platform.health.refresh();
+    const down = await health();
+    expect(down).toMatchObject({ status: 'degraded', services: { database: 'connected', searchIndex: 'disconnected' } });
+
+    searchIndexUp = true;
+    await t.app.ctx.platform.health.refresh();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const up = await health();
+    expect(up).toMatchObject({ status: 'ok', services: { searchIndex: 'connected' } });
+    expect(Date.parse(up.timestamp)).toBeGreaterThan(Date.parse(first.timestamp));
+  });
+});
+
+describe('the health document as text', () => {
+  it('is the document JSON.stringify writes, for any snapshot, and is written again only for a new one', () => {
+    const write = createHealthText('1.2.3-"beta"');
+    const at = new Date('2026-11-23T10:00:00.000Z');
+    const snapshot = Object.freeze({ database: 'connected', redis: 'not_configured' } as const);
+    const text = write(snapshot, at);
+    expect(JSON.parse(text)).toEqual({ status: 'ok', timestamp: at.toISOString(), version: '1.2.3-"beta"', services: snapshot });
+    expect(Object.keys(JSON.parse(text))).toEqual(['status', 'timestamp', 'version', 'services']);
+    const later = new Date(at.getTime() + 1500);
+    expect(JSON.parse(write(snapshot, later)).timestamp).toBe(later.toISOString());
+    const degraded = Object.freeze({ database: 'disconnected', redis: 'not_configured' } as const);
+    expect(JSON.parse(write(degraded, later))).toMatchObject({ status: 'degraded', services: degraded });
   });
 });
 

@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { sendSerialised } from '../platform/serialization.js';
 
 const ServiceState = z.enum(['connected', 'disconnected', 'not_configured']);
+type ServiceStateName = z.infer<typeof ServiceState>;
 
 export const HealthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -20,8 +22,32 @@ export const EmailJsDebugResponse = z.object({
   publicKey: z.string(),
 });
 
+/** Where the timestamp goes in the written document; no version or backend name holds it. */
+const TIMESTAMP_SLOT = '\u0000timestamp\u0000';
+
+/**
+ * The health document as JSON text (HealthResponse). Monitors poll this route, and all but the
+ * timestamp changes only when the background monitor records new states (a new frozen snapshot), so
+ * the text around the timestamp is written once per snapshot instead of being serialised per request.
+ */
+export function createHealthText(version: string): (services: Readonly<Record<string, ServiceStateName>>, now: Date) => string {
+  let snapshot: Readonly<Record<string, ServiceStateName>> | null = null;
+  let head = '';
+  let tail = '';
+  return (services, now) => {
+    if (services !== snapshot) {
+      const degraded = services.database !== 'connected' || Object.values(services).includes('disconnected');
+      const document: z.infer<typeof HealthResponse> = { status: degraded ? 'degraded' : 'ok', timestamp: TIMESTAMP_SLOT, version, services };
+      [head, tail] = JSON.stringify(document).split(JSON.stringify(TIMESTAMP_SLOT)) as [string, string];
+      snapshot = services;
+    }
+    return `${head}"${now.toISOString()}"${tail}`;
+  };
+}
+
 export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  const healthText = createHealthText(ctx.config.version);
   app.get(
     '/api/health',
     {
@@ -29,11 +55,7 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
       config: { noCookies: true },
       schema: { tags: ['utility'], summary: 'Service health and the state of each backend', response: { 200: HealthResponse } },
     },
-    async () => {
-      const services = ctx.platform.health.states();
-      const degraded = services.database !== 'connected' || Object.values(services).includes('disconnected');
-      return { status: degraded ? ('degraded' as const) : ('ok' as const), timestamp: new Date().toISOString(), version: ctx.config.version, services };
-    },
+    async (_request, reply) => sendSerialised(reply, healthText(ctx.platform.health.states(), new Date())),
   );
 
   app.get(

@@ -12,7 +12,7 @@
  * coerces each value to its declared type. The route tests check replies against their schemas.
  */
 import fastJsonStringify, { type Schema as JsonSchema } from 'fast-json-stringify';
-import type { FastifySchema, FastifySerializerCompiler } from 'fastify';
+import type { FastifyReply, FastifySchema, FastifySerializerCompiler } from 'fastify';
 import { z } from 'zod';
 
 type Serializer = (data: unknown) => string;
@@ -67,3 +67,11 @@ export const serializerCompiler: FastifySerializerCompiler<FastifySchema> = ({ s
   compiled.set(key, serializer);
   return serializer;
 };
+
+/**
+ * A reply whose JSON text the route already has (written once and kept): sent as is, since Fastify
+ * serialises only objects. The text must be what the route's response schema describes.
+ */
+export function sendSerialised(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}

@@ -8,6 +8,7 @@ import { requesterKey } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
 import { rateLimitHeaders } from '../platform/rate-limit.js';
 import { toApiError } from '../platform/http-errors.js';
+import { sendSerialised } from '../platform/serialization.js';
 import type { SummaryCache } from './cache.js';
 import { SummaryFailure, type Cancellation, type Stage, type Summarizer } from './produce.js';
 import { createReplyMemo, type PresentedSummary } from './presenters.js';
@@ -16,7 +17,6 @@ import { toSummaryVariantA } from './summarize.js';
 
 const tags = ['summaries'];
 const KEEP_ALIVE_MS = 15_000;
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The client's going away as an AbortSignal, aborted when the client disconnects before the reply is
@@ -53,11 +53,6 @@ class ClientDisconnection implements Cancellation {
   private gone(): boolean {
     return this.reply.raw.destroyed && !this.reply.raw.writableFinished;
   }
-}
-
-/** A reply already serialised by the route's serialiser: sent as is (Fastify serialises only objects). */
-function sendSerialised(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type(JSON_CONTENT_TYPE).send(json);
 }
 
 export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summarizer: Summarizer, cache: SummaryCache): Promise<void> {

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/platform/db/client.js';
+import type { PlatformOverrides } from '../../src/platform/index.js';
 
 export interface StoreLeg {
   name: string;
@@ -68,6 +69,8 @@ export async function buildTestApp(
     build?: Pick<BuildOptions, 'resolveResource'>;
     /** Apps given the same prefix share their Redis keys (as several server processes would). */
     redisKeyPrefix?: string;
+    /** More backends for /api/health to report (tests decide their state). */
+    extraHealthChecks?: PlatformOverrides['extraHealthChecks'];
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-test-'));
@@ -89,7 +92,11 @@ export async function buildTestApp(
   const app = await buildApp(config, {
     ...options.build,
     logger: false,
-    platformOverrides: { database, redisKeyPrefix: options.redisKeyPrefix ?? `rwtest:${randomUUID()}:` },
+    platformOverrides: {
+      database,
+      redisKeyPrefix: options.redisKeyPrefix ?? `rwtest:${randomUUID()}:`,
+      ...(options.extraHealthChecks ? { extraHealthChecks: options.extraHealthChecks } : {}),
+    },
   });
   await app.ready();
   return {
