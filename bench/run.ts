@@ -23,7 +23,10 @@
  * request, round-robin over the writer's 120 workspaces (a workspace holds at most 500 resources), so
  * every request is a real insert, never a 409 duplicate or a full workspace; the bare server's inserts
  * go through the same uniqueness rule. GET /api/health also loads a third server, Fastify alone with
- * no plugins (bench/fastify-alone.ts), to show the framework's own share of the gap.
+ * no plugins (bench/fastify-alone.ts), to show the framework's own share of the gap. The service
+ * answers a monitor's poll (no Origin) ahead of Fastify (src/health/monitor-polls.ts), so the same
+ * route is measured again as the web app asks it (with its Origin: Fastify's whole chain, CORS
+ * included), for information.
  *
  * Search. The service keeps to each provider's published request rate (arXiv: one request per 3 s);
  * searches arriving faster would wait for arXiv's next slot, which measures arXiv's policy, not this
@@ -39,7 +42,7 @@
  *
  * Settings (environment): BENCH_DURATION (s per measurement, 4), BENCH_WARMUP (s, 2), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (10), BENCH_SEARCH_SAMPLES (10), BENCH_SEARCH_DELAY_MS (50), BENCH_ONLY (route ids,
- * comma-separated: health, session, workspaces, workspace, add-resource, summarize-cold,
+ * comma-separated: health, health-browser, session, workspaces, workspace, add-resource, summarize-cold,
  * summarize-cached, search), BENCH_STORES (pglite,postgres), BENCH_SKIP_COMPUTE=1,
  * BENCH_UPDATE_README=1 (rewrites the README's table), BENCH_SERVICE_NODE_ARGS (node arguments for
  * the measured service, e.g. `--cpu-prof --cpu-prof-dir=…`).
@@ -112,6 +115,8 @@ interface RouteBench {
   method: 'GET' | 'POST';
   path: (seed: Seed) => string;
   token?: (seed: Seed) => string;
+  /** Request headers besides authorization and content-type (sent to both servers). */
+  headers?: Record<string, string>;
   body?: string;
   variation?: (seed: Seed, runId: string) => Variation;
   target: Target;
@@ -123,10 +128,23 @@ interface RouteBench {
   shapeOnly?: boolean;
 }
 
+/** The web app's origin as the service is configured for the run (APP_ORIGIN). */
+const BENCH_APP_ORIGIN = 'http://app.bench.test';
+
 const SUMMARY_BODY = JSON.stringify({ title: 'Lost in the middle: how language models use long contexts', abstract: ABSTRACT, mode: 'quick' });
 
 const ROUTES: RouteBench[] = [
   { id: 'health', label: 'GET /api/health', method: 'GET', path: () => '/api/health', target: { kind: 'ratio', min: 0.75 }, dbBacked: false, volatile: ['timestamp'] },
+  {
+    id: 'health-browser',
+    label: 'GET /api/health from the web app (Origin)',
+    method: 'GET',
+    path: () => '/api/health',
+    headers: { origin: BENCH_APP_ORIGIN },
+    target: null,
+    dbBacked: false,
+    volatile: ['timestamp'],
+  },
   {
     id: 'session',
     label: 'GET /api/auth/session (bearer)',
@@ -354,6 +372,7 @@ function loadSpec(route: RouteBench, seedData: Seed, server: Server, durationSec
     method: route.method,
     path: route.path(seedData),
     headers: {
+      ...route.headers,
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(route.body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
@@ -402,7 +421,11 @@ async function sameAnswer(route: RouteBench, seedData: Seed, service: Server, ba
   const ask = async (server: Server) => {
     const response = await fetch(`${server.origin}${route.path(seedData)}`, {
       method: route.method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(route.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...route.headers,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(route.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body:
         route.id === 'add-resource'
           ? JSON.stringify({ title: 'Answer check', url: `https://bench.example.org/check/${randomBytes(4).toString('hex')}`, notes: '', tags: [], authors: [] })
@@ -535,7 +558,7 @@ async function measureSearch(store: string, service: Server, bare: Server, provi
 const JWT_SECRET = randomBytes(32).toString('hex');
 
 function commonEnv(fixtures: FixtureServer): Record<string, string> {
-  return { NODE_ENV: 'production', LOG_LEVEL: 'warn', JWT_SECRET, ...RATE_LIMITS_FOR_THE_RUN, ...providerEnv(fixtures) };
+  return { NODE_ENV: 'production', LOG_LEVEL: 'warn', JWT_SECRET, APP_ORIGIN: BENCH_APP_ORIGIN, ...RATE_LIMITS_FOR_THE_RUN, ...providerEnv(fixtures) };
 }
 
 async function runStore(copies: StoreCopies, workDir: string, fixtures: FixtureServer, routes: RouteBench[], withSearch: boolean): Promise<void> {

@@ -2,9 +2,9 @@
  * buildApp(config) → the whole service as a Fastify instance that never listens: tests call
  * `app.inject()`, `main.ts` listens. External plugins first (cookies, CORS, OpenAPI), then our own
  * (error handling, request auth), then each capability's routes (multipart parsing is registered in
- * the avatar upload's own scope, so other routes do not pay for its hooks).
+ * the avatar upload's own scope, so other routes do not pay for its hooks). Monitors' polls of
+ * /api/health are answered on the server ahead of Fastify (health/monitor-polls.ts).
  */
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -17,11 +17,13 @@ import { authRoutes } from './auth/routes.js';
 import { recentlyRevokedSessions } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { AppContext, ResourceResolver } from './context.js';
+import { answerMonitorPolls } from './health/monitor-polls.js';
 import { healthRoutes } from './health/routes.js';
 import { installErrorHandling } from './platform/http-errors.js';
 import { lazyChildLoggerFactory } from './platform/request-logger.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
+import { requestIdOf } from './platform/request-id.js';
 import { serializerCompiler } from './platform/serialization.js';
 import { profileRoutes } from './profiles/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
@@ -51,8 +53,6 @@ export interface BuildOptions {
   resolveResource?: ResourceResolver;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
-
 /** Masks what must never reach a log: tokens in query strings and share-link tokens in paths. */
 export function redactUrl(url: string): string {
   return url
@@ -77,13 +77,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: { maxParamLength: 300 },
   });
+  answerMonitorPolls(app, platform.health, config.version);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // A callback hook, not an async one: it finishes in the same tick (no promise, no microtask).

@@ -53,7 +53,13 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
     {
       // Monitors poll this; an anonymous-visitor cookie would be work (and a Set-Cookie) for nothing.
       config: { noCookies: true },
-      schema: { tags: ['utility'], summary: 'Service health and the state of each backend', response: { 200: HealthResponse } },
+      schema: {
+        tags: ['utility'],
+        summary: 'Service health and the state of each backend',
+        description:
+          'Backends are checked in the background every 15 s; this reads the last result. A poll without an `Origin` header or a query string is answered ahead of the framework, with the same document and headers and no access-log line.',
+        response: { 200: HealthResponse },
+      },
     },
     async (_request, reply) => sendSerialised(reply, healthText(ctx.platform.health.states(), new Date())),
   );
