@@ -79,7 +79,7 @@ describe('health as the backends change', () => {
 });
 
 describe('the health document as text', () => {
-  it('is the document JSON.stringify writes, for any snapshot, and is written again only for a new one', () => {
+  it('is the document JSON.stringify writes, with each new timestamp, and follows a new snapshot', () => {
     const write = createHealthText('1.2.3-"beta"');
     const at = new Date('2026-11-23T10:00:00.000Z');
     const snapshot = Object.freeze({ database: 'connected', redis: 'not_configured' } as const);

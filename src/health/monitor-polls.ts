@@ -14,9 +14,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { FastifyInstance } from 'fastify';
 import type { HealthMonitor } from '../platform/health.js';
 import { requestIdOf } from '../platform/request-id.js';
-import { createHealthText } from './routes.js';
-
-export const MONITOR_POLL_PATH = '/api/health';
+import { JSON_CONTENT_TYPE } from '../platform/serialization.js';
+import { createHealthText, HEALTH_PATH } from './routes.js';
 
 export function answerMonitorPolls(app: FastifyInstance, health: HealthMonitor, version: string): void {
   const server = app.server;
@@ -32,7 +31,7 @@ export function answerMonitorPolls(app: FastifyInstance, health: HealthMonitor, 
 
   server.removeListener('request', framework);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (closing || req.method !== 'GET' || req.url !== MONITOR_POLL_PATH || req.headers.origin !== undefined) {
+    if (closing || req.method !== 'GET' || req.url !== HEALTH_PATH || req.headers.origin !== undefined) {
       framework(req, res);
       return;
     }
@@ -40,7 +39,7 @@ export function answerMonitorPolls(app: FastifyInstance, health: HealthMonitor, 
     res.writeHead(200, {
       'x-request-id': requestIdOf(req),
       vary: 'Origin',
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': JSON_CONTENT_TYPE,
       'content-length': Buffer.byteLength(body),
     });
     res.end(body);

@@ -22,6 +22,8 @@ export const EmailJsDebugResponse = z.object({
   publicKey: z.string(),
 });
 
+export const HEALTH_PATH = '/api/health';
+
 /** Where the timestamp goes in the written document; no version or backend name holds it. */
 const TIMESTAMP_SLOT = '\u0000timestamp\u0000';
 
@@ -49,7 +51,7 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
   const app = root.withTypeProvider<ZodTypeProvider>();
   const healthText = createHealthText(ctx.config.version);
   app.get(
-    '/api/health',
+    HEALTH_PATH,
     {
       // Monitors poll this; an anonymous-visitor cookie would be work (and a Set-Cookie) for nothing.
       config: { noCookies: true },

@@ -68,10 +68,13 @@ export const serializerCompiler: FastifySerializerCompiler<FastifySchema> = ({ s
   return serializer;
 };
 
+/** What every JSON answer is labelled with (Fastify's own label for what it serialises). */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /**
  * A reply whose JSON text the route already has (written once and kept): sent as is, since Fastify
  * serialises only objects. The text must be what the route's response schema describes.
  */
 export function sendSerialised(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(json);
+  return reply.type(JSON_CONTENT_TYPE).send(json);
 }
