@@ -1,0 +1,143 @@
+/**
+ * The built service as a real process, for tests whose behaviour lives in the process itself
+ * (OAuth through Node's fetch, signals and shutdown, a database or Redis that goes away).
+ *
+ * The first call compiles the service once per test run into `.test-build/` with the same
+ * tsconfig as `npm run build`; every later call in any test file reuses it (a lock file keeps
+ * parallel test files from compiling twice). Each process gets its own port and data directory.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BUILD_DIR = join(ROOT, '.test-build');
+const STAMP = join(BUILD_DIR, '.built-for');
+const LOCK = join(ROOT, '.test-build.lock');
+
+/** Compiles `src/` into `.test-build/` unless this test run (same VITEST parent pid) already did. */
+export async function ensureBuilt(): Promise<string> {
+  const runId = `${process.ppid}`;
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (existsSync(STAMP) && readStamp() === runId) return join(BUILD_DIR, 'main.js');
+    let fd: number | null = null;
+    try {
+      fd = openSync(LOCK, 'wx');
+    } catch {
+      // Another test file is compiling: wait for it (a lock older than 3 minutes is stale).
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 180_000) rmSync(LOCK, { force: true });
+      if (Date.now() > deadline) throw new Error('timed out waiting for the test build');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    try {
+      if (existsSync(STAMP) && readStamp() === runId) return join(BUILD_DIR, 'main.js');
+      const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+      const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', BUILD_DIR], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      if (result.status !== 0) throw new Error(`test build failed:\n${result.stdout}\n${result.stderr}`);
+      mkdirSync(BUILD_DIR, { recursive: true });
+      writeFileSync(STAMP, runId);
+      return join(BUILD_DIR, 'main.js');
+    } finally {
+      closeSync(fd);
+      rmSync(LOCK, { force: true });
+    }
+  }
+}
+
+function readStamp(): string {
+  try {
+    return readFileSync(STAMP, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface ServerProcess {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  dataDir: string;
+  child: ChildProcess;
+  /** Everything the process wrote so far (its log lines are JSON on stdout). */
+  output(): string;
+  /** Sends a signal and resolves with the exit code (null when killed by a signal). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface StartOptions {
+  /** Added to (and overriding) the process environment; unset keys are not inherited from this one. */
+  env?: Record<string, string>;
+  /** How long to wait for /api/health to answer (default 60 s). */
+  readyTimeoutMs?: number;
+  /** Extra node flags. */
+  nodeArgs?: string[];
+}
+
+/** Starts the built service (compiling it first if needed) and waits until it answers health. */
+export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
+  const main = await ensureBuilt();
+  const port = await freePort();
+  const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'rw-proc-'));
+  const ownsDataDir = !options.env?.DATA_DIR;
+  const url = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? tmpdir(),
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? ['--v8-pool-size=1']), main], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    const code = await exited;
+    if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    return code;
+  };
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      await res.arrayBuffer();
+      return { url, port, dataDir, child, output: () => output, stop };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  }
+  await stop('SIGKILL');
+  throw new Error(`server did not start within the deadline:\n${output}`);
+}
