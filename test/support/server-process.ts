@@ -96,7 +96,8 @@ export interface StartOptions {
 /** Starts the built service (compiling it first if needed) and waits until it answers health. */
 export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
   const main = await ensureBuilt();
-  const port = await freePort();
+  // A caller that needs the address before the start (e.g. for PUBLIC_URL) picks the port itself.
+  const port = options.env?.PORT ? Number(options.env.PORT) : await freePort();
   const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'rw-proc-'));
   const ownsDataDir = !options.env?.DATA_DIR;
   const url = `http://127.0.0.1:${port}`;

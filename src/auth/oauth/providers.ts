@@ -4,6 +4,7 @@
  */
 import { CodeChallengeMethod, OAuth2Client } from 'arctic';
 import type { OAuthProviderConfig } from '../../config.js';
+import { describeError } from '../../platform/error-causes.js';
 import type { Outbound } from '../../platform/outbound.js';
 
 export type OAuthProviderId = 'google' | 'github';
@@ -50,8 +51,13 @@ export function createOAuthProvider(
     authorizationUrl: (state, codeVerifier) =>
       client.createAuthorizationURLWithPKCE(config.authorizationUrl, state, CodeChallengeMethod.S256, codeVerifier, SCOPES[id]),
     async identify(code, codeVerifier) {
-      const tokens = await client.validateAuthorizationCode(config.tokenUrl, code, codeVerifier);
-      const accessToken = tokens.accessToken();
+      let accessToken: string;
+      try {
+        accessToken = (await client.validateAuthorizationCode(config.tokenUrl, code, codeVerifier)).accessToken();
+      } catch (error) {
+        // arctic's errors say "fetch failed" and keep the reason in `cause`: the warning names it.
+        throw new Error(`Token exchange failed: ${describeError(error)}`, { cause: error });
+      }
       if (id === 'google') {
         const info = await getJson<{ sub?: string; email?: string; email_verified?: boolean | string; name?: string }>(
           outbound,
