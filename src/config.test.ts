@@ -20,6 +20,22 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('derives APP_ORIGIN and PUBLIC_URL from PORT and HOST when they are unset', () => {
+    expect(loadConfig({ PORT: '4000' })).toMatchObject({ appOrigin: 'http://localhost:4000', publicUrl: 'http://localhost:4000' });
+    expect(loadConfig({ PORT: '4000', HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:4000');
+    expect(loadConfig({ PORT: '8080', HOST: 'research.example.org' }).appOrigin).toBe('http://research.example.org:8080');
+    expect(loadConfig({ PORT: '8080', HOST: 'fd00::5' }).appOrigin).toBe('http://[fd00::5]:8080');
+    // Set ones win, and PUBLIC_URL still follows APP_ORIGIN.
+    expect(loadConfig({ PORT: '4000', APP_ORIGIN: 'https://app.example.org/' })).toMatchObject({
+      appOrigin: 'https://app.example.org',
+      publicUrl: 'https://app.example.org',
+    });
+    expect(loadConfig({ PORT: '4000', PUBLIC_URL: 'https://api.example.org' })).toMatchObject({
+      appOrigin: 'http://localhost:4000',
+      publicUrl: 'https://api.example.org',
+    });
+  });
+
   it('lists every problem at once', () => {
     let error: ConfigError | undefined;
     try {

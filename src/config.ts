@@ -36,7 +36,7 @@ const EnvSchema = z
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default('Research Workspace <no-reply@localhost>'),
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-    APP_ORIGIN: optionalUrl.transform((value) => (value ?? 'http://localhost:3000').replace(/\/+$/, '')),
+    APP_ORIGIN: optionalUrl.transform((value) => value?.replace(/\/+$/, '')),
     PUBLIC_URL: optionalUrl.transform((value) => value?.replace(/\/+$/, '')),
     EMAIL_CONFIRMATION: z.enum(['required', 'off']).default('off'),
     BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
@@ -81,6 +81,18 @@ const EnvSchema = z
     EMAILJS_TEMPLATE_ID: optionalString,
     EMAILJS_PUBLIC_KEY: optionalString,
   });
+
+/**
+ * Where a browser on this machine reaches the server: `PORT` and `HOST`, with a wildcard or loopback
+ * host named `localhost`. The default for APP_ORIGIN and PUBLIC_URL, so that `PORT=4000 npm start`
+ * hands out URLs on port 4000.
+ */
+export function listenOrigin(host: string, port: number): string {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const local = ['', '0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(bare);
+  const name = local ? 'localhost' : bare.includes(':') ? `[${bare}]` : bare;
+  return `http://${name}:${port}`;
+}
 
 /** Rules across variables, checked on the raw environment so they are reported along with type errors. */
 function crossFieldProblems(source: Record<string, string | undefined>): string[] {
@@ -183,6 +195,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const env = parsed.data;
+  const appOrigin = env.APP_ORIGIN ?? listenOrigin(env.HOST, env.PORT);
   const oauthProvider = (
     id: string | undefined,
     secret: string | undefined,
@@ -202,8 +215,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     jwtSecret: env.JWT_SECRET,
-    appOrigin: env.APP_ORIGIN,
-    publicUrl: env.PUBLIC_URL ?? env.APP_ORIGIN,
+    appOrigin,
+    publicUrl: env.PUBLIC_URL ?? appOrigin,
     emailConfirmation: env.EMAIL_CONFIRMATION,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     trustProxy: env.TRUST_PROXY,

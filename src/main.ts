@@ -23,10 +23,18 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ port: config.port, host: config.host });
+  const listening = await app.listen({ port: config.port, host: config.host });
+  // Where it listens and the public address it hands out (links, avatars, OAuth callback), in one line.
   app.log.info(
-    { database: app.ctx.platform.database.kind, redis: Boolean(config.redisUrl), mail: app.ctx.platform.mailer.kind },
-    `Research Workspace ${config.version} ready`,
+    {
+      listening,
+      publicUrl: config.publicUrl,
+      appOrigin: config.appOrigin,
+      database: app.ctx.platform.database.kind,
+      redis: Boolean(config.redisUrl),
+      mail: app.ctx.platform.mailer.kind,
+    },
+    `Research Workspace ${config.version} ready at ${config.publicUrl} (listening on ${listening}, API reference ${config.publicUrl}/api/docs)`,
   );
 }
 

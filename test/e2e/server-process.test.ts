@@ -10,3 +10,25 @@ describe('startServerProcess', () => {
     expect(await server.stop('SIGTERM')).toBe(0);
   }, 240_000);
 });
+
+describe('npm start on another port', () => {
+  it('hands out URLs on the port it listens on and says where it is in the start log', async () => {
+    const server = await startServerProcess({ env: { LOG_LEVEL: 'info' } });
+    try {
+      const expected = `http://localhost:${server.port}`;
+      const openapi = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+      expect(openapi.servers[0]!.url).toBe(expected);
+      const ready = server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg: string; publicUrl?: string; listening?: string })
+        .find((line) => line.msg.includes('ready'));
+      expect(ready?.publicUrl).toBe(expected);
+      expect(ready?.listening).toBe(server.url);
+      expect(ready?.msg).toContain(`${expected}/api/docs`);
+    } finally {
+      await server.stop();
+    }
+  }, 240_000);
+});
