@@ -11,7 +11,7 @@ import cors from '@fastify/cors';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer, ACCESS_TOKEN_TTL_SECONDS } from './auth/access-tokens.js';
-import { requestAuth } from './auth/request-auth.js';
+import { requestAuth, requesterKey } from './auth/request-auth.js';
 import { createMemoryRevocationList, createRedisRevocationList } from './auth/revocations.js';
 import { authRoutes } from './auth/routes.js';
 import { recentlyRevokedSessions } from './auth/sessions.js';
@@ -20,6 +20,7 @@ import type { AppContext, ResourceResolver } from './context.js';
 import { answerMonitorPolls } from './health/monitor-polls.js';
 import { healthRoutes } from './health/routes.js';
 import { installErrorHandling } from './platform/http-errors.js';
+import { idempotency } from './platform/idempotency.js';
 import { lazyChildLoggerFactory } from './platform/request-logger.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
@@ -51,6 +52,8 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
   /** Replaces the identifier lookup (defaults to the search providers'). */
   resolveResource?: ResourceResolver;
+  /** The clock idempotency keys expire by (tests move it past 24 h). */
+  clock?: () => number;
 }
 
 /** Masks what must never reach a log: tokens in query strings and share-link tokens in paths. */
@@ -115,13 +118,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     credentials: true,
     // PATCH is added to the spec's list (§5.7) because PATCH /api/workspaces/{id} exists.
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Authorization'],
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'X-Total-Count', 'Content-Disposition'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key'],
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'X-Total-Count', 'Content-Disposition', 'Idempotent-Replayed'],
     maxAge: 600,
   });
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
   installErrorHandling(app);
   await app.register(requestAuth, { config, sessions: ctx.sessions, tokens, rateLimiter: platform.rateLimiter });
+  await app.register(idempotency, { db: ctx.db, secret: platform.signingSecret, scopeOf: requesterKey, now: options.clock });
 
   for (const routes of [healthRoutes, authRoutes, profileRoutes, workspaceRoutes, analyticsRoutes]) {
     await app.register(async (scope) => routes(scope, ctx));

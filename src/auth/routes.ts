@@ -56,6 +56,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/signup',
     {
+      config: { idempotent: true },
       schema: { tags, summary: 'Create an account', body: SignUpBody, response: { 201: SignUpResponse, 409: ErrorResponse, ...errors } },
     },
     async (request, reply) => {

@@ -121,7 +121,7 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('http://app.test');
     expect(res.headers['access-control-allow-methods']).toContain('PUT');
-    expect(res.headers['access-control-allow-headers']).toBe('Content-Type, Authorization');
+    expect(res.headers['access-control-allow-headers']).toBe('Content-Type, Authorization, Idempotency-Key');
     const other = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } });
     expect(other.headers['access-control-allow-origin']).not.toBe('https://evil.example');
   });

@@ -41,6 +41,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
   app.post(
     '/api/resources/:id/annotations',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Annotate a resource: body ≤ 10,000 characters, highlights { ranges: [{ start, end, text?, color? }] } or any object ≤ 16 KB',

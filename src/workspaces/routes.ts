@@ -86,6 +86,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.post(
     '/api/workspaces',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Create a workspace: name (or title) ≤ 200, description ≤ 2,000, isPublic',
@@ -179,6 +180,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.post(
     '/api/workspaces/:id/resources',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Add a resource: described (title, url, notes, type, tags, authors, data) or by resourceId, looked up through search',

@@ -48,6 +48,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
   app.post(
     '/api/workspaces/:id/share',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Create a read-only share link: expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url',

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/platform/db/client.js';
+import { openDatabase, type Database } from '../../src/platform/db/client.js';
 import type { PlatformOverrides } from '../../src/platform/index.js';
 
 export interface StoreLeg {
@@ -40,6 +40,8 @@ export function storeLegs(): StoreLeg[] {
 export interface TestApp {
   app: FastifyInstance;
   dataDir: string;
+  /** Its database, for a second app that shares it (`sameDatabaseAs`). */
+  store: { database?: Database; databaseUrl?: string };
   close(): Promise<void>;
 }
 
@@ -66,7 +68,9 @@ export async function buildTestApp(
   options: {
     leg?: StoreLeg;
     env?: Record<string, string>;
-    build?: Pick<BuildOptions, 'resolveResource'>;
+    build?: Pick<BuildOptions, 'resolveResource' | 'clock'>;
+    /** Uses this app's database (as a second server process would); the first app owns it, so close this one first. */
+    sameDatabaseAs?: TestApp;
     /** Apps given the same prefix share their Redis keys (as several server processes would). */
     redisKeyPrefix?: string;
     /** More backends for /api/health to report (tests decide their state). */
@@ -75,7 +79,9 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-test-'));
   const leg = options.leg;
-  const scratch = leg?.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const shared = options.sameDatabaseAs?.store;
+  const scratch = !shared && leg?.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const databaseUrl = shared ? shared.databaseUrl : scratch?.url;
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -83,12 +89,13 @@ export async function buildTestApp(
     LOG_LEVEL: 'silent',
     APP_ORIGIN: 'http://app.test',
     PUBLIC_URL: 'http://api.test',
-    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(leg?.redis ? { REDIS_URL: process.env.TEST_REDIS_URL! } : {}),
     ...options.env,
   };
   const config = loadConfig(env);
-  const database = scratch ? undefined : await openDatabase({ pgliteDir: 'memory://' });
+  const ownDatabase = !shared && !scratch ? await openDatabase({ pgliteDir: 'memory://' }) : undefined;
+  const database = shared ? shared.database : ownDatabase;
   const app = await buildApp(config, {
     ...options.build,
     logger: false,
@@ -102,9 +109,10 @@ export async function buildTestApp(
   return {
     app,
     dataDir,
+    store: { database, databaseUrl },
     async close() {
       await app.close();
-      if (database) await database.close();
+      if (ownDatabase) await ownDatabase.close();
       if (scratch) await scratch.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

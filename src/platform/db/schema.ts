@@ -201,3 +201,26 @@ export const searchEvents = pgTable(
   },
   (t) => [index('search_events_user_created_idx').on(t.userId, t.createdAt)],
 );
+
+/**
+ * Answers to creating requests sent with an `Idempotency-Key` (platform/idempotency.ts), so that a
+ * client whose answer was lost can send the request again and get the first answer back, from any
+ * process. A row is claimed before the request is handled (no answer yet) and completed after it.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    /** SHA-256 of the requester (user or visitor) and the key they sent: keys are scoped per requester. */
+    id: text('id').primaryKey(),
+    /** SHA-256 of the method, path and validated body: the same key with another request is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    /** Null while the first request is being answered. */
+    responseStatus: integer('response_status'),
+    responseContentType: text('response_content_type'),
+    /** The first answer's body, sealed (it may carry a share link's token); null when too large to keep. */
+    responseBody: text('response_body'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('idempotency_keys_expires_idx').on(t.expiresAt)],
+);

@@ -1,0 +1,249 @@
+/**
+ * Idempotency-Key on the creating POSTs (issue 13, item 9): a retry with the same key and body gets
+ * the first answer and creates nothing; another body is a 409; keys are per user, kept 24 h, shared
+ * by processes on one database; a key still being answered is a 409; failures are not kept.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildUser, uniqueEmail, type TestUser } from '../../test/support/factories.js';
+import type { ResolvedResource, ResourceResolver } from '../context.js';
+import { KNOWN_RECORDS } from '../workspaces/test-support/helpers.js';
+
+const HOUR = 60 * 60 * 1000;
+
+/** The lookup behind "add by resourceId": each call waits for the test to let it answer (or fail). */
+function controlledResolver() {
+  const waiting: Array<{ identifier: string; answer(record: ResolvedResource | Error): void }> = [];
+  const arrivals: Array<() => void> = [];
+  const resolve: ResourceResolver = (identifier) =>
+    new Promise((done, fail) => {
+      waiting.push({ identifier, answer: (record) => (record instanceof Error ? fail(record) : done(record)) });
+      arrivals.shift()?.();
+    });
+  return {
+    resolve,
+    /** The next call, once it has arrived (bounded in time). */
+    async next() {
+      if (!waiting.length) {
+        await Promise.race([
+          new Promise<void>((arrived) => arrivals.push(arrived)),
+          new Promise((_, late) => setTimeout(() => late(new Error('the lookup was not called within 10 s')), 10_000)),
+        ]);
+      }
+      return waiting.shift()!;
+    },
+  };
+}
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skipReason)(`Idempotency-Key on creating requests (${leg.name})`, () => {
+    let t: TestApp;
+    let second: TestApp;
+    let owner: TestUser;
+    let stranger: TestUser;
+    let clock = Date.now();
+    const lookup = controlledResolver();
+
+    beforeAll(async () => {
+      // Two apps on one database, as two server processes: same secret, same Redis keys.
+      const env = { JWT_SECRET: randomBytes(32).toString('hex') };
+      const redisKeyPrefix = `rwtest:${randomUUID()}:`;
+      t = await buildTestApp({ leg, env, redisKeyPrefix, build: { clock: () => clock, resolveResource: lookup.resolve } });
+      second = await buildTestApp({ leg, env, redisKeyPrefix, sameDatabaseAs: t, build: { clock: () => clock } });
+      [owner, stranger] = await Promise.all([buildUser(t.app), buildUser(t.app)]);
+    });
+    afterAll(async () => {
+      await second?.close();
+      await t?.close();
+    });
+
+    const createWorkspace = (app: TestApp, user: TestUser, key: string | null, payload: Record<string, unknown>) =>
+      app.app.inject({
+        method: 'POST',
+        url: '/api/workspaces',
+        headers: { ...user.bearer, ...(key === null ? {} : { 'idempotency-key': key }) },
+        payload,
+      });
+    const workspaceCount = async (user: TestUser) =>
+      (await t.app.inject({ method: 'GET', url: '/api/workspaces?limit=100', headers: user.bearer })).json<{ total: number }>().total;
+    const expectReplayOf = (first: LightMyRequestResponse, again: LightMyRequestResponse) => {
+      expect(again.statusCode, again.body).toBe(first.statusCode);
+      expect(again.json()).toEqual(first.json());
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+    };
+
+    describe('POST /api/workspaces', () => {
+      it('answers a retry with the same key and body with the first answer, and creates one workspace', async () => {
+        const before = await workspaceCount(owner);
+        const key = randomUUID();
+        const first = await createWorkspace(t, owner, key, { name: 'Retried', description: 'once' });
+        expect(first.statusCode).toBe(201);
+        const again = await createWorkspace(t, owner, key, { name: 'Retried', description: 'once' });
+        expectReplayOf(first, again);
+        expect(await workspaceCount(owner)).toBe(before + 1);
+        // Without a key nothing changes: two requests, two workspaces.
+        await createWorkspace(t, owner, null, { name: 'Plain' });
+        await createWorkspace(t, owner, null, { name: 'Plain' });
+        expect(await workspaceCount(owner)).toBe(before + 3);
+      });
+
+      it('answers another process’s first answer (one database, two apps)', async () => {
+        const before = await workspaceCount(owner);
+        const key = randomUUID();
+        const first = await createWorkspace(t, owner, key, { name: 'Lost answer' });
+        const again = await createWorkspace(second, owner, key, { name: 'Lost answer' });
+        expectReplayOf(first, again);
+        expect(await workspaceCount(owner)).toBe(before + 1);
+      });
+
+      it('refuses the same key with another body: 409 in the error envelope, nothing created', async () => {
+        const key = randomUUID();
+        await createWorkspace(t, owner, key, { name: 'Original' });
+        const before = await workspaceCount(owner);
+        const other = await createWorkspace(t, owner, key, { name: 'Something else' });
+        expect(other.statusCode).toBe(409);
+        expect(other.json()).toEqual({
+          error: { code: 'CONFLICT', message: expect.any(String), details: { field: 'idempotency-key', reason: 'key_reused' } },
+        });
+        expect(await workspaceCount(owner)).toBe(before);
+      });
+
+      it('scopes keys per user: another user’s same key and body creates their own workspace', async () => {
+        const key = randomUUID();
+        const mine = await createWorkspace(t, owner, key, { name: 'Same key' });
+        const theirs = await createWorkspace(t, stranger, key, { name: 'Same key' });
+        expect(theirs.statusCode).toBe(201);
+        expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+        expect(theirs.json().workspace.id).not.toBe(mine.json().workspace.id);
+        expect(theirs.json().workspace.ownerId).toBe(stranger.id);
+      });
+
+      it('keeps a key 24 hours: replayed just before, a new request after', async () => {
+        const key = randomUUID();
+        const start = clock;
+        try {
+          const first = await createWorkspace(t, owner, key, { name: 'Day old' });
+          clock = start + 24 * HOUR - 60_000;
+          expectReplayOf(first, await createWorkspace(t, owner, key, { name: 'Day old' }));
+          clock = start + 24 * HOUR + 1_000;
+          const later = await createWorkspace(t, owner, key, { name: 'Day old' });
+          expect(later.statusCode).toBe(201);
+          expect(later.headers['idempotent-replayed']).toBeUndefined();
+          expect(later.json().workspace.id).not.toBe(first.json().workspace.id);
+        } finally {
+          clock = start;
+        }
+      });
+
+      it('refuses a key longer than 255 characters (or with spaces) with 400 naming the header', async () => {
+        const before = await workspaceCount(owner);
+        for (const key of ['k'.repeat(256), 'two words']) {
+          const res = await createWorkspace(t, owner, key, { name: 'Bad key' });
+          expect(res.statusCode).toBe(400);
+          expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'idempotency-key' } });
+        }
+        expect((await createWorkspace(t, owner, 'k'.repeat(255), { name: 'Longest key' })).statusCode).toBe(201);
+        expect(await workspaceCount(owner)).toBe(before + 1);
+      });
+    });
+
+    describe('POST /api/workspaces/{id}/resources', () => {
+      it('a request still being answered: the same key gets 409 with Retry-After, then the first answer', async () => {
+        const ws = (await createWorkspace(t, owner, null, { name: 'Resources' })).json().workspace;
+        const key = randomUUID();
+        const add = () =>
+          t.app.inject({
+            method: 'POST',
+            url: `/api/workspaces/${ws.id}/resources`,
+            headers: { ...owner.bearer, 'idempotency-key': key },
+            payload: { resourceId: '10.1038/nature14539' },
+          });
+        const first = add();
+        const call = await lookup.next();
+        const meanwhile = await add();
+        expect(meanwhile.statusCode).toBe(409);
+        expect(meanwhile.headers['retry-after']).toBe('1');
+        expect(meanwhile.json().error.details).toEqual({ field: 'idempotency-key', reason: 'in_progress' });
+        call.answer(KNOWN_RECORDS['10.1038/nature14539']!);
+        const answered = await first;
+        expect(answered.statusCode).toBe(201);
+        expectReplayOf(answered, await add());
+        const list = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/resources`, headers: owner.bearer });
+        expect(list.json()).toHaveLength(1);
+      });
+
+      it('does not keep a failure: after a 503 the retry with the same key does the work', async () => {
+        const ws = (await createWorkspace(t, owner, null, { name: 'Outage' })).json().workspace;
+        const key = randomUUID();
+        const add = () =>
+          t.app.inject({
+            method: 'POST',
+            url: `/api/workspaces/${ws.id}/resources`,
+            headers: { ...owner.bearer, 'idempotency-key': key },
+            payload: { resourceId: 'arxiv:1706.03762v5' },
+          });
+        const failing = add();
+        (await lookup.next()).answer(new Error('upstream timed out'));
+        expect((await failing).statusCode).toBe(503);
+        const retry = add();
+        (await lookup.next()).answer(KNOWN_RECORDS['arxiv:1706.03762v5']!);
+        const done = await retry;
+        expect(done.statusCode).toBe(201);
+        expect(done.headers['idempotent-replayed']).toBeUndefined();
+      });
+    });
+
+    describe('annotations, share links and sign-up', () => {
+      it('each answers a retry with its first answer and creates one object', async () => {
+        const ws = (await createWorkspace(t, owner, null, { name: 'Everything' })).json().workspace;
+        const resource = (
+          await t.app.inject({
+            method: 'POST',
+            url: `/api/workspaces/${ws.id}/resources`,
+            headers: owner.bearer,
+            payload: { title: 'A paper', url: 'https://example.org/paper' },
+          })
+        ).json().resource;
+        const twice = async (url: string, payload: Record<string, unknown>, headers: Record<string, string>) => {
+          const key = randomUUID();
+          const first = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': key }, payload });
+          expect(first.statusCode).toBe(201);
+          expectReplayOf(first, await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': key }, payload }));
+        };
+
+        await twice(`/api/resources/${resource.id}/annotations`, { body: 'Worth a second read' }, owner.bearer);
+        const notes = await t.app.inject({ method: 'GET', url: `/api/resources/${resource.id}/annotations`, headers: owner.bearer });
+        expect(notes.json()).toHaveLength(1);
+
+        await twice(`/api/workspaces/${ws.id}/share`, { expiresInDays: 7 }, owner.bearer);
+        const links = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/share`, headers: owner.bearer });
+        const linkList: unknown[] = links.json();
+        expect(linkList).toHaveLength(1);
+
+        // A visitor signing up: the retry is answered 201 again, not 409 "already registered".
+        await twice('/api/auth/signup', { email: uniqueEmail('retry'), password: 'tidal-quasar-42', name: 'Retry' }, {});
+      });
+    });
+  });
+}
+
+describe('Idempotency-Key in the OpenAPI document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('is a documented header parameter of every creating POST, and of no GET', async () => {
+    type Operation = { parameters?: Array<{ in: string; name: string; schema?: { maxLength?: number } }> };
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, Operation>> }>();
+    const keyOf = (operation: Operation | undefined) => operation?.parameters?.find((p) => p.in === 'header' && p.name === 'idempotency-key');
+    for (const path of ['/api/workspaces', '/api/workspaces/{id}/resources', '/api/resources/{id}/annotations', '/api/workspaces/{id}/share', '/api/auth/signup']) {
+      expect(keyOf(doc.paths[path]?.post), path).toMatchObject({ schema: { maxLength: 255 } });
+    }
+    expect(keyOf(doc.paths['/api/workspaces']?.get)).toBeUndefined();
+  });
+});

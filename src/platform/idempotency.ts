@@ -1,0 +1,195 @@
+/**
+ * Safe retries of creating requests (issue 13, item 9). A route that says `config: { idempotent: true }`
+ * accepts an `Idempotency-Key` header: the first request with a key is handled and its answer kept for
+ * 24 hours in the database (so every process sees it, and it survives restarts); the same key with
+ * the same request gets that answer again, without doing the work twice; the same key with another
+ * request is a 409. Keys are scoped per requester (user, else visitor), so two users' keys never meet.
+ *
+ * A key is claimed (a row without an answer) before the handler runs; a second request with the key
+ * meanwhile gets a 409 with Retry-After. Answers of 5xx and 429 are not kept: the claim is released
+ * so that the retry does the work. A claim whose request never answered (its process died) is taken
+ * over after CLAIM_STALE_MS.
+ */
+import { createHmac } from 'node:crypto';
+import { and, eq, lt } from 'drizzle-orm';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  preValidationHookHandler,
+} from 'fastify';
+import fp from 'fastify-plugin';
+import { z } from 'zod';
+import { seal, unseal } from './crypto.js';
+import type { Db } from './db/client.js';
+import { idempotencyKeys } from './db/schema.js';
+import { ApiError, conflict } from './errors.js';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** Larger answers are not kept (the creating routes answer a few KB; a resource's data is ≤ 64 KB). */
+export const IDEMPOTENCY_MAX_STORED_BYTES = 256 * 1024;
+export const CLAIM_STALE_MS = 60_000;
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+const SEAL_PURPOSE = 'idempotent-answer';
+
+/** The header as the OpenAPI document shows it on every idempotent route; also its validation. */
+export const IdempotencyHeaders = z.looseObject({
+  [IDEMPOTENCY_HEADER]: z
+    .string()
+    .min(1)
+    .max(IDEMPOTENCY_KEY_MAX_LENGTH)
+    .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII characters')
+    .optional()
+    .describe(
+      'Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key).',
+    ),
+});
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Accepts `Idempotency-Key` (platform/idempotency.ts). */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    /** The claimed key's row id, while this request is the one answering it. */
+    idempotencyClaim: string | null;
+  }
+}
+
+export interface IdempotencyOptions {
+  db: Db;
+  /** Keys rows and fingerprints (HMAC: a signup's fingerprint must not be a plain hash of its password) and seals answers. */
+  secret: string;
+  /** Who is asking: keys are scoped by it. */
+  scopeOf(request: FastifyRequest): string;
+  /** Milliseconds since the epoch (tests move it). */
+  now?: () => number;
+}
+
+const keyInUse = (reason: 'key_reused' | 'in_progress' | 'answer_not_kept', message: string) =>
+  reason === 'in_progress'
+    ? new ApiError('CONFLICT', message, { field: IDEMPOTENCY_HEADER, reason }, { 'retry-after': '1' })
+    : conflict(message, { field: IDEMPOTENCY_HEADER, reason });
+
+async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptions): Promise<void> {
+  const { db, secret, scopeOf } = options;
+  const now = options.now ?? Date.now;
+  const mac = (text: string) => createHmac('sha256', secret).update(text).digest('hex');
+  let lastSweep = 0;
+
+  app.decorateRequest('idempotencyClaim', null);
+
+  const sweepExpired = (request: FastifyRequest, at: Date) => {
+    if (at.getTime() - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = at.getTime();
+    db.delete(idempotencyKeys)
+      .where(lt(idempotencyKeys.expiresAt, at))
+      .then(undefined, (error: unknown) => request.log.warn({ err: error }, 'idempotency: removing expired keys failed'));
+  };
+
+  const replay = (reply: FastifyReply, status: number, contentType: string | null, body: string) => {
+    if (contentType) void reply.header('content-type', contentType);
+    return reply.header('idempotent-replayed', 'true').status(status).send(body);
+  };
+
+  // The request as sent, before validation: a validated body may hold values computed at the time
+  // (a share link's expiry from `expiresInDays`), which would make every retry look like another request.
+  const fingerprints = new WeakMap<FastifyRequest, string>();
+  const fingerprint: preValidationHookHandler = (request, _reply, done) => {
+    if (typeof request.headers[IDEMPOTENCY_HEADER] === 'string') {
+      fingerprints.set(request, mac(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`));
+    }
+    done();
+  };
+
+  const claimOrReplay: preHandlerHookHandler = async (request, reply) => {
+    const key = request.headers[IDEMPOTENCY_HEADER];
+    if (typeof key !== 'string') return;
+    const id = mac(`${scopeOf(request)}\n${key}`);
+    const fingerprint = fingerprints.get(request);
+    if (fingerprint === undefined) return;
+    // Twice at most: a second turn only after an expired or abandoned row was removed.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const at = new Date(now());
+      sweepExpired(request, at);
+      const claimed = await db
+        .insert(idempotencyKeys)
+        .values({ id, fingerprint, claimedAt: at, expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS) })
+        .onConflictDoNothing()
+        .returning({ id: idempotencyKeys.id });
+      if (claimed.length > 0) {
+        request.idempotencyClaim = id;
+        return;
+      }
+      const [row] = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.id, id));
+      if (!row) continue;
+      const expired = row.expiresAt.getTime() <= at.getTime();
+      const abandoned = row.responseStatus === null && at.getTime() - row.claimedAt.getTime() > CLAIM_STALE_MS;
+      if (expired || abandoned) {
+        await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.claimedAt, row.claimedAt)));
+        continue;
+      }
+      if (row.fingerprint !== fingerprint) {
+        throw keyInUse('key_reused', 'This Idempotency-Key was already used with another request');
+      }
+      if (row.responseStatus === null) {
+        throw keyInUse('in_progress', 'A request with this Idempotency-Key is still being answered; retry shortly');
+      }
+      const body = row.responseBody === null ? null : unseal(row.responseBody, secret, SEAL_PURPOSE);
+      if (body === null) {
+        throw keyInUse('answer_not_kept', 'The request with this Idempotency-Key was answered, but its answer was too large to keep');
+      }
+      return replay(reply, row.responseStatus, row.responseContentType, body);
+    }
+    throw keyInUse('in_progress', 'A request with this Idempotency-Key is still being answered; retry shortly');
+  };
+
+  const keepAnswer: onSendHookHandler = async (request, reply, payload) => {
+    const id = request.idempotencyClaim;
+    if (!id) return payload;
+    request.idempotencyClaim = null;
+    const status = reply.statusCode;
+    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+    try {
+      if (status >= 500 || status === 429 || text === null) {
+        // Not an answer to give again: the retry does the work.
+        await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, id));
+        return payload;
+      }
+      const kept = Buffer.byteLength(text) <= IDEMPOTENCY_MAX_STORED_BYTES;
+      const contentType = reply.getHeader('content-type');
+      await db
+        .update(idempotencyKeys)
+        .set({
+          responseStatus: status,
+          responseContentType: typeof contentType === 'string' ? contentType : null,
+          responseBody: kept ? seal(text, secret, SEAL_PURPOSE) : null,
+        })
+        .where(eq(idempotencyKeys.id, id));
+    } catch (error) {
+      // The work is done; its answer goes out. The claim is taken over once stale.
+      request.log.warn({ err: error }, 'idempotency: keeping the answer failed');
+    }
+    return payload;
+  };
+
+  // Every route declared after this plugin that asks for it: the request fingerprinted as sent, the
+  // header documented and validated, the claim made before its own handlers, the answer kept after
+  // it is serialised.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.idempotent !== true) return;
+    route.schema = { ...route.schema, headers: route.schema?.headers ?? IdempotencyHeaders };
+    const validating = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    route.preValidation = [fingerprint, ...validating];
+    const before = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    route.preHandler = [claimOrReplay, ...before];
+    const after = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+    route.onSend = [...after, keepAnswer];
+  });
+}
+
+export const idempotency = fp(idempotencyPlugin, { name: 'idempotency' });
