@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type * as Undici from 'undici';
+import { describeError } from './error-causes.js';
 
 /**
  * undici's entry point installs an Agent of its own as the process-wide dispatcher when none is set
@@ -46,8 +47,9 @@ export class OutboundError extends Error {
   constructor(
     readonly kind: OutboundErrorKind,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'OutboundError';
   }
 }
@@ -279,7 +281,8 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
       if (req.signal?.aborted) return new OutboundError('aborted', 'Request aborted');
       const cause = (error as { cause?: unknown })?.cause;
       if (cause instanceof OutboundError) return cause;
-      return new OutboundError('network', error instanceof Error ? error.message : 'Network error');
+      // The message names the causes too ("fetch failed" alone says nothing): it reaches the warnings.
+      return new OutboundError('network', error === undefined ? 'Network error' : describeError(error), { cause: error });
     };
 
     let url = checkUrl(rawUrl, options.allowPrivate, allowedHosts);

@@ -6,6 +6,7 @@ import { ProviderError } from './provider-error.js';
 import { createTestOutbound, providersAt, startFixtureServer } from './test-support/harness.js';
 import type { FixtureRoute, FixtureServer } from './test-support/harness.js';
 import type { ProviderAnswerCache, ProviderId, SearchProvider } from './types.js';
+import { freePort } from '../../test/support/server-process.js';
 
 const QUERY = 'Augmenting large language models with chemistry tools';
 
@@ -58,6 +59,27 @@ afterAll(async () => {
 });
 
 describe('federatedSearch', () => {
+  it('logs each provider failure at warn with its cause, and nothing for those that answered', async () => {
+    const server = await serveProviders({ openalex: [{ path: '/openalex/works', status: 500, body: '{"error":"boom"}' }] });
+    const nobodyListens = `http://127.0.0.1:${await freePort()}`;
+    const working = providersAt(server.url, outbound);
+    const refused = providersAt(nobodyListens, outbound);
+    const warnings: Array<{ details: Record<string, unknown>; message: string }> = [];
+    const result = await federatedSearch({
+      providers: [working.crossref, working.openalex, refused.zenodo],
+      query: QUERY,
+      perProviderLimit: 25,
+      log: { warn: (details, message) => warnings.push({ details, message }) },
+    });
+    expect(result.providers.map((status) => status.status)).toEqual(['ok', 'error', 'error']);
+    expect(warnings.map((warning) => warning.details.provider).sort()).toEqual(['openalex', 'zenodo']);
+    expect(warnings.every((warning) => warning.message === 'search provider failed')).toBe(true);
+    const zenodo = warnings.find((warning) => warning.details.provider === 'zenodo')!.details;
+    expect(zenodo).toMatchObject({ status: 'error', kind: 'network' });
+    expect(zenodo.cause).toMatch(/ECONNREFUSED/);
+    expect(warnings.find((warning) => warning.details.provider === 'openalex')!.details).toMatchObject({ kind: 'upstream', httpStatus: 500 });
+  });
+
   it('asks every provider at once and reports each; the chemistry paper merges across three providers', async () => {
     const server = await serveProviders();
     const providers = providersAt(server.url, outbound);

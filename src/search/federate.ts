@@ -5,6 +5,7 @@
  * the same query does not ask every provider again.
  */
 import { createHash } from 'node:crypto';
+import { describeError } from '../platform/error-causes.js';
 import { ProviderError, isProviderError } from './provider-error.js';
 import type { ProviderAnswerCache, ProviderId, ProviderSearchAnswer, SearchProvider, SearchRecord } from './types.js';
 
@@ -54,6 +55,12 @@ export interface FederatedSearchOptions {
    * passes one that waits until the reply has been sent.
    */
   deferWork?: (work: () => void) => void;
+  /** Where a provider's failure is reported, at `warn`, with its cause (the request's logger). */
+  log?: ProviderFailureLog;
+}
+
+export interface ProviderFailureLog {
+  warn(details: Record<string, unknown>, message: string): void;
 }
 
 export interface FederatedSearchResult {
@@ -132,7 +139,21 @@ async function askProvider(
     }
     return settle({ status: 'ok', count: records.length, ...totalOf(answer) }, records);
   } catch (error) {
-    return settle({ status: statusForError(error), count: 0, message: error instanceof Error ? error.message : 'failed' });
+    const status = statusForError(error);
+    // A client that went away is not a provider failure.
+    if (!(isProviderError(error) && error.kind === 'aborted' && options.signal?.aborted)) {
+      options.log?.warn(
+        {
+          provider: provider.id,
+          status,
+          kind: isProviderError(error) ? error.kind : undefined,
+          httpStatus: isProviderError(error) ? error.status : undefined,
+          cause: describeError(error),
+        },
+        'search provider failed',
+      );
+    }
+    return settle({ status, count: 0, message: error instanceof Error ? error.message : 'failed' });
   }
 }
 

@@ -18,8 +18,9 @@ export class ProviderError extends Error {
     readonly kind: ProviderErrorKind,
     message: string,
     readonly status?: number,
+    options?: { cause?: unknown },
   ) {
-    super(`${provider}: ${message}`);
+    super(`${provider}: ${message}`, options);
     this.name = 'ProviderError';
   }
 }

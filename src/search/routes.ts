@@ -83,6 +83,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
         cacheTtlSeconds: config.providers.cacheTtlSeconds,
         signal: abortOnDisconnect(request),
         deferWork: later,
+        log: request.log,
       });
       const event: typeof searchEvents.$inferInsert = {
         userId: request.auth.user?.id ?? null,

@@ -3,7 +3,7 @@
  * sort and cut the requested page. The route validates parameters and presents the reply.
  */
 import { federatedSearch } from './federate.js';
-import type { ProviderStatus } from './federate.js';
+import type { ProviderFailureLog, ProviderStatus } from './federate.js';
 import { createRecordMerger } from './merge.js';
 import { createRecordScorer, paginate, sortRecords } from './rank.js';
 import type { SortOrder } from './rank.js';
@@ -23,6 +23,8 @@ export interface SearchRequest {
   signal?: AbortSignal;
   /** Runs work the reply does not need (cache writes); see `FederatedSearchOptions.deferWork`. */
   deferWork?: (work: () => void) => void;
+  /** Providers' failures are logged here at `warn`, with their cause. */
+  log?: ProviderFailureLog;
 }
 
 export interface SearchReply {
@@ -58,6 +60,7 @@ export async function searchProviders(request: SearchRequest): Promise<SearchRep
     cacheTtlSeconds: request.cacheTtlSeconds,
     signal: request.signal,
     deferWork: request.deferWork,
+    log: request.log,
     // Each answer's per-record merge and scoring work is done while slower providers are awaited.
     onAnswer: (records) => {
       merger.prepare(records);

@@ -128,17 +128,17 @@ function limiterFailure(provider: ProviderId, error: unknown): ProviderError {
     }
     return new ProviderError(provider, 'aborted', 'Request aborted');
   }
-  return new ProviderError(provider, 'network', error instanceof Error ? error.message : 'Limiter failure');
+  return new ProviderError(provider, 'network', error instanceof Error ? error.message : 'Limiter failure', undefined, { cause: error });
 }
 
 function outboundFailure(provider: ProviderId, error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof OutboundError) {
-    if (error.kind === 'timeout') return new ProviderError(provider, 'timeout', error.message);
-    if (error.kind === 'aborted') return new ProviderError(provider, 'aborted', error.message);
-    return new ProviderError(provider, 'network', `${error.kind}: ${error.message}`);
+    const kind = error.kind === 'timeout' || error.kind === 'aborted' ? error.kind : 'network';
+    const message = kind === 'network' ? `${error.kind}: ${error.message}` : error.message;
+    return new ProviderError(provider, kind, message, undefined, { cause: error });
   }
-  return new ProviderError(provider, 'network', error instanceof Error ? error.message : 'Request failed');
+  return new ProviderError(provider, 'network', error instanceof Error ? error.message : 'Request failed', undefined, { cause: error });
 }
 
 /** Throws the ProviderError that an unexpected HTTP status means (429 → rate_limited). */
