@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Prints why a part of the suite is skipped on this machine (test/support/skip-reasons.ts).
+    globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default'],
   },
 });

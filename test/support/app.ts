@@ -12,6 +12,7 @@ import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/platform/db/client.js';
 import type { PlatformOverrides } from '../../src/platform/index.js';
+import { storeLegSkipReason } from './skip-reasons.js';
 
 export interface StoreLeg {
   name: string;
@@ -25,11 +26,7 @@ const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 /** The embedded leg always; the PostgreSQL + Redis leg when the machine has them (mandatory in CI). */
 export function storeLegs(): StoreLeg[] {
-  const missing = [
-    process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL',
-    process.env.TEST_REDIS_URL ? null : 'TEST_REDIS_URL',
-  ].filter(Boolean);
-  const skipReason = missing.length ? `${missing.join(' and ')} not set: PostgreSQL/Redis leg skipped` : null;
+  const skipReason = storeLegSkipReason();
   if (skipReason && inCi) throw new Error(`In CI the PostgreSQL/Redis leg must run: ${skipReason}`);
   return [
     { name: 'pglite', postgres: false, redis: false, skipReason: null },
