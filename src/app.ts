@@ -93,7 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     done();
   });
 
-  const search = createSearchService(config, platform);
+  const search = createSearchService(config, platform, app.log);
   const tokens = createAccessTokenIssuer(platform.signingSecret);
   const memoryRevocations = createMemoryRevocationList();
   const revocations = platform.redis ? createRedisRevocationList(platform.redis, memoryRevocations) : memoryRevocations;

@@ -91,6 +91,19 @@ describe('lookupResource', () => {
     expect((failure as LookupUnavailableError).causes).toHaveLength(2);
   });
 
+  it('logs each provider that failed at warn, naming the provider and the cause', async () => {
+    const warnings: Array<{ details: Record<string, unknown>; message: string }> = [];
+    const log = { warn: (details: Record<string, unknown>, message: string) => warnings.push({ details, message }) };
+    await lookupResource('10.9999/anything', providers, { log }).catch(() => undefined);
+    expect(warnings).toHaveLength(2);
+    for (const warning of warnings) {
+      expect(warning.message).toBe('identifier lookup failed at a provider');
+      expect(warning.details).toMatchObject({ identifier: '10.9999/anything' });
+      expect(warning.details.cause).toMatch(/^\w+: /);
+    }
+    expect(warnings.map((warning) => warning.details.provider)).not.toContain(undefined);
+  });
+
   it('plans DOIs Crossref-first, with arXiv and Zenodo DOIs going to their home first', () => {
     expect(lookupPlan({ kind: 'doi', doi: '10.1038/nature14539' }).map(([id]) => id)).toEqual([
       'crossref',

@@ -3,6 +3,8 @@
  * authoritative first (a DOI: Crossref, then OpenAlex, then Semantic Scholar; an arXiv id: arXiv, then
  * Semantic Scholar; a PMID: PubMed, then OpenAlex, then Semantic Scholar).
  */
+import { describeError } from '../platform/error-causes.js';
+import type { ProviderFailureLog } from './federate.js';
 import { parseIdentifier } from './identifiers.js';
 import type { ParsedIdentifier } from './identifiers.js';
 import { arxivIdFromDoi, stripArxivVersion } from './text.js';
@@ -22,6 +24,8 @@ export interface LookupOptions {
   signal?: AbortSignal;
   /** Budget for the whole lookup, across the providers tried. */
   timeoutMs?: number;
+  /** Each provider's failure is logged here at `warn`, with its cause. */
+  log?: ProviderFailureLog;
 }
 
 type ProviderSet = Partial<Record<ProviderId, SearchProvider>> | SearchProvider[];
@@ -91,6 +95,9 @@ export async function lookupResource(
       if (record) return record;
     } catch (error) {
       failures.push(error);
+      if (!options.signal?.aborted) {
+        options.log?.warn({ provider: providerId, identifier, cause: describeError(error) }, 'identifier lookup failed at a provider');
+      }
     }
   }
   if (failures.length > 0) throw new LookupUnavailableError(failures);

@@ -2,6 +2,7 @@
 import type { Config } from '../config.js';
 import type { ResolvedResource, ResourceResolver } from '../context.js';
 import type { Platform } from '../platform/index.js';
+import type { ProviderFailureLog } from './federate.js';
 import { lookupResource } from './lookup.js';
 import { presentSearchResult } from './presenters.js';
 import { createProviders, type SearchProviders } from './registry.js';
@@ -18,7 +19,8 @@ export function toResolvedResource(record: SearchRecord): ResolvedResource {
   return { ...fields, ...(publishedDate ? { publishedDate } : {}) };
 }
 
-export function createSearchService(config: Config, platform: Platform): SearchService {
+/** `log` receives the lookups' provider failures (the app's logger); searches log to their request's. */
+export function createSearchService(config: Config, platform: Platform, log?: ProviderFailureLog): SearchService {
   const providers = createProviders({
     outbound: platform.outbound,
     urls: config.providers.urls,
@@ -30,7 +32,7 @@ export function createSearchService(config: Config, platform: Platform): SearchS
   return {
     providers,
     resolveResource: async (identifier, signal) => {
-      const record = await lookupResource(identifier, providers, { signal });
+      const record = await lookupResource(identifier, providers, { signal, log });
       return record ? toResolvedResource(record) : null;
     },
   };
