@@ -175,6 +175,35 @@ for (const leg of storeLegs()) {
         expect(list.json()).toHaveLength(1);
       });
 
+      it('takes over a claim whose request never answered after a minute; the late answer does not replace the new one', async () => {
+        const ws = (await createWorkspace(t, owner, null, { name: 'Abandoned' })).json().workspace;
+        const key = randomUUID();
+        const add = () =>
+          t.app.inject({
+            method: 'POST',
+            url: `/api/workspaces/${ws.id}/resources`,
+            headers: { ...owner.bearer, 'idempotency-key': key },
+            payload: { resourceId: 'arxiv:1706.03762v5' },
+          });
+        const start = clock;
+        try {
+          const stuck = add();
+          const stuckCall = await lookup.next();
+          clock = start + 30_000;
+          expect((await add()).statusCode).toBe(409);
+          clock = start + 61_000;
+          const retry = add();
+          (await lookup.next()).answer(KNOWN_RECORDS['arxiv:1706.03762v5']!);
+          const taken = await retry;
+          expect(taken.statusCode).toBe(201);
+          stuckCall.answer(KNOWN_RECORDS['arxiv:1706.03762v5']!);
+          await stuck;
+          expectReplayOf(taken, await add());
+        } finally {
+          clock = start;
+        }
+      });
+
       it('does not keep a failure: after a 503 the retry with the same key does the work', async () => {
         const ws = (await createWorkspace(t, owner, null, { name: 'Outage' })).json().workspace;
         const key = randomUUID();

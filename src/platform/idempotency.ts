@@ -55,8 +55,8 @@ declare module 'fastify' {
     idempotent?: boolean;
   }
   interface FastifyRequest {
-    /** The claimed key's row id, while this request is the one answering it. */
-    idempotencyClaim: string | null;
+    /** The key this request claimed (its row and when), while it is the one answering it. */
+    idempotencyClaim: { id: string; claimedAt: Date } | null;
   }
 }
 
@@ -122,7 +122,7 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
         .onConflictDoNothing()
         .returning({ id: idempotencyKeys.id });
       if (claimed.length > 0) {
-        request.idempotencyClaim = id;
+        request.idempotencyClaim = { id, claimedAt: at };
         return;
       }
       const [row] = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.id, id));
@@ -149,15 +149,17 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
   };
 
   const keepAnswer: onSendHookHandler = async (request, reply, payload) => {
-    const id = request.idempotencyClaim;
-    if (!id) return payload;
+    const claim = request.idempotencyClaim;
+    if (!claim) return payload;
     request.idempotencyClaim = null;
+    // Only this request's claim: one taken over meanwhile (this request was slower than CLAIM_STALE_MS) is the other's.
+    const ours = and(eq(idempotencyKeys.id, claim.id), eq(idempotencyKeys.claimedAt, claim.claimedAt));
     const status = reply.statusCode;
     const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
     try {
       if (status >= 500 || status === 429 || text === null) {
         // Not an answer to give again: the retry does the work.
-        await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, id));
+        await db.delete(idempotencyKeys).where(ours);
         return payload;
       }
       const kept = Buffer.byteLength(text) <= IDEMPOTENCY_MAX_STORED_BYTES;
@@ -169,7 +171,7 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
           responseContentType: typeof contentType === 'string' ? contentType : null,
           responseBody: kept ? seal(text, secret, SEAL_PURPOSE) : null,
         })
-        .where(eq(idempotencyKeys.id, id));
+        .where(ours);
     } catch (error) {
       // The work is done; its answer goes out. The claim is taken over once stale.
       request.log.warn({ err: error }, 'idempotency: keeping the answer failed');
