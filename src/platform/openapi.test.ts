@@ -268,7 +268,7 @@ describe('OpenAPI document', () => {
     expect(checked).toBeGreaterThanOrEqual(12);
   }, 60_000);
 
-  it('publishes minLength, required fields and minProperties the service enforces', async () => {
+  it('publishes minLength, required fields, minProperties, alternatives and exclusions the service enforces', async () => {
     const bodyOf = (path: string, method: string) => resolve(docs.default, docs.default.paths[path]?.[method]?.requestBody?.content['application/json']?.schema ?? {});
     const signup = bodyOf('/api/auth/signup', 'post');
     expect(signup.required).toEqual(expect.arrayContaining(['email', 'password']));
@@ -281,5 +281,18 @@ describe('OpenAPI document', () => {
     expect(bodyOf('/api/workspaces/{id}', 'patch')).toMatchObject({ minProperties: 1 });
     const empty = await t.app.inject({ method: 'PATCH', url: '/api/workspaces/00000000-0000-4000-8000-000000000000', headers: user.bearer, payload: {} });
     expect(empty.statusCode).toBe(400);
+    // Alternatives and exclusions: a workspace is named by name or title; a share link expires in days or at a time, not both.
+    expect(bodyOf('/api/workspaces', 'post')).toMatchObject({ anyOf: [{ required: ['name'] }, { required: ['title'] }] });
+    const unnamed = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { description: 'no name' } });
+    expect(unnamed.statusCode).toBe(400);
+    expect(bodyOf('/api/workspaces/{id}/share', 'post')).toMatchObject({ not: { required: ['expiresInDays', 'expiresAt'] } });
+    const { id } = (await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 'Shared' } })).json<{ workspace: { id: string } }>().workspace;
+    const both = await t.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${id}/share`,
+      headers: user.bearer,
+      payload: { expiresInDays: 3, expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    expect(both.statusCode).toBe(400);
   });
 });

@@ -61,7 +61,8 @@ const HttpUrl = z
 
 const DataInput = z
   .record(z.string(), z.unknown())
-  .refine((data) => jsonBytes(data) <= LIMITS.dataBytes, `must be at most ${LIMITS.dataBytes / 1024} KB of JSON`);
+  .refine((data) => jsonBytes(data) <= LIMITS.dataBytes, `must be at most ${LIMITS.dataBytes / 1024} KB of JSON`)
+  .describe(`Any JSON object of at most ${LIMITS.dataBytes / 1024} KB`);
 
 const WorkspaceName = plainText(LIMITS.workspaceName, { required: true, singleLine: true });
 
@@ -148,7 +149,8 @@ const HighlightRange = z.object({
 const Highlights = z
   .object({ ranges: z.array(HighlightRange).max(LIMITS.highlightRanges).optional() })
   .catchall(z.unknown())
-  .refine((value) => jsonBytes(value) <= LIMITS.highlightsBytes, `must be at most ${LIMITS.highlightsBytes / 1024} KB of JSON`);
+  .refine((value) => jsonBytes(value) <= LIMITS.highlightsBytes, `must be at most ${LIMITS.highlightsBytes / 1024} KB of JSON`)
+  .describe(`{ ranges: [{ start, end, text?, color? }] } or any other object, at most ${LIMITS.highlightsBytes / 1024} KB of JSON`);
 
 export const AnnotationCreateBody = z
   .object({
