@@ -138,6 +138,24 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('documents 400 where input is validated, 401 and 429 where a session may be presented, 404 where a signed-in route names an object', () => {
+    // Where the service answers otherwise by design: the share page answers any token with its 404
+    // page; the summary stream reports every problem (bad query, rate limit) as an `error` event.
+    const byDesign = new Set(['GET /share/{token}', 'GET /api/summarize']);
+    for (const { path, method, operation } of operations(docs.default)) {
+      const name = `${method.toUpperCase()} ${path}`;
+      if (byDesign.has(name)) continue;
+      const security = securityOf(docs.default, operation) ?? [];
+      const signedInOnly = security.length > 0 && security.every((entry) => Object.keys(entry).length > 0);
+      const statuses = Object.keys(operation.responses);
+      const validates = Boolean((operation as { parameters?: unknown[] }).parameters?.length || operation.requestBody);
+      if (validates) expect(statuses, `${name} 400`).toContain('400');
+      if (signedInOnly) expect(statuses, `${name} 401`).toContain('401');
+      if (security.length > 0) expect(statuses, `${name} 429`).toContain('429');
+      if (signedInOnly && path.includes('{')) expect(statuses, `${name} 404`).toContain('404');
+    }
+  });
+
   it('publishes the avatar upload as a multipart body with a file field', () => {
     const body = docs.default.paths['/api/profile/avatar']?.post?.requestBody;
     const schema = body?.content['multipart/form-data']?.schema;
