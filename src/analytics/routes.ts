@@ -25,6 +25,7 @@ export async function analyticsRoutes(root: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         tags,
+        operationId: 'getSearchAnalytics',
         summary: 'Your searches over a period (day, week (default), month, year): grouped queries, total, popular topics',
         querystring: SearchAnalyticsQuery,
         response: { 200: SearchAnalyticsResponse, ...errors },
@@ -53,6 +54,7 @@ export async function analyticsRoutes(root: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         tags,
+        operationId: 'getResourceAnalytics',
         summary: 'Your saved resources: how many, how many shared, top categories, total reading time in minutes',
         response: { 200: ResourceAnalyticsResponse, ...errors },
       },

@@ -16,11 +16,11 @@ export const SearchAnalyticsResponse = z.object({
   popularTopics: z.array(z.string()).describe('Significant terms and recurring two-word phrases of the queries, at most 10'),
   period: z.enum(['day', 'week', 'month', 'year']),
   since: z.iso.datetime().describe('Start of the period (the last 1, 7, 30 or 365 days)'),
-});
+}).meta({ id: 'SearchAnalytics' });
 
 export const ResourceAnalyticsResponse = z.object({
   savedResources: z.number().int(),
   sharedResources: z.number().int().describe('Resources in workspaces that have a live share link'),
   topCategories: z.array(z.object({ category: z.string(), count: z.number().int() })).describe('By type; resources without a type by their tags; at most 10'),
   readingTime: z.number().int().describe('Minutes: known reading times where stored, else an estimate from the stored text at 200 words a minute'),
-});
+}).meta({ id: 'ResourceAnalytics' });

@@ -5,7 +5,7 @@ import { generateCodeVerifier, generateState } from 'arctic';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { ApiError, validationError } from '../platform/errors.js';
-import { ErrorResponse } from '../platform/openapi.js';
+import { ErrorResponse, PUBLIC, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { findProfile } from '../profiles/store.js';
 import { normalizeEmail } from './users.js';
 import { confirmEmail, requestPasswordReset, signIn, signUp, updatePassword, type AuthDeps } from './commands.js';
@@ -40,6 +40,8 @@ import { endSession, refreshSession, sessionIdOfRefreshToken, startSession } fro
 
 const tags = ['auth'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+/** A redirect: no body, its target in Location. */
+const Redirect = z.null().describe('Redirect (see Location)');
 
 export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -57,7 +59,14 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     '/api/auth/signup',
     {
       config: { idempotent: true },
-      schema: { tags, summary: 'Create an account', body: SignUpBody, response: { 201: SignUpResponse, 409: ErrorResponse, ...errors } },
+      schema: {
+        tags,
+        operationId: 'signUp',
+        summary: 'Create an account',
+        security: PUBLIC,
+        body: SignUpBody,
+        response: { 201: SignUpResponse, 409: ErrorResponse, ...errors },
+      },
     },
     async (request, reply) => {
       await limit('signupIp', request.ip);
@@ -72,7 +81,9 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
 
   app.post(
     '/api/auth/signin',
-    { schema: { tags, summary: 'Sign in with e-mail and password', body: SignInBody, response: { 200: SignInResponse, ...errors } } },
+    {
+      schema: { tags, operationId: 'signIn', summary: 'Sign in with e-mail and password', security: PUBLIC, body: SignInBody, response: { 200: SignInResponse, ...errors } },
+    },
     async (request, reply) => {
       const email = normalizeEmail(request.body.email);
       await limit('signinIp', request.ip);
@@ -86,7 +97,15 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
 
   app.post(
     '/api/auth/signout',
-    { schema: { tags, summary: 'Sign out: ends the session everywhere and clears the cookies', response: { 200: MessageResponse, ...errors } } },
+    {
+      schema: {
+        tags,
+        operationId: 'signOut',
+        summary: 'Sign out: ends the session everywhere and clears the cookies',
+        security: SIGNED_IN_OPTIONAL,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
     async (request, reply) => {
       const sessionId = request.auth.sessionId ?? (await sessionIdOfRefreshToken(ctx.db, request.cookies[REFRESH_COOKIE] ?? ''));
       if (sessionId) await endSession(ctx.sessions, sessionId);
@@ -97,15 +116,22 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
 
   app.get(
     '/api/auth/session',
-    { schema: { tags, summary: 'The signed-in user (and, for bearer clients, the session)', response: { 200: SessionResponse, ...errors } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getSession',
+        summary: 'The signed-in user (and, for bearer clients, the session)',
+        response: { 200: SessionResponse, ...errors },
+      },
+    },
     async (request) => {
       const user = requireUser(request);
       const profile = await findProfile(ctx.db, user.id);
-      const body: z.infer<typeof SessionResponse> = { user: { ...presentUser(user), avatarUrl: profile?.avatarUrl ?? null } };
+      const presented = { ...presentUser(user), avatarUrl: profile?.avatarUrl ?? null };
       if (request.auth.via === 'bearer' && request.auth.bearerToken) {
-        body.session = { access_token: request.auth.bearerToken, expires_at: request.auth.expiresAt ?? 0 };
+        return { user: presented, session: { access_token: request.auth.bearerToken, expires_at: request.auth.expiresAt ?? 0 } };
       }
-      return body;
+      return { user: presented };
     },
   );
 
@@ -114,7 +140,10 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     {
       schema: {
         tags,
+        operationId: 'refreshSession',
         summary: 'Exchange a refresh token for a new session (the old token stops working)',
+        description: 'The refresh token comes in the body, else from the refresh_token cookie.',
+        security: PUBLIC,
         body: RefreshBody.partial(),
         response: { 200: SignInResponse, ...errors },
       },
@@ -133,7 +162,9 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     {
       schema: {
         tags,
+        operationId: 'requestPasswordReset',
         summary: 'E-mail a single-use password reset link (always answers the same way)',
+        security: PUBLIC,
         body: ResetPasswordBody,
         response: { 200: MessageResponse, ...errors },
       },
@@ -152,7 +183,9 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     {
       schema: {
         tags,
+        operationId: 'updatePassword',
         summary: 'Set a new password with the e-mailed token, or as the signed-in user',
+        security: SIGNED_IN_OPTIONAL,
         body: UpdatePasswordBody,
         response: { 200: MessageResponse, ...errors },
       },
@@ -167,7 +200,18 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
 
   app.get(
     '/api/auth/confirm',
-    { schema: { tags, summary: 'Confirm an e-mail address from the link in the confirmation mail', querystring: ConfirmQuery } },
+    {
+      schema: {
+        tags,
+        operationId: 'confirmEmail',
+        summary: 'Confirm an e-mail address from the link in the confirmation mail',
+        description: 'Redirects to <APP_ORIGIN>/auth/signin?confirmed=1, or ?error=invalid_confirmation_link.',
+        security: PUBLIC,
+        querystring: ConfirmQuery,
+        response: { 302: Redirect, 400: ErrorResponse },
+        responseHeaders: { 302: ['Location'] },
+      },
+    },
     async (request, reply) => {
       const ok = await confirmEmail(deps(request), request.query.token);
       return reply.redirect(`${config.appOrigin}/auth/signin?${ok ? 'confirmed=1' : 'error=invalid_confirmation_link'}`, 302);
@@ -199,10 +243,13 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
     {
       schema: {
         tags: ['auth'],
+        operationId: 'startOAuthSignIn',
         summary: 'Start signing in with Google or GitHub (redirects to the provider)',
+        security: PUBLIC,
         params: OAuthParams,
         querystring: OAuthStartQuery,
-        response: { 302: z.null().describe('Redirect to the provider'), 400: ErrorResponse },
+        response: { 302: Redirect, 400: ErrorResponse },
+        responseHeaders: { 302: ['Location'] },
       },
     },
     async (request, reply) => {
@@ -226,8 +273,13 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
     {
       schema: {
         tags: ['auth'],
+        operationId: 'completeOAuthSignIn',
         summary: 'OAuth redirect target: exchanges the code, sets the session cookies, redirects to the dashboard',
+        description: 'Redirects to <APP_ORIGIN>/dashboard, or to <APP_ORIGIN>/auth/signin?error=oauth_denied|oauth_state_mismatch|oauth_not_configured|oauth_account_exists|oauth_failed.',
+        security: PUBLIC,
         querystring: OAuthCallbackQuery,
+        response: { 302: Redirect, 400: ErrorResponse },
+        responseHeaders: { 302: ['Location'] },
       },
     },
     async (request, reply) => {

@@ -1,19 +1,27 @@
 /** Request and response schemas of the auth routes: they validate, type the handlers and feed OpenAPI. */
 import { z } from 'zod';
-import { MAX_PASSWORD_LENGTH } from './passwords.js';
+import { dialectUnion } from '../platform/openapi.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
+
+/** A new password; its policy (length, not a common one) is checked by the command, and published here. */
+const NewPassword = z.string().max(MAX_PASSWORD_LENGTH).meta({ minLength: MIN_PASSWORD_LENGTH, description: 'At least 6 characters, not among the most common passwords' });
 
 export const EmailSchema = z.email('must be a valid e-mail address').max(254).transform((value) => value.trim());
 
-export const SignUpBody = z.object({
-  email: EmailSchema,
-  password: z.string().max(MAX_PASSWORD_LENGTH),
-  name: z.string().trim().max(100).optional(),
-});
+export const SignUpBody = z
+  .object({
+    email: EmailSchema,
+    password: NewPassword,
+    name: z.string().trim().max(100).optional(),
+  })
+  .meta({ id: 'SignUp' });
 
-export const SignInBody = z.object({
-  email: z.string().trim().max(254),
-  password: z.string().max(MAX_PASSWORD_LENGTH),
-});
+export const SignInBody = z
+  .object({
+    email: z.string().trim().max(254),
+    password: z.string().max(MAX_PASSWORD_LENGTH),
+  })
+  .meta({ id: 'SignIn' });
 
 export const RefreshBody = z.object({ refresh_token: z.string().min(1).max(200) });
 
@@ -24,12 +32,12 @@ export const ResetPasswordBody = z.object({
 
 export const UpdatePasswordBody = z.object({
   token: z.string().min(1).max(200).optional(),
-  password: z.string().max(MAX_PASSWORD_LENGTH),
+  password: NewPassword,
 });
 
 export const ConfirmQuery = z.object({ token: z.string().min(1).max(200) });
 
-export const UserSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string() });
+export const UserSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string() }).meta({ id: 'User' });
 
 export const SessionSchema = z.object({
   access_token: z.string(),
@@ -37,21 +45,27 @@ export const SessionSchema = z.object({
   expires_at: z.number().int(),
   expires_in: z.number().int(),
   token_type: z.literal('bearer'),
+}).meta({ id: 'Session' });
+
+export const SignUpResponse = z
+  .object({
+    message: z.string(),
+    user: UserSchema.extend({ createdAt: z.iso.datetime() }),
+  })
+  .meta({ id: 'SignUpResult' });
+
+export const SignInResponse = z.object({ message: z.string(), user: UserSchema, session: SessionSchema }).meta({ id: 'SignInResult' });
+
+const SessionUser = UserSchema.extend({ avatarUrl: z.string().nullable() }).meta({ id: 'SessionUser' });
+
+export const SessionResponse = dialectUnion('SessionReply', 'Bearer token: the user and the session (Variant B). Cookie session: the user', {
+  bearer: z
+    .object({ user: SessionUser, session: z.object({ access_token: z.string(), expires_at: z.number().int() }) })
+    .meta({ id: 'BearerSession' }),
+  cookie: z.object({ user: SessionUser }).meta({ id: 'CookieSession' }),
 });
 
-export const SignUpResponse = z.object({
-  message: z.string(),
-  user: UserSchema.extend({ createdAt: z.iso.datetime() }),
-});
-
-export const SignInResponse = z.object({ message: z.string(), user: UserSchema, session: SessionSchema });
-
-export const SessionResponse = z.object({
-  user: UserSchema.extend({ avatarUrl: z.string().nullable() }),
-  session: z.object({ access_token: z.string(), expires_at: z.number().int() }).optional(),
-});
-
-export const MessageResponse = z.object({ message: z.string() });
+export const MessageResponse = z.object({ message: z.string() }).meta({ id: 'Message' });
 
 export const OAuthParams = z.object({ provider: z.enum(['google', 'github']) });
 export const OAuthStartQuery = z.object({ redirectTo: z.string().max(2000).optional() });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { PUBLIC } from '../platform/openapi.js';
 import { sendSerialised } from '../platform/serialization.js';
 
 const ServiceState = z.enum(['connected', 'disconnected', 'not_configured']);
@@ -57,7 +58,9 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
       config: { noCookies: true },
       schema: {
         tags: ['utility'],
+        operationId: 'getHealth',
         summary: 'Service health and the state of each backend',
+        security: PUBLIC,
         description:
           'Backends are checked in the background every 15 s; this reads the last result. A poll without an `Origin` header or a query string is answered ahead of the framework, with the same document and headers and no access-log line.',
         response: { 200: HealthResponse },
@@ -71,7 +74,9 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
     {
       schema: {
         tags: ['utility'],
+        operationId: 'getEmailJsConfig',
         summary: 'Whether the browser mail service (EmailJS) is configured; its public identifiers only',
+        security: PUBLIC,
         response: { 200: EmailJsDebugResponse },
       },
     },

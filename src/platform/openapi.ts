@@ -1,11 +1,21 @@
 /**
  * The OpenAPI 3.1 document, generated from the routes' zod schemas, at /api/openapi.json, and a
  * browsable reference at /api/docs.
+ *
+ * Schemas named with `.meta({ id })` become components/schemas/<id> (request bodies as <id>Input).
+ * The default document describes both dialects: where a reply's envelope depends on how the request
+ * was authenticated it is a union of the two named shapes (`dialectUnion()`). A client
+ * generator cannot narrow such a union, so `?dialect=cookie` and `?dialect=bearer` publish the same
+ * document with each union replaced by that dialect's shape and only that dialect's security scheme.
+ *
+ * Routes declare, beside their zod schemas, what zod cannot say: `responseHeaders` (named headers by
+ * status, from RESPONSE_HEADERS) and `requestBody` (a body the route reads itself, the multipart
+ * upload). Both are documentation; the handlers set the headers.
  */
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 export const ErrorResponse = z
@@ -26,9 +36,201 @@ export const ErrorResponse = z
       details: z.object({ field: z.string().optional(), reason: z.string().optional() }).optional(),
     }),
   })
-  .describe('Error envelope (DESIGN.md §2)');
+  .meta({ id: 'Error', description: 'Error envelope (DESIGN.md §2)' });
+
+export const DIALECTS = ['cookie', 'bearer'] as const;
+export type DocumentDialect = (typeof DIALECTS)[number];
+const DIALECTS_KEY = 'x-dialects';
+
+function idOf(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error('A dialect shape must be a named schema (.meta({ id }))');
+  return id;
+}
+
+/**
+ * A reply whose envelope depends on the dialect: Variant B (bearer) or Variant A (cookies), both
+ * named schemas. The bearer envelope comes first: its required key (workspace, resource, session…)
+ * is what tells the two apart when the reply is written (platform/serialization.ts).
+ */
+export function dialectUnion<B extends z.ZodType, C extends z.ZodType>(id: string, description: string, shapes: { bearer: B; cookie: C }) {
+  return z
+    .union([shapes.bearer, shapes.cookie])
+    .meta({ id, description, [DIALECTS_KEY]: { bearer: idOf(shapes.bearer), cookie: idOf(shapes.cookie) } });
+}
+
+/** Security requirements: an operation anyone may call, and one that also serves signed-in users as such. */
+export const PUBLIC: Array<Record<string, string[]>> = [];
+export const SIGNED_IN_OPTIONAL: Array<Record<string, string[]>> = [{}, { bearer: [] }, { cookie: [] }];
+
+/** The response headers the service sends, documented once in components/headers. */
+export const RESPONSE_HEADERS = {
+  'X-Total-Count': { description: 'How many items there are in all; the reply holds the page asked for by limit and offset', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+  'Content-Disposition': { description: 'attachment; filename="<workspace name>.<extension>"', schema: { type: 'string' } },
+  Location: { description: 'Where the redirect goes', schema: { type: 'string' } },
+} as const;
+export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
+export const RATE_LIMIT_HEADERS: ResponseHeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+interface RequestBodyObject {
+  description?: string;
+  required?: boolean;
+  content: Record<string, { schema: Record<string, unknown> }>;
+}
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** Headers each status sends (documentation: the handler sets them). */
+    responseHeaders?: Readonly<Partial<Record<number, readonly ResponseHeaderName[]>>>;
+    /** A request body the route reads itself (a multipart upload), as the document shows it. */
+    requestBody?: RequestBodyObject;
+  }
+}
+
+type Json = Record<string, unknown>;
+interface OperationObject {
+  security?: Array<Record<string, string[]>>;
+  responses?: Record<string, Json & { headers?: Json }>;
+  requestBody?: RequestBodyObject;
+  'x-response-headers'?: Partial<Record<string, readonly ResponseHeaderName[]>>;
+  'x-request-body'?: RequestBodyObject;
+}
+interface OpenApiDocument {
+  info: Json & { description?: string };
+  paths: Record<string, Record<string, OperationObject>>;
+  components: { schemas?: Record<string, Json>; securitySchemes?: Json; headers?: Json };
+  security?: Array<Record<string, string[]>>;
+}
+
+const SCHEMA_REF = '#/components/schemas/';
+
+/** What each status means here, for responses the route did not describe itself. */
+const STATUS_DESCRIPTIONS: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '302': 'Redirect (see Location)',
+  '400': 'Invalid input: details.field names the field',
+  '401': 'Not signed in, or the session has ended',
+  '403': 'Refused: a cookie-authenticated change from another origin',
+  '404': 'Not found (also another user\'s object)',
+  '409': 'Conflict with what exists',
+  '413': 'Too large',
+  '422': 'The paper cannot be summarised (no PDF, not a PDF, or no text)',
+  '429': 'Rate limited: retry after Retry-After seconds',
+  '502': 'An upstream service failed',
+  '503': 'A backing service is unavailable',
+  '504': 'An upstream service was too slow',
+};
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
+
+/** Every `$ref` inside a value. */
+function refsIn(value: unknown, found: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(value)) value.forEach((entry) => refsIn(entry, found));
+  else if (isObject(value)) {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(SCHEMA_REF)) found.add(inner.slice(SCHEMA_REF.length));
+      else refsIn(inner, found);
+    }
+  }
+  return found;
+}
+
+/** Replaces `$ref`s by the map, everywhere in a value. */
+function rewriteRefs(value: unknown, replace: Map<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((entry) => rewriteRefs(entry, replace));
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(SCHEMA_REF)) {
+        const target = replace.get(inner.slice(SCHEMA_REF.length));
+        return [key, target ? SCHEMA_REF + target : inner];
+      }
+      return [key, rewriteRefs(inner, replace)];
+    }),
+  );
+}
+
+/** Keeps only the component schemas the paths reach (zod's registry yields an input and an output copy of each). */
+function pruneSchemas(doc: OpenApiDocument): void {
+  const schemas = doc.components.schemas ?? {};
+  const reached = new Set<string>();
+  const pending = [...refsIn(doc.paths)];
+  while (pending.length > 0) {
+    const name = pending.pop() as string;
+    if (reached.has(name) || !schemas[name]) continue;
+    reached.add(name);
+    pending.push(...refsIn(schemas[name]));
+  }
+  doc.components.schemas = Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * What the routes declared beside their schemas, put where OpenAPI wants it: the multipart body, the
+ * named headers per response (and the headers every signed-in or rate-limited answer carries).
+ */
+function finishOperations(doc: OpenApiDocument): void {
+  const headerRef = (name: ResponseHeaderName) => ({ $ref: `#/components/headers/${name}` });
+  for (const item of Object.values(doc.paths)) {
+    for (const operation of Object.values(item)) {
+      if (operation['x-request-body']) {
+        operation.requestBody = operation['x-request-body'];
+        delete operation['x-request-body'];
+      }
+      const declared = operation['x-response-headers'] ?? {};
+      delete operation['x-response-headers'];
+      const signedIn = (operation.security ?? doc.security ?? []).some((entry) => Object.keys(entry).length > 0);
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (response.description === 'Default Response' && STATUS_DESCRIPTIONS[status]) response.description = STATUS_DESCRIPTIONS[status];
+        const names = new Set<ResponseHeaderName>(declared[status] ?? []);
+        // A signed-in request is counted against the user's hourly limit, and the answer says so
+        // (not a 401 or 403: those are refused before anything is counted).
+        if (signedIn && status !== '401' && status !== '403') RATE_LIMIT_HEADERS.forEach((name) => names.add(name));
+        if (status === '429') ['Retry-After' as const, ...RATE_LIMIT_HEADERS].forEach((name) => names.add(name));
+        if (names.size > 0) response.headers = Object.fromEntries([...names].map((name) => [name, headerRef(name)]));
+      }
+    }
+  }
+  doc.components.headers = RESPONSE_HEADERS;
+}
+
+/** The document as one dialect's client sees it: each dialect union is that dialect's shape. */
+export function documentForDialect(source: object, dialect: DocumentDialect): object {
+  const doc = structuredClone(source) as OpenApiDocument;
+  const schemas = doc.components.schemas ?? {};
+  const chosen = new Map<string, string>();
+  for (const [name, schema] of Object.entries(schemas)) {
+    const shapes = schema[DIALECTS_KEY] as Partial<Record<DocumentDialect, string>> | undefined;
+    if (shapes?.[dialect]) chosen.set(name, shapes[dialect]);
+  }
+  const rewritten = rewriteRefs({ paths: doc.paths, schemas }, chosen) as { paths: OpenApiDocument['paths']; schemas: Record<string, Json> };
+  doc.paths = rewritten.paths;
+  doc.components.schemas = rewritten.schemas;
+  const other = dialect === 'cookie' ? 'bearer' : 'cookie';
+  const withoutOther = (security: Array<Record<string, string[]>>) => security.filter((entry) => !(other in entry));
+  doc.security = withoutOther(doc.security ?? []);
+  for (const item of Object.values(doc.paths)) {
+    for (const operation of Object.values(item)) if (operation.security) operation.security = withoutOther(operation.security);
+  }
+  if (doc.components.securitySchemes) delete doc.components.securitySchemes[other];
+  doc.info = {
+    ...doc.info,
+    description: `${doc.info.description ?? ''} This document is the ${dialect} dialect: requests authenticated by ${dialect === 'cookie' ? 'session cookies (Variant A)' : 'a bearer token (Variant B)'}.`,
+  };
+  pruneSchemas(doc);
+  return doc;
+}
+
+export const OpenApiQuery = z.object({
+  dialect: z.enum(DIALECTS).optional().describe('Publish the document for one dialect (exact reply types); both when absent'),
+});
 
 export async function registerOpenApi(app: FastifyInstance, info: { version: string; publicUrl: string }): Promise<void> {
+  const zodTransform = createJsonSchemaTransform({ skipList: [] });
+  const zodTransformObject = createJsonSchemaTransformObject({});
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -36,7 +238,7 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
         title: 'Research Workspace API',
         version: info.version,
         description:
-          'Accounts and sessions, profiles, federated academic search, extractive summaries, workspaces with resources, annotations and share links, analytics and health. Requests authenticated by a bearer token get Variant B envelopes; requests authenticated by session cookies get Variant A (see DESIGN.md §1).',
+          'Accounts and sessions, profiles, federated academic search, extractive summaries, workspaces with resources, annotations and share links, analytics and health. Requests authenticated by a bearer token get Variant B envelopes; requests authenticated by session cookies get Variant A (see DESIGN.md §1). One document per dialect, with exact reply types: ?dialect=cookie and ?dialect=bearer.',
       },
       servers: [{ url: info.publicUrl }],
       components: {
@@ -47,8 +249,31 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
       },
       security: [{ bearer: [] }, { cookie: [] }],
     },
-    transform: jsonSchemaTransform,
+    // @fastify/swagger copies `x-` keys of a route schema into its operation; finishOperations moves them.
+    transform: (input) => {
+      const { schema, url } = zodTransform(input);
+      const declared = input.schema as { responseHeaders?: unknown; requestBody?: unknown } | undefined;
+      const extended = schema as Json;
+      if (declared?.responseHeaders) extended['x-response-headers'] = declared.responseHeaders;
+      if (declared?.requestBody) extended['x-request-body'] = declared.requestBody;
+      delete extended.responseHeaders;
+      delete extended.requestBody;
+      return { schema, url };
+    },
+    transformObject: (input) => {
+      const doc = zodTransformObject(input) as unknown as OpenApiDocument;
+      finishOperations(doc);
+      pruneSchemas(doc);
+      return doc as never;
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  const perDialect = new Map<DocumentDialect, object>();
+  app.get('/api/openapi.json', { schema: { hide: true, querystring: OpenApiQuery } }, async (request) => {
+    const dialect = (request.query as z.infer<typeof OpenApiQuery>).dialect;
+    if (!dialect) return app.swagger();
+    let doc = perDialect.get(dialect);
+    if (!doc) perDialect.set(dialect, (doc = documentForDialect(app.swagger(), dialect)));
+    return doc;
+  });
 }

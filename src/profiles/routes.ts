@@ -7,24 +7,32 @@ import { requireUser } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
 import { isValidBlobKey } from '../platform/blob-store.js';
 import { notFound, payloadTooLarge, validationError } from '../platform/errors.js';
-import { ErrorResponse } from '../platform/openapi.js';
-import { stripHtml } from '../platform/sanitize.js';
+import { ErrorResponse, PUBLIC } from '../platform/openapi.js';
 import { MAX_AVATAR_BYTES, processAvatar } from './avatar.js';
 import { presentProfile } from './presenters.js';
-import { AvatarResponse, ProfileResponse, ProfileUpdateBody } from './schemas.js';
+import { AVATAR_UPLOAD_BODY, AvatarResponse, ProfileResponse, ProfileUpdateBody } from './schemas.js';
 import { getOrCreateProfile, replaceAvatar, updateProfile } from './store.js';
 
 const tags = ['profile'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+/** The stored image's bytes (sent as they are, never serialised). */
+const AvatarFile = z.custom<Buffer>((value) => Buffer.isBuffer(value)).meta({ type: 'string', contentMediaType: 'application/octet-stream' });
 
 export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
   app.get(
     '/api/profile',
-    { schema: { tags, summary: 'The signed-in user\'s profile (created with defaults if missing)', response: { 200: ProfileResponse, ...errors } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getProfile',
+        summary: 'The signed-in user\'s profile (created with defaults if missing)',
+        response: { 200: ProfileResponse, ...errors },
+      },
+    },
     async (request) => {
       const user = requireUser(request);
       return { profile: presentProfile(await getOrCreateProfile(ctx.db, user.id, user.name)) };
@@ -36,6 +44,7 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
     {
       schema: {
         tags,
+        operationId: 'updateProfile',
         summary: 'Update the profile (partial): displayName ≤ 50, bio ≤ 500, preferences',
         body: ProfileUpdateBody,
         response: { 200: ProfileResponse, ...errors },
@@ -45,17 +54,8 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
       const user = requireUser(request);
       const { displayName, bio, preferences } = request.body;
       const changes: Parameters<typeof updateProfile>[3] = {};
-      if (displayName !== undefined) {
-        const clean = stripHtml(displayName);
-        if (!clean) throw validationError('displayName', 'required', 'Display name is required');
-        if (clean.length > 50) throw validationError('displayName', 'too_long', 'Display name must be at most 50 characters');
-        changes.displayName = clean;
-      }
-      if (bio !== undefined) {
-        const clean = bio === null ? '' : stripHtml(bio);
-        if (clean.length > 500) throw validationError('bio', 'too_long', 'Bio must be at most 500 characters');
-        changes.bio = clean || null;
-      }
+      if (displayName !== undefined) changes.displayName = displayName;
+      if (bio !== undefined) changes.bio = bio || null;
       if (preferences) changes.preferences = preferences;
       return { profile: presentProfile(await updateProfile(ctx.db, user.id, user.name, changes)) };
     },
@@ -72,8 +72,18 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
     {
       schema: {
         tags: ['storage'],
+        operationId: 'getAvatarFile',
         summary: 'A stored avatar (public)',
+        security: PUBLIC,
         params: z.object({ userId: z.uuid(), file: z.string().regex(/^\d{1,16}\.(png|jpg|webp)$/) }),
+        response: {
+          200: {
+            description: 'The image',
+            content: Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, { schema: AvatarFile }])),
+          },
+          400: ErrorResponse,
+          404: ErrorResponse,
+        },
       },
       config: { noCookies: true },
     },
@@ -100,8 +110,10 @@ function avatarUploadRoute(root: FastifyInstance, ctx: AppContext): void {
     {
       schema: {
         tags,
+        operationId: 'uploadAvatar',
         summary: 'Upload an avatar: multipart field `file`, an image of at most 2 MB',
         consumes: ['multipart/form-data'],
+        requestBody: AVATAR_UPLOAD_BODY,
         response: { 200: AvatarResponse, 413: ErrorResponse, ...errors },
       },
     },

@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { plainText } from '../platform/sanitize.js';
+
+export const PROFILE_LIMITS = { displayName: 50, bio: 500 } as const;
 
 export const PreferencesSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   language: z.literal('en-IN'),
   emailNotifications: z.boolean(),
   marketingEmails: z.boolean(),
-});
+}).meta({ id: 'Preferences' });
 
 export const ProfileSchema = z.object({
   id: z.uuid(),
@@ -15,18 +18,33 @@ export const ProfileSchema = z.object({
   preferences: PreferencesSchema,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-});
+}).meta({ id: 'Profile' });
 
-export const ProfileResponse = z.object({ profile: ProfileSchema });
+export const ProfileResponse = z.object({ profile: ProfileSchema }).meta({ id: 'ProfileReply' });
 
-/** Partial update (DESIGN.md §3); a display name, when sent, must not be empty. */
+/** Partial update (DESIGN.md §3); a display name, when sent, must not be empty. Text is kept HTML-free. */
 export const ProfileUpdateBody = z
   .object({
-    displayName: z.string().max(500),
-    bio: z.string().max(5000).nullable(),
+    displayName: plainText(PROFILE_LIMITS.displayName, { required: true }),
+    bio: plainText(PROFILE_LIMITS.bio).nullable().describe('null or empty clears it'),
     preferences: PreferencesSchema.partial().strict(),
   })
   .partial()
-  .strict();
+  .strict()
+  .meta({ id: 'ProfileUpdate' });
 
-export const AvatarResponse = z.object({ avatarUrl: z.string(), profile: ProfileSchema });
+export const AvatarResponse = z.object({ avatarUrl: z.string(), profile: ProfileSchema }).meta({ id: 'AvatarReply' });
+
+/** The multipart body of the avatar upload, as the document shows it (the route reads the stream itself). */
+export const AVATAR_UPLOAD_BODY = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'An image (PNG, JPEG, WebP, GIF, SVG…; judged by its bytes) of at most 2 MB' } },
+      },
+    },
+  },
+};

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { searchEvents } from '../platform/db/schema.js';
 import { notFound, serviceUnavailable, validationError } from '../platform/errors.js';
 import { rateLimitHeaders } from '../platform/rate-limit.js';
-import { ErrorResponse } from '../platform/openapi.js';
+import { ErrorResponse, PUBLIC, RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { parseIdentifier } from './identifiers.js';
 import { lookupResource, LookupUnavailableError } from './lookup.js';
 import { presentProviderStatus, presentSearchResult } from './presenters.js';
@@ -58,9 +58,13 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
     {
       schema: {
         tags,
+        operationId: 'search',
         summary: 'Search all selected providers at once; one merged, de-duplicated, ranked list',
+        description: 'Counted per user, else per anonymous session (RATE_LIMIT_SEARCH_PER_HOUR).',
+        security: SIGNED_IN_OPTIONAL,
         querystring: SearchQuery,
         response: { 200: SearchResponse, 400: ErrorResponse, 429: ErrorResponse },
+        responseHeaders: { 200: RATE_LIMIT_HEADERS },
       },
     },
     async (request, reply) => {
@@ -114,7 +118,15 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
 
   app.get(
     '/api/search/providers',
-    { schema: { tags, summary: 'The search providers, whether each is enabled, and its rate limit', response: { 200: ProvidersResponse } } },
+    {
+      schema: {
+        tags,
+        operationId: 'listSearchProviders',
+        summary: 'The search providers, whether each is enabled, and its rate limit',
+        security: PUBLIC,
+        response: { 200: ProvidersResponse },
+      },
+    },
     async () => ({ providers: describeProviders(search.providers) }),
   );
 
@@ -123,9 +135,12 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
     {
       schema: {
         tags,
+        operationId: 'lookupResource',
         summary: 'One normalised record for a result id, DOI, arXiv id or URL, PMID or OpenAlex id',
+        security: SIGNED_IN_OPTIONAL,
         querystring: LookupQuery,
         response: { 200: LookupResponse, 400: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse },
+        responseHeaders: { 200: RATE_LIMIT_HEADERS },
       },
     },
     async (request, reply) => {

@@ -29,14 +29,14 @@ export const SearchResultSchema = z.object({
   pdfUrl: z.string().optional(),
   venue: z.string().optional(),
   type: z.string().optional(),
-});
+}).meta({ id: 'SearchResult' });
 
 export const ProviderStatusSchema = z.object({
   id: ProviderIdSchema,
   status: z.enum(['ok', 'timeout', 'error', 'rate_limited', 'disabled']),
   count: z.number().int(),
   took: z.number(),
-});
+}).meta({ id: 'ProviderStatus' });
 
 export const SearchResponse = z.object({
   results: z.array(SearchResultSchema),
@@ -45,7 +45,7 @@ export const SearchResponse = z.object({
   query: z.string(),
   took: z.number().describe('Milliseconds'),
   providers: z.array(ProviderStatusSchema),
-});
+}).meta({ id: 'SearchReply' });
 
 export const ProvidersResponse = z.object({
   providers: z.array(
@@ -57,10 +57,10 @@ export const ProvidersResponse = z.object({
       rateLimit: z.number().describe('Requests per minute this service allows itself against the upstream API'),
     }),
   ),
-});
+}).meta({ id: 'ProvidersReply' });
 
 export const LookupQuery = z.object({
   id: z.string().trim().min(1).max(500).describe('A result id, DOI (bare or URL), arXiv id or URL, PMID, or OpenAlex id'),
 });
 
-export const LookupResponse = z.object({ resource: SearchResultSchema });
+export const LookupResponse = z.object({ resource: SearchResultSchema }).meta({ id: 'LookupReply' });

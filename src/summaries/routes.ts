@@ -7,12 +7,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requesterKey } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
 import { rateLimitHeaders } from '../platform/rate-limit.js';
+import { RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { toApiError } from '../platform/http-errors.js';
 import { sendSerialised } from '../platform/serialization.js';
 import type { SummaryCache } from './cache.js';
 import { SummaryFailure, type Cancellation, type Stage, type Summarizer } from './produce.js';
 import { createReplyMemo, type PresentedSummary } from './presenters.js';
-import { PlainError, SummarizeBody, SummarizeQuery, VariantAResponse, VariantBResponse } from './schemas.js';
+import { PlainError, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
 import { toSummaryVariantA } from './summarize.js';
 
 const tags = ['summaries'];
@@ -67,7 +68,9 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       config: { plainErrors: true },
       schema: {
         tags,
+        operationId: 'summarize',
         summary: 'Summarise a paper: by content (Variant B) or by id/source/title/abstract/url/mode (Variant A)',
+        security: SIGNED_IN_OPTIONAL,
         description:
           'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. Errors are `{ error: "<message>" }`.',
         body: SummarizeBody,
@@ -80,6 +83,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
           502: PlainError,
           504: PlainError,
         },
+        responseHeaders: { 200: RATE_LIMIT_HEADERS },
       },
     },
     async (request, reply) => {
@@ -106,11 +110,14 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
     {
       schema: {
         tags,
+        operationId: 'streamSummary',
         summary: 'Summarise a paper as server-sent events: meta, (progress), tldr, bullets, tags, done — or error',
+        security: SIGNED_IN_OPTIONAL,
         description:
           'Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code}. Comments keep the connection alive on long work; disconnecting stops the work.',
         querystring: SummarizeQuery,
-        produces: ['text/event-stream'],
+        // Always 200: problems (a bad query, the rate limit, a failed summary) arrive as an `error` event.
+        response: { 200: { description: 'An event stream (text/event-stream)', content: { 'text/event-stream': { schema: SummaryEventStream } } } },
       },
       // Problems with the query are reported as an `error` event, which an EventSource can read.
       attachValidation: true,

@@ -36,13 +36,23 @@ export const VariantAResponse = z.object({
   modeUsed: z.enum(['quick', 'deep']),
   fromCache: z.union([z.literal(false), z.enum(['kv', 'memory'])]),
   cache: z.string(),
-});
+}).meta({ id: 'SummaryVariantA', description: 'The reply to a Variant A body' });
 
 export const VariantBResponse = z.object({
   summary: z.object({ abstract: z.string(), keyPoints: z.array(z.string()), conclusion: z.string(), keywords: z.array(z.string()) }),
   metadata: z.object({ wordCount: z.number(), readingTime: z.number(), confidence: z.number().min(0).max(1) }),
   modeUsed: z.enum(['quick', 'deep']),
   fromCache: z.union([z.literal(false), z.enum(['kv', 'memory'])]),
+}).meta({ id: 'SummaryVariantB', description: 'The reply to a Variant B body (content)' });
+
+/**
+ * GET /api/summarize's stream as the document shows it: text of `event: <name>` and `data: <JSON>`
+ * lines; what each event's data holds is in the description (OpenAPI 3.1 has no schema per event).
+ */
+export const SummaryEventStream = z.string().meta({
+  id: 'SummaryEventStream',
+  description:
+    'Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code} ends the stream. Lines starting with `:` are keep-alive comments.',
 });
 
-export const PlainError = z.object({ error: z.string() }).describe('POST /api/summarize errors (spec §7.5)');
+export const PlainError = z.object({ error: z.string() }).meta({ id: 'PlainError', description: 'POST /api/summarize errors (spec §7.5)' });

@@ -23,10 +23,12 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     {
       schema: {
         tags,
+        operationId: 'listAnnotations',
         summary: 'Annotations of a workspace resource, oldest first (limit/offset; total in X-Total-Count)',
         params: IdParams,
         querystring: ListQuery,
         response: { 200: z.array(AnnotationSchema), ...workspaceErrors },
+        responseHeaders: { 200: ['X-Total-Count'] },
       },
     },
     async (request, reply) => {
@@ -44,6 +46,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
       config: { idempotent: true },
       schema: {
         tags,
+        operationId: 'createAnnotation',
         summary: 'Annotate a resource: body ≤ 10,000 characters, highlights { ranges: [{ start, end, text?, color? }] } or any object ≤ 16 KB',
         params: IdParams,
         body: AnnotationCreateBody,
@@ -63,6 +66,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     {
       schema: {
         tags,
+        operationId: 'updateAnnotation',
         summary: 'Change one of your annotations (body and/or highlights)',
         params: IdParams,
         body: AnnotationUpdateBody,
@@ -81,7 +85,13 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
   app.delete(
     '/api/annotations/:id',
     {
-      schema: { tags, summary: 'Delete one of your annotations', params: IdParams, response: { 200: DeletedResponse, ...workspaceErrors } },
+      schema: {
+        tags,
+        operationId: 'deleteAnnotation',
+        summary: 'Delete one of your annotations',
+        params: IdParams,
+        response: { 200: DeletedResponse, ...workspaceErrors },
+      },
     },
     async (request) => {
       const user = requireUser(request);

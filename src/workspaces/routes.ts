@@ -25,6 +25,8 @@ import {
   workspaceReply,
 } from './presenters.js';
 import {
+  CitationText,
+  CslJsonExport,
   DeletedResponse,
   ExportQuery,
   IdParams,
@@ -70,9 +72,11 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         tags,
+        operationId: 'listWorkspaces',
         summary: 'Your workspaces, newest first (limit 1-100, default 20; offset). Total also in X-Total-Count',
         querystring: ListQuery,
         response: { 200: WorkspaceListResponse, ...workspaceErrors },
+        responseHeaders: { 200: ['X-Total-Count'] },
       },
     },
     async (request, reply) => {
@@ -89,6 +93,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       config: { idempotent: true },
       schema: {
         tags,
+        operationId: 'createWorkspace',
         summary: 'Create a workspace: name (or title) ≤ 200, description ≤ 2,000, isPublic',
         body: WorkspaceCreateBody,
         response: { 201: WorkspaceResponse, ...workspaceErrors },
@@ -106,6 +111,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         tags,
+        operationId: 'getWorkspace',
         summary: 'A workspace with all its resources, each with its annotations',
         params: IdParams,
         response: { 200: WorkspaceDetailResponse, ...workspaceErrors },
@@ -124,6 +130,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         tags,
+        operationId: 'updateWorkspace',
         summary: 'Rename a workspace or change its description or isPublic',
         params: IdParams,
         body: WorkspaceUpdateBody,
@@ -144,6 +151,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         tags,
+        operationId: 'deleteWorkspace',
         summary: 'Delete a workspace with all its resources, annotations and share links',
         params: IdParams,
         response: { 200: DeletedResponse, ...workspaceErrors },
@@ -162,10 +170,12 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         tags,
+        operationId: 'listResources',
         summary: 'Resources of a workspace with their annotations, newest first (limit/offset; total in X-Total-Count)',
         params: IdParams,
         querystring: ListQuery,
         response: { 200: z.array(ResourceSchema), ...workspaceErrors },
+        responseHeaders: { 200: ['X-Total-Count'] },
       },
     },
     async (request, reply) => {
@@ -183,6 +193,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       config: { idempotent: true },
       schema: {
         tags,
+        operationId: 'addResource',
         summary: 'Add a resource: described (title, url, notes, type, tags, authors, data) or by resourceId, looked up through search',
         params: IdParams,
         body: ResourceCreateBody,
@@ -202,6 +213,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         tags,
+        operationId: 'removeResource',
         summary: 'Remove a resource (and its annotations) from a workspace',
         params: ResourceParams,
         response: { 200: DeletedResponse, ...workspaceErrors },
@@ -222,14 +234,22 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         tags,
+        operationId: 'exportWorkspace',
         summary: 'Download the workspace as citations: format=bibtex (default), ris or csljson',
         params: IdParams,
         querystring: ExportQuery,
-        produces: ['application/x-bibtex', 'application/x-research-info-systems', 'application/vnd.citationstyles.csl+json'],
         response: {
-          200: z.string().describe('The citation file (BibTeX, RIS or CSL-JSON), sent as an attachment'),
+          200: {
+            description: 'The citation file in the format asked for, sent as an attachment',
+            content: {
+              'application/x-bibtex': { schema: CitationText.describe('BibTeX') },
+              'application/x-research-info-systems': { schema: CitationText.describe('RIS') },
+              'application/vnd.citationstyles.csl+json': { schema: CslJsonExport },
+            },
+          },
           ...workspaceErrors,
         },
+        responseHeaders: { 200: ['Content-Disposition'] },
       },
     },
     async (request, reply) => {

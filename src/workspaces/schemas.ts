@@ -4,8 +4,8 @@
  * apply to what is kept.
  */
 import { z } from 'zod';
-import { ErrorResponse } from '../platform/openapi.js';
-import { stripHtml } from '../platform/sanitize.js';
+import { dialectUnion, ErrorResponse } from '../platform/openapi.js';
+import { plainText } from '../platform/sanitize.js';
 
 export const LIMITS = {
   workspaceName: 200,
@@ -34,23 +34,6 @@ export const LIMITS = {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-/**
- * Plain text of at most `max` characters once HTML is stripped. The raw input may be somewhat longer
- * (markup is removed), but not unboundedly so.
- */
-function plainText(max: number, options: { required?: boolean; singleLine?: boolean } = {}) {
-  const tooLong = `must be at most ${count(max)} characters`;
-  const kept = z.string().max(max, tooLong);
-  return z
-    .string()
-    .max(max * 4, tooLong)
-    .transform((raw) => {
-      const text = stripHtml(raw);
-      return options.singleLine ? text.replace(/\s+/g, ' ') : text;
-    })
-    .pipe(options.required ? kept.min(1, 'is required') : kept);
-}
-
 function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }
@@ -73,11 +56,13 @@ const HttpUrl = z
   .string()
   .trim()
   .max(LIMITS.url, `must be at most ${count(LIMITS.url)} characters`)
-  .pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }));
+  .pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }))
+  .meta({ format: 'uri', description: 'An http(s) URL' });
 
 const DataInput = z
   .record(z.string(), z.unknown())
-  .refine((data) => jsonBytes(data) <= LIMITS.dataBytes, `must be at most ${LIMITS.dataBytes / 1024} KB of JSON`);
+  .refine((data) => jsonBytes(data) <= LIMITS.dataBytes, `must be at most ${LIMITS.dataBytes / 1024} KB of JSON`)
+  .describe(`Any JSON object of at most ${LIMITS.dataBytes / 1024} KB`);
 
 const WorkspaceName = plainText(LIMITS.workspaceName, { required: true, singleLine: true });
 
@@ -111,7 +96,8 @@ export const WorkspaceCreateBody = WorkspaceFields
     name: (name ?? title) as string,
     description: description ?? '',
     isPublic: isPublic ?? false,
-  }));
+  }))
+  .meta({ id: 'WorkspaceCreate', anyOf: [{ required: ['name'] }, { required: ['title'] }] });
 
 export const WorkspaceUpdateBody = WorkspaceFields
   .superRefine((body, ctx) => {
@@ -121,7 +107,8 @@ export const WorkspaceUpdateBody = WorkspaceFields
       ctx.addIssue({ code: 'custom', path: ['title'], message: 'differs from name; send one of them' });
     }
   })
-  .transform(({ name, title, description, isPublic }) => ({ name: name ?? title, description, isPublic }));
+  .transform(({ name, title, description, isPublic }) => ({ name: name ?? title, description, isPublic }))
+  .meta({ id: 'WorkspaceUpdate', minProperties: 1 });
 
 /**
  * Variant A describes the resource (`title` required, with url, notes, type, tags, authors, data);
@@ -147,7 +134,8 @@ export const ResourceCreateBody = z
     if (body.resourceId === undefined && body.title === undefined) {
       ctx.addIssue({ code: 'custom', path: ['title'], message: 'is required (or send a resourceId)' });
     }
-  });
+  })
+  .meta({ id: 'ResourceCreate', anyOf: [{ required: ['title'] }, { required: ['resourceId'] }] });
 export type ResourceCreateInput = z.output<typeof ResourceCreateBody>;
 
 const HighlightRange = z.object({
@@ -161,19 +149,23 @@ const HighlightRange = z.object({
 const Highlights = z
   .object({ ranges: z.array(HighlightRange).max(LIMITS.highlightRanges).optional() })
   .catchall(z.unknown())
-  .refine((value) => jsonBytes(value) <= LIMITS.highlightsBytes, `must be at most ${LIMITS.highlightsBytes / 1024} KB of JSON`);
+  .refine((value) => jsonBytes(value) <= LIMITS.highlightsBytes, `must be at most ${LIMITS.highlightsBytes / 1024} KB of JSON`)
+  .describe(`{ ranges: [{ start, end, text?, color? }] } or any other object, at most ${LIMITS.highlightsBytes / 1024} KB of JSON`);
 
-export const AnnotationCreateBody = z.object({
-  body: plainText(LIMITS.annotationBody, { required: true }),
-  highlights: Highlights.optional(),
-});
+export const AnnotationCreateBody = z
+  .object({
+    body: plainText(LIMITS.annotationBody, { required: true }),
+    highlights: Highlights.optional(),
+  })
+  .meta({ id: 'AnnotationCreate' });
 
 export const AnnotationUpdateBody = z
   .object({
     body: plainText(LIMITS.annotationBody, { required: true }).optional(),
     highlights: Highlights.optional(),
   })
-  .refine((body) => body.body !== undefined || body.highlights !== undefined, { path: ['body'], message: 'nothing to change: send body or highlights' });
+  .refine((body) => body.body !== undefined || body.highlights !== undefined, { path: ['body'], message: 'nothing to change: send body or highlights' })
+  .meta({ id: 'AnnotationUpdate', minProperties: 1 });
 
 /** Share links are read-only views; expiry in days from now (default 30) or as a date within a year. */
 export const ShareCreateBody = z
@@ -198,9 +190,30 @@ export const ShareCreateBody = z
     expiresAt: body.expiresAt
       ? new Date(body.expiresAt)
       : new Date(Date.now() + (body.expiresInDays ?? LIMITS.shareDaysDefault) * 86_400_000),
-  }));
+  }))
+  .meta({ id: 'ShareLinkCreate', not: { required: ['expiresInDays', 'expiresAt'] } });
 
 export const ExportQuery = z.object({ format: z.enum(['bibtex', 'ris', 'csljson']).default('bibtex') });
+
+/** A citation file as text (BibTeX, RIS); the route writes it as it is. */
+export const CitationText = z.string();
+
+/** CSL-JSON: an array of CSL items (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html). */
+export const CslJsonExport = z
+  .array(
+    z
+      .object({
+        id: z.string(),
+        type: z.string(),
+        title: z.string().optional(),
+        author: z.array(z.object({ family: z.string().optional(), given: z.string().optional(), literal: z.string().optional() }).catchall(z.unknown())).optional(),
+        URL: z.string().optional(),
+        DOI: z.string().optional(),
+      })
+      .catchall(z.unknown())
+      .meta({ id: 'CslItem' }),
+  )
+  .meta({ id: 'CslJson' });
 
 export const ShareTokenParams = z.object({ token: z.string() });
 
@@ -219,7 +232,7 @@ export const AnnotationSchema = z.object({
   highlights: z.record(z.string(), z.unknown()),
   createdAt: DateTime,
   updatedAt: DateTime,
-});
+}).meta({ id: 'Annotation' });
 
 export const ResourceSchema = z.object({
   id: z.uuid(),
@@ -235,7 +248,7 @@ export const ResourceSchema = z.object({
   createdAt: DateTime,
   addedAt: DateTime.describe('= createdAt (Variant B name)'),
   annotations: z.array(AnnotationSchema),
-});
+}).meta({ id: 'Resource' });
 
 export const WorkspaceSchema = z.object({
   id: z.uuid(),
@@ -248,7 +261,7 @@ export const WorkspaceSchema = z.object({
   updatedAt: DateTime,
   resourceCount: z.number().int(),
   _count: z.object({ resources: z.number().int(), shares: z.number().int().describe('live (unrevoked, unexpired) share links') }),
-});
+}).meta({ id: 'Workspace' });
 
 export const ShareLinkSchema = z.object({
   id: z.uuid(),
@@ -259,25 +272,30 @@ export const ShareLinkSchema = z.object({
   active: z.boolean().describe('false once expired'),
   expiresAt: DateTime,
   createdAt: DateTime,
+}).meta({ id: 'ShareLink' });
+
+export const WorkspaceListResponse = dialectUnion('WorkspaceListReply', 'Cookie session: an array (Variant A). Bearer token: { workspaces, total } (Variant B)', {
+  bearer: z.object({ workspaces: z.array(WorkspaceSchema), total: z.number().int() }).meta({ id: 'WorkspaceListEnvelope' }),
+  cookie: z.array(WorkspaceSchema).meta({ id: 'WorkspaceList' }),
 });
 
-export const WorkspaceListResponse = z
-  .union([z.array(WorkspaceSchema), z.object({ workspaces: z.array(WorkspaceSchema), total: z.number().int() })])
-  .describe('Cookie session: an array (Variant A). Bearer token: { workspaces, total } (Variant B)');
+export const WorkspaceResponse = dialectUnion('WorkspaceReply', 'Cookie session: the workspace (Variant A). Bearer token: { workspace } (Variant B)', {
+  bearer: z.object({ workspace: WorkspaceSchema }).meta({ id: 'WorkspaceEnvelope' }),
+  cookie: WorkspaceSchema,
+});
 
-export const WorkspaceResponse = z
-  .union([WorkspaceSchema, z.object({ workspace: WorkspaceSchema })])
-  .describe('Cookie session: the workspace (Variant A). Bearer token: { workspace } (Variant B)');
+export const WorkspaceDetailResponse = dialectUnion(
+  'WorkspaceDetailReply',
+  'Cookie session: the workspace with its resources (Variant A). Bearer token: { workspace, resources } (Variant B)',
+  {
+    bearer: z.object({ workspace: WorkspaceSchema, resources: z.array(ResourceSchema) }).meta({ id: 'WorkspaceDetailEnvelope' }),
+    cookie: WorkspaceSchema.extend({ resources: z.array(ResourceSchema) }).meta({ id: 'WorkspaceWithResources' }),
+  },
+);
 
-export const WorkspaceDetailResponse = z
-  .union([
-    WorkspaceSchema.extend({ resources: z.array(ResourceSchema) }),
-    z.object({ workspace: WorkspaceSchema, resources: z.array(ResourceSchema) }),
-  ])
-  .describe('Cookie session: the workspace with its resources (Variant A). Bearer token: { workspace, resources } (Variant B)');
+export const ResourceResponse = dialectUnion('ResourceReply', 'Cookie session: the resource (Variant A). Bearer token: { resource } (Variant B)', {
+  bearer: z.object({ resource: ResourceSchema }).meta({ id: 'ResourceEnvelope' }),
+  cookie: ResourceSchema,
+});
 
-export const ResourceResponse = z
-  .union([ResourceSchema, z.object({ resource: ResourceSchema })])
-  .describe('Cookie session: the resource (Variant A). Bearer token: { resource } (Variant B)');
-
-export const DeletedResponse = z.object({ success: z.literal(true), id: z.uuid() });
+export const DeletedResponse = z.object({ success: z.literal(true), id: z.uuid() }).meta({ id: 'Deleted' });

@@ -10,6 +10,7 @@ import { requireUser } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
 import { hashToken } from '../platform/crypto.js';
 import { notFound } from '../platform/errors.js';
+import { PUBLIC } from '../platform/openapi.js';
 import { createShareLink, isWellFormedShareToken, shareTokenOf, shareUrl } from './commands.js';
 import { authorizeWorkspace } from './policy.js';
 import { deletedReply, presentShareLink } from './presenters.js';
@@ -33,6 +34,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     {
       schema: {
         tags,
+        operationId: 'listShareLinks',
         summary: 'Share links of a workspace that are not revoked, newest first (expired ones have active: false)',
         params: IdParams,
         response: { 200: z.array(ShareLinkSchema), ...workspaceErrors },
@@ -51,6 +53,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       config: { idempotent: true },
       schema: {
         tags,
+        operationId: 'createShareLink',
         summary: 'Create a read-only share link: expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url',
         params: IdParams,
         body: ShareCreateBody,
@@ -70,6 +73,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     {
       schema: {
         tags,
+        operationId: 'revokeShareLink',
         summary: 'Revoke a share link: its page answers 404 from now on',
         params: ShareParams,
         response: { 200: DeletedResponse, ...workspaceErrors },
@@ -88,8 +92,9 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     {
       schema: {
         tags,
+        operationId: 'getSharePage',
         summary: 'The public, read-only HTML page of a shared workspace (no sign-in, no cookies)',
-        security: [],
+        security: PUBLIC,
         params: ShareTokenParams,
         produces: ['text/html'],
         response: {

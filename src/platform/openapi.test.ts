@@ -1,0 +1,316 @@
+/**
+ * The published OpenAPI document, checked as a client would use it: valid OpenAPI 3.1, every
+ * operation named and its security declared, one document per dialect from which openapi-typescript
+ * generates types that a small client compiles against, and string limits that are the ones the
+ * service enforces (driven from the document, so that a drift between the two fails here).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/support/app.js';
+import { buildUser, type TestUser } from '../../test/support/factories.js';
+
+interface SchemaObject {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, SchemaObject>;
+  required?: string[];
+  maxLength?: number;
+  minLength?: number;
+  format?: string;
+  pattern?: string;
+  anyOf?: SchemaObject[];
+}
+interface Operation {
+  operationId?: string;
+  security?: Array<Record<string, string[]>>;
+  requestBody?: { content: Record<string, { schema: SchemaObject }> };
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: SchemaObject }> }>;
+}
+interface Document {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, SchemaObject>; securitySchemes: Record<string, unknown>; headers?: Record<string, unknown> };
+  security?: Array<Record<string, string[]>>;
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+function operations(doc: Document): Array<{ path: string; method: string; operation: Operation }> {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ path, method, operation })),
+  );
+}
+
+/** The security an operation has: its own, else the document's. */
+function securityOf(doc: Document, operation: Operation): Array<Record<string, string[]>> | undefined {
+  return operation.security ?? doc.security;
+}
+
+function resolve(doc: Document, schema: SchemaObject): SchemaObject {
+  let current = schema;
+  for (let hops = 0; current.$ref && hops < 10; hops++) {
+    current = doc.components.schemas[current.$ref.replace('#/components/schemas/', '')] ?? {};
+  }
+  return current;
+}
+
+/** Operations anyone may call without signing in (spec §4: accounts, search, summaries, public pages, utility). */
+const PUBLIC_OPERATIONS = [
+  'POST /api/auth/signup',
+  'POST /api/auth/signin',
+  'POST /api/auth/refresh',
+  'POST /api/auth/reset-password',
+  'GET /api/auth/confirm',
+  'GET /api/auth/{provider}',
+  'GET /auth/callback',
+  'GET /storage/avatars/{userId}/{file}',
+  'GET /share/{token}',
+  'GET /api/search/providers',
+  'GET /api/health',
+  'GET /api/debug/emailjs',
+];
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let user: TestUser;
+  const docs: Record<'default' | 'cookie' | 'bearer', Document> = {} as never;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    user = await buildUser(t.app);
+    for (const [name, query] of [['default', ''], ['cookie', '?dialect=cookie'], ['bearer', '?dialect=bearer']] as const) {
+      const response = await t.app.inject({ method: 'GET', url: `/api/openapi.json${query}` });
+      expect(response.statusCode).toBe(200);
+      docs[name] = response.json<Document>();
+    }
+  });
+  afterAll(async () => t?.close());
+
+  it('is valid OpenAPI 3.1, in every dialect', async () => {
+    for (const [name, doc] of Object.entries(docs)) {
+      expect(doc.openapi, name).toBe('3.1.0');
+      const result = await validate(structuredClone(doc) as never);
+      expect(result.valid, `${name}: ${result.valid ? '' : compileErrors(result)}`).toBe(true);
+    }
+  });
+
+  it('refuses an unknown dialect', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json?dialect=soap' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details.field).toBe('dialect');
+  });
+
+  it('names every operation with a unique operationId, and declares its security', () => {
+    const ids = operations(docs.default).map(({ path, method, operation }) => {
+      expect(operation.operationId, `${method.toUpperCase()} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(Array.isArray(securityOf(docs.default, operation)), `${method.toUpperCase()} ${path} security`).toBe(true);
+      return operation.operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('marks the public operations with security: []', () => {
+    for (const name of PUBLIC_OPERATIONS) {
+      const [method, path] = name.split(' ') as [string, string];
+      const operation = docs.default.paths[path]?.[method.toLowerCase()];
+      expect(operation, name).toBeDefined();
+      expect(operation?.security, name).toEqual([]);
+    }
+  });
+
+  it('documents a GET as signed-in only exactly when the service answers it 401 without credentials', async () => {
+    const sample: Record<string, string> = { provider: 'github', file: '1.png', token: 'x' };
+    const query: Record<string, string> = { '/api/auth/confirm': '?token=x', '/api/resources/lookup': '?id=nothing', '/api/search': '?q=x&providers=none' };
+    for (const { path, method, operation } of operations(docs.default)) {
+      if (method !== 'get') continue;
+      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => sample[name] ?? '00000000-0000-4000-8000-000000000000') + (query[path] ?? '');
+      const response = await t.app.inject({ method: 'GET', url });
+      const security = securityOf(docs.default, operation) ?? [];
+      const anonymousAllowed = security.length === 0 || security.some((entry) => Object.keys(entry).length === 0);
+      expect(response.statusCode === 401, `GET ${path} answered ${response.statusCode}`).toBe(!anonymousAllowed);
+    }
+  });
+
+  it('documents 400 where input is validated, 401 and 429 where a session may be presented, 404 where a signed-in route names an object', () => {
+    // Where the service answers otherwise by design: the share page answers any token with its 404
+    // page; the summary stream reports every problem (bad query, rate limit) as an `error` event.
+    const byDesign = new Set(['GET /share/{token}', 'GET /api/summarize']);
+    for (const { path, method, operation } of operations(docs.default)) {
+      const name = `${method.toUpperCase()} ${path}`;
+      if (byDesign.has(name)) continue;
+      const security = securityOf(docs.default, operation) ?? [];
+      const signedInOnly = security.length > 0 && security.every((entry) => Object.keys(entry).length > 0);
+      const statuses = Object.keys(operation.responses);
+      const validates = Boolean((operation as { parameters?: unknown[] }).parameters?.length || operation.requestBody);
+      if (validates) expect(statuses, `${name} 400`).toContain('400');
+      if (signedInOnly) expect(statuses, `${name} 401`).toContain('401');
+      if (security.length > 0) expect(statuses, `${name} 429`).toContain('429');
+      if (signedInOnly && path.includes('{')) expect(statuses, `${name} 404`).toContain('404');
+    }
+  });
+
+  it('publishes the avatar upload as a multipart body with a file field', () => {
+    const body = docs.default.paths['/api/profile/avatar']?.post?.requestBody;
+    const schema = body?.content['multipart/form-data']?.schema;
+    expect(schema?.required).toEqual(['file']);
+    expect(schema?.properties?.file).toMatchObject({ type: 'string', contentMediaType: 'application/octet-stream' });
+  });
+
+  it('names the response headers the service sends', async () => {
+    const headersOf = (path: string, method: string, status: string) => Object.keys(docs.default.paths[path]?.[method]?.responses[status]?.headers ?? {});
+    expect(headersOf('/api/workspaces', 'get', '200')).toEqual(expect.arrayContaining(['X-Total-Count', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    expect(headersOf('/api/workspaces/{id}/resources', 'get', '200')).toContain('X-Total-Count');
+    expect(headersOf('/api/resources/{id}/annotations', 'get', '200')).toContain('X-Total-Count');
+    expect(headersOf('/api/workspaces/{id}/export', 'get', '200')).toContain('Content-Disposition');
+    expect(headersOf('/api/search', 'get', '200')).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    expect(headersOf('/api/search', 'get', '429')).toContain('Retry-After');
+    for (const path of ['/api/auth/confirm', '/auth/callback', '/api/auth/{provider}']) expect(headersOf(path, 'get', '302'), path).toContain('Location');
+    // What the service really sends, for the ones documented above.
+    const list = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: user.bearer });
+    for (const header of ['x-total-count', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(list.headers, header).toHaveProperty(header);
+  });
+
+  it('documents the redirects and errors of callback, confirm and storage, and the event stream', () => {
+    const responses = (path: string) => Object.keys(docs.default.paths[path]?.get?.responses ?? {});
+    expect(responses('/auth/callback')).toEqual(expect.arrayContaining(['302', '400']));
+    expect(responses('/api/auth/confirm')).toEqual(expect.arrayContaining(['302', '400']));
+    expect(responses('/storage/avatars/{userId}/{file}')).toEqual(expect.arrayContaining(['200', '400', '404']));
+    expect(Object.keys(docs.default.paths['/storage/avatars/{userId}/{file}']?.get?.responses['200']?.content ?? {})).toEqual(['image/png', 'image/jpeg', 'image/webp']);
+    expect(Object.keys(docs.default.paths['/api/summarize']?.get?.responses['200']?.content ?? {})).toEqual(['text/event-stream']);
+    const csl = docs.default.paths['/api/workspaces/{id}/export']?.get?.responses['200']?.content?.['application/vnd.citationstyles.csl+json']?.schema;
+    expect(resolve(docs.default, csl ?? {}).type).toBe('array');
+  });
+
+  it('gives each dialect exact reply types that a generated client compiles against', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rw-openapi-'));
+    try {
+      for (const dialect of ['cookie', 'bearer'] as const) {
+        writeFileSync(join(dir, `${dialect}.ts`), astToString(await openapiTS(docs[dialect] as never)));
+      }
+      const json = "['content']['application/json']";
+      writeFileSync(
+        join(dir, 'client.ts'),
+        [
+          "import type { paths as Cookie } from './cookie.js';",
+          "import type { paths as Bearer } from './bearer.js';",
+          `type CookieWorkspace = Cookie['/api/workspaces/{id}']['get']['responses'][200]${json};`,
+          `type CookieList = Cookie['/api/workspaces']['get']['responses'][200]${json};`,
+          `type CookieCreated = Cookie['/api/workspaces']['post']['responses'][201]${json};`,
+          `type CookieResource = Cookie['/api/workspaces/{id}/resources']['post']['responses'][201]${json};`,
+          `type CookieSession = Cookie['/api/auth/session']['get']['responses'][200]${json};`,
+          `type BearerWorkspace = Bearer['/api/workspaces/{id}']['get']['responses'][200]${json};`,
+          `type BearerList = Bearer['/api/workspaces']['get']['responses'][200]${json};`,
+          `type BearerCreated = Bearer['/api/workspaces']['post']['responses'][201]${json};`,
+          `type BearerResource = Bearer['/api/workspaces/{id}/resources']['post']['responses'][201]${json};`,
+          `type BearerSession = Bearer['/api/auth/session']['get']['responses'][200]${json};`,
+          'export function cookieClient(detail: CookieWorkspace, list: CookieList, created: CookieCreated, resource: CookieResource, session: CookieSession): string[] {',
+          '  // @ts-expect-error the cookie dialect has no Variant B envelope',
+          '  void detail.workspace;',
+          '  return [detail.name, detail.resources[0]!.title, list[0]!.name, created.title, resource.title, session.user.email];',
+          '}',
+          'export function bearerClient(detail: BearerWorkspace, list: BearerList, created: BearerCreated, resource: BearerResource, session: BearerSession): string[] {',
+          '  // @ts-expect-error the bearer dialect has no Variant A workspace',
+          '  void detail.name;',
+          '  const total: number = list.total;',
+          '  return [detail.workspace.name, detail.resources[0]!.title, list.workspaces[0]!.name, created.workspace.name, resource.resource.title, session.session.access_token, String(total)];',
+          '}',
+        ].join('\n'),
+      );
+      const program = ts.createProgram([join(dir, 'client.ts')], {
+        strict: true,
+        noEmit: true,
+        noUncheckedIndexedAccess: true,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        skipLibCheck: true,
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((diagnostic) => `${diagnostic.file?.fileName.split('/').pop()}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+      expect(problems).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('publishes the string limits the service enforces: maxLength is accepted, one more is refused', async () => {
+    const { id: workspaceId } = (await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 'Limits' } })).json<{ workspace: { id: string } }>().workspace;
+    const { id: resourceId } = (
+      await t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/resources`, headers: user.bearer, payload: { title: 'Paper' } })
+    ).json<{ resource: { id: string } }>().resource;
+    // A valid body of each sampled operation (name and title are alternatives: one is sent, not both);
+    // every plain string field the document bounds is tried at its limit and past it.
+    const samples: Array<{ method: string; path: string; url: string; base: Record<string, unknown>; auth: boolean }> = [
+      { method: 'post', path: '/api/workspaces', url: '/api/workspaces', base: { name: 'Limits' }, auth: true },
+      { method: 'patch', path: '/api/workspaces/{id}', url: `/api/workspaces/${workspaceId}`, base: { isPublic: false }, auth: true },
+      { method: 'put', path: '/api/profile', url: '/api/profile', base: {}, auth: true },
+      { method: 'post', path: '/api/workspaces/{id}/resources', url: `/api/workspaces/${workspaceId}/resources`, base: { title: 'Paper' }, auth: true },
+      { method: 'post', path: '/api/resources/{id}/annotations', url: `/api/resources/${resourceId}/annotations`, base: { body: 'Note' }, auth: true },
+      { method: 'post', path: '/api/auth/signup', url: '/api/auth/signup', base: { password: 'tidal-quasar-42' }, auth: false },
+    ];
+    const alternatives = new Set(['name', 'title']);
+    // A resourceId is looked up through the search providers, which a test does not reach.
+    const notTried = new Set(['resourceId']);
+    let checked = 0;
+    for (const sample of samples) {
+      const schema = resolve(docs.default, docs.default.paths[sample.path]?.[sample.method]?.requestBody?.content['application/json']?.schema ?? {});
+      for (const [field, property] of Object.entries(schema.properties ?? {})) {
+        const inner = resolve(docs.default, property);
+        if (inner.type !== 'string' || inner.maxLength === undefined || inner.format || inner.pattern || notTried.has(field)) continue;
+        const base = Object.fromEntries(Object.entries(sample.base).filter(([key]) => !(alternatives.has(field) && alternatives.has(key))));
+        const unique = () => (sample.path === '/api/auth/signup' ? { email: `limit-${checked}-${Math.random().toString(36).slice(2)}@example.org` } : {});
+        const send = (length: number) =>
+          t.app.inject({
+            method: sample.method.toUpperCase() as 'POST',
+            url: sample.url,
+            headers: sample.auth ? user.bearer : {},
+            payload: { ...base, ...unique(), [field]: 'a'.repeat(length) },
+          });
+        const atLimit = await send(inner.maxLength);
+        expect(atLimit.statusCode, `${sample.path} ${field} at ${inner.maxLength}: ${atLimit.body.slice(0, 200)}`).toBeLessThan(300);
+        const past = await send(inner.maxLength + 1);
+        expect(past.statusCode, `${sample.path} ${field} at ${inner.maxLength + 1}`).toBe(400);
+        expect(past.json().error.details.field, `${sample.path} ${field}`).toBe(field);
+        checked++;
+      }
+    }
+    // workspace name and description (create and update), display name, bio, title, notes, type, body, name, password
+    expect(checked).toBeGreaterThanOrEqual(12);
+  }, 60_000);
+
+  it('publishes minLength, required fields, minProperties, alternatives and exclusions the service enforces', async () => {
+    const bodyOf = (path: string, method: string) => resolve(docs.default, docs.default.paths[path]?.[method]?.requestBody?.content['application/json']?.schema ?? {});
+    const signup = bodyOf('/api/auth/signup', 'post');
+    expect(signup.required).toEqual(expect.arrayContaining(['email', 'password']));
+    const minLength = resolve(docs.default, signup.properties?.password ?? {}).minLength ?? 0;
+    expect(minLength).toBeGreaterThan(0);
+    const short = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'short@example.org', password: 'q'.repeat(minLength - 1) } });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().error.details.field).toBe('password');
+    expect(bodyOf('/api/annotations/{id}', 'patch')).toMatchObject({ minProperties: 1 });
+    expect(bodyOf('/api/workspaces/{id}', 'patch')).toMatchObject({ minProperties: 1 });
+    const empty = await t.app.inject({ method: 'PATCH', url: '/api/workspaces/00000000-0000-4000-8000-000000000000', headers: user.bearer, payload: {} });
+    expect(empty.statusCode).toBe(400);
+    // Alternatives and exclusions: a workspace is named by name or title; a share link expires in days or at a time, not both.
+    expect(bodyOf('/api/workspaces', 'post')).toMatchObject({ anyOf: [{ required: ['name'] }, { required: ['title'] }] });
+    const unnamed = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { description: 'no name' } });
+    expect(unnamed.statusCode).toBe(400);
+    expect(bodyOf('/api/workspaces/{id}/share', 'post')).toMatchObject({ not: { required: ['expiresInDays', 'expiresAt'] } });
+    const { id } = (await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 'Shared' } })).json<{ workspace: { id: string } }>().workspace;
+    const both = await t.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${id}/share`,
+      headers: user.bearer,
+      payload: { expiresInDays: 3, expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    expect(both.statusCode).toBe(400);
+  });
+});
