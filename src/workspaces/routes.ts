@@ -225,7 +225,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         querystring: ExportQuery,
         produces: ['application/x-bibtex', 'application/x-research-info-systems', 'application/vnd.citationstyles.csl+json'],
         response: {
-          200: z.string().describe('The citation file (BibTeX, RIS or CSL-JSON), sent as an attachment'),
+          200: z.string().describe('The citation file (BibTeX, RIS or CSL-JSON), sent as an attachment; one record per resource, each value on one line, DOIs and PMIDs only when valid, http(s) URLs only'),
           ...workspaceErrors,
         },
       },
