@@ -203,6 +203,9 @@ export const ShareCreateBody = z
 export const ExportQuery = z.object({ format: z.enum(['bibtex', 'ris', 'csljson']).default('bibtex') });
 
 export const ShareTokenParams = z.object({ token: z.string() });
+export const SharePageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000).default(1).describe('1-based page of resources (25 a page)'),
+});
 
 // ---- responses ----
 
