@@ -61,6 +61,14 @@ for (const leg of storeLegs()) {
         expect(res.json().error.details).toMatchObject({ field: 'limit', reason: 'contains_nul' });
       });
 
+      it('in a parameter of the summary stream → its error event, naming it', async () => {
+        const res = await t.app.inject({ method: 'GET', url: '/api/summarize?title=a%00b&abstract=Some%20text' });
+        expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+        expect(res.body).toMatch(/^event: error$/m);
+        const data = JSON.parse(/^data: (.*)$/m.exec(res.body)![1]!) as { message: string; code: string };
+        expect(data).toEqual({ code: 'VALIDATION_ERROR', message: 'Invalid title: must not contain U+0000' });
+      });
+
       it('leaves the account unmade (nothing reached the database)', async () => {
         const res = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: 'nul-user@example.org', password: 'tidal-quasar-42' } });
         expect(res.statusCode).toBe(401);

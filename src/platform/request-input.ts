@@ -51,7 +51,14 @@ const nulError = (field: string) => validationError(field, 'contains_nul', `Inva
 /** Query and path parameters of a request routed to a schema: a U+0000 is refused before validation. */
 function refuseNulParameters(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const found = pathOfNul(request.query) ?? pathOfNul(request.params);
-  done(found ? nulError(found.join('.') || 'query') : undefined);
+  if (!found) return done();
+  const error = nulError(found.join('.') || 'query');
+  // A route that reports bad input itself (the summary stream, as an event) gets it as its validation error.
+  if (request.routeOptions.attachValidation) {
+    request.validationError = Object.assign(error, { validation: [], validationContext: 'querystring' });
+    return done();
+  }
+  done(error);
 }
 
 /** A body-carrying route asked with no body and no content type: its schema judges `{}`. */
