@@ -19,8 +19,10 @@ import type { Config } from './config.js';
 import type { AppContext, ResourceResolver } from './context.js';
 import { answerMonitorPolls } from './health/monitor-polls.js';
 import { healthRoutes } from './health/routes.js';
-import { installErrorHandling } from './platform/http-errors.js';
+import { serializeError } from './platform/error-logging.js';
+import { answerClientError, installErrorHandling } from './platform/http-errors.js';
 import { idempotency } from './platform/idempotency.js';
+import { installRequestInputChecks } from './platform/request-input.js';
 import { lazyChildLoggerFactory } from './platform/request-logger.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
@@ -56,6 +58,14 @@ export interface BuildOptions {
   clock?: () => number;
 }
 
+/**
+ * Largest request head (request line and headers). Node's 16 KB default is too small for the
+ * documented parameters of GET /api/summarize (id 300, source 50, title 1,000, abstract 20,000 and
+ * url 2,000 characters): a UTF-16 unit of the BMP is up to 3 UTF-8 bytes, 9 characters percent-encoded,
+ * so about 210 KB at worst, plus room for cookies and the other headers.
+ */
+export const MAX_REQUEST_HEADER_BYTES = 256 * 1024;
+
 /** Masks what must never reach a log: tokens in query strings and share-link tokens in paths. */
 export function redactUrl(url: string): string {
   return url
@@ -72,6 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
       serializers: {
         req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+        err: serializeError,
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     } as FastifyServerOptions['logger']);
@@ -83,6 +94,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: { maxParamLength: 300 },
+    http: { maxHeaderSize: MAX_REQUEST_HEADER_BYTES },
+    clientErrorHandler: answerClientError,
   });
   answerMonitorPolls(app, platform.health, config.version);
   app.setValidatorCompiler(validatorCompiler);
@@ -124,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
   installErrorHandling(app);
+  installRequestInputChecks(app);
   await app.register(requestAuth, { config, sessions: ctx.sessions, tokens, rateLimiter: platform.rateLimiter });
   await app.register(idempotency, { db: ctx.db, secret: platform.signingSecret, scopeOf: requesterKey, now: options.clock });
 

@@ -76,6 +76,7 @@ const EnvSchema = z
     RATE_LIMIT_RESET_PER_HOUR_PER_IP: positiveInt(10),
     RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL: positiveInt(5),
     RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: positiveInt(20),
+    RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP: positiveInt(60),
 
     EMAILJS_SERVICE_ID: optionalString,
     EMAILJS_TEMPLATE_ID: optionalString,
@@ -168,6 +169,7 @@ export interface Config {
     resetPerHourPerIp: number;
     resetPerHourPerEmail: number;
     signupPerHourPerIp: number;
+    sharePagePerMinutePerIp: number;
   };
   emailjs: { serviceId?: string; templateId?: string; publicKey?: string };
 }
@@ -260,6 +262,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       resetPerHourPerIp: env.RATE_LIMIT_RESET_PER_HOUR_PER_IP,
       resetPerHourPerEmail: env.RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL,
       signupPerHourPerIp: env.RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP,
+      sharePagePerMinutePerIp: env.RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP,
     },
     emailjs: {
       serviceId: env.EMAILJS_SERVICE_ID,

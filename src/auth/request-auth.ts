@@ -58,9 +58,14 @@ function allowedOrigins(config: Config): Set<string> {
   return new Set([new URL(config.appOrigin).origin, new URL(config.publicUrl).origin]);
 }
 
+/**
+ * The origin a request says it comes from: its `Origin` whenever it has one, `Referer` only when it has
+ * none. `Origin: null` (a sandboxed frame, a data: URL, a cross-origin redirect) is an origin of its
+ * own and never the app's, whatever `Referer` claims.
+ */
 function originOf(request: FastifyRequest): string | null {
   const origin = request.headers.origin;
-  if (origin && origin !== 'null') return origin;
+  if (origin !== undefined) return origin;
   const referer = request.headers.referer;
   if (!referer) return null;
   try {

@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'REQUEST_TIMEOUT'
+  | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'INTERNAL_ERROR'
   | 'SERVICE_UNAVAILABLE';
@@ -20,14 +22,23 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 };
 
+export interface FieldProblem {
+  field: string;
+  reason: string;
+}
+
 export interface ErrorDetails {
   field?: string;
   reason?: string;
+  /** Every failing field when a request failed its schema (`field` and `reason` repeat the first). */
+  fields?: FieldProblem[];
 }
 
 export class ApiError extends Error {

@@ -2,9 +2,11 @@
  * The one error handler: every error leaves the service as the envelope of DESIGN.md §2, with a
  * status that matches its code and never a stack trace.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { ApiError, errorBody } from './errors.js';
+import { ApiError, errorBody, type FieldProblem } from './errors.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -24,10 +26,15 @@ export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (hasZodFastifySchemaValidationErrors(error) || fastifyError.validation) {
-    const issue = fastifyError.validation?.[0];
-    const field = fieldOf(issue, fastifyError.validationContext);
-    const reason = issue?.params?.issue?.message ?? issue?.message ?? 'is invalid';
-    return new ApiError('VALIDATION_ERROR', `Invalid ${field}: ${reason}`, { field, reason });
+    const issues: Array<ValidationIssue | undefined> = fastifyError.validation?.length ? fastifyError.validation : [undefined];
+    // Every failing field at once (a form shows them all); the first also as `field` and `reason`.
+    const fields: FieldProblem[] = [];
+    for (const issue of issues) {
+      const problem = { field: fieldOf(issue, fastifyError.validationContext), reason: issue?.params?.issue?.message ?? issue?.message ?? 'is invalid' };
+      if (!fields.some((known) => known.field === problem.field && known.reason === problem.reason)) fields.push(problem);
+    }
+    const { field, reason } = fields[0]!;
+    return new ApiError('VALIDATION_ERROR', `Invalid ${field}: ${reason}`, { field, reason, fields });
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -70,6 +77,42 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.status(apiError.status).send(errorBody(apiError));
   });
   app.setNotFoundHandler((request, reply) => {
-    void reply.status(404).send(errorBody(new ApiError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)));
+    // @fastify/cors hands a preflight from an origin it does not serve to this handler: say why.
+    if (request.method === 'OPTIONS' && request.headers.origin && request.headers['access-control-request-method']) {
+      return reply.status(403).send(errorBody(new ApiError('AUTHORIZATION_ERROR', 'Cross-origin requests from this origin are not allowed', { field: 'origin', reason: 'not_allowed' })));
+    }
+    return reply.status(404).send(errorBody(new ApiError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)));
   });
+}
+
+/** What Node's HTTP parser refused before Fastify saw a request, as an API error. */
+function clientErrorOf(error: NodeJS.ErrnoException): ApiError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('HEADERS_TOO_LARGE', 'Request headers are too large');
+    case 'HPE_INVALID_METHOD':
+      return new ApiError('NOT_FOUND', 'Unknown HTTP method');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError('REQUEST_TIMEOUT', 'Request took too long to arrive');
+    default:
+      return new ApiError('VALIDATION_ERROR', 'Malformed HTTP request', { field: 'request', reason: 'malformed' });
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's parser refused (headers over the limit, an unknown
+ * method, garbage) is answered in the error envelope too, then the connection is closed, as Node does.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const apiError = clientErrorOf(error);
+    const body = JSON.stringify(errorBody(apiError));
+    socket.write(
+      `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

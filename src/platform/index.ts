@@ -50,6 +50,7 @@ export function rateLimitRules(config: Config): Record<string, LimitRule> {
     resetIp: { points: r.resetPerHourPerIp, durationSeconds: 3600 },
     resetEmail: { points: r.resetPerHourPerEmail, durationSeconds: 3600 },
     signupIp: { points: r.signupPerHourPerIp, durationSeconds: 3600 },
+    sharePageIp: { points: r.sharePagePerMinutePerIp, durationSeconds: 60 },
   };
 }
 

@@ -28,12 +28,23 @@ export const ErrorResponse = z
         'NOT_FOUND',
         'CONFLICT',
         'PAYLOAD_TOO_LARGE',
+        'REQUEST_TIMEOUT',
+        'HEADERS_TOO_LARGE',
         'RATE_LIMITED',
         'INTERNAL_ERROR',
         'SERVICE_UNAVAILABLE',
       ]),
       message: z.string(),
-      details: z.object({ field: z.string().optional(), reason: z.string().optional() }).optional(),
+      details: z
+        .object({
+          field: z.string().optional().describe('The (first) field at fault'),
+          reason: z.string().optional(),
+          fields: z
+            .array(z.object({ field: z.string(), reason: z.string() }))
+            .optional()
+            .describe('Every failing field, when the request failed its schema (a form can show them all at once)'),
+        })
+        .optional(),
     }),
   })
   .meta({ id: 'Error', description: 'Error envelope (DESIGN.md §2)' });

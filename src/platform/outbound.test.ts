@@ -46,6 +46,19 @@ describe('isBlockedAddress', () => {
     ['fd00::1', true],
     ['fe80::1', true],
     ['::ffff:127.0.0.1', true],
+    // IPv4-compatible (deprecated) addresses, as written and as URLs normalise them
+    ['::127.0.0.1', true],
+    ['::7f00:1', true],
+    ['::a9fe:a9fe', true],
+    ['::8.8.8.8', true],
+    // discard prefix, site-local, NAT64, 6to4, Teredo
+    ['100::1', true],
+    ['100::ffff:1', true],
+    ['fec0::1', true],
+    ['64:ff9b::7f00:1', true],
+    ['2002:7f00:1::1', true],
+    ['2001::1', true],
+    ['::ffff:8.8.8.8', false],
     ['8.8.8.8', false],
     ['140.82.112.3', false],
     ['2606:4700:4700::1111', false],
@@ -87,6 +100,8 @@ describe('outbound client', () => {
     expect((await failureOf(guarded.request('http://169.254.169.254/latest/meta-data'))).kind).toBe('blocked_address');
     expect((await failureOf(guarded.request('http://localhost:1/'))).kind).toBe('blocked_address');
     expect((await failureOf(guarded.request('http://[::1]:1/'))).kind).toBe('blocked_address');
+    expect((await failureOf(guarded.request('http://[::127.0.0.1]:1/'))).kind).toBe('blocked_address');
+    expect((await failureOf(guarded.request('http://[100::1]:1/'))).kind).toBe('blocked_address');
     const allowOne = createOutbound({ allowPrivate: false, allowedPrivateHosts: [new URL(base).host], userAgent: 'rw-test' });
     expect((await allowOne.request(`${base}/ok`)).text()).toBe('hello');
     expect((await failureOf(allowOne.request(`${base}/to-metadata`))).kind).toBe('blocked_address');

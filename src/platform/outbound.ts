@@ -127,14 +127,33 @@ const BLOCKED_RANGES = new Set([
   'droneRemoteIdProtocolEntityTags',
 ]);
 
-/** True when an address is one the service must never call: loopback, private, link-local (incl. cloud metadata), etc. */
+/** Global unicast IPv6 (2000::/3): everything outside it is loopback, local, translated or reserved. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * True when an address is one the service must never call: loopback, private, link-local (incl. cloud
+ * metadata), etc. An IPv6 address must be global unicast (2000::/3) outside the special ranges: a
+ * blocklist alone let through IPv4-compatible addresses (`::127.0.0.1`, which URLs spell `::7f00:1`)
+ * and the discard prefix 100::/64. IPv4-mapped addresses are judged as the IPv4 address they carry.
+ */
 export function isBlockedAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return true;
-  let parsed = ipaddr.parse(address);
+  // ipaddr.js reads the dotted form `::a.b.c.d` as IPv4-mapped (::ffff:a.b.c.d); the URL parser's
+  // canonical hex form (`::808:808`) keeps IPv4-compatible and mapped addresses apart.
+  let parsed = ipaddr.parse(address.includes(':') && address.includes('.') ? canonicalIPv6(address) : address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
+  if (parsed.kind() === 'ipv6' && !(parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) return true;
   return BLOCKED_RANGES.has(parsed.range());
+}
+
+function canonicalIPv6(address: string): string {
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
+  }
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

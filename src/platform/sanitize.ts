@@ -1,16 +1,38 @@
-/** Text from users is kept as plain text: HTML tags are stripped (spec §5.8); escaping happens on output. */
+/**
+ * Text from users and providers is kept as plain text (spec §5.8); escaping happens on output.
+ * "Plain text" here means: nothing in it that an HTML parser would read as markup, not even after its
+ * entities are decoded, so `&lt;script&gt;` cannot come back out as `<script>` in a field.
+ */
 import sanitizeHtml from 'sanitize-html';
 import { z } from 'zod';
 
-/** Removes every HTML tag (keeping the text inside) and trims. Entities are decoded back to characters. */
-export function stripHtml(input: string): string {
-  // No '<' means no tag and no '&' no entity: sanitize-html would give the text back unchanged (its
-  // escaping of '>' and '"' is undone below), and most fields are plain text; this skips its parser.
-  if (!input.includes('<') && !input.includes('&')) return input.trim();
-  const stripped = sanitizeHtml(input, { allowedTags: [], allowedAttributes: {}, disallowedTagsMode: 'discard' });
-  return decodeEntities(stripped).trim();
+/** What an HTML parser could read as markup: a tag, comment or declaration, or an entity (a browser decodes `&lt` without `;` too). */
+const MARKUP = /<[a-z!?/]|&(?:#x?[0-9a-f]+|[a-z][a-z0-9]*);?/i;
+/** Honest text is plain after one or two rounds; markup encoded deeper than this is an attack. */
+const MAX_ROUNDS = 4;
+const NO_TAGS: sanitizeHtml.IOptions = { allowedTags: [], allowedAttributes: {}, disallowedTagsMode: 'discard' };
+
+export function containsMarkup(text: string): boolean {
+  return MARKUP.test(text);
 }
 
+/**
+ * Removes every HTML tag (keeping the text inside, dropping scripts and styles), decodes entities, and
+ * repeats while decoding revealed more markup; trims. Text without markup is returned as it is (trimmed).
+ */
+export function stripHtml(input: string): string {
+  let text = input;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    if (!MARKUP.test(text)) return text.trim();
+    const next = decodeEntities(sanitizeHtml(text, NO_TAGS));
+    if (next === text) return text.trim();
+    text = next;
+  }
+  // Still changing: what is left that could be markup goes.
+  return MARKUP.test(text) ? text.replace(/[<>&]/g, '').trim() : text.trim();
+}
+
+/** sanitize-html decodes every entity of its input and escapes only these in its output. */
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'" };
 
 function decodeEntities(text: string): string {

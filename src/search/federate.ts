@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { describeError } from '../platform/error-causes.js';
 import { ProviderError, isProviderError } from './provider-error.js';
+import { plainTextRecord } from './plain-text.js';
 import type { ProviderAnswerCache, ProviderId, ProviderSearchAnswer, SearchProvider, SearchRecord } from './types.js';
 
 export const DEFAULT_PROVIDER_DEADLINE_MS = 8_000;
@@ -128,7 +129,8 @@ async function askProvider(
   }
 
   try {
-    const answer = await runWithDeadline(provider, options, deadlineAt, deadlineMs, now);
+    const raw = await runWithDeadline(provider, options, deadlineAt, deadlineMs, now);
+    const answer = { ...raw, records: raw.records.map(plainTextRecord) };
     const records = withRanks(answer.records, provider.id);
     options.onAnswer?.(records);
     const cache = options.cache;

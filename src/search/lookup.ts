@@ -8,6 +8,7 @@ import type { ProviderFailureLog } from './federate.js';
 import { parseIdentifier } from './identifiers.js';
 import type { ParsedIdentifier } from './identifiers.js';
 import { arxivIdFromDoi, stripArxivVersion } from './text.js';
+import { plainTextRecord } from './plain-text.js';
 import type { ProviderId, SearchProvider, SearchRecord } from './types.js';
 
 export const DEFAULT_LOOKUP_TIMEOUT_MS = 10_000;
@@ -92,7 +93,7 @@ export async function lookupResource(
     if (Date.now() >= deadlineAt || options.signal?.aborted) break;
     try {
       const record = await provider.lookup(nativeId, { signal: options.signal, deadlineAt });
-      if (record) return record;
+      if (record) return plainTextRecord(record);
     } catch (error) {
       failures.push(error);
       if (!options.signal?.aborted) {

@@ -1,7 +1,9 @@
 /** The parts of citation-js (no bundled types) that the citation export uses. */
 declare module '@citation-js/core' {
   export class Cite {
-    constructor(data: object[]);
+    constructor(data: object[] | string, options?: { forceType?: string });
+    /** The CSL items read (tests read exports back through it). */
+    readonly data: object[];
     format(format: 'bibtex' | 'ris' | 'data', options?: { format?: 'text' | 'object' }): string;
   }
 }

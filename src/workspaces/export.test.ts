@@ -1,7 +1,10 @@
+import { Cite } from '@citation-js/core';
+import '@citation-js/plugin-bibtex';
+import '@citation-js/plugin-ris';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
-import { contentDisposition, toCslItems } from './export.js';
+import { contentDisposition, exportCitations, toCslItems } from './export.js';
 import type { ResourceRow } from './store.js';
 import { DIALECTS, addResource, as, createWorkspace, fakeResolver } from './test-support/helpers.js';
 
@@ -42,6 +45,65 @@ describe('toCslItems', () => {
     expect(items[0]!['citation-key']).toBe('LeCun2015Deepa');
     expect(items[1]!['citation-key']).toBe('LeCun2015Deepb');
     expect(items[2]).toMatchObject({ type: 'motion_picture', URL: 'https://www.youtube.com/watch?v=abc' });
+  });
+});
+
+/** Every way the data of a resource could try to close a field or a record and start another. */
+const FORGE = 'x}\n@misc{forged, title={Forged}}\r\nER  - \n\nTY  - JOUR\nTI  - Forged\u2028';
+
+function hostile(id: string): ResourceRow {
+  return row({
+    id,
+    title: `Real title${FORGE}`,
+    url: 'https://example.org/a}b?q={c}#d}',
+    type: 'article',
+    authors: [`Ada${FORGE} Lovelace`],
+    tags: [`tag${FORGE}`],
+    data: {
+      journal: `Journal\nER  - \n\nTY  - JOUR\nTI  - Forged record`,
+      doi: '10.1234/x}, title = {Forged}}\n@misc{evil, title={Forged}',
+      pmid: '123\nER  - ',
+      volume: `1${FORGE}`,
+      issue: '2}',
+      pages: '3}{',
+      publisher: `Publisher${FORGE}`,
+      abstract: `Abstract${FORGE}`,
+      publishedDate: '2020-01-02',
+    },
+  });
+}
+
+/** Reads an export back with the same library, as a reference manager would. */
+function parseBack(body: string, format: 'bibtex' | 'ris'): Array<Record<string, unknown>> {
+  return new Cite(body, { forceType: format === 'ris' ? '@ris/file' : '@biblatex/text' }).data as Array<Record<string, unknown>>;
+}
+
+describe('exportCitations with hostile data', () => {
+  const resources = [hostile('00000000-0000-4000-8000-00000000000a'), hostile('00000000-0000-4000-8000-00000000000b')];
+
+  it.each(['bibtex', 'ris'] as const)('%s: two resources read back as exactly two records, none forged', (format) => {
+    const { body } = exportCitations(resources, format);
+    const records = parseBack(body, format);
+    expect(records).toHaveLength(2);
+    for (const record of records) {
+      expect(String(record.title)).toMatch(/^Real title/);
+      expect(record['citation-key'] ?? record.id).not.toBe('forged');
+      expect(record.DOI).toBeUndefined();
+      expect(record.PMID).toBeUndefined();
+    }
+    if (format === 'ris') {
+      expect(body.match(/^TY {2}-/gm)).toHaveLength(2);
+      expect(body.match(/^ER {2}-/gm)).toHaveLength(2);
+      expect(body.match(/^TI {2}-/gm)).toHaveLength(2);
+    } else {
+      expect(body.match(/^@\w+\{/gm)).toHaveLength(2);
+    }
+  });
+
+  it('keeps a valid DOI and PMID, and an http(s) URL with its braces percent-encoded', () => {
+    const [item] = toCslItems([row({ url: 'https://example.org/a}b', data: { doi: 'https://doi.org/10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0', pmid: '38799228' } })]);
+    expect(item).toMatchObject({ DOI: '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0', PMID: '38799228', URL: 'https://example.org/a%7Db' });
+    expect(toCslItems([row({ url: 'javascript:alert(1)' })])[0]!.URL).toBeUndefined();
   });
 });
 

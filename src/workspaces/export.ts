@@ -67,9 +67,49 @@ const CSL_TYPE: Record<string, string> = {
   blog: 'post-weblog',
 };
 
+/** Longest value of one exported field; `data` is free-form JSON, so a field could otherwise be 64 KB. */
+const MAX_FIELD_LENGTH = 10_000;
+
+/**
+ * One line of text: every line break, tab and control character becomes a space. RIS is one field
+ * per line (a newline in a value would start a forged record); BibTeX and CSL keep prose on one line too.
+ */
+function oneLine(value: string): string {
+  return value.replace(/[\s\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim().slice(0, MAX_FIELD_LENGTH);
+}
+
 function text(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+  if (typeof value !== 'string') return undefined;
+  return oneLine(value) || undefined;
+}
+
+/**
+ * A DOI as the DOI grammar allows it (`10.<registrant>/<suffix>`, Crossref's pattern plus the `<>`
+ * of old SICI DOIs), else none. BibTeX writes `doi` verbatim, so a `}` would end the field and the entry.
+ */
+const DOI = /^10\.\d{4,9}\/[-._;()/:<>A-Za-z0-9]+$/;
+function doiOf(value: unknown): string | undefined {
+  const raw = text(value)?.replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)/i, '');
+  return raw && DOI.test(raw) ? raw : undefined;
+}
+
+/** An http(s) URL, percent-encoded so that braces, backslashes and spaces cannot end a BibTeX `url` field. */
+function urlOf(value: string | null): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return url.href.replace(/[{}\\\s"]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Digits only (a PubMed id). */
+function pmidOf(value: unknown): string | undefined {
+  const raw = text(value);
+  return raw && /^\d{1,9}$/.test(raw) ? raw : undefined;
 }
 
 /** `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (from `data.publishedDate`, `data.date` or `data.year`) as CSL date parts. */
@@ -81,8 +121,9 @@ function issued(data: Record<string, unknown>): CslItem['issued'] {
   return { 'date-parts': [parts] };
 }
 
-function authorName(name: string): CslName {
-  const parsed = name.includes(',') || /\s/.test(name.trim()) ? parseName(name) : { family: name.trim() };
+function authorName(raw: string): CslName {
+  const name = oneLine(raw);
+  const parsed = name.includes(',') || name.includes(' ') ? parseName(name) : { family: name };
   return parsed.family ? parsed : { literal: name };
 }
 
@@ -113,7 +154,7 @@ function citationKeys(items: Array<{ family?: string; year?: number; title: stri
 export function toCslItems(resources: ResourceRow[]): CslItem[] {
   const prepared = resources.map((resource) => {
     const data = resource.data;
-    const author = resource.authors.map(authorName);
+    const author = resource.authors.map(authorName).filter((name) => name.family || name.literal);
     const date = issued(data);
     return { resource, data, author, date };
   });
@@ -121,17 +162,17 @@ export function toCslItems(resources: ResourceRow[]): CslItem[] {
     prepared.map(({ resource, author, date }) => ({
       family: author[0]?.family ?? author[0]?.literal,
       year: date?.['date-parts'][0]?.[0],
-      title: resource.title,
+      title: oneLine(resource.title),
     })),
   );
   return prepared.map(({ resource, data, author, date }, index) => {
     const key = keys[index] ?? resource.id;
-    const doi = text(data.doi) ?? text(data.DOI);
+    const doi = doiOf(data.doi) ?? doiOf(data.DOI);
     const item: CslItem = {
       id: key,
       'citation-key': key,
       type: (resource.type && CSL_TYPE[resource.type]) || (doi ? 'article-journal' : 'webpage'),
-      title: resource.title,
+      title: oneLine(resource.title),
     };
     if (author.length) item.author = author;
     if (date) item.issued = date;
@@ -144,12 +185,14 @@ export function toCslItems(resources: ResourceRow[]): CslItem[] {
     const page = text(data.pages) ?? text(data.page);
     if (page) item.page = page;
     if (doi) item.DOI = doi;
-    const pmid = text(data.pmid);
+    const pmid = pmidOf(data.pmid);
     if (pmid) item.PMID = pmid;
-    if (resource.url) item.URL = resource.url;
+    const url = urlOf(resource.url);
+    if (url) item.URL = url;
     const abstract = text(data.abstract);
     if (abstract) item.abstract = abstract;
-    if (resource.tags.length) item.keyword = resource.tags.join(', ');
+    const keywords = resource.tags.map(oneLine).filter(Boolean);
+    if (keywords.length) item.keyword = keywords.join(', ');
     return item;
   });
 }

@@ -216,6 +216,9 @@ export const CslJsonExport = z
   .meta({ id: 'CslJson' });
 
 export const ShareTokenParams = z.object({ token: z.string() });
+export const SharePageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000).default(1).describe('1-based page of resources (25 a page)'),
+});
 
 // ---- responses ----
 

@@ -2,15 +2,32 @@
  * The public, read-only page of a shared workspace (`GET /share/{token}`): server-rendered HTML with
  * inline CSS and no script. Every piece of user text passes through `escapeHtml`; links are made only
  * for http(s) URLs. The CSS is allowed by its hash, so the Content-Security-Policy forbids everything else.
+ *
+ * One anonymous request must not cost what the whole workspace weighs (500 resources with 20 long
+ * annotations each rendered 106 MB): the page shows SHARE_PAGE_LIMITS.resourcesPerPage resources, with
+ * links to the other pages, a few annotations of each, and long texts shortened, so its size has a
+ * fixed bound whatever the workspace holds.
  */
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../platform/sanitize.js';
 import type { AnnotationRow, ResourceRow, WorkspaceRow } from './store.js';
 
+export const SHARE_PAGE_LIMITS = {
+  resourcesPerPage: 25,
+  annotationsPerResource: 5,
+  notesChars: 2_000,
+  annotationChars: 1_000,
+  quotesPerAnnotation: 3,
+  quoteChars: 300,
+} as const;
+
 export interface SharePageView {
   workspace: Pick<WorkspaceRow, 'name' | 'description' | 'updatedAt'>;
   expiresAt: Date;
-  resources: Array<{ resource: ResourceRow; annotations: AnnotationRow[] }>;
+  /** This page's resources, each with its first annotations and how many it has in all. */
+  resources: Array<{ resource: ResourceRow; annotations: AnnotationRow[]; annotationTotal: number }>;
+  /** 1-based page number, how many pages there are, and how many resources in all. */
+  page: { number: number; count: number; totalResources: number };
 }
 
 const CSS = `
@@ -44,6 +61,9 @@ blockquote{margin:0 0 .3rem;padding:.3rem .6rem;background:var(--quote);border-r
 .annotation-body{margin:0;white-space:pre-line;overflow-wrap:anywhere}
 .annotations time{font-size:.8rem;color:var(--muted)}
 .empty{color:var(--muted);text-align:center;padding:2rem 0}
+.more{margin:.4rem 0 0;font-size:.85rem;color:var(--muted)}
+.pages{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin:1.5rem 0 0;font-size:.95rem}
+.pages a{color:var(--accent)}
 footer{padding:0 1rem 2.5rem;font-size:.85rem;color:var(--muted);text-align:center}
 @media (max-width:480px){header{padding:1.75rem 0 1.25rem}main.wrap{padding-top:1rem}.resource{padding:1rem;border-radius:10px}}
 `.trim();
@@ -78,6 +98,13 @@ function httpUrl(raw: string | null): URL | null {
   }
 }
 
+/** At most `max` characters (a surrogate pair is not split), with an ellipsis when something was cut. */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\ud800-\udbff]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return `${text.slice(0, end).trimEnd()}…`;
+}
+
 function paragraphs(text: string, className?: string): string {
   const attr = className ? ` class="${className}"` : '';
   return text
@@ -100,15 +127,16 @@ function highlightQuotes(highlights: Record<string, unknown>): string {
   return ranges
     .map((range) => (range && typeof range === 'object' ? (range as { text?: unknown }).text : undefined))
     .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
-    .map((text) => `<blockquote>${escapeHtml(text)}</blockquote>`)
+    .slice(0, SHARE_PAGE_LIMITS.quotesPerAnnotation)
+    .map((text) => `<blockquote>${escapeHtml(shorten(text, SHARE_PAGE_LIMITS.quoteChars))}</blockquote>`)
     .join('');
 }
 
 function renderAnnotation(annotation: AnnotationRow): string {
-  return `<li>${highlightQuotes(annotation.highlights)}<p class="annotation-body">${escapeHtml(annotation.body)}</p>${date(annotation.createdAt)}</li>`;
+  return `<li>${highlightQuotes(annotation.highlights)}<p class="annotation-body">${escapeHtml(shorten(annotation.body, SHARE_PAGE_LIMITS.annotationChars))}</p>${date(annotation.createdAt)}</li>`;
 }
 
-function renderResource({ resource, annotations }: SharePageView['resources'][number]): string {
+function renderResource({ resource, annotations, annotationTotal }: SharePageView['resources'][number]): string {
   const url = httpUrl(resource.url);
   const title = escapeHtml(resource.title);
   const heading = url
@@ -116,9 +144,12 @@ function renderResource({ resource, annotations }: SharePageView['resources'][nu
     : `<h2>${title}</h2>`;
   const kind = resource.type ? `<p class="kind">${escapeHtml(resource.type)}</p>` : '';
   const tags = resource.tags.length ? `<ul class="tags" aria-label="Tags">${resource.tags.map((tag) => `<li>${escapeHtml(tag)}</li>`).join('')}</ul>` : '';
-  const notes = resource.notes.trim() ? `<section class="notes"><h3>Notes</h3>${paragraphs(resource.notes)}</section>` : '';
-  const annotationList = annotations.length
-    ? `<section class="annotations"><h3>Annotations (${annotations.length})</h3><ol>${annotations.map(renderAnnotation).join('')}</ol></section>`
+  const notes = resource.notes.trim() ? `<section class="notes"><h3>Notes</h3>${paragraphs(shorten(resource.notes, SHARE_PAGE_LIMITS.notesChars))}</section>` : '';
+  const shown = annotations.slice(0, SHARE_PAGE_LIMITS.annotationsPerResource);
+  const hidden = Math.max(annotationTotal, annotations.length) - shown.length;
+  const more = hidden > 0 ? `<p class="more">and ${hidden} more ${hidden === 1 ? 'annotation' : 'annotations'}</p>` : '';
+  const annotationList = shown.length
+    ? `<section class="annotations"><h3>Annotations (${shown.length + hidden})</h3><ol>${shown.map(renderAnnotation).join('')}</ol>${more}</section>`
     : '';
   return `<li class="resource"><article>${kind}${heading}${authorsLine(resource.authors)}${tags}${notes}${annotationList}</article></li>`;
 }
@@ -142,13 +173,24 @@ ${body}
 `;
 }
 
+/** Previous / next links (relative: the path keeps the token, which never appears in the page). */
+function pageLinks({ number, count }: SharePageView['page']): string {
+  if (count <= 1) return '';
+  const previous = number > 1 ? `<a href="?page=${number - 1}" rel="prev">← Previous</a>` : '<span></span>';
+  const next = number < count ? `<a href="?page=${number + 1}" rel="next">Next →</a>` : '<span></span>';
+  return `<nav class="pages" aria-label="Pages">${previous}<span>Page ${number} of ${count}</span>${next}</nav>`;
+}
+
 export function renderSharePage(view: SharePageView): string {
-  const { workspace, resources } = view;
-  const count = `${resources.length} ${resources.length === 1 ? 'resource' : 'resources'}`;
+  const { workspace, resources, page: position } = view;
+  const total = position.totalResources;
+  const count = `${total} ${total === 1 ? 'resource' : 'resources'}`;
   const description = workspace.description.trim() ? `<p class="description">${escapeHtml(workspace.description)}</p>` : '';
   const list = resources.length
-    ? `<ol class="resources">${resources.map(renderResource).join('')}</ol>`
-    : '<p class="empty">This workspace has no resources yet.</p>';
+    ? `<ol class="resources" start="${(position.number - 1) * SHARE_PAGE_LIMITS.resourcesPerPage + 1}">${resources.map(renderResource).join('')}</ol>`
+    : total === 0
+      ? '<p class="empty">This workspace has no resources yet.</p>'
+      : '<p class="empty">There is no such page.</p>';
   return page(
     `${workspace.name} · Shared workspace`,
     `<header><div class="wrap">
@@ -157,8 +199,17 @@ export function renderSharePage(view: SharePageView): string {
 ${description}
 <p class="meta">${count} · updated ${date(workspace.updatedAt)}</p>
 </div></header>
-<main class="wrap">${list}</main>
+<main class="wrap">${list}${pageLinks(position)}</main>
 <footer>Shared from Research Workspace. This link stops working on ${date(view.expiresAt)}, or sooner if its owner revokes it.</footer>`,
+  );
+}
+
+/** Too many page views from one address: try again later (the answer carries Retry-After). */
+export function renderShareRateLimitedPage(): string {
+  return page(
+    'Too many requests',
+    `<main class="wrap"><h1>Too many requests</h1>
+<p>This page was asked for too often from your address. Please try again in a minute.</p></main>`,
   );
 }
 

@@ -9,14 +9,14 @@ import { z } from 'zod';
 import { requireUser } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
 import { hashToken } from '../platform/crypto.js';
-import { notFound } from '../platform/errors.js';
+import { ApiError, notFound } from '../platform/errors.js';
 import { PUBLIC } from '../platform/openapi.js';
 import { createShareLink, isWellFormedShareToken, shareTokenOf, shareUrl } from './commands.js';
 import { authorizeWorkspace } from './policy.js';
 import { deletedReply, presentShareLink } from './presenters.js';
-import { DeletedResponse, IdParams, ShareCreateBody, ShareLinkSchema, ShareParams, ShareTokenParams, workspaceErrors } from './schemas.js';
-import { renderShareNotFoundPage, renderSharePage, SHARE_PAGE_HEADERS } from './share-page.js';
-import { annotationsByResource, findWorkspace, findWorkspaceByShareToken, listResources, listShareLinks, revokeShareLinkRow } from './store.js';
+import { DeletedResponse, IdParams, ShareCreateBody, ShareLinkSchema, ShareParams, SharePageQuery, ShareTokenParams, workspaceErrors } from './schemas.js';
+import { renderShareNotFoundPage, renderSharePage, renderShareRateLimitedPage, SHARE_PAGE_HEADERS, SHARE_PAGE_LIMITS } from './share-page.js';
+import { annotationPreviews, countResources, findWorkspace, findWorkspaceByShareToken, listResources, listShareLinks, revokeShareLinkRow } from './store.js';
 
 const tags = ['share links'];
 
@@ -93,29 +93,47 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       schema: {
         tags,
         operationId: 'getSharePage',
-        summary: 'The public, read-only HTML page of a shared workspace (no sign-in, no cookies)',
+        summary:
+          'The public, read-only HTML page of a shared workspace (no sign-in, no cookies): 25 resources a page with links to the others, at most 5 annotations each, long texts shortened; rate-limited per address',
         security: PUBLIC,
         params: ShareTokenParams,
+        querystring: SharePageQuery,
         produces: ['text/html'],
         response: {
           200: z.string().describe('HTML page of the workspace'),
           404: z.string().describe('HTML page: the link is unknown, expired or revoked'),
+          429: z.string().describe('HTML page: too many requests from this address (Retry-After says when to try again)'),
         },
       },
       config: { noCookies: true },
     },
     async (request, reply) => {
       void reply.headers(SHARE_PAGE_HEADERS);
+      try {
+        await ctx.platform.rateLimiter.consume('sharePageIp', request.ip);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'RATE_LIMITED') throw error;
+        return reply.status(429).headers(error.headers ?? {}).send(renderShareRateLimitedPage());
+      }
       const { token } = request.params;
       const shared = isWellFormedShareToken(token) ? await findWorkspaceByShareToken(db, hashToken(token), new Date()) : null;
       if (!shared) return reply.status(404).send(renderShareNotFoundPage());
-      const resources = await listResources(db, shared.workspace.id);
-      const annotations = await annotationsByResource(db, resources.map((resource) => resource.id));
+      const perPage = SHARE_PAGE_LIMITS.resourcesPerPage;
+      const pageNumber = request.query.page;
+      const [totalResources, resources] = await Promise.all([
+        countResources(db, shared.workspace.id),
+        listResources(db, shared.workspace.id, { limit: perPage, offset: (pageNumber - 1) * perPage }),
+      ]);
+      const previews = await annotationPreviews(db, resources.map((resource) => resource.id), SHARE_PAGE_LIMITS.annotationsPerResource);
       return reply.send(
         renderSharePage({
           workspace: shared.workspace,
           expiresAt: shared.link.expiresAt,
-          resources: resources.map((resource) => ({ resource, annotations: annotations.get(resource.id) ?? [] })),
+          resources: resources.map((resource) => {
+            const preview = previews.get(resource.id);
+            return { resource, annotations: preview?.shown ?? [], annotationTotal: preview?.total ?? 0 };
+          }),
+          page: { number: pageNumber, count: Math.max(1, Math.ceil(totalResources / perPage)), totalResources },
         }),
       );
     },

@@ -225,6 +225,38 @@ export async function annotationsByResource(db: Db, resourceIds: string[]): Prom
   return grouped;
 }
 
+export interface AnnotationPreview {
+  /** The oldest `perResource` annotations, oldest first. */
+  shown: AnnotationRow[];
+  total: number;
+}
+
+/**
+ * The first few annotations of each resource and how many it has, in one query: the public share page
+ * shows a bounded number however many there are.
+ */
+export async function annotationPreviews(db: Db, resourceIds: string[], perResource: number): Promise<Map<string, AnnotationPreview>> {
+  const previews = new Map<string, AnnotationPreview>();
+  if (resourceIds.length === 0) return previews;
+  const ranked = db
+    .select({
+      ...getTableColumns(annotations),
+      position: sql<number>`row_number() over (partition by ${annotations.resourceId} order by ${annotations.createdAt}, ${annotations.id})`.as('position'),
+      total: sql<number>`(count(*) over (partition by ${annotations.resourceId}))::int`.as('total'),
+    })
+    .from(annotations)
+    // A PostgreSQL array literal of the ids (uuids from the database, so nothing to quote).
+    .where(sql`${annotations.resourceId} = any(${`{${resourceIds.join(',')}}`}::uuid[])`)
+    .as('ranked');
+  const rows = await db.select().from(ranked).where(sql`${ranked.position} <= ${perResource}`).orderBy(asc(ranked.createdAt), asc(ranked.id));
+  for (const { position: _position, total, ...annotation } of rows) {
+    const preview = previews.get(annotation.resourceId) ?? { shown: [], total };
+    preview.shown.push(annotation);
+    previews.set(annotation.resourceId, preview);
+  }
+  return previews;
+}
+
 export async function listAnnotations(db: Db, resourceId: string, page: Page): Promise<{ rows: AnnotationRow[]; total: number }> {
   const rows = await db
     .select()

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildUser, type TestUser } from '../../test/support/factories.js';
+import { annotations, workspaceResources } from '../platform/db/schema.js';
+import { createWorkspace, shareWorkspace } from './test-support/helpers.js';
+
+const RESOURCES = 500;
+const ANNOTATIONS_EACH = 20;
+/** The measured bound: a page of this workspace, whatever it holds, stays under it. */
+const MAX_PAGE_BYTES = 512 * 1024;
+
+const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skipReason)(`public share page limits (${leg.name})`, () => {
+    let t: TestApp;
+    let owner: TestUser;
+    let token: string;
+    beforeAll(async () => {
+      t = await buildTestApp({ leg });
+      owner = await buildUser(t.app);
+      const workspace = await createWorkspace(t.app, owner, { name: 'Big reading list' });
+      token = (await shareWorkspace(t.app, owner, workspace.id)).token;
+      // 500 resources × 20 annotations, each text over what the page shows, written straight to the store.
+      const db = t.app.ctx.db;
+      const base = Date.now() - RESOURCES * 1000;
+      const resourceRows = await db
+        .insert(workspaceResources)
+        .values(
+          Array.from({ length: RESOURCES }, (_, i) => ({
+            workspaceId: workspace.id,
+            title: `Resource ${String(i).padStart(3, '0')}`,
+            notes: words(400, 'note'),
+            tags: ['bulk'],
+            authors: ['Ada Lovelace'],
+            createdAt: new Date(base + i * 1000),
+          })),
+        )
+        .returning({ id: workspaceResources.id });
+      const annotationRows = resourceRows.flatMap(({ id }) =>
+        Array.from({ length: ANNOTATIONS_EACH }, (_, j) => ({
+          resourceId: id,
+          userId: owner.id,
+          body: words(200, `body${j}-`),
+          highlights: { ranges: [0, 1, 2, 3].map((k) => ({ start: k, end: k + 1, text: words(60, 'quote') })) },
+        })),
+      );
+      for (let i = 0; i < annotationRows.length; i += 1000) await db.insert(annotations).values(annotationRows.slice(i, i + 1000));
+    }, 120_000);
+    afterAll(async () => t?.close());
+
+    const view = (query = '') => t.app.inject({ method: 'GET', url: `/share/${token}${query}` });
+    const count = (html: string, pattern: RegExp) => html.match(pattern)?.length ?? 0;
+
+    it(`shows 25 resources a page, at most 5 annotations each, under ${MAX_PAGE_BYTES} bytes`, async () => {
+      const res = await view();
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.byteLength).toBeLessThan(MAX_PAGE_BYTES);
+      const html = res.body;
+      expect(count(html, /<li class="resource">/g)).toBe(25);
+      expect(count(html, /<p class="annotation-body">/g)).toBe(25 * 5);
+      expect(count(html, /and 15 more annotations/g)).toBe(25);
+      expect(html).toContain(`${RESOURCES} resources`);
+      expect(html).toContain('Page 1 of 20');
+      expect(html).toContain('href="?page=2" rel="next"');
+      // Newest first: the last resource inserted opens the first page.
+      expect(html.indexOf('Resource 499')).toBeGreaterThan(-1);
+      expect(html).not.toContain('Resource 474');
+    });
+
+    it('pages through every resource exactly once', async () => {
+      const last = await view('?page=20');
+      expect(last.statusCode).toBe(200);
+      expect(count(last.body, /<li class="resource">/g)).toBe(25);
+      expect(last.body).toContain('Resource 000');
+      expect(last.body).toContain('href="?page=19" rel="prev"');
+      expect(last.body).not.toContain('rel="next"');
+      const beyond = await view('?page=21');
+      expect(count(beyond.body, /<li class="resource">/g)).toBe(0);
+    });
+
+    it('refuses a page number that is not a positive integer', async () => {
+      expect((await view('?page=0')).statusCode).toBe(400);
+      expect((await view('?page=abc')).statusCode).toBe(400);
+    });
+  });
+}
+
+describe('public share page rate limit', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP: '3' } });
+    const owner = await buildUser(t.app);
+    const workspace = await createWorkspace(t.app, owner, { name: 'Popular' });
+    token = (await shareWorkspace(t.app, owner, workspace.id)).token;
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 429 with Retry-After past the per-address limit, for unknown tokens too', async () => {
+    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: 'GET', url: `/share/${token}` })).statusCode).toBe(200);
+    const limited = await t.app.inject({ method: 'GET', url: `/share/${token}` });
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(limited.body).toContain('Too many requests');
+    expect((await t.app.inject({ method: 'GET', url: '/share/unknown-token-guess' })).statusCode).toBe(429);
+    // Another address has its own count.
+    expect((await t.app.inject({ method: 'GET', url: `/share/${token}`, remoteAddress: '192.0.2.7' })).statusCode).toBe(200);
+  });
+});
