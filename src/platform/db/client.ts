@@ -23,6 +23,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** True when a trivial query answers. */
   ping(): Promise<boolean>;
+  /** Called when a connection to the server is lost (a restart, a terminated backend); never for PGlite. */
+  onConnectionLost(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -182,6 +184,7 @@ async function openPglite(dir: string): Promise<Database> {
         return false;
       }
     },
+    onConnectionLost: () => undefined,
     close: () => client.close(),
   };
 }
@@ -203,8 +206,17 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await migrationClient.end();
   }
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
-  // An idle client that loses its connection emits 'error' on the pool; without a listener it would crash the process.
-  pool.on('error', () => undefined);
+  const lost = new Set<(error: Error) => void>();
+  const connectionLost = (error: Error) => {
+    for (const listener of lost) listener(error);
+  };
+  // A client that loses its connection (a server restart, pg_terminate_backend) emits 'error': on the
+  // pool while idle, on the client itself while checked out (a transaction, a query). An 'error'
+  // event without a listener ends the process, so every client gets one for its whole life; the
+  // query it was running fails on its own (a 503, see platform/backend-errors.ts), and pg-pool drops
+  // the broken client when it is released.
+  pool.on('error', connectionLost);
+  pool.on('connect', (client) => client.on('error', connectionLost));
   const db = drizzlePg(pool, { schema });
   return {
     db: db as unknown as Db,
@@ -216,6 +228,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       } catch {
         return false;
       }
+    },
+    onConnectionLost: (listener) => {
+      lost.add(listener);
     },
     close: () => pool.end(),
   };
