@@ -24,10 +24,14 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  const services = app.ctx.platform.health.states();
   app.log.info(
     { database: app.ctx.platform.database.kind, redis: Boolean(config.redisUrl), mail: app.ctx.platform.mailer.kind },
     `Research Workspace ${config.version} ready`,
   );
+  if (services.redis === 'disconnected') {
+    app.log.warn('Redis is unreachable: rate limits and caches are kept in this process until it answers (health reports it)');
+  }
 }
 
 main().catch((error: unknown) => {

@@ -43,7 +43,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new, empty database on the server at `baseUrl` (tests drop it at the end). */
+export async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `rw_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -67,6 +68,8 @@ export async function buildTestApp(
     leg?: StoreLeg;
     env?: Record<string, string>;
     build?: Pick<BuildOptions, 'resolveResource'>;
+    /** A PostgreSQL database to use (kept at close): apps given the same one share it, as server processes do. */
+    databaseUrl?: string;
     /** Apps given the same prefix share their Redis keys (as several server processes would). */
     redisKeyPrefix?: string;
     /** More backends for /api/health to report (tests decide their state). */
@@ -75,7 +78,7 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-test-'));
   const leg = options.leg;
-  const scratch = leg?.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const scratch = leg?.postgres && !options.databaseUrl ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -84,11 +87,12 @@ export async function buildTestApp(
     APP_ORIGIN: 'http://app.test',
     PUBLIC_URL: 'http://api.test',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(leg?.redis ? { REDIS_URL: process.env.TEST_REDIS_URL! } : {}),
     ...options.env,
   };
   const config = loadConfig(env);
-  const database = scratch ? undefined : await openDatabase({ pgliteDir: 'memory://' });
+  const database = scratch || options.databaseUrl ? undefined : await openDatabase({ pgliteDir: 'memory://' });
   const app = await buildApp(config, {
     ...options.build,
     logger: false,
