@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { serviceUnavailable } from '../platform/errors.js';
+import { errorBody, serviceUnavailable } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
 import { sendSerialised } from '../platform/serialization.js';
 
@@ -101,8 +101,11 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
         response: { 200: ReadinessResponse, 503: ErrorResponse },
       },
     },
-    async () => {
-      if (ctx.platform.health.states().database !== 'connected') throw serviceUnavailable('Not ready: the database is unreachable');
+    async (_request, reply) => {
+      // Answered, not thrown: a load balancer polls this through an outage, and each poll is no error to log.
+      if (ctx.platform.health.states().database !== 'connected') {
+        return reply.status(503).send(errorBody(serviceUnavailable('Not ready: the database is unreachable')));
+      }
       return { status: 'ready' as const };
     },
   );

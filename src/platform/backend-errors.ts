@@ -27,17 +27,26 @@ function ownBackendOf(error: Error & { code?: unknown }): Backend | null {
   return null;
 }
 
+export interface Unavailability {
+  backend: Backend;
+  /**
+   * The driver's own message ("connect ECONNREFUSED …", "terminating connection due to administrator
+   * command"): safe to log, unlike Drizzle's wrapper, whose message carries the query's parameters.
+   */
+  reason: string;
+}
+
 /**
- * The backend an error says is unavailable, or null. Looks through `cause` (Drizzle wraps the
- * driver's error in its own), a few levels deep. Redis errors are named by their driver's messages;
- * any other lost connection is taken to be the database's, the one backend whose errors reach a
- * request (Redis failures fall back to memory).
+ * What an error says is unavailable, or null. Looks through `cause` (Drizzle wraps the driver's
+ * error in its own), a few levels deep. Redis errors are named by their driver's messages; any other
+ * lost connection is taken to be the database's, the one backend whose errors reach a request
+ * (Redis failures fall back to memory).
  */
-export function unavailableBackendOf(error: unknown): Backend | null {
+export function unavailabilityOf(error: unknown): Unavailability | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const backend = ownBackendOf(current);
-    if (backend) return backend;
+    if (backend) return { backend, reason: current.message };
     current = current.cause;
   }
   return null;

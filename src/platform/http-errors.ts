@@ -4,7 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { unavailableBackendOf, type Backend } from './backend-errors.js';
+import { unavailabilityOf, type Backend } from './backend-errors.js';
 import { ApiError, errorBody, serviceUnavailable } from './errors.js';
 
 interface ValidationIssue {
@@ -48,8 +48,8 @@ export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON', { field: 'body', reason: 'invalid_json' });
   }
-  const backend = unavailableBackendOf(error);
-  if (backend) return serviceUnavailable(`The ${backend === 'database' ? 'database' : 'cache'} is unavailable, please retry shortly`);
+  const unavailable = unavailabilityOf(error);
+  if (unavailable) return serviceUnavailable(`The ${unavailable.backend === 'database' ? 'database' : 'cache'} is unavailable, please retry shortly`);
   const status = fastifyError.statusCode;
   if (status === 404) return new ApiError('NOT_FOUND', 'Not found');
   if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
@@ -66,11 +66,11 @@ export interface ErrorHandlingOptions {
 export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    const backend = unavailableBackendOf(error);
-    if (backend) options.onBackendUnavailable?.(backend);
+    const unavailable = unavailabilityOf(error);
+    if (unavailable) options.onBackendUnavailable?.(unavailable.backend);
     if (apiError.code === 'SERVICE_UNAVAILABLE') {
       // Expected while a backend (or an upstream) is down: a warning naming the cause, no stack.
-      request.log.warn({ backend: backend ?? undefined, reason: error.message }, 'service unavailable');
+      request.log.warn(unavailable ?? { reason: apiError.message }, 'service unavailable');
     } else if (apiError.status >= 500) {
       const serialization = isResponseSerializationError(error);
       request.log.error({ err: error, serialization }, 'request failed');
