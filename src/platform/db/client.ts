@@ -218,21 +218,50 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   pool.on('error', connectionLost);
   pool.on('connect', (client) => client.on('error', connectionLost));
   const db = drizzlePg(pool, { schema });
+
+  // Health asks on a connection of its own: a pool busy with requests is not a database that is down
+  // (a ping queued behind them would miss its deadline and take the service out of rotation).
+  let pinger: Promise<InstanceType<typeof pg.Client>> | null = null;
+  const pingClient = () => {
+    pinger ??= (async () => {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000, query_timeout: 1000 });
+      client.on('error', (error: Error) => {
+        pinger = null;
+        connectionLost(error);
+      });
+      try {
+        await client.connect();
+        return client;
+      } catch (error) {
+        pinger = null;
+        throw error;
+      }
+    })();
+    return pinger;
+  };
   return {
     db: db as unknown as Db,
     kind: 'postgres',
     ping: async () => {
       try {
-        await db.execute(sql`select 1`);
+        await (await pingClient()).query('select 1');
         return true;
       } catch {
+        // The next ping starts from a new connection (this one may be broken or stuck).
+        const stale = pinger;
+        pinger = null;
+        void stale?.then((client) => client.end()).catch(() => undefined);
         return false;
       }
     },
     onConnectionLost: (listener) => {
       lost.add(listener);
     },
-    close: () => pool.end(),
+    close: async () => {
+      const client = pinger;
+      pinger = null;
+      await Promise.all([pool.end(), client?.then((c) => c.end()).catch(() => undefined)]);
+    },
   };
 }
 
