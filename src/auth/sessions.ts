@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import { reusableStatement, type Db } from '../platform/db/client.js';
+import { reusableStatement, type Db, type Tx } from '../platform/db/client.js';
 import { refreshTokens, users } from '../platform/db/schema.js';
 import { hashToken, randomToken } from '../platform/crypto.js';
 import { authenticationError } from '../platform/errors.js';
@@ -84,6 +84,9 @@ export async function refreshSession(deps: SessionDeps, presented: string): Prom
       .where(eq(refreshTokens.tokenHash, tokenHash))
       .for('update');
     if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return { kind: 'invalid' as const };
+    // A token issued by a refresh that raced a sign-out escaped its revocation (the sign-out's update
+    // did not see the new row); the family's revoked rows still say the session has ended.
+    if (await sessionHasEnded(tx, row.familyId)) return { kind: 'invalid' as const };
     if (row.rotatedAt && Date.now() - row.rotatedAt.getTime() > REUSE_GRACE_SECONDS * 1000) {
       await tx.update(refreshTokens).set({ revokedAt: new Date() }).where(eq(refreshTokens.familyId, row.familyId));
       return { kind: 'reused' as const, familyId: row.familyId };
@@ -168,7 +171,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * True when the session has ended (signed out, its refresh token reused, its user's sessions ended)
  * or is unknown (its user deleted). What every process asks before letting an access token in.
  */
-export async function sessionHasEnded(db: Db, sessionId: string): Promise<boolean> {
+export async function sessionHasEnded(db: Db | Tx, sessionId: string): Promise<boolean> {
   if (!UUID.test(sessionId)) return true;
   const [row] = (await sessionStateStatement(db, { sessionId })) as { revokedAt: Date | null }[];
   return !row || row.revokedAt !== null;
