@@ -10,11 +10,11 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { analyticsRoutes } from './analytics/routes.js';
-import { createAccessTokenIssuer, ACCESS_TOKEN_TTL_SECONDS } from './auth/access-tokens.js';
+import { createAccessTokenIssuer } from './auth/access-tokens.js';
 import { requestAuth, requesterKey } from './auth/request-auth.js';
-import { createMemoryRevocationList, createRedisRevocationList } from './auth/revocations.js';
+import { createRevocationList } from './auth/revocations.js';
 import { authRoutes } from './auth/routes.js';
-import { recentlyRevokedSessions } from './auth/sessions.js';
+import { sessionHasEnded } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { AppContext, ResourceResolver } from './context.js';
 import { answerMonitorPolls } from './health/monitor-polls.js';
@@ -108,9 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const search = createSearchService(config, platform, app.log);
   const tokens = createAccessTokenIssuer(platform.signingSecret);
-  const memoryRevocations = createMemoryRevocationList();
-  const revocations = platform.redis ? createRedisRevocationList(platform.redis, memoryRevocations) : memoryRevocations;
-  await memoryRevocations.revoke(await recentlyRevokedSessions(platform.database.db, ACCESS_TOKEN_TTL_SECONDS));
+  const revocations = createRevocationList(platform.database.db, sessionHasEnded);
   const ctx: AppContext = {
     config,
     platform,
@@ -136,7 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     maxAge: 600,
   });
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
-  installErrorHandling(app);
+  installErrorHandling(app, { onBackendUnavailable: (backend) => platform.health.report(backend, false) });
   installRequestInputChecks(app);
   await app.register(requestAuth, { config, sessions: ctx.sessions, tokens, rateLimiter: platform.rateLimiter });
   await app.register(idempotency, { db: ctx.db, secret: platform.signingSecret, scopeOf: requesterKey, now: options.clock });

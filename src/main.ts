@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   const listening = await app.listen({ port: config.port, host: config.host });
+  const services = app.ctx.platform.health.states();
   // Where it listens and the public address it hands out (links, avatars, OAuth callback), in one line.
   app.log.info(
     {
@@ -36,6 +37,9 @@ async function main(): Promise<void> {
     },
     `Research Workspace ${config.version} ready at ${config.publicUrl} (listening on ${listening}, API reference ${config.publicUrl}/api/docs)`,
   );
+  if (services.redis === 'disconnected') {
+    app.log.warn('Redis is unreachable: rate limits and caches are kept in this process until it answers (health reports it)');
+  }
 }
 
 main().catch((error: unknown) => {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, createScratchDatabase, storeLegs, type TestApp } from '../../test/support/app.js';
 import { APP_ORIGIN, buildUser, cookieHeader, cookiesFrom, uniqueEmail } from '../../test/support/factories.js';
 
 function lastOutboxLink(dataDir: string, pattern: RegExp): string {
@@ -307,14 +307,21 @@ describe('rate limits on sign-in', () => {
 
 const redisLeg = storeLegs()[1]!;
 
-describe.skipIf(redisLeg.skipReason)('sessions and limits shared through Redis by two server processes', () => {
+describe.skipIf(redisLeg.skipReason)('sessions and limits shared by two server processes (one PostgreSQL, one Redis)', () => {
   const session = (t: TestApp, headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/api/auth/session', headers });
+  const scratches: { drop(): Promise<void> }[] = [];
+  afterAll(async () => {
+    for (const scratch of scratches) await scratch.drop();
+  });
 
-  /** Two processes of one deployment: one secret, one Redis key space. */
+  /** Two processes of one deployment: one secret, one database, one Redis key space. */
   async function twoProcesses(env: Record<string, string> = {}): Promise<[TestApp, TestApp]> {
+    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
+    scratches.push(scratch);
     const shared = { REDIS_URL: process.env.TEST_REDIS_URL!, JWT_SECRET: randomBytes(32).toString('hex'), ...env };
     const redisKeyPrefix = `rwtest:shared:${randomUUID()}:`;
-    return [await buildTestApp({ env: shared, redisKeyPrefix }), await buildTestApp({ env: shared, redisKeyPrefix })];
+    const options = { env: shared, redisKeyPrefix, databaseUrl: scratch.url };
+    return [await buildTestApp(options), await buildTestApp(options)];
   }
 
   describe('with the default limits', () => {

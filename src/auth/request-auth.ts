@@ -89,18 +89,13 @@ export function requesterKey(request: FastifyRequest): string {
 
 /**
  * Lets a verified access token's session in and counts the request against the user's hourly limit;
- * null when the session is revoked (nothing is counted then). With Redis both are asked of Redis at
- * once, and not for every request: the rate limiter answers a user's requests from what it last
- * heard for up to 100 ms (SharedTally in rate-limit.ts), so a revocation made by another process is
- * refused here within that time; one made by this process, at once.
+ * null when the session has ended (nothing is counted then). Whether it has ended is PostgreSQL's
+ * answer (auth/revocations.ts: believed for up to half a second), so every process refuses a
+ * sign-out within that time, whatever Redis does.
  */
 async function admit(options: RequestAuthOptions, claims: VerifiedAccess): Promise<LimitState | null> {
-  const { revocations } = options.sessions;
-  if (revocations.isRevokedHere(claims.sessionId)) return null;
-  const flag = revocations.sharedFlag?.(claims.sessionId);
-  if (!flag) return options.rateLimiter.consume('authenticated', claims.userId);
-  const outcome = await options.rateLimiter.consumeUnlessFlagged('authenticated', claims.userId, flag);
-  return outcome === 'flagged' ? null : outcome;
+  if (await options.sessions.revocations.isRevoked(claims.sessionId)) return null;
+  return options.rateLimiter.consume('authenticated', claims.userId);
 }
 
 function signIn(request: FastifyRequest, claims: VerifiedAccess, via: 'bearer' | 'cookie'): void {

@@ -1,69 +1,64 @@
 /**
- * Revoked sessions (refresh-token families). Access tokens are checked against this set on every
- * request without a database round trip: in Redis when configured (shared by all processes), else
- * in process memory, reloaded from the database at start so a restart does not revive a session.
+ * Whether a session (a refresh-token family) has ended, as every process must see it: PostgreSQL
+ * holds the truth (the family's rows in refresh_tokens), and each process asks it. Redis plays no
+ * part, so an outage or a restart of Redis cannot forget a sign-out.
+ *
+ * What is kept in memory is only what is safe to keep: an ended session stays ended (remembered for
+ * an access token's lifetime, after which no token of it verifies anyway), and a live one is taken as
+ * live for LIVE_FOR_MS after the database said so. A sign-out through another process is therefore
+ * refused here within LIVE_FOR_MS; through this process, at once. Concurrent requests of one session
+ * share one query.
  */
-import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../platform/db/client.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-tokens.js';
 
+/** How long the database's "this session holds" is believed without asking again. */
+export const LIVE_FOR_MS = 500;
+/** Sessions remembered at once (each way); the least recently used is forgotten first. */
+const REMEMBERED = 10_000;
+
 export interface RevocationList {
+  /** Sessions this process has just ended (their rows are revoked in the database): refused here at once. */
   revoke(sessionIds: string[]): Promise<void>;
-  /** Revoked, as every process sees it (a Redis lookup when revocations are shared). */
+  /** Whether the session has ended; throws (a 503) when the database cannot be asked. */
   isRevoked(sessionId: string): Promise<boolean>;
-  /** Revoked by this process, or reloaded at its start: known without a round trip. */
-  isRevokedHere(sessionId: string): boolean;
-  /**
-   * When revocations are shared through Redis: the key whose presence marks the session revoked for
-   * every process, so that a caller can fold the check into a Redis command of its own (request-auth
-   * has the rate limiter check it with the user's count: see consumeUnlessFlagged).
-   */
-  sharedFlag?(sessionId: string): string;
 }
 
-export function createMemoryRevocationList(): RevocationList {
-  const until = new Map<string, number>();
-  let lastPrune = Date.now();
-  const prune = (now: number) => {
-    if (now - lastPrune < 60_000) return;
-    lastPrune = now;
-    for (const [id, expiry] of until) if (expiry <= now) until.delete(id);
-  };
-  const isRevokedHere = (id: string) => {
-    const now = Date.now();
-    prune(now);
-    const expiry = until.get(id);
-    return expiry !== undefined && expiry > now;
-  };
-  return {
-    async revoke(ids) {
-      const expiry = Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000;
-      for (const id of ids) until.set(id, expiry);
-    },
-    isRevoked: async (id) => isRevokedHere(id),
-    isRevokedHere,
-  };
-}
+/** `ended(db, sessionId)`: true when the database says the session has ended or does not exist. */
+export type SessionEndedQuery = (db: Db, sessionId: string) => Promise<boolean>;
 
-/** Revocations in Redis, and in `local` too: what this process revoked holds even while Redis is away. */
-export function createRedisRevocationList(redis: Redis, local: RevocationList): RevocationList {
-  const sharedFlag = (id: string) => `revoked-session:${id}`;
+export function createRevocationList(db: Db, ended: SessionEndedQuery): RevocationList {
+  const endedHere = new LRUCache<string, true>({ max: REMEMBERED, ttl: ACCESS_TOKEN_TTL_SECONDS * 1000 });
+  const liveUntil = new LRUCache<string, true>({ max: REMEMBERED, ttl: LIVE_FOR_MS });
+  const asking = new Map<string, Promise<boolean>>();
+
+  const ask = (sessionId: string): Promise<boolean> => {
+    let answer = asking.get(sessionId);
+    if (!answer) {
+      answer = ended(db, sessionId)
+        .then((isEnded) => {
+          if (isEnded) endedHere.set(sessionId, true);
+          else liveUntil.set(sessionId, true);
+          return isEnded;
+        })
+        .finally(() => asking.delete(sessionId));
+      asking.set(sessionId, answer);
+    }
+    return answer;
+  };
+
   return {
-    async revoke(ids) {
-      await local.revoke(ids);
-      if (ids.length === 0) return;
-      const pipeline = redis.pipeline();
-      for (const id of ids) pipeline.set(sharedFlag(id), '1', 'EX', ACCESS_TOKEN_TTL_SECONDS);
-      await pipeline.exec().catch(() => undefined);
-    },
-    async isRevoked(id) {
-      if (local.isRevokedHere(id)) return true;
-      try {
-        return (await redis.exists(sharedFlag(id))) === 1;
-      } catch {
-        return false;
+    async revoke(sessionIds) {
+      for (const id of sessionIds) {
+        endedHere.set(id, true);
+        liveUntil.delete(id);
       }
     },
-    isRevokedHere: (id) => local.isRevokedHere(id),
-    sharedFlag,
+    async isRevoked(sessionId) {
+      if (endedHere.has(sessionId)) return true;
+      if (liveUntil.has(sessionId)) return false;
+      return ask(sessionId);
+    },
   };
 }

@@ -4,8 +4,8 @@
  * whole family (DESIGN.md §4, after supabase/auth).
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNotNull, isNull, ne } from 'drizzle-orm';
-import type { Db } from '../platform/db/client.js';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { reusableStatement, type Db, type Tx } from '../platform/db/client.js';
 import { refreshTokens, users } from '../platform/db/schema.js';
 import { hashToken, randomToken } from '../platform/crypto.js';
 import { authenticationError } from '../platform/errors.js';
@@ -84,6 +84,9 @@ export async function refreshSession(deps: SessionDeps, presented: string): Prom
       .where(eq(refreshTokens.tokenHash, tokenHash))
       .for('update');
     if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return { kind: 'invalid' as const };
+    // A token issued by a refresh that raced a sign-out escaped its revocation (the sign-out's update
+    // did not see the new row); the family's revoked rows still say the session has ended.
+    if (await sessionHasEnded(tx, row.familyId)) return { kind: 'invalid' as const };
     if (row.rotatedAt && Date.now() - row.rotatedAt.getTime() > REUSE_GRACE_SECONDS * 1000) {
       await tx.update(refreshTokens).set({ revokedAt: new Date() }).where(eq(refreshTokens.familyId, row.familyId));
       return { kind: 'reused' as const, familyId: row.familyId };
@@ -147,11 +150,29 @@ export async function endAllSessions(deps: SessionDeps, userId: string, keepSess
   await deps.revocations.revoke([...new Set(ended.map((row) => row.familyId))]);
 }
 
-/** Families revoked within the last access-token lifetime (to reload the in-memory revocation list at start). */
-export async function recentlyRevokedSessions(db: Db, sinceSeconds: number): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ familyId: refreshTokens.familyId })
+/**
+ * The newest word on a session: its family's revoked row if it has one (revocation always covers the
+ * whole family, and a revoked row sorts first), else any of its rows. One index lookup (family_id).
+ */
+const sessionStateStatement = reusableStatement('rw_session_state', (db) => {
+  const fields = { revokedAt: refreshTokens.revokedAt };
+  const query = db
+    .select(fields)
     .from(refreshTokens)
-    .where(and(isNotNull(refreshTokens.revokedAt), gt(refreshTokens.revokedAt, new Date(Date.now() - sinceSeconds * 1000))));
-  return rows.map((row) => row.familyId);
+    .where(eq(refreshTokens.familyId, sql.placeholder('sessionId')))
+    .orderBy(sql`${refreshTokens.revokedAt} desc nulls last`)
+    .limit(1);
+  return { fields, query };
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * True when the session has ended (signed out, its refresh token reused, its user's sessions ended)
+ * or is unknown (its user deleted). What every process asks before letting an access token in.
+ */
+export async function sessionHasEnded(db: Db | Tx, sessionId: string): Promise<boolean> {
+  if (!UUID.test(sessionId)) return true;
+  const [row] = (await sessionStateStatement(db, { sessionId })) as { revokedAt: Date | null }[];
+  return !row || row.revokedAt !== null;
 }

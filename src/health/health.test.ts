@@ -22,7 +22,18 @@ for (const leg of storeLegs()) {
       expect(Date.parse(body.timestamp)).toBeGreaterThan(Date.now() - 10_000);
       expect(body.services.database).toBe('connected');
       expect(body.services.redis).toBe(leg.redis ? 'connected' : 'not_configured');
-      expect(body.services.mail).toBe('not_configured');
+      // No SMTP_URL: mail is written to the outbox, which is how it is reported.
+      expect(body.services.mail).toBe('outbox');
+    });
+
+    it('answers liveness and, with the database up, readiness', async () => {
+      const live = await t.app.inject({ method: 'GET', url: '/api/health/live' });
+      expect(live.statusCode).toBe(200);
+      expect(live.json()).toEqual({ status: 'alive' });
+      const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toEqual({ status: 'ready' });
+      expect(ready.headers['set-cookie']).toBeUndefined();
     });
   });
 }
@@ -156,9 +167,10 @@ describe('cross-cutting HTTP behaviour', () => {
   it('publishes the OpenAPI 3.1 document with responses, and the reference page', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
-    for (const path of ['/api/auth/signup', '/api/auth/signin', '/api/auth/refresh', '/api/profile', '/api/profile/avatar', '/api/health']) {
+    for (const path of ['/api/auth/signup', '/api/auth/signin', '/api/auth/refresh', '/api/profile', '/api/profile/avatar', '/api/health', '/api/health/live', '/api/health/ready']) {
       expect(doc.paths[path], path).toBeDefined();
     }
+    expect(doc.paths['/api/health/ready'].get.responses['503']).toBeDefined();
     expect(doc.paths['/api/auth/signup'].post.responses['201']).toBeDefined();
     expect(doc.paths['/api/auth/signup'].post.responses['409']).toBeDefined();
     const docs = await t.app.inject({ method: 'GET', url: '/api/docs/' });

@@ -1,12 +1,17 @@
-/** /api/health (cheap: reads the background monitor) and /api/debug/emailjs (never a secret). */
+/**
+ * /api/health (cheap: reads the background monitor), the load balancers' liveness and readiness
+ * answers, and /api/debug/emailjs (never a secret).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { PUBLIC } from '../platform/openapi.js';
+import { errorBody, serviceUnavailable } from '../platform/errors.js';
+import { ErrorResponse, PUBLIC } from '../platform/openapi.js';
 import { sendSerialised } from '../platform/serialization.js';
 
-const ServiceState = z.enum(['connected', 'disconnected', 'not_configured']);
+/** `outbox`: mail is written to files in DATA_DIR/outbox rather than sent. */
+const ServiceState = z.enum(['connected', 'disconnected', 'not_configured', 'outbox']);
 type ServiceStateName = z.infer<typeof ServiceState>;
 
 export const HealthResponse = z.object({
@@ -15,6 +20,9 @@ export const HealthResponse = z.object({
   version: z.string(),
   services: z.record(z.string(), ServiceState),
 });
+
+export const LivenessResponse = z.object({ status: z.literal('alive') });
+export const ReadinessResponse = z.object({ status: z.literal('ready') });
 
 export const EmailJsDebugResponse = z.object({
   configured: z.boolean(),
@@ -62,11 +70,50 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
         summary: 'Service health and the state of each backend',
         security: PUBLIC,
         description:
-          'Backends are checked in the background every 15 s; this reads the last result. A poll without an `Origin` header or a query string is answered ahead of the framework, with the same document and headers and no access-log line.',
+          'Always 200 (`status` says `degraded` when a backend is down; load balancers should use `/api/health/ready`). Backends are checked in the background, the database and Redis every second, mail and the KV store every 15 s; this reads the last result. `mail` is `outbox` when mail is written to files rather than sent. A poll without an `Origin` header or a query string is answered ahead of the framework, with the same document and headers and no access-log line.',
         response: { 200: HealthResponse },
       },
     },
     async (_request, reply) => sendSerialised(reply, healthText(ctx.platform.health.states(), new Date())),
+  );
+
+  app.get(
+    `${HEALTH_PATH}/live`,
+    {
+      config: { noCookies: true },
+      schema: {
+        tags: ['utility'],
+        operationId: 'getLiveness',
+        summary: 'Liveness: 200 while the process runs and serves requests',
+        security: PUBLIC,
+        description: 'For a load balancer or orchestrator deciding whether to restart the process; it never looks at a backend.',
+        response: { 200: LivenessResponse },
+      },
+    },
+    async () => ({ status: 'alive' as const }),
+  );
+
+  app.get(
+    `${HEALTH_PATH}/ready`,
+    {
+      config: { noCookies: true },
+      schema: {
+        tags: ['utility'],
+        operationId: 'getReadiness',
+        security: PUBLIC,
+        summary: 'Readiness: 200 when the process can serve requests, 503 while the database is unreachable',
+        description:
+          'For a load balancer deciding whether to send traffic here. Follows a database outage within a second or two (the database is checked every second, and at once when a request finds it gone). Redis is not required: without it the service carries on in memory. While the server shuts down every request, this one included, answers 503.',
+        response: { 200: ReadinessResponse, 503: ErrorResponse },
+      },
+    },
+    async (_request, reply) => {
+      // Answered, not thrown: a load balancer polls this through an outage, and each poll is no error to log.
+      if (ctx.platform.health.states().database !== 'connected') {
+        return reply.status(503).send(errorBody(serviceUnavailable('Not ready: the database is unreachable')));
+      }
+      return { status: 'ready' as const };
+    },
   );
 
   app.get(

@@ -1,37 +1,110 @@
 /**
- * Backend states for /api/health, checked in the background on an interval so that the health
- * endpoint itself stays cheap (it only reads the last result).
+ * Backend states for /api/health and readiness, checked in the background so that the endpoints
+ * themselves stay cheap (they only read the last result). Cheap checks (a query on a pooled
+ * connection, a Redis PING) run every second, so an outage shows within a second or two even when no
+ * request meets it; costly ones (an SMTP handshake, an HTTP request) every 15 s. What callers see in
+ * between (a connection lost, a command timed out, a reconnect) is reported at once and checked again.
  */
-export type ServiceState = 'connected' | 'disconnected' | 'not_configured';
+export type ServiceState = 'connected' | 'disconnected' | 'not_configured' | 'outbox';
 
 export type HealthCheck = () => Promise<boolean>;
 
+export interface WatchedService {
+  check: HealthCheck;
+  /** How often it is checked (default: every 15 s). */
+  everyMs?: number;
+}
+
+/** A check, a fixed state (e.g. mail to the outbox), or null for a backend that is not configured. */
+export type ServiceSpec = HealthCheck | WatchedService | ServiceState | null;
+
 export interface HealthMonitor {
-  /** The last result: one frozen object per refresh, so a read costs nothing. */
+  /** The last result: one frozen object per change, so a read costs nothing. */
   states(): Readonly<Record<string, ServiceState>>;
-  /** Runs every check now (also done at start and on each interval). */
+  /** Runs every check now (also done at start and on each check's interval). */
   refresh(): Promise<void>;
+  /** What a caller has just seen of a backend: recorded at once, then checked again right away. */
+  report(name: string, up: boolean): void;
   stop(): void;
 }
 
-export function createHealthMonitor(checks: Record<string, HealthCheck | null>, intervalMs = 15_000): HealthMonitor {
+export const QUICK_CHECK_MS = 1000;
+const SLOW_CHECK_MS = 15_000;
+
+export function createHealthMonitor(services: Record<string, ServiceSpec>, options: { deadlineMs?: number } = {}): HealthMonitor {
+  const deadlineMs = options.deadlineMs ?? QUICK_CHECK_MS;
   const current: Record<string, ServiceState> = {};
-  for (const [name, check] of Object.entries(checks)) current[name] = check ? 'disconnected' : 'not_configured';
-  let snapshot: Readonly<Record<string, ServiceState>> = Object.freeze({ ...current });
+  let snapshot: Readonly<Record<string, ServiceState>> = Object.freeze({});
+  let stopped = false;
 
-  const withDeadline = (check: HealthCheck) =>
-    Promise.race([check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref())]);
+  interface Watch {
+    name: string;
+    check: HealthCheck;
+    everyMs: number;
+    timer: NodeJS.Timeout | null;
+    running: boolean;
+    /** Results are applied in the order the checks started: a slow old answer never overwrites a newer one. */
+    started: number;
+    applied: number;
+  }
+  const watches: Watch[] = [];
+  for (const [name, spec] of Object.entries(services)) {
+    if (spec === null) current[name] = 'not_configured';
+    else if (typeof spec === 'string') current[name] = spec;
+    else {
+      const { check, everyMs = SLOW_CHECK_MS } = typeof spec === 'function' ? { check: spec } : spec;
+      current[name] = 'disconnected';
+      watches.push({ name, check, everyMs, timer: null, running: false, started: 0, applied: 0 });
+    }
+  }
+  snapshot = Object.freeze({ ...current });
 
-  async function refresh(): Promise<void> {
-    await Promise.all(
-      Object.entries(checks).map(async ([name, check]) => {
-        if (!check) return;
-        current[name] = (await withDeadline(check)) ? 'connected' : 'disconnected';
-      }),
-    );
+  function record(name: string, state: ServiceState): void {
+    if (current[name] === state) return;
+    current[name] = state;
     snapshot = Object.freeze({ ...current });
   }
-  const timer = setInterval(() => void refresh(), intervalMs);
-  timer.unref();
-  return { states: () => snapshot, refresh, stop: () => clearInterval(timer) };
+
+  const withDeadline = (check: HealthCheck) =>
+    Promise.race([check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, deadlineMs, false).unref())]);
+
+  function schedule(watch: Watch, inMs: number): void {
+    if (stopped) return;
+    if (watch.timer) clearTimeout(watch.timer);
+    watch.timer = setTimeout(() => void run(watch), inMs);
+    watch.timer.unref();
+  }
+
+  async function run(watch: Watch): Promise<void> {
+    const sequence = ++watch.started;
+    watch.running = true;
+    const up = await withDeadline(watch.check);
+    watch.running = false;
+    if (sequence > watch.applied) {
+      watch.applied = sequence;
+      record(watch.name, up ? 'connected' : 'disconnected');
+    }
+    schedule(watch, watch.everyMs);
+  }
+
+  for (const watch of watches) schedule(watch, watch.everyMs);
+
+  return {
+    states: () => snapshot,
+    refresh: async () => {
+      await Promise.all(watches.map((watch) => run(watch)));
+    },
+    report(name, up) {
+      const watch = watches.find((w) => w.name === name);
+      if (!watch) return;
+      // Newer than any check in flight: that check's answer (from before this news) is not applied.
+      watch.applied = watch.started;
+      record(name, up ? 'connected' : 'disconnected');
+      if (!watch.running) schedule(watch, 0);
+    },
+    stop() {
+      stopped = true;
+      for (const watch of watches) if (watch.timer) clearTimeout(watch.timer);
+    },
+  };
 }

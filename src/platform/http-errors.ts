@@ -6,7 +6,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { ApiError, errorBody, type FieldProblem } from './errors.js';
+import { unavailabilityOf, type Backend } from './backend-errors.js';
+import { ApiError, errorBody, serviceUnavailable, type FieldProblem } from './errors.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -54,6 +55,8 @@ export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON', { field: 'body', reason: 'invalid_json' });
   }
+  const unavailable = unavailabilityOf(error);
+  if (unavailable) return serviceUnavailable(`The ${unavailable.backend === 'database' ? 'database' : 'cache'} is unavailable, please retry shortly`);
   const status = fastifyError.statusCode;
   if (status === 404) return new ApiError('NOT_FOUND', 'Not found');
   if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
@@ -62,10 +65,20 @@ export function toApiError(error: FastifyError | Error): ApiError {
   return new ApiError('INTERNAL_ERROR', 'Internal server error');
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+export interface ErrorHandlingOptions {
+  /** Told of every request that failed because a backend is down (health looks again at once). */
+  onBackendUnavailable?(backend: Backend): void;
+}
+
+export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) {
+    const unavailable = unavailabilityOf(error);
+    if (unavailable) options.onBackendUnavailable?.(unavailable.backend);
+    if (apiError.code === 'SERVICE_UNAVAILABLE') {
+      // Expected while a backend (or an upstream) is down: a warning naming the cause, no stack.
+      request.log.warn(unavailable ?? { reason: apiError.message }, 'service unavailable');
+    } else if (apiError.status >= 500) {
       const serialization = isResponseSerializationError(error);
       request.log.error({ err: error, serialization }, 'request failed');
     }

@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import { createMemoryCache, createRedisCache, createResilientCache, type Cache } from './cache.js';
 import { openDatabase, pgliteDirFor, type Database } from './db/client.js';
 import { createDiskBlobStore, type BlobStore } from './blob-store.js';
-import { createHealthMonitor, type HealthMonitor } from './health.js';
+import { createHealthMonitor, QUICK_CHECK_MS, type HealthMonitor } from './health.js';
 import { createKvRestStore, type KvRestStore } from './kv-rest.js';
 import { createMailer, type Mailer } from './mail.js';
 import { createOutbound, type Outbound } from './outbound.js';
@@ -77,12 +77,20 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox') });
   const health = createHealthMonitor({
-    database: () => database.ping(),
-    redis: redis ? async () => (await redis.ping()) === 'PONG' : null,
+    // A query on a pooled connection and a PING: cheap enough to ask every second.
+    database: { check: () => database.ping(), everyMs: QUICK_CHECK_MS },
+    // Not asked while ioredis has no ready connection (the PING would be refused at once anyway).
+    redis: redis ? { check: async () => redis.status === 'ready' && (await redis.ping()) === 'PONG', everyMs: QUICK_CHECK_MS } : null,
     kv: kv ? () => kv.ping() : null,
-    mail: config.smtpUrl ? () => mailer.verify() : null,
+    mail: config.smtpUrl ? () => mailer.verify() : 'outbox',
     ...overrides.extraHealthChecks,
   });
+  // What the drivers notice between checks shows at once.
+  database.onConnectionLost(() => health.report('database', false));
+  if (redis) {
+    redis.on('close', () => health.report('redis', false));
+    redis.on('ready', () => health.report('redis', true));
+  }
   await health.refresh();
 
   return {

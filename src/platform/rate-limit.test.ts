@@ -6,6 +6,8 @@ import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js
 import { uniqueEmail } from '../../test/support/factories.js';
 import { createRateLimiter, type LimitState } from './rate-limit.js';
 import { createRedis, waitForRedis } from './redis.js';
+import { ownRedisSkipReason, startOwnRedis, type OwnRedis } from '../../test/support/own-redis.js';
+import { eventually } from '../../test/support/process-client.js';
 
 const redisLeg = storeLegs()[1]!;
 
@@ -39,58 +41,14 @@ describe.skipIf(redisLeg.skipReason)('rate limits in Redis', () => {
 });
 
 const rules = { authenticated: { points: 3, durationSeconds: 3600 } };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.skipIf(redisLeg.skipReason)('counting unless a flag is set, in Redis', () => {
+describe.skipIf(redisLeg.skipReason)('counting in Redis', () => {
   let redis: Redis;
   beforeAll(async () => {
-    redis = createRedis(process.env.TEST_REDIS_URL!, `rwtest:flag:${randomUUID()}:`);
+    redis = createRedis(process.env.TEST_REDIS_URL!, `rwtest:count:${randomUUID()}:`);
     expect(await waitForRedis(redis)).toBe(true);
   });
   afterAll(() => redis?.disconnect());
-
-  it('counts nothing while the flag is set, and shares one count with consume', async () => {
-    const limiter = createRateLimiter(rules, redis);
-    await redis.set('flag:on', '1');
-    expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:on')).toBe('flagged');
-    expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:on')).toBe('flagged');
-    const first = (await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:off')) as LimitState;
-    expect(first).toMatchObject({ limit: 3, remaining: 2 });
-    expect(first.resetSeconds).toBeGreaterThan(3590);
-    expect(await limiter.consume('authenticated', 'u1')).toMatchObject({ remaining: 1 });
-    expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:off')).toMatchObject({ remaining: 0 });
-    await expect(limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:off')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
-    // A flagged request is refused for its flag, not counted, even past the limit.
-    expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:on')).toBe('flagged');
-    await limiter.reset('authenticated', 'u1');
-    expect(await limiter.consumeUnlessFlagged('authenticated', 'u1', 'flag:off')).toMatchObject({ remaining: 2 });
-  });
-
-  it('answers most requests without Redis, and adds them to the count in Redis within moments', async () => {
-    const limiter = createRateLimiter({ authenticated: { points: 1000, durationSeconds: 3600 } }, redis);
-    const states: LimitState[] = [];
-    for (let i = 0; i < 30; i++) states.push((await limiter.consumeUnlessFlagged('authenticated', 'u3', 'flag:u3')) as LimitState);
-    expect(states.map((state) => state.remaining)).toEqual(Array.from({ length: 30 }, (_, i) => 999 - i));
-    expect(Number(await redis.get('rl:authenticated:u3'))).toBeLessThan(30);
-    await sleep(150);
-    expect(Number(await redis.get('rl:authenticated:u3'))).toBe(30);
-  });
-
-  it('starts again from nothing after a reset, also for what this process was counting itself', async () => {
-    const limiter = createRateLimiter({ authenticated: { points: 1000, durationSeconds: 3600 } }, redis);
-    for (let i = 0; i < 5; i++) await limiter.consumeUnlessFlagged('authenticated', 'u6', 'flag:u6');
-    await limiter.reset('authenticated', 'u6');
-    expect(await limiter.consumeUnlessFlagged('authenticated', 'u6', 'flag:u6')).toMatchObject({ remaining: 999 });
-  });
-
-  it('sees within moments a flag set by another process', async () => {
-    const limiter = createRateLimiter({ authenticated: { points: 1000, durationSeconds: 3600 } }, redis);
-    expect(await limiter.consumeUnlessFlagged('authenticated', 'u4', 'flag:u4')).toMatchObject({ remaining: 999 });
-    await redis.set('flag:u4', '1');
-    await sleep(150);
-    expect(await limiter.consumeUnlessFlagged('authenticated', 'u4', 'flag:u4')).toBe('flagged');
-    expect(Number(await redis.get('rl:authenticated:u4'))).toBe(1);
-  });
 
   it('holds the limit exactly between two processes', async () => {
     const twenty = { authenticated: { points: 20, durationSeconds: 3600 } };
@@ -98,7 +56,7 @@ describe.skipIf(redisLeg.skipReason)('counting unless a flag is set, in Redis', 
     const outcomes: string[] = [];
     for (let i = 0; i < 22; i++) {
       outcomes.push(
-        await processes[i % 2]!.consumeUnlessFlagged('authenticated', 'u5', 'flag:u5').then(
+        await processes[i % 2]!.consume('authenticated', 'u5').then(
           () => 'ok',
           (error: { code?: string }) => error.code ?? 'error',
         ),
@@ -108,18 +66,65 @@ describe.skipIf(redisLeg.skipReason)('counting unless a flag is set, in Redis', 
   });
 });
 
-describe('counting unless a flag is set, with Redis away', () => {
+describe('counting with Redis away', () => {
   it('counts in memory while Redis does not answer', async () => {
     const unreachable = createRedis('redis://127.0.0.1:1', 'rwtest:unreachable:');
     try {
       const limiter = createRateLimiter(rules, unreachable);
-      const states = [];
-      for (let i = 0; i < 3; i++) states.push(await limiter.consumeUnlessFlagged('authenticated', 'u2', 'flag:any'));
-      expect(states.map((state) => (state as LimitState).remaining)).toEqual([2, 1, 0]);
-      await expect(limiter.consumeUnlessFlagged('authenticated', 'u2', 'flag:any')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+      const states: LimitState[] = [];
+      for (let i = 0; i < 3; i++) states.push(await limiter.consume('authenticated', 'u2'));
+      expect(states.map((state) => state.remaining)).toEqual([2, 1, 0]);
+      await expect(limiter.consume('authenticated', 'u2')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     } finally {
       unreachable.disconnect();
     }
+  });
+});
+
+const ownRedisSkip = ownRedisSkipReason();
+if (ownRedisSkip) console.warn(ownRedisSkip);
+
+describe.skipIf(ownRedisSkip)('counting when Redis freezes (SIGSTOP on a redis-server of its own)', () => {
+  let server: OwnRedis;
+  let redis: Redis;
+  beforeAll(async () => {
+    server = await startOwnRedis();
+    redis = createRedis(server.url);
+    expect(await waitForRedis(redis)).toBe(true);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await server?.destroy();
+  });
+
+  it('goes on in memory within a second, and counts in Redis again once it answers', async () => {
+    const limiter = createRateLimiter({ authenticated: { points: 1_000_000, durationSeconds: 3600 } }, redis);
+    await limiter.consume('authenticated', 'frozen');
+    expect(server.cli('get', 'rl:authenticated:frozen')).toBe('1');
+
+    server.freeze();
+    try {
+      const waits: number[] = [];
+      const frozenAt = Date.now();
+      while (Date.now() - frozenAt < 3000) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const started = Date.now();
+        await limiter.consume('authenticated', 'frozen');
+        waits.push(Date.now() - started);
+      }
+      // The first requests wait out one command deadline; once the connection is dropped none waits.
+      expect(Math.max(...waits)).toBeLessThan(1000);
+      expect(waits.filter((ms) => ms >= 100).length).toBeLessThanOrEqual(2);
+      expect(waits.length).toBeGreaterThan(50);
+    } finally {
+      server.thaw();
+    }
+
+    expect(await eventually(async () => redis.status === 'ready', 5000)).toBe(true);
+    // (The command that timed out was already in the frozen server's socket: it ran on SIGCONT.)
+    const before = Number(server.cli('get', 'rl:authenticated:frozen'));
+    await limiter.consume('authenticated', 'frozen');
+    expect(Number(server.cli('get', 'rl:authenticated:frozen'))).toBe(before + 1);
   });
 });
 

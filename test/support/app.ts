@@ -42,7 +42,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new, empty database on the server at `baseUrl` (tests drop it at the end). */
+export async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `rw_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -68,6 +69,8 @@ export async function buildTestApp(
     build?: Pick<BuildOptions, 'resolveResource' | 'clock'>;
     /** Uses this app's database (as a second server process would); the first app owns it, so close this one first. */
     sameDatabaseAs?: TestApp;
+    /** A PostgreSQL database to use (kept at close): apps given the same one share it, as server processes do. */
+    databaseUrl?: string;
     /** Apps given the same prefix share their Redis keys (as several server processes would). */
     redisKeyPrefix?: string;
     /** More backends for /api/health to report (tests decide their state). */
@@ -77,8 +80,8 @@ export async function buildTestApp(
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-test-'));
   const leg = options.leg;
   const shared = options.sameDatabaseAs?.store;
-  const scratch = !shared && leg?.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
-  const databaseUrl = shared ? shared.databaseUrl : scratch?.url;
+  const scratch = !shared && !options.databaseUrl && leg?.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const databaseUrl = options.databaseUrl ?? (shared ? shared.databaseUrl : scratch?.url);
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -91,7 +94,7 @@ export async function buildTestApp(
     ...options.env,
   };
   const config = loadConfig(env);
-  const ownDatabase = !shared && !scratch ? await openDatabase({ pgliteDir: 'memory://' }) : undefined;
+  const ownDatabase = !shared && !databaseUrl ? await openDatabase({ pgliteDir: 'memory://' }) : undefined;
   const database = shared ? shared.database : ownDatabase;
   const app = await buildApp(config, {
     ...options.build,

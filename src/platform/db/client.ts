@@ -23,6 +23,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** True when a trivial query answers. */
   ping(): Promise<boolean>;
+  /** Called when a connection to the server is lost (a restart, a terminated backend); never for PGlite. */
+  onConnectionLost(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -182,6 +184,7 @@ async function openPglite(dir: string): Promise<Database> {
         return false;
       }
     },
+    onConnectionLost: () => undefined,
     close: () => client.close(),
   };
 }
@@ -203,21 +206,62 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await migrationClient.end();
   }
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
-  // An idle client that loses its connection emits 'error' on the pool; without a listener it would crash the process.
-  pool.on('error', () => undefined);
+  const lost = new Set<(error: Error) => void>();
+  const connectionLost = (error: Error) => {
+    for (const listener of lost) listener(error);
+  };
+  // A client that loses its connection (a server restart, pg_terminate_backend) emits 'error': on the
+  // pool while idle, on the client itself while checked out (a transaction, a query). An 'error'
+  // event without a listener ends the process, so every client gets one for its whole life; the
+  // query it was running fails on its own (a 503, see platform/backend-errors.ts), and pg-pool drops
+  // the broken client when it is released.
+  pool.on('error', connectionLost);
+  pool.on('connect', (client) => client.on('error', connectionLost));
   const db = drizzlePg(pool, { schema });
+
+  // Health asks on a connection of its own: a pool busy with requests is not a database that is down
+  // (a ping queued behind them would miss its deadline and take the service out of rotation).
+  let pinger: Promise<InstanceType<typeof pg.Client>> | null = null;
+  const pingClient = () => {
+    pinger ??= (async () => {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000, query_timeout: 1000 });
+      client.on('error', (error: Error) => {
+        pinger = null;
+        connectionLost(error);
+      });
+      try {
+        await client.connect();
+        return client;
+      } catch (error) {
+        pinger = null;
+        throw error;
+      }
+    })();
+    return pinger;
+  };
   return {
     db: db as unknown as Db,
     kind: 'postgres',
     ping: async () => {
       try {
-        await db.execute(sql`select 1`);
+        await (await pingClient()).query('select 1');
         return true;
       } catch {
+        // The next ping starts from a new connection (this one may be broken or stuck).
+        const stale = pinger;
+        pinger = null;
+        void stale?.then((client) => client.end()).catch(() => undefined);
         return false;
       }
     },
-    close: () => pool.end(),
+    onConnectionLost: (listener) => {
+      lost.add(listener);
+    },
+    close: async () => {
+      const client = pinger;
+      pinger = null;
+      await Promise.all([pool.end(), client?.then((c) => c.end()).catch(() => undefined)]);
+    },
   };
 }
 

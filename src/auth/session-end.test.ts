@@ -1,0 +1,46 @@
+/**
+ * A session ends for good: its access tokens and every refresh token of its family, including one
+ * issued by a refresh that raced the sign-out (the sign-out's update did not see the new row).
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildUser } from '../../test/support/factories.js';
+import { refreshTokens } from '../platform/db/schema.js';
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skipReason)(`a session that has ended (${leg.name})`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await buildTestApp({ leg });
+    });
+    afterAll(async () => t?.close());
+
+    it('refuses a refresh token of the family that escaped the revocation, and its access tokens', async () => {
+      const user = await buildUser(t.app);
+      const refreshed = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: user.refreshToken } });
+      expect(refreshed.statusCode).toBe(200);
+      const { access_token: access, refresh_token: escaped } = refreshed.json<{ session: { access_token: string; refresh_token: string } }>().session;
+      const [{ familyId }] = (await t.app.ctx.db.select({ familyId: refreshTokens.familyId }).from(refreshTokens).where(eq(refreshTokens.userId, user.id)).limit(1)) as [{ familyId: string }];
+
+      // The state a lost race leaves: the sign-out revoked the rows it saw, not the newest.
+      const escapedRows = await t.app.ctx.db
+        .select({ id: refreshTokens.id })
+        .from(refreshTokens)
+        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.rotatedAt)));
+      expect(escapedRows).toHaveLength(1);
+      await t.app.ctx.db
+        .update(refreshTokens)
+        .set({ revokedAt: new Date() })
+        .where(eq(refreshTokens.familyId, familyId));
+      await t.app.ctx.db.update(refreshTokens).set({ revokedAt: null }).where(eq(refreshTokens.id, escapedRows[0]!.id));
+
+      // Past the half second for which a live session is believed without asking.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const again = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: escaped } });
+      expect(again.statusCode).toBe(401);
+      const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${access}` } });
+      expect(session.statusCode).toBe(401);
+    });
+  });
+}
