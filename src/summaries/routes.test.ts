@@ -3,6 +3,7 @@
  * real PDFs served by a local HTTP server, the caches (memory, Redis, and the KV REST protocol over
  * the machine's real Redis), failures that end in clear errors, and the limits.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,7 @@ import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { startKvRestServer, type KvRestServer } from '../../test/support/kv-rest-server.js';
-import { makeImageOnlyPdf } from './pdf/test-support/make-pdf.js';
+import { makeImageOnlyPdf, makeTextPdf } from './pdf/test-support/make-pdf.js';
 
 const SPECTER = readFileSync(new URL('../../test/fixtures/pdfs/specter-acl2020-2col.pdf', import.meta.url));
 const QUICK = {
@@ -27,7 +28,7 @@ interface PdfServer {
   close(): Promise<void>;
 }
 
-async function startPdfServer(scanned: Buffer): Promise<PdfServer> {
+async function startPdfServer(scanned: Buffer, extra: Record<string, Buffer> = {}): Promise<PdfServer> {
   const hits = new Map<string, number>();
   const abandoned: string[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -38,6 +39,8 @@ async function startPdfServer(scanned: Buffer): Promise<PdfServer> {
     });
     if (path.startsWith('/arxiv-pdf/')) return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(SPECTER);
     if (path === '/papers/specter.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(SPECTER);
+    const made = extra[path];
+    if (made) return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(made);
     if (path === '/papers/scan.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(scanned);
     if (path === '/papers/fake.pdf') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not a pdf</html>');
     if (path === '/papers/landing') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>landing page</html>');
@@ -131,7 +134,8 @@ describe('summaries', () => {
     });
 
     it.each([
-      ['Variant A, quick', { id: 'openalex:W-hit-equals-miss', ...QUICK, mode: 'quick' }],
+      // A summary is keyed by what it is made of (title + abstract), so each case sends its own.
+      ['Variant A, quick', { id: 'openalex:W-hit-equals-miss', ...QUICK, abstract: `${QUICK.abstract} Hit equals miss (A).`, mode: 'quick' }],
       ['Variant A, auto without an address (quick)', { title: 'Hit equals miss, auto', abstract: QUICK.abstract, mode: 'auto' }],
       ['Variant B', { content: `${QUICK.abstract} Hit equals miss.`, type: 'article' }],
     ])('answers a cache hit exactly as the miss, but for fromCache (%s)', async (_label, payload) => {
@@ -239,7 +243,7 @@ describe('summaries', () => {
 
   describe('GET /api/summarize (server-sent events)', () => {
     it('streams meta, tldr, bullets, tags, done; the second time from the cache', async () => {
-      const query = new URLSearchParams({ id: 'pubmed:1', ...QUICK, mode: 'quick' });
+      const query = new URLSearchParams({ id: 'pubmed:1', ...QUICK, abstract: `${QUICK.abstract} Streamed.`, mode: 'quick' });
       const events = await readStream(`${base}/api/summarize?${query}`);
       expect(events.map((e) => e.event)).toEqual(['meta', 'tldr', 'bullets', 'tags', 'done']);
       expect(events[0]!.data).toEqual({ fromCache: false, cache: 'memory', modeRequested: 'quick', modeUsed: 'quick' });
@@ -322,7 +326,7 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
     const env = { KV_REST_API_URL: kv.url, KV_REST_API_TOKEN: kv.token };
     const first = await buildTestApp({ env });
     const second = await buildTestApp({ env });
-    const payload = { id: `zenodo:${Date.now()}`, ...QUICK };
+    const payload = { id: `zenodo:${Date.now()}`, ...QUICK, abstract: `${QUICK.abstract} Run ${randomUUID()}.` };
     const a = await first.app.inject({ method: 'POST', url: '/api/summarize', payload });
     expect(a.json()).toMatchObject({ fromCache: false, cache: 'kv+memory' });
     const set = kv.commands.find((command) => command[0]?.toLowerCase() === 'set');
@@ -341,7 +345,7 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
     const t = await buildTestApp({ env: { KV_REST_API_URL: kv.url, KV_REST_API_TOKEN: kv.token } });
     kv.setDown(true);
     try {
-      const payload = { id: `zenodo:down-${Date.now()}`, ...QUICK };
+      const payload = { id: `zenodo:down-${Date.now()}`, ...QUICK, abstract: `${QUICK.abstract} Run ${randomUUID()}.` };
       const first = await t.app.inject({ method: 'POST', url: '/api/summarize', payload });
       expect(first.statusCode).toBe(200);
       expect(first.json().fromCache).toBe(false);
@@ -359,9 +363,70 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
 
   it('uses Redis as the shared store when only REDIS_URL is set', async () => {
     const first = await buildTestApp({ leg: redisLeg });
-    const payload = { id: `crossref:10.1/${Date.now()}`, ...QUICK };
+    const payload = { id: `crossref:10.1/${Date.now()}`, ...QUICK, abstract: `${QUICK.abstract} Run ${randomUUID()}.` };
     expect((await first.app.inject({ method: 'POST', url: '/api/summarize', payload })).json().fromCache).toBe(false);
     expect((await first.app.inject({ method: 'POST', url: '/api/summarize', payload })).json().fromCache).toBe('kv');
     await first.close();
   });
 });
+
+/** What an anonymous caller made up about a paper: it must reach nobody else (issue #13, item 12). */
+const LIE =
+  'This paper proves that the moon is made of green cheese. Cheese astronomy replaces attention entirely. Readers should send their savings to the cheese fund at once. Every translation benchmark was won by cheese. The cheese results are final and beyond doubt.';
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skipReason)(`summary cache keyed by what was summarised (${leg.name})`, () => {
+    let pdfs: PdfServer;
+    let t: TestApp;
+    beforeAll(async () => {
+      pdfs = await startPdfServer(await makeImageOnlyPdf(), {
+        '/papers/lie.pdf': await makeTextPdf(Array.from({ length: 12 }, () => LIE)),
+      });
+      t = await buildTestApp({ leg, env: { OUTBOUND_ALLOW_PRIVATE: '1', ARXIV_PDF_URL: `${pdfs.url}/arxiv-pdf` } });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await pdfs?.close();
+    });
+
+    const summaryText = (body: { tldr: string; bullets: string[]; tags: string[] }) => [body.tldr, ...body.bullets, ...body.tags].join(' ');
+
+    it('serves a lying abstract sent with an id to its sender only, never to the next caller for that id', async () => {
+      const id = `arxiv:1706.03762-${leg.name}`;
+      const liar = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, title: QUICK.title, abstract: LIE, mode: 'quick' } });
+      expect(liar.statusCode).toBe(200);
+      expect(summaryText(liar.json())).toMatch(/cheese/);
+
+      const honest = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, ...QUICK, mode: 'quick' } });
+      expect(honest.statusCode).toBe(200);
+      expect(honest.json().fromCache).toBe(false);
+      expect(summaryText(honest.json())).not.toMatch(/cheese/);
+      for (const bullet of honest.json().bullets) expect(QUICK.abstract).toContain(bullet);
+
+      // By id alone there is nothing to summarise: the liar's entry is not an answer for it either.
+      const byIdAlone = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, mode: 'quick' } });
+      expect(byIdAlone.body).not.toMatch(/cheese/);
+
+      // The same input again is a hit, so the cache still works.
+      const again = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, ...QUICK, mode: 'quick' } });
+      expect(again.json()).toMatchObject({ fromCache: leg.redis ? 'kv' : 'memory', tldr: honest.json().tldr });
+    });
+
+    it('serves a deep summary of a client-supplied url to that url only, never to the next caller for the id', async () => {
+      const id = `crossref:10.5555/${leg.name}-deep`;
+      const liar = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, url: `${pdfs.url}/papers/lie.pdf`, mode: 'deep' } });
+      expect(liar.statusCode).toBe(200);
+      expect(summaryText(liar.json())).toMatch(/cheese/);
+
+      const honest = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, url: `${pdfs.url}/papers/specter.pdf`, mode: 'deep' } });
+      expect(honest.statusCode).toBe(200);
+      expect(honest.json()).toMatchObject({ fromCache: false, modeUsed: 'deep' });
+      expect(summaryText(honest.json())).not.toMatch(/cheese/);
+      expect(summaryText(honest.json())).toMatch(/citation|document|embedding|specter|scidocs/i);
+
+      // An arXiv id leads to the PDF the service derives itself; a url sent beside it changes nothing.
+      const arxiv = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id: 'arxiv:2004.07182', url: `${pdfs.url}/papers/lie.pdf`, mode: 'deep' } });
+      expect(summaryText(arxiv.json())).not.toMatch(/cheese/);
+    });
+  });
+}

@@ -69,7 +69,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
         tags,
         summary: 'Summarise a paper: by content (Variant B) or by id/source/title/abstract/url/mode (Variant A)',
         description:
-          'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. Errors are `{ error: "<message>" }`.',
+          'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. A cached summary is served only for the same input (title + abstract; for deep, title + id, source and url). Errors are `{ error: "<message>" }`.',
         body: SummarizeBody,
         response: {
           200: VariantAResponse.or(VariantBResponse),
