@@ -8,8 +8,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildUser, cookieHeader, cookiesFrom } from '../../test/support/factories.js';
 import { startKvRestServer, type KvRestServer } from '../../test/support/kv-rest-server.js';
 import { makeImageOnlyPdf, makeTextPdf } from './pdf/test-support/make-pdf.js';
 
@@ -310,6 +312,76 @@ describe('summarize rate limit', () => {
     expect(last!.json()).toEqual({ error: expect.stringMatching(/Too many requests/) });
     expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
     await t.close();
+  });
+});
+
+describe('summary stream headers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { RATE_LIMIT_SUMMARIZE_PER_HOUR: '7', RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000' } });
+  });
+  afterAll(async () => t?.close());
+  const streamUrl = (title: string) => `/api/summarize?${new URLSearchParams({ title, abstract: QUICK.abstract })}`;
+
+  it("sends the refreshed session cookies when it refreshed an expired access cookie, so the session lives on", async () => {
+    const user = await buildUser(t.app);
+    const expired = await new SignJWT({ email: user.email, name: user.name, sid: 'expired-session' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuer('research-workspace')
+      .setAudience('authenticated')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+      .sign(new TextEncoder().encode(t.app.ctx.platform.signingSecret));
+    const res = await t.app.inject({ method: 'GET', url: streamUrl('Refreshed on the stream'), headers: { cookie: cookieHeader({ access_token: expired, refresh_token: user.refreshToken }) } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/event: done/);
+    const jar = cookiesFrom(res);
+    expect(jar.access_token).toBeTruthy();
+    expect(jar.access_token).not.toBe(expired);
+    expect(jar.refresh_token).toBeTruthy();
+    expect(jar.refresh_token).not.toBe(user.refreshToken);
+    for (const cookie of res.cookies.filter((c) => c.name === 'access_token' || c.name === 'refresh_token')) {
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    }
+    // The browser goes on with the rotated pair: still signed in, no reuse of the old refresh token.
+    const next = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieHeader({ access_token: jar.access_token!, refresh_token: jar.refresh_token! }) } });
+    expect(next.statusCode).toBe(200);
+    expect(next.json().user.id).toBe(user.id);
+  });
+
+  it('gives a visitor an anonymous session cookie, as every other route does', async () => {
+    const res = await t.app.inject({ method: 'GET', url: streamUrl('A visitor streams') });
+    expect(cookiesFrom(res).anon_session).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("carries the summarize limit's RateLimit headers, not the general one's, and refuses past it in an error event", async () => {
+    const user = await buildUser(t.app);
+    const remaining: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await t.app.inject({ method: 'GET', url: streamUrl(`Counted ${i}`), headers: user.bearer });
+      expect(res.headers['ratelimit-limit']).toBe('7');
+      remaining.push(String(res.headers['ratelimit-remaining']));
+      if (i === 7) {
+        expect(res.body).toMatch(/id: end\nevent: error\ndata: \{"message":"Too many requests[^"]*","code":"RATE_LIMITED"\}/);
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    }
+    expect(remaining).toEqual(['6', '5', '4', '3', '2', '1', '0', '0']);
+  });
+
+  it('numbers its events, asks for a long reconnection delay, and answers a reconnect after the end 204 without counting it', async () => {
+    const visitor = (await t.app.inject({ method: 'GET', url: streamUrl('Numbered') })).cookies.find((c) => c.name === 'anon_session')!.value;
+    const headers = { cookie: `anon_session=${visitor}` };
+    const res = await t.app.inject({ method: 'GET', url: streamUrl('Numbered'), headers });
+    expect(res.body).toMatch(/^retry: 3600000\n\nid: 1\nevent: meta\n/);
+    expect(res.body.match(/^id: .*$/gm)).toEqual(['id: 1', 'id: 2', 'id: 3', 'id: 4', 'id: end']);
+    const before = Number(res.headers['ratelimit-remaining']);
+    const reconnect = await t.app.inject({ method: 'GET', url: streamUrl('Numbered'), headers: { ...headers, 'last-event-id': 'end' } });
+    expect(reconnect.statusCode).toBe(204);
+    expect(reconnect.body).toBe('');
+    const after = await t.app.inject({ method: 'GET', url: streamUrl('Numbered'), headers });
+    expect(Number(after.headers['ratelimit-remaining'])).toBe(before - 1);
   });
 });
 

@@ -26,6 +26,11 @@ export const SummarizeBody = z
 
 export const SummarizeQuery = z.object(VariantAFields);
 
+/** An EventSource's reconnect names the last event it saw. */
+export const StreamHeaders = z.object({
+  'last-event-id': z.string().max(100).optional().describe('Sent by an EventSource when it reconnects; `end` (a finished stream) is answered 204'),
+});
+
 export const VariantAResponse = z.object({
   tldr: z.string(),
   bullets: z.array(z.string()),
