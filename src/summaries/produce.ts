@@ -5,8 +5,8 @@
  */
 import type { Outbound } from '../platform/outbound.js';
 import { summaryCacheKey, type CacheSource, type SummaryCache } from './cache.js';
-import { cleanPdfText } from './clean-text.js';
 import { PdfFetchError, PdfTextError } from './pdf/errors.js';
+import { cleanPdfTextOffThread } from './pdf/clean-off-thread.js';
 import { extractPdfText } from './pdf/extract.js';
 import { fetchPdf } from './pdf/fetch-pdf.js';
 import { resolvePdfUrl, type PdfSourceUrls } from './pdf/address.js';
@@ -119,7 +119,8 @@ export function createSummarizer(deps: SummarizerDeps) {
     const pdf = await fetchPdf(url, { outbound: deps.outbound, signal });
     options.onProgress?.('extracting');
     const extracted = await extractPdfText(pdf, { signal });
-    return cleanPdfText(extracted.text);
+    // Off the event loop, under its own time budget: the text is whatever the PDF's author wrote.
+    return cleanPdfTextOffThread(extracted.text, { signal });
   }
 
   async function computeDeep(request: SummaryRequest, key: string, options: RunOptions): Promise<Summary> {
