@@ -370,6 +370,15 @@ describe('summary stream headers', () => {
     expect(remaining).toEqual(['6', '5', '4', '3', '2', '1', '0', '0']);
   });
 
+  it('is documented in the OpenAPI document: the event stream, the 204 and the Last-Event-ID header', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const stream = doc.paths['/api/summarize'].get;
+    expect(Object.keys(stream.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(stream.responses['204']).toBeDefined();
+    expect(stream.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'last-event-id' })]));
+    expect(stream.description).toMatch(/Last-Event-ID: end/);
+  });
+
   it('numbers its events, asks for a long reconnection delay, and answers a reconnect after the end 204 without counting it', async () => {
     const visitor = (await t.app.inject({ method: 'GET', url: streamUrl('Numbered') })).cookies.find((c) => c.name === 'anon_session')!.value;
     const headers = { cookie: `anon_session=${visitor}` };
