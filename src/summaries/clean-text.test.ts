@@ -121,7 +121,7 @@ function bestTime(make: (n: number) => string, n: number, work: (text: string) =
  * a slow machine passes too. Both sizes are large, so that fixed costs do not make the smaller one look
  * cheap; the bound (3 times linear) leaves room for a busy machine.
  */
-export const PATHOLOGICAL_TEXTS: Array<[string, (n: number) => string]> = [
+const PATHOLOGICAL_TEXTS: Array<[string, (n: number) => string]> = [
   ['one run of letters', (n) => 'a'.repeat(n)],
   ['a run of letters per page', (n) => Array.from({ length: 4 }, () => `Introduction\n${'a'.repeat(n / 4)}\n`).join('\f')],
   ['a run of letters ending in a hyphen', (n) => `${'a'.repeat(n)}-x`],
