@@ -36,28 +36,27 @@ function fakeShared(): Cache & { texts: Map<string, string>; ttls: number[] } {
 }
 
 describe('summaryCacheKey', () => {
-  it('keys a title by its words, whatever their case and the whitespace between them', () => {
-    const titles = [
-      'Attention Is All You Need',
-      '  Attention  is all\tyou\n\nneed ',
-      'attention is all you need',
-      'Attention\u00a0Is All You Need',
-      'Attention\u2003 Is\r\nAll You Need',
-      'ATTENTION IS ALL YOU NEED',
+  it('names everything a summary is made from: title and text, or title and what leads to the PDF', () => {
+    const quick = { mode: 'quick' as const, title: 'Attention Is All You Need', text: ABSTRACT };
+    const deep = { mode: 'deep' as const, title: 'Attention', pdf: { id: 'pubmed:1', source: 'pubmed', url: 'https://example.org/p.pdf' } };
+    const keys = [
+      summaryCacheKey(quick),
+      summaryCacheKey({ ...quick, text: `${ABSTRACT} And a lie.` }),
+      summaryCacheKey({ ...quick, title: 'Another title' }),
+      summaryCacheKey({ ...quick, mode: 'deep' }),
+      // The parts are kept apart: moving words from the title to the text is another input.
+      summaryCacheKey({ mode: 'quick', title: 'Attention Is All You', text: `Need ${ABSTRACT}` }),
+      summaryCacheKey(deep),
+      summaryCacheKey({ ...deep, pdf: { ...deep.pdf, url: 'https://example.org/other.pdf' } }),
+      summaryCacheKey({ ...deep, pdf: { ...deep.pdf, id: 'pubmed:2' } }),
+      summaryCacheKey({ ...deep, pdf: { ...deep.pdf, source: 'crossref' } }),
+      summaryCacheKey({ ...deep, title: 'Another title' }),
     ];
-    const keys = new Set(titles.map((title) => summaryCacheKey({ title }, 'quick')));
-    expect([...keys]).toEqual(['summary:v1:attention is all you need:quick']);
-    for (const title of [...titles, 'Ünïcødé  Title', 'x', ' ', '\t\t', 'a b  c\u2028d']) {
-      const folded = title.trim().toLowerCase().replace(/\s+/g, ' ');
-      expect(summaryCacheKey({ title, url: 'https://example.org/p.pdf' }, 'deep')).toBe(
-        `summary:v1:${folded || 'url#https://example.org/p.pdf'}:deep`,
-      );
-    }
-  });
-
-  it('prefers the id, and hashes long keys', () => {
-    expect(summaryCacheKey({ id: ' arxiv:1706.03762 ', title: 'Attention' }, 'deep')).toBe('summary:v1:arxiv:1706.03762:deep');
-    expect(summaryCacheKey({ title: 'long '.repeat(60) }, 'quick')).toMatch(/^summary:v1:[0-9a-f]{64}$/);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const key of keys) expect(key).toMatch(/^summary:v2:(quick|deep):(text|pdf):[0-9a-f]{64}$/);
+    // The same input is the same key (surrounding spaces of an id or url do not make another).
+    expect(summaryCacheKey({ ...deep, pdf: { id: ' pubmed:1 ', source: 'PubMed', url: ' https://example.org/p.pdf' } })).toBe(keys[5]);
+    expect(summaryCacheKey({ ...quick })).toBe(keys[0]);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The summary caches (spec §4.4 rule 5, §6, §8): key `<id or title>:<mode>`, seven days. Looked up in
+ * The summary caches (spec §4.4 rule 5, §6, §8): keyed by what was summarised, seven days. Looked up in
  * the shared store first (the KV REST store when configured, else Redis), then in an in-process LRU
  * bounded in entries and bytes. Failures are never cached; a shared-store outage degrades to memory.
  * Identical requests in flight at once are computed once.
@@ -34,29 +34,28 @@ export interface SummaryCache {
 }
 
 /**
- * `<id or title>:<mode>`; ids keep their provider prefix, so two providers' same native id never
- * collide. A request with neither (a bare PDF address, or Variant B content) is keyed by that.
+ * What a summary is made from, and so what its cache key must name: a quick summary is made from the
+ * title and the text (abstract or content); a deep one from the title and the PDF that the record's
+ * id, source and client-supplied url lead to. A key names all of it, so a caller who sends a record's
+ * id with an abstract or a url of their own gets an entry of their own, never the one everybody else
+ * is served for that id (issue #13, item 12).
  */
-export function summaryCacheKey(input: { id?: string; title?: string; url?: string; content?: string }, mode: string): string {
-  const subject =
-    input.id?.trim() ||
-    (input.title && foldTitle(input.title)) ||
-    (input.url?.trim() ? `url#${input.url.trim()}` : `content#${sha256(input.content ?? '')}`);
-  const raw = `${subject}:${mode}`;
-  // Long titles are hashed so keys stay short; the hash keeps them distinct.
-  return `summary:v1:${raw.length > 200 ? sha256(raw) : raw}`;
-}
-
-/** Whitespace other than single spaces: only where it occurs does folding change a title. */
-const UNFOLDED_WHITESPACE = /\s\s|[^\S ]/;
+export type SummaryInput =
+  | { mode: 'quick' | 'deep'; title?: string; text: string }
+  | { mode: 'deep'; title?: string; pdf: { id?: string; source?: string; url?: string } };
 
 /**
- * Case and runs of whitespace do not make another title. Most titles hold neither tabs nor double
- * spaces, and for them the replace, most of what a key costs, is skipped.
+ * `summary:v2:<mode>:<text|pdf>:<sha-256 of the input>`. v1 keys (`<id or title>:<mode>`) named only
+ * the record, so entries stored under them may hold another caller's text: they are never read again.
  */
-function foldTitle(title: string): string {
-  const lower = title.trim().toLowerCase();
-  return UNFOLDED_WHITESPACE.test(lower) ? lower.replace(/\s+/g, ' ') : lower;
+export function summaryCacheKey(input: SummaryInput): string {
+  const title = input.title ?? '';
+  const [kind, parts] =
+    'pdf' in input
+      ? ['pdf', [title, input.pdf.id?.trim() ?? '', input.pdf.source?.trim().toLowerCase() ?? '', input.pdf.url?.trim() ?? '']]
+      : ['text', [title, input.text]];
+  // JSON keeps the parts apart: ["a b", ""] and ["a", "b"] are different inputs.
+  return `summary:v2:${input.mode}:${kind}:${sha256(JSON.stringify(parts))}`;
 }
 
 function sha256(text: string): string {

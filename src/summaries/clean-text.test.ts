@@ -101,3 +101,44 @@ describe('looksLikeReferenceEntries', () => {
     expect(looksLikeReferenceEntries('Earlier work (Doe and Roe, 2014; Lee, 2019) parsed things with rules, which we replace by learning.')).toBe(false);
   });
 });
+
+/** The best of five timings of `work` on the text `make(n)`, in milliseconds. */
+function bestTime(make: (n: number) => string, n: number, work: (text: string) => unknown): number {
+  const text = make(n);
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    work(text);
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+/**
+ * Text an anonymous caller can put in a PDF (issue #13, item 11). Cleaning must take time in
+ * proportion to the text: four times the text, about four times the time (a pattern that backtracks
+ * quadratically takes sixteen, and minutes at these sizes). Compared within one process, as a ratio, so
+ * a slow machine passes too. Both sizes are large, so that fixed costs do not make the smaller one look
+ * cheap; the bound (3 times linear) leaves room for a busy machine.
+ */
+const PATHOLOGICAL_TEXTS: Array<[string, (n: number) => string]> = [
+  ['one run of letters', (n) => 'a'.repeat(n)],
+  ['a run of letters per page', (n) => Array.from({ length: 4 }, () => `Introduction\n${'a'.repeat(n / 4)}\n`).join('\f')],
+  ['a run of letters ending in a hyphen', (n) => `${'a'.repeat(n)}-x`],
+  ['a run of letters broken at a line end', (n) => `${'a'.repeat(n)}-\n${'b'.repeat(10)} end`],
+  ['lines that each end in a hyphen', (n) => Array.from({ length: n / 10 }, () => 'abcdefgh-').join('\n')],
+  ['a run of spaces inside a line', (n) => `x${' '.repeat(n)}x`],
+  ['a run of spaces after "page"', (n) => `page${' '.repeat(n)}x`],
+  ['a long paragraph of short lines', (n) => Array.from({ length: n / 20 }, () => 'lorem ipsum dolor si').join('\n')],
+  ['capitals after a single capital', (n) => `B ${'A'.repeat(n)}a`],
+];
+
+describe('cleanPdfText on hostile text', () => {
+  it.each(PATHOLOGICAL_TEXTS)('takes linear time on %s', (_label, make) => {
+    cleanPdfText(make(2000)); // warm up the compiler
+    const small = bestTime(make, 200_000, cleanPdfText);
+    const large = bestTime(make, 800_000, cleanPdfText);
+    // 10 ms of slack for garbage collection and timer noise on runs of a few milliseconds.
+    expect(large).toBeLessThan(12 * small + 10);
+  });
+});

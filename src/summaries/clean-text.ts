@@ -56,8 +56,14 @@ const NUMBERED_HEADING = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,4}\.)\s+\p{Lu
 
 const CAPTION_START = /^(?:fig(?:ure)?|table|tab)\.?\s*[\dIVX]+[.:]/i;
 const ABSTRACT_RUN_IN = /^(abstract|summary)\s*[.:—–-]\s*(?=\S)/i;
-const PAGE_NUMBER_LINE =
-  /^(?:page\s+)?[-–—]?\s*(?:\d{1,4}|[ivxlc]{1,6})\s*[-–—]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
+/**
+ * "12", "- 12 -", "Page 3 of 10", "iv". No two runs of spaces sit side by side in it (each `\s*` is
+ * followed by something it cannot match), so a line of one long run of spaces is one linear scan:
+ * `\s*[-–—]?(?:\s*…)` tried every split of such a run (a 50,000-space line took 10 s).
+ */
+const PAGE_NUMBER_LINE = /^(?:page\s+)?(?:[-–—]\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*[-–—])?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
+/** Longer lines are never page numbers ("Page 1234 of 1234" is 17 characters). */
+const PAGE_NUMBER_MAX_LENGTH = 24;
 
 export interface CleanPdfTextOptions {
   /** Keep the sections after a References heading (default false: cut them). */
@@ -88,10 +94,17 @@ function findRunningLines(pages: string[][]): Set<string> {
   return running;
 }
 
+/**
+ * A word broken at a line end ("repre-\nsentation"). The look-behind makes a match start only where a
+ * run of letters starts: without it a long run of letters is tried from each of its letters, every try
+ * running to the run's end (quadratic: 50,000 letters took seconds, issue #13 item 11).
+ */
+const BROKEN_AT_LINE_END = /(?<!\p{L})\p{L}+[-‐]\n\s*\p{Ll}+/gu;
+
 /** Word counts of a text, leaving out the pieces of words broken at line ends (they are what is being decided). */
 function buildVocabulary(text: string): Map<string, number> {
   const vocabulary = new Map<string, number>();
-  const unbroken = text.replace(/\p{L}+[-‐]\n\s*\p{Ll}+/gu, ' ');
+  const unbroken = text.replace(BROKEN_AT_LINE_END, ' ');
   for (const match of unbroken.matchAll(/\p{L}+(?:-\p{L}+)*/gu)) {
     const word = match[0].toLowerCase();
     vocabulary.set(word, (vocabulary.get(word) ?? 0) + 1);
@@ -131,7 +144,7 @@ export function joinSmallCapsSplits(text: string): string {
 function isRunningOrPageNumber(line: string, running: Set<string>): boolean {
   const trimmed = line.trim();
   if (!trimmed) return false;
-  if (PAGE_NUMBER_LINE.test(trimmed)) return true;
+  if (trimmed.length <= PAGE_NUMBER_MAX_LENGTH && PAGE_NUMBER_LINE.test(trimmed)) return true;
   return running.has(lineKey(trimmed));
 }
 
@@ -155,7 +168,8 @@ export function cleanPdfText(raw: string, options: CleanPdfTextOptions = {}): st
   for (const page of pages) {
     for (const line of page) {
       if (isRunningOrPageNumber(line, running)) continue;
-      lines.push(line.replace(/\s+$/, ''));
+      // trimEnd, not /\s+$/: the pattern retries from every space of a run that does not end the line.
+      lines.push(line.trimEnd());
     }
   }
 
@@ -164,13 +178,12 @@ export function cleanPdfText(raw: string, options: CleanPdfTextOptions = {}): st
   const vocabulary = buildVocabulary(body.join('\n'));
 
   const paragraphs: string[] = [];
-  let current = '';
+  const current = new ParagraphBuilder();
   let skippingBackMatter = false;
   let skippedLines = 0;
   const flush = (): void => {
-    const paragraph = current.replace(/\s+/g, ' ').trim();
+    const paragraph = current.take().replace(/\s+/g, ' ').trim();
     if (paragraph) paragraphs.push(paragraph);
-    current = '';
   };
 
   // A blank line ends a paragraph unless the text plainly runs on across it (a column or page break
@@ -179,14 +192,15 @@ export function cleanPdfText(raw: string, options: CleanPdfTextOptions = {}): st
   for (const rawLine of body) {
     const line = rawLine.trim();
     if (!line) {
-      pendingBreak = current.length > 0;
+      pendingBreak = !current.isEmpty;
       // A blank line ends a skipped back-matter paragraph, but not one right after its heading.
       if (skippedLines > 0) skippingBackMatter = false;
       continue;
     }
     if (pendingBreak) {
       pendingBreak = false;
-      const runsOn = /\p{L}[-‐]$/u.test(current) || (/[\p{Ll},]$/u.test(current) && /^\p{Ll}/u.test(line));
+      const end = current.tail(3);
+      const runsOn = /\p{L}[-‐]$/u.test(end) || (/[\p{Ll},]$/u.test(end) && /^\p{Ll}/u.test(line));
       if (!runsOn) flush();
     }
     if (skippingBackMatter) {
@@ -206,17 +220,18 @@ export function cleanPdfText(raw: string, options: CleanPdfTextOptions = {}): st
     if (abstractRunIn && !KNOWN_SECTION_HEADING.test(line)) {
       flush();
       paragraphs.push('Abstract');
-      current = line.slice(abstractRunIn[0].length);
+      current.append(line.slice(abstractRunIn[0].length));
       continue;
     }
-    const endsSentence = /[.!?:;]["'”’)\]]?$/.test(current.trimEnd()) || current.trim() === '';
+    // Lines are trimmed, so the paragraph ends with its last character that is not a space.
+    const endsSentence = current.isEmpty || /[.!?:;]["'”’)\]]?$/.test(current.tail(2));
     if ((endsSentence || KNOWN_SECTION_HEADING.test(line)) && looksLikeHeading(line)) {
       flush();
       paragraphs.push(line);
       continue;
     }
     if (CAPTION_START.test(line)) flush();
-    current = appendLine(current, line, vocabulary);
+    appendLine(current, line, vocabulary);
   }
   flush();
   const kept = dropReferenceEntries(paragraphs);
@@ -253,17 +268,87 @@ function dropReferenceEntries(paragraphs: string[]): string[] {
   return kept;
 }
 
-function appendLine(current: string, line: string, vocabulary: Map<string, number>): string {
-  if (!current) return line;
-  const broken = /(\p{L}+)[-‐]$/u.exec(current);
-  const continued = /^(\p{Ll}+)/u.exec(line);
+/**
+ * Longest word-piece that a line-end hyphen is undone for by looking words up. A longer run of letters
+ * is no word of any language: its hyphen is dropped without a look-up, so the work per line stays bounded.
+ */
+const MAX_BROKEN_WORD = 64;
+const BROKEN_HEAD = /(\p{L}+)[-‐]$/u;
+const CONTINUED_TAIL = /^\p{Ll}+/u;
+
+function appendLine(current: ParagraphBuilder, line: string, vocabulary: Map<string, number>): void {
+  if (current.isEmpty) {
+    current.append(line);
+    return;
+  }
+  // Only the paragraph's last characters are looked at, never the whole of it (which grows line by line).
+  const broken = BROKEN_HEAD.exec(current.tail(MAX_BROKEN_WORD + 2));
+  const continued = broken ? CONTINUED_TAIL.exec(line) : null;
   if (broken && continued) {
     const head = broken[1] as string;
-    const tail = continued[1] as string;
-    const joined = joinHyphenated(head, tail, vocabulary);
-    return current.slice(0, current.length - head.length - 1) + joined + line.slice(tail.length);
+    const tail = continued[0];
+    current.dropEnd(head.length + 1);
+    const tooLong = head.length > MAX_BROKEN_WORD || tail.length > MAX_BROKEN_WORD;
+    current.append(tooLong ? head + tail : joinHyphenated(head, tail, vocabulary));
+    current.append(line.slice(tail.length));
+    return;
   }
-  return `${current} ${line}`;
+  current.append(' ');
+  current.append(line);
+}
+
+/**
+ * A paragraph being built line by line, kept as pieces (joined once, when it is taken) so that adding a
+ * line and reading the paragraph's end cost the same however long the paragraph has grown.
+ */
+class ParagraphBuilder {
+  private pieces: string[] = [];
+  private length = 0;
+
+  /** Every piece appended is a trimmed line, a part of one or a single space: empty is also blank. */
+  get isEmpty(): boolean {
+    return this.length === 0;
+  }
+
+  append(piece: string): void {
+    if (!piece) return;
+    this.pieces.push(piece);
+    this.length += piece.length;
+  }
+
+  /** The last `count` characters (fewer when the paragraph is shorter). */
+  tail(count: number): string {
+    let text = '';
+    for (let i = this.pieces.length - 1; i >= 0 && text.length < count; i--) {
+      const piece = this.pieces[i] as string;
+      const need = count - text.length;
+      text = (piece.length > need ? piece.slice(piece.length - need) : piece) + text;
+    }
+    return text;
+  }
+
+  /** Removes the last `count` characters. */
+  dropEnd(count: number): void {
+    let left = Math.min(count, this.length);
+    this.length -= left;
+    while (left > 0) {
+      const last = this.pieces.pop() as string;
+      if (last.length > left) {
+        this.pieces.push(last.slice(0, last.length - left));
+        left = 0;
+      } else {
+        left -= last.length;
+      }
+    }
+  }
+
+  /** The paragraph's text; the builder is empty again. */
+  take(): string {
+    const text = this.pieces.join('');
+    this.pieces = [];
+    this.length = 0;
+    return text;
+  }
 }
 
 /** Index of the line where the references section starts (its heading), or the number of lines. */

@@ -5,8 +5,8 @@
  */
 import type { Outbound } from '../platform/outbound.js';
 import { summaryCacheKey, type CacheSource, type SummaryCache } from './cache.js';
-import { cleanPdfText } from './clean-text.js';
 import { PdfFetchError, PdfTextError } from './pdf/errors.js';
+import { cleanPdfTextOffThread } from './pdf/clean-off-thread.js';
 import { extractPdfText } from './pdf/extract.js';
 import { fetchPdf } from './pdf/fetch-pdf.js';
 import { resolvePdfUrl, type PdfSourceUrls } from './pdf/address.js';
@@ -119,7 +119,8 @@ export function createSummarizer(deps: SummarizerDeps) {
     const pdf = await fetchPdf(url, { outbound: deps.outbound, signal });
     options.onProgress?.('extracting');
     const extracted = await extractPdfText(pdf, { signal });
-    return cleanPdfText(extracted.text);
+    // Off the event loop, under its own time budget: the text is whatever the PDF's author wrote.
+    return cleanPdfTextOffThread(extracted.text, { signal });
   }
 
   async function computeDeep(request: SummaryRequest, key: string, options: RunOptions): Promise<Summary> {
@@ -147,7 +148,7 @@ export function createSummarizer(deps: SummarizerDeps) {
     try {
       if (request.content !== undefined) return await runContent(request);
       if (request.mode === 'quick') {
-        const key = summaryCacheKey(request, 'quick');
+        const key = summaryCacheKey({ mode: 'quick', title: request.title, text: quickText(request) });
         const hit = await deps.cache.get<Summary>(key);
         if (hit) return { summary: hit.value, modeRequested: 'quick', modeUsed: 'quick', fromCache: hit.from };
         return { summary: await computeQuick(request, key), modeRequested: 'quick', modeUsed: 'quick', fromCache: false };
@@ -156,7 +157,7 @@ export function createSummarizer(deps: SummarizerDeps) {
         if (request.mode === 'deep') throw new SummaryFailure(400, 'VALIDATION_ERROR', 'A deep summary needs an id or a url');
         return await run({ ...request, mode: 'quick' }).then((outcome) => ({ ...outcome, modeRequested: 'auto' as const }));
       }
-      const key = summaryCacheKey(request, 'deep');
+      const key = summaryCacheKey({ mode: 'deep', title: request.title, pdf: { id: request.id, source: request.source, url: request.url } });
       const hit = await deps.cache.get<Summary>(key);
       if (hit) return { summary: hit.value, modeRequested: request.mode, modeUsed: 'deep', fromCache: hit.from };
       try {
@@ -181,7 +182,7 @@ export function createSummarizer(deps: SummarizerDeps) {
     const text = (request.content ?? '').slice(0, MAX_TEXT_CHARS);
     if (!text.trim()) throw new SummaryFailure(400, 'VALIDATION_ERROR', 'content must not be empty');
     const mode: SummaryMode = text.split(/\s+/).length > FULL_TEXT_WORDS ? 'deep' : 'quick';
-    const key = summaryCacheKey({ content: text }, mode);
+    const key = summaryCacheKey({ mode, title: request.title, text });
     const hit = await deps.cache.get<Summary>(key);
     if (hit) return { summary: hit.value, modeRequested: mode, modeUsed: mode, fromCache: hit.from };
     const summary = summarize({ title: request.title, text, mode });

@@ -3,14 +3,17 @@
  * real PDFs served by a local HTTP server, the caches (memory, Redis, and the KV REST protocol over
  * the machine's real Redis), failures that end in clear errors, and the limits.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildUser, cookieHeader, cookiesFrom } from '../../test/support/factories.js';
 import { startKvRestServer, type KvRestServer } from '../../test/support/kv-rest-server.js';
-import { makeImageOnlyPdf } from './pdf/test-support/make-pdf.js';
+import { makeImageOnlyPdf, makeTextPdf } from './pdf/test-support/make-pdf.js';
 
 const SPECTER = readFileSync(new URL('../../test/fixtures/pdfs/specter-acl2020-2col.pdf', import.meta.url));
 const QUICK = {
@@ -27,7 +30,7 @@ interface PdfServer {
   close(): Promise<void>;
 }
 
-async function startPdfServer(scanned: Buffer): Promise<PdfServer> {
+async function startPdfServer(scanned: Buffer, extra: Record<string, Buffer> = {}): Promise<PdfServer> {
   const hits = new Map<string, number>();
   const abandoned: string[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -38,6 +41,8 @@ async function startPdfServer(scanned: Buffer): Promise<PdfServer> {
     });
     if (path.startsWith('/arxiv-pdf/')) return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(SPECTER);
     if (path === '/papers/specter.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(SPECTER);
+    const made = extra[path];
+    if (made) return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(made);
     if (path === '/papers/scan.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(scanned);
     if (path === '/papers/fake.pdf') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not a pdf</html>');
     if (path === '/papers/landing') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>landing page</html>');
@@ -131,7 +136,8 @@ describe('summaries', () => {
     });
 
     it.each([
-      ['Variant A, quick', { id: 'openalex:W-hit-equals-miss', ...QUICK, mode: 'quick' }],
+      // A summary is keyed by what it is made of (title + abstract), so each case sends its own.
+      ['Variant A, quick', { id: 'openalex:W-hit-equals-miss', ...QUICK, abstract: `${QUICK.abstract} Hit equals miss (A).`, mode: 'quick' }],
       ['Variant A, auto without an address (quick)', { title: 'Hit equals miss, auto', abstract: QUICK.abstract, mode: 'auto' }],
       ['Variant B', { content: `${QUICK.abstract} Hit equals miss.`, type: 'article' }],
     ])('answers a cache hit exactly as the miss, but for fromCache (%s)', async (_label, payload) => {
@@ -239,7 +245,7 @@ describe('summaries', () => {
 
   describe('GET /api/summarize (server-sent events)', () => {
     it('streams meta, tldr, bullets, tags, done; the second time from the cache', async () => {
-      const query = new URLSearchParams({ id: 'pubmed:1', ...QUICK, mode: 'quick' });
+      const query = new URLSearchParams({ id: 'pubmed:1', ...QUICK, abstract: `${QUICK.abstract} Streamed.`, mode: 'quick' });
       const events = await readStream(`${base}/api/summarize?${query}`);
       expect(events.map((e) => e.event)).toEqual(['meta', 'tldr', 'bullets', 'tags', 'done']);
       expect(events[0]!.data).toEqual({ fromCache: false, cache: 'memory', modeRequested: 'quick', modeUsed: 'quick' });
@@ -309,6 +315,85 @@ describe('summarize rate limit', () => {
   });
 });
 
+describe('summary stream headers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { RATE_LIMIT_SUMMARIZE_PER_HOUR: '7', RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000' } });
+  });
+  afterAll(async () => t?.close());
+  const streamUrl = (title: string) => `/api/summarize?${new URLSearchParams({ title, abstract: QUICK.abstract })}`;
+
+  it("sends the refreshed session cookies when it refreshed an expired access cookie, so the session lives on", async () => {
+    const user = await buildUser(t.app);
+    const expired = await new SignJWT({ email: user.email, name: user.name, sid: 'expired-session' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuer('research-workspace')
+      .setAudience('authenticated')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+      .sign(new TextEncoder().encode(t.app.ctx.platform.signingSecret));
+    const res = await t.app.inject({ method: 'GET', url: streamUrl('Refreshed on the stream'), headers: { cookie: cookieHeader({ access_token: expired, refresh_token: user.refreshToken }) } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/event: done/);
+    const jar = cookiesFrom(res);
+    expect(jar.access_token).toBeTruthy();
+    expect(jar.access_token).not.toBe(expired);
+    expect(jar.refresh_token).toBeTruthy();
+    expect(jar.refresh_token).not.toBe(user.refreshToken);
+    for (const cookie of res.cookies.filter((c) => c.name === 'access_token' || c.name === 'refresh_token')) {
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    }
+    // The browser goes on with the rotated pair: still signed in, no reuse of the old refresh token.
+    const next = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieHeader({ access_token: jar.access_token!, refresh_token: jar.refresh_token! }) } });
+    expect(next.statusCode).toBe(200);
+    expect(next.json().user.id).toBe(user.id);
+  });
+
+  it('gives a visitor an anonymous session cookie, as every other route does', async () => {
+    const res = await t.app.inject({ method: 'GET', url: streamUrl('A visitor streams') });
+    expect(cookiesFrom(res).anon_session).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("carries the summarize limit's RateLimit headers, not the general one's, and refuses past it in an error event", async () => {
+    const user = await buildUser(t.app);
+    const remaining: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await t.app.inject({ method: 'GET', url: streamUrl(`Counted ${i}`), headers: user.bearer });
+      expect(res.headers['ratelimit-limit']).toBe('7');
+      remaining.push(String(res.headers['ratelimit-remaining']));
+      if (i === 7) {
+        expect(res.body).toMatch(/id: end\nevent: error\ndata: \{"message":"Too many requests[^"]*","code":"RATE_LIMITED"\}/);
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    }
+    expect(remaining).toEqual(['6', '5', '4', '3', '2', '1', '0', '0']);
+  });
+
+  it('is documented in the OpenAPI document: the event stream, the 204 and the Last-Event-ID header', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const stream = doc.paths['/api/summarize'].get;
+    expect(Object.keys(stream.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(stream.responses['204']).toBeDefined();
+    expect(stream.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'last-event-id' })]));
+    expect(stream.description).toMatch(/Last-Event-ID: end/);
+  });
+
+  it('numbers its events, asks for a long reconnection delay, and answers a reconnect after the end 204 without counting it', async () => {
+    const visitor = (await t.app.inject({ method: 'GET', url: streamUrl('Numbered') })).cookies.find((c) => c.name === 'anon_session')!.value;
+    const headers = { cookie: `anon_session=${visitor}` };
+    const res = await t.app.inject({ method: 'GET', url: streamUrl('Numbered'), headers });
+    expect(res.body).toMatch(/^retry: 3600000\n\nid: 1\nevent: meta\n/);
+    expect(res.body.match(/^id: .*$/gm)).toEqual(['id: 1', 'id: 2', 'id: 3', 'id: 4', 'id: end']);
+    const before = Number(res.headers['ratelimit-remaining']);
+    const reconnect = await t.app.inject({ method: 'GET', url: streamUrl('Numbered'), headers: { ...headers, 'last-event-id': 'end' } });
+    expect(reconnect.statusCode).toBe(204);
+    expect(reconnect.body).toBe('');
+    const after = await t.app.inject({ method: 'GET', url: streamUrl('Numbered'), headers });
+    expect(Number(after.headers['ratelimit-remaining'])).toBe(before - 1);
+  });
+});
+
 const redisLeg = storeLegs()[1]!;
 
 describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
@@ -322,7 +407,7 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
     const env = { KV_REST_API_URL: kv.url, KV_REST_API_TOKEN: kv.token };
     const first = await buildTestApp({ env });
     const second = await buildTestApp({ env });
-    const payload = { id: `zenodo:${Date.now()}`, ...QUICK };
+    const payload = { id: `zenodo:${Date.now()}`, ...QUICK, abstract: `${QUICK.abstract} Run ${randomUUID()}.` };
     const a = await first.app.inject({ method: 'POST', url: '/api/summarize', payload });
     expect(a.json()).toMatchObject({ fromCache: false, cache: 'kv+memory' });
     const set = kv.commands.find((command) => command[0]?.toLowerCase() === 'set');
@@ -341,7 +426,7 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
     const t = await buildTestApp({ env: { KV_REST_API_URL: kv.url, KV_REST_API_TOKEN: kv.token } });
     kv.setDown(true);
     try {
-      const payload = { id: `zenodo:down-${Date.now()}`, ...QUICK };
+      const payload = { id: `zenodo:down-${Date.now()}`, ...QUICK, abstract: `${QUICK.abstract} Run ${randomUUID()}.` };
       const first = await t.app.inject({ method: 'POST', url: '/api/summarize', payload });
       expect(first.statusCode).toBe(200);
       expect(first.json().fromCache).toBe(false);
@@ -359,9 +444,70 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
 
   it('uses Redis as the shared store when only REDIS_URL is set', async () => {
     const first = await buildTestApp({ leg: redisLeg });
-    const payload = { id: `crossref:10.1/${Date.now()}`, ...QUICK };
+    const payload = { id: `crossref:10.1/${Date.now()}`, ...QUICK, abstract: `${QUICK.abstract} Run ${randomUUID()}.` };
     expect((await first.app.inject({ method: 'POST', url: '/api/summarize', payload })).json().fromCache).toBe(false);
     expect((await first.app.inject({ method: 'POST', url: '/api/summarize', payload })).json().fromCache).toBe('kv');
     await first.close();
   });
 });
+
+/** What an anonymous caller made up about a paper: it must reach nobody else (issue #13, item 12). */
+const LIE =
+  'This paper proves that the moon is made of green cheese. Cheese astronomy replaces attention entirely. Readers should send their savings to the cheese fund at once. Every translation benchmark was won by cheese. The cheese results are final and beyond doubt.';
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skipReason)(`summary cache keyed by what was summarised (${leg.name})`, () => {
+    let pdfs: PdfServer;
+    let t: TestApp;
+    beforeAll(async () => {
+      pdfs = await startPdfServer(await makeImageOnlyPdf(), {
+        '/papers/lie.pdf': await makeTextPdf(Array.from({ length: 12 }, () => LIE)),
+      });
+      t = await buildTestApp({ leg, env: { OUTBOUND_ALLOW_PRIVATE: '1', ARXIV_PDF_URL: `${pdfs.url}/arxiv-pdf` } });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await pdfs?.close();
+    });
+
+    const summaryText = (body: { tldr: string; bullets: string[]; tags: string[] }) => [body.tldr, ...body.bullets, ...body.tags].join(' ');
+
+    it('serves a lying abstract sent with an id to its sender only, never to the next caller for that id', async () => {
+      const id = `arxiv:1706.03762-${leg.name}`;
+      const liar = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, title: QUICK.title, abstract: LIE, mode: 'quick' } });
+      expect(liar.statusCode).toBe(200);
+      expect(summaryText(liar.json())).toMatch(/cheese/);
+
+      const honest = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, ...QUICK, mode: 'quick' } });
+      expect(honest.statusCode).toBe(200);
+      expect(honest.json().fromCache).toBe(false);
+      expect(summaryText(honest.json())).not.toMatch(/cheese/);
+      for (const bullet of honest.json().bullets) expect(QUICK.abstract).toContain(bullet);
+
+      // By id alone there is nothing to summarise: the liar's entry is not an answer for it either.
+      const byIdAlone = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, mode: 'quick' } });
+      expect(byIdAlone.body).not.toMatch(/cheese/);
+
+      // The same input again is a hit, so the cache still works.
+      const again = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, ...QUICK, mode: 'quick' } });
+      expect(again.json()).toMatchObject({ fromCache: leg.redis ? 'kv' : 'memory', tldr: honest.json().tldr });
+    });
+
+    it('serves a deep summary of a client-supplied url to that url only, never to the next caller for the id', async () => {
+      const id = `crossref:10.5555/${leg.name}-deep`;
+      const liar = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, url: `${pdfs.url}/papers/lie.pdf`, mode: 'deep' } });
+      expect(liar.statusCode).toBe(200);
+      expect(summaryText(liar.json())).toMatch(/cheese/);
+
+      const honest = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, url: `${pdfs.url}/papers/specter.pdf`, mode: 'deep' } });
+      expect(honest.statusCode).toBe(200);
+      expect(honest.json()).toMatchObject({ fromCache: false, modeUsed: 'deep' });
+      expect(summaryText(honest.json())).not.toMatch(/cheese/);
+      expect(summaryText(honest.json())).toMatch(/citation|document|embedding|specter|scidocs/i);
+
+      // An arXiv id leads to the PDF the service derives itself; a url sent beside it changes nothing.
+      const arxiv = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id: 'arxiv:2004.07182', url: `${pdfs.url}/papers/lie.pdf`, mode: 'deep' } });
+      expect(summaryText(arxiv.json())).not.toMatch(/cheese/);
+    });
+  });
+}

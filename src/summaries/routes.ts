@@ -1,6 +1,6 @@
 /**
  * POST /api/summarize (JSON, in the variant of its body) and GET /api/summarize (server-sent events:
- * meta, tldr, bullets, tags, done; or error), spec §4.4 and §6.
+ * meta, tldr, bullets, tags, done; or error), spec §4.4 and §6. The stream's wire rules are in stream.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,13 +11,17 @@ import { RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { toApiError } from '../platform/http-errors.js';
 import { sendSerialised } from '../platform/serialization.js';
 import type { SummaryCache } from './cache.js';
-import { SummaryFailure, type Cancellation, type Stage, type Summarizer } from './produce.js';
+import { z } from 'zod';
+import { SummaryFailure, type Cancellation, type Stage, type Summarizer, type SummaryRequest } from './produce.js';
 import { createReplyMemo, type PresentedSummary } from './presenters.js';
-import { PlainError, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
+import { PlainError, StreamHeaders, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
+import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from './stream.js';
 import { toSummaryVariantA } from './summarize.js';
 
 const tags = ['summaries'];
 const KEEP_ALIVE_MS = 15_000;
+/** What a stream still open when the server shuts down is told. */
+const SHUTDOWN_EVENT = { message: 'The server is restarting; try again in a moment', code: 'SERVICE_UNAVAILABLE' };
 
 /**
  * The client's going away as an AbortSignal, aborted when the client disconnects before the reply is
@@ -29,16 +33,21 @@ class ClientDisconnection implements Cancellation {
   constructor(
     private readonly request: FastifyRequest,
     private readonly reply: FastifyReply,
+    /** The server's shutdown, which stops the work as a client's going away does. */
+    private readonly shutdown?: AbortSignal,
   ) {}
 
   signal(): AbortSignal {
     if (this.controller) return this.controller.signal;
     const controller = (this.controller = new AbortController());
     const response = this.reply.raw;
-    if (this.gone()) {
+    if (this.gone() || this.shutdown?.aborted) {
       controller.abort();
     } else {
+      const onShutdown = () => controller.abort();
+      this.shutdown?.addEventListener('abort', onShutdown, { once: true });
       response.once('close', () => {
+        this.shutdown?.removeEventListener('abort', onShutdown);
         if (!response.writableFinished) controller.abort();
       });
       this.request.raw.once('aborted', () => controller.abort());
@@ -72,7 +81,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
         summary: 'Summarise a paper: by content (Variant B) or by id/source/title/abstract/url/mode (Variant A)',
         security: SIGNED_IN_OPTIONAL,
         description:
-          'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. Errors are `{ error: "<message>" }`.',
+          'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. A cached summary is served only for the same input (title + abstract; for deep, title + id, source and url). Errors are `{ error: "<message>" }`.',
         body: SummarizeBody,
         response: {
           200: VariantAResponse.or(VariantBResponse),
@@ -105,6 +114,44 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
     },
   );
 
+  // Streams open now: when the server shuts down each gets an `error` event and its work is stopped,
+  // so the process drains at once instead of waiting for them (issue #13, item 7).
+  const openStreams = new Set<EventStream>();
+  const shutdown = new AbortController();
+  app.addHook('preClose', async () => {
+    for (const stream of openStreams) stream.finish('error', SHUTDOWN_EVENT);
+    shutdown.abort();
+  });
+
+  /** The work behind one stream, after its headers went out; every outcome ends it with `done` or `error`. */
+  async function runStream(request: FastifyRequest, reply: FastifyReply, query: SummaryRequest, stream: EventStream): Promise<void> {
+    const client = new ClientDisconnection(request, reply, shutdown.signal);
+    const keepAlive = setInterval(() => stream.keepAlive(), KEEP_ALIVE_MS);
+    try {
+      const outcome = await summarizer.run(query, {
+        cancellation: client,
+        onProgress: (stage: Stage) => stream.send('progress', { stage }),
+      });
+      stream.send('meta', { fromCache: outcome.fromCache, cache: cache.description, modeRequested: outcome.modeRequested, modeUsed: outcome.modeUsed });
+      const variantA = toSummaryVariantA(outcome.summary);
+      stream.send('tldr', variantA.tldr);
+      stream.send('bullets', variantA.bullets);
+      stream.send('tags', variantA.tags);
+      stream.finish('done', { ok: true });
+    } catch (error) {
+      if (error instanceof SummaryFailure) {
+        stream.finish('error', { message: error.message, code: error.code });
+      } else {
+        const apiError = toApiError(error as Error);
+        if (apiError.status >= 500) request.log.error({ err: error }, 'summary stream failed');
+        stream.finish('error', { message: apiError.message, code: apiError.code });
+      }
+    } finally {
+      clearInterval(keepAlive);
+      stream.end();
+    }
+  }
+
   app.get(
     '/api/summarize',
     {
@@ -114,56 +161,49 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
         summary: 'Summarise a paper as server-sent events: meta, (progress), tldr, bullets, tags, done — or error',
         security: SIGNED_IN_OPTIONAL,
         description:
-          'Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code}. Comments keep the connection alive on long work; disconnecting stops the work.',
+          'Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code} (also for bad parameters, the rate limit, and a server shutting down: code `SERVICE_UNAVAILABLE`). ' +
+          `Every event has an id; the last one (\`done\` or \`error\`) has the id \`${FINAL_EVENT_ID}\`, and the stream asks for \`retry: ${STREAM_RETRY_MS}\`. ` +
+          `Clients close the EventSource on \`done\` and \`error\`; a reconnect that sends \`Last-Event-ID: ${FINAL_EVENT_ID}\` is answered 204 (an EventSource then stops) and costs nothing. ` +
+          'The `RateLimit-*` headers are those of the summarize limit. Comments keep the connection alive on long work; disconnecting stops the work.',
         querystring: SummarizeQuery,
-        // Always 200: problems (a bad query, the rate limit, a failed summary) arrive as an `error` event.
-        response: { 200: { description: 'An event stream (text/event-stream)', content: { 'text/event-stream': { schema: SummaryEventStream } } } },
+        headers: StreamHeaders,
+        // Always 200 for a new stream: problems (a bad query, the rate limit, a failed summary) arrive as an `error` event.
+        response: {
+          200: { description: 'An event stream (text/event-stream)', content: { 'text/event-stream': { schema: SummaryEventStream } } },
+          204: z.null().describe('A reconnect after a finished stream (Last-Event-ID: end): nothing more to send'),
+        },
       },
       // Problems with the query are reported as an `error` event, which an EventSource can read.
       attachValidation: true,
     },
     async (request, reply) => {
-      const raw = reply.raw;
-      reply.hijack();
-      raw.writeHead(200, {
-        ...Object.fromEntries(Object.entries(reply.getHeaders()).map(([name, value]) => [name, String(value)])),
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      const send = (event: string, data: unknown) => {
-        if (!raw.writableEnded) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      };
-      const client = new ClientDisconnection(request, reply);
-      const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      if (reconnectsAfterEnd(request.headers['last-event-id'])) return reply.code(204).send(null);
+      let refusal: { message: string; code: string } | null = null;
       try {
         if (request.validationError) throw request.validationError;
-        await limiter.consume('summarize', requesterKey(request));
-        const outcome = await summarizer.run(request.query, {
-          cancellation: client,
-          onProgress: (stage: Stage) => send('progress', { stage }),
-        });
-        send('meta', { fromCache: outcome.fromCache, cache: cache.description, modeRequested: outcome.modeRequested, modeUsed: outcome.modeUsed });
-        const variantA = toSummaryVariantA(outcome.summary);
-        send('tldr', variantA.tldr);
-        send('bullets', variantA.bullets);
-        send('tags', variantA.tags);
-        send('done', { ok: true });
+        // The summarize limit's headers replace the general limit's that request auth set.
+        void reply.headers(rateLimitHeaders(await limiter.consume('summarize', requesterKey(request))));
       } catch (error) {
-        if (!client.aborted) {
-          if (error instanceof SummaryFailure) {
-            send('error', { message: error.message, code: error.code });
-          } else {
-            const apiError = toApiError(error as Error);
-            if (apiError.status >= 500) request.log.error({ err: error }, 'summary stream failed');
-            send('error', { message: apiError.message, code: apiError.code });
-          }
-        }
-      } finally {
-        clearInterval(keepAlive);
-        raw.end();
+        const apiError = toApiError(error as Error);
+        if (apiError.headers) void reply.headers(apiError.headers);
+        refusal = { message: apiError.message, code: apiError.code };
       }
+      const stream = new EventStream();
+      void reply.headers({
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        // One stream per connection: nothing lingers on it once the stream ends (and shutdown is not held up).
+        connection: 'close',
+        'x-accel-buffering': 'no',
+      });
+      void reply.send(stream.body);
+      if (refusal) {
+        stream.finish('error', refusal);
+      } else {
+        openStreams.add(stream);
+        void runStream(request, reply, request.query, stream).finally(() => openStreams.delete(stream));
+      }
+      return reply;
     },
   );
 }

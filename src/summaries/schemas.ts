@@ -26,6 +26,11 @@ export const SummarizeBody = z
 
 export const SummarizeQuery = z.object(VariantAFields);
 
+/** An EventSource's reconnect names the last event it saw. */
+export const StreamHeaders = z.object({
+  'last-event-id': z.string().max(100).optional().describe('Sent by an EventSource when it reconnects; `end` (a finished stream) is answered 204'),
+});
+
 export const VariantAResponse = z.object({
   tldr: z.string(),
   bullets: z.array(z.string()),
@@ -49,10 +54,12 @@ export const VariantBResponse = z.object({
  * GET /api/summarize's stream as the document shows it: text of `event: <name>` and `data: <JSON>`
  * lines; what each event's data holds is in the description (OpenAPI 3.1 has no schema per event).
  */
-export const SummaryEventStream = z.string().meta({
+// Typed unknown so the route can hand Fastify a stream; the document still says it is text.
+export const SummaryEventStream = z.unknown().meta({
   id: 'SummaryEventStream',
+  type: 'string',
   description:
-    'Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code} ends the stream. Lines starting with `:` are keep-alive comments.',
+    'Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code} ends the stream. Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments.',
 });
 
 export const PlainError = z.object({ error: z.string() }).meta({ id: 'PlainError', description: 'POST /api/summarize errors (spec §7.5)' });

@@ -85,3 +85,23 @@ describe('collapseWhitespace', () => {
     }
   });
 });
+
+describe('splitSentences on hostile text', () => {
+  it('takes linear time on a long run of non-letters inside the word after a full stop', () => {
+    const make = (n: number) => `One sentence. A${'1'.repeat(n)}b. Another sentence here.`;
+    const time = (n: number) => {
+      const text = make(n);
+      let best = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        splitSentences(text);
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    time(2000);
+    // Four times the text, about four times the time (quadratic: sixteen); bound at 3 times linear,
+    // with 10 ms of slack for noise.
+    expect(time(800_000)).toBeLessThan(12 * time(200_000) + 10);
+  });
+});

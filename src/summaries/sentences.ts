@@ -217,8 +217,23 @@ function isOpener(word: string, caseless: boolean): boolean {
   if (!caseless && !UPPER.test(first)) return false;
   // The next word is itself an initial ("J. A. Smith"): a name goes on.
   if (/^\p{L}\.$/u.test(word)) return false;
-  const bare = word.replace(/[^\p{L}]+$/u, '').toLowerCase();
+  const bare = withoutTrailingNonLetters(word).toLowerCase();
   return SENTENCE_OPENERS.has(bare);
+}
+
+/**
+ * `word.replace(/[^\p{L}]+$/u, '')` in one backward pass: the pattern retries from every character of
+ * a long run of non-letters that does not end the word (quadratic on "A111…1b", issue #13 item 11).
+ */
+function withoutTrailingNonLetters(word: string): string {
+  let end = word.length;
+  while (end > 0) {
+    // A surrogate pair is one character: test the code point that ends at `end`.
+    const start = end >= 2 && /[\uDC00-\uDFFF]/.test(word[end - 1] as string) && /[\uD800-\uDBFF]/.test(word[end - 2] as string) ? end - 2 : end - 1;
+    if (LETTER.test(word.slice(start, end))) break;
+    end = start;
+  }
+  return word.slice(0, end);
 }
 
 /** Whether the word at a position can begin a sentence at all (capital, digit, or lower case in caseless text). */

@@ -4,6 +4,7 @@
  * otherwise. Capped in characters; a scanned (image-only) PDF, a non-PDF, an encrypted or broken
  * file and a timeout each fail with a typed `PdfTextError`.
  */
+import { closeCleanWorkers } from './clean-off-thread.js';
 import { PdfTextError } from './errors.js';
 import { closePdfjsWorkers, extractWithPdfjs, type EngineResult } from './pdfjs-engine.js';
 import { extractWithPdftotext, isPdftotextAvailable } from './pdftotext-engine.js';
@@ -92,7 +93,7 @@ export async function extractPdfText(
   return { text, pages: result.pages, engine: usedEngine, truncated };
 }
 
-/** Stops idle extraction workers (call on shutdown). */
-export function closePdfExtractors(): Promise<void> {
-  return closePdfjsWorkers();
+/** Stops idle extraction and cleaning workers (call on shutdown). */
+export async function closePdfExtractors(): Promise<void> {
+  await Promise.all([closePdfjsWorkers(), closeCleanWorkers()]);
 }

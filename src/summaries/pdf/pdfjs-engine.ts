@@ -2,15 +2,13 @@
  * Runs pdf.js in a small pool of worker threads. A job that overruns its deadline or is aborted
  * terminates its worker (pdf.js cannot be interrupted otherwise); a fresh one takes its place.
  *
- * The worker file sits next to this module: `pdfjs-worker.js` in the compiled build, or
- * `pdfjs-worker.ts` when running from source (vitest, tsx), which is then loaded through tsx.
+ * The worker file sits next to this module (see worker-thread.ts).
  */
 import { availableParallelism } from 'node:os';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { PdfTextError } from './errors.js';
 import type { PdfjsJob, PdfjsResult } from './pdfjs-protocol.js';
+import { startWorker } from './worker-thread.js';
 
 export interface EngineOptions {
   maxChars: number;
@@ -27,17 +25,7 @@ export interface EngineResult {
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 
 function createWorker(): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./pdfjs-worker.js', here));
-  // From source: register tsx's loader inside the worker, then load the TypeScript worker module.
-  // (`execArgv: ['--import', 'tsx']` does not reach worker threads on Node 20.)
-  const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const workerUrl = new URL('./pdfjs-worker.ts', here).href;
-  const bootstrap =
-    `import(${JSON.stringify(tsxApi)})` +
-    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl)}); })` +
-    '.catch((error) => { setImmediate(() => { throw error; }); });';
-  return new Worker(bootstrap, { eval: true });
+  return startWorker(import.meta.url, 'pdfjs-worker');
 }
 
 interface PendingJob {

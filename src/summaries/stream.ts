@@ -1,0 +1,64 @@
+/**
+ * The summary stream's side of server-sent events, made safe for a browser's EventSource (issue #13,
+ * item 2). An EventSource reconnects by itself whenever the server closes the connection, even after
+ * the last event, and a reconnect is a new request: a new summary, counted against the user's hourly
+ * limit. So every event carries an id, the stream asks for a long reconnection delay (`retry:`), and
+ * the last event of a stream (`done` or `error`) has the id `end`: a reconnect that carries it in
+ * `Last-Event-ID` is answered 204, which tells an EventSource to stop for good. Clients should close
+ * the EventSource on `done` and `error` anyway.
+ *
+ * The body is a stream handed to Fastify (not a hijacked reply), so the reply's own headers and hooks
+ * apply: refreshed session cookies, CORS and the rate-limit headers reach the client (item 3).
+ */
+import { PassThrough } from 'node:stream';
+
+/** Asked of the client: wait an hour before reconnecting a stream that was cut (the default is ~3 s). */
+export const STREAM_RETRY_MS = 3_600_000;
+/** The id of a stream's last event (`done` or `error`). */
+export const FINAL_EVENT_ID = 'end';
+
+/** Whether a request is an EventSource's reconnect after a finished stream (its `Last-Event-ID`). */
+export function reconnectsAfterEnd(lastEventId: string | string[] | undefined): boolean {
+  return lastEventId === FINAL_EVENT_ID;
+}
+
+export class EventStream {
+  /** What Fastify sends as the body. */
+  readonly body = new PassThrough();
+  private sent = 0;
+
+  constructor() {
+    // Written at once: Fastify sends the headers with the first bytes, so the client sees the stream open.
+    this.write(`retry: ${STREAM_RETRY_MS}\n\n`);
+  }
+
+  /** False once the stream is finished or the client has gone. */
+  get open(): boolean {
+    return !this.body.writableEnded && !this.body.destroyed;
+  }
+
+  /** One event; its data is JSON (which has no line breaks, so it cannot end the event early). */
+  send(event: string, data: unknown): void {
+    this.sent++;
+    this.write(`id: ${this.sent}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** The last event (`done` or `error`), then the end of the stream. Later calls do nothing. */
+  finish(event: 'done' | 'error', data: unknown): void {
+    this.write(`id: ${FINAL_EVENT_ID}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.end();
+  }
+
+  /** A comment line: keeps proxies from closing a quiet connection. */
+  keepAlive(): void {
+    this.write(': keep-alive\n\n');
+  }
+
+  end(): void {
+    if (this.open) this.body.end();
+  }
+
+  private write(text: string): void {
+    if (this.open) this.body.write(text);
+  }
+}
