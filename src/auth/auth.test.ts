@@ -1,18 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { APP_ORIGIN, buildUser, cookieHeader, cookiesFrom, uniqueEmail } from '../../test/support/factories.js';
+import { linkIn, mailWrittenBy } from '../../test/support/outbox.js';
 
-function lastOutboxLink(dataDir: string, pattern: RegExp): string {
-  const outbox = join(dataDir, 'outbox');
-  const files = readdirSync(outbox).sort();
-  const mail = readFileSync(join(outbox, files[files.length - 1]!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const match = mail.match(pattern);
-  if (!match) throw new Error(`no link in mail:\n${mail}`);
-  return match[0];
+const RESET_LINK = /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/;
+
+/** Asks for a reset link and returns the token in the mail it sends. */
+async function requestResetLink(t: TestApp, email: string, remoteAddress = '127.0.0.1'): Promise<string> {
+  const mail = await mailWrittenBy(t.dataDir, async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email }, remoteAddress });
+    expect(res.statusCode).toBe(200);
+  });
+  return new URL(linkIn(mail, RESET_LINK)).searchParams.get('token')!;
 }
 
 for (const leg of storeLegs()) {
@@ -206,10 +207,7 @@ for (const leg of storeLegs()) {
     describe('password reset', () => {
       it('mails a single-use link; the new password works, the old one and the old sessions do not', async () => {
         const user = await buildUser(t.app);
-        const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email: user.email } });
-        expect(res.statusCode).toBe(200);
-        const link = lastOutboxLink(t.dataDir, /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/);
-        const token = new URL(link).searchParams.get('token')!;
+        const token = await requestResetLink(t, user.email);
 
         const weak = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { token, password: '123456' } });
         expect(weak.statusCode).toBe(400);
@@ -232,14 +230,77 @@ for (const leg of storeLegs()) {
         expect(res.json().message).toMatch(/If an account exists/);
       });
 
-      it('lets a signed-in user change the password and keeps only the current session', async () => {
+      it('lets a signed-in user change the password with the current one and keeps only the current session', async () => {
         const user = await buildUser(t.app);
         const other = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
         const otherToken = other.json().session.access_token;
-        const res = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', headers: user.bearer, payload: { password: 'fresh-comet-81' } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/update-password',
+          headers: user.bearer,
+          payload: { currentPassword: user.password, password: 'fresh-comet-81' },
+        });
         expect(res.statusCode).toBe(200);
         expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer })).statusCode).toBe(200);
         expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${otherToken}` } })).statusCode).toBe(401);
+        const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'fresh-comet-81' } });
+        expect(signin.statusCode).toBe(200);
+      });
+
+      it('refuses a signed-in change without the current password or with a wrong one (400 naming currentPassword), and changes nothing', async () => {
+        const user = await buildUser(t.app);
+        const other = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
+        const otherBearer = { authorization: `Bearer ${other.json().session.access_token}` };
+        for (const [payload, reason] of [
+          [{ password: 'stolen-token-pw-1' }, 'required'],
+          [{ currentPassword: 'not-my-password', password: 'stolen-token-pw-1' }, 'incorrect'],
+        ] as const) {
+          const res = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', headers: user.bearer, payload });
+          expect(res.statusCode).toBe(400);
+          expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'currentPassword', reason } });
+          expect(res.json().error.message).toMatch(/current password/i);
+        }
+        // The owner's password and other session are untouched.
+        expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: otherBearer })).statusCode).toBe(200);
+        const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
+        expect(signin.statusCode).toBe(200);
+        const cookieChange = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/update-password',
+          headers: user.cookieHeaders,
+          payload: { password: 'stolen-cookie-pw-1' },
+        });
+        expect(cookieChange.statusCode).toBe(400);
+        expect(cookieChange.json().error.details.field).toBe('currentPassword');
+      });
+
+      it('voids every earlier reset link once the password changes, by a reset or by the signed-in user', async () => {
+        const user = await buildUser(t.app);
+        // Its own address, so that the other tests' reset requests do not count against its limit.
+        const address = '10.16.0.1';
+        const first = await requestResetLink(t, user.email, address);
+        const second = await requestResetLink(t, user.email, address);
+        expect(first).not.toBe(second);
+        const reset = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', remoteAddress: address, payload: { token: second, password: 'reset-once-lantern' } });
+        expect(reset.statusCode).toBe(200);
+        const stale = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', remoteAddress: address, payload: { token: first, password: 'stale-link-lantern' } });
+        expect(stale.statusCode).toBe(400);
+        expect(stale.json().error.details).toEqual({ field: 'token', reason: 'invalid_or_expired' });
+
+        const third = await requestResetLink(t, user.email, address);
+        const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'reset-once-lantern' } });
+        const bearer = { authorization: `Bearer ${signin.json().session.access_token}` };
+        const change = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/update-password',
+          headers: bearer,
+          payload: { currentPassword: 'reset-once-lantern', password: 'changed-signed-in-9' },
+        });
+        expect(change.statusCode).toBe(200);
+        const afterChange = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', remoteAddress: address, payload: { token: third, password: 'stale-link-lantern' } });
+        expect(afterChange.statusCode).toBe(400);
+        const oldOnes = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'stale-link-lantern' } });
+        expect(oldOnes.statusCode).toBe(401);
       });
 
       it('refuses update-password with neither token nor session (401)', async () => {
@@ -383,9 +444,11 @@ describe('e-mail confirmation', () => {
 
   it('mails a confirmation link when required, and the user can sign in before confirming', async () => {
     const email = uniqueEmail('confirm');
-    const signup = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: 'mellow-harbor-5' } });
-    expect(signup.statusCode).toBe(201);
-    const link = lastOutboxLink(t.dataDir, /http:\/\/api\.test\/api\/auth\/confirm\?token=[A-Za-z0-9_-]+/);
+    const mail = await mailWrittenBy(t.dataDir, async () => {
+      const signup = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: 'mellow-harbor-5' } });
+      expect(signup.statusCode).toBe(201);
+    });
+    const link = linkIn(mail, /http:\/\/api\.test\/api\/auth\/confirm\?token=[A-Za-z0-9_-]+/);
     const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: 'mellow-harbor-5' } });
     expect(signin.statusCode).toBe(200);
     const confirm = await t.app.inject({ method: 'GET', url: link.replace('http://api.test', '') });

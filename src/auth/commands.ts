@@ -91,10 +91,29 @@ export async function requestPasswordReset(deps: AuthDeps, input: { email: strin
   await sendLinkMail(deps, user.email, 'Reset your password', 'Someone asked to reset your Research Workspace password. The link works once, for one hour:', link.toString());
 }
 
-/** By e-mailed token (signed out) or for the signed-in user; ends the user's other sessions. */
+/**
+ * The signed-in user's current password, checked before it may change: an access token alone (one
+ * that leaked) must not be enough to take the account. An account made through OAuth has no
+ * password to give; it sets one through a reset link, which proves it holds the mailbox.
+ */
+async function assertCurrentPassword(user: UserRow, currentPassword: string | undefined): Promise<void> {
+  if (!user.passwordHash) {
+    throw validationError(
+      'currentPassword',
+      'no_password',
+      'This account has no current password (it signs in with Google or GitHub); set one with the link mailed by POST /api/auth/reset-password',
+    );
+  }
+  if (!currentPassword) throw validationError('currentPassword', 'required', 'Enter your current password to set a new one');
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+    throw validationError('currentPassword', 'incorrect', 'The current password is incorrect');
+  }
+}
+
+/** By e-mailed token (signed out), or for the signed-in user with their current password; ends the user's other sessions. */
 export async function updatePassword(
   deps: AuthDeps,
-  input: { token?: string; password: string },
+  input: { token?: string; currentPassword?: string; password: string },
   signedIn: { userId: string; sessionId: string | null } | null,
 ): Promise<void> {
   await assertPasswordAcceptable(input.password);
@@ -109,6 +128,7 @@ export async function updatePassword(
   if (!signedIn) throw new ApiError('AUTHENTICATION_ERROR', 'Sign in or use the reset link from your e-mail');
   const user = await findUserById(deps.db, signedIn.userId);
   if (!user) throw new ApiError('AUTHENTICATION_ERROR', 'Authentication required');
+  await assertCurrentPassword(user, input.currentPassword);
   await setPassword(deps.db, user.id, await hashPassword(input.password));
   await endAllSessions(deps.sessions, user.id, signedIn.sessionId ?? undefined);
 }

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';
 import { oauthIdentities, users } from '../platform/db/schema.js';
 import { createDefaultProfile } from '../profiles/store.js';
+import { voidEmailTokens } from './email-tokens.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -42,8 +43,15 @@ export async function createUserWithProfile(
   });
 }
 
-export async function setPassword(db: Db, userId: string, passwordHash: string): Promise<void> {
-  await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+/**
+ * Sets (or, with null, removes) the password. Every reset link mailed before stops working with it:
+ * a link asked for before a change must not undo the change.
+ */
+export async function setPassword(db: Db, userId: string, passwordHash: string | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+    await voidEmailTokens(tx, userId, 'password_reset');
+  });
 }
 
 export async function findUserByIdentity(db: Db, provider: string, providerUserId: string): Promise<UserRow | null> {
