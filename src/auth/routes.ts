@@ -246,7 +246,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       if (!provider) return failTo(reply, 'oauth_not_configured');
       try {
         const identity = await provider.identify(code, saved.verifier);
-        const user = await userForIdentity(ctx.db, identity);
+        const user = await userForIdentity({ db: ctx.db, sessions: ctx.sessions }, identity);
         const session = await startSession(ctx.sessions, { id: user.id, email: user.email, name: user.name });
         setSessionCookies(reply, config, session);
         return reply.redirect(`${config.appOrigin}/dashboard`, 302);

@@ -1,6 +1,6 @@
 /** User accounts: lookup, creation with their profile in one transaction, password changes, OAuth identities. */
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../platform/db/client.js';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db, Tx } from '../platform/db/client.js';
 import { oauthIdentities, users } from '../platform/db/schema.js';
 import { createDefaultProfile } from '../profiles/store.js';
 import { voidEmailTokens } from './email-tokens.js';
@@ -63,9 +63,29 @@ export async function findUserByIdentity(db: Db, provider: string, providerUserI
   return row?.user ?? null;
 }
 
-export async function linkIdentity(db: Db, userId: string, provider: string, providerUserId: string, email: string | null): Promise<void> {
+export async function linkIdentity(db: Db | Tx, userId: string, provider: string, providerUserId: string, email: string | null): Promise<void> {
   await db
     .insert(oauthIdentities)
     .values({ userId, provider, providerUserId, email })
     .onConflictDoNothing({ target: [oauthIdentities.provider, oauthIdentities.providerUserId] });
+}
+
+/**
+ * Hands an account whose address was never confirmed to someone who has just proved they own the
+ * address: its password, its linked identities and every link mailed for it are dropped, and the
+ * address becomes confirmed. Whoever signed it up may not have owned the address (a pre-account
+ * hijack), so nothing of theirs may keep opening it. False when the account was confirmed meanwhile.
+ */
+export async function claimUnconfirmedAccount(tx: Tx, userId: string): Promise<boolean> {
+  const now = new Date();
+  const claimed = await tx
+    .update(users)
+    .set({ passwordHash: null, emailConfirmedAt: now, updatedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
+    .returning({ id: users.id });
+  if (claimed.length === 0) return false;
+  await tx.delete(oauthIdentities).where(eq(oauthIdentities.userId, userId));
+  await voidEmailTokens(tx, userId, 'password_reset');
+  await voidEmailTokens(tx, userId, 'email_confirmation');
+  return true;
 }
