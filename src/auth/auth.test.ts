@@ -1,5 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { EventEmitter, once } from 'node:events';
 import { SignJWT } from 'jose';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { APP_ORIGIN, buildUser, cookieHeader, cookiesFrom, uniqueEmail } from '../../test/support/factories.js';
@@ -456,5 +459,66 @@ describe('e-mail confirmation', () => {
     expect(confirm.headers.location).toBe(`${APP_ORIGIN}/auth/signin?confirmed=1`);
     const reused = await t.app.inject({ method: 'GET', url: link.replace('http://api.test', '') });
     expect(reused.headers.location).toContain('error=');
+  });
+});
+
+describe('password reset timing', () => {
+  const SMTP_DELAY_MS = 600;
+  const delivered: string[] = [];
+  const arrivals = new EventEmitter();
+  let smtp: SMTPServer;
+  let t: TestApp;
+  beforeAll(async () => {
+    // A slow mail server: it greets a connection only after SMTP_DELAY_MS.
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onConnect(_session, callback) {
+        setTimeout(callback, SMTP_DELAY_MS);
+      },
+      onData(stream, session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          delivered.push(...session.envelope.rcptTo.map((r) => r.address));
+          arrivals.emit('mail');
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    t = await buildTestApp({
+      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, RATE_LIMIT_RESET_PER_HOUR_PER_IP: '1000', RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL: '1000' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  });
+
+  it('answers a known address as fast as an unknown one (the mail goes after the reply), and the mail still arrives', async () => {
+    const user = await buildUser(t.app);
+    const timed = async (email: string) => {
+      const started = performance.now();
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().message).toMatch(/If an account exists/);
+      return performance.now() - started;
+    };
+    await timed(uniqueEmail('warm'));
+    const known: number[] = [];
+    const unknown: number[] = [];
+    // Alternated, so that whatever else the machine does weighs on both alike.
+    for (let i = 0; i < 8; i++) {
+      known.push(await timed(user.email));
+      unknown.push(await timed(uniqueEmail('ghost')));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    expect(median(known) / median(unknown)).toBeLessThan(3);
+
+    const allArrived = AbortSignal.timeout(15_000);
+    while (delivered.length < known.length) await once(arrivals, 'mail', { signal: allArrived });
+    expect(delivered.filter((to) => to === user.email)).toHaveLength(known.length);
+    expect(delivered.every((to) => to === user.email)).toBe(true);
   });
 });

@@ -53,6 +53,24 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   });
   const limit = (name: string, key: string) => platform.rateLimiter.consume(name, key);
 
+  /**
+   * Work run once the reply has gone (the response closes either way), which the app's close waits
+   * for. The reset mail goes this way: the time spent finding the account, storing its token and
+   * talking to the mail server would otherwise tell which addresses have accounts.
+   */
+  const running = new Set<Promise<void>>();
+  root.addHook('onClose', async () => {
+    await Promise.allSettled([...running]);
+  });
+  const afterReply = (request: FastifyRequest, reply: FastifyReply, what: string, work: () => Promise<void>) => {
+    reply.raw.once('close', () => {
+      const done: Promise<void> = work()
+        .catch((error: unknown) => request.log.warn({ err: { message: (error as Error).message } }, `${what} failed`))
+        .finally(() => running.delete(done));
+      running.add(done);
+    });
+  };
+
   app.post(
     '/api/auth/signup',
     {
@@ -132,16 +150,17 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     {
       schema: {
         tags,
-        summary: 'E-mail a single-use password reset link (always answers the same way)',
+        summary: 'E-mail a single-use password reset link (answers the same, in the same time, whether or not the address has an account: the mail goes after the reply)',
         body: ResetPasswordBody,
         response: { 200: MessageResponse, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const email = normalizeEmail(request.body.email);
       await limit('resetIp', request.ip);
       await limit('resetEmail', email);
-      await requestPasswordReset(deps(request), { email, redirectTo: request.body.redirectTo });
+      // Nothing before the reply depends on whether the account exists.
+      afterReply(request, reply, 'password reset mail', () => requestPasswordReset(deps(request), { email, redirectTo: request.body.redirectTo }));
       return { message: 'If an account exists for this address, a password reset link has been sent.' };
     },
   );
