@@ -335,7 +335,7 @@ describe('rate limits on sign-in', () => {
   });
   afterAll(async () => t?.close());
 
-  it('limits attempts per e-mail with 429, Retry-After and RateLimit headers', async () => {
+  it('limits attempts per address and e-mail with 429, Retry-After and RateLimit headers', async () => {
     const email = uniqueEmail('brute');
     const codes: number[] = [];
     let last;
@@ -368,6 +368,58 @@ describe('rate limits on sign-in', () => {
     expect(await remaining('GET', '/api/auth/session')).toBe('2');
   });
 });
+
+for (const leg of storeLegs()) {
+    describe.skipIf(leg.skipReason)(`sign-in throttling by address, and by address and account (${leg.name})`, () => {
+    let t: TestApp;
+    const signIn = (email: string, password: string, remoteAddress: string) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password }, remoteAddress });
+    beforeAll(async () => {
+      t = await buildTestApp({ leg, env: { RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: '5', RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '3' } });
+    });
+    afterAll(async () => t?.close());
+
+    it('does not lock the owner out: after an attacker\'s wrong passwords the owner signs in from another address, the attacker\'s address is refused', async () => {
+      const owner = await buildUser(t.app);
+      const attacker = '203.0.113.7';
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await signIn(owner.email, `guess-${i}-xyz`, attacker)).statusCode);
+      expect(codes).toEqual([401, 401, 401, 429]);
+      // Even the right password is refused from there until the window ends.
+      expect((await signIn(owner.email, owner.password, attacker)).statusCode).toBe(429);
+      const fromHome = await signIn(owner.email, owner.password, '198.51.100.20');
+      expect(fromHome.statusCode).toBe(200);
+      expect(fromHome.json().user.id).toBe(owner.id);
+    });
+
+    it('counts failures per address across accounts, and sign-ins that succeed not at all', async () => {
+      const owner = await buildUser(t.app);
+      // Behind one address (a campus NAT): more successful sign-ins than the address limit.
+      for (let i = 0; i < 7; i++) expect((await signIn(owner.email, owner.password, '192.0.2.50')).statusCode).toBe(200);
+      const sprayer = '203.0.113.9';
+      const codes: number[] = [];
+      for (let i = 0; i < 6; i++) codes.push((await signIn(uniqueEmail('spray'), 'spray-guess-1', sprayer)).statusCode);
+      expect(codes).toEqual([401, 401, 401, 401, 401, 429]);
+      expect((await signIn(owner.email, owner.password, sprayer)).statusCode).toBe(429);
+    });
+
+    it('counts wrong current passwords on a password change as failed sign-ins', async () => {
+      const user = await buildUser(t.app);
+      const change = (currentPassword: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/update-password',
+          headers: user.bearer,
+          remoteAddress: '203.0.113.30',
+          payload: { currentPassword, password: 'taken-over-pass-3' },
+        });
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await change(`guess-${i}-xyz`)).statusCode);
+      expect(codes).toEqual([400, 400, 400, 429]);
+      expect((await signIn(user.email, user.password, '198.51.100.21')).statusCode).toBe(200);
+    });
+  });
+}
 
 const redisLeg = storeLegs()[1]!;
 

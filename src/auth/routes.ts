@@ -54,6 +54,28 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   const limit = (name: string, key: string) => platform.rateLimiter.consume(name, key);
 
   /**
+   * Counts a password attempt against the address and against the address with that account: only
+   * failures are meant to count, so one that succeeds is taken back (and clears that pair's count),
+   * and one refused before the password was checked is taken back too. Never by account alone, or
+   * anyone's wrong guesses would lock its owner out; the owner signing in from elsewhere is not refused.
+   */
+  const throttlePasswordAttempt = async (request: FastifyRequest, email: string) => {
+    const pair = `${request.ip}\u0000${email}`;
+    await limit('signinIp', request.ip);
+    await limit('signinIpEmail', pair);
+    return {
+      async succeeded() {
+        await platform.rateLimiter.refund('signinIp', request.ip);
+        await platform.rateLimiter.reset('signinIpEmail', pair);
+      },
+      async notChecked() {
+        await platform.rateLimiter.refund('signinIp', request.ip);
+        await platform.rateLimiter.refund('signinIpEmail', pair);
+      },
+    };
+  };
+
+  /**
    * Work run once the reply has gone (the response closes either way), which the app's close waits
    * for. The reset mail goes this way: the time spent finding the account, storing its token and
    * talking to the mail server would otherwise tell which addresses have accounts.
@@ -92,10 +114,9 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     { schema: { tags, summary: 'Sign in with e-mail and password', body: SignInBody, response: { 200: SignInResponse, ...errors } } },
     async (request, reply) => {
       const email = normalizeEmail(request.body.email);
-      await limit('signinIp', request.ip);
-      await limit('signinEmail', email);
+      const attempt = await throttlePasswordAttempt(request, email);
       const session = await signIn(deps(request), { email, password: request.body.password });
-      await platform.rateLimiter.reset('signinEmail', email);
+      await attempt.succeeded();
       setSessionCookies(reply, config, session);
       return { message: 'Signed in', user: presentUser(session.user), session: presentSession(session) };
     },
@@ -176,9 +197,18 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) => {
+      const { user } = request.auth;
       if (request.body.token) await limit('resetIp', request.ip);
-      const signedIn = request.auth.user ? { userId: request.auth.user.id, sessionId: request.auth.sessionId } : null;
-      await updatePassword(deps(request), request.body, signedIn);
+      // A wrong current password is a wrong password: guessing it through a session is throttled as sign-in is.
+      const attempt = !request.body.token && user ? await throttlePasswordAttempt(request, normalizeEmail(user.email)) : null;
+      try {
+        await updatePassword(deps(request), request.body, user ? { userId: user.id, sessionId: request.auth.sessionId } : null);
+      } catch (error) {
+        const wrongCurrentPassword = error instanceof ApiError && error.details?.field === 'currentPassword' && error.details.reason === 'incorrect';
+        if (attempt && !wrongCurrentPassword) await attempt.notChecked();
+        throw error;
+      }
+      await attempt?.succeeded();
       return { message: 'Password updated' };
     },
   );

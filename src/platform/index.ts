@@ -46,7 +46,8 @@ export function rateLimitRules(config: Config): Record<string, LimitRule> {
     search: { points: r.searchPerHour, durationSeconds: 3600 },
     summarize: { points: r.summarizePerHour, durationSeconds: 3600 },
     signinIp: { points: r.signinPer15MinPerIp, durationSeconds: 900 },
-    signinEmail: { points: r.signinPer15MinPerEmail, durationSeconds: 900 },
+    // Per address and account, never per account alone: anyone could lock its owner out.
+    signinIpEmail: { points: r.signinPer15MinPerEmail, durationSeconds: 900 },
     resetIp: { points: r.resetPerHourPerIp, durationSeconds: 3600 },
     resetEmail: { points: r.resetPerHourPerEmail, durationSeconds: 3600 },
     signupIp: { points: r.signupPerHourPerIp, durationSeconds: 3600 },

@@ -36,6 +36,8 @@ export interface RateLimiter {
   consumeUnlessFlagged(name: string, key: string, flag: string): Promise<LimitState | 'flagged'>;
   /** Forgets the count of `key` (e.g. after a successful sign-in). */
   reset(name: string, key: string): Promise<void>;
+  /** Takes back one point `consume` counted for `key` (a sign-in that succeeded: only failures count). */
+  refund(name: string, key: string): Promise<void>;
 }
 
 /**
@@ -223,6 +225,9 @@ export function createRateLimiter(rules: Record<string, LimitRule>, redis?: Redi
       const bucket = get(name);
       for (const tally of tallies.values()) if (tally.bucket === bucket && tally.key === key) tallies.delete(tally.id);
       await bucket.limiter.delete(key);
+    },
+    async refund(name, key) {
+      await get(name).limiter.reward(key, 1);
     },
   };
 }
