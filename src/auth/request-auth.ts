@@ -83,6 +83,20 @@ export function requesterKey(request: FastifyRequest): string {
 }
 
 /**
+ * Counts one request against `bucket` for whoever asks: a user by their id; a visitor by their
+ * anonymous session (or address, without one) and by their address as well, in `<bucket>Ip`, a
+ * larger allowance shared by the visitors behind one address. A client can present a new anonymous
+ * cookie with every request, so the address is what bounds it; both counts must pass. The answer is
+ * the tighter of the two, for the RateLimit headers.
+ */
+export async function consumeRequesterLimit(limiter: RateLimiter, bucket: 'search' | 'summarize', request: FastifyRequest): Promise<LimitState> {
+  if (request.auth.user) return limiter.consume(bucket, requesterKey(request));
+  const byAddress = await limiter.consume(`${bucket}Ip`, request.ip);
+  const byVisitor = await limiter.consume(bucket, requesterKey(request));
+  return byAddress.remaining < byVisitor.remaining ? byAddress : byVisitor;
+}
+
+/**
  * Lets a verified access token's session in and counts the request against the user's hourly limit;
  * null when the session is revoked (nothing is counted then). With Redis both are asked of Redis at
  * once, and not for every request: the rate limiter answers a user's requests from what it last

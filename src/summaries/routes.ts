@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requesterKey } from '../auth/request-auth.js';
+import { consumeRequesterLimit } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
 import { rateLimitHeaders } from '../platform/rate-limit.js';
 import { toApiError } from '../platform/http-errors.js';
@@ -83,7 +83,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       },
     },
     async (request, reply) => {
-      const state = await limiter.consume('summarize', requesterKey(request));
+      const state = await consumeRequesterLimit(limiter, 'summarize', request);
       void reply.headers(rateLimitHeaders(state));
       const body = request.body;
       const client = new ClientDisconnection(request, reply);
@@ -132,7 +132,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
       try {
         if (request.validationError) throw request.validationError;
-        await limiter.consume('summarize', requesterKey(request));
+        await consumeRequesterLimit(limiter, 'summarize', request);
         const outcome = await summarizer.run(request.query, {
           cancellation: client,
           onProgress: (stage: Stage) => send('progress', { stage }),
