@@ -126,6 +126,40 @@ for (const leg of storeLegs()) {
         }
       });
 
+      it('tells a missing token (a plain Bearer challenge) from an expired, revoked or invalid one (RFC 6750 invalid_token)', async () => {
+        const user = await buildUser(t.app);
+        const none = await t.app.inject({ method: 'GET', url: '/api/auth/session' });
+        expect(none.statusCode).toBe(401);
+        expect(none.headers['www-authenticate']).toBe('Bearer');
+
+        const expired = await new SignJWT({ email: user.email, name: user.name, sid: randomUUID() })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setSubject(user.id)
+          .setIssuer('research-workspace')
+          .setAudience('authenticated')
+          .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+          .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+          .sign(new TextEncoder().encode(t.app.ctx.platform.signingSecret));
+        const late = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${expired}` } });
+        expect(late.statusCode).toBe(401);
+        expect(late.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="The access token expired"');
+        expect(late.json().error).toMatchObject({ code: 'AUTHENTICATION_ERROR', message: 'The access token expired' });
+
+        const garbage = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: { authorization: 'Bearer garbage' } });
+        expect(garbage.statusCode).toBe(401);
+        expect(garbage.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="The access token is invalid"');
+
+        await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: user.bearer });
+        const revoked = await t.app.inject({ method: 'GET', url: '/api/profile', headers: user.bearer });
+        expect(revoked.statusCode).toBe(401);
+        expect(revoked.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="The access token was revoked"');
+
+        // Every 401 carries a challenge (RFC 9110 §11.6.1), a failed sign-in too.
+        const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'not-the-password' } });
+        expect(wrong.statusCode).toBe(401);
+        expect(wrong.headers['www-authenticate']).toBe('Bearer');
+      });
+
       it('refreshes an expired access cookie transparently', async () => {
         const user = await buildUser(t.app);
         const expired = await new SignJWT({ email: user.email, name: user.name, sid: 'expired-session' })
@@ -304,6 +338,15 @@ for (const leg of storeLegs()) {
         expect(afterChange.statusCode).toBe(400);
         const oldOnes = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'stale-link-lantern' } });
         expect(oldOnes.statusCode).toBe(401);
+      });
+
+      it('documents currentPassword and the 401 challenges in the OpenAPI document', async () => {
+        const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+        const body = doc.paths['/api/auth/update-password'].post.requestBody.content['application/json'].schema;
+        expect(Object.keys(body.properties).sort()).toEqual(['currentPassword', 'password', 'token']);
+        expect(body.required).toEqual(['password']);
+        expect(body.properties.currentPassword.description).toMatch(/signed in/);
+        expect(doc.components.securitySchemes.bearer.description).toMatch(/invalid_token/);
       });
 
       it('refuses update-password with neither token nor session (401)', async () => {

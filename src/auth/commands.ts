@@ -1,7 +1,7 @@
 /** What the auth routes do, each a named step: sign up, sign in, reset and update passwords, confirm e-mail. */
 import type { Config } from '../config.js';
 import type { Db } from '../platform/db/client.js';
-import { conflict, validationError, ApiError } from '../platform/errors.js';
+import { authenticationError, conflict, validationError } from '../platform/errors.js';
 import type { Mailer } from '../platform/mail.js';
 import { stripHtml } from '../platform/sanitize.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -65,7 +65,7 @@ export async function signUp(deps: AuthDeps, input: { email: string; password: s
 export async function signIn(deps: AuthDeps, input: { email: string; password: string }): Promise<IssuedSession> {
   const user = await findUserByEmail(deps.db, input.email);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummy(input.password);
-  if (!user || !valid) throw new ApiError('AUTHENTICATION_ERROR', INVALID_CREDENTIALS);
+  if (!user || !valid) throw authenticationError(INVALID_CREDENTIALS);
   return startSession(deps.sessions, { id: user.id, email: user.email, name: user.name });
 }
 
@@ -125,9 +125,9 @@ export async function updatePassword(
     await endAllSessions(deps.sessions, userId);
     return;
   }
-  if (!signedIn) throw new ApiError('AUTHENTICATION_ERROR', 'Sign in or use the reset link from your e-mail');
+  if (!signedIn) throw authenticationError('Sign in or use the reset link from your e-mail');
   const user = await findUserById(deps.db, signedIn.userId);
-  if (!user) throw new ApiError('AUTHENTICATION_ERROR', 'Authentication required');
+  if (!user) throw authenticationError();
   await assertCurrentPassword(user, input.currentPassword);
   await setPassword(deps.db, user.id, await hashPassword(input.password));
   await endAllSessions(deps.sessions, user.id, signedIn.sessionId ?? undefined);
