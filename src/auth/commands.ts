@@ -6,6 +6,7 @@ import type { Mailer } from '../platform/mail.js';
 import { stripHtml } from '../platform/sanitize.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.js';
+import { claimForMailboxOwner } from './mailbox-claims.js';
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { endAllSessions, startSession, type IssuedSession, type SessionDeps } from './sessions.js';
 import { createUserWithProfile, EmailTakenError, findUserByEmail, findUserById, setPassword, type UserRow } from './users.js';
@@ -120,9 +121,11 @@ export async function updatePassword(
   if (input.token) {
     const passwordHash = await hashPassword(input.password);
     const userId = await consumeEmailToken(deps.db, input.token, 'password_reset');
-    if (!userId) throw validationError('token', 'invalid_or_expired', 'The reset link is invalid or has expired');
-    await setPassword(deps.db, userId, passwordHash);
-    await endAllSessions(deps.sessions, userId);
+    const user = userId ? await findUserById(deps.db, userId) : null;
+    if (!user) throw validationError('token', 'invalid_or_expired', 'The reset link is invalid or has expired');
+    // The link proves its holder owns the mailbox: an account never confirmed becomes theirs alone.
+    await claimForMailboxOwner(deps, user, (tx) => setPassword(tx, user.id, passwordHash));
+    await endAllSessions(deps.sessions, user.id);
     return;
   }
   if (!signedIn) throw authenticationError('Sign in or use the reset link from your e-mail');

@@ -47,7 +47,7 @@ export async function createUserWithProfile(
  * Sets (or, with null, removes) the password. Every reset link mailed before stops working with it:
  * a link asked for before a change must not undo the change.
  */
-export async function setPassword(db: Db, userId: string, passwordHash: string | null): Promise<void> {
+export async function setPassword(db: Db | Tx, userId: string, passwordHash: string | null): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
     await voidEmailTokens(tx, userId, 'password_reset');
@@ -71,12 +71,11 @@ export async function linkIdentity(db: Db | Tx, userId: string, provider: string
 }
 
 /**
- * Hands an account whose address was never confirmed to someone who has just proved they own the
- * address: its password, its linked identities and every link mailed for it are dropped, and the
- * address becomes confirmed. Whoever signed it up may not have owned the address (a pre-account
- * hijack), so nothing of theirs may keep opening it. False when the account was confirmed meanwhile.
+ * Clears what may open an account whose address was never confirmed (see claimForMailboxOwner):
+ * its password, its linked identities and every link mailed for it; the address becomes confirmed.
+ * False when the account was confirmed meanwhile.
  */
-export async function claimUnconfirmedAccount(tx: Tx, userId: string): Promise<boolean> {
+export async function clearUnconfirmedAccount(tx: Tx, userId: string): Promise<boolean> {
   const now = new Date();
   const claimed = await tx
     .update(users)

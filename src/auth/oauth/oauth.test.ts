@@ -236,6 +236,35 @@ describe('OAuth sign-in onto an account whose address was never confirmed (EMAIL
     expect(cookiesFrom(retry).access_token).toBeUndefined();
   });
 
+  it('a password reset by the address\'s owner claims the account the same way: an identity that claimed the address unverified is unlinked', async () => {
+    const victimEmail = uniqueEmail('victim3');
+    nextIdentity = { sub: `g-squatter-${victimEmail}`, email: victimEmail, email_verified: false, name: 'Squatter' };
+    const squatted = await signInWith(t, 'google');
+    const squatterSession = { cookie: cookieHeader(cookiesFrom(squatted)) };
+    const accountId = (await session(squatterSession)).json().user.id;
+    const planted = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: { ...squatterSession, origin: 'http://app.test' }, payload: { name: 'Shared' } });
+    const workspaceId = planted.json().id as string;
+    const shared = await t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/share`, headers: { ...squatterSession, origin: 'http://app.test' }, payload: {} });
+    const shareToken = shared.json().token as string;
+
+    // The owner of the mailbox resets the password.
+    const mail = await mailWrittenBy(t.dataDir, () => t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email: victimEmail } }));
+    const token = new URL(linkIn(mail, /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/)).searchParams.get('token')!;
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { token, password: 'owner-pass-after-7' } })).statusCode).toBe(200);
+
+    expect((await session(squatterSession)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: `/share/${shareToken}` })).statusCode).toBe(404);
+    const retry = await signInWith(t, 'google');
+    expect(retry.headers.location).toBe('http://app.test/auth/signin?error=oauth_account_exists');
+    const owner = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: victimEmail, password: 'owner-pass-after-7' } });
+    expect(owner.json().user.id).toBe(accountId);
+    // The address now counts as confirmed: the owner's own Google sign-in links without removing the password.
+    nextIdentity = { sub: `g-owner3-${victimEmail}`, email: victimEmail, email_verified: true, name: 'Owner' };
+    await signInWith(t, 'google');
+    const stillWorks = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: victimEmail, password: 'owner-pass-after-7' } });
+    expect(stillWorks.statusCode).toBe(200);
+  });
+
   it('links to a confirmed account and leaves its password and sessions alone', async () => {
     let user!: TestUser;
     const mail = await mailWrittenBy(t.dataDir, async () => {
