@@ -90,7 +90,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger,
     ...(logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    // That many proxies in front (Fastify's own reading of a number, which its types do not list).
+    trustProxy: config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,
     genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: { maxParamLength: 300 },

@@ -49,6 +49,14 @@ describe('loadConfig', () => {
     expect(error!.problems.length).toBeGreaterThanOrEqual(5);
   });
 
+  it('reads TRUST_PROXY as the number of proxies in front: on is one, off is none, anything else is refused', () => {
+    expect(loadConfig({}).trustProxy).toBe(0);
+    for (const on of ['1', 'true', 'yes']) expect(loadConfig({ TRUST_PROXY: on }).trustProxy).toBe(1);
+    for (const off of ['0', 'false', 'no', '']) expect(loadConfig({ TRUST_PROXY: off }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    for (const bad of ['all', '10.0.0.0/8', '-1', '12']) expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+  });
+
   it('reads provider base addresses and limits from the environment', () => {
     const config = loadConfig({ ARXIV_API_URL: 'http://127.0.0.1:9999/arxiv/', RATE_LIMIT_SEARCH_PER_HOUR: '5000' });
     expect(config.providers.urls.arxiv).toBe('http://127.0.0.1:9999/arxiv');

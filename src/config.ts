@@ -20,6 +20,17 @@ const flag = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/**
+ * How many proxies stand in front (0: none). A flag's "on" means one: the client's address is the
+ * one that proxy saw (the last in X-Forwarded-For). Trusting every hop would let a client name its
+ * own address by sending X-Forwarded-For itself, and so escape per-address rate limits.
+ */
+const proxyHops = z
+  .string()
+  .regex(/^(1|0|true|false|yes|no|[0-9])?$/, 'must be on (1, true, yes), off (0, false, no) or the number of proxies in front (0-9)')
+  .optional()
+  .transform((value) => (value === 'true' || value === 'yes' ? 1 : value && /^[0-9]$/.test(value) ? Number(value) : 0));
+
 const providerUrl = (fallback: string) => optionalUrl.transform((value) => (value ?? fallback).replace(/\/+$/, ''));
 
 const EnvSchema = z
@@ -40,7 +51,7 @@ const EnvSchema = z
     PUBLIC_URL: optionalUrl.transform((value) => value?.replace(/\/+$/, '')),
     EMAIL_CONFIRMATION: z.enum(['required', 'off']).default('off'),
     BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
-    TRUST_PROXY: flag,
+    TRUST_PROXY: proxyHops,
 
     GOOGLE_CLIENT_ID: optionalString,
     GOOGLE_CLIENT_SECRET: optionalString,
@@ -71,6 +82,9 @@ const EnvSchema = z
     RATE_LIMIT_AUTHENTICATED_PER_HOUR: positiveInt(1000),
     RATE_LIMIT_SEARCH_PER_HOUR: positiveInt(100),
     RATE_LIMIT_SUMMARIZE_PER_HOUR: positiveInt(50),
+    // Visitors (not signed in) behind one address together: a new anonymous cookie per request does not reset these.
+    RATE_LIMIT_SEARCH_PER_HOUR_PER_IP: positiveInt(300),
+    RATE_LIMIT_SUMMARIZE_PER_HOUR_PER_IP: positiveInt(150),
     RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: positiveInt(30),
     RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: positiveInt(10),
     RATE_LIMIT_RESET_PER_HOUR_PER_IP: positiveInt(10),
@@ -139,7 +153,8 @@ export interface Config {
   publicUrl: string;
   emailConfirmation: 'required' | 'off';
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  /** Proxies in front whose X-Forwarded-For is believed; 0: none. */
+  trustProxy: number;
   secureCookies: boolean;
   oauth: { google?: OAuthProviderConfig; github?: OAuthProviderConfig };
   providers: {
@@ -164,6 +179,8 @@ export interface Config {
     authenticatedPerHour: number;
     searchPerHour: number;
     summarizePerHour: number;
+    searchPerHourPerIp: number;
+    summarizePerHourPerIp: number;
     signinPer15MinPerIp: number;
     signinPer15MinPerEmail: number;
     resetPerHourPerIp: number;
@@ -257,6 +274,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       authenticatedPerHour: env.RATE_LIMIT_AUTHENTICATED_PER_HOUR,
       searchPerHour: env.RATE_LIMIT_SEARCH_PER_HOUR,
       summarizePerHour: env.RATE_LIMIT_SUMMARIZE_PER_HOUR,
+      searchPerHourPerIp: env.RATE_LIMIT_SEARCH_PER_HOUR_PER_IP,
+      summarizePerHourPerIp: env.RATE_LIMIT_SUMMARIZE_PER_HOUR_PER_IP,
       signinPer15MinPerIp: env.RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP,
       signinPer15MinPerEmail: env.RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL,
       resetPerHourPerIp: env.RATE_LIMIT_RESET_PER_HOUR_PER_IP,

@@ -1,18 +1,22 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { EventEmitter, once } from 'node:events';
 import { SignJWT } from 'jose';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createScratchDatabase, storeLegs, type TestApp } from '../../test/support/app.js';
 import { APP_ORIGIN, buildUser, cookieHeader, cookiesFrom, uniqueEmail } from '../../test/support/factories.js';
+import { linkIn, mailWrittenBy } from '../../test/support/outbox.js';
 
-function lastOutboxLink(dataDir: string, pattern: RegExp): string {
-  const outbox = join(dataDir, 'outbox');
-  const files = readdirSync(outbox).sort();
-  const mail = readFileSync(join(outbox, files[files.length - 1]!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const match = mail.match(pattern);
-  if (!match) throw new Error(`no link in mail:\n${mail}`);
-  return match[0];
+const RESET_LINK = /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/;
+
+/** Asks for a reset link and returns the token in the mail it sends. */
+async function requestResetLink(t: TestApp, email: string, remoteAddress = '127.0.0.1'): Promise<string> {
+  const mail = await mailWrittenBy(t.dataDir, async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email }, remoteAddress });
+    expect(res.statusCode).toBe(200);
+  });
+  return new URL(linkIn(mail, RESET_LINK)).searchParams.get('token')!;
 }
 
 for (const leg of storeLegs()) {
@@ -122,6 +126,40 @@ for (const leg of storeLegs()) {
         }
       });
 
+      it('tells a missing token (a plain Bearer challenge) from an expired, revoked or invalid one (RFC 6750 invalid_token)', async () => {
+        const user = await buildUser(t.app);
+        const none = await t.app.inject({ method: 'GET', url: '/api/auth/session' });
+        expect(none.statusCode).toBe(401);
+        expect(none.headers['www-authenticate']).toBe('Bearer');
+
+        const expired = await new SignJWT({ email: user.email, name: user.name, sid: randomUUID() })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setSubject(user.id)
+          .setIssuer('research-workspace')
+          .setAudience('authenticated')
+          .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+          .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+          .sign(new TextEncoder().encode(t.app.ctx.platform.signingSecret));
+        const late = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${expired}` } });
+        expect(late.statusCode).toBe(401);
+        expect(late.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="The access token expired"');
+        expect(late.json().error).toMatchObject({ code: 'AUTHENTICATION_ERROR', message: 'The access token expired' });
+
+        const garbage = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: { authorization: 'Bearer garbage' } });
+        expect(garbage.statusCode).toBe(401);
+        expect(garbage.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="The access token is invalid"');
+
+        await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: user.bearer });
+        const revoked = await t.app.inject({ method: 'GET', url: '/api/profile', headers: user.bearer });
+        expect(revoked.statusCode).toBe(401);
+        expect(revoked.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="The access token was revoked"');
+
+        // Every 401 carries a challenge (RFC 9110 §11.6.1), a failed sign-in too.
+        const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'not-the-password' } });
+        expect(wrong.statusCode).toBe(401);
+        expect(wrong.headers['www-authenticate']).toBe('Bearer');
+      });
+
       it('refreshes an expired access cookie transparently', async () => {
         const user = await buildUser(t.app);
         const expired = await new SignJWT({ email: user.email, name: user.name, sid: 'expired-session' })
@@ -206,10 +244,7 @@ for (const leg of storeLegs()) {
     describe('password reset', () => {
       it('mails a single-use link; the new password works, the old one and the old sessions do not', async () => {
         const user = await buildUser(t.app);
-        const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email: user.email } });
-        expect(res.statusCode).toBe(200);
-        const link = lastOutboxLink(t.dataDir, /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/);
-        const token = new URL(link).searchParams.get('token')!;
+        const token = await requestResetLink(t, user.email);
 
         const weak = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { token, password: '123456' } });
         expect(weak.statusCode).toBe(400);
@@ -232,14 +267,86 @@ for (const leg of storeLegs()) {
         expect(res.json().message).toMatch(/If an account exists/);
       });
 
-      it('lets a signed-in user change the password and keeps only the current session', async () => {
+      it('lets a signed-in user change the password with the current one and keeps only the current session', async () => {
         const user = await buildUser(t.app);
         const other = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
         const otherToken = other.json().session.access_token;
-        const res = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', headers: user.bearer, payload: { password: 'fresh-comet-81' } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/update-password',
+          headers: user.bearer,
+          payload: { currentPassword: user.password, password: 'fresh-comet-81' },
+        });
         expect(res.statusCode).toBe(200);
         expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer })).statusCode).toBe(200);
         expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${otherToken}` } })).statusCode).toBe(401);
+        const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'fresh-comet-81' } });
+        expect(signin.statusCode).toBe(200);
+      });
+
+      it('refuses a signed-in change without the current password or with a wrong one (400 naming currentPassword), and changes nothing', async () => {
+        const user = await buildUser(t.app);
+        const other = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
+        const otherBearer = { authorization: `Bearer ${other.json().session.access_token}` };
+        for (const [payload, reason] of [
+          [{ password: 'stolen-token-pw-1' }, 'required'],
+          [{ currentPassword: 'not-my-password', password: 'stolen-token-pw-1' }, 'incorrect'],
+        ] as const) {
+          const res = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', headers: user.bearer, payload });
+          expect(res.statusCode).toBe(400);
+          expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'currentPassword', reason } });
+          expect(res.json().error.message).toMatch(/current password/i);
+        }
+        // The owner's password and other session are untouched.
+        expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: otherBearer })).statusCode).toBe(200);
+        const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
+        expect(signin.statusCode).toBe(200);
+        const cookieChange = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/update-password',
+          headers: user.cookieHeaders,
+          payload: { password: 'stolen-cookie-pw-1' },
+        });
+        expect(cookieChange.statusCode).toBe(400);
+        expect(cookieChange.json().error.details.field).toBe('currentPassword');
+      });
+
+      it('voids every earlier reset link once the password changes, by a reset or by the signed-in user', async () => {
+        const user = await buildUser(t.app);
+        // Its own address, so that the other tests' reset requests do not count against its limit.
+        const address = '10.16.0.1';
+        const first = await requestResetLink(t, user.email, address);
+        const second = await requestResetLink(t, user.email, address);
+        expect(first).not.toBe(second);
+        const reset = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', remoteAddress: address, payload: { token: second, password: 'reset-once-lantern' } });
+        expect(reset.statusCode).toBe(200);
+        const stale = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', remoteAddress: address, payload: { token: first, password: 'stale-link-lantern' } });
+        expect(stale.statusCode).toBe(400);
+        expect(stale.json().error.details).toEqual({ field: 'token', reason: 'invalid_or_expired' });
+
+        const third = await requestResetLink(t, user.email, address);
+        const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'reset-once-lantern' } });
+        const bearer = { authorization: `Bearer ${signin.json().session.access_token}` };
+        const change = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/update-password',
+          headers: bearer,
+          payload: { currentPassword: 'reset-once-lantern', password: 'changed-signed-in-9' },
+        });
+        expect(change.statusCode).toBe(200);
+        const afterChange = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', remoteAddress: address, payload: { token: third, password: 'stale-link-lantern' } });
+        expect(afterChange.statusCode).toBe(400);
+        const oldOnes = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'stale-link-lantern' } });
+        expect(oldOnes.statusCode).toBe(401);
+      });
+
+      it('documents currentPassword and the 401 challenges in the OpenAPI document', async () => {
+        const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+        const body = doc.paths['/api/auth/update-password'].post.requestBody.content['application/json'].schema;
+        expect(Object.keys(body.properties).sort()).toEqual(['currentPassword', 'password', 'token']);
+        expect(body.required).toEqual(['password']);
+        expect(body.properties.currentPassword.description).toMatch(/signed in/);
+        expect(doc.components.securitySchemes.bearer.description).toMatch(/invalid_token/);
       });
 
       it('refuses update-password with neither token nor session (401)', async () => {
@@ -271,7 +378,7 @@ describe('rate limits on sign-in', () => {
   });
   afterAll(async () => t?.close());
 
-  it('limits attempts per e-mail with 429, Retry-After and RateLimit headers', async () => {
+  it('limits attempts per address and e-mail with 429, Retry-After and RateLimit headers', async () => {
     const email = uniqueEmail('brute');
     const codes: number[] = [];
     let last;
@@ -304,6 +411,58 @@ describe('rate limits on sign-in', () => {
     expect(await remaining('GET', '/api/auth/session')).toBe('2');
   });
 });
+
+for (const leg of storeLegs()) {
+    describe.skipIf(leg.skipReason)(`sign-in throttling by address, and by address and account (${leg.name})`, () => {
+    let t: TestApp;
+    const signIn = (email: string, password: string, remoteAddress: string) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password }, remoteAddress });
+    beforeAll(async () => {
+      t = await buildTestApp({ leg, env: { RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: '5', RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '3' } });
+    });
+    afterAll(async () => t?.close());
+
+    it('does not lock the owner out: after an attacker\'s wrong passwords the owner signs in from another address, the attacker\'s address is refused', async () => {
+      const owner = await buildUser(t.app);
+      const attacker = '203.0.113.7';
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await signIn(owner.email, `guess-${i}-xyz`, attacker)).statusCode);
+      expect(codes).toEqual([401, 401, 401, 429]);
+      // Even the right password is refused from there until the window ends.
+      expect((await signIn(owner.email, owner.password, attacker)).statusCode).toBe(429);
+      const fromHome = await signIn(owner.email, owner.password, '198.51.100.20');
+      expect(fromHome.statusCode).toBe(200);
+      expect(fromHome.json().user.id).toBe(owner.id);
+    });
+
+    it('counts failures per address across accounts, and sign-ins that succeed not at all', async () => {
+      const owner = await buildUser(t.app);
+      // Behind one address (a campus NAT): more successful sign-ins than the address limit.
+      for (let i = 0; i < 7; i++) expect((await signIn(owner.email, owner.password, '192.0.2.50')).statusCode).toBe(200);
+      const sprayer = '203.0.113.9';
+      const codes: number[] = [];
+      for (let i = 0; i < 6; i++) codes.push((await signIn(uniqueEmail('spray'), 'spray-guess-1', sprayer)).statusCode);
+      expect(codes).toEqual([401, 401, 401, 401, 401, 429]);
+      expect((await signIn(owner.email, owner.password, sprayer)).statusCode).toBe(429);
+    });
+
+    it('counts wrong current passwords on a password change as failed sign-ins', async () => {
+      const user = await buildUser(t.app);
+      const change = (currentPassword: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/update-password',
+          headers: user.bearer,
+          remoteAddress: '203.0.113.30',
+          payload: { currentPassword, password: 'taken-over-pass-3' },
+        });
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await change(`guess-${i}-xyz`)).statusCode);
+      expect(codes).toEqual([400, 400, 400, 429]);
+      expect((await signIn(user.email, user.password, '198.51.100.21')).statusCode).toBe(200);
+    });
+  });
+}
 
 const redisLeg = storeLegs()[1]!;
 
@@ -390,9 +549,11 @@ describe('e-mail confirmation', () => {
 
   it('mails a confirmation link when required, and the user can sign in before confirming', async () => {
     const email = uniqueEmail('confirm');
-    const signup = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: 'mellow-harbor-5' } });
-    expect(signup.statusCode).toBe(201);
-    const link = lastOutboxLink(t.dataDir, /http:\/\/api\.test\/api\/auth\/confirm\?token=[A-Za-z0-9_-]+/);
+    const mail = await mailWrittenBy(t.dataDir, async () => {
+      const signup = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: 'mellow-harbor-5' } });
+      expect(signup.statusCode).toBe(201);
+    });
+    const link = linkIn(mail, /http:\/\/api\.test\/api\/auth\/confirm\?token=[A-Za-z0-9_-]+/);
     const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: 'mellow-harbor-5' } });
     expect(signin.statusCode).toBe(200);
     const confirm = await t.app.inject({ method: 'GET', url: link.replace('http://api.test', '') });
@@ -400,5 +561,66 @@ describe('e-mail confirmation', () => {
     expect(confirm.headers.location).toBe(`${APP_ORIGIN}/auth/signin?confirmed=1`);
     const reused = await t.app.inject({ method: 'GET', url: link.replace('http://api.test', '') });
     expect(reused.headers.location).toContain('error=');
+  });
+});
+
+describe('password reset timing', () => {
+  const SMTP_DELAY_MS = 600;
+  const delivered: string[] = [];
+  const arrivals = new EventEmitter();
+  let smtp: SMTPServer;
+  let t: TestApp;
+  beforeAll(async () => {
+    // A slow mail server: it greets a connection only after SMTP_DELAY_MS.
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onConnect(_session, callback) {
+        setTimeout(callback, SMTP_DELAY_MS);
+      },
+      onData(stream, session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          delivered.push(...session.envelope.rcptTo.map((r) => r.address));
+          arrivals.emit('mail');
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    t = await buildTestApp({
+      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, RATE_LIMIT_RESET_PER_HOUR_PER_IP: '1000', RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL: '1000' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  });
+
+  it('answers a known address as fast as an unknown one (the mail goes after the reply), and the mail still arrives', async () => {
+    const user = await buildUser(t.app);
+    const timed = async (email: string) => {
+      const started = performance.now();
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().message).toMatch(/If an account exists/);
+      return performance.now() - started;
+    };
+    await timed(uniqueEmail('warm'));
+    const known: number[] = [];
+    const unknown: number[] = [];
+    // Alternated, so that whatever else the machine does weighs on both alike.
+    for (let i = 0; i < 8; i++) {
+      known.push(await timed(user.email));
+      unknown.push(await timed(uniqueEmail('ghost')));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    expect(median(known) / median(unknown)).toBeLessThan(3);
+
+    const allArrived = AbortSignal.timeout(15_000);
+    while (delivered.length < known.length) await once(arrivals, 'mail', { signal: allArrived });
+    expect(delivered.filter((to) => to === user.email)).toHaveLength(known.length);
+    expect(delivered.every((to) => to === user.email)).toBe(true);
   });
 });

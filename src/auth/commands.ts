@@ -1,11 +1,12 @@
 /** What the auth routes do, each a named step: sign up, sign in, reset and update passwords, confirm e-mail. */
 import type { Config } from '../config.js';
 import type { Db } from '../platform/db/client.js';
-import { conflict, validationError, ApiError } from '../platform/errors.js';
+import { authenticationError, conflict, validationError } from '../platform/errors.js';
 import type { Mailer } from '../platform/mail.js';
 import { stripHtml } from '../platform/sanitize.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.js';
+import { claimForMailboxOwner } from './mailbox-claims.js';
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { endAllSessions, startSession, type IssuedSession, type SessionDeps } from './sessions.js';
 import { createUserWithProfile, EmailTakenError, findUserByEmail, findUserById, setPassword, type UserRow } from './users.js';
@@ -65,7 +66,7 @@ export async function signUp(deps: AuthDeps, input: { email: string; password: s
 export async function signIn(deps: AuthDeps, input: { email: string; password: string }): Promise<IssuedSession> {
   const user = await findUserByEmail(deps.db, input.email);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummy(input.password);
-  if (!user || !valid) throw new ApiError('AUTHENTICATION_ERROR', INVALID_CREDENTIALS);
+  if (!user || !valid) throw authenticationError(INVALID_CREDENTIALS);
   return startSession(deps.sessions, { id: user.id, email: user.email, name: user.name });
 }
 
@@ -91,24 +92,46 @@ export async function requestPasswordReset(deps: AuthDeps, input: { email: strin
   await sendLinkMail(deps, user.email, 'Reset your password', 'Someone asked to reset your Research Workspace password. The link works once, for one hour:', link.toString());
 }
 
-/** By e-mailed token (signed out) or for the signed-in user; ends the user's other sessions. */
+/**
+ * The signed-in user's current password, checked before it may change: an access token alone (one
+ * that leaked) must not be enough to take the account. An account made through OAuth has no
+ * password to give; it sets one through a reset link, which proves it holds the mailbox.
+ */
+async function assertCurrentPassword(user: UserRow, currentPassword: string | undefined): Promise<void> {
+  if (!user.passwordHash) {
+    throw validationError(
+      'currentPassword',
+      'no_password',
+      'This account has no current password (it signs in with Google or GitHub); set one with the link mailed by POST /api/auth/reset-password',
+    );
+  }
+  if (!currentPassword) throw validationError('currentPassword', 'required', 'Enter your current password to set a new one');
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+    throw validationError('currentPassword', 'incorrect', 'The current password is incorrect');
+  }
+}
+
+/** By e-mailed token (signed out), or for the signed-in user with their current password; ends the user's other sessions. */
 export async function updatePassword(
   deps: AuthDeps,
-  input: { token?: string; password: string },
+  input: { token?: string; currentPassword?: string; password: string },
   signedIn: { userId: string; sessionId: string | null } | null,
 ): Promise<void> {
   await assertPasswordAcceptable(input.password);
   if (input.token) {
     const passwordHash = await hashPassword(input.password);
     const userId = await consumeEmailToken(deps.db, input.token, 'password_reset');
-    if (!userId) throw validationError('token', 'invalid_or_expired', 'The reset link is invalid or has expired');
-    await setPassword(deps.db, userId, passwordHash);
-    await endAllSessions(deps.sessions, userId);
+    const user = userId ? await findUserById(deps.db, userId) : null;
+    if (!user) throw validationError('token', 'invalid_or_expired', 'The reset link is invalid or has expired');
+    // The link proves its holder owns the mailbox: an account never confirmed becomes theirs alone.
+    await claimForMailboxOwner(deps, user, (tx) => setPassword(tx, user.id, passwordHash));
+    await endAllSessions(deps.sessions, user.id);
     return;
   }
-  if (!signedIn) throw new ApiError('AUTHENTICATION_ERROR', 'Sign in or use the reset link from your e-mail');
+  if (!signedIn) throw authenticationError('Sign in or use the reset link from your e-mail');
   const user = await findUserById(deps.db, signedIn.userId);
-  if (!user) throw new ApiError('AUTHENTICATION_ERROR', 'Authentication required');
+  if (!user) throw authenticationError();
+  await assertCurrentPassword(user, input.currentPassword);
   await setPassword(deps.db, user.id, await hashPassword(input.password));
   await endAllSessions(deps.sessions, user.id, signedIn.sessionId ?? undefined);
 }

@@ -1,6 +1,6 @@
 /** Single-use tokens sent by e-mail, stored hashed, consumed atomically. */
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { Db } from '../platform/db/client.js';
+import type { Db, Tx } from '../platform/db/client.js';
 import { emailTokens } from '../platform/db/schema.js';
 import { hashToken, randomToken } from '../platform/crypto.js';
 
@@ -33,4 +33,12 @@ export async function consumeEmailToken(db: Db, token: string, purpose: EmailTok
     )
     .returning({ userId: emailTokens.userId });
   return row?.userId ?? null;
+}
+
+/** Marks every outstanding token of a user for `purpose` used (e.g. all reset links once the password changes). */
+export async function voidEmailTokens(db: Db | Tx, userId: string, purpose: EmailTokenPurpose): Promise<void> {
+  await db
+    .update(emailTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
 }

@@ -31,7 +31,17 @@ export interface RequestAuth {
   expiresAt: number | null;
   /** A visitor's anonymous session id (rate limits and analytics key on it). */
   anonymousId: string | null;
+  /** Why a presented bearer token did not sign the request in (named in the 401's challenge). */
+  tokenProblem: TokenProblem | null;
 }
+
+type TokenProblem = 'expired' | 'revoked' | 'invalid';
+
+const TOKEN_PROBLEMS: Record<TokenProblem, string> = {
+  expired: 'The access token expired',
+  revoked: 'The access token was revoked',
+  invalid: 'The access token is invalid',
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -75,9 +85,16 @@ function originOf(request: FastifyRequest): string | null {
   }
 }
 
+/**
+ * The signed-in user, else a 401 whose challenge tells a client with no token (plain `Bearer`) from
+ * one whose token failed (RFC 6750 `invalid_token`, saying why), so that it knows to refresh.
+ */
 export function requireUser(request: FastifyRequest): SessionUser {
-  if (!request.auth.user) throw authenticationError();
-  return request.auth.user;
+  if (request.auth.user) return request.auth.user;
+  const problem = request.auth.tokenProblem;
+  if (!problem) throw authenticationError();
+  const description = TOKEN_PROBLEMS[problem];
+  throw authenticationError(description, `Bearer error="invalid_token", error_description="${description}"`);
 }
 
 /** The key rate limits and analytics use for whoever is asking: the user, else the visitor's session, else the address. */
@@ -85,6 +102,20 @@ export function requesterKey(request: FastifyRequest): string {
   if (request.auth.user) return `user:${request.auth.user.id}`;
   if (request.auth.anonymousId) return `anon:${request.auth.anonymousId}`;
   return `ip:${request.ip}`;
+}
+
+/**
+ * Counts one request against `bucket` for whoever asks: a user by their id; a visitor by their
+ * anonymous session (or address, without one) and by their address as well, in `<bucket>Ip`, a
+ * larger allowance shared by the visitors behind one address. A client can present a new anonymous
+ * cookie with every request, so the address is what bounds it; both counts must pass. The answer is
+ * the tighter of the two, for the RateLimit headers.
+ */
+export async function consumeRequesterLimit(limiter: RateLimiter, bucket: 'search' | 'summarize', request: FastifyRequest): Promise<LimitState> {
+  if (request.auth.user) return limiter.consume(bucket, requesterKey(request));
+  const byAddress = await limiter.consume(`${bucket}Ip`, request.ip);
+  const byVisitor = await limiter.consume(bucket, requesterKey(request));
+  return byAddress.remaining < byVisitor.remaining ? byAddress : byVisitor;
 }
 
 /**
@@ -107,9 +138,15 @@ function signIn(request: FastifyRequest, claims: VerifiedAccess, via: 'bearer' |
 /** The request's count when it is already made (admitted with its access token), else null. */
 async function resolveBearer(request: FastifyRequest, token: string, options: RequestAuthOptions): Promise<LimitState | null> {
   const claims = await options.tokens.verify(token);
-  if (!claims || claims === 'expired') return null;
+  if (!claims || claims === 'expired') {
+    request.auth.tokenProblem = claims ? 'expired' : 'invalid';
+    return null;
+  }
   const counted = await admit(options, claims);
-  if (!counted) return null;
+  if (!counted) {
+    request.auth.tokenProblem = 'revoked';
+    return null;
+  }
   signIn(request, claims, 'bearer');
   request.auth.bearerToken = token;
   request.auth.expiresAt = claims.expiresAt;
@@ -201,7 +238,7 @@ async function requestAuthPlugin(app: FastifyInstance, options: RequestAuthOptio
    * through `request.routeOptions` (a getter that builds a new object on every access).
    */
   const hookFor = (noCookies: boolean): onRequestHookHandler => (request, reply, done) => {
-    request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null };
+    request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null, tokenProblem: null };
     const presentsCredentials =
       request.headers.authorization?.startsWith('Bearer ') ||
       (!noCookies && Boolean(request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE]));

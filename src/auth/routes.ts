@@ -55,6 +55,46 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   });
   const limit = (name: string, key: string) => platform.rateLimiter.consume(name, key);
 
+  /**
+   * Counts a password attempt against the address and against the address with that account: only
+   * failures are meant to count, so one that succeeds is taken back (and clears that pair's count),
+   * and one refused before the password was checked is taken back too. Never by account alone, or
+   * anyone's wrong guesses would lock its owner out; the owner signing in from elsewhere is not refused.
+   */
+  const throttlePasswordAttempt = async (request: FastifyRequest, email: string) => {
+    const pair = `${request.ip}\u0000${email}`;
+    await limit('signinIp', request.ip);
+    await limit('signinIpEmail', pair);
+    return {
+      async succeeded() {
+        await platform.rateLimiter.refund('signinIp', request.ip);
+        await platform.rateLimiter.reset('signinIpEmail', pair);
+      },
+      async notChecked() {
+        await platform.rateLimiter.refund('signinIp', request.ip);
+        await platform.rateLimiter.refund('signinIpEmail', pair);
+      },
+    };
+  };
+
+  /**
+   * Work run once the reply has gone (the response closes either way), which the app's close waits
+   * for. The reset mail goes this way: the time spent finding the account, storing its token and
+   * talking to the mail server would otherwise tell which addresses have accounts.
+   */
+  const running = new Set<Promise<void>>();
+  root.addHook('onClose', async () => {
+    await Promise.allSettled([...running]);
+  });
+  const afterReply = (request: FastifyRequest, reply: FastifyReply, what: string, work: () => Promise<void>) => {
+    reply.raw.once('close', () => {
+      const done: Promise<void> = work()
+        .catch((error: unknown) => request.log.warn({ err: { message: (error as Error).message } }, `${what} failed`))
+        .finally(() => running.delete(done));
+      running.add(done);
+    });
+  };
+
   app.post(
     '/api/auth/signup',
     {
@@ -86,10 +126,9 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       const email = normalizeEmail(request.body.email);
-      await limit('signinIp', request.ip);
-      await limit('signinEmail', email);
+      const attempt = await throttlePasswordAttempt(request, email);
       const session = await signIn(deps(request), { email, password: request.body.password });
-      await platform.rateLimiter.reset('signinEmail', email);
+      await attempt.succeeded();
       setSessionCookies(reply, config, session);
       return { message: 'Signed in', user: presentUser(session.user), session: presentSession(session) };
     },
@@ -163,17 +202,18 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       schema: {
         tags,
         operationId: 'requestPasswordReset',
-        summary: 'E-mail a single-use password reset link (always answers the same way)',
+        summary: 'E-mail a single-use password reset link (answers the same, in the same time, whether or not the address has an account: the mail goes after the reply)',
         security: PUBLIC,
         body: ResetPasswordBody,
         response: { 200: MessageResponse, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const email = normalizeEmail(request.body.email);
       await limit('resetIp', request.ip);
       await limit('resetEmail', email);
-      await requestPasswordReset(deps(request), { email, redirectTo: request.body.redirectTo });
+      // Nothing before the reply depends on whether the account exists.
+      afterReply(request, reply, 'password reset mail', () => requestPasswordReset(deps(request), { email, redirectTo: request.body.redirectTo }));
       return { message: 'If an account exists for this address, a password reset link has been sent.' };
     },
   );
@@ -191,9 +231,18 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) => {
+      const { user } = request.auth;
       if (request.body.token) await limit('resetIp', request.ip);
-      const signedIn = request.auth.user ? { userId: request.auth.user.id, sessionId: request.auth.sessionId } : null;
-      await updatePassword(deps(request), request.body, signedIn);
+      // A wrong current password is a wrong password: guessing it through a session is throttled as sign-in is.
+      const attempt = !request.body.token && user ? await throttlePasswordAttempt(request, normalizeEmail(user.email)) : null;
+      try {
+        await updatePassword(deps(request), request.body, user ? { userId: user.id, sessionId: request.auth.sessionId } : null);
+      } catch (error) {
+        const wrongCurrentPassword = error instanceof ApiError && error.details?.field === 'currentPassword' && error.details.reason === 'incorrect';
+        if (attempt && !wrongCurrentPassword) await attempt.notChecked();
+        throw error;
+      }
+      await attempt?.succeeded();
       return { message: 'Password updated' };
     },
   );
@@ -299,7 +348,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       if (!provider) return failTo(reply, 'oauth_not_configured');
       try {
         const identity = await provider.identify(code, saved.verifier);
-        const user = await userForIdentity(ctx.db, identity);
+        const user = await userForIdentity({ db: ctx.db, sessions: ctx.sessions }, identity);
         const session = await startSession(ctx.sessions, { id: user.id, email: user.email, name: user.name });
         setSessionCookies(reply, config, session);
         return reply.redirect(`${config.appOrigin}/dashboard`, 302);

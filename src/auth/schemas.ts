@@ -30,10 +30,17 @@ export const ResetPasswordBody = z.object({
   redirectTo: z.url().max(2000).optional(),
 });
 
-export const UpdatePasswordBody = z.object({
-  token: z.string().min(1).max(200).optional(),
-  password: NewPassword,
-});
+export const UpdatePasswordBody = z
+  .object({
+    token: z.string().min(1).max(200).optional().describe('The token from the reset link (signed out)'),
+    currentPassword: z
+      .string()
+      .max(MAX_PASSWORD_LENGTH)
+      .optional()
+      .describe('Required when signed in without a token: the password the new one replaces'),
+    password: NewPassword,
+  })
+  .describe('Either `token` (from the reset mail), or, signed in, `currentPassword`. Either way every reset link mailed earlier stops working.');
 
 export const ConfirmQuery = z.object({ token: z.string().min(1).max(200) });
 

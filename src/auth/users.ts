@@ -1,8 +1,9 @@
 /** User accounts: lookup, creation with their profile in one transaction, password changes, OAuth identities. */
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../platform/db/client.js';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db, Tx } from '../platform/db/client.js';
 import { oauthIdentities, users } from '../platform/db/schema.js';
 import { createDefaultProfile } from '../profiles/store.js';
+import { voidEmailTokens } from './email-tokens.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -42,8 +43,15 @@ export async function createUserWithProfile(
   });
 }
 
-export async function setPassword(db: Db, userId: string, passwordHash: string): Promise<void> {
-  await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+/**
+ * Sets (or, with null, removes) the password. Every reset link mailed before stops working with it:
+ * a link asked for before a change must not undo the change.
+ */
+export async function setPassword(db: Db | Tx, userId: string, passwordHash: string | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+    await voidEmailTokens(tx, userId, 'password_reset');
+  });
 }
 
 export async function findUserByIdentity(db: Db, provider: string, providerUserId: string): Promise<UserRow | null> {
@@ -55,9 +63,28 @@ export async function findUserByIdentity(db: Db, provider: string, providerUserI
   return row?.user ?? null;
 }
 
-export async function linkIdentity(db: Db, userId: string, provider: string, providerUserId: string, email: string | null): Promise<void> {
+export async function linkIdentity(db: Db | Tx, userId: string, provider: string, providerUserId: string, email: string | null): Promise<void> {
   await db
     .insert(oauthIdentities)
     .values({ userId, provider, providerUserId, email })
     .onConflictDoNothing({ target: [oauthIdentities.provider, oauthIdentities.providerUserId] });
+}
+
+/**
+ * Clears what may open an account whose address was never confirmed (see claimForMailboxOwner):
+ * its password, its linked identities and every link mailed for it; the address becomes confirmed.
+ * False when the account was confirmed meanwhile.
+ */
+export async function clearUnconfirmedAccount(tx: Tx, userId: string): Promise<boolean> {
+  const now = new Date();
+  const claimed = await tx
+    .update(users)
+    .set({ passwordHash: null, emailConfirmedAt: now, updatedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
+    .returning({ id: users.id });
+  if (claimed.length === 0) return false;
+  await tx.delete(oauthIdentities).where(eq(oauthIdentities.userId, userId));
+  await voidEmailTokens(tx, userId, 'password_reset');
+  await voidEmailTokens(tx, userId, 'email_confirmation');
+  return true;
 }

@@ -45,8 +45,12 @@ export function rateLimitRules(config: Config): Record<string, LimitRule> {
     authenticated: { points: r.authenticatedPerHour, durationSeconds: 3600 },
     search: { points: r.searchPerHour, durationSeconds: 3600 },
     summarize: { points: r.summarizePerHour, durationSeconds: 3600 },
+    // Visitors by address as well as by anonymous session (request-auth's consumeRequesterLimit).
+    searchIp: { points: r.searchPerHourPerIp, durationSeconds: 3600 },
+    summarizeIp: { points: r.summarizePerHourPerIp, durationSeconds: 3600 },
     signinIp: { points: r.signinPer15MinPerIp, durationSeconds: 900 },
-    signinEmail: { points: r.signinPer15MinPerEmail, durationSeconds: 900 },
+    // Per address and account, never per account alone: anyone could lock its owner out.
+    signinIpEmail: { points: r.signinPer15MinPerEmail, durationSeconds: 900 },
     resetIp: { points: r.resetPerHourPerIp, durationSeconds: 3600 },
     resetEmail: { points: r.resetPerHourPerEmail, durationSeconds: 3600 },
     signupIp: { points: r.signupPerHourPerIp, durationSeconds: 3600 },

@@ -2,7 +2,7 @@
  * Outgoing mail through nodemailer: SMTP when SMTP_URL is set, otherwise each message is written as
  * an `.eml` file to DATA_DIR/outbox (the zero-set-up default for one machine).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
@@ -57,7 +57,9 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
       const info = await (await transport.get()).sendMail({ from: options.from, ...message });
       await mkdir(options.outboxDir, { recursive: true });
       const file = join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
-      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Written whole under another name, then renamed: whoever watches the outbox never reads half a mail.
+      await writeFile(`${file}.tmp`, info.message as Buffer, { mode: 0o600 });
+      await rename(`${file}.tmp`, file);
       return { id: info.messageId, file };
     },
     verify: async () => true,

@@ -254,7 +254,13 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
       servers: [{ url: info.publicUrl }],
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description:
+              'Every 401 carries `WWW-Authenticate`: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="…"` (RFC 6750) when the token sent expired ("The access token expired": refresh it), was revoked or is invalid.',
+          },
           cookie: { type: 'apiKey', in: 'cookie', name: 'access_token' },
         },
       },

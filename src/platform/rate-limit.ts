@@ -27,6 +27,8 @@ export interface RateLimiter {
   consume(name: string, key: string): Promise<LimitState>;
   /** Forgets the count of `key` (e.g. after a successful sign-in). */
   reset(name: string, key: string): Promise<void>;
+  /** Takes back one point `consume` counted for `key` (a sign-in that succeeded: only failures count). */
+  refund(name: string, key: string): Promise<void>;
 }
 
 interface Bucket {
@@ -88,6 +90,9 @@ export function createRateLimiter(rules: Record<string, LimitRule>, redis?: Redi
     },
     async reset(name, key) {
       await get(name).limiter.delete(key);
+    },
+    async refund(name, key) {
+      await get(name).limiter.reward(key, 1);
     },
   };
 }

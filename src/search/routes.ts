@@ -1,7 +1,7 @@
 /** Routes of spec §4.3 (search, providers) and the lookup by identifier (DESIGN.md §1, issue 3). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requesterKey } from '../auth/request-auth.js';
+import { consumeRequesterLimit } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
 import { searchEvents } from '../platform/db/schema.js';
 import { notFound, serviceUnavailable, validationError } from '../platform/errors.js';
@@ -72,7 +72,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       if (!selection.ok) {
         throw validationError('providers', `unknown provider: ${selection.unknown.join(', ')}`.slice(0, 200));
       }
-      const state = await platform.rateLimiter.consume('search', requesterKey(request));
+      const state = await consumeRequesterLimit(platform.rateLimiter, 'search', request);
       void reply.headers(rateLimitHeaders(state));
 
       const later = afterReply(reply);
@@ -147,7 +147,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       if (!parseIdentifier(request.query.id)) {
         throw validationError('id', 'not a recognised identifier', 'id must be a result id, DOI, arXiv id, PMID or OpenAlex id');
       }
-      const state = await platform.rateLimiter.consume('search', requesterKey(request));
+      const state = await consumeRequesterLimit(platform.rateLimiter, 'search', request);
       void reply.headers(rateLimitHeaders(state));
       const record = await lookupResource(request.query.id, search.providers, { signal: abortOnDisconnect(request) }).catch((error: unknown) => {
         if (error instanceof LookupUnavailableError) throw serviceUnavailable('The providers that know this identifier did not answer');

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requesterKey } from '../auth/request-auth.js';
+import { consumeRequesterLimit } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
 import { rateLimitHeaders } from '../platform/rate-limit.js';
 import { RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
@@ -96,7 +96,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       },
     },
     async (request, reply) => {
-      const state = await limiter.consume('summarize', requesterKey(request));
+      const state = await consumeRequesterLimit(limiter, 'summarize', request);
       void reply.headers(rateLimitHeaders(state));
       const body = request.body;
       const client = new ClientDisconnection(request, reply);
@@ -182,7 +182,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       try {
         if (request.validationError) throw request.validationError;
         // The summarize limit's headers replace the general limit's that request auth set.
-        void reply.headers(rateLimitHeaders(await limiter.consume('summarize', requesterKey(request))));
+        void reply.headers(rateLimitHeaders(await consumeRequesterLimit(limiter, 'summarize', request)));
       } catch (error) {
         const apiError = toApiError(error as Error);
         if (apiError.headers) void reply.headers(apiError.headers);

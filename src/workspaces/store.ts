@@ -349,3 +349,16 @@ export async function findWorkspaceByShareToken(db: Db, tokenHash: string, now: 
     .where(and(eq(shareLinks.tokenHash, tokenHash), liveShareLink(now)));
   return row ?? null;
 }
+
+/** Revokes every live share link of an owner's workspaces (an account changing hands: links made before must not keep reading it). */
+export async function revokeShareLinksOfOwner(db: Db | Tx, ownerId: string): Promise<void> {
+  await db
+    .update(shareLinks)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        isNull(shareLinks.revokedAt),
+        sql`${shareLinks.workspaceId} in (select ${workspaces.id} from ${workspaces} where ${workspaces.ownerId} = ${ownerId})`,
+      ),
+    );
+}

@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/support/app.js';
-import { buildUser, cookieHeader, cookiesFrom, uniqueEmail } from '../../../test/support/factories.js';
+import { buildUser, cookieHeader, cookiesFrom, uniqueEmail, type TestUser } from '../../../test/support/factories.js';
+import { linkIn, mailWrittenBy } from '../../../test/support/outbox.js';
+import { createWorkspace, shareWorkspace } from '../../workspaces/test-support/helpers.js';
 
 let oauth: OAuth2Server;
 let github: Server;
@@ -160,6 +162,139 @@ describe('OAuth sign-in', () => {
       const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieHeader(cookiesFrom(callback)) } });
       expect(session.json().user).toMatchObject({ email, name: 'Mona Octocat' });
     });
+  });
+});
+
+describe('OAuth sign-in onto an account whose address was never confirmed (EMAIL_CONFIRMATION=required)', () => {
+  let t: TestApp;
+  const session = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/api/auth/session', headers });
+  beforeAll(async () => {
+    const issuer = oauth.issuer.url!;
+    t = await buildTestApp({
+      env: {
+        EMAIL_CONFIRMATION: 'required',
+        OUTBOUND_ALLOW_PRIVATE: '1',
+        GOOGLE_CLIENT_ID: 'google-client',
+        GOOGLE_CLIENT_SECRET: 'google-secret',
+        GOOGLE_AUTHORIZATION_URL: `${issuer}/authorize`,
+        GOOGLE_TOKEN_URL: `${issuer}/token`,
+        GOOGLE_USERINFO_URL: `${issuer}/userinfo`,
+      },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  it('takes the account over: the squatter\'s password, sessions and share links stop working; the owner keeps the account', async () => {
+    // The attacker signs up with the victim's address, never confirms it, signs in and plants a shared workspace.
+    const victimEmail = uniqueEmail('victim');
+    const attacker = await buildUser(t.app, { email: victimEmail, password: 'squatter-pass-31' });
+    const planted = await createWorkspace(t.app, attacker, { name: 'My research' });
+    const link = await shareWorkspace(t.app, attacker, planted.id);
+    expect((await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode).toBe(200);
+
+    // The victim signs in with Google, whose address is verified.
+    nextIdentity = { sub: `g-victim-${attacker.id}`, email: victimEmail, email_verified: true, name: 'Victoria' };
+    const callback = await signInWith(t, 'google');
+    expect(callback.headers.location).toBe('http://app.test/dashboard');
+    const victim = { cookie: cookieHeader(cookiesFrom(callback)) };
+    const mine = await session(victim);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json().user.id).toBe(attacker.id);
+
+    // Nothing the attacker held works any more.
+    const passwordSignIn = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: victimEmail, password: 'squatter-pass-31' } });
+    expect(passwordSignIn.statusCode).toBe(401);
+    expect((await session(attacker.bearer)).statusCode).toBe(401);
+    expect((await session({ cookie: attacker.cookie })).statusCode).toBe(401);
+    const refresh = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: attacker.refreshToken } });
+    expect(refresh.statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode).toBe(404);
+
+    // The owner's session works, and so does the next Google sign-in.
+    expect((await session(victim)).statusCode).toBe(200);
+    const again = await signInWith(t, 'google');
+    expect((await session({ cookie: cookieHeader(cookiesFrom(again)) })).json().user.id).toBe(attacker.id);
+  });
+
+  it('unlinks an identity that claimed the address unverified, so it no longer signs in to the account', async () => {
+    const victimEmail = uniqueEmail('victim2');
+    // The attacker's own Google account claims the victim's address without verifying it: an unconfirmed account is made for it.
+    nextIdentity = { sub: `g-squatter-${victimEmail}`, email: victimEmail, email_verified: false, name: 'Squatter' };
+    const squatted = await signInWith(t, 'google');
+    expect(squatted.headers.location).toBe('http://app.test/dashboard');
+    const squatterSession = { cookie: cookieHeader(cookiesFrom(squatted)) };
+    const accountId = (await session(squatterSession)).json().user.id;
+
+    nextIdentity = { sub: `g-owner-${victimEmail}`, email: victimEmail, email_verified: true, name: 'Owner' };
+    const owner = await signInWith(t, 'google');
+    expect((await session({ cookie: cookieHeader(cookiesFrom(owner)) })).json().user.id).toBe(accountId);
+    expect((await session(squatterSession)).statusCode).toBe(401);
+
+    nextIdentity = { sub: `g-squatter-${victimEmail}`, email: victimEmail, email_verified: false, name: 'Squatter' };
+    const retry = await signInWith(t, 'google');
+    expect(retry.headers.location).toBe('http://app.test/auth/signin?error=oauth_account_exists');
+    expect(cookiesFrom(retry).access_token).toBeUndefined();
+  });
+
+  it('a password reset by the address\'s owner claims the account the same way: an identity that claimed the address unverified is unlinked', async () => {
+    const victimEmail = uniqueEmail('victim3');
+    nextIdentity = { sub: `g-squatter-${victimEmail}`, email: victimEmail, email_verified: false, name: 'Squatter' };
+    const squatted = await signInWith(t, 'google');
+    const squatterSession = { cookie: cookieHeader(cookiesFrom(squatted)) };
+    const accountId = (await session(squatterSession)).json().user.id;
+    const planted = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: { ...squatterSession, origin: 'http://app.test' }, payload: { name: 'Shared' } });
+    const workspaceId = planted.json().id as string;
+    const shared = await t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/share`, headers: { ...squatterSession, origin: 'http://app.test' }, payload: {} });
+    const shareToken = shared.json().token as string;
+
+    // The owner of the mailbox resets the password.
+    const mail = await mailWrittenBy(t.dataDir, () => t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email: victimEmail } }));
+    const token = new URL(linkIn(mail, /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/)).searchParams.get('token')!;
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { token, password: 'owner-pass-after-7' } })).statusCode).toBe(200);
+
+    expect((await session(squatterSession)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: `/share/${shareToken}` })).statusCode).toBe(404);
+    const retry = await signInWith(t, 'google');
+    expect(retry.headers.location).toBe('http://app.test/auth/signin?error=oauth_account_exists');
+    const owner = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: victimEmail, password: 'owner-pass-after-7' } });
+    expect(owner.json().user.id).toBe(accountId);
+    // The address now counts as confirmed: the owner's own Google sign-in links without removing the password.
+    nextIdentity = { sub: `g-owner3-${victimEmail}`, email: victimEmail, email_verified: true, name: 'Owner' };
+    await signInWith(t, 'google');
+    const stillWorks = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: victimEmail, password: 'owner-pass-after-7' } });
+    expect(stillWorks.statusCode).toBe(200);
+  });
+
+  it('links to a confirmed account and leaves its password and sessions alone', async () => {
+    let user!: TestUser;
+    const mail = await mailWrittenBy(t.dataDir, async () => {
+      user = await buildUser(t.app);
+    });
+    const confirm = await t.app.inject({ method: 'GET', url: linkIn(mail, /\/api\/auth\/confirm\?token=[A-Za-z0-9_-]+/) });
+    expect(confirm.headers.location).toBe('http://app.test/auth/signin?confirmed=1');
+    nextIdentity = { sub: `g-confirmed-${user.id}`, email: user.email, email_verified: true, name: 'Confirmed' };
+    const callback = await signInWith(t, 'google');
+    expect((await session({ cookie: cookieHeader(cookiesFrom(callback)) })).json().user.id).toBe(user.id);
+    expect((await session(user.bearer)).statusCode).toBe(200);
+    const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
+    expect(signin.statusCode).toBe(200);
+  });
+
+  it('an account without a password cannot set one with its session alone (400 naming currentPassword); a reset link sets it', async () => {
+    const email = uniqueEmail('oauth-only');
+    nextIdentity = { sub: `g-only-${email}`, email, email_verified: true, name: 'Only Google' };
+    const callback = await signInWith(t, 'google');
+    const cookies = { cookie: cookieHeader(cookiesFrom(callback)), origin: 'http://app.test' };
+    const change = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', headers: cookies, payload: { password: 'first-own-pass-4' } });
+    expect(change.statusCode).toBe(400);
+    expect(change.json().error.details).toEqual({ field: 'currentPassword', reason: 'no_password' });
+
+    const mail = await mailWrittenBy(t.dataDir, () => t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email } }));
+    const token = new URL(linkIn(mail, /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/)).searchParams.get('token')!;
+    const reset = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { token, password: 'first-own-pass-4' } });
+    expect(reset.statusCode).toBe(200);
+    const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: 'first-own-pass-4' } });
+    expect(signin.statusCode).toBe(200);
   });
 });
 

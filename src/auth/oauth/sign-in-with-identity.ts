@@ -1,35 +1,36 @@
 /**
  * Turns an external identity into one of our users: a known identity signs its user in; otherwise a
  * verified e-mail links to the account with that address, or a new account is created. An
- * unverified e-mail never takes over an existing account.
+ * unverified e-mail never takes over an existing account. A verified one that finds an account whose
+ * address was never confirmed claims it for the address's owner (mailbox-claims.ts).
  */
-import type { Db } from '../../platform/db/client.js';
+import { claimForMailboxOwner, type ClaimDeps } from '../mailbox-claims.js';
 import { createUserWithProfile, EmailTakenError, findUserByEmail, findUserByIdentity, linkIdentity, type UserRow } from '../users.js';
 import type { ExternalIdentity } from './providers.js';
 
 export class IdentityConflictError extends Error {}
 
-export async function userForIdentity(db: Db, identity: ExternalIdentity): Promise<UserRow> {
-  const known = await findUserByIdentity(db, identity.provider, identity.providerUserId);
+export async function userForIdentity(deps: ClaimDeps, identity: ExternalIdentity): Promise<UserRow> {
+  const known = await findUserByIdentity(deps.db, identity.provider, identity.providerUserId);
   if (known) return known;
   if (!identity.email) throw new IdentityConflictError('The provider did not share an e-mail address');
-  const existing = await findUserByEmail(db, identity.email);
+  const existing = await findUserByEmail(deps.db, identity.email);
   if (existing) {
     if (!identity.emailVerified) throw new IdentityConflictError('An account with this e-mail exists; sign in with your password first');
-    await linkIdentity(db, existing.id, identity.provider, identity.providerUserId, identity.email);
+    await claimForMailboxOwner(deps, existing, (tx) => linkIdentity(tx, existing.id, identity.provider, identity.providerUserId, identity.email));
     return existing;
   }
   try {
-    const user = await createUserWithProfile(db, {
+    const user = await createUserWithProfile(deps.db, {
       email: identity.email,
       name: (identity.name ?? identity.email.split('@')[0] ?? 'Researcher').slice(0, 100),
       passwordHash: null,
       emailConfirmed: identity.emailVerified,
     });
-    await linkIdentity(db, user.id, identity.provider, identity.providerUserId, identity.email);
+    await linkIdentity(deps.db, user.id, identity.provider, identity.providerUserId, identity.email);
     return user;
   } catch (error) {
-    if (error instanceof EmailTakenError) return userForIdentity(db, identity);
+    if (error instanceof EmailTakenError) return userForIdentity(deps, identity);
     throw error;
   }
 }
