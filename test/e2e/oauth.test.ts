@@ -3,66 +3,24 @@
  * local OAuth 2.0 / OIDC server. The in-process OAuth tests cannot see what the process's globals do
  * to Node's own fetch, which arctic uses for the code exchange (issue 13, item 1).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOAuthProviders, type OAuthProviders } from '../support/oauth-providers.js';
 import { freePort, startServerProcess, type ServerProcess } from '../support/server-process.js';
 
-let oauth: OAuth2Server;
-let github: Server;
+let providers: OAuthProviders;
 let server: ServerProcess;
-let nextIdentity: { sub: string; email: string; email_verified: boolean; name: string };
 
 beforeAll(async () => {
-  oauth = new OAuth2Server();
-  await oauth.issuer.keys.generate('RS256');
-  await oauth.start(0, '127.0.0.1');
-  oauth.service.on('beforeUserinfo', (response: { body: unknown }) => {
-    response.body = nextIdentity;
-  });
-  // GitHub's REST endpoints beside the OAuth server; they accept only its access tokens.
-  github = createServer((req, res) => {
-    const payload = (req.headers.authorization ?? '').replace(/^Bearer /, '').split('.')[1];
-    const claims = payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iss?: string }) : {};
-    if (claims.iss !== oauth.issuer.url) {
-      res.writeHead(401).end('{"message":"Bad credentials"}');
-      return;
-    }
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/user') res.end(JSON.stringify({ id: 4242, login: 'octocat', name: 'Mona Octocat' }));
-    else if (req.url === '/user/emails') res.end(JSON.stringify([{ email: 'mona-e2e@example.org', primary: true, verified: true }]));
-    else res.writeHead(404).end('{}');
-  });
-  await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
-
-  const issuer = oauth.issuer.url!;
+  providers = await startOAuthProviders();
+  providers.nextGithub({ id: 4242, login: 'octocat', name: 'Mona Octocat', emails: [{ email: 'mona-e2e@example.org', primary: true, verified: true }] });
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  server = await startServerProcess({
-    env: {
-      PORT: String(port),
-      APP_ORIGIN: origin,
-      PUBLIC_URL: origin,
-      OUTBOUND_ALLOW_PRIVATE: '1',
-      GOOGLE_CLIENT_ID: 'google-client',
-      GOOGLE_CLIENT_SECRET: 'google-secret',
-      GOOGLE_AUTHORIZATION_URL: `${issuer}/authorize`,
-      GOOGLE_TOKEN_URL: `${issuer}/token`,
-      GOOGLE_USERINFO_URL: `${issuer}/userinfo`,
-      GITHUB_CLIENT_ID: 'github-client',
-      GITHUB_CLIENT_SECRET: 'github-secret',
-      GITHUB_AUTHORIZATION_URL: `${issuer}/authorize`,
-      GITHUB_TOKEN_URL: `${issuer}/token`,
-      GITHUB_API_URL: `http://127.0.0.1:${(github.address() as AddressInfo).port}`,
-    },
-  });
+  server = await startServerProcess({ env: { ...providers.env(), PORT: String(port), APP_ORIGIN: origin, PUBLIC_URL: origin } });
 }, 240_000);
 
 afterAll(async () => {
   await server?.stop();
-  await oauth?.stop();
-  await new Promise((resolve) => github?.close(resolve));
+  await providers?.stop();
 });
 
 /** Follows the sign-in's redirects by hand, as a browser would, keeping the service's cookies. */
@@ -96,9 +54,9 @@ describe('OAuth sign-in in the built service (real process)', () => {
     ['google', 'Gina Google'],
     ['github', 'Mona Octocat'],
   ] as const)('%s: provider → /auth/callback → /dashboard, and the session cookies work', async (provider, name) => {
-    nextIdentity = { sub: 'g-e2e-1', email: 'gina-e2e@example.org', email_verified: true, name: 'Gina Google' };
+    providers.nextGoogle({ sub: 'g-e2e-1', email: 'gina-e2e@example.org', email_verified: true, name: 'Gina Google' });
     const { final, visited, cookie, jar } = await signInThroughRedirects(provider);
-    expect(visited.some((step) => step.startsWith(oauth.issuer.url!))).toBe(true);
+    expect(visited.some((step) => step.startsWith(providers.issuer))).toBe(true);
     expect(visited.some((step) => step.startsWith(`${server.url}/auth/callback?`))).toBe(true);
     expect(final.toString()).toBe(`${server.url}/dashboard`);
     expect(jar.get('access_token')).toBeTruthy();

@@ -2,58 +2,28 @@
  * OAuth against a real local OAuth 2.0 / OIDC server (oauth2-mock-server): authorization with state
  * and PKCE, code exchange, user info, account creation and linking by verified e-mail.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/support/app.js';
 import { buildUser, cookieHeader, cookiesFrom, uniqueEmail, type TestUser } from '../../../test/support/factories.js';
 import { linkIn, mailWrittenBy } from '../../../test/support/outbox.js';
+import { startOAuthProviders, type OAuthProviders } from '../../../test/support/oauth-providers.js';
 import { createWorkspace, shareWorkspace } from '../../workspaces/test-support/helpers.js';
 
-let oauth: OAuth2Server;
-let github: Server;
-let githubUrl: string;
-let nextIdentity: { sub: string; email: string; email_verified: boolean; name: string };
-let nextGithub: { id: number; login: string; name: string; emails: Array<{ email: string; primary: boolean; verified: boolean }> };
-const githubTokensSeen: string[] = [];
+let providers: OAuthProviders;
 
 beforeAll(async () => {
-  oauth = new OAuth2Server();
-  await oauth.issuer.keys.generate('RS256');
-  await oauth.start(0, '127.0.0.1');
-  oauth.service.on('beforeUserinfo', (response: { body: unknown }) => {
-    response.body = nextIdentity;
-  });
-  // GitHub's REST endpoints (/user, /user/emails) beside the real OAuth server; they require its access token.
-  github = createServer((req, res) => {
-    const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-    const payload = token.split('.')[1];
-    const claims = payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iss?: string }) : {};
-    if (claims.iss !== oauth.issuer.url) {
-      res.writeHead(401).end('{"message":"Bad credentials"}');
-      return;
-    }
-    githubTokensSeen.push(token);
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/user') res.end(JSON.stringify({ id: nextGithub.id, login: nextGithub.login, name: nextGithub.name }));
-    else if (req.url === '/user/emails') res.end(JSON.stringify(nextGithub.emails));
-    else res.writeHead(404).end('{}');
-  });
-  await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
-  githubUrl = `http://127.0.0.1:${(github.address() as AddressInfo).port}`;
+  providers = await startOAuthProviders();
 });
 
 afterAll(async () => {
-  await oauth?.stop();
-  await new Promise((resolve) => github?.close(resolve));
+  await providers?.stop();
 });
 
 async function signInWith(t: TestApp, provider: 'google' | 'github') {
   const start = await t.app.inject({ method: 'GET', url: `/api/auth/${provider}` });
   expect(start.statusCode).toBe(302);
   const authorize = new URL(start.headers.location as string);
-  expect(authorize.origin).toBe(new URL(oauth.issuer.url!).origin);
+  expect(authorize.origin).toBe(new URL(providers.issuer).origin);
   expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
   expect(authorize.searchParams.get('state')).toBeTruthy();
   expect(authorize.searchParams.get('redirect_uri')).toBe('http://api.test/auth/callback');
@@ -74,21 +44,8 @@ async function signInWith(t: TestApp, provider: 'google' | 'github') {
 describe('OAuth sign-in', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const issuer = oauth.issuer.url!;
     t = await buildTestApp({
-      env: {
-        OUTBOUND_ALLOW_PRIVATE: '1',
-        GOOGLE_CLIENT_ID: 'google-client',
-        GOOGLE_CLIENT_SECRET: 'google-secret',
-        GOOGLE_AUTHORIZATION_URL: `${issuer}/authorize`,
-        GOOGLE_TOKEN_URL: `${issuer}/token`,
-        GOOGLE_USERINFO_URL: `${issuer}/userinfo`,
-        GITHUB_CLIENT_ID: 'github-client',
-        GITHUB_CLIENT_SECRET: 'github-secret',
-        GITHUB_AUTHORIZATION_URL: `${issuer}/authorize`,
-        GITHUB_TOKEN_URL: `${issuer}/token`,
-        GITHUB_API_URL: githubUrl,
-      },
+      env: providers.env(),
     });
   });
   afterAll(async () => t?.close());
@@ -96,7 +53,7 @@ describe('OAuth sign-in', () => {
   describe('GET /api/auth/google → /auth/callback', () => {
     it('creates the account, sets session cookies and redirects to the dashboard', async () => {
       const email = uniqueEmail('google');
-      nextIdentity = { sub: `g-${email}`, email, email_verified: true, name: 'Gina Google' };
+      providers.nextGoogle({ sub: `g-${email}`, email, email_verified: true, name: 'Gina Google' });
       const callback = await signInWith(t, 'google');
       expect(callback.statusCode).toBe(302);
       expect(callback.headers.location).toBe('http://app.test/dashboard');
@@ -114,7 +71,7 @@ describe('OAuth sign-in', () => {
 
     it('links to an existing password account by verified e-mail', async () => {
       const user = await buildUser(t.app);
-      nextIdentity = { sub: `g-link-${user.id}`, email: user.email, email_verified: true, name: 'Linked' };
+      providers.nextGoogle({ sub: `g-link-${user.id}`, email: user.email, email_verified: true, name: 'Linked' });
       const callback = await signInWith(t, 'google');
       const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieHeader(cookiesFrom(callback)) } });
       expect(session.json().user.id).toBe(user.id);
@@ -122,7 +79,7 @@ describe('OAuth sign-in', () => {
 
     it('does not take over an existing account with an unverified e-mail', async () => {
       const user = await buildUser(t.app);
-      nextIdentity = { sub: `g-unverified-${user.id}`, email: user.email, email_verified: false, name: 'Intruder' };
+      providers.nextGoogle({ sub: `g-unverified-${user.id}`, email: user.email, email_verified: false, name: 'Intruder' });
       const callback = await signInWith(t, 'google');
       expect(callback.statusCode).toBe(302);
       expect(callback.headers.location).toBe('http://app.test/auth/signin?error=oauth_account_exists');
@@ -146,7 +103,7 @@ describe('OAuth sign-in', () => {
   describe('GET /api/auth/github → /auth/callback', () => {
     it('reads the primary verified e-mail from /user/emails and signs in', async () => {
       const email = uniqueEmail('octo');
-      nextGithub = {
+      providers.nextGithub({
         id: Math.floor(Math.random() * 1e9),
         login: 'octocat',
         name: 'Mona Octocat',
@@ -154,11 +111,11 @@ describe('OAuth sign-in', () => {
           { email: 'unverified@example.org', primary: false, verified: false },
           { email, primary: true, verified: true },
         ],
-      };
-      const seen = githubTokensSeen.length;
+      });
+      const seen = providers.githubTokensSeen.length;
       const callback = await signInWith(t, 'github');
       expect(callback.headers.location).toBe('http://app.test/dashboard');
-      expect(githubTokensSeen.length).toBe(seen + 2);
+      expect(providers.githubTokensSeen.length).toBe(seen + 2);
       const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieHeader(cookiesFrom(callback)) } });
       expect(session.json().user).toMatchObject({ email, name: 'Mona Octocat' });
     });
@@ -169,17 +126,8 @@ describe('OAuth sign-in onto an account whose address was never confirmed (EMAIL
   let t: TestApp;
   const session = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/api/auth/session', headers });
   beforeAll(async () => {
-    const issuer = oauth.issuer.url!;
     t = await buildTestApp({
-      env: {
-        EMAIL_CONFIRMATION: 'required',
-        OUTBOUND_ALLOW_PRIVATE: '1',
-        GOOGLE_CLIENT_ID: 'google-client',
-        GOOGLE_CLIENT_SECRET: 'google-secret',
-        GOOGLE_AUTHORIZATION_URL: `${issuer}/authorize`,
-        GOOGLE_TOKEN_URL: `${issuer}/token`,
-        GOOGLE_USERINFO_URL: `${issuer}/userinfo`,
-      },
+      env: { ...providers.env(), EMAIL_CONFIRMATION: 'required' },
     });
   });
   afterAll(async () => t?.close());
@@ -193,7 +141,7 @@ describe('OAuth sign-in onto an account whose address was never confirmed (EMAIL
     expect((await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode).toBe(200);
 
     // The victim signs in with Google, whose address is verified.
-    nextIdentity = { sub: `g-victim-${attacker.id}`, email: victimEmail, email_verified: true, name: 'Victoria' };
+    providers.nextGoogle({ sub: `g-victim-${attacker.id}`, email: victimEmail, email_verified: true, name: 'Victoria' });
     const callback = await signInWith(t, 'google');
     expect(callback.headers.location).toBe('http://app.test/dashboard');
     const victim = { cookie: cookieHeader(cookiesFrom(callback)) };
@@ -219,18 +167,18 @@ describe('OAuth sign-in onto an account whose address was never confirmed (EMAIL
   it('unlinks an identity that claimed the address unverified, so it no longer signs in to the account', async () => {
     const victimEmail = uniqueEmail('victim2');
     // The attacker's own Google account claims the victim's address without verifying it: an unconfirmed account is made for it.
-    nextIdentity = { sub: `g-squatter-${victimEmail}`, email: victimEmail, email_verified: false, name: 'Squatter' };
+    providers.nextGoogle({ sub: `g-squatter-${victimEmail}`, email: victimEmail, email_verified: false, name: 'Squatter' });
     const squatted = await signInWith(t, 'google');
     expect(squatted.headers.location).toBe('http://app.test/dashboard');
     const squatterSession = { cookie: cookieHeader(cookiesFrom(squatted)) };
     const accountId = (await session(squatterSession)).json().user.id;
 
-    nextIdentity = { sub: `g-owner-${victimEmail}`, email: victimEmail, email_verified: true, name: 'Owner' };
+    providers.nextGoogle({ sub: `g-owner-${victimEmail}`, email: victimEmail, email_verified: true, name: 'Owner' });
     const owner = await signInWith(t, 'google');
     expect((await session({ cookie: cookieHeader(cookiesFrom(owner)) })).json().user.id).toBe(accountId);
     expect((await session(squatterSession)).statusCode).toBe(401);
 
-    nextIdentity = { sub: `g-squatter-${victimEmail}`, email: victimEmail, email_verified: false, name: 'Squatter' };
+    providers.nextGoogle({ sub: `g-squatter-${victimEmail}`, email: victimEmail, email_verified: false, name: 'Squatter' });
     const retry = await signInWith(t, 'google');
     expect(retry.headers.location).toBe('http://app.test/auth/signin?error=oauth_account_exists');
     expect(cookiesFrom(retry).access_token).toBeUndefined();
@@ -238,7 +186,7 @@ describe('OAuth sign-in onto an account whose address was never confirmed (EMAIL
 
   it('a password reset by the address\'s owner claims the account the same way: an identity that claimed the address unverified is unlinked', async () => {
     const victimEmail = uniqueEmail('victim3');
-    nextIdentity = { sub: `g-squatter-${victimEmail}`, email: victimEmail, email_verified: false, name: 'Squatter' };
+    providers.nextGoogle({ sub: `g-squatter-${victimEmail}`, email: victimEmail, email_verified: false, name: 'Squatter' });
     const squatted = await signInWith(t, 'google');
     const squatterSession = { cookie: cookieHeader(cookiesFrom(squatted)) };
     const accountId = (await session(squatterSession)).json().user.id;
@@ -259,7 +207,7 @@ describe('OAuth sign-in onto an account whose address was never confirmed (EMAIL
     const owner = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: victimEmail, password: 'owner-pass-after-7' } });
     expect(owner.json().user.id).toBe(accountId);
     // The address now counts as confirmed: the owner's own Google sign-in links without removing the password.
-    nextIdentity = { sub: `g-owner3-${victimEmail}`, email: victimEmail, email_verified: true, name: 'Owner' };
+    providers.nextGoogle({ sub: `g-owner3-${victimEmail}`, email: victimEmail, email_verified: true, name: 'Owner' });
     await signInWith(t, 'google');
     const stillWorks = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: victimEmail, password: 'owner-pass-after-7' } });
     expect(stillWorks.statusCode).toBe(200);
@@ -272,7 +220,7 @@ describe('OAuth sign-in onto an account whose address was never confirmed (EMAIL
     });
     const confirm = await t.app.inject({ method: 'GET', url: linkIn(mail, /\/api\/auth\/confirm\?token=[A-Za-z0-9_-]+/) });
     expect(confirm.headers.location).toBe('http://app.test/auth/signin?confirmed=1');
-    nextIdentity = { sub: `g-confirmed-${user.id}`, email: user.email, email_verified: true, name: 'Confirmed' };
+    providers.nextGoogle({ sub: `g-confirmed-${user.id}`, email: user.email, email_verified: true, name: 'Confirmed' });
     const callback = await signInWith(t, 'google');
     expect((await session({ cookie: cookieHeader(cookiesFrom(callback)) })).json().user.id).toBe(user.id);
     expect((await session(user.bearer)).statusCode).toBe(200);
@@ -282,7 +230,7 @@ describe('OAuth sign-in onto an account whose address was never confirmed (EMAIL
 
   it('an account without a password cannot set one with its session alone (400 naming currentPassword); a reset link sets it', async () => {
     const email = uniqueEmail('oauth-only');
-    nextIdentity = { sub: `g-only-${email}`, email, email_verified: true, name: 'Only Google' };
+    providers.nextGoogle({ sub: `g-only-${email}`, email, email_verified: true, name: 'Only Google' });
     const callback = await signInWith(t, 'google');
     const cookies = { cookie: cookieHeader(cookiesFrom(callback)), origin: 'http://app.test' };
     const change = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', headers: cookies, payload: { password: 'first-own-pass-4' } });
