@@ -1,8 +1,8 @@
 /**
- * Monitor polls answered ahead of the framework. Load balancers and uptime monitors poll
- * `GET /api/health` many times a minute per process, and for that answer Fastify's per-request chain
+ * Monitor polls answered ahead of the framework. Load balancers and uptime monitors poll `GET
+ * /api/health` many times a minute per process, and for that answer Fastify's per-request chain
  * (request and reply objects with their decorators, the cookie, CORS, auth and request-id hooks, the
- * access log's response listeners) cost more than the answer itself (README, "Benchmarks"). So a
+ * access log's response listeners) cost more than the answer itself (docs/performance.md, Health). So a
  * listener placed before Fastify's on the same server answers a poll with the text and headers the
  * route gives: the health document, X-Request-Id (the client's own when plausible) and Vary: Origin.
  *

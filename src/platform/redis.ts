@@ -39,7 +39,7 @@ export function createRedis(url: string, keyPrefix = ''): Redis {
     connectTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
     // Commands issued in the same tick (the rate-limit counts of concurrent requests) go out in one
-    // write: fewer system calls on both ends (bench/, PostgreSQL + Redis leg).
+    // write: fewer system calls on both ends (docs/performance.md).
     enableAutoPipelining: true,
   });
   // Connection errors are reported through health; without a listener ioredis would log each one.

@@ -3,7 +3,7 @@
  * handlers and feed OpenAPI), but a reply is written by fast-json-stringify, compiled once per schema
  * from the schema's JSON Schema (its output side), instead of by fastify-type-provider-zod's
  * serializer, which re-parses the whole reply with zod and then runs JSON.stringify: on a small reply
- * that parse was the largest single cost of a request (see bench/ and README "Benchmarks").
+ * that parse was the largest single cost of a request (docs/performance.md).
  *
  * What is kept: only the fields a schema names are written (no field leaks), and where a schema is a
  * union (the Variant A / Variant B envelopes, `false | "kv" | "memory"`), the branch is the first one

@@ -6,7 +6,7 @@ import { validationError } from '../platform/errors.js';
 
 /**
  * sharp (libvips) is loaded on the first upload, not at start: about 12 MB of resident memory that a
- * process serving no uploads never needs (bench/: peak RSS).
+ * process serving no uploads never needs.
  */
 let loadingSharp: Promise<(typeof import('sharp'))['default']> | undefined;
 const loadSharp = () => (loadingSharp ??= import('sharp').then((module) => module.default));

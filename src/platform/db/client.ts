@@ -59,10 +59,10 @@ function rowsMapperOf(fields: StatementFields): RowsMapper {
 
 /**
  * A statement whose SQL Drizzle builds once, at its first run, and that then runs on the database or
- * inside a transaction, with values for its `sql.placeholder`s. Drizzle otherwise turns a query
- * builder into SQL text on every call: tens of microseconds of CPU for a small select, about 0.2 ms
- * for an insert of eleven columns, more than the PostgreSQL driver's own work (bench/). On
- * PostgreSQL the statement is named, so the server parses and plans it once per connection.
+ * inside a transaction, with values for its `sql.placeholder`s. Drizzle otherwise turns a query builder
+ * into SQL text on every call, which costs more CPU than the PostgreSQL driver's own work
+ * (docs/performance.md). On PostgreSQL the statement is named, so the server parses and plans it once
+ * per connection.
  *
  * `build` gives the query and the `fields` it reads back by name, in the order of its select (or
  * returning) list: the selection the query was given, or the table's columns for `select()` and
@@ -107,9 +107,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 /**
  * PostgreSQL's default 128 MB of shared buffers is sized for a server with a machine of its own;
- * embedded, it was most of this process's memory (bench/: peak RSS 450+ MB, 300 MB of it PGlite), and
- * the data files stay in the OS page cache anyway. Passed on the command line, so the data directory's
- * postgresql.conf is left alone.
+ * embedded, it was most of this process's memory (docs/performance.md), and the data files stay in the
+ * OS page cache anyway. Passed on the command line, so the data directory's postgresql.conf is left
+ * alone.
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
