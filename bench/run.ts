@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 6): the service against the fastest thing possible on the same machine, in
+ * `npm run bench`: the service against the fastest thing possible on the same machine, in
  * the same run, so that the figures are ratios that hold on a noisy machine.
  *
  * HTTP. The production build (`node dist/main.js`, logs at warn, its own DATA_DIR, rate limits raised

@@ -128,7 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin === appOrigin),
     credentials: true,
-    // PATCH is added to the spec's list (§5.7) because PATCH /api/workspaces/{id} exists.
+    // The methods the web app's clients send, plus PATCH, because PATCH /api/workspaces/{id} exists.
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key'],
     exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'X-Total-Count', 'Content-Disposition', 'Idempotent-Replayed'],

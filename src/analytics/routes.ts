@@ -1,4 +1,4 @@
-/** Routes of spec §4.6 analytics: the signed-in user's searches and saved resources. */
+/** Analytics routes: the signed-in user's searches and saved resources. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser } from '../auth/request-auth.js';

@@ -1,4 +1,4 @@
-/** Request and response schemas of the analytics routes (spec §2 Analytics, §4.6). */
+/** Request and response schemas of the analytics routes. */
 import { z } from 'zod';
 
 export const PERIOD_DAYS = { day: 1, week: 7, month: 30, year: 365 } as const;

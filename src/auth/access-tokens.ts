@@ -1,4 +1,4 @@
-/** Access tokens: HS256 JWTs signed with the service secret, valid one hour (DESIGN.md §4). */
+/** Access tokens: HS256 JWTs signed with the service secret, valid one hour (docs/design.md, Sessions). */
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { LRUCache } from 'lru-cache';
 
@@ -30,13 +30,12 @@ export function createAccessTokenIssuer(secret: string, issuer = 'research-works
   const key = new TextEncoder().encode(secret);
   /**
    * Tokens this process has already verified, with their claims. A client presents the same access
-   * token on every request for up to an hour, and jose's verification (WebCrypto: a key import and an
-   * HMAC run as an asynchronous job) was about a tenth of a small authenticated request's CPU time
-   * (bench/). Only a byte-identical token hits; expiry is checked on every hit, and revocation is the
-   * caller's check on every request, as before. Looked up by the token's signature, its last 43
-   * characters: a Map hashes its key on every lookup of a new string, and hashing the whole token (some
-   * 300 characters) cost more than the rest of the lookup (bench/, counted with callgrind). The entry
-   * holds the whole token, and a hit must equal it.
+   * token on every request for up to an hour, and verifying it again (a key import and an HMAC run
+   * as an asynchronous job) is a large share of a small request's CPU time (docs/performance.md).
+   * Only a byte-identical token hits; expiry is checked on every hit, and revocation is the caller's
+   * check on every request, as before. Looked up by the token's signature, its last 43 characters,
+   * because a Map hashes a new string key on every lookup and the whole token is some 300 characters.
+   * The entry holds the whole token, and a hit must equal it.
    */
   const verified = new LRUCache<string, { token: string; claims: VerifiedAccess }>({ max: VERIFIED_TOKENS });
   return {

@@ -264,7 +264,7 @@ async function requestAuthPlugin(app: FastifyInstance, options: RequestAuthOptio
 
 export const requestAuth = fp(requestAuthPlugin, { name: 'request-auth' });
 
-/** Signed-in requests answered in Variant B (bearer) or Variant A (cookies), per DESIGN.md §1. */
+/** Signed-in requests answered in Variant B (bearer) or Variant A (cookies), (docs/design.md, Dialects). */
 export function dialectOf(request: FastifyRequest): 'A' | 'B' {
   return request.auth.via === 'bearer' ? 'B' : 'A';
 }

@@ -1,4 +1,4 @@
-/** Routes of spec §4.1: sign-up, sign-in, sign-out, session, refresh, password reset, OAuth. */
+/** Authentication routes: sign-up, sign-in, sign-out, session, refresh, password reset, OAuth. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { generateCodeVerifier, generateState } from 'arctic';

@@ -1,7 +1,8 @@
 /**
  * Sessions: a short-lived access JWT plus an opaque refresh token, stored hashed and rotated on every
- * use. Each sign-in starts a family; reusing a rotated token after the grace window revokes the
- * whole family (DESIGN.md §4, after supabase/auth).
+ * use. Each sign-in starts a family; reusing a rotated token after the grace window revokes the whole
+ * family, since only a stolen copy is replayed that late (docs/design.md, Sessions; after
+ * supabase/auth).
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 /**
- * The one error handler: every error leaves the service as the envelope of DESIGN.md §2, with a
- * status that matches its code and never a stack trace.
+ * The one error handler: every error leaves the service as the one error envelope (docs/design.md,
+ * Errors), with a status that matches its code and never a stack trace.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';

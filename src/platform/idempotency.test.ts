@@ -1,7 +1,7 @@
 /**
- * Idempotency-Key on the creating POSTs (issue 13, item 9): a retry with the same key and body gets
- * the first answer and creates nothing; another body is a 409; keys are per user, kept 24 h, shared
- * by processes on one database; a key still being answered is a 409; failures are not kept.
+ * Idempotency-Key on the creating POSTs, so that a client may retry safely: a retry with the same key
+ * and body gets the first answer and creates nothing; another body is a 409; keys are per user, kept 24
+ * h, shared by processes on one database; a key still being answered is a 409; failures are not kept.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';

@@ -1,9 +1,10 @@
 /**
- * Safe retries of creating requests (issue 13, item 9). A route that says `config: { idempotent: true }`
- * accepts an `Idempotency-Key` header: the first request with a key is handled and its answer kept for
- * 24 hours in the database (so every process sees it, and it survives restarts); the same key with
- * the same request gets that answer again, without doing the work twice; the same key with another
- * request is a 409. Keys are scoped per requester (user, else visitor), so two users' keys never meet.
+ * Safe retries of creating requests: a client whose connection dropped cannot tell whether its POST was
+ * done, so it must be able to send it again. A route that says `config: { idempotent: true }` accepts
+ * an `Idempotency-Key` header: the first request with a key is handled and its answer kept for 24 hours
+ * in the database (so every process sees it, and it survives restarts); the same key with the same
+ * request gets that answer again, without doing the work twice; the same key with another request is a
+ * 409. Keys are scoped per requester (user, else visitor), so two users' keys never meet.
  *
  * A key is claimed (a row without an answer) before the handler runs; a second request with the key
  * meanwhile gets a 409 with Retry-After. Answers of 5xx and 429 are not kept: the claim is released

@@ -1,6 +1,7 @@
 /**
- * The spec's shared store (spec §8): an Upstash-style Redis REST endpoint, used when
- * KV_REST_API_URL and KV_REST_API_TOKEN are both set, through the maintained @upstash/redis client.
+ * The shared summary store that hosted deployments provide: an Upstash-style Redis REST endpoint, used
+ * only when KV_REST_API_URL and KV_REST_API_TOKEN are both set, through the maintained @upstash/redis
+ * client.
  */
 import { Redis } from '@upstash/redis';
 import type { Cache } from './cache.js';

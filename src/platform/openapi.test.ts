@@ -61,7 +61,7 @@ function resolve(doc: Document, schema: SchemaObject): SchemaObject {
   return current;
 }
 
-/** Operations anyone may call without signing in (spec §4: accounts, search, summaries, public pages, utility). */
+/** Operations anyone may call without signing in (accounts, search, summaries, public pages, utility). */
 const PUBLIC_OPERATIONS = [
   'POST /api/auth/signup',
   'POST /api/auth/signin',

@@ -47,7 +47,7 @@ export const ErrorResponse = z
         .optional(),
     }),
   })
-  .meta({ id: 'Error', description: 'Error envelope (DESIGN.md §2)' });
+  .meta({ id: 'Error', description: 'Error envelope: a code matching the status, a message and, for invalid input, the field; never a stack trace' });
 
 export const DIALECTS = ['cookie', 'bearer'] as const;
 export type DocumentDialect = (typeof DIALECTS)[number];
@@ -249,7 +249,7 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
         title: 'Research Workspace API',
         version: info.version,
         description:
-          'Accounts and sessions, profiles, federated academic search, extractive summaries, workspaces with resources, annotations and share links, analytics and health. Requests authenticated by a bearer token get Variant B envelopes; requests authenticated by session cookies get Variant A (see DESIGN.md §1). One document per dialect, with exact reply types: ?dialect=cookie and ?dialect=bearer.',
+          'Accounts and sessions, profiles, federated academic search, extractive summaries, workspaces with resources, annotations and share links, analytics and health. Requests authenticated by a bearer token get Variant B envelopes; requests authenticated by session cookies get Variant A (objects carry the field names of both variants; when both credentials are sent, the bearer token wins). One document per dialect, with exact reply types: ?dialect=cookie and ?dialect=bearer.',
       },
       servers: [{ url: info.publicUrl }],
       components: {

@@ -1,9 +1,9 @@
 /**
- * Rate limits (spec §8) on one mechanism: fixed windows counted in-process by default, or in Redis
- * when REDIS_URL is set so that every server process shares one count. If Redis stops answering
- * (platform/redis.ts: noticed within about a second, also when it hangs), counting goes on in memory
- * (rate-limiter-flexible's insurance limiter) rather than failing requests, and goes back to Redis
- * once it answers again.
+ * Rate limits (docs/design.md, Limits) on one mechanism: fixed windows counted in-process by default,
+ * or in Redis when REDIS_URL is set so that every server process shares one count. If Redis stops
+ * answering (platform/redis.ts: noticed within about a second, also when it hangs), counting goes on in
+ * memory (rate-limiter-flexible's insurance limiter) rather than failing requests, and goes back to
+ * Redis once it answers again.
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';

@@ -1,5 +1,6 @@
 /**
- * Text from users and providers is kept as plain text (spec §5.8); escaping happens on output.
+ * Text from users and providers is kept as plain text (HTML tags stripped on input, so no stored
+ * text is markup for a later reader); escaping happens on output.
  * "Plain text" here means: nothing in it that an HTML parser would read as markup, not even after its
  * entities are decoded, so `&lt;script&gt;` cannot come back out as `<script>` in a field.
  */

@@ -1,4 +1,4 @@
-/** Routes of spec §4.2: the profile, its update, and the avatar upload; plus serving stored avatars. */
+/** Profile routes: the profile, its update, and the avatar upload; plus serving stored avatars. */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

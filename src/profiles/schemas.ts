@@ -22,7 +22,7 @@ export const ProfileSchema = z.object({
 
 export const ProfileResponse = z.object({ profile: ProfileSchema }).meta({ id: 'ProfileReply' });
 
-/** Partial update (DESIGN.md §3); a display name, when sent, must not be empty. Text is kept HTML-free. */
+/** Partial update: absent fields are left unchanged (docs/design.md, Request shapes); a display name, when sent, must not be empty. Text is kept HTML-free. */
 export const ProfileUpdateBody = z
   .object({
     displayName: plainText(PROFILE_LIMITS.displayName, { required: true }),

@@ -40,7 +40,7 @@ describe('createProviders / describeProviders', () => {
     expect(described.find((provider) => provider.id === 'crossref')?.rateLimit).toBe(600);
   });
 
-  it('uses the public base addresses of DESIGN §6 by default', () => {
+  it('uses each provider\'s public base address by default', () => {
     expect(DEFAULT_PROVIDER_URLS).toEqual({
       arxiv: 'http://export.arxiv.org/api',
       pubmed: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils',

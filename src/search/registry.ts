@@ -15,7 +15,7 @@ import { createZenodoProvider } from './providers/zenodo.js';
 import { PROVIDER_IDS } from './types.js';
 import type { ProviderFactoryOptions, ProviderId, SearchProvider } from './types.js';
 
-/** Public base addresses (DESIGN §6); `<PROVIDER>_API_URL` replaces them. */
+/** Public base addresses (docs/design.md, Search providers); `<PROVIDER>_API_URL` replaces them. */
 export const DEFAULT_PROVIDER_URLS: Readonly<Record<ProviderId, string>> = {
   arxiv: 'http://export.arxiv.org/api',
   pubmed: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils',

@@ -1,4 +1,4 @@
-/** Routes of spec §4.3 (search, providers) and the lookup by identifier (DESIGN.md §1, issue 3). */
+/** Search routes (search, providers) and the lookup by identifier that adding a resource by `resourceId` needs (docs/design.md, Dialects). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { consumeRequesterLimit } from '../auth/request-auth.js';

@@ -1,4 +1,4 @@
-/** Request and response schemas of the search routes (spec §4.3, DESIGN.md §6). */
+/** Request and response schemas of the search routes (docs/design.md, Search providers). */
 import { z } from 'zod';
 import { PROVIDER_IDS } from './types.js';
 

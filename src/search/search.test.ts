@@ -31,7 +31,7 @@ describe('searchProviders', () => {
   const run = (overrides: Partial<Parameters<typeof searchProviders>[0]> = {}) =>
     searchProviders({ query: QUERY, providers: Object.values(providers), sort: 'relevance', offset: 0, limit: 20, ...overrides });
 
-  it('returns one merged, scored list with the spec envelope and provider statuses', async () => {
+  it('returns one merged, scored list with the public envelope and provider statuses', async () => {
     const reply = await run();
     expect(reply.query).toBe(QUERY);
     expect(reply.total).toBe(3);

@@ -18,9 +18,10 @@ export const PROVIDER_IDS = [
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
 /**
- * One search result, normalised. The first block is spec §2 "Search result"; the rest is what DESIGN §6
- * adds (`sources`, `doi`, `arxivId`, `pmid`, `pdfUrl`) plus what merging, ranking and sorting need.
- * A presenter picks the public fields; internal ones (`nativeId`, `ranks`, `citationsKnown`, ...) stay here.
+ * One search result, normalised. The first block is the common result fields; the rest is what this
+ * service adds (`sources`, `doi`, `arxivId`, `pmid`, `pdfUrl`; docs/design.md, Search providers) plus
+ * what merging, ranking and sorting need. A presenter picks the public fields; internal ones
+ * (`nativeId`, `ranks`, `citationsKnown`, ...) stay here.
  */
 export interface SearchRecord {
   /** `<provider>:<native id>`, e.g. `arxiv:2101.00001v2`, `crossref:10.1038/nature14539`. */
@@ -103,7 +104,7 @@ export interface SearchProvider {
 
 /** What every provider factory takes. */
 export interface ProviderFactoryOptions {
-  /** The API's base address (DESIGN §6), without a trailing slash; the provider appends its paths. */
+  /** The API's base address (docs/design.md, Search providers), without a trailing slash; the provider appends its paths. */
   baseUrl: string;
   outbound: Outbound;
   apiKey?: string;

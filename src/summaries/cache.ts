@@ -1,5 +1,5 @@
 /**
- * The summary caches (spec §4.4 rule 5, §6, §8): keyed by what was summarised, seven days. Looked up in
+ * The summary caches: keyed by what was summarised, seven days (docs/design.md, Limits). Looked up in
  * the shared store first (the KV REST store when configured, else Redis), then in an in-process LRU
  * bounded in entries and bytes. Failures are never cached; a shared-store outage degrades to memory.
  * Identical requests in flight at once are computed once.
@@ -38,7 +38,7 @@ export interface SummaryCache {
  * title and the text (abstract or content); a deep one from the title and the PDF that the record's
  * id, source and client-supplied url lead to. A key names all of it, so a caller who sends a record's
  * id with an abstract or a url of their own gets an entry of their own, never the one everybody else
- * is served for that id (issue #13, item 12).
+ * is served for that id: a caller cannot plant a summary for everyone else.
  */
 export type SummaryInput =
   | { mode: 'quick' | 'deep'; title?: string; text: string }

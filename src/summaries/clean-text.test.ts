@@ -115,11 +115,11 @@ function bestTime(make: (n: number) => string, n: number, work: (text: string) =
 }
 
 /**
- * Text an anonymous caller can put in a PDF (issue #13, item 11). Cleaning must take time in
- * proportion to the text: four times the text, about four times the time (a pattern that backtracks
- * quadratically takes sixteen, and minutes at these sizes). Compared within one process, as a ratio, so
- * a slow machine passes too. Both sizes are large, so that fixed costs do not make the smaller one look
- * cheap; the bound (3 times linear) leaves room for a busy machine.
+ * Text an anonymous caller can put in a PDF, so it must not cost quadratic time. Cleaning must take
+ * time in proportion to the text: four times the text, about four times the time (a pattern that
+ * backtracks quadratically takes sixteen, and minutes at these sizes). Compared within one process, as
+ * a ratio, so a slow machine passes too. Both sizes are large, so that fixed costs do not make the
+ * smaller one look cheap; the bound (3 times linear) leaves room for a busy machine.
  */
 const PATHOLOGICAL_TEXTS: Array<[string, (n: number) => string]> = [
   ['one run of letters', (n) => 'a'.repeat(n)],

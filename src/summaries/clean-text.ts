@@ -97,7 +97,7 @@ function findRunningLines(pages: string[][]): Set<string> {
 /**
  * A word broken at a line end ("repre-\nsentation"). The look-behind makes a match start only where a
  * run of letters starts: without it a long run of letters is tried from each of its letters, every try
- * running to the run's end (quadratic: 50,000 letters took seconds, issue #13 item 11).
+ * running to the run's end (quadratic: 50,000 letters took seconds, and PDF text comes from anyone).
  */
 const BROKEN_AT_LINE_END = /(?<!\p{L})\p{L}+[-‐]\n\s*\p{Ll}+/gu;
 

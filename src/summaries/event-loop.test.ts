@@ -1,8 +1,7 @@
 /**
- * A hostile PDF does not stall the server (issue #13, item 11): a 4-page PDF of about 3 KB whose
- * pages each hold one 50,000-letter "word", summarised in deep mode by an anonymous caller, used to
- * hold the event loop for seconds while its text was cleaned. Other requests must be answered
- * promptly while it is summarised.
+ * A hostile PDF does not stall the server: a 4-page PDF of about 3 KB whose pages each hold one
+ * 50,000-letter "word", summarised in deep mode by an anonymous caller, used to hold the event loop for
+ * seconds while its text was cleaned. Other requests must be answered promptly while it is summarised.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,8 +1,8 @@
 /**
  * What a summary request is answered with: Variant A (id/source/title/abstract/url/mode) or Variant B
- * (content), spec §4.4. A cached summary is one frozen object for as long as the cache holds it (see
- * cache.ts), so its serialised reply is kept beside it, by identity, and a hit is answered without
- * presenting or serialising it again.
+ * (content), by the variant of the request body (docs/design.md, Dialects). A cached summary is one
+ * frozen object for as long as the cache holds it (see cache.ts), so its serialised reply is kept
+ * beside it, by identity, and a hit is answered without presenting or serialising it again.
  */
 import type { SummaryOutcome } from './produce.js';
 import { toSummaryVariantA, toSummaryVariantB, type Summary } from './summarize.js';

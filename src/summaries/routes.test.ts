@@ -451,7 +451,7 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
   });
 });
 
-/** What an anonymous caller made up about a paper: it must reach nobody else (issue #13, item 12). */
+/** What an anonymous caller made up about a paper: it must reach nobody else, so the cache is keyed by the input, not the id. */
 const LIE =
   'This paper proves that the moon is made of green cheese. Cheese astronomy replaces attention entirely. Readers should send their savings to the cheese fund at once. Every translation benchmark was won by cheese. The cheese results are final and beyond doubt.';
 

@@ -1,6 +1,6 @@
 /**
  * POST /api/summarize (JSON, in the variant of its body) and GET /api/summarize (server-sent events:
- * meta, tldr, bullets, tags, done; or error), spec §4.4 and §6. The stream's wire rules are in stream.ts.
+ * meta, tldr, bullets, tags, done; or error, in that order). The stream's wire rules are in stream.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -115,7 +115,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
   );
 
   // Streams open now: when the server shuts down each gets an `error` event and its work is stopped,
-  // so the process drains at once instead of waiting for them (issue #13, item 7).
+  // so the process drains at once instead of waiting for them.
   const openStreams = new Set<EventStream>();
   const shutdown = new AbortController();
   app.addHook('preClose', async () => {

@@ -1,4 +1,4 @@
-/** Request and response schemas of the summarize routes (spec §4.4, §6). */
+/** Request and response schemas of the summarize routes (both variants' bodies; docs/design.md, Dialects). */
 import { z } from 'zod';
 
 const Mode = z.enum(['quick', 'deep', 'auto']);
@@ -62,4 +62,4 @@ export const SummaryEventStream = z.unknown().meta({
     'Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code} ends the stream. Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments.',
 });
 
-export const PlainError = z.object({ error: z.string() }).meta({ id: 'PlainError', description: 'POST /api/summarize errors (spec §7.5)' });
+export const PlainError = z.object({ error: z.string() }).meta({ id: 'PlainError', description: 'POST /api/summarize errors: a plain message, unlike the other routes\' error envelope' });

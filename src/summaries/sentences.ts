@@ -222,8 +222,9 @@ function isOpener(word: string, caseless: boolean): boolean {
 }
 
 /**
- * `word.replace(/[^\p{L}]+$/u, '')` in one backward pass: the pattern retries from every character of
- * a long run of non-letters that does not end the word (quadratic on "A111…1b", issue #13 item 11).
+ * `word.replace(/[^\p{L}]+$/u, '')` in one backward pass: the pattern retries from every character of a
+ * long run of non-letters that does not end the word (quadratic on "A111…1b", and PDF text comes from
+ * anyone).
  */
 function withoutTrailingNonLetters(word: string): string {
   let end = word.length;

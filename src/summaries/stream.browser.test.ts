@@ -1,8 +1,8 @@
 /**
- * The summary stream read by a real EventSource in Chromium (issue #13, item 2): after `done` or
- * `error` the browser must not run the summary again. The page is served from the service's own
- * origin, and the service's HTTP server counts what reaches it. Without Chromium the tests are
- * skipped, except in CI, where that is a failure.
+ * The summary stream read by a real EventSource in Chromium: after `done` or `error` the browser must
+ * not run the summary again. The page is served from the service's own origin, and the service's HTTP
+ * server counts what reaches it. Without Chromium the tests are skipped, except in CI, where that is a
+ * failure.
  */
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

@@ -1,9 +1,9 @@
 /**
- * The summary stream's side of server-sent events, made safe for a browser's EventSource (issue #13,
- * item 2). An EventSource reconnects by itself whenever the server closes the connection, even after
- * the last event, and a reconnect is a new request: a new summary, counted against the user's hourly
- * limit. So every event carries an id, the stream asks for a long reconnection delay (`retry:`), and
- * the last event of a stream (`done` or `error`) has the id `end`: a reconnect that carries it in
+ * The summary stream's side of server-sent events, made safe for a browser's EventSource. An
+ * EventSource reconnects by itself whenever the server closes the connection, even after the last
+ * event, and a reconnect is a new request: a new summary, counted against the user's hourly limit. So
+ * every event carries an id, the stream asks for a long reconnection delay (`retry:`), and the last
+ * event of a stream (`done` or `error`) has the id `end`: a reconnect that carries it in
  * `Last-Event-ID` is answered 204, which tells an EventSource to stop for good. Clients should close
  * the EventSource on `done` and `error` anyway.
  *

@@ -1,6 +1,6 @@
 /**
- * The extractive summarizer (spec §4.4 rule 4): tokenise, drop stopwords, split sentences, score
- * sentences by word frequency, take the top N in their original order. Pure, deterministic, no I/O.
+ * The extractive summarizer: tokenise, drop stopwords, split sentences, score sentences by word
+ * frequency, take the top N in their original order. Pure, deterministic, no I/O.
  *
  * How a sentence is scored:
  * - each significant term (stemmed, stopwords and academic filler removed) weighs the square root
@@ -28,7 +28,7 @@ export interface SummarizeInput {
   mode: SummaryMode;
 }
 
-/** Variant A of the spec (extractive fields). A type alias, so it also passes as a plain record. */
+/** Variant A (extractive fields; docs/design.md, Dialects). A type alias, so it also passes as a plain record. */
 export type SummaryVariantA = {
   /** One or two sentences. */
   tldr: string;
@@ -40,7 +40,7 @@ export type SummaryVariantA = {
   confidence: 'medium';
 };
 
-/** Variant B of the spec. */
+/** Variant B (docs/design.md, Dialects). */
 export type SummaryVariantB = {
   summary: {
     abstract: string;

@@ -1,4 +1,4 @@
-/** Annotations of a workspace resource (spec §4.5, DESIGN.md §3): list, create, and change or delete one's own. */
+/** Annotations of a workspace resource (docs/design.md, Request shapes): list, create, and change or delete one's own. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

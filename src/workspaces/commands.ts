@@ -30,7 +30,7 @@ const SHARE_TOKEN_PURPOSE = 'share-link-token';
 const SHARE_TOKEN_BYTES = 32;
 const RESOLVE_TIMEOUT_MS = 15_000;
 
-/** Resource kinds by the provider a looked-up record came from (DESIGN.md §6). */
+/** Resource kinds by the provider a looked-up record came from (docs/design.md, Search providers). */
 const TYPE_BY_PROVIDER: Record<string, string> = {
   arxiv: 'preprint',
   pubmed: 'article',

@@ -1,6 +1,6 @@
 /**
  * Who may do what. A workspace, and everything in it, belongs to its owner alone; anyone else is told
- * it does not exist (404), so that its existence does not leak (DESIGN.md §2).
+ * it does not exist (404), so that its existence does not leak (docs/design.md, Errors).
  */
 import type { SessionUser } from '../auth/sessions.js';
 import { notFound } from '../platform/errors.js';

@@ -1,7 +1,7 @@
 /**
  * The shapes of workspace replies, and the one place where Variant A and Variant B differ
- * (DESIGN.md §1): every object carries both variants' field names; where the envelopes conflict,
- * the dialect of the request (bearer → B, cookies → A) picks one.
+ * (docs/design.md, Dialects): every object carries both variants' field names; where the envelopes
+ * conflict, the dialect of the request (bearer → B, cookies → A) picks one.
  */
 import type { AnnotationRow, ResourceRow, ShareLinkRow, WorkspaceWithCounts } from './store.js';
 

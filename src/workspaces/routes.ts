@@ -1,5 +1,5 @@
 /**
- * Routes of spec §4.5: workspaces and their resources, and the citation export. Annotations and
+ * Workspace routes: workspaces and their resources, and the citation export. Annotations and
  * share links (with the public page) are in their own files and registered from here.
  * Each handler: validated input → user → load → authorize → do → present.
  */

@@ -1,7 +1,7 @@
 /**
  * Request and response schemas of the workspace routes: they validate, type the handlers and feed
- * OpenAPI. Text is stripped of HTML here (spec §5.8), so handlers only ever see plain text, and limits
- * apply to what is kept.
+ * OpenAPI. Text is stripped of HTML here (input is kept as plain text), so handlers only ever see plain
+ * text, and limits apply to what is kept.
  */
 import { z } from 'zod';
 import { dialectUnion, ErrorResponse } from '../platform/openapi.js';
@@ -83,7 +83,7 @@ const WorkspaceFields = z.object({
   isPublic: z.boolean().optional(),
 });
 
-/** Variant B sends `name`, Variant A `title`; either names the workspace (DESIGN.md §1, §3). */
+/** Variant B sends `name`, Variant A `title`; either names the workspace (docs/design.md, Dialects). */
 export const WorkspaceCreateBody = WorkspaceFields
   .superRefine((body, ctx) => {
     if (body.name === undefined && body.title === undefined) {
@@ -145,7 +145,7 @@ const HighlightRange = z.object({
   color: z.string().regex(/^[#a-zA-Z0-9(),.% -]{1,32}$/, 'must be a colour name or code').optional(),
 }).refine((range) => range.end >= range.start, { path: ['end'], message: 'must not be before start' });
 
-/** `{ ranges: [{ start, end, text?, color? }] }`, or any other object of at most 16 KB (DESIGN.md §3). */
+/** `{ ranges: [{ start, end, text?, color? }] }`, or any other object of at most 16 KB (docs/design.md, Request shapes). */
 const Highlights = z
   .object({ ranges: z.array(HighlightRange).max(LIMITS.highlightRanges).optional() })
   .catchall(z.unknown())
@@ -222,7 +222,7 @@ export const SharePageQuery = z.object({
 
 // ---- responses ----
 
-/** The error answers every workspace route may give (DESIGN.md §2). */
+/** The error answers every workspace route may give (docs/design.md, Errors). */
 export const workspaceErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
 
 const DateTime = z.iso.datetime();

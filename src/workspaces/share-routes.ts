@@ -1,6 +1,6 @@
 /**
- * Share links (spec §4.5, DESIGN.md §3) and the public page they open. The page needs no sign-in and
- * sets no cookies (route config `noCookies`); the token never reaches a log (the logger redacts
+ * Share links (docs/design.md, Request shapes) and the public page they open. The page needs no sign-in
+ * and sets no cookies (route config `noCookies`); the token never reaches a log (the logger redacts
  * `/share/<token>`) and only its hash is looked up.
  */
 import type { FastifyInstance } from 'fastify';

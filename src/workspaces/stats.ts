@@ -1,6 +1,6 @@
 /**
- * What the analytics capability may know of saved resources (spec §2 Resource analytics), as
- * aggregates: how many are saved and shared, their reading time, and their types and tags.
+ * What the analytics capability may know of saved resources: aggregates only, never a resource itself:
+ * how many are saved and shared, their reading time, and their types and tags.
  */
 import { and, count, eq, exists, sql } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';

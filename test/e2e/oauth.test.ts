@@ -1,7 +1,7 @@
 /**
  * OAuth sign-in through the built service as a real process (`npm start`'s code), against a real
  * local OAuth 2.0 / OIDC server. The in-process OAuth tests cannot see what the process's globals do
- * to Node's own fetch, which arctic uses for the code exchange (issue 13, item 1).
+ * to Node's own fetch, which arctic uses for the code exchange.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthProviders, type OAuthProviders } from '../support/oauth-providers.js';

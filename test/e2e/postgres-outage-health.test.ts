@@ -1,8 +1,8 @@
 /**
- * Issue #13, item 8 (and the logging of item 28): during a PostgreSQL outage (a cluster of the
- * test's own, stopped) health follows within a second or two, readiness answers 503 while liveness
- * answers 200, requests that need the database answer 503 SERVICE_UNAVAILABLE (logged as a warning,
- * without a stack), and everything comes back with the database.
+ * During a PostgreSQL outage (a cluster of the test's own, stopped) health follows within a second or
+ * two, readiness answers 503 while liveness answers 200, requests that need the database answer 503
+ * SERVICE_UNAVAILABLE (logged as a warning, without a stack), and everything comes back with the
+ * database.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,7 +64,7 @@ describe.skipIf(skipReason)('health and requests during a PostgreSQL outage', ()
     const live = await ask(`${server.url}/api/health/live`);
     expect(live.status).toBe(200);
     expect(JSON.parse(live.body)).toEqual({ status: 'alive' });
-    // (/api/health itself stays 200, as the spec has it: its `status` says degraded.)
+    // (/api/health itself stays 200, for clients that read it: its `status` says degraded.)
     expect((await ask(`${server.url}/api/health`)).status).toBe(200);
 
     // Past the half second for which a session's "still signed in" is believed, the request needs the database.

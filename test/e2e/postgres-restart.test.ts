@@ -1,8 +1,8 @@
 /**
- * Issue #13, item 4: a PostgreSQL restart (or pg_terminate_backend) while writes hold pooled
- * connections. Two real server processes on a cluster of the test's own: both stay up, the requests
- * caught by the restart answer 503 SERVICE_UNAVAILABLE (never 500, never a cut connection), and writes
- * succeed again once PostgreSQL is back.
+ * A PostgreSQL restart (or pg_terminate_backend) while writes hold pooled connections. Two real server
+ * processes on a cluster of the test's own: both stay up, the requests caught by the restart answer 503
+ * SERVICE_UNAVAILABLE (never 500, never a cut connection), and writes succeed again once PostgreSQL is
+ * back.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

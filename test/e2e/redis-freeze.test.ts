@@ -1,7 +1,7 @@
 /**
- * Issue #13, item 5 (and the start-up warning of item 28): a Redis that stops answering (SIGSTOP on
- * a redis-server of the test's own) is treated as gone within about a second: signed-in requests
- * keep completing, health says so, and once Redis answers again it is used again.
+ * A Redis that stops answering (SIGSTOP on a redis-server of the test's own) is treated as gone
+ * within about a second: signed-in requests keep completing, health says so, and once Redis answers
+ * again it is used again. A Redis that cannot be reached at start is named in a warning.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

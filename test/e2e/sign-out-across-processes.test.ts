@@ -1,7 +1,7 @@
 /**
- * Issue #13, item 6: a sign-out is refused by every process within a second, through outages and
- * restarts of Redis. Two real server processes share a PostgreSQL cluster and a redis-server of the
- * test's own (so that Redis can be killed and restarted empty).
+ * A sign-out is refused by every process within a second, through outages and restarts of Redis. Two
+ * real server processes share a PostgreSQL cluster and a redis-server of the test's own (so that Redis
+ * can be killed and restarted empty).
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

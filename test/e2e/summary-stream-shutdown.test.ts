@@ -1,7 +1,7 @@
 /**
- * SIGTERM while summary streams are open (issue #13, item 7), in the real process: each stream gets
- * an `error` event saying the server is restarting, its work stops (the PDF download is abandoned),
- * and the process exits 0 well within its drain time instead of being cut off after it.
+ * SIGTERM while summary streams are open, in the real process: each stream gets an `error` event saying
+ * the server is restarting, its work stops (the PDF download is abandoned), and the process exits 0
+ * well within its drain time instead of being cut off after it.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

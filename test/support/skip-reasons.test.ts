@@ -1,4 +1,4 @@
-/** `npm test` says what it skips and why, one line each, in its normal output (issue 13, item 28). */
+/** `npm test` says what it skips and why, one line each, in its normal output, so a skipped suite is never mistaken for a passing one. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Where a record's PDF is (spec §4.4 rule 2), per provider:
+ * Where a record's PDF is, per provider:
  * - arXiv: built from the record id (any version, new- or old-style ids, abs/pdf URLs, arXiv DOIs);
  * - OpenAlex: looked up through its works API: the best open-access location first, then the primary
  *   location, then the others (a location's `pdf_url`, then the work's `oa_url`, then landing pages),
@@ -75,7 +75,7 @@ export function arxivPdfUrl(arxivId: string, base: string): string {
   return `${base.replace(/\/+$/, '')}/${arxivId}`;
 }
 
-/** Provider ids of the service (DESIGN.md §6); an id prefix naming one of them is split off. */
+/** Provider ids of the service (docs/design.md, Search providers); an id prefix naming one of them is split off. */
 const PROVIDER_IDS = new Set(['arxiv', 'pubmed', 'crossref', 'openalex', 'semanticscholar', 'zenodo', 'youtube']);
 
 function splitRecordId(record: PdfRecordRef): { source?: string; nativeId?: string } {

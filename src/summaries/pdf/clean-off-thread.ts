@@ -1,8 +1,8 @@
 /**
- * Cleans a PDF's extracted text (clean-text.ts) in a worker thread, under a time budget (issue #13,
- * item 11): the text is whatever the PDF's author wrote, and cleaning it on the event loop would let
- * one PDF stall every other request. A job that overruns its budget or whose caller gives up
- * terminates its worker; one idle worker is kept for the next job.
+ * Cleans a PDF's extracted text (clean-text.ts) in a worker thread, under a time budget: the text is
+ * whatever the PDF's author wrote, and cleaning it on the event loop would let one PDF stall every
+ * other request. A job that overruns its budget or whose caller gives up terminates its worker; one
+ * idle worker is kept for the next job.
  */
 import type { Worker } from 'node:worker_threads';
 import type { CleanJob, CleanResult } from './clean-worker.js';

@@ -1,8 +1,8 @@
 /**
- * Text of a PDF, off the main event loop: poppler's `pdftotext` as a child process when the machine
- * has it (measured several times faster, see bench/pdf-extract.ts), pdf.js in a worker thread
- * otherwise. Capped in characters; a scanned (image-only) PDF, a non-PDF, an encrypted or broken
- * file and a timeout each fail with a typed `PdfTextError`.
+ * Text of a PDF, off the main event loop: poppler's `pdftotext` as a child process when the machine has
+ * it (faster per page, see docs/performance.md), pdf.js in a worker thread otherwise. Capped in
+ * characters; a scanned (image-only) PDF, a non-PDF, an encrypted or broken file and a timeout each
+ * fail with a typed `PdfTextError`.
  */
 import { closeCleanWorkers } from './clean-off-thread.js';
 import { PdfTextError } from './errors.js';
@@ -14,7 +14,7 @@ export { hasPdfSignature };
 
 export type PdfEngine = 'pdftotext' | 'pdfjs';
 
-/** Text beyond this many characters is cut (spec §8 suggests 200k). */
+/** Text beyond this many characters is cut: far more than a summary needs, bounded memory (docs/design.md, Limits). */
 export const PDF_TEXT_MAX_CHARS = 200_000;
 /** How long one extraction may take before it is stopped. */
 export const PDF_EXTRACT_TIMEOUT_MS = 20_000;

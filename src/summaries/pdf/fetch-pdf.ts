@@ -14,7 +14,7 @@ export const PDF_MAX_BYTES = 25 * 1024 * 1024;
 export interface FetchPdfOptions {
   outbound: Outbound;
   signal?: AbortSignal;
-  /** Default 25 s (spec §8). */
+  /** Default 25 s: long enough for a slow repository, short enough for a waiting reader. */
   timeoutMs?: number;
   /** Default 25 MB. */
   maxBytes?: number;

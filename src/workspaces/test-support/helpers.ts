@@ -4,7 +4,7 @@ import type { ResolvedResource, ResourceResolver } from '../../context.js';
 import type { TestUser } from '../../../test/support/factories.js';
 
 export type Dialect = 'A' | 'B';
-/** Variant A = session cookies (from the app's origin), Variant B = bearer token (DESIGN.md §1). */
+/** Variant A = session cookies (from the app's origin), Variant B = bearer token (docs/design.md, Dialects). */
 export const DIALECTS: Dialect[] = ['A', 'B'];
 
 export function as(user: TestUser, dialect: Dialect): Record<string, string> {
