@@ -363,9 +363,10 @@ interface SummaryModule {
   summarize(input: { title?: string; text: string; mode: 'quick' | 'deep' }): unknown;
   toSummaryVariantA(summary: never): Record<string, unknown>;
 }
-const summaries = await fromDist<object>('summaries/summarize.js')
-  .then((module): SummaryModule | null => {
-    const candidate = module as Partial<SummaryModule>;
+// toSummaryVariantA lives in variants.js since summarize.ts was split by purpose; older builds export it from summarize.js.
+const summaries = await Promise.all([fromDist<object>('summaries/summarize.js'), fromDist<object>('summaries/variants.js').catch(() => ({}))])
+  .then(([summarizeModule, variantsModule]): SummaryModule | null => {
+    const candidate = { ...summarizeModule, ...variantsModule } as Partial<SummaryModule>;
     return typeof candidate.summarize === 'function' && typeof candidate.toSummaryVariantA === 'function' ? (candidate as SummaryModule) : null;
   })
   .catch(() => null);

@@ -7,7 +7,8 @@ import type { Cache } from '../platform/cache.js';
 import { createSummaryCache, summaryCacheKey, SUMMARY_TTL_SECONDS } from './cache.js';
 import type { SummaryOutcome } from './produce.js';
 import { createReplyMemo, presentSummary } from './presenters.js';
-import { summarize, type Summary } from './summarize.js';
+import { summarize } from './summarize.js';
+import type { Summary } from './variants.js';
 
 const ABSTRACT =
   'We study how transformer language models use long contexts. Retrieval accuracy falls when the relevant passage sits in the middle of the input, and rises again near either end. We measure this on multi-document question answering and key-value retrieval. Extended-context models are not better at using their context than their shorter counterparts.';

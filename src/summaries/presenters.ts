@@ -5,7 +5,7 @@
  * beside it, by identity, and a hit is answered without presenting or serialising it again.
  */
 import type { SummaryOutcome } from './produce.js';
-import { toSummaryVariantA, toSummaryVariantB, type Summary } from './summarize.js';
+import { toSummaryVariantA, toSummaryVariantB, type Summary } from './variants.js';
 
 export type Dialect = 'A' | 'B';
 

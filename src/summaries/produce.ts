@@ -10,7 +10,8 @@ import { cleanPdfTextOffThread } from './pdf/clean-off-thread.js';
 import { extractPdfText } from './pdf/extract.js';
 import { fetchPdf } from './pdf/fetch-pdf.js';
 import { resolvePdfUrl, type PdfSourceUrls } from './pdf/address.js';
-import { summarize, type Summary, type SummaryMode } from './summarize.js';
+import { summarize, type SummaryMode } from './summarize.js';
+import type { Summary } from './variants.js';
 
 export type RequestedMode = SummaryMode | 'auto';
 export type Stage = 'fetching' | 'extracting' | 'summarizing';

@@ -16,7 +16,7 @@ import { SummaryFailure, type Cancellation, type Stage, type Summarizer, type Su
 import { createReplyMemo, type PresentedSummary } from './presenters.js';
 import { PlainError, StreamHeaders, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
 import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from './stream.js';
-import { toSummaryVariantA } from './summarize.js';
+import { toSummaryVariantA } from './variants.js';
 
 const tags = ['summaries'];
 const KEEP_ALIVE_MS = 15_000;

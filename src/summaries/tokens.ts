@@ -98,7 +98,7 @@ export class CodeUnits {
  * count the characters of all the words; an apostrophe or any other non-digit counts as a letter.
  * `codes` holds the text's code units. `irregularSpacing` tells that the text holds two spaces in a
  * row or a character `isIrregularSpaceCode` names (noticed on the way, for the sentence splitter: see
- * parseRecords in summarize.ts). The buffers are reused from call to call (no allocation per
+ * parseRecords in sections.ts). The buffers are reused from call to call (no allocation per
  * sentence): read them before scanning again.
  */
 export interface WordSpans {
