@@ -1,12 +1,10 @@
 /**
- * The summary cache's in-process layer and the reply memo beside it: a hit hands out one decoded,
- * frozen value (no parsing per hit), the shared store still comes first, and both stay bounded.
+ * The summary cache's in-process layer: a hit hands out one decoded, frozen value (no parsing per
+ * hit), the shared store still comes first, and memory stays bounded.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { Cache } from '../platform/cache.js';
 import { createSummaryCache, summaryCacheKey, SUMMARY_TTL_SECONDS } from './cache.js';
-import type { SummaryOutcome } from './produce.js';
-import { createReplyMemo, presentSummary } from './presenters.js';
 import { summarize } from './summarize.js';
 import type { Summary } from './variants.js';
 
@@ -99,10 +97,10 @@ describe('summary cache, in-process layer', () => {
     expect(await cache.get('c')).not.toBeNull();
   });
 
-  it('is bounded in bytes, counting the decoded value and its reply beside the text', async () => {
+  it('is bounded in bytes, counting the decoded value beside the text', async () => {
     const text = JSON.stringify(aSummary());
-    // Room for two entries counted as three times their text (as UTF-16), not for three.
-    const entryBytes = 64 + 'k1'.length * 2 + text.length * 2 * 3;
+    // Room for two entries counted as twice their text (as UTF-16), not for three.
+    const entryBytes = 64 + 'k1'.length * 2 + text.length * 2 * 2;
     const cache = createSummaryCache({ memoryBytes: 2 * entryBytes + 10 });
     for (const key of ['k1', 'k2', 'k3']) await cache.set(key, aSummary());
     expect(await cache.get('k1')).toBeNull();
@@ -169,33 +167,3 @@ describe('summary cache with a shared store', () => {
   });
 });
 
-describe('reply memo', () => {
-  function outcome(summary: Summary, fromCache: SummaryOutcome['fromCache'], modeRequested: SummaryOutcome['modeRequested'] = 'quick'): SummaryOutcome {
-    return { summary, modeRequested, modeUsed: 'quick', fromCache };
-  }
-
-  it('serialises a cached summary once per reply shape, and a fresh one every time', async () => {
-    const cache = createSummaryCache({});
-    await cache.set('k', aSummary());
-    const cached = (await cache.get<Summary>('k'))!.value;
-    const memo = createReplyMemo('memory');
-    const serialize = vi.fn((reply: unknown) => JSON.stringify(reply));
-
-    const a = memo.serialised(outcome(cached, 'memory'), 'A', serialize);
-    expect(memo.serialised(outcome(cached, 'memory'), 'A', serialize)).toBe(a);
-    expect(serialize).toHaveBeenCalledTimes(1);
-    expect(JSON.parse(a)).toEqual(presentSummary(outcome(cached, 'memory'), 'A', 'memory'));
-
-    // Each thing a reply holds besides the summary is a reply of its own.
-    const auto = memo.serialised(outcome(cached, 'memory', 'auto'), 'A', serialize);
-    const b = memo.serialised(outcome(cached, 'memory'), 'B', serialize);
-    expect(JSON.parse(auto)).toMatchObject({ modeRequested: 'auto' });
-    expect(JSON.parse(b)).toEqual(presentSummary(outcome(cached, 'memory'), 'B', 'memory'));
-    expect(serialize).toHaveBeenCalledTimes(3);
-
-    const fresh = aSummary();
-    memo.serialised(outcome(fresh, false), 'A', serialize);
-    memo.serialised(outcome(fresh, false), 'A', serialize);
-    expect(serialize).toHaveBeenCalledTimes(5);
-  });
-});

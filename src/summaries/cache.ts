@@ -6,9 +6,8 @@
  *
  * A value is decoded once, not on every hit: the in-process LRU keeps each entry's JSON text beside
  * its decoded value, so a memory hit does no parsing, and a shared-store hit whose text is the one
- * this process stored reuses that value. Hits hand out that one value, frozen, so callers may keep
- * what they derive from it by its identity (the routes keep the serialised reply); it lives as long as
- * its entry, and the entry's size counts it.
+ * this process stored reuses that value. Hits share that value, so it is frozen: no caller can change
+ * it for the others.
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -26,7 +25,7 @@ export interface CacheHit<T> {
 export interface SummaryCache {
   /** What is configured, for the stream's `meta.cache`: `kv+memory` or `memory`. */
   readonly description: string;
-  /** The value is frozen and, while the entry is held in this process, the same object on every hit. */
+  /** The value is frozen (hits may share it). */
   get<T>(key: string): Promise<CacheHit<T> | null>;
   set<T>(key: string, value: T): Promise<void>;
   /** Runs `compute` once for concurrent callers of the same key. */
@@ -78,12 +77,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/**
- * Bytes an entry holds, as UTF-16 (an upper bound): the key, the text, the decoded value (about as
- * large as its text) and what callers keep beside it (a serialised reply, at most about as large).
- */
+/** Bytes an entry holds, as UTF-16 (an upper bound): the key, the text and the decoded value (about as large as its text). */
 function entryBytes(key: string, text: string): number {
-  return 64 + key.length * 2 + text.length * 2 * 3;
+  return 64 + key.length * 2 + text.length * 2 * 2;
 }
 
 export interface SummaryCacheOptions {

@@ -9,11 +9,10 @@ import type { AppContext } from '../context.js';
 import { rateLimitHeaders } from '../platform/rate-limit.js';
 import { RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { toApiError } from '../platform/http-errors.js';
-import { sendSerialised } from '../platform/serialization.js';
 import type { SummaryCache } from './cache.js';
 import { z } from 'zod';
 import { SummaryFailure, type Cancellation, type Stage, type Summarizer, type SummaryRequest } from './produce.js';
-import { createReplyMemo, type PresentedSummary } from './presenters.js';
+import { presentSummary } from './presenters.js';
 import { PlainError, StreamHeaders, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
 import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from './stream.js';
 import { toSummaryVariantA } from './variants.js';
@@ -68,7 +67,6 @@ class ClientDisconnection implements Cancellation {
 export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summarizer: Summarizer, cache: SummaryCache): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const limiter = ctx.platform.rateLimiter;
-  const replies = createReplyMemo(cache.description);
 
   app.post(
     '/api/summarize',
@@ -102,10 +100,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       const client = new ClientDisconnection(request, reply);
       try {
         const outcome = await summarizer.run(body, { cancellation: client });
-        // The app's serialisers (platform/serialization.ts) write strings.
-        const serialize = (presented: PresentedSummary) => reply.serialize(presented) as string;
-        const json = replies.serialised(outcome, body.content !== undefined ? 'B' : 'A', serialize);
-        return sendSerialised(reply, json);
+        return presentSummary(outcome, body.content !== undefined ? 'B' : 'A', cache.description);
       } catch (error) {
         // Failure statuses are the ones the schema lists (and 499 when the client has already gone).
         if (error instanceof SummaryFailure) return reply.status(error.status as 422).send({ error: error.message });
