@@ -31,6 +31,25 @@ const proxyHops = z
   .optional()
   .transform((value) => (value === 'true' || value === 'yes' ? 1 : value && /^[0-9]$/.test(value) ? Number(value) : 0));
 
+/**
+ * The search providers' public base addresses (docs/design.md, Search providers), their per-request
+ * deadline and the answer-cache lifetime: defined here only; `<PROVIDER>_API_URL`,
+ * SEARCH_PROVIDER_TIMEOUT_MS and SEARCH_CACHE_TTL_SECONDS replace them.
+ */
+export const SEARCH_PROVIDER_DEFAULTS = Object.freeze({
+  urls: Object.freeze({
+    arxiv: 'http://export.arxiv.org/api',
+    pubmed: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils',
+    crossref: 'https://api.crossref.org',
+    openalex: 'https://api.openalex.org',
+    semanticscholar: 'https://api.semanticscholar.org/graph/v1',
+    zenodo: 'https://zenodo.org/api',
+    youtube: 'https://www.googleapis.com/youtube/v3',
+  }),
+  timeoutMs: 8_000,
+  cacheTtlSeconds: 300,
+});
+
 const providerUrl = (fallback: string) => optionalUrl.transform((value) => (value ?? fallback).replace(/\/+$/, ''));
 
 const EnvSchema = z
@@ -64,19 +83,19 @@ const EnvSchema = z
     GITHUB_TOKEN_URL: providerUrl('https://github.com/login/oauth/access_token'),
     GITHUB_API_URL: providerUrl('https://api.github.com'),
 
-    ARXIV_API_URL: providerUrl('http://export.arxiv.org/api'),
+    ARXIV_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.arxiv),
     ARXIV_PDF_URL: providerUrl('https://arxiv.org/pdf'),
-    PUBMED_API_URL: providerUrl('https://eutils.ncbi.nlm.nih.gov/entrez/eutils'),
-    CROSSREF_API_URL: providerUrl('https://api.crossref.org'),
-    OPENALEX_API_URL: providerUrl('https://api.openalex.org'),
-    SEMANTICSCHOLAR_API_URL: providerUrl('https://api.semanticscholar.org/graph/v1'),
-    ZENODO_API_URL: providerUrl('https://zenodo.org/api'),
-    YOUTUBE_API_URL: providerUrl('https://www.googleapis.com/youtube/v3'),
+    PUBMED_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.pubmed),
+    CROSSREF_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.crossref),
+    OPENALEX_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.openalex),
+    SEMANTICSCHOLAR_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.semanticscholar),
+    ZENODO_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.zenodo),
+    YOUTUBE_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.youtube),
     YOUTUBE_API_KEY: optionalString,
     SEMANTICSCHOLAR_API_KEY: optionalString,
     CONTACT_EMAIL: optionalString.pipe(z.email().optional()),
-    SEARCH_PROVIDER_TIMEOUT_MS: positiveInt(8000),
-    SEARCH_CACHE_TTL_SECONDS: positiveInt(300),
+    SEARCH_PROVIDER_TIMEOUT_MS: positiveInt(SEARCH_PROVIDER_DEFAULTS.timeoutMs),
+    SEARCH_CACHE_TTL_SECONDS: positiveInt(SEARCH_PROVIDER_DEFAULTS.cacheTtlSeconds),
     OUTBOUND_ALLOW_PRIVATE: flag,
 
     RATE_LIMIT_AUTHENTICATED_PER_HOUR: positiveInt(1000),

@@ -12,7 +12,7 @@ import { createDiskBlobStore, type BlobStore } from './blob-store.js';
 import { createHealthMonitor, QUICK_CHECK_MS, type HealthMonitor } from './health.js';
 import { createKvRestStore, type KvRestStore } from './kv-rest.js';
 import { createMailer, type Mailer } from './mail.js';
-import { createOutbound, type Outbound } from './outbound.js';
+import { createOutbound, serviceUserAgent, type Outbound } from './outbound.js';
 import { createRateLimiter, type LimitRule, type RateLimiter } from './rate-limit.js';
 import { resolveSigningSecret } from './secrets.js';
 
@@ -77,7 +77,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const cache = redis ? createResilientCache(createRedisCache(redis), memoryCache) : memoryCache;
   const outbound = createOutbound({
     allowPrivate: config.outboundAllowPrivate,
-    userAgent: `ResearchWorkspace/${config.version}${config.providers.contactEmail ? ` (mailto:${config.providers.contactEmail})` : ''}`,
+    userAgent: serviceUserAgent(config.providers.contactEmail),
   });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox') });
   const health = createHealthMonitor({

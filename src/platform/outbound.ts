@@ -84,6 +84,14 @@ export interface Outbound {
   request(url: string, options?: OutboundRequest): Promise<OutboundResponse>;
 }
 
+/**
+ * The User-Agent of this service's outbound requests, defined here only: the product and, given the
+ * operator's contact (CONTACT_EMAIL), a `mailto:` so that APIs with a polite pool can reach them.
+ */
+export function serviceUserAgent(contactEmail?: string): string {
+  return `ResearchWorkspace/0.1${contactEmail ? ` (mailto:${contactEmail})` : ''}`;
+}
+
 export interface OutboundOptions {
   allowPrivate: boolean;
   /** `host:port` pairs on private addresses that may be called even when `allowPrivate` is false (e.g. an internal cache). */

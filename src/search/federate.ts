@@ -5,13 +5,12 @@
  * the same query does not ask every provider again.
  */
 import { createHash } from 'node:crypto';
+import { SEARCH_PROVIDER_DEFAULTS } from '../config.js';
 import { describeError } from '../platform/error-causes.js';
 import { ProviderError, isProviderError } from './provider-error.js';
 import { plainTextRecord } from './plain-text.js';
 import type { ProviderAnswerCache, ProviderId, ProviderSearchAnswer, SearchProvider, SearchRecord } from './types.js';
 
-export const DEFAULT_PROVIDER_DEADLINE_MS = 8_000;
-export const DEFAULT_ANSWER_CACHE_TTL_SECONDS = 300;
 /** A slow cache must not eat the providers' time. */
 const CACHE_READ_TIMEOUT_MS = 250;
 const CACHE_KEY_VERSION = 'v1';
@@ -37,7 +36,7 @@ export interface FederatedSearchOptions {
   providers: SearchProvider[];
   query: string;
   perProviderLimit: number;
-  /** Each provider's deadline in ms (default 8000). */
+  /** Each provider's deadline in ms (default: the configured default, SEARCH_PROVIDER_TIMEOUT_MS). */
   deadlineMs?: number;
   /** Per-provider deadlines that override `deadlineMs`. */
   providerDeadlinesMs?: Partial<Record<ProviderId, number>>;
@@ -117,7 +116,7 @@ async function askProvider(
   });
   if (!provider.isEnabled()) return settle({ status: 'disabled', count: 0 });
 
-  const deadlineMs = options.providerDeadlinesMs?.[provider.id] ?? options.deadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
+  const deadlineMs = options.providerDeadlinesMs?.[provider.id] ?? options.deadlineMs ?? SEARCH_PROVIDER_DEFAULTS.timeoutMs;
   const deadlineAt = startedAt + deadlineMs;
   const cacheKey = providerAnswerCacheKey(provider.id, options.query, options.perProviderLimit);
 
@@ -135,7 +134,7 @@ async function askProvider(
     options.onAnswer?.(records);
     const cache = options.cache;
     if (cache) {
-      const write = (): void => void writeCachedAnswer(cache, cacheKey, answer, options.cacheTtlSeconds ?? DEFAULT_ANSWER_CACHE_TTL_SECONDS);
+      const write = (): void => void writeCachedAnswer(cache, cacheKey, answer, options.cacheTtlSeconds ?? SEARCH_PROVIDER_DEFAULTS.cacheTtlSeconds);
       if (options.deferWork) options.deferWork(write);
       else write();
     }

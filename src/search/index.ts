@@ -11,14 +11,11 @@ export {
   createProviders,
   describeProviders,
   parseProviderSelection,
-  DEFAULT_PROVIDER_URLS,
-  DEFAULT_PROVIDER_TIMEOUT_MS,
-  PROVIDER_URL_ENV,
 } from './registry.js';
 export type { ProviderDescription, ProviderSelection, ProviderSettings, SearchProviders } from './registry.js';
 export { searchProviders, perProviderLimitFor } from './search.js';
 export type { SearchReply, SearchRequest } from './search.js';
-export { federatedSearch, DEFAULT_PROVIDER_DEADLINE_MS, DEFAULT_ANSWER_CACHE_TTL_SECONDS } from './federate.js';
+export { federatedSearch } from './federate.js';
 export type { FederatedSearchOptions, FederatedSearchResult, ProviderStatus, ProviderStatusCode } from './federate.js';
 export { mergeRecords } from './merge.js';
 export { scoreRecords, sortRecords, paginate, SORT_ORDERS } from './rank.js';

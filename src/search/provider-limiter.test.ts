@@ -69,6 +69,20 @@ describe('createProviderLimiter', () => {
     // The refused waiter left the queue: the slot is free again.
     (await limiter.acquire({ deadlineAt: Date.now() + 50 }))();
   });
+
+  it('keeps a started request in its slot past its deadline, and refuses a waiter whose signal aborts', async () => {
+    const limiter = createProviderLimiter({ requestsPerSecond: 1000, maxConcurrency: 1 });
+    const held = await limiter.acquire({ deadlineAt: Date.now() + 20 });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const late = await limiter.acquire({ deadlineAt: Date.now() + 30 }).catch((error: unknown) => error);
+    expect((late as LimiterRefusedError).reason).toBe('no_concurrency_slot_before_deadline');
+    const controller = new AbortController();
+    const waiting = limiter.acquire({ signal: controller.signal }).catch((error: unknown) => error);
+    controller.abort();
+    expect(((await waiting) as LimiterRefusedError).reason).toBe('aborted');
+    held();
+    (await limiter.acquire({ deadlineAt: Date.now() + 50 }))();
+  });
 });
 
 describe('parseRetryAfter', () => {

@@ -1,10 +1,11 @@
 /**
- * Per-provider politeness: at most `maxConcurrency` requests in flight, and requests spaced so that the
+ * Per-provider politeness: at most `maxConcurrency` requests in flight (a p-queue), and requests spaced so that the
  * upstream's published rate is never exceeded (a token bucket, kept as a "theoretical arrival time" so
  * that a slot can be reserved and its wait known in advance).
  *
  * The limiter lives in one process; several processes each keep their own budget.
  */
+import PQueue from 'p-queue';
 
 export interface ProviderLimiterOptions {
   requestsPerSecond: number;
@@ -36,11 +37,6 @@ export interface ProviderLimiter {
   acquire(options?: AcquireOptions): Promise<() => void>;
 }
 
-interface Waiter {
-  grant: () => void;
-  fail: (error: Error) => void;
-}
-
 export function createProviderLimiter(options: ProviderLimiterOptions): ProviderLimiter {
   const now = options.now ?? Date.now;
   const rate = options.requestsPerSecond;
@@ -51,48 +47,44 @@ export function createProviderLimiter(options: ProviderLimiterOptions): Provider
   const burstToleranceMs = (burst - 1) * intervalMs;
 
   let theoreticalArrival = 0;
-  let inFlight = 0;
-  const queue: Waiter[] = [];
+  // p-queue keeps the connection slots. Its own rate limit (intervalCap per interval) is a fixed window
+  // that cannot say in advance when the next start comes, so the rate stays the token bucket below:
+  // a request whose rate slot falls after its deadline is refused at once instead of waiting for it.
+  const slots = new PQueue({ concurrency: maxConcurrency });
 
-  function release(): void {
-    const next = queue.shift();
-    if (next) next.grant();
-    else inFlight -= 1;
-  }
-
-  function waitForConcurrencySlot(deadlineAt: number | undefined, signal: AbortSignal | undefined): Promise<void> {
-    if (inFlight < maxConcurrency) {
-      inFlight += 1;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
+  /** Waits for a free slot; resolves to the function that frees it. */
+  function waitForConcurrencySlot(deadlineAt: number | undefined, signal: AbortSignal | undefined): Promise<() => void> {
+    return new Promise((resolve, reject) => {
+      // Aborted only while the request waits: p-queue frees a running task's slot when its signal aborts.
+      const waiting = new AbortController();
+      let refusal: LimiterRefusal = 'aborted';
       let timer: NodeJS.Timeout | undefined;
-      const cleanup = (): void => {
+      const giveUp = (reason: LimiterRefusal): void => {
+        refusal = reason;
+        waiting.abort();
+      };
+      const onAbort = (): void => giveUp('aborted');
+      const stopWaiting = (): void => {
         if (timer) clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        const index = queue.indexOf(waiter);
-        if (index >= 0) queue.splice(index, 1);
       };
-      const waiter: Waiter = {
-        // The slot passes straight from the releaser to this waiter, so inFlight stays unchanged.
-        grant: () => {
-          cleanup();
-          resolve();
-        },
-        fail: (error) => {
-          cleanup();
-          reject(error);
-        },
-      };
-      const onAbort = (): void => waiter.fail(new LimiterRefusedError('aborted'));
       signal?.addEventListener('abort', onAbort, { once: true });
       if (deadlineAt !== undefined) {
-        timer = setTimeout(
-          () => waiter.fail(new LimiterRefusedError('no_concurrency_slot_before_deadline')),
-          Math.max(0, deadlineAt - now()),
-        );
+        timer = setTimeout(() => giveUp('no_concurrency_slot_before_deadline'), Math.max(0, deadlineAt - now()));
       }
-      queue.push(waiter);
+      slots
+        .add(
+          () =>
+            new Promise<void>((release) => {
+              stopWaiting();
+              resolve(release);
+            }),
+          { signal: waiting.signal },
+        )
+        .catch(() => {
+          stopWaiting();
+          reject(new LimiterRefusedError(refusal));
+        });
     });
   }
 
@@ -109,22 +101,16 @@ export function createProviderLimiter(options: ProviderLimiterOptions): Provider
 
   async function acquire({ deadlineAt, signal }: AcquireOptions = {}): Promise<() => void> {
     if (signal?.aborted) throw new LimiterRefusedError('aborted');
-    await waitForConcurrencySlot(deadlineAt, signal);
-    let released = false;
-    const releaseOnce = (): void => {
-      if (released) return;
-      released = true;
-      release();
-    };
+    const release = await waitForConcurrencySlot(deadlineAt, signal);
     try {
       const waitMs = reserveRateSlot(deadlineAt);
       if (waitMs > 0) await sleep(waitMs, signal);
     } catch (error) {
-      releaseOnce();
+      release();
       if (error instanceof LimiterRefusedError) throw error;
       throw new LimiterRefusedError('aborted');
     }
-    return releaseOnce;
+    return release;
   }
 
   return { requestsPerSecond: rate, maxConcurrency, acquire };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProviders, DEFAULT_PROVIDER_URLS, describeProviders, parseProviderSelection } from './registry.js';
+import { SEARCH_PROVIDER_DEFAULTS, loadConfig } from '../config.js';
+import { createProviders, describeProviders, parseProviderSelection } from './registry.js';
 import { createTestOutbound, providersAt, startFixtureServer } from './test-support/harness.js';
 import type { FixtureServer } from './test-support/harness.js';
 import { PROVIDER_IDS } from './types.js';
@@ -11,7 +12,7 @@ describe('createProviders / describeProviders', () => {
   });
 
   it('builds the seven providers and describes them with the rate limit in requests per minute', () => {
-    const providers = createProviders({ outbound, urls: { ...DEFAULT_PROVIDER_URLS }, timeoutMs: 8_000 });
+    const providers = createProviders({ outbound, urls: { ...SEARCH_PROVIDER_DEFAULTS.urls }, timeoutMs: 8_000 });
     const described = describeProviders(providers);
     expect(described.map((provider) => provider.id)).toEqual([...PROVIDER_IDS]);
     expect(Object.fromEntries(described.map((provider) => [provider.id, [provider.enabled, provider.rateLimit]]))).toEqual({
@@ -30,7 +31,7 @@ describe('createProviders / describeProviders', () => {
   it('enables YouTube with a key and moves Crossref to its polite pool with a contact e-mail', () => {
     const providers = createProviders({
       outbound,
-      urls: { ...DEFAULT_PROVIDER_URLS },
+      urls: { ...SEARCH_PROVIDER_DEFAULTS.urls },
       timeoutMs: 8_000,
       youtubeApiKey: 'key',
       contactEmail: 'ops@example.org',
@@ -41,7 +42,7 @@ describe('createProviders / describeProviders', () => {
   });
 
   it('uses each provider\'s public base address by default', () => {
-    expect(DEFAULT_PROVIDER_URLS).toEqual({
+    expect(loadConfig({}).providers.urls).toEqual({
       arxiv: 'http://export.arxiv.org/api',
       pubmed: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils',
       crossref: 'https://api.crossref.org',

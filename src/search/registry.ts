@@ -15,30 +15,6 @@ import { createZenodoProvider } from './providers/zenodo.js';
 import { PROVIDER_IDS } from './types.js';
 import type { ProviderFactoryOptions, ProviderId, SearchProvider } from './types.js';
 
-/** Public base addresses (docs/design.md, Search providers); `<PROVIDER>_API_URL` replaces them. */
-export const DEFAULT_PROVIDER_URLS: Readonly<Record<ProviderId, string>> = {
-  arxiv: 'http://export.arxiv.org/api',
-  pubmed: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils',
-  crossref: 'https://api.crossref.org',
-  openalex: 'https://api.openalex.org',
-  semanticscholar: 'https://api.semanticscholar.org/graph/v1',
-  zenodo: 'https://zenodo.org/api',
-  youtube: 'https://www.googleapis.com/youtube/v3',
-};
-
-/** The environment variable that overrides each base address (read by the config module, not here). */
-export const PROVIDER_URL_ENV: Readonly<Record<ProviderId, string>> = {
-  arxiv: 'ARXIV_API_URL',
-  pubmed: 'PUBMED_API_URL',
-  crossref: 'CROSSREF_API_URL',
-  openalex: 'OPENALEX_API_URL',
-  semanticscholar: 'SEMANTICSCHOLAR_API_URL',
-  zenodo: 'ZENODO_API_URL',
-  youtube: 'YOUTUBE_API_URL',
-};
-
-export const DEFAULT_PROVIDER_TIMEOUT_MS = 8_000;
-
 export interface ProviderSettings {
   outbound: Outbound;
   urls: Record<ProviderId, string>;

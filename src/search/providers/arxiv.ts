@@ -3,10 +3,11 @@
  * (namespace prefixes are dropped). Ids keep the version the API reports (`2005.14124v2`).
  */
 import { ProviderError } from '../provider-error.js';
-import { createProviderLimiter } from '../provider-limiter.js';
 import { collapseWhitespace, isoDateFromString, normaliseDoi, stripArxivVersion, yearOf } from '../text.js';
-import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
-import { createUpstreamClient, failForStatus, joinUrl } from './upstream.js';
+import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import { defineProvider } from './define-provider.js';
+import type { ProviderApi } from './define-provider.js';
+import { failForStatus } from './upstream.js';
 import { asArray, asNumber, asRecord, asString, createXmlParser, xmlText } from './values.js';
 
 /** arXiv asks for no more than one request every three seconds, one connection at a time. */
@@ -87,68 +88,52 @@ function entryToRecord(entry: Record<string, unknown>): SearchRecord | null {
   };
 }
 
-export function createArxivProvider(options: ProviderFactoryOptions): SearchProvider {
-  const limiter =
-    options.limiter ?? createProviderLimiter({ requestsPerSecond: ARXIV_REQUESTS_PER_SECOND, maxConcurrency: 1 });
-  const upstream = createUpstreamClient({
-    provider: 'arxiv',
-    outbound: options.outbound,
-    limiter,
-    timeoutMs: options.timeoutMs,
-    contactEmail: options.contactEmail,
-    headers: { accept: 'application/atom+xml' },
-  });
-
-  async function fetchFeed(query: Record<string, string | number>, signal?: AbortSignal, deadlineAt?: number) {
-    const response = await upstream.get(joinUrl(options.baseUrl, '/query', query), { signal, deadlineAt });
-    let feed: ArxivFeed;
-    try {
-      feed = parseArxivFeed(response.text());
-    } catch {
-      if (response.status !== 200) failForStatus('arxiv', response);
-      throw new ProviderError('arxiv', 'bad_response', 'Body is not an Atom feed', response.status);
-    }
-    return { status: response.status, feed, response };
+/** Fetches one Atom feed; an error feed comes back as `feed.error` with the status it came with. */
+async function fetchFeed(api: ProviderApi, query: Record<string, string | number>, signal?: AbortSignal, deadlineAt?: number) {
+  const response = await api.upstream.get(api.url('/query', query), { signal, deadlineAt });
+  let feed: ArxivFeed;
+  try {
+    feed = parseArxivFeed(response.text());
+  } catch {
+    if (response.status !== 200) failForStatus('arxiv', response);
+    throw new ProviderError('arxiv', 'bad_response', 'Body is not an Atom feed', response.status);
   }
-
-  return {
-    id: 'arxiv',
-    name: 'arXiv',
-    description: 'Preprint server for physics, mathematics, computer science, quantitative biology and more.',
-    requestsPerSecond: ARXIV_REQUESTS_PER_SECOND,
-    maxConcurrency: limiter.maxConcurrency,
-    isEnabled: () => true,
-
-    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
-      const searchQuery = toArxivSearchQuery(query);
-      if (!searchQuery) return { records: [], total: 0 };
-      const { status, feed, response } = await fetchFeed(
-        {
-          search_query: searchQuery,
-          start: 0,
-          max_results: Math.min(Math.max(1, limit), MAX_RESULTS),
-          sortBy: 'relevance',
-          sortOrder: 'descending',
-        },
-        signal,
-        deadlineAt,
-      );
-      if (feed.error) throw new ProviderError('arxiv', 'upstream', feed.error, status);
-      if (status !== 200) failForStatus('arxiv', response);
-      return { records: feed.records, total: feed.total };
-    },
-
-    async lookup(nativeId, lookupOptions = {}) {
-      const { status, feed, response } = await fetchFeed(
-        { id_list: nativeId.trim(), max_results: 1 },
-        lookupOptions.signal,
-        lookupOptions.deadlineAt,
-      );
-      // An id arXiv cannot parse comes back as a 400 error feed: no such record.
-      if (feed.error && status === 400) return null;
-      if (feed.error) throw new ProviderError('arxiv', 'upstream', feed.error, status);
-      if (status !== 200) failForStatus('arxiv', response);
-      return feed.records[0] ?? null;
-    },
-  };
+  return { status: response.status, feed, response };
 }
+
+export const createArxivProvider = defineProvider({
+  id: 'arxiv',
+  name: 'arXiv',
+  description: 'Preprint server for physics, mathematics, computer science, quantitative biology and more.',
+  rate: { requestsPerSecond: ARXIV_REQUESTS_PER_SECOND, maxConcurrency: 1 },
+  accept: 'application/atom+xml',
+
+  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+    const searchQuery = toArxivSearchQuery(query);
+    if (!searchQuery) return { records: [], total: 0 };
+    const { status, feed, response } = await fetchFeed(
+      api,
+      {
+        search_query: searchQuery,
+        start: 0,
+        max_results: Math.min(Math.max(1, limit), MAX_RESULTS),
+        sortBy: 'relevance',
+        sortOrder: 'descending',
+      },
+      signal,
+      deadlineAt,
+    );
+    if (feed.error) throw new ProviderError('arxiv', 'upstream', feed.error, status);
+    if (status !== 200) failForStatus('arxiv', response);
+    return { records: feed.records, total: feed.total };
+  },
+
+  async lookup(api, nativeId, { signal, deadlineAt }) {
+    const { status, feed, response } = await fetchFeed(api, { id_list: nativeId.trim(), max_results: 1 }, signal, deadlineAt);
+    // An id arXiv cannot parse comes back as a 400 error feed: no such record.
+    if (feed.error && status === 400) return null;
+    if (feed.error) throw new ProviderError('arxiv', 'upstream', feed.error, status);
+    if (status !== 200) failForStatus('arxiv', response);
+    return feed.records[0] ?? null;
+  },
+});

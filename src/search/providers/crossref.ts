@@ -3,7 +3,6 @@
  * dates are `date-parts`; an unknown DOI is a plain-text 404.
  */
 import { ProviderError } from '../provider-error.js';
-import { createProviderLimiter } from '../provider-limiter.js';
 import {
   arxivIdFromDoi,
   collapseWhitespace,
@@ -13,8 +12,9 @@ import {
   normaliseDoi,
   yearOf,
 } from '../text.js';
-import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
-import { createUpstreamClient, failForStatus, joinUrl, readJson } from './upstream.js';
+import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import { defineProvider } from './define-provider.js';
+import { failForStatus, readJson } from './upstream.js';
 import { asArray, asNumber, asRecord, asString } from './values.js';
 
 /**
@@ -109,59 +109,44 @@ function errorDetail(body: string): string {
   return collapseWhitespace(body).slice(0, 200);
 }
 
-export function createCrossrefProvider(options: ProviderFactoryOptions): SearchProvider {
-  const rate = options.contactEmail ? CROSSREF_POLITE_RATE : CROSSREF_PUBLIC_RATE;
-  const limiter = options.limiter ?? createProviderLimiter(rate);
-  const upstream = createUpstreamClient({
-    provider: 'crossref',
-    outbound: options.outbound,
-    limiter,
-    timeoutMs: options.timeoutMs,
-    contactEmail: options.contactEmail,
-    headers: { accept: 'application/json' },
-  });
-  const mailto = options.contactEmail;
+export const createCrossrefProvider = defineProvider({
+  id: 'crossref',
+  name: 'Crossref',
+  description: 'DOI registration agency: metadata of journal articles, books, conference papers and datasets.',
+  rate: ({ contactEmail }) => (contactEmail ? CROSSREF_POLITE_RATE : CROSSREF_PUBLIC_RATE),
+  accept: 'application/json',
 
-  return {
-    id: 'crossref',
-    name: 'Crossref',
-    description: 'DOI registration agency: metadata of journal articles, books, conference papers and datasets.',
-    requestsPerSecond: rate.requestsPerSecond,
-    maxConcurrency: limiter.maxConcurrency,
-    isEnabled: () => true,
+  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+    const url = api.url('/works', {
+      query,
+      rows: Math.min(Math.max(1, limit), MAX_ROWS),
+      select: SELECTED_FIELDS,
+      mailto: api.contactEmail,
+    });
+    const response = await api.upstream.get(url, { signal, deadlineAt });
+    if (response.status !== 200) failForStatus('crossref', response, errorDetail(response.text()));
+    const body = asRecord(readJson<unknown>('crossref', response));
+    const message = asRecord(body?.message);
+    if (!message || !Array.isArray(message.items)) {
+      throw new ProviderError('crossref', 'bad_response', 'No message.items in the reply', response.status);
+    }
+    const records = message.items
+      .map((item) => asRecord(item))
+      .filter((item): item is Record<string, unknown> => !!item)
+      .map(crossrefWorkToRecord)
+      .filter((record): record is SearchRecord => !!record);
+    return { records, total: asNumber(message['total-results']) };
+  },
 
-    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
-      const url = joinUrl(options.baseUrl, '/works', {
-        query,
-        rows: Math.min(Math.max(1, limit), MAX_ROWS),
-        select: SELECTED_FIELDS,
-        mailto,
-      });
-      const response = await upstream.get(url, { signal, deadlineAt });
-      if (response.status !== 200) failForStatus('crossref', response, errorDetail(response.text()));
-      const body = asRecord(readJson<unknown>('crossref', response));
-      const message = asRecord(body?.message);
-      if (!message || !Array.isArray(message.items)) {
-        throw new ProviderError('crossref', 'bad_response', 'No message.items in the reply', response.status);
-      }
-      const records = message.items
-        .map((item) => asRecord(item))
-        .filter((item): item is Record<string, unknown> => !!item)
-        .map(crossrefWorkToRecord)
-        .filter((record): record is SearchRecord => !!record);
-      return { records, total: asNumber(message['total-results']) };
-    },
-
-    async lookup(nativeId, lookupOptions = {}) {
-      const doi = normaliseDoi(nativeId);
-      if (!doi) return null;
-      const path = `/works/${encodeURIComponent(doi).replace(/%2F/gi, '/')}`;
-      const response = await upstream.get(joinUrl(options.baseUrl, path, { mailto }), lookupOptions);
-      if (response.status === 404) return null;
-      if (response.status !== 200) failForStatus('crossref', response, errorDetail(response.text()));
-      const message = asRecord(asRecord(readJson<unknown>('crossref', response))?.message);
-      if (!message) throw new ProviderError('crossref', 'bad_response', 'No message in the reply', response.status);
-      return crossrefWorkToRecord(message);
-    },
-  };
-}
+  async lookup(api, nativeId, options) {
+    const doi = normaliseDoi(nativeId);
+    if (!doi) return null;
+    const path = `/works/${encodeURIComponent(doi).replace(/%2F/gi, '/')}`;
+    const response = await api.upstream.get(api.url(path, { mailto: api.contactEmail }), options);
+    if (response.status === 404) return null;
+    if (response.status !== 200) failForStatus('crossref', response, errorDetail(response.text()));
+    const message = asRecord(asRecord(readJson<unknown>('crossref', response))?.message);
+    if (!message) throw new ProviderError('crossref', 'bad_response', 'No message in the reply', response.status);
+    return crossrefWorkToRecord(message);
+  },
+});

@@ -3,7 +3,6 @@
  * `pmid:…`). Abstracts arrive as an inverted index (word → positions) and are rebuilt in word order.
  */
 import { ProviderError } from '../provider-error.js';
-import { createProviderLimiter } from '../provider-limiter.js';
 import {
   arxivIdFromDoi,
   collapseWhitespace,
@@ -15,8 +14,9 @@ import {
   stripArxivVersion,
   yearOf,
 } from '../text.js';
-import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
-import { createUpstreamClient, failForStatus, joinUrl, readJson } from './upstream.js';
+import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import { defineProvider } from './define-provider.js';
+import { failForStatus, readJson } from './upstream.js';
 import { asArray, asNumber, asRecord, asString } from './values.js';
 
 /** OpenAlex allows at most 10 requests per second (and 100,000 a day). */
@@ -113,58 +113,43 @@ export function openalexWorkPath(nativeId: string): string | null {
   return null;
 }
 
-export function createOpenalexProvider(options: ProviderFactoryOptions): SearchProvider {
-  const limiter =
-    options.limiter ?? createProviderLimiter({ requestsPerSecond: OPENALEX_REQUESTS_PER_SECOND, maxConcurrency: 5 });
-  const upstream = createUpstreamClient({
-    provider: 'openalex',
-    outbound: options.outbound,
-    limiter,
-    timeoutMs: options.timeoutMs,
-    contactEmail: options.contactEmail,
-    headers: { accept: 'application/json' },
-  });
-  const mailto = options.contactEmail;
+export const createOpenalexProvider = defineProvider({
+  id: 'openalex',
+  name: 'OpenAlex',
+  description: 'Open index of scholarly works, authors and venues, with open-access locations.',
+  rate: { requestsPerSecond: OPENALEX_REQUESTS_PER_SECOND, maxConcurrency: 5 },
+  accept: 'application/json',
 
-  return {
-    id: 'openalex',
-    name: 'OpenAlex',
-    description: 'Open index of scholarly works, authors and venues, with open-access locations.',
-    requestsPerSecond: OPENALEX_REQUESTS_PER_SECOND,
-    maxConcurrency: limiter.maxConcurrency,
-    isEnabled: () => true,
+  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+    const url = api.url('/works', {
+      search: query,
+      'per-page': Math.min(Math.max(1, limit), MAX_PER_PAGE),
+      select: SELECTED_FIELDS,
+      mailto: api.contactEmail,
+      api_key: api.apiKey,
+    });
+    const response = await api.upstream.get(url, { signal, deadlineAt });
+    if (response.status !== 200) failForStatus('openalex', response);
+    const body = asRecord(readJson<unknown>('openalex', response));
+    if (!body || !Array.isArray(body.results)) {
+      throw new ProviderError('openalex', 'bad_response', 'No results in the reply', response.status);
+    }
+    const records = body.results
+      .map((work) => asRecord(work))
+      .filter((work): work is Record<string, unknown> => !!work)
+      .map(openalexWorkToRecord)
+      .filter((record): record is SearchRecord => !!record);
+    return { records, total: asNumber(asRecord(body.meta)?.count) };
+  },
 
-    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
-      const url = joinUrl(options.baseUrl, '/works', {
-        search: query,
-        'per-page': Math.min(Math.max(1, limit), MAX_PER_PAGE),
-        select: SELECTED_FIELDS,
-        mailto,
-        api_key: options.apiKey,
-      });
-      const response = await upstream.get(url, { signal, deadlineAt });
-      if (response.status !== 200) failForStatus('openalex', response);
-      const body = asRecord(readJson<unknown>('openalex', response));
-      if (!body || !Array.isArray(body.results)) {
-        throw new ProviderError('openalex', 'bad_response', 'No results in the reply', response.status);
-      }
-      const records = body.results
-        .map((work) => asRecord(work))
-        .filter((work): work is Record<string, unknown> => !!work)
-        .map(openalexWorkToRecord)
-        .filter((record): record is SearchRecord => !!record);
-      return { records, total: asNumber(asRecord(body.meta)?.count) };
-    },
-
-    async lookup(nativeId, lookupOptions = {}) {
-      const path = openalexWorkPath(nativeId);
-      if (!path) return null;
-      const response = await upstream.get(joinUrl(options.baseUrl, path, { mailto, api_key: options.apiKey }), lookupOptions);
-      // OpenAlex answers an unknown work with an HTML 404 page.
-      if (response.status === 404) return null;
-      if (response.status !== 200) failForStatus('openalex', response);
-      const work = asRecord(readJson<unknown>('openalex', response));
-      return work ? openalexWorkToRecord(work) : null;
-    },
-  };
-}
+  async lookup(api, nativeId, options) {
+    const path = openalexWorkPath(nativeId);
+    if (!path) return null;
+    const response = await api.upstream.get(api.url(path, { mailto: api.contactEmail, api_key: api.apiKey }), options);
+    // OpenAlex answers an unknown work with an HTML 404 page.
+    if (response.status === 404) return null;
+    if (response.status !== 200) failForStatus('openalex', response);
+    const work = asRecord(readJson<unknown>('openalex', response));
+    return work ? openalexWorkToRecord(work) : null;
+  },
+});

@@ -4,7 +4,6 @@
  * HTTP 200 bodies (`<ERROR>`, `<ErrorList>`), so bodies are checked, not only statuses.
  */
 import { ProviderError } from '../provider-error.js';
-import { createProviderLimiter } from '../provider-limiter.js';
 import {
   collapseWhitespace,
   inlineMarkupToText,
@@ -14,8 +13,10 @@ import {
   parseMonth,
   yearOf,
 } from '../text.js';
-import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
-import { createUpstreamClient, failForStatus, joinUrl } from './upstream.js';
+import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import { defineProvider } from './define-provider.js';
+import type { ProviderApi } from './define-provider.js';
+import { failForStatus } from './upstream.js';
 import { asArray, asNumber, asRecord, asString, createXmlParser, xmlText } from './values.js';
 
 /** NCBI allows 3 requests per second without an API key. */
@@ -244,74 +245,64 @@ function inSearchOrder(records: SearchRecord[], ids: string[]): SearchRecord[] {
     .map(({ record }) => record);
 }
 
-export function createPubmedProvider(options: ProviderFactoryOptions): SearchProvider {
-  const limiter =
-    options.limiter ?? createProviderLimiter({ requestsPerSecond: PUBMED_REQUESTS_PER_SECOND, maxConcurrency: 3 });
-  const upstream = createUpstreamClient({
-    provider: 'pubmed',
-    outbound: options.outbound,
-    limiter,
-    timeoutMs: options.timeoutMs,
-    contactEmail: options.contactEmail,
-  });
-  const politeParams = { tool: TOOL_NAME, email: options.contactEmail, api_key: options.apiKey };
+/** E-utilities ask callers to name their tool and a contact; an API key raises the rate. */
+function politeParams(api: ProviderApi) {
+  return { tool: TOOL_NAME, email: api.contactEmail, api_key: api.apiKey };
+}
 
-  async function fetchArticles(ids: string[], signal?: AbortSignal, deadlineAt?: number): Promise<SearchRecord[]> {
-    const url = joinUrl(options.baseUrl, '/efetch.fcgi', {
+async function fetchArticles(api: ProviderApi, ids: string[], signal?: AbortSignal, deadlineAt?: number): Promise<SearchRecord[]> {
+  const url = api.url('/efetch.fcgi', {
+    db: 'pubmed',
+    id: ids.join(','),
+    retmode: 'xml',
+    rettype: 'abstract',
+    ...politeParams(api),
+  });
+  const response = await api.upstream.get(url, { signal, deadlineAt });
+  if (response.status !== 200) failForStatus('pubmed', response);
+  try {
+    return parseEfetch(response.text());
+  } catch (error) {
+    if (error instanceof EutilsError) throw new ProviderError('pubmed', 'upstream', error.message, response.status);
+    throw new ProviderError('pubmed', 'bad_response', 'efetch body is not a PubmedArticleSet', response.status);
+  }
+}
+
+export const createPubmedProvider = defineProvider({
+  id: 'pubmed',
+  name: 'PubMed',
+  description: 'Biomedical and life-science literature indexed by the US National Library of Medicine.',
+  rate: { requestsPerSecond: PUBMED_REQUESTS_PER_SECOND, maxConcurrency: 3 },
+  requestsPerSearch: 2,
+
+  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+    const url = api.url('/esearch.fcgi', {
       db: 'pubmed',
-      id: ids.join(','),
+      term: query,
+      retmax: Math.min(Math.max(1, limit), MAX_RESULTS),
+      retstart: 0,
+      sort: 'relevance',
       retmode: 'xml',
-      rettype: 'abstract',
-      ...politeParams,
+      ...politeParams(api),
     });
-    const response = await upstream.get(url, { signal, deadlineAt });
+    const response = await api.upstream.get(url, { signal, deadlineAt, leadsToFollowUp: true });
     if (response.status !== 200) failForStatus('pubmed', response);
+    let idList: PubmedIdList;
     try {
-      return parseEfetch(response.text());
+      idList = parseEsearch(response.text());
     } catch (error) {
       if (error instanceof EutilsError) throw new ProviderError('pubmed', 'upstream', error.message, response.status);
-      throw new ProviderError('pubmed', 'bad_response', 'efetch body is not a PubmedArticleSet', response.status);
+      throw new ProviderError('pubmed', 'bad_response', 'esearch body is not an eSearchResult', response.status);
     }
-  }
+    if (idList.ids.length === 0) return { records: [], total: idList.total };
+    const fetched = await fetchArticles(api, idList.ids, signal, deadlineAt);
+    return { records: inSearchOrder(fetched, idList.ids), total: idList.total };
+  },
 
-  return {
-    id: 'pubmed',
-    name: 'PubMed',
-    description: 'Biomedical and life-science literature indexed by the US National Library of Medicine.',
-    requestsPerSecond: PUBMED_REQUESTS_PER_SECOND,
-    maxConcurrency: limiter.maxConcurrency,
-    requestsPerSearch: 2,
-    isEnabled: () => true,
-
-    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
-      const url = joinUrl(options.baseUrl, '/esearch.fcgi', {
-        db: 'pubmed',
-        term: query,
-        retmax: Math.min(Math.max(1, limit), MAX_RESULTS),
-        retstart: 0,
-        sort: 'relevance',
-        retmode: 'xml',
-        ...politeParams,
-      });
-      const response = await upstream.get(url, { signal, deadlineAt, leadsToFollowUp: true });
-      if (response.status !== 200) failForStatus('pubmed', response);
-      let idList: PubmedIdList;
-      try {
-        idList = parseEsearch(response.text());
-      } catch (error) {
-        if (error instanceof EutilsError) throw new ProviderError('pubmed', 'upstream', error.message, response.status);
-        throw new ProviderError('pubmed', 'bad_response', 'esearch body is not an eSearchResult', response.status);
-      }
-      if (idList.ids.length === 0) return { records: [], total: idList.total };
-      const fetched = await fetchArticles(idList.ids, signal, deadlineAt);
-      return { records: inSearchOrder(fetched, idList.ids), total: idList.total };
-    },
-
-    async lookup(nativeId, lookupOptions = {}) {
-      const pmid = nativeId.trim();
-      if (!/^\d{1,9}$/.test(pmid)) return null;
-      const records = await fetchArticles([pmid], lookupOptions.signal, lookupOptions.deadlineAt);
-      return records.find((record) => record.nativeId === pmid) ?? null;
-    },
-  };
-}
+  async lookup(api, nativeId, { signal, deadlineAt }) {
+    const pmid = nativeId.trim();
+    if (!/^\d{1,9}$/.test(pmid)) return null;
+    const records = await fetchArticles(api, [pmid], signal, deadlineAt);
+    return records.find((record) => record.nativeId === pmid) ?? null;
+  },
+});

@@ -3,10 +3,10 @@
  * search is `{ total: 0, offset: 0 }` without `data`; `openAccessPdf` may be null or have an empty url.
  */
 import { ProviderError } from '../provider-error.js';
-import { createProviderLimiter } from '../provider-limiter.js';
 import { collapseWhitespace, isoDateFromParts, isoDateFromString, normaliseDoi, stripArxivVersion, yearOf } from '../text.js';
-import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
-import { createUpstreamClient, failForStatus, joinUrl, readJson } from './upstream.js';
+import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import { defineProvider } from './define-provider.js';
+import { failForStatus, readJson } from './upstream.js';
 import { asArray, asNumber, asRecord, asString } from './values.js';
 
 /** The introductory rate of an API key is 1 request per second; the keyless pool is shared and smaller. */
@@ -67,56 +67,42 @@ function errorDetail(body: string): string {
   return collapseWhitespace(body).slice(0, 200);
 }
 
-export function createSemanticScholarProvider(options: ProviderFactoryOptions): SearchProvider {
-  const limiter =
-    options.limiter ??
-    createProviderLimiter({ requestsPerSecond: SEMANTICSCHOLAR_REQUESTS_PER_SECOND, maxConcurrency: 1 });
-  const upstream = createUpstreamClient({
-    provider: 'semanticscholar',
-    outbound: options.outbound,
-    limiter,
-    timeoutMs: options.timeoutMs,
-    contactEmail: options.contactEmail,
-    headers: { accept: 'application/json', ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}) },
-  });
+export const createSemanticScholarProvider = defineProvider({
+  id: 'semanticscholar',
+  name: 'Semantic Scholar',
+  description: 'AI-assisted scholarly graph of papers, authors and citations across all fields.',
+  rate: { requestsPerSecond: SEMANTICSCHOLAR_REQUESTS_PER_SECOND, maxConcurrency: 1 },
+  accept: 'application/json',
+  headers: ({ apiKey }): Record<string, string> => (apiKey ? { 'x-api-key': apiKey } : {}),
 
-  return {
-    id: 'semanticscholar',
-    name: 'Semantic Scholar',
-    description: 'AI-assisted scholarly graph of papers, authors and citations across all fields.',
-    requestsPerSecond: SEMANTICSCHOLAR_REQUESTS_PER_SECOND,
-    maxConcurrency: limiter.maxConcurrency,
-    isEnabled: () => true,
+  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+    const url = api.url('/paper/search', {
+      // The Graph API finds nothing for hyphenated terms and asks for spaces instead.
+      query: query.replace(/-/g, ' '),
+      limit: Math.min(Math.max(1, limit), MAX_LIMIT),
+      offset: 0,
+      fields: PAPER_FIELDS,
+    });
+    const response = await api.upstream.get(url, { signal, deadlineAt });
+    if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
+    const body = asRecord(readJson<unknown>('semanticscholar', response));
+    if (!body) throw new ProviderError('semanticscholar', 'bad_response', 'Reply is not an object', response.status);
+    const records = asArray(body.data)
+      .map((paper) => asRecord(paper))
+      .filter((paper): paper is Record<string, unknown> => !!paper)
+      .map(semanticScholarPaperToRecord)
+      .filter((record): record is SearchRecord => !!record);
+    return { records, total: asNumber(body.total) };
+  },
 
-    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
-      const url = joinUrl(options.baseUrl, '/paper/search', {
-        // The Graph API finds nothing for hyphenated terms and asks for spaces instead.
-        query: query.replace(/-/g, ' '),
-        limit: Math.min(Math.max(1, limit), MAX_LIMIT),
-        offset: 0,
-        fields: PAPER_FIELDS,
-      });
-      const response = await upstream.get(url, { signal, deadlineAt });
-      if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
-      const body = asRecord(readJson<unknown>('semanticscholar', response));
-      if (!body) throw new ProviderError('semanticscholar', 'bad_response', 'Reply is not an object', response.status);
-      const records = asArray(body.data)
-        .map((paper) => asRecord(paper))
-        .filter((paper): paper is Record<string, unknown> => !!paper)
-        .map(semanticScholarPaperToRecord)
-        .filter((record): record is SearchRecord => !!record);
-      return { records, total: asNumber(body.total) };
-    },
-
-    async lookup(nativeId, lookupOptions = {}) {
-      const id = nativeId.trim();
-      if (!id) return null;
-      const path = `/paper/${encodeURIComponent(id).replace(/%2F/gi, '/').replace(/%3A/gi, ':')}`;
-      const response = await upstream.get(joinUrl(options.baseUrl, path, { fields: PAPER_FIELDS }), lookupOptions);
-      if (response.status === 404) return null;
-      if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
-      const paper = asRecord(readJson<unknown>('semanticscholar', response));
-      return paper ? semanticScholarPaperToRecord(paper) : null;
-    },
-  };
-}
+  async lookup(api, nativeId, options) {
+    const id = nativeId.trim();
+    if (!id) return null;
+    const path = `/paper/${encodeURIComponent(id).replace(/%2F/gi, '/').replace(/%3A/gi, ':')}`;
+    const response = await api.upstream.get(api.url(path, { fields: PAPER_FIELDS }), options);
+    if (response.status === 404) return null;
+    if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
+    const paper = asRecord(readJson<unknown>('semanticscholar', response));
+    return paper ? semanticScholarPaperToRecord(paper) : null;
+  },
+});

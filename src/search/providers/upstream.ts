@@ -3,7 +3,7 @@
  * polite headers, and a single retry where the API asks for one (429/503 with Retry-After) and only
  * when the wait still ends before the deadline. Outbound failures become ProviderErrors.
  */
-import { OutboundError } from '../../platform/outbound.js';
+import { OutboundError, serviceUserAgent } from '../../platform/outbound.js';
 import type { Outbound, OutboundResponse } from '../../platform/outbound.js';
 import { ProviderError } from '../provider-error.js';
 import { LimiterRefusedError, parseRetryAfter, sleep } from '../provider-limiter.js';
@@ -11,7 +11,6 @@ import type { ProviderLimiter } from '../provider-limiter.js';
 import type { ProviderId } from '../types.js';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-const USER_AGENT_PRODUCT = 'ResearchWorkspace/0.1';
 /** Longest Retry-After honoured even when the deadline would allow more. */
 const MAX_RETRY_WAIT_MS = 10_000;
 
@@ -41,16 +40,12 @@ export interface UpstreamClientOptions {
   now?: () => number;
 }
 
-export function politeUserAgent(contactEmail: string | undefined): string | undefined {
-  return contactEmail ? `${USER_AGENT_PRODUCT} (mailto:${contactEmail})` : undefined;
-}
-
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const now = options.now ?? Date.now;
   const { provider } = options;
-  const userAgent = politeUserAgent(options.contactEmail);
+  // The contact goes in the User-Agent even when the outbound client was built without it (tests, benchmarks).
   const baseHeaders: Record<string, string> = {
-    ...(userAgent ? { 'user-agent': userAgent } : {}),
+    ...(options.contactEmail ? { 'user-agent': serviceUserAgent(options.contactEmail) } : {}),
     ...options.headers,
   };
 

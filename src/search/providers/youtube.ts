@@ -5,10 +5,11 @@
  */
 import type { OutboundResponse } from '../../platform/outbound.js';
 import { ProviderError } from '../provider-error.js';
-import { createProviderLimiter } from '../provider-limiter.js';
 import { collapseWhitespace, decodeHtmlEntities, isoDateFromString, yearOf } from '../text.js';
-import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
-import { createUpstreamClient, joinUrl, readJson } from './upstream.js';
+import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import { defineProvider } from './define-provider.js';
+import type { ProviderApi } from './define-provider.js';
+import { readJson } from './upstream.js';
 import { asArray, asNumber, asRecord, asString } from './values.js';
 
 /**
@@ -113,73 +114,59 @@ function failForYoutubeError(response: OutboundResponse): never {
   throw new ProviderError('youtube', limited ? 'rate_limited' : 'upstream', message, response.status);
 }
 
-export function createYoutubeProvider(options: ProviderFactoryOptions): SearchProvider {
-  const limiter =
-    options.limiter ?? createProviderLimiter({ requestsPerSecond: YOUTUBE_REQUESTS_PER_SECOND, maxConcurrency: 2 });
-  const upstream = createUpstreamClient({
-    provider: 'youtube',
-    outbound: options.outbound,
-    limiter,
-    timeoutMs: options.timeoutMs,
-    contactEmail: options.contactEmail,
-    headers: { accept: 'application/json' },
-  });
-  const apiKey = options.apiKey;
-
-  function requireKey(): string {
-    if (!apiKey) throw new ProviderError('youtube', 'upstream', 'No YouTube API key configured');
-    return apiKey;
-  }
-
-  async function fetchVideos(ids: string[], signal?: AbortSignal, deadlineAt?: number): Promise<Map<string, VideoSnippet>> {
-    const url = joinUrl(options.baseUrl, '/videos', { part: 'snippet', id: ids.join(','), key: requireKey() });
-    const response = await upstream.get(url, { signal, deadlineAt });
-    if (response.status !== 200) failForYoutubeError(response);
-    return parseYoutubeVideos(readJson<unknown>('youtube', response));
-  }
-
-  return {
-    id: 'youtube',
-    name: 'YouTube',
-    description: 'Educational videos: lectures, talks and tutorials (needs a YouTube Data API key).',
-    requestsPerSecond: YOUTUBE_REQUESTS_PER_SECOND,
-    maxConcurrency: limiter.maxConcurrency,
-    requestsPerSearch: 2,
-    isEnabled: () => !!apiKey,
-
-    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
-      const url = joinUrl(options.baseUrl, '/search', {
-        part: 'snippet',
-        type: 'video',
-        q: query,
-        maxResults: Math.min(Math.max(1, limit), MAX_RESULTS),
-        safeSearch: 'moderate',
-        key: requireKey(),
-      });
-      const response = await upstream.get(url, { signal, deadlineAt, leadsToFollowUp: true });
-      if (response.status !== 200) failForYoutubeError(response);
-      const { hits, total } = parseYoutubeSearch(readJson<unknown>('youtube', response));
-      if (hits.length === 0) return { records: [], total };
-      // search.list truncates descriptions; videos.list has them whole. Without it the snippets still serve.
-      let details = new Map<string, VideoSnippet>();
-      try {
-        details = await fetchVideos(hits.map((hit) => hit.videoId), signal, deadlineAt);
-      } catch (error) {
-        if (error instanceof ProviderError && (error.kind === 'aborted' || error.kind === 'timeout')) throw error;
-      }
-      const records = hits.map((hit) => {
-        const detail = details.get(hit.videoId);
-        return youtubeVideoToRecord(hit.videoId, detail ? preferDetail(hit.snippet, detail) : hit.snippet);
-      });
-      return { records, total };
-    },
-
-    async lookup(nativeId, lookupOptions = {}) {
-      const videoId = nativeId.trim();
-      if (!VIDEO_ID.test(videoId) || !apiKey) return null;
-      const videos = await fetchVideos([videoId], lookupOptions.signal, lookupOptions.deadlineAt);
-      const snippet = videos.get(videoId);
-      return snippet ? youtubeVideoToRecord(videoId, snippet) : null;
-    },
-  };
+function requireKey(api: ProviderApi): string {
+  if (!api.apiKey) throw new ProviderError('youtube', 'upstream', 'No YouTube API key configured');
+  return api.apiKey;
 }
+
+async function fetchVideos(api: ProviderApi, ids: string[], signal?: AbortSignal, deadlineAt?: number): Promise<Map<string, VideoSnippet>> {
+  const url = api.url('/videos', { part: 'snippet', id: ids.join(','), key: requireKey(api) });
+  const response = await api.upstream.get(url, { signal, deadlineAt });
+  if (response.status !== 200) failForYoutubeError(response);
+  return parseYoutubeVideos(readJson<unknown>('youtube', response));
+}
+
+export const createYoutubeProvider = defineProvider({
+  id: 'youtube',
+  name: 'YouTube',
+  description: 'Educational videos: lectures, talks and tutorials (needs a YouTube Data API key).',
+  rate: { requestsPerSecond: YOUTUBE_REQUESTS_PER_SECOND, maxConcurrency: 2 },
+  accept: 'application/json',
+  requestsPerSearch: 2,
+  isEnabled: ({ apiKey }) => !!apiKey,
+
+  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+    const url = api.url('/search', {
+      part: 'snippet',
+      type: 'video',
+      q: query,
+      maxResults: Math.min(Math.max(1, limit), MAX_RESULTS),
+      safeSearch: 'moderate',
+      key: requireKey(api),
+    });
+    const response = await api.upstream.get(url, { signal, deadlineAt, leadsToFollowUp: true });
+    if (response.status !== 200) failForYoutubeError(response);
+    const { hits, total } = parseYoutubeSearch(readJson<unknown>('youtube', response));
+    if (hits.length === 0) return { records: [], total };
+    // search.list truncates descriptions; videos.list has them whole. Without it the snippets still serve.
+    let details = new Map<string, VideoSnippet>();
+    try {
+      details = await fetchVideos(api, hits.map((hit) => hit.videoId), signal, deadlineAt);
+    } catch (error) {
+      if (error instanceof ProviderError && (error.kind === 'aborted' || error.kind === 'timeout')) throw error;
+    }
+    const records = hits.map((hit) => {
+      const detail = details.get(hit.videoId);
+      return youtubeVideoToRecord(hit.videoId, detail ? preferDetail(hit.snippet, detail) : hit.snippet);
+    });
+    return { records, total };
+  },
+
+  async lookup(api, nativeId, { signal, deadlineAt }) {
+    const videoId = nativeId.trim();
+    if (!VIDEO_ID.test(videoId) || !api.apiKey) return null;
+    const videos = await fetchVideos(api, [videoId], signal, deadlineAt);
+    const snippet = videos.get(videoId);
+    return snippet ? youtubeVideoToRecord(videoId, snippet) : null;
+  },
+});

@@ -5,10 +5,10 @@
  * `/records?q=` with a 308 to `/records/?q=`, which the outbound client follows.
  */
 import { ProviderError } from '../provider-error.js';
-import { createProviderLimiter } from '../provider-limiter.js';
 import { givenFirst, inlineMarkupToText, isoDateFromString, markupToText, normaliseDoi, yearOf } from '../text.js';
-import type { ProviderFactoryOptions, ProviderSearchAnswer, SearchProvider, SearchRecord } from '../types.js';
-import { createUpstreamClient, failForStatus, joinUrl, readJson } from './upstream.js';
+import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import { defineProvider } from './define-provider.js';
+import { failForStatus, readJson } from './upstream.js';
 import { asArray, asNumber, asRecord, asString } from './values.js';
 
 /** Zenodo's search endpoint allows 30 requests per minute (the rest of the REST API, 60 for guests). */
@@ -87,57 +87,44 @@ export function zenodoRecordToRecord(hit: Record<string, unknown>): SearchRecord
   };
 }
 
-export function createZenodoProvider(options: ProviderFactoryOptions): SearchProvider {
-  const limiter =
-    options.limiter ?? createProviderLimiter({ requestsPerSecond: ZENODO_REQUESTS_PER_SECOND, maxConcurrency: 2 });
-  const upstream = createUpstreamClient({
-    provider: 'zenodo',
-    outbound: options.outbound,
-    limiter,
-    timeoutMs: options.timeoutMs,
-    contactEmail: options.contactEmail,
-    headers: { accept: 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-  });
+export const createZenodoProvider = defineProvider({
+  id: 'zenodo',
+  name: 'Zenodo',
+  description: 'Open research repository (CERN/OpenAIRE) for datasets, software, papers and reports.',
+  rate: { requestsPerSecond: ZENODO_REQUESTS_PER_SECOND, maxConcurrency: 2 },
+  accept: 'application/json',
+  headers: ({ apiKey }): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
 
-  return {
-    id: 'zenodo',
-    name: 'Zenodo',
-    description: 'Open research repository (CERN/OpenAIRE) for datasets, software, papers and reports.',
-    requestsPerSecond: ZENODO_REQUESTS_PER_SECOND,
-    maxConcurrency: limiter.maxConcurrency,
-    isEnabled: () => true,
+  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+    const url = api.url('/records', {
+      q: toZenodoQuery(query),
+      size: Math.min(Math.max(1, limit), MAX_PAGE_SIZE),
+      page: 1,
+      sort: 'bestmatch',
+    });
+    const response = await api.upstream.get(url, { signal, deadlineAt });
+    if (response.status !== 200) failForStatus('zenodo', response);
+    const hits = asRecord(asRecord(readJson<unknown>('zenodo', response))?.hits);
+    if (!hits || !Array.isArray(hits.hits)) {
+      throw new ProviderError('zenodo', 'bad_response', 'No hits in the reply', response.status);
+    }
+    const records = hits.hits
+      .map((hit) => asRecord(hit))
+      .filter((hit): hit is Record<string, unknown> => !!hit)
+      .map(zenodoRecordToRecord)
+      .filter((record): record is SearchRecord => !!record);
+    const total = asNumber(hits.total) ?? asNumber(asRecord(hits.total)?.value);
+    return { records, total };
+  },
 
-    async search(query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
-      const url = joinUrl(options.baseUrl, '/records', {
-        q: toZenodoQuery(query),
-        size: Math.min(Math.max(1, limit), MAX_PAGE_SIZE),
-        page: 1,
-        sort: 'bestmatch',
-      });
-      const response = await upstream.get(url, { signal, deadlineAt });
-      if (response.status !== 200) failForStatus('zenodo', response);
-      const hits = asRecord(asRecord(readJson<unknown>('zenodo', response))?.hits);
-      if (!hits || !Array.isArray(hits.hits)) {
-        throw new ProviderError('zenodo', 'bad_response', 'No hits in the reply', response.status);
-      }
-      const records = hits.hits
-        .map((hit) => asRecord(hit))
-        .filter((hit): hit is Record<string, unknown> => !!hit)
-        .map(zenodoRecordToRecord)
-        .filter((record): record is SearchRecord => !!record);
-      const total = asNumber(hits.total) ?? asNumber(asRecord(hits.total)?.value);
-      return { records, total };
-    },
-
-    async lookup(nativeId, lookupOptions = {}) {
-      const recordId = nativeId.trim();
-      if (!/^\d+$/.test(recordId)) return null;
-      const response = await upstream.get(joinUrl(options.baseUrl, `/records/${recordId}`), lookupOptions);
-      // 404 "PID does not exist"; 410 for a deleted record.
-      if (response.status === 404 || response.status === 410) return null;
-      if (response.status !== 200) failForStatus('zenodo', response);
-      const hit = asRecord(readJson<unknown>('zenodo', response));
-      return hit ? zenodoRecordToRecord(hit) : null;
-    },
-  };
-}
+  async lookup(api, nativeId, options) {
+    const recordId = nativeId.trim();
+    if (!/^\d+$/.test(recordId)) return null;
+    const response = await api.upstream.get(api.url(`/records/${recordId}`), options);
+    // 404 "PID does not exist"; 410 for a deleted record.
+    if (response.status === 404 || response.status === 410) return null;
+    if (response.status !== 200) failForStatus('zenodo', response);
+    const hit = asRecord(readJson<unknown>('zenodo', response));
+    return hit ? zenodoRecordToRecord(hit) : null;
+  },
+});
