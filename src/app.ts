@@ -1,17 +1,18 @@
 /**
  * buildApp(config) → the whole service as a Fastify instance that never listens: tests call
  * `app.inject()`, `main.ts` listens. External plugins first (cookies, CORS, OpenAPI), then our own
- * (error handling, request auth), then each capability's routes (multipart parsing is registered in
+ * (error handling, the request chain), then each capability's routes (multipart parsing is registered in
  * the avatar upload's own scope, so other routes do not pay for its hooks). Monitors' polls of
  * /api/health are answered on the server ahead of Fastify (health/monitor-polls.ts).
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRouteHookHandler } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer } from './auth/access-tokens.js';
-import { requestAuth, requesterKey } from './auth/request-auth.js';
+import { requesterKey } from './auth/request-auth.js';
+import { requestChain } from './auth/request-chain.js';
 import { createRevocationList } from './auth/revocations.js';
 import { authRoutes } from './auth/routes.js';
 import { sessionHasEnded } from './auth/sessions.js';
@@ -37,6 +38,7 @@ import { createSummarizer } from './summaries/produce.js';
 import { summaryRoutes } from './summaries/routes.js';
 import { closePdfExtractors } from './summaries/pdf/extract.js';
 import { createRedisCache } from './platform/cache.js';
+import { rateLimitRules, typedLimits } from './rate-limits.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,6 +58,8 @@ export interface BuildOptions {
   resolveResource?: ResourceResolver;
   /** The clock idempotency keys expire by (tests move it past 24 h). */
   clock?: () => number;
+  /** Sees every route as it is declared, with its request chain (tests check each route declares one). */
+  onRoute?: onRouteHookHandler;
 }
 
 /**
@@ -74,7 +78,7 @@ export function redactUrl(url: string): string {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const platform = options.platform ?? (await createPlatform(config, options.platformOverrides));
+  const platform = options.platform ?? (await createPlatform(config, rateLimitRules(config), options.platformOverrides));
   const logger =
     options.logger ??
     ({
@@ -137,9 +141,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
   installErrorHandling(app, { onBackendUnavailable: (backend) => platform.health.report(backend, false) });
   installRequestInputChecks(app);
-  await app.register(requestAuth, { config, sessions: ctx.sessions, tokens, rateLimiter: platform.rateLimiter });
+  await app.register(requestChain, { config, sessions: ctx.sessions, tokens, limits: typedLimits(platform.rateLimiter) });
   await app.register(idempotency, { db: ctx.db, secret: platform.signingSecret, scopeOf: requesterKey, now: options.clock });
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   for (const routes of [healthRoutes, authRoutes, profileRoutes, workspaceRoutes, analyticsRoutes]) {
     await app.register(async (scope) => routes(scope, ctx));
   }

@@ -1,14 +1,15 @@
 /**
  * Who is asking: resolves every request's identity (bearer token, session cookies with transparent
  * refresh, or an anonymous visitor cookie), enforces the origin rule for cookie-authenticated state
- * changes, and counts authenticated requests against their hourly limit.
+ * changes, and counts authenticated requests against their hourly limit. The request chain
+ * (request-chain.ts) runs it first on every route.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { authenticationError, authorizationError } from '../platform/errors.js';
-import { rateLimitHeaders, type LimitState, type RateLimiter } from '../platform/rate-limit.js';
+import { rateLimitHeaders, type LimitState } from '../platform/rate-limit.js';
+import type { Limits } from '../rate-limits.js';
 import type { AccessTokenIssuer, VerifiedAccess } from './access-tokens.js';
 import {
   ACCESS_COOKIE,
@@ -61,7 +62,7 @@ export interface RequestAuthOptions {
   config: Config;
   sessions: SessionDeps;
   tokens: AccessTokenIssuer;
-  rateLimiter: RateLimiter;
+  limits: Limits;
 }
 
 function allowedOrigins(config: Config): Set<string> {
@@ -105,20 +106,6 @@ export function requesterKey(request: FastifyRequest): string {
 }
 
 /**
- * Counts one request against `bucket` for whoever asks: a user by their id; a visitor by their
- * anonymous session (or address, without one) and by their address as well, in `<bucket>Ip`, a
- * larger allowance shared by the visitors behind one address. A client can present a new anonymous
- * cookie with every request, so the address is what bounds it; both counts must pass. The answer is
- * the tighter of the two, for the RateLimit headers.
- */
-export async function consumeRequesterLimit(limiter: RateLimiter, bucket: 'search' | 'summarize', request: FastifyRequest): Promise<LimitState> {
-  if (request.auth.user) return limiter.consume(bucket, requesterKey(request));
-  const byAddress = await limiter.consume(`${bucket}Ip`, request.ip);
-  const byVisitor = await limiter.consume(bucket, requesterKey(request));
-  return byAddress.remaining < byVisitor.remaining ? byAddress : byVisitor;
-}
-
-/**
  * Lets a verified access token's session in and counts the request against the user's hourly limit;
  * null when the session has ended (nothing is counted then). Whether it has ended is PostgreSQL's
  * answer (auth/revocations.ts: believed for up to half a second), so every process refuses a
@@ -126,7 +113,7 @@ export async function consumeRequesterLimit(limiter: RateLimiter, bucket: 'searc
  */
 async function admit(options: RequestAuthOptions, claims: VerifiedAccess): Promise<LimitState | null> {
   if (await options.sessions.revocations.isRevoked(claims.sessionId)) return null;
-  return options.rateLimiter.consume('authenticated', claims.userId);
+  return options.limits.consume('authenticated', claims.userId);
 }
 
 function signIn(request: FastifyRequest, claims: VerifiedAccess, via: 'bearer' | 'cookie'): void {
@@ -195,14 +182,19 @@ async function resolveCookies(
   return null;
 }
 
-async function requestAuthPlugin(app: FastifyInstance, options: RequestAuthOptions): Promise<void> {
+/**
+ * Resolves who asks, for routes that read credentials: a request without any (health checks, public
+ * pages, visitors) is settled in the same tick and null is returned; only one that presents a bearer
+ * token or session cookies gives a promise to wait for. The request chain (request-chain.ts) calls it
+ * first for every route.
+ */
+export function createAuthentication(options: RequestAuthOptions) {
   const origins = allowedOrigins(options.config);
   const isCrossOriginChange = (request: FastifyRequest) => {
     if (!UNSAFE_METHODS.has(request.method)) return false;
     const origin = originOf(request);
     return !origin || !origins.has(origin);
   };
-  app.decorateRequest('auth', null as unknown as RequestAuth);
 
   /** A visitor without a session: their anonymous cookie is read, or one is given (never on noCookies routes). */
   const recognizeVisitor = (request: FastifyRequest, reply: FastifyReply, noCookies: boolean): void => {
@@ -226,43 +218,23 @@ async function requestAuthPlugin(app: FastifyInstance, options: RequestAuthOptio
     if (request.auth.via === 'cookie' && crossOriginChange) throw authorizationError('Cross-origin request refused');
     if (request.auth.user) {
       // Sessions just refreshed were not counted on the way in.
-      counted ??= await options.rateLimiter.consume('authenticated', request.auth.user.id);
+      counted ??= await options.limits.consume('authenticated', request.auth.user.id);
       void reply.headers(rateLimitHeaders(counted));
     }
   };
 
-  /**
-   * The hook of one route. A callback hook: a request without credentials (health checks, public
-   * pages, visitors) is answered in the same tick, without a promise; only one that presents a bearer
-   * token or session cookies waits. What the route says of cookies is read once, here, rather than
-   * through `request.routeOptions` (a getter that builds a new object on every access).
-   */
-  const hookFor = (noCookies: boolean): onRequestHookHandler => (request, reply, done) => {
+  /** `readCredentials: false` (routes that say `auth: 'none'`): the request is a visitor's, whatever it presents. */
+  return (request: FastifyRequest, reply: FastifyReply, noCookies: boolean, readCredentials: boolean): Promise<void> | null => {
     request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null, tokenProblem: null };
     const presentsCredentials =
-      request.headers.authorization?.startsWith('Bearer ') ||
-      (!noCookies && Boolean(request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE]));
-    if (presentsCredentials) {
-      authenticate(request, reply, noCookies).then(() => done(), done);
-      return;
-    }
+      readCredentials &&
+      (request.headers.authorization?.startsWith('Bearer ') ||
+        (!noCookies && Boolean(request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE])));
+    if (presentsCredentials) return authenticate(request, reply, noCookies);
     recognizeVisitor(request, reply, noCookies);
-    done();
+    return null;
   };
-  const withCookies = hookFor(false);
-  const withoutCookies = hookFor(true);
-
-  // Every route declared after this plugin gets the hook first among its own onRequest hooks (after
-  // the global ones: request id, cookies, CORS). Unknown URLs (404) and CORS preflights have no route
-  // of ours, so they are not authenticated: they answer the same to everyone.
-  app.addHook('onRoute', (route) => {
-    const hook = route.config?.noCookies === true ? withoutCookies : withCookies;
-    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [hook, ...own];
-  });
 }
-
-export const requestAuth = fp(requestAuthPlugin, { name: 'request-auth' });
 
 /** Signed-in requests answered in Variant B (bearer) or Variant A (cookies), (docs/design.md, Dialects). */
 export function dialectOf(request: FastifyRequest): 'A' | 'B' {

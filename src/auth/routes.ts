@@ -53,30 +53,6 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     sessions: ctx.sessions,
     log: request.log,
   });
-  const limit = (name: string, key: string) => platform.rateLimiter.consume(name, key);
-
-  /**
-   * Counts a password attempt against the address and against the address with that account: only
-   * failures are meant to count, so one that succeeds is taken back (and clears that pair's count),
-   * and one refused before the password was checked is taken back too. Never by account alone, or
-   * anyone's wrong guesses would lock its owner out; the owner signing in from elsewhere is not refused.
-   */
-  const throttlePasswordAttempt = async (request: FastifyRequest, email: string) => {
-    const pair = `${request.ip}\u0000${email}`;
-    await limit('signinIp', request.ip);
-    await limit('signinIpEmail', pair);
-    return {
-      async succeeded() {
-        await platform.rateLimiter.refund('signinIp', request.ip);
-        await platform.rateLimiter.reset('signinIpEmail', pair);
-      },
-      async notChecked() {
-        await platform.rateLimiter.refund('signinIp', request.ip);
-        await platform.rateLimiter.refund('signinIpEmail', pair);
-      },
-    };
-  };
-
   /**
    * Work run once the reply has gone (the response closes either way), which the app's close waits
    * for. The reset mail goes this way: the time spent finding the account, storing its token and
@@ -98,7 +74,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/signup',
     {
-      config: { idempotent: true },
+      config: { auth: 'optional', rateLimit: 'signup', idempotent: true },
       schema: {
         tags,
         operationId: 'signUp',
@@ -109,7 +85,6 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      await limit('signupIp', request.ip);
       const user = await signUp(deps(request), request.body);
       const message =
         config.emailConfirmation === 'required'
@@ -122,13 +97,12 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/signin',
     {
+      config: { auth: 'optional', rateLimit: 'signin' },
       schema: { tags, operationId: 'signIn', summary: 'Sign in with e-mail and password', security: PUBLIC, body: SignInBody, response: { 200: SignInResponse, ...errors } },
     },
     async (request, reply) => {
       const email = normalizeEmail(request.body.email);
-      const attempt = await throttlePasswordAttempt(request, email);
       const session = await signIn(deps(request), { email, password: request.body.password });
-      await attempt.succeeded();
       setSessionCookies(reply, config, session);
       return { message: 'Signed in', user: presentUser(session.user), session: presentSession(session) };
     },
@@ -137,6 +111,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/signout',
     {
+      config: { auth: 'optional' },
       schema: {
         tags,
         operationId: 'signOut',
@@ -177,6 +152,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/refresh',
     {
+      config: { auth: 'optional' },
       schema: {
         tags,
         operationId: 'refreshSession',
@@ -199,6 +175,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/reset-password',
     {
+      config: { auth: 'optional', rateLimit: 'passwordReset' },
       schema: {
         tags,
         operationId: 'requestPasswordReset',
@@ -210,8 +187,6 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       const email = normalizeEmail(request.body.email);
-      await limit('resetIp', request.ip);
-      await limit('resetEmail', email);
       // Nothing before the reply depends on whether the account exists.
       afterReply(request, reply, 'password reset mail', () => requestPasswordReset(deps(request), { email, redirectTo: request.body.redirectTo }));
       return { message: 'If an account exists for this address, a password reset link has been sent.' };
@@ -221,6 +196,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/update-password',
     {
+      config: { auth: 'optional', rateLimit: 'passwordUpdate' },
       schema: {
         tags,
         operationId: 'updatePassword',
@@ -232,17 +208,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     },
     async (request) => {
       const { user } = request.auth;
-      if (request.body.token) await limit('resetIp', request.ip);
-      // A wrong current password is a wrong password: guessing it through a session is throttled as sign-in is.
-      const attempt = !request.body.token && user ? await throttlePasswordAttempt(request, normalizeEmail(user.email)) : null;
-      try {
-        await updatePassword(deps(request), request.body, user ? { userId: user.id, sessionId: request.auth.sessionId } : null);
-      } catch (error) {
-        const wrongCurrentPassword = error instanceof ApiError && error.details?.field === 'currentPassword' && error.details.reason === 'incorrect';
-        if (attempt && !wrongCurrentPassword) await attempt.notChecked();
-        throw error;
-      }
-      await attempt?.succeeded();
+      await updatePassword(deps(request), request.body, user ? { userId: user.id, sessionId: request.auth.sessionId } : null);
       return { message: 'Password updated' };
     },
   );
@@ -250,6 +216,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.get(
     '/api/auth/confirm',
     {
+      config: { auth: 'optional' },
       schema: {
         tags,
         operationId: 'confirmEmail',
@@ -290,6 +257,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/api/auth/:provider',
     {
+      config: { auth: 'optional' },
       schema: {
         tags: ['auth'],
         operationId: 'startOAuthSignIn',
@@ -320,6 +288,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/auth/callback',
     {
+      config: { auth: 'optional' },
       schema: {
         tags: ['auth'],
         operationId: 'completeOAuthSignIn',

@@ -63,7 +63,7 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
     HEALTH_PATH,
     {
       // Monitors poll this; an anonymous-visitor cookie would be work (and a Set-Cookie) for nothing.
-      config: { noCookies: true },
+      config: { auth: 'none', noCookies: true },
       schema: {
         tags: ['utility'],
         operationId: 'getHealth',
@@ -80,7 +80,7 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
   app.get(
     `${HEALTH_PATH}/live`,
     {
-      config: { noCookies: true },
+      config: { auth: 'none', noCookies: true },
       schema: {
         tags: ['utility'],
         operationId: 'getLiveness',
@@ -96,7 +96,7 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
   app.get(
     `${HEALTH_PATH}/ready`,
     {
-      config: { noCookies: true },
+      config: { auth: 'none', noCookies: true },
       schema: {
         tags: ['utility'],
         operationId: 'getReadiness',
@@ -119,6 +119,7 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
   app.get(
     '/api/debug/emailjs',
     {
+      config: { auth: 'optional' },
       schema: {
         tags: ['utility'],
         operationId: 'getEmailJsConfig',

@@ -24,8 +24,9 @@ describe('logged database errors', () => {
     app = await buildApp(config, { platformOverrides: { database }, logStream: { write: (line) => void lines.push(line) } });
     const db = app.ctx.db;
     // Two queries that fail inside the database, as a route's would: a value the column refuses, and a duplicate key.
-    app.post('/test/bad-uuid', async () => db.insert(users).values({ id: 'not-a-uuid-but-a-secret', email: EMAIL, name: 'Leak', passwordHash: PASSWORD_HASH }));
-    app.post('/test/duplicate', async () => {
+    // Public routes (sign-in is required unless a route says otherwise).
+    app.post('/test/bad-uuid', { config: { auth: 'none' } }, async () => db.insert(users).values({ id: 'not-a-uuid-but-a-secret', email: EMAIL, name: 'Leak', passwordHash: PASSWORD_HASH }));
+    app.post('/test/duplicate', { config: { auth: 'none' } }, async () => {
       await db.insert(users).values({ email: EMAIL, name: 'Leak', passwordHash: PASSWORD_HASH }).onConflictDoNothing();
       return db.insert(users).values({ email: EMAIL, name: 'Leak', passwordHash: PASSWORD_HASH });
     });

@@ -42,7 +42,7 @@ describe('request logging', () => {
 
   it('writes nothing for a plain request at warn, and still writes what a request logs at warn with its id', async () => {
     const logged = await appLoggingAt('warn', (app) =>
-      app.get('/test/warns', async (request) => {
+      app.get('/test/warns', { config: { auth: 'none' } }, async (request) => {
         request.log.warn({ detail: 42 }, 'something to look at');
         return { ok: true };
       }),

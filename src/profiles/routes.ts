@@ -85,7 +85,7 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
           404: ErrorResponse,
         },
       },
-      config: { noCookies: true },
+      config: { auth: 'none', noCookies: true },
     },
     async (request, reply) => {
       const key = `avatars/${request.params.userId}/${request.params.file}`;

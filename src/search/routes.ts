@@ -1,11 +1,9 @@
 /** Search routes (search, providers) and the lookup by identifier that adding a resource by `resourceId` needs (docs/design.md, Dialects). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { consumeRequesterLimit } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
 import { searchEvents } from '../platform/db/schema.js';
 import { notFound, serviceUnavailable, validationError } from '../platform/errors.js';
-import { rateLimitHeaders } from '../platform/rate-limit.js';
 import { ErrorResponse, PUBLIC, RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { parseIdentifier } from './identifiers.js';
 import { lookupResource, LookupUnavailableError } from './lookup.js';
@@ -56,6 +54,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
   app.get(
     '/api/search',
     {
+      config: { auth: 'optional', rateLimit: 'search' },
       schema: {
         tags,
         operationId: 'search',
@@ -72,9 +71,6 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       if (!selection.ok) {
         throw validationError('providers', `unknown provider: ${selection.unknown.join(', ')}`.slice(0, 200));
       }
-      const state = await consumeRequesterLimit(platform.rateLimiter, 'search', request);
-      void reply.headers(rateLimitHeaders(state));
-
       const later = afterReply(reply);
       const result = await searchProviders({
         query: request.query.q,
@@ -119,6 +115,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
   app.get(
     '/api/search/providers',
     {
+      config: { auth: 'optional' },
       schema: {
         tags,
         operationId: 'listSearchProviders',
@@ -133,6 +130,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
   app.get(
     '/api/resources/lookup',
     {
+      config: { auth: 'optional', rateLimit: 'search' },
       schema: {
         tags,
         operationId: 'lookupResource',
@@ -147,8 +145,6 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       if (!parseIdentifier(request.query.id)) {
         throw validationError('id', 'not a recognised identifier', 'id must be a result id, DOI, arXiv id, PMID or OpenAlex id');
       }
-      const state = await consumeRequesterLimit(platform.rateLimiter, 'search', request);
-      void reply.headers(rateLimitHeaders(state));
       const record = await lookupResource(request.query.id, search.providers, { signal: abortOnDisconnect(request) }).catch((error: unknown) => {
         if (error instanceof LookupUnavailableError) throw serviceUnavailable('The providers that know this identifier did not answer');
         throw error;

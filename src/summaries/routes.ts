@@ -4,9 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { consumeRequesterLimit } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
-import { rateLimitHeaders } from '../platform/rate-limit.js';
 import { RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { toApiError } from '../platform/http-errors.js';
 import type { SummaryCache } from './cache.js';
@@ -66,13 +64,12 @@ class ClientDisconnection implements Cancellation {
 
 export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summarizer: Summarizer, cache: SummaryCache): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const limiter = ctx.platform.rateLimiter;
 
   app.post(
     '/api/summarize',
     {
       bodyLimit: 2 * 1024 * 1024,
-      config: { plainErrors: true },
+      config: { auth: 'optional', rateLimit: 'summarize', plainErrors: true },
       schema: {
         tags,
         operationId: 'summarize',
@@ -94,8 +91,6 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       },
     },
     async (request, reply) => {
-      const state = await consumeRequesterLimit(limiter, 'summarize', request);
-      void reply.headers(rateLimitHeaders(state));
       const body = request.body;
       const client = new ClientDisconnection(request, reply);
       try {
@@ -168,21 +163,22 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
           204: z.null().describe('A reconnect after a finished stream (Last-Event-ID: end): nothing more to send'),
         },
       },
-      // Problems with the query are reported as an `error` event, which an EventSource can read.
+      // The rate limit's refusal and problems with the query are reported as an `error` event, which an
+      // EventSource can read; the summarize limit's headers (set by the request chain) replace the
+      // general limit's. A reconnect after a finished stream costs nothing.
+      config: {
+        auth: 'optional',
+        rateLimit: 'summarize',
+        attachRefusal: true,
+        uncounted: (request) => reconnectsAfterEnd(request.headers['last-event-id']),
+      },
       attachValidation: true,
     },
     async (request, reply) => {
       if (reconnectsAfterEnd(request.headers['last-event-id'])) return reply.code(204).send(null);
-      let refusal: { message: string; code: string } | null = null;
-      try {
-        if (request.validationError) throw request.validationError;
-        // The summarize limit's headers replace the general limit's that request auth set.
-        void reply.headers(rateLimitHeaders(await consumeRequesterLimit(limiter, 'summarize', request)));
-      } catch (error) {
-        const apiError = toApiError(error as Error);
-        if (apiError.headers) void reply.headers(apiError.headers);
-        refusal = { message: apiError.message, code: apiError.code };
-      }
+      const problem = request.rateLimitRefusal ?? request.validationError;
+      const apiError = problem ? toApiError(problem) : null;
+      const refusal = apiError ? { message: apiError.message, code: apiError.code } : null;
       const stream = new EventStream();
       void reply.headers({
         'content-type': 'text/event-stream; charset=utf-8',

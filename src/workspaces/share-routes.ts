@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { requireUser } from '../auth/request-auth.js';
 import type { AppContext } from '../context.js';
 import { hashToken } from '../platform/crypto.js';
-import { ApiError, notFound } from '../platform/errors.js';
+import { notFound } from '../platform/errors.js';
 import { PUBLIC } from '../platform/openapi.js';
 import { createShareLink, isWellFormedShareToken, shareTokenOf, shareUrl } from './commands.js';
 import { authorizeWorkspace } from './policy.js';
@@ -105,16 +105,12 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
           429: z.string().describe('HTML page: too many requests from this address (Retry-After says when to try again)'),
         },
       },
-      config: { noCookies: true },
+      // Counted per address; a refusal is answered as a page (its Retry-After and RateLimit-* set by the chain).
+      config: { auth: 'none', noCookies: true, rateLimit: 'sharePage', attachRefusal: true },
     },
     async (request, reply) => {
       void reply.headers(SHARE_PAGE_HEADERS);
-      try {
-        await ctx.platform.rateLimiter.consume('sharePageIp', request.ip);
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.code !== 'RATE_LIMITED') throw error;
-        return reply.status(429).headers(error.headers ?? {}).send(renderShareRateLimitedPage());
-      }
+      if (request.rateLimitRefusal) return reply.status(429).send(renderShareRateLimitedPage());
       const { token } = request.params;
       const shared = isWellFormedShareToken(token) ? await findWorkspaceByShareToken(db, hashToken(token), new Date()) : null;
       if (!shared) return reply.status(404).send(renderShareNotFoundPage());

@@ -66,7 +66,7 @@ export async function buildTestApp(
   options: {
     leg?: StoreLeg;
     env?: Record<string, string>;
-    build?: Pick<BuildOptions, 'resolveResource' | 'clock'>;
+    build?: Pick<BuildOptions, 'resolveResource' | 'clock' | 'onRoute'>;
     /** Uses this app's database (as a second server process would); the first app owns it, so close this one first. */
     sameDatabaseAs?: TestApp;
     /** A PostgreSQL database to use (kept at close): apps given the same one share it, as server processes do. */

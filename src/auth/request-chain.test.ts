@@ -1,0 +1,160 @@
+/**
+ * The request chain (issue #14): authenticate → rate limit → validate, declared per route in
+ * `config: { auth, rateLimit }`, sign-in required by default, the RateLimit-* headers those of the
+ * route's declared bucket.
+ */
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/support/app.js';
+import { buildUser, type TestUser } from '../../test/support/factories.js';
+import { providerEnvFor, startFixtureServer, type FixtureServer } from '../../test/support/fixture-server.js';
+import { RATE_LIMIT_HEADERS } from '../platform/openapi.js';
+import { ROUTE_LIMITS } from '../rate-limits.js';
+
+const LIMITS = {
+  RATE_LIMIT_AUTHENTICATED_PER_HOUR: '500',
+  RATE_LIMIT_SEARCH_PER_HOUR: '7',
+  RATE_LIMIT_SEARCH_PER_HOUR_PER_IP: '9',
+  RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: '1',
+};
+
+describe('the request chain', () => {
+  let fixtures: FixtureServer;
+  let t: TestApp;
+  let user: TestUser;
+  const routes: RouteOptions[] = [];
+
+  beforeAll(async () => {
+    // Every provider answers 404 at once: a search costs no time and reaches nothing outside.
+    fixtures = await startFixtureServer([]);
+    t = await buildTestApp({ env: { ...providerEnvFor(fixtures.url), ...LIMITS }, build: { onRoute: (route) => void routes.push(route) } });
+    user = await buildUser(t.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fixtures?.close();
+  });
+
+  describe('authenticate before validating', () => {
+    it('no credentials and a malformed body: 401, not 400', async () => {
+      const response = await t.app.inject({ method: 'POST', url: '/api/workspaces', payload: { name: 42, isPublic: 'yes' } });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().error.code).toBe('AUTHENTICATION_ERROR');
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+    });
+
+    it('a body that is not even JSON: still 401', async () => {
+      const response = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: { 'content-type': 'application/json' }, payload: '{"name":' });
+      expect(response.statusCode).toBe(401);
+    });
+
+    it('an invalid token and a malformed body: 401 that says the token failed (so the client refreshes)', async () => {
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/workspaces/${randomUUID()}`,
+        headers: { authorization: 'Bearer not-a-token' },
+        payload: { name: '' },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
+    });
+
+    it('signed in, the same malformed body is a 400 naming the field', async () => {
+      const response = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 42 } });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.details.field).toBe('name');
+    });
+  });
+
+  describe('rate limit before validating', () => {
+    it('a throttled caller with a malformed request gets 429, not 400', async () => {
+      const ask = () => t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'not-an-address' }, remoteAddress: '203.0.113.7' });
+      // The first is counted, then refused for its body; the second is refused for the count.
+      expect((await ask()).statusCode).toBe(400);
+      const refused = await ask();
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('a query that fails validation is counted against the declared bucket first', async () => {
+      const visitor = { cookie: `anon_session=${randomUUID()}` };
+      const response = await t.app.inject({ method: 'GET', url: '/api/search?q=', headers: visitor, remoteAddress: '203.0.113.8' });
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['ratelimit-limit']).toBe('7');
+      expect(response.headers['ratelimit-remaining']).toBe('6');
+    });
+  });
+
+  describe('RateLimit headers come from the declared bucket', () => {
+    it('search: the search limit, not the general one', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/api/search?q=graphs&providers=openalex', headers: user.bearer });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['ratelimit-limit']).toBe('7');
+    });
+
+    it('a route that declares no limit: the signed-in user’s general limit', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: user.bearer });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['ratelimit-limit']).toBe('500');
+    });
+  });
+
+  describe('every route declares its chain', () => {
+    const methodsOf = (route: RouteOptions) => (Array.isArray(route.method) ? route.method : [route.method]);
+    const apiRoutes = () => routes.filter((route) => !methodsOf(route).includes('HEAD'));
+
+    it('the collector saw the routes', () => {
+      expect(apiRoutes().length).toBeGreaterThan(30);
+    });
+
+    it('sign-in is required unless the route says otherwise, and the OpenAPI document says the same', () => {
+      const mismatched = apiRoutes()
+        .filter((route) => {
+          const auth = route.config?.auth ?? 'required';
+          const documentedOpen = route.schema?.security !== undefined;
+          return documentedOpen === (auth === 'required');
+        })
+        .map((route) => `${String(route.method)} ${route.url}`);
+      expect(mismatched).toEqual([]);
+    });
+
+    it('a route without config.auth answers 401 without credentials, whatever its input', async () => {
+      const defaults = apiRoutes().filter((route) => route.config?.auth === undefined);
+      expect(defaults.length).toBeGreaterThan(10);
+      for (const route of defaults) {
+        for (const method of methodsOf(route)) {
+          const url = route.url.replace(/:[A-Za-z]+/g, () => randomUUID());
+          const withBody = method !== 'GET' && method !== 'DELETE';
+          const response = await t.app.inject({ method, url, ...(withBody ? { payload: { unexpected: [1, 2, 3] } } : {}) });
+          expect({ route: `${method} ${route.url}`, status: response.statusCode }).toEqual({ route: `${method} ${route.url}`, status: 401 });
+        }
+      }
+    });
+
+    it('a route that documents RateLimit headers declares the limit they come from', () => {
+      const undeclared = apiRoutes()
+        .filter((route) => {
+          const headers = (route.schema as { responseHeaders?: Record<number, string[]> } | undefined)?.responseHeaders?.[200];
+          return headers === RATE_LIMIT_HEADERS && route.config?.rateLimit === undefined;
+        })
+        .map((route) => route.url);
+      expect(undeclared).toEqual([]);
+      for (const route of apiRoutes()) {
+        if (route.config?.rateLimit) expect(Object.keys(ROUTE_LIMITS)).toContain(route.config.rateLimit);
+      }
+    });
+
+    it('no route file calls the limiter or writes the RateLimit headers itself', () => {
+      const src = join(import.meta.dirname, '..');
+      const routeFiles = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((file) => /routes\.ts$/.test(file));
+      expect(routeFiles.length).toBeGreaterThan(5);
+      for (const file of routeFiles) {
+        const text = readFileSync(join(src, file), 'utf8');
+        expect({ file, callsLimiter: /rateLimiter|rateLimitHeaders|['"]ratelimit-/i.test(text) }).toEqual({ file, callsLimiter: false });
+      }
+    });
+  });
+});

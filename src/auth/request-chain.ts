@@ -1,0 +1,115 @@
+/**
+ * The request chain (issue #14), one plugin for every route, in one order as outline's server runs
+ * it: authenticate → rate limit → validate → load → authorize → act → present. What a route needs it
+ * says in its options, `config: { auth, rateLimit }`; sign-in is required unless it says otherwise.
+ * Authentication and the route's limit run in its first onRequest hook, before the body is parsed or
+ * anything validated: a caller without valid credentials gets 401 and a throttled one 429, never a 400
+ * that teaches them the validation rules (and a client whose token expired learns to refresh). A limit
+ * keyed on the body's e-mail is counted once the body is parsed and valid, before the handler. No
+ * handler calls the limiter or writes the RateLimit-* headers.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../platform/errors.js';
+import { rateLimitHeaders } from '../platform/rate-limit.js';
+import { ROUTE_LIMITS, type Limits, type Outcome, type RouteLimit, type RouteRateLimit } from '../rate-limits.js';
+import { createAuthentication, requireUser, type RequestAuth, type RequestAuthOptions } from './request-auth.js';
+
+/** `required` (the default): 401 without a session. `optional`: visitors too. `none`: credentials are not read. */
+export type RouteAuth = 'required' | 'optional' | 'none';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A route with `attachRefusal` finds its rate-limit refusal here (its headers already set) instead of a 429. */
+    rateLimitRefusal: ApiError | null;
+  }
+  interface FastifyContextConfig {
+    /** Who may call the route; sign-in is required unless it says otherwise. */
+    auth?: RouteAuth;
+    /** The limit the route counts (rate-limits.ts). */
+    rateLimit?: RouteRateLimit;
+    /** The refusal goes to the handler (request.rateLimitRefusal) rather than out as a 429: pages and streams answer it their own way. */
+    attachRefusal?: boolean;
+    /** Requests the route answers without counting (a finished stream's reconnect). */
+    uncounted?: (request: FastifyRequest) => boolean;
+  }
+}
+
+export interface RequestChainOptions extends RequestAuthOptions {
+  limits: Limits;
+}
+
+/** Pending settlements of counted requests (limits that count only failures). */
+const settlements = new WeakMap<FastifyRequest, (outcome: Outcome) => Promise<void>>();
+const failures = new WeakMap<FastifyRequest, unknown>();
+
+async function requestChainPlugin(app: FastifyInstance, options: RequestChainOptions): Promise<void> {
+  const { limits } = options;
+  const authenticate = createAuthentication(options);
+  app.decorateRequest('auth', null as unknown as RequestAuth);
+  app.decorateRequest('rateLimitRefusal', null);
+
+  /** Counts the route's limit: the state becomes the RateLimit-* headers, a refusal a 429 (or the request's, when attached). */
+  const count = async (limit: RouteLimit, request: FastifyRequest, reply: FastifyReply, attachRefusal: boolean): Promise<void> => {
+    try {
+      const counted = await limit.count(limits, request);
+      if (counted?.state) void reply.headers(rateLimitHeaders(counted.state));
+      if (counted?.settle) settlements.set(request, counted.settle);
+    } catch (error) {
+      if (!attachRefusal || !(error instanceof ApiError) || error.code !== 'RATE_LIMITED') throw error;
+      if (error.headers) void reply.headers(error.headers);
+      request.rateLimitRefusal = error;
+    }
+  };
+
+  const settle: onSendHookHandler = async (request, reply, payload) => {
+    const pending = settlements.get(request);
+    if (pending) {
+      settlements.delete(request);
+      await pending({ ok: reply.statusCode < 400, error: failures.get(request) });
+    }
+    return payload;
+  };
+
+  app.addHook('onRoute', (route) => {
+    const config = route.config ?? {};
+    const auth: RouteAuth = config.auth ?? 'required';
+    const noCookies = config.noCookies === true;
+    const attachRefusal = config.attachRefusal === true;
+    const limit: RouteLimit | undefined = config.rateLimit ? ROUTE_LIMITS[config.rateLimit] : undefined;
+    const requestLimit = limit?.stage === 'request' ? limit : undefined;
+    const uncounted = config.uncounted;
+
+    /** After authentication: the session check, then the route's limit. */
+    const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      if (auth === 'required') requireUser(request);
+      if (requestLimit && !uncounted?.(request)) await count(requestLimit, request, reply, attachRefusal);
+    };
+
+    // A callback hook: a request without credentials on a route that counts nothing is answered in the same tick, without a promise.
+    const first: onRequestHookHandler = (request, reply, done) => {
+      const pending = authenticate(request, reply, noCookies, auth !== 'none');
+      if (!pending && auth !== 'required' && !requestLimit) return done();
+      (pending ?? Promise.resolve())
+        .then(() => admit(request, reply))
+        .then(() => done(), done);
+    };
+    route.onRequest = [first, ...hooksOf(route.onRequest)];
+
+    if (limit?.stage === 'body') {
+      const bodyLimit: preHandlerHookHandler = async (request, reply) => count(limit, request, reply, attachRefusal);
+      route.preHandler = [bodyLimit, ...hooksOf(route.preHandler)];
+      route.onError = [async (request, _reply, error) => void failures.set(request, error), ...hooksOf(route.onError)];
+      route.onSend = [settle, ...hooksOf(route.onSend)];
+    }
+  });
+}
+
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
+// Every route declared after this plugin gets the chain first among its own hooks (after the global
+// ones: request id, cookies, CORS). Unknown URLs (404) and CORS preflights have no route of ours, so
+// they are not authenticated: they answer the same to everyone.
+export const requestChain = fp(requestChainPlugin, { name: 'request-chain' });

@@ -1,0 +1,135 @@
+/**
+ * The rate limits the routes declare (issue #14): every bucket with its rule, and what a route's
+ * `config.rateLimit` counts. The limiter in platform/ is handed these rules and knows none of them;
+ * the request chain (auth/request-chain.ts) counts a route's limit before its input is validated, or,
+ * for a limit keyed on the body's e-mail, once the body is parsed and before the handler runs.
+ */
+import type { FastifyRequest } from 'fastify';
+import { requesterKey } from './auth/request-auth.js';
+import { normalizeEmail } from './auth/users.js';
+import type { Config } from './config.js';
+import { ApiError } from './platform/errors.js';
+import type { LimitRule, LimitState, RateLimiter } from './platform/rate-limit.js';
+
+export function rateLimitRules(config: Config) {
+  const r = config.rateLimits;
+  return {
+    authenticated: { points: r.authenticatedPerHour, durationSeconds: 3600 },
+    search: { points: r.searchPerHour, durationSeconds: 3600 },
+    summarize: { points: r.summarizePerHour, durationSeconds: 3600 },
+    // Visitors by address as well as by anonymous session (countRequester).
+    searchIp: { points: r.searchPerHourPerIp, durationSeconds: 3600 },
+    summarizeIp: { points: r.summarizePerHourPerIp, durationSeconds: 3600 },
+    signinIp: { points: r.signinPer15MinPerIp, durationSeconds: 900 },
+    // Per address and account, never per account alone: anyone could lock its owner out.
+    signinIpEmail: { points: r.signinPer15MinPerEmail, durationSeconds: 900 },
+    resetIp: { points: r.resetPerHourPerIp, durationSeconds: 3600 },
+    resetEmail: { points: r.resetPerHourPerEmail, durationSeconds: 3600 },
+    signupIp: { points: r.signupPerHourPerIp, durationSeconds: 3600 },
+    sharePageIp: { points: r.sharePagePerMinutePerIp, durationSeconds: 60 },
+  } satisfies Record<string, LimitRule>;
+}
+
+/** A bucket's name: a typo does not compile. */
+export type RateLimitBucket = keyof ReturnType<typeof rateLimitRules>;
+
+/** The platform's limiter, asked only by bucket names that exist. */
+export interface Limits {
+  consume(bucket: RateLimitBucket, key: string): Promise<LimitState>;
+  reset(bucket: RateLimitBucket, key: string): Promise<void>;
+  refund(bucket: RateLimitBucket, key: string): Promise<void>;
+}
+
+export const typedLimits = (limiter: RateLimiter): Limits => limiter;
+
+/**
+ * Counts one request against `bucket` for whoever asks: a user by their id; a visitor by their
+ * anonymous session (or address, without one) and by their address as well, in `<bucket>Ip`, a
+ * larger allowance shared by the visitors behind one address. A client can present a new anonymous
+ * cookie with every request, so the address is what bounds it; both counts must pass. The answer is
+ * the tighter of the two, for the RateLimit headers.
+ */
+async function countRequester(limits: Limits, bucket: 'search' | 'summarize', request: FastifyRequest): Promise<LimitState> {
+  if (request.auth.user) return limits.consume(bucket, requesterKey(request));
+  const byAddress = await limits.consume(`${bucket}Ip`, request.ip);
+  const byVisitor = await limits.consume(bucket, requesterKey(request));
+  return byAddress.remaining < byVisitor.remaining ? byAddress : byVisitor;
+}
+
+/** How a counted request ended, for limits that count only some outcomes. */
+export interface Outcome {
+  ok: boolean;
+  error: unknown;
+}
+
+/** What one counted request still owes its limit once it is answered. */
+type Settle = (outcome: Outcome) => Promise<void>;
+
+export interface RouteLimit {
+  /**
+   * `request`: counted before anything is parsed or validated (a refusal is a 429 before any 400);
+   * `body`: keyed on the parsed body, counted after validation and before the handler.
+   */
+  stage: 'request' | 'body';
+  /** Counts the request; the state returned is written as the RateLimit-* headers, a settle function runs once it is answered. */
+  count(limits: Limits, request: FastifyRequest): Promise<{ state?: LimitState; settle?: Settle } | void>;
+}
+
+/**
+ * A password attempt, counted against the address and against the address with that account: only
+ * failures are meant to count, so one that succeeds is taken back (and clears that pair's count), and
+ * one refused before the password was checked (any error but a wrong current password, where
+ * `wrongPasswordOnly` says so) is taken back too. Never by account alone, or anyone's wrong guesses
+ * would lock its owner out; the owner signing in from elsewhere is not refused.
+ */
+async function countPasswordAttempt(limits: Limits, request: FastifyRequest, email: string, wrongPasswordOnly: boolean): Promise<Settle> {
+  const pair = `${request.ip}\u0000${email}`;
+  await limits.consume('signinIp', request.ip);
+  await limits.consume('signinIpEmail', pair);
+  return async ({ ok, error }) => {
+    if (ok) {
+      await limits.refund('signinIp', request.ip);
+      await limits.reset('signinIpEmail', pair);
+      return;
+    }
+    const wrongCurrentPassword = error instanceof ApiError && error.details?.field === 'currentPassword' && error.details.reason === 'incorrect';
+    if (wrongPasswordOnly && !wrongCurrentPassword) {
+      await limits.refund('signinIp', request.ip);
+      await limits.refund('signinIpEmail', pair);
+    }
+  };
+}
+
+const bodyOf = (request: FastifyRequest) => (request.body ?? {}) as { email?: string; token?: string };
+
+/** What each `config.rateLimit` name counts. */
+export const ROUTE_LIMITS = {
+  search: { stage: 'request', count: async (limits, request) => ({ state: await countRequester(limits, 'search', request) }) },
+  summarize: { stage: 'request', count: async (limits, request) => ({ state: await countRequester(limits, 'summarize', request) }) },
+  sharePage: { stage: 'request', count: async (limits, request) => void (await limits.consume('sharePageIp', request.ip)) },
+  signup: { stage: 'request', count: async (limits, request) => void (await limits.consume('signupIp', request.ip)) },
+  signin: {
+    stage: 'body',
+    count: async (limits, request) => ({ settle: await countPasswordAttempt(limits, request, normalizeEmail(bodyOf(request).email ?? ''), false) }),
+  },
+  passwordReset: {
+    stage: 'body',
+    count: async (limits, request) => {
+      await limits.consume('resetIp', request.ip);
+      await limits.consume('resetEmail', normalizeEmail(bodyOf(request).email ?? ''));
+    },
+  },
+  // With a mailed token: the reset limit. Signed in: a wrong current password is a wrong password,
+  // so guessing it through a session is throttled as sign-in is.
+  passwordUpdate: {
+    stage: 'body',
+    count: async (limits, request) => {
+      if (bodyOf(request).token) return void (await limits.consume('resetIp', request.ip));
+      const user = request.auth.user;
+      if (user) return { settle: await countPasswordAttempt(limits, request, normalizeEmail(user.email), true) };
+    },
+  },
+} satisfies Record<string, RouteLimit>;
+
+/** A route's `config.rateLimit`: a typo does not compile. */
+export type RouteRateLimit = keyof typeof ROUTE_LIMITS;
