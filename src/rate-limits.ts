@@ -1,5 +1,5 @@
 /**
- * The rate limits the routes declare (issue #14): every bucket with its rule, and what a route's
+ * The rate limits the routes declare: every bucket with its rule, and what a route's
  * `config.rateLimit` counts. The limiter in platform/ is handed these rules and knows none of them;
  * the request chain (auth/request-chain.ts) counts a route's limit before its input is validated, or,
  * for a limit keyed on the body's e-mail, once the body is parsed and before the handler runs.

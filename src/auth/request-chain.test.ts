@@ -1,5 +1,5 @@
 /**
- * The request chain (issue #14): authenticate → rate limit → validate, declared per route in
+ * The request chain: authenticate → rate limit → validate, declared per route in
  * `config: { auth, rateLimit }`, sign-in required by default, the RateLimit-* headers those of the
  * route's declared bucket.
  */

@@ -1,5 +1,5 @@
 /**
- * The request chain (issue #14), one plugin for every route, in one order as outline's server runs
+ * The request chain, one plugin for every route, in one order as outline's server runs
  * it: authenticate → rate limit → validate → load → authorize → act → present. What a route needs it
  * says in its options, `config: { auth, rateLimit }`; sign-in is required unless it says otherwise.
  * Authentication and the route's limit run in its first onRequest hook, before the body is parsed or
