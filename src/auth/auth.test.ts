@@ -5,7 +5,7 @@ import { SignJWT } from 'jose';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createScratchDatabase, storeLegs, type TestApp } from '../../test/support/app.js';
-import { APP_ORIGIN, buildUser, cookieHeader, cookiesFrom, uniqueEmail } from '../../test/support/factories.js';
+import { APP_ORIGIN, buildUser, cookieHeader, cookiesFrom, expiredAccessToken, uniqueEmail } from '../../test/support/factories.js';
 import { linkIn, mailWrittenBy } from '../../test/support/outbox.js';
 
 const RESET_LINK = /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/;
@@ -134,14 +134,7 @@ for (const leg of storeLegs()) {
         expect(none.statusCode).toBe(401);
         expect(none.headers['www-authenticate']).toBe('Bearer');
 
-        const expired = await new SignJWT({ email: user.email, name: user.name, sid: randomUUID() })
-          .setProtectedHeader({ alg: 'HS256' })
-          .setSubject(user.id)
-          .setIssuer('research-workspace')
-          .setAudience('authenticated')
-          .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
-          .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
-          .sign(new TextEncoder().encode(t.app.ctx.platform.signingSecret));
+        const expired = await expiredAccessToken(t.app, user, randomUUID());
         const late = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${expired}` } });
         expect(late.statusCode).toBe(401);
         expect(late.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="The access token expired"');
@@ -164,14 +157,7 @@ for (const leg of storeLegs()) {
 
       it('refreshes an expired access cookie transparently', async () => {
         const user = await buildUser(t.app);
-        const expired = await new SignJWT({ email: user.email, name: user.name, sid: 'expired-session' })
-          .setProtectedHeader({ alg: 'HS256' })
-          .setSubject(user.id)
-          .setIssuer('research-workspace')
-          .setAudience('authenticated')
-          .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
-          .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
-          .sign(new TextEncoder().encode(t.app.ctx.platform.signingSecret));
+        const expired = await expiredAccessToken(t.app, user, 'expired-session');
         const cookie = cookieHeader({ access_token: expired, refresh_token: user.refreshToken });
         const res = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie } });
         expect(res.statusCode).toBe(200);

@@ -8,10 +8,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
-import { buildUser, cookieHeader, cookiesFrom } from '../../test/support/factories.js';
+import { buildUser, cookieHeader, cookiesFrom, expiredAccessToken } from '../../test/support/factories.js';
 import { startKvRestServer, type KvRestServer } from '../../test/support/kv-rest-server.js';
 import { makeImageOnlyPdf, makeTextPdf } from './pdf/test-support/make-pdf.js';
 
@@ -325,14 +324,7 @@ describe('summary stream headers', () => {
 
   it("sends the refreshed session cookies when it refreshed an expired access cookie, so the session lives on", async () => {
     const user = await buildUser(t.app);
-    const expired = await new SignJWT({ email: user.email, name: user.name, sid: 'expired-session' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(user.id)
-      .setIssuer('research-workspace')
-      .setAudience('authenticated')
-      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
-      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
-      .sign(new TextEncoder().encode(t.app.ctx.platform.signingSecret));
+    const expired = await expiredAccessToken(t.app, user, 'expired-session');
     const res = await t.app.inject({ method: 'GET', url: streamUrl('Refreshed on the stream'), headers: { cookie: cookieHeader({ access_token: expired, refresh_token: user.refreshToken }) } });
     expect(res.statusCode).toBe(200);
     expect(res.body).toMatch(/event: done/);

@@ -1,6 +1,7 @@
 /** Factories for tests: users signed in by bearer token and by cookies. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { SignJWT } from 'jose';
 
 export const APP_ORIGIN = 'http://app.test';
 
@@ -58,4 +59,17 @@ export async function buildUser(app: FastifyInstance, overrides: { email?: strin
     bearer: { authorization: `Bearer ${body.session.access_token}` },
     cookieHeaders: { cookie, origin: APP_ORIGIN },
   };
+}
+
+/** An access token for `user` signed with the app's secret that expired an hour ago. */
+export async function expiredAccessToken(app: FastifyInstance, user: TestUser, sessionId = 'expired-session'): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ email: user.email, name: user.name, sid: sessionId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(user.id)
+    .setIssuer('research-workspace')
+    .setAudience('authenticated')
+    .setIssuedAt(now - 7200)
+    .setExpirationTime(now - 3600)
+    .sign(new TextEncoder().encode(app.ctx.platform.signingSecret));
 }
