@@ -2,8 +2,7 @@
  * buildApp(config) → the whole service as a Fastify instance that never listens: tests call
  * `app.inject()`, `main.ts` listens. External plugins first (cookies, CORS, OpenAPI), then our own
  * (error handling, the request chain), then each capability's routes (multipart parsing is registered in
- * the avatar upload's own scope, so other routes do not pay for its hooks). Monitors' polls of
- * /api/health are answered on the server ahead of Fastify (health/monitor-polls.ts).
+ * the avatar upload's own scope, so other routes do not pay for its hooks).
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRouteHookHandler } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -18,7 +17,6 @@ import { authRoutes } from './auth/routes.js';
 import { sessionHasEnded } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { AppContext, ResourceResolver } from './context.js';
-import { answerMonitorPolls } from './health/monitor-polls.js';
 import { healthRoutes } from './health/routes.js';
 import { serializeError } from './platform/error-logging.js';
 import { answerClientError, installErrorHandling } from './platform/http-errors.js';
@@ -102,7 +100,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     http: { maxHeaderSize: MAX_REQUEST_HEADER_BYTES },
     clientErrorHandler: answerClientError,
   });
-  answerMonitorPolls(app, platform.health, config.version);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // A callback hook, not an async one: it finishes in the same tick (no promise, no microtask).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
-import { createHealthText, HealthResponse } from './routes.js';
+import { HealthResponse } from './routes.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -86,21 +86,6 @@ describe('health as the backends change', () => {
     const up = await health();
     expect(up).toMatchObject({ status: 'ok', services: { searchIndex: 'connected' } });
     expect(Date.parse(up.timestamp)).toBeGreaterThan(Date.parse(first.timestamp));
-  });
-});
-
-describe('the health document as text', () => {
-  it('is the document JSON.stringify writes, with each new timestamp, and follows a new snapshot', () => {
-    const write = createHealthText('1.2.3-"beta"');
-    const at = new Date('2026-11-23T10:00:00.000Z');
-    const snapshot = Object.freeze({ database: 'connected', redis: 'not_configured' } as const);
-    const text = write(snapshot, at);
-    expect(JSON.parse(text)).toEqual({ status: 'ok', timestamp: at.toISOString(), version: '1.2.3-"beta"', services: snapshot });
-    expect(Object.keys(JSON.parse(text))).toEqual(['status', 'timestamp', 'version', 'services']);
-    const later = new Date(at.getTime() + 1500);
-    expect(JSON.parse(write(snapshot, later)).timestamp).toBe(later.toISOString());
-    const degraded = Object.freeze({ database: 'disconnected', redis: 'not_configured' } as const);
-    expect(JSON.parse(write(degraded, later))).toMatchObject({ status: 'degraded', services: degraded });
   });
 });
 

@@ -55,4 +55,25 @@ describe('request logging', () => {
     const line = logged.lines.find((entry) => entry.msg === 'something to look at');
     expect(line).toMatchObject({ level: 40, detail: 42, reqId: res.headers['x-request-id'] });
   });
+
+  it('writes no access-log line for health polls at info, while a route at its own level still logs its warnings', async () => {
+    const logged = await appLoggingAt('info', (app) =>
+      app.get('/test/quiet', { config: { auth: 'none' }, logLevel: 'warn' }, async (request) => {
+        request.log.info('not written');
+        request.log.warn('written');
+        return { ok: true };
+      }),
+    );
+    close = logged.close;
+    const poll = await logged.app.inject({ method: 'GET', url: '/api/health' });
+    expect(poll.statusCode).toBe(200);
+    expect(logged.lines.filter((line) => line.reqId === poll.headers['x-request-id'])).toEqual([]);
+
+    const quiet = await logged.app.inject({ method: 'GET', url: '/test/quiet' });
+    const mine = logged.lines.filter((line) => line.reqId === quiet.headers['x-request-id']);
+    expect(mine.map((line) => [line.level, line.msg])).toEqual([[40, 'written']]);
+
+    const other = await logged.app.inject({ method: 'GET', url: '/api/health/live' });
+    expect(logged.lines.filter((line) => line.reqId === other.headers['x-request-id']).map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+  });
 });

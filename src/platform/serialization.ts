@@ -12,7 +12,7 @@
  * coerces each value to its declared type. The route tests check replies against their schemas.
  */
 import fastJsonStringify, { type Schema as JsonSchema } from 'fast-json-stringify';
-import type { FastifyReply, FastifySchema, FastifySerializerCompiler } from 'fastify';
+import type { FastifySchema, FastifySerializerCompiler } from 'fastify';
 import { z } from 'zod';
 
 type Serializer = (data: unknown) => string;
@@ -67,14 +67,3 @@ export const serializerCompiler: FastifySerializerCompiler<FastifySchema> = ({ s
   compiled.set(key, serializer);
   return serializer;
 };
-
-/** What every JSON answer is labelled with (Fastify's own label for what it serialises). */
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
-/**
- * A reply whose JSON text the route already has (written once and kept): sent as is, since Fastify
- * serialises only objects. The text must be what the route's response schema describes.
- */
-export function sendSerialised(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type(JSON_CONTENT_TYPE).send(json);
-}
