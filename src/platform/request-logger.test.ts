@@ -56,14 +56,19 @@ describe('request logging', () => {
     expect(line).toMatchObject({ level: 40, detail: 42, reqId: res.headers['x-request-id'] });
   });
 
-  it('writes no access-log line for health polls at info, while a route at its own level still logs its warnings', async () => {
-    const logged = await appLoggingAt('info', (app) =>
+  it('keeps a route’s own level: no access-log line for health polls at info, a quiet route’s warnings and a verbose route’s debug lines', async () => {
+    const logged = await appLoggingAt('info', (app) => {
       app.get('/test/quiet', { config: { auth: 'none' }, logLevel: 'warn' }, async (request) => {
         request.log.info('not written');
         request.log.warn('written');
         return { ok: true };
-      }),
-    );
+      });
+      app.get('/test/verbose', { config: { auth: 'none' }, logLevel: 'debug' }, async (request) => {
+        request.log.trace('not written');
+        request.log.debug('written at debug');
+        return { ok: true };
+      });
+    });
     close = logged.close;
     const poll = await logged.app.inject({ method: 'GET', url: '/api/health' });
     expect(poll.statusCode).toBe(200);
@@ -72,6 +77,10 @@ describe('request logging', () => {
     const quiet = await logged.app.inject({ method: 'GET', url: '/test/quiet' });
     const mine = logged.lines.filter((line) => line.reqId === quiet.headers['x-request-id']);
     expect(mine.map((line) => [line.level, line.msg])).toEqual([[40, 'written']]);
+
+    const verbose = await logged.app.inject({ method: 'GET', url: '/test/verbose' });
+    const verboseLines = logged.lines.filter((line) => line.reqId === verbose.headers['x-request-id']);
+    expect(verboseLines.map((line) => line.msg)).toEqual(['incoming request', 'written at debug', 'request completed']);
 
     const other = await logged.app.inject({ method: 'GET', url: '/api/health/live' });
     expect(logged.lines.filter((line) => line.reqId === other.headers['x-request-id']).map((line) => line.msg)).toEqual(['incoming request', 'request completed']);

@@ -3,25 +3,33 @@
  * its request id; pino builds that child (copying and serialising the bindings) even when nothing is
  * ever logged, which at the usual production level (warn) is most requests. This factory hands out a
  * light stand-in that asks the parent whether a level is enabled and builds the real child only when a
- * line is actually written, so the request id is on every line that is logged.
+ * line is actually written, so the request id is on every line that is logged. A route's own level
+ * (`logLevel`, e.g. the health route's `warn`) is kept by the stand-in too: with it pino would build a
+ * child and rebuild its log methods for the new level on every request.
  */
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 
 type Bindings = Record<string, unknown>;
-/** pino's loggers answer `isLevelEnabled`; Fastify's base logger type does not name it. */
-type ParentLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
+/** pino's loggers answer `isLevelEnabled` and list their levels' values; Fastify's base logger type names neither. */
+type ParentLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean; levels?: { values: Record<string, number> } };
 type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 class LazyRequestLogger {
   #real: FastifyBaseLogger | null = null;
 
+  /** The route's own level as a number (`silent`: nothing), when it has one. */
+  readonly #threshold: number | undefined;
+
   constructor(
     private readonly parent: ParentLogger,
     private readonly bindings: Bindings,
-  ) {}
+    private readonly ownLevel?: string,
+  ) {
+    this.#threshold = ownLevel === undefined ? undefined : ownLevel === 'silent' ? Number.POSITIVE_INFINITY : parent.levels?.values[ownLevel];
+  }
 
   get level(): string {
-    return this.parent.level;
+    return this.ownLevel ?? this.parent.level;
   }
 
   set level(level: string) {
@@ -29,7 +37,8 @@ class LazyRequestLogger {
   }
 
   isLevelEnabled(level: string): boolean {
-    return this.parent.isLevelEnabled(level);
+    if (this.#threshold === undefined) return this.parent.isLevelEnabled(level);
+    return (this.parent.levels?.values[level] ?? Number.NEGATIVE_INFINITY) >= this.#threshold;
   }
 
   child(bindings: Bindings, options?: Parameters<FastifyBaseLogger['child']>[1]): FastifyBaseLogger {
@@ -39,12 +48,12 @@ class LazyRequestLogger {
   silent(): void {}
 
   private real(): FastifyBaseLogger {
-    this.#real ??= this.parent.child(this.bindings);
+    this.#real ??= this.parent.child(this.bindings, this.ownLevel === undefined ? undefined : { level: this.ownLevel });
     return this.#real;
   }
 
   private write(level: LevelName, args: unknown[]): void {
-    if (!this.parent.isLevelEnabled(level)) return;
+    if (!this.isLevelEnabled(level)) return;
     (this.real()[level] as (...rest: unknown[]) => void)(...args);
   }
 
@@ -74,11 +83,13 @@ class LazyRequestLogger {
 }
 
 /**
- * Fastify's `childLoggerFactory`: a lazy child unless the route asks for its own level or serializers
- * (then the real child, which carries them), or when the logger cannot say which levels are on.
+ * Fastify's `childLoggerFactory`: a lazy child, with the route's own level if it has one, unless the
+ * route asks for its own serializers (then the real child, which carries them), or when the logger
+ * cannot say which levels are on (or what a route's level is worth).
  */
 export const lazyChildLoggerFactory: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => {
   const parent = logger as ParentLogger;
-  if (options.level || options.serializers || typeof parent.isLevelEnabled !== 'function') return logger.child(bindings, options);
-  return new LazyRequestLogger(parent, bindings) as unknown as FastifyBaseLogger;
+  const levelKnown = !options.level || options.level === 'silent' || parent.levels?.values[options.level] !== undefined;
+  if (options.serializers || !levelKnown || typeof parent.isLevelEnabled !== 'function') return logger.child(bindings, options);
+  return new LazyRequestLogger(parent, bindings, options.level || undefined) as unknown as FastifyBaseLogger;
 };
