@@ -5,7 +5,10 @@
  * - `autocannon`: `connections` keep-alive connections for `durationSeconds`, every request as fast as
  *   the server answers. Per-request variation (a unique URL or title) is made in `setupRequest`.
  *   Latencies are recorded here from autocannon's `response` event (fractional ms), because its own
- *   histogram keeps whole milliseconds, too coarse for sub-millisecond routes.
+ *   histogram keeps whole milliseconds, too coarse for sub-millisecond routes. With several origins
+ *   (processes of the same service) the connections are split evenly among them, all at once, and the
+ *   result is one: every request's latency and the total rate. With `journey`, each connection goes
+ *   through the journey's steps (bench/journey.ts) instead of one request.
  * - `paced`: one connection per origin, `samples` rounds each started no sooner than `intervalMs` after
  *   the previous one; in each round every origin gets the same request, in alternating order (for
  *   routes whose cost is waiting on someone else, e.g. search providers).
@@ -14,6 +17,7 @@
  */
 import { request as httpRequest, Agent } from 'node:http';
 import autocannon from 'autocannon';
+import { journeyRequests, type JourneyPlan } from './journey.js';
 
 export type Variation =
   /** POST …/resources: round-robin over `workspaceIds`, a unique resource URL per request. */
@@ -25,13 +29,15 @@ export type Variation =
 
 export interface LoadSpec {
   mode: 'autocannon' | 'paced';
-  /** `http://127.0.0.1:<port>`; exactly one in autocannon mode. */
+  /** `http://127.0.0.1:<port>`; in autocannon mode the connections are split among them. */
   origins: string[];
   method: 'GET' | 'POST';
   path: string;
   headers: Record<string, string>;
   body?: string;
   variation?: Variation;
+  /** autocannon mode: the journey's steps instead of `method`/`path`. */
+  journey?: JourneyPlan;
   connections: number;
   durationSeconds: number;
   /** paced mode */
@@ -107,50 +113,55 @@ function summarise(latencies: number[], statusCodes: Record<string, number>, err
   };
 }
 
+function singleRequest(spec: LoadSpec, counter: { n: number }): autocannon.Request[] {
+  return [
+    {
+      method: spec.method,
+      path: spec.path,
+      headers: spec.headers,
+      ...(spec.body !== undefined ? { body: spec.body } : {}),
+      ...(spec.variation
+        ? {
+            setupRequest: (request: autocannon.Request): autocannon.Request => {
+              const next = nthRequest(spec, counter.n++);
+              return { ...request, path: next.path, ...(next.body !== undefined ? { body: next.body } : {}) };
+            },
+          }
+        : {}),
+    },
+  ];
+}
+
 async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
-  let n = 0;
+  if (spec.origins.length === 0 || spec.connections < spec.origins.length) throw new Error('autocannon mode needs an origin and at least one connection for each');
+  const counter = { n: 0 };
+  const journeyCounter = { visits: 0 };
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
   const startedAt = process.hrtime.bigint();
-  const origin = spec.origins[0];
-  if (!origin || spec.origins.length !== 1) throw new Error('autocannon mode loads exactly one origin');
-  let finish: (result: autocannon.Result) => void = () => undefined;
-  let fail: (error: Error) => void = () => undefined;
-  const done = new Promise<autocannon.Result>((resolve, reject) => {
-    finish = resolve;
-    fail = reject;
-  });
-  const instance = autocannon(
-    {
-      url: origin,
-      connections: spec.connections,
-      duration: spec.durationSeconds,
-      requests: [
+  const runs = spec.origins.map((origin, index) => {
+    // An even split; the first origins take the remainder.
+    const connections = Math.floor(spec.connections / spec.origins.length) + (index < spec.connections % spec.origins.length ? 1 : 0);
+    return new Promise<autocannon.Result>((resolve, reject) => {
+      const instance = autocannon(
         {
-          method: spec.method,
-          path: spec.path,
-          headers: spec.headers,
-          ...(spec.body !== undefined ? { body: spec.body } : {}),
-          ...(spec.variation
-            ? {
-                setupRequest: (request: autocannon.Request): autocannon.Request => {
-                  const next = nthRequest(spec, n++);
-                  return { ...request, path: next.path, ...(next.body !== undefined ? { body: next.body } : {}) };
-                },
-              }
-            : {}),
+          url: origin,
+          connections,
+          duration: spec.durationSeconds,
+          requests: spec.journey ? journeyRequests(spec.journey, journeyCounter) : singleRequest(spec, counter),
         },
-      ],
-    },
-    (error: Error | null, result: autocannon.Result) => (error ? fail(error) : finish(result)),
-  );
-  instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
-    statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
+        (error: Error | null, result: autocannon.Result) => (error ? reject(error) : resolve(result)),
+      );
+      instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
+        statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
+        if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
+      });
+    });
   });
-  const result = await done;
+  const results = await Promise.all(runs);
   const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-  return summarise(latencies, statusCodes, result.errors + result.timeouts, Math.min(seconds, spec.durationSeconds + 0.5));
+  const errors = results.reduce((sum, result) => sum + result.errors + result.timeouts, 0);
+  return summarise(latencies, statusCodes, errors, Math.min(seconds, spec.durationSeconds + 0.5));
 }
 
 function once(agent: Agent, spec: LoadSpec, origin: string, path: string, body: string | undefined): Promise<{ status: number; ms: number }> {

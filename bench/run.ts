@@ -1,15 +1,17 @@
 /**
- * `npm run bench`: the service against the fastest thing possible on the same machine, in
- * the same run, so that the figures are ratios that hold on a noisy machine.
+ * `npm run bench`: the service against a reference doing the same work on the same machine, in the
+ * same run, so that the figures are ratios that hold on a noisy machine.
  *
  * HTTP. The production build (`node dist/main.js`, logs at warn, its own DATA_DIR, rate limits raised
- * by environment) and a bare `node:http` server (bench/bare-server.ts) that answers the same JSON for
- * the same route, running the same SQL on its own copy of the same store. Each is a child process, and
+ * by environment) and, per route, a reference server answering the same JSON for the same request:
+ * for GET /api/health, Fastify alone running the same handler work (bench/fastify-alone.ts), the
+ * framework's floor; for every other route, a bare `node:http` server (bench/bare-server.ts) running
+ * the same SQL through the same driver on its own copy of the same store. Each is a child process, and
  * so is the load generator (autocannon, bench/load.ts). Per route, after a warm-up of each, the two
- * are loaded in turn for BENCH_ROUNDS rounds (service, bare, then bare, service, …), with the same
- * connections and duration. The ratio is the median of the per-round ratios (the two runs of a round
- * are back to back, so they share the machine's neighbours); req/s, p50 and p99 are each side's
- * median round; every round is kept in results.json.
+ * are loaded in turn for BENCH_ROUNDS rounds (service, reference, then reference, service, …), with
+ * the same connections and duration. The ratio is the median of the per-round ratios (the two runs of
+ * a round are back to back, so they share the machine's neighbours); req/s, p50 and p99 are each
+ * side's median round; every round is kept in results.json.
  *
  * Stores. PGlite is one process's embedded database, so the two servers cannot share one: the data is
  * made once by the real service through its API (bench/seed.ts) in a seed directory, the service is
@@ -22,11 +24,8 @@
  * routes (its bare counterpart runs that query too). POST …/resources sends a unique URL with every
  * request, round-robin over the writer's 120 workspaces (a workspace holds at most 500 resources), so
  * every request is a real insert, never a 409 duplicate or a full workspace; the bare server's inserts
- * go through the same uniqueness rule. GET /api/health also loads a third server, Fastify alone with
- * no plugins (bench/fastify-alone.ts), to show the framework's own share of the gap. The service
- * answers a monitor's poll (no Origin) ahead of Fastify (src/health/monitor-polls.ts), so the same
- * route is measured again as the web app asks it (with its Origin: Fastify's whole chain, CORS
- * included), for information.
+ * go through the same uniqueness rule. GET /api/health takes the service's whole request chain, as
+ * every request does.
  *
  * Search. The service keeps to each provider's published request rate (arXiv: one request per 3 s);
  * searches arriving faster would wait for arXiv's next slot, which measures arXiv's policy, not this
@@ -36,14 +35,22 @@
  * server makes the same upstream requests (PubMed and YouTube need two in a row) and answers the
  * service's JSON: its p50 is the floor the providers' delay sets.
  *
+ * Journey (bench/journey.ts): the mix of requests a signed-in researcher's browser makes (session,
+ * cached searches, workspace list and detail, a saved resource and its annotation, a cached and a cold
+ * quick summary), by seeded users, at 10 and 50 connections: req/s, p50 and p99 over all its
+ * requests. On PGlite one process; on PostgreSQL + Redis one process and two (a second service process
+ * on another port, sharing the database and Redis, the connections split between the two), loaded in
+ * alternating rounds; the two-process figure over the one-process figure is the scaling (aim ≥ 1.6×
+ * where the machine has the cores: two service processes, the load generator, PostgreSQL and Redis).
+ *
  * Compute: merging and ranking 7 × 100 records (bench/search-merge.ts), the summarizer's throughput
  * (bench/summarizer.ts) and PDF text extraction beside pdftotext (bench/pdf-extract.ts), each loaded
  * only if present.
  *
  * Settings (environment): BENCH_DURATION (s per measurement, 4), BENCH_WARMUP (s, 2), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (10), BENCH_SEARCH_SAMPLES (10), BENCH_SEARCH_DELAY_MS (50), BENCH_ONLY (route ids,
- * comma-separated: health, health-browser, session, workspaces, workspace, add-resource, summarize-cold,
- * summarize-cached, search), BENCH_STORES (pglite,postgres), BENCH_SKIP_COMPUTE=1,
+ * comma-separated: health, session, workspaces, workspace, add-resource, summarize-cold,
+ * summarize-cached, search, journey), BENCH_JOURNEY_USERS (8), BENCH_STORES (pglite,postgres), BENCH_SKIP_COMPUTE=1,
  * BENCH_UPDATE_README=1 (rewrites the README's table), BENCH_SERVICE_NODE_ARGS (node arguments for
  * the measured service, e.g. `--cpu-prof --cpu-prof-dir=…`).
  * Output: a table on the terminal and bench/results.json (and the README's table with BENCH_UPDATE_README=1).
@@ -57,6 +64,7 @@ import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServ
 import type { BareConfig } from './bare-server.js';
 import type { LoadResult, LoadSpec, Variation } from './load.js';
 import { freePort, ROOT, runLoad, startReferenceServer, startService, type Server } from './processes.js';
+import { journeySearchPath, seedJourneyUsers, type JourneyPlan } from './journey.js';
 import { seed, type Seed } from './seed.js';
 
 // ---- settings ----
@@ -79,6 +87,8 @@ const settings = {
   searchIntervalMs: 3500,
   /** 120 × 500 resources: more than the POST measurement can add at these durations. */
   writeWorkspaces: Math.round(setting('BENCH_WRITE_WORKSPACES', 120)),
+  journeyUsers: Math.round(setting('BENCH_JOURNEY_USERS', 8)),
+  journeyConnections: [10, 50],
   only: process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : null,
   skipCompute: process.env.BENCH_SKIP_COMPUTE === '1',
   updateReadme: process.env.BENCH_UPDATE_README === '1',
@@ -97,6 +107,8 @@ const RATE_LIMITS_FOR_THE_RUN = {
   RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: '1000',
   RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: '1000',
   RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '1000',
+  // The journey's searches are answered from the provider-answer cache for the whole run.
+  SEARCH_CACHE_TTL_SECONDS: '7200',
 };
 
 const ABSTRACT =
@@ -109,6 +121,10 @@ const ABSTRACT =
 
 type Target = { kind: 'ratio'; min: number } | { kind: 'p50'; maxMs: number } | null;
 
+/** What a route is measured against: the bare node:http server, or Fastify alone (health). */
+type Reference = 'bare' | 'fastify-alone';
+const REFERENCE_NAMES: Record<Reference, string> = { bare: 'bare node:http, same SQL', 'fastify-alone': 'Fastify alone, same handler' };
+
 interface RouteBench {
   id: string;
   label: string;
@@ -119,6 +135,7 @@ interface RouteBench {
   headers?: Record<string, string>;
   body?: string;
   variation?: (seed: Seed, runId: string) => Variation;
+  reference: Reference;
   target: Target;
   /** Runs on PostgreSQL + Redis too. */
   dbBacked: boolean;
@@ -134,14 +151,13 @@ const BENCH_APP_ORIGIN = 'http://app.bench.test';
 const SUMMARY_BODY = JSON.stringify({ title: 'Lost in the middle: how language models use long contexts', abstract: ABSTRACT, mode: 'quick' });
 
 const ROUTES: RouteBench[] = [
-  { id: 'health', label: 'GET /api/health', method: 'GET', path: () => '/api/health', target: { kind: 'ratio', min: 0.75 }, dbBacked: false, volatile: ['timestamp'] },
   {
-    id: 'health-browser',
-    label: 'GET /api/health from the web app (Origin)',
+    id: 'health',
+    label: 'GET /api/health',
     method: 'GET',
     path: () => '/api/health',
-    headers: { origin: BENCH_APP_ORIGIN },
-    target: null,
+    reference: 'fastify-alone',
+    target: { kind: 'ratio', min: 0.85 },
     dbBacked: false,
     volatile: ['timestamp'],
   },
@@ -151,6 +167,7 @@ const ROUTES: RouteBench[] = [
     method: 'GET',
     path: () => '/api/auth/session',
     token: (s) => s.reader.token,
+    reference: 'bare',
     target: { kind: 'ratio', min: 0.6 },
     dbBacked: true,
   },
@@ -160,6 +177,7 @@ const ROUTES: RouteBench[] = [
     method: 'GET',
     path: () => '/api/workspaces',
     token: (s) => s.reader.token,
+    reference: 'bare',
     target: { kind: 'ratio', min: 0.6 },
     dbBacked: true,
   },
@@ -169,6 +187,7 @@ const ROUTES: RouteBench[] = [
     method: 'GET',
     path: (s) => `/api/workspaces/${s.detailWorkspaceId}`,
     token: (s) => s.reader.token,
+    reference: 'bare',
     target: { kind: 'ratio', min: 0.6 },
     dbBacked: true,
   },
@@ -180,6 +199,7 @@ const ROUTES: RouteBench[] = [
     token: (s) => s.writer.token,
     body: '{}',
     variation: (s, runId) => ({ kind: 'resource', workspaceIds: s.writeWorkspaceIds, runId }),
+    reference: 'bare',
     target: { kind: 'ratio', min: 0.6 },
     dbBacked: true,
     shapeOnly: true,
@@ -192,6 +212,7 @@ const ROUTES: RouteBench[] = [
     token: (s) => s.reader.token,
     body: SUMMARY_BODY,
     variation: (_s, runId) => ({ kind: 'summary-title', runId }),
+    reference: 'bare',
     target: null,
     dbBacked: false,
   },
@@ -202,6 +223,7 @@ const ROUTES: RouteBench[] = [
     path: () => '/api/summarize',
     token: (s) => s.reader.token,
     body: SUMMARY_BODY,
+    reference: 'bare',
     target: { kind: 'ratio', min: 0.5 },
     dbBacked: false,
     volatile: ['fromCache'],
@@ -209,6 +231,7 @@ const ROUTES: RouteBench[] = [
 ];
 
 const SEARCH_ROUTE_ID = 'search';
+const JOURNEY_ID = 'journey';
 
 function wanted(id: string): boolean {
   return !settings.only || settings.only.has(id);
@@ -229,10 +252,8 @@ interface HttpResult {
   connections: number;
   durationSeconds: number;
   service: Side;
-  bare: Side;
-  /** GET /api/health only: Fastify with no plugins, the framework's own share of the gap. */
-  fastifyAlone?: Side;
-  fastifyAloneRatio?: number;
+  reference: Side;
+  referenceName: string;
   ratio: number;
   target: Target;
   met: boolean | null;
@@ -263,7 +284,27 @@ interface RssResult {
   met: boolean | null;
 }
 
+interface JourneyResult {
+  store: string;
+  connections: number;
+  processes: 1 | 2;
+  best: LoadResult;
+  rounds: LoadResult[];
+}
+
+interface JourneyScaling {
+  store: string;
+  connections: number;
+  /** Median of the per-round ratios: two processes' req/s over one's. */
+  ratio: number;
+  target: number;
+  /** null where the machine has too few cores to show it. */
+  met: boolean | null;
+}
+
 const http: HttpResult[] = [];
+const journeys: JourneyResult[] = [];
+const journeyScaling: JourneyScaling[] = [];
 const searches: SearchResult[] = [];
 const rss: RssResult[] = [];
 const notes: string[] = [];
@@ -416,7 +457,7 @@ function judge(target: Target, ratio: number, p50: number): boolean | null {
 }
 
 /** Both answers to the same request, compared (volatile fields blanked; shape only where asked). */
-async function sameAnswer(route: RouteBench, seedData: Seed, service: Server, bare: Server): Promise<boolean> {
+async function sameAnswer(route: RouteBench, seedData: Seed, service: Server, reference: Server): Promise<boolean> {
   const token = route.token?.(seedData);
   const ask = async (server: Server) => {
     const response = await fetch(`${server.origin}${route.path(seedData)}`, {
@@ -444,12 +485,12 @@ async function sameAnswer(route: RouteBench, seedData: Seed, service: Server, ba
     }
     return value;
   };
-  const [fromService, fromBare] = [await ask(service), await ask(bare)];
-  const same = fromService.status === fromBare.status && JSON.stringify(blank(fromService.body)) === JSON.stringify(blank(fromBare.body));
+  const [fromService, fromReference] = [await ask(service), await ask(reference)];
+  const same = fromService.status === fromReference.status && JSON.stringify(blank(fromService.body)) === JSON.stringify(blank(fromReference.body));
   if (!same) {
-    const where = firstDifference(blank(fromService.body), blank(fromBare.body), '');
-    notes.push(`${route.label}: the bare server's answer differs from the service's (${where})`);
-    process.stderr.write(`  ! ${route.label}: answers differ: status ${fromService.status} / ${fromBare.status}, ${where}\n`);
+    const where = firstDifference(blank(fromService.body), blank(fromReference.body), '');
+    notes.push(`${route.label}: the reference's answer (${REFERENCE_NAMES[route.reference]}) differs from the service's (${where})`);
+    process.stderr.write(`  ! ${route.label}: answers differ: status ${fromService.status} / ${fromReference.status}, ${where}\n`);
   }
   return same;
 }
@@ -463,35 +504,27 @@ function firstDifference(a: unknown, b: unknown, path: string): string {
       if (inner) return inner;
     }
   }
-  return `${path || '(root)'}: service ${JSON.stringify(a)?.slice(0, 120)}, bare ${JSON.stringify(b)?.slice(0, 120)}`;
+  return `${path || '(root)'}: service ${JSON.stringify(a)?.slice(0, 120)}, reference ${JSON.stringify(b)?.slice(0, 120)}`;
 }
 
-async function measureRoute(
-  route: RouteBench,
-  store: string,
-  seedData: Seed,
-  service: Server,
-  bare: Server,
-  yardstick: Server | null,
-): Promise<HttpResult> {
-  const same = await sameAnswer(route, seedData, service, bare);
+async function measureRoute(route: RouteBench, store: string, seedData: Seed, service: Server, reference: Server): Promise<HttpResult> {
+  const same = await sameAnswer(route, seedData, service, reference);
   const sides: Array<{ server: Server; rounds: LoadResult[] }> = [
     { server: service, rounds: [] },
-    { server: bare, rounds: [] },
-    ...(yardstick ? [{ server: yardstick, rounds: [] }] : []),
+    { server: reference, rounds: [] },
   ];
   for (const side of sides) await loadOnce(loadSpec(route, seedData, side.server, settings.warmupSeconds));
   for (let round = 0; round < settings.rounds; round++) {
-    // Each round starts with a different server, so that none always follows the same one.
+    // Each round starts with the other server, so that neither always follows the same one.
     for (let i = 0; i < sides.length; i++) {
       const side = sides[(round + i) % sides.length] as (typeof sides)[number];
       side.rounds.push(await loadOnce(loadSpec(route, seedData, side.server, settings.durationSeconds)));
     }
   }
-  const [serviceSide, bareSide, yardstickSide] = sides as [(typeof sides)[number], (typeof sides)[number], (typeof sides)[number] | undefined];
+  const [serviceSide, referenceSide] = sides as [(typeof sides)[number], (typeof sides)[number]];
   const serviceBest = medianRound(serviceSide.rounds);
-  const bareBest = medianRound(bareSide.rounds);
-  const ratio = pairedRatio(serviceSide.rounds, bareSide.rounds);
+  const referenceBest = medianRound(referenceSide.rounds);
+  const ratio = pairedRatio(serviceSide.rounds, referenceSide.rounds);
   const result: HttpResult = {
     id: route.id,
     label: route.label,
@@ -499,10 +532,8 @@ async function measureRoute(
     connections: settings.connections,
     durationSeconds: settings.durationSeconds,
     service: { best: serviceBest, rounds: serviceSide.rounds },
-    bare: { best: bareBest, rounds: bareSide.rounds },
-    ...(yardstickSide
-      ? { fastifyAlone: { best: medianRound(yardstickSide.rounds), rounds: yardstickSide.rounds }, fastifyAloneRatio: pairedRatio(yardstickSide.rounds, bareSide.rounds) }
-      : {}),
+    reference: { best: referenceBest, rounds: referenceSide.rounds },
+    referenceName: REFERENCE_NAMES[route.reference],
     ratio,
     target: route.target,
     met: judge(route.target, ratio, serviceBest.p50Ms),
@@ -511,9 +542,8 @@ async function measureRoute(
   };
   const errors = sides.flatMap((side) => side.rounds).reduce((sum, r) => sum + r.non2xx + r.errors, 0);
   process.stdout.write(
-    `  ${route.label.padEnd(44)} ${store.padEnd(15)} service ${String(serviceBest.requestsPerSecond).padStart(6)}/s  bare ${String(bareBest.requestsPerSecond).padStart(6)}/s  ratio ${ratio.toFixed(2)}` +
-      `${result.fastifyAloneRatio !== undefined ? `  (Fastify alone ${result.fastifyAloneRatio.toFixed(2)})` : ''}${errors ? `  (${errors} non-2xx/errors)` : ''}` +
-      `  [service peak RSS ${result.servicePeakRssMb ?? '–'} MB]\n`,
+    `  ${route.label.padEnd(44)} ${store.padEnd(15)} service ${String(serviceBest.requestsPerSecond).padStart(6)}/s  ${route.reference} ${String(referenceBest.requestsPerSecond).padStart(6)}/s  ratio ${ratio.toFixed(2)}` +
+      `${errors ? `  (${errors} non-2xx/errors)` : ''}  [service peak RSS ${result.servicePeakRssMb ?? '–'} MB]\n`,
   );
   return result;
 }
@@ -561,7 +591,91 @@ function commonEnv(fixtures: FixtureServer): Record<string, string> {
   return { NODE_ENV: 'production', LOG_LEVEL: 'warn', JWT_SECRET, APP_ORIGIN: BENCH_APP_ORIGIN, ...RATE_LIMITS_FOR_THE_RUN, ...providerEnv(fixtures) };
 }
 
-async function runStore(copies: StoreCopies, workDir: string, fixtures: FixtureServer, routes: RouteBench[], withSearch: boolean): Promise<void> {
+// ---- the journey ----
+
+const JOURNEY_SEARCHES = ['long context retrieval', 'protein folding language models', 'graph neural networks chemistry'];
+const JOURNEY_SUMMARY_BODY = JSON.stringify({ title: 'Retrieval over long inputs in transformer models', abstract: ABSTRACT, mode: 'quick' });
+/** Two service processes, the load generator, PostgreSQL and Redis: below this the 1.6× cannot show. */
+const CORES_FOR_TWO_PROCESSES = 4;
+
+function journeySpec(plan: Omit<JourneyPlan, 'runId'>, origins: string[], connections: number, durationSeconds: number): LoadSpec {
+  return {
+    mode: 'autocannon',
+    origins,
+    method: 'GET',
+    path: '/',
+    headers: {},
+    journey: { ...plan, runId: randomBytes(3).toString('hex') },
+    connections,
+    durationSeconds,
+  };
+}
+
+/**
+ * Seeds the journey's users through the service, warms what the journey reads from caches (its
+ * searches, one per arXiv slot, and its cached summary), then measures one process and, with
+ * `second`, two processes in alternating rounds at each connection count.
+ */
+async function measureJourney(store: string, first: Server, startSecond: (() => Promise<Server>) | null, fixtures: FixtureServer): Promise<void> {
+  process.stdout.write(`${store}: journey: seeding ${settings.journeyUsers} researchers, warming their searches…\n`);
+  const users = await seedJourneyUsers(first.origin, settings.journeyUsers);
+  const authorization = `Bearer ${users[0]?.token ?? ''}`;
+  for (const query of JOURNEY_SEARCHES) {
+    await new Promise((resolve) => setTimeout(resolve, settings.searchIntervalMs));
+    const response = await fetch(`${first.origin}${journeySearchPath(query)}`, { headers: { authorization } });
+    if (!response.ok) throw new Error(`warming the journey's search "${query}": ${response.status}`);
+  }
+  const summary = await fetch(`${first.origin}/api/summarize`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JOURNEY_SUMMARY_BODY });
+  if (!summary.ok) throw new Error(`warming the journey's summary: ${summary.status}`);
+  const plan = { users, searchQueries: JOURNEY_SEARCHES, cachedSummaryBody: JOURNEY_SUMMARY_BODY };
+
+  const second = startSecond ? await startSecond() : null;
+  const providerRequestsBefore = fixtures.requests.length;
+  try {
+    const setups: Array<{ processes: 1 | 2; origins: string[] }> = [
+      { processes: 1, origins: [first.origin] },
+      ...(second ? [{ processes: 2 as const, origins: [first.origin, second.origin] }] : []),
+    ];
+    for (const connections of settings.journeyConnections) {
+      const rounds = setups.map(() => [] as LoadResult[]);
+      for (const setup of setups) await loadOnce(journeySpec(plan, setup.origins, connections, settings.warmupSeconds));
+      for (let round = 0; round < settings.rounds; round++) {
+        for (let i = 0; i < setups.length; i++) {
+          const k = (round + i) % setups.length;
+          rounds[k]?.push(await loadOnce(journeySpec(plan, (setups[k] as (typeof setups)[number]).origins, connections, settings.durationSeconds)));
+        }
+      }
+      setups.forEach((setup, k) => {
+        const results = rounds[k] as LoadResult[];
+        const best = medianRound(results);
+        journeys.push({ store, connections, processes: setup.processes, best, rounds: results });
+        const failed = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+        process.stdout.write(
+          `  ${`journey, ${setup.processes} process${setup.processes === 2 ? 'es' : ''}, ${connections} connections`.padEnd(44)} ${store.padEnd(15)} ${String(best.requestsPerSecond).padStart(6)}/s  p50 ${ms(best.p50Ms)} ms  p99 ${ms(best.p99Ms)} ms` +
+            `${failed ? `  (${failed} non-2xx/errors: ${JSON.stringify(best.statusCodes)})` : ''}\n`,
+        );
+      });
+      if (second) {
+        const ratio = pairedRatio(rounds[1] as LoadResult[], rounds[0] as LoadResult[]);
+        const enoughCores = availableParallelism() >= CORES_FOR_TWO_PROCESSES;
+        journeyScaling.push({ store, connections, ratio, target: 1.6, met: enoughCores ? ratio >= 1.6 : null });
+      }
+    }
+  } finally {
+    await second?.stop();
+  }
+  const providerRequests = fixtures.requests.length - providerRequestsBefore;
+  if (providerRequests > 0) notes.push(`journey (${store}): ${providerRequests} provider requests during the measurement (its searches were meant to be cached)`);
+}
+
+async function runStore(
+  copies: StoreCopies,
+  workDir: string,
+  fixtures: FixtureServer,
+  routes: RouteBench[],
+  options: { withSearch: boolean; withJourney: boolean; twoProcessJourney: boolean },
+): Promise<void> {
+  const { withSearch } = options;
   process.stdout.write(`\n${copies.name}: seeding through the service's API…\n`);
   await copies.prepare();
   const seeding = await startService(`service (seed, ${copies.name})`, { ...commonEnv(fixtures), ...copies.seedEnv }, join(workDir, `${copies.name}-seed.log`));
@@ -609,28 +723,49 @@ async function runStore(copies: StoreCopies, workDir: string, fixtures: FixtureS
     const configPath = join(workDir, `${copies.name}-bare.json`);
     writeFileSync(configPath, JSON.stringify(config));
     bare = await startReferenceServer(`bare (${copies.name})`, 'bare-server.ts', configPath, port, join(workDir, `${copies.name}-bare.log`));
-    if (routes.some((route) => route.id === 'health')) {
+    if (routes.some((route) => route.reference === 'fastify-alone')) {
       fastifyAlone = await startReferenceServer('Fastify alone', 'fastify-alone.ts', configPath, await freePort(), join(workDir, 'fastify-alone.log'));
     }
 
     process.stdout.write(`${copies.name}: ${settings.connections} connections × ${settings.durationSeconds} s, ${settings.rounds} rounds each, alternating\n`);
     for (const route of routes) {
-      http.push(await measureRoute(route, copies.name, seedData, service, bare, route.id === 'health' ? fastifyAlone : null));
+      const reference = route.reference === 'fastify-alone' ? fastifyAlone : bare;
+      if (!reference) throw new Error(`no ${route.reference} server`);
+      http.push(await measureRoute(route, copies.name, seedData, service, reference));
     }
     if (withSearch && wanted(SEARCH_ROUTE_ID)) {
       // The capture above took every provider's slot; the first paced search waits for arXiv's next one.
       await new Promise((resolve) => setTimeout(resolve, settings.searchIntervalMs));
       searches.push(await measureSearch(copies.name, service, bare, providers));
     }
+    // The references are done; the journey loads the service alone (one or two processes).
+    recordServicePeak();
+    await stopReferences();
+    if (options.withJourney) {
+      const startSecond = options.twoProcessJourney
+        ? () => startService(`service 2 (${copies.name})`, { ...commonEnv(fixtures), ...copies.serviceEnv }, join(workDir, `${copies.name}-service-2.log`), settings.serviceNodeArgs)
+        : null;
+      await measureJourney(copies.name, service, startSecond, fixtures);
+    }
   } finally {
+    recordServicePeak();
+    await service.stop();
+    await stopReferences();
+  }
+
+  /** Peak memory over the route measurements (the journey, measured after, is not part of it). */
+  function recordServicePeak(): void {
+    if (rss.some((r) => r.server === 'service' && r.store === copies.name)) return;
     const servicePeak = service.peakRssMb();
     rss.push({ server: 'service', store: copies.name, peakRssMb: servicePeak, targetMb: 200, met: servicePeak === null ? null : servicePeak <= 200 });
-    await service.stop();
-    if (bare) {
-      rss.push({ server: 'bare node:http', store: copies.name, peakRssMb: bare.peakRssMb(), targetMb: null, met: null });
-      await bare.stop();
-    }
+  }
+
+  async function stopReferences(): Promise<void> {
+    if (bare) rss.push({ server: 'bare node:http', store: copies.name, peakRssMb: bare.peakRssMb(), targetMb: null, met: null });
+    await bare?.stop();
     await fastifyAlone?.stop();
+    bare = null;
+    fastifyAlone = null;
   }
 }
 
@@ -706,27 +841,40 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
       `${settings.durationSeconds} s per measurement, ${settings.rounds} alternating rounds (req/s and latencies: median round; ratio: median of the ` +
       `per-round ratios); the load generator shares the machine.`,
     '',
-    '| route | store | service req/s | bare req/s | ratio | target | met | p50 ms service / bare | p99 ms service / bare |',
-    '|---|---|--:|--:|--:|--:|:-:|--:|--:|',
+    '| route | store | reference | service req/s | reference req/s | ratio | target | met | p50 ms service / reference | p99 ms service / reference |',
+    '|---|---|---|--:|--:|--:|--:|:-:|--:|--:|',
   );
   for (const r of http) {
     const target = r.target?.kind === 'ratio' ? `≥ ${r.target.min.toFixed(2)}` : '';
     lines.push(
-      `| ${r.label} | ${r.store} | ${r.service.best.requestsPerSecond} | ${r.bare.best.requestsPerSecond} | ${r.ratio.toFixed(2)} | ${target} | ${mark(r.met)} | ` +
-        `${ms(r.service.best.p50Ms)} / ${ms(r.bare.best.p50Ms)} | ${ms(r.service.best.p99Ms)} / ${ms(r.bare.best.p99Ms)} |`,
+      `| ${r.label} | ${r.store} | ${r.referenceName} | ${r.service.best.requestsPerSecond} | ${r.reference.best.requestsPerSecond} | ${r.ratio.toFixed(2)} | ${target} | ${mark(r.met)} | ` +
+        `${ms(r.service.best.p50Ms)} / ${ms(r.reference.best.p50Ms)} | ${ms(r.service.best.p99Ms)} / ${ms(r.reference.best.p99Ms)} |`,
     );
-    if (r.fastifyAlone && r.fastifyAloneRatio !== undefined) {
-      lines.push(
-        `| ↳ yardstick: Fastify alone, same JSON (no plugins, logger off) | ${r.store} | ${r.fastifyAlone.best.requestsPerSecond} | ${r.bare.best.requestsPerSecond} | ${r.fastifyAloneRatio.toFixed(2)} | | | ` +
-          `${ms(r.fastifyAlone.best.p50Ms)} / ${ms(r.bare.best.p50Ms)} | ${ms(r.fastifyAlone.best.p99Ms)} / ${ms(r.bare.best.p99Ms)} |`,
-      );
-    }
   }
   for (const s of searches) {
     lines.push(
-      `| ${s.label}, ${s.samples} cold searches paced ${s.intervalMs / 1000} s apart | ${s.store} | | | | p50 ≤ ${s.target?.kind === 'p50' ? s.target.maxMs : ''} ms | ${mark(s.met)} | ` +
+      `| ${s.label}, ${s.samples} cold searches paced ${s.intervalMs / 1000} s apart | ${s.store} | bare node:http, same upstream requests | | | | p50 ≤ ${s.target?.kind === 'p50' ? s.target.maxMs : ''} ms | ${mark(s.met)} | ` +
         `${ms(s.service.p50Ms)} / ${ms(s.bare.p50Ms)} | ${ms(s.service.p99Ms)} / ${ms(s.bare.p99Ms)} |`,
     );
+  }
+  if (journeys.length > 0) {
+    lines.push(
+      '',
+      `Journey (bench/journey.ts: session, 2 cached searches, workspace list, workspace detail ×2, add resource, annotation, quick summary cached and cold; ${settings.journeyUsers} signed-in users; req/s and latencies over all its requests, median round):`,
+      '',
+      '| journey | store | processes | connections | req/s | p50 ms | p99 ms | non-2xx |',
+      '|---|---|--:|--:|--:|--:|--:|--:|',
+    );
+    for (const j of journeys) {
+      lines.push(`| researcher's visit | ${j.store} | ${j.processes} | ${j.connections} | ${j.best.requestsPerSecond} | ${ms(j.best.p50Ms)} | ${ms(j.best.p99Ms)} | ${j.best.non2xx + j.best.errors} |`);
+    }
+    if (journeyScaling.length > 0) {
+      lines.push('', '| two processes over one (req/s, median of per-round ratios) | store | connections | ratio | target | met |', '|---|---|--:|--:|--:|:-:|');
+      for (const j of journeyScaling) {
+        const met = j.met === null ? `– (${machine().cpus} CPUs)` : mark(j.met);
+        lines.push(`| journey | ${j.store} | ${j.connections} | ${j.ratio.toFixed(2)}× | ≥ ${j.target}× | ${met} |`);
+      }
+    }
   }
   lines.push('', '| server | store | peak RSS (VmHWM) | target | met |', '|---|---|--:|--:|:-:|');
   for (const r of rss) lines.push(`| ${r.server} | ${r.store} | ${r.peakRssMb ?? '–'} MB | ${r.targetMb ? `≤ ${r.targetMb} MB` : ''} | ${mark(r.met)} |`);
@@ -763,27 +911,32 @@ function updateReadme(table: string): void {
 // ---- main ----
 
 async function main(): Promise<void> {
+  const startedAt = Date.now();
   if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first (npm run bench does)');
   const workDir = mkdtempSync(join(tmpdir(), 'rw-bench-'));
   const fixtures = await startFixtureServer(providerRoutes(settings.searchDelayMs));
   const info = machine();
   process.stdout.write(`Research Workspace benchmark — ${info.cpus} CPUs (${info.cpuModel}), Node ${info.node}\n`);
   const httpRoutes = ROUTES.filter((route) => wanted(route.id));
+  const withJourney = wanted(JOURNEY_ID);
   let compute: ComputeResults | null = null;
   try {
-    if (httpRoutes.length > 0 || wanted(SEARCH_ROUTE_ID)) {
-      if (settings.stores.has('pglite')) await runStore(pgliteCopies(workDir), workDir, fixtures, httpRoutes, true);
+    if (httpRoutes.length > 0 || wanted(SEARCH_ROUTE_ID) || withJourney) {
+      if (settings.stores.has('pglite')) {
+        await runStore(pgliteCopies(workDir), workDir, fixtures, httpRoutes, { withSearch: true, withJourney, twoProcessJourney: false });
+      }
       const dbRoutes = httpRoutes.filter((route) => route.dbBacked);
+      const postgresWork = dbRoutes.length > 0 || withJourney;
       if (!settings.stores.has('postgres')) {
         notes.push('PostgreSQL + Redis leg not run (BENCH_STORES)');
-      } else if (settings.databaseUrl && settings.redisUrl && dbRoutes.length > 0) {
+      } else if (settings.databaseUrl && settings.redisUrl && postgresWork) {
         const copies = postgresCopies(workDir, settings.databaseUrl, settings.redisUrl);
         try {
-          await runStore(copies, workDir, fixtures, dbRoutes, false);
+          await runStore(copies, workDir, fixtures, dbRoutes, { withSearch: false, withJourney, twoProcessJourney: true });
         } finally {
           await copies.cleanup();
         }
-      } else if (dbRoutes.length > 0) {
+      } else if (postgresWork) {
         notes.push('PostgreSQL + Redis leg not run: set BENCH_DATABASE_URL and BENCH_REDIS_URL');
       }
     }
@@ -795,8 +948,9 @@ async function main(): Promise<void> {
 
   const table = markdown(info, compute);
   process.stdout.write(`\n${table}\n`);
-  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, rss, compute, notes }, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
   if (settings.updateReadme) updateReadme(table);
+  process.stdout.write(`\nThe benchmark took ${Math.round((Date.now() - startedAt) / 1000)} s.\n`);
 }
 
 main().catch((error: unknown) => {

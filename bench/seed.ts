@@ -35,7 +35,7 @@ async function call<T>(origin: string, method: string, path: string, body?: unkn
   return JSON.parse(text) as T;
 }
 
-async function createUser(origin: string, label: string): Promise<SeededUser> {
+export async function createUser(origin: string, label: string): Promise<SeededUser> {
   const email = `bench-${label}-${randomBytes(4).toString('hex')}@example.org`;
   const password = `Bench-${randomBytes(12).toString('hex')}`;
   const name = `Bench ${label}`;
@@ -47,23 +47,18 @@ async function createUser(origin: string, label: string): Promise<SeededUser> {
   return { id: signedIn.user.id, email, name, token: signedIn.session.access_token, expiresAt: signedIn.session.expires_at };
 }
 
-async function createWorkspace(origin: string, token: string, name: string): Promise<string> {
+export async function createWorkspace(origin: string, token: string, name: string): Promise<string> {
   const reply = await call<{ workspace: { id: string } }>(origin, 'POST', '/api/workspaces', { name, description: `${name}, made by the benchmark` }, token);
   return reply.workspace.id;
 }
 
-export async function seed(origin: string, writeWorkspaces: number): Promise<Seed> {
-  const reader = await createUser(origin, 'reader');
-  const writer = await createUser(origin, 'writer');
-
-  const readerWorkspaces: string[] = [];
-  for (let i = 0; i < READER_WORKSPACES; i++) readerWorkspaces.push(await createWorkspace(origin, reader.token, `Reading list ${i + 1}`));
-  const detailWorkspaceId = readerWorkspaces[0] as string;
-  for (let r = 0; r < DETAIL_RESOURCES; r++) {
+/** Adds `resources` resources to a workspace, each with `annotations` annotations. */
+export async function fillDetailWorkspace(origin: string, token: string, workspaceId: string, resources: number, annotations: number): Promise<void> {
+  for (let r = 0; r < resources; r++) {
     const { resource } = await call<{ resource: { id: string } }>(
       origin,
       'POST',
-      `/api/workspaces/${detailWorkspaceId}/resources`,
+      `/api/workspaces/${workspaceId}/resources`,
       {
         title: `Attention patterns in long-document transformers, part ${r + 1}`,
         url: `https://papers.example.org/attention/${r + 1}`,
@@ -73,18 +68,28 @@ export async function seed(origin: string, writeWorkspaces: number): Promise<See
         authors: ['Ada Lovelace', 'Alan Turing', 'Grace Hopper'],
         data: { doi: `10.5555/bench.${r + 1}`, publishedDate: '2024-05-01' },
       },
-      reader.token,
+      token,
     );
-    for (let a = 0; a < ANNOTATIONS_PER_RESOURCE; a++) {
+    for (let a = 0; a < annotations; a++) {
       await call(
         origin,
         'POST',
         `/api/resources/${resource.id}/annotations`,
         { body: `Note ${a + 1}: the method scales linearly with length.`, highlights: { ranges: [{ start: 10 * a, end: 10 * a + 24, color: 'yellow' }] } },
-        reader.token,
+        token,
       );
     }
   }
+}
+
+export async function seed(origin: string, writeWorkspaces: number): Promise<Seed> {
+  const reader = await createUser(origin, 'reader');
+  const writer = await createUser(origin, 'writer');
+
+  const readerWorkspaces: string[] = [];
+  for (let i = 0; i < READER_WORKSPACES; i++) readerWorkspaces.push(await createWorkspace(origin, reader.token, `Reading list ${i + 1}`));
+  const detailWorkspaceId = readerWorkspaces[0] as string;
+  await fillDetailWorkspace(origin, reader.token, detailWorkspaceId, DETAIL_RESOURCES, ANNOTATIONS_PER_RESOURCE);
 
   const writeWorkspaceIds: string[] = [];
   for (let i = 0; i < writeWorkspaces; i++) writeWorkspaceIds.push(await createWorkspace(origin, writer.token, `Inbox ${i + 1}`));
