@@ -123,7 +123,7 @@ type Target = { kind: 'ratio'; min: number } | { kind: 'p50'; maxMs: number } | 
 
 /** What a route is measured against: the bare node:http server, or Fastify alone (health). */
 type Reference = 'bare' | 'fastify-alone';
-const REFERENCE_NAMES: Record<Reference, string> = { bare: 'bare node:http, same SQL', 'fastify-alone': 'Fastify alone, same handler' };
+const REFERENCE_NAMES: Record<Reference, string> = { bare: 'bare node:http', 'fastify-alone': 'Fastify alone, same handler' };
 
 interface RouteBench {
   id: string;
