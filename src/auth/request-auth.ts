@@ -51,8 +51,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Public pages that must not set cookies (the share page). */
     noCookies?: boolean;
-    /** POST /api/summarize answers errors as `{ error: "<message>" }`. */
-    plainErrors?: boolean;
   }
 }
 

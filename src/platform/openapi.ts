@@ -17,23 +17,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ERROR_CODES } from './errors.js';
 
 export const ErrorResponse = z
   .object({
     error: z.object({
-      code: z.enum([
-        'VALIDATION_ERROR',
-        'AUTHENTICATION_ERROR',
-        'AUTHORIZATION_ERROR',
-        'NOT_FOUND',
-        'CONFLICT',
-        'PAYLOAD_TOO_LARGE',
-        'REQUEST_TIMEOUT',
-        'HEADERS_TOO_LARGE',
-        'RATE_LIMITED',
-        'INTERNAL_ERROR',
-        'SERVICE_UNAVAILABLE',
-      ]),
+      code: z.enum(ERROR_CODES),
       message: z.string(),
       details: z
         .object({

@@ -9,8 +9,8 @@ import { RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { toApiError } from '../platform/http-errors.js';
 import type { SummaryCache } from './cache.js';
 import { z } from 'zod';
-import { SummaryFailure, type Cancellation, type Stage, type Summarizer, type SummaryRequest } from './produce.js';
-import { presentSummary } from './presenters.js';
+import type { Cancellation, Stage, Summarizer, SummaryRequest } from './produce.js';
+import { presentPlainError, presentStreamError, presentSummary } from './presenters.js';
 import { PlainError, StreamHeaders, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
 import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from './stream.js';
 import { toSummaryVariantA } from './variants.js';
@@ -69,7 +69,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
     '/api/summarize',
     {
       bodyLimit: 2 * 1024 * 1024,
-      config: { auth: 'optional', rateLimit: 'summarize', plainErrors: true },
+      config: { auth: 'optional', rateLimit: 'summarize', presentError: presentPlainError },
       schema: {
         tags,
         operationId: 'summarize',
@@ -92,15 +92,9 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
     },
     async (request, reply) => {
       const body = request.body;
-      const client = new ClientDisconnection(request, reply);
-      try {
-        const outcome = await summarizer.run(body, { cancellation: client });
-        return presentSummary(outcome, body.content !== undefined ? 'B' : 'A', cache.description);
-      } catch (error) {
-        // Failure statuses are the ones the schema lists (and 499 when the client has already gone).
-        if (error instanceof SummaryFailure) return reply.status(error.status as 422).send({ error: error.message });
-        throw error;
-      }
+      // A failure is thrown as an ApiError with its status; the error handler renders it with presentPlainError.
+      const outcome = await summarizer.run(body, { cancellation: new ClientDisconnection(request, reply) });
+      return presentSummary(outcome, body.content !== undefined ? 'B' : 'A', cache.description);
     },
   );
 
@@ -129,13 +123,9 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       stream.send('tags', variantA.tags);
       stream.finish('done', { ok: true });
     } catch (error) {
-      if (error instanceof SummaryFailure) {
-        stream.finish('error', { message: error.message, code: error.code });
-      } else {
-        const apiError = toApiError(error as Error);
-        if (apiError.status >= 500) request.log.error({ err: error }, 'summary stream failed');
-        stream.finish('error', { message: apiError.message, code: apiError.code });
-      }
+      const apiError = toApiError(error);
+      if (apiError.status >= 500 && !apiError.details?.reason) request.log.error({ err: error }, 'summary stream failed');
+      stream.finish('error', presentStreamError(apiError));
     } finally {
       clearInterval(keepAlive);
       stream.end();
