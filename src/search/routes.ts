@@ -1,8 +1,8 @@
 /** Search routes (search, providers) and the lookup by identifier that adding a resource by `resourceId` needs (docs/design.md, Dialects). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { recordSearch } from '../analytics/index.js';
 import type { AppContext } from '../context.js';
-import { searchEvents } from '../platform/db/schema.js';
 import { notFound, serviceUnavailable, validationError } from '../platform/errors.js';
 import { ErrorResponse, PUBLIC, RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { parseIdentifier } from './identifiers.js';
@@ -40,11 +40,6 @@ function afterReply(reply: FastifyReply): (work: () => unknown) => void {
   }
   // Work queued once the client has gone (it left mid-search) runs on the next turn.
   return (work) => (replied ? void setImmediate(() => void work()) : void queued.push(work));
-}
-
-/** Lower-cased, whitespace-folded query: what analytics groups by. */
-export function normalizeQuery(query: string): string {
-  return query.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 export async function searchRoutes(root: FastifyInstance, ctx: AppContext, search: SearchService): Promise<void> {
@@ -85,22 +80,16 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
         deferWork: later,
         log: request.log,
       });
-      const event: typeof searchEvents.$inferInsert = {
+      const searched = {
         userId: request.auth.user?.id ?? null,
         anonymousId: request.auth.user ? null : request.auth.anonymousId,
         query: request.query.q,
-        normalizedQuery: normalizeQuery(request.query.q),
         providers: selection.ids,
         resultCount: result.total,
         tookMs: result.took,
       };
       // The reply does not need the analytics row: it is written once the reply has gone out.
-      later(() =>
-        ctx.db
-          .insert(searchEvents)
-          .values(event)
-          .catch((error: unknown) => request.log.warn({ err: error }, 'could not record the search for analytics')),
-      );
+      later(() => recordSearch(ctx.db, searched).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the search for analytics')));
       return {
         results: result.results.map(presentSearchResult),
         total: result.total,

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { dialectOf, requireUser } from '../auth/request-auth.js';
+import { dialectOf, requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../platform/db/client.js';
 import { notFound } from '../platform/errors.js';

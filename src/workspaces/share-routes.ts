@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../auth/request-auth.js';
+import { requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import { hashToken } from '../platform/crypto.js';
 import { notFound } from '../platform/errors.js';
