@@ -3,11 +3,10 @@
  * (content), by the variant of the request body (docs/design.md, Dialects). A cached summary is
  * presented like a fresh one.
  */
+import type { Dialect } from '../platform/dialect.js';
 import type { ApiError } from '../platform/errors.js';
 import type { SummaryOutcome } from './produce.js';
 import { toSummaryVariantA, toSummaryVariantB } from './variants.js';
-
-export type Dialect = 'A' | 'B';
 
 export function presentVariantA(outcome: SummaryOutcome, cacheDescription: string) {
   return {
