@@ -4,7 +4,7 @@
  */
 import type { FastifyReply } from 'fastify';
 
-export function clientWentAway(reply: FastifyReply): boolean {
+function clientWentAway(reply: FastifyReply): boolean {
   return reply.raw.destroyed && !reply.raw.writableFinished;
 }
 
