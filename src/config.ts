@@ -225,6 +225,14 @@ function readVersion(): string {
 const VERSION = readVersion();
 
 /** Validates an environment (normally `process.env`) into a frozen Config, or throws ConfigError listing every problem. */
+/**
+ * The origins the service trusts: the web app's and its own public one. A state-changing request
+ * authenticated by cookies must come from one of them, and a password-reset link may point only there.
+ */
+export function allowedOrigins(config: Pick<Config, 'appOrigin' | 'publicUrl'>): ReadonlySet<string> {
+  return new Set([new URL(config.appOrigin).origin, new URL(config.publicUrl).origin]);
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
   const problems = [

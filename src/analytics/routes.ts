@@ -1,10 +1,10 @@
 /** Analytics routes: the signed-in user's searches and saved resources. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireUser } from '../auth/request-auth.js';
+import { requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import { ErrorResponse } from '../platform/openapi.js';
-import { resourceCategories, resourceTotals } from '../workspaces/stats.js';
+import { resourceCategories, resourceTotals } from '../workspaces/index.js';
 import { topCategories } from './categories.js';
 import { PERIOD_DAYS, ResourceAnalyticsResponse, SearchAnalyticsQuery, SearchAnalyticsResponse } from './schemas.js';
 import { countSearches, searchGroups } from './store.js';

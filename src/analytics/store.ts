@@ -1,4 +1,4 @@
-/** Queries behind the search analytics: aggregates over a user's rows in `search_events`. */
+/** The search analytics' rows in `search_events`: one recorded per search, and the aggregates over a user's. */
 import { and, count, desc, eq, gte, max, sql } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';
 import { searchEvents } from '../platform/db/schema.js';
@@ -31,4 +31,23 @@ export async function searchGroups(db: Db, userId: string, since: Date, limit: n
 
 export async function countSearches(db: Db, userId: string, since: Date): Promise<number> {
   return db.$count(searchEvents, and(eq(searchEvents.userId, userId), gte(searchEvents.createdAt, since)));
+}
+
+/** Lower-cased, whitespace-folded query: what analytics groups by. */
+export function normalizeQuery(query: string): string {
+  return query.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+export interface SearchToRecord {
+  userId: string | null;
+  /** A visitor's anonymous session, when nobody is signed in. */
+  anonymousId: string | null;
+  query: string;
+  providers: string[];
+  resultCount: number;
+  tookMs: number;
+}
+
+export async function recordSearch(db: Db, search: SearchToRecord): Promise<void> {
+  await db.insert(searchEvents).values({ ...search, normalizedQuery: normalizeQuery(search.query) });
 }

@@ -1,5 +1,5 @@
 /** What the auth routes do, each a named step: sign up, sign in, reset and update passwords, confirm e-mail. */
-import type { Config } from '../config.js';
+import { allowedOrigins, type Config } from '../config.js';
 import type { Db } from '../platform/db/client.js';
 import { authenticationError, conflict, validationError } from '../platform/errors.js';
 import type { Mailer } from '../platform/mail.js';
@@ -73,7 +73,7 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
 function resetLinkBase(config: Config, redirectTo: string | undefined): string {
   const fallback = `${config.appOrigin}/auth/update-password`;
   if (!redirectTo) return fallback;
-  const allowed = new Set([new URL(config.appOrigin).origin, new URL(config.publicUrl).origin]);
+  const allowed = allowedOrigins(config);
   try {
     const url = new URL(redirectTo);
     return allowed.has(url.origin) ? url.toString() : fallback;

@@ -6,7 +6,7 @@
  * counts as confirmed. Its workspaces stay: the owner may have made them.
  */
 import type { Db, Tx } from '../platform/db/client.js';
-import { revokeShareLinksOfOwner } from '../workspaces/store.js';
+import { revokeShareLinksOfOwner } from '../workspaces/index.js';
 import { endAllSessions, type SessionDeps } from './sessions.js';
 import { clearUnconfirmedAccount, type UserRow } from './users.js';
 

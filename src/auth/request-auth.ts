@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
+import { allowedOrigins, type Config } from '../config.js';
+import type { Dialect } from '../platform/dialect.js';
 import { authenticationError, authorizationError } from '../platform/errors.js';
 import { rateLimitHeaders, type LimitState } from '../platform/rate-limit.js';
 import type { Limits } from '../rate-limits.js';
@@ -51,8 +52,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Public pages that must not set cookies (the share page). */
     noCookies?: boolean;
-    /** POST /api/summarize answers errors as `{ error: "<message>" }`. */
-    plainErrors?: boolean;
   }
 }
 
@@ -63,10 +62,6 @@ export interface RequestAuthOptions {
   sessions: SessionDeps;
   tokens: AccessTokenIssuer;
   limits: Limits;
-}
-
-function allowedOrigins(config: Config): Set<string> {
-  return new Set([new URL(config.appOrigin).origin, new URL(config.publicUrl).origin]);
 }
 
 /**
@@ -237,7 +232,7 @@ export function createAuthentication(options: RequestAuthOptions) {
 }
 
 /** Signed-in requests answered in Variant B (bearer) or Variant A (cookies), (docs/design.md, Dialects). */
-export function dialectOf(request: FastifyRequest): 'A' | 'B' {
+export function dialectOf(request: FastifyRequest): Dialect {
   return request.auth.via === 'bearer' ? 'B' : 'A';
 }
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { ApiError, validationError } from '../platform/errors.js';
 import { ErrorResponse, PUBLIC, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
-import { findProfile } from '../profiles/store.js';
+import { findProfile } from '../profiles/index.js';
 import { normalizeEmail } from './users.js';
 import { confirmEmail, requestPasswordReset, signIn, signUp, updatePassword, type AuthDeps } from './commands.js';
 import {

@@ -2,7 +2,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db, Tx } from '../platform/db/client.js';
 import { oauthIdentities, users } from '../platform/db/schema.js';
-import { createDefaultProfile } from '../profiles/store.js';
+import { createDefaultProfile } from '../profiles/index.js';
 import { voidEmailTokens } from './email-tokens.js';
 
 export type UserRow = typeof users.$inferSelect;

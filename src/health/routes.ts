@@ -7,10 +7,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { errorBody, serviceUnavailable } from '../platform/errors.js';
+import { SERVICE_STATES } from '../platform/health.js';
 import { ErrorResponse, PUBLIC } from '../platform/openapi.js';
 
-/** `outbox`: mail is written to files in DATA_DIR/outbox rather than sent. */
-const ServiceState = z.enum(['connected', 'disconnected', 'not_configured', 'outbox']);
+const ServiceState = z.enum(SERVICE_STATES);
 type ServiceStateName = z.infer<typeof ServiceState>;
 
 export const HealthResponse = z.object({

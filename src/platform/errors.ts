@@ -1,19 +1,27 @@
 /**
  * Errors the API answers with. Handlers throw these (through the factories below); one error handler
- * renders every one of them as `{ error: { code, message, details? } }` with its status, never a stack.
+ * renders every one of them with its status, never a stack: as `{ error: { code, message, details? } }`
+ * unless the route names its own presenter (route config `presentError`).
  */
-export type ErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'AUTHENTICATION_ERROR'
-  | 'AUTHORIZATION_ERROR'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'REQUEST_TIMEOUT'
-  | 'HEADERS_TOO_LARGE'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+/** Every code an error can carry; `STATUS_OF` gives each its status. */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'AUTHENTICATION_ERROR',
+  'AUTHORIZATION_ERROR',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'REQUEST_TIMEOUT',
+  'HEADERS_TOO_LARGE',
+  'UNPROCESSABLE',
+  'RATE_LIMITED',
+  'CLIENT_CLOSED_REQUEST',
+  'INTERNAL_ERROR',
+  'BAD_GATEWAY',
+  'SERVICE_UNAVAILABLE',
+  'GATEWAY_TIMEOUT',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
@@ -24,10 +32,18 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
+  UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
+  // nginx's "client closed request": the work stopped because nobody is waiting for the answer.
+  CLIENT_CLOSED_REQUEST: 499,
   INTERNAL_ERROR: 500,
+  BAD_GATEWAY: 502,
   SERVICE_UNAVAILABLE: 503,
+  GATEWAY_TIMEOUT: 504,
 };
+
+/** Failures of an upstream the service called (not of the service itself): logged as warnings. */
+export const UPSTREAM_FAILURES: ReadonlySet<ErrorCode> = new Set(['BAD_GATEWAY', 'SERVICE_UNAVAILABLE', 'GATEWAY_TIMEOUT']);
 
 export interface FieldProblem {
   field: string;

@@ -5,7 +5,9 @@
  * request meets it; costly ones (an SMTP handshake, an HTTP request) every 15 s. What callers see in
  * between (a connection lost, a command timed out, a reconnect) is reported at once and checked again.
  */
-export type ServiceState = 'connected' | 'disconnected' | 'not_configured' | 'outbox';
+/** What a backend can be: `outbox` is mail written to files in DATA_DIR/outbox rather than sent. */
+export const SERVICE_STATES = ['connected', 'disconnected', 'not_configured', 'outbox'] as const;
+export type ServiceState = (typeof SERVICE_STATES)[number];
 
 export type HealthCheck = () => Promise<boolean>;
 

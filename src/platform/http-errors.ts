@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { unavailabilityOf, type Backend } from './backend-errors.js';
-import { ApiError, errorBody, serviceUnavailable, type FieldProblem } from './errors.js';
+import { ApiError, errorBody, serviceUnavailable, UPSTREAM_FAILURES, type FieldProblem } from './errors.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -22,9 +22,17 @@ function fieldOf(issue: ValidationIssue | undefined, context: string | undefined
   return instancePath || context || 'body';
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** How this route renders its errors, when not as the error envelope (`errorBody`). */
+    presentError?: (error: ApiError) => unknown;
+  }
+}
+
 /** Turns any thrown error into the ApiError the client sees. */
-export function toApiError(error: FastifyError | Error): ApiError {
+export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (!(error instanceof Error)) return new ApiError('INTERNAL_ERROR', 'Internal server error');
   const fastifyError = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (hasZodFastifySchemaValidationErrors(error) || fastifyError.validation) {
     const issues: Array<ValidationIssue | undefined> = fastifyError.validation?.length ? fastifyError.validation : [undefined];
@@ -75,19 +83,16 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
     const apiError = toApiError(error);
     const unavailable = unavailabilityOf(error);
     if (unavailable) options.onBackendUnavailable?.(unavailable.backend);
-    if (apiError.code === 'SERVICE_UNAVAILABLE') {
+    if (UPSTREAM_FAILURES.has(apiError.code)) {
       // Expected while a backend (or an upstream) is down: a warning naming the cause, no stack.
-      request.log.warn(unavailable ?? { reason: apiError.message }, 'service unavailable');
+      request.log.warn(unavailable ?? { reason: apiError.message }, apiError.code === 'SERVICE_UNAVAILABLE' ? 'service unavailable' : 'upstream failed');
     } else if (apiError.status >= 500) {
       const serialization = isResponseSerializationError(error);
       request.log.error({ err: error, serialization }, 'request failed');
     }
     if (apiError.headers) void reply.headers(apiError.headers);
-    // Routes with their own error dialect (POST /api/summarize) set this flag.
-    if (request.routeOptions.config && (request.routeOptions.config as { plainErrors?: boolean }).plainErrors) {
-      return reply.status(apiError.status).send({ error: apiError.message });
-    }
-    return reply.status(apiError.status).send(errorBody(apiError));
+    const present = request.routeOptions.config?.presentError ?? errorBody;
+    return reply.status(apiError.status).send(present(apiError));
   });
   app.setNotFoundHandler((request, reply) => {
     // @fastify/cors hands a preflight from an origin it does not serve to this handler: say why.

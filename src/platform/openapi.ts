@@ -17,23 +17,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DIALECT_CREDENTIAL, type DialectCredential } from './dialect.js';
+import { ERROR_CODES } from './errors.js';
 
 export const ErrorResponse = z
   .object({
     error: z.object({
-      code: z.enum([
-        'VALIDATION_ERROR',
-        'AUTHENTICATION_ERROR',
-        'AUTHORIZATION_ERROR',
-        'NOT_FOUND',
-        'CONFLICT',
-        'PAYLOAD_TOO_LARGE',
-        'REQUEST_TIMEOUT',
-        'HEADERS_TOO_LARGE',
-        'RATE_LIMITED',
-        'INTERNAL_ERROR',
-        'SERVICE_UNAVAILABLE',
-      ]),
+      code: z.enum(ERROR_CODES),
       message: z.string(),
       details: z
         .object({
@@ -49,8 +39,6 @@ export const ErrorResponse = z
   })
   .meta({ id: 'Error', description: 'Error envelope: a code matching the status, a message and, for invalid input, the field; never a stack trace' });
 
-export const DIALECTS = ['cookie', 'bearer'] as const;
-export type DocumentDialect = (typeof DIALECTS)[number];
 const DIALECTS_KEY = 'x-dialects';
 
 function idOf(schema: z.ZodType): string {
@@ -209,12 +197,12 @@ function finishOperations(doc: OpenApiDocument): void {
 }
 
 /** The document as one dialect's client sees it: each dialect union is that dialect's shape. */
-export function documentForDialect(source: object, dialect: DocumentDialect): object {
+export function documentForDialect(source: object, dialect: DialectCredential): object {
   const doc = structuredClone(source) as OpenApiDocument;
   const schemas = doc.components.schemas ?? {};
   const chosen = new Map<string, string>();
   for (const [name, schema] of Object.entries(schemas)) {
-    const shapes = schema[DIALECTS_KEY] as Partial<Record<DocumentDialect, string>> | undefined;
+    const shapes = schema[DIALECTS_KEY] as Partial<Record<DialectCredential, string>> | undefined;
     if (shapes?.[dialect]) chosen.set(name, shapes[dialect]);
   }
   const rewritten = rewriteRefs({ paths: doc.paths, schemas }, chosen) as { paths: OpenApiDocument['paths']; schemas: Record<string, Json> };
@@ -236,7 +224,7 @@ export function documentForDialect(source: object, dialect: DocumentDialect): ob
 }
 
 export const OpenApiQuery = z.object({
-  dialect: z.enum(DIALECTS).optional().describe('Publish the document for one dialect (exact reply types); both when absent'),
+  dialect: z.enum(DIALECT_CREDENTIAL).optional().describe('Publish the document for one dialect (exact reply types); both when absent'),
 });
 
 export async function registerOpenApi(app: FastifyInstance, info: { version: string; publicUrl: string }): Promise<void> {
@@ -285,7 +273,7 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-  const perDialect = new Map<DocumentDialect, object>();
+  const perDialect = new Map<DialectCredential, object>();
   app.get('/api/openapi.json', { schema: { hide: true, querystring: OpenApiQuery } }, async (request) => {
     const dialect = (request.query as z.infer<typeof OpenApiQuery>).dialect;
     if (!dialect) return app.swagger();

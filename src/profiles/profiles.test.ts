@@ -97,6 +97,19 @@ for (const leg of storeLegs()) {
         expect(res.json().error.details.field).toBe(field);
       });
 
+      it('takes a display name of 50 and a bio of 500 characters, and the OpenAPI document says so', async () => {
+        const user = await buildUser(t.app);
+        const res = await t.app.inject({ method: 'PUT', url: '/api/profile', headers: user.bearer, payload: { displayName: 'x'.repeat(50), bio: 'y'.repeat(500) } });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().profile).toMatchObject({ displayName: 'x'.repeat(50), bio: 'y'.repeat(500) });
+        const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+        let body = doc.paths['/api/profile'].put.requestBody.content['application/json'].schema;
+        if (body.$ref) body = doc.components.schemas[body.$ref.replace('#/components/schemas/', '')];
+        expect(body.properties.displayName.maxLength).toBe(50);
+        const bio = body.properties.bio;
+        expect(bio.maxLength ?? bio.anyOf?.find((option: { type?: string }) => option.type === 'string')?.maxLength).toBe(500);
+      });
+
       it('answers 401 without a session', async () => {
         const res = await t.app.inject({ method: 'PUT', url: '/api/profile', payload: { bio: 'x' } });
         expect(res.statusCode).toBe(401);

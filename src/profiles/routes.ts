@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../auth/request-auth.js';
+import { requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import { isValidBlobKey } from '../platform/blob-store.js';
 import { notFound, payloadTooLarge, validationError } from '../platform/errors.js';

@@ -1,8 +1,9 @@
 /** Search routes (search, providers) and the lookup by identifier that adding a resource by `resourceId` needs (docs/design.md, Dialects). */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { recordSearch } from '../analytics/index.js';
 import type { AppContext } from '../context.js';
-import { searchEvents } from '../platform/db/schema.js';
+import { abortWhenClientGoes } from '../platform/client-gone.js';
 import { notFound, serviceUnavailable, validationError } from '../platform/errors.js';
 import { ErrorResponse, PUBLIC, RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { parseIdentifier } from './identifiers.js';
@@ -14,15 +15,6 @@ import { searchProviders } from './search.js';
 import type { SearchService } from './service.js';
 
 const tags = ['search'];
-
-/** An AbortSignal that fires when the client goes away before the reply is sent. */
-function abortOnDisconnect(request: FastifyRequest): AbortSignal {
-  const controller = new AbortController();
-  request.raw.once('close', () => {
-    if (!request.raw.complete || !request.raw.socket?.writable) controller.abort();
-  });
-  return controller.signal;
-}
 
 /**
  * A queue of work the reply does not depend on (cache writes, the analytics row), run once the reply
@@ -40,11 +32,6 @@ function afterReply(reply: FastifyReply): (work: () => unknown) => void {
   }
   // Work queued once the client has gone (it left mid-search) runs on the next turn.
   return (work) => (replied ? void setImmediate(() => void work()) : void queued.push(work));
-}
-
-/** Lower-cased, whitespace-folded query: what analytics groups by. */
-export function normalizeQuery(query: string): string {
-  return query.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 export async function searchRoutes(root: FastifyInstance, ctx: AppContext, search: SearchService): Promise<void> {
@@ -81,26 +68,20 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
         deadlineMs: config.providers.timeoutMs,
         cache: platform.cache,
         cacheTtlSeconds: config.providers.cacheTtlSeconds,
-        signal: abortOnDisconnect(request),
+        signal: abortWhenClientGoes(reply),
         deferWork: later,
         log: request.log,
       });
-      const event: typeof searchEvents.$inferInsert = {
+      const searched = {
         userId: request.auth.user?.id ?? null,
         anonymousId: request.auth.user ? null : request.auth.anonymousId,
         query: request.query.q,
-        normalizedQuery: normalizeQuery(request.query.q),
         providers: selection.ids,
         resultCount: result.total,
         tookMs: result.took,
       };
       // The reply does not need the analytics row: it is written once the reply has gone out.
-      later(() =>
-        ctx.db
-          .insert(searchEvents)
-          .values(event)
-          .catch((error: unknown) => request.log.warn({ err: error }, 'could not record the search for analytics')),
-      );
+      later(() => recordSearch(ctx.db, searched).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the search for analytics')));
       return {
         results: result.results.map(presentSearchResult),
         total: result.total,
@@ -145,7 +126,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       if (!parseIdentifier(request.query.id)) {
         throw validationError('id', 'not a recognised identifier', 'id must be a result id, DOI, arXiv id, PMID or OpenAlex id');
       }
-      const record = await lookupResource(request.query.id, search.providers, { signal: abortOnDisconnect(request) }).catch((error: unknown) => {
+      const record = await lookupResource(request.query.id, search.providers, { signal: abortWhenClientGoes(reply) }).catch((error: unknown) => {
         if (error instanceof LookupUnavailableError) throw serviceUnavailable('The providers that know this identifier did not answer');
         throw error;
       });

@@ -3,10 +3,10 @@
  * (content), by the variant of the request body (docs/design.md, Dialects). A cached summary is
  * presented like a fresh one.
  */
+import type { Dialect } from '../platform/dialect.js';
+import type { ApiError } from '../platform/errors.js';
 import type { SummaryOutcome } from './produce.js';
 import { toSummaryVariantA, toSummaryVariantB } from './variants.js';
-
-export type Dialect = 'A' | 'B';
 
 export function presentVariantA(outcome: SummaryOutcome, cacheDescription: string) {
   return {
@@ -28,3 +28,16 @@ export function presentSummary(outcome: SummaryOutcome, dialect: Dialect, cacheD
   return dialect === 'B' ? presentVariantB(outcome) : presentVariantA(outcome, cacheDescription);
 }
 
+
+/** POST /api/summarize's errors, as its existing clients read them: `{ error: "<message>" }`, with the error's status. */
+export function presentPlainError(error: ApiError): { error: string } {
+  return { error: error.message };
+}
+
+/**
+ * The stream's `error` event: the message, and as code the failure's own reason when it has one
+ * (`no_pdf`, `timeout`, `aborted`…), else the API error code.
+ */
+export function presentStreamError(error: ApiError): { message: string; code: string } {
+  return { message: error.message, code: error.details?.reason ?? error.code };
+}

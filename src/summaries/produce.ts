@@ -3,6 +3,7 @@
  * address, fetch, extract, clean, summarise) or auto (deep, falling back to quick), through the caches.
  * Failures are never cached; `mode: 'deep'` never silently falls back.
  */
+import { ApiError, type ErrorCode } from '../platform/errors.js';
 import type { Outbound } from '../platform/outbound.js';
 import { summaryCacheKey, type CacheSource, type SummaryCache } from './cache.js';
 import { PdfFetchError, PdfTextError } from './pdf/errors.js';
@@ -34,18 +35,6 @@ export interface SummaryOutcome {
   fromCache: false | CacheSource;
 }
 
-/** A failure the client should be told about, with the HTTP status a JSON reply would carry. */
-export class SummaryFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SummaryFailure';
-  }
-}
-
 export interface SummarizerDeps {
   outbound: Outbound;
   cache: SummaryCache;
@@ -69,40 +58,46 @@ export interface RunOptions {
 const FULL_TEXT_WORDS = 400;
 const MAX_TEXT_CHARS = 200_000;
 
-const FETCH_FAILURES: Record<PdfFetchError['code'], { status: number; message: string }> = {
-  no_pdf: { status: 422, message: 'No PDF could be found for this record' },
-  not_pdf: { status: 422, message: 'The address did not return a PDF' },
-  too_large: { status: 413, message: 'The PDF is larger than 25 MB' },
-  timeout: { status: 504, message: 'The PDF took too long to download (25 s)' },
-  blocked_address: { status: 400, message: 'The PDF address is not allowed' },
-  http_error: { status: 502, message: 'The PDF could not be downloaded' },
-  network: { status: 502, message: 'The PDF could not be downloaded' },
-  bad_url: { status: 400, message: 'The PDF address is not a valid http(s) URL' },
-  aborted: { status: 499, message: 'The request was cancelled' },
+/**
+ * What the client is told when the PDF path fails: an API error with its status, the PDF failure's own
+ * code (`no_pdf`, `timeout`, …) kept as its reason.
+ */
+const FETCH_FAILURES: Record<PdfFetchError['code'], { code: ErrorCode; message: string }> = {
+  no_pdf: { code: 'UNPROCESSABLE', message: 'No PDF could be found for this record' },
+  not_pdf: { code: 'UNPROCESSABLE', message: 'The address did not return a PDF' },
+  too_large: { code: 'PAYLOAD_TOO_LARGE', message: 'The PDF is larger than 25 MB' },
+  timeout: { code: 'GATEWAY_TIMEOUT', message: 'The PDF took too long to download (25 s)' },
+  blocked_address: { code: 'VALIDATION_ERROR', message: 'The PDF address is not allowed' },
+  http_error: { code: 'BAD_GATEWAY', message: 'The PDF could not be downloaded' },
+  network: { code: 'BAD_GATEWAY', message: 'The PDF could not be downloaded' },
+  bad_url: { code: 'VALIDATION_ERROR', message: 'The PDF address is not a valid http(s) URL' },
+  aborted: { code: 'CLIENT_CLOSED_REQUEST', message: 'The request was cancelled' },
 };
 
-const TEXT_FAILURES: Record<PdfTextError['code'], { status: number; message: string }> = {
-  no_text: { status: 422, message: 'The PDF has no text to summarise (it is probably a scanned image)' },
-  not_pdf: { status: 422, message: 'The file is not a PDF' },
-  encrypted: { status: 422, message: 'The PDF is encrypted' },
-  invalid: { status: 422, message: 'The PDF could not be read' },
-  timeout: { status: 504, message: 'Reading the PDF took too long' },
-  aborted: { status: 499, message: 'The request was cancelled' },
+const TEXT_FAILURES: Record<PdfTextError['code'], { code: ErrorCode; message: string }> = {
+  no_text: { code: 'UNPROCESSABLE', message: 'The PDF has no text to summarise (it is probably a scanned image)' },
+  not_pdf: { code: 'UNPROCESSABLE', message: 'The file is not a PDF' },
+  encrypted: { code: 'UNPROCESSABLE', message: 'The PDF is encrypted' },
+  invalid: { code: 'UNPROCESSABLE', message: 'The PDF could not be read' },
+  timeout: { code: 'GATEWAY_TIMEOUT', message: 'Reading the PDF took too long' },
+  aborted: { code: 'CLIENT_CLOSED_REQUEST', message: 'The request was cancelled' },
 };
 
-function toFailure(error: unknown): SummaryFailure | null {
-  if (error instanceof SummaryFailure) return error;
+/** A failure of the PDF path as the API error the client hears; null for any other error. */
+function pdfFailure(error: unknown): ApiError | null {
   if (error instanceof PdfFetchError) {
     const known = FETCH_FAILURES[error.code];
     const detail = error.code === 'http_error' && error.status ? ` (HTTP ${error.status})` : '';
-    return new SummaryFailure(known.status, error.code, `${known.message}${detail}`);
+    return new ApiError(known.code, `${known.message}${detail}`, { reason: error.code });
   }
   if (error instanceof PdfTextError) {
     const known = TEXT_FAILURES[error.code];
-    return new SummaryFailure(known.status, error.code, known.message);
+    return new ApiError(known.code, known.message, { reason: error.code });
   }
   return null;
 }
+
+const summaryInputError = (message: string) => new ApiError('VALIDATION_ERROR', message);
 
 function quickText(request: SummaryRequest): string {
   return [request.abstract, request.content].filter(Boolean).join('\n\n').slice(0, MAX_TEXT_CHARS);
@@ -137,14 +132,14 @@ export function createSummarizer(deps: SummarizerDeps) {
   async function computeQuick(request: SummaryRequest, key: string): Promise<Summary> {
     const text = quickText(request);
     if (!text && !request.title) {
-      throw new SummaryFailure(400, 'VALIDATION_ERROR', 'A quick summary needs a title or an abstract');
+      throw summaryInputError('A quick summary needs a title or an abstract');
     }
     const summary = summarize({ title: request.title, text: text || request.title || '', mode: 'quick' });
     await deps.cache.set(key, summary);
     return summary;
   }
 
-  /** Runs a request through the caches; throws SummaryFailure for anything the client should hear about. */
+  /** Runs a request through the caches; anything the client should hear about is thrown as an ApiError. */
   async function run(request: SummaryRequest, options: RunOptions = {}): Promise<SummaryOutcome> {
     try {
       if (request.content !== undefined) return await runContent(request);
@@ -155,7 +150,7 @@ export function createSummarizer(deps: SummarizerDeps) {
         return { summary: await computeQuick(request, key), modeRequested: 'quick', modeUsed: 'quick', fromCache: false };
       }
       if (!request.id && !request.url) {
-        if (request.mode === 'deep') throw new SummaryFailure(400, 'VALIDATION_ERROR', 'A deep summary needs an id or a url');
+        if (request.mode === 'deep') throw summaryInputError('A deep summary needs an id or a url');
         return await run({ ...request, mode: 'quick' }).then((outcome) => ({ ...outcome, modeRequested: 'auto' as const }));
       }
       const key = summaryCacheKey({ mode: 'deep', title: request.title, pdf: { id: request.id, source: request.source, url: request.url } });
@@ -164,24 +159,24 @@ export function createSummarizer(deps: SummarizerDeps) {
       try {
         const summary = await computeDeep(request, key, options).catch((error: unknown) => {
           // A shared computation started by a caller who then left was aborted; this caller is still here.
-          if (toFailure(error)?.code === 'aborted' && !options.cancellation?.signal().aborted) return computeDeep(request, key, options);
+          if (pdfFailure(error)?.code === 'CLIENT_CLOSED_REQUEST' && !options.cancellation?.signal().aborted) return computeDeep(request, key, options);
           throw error;
         });
         return { summary, modeRequested: request.mode, modeUsed: 'deep', fromCache: false };
       } catch (error) {
-        const failure = toFailure(error);
-        if (request.mode === 'deep' || !failure || failure.code === 'aborted' || !(request.title || request.abstract)) throw error;
+        const failure = pdfFailure(error);
+        if (request.mode === 'deep' || !failure || failure.code === 'CLIENT_CLOSED_REQUEST' || !(request.title || request.abstract)) throw error;
         const quick = await run({ ...request, mode: 'quick' });
         return { ...quick, modeRequested: 'auto' };
       }
     } catch (error) {
-      throw toFailure(error) ?? error;
+      throw pdfFailure(error) ?? error;
     }
   }
 
   async function runContent(request: SummaryRequest): Promise<SummaryOutcome> {
     const text = (request.content ?? '').slice(0, MAX_TEXT_CHARS);
-    if (!text.trim()) throw new SummaryFailure(400, 'VALIDATION_ERROR', 'content must not be empty');
+    if (!text.trim()) throw summaryInputError('content must not be empty');
     const mode: SummaryMode = text.split(/\s+/).length > FULL_TEXT_WORDS ? 'deep' : 'quick';
     const key = summaryCacheKey({ mode, title: request.title, text });
     const hit = await deps.cache.get<Summary>(key);

@@ -6,11 +6,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.js';
 import { RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
+import { abortWhenClientGoes } from '../platform/client-gone.js';
 import { toApiError } from '../platform/http-errors.js';
 import type { SummaryCache } from './cache.js';
 import { z } from 'zod';
-import { SummaryFailure, type Cancellation, type Stage, type Summarizer, type SummaryRequest } from './produce.js';
-import { presentSummary } from './presenters.js';
+import type { Cancellation, Stage, Summarizer, SummaryRequest } from './produce.js';
+import { presentPlainError, presentStreamError, presentSummary } from './presenters.js';
 import { PlainError, StreamHeaders, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
 import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from './stream.js';
 import { toSummaryVariantA } from './variants.js';
@@ -21,44 +22,20 @@ const KEEP_ALIVE_MS = 15_000;
 const SHUTDOWN_EVENT = { message: 'The server is restarting; try again in a moment', code: 'SERVICE_UNAVAILABLE' };
 
 /**
- * The client's going away as an AbortSignal, aborted when the client disconnects before the reply is
- * complete. Nothing is set up until the work asks for the signal (a cache hit never does).
+ * The client's going away (or the server's shutdown) as the summarizer's cancellation. Nothing is set
+ * up until the work asks for the signal (a cache hit never does).
  */
 class ClientDisconnection implements Cancellation {
-  private controller: AbortController | undefined;
+  private abortSignal: AbortSignal | undefined;
 
   constructor(
-    private readonly request: FastifyRequest,
     private readonly reply: FastifyReply,
     /** The server's shutdown, which stops the work as a client's going away does. */
     private readonly shutdown?: AbortSignal,
   ) {}
 
   signal(): AbortSignal {
-    if (this.controller) return this.controller.signal;
-    const controller = (this.controller = new AbortController());
-    const response = this.reply.raw;
-    if (this.gone() || this.shutdown?.aborted) {
-      controller.abort();
-    } else {
-      const onShutdown = () => controller.abort();
-      this.shutdown?.addEventListener('abort', onShutdown, { once: true });
-      response.once('close', () => {
-        this.shutdown?.removeEventListener('abort', onShutdown);
-        if (!response.writableFinished) controller.abort();
-      });
-      this.request.raw.once('aborted', () => controller.abort());
-    }
-    return controller.signal;
-  }
-
-  /** Whether the client has gone, without setting anything up. */
-  get aborted(): boolean {
-    return this.controller ? this.controller.signal.aborted : this.gone();
-  }
-
-  private gone(): boolean {
-    return this.reply.raw.destroyed && !this.reply.raw.writableFinished;
+    return (this.abortSignal ??= abortWhenClientGoes(this.reply, this.shutdown));
   }
 }
 
@@ -69,7 +46,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
     '/api/summarize',
     {
       bodyLimit: 2 * 1024 * 1024,
-      config: { auth: 'optional', rateLimit: 'summarize', plainErrors: true },
+      config: { auth: 'optional', rateLimit: 'summarize', presentError: presentPlainError },
       schema: {
         tags,
         operationId: 'summarize',
@@ -92,15 +69,9 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
     },
     async (request, reply) => {
       const body = request.body;
-      const client = new ClientDisconnection(request, reply);
-      try {
-        const outcome = await summarizer.run(body, { cancellation: client });
-        return presentSummary(outcome, body.content !== undefined ? 'B' : 'A', cache.description);
-      } catch (error) {
-        // Failure statuses are the ones the schema lists (and 499 when the client has already gone).
-        if (error instanceof SummaryFailure) return reply.status(error.status as 422).send({ error: error.message });
-        throw error;
-      }
+      // A failure is thrown as an ApiError with its status; the error handler renders it with presentPlainError.
+      const outcome = await summarizer.run(body, { cancellation: new ClientDisconnection(reply) });
+      return presentSummary(outcome, body.content !== undefined ? 'B' : 'A', cache.description);
     },
   );
 
@@ -115,7 +86,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
 
   /** The work behind one stream, after its headers went out; every outcome ends it with `done` or `error`. */
   async function runStream(request: FastifyRequest, reply: FastifyReply, query: SummaryRequest, stream: EventStream): Promise<void> {
-    const client = new ClientDisconnection(request, reply, shutdown.signal);
+    const client = new ClientDisconnection(reply, shutdown.signal);
     const keepAlive = setInterval(() => stream.keepAlive(), KEEP_ALIVE_MS);
     try {
       const outcome = await summarizer.run(query, {
@@ -129,13 +100,9 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       stream.send('tags', variantA.tags);
       stream.finish('done', { ok: true });
     } catch (error) {
-      if (error instanceof SummaryFailure) {
-        stream.finish('error', { message: error.message, code: error.code });
-      } else {
-        const apiError = toApiError(error as Error);
-        if (apiError.status >= 500) request.log.error({ err: error }, 'summary stream failed');
-        stream.finish('error', { message: apiError.message, code: apiError.code });
-      }
+      const apiError = toApiError(error);
+      if (apiError.status >= 500 && !apiError.details?.reason) request.log.error({ err: error }, 'summary stream failed');
+      stream.finish('error', presentStreamError(apiError));
     } finally {
       clearInterval(keepAlive);
       stream.end();

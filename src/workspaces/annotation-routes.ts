@@ -2,15 +2,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../auth/request-auth.js';
+import { requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
 import { annotateResource } from './commands.js';
-import { authorizeAnnotation, authorizeResource } from './policy.js';
+import { authorize } from './policy.js';
 import { deletedReply, presentAnnotation } from './presenters.js';
 import { AnnotationCreateBody, AnnotationSchema, AnnotationUpdateBody, DeletedResponse, IdParams, ListQuery, workspaceErrors } from './schemas.js';
-import { deleteAnnotationRow, findAnnotationWithOwner, findResourceWithOwner, listAnnotations, updateAnnotationRow } from './store.js';
+import { deleteAnnotationRow, listAnnotations, loadAnnotation, loadResource, updateAnnotationRow } from './store.js';
 
 const tags = ['annotations'];
 
@@ -33,7 +33,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { resource } = authorizeResource(user, 'read', await findResourceWithOwner(db, request.params.id));
+      const { resource } = authorize(user, 'read', await loadResource(db, request.params.id));
       const { rows, total } = await listAnnotations(db, resource.id, request.query);
       void reply.header('x-total-count', String(total));
       return rows.map(presentAnnotation);
@@ -55,7 +55,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { resource } = authorizeResource(user, 'annotate', await findResourceWithOwner(db, request.params.id));
+      const { resource } = authorize(user, 'annotate', await loadResource(db, request.params.id));
       const annotation = await annotateResource(db, user.id, resource.id, request.body);
       return reply.status(201).send(presentAnnotation(annotation));
     },
@@ -75,7 +75,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request) => {
       const user = requireUser(request);
-      const { annotation } = authorizeAnnotation(user, 'update', await findAnnotationWithOwner(db, request.params.id));
+      const { annotation } = authorize(user, 'update', await loadAnnotation(db, request.params.id));
       const updated = await updateAnnotationRow(db, annotation.id, request.body);
       if (!updated) throw notFound('Annotation');
       return presentAnnotation(updated);
@@ -95,7 +95,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request) => {
       const user = requireUser(request);
-      const { annotation } = authorizeAnnotation(user, 'delete', await findAnnotationWithOwner(db, request.params.id));
+      const { annotation } = authorize(user, 'delete', await loadAnnotation(db, request.params.id));
       if (!(await deleteAnnotationRow(db, annotation.id))) throw notFound('Annotation');
       return deletedReply(annotation.id);
     },

@@ -3,9 +3,8 @@
  * (docs/design.md, Dialects): every object carries both variants' field names; where the envelopes
  * conflict, the dialect of the request (bearer → B, cookies → A) picks one.
  */
+import type { Dialect } from '../platform/dialect.js';
 import type { AnnotationRow, ResourceRow, ShareLinkRow, WorkspaceWithCounts } from './store.js';
-
-export type Dialect = 'A' | 'B';
 
 export function presentWorkspace(row: WorkspaceWithCounts) {
   return {

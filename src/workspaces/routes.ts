@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { dialectOf, requireUser } from '../auth/request-auth.js';
+import { dialectOf, requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../platform/db/client.js';
 import { notFound } from '../platform/errors.js';
@@ -14,7 +14,7 @@ import { ErrorResponse } from '../platform/openapi.js';
 import { annotationRoutes } from './annotation-routes.js';
 import { addResource, removeResource } from './commands.js';
 import { contentDisposition, exportCitations } from './export.js';
-import { authorizeWorkspace } from './policy.js';
+import { authorize } from './policy.js';
 import {
   deletedReply,
   presentResource,
@@ -46,11 +46,11 @@ import { shareRoutes } from './share-routes.js';
 import {
   annotationsByResource,
   deleteWorkspaceRow,
-  findResource,
-  findWorkspace,
   insertWorkspace,
   listResources,
   listWorkspaces,
+  loadResource,
+  loadWorkspace,
   updateWorkspaceRow,
   type ResourceRow,
 } from './store.js';
@@ -119,7 +119,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const workspace = authorizeWorkspace(user, 'read', await findWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id));
       const resources = await presentResources(db, await listResources(db, workspace.id));
       return workspaceDetailReply(dialectOf(request), presentWorkspace(workspace), resources);
     },
@@ -139,7 +139,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const workspace = authorizeWorkspace(user, 'update', await findWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
       const updated = await updateWorkspaceRow(db, workspace.id, request.body);
       if (!updated) throw notFound('Workspace');
       return workspaceReply(dialectOf(request), presentWorkspace(updated));
@@ -159,7 +159,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const workspace = authorizeWorkspace(user, 'delete', await findWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'delete', await loadWorkspace(db, request.params.id));
       if (!(await deleteWorkspaceRow(db, workspace.id))) throw notFound('Workspace');
       return deletedReply(workspace.id);
     },
@@ -180,7 +180,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const workspace = authorizeWorkspace(user, 'read', await findWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id));
       const rows = await listResources(db, workspace.id, request.query);
       void reply.header(TOTAL_HEADER, String(workspace.resourceCount));
       return presentResources(db, rows);
@@ -202,7 +202,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const workspace = authorizeWorkspace(user, 'update', await findWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
       const resource = await addResource(db, ctx.resolveResource, workspace.id, request.body);
       return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource)));
     },
@@ -221,9 +221,9 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const workspace = authorizeWorkspace(user, 'update', await findWorkspace(db, request.params.id));
-      const resource = await findResource(db, request.params.resourceId);
-      if (!resource || resource.workspaceId !== workspace.id) throw notFound('Resource');
+      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      const { resource } = authorize(user, 'delete', await loadResource(db, request.params.resourceId));
+      if (resource.workspaceId !== workspace.id) throw notFound('Resource');
       await removeResource(db, resource);
       return deletedReply(resource.id);
     },
@@ -254,7 +254,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const workspace = authorizeWorkspace(user, 'read', await findWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'export', await loadWorkspace(db, request.params.id));
       const file = exportCitations(await listResources(db, workspace.id), request.query.format);
       return reply
         .header('content-type', file.contentType)

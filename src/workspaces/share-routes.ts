@@ -6,17 +6,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../auth/request-auth.js';
+import { requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import { hashToken } from '../platform/crypto.js';
 import { notFound } from '../platform/errors.js';
 import { PUBLIC } from '../platform/openapi.js';
 import { createShareLink, isWellFormedShareToken, shareTokenOf, shareUrl } from './commands.js';
-import { authorizeWorkspace } from './policy.js';
+import { authorize } from './policy.js';
 import { deletedReply, presentShareLink } from './presenters.js';
 import { DeletedResponse, IdParams, ShareCreateBody, ShareLinkSchema, ShareParams, SharePageQuery, ShareTokenParams, workspaceErrors } from './schemas.js';
 import { renderShareNotFoundPage, renderSharePage, renderShareRateLimitedPage, SHARE_PAGE_HEADERS, SHARE_PAGE_LIMITS } from './share-page.js';
-import { annotationPreviews, countResources, findWorkspace, findWorkspaceByShareToken, listResources, listShareLinks, revokeShareLinkRow } from './store.js';
+import { annotationPreviews, countResources, findWorkspaceByShareToken, listResources, listShareLinks, loadWorkspace, revokeShareLinkRow } from './store.js';
 
 const tags = ['share links'];
 
@@ -42,7 +42,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request) => {
       const user = requireUser(request);
-      const workspace = authorizeWorkspace(user, 'share', await findWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id));
       return (await listShareLinks(db, workspace.id)).map(present);
     },
   );
@@ -62,7 +62,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const workspace = authorizeWorkspace(user, 'share', await findWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id));
       const { link, token } = await createShareLink(db, secret, workspace.id, request.body);
       return reply.status(201).send(presentShareLink(link, token, shareUrl(ctx.config.publicUrl, token)));
     },
@@ -81,7 +81,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request) => {
       const user = requireUser(request);
-      const workspace = authorizeWorkspace(user, 'share', await findWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id));
       if (!(await revokeShareLinkRow(db, workspace.id, request.params.shareId))) throw notFound('Share link');
       return deletedReply(request.params.shareId);
     },

@@ -2,6 +2,8 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, isNull, sql, type Placeholder } from 'drizzle-orm';
 import { reusableStatement, type Db, type Tx } from '../platform/db/client.js';
 import { annotations, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
+import { notFound } from '../platform/errors.js';
+import { NOT_FOUND_LABEL, type AnnotationSubject, type ResourceSubject, type WorkspaceSubject } from './policy.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type ResourceRow = typeof workspaceResources.$inferSelect;
@@ -121,6 +123,13 @@ export async function findWorkspace(db: Db | Tx, id: string): Promise<WorkspaceW
   return row ?? null;
 }
 
+/** The load step before `authorize`: the workspace as a policy subject, or the 404 a refusal gives too. */
+export async function loadWorkspace(db: Db | Tx, id: string): Promise<WorkspaceSubject> {
+  const workspace = await findWorkspace(db, id);
+  if (!workspace) throw notFound(NOT_FOUND_LABEL.workspace);
+  return { kind: 'workspace', workspace, ownerId: workspace.ownerId };
+}
+
 export async function insertWorkspace(
   db: Db,
   values: { ownerId: string; name: string; description: string; isPublic: boolean },
@@ -184,19 +193,20 @@ export async function insertResourceUnlessPresent(tx: Tx, values: NewResourceRow
   return row ?? null;
 }
 
-export async function findResource(db: Db | Tx, id: string): Promise<ResourceRow | null> {
-  const [row] = await db.select().from(workspaceResources).where(eq(workspaceResources.id, id));
-  return row ?? null;
-}
-
 /** A resource with the owner of its workspace (for the ownership check). */
-export async function findResourceWithOwner(db: Db | Tx, id: string): Promise<{ resource: ResourceRow; ownerId: string } | null> {
+async function findResourceWithOwner(db: Db | Tx, id: string): Promise<{ resource: ResourceRow; ownerId: string } | null> {
   const [row] = await db
     .select({ resource: workspaceResources, ownerId: workspaces.ownerId })
     .from(workspaceResources)
     .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
     .where(eq(workspaceResources.id, id));
   return row ?? null;
+}
+
+export async function loadResource(db: Db | Tx, id: string): Promise<ResourceSubject> {
+  const found = await findResourceWithOwner(db, id);
+  if (!found) throw notFound(NOT_FOUND_LABEL.resource);
+  return { kind: 'resource', ...found };
 }
 
 export async function deleteResourceRow(tx: Tx, id: string): Promise<boolean> {
@@ -282,7 +292,7 @@ export async function insertAnnotation(
 }
 
 /** An annotation with the owner of the workspace it sits in. */
-export async function findAnnotationWithOwner(db: Db, id: string): Promise<{ annotation: AnnotationRow; ownerId: string } | null> {
+async function findAnnotationWithOwner(db: Db, id: string): Promise<{ annotation: AnnotationRow; ownerId: string } | null> {
   const [row] = await db
     .select({ annotation: annotations, ownerId: workspaces.ownerId })
     .from(annotations)
@@ -290,6 +300,12 @@ export async function findAnnotationWithOwner(db: Db, id: string): Promise<{ ann
     .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
     .where(eq(annotations.id, id));
   return row ?? null;
+}
+
+export async function loadAnnotation(db: Db, id: string): Promise<AnnotationSubject> {
+  const found = await findAnnotationWithOwner(db, id);
+  if (!found) throw notFound(NOT_FOUND_LABEL.annotation);
+  return { kind: 'annotation', ...found };
 }
 
 export async function updateAnnotationRow(

@@ -1,12 +1,12 @@
 /** Test helpers for the workspace capability: both request dialects, a fake identifier lookup, quick setup calls. */
 import type { FastifyInstance } from 'fastify';
+import type { Dialect } from '../../platform/dialect.js';
 import type { ResolvedResource, ResourceResolver } from '../../context.js';
 import type { TestUser } from '../../../test/support/factories.js';
 
-export type Dialect = 'A' | 'B';
-/** Variant A = session cookies (from the app's origin), Variant B = bearer token (docs/design.md, Dialects). */
-export const DIALECTS: Dialect[] = ['A', 'B'];
+export { DIALECTS } from '../../platform/dialect.js';
 
+/** Variant A = session cookies (from the app's origin), Variant B = bearer token. */
 export function as(user: TestUser, dialect: Dialect): Record<string, string> {
   return dialect === 'B' ? user.bearer : user.cookieHeaders;
 }

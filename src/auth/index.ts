@@ -1,0 +1,3 @@
+/** What the rest of the service uses from the auth capability: who is asking. */
+export { dialectOf, requireUser } from './request-auth.js';
+export type { SessionUser } from './sessions.js';

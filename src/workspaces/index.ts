@@ -1,0 +1,3 @@
+/** What the rest of the service uses from the workspaces capability. */
+export { revokeShareLinksOfOwner } from './store.js';
+export { resourceCategories, resourceTotals } from './stats.js';
