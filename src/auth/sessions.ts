@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import { reusableStatement, type Db, type Tx } from '../platform/db/client.js';
+import { preparedStatement, type Db, type Tx } from '../platform/db/client.js';
 import { refreshTokens, users } from '../platform/db/schema.js';
 import { hashToken, randomToken } from '../platform/crypto.js';
 import { authenticationError } from '../platform/errors.js';
@@ -155,16 +155,15 @@ export async function endAllSessions(deps: SessionDeps, userId: string, keepSess
  * The newest word on a session: its family's revoked row if it has one (revocation always covers the
  * whole family, and a revoked row sorts first), else any of its rows. One index lookup (family_id).
  */
-const sessionStateStatement = reusableStatement('rw_session_state', (db) => {
-  const fields = { revokedAt: refreshTokens.revokedAt };
-  const query = db
-    .select(fields)
+const sessionStateStatement = preparedStatement((db) =>
+  db
+    .select({ revokedAt: refreshTokens.revokedAt })
     .from(refreshTokens)
     .where(eq(refreshTokens.familyId, sql.placeholder('sessionId')))
     .orderBy(sql`${refreshTokens.revokedAt} desc nulls last`)
-    .limit(1);
-  return { fields, query };
-});
+    .limit(1)
+    .prepare('rw_session_state'),
+);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -174,6 +173,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function sessionHasEnded(db: Db | Tx, sessionId: string): Promise<boolean> {
   if (!UUID.test(sessionId)) return true;
-  const [row] = (await sessionStateStatement(db, { sessionId })) as { revokedAt: Date | null }[];
+  const [row] = await sessionStateStatement(db).execute({ sessionId });
   return !row || row.revokedAt !== null;
 }

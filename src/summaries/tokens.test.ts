@@ -7,6 +7,7 @@ import {
   looksLikeFragment,
   MIN_TERM_LENGTH,
   NON_ASCII_WORD,
+  porterStem,
   scanWordOffsets,
   scanWords,
   significantTerms,
@@ -50,6 +51,16 @@ describe('isSignificantToken', () => {
   it('knows suffix fragments from PDF breaks', () => {
     expect(looksLikeFragment('tions')).toBe(true);
     expect(looksLikeFragment('nation')).toBe(false);
+  });
+});
+
+describe('porterStem', () => {
+  it('stems lower-case English words as Porter (1980) does', () => {
+    // Pairs from M. F. Porter's paper.
+    expect(['caresses', 'ponies', 'relational', 'hopping', 'generalizations'].map(porterStem)).toEqual(['caress', 'poni', 'relat', 'hop', 'gener']);
+  });
+  it('leaves words the algorithm was not written for as they are', () => {
+    expect(['naïves', 'bert2s', 'модели', 'is'].map(porterStem)).toEqual(['naïves', 'bert2s', 'модели', 'is']);
   });
 });
 

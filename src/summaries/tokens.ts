@@ -3,7 +3,7 @@
  * about): not a stopword or academic filler, not a number, not a fragment of a broken word.
  */
 import { Buffer } from 'node:buffer';
-import { porterStem } from './porter-stemmer.js';
+import { stemmer } from 'stemmer';
 import { STOPWORDS } from './stopwords.js';
 
 /**
@@ -358,6 +358,16 @@ export function looksLikeFragment(token: string): boolean {
 export function isSignificantToken(token: string): boolean {
   if (STOPWORDS.has(token)) return false;
   return !looksLikeFragment(token);
+}
+
+const LOWER_CASE_ENGLISH_WORD = /^[a-z]+$/;
+
+/**
+ * The Porter (1980) stem of a lower-case a–z word (the `stemmer` package); any other token (digits,
+ * accents, other scripts: words the algorithm was not written for) as it is.
+ */
+export function porterStem(token: string): string {
+  return LOWER_CASE_ENGLISH_WORD.test(token) ? stemmer(token) : token;
 }
 
 const stemCache = new Map<string, string>();

@@ -1,6 +1,6 @@
 /** Queries of workspaces, their resources, annotations and share links. Rows out; shaping is the presenters' job. */
 import { and, asc, count, desc, eq, getTableColumns, gt, isNull, sql, type Placeholder } from 'drizzle-orm';
-import { reusableStatement, type Db, type Tx } from '../platform/db/client.js';
+import { preparedStatement, type Db, type Tx } from '../platform/db/client.js';
 import { annotations, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
 import { notFound } from '../platform/errors.js';
 import { NOT_FOUND_LABEL, type AnnotationSubject, type ResourceSubject, type WorkspaceSubject } from './policy.js';
@@ -33,93 +33,103 @@ function withCounts(db: Db | Tx, now: Date | Placeholder) {
 }
 
 /*
- * The statements behind every workspace page and every added resource, built once with placeholders
- * for their values (reusableStatement: Drizzle would otherwise rebuild each one's SQL on every call).
+ * The statements behind every workspace page and every added resource, prepared once per database
+ * handle with placeholders for their values (preparedStatement: Drizzle would otherwise rebuild each
+ * one's SQL on every call).
  */
 
-const listStatement = reusableStatement('rw_workspaces_list', (db) => {
-  const fields = withCounts(db, sql.placeholder('now'));
-  const query = db
-    .select(fields)
+const listStatement = preparedStatement((db) =>
+  db
+    .select(withCounts(db, sql.placeholder('now')))
     .from(workspaces)
     .where(eq(workspaces.ownerId, sql.placeholder('ownerId')))
     .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
     .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'));
-  return { fields, query };
-});
+    .offset(sql.placeholder('offset'))
+    .prepare('rw_workspaces_list'),
+);
 
-const totalStatement = reusableStatement('rw_workspaces_total', (db) => {
-  const fields = { total: count() };
-  return { fields, query: db.select(fields).from(workspaces).where(eq(workspaces.ownerId, sql.placeholder('ownerId'))) };
-});
+const totalStatement = preparedStatement((db) =>
+  db
+    .select({ total: count() })
+    .from(workspaces)
+    .where(eq(workspaces.ownerId, sql.placeholder('ownerId')))
+    .prepare('rw_workspaces_total'),
+);
 
-const findStatement = reusableStatement('rw_workspace_find', (db) => {
-  const fields = withCounts(db, sql.placeholder('now'));
-  return { fields, query: db.select(fields).from(workspaces).where(eq(workspaces.id, sql.placeholder('id'))) };
-});
+const findStatement = preparedStatement((db) =>
+  db
+    .select(withCounts(db, sql.placeholder('now')))
+    .from(workspaces)
+    .where(eq(workspaces.id, sql.placeholder('id')))
+    .prepare('rw_workspace_find'),
+);
 
-const resourcesStatement = reusableStatement('rw_workspace_resources', (db) => ({
-  fields: getTableColumns(workspaceResources),
-  query: db
+const resourcesStatement = preparedStatement((db) =>
+  db
     .select()
     .from(workspaceResources)
     .where(eq(workspaceResources.workspaceId, sql.placeholder('workspaceId')))
-    .orderBy(desc(workspaceResources.createdAt), desc(workspaceResources.id)),
-}));
+    .orderBy(desc(workspaceResources.createdAt), desc(workspaceResources.id))
+    .prepare('rw_workspace_resources'),
+);
 
 // `= any(array)` rather than `in ($1, …, $n)`: one statement whatever the number of resources.
-const annotationsStatement = reusableStatement('rw_resources_annotations', (db) => ({
-  fields: getTableColumns(annotations),
-  query: db
+const annotationsStatement = preparedStatement((db) =>
+  db
     .select()
     .from(annotations)
     .where(sql`${annotations.resourceId} = any(${sql.placeholder('resourceIds')}::uuid[])`)
-    .orderBy(asc(annotations.createdAt), asc(annotations.id)),
-}));
+    .orderBy(asc(annotations.createdAt), asc(annotations.id))
+    .prepare('rw_resources_annotations'),
+);
 
-const lockWorkspaceStatement = reusableStatement('rw_workspace_lock', (db) => {
-  const fields = { id: workspaces.id };
-  return { fields, query: db.select(fields).from(workspaces).where(eq(workspaces.id, sql.placeholder('id'))).for('update') };
-});
+const lockWorkspaceStatement = preparedStatement((db) =>
+  db
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(eq(workspaces.id, sql.placeholder('id')))
+    .for('update')
+    .prepare('rw_workspace_lock'),
+);
 
-const countResourcesStatement = reusableStatement('rw_workspace_resource_count', (db) => {
-  const fields = { total: count() };
-  return {
-    fields,
-    query: db.select(fields).from(workspaceResources).where(eq(workspaceResources.workspaceId, sql.placeholder('workspaceId'))),
-  };
-});
+const countResourcesStatement = preparedStatement((db) =>
+  db
+    .select({ total: count() })
+    .from(workspaceResources)
+    .where(eq(workspaceResources.workspaceId, sql.placeholder('workspaceId')))
+    .prepare('rw_workspace_resource_count'),
+);
 
 /** The insert's values, each a placeholder of the same name. */
 const RESOURCE_VALUES = ['workspaceId', 'resourceId', 'workKey', 'title', 'url', 'type', 'authors', 'tags', 'notes', 'data'] as const;
 
-const insertResourceStatement = reusableStatement('rw_resource_insert', (db) => ({
-  fields: getTableColumns(workspaceResources),
-  query: db
+const insertResourceStatement = preparedStatement((db) =>
+  db
     .insert(workspaceResources)
     .values(Object.fromEntries(RESOURCE_VALUES.map((key) => [key, sql.placeholder(key)])) as Record<(typeof RESOURCE_VALUES)[number], Placeholder>)
     .onConflictDoNothing({ target: [workspaceResources.workspaceId, workspaceResources.workKey] })
-    .returning(),
-}));
+    .returning()
+    .prepare('rw_resource_insert'),
+);
 
-const touchWorkspaceStatement = reusableStatement('rw_workspace_touch', (db) => ({
-  fields: null,
-  query: db
+const touchWorkspaceStatement = preparedStatement((db) =>
+  db
     .update(workspaces)
     // Wrapped: `set` takes no bare placeholder (so the value is sent as given, an ISO string).
     .set({ updatedAt: sql`${sql.placeholder('now')}` })
-    .where(eq(workspaces.id, sql.placeholder('id'))),
-}));
+    .where(eq(workspaces.id, sql.placeholder('id')))
+    .prepare('rw_workspace_touch'),
+);
 
 export async function listWorkspaces(db: Db, ownerId: string, page: Page): Promise<{ rows: WorkspaceWithCounts[]; total: number }> {
-  const rows = await listStatement(db, { now: new Date().toISOString(), ownerId, limit: page.limit, offset: page.offset });
-  const [counted] = await totalStatement(db, { ownerId });
+  const rows = await listStatement(db).execute({ now: new Date().toISOString(), ownerId, limit: page.limit, offset: page.offset });
+  const [counted] = await totalStatement(db).execute({ ownerId });
   return { rows, total: counted?.total ?? 0 };
 }
 
 export async function findWorkspace(db: Db | Tx, id: string): Promise<WorkspaceWithCounts | null> {
-  const [row] = await findStatement(db, { now: new Date().toISOString(), id });
+  const [row] = await findStatement(db).execute({ now: new Date().toISOString(), id });
   return row ?? null;
 }
 
@@ -159,25 +169,25 @@ export async function deleteWorkspaceRow(db: Db, id: string): Promise<boolean> {
 }
 
 export async function touchWorkspace(tx: Tx, id: string): Promise<void> {
-  await touchWorkspaceStatement(tx, { now: new Date().toISOString(), id });
+  await touchWorkspaceStatement(tx).execute({ now: new Date().toISOString(), id });
 }
 
 /** Locks the workspace row for the rest of the transaction (serialises adds to one workspace). */
 export async function lockWorkspace(tx: Tx, id: string): Promise<boolean> {
-  const rows = await lockWorkspaceStatement(tx, { id });
+  const rows = await lockWorkspaceStatement(tx).execute({ id });
   return rows.length > 0;
 }
 
 // ---- resources ----
 
 export async function countResources(db: Db | Tx, workspaceId: string): Promise<number> {
-  const [counted] = await countResourcesStatement(db, { workspaceId });
+  const [counted] = await countResourcesStatement(db).execute({ workspaceId });
   return counted?.total ?? 0;
 }
 
 /** Newest first; all of them when no page is given (detail view, share page, export). */
 export async function listResources(db: Db, workspaceId: string, page?: Page): Promise<ResourceRow[]> {
-  if (!page) return resourcesStatement(db, { workspaceId });
+  if (!page) return resourcesStatement(db).execute({ workspaceId });
   return db
     .select()
     .from(workspaceResources)
@@ -189,7 +199,7 @@ export async function listResources(db: Db, workspaceId: string, page?: Page): P
 
 /** Inserts unless the workspace already holds the same work (same work key); null then. */
 export async function insertResourceUnlessPresent(tx: Tx, values: NewResourceRow): Promise<ResourceRow | null> {
-  const [row] = await insertResourceStatement(tx, Object.fromEntries(RESOURCE_VALUES.map((key) => [key, values[key]])));
+  const [row] = await insertResourceStatement(tx).execute(Object.fromEntries(RESOURCE_VALUES.map((key) => [key, values[key]])));
   return row ?? null;
 }
 
@@ -226,7 +236,7 @@ export async function annotationsByResource(db: Db, resourceIds: string[]): Prom
   const grouped = new Map<string, AnnotationRow[]>();
   if (resourceIds.length === 0) return grouped;
   // A PostgreSQL array literal of the ids (uuids from the database, so nothing to quote).
-  const rows = await annotationsStatement(db, { resourceIds: `{${resourceIds.join(',')}}` });
+  const rows = await annotationsStatement(db).execute({ resourceIds: `{${resourceIds.join(',')}}` });
   for (const row of rows) {
     const list = grouped.get(row.resourceId) ?? [];
     list.push(row);

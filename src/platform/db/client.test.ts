@@ -1,8 +1,52 @@
-/** The PostgreSQL client's health ping: asked on a connection of its own, so a busy pool is no outage. */
-import { sql } from 'drizzle-orm';
+/**
+ * Prepared statements on both stores, and the PostgreSQL client's health ping: asked on a connection
+ * of its own, so a busy pool is no outage.
+ */
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, storeLegs } from '../../../test/support/app.js';
-import { openDatabase, type Database } from './client.js';
+import { openDatabase, preparedStatement, type Database } from './client.js';
+import { users } from './schema.js';
+
+describe.each(storeLegs())('preparedStatement ($name)', (leg) => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  let database: Database;
+  beforeAll(async () => {
+    if (leg.skipReason) return;
+    scratch = leg.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : undefined;
+    database = await openDatabase({ databaseUrl: scratch?.url, poolSize: 2 });
+  });
+  afterAll(async () => {
+    await database?.close();
+    await scratch?.drop();
+  });
+
+  const userNamed = preparedStatement((db) =>
+    db.select({ name: users.name, createdAt: users.createdAt }).from(users).where(eq(users.email, sql.placeholder('email'))).prepare('test_user_named'),
+  );
+
+  it.skipIf(leg.skipReason)('is prepared once per handle and decodes its columns', async () => {
+    expect(userNamed(database.db)).toBe(userNamed(database.db));
+    await database.db.insert(users).values({ email: 'ada@example.org', name: 'Ada' });
+    const [row] = await userNamed(database.db).execute({ email: 'ada@example.org' });
+    expect(row?.name).toBe('Ada');
+    expect(row?.createdAt).toBeInstanceOf(Date);
+    expect(await userNamed(database.db).execute({ email: 'nobody@example.org' })).toEqual([]);
+  });
+
+  it.skipIf(leg.skipReason)('runs inside the transaction that uses it, on its connection', async () => {
+    const rolledBack = new Error('roll back');
+    let seenInside: unknown[] = [];
+    const transaction = database.db.transaction(async (tx) => {
+      await tx.insert(users).values({ email: 'grace@example.org', name: 'Grace' });
+      seenInside = await userNamed(tx).execute({ email: 'grace@example.org' });
+      throw rolledBack;
+    });
+    await expect(transaction).rejects.toBe(rolledBack);
+    expect(seenInside).toHaveLength(1);
+    expect(await userNamed(database.db).execute({ email: 'grace@example.org' })).toEqual([]);
+  });
+});
 
 const postgresLeg = storeLegs()[1]!;
 

@@ -4,7 +4,7 @@
  * ROUGE-N counts clipped n-gram matches, ROUGE-L uses the longest common subsequence of the whole
  * summary against the whole reference (the "rougeL" variant, not the per-sentence "rougeLsum").
  */
-import { porterStem } from '../porter-stemmer.js';
+import { porterStem } from '../tokens.js';
 
 export interface RougeScore {
   precision: number;
