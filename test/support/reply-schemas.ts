@@ -13,6 +13,7 @@
  * - where the schema is a dialect union (`dialectUnion()`), the reply is not the shape of the
  *   request's own dialect (bearer → Variant B, otherwise Variant A);
  * - a JSON reply with a status the route does not declare.
+ * A reply to a client that has already gone is not checked (nobody reads it).
  * Replies sent as JSON text (already serialised) are parsed and checked the same way, when sent.
  */
 import type { FastifyReply, FastifyRequest, onRouteHookHandler, onSendHookHandler, preSerializationHookHandler, RouteOptions } from 'fastify';
@@ -92,6 +93,11 @@ export function replyMismatch(responses: ResponseMap, status: number, contentTyp
 
 const checked = new WeakSet<FastifyRequest>();
 
+/** A reply to a client that has gone (the summary's 499) reaches no one: nothing to check. */
+function clientGone(reply: FastifyReply): boolean {
+  return reply.raw.destroyed && !reply.raw.writableFinished;
+}
+
 function record(request: FastifyRequest, reply: FastifyReply, problem: string): void {
   mismatches.push(`${request.method} ${request.routeOptions.url ?? request.url} (${request.auth?.via ?? 'no credentials'}): ${problem}`);
   void reply;
@@ -115,7 +121,7 @@ export const checkReplySchemas: onRouteHookHandler = (route: RouteOptions) => {
   const beforeSerialization: preSerializationHookHandler<unknown> = (request, reply, payload, done) => {
     checked.add(request);
     const contentType = contentTypeOf(reply);
-    if (isJson(contentType)) {
+    if (isJson(contentType) && !clientGone(reply)) {
       // As JSON would carry it (a Date as its ISO string, undefined fields absent).
       const value: unknown = JSON.parse(JSON.stringify(payload) ?? 'null');
       const problem = replyMismatch(responses, reply.statusCode, contentType, value, request);
@@ -127,7 +133,7 @@ export const checkReplySchemas: onRouteHookHandler = (route: RouteOptions) => {
   // JSON text sent as is (already serialised by the route): parsed and checked the same way.
   const whenSent: onSendHookHandler<unknown> = (request, reply, payload, done) => {
     const contentType = contentTypeOf(reply);
-    if (!checked.has(request) && isJson(contentType) && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    if (!checked.has(request) && !clientGone(reply) && isJson(contentType) && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       let value: unknown;
       try {
         value = JSON.parse(payload.toString());
