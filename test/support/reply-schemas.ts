@@ -76,7 +76,7 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /** The mismatch of one JSON value against the route's declaration, or null when it fits. */
-export function replyMismatch(responses: ResponseMap, status: number, contentType: string, value: unknown, request: FastifyRequest): string | null {
+function replyMismatch(responses: ResponseMap, status: number, contentType: string, value: unknown, request: FastifyRequest): string | null {
   const declared = declaredFor(responses, status);
   if (declared === undefined) return `status ${status} is not declared (declared: ${Object.keys(responses).join(', ')})`;
   const schema = schemaFor(declared, contentType);
@@ -98,9 +98,8 @@ function clientGone(reply: FastifyReply): boolean {
   return reply.raw.destroyed && !reply.raw.writableFinished;
 }
 
-function record(request: FastifyRequest, reply: FastifyReply, problem: string): void {
+function record(request: FastifyRequest, problem: string): void {
   mismatches.push(`${request.method} ${request.routeOptions.url ?? request.url} (${request.auth?.via ?? 'no credentials'}): ${problem}`);
-  void reply;
 }
 
 function isJson(contentType: string): boolean {
@@ -125,7 +124,7 @@ export const checkReplySchemas: onRouteHookHandler = (route: RouteOptions) => {
       // As JSON would carry it (a Date as its ISO string, undefined fields absent).
       const value: unknown = JSON.parse(JSON.stringify(payload) ?? 'null');
       const problem = replyMismatch(responses, reply.statusCode, contentType, value, request);
-      if (problem) record(request, reply, problem);
+      if (problem) record(request, problem);
     }
     done(null, payload);
   };
@@ -138,11 +137,11 @@ export const checkReplySchemas: onRouteHookHandler = (route: RouteOptions) => {
       try {
         value = JSON.parse(payload.toString());
       } catch {
-        record(request, reply, `status ${reply.statusCode} is labelled ${contentType} but is not JSON`);
+        record(request, `status ${reply.statusCode} is labelled ${contentType} but is not JSON`);
         return done(null, payload);
       }
       const problem = replyMismatch(responses, reply.statusCode, contentType, value, request);
-      if (problem) record(request, reply, problem);
+      if (problem) record(request, problem);
     }
     done(null, payload);
   };
