@@ -8,6 +8,8 @@ export default defineConfig({
     pool: 'forks',
     // Prints why a part of the suite is skipped on this machine (test/support/skip-reasons.ts).
     globalSetup: ['test/support/global-setup.ts'],
+    // Fails a test whose replies do not match their routes' response schemas (test/support/reply-schemas.ts).
+    setupFiles: ['test/support/reply-check-setup.ts'],
     reporters: ['default'],
   },
 });

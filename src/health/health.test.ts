@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { HealthResponse } from './routes.js';
@@ -82,10 +82,15 @@ describe('health as the backends change', () => {
 
     searchIndexUp = true;
     await t.app.ctx.platform.health.refresh();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const up = await health();
-    expect(up).toMatchObject({ status: 'ok', services: { searchIndex: 'connected' } });
-    expect(Date.parse(up.timestamp)).toBeGreaterThan(Date.parse(first.timestamp));
+    // A later answer, a second on (only the clock is fake: the app's own timers run as they would).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(first.timestamp) + 1000 });
+    try {
+      const up = await health();
+      expect(up).toMatchObject({ status: 'ok', services: { searchIndex: 'connected' } });
+      expect(Date.parse(up.timestamp)).toBe(Date.parse(first.timestamp) + 1000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -4,10 +4,11 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { unavailabilityOf, type Backend } from './backend-errors.js';
 import { ApiError, errorBody, serviceUnavailable, UPSTREAM_FAILURES, type FieldProblem } from './errors.js';
+import { ErrorResponse } from './openapi.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -78,7 +79,28 @@ export interface ErrorHandlingOptions {
   onBackendUnavailable?(backend: Backend): void;
 }
 
+/**
+ * The error statuses this handler can give any route, whatever the route does: a fault (500), a
+ * backend down (503), input that fails the route's schema (400) and a body over the limit (413).
+ * Added to the responses of a route that declares its responses (unless it names them itself), so
+ * that the OpenAPI document lists them and the envelope is written by its schema. A route with its
+ * own error dialect (`plainErrors`) declares its own.
+ */
+export function declareHandlerErrors(route: RouteOptions): void {
+  const schema = route.schema;
+  const responses = schema?.response as Record<string, unknown> | undefined;
+  if (!schema || !responses || (route.config as { plainErrors?: boolean } | undefined)?.plainErrors) return;
+  const statuses = [500, 503];
+  if (schema.body || schema.querystring || schema.params) statuses.push(400);
+  if (schema.body) statuses.push(413);
+  const missing = statuses.filter((status) => !(String(status) in responses) && !(`${String(status)[0]}xx` in responses));
+  if (missing.length === 0) return;
+  // A new object: response maps may be shared between routes.
+  route.schema = { ...schema, response: { ...responses, ...Object.fromEntries(missing.map((status) => [status, ErrorResponse])) } };
+}
+
 export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
+  app.addHook('onRoute', declareHandlerErrors);
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
     const unavailable = unavailabilityOf(error);

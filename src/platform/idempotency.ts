@@ -27,6 +27,7 @@ import { seal, unseal } from './crypto.js';
 import type { Db } from './db/client.js';
 import { idempotencyKeys } from './db/schema.js';
 import { ApiError, conflict } from './errors.js';
+import { ErrorResponse } from './openapi.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -185,7 +186,13 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
   // it is serialised.
   app.addHook('onRoute', (route) => {
     if (route.config?.idempotent !== true) return;
-    route.schema = { ...route.schema, headers: route.schema?.headers ?? IdempotencyHeaders };
+    // A key reused with another request, or while its first request runs, is a 409 on every such route.
+    const responses = route.schema?.response as Record<string, unknown> | undefined;
+    route.schema = {
+      ...route.schema,
+      headers: route.schema?.headers ?? IdempotencyHeaders,
+      ...(responses && !('409' in responses) ? { response: { ...responses, 409: ErrorResponse } } : {}),
+    };
     const validating = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
     route.preValidation = [fingerprint, ...validating];
     const before = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];

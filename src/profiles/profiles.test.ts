@@ -140,7 +140,7 @@ for (const leg of storeLegs()) {
         const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer });
         expect(session.json().user.avatarUrl).toBe(avatarUrl);
 
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // A PNG this time (the first was stored as JPEG): a new file name, whatever the millisecond.
         const png = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#00ff0080' } }).png().toBuffer();
         const second = multipart('file', 'x.jpg', 'image/jpeg', png);
         const replaced = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { ...user.bearer, ...second.headers }, payload: second.payload });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProviderError } from './provider-error.js';
 import { LimiterRefusedError, createProviderLimiter, parseRetryAfter } from './provider-limiter.js';
 import { createPubmedProvider } from './providers/pubmed.js';
@@ -7,81 +7,115 @@ import { afterQueuedWrites, createUpstreamClient } from './providers/upstream.js
 import { createTestOutbound, startFixtureServer, unlimited } from './test-support/harness.js';
 import type { FixtureServer } from './test-support/harness.js';
 
+/** How a promise stands once the fake clock has moved on: its value and the fake time it settled at. */
+function track<T>(promise: Promise<T>): { settled: boolean; value?: T; at?: number } {
+  const state: { settled: boolean; value?: T; at?: number } = { settled: false };
+  void promise.then((value) => Object.assign(state, { settled: true, value, at: Date.now() }));
+  return state;
+}
+
+// The limiter waits on its own timers (setTimeout) and reads Date.now: a fake clock moves both.
 describe('createProviderLimiter', () => {
+  let t0: number;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    t0 = Date.now();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('spaces requests at the configured rate once the burst is used', async () => {
     const limiter = createProviderLimiter({ requestsPerSecond: 20, maxConcurrency: 10, burst: 1 });
-    const startedAt = Date.now();
     const starts: number[] = [];
-    await Promise.all(
+    const all = Promise.all(
       [0, 1, 2, 3].map(async () => {
         const release = await limiter.acquire();
-        starts.push(Date.now() - startedAt);
+        starts.push(Date.now() - t0);
         release();
       }),
     );
-    starts.sort((a, b) => a - b);
-    // 20 per second is one every 50 ms: the fourth cannot start before ~150 ms.
-    expect(starts[0]).toBeLessThan(30);
-    expect(starts[3]).toBeGreaterThanOrEqual(140);
+    await vi.advanceTimersByTimeAsync(1000);
+    await all;
+    // 20 per second is one every 50 ms, the first at once.
+    expect(starts.sort((a, b) => a - b)).toEqual([0, 50, 100, 150]);
   });
 
   it('lets a burst through at once', async () => {
     const limiter = createProviderLimiter({ requestsPerSecond: 3, maxConcurrency: 10 });
-    const startedAt = Date.now();
-    for (let i = 0; i < 3; i++) (await limiter.acquire())();
-    expect(Date.now() - startedAt).toBeLessThan(50);
+    const burst = track(
+      (async () => {
+        for (let i = 0; i < 3; i++) (await limiter.acquire())();
+      })(),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(burst).toMatchObject({ settled: true, at: t0 });
+    // The fourth waits for the next slot, a third of a second on.
+    const fourth = track(limiter.acquire());
+    await vi.advanceTimersByTimeAsync(300);
+    expect(fourth.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fourth.settled).toBe(true);
+    fourth.value?.();
   });
 
   it('keeps at most maxConcurrency in flight and hands the slot to the next waiter', async () => {
     const limiter = createProviderLimiter({ requestsPerSecond: 1000, maxConcurrency: 2 });
     const first = await limiter.acquire();
     await limiter.acquire();
-    let thirdStarted = false;
-    const third = limiter.acquire().then((release) => {
-      thirdStarted = true;
-      return release;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(thirdStarted).toBe(false);
+    const third = track(limiter.acquire());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(third.settled).toBe(false);
     first();
-    (await third)();
-    expect(thirdStarted).toBe(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(third.settled).toBe(true);
+    third.value?.();
   });
 
   it('refuses at once when the next rate slot falls after the deadline', async () => {
     const limiter = createProviderLimiter({ requestsPerSecond: 1, maxConcurrency: 5 });
     (await limiter.acquire())();
-    const startedAt = Date.now();
-    const refusal = await limiter.acquire({ deadlineAt: Date.now() + 200 }).catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(LimiterRefusedError);
-    expect((refusal as LimiterRefusedError).reason).toBe('no_rate_slot_before_deadline');
-    expect(Date.now() - startedAt).toBeLessThan(50);
+    const refusal = track(limiter.acquire({ deadlineAt: Date.now() + 200 }).catch((error: unknown) => error));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(refusal.settled).toBe(true);
+    expect(refusal.at).toBe(t0);
+    expect(refusal.value).toBeInstanceOf(LimiterRefusedError);
+    expect((refusal.value as LimiterRefusedError).reason).toBe('no_rate_slot_before_deadline');
   });
 
   it('gives up waiting for a concurrency slot at the deadline', async () => {
     const limiter = createProviderLimiter({ requestsPerSecond: 1000, maxConcurrency: 1 });
     const held = await limiter.acquire();
-    const startedAt = Date.now();
-    const refusal = await limiter.acquire({ deadlineAt: Date.now() + 60 }).catch((error: unknown) => error);
-    expect((refusal as LimiterRefusedError).reason).toBe('no_concurrency_slot_before_deadline');
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(50);
+    const refusal = track(limiter.acquire({ deadlineAt: Date.now() + 60 }).catch((error: unknown) => error));
+    await vi.advanceTimersByTimeAsync(59);
+    expect(refusal.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(refusal).toMatchObject({ settled: true, at: t0 + 60 });
+    expect((refusal.value as LimiterRefusedError).reason).toBe('no_concurrency_slot_before_deadline');
     held();
     // The refused waiter left the queue: the slot is free again.
-    (await limiter.acquire({ deadlineAt: Date.now() + 50 }))();
+    const next = track(limiter.acquire({ deadlineAt: Date.now() + 50 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(next.settled).toBe(true);
+    next.value?.();
   });
 
   it('keeps a started request in its slot past its deadline, and refuses a waiter whose signal aborts', async () => {
     const limiter = createProviderLimiter({ requestsPerSecond: 1000, maxConcurrency: 1 });
     const held = await limiter.acquire({ deadlineAt: Date.now() + 20 });
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    const late = await limiter.acquire({ deadlineAt: Date.now() + 30 }).catch((error: unknown) => error);
-    expect((late as LimiterRefusedError).reason).toBe('no_concurrency_slot_before_deadline');
+    await vi.advanceTimersByTimeAsync(40);
+    const late = track(limiter.acquire({ deadlineAt: Date.now() + 30 }).catch((error: unknown) => error));
+    await vi.advanceTimersByTimeAsync(30);
+    expect((late.value as LimiterRefusedError).reason).toBe('no_concurrency_slot_before_deadline');
     const controller = new AbortController();
     const waiting = limiter.acquire({ signal: controller.signal }).catch((error: unknown) => error);
     controller.abort();
     expect(((await waiting) as LimiterRefusedError).reason).toBe('aborted');
     held();
-    (await limiter.acquire({ deadlineAt: Date.now() + 50 }))();
+    const next = track(limiter.acquire({ deadlineAt: Date.now() + 50 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(next.settled).toBe(true);
+    next.value?.();
   });
 });
 

@@ -75,16 +75,20 @@ describe('summary cache, in-process layer', () => {
     expect(first?.value).not.toBe(summary);
   });
 
-  it('parses once: hits do not call JSON.parse', async () => {
+  it('decodes once: every hit answers the object decoded when the value was stored', async () => {
     const cache = createSummaryCache({});
-    await cache.set('k', aSummary());
-    const parse = vi.spyOn(JSON, 'parse');
-    try {
-      for (let i = 0; i < 5; i++) await cache.get('k');
-      expect(parse).not.toHaveBeenCalled();
-    } finally {
-      parse.mockRestore();
-    }
+    await cache.set('k', aSummary('first'));
+    const hits = [];
+    for (let i = 0; i < 5; i++) hits.push((await cache.get<Summary>('k'))?.value);
+    // Decoding on a hit would give a new object each time.
+    expect(new Set(hits).size).toBe(1);
+    expect(hits[0]).toEqual(JSON.parse(JSON.stringify(aSummary('first'))));
+    // Storing again decodes the new value once more.
+    await cache.set('k', aSummary('second'));
+    const replaced = (await cache.get<Summary>('k'))?.value;
+    expect(replaced).toEqual(JSON.parse(JSON.stringify(aSummary('second'))));
+    expect(replaced).not.toBe(hits[0]);
+    expect((await cache.get<Summary>('k'))?.value).toBe(replaced);
   });
 
   it('is bounded in entries, oldest out first', async () => {
@@ -112,15 +116,20 @@ describe('summary cache, in-process layer', () => {
     let now = 1_000_000;
     const cache = createSummaryCache({ clock: { now: () => now } });
     await cache.set('k', aSummary());
-    // The LRU reads its clock at most once a millisecond.
-    const later = async (ms: number) => {
-      now += ms;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    };
-    await later(SUMMARY_TTL_SECONDS * 1000 - 1000);
-    expect(await cache.get('k')).not.toBeNull();
-    await later(2000);
-    expect(await cache.get('k')).toBeNull();
+    // The LRU keeps the time it last read for a millisecond (a timer of its own): the fake clock moves past it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const later = (ms: number) => {
+        now += ms;
+        vi.advanceTimersByTime(1);
+      };
+      later(SUMMARY_TTL_SECONDS * 1000 - 1000);
+      expect(await cache.get('k')).not.toBeNull();
+      later(2000);
+      expect(await cache.get('k')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -4,6 +4,7 @@
  * the machine's real Redis), failures that end in clear errors, and the limits.
  */
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,17 +27,23 @@ interface PdfServer {
   hits: Map<string, number>;
   /** Paths whose client went away before the answer was complete. */
   abandoned: string[];
+  /** Resolves once the path has been asked for (`requested`) or left unfinished (`abandoned`); rejects after `withinMs`. */
+  when(what: 'requested' | 'abandoned', path: string, withinMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
 async function startPdfServer(scanned: Buffer, extra: Record<string, Buffer> = {}): Promise<PdfServer> {
   const hits = new Map<string, number>();
   const abandoned: string[] = [];
+  const events = new EventEmitter();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    events.emit('requested', path);
     res.on('close', () => {
-      if (!res.writableFinished) abandoned.push(path);
+      if (res.writableFinished) return;
+      abandoned.push(path);
+      events.emit('abandoned', path);
     });
     if (path.startsWith('/arxiv-pdf/')) return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(SPECTER);
     if (path === '/papers/specter.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(SPECTER);
@@ -64,6 +71,21 @@ async function startPdfServer(scanned: Buffer, extra: Record<string, Buffer> = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits,
     abandoned,
+    when: (what, path, withinMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        if ((what === 'requested' ? hits.has(path) : abandoned.includes(path))) return resolve();
+        const timer = setTimeout(() => {
+          events.off(what, seen);
+          reject(new Error(`${path} was not ${what} within ${withinMs} ms`));
+        }, withinMs);
+        const seen = (seenPath: string) => {
+          if (seenPath !== path) return;
+          clearTimeout(timer);
+          events.off(what, seen);
+          resolve();
+        };
+        events.on(what, seen);
+      }),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -209,10 +231,11 @@ describe('summaries', () => {
         body: JSON.stringify({ url: `${pdfs.url}/papers/slow.pdf?post`, mode: 'deep' }),
         signal: client.signal,
       }).catch(() => 'gone');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The service is downloading the PDF (its server sends the rest only after 3 s).
+      await pdfs.when('requested', '/papers/slow.pdf?post');
       client.abort();
       expect(await reply).toBe('gone');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await pdfs.when('abandoned', '/papers/slow.pdf?post', 2000);
       expect(pdfs.abandoned).toContain('/papers/slow.pdf?post');
     });
 
@@ -280,7 +303,8 @@ describe('summaries', () => {
     it('stops the work when the client disconnects', async () => {
       const query = new URLSearchParams({ url: `${pdfs.url}/papers/slow.pdf`, mode: 'deep' });
       await readStream(`${base}/api/summarize?${query}`, (event) => event.event === 'progress');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The PDF's server finishes after 3 s: the download is dropped well before.
+      await pdfs.when('abandoned', '/papers/slow.pdf', 2000);
       expect(pdfs.abandoned).toContain('/papers/slow.pdf');
     });
   });

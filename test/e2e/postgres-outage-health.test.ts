@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownPostgresSkipReason, startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
 import { ask, eventually, signUpAndIn, type ProcessUser } from '../support/process-client.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { LIVE_FOR_MS } from '../../src/auth/revocations.js';
 
 const skipReason = ownPostgresSkipReason();
 if (skipReason) console.warn(skipReason);
@@ -67,8 +68,10 @@ describe.skipIf(skipReason)('health and requests during a PostgreSQL outage', ()
     // (/api/health itself stays 200, for clients that read it: its `status` says degraded.)
     expect((await ask(`${server.url}/api/health`)).status).toBe(200);
 
-    // Past the half second for which a session's "still signed in" is believed, the request needs the database.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Once the half second for which a session's "still signed in" is believed has passed, the request
+    // needs the database (asked until it says so, within a bound).
+    const needsDatabase = async () => (await ask(`${server.url}/api/workspaces`, { headers: user.bearer })).status === 503;
+    expect(await eventually(needsDatabase, LIVE_FOR_MS + 5_000, 50)).toBe(true);
     for (const path of ['/api/workspaces', '/api/profile']) {
       const res = await ask(`${server.url}${path}`, { headers: user.bearer });
       expect(res.status, res.body).toBe(503);

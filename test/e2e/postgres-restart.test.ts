@@ -42,6 +42,12 @@ describe.skipIf(skipReason)('a PostgreSQL restart under writes (two processes)',
   });
 
   /** Writes through both processes, `concurrency` at a time, until `stop()`; every answer kept. */
+  /** Waits (bounded) until `count` more answers of the load have come back. */
+  function answersArrive(answers: Answer[], count: number): Promise<boolean> {
+    const target = answers.length + count;
+    return eventually(async () => answers.length >= target, 20_000, 20);
+  }
+
   function writeLoad(concurrency: number) {
     const answers: Answer[] = [];
     let running = true;
@@ -93,9 +99,9 @@ describe.skipIf(skipReason)('a PostgreSQL restart under writes (two processes)',
 
   it('pg_ctl restart -m fast: both processes stay up, in-flight writes answer 503, writes work again after', async () => {
     const load = writeLoad(8);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await answersArrive(load.answers, 16)).toBe(true);
     await postgres.restart('fast');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await answersArrive(load.answers, 16)).toBe(true);
     await load.stop();
 
     for (const server of servers) expect(server.child.exitCode, server.output().slice(-2000)).toBeNull();
@@ -108,9 +114,9 @@ describe.skipIf(skipReason)('a PostgreSQL restart under writes (two processes)',
 
   it('pg_terminate_backend on every connection: both processes stay up and write again', async () => {
     const load = writeLoad(8);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await answersArrive(load.answers, 16)).toBe(true);
     expect(await postgres.terminateBackends('rw_restart')).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await answersArrive(load.answers, 16)).toBe(true);
     await load.stop();
 
     for (const server of servers) expect(server.child.exitCode, server.output().slice(-2000)).toBeNull();

@@ -12,6 +12,7 @@ import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/platform/db/client.js';
 import type { PlatformOverrides } from '../../src/platform/index.js';
+import { checkReplySchemas } from './reply-schemas.js';
 import { storeLegSkipReason } from './skip-reasons.js';
 
 export interface StoreLeg {
@@ -96,8 +97,14 @@ export async function buildTestApp(
   const config = loadConfig(env);
   const ownDatabase = !shared && !databaseUrl ? await openDatabase({ pgliteDir: 'memory://' }) : undefined;
   const database = shared ? shared.database : ownDatabase;
+  const seeRoute = options.build?.onRoute;
   const app = await buildApp(config, {
     ...options.build,
+    // Every JSON reply is checked against its route's response schema (a mismatch fails the test).
+    onRoute(route) {
+      checkReplySchemas.call(this, route);
+      seeRoute?.call(this, route);
+    },
     logger: false,
     platformOverrides: {
       database,

@@ -3,8 +3,10 @@
  * of its own, so a busy pool is no outage.
  */
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, storeLegs } from '../../../test/support/app.js';
+import { eventually } from '../../../test/support/process-client.js';
 import { openDatabase, preparedStatement, type Database } from './client.js';
 import { users } from './schema.js';
 
@@ -65,7 +67,20 @@ describe.skipIf(postgresLeg.skipReason)('the PostgreSQL ping', () => {
   it('answers at once while every pooled connection is busy', async () => {
     // Drizzle runs a query when it is awaited (then): started here, held for 1.5 s.
     const busy = database.db.execute(sql`select pg_sleep(1.5)`).then(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Until the server runs it (asked on a connection of the test's own).
+    const observer = new pg.Client({ connectionString: scratch.url });
+    await observer.connect();
+    try {
+      const sleeping = async () =>
+        (
+          await observer.query(
+            "select 1 from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state = 'active' and query like 'select pg_sleep%'",
+          )
+        ).rowCount === 1;
+      expect(await eventually(sleeping, 1000, 10)).toBe(true);
+    } finally {
+      await observer.end();
+    }
     const started = Date.now();
     expect(await database.ping()).toBe(true);
     expect(Date.now() - started).toBeLessThan(500);
