@@ -14,7 +14,7 @@ import type { Db } from '../platform/db/client.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-tokens.js';
 
 /** How long the database's "this session holds" is believed without asking again. */
-export const LIVE_FOR_MS = 500;
+const LIVE_FOR_MS = 500;
 /** Sessions remembered at once (each way); the least recently used is forgotten first. */
 const REMEMBERED = 10_000;
 

@@ -15,7 +15,7 @@ export type ErrorCode =
   | 'INTERNAL_ERROR'
   | 'SERVICE_UNAVAILABLE';
 
-export const STATUS_OF: Record<ErrorCode, number> = {
+const STATUS_OF: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
   AUTHENTICATION_ERROR: 401,
   AUTHORIZATION_ERROR: 403,

@@ -45,7 +45,8 @@ class LazyRequestLogger {
 
   private write(level: LevelName, args: unknown[]): void {
     if (!this.parent.isLevelEnabled(level)) return;
-    (this.real()[level] as (...rest: unknown[]) => void)(...args);
+    const real = this.real();
+    Reflect.apply(real[level], real, args);
   }
 
   fatal(...args: unknown[]): void {
@@ -80,5 +81,5 @@ class LazyRequestLogger {
 export const lazyChildLoggerFactory: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => {
   const parent = logger as ParentLogger;
   if (options.level || options.serializers || typeof parent.isLevelEnabled !== 'function') return logger.child(bindings, options);
-  return new LazyRequestLogger(parent, bindings) as unknown as FastifyBaseLogger;
+  return new LazyRequestLogger(parent, bindings);
 };

@@ -43,7 +43,7 @@ function afterReply(reply: FastifyReply): (work: () => unknown) => void {
 }
 
 /** Lower-cased, whitespace-folded query: what analytics groups by. */
-export function normalizeQuery(query: string): string {
+function normalizeQuery(query: string): string {
   return query.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
@@ -141,7 +141,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
         responseHeaders: { 200: RATE_LIMIT_HEADERS },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       if (!parseIdentifier(request.query.id)) {
         throw validationError('id', 'not a recognised identifier', 'id must be a result id, DOI, arXiv id, PMID or OpenAlex id');
       }

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, types, type QueryOptions, type Transaction } from '@electric-sql/pglite';
-import { Column, getTableColumns, is, sql, type DriverValueDecoder, type Query, type SQL } from 'drizzle-orm';
+import { Column, getTableColumns, is, type DriverValueDecoder, type Query, type SQL } from 'drizzle-orm';
 import { PgTable, PgTimestamp, type PgColumn, type PgDatabase, type PgPreparedQuery, type PgQueryResultHKT, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
