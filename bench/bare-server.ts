@@ -146,7 +146,7 @@ async function record(work: (db: Db) => Promise<unknown>): Promise<Statement[]> 
   ) as unknown as Db;
   await recorder
     .transaction(async (tx) => {
-      await work(tx as unknown as Db);
+      await work(tx);
       throw new Rollback();
     })
     .catch((error: unknown) => {

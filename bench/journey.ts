@@ -75,8 +75,9 @@ export function journeyRequests(plan: JourneyPlan, counter: { visits: number }):
       setupRequest: (request, context) => {
         const visit = context as VisitContext;
         visit.visit = counter.visits++;
-        visit.user = plan.users[visit.visit % plan.users.length] as JourneyUser;
-        return { ...request, path: '/api/auth/session', headers: { authorization: `Bearer ${visit.user.token}` } };
+        const user = plan.users[visit.visit % plan.users.length]!;
+        visit.user = user;
+        return { ...request, path: '/api/auth/session', headers: { authorization: `Bearer ${user.token}` } };
       },
     },
     step(search(0)),

@@ -183,11 +183,11 @@ function once(agent: Agent, spec: LoadSpec, origin: string, path: string, body: 
 }
 
 async function runPaced(spec: LoadSpec): Promise<LoadResult[]> {
-  const measured = spec.origins.map((origin) => ({
+  const measured = spec.origins.map((origin): { origin: string; agent: Agent; latencies: number[]; statusCodes: Record<string, number>; errors: number } => ({
     origin,
     agent: new Agent({ keepAlive: true, maxSockets: 1 }),
-    latencies: [] as number[],
-    statusCodes: {} as Record<string, number>,
+    latencies: [],
+    statusCodes: {},
     errors: 0,
   }));
   const samples = spec.samples ?? 10;

@@ -66,10 +66,10 @@ export interface BuildOptions {
  * url 2,000 characters): a UTF-16 unit of the BMP is up to 3 UTF-8 bytes, 9 characters percent-encoded,
  * so about 210 KB at worst, plus room for cookies and the other headers.
  */
-export const MAX_REQUEST_HEADER_BYTES = 256 * 1024;
+const MAX_REQUEST_HEADER_BYTES = 256 * 1024;
 
 /** Masks what must never reach a log: tokens in query strings and share-link tokens in paths. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   return url
     .replace(/\/share\/[^/?#]+/g, '/share/[redacted]')
     .replace(/([?&](?:token|code|state|refresh_token|access_token)=)[^&#]*/gi, '$1[redacted]');

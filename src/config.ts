@@ -121,7 +121,7 @@ const EnvSchema = z
  * host named `localhost`. The default for APP_ORIGIN and PUBLIC_URL, so that `PORT=4000 npm start`
  * hands out URLs on port 4000.
  */
-export function listenOrigin(host: string, port: number): string {
+function listenOrigin(host: string, port: number): string {
   const bare = host.replace(/^\[|\]$/g, '');
   const local = ['', '0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(bare);
   const name = local ? 'localhost' : bare.includes(':') ? `[${bare}]` : bare;

@@ -2,7 +2,6 @@
 import { z } from 'zod';
 
 export const PERIOD_DAYS = { day: 1, week: 7, month: 30, year: 365 } as const;
-export type Period = keyof typeof PERIOD_DAYS;
 
 export const SearchAnalyticsQuery = z.object({
   period: z.enum(['day', 'week', 'month', 'year']).default('week'),

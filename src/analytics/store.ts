@@ -34,7 +34,7 @@ export async function countSearches(db: Db, userId: string, since: Date): Promis
 }
 
 /** Lower-cased, whitespace-folded query: what analytics groups by. */
-export function normalizeQuery(query: string): string {
+function normalizeQuery(query: string): string {
   return query.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 

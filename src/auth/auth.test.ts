@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { EventEmitter, once } from 'node:events';
+import type { LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -369,7 +370,7 @@ describe('rate limits on sign-in', () => {
   it('limits attempts per address and e-mail with 429, Retry-After and RateLimit headers', async () => {
     const email = uniqueEmail('brute');
     const codes: number[] = [];
-    let last;
+    let last: LightMyRequestResponse | undefined;
     for (let i = 0; i < 4; i++) {
       last = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: `guess-${i}-xyz` } });
       codes.push(last.statusCode);

@@ -13,7 +13,7 @@ import { createUserWithProfile, EmailTakenError, findUserByEmail, findUserById, 
 import { users } from '../platform/db/schema.js';
 import { eq } from 'drizzle-orm';
 
-export const INVALID_CREDENTIALS = 'Invalid login credentials';
+const INVALID_CREDENTIALS = 'Invalid login credentials';
 const RESET_TOKEN_TTL_SECONDS = 3600;
 const CONFIRMATION_TOKEN_TTL_SECONDS = 24 * 3600;
 

@@ -1,3 +1,2 @@
 /** What the rest of the service uses from the auth capability: who is asking. */
 export { dialectOf, requireUser } from './request-auth.js';
-export type { SessionUser } from './sessions.js';

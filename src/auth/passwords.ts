@@ -22,7 +22,7 @@ function loadCommonPasswords(): Promise<Set<string>> {
 }
 
 /** True for passwords in that list (case-insensitive). */
-export async function isCommonPassword(password: string): Promise<boolean> {
+async function isCommonPassword(password: string): Promise<boolean> {
   return (await loadCommonPasswords()).has(password.toLowerCase());
 }
 

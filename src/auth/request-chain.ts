@@ -8,7 +8,7 @@
  * keyed on the body's e-mail is counted once the body is parsed and valid, before the handler. No
  * handler calls the limiter or writes the RateLimit-* headers.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../platform/errors.js';
 import { rateLimitHeaders } from '../platform/rate-limit.js';
@@ -62,7 +62,7 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
     }
   };
 
-  const settle: onSendHookHandler = async (request, reply, payload) => {
+  const settle: onSendAsyncHookHandler = async (request, reply, payload) => {
     const pending = settlements.get(request);
     if (pending) {
       settlements.delete(request);
@@ -97,7 +97,7 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
     route.onRequest = [first, ...hooksOf(route.onRequest)];
 
     if (limit?.stage === 'body') {
-      const bodyLimit: preHandlerHookHandler = async (request, reply) => count(limit, request, reply, attachRefusal);
+      const bodyLimit: preHandlerAsyncHookHandler = async (request, reply) => count(limit, request, reply, attachRefusal);
       route.preHandler = [bodyLimit, ...hooksOf(route.preHandler)];
       route.onError = [async (request, _reply, error) => void failures.set(request, error), ...hooksOf(route.onError)];
       route.onSend = [settle, ...hooksOf(route.onSend)];

@@ -304,7 +304,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       const raw = request.cookies[OAUTH_STATE_COOKIE];
       clearOAuthStateCookie(reply, config);
       const unsigned = raw ? request.unsignCookie(raw) : null;
-      let saved: OAuthState | null = null;
+      let saved: OAuthState | null;
       try {
         saved = unsigned?.valid && unsigned.value ? (JSON.parse(unsigned.value) as OAuthState) : null;
       } catch {

@@ -6,7 +6,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
 /** A new password; its policy (length, not a common one) is checked by the command, and published here. */
 const NewPassword = z.string().max(MAX_PASSWORD_LENGTH).meta({ minLength: MIN_PASSWORD_LENGTH, description: 'At least 6 characters, not among the most common passwords' });
 
-export const EmailSchema = z.email('must be a valid e-mail address').max(254).transform((value) => value.trim());
+const EmailSchema = z.email('must be a valid e-mail address').max(254).transform((value) => value.trim());
 
 export const SignUpBody = z
   .object({
@@ -44,9 +44,9 @@ export const UpdatePasswordBody = z
 
 export const ConfirmQuery = z.object({ token: z.string().min(1).max(200) });
 
-export const UserSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string() }).meta({ id: 'User' });
+const UserSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string() }).meta({ id: 'User' });
 
-export const SessionSchema = z.object({
+const SessionSchema = z.object({
   access_token: z.string(),
   refresh_token: z.string(),
   expires_at: z.number().int(),

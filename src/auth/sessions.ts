@@ -15,7 +15,7 @@ import type { RevocationList } from './revocations.js';
 
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 /** Concurrent refreshes from one client (several tabs) within this window are not treated as theft. */
-export const REUSE_GRACE_SECONDS = 10;
+const REUSE_GRACE_SECONDS = 10;
 
 export interface SessionUser {
   id: string;

@@ -20,10 +20,10 @@ export const HealthResponse = z.object({
   services: z.record(z.string(), ServiceState),
 });
 
-export const LivenessResponse = z.object({ status: z.literal('alive') });
-export const ReadinessResponse = z.object({ status: z.literal('ready') });
+const LivenessResponse = z.object({ status: z.literal('alive') });
+const ReadinessResponse = z.object({ status: z.literal('ready') });
 
-export const EmailJsDebugResponse = z.object({
+const EmailJsDebugResponse = z.object({
   configured: z.boolean(),
   serviceId: z.string(),
   templateId: z.string(),

@@ -1,5 +1,5 @@
 /** Random tokens, their hashes (what we store), and sealing a value so only this service can read it back. */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /** A URL-safe random token with `bytes` bytes (default 32 = 256 bits) of randomness. */
 export function randomToken(bytes = 32): string {
@@ -9,12 +9,6 @@ export function randomToken(bytes = 32): string {
 /** SHA-256 of a token, hex: what the database keeps instead of the token. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
-}
-
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 function keyFrom(secret: string, purpose: string): Buffer {

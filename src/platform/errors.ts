@@ -23,7 +23,7 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const STATUS_OF: Record<ErrorCode, number> = {
+const STATUS_OF: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
   AUTHENTICATION_ERROR: 401,
   AUTHORIZATION_ERROR: 403,

@@ -86,7 +86,7 @@ export interface ErrorHandlingOptions {
  * that the OpenAPI document lists them and the envelope is written by its schema. A route with its
  * own error dialect (`plainErrors`) declares its own.
  */
-export function declareHandlerErrors(route: RouteOptions): void {
+function declareHandlerErrors(route: RouteOptions): void {
   const schema = route.schema;
   const responses = schema?.response as Record<string, unknown> | undefined;
   if (!schema || !responses || (route.config as { plainErrors?: boolean } | undefined)?.plainErrors) return;

@@ -17,8 +17,8 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
-  onSendHookHandler,
-  preHandlerHookHandler,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
   preValidationHookHandler,
 } from 'fastify';
 import fp from 'fastify-plugin';
@@ -29,17 +29,17 @@ import { idempotencyKeys } from './db/schema.js';
 import { ApiError, conflict } from './errors.js';
 import { ErrorResponse } from './openapi.js';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+const IDEMPOTENCY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Larger answers are not kept (the creating routes answer a few KB; a resource's data is ≤ 64 KB). */
-export const IDEMPOTENCY_MAX_STORED_BYTES = 256 * 1024;
-export const CLAIM_STALE_MS = 60_000;
+const IDEMPOTENCY_MAX_STORED_BYTES = 256 * 1024;
+const CLAIM_STALE_MS = 60_000;
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const SEAL_PURPOSE = 'idempotent-answer';
 
 /** The header as the OpenAPI document shows it on every idempotent route; also its validation. */
-export const IdempotencyHeaders = z.looseObject({
+const IdempotencyHeaders = z.looseObject({
   [IDEMPOTENCY_HEADER]: z
     .string()
     .min(1)
@@ -108,7 +108,7 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     done();
   };
 
-  const claimOrReplay: preHandlerHookHandler = async (request, reply) => {
+  const claimOrReplay: preHandlerAsyncHookHandler = async (request, reply) => {
     const key = request.headers[IDEMPOTENCY_HEADER];
     if (typeof key !== 'string') return;
     const id = mac(`${scopeOf(request)}\n${key}`);
@@ -150,7 +150,7 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     throw keyInUse('in_progress', 'A request with this Idempotency-Key is still being answered; retry shortly');
   };
 
-  const keepAnswer: onSendHookHandler = async (request, reply, payload) => {
+  const keepAnswer: onSendAsyncHookHandler = async (request, reply, payload) => {
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;

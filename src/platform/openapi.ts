@@ -197,7 +197,7 @@ function finishOperations(doc: OpenApiDocument): void {
 }
 
 /** The document as one dialect's client sees it: each dialect union is that dialect's shape. */
-export function documentForDialect(source: object, dialect: DialectCredential): object {
+function documentForDialect(source: object, dialect: DialectCredential): object {
   const doc = structuredClone(source) as OpenApiDocument;
   const schemas = doc.components.schemas ?? {};
   const chosen = new Map<string, string>();
@@ -223,7 +223,7 @@ export function documentForDialect(source: object, dialect: DialectCredential): 
   return doc;
 }
 
-export const OpenApiQuery = z.object({
+const OpenApiQuery = z.object({
   dialect: z.enum(DIALECT_CREDENTIAL).optional().describe('Publish the document for one dialect (exact reply types); both when absent'),
 });
 

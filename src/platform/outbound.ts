@@ -108,7 +108,7 @@ export interface OutboundOptions {
 export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
 
 /** How long a host's checked addresses are reused before it is resolved (and checked) again. */
-export const DNS_CACHE_TTL_MS = 30_000;
+const DNS_CACHE_TTL_MS = 30_000;
 /** Hosts remembered at once; the oldest answer makes room. The service calls a handful. */
 const DNS_CACHE_MAX_HOSTS = 256;
 
@@ -221,7 +221,7 @@ export function createGuardedLookup(options: GuardedLookupOptions = {}): Guarded
         const family = familyOf(lookupOptions.family);
         const usable = family ? addresses.filter((entry) => entry.family === family) : addresses;
         const first = usable[0];
-        if (!first) return callback(new OutboundError('network', `No IPv${family} address for ${hostname}`) as unknown as NodeJS.ErrnoException, []);
+        if (!first) return callback(new OutboundError('network', `No IPv${family} address for ${hostname}`), []);
         if (lookupOptions.all) return callback(null, usable);
         callback(null, first.address, first.family);
       },
@@ -282,7 +282,7 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
   // One keep-alive pool per origin (undici's Agent), so a search reuses the connections of the last one.
   const agentFor = (lookup: GuardedLookup | undefined): Agent =>
     new Agent({
-      connect: lookup ? { lookup: lookup as never } : {},
+      connect: lookup ? { lookup } : {},
       keepAliveTimeout: 10_000,
       // undici keeps an idle connection for the server's announced keep-alive minus this margin (default
       // 2 s: a Node server's `timeout=5` gave 3 s, so connections to it closed between searches 3 s apart).

@@ -9,7 +9,7 @@
 import { Redis, type Command } from 'ioredis';
 
 /** How long a command may wait for its answer; a healthy Redis answers in well under a millisecond. */
-export const COMMAND_TIMEOUT_MS = 500;
+const COMMAND_TIMEOUT_MS = 500;
 
 /**
  * Drops the connection when a command gets no answer in time. A frozen server (SIGSTOP, a stuck

@@ -7,11 +7,11 @@
  * parameters get the same U+0000 check. An empty body counts as `{}`, so that a POST whose fields
  * are all optional needs none.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { validationError } from './errors.js';
 
 /** Deeper than any body the API documents (annotation highlights and resource data nest a few levels). */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** True when the JSON text opens more than `max` objects or arrays inside one another (strings skipped). */
 export function jsonNestingExceeds(text: string, max: number): boolean {
@@ -75,7 +75,9 @@ function appendPreValidation(route: RouteOptions, hook: PreValidationHook): void
 }
 
 export function installRequestInputChecks(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Fastify's own JSON parser is the callback kind (it calls `done`, returns nothing); its declared type
+  // is the union of the callback and the promise kinds.
+  const parseJson = app.getDefaultJsonParser('error', 'error') as Exclude<FastifyBodyParser<string>, (...args: never[]) => Promise<unknown>>;
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;

@@ -54,7 +54,8 @@ class LazyRequestLogger {
 
   private write(level: LevelName, args: unknown[]): void {
     if (!this.isLevelEnabled(level)) return;
-    (this.real()[level] as (...rest: unknown[]) => void)(...args);
+    const real = this.real();
+    Reflect.apply(real[level], real, args);
   }
 
   fatal(...args: unknown[]): void {
@@ -91,5 +92,5 @@ export const lazyChildLoggerFactory: NonNullable<FastifyServerOptions['childLogg
   const parent = logger as ParentLogger;
   const levelKnown = !options.level || options.level === 'silent' || parent.levels?.values[options.level] !== undefined;
   if (options.serializers || !levelKnown || typeof parent.isLevelEnabled !== 'function') return logger.child(bindings, options);
-  return new LazyRequestLogger(parent, bindings, options.level || undefined) as unknown as FastifyBaseLogger;
+  return new LazyRequestLogger(parent, bindings, options.level || undefined);
 };

@@ -79,7 +79,7 @@ for (const leg of storeLegs()) {
       const resource = await addResource(t.app, user, workspace.id, { title: `Paper ${ENCODED}`, notes: `Note &amp;lt;b&amp;gt;one&amp;lt;/b&amp;gt;` });
       await annotate(t.app, user, resource.id, { body: `Body ${ENCODED}text` });
       const read = await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspace.id}`, headers: user.bearer });
-      const body = read.json() as { workspace: { name: string; description: string }; resources: Array<{ title: string; notes: string; annotations: Array<{ body: string }> }> };
+      const body = read.json<{ workspace: { name: string; description: string }; resources: Array<{ title: string; notes: string; annotations: Array<{ body: string }> }> }>();
       expect(body.workspace).toMatchObject({ name: 'Reading list', description: 'About things' });
       expect(body.resources[0]).toMatchObject({ title: 'Paper', notes: 'Note one' });
       expect(body.resources[0]!.annotations[0]!.body).toBe('Body text');

@@ -47,7 +47,7 @@ function forWriting(schema: unknown): unknown {
 }
 
 /** The JSON Schema of what a route answers, as fast-json-stringify reads it. */
-export function responseJsonSchema(schema: z.ZodType): JsonSchema {
+function responseJsonSchema(schema: z.ZodType): JsonSchema {
   return forWriting(z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' })) as JsonSchema;
 }
 
@@ -63,7 +63,7 @@ export const serializerCompiler: FastifySerializerCompiler<FastifySchema> = ({ s
   const known = compiled.get(key);
   if (known) return known;
   const zod = resolveZod(schema);
-  const serializer = fastJsonStringify(zod ? responseJsonSchema(zod) : (schema as JsonSchema)) as Serializer;
+  const serializer = fastJsonStringify(zod ? responseJsonSchema(zod) : (schema as JsonSchema));
   compiled.set(key, serializer);
   return serializer;
 };

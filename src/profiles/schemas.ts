@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { plainText } from '../platform/sanitize.js';
 
-export const PROFILE_LIMITS = { displayName: 50, bio: 500 } as const;
+const PROFILE_LIMITS = { displayName: 50, bio: 500 } as const;
 
-export const PreferencesSchema = z.object({
+const PreferencesSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   language: z.literal('en-IN'),
   emailNotifications: z.boolean(),
   marketingEmails: z.boolean(),
 }).meta({ id: 'Preferences' });
 
-export const ProfileSchema = z.object({
+const ProfileSchema = z.object({
   id: z.uuid(),
   displayName: z.string().nullable(),
   bio: z.string().nullable(),

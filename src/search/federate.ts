@@ -75,7 +75,7 @@ interface ProviderOutcome {
 }
 
 /** Cache key of one provider's answer: provider, limit and the query with its whitespace normalised. */
-export function providerAnswerCacheKey(provider: ProviderId, query: string, limit: number): string {
+function providerAnswerCacheKey(provider: ProviderId, query: string, limit: number): string {
   const digest = createHash('sha256').update(query.trim().replace(/\s+/g, ' ')).digest('base64url');
   return `search:${CACHE_KEY_VERSION}:${provider}:${limit}:${digest}`;
 }

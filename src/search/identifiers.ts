@@ -16,7 +16,7 @@ export type ParsedIdentifier =
   | { kind: 'openalex'; openalexId: string };
 
 /** Other names accepted for a provider id (in `providers=` and in result ids). */
-export const PROVIDER_ID_ALIASES: Readonly<Record<string, ProviderId>> = {
+const PROVIDER_ID_ALIASES: Readonly<Record<string, ProviderId>> = {
   semantic: 'semanticscholar',
 };
 
@@ -35,7 +35,7 @@ const PMID = /^\d{1,9}$/;
 const SEMANTIC_SCHOLAR_ID = /^[0-9a-f]{40}$/i;
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 
-export function isArxivId(value: string): boolean {
+function isArxivId(value: string): boolean {
   return ARXIV_NEW.test(value) || ARXIV_OLD.test(value);
 }
 

@@ -11,7 +11,7 @@ import { arxivIdFromDoi, stripArxivVersion } from './text.js';
 import { plainTextRecord } from './plain-text.js';
 import type { ProviderId, SearchProvider, SearchRecord } from './types.js';
 
-export const DEFAULT_LOOKUP_TIMEOUT_MS = 10_000;
+const DEFAULT_LOOKUP_TIMEOUT_MS = 10_000;
 
 /** Every provider that could answer failed (rather than saying it does not know the id). */
 export class LookupUnavailableError extends Error {

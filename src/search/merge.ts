@@ -12,7 +12,7 @@ import type { ProviderId, SearchRecord } from './types.js';
  * Whose id, title and link a merged record shows: the DOI registry first (a DOI is the most widely
  * resolvable id), then the indexes that own their records, then the aggregators.
  */
-export const MERGE_PRIORITY: readonly ProviderId[] = [
+const MERGE_PRIORITY: readonly ProviderId[] = [
   'crossref',
   'pubmed',
   'arxiv',

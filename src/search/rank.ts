@@ -11,8 +11,6 @@
 import type { SearchRecord } from './types.js';
 
 export type SortOrder = 'relevance' | 'date' | 'citations';
-export const SORT_ORDERS: readonly SortOrder[] = ['relevance', 'date', 'citations'];
-
 const TITLE_WEIGHT = 3;
 const ABSTRACT_WEIGHT = 1;
 const K1 = 1.2;
@@ -95,7 +93,7 @@ interface FieldCounts {
 /** Lower-cased text with accents folded, as tokens are. */
 function foldForMatching(text: string): string {
   const lower = text.toLowerCase();
-  return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : lower;
+  return /[\u0080-\uffff]/.test(lower) ? lower.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : lower;
 }
 
 function isWordCode(code: number): boolean {

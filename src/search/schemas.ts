@@ -31,7 +31,7 @@ export const SearchResultSchema = z.object({
   type: z.string().optional(),
 }).meta({ id: 'SearchResult' });
 
-export const ProviderStatusSchema = z.object({
+const ProviderStatusSchema = z.object({
   id: ProviderIdSchema,
   status: z.enum(['ok', 'timeout', 'error', 'rate_limited', 'disabled']),
   count: z.number().int(),

@@ -14,7 +14,7 @@ export interface SearchService {
 }
 
 /** The public record, as the workspaces capability receives it. */
-export function toResolvedResource(record: SearchRecord): ResolvedResource {
+function toResolvedResource(record: SearchRecord): ResolvedResource {
   const { publishedDate, ...fields } = presentSearchResult(record);
   return { ...fields, ...(publishedDate ? { publishedDate } : {}) };
 }

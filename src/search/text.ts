@@ -170,7 +170,7 @@ export function inlineMarkupToText(fragment: string): string {
  */
 export function normaliseTitle(title: string): string {
   // Most titles are ASCII: skip Unicode normalisation for them (merging runs this on every record).
-  if (!/[^\x00-\x7f]/.test(title)) return title.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  if (!/[\u0080-\uffff]/.test(title)) return title.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
   return title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

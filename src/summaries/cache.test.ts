@@ -71,7 +71,7 @@ describe('summary cache, in-process layer', () => {
     expect(second?.value).toBe(first?.value);
     expect(Object.isFrozen(first?.value)).toBe(true);
     expect(Object.isFrozen(first?.value.bullets)).toBe(true);
-    expect(() => (first!.value.bullets as string[]).push('changed')).toThrow(TypeError);
+    expect(() => first!.value.bullets.push('changed')).toThrow(TypeError);
     expect(first?.value).not.toBe(summary);
   });
 

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, cookieHeader, cookiesFrom, expiredAccessToken } from '../../test/support/factories.js';
@@ -326,7 +327,7 @@ describe('summarize rate limit', () => {
   it('allows RATE_LIMIT_SUMMARIZE_PER_HOUR requests per visitor, then 429 with { error }', async () => {
     const t = await buildTestApp({ env: { RATE_LIMIT_SUMMARIZE_PER_HOUR: '2' } });
     const codes = [];
-    let last;
+    let last: LightMyRequestResponse | undefined;
     for (let i = 0; i < 3; i++) {
       last = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: QUICK, headers: { 'x-forwarded-for': '203.0.113.9' } });
       codes.push(last.statusCode);

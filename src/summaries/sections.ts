@@ -80,7 +80,7 @@ export function headingKind(block: string): SectionKind | undefined {
   return undefined;
 }
 
-export const CAPTION_START = /^(?:fig(?:ure)?|table|tab)\.?\s*[\dIVX]+\s*[.:]/i;
+const CAPTION_START = /^(?:fig(?:ure)?|table|tab)\.?\s*[\dIVX]+\s*[.:]/i;
 
 /** CAPTION_START.test(text), the pattern run only on texts that begin with its f or t. */
 function startsLikeCaption(text: string): boolean {
@@ -89,7 +89,7 @@ function startsLikeCaption(text: string): boolean {
 }
 const REFERENCE_ENTRY = /(?:19|20)\d{2}[a-z]?\.\s.*\b(?:Proceedings|pages|pp\.|Journal|In:|Vol\.|Press)\b/;
 
-export function isCandidate(text: string, words: SentenceWords, mode: SummaryMode): boolean {
+function isCandidate(text: string, words: SentenceWords, mode: SummaryMode): boolean {
   const minWords = mode === 'quick' ? 4 : 7;
   if (words.wordCount < minWords || words.wordCount > 80) return false;
   if (words.significantCount < 2) return false;
@@ -187,7 +187,7 @@ export function parseRecords(text: string, mode: SummaryMode, table: TermTable =
  * What stands before a paper's first heading: title and authors (front matter), and, when that
  * heading already opens the body ("1 Introduction"), the abstract printed without a heading of its own.
  */
-export function markOpeningMatter(records: SentenceRecord[], firstHeading: SectionKind): void {
+function markOpeningMatter(records: SentenceRecord[], firstHeading: SectionKind): void {
   for (const record of records) {
     const unheadedAbstract = firstHeading !== 'abstract' && record.candidate;
     record.section = unheadedAbstract ? 'abstract' : 'front';

@@ -74,7 +74,7 @@ describe('scanWordOffsets', () => {
   /** FNV-1a of the lower-cased word, as TermTable hashes it. */
   function lowerCaseHash(word: string): number {
     let hash = 0x811c9dc5;
-    for (const unit of word.toLowerCase()) hash = Math.imul(hash ^ (unit.charCodeAt(0) as number), 0x01000193);
+    for (const unit of word.toLowerCase()) hash = Math.imul(hash ^ unit.charCodeAt(0), 0x01000193);
     return hash;
   }
 

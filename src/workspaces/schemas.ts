@@ -39,7 +39,7 @@ function jsonBytes(value: unknown): number {
 }
 
 /** Tags: trimmed, HTML-free, empty ones dropped, duplicates (ignoring case) removed. */
-export const TagsInput = z
+const TagsInput = z
   .array(plainText(LIMITS.tag, { singleLine: true }))
   .max(LIMITS.tags, `must hold at most ${LIMITS.tags} tags`)
   .transform((tags) => {
@@ -253,7 +253,7 @@ export const ResourceSchema = z.object({
   annotations: z.array(AnnotationSchema),
 }).meta({ id: 'Resource' });
 
-export const WorkspaceSchema = z.object({
+const WorkspaceSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   title: z.string().describe('= name (Variant A name)'),

@@ -100,7 +100,7 @@ function identifiersInResourceId(resourceId: string): Pick<WorkIdentifiers, 'doi
 }
 
 export function workKeyOf(ids: WorkIdentifiers): string | null {
-  let parsedUrl: URL | null = null;
+  let parsedUrl: URL | null;
   try {
     parsedUrl = ids.url ? new URL(ids.url) : null;
   } catch {

@@ -102,8 +102,8 @@ export async function buildTestApp(
     ...options.build,
     // Every JSON reply is checked against its route's response schema (a mismatch fails the test).
     onRoute(route) {
-      checkReplySchemas.call(this, route);
-      seeRoute?.call(this, route);
+      checkReplySchemas(route);
+      void seeRoute?.call(this, route);
     },
     logger: false,
     platformOverrides: {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PROVIDER_FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'providers');
+const PROVIDER_FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'providers');
 
 /** The text of a recorded body, e.g. `readFixture('arxiv/error_400_incorrect_id_format_abc.xml')`. */
 export function readFixture(relativePath: string): string {

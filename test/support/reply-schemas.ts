@@ -16,7 +16,7 @@
  * A reply to a client that has already gone is not checked (nobody reads it).
  * Replies sent as JSON text (already serialised) are parsed and checked the same way, when sent.
  */
-import type { FastifyReply, FastifyRequest, onRouteHookHandler, onSendHookHandler, preSerializationHookHandler, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preSerializationHookHandler, RouteOptions } from 'fastify';
 import { z } from 'zod';
 
 const DIALECTS_KEY = 'x-dialects';
@@ -112,7 +112,7 @@ function contentTypeOf(reply: FastifyReply): string {
 }
 
 /** The checks, added to every route that declares response schemas (an `onRoute` hook). */
-export const checkReplySchemas: onRouteHookHandler = (route: RouteOptions) => {
+export function checkReplySchemas(route: RouteOptions): void {
   const responses = route.schema?.response as ResponseMap | undefined;
   if (!responses) return;
 
@@ -148,7 +148,7 @@ export const checkReplySchemas: onRouteHookHandler = (route: RouteOptions) => {
 
   route.preSerialization = [...hooksOf(route.preSerialization), beforeSerialization] as RouteOptions['preSerialization'];
   route.onSend = [...hooksOf(route.onSend), whenSent] as RouteOptions['onSend'];
-};
+}
 
 function hooksOf<T>(hooks: T | T[] | undefined): T[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];

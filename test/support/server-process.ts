@@ -19,12 +19,12 @@ const STAMP = join(BUILD_DIR, '.built-for');
 const LOCK = join(ROOT, '.test-build.lock');
 
 /** Compiles `src/` into `.test-build/` unless this test run (same VITEST parent pid) already did. */
-export async function ensureBuilt(): Promise<string> {
+async function ensureBuilt(): Promise<string> {
   const runId = `${process.ppid}`;
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (existsSync(STAMP) && readStamp() === runId) return join(BUILD_DIR, 'main.js');
-    let fd: number | null = null;
+    let fd: number;
     try {
       fd = openSync(LOCK, 'wx');
     } catch {

@@ -11,7 +11,7 @@ import { failForStatus } from './upstream.js';
 import { asArray, asNumber, asRecord, asString, createXmlParser, xmlText } from './values.js';
 
 /** arXiv asks for no more than one request every three seconds, one connection at a time. */
-export const ARXIV_REQUESTS_PER_SECOND = 1 / 3;
+const ARXIV_REQUESTS_PER_SECOND = 1 / 3;
 const MAX_RESULTS = 100;
 /** Long queries are cut to their first terms: every term is ANDed, so more terms only lose recall. */
 const MAX_QUERY_TERMS = 12;

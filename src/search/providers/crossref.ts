@@ -21,8 +21,8 @@ import { asArray, asNumber, asRecord, asString } from './values.js';
  * Crossref's published limits: the public pool allows 5 requests per second with 1 at a time; the
  * polite pool (requests carrying a `mailto`) 10 per second with 3 at a time.
  */
-export const CROSSREF_PUBLIC_RATE = { requestsPerSecond: 5, maxConcurrency: 1 };
-export const CROSSREF_POLITE_RATE = { requestsPerSecond: 10, maxConcurrency: 3 };
+const CROSSREF_PUBLIC_RATE = { requestsPerSecond: 5, maxConcurrency: 1 };
+const CROSSREF_POLITE_RATE = { requestsPerSecond: 10, maxConcurrency: 3 };
 const MAX_ROWS = 100;
 /** Only the fields used; a full work carries its reference list and can weigh 100 kB. */
 const SELECTED_FIELDS = [

@@ -20,7 +20,7 @@ import { failForStatus, readJson } from './upstream.js';
 import { asArray, asNumber, asRecord, asString } from './values.js';
 
 /** OpenAlex allows at most 10 requests per second (and 100,000 a day). */
-export const OPENALEX_REQUESTS_PER_SECOND = 10;
+const OPENALEX_REQUESTS_PER_SECOND = 10;
 const MAX_PER_PAGE = 100;
 const SELECTED_FIELDS = [
   'id', 'doi', 'title', 'display_name', 'publication_date', 'publication_year', 'authorships',

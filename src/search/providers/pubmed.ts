@@ -20,7 +20,7 @@ import { failForStatus } from './upstream.js';
 import { asArray, asNumber, asRecord, asString, createXmlParser, xmlText } from './values.js';
 
 /** NCBI allows 3 requests per second without an API key. */
-export const PUBMED_REQUESTS_PER_SECOND = 3;
+const PUBMED_REQUESTS_PER_SECOND = 3;
 const MAX_RESULTS = 100;
 const TOOL_NAME = 'research-workspace';
 
@@ -62,7 +62,7 @@ export function parseEsearch(body: string): PubmedIdList {
   };
 }
 
-export class EutilsError extends Error {}
+class EutilsError extends Error {}
 
 /** Reads an efetch PubmedArticleSet into records, in document order. */
 export function parseEfetch(body: string): SearchRecord[] {

@@ -10,7 +10,7 @@ import { failForStatus, readJson } from './upstream.js';
 import { asArray, asNumber, asRecord, asString } from './values.js';
 
 /** The introductory rate of an API key is 1 request per second; the keyless pool is shared and smaller. */
-export const SEMANTICSCHOLAR_REQUESTS_PER_SECOND = 1;
+const SEMANTICSCHOLAR_REQUESTS_PER_SECOND = 1;
 const MAX_LIMIT = 100;
 const PAPER_FIELDS = [
   'title', 'abstract', 'authors', 'year', 'publicationDate', 'citationCount', 'externalIds', 'url',

@@ -16,7 +16,7 @@ import { asArray, asNumber, asRecord, asString } from './values.js';
  * The Data API is metered by a daily quota (10,000 units by default; a search costs 100) rather than a
  * published request rate; 5 requests per second keeps bursts modest.
  */
-export const YOUTUBE_REQUESTS_PER_SECOND = 5;
+const YOUTUBE_REQUESTS_PER_SECOND = 5;
 const MAX_RESULTS = 50;
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
@@ -81,7 +81,7 @@ export function parseYoutubeSearch(body: unknown): { hits: Array<{ videoId: stri
 }
 
 /** Snippets of a `videos.list` reply by video id. */
-export function parseYoutubeVideos(body: unknown): Map<string, VideoSnippet> {
+function parseYoutubeVideos(body: unknown): Map<string, VideoSnippet> {
   const videos = new Map<string, VideoSnippet>();
   for (const itemNode of asArray(asRecord(body)?.items)) {
     const item = asRecord(itemNode);

@@ -12,7 +12,7 @@ import { failForStatus, readJson } from './upstream.js';
 import { asArray, asNumber, asRecord, asString } from './values.js';
 
 /** Zenodo's search endpoint allows 30 requests per minute (the rest of the REST API, 60 for guests). */
-export const ZENODO_REQUESTS_PER_SECOND = 0.5;
+const ZENODO_REQUESTS_PER_SECOND = 0.5;
 /** Anonymous searches may not ask for more than 25 records per page. */
 const MAX_PAGE_SIZE = 25;
 

@@ -39,7 +39,7 @@ function ngramCounts(tokens: string[], n: number): Map<string, number> {
   return counts;
 }
 
-export function rougeNFromTokens(candidate: string[], reference: string[], n: number): RougeScore {
+function rougeNFromTokens(candidate: string[], reference: string[], n: number): RougeScore {
   const candidateCounts = ngramCounts(candidate, n);
   const referenceCounts = ngramCounts(reference, n);
   let matches = 0;
@@ -61,7 +61,7 @@ export function lcsLength(a: string[], b: string[]): number {
   return previous[b.length] as number;
 }
 
-export function rougeLFromTokens(candidate: string[], reference: string[]): RougeScore {
+function rougeLFromTokens(candidate: string[], reference: string[]): RougeScore {
   return score(lcsLength(candidate, reference), candidate.length, reference.length);
 }
 

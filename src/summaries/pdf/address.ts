@@ -21,12 +21,6 @@ export interface PdfSourceUrls {
   zenodo: string;
 }
 
-export const DEFAULT_PDF_SOURCE_URLS: PdfSourceUrls = {
-  arxivPdfBase: 'https://arxiv.org/pdf',
-  openalex: 'https://api.openalex.org',
-  zenodo: 'https://zenodo.org/api',
-};
-
 export interface PdfRecordRef {
   /** Provider-prefixed (`arxiv:2101.00001v2`) or native id. */
   id?: string;
@@ -71,7 +65,7 @@ export function parseArxivId(input: string): string | undefined {
 }
 
 /** `https://arxiv.org/pdf/<id>` (or under another base). */
-export function arxivPdfUrl(arxivId: string, base: string): string {
+function arxivPdfUrl(arxivId: string, base: string): string {
   return `${base.replace(/\/+$/, '')}/${arxivId}`;
 }
 
@@ -84,7 +78,7 @@ function splitRecordId(record: PdfRecordRef): { source?: string; nativeId?: stri
   if (!id) return { source };
   const prefixed = /^([a-z]+):(.+)$/i.exec(id);
   const prefix = prefixed?.[1]?.toLowerCase();
-  if (prefixed && prefix && PROVIDER_IDS.has(prefix)) return { source: source ?? prefix, nativeId: prefixed[2] as string };
+  if (prefixed && prefix && PROVIDER_IDS.has(prefix)) return { source: source ?? prefix, nativeId: prefixed[2] };
   return { source, nativeId: id };
 }
 

@@ -10,7 +10,7 @@ import { PdfTextError } from './errors.js';
 import { startWorker } from './worker-thread.js';
 
 /** How long cleaning one text may take (it takes milliseconds for 200,000 characters). */
-export const CLEAN_TIMEOUT_MS = 5_000;
+const CLEAN_TIMEOUT_MS = 5_000;
 
 let idle: Worker | undefined;
 let nextId = 1;

@@ -10,14 +10,12 @@ import { closePdfjsWorkers, extractWithPdfjs, type EngineResult } from './pdfjs-
 import { extractWithPdftotext, isPdftotextAvailable } from './pdftotext-engine.js';
 import { hasPdfSignature } from './signature.js';
 
-export { hasPdfSignature };
-
 export type PdfEngine = 'pdftotext' | 'pdfjs';
 
 /** Text beyond this many characters is cut: far more than a summary needs, bounded memory (docs/design.md, Limits). */
-export const PDF_TEXT_MAX_CHARS = 200_000;
+const PDF_TEXT_MAX_CHARS = 200_000;
 /** How long one extraction may take before it is stopped. */
-export const PDF_EXTRACT_TIMEOUT_MS = 20_000;
+const PDF_EXTRACT_TIMEOUT_MS = 20_000;
 /** Fewer letters than this in the whole document means there is no text layer (a scan). */
 const MIN_LETTERS = 20;
 

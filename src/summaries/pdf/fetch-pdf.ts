@@ -8,7 +8,7 @@ import { pdfFetchErrorFrom } from './address.js';
 import { PdfFetchError } from './errors.js';
 import { hasPdfSignature } from './signature.js';
 
-export const PDF_FETCH_TIMEOUT_MS = 25_000;
+const PDF_FETCH_TIMEOUT_MS = 25_000;
 export const PDF_MAX_BYTES = 25 * 1024 * 1024;
 
 export interface FetchPdfOptions {

@@ -42,7 +42,7 @@ export function makeTwoColumnPdf(title: string, left: string[], right: string[])
 }
 
 /** A grey-striped 8-bit greyscale PNG, made without any image library. */
-export function makePng(width: number, height: number): Buffer {
+function makePng(width: number, height: number): Buffer {
   const rows: Buffer[] = [];
   for (let y = 0; y < height; y++) {
     const row = Buffer.alloc(width + 1);
