@@ -1,7 +1,8 @@
 /**
  * buildApp(config) → the whole service as a Fastify instance that never listens: tests call
  * `app.inject()`, `main.ts` listens. External plugins first (cookies, CORS, OpenAPI), then our own
- * (error handling, the request chain), then each capability's routes (multipart parsing is registered in
+ * (error handling, the request chain), then each capability's routes, then the web app's files and pages
+ * (web-app.ts) (multipart parsing is registered in
  * the avatar upload's own scope, so other routes do not pay for its hooks). Monitors' polls of
  * /api/health are answered on the server ahead of Fastify (health/monitor-polls.ts).
  */
@@ -39,6 +40,7 @@ import { summaryRoutes } from './summaries/routes.js';
 import { closePdfExtractors } from './summaries/pdf/extract.js';
 import { createRedisCache } from './platform/cache.js';
 import { rateLimitRules, typedLimits } from './rate-limits.js';
+import { webAppRoutes } from './web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -160,6 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
   app.addHook('onClose', async () => closePdfExtractors());
+  await app.register(async (scope) => webAppRoutes(scope, { distDir: config.webDistDir }));
 
   if (!options.platform) app.addHook('onClose', async () => platform.close());
   return app;

@@ -1,0 +1,9 @@
+import { Page } from '../../components/Page';
+
+export function AnalyticsPage() {
+  return (
+    <Page title="Analytics">
+      <p>This page is being built.</p>
+    </Page>
+  );
+}

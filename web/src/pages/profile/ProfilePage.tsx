@@ -1,0 +1,9 @@
+import { Page } from '../../components/Page';
+
+export function ProfilePage() {
+  return (
+    <Page title="Profile">
+      <p>This page is being built.</p>
+    </Page>
+  );
+}
