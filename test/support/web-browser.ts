@@ -28,6 +28,9 @@ const inCi = process.env.CI === 'true' || process.env.CI === '1';
 export const webSkipReason: string | null = !existsSync(CHROMIUM_PATH) && !inCi ? `${CHROMIUM_PATH} not installed: web app browser journeys skipped` : null;
 if (webSkipReason) console.warn(webSkipReason);
 
+/** A journey's time limit: each page is checked by axe four times (two viewports, two themes) on a shared machine. */
+export const JOURNEY_TIMEOUT_MS = 180_000;
+
 /** The two viewports every page is checked and photographed at. */
 export const VIEWPORTS = {
   mobile: { width: 390, height: 844 },
@@ -186,4 +189,27 @@ export async function signInThroughApp(page: Page, credentials: Pick<Credentials
   await page.getByLabel('Password').fill(credentials.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/auth/'));
+}
+
+/**
+ * Checks the page as it is now in light and in dark (the app follows the emulated
+ * prefers-color-scheme while its theme is `system`) at both viewports: axe's serious and critical
+ * findings are collected (the caller expects none) and a screenshot is saved for each,
+ * `<name>-<viewport>-<scheme>.png`. Leaves the page at the desktop size in light.
+ */
+export async function auditPage(page: Page, name: string): Promise<Record<string, AxeFinding[]>> {
+  const findings: Record<string, AxeFinding[]> = {};
+  for (const viewport of ['mobile', 'desktop'] as const) {
+    await page.setViewportSize(VIEWPORTS[viewport]);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((expected) => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme === expected, scheme);
+      const found = await seriousA11yViolations(page);
+      if (found.length > 0) findings[`${viewport}-${scheme}`] = found;
+      await screenshot(page, `${name}-${viewport}-${scheme}`);
+    }
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.emulateMedia({ colorScheme: 'light' });
+  return findings;
 }

@@ -5,9 +5,9 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newContext, newCredentials, screenshot, seriousA11yViolations, signUpThroughApp, startWebServer, webSkipReason, type WebServer } from '../support/web-browser.js';
+import { launchChromium, newContext, newCredentials, screenshot, seriousA11yViolations, signUpThroughApp, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
 
-describe.skipIf(webSkipReason)('web app smoke journey (Chromium)', () => {
+describe.skipIf(webSkipReason)('web app smoke journey (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
   let server: WebServer;
   let browser: Browser;
 

@@ -1,10 +1,12 @@
 /** The app shell: skip link, header with the main navigation, theme switch and Sign out; the page below. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { useEffect } from 'react';
+import { NavLink, Outlet } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { describeError } from '../api/errors';
 import { THEMES, useTheme, type Theme } from '../app/theme';
-import { SESSION_KEY, useSession, useSessionEndedReset } from '../app/session';
+import { useProfile } from '../app/profile';
+import { useSession, useSessionEndedReset } from '../app/session';
 import { useToast } from './Toasts';
 
 const NAV = [
@@ -34,14 +36,14 @@ function ThemeSwitch() {
 
 function SignOutButton() {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const toast = useToast();
   const signOut = useMutation({
     mutationFn: () => unwrap(api.POST('/api/auth/signout')),
-    onSuccess: async () => {
+    // A full page load: nothing of the signed-out user stays in memory, and no guard races the
+    // navigation (a protected page seeing the session gone would send the visitor to sign in and back).
+    onSuccess: () => {
       queryClient.clear();
-      queryClient.setQueryData(SESSION_KEY, null);
-      await navigate('/auth/signin', { replace: true });
+      window.location.replace('/auth/signin');
     },
     onError: (error) => toast(describeError(error), { tone: 'error' }),
   });
@@ -52,10 +54,21 @@ function SignOutButton() {
   );
 }
 
+/** A signed-in user's theme is a profile preference: it replaces this browser's choice when the profile loads. */
+function useProfileTheme(signedIn: boolean): void {
+  const profile = useProfile(signedIn);
+  const saved = profile.data?.preferences.theme;
+  const { setTheme } = useTheme();
+  useEffect(() => {
+    if (saved) setTheme(saved);
+  }, [saved, setTheme]);
+}
+
 export function Layout() {
   useSessionEndedReset();
   const session = useSession();
   const signedIn = Boolean(session.data);
+  useProfileTheme(signedIn);
   return (
     <>
       <a className="skip-link" href="#main">

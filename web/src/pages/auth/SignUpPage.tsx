@@ -8,7 +8,7 @@ import { safeNext, SESSION_KEY, useSession } from '../../app/session';
 import { OAuthButtons } from './OAuthButtons';
 import { errorsByField } from './useFieldErrors';
 
-export const PASSWORD_RULES = 'At least 6 characters; common passwords are refused.';
+import { PASSWORD_RULES } from './password-rules';
 
 export function SignUpPage() {
   const [params] = useSearchParams();

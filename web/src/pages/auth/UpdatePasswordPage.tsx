@@ -5,7 +5,7 @@ import { api, unwrap } from '../../api/client';
 import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { errorsByField } from './useFieldErrors';
-import { PASSWORD_RULES } from './SignUpPage';
+import { PASSWORD_RULES } from './password-rules';
 
 /** The reset mail's link lands here with ?token=…; the new password is set with it, then the user signs in. */
 export function UpdatePasswordPage() {
