@@ -8,6 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expiredAccessToken, type TestUser } from '../support/factories.js';
 import { linkIn, mailWrittenBy } from '../support/outbox.js';
 import {
   auditPage,
@@ -22,6 +23,8 @@ import {
   type WebServer,
 } from '../support/web-browser.js';
 
+const SIGNIN_ATTEMPTS_PER_EMAIL = 3;
+
 describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
   let server: WebServer;
   let browser: Browser;
@@ -30,7 +33,8 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
   let pageErrors: string[];
 
   beforeAll(async () => {
-    server = await startWebServer();
+    // A low per-e-mail sign-in limit, so that one test can meet the 429.
+    server = await startWebServer({ env: { RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: String(SIGNIN_ATTEMPTS_PER_EMAIL) } });
     browser = await launchChromium();
   }, 240_000);
   afterAll(async () => {
@@ -185,5 +189,59 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
     expect(new URL(page.url()).pathname).toBe('/auth/signin');
     await page.getByRole('button', { name: 'Continue with GitHub' }).click();
     await expect.poll(alertText).toContain('Sign-in with GitHub is not configured on this server');
+  });
+
+  it('refreshes an expired session without the user noticing', async () => {
+    const credentials = newCredentials('expired');
+    await signUpThroughApp(page, credentials);
+    const { user } = (await (await page.request.get('/api/auth/session')).json()) as { user: { id: string } };
+    const expired = await expiredAccessToken(server.t.app, { id: user.id, email: credentials.email, name: credentials.name } as TestUser);
+    await context.addCookies([{ name: 'access_token', value: expired, url: server.base, httpOnly: true, sameSite: 'Lax' }]);
+
+    await page.goto('/profile');
+    await expect.poll(() => page.getByLabel('Display name').inputValue()).toBe(credentials.name);
+    expect(new URL(page.url()).pathname).toBe('/profile');
+    const access = (await context.cookies()).find((cookie) => cookie.name === 'access_token');
+    expect(access?.value).toBeTruthy();
+    expect(access?.value).not.toBe(expired);
+  });
+
+  it('sends the user to sign in (and back) when the session has ended under an open page', async () => {
+    const credentials = newCredentials('ended');
+    await signUpThroughApp(page, credentials);
+    await page.goto('/profile');
+    const toggle = page.getByLabel('News and product e-mails');
+    await toggle.waitFor();
+    await context.clearCookies();
+    await toggle.click();
+    await page.waitForURL((url) => url.pathname === '/auth/signin');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/profile');
+    await page.getByLabel('Email').fill(credentials.email);
+    await page.getByLabel('Password').fill(credentials.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/profile');
+  });
+
+  it('says when to try again after too many sign-in attempts (429, Retry-After)', async () => {
+    const credentials = newCredentials('limited');
+    await signUpThroughApp(page, credentials);
+    await context.clearCookies();
+    await page.goto('/auth/signin');
+    await page.getByLabel('Email').fill(credentials.email);
+    for (let attempt = 1; attempt <= SIGNIN_ATTEMPTS_PER_EMAIL; attempt += 1) {
+      await page.getByLabel('Password').fill(`wrong-${attempt}-password`);
+      const answered = page.waitForResponse((response) => response.url().endsWith('/api/auth/signin'));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      expect((await answered).status()).toBe(401);
+    }
+    await page.getByLabel('Password').fill(credentials.password);
+    const refused = page.waitForResponse((response) => response.url().endsWith('/api/auth/signin'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const response = await refused;
+    expect(response.status()).toBe(429);
+    const retryAfter = Number(response.headers()['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    await expect.poll(alertText).toMatch(/Try again in \d+ (second|minute)s?\./);
+    expect(new URL(page.url()).pathname).toBe('/auth/signin');
   });
 });
