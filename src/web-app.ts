@@ -10,6 +10,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { PUBLIC } from './platform/openapi.js';
 
 /** The URLs the app's router draws; `/auth/callback` is more specific than `/auth/*` and stays the server's route. */
 export const APP_ROUTES = ['/', '/dashboard', '/workspaces', '/workspaces/*', '/profile', '/analytics', '/auth/*'] as const;
@@ -45,7 +46,8 @@ const PAGE_HEADERS = {
 
 // Static files need no session: no credentials are read, no anonymous cookie is set, nothing is counted.
 const routeConfig = { auth: 'none' as const, noCookies: true };
-const hidden = { hide: true };
+// Not part of the API document, and open to everyone (as every route that needs no session says).
+const hidden = { hide: true, security: PUBLIC };
 
 export async function webAppRoutes(app: FastifyInstance, options: { distDir: string }): Promise<void> {
   const { distDir } = options;
