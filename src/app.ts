@@ -1,8 +1,9 @@
 /**
  * buildApp(config) → the whole service as a Fastify instance that never listens: tests call
  * `app.inject()`, `main.ts` listens. External plugins first (cookies, CORS, OpenAPI), then our own
- * (error handling, the request chain), then each capability's routes (multipart parsing is registered in
- * the avatar upload's own scope, so other routes do not pay for its hooks).
+ * (error handling, the request chain), then each capability's routes, then the web app's files and pages
+ * (web-app.ts). Multipart parsing is registered in the avatar upload's own scope, so other routes do not
+ * pay for its hooks.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRouteHookHandler } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -37,6 +38,7 @@ import { summaryRoutes } from './summaries/routes.js';
 import { closePdfExtractors } from './summaries/pdf/extract.js';
 import { createRedisCache } from './platform/cache.js';
 import { rateLimitRules, typedLimits } from './rate-limits.js';
+import { webAppRoutes } from './web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -157,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
   app.addHook('onClose', async () => closePdfExtractors());
+  await app.register(async (scope) => webAppRoutes(scope, { distDir: config.webDistDir }));
 
   if (!options.platform) app.addHook('onClose', async () => platform.close());
   return app;

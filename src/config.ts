@@ -4,6 +4,7 @@
  * list of every problem, not just the first one.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const optionalString = z
@@ -111,6 +112,8 @@ const EnvSchema = z
     RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: positiveInt(20),
     RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP: positiveInt(60),
 
+    WEB_DIST_DIR: optionalString,
+
     EMAILJS_SERVICE_ID: optionalString,
     EMAILJS_TEMPLATE_ID: optionalString,
     EMAILJS_PUBLIC_KEY: optionalString,
@@ -208,6 +211,8 @@ export interface Config {
     sharePagePerMinutePerIp: number;
   };
   emailjs: { serviceId?: string; templateId?: string; publicKey?: string };
+  /** The built web app (`vite build`'s output) served at `/`. */
+  webDistDir: string;
 }
 
 export class ConfigError extends Error {
@@ -223,6 +228,9 @@ function readVersion(): string {
 }
 
 const VERSION = readVersion();
+
+/** `web/dist` beside package.json, wherever the service runs from (src/, dist/ or .test-build/). */
+const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
 
 /** Validates an environment (normally `process.env`) into a frozen Config, or throws ConfigError listing every problem. */
 /**
@@ -315,6 +323,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       templateId: env.EMAILJS_TEMPLATE_ID,
       publicKey: env.EMAILJS_PUBLIC_KEY,
     },
+    webDistDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR,
   };
   return Object.freeze(config);
 }

@@ -17,7 +17,7 @@ export function storeLegSkipReason(env: Record<string, string | undefined> = pro
 export async function skipReasons(env: Record<string, string | undefined> = process.env): Promise<string[]> {
   return [
     storeLegSkipReason(env),
-    existsSync(CHROMIUM_PATH) ? null : `${CHROMIUM_PATH} not installed: share-page browser tests skipped (apt-get install chromium)`,
+    existsSync(CHROMIUM_PATH) ? null : `${CHROMIUM_PATH} not installed: share-page and web app browser tests skipped (apt-get install chromium)`,
     (await isPdftotextAvailable()) ? null : 'pdftotext not on PATH: its PDF engine tests skipped, pdf.js only (apt-get install poppler-utils)',
   ].filter((reason): reason is string => reason !== null);
 }

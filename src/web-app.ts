@@ -1,0 +1,82 @@
+/**
+ * The web app (web/, built by `vite build` into `config.webDistDir`) served at `/`: its hashed assets
+ * under /assets/ (cached for a year, immutable), the files of its public folder (favicon…), and
+ * index.html (never cached without revalidation) for every route the app itself draws (the SPA
+ * fallback). Everything else stays the server's: /api/*, /share/*, /storage/*, /auth/callback, and an
+ * unknown URL is the API's JSON 404. Without a build, the app's routes say how to make one (503) and the
+ * API works as before.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { PUBLIC } from './platform/openapi.js';
+
+/** The URLs the app's router draws; `/auth/callback` is more specific than `/auth/*` and stays the server's route. */
+export const APP_ROUTES = ['/', '/dashboard', '/workspaces', '/workspaces/*', '/profile', '/analytics', '/auth/*'] as const;
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+/**
+ * The page's policy: only our own scripts, styles, images and API. Inline style attributes are allowed
+ * (the dialog and chart libraries position elements with them); inline scripts are not. `blob:` images
+ * are the avatar preview before upload.
+ */
+export const APP_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const PAGE_HEADERS = {
+  'cache-control': REVALIDATE,
+  'content-security-policy': APP_CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
+// Static files need no session: no credentials are read, no anonymous cookie is set, nothing is counted.
+const routeConfig = { auth: 'none' as const, noCookies: true };
+// Not part of the API document, and open to everyone (as every route that needs no session says).
+const hidden = { hide: true, security: PUBLIC };
+
+export async function webAppRoutes(app: FastifyInstance, options: { distDir: string }): Promise<void> {
+  const { distDir } = options;
+  const built = existsSync(join(distDir, 'index.html'));
+  if (!built) {
+    const notBuilt = (_request: unknown, reply: FastifyReply) =>
+      reply
+        .status(503)
+        .header('cache-control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send(`The web app is not built (no ${join(distDir, 'index.html')}).\nRun \`npm run build\` (or \`npm run build:web\`), then restart; \`npm start\` does both.\nThe API is at /api (reference: /api/docs).\n`);
+    for (const url of APP_ROUTES) app.get(url, { config: routeConfig, schema: hidden }, notBuilt);
+    return;
+  }
+
+  await app.register(fastifyStatic, { root: distDir, serve: false, cacheControl: false, etag: true, lastModified: true });
+
+  const page = (_request: unknown, reply: FastifyReply) => reply.headers(PAGE_HEADERS).sendFile('index.html');
+  for (const url of APP_ROUTES) app.get(url, { config: routeConfig, schema: hidden }, page);
+
+  app.get<{ Params: { '*': string } }>('/assets/*', { config: routeConfig, schema: hidden }, (request, reply) =>
+    reply.header('cache-control', IMMUTABLE).header('x-content-type-options', 'nosniff').sendFile(`assets/${request.params['*']}`),
+  );
+
+  // The public folder's files (favicon, robots.txt…) keep their names, so they are revalidated.
+  for (const name of readdirSync(distDir)) {
+    if (name === 'index.html' || name.startsWith('.') || !statSync(join(distDir, name)).isFile()) continue;
+    app.get(`/${name}`, { config: routeConfig, schema: hidden }, (_request, reply) =>
+      reply.header('cache-control', REVALIDATE).header('x-content-type-options', 'nosniff').sendFile(name),
+    );
+  }
+}

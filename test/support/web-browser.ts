@@ -1,0 +1,215 @@
+/**
+ * The web app in a real browser, for the journeys in test/web/: the app built once per test run
+ * (`vite build` into .test-build-web/, behind a lock as server-process.ts does for the service), the
+ * real service (buildTestApp, listening on a free port, its search providers answered by a fixture
+ * server), Debian's Chromium through playwright-core, axe-core on each page, and screenshots in
+ * test-artifacts/web/. Without Chromium the journeys are skipped (one line says so), except in CI,
+ * where that is a failure.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildTestApp, type StoreLeg, type TestApp } from './app.js';
+import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServer } from './fixture-server.js';
+import { freePort } from './server-process.js';
+import { CHROMIUM_PATH } from './skip-reasons.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const WEB_BUILD_DIR = join(ROOT, '.test-build-web');
+const STAMP = join(WEB_BUILD_DIR, '.built-for');
+const LOCK = join(ROOT, '.test-build-web.lock');
+export const WEB_ARTIFACTS = join(ROOT, 'test-artifacts', 'web');
+
+const inCi = process.env.CI === 'true' || process.env.CI === '1';
+/** Why the journeys cannot run here (null when they can); in CI a missing Chromium fails the run instead. */
+export const webSkipReason: string | null = !existsSync(CHROMIUM_PATH) && !inCi ? `${CHROMIUM_PATH} not installed: web app browser journeys skipped` : null;
+if (webSkipReason) console.warn(webSkipReason);
+
+/** A journey's time limit: each page is checked by axe four times (two viewports, two themes) on a shared machine. */
+export const JOURNEY_TIMEOUT_MS = 180_000;
+
+/** The two viewports every page is checked and photographed at. */
+export const VIEWPORTS = {
+  mobile: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+function readStamp(): string {
+  try {
+    return readFileSync(STAMP, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** Builds web/ into .test-build-web/ unless this test run (same Vitest parent) already did; returns the directory. */
+export async function ensureWebBuilt(): Promise<string> {
+  const runId = `${process.ppid}`;
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    if (existsSync(STAMP) && readStamp() === runId) return WEB_BUILD_DIR;
+    let fd: number | null = null;
+    try {
+      fd = openSync(LOCK, 'wx');
+    } catch {
+      // Another test file is building: wait for it (a lock older than 4 minutes is stale).
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 240_000) rmSync(LOCK, { force: true });
+      if (Date.now() > deadline) throw new Error('timed out waiting for the web app test build');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    try {
+      if (existsSync(STAMP) && readStamp() === runId) return WEB_BUILD_DIR;
+      const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+      const result = spawnSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+        cwd: ROOT,
+        env: { ...process.env, WEB_OUT_DIR: WEB_BUILD_DIR, NODE_ENV: 'production' },
+        encoding: 'utf8',
+      });
+      if (result.status !== 0) throw new Error(`web app test build failed:\n${result.stdout}\n${result.stderr}`);
+      writeFileSync(STAMP, runId);
+      return WEB_BUILD_DIR;
+    } finally {
+      closeSync(fd);
+      rmSync(LOCK, { force: true });
+    }
+  }
+}
+
+export interface WebServer {
+  /** `http://127.0.0.1:<port>`: the app and the API, one origin. */
+  base: string;
+  t: TestApp;
+  fixtures: FixtureServer;
+  close(): Promise<void>;
+}
+
+/** The service serving the test build of the app, with its search providers pointed at a fixture server. */
+export async function startWebServer(options: { leg?: StoreLeg; routes?: FixtureRoute[]; env?: Record<string, string> } = {}): Promise<WebServer> {
+  const distDir = await ensureWebBuilt();
+  const fixtures = await startFixtureServer(options.routes ?? []);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = await buildTestApp({
+    leg: options.leg,
+    env: { ...providerEnvFor(fixtures.url), APP_ORIGIN: base, PUBLIC_URL: base, WEB_DIST_DIR: distDir, ...options.env },
+  });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return {
+    base,
+    t,
+    fixtures,
+    async close() {
+      await t.close();
+      await fixtures.close();
+    },
+  };
+}
+
+/** Debian's Chromium, headless, with the flags the share-page tests use. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`In CI the web app journeys must run: ${CHROMIUM_PATH} is missing`);
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+/** A fresh browser profile (its own cookies) at one of the two viewports, in a colour scheme. */
+export async function newContext(browser: Browser, base: string, viewport: ViewportName = 'desktop', colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: base, viewport: VIEWPORTS[viewport], colorScheme, reducedMotion: 'reduce' });
+}
+
+export interface AxeFinding {
+  id: string;
+  impact: string | null | undefined;
+  help: string;
+  targets: string[];
+}
+
+/** axe-core's serious and critical findings on the page as it is now (WCAG 2.1 A/AA rules): the tests expect none. */
+export async function seriousA11yViolations(page: Page): Promise<AxeFinding[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.map((node) => node.target.join(' ')) }));
+}
+
+/** Saves a full-page screenshot as test-artifacts/web/<name>.png (CI keeps test-artifacts/). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(WEB_ARTIFACTS, { recursive: true });
+  const path = join(WEB_ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Sets the app's theme the way a returning user's browser has it (the app reads it on load). */
+export async function presetTheme(context: BrowserContext, theme: 'system' | 'light' | 'dark'): Promise<void> {
+  await context.addInitScript((value) => {
+    try {
+      (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem('rw-theme', value);
+    } catch {
+      // about:blank has no storage
+    }
+  }, theme);
+}
+
+export interface Credentials {
+  name: string;
+  email: string;
+  password: string;
+}
+
+let accounts = 0;
+/** New, unused credentials (the password is long and unusual, so the common-password rule passes). */
+export function newCredentials(prefix = 'web'): Credentials {
+  accounts += 1;
+  const tag = `${Date.now().toString(36)}${accounts}${Math.random().toString(36).slice(2, 6)}`;
+  return { name: `Ada ${tag}`, email: `${prefix}-${tag}@example.org`, password: `violet-harbour-${tag}` };
+}
+
+/** Signs up through the app's form (it signs in too) and waits for the dashboard. */
+export async function signUpThroughApp(page: Page, credentials: Credentials): Promise<void> {
+  await page.goto('/auth/signup');
+  await page.getByLabel('Name').fill(credentials.name);
+  await page.getByLabel('Email').fill(credentials.email);
+  await page.getByLabel('Password').fill(credentials.password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+/** Signs in through the app's form and waits to leave the sign-in page. */
+export async function signInThroughApp(page: Page, credentials: Pick<Credentials, 'email' | 'password'>): Promise<void> {
+  await page.goto('/auth/signin');
+  await page.getByLabel('Email').fill(credentials.email);
+  await page.getByLabel('Password').fill(credentials.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/auth/'));
+}
+
+/**
+ * Checks the page as it is now in light and in dark (the app follows the emulated
+ * prefers-color-scheme while its theme is `system`) at both viewports: axe's serious and critical
+ * findings are collected (the caller expects none) and a screenshot is saved for each,
+ * `<name>-<viewport>-<scheme>.png`. Leaves the page at the desktop size in light.
+ */
+export async function auditPage(page: Page, name: string): Promise<Record<string, AxeFinding[]>> {
+  const findings: Record<string, AxeFinding[]> = {};
+  for (const viewport of ['mobile', 'desktop'] as const) {
+    await page.setViewportSize(VIEWPORTS[viewport]);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((expected) => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme === expected, scheme);
+      const found = await seriousA11yViolations(page);
+      if (found.length > 0) findings[`${viewport}-${scheme}`] = found;
+      await screenshot(page, `${name}-${viewport}-${scheme}`);
+    }
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.emulateMedia({ colorScheme: 'light' });
+  return findings;
+}

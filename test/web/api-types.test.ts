@@ -1,0 +1,34 @@
+/**
+ * The web app's API types (web/src/api/schema.d.ts) are what the service's own cookie-dialect
+ * document generates today: a route or schema change that the app has not been regenerated for
+ * (`npm run web:api`) fails here, so the app and the API cannot drift apart silently.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_TYPES_FILE, apiTypesOf, COOKIE_DOCUMENT_URL } from '../../scripts/web-api.js';
+import { buildTestApp, type TestApp } from '../support/app.js';
+
+describe('web/src/api/schema.d.ts', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('matches what the live cookie-dialect document generates (run `npm run web:api` after an API change)', async () => {
+    const response = await t.app.inject({ method: 'GET', url: COOKIE_DOCUMENT_URL });
+    expect(response.statusCode).toBe(200);
+    const generated = await apiTypesOf(response.json());
+    const committed = readFileSync(API_TYPES_FILE, 'utf8');
+    expect(committed === generated, 'web/src/api/schema.d.ts is out of date: run `npm run web:api` and commit it').toBe(true);
+  });
+
+  it('describes the routes the app calls, in the cookie dialect', () => {
+    const committed = readFileSync(API_TYPES_FILE, 'utf8');
+    for (const path of ['/api/auth/signin', '/api/auth/signup', '/api/auth/refresh', '/api/auth/session', '/api/profile', '/api/analytics/search', '/api/search', '/api/workspaces']) {
+      expect(committed, path).toContain(`"${path}": {`);
+    }
+    // Only the cookie scheme: no bearer Variant B envelope types leak into the app's client.
+    expect(committed).not.toContain('WorkspaceEnvelope');
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The JavaScript a first visit to the sign-in page and to the search page downloads before it can
+ * draw: the entry chunk, the page's chunk and everything they import statically, from Vite's build
+ * manifest, gzipped with node:zlib. Budget: 150 KB each. The analytics charts are never part of it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuilt } from '../support/web-browser.js';
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+const BUDGET_BYTES = 150 * 1024;
+
+/** The chunk keys loaded with `keys`: themselves and, transitively, their static imports. */
+export function staticClosure(manifest: Manifest, keys: string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`manifest has no chunk ${key}`);
+    seen.add(key);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return seen;
+}
+
+describe('initial JavaScript of the first pages (gzip)', () => {
+  let dir: string;
+  let manifest: Manifest;
+  let entry: string;
+  const gzipped = (key: string) => gzipSync(readFileSync(join(dir, manifest[key]!.file)), { level: 9 }).length;
+  const initial = (page: string) => [...staticClosure(manifest, [entry, page])].filter((key) => manifest[key]!.file.endsWith('.js'));
+
+  beforeAll(async () => {
+    dir = await ensureWebBuilt();
+    manifest = JSON.parse(readFileSync(join(dir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+    const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry);
+    expect(entries).toHaveLength(1);
+    entry = entries[0]![0];
+  }, 240_000);
+
+  it.each([
+    ['sign-in', 'src/pages/auth/SignInPage.tsx'],
+    ['search', 'src/pages/dashboard/DashboardPage.tsx'],
+  ])('%s page: at most 150 KB', (name, page) => {
+    const chunks = initial(page);
+    const total = chunks.reduce((sum, key) => sum + gzipped(key), 0);
+    console.log(`initial JS of the ${name} page: ${(total / 1024).toFixed(1)} KB gzipped in ${chunks.length} files`);
+    expect(total).toBeGreaterThan(10 * 1024); // React alone: a manifest read wrongly would pass the budget
+    expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+
+  it('keeps the chart library out of the first load (it is its own chunk, loaded by the analytics page)', () => {
+    const charts = 'src/pages/analytics/BarChart.tsx';
+    expect(manifest['src/pages/analytics/AnalyticsPage.tsx']?.dynamicImports).toContain(charts);
+    for (const page of ['src/pages/auth/SignInPage.tsx', 'src/pages/dashboard/DashboardPage.tsx']) {
+      expect(initial(page)).not.toContain(charts);
+      expect(initial(page)).not.toContain('src/pages/analytics/AnalyticsPage.tsx');
+    }
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * The profile and analytics pages in Chromium against the real service: display name and bio with
+ * their limits counted while typing and saved; the avatar's image-only and 2 MB rules (in the page and
+ * from the server), a preview, the upload and the stored image shown; the theme set to dark applied at
+ * once and kept in the profile; analytics showing the user's searches and saved resources as numbers
+ * (and charts). Each page passes axe in light and dark at both viewports and is photographed.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApp, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
+
+type StyleBox = { document: { documentElement: { dataset: Record<string, string> } }; getComputedStyle(element: unknown): { backgroundColor: string } };
+
+describe.skipIf(webSkipReason)('profile and analytics in the web app (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
+  let server: WebServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startWebServer({ routes: [{ path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' }] });
+    browser = await launchChromium();
+    context = await newContext(browser, server.base);
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await signUpThroughApp(page, newCredentials('profile'));
+  }, 240_000);
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  const profileNow = async () => ((await (await page.request.get('/api/profile')).json()) as { profile: { displayName: string | null; bio: string | null; avatarUrl: string | null; preferences: { theme: string } } }).profile;
+
+  it('edits the display name and bio, counting their limits while typing', async () => {
+    await page.goto('/profile');
+    const name = page.getByLabel('Display name');
+    await name.waitFor();
+    expect(await auditPage(page, 'profile')).toEqual({});
+
+    await name.fill('x'.repeat(51));
+    await expect.poll(() => page.getByText('51 / 50 characters: 1 too many').count()).toBe(1);
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Save profile' }).isDisabled()).toBe(true);
+
+    await name.fill('Ada Lovelace');
+    expect(await page.getByText('12 / 50 characters').count()).toBe(1);
+    const bio = 'Reads about analytical engines and the notes that came with them.';
+    await page.getByLabel('Bio').fill(bio);
+    expect(await page.getByText(`${bio.length} / 500 characters`).count()).toBe(1);
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await expect.poll(async () => (await profileNow()).displayName).toBe('Ada Lovelace');
+    expect((await profileNow()).bio).toBe(bio);
+
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Display name').inputValue()).toBe('Ada Lovelace');
+    expect(await page.getByLabel('Bio').inputValue()).toBe(bio);
+  });
+
+  it('refuses a non-image and an image over 2 MB, previews and uploads a real image', async () => {
+    await page.goto('/profile');
+    const avatar = page.getByLabel('Avatar');
+    await avatar.waitFor();
+    const avatarError = () => page.locator('.field-invalid .field-error').textContent();
+
+    await avatar.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+    await expect.poll(avatarError).toContain('Only image files');
+    expect(await page.getByRole('button', { name: 'Upload avatar' }).isDisabled()).toBe(true);
+
+    await avatar.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(2 * 1024 * 1024 + 1, 1) });
+    await expect.poll(avatarError).toContain('larger than 2 MB');
+
+    // Says it is a PNG but is not one: the server's answer is shown at the field.
+    await avatar.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('plain text pretending to be a picture') });
+    await page.getByRole('button', { name: 'Upload avatar' }).click();
+    await expect.poll(avatarError).toMatch(/not an image|could not be decoded/);
+
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    await avatar.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    await expect.poll(() => page.getByRole('img', { name: 'Preview of the new avatar' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Upload avatar' }).click();
+    const stored = page.getByRole('img', { name: 'Your avatar' });
+    await stored.waitFor();
+    expect(await stored.getAttribute('src')).toMatch(/\/storage\/avatars\//);
+    await expect.poll(() => stored.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    expect((await profileNow()).avatarUrl).toMatch(/\/storage\/avatars\//);
+  });
+
+  it('applies the dark theme at once and keeps it in the profile', async () => {
+    await page.goto('/profile');
+    const theme = page.getByLabel('Theme', { exact: true });
+    await theme.waitFor();
+    const background = () => page.evaluate(() => {
+      const box = globalThis as unknown as StyleBox;
+      return box.getComputedStyle(box.document.documentElement).backgroundColor;
+    });
+    const light = await background();
+    await theme.selectOption('dark');
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as StyleBox).document.documentElement.dataset.theme)).toBe('dark');
+    expect(await background()).not.toBe(light);
+    await expect.poll(async () => (await profileNow()).preferences.theme).toBe('dark');
+
+    // A new browser (no local choice) signed in as the same user gets the profile's theme.
+    const cookies = await context.cookies();
+    const other = await newContext(browser, server.base);
+    await other.addCookies(cookies);
+    const second = await other.newPage();
+    await second.goto('/dashboard');
+    await expect.poll(() => second.evaluate(() => (globalThis as unknown as StyleBox).document.documentElement.dataset.theme)).toBe('dark');
+    await other.close();
+
+    await theme.selectOption('system');
+    await expect.poll(async () => (await profileNow()).preferences.theme).toBe('system');
+  });
+
+  it('shows the searches and saved resources as numbers, and charts them', async () => {
+    const origin = { origin: server.base };
+    for (const q of ['graph neural networks', 'graph neural networks', 'protein folding']) {
+      expect((await page.request.get(`/api/search?q=${encodeURIComponent(q)}&providers=arxiv`)).status()).toBe(200);
+    }
+    const created = await page.request.post('/api/workspaces', { headers: origin, data: { title: 'Reading list' } });
+    expect(created.status()).toBe(201);
+    const workspace = (await created.json()) as { id: string };
+    for (const [title, url] of [
+      ['Attention Is All You Need', 'https://arxiv.org/abs/1706.03762'],
+      ['Deep learning', 'https://doi.org/10.1038/nature14539'],
+    ] as const) {
+      const added = await page.request.post(`/api/workspaces/${workspace.id}/resources`, { headers: origin, data: { title, url, type: 'article' } });
+      expect(added.status()).toBe(201);
+    }
+    // The search events are written after each reply: wait until all three are counted.
+    await expect.poll(async () => ((await (await page.request.get('/api/analytics/search?period=day')).json()) as { totalSearches: number }).totalSearches).toBe(3);
+
+    await page.goto('/analytics');
+    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('3');
+    const rows = page.getByRole('table', { name: /Top queries/ }).getByRole('row');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.nth(1).textContent()).toContain('graph neural networks');
+    expect(await rows.nth(1).getByRole('cell').nth(1).textContent()).toBe('2');
+    await expect.poll(() => page.getByTestId('saved-resources').textContent()).toBe('2');
+    expect(await page.getByRole('table', { name: /by category/ }).getByRole('cell', { name: 'article' }).count()).toBe(1);
+    await page.locator('.chart .recharts-wrapper').first().waitFor();
+    expect(await auditPage(page, 'analytics')).toEqual({});
+
+    await page.getByRole('tab', { name: 'Year' }).click();
+    await page.waitForURL('**/analytics?period=year');
+    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('3');
+  });
+});

@@ -1,0 +1,39 @@
+/** How the app reads a failed reply: the error envelope, the plain `{ error }` of POST /api/summarize, Retry-After. */
+import { describe, expect, it } from 'vitest';
+import { ApiError, apiErrorFrom, describeError, retryAfterSeconds } from './errors';
+
+const reply = (status: number, headers: Record<string, string> = {}) => new Response(null, { status, headers });
+
+describe('apiErrorFrom', () => {
+  it('reads the envelope: code, message, the field at fault', () => {
+    const error = apiErrorFrom(reply(400), { error: { code: 'VALIDATION_ERROR', message: 'email must be a valid e-mail address', details: { field: 'email', reason: 'invalid' } } });
+    expect(error).toBeInstanceOf(ApiError);
+    expect([error.status, error.code, error.message, error.field]).toEqual([400, 'VALIDATION_ERROR', 'email must be a valid e-mail address', 'email']);
+  });
+
+  it('reads a 429 with Retry-After and says when to try again', () => {
+    const error = apiErrorFrom(reply(429, { 'retry-after': '90' }), { error: { code: 'RATE_LIMITED', message: 'Too many sign-in attempts.' } });
+    expect(error.retryAfter).toBe(90);
+    expect(describeError(error)).toBe('Too many sign-in attempts. Try again in 2 minutes.');
+    expect(describeError(apiErrorFrom(reply(429, { 'retry-after': '1' }), { error: { code: 'RATE_LIMITED', message: 'Slow down.' } }))).toBe('Slow down. Try again in 1 second.');
+  });
+
+  it('reads the plain `{ error: "<message>" }` of POST /api/summarize', () => {
+    expect(apiErrorFrom(reply(422), { error: 'The paper has no PDF' }).message).toBe('The paper has no PDF');
+  });
+
+  it('says what happened when the body is not an envelope (a proxy page, nothing)', () => {
+    const error = apiErrorFrom(new Response(null, { status: 502, statusText: 'Bad Gateway' }), '<html>');
+    expect([error.status, error.code, error.message]).toEqual([502, 'INTERNAL_ERROR', 'The server answered 502 Bad Gateway']);
+  });
+});
+
+describe('retryAfterSeconds', () => {
+  it('reads seconds and HTTP dates, and nothing else', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterSeconds('120', now)).toBe(120);
+    expect(retryAfterSeconds('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
+    expect(retryAfterSeconds(null, now)).toBeNull();
+    expect(retryAfterSeconds('soon', now)).toBeNull();
+  });
+});

@@ -1,0 +1,68 @@
+/** What a failed request tells the user: the API's error envelope, typed, with Retry-After for 429s. */
+import type { components } from './schema';
+
+export type ErrorEnvelope = components['schemas']['Error'];
+export type ErrorCode = ErrorEnvelope['error']['code'] | 'NETWORK_ERROR';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: { field?: string; reason?: string; fields?: Array<{ field: string; reason: string }> } = {},
+    /** Seconds to wait before trying again (429, 503), from Retry-After. */
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+  }
+
+  /** The field at fault, when the API named one. */
+  get field(): string | undefined {
+    return this.details.field;
+  }
+}
+
+function isEnvelope(body: unknown): body is ErrorEnvelope {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return false;
+  const error = (body as { error: unknown }).error;
+  return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
+}
+
+/** Seconds from a Retry-After header (a number of seconds or an HTTP date). */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(1, Math.ceil((at - now) / 1000));
+}
+
+/** An ApiError from a failed response and its (already parsed) body. */
+export function apiErrorFrom(response: Response, body: unknown): ApiError {
+  const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
+  if (isEnvelope(body)) {
+    const { code, message, details } = body.error;
+    return new ApiError(response.status, code, message, details ?? {}, retryAfter);
+  }
+  // POST /api/summarize answers `{ error: "<message>" }`.
+  if (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') {
+    return new ApiError(response.status, 'INTERNAL_ERROR', (body as { error: string }).error, {}, retryAfter);
+  }
+  return new ApiError(response.status, response.status === 429 ? 'RATE_LIMITED' : 'INTERNAL_ERROR', `The server answered ${response.status} ${response.statusText}`.trim(), {}, retryAfter);
+}
+
+/** The sentence to show for an error: the API's message, and when to try again after a 429. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 429 && error.retryAfter !== null) return `${error.message} Try again in ${formatWait(error.retryAfter)}.`;
+    return error.message;
+  }
+  if (error instanceof Error) return error.message;
+  return 'Something went wrong.';
+}
+
+export function formatWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}

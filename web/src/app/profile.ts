@@ -1,0 +1,17 @@
+/** The signed-in user's profile (GET /api/profile), shared by the profile page and the theme it carries. */
+import { useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../api/client';
+import type { components } from '../api/schema';
+
+export type Profile = components['schemas']['Profile'];
+export type Preferences = components['schemas']['Preferences'];
+export const PROFILE_KEY = ['profile'] as const;
+
+export function useProfile(enabled = true) {
+  return useQuery({
+    queryKey: PROFILE_KEY,
+    queryFn: async () => (await unwrap(api.GET('/api/profile'))).profile,
+    enabled,
+    staleTime: 5 * 60_000,
+  });
+}

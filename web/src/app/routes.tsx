@@ -1,0 +1,42 @@
+/**
+ * The app's routes. Every page is its own chunk (loaded when first visited), so sign-in does not
+ * download the analytics charts. Protected pages sit under RequireAuth.
+ */
+import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { Layout } from '../components/Layout';
+import { LoadingState } from '../components/States';
+import { RequireAuth } from './session';
+
+function Protected() {
+  return (
+    <RequireAuth>
+      <Outlet />
+    </RequireAuth>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    Component: Layout,
+    hydrateFallbackElement: <LoadingState />,
+    children: [
+      { index: true, element: <Navigate to="/dashboard" replace /> },
+      { path: 'auth/signin', lazy: async () => ({ Component: (await import('../pages/auth/SignInPage')).SignInPage }) },
+      { path: 'auth/signup', lazy: async () => ({ Component: (await import('../pages/auth/SignUpPage')).SignUpPage }) },
+      { path: 'auth/forgot-password', lazy: async () => ({ Component: (await import('../pages/auth/ForgotPasswordPage')).ForgotPasswordPage }) },
+      { path: 'auth/update-password', lazy: async () => ({ Component: (await import('../pages/auth/UpdatePasswordPage')).UpdatePasswordPage }) },
+      {
+        Component: Protected,
+        children: [
+          { path: 'dashboard', lazy: async () => ({ Component: (await import('../pages/dashboard/DashboardPage')).DashboardPage }) },
+          { path: 'workspaces', lazy: async () => ({ Component: (await import('../pages/workspaces/WorkspacesPage')).WorkspacesPage }) },
+          { path: 'workspaces/:id', lazy: async () => ({ Component: (await import('../pages/workspaces/WorkspacePage')).WorkspacePage }) },
+          { path: 'profile', lazy: async () => ({ Component: (await import('../pages/profile/ProfilePage')).ProfilePage }) },
+          { path: 'analytics', lazy: async () => ({ Component: (await import('../pages/analytics/AnalyticsPage')).AnalyticsPage }) },
+        ],
+      },
+      { path: '*', lazy: async () => ({ Component: (await import('../pages/NotFoundPage')).NotFoundPage }) },
+    ],
+  },
+];

@@ -1,0 +1,61 @@
+/**
+ * Who is signed in: GET /api/auth/session through TanStack Query (null when signed out), and the
+ * guard of protected pages: a visitor without a session goes to /auth/signin?next=<where they were>,
+ * and comes back there after signing in.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { api, onSessionEnded, unwrap } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { paths } from '../api/schema';
+import { LoadingState, ErrorState } from '../components/States';
+
+export type SessionUser = paths['/api/auth/session']['get']['responses'][200]['content']['application/json']['user'];
+export const SESSION_KEY = ['session'] as const;
+
+export function useSession() {
+  return useQuery({
+    queryKey: SESSION_KEY,
+    queryFn: async (): Promise<SessionUser | null> => {
+      try {
+        return (await unwrap(api.GET('/api/auth/session'))).user;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+/** Forgets the session (and every cached reply) when a request finds it ended. */
+export function useSessionEndedReset(): void {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        queryClient.setQueryData(SESSION_KEY, null);
+      }),
+    [queryClient],
+  );
+}
+
+/** Where to go after signing in: a same-site path from `next`, else the dashboard. */
+export function safeNext(next: string | null): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/dashboard';
+  return next;
+}
+
+export function signInPathFor(location: { pathname: string; search: string; hash: string }): string {
+  return `/auth/signin?next=${encodeURIComponent(location.pathname + location.search + location.hash)}`;
+}
+
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const session = useSession();
+  const location = useLocation();
+  if (session.isPending) return <LoadingState label="Checking your session…" />;
+  if (session.isError) return <ErrorState error={session.error} onRetry={() => void session.refetch()} />;
+  if (!session.data) return <Navigate to={signInPathFor(location)} replace />;
+  return <>{children}</>;
+}

@@ -1,0 +1,104 @@
+/** The app shell: skip link, header with the main navigation, theme switch and Sign out; the page below. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { NavLink, Outlet } from 'react-router';
+import { api, unwrap } from '../api/client';
+import { describeError } from '../api/errors';
+import { THEMES, useTheme, type Theme } from '../app/theme';
+import { useProfile } from '../app/profile';
+import { useSession, useSessionEndedReset } from '../app/session';
+import { useToast } from './Toasts';
+
+const NAV = [
+  { to: '/dashboard', label: 'Search' },
+  { to: '/workspaces', label: 'Workspaces' },
+  { to: '/analytics', label: 'Analytics' },
+  { to: '/profile', label: 'Profile' },
+];
+const THEME_LABELS: Record<Theme, string> = { system: 'System theme', light: 'Light theme', dark: 'Dark theme' };
+
+/** The colour theme, at hand on every page (a native select: light enough for the first load). */
+function ThemeSwitch() {
+  const { theme, setTheme } = useTheme();
+  return (
+    <label className="theme-switch">
+      <span className="visually-hidden">Colour theme</span>
+      <select value={theme} onChange={(event) => setTheme(event.target.value as Theme)}>
+        {THEMES.map((option) => (
+          <option key={option} value={option}>
+            {THEME_LABELS[option]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function SignOutButton() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const signOut = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/auth/signout')),
+    // A full page load: nothing of the signed-out user stays in memory, and no guard races the
+    // navigation (a protected page seeing the session gone would send the visitor to sign in and back).
+    onSuccess: () => {
+      queryClient.clear();
+      window.location.replace('/auth/signin');
+    },
+    onError: (error) => toast(describeError(error), { tone: 'error' }),
+  });
+  return (
+    <button type="button" className="button button-ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+      {signOut.isPending ? 'Signing out…' : 'Sign out'}
+    </button>
+  );
+}
+
+/** A signed-in user's theme is a profile preference: it replaces this browser's choice when the profile loads. */
+function useProfileTheme(signedIn: boolean): void {
+  const profile = useProfile(signedIn);
+  const saved = profile.data?.preferences.theme;
+  const { setTheme } = useTheme();
+  useEffect(() => {
+    if (saved) setTheme(saved);
+  }, [saved, setTheme]);
+}
+
+export function Layout() {
+  useSessionEndedReset();
+  const session = useSession();
+  const signedIn = Boolean(session.data);
+  useProfileTheme(signedIn);
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <NavLink to={signedIn ? '/dashboard' : '/auth/signin'} className="brand">
+          Research Workspace
+        </NavLink>
+        {signedIn && (
+          <nav aria-label="Main" className="app-nav">
+            <ul>
+              {NAV.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        <div className="app-header-actions">
+          <ThemeSwitch />
+          {signedIn && <SignOutButton />}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="app-main">
+        <Outlet />
+      </main>
+    </>
+  );
+}

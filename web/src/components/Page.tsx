@@ -1,0 +1,21 @@
+/** A page: sets the document title and gives the page its one h1. */
+import { useEffect, type ReactNode } from 'react';
+
+export function usePageTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · Research Workspace`;
+  }, [title]);
+}
+
+export function Page({ title, heading = title, actions, children, narrow = false }: { title: string; heading?: string; actions?: ReactNode; children: ReactNode; narrow?: boolean }) {
+  usePageTitle(title);
+  return (
+    <div className={narrow ? 'page page-narrow' : 'page'}>
+      <div className="page-heading">
+        <h1>{heading}</h1>
+        {actions && <div className="page-actions">{actions}</div>}
+      </div>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { ApiError } from './api/errors';
+import { routes } from './app/routes';
+import { applyTheme, storedTheme, ThemeProvider } from './app/theme';
+import { ToastProvider } from './components/Toasts';
+import './styles.css';
+
+applyTheme(storedTheme());
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // A client error (bad input, not found, signed out, rate limited) will not change by asking again.
+      retry: (failures, error) => failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+const router = createBrowserRouter(routes);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider>
+        <ToastProvider>
+          <RouterProvider router={router} />
+        </ToastProvider>
+      </ThemeProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,76 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import { FormAlert, TextField } from '../../components/Field';
+import { Page } from '../../components/Page';
+import { safeNext, SESSION_KEY, useSession } from '../../app/session';
+import { OAuthButtons } from './OAuthButtons';
+import { errorsByField } from './useFieldErrors';
+
+/** What the server's redirects to /auth/signin?error=… and ?confirmed=1 mean. */
+const NOTICES: Record<string, string> = {
+  oauth_denied: 'Sign-in was cancelled at the provider.',
+  oauth_state_mismatch: 'That sign-in link expired or was opened in another browser. Please try again.',
+  oauth_not_configured: 'That sign-in provider is not configured on this server.',
+  oauth_account_exists: 'An account with this e-mail already exists. Sign in with your password.',
+  oauth_failed: 'Signing in with the provider failed. Please try again.',
+  invalid_confirmation_link: 'That confirmation link is invalid or has expired.',
+};
+
+export function SignInPage() {
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const session = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const signIn = useMutation({
+    mutationFn: (body: { email: string; password: string }) => unwrap(api.POST('/api/auth/signin', { body })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+      await navigate(next, { replace: true });
+    },
+  });
+  if (session.data && !signIn.isPending && !signIn.isSuccess) return <Navigate to={next} replace />;
+
+  const errors = errorsByField(signIn.error, ['email', 'password'] as const);
+  const error = params.get('error');
+  const notice = error ? (NOTICES[error] ?? 'Signing in failed. Please try again.') : null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    signIn.mutate({ email, password });
+  };
+  return (
+    <Page title="Sign in" narrow>
+      {params.get('confirmed') === '1' && <p className="form-notice">Your e-mail address is confirmed. You can sign in.</p>}
+      {params.get('reset') === '1' && <p className="form-notice">Your password was changed. Sign in with the new one.</p>}
+      {notice && <FormAlert>{notice}</FormAlert>}
+      <form className="form" onSubmit={submit} noValidate>
+        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} error={errors.field.email} />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={errors.field.password}
+        />
+        {errors.form && <FormAlert>{errors.form}</FormAlert>}
+        <button type="submit" className="button button-primary" disabled={signIn.isPending}>
+          {signIn.isPending ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p className="form-links">
+        <Link to="/auth/forgot-password">Forgot your password?</Link>
+        <span>
+          New here? <Link to={`/auth/signup${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>Create an account</Link>
+        </span>
+      </p>
+      <OAuthButtons />
+    </Page>
+  );
+}
