@@ -39,8 +39,7 @@ export interface JourneyPlan {
   runId: string;
 }
 
-export const JOURNEY_STEPS = 10;
-export const JOURNEY_WRITE_WORKSPACES = 10;
+const JOURNEY_WRITE_WORKSPACES = 10;
 
 export function journeySearchPath(query: string): string {
   return `/api/search?q=${encodeURIComponent(query)}&limit=20`;
