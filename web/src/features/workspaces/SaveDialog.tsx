@@ -66,6 +66,7 @@ export function SaveDialog({ result, onClose }: { result: SearchResult | null; o
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!result) return;
+    setSaved(null);
     let target: { id: string; name: string };
     try {
       if (choice === NEW) {
