@@ -354,10 +354,25 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
     }
   }, 120_000);
 
-  it('a streamed error closes the dialog and shows an alert; a 429 says when to try again', async () => {
+  it('closing the dialog drops the stream; a streamed error closes it and shows an alert; a 429 says when to try again', async () => {
     const { context, page } = await signedInPage();
     try {
       await search(page);
+      // Closing the dialog ends the stream: the browser drops the request (the server sees the
+      // connection close and stops the work). The stream is held open so that only closing can end it.
+      let held = false;
+      const hold = (): void => {
+        held = true;
+      };
+      await page.route('**/api/summarize?**', hold);
+      await page.getByRole('article').first().getByRole('button', { name: 'Summarize' }).click();
+      await expect.poll(() => held).toBe(true);
+      const dropped = page.waitForEvent('requestfailed', { predicate: (request) => request.url().includes('/api/summarize?'), timeout: 10_000 });
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Summary' }).waitFor({ state: 'detached' });
+      expect((await dropped).url()).toContain('mode=quick');
+      await page.unroute('**/api/summarize?**', hold);
+
       await page.route('**/api/summarize?**', (route) =>
         route.fulfill({
           status: 200,
@@ -376,7 +391,8 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
           body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many searches.' } }),
         }),
       );
-      await search(page, 'another query').catch(() => undefined);
+      await page.getByRole('searchbox', { name: 'Search' }).fill('another query');
+      await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
       await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Too many searches.' }).textContent()).toContain('Try again in 42 seconds');
       expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
     } finally {
