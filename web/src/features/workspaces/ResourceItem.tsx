@@ -42,7 +42,8 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
         </form>
       ) : (
         <>
-          <p className="annotation-body">{annotation.body}</p>
+          {/* A highlight kept without a note has the quote as its text: shown once. */}
+          {!(quotes.length === 1 && annotation.body === `“${quotes[0]}”`) && <p className="annotation-body">{annotation.body}</p>}
           <div className="row-actions">
             <button type="button" className="button button-small" onClick={() => setEditing(true)}>
               Edit
