@@ -1,10 +1,110 @@
+/** One workspace: rename, delete, export (BibTeX, RIS, CSL-JSON downloads), share links, and its resources. */
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { Page } from '../../components/Page';
+import { EmptyState, ErrorState, LoadingState } from '../../components/States';
+import { useToast } from '../../components/Toasts';
+import { ConfirmDialog } from '../../features/workspaces/ConfirmDialog';
+import { RenameForm } from '../../features/workspaces/RenameForm';
+import { ResourceItem } from '../../features/workspaces/ResourceItem';
+import { ShareLinks } from '../../features/workspaces/ShareLinks';
+import { useDeleteWorkspace, useWorkspace } from '../../features/workspaces/use-workspaces';
+import '../../features/features.css';
 
-/** Placeholder for one workspace (resources, notes, tags, annotations, share links, export). */
+const EXPORTS = [
+  { format: 'bibtex', label: 'BibTeX' },
+  { format: 'ris', label: 'RIS' },
+  { format: 'csljson', label: 'CSL-JSON' },
+] as const;
+
 export function WorkspacePage() {
+  const { id = '' } = useParams();
+  const workspace = useWorkspace(id);
+  const remove = useDeleteWorkspace();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [renaming, setRenaming] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  if (workspace.isPending) {
+    return (
+      <Page title="Workspace">
+        <LoadingState label="Loading the workspace…" />
+      </Page>
+    );
+  }
+  if (workspace.isError) {
+    return (
+      <Page title="Workspace">
+        <ErrorState error={workspace.error} onRetry={() => void workspace.refetch()} />
+        <p>
+          <Link to="/workspaces">All workspaces</Link>
+        </p>
+      </Page>
+    );
+  }
+  const data = workspace.data;
   return (
-    <Page title="Workspace">
-      <p>This page is being built.</p>
+    <Page
+      title={data.name}
+      actions={
+        !renaming && (
+          <>
+            <button type="button" className="button" onClick={() => setRenaming(true)}>
+              Rename
+            </button>
+            <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          </>
+        )
+      }
+    >
+      <p>
+        <Link to="/workspaces">← All workspaces</Link>
+      </p>
+      {renaming && <RenameForm id={data.id} name={data.name} onDone={() => setRenaming(false)} />}
+      <section aria-labelledby="export-heading" className="card">
+        <h2 id="export-heading">Export</h2>
+        <p className="export-links">
+          {EXPORTS.map((item) => (
+            <a key={item.format} className="button" href={`/api/workspaces/${encodeURIComponent(data.id)}/export?format=${item.format}`} download>
+              {item.label}
+            </a>
+          ))}
+        </p>
+      </section>
+      <ShareLinks workspaceId={data.id} />
+      <h2>
+        Resources <span className="muted">({data.resources.length})</span>
+      </h2>
+      {data.resources.length === 0 && (
+        <EmptyState title="Nothing saved here yet">
+          <Link to="/dashboard">Search</Link> and press Save on a result.
+        </EmptyState>
+      )}
+      <div className="resources">
+        {data.resources.map((resource) => (
+          <ResourceItem key={resource.id} resource={resource} workspaceId={data.id} />
+        ))}
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title={`Delete ${data.name}?`}
+        pending={remove.isPending}
+        error={remove.error}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() =>
+          remove.mutate(data.id, {
+            onSuccess: () => {
+              toast(`Deleted ${data.name}`);
+              void navigate('/workspaces', { replace: true });
+            },
+          })
+        }
+      >
+        Its resources, annotations and share links are deleted too. This cannot be undone.
+      </ConfirmDialog>
     </Page>
   );
 }

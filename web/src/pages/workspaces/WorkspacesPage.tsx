@@ -1,10 +1,123 @@
+/** The user's workspaces with their counts; create, rename and delete (after a confirmation). */
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { describeError } from '../../api/errors';
+import { TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
+import { EmptyState, ErrorState, LoadingState } from '../../components/States';
+import { useToast } from '../../components/Toasts';
+import { ConfirmDialog } from '../../features/workspaces/ConfirmDialog';
+import { RenameForm } from '../../features/workspaces/RenameForm';
+import { useCreateWorkspace, useDeleteWorkspace, useWorkspaces, type Workspace } from '../../features/workspaces/use-workspaces';
+import '../../features/features.css';
 
-/** Placeholder for the list of workspaces (create, rename, delete). */
-export function WorkspacesPage() {
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function NewWorkspaceForm({ onDone }: { onDone(): void }) {
+  const [name, setName] = useState('');
+  const create = useCreateWorkspace();
+  const toast = useToast();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(name.trim(), {
+      onSuccess: (workspace) => {
+        toast(`Created ${workspace.name}`);
+        onDone();
+      },
+    });
+  };
   return (
-    <Page title="Workspaces">
-      <p>This page is being built.</p>
+    <form className="inline-form card" onSubmit={submit}>
+      <TextField label="Name" required maxLength={200} autoFocus value={name} onChange={(event) => setName(event.target.value)} error={create.error ? describeError(create.error) : null} />
+      <button type="submit" className="button button-primary" disabled={create.isPending || name.trim() === ''}>
+        {create.isPending ? 'Creating…' : 'Create'}
+      </button>
+      <button type="button" className="button" onClick={onDone}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+function WorkspaceRow({ workspace, onDelete }: { workspace: Workspace; onDelete(workspace: Workspace): void }) {
+  const [renaming, setRenaming] = useState(false);
+  return (
+    <li className="card workspace-row">
+      {renaming ? (
+        <RenameForm id={workspace.id} name={workspace.name} onDone={() => setRenaming(false)} />
+      ) : (
+        <>
+          <div>
+            <h2 className="workspace-name">
+              <Link to={`/workspaces/${workspace.id}`}>{workspace.name}</Link>
+            </h2>
+            <p className="muted">
+              {plural(workspace._count.resources, 'resource')} · {plural(workspace._count.shares, 'live share link')}
+            </p>
+          </div>
+          <div className="row-actions">
+            <button type="button" className="button" aria-label={`Rename ${workspace.name}`} onClick={() => setRenaming(true)}>
+              Rename
+            </button>
+            <button type="button" className="button button-danger" aria-label={`Delete ${workspace.name}`} onClick={() => onDelete(workspace)}>
+              Delete
+            </button>
+          </div>
+        </>
+      )}
+    </li>
+  );
+}
+
+export function WorkspacesPage() {
+  const workspaces = useWorkspaces();
+  const remove = useDeleteWorkspace();
+  const toast = useToast();
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<Workspace | null>(null);
+  return (
+    <Page
+      title="Workspaces"
+      actions={
+        <button type="button" className="button button-primary" onClick={() => setCreating(true)} disabled={creating}>
+          New workspace
+        </button>
+      }
+    >
+      {creating && <NewWorkspaceForm onDone={() => setCreating(false)} />}
+      {workspaces.isPending && <LoadingState label="Loading your workspaces…" />}
+      {workspaces.isError && <ErrorState error={workspaces.error} onRetry={() => void workspaces.refetch()} />}
+      {workspaces.data?.length === 0 && <EmptyState title="No workspaces yet">Create one, or save a search result into a new one.</EmptyState>}
+      {workspaces.data && workspaces.data.length > 0 && (
+        <ul className="workspace-list">
+          {workspaces.data.map((workspace) => (
+            <WorkspaceRow key={workspace.id} workspace={workspace} onDelete={setDeleting} />
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.name ?? 'workspace'}?`}
+        pending={remove.isPending}
+        error={remove.error}
+        onCancel={() => {
+          setDeleting(null);
+          remove.reset();
+        }}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              toast(`Deleted ${deleting.name}`);
+              setDeleting(null);
+            },
+          })
+        }
+      >
+        Its resources, annotations and share links are deleted too. This cannot be undone.
+      </ConfirmDialog>
     </Page>
   );
 }

@@ -1,0 +1,52 @@
+/** One search result: an article named by its title (a link to the source), its facts, and its actions. */
+import { useId, useState } from 'react';
+import { PROVIDER_NAMES, shortAuthors, type SearchResult } from './search-state';
+
+export function ResultCard({ result, onSummarize, onSave }: { result: SearchResult; onSummarize(result: SearchResult): void; onSave(result: SearchResult): void }) {
+  const headingId = useId();
+  const abstractId = useId();
+  const [expanded, setExpanded] = useState(false);
+  const kind = [result.venue, result.type].filter(Boolean).join(' · ');
+  return (
+    <article className="result" aria-labelledby={headingId}>
+      <h2 id={headingId} className="result-title">
+        <a href={result.url} target="_blank" rel="noreferrer noopener">
+          {result.title}
+        </a>
+      </h2>
+      <p className="result-authors">{shortAuthors(result.authors)}</p>
+      <p className="result-facts">
+        {result.publishedDate && <span>{result.publishedDate}</span>}
+        {kind && <span>{kind}</span>}
+        <span>
+          {result.citations} citation{result.citations === 1 ? '' : 's'}
+        </span>
+      </p>
+      <ul className="badges" aria-label="Sources">
+        {(result.sources.length > 0 ? result.sources : [result.provider]).map((source) => (
+          <li key={source} className="badge">
+            {PROVIDER_NAMES[source]}
+          </li>
+        ))}
+      </ul>
+      {result.abstract && (
+        <div className="result-abstract">
+          <button type="button" className="button button-ghost button-small" aria-expanded={expanded} aria-controls={abstractId} onClick={() => setExpanded((open) => !open)}>
+            {expanded ? 'Hide abstract' : 'Show abstract'}
+          </button>
+          <p id={abstractId} hidden={!expanded}>
+            {result.abstract}
+          </p>
+        </div>
+      )}
+      <div className="result-actions">
+        <button type="button" className="button" onClick={() => onSummarize(result)}>
+          Summarize
+        </button>
+        <button type="button" className="button button-primary" onClick={() => onSave(result)}>
+          Save
+        </button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The search page's state lives in the URL (`?q=…&sort=…&providers=a,b&page=2`), so back/forward,
+ * reload and a pasted link show the same results. These functions read and write that state; anything
+ * malformed in a pasted link falls back to the defaults rather than failing.
+ */
+import type { components } from '../../api/schema';
+
+export type SearchReply = components['schemas']['SearchReply'];
+export type SearchResult = components['schemas']['SearchResult'];
+export type ProviderId = SearchResult['provider'];
+export type ProviderStatus = components['schemas']['ProviderStatus'];
+
+export const SORTS = ['relevance', 'date', 'citations'] as const;
+export type Sort = (typeof SORTS)[number];
+export const PAGE_SIZE = 10;
+/** The API's bound on q. */
+export const MAX_QUERY_LENGTH = 500;
+const MAX_PAGE = 100;
+
+export const PROVIDER_NAMES: Record<ProviderId, string> = {
+  arxiv: 'arXiv',
+  pubmed: 'PubMed',
+  crossref: 'Crossref',
+  openalex: 'OpenAlex',
+  semanticscholar: 'Semantic Scholar',
+  zenodo: 'Zenodo',
+  youtube: 'YouTube',
+};
+const PROVIDER_IDS = Object.keys(PROVIDER_NAMES) as ProviderId[];
+
+export interface SearchState {
+  q: string;
+  sort: Sort;
+  /** null: every enabled provider (no `providers` in the URL). */
+  providers: ProviderId[] | null;
+  /** 1-based. */
+  page: number;
+}
+
+export function isProviderId(value: string): value is ProviderId {
+  return (PROVIDER_IDS as string[]).includes(value);
+}
+
+export function readSearchState(params: URLSearchParams): SearchState {
+  const q = (params.get('q') ?? '').trim().slice(0, MAX_QUERY_LENGTH);
+  const sortParam = params.get('sort');
+  const sort: Sort = (SORTS as readonly string[]).includes(sortParam ?? '') ? (sortParam as Sort) : 'relevance';
+  const providersParam = params.get('providers');
+  const providers = providersParam === null ? null : [...new Set(providersParam.split(',').filter(isProviderId))];
+  const pageNumber = Number(params.get('page') ?? '1');
+  const page = Number.isInteger(pageNumber) && pageNumber >= 1 ? Math.min(pageNumber, MAX_PAGE) : 1;
+  return { q, sort, providers: providers && providers.length > 0 ? providers : null, page };
+}
+
+/** The URL parameters of a state; defaults are left out so that links stay short. */
+export function searchParamsOf(state: SearchState): URLSearchParams {
+  const params = new URLSearchParams();
+  if (state.q) params.set('q', state.q);
+  if (state.sort !== 'relevance') params.set('sort', state.sort);
+  if (state.providers) params.set('providers', state.providers.join(','));
+  if (state.page > 1) params.set('page', String(state.page));
+  return params;
+}
+
+/** "Ada Lovelace, Charles Babbage et al." — at most `shown` names. */
+export function shortAuthors(authors: string[], shown = 3): string {
+  if (authors.length === 0) return 'Unknown authors';
+  if (authors.length <= shown) return authors.join(', ');
+  return `${authors.slice(0, shown).join(', ')} et al.`;
+}
+
+const STATUS_TEXT: Record<ProviderStatus['status'], string> = {
+  ok: 'ok',
+  timeout: 'timed out',
+  error: 'failed',
+  rate_limited: 'rate limited',
+  disabled: 'disabled',
+};
+
+/** What a provider chip says about the last reply: "3 results", "timed out", … */
+export function describeProviderStatus(status: ProviderStatus | undefined): string {
+  if (!status) return '';
+  if (status.status === 'ok') return `${status.count} result${status.count === 1 ? '' : 's'}`;
+  return STATUS_TEXT[status.status];
+}

@@ -1,0 +1,102 @@
+/**
+ * The Summary dialog: choose quick, deep or auto; the summary streams in as the events arrive (deep
+ * work shows its stages first); says when it came from a cache. A server `error` event closes the
+ * dialog and hands the message to the page, which shows it in an alert. Closing the dialog closes the
+ * stream.
+ */
+import * as Dialog from '@radix-ui/react-dialog';
+import { useEffect, useState } from 'react';
+import type { SearchResult } from '../search/search-state';
+import { useSummaryStream, type ProgressStage, type SummaryMode } from './use-summary-stream';
+import '../features.css';
+
+const MODES: Array<{ value: SummaryMode; label: string; hint: string }> = [
+  { value: 'quick', label: 'Quick', hint: 'title and abstract' },
+  { value: 'deep', label: 'Deep', hint: 'the full text (PDF)' },
+  { value: 'auto', label: 'Auto', hint: 'deep when a PDF is found' },
+];
+const STAGE_TEXT: Record<ProgressStage, string> = { fetching: 'Fetching the PDF', extracting: 'Extracting its text', summarizing: 'Summarising' };
+
+export function SummaryDialog({ result, onClose, onServerError }: { result: SearchResult | null; onClose(): void; onServerError(message: string): void }) {
+  const [mode, setMode] = useState<SummaryMode>('quick');
+  const [attempt, setAttempt] = useState(0);
+  const summary = useSummaryStream(result, mode, attempt);
+
+  useEffect(() => {
+    if (summary?.error?.fromServer) onServerError(summary.error.message);
+  }, [summary?.error, onServerError]);
+
+  return (
+    <Dialog.Root open={result !== null} onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog summary-dialog" aria-describedby={undefined}>
+          <Dialog.Title>Summary</Dialog.Title>
+          {result && <p className="summary-of">{result.title}</p>}
+          <fieldset className="mode-choice">
+            <legend>Mode</legend>
+            {MODES.map((option) => (
+              <label key={option.value}>
+                <input type="radio" name="summary-mode" value={option.value} checked={mode === option.value} onChange={() => setMode(option.value)} />
+                {option.label} <span className="muted">({option.hint})</span>
+              </label>
+            ))}
+          </fieldset>
+          <div className="summary-body" aria-live="polite" aria-busy={summary?.status === 'streaming'}>
+            {summary?.status === 'streaming' && (
+              <p role="status" className="state-loading">
+                <span className="spinner" aria-hidden="true" /> {summary.stages.length > 0 ? `${STAGE_TEXT[summary.stages.at(-1)!]}…` : 'Summarising…'}
+              </p>
+            )}
+            {summary && summary.stages.length > 0 && (
+              <ol className="stages" aria-label="Progress">
+                {summary.stages.map((stage) => (
+                  <li key={stage}>{STAGE_TEXT[stage]}</li>
+                ))}
+              </ol>
+            )}
+            {summary?.fromCache && <p className="badge badge-cache">From the {summary.fromCache === 'kv' ? 'shared' : 'in-memory'} cache</p>}
+            {summary?.modeUsed && summary.modeUsed !== mode && <p className="muted">Summarised in {summary.modeUsed} mode.</p>}
+            {summary?.tldr !== null && summary?.tldr !== undefined && (
+              <section aria-label="TL;DR">
+                <h3>TL;DR</h3>
+                <p className="summary-tldr">{summary.tldr}</p>
+              </section>
+            )}
+            {summary?.bullets && (
+              <section aria-label="Key points">
+                <h3>Key points</h3>
+                <ul className="summary-bullets">
+                  {summary.bullets.map((bullet, index) => (
+                    <li key={index}>{bullet}</li>
+                  ))}
+                </ul>
+              </section>
+            )}
+            {summary?.tags && summary.tags.length > 0 && (
+              <ul className="badges" aria-label="Tags">
+                {summary.tags.map((tag) => (
+                  <li key={tag} className="badge">
+                    {tag}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {summary?.status === 'done' && <p className="visually-hidden">Summary complete.</p>}
+            {summary?.error && !summary.error.fromServer && (
+              <div className="state state-error" role="alert">
+                <p>{summary.error.message}</p>
+                <button type="button" className="button" onClick={() => setAttempt((count) => count + 1)}>
+                  Try again
+                </button>
+              </div>
+            )}
+          </div>
+          <div className="dialog-actions">
+            <Dialog.Close className="button">Close</Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,45 @@
+/** Asks before something is deleted for good; the confirming button is named `Delete`. */
+import * as Dialog from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
+import { describeError } from '../../api/errors';
+
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  pending,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  pending: boolean;
+  error: unknown;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && onCancel()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog" role="alertdialog">
+          <Dialog.Title>{title}</Dialog.Title>
+          <Dialog.Description>{children}</Dialog.Description>
+          {error != null && (
+            <p className="form-alert" role="alert">
+              {describeError(error)}
+            </p>
+          )}
+          <div className="dialog-actions">
+            <button type="button" className="button button-danger" disabled={pending} onClick={onConfirm}>
+              {pending ? 'Deleting…' : 'Delete'}
+            </button>
+            <Dialog.Close className="button">Cancel</Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

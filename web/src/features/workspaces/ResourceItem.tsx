@@ -1,0 +1,182 @@
+/**
+ * One resource of a workspace: its facts, notes and tags, its abstract (select text of it and press
+ * `Highlight selection` to keep a highlight), its annotations (add, edit, delete), and removal.
+ */
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { describeError } from '../../api/errors';
+import { TextAreaField } from '../../components/Field';
+import { shortAuthors } from '../search/search-state';
+import { rangesOf, segments, selectionWithin } from './highlights';
+import { useCreateAnnotation, useDeleteAnnotation, useRemoveResource, useUpdateAnnotation, type Annotation, type HighlightRange, type Resource } from './use-workspaces';
+
+function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; workspaceId: string }) {
+  const [editing, setEditing] = useState(false);
+  const [body, setBody] = useState(annotation.body);
+  const update = useUpdateAnnotation(workspaceId);
+  const remove = useDeleteAnnotation(workspaceId);
+  const quotes = rangesOf(annotation)
+    .map((range) => range.text)
+    .filter(Boolean);
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({ id: annotation.id, body: body.trim() }, { onSuccess: () => setEditing(false) });
+  };
+  return (
+    <li className="annotation">
+      {quotes.map((quote, index) => (
+        <blockquote key={index} className="annotation-quote">
+          <mark>{quote}</mark>
+        </blockquote>
+      ))}
+      {editing ? (
+        <form className="form" onSubmit={save}>
+          <TextAreaField label="Edit annotation" required maxLength={5000} rows={3} value={body} onChange={(event) => setBody(event.target.value)} error={update.error ? describeError(update.error) : null} />
+          <div className="row-actions">
+            <button type="submit" className="button button-primary button-small" disabled={update.isPending || body.trim() === ''}>
+              {update.isPending ? 'Saving…' : 'Save annotation'}
+            </button>
+            <button type="button" className="button button-small" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          {/* A highlight kept without a note has the quote as its text: shown once. */}
+          {!(quotes.length === 1 && annotation.body === `“${quotes[0]}”`) && <p className="annotation-body">{annotation.body}</p>}
+          <div className="row-actions">
+            <button type="button" className="button button-small" onClick={() => setEditing(true)}>
+              Edit
+            </button>
+            <button type="button" className="button button-danger button-small" aria-label="Delete annotation" disabled={remove.isPending} onClick={() => remove.mutate(annotation.id)}>
+              Delete
+            </button>
+          </div>
+          {remove.error && (
+            <p className="field-error" role="alert">
+              {describeError(remove.error)}
+            </p>
+          )}
+        </>
+      )}
+    </li>
+  );
+}
+
+export function ResourceItem({ resource, workspaceId }: { resource: Resource; workspaceId: string }) {
+  const headingId = useId();
+  const abstractRef = useRef<HTMLParagraphElement>(null);
+  const [selection, setSelection] = useState<HighlightRange | null>(null);
+  const [note, setNote] = useState('');
+  const create = useCreateAnnotation(workspaceId);
+  const removeResource = useRemoveResource(workspaceId);
+  const abstract = typeof resource.data.abstract === 'string' ? resource.data.abstract : '';
+  const published = typeof resource.data.publishedDate === 'string' ? resource.data.publishedDate : null;
+  const allRanges = resource.annotations.flatMap(rangesOf);
+
+  // The last selection made inside the abstract (the button press that uses it may clear the page's selection).
+  useEffect(() => {
+    const follow = () => {
+      const element = abstractRef.current;
+      if (!element) return;
+      const found = selectionWithin(element, document.getSelection());
+      if (found) setSelection(found);
+    };
+    document.addEventListener('selectionchange', follow);
+    return () => document.removeEventListener('selectionchange', follow);
+  }, []);
+
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ resourceId: resource.id, body: note.trim() }, { onSuccess: () => setNote('') });
+  };
+  const highlight = () => {
+    if (!selection) return;
+    create.mutate(
+      { resourceId: resource.id, body: note.trim() || `“${selection.text ?? ''}”`.slice(0, 5000), ranges: [selection] },
+      {
+        onSuccess: () => {
+          setNote('');
+          setSelection(null);
+          document.getSelection()?.removeAllRanges();
+        },
+      },
+    );
+  };
+
+  return (
+    <article className="card resource" aria-labelledby={headingId}>
+      <h2 id={headingId} className="result-title">
+        {resource.url ? (
+          <a href={resource.url} target="_blank" rel="noreferrer noopener">
+            {resource.title}
+          </a>
+        ) : (
+          resource.title
+        )}
+      </h2>
+      {resource.authors.length > 0 && <p className="result-authors">{shortAuthors(resource.authors)}</p>}
+      <p className="result-facts">
+        {published && <span>{published}</span>}
+        {resource.type && <span>{resource.type}</span>}
+        <span>Added {new Date(resource.addedAt).toLocaleDateString()}</span>
+      </p>
+      {resource.tags.length > 0 && (
+        <ul className="badges" aria-label="Tags">
+          {resource.tags.map((tag) => (
+            <li key={tag} className="badge">
+              {tag}
+            </li>
+          ))}
+        </ul>
+      )}
+      {resource.notes && (
+        <p className="resource-notes">
+          <strong>Notes:</strong> {resource.notes}
+        </p>
+      )}
+      {abstract && (
+        <div className="resource-abstract">
+          <h3>Abstract</h3>
+          <p ref={abstractRef} data-testid="abstract">
+            {segments(abstract, allRanges).map((piece, index) => (piece.marked ? <mark key={index}>{piece.text}</mark> : <span key={index}>{piece.text}</span>))}
+          </p>
+          <p className="muted">Select text of the abstract, then press Highlight selection (the note below, if any, goes with it).</p>
+        </div>
+      )}
+      <section aria-label={`Annotations on ${resource.title}`}>
+        <h3>Annotations ({resource.annotations.length})</h3>
+        {resource.annotations.length > 0 && (
+          <ul className="annotations">
+            {resource.annotations.map((annotation) => (
+              <AnnotationItem key={annotation.id} annotation={annotation} workspaceId={workspaceId} />
+            ))}
+          </ul>
+        )}
+        <form className="form" onSubmit={add}>
+          <TextAreaField label="Annotation" maxLength={5000} rows={2} value={note} onChange={(event) => setNote(event.target.value)} error={create.error ? describeError(create.error) : null} />
+          <div className="row-actions">
+            <button type="submit" className="button button-primary" disabled={create.isPending || note.trim() === ''}>
+              Add annotation
+            </button>
+            {abstract && (
+              <button type="button" className="button" disabled={create.isPending || !selection} onClick={highlight}>
+                Highlight selection
+              </button>
+            )}
+          </div>
+        </form>
+      </section>
+      <div className="row-actions resource-actions">
+        <button type="button" className="button button-danger" disabled={removeResource.isPending} onClick={() => removeResource.mutate(resource.id)}>
+          Remove from workspace
+        </button>
+        {removeResource.error && (
+          <p className="field-error" role="alert">
+            {describeError(removeResource.error)}
+          </p>
+        )}
+      </div>
+    </article>
+  );
+}

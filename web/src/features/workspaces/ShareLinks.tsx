@@ -1,0 +1,111 @@
+/** Share links of a workspace: create one with an expiry, copy its address, see when each expires, revoke. */
+import { useState, type FormEvent } from 'react';
+import { describeError } from '../../api/errors';
+import { ErrorState, LoadingState } from '../../components/States';
+import { useToast } from '../../components/Toasts';
+import { useCreateShareLink, useRevokeShareLink, useShareLinks, type ShareLink } from './use-workspaces';
+
+const EXPIRIES = [1, 7, 30, 90];
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: string }) {
+  const revoke = useRevokeShareLink(workspaceId);
+  const toast = useToast();
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  const expires = new Date(link.expiresAt);
+  return (
+    <li className="share-link">
+      {link.url ? (
+        <a href={link.url} target="_blank" rel="noreferrer noopener" className="share-url">
+          {link.url}
+        </a>
+      ) : (
+        <span className="muted">No address (the service secret changed)</span>
+      )}
+      <p className="muted">
+        {link.active ? 'Expires' : 'Expired'} <time dateTime={link.expiresAt}>{expires.toLocaleString()}</time>
+      </p>
+      <div className="row-actions">
+        {link.url && link.active && (
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() =>
+              void copyText(link.url!).then((ok) => {
+                setCopied(ok ? 'yes' : 'no');
+                if (ok) toast('Link copied');
+              })
+            }
+          >
+            Copy link
+          </button>
+        )}
+        <button type="button" className="button button-danger button-small" disabled={revoke.isPending} onClick={() => revoke.mutate(link.id)}>
+          {revoke.isPending ? 'Revoking…' : 'Revoke'}
+        </button>
+      </div>
+      <span role="status" className="muted">
+        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'no' ? 'The clipboard is not available here: copy the address above.' : ''}
+      </span>
+      {revoke.error && (
+        <p className="field-error" role="alert">
+          {describeError(revoke.error)}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export function ShareLinks({ workspaceId }: { workspaceId: string }) {
+  const links = useShareLinks(workspaceId);
+  const create = useCreateShareLink(workspaceId);
+  const [days, setDays] = useState(7);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(days);
+  };
+  return (
+    <section aria-labelledby="share-heading" className="card">
+      <h2 id="share-heading">Share links</h2>
+      <p className="muted">Anyone with a link can read this workspace, without signing in, until it expires or is revoked.</p>
+      <form className="inline-form" onSubmit={submit}>
+        <div className="field field-inline">
+          <label htmlFor="share-expiry">Expires in</label>
+          <select id="share-expiry" value={days} onChange={(event) => setDays(Number(event.target.value))}>
+            {EXPIRIES.map((value) => (
+              <option key={value} value={value}>
+                {value} day{value === 1 ? '' : 's'}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button button-primary" disabled={create.isPending}>
+          {create.isPending ? 'Sharing…' : 'Share'}
+        </button>
+      </form>
+      {create.error && (
+        <p className="form-alert" role="alert">
+          {describeError(create.error)}
+        </p>
+      )}
+      {links.isPending && <LoadingState label="Loading share links…" />}
+      {links.isError && <ErrorState error={links.error} onRetry={() => void links.refetch()} />}
+      {links.data && links.data.length === 0 && <p>No share links yet.</p>}
+      {links.data && links.data.length > 0 && (
+        <ul className="share-links" aria-label="Share links">
+          {links.data.map((link) => (
+            <ShareLinkRow key={link.id} link={link} workspaceId={workspaceId} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
