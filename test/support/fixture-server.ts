@@ -164,3 +164,23 @@ export function providerEnvFor(base: string): Record<string, string> {
     YOUTUBE_API_URL: `${base}/youtube`,
   };
 }
+
+/**
+ * One recorded search answer for every provider (PubMed and YouTube need two requests each): what a
+ * page, a script or a benchmark that just needs "search works" serves. `delayMs` stands for the
+ * providers' own latency.
+ */
+export function everyProviderRoutes(delayMs = 0): FixtureRoute[] {
+  const routes: FixtureRoute[] = [
+    { path: '/arxiv/query', fixture: 'arxiv/query_all-testing_start0_max10.xml' },
+    { path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_term-biopython.xml' },
+    { path: '/pubmed/efetch.fcgi', fixture: 'pubmed/efetch_pubmed_two_articles_abstracts.xml' },
+    { path: '/crossref/works', fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json' },
+    { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
+    { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_turing_all-fields_limit100.json' },
+    { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
+    { path: '/youtube/search', fixture: 'youtube/search_list_q-surfing_page1.json' },
+    { path: '/youtube/videos', fixture: 'youtube/videos_list_multiple_ids.json' },
+  ];
+  return routes.map((route) => ({ ...route, delayMs }));
+}
