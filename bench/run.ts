@@ -60,7 +60,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServer } from '../test/support/fixture-server.js';
+import { everyProviderRoutes, type FixtureServer, providerEnvFor, startFixtureServer } from '../test/support/fixture-server.js';
 import type { BareConfig } from './bare-server.js';
 import type { LoadResult, LoadSpec, Variation } from './load.js';
 import { freePort, ROOT, runLoad, startReferenceServer, startService, type Server } from './processes.js';
@@ -310,21 +310,6 @@ const rss: RssResult[] = [];
 const notes: string[] = [];
 
 // ---- the provider fixture server (search) ----
-
-function providerRoutes(delayMs: number): FixtureRoute[] {
-  const routes: FixtureRoute[] = [
-    { path: '/arxiv/query', fixture: 'arxiv/query_all-testing_start0_max10.xml' },
-    { path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_term-biopython.xml' },
-    { path: '/pubmed/efetch.fcgi', fixture: 'pubmed/efetch_pubmed_two_articles_abstracts.xml' },
-    { path: '/crossref/works', fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json' },
-    { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
-    { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_turing_all-fields_limit100.json' },
-    { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
-    { path: '/youtube/search', fixture: 'youtube/search_list_q-surfing_page1.json' },
-    { path: '/youtube/videos', fixture: 'youtube/videos_list_multiple_ids.json' },
-  ];
-  return routes.map((route) => ({ ...route, delayMs }));
-}
 
 function providerEnv(fixtures: FixtureServer): Record<string, string> {
   return { ...providerEnvFor(fixtures.url), YOUTUBE_API_KEY: 'bench-key' };
@@ -924,7 +909,7 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first (npm run bench does)');
   const workDir = mkdtempSync(join(tmpdir(), 'rw-bench-'));
-  const fixtures = await startFixtureServer(providerRoutes(settings.searchDelayMs));
+  const fixtures = await startFixtureServer(everyProviderRoutes(settings.searchDelayMs));
   const info = machine();
   process.stdout.write(`Research Workspace benchmark — ${info.cpus} CPUs (${info.cpuModel}), Node ${info.node}\n`);
   const httpRoutes = ROUTES.filter((route) => wanted(route.id));

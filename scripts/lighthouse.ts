@@ -86,7 +86,7 @@ try {
   console.log(`Lighthouse ${RUNS} run(s) per page, median, mobile settings:`);
   for (const row of rows) console.log(row);
 } finally {
-  await chrome.kill();
+  chrome.kill();
   await server.close();
 }
 process.exit(missed ? 1 : 0);

@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PUBLIC } from './platform/openapi.js';
 
 /** The URLs the app's router draws; `/auth/callback` is more specific than `/auth/*` and stays the server's route. */
-export const APP_ROUTES = ['/', '/dashboard', '/workspaces', '/workspaces/*', '/profile', '/analytics', '/auth/*'] as const;
+const APP_ROUTES = ['/', '/dashboard', '/workspaces', '/workspaces/*', '/profile', '/analytics', '/auth/*'] as const;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -23,7 +23,7 @@ const REVALIDATE = 'no-cache';
  * (the dialog and chart libraries position elements with them); inline scripts are not. `blob:` images
  * are the avatar preview before upload.
  */
-export const APP_CONTENT_SECURITY_POLICY = [
+const APP_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

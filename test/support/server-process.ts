@@ -6,58 +6,26 @@
  * tsconfig as `npm run build`; every later call in any test file reuses it (a lock file keeps
  * parallel test files from compiling twice). Each process gets its own port and data directory.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildOncePerRun, ROOT } from './build-once.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BUILD_DIR = join(ROOT, '.test-build');
-const STAMP = join(BUILD_DIR, '.built-for');
-const LOCK = join(ROOT, '.test-build.lock');
 
-/** Compiles `src/` into `.test-build/` unless this test run (same VITEST parent pid) already did. */
+/** Compiles `src/` into `.test-build/` unless this test run already did. */
 async function ensureBuilt(): Promise<string> {
-  const runId = `${process.ppid}`;
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (existsSync(STAMP) && readStamp() === runId) return join(BUILD_DIR, 'main.js');
-    let fd: number;
-    try {
-      fd = openSync(LOCK, 'wx');
-    } catch {
-      // Another test file is compiling: wait for it (a lock older than 3 minutes is stale).
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 180_000) rmSync(LOCK, { force: true });
-      if (Date.now() > deadline) throw new Error('timed out waiting for the test build');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      continue;
-    }
-    try {
-      if (existsSync(STAMP) && readStamp() === runId) return join(BUILD_DIR, 'main.js');
-      const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-      const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', BUILD_DIR], {
-        cwd: ROOT,
-        encoding: 'utf8',
-      });
-      if (result.status !== 0) throw new Error(`test build failed:\n${result.stdout}\n${result.stderr}`);
-      mkdirSync(BUILD_DIR, { recursive: true });
-      writeFileSync(STAMP, runId);
-      return join(BUILD_DIR, 'main.js');
-    } finally {
-      closeSync(fd);
-      rmSync(LOCK, { force: true });
-    }
-  }
-}
-
-function readStamp(): string {
-  try {
-    return readFileSync(STAMP, 'utf8').trim();
-  } catch {
-    return '';
-  }
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  await buildOncePerRun({
+    what: 'the test build',
+    outDir: BUILD_DIR,
+    lockFile: join(ROOT, '.test-build.lock'),
+    timeLimitMs: 180_000,
+    args: [tsc, '-p', 'tsconfig.build.json', '--outDir', BUILD_DIR],
+  });
+  return join(BUILD_DIR, 'main.js');
 }
 
 /** A free TCP port on the loopback interface. */

@@ -6,10 +6,9 @@
  * test-artifacts/web/. Without Chromium the journeys are skipped (one line says so), except in CI,
  * where that is a failure.
  */
-import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildOncePerRun, ROOT } from './build-once.js';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildTestApp, type StoreLeg, type TestApp } from './app.js';
@@ -17,11 +16,8 @@ import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServ
 import { freePort } from './server-process.js';
 import { CHROMIUM_PATH } from './skip-reasons.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const WEB_BUILD_DIR = join(ROOT, '.test-build-web');
-const STAMP = join(WEB_BUILD_DIR, '.built-for');
-const LOCK = join(ROOT, '.test-build-web.lock');
-export const WEB_ARTIFACTS = join(ROOT, 'test-artifacts', 'web');
+const WEB_BUILD_DIR = join(ROOT, '.test-build-web');
+const WEB_ARTIFACTS = join(ROOT, 'test-artifacts', 'web');
 
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
 /** Why the journeys cannot run here (null when they can); in CI a missing Chromium fails the run instead. */
@@ -38,46 +34,17 @@ export const VIEWPORTS = {
 } as const;
 export type ViewportName = keyof typeof VIEWPORTS;
 
-function readStamp(): string {
-  try {
-    return readFileSync(STAMP, 'utf8').trim();
-  } catch {
-    return '';
-  }
-}
-
-/** Builds web/ into .test-build-web/ unless this test run (same Vitest parent) already did; returns the directory. */
+/** Builds web/ into .test-build-web/ unless this test run already did; returns the directory. */
 export async function ensureWebBuilt(): Promise<string> {
-  const runId = `${process.ppid}`;
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    if (existsSync(STAMP) && readStamp() === runId) return WEB_BUILD_DIR;
-    let fd: number | null = null;
-    try {
-      fd = openSync(LOCK, 'wx');
-    } catch {
-      // Another test file is building: wait for it (a lock older than 4 minutes is stale).
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 240_000) rmSync(LOCK, { force: true });
-      if (Date.now() > deadline) throw new Error('timed out waiting for the web app test build');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      continue;
-    }
-    try {
-      if (existsSync(STAMP) && readStamp() === runId) return WEB_BUILD_DIR;
-      const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-      const result = spawnSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
-        cwd: ROOT,
-        env: { ...process.env, WEB_OUT_DIR: WEB_BUILD_DIR, NODE_ENV: 'production' },
-        encoding: 'utf8',
-      });
-      if (result.status !== 0) throw new Error(`web app test build failed:\n${result.stdout}\n${result.stderr}`);
-      writeFileSync(STAMP, runId);
-      return WEB_BUILD_DIR;
-    } finally {
-      closeSync(fd);
-      rmSync(LOCK, { force: true });
-    }
-  }
+  await buildOncePerRun({
+    what: 'the web app test build',
+    outDir: WEB_BUILD_DIR,
+    lockFile: join(ROOT, '.test-build-web.lock'),
+    timeLimitMs: 240_000,
+    args: [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+    env: { ...process.env, WEB_OUT_DIR: WEB_BUILD_DIR, NODE_ENV: 'production' },
+  });
+  return WEB_BUILD_DIR;
 }
 
 export interface WebServer {

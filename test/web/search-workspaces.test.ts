@@ -236,7 +236,7 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       // Exports arrive as downloads whose content parses as their format.
       const downloaded = async (name: string): Promise<{ file: string; text: string }> => {
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name, exact: true }).click()]);
-        return { file: download.suggestedFilename(), text: readFileSync((await download.path())!, 'utf8') };
+        return { file: download.suggestedFilename(), text: readFileSync((await download.path()), 'utf8') };
       };
       const bibtex = await downloaded('BibTeX');
       expect(bibtex.file).toMatch(/\.bib$/);

@@ -8,7 +8,7 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import { ApiError, apiErrorFrom } from './errors';
 import type { paths } from './schema';
 
-export const REFRESH_PATH = '/api/auth/refresh';
+const REFRESH_PATH = '/api/auth/refresh';
 /** Requests whose 401 means "wrong credentials" or "no session", not "refresh me". */
 const NO_REFRESH = new Set(['/api/auth/signin', '/api/auth/signup', '/api/auth/signout', REFRESH_PATH, '/api/auth/update-password', '/api/auth/reset-password']);
 
@@ -34,7 +34,7 @@ export function refreshSession(fetcher: typeof fetch = fetch): Promise<boolean> 
 
 const originals = new Map<string, Request>();
 
-export const refreshOnExpiry: Middleware = {
+const refreshOnExpiry: Middleware = {
   onRequest({ request, id }) {
     // A copy to send again after a refresh (the body of the first is consumed).
     if (!NO_REFRESH.has(new URL(request.url).pathname)) originals.set(id, request.clone());

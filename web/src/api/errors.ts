@@ -25,7 +25,7 @@ export class ApiError extends Error {
 
 function isEnvelope(body: unknown): body is ErrorEnvelope {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;
-  const error = (body as { error: unknown }).error;
+  const error = (body).error;
   return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
 }
 
@@ -61,7 +61,7 @@ export function describeError(error: unknown): string {
   return 'Something went wrong.';
 }
 
-export function formatWait(seconds: number): string {
+function formatWait(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;

@@ -47,7 +47,7 @@ export function safeNext(next: string | null): string {
   return next;
 }
 
-export function signInPathFor(location: { pathname: string; search: string; hash: string }): string {
+function signInPathFor(location: { pathname: string; search: string; hash: string }): string {
   return `/auth/signin?next=${encodeURIComponent(location.pathname + location.search + location.hash)}`;
 }
 

@@ -1,7 +1,7 @@
 /** A page: sets the document title and gives the page its one h1. */
 import { useEffect, type ReactNode } from 'react';
 
-export function usePageTitle(title: string): void {
+function usePageTitle(title: string): void {
   useEffect(() => {
     document.title = `${title} · Research Workspace`;
   }, [title]);

@@ -37,7 +37,7 @@ export interface SearchState {
   page: number;
 }
 
-export function isProviderId(value: string): value is ProviderId {
+function isProviderId(value: string): value is ProviderId {
   return (PROVIDER_IDS as string[]).includes(value);
 }
 

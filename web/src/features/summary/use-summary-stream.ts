@@ -27,7 +27,7 @@ export interface SummaryState {
 
 const INITIAL: SummaryState = { status: 'streaming', fromCache: null, modeUsed: null, stages: [], tldr: null, bullets: null, tags: null, error: null };
 
-export function summaryUrl(result: SearchResult, mode: SummaryMode): string {
+function summaryUrl(result: SearchResult, mode: SummaryMode): string {
   const params = new URLSearchParams({ id: result.id, source: result.provider, title: result.title, mode });
   // The abstract travels in the URL: bounded so the request line stays well under server limits.
   if (result.abstract) params.set('abstract', result.abstract.slice(0, 4000));

@@ -15,7 +15,7 @@ import '../features.css';
 const NEW = '__new__';
 
 /** The resource body for a search result: its facts, and the identifiers the API recognises a work by. */
-export function resourceFromResult(result: SearchResult): NewResource {
+function resourceFromResult(result: SearchResult): NewResource {
   const data = Object.fromEntries(
     Object.entries({
       provider: result.provider,

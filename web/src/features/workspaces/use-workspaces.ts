@@ -10,7 +10,7 @@ export type Annotation = components['schemas']['Annotation'];
 export type ShareLink = components['schemas']['ShareLink'];
 export type HighlightRange = { start: number; end: number; text?: string };
 
-export const WORKSPACES_KEY = ['workspaces'] as const;
+const WORKSPACES_KEY = ['workspaces'] as const;
 const workspaceKey = (id: string) => ['workspace', id] as const;
 const sharesKey = (id: string) => ['workspace', id, 'shares'] as const;
 
