@@ -63,7 +63,8 @@ export async function webAppRoutes(app: FastifyInstance, options: { distDir: str
     return;
   }
 
-  await app.register(fastifyStatic, { root: distDir, serve: false, cacheControl: false, etag: true, lastModified: true });
+  // The build writes a .br and a .gz beside each text file; a browser that accepts one gets it.
+  await app.register(fastifyStatic, { root: distDir, serve: false, cacheControl: false, etag: true, lastModified: true, preCompressed: true });
 
   const page = (_request: unknown, reply: FastifyReply) => reply.headers(PAGE_HEADERS).sendFile('index.html');
   for (const url of APP_ROUTES) app.get(url, { config: routeConfig, schema: hidden }, page);
@@ -74,7 +75,7 @@ export async function webAppRoutes(app: FastifyInstance, options: { distDir: str
 
   // The public folder's files (favicon, robots.txt…) keep their names, so they are revalidated.
   for (const name of readdirSync(distDir)) {
-    if (name === 'index.html' || name.startsWith('.') || !statSync(join(distDir, name)).isFile()) continue;
+    if (name.startsWith('index.html') || name.startsWith('.') || /\.(br|gz)$/.test(name) || !statSync(join(distDir, name)).isFile()) continue;
     app.get(`/${name}`, { config: routeConfig, schema: hidden }, (_request, reply) =>
       reply.header('cache-control', REVALIDATE).header('x-content-type-options', 'nosniff').sendFile(name),
     );

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt } from '../support/web-browser.js';
 
@@ -57,6 +57,16 @@ describe('initial JavaScript of the first pages (gzip)', () => {
     console.log(`initial JS of the ${name} page: ${(total / 1024).toFixed(1)} KB gzipped in ${chunks.length} files`);
     expect(total).toBeGreaterThan(10 * 1024); // React alone: a manifest read wrongly would pass the budget
     expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+
+  it('ships a Brotli and a gzip copy of every initial chunk, each the same file once decompressed', () => {
+    for (const key of initial('src/pages/dashboard/DashboardPage.tsx')) {
+      const path = join(dir, manifest[key]!.file);
+      const original = readFileSync(path);
+      if (original.length < 1024) continue;
+      expect(brotliDecompressSync(readFileSync(`${path}.br`)).equals(original)).toBe(true);
+      expect(gunzipSync(readFileSync(`${path}.gz`)).equals(original)).toBe(true);
+    }
   });
 
   it('keeps the chart library out of the first load (it is its own chunk, loaded by the analytics page)', () => {
