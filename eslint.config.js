@@ -8,7 +8,7 @@ export default defineConfig(
   {
     // Build output, data and generated files. A web/ front end (React, .tsx), when added, needs its own
     // block here (JSX and React rules; type information from web/tsconfig.json).
-    ignores: ['dist/', '.test-build/', '.bench-build/', 'data/', 'coverage/', 'test-artifacts/', 'scratch/', 'web/dist/', 'drizzle/'],
+    ignores: ['dist/', '.test-build/', '.bench-build/', 'data/', 'coverage/', 'test-artifacts/', 'scratch/', 'web/dist/', '.test-build-web/', 'drizzle/'],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
