@@ -10,16 +10,14 @@ interface Common {
   error?: string | null;
 }
 
-function describedBy(hintId: string, errorId: string, hint: unknown, error: unknown): string | undefined {
-  return [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-}
-
-export function TextField({ label, hint, error, className, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+/** The label, hint and error around one control; `control` gets the id and ARIA attributes to spread. */
+function FieldFrame({ label, hint, error, className, control }: Common & { className?: string; control: (aria: ControlAria) => ReactNode }) {
   const id = useId();
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`field${error ? ' field-invalid' : ''}${className ? ` ${className}` : ''}`}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(`${id}-hint`, `${id}-error`, hint, error)} {...input} />
+      {control({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {hint && (
         <p id={`${id}-hint`} className="field-hint">
           {hint}
@@ -34,24 +32,18 @@ export function TextField({ label, hint, error, className, ...input }: Common & 
   );
 }
 
+interface ControlAria {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+export function TextField({ label, hint, error, className, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+  return <FieldFrame label={label} hint={hint} error={error} className={className} control={(aria) => <input {...aria} {...input} />} />;
+}
+
 export function TextAreaField({ label, hint, error, ...input }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
-  return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(`${id}-hint`, `${id}-error`, hint, error)} {...input} />
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
+  return <FieldFrame label={label} hint={hint} error={error} control={(aria) => <textarea {...aria} {...input} />} />;
 }
 
 /** A form-level message (role=alert so that it is announced). */
