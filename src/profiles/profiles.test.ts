@@ -125,7 +125,7 @@ for (const leg of storeLegs()) {
         const res = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { ...user.bearer, ...upload.headers }, payload: upload.payload });
         expect(res.statusCode).toBe(200);
         const { avatarUrl, profile } = res.json();
-        expect(avatarUrl).toMatch(new RegExp(`^http://api\\.test/storage/avatars/${user.id}/\\d+\\.jpg$`));
+        expect(avatarUrl).toMatch(new RegExp(`^http://api\\.test/storage/avatars/${user.id}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.jpg$`));
         expect(profile.avatarUrl).toBe(avatarUrl);
 
         const fetched = await t.app.inject({ method: 'GET', url: new URL(avatarUrl).pathname });
@@ -140,13 +140,28 @@ for (const leg of storeLegs()) {
         const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer });
         expect(session.json().user.avatarUrl).toBe(avatarUrl);
 
-        // A PNG this time (the first was stored as JPEG): a new file name, whatever the millisecond.
+        // A PNG this time (the first was stored as JPEG); then the same image again at once: each upload
+        // gets a file of its own, so the one that wins is served and the others are gone.
         const png = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#00ff0080' } }).png().toBuffer();
         const second = multipart('file', 'x.jpg', 'image/jpeg', png);
         const replaced = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { ...user.bearer, ...second.headers }, payload: second.payload });
         expect(replaced.statusCode).toBe(200);
         expect(replaced.json().avatarUrl).toMatch(/\.png$/);
         expect((await t.app.inject({ method: 'GET', url: new URL(avatarUrl).pathname })).statusCode).toBe(404);
+        const again = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { ...user.bearer, ...second.headers }, payload: second.payload });
+        expect(again.json().avatarUrl).not.toBe(replaced.json().avatarUrl);
+        expect((await t.app.inject({ method: 'GET', url: new URL(again.json().avatarUrl).pathname })).statusCode).toBe(200);
+        expect((await t.app.inject({ method: 'GET', url: new URL(replaced.json().avatarUrl).pathname })).statusCode).toBe(404);
+      });
+
+      it('still serves an avatar stored under the earlier, time-based file name', async () => {
+        const user = await buildUser(t.app);
+        const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+        await t.app.ctx.platform.blobs.put(`avatars/${user.id}/1795573037170.jpg`, jpeg);
+        const res = await t.app.inject({ method: 'GET', url: `/storage/avatars/${user.id}/1795573037170.jpg` });
+        expect(res.statusCode).toBe(200);
+        expect(res.rawPayload.equals(jpeg)).toBe(true);
+        expect((await t.app.inject({ method: 'GET', url: `/storage/avatars/${user.id}/not-a-name.jpg` })).statusCode).toBe(400);
       });
 
       it('judges by bytes: a text file named .png is refused', async () => {

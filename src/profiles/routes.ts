@@ -1,4 +1,5 @@
 /** Profile routes: the profile, its update, and the avatar upload; plus serving stored avatars. */
+import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -75,7 +76,7 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
         operationId: 'getAvatarFile',
         summary: 'A stored avatar (public)',
         security: PUBLIC,
-        params: z.object({ userId: z.uuid(), file: z.string().regex(/^\d{1,16}\.(png|jpg|webp)$/) }),
+        params: z.object({ userId: z.uuid(), file: z.string().regex(/^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{1,16})\.(?:png|jpg|webp)$/) }),
         response: {
           200: {
             description: 'The image',
@@ -130,7 +131,9 @@ function avatarUploadRoute(root: FastifyInstance, ctx: AppContext): void {
       if (part.file.truncated) throw payloadTooLarge('The image must be at most 2 MB');
       if (upload.length === 0) throw validationError('file', 'empty', 'The file is empty');
       const avatar = await processAvatar(upload);
-      const key = `avatars/${user.id}/${Date.now()}.${avatar.ext}`;
+      // A fresh name per upload: two uploads in the same millisecond must not overwrite each other's file
+      // (a failed one deletes its own file, which must not be the avatar the other just set).
+      const key = `avatars/${user.id}/${randomUUID()}.${avatar.ext}`;
       await ctx.platform.blobs.put(key, avatar.data);
       const url = ctx.platform.blobs.publicUrl(key);
       const { profile, previousKey } = await replaceAvatar(ctx.db, user.id, user.name, { key, url }).catch(async (error: unknown) => {
