@@ -253,6 +253,7 @@ describe('OpenAPI document', () => {
       { method: 'patch', path: '/api/workspaces/{id}', url: `/api/workspaces/${workspaceId}`, base: { isPublic: false }, auth: true },
       { method: 'put', path: '/api/profile', url: '/api/profile', base: {}, auth: true },
       { method: 'post', path: '/api/workspaces/{id}/resources', url: `/api/workspaces/${workspaceId}/resources`, base: { title: 'Paper' }, auth: true },
+      { method: 'patch', path: '/api/workspaces/{id}/resources/{resourceId}', url: `/api/workspaces/${workspaceId}/resources/${resourceId}`, base: { tags: ['limits'] }, auth: true },
       { method: 'post', path: '/api/resources/{id}/annotations', url: `/api/resources/${resourceId}/annotations`, base: { body: 'Note' }, auth: true },
       { method: 'post', path: '/api/auth/signup', url: '/api/auth/signup', base: { password: 'tidal-quasar-42' }, auth: false },
     ];
@@ -282,8 +283,8 @@ describe('OpenAPI document', () => {
         checked++;
       }
     }
-    // workspace name and description (create and update), display name, bio, title, notes, type, body, name, password
-    expect(checked).toBeGreaterThanOrEqual(12);
+    // workspace name and description (create and update), display name, bio, title, notes (create and update), type, body, name, password
+    expect(checked).toBeGreaterThanOrEqual(13);
   }, 60_000);
 
   it('publishes minLength, required fields, minProperties, alternatives and exclusions the service enforces', async () => {
@@ -297,6 +298,7 @@ describe('OpenAPI document', () => {
     expect(short.json().error.details.field).toBe('password');
     expect(bodyOf('/api/annotations/{id}', 'patch')).toMatchObject({ minProperties: 1 });
     expect(bodyOf('/api/workspaces/{id}', 'patch')).toMatchObject({ minProperties: 1 });
+    expect(bodyOf('/api/workspaces/{id}/resources/{resourceId}', 'patch')).toMatchObject({ minProperties: 1 });
     const empty = await t.app.inject({ method: 'PATCH', url: '/api/workspaces/00000000-0000-4000-8000-000000000000', headers: user.bearer, payload: {} });
     expect(empty.statusCode).toBe(400);
     // Alternatives and exclusions: a workspace is named by name or title; a share link expires in days or at a time, not both.

@@ -7,7 +7,7 @@ import { hashToken, randomToken, seal, unseal } from '../platform/crypto.js';
 import type { Db } from '../platform/db/client.js';
 import { ApiError, conflict, notFound, serviceUnavailable } from '../platform/errors.js';
 import { stripHtml } from '../platform/sanitize.js';
-import { LIMITS, type ResourceCreateInput } from './schemas.js';
+import { LIMITS, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
 import {
   countAnnotations,
   countResources,
@@ -18,6 +18,7 @@ import {
   lockResource,
   lockWorkspace,
   touchWorkspace,
+  updateResourceRow,
   type AnnotationRow,
   type NewResourceRow,
   type ResourceRow,
@@ -129,6 +130,16 @@ export async function addResource(db: Db, resolve: ResourceResolver, workspaceId
     }
     await touchWorkspace(tx, workspaceId);
     return row;
+  });
+}
+
+/** Changes a resource's notes and/or tags and marks the workspace changed, as adding and removing do. */
+export async function changeResource(db: Db, resource: ResourceRow, changes: ResourceUpdateInput): Promise<ResourceRow> {
+  return db.transaction(async (tx) => {
+    const updated = await updateResourceRow(tx, resource.id, changes);
+    if (!updated) throw notFound('Resource');
+    await touchWorkspace(tx, updated.workspaceId);
+    return updated;
   });
 }
 

@@ -59,6 +59,16 @@ const CASES: ActionCase[] = [
     check: (f) => `/api/resources/${f.resourceId}/annotations`,
   },
   {
+    // The workspace in the URL is checked first: another user is refused at it, as for an unknown one.
+    action: 'resource update',
+    what: 'Workspace',
+    method: 'PATCH',
+    url: (f) => `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}`,
+    payload: { notes: 'changed', tags: ['changed'] },
+    ownerStatus: 200,
+    check: (f) => `/api/workspaces/${f.workspaceId}`,
+  },
+  {
     action: 'resource delete',
     what: 'Workspace',
     method: 'DELETE',

@@ -25,7 +25,7 @@ type Rule = (actor: Actor, subject: Subject) => boolean;
 /** The actions each kind of object has. */
 interface ActionsOn {
   workspace: 'read' | 'update' | 'delete' | 'share' | 'export';
-  resource: 'read' | 'annotate' | 'delete';
+  resource: 'read' | 'update' | 'annotate' | 'delete';
   annotation: 'update' | 'delete';
 }
 export type ActionOn<K extends Kind> = ActionsOn[K] & Action;
@@ -36,7 +36,7 @@ const wroteItInOwnWorkspace: Rule = (actor, subject) =>
 
 const POLICY: { [K in Kind]: Record<ActionsOn[K], Rule> } = {
   workspace: { read: ownsWorkspace, update: ownsWorkspace, delete: ownsWorkspace, share: ownsWorkspace, export: ownsWorkspace },
-  resource: { read: ownsWorkspace, annotate: ownsWorkspace, delete: ownsWorkspace },
+  resource: { read: ownsWorkspace, update: ownsWorkspace, annotate: ownsWorkspace, delete: ownsWorkspace },
   annotation: { update: wroteItInOwnWorkspace, delete: wroteItInOwnWorkspace },
 };
 

@@ -202,6 +202,112 @@ for (const leg of storeLegs()) {
       });
     });
 
+    describe('PATCH /api/workspaces/{id}/resources/{resourceId} (an extension)', () => {
+      const patch = (workspaceId: string, resourceId: string, headers: Record<string, string>, payload?: unknown) =>
+        t.app.inject({
+          method: 'PATCH',
+          url: `/api/workspaces/${workspaceId}/resources/${resourceId}`,
+          headers,
+          ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+        });
+      const detail = async (workspaceId: string) => (await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}`, headers: owner.bearer })).json();
+
+      it('changes notes and tags by cookie: 200 with the bare resource (Variant A), cleaned as on create, with its annotations', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const added = await addResource(t.app, owner, ws.id, { title: 'Editable', notes: 'first', tags: ['old'] });
+        await annotate(t.app, owner, added.id, { body: 'kept' });
+        const res = await patch(ws.id, added.id, owner.cookieHeaders, {
+          notes: 'Read <script>alert(1)</script>section 4.\n\nThen <b>5</b>.',
+          tags: ['ML', 'ml', ' <i>vision</i> ', ''],
+        });
+        expect(res.statusCode).toBe(200);
+        const resource = res.json();
+        expect(Object.keys(resource).sort()).toEqual([...RESOURCE_FIELDS].sort());
+        expect(resource).toMatchObject({ id: added.id, workspaceId: ws.id, title: 'Editable', notes: 'Read section 4.\n\nThen 5.', tags: ['ML', 'vision'] });
+        expect(resource.annotations).toMatchObject([{ body: 'kept' }]);
+        expect((await detail(ws.id)).resources).toEqual([resource]);
+      });
+
+      it('answers { resource } to a bearer token (Variant B); an absent field is unchanged, tags: [] and notes: "" clear', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const added = await addResource(t.app, owner, ws.id, { title: 'Partial', notes: 'keep me', tags: ['a', 'b'] });
+        const tagsOnly = await patch(ws.id, added.id, owner.bearer, { tags: ['c'] });
+        expect(tagsOnly.statusCode).toBe(200);
+        expect(Object.keys(tagsOnly.json())).toEqual(['resource']);
+        expect(tagsOnly.json().resource).toMatchObject({ id: added.id, notes: 'keep me', tags: ['c'] });
+        // Fields the route does not change are dropped, not applied.
+        const notesOnly = await patch(ws.id, added.id, owner.bearer, { notes: 'changed', title: 'Not renamed', url: 'https://example.org/x' });
+        expect(notesOnly.json().resource).toMatchObject({ title: 'Partial', url: null, notes: 'changed', tags: ['c'] });
+        const cleared = await patch(ws.id, added.id, owner.bearer, { notes: '', tags: [] });
+        expect(cleared.statusCode).toBe(200);
+        expect(cleared.json().resource).toMatchObject({ notes: '', tags: [] });
+        expect((await detail(ws.id)).resources[0]).toMatchObject({ notes: '', tags: [] });
+      });
+
+      it('marks the workspace changed, as adding and removing do', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const added = await addResource(t.app, owner, ws.id, { title: 'Touch' });
+        const before = (await detail(ws.id)).workspace;
+        expect((await patch(ws.id, added.id, owner.bearer, { notes: 'later' })).statusCode).toBe(200);
+        const after = (await detail(ws.id)).workspace;
+        expect(new Date(after.updatedAt).getTime()).toBeGreaterThan(new Date(before.updatedAt).getTime());
+        expect(after).toMatchObject({ createdAt: before.createdAt, resourceCount: 1 });
+      });
+
+      it('accepts notes and tags exactly at the limits, measured after HTML is stripped', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const added = await addResource(t.app, owner, ws.id, { title: 'Limits' });
+        const tags = Array.from({ length: LIMITS.tags }, (_, i) => `${i}`.padEnd(LIMITS.tag, 'x'));
+        const res = await patch(ws.id, added.id, owner.bearer, { notes: `<p>${'n'.repeat(LIMITS.notes)}</p>`, tags });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().resource.notes).toHaveLength(LIMITS.notes);
+        expect(res.json().resource.tags).toEqual(tags);
+      });
+
+      it.each([
+        [{}, 'notes'],
+        [{ title: 'only a field this route does not change' }, 'notes'],
+        [{ notes: 'n'.repeat(LIMITS.notes + 1) }, 'notes'],
+        [{ notes: 42 }, 'notes'],
+        [{ tags: Array.from({ length: LIMITS.tags + 1 }, (_, i) => `tag${i}`) }, 'tags'],
+        [{ tags: ['x'.repeat(LIMITS.tag + 1)] }, 'tags.0'],
+        [{ tags: 'nlp' }, 'tags'],
+        [{ tags: ['ok', 7] }, 'tags.1'],
+      ])('rejects %# naming the field %s, and changes nothing', async (payload, field) => {
+        const ws = await createWorkspace(t.app, owner);
+        const added = await addResource(t.app, owner, ws.id, { title: 'Unchanged', notes: 'as it was', tags: ['t'] });
+        const res = await patch(ws.id, added.id, owner.bearer, payload);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
+        expect((await detail(ws.id)).resources[0]).toMatchObject({ notes: 'as it was', tags: ['t'] });
+      });
+
+      it('answers 404 for another user\'s resource, for a resource named with another workspace of its owner, for an unknown id; 401 without a session', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const otherOfOwner = await createWorkspace(t.app, owner, { name: 'Other list' });
+        const resource = await addResource(t.app, owner, ws.id, { title: 'Mine', notes: 'mine', tags: ['m'] });
+        const strangersWs = await createWorkspace(t.app, stranger);
+        const change = { notes: 'intruded', tags: ['x'] };
+
+        const viaStranger = await patch(ws.id, resource.id, stranger.bearer, change);
+        expect(viaStranger.statusCode).toBe(404);
+        expect(viaStranger.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Workspace not found' } });
+        const viaStrangersWorkspace = await patch(strangersWs.id, resource.id, stranger.cookieHeaders, change);
+        expect(viaStrangersWorkspace.statusCode).toBe(404);
+        expect(viaStrangersWorkspace.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Resource not found' } });
+        const viaOwnOtherWorkspace = await patch(otherOfOwner.id, resource.id, owner.bearer, change);
+        expect(viaOwnOtherWorkspace.statusCode).toBe(404);
+        const unknown = await patch(ws.id, UNKNOWN_ID, owner.bearer, change);
+        expect(unknown.statusCode).toBe(404);
+        // The same body for a resource that is not the caller's as for one that does not exist.
+        expect(viaStrangersWorkspace.json()).toEqual(unknown.json());
+        expect(viaOwnOtherWorkspace.json()).toEqual(unknown.json());
+        expect((await patch(ws.id, resource.id, {}, change)).statusCode).toBe(401);
+
+        expect((await detail(ws.id)).resources[0]).toMatchObject({ notes: 'mine', tags: ['m'] });
+      });
+    });
+
     describe('DELETE /api/workspaces/{id}/resources/{resourceId}', () => {
       it.each(DIALECTS)('removes the resource and its annotations (dialect %s)', async (dialect) => {
         const ws = await createWorkspace(t.app, owner);

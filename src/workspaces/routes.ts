@@ -12,7 +12,7 @@ import type { Db } from '../platform/db/client.js';
 import { notFound } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
 import { annotationRoutes } from './annotation-routes.js';
-import { addResource, removeResource } from './commands.js';
+import { addResource, changeResource, removeResource } from './commands.js';
 import { contentDisposition, exportCitations } from './export.js';
 import { authorize } from './policy.js';
 import {
@@ -35,6 +35,7 @@ import {
   ResourceParams,
   ResourceResponse,
   ResourceSchema,
+  ResourceUpdateBody,
   WorkspaceCreateBody,
   WorkspaceDetailResponse,
   WorkspaceListResponse,
@@ -205,6 +206,31 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
       const resource = await addResource(db, ctx.resolveResource, workspace.id, request.body);
       return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource)));
+    },
+  );
+
+  app.patch(
+    '/api/workspaces/:id/resources/:resourceId',
+    {
+      schema: {
+        tags,
+        operationId: 'updateResource',
+        summary: "Change a saved resource's notes and/or tags",
+        description:
+          'An extension of the interface, which has no way to change a saved resource. Notes and tags have the bounds and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case); an absent field is unchanged, `tags: []` clears them. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.',
+        params: ResourceParams,
+        body: ResourceUpdateBody,
+        response: { 200: ResourceResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      const { resource } = authorize(user, 'update', await loadResource(db, request.params.resourceId));
+      if (resource.workspaceId !== workspace.id) throw notFound('Resource');
+      const changed = await changeResource(db, resource, request.body);
+      const annotations = await annotationsByResource(db, [changed.id]);
+      return resourceReply(dialectOf(request), presentResource(changed, annotations.get(changed.id)));
     },
   );
 

@@ -110,26 +110,28 @@ export const WorkspaceUpdateBody = WorkspaceFields
   .transform(({ name, title, description, isPublic }) => ({ name: name ?? title, description, isPublic }))
   .meta({ id: 'WorkspaceUpdate', minProperties: 1 });
 
+/** The fields a resource is added with; changes take some of them, with the same bounds and cleaning. */
+const ResourceFields = z.object({
+  resourceId: z.string().trim().min(1, 'is required').max(LIMITS.resourceId, `must be at most ${LIMITS.resourceId} characters`).optional(),
+  title: plainText(LIMITS.title, { required: true, singleLine: true }).optional(),
+  url: HttpUrl.optional(),
+  notes: plainText(LIMITS.notes).optional(),
+  type: plainText(LIMITS.type, { singleLine: true }).transform((type) => type.toLowerCase()).optional(),
+  tags: TagsInput.optional(),
+  authors: z
+    .array(plainText(LIMITS.author, { singleLine: true }))
+    .max(LIMITS.authors, `must list at most ${LIMITS.authors} authors`)
+    .transform((authors) => authors.filter(Boolean))
+    .optional(),
+  data: DataInput.optional(),
+});
+
 /**
  * Variant A describes the resource (`title` required, with url, notes, type, tags, authors, data);
  * Variant B names it by `resourceId` (a search id, DOI, arXiv id or PMID) and the service fills in the
  * rest. Fields sent beside a `resourceId` take precedence over the looked-up ones.
  */
-export const ResourceCreateBody = z
-  .object({
-    resourceId: z.string().trim().min(1, 'is required').max(LIMITS.resourceId, `must be at most ${LIMITS.resourceId} characters`).optional(),
-    title: plainText(LIMITS.title, { required: true, singleLine: true }).optional(),
-    url: HttpUrl.optional(),
-    notes: plainText(LIMITS.notes).optional(),
-    type: plainText(LIMITS.type, { singleLine: true }).transform((type) => type.toLowerCase()).optional(),
-    tags: TagsInput.optional(),
-    authors: z
-      .array(plainText(LIMITS.author, { singleLine: true }))
-      .max(LIMITS.authors, `must list at most ${LIMITS.authors} authors`)
-      .transform((authors) => authors.filter(Boolean))
-      .optional(),
-    data: DataInput.optional(),
-  })
+export const ResourceCreateBody = ResourceFields
   .superRefine((body, ctx) => {
     if (body.resourceId === undefined && body.title === undefined) {
       ctx.addIssue({ code: 'custom', path: ['title'], message: 'is required (or send a resourceId)' });
@@ -137,6 +139,15 @@ export const ResourceCreateBody = z
   })
   .meta({ id: 'ResourceCreate', anyOf: [{ required: ['title'] }, { required: ['resourceId'] }] });
 export type ResourceCreateInput = z.output<typeof ResourceCreateBody>;
+
+/**
+ * An extension of the interface, which has no way to change a saved resource: its notes and tags,
+ * with the create body's bounds and cleaning (tags trimmed, HTML-free, de-duplicated).
+ */
+export const ResourceUpdateBody = ResourceFields.pick({ notes: true, tags: true })
+  .refine((body) => body.notes !== undefined || body.tags !== undefined, { path: ['notes'], message: 'nothing to change: send notes or tags' })
+  .meta({ id: 'ResourceUpdate', minProperties: 1 });
+export type ResourceUpdateInput = z.output<typeof ResourceUpdateBody>;
 
 const HighlightRange = z.object({
   start: z.number().int().min(0),

@@ -219,6 +219,12 @@ export async function loadResource(db: Db | Tx, id: string): Promise<ResourceSub
   return { kind: 'resource', ...found };
 }
 
+/** Changes a resource's notes and/or tags (the fields given); null when it is gone. */
+export async function updateResourceRow(tx: Tx, id: string, changes: { notes?: string; tags?: string[] }): Promise<ResourceRow | null> {
+  const [row] = await tx.update(workspaceResources).set(changes).where(eq(workspaceResources.id, id)).returning();
+  return row ?? null;
+}
+
 export async function deleteResourceRow(tx: Tx, id: string): Promise<boolean> {
   const deleted = await tx.delete(workspaceResources).where(eq(workspaceResources.id, id)).returning({ id: workspaceResources.id });
   return deleted.length > 0;

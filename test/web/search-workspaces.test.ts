@@ -2,9 +2,10 @@
  * Journeys of the search and workspaces pages in Chromium, against the real service with the search
  * providers answered from recorded fixtures (PubMed made to fail, YouTube without a key: disabled):
  * search → provider chips → Summarize (quick, streamed) → Save (twice: already there) → workspace →
- * Share → Copy link → the share page; annotations with a highlight; the three exports; the same
- * journey by keyboard alone; the URL restoring the results; a streamed `error` event and a 429. Each
- * page passes axe (no serious/critical findings) in light and dark, and is photographed at both sizes.
+ * Share → Copy link → the share page; annotations with a highlight; a saved resource's notes and tags
+ * edited (a field error, then saved and reloaded); the three exports; the same journey by keyboard
+ * alone; the URL restoring the results; a streamed `error` event and a 429. Each page passes axe (no
+ * serious/critical findings) in light and dark, and is photographed at both sizes.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -188,7 +189,7 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
     }
   }, 120_000);
 
-  it('annotations (add, highlight from the abstract, edit, delete) and the three exports', async () => {
+  it('annotations (add, highlight from the abstract, edit, delete), notes and tags (edit, reload), and the three exports', async () => {
     const { context, page, errors } = await signedInPage();
     try {
       await search(page);
@@ -232,6 +233,39 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await highlighted.getByRole('button', { name: 'Delete annotation' }).click();
       await expect.poll(() => resource.locator('.annotation').count()).toBe(1);
       expect(await resource.locator('mark').count()).toBe(0);
+
+      // Notes and tags: a tag too long is refused at the Tags field; once fixed, both are saved (HTML
+      // stripped, tags de-duplicated) and are still there after a reload.
+      await resource.getByRole('button', { name: 'Edit notes', exact: true }).click();
+      const notesForm = resource.getByRole('form', { name: 'Notes and tags of' });
+      await notesForm.getByLabel('Notes', { exact: true }).fill('Compare with <b>ChemCrow</b>.\nThen the benchmarks.');
+      await notesForm.getByLabel('Tags', { exact: true }).fill(`agents, ${'x'.repeat(51)}`);
+      await notesForm.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect.poll(() => notesForm.getByLabel('Tags', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      expect(await notesForm.locator('.field-error').textContent()).toBe('Tag 2: must be at most 50 characters');
+      expect(await notesForm.getByLabel('Notes', { exact: true }).getAttribute('aria-invalid')).toBeNull();
+      await expectAccessible(page);
+      await screenshot(page, 'workspace-notes-edit-desktop-light');
+      await notesForm.getByLabel('Tags', { exact: true }).fill('agents, chemistry, Agents');
+      await notesForm.getByRole('button', { name: 'Save', exact: true }).click();
+      await notesForm.waitFor({ state: 'detached' });
+      const savedNotes = async (): Promise<{ tags: string[]; notes: string | null }> => ({
+        tags: await resource.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents(),
+        notes: await resource.locator('.resource-notes').textContent(),
+      });
+      const expected = { tags: ['agents', 'chemistry'], notes: 'Notes: Compare with ChemCrow.\nThen the benchmarks.' };
+      expect(await savedNotes()).toEqual(expected);
+      // Focus is back on the button that opened the form.
+      expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Edit notes');
+      await page.reload();
+      await resource.getByRole('button', { name: 'Edit notes', exact: true }).waitFor();
+      expect(await savedNotes()).toEqual(expected);
+      // Cancel leaves them as they are.
+      await resource.getByRole('button', { name: 'Edit notes', exact: true }).click();
+      await notesForm.getByLabel('Notes', { exact: true }).fill('not kept');
+      await notesForm.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await notesForm.waitFor({ state: 'detached' });
+      expect(await savedNotes()).toEqual(expected);
 
       // Exports arrive as downloads whose content parses as their format.
       const downloaded = async (name: string): Promise<{ file: string; text: string }> => {

@@ -1,5 +1,5 @@
 /**
- * One resource of a workspace: its facts, notes and tags, its abstract (select text of it and press
+ * One resource of a workspace: its facts, notes and tags (`Edit notes` changes both), its abstract (select text of it and press
  * `Highlight selection` to keep a highlight), its annotations (add, edit, delete), and removal.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -7,6 +7,7 @@ import { describeError } from '../../api/errors';
 import { TextAreaField } from '../../components/Field';
 import { shortAuthors } from '../search/search-state';
 import { rangesOf, segments, selectionWithin } from './highlights';
+import { ResourceNotesForm } from './ResourceNotesForm';
 import { useCreateAnnotation, useDeleteAnnotation, useRemoveResource, useUpdateAnnotation, type Annotation, type HighlightRange, type Resource } from './use-workspaces';
 
 function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; workspaceId: string }) {
@@ -68,6 +69,9 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
   const abstractRef = useRef<HTMLParagraphElement>(null);
   const [selection, setSelection] = useState<HighlightRange | null>(null);
   const [note, setNote] = useState('');
+  const [editingNotes, setEditingNotes] = useState(false);
+  const editNotesRef = useRef<HTMLButtonElement>(null);
+  const wasEditingNotes = useRef(false);
   const create = useCreateAnnotation(workspaceId);
   const removeResource = useRemoveResource(workspaceId);
   const abstract = typeof resource.data.abstract === 'string' ? resource.data.abstract : '';
@@ -85,6 +89,12 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
     document.addEventListener('selectionchange', follow);
     return () => document.removeEventListener('selectionchange', follow);
   }, []);
+
+  // Focus goes back to `Edit notes` when its form closes (saved or cancelled), not to the page's start.
+  useEffect(() => {
+    if (wasEditingNotes.current && !editingNotes) editNotesRef.current?.focus();
+    wasEditingNotes.current = editingNotes;
+  }, [editingNotes]);
 
   const add = (event: FormEvent) => {
     event.preventDefault();
@@ -121,19 +131,30 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
         {resource.type && <span>{resource.type}</span>}
         <span>Added {new Date(resource.addedAt).toLocaleDateString()}</span>
       </p>
-      {resource.tags.length > 0 && (
-        <ul className="badges" aria-label="Tags">
-          {resource.tags.map((tag) => (
-            <li key={tag} className="badge">
-              {tag}
-            </li>
-          ))}
-        </ul>
-      )}
-      {resource.notes && (
-        <p className="resource-notes">
-          <strong>Notes:</strong> {resource.notes}
-        </p>
+      {editingNotes ? (
+        <ResourceNotesForm resource={resource} workspaceId={workspaceId} onDone={() => setEditingNotes(false)} />
+      ) : (
+        <>
+          {resource.tags.length > 0 && (
+            <ul className="badges" aria-label="Tags">
+              {resource.tags.map((tag) => (
+                <li key={tag} className="badge">
+                  {tag}
+                </li>
+              ))}
+            </ul>
+          )}
+          {resource.notes && (
+            <p className="resource-notes">
+              <strong>Notes:</strong> {resource.notes}
+            </p>
+          )}
+          <div className="row-actions">
+            <button ref={editNotesRef} type="button" className="button button-small" onClick={() => setEditingNotes(true)}>
+              Edit notes
+            </button>
+          </div>
+        </>
       )}
       {abstract && (
         <div className="resource-abstract">

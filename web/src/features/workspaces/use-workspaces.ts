@@ -100,6 +100,22 @@ export function useRemoveResource(workspaceId: string) {
   });
 }
 
+/** Changes a saved resource's notes and tags; the reply replaces the resource in the cached workspace. */
+export function useUpdateResource(workspaceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ resourceId, notes, tags }: { resourceId: string; notes: string; tags: string[] }) =>
+      unwrap(api.PATCH('/api/workspaces/{id}/resources/{resourceId}', { params: { path: { id: workspaceId, resourceId } }, body: { notes, tags } })),
+    onSuccess: async (resource) => {
+      queryClient.setQueryData<WorkspaceDetail>(workspaceKey(workspaceId), (current) =>
+        current && { ...current, resources: current.resources.map((item) => (item.id === resource.id ? resource : item)) },
+      );
+      // The workspace's updatedAt moved: the list is read again when next shown.
+      await queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY });
+    },
+  });
+}
+
 export function useCreateAnnotation(workspaceId: string) {
   const invalidate = useInvalidate(workspaceId);
   return useMutation({

@@ -1,0 +1,54 @@
+/**
+ * An inline form that changes a saved resource's notes and tags (comma-separated), through the API's
+ * PATCH extension; the API's message shows at the field it names (`tags.2` is the Tags field).
+ */
+import { useState, type FormEvent } from 'react';
+import { ApiError, describeError } from '../../api/errors';
+import { FormAlert, TextAreaField, TextField } from '../../components/Field';
+import { useUpdateResource, type Resource } from './use-workspaces';
+
+/** The server's bound on notes (it strips HTML first, so it may keep less). */
+const NOTES_MAX = 10_000;
+
+/** `a, b ,, c` → `['a', 'b', 'c']`; the server trims, drops duplicates and checks each tag's length. */
+function parseTags(text: string): string[] {
+  return text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+}
+
+/** The API's error and the field it names; a tag's error (`tags.1`) is the Tags field's, naming the tag by its place. */
+function fieldError(error: unknown): { field?: string; message: string | null } {
+  if (!error) return { message: null };
+  if (!(error instanceof ApiError) || !error.field) return { message: describeError(error) };
+  const [field, index] = error.field.split('.');
+  if (field === 'tags' && index !== undefined && error.details.reason) return { field, message: `Tag ${Number(index) + 1}: ${error.details.reason}` };
+  return { field, message: describeError(error) };
+}
+
+export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource: Resource; workspaceId: string; onDone(): void }) {
+  const [notes, setNotes] = useState(resource.notes);
+  const [tags, setTags] = useState(resource.tags.join(', '));
+  const update = useUpdateResource(workspaceId);
+  const { field, message } = fieldError(update.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({ resourceId: resource.id, notes, tags: parseTags(tags) }, { onSuccess: onDone });
+  };
+  return (
+    <form className="form" onSubmit={submit} aria-label={`Notes and tags of ${resource.title}`}>
+      <TextAreaField label="Notes" rows={4} maxLength={NOTES_MAX} value={notes} autoFocus onChange={(event) => setNotes(event.target.value)} error={field === 'notes' ? message : null} />
+      <TextField label="Tags" hint="Separated by commas" value={tags} onChange={(event) => setTags(event.target.value)} error={field === 'tags' ? message : null} />
+      {message && field !== 'notes' && field !== 'tags' && <FormAlert>{message}</FormAlert>}
+      <div className="row-actions">
+        <button type="submit" className="button button-primary" disabled={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
