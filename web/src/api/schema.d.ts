@@ -229,7 +229,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start signing in with Google or GitHub (redirects to the provider) */
+        /**
+         * Start signing in with Google or GitHub (redirects to the provider)
+         * @description Answers 302 to the provider, with state and PKCE kept in a signed `oauth_state` cookie (10 minutes). `next`, when it is a path of the app starting with a single `/`, is kept there too, and /auth/callback returns the user to it; any other value is ignored (the user lands on /dashboard).
+         */
         get: operations["startOAuthSignIn"];
         put?: never;
         post?: never;
@@ -247,8 +250,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * OAuth redirect target: exchanges the code, sets the session cookies, redirects to the dashboard
-         * @description Redirects to <APP_ORIGIN>/dashboard, or to <APP_ORIGIN>/auth/signin?error=oauth_denied|oauth_state_mismatch|oauth_not_configured|oauth_account_exists|oauth_failed.
+         * OAuth redirect target: exchanges the code, sets the session cookies, redirects to the app
+         * @description Redirects to <APP_ORIGIN><next> (the `next` path given to the start route, checked again here) or <APP_ORIGIN>/dashboard, or to <APP_ORIGIN>/auth/signin?error=oauth_denied|oauth_state_mismatch|oauth_not_configured|oauth_account_exists|oauth_failed (with that `next` kept).
          */
         get: operations["completeOAuthSignIn"];
         put?: never;
@@ -1964,6 +1967,8 @@ export interface operations {
         parameters: {
             query?: {
                 redirectTo?: string;
+                /** @description Where to go after signing in: a path of the web app (`/workspaces/abc?tab=1`), starting with a single `/`. Anything else (another origin, `//host`, `/\host`) is ignored and the user lands on `/dashboard`. */
+                next?: string;
             };
             header?: never;
             path: {

@@ -41,9 +41,13 @@ export function useSessionEndedReset(): void {
   );
 }
 
-/** Where to go after signing in: a same-site path from `next`, else the dashboard. */
+/**
+ * Where to go after signing in: a same-site path from `next`, else the dashboard. The server's rule
+ * for OAuth (src/auth/oauth/return-path.ts): one leading `/`, and no backslash, whitespace or control
+ * character (a browser drops tabs and newlines and reads a backslash as `/`, so `/\t/host` would be `//host`).
+ */
 export function safeNext(next: string | null): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/dashboard';
+  if (!next || next.length > 2000 || !next.startsWith('/') || next.startsWith('//') || /[\s\\\p{Cc}]/u.test(next)) return '/dashboard';
   return next;
 }
 
