@@ -588,7 +588,7 @@ export interface paths {
         };
         /**
          * Summarise a paper as server-sent events: meta, (progress), tldr, bullets, tags, done — or error
-         * @description Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code} (also for bad parameters, the rate limit, and a server shutting down: code `SERVICE_UNAVAILABLE`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream asks for `retry: 3600000`. Clients close the EventSource on `done` and `error`; a reconnect that sends `Last-Event-ID: end` is answered 204 (an EventSource then stops) and costs nothing. The `RateLimit-*` headers are those of the summarize limit. Comments keep the connection alive on long work; disconnecting stops the work.
+         * @description Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code, retryAfter?} (also for bad parameters, the rate limit — code `RATE_LIMITED` with `retryAfter`, the seconds of the Retry-After header — and a server shutting down: code `SERVICE_UNAVAILABLE`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream asks for `retry: 3600000`. Clients close the EventSource on `done` and `error`; a reconnect that sends `Last-Event-ID: end` is answered 204 (an EventSource then stops) and costs nothing. The `RateLimit-*` headers are those of the summarize limit. Comments keep the connection alive on long work; disconnecting stops the work.
          */
         get: operations["streamSummary"];
         put?: never;
@@ -940,7 +940,7 @@ export interface components {
                 createdAt: string;
             };
         };
-        /** @description Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code} ends the stream. Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments. */
+        /** @description Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code, retryAfter?} ends the stream (`retryAfter`: seconds to wait, when the rate limit refused the stream, code `RATE_LIMITED`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments. */
         SummaryEventStream: string;
         /** @description The reply to a Variant A body */
         SummaryVariantA: {
