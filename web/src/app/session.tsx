@@ -29,13 +29,18 @@ export function useSession() {
   });
 }
 
-/** Forgets the session (and every cached reply) when a request finds it ended. */
+/**
+ * Forgets the session, and every cached reply, when a request finds it ended: whoever signs in next on
+ * this tab (perhaps someone else at a shared computer) starts from their own data, not the cached
+ * profile or workspaces of the previous user.
+ */
 export function useSessionEndedReset(): void {
   const queryClient = useQueryClient();
   useEffect(
     () =>
       onSessionEnded(() => {
         queryClient.setQueryData(SESSION_KEY, null);
+        queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
       }),
     [queryClient],
   );
