@@ -6,7 +6,7 @@
  */
 export const DEFAULT_RETURN_PATH = '/dashboard';
 /** Longer is not a path the app makes (the start query allows the same). */
-export const RETURN_PATH_MAX = 2000;
+const RETURN_PATH_MAX = 2000;
 
 /** `next` when it is a same-origin path of `appOrigin` starting with a single `/`; otherwise null. */
 export function safeReturnPath(next: unknown, appOrigin: string): string | null {
