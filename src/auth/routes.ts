@@ -18,6 +18,7 @@ import {
   setSessionCookies,
 } from './cookies.js';
 import { createOAuthProvider, type OAuthProvider, type OAuthProviderId } from './oauth/providers.js';
+import { DEFAULT_RETURN_PATH, safeReturnPath } from './oauth/return-path.js';
 import { IdentityConflictError, userForIdentity } from './oauth/sign-in-with-identity.js';
 import { presentSession, presentUser } from './presenters.js';
 import { requireUser } from './request-auth.js';
@@ -241,6 +242,8 @@ interface OAuthState {
   provider: OAuthProviderId;
   state: string;
   verifier: string;
+  /** The app path to return to (checked by safeReturnPath), when the sign-in page had one. */
+  next?: string;
 }
 
 function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
@@ -252,7 +255,9 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
     const settings = config.oauth[id];
     if (settings) providers.set(id, createOAuthProvider(id, settings, redirectUri, platform.outbound));
   }
-  const failTo = (reply: FastifyReply, code: string) => reply.redirect(`${config.appOrigin}/auth/signin?error=${encodeURIComponent(code)}`, 302);
+  // A failure goes back to sign-in, keeping where the user was going (so a password sign-in still returns there).
+  const failTo = (reply: FastifyReply, code: string, next: string | null = null) =>
+    reply.redirect(`${config.appOrigin}/auth/signin?error=${encodeURIComponent(code)}${next ? `&next=${encodeURIComponent(next)}` : ''}`, 302);
 
   app.get(
     '/api/auth/:provider',
@@ -262,6 +267,8 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
         tags: ['auth'],
         operationId: 'startOAuthSignIn',
         summary: 'Start signing in with Google or GitHub (redirects to the provider)',
+        description:
+          'Answers 302 to the provider, with state and PKCE kept in a signed `oauth_state` cookie (10 minutes). `next`, when it is a path of the app starting with a single `/`, is kept there too, and /auth/callback returns the user to it; any other value is ignored (the user lands on /dashboard).',
         security: PUBLIC,
         params: OAuthParams,
         querystring: OAuthStartQuery,
@@ -279,7 +286,8 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       }
       const state = generateState();
       const verifier = generateCodeVerifier();
-      const saved: OAuthState = { provider: provider.id, state, verifier };
+      const next = safeReturnPath(request.query.next, config.appOrigin);
+      const saved: OAuthState = { provider: provider.id, state, verifier, ...(next ? { next } : {}) };
       setOAuthStateCookie(reply, config, JSON.stringify(saved));
       return reply.redirect(provider.authorizationUrl(state, verifier).toString(), 302);
     },
@@ -292,8 +300,9 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         operationId: 'completeOAuthSignIn',
-        summary: 'OAuth redirect target: exchanges the code, sets the session cookies, redirects to the dashboard',
-        description: 'Redirects to <APP_ORIGIN>/dashboard, or to <APP_ORIGIN>/auth/signin?error=oauth_denied|oauth_state_mismatch|oauth_not_configured|oauth_account_exists|oauth_failed.',
+        summary: 'OAuth redirect target: exchanges the code, sets the session cookies, redirects to the app',
+        description:
+          'Redirects to <APP_ORIGIN><next> (the `next` path given to the start route, checked again here) or <APP_ORIGIN>/dashboard, or to <APP_ORIGIN>/auth/signin?error=oauth_denied|oauth_state_mismatch|oauth_not_configured|oauth_account_exists|oauth_failed (with that `next` kept).',
         security: PUBLIC,
         querystring: OAuthCallbackQuery,
         response: { 302: Redirect, 400: ErrorResponse },
@@ -311,20 +320,22 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
         saved = null;
       }
       const { code, state, error } = request.query;
-      if (error) return failTo(reply, 'oauth_denied');
+      // Checked again: the cookie is signed, but a path is only ever used after this check.
+      const next = safeReturnPath(saved?.next, config.appOrigin);
+      if (error) return failTo(reply, 'oauth_denied', next);
       if (!saved || !code || !state || saved.state !== state) return failTo(reply, 'oauth_state_mismatch');
       const provider = providers.get(saved.provider);
-      if (!provider) return failTo(reply, 'oauth_not_configured');
+      if (!provider) return failTo(reply, 'oauth_not_configured', next);
       try {
         const identity = await provider.identify(code, saved.verifier);
         const user = await userForIdentity({ db: ctx.db, sessions: ctx.sessions }, identity);
         const session = await startSession(ctx.sessions, { id: user.id, email: user.email, name: user.name });
         setSessionCookies(reply, config, session);
-        return reply.redirect(`${config.appOrigin}/dashboard`, 302);
+        return reply.redirect(`${config.appOrigin}${next ?? DEFAULT_RETURN_PATH}`, 302);
       } catch (failure) {
-        if (failure instanceof IdentityConflictError) return failTo(reply, 'oauth_account_exists');
+        if (failure instanceof IdentityConflictError) return failTo(reply, 'oauth_account_exists', next);
         request.log.warn({ provider: saved.provider, err: { message: (failure as Error).message } }, 'oauth sign-in failed');
-        return failTo(reply, 'oauth_failed');
+        return failTo(reply, 'oauth_failed', next);
       }
     },
   );

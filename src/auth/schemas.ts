@@ -75,7 +75,16 @@ export const SessionResponse = dialectUnion('SessionReply', 'Bearer token: the u
 export const MessageResponse = z.object({ message: z.string() }).meta({ id: 'Message' });
 
 export const OAuthParams = z.object({ provider: z.enum(['google', 'github']) });
-export const OAuthStartQuery = z.object({ redirectTo: z.string().max(2000).optional() });
+export const OAuthStartQuery = z.object({
+  redirectTo: z.string().max(2000).optional(),
+  next: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe(
+      'Where to go after signing in: a path of the web app (`/workspaces/abc?tab=1`), starting with a single `/`. Anything else (another origin, `//host`, `/\\host`) is ignored and the user lands on `/dashboard`.',
+    ),
+});
 export const OAuthCallbackQuery = z.object({
   code: z.string().max(2000).optional(),
   state: z.string().max(500).optional(),

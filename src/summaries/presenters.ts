@@ -38,6 +38,26 @@ export function presentPlainError(error: ApiError): { error: string } {
  * The stream's `error` event: the message, and as code the failure's own reason when it has one
  * (`no_pdf`, `timeout`, `aborted`…), else the API error code.
  */
-export function presentStreamError(error: ApiError): { message: string; code: string } {
-  return { message: error.message, code: error.details?.reason ?? error.code };
+export function presentStreamError(error: ApiError): StreamErrorEvent {
+  return { message: error.message, code: error.details?.reason ?? error.code, ...retryAfterOf(error) };
+}
+
+/**
+ * A refusal before any work (bad parameters, the rate limit) as the stream's `error` event: the API
+ * error code, and for the rate limit `retryAfter`, the seconds of its Retry-After header (an
+ * EventSource cannot read headers).
+ */
+export function presentStreamRefusal(error: ApiError): StreamErrorEvent {
+  return { message: error.message, code: error.code, ...retryAfterOf(error) };
+}
+
+interface StreamErrorEvent {
+  message: string;
+  code: string;
+  retryAfter?: number;
+}
+
+function retryAfterOf(error: ApiError): { retryAfter?: number } {
+  const seconds = Number(error.headers?.['retry-after']);
+  return Number.isSafeInteger(seconds) && seconds > 0 ? { retryAfter: seconds } : {};
 }

@@ -380,8 +380,12 @@ describe('summary stream headers', () => {
       expect(res.headers['ratelimit-limit']).toBe('7');
       remaining.push(String(res.headers['ratelimit-remaining']));
       if (i === 7) {
-        expect(res.body).toMatch(/id: end\nevent: error\ndata: \{"message":"Too many requests[^"]*","code":"RATE_LIMITED"\}/);
-        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+        expect(res.body).toMatch(/id: end\nevent: error\ndata: \{"message":"Too many requests[^"]*","code":"RATE_LIMITED","retryAfter":\d+\}/);
+        const retryAfter = Number(res.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThan(0);
+        // The event carries the header's seconds: an EventSource cannot read headers.
+        const event = JSON.parse(/event: error\ndata: (.*)\n/.exec(res.body)![1]!) as { retryAfter: number };
+        expect(event.retryAfter).toBe(retryAfter);
       }
     }
     expect(remaining).toEqual(['6', '5', '4', '3', '2', '1', '0', '0']);

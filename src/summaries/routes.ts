@@ -11,7 +11,7 @@ import { toApiError } from '../platform/http-errors.js';
 import type { SummaryCache } from './cache.js';
 import { z } from 'zod';
 import type { Cancellation, Stage, Summarizer, SummaryRequest } from './produce.js';
-import { presentPlainError, presentStreamError, presentSummary } from './presenters.js';
+import { presentPlainError, presentStreamError, presentStreamRefusal, presentSummary } from './presenters.js';
 import { PlainError, StreamHeaders, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
 import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from './stream.js';
 import { toSummaryVariantA } from './variants.js';
@@ -120,7 +120,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
         summary: 'Summarise a paper as server-sent events: meta, (progress), tldr, bullets, tags, done — or error',
         security: SIGNED_IN_OPTIONAL,
         description:
-          'Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code} (also for bad parameters, the rate limit, and a server shutting down: code `SERVICE_UNAVAILABLE`). ' +
+          'Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code, retryAfter?} (also for bad parameters, the rate limit — code `RATE_LIMITED` with `retryAfter`, the seconds of the Retry-After header — and a server shutting down: code `SERVICE_UNAVAILABLE`). ' +
           `Every event has an id; the last one (\`done\` or \`error\`) has the id \`${FINAL_EVENT_ID}\`, and the stream asks for \`retry: ${STREAM_RETRY_MS}\`. ` +
           `Clients close the EventSource on \`done\` and \`error\`; a reconnect that sends \`Last-Event-ID: ${FINAL_EVENT_ID}\` is answered 204 (an EventSource then stops) and costs nothing. ` +
           'The `RateLimit-*` headers are those of the summarize limit. Comments keep the connection alive on long work; disconnecting stops the work.',
@@ -147,7 +147,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       if (reconnectsAfterEnd(request.headers['last-event-id'])) return reply.code(204).send(null);
       const problem = request.rateLimitRefusal ?? request.validationError;
       const apiError = problem ? toApiError(problem) : null;
-      const refusal = apiError ? { message: apiError.message, code: apiError.code } : null;
+      const refusal = apiError ? presentStreamRefusal(apiError) : null;
       const stream = new EventStream();
       void reply.headers({
         'content-type': 'text/event-stream; charset=utf-8',

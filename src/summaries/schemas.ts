@@ -59,7 +59,7 @@ export const SummaryEventStream = z.unknown().meta({
   id: 'SummaryEventStream',
   type: 'string',
   description:
-    'Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code} ends the stream. Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments.',
+    'Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code, retryAfter?} ends the stream (`retryAfter`: seconds to wait, when the rate limit refused the stream, code `RATE_LIMITED`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments.',
 });
 
 export const PlainError = z.object({ error: z.string() }).meta({ id: 'PlainError', description: 'POST /api/summarize errors: a plain message, unlike the other routes\' error envelope' });

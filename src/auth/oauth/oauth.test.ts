@@ -19,8 +19,8 @@ afterAll(async () => {
   await providers?.stop();
 });
 
-async function signInWith(t: TestApp, provider: 'google' | 'github') {
-  const start = await t.app.inject({ method: 'GET', url: `/api/auth/${provider}` });
+async function signInWith(t: TestApp, provider: 'google' | 'github', next?: string) {
+  const start = await t.app.inject({ method: 'GET', url: `/api/auth/${provider}`, query: next === undefined ? {} : { next } });
   expect(start.statusCode).toBe(302);
   const authorize = new URL(start.headers.location as string);
   expect(authorize.origin).toBe(new URL(providers.issuer).origin);
@@ -97,6 +97,54 @@ describe('OAuth sign-in', () => {
       expect(res.headers.location).toBe('http://app.test/auth/signin?error=oauth_state_mismatch');
       const noCookie = await t.app.inject({ method: 'GET', url: '/auth/callback?code=whatever&state=forged' });
       expect(noCookie.headers.location).toBe('http://app.test/auth/signin?error=oauth_state_mismatch');
+    });
+  });
+
+  describe('GET /api/auth/{provider}?next=… → /auth/callback', () => {
+    it('comes back to the app path the sign-in page was given, with its query', async () => {
+      const email = uniqueEmail('next');
+      providers.nextGoogle({ sub: `g-${email}`, email, email_verified: true, name: 'Nell Next' });
+      const callback = await signInWith(t, 'google', '/workspaces/abc?tab=notes#top');
+      expect(callback.statusCode).toBe(302);
+      expect(callback.headers.location).toBe('http://app.test/workspaces/abc?tab=notes#top');
+      expect(cookiesFrom(callback).access_token).toBeTruthy();
+
+      const github = uniqueEmail('next-octo');
+      providers.nextGithub({ id: Math.floor(Math.random() * 1e9), login: 'nextocto', name: 'Nat Octo', emails: [{ email: github, primary: true, verified: true }] });
+      const back = await signInWith(t, 'github', '/profile');
+      expect(back.headers.location).toBe('http://app.test/profile');
+    });
+
+    it.each([
+      ['//evil.example', 'a protocol-relative address'],
+      ['https://evil.example/dashboard', 'an absolute address'],
+      ['/\\evil.example', 'a backslash after the slash'],
+      ['/\t/evil.example', 'a tab a browser would drop'],
+      ['/%2F/ok\nLocation: https://evil.example', 'a newline'],
+      ['dashboard', 'a relative path without its slash'],
+      [`/${'a'.repeat(2000)}`, 'a path over 2000 characters'],
+    ])('lands on /dashboard for %j (%s), never another origin', async (next) => {
+      const email = uniqueEmail('evil');
+      providers.nextGoogle({ sub: `g-${email}`, email, email_verified: true, name: 'Eve' });
+      const start = await t.app.inject({ method: 'GET', url: '/api/auth/google', query: { next } });
+      if (next.length > 2000) {
+        // Over the schema's bound: refused outright, before any state is made.
+        expect(start.statusCode).toBe(400);
+        return;
+      }
+      const callback = await signInWith(t, 'google', next);
+      expect(callback.statusCode).toBe(302);
+      expect(callback.headers.location).toBe('http://app.test/dashboard');
+    });
+
+    it('keeps `next` on the way back to sign-in when the provider refuses', async () => {
+      const start = await t.app.inject({ method: 'GET', url: '/api/auth/google', query: { next: '/workspaces/abc' } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/auth/callback?error=access_denied',
+        headers: { cookie: cookieHeader({ oauth_state: cookiesFrom(start).oauth_state! }) },
+      });
+      expect(res.headers.location).toBe('http://app.test/auth/signin?error=oauth_denied&next=%2Fworkspaces%2Fabc');
     });
   });
 

@@ -16,6 +16,10 @@ describe('apiErrorFrom', () => {
     expect(error.retryAfter).toBe(90);
     expect(describeError(error)).toBe('Too many sign-in attempts. Try again in 2 minutes.');
     expect(describeError(apiErrorFrom(reply(429, { 'retry-after': '1' }), { error: { code: 'RATE_LIMITED', message: 'Slow down.' } }))).toBe('Slow down. Try again in 1 second.');
+    // The service's own message has no full stop: the sentence gets one.
+    expect(describeError(apiErrorFrom(reply(429, { 'retry-after': '5' }), { error: { code: 'RATE_LIMITED', message: 'Too many requests, please try again later' } }))).toBe(
+      'Too many requests, please try again later. Try again in 5 seconds.',
+    );
   });
 
   it('reads the plain `{ error: "<message>" }` of POST /api/summarize', () => {

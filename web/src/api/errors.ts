@@ -54,7 +54,8 @@ export function apiErrorFrom(response: Response, body: unknown): ApiError {
 /** The sentence to show for an error: the API's message, and when to try again after a 429. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.status === 429 && error.retryAfter !== null) return `${error.message} Try again in ${formatWait(error.retryAfter)}.`;
+    // The service's own 429 message has no full stop ("Too many requests, please try again later").
+    if (error.status === 429 && error.retryAfter !== null) return `${error.message.trim().replace(/([^.!?])$/u, '$1.')} Try again in ${formatWait(error.retryAfter)}.`;
     return error.message;
   }
   if (error instanceof Error) return error.message;

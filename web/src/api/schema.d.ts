@@ -229,7 +229,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start signing in with Google or GitHub (redirects to the provider) */
+        /**
+         * Start signing in with Google or GitHub (redirects to the provider)
+         * @description Answers 302 to the provider, with state and PKCE kept in a signed `oauth_state` cookie (10 minutes). `next`, when it is a path of the app starting with a single `/`, is kept there too, and /auth/callback returns the user to it; any other value is ignored (the user lands on /dashboard).
+         */
         get: operations["startOAuthSignIn"];
         put?: never;
         post?: never;
@@ -247,8 +250,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * OAuth redirect target: exchanges the code, sets the session cookies, redirects to the dashboard
-         * @description Redirects to <APP_ORIGIN>/dashboard, or to <APP_ORIGIN>/auth/signin?error=oauth_denied|oauth_state_mismatch|oauth_not_configured|oauth_account_exists|oauth_failed.
+         * OAuth redirect target: exchanges the code, sets the session cookies, redirects to the app
+         * @description Redirects to <APP_ORIGIN><next> (the `next` path given to the start route, checked again here) or <APP_ORIGIN>/dashboard, or to <APP_ORIGIN>/auth/signin?error=oauth_denied|oauth_state_mismatch|oauth_not_configured|oauth_account_exists|oauth_failed (with that `next` kept).
          */
         get: operations["completeOAuthSignIn"];
         put?: never;
@@ -589,7 +592,7 @@ export interface paths {
         };
         /**
          * Summarise a paper as server-sent events: meta, (progress), tldr, bullets, tags, done — or error
-         * @description Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code} (also for bad parameters, the rate limit, and a server shutting down: code `SERVICE_UNAVAILABLE`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream asks for `retry: 3600000`. Clients close the EventSource on `done` and `error`; a reconnect that sends `Last-Event-ID: end` is answered 204 (an EventSource then stops) and costs nothing. The `RateLimit-*` headers are those of the summarize limit. Comments keep the connection alive on long work; disconnecting stops the work.
+         * @description Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code, retryAfter?} (also for bad parameters, the rate limit — code `RATE_LIMITED` with `retryAfter`, the seconds of the Retry-After header — and a server shutting down: code `SERVICE_UNAVAILABLE`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream asks for `retry: 3600000`. Clients close the EventSource on `done` and `error`; a reconnect that sends `Last-Event-ID: end` is answered 204 (an EventSource then stops) and costs nothing. The `RateLimit-*` headers are those of the summarize limit. Comments keep the connection alive on long work; disconnecting stops the work.
          */
         get: operations["streamSummary"];
         put?: never;
@@ -946,7 +949,7 @@ export interface components {
                 createdAt: string;
             };
         };
-        /** @description Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code} ends the stream. Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments. */
+        /** @description Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code, retryAfter?} ends the stream (`retryAfter`: seconds to wait, when the rate limit refused the stream, code `RATE_LIMITED`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments. */
         SummaryEventStream: string;
         /** @description The reply to a Variant A body */
         SummaryVariantA: {
@@ -1973,6 +1976,8 @@ export interface operations {
         parameters: {
             query?: {
                 redirectTo?: string;
+                /** @description Where to go after signing in: a path of the web app (`/workspaces/abc?tab=1`), starting with a single `/`. Anything else (another origin, `//host`, `/\host`) is ignored and the user lands on `/dashboard`. */
+                next?: string;
             };
             header?: never;
             path: {

@@ -29,21 +29,30 @@ export function useSession() {
   });
 }
 
-/** Forgets the session (and every cached reply) when a request finds it ended. */
+/**
+ * Forgets the session, and every cached reply, when a request finds it ended: whoever signs in next on
+ * this tab (perhaps someone else at a shared computer) starts from their own data, not the cached
+ * profile or workspaces of the previous user.
+ */
 export function useSessionEndedReset(): void {
   const queryClient = useQueryClient();
   useEffect(
     () =>
       onSessionEnded(() => {
         queryClient.setQueryData(SESSION_KEY, null);
+        queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
       }),
     [queryClient],
   );
 }
 
-/** Where to go after signing in: a same-site path from `next`, else the dashboard. */
+/**
+ * Where to go after signing in: a same-site path from `next`, else the dashboard. The server's rule
+ * for OAuth (src/auth/oauth/return-path.ts): one leading `/`, and no backslash, whitespace or control
+ * character (a browser drops tabs and newlines and reads a backslash as `/`, so `/\t/host` would be `//host`).
+ */
 export function safeNext(next: string | null): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/dashboard';
+  if (!next || next.length > 2000 || !next.startsWith('/') || next.startsWith('//') || /[\s\\\p{Cc}]/u.test(next)) return '/dashboard';
   return next;
 }
 

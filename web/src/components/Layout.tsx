@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { describeError } from '../api/errors';
+import { clearAllDrafts } from '../app/drafts';
 import { THEMES, useTheme, type Theme } from '../app/theme';
 import { useProfile } from '../app/profile';
 import { useSession, useSessionEndedReset } from '../app/session';
@@ -39,6 +40,8 @@ function SignOutButton() {
   const toast = useToast();
   const signOut = useMutation({
     mutationFn: () => unwrap(api.POST('/api/auth/signout')),
+    // What was typed and not sent goes at once: the next person at this computer must not see it.
+    onMutate: clearAllDrafts,
     // A full page load: nothing of the signed-out user stays in memory, and no guard races the
     // navigation (a protected page seeing the session gone would send the visitor to sign in and back).
     onSuccess: () => {

@@ -1,14 +1,16 @@
 /**
  * The summary of one search result, streamed from GET /api/summarize through an EventSource.
  * Events: meta {fromCache, modeUsed…}, progress {stage} (deep), tldr, bullets, tags, done, and on
- * failure one `error` {message}. The stream is closed on `done`, on `error`, and when the caller stops
- * listening (closing the dialog): the server sees the connection go and stops the work. A connection
- * that fails before any event is tried once more after refreshing the session (an expired access
- * cookie answers 401, which an EventSource cannot show), then reported.
+ * failure one `error` {message, code, retryAfter?} (the rate limit's refusal too: stream-error.ts).
+ * The stream is closed on `done`, on `error`, and when the caller stops listening (closing the
+ * dialog): the server sees the connection go and stops the work. A connection that fails before any
+ * event is tried once more after refreshing the session (an expired access cookie answers 401, which
+ * an EventSource cannot show), then reported.
  */
 import { useEffect, useState } from 'react';
 import { refreshSession } from '../../api/client';
 import type { SearchResult } from '../search/search-state';
+import { streamErrorMessage } from './stream-error';
 
 export type SummaryMode = 'quick' | 'deep' | 'auto';
 export type ProgressStage = 'fetching' | 'extracting' | 'summarizing';
@@ -96,8 +98,7 @@ export function useSummaryStream(result: SearchResult | null, mode: SummaryMode,
         // The server's `error` event carries data; a failed connection is a plain Event.
         if (event instanceof MessageEvent && typeof event.data === 'string') {
           stop();
-          const message = (parse(event) as { message?: unknown } | null)?.message;
-          update({ status: 'failed', error: { message: typeof message === 'string' ? message : 'The summary failed.', fromServer: true } });
+          update({ status: 'failed', error: { message: streamErrorMessage(parse(event)), fromServer: true } });
           return;
         }
         stop();
@@ -113,7 +114,7 @@ export function useSummaryStream(result: SearchResult | null, mode: SummaryMode,
         }
         update({
           status: 'failed',
-          error: { message: 'The summary stream could not be opened or was cut off (the hourly summary limit may be reached). Try again in a moment.', fromServer: false },
+          error: { message: 'The summary stream could not be opened or was cut off. Try again in a moment.', fromServer: false },
         });
       });
     };

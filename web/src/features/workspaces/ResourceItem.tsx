@@ -4,15 +4,18 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors';
+import { useDraft, useHasDraft } from '../../app/drafts';
 import { TextAreaField } from '../../components/Field';
 import { shortAuthors } from '../search/search-state';
 import { rangesOf, segments, selectionWithin } from './highlights';
-import { ResourceNotesForm } from './ResourceNotesForm';
+import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesForm';
 import { useCreateAnnotation, useDeleteAnnotation, useRemoveResource, useUpdateAnnotation, type Annotation, type HighlightRange, type Resource } from './use-workspaces';
 
 function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; workspaceId: string }) {
-  const [editing, setEditing] = useState(false);
-  const [body, setBody] = useState(annotation.body);
+  // An edit left unsent (the session ended under it) reopens with its text.
+  const draftKey = `annotation:${annotation.id}`;
+  const [editing, setEditing] = useState(useHasDraft(draftKey));
+  const [body, setBody, discardBody] = useDraft(draftKey, annotation.body);
   const update = useUpdateAnnotation(workspaceId);
   const remove = useDeleteAnnotation(workspaceId);
   const quotes = rangesOf(annotation)
@@ -20,7 +23,21 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
     .filter(Boolean);
   const save = (event: FormEvent) => {
     event.preventDefault();
-    update.mutate({ id: annotation.id, body: body.trim() }, { onSuccess: () => setEditing(false) });
+    update.mutate(
+      { id: annotation.id, body: body.trim() },
+      {
+        onSuccess: () => {
+          discardBody();
+          setEditing(false);
+        },
+      },
+    );
+  };
+  const cancel = () => {
+    setBody(annotation.body);
+    discardBody();
+    update.reset();
+    setEditing(false);
   };
   return (
     <li className="annotation">
@@ -36,7 +53,7 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
             <button type="submit" className="button button-primary button-small" disabled={update.isPending || body.trim() === ''}>
               {update.isPending ? 'Saving…' : 'Save annotation'}
             </button>
-            <button type="button" className="button button-small" onClick={() => setEditing(false)}>
+            <button type="button" className="button button-small" onClick={cancel}>
               Cancel
             </button>
           </div>
@@ -68,8 +85,10 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
   const headingId = useId();
   const abstractRef = useRef<HTMLParagraphElement>(null);
   const [selection, setSelection] = useState<HighlightRange | null>(null);
-  const [note, setNote] = useState('');
-  const [editingNotes, setEditingNotes] = useState(false);
+  const [note, setNote, discardNote] = useDraft(`annotation:new:${resource.id}`, '');
+  const notesKept = useHasDraft(notesDraftKey(resource.id));
+  const tagsKept = useHasDraft(tagsDraftKey(resource.id));
+  const [editingNotes, setEditingNotes] = useState(notesKept || tagsKept);
   const editNotesRef = useRef<HTMLButtonElement>(null);
   const wasEditingNotes = useRef(false);
   const create = useCreateAnnotation(workspaceId);
@@ -98,7 +117,15 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
 
   const add = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ resourceId: resource.id, body: note.trim() }, { onSuccess: () => setNote('') });
+    create.mutate(
+      { resourceId: resource.id, body: note.trim() },
+      {
+        onSuccess: () => {
+          setNote('');
+          discardNote();
+        },
+      },
+    );
   };
   const highlight = () => {
     if (!selection) return;
@@ -107,6 +134,7 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
       {
         onSuccess: () => {
           setNote('');
+          discardNote();
           setSelection(null);
           document.getSelection()?.removeAllRanges();
         },

@@ -2,8 +2,9 @@
  * An inline form that changes a saved resource's notes and tags (comma-separated), through the API's
  * PATCH extension; the API's message shows at the field it names (`tags.2` is the Tags field).
  */
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { ApiError, describeError } from '../../api/errors';
+import { useDraft } from '../../app/drafts';
 import { FormAlert, TextAreaField, TextField } from '../../components/Field';
 import { useUpdateResource, type Resource } from './use-workspaces';
 
@@ -27,14 +28,23 @@ function fieldError(error: unknown): { field?: string; message: string | null } 
   return { field, message: describeError(error) };
 }
 
+/** The drafts of a resource's open notes form: kept while it is open, so a form that was open reopens with them. */
+export const notesDraftKey = (resourceId: string) => `resource:${resourceId}:notes`;
+export const tagsDraftKey = (resourceId: string) => `resource:${resourceId}:tags`;
+
 export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource: Resource; workspaceId: string; onDone(): void }) {
-  const [notes, setNotes] = useState(resource.notes);
-  const [tags, setTags] = useState(resource.tags.join(', '));
+  const [notes, setNotes, discardNotes] = useDraft(notesDraftKey(resource.id), resource.notes);
+  const [tags, setTags, discardTags] = useDraft(tagsDraftKey(resource.id), resource.tags.join(', '));
   const update = useUpdateResource(workspaceId);
   const { field, message } = fieldError(update.error);
+  const close = () => {
+    discardNotes();
+    discardTags();
+    onDone();
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    update.mutate({ resourceId: resource.id, notes, tags: parseTags(tags) }, { onSuccess: onDone });
+    update.mutate({ resourceId: resource.id, notes, tags: parseTags(tags) }, { onSuccess: close });
   };
   return (
     <form className="form" onSubmit={submit} aria-label={`Notes and tags of ${resource.title}`}>
@@ -45,7 +55,7 @@ export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource:
         <button type="submit" className="button button-primary" disabled={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save'}
         </button>
-        <button type="button" className="button" onClick={onDone}>
+        <button type="button" className="button" onClick={close}>
           Cancel
         </button>
       </div>

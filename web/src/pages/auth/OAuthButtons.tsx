@@ -1,5 +1,6 @@
 /**
- * Google and GitHub sign-in. The server answers GET /api/auth/{provider} with a redirect when the
+ * Google and GitHub sign-in, coming back to `next` (a path the page already checked with safeNext;
+ * the server checks it again). The server answers GET /api/auth/{provider} with a redirect when the
  * provider is configured and a 400 (reason not_configured) when not: the app asks first, without
  * following the redirect, so that an unconfigured provider is a message here and not a JSON page.
  */
@@ -11,13 +12,13 @@ const PROVIDERS = [
   { id: 'github', label: 'GitHub' },
 ] as const;
 
-export function OAuthButtons() {
+export function OAuthButtons({ next }: { next: string }) {
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const start = async (provider: (typeof PROVIDERS)[number]) => {
     setMessage(null);
     setBusy(provider.id);
-    const url = `/api/auth/${provider.id}`;
+    const url = `/api/auth/${provider.id}?next=${encodeURIComponent(next)}`;
     try {
       const probe = await fetch(url, { redirect: 'manual', credentials: 'include' });
       if (probe.type === 'opaqueredirect' || (probe.status >= 300 && probe.status < 400)) {

@@ -70,7 +70,7 @@ export function SignInPage() {
           New here? <Link to={`/auth/signup${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>Create an account</Link>
         </span>
       </p>
-      <OAuthButtons />
+      <OAuthButtons next={next} />
     </Page>
   );
 }

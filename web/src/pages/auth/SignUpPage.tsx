@@ -63,7 +63,7 @@ export function SignUpPage() {
           Already have an account? <Link to={`/auth/signin${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>Sign in</Link>
         </span>
       </p>
-      <OAuthButtons />
+      <OAuthButtons next={next} />
     </Page>
   );
 }

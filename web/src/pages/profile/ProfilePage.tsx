@@ -8,6 +8,7 @@ import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 're
 import { api, unwrap } from '../../api/client';
 import { ApiError, describeError } from '../../api/errors';
 import type { components } from '../../api/schema';
+import { useDraft } from '../../app/drafts';
 import { PROFILE_KEY, useProfile, type Preferences, type Profile } from '../../app/profile';
 import { SESSION_KEY } from '../../app/session';
 import { isTheme, THEMES, useTheme } from '../../app/theme';
@@ -32,11 +33,14 @@ function counter(length: number, max: number): string {
 function DetailsForm({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [displayName, setDisplayName] = useState(profile.displayName ?? '');
-  const [bio, setBio] = useState(profile.bio ?? '');
+  // Drafts (app/drafts.ts): a session ending before Save profile does not lose them.
+  const [displayName, setDisplayName, discardDisplayName] = useDraft('profile:displayName', profile.displayName ?? '');
+  const [bio, setBio, discardBio] = useDraft('profile:bio', profile.bio ?? '');
   const save = useMutation({
     mutationFn: (body: ProfileUpdate) => unwrap(api.PUT('/api/profile', { body })),
     onSuccess: (reply) => {
+      discardDisplayName();
+      discardBio();
       queryClient.setQueryData(PROFILE_KEY, reply.profile);
       toast('Profile saved');
     },

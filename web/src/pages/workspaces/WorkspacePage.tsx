@@ -1,11 +1,12 @@
 /** One workspace: rename, delete, export (BibTeX, RIS, CSL-JSON downloads), share links, and its resources. */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { useHasDraft } from '../../app/drafts';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { ConfirmDialog } from '../../features/workspaces/ConfirmDialog';
-import { RenameForm } from '../../features/workspaces/RenameForm';
+import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
 import { ResourceItem } from '../../features/workspaces/ResourceItem';
 import { ShareLinks } from '../../features/workspaces/ShareLinks';
 import { useDeleteWorkspace, useWorkspace } from '../../features/workspaces/use-workspaces';
@@ -23,7 +24,7 @@ export function WorkspacePage() {
   const remove = useDeleteWorkspace();
   const navigate = useNavigate();
   const toast = useToast();
-  const [renaming, setRenaming] = useState(false);
+  const [renaming, setRenaming] = useState(useHasDraft(renameDraftKey(id)));
   const [confirming, setConfirming] = useState(false);
 
   if (workspace.isPending) {

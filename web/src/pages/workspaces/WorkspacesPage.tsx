@@ -2,12 +2,13 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../../api/errors';
+import { useDraft, useHasDraft } from '../../app/drafts';
 import { TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { ConfirmDialog } from '../../features/workspaces/ConfirmDialog';
-import { RenameForm } from '../../features/workspaces/RenameForm';
+import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
 import { useCreateWorkspace, useDeleteWorkspace, useWorkspaces, type Workspace } from '../../features/workspaces/use-workspaces';
 import '../../features/features.css';
 
@@ -15,16 +16,22 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
+const NEW_WORKSPACE_DRAFT = 'workspace:new';
+
 function NewWorkspaceForm({ onDone }: { onDone(): void }) {
-  const [name, setName] = useState('');
+  const [name, setName, discard] = useDraft(NEW_WORKSPACE_DRAFT, '');
   const create = useCreateWorkspace();
   const toast = useToast();
+  const finish = () => {
+    discard();
+    onDone();
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate(name.trim(), {
       onSuccess: (workspace) => {
         toast(`Created ${workspace.name}`);
-        onDone();
+        finish();
       },
     });
   };
@@ -34,7 +41,7 @@ function NewWorkspaceForm({ onDone }: { onDone(): void }) {
       <button type="submit" className="button button-primary" disabled={create.isPending || name.trim() === ''}>
         {create.isPending ? 'Creating…' : 'Create'}
       </button>
-      <button type="button" className="button" onClick={onDone}>
+      <button type="button" className="button" onClick={finish}>
         Cancel
       </button>
     </form>
@@ -42,7 +49,7 @@ function NewWorkspaceForm({ onDone }: { onDone(): void }) {
 }
 
 function WorkspaceRow({ workspace, onDelete }: { workspace: Workspace; onDelete(workspace: Workspace): void }) {
-  const [renaming, setRenaming] = useState(false);
+  const [renaming, setRenaming] = useState(useHasDraft(renameDraftKey(workspace.id)));
   return (
     <li className="card workspace-row">
       {renaming ? (
@@ -75,7 +82,7 @@ export function WorkspacesPage() {
   const workspaces = useWorkspaces();
   const remove = useDeleteWorkspace();
   const toast = useToast();
-  const [creating, setCreating] = useState(false);
+  const [creating, setCreating] = useState(useHasDraft(NEW_WORKSPACE_DRAFT));
   const [deleting, setDeleting] = useState<Workspace | null>(null);
   return (
     <Page
