@@ -183,6 +183,32 @@ describe.skipIf(webSkipReason)('drafts survive the end of a session; the summary
     expect(await draftKeys()).toEqual([]);
   });
 
+  it("a saved resource's notes and tags being edited when the session ended reopen with the text, and are saved", async () => {
+    const credentials = newCredentials('draft-notes');
+    await signUpThroughApp(page, credentials);
+    const origin = { origin: server.base };
+    const workspace = (await (await page.request.post('/api/workspaces', { headers: origin, data: { title: 'Notes drafts' } })).json()) as { id: string };
+    expect((await page.request.post(`/api/workspaces/${workspace.id}/resources`, { headers: origin, data: { title: 'Deep Residual Learning', notes: 'old' } })).status()).toBe(201);
+
+    const path = `/workspaces/${workspace.id}`;
+    await page.goto(path);
+    await page.getByRole('button', { name: 'Edit notes' }).click();
+    await page.getByLabel('Notes', { exact: true }).fill('Skip connections make depth trainable.');
+    await page.getByLabel('Tags', { exact: true }).fill('vision, resnets');
+    await revokeSessionElsewhere();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/signin');
+    await signInAndReturn(credentials, path);
+    await expect.poll(() => page.getByLabel('Notes', { exact: true }).inputValue()).toBe('Skip connections make depth trainable.');
+    expect(await page.getByLabel('Tags', { exact: true }).inputValue()).toBe('vision, resnets');
+
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Edit notes' }).waitFor();
+    expect(await draftKeys()).toEqual([]);
+    const detail = (await (await page.request.get(`/api/workspaces/${workspace.id}`)).json()) as { resources: { notes: string; tags: string[] }[] };
+    expect(detail.resources[0]).toMatchObject({ notes: 'Skip connections make depth trainable.', tags: ['vision', 'resnets'] });
+  });
+
   it('says when to try again when the summary limit refuses the stream', async () => {
     await signUpThroughApp(page, newCredentials('summary-limit'));
     await page.goto(`/dashboard?q=${encodeURIComponent(QUERY)}`);
