@@ -7,6 +7,7 @@ import { describeError } from '../../api/errors';
 import { useDraft } from '../../app/drafts';
 import { TextField } from '../../components/Field';
 import { useRenameWorkspace } from './use-workspaces';
+import { SubmitButton } from '../../components/SubmitButton';
 
 /** The draft key of a workspace's rename form: its page opens the form again when one is kept. */
 export const renameDraftKey = (id: string) => `workspace:${id}:rename`;
@@ -25,9 +26,9 @@ export function RenameForm({ id, name, onDone }: { id: string; name: string; onD
   return (
     <form className="inline-form" onSubmit={submit}>
       <TextField label="Workspace name" required maxLength={200} value={value} autoFocus onChange={(event) => setValue(event.target.value)} error={rename.error ? describeError(rename.error) : null} />
-      <button type="submit" className="button button-primary" disabled={rename.isPending || value.trim() === ''}>
-        {rename.isPending ? 'Renaming…' : 'Save name'}
-      </button>
+      <SubmitButton pending={rename.isPending} pendingLabel="Renaming…" disabled={value.trim() === ''}>
+        Save name
+      </SubmitButton>
       <button type="button" className="button" onClick={finish}>
         Cancel
       </button>

@@ -10,6 +10,7 @@ import { shortAuthors } from '../search/search-state';
 import { rangesOf, segments, selectionWithin } from './highlights';
 import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesForm';
 import { useCreateAnnotation, useDeleteAnnotation, useRemoveResource, useUpdateAnnotation, type Annotation, type HighlightRange, type Resource } from './use-workspaces';
+import { SubmitButton } from '../../components/SubmitButton';
 
 function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; workspaceId: string }) {
   // An edit left unsent (the session ended under it) reopens with its text.
@@ -50,9 +51,9 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
         <form className="form" onSubmit={save}>
           <TextAreaField label="Edit annotation" required maxLength={5000} rows={3} value={body} onChange={(event) => setBody(event.target.value)} error={update.error ? describeError(update.error) : null} />
           <div className="row-actions">
-            <button type="submit" className="button button-primary button-small" disabled={update.isPending || body.trim() === ''}>
-              {update.isPending ? 'Saving…' : 'Save annotation'}
-            </button>
+            <SubmitButton pending={update.isPending} pendingLabel="Saving…" disabled={body.trim() === ''} small>
+              Save annotation
+            </SubmitButton>
             <button type="button" className="button button-small" onClick={cancel}>
               Cancel
             </button>

@@ -7,6 +7,7 @@ import { ApiError, describeError } from '../../api/errors';
 import { useDraft } from '../../app/drafts';
 import { FormAlert, TextAreaField, TextField } from '../../components/Field';
 import { useUpdateResource, type Resource } from './use-workspaces';
+import { SubmitButton } from '../../components/SubmitButton';
 
 /** The server's bound on notes (it strips HTML first, so it may keep less). */
 const NOTES_MAX = 10_000;
@@ -52,9 +53,9 @@ export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource:
       <TextField label="Tags" hint="Separated by commas" value={tags} onChange={(event) => setTags(event.target.value)} error={field === 'tags' ? message : null} />
       {message && field !== 'notes' && field !== 'tags' && <FormAlert>{message}</FormAlert>}
       <div className="row-actions">
-        <button type="submit" className="button button-primary" disabled={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save'}
-        </button>
+        <SubmitButton pending={update.isPending} pendingLabel="Saving…">
+          Save
+        </SubmitButton>
         <button type="button" className="button" onClick={close}>
           Cancel
         </button>

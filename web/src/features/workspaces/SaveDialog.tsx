@@ -11,6 +11,7 @@ import { useToast } from '../../components/Toasts';
 import type { SearchResult } from '../search/search-state';
 import { useAddResource, useCreateWorkspace, useWorkspaces, type NewResource } from './use-workspaces';
 import '../features.css';
+import { SubmitButton } from '../../components/SubmitButton';
 
 const NEW = '__new__';
 
@@ -143,9 +144,9 @@ export function SaveDialog({ result, onClose }: { result: SearchResult | null; o
                 </p>
               )}
               <div className="dialog-actions">
-                <button type="submit" className="button button-primary" disabled={pending || (choice === NEW && newName.trim() === '')}>
-                  {pending ? 'Saving…' : 'Save'}
-                </button>
+                <SubmitButton pending={pending} pendingLabel="Saving…" disabled={(choice === NEW && newName.trim() === '')}>
+                  Save
+                </SubmitButton>
                 <Dialog.Close className="button">Close</Dialog.Close>
               </div>
             </form>

@@ -4,6 +4,7 @@ import { describeError } from '../../api/errors';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { useCreateShareLink, useRevokeShareLink, useShareLinks, type ShareLink } from './use-workspaces';
+import { SubmitButton } from '../../components/SubmitButton';
 
 const EXPIRIES = [1, 7, 30, 90];
 
@@ -87,9 +88,9 @@ export function ShareLinks({ workspaceId }: { workspaceId: string }) {
             ))}
           </select>
         </div>
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
-          {create.isPending ? 'Sharing…' : 'Share'}
-        </button>
+        <SubmitButton pending={create.isPending} pendingLabel="Sharing…">
+          Share
+        </SubmitButton>
       </form>
       {create.error && (
         <p className="form-alert" role="alert">

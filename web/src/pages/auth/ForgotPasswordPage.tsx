@@ -5,6 +5,7 @@ import { api, unwrap } from '../../api/client';
 import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { errorsByField } from './useFieldErrors';
+import { SubmitButton } from '../../components/SubmitButton';
 
 /** Asks for a reset mail; its link (set by the server) lands on /auth/update-password?token=…. */
 export function ForgotPasswordPage() {
@@ -26,9 +27,9 @@ export function ForgotPasswordPage() {
           <p>Enter the e-mail address of your account and we will send you a link to choose a new password.</p>
           <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} error={errors.field.email} />
           {errors.form && <FormAlert>{errors.form}</FormAlert>}
-          <button type="submit" className="button button-primary" disabled={request.isPending}>
-            {request.isPending ? 'Sending…' : 'Send reset link'}
-          </button>
+          <SubmitButton pending={request.isPending} pendingLabel="Sending…">
+            Send reset link
+          </SubmitButton>
         </form>
       )}
       <p className="form-links">

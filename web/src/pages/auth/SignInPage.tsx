@@ -7,6 +7,7 @@ import { Page } from '../../components/Page';
 import { safeNext, SESSION_KEY, useSession } from '../../app/session';
 import { OAuthButtons } from './OAuthButtons';
 import { errorsByField } from './useFieldErrors';
+import { SubmitButton } from '../../components/SubmitButton';
 
 /** What the server's redirects to /auth/signin?error=… and ?confirmed=1 mean. */
 const NOTICES: Record<string, string> = {
@@ -60,9 +61,9 @@ export function SignInPage() {
           error={errors.field.password}
         />
         {errors.form && <FormAlert>{errors.form}</FormAlert>}
-        <button type="submit" className="button button-primary" disabled={signIn.isPending}>
-          {signIn.isPending ? 'Signing in…' : 'Sign in'}
-        </button>
+        <SubmitButton pending={signIn.isPending} pendingLabel="Signing in…">
+          Sign in
+        </SubmitButton>
       </form>
       <p className="form-links">
         <Link to="/auth/forgot-password">Forgot your password?</Link>

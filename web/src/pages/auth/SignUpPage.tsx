@@ -9,6 +9,7 @@ import { OAuthButtons } from './OAuthButtons';
 import { errorsByField } from './useFieldErrors';
 
 import { PASSWORD_RULES } from './password-rules';
+import { SubmitButton } from '../../components/SubmitButton';
 
 export function SignUpPage() {
   const [params] = useSearchParams();
@@ -54,9 +55,9 @@ export function SignUpPage() {
           error={errors.field.password}
         />
         {errors.form && <FormAlert>{errors.form}</FormAlert>}
-        <button type="submit" className="button button-primary" disabled={signUp.isPending}>
-          {signUp.isPending ? 'Creating your account…' : 'Sign up'}
-        </button>
+        <SubmitButton pending={signUp.isPending} pendingLabel="Creating your account…">
+          Sign up
+        </SubmitButton>
       </form>
       <p className="form-links">
         <span>

@@ -6,6 +6,7 @@ import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { errorsByField } from './useFieldErrors';
 import { PASSWORD_RULES } from './password-rules';
+import { SubmitButton } from '../../components/SubmitButton';
 
 /** The reset mail's link lands here with ?token=…; the new password is set with it, then the user signs in. */
 export function UpdatePasswordPage() {
@@ -51,9 +52,9 @@ export function UpdatePasswordPage() {
             {errors.form ?? errors.field.token} <Link to="/auth/forgot-password">Send a new reset link</Link>
           </FormAlert>
         )}
-        <button type="submit" className="button button-primary" disabled={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Set new password'}
-        </button>
+        <SubmitButton pending={update.isPending} pendingLabel="Saving…">
+          Set new password
+        </SubmitButton>
       </form>
     </Page>
   );

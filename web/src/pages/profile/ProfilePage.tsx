@@ -17,6 +17,7 @@ import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { errorsByField } from '../auth/useFieldErrors';
+import { SubmitButton } from '../../components/SubmitButton';
 
 export const DISPLAY_NAME_MAX = 50;
 export const BIO_MAX = 500;
@@ -77,9 +78,9 @@ function DetailsForm({ profile }: { profile: Profile }) {
       />
       {errors.form && <FormAlert>{errors.form}</FormAlert>}
       <div>
-        <button type="submit" className="button button-primary" disabled={save.isPending || nameTooLong || bioTooLong || nameMissing}>
-          {save.isPending ? 'Saving…' : 'Save profile'}
-        </button>
+        <SubmitButton pending={save.isPending} pendingLabel="Saving…" disabled={nameTooLong || bioTooLong || nameMissing}>
+          Save profile
+        </SubmitButton>
       </div>
     </form>
   );
@@ -165,9 +166,9 @@ function AvatarForm({ profile }: { profile: Profile }) {
         </div>
       </div>
       <div>
-        <button type="submit" className="button button-primary" disabled={!file || upload.isPending}>
-          {upload.isPending ? 'Uploading…' : 'Upload avatar'}
-        </button>
+        <SubmitButton pending={upload.isPending} pendingLabel="Uploading…" disabled={!file}>
+          Upload avatar
+        </SubmitButton>
       </div>
     </form>
   );

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../features/workspaces/ConfirmDialog';
 import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
 import { useCreateWorkspace, useDeleteWorkspace, useWorkspaces, type Workspace } from '../../features/workspaces/use-workspaces';
 import '../../features/features.css';
+import { SubmitButton } from '../../components/SubmitButton';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -38,9 +39,9 @@ function NewWorkspaceForm({ onDone }: { onDone(): void }) {
   return (
     <form className="inline-form card" onSubmit={submit}>
       <TextField label="Name" required maxLength={200} autoFocus value={name} onChange={(event) => setName(event.target.value)} error={create.error ? describeError(create.error) : null} />
-      <button type="submit" className="button button-primary" disabled={create.isPending || name.trim() === ''}>
-        {create.isPending ? 'Creating…' : 'Create'}
-      </button>
+      <SubmitButton pending={create.isPending} pendingLabel="Creating…" disabled={name.trim() === ''}>
+        Create
+      </SubmitButton>
       <button type="button" className="button" onClick={finish}>
         Cancel
       </button>
