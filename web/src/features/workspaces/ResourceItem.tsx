@@ -12,6 +12,9 @@ import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesF
 import { useCreateAnnotation, useDeleteAnnotation, useRemoveResource, useUpdateAnnotation, type Annotation, type HighlightRange, type Resource } from './use-workspaces';
 import { SubmitButton } from '../../components/SubmitButton';
 
+/** The server's bound on an annotation's text (it strips HTML first, so it may keep less). */
+const ANNOTATION_MAX = 10_000;
+
 function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; workspaceId: string }) {
   // An edit left unsent (the session ended under it) reopens with its text.
   const draftKey = `annotation:${annotation.id}`;
@@ -49,7 +52,7 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
       ))}
       {editing ? (
         <form className="form" onSubmit={save}>
-          <TextAreaField label="Edit annotation" required maxLength={5000} rows={3} value={body} onChange={(event) => setBody(event.target.value)} error={update.error ? describeError(update.error) : null} />
+          <TextAreaField label="Edit annotation" required maxLength={ANNOTATION_MAX} rows={3} value={body} onChange={(event) => setBody(event.target.value)} error={update.error ? describeError(update.error) : null} />
           <div className="row-actions">
             <SubmitButton pending={update.isPending} pendingLabel="Saving…" disabled={body.trim() === ''} small>
               Save annotation
@@ -131,7 +134,7 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
   const highlight = () => {
     if (!selection) return;
     create.mutate(
-      { resourceId: resource.id, body: note.trim() || `“${selection.text ?? ''}”`.slice(0, 5000), ranges: [selection] },
+      { resourceId: resource.id, body: note.trim() || `“${selection.text ?? ''}”`.slice(0, ANNOTATION_MAX), ranges: [selection] },
       {
         onSuccess: () => {
           setNote('');
@@ -204,7 +207,7 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
           </ul>
         )}
         <form className="form" onSubmit={add}>
-          <TextAreaField label="Annotation" maxLength={5000} rows={2} value={note} onChange={(event) => setNote(event.target.value)} error={create.error ? describeError(create.error) : null} />
+          <TextAreaField label="Annotation" maxLength={ANNOTATION_MAX} rows={2} value={note} onChange={(event) => setNote(event.target.value)} error={create.error ? describeError(create.error) : null} />
           <div className="row-actions">
             <button type="submit" className="button button-primary" disabled={create.isPending || note.trim() === ''}>
               Add annotation
