@@ -125,29 +125,43 @@ describe.skipIf(webSkipReason)('profile and analytics in the web app (Chromium)'
     const created = await page.request.post('/api/workspaces', { headers: origin, data: { title: 'Reading list' } });
     expect(created.status()).toBe(201);
     const workspace = (await created.json()) as { id: string };
-    for (const [title, url] of [
-      ['Attention Is All You Need', 'https://arxiv.org/abs/1706.03762'],
-      ['Deep learning', 'https://doi.org/10.1038/nature14539'],
+    // Known reading times (75 + 45 minutes): the page shows their sum, 2 h 0 min.
+    for (const [title, url, minutes] of [
+      ['Attention Is All You Need', 'https://arxiv.org/abs/1706.03762', 75],
+      ['Deep learning', 'https://doi.org/10.1038/nature14539', 45],
     ] as const) {
-      const added = await page.request.post(`/api/workspaces/${workspace.id}/resources`, { headers: origin, data: { title, url, type: 'article' } });
+      const added = await page.request.post(`/api/workspaces/${workspace.id}/resources`, { headers: origin, data: { title, url, type: 'article', data: { readingTimeMinutes: minutes } } });
       expect(added.status()).toBe(201);
     }
-    // The search events are written after each reply: wait until all three are counted.
-    await expect.poll(async () => ((await (await page.request.get('/api/analytics/search?period=day')).json()) as { totalSearches: number }).totalSearches).toBe(3);
+    // The search events are written after each reply: wait until all four are counted.
+    type SearchAnalytics = { totalSearches: number; topicCounts: Array<{ topic: string; count: number }> };
+    await expect.poll(async () => ((await (await page.request.get('/api/analytics/search?period=day')).json()) as SearchAnalytics).totalSearches).toBe(4);
+    const { topicCounts } = (await (await page.request.get('/api/analytics/search?period=month')).json()) as SearchAnalytics;
+    expect(topicCounts).toEqual([
+      { topic: 'graph neural', count: 3 },
+      { topic: 'networks', count: 3 },
+      { topic: 'folding', count: 1 },
+      { topic: 'protein', count: 1 },
+    ]);
 
     await page.goto('/analytics');
-    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('3');
+    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('4');
     const rows = page.getByRole('table', { name: /Top queries/ }).getByRole('row');
-    await expect.poll(() => rows.count()).toBe(3);
+    await expect.poll(() => rows.count()).toBe(4);
     expect(await rows.nth(1).textContent()).toContain('graph neural networks');
     expect(await rows.nth(1).getByRole('cell').nth(1).textContent()).toBe('2');
+    // The topics chart's text equivalent lists the server's topics with the server's counts.
+    const topics = page.getByRole('tabpanel').getByRole('list', { name: 'Popular topics' }).getByRole('listitem');
+    await expect.poll(() => topics.allTextContents()).toEqual(['graph neural (3 searches)', 'networks (3 searches)', 'folding (1 search)', 'protein (1 search)']);
     await expect.poll(() => page.getByTestId('saved-resources').textContent()).toBe('2');
+    expect(((await (await page.request.get('/api/analytics/resources')).json()) as { readingTime: number }).readingTime).toBe(120);
+    expect(await page.getByTestId('reading-time').textContent()).toBe('2 h 0 min');
     expect(await page.getByRole('table', { name: /by category/ }).getByRole('cell', { name: 'article' }).count()).toBe(1);
     await page.locator('.chart .recharts-wrapper').first().waitFor();
     expect(await auditPage(page, 'analytics')).toEqual({});
 
     await page.getByRole('tab', { name: 'Year' }).click();
     await page.waitForURL('**/analytics?period=year');
-    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('3');
+    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('4');
   });
 });
