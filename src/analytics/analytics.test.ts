@@ -57,6 +57,17 @@ for (const leg of storeLegs()) {
         expect(body.popularTopics[0]).toBe('machine learning');
         expect(body.popularTopics).toContain('genomics');
         expect(body.popularTopics).not.toContain('someone');
+        // The counts behind the topics, in the same order: "machine learning" is in the 3 + 1 searches of
+        // two queries, "genomics" in 3, "protein" in 1 (stopwords like "for" never make a topic).
+        expect(body.topicCounts.map((entry: { topic: string }) => entry.topic)).toEqual(body.popularTopics);
+        expect(body.topicCounts).toEqual(
+          expect.arrayContaining([
+            { topic: 'machine learning', count: 4 },
+            { topic: 'genomics', count: 3 },
+            { topic: 'protein', count: 1 },
+          ]),
+        );
+        expect(body.topicCounts[0]).toEqual({ topic: 'machine learning', count: 4 });
         expect(Math.abs(new Date(body.since).getTime() - (Date.now() - 7 * DAY))).toBeLessThan(60_000);
       });
 
@@ -73,7 +84,7 @@ for (const leg of storeLegs()) {
       it('answers a user with no searches with empty lists', async () => {
         const fresh = await buildUser(t.app);
         const res = await t.app.inject({ method: 'GET', url: '/api/analytics/search', headers: fresh.bearer });
-        expect(res.json()).toMatchObject({ searches: [], totalSearches: 0, popularTopics: [], period: 'week' });
+        expect(res.json()).toMatchObject({ searches: [], totalSearches: 0, popularTopics: [], topicCounts: [], period: 'week' });
       });
 
       it('rejects an unknown period naming the field, and answers 401 without a session', async () => {

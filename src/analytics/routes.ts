@@ -8,7 +8,7 @@ import { resourceCategories, resourceTotals } from '../workspaces/index.js';
 import { topCategories } from './categories.js';
 import { PERIOD_DAYS, ResourceAnalyticsResponse, SearchAnalyticsQuery, SearchAnalyticsResponse } from './schemas.js';
 import { countSearches, searchGroups } from './store.js';
-import { popularTopics } from './topics.js';
+import { popularTopicCounts } from './topics.js';
 
 const tags = ['analytics'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse };
@@ -26,7 +26,7 @@ export async function analyticsRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'getSearchAnalytics',
-        summary: 'Your searches over a period (day, week (default), month, year): grouped queries, total, popular topics',
+        summary: 'Your searches over a period (day, week (default), month, year): grouped queries, total, popular topics with their counts',
         querystring: SearchAnalyticsQuery,
         response: { 200: SearchAnalyticsResponse, ...errors },
       },
@@ -39,10 +39,12 @@ export async function analyticsRoutes(root: FastifyInstance, ctx: AppContext): P
         searchGroups(db, user.id, since, QUERIES_FOR_TOPICS),
         countSearches(db, user.id, since),
       ]);
+      const topics = popularTopicCounts(groups.map(({ normalizedQuery, count }) => ({ query: normalizedQuery, count })));
       return {
         searches: groups.slice(0, SEARCHES_SHOWN).map(({ query, count, lastSearched }) => ({ query, count, lastSearched: lastSearched.toISOString() })),
         totalSearches,
-        popularTopics: popularTopics(groups.map(({ normalizedQuery, count }) => ({ query: normalizedQuery, count }))),
+        popularTopics: topics.map((entry) => entry.topic),
+        topicCounts: topics,
         period,
         since: since.toISOString(),
       };

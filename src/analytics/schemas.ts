@@ -13,6 +13,11 @@ export const SearchAnalyticsResponse = z.object({
     .describe('Searches grouped by normalised query (shown as last typed), most frequent first, at most 50'),
   totalSearches: z.number().int(),
   popularTopics: z.array(z.string()).describe('Significant terms and recurring two-word phrases of the queries, at most 10'),
+  topicCounts: z
+    .array(z.object({ topic: z.string(), count: z.number().int() }))
+    .describe(
+      'An extension: popularTopics in the same order, each with the number of searches in the period whose query contains it (stopwords removed, as the topics are found; a query counts once per topic)',
+    ),
   period: z.enum(['day', 'week', 'month', 'year']),
   since: z.iso.datetime().describe('Start of the period (the last 1, 7, 30 or 365 days)'),
 }).meta({ id: 'SearchAnalytics' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { topCategories } from './categories.js';
-import { popularTopics, significantTerms } from './topics.js';
+import { popularTopicCounts, popularTopics, significantTerms } from './topics.js';
 
 describe('significantTerms', () => {
   it('drops stopwords, numbers, one-letter tokens and search filler', () => {
@@ -23,6 +23,23 @@ describe('popularTopics', () => {
     // A phrase searched once is not a topic of its own.
     expect(topics).not.toContain('protein folding');
     expect(topics).toContain('protein');
+  });
+
+  it('gives each topic the number of searches whose query holds it', () => {
+    expect(
+      popularTopicCounts([
+        { query: 'machine learning for genomics', count: 3 },
+        { query: 'machine learning interpretability', count: 2 },
+        { query: 'protein folding', count: 1 },
+      ]).slice(0, 2),
+    ).toEqual([
+      { topic: 'machine learning', count: 5 },
+      { topic: 'genomics', count: 3 },
+    ]);
+    expect(popularTopicCounts([{ query: 'graph graph graph', count: 1 }, { query: 'vision', count: 2 }])).toEqual([
+      { topic: 'vision', count: 2 },
+      { topic: 'graph', count: 1 },
+    ]);
   });
 
   it('counts a term once per query and caps the list', () => {

@@ -29,8 +29,19 @@ interface Weighted {
   parts: number;
 }
 
+export interface TopicCount {
+  topic: string;
+  /** Searches whose query contains the topic (each query counted once however often it repeats the term). */
+  count: number;
+}
+
 /** The `max` most significant topics of these (query, times searched) groups. */
 export function popularTopics(queries: Array<{ query: string; count: number }>, max = 10): string[] {
+  return popularTopicCounts(queries, max).map((entry) => entry.topic);
+}
+
+/** The same topics as `popularTopics`, in the same order, each with the number of searches behind it. */
+export function popularTopicCounts(queries: Array<{ query: string; count: number }>, max = 10): TopicCount[] {
   const weights = new Map<string, Weighted>();
   const add = (term: string, parts: number, count: number) => {
     const entry = weights.get(term) ?? { term, weight: 0, parts };
@@ -58,5 +69,5 @@ export function popularTopics(queries: Array<{ query: string; count: number }>, 
     const redundant = entry.parts === 1 ? overlaps.some((phrase) => phrase.weight >= entry.weight) : overlaps.length > 0;
     if (!redundant) chosen.push(entry);
   }
-  return chosen.map((entry) => entry.term);
+  return chosen.map((entry) => ({ topic: entry.term, count: entry.weight }));
 }

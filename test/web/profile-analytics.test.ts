@@ -3,7 +3,8 @@
  * their limits counted while typing and saved; the avatar's image-only and 2 MB rules (in the page and
  * from the server), a preview, the upload and the stored image shown; the theme set to dark applied at
  * once and kept in the profile; analytics showing the user's searches and saved resources as numbers
- * (and charts). Each page passes axe in light and dark at both viewports and is photographed.
+ * (and charts); the header's theme switch saving a signed-in user's choice to the profile too. Each
+ * page passes axe in light and dark at both viewports and is photographed.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -117,37 +118,79 @@ describe.skipIf(webSkipReason)('profile and analytics in the web app (Chromium)'
     await expect.poll(async () => (await profileNow()).preferences.theme).toBe('system');
   });
 
+  it('keeps the theme chosen in the header switch in the profile: a reload and the profile page agree', async () => {
+    const themeInUse = () => page.evaluate(() => (globalThis as unknown as StyleBox).document.documentElement.dataset.theme);
+    // The end of a frame: React has applied what the last render asked for (the profile's theme).
+    const settled = () => page.evaluate(() => new Promise<void>((resolve) => (globalThis as unknown as { requestAnimationFrame(callback: () => void): void }).requestAnimationFrame(() => resolve())));
+    await page.goto('/dashboard');
+    const header = page.getByRole('banner').getByLabel('Colour theme');
+    await header.selectOption('dark');
+    // Applied at once, and saved for this user.
+    expect(await themeInUse()).toBe('dark');
+    await expect.poll(async () => (await profileNow()).preferences.theme).toBe('dark');
+
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+    const theme = page.getByLabel('Theme', { exact: true });
+    // The profile is loaded once its page shows the select: its theme is the header's choice.
+    await expect.poll(() => theme.locator('option:checked').textContent()).toBe('Dark');
+    await settled();
+    expect(await themeInUse()).toBe('dark');
+    expect(await header.inputValue()).toBe('dark');
+
+    // Back to the system theme (the next test checks both colour schemes).
+    await header.selectOption('system');
+    await expect.poll(() => theme.inputValue()).toBe('system');
+    await expect.poll(async () => (await profileNow()).preferences.theme).toBe('system');
+  });
+
   it('shows the searches and saved resources as numbers, and charts them', async () => {
     const origin = { origin: server.base };
-    for (const q of ['graph neural networks', 'graph neural networks', 'protein folding']) {
+    // "graph of neural networks" holds the topic "graph neural" only once its stopword is removed, as
+    // the server counts: 3 searches, where matching the text of the queries would find 2.
+    for (const q of ['graph neural networks', 'graph neural networks', 'graph of neural networks', 'protein folding']) {
       expect((await page.request.get(`/api/search?q=${encodeURIComponent(q)}&providers=arxiv`)).status()).toBe(200);
     }
     const created = await page.request.post('/api/workspaces', { headers: origin, data: { title: 'Reading list' } });
     expect(created.status()).toBe(201);
     const workspace = (await created.json()) as { id: string };
-    for (const [title, url] of [
-      ['Attention Is All You Need', 'https://arxiv.org/abs/1706.03762'],
-      ['Deep learning', 'https://doi.org/10.1038/nature14539'],
+    // Known reading times (75 + 45 minutes): the page shows their sum, 2 h 0 min.
+    for (const [title, url, minutes] of [
+      ['Attention Is All You Need', 'https://arxiv.org/abs/1706.03762', 75],
+      ['Deep learning', 'https://doi.org/10.1038/nature14539', 45],
     ] as const) {
-      const added = await page.request.post(`/api/workspaces/${workspace.id}/resources`, { headers: origin, data: { title, url, type: 'article' } });
+      const added = await page.request.post(`/api/workspaces/${workspace.id}/resources`, { headers: origin, data: { title, url, type: 'article', data: { readingTimeMinutes: minutes } } });
       expect(added.status()).toBe(201);
     }
-    // The search events are written after each reply: wait until all three are counted.
-    await expect.poll(async () => ((await (await page.request.get('/api/analytics/search?period=day')).json()) as { totalSearches: number }).totalSearches).toBe(3);
+    // The search events are written after each reply: wait until all four are counted.
+    type SearchAnalytics = { totalSearches: number; topicCounts: Array<{ topic: string; count: number }> };
+    await expect.poll(async () => ((await (await page.request.get('/api/analytics/search?period=day')).json()) as SearchAnalytics).totalSearches).toBe(4);
+    const { topicCounts } = (await (await page.request.get('/api/analytics/search?period=month')).json()) as SearchAnalytics;
+    expect(topicCounts).toEqual([
+      { topic: 'graph neural', count: 3 },
+      { topic: 'networks', count: 3 },
+      { topic: 'folding', count: 1 },
+      { topic: 'protein', count: 1 },
+    ]);
 
     await page.goto('/analytics');
-    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('3');
+    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('4');
     const rows = page.getByRole('table', { name: /Top queries/ }).getByRole('row');
-    await expect.poll(() => rows.count()).toBe(3);
+    await expect.poll(() => rows.count()).toBe(4);
     expect(await rows.nth(1).textContent()).toContain('graph neural networks');
     expect(await rows.nth(1).getByRole('cell').nth(1).textContent()).toBe('2');
+    // The topics chart's text equivalent lists the server's topics with the server's counts.
+    const topics = page.getByRole('tabpanel').getByRole('list', { name: 'Popular topics' }).getByRole('listitem');
+    await expect.poll(() => topics.allTextContents()).toEqual(['graph neural (3 searches)', 'networks (3 searches)', 'folding (1 search)', 'protein (1 search)']);
     await expect.poll(() => page.getByTestId('saved-resources').textContent()).toBe('2');
+    expect(((await (await page.request.get('/api/analytics/resources')).json()) as { readingTime: number }).readingTime).toBe(120);
+    expect(await page.getByTestId('reading-time').textContent()).toBe('2 h 0 min');
     expect(await page.getByRole('table', { name: /by category/ }).getByRole('cell', { name: 'article' }).count()).toBe(1);
     await page.locator('.chart .recharts-wrapper').first().waitFor();
     expect(await auditPage(page, 'analytics')).toEqual({});
 
     await page.getByRole('tab', { name: 'Year' }).click();
     await page.waitForURL('**/analytics?period=year');
-    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('3');
+    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('4');
   });
 });

@@ -3,9 +3,10 @@
  * providers answered from recorded fixtures (PubMed made to fail, YouTube without a key: disabled):
  * search → provider chips → Summarize (quick, streamed) → Save (twice: already there) → workspace →
  * Share → Copy link → the share page; annotations with a highlight; a saved resource's notes and tags
- * edited (a field error, then saved and reloaded); the three exports; the same journey by keyboard
- * alone; the URL restoring the results; a streamed `error` event and a 429. Each page passes axe (no
- * serious/critical findings) in light and dark, and is photographed at both sizes.
+ * edited (a field error, then saved and reloaded); the three exports (and one failing: its message, no
+ * file); the same journey by keyboard alone; the URL restoring the results; a streamed `error` event
+ * and a 429. Each page passes axe (no serious/critical findings) in light and dark, and is
+ * photographed at both sizes.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -267,21 +268,25 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await notesForm.waitFor({ state: 'detached' });
       expect(await savedNotes()).toEqual(expected);
 
-      // Exports arrive as downloads whose content parses as their format.
+      // Exports are fetched by the app and arrive as downloads named by the server, whose content
+      // parses as their format.
       const downloaded = async (name: string): Promise<{ file: string; text: string }> => {
-        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name, exact: true }).click()]);
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
         return { file: download.suggestedFilename(), text: readFileSync((await download.path()), 'utf8') };
       };
       const bibtex = await downloaded('BibTeX');
-      expect(bibtex.file).toMatch(/\.bib$/);
+      expect(bibtex.file).toBe('Reading list.bib');
       expect(bibtex.text).toMatch(/^@\w+\{/m);
       const ris = await downloaded('RIS');
+      expect(ris.file).toBe('Reading list.ris');
       expect(ris.text).toMatch(/^TY {2}- /m);
       expect(ris.text).toMatch(/^ER {2}-/m);
       const csl = await downloaded('CSL-JSON');
+      expect(csl.file).toBe('Reading list.json');
       const items = JSON.parse(csl.text) as Array<{ title?: string }>;
       expect(items).toHaveLength(1);
       expect(items[0]!.title).toBe(title);
+      expect(await page.getByRole('button', { name: 'CSL-JSON', exact: true }).getAttribute('aria-busy')).toBe('false');
 
       // Remove the resource; delete the workspace after confirming.
       await resource.getByRole('button', { name: 'Remove from workspace' }).click();
@@ -291,6 +296,26 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await confirm.getByRole('button', { name: 'Delete' }).click();
       await page.waitForURL('**/workspaces');
       expect((await context.request.get(`${server.base}/api/workspaces/${workspaceId}`)).status()).toBe(404);
+
+      // An export that fails (its workspace deleted by another request while the page is open) shows
+      // the API's message, and nothing is downloaded: the error body is not saved as the file.
+      const created = await context.request.post(`${server.base}/api/workspaces`, { headers: { origin: server.base }, data: { name: 'Short-lived' } });
+      expect(created.status()).toBe(201);
+      const doomed = ((await created.json()) as { id: string }).id;
+      await page.goto(`/workspaces/${doomed}`);
+      await page.getByRole('heading', { level: 1, name: 'Short-lived' }).waitFor();
+      expect((await context.request.delete(`${server.base}/api/workspaces/${doomed}`, { headers: { origin: server.base } })).ok()).toBe(true);
+      const gone = await context.request.get(`${server.base}/api/workspaces/${doomed}/export?format=ris`);
+      expect(gone.status()).toBe(404);
+      const message = ((await gone.json()) as { error: { message: string } }).error.message;
+      const downloads: string[] = [];
+      page.on('download', (download) => downloads.push(download.suggestedFilename()));
+      await page.getByRole('button', { name: 'RIS', exact: true }).click();
+      const failed = page.getByRole('alert').filter({ hasText: 'The export could not be made' });
+      await expect.poll(() => failed.textContent()).toBe(`The export could not be made: ${message}`);
+      expect(await page.getByRole('button', { name: 'RIS', exact: true }).getAttribute('aria-busy')).toBe('false');
+      expect(downloads).toEqual([]);
+      await expectAccessible(page);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

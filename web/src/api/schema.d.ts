@@ -502,7 +502,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your searches over a period (day, week (default), month, year): grouped queries, total, popular topics */
+        /** Your searches over a period (day, week (default), month, year): grouped queries, total, popular topics with their counts */
         get: operations["getSearchAnalytics"];
         put?: never;
         post?: never;
@@ -846,6 +846,11 @@ export interface components {
             totalSearches: number;
             /** @description Significant terms and recurring two-word phrases of the queries, at most 10 */
             popularTopics: string[];
+            /** @description An extension: popularTopics in the same order, each with the number of searches in the period whose query contains it (stopwords removed, as the topics are found; a query counts once per topic) */
+            topicCounts: {
+                topic: string;
+                count: number;
+            }[];
             /** @enum {string} */
             period: "day" | "week" | "month" | "year";
             /**

@@ -5,8 +5,8 @@ import { NavLink, Outlet } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { describeError } from '../api/errors';
 import { clearAllDrafts } from '../app/drafts';
-import { THEMES, useTheme, type Theme } from '../app/theme';
-import { useProfile } from '../app/profile';
+import { isTheme, THEMES, useTheme, type Theme } from '../app/theme';
+import { PROFILE_KEY, useProfile, type Profile } from '../app/profile';
 import { useSession, useSessionEndedReset } from '../app/session';
 import { useToast } from './Toasts';
 
@@ -18,13 +18,55 @@ const NAV = [
 ];
 const THEME_LABELS: Record<Theme, string> = { system: 'System theme', light: 'Light theme', dark: 'Dark theme' };
 
+/**
+ * A signed-in user's theme is a profile preference: the switch saves it (PUT /api/profile, as the
+ * profile page does) and shows it at once, putting the previous theme back with a message if the save
+ * fails. Signed out, the choice stays in this browser only.
+ */
+function useChooseTheme(signedIn: boolean): (theme: Theme) => void {
+  const { theme: current, setTheme } = useTheme();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const save = useMutation({
+    mutationFn: (theme: Theme) => unwrap(api.PUT('/api/profile', { body: { preferences: { theme } } })),
+    onMutate: async (theme) => {
+      // A profile load under way would bring back the old theme.
+      await queryClient.cancelQueries({ queryKey: PROFILE_KEY });
+      const before = queryClient.getQueryData<Profile>(PROFILE_KEY);
+      if (before) queryClient.setQueryData<Profile>(PROFILE_KEY, { ...before, preferences: { ...before.preferences, theme } });
+      return { before, previousTheme: current };
+    },
+    onSuccess: (reply) => queryClient.setQueryData(PROFILE_KEY, reply.profile),
+    onError: (error, theme, saved) => {
+      toast(`The theme could not be saved: ${describeError(error)}`, { tone: 'error' });
+      // Put the previous theme back, unless a later choice has replaced this one meanwhile.
+      if (!saved) return;
+      if (saved.before) {
+        if (queryClient.getQueryData<Profile>(PROFILE_KEY)?.preferences.theme !== theme) return;
+        queryClient.setQueryData(PROFILE_KEY, saved.before);
+      }
+      setTheme(saved.previousTheme);
+    },
+  });
+  return (theme: Theme) => {
+    setTheme(theme);
+    if (signedIn) save.mutate(theme);
+  };
+}
+
 /** The colour theme, at hand on every page (a native select: light enough for the first load). */
-function ThemeSwitch() {
-  const { theme, setTheme } = useTheme();
+function ThemeSwitch({ signedIn }: { signedIn: boolean }) {
+  const { theme } = useTheme();
+  const chooseTheme = useChooseTheme(signedIn);
   return (
     <label className="theme-switch">
       <span className="visually-hidden">Colour theme</span>
-      <select value={theme} onChange={(event) => setTheme(event.target.value as Theme)}>
+      <select
+        value={theme}
+        onChange={(event) => {
+          if (isTheme(event.target.value)) chooseTheme(event.target.value);
+        }}
+      >
         {THEMES.map((option) => (
           <option key={option} value={option}>
             {THEME_LABELS[option]}
@@ -95,7 +137,7 @@ export function Layout() {
           </nav>
         )}
         <div className="app-header-actions">
-          <ThemeSwitch />
+          <ThemeSwitch signedIn={signedIn} />
           {signedIn && <SignOutButton />}
         </div>
       </header>

@@ -30,14 +30,6 @@ export interface Bar {
   value: number;
 }
 
-/** How many of the period's searches mention each popular topic (the API lists the topics, not their counts). */
-export function topicCounts(analytics: SearchAnalytics): Bar[] {
-  return analytics.popularTopics.map((topic) => ({
-    label: topic,
-    value: analytics.searches.filter((search) => search.query.toLowerCase().includes(topic.toLowerCase())).reduce((sum, search) => sum + search.count, 0),
-  }));
-}
-
 function formatMinutes(minutes: number): string {
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
@@ -60,7 +52,8 @@ function SearchSection({ period }: { period: Period }) {
     queryFn: () => unwrap(api.GET('/api/analytics/search', { params: { query: { period } } })),
   });
   const topQueries = useMemo(() => (query.data?.searches ?? []).slice(0, 10).map((search) => ({ label: search.query, value: search.count })), [query.data]);
-  const topics = useMemo(() => (query.data ? topicCounts(query.data) : []), [query.data]);
+  // Counted by the server, from the queries with their stopwords removed, as it found the topics.
+  const topics = useMemo(() => (query.data?.topicCounts ?? []).map((entry) => ({ label: entry.topic, value: entry.count })), [query.data]);
   if (query.isPending) return <LoadingState label="Loading your searches…" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   const data = query.data;
@@ -102,12 +95,12 @@ function SearchSection({ period }: { period: Period }) {
             <Chart title="Top queries" bars={topQueries} unit="searches" />
           </div>
           <div>
-            <h3>Popular topics</h3>
+            <h3 id={`topics-${period}`}>Popular topics</h3>
             {topics.length === 0 ? (
               <p>No recurring topics yet.</p>
             ) : (
               <>
-                <ol className="topic-list">
+                <ol className="topic-list" aria-labelledby={`topics-${period}`}>
                   {topics.map((topic) => (
                     <li key={topic.label}>
                       {topic.label} <span className="muted">({topic.value} {topic.value === 1 ? 'search' : 'searches'})</span>

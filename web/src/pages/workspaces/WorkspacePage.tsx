@@ -6,17 +6,12 @@ import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { ConfirmDialog } from '../../features/workspaces/ConfirmDialog';
+import { ExportButtons } from '../../features/workspaces/ExportButtons';
 import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
 import { ResourceItem } from '../../features/workspaces/ResourceItem';
 import { ShareLinks } from '../../features/workspaces/ShareLinks';
 import { useDeleteWorkspace, useWorkspace } from '../../features/workspaces/use-workspaces';
 import '../../features/features.css';
-
-const EXPORTS = [
-  { format: 'bibtex', label: 'BibTeX' },
-  { format: 'ris', label: 'RIS' },
-  { format: 'csljson', label: 'CSL-JSON' },
-] as const;
 
 export function WorkspacePage() {
   const { id = '' } = useParams();
@@ -67,13 +62,7 @@ export function WorkspacePage() {
       {renaming && <RenameForm id={data.id} name={data.name} onDone={() => setRenaming(false)} />}
       <section aria-labelledby="export-heading" className="card">
         <h2 id="export-heading">Export</h2>
-        <p className="export-links">
-          {EXPORTS.map((item) => (
-            <a key={item.format} className="button" href={`/api/workspaces/${encodeURIComponent(data.id)}/export?format=${item.format}`} download>
-              {item.label}
-            </a>
-          ))}
-        </p>
+        <ExportButtons workspaceId={data.id} workspaceName={data.name} />
       </section>
       <ShareLinks workspaceId={data.id} />
       <h2>
