@@ -5,8 +5,9 @@
  * Share → Copy link → the share page; annotations with a highlight; a saved resource's notes and tags
  * edited (a field error, then saved and reloaded); the three exports (and one failing: its message, no
  * file); the same journey by keyboard alone; the URL restoring the results; a streamed `error` event
- * and a 429. Each page passes axe (no serious/critical findings) in light and dark, and is
- * photographed at both sizes.
+ * and a 429. The dashboard with results, a workspace and the workspace list pass axe (no
+ * serious/critical findings) in light and dark and are photographed at both sizes; the summary
+ * dialog, annotations, the notes form and the failed export pass it in light at 1280×800.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
