@@ -78,7 +78,6 @@ type Row = unknown[];
 
 interface RawStore {
   query(sql: string, params: unknown[]): Promise<Row[]>;
-  transaction<T>(work: (query: (sql: string, params: unknown[]) => Promise<Row[]>) => Promise<T>): Promise<T>;
 }
 
 interface Statement {
@@ -100,7 +99,6 @@ function rawStoreOf(target: PGlite | pg.Pool): RawStore {
     const lite = target as PGlite;
     return {
       query: async (sql, params) => (await lite.query<Row>(sql, params, { rowMode: 'array' })).rows,
-      transaction: (work) => lite.transaction((tx) => work(async (sql, params) => (await tx.query<Row>(sql, params, { rowMode: 'array' })).rows)),
     };
   }
   // Named statements: PostgreSQL parses and plans each once per connection (the service's hot reads do the same).
@@ -113,20 +111,6 @@ function rawStoreOf(target: PGlite | pg.Pool): RawStore {
   };
   return {
     query: async (sql, params) => (await pool.query<Row>({ name: nameOf(sql), text: sql, values: params, rowMode: 'array' })).rows,
-    async transaction(work) {
-      const connection = await pool.connect();
-      try {
-        await connection.query('begin');
-        const result = await work(async (sql, params) => (await connection.query<Row>({ name: nameOf(sql), text: sql, values: params, rowMode: 'array' })).rows);
-        await connection.query('commit');
-        return result;
-      } catch (error) {
-        await connection.query('rollback');
-        throw error;
-      } finally {
-        connection.release();
-      }
-    },
   };
 }
 const store = rawStoreOf(client);
@@ -138,7 +122,7 @@ class Rollback extends Error {}
 /** Runs `work` against a Drizzle instance that records every statement, and rolls everything back. */
 async function record(work: (db: Db) => Promise<unknown>): Promise<Statement[]> {
   const statements: Statement[] = [];
-  // Transaction control (the recorder's own transaction, addResource's savepoint) is not recorded.
+  // Transaction control (the recorder's own transaction) is not recorded.
   const control = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
   const logger = { logQuery: (sql: string, params: unknown[]) => void (control.test(sql) ? undefined : statements.push({ sql, params })) };
   const recorder = (
@@ -216,21 +200,18 @@ const profileSql = await record((db) => findProfile(db, anyUser.id));
 const FIND_PROFILE = statement(profileSql, 0, [anyUser.id], 'findProfile');
 const AVATAR_INDEX = columnsOf(schema.profiles, FIND_PROFILE).indexOf('avatarUrl');
 
+const RESOURCES_PER_WORKSPACE = 500;
 const SAMPLE_BODY = { title: 'Recorded', url: 'https://bench.example.org/recorded', notes: '', tags: [] as string[], authors: [] as string[] };
 const addSql = await record((db) =>
   addResource(db, async () => null, recordedWorkspaceId, { ...SAMPLE_BODY, data: undefined, type: undefined, resourceId: undefined }),
 );
-// addResource: findWorkspace is the route's; then lock, count, insert, touch in one transaction.
-const LOCK_WORKSPACE = statement(addSql, 0, [recordedWorkspaceId], 'lockWorkspace');
-const COUNT_RESOURCES = statement(addSql, 1, [recordedWorkspaceId], 'countResources');
-const INSERT_RESOURCE = statement(
+// addResource: findWorkspace is the route's; then one statement checks for room, inserts and touches the workspace.
+const ADD_RESOURCE = statement(
   addSql,
-  2,
-  [recordedWorkspaceId, null, workKeyOf({ url: SAMPLE_BODY.url }), SAMPLE_BODY.title, SAMPLE_BODY.url, null, '[]', '[]', '', '{}'],
-  'insertResourceUnlessPresent',
+  0,
+  [recordedWorkspaceId, RESOURCES_PER_WORKSPACE, recordedWorkspaceId, null, workKeyOf({ url: SAMPLE_BODY.url }), SAMPLE_BODY.title, SAMPLE_BODY.url, null, '[]', '[]', '', '{}', recordedWorkspaceId],
+  'insertResourceIfRoom',
 );
-const TOUCH_WORKSPACE = statement(addSql, 3, [nowIso(), recordedWorkspaceId], 'touchWorkspace');
-const RESOURCES_PER_WORKSPACE = 500;
 
 // ---- handlers ----
 
@@ -294,26 +275,25 @@ async function addHandler(req: IncomingMessage, res: ServerResponse, userId: str
   const [row] = await store.query(FIND_WORKSPACE, [nowIso(), id]);
   if (!row || row[1] !== userId) return send(res, 404, '{"error":{"code":"NOT_FOUND"}}');
   const url = body.url ?? null;
-  const outcome = await store.transaction(async (query) => {
-    if ((await query(LOCK_WORKSPACE, [id])).length === 0) return 'not_found' as const;
-    const [count] = await query(COUNT_RESOURCES, [id]);
-    if (Number(count?.[0] ?? 0) >= RESOURCES_PER_WORKSPACE) return 'full' as const;
-    const [inserted] = await query(INSERT_RESOURCE, [
-      id,
-      null,
-      workKeyOf({ url }),
-      body.title,
-      url,
-      body.type ?? null,
-      JSON.stringify(body.authors ?? []),
-      JSON.stringify(body.tags ?? []),
-      body.notes ?? '',
-      '{}',
-    ]);
-    if (!inserted) return 'duplicate' as const;
-    await query(TOUCH_WORKSPACE, [nowIso(), id]);
-    return rowObject<ResourceRow>(RESOURCE_KEYS, inserted);
-  });
+  // One row: has_room, then the inserted row's columns (all null when nothing was inserted).
+  const [answer] = await store.query(ADD_RESOURCE, [
+    id,
+    RESOURCES_PER_WORKSPACE,
+    id,
+    null,
+    workKeyOf({ url }),
+    body.title,
+    url,
+    body.type ?? null,
+    JSON.stringify(body.authors ?? []),
+    JSON.stringify(body.tags ?? []),
+    body.notes ?? '',
+    '{}',
+    id,
+  ]);
+  const hasRoom = answer?.[0] as boolean | null | undefined;
+  const outcome =
+    hasRoom == null ? ('not_found' as const) : !hasRoom ? ('full' as const) : answer?.[1] == null ? ('duplicate' as const) : rowObject<ResourceRow>(RESOURCE_KEYS, answer.slice(1));
   if (typeof outcome === 'string') return send(res, outcome === 'not_found' ? 404 : 409, `{"error":{"code":"${outcome}"}}`);
   send(res, 201, JSON.stringify({ resource: presentResource(outcome) }));
 }

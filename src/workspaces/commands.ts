@@ -10,13 +10,11 @@ import { stripHtml } from '../platform/sanitize.js';
 import { LIMITS, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
 import {
   countAnnotations,
-  countResources,
   deleteResourceRow,
   insertAnnotation,
-  insertResourceUnlessPresent,
+  insertResourceIfRoom,
   insertShareLink,
   lockResource,
-  lockWorkspace,
   touchWorkspace,
   updateResourceRow,
   type AnnotationRow,
@@ -111,26 +109,22 @@ async function describeResource(resolve: ResourceResolver, workspaceId: string, 
 }
 
 /**
- * Adds a resource to a workspace. In one transaction: the workspace is locked (so concurrent adds
- * count right), its size checked, and the row inserted unless the same work is already there (409).
+ * Adds a resource to a workspace: inserted only while the workspace holds fewer than its limit and
+ * not the same work already (409 either way), atomically even when adds to one workspace race
+ * (store.insertResourceIfRoom).
  */
 export async function addResource(db: Db, resolve: ResourceResolver, workspaceId: string, input: ResourceCreateInput): Promise<ResourceRow> {
   const values = await describeResource(resolve, workspaceId, input);
-  return db.transaction(async (tx) => {
-    if (!(await lockWorkspace(tx, workspaceId))) throw notFound('Workspace');
-    if ((await countResources(tx, workspaceId)) >= LIMITS.resourcesPerWorkspace) {
+  const added = await insertResourceIfRoom(db, values, LIMITS.resourcesPerWorkspace);
+  if ('row' in added) return added.row;
+  switch (added.refused) {
+    case 'no_workspace':
+      throw notFound('Workspace');
+    case 'full':
       throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources`, { field: 'workspace', reason: 'too_many_resources' });
-    }
-    const row = await insertResourceUnlessPresent(tx, values);
-    if (!row) {
-      throw conflict('This work is already in the workspace', {
-        field: input.resourceId !== undefined ? 'resourceId' : 'url',
-        reason: 'duplicate',
-      });
-    }
-    await touchWorkspace(tx, workspaceId);
-    return row;
-  });
+    case 'duplicate':
+      throw conflict('This work is already in the workspace', { field: input.resourceId !== undefined ? 'resourceId' : 'url', reason: 'duplicate' });
+  }
 }
 
 /** Changes a resource's notes and/or tags and marks the workspace changed, as adding and removing do. */

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
-import { annotations, workspaceResources } from '../platform/db/schema.js';
+import { annotations, workspaceResources, workspaces } from '../platform/db/schema.js';
 import { LIMITS } from './schemas.js';
 import { DIALECTS, addResource, annotate, as, createWorkspace, fakeResolver, UNKNOWN_ID } from './test-support/helpers.js';
 
@@ -162,6 +162,35 @@ for (const leg of storeLegs()) {
         const full = await post(ws.id, owner.bearer, { title: 'one too many' });
         expect(full.statusCode).toBe(409);
         expect(full.json().error.details).toEqual({ field: 'workspace', reason: 'too_many_resources' });
+      });
+
+      // Only PostgreSQL has a second connection to hold the workspace's lock with (PGlite runs one statement at a time).
+      it.runIf(leg.postgres)('counts the resources added while it waited for the workspace, so a race cannot pass the limit', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const db = t.app.ctx.db;
+        await db.insert(workspaceResources).values(
+          Array.from({ length: LIMITS.resourcesPerWorkspace - 1 }, (_, i) => ({ workspaceId: ws.id, title: `r${i}` })),
+        );
+        let racing: ReturnType<typeof post> | undefined;
+        // Another add holds the workspace and takes its last place; this one must wait for it, then see it.
+        await db.transaction(async (tx) => {
+          await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, ws.id)).for('update');
+          await tx.insert(workspaceResources).values({ workspaceId: ws.id, title: 'the last place' });
+          racing = post(ws.id, owner.bearer, { title: 'one too many' });
+          await vi.waitFor(
+            async () => {
+              // On PostgreSQL, Drizzle answers execute() with the driver's result.
+              const waiting = (await db.execute(
+                sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%workspace_has_room%'`,
+              )) as { rows: unknown[] };
+              if (waiting.rows.length === 0) throw new Error('The add is not waiting for the workspace yet');
+            },
+            { timeout: 10_000, interval: 20 },
+          );
+        });
+        const res = await racing;
+        expect(res?.statusCode).toBe(409);
+        expect(res?.json().error.details).toEqual({ field: 'workspace', reason: 'too_many_resources' });
       });
 
       it('answers 404 for another user\'s workspace, 401 without a session', async () => {

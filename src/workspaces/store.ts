@@ -84,15 +84,6 @@ const annotationsStatement = preparedStatement((db) =>
     .prepare('rw_resources_annotations'),
 );
 
-const lockWorkspaceStatement = preparedStatement((db) =>
-  db
-    .select({ id: workspaces.id })
-    .from(workspaces)
-    .where(eq(workspaces.id, sql.placeholder('id')))
-    .for('update')
-    .prepare('rw_workspace_lock'),
-);
-
 const countResourcesStatement = preparedStatement((db) =>
   db
     .select({ total: count() })
@@ -101,17 +92,50 @@ const countResourcesStatement = preparedStatement((db) =>
     .prepare('rw_workspace_resource_count'),
 );
 
-/** The insert's values, each a placeholder of the same name. */
+/** The new row's values, each a placeholder of the same name. */
 const RESOURCE_VALUES = ['workspaceId', 'resourceId', 'workKey', 'title', 'url', 'type', 'authors', 'tags', 'notes', 'data'] as const;
 
-const insertResourceStatement = preparedStatement((db) =>
-  db
-    .insert(workspaceResources)
-    .values(Object.fromEntries(RESOURCE_VALUES.map((key) => [key, sql.placeholder(key)])) as Record<(typeof RESOURCE_VALUES)[number], Placeholder>)
-    .onConflictDoNothing({ target: [workspaceResources.workspaceId, workspaceResources.workKey] })
-    .returning()
-    .prepare('rw_resource_insert'),
-);
+/*
+ * Adding a resource is one statement, atomic without an interactive transaction:
+ *
+ *   with room as (select workspace_has_room($workspaceId, $capacity) as has_room),
+ *        inserted as (insert into workspace_resources … select … from room where has_room
+ *                     on conflict (workspace_id, work_key) do nothing returning *),
+ *        touched as (update workspaces set updated_at = now() where id = $workspaceId and exists (select from inserted))
+ *   select * from room left join inserted on true
+ *
+ * workspace_has_room (drizzle/0002_workspace-has-room.sql) locks the workspace's row and only then
+ * counts its resources, with a snapshot of its own: concurrent adds to one workspace are serialised and
+ * each counts the rows the others added (a count in this statement would read its older snapshot).
+ * The answer says which way it went: no workspace (null), no room (false), already there (room but no
+ * row), or the new row. Being one statement, it is prepared once per database handle, where the four
+ * statements of a transaction had to be built again in every transaction (docs/performance.md).
+ */
+const addResourceStatement = preparedStatement((db) => {
+  const value = (name: string) => sql.placeholder(name);
+  const room = db
+    .$with('room', { hasRoom: sql<boolean | null>`has_room`.as('has_room') })
+    .as(sql`select workspace_has_room(${value('workspaceId')}::uuid, ${value('capacity')}::integer) as has_room`);
+  // Every column in the table's order (insert … select names them all): the id and the time as their defaults.
+  const inserted = db.$with('inserted').as(
+    db
+      .insert(workspaceResources)
+      .select(
+        sql`select gen_random_uuid(), ${value('workspaceId')}::uuid, ${value('resourceId')}::text, ${value('workKey')}::text, ${value('title')}::text, ${value('url')}::text, ${value('type')}::text, ${value('authors')}::jsonb, ${value('tags')}::jsonb, ${value('notes')}::text, ${value('data')}::jsonb, now() from room where has_room`,
+      )
+      .onConflictDoNothing({ target: [workspaceResources.workspaceId, workspaceResources.workKey] })
+      .returning(),
+  );
+  const touched = db.$with('touched').as(
+    db
+      .update(workspaces)
+      // The database's clock, as for created_at: changed when the resource was added.
+      .set({ updatedAt: sql`now()` })
+      .where(and(eq(workspaces.id, value('workspaceId')), sql`exists (select 1 from inserted)`))
+      .returning({ id: workspaces.id }),
+  );
+  return db.with(room, inserted, touched).select().from(room).leftJoin(inserted, sql`true`).prepare('rw_resource_add');
+});
 
 const touchWorkspaceStatement = preparedStatement((db) =>
   db
@@ -172,12 +196,6 @@ export async function touchWorkspace(tx: Tx, id: string): Promise<void> {
   await touchWorkspaceStatement(tx).execute({ now: new Date().toISOString(), id });
 }
 
-/** Locks the workspace row for the rest of the transaction (serialises adds to one workspace). */
-export async function lockWorkspace(tx: Tx, id: string): Promise<boolean> {
-  const rows = await lockWorkspaceStatement(tx).execute({ id });
-  return rows.length > 0;
-}
-
 // ---- resources ----
 
 export async function countResources(db: Db | Tx, workspaceId: string): Promise<number> {
@@ -197,10 +215,26 @@ export async function listResources(db: Db, workspaceId: string, page?: Page): P
     .offset(page.offset);
 }
 
-/** Inserts unless the workspace already holds the same work (same work key); null then. */
-export async function insertResourceUnlessPresent(tx: Tx, values: NewResourceRow): Promise<ResourceRow | null> {
-  const [row] = await insertResourceStatement(tx).execute(Object.fromEntries(RESOURCE_VALUES.map((key) => [key, values[key]])));
-  return row ?? null;
+/** A resource added, or why not: no such workspace, no room in it, or the same work already there. */
+export type AddedResource = { row: ResourceRow } | { refused: 'no_workspace' | 'full' | 'duplicate' };
+
+/**
+ * Inserts the row if its workspace holds fewer than `capacity` resources and not the same work (same
+ * work key), and marks the workspace changed; all or nothing, in one statement (addResourceStatement).
+ */
+export async function insertResourceIfRoom(db: Db, values: NewResourceRow, capacity: number): Promise<AddedResource> {
+  const [answer] = await addResourceStatement(db).execute({
+    ...Object.fromEntries(RESOURCE_VALUES.map((key) => [key, values[key] ?? null])),
+    notes: values.notes ?? '',
+    // The statement's jsonb values go as JSON text.
+    authors: JSON.stringify(values.authors ?? []),
+    tags: JSON.stringify(values.tags ?? []),
+    data: JSON.stringify(values.data ?? {}),
+    capacity,
+  });
+  if (answer?.inserted) return { row: answer.inserted };
+  const hasRoom = answer?.room.hasRoom ?? null;
+  return { refused: hasRoom === null ? 'no_workspace' : hasRoom ? 'duplicate' : 'full' };
 }
 
 /** A resource with the owner of its workspace (for the ownership check). */
