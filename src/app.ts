@@ -38,7 +38,7 @@ import { summaryRoutes } from './summaries/routes.js';
 import { closePdfExtractors } from './summaries/pdf/extract.js';
 import { createRedisCache } from './platform/cache.js';
 import { rateLimitRules, typedLimits } from './rate-limits.js';
-import { webAppRoutes } from './web-app.js';
+import { unknownPage, webAppRoutes } from './web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -138,7 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     maxAge: 600,
   });
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
-  installErrorHandling(app, { onBackendUnavailable: (backend) => platform.health.report(backend, false) });
+  installErrorHandling(app, { onBackendUnavailable: (backend) => platform.health.report(backend, false), unknownPage: unknownPage(config.webDistDir) });
   installRequestInputChecks(app);
   await app.register(requestChain, { config, sessions: ctx.sessions, tokens, limits: typedLimits(platform.rateLimiter) });
   await app.register(idempotency, { db: ctx.db, secret: platform.signingSecret, scopeOf: requesterKey, now: options.clock });

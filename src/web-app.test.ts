@@ -112,6 +112,34 @@ describe('the web app served at /', () => {
     }
   });
 
+  it("answers a browser's request for an unknown page with the app and a 404, so its own not-found page shows", async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    for (const url of ['/nowhere', '/dashbord?q=graphs', '/workspaces-old/list']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: browser });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(response.body, url).toBe(INDEX);
+      expect(String(response.headers['content-security-policy'])).toContain("script-src 'self'");
+      expect(response.headers['set-cookie'], url).toBeUndefined();
+    }
+    // An API client, another method, the server's own paths and a missing asset keep the JSON 404.
+    const notPages = [
+      { method: 'GET' as const, url: '/nowhere', headers: { accept: 'application/json' } },
+      { method: 'GET' as const, url: '/nowhere', headers: {} },
+      { method: 'POST' as const, url: '/nowhere', headers: browser },
+      { method: 'GET' as const, url: '/api/nothing-here', headers: browser },
+      { method: 'GET' as const, url: '/share/', headers: browser },
+      { method: 'GET' as const, url: '/storage/nothing', headers: browser },
+      { method: 'GET' as const, url: '/assets/missing-0000.js', headers: browser },
+    ];
+    for (const request of notPages) {
+      const response = await t.app.inject(request);
+      expect(response.statusCode, `${request.method} ${request.url}`).toBe(404);
+      expect(response.body, `${request.method} ${request.url}`).not.toBe(INDEX);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/nothing-here', headers: browser })).json().error.code).toBe('NOT_FOUND');
+  });
+
   it('leaves /api/*, /share/*, /storage/* and /auth/callback to the server', async () => {
     const unknownApi = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(unknownApi.statusCode).toBe(404);
@@ -156,5 +184,9 @@ describe('the service without a built web app', () => {
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/nothing-here' })).json().error.code).toBe('NOT_FOUND');
+    // No app to show for an unknown page either: the JSON 404.
+    const unknown = await t.app.inject({ method: 'GET', url: '/nowhere', headers: { accept: 'text/html' } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('NOT_FOUND');
   });
 });

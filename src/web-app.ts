@@ -2,14 +2,15 @@
  * The web app (web/, built by `vite build` into `config.webDistDir`) served at `/`: its hashed assets
  * under /assets/ (cached for a year, immutable), the files of its public folder (favicon…), and
  * index.html (never cached without revalidation) for every route the app itself draws (the SPA
- * fallback). Everything else stays the server's: /api/*, /share/*, /storage/*, /auth/callback, and an
- * unknown URL is the API's JSON 404. Without a build, the app's routes say how to make one (503) and the
- * API works as before.
+ * fallback). Everything else stays the server's: /api/*, /share/*, /storage/*, /auth/callback. An
+ * unknown URL is the API's JSON 404, except a browser's request for a page (unknownPage). Without a
+ * build, the app's routes say how to make one (503) and the API works as before.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC } from './platform/openapi.js';
 
 /** The URLs the app's router draws; `/auth/callback` is more specific than `/auth/*` and stays the server's route. */
@@ -43,6 +44,26 @@ const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
+
+/** Where an unknown URL is the server's to answer, even when a browser asks for a page. */
+const SERVER_PREFIXES = ['/api/', '/share/', '/storage/', '/assets/', '/auth/callback'];
+
+/**
+ * The answer to a browser's request for a page nobody serves (a mistyped or outdated address): the app,
+ * with status 404, whose router shows its "page not found" with a way back, rather than the API's JSON.
+ * A client that does not ask for HTML, a request that is not a GET, and the server's own paths keep
+ * the JSON 404. Null when the app is not built.
+ */
+export function unknownPage(distDir: string): ((request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | null) | null {
+  const index = join(distDir, 'index.html');
+  if (!existsSync(index)) return null;
+  return (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (request.method !== 'GET' || !request.headers.accept?.includes('text/html') || SERVER_PREFIXES.some((prefix) => path.startsWith(prefix))) return null;
+    // Read each time: a rebuild (new hashed assets) needs no restart, and a mistyped address is rare.
+    return readFile(index, 'utf8').then((html) => reply.status(404).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(html));
+  };
+}
 
 // Static files need no session: no credentials are read, no anonymous cookie is set, nothing is counted.
 const routeConfig = { auth: 'none' as const, noCookies: true };

@@ -77,6 +77,8 @@ export function toApiError(error: unknown): ApiError {
 export interface ErrorHandlingOptions {
   /** Told of every request that failed because a backend is down (health looks again at once). */
   onBackendUnavailable?(backend: Backend): void;
+  /** Answers a browser's request for an unknown page its own way (the web app's 404 page), or null to leave it to the JSON 404. */
+  unknownPage?: ((request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | null) | null;
 }
 
 /**
@@ -121,6 +123,8 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
     if (request.method === 'OPTIONS' && request.headers.origin && request.headers['access-control-request-method']) {
       return reply.status(403).send(errorBody(new ApiError('AUTHORIZATION_ERROR', 'Cross-origin requests from this origin are not allowed', { field: 'origin', reason: 'not_allowed' })));
     }
+    const page = options.unknownPage?.(request, reply);
+    if (page) return page;
     return reply.status(404).send(errorBody(new ApiError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)));
   });
 }

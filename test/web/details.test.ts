@@ -441,7 +441,11 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
-      // Unknown addresses under the app's routes are the app's (any other is the API's JSON 404).
+      // A mistyped address outside the app's routes: the server answers 404 with the app, which says so.
+      const mistyped = await page.goto('/no/such/page');
+      expect(mistyped?.status()).toBe(404);
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+      // Under the app's routes the page is the app's too.
       await page.goto('/auth/no-such-page');
       await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
       expect(await page.getByRole('main').textContent()).toContain('There is nothing at this address.');
