@@ -14,7 +14,7 @@ import { ErrorResponse } from '../platform/openapi.js';
 import { annotationRoutes } from './annotation-routes.js';
 import { addResource, changeResource, removeResource } from './commands.js';
 import { contentDisposition, exportCitations } from './export.js';
-import { authorize } from './policy.js';
+import { authorize, type Actor } from './policy.js';
 import {
   deletedReply,
   presentResource,
@@ -62,6 +62,17 @@ const TOTAL_HEADER = 'x-total-count';
 async function presentResources(db: Db, rows: ResourceRow[]) {
   const annotations = await annotationsByResource(db, rows.map((row) => row.id));
   return rows.map((row) => presentResource(row, annotations.get(row.id)));
+}
+
+/**
+ * A resource named under a workspace, when the user may change that workspace and do `action` on the
+ * resource; a resource of another workspace is the same 404 as an unknown one.
+ */
+async function loadResourceOf(db: Db, user: Actor, workspaceId: string, resourceId: string, action: 'update' | 'delete'): Promise<ResourceRow> {
+  const { workspace } = authorize(user, 'update', await loadWorkspace(db, workspaceId));
+  const { resource } = authorize(user, action, await loadResource(db, resourceId));
+  if (resource.workspaceId !== workspace.id) throw notFound('Resource');
+  return resource;
 }
 
 export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -224,10 +235,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) => {
-      const user = requireUser(request);
-      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
-      const { resource } = authorize(user, 'update', await loadResource(db, request.params.resourceId));
-      if (resource.workspaceId !== workspace.id) throw notFound('Resource');
+      const resource = await loadResourceOf(db, requireUser(request), request.params.id, request.params.resourceId, 'update');
       const changed = await changeResource(db, resource, request.body);
       const annotations = await annotationsByResource(db, [changed.id]);
       return resourceReply(dialectOf(request), presentResource(changed, annotations.get(changed.id)));
@@ -246,10 +254,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) => {
-      const user = requireUser(request);
-      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
-      const { resource } = authorize(user, 'delete', await loadResource(db, request.params.resourceId));
-      if (resource.workspaceId !== workspace.id) throw notFound('Resource');
+      const resource = await loadResourceOf(db, requireUser(request), request.params.id, request.params.resourceId, 'delete');
       await removeResource(db, resource);
       return deletedReply(resource.id);
     },
