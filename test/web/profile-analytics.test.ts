@@ -6,7 +6,7 @@
  * (and charts); the header's theme switch saving a signed-in user's choice to the profile too. Each
  * page passes axe in light and dark at both viewports and is photographed.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApp, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
@@ -122,9 +122,23 @@ describe.skipIf(webSkipReason)('profile and analytics in the web app (Chromium)'
     const themeInUse = () => page.evaluate(() => (globalThis as unknown as StyleBox).document.documentElement.dataset.theme);
     // The end of a frame: React has applied what the last render asked for (the profile's theme).
     const settled = () => page.evaluate(() => new Promise<void>((resolve) => (globalThis as unknown as { requestAnimationFrame(callback: () => void): void }).requestAnimationFrame(() => resolve())));
+    // The session check held back: a choice made before it is known whose page this is would be kept in
+    // this browser only and then replaced by the profile's theme, so the switch waits for the answer.
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const heldSession = async (route: Route) => {
+      await answered;
+      await route.continue();
+    };
+    await page.route('**/api/auth/session', heldSession);
     await page.goto('/dashboard');
     const header = page.getByRole('banner').getByLabel('Colour theme');
-    await header.selectOption('dark');
+    await header.waitFor();
+    expect(await header.isDisabled()).toBe(true);
+    const chosen = header.selectOption('dark');
+    release();
+    await chosen;
+    await page.unroute('**/api/auth/session', heldSession);
     // Applied at once, and saved for this user.
     expect(await themeInUse()).toBe('dark');
     await expect.poll(async () => (await profileNow()).preferences.theme).toBe('dark');

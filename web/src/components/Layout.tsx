@@ -54,8 +54,12 @@ function useChooseTheme(signedIn: boolean): (theme: Theme) => void {
   };
 }
 
-/** The colour theme, at hand on every page (a native select: light enough for the first load). */
-function ThemeSwitch({ signedIn }: { signedIn: boolean }) {
+/**
+ * The colour theme, at hand on every page (a native select: light enough for the first load). It waits
+ * for the session check: a choice made before it is known whose page this is would be kept in this
+ * browser only, and then replaced by the profile's theme when the profile loads.
+ */
+function ThemeSwitch({ signedIn, checking }: { signedIn: boolean; checking: boolean }) {
   const { theme } = useTheme();
   const chooseTheme = useChooseTheme(signedIn);
   return (
@@ -63,6 +67,7 @@ function ThemeSwitch({ signedIn }: { signedIn: boolean }) {
       <span className="visually-hidden">Colour theme</span>
       <select
         value={theme}
+        disabled={checking}
         onChange={(event) => {
           if (isTheme(event.target.value)) chooseTheme(event.target.value);
         }}
@@ -137,7 +142,7 @@ export function Layout() {
           </nav>
         )}
         <div className="app-header-actions">
-          <ThemeSwitch signedIn={signedIn} />
+          <ThemeSwitch signedIn={signedIn} checking={session.isPending} />
           {signedIn && <SignOutButton />}
         </div>
       </header>
