@@ -103,8 +103,7 @@ export function requesterKey(request: FastifyRequest): string {
 /**
  * Lets a verified access token's session in and counts the request against the user's hourly limit;
  * null when the session has ended (nothing is counted then). Whether it has ended is PostgreSQL's
- * answer (auth/revocations.ts: believed for up to half a second), so every process refuses a
- * sign-out within that time, whatever Redis does.
+ * answer, and every process hears a sign-out at once (auth/revocations.ts), whatever Redis does.
  */
 async function admit(options: RequestAuthOptions, claims: VerifiedAccess): Promise<LimitState | null> {
   if (await options.sessions.revocations.isRevoked(claims.sessionId)) return null;

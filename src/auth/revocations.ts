@@ -5,21 +5,28 @@
  *
  * What is kept in memory is only what is safe to keep: an ended session stays ended (remembered for
  * an access token's lifetime, after which no token of it verifies anyway), and a live one is taken as
- * live for LIVE_FOR_MS after the database said so. A sign-out through another process is therefore
- * refused here within LIVE_FOR_MS; through this process, at once. Concurrent requests of one session
- * share one query.
+ * live for LIVE_FOR_MS after the database said so, and only while this process hears the others. A
+ * process that ends a session says so on the database's `session_ended` channel, which tells every
+ * listening process as the statement commits; each forgets the session it believed live the moment
+ * it hears, so a sign-out is refused by every process at once, with no batching or polling delay.
+ * While a process cannot hear (its listening connection lost and not yet back) it believes nothing
+ * and asks the database on every request. Only a session ended without the service (its rows revoked
+ * by hand) waits out LIVE_FOR_MS. Concurrent requests of one session share one query.
  */
+import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../platform/db/client.js';
+import type { Database, Db } from '../platform/db/client.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-tokens.js';
 
-/** How long the database's "this session holds" is believed without asking again. */
-export const LIVE_FOR_MS = 500;
+/** How long the database's "this session holds" is believed without asking again, while hearing the channel. */
+export const LIVE_FOR_MS = 5000;
 /** Sessions remembered at once (each way); the least recently used is forgotten first. */
 const REMEMBERED = 10_000;
+/** The channel on which a process says which sessions it has ended. */
+const CHANNEL = 'session_ended';
 
 export interface RevocationList {
-  /** Sessions this process has just ended (their rows are revoked in the database): refused here at once. */
+  /** Sessions just ended (their rows are revoked in the database): refused here at once, and said on the channel. */
   revoke(sessionIds: string[]): Promise<void>;
   /** Whether the session has ended; throws (a 503) when the database cannot be asked. */
   isRevoked(sessionId: string): Promise<boolean>;
@@ -28,18 +35,37 @@ export interface RevocationList {
 /** `ended(db, sessionId)`: true when the database says the session has ended or does not exist. */
 export type SessionEndedQuery = (db: Db, sessionId: string) => Promise<boolean>;
 
-export function createRevocationList(db: Db, ended: SessionEndedQuery): RevocationList {
+export function createRevocationList(database: Pick<Database, 'db' | 'listen'>, ended: SessionEndedQuery): RevocationList {
+  const { db } = database;
   const endedHere = new LRUCache<string, true>({ max: REMEMBERED, ttl: ACCESS_TOKEN_TTL_SECONDS * 1000 });
   const liveUntil = new LRUCache<string, true>({ max: REMEMBERED, ttl: LIVE_FOR_MS });
   const asking = new Map<string, Promise<boolean>>();
+  let hearing = false;
+  /** Counts the changes of `hearing`: an answer asked for across one may predate an ending not heard. */
+  let hearingChanges = 0;
+
+  const end = (sessionId: string) => {
+    endedHere.set(sessionId, true);
+    liveUntil.delete(sessionId);
+  };
+  database.listen(CHANNEL, {
+    message: end,
+    listening: (heard) => {
+      // Whatever was believed may have ended unheard meanwhile.
+      liveUntil.clear();
+      hearing = heard;
+      hearingChanges += 1;
+    },
+  });
 
   const ask = (sessionId: string): Promise<boolean> => {
     let answer = asking.get(sessionId);
     if (!answer) {
+      const changesBefore = hearingChanges;
       answer = ended(db, sessionId)
         .then((isEnded) => {
           if (isEnded) endedHere.set(sessionId, true);
-          else liveUntil.set(sessionId, true);
+          else if (hearing && hearingChanges === changesBefore) liveUntil.set(sessionId, true);
           return isEnded;
         })
         .finally(() => asking.delete(sessionId));
@@ -50,14 +76,17 @@ export function createRevocationList(db: Db, ended: SessionEndedQuery): Revocati
 
   return {
     async revoke(sessionIds) {
-      for (const id of sessionIds) {
-        endedHere.set(id, true);
-        liveUntil.delete(id);
-      }
+      if (sessionIds.length === 0) return;
+      for (const id of sessionIds) end(id);
+      const ids = sql.join(
+        sessionIds.map((id) => sql`(${id})`),
+        sql`, `,
+      );
+      await db.execute(sql`select pg_notify(${CHANNEL}, id) from (values ${ids}) as ended(id)`);
     },
     async isRevoked(sessionId) {
       if (endedHere.has(sessionId)) return true;
-      if (liveUntil.has(sessionId)) return false;
+      if (hearing && liveUntil.has(sessionId)) return false;
       return ask(sessionId);
     },
   };

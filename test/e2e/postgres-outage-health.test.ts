@@ -68,8 +68,8 @@ describe.skipIf(skipReason)('health and requests during a PostgreSQL outage', ()
     // (/api/health itself stays 200, for clients that read it: its `status` says degraded.)
     expect((await ask(`${server.url}/api/health`)).status).toBe(200);
 
-    // Once the half second for which a session's "still signed in" is believed has passed, the request
-    // needs the database (asked until it says so, within a bound).
+    // A process that has lost its listening connection believes no session holds without asking, so the
+    // request needs the database (asked until it says so, within a bound).
     const needsDatabase = async () => (await ask(`${server.url}/api/workspaces`, { headers: user.bearer })).status === 503;
     expect(await eventually(needsDatabase, LIVE_FOR_MS + 5_000, 50)).toBe(true);
     for (const path of ['/api/workspaces', '/api/profile']) {

@@ -24,7 +24,18 @@ export interface Database {
   ping(): Promise<boolean>;
   /** Called when a connection to the server is lost (a restart, a terminated backend); never for PGlite. */
   onConnectionLost(listener: (error: Error) => void): void;
+  /**
+   * Hears what every process using this database sends on `channel` (`pg_notify`), this one included.
+   * `listening(false)` comes when the listening connection is lost (what is sent until it is back is
+   * missed), `listening(true)` once it listens (again).
+   */
+  listen(channel: string, handlers: NotificationHandlers): void;
   close(): Promise<void>;
+}
+
+export interface NotificationHandlers {
+  message(payload: string): void;
+  listening(heard: boolean): void;
 }
 
 /**
@@ -89,9 +100,16 @@ async function openPglite(dir: string): Promise<Database> {
       }
     },
     onConnectionLost: () => undefined,
+    // One process owns the embedded database, so what it hears is its own.
+    listen: (channel, handlers) => {
+      void client.listen(channel, handlers.message).then(() => handlers.listening(true));
+    },
     close: () => client.close(),
   };
 }
+
+/** How long a lost listening connection waits before it connects again. */
+const LISTEN_RETRY_MS = 1000;
 
 /** The PostgreSQL driver is loaded only when DATABASE_URL is set (about 6 MB of resident memory beside PGlite). */
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
@@ -143,6 +161,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     })();
     return pinger;
   };
+  const notifications = listenOn(() => new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: LISTENER_NAME }), connectionLost);
   return {
     db: db as unknown as Db,
     kind: 'postgres',
@@ -161,10 +180,95 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     onConnectionLost: (listener) => {
       lost.add(listener);
     },
+    listen: notifications.listen,
     close: async () => {
       const client = pinger;
       pinger = null;
-      await Promise.all([pool.end(), client?.then((c) => c.end()).catch(() => undefined)]);
+      await Promise.all([pool.end(), client?.then((c) => c.end()).catch(() => undefined), notifications.close()]);
+    },
+  };
+}
+
+/** The listening connection's name in pg_stat_activity. */
+export const LISTENER_NAME = 'research-workspace-listen';
+
+/** The part of a pg client a listening connection uses. */
+interface ListeningClient {
+  connect(): Promise<unknown>;
+  query(text: string): Promise<unknown>;
+  escapeIdentifier(name: string): string;
+  end(): Promise<void>;
+  on(event: 'error' | 'end', listener: (error?: Error) => void): unknown;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+}
+
+/**
+ * One connection of its own that LISTENs (a pooled one would be handed to queries): opened at the
+ * first `listen`, opened again LISTEN_RETRY_MS after it is lost, for as long as the database is open.
+ */
+function listenOn(connect: () => ListeningClient, connectionLost: (error: Error) => void) {
+  const channels = new Map<string, NotificationHandlers[]>();
+  let current: ListeningClient | null = null;
+  let connecting = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const everyHandler = () => [...channels.values()].flat();
+
+  const open = async (): Promise<void> => {
+    connecting = true;
+    const client = connect();
+    let lost = false;
+    const lose = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (current === client) current = null;
+      void client.end().catch(() => undefined);
+      if (closed) return;
+      for (const handlers of everyHandler()) handlers.listening(false);
+      if (error) connectionLost(error);
+      retry = setTimeout(() => void open(), LISTEN_RETRY_MS);
+      retry.unref();
+    };
+    client.on('error', lose);
+    client.on('end', () => lose(new Error('The listening connection ended')));
+    client.on('notification', (message) => {
+      for (const handlers of channels.get(message.channel) ?? []) handlers.message(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      for (const channel of channels.keys()) await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      if (lost) return;
+      if (closed) {
+        await client.end().catch(() => undefined);
+        return;
+      }
+      current = client;
+      for (const handlers of everyHandler()) handlers.listening(true);
+    } catch (error) {
+      lose(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      connecting = false;
+    }
+  };
+
+  return {
+    listen(channel: string, handlers: NotificationHandlers): void {
+      const known = channels.get(channel);
+      channels.set(channel, [...(known ?? []), handlers]);
+      const client = current;
+      if (client && known) handlers.listening(true);
+      else if (client) {
+        client.query(`LISTEN ${client.escapeIdentifier(channel)}`).then(
+          () => handlers.listening(true),
+          () => undefined,
+        );
+      } else if (!connecting && !retry) void open();
+    },
+    async close(): Promise<void> {
+      closed = true;
+      clearTimeout(retry);
+      await current?.end().catch(() => undefined);
+      current = null;
     },
   };
 }
