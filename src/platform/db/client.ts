@@ -102,7 +102,10 @@ async function openPglite(dir: string): Promise<Database> {
     onConnectionLost: () => undefined,
     // One process owns the embedded database, so what it hears is its own.
     listen: (channel, handlers) => {
-      void client.listen(channel, handlers.message).then(() => handlers.listening(true));
+      client.listen(channel, handlers.message).then(
+        () => handlers.listening(true),
+        () => handlers.listening(false),
+      );
     },
     close: () => client.close(),
   };
@@ -226,7 +229,10 @@ function listenOn(connect: () => ListeningClient, connectionLost: (error: Error)
       if (closed) return;
       for (const handlers of everyHandler()) handlers.listening(false);
       if (error) connectionLost(error);
-      retry = setTimeout(() => void open(), LISTEN_RETRY_MS);
+      retry = setTimeout(() => {
+        retry = undefined;
+        void open();
+      }, LISTEN_RETRY_MS);
       retry.unref();
     };
     client.on('error', lose);
@@ -236,6 +242,7 @@ function listenOn(connect: () => ListeningClient, connectionLost: (error: Error)
     });
     try {
       await client.connect();
+      // A channel added meanwhile is visited too (a Map's iteration sees what is added during it).
       for (const channel of channels.keys()) await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
       if (lost) return;
       if (closed) {
