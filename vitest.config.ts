@@ -9,7 +9,8 @@ export default defineConfig({
     pool: 'forks',
     // A poll waits on something another process does (the server, Chromium): on a loaded 2-core CI
     // machine that can take well over the default second. A poll that is never satisfied still fails.
-    expect: { poll: { timeout: 10_000 } },
+    // requireAssertions: a test that asserts nothing fails (every test must be able to fail).
+    expect: { requireAssertions: true, poll: { timeout: 10_000 } },
     // Prints why a part of the suite is skipped on this machine (test/support/skip-reasons.ts).
     globalSetup: ['test/support/global-setup.ts'],
     // Fails a test whose replies do not match their routes' response schemas (test/support/reply-schemas.ts).
