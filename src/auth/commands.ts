@@ -67,7 +67,7 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
   const user = await findUserByEmail(deps.db, input.email);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummy(input.password);
   if (!user || !valid) throw authenticationError(INVALID_CREDENTIALS);
-  return startSession(deps.sessions, { id: user.id, email: user.email, name: user.name });
+  return startSession(deps.sessions, { id: user.id, email: user.email, name: user.name, credentialsVersion: user.credentialsVersion });
 }
 
 function resetLinkBase(config: Config, redirectTo: string | undefined): string {

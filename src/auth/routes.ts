@@ -329,7 +329,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       try {
         const identity = await provider.identify(code, saved.verifier);
         const user = await userForIdentity({ db: ctx.db, sessions: ctx.sessions }, identity);
-        const session = await startSession(ctx.sessions, { id: user.id, email: user.email, name: user.name });
+        const session = await startSession(ctx.sessions, { id: user.id, email: user.email, name: user.name, credentialsVersion: user.credentialsVersion });
         setSessionCookies(reply, config, session);
         return reply.redirect(`${config.appOrigin}${next ?? DEFAULT_RETURN_PATH}`, 302);
       } catch (failure) {

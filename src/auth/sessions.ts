@@ -16,6 +16,8 @@ import type { RevocationList } from './revocations.js';
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 /** Concurrent refreshes from one client (several tabs) within this window are not treated as theft. */
 const REUSE_GRACE_SECONDS = 10;
+/** The refusal of a sign-in whose credential changed while it was checked: what it checked is no longer valid. */
+const CREDENTIALS_CHANGED = 'Invalid login credentials';
 
 export interface SessionUser {
   id: string;
@@ -38,7 +40,7 @@ export interface SessionDeps {
   revocations: RevocationList;
 }
 
-async function insertRefreshToken(db: Db, userId: string, familyId: string): Promise<string> {
+async function insertRefreshToken(db: Db | Tx, userId: string, familyId: string): Promise<string> {
   const token = randomToken(32);
   await db.insert(refreshTokens).values({
     userId,
@@ -53,11 +55,33 @@ async function accessFor(deps: SessionDeps, user: SessionUser, sessionId: string
   return deps.tokens.sign({ userId: user.id, email: user.email, name: user.name, sessionId });
 }
 
-/** Starts a new session (a new refresh-token family) for a user who has just proved who they are. */
-export async function startSession(deps: SessionDeps, user: SessionUser): Promise<IssuedSession> {
+/** A user who has just proved who they are, with their credentials' version read before the proof was checked. */
+export interface ProvenUser extends SessionUser {
+  credentialsVersion: number;
+}
+
+/**
+ * Starts a new session (a new refresh-token family) for a user who has just proved who they are.
+ * Refused (401) when their credentials changed since `credentialsVersion` was read: a proof checked
+ * against a password that has since been replaced (or an account since claimed by its mailbox's
+ * owner) must not outlive the change. The check locks the user's row until the session is stored, and
+ * every credential change updates that row and then ends the user's sessions, so either the change
+ * comes first and this is refused, or this comes first and the change ends it; no interleaving lets a
+ * session from the old credential survive.
+ */
+export async function startSession(deps: SessionDeps, proven: ProvenUser): Promise<IssuedSession> {
+  const user: SessionUser = { id: proven.id, email: proven.email, name: proven.name };
   const sessionId = randomUUID();
-  const refreshToken = await insertRefreshToken(deps.db, user.id, sessionId);
-  await deps.db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+  const refreshToken = await deps.db.transaction(async (tx) => {
+    const [holds] = await tx
+      .update(users)
+      .set({ lastSignInAt: new Date() })
+      .where(and(eq(users.id, user.id), eq(users.credentialsVersion, proven.credentialsVersion)))
+      .returning({ id: users.id });
+    if (!holds) return null;
+    return insertRefreshToken(tx, user.id, sessionId);
+  });
+  if (!refreshToken) throw authenticationError(CREDENTIALS_CHANGED);
   const access = await accessFor(deps, user, sessionId);
   return { accessToken: access.token, expiresAt: access.expiresAt, refreshToken, sessionId, user };
 }

@@ -1,5 +1,5 @@
 /** User accounts: lookup, creation with their profile in one transaction, password changes, OAuth identities. */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../platform/db/client.js';
 import { oauthIdentities, users } from '../platform/db/schema.js';
 import { createDefaultProfile } from '../profiles/index.js';
@@ -45,11 +45,15 @@ export async function createUserWithProfile(
 
 /**
  * Sets (or, with null, removes) the password. Every reset link mailed before stops working with it:
- * a link asked for before a change must not undo the change.
+ * a link asked for before a change must not undo the change. The credentials' version goes up, so a
+ * sign-in that checked the old password cannot start a session after this (sessions.ts, startSession).
  */
 export async function setPassword(db: Db | Tx, userId: string, passwordHash: string | null): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+    await tx
+      .update(users)
+      .set({ passwordHash, credentialsVersion: sql`${users.credentialsVersion} + 1`, updatedAt: new Date() })
+      .where(eq(users.id, userId));
     await voidEmailTokens(tx, userId, 'password_reset');
   });
 }
@@ -72,14 +76,15 @@ export async function linkIdentity(db: Db | Tx, userId: string, provider: string
 
 /**
  * Clears what may open an account whose address was never confirmed (see claimForMailboxOwner):
- * its password, its linked identities and every link mailed for it; the address becomes confirmed.
+ * its password, its linked identities and every link mailed for it; the address becomes confirmed, and
+ * the credentials' version goes up (a sign-in that checked any of them starts no session after this).
  * False when the account was confirmed meanwhile.
  */
 export async function clearUnconfirmedAccount(tx: Tx, userId: string): Promise<boolean> {
   const now = new Date();
   const claimed = await tx
     .update(users)
-    .set({ passwordHash: null, emailConfirmedAt: now, updatedAt: now })
+    .set({ passwordHash: null, credentialsVersion: sql`${users.credentialsVersion} + 1`, emailConfirmedAt: now, updatedAt: now })
     .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
     .returning({ id: users.id });
   if (claimed.length === 0) return false;

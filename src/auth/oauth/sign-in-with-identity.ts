@@ -5,7 +5,7 @@
  * address was never confirmed claims it for the address's owner (mailbox-claims.ts).
  */
 import { claimForMailboxOwner, type ClaimDeps } from '../mailbox-claims.js';
-import { createUserWithProfile, EmailTakenError, findUserByEmail, findUserByIdentity, linkIdentity, type UserRow } from '../users.js';
+import { createUserWithProfile, EmailTakenError, findUserByEmail, findUserById, findUserByIdentity, linkIdentity, type UserRow } from '../users.js';
 import type { ExternalIdentity } from './providers.js';
 
 export class IdentityConflictError extends Error {}
@@ -18,7 +18,10 @@ export async function userForIdentity(deps: ClaimDeps, identity: ExternalIdentit
   if (existing) {
     if (!identity.emailVerified) throw new IdentityConflictError('An account with this e-mail exists; sign in with your password first');
     await claimForMailboxOwner(deps, existing, (tx) => linkIdentity(tx, existing.id, identity.provider, identity.providerUserId, identity.email));
-    return existing;
+    // Read again: a claim changed the account's credentials (and their version), which this identity now is.
+    const claimed = await findUserById(deps.db, existing.id);
+    if (!claimed) throw new IdentityConflictError('The account was removed while it was being claimed');
+    return claimed;
   }
   try {
     const user = await createUserWithProfile(deps.db, {

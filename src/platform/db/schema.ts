@@ -19,6 +19,12 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true, mode: 'date' }),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Goes up with every change of what may sign the account in (its password set or changed, the
+     * account claimed by its mailbox's owner). A session starts only if it is still the value read
+     * before the credential was checked (sessions.ts, startSession).
+     */
+    credentialsVersion: integer('credentials_version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
