@@ -37,7 +37,8 @@ export type RateLimitBucket = keyof ReturnType<typeof rateLimitRules>;
 export interface Limits {
   consume(bucket: RateLimitBucket, key: string): Promise<LimitState>;
   reset(bucket: RateLimitBucket, key: string): Promise<void>;
-  refund(bucket: RateLimitBucket, key: string): Promise<void>;
+  check(bucket: RateLimitBucket, key: string): Promise<LimitState>;
+  countFailure(bucket: RateLimitBucket, key: string): Promise<void>;
 }
 
 export const typedLimits = (limiter: RateLimiter): Limits => limiter;
@@ -76,27 +77,25 @@ export interface RouteLimit {
 }
 
 /**
- * A password attempt, counted against the address and against the address with that account: only
- * failures are meant to count, so one that succeeds is taken back (and clears that pair's count), and
- * one refused before the password was checked (any error but a wrong current password, where
- * `wrongPasswordOnly` says so) is taken back too. Never by account alone, or anyone's wrong guesses
- * would lock its owner out; the owner signing in from elsewhere is not refused.
+ * A password attempt, limited by the failures from its address and from the address with that
+ * account: refused (429) once either has used up its allowance, and counted only when it fails, so
+ * sign-ins that succeed (however many at once, behind one campus NAT) and attempts refused here use up
+ * nothing; a success clears that pair's count. When `wrongPasswordOnly`, only a wrong current password
+ * counts (any other refusal happened before a password was checked). Never by account alone, or
+ * anyone's wrong guesses would lock its owner out; the owner signing in from elsewhere is not refused.
+ * Attempts checked at once are all let through before any has failed: the allowance bounds failures
+ * counted, and attempts in flight together may pass it by their number.
  */
 async function countPasswordAttempt(limits: Limits, request: FastifyRequest, email: string, wrongPasswordOnly: boolean): Promise<Settle> {
   const pair = `${request.ip}\u0000${email}`;
-  await limits.consume('signinIp', request.ip);
-  await limits.consume('signinIpEmail', pair);
+  await limits.check('signinIp', request.ip);
+  await limits.check('signinIpEmail', pair);
   return async ({ ok, error }) => {
-    if (ok) {
-      await limits.refund('signinIp', request.ip);
-      await limits.reset('signinIpEmail', pair);
-      return;
-    }
+    if (ok) return limits.reset('signinIpEmail', pair);
     const wrongCurrentPassword = error instanceof ApiError && error.details?.field === 'currentPassword' && error.details.reason === 'incorrect';
-    if (wrongPasswordOnly && !wrongCurrentPassword) {
-      await limits.refund('signinIp', request.ip);
-      await limits.refund('signinIpEmail', pair);
-    }
+    if (wrongPasswordOnly && !wrongCurrentPassword) return;
+    await limits.countFailure('signinIp', request.ip);
+    await limits.countFailure('signinIpEmail', pair);
   };
 }
 

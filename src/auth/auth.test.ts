@@ -435,6 +435,17 @@ for (const leg of storeLegs()) {
       expect((await signIn(owner.email, owner.password, sprayer)).statusCode).toBe(429);
     });
 
+    it('does not count sign-ins that succeed, however many come at once from one address', async () => {
+      const owner = await buildUser(t.app);
+      const codes = await Promise.all(Array.from({ length: 40 }, async () => (await signIn(owner.email, owner.password, '192.0.2.60')).statusCode));
+      expect(codes.filter((code) => code === 429)).toHaveLength(0);
+      expect(new Set(codes)).toEqual(new Set([200]));
+      // The address still has its whole allowance of failures (5), and refusals past it use up nothing more.
+      const failed: number[] = [];
+      for (let i = 0; i < 7; i++) failed.push((await signIn(uniqueEmail('nat'), 'wrong-guess-1', '192.0.2.60')).statusCode);
+      expect(failed).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    });
+
     it('counts wrong current passwords on a password change as failed sign-ins', async () => {
       const user = await buildUser(t.app);
       const change = (currentPassword: string) =>

@@ -27,8 +27,13 @@ export interface RateLimiter {
   consume(name: string, key: string): Promise<LimitState>;
   /** Forgets the count of `key` (e.g. after a successful sign-in). */
   reset(name: string, key: string): Promise<void>;
-  /** Takes back one point `consume` counted for `key` (a sign-in that succeeded: only failures count). */
-  refund(name: string, key: string): Promise<void>;
+  /**
+   * For limits that count only failures: throws the 429 when `key` has used up its points, and
+   * counts nothing (a request refused, or one that will succeed, must not use any up).
+   */
+  check(name: string, key: string): Promise<LimitState>;
+  /** Counts one failure for `key`, refusing nothing (`check` refuses the next request). */
+  countFailure(name: string, key: string): Promise<void>;
 }
 
 interface Bucket {
@@ -91,8 +96,15 @@ export function createRateLimiter(rules: Record<string, LimitRule>, redis?: Redi
     async reset(name, key) {
       await get(name).limiter.delete(key);
     },
-    async refund(name, key) {
-      await get(name).limiter.reward(key, 1);
+    async check(name, key) {
+      const { rule, limiter } = get(name);
+      const counted = await limiter.get(key);
+      if (!counted) return stateOf(rule, 0, rule.durationSeconds * 1000);
+      if (counted.consumedPoints >= rule.points) throw limitExceeded(rule, counted.msBeforeNext);
+      return stateOf(rule, counted.consumedPoints, counted.msBeforeNext);
+    },
+    async countFailure(name, key) {
+      await get(name).limiter.penalty(key, 1);
     },
   };
 }
