@@ -78,6 +78,7 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
     redis.on('ready', () => health.report('redis', true));
   }
   await health.refresh();
+  const signingSecret = await resolveSigningSecret(config.jwtSecret, config.dataDir, database);
 
   return {
     config,
@@ -90,7 +91,7 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
     blobs: createDiskBlobStore({ rootDir: join(config.dataDir, 'blobs'), publicBaseUrl: config.publicUrl }),
     outbound,
     health,
-    signingSecret: resolveSigningSecret(config.jwtSecret, config.dataDir),
+    signingSecret,
     async close() {
       health.stop();
       mailer.close();

@@ -230,3 +230,14 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [index('idempotency_keys_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * Secrets the service makes for itself and every process must share: the token-signing key when
+ * JWT_SECRET is not set and the database is PostgreSQL (platform/secrets.ts). Made once, by whichever
+ * process comes first.
+ */
+export const serviceSecrets = pgTable('service_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});
