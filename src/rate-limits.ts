@@ -23,6 +23,8 @@ export function rateLimitRules(config: Config) {
     signinIp: { points: r.signinPer15MinPerIp, durationSeconds: 900 },
     // Per address and account, never per account alone: anyone could lock its owner out.
     signinIpEmail: { points: r.signinPer15MinPerEmail, durationSeconds: 900 },
+    // Sign-outs that ended no live session, per address, as failed sign-ins are (a bucket of its own).
+    signoutIp: { points: r.signinPer15MinPerIp, durationSeconds: 900 },
     resetIp: { points: r.resetPerHourPerIp, durationSeconds: 3600 },
     resetEmail: { points: r.resetPerHourPerEmail, durationSeconds: 3600 },
     signupIp: { points: r.signupPerHourPerIp, durationSeconds: 3600 },
@@ -107,6 +109,14 @@ export const ROUTE_LIMITS = {
   summarize: { stage: 'request', count: async (limits, request) => ({ state: await countRequester(limits, 'summarize', request) }) },
   sharePage: { stage: 'request', count: async (limits, request) => void (await limits.consume('sharePageIp', request.ip)) },
   signup: { stage: 'request', count: async (limits, request) => void (await limits.consume('signupIp', request.ip)) },
+  // Counted as failures only: a sign-out that ended a live session uses up nothing.
+  signout: {
+    stage: 'body',
+    count: async (limits, request) => {
+      await limits.check('signoutIp', request.ip);
+      return { settle: async ({ ok }) => (ok ? undefined : limits.countFailure('signoutIp', request.ip)) };
+    },
+  },
   signin: {
     stage: 'body',
     count: async (limits, request) => ({ settle: await countPasswordAttempt(limits, request, normalizeEmail(bodyOf(request).email ?? ''), false) }),

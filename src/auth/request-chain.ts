@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** A route with `attachRefusal` finds its rate-limit refusal here (its headers already set) instead of a 429. */
     rateLimitRefusal: ApiError | null;
+    /** Set by a handler whose request was answered but did nothing (a sign-out without a live session): counted as a failure by limits that count only failures. */
+    attemptFailed: boolean;
   }
   interface FastifyContextConfig {
     /** Who may call the route; sign-in is required unless it says otherwise. */
@@ -48,6 +50,7 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
   const authenticate = createAuthentication(options);
   app.decorateRequest('auth', null as unknown as RequestAuth);
   app.decorateRequest('rateLimitRefusal', null);
+  app.decorateRequest('attemptFailed', false);
 
   /** Counts the route's limit: the state becomes the RateLimit-* headers, a refusal a 429 (or the request's, when attached). */
   const count = async (limit: RouteLimit, request: FastifyRequest, reply: FastifyReply, attachRefusal: boolean): Promise<void> => {
@@ -66,7 +69,7 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
     const pending = settlements.get(request);
     if (pending) {
       settlements.delete(request);
-      await pending({ ok: reply.statusCode < 400, error: failures.get(request) });
+      await pending({ ok: reply.statusCode < 400 && !request.attemptFailed, error: failures.get(request) });
     }
     return payload;
   };

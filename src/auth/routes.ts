@@ -112,18 +112,21 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/signout',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', rateLimit: 'signout' },
       schema: {
         tags,
         operationId: 'signOut',
         summary: 'Sign out: ends the session everywhere and clears the cookies',
+        description:
+          'Answers 200 with or without a live session. A sign-out that ends no live session counts against the client address like a failed sign-in (RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP in 15 minutes, a bucket of its own): past it, 429.',
         security: SIGNED_IN_OPTIONAL,
         response: { 200: MessageResponse, ...errors },
       },
     },
     async (request, reply) => {
       const sessionId = request.auth.sessionId ?? (await sessionIdOfRefreshToken(ctx.db, request.cookies[REFRESH_COOKIE] ?? ''));
-      if (sessionId) await endSession(ctx.sessions, sessionId);
+      const ended = sessionId ? await endSession(ctx.sessions, sessionId) : false;
+      request.attemptFailed = !ended;
       clearSessionCookies(reply, config);
       return { message: 'Signed out' };
     },

@@ -144,13 +144,19 @@ export async function refreshSession(deps: SessionDeps, presented: string): Prom
   };
 }
 
-/** Ends one session: its whole refresh-token family and its access tokens. */
-export async function endSession(deps: SessionDeps, sessionId: string): Promise<void> {
-  await deps.db
+/**
+ * Ends one session: its whole refresh-token family and its access tokens. False when it had already
+ * ended (or never existed): then nothing is said to the other processes.
+ */
+export async function endSession(deps: SessionDeps, sessionId: string): Promise<boolean> {
+  const ended = await deps.db
     .update(refreshTokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.familyId, sessionId), isNull(refreshTokens.revokedAt)));
+    .where(and(eq(refreshTokens.familyId, sessionId), isNull(refreshTokens.revokedAt)))
+    .returning({ id: refreshTokens.id });
+  if (ended.length === 0) return false;
   await deps.revocations.revoke([sessionId]);
+  return true;
 }
 
 /** Finds the session a refresh token belongs to (for sign-out by refresh cookie alone). */

@@ -123,7 +123,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out: ends the session everywhere and clears the cookies */
+        /**
+         * Sign out: ends the session everywhere and clears the cookies
+         * @description Answers 200 with or without a live session. A sign-out that ends no live session counts against the client address like a failed sign-in (RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP in 15 minutes, a bucket of its own): past it, 429.
+         */
         post: operations["signOut"];
         delete?: never;
         options?: never;
