@@ -19,6 +19,7 @@ import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fast
 import { z } from 'zod';
 import { DIALECT_CREDENTIAL, type DialectCredential } from './dialect.js';
 import { ERROR_CODES } from './errors.js';
+import { PAGE_SECURITY_HEADERS } from './page-headers.js';
 
 export const ErrorResponse = z
   .object({
@@ -272,7 +273,15 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
       return doc as never;
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  // The reference is a page like the app's and gets its headers (no framing, no sniffing, our scripts
+  // only), on its HTML and its static files alike: the hook sits in a scope holding only Swagger UI.
+  // No validator badge: it would load an image from validator.swagger.io.
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (_request, reply) => {
+      reply.headers(PAGE_SECURITY_HEADERS);
+    });
+    await scope.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null } });
+  });
   const perDialect = new Map<DialectCredential, object>();
   app.get('/api/openapi.json', { schema: { hide: true, querystring: OpenApiQuery } }, async (request) => {
     const dialect = (request.query as z.infer<typeof OpenApiQuery>).dialect;
