@@ -137,10 +137,14 @@ export async function changeResource(db: Db, resource: ResourceRow, changes: Res
   });
 }
 
-/** Removes a resource (its annotations go with it) and marks the workspace changed. */
+/**
+ * Removes a resource (its annotations go with it) and marks the workspace changed. A resource another
+ * request removed since it was loaded is not found: of two concurrent removals, one succeeds.
+ */
 export async function removeResource(db: Db, resource: ResourceRow): Promise<void> {
   await db.transaction(async (tx) => {
-    if (await deleteResourceRow(tx, resource.id)) await touchWorkspace(tx, resource.workspaceId);
+    if (!(await deleteResourceRow(tx, resource.id))) throw notFound('Resource');
+    await touchWorkspace(tx, resource.workspaceId);
   });
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
@@ -366,6 +367,25 @@ for (const leg of storeLegs()) {
         expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/resources/${UNKNOWN_ID}`, headers: owner.bearer })).statusCode).toBe(404);
         expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/resources/${resource.id}` })).statusCode).toBe(401);
         expect(await t.app.ctx.db.$count(workspaceResources, eq(workspaceResources.id, resource.id))).toBe(1);
+      });
+
+      it('of two processes removing one resource at once, exactly one answers 200 and the other 404', async () => {
+        const env = { JWT_SECRET: randomBytes(32).toString('hex') };
+        const a = await buildTestApp({ leg, env });
+        const b = await buildTestApp({ leg, env, sameDatabaseAs: a });
+        try {
+          const user = await buildUser(a.app);
+          const ws = await createWorkspace(a.app, user);
+          for (let pair = 0; pair < 10; pair++) {
+            const resource = await addResource(a.app, user, ws.id, { title: `Removed twice ${pair}` });
+            const url = `/api/workspaces/${ws.id}/resources/${resource.id}`;
+            const answers = await Promise.all([a.app, b.app].map((app) => app.inject({ method: 'DELETE', url, headers: user.bearer })));
+            expect(answers.map((answer) => answer.statusCode).sort(), `pair ${pair}`).toEqual([200, 404]);
+          }
+        } finally {
+          await b.close();
+          await a.close();
+        }
       });
     });
   });
