@@ -7,7 +7,7 @@ import { hashToken, randomToken, seal, unseal } from '../platform/crypto.js';
 import type { Db } from '../platform/db/client.js';
 import { ApiError, conflict, notFound, serviceUnavailable } from '../platform/errors.js';
 import { stripHtml } from '../platform/sanitize.js';
-import { LIMITS, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
+import { httpUrlOf, LIMITS, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
 import {
   countAnnotations,
   deleteResourceRow,
@@ -90,10 +90,11 @@ async function describeResource(resolve: ResourceResolver, workspaceId: string, 
       doi: found.doi,
       arxivId: found.arxivId,
       pmid: found.pmid,
-      pdfUrl: found.pdfUrl,
+      pdfUrl: httpUrlOf(found.pdfUrl),
     }).filter(([, value]) => value !== undefined && value !== ''),
   );
-  const url = input.url ?? (found.url || null);
+  // Only http(s) addresses are saved, whatever the lookup gave (as for a `url` a request sends).
+  const url = input.url ?? httpUrlOf(found.url) ?? null;
   return {
     workspaceId,
     resourceId: input.resourceId,

@@ -107,6 +107,18 @@ for (const leg of storeLegs()) {
         expect((await post(ws.id, owner.bearer, { title: 'Untitled note' })).statusCode).toBe(201);
       });
 
+      it('saves by resourceId only http(s) addresses: a lookup\'s javascript: url and data: pdfUrl are dropped', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const res = await post(ws.id, owner.bearer, { resourceId: 'zenodo:666' });
+        expect(res.statusCode).toBe(201);
+        const { resource } = res.json();
+        expect(resource).toMatchObject({ title: 'Hostile addresses', url: null });
+        expect(resource.data).not.toHaveProperty('pdfUrl');
+        const [stored] = await t.app.ctx.db.select().from(workspaceResources).where(eq(workspaceResources.id, resource.id));
+        expect(stored).toMatchObject({ url: null });
+        expect(JSON.stringify(stored)).not.toMatch(/javascript:|data:text/);
+      });
+
       it('answers 404 naming resourceId when the lookup knows nothing, 503 when it fails', async () => {
         const ws = await createWorkspace(t.app, owner);
         const unknown = await post(ws.id, owner.bearer, { resourceId: 'arxiv:9999.99999' });
