@@ -3495,7 +3495,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The citation file in the format asked for, sent as an attachment: one record per resource, each value on one line, DOIs and PMIDs only when valid, http(s) URLs only */
+            /** @description The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only */
             200: {
                 headers: {
                     "Content-Disposition": components["headers"]["Content-Disposition"];
