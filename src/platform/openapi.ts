@@ -98,6 +98,8 @@ interface OperationObject {
   requestBody?: RequestBodyObject;
   'x-response-headers'?: Partial<Record<string, readonly ResponseHeaderName[]>>;
   'x-request-body'?: RequestBodyObject;
+  /** The body's schema accepts `{}`, so no body at all is accepted too (request-input.ts reads none as `{}`). */
+  'x-body-optional'?: boolean;
 }
 interface OpenApiDocument {
   info: Json & { description?: string };
@@ -180,6 +182,8 @@ function finishOperations(doc: OpenApiDocument): void {
         operation.requestBody = operation['x-request-body'];
         delete operation['x-request-body'];
       }
+      if (operation['x-body-optional'] && operation.requestBody) operation.requestBody.required = false;
+      delete operation['x-body-optional'];
       const declared = operation['x-response-headers'] ?? {};
       delete operation['x-response-headers'];
       const signedIn = (operation.security ?? doc.security ?? []).some((entry) => Object.keys(entry).length > 0);
@@ -262,6 +266,9 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
       const extended = schema as Json;
       if (declared?.responseHeaders) extended['x-response-headers'] = declared.responseHeaders;
       if (declared?.requestBody) extended['x-request-body'] = declared.requestBody;
+      // A request without a body is judged as `{}` (request-input.ts): a schema that accepts it makes the body optional.
+      const body = (input.schema as { body?: unknown } | undefined)?.body;
+      if (body instanceof z.ZodType && body.safeParse({}).success) extended['x-body-optional'] = true;
       delete extended.responseHeaders;
       delete extended.requestBody;
       return { schema, url };

@@ -249,6 +249,15 @@ export function renderShareRateLimitedPage(): string {
   );
 }
 
+/** A page number that is not one (`?page=abc`, `?page=0`): the page says what is allowed. */
+export function renderShareBadPageNumberPage(): string {
+  return page(
+    'No such page',
+    `<main class="wrap"><h1>No such page</h1>
+<p>The page number in this address must be a whole number from 1 to 1,000. <a href="?page=1">Go to the first page</a>.</p></main>`,
+  );
+}
+
 /** The one answer for unknown, expired and revoked links alike: nothing tells them apart. */
 export function renderShareNotFoundPage(): string {
   return page(

@@ -1633,7 +1633,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     refresh_token?: string;
@@ -2177,7 +2177,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["ProfileUpdateInput"];
             };
@@ -4174,7 +4174,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["ShareLinkCreateInput"];
             };
@@ -4425,13 +4425,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Invalid input: details.field names the field */
+            /** @description HTML page: the page number is not a whole number from 1 to 1,000 */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description HTML page: the link is unknown, expired or revoked */
