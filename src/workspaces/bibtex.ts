@@ -45,7 +45,7 @@ const TEX_SPECIAL: Record<string, string> = {
 };
 
 /** A value for a braced text field: read back by a BibTeX parser as exactly `value` (one line, see export.ts). */
-export function escapeBibtexText(value: string): string {
+function escapeBibtexText(value: string): string {
   return value
     .replace(/[\\{}%#&$_^~<>`]/g, (character) => TEX_SPECIAL[character]!)
     .replace(/-(?=-)/g, '-{}')
