@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC } from './platform/openapi.js';
+import { PAGE_SECURITY_HEADERS } from './platform/page-headers.js';
 
 /** The URLs the app's router draws; `/auth/callback` is more specific than `/auth/*` and stays the server's route. */
 const APP_ROUTES = ['/', '/dashboard', '/workspaces', '/workspaces/*', '/profile', '/analytics', '/auth/*'] as const;
@@ -19,31 +20,7 @@ const APP_ROUTES = ['/', '/dashboard', '/workspaces', '/workspaces/*', '/profile
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
-/**
- * The page's policy: only our own scripts, styles, images and API. Inline style attributes are allowed
- * (the dialog and chart libraries position elements with them); inline scripts are not. `blob:` images
- * are the avatar preview before upload.
- */
-const APP_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const PAGE_HEADERS = {
-  'cache-control': REVALIDATE,
-  'content-security-policy': APP_CONTENT_SECURITY_POLICY,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-};
+const PAGE_HEADERS = { 'cache-control': REVALIDATE, ...PAGE_SECURITY_HEADERS };
 
 /** Where an unknown URL is the server's to answer, even when a browser asks for a page. */
 const SERVER_PREFIXES = ['/api/', '/share/', '/storage/', '/assets/', '/auth/callback'];

@@ -13,6 +13,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
+import { PAGE_CONTENT_SECURITY_POLICY } from './page-headers.js';
 
 interface SchemaObject {
   $ref?: string;
@@ -314,5 +315,27 @@ describe('OpenAPI document', () => {
       payload: { expiresInDays: 3, expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
     });
     expect(both.statusCode).toBe(400);
+  });
+});
+
+describe('the API reference page (GET /api/docs/)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it("carries the app's page headers on its HTML, scripts and styles: no framing by another origin, no sniffing, our scripts only", async () => {
+    for (const url of ['/api/docs/', '/api/docs', '/api/docs/static/swagger-initializer.js', '/api/docs/static/swagger-ui-bundle.js', '/api/docs/static/swagger-ui.css']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-security-policy'], url).toBe(PAGE_CONTENT_SECURITY_POLICY);
+      expect(response.headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-frame-options'], url).toBe('DENY');
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+    }
+    // The headers are the reference's own: the API's JSON is not a page.
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).headers['x-frame-options']).toBeUndefined();
   });
 });

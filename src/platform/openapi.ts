@@ -19,6 +19,7 @@ import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fast
 import { z } from 'zod';
 import { DIALECT_CREDENTIAL, type DialectCredential } from './dialect.js';
 import { ERROR_CODES } from './errors.js';
+import { PAGE_SECURITY_HEADERS } from './page-headers.js';
 
 export const ErrorResponse = z
   .object({
@@ -97,6 +98,8 @@ interface OperationObject {
   requestBody?: RequestBodyObject;
   'x-response-headers'?: Partial<Record<string, readonly ResponseHeaderName[]>>;
   'x-request-body'?: RequestBodyObject;
+  /** The body's schema accepts `{}`, so no body at all is accepted too (request-input.ts reads none as `{}`). */
+  'x-body-optional'?: boolean;
 }
 interface OpenApiDocument {
   info: Json & { description?: string };
@@ -179,6 +182,8 @@ function finishOperations(doc: OpenApiDocument): void {
         operation.requestBody = operation['x-request-body'];
         delete operation['x-request-body'];
       }
+      if (operation['x-body-optional'] && operation.requestBody) operation.requestBody.required = false;
+      delete operation['x-body-optional'];
       const declared = operation['x-response-headers'] ?? {};
       delete operation['x-response-headers'];
       const signedIn = (operation.security ?? doc.security ?? []).some((entry) => Object.keys(entry).length > 0);
@@ -261,6 +266,9 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
       const extended = schema as Json;
       if (declared?.responseHeaders) extended['x-response-headers'] = declared.responseHeaders;
       if (declared?.requestBody) extended['x-request-body'] = declared.requestBody;
+      // A request without a body is judged as `{}` (request-input.ts): a schema that accepts it makes the body optional.
+      const body = (input.schema as { body?: unknown } | undefined)?.body;
+      if (body instanceof z.ZodType && body.safeParse({}).success) extended['x-body-optional'] = true;
       delete extended.responseHeaders;
       delete extended.requestBody;
       return { schema, url };
@@ -272,7 +280,15 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
       return doc as never;
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  // The reference is a page like the app's and gets its headers (no framing, no sniffing, our scripts
+  // only), on its HTML and its static files alike: the hook sits in a scope holding only Swagger UI.
+  // No validator badge: it would load an image from validator.swagger.io.
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (_request, reply) => {
+      reply.headers(PAGE_SECURITY_HEADERS);
+    });
+    await scope.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null } });
+  });
   const perDialect = new Map<DialectCredential, object>();
   app.get('/api/openapi.json', { schema: { hide: true, querystring: OpenApiQuery } }, async (request) => {
     const dialect = (request.query as z.infer<typeof OpenApiQuery>).dialect;

@@ -7,7 +7,6 @@ declare module '@citation-js/core' {
     format(format: 'bibtex' | 'ris' | 'data', options?: { format?: 'text' | 'object' }): string;
   }
 }
-declare module '@citation-js/plugin-bibtex';
 declare module '@citation-js/plugin-ris';
 declare module '@citation-js/name' {
   export function parse(name: string): { given?: string; family?: string; 'non-dropping-particle'?: string; 'dropping-particle'?: string; suffix?: string; literal?: string };

@@ -7,7 +7,7 @@ import { hashToken, randomToken, seal, unseal } from '../platform/crypto.js';
 import type { Db } from '../platform/db/client.js';
 import { ApiError, conflict, notFound, serviceUnavailable } from '../platform/errors.js';
 import { stripHtml } from '../platform/sanitize.js';
-import { LIMITS, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
+import { httpUrlOf, LIMITS, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
 import {
   countAnnotations,
   deleteResourceRow,
@@ -90,10 +90,11 @@ async function describeResource(resolve: ResourceResolver, workspaceId: string, 
       doi: found.doi,
       arxivId: found.arxivId,
       pmid: found.pmid,
-      pdfUrl: found.pdfUrl,
+      pdfUrl: httpUrlOf(found.pdfUrl),
     }).filter(([, value]) => value !== undefined && value !== ''),
   );
-  const url = input.url ?? (found.url || null);
+  // Only http(s) addresses are saved, whatever the lookup gave (as for a `url` a request sends).
+  const url = input.url ?? httpUrlOf(found.url) ?? null;
   return {
     workspaceId,
     resourceId: input.resourceId,
@@ -137,10 +138,14 @@ export async function changeResource(db: Db, resource: ResourceRow, changes: Res
   });
 }
 
-/** Removes a resource (its annotations go with it) and marks the workspace changed. */
+/**
+ * Removes a resource (its annotations go with it) and marks the workspace changed. A resource another
+ * request removed since it was loaded is not found: of two concurrent removals, one succeeds.
+ */
 export async function removeResource(db: Db, resource: ResourceRow): Promise<void> {
   await db.transaction(async (tx) => {
-    if (await deleteResourceRow(tx, resource.id)) await touchWorkspace(tx, resource.workspaceId);
+    if (!(await deleteResourceRow(tx, resource.id))) throw notFound('Resource');
+    await touchWorkspace(tx, resource.workspaceId);
   });
 }
 

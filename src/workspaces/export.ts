@@ -1,11 +1,13 @@
 /**
  * Citation export of a workspace as BibTeX, RIS or CSL-JSON (what Zotero, Paperpile and Mendeley
- * import), through citation-js: each resource becomes a CSL item, the library writes the format.
+ * import): each resource becomes a CSL item; citation-js writes CSL-JSON, and this service writes
+ * BibTeX (bibtex.ts) and RIS (ris.ts) itself, escaping every value for its format (citation-js's
+ * writers let a name close a BibTeX entry, and wrapped RIS lines).
  */
 import { Cite } from '@citation-js/core';
 import { parse as parseName } from '@citation-js/name';
-import '@citation-js/plugin-bibtex';
-import '@citation-js/plugin-ris';
+import { writeBibtex } from './bibtex.js';
+import { writeRis } from './ris.js';
 import type { ResourceRow } from './store.js';
 
 export type ExportFormat = 'bibtex' | 'ris' | 'csljson';
@@ -36,7 +38,11 @@ interface CslItem {
   URL?: string;
   abstract?: string;
   keyword?: string;
+  note?: string;
 }
+
+/** A CSL item with the resource's tags (CSL's `keyword` is one string): what the BibTeX and RIS writers read. */
+export type ExportItem = CslItem & { tags: string[] };
 
 const FORMATS: Record<ExportFormat, { contentType: string; extension: string }> = {
   bibtex: { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib' },
@@ -121,10 +127,21 @@ function issued(data: Record<string, unknown>): CslItem['issued'] {
   return { 'date-parts': [parts] };
 }
 
+/** The words of a name, whatever separates them. */
+function wordsOf(name: string): string {
+  return name.split(/[\s,]+/).filter(Boolean).sort().join(' ');
+}
+
+/**
+ * A name as family and given parts when the parser's parts hold every word of it and nothing else,
+ * else as a literal name. A name with a lone `and` (two people in one string) is literal too: BibTeX
+ * would read two names.
+ */
 function authorName(raw: string): CslName {
   const name = oneLine(raw);
   const parsed = name.includes(',') || name.includes(' ') ? parseName(name) : { family: name };
-  return parsed.family ? parsed : { literal: name };
+  const parts = [parsed.given, parsed['dropping-particle'], parsed['non-dropping-particle'], parsed.family, parsed.suffix].filter(Boolean).join(' ');
+  return parsed.family && wordsOf(parts) === wordsOf(name) && !/(^|\s)and(\s|$)/i.test(name) ? parsed : { literal: name };
 }
 
 function asciiWord(value: string | undefined): string {
@@ -193,6 +210,8 @@ export function toCslItems(resources: ResourceRow[]): CslItem[] {
     if (abstract) item.abstract = abstract;
     const keywords = resource.tags.map(oneLine).filter(Boolean);
     if (keywords.length) item.keyword = keywords.join(', ');
+    const note = text(resource.notes);
+    if (note) item.note = note;
     return item;
   });
 }
@@ -201,8 +220,11 @@ export function exportCitations(resources: ResourceRow[], format: ExportFormat):
   const items = toCslItems(resources);
   const { contentType, extension } = FORMATS[format];
   if (items.length === 0) return { body: format === 'csljson' ? '[]\n' : '', contentType, extension };
-  const cite = new Cite(items);
-  const body = format === 'csljson' ? cite.format('data') : cite.format(format);
+  if (format !== 'csljson') {
+    const withTags = items.map((item, index) => ({ ...item, tags: resources[index]!.tags.map(oneLine).filter(Boolean) }));
+    return { body: format === 'bibtex' ? writeBibtex(withTags) : writeRis(withTags), contentType, extension };
+  }
+  const body = new Cite(items).format('data');
   return { body: body.endsWith('\n') ? body : `${body}\n`, contentType, extension };
 }
 

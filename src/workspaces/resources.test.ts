@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
@@ -104,6 +105,18 @@ for (const leg of storeLegs()) {
         expect((await post(other.id, owner.bearer, { resourceId: 'arxiv:1706.03762v5' })).statusCode).toBe(201);
         expect((await post(ws.id, owner.bearer, { title: 'Untitled note' })).statusCode).toBe(201);
         expect((await post(ws.id, owner.bearer, { title: 'Untitled note' })).statusCode).toBe(201);
+      });
+
+      it('saves by resourceId only http(s) addresses: a lookup\'s javascript: url and data: pdfUrl are dropped', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const res = await post(ws.id, owner.bearer, { resourceId: 'zenodo:666' });
+        expect(res.statusCode).toBe(201);
+        const { resource } = res.json();
+        expect(resource).toMatchObject({ title: 'Hostile addresses', url: null });
+        expect(resource.data).not.toHaveProperty('pdfUrl');
+        const [stored] = await t.app.ctx.db.select().from(workspaceResources).where(eq(workspaceResources.id, resource.id));
+        expect(stored).toMatchObject({ url: null });
+        expect(JSON.stringify(stored)).not.toMatch(/javascript:|data:text/);
       });
 
       it('answers 404 naming resourceId when the lookup knows nothing, 503 when it fails', async () => {
@@ -366,6 +379,25 @@ for (const leg of storeLegs()) {
         expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/resources/${UNKNOWN_ID}`, headers: owner.bearer })).statusCode).toBe(404);
         expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/resources/${resource.id}` })).statusCode).toBe(401);
         expect(await t.app.ctx.db.$count(workspaceResources, eq(workspaceResources.id, resource.id))).toBe(1);
+      });
+
+      it('of two processes removing one resource at once, exactly one answers 200 and the other 404', async () => {
+        const env = { JWT_SECRET: randomBytes(32).toString('hex') };
+        const a = await buildTestApp({ leg, env });
+        const b = await buildTestApp({ leg, env, sameDatabaseAs: a });
+        try {
+          const user = await buildUser(a.app);
+          const ws = await createWorkspace(a.app, user);
+          for (let pair = 0; pair < 10; pair++) {
+            const resource = await addResource(a.app, user, ws.id, { title: `Removed twice ${pair}` });
+            const url = `/api/workspaces/${ws.id}/resources/${resource.id}`;
+            const answers = await Promise.all([a.app, b.app].map((app) => app.inject({ method: 'DELETE', url, headers: user.bearer })));
+            expect(answers.map((answer) => answer.statusCode).sort(), `pair ${pair}`).toEqual([200, 404]);
+          }
+        } finally {
+          await b.close();
+          await a.close();
+        }
       });
     });
   });

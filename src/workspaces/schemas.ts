@@ -59,6 +59,12 @@ const HttpUrl = z
   .pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }))
   .meta({ format: 'uri', description: 'An http(s) URL' });
 
+/** The value when it is an http(s) URL a resource may hold (what a request's `url` must be), else undefined. */
+export function httpUrlOf(value: unknown): string | undefined {
+  const parsed = HttpUrl.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
 const DataInput = z
   .record(z.string(), z.unknown())
   .refine((data) => jsonBytes(data) <= LIMITS.dataBytes, `must be at most ${LIMITS.dataBytes / 1024} KB of JSON`)

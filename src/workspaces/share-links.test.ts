@@ -36,6 +36,17 @@ for (const leg of storeLegs()) {
         expect(row?.tokenSealed).not.toContain(link.token);
       });
 
+      it('takes no body at all, as the document says (its body is optional): a link valid 30 days', async () => {
+        const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+        expect(doc.paths['/api/workspaces/{id}/share'].post.requestBody.required).toBe(false);
+        // A body whose schema needs fields stays required.
+        expect(doc.paths['/api/workspaces'].post.requestBody.required).toBe(true);
+        const ws = await createWorkspace(t.app, owner);
+        const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: owner.bearer });
+        expect(res.statusCode).toBe(201);
+        expect(Math.abs(new Date(res.json().expiresAt).getTime() - (Date.now() + 30 * DAY))).toBeLessThan(60_000);
+      });
+
       it('takes expiresInDays or expiresAt', async () => {
         const ws = await createWorkspace(t.app, owner);
         const inDays = await shareWorkspace(t.app, owner, ws.id, { expiresInDays: 365, readOnly: true });
@@ -124,6 +135,21 @@ for (const leg of storeLegs()) {
     });
 
     describe('GET /share/{token}', () => {
+      it('answers a page number that is not one with a 400 HTML page, as the document says', async () => {
+        const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+        expect(Object.keys(doc.paths['/share/{token}'].get.responses['400'].content)).toEqual(['text/html']);
+        const ws = await createWorkspace(t.app, owner);
+        const link = await shareWorkspace(t.app, owner, ws.id);
+        for (const page of ['abc', '0', '1001', '1.5']) {
+          const res = await t.app.inject({ method: 'GET', url: `/share/${link.token}?page=${page}` });
+          expect(res.statusCode, page).toBe(400);
+          expect(res.headers['content-type'], page).toBe('text/html; charset=utf-8');
+          expect(res.headers['content-security-policy'], page).toBeDefined();
+          expect(res.body, page).toContain('<h1>No such page</h1>');
+        }
+        expect((await t.app.inject({ method: 'GET', url: `/share/${link.token}?page=2` })).statusCode).toBe(200);
+      });
+
       it('renders the workspace, its resources and annotations as escaped, secured HTML without cookies', async () => {
         const ws = await createWorkspace(t.app, owner, { name: 'Rates < 5% & notes', description: 'What we read in "spring"' });
         const paper = await addResource(t.app, owner, ws.id, {

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
-import { annotations, workspaceResources } from '../platform/db/schema.js';
+import { eq } from 'drizzle-orm';
+import { annotations, workspaceResources, workspaces } from '../platform/db/schema.js';
+import { LIMITS } from './schemas.js';
+import { SHARE_PAGE_LIMITS } from './share-page.js';
 import { createWorkspace, shareWorkspace } from './test-support/helpers.js';
 
 const RESOURCES = 500;
@@ -82,6 +85,66 @@ for (const leg of storeLegs()) {
     it('refuses a page number that is not a positive integer', async () => {
       expect((await view('?page=0')).statusCode).toBe(400);
       expect((await view('?page=abc')).statusCode).toBe(400);
+    });
+  });
+}
+
+/** Text that grows most when escaped: `"` is 6 bytes as `&quot;`, `&` 5 as `&amp;`. */
+const escapesMost = (length: number) => '"&'.repeat(Math.ceil(length / 2)).slice(0, length);
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skipReason)(`public share page of quotes and ampersands (${leg.name})`, () => {
+    let t: TestApp;
+    let token: string;
+    beforeAll(async () => {
+      t = await buildTestApp({ leg });
+      const owner = await buildUser(t.app);
+      const workspace = await createWorkspace(t.app, owner, { name: 'Escapes' });
+      token = (await shareWorkspace(t.app, owner, workspace.id)).token;
+      const db = t.app.ctx.db;
+      // Every text at the most the API accepts (LIMITS), made of the characters that grow most when escaped.
+      await db
+        .update(workspaces)
+        .set({ name: escapesMost(LIMITS.workspaceName), description: escapesMost(LIMITS.description) })
+        .where(eq(workspaces.id, workspace.id));
+      const resourceRows = await db
+        .insert(workspaceResources)
+        .values(
+          Array.from({ length: SHARE_PAGE_LIMITS.resourcesPerPage }, () => ({
+            workspaceId: workspace.id,
+            title: escapesMost(LIMITS.title),
+            url: `https://example.org/?${'"&'.repeat(LIMITS.url / 2 - 20)}`,
+            type: escapesMost(LIMITS.type),
+            notes: escapesMost(LIMITS.notes),
+            tags: Array.from({ length: LIMITS.tags }, (_, i) => `${i}${escapesMost(LIMITS.tag - 2)}`),
+            authors: Array.from({ length: LIMITS.authors }, () => escapesMost(LIMITS.author)),
+          })),
+        )
+        .returning({ id: workspaceResources.id });
+      await db.insert(annotations).values(
+        resourceRows.flatMap(({ id }) =>
+          Array.from({ length: SHARE_PAGE_LIMITS.annotationsPerResource + 1 }, () => ({
+            resourceId: id,
+            userId: owner.id,
+            body: escapesMost(LIMITS.annotationBody),
+            highlights: { ranges: Array.from({ length: 4 }, (_, k) => ({ start: k, end: k + 1, text: escapesMost(LIMITS.highlightText) })) },
+          })),
+        ),
+      );
+    }, 120_000);
+    afterAll(async () => t?.close());
+
+    it(`stays under ${MAX_PAGE_BYTES} bytes once escaped, with every text shortened and still escaped`, async () => {
+      const res = await t.app.inject({ method: 'GET', url: `/share/${token}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.byteLength).toBeLessThan(MAX_PAGE_BYTES);
+      const html = res.body;
+      expect(html.match(/<li class="resource">/g)).toHaveLength(SHARE_PAGE_LIMITS.resourcesPerPage);
+      expect(html.match(/<p class="annotation-body">/g)).toHaveLength(SHARE_PAGE_LIMITS.resourcesPerPage * SHARE_PAGE_LIMITS.annotationsPerResource);
+      // Shortened texts end with an ellipsis, and no raw quote or ampersand of the texts reaches the page.
+      expect(html).toContain('&quot;&amp;…</p>');
+      const body = html.slice(html.indexOf('<body>'));
+      expect(body.replace(/&(?:quot|amp|lt|gt|#39);/g, '').match(/[&]/g)).toBeNull();
     });
   });
 }

@@ -6,19 +6,31 @@
  * One anonymous request must not cost what the whole workspace weighs (500 resources with 20 long
  * annotations each rendered 106 MB): the page shows SHARE_PAGE_LIMITS.resourcesPerPage resources, with
  * links to the other pages, a few annotations of each, and long texts shortened, so its size has a
- * fixed bound whatever the workspace holds.
+ * fixed bound whatever the workspace holds. The limits are bytes of the escaped HTML, not characters of
+ * the text: a `"` is 6 bytes once escaped and an `&` 5, so a page of 512 KB of text limits made of
+ * quotes and ampersands was 2.5 MB.
  */
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../platform/sanitize.js';
+import { LIMITS } from './schemas.js';
 import type { AnnotationRow, ResourceRow, WorkspaceRow } from './store.js';
 
+/** How much of each text the page shows, in bytes of escaped HTML (UTF-8). */
 export const SHARE_PAGE_LIMITS = {
   resourcesPerPage: 25,
   annotationsPerResource: 5,
-  notesChars: 2_000,
-  annotationChars: 1_000,
+  notesBytes: 2_000,
+  annotationBytes: 1_000,
   quotesPerAnnotation: 3,
-  quoteChars: 300,
+  quoteBytes: 300,
+  titleBytes: 300,
+  authorsBytes: 1_000,
+  tagBytes: 50,
+  typeBytes: 50,
+  /** A longer escaped address is not linked (the title shows without it). */
+  urlBytes: 2_048,
+  workspaceNameBytes: 200,
+  descriptionBytes: 2_000,
 } as const;
 
 export interface SharePageView {
@@ -98,11 +110,30 @@ function httpUrl(raw: string | null): URL | null {
   }
 }
 
-/** At most `max` characters (a surrogate pair is not split), with an ellipsis when something was cut. */
-function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = /[\ud800-\udbff]/.test(text.charAt(max - 1)) ? max - 1 : max;
-  return `${text.slice(0, end).trimEnd()}…`;
+const ELLIPSIS = '…';
+const bytes = (html: string) => Buffer.byteLength(html, 'utf8');
+
+/**
+ * The text cut (at a code point, with an ellipsis) so that escaped it takes at most `maxBytes` bytes
+ * of UTF-8: the bound holds for the HTML sent, whatever characters the text is made of.
+ */
+function shorten(text: string, maxBytes: number): string {
+  if (bytes(escapeHtml(text)) <= maxBytes) return text;
+  const budget = maxBytes - bytes(ELLIPSIS);
+  let used = 0;
+  let end = 0;
+  for (const character of text) {
+    const size = bytes(escapeHtml(character));
+    if (used + size > budget) break;
+    used += size;
+    end += character.length;
+  }
+  return `${text.slice(0, end).trimEnd()}${ELLIPSIS}`;
+}
+
+/** Escaped, within `maxBytes` bytes. */
+function escapeWithin(text: string, maxBytes: number): string {
+  return escapeHtml(shorten(text, maxBytes));
 }
 
 function paragraphs(text: string, className?: string): string {
@@ -119,7 +150,7 @@ function authorsLine(authors: string[]): string {
   if (authors.length === 0) return '';
   const shown = authors.slice(0, MAX_AUTHORS_SHOWN).join(', ');
   const more = authors.length > MAX_AUTHORS_SHOWN ? ` and ${authors.length - MAX_AUTHORS_SHOWN} more` : '';
-  return `<p class="authors">${escapeHtml(shown + more)}</p>`;
+  return `<p class="authors">${escapeWithin(shown, SHARE_PAGE_LIMITS.authorsBytes)}${more}</p>`;
 }
 
 function highlightQuotes(highlights: Record<string, unknown>): string {
@@ -128,23 +159,27 @@ function highlightQuotes(highlights: Record<string, unknown>): string {
     .map((range) => (range && typeof range === 'object' ? (range as { text?: unknown }).text : undefined))
     .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
     .slice(0, SHARE_PAGE_LIMITS.quotesPerAnnotation)
-    .map((text) => `<blockquote>${escapeHtml(shorten(text, SHARE_PAGE_LIMITS.quoteChars))}</blockquote>`)
+    .map((text) => `<blockquote>${escapeWithin(text, SHARE_PAGE_LIMITS.quoteBytes)}</blockquote>`)
     .join('');
 }
 
 function renderAnnotation(annotation: AnnotationRow): string {
-  return `<li>${highlightQuotes(annotation.highlights)}<p class="annotation-body">${escapeHtml(shorten(annotation.body, SHARE_PAGE_LIMITS.annotationChars))}</p>${date(annotation.createdAt)}</li>`;
+  return `<li>${highlightQuotes(annotation.highlights)}<p class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>${date(annotation.createdAt)}</li>`;
 }
 
 function renderResource({ resource, annotations, annotationTotal }: SharePageView['resources'][number]): string {
   const url = httpUrl(resource.url);
-  const title = escapeHtml(resource.title);
-  const heading = url
-    ? `<h2><a href="${escapeHtml(url.href)}" rel="noopener noreferrer nofollow ugc">${title}</a><span class="host">${escapeHtml(url.hostname.replace(/^www\./, ''))}</span></h2>`
-    : `<h2>${title}</h2>`;
-  const kind = resource.type ? `<p class="kind">${escapeHtml(resource.type)}</p>` : '';
-  const tags = resource.tags.length ? `<ul class="tags" aria-label="Tags">${resource.tags.map((tag) => `<li>${escapeHtml(tag)}</li>`).join('')}</ul>` : '';
-  const notes = resource.notes.trim() ? `<section class="notes"><h3>Notes</h3>${paragraphs(shorten(resource.notes, SHARE_PAGE_LIMITS.notesChars))}</section>` : '';
+  const href = url ? escapeHtml(url.href) : '';
+  const title = escapeWithin(resource.title, SHARE_PAGE_LIMITS.titleBytes);
+  const heading =
+    url && bytes(href) <= SHARE_PAGE_LIMITS.urlBytes
+      ? `<h2><a href="${href}" rel="noopener noreferrer nofollow ugc">${title}</a><span class="host">${escapeHtml(url.hostname.replace(/^www\./, ''))}</span></h2>`
+      : `<h2>${title}</h2>`;
+  const kind = resource.type ? `<p class="kind">${escapeWithin(resource.type, SHARE_PAGE_LIMITS.typeBytes)}</p>` : '';
+  const tags = resource.tags.length
+    ? `<ul class="tags" aria-label="Tags">${resource.tags.slice(0, LIMITS.tags).map((tag) => `<li>${escapeWithin(tag, SHARE_PAGE_LIMITS.tagBytes)}</li>`).join('')}</ul>`
+    : '';
+  const notes = resource.notes.trim() ? `<section class="notes"><h3>Notes</h3>${paragraphs(shorten(resource.notes, SHARE_PAGE_LIMITS.notesBytes))}</section>` : '';
   const shown = annotations.slice(0, SHARE_PAGE_LIMITS.annotationsPerResource);
   const hidden = Math.max(annotationTotal, annotations.length) - shown.length;
   const more = hidden > 0 ? `<p class="more">and ${hidden} more ${hidden === 1 ? 'annotation' : 'annotations'}</p>` : '';
@@ -185,17 +220,18 @@ export function renderSharePage(view: SharePageView): string {
   const { workspace, resources, page: position } = view;
   const total = position.totalResources;
   const count = `${total} ${total === 1 ? 'resource' : 'resources'}`;
-  const description = workspace.description.trim() ? `<p class="description">${escapeHtml(workspace.description)}</p>` : '';
+  const name = escapeWithin(workspace.name, SHARE_PAGE_LIMITS.workspaceNameBytes);
+  const description = workspace.description.trim() ? `<p class="description">${escapeWithin(workspace.description, SHARE_PAGE_LIMITS.descriptionBytes)}</p>` : '';
   const list = resources.length
     ? `<ol class="resources" start="${(position.number - 1) * SHARE_PAGE_LIMITS.resourcesPerPage + 1}">${resources.map(renderResource).join('')}</ol>`
     : total === 0
       ? '<p class="empty">This workspace has no resources yet.</p>'
       : '<p class="empty">There is no such page.</p>';
   return page(
-    `${workspace.name} · Shared workspace`,
+    `${shorten(workspace.name, SHARE_PAGE_LIMITS.workspaceNameBytes)} · Shared workspace`,
     `<header><div class="wrap">
 <p class="eyebrow">Shared workspace · read-only</p>
-<h1>${escapeHtml(workspace.name)}</h1>
+<h1>${name}</h1>
 ${description}
 <p class="meta">${count} · updated ${date(workspace.updatedAt)}</p>
 </div></header>
@@ -210,6 +246,15 @@ export function renderShareRateLimitedPage(): string {
     'Too many requests',
     `<main class="wrap"><h1>Too many requests</h1>
 <p>This page was asked for too often from your address. Please try again in a minute.</p></main>`,
+  );
+}
+
+/** A page number that is not one (`?page=abc`, `?page=0`): the page says what is allowed. */
+export function renderShareBadPageNumberPage(): string {
+  return page(
+    'No such page',
+    `<main class="wrap"><h1>No such page</h1>
+<p>The page number in this address must be a whole number from 1 to 1,000. <a href="?page=1">Go to the first page</a>.</p></main>`,
   );
 }
 

@@ -15,7 +15,7 @@ import { createShareLink, isWellFormedShareToken, shareTokenOf, shareUrl } from 
 import { authorize } from './policy.js';
 import { deletedReply, presentShareLink } from './presenters.js';
 import { DeletedResponse, IdParams, ShareCreateBody, ShareLinkSchema, ShareParams, SharePageQuery, ShareTokenParams, workspaceErrors } from './schemas.js';
-import { renderShareNotFoundPage, renderSharePage, renderShareRateLimitedPage, SHARE_PAGE_HEADERS, SHARE_PAGE_LIMITS } from './share-page.js';
+import { renderShareBadPageNumberPage, renderShareNotFoundPage, renderSharePage, renderShareRateLimitedPage, SHARE_PAGE_HEADERS, SHARE_PAGE_LIMITS } from './share-page.js';
 import { annotationPreviews, countResources, findWorkspaceByShareToken, listResources, listShareLinks, loadWorkspace, revokeShareLinkRow } from './store.js';
 
 const tags = ['share links'];
@@ -101,16 +101,24 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         produces: ['text/html'],
         response: {
           200: z.string().describe('HTML page of the workspace'),
+          400: z.string().describe('HTML page: the page number is not a whole number from 1 to 1,000'),
           404: z.string().describe('HTML page: the link is unknown, expired or revoked'),
           429: z.string().describe('HTML page: too many requests from this address (Retry-After says when to try again)'),
         },
       },
       // Counted per address; a refusal is answered as a page (its Retry-After and RateLimit-* set by the chain).
       config: { auth: 'none', noCookies: true, rateLimit: 'sharePage', attachRefusal: true },
+      // Bad input is answered as a page too (the document says text/html), not as the API's JSON error.
+      attachValidation: true,
     },
     async (request, reply) => {
       void reply.headers(SHARE_PAGE_HEADERS);
       if (request.rateLimitRefusal) return reply.status(429).send(renderShareRateLimitedPage());
+      if (request.validationError) {
+        return request.validationError.validationContext === 'querystring'
+          ? reply.status(400).send(renderShareBadPageNumberPage())
+          : reply.status(404).send(renderShareNotFoundPage());
+      }
       const { token } = request.params;
       const shared = isWellFormedShareToken(token) ? await findWorkspaceByShareToken(db, hashToken(token), new Date()) : null;
       if (!shared) return reply.status(404).send(renderShareNotFoundPage());

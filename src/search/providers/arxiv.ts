@@ -8,7 +8,7 @@ import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
 import type { ProviderApi } from './define-provider.js';
 import { failForStatus } from './upstream.js';
-import { asArray, asNumber, asRecord, asString, createXmlParser, xmlText } from './values.js';
+import { asArray, asHttpUrl, asNumber, asRecord, asString, createXmlParser, xmlText } from './values.js';
 
 /** arXiv asks for no more than one request every three seconds, one connection at a time. */
 const ARXIV_REQUESTS_PER_SECOND = 1 / 3;
@@ -73,7 +73,7 @@ function entryToRecord(entry: Record<string, unknown>): SearchRecord | null {
       .map((author) => collapseWhitespace(xmlText(asRecord(author)?.name) ?? ''))
       .filter(Boolean),
     abstract: collapseWhitespace(xmlText(entry.summary) ?? ''),
-    url: asString(alternate?.href) ?? `https://arxiv.org/abs/${nativeId}`,
+    url: asHttpUrl(alternate?.href) ?? `https://arxiv.org/abs/${nativeId}`,
     publishedDate,
     year: yearOf(publishedDate),
     citations: 0,
@@ -82,7 +82,7 @@ function entryToRecord(entry: Record<string, unknown>): SearchRecord | null {
     sources: ['arxiv'],
     arxivId: stripArxivVersion(nativeId),
     ...(doi ? { doi } : {}),
-    pdfUrl: asString(pdf?.href) ?? `https://arxiv.org/pdf/${nativeId}`,
+    pdfUrl: asHttpUrl(pdf?.href) ?? `https://arxiv.org/pdf/${nativeId}`,
     ...(primaryCategory ? { venue: `arXiv ${primaryCategory}` } : {}),
     type: 'preprint',
   };

@@ -15,7 +15,7 @@ import {
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
 import { failForStatus, readJson } from './upstream.js';
-import { asArray, asNumber, asRecord, asString } from './values.js';
+import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 
 /**
  * Crossref's published limits: the public pool allows 5 requests per second with 1 at a time; the
@@ -44,7 +44,8 @@ export function crossrefWorkToRecord(work: Record<string, unknown>): SearchRecor
   const pdfLink = asArray(work.link)
     .map(asRecord)
     .find((link) => asString(link?.['content-type']) === 'application/pdf');
-  const landing = asString(asRecord(asRecord(work.resource)?.primary)?.URL);
+  const pdfUrl = asHttpUrl(pdfLink?.URL);
+  const landing = asHttpUrl(asRecord(asRecord(work.resource)?.primary)?.URL);
   const venue = asString(asArray(work['container-title'])[0]);
   const arxivId = arxivIdFromDoi(doi);
   return {
@@ -54,7 +55,7 @@ export function crossrefWorkToRecord(work: Record<string, unknown>): SearchRecor
     title,
     authors: readAuthors(work.author),
     abstract: markupToText(asString(work.abstract) ?? ''),
-    url: asString(work.URL) ?? landing ?? `https://doi.org/${nativeId}`,
+    url: asHttpUrl(work.URL) ?? landing ?? `https://doi.org/${nativeId}`,
     publishedDate,
     year: yearOf(publishedDate),
     citations: citations ?? 0,
@@ -63,7 +64,7 @@ export function crossrefWorkToRecord(work: Record<string, unknown>): SearchRecor
     sources: ['crossref'],
     doi,
     ...(arxivId ? { arxivId } : {}),
-    ...(pdfLink ? { pdfUrl: asString(pdfLink.URL) } : {}),
+    ...(pdfUrl ? { pdfUrl } : {}),
     ...(venue ? { venue: inlineMarkupToText(venue) } : {}),
     ...(asString(work.type) ? { type: asString(work.type) } : {}),
   };

@@ -17,7 +17,7 @@ import {
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
 import { failForStatus, readJson } from './upstream.js';
-import { asArray, asNumber, asRecord, asString } from './values.js';
+import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 
 /** OpenAlex allows at most 10 requests per second (and 100,000 a day). */
 const OPENALEX_REQUESTS_PER_SECOND = 10;
@@ -64,12 +64,12 @@ export function openalexWorkToRecord(work: Record<string, unknown>): SearchRecor
   const pmid = /(\d+)\/?$/.exec(asString(ids?.pmid) ?? '')?.[1];
   const primary = asRecord(work.primary_location);
   const bestOa = asRecord(work.best_oa_location);
-  const landing = asString(primary?.landing_page_url);
+  const landing = asHttpUrl(primary?.landing_page_url);
   const arxivFromLanding = /arxiv\.org\/abs\/([^?#]+)/i.exec(landing ?? '')?.[1];
   const arxivId = arxivIdFromDoi(doi) ?? (arxivFromLanding ? stripArxivVersion(arxivFromLanding) : undefined);
-  const oaUrl = asString(asRecord(work.open_access)?.oa_url);
+  const oaUrl = asHttpUrl(asRecord(work.open_access)?.oa_url);
   const pdfUrl =
-    asString(bestOa?.pdf_url) ?? asString(primary?.pdf_url) ?? (oaUrl && /\.pdf($|\?)/i.test(oaUrl) ? oaUrl : undefined);
+    asHttpUrl(bestOa?.pdf_url) ?? asHttpUrl(primary?.pdf_url) ?? (oaUrl && /\.pdf($|\?)/i.test(oaUrl) ? oaUrl : undefined);
   const publishedDate =
     isoDateFromString(asString(work.publication_date)) ?? isoDateFromParts(asNumber(work.publication_year));
   const citations = asNumber(work.cited_by_count);

@@ -7,7 +7,7 @@ import { collapseWhitespace, isoDateFromParts, isoDateFromString, normaliseDoi, 
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
 import { failForStatus, readJson } from './upstream.js';
-import { asArray, asNumber, asRecord, asString } from './values.js';
+import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 
 /** The introductory rate of an API key is 1 request per second; the keyless pool is shared and smaller. */
 const SEMANTICSCHOLAR_REQUESTS_PER_SECOND = 1;
@@ -24,7 +24,7 @@ export function semanticScholarPaperToRecord(paper: Record<string, unknown>): Se
   const doi = normaliseDoi(asString(external?.DOI));
   const arxiv = asString(external?.ArXiv);
   const pmid = asString(external?.PubMed);
-  const pdfUrl = asString(asRecord(paper.openAccessPdf)?.url);
+  const pdfUrl = asHttpUrl(asRecord(paper.openAccessPdf)?.url);
   const publishedDate =
     isoDateFromString(asString(paper.publicationDate)) ?? isoDateFromParts(asNumber(paper.year));
   const citations = asNumber(paper.citationCount);
@@ -40,7 +40,7 @@ export function semanticScholarPaperToRecord(paper: Record<string, unknown>): Se
       .filter((name): name is string => !!name)
       .map(collapseWhitespace),
     abstract: collapseWhitespace(asString(paper.abstract) ?? ''),
-    url: asString(paper.url) ?? `https://www.semanticscholar.org/paper/${paperId}`,
+    url: asHttpUrl(paper.url) ?? `https://www.semanticscholar.org/paper/${paperId}`,
     publishedDate,
     year: yearOf(publishedDate),
     citations: citations ?? 0,

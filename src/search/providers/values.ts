@@ -1,10 +1,28 @@
 /** Small readers for loosely typed API bodies: they return a value of the wanted type or undefined. */
 import { XMLParser } from 'fast-xml-parser';
 
+/** Longer is no address a provider means for a reader (and more than a saved resource may hold). */
+const MAX_URL_LENGTH = 2048;
+
 export function asString(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
+}
+
+/**
+ * An http(s) URL, as the URL parser writes it, or undefined: a provider's `javascript:`, `data:` or
+ * other scheme (or a value that is no URL) never enters the service, whatever field carries it.
+ */
+export function asHttpUrl(value: unknown): string | undefined {
+  const raw = asString(value);
+  if (!raw || raw.length > MAX_URL_LENGTH) return undefined;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function asNumber(value: unknown): number | undefined {

@@ -9,7 +9,7 @@ import { givenFirst, inlineMarkupToText, isoDateFromString, markupToText, normal
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
 import { failForStatus, readJson } from './upstream.js';
-import { asArray, asNumber, asRecord, asString } from './values.js';
+import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 
 /** Zenodo's search endpoint allows 30 requests per minute (the rest of the REST API, 60 for guests). */
 const ZENODO_REQUESTS_PER_SECOND = 0.5;
@@ -33,7 +33,7 @@ function readFiles(files: unknown): ZenodoFile[] {
       key: asString(file.key) ?? asString(file.filename),
       mimetype: asString(file.mimetype),
       type: asString(file.type),
-      link: asString(links?.content) ?? asString(links?.self) ?? asString(links?.download),
+      link: asHttpUrl(links?.content) ?? asHttpUrl(links?.self) ?? asHttpUrl(links?.download),
     };
   });
 }
@@ -74,7 +74,7 @@ export function zenodoRecordToRecord(hit: Record<string, unknown>): SearchRecord
       .map(givenFirst),
     abstract: markupToText(asString(metadata.description) ?? ''),
     url:
-      asString(links?.self_html) ?? asString(links?.html) ?? `https://zenodo.org/records/${recordId}`,
+      asHttpUrl(links?.self_html) ?? asHttpUrl(links?.html) ?? `https://zenodo.org/records/${recordId}`,
     publishedDate,
     year: yearOf(publishedDate),
     citations: 0,

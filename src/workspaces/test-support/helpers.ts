@@ -33,6 +33,16 @@ export const KNOWN_RECORDS: Record<string, ResolvedResource> = {
     publishedDate: '2015-05-27',
     doi: '10.1038/nature14539',
   },
+  /** A lookup whose addresses are not http(s), as a resolver that let them through would answer. */
+  'zenodo:666': {
+    id: 'zenodo:666',
+    title: 'Hostile addresses',
+    authors: ['Mallory'],
+    abstract: '',
+    url: 'javascript:alert(document.cookie)',
+    provider: 'zenodo',
+    pdfUrl: 'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+  },
 };
 
 /** Knows the records above; `unavailable:*` fails as a provider outage would; anything else is unknown. */

@@ -1636,7 +1636,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     refresh_token?: string;
@@ -2180,7 +2180,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["ProfileUpdateInput"];
             };
@@ -3498,7 +3498,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The citation file in the format asked for, sent as an attachment: one record per resource, each value on one line, DOIs and PMIDs only when valid, http(s) URLs only */
+            /** @description The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only */
             200: {
                 headers: {
                     "Content-Disposition": components["headers"]["Content-Disposition"];
@@ -4177,7 +4177,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["ShareLinkCreateInput"];
             };
@@ -4428,13 +4428,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Invalid input: details.field names the field */
+            /** @description HTML page: the page number is not a whole number from 1 to 1,000 */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description HTML page: the link is unknown, expired or revoked */

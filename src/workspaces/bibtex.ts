@@ -1,0 +1,101 @@
+/**
+ * BibTeX written from CSL items by this service rather than by citation-js, whose writer put one-word
+ * names and names starting with `,` inside braces unescaped: an author `,X}}@misc{forged,…}` closed the
+ * entry and started a forged one. Here every value is escaped for the kind of field it goes into, so
+ * that a BibTeX parser reads back exactly the value exported (tested with @retorquere/bibtex-parser):
+ *
+ * - text fields (title, journal, abstract, note…): TeX's special characters become commands, braces
+ *   included (`\textbraceleft{}`: BibTeX counts `\{` as a brace, so an escaped brace could still end a
+ *   field), and the ligatures `--`, `''` and `` ` `` are broken up so that they stay what was typed;
+ * - names: `Family, Given` when both parts are plain words, else the whole name braced as one literal
+ *   name (a `,` or ` and ` inside it splits nothing);
+ * - verbatim fields (`doi`, `url`) hold only what the DOI grammar and a percent-encoded URL allow, which
+ *   never includes a brace or a backslash;
+ * - `keywords` is a verbatim list split on `,` and `;`: those characters, braces, backslashes and `$`
+ *   (an unclosed formula) become spaces in a keyword, the one place where a value cannot come back
+ *   exactly.
+ */
+
+import type { ExportItem } from './export.js';
+
+const ENTRY_TYPE: Record<string, string> = {
+  'article-journal': 'article',
+  article: 'article',
+  book: 'book',
+  chapter: 'incollection',
+  'paper-conference': 'inproceedings',
+  thesis: 'phdthesis',
+  report: 'techreport',
+};
+
+const TEX_SPECIAL: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '{': '\\textbraceleft{}',
+  '}': '\\textbraceright{}',
+  '%': '\\%',
+  '#': '\\#',
+  '&': '\\&',
+  $: '\\$',
+  _: '\\_',
+  '^': '\\textasciicircum{}',
+  '~': '\\textasciitilde{}',
+  '<': '\\textless{}',
+  '>': '\\textgreater{}',
+  '`': '{`}',
+};
+
+/** A value for a braced text field: read back by a BibTeX parser as exactly `value` (one line, see export.ts). */
+function escapeBibtexText(value: string): string {
+  return value
+    .replace(/[\\{}%#&$_^~<>`]/g, (character) => TEX_SPECIAL[character]!)
+    .replace(/-(?=-)/g, '-{}')
+    .replace(/'(?=')/g, "'{}");
+}
+
+/** A name TeX and BibTeX's name parser leave alone: letters, marks, spaces, `.`, `'`, `’` and single hyphens. */
+function isPlainNamePart(part: string | undefined): part is string {
+  return !!part && /^\p{L}[\p{L}\p{M} .'’-]*$/u.test(part) && !/\band\b/i.test(part) && !/--|''/.test(part);
+}
+
+/** `von Last, Jr, First` when every part is plain, else the whole name braced: one literal name. */
+function bibtexName(name: NonNullable<ExportItem['author']>[number]): string {
+  const last = [name['dropping-particle'], name['non-dropping-particle'], name.family].filter((part) => part !== undefined);
+  const parts = [...last, name.given, name.suffix].filter((part) => part !== undefined);
+  if (!name.literal && isPlainNamePart(name.family) && parts.every(isPlainNamePart)) {
+    return [last.join(' '), name.suffix, name.given].filter((part) => part !== undefined).join(', ');
+  }
+  const whole = name.literal ?? [name.given, ...last, name.suffix].filter((part) => part !== undefined).join(' ');
+  return `{${escapeBibtexText(whole)}}`;
+}
+
+function keyword(tag: string): string {
+  return tag.replace(/[,;{}\\$]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+function entry(item: ExportItem): string {
+  const type = ENTRY_TYPE[item.type] ?? 'misc';
+  const fields: Array<[string, string | undefined]> = [
+    ['title', escapeBibtexText(item.title)],
+    ['author', item.author?.length ? item.author.map(bibtexName).join(' and ') : undefined],
+    [type === 'inproceedings' || type === 'incollection' ? 'booktitle' : 'journal', item['container-title'] && escapeBibtexText(item['container-title'])],
+    ['publisher', item.publisher && escapeBibtexText(item.publisher)],
+    ['volume', item.volume && escapeBibtexText(item.volume)],
+    ['number', item.issue && escapeBibtexText(item.issue)],
+    ['pages', item.page && escapeBibtexText(item.page)],
+    ['year', item.issued?.['date-parts'][0]?.[0]?.toString()],
+    ['month', item.issued?.['date-parts'][0]?.[1]?.toString()],
+    ['doi', item.DOI],
+    ['pmid', item.PMID],
+    ['url', item.URL],
+    ['abstract', item.abstract && escapeBibtexText(item.abstract)],
+    ['keywords', item.tags.map(keyword).filter(Boolean).join(', ') || undefined],
+    ['note', item.note && escapeBibtexText(item.note)],
+  ];
+  const lines = fields.filter((field): field is [string, string] => !!field[1]).map(([name, value]) => `  ${name} = {${value}}`);
+  return `@${type}{${item['citation-key']},\n${lines.join(',\n')}\n}\n`;
+}
+
+/** The BibTeX file of the items, one entry each, separated by a blank line. */
+export function writeBibtex(items: ExportItem[]): string {
+  return items.map(entry).join('\n');
+}

@@ -1,0 +1,60 @@
+/**
+ * RIS written from CSL items by this service rather than by citation-js, whose writer wraps values at
+ * 70 characters: the reader joins the pieces with a space (the value changes), and a wrap that falls
+ * before `ER  - ` in a value would end the record there and start a forged one. RIS has no escapes, so
+ * safety is that every value is one line (export.ts makes it so) and is never wrapped: a line can only
+ * start with the tag this writer puts there. Each tag is a `KW` line of its own. A name is
+ * `Family, Given` by the format's own rule, so the commas of a name are read as that separator.
+ */
+import type { ExportItem } from './export.js';
+
+const RIS_TYPE: Record<string, string> = {
+  'article-journal': 'JOUR',
+  article: 'JOUR',
+  book: 'BOOK',
+  chapter: 'CHAP',
+  'paper-conference': 'CPAPER',
+  thesis: 'THES',
+  report: 'RPRT',
+  dataset: 'DATA',
+  software: 'COMP',
+  motion_picture: 'VIDEO',
+  webpage: 'ELEC',
+  'post-weblog': 'BLOG',
+};
+
+function risName(name: NonNullable<ExportItem['author']>[number]): string {
+  if (name.literal) return name.literal;
+  const last = [name['dropping-particle'], name['non-dropping-particle'], name.family].filter(Boolean).join(' ');
+  return [last, name.given, name.suffix].filter(Boolean).join(', ');
+}
+
+function record(item: ExportItem): string {
+  const [year, month, day] = item.issued?.['date-parts'][0] ?? [];
+  const pad = (part: number | undefined) => (part === undefined ? '' : String(part).padStart(2, '0'));
+  const lines: Array<[string, string | undefined]> = [
+    ['TY', RIS_TYPE[item.type] ?? 'GEN'],
+    ['ID', item['citation-key']],
+    ['TI', item.title],
+    ...(item.author ?? []).map((name): [string, string] => ['AU', risName(name)]),
+    ['PY', year?.toString()],
+    ['DA', year === undefined ? undefined : `${year}/${pad(month)}/${pad(day)}/`],
+    ['T2', item['container-title']],
+    ['PB', item.publisher],
+    ['VL', item.volume],
+    ['IS', item.issue],
+    ['SP', item.page],
+    ['DO', item.DOI],
+    ['UR', item.URL],
+    ['AB', item.abstract],
+    ...item.tags.map((tag): [string, string] => ['KW', tag]),
+    ['N1', item.note],
+  ];
+  const written = lines.filter((line): line is [string, string] => !!line[1]).map(([tag, value]) => `${tag}  - ${value}`);
+  return `${written.join('\n')}\nER  - \n`;
+}
+
+/** The RIS file of the items, one record each, separated by a blank line. */
+export function writeRis(items: ExportItem[]): string {
+  return items.map(record).join('\n');
+}
