@@ -112,7 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const search = createSearchService(config, platform, app.log);
   const tokens = createAccessTokenIssuer(platform.signingSecret);
-  const revocations = createRevocationList(platform.database, sessionHasEnded);
+  const revocations = createRevocationList(platform.database, sessionHasEnded, app.log);
   const ctx: AppContext = {
     config,
     platform,
