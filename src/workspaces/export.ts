@@ -2,11 +2,30 @@
  * Citation export of a workspace as BibTeX, RIS or CSL-JSON (what Zotero, Paperpile and Mendeley
  * import), through citation-js: each resource becomes a CSL item, the library writes the format.
  */
-import { Cite } from '@citation-js/core';
-import { parse as parseName } from '@citation-js/name';
-import '@citation-js/plugin-bibtex';
-import '@citation-js/plugin-ris';
 import type { ResourceRow } from './store.js';
+
+interface CitationJs {
+  Cite: typeof import('@citation-js/core').Cite;
+  parseName: typeof import('@citation-js/name').parse;
+}
+
+let loadingCitationJs: Promise<CitationJs> | undefined;
+/** citation-js and its two format plugins are loaded at the first export, not at start (a few hundred ms of import). */
+function loadCitationJs(): Promise<CitationJs> {
+  loadingCitationJs ??= Promise.all([
+    import('@citation-js/core'),
+    import('@citation-js/name'),
+    import('@citation-js/plugin-bibtex'),
+    import('@citation-js/plugin-ris'),
+  ]).then(
+    ([core, name]) => ({ Cite: core.Cite, parseName: name.parse }),
+    (error: unknown) => {
+      loadingCitationJs = undefined;
+      throw error;
+    },
+  );
+  return loadingCitationJs;
+}
 
 export type ExportFormat = 'bibtex' | 'ris' | 'csljson';
 
@@ -121,7 +140,7 @@ function issued(data: Record<string, unknown>): CslItem['issued'] {
   return { 'date-parts': [parts] };
 }
 
-function authorName(raw: string): CslName {
+function authorName(raw: string, parseName: CitationJs['parseName']): CslName {
   const name = oneLine(raw);
   const parsed = name.includes(',') || name.includes(' ') ? parseName(name) : { family: name };
   return parsed.family ? parsed : { literal: name };
@@ -151,10 +170,11 @@ function citationKeys(items: Array<{ family?: string; year?: number; title: stri
   });
 }
 
-export function toCslItems(resources: ResourceRow[]): CslItem[] {
+export async function toCslItems(resources: ResourceRow[]): Promise<CslItem[]> {
+  const { parseName } = await loadCitationJs();
   const prepared = resources.map((resource) => {
     const data = resource.data;
-    const author = resource.authors.map(authorName).filter((name) => name.family || name.literal);
+    const author = resource.authors.map((name) => authorName(name, parseName)).filter((name) => name.family || name.literal);
     const date = issued(data);
     return { resource, data, author, date };
   });
@@ -197,10 +217,11 @@ export function toCslItems(resources: ResourceRow[]): CslItem[] {
   });
 }
 
-export function exportCitations(resources: ResourceRow[], format: ExportFormat): { body: string; contentType: string; extension: string } {
-  const items = toCslItems(resources);
+export async function exportCitations(resources: ResourceRow[], format: ExportFormat): Promise<{ body: string; contentType: string; extension: string }> {
+  const items = await toCslItems(resources);
   const { contentType, extension } = FORMATS[format];
   if (items.length === 0) return { body: format === 'csljson' ? '[]\n' : '', contentType, extension };
+  const { Cite } = await loadCitationJs();
   const cite = new Cite(items);
   const body = format === 'csljson' ? cite.format('data') : cite.format(format);
   return { body: body.endsWith('\n') ? body : `${body}\n`, contentType, extension };
