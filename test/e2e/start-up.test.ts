@@ -7,10 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/build-once.js';
 import { startServerProcess } from '../support/server-process.js';
 
-const LAZY = ['@citation-js/core', '@citation-js/plugin-bibtex', '@citation-js/plugin-ris', '@citation-js/name', 'pdfjs-dist', 'sharp'];
+/** Each needed by one route, or (the KV REST client) only when configured. */
+const LAZY = ['@citation-js/core', '@citation-js/plugin-bibtex', '@citation-js/plugin-ris', '@citation-js/name', 'pdfjs-dist', 'sharp', '@upstash/redis'];
 
 describe('start-up of the built process', () => {
-  it('loads no citation, PDF or image library before a request needs one', async () => {
+  it('loads no citation, PDF or image library before a request needs one, nor a client of a store not configured', async () => {
     const server = await startServerProcess({ nodeArgs: ['--v8-pool-size=1', '--import', join(ROOT, 'test/support/record-packages.mjs')], readyTimeoutMs: 180_000 });
     try {
       expect((await fetch(`${server.url}/api/health/ready`)).status).toBe(200);
