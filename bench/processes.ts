@@ -102,7 +102,8 @@ export async function startService(name: string, env: Record<string, string>, lo
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const args = [...startScriptNodeArgs(), ...nodeArgs, join(ROOT, 'dist', 'main.js')];
-  const child = spawnLogged(name, args, { ...env, PORT: String(port), HOST: '127.0.0.1' }, logPath);
+  // No load balancer to drain for: the benchmark stops it at once.
+  const child = spawnLogged(name, args, { SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port), HOST: '127.0.0.1' }, logPath);
   await waitUntil(async () => (await fetch(`${origin}/api/health`)).ok, child, name, logPath);
   return asServer(name, origin, child);
 }

@@ -50,7 +50,8 @@
  * Settings (environment): BENCH_DURATION (s per measurement, 4), BENCH_WARMUP (s, 2), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (10), BENCH_SEARCH_SAMPLES (10), BENCH_SEARCH_DELAY_MS (50), BENCH_ONLY (route ids,
  * comma-separated: health, session, workspaces, workspace, add-resource, summarize-cold,
- * summarize-cached, search, journey), BENCH_JOURNEY_USERS (8), BENCH_STORES (pglite,postgres), BENCH_SKIP_COMPUTE=1,
+ * summarize-cached, search, journey, startup), BENCH_STARTUP_RUNS (5: time to ready, median of that many
+ * starts after a first), BENCH_JOURNEY_USERS (8), BENCH_STORES (pglite,postgres), BENCH_SKIP_COMPUTE=1,
  * BENCH_UPDATE_README=1 (rewrites the README's table), BENCH_SERVICE_NODE_ARGS (node arguments for
  * the measured service, e.g. `--cpu-prof --cpu-prof-dir=…`).
  * Output: a table on the terminal and bench/results.json (and the README's table with BENCH_UPDATE_README=1).
@@ -66,6 +67,7 @@ import type { LoadResult, LoadSpec, Variation } from './load.js';
 import { freePort, ROOT, runLoad, startReferenceServer, startService, type Server } from './processes.js';
 import { journeySearchPath, seedJourneyUsers, type JourneyPlan } from './journey.js';
 import { seed, type Seed } from './seed.js';
+import { measureStartup, type StartupResult } from './startup.js';
 
 // ---- settings ----
 
@@ -91,6 +93,7 @@ const settings = {
   journeyConnections: [10, 50],
   only: process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : null,
   skipCompute: process.env.BENCH_SKIP_COMPUTE === '1',
+  startupRuns: Math.max(1, Number(process.env.BENCH_STARTUP_RUNS ?? 5) || 5),
   updateReadme: process.env.BENCH_UPDATE_README === '1',
   /** Extra node arguments for the measured service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
@@ -232,6 +235,7 @@ const ROUTES: RouteBench[] = [
 
 const SEARCH_ROUTE_ID = 'search';
 const JOURNEY_ID = 'journey';
+const STARTUP_ID = 'startup';
 
 function wanted(id: string): boolean {
   return !settings.only || settings.only.has(id);
@@ -873,6 +877,14 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
   }
   lines.push('', '| server | store | peak RSS (VmHWM) | target | met |', '|---|---|--:|--:|:-:|');
   for (const r of rss) lines.push(`| ${r.server} | ${r.store} | ${r.peakRssMb ?? '–'} MB | ${r.targetMb ? `≤ ${r.targetMb} MB` : ''} | ${mark(r.met)} |`);
+  if (startup) {
+    lines.push(
+      '',
+      '| start-up (dist/main.js as `npm start` runs it, PGlite, spawn → readiness 200) | median of the later starts | first start (creates the database) | fastest / slowest |',
+      '|---|--:|--:|--:|',
+      `| time to ready, ${startup.runs} starts after a first | ${startup.medianMs} ms | ${startup.firstMs} ms | ${startup.minMs} / ${startup.maxMs} ms |`,
+    );
+  }
   if (compute) {
     lines.push('', '| compute | result | target | met |', '|---|--:|--:|:-:|');
     if (compute.searchMerge) lines.push(`| ${compute.searchMerge.name} | ${compute.searchMerge.msPerOp} ms/op | | |`);
@@ -905,6 +917,8 @@ function updateReadme(table: string): void {
 
 // ---- main ----
 
+let startup: StartupResult | null = null;
+
 async function main(): Promise<void> {
   const startedAt = Date.now();
   if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first (npm run bench does)');
@@ -935,6 +949,7 @@ async function main(): Promise<void> {
         notes.push('PostgreSQL + Redis leg not run: set BENCH_DATABASE_URL and BENCH_REDIS_URL');
       }
     }
+    if (wanted(STARTUP_ID)) startup = await measureStartup(settings.startupRuns, { JWT_SECRET, APP_ORIGIN: BENCH_APP_ORIGIN });
     if (!settings.skipCompute) compute = await runCompute();
   } finally {
     await fixtures.close();
@@ -943,7 +958,7 @@ async function main(): Promise<void> {
 
   const table = markdown(info, compute);
   process.stdout.write(`\n${table}\n`);
-  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
   if (settings.updateReadme) updateReadme(table);
   process.stdout.write(`\nThe benchmark took ${Math.round((Date.now() - startedAt) / 1000)} s.\n`);
 }

@@ -47,6 +47,8 @@ run('service', [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'watch', '
   PORT: servicePort,
   APP_ORIGIN: process.env.APP_ORIGIN ?? webOrigin,
   PUBLIC_URL: process.env.PUBLIC_URL ?? webOrigin,
+  // No load balancer in front: a reload on a change restarts at once.
+  SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '0',
 });
 run('web', [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), '--config', 'web/vite.config.ts'], {
   SERVICE_URL: `http://127.0.0.1:${servicePort}`,

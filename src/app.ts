@@ -19,6 +19,7 @@ import { sessionHasEnded } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { AppContext, ResourceResolver } from './context.js';
 import { healthRoutes } from './health/routes.js';
+import { createDrain } from './platform/drain.js';
 import { serializeError } from './platform/error-logging.js';
 import { answerClientError, installErrorHandling } from './platform/http-errors.js';
 import { idempotency } from './platform/idempotency.js';
@@ -112,7 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const search = createSearchService(config, platform, app.log);
   const tokens = createAccessTokenIssuer(platform.signingSecret);
-  const revocations = createRevocationList(platform.database, sessionHasEnded);
+  const revocations = createRevocationList(platform.database, sessionHasEnded, app.log);
   const ctx: AppContext = {
     config,
     platform,
@@ -120,6 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     tokens,
     sessions: { db: platform.database.db, tokens, revocations },
     resolveResource: options.resolveResource ?? search.resolveResource,
+    drain: createDrain(app.server),
   };
   app.decorate('ctx', ctx);
 

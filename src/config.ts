@@ -71,6 +71,7 @@ const EnvSchema = z
     PUBLIC_URL: optionalUrl.transform((value) => value?.replace(/\/+$/, '')),
     EMAIL_CONFIRMATION: z.enum(['required', 'off']).default('off'),
     BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
     TRUST_PROXY: proxyHops,
 
     GOOGLE_CLIENT_ID: optionalString,
@@ -175,6 +176,11 @@ export interface Config {
   publicUrl: string;
   emailConfirmation: 'required' | 'off';
   bodyLimitBytes: number;
+  /**
+   * After SIGTERM/SIGINT: how long the process still serves (readiness 503, every answer
+   * `Connection: close`) so that a load balancer notices before it stops listening.
+   */
+  shutdownDrainMs: number;
   /** Proxies in front whose X-Forwarded-For is believed; 0: none. */
   trustProxy: number;
   secureCookies: boolean;
@@ -273,6 +279,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl: env.PUBLIC_URL ?? appOrigin,
     emailConfirmation: env.EMAIL_CONFIRMATION,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     trustProxy: env.TRUST_PROXY,
     secureCookies: env.NODE_ENV === 'production',
     oauth: {

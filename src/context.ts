@@ -3,6 +3,7 @@ import type { AccessTokenIssuer } from './auth/access-tokens.js';
 import type { SessionDeps } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { Db } from './platform/db/client.js';
+import type { Drain } from './platform/drain.js';
 import type { Platform } from './platform/index.js';
 
 /** One normalised record for an identifier (a search result id, DOI, arXiv id, PMID, OpenAlex id). */
@@ -30,4 +31,6 @@ export interface AppContext {
   sessions: SessionDeps;
   /** Search's lookup by identifier; workspaces use it to add a resource by `resourceId` (Variant B). */
   resolveResource: ResourceResolver;
+  /** Whether the process is draining before it stops (readiness answers 503). */
+  drain: Drain;
 }

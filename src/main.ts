@@ -2,6 +2,9 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 
+/** After the drain: how long the requests in flight may take before the process exits 1 anyway. */
+const CLOSE_LIMIT_MS = 10_000;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -14,15 +17,37 @@ async function main(): Promise<void> {
     throw error;
   }
   const app = await buildApp(config);
+  let stopping = false;
+  let endDrainEarly: (() => void) | undefined;
+  /**
+   * Readiness turns 503 at once and every answer says `Connection: close`, but the process keeps
+   * serving for the drain time while the load balancer notices; then it stops listening, lets the
+   * work in flight finish (streams get their `error` event) and exits 0. A second signal ends the
+   * drain at once (Ctrl-C twice in a terminal).
+   */
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    if (stopping) {
+      endDrainEarly?.();
+      return;
+    }
+    stopping = true;
+    app.ctx.drain.begin();
+    app.log.info({ signal, drainMs: config.shutdownDrainMs }, `shutting down: readiness answers 503; still serving for ${config.shutdownDrainMs} ms`);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, config.shutdownDrainMs);
+      endDrainEarly = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    app.log.info({ signal }, 'drained: no longer listening; finishing the requests in flight');
+    const force = setTimeout(() => process.exit(1), CLOSE_LIMIT_MS);
     force.unref();
     await app.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   const listening = await app.listen({ port: config.port, host: config.host });
   const services = app.ctx.platform.health.states();
   // Where it listens and the public address it hands out (links, avatars, OAuth callback), in one line.

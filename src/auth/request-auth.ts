@@ -81,6 +81,26 @@ function originOf(request: FastifyRequest): string | null {
   }
 }
 
+const HOST_HEADER = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?$/i;
+
+/**
+ * The origin the request was sent to: the scheme it arrived by (X-Forwarded-Proto when a trusted proxy
+ * says so, else the connection's) and its Host (X-Forwarded-Host from a trusted proxy). A page served by
+ * this service at any address (127.0.0.1, a LAN name) sends that address as its Origin. A browser never
+ * lets a page choose the Host it sends, so a cross-site page's Origin cannot match: Origin == own origin
+ * is same-origin, and every other origin must still be one the service trusts (config.allowedOrigins).
+ */
+function ownOriginOf(request: FastifyRequest): string | null {
+  const protocol = request.protocol;
+  const host = request.host;
+  if ((protocol !== 'http' && protocol !== 'https') || !HOST_HEADER.test(host)) return null;
+  try {
+    return new URL(`${protocol}://${host}`).origin;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The signed-in user, else a 401 whose challenge tells a client with no token (plain `Bearer`) from
  * one whose token failed (RFC 6750 `invalid_token`, saying why), so that it knows to refresh.
@@ -187,7 +207,8 @@ export function createAuthentication(options: RequestAuthOptions) {
   const isCrossOriginChange = (request: FastifyRequest) => {
     if (!UNSAFE_METHODS.has(request.method)) return false;
     const origin = originOf(request);
-    return !origin || !origins.has(origin);
+    if (!origin) return true;
+    return !origins.has(origin) && origin !== ownOriginOf(request);
   };
 
   /** A visitor without a session: their anonymous cookie is read, or one is given (never on noCookies routes). */

@@ -25,10 +25,17 @@ for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`ending a session, seen by another process (${leg.name})`, () => {
     let a: TestApp;
     let b: TestApp;
+    /** What B logs (at info). */
+    const bLog: Array<{ level: number; msg: string; reason?: string }> = [];
     beforeAll(async () => {
       const env = { JWT_SECRET: randomBytes(32).toString('hex'), RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: '100' };
       a = await buildTestApp({ leg, env });
-      b = await buildTestApp({ leg, env, sameDatabaseAs: a });
+      b = await buildTestApp({
+        leg,
+        env: { ...env, LOG_LEVEL: 'info' },
+        sameDatabaseAs: a,
+        build: { logStream: { write: (line) => void bLog.push(JSON.parse(line) as (typeof bLog)[number]) } },
+      });
       // Both listen before the tests start (until then a process asks the database on every request).
       if (leg.postgres) expect(await listenersAre(2)).toBe(true);
     });
@@ -116,8 +123,10 @@ for (const leg of storeLegs()) {
     });
 
     if (leg.postgres) {
-      it('believes nothing while its listening connection is lost, and hears again once it is back', async () => {
+      it('believes nothing while its listening connection is lost, and hears again once it is back; logs both', async () => {
         const user = await buildUser(a.app);
+        const listenLines = () => bLog.filter((line) => /listening/i.test(line.msg)).map((line) => ({ level: line.level, msg: line.msg, reason: line.reason }));
+        expect(listenLines()).toEqual([]);
         expect(await sessionAt(b, user)).toBe(200);
         const admin = new pg.Client({ connectionString: a.store.databaseUrl });
         await admin.connect();
@@ -129,6 +138,13 @@ for (const leg of storeLegs()) {
 
         // Listening again (a new connection each, after a second): a sign-out is heard at once again.
         expect(await listenersAre(2)).toBe(true);
+        // Once at warn when lost (why, and no secret), once at info when back.
+        expect(await eventually(() => Promise.resolve(listenLines().length === 2), 5000, 20)).toBe(true);
+        const [lost, back] = listenLines();
+        expect(lost).toMatchObject({ level: 40, msg: expect.stringContaining('Lost the listening connection') as string });
+        expect(lost?.reason).toMatch(/terminat/i);
+        expect(back).toMatchObject({ level: 30, msg: expect.stringContaining('Listening to the database again') as string });
+        expect(JSON.stringify(bLog)).not.toContain(a.store.databaseUrl ?? 'postgres://');
         const next = await buildUser(a.app);
         expect(await sessionAt(b, next)).toBe(200);
         expect((await a.app.inject({ method: 'POST', url: '/api/auth/signout', headers: next.bearer })).statusCode).toBe(200);

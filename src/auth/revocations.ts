@@ -16,6 +16,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../platform/db/client.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-tokens.js';
 
@@ -36,12 +37,18 @@ export interface RevocationList {
 /** `ended(db, sessionId)`: true when the database says the session has ended or does not exist. */
 export type SessionEndedQuery = (db: Db, sessionId: string) => Promise<boolean>;
 
-export function createRevocationList(database: Pick<Database, 'db' | 'listen'>, ended: SessionEndedQuery): RevocationList {
+export function createRevocationList(
+  database: Pick<Database, 'db' | 'listen'>,
+  ended: SessionEndedQuery,
+  log: Pick<FastifyBaseLogger, 'warn' | 'info'>,
+): RevocationList {
   const { db } = database;
   const endedHere = new LRUCache<string, true>({ max: REMEMBERED, ttl: ACCESS_TOKEN_TTL_SECONDS * 1000 });
   const liveUntil = new LRUCache<string, true>({ max: REMEMBERED, ttl: LIVE_FOR_MS });
   const asking = new Map<string, Promise<boolean>>();
   let hearing = false;
+  /** Whether this process ever listened: the first listen is no return worth a log line. */
+  let hasHeard = false;
   /** Counts the changes of `hearing`: an answer asked for across one may predate an ending not heard. */
   let hearingChanges = 0;
 
@@ -51,9 +58,19 @@ export function createRevocationList(database: Pick<Database, 'db' | 'listen'>, 
   };
   database.listen(CHANNEL, {
     message: end,
-    listening: (heard) => {
+    listening: (heard, why) => {
       // Whatever was believed may have ended unheard meanwhile.
       liveUntil.clear();
+      // Said once per loss and once per return, not at every failed attempt to listen again.
+      if (hearing && !heard) {
+        log.warn(
+          { channel: CHANNEL, reason: why?.message },
+          'Lost the listening connection to the database: sign-outs in other processes are not heard; every request asks the database until it is back',
+        );
+      } else if (!hearing && heard && hasHeard) {
+        log.info({ channel: CHANNEL }, 'Listening to the database again: sign-outs in other processes are heard at once');
+      }
+      if (heard) hasHeard = true;
       hearing = heard;
       hearingChanges += 1;
     },

@@ -168,3 +168,21 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(docs.headers['content-type']).toContain('text/html');
   });
 });
+
+describe('readiness while the process drains before it stops', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 503 for readiness only; liveness and the rest still answer', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
+    t.app.ctx.drain.begin();
+    const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE', message: 'Not ready: shutting down' } });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+});

@@ -54,7 +54,7 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
   const redisPrefix = overrides.redisKeyPrefix ?? 'rw:';
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, redisPrefix) : undefined;
 
-  const kv = config.kvRest ? createKvRestStore(config.kvRest) : undefined;
+  const kv = config.kvRest ? await createKvRestStore(config.kvRest) : undefined;
   const memoryCache = createMemoryCache();
   const cache = redis ? createResilientCache(createRedisCache(redis), memoryCache) : memoryCache;
   const outbound = createOutbound({

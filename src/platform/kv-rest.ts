@@ -1,9 +1,8 @@
 /**
  * The shared summary store that hosted deployments provide: an Upstash-style Redis REST endpoint, used
  * only when KV_REST_API_URL and KV_REST_API_TOKEN are both set, through the maintained @upstash/redis
- * client.
+ * client, which is loaded only then.
  */
-import { Redis } from '@upstash/redis';
 import type { Cache } from './cache.js';
 
 export interface KvRestStore extends Cache {
@@ -19,7 +18,8 @@ function withDeadline<T>(promise: Promise<T>): Promise<T> {
   ]);
 }
 
-export function createKvRestStore(options: { url: string; token: string }): KvRestStore {
+export async function createKvRestStore(options: { url: string; token: string }): Promise<KvRestStore> {
+  const { Redis } = await import('@upstash/redis');
   const client = new Redis({ url: options.url, token: options.token, automaticDeserialization: false, retry: false, enableTelemetry: false });
   return {
     kind: 'redis',

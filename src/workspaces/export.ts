@@ -4,11 +4,30 @@
  * BibTeX (bibtex.ts) and RIS (ris.ts) itself, escaping every value for its format (citation-js's
  * writers let a name close a BibTeX entry, and wrapped RIS lines).
  */
-import { Cite } from '@citation-js/core';
-import { parse as parseName } from '@citation-js/name';
 import { writeBibtex } from './bibtex.js';
 import { writeRis } from './ris.js';
 import type { ResourceRow } from './store.js';
+
+interface CitationJs {
+  Cite: typeof import('@citation-js/core').Cite;
+  parseName: typeof import('@citation-js/name').parse;
+}
+
+let loadingCitationJs: Promise<CitationJs> | undefined;
+/** citation-js (its name parser and CSL-JSON writer) is loaded at the first export, not at start (a few hundred ms of import). */
+function loadCitationJs(): Promise<CitationJs> {
+  loadingCitationJs ??= Promise.all([
+    import('@citation-js/core'),
+    import('@citation-js/name'),
+  ]).then(
+    ([core, name]) => ({ Cite: core.Cite, parseName: name.parse }),
+    (error: unknown) => {
+      loadingCitationJs = undefined;
+      throw error;
+    },
+  );
+  return loadingCitationJs;
+}
 
 export type ExportFormat = 'bibtex' | 'ris' | 'csljson';
 
@@ -137,7 +156,7 @@ function wordsOf(name: string): string {
  * else as a literal name. A name with a lone `and` (two people in one string) is literal too: BibTeX
  * would read two names.
  */
-function authorName(raw: string): CslName {
+function authorName(raw: string, parseName: CitationJs['parseName']): CslName {
   const name = oneLine(raw);
   const parsed = name.includes(',') || name.includes(' ') ? parseName(name) : { family: name };
   const parts = [parsed.given, parsed['dropping-particle'], parsed['non-dropping-particle'], parsed.family, parsed.suffix].filter(Boolean).join(' ');
@@ -168,10 +187,11 @@ function citationKeys(items: Array<{ family?: string; year?: number; title: stri
   });
 }
 
-export function toCslItems(resources: ResourceRow[]): CslItem[] {
+export async function toCslItems(resources: ResourceRow[]): Promise<CslItem[]> {
+  const { parseName } = await loadCitationJs();
   const prepared = resources.map((resource) => {
     const data = resource.data;
-    const author = resource.authors.map(authorName).filter((name) => name.family || name.literal);
+    const author = resource.authors.map((name) => authorName(name, parseName)).filter((name) => name.family || name.literal);
     const date = issued(data);
     return { resource, data, author, date };
   });
@@ -216,14 +236,15 @@ export function toCslItems(resources: ResourceRow[]): CslItem[] {
   });
 }
 
-export function exportCitations(resources: ResourceRow[], format: ExportFormat): { body: string; contentType: string; extension: string } {
-  const items = toCslItems(resources);
+export async function exportCitations(resources: ResourceRow[], format: ExportFormat): Promise<{ body: string; contentType: string; extension: string }> {
+  const items = await toCslItems(resources);
   const { contentType, extension } = FORMATS[format];
   if (items.length === 0) return { body: format === 'csljson' ? '[]\n' : '', contentType, extension };
   if (format !== 'csljson') {
     const withTags = items.map((item, index) => ({ ...item, tags: resources[index]!.tags.map(oneLine).filter(Boolean) }));
     return { body: format === 'bibtex' ? writeBibtex(withTags) : writeRis(withTags), contentType, extension };
   }
+  const { Cite } = await loadCitationJs();
   const body = new Cite(items).format('data');
   return { body: body.endsWith('\n') ? body : `${body}\n`, contentType, extension };
 }

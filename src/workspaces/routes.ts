@@ -286,7 +286,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     async (request, reply) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'export', await loadWorkspace(db, request.params.id));
-      const file = exportCitations(await listResources(db, workspace.id), request.query.format);
+      const file = await exportCitations(await listResources(db, workspace.id), request.query.format);
       return reply
         .header('content-type', file.contentType)
         .header('content-disposition', contentDisposition(workspace.name, file.extension))

@@ -67,7 +67,8 @@ export async function buildTestApp(
   options: {
     leg?: StoreLeg;
     env?: Record<string, string>;
-    build?: Pick<BuildOptions, 'resolveResource' | 'clock' | 'onRoute'>;
+    /** `logStream`: the app logs there (at LOG_LEVEL, given in env) instead of nowhere. */
+    build?: Pick<BuildOptions, 'resolveResource' | 'clock' | 'onRoute' | 'logStream'>;
     /** Uses this app's database (as a second server process would); the first app owns it, so close this one first. */
     sameDatabaseAs?: TestApp;
     /** A PostgreSQL database to use (kept at close): apps given the same one share it, as server processes do. */
@@ -105,7 +106,7 @@ export async function buildTestApp(
       checkReplySchemas(route);
       void seeRoute?.call(this, route);
     },
-    logger: false,
+    ...(options.build?.logStream ? {} : { logger: false as const }),
     platformOverrides: {
       database,
       redisKeyPrefix: options.redisKeyPrefix ?? `rwtest:${randomUUID()}:`,

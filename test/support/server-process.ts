@@ -77,6 +77,8 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    // No load balancer to wait for: stop soon after SIGTERM (the shutdown test sets its own).
+    SHUTDOWN_DRAIN_MS: '100',
     ...options.env,
   };
   const child = spawn(process.execPath, [...(options.nodeArgs ?? ['--v8-pool-size=1']), main], {

@@ -26,8 +26,8 @@ export interface Database {
   onConnectionLost(listener: (error: Error) => void): void;
   /**
    * Hears what every process using this database sends on `channel` (`pg_notify`), this one included.
-   * `listening(false)` comes when the listening connection is lost (what is sent until it is back is
-   * missed), `listening(true)` once it listens (again).
+   * `listening(false, why)` comes when the listening connection is lost (what is sent until it is back
+   * is missed) or cannot be opened, `listening(true)` once it listens (again).
    */
   listen(channel: string, handlers: NotificationHandlers): void;
   close(): Promise<void>;
@@ -35,7 +35,7 @@ export interface Database {
 
 export interface NotificationHandlers {
   message(payload: string): void;
-  listening(heard: boolean): void;
+  listening(heard: boolean, why?: Error): void;
 }
 
 /**
@@ -104,7 +104,7 @@ async function openPglite(dir: string): Promise<Database> {
     listen: (channel, handlers) => {
       client.listen(channel, handlers.message).then(
         () => handlers.listening(true),
-        () => handlers.listening(false),
+        (error: unknown) => handlers.listening(false, error instanceof Error ? error : new Error(String(error))),
       );
     },
     close: () => client.close(),
@@ -227,7 +227,7 @@ function listenOn(connect: () => ListeningClient, connectionLost: (error: Error)
       if (current === client) current = null;
       void client.end().catch(() => undefined);
       if (closed) return;
-      for (const handlers of everyHandler()) handlers.listening(false);
+      for (const handlers of everyHandler()) handlers.listening(false, error);
       if (error) connectionLost(error);
       retry = setTimeout(() => {
         retry = undefined;

@@ -51,8 +51,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: 200 when the process can serve requests, 503 while the database is unreachable
-         * @description For a load balancer deciding whether to send traffic here. Follows a database outage within a second or two (the database is checked every second, and at once when a request finds it gone). Redis is not required: without it the service carries on in memory. While the server shuts down every request, this one included, answers 503.
+         * Readiness: 200 when the process can serve requests, 503 while the database is unreachable or the process shuts down
+         * @description For a load balancer deciding whether to send traffic here. Follows a database outage within a second or two (the database is checked every second, and at once when a request finds it gone). Redis is not required: without it the service carries on in memory. From SIGTERM (or SIGINT) on this answers 503 at once, while the process still serves every other request for its drain time (SHUTDOWN_DRAIN_MS), each answer with `Connection: close`; after that every request answers 503 until in-flight work is done and the process exits.
          */
         get: operations["getReadiness"];
         put?: never;
