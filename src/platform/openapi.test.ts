@@ -104,6 +104,19 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('describes the cookies a session is accepted by: access_token, or refresh_token alone (rotated, new cookies set)', async () => {
+    for (const dialect of ['default', 'cookie'] as const) {
+      const scheme = docs[dialect].components.securitySchemes.cookie as { type: string; in: string; name: string; description?: string };
+      expect(scheme, dialect).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'access_token' });
+      expect(scheme.description, dialect).toMatch(/`refresh_token` alone/);
+    }
+    // What the description says: the refresh cookie alone authenticates, and the answer sets both cookies.
+    const fresh = await buildUser(t.app);
+    const response = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: { cookie: `refresh_token=${fresh.refreshToken}` } });
+    expect(response.statusCode).toBe(200);
+    expect(response.cookies.map((cookie) => cookie.name)).toEqual(expect.arrayContaining(['access_token', 'refresh_token']));
+  });
+
   it('refuses an unknown dialect', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json?dialect=soap' });
     expect(response.statusCode).toBe(400);

@@ -293,7 +293,13 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
             description:
               'Every 401 carries `WWW-Authenticate`: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="…"` (RFC 6750) when the token sent expired ("The access token expired": refresh it), was revoked or is invalid.',
           },
-          cookie: { type: 'apiKey', in: 'cookie', name: 'access_token' },
+          cookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'access_token',
+            description:
+              'The session cookies, set by sign-in: `access_token` (the access JWT, one hour), or, when it is missing or expired, `refresh_token` alone. A request carrying a valid `refresh_token` cookie without a live `access_token` is authenticated: the refresh token is rotated and the answer sets both cookies anew (`Set-Cookie`), as `POST /api/auth/refresh` would. A state-changing request authenticated by cookie must come from `APP_ORIGIN` or `PUBLIC_URL` (its `Origin` or `Referer`), else 403.',
+          },
         },
       },
       security: [{ bearer: [] }, { cookie: [] }],
