@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPITSOptions } from 'openapi-typescript';
+import ts from 'typescript';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/platform/db/client.js';
@@ -25,9 +26,25 @@ const HEADER = [
   '',
 ].join('\n');
 
-/** The TypeScript declarations openapi-typescript makes of an OpenAPI document, as the committed file holds them. */
+/**
+ * A file's bytes: OpenAPI 3.1 says so with `contentMediaType` (3.0 with `format: binary`), which
+ * openapi-typescript leaves a `string`; a client sends a Blob (a File is one), so that is the type.
+ */
+const FILE_AS_BLOB: OpenAPITSOptions['transform'] = (schema) => {
+  const { contentMediaType } = schema as { contentMediaType?: unknown };
+  const bytes = typeof contentMediaType === 'string' && !/json|^text\//.test(contentMediaType);
+  if (schema.type === 'string' && (bytes || schema.format === 'binary')) return ts.factory.createTypeReferenceNode('Blob');
+  return undefined;
+};
+
+/** The TypeScript declarations of an OpenAPI document, as a client of this API should generate them. */
+export async function clientTypesOf(document: unknown): Promise<string> {
+  return astToString(await openapiTS(document as never, { transform: FILE_AS_BLOB }));
+}
+
+/** The TypeScript declarations of an OpenAPI document, as the committed file holds them. */
 export async function apiTypesOf(document: unknown): Promise<string> {
-  return HEADER + astToString(await openapiTS(document as never));
+  return HEADER + (await clientTypesOf(document));
 }
 
 /** The cookie-dialect document of the service as this checkout builds it. */

@@ -1,6 +1,6 @@
 /** Request and response schemas of the auth routes: they validate, type the handlers and feed OpenAPI. */
 import { z } from 'zod';
-import { dialectUnion } from '../platform/openapi.js';
+import { dialectUnion, documentBody } from '../platform/openapi.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
 
 /** A new password; its policy (length, not a common one) is checked by the command, and published here. */
@@ -15,6 +15,7 @@ export const SignUpBody = z
     name: z.string().trim().max(100).optional(),
   })
   .meta({ id: 'SignUp' });
+documentBody(SignUpBody, { examples: [{ email: 'ada@example.org', password: 'tidal-quasar-42', name: 'Ada Lovelace' }] });
 
 export const SignInBody = z
   .object({
@@ -22,6 +23,7 @@ export const SignInBody = z
     password: z.string().max(MAX_PASSWORD_LENGTH),
   })
   .meta({ id: 'SignIn' });
+documentBody(SignInBody, { examples: [{ email: 'ada@example.org', password: 'tidal-quasar-42' }] });
 
 export const RefreshBody = z.object({ refresh_token: z.string().min(1).max(200) });
 
@@ -29,6 +31,7 @@ export const ResetPasswordBody = z.object({
   email: EmailSchema,
   redirectTo: z.url().max(2000).optional(),
 });
+documentBody(ResetPasswordBody, { examples: [{ email: 'ada@example.org' }] });
 
 export const UpdatePasswordBody = z
   .object({
@@ -41,6 +44,7 @@ export const UpdatePasswordBody = z
     password: NewPassword,
   })
   .describe('Either `token` (from the reset mail), or, signed in, `currentPassword`. Either way every reset link mailed earlier stops working.');
+documentBody(UpdatePasswordBody, { examples: [{ currentPassword: 'tidal-quasar-42', password: 'harbor-nebula-57' }] });
 
 export const ConfirmQuery = z.object({ token: z.string().min(1).max(200) });
 

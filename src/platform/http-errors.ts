@@ -13,13 +13,17 @@ import { ErrorResponse } from './openapi.js';
 interface ValidationIssue {
   instancePath?: string;
   message?: string;
-  params?: { issue?: { path?: PropertyKey[]; code?: string; message?: string } };
+  keyword?: string;
+  params?: { issue?: { path?: PropertyKey[]; code?: string; message?: string }; keys?: string[] };
 }
 
 function fieldOf(issue: ValidationIssue | undefined, context: string | undefined): string {
   const path = issue?.params?.issue?.path;
   if (path && path.length > 0) return path.map(String).join('.');
   const instancePath = issue?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
+  // An unknown field of a closed body is named itself (the issue's path is the object holding it).
+  const unknownKey = issue?.keyword === 'unrecognized_keys' ? issue.params?.keys?.[0] : undefined;
+  if (unknownKey !== undefined) return instancePath ? `${instancePath}.${unknownKey}` : unknownKey;
   return instancePath || context || 'body';
 }
 

@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,11 +27,12 @@ interface SchemaObject {
   format?: string;
   pattern?: string;
   anyOf?: SchemaObject[];
+  examples?: unknown[];
 }
 interface Operation {
   operationId?: string;
   security?: Array<Record<string, string[]>>;
-  requestBody?: { content: Record<string, { schema: SchemaObject }> };
+  requestBody?: { content: Record<string, { schema: SchemaObject; example?: unknown; examples?: Record<string, { value: unknown }> }> };
   responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: SchemaObject }> }>;
 }
 interface Document {
@@ -100,6 +103,19 @@ describe('OpenAPI document', () => {
       const result = await validate(structuredClone(doc) as never);
       expect(result.valid, `${name}: ${result.valid ? '' : compileErrors(result)}`).toBe(true);
     }
+  });
+
+  it('describes the cookies a session is accepted by: access_token, or refresh_token alone (rotated, new cookies set)', async () => {
+    for (const dialect of ['default', 'cookie'] as const) {
+      const scheme = docs[dialect].components.securitySchemes.cookie as { type: string; in: string; name: string; description?: string };
+      expect(scheme, dialect).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'access_token' });
+      expect(scheme.description, dialect).toMatch(/`refresh_token` alone/);
+    }
+    // What the description says: the refresh cookie alone authenticates, and the answer sets both cookies.
+    const fresh = await buildUser(t.app);
+    const response = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: { cookie: `refresh_token=${fresh.refreshToken}` } });
+    expect(response.statusCode).toBe(200);
+    expect(response.cookies.map((cookie) => cookie.name)).toEqual(expect.arrayContaining(['access_token', 'refresh_token']));
   });
 
   it('refuses an unknown dialect', async () => {
@@ -242,6 +258,90 @@ describe('OpenAPI document', () => {
     }
   }, 60_000);
 
+  /** The document's request body schemas, checked as JSON Schema 2020-12 (what OpenAPI 3.1 says they are). */
+  function bodyValidator(doc: Document) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    return (schema: SchemaObject, value: unknown) => {
+      const check = ajv.compile(schema);
+      return check(value) ? null : ajv.errorsText(check.errors);
+    };
+  }
+
+  it('gives every JSON request body examples that match its schema and that the service accepts', async () => {
+    const doc = docs.default;
+    const conforms = bodyValidator(doc);
+    // What a stateful client would have made first: the objects the paths name, and the example account.
+    const workspaceId = (await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 'Examples' } })).json<{ workspace: { id: string } }>().workspace.id;
+    const resourceId = (await t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/resources`, headers: user.bearer, payload: { title: 'Paper' } })).json<{ resource: { id: string } }>().resource.id;
+    const annotationId = (await t.app.inject({ method: 'POST', url: `/api/resources/${resourceId}/annotations`, headers: user.bearer, payload: { body: 'Note' } })).json<{ id: string }>().id;
+    const ids: Record<string, string> = { '/api/workspaces/{id}': workspaceId, '/api/resources/{id}': resourceId, '/api/annotations/{id}': annotationId };
+    const urlOf = (path: string) =>
+      path.replace('{resourceId}', resourceId).replace(/^(\/api\/\w+\/)\{id\}/, (prefix, base: string) => base + (ids[`${base}{id}`] ?? '{id}'));
+    // A refresh token comes from a sign-in (the cookie does as well); no fixed example can carry a live one.
+    const withoutExamples = new Set(['POST /api/auth/refresh']);
+    // Signed up from its example, the example account signs in and changes its password from theirs.
+    const order = ['POST /api/auth/signup', 'POST /api/auth/signin'];
+    const bodies = operations(doc)
+      .filter(({ operation }) => operation.requestBody?.content['application/json'])
+      .map(({ path, method }) => `${method.toUpperCase()} ${path}`)
+      .sort((a, b) => (order.includes(b) ? 1 : 0) - (order.includes(a) ? 1 : 0) || (a.includes('update-password') ? 1 : 0) - (b.includes('update-password') ? 1 : 0));
+    let exampleAccount: Record<string, string> = {};
+    let sent = 0;
+    for (const name of bodies) {
+      const [method, path] = name.split(' ') as [string, string];
+      const media = doc.paths[path]?.[method.toLowerCase()]?.requestBody?.content['application/json'];
+      const schema = media?.schema ?? {};
+      // A named body keeps its examples in its schema; an inline one has them on its media type.
+      const examples = [...(resolve(doc, schema).examples ?? []), ...(media && 'example' in media ? [media.example] : []), ...Object.values(media?.examples ?? {}).map(({ value }) => value)];
+      if (withoutExamples.has(name)) continue;
+      expect(examples.length, `${name} has examples`).toBeGreaterThan(0);
+      for (const example of examples) {
+        expect(conforms(schema, example), `${name} example ${JSON.stringify(example)}`).toBeNull();
+        const headers = path === '/api/auth/update-password' ? exampleAccount : path.startsWith('/api/auth/') ? {} : user.bearer;
+        const response = await t.app.inject({ method: method as 'POST', url: urlOf(path), headers, payload: example as object });
+        expect(response.statusCode, `${name} ${JSON.stringify(example)}: ${response.body.slice(0, 300)}`).toBeLessThan(300);
+        if (path === '/api/auth/signin') exampleAccount = { authorization: `Bearer ${response.json<{ session: { access_token: string } }>().session.access_token}` };
+        sent++;
+      }
+    }
+    expect(sent).toBeGreaterThanOrEqual(15);
+  }, 60_000);
+
+  it('refuses in the document what the service refuses: blank, spaces-only, markup-only and NUL names, unknown fields, PATCH with nothing known', async () => {
+    const doc = docs.default;
+    const conforms = bodyValidator(doc);
+    const { id } = (await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 'Refusals' } })).json<{ workspace: { id: string } }>().workspace;
+    const cases: Array<{ method: 'post' | 'patch'; path: string; url: string; body: unknown }> = [
+      ...['', '   ', '\t\u00a0\u3000', '<b></b>', '<p>&nbsp;</p>', 'Name\u0000', '&#32;'].map((name) => ({ method: 'post' as const, path: '/api/workspaces', url: '/api/workspaces', body: { name } })),
+      { method: 'post', path: '/api/workspaces', url: '/api/workspaces', body: { nmae: 'typo' } },
+      { method: 'post', path: '/api/workspaces', url: '/api/workspaces', body: { name: 'Typo', isPubic: true } },
+      { method: 'post', path: '/api/workspaces', url: '/api/workspaces', body: 42 },
+      { method: 'post', path: '/api/workspaces/{id}/resources', url: `/api/workspaces/${id}/resources`, body: { title: ' ' } },
+      { method: 'post', path: '/api/workspaces/{id}/resources', url: `/api/workspaces/${id}/resources`, body: { resourceId: '  ' } },
+      { method: 'post', path: '/api/workspaces/{id}/resources', url: `/api/workspaces/${id}/resources`, body: { url: 'https://example.org' } },
+      { method: 'patch', path: '/api/workspaces/{id}', url: `/api/workspaces/${id}`, body: { colour: 'red' } },
+      { method: 'patch', path: '/api/workspaces/{id}', url: `/api/workspaces/${id}`, body: { name: 'One', title: 'Other' } },
+      { method: 'post', path: '/api/workspaces/{id}/share', url: `/api/workspaces/${id}/share`, body: { expiresInDays: 7, forever: true } },
+    ];
+    for (const { method, path, url, body } of cases) {
+      const schema = doc.paths[path]?.[method]?.requestBody?.content['application/json']?.schema ?? {};
+      const label = `${method.toUpperCase()} ${path} ${JSON.stringify(body)}`;
+      expect(conforms(schema, body), `the document refuses ${label}`).not.toBeNull();
+      const response = await t.app.inject({ method: method.toUpperCase() as 'POST', url, payload: JSON.stringify(body), headers: { ...user.bearer, 'content-type': 'application/json' } });
+      expect(response.statusCode, `the service refuses ${label}`).toBe(400);
+    }
+    // An unknown field is refused by its name, so a typo is found where it was made.
+    const typo = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 'Typo', isPubic: true } });
+    expect(typo.json().error.details.field).toBe('isPubic');
+    // What the schema cannot carry is in the description: an expiry in the past, or further than a year.
+    const share = resolve(doc, doc.paths['/api/workspaces/{id}/share']?.post?.requestBody?.content['application/json']?.schema ?? {});
+    expect(resolve(doc, share.properties?.expiresAt ?? {})).toMatchObject({ format: 'date-time', description: expect.stringContaining('in the future') });
+    const past = await t.app.inject({ method: 'POST', url: `/api/workspaces/${id}/share`, headers: user.bearer, payload: { expiresAt: '2020-01-01T00:00:00Z' } });
+    expect(past.statusCode).toBe(400);
+  });
+
   it('publishes the string limits the service enforces: maxLength is accepted, one more is refused', async () => {
     const { id: workspaceId } = (await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 'Limits' } })).json<{ workspace: { id: string } }>().workspace;
     const { id: resourceId } = (
@@ -264,9 +364,12 @@ describe('OpenAPI document', () => {
     let checked = 0;
     for (const sample of samples) {
       const schema = resolve(docs.default, docs.default.paths[sample.path]?.[sample.method]?.requestBody?.content['application/json']?.schema ?? {});
-      for (const [field, property] of Object.entries(schema.properties ?? {})) {
+      // A body of alternatives (anyOf of closed objects) bounds its fields in each; the first says how.
+      const properties = Object.assign({}, ...[...(schema.anyOf ?? []).map((branch) => resolve(docs.default, branch)).reverse(), schema].map((shape) => shape.properties ?? {})) as Record<string, SchemaObject>;
+      for (const [field, property] of Object.entries(properties)) {
         const inner = resolve(docs.default, property);
-        if (inner.type !== 'string' || inner.maxLength === undefined || inner.format || inner.pattern || notTried.has(field)) continue;
+        const lettersAllowed = !inner.pattern || new RegExp(inner.pattern, 'u').test('aa');
+        if (inner.type !== 'string' || inner.maxLength === undefined || inner.format || !lettersAllowed || notTried.has(field)) continue;
         const base = Object.fromEntries(Object.entries(sample.base).filter(([key]) => !(alternatives.has(field) && alternatives.has(key))));
         const unique = () => (sample.path === '/api/auth/signup' ? { email: `limit-${checked}-${Math.random().toString(36).slice(2)}@example.org` } : {});
         const send = (length: number) =>

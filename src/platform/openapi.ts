@@ -59,6 +59,49 @@ export function dialectUnion<B extends z.ZodType, C extends z.ZodType>(id: strin
     .meta({ id, description, [DIALECTS_KEY]: { bearer: idOf(shapes.bearer), cookie: idOf(shapes.cookie) } });
 }
 
+/**
+ * What the document says of a request body beyond its validating schema. `shape`: the exact
+ * alternatives a client may send, each a closed object, published in place of the validating schema
+ * (which keeps the cleaning, and messages that name the field); a generated client types the body as
+ * their union, where `anyOf: [{ required }]` beside the properties generates as `{…} | unknown`, which
+ * any value satisfies. `examples`: bodies the service accepts (zod drops examples from the input side
+ * of a schema that transforms, as every cleaned body does).
+ */
+interface BodyDocumentation {
+  shape?: z.ZodType;
+  examples?: readonly Record<string, unknown>[];
+}
+const BODY_DOCUMENTATION = new WeakMap<z.ZodType, BodyDocumentation>();
+export function documentBody<T extends z.ZodType>(validating: T, documentation: BodyDocumentation): T {
+  BODY_DOCUMENTATION.set(validating, documentation);
+  return validating;
+}
+
+interface OverrideContext {
+  zodSchema: unknown;
+  jsonSchema: Record<string, unknown>;
+}
+/**
+ * The JSON Schema override: what fastify-type-provider-zod does by default for OpenAPI 3.1 (a union's
+ * empty branches go), then a documented body's shape and examples.
+ */
+function overrideJsonSchema(ctx: OverrideContext): void {
+  const zodSchema = ctx.zodSchema as z.ZodType;
+  if (zodSchema._zod.def.type === 'union' && Array.isArray(ctx.jsonSchema.anyOf)) {
+    ctx.jsonSchema.anyOf = (ctx.jsonSchema.anyOf as object[]).filter((branch) => Object.keys(branch).length > 0);
+  }
+  const documentation = BODY_DOCUMENTATION.get(zodSchema);
+  if (!documentation) return;
+  if (documentation.shape) {
+    const { description } = ctx.jsonSchema;
+    const shape = z.toJSONSchema(documentation.shape, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+    delete shape.$schema;
+    for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+    Object.assign(ctx.jsonSchema, shape, description === undefined ? {} : { description });
+  }
+  if (documentation.examples) ctx.jsonSchema.examples = structuredClone(documentation.examples);
+}
+
 /** Security requirements: an operation anyone may call, and one that also serves signed-in users as such. */
 export const PUBLIC: Array<Record<string, string[]>> = [];
 export const SIGNED_IN_OPTIONAL: Array<Record<string, string[]>> = [{}, { bearer: [] }, { cookie: [] }];
@@ -233,8 +276,9 @@ const OpenApiQuery = z.object({
 });
 
 export async function registerOpenApi(app: FastifyInstance, info: { version: string; publicUrl: string }): Promise<void> {
-  const zodTransform = createJsonSchemaTransform({ skipList: [] });
-  const zodTransformObject = createJsonSchemaTransformObject({});
+  const zodToJsonConfig = { override: overrideJsonSchema as never };
+  const zodTransform = createJsonSchemaTransform({ skipList: [], zodToJsonConfig });
+  const zodTransformObject = createJsonSchemaTransformObject({ zodToJsonConfig });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -254,7 +298,13 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
             description:
               'Every 401 carries `WWW-Authenticate`: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="…"` (RFC 6750) when the token sent expired ("The access token expired": refresh it), was revoked or is invalid.',
           },
-          cookie: { type: 'apiKey', in: 'cookie', name: 'access_token' },
+          cookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'access_token',
+            description:
+              'The session cookies, set by sign-in: `access_token` (the access JWT, one hour), or, when it is missing or expired, `refresh_token` alone. A request carrying a valid `refresh_token` cookie without a live `access_token` is authenticated: the refresh token is rotated and the answer sets both cookies anew (`Set-Cookie`), as `POST /api/auth/refresh` would. A state-changing request authenticated by cookie must come from `APP_ORIGIN` or `PUBLIC_URL` (its `Origin` or `Referer`), else 403.',
+          },
         },
       },
       security: [{ bearer: [] }, { cookie: [] }],
@@ -262,8 +312,11 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
     // @fastify/swagger copies `x-` keys of a route schema into its operation; finishOperations moves them.
     transform: (input) => {
       const { schema, url } = zodTransform(input);
-      const declared = input.schema as { responseHeaders?: unknown; requestBody?: unknown } | undefined;
+      const declared = input.schema as { responseHeaders?: unknown; requestBody?: unknown; body?: unknown } | undefined;
       const extended = schema as Json;
+      // A body without an id is written inline, where zod's override does not reach its root.
+      const inlineExamples = declared?.body ? BODY_DOCUMENTATION.get(declared.body as z.ZodType)?.examples : undefined;
+      if (inlineExamples && isObject(extended.body) && !extended.body.$ref) extended.body.examples = structuredClone(inlineExamples);
       if (declared?.responseHeaders) extended['x-response-headers'] = declared.responseHeaders;
       if (declared?.requestBody) extended['x-request-body'] = declared.requestBody;
       // A request without a body is judged as `{}` (request-input.ts): a schema that accepts it makes the body optional.

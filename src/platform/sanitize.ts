@@ -52,6 +52,19 @@ export function escapeHtml(text: string): string {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** What String.prototype.trim() and `\s` remove in JavaScript, spelled out: another regex engine's `\s` differs. */
+const SPACE = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+/** No U+0000 anywhere: every request refuses one (platform/request-input.ts). */
+const NO_NUL_PATTERN = '^[^\\u0000]*$';
+/**
+ * Text a required field keeps: after any spaces, something that is not markup (a character other than
+ * a space, `<` or `&`; or a `<` or `&` that cannot start a tag or an entity), and no U+0000. Blank,
+ * whitespace-only and markup-first values are refused by the document as by the service; a value that
+ * starts with a tag around text (`<b>Name</b>`) is kept by the service as its text, and the document
+ * calls it invalid (JSON Schema cannot say which markup leaves text behind).
+ */
+export const KEPT_TEXT_PATTERN = `^[${SPACE}]*(?:[^${SPACE}<&\\u0000]|<(?:[^a-zA-Z!?/\\u0000]|$)|&(?:[^#a-zA-Z\\u0000]|$))[^\\u0000]*$`;
+
 /**
  * A zod schema of plain text of at most `max` characters once HTML is stripped. The raw input may be
  * somewhat longer (markup is removed), but not unboundedly so. The published document states the
@@ -68,5 +81,10 @@ export function plainText(max: number, options: { required?: boolean; singleLine
       return options.singleLine ? text.replace(/\s+/g, ' ') : text;
     })
     .pipe(options.required ? kept.min(1, 'is required') : kept)
-    .meta({ maxLength: max, ...(options.required ? { minLength: 1 } : {}), description: 'Plain text: HTML tags are stripped, and the limits apply to the text kept' });
+    .meta({
+      maxLength: max,
+      ...(options.required
+        ? { minLength: 1, pattern: KEPT_TEXT_PATTERN, description: 'Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused' }
+        : { pattern: NO_NUL_PATTERN, description: 'Plain text: HTML tags are stripped, and the limits apply to the text kept' }),
+    });
 }

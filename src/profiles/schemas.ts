@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { documentBody } from '../platform/openapi.js';
 import { plainText } from '../platform/sanitize.js';
 
 const PROFILE_LIMITS = { displayName: 50, bio: 500 } as const;
@@ -32,6 +33,7 @@ export const ProfileUpdateBody = z
   .partial()
   .strict()
   .meta({ id: 'ProfileUpdate' });
+documentBody(ProfileUpdateBody, { examples: [{ displayName: 'Ada Lovelace', bio: 'Reads about analytical engines', preferences: { theme: 'dark', emailNotifications: false } }] });
 
 export const AvatarResponse = z.object({ avatarUrl: z.string(), profile: ProfileSchema }).meta({ id: 'AvatarReply' });
 

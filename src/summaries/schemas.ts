@@ -1,5 +1,6 @@
 /** Request and response schemas of the summarize routes (both variants' bodies; docs/design.md, Dialects). */
 import { z } from 'zod';
+import { documentBody } from '../platform/openapi.js';
 
 const Mode = z.enum(['quick', 'deep', 'auto']);
 
@@ -23,6 +24,15 @@ export const SummarizeBody = z
     message: 'Send content (Variant B) or an id, title, abstract or url (Variant A)',
     path: ['content'],
   });
+documentBody(SummarizeBody, {
+  examples: [
+    {
+      content:
+        'Transformers replace recurrence with attention. The model relates every position of a sequence to every other in one step. Training is faster because the computation runs in parallel. On translation benchmarks the model reaches a new state of the art at a fraction of the training cost.',
+      type: 'research_paper',
+    },
+  ],
+});
 
 export const SummarizeQuery = z.object(VariantAFields);
 

@@ -278,8 +278,11 @@ for (const leg of storeLegs()) {
         expect(tagsOnly.statusCode).toBe(200);
         expect(Object.keys(tagsOnly.json())).toEqual(['resource']);
         expect(tagsOnly.json().resource).toMatchObject({ id: added.id, notes: 'keep me', tags: ['c'] });
-        // Fields the route does not change are dropped, not applied.
-        const notesOnly = await patch(ws.id, added.id, owner.bearer, { notes: 'changed', title: 'Not renamed', url: 'https://example.org/x' });
+        // A field the route does not change is refused by name (the body is closed, as the document says), and nothing changes.
+        const renamed = await patch(ws.id, added.id, owner.bearer, { notes: 'changed', title: 'Not renamed' });
+        expect(renamed.statusCode).toBe(400);
+        expect(renamed.json().error.details.field).toBe('title');
+        const notesOnly = await patch(ws.id, added.id, owner.bearer, { notes: 'changed' });
         expect(notesOnly.json().resource).toMatchObject({ title: 'Partial', url: null, notes: 'changed', tags: ['c'] });
         const cleared = await patch(ws.id, added.id, owner.bearer, { notes: '', tags: [] });
         expect(cleared.statusCode).toBe(200);
@@ -309,7 +312,7 @@ for (const leg of storeLegs()) {
 
       it.each([
         [{}, 'notes'],
-        [{ title: 'only a field this route does not change' }, 'notes'],
+        [{ title: 'only a field this route does not change' }, 'title'],
         [{ notes: 'n'.repeat(LIMITS.notes + 1) }, 'notes'],
         [{ notes: 42 }, 'notes'],
         [{ tags: Array.from({ length: LIMITS.tags + 1 }, (_, i) => `tag${i}`) }, 'tags'],

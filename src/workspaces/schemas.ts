@@ -4,8 +4,8 @@
  * text, and limits apply to what is kept.
  */
 import { z } from 'zod';
-import { dialectUnion, ErrorResponse } from '../platform/openapi.js';
-import { plainText } from '../platform/sanitize.js';
+import { dialectUnion, ErrorResponse, documentBody } from '../platform/openapi.js';
+import { KEPT_TEXT_PATTERN, plainText } from '../platform/sanitize.js';
 
 export const LIMITS = {
   workspaceName: 200,
@@ -81,13 +81,23 @@ export const ListQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
-/** The fields a workspace is created or changed with; `name` (Variant B) and `title` (Variant A) are the same. */
-const WorkspaceFields = z.object({
+/**
+ * The fields a workspace is created or changed with; `name` (Variant B) and `title` (Variant A) are the
+ * same. Bodies are closed: an unknown field (a misspelt `nmae`) is refused with its name, not ignored.
+ */
+const WorkspaceFields = z.strictObject({
   name: WorkspaceName.optional(),
   title: WorkspaceName.optional(),
   description: plainText(LIMITS.description).optional(),
   isPublic: z.boolean().optional(),
 });
+const NAME_AND_TITLE = 'name and title are the same field of the two variants: send one (both are accepted only when equal)';
+
+/** What a client sees of the create body: Variant B named by `name`, or Variant A by `title`, each a closed object. */
+const WorkspaceCreatePublished = z.union([
+  WorkspaceFields.omit({ title: true }).required({ name: true }).describe('Variant B: named by name'),
+  WorkspaceFields.omit({ name: true }).required({ title: true }).describe('Variant A: named by title'),
+]);
 
 /** Variant B sends `name`, Variant A `title`; either names the workspace (docs/design.md, Dialects). */
 export const WorkspaceCreateBody = WorkspaceFields
@@ -103,7 +113,11 @@ export const WorkspaceCreateBody = WorkspaceFields
     description: description ?? '',
     isPublic: isPublic ?? false,
   }))
-  .meta({ id: 'WorkspaceCreate', anyOf: [{ required: ['name'] }, { required: ['title'] }] });
+  .meta({
+    id: 'WorkspaceCreate',
+    description: `A workspace named by name (Variant B) or title (Variant A); ${NAME_AND_TITLE}`,
+  });
+documentBody(WorkspaceCreateBody, { examples: [{ name: 'Protein folding', description: 'Structure prediction papers', isPublic: false }, { title: 'Reading list' }], shape: WorkspaceCreatePublished });
 
 export const WorkspaceUpdateBody = WorkspaceFields
   .superRefine((body, ctx) => {
@@ -114,11 +128,23 @@ export const WorkspaceUpdateBody = WorkspaceFields
     }
   })
   .transform(({ name, title, description, isPublic }) => ({ name: name ?? title, description, isPublic }))
-  .meta({ id: 'WorkspaceUpdate', minProperties: 1 });
+  .meta({
+    id: 'WorkspaceUpdate',
+    minProperties: 1,
+    not: { required: ['name', 'title'] },
+    description: `The fields to change (at least one); ${NAME_AND_TITLE}`,
+  });
+documentBody(WorkspaceUpdateBody, { examples: [{ name: 'Protein folding (2026)' }, { description: 'Shared with the lab', isPublic: true }] });
 
 /** The fields a resource is added with; changes take some of them, with the same bounds and cleaning. */
-const ResourceFields = z.object({
-  resourceId: z.string().trim().min(1, 'is required').max(LIMITS.resourceId, `must be at most ${LIMITS.resourceId} characters`).optional(),
+const ResourceFields = z.strictObject({
+  resourceId: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(LIMITS.resourceId, `must be at most ${LIMITS.resourceId} characters`)
+    .meta({ pattern: KEPT_TEXT_PATTERN, description: 'A search id (arxiv:2101.00001), a DOI, an arXiv id or a PMID' })
+    .optional(),
   title: plainText(LIMITS.title, { required: true, singleLine: true }).optional(),
   url: HttpUrl.optional(),
   notes: plainText(LIMITS.notes).optional(),
@@ -143,7 +169,27 @@ export const ResourceCreateBody = ResourceFields
       ctx.addIssue({ code: 'custom', path: ['title'], message: 'is required (or send a resourceId)' });
     }
   })
-  .meta({ id: 'ResourceCreate', anyOf: [{ required: ['title'] }, { required: ['resourceId'] }] });
+  .meta({
+    id: 'ResourceCreate',
+    description: 'A resource described by title (Variant A), or named by resourceId (Variant B: the service looks it up, and fields sent beside it take precedence)',
+  });
+documentBody(ResourceCreateBody, {
+  shape: z.union([
+    ResourceFields.omit({ resourceId: true }).required({ title: true }).describe('Variant A: described by title'),
+    ResourceFields.required({ resourceId: true }).describe('Variant B: named by resourceId (a search id, DOI, arXiv id or PMID)'),
+  ]),
+  examples: [
+      {
+        title: 'Attention Is All You Need',
+        url: 'https://arxiv.org/abs/1706.03762',
+        type: 'paper',
+        authors: ['Ashish Vaswani', 'Noam Shazeer'],
+        tags: ['transformers'],
+        notes: 'Section 3 describes the architecture',
+      },
+      { title: 'A paper read on paper' },
+  ],
+});
 export type ResourceCreateInput = z.output<typeof ResourceCreateBody>;
 
 /**
@@ -153,6 +199,7 @@ export type ResourceCreateInput = z.output<typeof ResourceCreateBody>;
 export const ResourceUpdateBody = ResourceFields.pick({ notes: true, tags: true })
   .refine((body) => body.notes !== undefined || body.tags !== undefined, { path: ['notes'], message: 'nothing to change: send notes or tags' })
   .meta({ id: 'ResourceUpdate', minProperties: 1 });
+documentBody(ResourceUpdateBody, { examples: [{ notes: 'Read section 3 again', tags: ['to-read', 'transformers'] }] });
 export type ResourceUpdateInput = z.output<typeof ResourceUpdateBody>;
 
 const HighlightRange = z.object({
@@ -170,26 +217,33 @@ const Highlights = z
   .describe(`{ ranges: [{ start, end, text?, color? }] } or any other object, at most ${LIMITS.highlightsBytes / 1024} KB of JSON`);
 
 export const AnnotationCreateBody = z
-  .object({
+  .strictObject({
     body: plainText(LIMITS.annotationBody, { required: true }),
     highlights: Highlights.optional(),
   })
-  .meta({ id: 'AnnotationCreate' });
+  .meta({
+    id: 'AnnotationCreate',
+  });
+documentBody(AnnotationCreateBody, { examples: [{ body: 'The key idea of the paper', highlights: { ranges: [{ start: 0, end: 12, text: 'The key idea', color: 'yellow' }] } }, { body: 'Compare with the 2019 results' }] });
 
 export const AnnotationUpdateBody = z
-  .object({
+  .strictObject({
     body: plainText(LIMITS.annotationBody, { required: true }).optional(),
     highlights: Highlights.optional(),
   })
   .refine((body) => body.body !== undefined || body.highlights !== undefined, { path: ['body'], message: 'nothing to change: send body or highlights' })
   .meta({ id: 'AnnotationUpdate', minProperties: 1 });
+documentBody(AnnotationUpdateBody, { examples: [{ body: 'The key idea, restated in section 4' }] });
 
 /** Share links are read-only views; expiry in days from now (default 30) or as a date within a year. */
 export const ShareCreateBody = z
-  .object({
+  .strictObject({
     readOnly: z.literal(true, 'must be true: share links give a read-only view').optional(),
     expiresInDays: z.number().int().min(1).max(LIMITS.shareDaysMax).optional(),
-    expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
+    expiresAt: z.iso
+      .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
+      .describe(`A time in the future, within ${LIMITS.shareDaysMax} days of now (an earlier or later one is refused)`)
+      .optional(),
   })
   .superRefine((body, ctx) => {
     if (body.expiresInDays !== undefined && body.expiresAt !== undefined) {
@@ -208,7 +262,12 @@ export const ShareCreateBody = z
       ? new Date(body.expiresAt)
       : new Date(Date.now() + (body.expiresInDays ?? LIMITS.shareDaysDefault) * 86_400_000),
   }))
-  .meta({ id: 'ShareLinkCreate', not: { required: ['expiresInDays', 'expiresAt'] } });
+  .meta({
+    id: 'ShareLinkCreate',
+    not: { required: ['expiresInDays', 'expiresAt'] },
+    description: `Expiry in days from now (default ${LIMITS.shareDaysDefault}) or as a future time within ${LIMITS.shareDaysMax} days; not both`,
+  });
+documentBody(ShareCreateBody, { examples: [{ expiresInDays: 7 }, { readOnly: true, expiresInDays: 30 }] });
 
 export const ExportQuery = z.object({ format: z.enum(['bibtex', 'ris', 'csljson']).default('bibtex') });
 

@@ -59,6 +59,13 @@ const refreshOnExpiry: Middleware = {
 export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '', credentials: 'include' });
 api.use(refreshOnExpiry);
 
+/** A multipart body of the parts named, for a `bodySerializer` (a File is sent with its name and type). */
+export function multipartBody(parts: Record<string, Blob>): FormData {
+  const form = new FormData();
+  for (const [name, part] of Object.entries(parts)) form.append(name, part);
+  return form;
+}
+
 /** The data of a successful reply, or the ApiError of a failed one (a network failure is an ApiError too). */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   let result: { data?: T; error?: unknown; response: Response };

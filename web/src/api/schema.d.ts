@@ -630,8 +630,26 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "body": "The key idea of the paper",
+         *       "highlights": {
+         *         "ranges": [
+         *           {
+         *             "start": 0,
+         *             "end": 12,
+         *             "text": "The key idea",
+         *             "color": "yellow"
+         *           }
+         *         ]
+         *       }
+         *     }
+         * @example {
+         *       "body": "Compare with the 2019 results"
+         *     }
+         */
         AnnotationCreateInput: {
-            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
             body: string;
             /** @description { ranges: [{ start, end, text?, color? }] } or any other object, at most 16 KB of JSON */
             highlights?: {
@@ -646,8 +664,13 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "body": "The key idea, restated in section 4"
+         *     }
+         */
         AnnotationUpdateInput: {
-            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
             body?: string;
             /** @description { ranges: [{ start, end, text?, color? }] } or any other object, at most 16 KB of JSON */
             highlights?: {
@@ -743,8 +766,18 @@ export interface components {
         ProfileReply: {
             profile: components["schemas"]["Profile"];
         };
+        /**
+         * @example {
+         *       "displayName": "Ada Lovelace",
+         *       "bio": "Reads about analytical engines",
+         *       "preferences": {
+         *         "theme": "dark",
+         *         "emailNotifications": false
+         *       }
+         *     }
+         */
         ProfileUpdateInput: {
-            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
             displayName?: string;
             /** @description null or empty clears it */
             bio?: string | null;
@@ -813,9 +846,47 @@ export interface components {
             /** @description Minutes: known reading times where stored, else an estimate from the stored text at 200 words a minute */
             readingTime: number;
         };
+        /**
+         * @description A resource described by title (Variant A), or named by resourceId (Variant B: the service looks it up, and fields sent beside it take precedence)
+         * @example {
+         *       "title": "Attention Is All You Need",
+         *       "url": "https://arxiv.org/abs/1706.03762",
+         *       "type": "paper",
+         *       "authors": [
+         *         "Ashish Vaswani",
+         *         "Noam Shazeer"
+         *       ],
+         *       "tags": [
+         *         "transformers"
+         *       ],
+         *       "notes": "Section 3 describes the architecture"
+         *     }
+         * @example {
+         *       "title": "A paper read on paper"
+         *     }
+         */
         ResourceCreateInput: {
-            resourceId?: string;
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
+            title: string;
+            /**
+             * Format: uri
+             * @description An http(s) URL
+             */
+            url?: string;
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+            notes?: string;
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+            type?: string;
+            tags?: string[];
+            authors?: string[];
+            /** @description Any JSON object of at most 64 KB */
+            data?: {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @description A search id (arxiv:2101.00001), a DOI, an arXiv id or a PMID */
+            resourceId: string;
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
             title?: string;
             /**
              * Format: uri
@@ -832,7 +903,16 @@ export interface components {
             data?: {
                 [key: string]: unknown;
             };
-        } | unknown | unknown;
+        };
+        /**
+         * @example {
+         *       "notes": "Read section 3 again",
+         *       "tags": [
+         *         "to-read",
+         *         "transformers"
+         *       ]
+         *     }
+         */
         ResourceUpdateInput: {
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
             notes?: string;
@@ -923,13 +1003,32 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @description Expiry in days from now (default 30) or as a future time within 365 days; not both
+         * @example {
+         *       "expiresInDays": 7
+         *     }
+         * @example {
+         *       "readOnly": true,
+         *       "expiresInDays": 30
+         *     }
+         */
         ShareLinkCreateInput: {
             /** @constant */
             readOnly?: true;
             expiresInDays?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description A time in the future, within 365 days of now (an earlier or later one is refused)
+             */
             expiresAt?: string;
         };
+        /**
+         * @example {
+         *       "email": "ada@example.org",
+         *       "password": "tidal-quasar-42"
+         *     }
+         */
         SignInInput: {
             email: string;
             password: string;
@@ -939,6 +1038,13 @@ export interface components {
             user: components["schemas"]["User"];
             session: components["schemas"]["Session"];
         };
+        /**
+         * @example {
+         *       "email": "ada@example.org",
+         *       "password": "tidal-quasar-42",
+         *       "name": "Ada Lovelace"
+         *     }
+         */
         SignUpInput: {
             /** Format: email */
             email: string;
@@ -1018,20 +1124,45 @@ export interface components {
                 shares: number;
             };
         };
+        /**
+         * @description A workspace named by name (Variant B) or title (Variant A); name and title are the same field of the two variants: send one (both are accepted only when equal)
+         * @example {
+         *       "name": "Protein folding",
+         *       "description": "Structure prediction papers",
+         *       "isPublic": false
+         *     }
+         * @example {
+         *       "title": "Reading list"
+         *     }
+         */
         WorkspaceCreateInput: {
-            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
-            name?: string;
-            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
-            title?: string;
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
+            name: string;
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
             description?: string;
             isPublic?: boolean;
-        } | unknown | unknown;
+        } | {
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
+            title: string;
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+            description?: string;
+            isPublic?: boolean;
+        };
         WorkspaceList: components["schemas"]["Workspace"][];
+        /**
+         * @description The fields to change (at least one); name and title are the same field of the two variants: send one (both are accepted only when equal)
+         * @example {
+         *       "name": "Protein folding (2026)"
+         *     }
+         * @example {
+         *       "description": "Shared with the lab",
+         *       "isPublic": true
+         *     }
+         */
         WorkspaceUpdateInput: {
-            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
             name?: string;
-            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
             title?: string;
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
             description?: string;
@@ -1731,6 +1862,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.org"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: email */
                     email: string;
@@ -1828,6 +1964,12 @@ export interface operations {
         /** @description Either `token` (from the reset mail), or, signed in, `currentPassword`. Either way every reset link mailed earlier stops working. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "tidal-quasar-42",
+                 *       "password": "harbor-nebula-57"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The token from the reset link (signed out) */
                     token?: string;
@@ -2290,7 +2432,7 @@ export interface operations {
             content: {
                 "multipart/form-data": {
                     /** @description An image (PNG, JPEG, WebP, GIF, SVG…; judged by its bytes) of at most 2 MB */
-                    file: string;
+                    file: Blob;
                 };
             };
         };
@@ -2406,9 +2548,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": string;
-                    "image/jpeg": string;
-                    "image/webp": string;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
+                    "image/webp": Blob;
                 };
             };
             /** @description Invalid input: details.field names the field */
@@ -4935,6 +5077,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Transformers replace recurrence with attention. The model relates every position of a sequence to every other in one step. Training is faster because the computation runs in parallel. On translation benchmarks the model reaches a new state of the art at a fraction of the training cost.",
+                 *       "type": "research_paper"
+                 *     }
+                 */
                 "application/json": {
                     id?: string;
                     source?: string;

@@ -5,7 +5,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, multipartBody, unwrap } from '../../api/client';
 import { ApiError, describeError } from '../../api/errors';
 import type { components } from '../../api/schema';
 import { useDraft } from '../../app/drafts';
@@ -103,11 +103,8 @@ function AvatarForm({ profile }: { profile: Profile }) {
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   const upload = useMutation({
-    mutationFn: async (chosen: File) => {
-      const body = new FormData();
-      body.append('file', chosen);
-      return unwrap(api.POST('/api/profile/avatar', { body: body as never, bodySerializer: (value: unknown) => value as FormData }));
-    },
+    mutationFn: async (chosen: File) =>
+      unwrap(api.POST('/api/profile/avatar', { body: { file: chosen }, bodySerializer: multipartBody })),
     onSuccess: async (reply) => {
       queryClient.setQueryData(PROFILE_KEY, reply.profile);
       await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
