@@ -46,6 +46,9 @@ for (const leg of storeLegs()) {
       base = await listen(t);
     });
     afterAll(async () => {
+      // The test's fetch (undici's pool) may leave a connection it opened and never sent a request on;
+      // the server would wait for it until its headers timeout (60 s) before closing.
+      t?.app.server.closeAllConnections();
       await t?.close();
       await fixtures?.close();
     });
@@ -96,6 +99,20 @@ for (const leg of storeLegs()) {
       const after = await scrape(base);
       expect(moved(before, after, 'http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(1);
       expect(moved(before, after, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/workspaces', status_code: '401' })).toBe(1);
+    });
+
+    it('counts the summary cache missing, then hitting for the same paper', async () => {
+      const paper = { title: 'Metrics for a summary', abstract: 'Counting what a cache does tells an operator whether it pays. '.repeat(6), mode: 'quick' };
+      const summarize = () => fetch(`${base}/api/summarize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(paper) });
+      const before = await scrape(base);
+      expect((await summarize()).status).toBe(200);
+      const first = await scrape(base);
+      expect(moved(before, first, 'cache_lookups_total', { cache: 'summary', result: 'miss' })).toBe(1);
+      expect(moved(before, first, 'cache_lookups_total', { cache: 'summary', result: 'hit' })).toBe(0);
+      expect((await summarize()).status).toBe(200);
+      const second = await scrape(base);
+      expect(moved(first, second, 'cache_lookups_total', { cache: 'summary', result: 'hit' })).toBe(1);
+      expect(moved(first, second, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/summarize', status_code: '200' })).toBe(1);
     });
 
     it('shows a summary stream while it is open', async () => {
