@@ -19,6 +19,7 @@ import { sessionHasEnded } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { AppContext, ResourceResolver } from './context.js';
 import { healthRoutes } from './health/routes.js';
+import { metricsRoutes } from './metrics/routes.js';
 import { createDrain } from './platform/drain.js';
 import { serializeError } from './platform/error-logging.js';
 import { answerClientError, installErrorHandling } from './platform/http-errors.js';
@@ -34,6 +35,7 @@ import { workspaceRoutes } from './workspaces/routes.js';
 import { createSearchService } from './search/service.js';
 import { searchRoutes } from './search/routes.js';
 import { createSummaryCache } from './summaries/cache.js';
+import { countSummaryLookups } from './summaries/metrics.js';
 import { createSummarizer } from './summaries/produce.js';
 import { summaryRoutes } from './summaries/routes.js';
 import { closePdfExtractors } from './summaries/pdf/extract.js';
@@ -110,6 +112,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     void reply.header('x-request-id', request.id);
     done();
   });
+  // One observation per answer, by the route's pattern (an unknown URL is `unmatched`), never the URL asked for.
+  const { metrics } = platform;
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
 
   const search = createSearchService(config, platform, app.log);
   const tokens = createAccessTokenIssuer(platform.signingSecret);
@@ -146,14 +154,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(idempotency, { db: ctx.db, secret: platform.signingSecret, scopeOf: requesterKey, now: options.clock });
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  for (const routes of [healthRoutes, authRoutes, profileRoutes, workspaceRoutes, analyticsRoutes]) {
+  for (const routes of [healthRoutes, metricsRoutes, authRoutes, profileRoutes, workspaceRoutes, analyticsRoutes]) {
     await app.register(async (scope) => routes(scope, ctx));
   }
   await app.register(async (scope) => searchRoutes(scope, ctx, search));
 
-  const summaryCache = createSummaryCache({
-    shared: platform.kv ?? (platform.redis ? createRedisCache(platform.redis, 'summary:') : undefined),
-  });
+  const summaryCache = countSummaryLookups(
+    createSummaryCache({ shared: platform.kv ?? (platform.redis ? createRedisCache(platform.redis, 'summary:') : undefined) }),
+    metrics,
+  );
   const summarizer = createSummarizer({
     outbound: platform.outbound,
     cache: summaryCache,

@@ -49,6 +49,18 @@ describe('loadConfig', () => {
     expect(error!.problems.length).toBeGreaterThanOrEqual(5);
   });
 
+  it('opens GET /metrics in development and test, shuts it in production, and asks for METRICS_TOKEN wherever it is set', () => {
+    const token = 't'.repeat(32);
+    const secret = 's'.repeat(32);
+    expect(loadConfig({}).metrics).toEqual({ access: 'open' });
+    expect(loadConfig({ NODE_ENV: 'test' }).metrics).toEqual({ access: 'open' });
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret }).metrics).toEqual({ access: 'off' });
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, METRICS_TOKEN: token }).metrics).toEqual({ access: 'token', token });
+    expect(loadConfig({ METRICS_TOKEN: `  ${token} ` }).metrics).toEqual({ access: 'token', token });
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 32 characters/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'x'.repeat(257) })).toThrow(/METRICS_TOKEN: must be at most 256 characters/);
+  });
+
   it('reads TRUST_PROXY as the number of proxies in front: on is one, off is none, anything else is refused', () => {
     expect(loadConfig({}).trustProxy).toBe(0);
     for (const on of ['1', 'true', 'yes']) expect(loadConfig({ TRUST_PROXY: on }).trustProxy).toBe(1);

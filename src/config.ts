@@ -114,6 +114,7 @@ const EnvSchema = z
     RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP: positiveInt(60),
 
     WEB_DIST_DIR: optionalString,
+    METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').max(256, 'must be at most 256 characters').optional()),
 
     EMAILJS_SERVICE_ID: optionalString,
     EMAILJS_TEMPLATE_ID: optionalString,
@@ -219,6 +220,11 @@ export interface Config {
   emailjs: { serviceId?: string; templateId?: string; publicKey?: string };
   /** The built web app (`vite build`'s output) served at `/`. */
   webDistDir: string;
+  /**
+   * Who may read GET /metrics: `open` (development and test without METRICS_TOKEN), a bearer `token`,
+   * or nobody (`off`: production without METRICS_TOKEN answers 404).
+   */
+  metrics: { access: 'open' } | { access: 'token'; token: string } | { access: 'off' };
 }
 
 export class ConfigError extends Error {
@@ -331,6 +337,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       publicKey: env.EMAILJS_PUBLIC_KEY,
     },
     webDistDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR,
+    metrics: env.METRICS_TOKEN
+      ? { access: 'token', token: env.METRICS_TOKEN }
+      : { access: env.NODE_ENV === 'production' ? 'off' : 'open' },
   };
   return Object.freeze(config);
 }

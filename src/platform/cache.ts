@@ -4,6 +4,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
+import { keyspaceOf } from './metrics.js';
 
 export interface Cache {
   readonly kind: 'memory' | 'redis';
@@ -67,5 +68,19 @@ export function createResilientCache(primary: Cache, fallback: Cache): Cache {
     delete: async (key) => {
       await Promise.allSettled([primary.delete(key), fallback.delete(key)]);
     },
+  };
+}
+
+/** The same cache, with every `get` counted as a hit or a miss under its key's prefix (`search:…` → `search`). */
+export function countLookups(cache: Cache, count: (keyPrefix: string, hit: boolean) => void): Cache {
+  return {
+    kind: cache.kind,
+    get: async (key) => {
+      const value = await cache.get(key);
+      count(keyspaceOf(key), value !== null);
+      return value;
+    },
+    set: (key, value, ttl) => cache.set(key, value, ttl),
+    delete: (key) => cache.delete(key),
   };
 }

@@ -6,12 +6,13 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { createMemoryCache, createRedisCache, createResilientCache, type Cache } from './cache.js';
+import { countLookups, createMemoryCache, createRedisCache, createResilientCache, type Cache } from './cache.js';
 import { openDatabase, pgliteDirFor, type Database } from './db/client.js';
 import { createDiskBlobStore, type BlobStore } from './blob-store.js';
 import { createHealthMonitor, QUICK_CHECK_MS, type HealthMonitor } from './health.js';
 import { createKvRestStore, type KvRestStore } from './kv-rest.js';
 import { createMailer, type Mailer } from './mail.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { createOutbound, serviceUserAgent, type Outbound } from './outbound.js';
 import { createRateLimiter, type LimitRule, type RateLimiter } from './rate-limit.js';
 import { resolveSigningSecret } from './secrets.js';
@@ -28,6 +29,7 @@ export interface Platform {
   blobs: BlobStore;
   outbound: Outbound;
   health: HealthMonitor;
+  metrics: Metrics;
   signingSecret: string;
   close(): Promise<void>;
 }
@@ -55,8 +57,9 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, redisPrefix) : undefined;
 
   const kv = config.kvRest ? await createKvRestStore(config.kvRest) : undefined;
+  const metrics = createMetrics({ databasePool: database.poolStats });
   const memoryCache = createMemoryCache();
-  const cache = redis ? createResilientCache(createRedisCache(redis), memoryCache) : memoryCache;
+  const cache = countLookups(redis ? createResilientCache(createRedisCache(redis), memoryCache) : memoryCache, metrics.countCacheLookup);
   const outbound = createOutbound({
     allowPrivate: config.outboundAllowPrivate,
     userAgent: serviceUserAgent(config.providers.contactEmail),
@@ -91,6 +94,7 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
     blobs: createDiskBlobStore({ rootDir: join(config.dataDir, 'blobs'), publicBaseUrl: config.publicUrl }),
     outbound,
     health,
+    metrics,
     signingSecret,
     async close() {
       health.stop();

@@ -13,7 +13,7 @@ import { createSemanticScholarProvider } from './providers/semanticscholar.js';
 import { createYoutubeProvider } from './providers/youtube.js';
 import { createZenodoProvider } from './providers/zenodo.js';
 import { PROVIDER_IDS } from './types.js';
-import type { ProviderFactoryOptions, ProviderId, SearchProvider } from './types.js';
+import type { ProviderFactoryOptions, ProviderId, ProviderObserver, SearchProvider } from './types.js';
 
 export interface ProviderSettings {
   outbound: Outbound;
@@ -25,6 +25,8 @@ export interface ProviderSettings {
   timeoutMs: number;
   /** Replaces a provider's limiter (tests use fast ones; a shared Redis limiter could go here). */
   limiters?: Partial<Record<ProviderId, ProviderLimiter>>;
+  /** Told of every provider call and rate-limit hit (the metrics). */
+  observer?: ProviderObserver;
 }
 
 export type SearchProviders = Readonly<Record<ProviderId, SearchProvider>>;
@@ -54,6 +56,7 @@ export function createProviders(settings: ProviderSettings): SearchProviders {
       ...(apiKey ? { apiKey } : {}),
       ...(settings.contactEmail ? { contactEmail: settings.contactEmail } : {}),
       ...(limiter ? { limiter } : {}),
+      ...(settings.observer ? { observer: settings.observer } : {}),
     });
     return [id, provider] as const;
   });

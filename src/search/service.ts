@@ -4,6 +4,7 @@ import type { ResolvedResource, ResourceResolver } from '../context.js';
 import type { Platform } from '../platform/index.js';
 import type { ProviderFailureLog } from './federate.js';
 import { lookupResource } from './lookup.js';
+import { providerMetrics } from './metrics.js';
 import { presentSearchResult } from './presenters.js';
 import { createProviders, type SearchProviders } from './registry.js';
 import type { SearchRecord } from './types.js';
@@ -28,6 +29,7 @@ export function createSearchService(config: Config, platform: Platform, log?: Pr
     semanticScholarApiKey: config.providers.semanticScholarApiKey,
     contactEmail: config.providers.contactEmail,
     timeoutMs: config.providers.timeoutMs,
+    observer: providerMetrics(platform.metrics),
   });
   return {
     providers,

@@ -114,6 +114,17 @@ export interface ProviderFactoryOptions {
   timeoutMs: number;
   /** Shared rate/concurrency limiter; by default one built from the provider's published rate. */
   limiter?: ProviderLimiter;
+  /** Told of every search and lookup and of every rate-limit hit (the metrics; search/metrics.ts). */
+  observer?: ProviderObserver;
+}
+
+/** How a provider call ended: `ok`, or the ProviderError's kind (`error` for anything else). */
+export type ProviderCallOutcome = 'ok' | 'timeout' | 'rate_limited' | 'upstream' | 'bad_response' | 'network' | 'aborted' | 'error';
+
+export interface ProviderObserver {
+  call(provider: ProviderId, operation: 'search' | 'lookup', outcome: ProviderCallOutcome, seconds: number): void;
+  /** `upstream`: the API answered 429; `local`: this process's limiter had no request slot before the deadline. */
+  rateLimited(provider: ProviderId, by: 'upstream' | 'local'): void;
 }
 
 /** Provider-answer cache the platform plugs in (memory or Redis). Values are opaque strings. */

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { Cancellation, Stage, Summarizer, SummaryRequest } from './produce.js';
 import { presentPlainError, presentStreamError, presentStreamRefusal, presentSummary } from './presenters.js';
 import { PlainError, StreamHeaders, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
+import { openStreamsGauge } from './metrics.js';
 import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from './stream.js';
 import { toSummaryVariantA } from './variants.js';
 
@@ -80,6 +81,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
   // Streams open now: when the server shuts down each gets an `error` event and its work is stopped,
   // so the process drains at once instead of waiting for them.
   const openStreams = new Set<EventStream>();
+  const streamsOpen = openStreamsGauge(ctx.platform.metrics);
   const shutdown = new AbortController();
   app.addHook('preClose', async () => {
     for (const stream of openStreams) stream.finish('error', SHUTDOWN_EVENT);
@@ -161,7 +163,11 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
         stream.finish('error', refusal);
       } else {
         openStreams.add(stream);
-        void runStream(request, reply, request.query, stream).finally(() => openStreams.delete(stream));
+        streamsOpen.inc();
+        void runStream(request, reply, request.query, stream).finally(() => {
+          openStreams.delete(stream);
+          streamsOpen.dec();
+        });
       }
       return reply;
     },

@@ -10,6 +10,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { PoolStats } from '../metrics.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -30,6 +31,8 @@ export interface Database {
    * is missed) or cannot be opened, `listening(true)` once it listens (again).
    */
   listen(channel: string, handlers: NotificationHandlers): void;
+  /** The connection pool's state (PostgreSQL); the embedded database has no pool. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -184,6 +187,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       lost.add(listener);
     },
     listen: notifications.listen,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close: async () => {
       const client = pinger;
       pinger = null;

@@ -4,11 +4,14 @@
  * settings. Everything every provider does alike (the limiter, the upstream client, the base address,
  * the description for `GET /api/search/providers`) happens here, once.
  */
+import { isProviderError } from '../provider-error.js';
 import { createProviderLimiter } from '../provider-limiter.js';
 import type {
+  ProviderCallOutcome,
   ProviderFactoryOptions,
   ProviderId,
   ProviderLookupOptions,
+  ProviderObserver,
   ProviderSearchAnswer,
   ProviderSearchOptions,
   SearchProvider,
@@ -62,6 +65,7 @@ export function defineProvider(definition: ProviderDefinition): ProviderFactory 
       limiter,
       timeoutMs: settings.timeoutMs,
       contactEmail: settings.contactEmail,
+      ...(settings.observer ? { observer: settings.observer } : {}),
       headers: {
         ...(definition.accept ? { accept: definition.accept } : {}),
         ...definition.headers?.(settings),
@@ -82,8 +86,32 @@ export function defineProvider(definition: ProviderDefinition): ProviderFactory 
       maxConcurrency: limiter.maxConcurrency,
       ...(definition.requestsPerSearch ? { requestsPerSearch: definition.requestsPerSearch } : {}),
       isEnabled: () => enabled,
-      search: (query, options) => definition.search(api, query, options),
-      lookup: (nativeId, options = {}) => definition.lookup(api, nativeId, options),
+      search: observed(settings.observer, definition.id, 'search', (query: string, options: ProviderSearchOptions) => definition.search(api, query, options)),
+      lookup: observed(settings.observer, definition.id, 'lookup', (nativeId: string, options: ProviderLookupOptions = {}) =>
+        definition.lookup(api, nativeId, options),
+      ),
     };
+  };
+}
+
+/** The call, with its outcome and duration told to the observer when it settles; the call itself when there is none. */
+function observed<A extends unknown[], R>(
+  observer: ProviderObserver | undefined,
+  provider: ProviderId,
+  operation: 'search' | 'lookup',
+  call: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  if (!observer) return call;
+  return async (...args) => {
+    const startedAt = performance.now();
+    let outcome: ProviderCallOutcome = 'ok';
+    try {
+      return await call(...args);
+    } catch (error) {
+      outcome = isProviderError(error) ? error.kind : 'error';
+      throw error;
+    } finally {
+      observer.call(provider, operation, outcome, (performance.now() - startedAt) / 1000);
+    }
   };
 }

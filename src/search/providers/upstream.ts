@@ -8,7 +8,7 @@ import type { Outbound, OutboundResponse } from '../../platform/outbound.js';
 import { ProviderError } from '../provider-error.js';
 import { LimiterRefusedError, parseRetryAfter, sleep } from '../provider-limiter.js';
 import type { ProviderLimiter } from '../provider-limiter.js';
-import type { ProviderId } from '../types.js';
+import type { ProviderId, ProviderObserver } from '../types.js';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** Longest Retry-After honoured even when the deadline would allow more. */
@@ -38,6 +38,8 @@ export interface UpstreamClientOptions {
   contactEmail?: string;
   headers?: Record<string, string>;
   now?: () => number;
+  /** Told of each 429 and each request the local limiter refuses for want of a rate slot. */
+  observer?: ProviderObserver;
 }
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -55,18 +57,22 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     try {
       release = await options.limiter.acquire({ deadlineAt, signal: request.signal });
     } catch (error) {
-      throw limiterFailure(provider, error);
+      const failure = limiterFailure(provider, error);
+      if (failure.kind === 'rate_limited') options.observer?.rateLimited(provider, 'local');
+      throw failure;
     }
     try {
       const remaining = Math.min(options.timeoutMs, deadlineAt - now());
       if (remaining <= 0) throw new ProviderError(provider, 'timeout', 'Deadline passed before the request started');
-      return await options.outbound.request(url, {
+      const response = await options.outbound.request(url, {
         method: 'GET',
         headers: { ...baseHeaders, ...request.headers },
         timeoutMs: remaining,
         maxBytes: MAX_BODY_BYTES,
         signal: request.signal,
       });
+      if (response.status === 429) options.observer?.rateLimited(provider, 'upstream');
+      return response;
     } catch (error) {
       throw outboundFailure(provider, error);
     } finally {
