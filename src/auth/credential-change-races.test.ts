@@ -177,7 +177,7 @@ for (const leg of storeLegs()) {
         const deps: SessionDeps = {
           db: database.db,
           tokens: createAccessTokenIssuer('x'.repeat(32)),
-          revocations: createRevocationList(database, sessionHasEnded),
+          revocations: createRevocationList(database, sessionHasEnded, { warn: () => {}, info: () => {} }),
         };
         const user = await createUserWithProfile(database.db, { email: uniqueEmail('stale'), name: 'Owner', passwordHash: 'old-hash', emailConfirmed: true });
         const checkedBefore = { id: user.id, email: user.email, name: user.name, credentialsVersion: user.credentialsVersion };
