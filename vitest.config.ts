@@ -15,6 +15,7 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     // Fails a test whose replies do not match their routes' response schemas (test/support/reply-schemas.ts).
     setupFiles: ['test/support/reply-check-setup.ts'],
-    reporters: ['default'],
+    // Then the slowest files, slowest first (test/support/slowest-files-reporter.ts).
+    reporters: ['default', './test/support/slowest-files-reporter.ts'],
   },
 });

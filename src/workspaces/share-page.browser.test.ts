@@ -7,7 +7,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { connectChromium } from '../../test/support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
@@ -42,10 +43,7 @@ for (const leg of storeLegs()) {
       t = await buildTestApp({ leg });
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-      });
+      browser = await connectChromium();
 
       owner = await buildUser(t.app);
       const ws = await createWorkspace(t.app, owner, {

@@ -1,5 +1,5 @@
 /**
- * Builds the real app for tests: PGlite in memory always; PostgreSQL (a fresh database per app) and
+ * Builds the real app for tests: PGlite in memory always (a copy of the run's one migrated database); PostgreSQL (a fresh database per app) and
  * Redis (a fresh key prefix per app) when TEST_DATABASE_URL / TEST_REDIS_URL are set.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -12,6 +12,7 @@ import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/platform/db/client.js';
 import type { PlatformOverrides } from '../../src/platform/index.js';
+import { migratedPgliteTemplate } from './pglite-template.js';
 import { checkReplySchemas } from './reply-schemas.js';
 import { storeLegSkipReason } from './skip-reasons.js';
 
@@ -96,7 +97,8 @@ export async function buildTestApp(
     ...options.env,
   };
   const config = loadConfig(env);
-  const ownDatabase = !shared && !databaseUrl ? await openDatabase({ pgliteDir: 'memory://' }) : undefined;
+  // A copy of the run's one migrated database (test/support/pglite-template.ts).
+  const ownDatabase = !shared && !databaseUrl ? await openDatabase({ pgliteDir: 'memory://', pgliteFrom: await migratedPgliteTemplate() }) : undefined;
   const database = shared ? shared.database : ownDatabase;
   const seeRoute = options.build?.onRoute;
   const app = await buildApp(config, {

@@ -10,8 +10,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildOncePerRun, ROOT } from './build-once.js';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildTestApp, type StoreLeg, type TestApp } from './app.js';
+import { connectChromium } from './chromium.js';
 import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServer } from './fixture-server.js';
 import { freePort } from './server-process.js';
 import { CHROMIUM_PATH } from './skip-reasons.js';
@@ -24,10 +25,10 @@ const inCi = process.env.CI === 'true' || process.env.CI === '1';
 export const webSkipReason: string | null = !existsSync(CHROMIUM_PATH) && !inCi ? `${CHROMIUM_PATH} not installed: web app browser journeys skipped` : null;
 if (webSkipReason) console.warn(webSkipReason);
 
-/** A journey's time limit: each page is checked by axe four times (two viewports, two themes) on a shared machine. */
+/** A journey's time limit: each page is checked by axe two or four times (`auditCombinations`) on a shared machine. */
 export const JOURNEY_TIMEOUT_MS = 180_000;
 
-/** The two viewports every page is checked and photographed at. */
+/** The two viewports pages are checked and photographed at. */
 export const VIEWPORTS = {
   mobile: { width: 390, height: 844 },
   desktop: { width: 1280, height: 800 },
@@ -77,13 +78,9 @@ export async function startWebServer(options: { leg?: StoreLeg; routes?: Fixture
   };
 }
 
-/** Debian's Chromium, headless, with the flags the share-page tests use. */
+/** Debian's Chromium, headless: a connection to the run's one browser (test/support/chromium.ts). */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`In CI the web app journeys must run: ${CHROMIUM_PATH} is missing`);
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  return connectChromium();
 }
 
 /** A fresh browser profile (its own cookies) at one of the two viewports, in a colour scheme. */
@@ -158,23 +155,32 @@ export async function signInThroughApp(page: Page, credentials: Pick<Credentials
   await page.waitForURL((url) => !url.pathname.startsWith('/auth/'));
 }
 
+export type AuditCombination = readonly [ViewportName, 'light' | 'dark'];
+
 /**
- * Checks the page as it is now in light and in dark (the app follows the emulated
- * prefers-color-scheme while its theme is `system`) at both viewports: axe's serious and critical
- * findings are collected (the caller expects none) and a screenshot is saved for each,
- * `<name>-<viewport>-<scheme>.png`. Leaves the page at the desktop size in light.
+ * The viewport and colour-scheme combinations `auditPage` checks: two by default (mobile in light,
+ * desktop in dark, so each viewport and each scheme is seen once), all four with `WEB_AUDIT=all`.
+ */
+export function auditCombinations(env: Record<string, string | undefined> = process.env): AuditCombination[] {
+  if (env.WEB_AUDIT === 'all') return [['mobile', 'light'], ['mobile', 'dark'], ['desktop', 'light'], ['desktop', 'dark']];
+  return [['mobile', 'light'], ['desktop', 'dark']];
+}
+
+/**
+ * Checks the page as it is now at each of `auditCombinations()` (the app follows the emulated
+ * prefers-color-scheme while its theme is `system`): axe's serious and critical findings are collected
+ * (the caller expects none) and a screenshot is saved for each, `<name>-<viewport>-<scheme>.png`.
+ * Leaves the page at the desktop size in light.
  */
 export async function auditPage(page: Page, name: string): Promise<Record<string, AxeFinding[]>> {
   const findings: Record<string, AxeFinding[]> = {};
-  for (const viewport of ['mobile', 'desktop'] as const) {
+  for (const [viewport, scheme] of auditCombinations()) {
     await page.setViewportSize(VIEWPORTS[viewport]);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForFunction((expected) => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme === expected, scheme);
-      const found = await seriousA11yViolations(page);
-      if (found.length > 0) findings[`${viewport}-${scheme}`] = found;
-      await screenshot(page, `${name}-${viewport}-${scheme}`);
-    }
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForFunction((expected) => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme === expected, scheme);
+    const found = await seriousA11yViolations(page);
+    if (found.length > 0) findings[`${viewport}-${scheme}`] = found;
+    await screenshot(page, `${name}-${viewport}-${scheme}`);
   }
   await page.setViewportSize(VIEWPORTS.desktop);
   await page.emulateMedia({ colorScheme: 'light' });

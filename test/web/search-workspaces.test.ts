@@ -9,7 +9,7 @@
  * serious/critical findings) in light and dark and are photographed at both sizes; the summary
  * dialog, annotations, the notes form and the failed export pass it in light at 1280×800.
  */
-import { readFileSync } from 'node:fs';
+import { text as streamText } from 'node:stream/consumers';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRoute } from '../support/fixture-server.js';
@@ -273,7 +273,8 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       // parses as their format.
       const downloaded = async (name: string): Promise<{ file: string; text: string }> => {
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
-        return { file: download.suggestedFilename(), text: readFileSync((await download.path()), 'utf8') };
+        // The run's Chromium is a browser server: its download is read as a stream, not from its path.
+        return { file: download.suggestedFilename(), text: await streamText(await download.createReadStream()) };
       };
       const bibtex = await downloaded('BibTeX');
       expect(bibtex.file).toBe('Reading list.bib');

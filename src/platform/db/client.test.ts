@@ -1,13 +1,14 @@
 /**
  * Prepared statements on both stores, and the PostgreSQL client's health ping: asked on a connection
- * of its own, so a busy pool is no outage.
+ * of its own, so a busy pool is no outage; an embedded database started from a copy of another.
  */
+import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, storeLegs } from '../../../test/support/app.js';
 import { eventually } from '../../../test/support/process-client.js';
-import { openDatabase, preparedStatement, type Database } from './client.js';
+import { migrateEmbedded, openDatabase, preparedStatement, type Database } from './client.js';
 import { users } from './schema.js';
 
 describe.each(storeLegs())('preparedStatement ($name)', (leg) => {
@@ -85,5 +86,27 @@ describe.skipIf(postgresLeg.skipReason)('the PostgreSQL ping', () => {
     expect(await database.ping()).toBe(true);
     expect(Date.now() - started).toBeLessThan(500);
     await busy;
+  });
+});
+
+describe('an embedded database started from a copy (pgliteFrom)', () => {
+  it('holds what the copy held and is migrated', async () => {
+    const original = new PGlite('memory://');
+    await migrateEmbedded(original);
+    await original.query(`insert into users (email, name) values ('copied@example.org', 'Copied')`);
+    const { rows: applied } = await original.query<{ count: number }>('select count(*)::int as count from drizzle.__drizzle_migrations');
+    const dump = await original.dumpDataDir('none');
+    await original.close();
+
+    const copy = await openDatabase({ pgliteDir: 'memory://', pgliteFrom: dump });
+    try {
+      const [row] = await copy.db.select({ name: users.name }).from(users).where(eq(users.email, 'copied@example.org'));
+      expect(row?.name).toBe('Copied');
+      // PGlite's driver answers execute() with its result, rows and all.
+      const after = (await copy.db.execute(sql`select count(*)::int as count from drizzle.__drizzle_migrations`)) as { rows: { count: number }[] };
+      expect(after.rows[0]?.count).toBe(applied[0]?.count);
+    } finally {
+      await copy.close();
+    }
   });
 });

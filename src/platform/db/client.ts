@@ -70,11 +70,22 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** Folder of the embedded database; `memory://` keeps it in memory (tests). */
   pgliteDir?: string;
+  /**
+   * An embedded database to start from, as PGlite's `dumpDataDir()` wrote it (tests start each app
+   * from one migrated copy instead of migrating a new database each time); the migrations still run
+   * and apply what it lacks.
+   */
+  pgliteFrom?: Blob;
   poolSize?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options.pgliteDir ?? 'memory://');
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options.pgliteDir ?? 'memory://', options.pgliteFrom);
+}
+
+/** Applies the migrations `drizzle/` holds that this embedded database lacks. */
+export async function migrateEmbedded(client: PGlite): Promise<void> {
+  await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
 }
 
 /**
@@ -85,12 +96,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
-async function openPglite(dir: string): Promise<Database> {
+async function openPglite(dir: string, from?: Blob): Promise<Database> {
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const client = new PGlite(dir, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] });
+  const client = new PGlite(dir, {
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    ...(from ? { loadDataDir: from } : {}),
+  });
   await client.waitReady;
+  await migrateEmbedded(client);
   const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
     db: db as unknown as Db,
     kind: 'pglite',

@@ -1,0 +1,18 @@
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase } from '/work/wt-suite-speed/src/platform/db/client.js';
+let t = Date.now();
+const d = await openDatabase({ pgliteDir: 'memory://' });
+console.log('migrate', Date.now() - t);
+await d.close();
+t = Date.now();
+const p = new PGlite('memory://');
+await p.waitReady;
+console.log('empty pglite', Date.now() - t);
+await p.query('create table x(a int)');
+t = Date.now();
+const blob = await p.dumpDataDir('none');
+console.log('dump', Date.now() - t, blob.size);
+t = Date.now();
+const q = new PGlite('memory://', { loadDataDir: blob });
+await q.waitReady;
+console.log('load', Date.now() - t, (await q.query('select count(*) from x')).rows);
