@@ -8,7 +8,7 @@ import { ROOT } from '../support/build-once.js';
 import { startServerProcess } from '../support/server-process.js';
 
 /** Each needed by one route, or (the KV REST client) only when configured. */
-const LAZY = ['@citation-js/core', '@citation-js/plugin-bibtex', '@citation-js/plugin-ris', '@citation-js/name', 'pdfjs-dist', 'sharp', '@upstash/redis'];
+const LAZY = ['@citation-js/core', '@citation-js/name', 'pdfjs-dist', 'sharp', '@upstash/redis'];
 
 describe('start-up of the built process', () => {
   it('loads no citation, PDF or image library before a request needs one, nor a client of a store not configured', async () => {
