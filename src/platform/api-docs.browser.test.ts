@@ -6,9 +6,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
+import { connectChromium } from '../../test/support/chromium.js';
 import { CHROMIUM_PATH } from '../../test/support/skip-reasons.js';
 
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
@@ -32,7 +33,7 @@ describe.skipIf(skipReason)('the API reference in Chromium', () => {
     });
     await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
     framerBase = `http://127.0.0.1:${(framer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();
