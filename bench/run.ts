@@ -52,9 +52,9 @@
  * comma-separated: health, session, workspaces, workspace, add-resource, summarize-cold,
  * summarize-cached, search, journey, startup), BENCH_STARTUP_RUNS (5: time to ready, median of that many
  * starts after a first), BENCH_JOURNEY_USERS (8), BENCH_STORES (pglite,postgres), BENCH_SKIP_COMPUTE=1,
- * BENCH_UPDATE_README=1 (rewrites the README's table), BENCH_SERVICE_NODE_ARGS (node arguments for
+ * BENCH_UPDATE_DOCS=1 (rewrites the table in docs/performance.md), BENCH_SERVICE_NODE_ARGS (node arguments for
  * the measured service, e.g. `--cpu-prof --cpu-prof-dir=…`).
- * Output: a table on the terminal and bench/results.json (and the README's table with BENCH_UPDATE_README=1).
+ * Output: a table on the terminal and bench/results.json (and docs/performance.md's table with BENCH_UPDATE_DOCS=1).
  */
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -94,7 +94,7 @@ const settings = {
   only: process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : null,
   skipCompute: process.env.BENCH_SKIP_COMPUTE === '1',
   startupRuns: Math.max(1, Number(process.env.BENCH_STARTUP_RUNS ?? 5) || 5),
-  updateReadme: process.env.BENCH_UPDATE_README === '1',
+  updateDocs: process.env.BENCH_UPDATE_DOCS === '1',
   /** Extra node arguments for the measured service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
   /** Which stores to run: `pglite`, `postgres` (default both, the second when its URLs are set). */
@@ -901,18 +901,18 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
   return lines.join('\n');
 }
 
-function updateReadme(table: string): void {
-  const path = join(ROOT, 'README.md');
-  const readme = readFileSync(path, 'utf8');
+function updateDocs(table: string): void {
+  const path = join(ROOT, 'docs', 'performance.md');
+  const doc = readFileSync(path, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
   if (from === -1 || to === -1) {
-    process.stderr.write('README.md has no <!-- bench:start --> … <!-- bench:end --> markers; not updated\n');
+    process.stderr.write('docs/performance.md has no <!-- bench:start --> … <!-- bench:end --> markers; not updated\n');
     return;
   }
-  writeFileSync(path, `${readme.slice(0, from + start.length)}\n${table}\n${readme.slice(to)}`);
+  writeFileSync(path, `${doc.slice(0, from + start.length)}\n${table}\n${doc.slice(to)}`);
 }
 
 // ---- main ----
@@ -959,7 +959,7 @@ async function main(): Promise<void> {
   const table = markdown(info, compute);
   process.stdout.write(`\n${table}\n`);
   writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
-  if (settings.updateReadme) updateReadme(table);
+  if (settings.updateDocs) updateDocs(table);
   process.stdout.write(`\nThe benchmark took ${Math.round((Date.now() - startedAt) / 1000)} s.\n`);
 }
 
