@@ -4,7 +4,7 @@
  * index.html (never cached without revalidation) for every route the app itself draws (the SPA
  * fallback). Everything else stays the server's: /api/*, /share/*, /storage/*, /auth/callback. An
  * unknown URL is the API's JSON 404, except a browser's request for a page (unknownPage). Without a
- * build, the app's routes say how to make one (503) and the API works as before.
+ * build, the app's routes say how to make one (503) and the API still works.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -18,7 +18,7 @@ import { LIVE_FOR_MS } from './revocations.js';
 
 /** Far under LIVE_FOR_MS, so only the channel can have told the other process in time. */
 const HEARD_WITHIN_MS = 1000;
-/** The bound the README states for the window after a sign-out's answer in which another process may still let the session in. */
+/** The bound docs/operations.md states for the window after a sign-out's answer in which another process may still let the session in. */
 const TOLD_WITHIN_MS = 250;
 
 for (const leg of storeLegs()) {

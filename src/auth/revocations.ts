@@ -9,7 +9,7 @@
  * process that ends a session says so on the database's `session_ended` channel, which tells every
  * listening process as the statement commits; each forgets the session it believed live the moment
  * it hears, so a sign-out is refused by every process once the notification reaches it (milliseconds
- * after the sign-out is answered, not before: README, Sessions), with no batching or polling delay.
+ * after the sign-out is answered, not before: docs/operations.md, Sign-out across processes), with no batching or polling delay.
  * While a process cannot hear (its listening connection lost and not yet back) it believes nothing
  * and asks the database on every request. Only a session ended without the service (its rows revoked
  * by hand) waits out LIVE_FOR_MS. Concurrent requests of one session share one query.

@@ -59,7 +59,7 @@ const ABSTRACT_RUN_IN = /^(abstract|summary)\s*[.:—–-]\s*(?=\S)/i;
 /**
  * "12", "- 12 -", "Page 3 of 10", "iv". No two runs of spaces sit side by side in it (each `\s*` is
  * followed by something it cannot match), so a line of one long run of spaces is one linear scan:
- * `\s*[-–—]?(?:\s*…)` tried every split of such a run (a 50,000-space line took 10 s).
+ * `\s*[-–—]?(?:\s*…)` would try every split of such a run (a 50,000-space line: 10 s).
  */
 const PAGE_NUMBER_LINE = /^(?:page\s+)?(?:[-–—]\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*[-–—])?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
 /** Longer lines are never page numbers ("Page 1234 of 1234" is 17 characters). */
@@ -97,7 +97,7 @@ function findRunningLines(pages: string[][]): Set<string> {
 /**
  * A word broken at a line end ("repre-\nsentation"). The look-behind makes a match start only where a
  * run of letters starts: without it a long run of letters is tried from each of its letters, every try
- * running to the run's end (quadratic: 50,000 letters took seconds, and PDF text comes from anyone).
+ * running to the run's end (quadratic: 50,000 letters take seconds, and PDF text comes from anyone).
  */
 const BROKEN_AT_LINE_END = /(?<!\p{L})\p{L}+[-‐]\n\s*\p{Ll}+/gu;
 

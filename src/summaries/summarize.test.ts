@@ -34,8 +34,8 @@ describe('summarize (deep)', () => {
     expect(summarize({ title: 'Graphene membranes for desalination', text, mode: 'deep' })).toEqual(summary);
   });
 
-  // The summary the implementation gave before it was made faster (memo, single pass per word, …):
-  // speed work must not change it.
+  // The summary of a straightforward implementation, recorded: optimisations (memo, single pass per
+  // word, …) must not change it.
   it('gives the summary it gave before its speed-ups', () => {
     expect(summary.bullets).toEqual([
       'Graphene membranes filter salt from seawater at low pressure.',

@@ -96,8 +96,8 @@ const GENERIC_TAG_TERMS = new Set(
  * alternate unpredictably, and a branch on them is mispredicted often.
  *
  * The word loops of extractTags are functions of their own so that each is optimised with the
- * feedback of its own runs: inlined in one long function, run once per summary, they were compiled on
- * stack before its later code had run, and deoptimised there again and again.
+ * feedback of its own runs: inlined in one long function, run once per summary, they would be compiled
+ * on stack before its later code had run, and deoptimised there again and again.
  */
 function forSelectedWords(
   records: SentenceRecord[],

@@ -89,7 +89,7 @@ function hostile(id: string): ResourceRow {
   });
 }
 
-/** A stored value as exported: one line (every run of white space one space), as the README says. */
+/** A stored value as exported: one line (every run of white space one space), as docs/api.md says. */
 const oneLine = (value: string) => value.replace(/[\s\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
 /** The same address: percent-encoding of braces (so BibTeX's verbatim `url` can hold them) aside. */
 const address = (value: unknown) => decodeURI(String(value));
@@ -120,7 +120,7 @@ describe('exportCitations with hostile values in every field', () => {
       expect(fields.note).toBe(oneLine(stored(index).notes));
       expect(address(fields.url)).toBe(address(stored(index).url));
       expect(fields.year).toBe('2020');
-      // BibTeX's keyword list is split on `,` and `;` and cannot hold a brace, a backslash or a `$` (README).
+      // BibTeX's keyword list is split on `,` and `;` and cannot hold a brace, a backslash or a `$` (docs/api.md).
       expect(fields.keywords?.slice().sort()).toEqual(stored(index).tags.map((tag) => oneLine(tag.replace(/[,;{}\\$]+/g, ' '))).sort());
     });
     expect(library.entries[0]!.fields.doi).toBeUndefined();

@@ -110,8 +110,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
  * The providers' answers arrive at about the same time. PubMed and YouTube then send a second request,
  * and undici writes a request on a reused keep-alive connection only in a `setImmediate` callback (it
  * first reads any FIN or RST already pending on the idle socket). Without this wait, the other
- * providers' parsing, run as their answers complete in the same poll phase, came before that write and
- * added its whole duration to the search; after it, the parsing overlaps the second request's wait.
+ * providers' parsing, run as their answers complete in the same poll phase, comes before that write and
+ * adds its whole duration to the search; after it, the parsing overlaps the second request's wait.
  * Two turns rather than one: a second request created later in the same poll phase than this answer
  * completed is queued behind this callback's first turn, but not its second.
  */
