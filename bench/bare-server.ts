@@ -343,7 +343,7 @@ interface SummaryModule {
   summarize(input: { title?: string; text: string; mode: 'quick' | 'deep' }): unknown;
   toSummaryVariantA(summary: never): Record<string, unknown>;
 }
-// toSummaryVariantA lives in variants.js since summarize.ts was split by purpose; older builds export it from summarize.js.
+// toSummaryVariantA is in variants.js; a dist built before that file existed exports it from summarize.js, so both are read.
 const summaries = await Promise.all([fromDist<object>('summaries/summarize.js'), fromDist<object>('summaries/variants.js').catch(() => ({}))])
   .then(([summarizeModule, variantsModule]): SummaryModule | null => {
     const candidate = { ...summarizeModule, ...variantsModule } as Partial<SummaryModule>;

@@ -174,7 +174,7 @@ describe('federatedSearch', () => {
     const result = await federatedSearch({ providers: Object.values(providers), query: QUERY, perProviderLimit: 25 });
     expect(statusOf(result.providers, 'openalex')).toMatchObject({ status: 'error', count: 0 });
     expect(statusOf(result.providers, 'openalex')?.message).toContain('HTTP 500');
-    // YouTube has a key now, but no route answers it (501): an error too.
+    // With a key YouTube is asked, but no route answers it (501): an error too.
     expect(statusOf(result.providers, 'youtube')).toMatchObject({ status: 'error' });
     expect(statusOf(result.providers, 'crossref')).toMatchObject({ status: 'ok', count: 1 });
   });
