@@ -40,7 +40,7 @@ import { createSummarizer } from './summaries/produce.js';
 import { summaryRoutes } from './summaries/routes.js';
 import { closePdfExtractors } from './summaries/pdf/extract.js';
 import { createRedisCache } from './platform/cache.js';
-import { rateLimitRules, typedLimits } from './rate-limits.js';
+import { rateLimitRules, typedLimits } from './auth/rate-limits.js';
 import { unknownPage, webAppRoutes } from './web-app.js';
 
 declare module 'fastify' {
