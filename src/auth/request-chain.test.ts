@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Fastify, { type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
-import { buildUser, type TestUser } from '../../test/support/factories.js';
+import { buildUser, uniqueEmail, type TestUser } from '../../test/support/factories.js';
 import { providerEnvFor, startFixtureServer, type FixtureServer } from '../../test/support/fixture-server.js';
 import { RATE_LIMIT_HEADERS } from '../platform/openapi.js';
 import { ROUTE_LIMITS, typedLimits } from './rate-limits.js';
@@ -100,6 +100,34 @@ describe('the request chain', () => {
       const response = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: user.bearer });
       expect(response.statusCode).toBe(200);
       expect(response.headers['ratelimit-limit']).toBe('500');
+    });
+  });
+
+  describe('the signed-in user’s hourly limit, declared as `user`', () => {
+    it('past it: 429 on an ordinary route, the error event on the summary stream, and a finished stream’s reconnect counts nothing', async () => {
+      // Signed up from an address of its own: LIMITS allow one sign-up per address, which beforeAll used.
+      const credentials = { email: uniqueEmail('spent'), password: 'tidal-quasar-42', name: 'Spent Allowance' };
+      const signup = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: credentials, remoteAddress: '203.0.113.30' });
+      expect(signup.statusCode).toBe(201);
+      const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: credentials.email, password: credentials.password } });
+      const { user: spent, session } = signin.json<{ user: { id: string }; session: { access_token: string } }>();
+      const bearer = { authorization: `Bearer ${session.access_token}` };
+      // The user's allowance used up through the same limiter the routes count with (LIMITS: 500).
+      for (let i = 0; i < 500; i++) await t.app.ctx.platform.rateLimiter.consume('authenticated', spent.id);
+
+      const refused = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: bearer });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error.code).toBe('RATE_LIMITED');
+      expect(refused.headers['ratelimit-limit']).toBe('500');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+      const streamUrl = `/api/summarize?${new URLSearchParams({ title: 'Graphs', abstract: 'We study graphs. Graphs are studied here.' })}`;
+      const stream = await t.app.inject({ method: 'GET', url: streamUrl, headers: bearer });
+      expect(stream.statusCode).toBe(200);
+      expect(stream.body).toMatch(/event: error\ndata: \{"message":"Too many requests[^"]*","code":"RATE_LIMITED","retryAfter":\d+\}/);
+
+      const reconnect = await t.app.inject({ method: 'GET', url: streamUrl, headers: { ...bearer, 'last-event-id': 'end' } });
+      expect(reconnect.statusCode).toBe(204);
     });
   });
 
