@@ -1,8 +1,16 @@
 // ESLint (flat config) for the TypeScript sources: typescript-eslint's `recommended` set plus the
 // type-aware rules that catch real bugs with promises and types. `npm run lint` runs this, then knip.
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+
+/** Selectors of the module boundaries (the last block). */
+const PLATFORM = { element: { types: 'platform' } };
+const CAPABILITY = { element: { types: 'capability' } };
+const CAPABILITY_INDEX = { element: { types: 'capability' }, file: { categories: 'index' } };
+const TEST_SUPPORT = { file: { categories: 'test-support' } };
+const inRoot = (category) => ({ element: { types: 'root' }, file: { categories: category } });
 
 export default defineConfig(
   {
@@ -35,6 +43,65 @@ export default defineConfig(
       // `recommended` leaves `no-non-null-assertion` off: tests assert `rows[0]!` after checking the length.
       // A deliberately unused binding is prefixed with `_` (e.g. a destructured field being left out).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // The arrows between the service's folders (README, Layout). Every file in src/ belongs to one element:
+    //   app        the composition root: app.ts, main.ts, web-app.ts (and their tests) wire everything;
+    //   config     config.ts, the environment schema, which imports nothing of ours;
+    //   context    context.ts, the dependencies handed to every capability;
+    //   platform   src/platform/: cross-cutting machinery that knows no capability;
+    //   capability any other folder of src/ (auth, workspaces, …).
+    // A capability uses its own files, platform, config and context, and another capability only
+    // through that one's index.ts. Tests may also use another capability's test-support/ (factories
+    // that drive its API), and platform's tests may boot the app. Anything not allowed is refused.
+    files: ['src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      // `./x.js` in an import names `./x.ts`: the TypeScript resolver maps it as tsc does.
+      'import/resolver': { typescript: { project: './tsconfig.json' } },
+      'boundaries/include': ['src/**/*.ts'],
+      'boundaries/elements': [
+        { type: 'platform', pattern: 'src/platform', partialMatch: false },
+        { type: 'capability', pattern: 'src/*', partialMatch: false, capture: ['name'] },
+        { type: 'root', pattern: 'src', partialMatch: false },
+      ],
+      'boundaries/files': [
+        { category: 'test', pattern: '**/*.test.ts' },
+        { category: 'test-support', pattern: 'src/*/test-support/**' },
+        { category: 'index', pattern: 'src/*/index.ts' },
+        { category: 'app', pattern: 'src/{app,main,web-app}{,.test}.ts' },
+        { category: 'config', pattern: 'src/config{,.test}.ts' },
+        { category: 'context', pattern: 'src/context.ts' },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            { from: inRoot('app'), allow: { to: [{ element: { types: ['root', 'platform', 'capability'] } }] } },
+            { from: inRoot('config'), allow: { to: inRoot('config') } },
+            { from: inRoot('context'), allow: { to: [inRoot('config'), PLATFORM, CAPABILITY_INDEX] } },
+            { from: PLATFORM, allow: { to: [PLATFORM, inRoot('config')] } },
+            { from: { ...PLATFORM, file: { categories: 'test' } }, allow: { to: [inRoot('app'), inRoot('context'), TEST_SUPPORT] } },
+            {
+              from: CAPABILITY,
+              allow: {
+                to: [
+                  { element: { types: 'capability', captured: { name: '{{ from.element.captured.name }}' } } },
+                  CAPABILITY_INDEX,
+                  PLATFORM,
+                  inRoot('config'),
+                  inRoot('context'),
+                ],
+              },
+            },
+            { from: { ...CAPABILITY, file: { categories: 'test' } }, allow: { to: TEST_SUPPORT } },
+          ],
+        },
+      ],
     },
   },
 );

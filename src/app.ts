@@ -40,7 +40,7 @@ import { createSummarizer } from './summaries/produce.js';
 import { summaryRoutes } from './summaries/routes.js';
 import { closePdfExtractors } from './summaries/pdf/extract.js';
 import { createRedisCache } from './platform/cache.js';
-import { rateLimitRules, typedLimits } from './rate-limits.js';
+import { rateLimitRules, typedLimits } from './auth/rate-limits.js';
 import { unknownPage, webAppRoutes } from './web-app.js';
 
 declare module 'fastify' {
@@ -107,16 +107,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // A callback hook, not an async one: it finishes in the same tick (no promise, no microtask).
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
-    done();
   });
   // One observation per answer, by the route's pattern (an unknown URL is `unmatched`), never the URL asked for.
   const { metrics } = platform;
-  app.addHook('onResponse', (request, reply, done) => {
+  app.addHook('onResponse', async (request, reply) => {
     metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
-    done();
   });
 
   const search = createSearchService(config, platform, app.log);

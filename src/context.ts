@@ -1,6 +1,5 @@
 /** What every capability's routes receive: the platform plus the shared auth machinery. */
-import type { AccessTokenIssuer } from './auth/access-tokens.js';
-import type { SessionDeps } from './auth/sessions.js';
+import type { AccessTokenIssuer, SessionDeps } from './auth/index.js';
 import type { Config } from './config.js';
 import type { Db } from './platform/db/client.js';
 import type { Drain } from './platform/drain.js';

@@ -23,6 +23,7 @@ export async function analyticsRoutes(root: FastifyInstance, ctx: AppContext): P
   app.get(
     '/api/analytics/search',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'getSearchAnalytics',
@@ -54,6 +55,7 @@ export async function analyticsRoutes(root: FastifyInstance, ctx: AppContext): P
   app.get(
     '/api/analytics/resources',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'getResourceAnalytics',

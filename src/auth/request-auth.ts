@@ -1,16 +1,14 @@
 /**
  * Who is asking: resolves every request's identity (bearer token, session cookies with transparent
  * refresh, or an anonymous visitor cookie), enforces the origin rule for cookie-authenticated state
- * changes, and counts authenticated requests against their hourly limit. The request chain
- * (request-chain.ts) runs it first on every route.
+ * changes. It counts nothing: a signed-in user's hourly limit is one the routes declare
+ * (rate-limits.ts, `user`). The request chain (request-chain.ts) runs it first on every route.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { allowedOrigins, type Config } from '../config.js';
 import type { Dialect } from '../platform/dialect.js';
 import { authenticationError, authorizationError } from '../platform/errors.js';
-import { rateLimitHeaders, type LimitState } from '../platform/rate-limit.js';
-import type { Limits } from '../rate-limits.js';
 import type { AccessTokenIssuer, VerifiedAccess } from './access-tokens.js';
 import {
   ACCESS_COOKIE,
@@ -61,7 +59,6 @@ export interface RequestAuthOptions {
   config: Config;
   sessions: SessionDeps;
   tokens: AccessTokenIssuer;
-  limits: Limits;
 }
 
 /**
@@ -121,13 +118,11 @@ export function requesterKey(request: FastifyRequest): string {
 }
 
 /**
- * Lets a verified access token's session in and counts the request against the user's hourly limit;
- * null when the session has ended (nothing is counted then). Whether it has ended is PostgreSQL's
- * answer, and every process hears a sign-out at once (auth/revocations.ts), whatever Redis does.
+ * Whether a verified access token's session still holds. Whether it has ended is PostgreSQL's answer,
+ * and every process hears a sign-out at once (auth/revocations.ts), whatever Redis does.
  */
-async function admit(options: RequestAuthOptions, claims: VerifiedAccess): Promise<LimitState | null> {
-  if (await options.sessions.revocations.isRevoked(claims.sessionId)) return null;
-  return options.limits.consume('authenticated', claims.userId);
+async function sessionHolds(options: RequestAuthOptions, claims: VerifiedAccess): Promise<boolean> {
+  return !(await options.sessions.revocations.isRevoked(claims.sessionId));
 }
 
 function signIn(request: FastifyRequest, claims: VerifiedAccess, via: 'bearer' | 'cookie'): void {
@@ -136,53 +131,38 @@ function signIn(request: FastifyRequest, claims: VerifiedAccess, via: 'bearer' |
   request.auth.sessionId = claims.sessionId;
 }
 
-/** The request's count when it is already made (admitted with its access token), else null. */
-async function resolveBearer(request: FastifyRequest, token: string, options: RequestAuthOptions): Promise<LimitState | null> {
+async function resolveBearer(request: FastifyRequest, token: string, options: RequestAuthOptions): Promise<void> {
   const claims = await options.tokens.verify(token);
   if (!claims || claims === 'expired') {
     request.auth.tokenProblem = claims ? 'expired' : 'invalid';
-    return null;
+    return;
   }
-  const counted = await admit(options, claims);
-  if (!counted) {
+  if (!(await sessionHolds(options, claims))) {
     request.auth.tokenProblem = 'revoked';
-    return null;
+    return;
   }
   signIn(request, claims, 'bearer');
   request.auth.bearerToken = token;
   request.auth.expiresAt = claims.expiresAt;
-  return counted;
 }
 
 async function resolveCookies(
   request: FastifyRequest,
   reply: FastifyReply,
   options: RequestAuthOptions,
-  crossOriginChange: boolean,
-): Promise<LimitState | null> {
+): Promise<void> {
   const access = request.cookies[ACCESS_COOKIE];
   const refresh = request.cookies[REFRESH_COOKIE];
   if (access) {
     const claims = await options.tokens.verify(access);
-    if (claims && claims !== 'expired') {
-      // A change from another origin is refused (403) before anything is counted: only whether the session holds is asked.
-      if (crossOriginChange) {
-        if (!(await options.sessions.revocations.isRevoked(claims.sessionId))) {
-          signIn(request, claims, 'cookie');
-          return null;
-        }
-      } else {
-        const counted = await admit(options, claims);
-        if (counted) {
-          signIn(request, claims, 'cookie');
-          return counted;
-        }
-      }
+    if (claims && claims !== 'expired' && (await sessionHolds(options, claims))) {
+      signIn(request, claims, 'cookie');
+      return;
     }
   }
   if (!refresh) {
     if (access) clearSessionCookies(reply, options.config);
-    return null;
+    return;
   }
   try {
     const session = await refreshSession(options.sessions, refresh);
@@ -193,14 +173,12 @@ async function resolveCookies(
   } catch {
     clearSessionCookies(reply, options.config);
   }
-  return null;
 }
 
 /**
- * Resolves who asks, for routes that read credentials: a request without any (health checks, public
- * pages, visitors) is settled in the same tick and null is returned; only one that presents a bearer
- * token or session cookies gives a promise to wait for. The request chain (request-chain.ts) calls it
- * first for every route.
+ * Resolves who asks and sets `request.auth`: the user of a bearer token or of the session cookies
+ * (refreshed when the access cookie has expired), else a visitor with an anonymous session. The request
+ * chain (request-chain.ts) calls it first for every route.
  */
 export function createAuthentication(options: RequestAuthOptions) {
   const origins = allowedOrigins(options.config);
@@ -222,32 +200,19 @@ export function createAuthentication(options: RequestAuthOptions) {
     }
   };
 
-  /** A request that presents a bearer token or session cookies: verified, counted, maybe refreshed. */
-  const authenticate = async (request: FastifyRequest, reply: FastifyReply, noCookies: boolean): Promise<void> => {
-    const header = request.headers.authorization;
-    const crossOriginChange = isCrossOriginChange(request);
-    let counted = header?.startsWith('Bearer ')
-      ? await resolveBearer(request, header.slice(7).trim(), options)
-      : await resolveCookies(request, reply, options, crossOriginChange);
-    recognizeVisitor(request, reply, noCookies);
-    if (request.auth.via === 'cookie' && crossOriginChange) throw authorizationError('Cross-origin request refused');
-    if (request.auth.user) {
-      // Sessions just refreshed were not counted on the way in.
-      counted ??= await options.limits.consume('authenticated', request.auth.user.id);
-      void reply.headers(rateLimitHeaders(counted));
-    }
-  };
-
   /** `readCredentials: false` (routes that say `auth: 'none'`): the request is a visitor's, whatever it presents. */
-  return (request: FastifyRequest, reply: FastifyReply, noCookies: boolean, readCredentials: boolean): Promise<void> | null => {
+  return async (request: FastifyRequest, reply: FastifyReply, noCookies: boolean, readCredentials: boolean): Promise<void> => {
     request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null, tokenProblem: null };
-    const presentsCredentials =
-      readCredentials &&
-      (request.headers.authorization?.startsWith('Bearer ') ||
-        (!noCookies && Boolean(request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE])));
-    if (presentsCredentials) return authenticate(request, reply, noCookies);
+    if (readCredentials) {
+      const header = request.headers.authorization;
+      if (header?.startsWith('Bearer ')) {
+        await resolveBearer(request, header.slice(7).trim(), options);
+      } else if (!noCookies && (request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE])) {
+        await resolveCookies(request, reply, options);
+        if (request.auth.via === 'cookie' && isCrossOriginChange(request)) throw authorizationError('Cross-origin request refused');
+      }
+    }
     recognizeVisitor(request, reply, noCookies);
-    return null;
   };
 }
 

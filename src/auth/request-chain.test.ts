@@ -1,18 +1,19 @@
 /**
  * The request chain: authenticate → rate limit → validate, declared per route in
- * `config: { auth, rateLimit }`, sign-in required by default, the RateLimit-* headers those of the
- * route's declared bucket.
+ * `config: { auth, rateLimit }` (`auth` on every route), the RateLimit-* headers those of the last
+ * limit the route declares.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RouteOptions } from 'fastify';
+import Fastify, { type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
-import { buildUser, type TestUser } from '../../test/support/factories.js';
+import { buildUser, uniqueEmail, type TestUser } from '../../test/support/factories.js';
 import { providerEnvFor, startFixtureServer, type FixtureServer } from '../../test/support/fixture-server.js';
 import { RATE_LIMIT_HEADERS } from '../platform/openapi.js';
-import { ROUTE_LIMITS } from '../rate-limits.js';
+import { ROUTE_LIMITS, typedLimits } from './rate-limits.js';
+import { requestChain } from './request-chain.js';
 
 const LIMITS = {
   RATE_LIMIT_AUTHENTICATED_PER_HOUR: '500',
@@ -95,10 +96,38 @@ describe('the request chain', () => {
       expect(response.headers['ratelimit-limit']).toBe('7');
     });
 
-    it('a route that declares no limit: the signed-in user’s general limit', async () => {
+    it('a route that declares only the user limit: the signed-in user’s general limit', async () => {
       const response = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: user.bearer });
       expect(response.statusCode).toBe(200);
       expect(response.headers['ratelimit-limit']).toBe('500');
+    });
+  });
+
+  describe('the signed-in user’s hourly limit, declared as `user`', () => {
+    it('past it: 429 on an ordinary route, the error event on the summary stream, and a finished stream’s reconnect counts nothing', async () => {
+      // Signed up from an address of its own: LIMITS allow one sign-up per address, which beforeAll used.
+      const credentials = { email: uniqueEmail('spent'), password: 'tidal-quasar-42', name: 'Spent Allowance' };
+      const signup = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: credentials, remoteAddress: '203.0.113.30' });
+      expect(signup.statusCode).toBe(201);
+      const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: credentials.email, password: credentials.password } });
+      const { user: spent, session } = signin.json<{ user: { id: string }; session: { access_token: string } }>();
+      const bearer = { authorization: `Bearer ${session.access_token}` };
+      // The user's allowance used up through the same limiter the routes count with (LIMITS: 500).
+      for (let i = 0; i < 500; i++) await t.app.ctx.platform.rateLimiter.consume('authenticated', spent.id);
+
+      const refused = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: bearer });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error.code).toBe('RATE_LIMITED');
+      expect(refused.headers['ratelimit-limit']).toBe('500');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+      const streamUrl = `/api/summarize?${new URLSearchParams({ title: 'Graphs', abstract: 'We study graphs. Graphs are studied here.' })}`;
+      const stream = await t.app.inject({ method: 'GET', url: streamUrl, headers: bearer });
+      expect(stream.statusCode).toBe(200);
+      expect(stream.body).toMatch(/event: error\ndata: \{"message":"Too many requests[^"]*","code":"RATE_LIMITED","retryAfter":\d+\}/);
+
+      const reconnect = await t.app.inject({ method: 'GET', url: streamUrl, headers: { ...bearer, 'last-event-id': 'end' } });
+      expect(reconnect.statusCode).toBe(204);
     });
   });
 
@@ -110,21 +139,42 @@ describe('the request chain', () => {
       expect(apiRoutes().length).toBeGreaterThan(30);
     });
 
-    it('sign-in is required unless the route says otherwise, and the OpenAPI document says the same', () => {
+    it('every route declares who may call it, and the OpenAPI document says the same', () => {
+      const undeclared = apiRoutes()
+        .filter((route) => !['required', 'optional', 'none'].includes(String(route.config?.auth)))
+        .map((route) => `${String(route.method)} ${route.url}`);
+      expect(undeclared).toEqual([]);
       const mismatched = apiRoutes()
         .filter((route) => {
-          const auth = route.config?.auth ?? 'required';
           const documentedOpen = route.schema?.security !== undefined;
-          return documentedOpen === (auth === 'required');
+          return documentedOpen === (route.config?.auth === 'required');
         })
         .map((route) => `${String(route.method)} ${route.url}`);
       expect(mismatched).toEqual([]);
     });
 
-    it('a route without config.auth answers 401 without credentials, whatever its input', async () => {
-      const defaults = apiRoutes().filter((route) => route.config?.auth === undefined);
-      expect(defaults.length).toBeGreaterThan(10);
-      for (const route of defaults) {
+    it('a route declared without config.auth stops the app from starting', async () => {
+      const app = Fastify({ logger: false });
+      try {
+        const { config, sessions, tokens, platform } = t.app.ctx;
+        await app.register(requestChain, { config, sessions, tokens, limits: typedLimits(platform.rateLimiter) });
+        expect(() => app.get('/api/forgotten', async () => ({ ok: true }))).toThrow('GET /api/forgotten does not declare config.auth');
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('every route that reads credentials counts the signed-in user’s hourly limit', () => {
+      const uncounted = apiRoutes()
+        .filter((route) => route.config?.auth !== 'none' && !route.config?.rateLimit?.includes('user'))
+        .map((route) => `${String(route.method)} ${route.url}`);
+      expect(uncounted).toEqual([]);
+    });
+
+    it('a route that requires sign-in answers 401 without credentials, whatever its input', async () => {
+      const required = apiRoutes().filter((route) => route.config?.auth === 'required');
+      expect(required.length).toBeGreaterThan(10);
+      for (const route of required) {
         for (const method of methodsOf(route)) {
           const url = route.url.replace(/:[A-Za-z]+/g, () => randomUUID());
           const withBody = method !== 'GET' && method !== 'DELETE';
@@ -134,16 +184,16 @@ describe('the request chain', () => {
       }
     });
 
-    it('a route that documents RateLimit headers declares the limit they come from', () => {
+    it('a route that documents RateLimit headers for everyone declares the limit they come from', () => {
       const undeclared = apiRoutes()
         .filter((route) => {
           const headers = (route.schema as { responseHeaders?: Record<number, string[]> } | undefined)?.responseHeaders?.[200];
-          return headers === RATE_LIMIT_HEADERS && route.config?.rateLimit === undefined;
+          return headers === RATE_LIMIT_HEADERS && !route.config?.rateLimit?.some((name) => name !== 'user');
         })
         .map((route) => route.url);
       expect(undeclared).toEqual([]);
       for (const route of apiRoutes()) {
-        if (route.config?.rateLimit) expect(Object.keys(ROUTE_LIMITS)).toContain(route.config.rateLimit);
+        for (const name of route.config?.rateLimit ?? []) expect(Object.keys(ROUTE_LIMITS)).toContain(name);
       }
     });
 

@@ -1,21 +1,23 @@
 /**
  * The request chain, one plugin for every route, in one order as outline's server runs
  * it: authenticate → rate limit → validate → load → authorize → act → present. What a route needs it
- * says in its options, `config: { auth, rateLimit }`; sign-in is required unless it says otherwise.
- * Authentication and the route's limit run in its first onRequest hook, before the body is parsed or
- * anything validated: a caller without valid credentials gets 401 and a throttled one 429, never a 400
- * that teaches them the validation rules (and a client whose token expired learns to refresh). A limit
- * keyed on the body's e-mail is counted once the body is parsed and valid, before the handler. No
- * handler calls the limiter or writes the RateLimit-* headers.
+ * declares in its options, `config: { auth, rateLimit }`: `auth` on every route (a route without it
+ * does not compile, or, with no `config` at all, stops the app from starting), `rateLimit` the limits
+ * it counts, in order (the last one counted writes the RateLimit-* headers). Authentication and the
+ * route's limits run in its first onRequest hook, before the body is parsed or anything validated: a
+ * caller without valid credentials gets 401 and a throttled one 429, never a 400 that teaches them the
+ * validation rules (and a client whose token expired learns to refresh). A limit keyed on the body's
+ * e-mail is counted once the body is parsed and valid, before the handler. No handler calls the limiter
+ * or writes the RateLimit-* headers.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../platform/errors.js';
 import { rateLimitHeaders } from '../platform/rate-limit.js';
-import { ROUTE_LIMITS, type Limits, type Outcome, type RouteLimit, type RouteRateLimit } from '../rate-limits.js';
+import { ROUTE_LIMITS, type Limits, type Outcome, type RouteLimit, type RouteRateLimit } from './rate-limits.js';
 import { createAuthentication, requireUser, type RequestAuth, type RequestAuthOptions } from './request-auth.js';
 
-/** `required` (the default): 401 without a session. `optional`: visitors too. `none`: credentials are not read. */
+/** `required`: 401 without a session. `optional`: visitors too. `none`: credentials are not read. */
 export type RouteAuth = 'required' | 'optional' | 'none';
 
 declare module 'fastify' {
@@ -26,10 +28,10 @@ declare module 'fastify' {
     attemptFailed: boolean;
   }
   interface FastifyContextConfig {
-    /** Who may call the route; sign-in is required unless it says otherwise. */
-    auth?: RouteAuth;
-    /** The limit the route counts (rate-limits.ts). */
-    rateLimit?: RouteRateLimit;
+    /** Who may call the route: every route says so, none relies on a default. */
+    auth: RouteAuth;
+    /** The limits the route counts, in order (rate-limits.ts): `user` is a signed-in user's hourly limit. */
+    rateLimit?: readonly RouteRateLimit[];
     /** The refusal goes to the handler (request.rateLimitRefusal) rather than out as a 429: pages and streams answer it their own way. */
     attachRefusal?: boolean;
     /** Requests the route answers without counting (a finished stream's reconnect). */
@@ -75,32 +77,35 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
   };
 
   app.addHook('onRoute', (route) => {
-    const config = route.config ?? {};
-    const auth: RouteAuth = config.auth ?? 'required';
+    const config: Partial<FastifyContextConfig> = route.config ?? {};
+    const { auth } = config;
+    // The type asks for `auth` wherever a route has a `config`; a route declared without one is stopped here.
+    if (auth === undefined) throw new Error(`${String(route.method)} ${route.url} does not declare config.auth ('required', 'optional' or 'none')`);
     const noCookies = config.noCookies === true;
     const attachRefusal = config.attachRefusal === true;
-    const limit: RouteLimit | undefined = config.rateLimit ? ROUTE_LIMITS[config.rateLimit] : undefined;
-    const requestLimit = limit?.stage === 'request' ? limit : undefined;
+    const declared: RouteLimit[] = (config.rateLimit ?? []).map((name) => ROUTE_LIMITS[name]);
+    const requestLimits = declared.filter((limit) => limit.stage === 'request');
+    const bodyLimits = declared.filter((limit) => limit.stage === 'body');
     const uncounted = config.uncounted;
 
-    /** After authentication: the session check, then the route's limit. */
-    const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const first: onRequestAsyncHookHandler = async (request, reply) => {
+      await authenticate(request, reply, noCookies, auth !== 'none');
       if (auth === 'required') requireUser(request);
-      if (requestLimit && !uncounted?.(request)) await count(requestLimit, request, reply, attachRefusal);
-    };
-
-    // A callback hook: a request without credentials on a route that counts nothing is answered in the same tick, without a promise.
-    const first: onRequestHookHandler = (request, reply, done) => {
-      const pending = authenticate(request, reply, noCookies, auth !== 'none');
-      if (!pending && auth !== 'required' && !requestLimit) return done();
-      (pending ?? Promise.resolve())
-        .then(() => admit(request, reply))
-        .then(() => done(), done);
+      if (uncounted?.(request)) return;
+      for (const limit of requestLimits) {
+        await count(limit, request, reply, attachRefusal);
+        if (request.rateLimitRefusal) return;
+      }
     };
     route.onRequest = [first, ...hooksOf(route.onRequest)];
 
-    if (limit?.stage === 'body') {
-      const bodyLimit: preHandlerAsyncHookHandler = async (request, reply) => count(limit, request, reply, attachRefusal);
+    if (bodyLimits.length > 0) {
+      const bodyLimit: preHandlerAsyncHookHandler = async (request, reply) => {
+        for (const limit of bodyLimits) {
+          if (request.rateLimitRefusal) return;
+          await count(limit, request, reply, attachRefusal);
+        }
+      };
       route.preHandler = [bodyLimit, ...hooksOf(route.preHandler)];
       route.onError = [async (request, _reply, error) => void failures.set(request, error), ...hooksOf(route.onError)];
       route.onSend = [settle, ...hooksOf(route.onSend)];

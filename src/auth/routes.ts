@@ -75,7 +75,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/signup',
     {
-      config: { auth: 'optional', rateLimit: 'signup', idempotent: true },
+      config: { auth: 'optional', rateLimit: ['user', 'signup'], idempotent: true },
       schema: {
         tags,
         operationId: 'signUp',
@@ -98,7 +98,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/signin',
     {
-      config: { auth: 'optional', rateLimit: 'signin' },
+      config: { auth: 'optional', rateLimit: ['user', 'signin'] },
       schema: { tags, operationId: 'signIn', summary: 'Sign in with e-mail and password', security: PUBLIC, body: SignInBody, response: { 200: SignInResponse, ...errors } },
     },
     async (request, reply) => {
@@ -112,7 +112,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/signout',
     {
-      config: { auth: 'optional', rateLimit: 'signout' },
+      config: { auth: 'optional', rateLimit: ['user', 'signout'] },
       schema: {
         tags,
         operationId: 'signOut',
@@ -135,6 +135,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.get(
     '/api/auth/session',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'getSession',
@@ -156,7 +157,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/refresh',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'refreshSession',
@@ -179,7 +180,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/reset-password',
     {
-      config: { auth: 'optional', rateLimit: 'passwordReset' },
+      config: { auth: 'optional', rateLimit: ['user', 'passwordReset'] },
       schema: {
         tags,
         operationId: 'requestPasswordReset',
@@ -200,7 +201,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.post(
     '/api/auth/update-password',
     {
-      config: { auth: 'optional', rateLimit: 'passwordUpdate' },
+      config: { auth: 'optional', rateLimit: ['user', 'passwordUpdate'] },
       schema: {
         tags,
         operationId: 'updatePassword',
@@ -220,7 +221,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   app.get(
     '/api/auth/confirm',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'confirmEmail',
@@ -265,7 +266,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/api/auth/:provider',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', rateLimit: ['user'] },
       schema: {
         tags: ['auth'],
         operationId: 'startOAuthSignIn',
@@ -299,7 +300,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/auth/callback',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', rateLimit: ['user'] },
       schema: {
         tags: ['auth'],
         operationId: 'completeOAuthSignIn',

@@ -105,7 +105,7 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
   app.get(
     '/api/debug/emailjs',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', rateLimit: ['user'] },
       schema: {
         tags: ['utility'],
         operationId: 'getEmailJsConfig',

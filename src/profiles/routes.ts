@@ -27,6 +27,7 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/api/profile',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'getProfile',
@@ -43,6 +44,7 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
   app.put(
     '/api/profile',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'updateProfile',
@@ -109,6 +111,7 @@ function avatarUploadRoute(root: FastifyInstance, ctx: AppContext): void {
   app.post(
     '/api/profile/avatar',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'uploadAvatar',

@@ -41,7 +41,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
   app.get(
     '/api/search',
     {
-      config: { auth: 'optional', rateLimit: 'search' },
+      config: { auth: 'optional', rateLimit: ['user', 'search'] },
       schema: {
         tags,
         operationId: 'search',
@@ -96,7 +96,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
   app.get(
     '/api/search/providers',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'listSearchProviders',
@@ -111,7 +111,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
   app.get(
     '/api/resources/lookup',
     {
-      config: { auth: 'optional', rateLimit: 'search' },
+      config: { auth: 'optional', rateLimit: ['user', 'search'] },
       schema: {
         tags,
         operationId: 'lookupResource',

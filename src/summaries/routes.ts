@@ -47,7 +47,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
     '/api/summarize',
     {
       bodyLimit: 2 * 1024 * 1024,
-      config: { auth: 'optional', rateLimit: 'summarize', presentError: presentPlainError },
+      config: { auth: 'optional', rateLimit: ['user', 'summarize'], presentError: presentPlainError },
       schema: {
         tags,
         operationId: 'summarize',
@@ -134,12 +134,12 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
           204: z.null().describe('A reconnect after a finished stream (Last-Event-ID: end): nothing more to send'),
         },
       },
-      // The rate limit's refusal and problems with the query are reported as an `error` event, which an
-      // EventSource can read; the summarize limit's headers (set by the request chain) replace the
-      // general limit's. A reconnect after a finished stream costs nothing.
+      // A rate limit's refusal (the user's hourly one or the summarize limit) and problems with the query
+      // are reported as an `error` event, which an EventSource can read; the summarize limit's headers
+      // (set by the request chain) replace the general limit's. A reconnect after a finished stream costs nothing.
       config: {
         auth: 'optional',
-        rateLimit: 'summarize',
+        rateLimit: ['user', 'summarize'],
         attachRefusal: true,
         uncounted: (request) => reconnectsAfterEnd(request.headers['last-event-id']),
       },

@@ -21,6 +21,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
   app.get(
     '/api/resources/:id/annotations',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'listAnnotations',
@@ -43,7 +44,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
   app.post(
     '/api/resources/:id/annotations',
     {
-      config: { idempotent: true },
+      config: { auth: 'required', rateLimit: ['user'], idempotent: true },
       schema: {
         tags,
         operationId: 'createAnnotation',
@@ -64,6 +65,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
   app.patch(
     '/api/annotations/:id',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'updateAnnotation',
@@ -85,6 +87,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
   app.delete(
     '/api/annotations/:id',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'deleteAnnotation',

@@ -82,6 +82,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.get(
     '/api/workspaces',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'listWorkspaces',
@@ -102,7 +103,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.post(
     '/api/workspaces',
     {
-      config: { idempotent: true },
+      config: { auth: 'required', rateLimit: ['user'], idempotent: true },
       schema: {
         tags,
         operationId: 'createWorkspace',
@@ -121,6 +122,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.get(
     '/api/workspaces/:id',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'getWorkspace',
@@ -140,6 +142,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.patch(
     '/api/workspaces/:id',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'updateWorkspace',
@@ -161,6 +164,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.delete(
     '/api/workspaces/:id',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'deleteWorkspace',
@@ -180,6 +184,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.get(
     '/api/workspaces/:id/resources',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'listResources',
@@ -202,7 +207,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.post(
     '/api/workspaces/:id/resources',
     {
-      config: { idempotent: true },
+      config: { auth: 'required', rateLimit: ['user'], idempotent: true },
       schema: {
         tags,
         operationId: 'addResource',
@@ -223,6 +228,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.patch(
     '/api/workspaces/:id/resources/:resourceId',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'updateResource',
@@ -245,6 +251,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.delete(
     '/api/workspaces/:id/resources/:resourceId',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'removeResource',
@@ -263,6 +270,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   app.get(
     '/api/workspaces/:id/export',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'exportWorkspace',

@@ -32,6 +32,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
   app.get(
     '/api/workspaces/:id/share',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'listShareLinks',
@@ -50,7 +51,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
   app.post(
     '/api/workspaces/:id/share',
     {
-      config: { idempotent: true },
+      config: { auth: 'required', rateLimit: ['user'], idempotent: true },
       schema: {
         tags,
         operationId: 'createShareLink',
@@ -71,6 +72,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
   app.delete(
     '/api/workspaces/:id/share/:shareId',
     {
+      config: { auth: 'required', rateLimit: ['user'] },
       schema: {
         tags,
         operationId: 'revokeShareLink',
@@ -107,7 +109,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         },
       },
       // Counted per address; a refusal is answered as a page (its Retry-After and RateLimit-* set by the chain).
-      config: { auth: 'none', noCookies: true, rateLimit: 'sharePage', attachRefusal: true },
+      config: { auth: 'none', noCookies: true, rateLimit: ['sharePage'], attachRefusal: true },
       // Bad input is answered as a page too (the document says text/html), not as the API's JSON error.
       attachValidation: true,
     },

@@ -41,7 +41,7 @@ describe('the reply schema check of the test app', () => {
     app.get('/thrown-error', { schema: { response } }, async () => {
       throw new ApiError('NOT_FOUND', 'Item not found');
     });
-    app.get('/plain-error', { schema: { response }, config: { presentError: (error: ApiError) => ({ error: error.message }) } }, async () => {
+    app.get('/plain-error', { schema: { response }, config: { auth: 'none', presentError: (error: ApiError) => ({ error: error.message }) } }, async () => {
       throw new ApiError('NOT_FOUND', 'Item not found');
     });
     app.get('/as-text', { schema: { response } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send('{"id":1,"name":2}'));

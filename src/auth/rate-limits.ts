@@ -1,15 +1,16 @@
 /**
- * The rate limits the routes declare: every bucket with its rule, and what a route's
+ * The rate limits the routes declare: every bucket with its rule, and what each name a route lists in
  * `config.rateLimit` counts. The limiter in platform/ is handed these rules and knows none of them;
- * the request chain (auth/request-chain.ts) counts a route's limit before its input is validated, or,
- * for a limit keyed on the body's e-mail, once the body is parsed and before the handler runs.
+ * the request chain (request-chain.ts) counts a route's limits once it knows who asks and before the
+ * input is validated, or, for a limit keyed on the body's e-mail, once the body is parsed and before
+ * the handler runs.
  */
 import type { FastifyRequest } from 'fastify';
-import { requesterKey } from './auth/request-auth.js';
-import { normalizeEmail } from './auth/users.js';
-import type { Config } from './config.js';
-import { ApiError } from './platform/errors.js';
-import type { LimitRule, LimitState, RateLimiter } from './platform/rate-limit.js';
+import type { Config } from '../config.js';
+import { ApiError } from '../platform/errors.js';
+import type { LimitRule, LimitState, RateLimiter } from '../platform/rate-limit.js';
+import { requesterKey } from './request-auth.js';
+import { normalizeEmail } from './users.js';
 
 export function rateLimitRules(config: Config) {
   const r = config.rateLimits;
@@ -103,8 +104,15 @@ async function countPasswordAttempt(limits: Limits, request: FastifyRequest, ema
 
 const bodyOf = (request: FastifyRequest) => (request.body ?? {}) as { email?: string; token?: string };
 
-/** What each `config.rateLimit` name counts. */
+/** What each name in a route's `config.rateLimit` counts. */
 export const ROUTE_LIMITS = {
+  // The signed-in user's hourly allowance over every route that lists it; a visitor counts nothing here
+  // (the routes open to visitors list a limit of their own). A session that has ended, or a change
+  // refused for its origin, never gets this far, so it is not counted.
+  user: {
+    stage: 'request',
+    count: async (limits, request) => (request.auth.user ? { state: await limits.consume('authenticated', request.auth.user.id) } : undefined),
+  },
   search: { stage: 'request', count: async (limits, request) => ({ state: await countRequester(limits, 'search', request) }) },
   summarize: { stage: 'request', count: async (limits, request) => ({ state: await countRequester(limits, 'summarize', request) }) },
   sharePage: { stage: 'request', count: async (limits, request) => void (await limits.consume('sharePageIp', request.ip)) },
@@ -140,5 +148,5 @@ export const ROUTE_LIMITS = {
   },
 } satisfies Record<string, RouteLimit>;
 
-/** A route's `config.rateLimit`: a typo does not compile. */
+/** A name in a route's `config.rateLimit`: a typo does not compile. */
 export type RouteRateLimit = keyof typeof ROUTE_LIMITS;
