@@ -1,12 +1,13 @@
 /** Single-use tokens sent by e-mail, stored hashed, consumed atomically. */
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import type { Db, Tx } from '../platform/db/client.js';
 import { emailTokens } from '../platform/db/schema.js';
 import { hashToken, randomToken } from '../platform/crypto.js';
 
 export type EmailTokenPurpose = 'password_reset' | 'email_confirmation';
 
-export async function issueEmailToken(db: Db, userId: string, purpose: EmailTokenPurpose, ttlSeconds: number): Promise<string> {
+/** With `userId` null the row belongs to no account, so its token opens nothing (see requestPasswordReset). */
+export async function issueEmailToken(db: Db, userId: string | null, purpose: EmailTokenPurpose, ttlSeconds: number): Promise<string> {
   const token = randomToken(32);
   await db.insert(emailTokens).values({
     userId,
@@ -27,6 +28,7 @@ export async function consumeEmailToken(db: Db, token: string, purpose: EmailTok
       and(
         eq(emailTokens.tokenHash, hashToken(token)),
         eq(emailTokens.purpose, purpose),
+        isNotNull(emailTokens.userId),
         isNull(emailTokens.usedAt),
         gt(emailTokens.expiresAt, new Date()),
       ),

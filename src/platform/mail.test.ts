@@ -87,4 +87,11 @@ describe('mail to the outbox', () => {
     expect(eml).toMatch(/To: b@rw\.test/);
     expect(eml).toContain('Line one');
   });
+
+  it('composes a message without leaving it in the outbox', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rw-outbox-'));
+    const mailer = createMailer({ from: 'rw <a@rw.test>', outboxDir: dir });
+    await mailer.compose({ to: 'nobody@rw.test', subject: 'Not sent', text: 'Line one' });
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });

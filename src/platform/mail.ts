@@ -2,7 +2,7 @@
  * Outgoing mail through nodemailer: SMTP when SMTP_URL is set, otherwise each message is written as
  * an `.eml` file to DATA_DIR/outbox (the zero-set-up default for one machine).
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
@@ -19,6 +19,14 @@ export interface MailMessage {
 export interface Mailer {
   readonly kind: 'smtp' | 'outbox';
   send(message: MailMessage): Promise<{ id: string; file?: string }>;
+  /**
+   * Does the work of `send` in this process and delivers nothing: a request that must cost the same
+   * whether or not it mails anything (a password reset for an address without an account) does this
+   * in place of sending. The message is rendered; for the outbox it is also written as `send` writes
+   * it, then removed instead of put in place (writing the file measurably delayed the next requests).
+   * Over SMTP the difference left is the exchange with the mail server, which waits on the network.
+   */
+  compose(message: MailMessage): Promise<void>;
   /** For health: whether the transport answers. */
   verify(): Promise<boolean>;
   close(): void;
@@ -34,6 +42,9 @@ function lazyTransport(make: (mailer: Nodemailer) => Transporter): { get(): Prom
 }
 
 export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string }): Mailer {
+  // Renders a message into a buffer: the outbox's transport, and what `compose` renders with.
+  const rendering = lazyTransport((mailer) => mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
+  const render = async (message: MailMessage) => (await rendering.get()).sendMail({ from: options.from, ...message });
   if (options.smtpUrl) {
     const smtpUrl = options.smtpUrl;
     const transport = lazyTransport((mailer) => mailer.createTransport(smtpUrl));
@@ -43,26 +54,38 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
         const info = await (await transport.get()).sendMail({ from: options.from, ...message });
         return { id: info.messageId };
       },
+      compose: async (message) => void (await render(message)),
       verify: () => transport.get().then((made) => made.verify()).then(
         () => true,
         () => false,
       ),
-      close: () => transport.close(),
+      close: () => {
+        transport.close();
+        rendering.close();
+      },
     };
   }
-  const transport = lazyTransport((mailer) => mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
+  /** The message written under a name that no reader of the outbox takes, beside the name it will have. */
+  const writeAside = async (message: Buffer) => {
+    await mkdir(options.outboxDir, { recursive: true });
+    const file = join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
+    await writeFile(`${file}.tmp`, message, { mode: 0o600 });
+    return { written: `${file}.tmp`, file };
+  };
   return {
     kind: 'outbox',
     async send(message) {
-      const info = await (await transport.get()).sendMail({ from: options.from, ...message });
-      await mkdir(options.outboxDir, { recursive: true });
-      const file = join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
+      const info = await render(message);
+      const { written, file } = await writeAside(info.message as Buffer);
       // Written whole under another name, then renamed: whoever watches the outbox never reads half a mail.
-      await writeFile(`${file}.tmp`, info.message as Buffer, { mode: 0o600 });
-      await rename(`${file}.tmp`, file);
+      await rename(written, file);
       return { id: info.messageId, file };
     },
+    async compose(message) {
+      const { written } = await writeAside((await render(message)).message as Buffer);
+      await unlink(written);
+    },
     verify: async () => true,
-    close: () => transport.close(),
+    close: () => rendering.close(),
   };
 }

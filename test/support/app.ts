@@ -72,6 +72,8 @@ export async function buildTestApp(
     build?: Pick<BuildOptions, 'resolveResource' | 'clock' | 'onRoute' | 'logStream'>;
     /** Uses this app's database (as a second server process would); the first app owns it, so close this one first. */
     sameDatabaseAs?: TestApp;
+    /** A database the test opened itself (kept at close), e.g. one that records its statements. */
+    database?: Database;
     /** A PostgreSQL database to use (kept at close): apps given the same one share it, as server processes do. */
     databaseUrl?: string;
     /** Apps given the same prefix share their Redis keys (as several server processes would). */
@@ -82,7 +84,7 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-test-'));
   const leg = options.leg;
-  const shared = options.sameDatabaseAs?.store;
+  const shared = options.database ? { database: options.database } : options.sameDatabaseAs?.store;
   const scratch = !shared && !options.databaseUrl && leg?.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
   const databaseUrl = options.databaseUrl ?? (shared ? shared.databaseUrl : scratch?.url);
   const env: Record<string, string> = {

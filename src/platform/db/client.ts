@@ -77,10 +77,15 @@ export interface DatabaseOptions {
    */
   pgliteFrom?: Blob;
   poolSize?: number;
+  /** Hears the SQL of every statement the service runs, as Drizzle sends it (tests compare what two paths do). */
+  logQuery?: (query: string, params: unknown[]) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options.pgliteDir ?? 'memory://', options.pgliteFrom);
+  const logger = options.logQuery ? { logQuery: options.logQuery } : undefined;
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, logger)
+    : openPglite(options.pgliteDir ?? 'memory://', options.pgliteFrom, logger);
 }
 
 /** Applies the migrations `drizzle/` holds that this embedded database lacks. */
@@ -96,7 +101,9 @@ export async function migrateEmbedded(client: PGlite): Promise<void> {
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
-async function openPglite(dir: string, from?: Blob): Promise<Database> {
+type QueryLogger = { logQuery(query: string, params: unknown[]): void } | undefined;
+
+async function openPglite(dir: string, from: Blob | undefined, logger: QueryLogger): Promise<Database> {
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const client = new PGlite(dir, {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
@@ -104,7 +111,7 @@ async function openPglite(dir: string, from?: Blob): Promise<Database> {
   });
   await client.waitReady;
   await migrateEmbedded(client);
-  const db = drizzlePglite(client, { schema });
+  const db = drizzlePglite(client, { schema, ...(logger ? { logger } : {}) });
   return {
     db: db as unknown as Db,
     kind: 'pglite',
@@ -132,7 +139,7 @@ async function openPglite(dir: string, from?: Blob): Promise<Database> {
 const LISTEN_RETRY_MS = 1000;
 
 /** The PostgreSQL driver is loaded only when DATABASE_URL is set (about 6 MB of resident memory beside PGlite). */
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, logger: QueryLogger): Promise<Database> {
   const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
     import('pg'),
     import('drizzle-orm/node-postgres'),
@@ -159,7 +166,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   // the broken client when it is released.
   pool.on('error', connectionLost);
   pool.on('connect', (client) => client.on('error', connectionLost));
-  const db = drizzlePg(pool, { schema });
+  const db = drizzlePg(pool, { schema, ...(logger ? { logger } : {}) });
 
   // Health asks on a connection of its own: a pool busy with requests is not a database that is down
   // (a ping queued behind them would miss its deadline and take the service out of rotation).

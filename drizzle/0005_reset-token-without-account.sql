@@ -1,0 +1,1 @@
+ALTER TABLE "email_tokens" ALTER COLUMN "user_id" DROP NOT NULL;
