@@ -1,16 +1,17 @@
 /**
  * Analytics: the user's searches in a period (top queries, topics) and saved resources (categories,
- * reading time). Every number is on the page as text (tables and figures); the charts, loaded after
- * the numbers (their library is a chunk of its own), draw the same data.
+ * reading time). Every number is on the page as text (tables and figures); the charts (plain SVG)
+ * draw the same data.
  */
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
+import { BarChart } from './BarChart';
 
 type SearchAnalytics = components['schemas']['SearchAnalytics'];
 type ResourceAnalytics = components['schemas']['ResourceAnalytics'];
@@ -21,28 +22,13 @@ const PERIODS: Array<{ value: Period; label: string; span: string }> = [
   { value: 'month', label: 'Month', span: 'the last 30 days' },
   { value: 'year', label: 'Year', span: 'the last 365 days' },
 ];
+const SEARCHES = { one: 'search', other: 'searches' };
 const isPeriod = (value: string | null): value is Period => PERIODS.some((period) => period.value === value);
-
-const BarChart = lazy(() => import('./BarChart'));
-
-export interface Bar {
-  label: string;
-  value: number;
-}
 
 function formatMinutes(minutes: number): string {
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   return `${hours} h ${minutes % 60} min`;
-}
-
-function Chart({ title, bars, unit }: { title: string; bars: Bar[]; unit: string }) {
-  if (bars.length === 0) return null;
-  return (
-    <Suspense fallback={<LoadingState label="Drawing the chart…" />}>
-      <BarChart title={title} bars={bars} unit={unit} />
-    </Suspense>
-  );
 }
 
 function SearchSection({ period }: { period: Period }) {
@@ -92,7 +78,7 @@ function SearchSection({ period }: { period: Period }) {
                 ))}
               </tbody>
             </table>
-            <Chart title="Top queries" bars={topQueries} unit="searches" />
+            <BarChart title="Top queries" bars={topQueries} unit={SEARCHES} />
           </div>
           <div>
             <h3 id={`topics-${period}`}>Popular topics</h3>
@@ -107,7 +93,7 @@ function SearchSection({ period }: { period: Period }) {
                     </li>
                   ))}
                 </ol>
-                <Chart title="Popular topics" bars={topics} unit="searches" />
+                <BarChart title="Popular topics" bars={topics} unit={SEARCHES} />
               </>
             )}
           </div>
@@ -164,7 +150,7 @@ function ResourceSection() {
               ))}
             </tbody>
           </table>
-          <Chart title="Saved resources by category" bars={categories} unit="resources" />
+          <BarChart title="Saved resources by category" bars={categories} unit={{ one: 'resource', other: 'resources' }} />
         </>
       )}
     </section>
