@@ -7,7 +7,6 @@ import type { components } from '../../api/schema';
 import type { SearchResult } from '../../api/types';
 
 export type { SearchResult };
-export type SearchReply = components['schemas']['SearchReply'];
 export type ProviderId = SearchResult['provider'];
 export type ProviderStatus = components['schemas']['ProviderStatus'];
 

@@ -4,10 +4,9 @@
  * draw the same data.
  */
 import * as Tabs from '@radix-ui/react-tabs';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client';
+import { queries } from '../../api/client';
 import type { components } from '../../api/schema';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
@@ -33,10 +32,7 @@ function formatMinutes(minutes: number): string {
 
 function SearchSection({ period }: { period: Period }) {
   const span = PERIODS.find((entry) => entry.value === period)?.span ?? '';
-  const query = useQuery({
-    queryKey: ['analytics', 'search', period],
-    queryFn: () => unwrap(api.GET('/api/analytics/search', { params: { query: { period } } })),
-  });
+  const query = queries.useQuery('get', '/api/analytics/search', { params: { query: { period } } });
   const topQueries = useMemo(() => (query.data?.searches ?? []).slice(0, 10).map((search) => ({ label: search.query, value: search.count })), [query.data]);
   // Counted by the server, from the queries with their stopwords removed, as it found the topics.
   const topics = useMemo(() => (query.data?.topicCounts ?? []).map((entry) => ({ label: entry.topic, value: entry.count })), [query.data]);
@@ -104,7 +100,7 @@ function SearchSection({ period }: { period: Period }) {
 }
 
 function ResourceSection() {
-  const query = useQuery({ queryKey: ['analytics', 'resources'], queryFn: () => unwrap(api.GET('/api/analytics/resources')) });
+  const query = queries.useQuery('get', '/api/analytics/resources');
   if (query.isPending) return <LoadingState label="Loading your saved resources…" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   const data: ResourceAnalytics = query.data;
