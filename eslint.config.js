@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+import webConfig from './web/eslint.web.js';
 
 /** Selectors of the module boundaries (the last block). */
 const PLATFORM = { element: { types: 'platform' } };
@@ -14,8 +15,7 @@ const inRoot = (category) => ({ element: { types: 'root' }, file: { categories: 
 
 export default defineConfig(
   {
-    // Build output, data and generated files. A web/ front end (React, .tsx), when added, needs its own
-    // block here (JSX and React rules; type information from web/tsconfig.json).
+    // Build output, data and generated files.
     ignores: ['dist/', '.test-build/', '.bench-build/', 'data/', 'coverage/', 'test-artifacts/', 'scratch/', 'web/dist/', '.test-build-web/', 'drizzle/'],
   },
   js.configs.recommended,
@@ -23,6 +23,7 @@ export default defineConfig(
   {
     // The type-aware rules, on TypeScript only (this file is plain JavaScript, with no types to read).
     files: ['**/*.ts'],
+    ignores: ['web/src/**'],
     languageOptions: {
       parserOptions: {
         // Type information from tsconfig.json, which includes src/, test/, bench/, scripts/ and the tool configs.
@@ -104,4 +105,6 @@ export default defineConfig(
       ],
     },
   },
+  // The web app (web/src, .ts and .tsx): its own type information and React's rules.
+  ...webConfig,
 );

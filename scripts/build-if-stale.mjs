@@ -1,6 +1,8 @@
 // `npm start`'s prestart: builds the service (dist/) and the web app (web/dist/) only when one is
 // missing or older than what it is built from, so a start after `npm install` on a fresh clone
 // builds once and every later start does not. Plain JavaScript: it runs before anything is compiled.
+// The build tools (TypeScript, Vite, the web app's packages) are devDependencies: an install with
+// --omit=dev runs what was built before it was pruned, and refuses to start without a build.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,7 +41,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (stale.length === 0) {
     process.stdout.write('dist/ and web/dist/ are current: nothing to build\n');
   } else if (!existsSync(join(root, 'node_modules', 'typescript'))) {
-    // An install without devDependencies cannot build; it runs what was built for it.
+    // An install without devDependencies cannot build; it runs what was built for it, if anything was.
+    const missing = BUILDS.filter(({ output }) => !existsSync(join(root, output)));
+    if (missing.length > 0) {
+      process.stderr.write(
+        `${missing.map(({ output }) => output).join(' and ')} not built, and the build tools (devDependencies) are not installed.\n` +
+          'Build before leaving them out: npm ci && npm run build && npm prune --omit=dev (see the README, Install for production).\n',
+      );
+      process.exit(1);
+    }
     process.stdout.write(`${stale.join(', ')}: older than the sources, but the build tools are not installed; starting what is there\n`);
   } else {
     for (const script of stale) {

@@ -200,7 +200,14 @@ describe.skipIf(webSkipReason)('profile and analytics in the web app (Chromium)'
     expect(((await (await page.request.get('/api/analytics/resources')).json()) as { readingTime: number }).readingTime).toBe(120);
     expect(await page.getByTestId('reading-time').textContent()).toBe('2 h 0 min');
     expect(await page.getByRole('table', { name: /by category/ }).getByRole('cell', { name: 'article' }).count()).toBe(1);
-    await page.locator('.chart .recharts-wrapper').first().waitFor();
+    // The topics chart: one image named by its title, its bars as long as their share of the largest
+    // count (3, 3, 1, 1: the ones a third), its description the same numbers in words.
+    const topicsChart = page.getByRole('tabpanel').getByRole('img', { name: 'Popular topics' });
+    await topicsChart.waitFor();
+    expect(await topicsChart.locator('rect.bar-chart-bar').evaluateAll((bars) => bars.map((bar) => bar.getAttribute('width')))).toEqual(['100%', '100%', '33.33%', '33.33%']);
+    const descriptionId = await topicsChart.getAttribute('aria-describedby');
+    expect(descriptionId).toBeTruthy();
+    expect(await topicsChart.locator(`[id="${descriptionId}"]`).textContent()).toBe('graph neural: 3 searches; networks: 3 searches; folding: 1 search; protein: 1 search');
     expect(await auditPage(page, 'analytics')).toEqual({});
 
     await page.getByRole('tab', { name: 'Year' }).click();

@@ -1,10 +1,14 @@
 /**
  * The typed API client (openapi-fetch over the generated schema.d.ts). Same origin, session cookies.
- * One middleware: a 401 on a signed-in request refreshes the session once (POST /api/auth/refresh,
- * shared by concurrent requests) and retries; when that fails the app hears `sessionEnded`.
- * `unwrap` turns `{ data, error, response }` into the data or a thrown ApiError.
+ * Two middlewares: a 401 on a signed-in request refreshes the session once (POST /api/auth/refresh,
+ * shared by concurrent requests) and retries, and when that fails the app hears `sessionEnded`; then
+ * any failure, an error reply or no reply at all, is thrown as an ApiError (status, code, message,
+ * Retry-After), so every caller and every query sees one kind of error.
+ * `queries` are TanStack Query hooks over the client (openapi-react-query): their data is typed by
+ * the path and method from schema.d.ts, with no casts. `unwrap` gives a plain call's data.
  */
 import createClient, { type Middleware } from 'openapi-fetch';
+import createQueryClient from 'openapi-react-query';
 import { ApiError, apiErrorFrom } from './errors';
 import type { paths } from './schema';
 
@@ -48,7 +52,11 @@ const refreshOnExpiry: Middleware = {
       for (const listener of sessionEndedListeners) listener();
       return undefined;
     }
-    return fetch(original);
+    try {
+      return await fetch(original);
+    } catch (failure) {
+      throw networkError(failure);
+    }
   },
   onError({ id }) {
     originals.delete(id);
@@ -56,8 +64,39 @@ const refreshOnExpiry: Middleware = {
   },
 };
 
+function networkError(failure: unknown): ApiError {
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  return new ApiError(0, 'NETWORK_ERROR', 'The service cannot be reached. Check your connection and try again.', { reason });
+}
+
+/** Error replies and network failures as thrown ApiErrors (a cancelled request stays an AbortError). */
+const failuresAsApiError: Middleware = {
+  async onResponse({ response }) {
+    if (response.ok) return undefined;
+    const text = await response.clone().text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON (a proxy's error page): apiErrorFrom words it from the status.
+    }
+    throw apiErrorFrom(response, body);
+  },
+  onError({ error }) {
+    if (error instanceof Error && error.name === 'AbortError') return undefined;
+    return networkError(error);
+  },
+};
+
 export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '', credentials: 'include' });
-api.use(refreshOnExpiry);
+// Response middlewares run last-registered first: a 401 is refreshed and retried before it counts as a failure.
+api.use(failuresAsApiError, refreshOnExpiry);
+
+/**
+ * Query hooks and query options over `api`. Their `error` is typed as the API's error envelope, but
+ * `failuresAsApiError` throws before openapi-fetch reads one: what arrives is always an ApiError.
+ */
+export const queries = createQueryClient(api);
 
 /** A multipart body of the parts named, for a `bodySerializer` (a File is sent with its name and type). */
 export function multipartBody(parts: Record<string, Blob>): FormData {
@@ -66,15 +105,10 @@ export function multipartBody(parts: Record<string, Blob>): FormData {
   return form;
 }
 
-/** The data of a successful reply, or the ApiError of a failed one (a network failure is an ApiError too). */
-export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  let result: { data?: T; error?: unknown; response: Response };
-  try {
-    result = await call;
-  } catch (failure) {
-    throw new ApiError(0, 'NETWORK_ERROR', 'The service cannot be reached. Check your connection and try again.', { reason: (failure as Error).message });
-  }
-  const { data, error, response } = result;
-  if (!response.ok) throw apiErrorFrom(response, error);
-  return data as T;
+/** The data of a successful reply (a failed one was thrown as an ApiError by the middleware). */
+export async function unwrap<T>(call: Promise<{ data?: T; response: Response }>): Promise<T> {
+  const { data, response } = await call;
+  // Every operation the app calls answers with a body; an empty one is the server's fault.
+  if (data === undefined) throw new ApiError(response.status, 'INTERNAL_ERROR', `The server answered ${response.status} without a body.`);
+  return data;
 }

@@ -36,7 +36,7 @@ export function applyTheme(theme: Theme): void {
 
 interface ThemeState {
   theme: Theme;
-  setTheme(theme: Theme): void;
+  setTheme: (theme: Theme) => void;
 }
 const ThemeContext = createContext<ThemeState | null>(null);
 

@@ -1,8 +1,10 @@
 /** One search result: an article named by its title (a link to the source), its facts, and its actions. */
 import { useId, useState } from 'react';
-import { PROVIDER_NAMES, shortAuthors, type SearchResult } from './search-state';
+import type { SearchResult } from '../../api/types';
+import { shortAuthors } from '../../lib/authors';
+import { PROVIDER_NAMES } from './search-state';
 
-export function ResultCard({ result, onSummarize, onSave }: { result: SearchResult; onSummarize(result: SearchResult): void; onSave(result: SearchResult): void }) {
+export function ResultCard({ result, onSummarize, onSave }: { result: SearchResult; onSummarize: (result: SearchResult) => void; onSave: (result: SearchResult) => void }) {
   const headingId = useId();
   const abstractId = useId();
   const [expanded, setExpanded] = useState(false);

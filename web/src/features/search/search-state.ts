@@ -4,9 +4,9 @@
  * malformed in a pasted link falls back to the defaults rather than failing.
  */
 import type { components } from '../../api/schema';
+import type { SearchResult } from '../../api/types';
 
-export type SearchReply = components['schemas']['SearchReply'];
-export type SearchResult = components['schemas']['SearchResult'];
+export type { SearchResult };
 export type ProviderId = SearchResult['provider'];
 export type ProviderStatus = components['schemas']['ProviderStatus'];
 
@@ -60,13 +60,6 @@ export function searchParamsOf(state: SearchState): URLSearchParams {
   if (state.providers) params.set('providers', state.providers.join(','));
   if (state.page > 1) params.set('page', String(state.page));
   return params;
-}
-
-/** "Ada Lovelace, Charles Babbage et al." — at most `shown` names. */
-export function shortAuthors(authors: string[], shown = 3): string {
-  if (authors.length === 0) return 'Unknown authors';
-  if (authors.length <= shown) return authors.join(', ');
-  return `${authors.slice(0, shown).join(', ')} et al.`;
 }
 
 const STATUS_TEXT: Record<ProviderStatus['status'], string> = {

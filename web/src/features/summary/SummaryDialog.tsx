@@ -6,7 +6,7 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
-import type { SearchResult } from '../search/search-state';
+import type { SearchResult } from '../../api/types';
 import { useSummaryStream, type ProgressStage, type SummaryMode } from './use-summary-stream';
 import '../features.css';
 
@@ -17,7 +17,7 @@ const MODES: Array<{ value: SummaryMode; label: string; hint: string }> = [
 ];
 const STAGE_TEXT: Record<ProgressStage, string> = { fetching: 'Fetching the PDF', extracting: 'Extracting its text', summarizing: 'Summarising' };
 
-export function SummaryDialog({ result, onClose, onServerError }: { result: SearchResult | null; onClose(): void; onServerError(message: string): void }) {
+export function SummaryDialog({ result, onClose, onServerError }: { result: SearchResult | null; onClose: () => void; onServerError: (message: string) => void }) {
   const [mode, setMode] = useState<SummaryMode>('quick');
   const [attempt, setAttempt] = useState(0);
   const summary = useSummaryStream(result, mode, attempt);

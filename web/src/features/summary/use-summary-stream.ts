@@ -9,7 +9,7 @@
  */
 import { useEffect, useState } from 'react';
 import { refreshSession } from '../../api/client';
-import type { SearchResult } from '../search/search-state';
+import type { SearchResult } from '../../api/types';
 import { streamErrorMessage } from './stream-error';
 
 export type SummaryMode = 'quick' | 'deep' | 'auto';
@@ -37,7 +37,9 @@ function summaryUrl(result: SearchResult, mode: SummaryMode): string {
   return `/api/summarize?${params.toString()}`;
 }
 
-function parse(event: MessageEvent<string>): unknown {
+/** An event's JSON data; null for anything else (a connection failure is a plain Event, with none). */
+function parse(event: Event): unknown {
+  if (!(event instanceof MessageEvent) || typeof event.data !== 'string') return null;
   try {
     return JSON.parse(event.data) as unknown;
   } catch {
@@ -72,7 +74,7 @@ export function useSummaryStream(result: SearchResult | null, mode: SummaryMode,
       const on = (name: string, handle: (data: unknown) => void) =>
         stream.addEventListener(name, (event) => {
           received = true;
-          handle(parse(event as MessageEvent<string>));
+          handle(parse(event));
         });
       on('meta', (data) => {
         const meta = (data ?? {}) as { fromCache?: unknown; modeUsed?: unknown };

@@ -17,8 +17,8 @@ export function ConfirmDialog({
   children: ReactNode;
   pending: boolean;
   error: unknown;
-  onConfirm(): void;
-  onCancel(): void;
+  onConfirm: () => void;
+  onCancel: () => void;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && onCancel()}>

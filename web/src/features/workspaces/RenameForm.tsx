@@ -12,7 +12,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 /** The draft key of a workspace's rename form: its page opens the form again when one is kept. */
 export const renameDraftKey = (id: string) => `workspace:${id}:rename`;
 
-export function RenameForm({ id, name, onDone }: { id: string; name: string; onDone(): void }) {
+export function RenameForm({ id, name, onDone }: { id: string; name: string; onDone: () => void }) {
   const [value, setValue, discard] = useDraft(renameDraftKey(id), name);
   const rename = useRenameWorkspace(id);
   const finish = () => {

@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors';
 import { useDraft, useHasDraft } from '../../app/drafts';
 import { TextAreaField } from '../../components/Field';
-import { shortAuthors } from '../search/search-state';
+import { shortAuthors } from '../../lib/authors';
 import { rangesOf, segments, selectionWithin } from './highlights';
 import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesForm';
 import { useCreateAnnotation, useDeleteAnnotation, useRemoveResource, useUpdateAnnotation, type Annotation, type HighlightRange, type Resource } from './use-workspaces';

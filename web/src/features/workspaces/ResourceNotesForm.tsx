@@ -33,7 +33,7 @@ function fieldError(error: unknown): { field?: string; message: string | null } 
 export const notesDraftKey = (resourceId: string) => `resource:${resourceId}:notes`;
 export const tagsDraftKey = (resourceId: string) => `resource:${resourceId}:tags`;
 
-export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource: Resource; workspaceId: string; onDone(): void }) {
+export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource: Resource; workspaceId: string; onDone: () => void }) {
   const [notes, setNotes, discardNotes] = useDraft(notesDraftKey(resource.id), resource.notes);
   const [tags, setTags, discardTags] = useDraft(tagsDraftKey(resource.id), resource.tags.join(', '));
   const update = useUpdateResource(workspaceId);

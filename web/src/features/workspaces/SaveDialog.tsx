@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { ApiError, describeError } from '../../api/errors';
 import { TextField } from '../../components/Field';
 import { useToast } from '../../components/Toasts';
-import type { SearchResult } from '../search/search-state';
+import type { SearchResult } from '../../api/types';
 import { useAddResource, useCreateWorkspace, useWorkspaces, type NewResource } from './use-workspaces';
 import '../features.css';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -41,10 +41,12 @@ function resourceFromResult(result: SearchResult): NewResource {
   };
 }
 
-export function SaveDialog({ result, onClose }: { result: SearchResult | null; onClose(): void }) {
+export function SaveDialog({ result, onClose }: { result: SearchResult | null; onClose: () => void }) {
   const workspaces = useWorkspaces();
   const createWorkspace = useCreateWorkspace();
   const addResource = useAddResource();
+  const { reset: resetAddResource } = addResource;
+  const { reset: resetCreateWorkspace } = createWorkspace;
   const toast = useToast();
   const [choice, setChoice] = useState('');
   const [newName, setNewName] = useState('');
@@ -53,9 +55,9 @@ export function SaveDialog({ result, onClose }: { result: SearchResult | null; o
   useEffect(() => {
     if (!result) return;
     setSaved(null);
-    addResource.reset();
-    createWorkspace.reset();
-  }, [result]);
+    resetAddResource();
+    resetCreateWorkspace();
+  }, [result, resetAddResource, resetCreateWorkspace]);
   useEffect(() => {
     if (choice === '' && workspaces.data) setChoice(workspaces.data[0]?.id ?? NEW);
   }, [choice, workspaces.data]);

@@ -1,6 +1,9 @@
-/** Workspaces, their resources, annotations and share links through the typed client and TanStack Query. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+/**
+ * Workspaces, their resources, annotations and share links: queries through the typed query hooks
+ * (their keys are `[method, path, init]`), changes through TanStack mutations over the typed client.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, queries, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
 
 export type Workspace = components['schemas']['Workspace'];
@@ -10,30 +13,22 @@ export type Annotation = components['schemas']['Annotation'];
 export type ShareLink = components['schemas']['ShareLink'];
 export type HighlightRange = { start: number; end: number; text?: string };
 
-const WORKSPACES_KEY = ['workspaces'] as const;
-const workspaceKey = (id: string) => ['workspace', id] as const;
-const sharesKey = (id: string) => ['workspace', id, 'shares'] as const;
+/** Every page of the list (its key is a prefix of each page's key, whatever the query). */
+const WORKSPACES_KEY = queries.queryOptions('get', '/api/workspaces').queryKey;
+const workspaceKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}', { params: { path: { id } } }).queryKey;
+const sharesKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/share', { params: { path: { id } } }).queryKey;
 
 /** The user's workspaces (the API's page is 20 by default; ask for the most it allows). */
 export function useWorkspaces() {
-  return useQuery({
-    queryKey: WORKSPACES_KEY,
-    queryFn: ({ signal }) => unwrap(api.GET('/api/workspaces', { params: { query: { limit: 100 } }, signal })),
-  });
+  return queries.useQuery('get', '/api/workspaces', { params: { query: { limit: 100 } } });
 }
 
 export function useWorkspace(id: string) {
-  return useQuery({
-    queryKey: workspaceKey(id),
-    queryFn: ({ signal }) => unwrap(api.GET('/api/workspaces/{id}', { params: { path: { id } }, signal })) as Promise<WorkspaceDetail>,
-  });
+  return queries.useQuery('get', '/api/workspaces/{id}', { params: { path: { id } } });
 }
 
 export function useShareLinks(id: string) {
-  return useQuery({
-    queryKey: sharesKey(id),
-    queryFn: ({ signal }) => unwrap(api.GET('/api/workspaces/{id}/share', { params: { path: { id } }, signal })) as Promise<ShareLink[]>,
-  });
+  return queries.useQuery('get', '/api/workspaces/{id}/share', { params: { path: { id } } });
 }
 
 /** Mutations that change a workspace refresh it and the list (counts). */
@@ -47,7 +42,7 @@ function useInvalidate(id?: string) {
 export function useCreateWorkspace() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (name: string) => unwrap(api.POST('/api/workspaces', { body: { name } })) as Promise<Workspace>,
+    mutationFn: (name: string) => unwrap(api.POST('/api/workspaces', { body: { name } })),
     onSuccess: invalidate,
   });
 }
@@ -85,7 +80,7 @@ export function useAddResource() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ workspaceId, resource }: { workspaceId: string; resource: NewResource }) =>
-      unwrap(api.POST('/api/workspaces/{id}/resources', { params: { path: { id: workspaceId } }, body: resource })) as Promise<Resource>,
+      unwrap(api.POST('/api/workspaces/{id}/resources', { params: { path: { id: workspaceId } }, body: resource })),
     onSuccess: async (_reply, { workspaceId }) => {
       await Promise.all([queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }), queryClient.invalidateQueries({ queryKey: workspaceKey(workspaceId) })]);
     },
@@ -144,7 +139,7 @@ export function useDeleteAnnotation(workspaceId: string) {
 export function useCreateShareLink(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (expiresInDays: number) => unwrap(api.POST('/api/workspaces/{id}/share', { params: { path: { id: workspaceId } }, body: { expiresInDays } })) as Promise<ShareLink>,
+    mutationFn: (expiresInDays: number) => unwrap(api.POST('/api/workspaces/{id}/share', { params: { path: { id: workspaceId } }, body: { expiresInDays } })),
     onSuccess: async () => {
       await Promise.all([queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) }), queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY })]);
     },

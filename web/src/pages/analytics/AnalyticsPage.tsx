@@ -1,16 +1,16 @@
 /**
  * Analytics: the user's searches in a period (top queries, topics) and saved resources (categories,
- * reading time). Every number is on the page as text (tables and figures); the charts, loaded after
- * the numbers (their library is a chunk of its own), draw the same data.
+ * reading time). Every number is on the page as text (tables and figures); the charts (plain SVG)
+ * draw the same data.
  */
 import * as Tabs from '@radix-ui/react-tabs';
-import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client';
+import { queries } from '../../api/client';
 import type { components } from '../../api/schema';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
+import { BarChart } from './BarChart';
 
 type SearchAnalytics = components['schemas']['SearchAnalytics'];
 type ResourceAnalytics = components['schemas']['ResourceAnalytics'];
@@ -21,14 +21,8 @@ const PERIODS: Array<{ value: Period; label: string; span: string }> = [
   { value: 'month', label: 'Month', span: 'the last 30 days' },
   { value: 'year', label: 'Year', span: 'the last 365 days' },
 ];
+const SEARCHES = { one: 'search', other: 'searches' };
 const isPeriod = (value: string | null): value is Period => PERIODS.some((period) => period.value === value);
-
-const BarChart = lazy(() => import('./BarChart'));
-
-export interface Bar {
-  label: string;
-  value: number;
-}
 
 function formatMinutes(minutes: number): string {
   if (minutes < 60) return `${minutes} min`;
@@ -36,21 +30,9 @@ function formatMinutes(minutes: number): string {
   return `${hours} h ${minutes % 60} min`;
 }
 
-function Chart({ title, bars, unit }: { title: string; bars: Bar[]; unit: string }) {
-  if (bars.length === 0) return null;
-  return (
-    <Suspense fallback={<LoadingState label="Drawing the chart…" />}>
-      <BarChart title={title} bars={bars} unit={unit} />
-    </Suspense>
-  );
-}
-
 function SearchSection({ period }: { period: Period }) {
   const span = PERIODS.find((entry) => entry.value === period)?.span ?? '';
-  const query = useQuery({
-    queryKey: ['analytics', 'search', period],
-    queryFn: () => unwrap(api.GET('/api/analytics/search', { params: { query: { period } } })),
-  });
+  const query = queries.useQuery('get', '/api/analytics/search', { params: { query: { period } } });
   const topQueries = useMemo(() => (query.data?.searches ?? []).slice(0, 10).map((search) => ({ label: search.query, value: search.count })), [query.data]);
   // Counted by the server, from the queries with their stopwords removed, as it found the topics.
   const topics = useMemo(() => (query.data?.topicCounts ?? []).map((entry) => ({ label: entry.topic, value: entry.count })), [query.data]);
@@ -92,7 +74,7 @@ function SearchSection({ period }: { period: Period }) {
                 ))}
               </tbody>
             </table>
-            <Chart title="Top queries" bars={topQueries} unit="searches" />
+            <BarChart title="Top queries" bars={topQueries} unit={SEARCHES} />
           </div>
           <div>
             <h3 id={`topics-${period}`}>Popular topics</h3>
@@ -107,7 +89,7 @@ function SearchSection({ period }: { period: Period }) {
                     </li>
                   ))}
                 </ol>
-                <Chart title="Popular topics" bars={topics} unit="searches" />
+                <BarChart title="Popular topics" bars={topics} unit={SEARCHES} />
               </>
             )}
           </div>
@@ -118,7 +100,7 @@ function SearchSection({ period }: { period: Period }) {
 }
 
 function ResourceSection() {
-  const query = useQuery({ queryKey: ['analytics', 'resources'], queryFn: () => unwrap(api.GET('/api/analytics/resources')) });
+  const query = queries.useQuery('get', '/api/analytics/resources');
   if (query.isPending) return <LoadingState label="Loading your saved resources…" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   const data: ResourceAnalytics = query.data;
@@ -164,7 +146,7 @@ function ResourceSection() {
               ))}
             </tbody>
           </table>
-          <Chart title="Saved resources by category" bars={categories} unit="resources" />
+          <BarChart title="Saved resources by category" bars={categories} unit={{ one: 'resource', other: 'resources' }} />
         </>
       )}
     </section>

@@ -19,7 +19,7 @@ function plural(count: number, word: string): string {
 
 const NEW_WORKSPACE_DRAFT = 'workspace:new';
 
-function NewWorkspaceForm({ onDone }: { onDone(): void }) {
+function NewWorkspaceForm({ onDone }: { onDone: () => void }) {
   const [name, setName, discard] = useDraft(NEW_WORKSPACE_DRAFT, '');
   const create = useCreateWorkspace();
   const toast = useToast();
@@ -49,7 +49,7 @@ function NewWorkspaceForm({ onDone }: { onDone(): void }) {
   );
 }
 
-function WorkspaceRow({ workspace, onDelete }: { workspace: Workspace; onDelete(workspace: Workspace): void }) {
+function WorkspaceRow({ workspace, onDelete }: { workspace: Workspace; onDelete: (workspace: Workspace) => void }) {
   const [renaming, setRenaming] = useState(useHasDraft(renameDraftKey(workspace.id)));
   return (
     <li className="card workspace-row">
