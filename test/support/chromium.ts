@@ -1,8 +1,9 @@
 /**
- * One Chromium for the whole test run: the global setup starts Debian's Chromium as a playwright
- * browser server and hands its address to the test files (Vitest's provide/inject); each file
- * connects to it instead of starting a browser of its own, and its `browser.close()` disconnects.
- * Run outside the global setup, a file starts its own.
+ * One Chromium for the whole test run: the `browser` project's global setup
+ * (test/support/chromium-setup.ts) starts Debian's Chromium as a playwright browser server and hands
+ * its address to the test files (Vitest's provide/inject); each file connects to it instead of
+ * starting a browser of its own, and its `browser.close()` disconnects. Run outside that project, a
+ * file starts its own.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';

@@ -14,13 +14,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRoute } from '../support/fixture-server.js';
 import {
+  auditCombinations,
   launchChromium,
   newContext,
   newCredentials,
   presetTheme,
   screenshot,
   seriousA11yViolations,
-  signUpThroughApp,
+  signUpThroughApi,
   startWebServer,
   webSkipReason,
   VIEWPORTS,
@@ -82,7 +83,7 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
     await server?.close();
   });
 
-  /** A signed-up user's page (clipboard allowed, page errors collected). */
+  /** A signed-up user's dashboard (signed up through the API; clipboard allowed, page errors collected). */
   async function signedInPage(viewport: ViewportName = 'desktop', theme: 'light' | 'dark' = 'light'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     const context = await newContext(browser, server.base, viewport, theme);
     await presetTheme(context, theme);
@@ -90,7 +91,8 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await signUpThroughApp(page, newCredentials('search'));
+    await signUpThroughApi(context, server.base, newCredentials('search'));
+    await page.goto('/dashboard');
     return { context, page, errors };
   }
 
@@ -462,54 +464,54 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
   }, 120_000);
 
   it('pages pass axe in light and dark and are photographed at 390×844 and 1280×800', async () => {
-    // One account, its session carried into a fresh context per theme and size.
-    const first = await signedInPage();
-    const session = await first.context.storageState();
-    await first.context.close();
-    for (const theme of ['light', 'dark'] as const) {
-      for (const viewport of ['mobile', 'desktop'] as const) {
-        const context = await browser.newContext({ baseURL: server.base, viewport: VIEWPORTS[viewport], colorScheme: theme, reducedMotion: 'reduce', storageState: session });
-        await presetTheme(context, theme);
-        const page = await context.newPage();
-        const errors: string[] = [];
-        page.on('pageerror', (error) => errors.push(error.message));
-        try {
-          const suffix = `${viewport}-${theme}`;
-          await page.goto(`/dashboard?q=${encodeURIComponent(QUERY)}`);
-          await page.getByRole('article').first().waitFor();
-          await expect.poll(() => page.evaluate<string>(THEME_IN_USE)).toBe(theme);
-          await expectAccessible(page);
-          await screenshot(page, `search-${suffix}`);
+    // One account, its session carried into a fresh context per combination (auditCombinations: mobile
+    // in light and desktop in dark, so each size and each theme is seen; all four with WEB_AUDIT=all).
+    const first = await newContext(browser, server.base);
+    await signUpThroughApi(first, server.base, newCredentials('search'));
+    const session = await first.storageState();
+    await first.close();
+    for (const [viewport, theme] of auditCombinations()) {
+      const context = await browser.newContext({ baseURL: server.base, viewport: VIEWPORTS[viewport], colorScheme: theme, reducedMotion: 'reduce', storageState: session });
+      await presetTheme(context, theme);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        const suffix = `${viewport}-${theme}`;
+        await page.goto(`/dashboard?q=${encodeURIComponent(QUERY)}`);
+        await page.getByRole('article').first().waitFor();
+        await expect.poll(() => page.evaluate<string>(THEME_IN_USE)).toBe(theme);
+        await expectAccessible(page);
+        await screenshot(page, `search-${suffix}`);
 
-          await page.getByRole('article').first().getByRole('button', { name: 'Save' }).click();
-          const save = page.getByRole('dialog', { name: 'Save to a workspace' });
-          await save.getByLabel('Workspace', { exact: true }).selectOption({ label: 'New workspace…' });
-          await save.getByLabel('New workspace name').fill(`Photos ${suffix}`);
-          await save.getByRole('button', { name: 'Save' }).click();
-          await save.getByRole('link', { name: `Photos ${suffix}` }).waitFor();
-          await expectAccessible(page);
-          await screenshot(page, `save-dialog-${suffix}`);
-          await save.getByRole('link', { name: `Photos ${suffix}` }).click();
-          await page.getByRole('heading', { level: 1, name: `Photos ${suffix}` }).waitFor();
-          await page.getByRole('button', { name: 'Share' }).click();
-          await page.getByRole('button', { name: 'Copy link' }).waitFor();
-          await expectAccessible(page);
-          await screenshot(page, `workspace-${suffix}`);
+        await page.getByRole('article').first().getByRole('button', { name: 'Save' }).click();
+        const save = page.getByRole('dialog', { name: 'Save to a workspace' });
+        await save.getByLabel('Workspace', { exact: true }).selectOption({ label: 'New workspace…' });
+        await save.getByLabel('New workspace name').fill(`Photos ${suffix}`);
+        await save.getByRole('button', { name: 'Save' }).click();
+        await save.getByRole('link', { name: `Photos ${suffix}` }).waitFor();
+        await expectAccessible(page);
+        await screenshot(page, `save-dialog-${suffix}`);
+        await save.getByRole('link', { name: `Photos ${suffix}` }).click();
+        await page.getByRole('heading', { level: 1, name: `Photos ${suffix}` }).waitFor();
+        await page.getByRole('button', { name: 'Share' }).click();
+        await page.getByRole('button', { name: 'Copy link' }).waitFor();
+        await expectAccessible(page);
+        await screenshot(page, `workspace-${suffix}`);
 
-          await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workspaces' }).click();
-          await page.getByRole('link', { name: `Photos ${suffix}` }).waitFor();
-          await page.getByRole('button', { name: `Delete Photos ${suffix}` }).click();
-          await page.getByRole('alertdialog').waitFor();
-          await expectAccessible(page);
-          await screenshot(page, `workspace-delete-confirm-${suffix}`);
-          await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
-          await page.getByRole('button', { name: 'New workspace' }).click();
-          await expectAccessible(page);
-          await screenshot(page, `workspaces-${suffix}`);
-          expect(errors).toEqual([]);
-        } finally {
-          await context.close();
-        }
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workspaces' }).click();
+        await page.getByRole('link', { name: `Photos ${suffix}` }).waitFor();
+        await page.getByRole('button', { name: `Delete Photos ${suffix}` }).click();
+        await page.getByRole('alertdialog').waitFor();
+        await expectAccessible(page);
+        await screenshot(page, `workspace-delete-confirm-${suffix}`);
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+        await page.getByRole('button', { name: 'New workspace' }).click();
+        await expectAccessible(page);
+        await screenshot(page, `workspaces-${suffix}`);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
       }
     }
   }, 480_000);

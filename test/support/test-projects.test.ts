@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { needsIsolation, unitTestFiles } from './test-projects.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('which project a test file runs in', () => {
+  it('gives a file that starts an app, a database or a browser, or touches global state, a module graph of its own', () => {
+    expect(needsIsolation("import { buildTestApp } from '../../test/support/app.js';")).toBe(true);
+    expect(needsIsolation("const url = process.env.TEST_DATABASE_URL;")).toBe(true);
+    expect(needsIsolation('vi.useFakeTimers();')).toBe(true);
+    expect(needsIsolation("vi.mock('./store.js');")).toBe(true);
+    expect(needsIsolation("import { rank } from './rank.js';\nexpect(rank([])).toEqual([]);")).toBe(false);
+  });
+
+  it('puts pure files in unit, and never an app test, a journey or an end-to-end test', () => {
+    const unit = unitTestFiles(ROOT);
+    expect(unit).toContain('src/search/rank.test.ts');
+    expect(unit).toContain('test/support/sequencer.test.ts');
+    expect(unit).not.toContain('src/auth/auth.test.ts');
+    expect(unit.filter((file) => file.startsWith('test/web/') || file.startsWith('test/e2e/') || file.endsWith('.browser.test.ts'))).toEqual([]);
+  });
+});

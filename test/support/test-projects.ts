@@ -1,0 +1,31 @@
+/**
+ * Which Vitest project a test file belongs to (vitest.config.ts). `unit` files start no app, database,
+ * Redis, browser or server process and touch no global state (environment, mocks, stubs, fake timers,
+ * spies, globalThis): they share one module graph per worker instead of importing it again for each
+ * file. A file that starts doing any of those moves to `app` by itself.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Where the test files are, relative to the repository's root. */
+export const TEST_FILES = ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'];
+/** Files that drive Chromium, build the web app or compile its API types (`browser`). */
+export const BROWSER_FILES = ['test/web/**/*.test.ts', 'src/**/*.browser.test.ts', 'test/support/web-browser.test.ts'];
+/** The built service as a process of its own (`e2e`). */
+export const E2E_FILES = ['test/e2e/**/*.test.ts'];
+
+const NEEDS_ISOLATION =
+  /buildTestApp|openDatabase|createScratchDatabase|server-process|own-postgres|own-redis|chromium|web-browser|pglite|ioredis|TEST_DATABASE_URL|TEST_REDIS_URL|vi\.mock|vi\.stub|vi\.useFakeTimers|vi\.spyOn|process\.env|globalThis/;
+
+/** Whether a test file, by its source, needs a module graph of its own. */
+export function needsIsolation(source: string): boolean {
+  return NEEDS_ISOLATION.test(source);
+}
+
+/** The `unit` project's files, relative to `root`. */
+export function unitTestFiles(root: string): string[] {
+  return ['src', 'test', 'web/src']
+    .flatMap((dir) => readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) => `${dir}/${file}`))
+    .filter((file) => /\.test\.tsx?$/.test(file) && !/^test\/(web|e2e)\/|\.browser\.test\.ts$|^test\/support\/web-browser\.test\.ts$/.test(file))
+    .filter((file) => !needsIsolation(readFileSync(join(root, file), 'utf8')));
+}
