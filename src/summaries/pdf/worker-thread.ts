@@ -12,10 +12,10 @@ import { Worker } from 'node:worker_threads';
  * `error` event, which the pools turn into a typed PdfTextError) instead of growing the process
  * without bound. The real papers of the extraction tests need a small part of it.
  */
-export const WORKER_HEAP_LIMIT_MB = 256;
+const WORKER_HEAP_LIMIT_MB = 256;
 
 /** An idle worker holds its heap (tens of MB); after this long without a job it is stopped. */
-export const IDLE_WORKER_MS = 30_000;
+const IDLE_WORKER_MS = 30_000;
 
 /** `here` is the caller's `import.meta.url`; `name` the worker module's file name without extension. */
 export function startWorker(here: string, name: string, heapLimitMb = WORKER_HEAP_LIMIT_MB): Worker {
