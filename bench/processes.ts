@@ -63,7 +63,7 @@ function logTail(path: string): string {
   }
 }
 
-async function waitUntil(check: () => Promise<boolean>, child: ChildProcess, what: string, logPath: string, timeoutMs = 120_000): Promise<void> {
+async function waitUntil(check: () => Promise<boolean>, child: ChildProcess, what: string, logPath: string, timeoutMs = 300_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited during start:\n${logTail(logPath)}`);

@@ -43,6 +43,10 @@
  * alternating rounds; the two-process figure over the one-process figure is the scaling (aim ≥ 1.6×
  * where the machine has the cores: two service processes, the load generator, PostgreSQL and Redis).
  *
+ * Memory (bench/memory.ts): the service's resident memory under BENCH_MEMORY_MINUTES of mixed load
+ * (the journey, deep PDF summaries and quick summary streams, half of them cut mid-way, and avatar
+ * uploads), read at each minute, and again after it idled BENCH_MEMORY_IDLE seconds.
+ *
  * Compute: merging and ranking 7 × 100 records (bench/search-merge.ts), the summarizer's throughput
  * (bench/summarizer.ts) and PDF text extraction beside pdftotext (bench/pdf-extract.ts), each loaded
  * only if present.
@@ -50,8 +54,8 @@
  * Settings (environment): BENCH_DURATION (s per measurement, 4), BENCH_WARMUP (s, 2), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (10), BENCH_SEARCH_SAMPLES (10), BENCH_SEARCH_DELAY_MS (50), BENCH_ONLY (route ids,
  * comma-separated: health, session, workspaces, workspace, add-resource, summarize-cold,
- * summarize-cached, search, journey, startup), BENCH_STARTUP_RUNS (5: time to ready, median of that many
- * starts after a first), BENCH_JOURNEY_USERS (8), BENCH_STORES (pglite,postgres), BENCH_SKIP_COMPUTE=1,
+ * summarize-cached, search, journey, startup, memory), BENCH_STARTUP_RUNS (5: time to ready, median of that many
+ * starts after a first), BENCH_JOURNEY_USERS (8), BENCH_STORES (pglite,postgres), BENCH_MEMORY_MINUTES (15), BENCH_MEMORY_IDLE (60), BENCH_SKIP_COMPUTE=1,
  * BENCH_UPDATE_DOCS=1 (rewrites the table in docs/performance.md), BENCH_SERVICE_NODE_ARGS (node arguments for
  * the measured service, e.g. `--cpu-prof --cpu-prof-dir=…`).
  * Output: a table on the terminal and bench/results.json (and docs/performance.md's table with BENCH_UPDATE_DOCS=1).
@@ -67,6 +71,7 @@ import type { LoadResult, LoadSpec, Variation } from './load.js';
 import { freePort, ROOT, runLoad, startReferenceServer, startService, type Server } from './processes.js';
 import { journeySearchPath, seedJourneyUsers, type JourneyPlan } from './journey.js';
 import { seed, type Seed } from './seed.js';
+import { measureMemory, type MemoryResult } from './memory.js';
 import { measureStartup, type StartupResult } from './startup.js';
 
 // ---- settings ----
@@ -94,6 +99,8 @@ const settings = {
   only: process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : null,
   skipCompute: process.env.BENCH_SKIP_COMPUTE === '1',
   startupRuns: Math.max(1, Number(process.env.BENCH_STARTUP_RUNS ?? 5) || 5),
+  memoryMinutes: setting('BENCH_MEMORY_MINUTES', 15),
+  memoryIdleSeconds: setting('BENCH_MEMORY_IDLE', 60),
   updateDocs: process.env.BENCH_UPDATE_DOCS === '1',
   /** Extra node arguments for the measured service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
@@ -236,6 +243,7 @@ const ROUTES: RouteBench[] = [
 const SEARCH_ROUTE_ID = 'search';
 const JOURNEY_ID = 'journey';
 const STARTUP_ID = 'startup';
+const MEMORY_ID = 'memory';
 
 function wanted(id: string): boolean {
   return !settings.only || settings.only.has(id);
@@ -885,6 +893,21 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
       `| time to ready, ${startup.runs} starts after a first | ${startup.medianMs} ms | ${startup.firstMs} ms | ${startup.minMs} / ${startup.maxMs} ms |`,
     );
   }
+  if (memory) {
+    const m = memory;
+    const marks = Object.keys(m.atMinute)
+      .map(Number)
+      .filter((minute) => minute === 1 || minute % 5 === 0 || minute === Math.round(m.minutes));
+    lines.push(
+      '',
+      `| resident memory (RSS), PGlite, mixed load: journey at 10 connections, ${m.work.deepStreamsDone + m.work.deepStreamsCut} deep PDF summaries (${m.work.deepStreamsCut} cut mid-way), ${m.work.quickStreamsCut} quick streams cut, ${m.work.avatars} avatars | MB |`,
+      '|---|--:|',
+      `| seeded, before the load | ${m.startMb} |`,
+      ...marks.map((minute) => `| after ${minute} min | ${m.atMinute[minute]} |`),
+      `| after ${m.idleSeconds} s idle | ${m.idleMb} |`,
+      `| peak (VmHWM) | ${m.peakMb} |`,
+    );
+  }
   if (compute) {
     lines.push('', '| compute | result | target | met |', '|---|--:|--:|:-:|');
     if (compute.searchMerge) lines.push(`| ${compute.searchMerge.name} | ${compute.searchMerge.msPerOp} ms/op | | |`);
@@ -918,6 +941,7 @@ function updateDocs(table: string): void {
 // ---- main ----
 
 let startup: StartupResult | null = null;
+let memory: MemoryResult | null = null;
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
@@ -950,6 +974,10 @@ async function main(): Promise<void> {
       }
     }
     if (wanted(STARTUP_ID)) startup = await measureStartup(settings.startupRuns, { JWT_SECRET, APP_ORIGIN: BENCH_APP_ORIGIN });
+    if (wanted(MEMORY_ID)) {
+      process.stdout.write(`memory: ${settings.memoryMinutes} min of mixed load, then ${settings.memoryIdleSeconds} s idle…\n`);
+      memory = await measureMemory(settings.memoryMinutes, settings.memoryIdleSeconds, commonEnv(fixtures), (line) => process.stdout.write(`${line}\n`));
+    }
     if (!settings.skipCompute) compute = await runCompute();
   } finally {
     await fixtures.close();
@@ -958,7 +986,7 @@ async function main(): Promise<void> {
 
   const table = markdown(info, compute);
   process.stdout.write(`\n${table}\n`);
-  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
   if (settings.updateDocs) updateDocs(table);
   process.stdout.write(`\nThe benchmark took ${Math.round((Date.now() - startedAt) / 1000)} s.\n`);
 }

@@ -9,7 +9,13 @@ import { validationError } from '../platform/errors.js';
  * process serving no uploads never needs.
  */
 let loadingSharp: Promise<(typeof import('sharp'))['default']> | undefined;
-const loadSharp = () => (loadingSharp ??= import('sharp').then((module) => module.default));
+const loadSharp = () =>
+  (loadingSharp ??= import('sharp').then(({ default: sharp }) => {
+    // libvips' operation cache keeps up to 50 MB of decoded images for operations repeated on the same
+    // input; every avatar is processed once, so the cache would only hold memory.
+    sharp.cache(false);
+    return sharp;
+  }));
 
 export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 const MAX_INPUT_PIXELS = 40_000_000;

@@ -2,17 +2,16 @@
  * Cleans a PDF's extracted text (clean-text.ts) in a worker thread, under a time budget: the text is
  * whatever the PDF's author wrote, and cleaning it on the event loop would let one PDF stall every
  * other request. A job that overruns its budget or whose caller gives up terminates its worker; one
- * idle worker is kept for the next job.
+ * idle worker is kept for the next job (worker-thread.ts).
  */
-import type { Worker } from 'node:worker_threads';
 import type { CleanJob, CleanResult } from './clean-worker.js';
 import { PdfTextError } from './errors.js';
-import { startWorker } from './worker-thread.js';
+import { IdleWorkers, startWorker } from './worker-thread.js';
 
 /** How long cleaning one text may take (it takes milliseconds for 200,000 characters). */
 const CLEAN_TIMEOUT_MS = 5_000;
 
-let idle: Worker | undefined;
+const idle = new IdleWorkers(1);
 let nextId = 1;
 
 export interface CleanOffThreadOptions {
@@ -24,9 +23,7 @@ export function cleanPdfTextOffThread(text: string, options: CleanOffThreadOptio
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(new PdfTextError('aborted', 'PDF text cleaning was aborted'));
   const timeoutMs = options.timeoutMs ?? CLEAN_TIMEOUT_MS;
-  const worker = idle ?? startWorker(import.meta.url, 'clean-worker');
-  idle = undefined;
-  worker.ref();
+  const worker = idle.take() ?? startWorker(import.meta.url, 'clean-worker');
   const id = nextId++;
   return new Promise<string>((resolve, reject) => {
     let done = false;
@@ -38,12 +35,8 @@ export function cleanPdfTextOffThread(text: string, options: CleanOffThreadOptio
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
-      if (keepWorker && !idle) {
-        worker.unref();
-        idle = worker;
-      } else {
-        void worker.terminate();
-      }
+      if (keepWorker) idle.keep(worker);
+      else void worker.terminate();
       outcome();
     };
     const onMessage = (result: CleanResult): void => {
@@ -64,7 +57,5 @@ export function cleanPdfTextOffThread(text: string, options: CleanOffThreadOptio
 
 /** Stops the idle cleaning worker (for shutdown and tests). */
 export async function closeCleanWorkers(): Promise<void> {
-  const worker = idle;
-  idle = undefined;
-  if (worker) await worker.terminate();
+  await idle.close();
 }

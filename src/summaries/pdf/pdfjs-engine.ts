@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { PdfTextError } from './errors.js';
 import type { PdfjsJob, PdfjsResult } from './pdfjs-protocol.js';
-import { startWorker } from './worker-thread.js';
+import { IdleWorkers, startWorker } from './worker-thread.js';
 
 export interface EngineOptions {
   maxChars: number;
@@ -39,7 +39,7 @@ interface PendingJob {
   cancelWait: () => void;
 }
 
-const idle: Worker[] = [];
+const idle = new IdleWorkers(POOL_SIZE);
 const queue: PendingJob[] = [];
 let running = 0;
 let nextId = 1;
@@ -54,8 +54,7 @@ function settleNext(): void {
 }
 
 function run(pending: PendingJob): void {
-  const worker = idle.pop() ?? createWorker();
-  worker.ref();
+  const worker = idle.take() ?? createWorker();
   const { job, options } = pending;
   let done = false;
 
@@ -67,12 +66,8 @@ function run(pending: PendingJob): void {
     worker.off('message', onMessage);
     worker.off('error', onError);
     worker.off('exit', onExit);
-    if (keepWorker) {
-      worker.unref();
-      idle.push(worker);
-    } else {
-      void worker.terminate();
-    }
+    if (keepWorker) idle.keep(worker);
+    else void worker.terminate();
     running--;
     outcome();
     settleNext();
@@ -144,6 +139,5 @@ export function extractWithPdfjs(data: Uint8Array, options: EngineOptions): Prom
 
 /** Stops the idle pdf.js workers (for shutdown and tests). Running jobs finish first. */
 export async function closePdfjsWorkers(): Promise<void> {
-  const workers = idle.splice(0, idle.length);
-  await Promise.all(workers.map((worker) => worker.terminate()));
+  await idle.close();
 }
