@@ -228,6 +228,8 @@ const LOCK_WORKSPACE = statement(addSql, 0, [recordedWorkspaceId], 'insertResour
 const COUNT_RESOURCES = statement(addSql, 1, [recordedWorkspaceId], 'insertResourceIfRoom: count');
 const insertParams = (id: string, url: string | null, body: { title: string; type?: string; authors?: string[]; tags?: string[]; notes?: string }) => [
   id,
+  // resource_id: a request by title and URL names none.
+  null,
   workKeyOf({ url }),
   body.title,
   url,
