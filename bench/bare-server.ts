@@ -78,6 +78,8 @@ type Row = unknown[];
 
 interface RawStore {
   query(sql: string, params: unknown[]): Promise<Row[]>;
+  /** Runs `work` in a transaction (BEGIN … COMMIT, or ROLLBACK when it throws) on one connection. */
+  transaction<T>(work: (tx: Pick<RawStore, 'query'>) => Promise<T>): Promise<T>;
 }
 
 interface Statement {
@@ -99,6 +101,7 @@ function rawStoreOf(target: PGlite | pg.Pool): RawStore {
     const lite = target as PGlite;
     return {
       query: async (sql, params) => (await lite.query<Row>(sql, params, { rowMode: 'array' })).rows,
+      transaction: (work) => lite.transaction((tx) => work({ query: async (sql, params) => (await tx.query<Row>(sql, params, { rowMode: 'array' })).rows })),
     };
   }
   // Named statements: PostgreSQL parses and plans each once per connection (the service's hot reads do the same).
@@ -111,6 +114,20 @@ function rawStoreOf(target: PGlite | pg.Pool): RawStore {
   };
   return {
     query: async (sql, params) => (await pool.query<Row>({ name: nameOf(sql), text: sql, values: params, rowMode: 'array' })).rows,
+    transaction: async (work) => {
+      const connection = await pool.connect();
+      try {
+        await connection.query('begin');
+        const result = await work({ query: async (sql, params) => (await connection.query<Row>({ name: nameOf(sql), text: sql, values: params, rowMode: 'array' })).rows });
+        await connection.query('commit');
+        return result;
+      } catch (error) {
+        await connection.query('rollback');
+        throw error;
+      } finally {
+        connection.release();
+      }
+    },
   };
 }
 const store = rawStoreOf(client);
@@ -205,13 +222,25 @@ const SAMPLE_BODY = { title: 'Recorded', url: 'https://bench.example.org/recorde
 const addSql = await record((db) =>
   addResource(db, async () => null, recordedWorkspaceId, { ...SAMPLE_BODY, data: undefined, type: undefined, resourceId: undefined }),
 );
-// addResource: findWorkspace is the route's; then one statement checks for room, inserts and touches the workspace.
-const ADD_RESOURCE = statement(
-  addSql,
-  0,
-  [recordedWorkspaceId, RESOURCES_PER_WORKSPACE, recordedWorkspaceId, null, workKeyOf({ url: SAMPLE_BODY.url }), SAMPLE_BODY.title, SAMPLE_BODY.url, null, '[]', '[]', '', '{}', recordedWorkspaceId],
-  'insertResourceIfRoom',
-);
+// addResource: findWorkspace is the route's; then a transaction locks the workspace, counts its
+// resources, inserts unless the same work is there, and marks the workspace changed.
+const LOCK_WORKSPACE = statement(addSql, 0, [recordedWorkspaceId], 'insertResourceIfRoom: lock');
+const COUNT_RESOURCES = statement(addSql, 1, [recordedWorkspaceId], 'insertResourceIfRoom: count');
+const insertParams = (id: string, url: string | null, body: { title: string; type?: string; authors?: string[]; tags?: string[]; notes?: string }) => [
+  id,
+  // resource_id: a request by title and URL names none.
+  null,
+  workKeyOf({ url }),
+  body.title,
+  url,
+  body.type ?? null,
+  JSON.stringify(body.authors ?? []),
+  JSON.stringify(body.tags ?? []),
+  body.notes ?? '',
+  '{}',
+];
+const INSERT_RESOURCE = statement(addSql, 2, insertParams(recordedWorkspaceId, SAMPLE_BODY.url, SAMPLE_BODY), 'insertResourceIfRoom: insert');
+const TOUCH_WORKSPACE = statement(addSql, 3, [recordedWorkspaceId], 'insertResourceIfRoom: touch');
 
 // ---- handlers ----
 
@@ -275,25 +304,15 @@ async function addHandler(req: IncomingMessage, res: ServerResponse, userId: str
   const [row] = await store.query(FIND_WORKSPACE, [nowIso(), id]);
   if (!row || row[1] !== userId) return send(res, 404, '{"error":{"code":"NOT_FOUND"}}');
   const url = body.url ?? null;
-  // One row: has_room, then the inserted row's columns (all null when nothing was inserted).
-  const [answer] = await store.query(ADD_RESOURCE, [
-    id,
-    RESOURCES_PER_WORKSPACE,
-    id,
-    null,
-    workKeyOf({ url }),
-    body.title,
-    url,
-    body.type ?? null,
-    JSON.stringify(body.authors ?? []),
-    JSON.stringify(body.tags ?? []),
-    body.notes ?? '',
-    '{}',
-    id,
-  ]);
-  const hasRoom = answer?.[0] as boolean | null | undefined;
-  const outcome =
-    hasRoom == null ? ('not_found' as const) : !hasRoom ? ('full' as const) : answer?.[1] == null ? ('duplicate' as const) : rowObject<ResourceRow>(RESOURCE_KEYS, answer.slice(1));
+  const outcome = await store.transaction(async (tx) => {
+    if ((await tx.query(LOCK_WORKSPACE, [id])).length === 0) return 'not_found' as const;
+    const [counted] = await tx.query(COUNT_RESOURCES, [id]);
+    if (Number(counted?.[0]) >= RESOURCES_PER_WORKSPACE) return 'full' as const;
+    const [inserted] = await tx.query(INSERT_RESOURCE, insertParams(id, url, body));
+    if (!inserted) return 'duplicate' as const;
+    await tx.query(TOUCH_WORKSPACE, [id]);
+    return rowObject<ResourceRow>(RESOURCE_KEYS, inserted);
+  });
   if (typeof outcome === 'string') return send(res, outcome === 'not_found' ? 404 : 409, `{"error":{"code":"${outcome}"}}`);
   send(res, 201, JSON.stringify({ resource: presentResource(outcome) }));
 }

@@ -8,7 +8,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRouteHookHandler } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import { validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer } from './auth/access-tokens.js';
 import { requesterKey } from './auth/request-auth.js';
@@ -25,11 +25,9 @@ import { serializeError } from './platform/error-logging.js';
 import { answerClientError, installErrorHandling } from './platform/http-errors.js';
 import { idempotency } from './platform/idempotency.js';
 import { installRequestInputChecks } from './platform/request-input.js';
-import { lazyChildLoggerFactory } from './platform/request-logger.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { requestIdOf } from './platform/request-id.js';
-import { serializerCompiler } from './platform/serialization.js';
 import { profileRoutes } from './profiles/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { createSearchService } from './search/service.js';
@@ -95,7 +93,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     } as FastifyServerOptions['logger']);
   const app = Fastify({
     logger,
-    ...(logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
     bodyLimit: config.bodyLimitBytes,
     // That many proxies in front (Fastify's own reading of a number, which its types do not list).
     trustProxy: config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,

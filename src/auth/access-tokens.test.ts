@@ -12,7 +12,7 @@ function withPayload(token: string, change: (payload: Record<string, unknown>) =
 }
 
 describe('access tokens', () => {
-  it('verifies its own tokens, again from what it remembers, and refuses another secret’s', async () => {
+  it('verifies its own tokens, every time, and refuses another secret’s', async () => {
     const issuer = createAccessTokenIssuer('s'.repeat(64));
     const { token, expiresAt } = await issuer.sign(claims);
     expect(await issuer.verify(token)).toEqual({ ...claims, expiresAt });
@@ -20,7 +20,7 @@ describe('access tokens', () => {
     expect(await createAccessTokenIssuer('t'.repeat(64)).verify(token)).toBeNull();
   });
 
-  it('refuses a verified token’s signature under another payload, before and after the real one is remembered', async () => {
+  it('refuses a verified token’s signature under another payload, before and after the real one is verified', async () => {
     const issuer = createAccessTokenIssuer('s'.repeat(64));
     const { token } = await issuer.sign(claims);
     const someoneElse = withPayload(token, (payload) => {
@@ -30,7 +30,7 @@ describe('access tokens', () => {
     expect(await issuer.verify(someoneElse)).toBeNull();
     expect(await issuer.verify(token)).toMatchObject({ userId: 'user-1' });
     expect(await issuer.verify(someoneElse)).toBeNull();
-    // The remembered token still answers after the refusal.
+    // The real token still answers after the refusal.
     expect(await issuer.verify(token)).toMatchObject({ userId: 'user-1' });
   });
 

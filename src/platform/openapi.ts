@@ -51,7 +51,7 @@ function idOf(schema: z.ZodType): string {
 /**
  * A reply whose envelope depends on the dialect: Variant B (bearer) or Variant A (cookies), both
  * named schemas. The bearer envelope comes first: its required key (workspace, resource, session…)
- * is what tells the two apart when the reply is written (platform/serialization.ts).
+ * is what tells the two apart when the reply is written (zod picks the first branch that parses).
  */
 export function dialectUnion<B extends z.ZodType, C extends z.ZodType>(id: string, description: string, shapes: { bearer: B; cookie: C }) {
   return z

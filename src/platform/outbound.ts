@@ -5,33 +5,16 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
-import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type * as Undici from 'undici';
 import { describeError } from './error-causes.js';
 
-/**
- * undici's entry point installs an Agent of its own as the process-wide dispatcher when none is set
- * yet (its lib/global.js), under the global symbol Node's built-in `fetch` reads. On Node 20 the
- * built-in fetch is undici 6, and with undici 7's Agent under it every fetch fails ("invalid
- * content-length header"): arctic's OAuth code exchange uses that fetch. Node sets its own dispatcher
- * only when its fetch machinery first loads, which undici 7 itself triggers after claiming the slot.
- * So Node's machinery is loaded first (reading the lazy `Headers` global does that), then undici, and
- * the slot is checked to hold what it held before. This client always passes its own Agents.
- */
-function loadUndiciLeavingGlobalsAlone(): typeof Undici {
-  void globalThis.Headers;
-  const slot = Symbol.for('undici.globalDispatcher.1');
-  const globals = globalThis as Record<symbol, unknown>;
-  const before = globals[slot];
-  const undici = createRequire(import.meta.url)('undici') as typeof Undici;
-  // The slot is defined writable (not configurable), so it can be given back.
-  if (globals[slot] !== before) globals[slot] = before;
-  return undici;
-}
-
-const { Agent, request: undiciRequest } = loadUndiciLeavingGlobalsAlone();
+// On Node 20 (built-in fetch is undici 6) Node's fetch must claim the global dispatcher before undici 7
+// loads and claims it (arctic's OAuth fetch then fails, "invalid content-length header"): reading the
+// lazy `Headers` global loads Node's fetch first. This client always passes its own Agents.
+void globalThis.Headers;
+const { Agent, request: undiciRequest } = await import('undici');
 type Agent = Undici.Agent;
 
 export type OutboundErrorKind =

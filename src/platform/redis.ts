@@ -1,38 +1,25 @@
 /**
  * The Redis connection (when REDIS_URL is set). A Redis that does not answer is treated as one that
- * is gone, within about a second: every command has a deadline (COMMAND_TIMEOUT_MS), the first one
- * that passes it drops the connection, and while there is no ready connection commands fail at once
- * instead of queueing, so that callers fall back (rate limits and caches to memory) and health says
- * so. ioredis keeps reconnecting (its ready check has the same deadline, so a frozen server is never
+ * is gone, within about a second: every command has a deadline (COMMAND_TIMEOUT_MS), a connection
+ * that sends nothing back for that long is dropped, and while there is no ready connection commands
+ * fail at once instead of queueing, so that callers fall back (rate limits and caches to memory) and
+ * health says so. ioredis keeps reconnecting (its ready check has the same deadline, so a frozen server is never
  * taken for a ready one); once Redis answers again it is used again.
  */
-import { Redis, type Command } from 'ioredis';
+import { Redis } from 'ioredis';
 
 /** How long a command may wait for its answer; a healthy Redis answers in well under a millisecond. */
 const COMMAND_TIMEOUT_MS = 500;
 
-/**
- * Drops the connection when a command gets no answer in time. A frozen server (SIGSTOP, a stuck
- * host) keeps its TCP connection open, so ioredis would otherwise stay `ready` and every command
- * would wait out its own deadline; once the connection is dropped the status leaves `ready` and
- * callers stop sending (offline queue off, rate-limiter-flexible's rejectIfRedisNotReady).
- */
-class WatchedRedis extends Redis {
-  override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
-    const answer = super.sendCommand(command, stream);
-    // Declared `unknown`, and always the command's promise.
-    command.promise.catch((error: unknown) => {
-      if (error instanceof Error && error.message === 'Command timed out' && this.status === 'ready') this.disconnect(true);
-    });
-    return answer;
-  }
-}
-
 export function createRedis(url: string, keyPrefix = ''): Redis {
-  const redis = new WatchedRedis(url, {
+  const redis = new Redis(url, {
     keyPrefix,
     lazyConnect: false,
     commandTimeout: COMMAND_TIMEOUT_MS,
+    // A frozen server (SIGSTOP, a stuck host) keeps its TCP connection open: with no answer in this
+    // time the socket is destroyed, so the status leaves `ready` and callers stop sending (offline
+    // queue off, rate-limiter-flexible's rejectIfRedisNotReady) instead of each waiting its deadline.
+    socketTimeout: COMMAND_TIMEOUT_MS,
     // A command caught by a lost connection fails rather than waiting for the next one.
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,

@@ -108,7 +108,7 @@ export interface ParsedText {
   store: WordStore;
 }
 
-export function parseRecords(text: string, mode: SummaryMode, table: TermTable = new TermTable(text.length)): ParsedText {
+export function parseRecords(text: string, mode: SummaryMode, table: TermTable = new TermTable()): ParsedText {
   const store = new WordStore(text.length);
   const caseless = isCaselessText(text);
   const records: SentenceRecord[] = [];

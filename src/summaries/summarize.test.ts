@@ -1,7 +1,6 @@
 /** The summarizer end to end: what a summary holds in each mode, and that it does not change. */
 import { describe, expect, it } from 'vitest';
 import { summarize } from './summarize.js';
-import { clearTermMemo } from './term-table.js';
 import { ABSTRACT, paper } from './test-support/texts.js';
 
 function positionsIn(text: string, sentences: string[]): number[] {
@@ -51,8 +50,7 @@ describe('summarize (deep)', () => {
     expect(summary.metadata).toEqual({ wordCount: 394, readingTime: 2, confidence: 0.56 });
   });
 
-  it('does not depend on what earlier summaries left in the shared word memo', () => {
-    clearTermMemo();
+  it('does not depend on the summaries made before it', () => {
     const cold = summarize({ title: 'Graphene membranes for desalination', text, mode: 'deep' });
     summarize({ text: ABSTRACT.join(' ').toUpperCase(), mode: 'quick' });
     expect(cold).toEqual(summary);

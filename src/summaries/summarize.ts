@@ -50,7 +50,7 @@ export function summarize(input: SummarizeInput): Summary {
   const mode = input.mode;
   const text = normalizeCharacters(input.text ?? '');
   const title = normalizeCharacters(input.title ?? '').trim();
-  const table = new TermTable(text.length);
+  const table = new TermTable();
   const titleTerms = new Set<number>();
   for (const token of wordTokens(title)) {
     const id = table.idOf(token);

@@ -71,13 +71,6 @@ describe('significantTerms', () => {
 });
 
 describe('scanWordOffsets', () => {
-  /** FNV-1a of the lower-cased word, as TermTable hashes it. */
-  function lowerCaseHash(word: string): number {
-    let hash = 0x811c9dc5;
-    for (const unit of word.toLowerCase()) hash = Math.imul(hash ^ unit.charCodeAt(0), 0x01000193);
-    return hash;
-  }
-
   function scanned(text: string) {
     const spans = scanWordOffsets(text);
     const words = [];
@@ -85,21 +78,17 @@ describe('scanWordOffsets', () => {
       words.push({
         word: text.slice(spans.starts[k], spans.ends[k]),
         flags: spans.flags[k],
-        hash: spans.hashes[k],
       });
     }
     return { words, letters: spans.letters, digits: spans.digits, upper: spans.upper, irregular: spans.irregularSpacing };
   }
 
-  it('hashes each word lower-cased in the same pass, and flags apostrophes and letters outside ASCII', () => {
+  it('finds the words, flags apostrophes and letters outside ASCII, and counts their characters', () => {
     const { words, letters, digits, upper } = scanned("BERT's Naïve 2019 model, e.g. don’t");
     expect(words.map((entry) => entry.word)).toEqual(["BERT's", 'Naïve', '2019', 'model', 'e', 'g', 'don’t']);
     expect(words.map((entry) => entry.flags)).toEqual([
       APOSTROPHE_WORD, NON_ASCII_WORD, 0, 0, 0, 0, APOSTROPHE_WORD | NON_ASCII_WORD,
     ]);
-    for (const entry of words.filter((candidate) => candidate.flags === 0)) {
-      expect(entry.hash, entry.word).toBe(lowerCaseHash(entry.word));
-    }
     // Every character of a word but the digits 0–9 counts as a letter (apostrophes too).
     const characters = words.map((entry) => entry.word).join('');
     expect({ letters, digits, upper }).toEqual({

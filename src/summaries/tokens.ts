@@ -72,7 +72,7 @@ function isSkippedChunk(text: string, start: number, end: number): boolean {
  * times faster than charCodeAt in a loop), and the scans below read a typed array faster than they
  * read a string: sentences are slices of the document, and charCodeAt on a slice costs more.
  */
-export class CodeUnits {
+class CodeUnits {
   codes = new Uint16Array(1024);
   private bytes = Buffer.from(this.codes.buffer);
 
@@ -92,9 +92,7 @@ export class CodeUnits {
 /**
  * The words found by the last `scanWordOffsets` call: word k spans [starts[k], ends[k]); `flags[k]`
  * has APOSTROPHE_WORD when it holds an inner apostrophe (its token then needs more than
- * lower-casing) and NON_ASCII_WORD when it has a character outside ASCII; `hashes[k]` is the FNV-1a
- * hash of its UTF-16 code units with A–Z lower-cased (the hash `TermTable` looks words up by, made
- * during the scan so the characters are read once). `letters`, `digits` (0–9) and `upper` (A–Z)
+ * lower-casing) and NON_ASCII_WORD when it has a character outside ASCII. `letters`, `digits` (0–9) and `upper` (A–Z)
  * count the characters of all the words; an apostrophe or any other non-digit counts as a letter.
  * `codes` holds the text's code units. `irregularSpacing` tells that the text holds two spaces in a
  * row or a character `isIrregularSpaceCode` names (noticed on the way, for the sentence splitter: see
@@ -105,7 +103,6 @@ export interface WordSpans {
   starts: Int32Array;
   ends: Int32Array;
   flags: Uint8Array;
-  hashes: Int32Array;
   count: number;
   letters: number;
   digits: number;
@@ -117,17 +114,12 @@ export interface WordSpans {
 export const APOSTROPHE_WORD = 1;
 export const NON_ASCII_WORD = 2;
 
-/** FNV-1a, as `hashCodes` in term-table.ts. */
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
 const scanned = new CodeUnits();
 
 const spans: WordSpans = {
   starts: new Int32Array(1024),
   ends: new Int32Array(1024),
   flags: new Uint8Array(1024),
-  hashes: new Int32Array(1024),
   count: 0,
   letters: 0,
   digits: 0,
@@ -141,15 +133,12 @@ function growSpans(): void {
   const starts = new Int32Array(capacity);
   const ends = new Int32Array(capacity);
   const flags = new Uint8Array(capacity);
-  const hashes = new Int32Array(capacity);
   starts.set(spans.starts);
   ends.set(spans.ends);
   flags.set(spans.flags);
-  hashes.set(spans.hashes);
   spans.starts = starts;
   spans.ends = ends;
   spans.flags = flags;
-  spans.hashes = hashes;
 }
 
 function isAsciiDigitCode(code: number): boolean {
@@ -209,7 +198,7 @@ export function scanWordOffsets(text: string): WordSpans {
  * skipped chunk.
  */
 function scanWordsInRange(codes: Uint16Array, length: number, from: number, to: number, watch: boolean): boolean {
-  let { starts, ends, flags: wordFlags, hashes, count } = spans;
+  let { starts, ends, flags: wordFlags, count } = spans;
   let letters = 0;
   let digits = 0;
   let upper = 0;
@@ -241,10 +230,9 @@ function scanWordsInRange(codes: Uint16Array, length: number, from: number, to: 
       i++;
       continue;
     }
-    // One pass per word: find its end, hash it lower-cased and count its characters.
+    // One pass per word: find its end and count its characters.
     const start = i;
     let flags = 0;
-    let hash = FNV_OFFSET;
     for (;;) {
       if (code < 128) {
         const kind = ASCII_WORD_CLASS[code] as number;
@@ -254,12 +242,9 @@ function scanWordsInRange(codes: Uint16Array, length: number, from: number, to: 
           letters++;
           if (kind === UPPER_CLASS) upper++;
         }
-        // `| 32` lower-cases A–Z and leaves a–z, 0–9 and the apostrophe as they are.
-        hash = Math.imul(hash ^ (code | 32), FNV_PRIME);
       } else {
         letters++;
         flags |= NON_ASCII_WORD;
-        hash = Math.imul(hash ^ code, FNV_PRIME);
       }
       i++;
       if (i >= to) break;
@@ -273,12 +258,11 @@ function scanWordsInRange(codes: Uint16Array, length: number, from: number, to: 
     }
     if (count === starts.length) {
       growSpans();
-      ({ starts, ends, flags: wordFlags, hashes } = spans);
+      ({ starts, ends, flags: wordFlags } = spans);
     }
     starts[count] = start;
     ends[count] = i;
     wordFlags[count] = flags;
-    hashes[count] = hash;
     count++;
   }
   spans.count = count;

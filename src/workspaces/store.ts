@@ -92,51 +92,6 @@ const countResourcesStatement = preparedStatement((db) =>
     .prepare('rw_workspace_resource_count'),
 );
 
-/** The new row's values, each a placeholder of the same name. */
-const RESOURCE_VALUES = ['workspaceId', 'resourceId', 'workKey', 'title', 'url', 'type', 'authors', 'tags', 'notes', 'data'] as const;
-
-/*
- * Adding a resource is one statement, atomic without an interactive transaction:
- *
- *   with room as (select workspace_has_room($workspaceId, $capacity) as has_room),
- *        inserted as (insert into workspace_resources … select … from room where has_room
- *                     on conflict (workspace_id, work_key) do nothing returning *),
- *        touched as (update workspaces set updated_at = now() where id = $workspaceId and exists (select from inserted))
- *   select * from room left join inserted on true
- *
- * workspace_has_room (drizzle/0002_workspace-has-room.sql) locks the workspace's row and only then
- * counts its resources, with a snapshot of its own: concurrent adds to one workspace are serialised and
- * each counts the rows the others added (a count in this statement would read its older snapshot).
- * The answer says which way it went: no workspace (null), no room (false), already there (room but no
- * row), or the new row. Being one statement, it is prepared once per database handle, where the four
- * statements of a transaction had to be built again in every transaction (docs/performance.md).
- */
-const addResourceStatement = preparedStatement((db) => {
-  const value = (name: string) => sql.placeholder(name);
-  const room = db
-    .$with('room', { hasRoom: sql<boolean | null>`has_room`.as('has_room') })
-    .as(sql`select workspace_has_room(${value('workspaceId')}::uuid, ${value('capacity')}::integer) as has_room`);
-  // Every column in the table's order (insert … select names them all): the id and the time as their defaults.
-  const inserted = db.$with('inserted').as(
-    db
-      .insert(workspaceResources)
-      .select(
-        sql`select gen_random_uuid(), ${value('workspaceId')}::uuid, ${value('resourceId')}::text, ${value('workKey')}::text, ${value('title')}::text, ${value('url')}::text, ${value('type')}::text, ${value('authors')}::jsonb, ${value('tags')}::jsonb, ${value('notes')}::text, ${value('data')}::jsonb, now() from room where has_room`,
-      )
-      .onConflictDoNothing({ target: [workspaceResources.workspaceId, workspaceResources.workKey] })
-      .returning(),
-  );
-  const touched = db.$with('touched').as(
-    db
-      .update(workspaces)
-      // The database's clock, as for created_at: changed when the resource was added.
-      .set({ updatedAt: sql`now()` })
-      .where(and(eq(workspaces.id, value('workspaceId')), sql`exists (select 1 from inserted)`))
-      .returning({ id: workspaces.id }),
-  );
-  return db.with(room, inserted, touched).select().from(room).leftJoin(inserted, sql`true`).prepare('rw_resource_add');
-});
-
 const touchWorkspaceStatement = preparedStatement((db) =>
   db
     .update(workspaces)
@@ -220,21 +175,25 @@ export type AddedResource = { row: ResourceRow } | { refused: 'no_workspace' | '
 
 /**
  * Inserts the row if its workspace holds fewer than `capacity` resources and not the same work (same
- * work key), and marks the workspace changed; all or nothing, in one statement (addResourceStatement).
+ * work key), and marks the workspace changed; all or nothing. The workspace's row is locked first, so
+ * concurrent adds to one workspace take turns, and each count (a statement of its own, with a fresh
+ * snapshot under READ COMMITTED) sees the rows the others added.
  */
 export async function insertResourceIfRoom(db: Db, values: NewResourceRow, capacity: number): Promise<AddedResource> {
-  const [answer] = await addResourceStatement(db).execute({
-    ...Object.fromEntries(RESOURCE_VALUES.map((key) => [key, values[key] ?? null])),
-    notes: values.notes ?? '',
-    // The statement's jsonb values go as JSON text.
-    authors: JSON.stringify(values.authors ?? []),
-    tags: JSON.stringify(values.tags ?? []),
-    data: JSON.stringify(values.data ?? {}),
-    capacity,
+  return db.transaction(async (tx): Promise<AddedResource> => {
+    const [locked] = await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, values.workspaceId)).for('update');
+    if (!locked) return { refused: 'no_workspace' };
+    if ((await countResources(tx, values.workspaceId)) >= capacity) return { refused: 'full' };
+    const [row] = await tx
+      .insert(workspaceResources)
+      .values(values)
+      .onConflictDoNothing({ target: [workspaceResources.workspaceId, workspaceResources.workKey] })
+      .returning();
+    if (!row) return { refused: 'duplicate' };
+    // The database's clock, as for created_at: changed when the resource was added.
+    await tx.update(workspaces).set({ updatedAt: sql`now()` }).where(eq(workspaces.id, values.workspaceId));
+    return { row };
   });
-  if (answer?.inserted) return { row: answer.inserted };
-  const hasRoom = answer?.room.hasRoom ?? null;
-  return { refused: hasRoom === null ? 'no_workspace' : hasRoom ? 'duplicate' : 'full' };
 }
 
 /** A resource with the owner of its workspace (for the ownership check). */

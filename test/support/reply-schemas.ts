@@ -1,9 +1,9 @@
 /**
  * Test-only: every JSON reply of the test app is checked against the response schema its route
- * declares for the reply's status, before the serializer writes it. The serializer
- * (src/platform/serialization.ts) writes only the fields a schema names and coerces each value to its
- * declared type, so a reply that does not match the OpenAPI document would otherwise go out quietly
- * "fixed". Mismatches are recorded here; test/support/reply-check-setup.ts fails the test that made
+ * declares for the reply's status, before the serializer writes it. The serializer (zod's, from
+ * fastify-type-provider-zod) drops fields a schema does not name and answers a reply that does not
+ * parse with a 500 that says only that; this check names the route and the fields. Mismatches are
+ * recorded here; test/support/reply-check-setup.ts fails the test that made
  * them (after it ends, naming the route and the fields), so a test that only looks at the status
  * code still fails.
  *
