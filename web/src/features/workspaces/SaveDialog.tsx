@@ -48,7 +48,7 @@ export function SaveDialog({ result, onClose }: { result: SearchResult | null; o
   const addResource = useAddResource();
   const toast = useToast();
   const form = useZodForm(SaveToWorkspaceForm, { defaultValues: { workspace: '', newName: '' } });
-  const choice = useWatch({ control: form.control, name: 'workspace' });
+  const [choice, newName] = useWatch({ control: form.control, name: ['workspace', 'newName'] });
   const [saved, setSaved] = useState<{ id: string; name: string } | null>(null);
 
   useEffect(() => {
@@ -147,7 +147,7 @@ export function SaveDialog({ result, onClose }: { result: SearchResult | null; o
                 </p>
               )}
               <div className="dialog-actions">
-                <SubmitButton pending={isSubmitting} pendingLabel="Saving…" disabled={!form.formState.isValid}>
+                <SubmitButton pending={isSubmitting} pendingLabel="Saving…" disabled={choice === NEW_WORKSPACE && newName.trim() === ''}>
                   Save
                 </SubmitButton>
                 <Dialog.Close className="button">Close</Dialog.Close>
