@@ -9,7 +9,7 @@
  * oldest goes first), forgotten after DRAFT_MAX_AGE_MS. A browser without sessionStorage (or with it
  * full) keeps no drafts; the forms work as before.
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useSession } from './session';
 
@@ -112,25 +112,23 @@ function useDraftKey(formKey: string): { storageKey: string; owner: string | nul
   return { storageKey: draftStorageKey(pathname, formKey), owner };
 }
 
-/**
- * A text field's value that survives the page going away: `[value, setValue, discard]`. Starts from
- * the kept draft, else `initial`; every change is kept; `discard()` forgets the draft (call it when
- * the form is sent successfully or cancelled).
- */
-export function useDraft(formKey: string, initial: string): [string, (value: string) => void, () => void] {
+/** One text field's draft, for a form library that holds the value itself. */
+export interface DraftField {
+  /** What the field starts with: the kept draft, else the initial value. */
+  value: string;
+  /** Keeps `value` (call it on every change the user makes). */
+  keep(value: string): void;
+  /** Forgets the draft (call it when the form is sent successfully or cancelled). */
+  discard(): void;
+}
+
+/** A text field's draft that survives the page going away: the value to start from and what to call as it changes. */
+export function useDraftField(formKey: string, initial: string): DraftField {
   const { storageKey, owner } = useDraftKey(formKey);
-  const [value, setValue] = useState(() => readDraft(storageKey, owner) ?? initial);
-  const initialRef = useRef(initial);
-  initialRef.current = initial;
-  const change = useCallback(
-    (next: string) => {
-      setValue(next);
-      writeDraft(storageKey, owner, next, initialRef.current);
-    },
-    [storageKey, owner],
-  );
+  const [value] = useState(() => readDraft(storageKey, owner) ?? initial);
+  const keep = useCallback((next: string) => writeDraft(storageKey, owner, next, initial), [storageKey, owner, initial]);
   const discard = useCallback(() => removeDraft(storageKey), [storageKey]);
-  return [value, change, discard];
+  return useMemo(() => ({ value, keep, discard }), [value, keep, discard]);
 }
 
 /** Whether a draft is kept for this form (read once, on mount): a form that was open reopens with it. */

@@ -4,7 +4,6 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 
 export type Profile = components['schemas']['Profile'];
-export type Preferences = components['schemas']['Preferences'];
 export const PROFILE_KEY = ['profile'] as const;
 
 export function useProfile(enabled = true) {

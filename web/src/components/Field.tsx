@@ -1,8 +1,9 @@
 /**
  * A labelled form field: the label names the control, a hint and the error are tied to it by
- * aria-describedby, and a field the API named in `error.details.field` is marked invalid.
+ * aria-describedby, and a field with an error (its schema's, or the API's for the field it named) is
+ * marked invalid. The control takes a form library's `register(name)` as it is, ref included.
  */
-import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { useId, type ComponentProps, type ReactNode } from 'react';
 
 interface Common {
   label: string;
@@ -38,11 +39,11 @@ interface ControlAria {
   'aria-describedby': string | undefined;
 }
 
-export function TextField({ label, hint, error, className, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({ label, hint, error, className, ...input }: Common & ComponentProps<'input'>) {
   return <FieldFrame label={label} hint={hint} error={error} className={className} control={(aria) => <input {...aria} {...input} />} />;
 }
 
-export function TextAreaField({ label, hint, error, ...input }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({ label, hint, error, ...input }: Common & ComponentProps<'textarea'>) {
   return <FieldFrame label={label} hint={hint} error={error} control={(aria) => <textarea {...aria} {...input} />} />;
 }
 

@@ -2,15 +2,17 @@
  * One resource of a workspace: its facts, notes and tags (`Edit notes` changes both), its abstract (select text of it and press
  * `Highlight selection` to keep a highlight), its annotations (add, edit, delete), and removal.
  */
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { describeError } from '../../api/errors';
-import { useDraft, useHasDraft } from '../../app/drafts';
+import { useDraftField, useHasDraft } from '../../app/drafts';
 import { TextAreaField } from '../../components/Field';
 import { shortAuthors } from '../../lib/authors';
 import { rangesOf, segments, selectionWithin } from './highlights';
 import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesForm';
 import { useCreateAnnotation, useDeleteAnnotation, useRemoveResource, useUpdateAnnotation, type Annotation, type HighlightRange, type Resource } from './use-workspaces';
 import { SubmitButton } from '../../components/SubmitButton';
+import { keepDraft, showApiError, submitWith, useZodForm } from '../../lib/form';
+import { AnnotationForm } from './schemas';
 
 /** The server's bound on an annotation's text (it strips HTML first, so it may keep less). */
 const ANNOTATION_MAX = 10_000;
@@ -19,28 +21,22 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
   // An edit left unsent (the session ended under it) reopens with its text.
   const draftKey = `annotation:${annotation.id}`;
   const [editing, setEditing] = useState(useHasDraft(draftKey));
-  const [body, setBody, discardBody] = useDraft(draftKey, annotation.body);
+  const draft = useDraftField(draftKey, annotation.body);
+  const form = useZodForm(AnnotationForm, { defaultValues: { body: draft.value } });
+  const { errors, isSubmitting, isValid } = form.formState;
   const update = useUpdateAnnotation(workspaceId);
   const remove = useDeleteAnnotation(workspaceId);
   const quotes = rangesOf(annotation)
     .map((range) => range.text)
     .filter(Boolean);
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    update.mutate(
-      { id: annotation.id, body: body.trim() },
-      {
-        onSuccess: () => {
-          discardBody();
-          setEditing(false);
-        },
-      },
-    );
-  };
+  const save = submitWith(form, { allAt: 'body' }, async ({ body }) => {
+    await update.mutateAsync({ id: annotation.id, body });
+    draft.discard();
+    setEditing(false);
+  });
   const cancel = () => {
-    setBody(annotation.body);
-    discardBody();
-    update.reset();
+    form.reset({ body: annotation.body });
+    draft.discard();
     setEditing(false);
   };
   return (
@@ -51,10 +47,10 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
         </blockquote>
       ))}
       {editing ? (
-        <form className="form" onSubmit={save}>
-          <TextAreaField label="Edit annotation" required maxLength={ANNOTATION_MAX} rows={3} value={body} onChange={(event) => setBody(event.target.value)} error={update.error ? describeError(update.error) : null} />
+        <form className="form" onSubmit={(event) => void save(event)}>
+          <TextAreaField label="Edit annotation" required maxLength={ANNOTATION_MAX} rows={3} {...form.register('body', { onChange: keepDraft(draft) })} error={errors.body?.message} />
           <div className="row-actions">
-            <SubmitButton pending={update.isPending} pendingLabel="Saving…" disabled={body.trim() === ''} small>
+            <SubmitButton pending={isSubmitting} pendingLabel="Saving…" disabled={!isValid} small>
               Save annotation
             </SubmitButton>
             <button type="button" className="button button-small" onClick={cancel}>
@@ -89,7 +85,9 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
   const headingId = useId();
   const abstractRef = useRef<HTMLParagraphElement>(null);
   const [selection, setSelection] = useState<HighlightRange | null>(null);
-  const [note, setNote, discardNote] = useDraft(`annotation:new:${resource.id}`, '');
+  const noteDraft = useDraftField(`annotation:new:${resource.id}`, '');
+  const noteForm = useZodForm(AnnotationForm, { defaultValues: { body: noteDraft.value } });
+  const noteState = noteForm.formState;
   const notesKept = useHasDraft(notesDraftKey(resource.id));
   const tagsKept = useHasDraft(tagsDraftKey(resource.id));
   const [editingNotes, setEditingNotes] = useState(notesKept || tagsKept);
@@ -119,31 +117,26 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
     wasEditingNotes.current = editingNotes;
   }, [editingNotes]);
 
-  const add = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(
-      { resourceId: resource.id, body: note.trim() },
-      {
-        onSuccess: () => {
-          setNote('');
-          discardNote();
-        },
-      },
-    );
+  const noteSent = () => {
+    noteForm.reset({ body: '' });
+    noteDraft.discard();
   };
-  const highlight = () => {
+  const add = submitWith(noteForm, { allAt: 'body' }, async ({ body }) => {
+    await create.mutateAsync({ resourceId: resource.id, body });
+    noteSent();
+  });
+  // A highlight goes with the note as typed, or alone (its quote is its text): not through the note's check.
+  const highlight = async () => {
     if (!selection) return;
-    create.mutate(
-      { resourceId: resource.id, body: note.trim() || `“${selection.text ?? ''}”`.slice(0, ANNOTATION_MAX), ranges: [selection] },
-      {
-        onSuccess: () => {
-          setNote('');
-          discardNote();
-          setSelection(null);
-          document.getSelection()?.removeAllRanges();
-        },
-      },
-    );
+    const note = noteForm.getValues('body').trim();
+    try {
+      await create.mutateAsync({ resourceId: resource.id, body: note || `“${selection.text ?? ''}”`.slice(0, ANNOTATION_MAX), ranges: [selection] });
+      noteSent();
+      setSelection(null);
+      document.getSelection()?.removeAllRanges();
+    } catch (error) {
+      showApiError(noteForm, error, { allAt: 'body' });
+    }
   };
 
   return (
@@ -206,14 +199,14 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
             ))}
           </ul>
         )}
-        <form className="form" onSubmit={add}>
-          <TextAreaField label="Annotation" maxLength={ANNOTATION_MAX} rows={2} value={note} onChange={(event) => setNote(event.target.value)} error={create.error ? describeError(create.error) : null} />
+        <form className="form" onSubmit={(event) => void add(event)}>
+          <TextAreaField label="Annotation" maxLength={ANNOTATION_MAX} rows={2} {...noteForm.register('body', { onChange: keepDraft(noteDraft) })} error={noteState.errors.body?.message} />
           <div className="row-actions">
-            <button type="submit" className="button button-primary" disabled={create.isPending || note.trim() === ''}>
+            <button type="submit" className="button button-primary" disabled={create.isPending || !noteState.isValid}>
               Add annotation
             </button>
             {abstract && (
-              <button type="button" className="button" disabled={create.isPending || !selection} onClick={highlight}>
+              <button type="button" className="button" disabled={create.isPending || !selection} onClick={() => void highlight()}>
                 Highlight selection
               </button>
             )}

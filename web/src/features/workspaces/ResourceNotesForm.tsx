@@ -2,31 +2,23 @@
  * An inline form that changes a saved resource's notes and tags (comma-separated), through the API's
  * PATCH extension; the API's message shows at the field it names (`tags.2` is the Tags field).
  */
-import type { FormEvent } from 'react';
-import { ApiError, describeError } from '../../api/errors';
-import { useDraft } from '../../app/drafts';
+import { ApiError } from '../../api/errors';
+import { useDraftField } from '../../app/drafts';
 import { FormAlert, TextAreaField, TextField } from '../../components/Field';
-import { useUpdateResource, type Resource } from './use-workspaces';
 import { SubmitButton } from '../../components/SubmitButton';
+import { formError, keepDraft, submitWith, useZodForm } from '../../lib/form';
+import { ResourceNotesForm as ResourceNotesSchema } from './schemas';
+import { useUpdateResource, type Resource } from './use-workspaces';
 
 /** The server's bound on notes (it strips HTML first, so it may keep less). */
 const NOTES_MAX = 10_000;
 
-/** `a, b ,, c` → `['a', 'b', 'c']`; the server trims, drops duplicates and checks each tag's length. */
-function parseTags(text: string): string[] {
-  return text
-    .split(',')
-    .map((tag) => tag.trim())
-    .filter(Boolean);
-}
-
-/** The API's error and the field it names; a tag's error (`tags.1`) is the Tags field's, naming the tag by its place. */
-function fieldError(error: unknown): { field?: string; message: string | null } {
-  if (!error) return { message: null };
-  if (!(error instanceof ApiError) || !error.field) return { message: describeError(error) };
+/** The API names a tag by its place (`tags.1`): that is the Tags field's error, naming the tag as the form's own check does. */
+function asFieldError(error: unknown): unknown {
+  if (!(error instanceof ApiError) || !error.field) return error;
   const [field, index] = error.field.split('.');
-  if (field === 'tags' && index !== undefined && error.details.reason) return { field, message: `Tag ${Number(index) + 1}: ${error.details.reason}` };
-  return { field, message: describeError(error) };
+  if (field !== 'tags' || index === undefined || !error.details.reason) return error;
+  return new ApiError(error.status, error.code, `Tag ${Number(index) + 1}: ${error.details.reason}`, { ...error.details, field: 'tags' }, error.retryAfter);
 }
 
 /** The drafts of a resource's open notes form: kept while it is open, so a form that was open reopens with them. */
@@ -34,26 +26,29 @@ export const notesDraftKey = (resourceId: string) => `resource:${resourceId}:not
 export const tagsDraftKey = (resourceId: string) => `resource:${resourceId}:tags`;
 
 export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource: Resource; workspaceId: string; onDone: () => void }) {
-  const [notes, setNotes, discardNotes] = useDraft(notesDraftKey(resource.id), resource.notes);
-  const [tags, setTags, discardTags] = useDraft(tagsDraftKey(resource.id), resource.tags.join(', '));
+  const notesDraft = useDraftField(notesDraftKey(resource.id), resource.notes);
+  const tagsDraft = useDraftField(tagsDraftKey(resource.id), resource.tags.join(', '));
+  const form = useZodForm(ResourceNotesSchema, { defaultValues: { notes: notesDraft.value, tags: tagsDraft.value } });
   const update = useUpdateResource(workspaceId);
-  const { field, message } = fieldError(update.error);
+  const { errors, isSubmitting } = form.formState;
   const close = () => {
-    discardNotes();
-    discardTags();
+    notesDraft.discard();
+    tagsDraft.discard();
     onDone();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update.mutate({ resourceId: resource.id, notes, tags: parseTags(tags) }, { onSuccess: close });
-  };
+  const submit = submitWith(form, ['notes', 'tags'], async ({ notes, tags }) => {
+    await update.mutateAsync({ resourceId: resource.id, notes, tags }).catch((error: unknown) => {
+      throw asFieldError(error);
+    });
+    close();
+  });
   return (
-    <form className="form" onSubmit={submit} aria-label={`Notes and tags of ${resource.title}`}>
-      <TextAreaField label="Notes" rows={4} maxLength={NOTES_MAX} value={notes} autoFocus onChange={(event) => setNotes(event.target.value)} error={field === 'notes' ? message : null} />
-      <TextField label="Tags" hint="Separated by commas" value={tags} onChange={(event) => setTags(event.target.value)} error={field === 'tags' ? message : null} />
-      {message && field !== 'notes' && field !== 'tags' && <FormAlert>{message}</FormAlert>}
+    <form className="form" onSubmit={(event) => void submit(event)} aria-label={`Notes and tags of ${resource.title}`}>
+      <TextAreaField label="Notes" rows={4} maxLength={NOTES_MAX} autoFocus {...form.register('notes', { onChange: keepDraft(notesDraft) })} error={errors.notes?.message} />
+      <TextField label="Tags" hint="Separated by commas" {...form.register('tags', { onChange: keepDraft(tagsDraft) })} error={errors.tags?.message} />
+      {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
       <div className="row-actions">
-        <SubmitButton pending={update.isPending} pendingLabel="Saving…">
+        <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
           Save
         </SubmitButton>
         <button type="button" className="button" onClick={close}>

@@ -3,7 +3,8 @@
  * same work saved twice is answered 409 by the API: the dialog says it is already there.
  */
 import * as Dialog from '@radix-ui/react-dialog';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { ApiError, describeError } from '../../api/errors';
 import { TextField } from '../../components/Field';
@@ -12,8 +13,8 @@ import type { SearchResult } from '../../api/types';
 import { useAddResource, useCreateWorkspace, useWorkspaces, type NewResource } from './use-workspaces';
 import '../features.css';
 import { SubmitButton } from '../../components/SubmitButton';
-
-const NEW = '__new__';
+import { useZodForm } from '../../lib/form';
+import { NEW_WORKSPACE, SaveToWorkspaceForm } from './schemas';
 
 /** The resource body for a search result: its facts, and the identifiers the API recognises a work by. */
 function resourceFromResult(result: SearchResult): NewResource {
@@ -48,8 +49,8 @@ export function SaveDialog({ result, onClose }: { result: SearchResult | null; o
   const { reset: resetAddResource } = addResource;
   const { reset: resetCreateWorkspace } = createWorkspace;
   const toast = useToast();
-  const [choice, setChoice] = useState('');
-  const [newName, setNewName] = useState('');
+  const form = useZodForm(SaveToWorkspaceForm, { defaultValues: { workspace: '', newName: '' } });
+  const [choice, newName] = useWatch({ control: form.control, name: ['workspace', 'newName'] });
   const [saved, setSaved] = useState<{ id: string; name: string } | null>(null);
 
   useEffect(() => {
@@ -59,36 +60,38 @@ export function SaveDialog({ result, onClose }: { result: SearchResult | null; o
     resetCreateWorkspace();
   }, [result, resetAddResource, resetCreateWorkspace]);
   useEffect(() => {
-    if (choice === '' && workspaces.data) setChoice(workspaces.data[0]?.id ?? NEW);
-  }, [choice, workspaces.data]);
+    if (choice === '' && workspaces.data) form.setValue('workspace', workspaces.data[0]?.id ?? NEW_WORKSPACE);
+  }, [choice, workspaces.data, form]);
 
+  // A 409 (the work is already there) is no failure to show as one: the mutations' errors are read here.
   const error = createWorkspace.error ?? addResource.error;
   const alreadyThere = error instanceof ApiError && error.status === 409;
-  const pending = createWorkspace.isPending || addResource.isPending;
+  const { errors, isSubmitting } = form.formState;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = form.handleSubmit(async ({ workspace, newName }) => {
     if (!result) return;
     setSaved(null);
+    createWorkspace.reset();
+    addResource.reset();
     let target: { id: string; name: string };
-    try {
-      if (choice === NEW) {
-        const created = await createWorkspace.mutateAsync(newName.trim());
-        target = { id: created.id, name: created.name };
-        setChoice(created.id);
-        setNewName('');
-      } else {
-        const existing = workspaces.data?.find((workspace) => workspace.id === choice);
-        if (!existing) return;
-        target = { id: existing.id, name: existing.name };
-      }
-      await addResource.mutateAsync({ workspaceId: target.id, resource: resourceFromResult(result) });
-      setSaved(target);
-      toast(`Saved to ${target.name}`);
-    } catch {
-      // Shown below from the mutation's error.
+    if (workspace === NEW_WORKSPACE) {
+      const created = await createWorkspace.mutateAsync(newName.trim()).catch(() => null);
+      if (!created) return; // Shown below from the mutation's error.
+      target = { id: created.id, name: created.name };
+      form.reset({ workspace: created.id, newName: '' });
+    } else {
+      const existing = workspaces.data?.find((candidate) => candidate.id === workspace);
+      if (!existing) return;
+      target = { id: existing.id, name: existing.name };
     }
-  };
+    try {
+      await addResource.mutateAsync({ workspaceId: target.id, resource: resourceFromResult(result) });
+    } catch {
+      return; // Shown below from the mutation's error.
+    }
+    setSaved(target);
+    toast(`Saved to ${target.name}`);
+  });
 
   const chosenName = workspaces.data?.find((workspace) => workspace.id === choice)?.name;
   return (
@@ -111,23 +114,23 @@ export function SaveDialog({ result, onClose }: { result: SearchResult | null; o
             <form className="form" onSubmit={(event) => void submit(event)}>
               <div className="field">
                 <label htmlFor="save-workspace">Workspace</label>
-                <select id="save-workspace" value={choice} onChange={(event) => setChoice(event.target.value)}>
+                {/* Controlled as well: a workspace created here is chosen before its option is drawn. */}
+                <select id="save-workspace" {...form.register('workspace')} value={choice}>
                   {workspaces.data.map((workspace) => (
                     <option key={workspace.id} value={workspace.id}>
                       {workspace.name} ({workspace._count.resources})
                     </option>
                   ))}
-                  <option value={NEW}>New workspace…</option>
+                  <option value={NEW_WORKSPACE}>New workspace…</option>
                 </select>
               </div>
-              {choice === NEW && (
+              {choice === NEW_WORKSPACE && (
                 <TextField
                   label="New workspace name"
                   required
                   maxLength={200}
-                  value={newName}
-                  onChange={(event) => setNewName(event.target.value)}
-                  error={createWorkspace.error instanceof ApiError && createWorkspace.error.field ? createWorkspace.error.message : null}
+                  {...form.register('newName')}
+                  error={errors.newName?.message ?? (createWorkspace.error instanceof ApiError && createWorkspace.error.field ? createWorkspace.error.message : null)}
                 />
               )}
               {saved && (
@@ -146,7 +149,7 @@ export function SaveDialog({ result, onClose }: { result: SearchResult | null; o
                 </p>
               )}
               <div className="dialog-actions">
-                <SubmitButton pending={pending} pendingLabel="Saving…" disabled={(choice === NEW && newName.trim() === '')}>
+                <SubmitButton pending={isSubmitting} pendingLabel="Saving…" disabled={choice === NEW_WORKSPACE && newName.trim() === ''}>
                   Save
                 </SubmitButton>
                 <Dialog.Close className="button">Close</Dialog.Close>

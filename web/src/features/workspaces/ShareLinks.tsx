@@ -1,12 +1,12 @@
 /** Share links of a workspace: create one with an expiry, copy its address, see when each expires, revoke. */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { useCreateShareLink, useRevokeShareLink, useShareLinks, type ShareLink } from './use-workspaces';
 import { SubmitButton } from '../../components/SubmitButton';
-
-const EXPIRIES = [1, 7, 30, 90];
+import { formError, submitWith, useZodForm } from '../../lib/form';
+import { SHARE_EXPIRIES, ShareLinkForm } from './schemas';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -68,33 +68,31 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
 export function ShareLinks({ workspaceId }: { workspaceId: string }) {
   const links = useShareLinks(workspaceId);
   const create = useCreateShareLink(workspaceId);
-  const [days, setDays] = useState(7);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(days);
-  };
+  const form = useZodForm(ShareLinkForm, { defaultValues: { expiresInDays: 7 } });
+  const submit = submitWith(form, [], ({ expiresInDays }) => create.mutateAsync(expiresInDays));
+  const failed = formError(form);
   return (
     <section aria-labelledby="share-heading" className="card">
       <h2 id="share-heading">Share links</h2>
       <p className="muted">Anyone with a link can read this workspace, without signing in, until it expires or is revoked.</p>
-      <form className="inline-form" onSubmit={submit}>
+      <form className="inline-form" onSubmit={(event) => void submit(event)}>
         <div className="field field-inline">
           <label htmlFor="share-expiry">Expires in</label>
-          <select id="share-expiry" value={days} onChange={(event) => setDays(Number(event.target.value))}>
-            {EXPIRIES.map((value) => (
+          <select id="share-expiry" {...form.register('expiresInDays', { valueAsNumber: true })}>
+            {SHARE_EXPIRIES.map((value) => (
               <option key={value} value={value}>
                 {value} day{value === 1 ? '' : 's'}
               </option>
             ))}
           </select>
         </div>
-        <SubmitButton pending={create.isPending} pendingLabel="Sharing…">
+        <SubmitButton pending={form.formState.isSubmitting} pendingLabel="Sharing…">
           Share
         </SubmitButton>
       </form>
-      {create.error && (
+      {failed && (
         <p className="form-alert" role="alert">
-          {describeError(create.error)}
+          {failed}
         </p>
       )}
       {links.isPending && <LoadingState label="Loading share links…" />}

@@ -1,21 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
-import { errorsByField } from './useFieldErrors';
 import { SubmitButton } from '../../components/SubmitButton';
+import { formError, submitWith, useZodForm } from '../../lib/form';
+import { ForgotPasswordForm } from './schemas';
 
 /** Asks for a reset mail; its link (set by the server) lands on /auth/update-password?token=…. */
 export function ForgotPasswordPage() {
-  const [email, setEmail] = useState('');
+  const form = useZodForm(ForgotPasswordForm, { defaultValues: { email: '' } });
   const request = useMutation({ mutationFn: (body: { email: string }) => unwrap(api.POST('/api/auth/reset-password', { body })) });
-  const errors = errorsByField(request.error, ['email'] as const);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    request.mutate({ email });
-  };
+  const { errors, isSubmitting } = form.formState;
+  const submit = submitWith(form, ['email'], (body) => request.mutateAsync(body));
   return (
     <Page title="Reset your password" narrow>
       {request.isSuccess ? (
@@ -23,11 +20,11 @@ export function ForgotPasswordPage() {
           {request.data.message} The link is valid for one hour.
         </p>
       ) : (
-        <form className="form" onSubmit={submit} noValidate>
+        <form className="form" onSubmit={(event) => void submit(event)} noValidate>
           <p>Enter the e-mail address of your account and we will send you a link to choose a new password.</p>
-          <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} error={errors.field.email} />
-          {errors.form && <FormAlert>{errors.form}</FormAlert>}
-          <SubmitButton pending={request.isPending} pendingLabel="Sending…">
+          <TextField label="Email" type="email" autoComplete="email" required {...form.register('email')} error={errors.email?.message} />
+          {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
+          <SubmitButton pending={isSubmitting} pendingLabel="Sending…">
             Send reset link
           </SubmitButton>
         </form>

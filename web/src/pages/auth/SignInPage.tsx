@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { safeNext, SESSION_KEY, useSession } from '../../app/session';
 import { OAuthButtons } from './OAuthButtons';
-import { errorsByField } from './useFieldErrors';
 import { SubmitButton } from '../../components/SubmitButton';
+import { formError, submitWith, useZodForm } from '../../lib/form';
+import { SignInForm } from './schemas';
 
 /** What the server's redirects to /auth/signin?error=… and ?confirmed=1 mean. */
 const NOTICES: Record<string, string> = {
@@ -25,8 +25,7 @@ export function SignInPage() {
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const form = useZodForm(SignInForm, { defaultValues: { email: '', password: '' } });
   const signIn = useMutation({
     mutationFn: (body: { email: string; password: string }) => unwrap(api.POST('/api/auth/signin', { body })),
     onSuccess: async () => {
@@ -36,32 +35,20 @@ export function SignInPage() {
   });
   if (session.data && !signIn.isPending && !signIn.isSuccess) return <Navigate to={next} replace />;
 
-  const errors = errorsByField(signIn.error, ['email', 'password'] as const);
+  const { errors, isSubmitting } = form.formState;
   const error = params.get('error');
   const notice = error ? (NOTICES[error] ?? 'Signing in failed. Please try again.') : null;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    signIn.mutate({ email, password });
-  };
+  const submit = submitWith(form, ['email', 'password'], (body) => signIn.mutateAsync(body));
   return (
     <Page title="Sign in" narrow>
       {params.get('confirmed') === '1' && <p className="form-notice">Your e-mail address is confirmed. You can sign in.</p>}
       {params.get('reset') === '1' && <p className="form-notice">Your password was changed. Sign in with the new one.</p>}
       {notice && <FormAlert>{notice}</FormAlert>}
-      <form className="form" onSubmit={submit} noValidate>
-        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} error={errors.field.email} />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={errors.field.password}
-        />
-        {errors.form && <FormAlert>{errors.form}</FormAlert>}
-        <SubmitButton pending={signIn.isPending} pendingLabel="Signing in…">
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <TextField label="Email" type="email" autoComplete="email" required {...form.register('email')} error={errors.email?.message} />
+        <TextField label="Password" type="password" autoComplete="current-password" required {...form.register('password')} error={errors.password?.message} />
+        {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
+        <SubmitButton pending={isSubmitting} pendingLabel="Signing in…">
           Sign in
         </SubmitButton>
       </form>

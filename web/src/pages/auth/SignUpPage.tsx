@@ -1,15 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import type { z } from 'zod/mini';
 import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { safeNext, SESSION_KEY, useSession } from '../../app/session';
 import { OAuthButtons } from './OAuthButtons';
-import { errorsByField } from './useFieldErrors';
-
-import { PASSWORD_RULES } from './password-rules';
 import { SubmitButton } from '../../components/SubmitButton';
+import { formError, submitWith, useZodForm } from '../../lib/form';
+import { PASSWORD_RULES, SignUpForm } from './schemas';
 
 export function SignUpPage() {
   const [params] = useSearchParams();
@@ -17,13 +16,11 @@ export function SignUpPage() {
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const form = useZodForm(SignUpForm, { defaultValues: { name: '', email: '', password: '' } });
   // The account is created, then signed in with the same credentials (sign-up starts no session).
   const signUp = useMutation({
-    mutationFn: async (body: { name: string; email: string; password: string }) => {
-      await unwrap(api.POST('/api/auth/signup', { body: { ...body, name: body.name.trim() || undefined } }));
+    mutationFn: async (body: z.output<typeof SignUpForm>) => {
+      await unwrap(api.POST('/api/auth/signup', { body }));
       await unwrap(api.POST('/api/auth/signin', { body: { email: body.email, password: body.password } }));
     },
     onSuccess: async () => {
@@ -33,29 +30,16 @@ export function SignUpPage() {
   });
   if (session.data && !signUp.isPending && !signUp.isSuccess) return <Navigate to={next} replace />;
 
-  const errors = errorsByField(signUp.error, ['name', 'email', 'password'] as const);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    signUp.mutate({ name, email, password });
-  };
+  const { errors, isSubmitting } = form.formState;
+  const submit = submitWith(form, ['name', 'email', 'password'], (body) => signUp.mutateAsync(body));
   return (
     <Page title="Create your account" narrow>
-      <form className="form" onSubmit={submit} noValidate>
-        <TextField label="Name" name="name" autoComplete="name" maxLength={100} value={name} onChange={(event) => setName(event.target.value)} error={errors.field.name} />
-        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} error={errors.field.email} />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          hint={PASSWORD_RULES}
-          error={errors.field.password}
-        />
-        {errors.form && <FormAlert>{errors.form}</FormAlert>}
-        <SubmitButton pending={signUp.isPending} pendingLabel="Creating your account…">
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <TextField label="Name" autoComplete="name" maxLength={100} {...form.register('name')} error={errors.name?.message} />
+        <TextField label="Email" type="email" autoComplete="email" required {...form.register('email')} error={errors.email?.message} />
+        <TextField label="Password" type="password" autoComplete="new-password" required {...form.register('password')} hint={PASSWORD_RULES} error={errors.password?.message} />
+        {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
+        <SubmitButton pending={isSubmitting} pendingLabel="Creating your account…">
           Sign up
         </SubmitButton>
       </form>

@@ -1,24 +1,23 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
-import { errorsByField } from './useFieldErrors';
-import { PASSWORD_RULES } from './password-rules';
 import { SubmitButton } from '../../components/SubmitButton';
+import { formError, submitWith, useZodForm } from '../../lib/form';
+import { PASSWORD_RULES, UpdatePasswordForm } from './schemas';
 
 /** The reset mail's link lands here with ?token=…; the new password is set with it, then the user signs in. */
 export function UpdatePasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const navigate = useNavigate();
-  const [password, setPassword] = useState('');
+  const form = useZodForm(UpdatePasswordForm, { defaultValues: { password: '' } });
   const update = useMutation({
     mutationFn: (body: { token: string; password: string }) => unwrap(api.POST('/api/auth/update-password', { body })),
     onSuccess: () => navigate('/auth/signin?reset=1', { replace: true }),
   });
-  const errors = errorsByField(update.error, ['password', 'token'] as const);
+  const { errors, isSubmitting } = form.formState;
   if (!token) {
     return (
       <Page title="Choose a new password" narrow>
@@ -29,30 +28,18 @@ export function UpdatePasswordPage() {
       </Page>
     );
   }
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update.mutate({ token, password });
-  };
+  // A refused token names the field `token`, which the form has not: its message is the form's.
+  const submit = submitWith(form, ['password'], ({ password }) => update.mutateAsync({ token, password }));
   return (
     <Page title="Choose a new password" narrow>
-      <form className="form" onSubmit={submit} noValidate>
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          hint={PASSWORD_RULES}
-          error={errors.field.password}
-        />
-        {(errors.form ?? errors.field.token) && (
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <TextField label="Password" type="password" autoComplete="new-password" required {...form.register('password')} hint={PASSWORD_RULES} error={errors.password?.message} />
+        {formError(form) && (
           <FormAlert>
-            {errors.form ?? errors.field.token} <Link to="/auth/forgot-password">Send a new reset link</Link>
+            {formError(form)} <Link to="/auth/forgot-password">Send a new reset link</Link>
           </FormAlert>
         )}
-        <SubmitButton pending={update.isPending} pendingLabel="Saving…">
+        <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
           Set new password
         </SubmitButton>
       </form>

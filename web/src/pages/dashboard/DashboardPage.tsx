@@ -3,7 +3,7 @@
  * reply), sort, paging and the results, each with Summarize and Save. Everything the page shows
  * follows from the URL (see search-state.ts).
  */
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
@@ -22,17 +22,21 @@ import {
   type SearchState,
   type Sort,
 } from '../../features/search/search-state';
+import { SearchForm } from '../../features/search/schemas';
 import { useSearchProviders, useSearchResults } from '../../features/search/use-search';
-import { SummaryDialog } from '../../features/summary/SummaryDialog';
-import { SaveDialog } from '../../features/workspaces/SaveDialog';
 import '../../features/features.css';
+import { useZodForm } from '../../lib/form';
+
+// The dialogs (and the dialog library) load after the page has drawn: no one opens them before a result is shown.
+const SummaryDialog = lazy(() => import('../../features/summary/SummaryDialog').then((module) => ({ default: module.SummaryDialog })));
+const SaveDialog = lazy(() => import('../../features/workspaces/SaveDialog').then((module) => ({ default: module.SaveDialog })));
 
 const SORT_LABELS: Record<Sort, string> = { relevance: 'Relevance', date: 'Newest first', citations: 'Most cited' };
 
 export function DashboardPage() {
   const [params, setParams] = useSearchParams();
   const state = readSearchState(params);
-  const [draft, setDraft] = useState(state.q);
+  const form = useZodForm(SearchForm, { defaultValues: { q: state.q } });
   const [summarizing, setSummarizing] = useState<SearchResult | null>(null);
   const [saving, setSaving] = useState<SearchResult | null>(null);
   const [summaryError, setSummaryError] = useState<string | null>(null);
@@ -40,13 +44,10 @@ export function DashboardPage() {
   const providers = useSearchProviders();
 
   // Back/forward change the URL under the page: the box follows.
-  useEffect(() => setDraft(state.q), [state.q]);
+  useEffect(() => form.reset({ q: state.q }), [state.q, form]);
 
   const go = (next: Partial<SearchState>) => setParams(searchParamsOf({ ...state, page: 1, ...next }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    go({ q: draft.trim().slice(0, MAX_QUERY_LENGTH) });
-  };
+  const submit = form.handleSubmit(({ q }) => go({ q }));
   const enabledIds = (providers.data ?? []).filter((provider) => provider.enabled).map((provider) => provider.id);
   const chosen = new Set<ProviderId>(state.providers ?? enabledIds);
   const toggleProvider = (id: ProviderId) => {
@@ -67,18 +68,16 @@ export function DashboardPage() {
   const pages = reply ? Math.max(1, Math.ceil(reply.total / PAGE_SIZE)) : 1;
   return (
     <Page title={state.q ? `${state.q} – Search` : 'Search'} heading="Search">
-      <form role="search" className="search-form" onSubmit={submit}>
+      <form role="search" className="search-form" onSubmit={(event) => void submit(event)}>
         <label htmlFor="search-query" className="visually-hidden">
           Search
         </label>
         <input
           id="search-query"
           type="search"
-          name="q"
           placeholder="Search papers, preprints, datasets…"
           maxLength={MAX_QUERY_LENGTH}
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
+          {...form.register('q')}
         />
         <button type="submit" className="button button-primary">
           Search
@@ -162,8 +161,10 @@ export function DashboardPage() {
           )}
         </section>
       )}
-      <SummaryDialog result={summarizing} onClose={() => setSummarizing(null)} onServerError={onServerError} />
-      <SaveDialog result={saving} onClose={() => setSaving(null)} />
+      <Suspense fallback={null}>
+        <SummaryDialog result={summarizing} onClose={() => setSummarizing(null)} onServerError={onServerError} />
+        <SaveDialog result={saving} onClose={() => setSaving(null)} />
+      </Suspense>
     </Page>
   );
 }

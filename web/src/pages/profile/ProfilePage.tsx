@@ -4,24 +4,23 @@
  * the two e-mail toggles).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { useWatch } from 'react-hook-form';
 import { api, multipartBody, unwrap } from '../../api/client';
-import { ApiError, describeError } from '../../api/errors';
+import { describeError } from '../../api/errors';
 import type { components } from '../../api/schema';
-import { useDraft } from '../../app/drafts';
-import { PROFILE_KEY, useProfile, type Preferences, type Profile } from '../../app/profile';
+import { useDraftField } from '../../app/drafts';
+import { PROFILE_KEY, useProfile, type Profile } from '../../app/profile';
 import { SESSION_KEY } from '../../app/session';
-import { isTheme, THEMES, useTheme } from '../../app/theme';
+import { THEMES, useTheme } from '../../app/theme';
 import { FormAlert, TextAreaField, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
-import { errorsByField } from '../auth/useFieldErrors';
 import { SubmitButton } from '../../components/SubmitButton';
+import { formError, keepDraft, submitWith, useZodForm } from '../../lib/form';
+import { AvatarForm as AvatarSchema, avatarProblem, PreferencesForm as PreferencesSchema, PROFILE_LIMITS, ProfileDetailsForm } from './schemas';
 
-export const DISPLAY_NAME_MAX = 50;
-export const BIO_MAX = 500;
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 const THEME_LABELS = { system: 'System (follows your device)', light: 'Light', dark: 'Dark' } as const;
 const LANGUAGES = [{ value: 'en-IN', label: 'English (India)' }] as const;
 
@@ -35,50 +34,42 @@ function DetailsForm({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   // Drafts (app/drafts.ts): a session ending before Save profile does not lose them.
-  const [displayName, setDisplayName, discardDisplayName] = useDraft('profile:displayName', profile.displayName ?? '');
-  const [bio, setBio, discardBio] = useDraft('profile:bio', profile.bio ?? '');
+  const displayNameDraft = useDraftField('profile:displayName', profile.displayName ?? '');
+  const bioDraft = useDraftField('profile:bio', profile.bio ?? '');
+  // Checked while typing: the counters and the button follow each keystroke.
+  const form = useZodForm(ProfileDetailsForm, { mode: 'onChange', defaultValues: { displayName: displayNameDraft.value, bio: bioDraft.value } });
+  const [displayName, bio] = useWatch({ control: form.control, name: ['displayName', 'bio'] });
+  const { errors, isSubmitting, isValid } = form.formState;
   const save = useMutation({
     mutationFn: (body: ProfileUpdate) => unwrap(api.PUT('/api/profile', { body })),
     onSuccess: (reply) => {
-      discardDisplayName();
-      discardBio();
+      displayNameDraft.discard();
+      bioDraft.discard();
       queryClient.setQueryData(PROFILE_KEY, reply.profile);
       toast('Profile saved');
     },
   });
-  const errors = errorsByField(save.error, ['displayName', 'bio'] as const);
-  const nameTooLong = displayName.trim().length > DISPLAY_NAME_MAX;
-  const bioTooLong = bio.length > BIO_MAX;
-  const nameMissing = displayName.trim().length === 0;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (nameTooLong || bioTooLong || nameMissing) return;
-    save.mutate({ displayName: displayName.trim(), bio: bio.trim() === '' ? null : bio });
-  };
+  const submit = submitWith(form, ['displayName', 'bio'], (body) => save.mutateAsync(body));
   return (
-    <form className="form card" onSubmit={submit} noValidate aria-labelledby="profile-details">
+    <form className="form card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="profile-details">
       <h2 id="profile-details">Details</h2>
       <TextField
         label="Display name"
-        name="displayName"
         autoComplete="nickname"
-        value={displayName}
-        onChange={(event) => setDisplayName(event.target.value)}
-        hint={<span aria-live="polite">{counter(displayName.trim().length, DISPLAY_NAME_MAX)}</span>}
-        error={errors.field.displayName ?? (nameTooLong ? `At most ${DISPLAY_NAME_MAX} characters.` : nameMissing ? 'A display name is required.' : null)}
+        {...form.register('displayName', { onChange: keepDraft(displayNameDraft) })}
+        hint={<span aria-live="polite">{counter(displayName.trim().length, PROFILE_LIMITS.displayName)}</span>}
+        error={errors.displayName?.message}
       />
       <TextAreaField
         label="Bio"
-        name="bio"
         rows={5}
-        value={bio}
-        onChange={(event) => setBio(event.target.value)}
-        hint={<span aria-live="polite">{counter(bio.length, BIO_MAX)}</span>}
-        error={errors.field.bio ?? (bioTooLong ? `At most ${BIO_MAX} characters.` : null)}
+        {...form.register('bio', { onChange: keepDraft(bioDraft) })}
+        hint={<span aria-live="polite">{counter(bio.length, PROFILE_LIMITS.bio)}</span>}
+        error={errors.bio?.message}
       />
-      {errors.form && <FormAlert>{errors.form}</FormAlert>}
+      {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
       <div>
-        <SubmitButton pending={save.isPending} pendingLabel="Saving…" disabled={nameTooLong || bioTooLong || nameMissing}>
+        <SubmitButton pending={isSubmitting} pendingLabel="Saving…" disabled={!isValid}>
           Save profile
         </SubmitButton>
       </div>
@@ -86,60 +77,33 @@ function DetailsForm({ profile }: { profile: Profile }) {
   );
 }
 
-/** Why a chosen file cannot be an avatar, before it is sent (the server checks again). */
-export function avatarProblem(file: { size: number; type: string }): string | null {
-  if (file.type && !file.type.startsWith('image/')) return 'Only image files can be an avatar (JPG, PNG, WebP…).';
-  if (file.size > AVATAR_MAX_BYTES) return 'The image is larger than 2 MB. Choose a smaller one.';
-  if (file.size === 0) return 'The file is empty.';
-  return null;
-}
-
 function AvatarForm({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const inputId = useId();
-  const [file, setFile] = useState<File | null>(null);
+  // Checked as soon as a file is chosen: a wrong one is named before anything is sent.
+  const form = useZodForm(AvatarSchema, { mode: 'onChange' });
   const [preview, setPreview] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   const upload = useMutation({
-    mutationFn: async (chosen: File) =>
-      unwrap(api.POST('/api/profile/avatar', { body: { file: chosen }, bodySerializer: multipartBody })),
+    mutationFn: async (chosen: File) => unwrap(api.POST('/api/profile/avatar', { body: { file: chosen }, bodySerializer: multipartBody })),
     onSuccess: async (reply) => {
       queryClient.setQueryData(PROFILE_KEY, reply.profile);
       await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
-      setFile(null);
+      form.reset();
       setPreview(null);
       toast('Avatar updated');
     },
   });
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
-    upload.reset();
-    const chosen = event.target.files?.[0] ?? null;
-    setFile(null);
-    setPreview(null);
-    setProblem(null);
-    if (!chosen) return;
-    const reason = avatarProblem(chosen);
-    if (reason) {
-      setProblem(reason);
-      return;
-    }
-    setFile(chosen);
-    setPreview(URL.createObjectURL(chosen));
+    const chosen = event.target.files?.[0];
+    setPreview(chosen && !avatarProblem(chosen) ? URL.createObjectURL(chosen) : null);
   };
-  const serverError = upload.error instanceof ApiError && (upload.error.field === 'file' || upload.error.status === 413) ? upload.error.message : upload.error ? describeError(upload.error) : null;
-  const error = problem ?? serverError;
+  const submit = submitWith(form, { allAt: 'file' }, ({ file }) => upload.mutateAsync(file));
+  const error = form.formState.errors.file?.message;
   const shown = preview ?? profile.avatarUrl;
   return (
-    <form
-      className="form card"
-      aria-labelledby="profile-avatar"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (file) upload.mutate(file);
-      }}
-    >
+    <form className="form card" aria-labelledby="profile-avatar" onSubmit={(event) => void submit(event)}>
       <h2 id="profile-avatar">Profile picture</h2>
       <div className="avatar-row">
         {shown ? (
@@ -151,7 +115,14 @@ function AvatarForm({ profile }: { profile: Profile }) {
         )}
         <div className={`field${error ? ' field-invalid' : ''}`}>
           <label htmlFor={inputId}>Avatar</label>
-          <input id={inputId} type="file" name="file" accept="image/*" onChange={choose} aria-invalid={error ? true : undefined} aria-describedby={`${inputId}-hint${error ? ` ${inputId}-error` : ''}`} />
+          <input
+            id={inputId}
+            type="file"
+            accept="image/*"
+            {...form.register('file', { onChange: choose })}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`${inputId}-hint${error ? ` ${inputId}-error` : ''}`}
+          />
           <p id={`${inputId}-hint`} className="field-hint">
             An image (JPG, PNG, WebP…) of at most 2 MB.
           </p>
@@ -163,7 +134,7 @@ function AvatarForm({ profile }: { profile: Profile }) {
         </div>
       </div>
       <div>
-        <SubmitButton pending={upload.isPending} pendingLabel="Uploading…" disabled={!file}>
+        <SubmitButton pending={form.formState.isSubmitting} pendingLabel="Uploading…" disabled={!preview}>
           Upload avatar
         </SubmitButton>
       </div>
@@ -171,14 +142,16 @@ function AvatarForm({ profile }: { profile: Profile }) {
   );
 }
 
+/** Saved as they change: each change sends the form as its schema accepted it. */
 function PreferencesForm({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
   const { setTheme } = useTheme();
   const themeId = useId();
   const languageId = useId();
   const [status, setStatus] = useState<string | null>(null);
+  const form = useZodForm(PreferencesSchema, { values: profile.preferences });
   const save = useMutation({
-    mutationFn: (preferences: Partial<Preferences>) => unwrap(api.PUT('/api/profile', { body: { preferences } })),
+    mutationFn: (preferences: ProfileUpdate['preferences']) => unwrap(api.PUT('/api/profile', { body: { preferences } })),
     onMutate: () => setStatus('Saving…'),
     onSuccess: (reply) => {
       queryClient.setQueryData(PROFILE_KEY, reply.profile);
@@ -186,23 +159,19 @@ function PreferencesForm({ profile }: { profile: Profile }) {
     },
     onError: () => setStatus(null),
   });
-  const preferences = profile.preferences;
+  const submit = form.handleSubmit((preferences) => {
+    setTheme(preferences.theme);
+    // Shown at once; the reply (or a reload after a failure) settles it.
+    queryClient.setQueryData<Profile>(PROFILE_KEY, { ...profile, preferences });
+    save.mutate(preferences);
+  });
+  const changed = { onChange: () => void submit() };
   return (
-    <form className="form card" aria-labelledby="profile-preferences" onSubmit={(event) => event.preventDefault()}>
+    <form className="form card" aria-labelledby="profile-preferences" onSubmit={(event) => void submit(event)}>
       <h2 id="profile-preferences">Preferences</h2>
       <div className="field">
         <label htmlFor={themeId}>Theme</label>
-        <select
-          id={themeId}
-          value={preferences.theme}
-          onChange={(event) => {
-            const theme = event.target.value;
-            if (!isTheme(theme)) return;
-            setTheme(theme);
-            queryClient.setQueryData<Profile>(PROFILE_KEY, { ...profile, preferences: { ...preferences, theme } });
-            save.mutate({ theme });
-          }}
-        >
+        <select id={themeId} {...form.register('theme', changed)}>
           {THEMES.map((theme) => (
             <option key={theme} value={theme}>
               {THEME_LABELS[theme]}
@@ -212,7 +181,7 @@ function PreferencesForm({ profile }: { profile: Profile }) {
       </div>
       <div className="field">
         <label htmlFor={languageId}>Language</label>
-        <select id={languageId} value={preferences.language} onChange={() => save.mutate({ language: 'en-IN' })}>
+        <select id={languageId} {...form.register('language', changed)}>
           {LANGUAGES.map((language) => (
             <option key={language.value} value={language.value}>
               {language.label}
@@ -223,25 +192,11 @@ function PreferencesForm({ profile }: { profile: Profile }) {
       <fieldset className="fieldset">
         <legend>E-mail</legend>
         <label className="check">
-          <input
-            type="checkbox"
-            checked={preferences.emailNotifications}
-            onChange={(event) => {
-              queryClient.setQueryData<Profile>(PROFILE_KEY, { ...profile, preferences: { ...preferences, emailNotifications: event.target.checked } });
-              save.mutate({ emailNotifications: event.target.checked });
-            }}
-          />
+          <input type="checkbox" {...form.register('emailNotifications', changed)} />
           E-mail notifications
         </label>
         <label className="check">
-          <input
-            type="checkbox"
-            checked={preferences.marketingEmails}
-            onChange={(event) => {
-              queryClient.setQueryData<Profile>(PROFILE_KEY, { ...profile, preferences: { ...preferences, marketingEmails: event.target.checked } });
-              save.mutate({ marketingEmails: event.target.checked });
-            }}
-          />
+          <input type="checkbox" {...form.register('marketingEmails', changed)} />
           News and product e-mails
         </label>
       </fieldset>

@@ -1,8 +1,7 @@
 /** The user's workspaces with their counts; create, rename and delete (after a confirmation). */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { describeError } from '../../api/errors';
-import { useDraft, useHasDraft } from '../../app/drafts';
+import { useDraftField, useHasDraft } from '../../app/drafts';
 import { TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
@@ -12,6 +11,8 @@ import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm
 import { useCreateWorkspace, useDeleteWorkspace, useWorkspaces, type Workspace } from '../../features/workspaces/use-workspaces';
 import '../../features/features.css';
 import { SubmitButton } from '../../components/SubmitButton';
+import { WorkspaceNameForm } from '../../features/workspaces/schemas';
+import { keepDraft, submitWith, useZodForm } from '../../lib/form';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -20,26 +21,24 @@ function plural(count: number, word: string): string {
 const NEW_WORKSPACE_DRAFT = 'workspace:new';
 
 function NewWorkspaceForm({ onDone }: { onDone: () => void }) {
-  const [name, setName, discard] = useDraft(NEW_WORKSPACE_DRAFT, '');
+  const draft = useDraftField(NEW_WORKSPACE_DRAFT, '');
+  const form = useZodForm(WorkspaceNameForm, { defaultValues: { name: draft.value } });
   const create = useCreateWorkspace();
   const toast = useToast();
+  const { errors, isSubmitting, isValid } = form.formState;
   const finish = () => {
-    discard();
+    draft.discard();
     onDone();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(name.trim(), {
-      onSuccess: (workspace) => {
-        toast(`Created ${workspace.name}`);
-        finish();
-      },
-    });
-  };
+  const submit = submitWith(form, { allAt: 'name' }, async (values) => {
+    const workspace = await create.mutateAsync(values.name);
+    toast(`Created ${workspace.name}`);
+    finish();
+  });
   return (
-    <form className="inline-form card" onSubmit={submit}>
-      <TextField label="Name" required maxLength={200} autoFocus value={name} onChange={(event) => setName(event.target.value)} error={create.error ? describeError(create.error) : null} />
-      <SubmitButton pending={create.isPending} pendingLabel="Creating…" disabled={name.trim() === ''}>
+    <form className="inline-form card" onSubmit={(event) => void submit(event)}>
+      <TextField label="Name" required maxLength={200} autoFocus {...form.register('name', { onChange: keepDraft(draft) })} error={errors.name?.message} />
+      <SubmitButton pending={isSubmitting} pendingLabel="Creating…" disabled={!isValid}>
         Create
       </SubmitButton>
       <button type="button" className="button" onClick={finish}>

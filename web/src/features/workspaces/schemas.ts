@@ -1,0 +1,61 @@
+/**
+ * What the workspace forms send, checked before it is sent with the limits the API publishes for the
+ * same bodies (src/workspaces/schemas.ts). The server checks again (it strips HTML first, so it may
+ * keep less), and its answer comes back at the field it names.
+ */
+import { z } from 'zod/mini';
+
+const LIMITS = { workspaceName: 200, notes: 10_000, tags: 20, tag: 50, annotationBody: 10_000, shareDaysMax: 365 } as const;
+
+const atMost = (max: number) => `At most ${max.toLocaleString('en-US')} characters.`;
+
+/** Text that must not be blank, trimmed. */
+const requiredText = (max: number, missing: string) => z.string().check(z.trim(), z.minLength(1, missing), z.maxLength(max, atMost(max)));
+
+/** `a, b ,, c` → `['a', 'b', 'c']`; the server trims, drops duplicates and checks each tag again. */
+function parseTags(text: string): string[] {
+  return text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+}
+
+/** Tags typed as one line, separated by commas; a tag over its limit is named by its place, as the API's error is. */
+const Tags = z.pipe(
+  z.string(),
+  z.transform(parseTags),
+).check(
+  z.maxLength(LIMITS.tags, `At most ${LIMITS.tags} tags.`),
+  z.superRefine((tags, context) => {
+    const index = tags.findIndex((tag) => tag.length > LIMITS.tag);
+    if (index >= 0) context.addIssue({ code: 'custom', input: tags, message: `Tag ${index + 1}: must be at most ${LIMITS.tag} characters` });
+  }),
+);
+
+export const WorkspaceNameForm = z.object({ name: requiredText(LIMITS.workspaceName, 'Enter a name.') });
+
+export const AnnotationForm = z.object({ body: requiredText(LIMITS.annotationBody, 'Write the annotation.') });
+
+export const ResourceNotesForm = z.object({
+  notes: z.string().check(z.maxLength(LIMITS.notes, atMost(LIMITS.notes))),
+  tags: Tags,
+});
+
+/** The expiries a share link offers, in days. */
+export const SHARE_EXPIRIES = [1, 7, 30, 90] as const;
+
+export const ShareLinkForm = z.object({ expiresInDays: z.int().check(z.minimum(1), z.maximum(LIMITS.shareDaysMax)) });
+
+/** The choice of the save dialog that creates a workspace named in the form. */
+export const NEW_WORKSPACE = '__new__';
+
+export const SaveToWorkspaceForm = z
+  .object({ workspace: z.string().check(z.minLength(1, 'Choose a workspace.')), newName: z.string() })
+  .check(
+    z.superRefine(({ workspace, newName }, context) => {
+      if (workspace !== NEW_WORKSPACE) return;
+      const name = newName.trim();
+      if (name === '') context.addIssue({ code: 'custom', input: newName, path: ['newName'], message: 'Enter a name.' });
+      else if (name.length > LIMITS.workspaceName) context.addIssue({ code: 'custom', input: newName, path: ['newName'], message: atMost(LIMITS.workspaceName) });
+    }),
+  );
