@@ -117,9 +117,9 @@ export interface DraftField {
   /** What the field starts with: the kept draft, else the initial value. */
   value: string;
   /** Keeps `value` (call it on every change the user makes). */
-  keep(value: string): void;
+  keep: (value: string) => void;
   /** Forgets the draft (call it when the form is sent successfully or cancelled). */
-  discard(): void;
+  discard: () => void;
 }
 
 /** A text field's draft that survives the page going away: the value to start from and what to call as it changes. */

@@ -75,6 +75,6 @@ export function formError<Input extends FieldValues, Output>(form: UseFormReturn
 }
 
 /** A `register(name, { onChange })` handler that keeps what the user types as the field's draft (app/drafts.ts). */
-export function keepDraft(draft: { keep(value: string): void }) {
+export function keepDraft(draft: { keep: (value: string) => void }) {
   return (event: { target: { value: string } }) => draft.keep(event.target.value);
 }
