@@ -27,6 +27,10 @@ import { ROOT, runLoad, startService, type Server } from './processes.js';
 export interface MemorySample {
   seconds: number;
   rssMb: number;
+  /** The main thread's V8 heap in use and reserved, and memory V8 tracks outside it (buffers), from GET /metrics. */
+  heapUsedMb?: number;
+  heapTotalMb?: number;
+  externalMb?: number;
 }
 
 export interface MemoryResult {
@@ -38,9 +42,25 @@ export interface MemoryResult {
   atMinute: Record<string, number>;
   /** RSS after the load stopped and the process idled. */
   idleMb: number;
+  /** The idle process's main-thread heap and external memory: what of the RSS is JavaScript's. */
+  idle: MemorySample;
   peakMb: number;
   work: { journeyRequests: number; deepStreamsDone: number; deepStreamsCut: number; quickStreamsCut: number; avatars: number; failures: number };
   samples: MemorySample[];
+}
+
+const METRICS_TOKEN = randomBytes(24).toString('hex');
+
+/** The main thread's heap figures, from the service's Prometheus metrics (prom-client's defaults). */
+async function heapFigures(origin: string): Promise<Pick<MemorySample, 'heapUsedMb' | 'heapTotalMb' | 'externalMb'>> {
+  const response = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).catch(() => null);
+  if (!response?.ok) return {};
+  const text = await response.text();
+  const mb = (name: string) => {
+    const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+    return match ? Math.round(Number(match[1]) / 2 ** 20) : undefined;
+  };
+  return { heapUsedMb: mb('nodejs_heap_size_used_bytes'), heapTotalMb: mb('nodejs_heap_size_total_bytes'), externalMb: mb('nodejs_external_memory_bytes') };
 }
 
 function rssMb(pid: number): number {
@@ -73,31 +93,34 @@ async function startPdfServer(): Promise<{ url: string; close: () => Promise<voi
   };
 }
 
-/** Reads a summary stream until `stopAfter` returns true for an event name, or to its end. */
+/**
+ * Reads a summary stream until `stopAfter` returns true for an event name (then closes it, as a reader
+ * closing the tab does), or to its end. `cut`: it was closed before its `done` event.
+ */
 async function readStream(url: string, headers: Record<string, string>, stopAfter: (event: string) => boolean): Promise<{ cut: boolean }> {
   const controller = new AbortController();
   const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
   if (!response.ok || !response.body) throw new Error(`stream ${response.status}`);
   const decoder = new TextDecoder();
   let buffered = '';
+  let stoppedAt: string | undefined;
   try {
-    for await (const chunk of response.body) {
+    reading: for await (const chunk of response.body) {
       buffered += decoder.decode(chunk as Uint8Array, { stream: true });
       for (const match of buffered.matchAll(/^event: (\w+)$/gm)) {
         const event = match[1] as string;
         if (event === 'error') throw new Error('stream error event');
         if (stopAfter(event)) {
-          controller.abort();
-          return { cut: event !== 'done' };
+          stoppedAt = event;
+          break reading;
         }
       }
       buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
     }
-  } catch (error) {
-    if (controller.signal.aborted) return { cut: true };
-    throw error;
+  } finally {
+    controller.abort();
   }
-  return { cut: false };
+  return { cut: stoppedAt !== undefined && stoppedAt !== 'done' };
 }
 
 const JOURNEY_SEARCHES = ['long context retrieval', 'protein folding language models'];
@@ -111,7 +134,7 @@ export async function measureMemory(minutes: number, idleSeconds: number, env: R
   try {
     // The first start creates the database, which briefly takes far more memory than serving does
     // (PGlite's initdb); the measured process starts on the database it left.
-    const serviceEnv = { ...env, DATA_DIR: join(workDir, 'data') };
+    const serviceEnv = { ...env, DATA_DIR: join(workDir, 'data'), METRICS_TOKEN };
     await (await startService('service (creating the database)', serviceEnv, join(workDir, 'create.log'))).stop();
     service = await startService('service (memory)', serviceEnv, join(workDir, 'service.log'));
     const { origin, pid } = service;
@@ -137,7 +160,9 @@ export async function measureMemory(minutes: number, idleSeconds: number, env: R
     const sampler = setInterval(() => {
       const seconds = Math.round((Date.now() - started) / 1000);
       const mb = rssMb(pid);
-      samples.push({ seconds, rssMb: mb });
+      const sample: MemorySample = { seconds, rssMb: mb };
+      samples.push(sample);
+      void heapFigures(origin).then((figures) => Object.assign(sample, figures));
       const minute = Math.floor(seconds / 60);
       if (seconds % 60 < 5 && minute > 0 && atMinute[minute] === undefined) {
         atMinute[minute] = mb;
@@ -193,9 +218,9 @@ export async function measureMemory(minutes: number, idleSeconds: number, env: R
     atMinute[finalMinute] ??= rssMb(pid);
 
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
-    const idleMb = rssMb(pid);
-    samples.push({ seconds: Math.round((Date.now() - started) / 1000), rssMb: idleMb });
-    return { minutes, idleSeconds, startMb, atMinute, idleMb, peakMb: service.peakRssMb() ?? Math.max(...samples.map((s) => s.rssMb)), work, samples };
+    const idle: MemorySample = { seconds: Math.round((Date.now() - started) / 1000), rssMb: rssMb(pid), ...(await heapFigures(origin)) };
+    samples.push(idle);
+    return { minutes, idleSeconds, startMb, atMinute, idleMb: idle.rssMb, idle, peakMb: service.peakRssMb() ?? Math.max(...samples.map((s) => s.rssMb)), work, samples };
   } finally {
     await service?.stop();
     await pdfServer.close();

@@ -904,7 +904,7 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
       '|---|--:|',
       `| seeded, before the load | ${m.startMb} |`,
       ...marks.map((minute) => `| after ${minute} min | ${m.atMinute[minute]} |`),
-      `| after ${m.idleSeconds} s idle | ${m.idleMb} |`,
+      `| after ${m.idleSeconds} s idle | ${m.idleMb} (main thread's V8 heap ${m.idle.heapUsedMb ?? '–'} used of ${m.idle.heapTotalMb ?? '–'}, external ${m.idle.externalMb ?? '–'}) |`,
       `| peak (VmHWM) | ${m.peakMb} |`,
     );
   }
