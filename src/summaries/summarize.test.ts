@@ -35,7 +35,7 @@ describe('summarize (deep)', () => {
 
   // The summary of a straightforward implementation, recorded: optimisations (memo, single pass per
   // word, …) must not change it.
-  it('gives the summary it gave before its speed-ups', () => {
+  it('gives the recorded summary of a known paper', () => {
     expect(summary.bullets).toEqual([
       'Graphene membranes filter salt from seawater at low pressure.',
       'We propose a graphene membrane with nanopores drilled by an oxygen plasma.',

@@ -7,7 +7,7 @@
  *
  * Bounded: text fields only (never passwords), at most DRAFT_MAX_CHARS each, DRAFTS_MAX in all (the
  * oldest goes first), forgotten after DRAFT_MAX_AGE_MS. A browser without sessionStorage (or with it
- * full) keeps no drafts; the forms work as before.
+ * full) keeps no drafts; the forms work without them.
  */
 import { useCallback, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
