@@ -78,7 +78,7 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
     await password.fill(credentials.password);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.waitForURL('**/dashboard');
-    expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
 
     // The same e-mail again, from a signed-out browser: the Email field says it is taken.
     const other = await newContext(browser, server.base);
@@ -164,7 +164,7 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
     await page.getByLabel('Password').fill(fresh);
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.waitForURL('**/auth/signin?reset=1');
-    expect(await page.getByText('Your password was changed').isVisible()).toBe(true);
+    await page.getByText('Your password was changed').waitFor();
 
     // The old password no longer works; the new one does.
     await page.getByLabel('Email').fill(credentials.email);

@@ -232,12 +232,12 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
       await toggle.click();
       const hide = merged.getByRole('button', { name: 'Hide abstract' });
       expect(await hide.getAttribute('aria-expanded')).toBe('true');
-      expect(await abstract.isVisible()).toBe(true);
+      await abstract.waitFor();
       expect((await abstract.textContent())!.length).toBeGreaterThan(100);
       await expectAccessible(page);
       await hide.click();
       expect(await merged.getByRole('button', { name: 'Show abstract' }).getAttribute('aria-expanded')).toBe('false');
-      expect(await abstract.isVisible()).toBe(false);
+      await abstract.waitFor({ state: 'hidden' });
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -259,7 +259,7 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
 
       await search(page, NOTHING);
       expect(await page.getByRole('status').filter({ hasText: NOTHING }).textContent()).toBe(`No results for “${NOTHING}”.`);
-      expect(await page.getByText('Nothing found', { exact: true }).isVisible()).toBe(true);
+      await page.getByText('Nothing found', { exact: true }).waitFor();
       expect(await page.getByRole('article').count()).toBe(0);
       expect(await page.getByRole('navigation', { name: 'Pages' }).count()).toBe(0);
       for (const name of ['arXiv', 'Crossref', 'OpenAlex', 'Semantic Scholar', 'Zenodo']) {
