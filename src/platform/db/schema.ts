@@ -3,7 +3,7 @@
  * (`npm run db:generate`) and applied at start, on PGlite and on PostgreSQL alike.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -153,6 +153,50 @@ export const workspaceResources = pgTable(
     index('workspace_resources_workspace_idx').on(t.workspaceId, t.createdAt),
     uniqueIndex('workspace_resources_work_key').on(t.workspaceId, t.workKey),
   ],
+);
+
+/**
+ * A PDF kept with a resource (at most one): the file lives in the blob store under `blob_key`; its text
+ * is extracted off the request path, and `extraction` says how far that got.
+ */
+export const resourcePdfs = pgTable(
+  'resource_pdfs',
+  {
+    resourceId: uuid('resource_id')
+      .primaryKey()
+      .references(() => workspaceResources.id, { onDelete: 'cascade' }),
+    blobKey: text('blob_key').notNull(),
+    /** The name the file was uploaded with, for `Content-Disposition`. */
+    filename: text('filename').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    /** Hex SHA-256 of the file's bytes. */
+    sha256: text('sha256').notNull(),
+    uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    /** `pending` until the text is extracted, then `ready`, or `failed` with `extraction_error`. */
+    extraction: text('extraction').notNull().default('pending'),
+    /** Why extraction failed, in words a user can act on (e.g. an image-only PDF). */
+    extractionError: text('extraction_error'),
+    pageCount: integer('page_count'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('resource_pdfs_extraction_check', sql`${t.extraction} in ('pending', 'ready', 'failed')`),
+    index('resource_pdfs_pending_idx').on(t.createdAt).where(sql`${t.extraction} = 'pending'`),
+  ],
+);
+
+/** The extracted text of one page (numbered from 1) of a resource's PDF: for library search and deep summaries. */
+export const resourcePdfPages = pgTable(
+  'resource_pdf_pages',
+  {
+    resourceId: uuid('resource_id')
+      .notNull()
+      .references(() => resourcePdfs.resourceId, { onDelete: 'cascade' }),
+    page: integer('page').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.resourceId, t.page] })],
 );
 
 export const annotations = pgTable(
