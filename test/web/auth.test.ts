@@ -16,10 +16,11 @@ import {
   newContext,
   newCredentials,
   signInThroughApp,
-  signUpThroughApp,
+  signUpThroughApi,
   startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
+  type Credentials,
   type WebServer,
 } from '../support/web-browser.js';
 
@@ -54,6 +55,8 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
 
   const heading = () => page.getByRole('heading', { level: 1 });
   const alertText = async () => (await page.getByRole('alert').allTextContents()).join(' ');
+  /** An account made and signed in through the API: set-up for the tests whose subject is not sign-up (the first test's is). */
+  const signedUp = (credentials: Credentials): Promise<void> => signUpThroughApi(context, server.base, credentials);
 
   it('signs up, shows the password rules and a taken e-mail at their fields', async () => {
     const credentials = newCredentials('signup');
@@ -94,7 +97,8 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
 
   it('says "Invalid login credentials" for a wrong password, and signs in with the right one', async () => {
     const credentials = newCredentials('signin');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
+    await page.goto('/dashboard');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/auth/signin');
 
@@ -111,7 +115,8 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
 
   it('signs out: the session ends server-side and protected pages send the visitor to sign in', async () => {
     const credentials = newCredentials('signout');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
+    await page.goto('/dashboard');
     expect((await page.request.get('/api/auth/session')).status()).toBe(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/auth/signin');
@@ -123,7 +128,7 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
 
   it('sends a signed-out visitor of a protected page to sign in, and back to that page (with its query) after', async () => {
     const credentials = newCredentials('guard');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
     await context.clearCookies();
 
     await page.goto('/analytics?period=week');
@@ -142,7 +147,7 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
 
   it('resets a forgotten password through the mailed link, which lands on /auth/update-password?token=…', async () => {
     const credentials = newCredentials('reset');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
     await context.clearCookies();
 
     await page.goto('/auth/signin');
@@ -193,7 +198,7 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
 
   it('refreshes an expired session without the user noticing', async () => {
     const credentials = newCredentials('expired');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
     const { user } = (await (await page.request.get('/api/auth/session')).json()) as { user: { id: string } };
     const expired = await expiredAccessToken(server.t.app, { id: user.id, email: credentials.email, name: credentials.name } as TestUser);
     await context.addCookies([{ name: 'access_token', value: expired, url: server.base, httpOnly: true, sameSite: 'Lax' }]);
@@ -208,7 +213,7 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
 
   it('sends the user to sign in (and back) when the session has ended under an open page', async () => {
     const credentials = newCredentials('ended');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
     await page.goto('/profile');
     const toggle = page.getByLabel('News and product e-mails');
     await toggle.waitFor();
@@ -224,7 +229,7 @@ describe.skipIf(webSkipReason)('accounts in the web app (Chromium)', { timeout: 
 
   it('says when to try again after too many sign-in attempts (429, Retry-After)', async () => {
     const credentials = newCredentials('limited');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
     await context.clearCookies();
     await page.goto('/auth/signin');
     await page.getByLabel('Email').fill(credentials.email);

@@ -17,7 +17,7 @@ import {
   newContext,
   newCredentials,
   seriousA11yViolations,
-  signUpThroughApp,
+  signUpThroughApi,
   startWebServer,
   webSkipReason,
   type WebServer,
@@ -85,13 +85,17 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
     await server?.close();
   });
 
-  /** A signed-up user's page in a fresh context (theme: system, following the emulated colour scheme). */
+  /**
+   * A new user's dashboard in a fresh context (theme: system, following the emulated colour scheme),
+   * signed up through the API: sign-up itself is test/web/auth.test.ts's subject.
+   */
   async function signedInPage(viewport: 'mobile' | 'desktop' = 'desktop'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     const context = await newContext(browser, server.base, viewport);
+    await signUpThroughApi(context, server.base, newCredentials('details'));
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await signUpThroughApp(page, newCredentials('details'));
+    await page.goto('/dashboard');
     return { context, page, errors };
   }
 

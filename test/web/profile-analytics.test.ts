@@ -9,7 +9,7 @@
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApp, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
+import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
 
 type StyleBox = { document: { documentElement: { dataset: Record<string, string> } }; getComputedStyle(element: unknown): { backgroundColor: string } };
 
@@ -24,9 +24,10 @@ describe.skipIf(webSkipReason)('profile and analytics in the web app (Chromium)'
     server = await startWebServer({ routes: [{ path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' }] });
     browser = await launchChromium();
     context = await newContext(browser, server.base);
+    // Signed up through the API: sign-up is test/web/auth.test.ts's subject, not this file's.
+    await signUpThroughApi(context, server.base, newCredentials('profile'));
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await signUpThroughApp(page, newCredentials('profile'));
   }, 240_000);
   afterAll(async () => {
     await context?.close();

@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FixtureRoute } from '../support/fixture-server.js';
-import { launchChromium, newContext, newCredentials, signUpThroughApp, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type Credentials, type WebServer } from '../support/web-browser.js';
+import { launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type Credentials, type WebServer } from '../support/web-browser.js';
 
 const QUERY = 'Augmenting large language models with chemistry tools';
 const ROUTES: FixtureRoute[] = [
@@ -48,6 +48,8 @@ describe.skipIf(webSkipReason)('drafts survive the end of a session; the summary
   });
 
   const draftKeys = () => page.evaluate<string[]>(DRAFT_KEYS);
+  /** An account made and signed in through the API (sign-up is test/web/auth.test.ts's subject, not this file's). */
+  const signedUp = (credentials: Credentials): Promise<void> => signUpThroughApi(context, server.base, credentials);
 
   /** Signs in on the sign-in page the app sent the user to, and waits to be back at `pathname`. */
   async function signInAndReturn(credentials: Pick<Credentials, 'email' | 'password'>, pathname: string): Promise<void> {
@@ -67,7 +69,7 @@ describe.skipIf(webSkipReason)('drafts survive the end of a session; the summary
 
   it('keeps an annotation being written when the session is revoked, through sign-in, until it is sent', async () => {
     const credentials = newCredentials('draft-note');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
     const origin = { origin: server.base };
     const workspace = (await (await page.request.post('/api/workspaces', { headers: origin, data: { title: 'Drafts' } })).json()) as { id: string };
     const added = await page.request.post(`/api/workspaces/${workspace.id}/resources`, { headers: origin, data: { title: 'Attention Is All You Need', type: 'article' } });
@@ -98,9 +100,9 @@ describe.skipIf(webSkipReason)('drafts survive the end of a session; the summary
   it('keeps a profile bio when the cookies are gone, and never shows it to another user who signs in', async () => {
     const owner = newCredentials('draft-bio');
     const other = newCredentials('draft-other');
-    await signUpThroughApp(page, other);
+    await signedUp(other);
     await context.clearCookies();
-    await signUpThroughApp(page, owner);
+    await signedUp(owner);
     await page.goto('/profile');
     const bio = page.getByLabel('Bio');
     await bio.fill('Reads about chemistry agents on Sundays.');
@@ -143,7 +145,7 @@ describe.skipIf(webSkipReason)('drafts survive the end of a session; the summary
 
   it('forgets every draft when the user signs out', async () => {
     const credentials = newCredentials('draft-signout');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
     await page.goto('/workspaces');
     await page.getByRole('button', { name: 'New workspace' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Half-named workspace');
@@ -169,7 +171,7 @@ describe.skipIf(webSkipReason)('drafts survive the end of a session; the summary
 
   it('a new workspace name typed when the session ended reopens its form with the text', async () => {
     const credentials = newCredentials('draft-workspace');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
     await page.goto('/workspaces');
     await page.getByRole('button', { name: 'New workspace' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Catalysis reading group');
@@ -185,7 +187,7 @@ describe.skipIf(webSkipReason)('drafts survive the end of a session; the summary
 
   it("a saved resource's notes and tags being edited when the session ended reopen with the text, and are saved", async () => {
     const credentials = newCredentials('draft-notes');
-    await signUpThroughApp(page, credentials);
+    await signedUp(credentials);
     const origin = { origin: server.base };
     const workspace = (await (await page.request.post('/api/workspaces', { headers: origin, data: { title: 'Notes drafts' } })).json()) as { id: string };
     expect((await page.request.post(`/api/workspaces/${workspace.id}/resources`, { headers: origin, data: { title: 'Deep Residual Learning', notes: 'old' } })).status()).toBe(201);
@@ -210,7 +212,7 @@ describe.skipIf(webSkipReason)('drafts survive the end of a session; the summary
   });
 
   it('says when to try again when the summary limit refuses the stream', async () => {
-    await signUpThroughApp(page, newCredentials('summary-limit'));
+    await signedUp(newCredentials('summary-limit'));
     await page.goto(`/dashboard?q=${encodeURIComponent(QUERY)}`);
     const first = page.getByRole('article').first();
     await first.waitFor();
