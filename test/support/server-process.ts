@@ -16,7 +16,7 @@ import { buildOncePerRun, ROOT } from './build-once.js';
 const BUILD_DIR = join(ROOT, '.test-build');
 
 /** Compiles `src/` into `.test-build/` unless this test run already did. */
-async function ensureBuilt(): Promise<string> {
+export async function ensureServiceBuilt(): Promise<string> {
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   await buildOncePerRun({
     what: 'the test build',
@@ -63,7 +63,7 @@ export interface StartOptions {
 
 /** Starts the built service (compiling it first if needed) and waits until it answers health. */
 export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
-  const main = await ensureBuilt();
+  const main = await ensureServiceBuilt();
   // A caller that needs the address before the start (e.g. for PUBLIC_URL) picks the port itself.
   const port = options.env?.PORT ? Number(options.env.PORT) : await freePort();
   const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'rw-proc-'));
