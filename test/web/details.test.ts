@@ -8,7 +8,7 @@
  * language kept over a reload; no horizontal overflow at 360 and 1440 px; the not-found page and the
  * password page without its token. New states pass axe (serious/critical) in light and dark.
  */
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Cookie, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRoute, QueryMatcher } from '../support/fixture-server.js';
 import {
@@ -85,13 +85,24 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
     await server?.close();
   });
 
+  /** The session cookies of the account the tests that change nothing another test reads share. */
+  let sharedSession: Cookie[] | undefined;
+
   /**
-   * A new user's dashboard in a fresh context (theme: system, following the emulated colour scheme),
-   * signed up through the API: sign-up itself is test/web/auth.test.ts's subject.
+   * A user's dashboard in a fresh context (theme: system, following the emulated colour scheme): the
+   * file's shared account, or a new one for a test that needs its own (no workspaces yet). Accounts are
+   * made through the API: sign-up itself is test/web/auth.test.ts's subject.
    */
-  async function signedInPage(viewport: 'mobile' | 'desktop' = 'desktop'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await newContext(browser, server.base, viewport);
-    await signUpThroughApi(context, server.base, newCredentials('details'));
+  async function signedInPage(account: 'shared' | 'new' = 'shared'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+    const context = await newContext(browser, server.base);
+    if (account === 'new') {
+      await signUpThroughApi(context, server.base, newCredentials('details'));
+    } else if (sharedSession) {
+      await context.addCookies(sharedSession);
+    } else {
+      await signUpThroughApi(context, server.base, newCredentials('details'));
+      sharedSession = await context.cookies();
+    }
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -277,7 +288,7 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
   }, 120_000);
 
   it('workspaces: created from /workspaces, saved into on the first save (an existing one), counted, and renamed on the list and on its page', async () => {
-    const { context, page, errors } = await signedInPage();
+    const { context, page, errors } = await signedInPage('new');
     try {
       await page.goto('/workspaces');
       await page.getByText('No workspaces yet').waitFor();
@@ -380,7 +391,7 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
   }, 120_000);
 
   it('no horizontal overflow at 360 px and 1440 px on the dashboard with results and on a workspace page; main controls visible', async () => {
-    const { context, page, errors } = await signedInPage();
+    const { context, page, errors } = await signedInPage('new');
     try {
       await page.goto(`/dashboard?q=${encodeURIComponent(CHEMISTRY)}`);
       const result = page.getByRole('article', { name: CHEMISTRY });
