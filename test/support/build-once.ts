@@ -1,7 +1,8 @@
 /**
  * Builds something once per test run: the first test file that asks runs the build, the others wait
  * for it behind a lock file, and every later call in the same run (same Vitest parent process, or
- * the same TEST_BUILD_RUN) finds the stamp and returns at once. A lock older than the build's time limit is taken as stale.
+ * the same TEST_BUILD_RUN) finds the stamp and returns at once. A lock older than the build's time
+ * limit is taken as stale.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
