@@ -162,7 +162,7 @@ function bibtexIssued(fields: Record<string, string | undefined>): CslLike['issu
 
 function bibtexItem(entry: BibtexEntry): CslLike {
   const fields = entry.fields as Record<string, unknown>;
-  const string = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : undefined);
+  const string = (name: string) => (typeof fields[name] === 'string' ? (fields[name]) : undefined);
   const list = (name: string) => (Array.isArray(fields[name]) ? (fields[name] as string[]).join(' and ') : string(name));
   const type = BIBTEX_TO_CSL[entry.type.toLowerCase()];
   const isPart = type === 'paper-conference' || type === 'chapter';
@@ -251,7 +251,21 @@ function readRis(text: string): ParsedEntry[] {
     try {
       const [item] = new Cite(record, { forceType: '@ris/file', generateGraph: false }).data as CslLike[];
       if (!item) return { ok: false, index, line, key, reason: 'The record holds nothing RIS names' };
-      return { ok: true, index, line, key, item };
+      // citation-js reads no PB of a journal article (Zotero does, and export.ts writes one).
+      const publisher = item.publisher ?? /^PB {2}- (.+)$/m.exec(record)?.[1]?.trim();
+      // Nor, for some types (CHAP), the DA line's month and day beside PY's year.
+      const day = /^DA {2}- (\d{4})\/(\d{2})?\/?(\d{2})?/m.exec(record);
+      const parts = day?.slice(1).filter((part): part is string => !!part).map(Number) ?? [];
+      const issued = parts.length > (item.issued?.['date-parts']?.[0]?.length ?? 0) ? { 'date-parts': [parts] } : item.issued;
+      // Nor a conference paper's T2 (the proceedings), which export.ts writes as its container.
+      const container = item['container-title'] ?? (item.type === 'paper-conference' ? /^T2 {2}- (.+)$/m.exec(record)?.[1]?.trim() : undefined);
+      return {
+        ok: true,
+        index,
+        line,
+        key,
+        item: { ...item, ...(publisher ? { publisher } : {}), ...(issued ? { issued } : {}), ...(container ? { 'container-title': container } : {}) },
+      };
     } catch (error) {
       return { ok: false, index, line, key, reason: `The record could not be read: ${(error as Error).message.slice(0, 200)}` };
     }
@@ -272,7 +286,7 @@ function readCslJson(text: string): ParsedEntry[] {
     if (!item || typeof item !== 'object' || Array.isArray(item)) return { ok: false, index, line: null, key: null, reason: 'The item is not a JSON object' };
     const record = item as Record<string, unknown>;
     const key = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : null;
-    return { ok: true, index, line: null, key, item: record as CslLike };
+    return { ok: true, index, line: null, key, item: record };
   });
 }
 

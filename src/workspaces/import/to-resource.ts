@@ -37,7 +37,8 @@ const DOI_IN_TEXT = /\b(10\.\d{4,9}\/[^\s"<>{}]+)/;
 function clean(value: unknown, max: number, options: { multiline?: boolean } = {}): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') return undefined;
-  let text = stripHtml(value.replace(/\0/g, ''));
+  // NFC: the BibTeX parser writes accents as combining marks (`E` + U+0301), a typed title has `É`.
+  let text = stripHtml(value.replace(/\0/g, '')).normalize('NFC');
   text = options.multiline
     ? text.replace(/\r\n?/g, '\n').replace(/[^\S\n]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim()
     : text.replace(/\s+/g, ' ').trim();
@@ -86,8 +87,9 @@ function tagsOf(keyword: CslLike['keyword']): string[] {
 /** The first DOI and arXiv id found in the entry: its own fields first, then its URL, note and the rest. */
 function identifiersOf(item: CslLike): { doi?: string; arxivId?: string; pmid?: string } {
   const texts = [item.URL, item.note, item.number, ...(item.extra ?? [])].filter((value): value is string => typeof value === 'string');
+  // Kept as written (DOIs ignore case, readers do not), without its `doi:` or resolver prefix.
   const doi = [item.DOI, ...texts.map((text) => DOI_IN_TEXT.exec(text)?.[1]?.replace(/[.,;)\]]+$/, ''))]
-    .map((value) => (typeof value === 'string' ? normaliseDoi(value) : null))
+    .map((value) => (typeof value === 'string' && normaliseDoi(value) ? value.trim().replace(/^doi:\s*/i, '').replace(/^https?:\/\/(dx\.)?doi\.org\//i, '') : null))
     .find(Boolean);
   const arxivId = [item.arxivId, ...texts.map((text) => ARXIV_IN_TEXT.exec(text)?.[1]), ...texts.map((text) => /arxiv\.org\/(?:abs|pdf)\/([^\s?#]+?)(?:\.pdf)?(?:[?#\s]|$)/i.exec(text)?.[1])]
     .map((value) => (typeof value === 'string' ? normaliseArxivId(value) : null))
