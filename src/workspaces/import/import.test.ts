@@ -79,7 +79,7 @@ for (const leg of storeLegs()) {
         expect(report).toMatchObject({ format: 'bibtex', dryRun: false, counts: { entries: 7, imported: 6, duplicates: 0, unreadable: 1, noRoom: 0 } });
         const broken = report.entries.find((entry) => entry.outcome === 'unreadable');
         expect(broken).toMatchObject({ index: 5, line: 52, key: 'broken2020' });
-        expect(broken?.reason).toMatch(/brace/i);
+        expect(broken?.reason).toBe('A brace is not closed before the next entry');
         expect(report.entries.map((entry) => entry.key)).toEqual(['neurips2017', 'vaswani2017', 'muller2019', 'google2020', 'blog2021', 'broken2020', 'pubmed2018']);
 
         const stored = await resources(ws.id);
@@ -96,7 +96,7 @@ for (const leg of storeLegs()) {
             publishedDate: '2019-03',
             volume: '16',
             issue: '3',
-            pages: '221–229',
+            pages: '221-229',
             doi: '10.1038/s41592-019-0001-x',
             abstract: 'We show that everything works at 95 % confidence.',
           },
@@ -105,7 +105,7 @@ for (const leg of storeLegs()) {
         expect(byTitle(stored, 'Attention Is All You Need')).toMatchObject({
           type: 'conference-paper',
           authors: ['Ashish Vaswani', 'Noam Shazeer', 'Łukasz Kaiser'],
-          data: { venue: 'Advances in Neural Information Processing Systems 30', publisher: 'Curran Associates', publishedDate: '2017-12', arxivId: '1706.03762', pages: '5998–6008' },
+          data: { venue: 'Advances in Neural Information Processing Systems 30', publisher: 'Curran Associates', publishedDate: '2017-12', arxivId: '1706.03762', pages: '5998-6008' },
         });
         expect(byTitle(stored, 'Attention Is All You Need').tags.sort()).toEqual(['attention', 'transformers']);
         expect(byTitle(stored, 'Latent Retrieval for Weakly Supervised Open Domain Question Answering')).toMatchObject({ notes: 'arXiv:1906.00300', data: { arxivId: '1906.00300' } });
@@ -129,7 +129,7 @@ for (const leg of storeLegs()) {
         expect(byTitle(stored, 'The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru')).toMatchObject({
           type: 'article',
           authors: ['Nancy K Adams', 'Shanaka L DeSilva', 'Steven Self', 'Guido Salas', 'Steven Schubring', 'Jason L Permenter', 'Kendra Arbesman'],
-          data: { venue: 'Bulletin of Volcanology', publishedDate: '2001', volume: '62', pages: '493–518' },
+          data: { venue: 'Bulletin of Volcanology', publishedDate: '2001', volume: '62', pages: '493-518' },
         });
         expect(byTitle(stored, 'The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru').tags.sort()).toEqual(['Vulcanian eruptions', 'breadcrust', 'plinian']);
         expect(byTitle(stored, 'The paper in subgroup')).toMatchObject({ authors: ['John Doe'], data: { publishedDate: '2017' } });

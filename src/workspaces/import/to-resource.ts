@@ -38,7 +38,8 @@ function clean(value: unknown, max: number, options: { multiline?: boolean } = {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') return undefined;
   // NFC: the BibTeX parser writes accents as combining marks (`E` + U+0301), a typed title has `É`.
-  let text = stripHtml(value.replace(/\0/g, '')).normalize('NFC');
+  // `\,` and its kin (TeX's small spaces) are left by the BibTeX reader as written.
+  let text = stripHtml(value.replace(/\0/g, '').replace(/\\[,;:!]/g, ' ')).normalize('NFC');
   text = options.multiline
     ? text.replace(/\r\n?/g, '\n').replace(/[^\S\n]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim()
     : text.replace(/\s+/g, ' ').trim();
