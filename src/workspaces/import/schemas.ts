@@ -23,6 +23,25 @@ export const GENERIC_TYPES = ['text/plain', 'application/octet-stream', 'applica
 
 const fileText = (format: string) => ({ type: 'string', description: `${format}, at most ${MB} MB and ${ENTRIES} entries` });
 
+const CSL_EXAMPLE = [
+  {
+    id: 'LeCun2015Deep',
+    type: 'article-journal',
+    title: 'Deep learning',
+    author: [{ family: 'LeCun', given: 'Yann' }, { family: 'Bengio', given: 'Yoshua' }],
+    issued: { 'date-parts': [[2015, 5, 27]] },
+    'container-title': 'Nature',
+    DOI: '10.1038/nature14539',
+  },
+];
+
+/** A JSON body: CSL items (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html), read for the fields import keeps. */
+const cslJson = (format: string) => ({
+  description: `${format}: an array of CSL items, or one item, at most ${MB} MB and ${ENTRIES} items`,
+  anyOf: [{ type: 'array', items: { type: 'object' } }, { type: 'object' }],
+  examples: [CSL_EXAMPLE],
+});
+
 /** The request body as the document shows it: a multipart upload, or the file itself as the body. */
 export const IMPORT_BODY = {
   required: true,
@@ -37,8 +56,10 @@ export const IMPORT_BODY = {
     },
     'application/x-bibtex': { schema: fileText('BibTeX or BibLaTeX') },
     'application/x-research-info-systems': { schema: fileText('RIS') },
-    'application/vnd.citationstyles.csl+json': { schema: fileText('CSL-JSON: an array of items, or one item') },
-    ...Object.fromEntries(GENERIC_TYPES.map((type) => [type, { schema: fileText('BibTeX, RIS or CSL-JSON, judged by its text') }])),
+    'application/vnd.citationstyles.csl+json': { schema: cslJson('CSL-JSON') },
+    'text/plain': { schema: fileText('BibTeX, RIS or CSL-JSON, judged by its text') },
+    'application/octet-stream': { schema: fileText('BibTeX, RIS or CSL-JSON, judged by its text') },
+    'application/json': { schema: cslJson('CSL-JSON (JSON is read as CSL-JSON)') },
   },
 };
 
