@@ -47,6 +47,10 @@
  * (the journey, deep PDF summaries and quick summary streams, half of them cut mid-way, and avatar
  * uploads), read at each minute, and again after it idled BENCH_MEMORY_IDLE seconds.
  *
+ * Import (bench/import.ts): a 5,000-entry BibTeX file imported into an empty workspace by the import
+ * command, on PGlite and on PostgreSQL (BENCH_DATABASE_URL), beside reading the file alone and the same
+ * rows inserted bare, in the same process.
+ *
  * Compute: merging and ranking 7 × 100 records (bench/search-merge.ts), the summarizer's throughput
  * (bench/summarizer.ts) and PDF text extraction beside pdftotext (bench/pdf-extract.ts), each loaded
  * only if present.
@@ -54,7 +58,7 @@
  * Settings (environment): BENCH_DURATION (s per measurement, 4), BENCH_WARMUP (s, 2), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (10), BENCH_SEARCH_SAMPLES (10), BENCH_SEARCH_DELAY_MS (50), BENCH_ONLY (route ids,
  * comma-separated: health, session, workspaces, workspace, add-resource, summarize-cold,
- * summarize-cached, search, journey, startup, memory), BENCH_STARTUP_RUNS (5: time to ready, median of that many
+ * summarize-cached, search, journey, startup, memory, import), BENCH_STARTUP_RUNS (5: time to ready, median of that many
  * starts after a first), BENCH_JOURNEY_USERS (8), BENCH_STORES (pglite,postgres), BENCH_MEMORY_MINUTES (15), BENCH_MEMORY_IDLE (60), BENCH_SKIP_COMPUTE=1,
  * BENCH_UPDATE_DOCS=1 (rewrites the table in docs/performance.md), BENCH_SERVICE_NODE_ARGS (node arguments for
  * the measured service, e.g. `--cpu-prof --cpu-prof-dir=…`).
@@ -244,6 +248,7 @@ const SEARCH_ROUTE_ID = 'search';
 const JOURNEY_ID = 'journey';
 const STARTUP_ID = 'startup';
 const MEMORY_ID = 'memory';
+const IMPORT_ID = 'import';
 
 function wanted(id: string): boolean {
   return !settings.only || settings.only.has(id);
@@ -942,6 +947,7 @@ function updateDocs(table: string): void {
 
 let startup: StartupResult | null = null;
 let memory: MemoryResult | null = null;
+let importResults: unknown = null;
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
@@ -978,6 +984,15 @@ async function main(): Promise<void> {
       process.stdout.write(`memory: ${settings.memoryMinutes} min of mixed load, then ${settings.memoryIdleSeconds} s idle…\n`);
       memory = await measureMemory(settings.memoryMinutes, settings.memoryIdleSeconds, commonEnv(fixtures), (line) => process.stdout.write(`${line}\n`));
     }
+    if (wanted(IMPORT_ID)) {
+      process.stdout.write('\nimport: 5,000 BibTeX entries…\n');
+      const { benchImport, importTable } = await import('./import.js');
+      const results = await attempt('import', () => benchImport({ databaseUrl: settings.databaseUrl, stores: settings.stores }));
+      if (results) {
+        importResults = results;
+        process.stdout.write(`${importTable(results)}\n`);
+      }
+    }
     if (!settings.skipCompute) compute = await runCompute();
   } finally {
     await fixtures.close();
@@ -986,7 +1001,7 @@ async function main(): Promise<void> {
 
   const table = markdown(info, compute);
   process.stdout.write(`\n${table}\n`);
-  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, import: importResults, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
   if (settings.updateDocs) updateDocs(table);
   process.stdout.write(`\nThe benchmark took ${Math.round((Date.now() - startedAt) / 1000)} s.\n`);
 }

@@ -164,6 +164,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '404': 'Not found (also another user\'s object)',
   '409': 'Conflict with what exists',
   '413': 'Too large',
+  '415': 'A Content-Type the route does not read',
   '422': 'The paper cannot be summarised (no PDF, not a PDF, or no text)',
   '429': 'Rate limited: retry after Retry-After seconds',
   '502': 'An upstream service failed',

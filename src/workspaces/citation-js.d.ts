@@ -1,7 +1,7 @@
 /** The parts of citation-js (no bundled types) that the citation export uses. */
 declare module '@citation-js/core' {
   export class Cite {
-    constructor(data: object[] | string, options?: { forceType?: string });
+    constructor(data: object[] | string, options?: { forceType?: string; generateGraph?: boolean });
     /** The CSL items read (tests read exports back through it). */
     readonly data: object[];
     format(format: 'bibtex' | 'ris' | 'data', options?: { format?: 'text' | 'object' }): string;

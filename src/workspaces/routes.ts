@@ -14,6 +14,7 @@ import { ErrorResponse } from '../platform/openapi.js';
 import { annotationRoutes } from './annotation-routes.js';
 import { addResource, changeResource, removeResource } from './commands.js';
 import { contentDisposition, exportCitations } from './export.js';
+import { importRoutes } from './import/routes.js';
 import { authorize, type Actor } from './policy.js';
 import {
   deletedReply,
@@ -305,6 +306,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
   );
 
+  await importRoutes(root, ctx);
   await annotationRoutes(root, ctx);
   await shareRoutes(root, ctx);
 }

@@ -26,7 +26,7 @@ export const LIMITS = {
   resourceId: 300,
   listDefault: 20,
   listMax: 100,
-  resourcesPerWorkspace: 500,
+  resourcesPerWorkspace: 10_000,
   annotationsPerResource: 100,
   shareDaysDefault: 30,
   shareDaysMax: 365,

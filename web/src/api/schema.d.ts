@@ -430,6 +430,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a BibTeX, RIS or CSL-JSON file into a workspace (≤ 10 MB, ≤ 5,000 entries); dryRun=true only says what would be imported
+         * @description Each entry becomes a resource (title, authors, date, venue, type, DOI, arXiv id, PMID, URL, abstract, keywords as tags, notes from annote/note/N1). An entry already in the workspace or earlier in the file (same DOI, arXiv id, PMID or URL, or the same normalised title and year) is a duplicate and is not added; one that cannot be read is reported with its position and reason; new entries past the workspace's room are reported as no_room. Entries are written in transactions of 500: a failure leaves no part of a batch (earlier batches stay; importing the file again skips them as duplicates). Answers 200 with one outcome per entry.
+         */
+        post: operations["importCitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resources/{id}/annotations": {
         parameters: {
             query?: never;
@@ -739,7 +759,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
+                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
                 message: string;
                 details?: {
                     /** @description The (first) field at fault */
@@ -752,6 +772,99 @@ export interface components {
                     }[];
                 };
             };
+        };
+        /** @description The resource the entry becomes (in full at GET /api/workspaces/{id}/resources) */
+        ImportedResource: {
+            /** @description The new resource; null on a dry run and for an entry not written */
+            id: string | null;
+            title: string;
+            authors: string[];
+            year: string | null;
+            type: string | null;
+            url: string | null;
+            tags: string[];
+        };
+        ImportEntry: components["schemas"]["ImportEntryImported"] | components["schemas"]["ImportEntryWouldImport"] | components["schemas"]["ImportEntryDuplicate"] | components["schemas"]["ImportEntryUnreadable"] | components["schemas"]["ImportEntryNoRoom"];
+        /** @description Already in the workspace or earlier in the file: same DOI, arXiv id, PMID or URL, or the same normalised title and year */
+        ImportEntryDuplicate: {
+            /** @description 0-based position of the entry in the file */
+            index: number;
+            /** @description 1-based line where the entry starts (BibTeX, RIS); null for CSL-JSON */
+            line: number | null;
+            /** @description The citation key (BibTeX) or ID (RIS, CSL-JSON), when the entry has one */
+            key: string | null;
+            /** @constant */
+            outcome: "duplicate";
+            resource: components["schemas"]["ImportedResource"];
+            duplicateOf: {
+                /** @description The resource it matches (in the workspace, or made from the earlier entry); null when that entry was not written (dry run) */
+                resourceId: string | null;
+                /** @description The earlier entry of the same file it repeats; null when it matches a resource already in the workspace */
+                entryIndex: number | null;
+                title: string;
+            };
+        };
+        ImportEntryImported: {
+            /** @description 0-based position of the entry in the file */
+            index: number;
+            /** @description 1-based line where the entry starts (BibTeX, RIS); null for CSL-JSON */
+            line: number | null;
+            /** @description The citation key (BibTeX) or ID (RIS, CSL-JSON), when the entry has one */
+            key: string | null;
+            /** @constant */
+            outcome: "imported";
+            resource: components["schemas"]["ImportedResource"];
+        };
+        /** @description New, but the workspace was full: not imported */
+        ImportEntryNoRoom: {
+            /** @description 0-based position of the entry in the file */
+            index: number;
+            /** @description 1-based line where the entry starts (BibTeX, RIS); null for CSL-JSON */
+            line: number | null;
+            /** @description The citation key (BibTeX) or ID (RIS, CSL-JSON), when the entry has one */
+            key: string | null;
+            /** @constant */
+            outcome: "no_room";
+            resource: components["schemas"]["ImportedResource"];
+            reason: string;
+        };
+        ImportEntryUnreadable: {
+            /** @description 0-based position of the entry in the file */
+            index: number;
+            /** @description 1-based line where the entry starts (BibTeX, RIS); null for CSL-JSON */
+            line: number | null;
+            /** @description The citation key (BibTeX) or ID (RIS, CSL-JSON), when the entry has one */
+            key: string | null;
+            /** @constant */
+            outcome: "unreadable";
+            reason: string;
+        };
+        /** @description A dry run: new, and would be imported */
+        ImportEntryWouldImport: {
+            /** @description 0-based position of the entry in the file */
+            index: number;
+            /** @description 1-based line where the entry starts (BibTeX, RIS); null for CSL-JSON */
+            line: number | null;
+            /** @description The citation key (BibTeX) or ID (RIS, CSL-JSON), when the entry has one */
+            key: string | null;
+            /** @constant */
+            outcome: "would_import";
+            resource: components["schemas"]["ImportedResource"];
+        };
+        ImportReport: {
+            dryRun: boolean;
+            /** @enum {string} */
+            format: "bibtex" | "ris" | "csljson";
+            counts: {
+                entries: number;
+                /** @description Imported (on a dry run: would be imported) */
+                imported: number;
+                duplicates: number;
+                unreadable: number;
+                noRoom: number;
+            };
+            /** @description One per entry of the file, in file order */
+            entries: components["schemas"]["ImportEntry"][];
         };
         LookupReply: {
             resource: components["schemas"]["SearchResult"];
@@ -3754,6 +3867,166 @@ export interface operations {
             };
             /** @description Not found (also another user's object) */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importCitations: {
+        parameters: {
+            query?: {
+                /** @description true: judge every entry and answer what would be imported, writing nothing */
+                dryRun?: "true" | "false";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The citation file, at most 10 MB and 5,000 entries: as multipart field `file`, or as the body with its format's type. With a generic type (text/plain, application/octet-stream, application/json, or a multipart part typed so) the format is judged by the text: a JSON array or object is CSL-JSON, a `TY  - ` line RIS, an `@type{` BibTeX. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The file (BibTeX, BibLaTeX, RIS or CSL-JSON; the part's own type names the format, or a generic one lets the text say) */
+                    file: Blob;
+                };
+                "application/x-bibtex": string;
+                "application/x-research-info-systems": string;
+                "application/vnd.citationstyles.csl+json": Record<string, never>[] | Record<string, never>;
+                "text/plain": string;
+                "application/octet-stream": string;
+                "application/json": Record<string, never>[] | Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with what exists */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A Content-Type the route does not read */
+            415: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

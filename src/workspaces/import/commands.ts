@@ -1,0 +1,219 @@
+/**
+ * Importing a citation file into a workspace: every entry read, each one judged new, duplicate (of a
+ * resource in the workspace or of an earlier entry of the file: same work key as adding decides, or
+ * the same normalised title and year), unreadable, or past the workspace's room; the new ones written
+ * in batches of IMPORT_BATCH_SIZE, one transaction each, so that a failure leaves no part of a batch.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../platform/db/client.js';
+import { ApiError, notFound, validationError } from '../../platform/errors.js';
+import { LIMITS } from '../schemas.js';
+import type { NewResourceRow } from '../store.js';
+import type { ImportFormat, ParsedEntry } from './formats.js';
+import { IMPORT_LIMITS } from './limits.js';
+import { knownResources, writeImportBatch, type KnownResource } from './store.js';
+import { resourceOf, titleYearKey, yearOfData } from './to-resource.js';
+
+type Formats = typeof import('./formats.js');
+let loadingFormats: Promise<Formats> | undefined;
+/** The parsers (citation-js, the BibTeX parser) are loaded at the first import, not at start. */
+function loadFormats(): Promise<Formats> {
+  loadingFormats ??= import('./formats.js').catch((error: unknown) => {
+    loadingFormats = undefined;
+    throw error;
+  });
+  return loadingFormats;
+}
+
+export interface ImportedSummary {
+  id: string | null;
+  title: string;
+  authors: string[];
+  year: string | null;
+  type: string | null;
+  url: string | null;
+  tags: string[];
+}
+
+interface Position {
+  index: number;
+  line: number | null;
+  key: string | null;
+}
+
+export type EntryOutcome = Position &
+  (
+    | { outcome: 'imported' | 'would_import'; resource: ImportedSummary }
+    | { outcome: 'duplicate'; resource: ImportedSummary; duplicateOf: { resourceId: string | null; entryIndex: number | null; title: string } }
+    | { outcome: 'unreadable'; reason: string }
+    | { outcome: 'no_room'; resource: ImportedSummary; reason: string }
+  );
+
+export interface ImportReport {
+  dryRun: boolean;
+  format: ImportFormat;
+  counts: { entries: number; imported: number; duplicates: number; unreadable: number; noRoom: number };
+  entries: EntryOutcome[];
+}
+
+/** An entry the file holds, as a row to insert with the keys it is judged by. */
+interface Candidate extends Position {
+  values: NewResourceRow & { id: string };
+  titleYear: string | null;
+}
+
+/** What earlier entries of the file (and the resources they became) are known by. */
+interface SeenInFile {
+  byWorkKey: Map<string, { entryIndex: number; resourceId: string | null; title: string; workKey: string | null }>;
+  byTitleYear: Map<string, { entryIndex: number; resourceId: string | null; title: string; workKey: string | null }>;
+}
+
+/** Works whose titles and years agree are one, unless both carry identifiers of one kind that differ (two DOIs). */
+function sameWork(a: string | null, b: string | null): boolean {
+  if (!a || !b) return true;
+  return a === b || a.slice(0, a.indexOf(':')) !== b.slice(0, b.indexOf(':'));
+}
+
+function summaryOf(values: NewResourceRow & { id: string }, imported: boolean): ImportedSummary {
+  const data = values.data ?? {};
+  return {
+    id: imported ? values.id : null,
+    title: values.title,
+    authors: values.authors ?? [],
+    year: yearOfData(data),
+    type: values.type ?? null,
+    url: values.url ?? null,
+    tags: values.tags ?? [],
+  };
+}
+
+/**
+ * Judges candidates in file order against the workspace's resources and the file's earlier entries;
+ * the new ones take the room left, in order, and are recorded as seen.
+ */
+function judge(candidates: Candidate[], known: KnownResource[], seen: SeenInFile, capacity: number, dryRun: boolean): { rows: NewResourceRow[]; outcomes: EntryOutcome[] } {
+  const byWorkKey = new Map<string, KnownResource>();
+  const byTitleYear = new Map<string, KnownResource>();
+  for (const resource of known) {
+    if (resource.workKey) byWorkKey.set(resource.workKey, resource);
+    const key = titleYearKey(resource.title, yearOfData(resource.data));
+    if (key && !byTitleYear.has(key)) byTitleYear.set(key, resource);
+  }
+  let room = capacity - known.length;
+  const rows: NewResourceRow[] = [];
+  const outcomes: EntryOutcome[] = [];
+  for (const candidate of candidates) {
+    const { values, titleYear, index, line, key } = candidate;
+    const workKey = values.workKey ?? null;
+    const position = { index, line, key };
+    const resource = summaryOf(values, false);
+    const inWorkspace =
+      (workKey ? byWorkKey.get(workKey) : undefined) ??
+      (titleYear ? [byTitleYear.get(titleYear)].find((found) => found && sameWork(found.workKey, workKey)) : undefined);
+    if (inWorkspace) {
+      outcomes.push({ ...position, outcome: 'duplicate', resource, duplicateOf: { resourceId: inWorkspace.id, entryIndex: null, title: inWorkspace.title } });
+      continue;
+    }
+    const inFile =
+      (workKey ? seen.byWorkKey.get(workKey) : undefined) ??
+      (titleYear ? [seen.byTitleYear.get(titleYear)].find((found) => found && sameWork(found.workKey, workKey)) : undefined);
+    if (inFile) {
+      outcomes.push({ ...position, outcome: 'duplicate', resource, duplicateOf: { resourceId: inFile.resourceId, entryIndex: inFile.entryIndex, title: inFile.title } });
+      continue;
+    }
+    if (room <= 0) {
+      outcomes.push({ ...position, outcome: 'no_room', resource, reason: `A workspace holds at most ${LIMITS.resourcesPerWorkspace.toLocaleString('en-US')} resources` });
+      continue;
+    }
+    room--;
+    rows.push(values);
+    const mark = { entryIndex: index, resourceId: dryRun ? null : values.id, title: values.title, workKey };
+    if (workKey) seen.byWorkKey.set(workKey, mark);
+    if (titleYear && !seen.byTitleYear.has(titleYear)) seen.byTitleYear.set(titleYear, mark);
+    outcomes.push({ ...position, outcome: dryRun ? 'would_import' : 'imported', resource: summaryOf(values, !dryRun) });
+  }
+  return { rows, outcomes };
+}
+
+/** The entries of the file, read as `format` (or as the format its text holds, when null). */
+export async function readImportFile(text: string, format: ImportFormat | null): Promise<{ format: ImportFormat; entries: ParsedEntry[] }> {
+  const { detectFormat, readCitations, UnreadableFile } = await loadFormats();
+  const chosen = format ?? detectFormat(text);
+  if (!chosen) {
+    throw validationError('file', 'unknown_format', 'The file is not BibTeX, RIS or CSL-JSON: no @entry{, TY  - line or JSON array found');
+  }
+  let entries: ParsedEntry[];
+  try {
+    entries = readCitations(text, chosen);
+  } catch (error) {
+    if (error instanceof UnreadableFile) throw validationError('file', 'unreadable', error.message);
+    throw error;
+  }
+  if (entries.length === 0) throw validationError('file', 'no_entries', `The file holds no ${chosen === 'csljson' ? 'CSL-JSON item' : chosen === 'ris' ? 'RIS record' : 'BibTeX entry'}`);
+  if (entries.length > IMPORT_LIMITS.entries) {
+    throw validationError('file', 'too_many_entries', `The file holds ${entries.length.toLocaleString('en-US')} entries; import at most ${IMPORT_LIMITS.entries.toLocaleString('en-US')} at a time (split the file)`);
+  }
+  return { format: chosen, entries };
+}
+
+export async function importCitations(
+  db: Db,
+  workspaceId: string,
+  file: { format: ImportFormat; entries: ParsedEntry[] },
+  options: { dryRun: boolean; batchSize?: number },
+): Promise<ImportReport> {
+  const outcomes: EntryOutcome[] = [];
+  const candidates: Candidate[] = [];
+  for (const entry of file.entries) {
+    const position = { index: entry.index, line: entry.line, key: entry.key };
+    if (!entry.ok) {
+      outcomes.push({ ...position, outcome: 'unreadable', reason: entry.reason });
+      continue;
+    }
+    const made = resourceOf(workspaceId, entry.item);
+    if ('reason' in made) {
+      outcomes.push({ ...position, outcome: 'unreadable', reason: made.reason });
+      continue;
+    }
+    candidates.push({ ...position, values: { ...made.values, id: randomUUID() }, titleYear: titleYearKey(made.values.title, made.year) });
+  }
+
+  const seen: SeenInFile = { byWorkKey: new Map(), byTitleYear: new Map() };
+  if (options.dryRun) {
+    outcomes.push(...judge(candidates, await knownResources(db, workspaceId), seen, LIMITS.resourcesPerWorkspace, true).outcomes);
+  } else {
+    const size = options.batchSize ?? IMPORT_LIMITS.batch;
+    for (let start = 0; start < candidates.length; start += size) {
+      const batch = candidates.slice(start, start + size);
+      const judged = await writeImportBatch(db, workspaceId, (known) => {
+        const { rows, outcomes: batchOutcomes } = judge(batch, known, seen, LIMITS.resourcesPerWorkspace, false);
+        return { rows, result: batchOutcomes };
+      });
+      if (!judged) throw notFound('Workspace');
+      outcomes.push(...judged);
+    }
+  }
+
+  outcomes.sort((a, b) => a.index - b.index);
+  const count = (kinds: EntryOutcome['outcome'][]) => outcomes.filter((entry) => kinds.includes(entry.outcome)).length;
+  return {
+    dryRun: options.dryRun,
+    format: file.format,
+    counts: {
+      entries: outcomes.length,
+      imported: count(['imported', 'would_import']),
+      duplicates: count(['duplicate']),
+      unreadable: count(['unreadable']),
+      noRoom: count(['no_room']),
+    },
+    entries: outcomes,
+  };
+}
+
+/** 415 for a body the route cannot read as a citation file. */
+export const unsupportedMediaType = (type: string) =>
+  new ApiError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `Cannot import ${type || 'a body without a Content-Type'}: send multipart/form-data (field "file"), application/x-bibtex, application/x-research-info-systems or application/vnd.citationstyles.csl+json`,
+    { field: 'content-type', reason: 'unsupported' },
+  );
