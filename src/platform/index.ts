@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import { countLookups, createMemoryCache, createRedisCache, createResilientCache, type Cache } from './cache.js';
 import { openDatabase, pgliteDirFor, type Database } from './db/client.js';
 import { createDiskBlobStore, type BlobStore } from './blob-store.js';
+import { createS3BlobStore } from './s3-blob-store.js';
 import { createHealthMonitor, QUICK_CHECK_MS, type HealthMonitor } from './health.js';
 import { createKvRestStore, type KvRestStore } from './kv-rest.js';
 import { createMailer, type Mailer } from './mail.js';
@@ -81,6 +82,10 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
     redis.on('ready', () => health.report('redis', true));
   }
   await health.refresh();
+  const blobs =
+    config.blobStore.kind === 's3'
+      ? createS3BlobStore({ ...config.blobStore, publicBaseUrl: config.publicUrl })
+      : createDiskBlobStore({ rootDir: join(config.dataDir, 'blobs'), publicBaseUrl: config.publicUrl });
   const signingSecret = await resolveSigningSecret(config.jwtSecret, config.dataDir, database);
 
   return {
@@ -91,7 +96,7 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
     cache,
     rateLimiter: createRateLimiter(rateLimitRules, redis),
     mailer,
-    blobs: createDiskBlobStore({ rootDir: join(config.dataDir, 'blobs'), publicBaseUrl: config.publicUrl }),
+    blobs,
     outbound,
     health,
     metrics,
@@ -99,6 +104,7 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
     async close() {
       health.stop();
       mailer.close();
+      blobs.close?.();
       await outbound.close();
       if (redis) redis.disconnect();
       if (!overrides.database) await database.close();
