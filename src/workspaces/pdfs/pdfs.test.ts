@@ -87,6 +87,29 @@ for (const leg of storeLegs()) {
         expect(listed.find((entry: { id: string }) => entry.id === resource.id).pdf).toMatchObject({ extraction: 'ready', pages: 16, size: VESPA.length });
       });
 
+      it('gives a deep summary of a resource with a ready PDF from its stored text, to its readers only', async () => {
+        const resource = await newResource('VESPA, summarised');
+        await put(resource.id, multipart('vespa.pdf', VESPA));
+        await t.app.pdfExtraction.settled(resource.id);
+        const summarize = (headers: Record<string, string>, body: Record<string, unknown>) =>
+          t.app.inject({ method: 'POST', url: '/api/summarize', headers, payload: body });
+        // The resource has no url nor search id: a summary that needed a fetch could not be made at all.
+        const res = await summarize(owner.bearer, { workspaceId, resourceId: resource.id, mode: 'deep' });
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ modeRequested: 'deep', modeUsed: 'deep', fromCache: false });
+        expect(res.json().bullets.length).toBeGreaterThan(0);
+        expect(res.json().tldr).toMatch(/\w{4}/);
+        const again = await summarize(owner.bearer, { workspaceId, resourceId: resource.id, mode: 'deep' });
+        expect(again.json().fromCache).not.toBe(false);
+        expect((await summarize(stranger.bearer, { workspaceId, resourceId: resource.id, mode: 'deep' })).statusCode).toBe(404);
+        expect((await summarize({}, { workspaceId, resourceId: resource.id, mode: 'deep' })).statusCode).toBe(401);
+        const bare = await newResource('No PDF to summarise');
+        const none = await summarize(owner.bearer, { workspaceId, resourceId: bare.id, mode: 'deep' });
+        expect(none.statusCode).toBe(422);
+        expect(none.json().error).toMatch(/no PDF text/);
+        expect((await summarize(owner.bearer, { resourceId: bare.id })).statusCode).toBe(400);
+      });
+
       it('keeps a word that occurs only on page 3 as page 3', async () => {
         const resource = await newResource('Three pages');
         const pdf = await makePagedPdf([
