@@ -130,7 +130,7 @@ describe('the service with BLOB_STORE=s3', () => {
     const owner = await buildUser(t.app);
     const ws = (await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: owner.bearer, payload: { name: 'S3' } })).json().workspace;
     const resource = (await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/resources`, headers: owner.bearer, payload: { title: 'In the bucket' } })).json().resource;
-    const { makePagedPdf } = await import('../summaries/pdf/test-support/make-pdf.js');
+    const { makePagedPdf } = await import('../summaries/test-support/pdfs.js');
     const pdf = await makePagedPdf(['A paper kept in an S3 bucket, page one.', 'Page two of it.']);
     const boundary = 'rwS3' + randomBytes(6).toString('hex');
     const payload = Buffer.concat([

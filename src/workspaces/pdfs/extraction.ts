@@ -74,7 +74,7 @@ export function splitPages(text: string, pageCount: number): string[] {
   const pages = text.split('\f');
   // pdftotext ends every page with "\f": the empty piece after the last one is not a page.
   if (pages.length > pageCount && pages.at(-1)?.trim() === '') pages.pop();
-  return pages.map((page) => (page.length > MAX_PAGE_CHARS ? page.slice(0, MAX_PAGE_CHARS) : page).replace(/\u0000/g, ''));
+  return pages.map((page) => (page.length > MAX_PAGE_CHARS ? page.slice(0, MAX_PAGE_CHARS) : page).replaceAll('\u0000', ''));
 }
 
 export function createPdfExtraction(options: PdfExtractionOptions): PdfExtraction {

@@ -8,7 +8,7 @@ import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import type { ResolvedResource, ResourceResolver } from '../../context.js';
 import { resourcePdfPages, resourcePdfs } from '../../platform/db/schema.js';
-import { makeEncryptedPdf, makeImageOnlyPdf, makePagedPdf } from '../../summaries/pdf/test-support/make-pdf.js';
+import { makeEncryptedPdf, makeImageOnlyPdf, makePagedPdf } from '../../summaries/test-support/pdfs.js';
 import { addResource, createWorkspace } from '../test-support/helpers.js';
 import { MAX_PDF_BYTES } from './upload.js';
 

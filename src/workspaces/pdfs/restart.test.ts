@@ -9,7 +9,7 @@ import { buildUser } from '../../../test/support/factories.js';
 import { migratedPgliteTemplate } from '../../../test/support/pglite-template.js';
 import { openDatabase, type Database } from '../../platform/db/client.js';
 import { resourcePdfs } from '../../platform/db/schema.js';
-import { makePagedPdf } from '../../summaries/pdf/test-support/make-pdf.js';
+import { makePagedPdf } from '../../summaries/test-support/pdfs.js';
 import { addResource, createWorkspace } from '../test-support/helpers.js';
 import { claimPendingPdf } from './store.js';
 

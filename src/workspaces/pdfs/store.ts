@@ -99,7 +99,7 @@ export async function claimPendingPdf(db: Db, leaseMs: number): Promise<PdfRow |
         for update skip locked)
      returning resource_id`);
   // Both drivers answer raw SQL with `{ rows }`.
-  const claimed = (result as unknown as { rows: Array<{ resource_id: string }> }).rows[0]?.resource_id;
+  const claimed = (result as { rows: Array<{ resource_id: string }> }).rows[0]?.resource_id;
   return claimed ? findPdf(db, claimed) : null;
 }
 
