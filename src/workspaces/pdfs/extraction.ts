@@ -24,8 +24,8 @@ import { claimPendingPdf, findPdf, markFailed, releaseAllClaims, releaseClaim, r
 import { fillResourceRecord } from './records.js';
 
 /** Text kept per page and per PDF: a dense two-column page holds about 8,000 characters. */
-export const MAX_PAGE_CHARS = 20_000;
-export const MAX_PDF_CHARS = 1_500_000;
+const MAX_PAGE_CHARS = 20_000;
+const MAX_PDF_CHARS = 1_500_000;
 /** One extraction's deadline: a long book through pdf.js takes tens of seconds on a slow machine. */
 const EXTRACT_TIMEOUT_MS = 90_000;
 const LOOKUP_TIMEOUT_MS = 15_000;

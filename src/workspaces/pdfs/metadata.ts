@@ -55,16 +55,6 @@ export function firstPageTitle(page: string): string | null {
 export function splitAuthors(author: string | undefined): string[] {
   if (!author) return [];
   const parts = author.includes(';') ? author.split(';') : author.split(/,\s*|\s+and\s+/);
-  return parts.map((part) => part.trim()).filter((part) => /\p{L}{2}/u.test(part) && !/\bet al\b/i.test(part));
-}
-
-export type PdfRecordSource = 'lookup' | 'pdf-info' | 'first-page' | 'none';
-
-export interface PdfRecord {
-  source: PdfRecordSource;
-  title?: string;
-  authors?: string[];
-  /** The lookup's record when an identifier resolved. */
-  resolved?: ResolvedResource;
-  identifier?: string;
+  // "et al." (braced or not) stands for the names left out: dropped, the name before it kept.
+  return parts.map((part) => part.replace(/[{(]?\bet al\.?[})]?/gi, '').trim()).filter((part) => /\p{L}{2}/u.test(part));
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MAX_PDF_BYTES } from './upload.js';
 
-export const PdfExtractionState = z.enum(['pending', 'ready', 'failed']);
+const PdfExtractionState = z.enum(['pending', 'ready', 'failed']);
 
 export const ResourcePdfSchema = z
   .object({

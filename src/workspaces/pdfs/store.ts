@@ -4,7 +4,7 @@
  * of a result names the blob it was computed from, so a worker that finishes after the PDF was
  * replaced or removed writes nothing.
  */
-import { and, eq, lt, or, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/client.js';
 import { resourcePdfPages, resourcePdfs, workspaceResources } from '../../platform/db/schema.js';
 
@@ -157,16 +157,6 @@ export async function markFailed(db: Db, resourceId: string, blobKey: string, re
     .set({ extraction: 'failed', extractionError: reason, pageCount, claimedUntil: null, updatedAt: sql`now()` })
     .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')))
     .returning({ id: resourcePdfs.resourceId });
-  return rows.length > 0;
-}
-
-/** Whether a row is still pending and claimable soon (for waking a worker). */
-export async function hasClaimablePdfs(db: Db): Promise<boolean> {
-  const rows = await db
-    .select({ id: resourcePdfs.resourceId })
-    .from(resourcePdfs)
-    .where(and(eq(resourcePdfs.extraction, 'pending'), or(isNull(resourcePdfs.claimedUntil), lt(resourcePdfs.claimedUntil, sql`now()`))))
-    .limit(1);
   return rows.length > 0;
 }
 

@@ -15,7 +15,7 @@ const SIGNATURE_WINDOW = 1024;
 const MAX_FILENAME_CHARS = 200;
 
 export const pdfTooLarge = () => payloadTooLarge(`The PDF must be at most ${MAX_PDF_BYTES / 1024 / 1024} MB`);
-export const notAPdf = () =>
+const notAPdf = () =>
   new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The file is not a PDF (it does not start with %PDF-)', { field: 'file', reason: 'not_pdf' });
 
 /** Checks the signature, counts and hashes the bytes passing through. */
