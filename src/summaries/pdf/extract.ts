@@ -7,7 +7,7 @@
 import { closeCleanWorkers } from './clean-off-thread.js';
 import { PdfTextError } from './errors.js';
 import { closePdfjsWorkers, extractWithPdfjs, type EngineResult } from './pdfjs-engine.js';
-import { extractWithPdftotext, isPdftotextAvailable } from './pdftotext-engine.js';
+import { extractWithPdftotext, isPdfinfoAvailable, isPdftotextAvailable, readInfoWithPdfinfo } from './pdftotext-engine.js';
 import type { PdfInfo } from './pdfjs-protocol.js';
 import { hasPdfSignature } from './signature.js';
 
@@ -93,12 +93,18 @@ export async function extractPdfText(
 }
 
 /**
- * The document information dictionary's Title and Author (pdf.js in its worker; no page text is read),
+ * The document information dictionary's Title and Author (poppler's `pdfinfo` when installed, else
+ * pdf.js in its worker; no page text is read),
  * for a record made from a PDF when no identifier is found in its text.
  */
-export async function readPdfInfo(pdf: Buffer | Uint8Array, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<PdfInfo> {
+export async function readPdfInfo(pdf: Buffer | Uint8Array, options: { signal?: AbortSignal; timeoutMs?: number; engine?: 'auto' | 'pdfjs' } = {}): Promise<PdfInfo> {
   if (!hasPdfSignature(pdf)) throw new PdfTextError('not_pdf', 'The file is not a PDF');
-  const result = await extractWithPdfjs(pdf, { maxChars: 0, timeoutMs: options.timeoutMs ?? PDF_EXTRACT_TIMEOUT_MS, signal: options.signal, infoOnly: true });
+  const timeoutMs = options.timeoutMs ?? PDF_EXTRACT_TIMEOUT_MS;
+  if (options.engine !== 'pdfjs' && (await isPdfinfoAvailable())) {
+    const read = await readInfoWithPdfinfo(pdf, { timeoutMs, signal: options.signal }).catch(() => null);
+    if (read) return read;
+  }
+  const result = await extractWithPdfjs(pdf, { maxChars: 0, timeoutMs, signal: options.signal, infoOnly: true });
   return result.info ?? {};
 }
 
