@@ -9,7 +9,6 @@ import type { Config } from '../config.js';
 import { countLookups, createMemoryCache, createRedisCache, createResilientCache, type Cache } from './cache.js';
 import { openDatabase, pgliteDirFor, type Database } from './db/client.js';
 import { createDiskBlobStore, type BlobStore } from './blob-store.js';
-import { createS3BlobStore } from './s3-blob-store.js';
 import { createHealthMonitor, QUICK_CHECK_MS, type HealthMonitor } from './health.js';
 import { createKvRestStore, type KvRestStore } from './kv-rest.js';
 import { createMailer, type Mailer } from './mail.js';
@@ -82,9 +81,11 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
     redis.on('ready', () => health.report('redis', true));
   }
   await health.refresh();
+  // The AWS SDK is loaded only when the bucket is configured (as ioredis is for Redis): megabytes of
+  // modules a process on disk storage never uses.
   const blobs =
     config.blobStore.kind === 's3'
-      ? createS3BlobStore({ ...config.blobStore, publicBaseUrl: config.publicUrl })
+      ? (await import('./s3-blob-store.js')).createS3BlobStore({ ...config.blobStore, publicBaseUrl: config.publicUrl })
       : createDiskBlobStore({ rootDir: join(config.dataDir, 'blobs'), publicBaseUrl: config.publicUrl });
   const signingSecret = await resolveSigningSecret(config.jwtSecret, config.dataDir, database);
 
