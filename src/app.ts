@@ -30,6 +30,7 @@ import { registerOpenApi } from './platform/openapi.js';
 import { requestIdOf } from './platform/request-id.js';
 import { profileRoutes } from './profiles/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
+import { createPdfExtraction, type PdfExtraction } from './workspaces/pdfs/extraction.js';
 import { createSearchService } from './search/service.js';
 import { searchRoutes } from './search/routes.js';
 import { createSummaryCache } from './summaries/cache.js';
@@ -44,6 +45,8 @@ import { unknownPage, webAppRoutes } from './web-app.js';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** The PDF text extraction worker of this process (tests await `settled(resourceId)`). */
+    pdfExtraction: PdfExtraction;
   }
 }
 
@@ -116,16 +119,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const search = createSearchService(config, platform, app.log);
   const tokens = createAccessTokenIssuer(platform.signingSecret);
   const revocations = createRevocationList(platform.database, sessionHasEnded, app.log);
+  const resolveResource = options.resolveResource ?? search.resolveResource;
+  // Stored PDFs' text, extracted off the request path: started once the app is ready (rows left
+  // pending by a stopped process are taken again), stopped before the database closes.
+  const pdfExtraction = createPdfExtraction({
+    db: platform.database.db,
+    blobs: platform.blobs,
+    log: app.log,
+    resolveResource,
+    embedded: platform.database.kind === 'pglite',
+  });
   const ctx: AppContext = {
     config,
     platform,
     db: platform.database.db,
     tokens,
     sessions: { db: platform.database.db, tokens, revocations },
-    resolveResource: options.resolveResource ?? search.resolveResource,
+    resolveResource,
     drain: createDrain(app.server),
+    wakePdfExtraction: () => pdfExtraction.wake(),
   };
   app.decorate('ctx', ctx);
+  app.decorate('pdfExtraction', pdfExtraction);
+  app.addHook('onReady', async () => pdfExtraction.start());
 
   await app.register(cookie, { secret: platform.signingSecret });
   // Only a request from the web app's origin gets CORS headers (every browser sends Origin on a
@@ -163,7 +179,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pdfUrls: { arxivPdfBase: config.providers.arxivPdfUrl, openalex: config.providers.urls.openalex, zenodo: config.providers.urls.zenodo },
   });
   await app.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
-  app.addHook('onClose', async () => closePdfExtractors());
+  app.addHook('onClose', async () => {
+    await pdfExtraction.stop();
+    await closePdfExtractors();
+  });
   await app.register(async (scope) => webAppRoutes(scope, { distDir: config.webDistDir }));
 
   if (!options.platform) app.addHook('onClose', async () => platform.close());

@@ -74,4 +74,26 @@ describe('loadConfig', () => {
     expect(config.providers.urls.arxiv).toBe('http://127.0.0.1:9999/arxiv');
     expect(config.rateLimits.searchPerHour).toBe(5000);
   });
+  it('stores files on disk by default, in an S3-compatible bucket with BLOB_STORE=s3, and says what is missing', () => {
+    expect(loadConfig({}).blobStore).toEqual({ kind: 'disk' });
+    expect(
+      loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'papers', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' }).blobStore,
+    ).toEqual({ kind: 's3', bucket: 'papers', region: 'us-east-1', endpoint: 'http://minio:9000', forcePathStyle: true, accessKeyId: 'id', secretAccessKey: 'secret' });
+    const problems = (() => {
+      try {
+        loadConfig({ BLOB_STORE: 's3', S3_ACCESS_KEY_ID: 'id', S3_ENDPOINT: 'not a url' });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    })();
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'S3_BUCKET: is required with BLOB_STORE=s3',
+        'S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+        expect.stringMatching(/^S3_ENDPOINT: /),
+      ]),
+    );
+    expect(() => loadConfig({ BLOB_STORE: 'ftp' })).toThrow(/BLOB_STORE/);
+  });
 });

@@ -65,6 +65,13 @@ const EnvSchema = z
     KV_REST_API_URL: optionalUrl,
     KV_REST_API_TOKEN: optionalString,
     SMTP_URL: optionalUrl,
+    BLOB_STORE: z.enum(['disk', 's3']).default('disk'),
+    S3_BUCKET: optionalString,
+    S3_REGION: z.string().trim().min(1).default('us-east-1'),
+    S3_ENDPOINT: optionalUrl,
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_FORCE_PATH_STYLE: flag,
     MAIL_FROM: z.string().default('Research Workspace <no-reply@localhost>'),
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     APP_ORIGIN: optionalUrl.transform((value) => value?.replace(/\/+$/, '')),
@@ -141,6 +148,10 @@ function crossFieldProblems(source: Record<string, string | undefined>): string[
   if (set('KV_REST_API_URL') !== set('KV_REST_API_TOKEN')) {
     problems.push('KV_REST_API_URL: KV_REST_API_URL and KV_REST_API_TOKEN must be set together');
   }
+  if (source.BLOB_STORE?.trim() === 's3' && !set('S3_BUCKET')) problems.push('S3_BUCKET: is required with BLOB_STORE=s3');
+  if (set('S3_ACCESS_KEY_ID') !== set('S3_SECRET_ACCESS_KEY')) {
+    problems.push('S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
   for (const provider of ['GOOGLE', 'GITHUB']) {
     if (set(`${provider}_CLIENT_ID`) !== set(`${provider}_CLIENT_SECRET`)) {
       problems.push(`${provider}_CLIENT_ID: ${provider}_CLIENT_ID and ${provider}_CLIENT_SECRET must be set together`);
@@ -172,6 +183,13 @@ export interface Config {
   kvRest?: { url: string; token: string };
   smtpUrl?: string;
   mailFrom: string;
+  /**
+   * Where stored files (avatars, PDFs) live: `DATA_DIR/blobs` on disk, or an S3-compatible bucket that
+   * several processes share (the secret key is never logged).
+   */
+  blobStore:
+    | { kind: 'disk' }
+    | { kind: 's3'; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   jwtSecret?: string;
   appOrigin: string;
   publicUrl: string;
@@ -280,6 +298,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     kvRest: env.KV_REST_API_URL && env.KV_REST_API_TOKEN ? { url: env.KV_REST_API_URL, token: env.KV_REST_API_TOKEN } : undefined,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    blobStore:
+      env.BLOB_STORE === 's3' && env.S3_BUCKET
+        ? {
+            kind: 's3',
+            bucket: env.S3_BUCKET,
+            region: env.S3_REGION,
+            endpoint: env.S3_ENDPOINT,
+            accessKeyId: env.S3_ACCESS_KEY_ID,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE,
+          }
+        : { kind: 'disk' },
     jwtSecret: env.JWT_SECRET,
     appOrigin,
     publicUrl: env.PUBLIC_URL ?? appOrigin,

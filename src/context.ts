@@ -32,4 +32,6 @@ export interface AppContext {
   resolveResource: ResourceResolver;
   /** Whether the process is draining before it stops (readiness answers 503). */
   drain: Drain;
+  /** Tells this process's PDF text extraction (workspaces/pdfs/extraction.ts) that a file waits. */
+  wakePdfExtraction(): void;
 }

@@ -81,6 +81,12 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
     redis.on('ready', () => health.report('redis', true));
   }
   await health.refresh();
+  // The AWS SDK is loaded only when the bucket is configured (as ioredis is for Redis): megabytes of
+  // modules a process on disk storage never uses.
+  const blobs =
+    config.blobStore.kind === 's3'
+      ? (await import('./s3-blob-store.js')).createS3BlobStore({ ...config.blobStore, publicBaseUrl: config.publicUrl })
+      : createDiskBlobStore({ rootDir: join(config.dataDir, 'blobs'), publicBaseUrl: config.publicUrl });
   const signingSecret = await resolveSigningSecret(config.jwtSecret, config.dataDir, database);
 
   return {
@@ -91,7 +97,7 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
     cache,
     rateLimiter: createRateLimiter(rateLimitRules, redis),
     mailer,
-    blobs: createDiskBlobStore({ rootDir: join(config.dataDir, 'blobs'), publicBaseUrl: config.publicUrl }),
+    blobs,
     outbound,
     health,
     metrics,
@@ -99,6 +105,7 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
     async close() {
       health.stop();
       mailer.close();
+      blobs.close?.();
       await outbound.close();
       if (redis) redis.disconnect();
       if (!overrides.database) await database.close();

@@ -180,6 +180,17 @@ describe('OpenAPI document', () => {
     expect(schema?.properties?.file).toMatchObject({ type: 'string', contentMediaType: 'application/octet-stream' });
   });
 
+  it('publishes both bodies of POST …/resources (JSON or a multipart PDF) and the PDF routes\' file replies', () => {
+    const create = docs.default.paths['/api/workspaces/{id}/resources']?.post?.requestBody;
+    expect(Object.keys(create?.content ?? {}).sort()).toEqual(['application/json', 'multipart/form-data']);
+    expect(create?.content['application/json']?.schema).toMatchObject({ $ref: expect.stringContaining('ResourceCreate') });
+    expect(create?.content['multipart/form-data']?.schema?.properties?.file).toMatchObject({ type: 'string', contentMediaType: 'application/pdf' });
+    const pdf = docs.default.paths['/api/workspaces/{id}/resources/{resourceId}/pdf'];
+    expect(Object.keys(pdf?.put?.requestBody?.content ?? {})).toEqual(['multipart/form-data']);
+    expect(Object.keys(pdf?.get?.responses ?? {})).toEqual(expect.arrayContaining(['200', '206', '304', '416', '404']));
+    expect(Object.keys(pdf?.get?.responses['206']?.content ?? {})).toEqual(['application/pdf']);
+  });
+
   it('names the response headers the service sends', async () => {
     const headersOf = (path: string, method: string, status: string) => Object.keys(docs.default.paths[path]?.[method]?.responses[status]?.headers ?? {});
     expect(headersOf('/api/workspaces', 'get', '200')).toEqual(expect.arrayContaining(['X-Total-Count', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));

@@ -223,7 +223,10 @@ function finishOperations(doc: OpenApiDocument): void {
   for (const item of Object.values(doc.paths)) {
     for (const operation of Object.values(item)) {
       if (operation['x-request-body']) {
-        operation.requestBody = operation['x-request-body'];
+        // Beside a body the schema declares (JSON), the one the route reads itself (multipart) is another content type.
+        const declared = operation.requestBody;
+        const own = operation['x-request-body'];
+        operation.requestBody = declared ? { ...own, content: { ...declared.content, ...own.content } } : own;
         delete operation['x-request-body'];
       }
       if (operation['x-body-optional'] && operation.requestBody) operation.requestBody.required = false;

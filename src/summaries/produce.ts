@@ -26,6 +26,11 @@ export interface SummaryRequest {
   /** Variant B: the text itself. */
   content?: string;
   mode: RequestedMode;
+  /**
+   * A resource the user keeps (named by workspaceId + resourceId and read by the route): its stored
+   * PDF text, when extracted, is the deep summary's input instead of a fetched PDF.
+   */
+  stored?: { pdf?: { sha256: string; text: string } };
 }
 
 export interface SummaryOutcome {
@@ -129,6 +134,22 @@ export function createSummarizer(deps: SummarizerDeps) {
     });
   }
 
+  /** A deep summary of a stored PDF's text: no address to find, nothing to fetch; cached by the file's hash. */
+  async function runStored(request: SummaryRequest, pdf: { sha256: string; text: string }, options: RunOptions): Promise<SummaryOutcome> {
+    const key = summaryCacheKey({ mode: 'deep', title: request.title, pdf: { id: `sha256:${pdf.sha256}` } });
+    const hit = await deps.cache.get<Summary>(key);
+    if (hit) return { summary: hit.value, modeRequested: request.mode, modeUsed: 'deep', fromCache: hit.from };
+    const summary = await deps.cache.once(key, async () => {
+      options.onProgress?.('extracting');
+      const text = await cleanPdfTextOffThread(pdf.text.slice(0, MAX_TEXT_CHARS), { signal: options.cancellation?.signal() });
+      options.onProgress?.('summarizing');
+      const computed = summarize({ title: request.title, text, mode: 'deep' });
+      await deps.cache.set(key, computed);
+      return computed;
+    });
+    return { summary, modeRequested: request.mode, modeUsed: 'deep', fromCache: false };
+  }
+
   async function computeQuick(request: SummaryRequest, key: string): Promise<Summary> {
     const text = quickText(request);
     if (!text && !request.title) {
@@ -143,6 +164,14 @@ export function createSummarizer(deps: SummarizerDeps) {
   async function run(request: SummaryRequest, options: RunOptions = {}): Promise<SummaryOutcome> {
     try {
       if (request.content !== undefined) return await runContent(request);
+      if (request.stored && request.mode !== 'quick') {
+        if (request.stored.pdf) return await runStored(request, request.stored.pdf, options);
+        if (request.mode === 'deep') {
+          throw new ApiError('UNPROCESSABLE', 'This resource has no PDF text yet: attach a PDF, or wait until its extraction is ready', { reason: 'no_stored_pdf' });
+        }
+        const quick = await run({ ...request, mode: 'quick' });
+        return { ...quick, modeRequested: 'auto' };
+      }
       if (request.mode === 'quick') {
         const key = summaryCacheKey({ mode: 'quick', title: request.title, text: quickText(request) });
         const hit = await deps.cache.get<Summary>(key);

@@ -4,7 +4,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
+import { storedResourceText } from '../workspaces/index.js';
 import { RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { abortWhenClientGoes } from '../platform/client-gone.js';
 import { toApiError } from '../platform/http-errors.js';
@@ -40,6 +42,18 @@ class ClientDisconnection implements Cancellation {
   }
 }
 
+/**
+ * A request naming a stored resource (workspaceId + resourceId) with what the resource holds: its
+ * title and abstract when the request gives none, and its PDF's stored text. Only a signed-in user
+ * who may read it: a visitor is asked to sign in, anyone else told it does not exist (404).
+ */
+async function withStoredResource<T extends SummaryRequest & { workspaceId?: string; resourceId?: string }>(ctx: AppContext, request: FastifyRequest, input: T): Promise<T> {
+  if (!input.workspaceId || !input.resourceId) return input;
+  const user = requireUser(request);
+  const stored = await storedResourceText(ctx.db, user.id, input.workspaceId, input.resourceId);
+  return { ...input, title: input.title || stored.title, abstract: input.abstract || stored.abstract, stored: { pdf: stored.pdf } };
+}
+
 export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summarizer: Summarizer, cache: SummaryCache): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
@@ -54,11 +68,13 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
         summary: 'Summarise a paper: by content (Variant B) or by id/source/title/abstract/url/mode (Variant A)',
         security: SIGNED_IN_OPTIONAL,
         description:
-          'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. A cached summary is served only for the same input (title + abstract; for deep, title + id, source and url). Errors are `{ error: "<message>" }`.',
+          'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. With `workspaceId` and `resourceId` (signed in, a resource you may read; else 401/404) the resource\'s own title, abstract and stored PDF text are used: deep needs no outbound fetch, and is a 422 while the resource has no extracted PDF. A cached summary is served only for the same input (title + abstract; for deep, title + id, source and url). Errors are `{ error: "<message>" }`.',
         body: SummarizeBody,
         response: {
           200: VariantAResponse.or(VariantBResponse),
           400: PlainError,
+          401: PlainError,
+          404: PlainError,
           413: PlainError,
           422: PlainError,
           429: PlainError,
@@ -71,7 +87,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       },
     },
     async (request, reply) => {
-      const body = request.body;
+      const body = await withStoredResource(ctx, request, request.body);
       // A failure is thrown as an ApiError with its status; the error handler renders it with presentPlainError.
       const outcome = await summarizer.run(body, { cancellation: new ClientDisconnection(reply) });
       return presentSummary(outcome, body.content !== undefined ? 'B' : 'A', cache.description);
@@ -93,7 +109,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
     const client = new ClientDisconnection(reply, shutdown.signal);
     const keepAlive = setInterval(() => stream.keepAlive(), KEEP_ALIVE_MS);
     try {
-      const outcome = await summarizer.run(query, {
+      const outcome = await summarizer.run(await withStoredResource(ctx, request, query), {
         cancellation: client,
         onProgress: (stage: Stage) => stream.send('progress', { stage }),
       });

@@ -12,7 +12,13 @@ const VariantAFields = {
   abstract: z.string().max(20_000).optional(),
   url: z.string().trim().max(2000).optional(),
   mode: Mode.default('quick'),
+  workspaceId: z.uuid('must be a UUID').optional().describe('With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)'),
+  resourceId: z.uuid('must be a UUID').optional().describe('A resource of workspaceId (the id in the workspace, not a search id)'),
 };
+
+/** A stored resource is named by both ids or by neither. */
+const bothOrNeither = (value: { workspaceId?: string; resourceId?: string }) => (value.workspaceId === undefined) === (value.resourceId === undefined);
+const BOTH_OR_NEITHER = { message: 'send workspaceId and resourceId together', path: ['resourceId'] };
 
 export const SummarizeBody = z
   .object({
@@ -20,10 +26,11 @@ export const SummarizeBody = z
     content: z.string().max(400_000).optional().describe('Variant B: the text to summarise'),
     type: z.enum(['research_paper', 'article', 'book', 'video_transcript']).optional(),
   })
-  .refine((body) => Boolean(body.content || body.id || body.title || body.abstract || body.url), {
-    message: 'Send content (Variant B) or an id, title, abstract or url (Variant A)',
+  .refine((body) => Boolean(body.content || body.id || body.title || body.abstract || body.url || body.resourceId), {
+    message: 'Send content (Variant B) or an id, title, abstract, url or workspaceId and resourceId (Variant A)',
     path: ['content'],
-  });
+  })
+  .refine(bothOrNeither, BOTH_OR_NEITHER);
 documentBody(SummarizeBody, {
   examples: [
     {
@@ -34,7 +41,7 @@ documentBody(SummarizeBody, {
   ],
 });
 
-export const SummarizeQuery = z.object(VariantAFields);
+export const SummarizeQuery = z.object(VariantAFields).refine(bothOrNeither, BOTH_OR_NEITHER);
 
 /** An EventSource's reconnect names the last event it saw. */
 export const StreamHeaders = z.object({

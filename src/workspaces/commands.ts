@@ -81,7 +81,29 @@ async function describeResource(resolve: ResourceResolver, workspaceId: string, 
     };
   }
   const found = await resolveIdentifier(resolve, input.resourceId);
-  const lookedUp: Record<string, unknown> = Object.fromEntries(
+  const record = recordOf(found, input.resourceId);
+  // Only http(s) addresses are saved, whatever the lookup gave (as for a `url` a request sends).
+  const url = input.url ?? record.url;
+  return {
+    workspaceId,
+    resourceId: input.resourceId,
+    workKey: workKeyOf({ doi: found.doi, arxivId: found.arxivId, pmid: found.pmid, url, resourceId: found.id || input.resourceId }),
+    title: input.title ?? record.title,
+    url,
+    type: input.type || record.type,
+    authors: input.authors ?? record.authors,
+    tags: input.tags ?? [],
+    notes: input.notes ?? '',
+    data: { ...record.data, ...data },
+  };
+}
+
+/**
+ * A looked-up record as a resource's fields: text stripped of HTML and bounded as a request's would
+ * be, only http(s) addresses, the kind by the provider. Also fills a resource made from a PDF.
+ */
+export function recordOf(found: ResolvedResource, identifier: string) {
+  const data: Record<string, unknown> = Object.fromEntries(
     Object.entries({
       provider: found.provider,
       sourceId: found.id,
@@ -93,19 +115,12 @@ async function describeResource(resolve: ResourceResolver, workspaceId: string, 
       pdfUrl: httpUrlOf(found.pdfUrl),
     }).filter(([, value]) => value !== undefined && value !== ''),
   );
-  // Only http(s) addresses are saved, whatever the lookup gave (as for a `url` a request sends).
-  const url = input.url ?? httpUrlOf(found.url) ?? null;
   return {
-    workspaceId,
-    resourceId: input.resourceId,
-    workKey: workKeyOf({ doi: found.doi, arxivId: found.arxivId, pmid: found.pmid, url, resourceId: found.id || input.resourceId }),
-    title: input.title ?? (stripHtml(found.title).replace(/\s+/g, ' ').slice(0, LIMITS.title) || input.resourceId),
-    url,
-    type: input.type || TYPE_BY_PROVIDER[found.provider] || null,
-    authors: input.authors ?? found.authors.map((name) => stripHtml(name).slice(0, LIMITS.author)).filter(Boolean).slice(0, LIMITS.authors),
-    tags: input.tags ?? [],
-    notes: input.notes ?? '',
-    data: { ...lookedUp, ...data },
+    title: stripHtml(found.title).replace(/\s+/g, ' ').slice(0, LIMITS.title) || identifier,
+    url: httpUrlOf(found.url) ?? null,
+    type: TYPE_BY_PROVIDER[found.provider] || null,
+    authors: found.authors.map((name) => stripHtml(name).slice(0, LIMITS.author)).filter(Boolean).slice(0, LIMITS.authors),
+    data,
   };
 }
 

@@ -1,3 +1,4 @@
 /** What the rest of the service uses from the workspaces capability. */
 export { revokeShareLinksOfOwner } from './store.js';
 export { resourceCategories, resourceTotals } from './stats.js';
+export { storedResourceText } from './pdfs/summary-source.js';

@@ -4,6 +4,8 @@
  * conflict, the dialect of the request (bearer → B, cookies → A) picks one.
  */
 import type { Dialect } from '../platform/dialect.js';
+import { presentPdf } from './pdfs/presenters.js';
+import type { PdfRow } from './pdfs/store.js';
 import type { AnnotationRow, ResourceRow, ShareLinkRow, WorkspaceWithCounts } from './store.js';
 
 export function presentWorkspace(row: WorkspaceWithCounts) {
@@ -34,7 +36,7 @@ export function presentAnnotation(row: AnnotationRow) {
   };
 }
 
-export function presentResource(row: ResourceRow, annotations: AnnotationRow[] = []) {
+export function presentResource(row: ResourceRow, annotations: AnnotationRow[] = [], pdf: PdfRow | null = null) {
   const createdAt = row.createdAt.toISOString();
   return {
     id: row.id,
@@ -50,6 +52,7 @@ export function presentResource(row: ResourceRow, annotations: AnnotationRow[] =
     createdAt,
     addedAt: createdAt,
     annotations: annotations.map(presentAnnotation),
+    pdf: pdf ? presentPdf(pdf) : null,
   };
 }
 export type PresentedResource = ReturnType<typeof presentResource>;

@@ -3,6 +3,7 @@
  * share links (with the public page) are in their own files and registered from here.
  * Each handler: validated input → user → load → authorize → do → present.
  */
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -44,6 +45,10 @@ import {
   WorkspaceUpdateBody,
   workspaceErrors,
 } from './schemas.js';
+import { createResourceFromPdf, filePartOf, PDF_MULTIPART_LIMITS, type PdfDeps } from './pdfs/commands.js';
+import { pdfFileRoutes, pdfUploadRoute } from './pdfs/routes.js';
+import { RESOURCE_FROM_PDF_BODY } from './pdfs/schemas.js';
+import { findPdf, pdfsByResource } from './pdfs/store.js';
 import { shareRoutes } from './share-routes.js';
 import {
   annotationsByResource,
@@ -61,8 +66,9 @@ const tags = ['workspaces'];
 const TOTAL_HEADER = 'x-total-count';
 
 async function presentResources(db: Db, rows: ResourceRow[]) {
-  const annotations = await annotationsByResource(db, rows.map((row) => row.id));
-  return rows.map((row) => presentResource(row, annotations.get(row.id)));
+  const ids = rows.map((row) => row.id);
+  const [annotations, pdfs] = await Promise.all([annotationsByResource(db, ids), pdfsByResource(db, ids)]);
+  return rows.map((row) => presentResource(row, annotations.get(row.id), pdfs.get(row.id)));
 }
 
 /**
@@ -205,26 +211,15 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  app.post(
-    '/api/workspaces/:id/resources',
-    {
-      config: { auth: 'required', rateLimit: ['user'], idempotent: true },
-      schema: {
-        tags,
-        operationId: 'addResource',
-        summary: 'Add a resource: described (title, url, notes, type, tags, authors, data) or by resourceId, looked up through search',
-        params: IdParams,
-        body: ResourceCreateBody,
-        response: { 201: ResourceResponse, 409: ErrorResponse, 503: ErrorResponse, ...workspaceErrors },
-      },
-    },
-    async (request, reply) => {
-      const user = requireUser(request);
-      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
-      const resource = await addResource(db, ctx.resolveResource, workspace.id, request.body);
-      return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource)));
-    },
-  );
+  const pdfDeps: PdfDeps = { db, blobs: ctx.platform.blobs, wake: () => ctx.wakePdfExtraction() };
+  // Multipart parsing (and its per-request hooks) only where files are uploaded: the resource create
+  // (a JSON body or a PDF) and the PDF upload.
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, { limits: PDF_MULTIPART_LIMITS });
+    addResourceRoute(uploads, ctx, pdfDeps);
+    pdfUploadRoute(uploads, ctx, pdfDeps);
+  });
+  pdfFileRoutes(app, ctx, pdfDeps);
 
   app.patch(
     '/api/workspaces/:id/resources/:resourceId',
@@ -244,8 +239,8 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     async (request) => {
       const resource = await loadResourceOf(db, requireUser(request), request.params.id, request.params.resourceId, 'update');
       const changed = await changeResource(db, resource, request.body);
-      const annotations = await annotationsByResource(db, [changed.id]);
-      return resourceReply(dialectOf(request), presentResource(changed, annotations.get(changed.id)));
+      const [presented] = await presentResources(db, [changed]);
+      return resourceReply(dialectOf(request), presented!);
     },
   );
 
@@ -263,7 +258,10 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const resource = await loadResourceOf(db, requireUser(request), request.params.id, request.params.resourceId, 'delete');
+      const pdf = await findPdf(db, resource.id);
       await removeResource(db, resource);
+      // The row went with the resource; its file is the blob store's to forget.
+      if (pdf) await ctx.platform.blobs.delete(pdf.blobKey).catch(() => undefined);
       return deletedReply(resource.id);
     },
   );
@@ -309,4 +307,48 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   await importRoutes(root, ctx);
   await annotationRoutes(root, ctx);
   await shareRoutes(root, ctx);
+}
+
+/**
+ * POST /api/workspaces/{id}/resources: a JSON body (described, or by resourceId) or a multipart PDF
+ * (field `file`) to make the resource from; the content type decides. Validation is attached rather
+ * than thrown, because a multipart body is read by the handler, not by the schema.
+ */
+function addResourceRoute(root: FastifyInstance, ctx: AppContext, pdfDeps: PdfDeps): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
+  app.post(
+    '/api/workspaces/:id/resources',
+    {
+      config: { auth: 'required', rateLimit: ['user'], idempotent: true },
+      attachValidation: true,
+      schema: {
+        tags,
+        operationId: 'addResource',
+        summary: 'Add a resource: described (title, url, notes, type, tags, authors, data), by resourceId (looked up through search), or made from a PDF (multipart `file`)',
+        description:
+          'The content type decides: `application/json` takes the described (Variant A) or `resourceId` (Variant B) body; `multipart/form-data` a PDF of at most 50 MB (field `file`, judged by its bytes; else 415), kept with the new resource. A resource made from a PDF is titled by the file\'s name until its text is extracted in the background; then a DOI or arXiv id printed on its first two pages is looked up to fill the record (title, authors, abstract, identifiers), else the PDF\'s own Title/Author metadata or its first page\'s title line are used (`data.metadataFrom` says which). The same PDF twice in one workspace is a 409.',
+        params: IdParams,
+        body: ResourceCreateBody,
+        consumes: ['application/json', 'multipart/form-data'],
+        requestBody: RESOURCE_FROM_PDF_BODY,
+        response: { 201: ResourceResponse, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 503: ErrorResponse, ...workspaceErrors },
+      },
+    },
+    async (request, reply) => {
+      const problem = request.validationError;
+      const multipartBody = request.isMultipart();
+      // A multipart body fails the JSON schema by nature; anything else at fault (the path, a bad JSON body) is the answer.
+      if (problem && !(multipartBody && problem.validationContext === 'body')) throw problem;
+      const user = requireUser(request);
+      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      if (multipartBody) {
+        const part = await filePartOf(request);
+        const { resource, pdf } = await createResourceFromPdf(pdfDeps, workspace.id, user.id, part);
+        return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource, [], pdf)));
+      }
+      const resource = await addResource(db, ctx.resolveResource, workspace.id, request.body);
+      return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource)));
+    },
+  );
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { dialectUnion, ErrorResponse, documentBody } from '../platform/openapi.js';
 import { KEPT_TEXT_PATTERN, plainText } from '../platform/sanitize.js';
+import { ResourcePdfSchema } from './pdfs/schemas.js';
 
 export const LIMITS = {
   workspaceName: 200,
@@ -327,6 +328,7 @@ export const ResourceSchema = z.object({
   createdAt: DateTime,
   addedAt: DateTime.describe('= createdAt (Variant B name)'),
   annotations: z.array(AnnotationSchema),
+  pdf: ResourcePdfSchema.nullable().describe('The PDF kept with the resource and its text extraction state; null when it has none'),
 }).meta({ id: 'Resource' });
 
 const WorkspaceSchema = z.object({

@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanPdfText } from '../clean-text.js';
 import { summarize } from '../summarize.js';
 import { PdfTextError } from './errors.js';
-import { closePdfExtractors, extractPdfText, type PdfEngine } from './extract.js';
-import { isPdftotextAvailable } from './pdftotext-engine.js';
+import { closePdfExtractors, extractPdfText, readPdfInfo, type PdfEngine } from './extract.js';
+import { isPdfinfoAvailable, isPdftotextAvailable } from './pdftotext-engine.js';
 import { makeEncryptedPdf, makeImageOnlyPdf, makeTextPdf, makeTwoColumnPdf } from './test-support/make-pdf.js';
 
 const fixture = (name: string): Buffer =>
@@ -148,5 +148,22 @@ describe('extractPdfText with pdf.js: jobs waiting for a worker', () => {
     controller.abort();
     await expectPdfError(waiting, 'aborted');
     expect((await busy).pages).toBe(13);
+  });
+});
+
+describe('readPdfInfo', () => {
+  const specter = fixture('specter-acl2020-2col.pdf');
+  for (const engine of ['auto', 'pdfjs'] as const) {
+    it(`reads Title and Author from a real paper's information dictionary (${engine}${engine === 'auto' ? ': pdfinfo when installed' : ''})`, async () => {
+      if (engine === 'auto') expect(typeof (await isPdfinfoAvailable())).toBe('boolean');
+      const info = await readPdfInfo(specter, { engine });
+      expect(info.title).toBe('SPECTER: Document-level Representation Learning using Citation-informed Transformers');
+      expect(info.author).toBe('Arman Cohan ; Sergey Feldman ; Iz Beltagy ; Doug Downey ; Daniel Weld');
+    });
+  }
+
+  it('gives nothing for a PDF without them, and refuses a non-PDF', async () => {
+    expect(await readPdfInfo(await makeTextPdf(['Plain text and no metadata of note.']))).toMatchObject({ author: undefined });
+    await expectPdfError(readPdfInfo(Buffer.from('not a pdf at all')), 'not_pdf');
   });
 });

@@ -7,7 +7,8 @@
 import { closeCleanWorkers } from './clean-off-thread.js';
 import { PdfTextError } from './errors.js';
 import { closePdfjsWorkers, extractWithPdfjs, type EngineResult } from './pdfjs-engine.js';
-import { extractWithPdftotext, isPdftotextAvailable } from './pdftotext-engine.js';
+import { extractWithPdftotext, isPdfinfoAvailable, isPdftotextAvailable, readInfoWithPdfinfo } from './pdftotext-engine.js';
+import type { PdfInfo } from './pdfjs-protocol.js';
 import { hasPdfSignature } from './signature.js';
 
 export type PdfEngine = 'pdftotext' | 'pdfjs';
@@ -89,6 +90,22 @@ export async function extractPdfText(
     truncated = true;
   }
   return { text, pages: result.pages, engine: usedEngine, truncated };
+}
+
+/**
+ * The document information dictionary's Title and Author (poppler's `pdfinfo` when installed, else
+ * pdf.js in its worker; no page text is read),
+ * for a record made from a PDF when no identifier is found in its text.
+ */
+export async function readPdfInfo(pdf: Buffer | Uint8Array, options: { signal?: AbortSignal; timeoutMs?: number; engine?: 'auto' | 'pdfjs' } = {}): Promise<PdfInfo> {
+  if (!hasPdfSignature(pdf)) throw new PdfTextError('not_pdf', 'The file is not a PDF');
+  const timeoutMs = options.timeoutMs ?? PDF_EXTRACT_TIMEOUT_MS;
+  if (options.engine !== 'pdfjs' && (await isPdfinfoAvailable())) {
+    const read = await readInfoWithPdfinfo(pdf, { timeoutMs, signal: options.signal }).catch(() => null);
+    if (read) return read;
+  }
+  const result = await extractWithPdfjs(pdf, { maxChars: 0, timeoutMs, signal: options.signal, infoOnly: true });
+  return result.info ?? {};
 }
 
 /** Stops idle extraction and cleaning workers (call on shutdown). */

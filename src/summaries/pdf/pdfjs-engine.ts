@@ -7,19 +7,22 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { PdfTextError } from './errors.js';
-import type { PdfjsJob, PdfjsResult } from './pdfjs-protocol.js';
+import type { PdfInfo, PdfjsJob, PdfjsResult } from './pdfjs-protocol.js';
 import { IdleWorkers, startWorker } from './worker-thread.js';
 
 export interface EngineOptions {
   maxChars: number;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** pdf.js only: read the information dictionary instead of the text. */
+  infoOnly?: boolean;
 }
 
 export interface EngineResult {
   text: string;
   pages: number;
   truncated: boolean;
+  info?: PdfInfo;
 }
 
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
@@ -75,7 +78,7 @@ function run(pending: PendingJob): void {
   const onMessage = (result: PdfjsResult): void => {
     if (result.id !== job.id) return;
     finish(true, () => {
-      if (result.ok) pending.resolve({ text: result.text, pages: result.pages, truncated: result.truncated });
+      if (result.ok) pending.resolve({ text: result.text, pages: result.pages, truncated: result.truncated, info: result.info });
       else pending.reject(new PdfTextError(result.code, result.message));
     });
   };
@@ -121,7 +124,7 @@ export function extractWithPdfjs(data: Uint8Array, options: EngineOptions): Prom
       options.timeoutMs,
     );
     const pending: PendingJob = {
-      job: { id: nextId++, data: copy, maxChars: options.maxChars },
+      job: { id: nextId++, data: copy, maxChars: options.maxChars, infoOnly: options.infoOnly },
       options,
       deadline: Date.now() + options.timeoutMs,
       resolve,

@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { layoutPageText, type PositionedText } from './pdfjs-layout.js';
-import type { PdfjsJob, PdfjsResult } from './pdfjs-protocol.js';
+import type { PdfInfo, PdfjsJob, PdfjsResult } from './pdfjs-protocol.js';
 
 interface RawTextItem {
   str?: string;
@@ -31,6 +31,10 @@ function classify(error: unknown): { code: 'encrypted' | 'invalid'; message: str
   return { code: 'invalid', message: `The PDF could not be read: ${message}` };
 }
 
+function infoString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim().slice(0, 1000) : undefined;
+}
+
 async function extract(job: PdfjsJob): Promise<PdfjsResult> {
   const loadingTask = getDocument({
     data: job.data,
@@ -42,6 +46,11 @@ async function extract(job: PdfjsJob): Promise<PdfjsResult> {
   });
   try {
     const document = await loadingTask.promise;
+    if (job.infoOnly) {
+      const { info } = (await document.getMetadata()) as unknown as { info?: Record<string, unknown> };
+      const found: PdfInfo = { title: infoString(info?.Title), author: infoString(info?.Author) };
+      return { id: job.id, ok: true, text: '', pages: document.numPages, truncated: false, info: found };
+    }
     const pages: string[] = [];
     let length = 0;
     let truncated = false;

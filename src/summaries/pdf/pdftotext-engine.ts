@@ -8,6 +8,7 @@ import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { PdfTextError } from './errors.js';
 import type { EngineOptions, EngineResult } from './pdfjs-engine.js';
+import type { PdfInfo } from './pdfjs-protocol.js';
 
 const PDFTOTEXT = 'pdftotext';
 let availability: Promise<boolean> | undefined;
@@ -23,6 +24,39 @@ async function findOnPath(command: string): Promise<boolean> {
     }
   }
   return false;
+}
+
+let pdfinfoAvailability: Promise<boolean> | undefined;
+
+/** Whether poppler's `pdfinfo` is on PATH (looked up once per process). */
+export function isPdfinfoAvailable(): Promise<boolean> {
+  pdfinfoAvailability ??= findOnPath('pdfinfo');
+  return pdfinfoAvailability;
+}
+
+/**
+ * The information dictionary's Title and Author through `pdfinfo -enc UTF-8 -` (bytes on stdin): it
+ * starts in milliseconds where a pdf.js worker takes seconds to load. Rejects on any failure (the
+ * caller falls back to pdf.js).
+ */
+export function readInfoWithPdfinfo(data: Uint8Array, options: { timeoutMs: number; signal?: AbortSignal }): Promise<PdfInfo> {
+  return new Promise<PdfInfo>((resolve, reject) => {
+    const child = spawn('pdfinfo', ['-enc', 'UTF-8', '-'], { stdio: ['pipe', 'pipe', 'ignore'], signal: options.signal, timeout: options.timeoutMs, killSignal: 'SIGKILL' });
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      // The fields come first; a few KB are plenty.
+      if (output.length < 65_536) output += chunk;
+    });
+    child.stdin.on('error', () => undefined);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`pdfinfo exited with ${code}`));
+      const field = (name: string) => new RegExp(`^${name}:[ \\t]*(.*)$`, 'm').exec(output)?.[1]?.trim().slice(0, 1000) || undefined;
+      resolve({ title: field('Title'), author: field('Author') });
+    });
+    child.stdin.end(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  });
 }
 
 /** Whether `pdftotext` is on PATH (looked up once per process). */

@@ -384,9 +384,37 @@ export interface paths {
         /** Resources of a workspace with their annotations, newest first (limit/offset; total in X-Total-Count) */
         get: operations["listResources"];
         put?: never;
-        /** Add a resource: described (title, url, notes, type, tags, authors, data) or by resourceId, looked up through search */
+        /**
+         * Add a resource: described (title, url, notes, type, tags, authors, data), by resourceId (looked up through search), or made from a PDF (multipart `file`)
+         * @description The content type decides: `application/json` takes the described (Variant A) or `resourceId` (Variant B) body; `multipart/form-data` a PDF of at most 50 MB (field `file`, judged by its bytes; else 415), kept with the new resource. A resource made from a PDF is titled by the file's name until its text is extracted in the background; then a DOI or arXiv id printed on its first two pages is looked up to fill the record (title, authors, abstract, identifiers), else the PDF's own Title/Author metadata or its first page's title line are used (`data.metadataFrom` says which). The same PDF twice in one workspace is a 409.
+         */
         post: operations["addResource"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/resources/{resourceId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The resource's PDF, streamed: inline (or `?download=true` as an attachment), with its ETag and single byte ranges
+         * @description `Content-Disposition` carries the uploaded name (RFC 6266: an ASCII `filename` and the exact name as `filename*`). `ETag` is the file's SHA-256 in quotes: `If-None-Match` with it answers 304. `Accept-Ranges: bytes`: one `Range` gets 206 with `Content-Range`, a range past the end 416 (`Content-Range: bytes *\/<size>`), several ranges the whole file; `If-Range` with another ETag gets the whole file.
+         */
+        get: operations["getResourcePdf"];
+        /**
+         * Attach a PDF to a resource (multipart field `file`, at most 50 MB), replacing any earlier one; its text is extracted in the background
+         * @description The file is judged by its bytes (`%PDF-` at its start; else 415) and streamed to the blob store. The answer comes once it is stored: the resource with `pdf.extraction: "pending"`; poll the resource until `ready` (text stored per page, for search and deep summaries) or `failed` with `pdf.error` (e.g. a scan without a text layer, an encrypted file).
+         */
+        put: operations["putResourcePdf"];
+        post?: never;
+        /** Remove the resource's PDF, its extracted text and its file (the resource stays) */
+        delete: operations["deleteResourcePdf"];
         options?: never;
         head?: never;
         patch?: never;
@@ -641,7 +669,7 @@ export interface paths {
         put?: never;
         /**
          * Summarise a paper: by content (Variant B) or by id/source/title/abstract/url/mode (Variant A)
-         * @description mode `quick` summarises title + abstract; `deep` the text of the paper's PDF (never falls back); `auto` tries deep and falls back to quick. A cached summary is served only for the same input (title + abstract; for deep, title + id, source and url). Errors are `{ error: "<message>" }`.
+         * @description mode `quick` summarises title + abstract; `deep` the text of the paper's PDF (never falls back); `auto` tries deep and falls back to quick. With `workspaceId` and `resourceId` (signed in, a resource you may read; else 401/404) the resource's own title, abstract and stored PDF text are used: deep needs no outbound fetch, and is a 422 while the resource has no extracted PDF. A cached summary is served only for the same input (title + abstract; for deep, title + id, source and url). Errors are `{ error: "<message>" }`.
          */
         post: operations["summarize"];
         delete?: never;
@@ -759,7 +787,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
+                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
                 message: string;
                 details?: {
                     /** @description The (first) field at fault */
@@ -966,6 +994,8 @@ export interface components {
              */
             addedAt: string;
             annotations: components["schemas"]["Annotation"][];
+            /** @description The PDF kept with the resource and its text extraction state; null when it has none */
+            pdf: components["schemas"]["ResourcePdf"] | null;
         };
         ResourceAnalytics: {
             savedResources: number;
@@ -1036,6 +1066,26 @@ export interface components {
             data?: {
                 [key: string]: unknown;
             };
+        };
+        /** @description The PDF kept with a resource (GET /api/workspaces/{id}/resources/{resourceId}/pdf) */
+        ResourcePdf: {
+            /** @description The name it was uploaded with */
+            filename: string;
+            /** @description Bytes */
+            size: number;
+            /** @description Hex SHA-256 of the file; the download's ETag is this in quotes */
+            sha256: string;
+            /**
+             * @description `pending` until its text is extracted (off the request path), then `ready` or `failed`
+             * @enum {string}
+             */
+            extraction: "pending" | "ready" | "failed";
+            /** @description Why extraction failed, in words a user can act on (e.g. a scan without a text layer, an encrypted file) */
+            error?: string;
+            /** @description Page count, once known */
+            pages?: number;
+            /** Format: date-time */
+            uploadedAt: string;
         };
         /**
          * @example {
@@ -3461,6 +3511,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ResourceCreateInput"];
+                "multipart/form-data": {
+                    /** @description A PDF of at most 50 MB to make the resource from: its record is filled once its text is extracted (a DOI or arXiv id on its first pages looked up, else the PDF's own title and authors) */
+                    file: Blob;
+                };
             };
         };
         responses: {
@@ -3532,6 +3586,410 @@ export interface operations {
             };
             /** @description Too large */
             413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A Content-Type the route does not read */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getResourcePdf: {
+        parameters: {
+            query?: {
+                /** @description `true`: `Content-Disposition: attachment` (save) instead of `inline` (view) */
+                download?: "0" | "1" | "true" | "false";
+            };
+            header?: {
+                /** @description One byte range (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`); several ranges get the whole file */
+                range?: string;
+                "if-none-match"?: string;
+                "if-range"?: string;
+            };
+            path: {
+                id: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": Blob;
+                };
+            };
+            /** @description The byte range asked for (Content-Range says which) */
+            206: {
+                headers: {
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": Blob;
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Blob;
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            416: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putResourcePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description A PDF (judged by its bytes: it must start with %PDF-) of at most 50 MB */
+                    file: Blob;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A Content-Type the route does not read */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteResourcePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5338,6 +5796,10 @@ export interface operations {
                 abstract?: string;
                 url?: string;
                 mode?: "quick" | "deep" | "auto";
+                /** @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch) */
+                workspaceId?: string;
+                /** @description A resource of workspaceId (the id in the workspace, not a search id) */
+                resourceId?: string;
             };
             header?: {
                 /** @description Sent by an EventSource when it reconnects; `end` (a finished stream) is answered 204 */
@@ -5434,6 +5896,16 @@ export interface operations {
                      * @enum {string}
                      */
                     mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId?: string;
                     /** @description Variant B: the text to summarise */
                     content?: string;
                     /** @enum {string} */
@@ -5456,6 +5928,27 @@ export interface operations {
             };
             /** @description Invalid input: details.field names the field */
             400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlainError"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlainError"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -92,3 +92,17 @@ export function makeImageOnlyPdf(): Promise<Buffer> {
 export function makeEncryptedPdf(text: string): Promise<Buffer> {
   return makeTextPdf([text], { userPassword: 'secret', ownerPassword: 'owner', pdfVersion: '1.7' });
 }
+
+/** One text per page, in order, with the information dictionary's Title and Author when given. */
+export function makePagedPdf(pages: string[], info: { Title?: string; Author?: string } = {}): Promise<Buffer> {
+  return render(
+    (doc) => {
+      doc.font('Helvetica').fontSize(12);
+      pages.forEach((text, index) => {
+        if (index > 0) doc.addPage();
+        doc.text(text, { align: 'left' });
+      });
+    },
+    { info },
+  );
+}

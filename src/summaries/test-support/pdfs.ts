@@ -1,0 +1,2 @@
+/** PDFs made inside tests, for other capabilities' tests (workspaces keep PDFs): see pdf/test-support/make-pdf.ts. */
+export { makeEncryptedPdf, makeImageOnlyPdf, makePagedPdf } from '../pdf/test-support/make-pdf.js';

@@ -1,0 +1,95 @@
+/**
+ * What the PDF routes do once the caller is authorised: receive the upload into the blob store, record
+ * it (replacing an earlier file, whose blob goes once the new one is recorded), and remove it.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
+import type { BlobStore } from '../../platform/blob-store.js';
+import type { Db } from '../../platform/db/client.js';
+import { conflict, notFound, validationError } from '../../platform/errors.js';
+import { LIMITS } from '../schemas.js';
+import { deleteResourceRow, insertResourceIfRoom, type ResourceRow } from '../store.js';
+import { deletePdfRow, replacePdf, type PdfRow } from './store.js';
+import { cleanFilename, MAX_PDF_BYTES, pdfTooLarge, receivePdf } from './upload.js';
+
+export interface PdfDeps {
+  db: Db;
+  blobs: BlobStore;
+  /** Tells this process's extraction worker there is work. */
+  wake(): void;
+}
+
+/** Limits of the multipart parser in the upload scope: one file, nothing else worth keeping. */
+export const PDF_MULTIPART_LIMITS = { fileSize: MAX_PDF_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 } as const;
+
+/** The request's multipart part named `file`; 400 naming the field otherwise. */
+export async function filePartOf(request: FastifyRequest): Promise<MultipartFile> {
+  if (!request.isMultipart()) throw validationError('file', 'required', 'Send the PDF as multipart/form-data in a field named "file"');
+  const part = await request.file({ limits: PDF_MULTIPART_LIMITS }).catch((error: { code?: string }) => {
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw pdfTooLarge();
+    throw error;
+  });
+  if (!part || part.fieldname !== 'file') throw validationError('file', 'required', 'Send the PDF in a field named "file"');
+  return part;
+}
+
+async function forget(blobs: BlobStore, key: string | null): Promise<void> {
+  if (key) await blobs.delete(key).catch(() => undefined);
+}
+
+/** Stores the upload as the resource's PDF (pending extraction), replacing any earlier one. */
+export async function attachPdf(deps: PdfDeps, resource: ResourceRow, userId: string, part: MultipartFile): Promise<PdfRow> {
+  const received = await receivePdf(deps.blobs, resource.workspaceId, part.file);
+  const recorded = await replacePdf(deps.db, { resourceId: resource.id, uploadedBy: userId, filename: cleanFilename(part.filename), ...received }).catch(
+    async (error: unknown) => {
+      await forget(deps.blobs, received.blobKey);
+      throw error;
+    },
+  );
+  if (!recorded) {
+    await forget(deps.blobs, received.blobKey);
+    throw notFound('Resource');
+  }
+  await forget(deps.blobs, recorded.previousKey);
+  deps.wake();
+  return recorded.row;
+}
+
+/**
+ * A new resource made from an uploaded PDF: titled by the file's name until extraction fills its
+ * record. The same file twice in one workspace is the same work (409), as adding decides.
+ */
+export async function createResourceFromPdf(deps: PdfDeps, workspaceId: string, userId: string, part: MultipartFile): Promise<{ resource: ResourceRow; pdf: PdfRow }> {
+  const filename = cleanFilename(part.filename);
+  const received = await receivePdf(deps.blobs, workspaceId, part.file);
+  try {
+    const title = filename.replace(/\.pdf$/i, '').replace(/[_]+/g, ' ').trim().slice(0, LIMITS.title) || 'Untitled PDF';
+    const added = await insertResourceIfRoom(
+      deps.db,
+      { workspaceId, resourceId: null, workKey: `pdf:${received.sha256}`, title, url: null, type: 'document', authors: [], tags: [], notes: '', data: { metadataFrom: 'filename' } },
+      LIMITS.resourcesPerWorkspace,
+    );
+    if (!('row' in added)) {
+      if (added.refused === 'no_workspace') throw notFound('Workspace');
+      if (added.refused === 'full') throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources`, { field: 'workspace', reason: 'too_many_resources' });
+      throw conflict('This PDF is already in the workspace', { field: 'file', reason: 'duplicate' });
+    }
+    const recorded = await replacePdf(deps.db, { resourceId: added.row.id, uploadedBy: userId, filename, fillMetadata: true, ...received }).catch(async (error: unknown) => {
+      await deps.db.transaction((tx) => deleteResourceRow(tx, added.row.id));
+      throw error;
+    });
+    if (!recorded) throw notFound('Resource');
+    deps.wake();
+    return { resource: added.row, pdf: recorded.row };
+  } catch (error) {
+    await forget(deps.blobs, received.blobKey);
+    throw error;
+  }
+}
+
+/** Removes the resource's PDF, its pages and its file; false when it had none. */
+export async function removePdf(deps: Pick<PdfDeps, 'db' | 'blobs'>, resourceId: string): Promise<boolean> {
+  const key = await deletePdfRow(deps.db, resourceId);
+  await forget(deps.blobs, key);
+  return key !== null;
+}

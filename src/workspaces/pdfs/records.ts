@@ -1,0 +1,52 @@
+/** Fills the record of a resource made from a PDF with what was found in the PDF (extraction.ts). */
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { resourcePdfs, workspaceResources } from '../../platform/db/schema.js';
+import type { PdfRow } from './store.js';
+
+export interface FoundRecord {
+  title?: string;
+  authors?: string[];
+  url?: string | null;
+  type?: string | null;
+  /** Merged into the resource's `data` (the found fields win). */
+  data: Record<string, unknown>;
+  /** The work's identity (a DOI, an arXiv id): set unless the workspace already holds that work. */
+  workKey?: string | null;
+}
+
+/**
+ * Writes the found fields, only while the resource's PDF is still the file they were read from and
+ * the resource was made from it. A work the workspace already holds keeps the PDF's own key (the
+ * unique work key would refuse it): the record is filled all the same.
+ */
+export async function fillResourceRecord(db: Db, pdf: PdfRow, found: FoundRecord): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ workspaceId: workspaceResources.workspaceId })
+      .from(workspaceResources)
+      .innerJoin(resourcePdfs, eq(resourcePdfs.resourceId, workspaceResources.id))
+      .where(and(eq(workspaceResources.id, pdf.resourceId), eq(resourcePdfs.blobKey, pdf.blobKey), eq(resourcePdfs.fillMetadata, true)))
+      .for('update');
+    if (!current) return;
+    let workKey = found.workKey ?? undefined;
+    if (workKey) {
+      const [taken] = await tx
+        .select({ id: workspaceResources.id })
+        .from(workspaceResources)
+        .where(and(eq(workspaceResources.workspaceId, current.workspaceId), eq(workspaceResources.workKey, workKey), ne(workspaceResources.id, pdf.resourceId)));
+      if (taken) workKey = undefined;
+    }
+    await tx
+      .update(workspaceResources)
+      .set({
+        ...(found.title ? { title: found.title } : {}),
+        ...(found.authors?.length ? { authors: found.authors } : {}),
+        ...(found.url ? { url: found.url } : {}),
+        ...(found.type ? { type: found.type } : {}),
+        ...(workKey ? { workKey } : {}),
+        data: sql`${workspaceResources.data} || ${JSON.stringify(found.data)}::jsonb`,
+      })
+      .where(eq(workspaceResources.id, pdf.resourceId));
+  });
+}

@@ -1,0 +1,173 @@
+/**
+ * Queries of resources' PDFs and their extracted pages. A row is `pending` until a worker claims it
+ * (a lease in `claimed_until`), then `ready` with its pages or `failed` with a reason. Every write
+ * of a result names the blob it was computed from, so a worker that finishes after the PDF was
+ * replaced or removed writes nothing.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../platform/db/client.js';
+import { resourcePdfPages, resourcePdfs, workspaceResources } from '../../platform/db/schema.js';
+
+export type PdfRow = typeof resourcePdfs.$inferSelect;
+
+/** Pages are written this many to a statement: one round trip per batch, well under the parameter limit. */
+const PAGE_BATCH = 100;
+
+export async function findPdf(db: Db | Tx, resourceId: string): Promise<PdfRow | null> {
+  const [row] = await db.select().from(resourcePdfs).where(eq(resourcePdfs.resourceId, resourceId));
+  return row ?? null;
+}
+
+/** The PDFs of several resources at once, by resource id. */
+export async function pdfsByResource(db: Db, resourceIds: string[]): Promise<Map<string, PdfRow>> {
+  const found = new Map<string, PdfRow>();
+  if (resourceIds.length === 0) return found;
+  const rows = await db
+    .select()
+    .from(resourcePdfs)
+    // An array literal, as store.ts passes one: a JS array would be spread into a list of parameters.
+    .where(sql`${resourcePdfs.resourceId} = any(${`{${resourceIds.join(',')}}`}::uuid[])`);
+  for (const row of rows) found.set(row.resourceId, row);
+  return found;
+}
+
+export interface StoredPdf {
+  resourceId: string;
+  blobKey: string;
+  filename: string;
+  byteSize: number;
+  sha256: string;
+  uploadedBy: string;
+  fillMetadata?: boolean;
+}
+
+/**
+ * Records a newly stored file as the resource's PDF, pending extraction, in place of any earlier one
+ * (whose pages go); returns the earlier file's blob key for the caller to delete, and null when the
+ * resource is gone (removed while the file was uploading).
+ */
+export async function replacePdf(db: Db, stored: StoredPdf): Promise<{ row: PdfRow; previousKey: string | null } | null> {
+  return db.transaction(async (tx) => {
+    const [resource] = await tx.select({ id: workspaceResources.id }).from(workspaceResources).where(eq(workspaceResources.id, stored.resourceId)).for('update');
+    if (!resource) return null;
+    const previous = await findPdf(tx, stored.resourceId);
+    const values = {
+      blobKey: stored.blobKey,
+      filename: stored.filename,
+      byteSize: stored.byteSize,
+      sha256: stored.sha256,
+      uploadedBy: stored.uploadedBy,
+      extraction: 'pending',
+      extractionError: null,
+      pageCount: null,
+      claimedUntil: null,
+      attempts: 0,
+      fillMetadata: stored.fillMetadata ?? false,
+      updatedAt: sql`now()`,
+    };
+    await tx.delete(resourcePdfPages).where(eq(resourcePdfPages.resourceId, stored.resourceId));
+    const [row] = await tx
+      .insert(resourcePdfs)
+      .values({ resourceId: stored.resourceId, ...values })
+      .onConflictDoUpdate({ target: resourcePdfs.resourceId, set: values })
+      .returning();
+    if (!row) throw new Error('PDF upsert returned no row');
+    return { row, previousKey: previous && previous.blobKey !== stored.blobKey ? previous.blobKey : null };
+  });
+}
+
+/** Removes a resource's PDF and its pages; the removed file's blob key, or null when there was none. */
+export async function deletePdfRow(db: Db, resourceId: string): Promise<string | null> {
+  const [row] = await db.delete(resourcePdfs).where(eq(resourcePdfs.resourceId, resourceId)).returning({ blobKey: resourcePdfs.blobKey });
+  return row?.blobKey ?? null;
+}
+
+/**
+ * Claims the oldest pending PDF nobody holds (no lease, or a lease run out) for `leaseMs`, counting
+ * the attempt. `FOR UPDATE SKIP LOCKED` lets processes on one PostgreSQL claim side by side: each row
+ * goes to one of them.
+ */
+export async function claimPendingPdf(db: Db, leaseMs: number): Promise<PdfRow | null> {
+  const result = await db.execute(sql`
+    update ${resourcePdfs}
+       set claimed_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = attempts + 1
+     where resource_id = (
+       select resource_id from ${resourcePdfs}
+        where extraction = 'pending' and (claimed_until is null or claimed_until < now())
+        order by created_at
+        limit 1
+        for update skip locked)
+     returning resource_id`);
+  // Both drivers answer raw SQL with `{ rows }`.
+  const claimed = (result as { rows: Array<{ resource_id: string }> }).rows[0]?.resource_id;
+  return claimed ? findPdf(db, claimed) : null;
+}
+
+/** Extends a live worker's lease; false when the row is no longer this file's pending one. */
+export async function renewClaim(db: Db, resourceId: string, blobKey: string, leaseMs: number): Promise<boolean> {
+  const rows = await db
+    .update(resourcePdfs)
+    .set({ claimedUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval` })
+    .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')))
+    .returning({ id: resourcePdfs.resourceId });
+  return rows.length > 0;
+}
+
+/** Gives a claim back (a transient failure: the database or the store was down); tried again after `retryInMs`. */
+export async function releaseClaim(db: Db, resourceId: string, blobKey: string, retryInMs: number): Promise<void> {
+  await db
+    .update(resourcePdfs)
+    .set({ claimedUntil: sql`now() + ${`${retryInMs} milliseconds`}::interval` })
+    .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')));
+}
+
+/**
+ * Frees every lease: only for the embedded database, which one process alone can open, so a lease
+ * found at start-up was left by a process that is gone.
+ */
+export async function releaseAllClaims(db: Db): Promise<void> {
+  await db.update(resourcePdfs).set({ claimedUntil: null }).where(eq(resourcePdfs.extraction, 'pending'));
+}
+
+/**
+ * Stores the pages of the file `blobKey` and marks it ready, all or nothing; false (and nothing
+ * written) when the resource's PDF is no longer that file.
+ */
+export async function storePages(db: Db, resourceId: string, blobKey: string, pages: string[], pageCount: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(resourcePdfs)
+      .set({ extraction: 'ready', extractionError: null, pageCount, claimedUntil: null, updatedAt: sql`now()` })
+      .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')))
+      .returning({ id: resourcePdfs.resourceId });
+    if (!row) return false;
+    await tx.delete(resourcePdfPages).where(eq(resourcePdfPages.resourceId, resourceId));
+    for (let first = 0; first < pages.length; first += PAGE_BATCH) {
+      const batch = pages.slice(first, first + PAGE_BATCH).map((text, index) => ({ resourceId, page: first + index + 1, text }));
+      await tx.insert(resourcePdfPages).values(batch);
+    }
+    return true;
+  });
+}
+
+/** Marks the file `blobKey` failed with a reason a user can act on. */
+export async function markFailed(db: Db, resourceId: string, blobKey: string, reason: string, pageCount: number | null = null): Promise<boolean> {
+  const rows = await db
+    .update(resourcePdfs)
+    .set({ extraction: 'failed', extractionError: reason, pageCount, claimedUntil: null, updatedAt: sql`now()` })
+    .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')))
+    .returning({ id: resourcePdfs.resourceId });
+  return rows.length > 0;
+}
+
+/** The text of a ready PDF, pages in order, with the file's hash (for caching what is computed from it). */
+export async function readyPdfText(db: Db, resourceId: string): Promise<{ sha256: string; pages: string[] } | null> {
+  const pdf = await findPdf(db, resourceId);
+  if (!pdf || pdf.extraction !== 'ready') return null;
+  const rows = await db
+    .select({ text: resourcePdfPages.text })
+    .from(resourcePdfPages)
+    .where(eq(resourcePdfPages.resourceId, resourceId))
+    .orderBy(resourcePdfPages.page);
+  return { sha256: pdf.sha256, pages: rows.map((row) => row.text) };
+}
