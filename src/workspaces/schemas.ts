@@ -113,7 +113,6 @@ export const ResourceListQuery = ListQuery.extend({
   path: ['yearTo'],
   message: 'must not be before yearFrom',
 });
-export type ResourceListInput = z.output<typeof ResourceListQuery>;
 
 /**
  * The fields a workspace is created or changed with; `name` (Variant B) and `title` (Variant A) are the

@@ -195,6 +195,8 @@ const SORT_KEYS: Record<ResourceSort, SQL> = {
   added: sql`${workspaceResources.createdAt}`,
 };
 
+const NULLABLE_SORTS: ReadonlySet<ResourceSort> = new Set(['author', 'year', 'venue']);
+
 /** `%`, `_` and the escape character itself, taken literally by LIKE. */
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -223,7 +225,8 @@ export async function queryResources(db: Db, workspaceId: string, query: Resourc
     .select()
     .from(workspaceResources)
     .where(where)
-    .orderBy(sql`${SORT_KEYS[query.sort]} ${direction} nulls last`, sql`${workspaceResources.id} ${direction}`)
+    // `nulls last` only where a key may be missing: on title and added it would keep the index from giving the order.
+    .orderBy(sql`${SORT_KEYS[query.sort]} ${direction}${NULLABLE_SORTS.has(query.sort) ? sql` nulls last` : sql``}`, sql`${workspaceResources.id} ${direction}`)
     .limit(query.limit)
     .offset(query.offset);
   const [counted] = await db.select({ total: count() }).from(workspaceResources).where(where);
