@@ -115,6 +115,12 @@ export function LibraryView({ workspaceId, resourceCount, tools }: { workspaceId
     }
   }, [open]);
 
+  // A page past the end (its last resources removed or moved): the last page that has some.
+  const pastTheEnd = page.data !== undefined && !page.isPlaceholderData && rows.length === 0 && total > 0 && state.page > pages;
+  useEffect(() => {
+    if (pastTheEnd) setParams(writeLibraryState({ ...state, page: pages }), { replace: true });
+  });
+
   const backToList = () => {
     if (open) document.getElementById(`open-${open.id}`)?.focus();
   };
@@ -211,9 +217,9 @@ export function LibraryView({ workspaceId, resourceCount, tools }: { workspaceId
                             to={{ search: writeLibraryState({ ...state, open: resource.id }).toString() }}
                             aria-current={isOpen ? 'true' : undefined}
                             onClick={() => {
-                              focusPanel.current = true;
                               // Already open: the effect will not run again, so focus it here.
                               if (isOpen) panelRef.current?.focus();
+                              else focusPanel.current = true;
                             }}
                           >
                             {resource.title}
