@@ -290,6 +290,14 @@ describe('OpenAPI document', () => {
     const ids: Record<string, string> = { '/api/workspaces/{id}': workspaceId, '/api/resources/{id}': resourceId, '/api/annotations/{id}': annotationId };
     const urlOf = (path: string) =>
       path.replace('{resourceId}', resourceId).replace(/^(\/api\/\w+\/)\{id\}/, (prefix, base: string) => base + (ids[`${base}{id}`] ?? '{id}'));
+    // A bulk body names resources (and a target workspace) by id: a fresh resource and workspace take the examples' places.
+    const concrete = async (path: string, example: unknown): Promise<unknown> => {
+      if (!path.includes('/resources/bulk/')) return example;
+      const made = (await t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/resources`, headers: user.bearer, payload: { title: `Bulk ${path}` } })).json<{ resource: { id: string } }>().resource.id;
+      const target = (await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 'Target' } })).json<{ workspace: { id: string } }>().workspace.id;
+      const body = example as { resourceIds?: string[]; targetWorkspaceId?: string };
+      return { ...body, resourceIds: [made], ...(body.targetWorkspaceId ? { targetWorkspaceId: target } : {}) };
+    };
     // A refresh token comes from a sign-in (the cookie does as well); no fixed example can carry a live one.
     const withoutExamples = new Set(['POST /api/auth/refresh']);
     // Signed up from its example, the example account signs in and changes its password from theirs.
@@ -311,7 +319,7 @@ describe('OpenAPI document', () => {
       for (const example of examples) {
         expect(conforms(schema, example), `${name} example ${JSON.stringify(example)}`).toBeNull();
         const headers = path === '/api/auth/update-password' ? exampleAccount : path.startsWith('/api/auth/') ? {} : user.bearer;
-        const response = await t.app.inject({ method: method as 'POST', url: urlOf(path), headers, payload: example as object });
+        const response = await t.app.inject({ method: method as 'POST', url: urlOf(path), headers, payload: (await concrete(path, example)) as object });
         expect(response.statusCode, `${name} ${JSON.stringify(example)}: ${response.body.slice(0, 300)}`).toBeLessThan(300);
         if (path === '/api/auth/signin') exampleAccount = { authorization: `Bearer ${response.json<{ session: { access_token: string } }>().session.access_token}` };
         sent++;

@@ -4,19 +4,26 @@
  */
 import type { ResolvedResource, ResourceResolver } from '../context.js';
 import { hashToken, randomToken, seal, unseal } from '../platform/crypto.js';
-import type { Db } from '../platform/db/client.js';
+import type { Db, Tx } from '../platform/db/client.js';
 import { ApiError, conflict, notFound, serviceUnavailable } from '../platform/errors.js';
 import { stripHtml } from '../platform/sanitize.js';
-import { httpUrlOf, LIMITS, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
+import { httpUrlOf, LIMITS, type BulkTagInput, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
 import {
   countAnnotations,
+  countResources,
   deleteResourceRow,
+  deleteResourceRows,
   insertAnnotation,
   insertResourceIfRoom,
   insertShareLink,
   lockResource,
+  lockResourcesOf,
+  lockWorkspaces,
+  moveResourceRows,
+  setTags,
   touchWorkspace,
   updateResourceRow,
+  workKeysIn,
   type AnnotationRow,
   type NewResourceRow,
   type ResourceRow,
@@ -161,6 +168,89 @@ export async function removeResource(db: Db, resource: ResourceRow): Promise<voi
   await db.transaction(async (tx) => {
     if (!(await deleteResourceRow(tx, resource.id))) throw notFound('Resource');
     await touchWorkspace(tx, resource.workspaceId);
+  });
+}
+
+// ---- several resources at once (the library view's selection) ----
+
+/**
+ * The named resources of the workspace, locked until the transaction ends; a 404 when any of them is
+ * not in it (another user's resource, one removed meanwhile, a made-up id), as for a single resource.
+ */
+async function lockNamedResources(tx: Tx, workspaceId: string, ids: string[]): Promise<ResourceRow[]> {
+  const rows = await lockResourcesOf(tx, workspaceId, ids);
+  if (rows.length !== ids.length) {
+    const found = new Set(rows.map((row) => row.id));
+    const missing = ids.findIndex((id) => !found.has(id));
+    throw new ApiError('NOT_FOUND', 'Resource not found', { field: `resourceIds.${missing}`, reason: 'not_found' });
+  }
+  return rows;
+}
+
+/** `tags` with `add` appended (those not there in any case) and `remove` taken off (any case). */
+function retag(tags: string[], add: string[], remove: string[]): string[] {
+  const removed = new Set(remove.map((tag) => tag.toLowerCase()));
+  const kept = tags.filter((tag) => !removed.has(tag.toLowerCase()));
+  const present = new Set(kept.map((tag) => tag.toLowerCase()));
+  return [...kept, ...add.filter((tag) => !removed.has(tag.toLowerCase()) && !present.has(tag.toLowerCase()))];
+}
+
+/** Adds and removes tags on several resources of one workspace; all or nothing (409 when one would hold too many). */
+export async function retagResources(db: Db, workspaceId: string, input: BulkTagInput): Promise<Array<{ id: string; tags: string[] }>> {
+  return db.transaction(async (tx) => {
+    const rows = await lockNamedResources(tx, workspaceId, input.resourceIds);
+    const changes = rows.map((row) => ({ id: row.id, tags: retag(row.tags, input.add ?? [], input.remove ?? []) }));
+    const crowded = changes.find((change) => change.tags.length > LIMITS.tags);
+    if (crowded) {
+      throw conflict(`A resource holds at most ${LIMITS.tags} tags`, { field: `resourceIds.${input.resourceIds.indexOf(crowded.id)}`, reason: 'too_many_tags' });
+    }
+    await setTags(tx, changes);
+    await touchWorkspace(tx, workspaceId);
+    // In the order they were named.
+    const byId = new Map(changes.map((change) => [change.id, change]));
+    return input.resourceIds.map((id) => byId.get(id)!);
+  });
+}
+
+/**
+ * Moves several resources (their annotations and PDFs go with them) to another workspace, in one
+ * transaction. Both workspaces are locked first, as adding a resource locks its workspace, so the
+ * target's count and its work keys stay true until the move commits. A resource whose work is already
+ * in the target stays where it is and is reported; the rest move only if the target has room for all.
+ */
+export async function moveResources(db: Db, sourceId: string, targetId: string, ids: string[]): Promise<{ moved: string[]; duplicates: string[] }> {
+  return db.transaction(async (tx) => {
+    if ((await lockWorkspaces(tx, [sourceId, targetId])).length !== 2) throw notFound('Workspace');
+    const rows = await lockNamedResources(tx, sourceId, ids);
+    const taken = await workKeysIn(tx, targetId, rows.flatMap((row) => (row.workKey === null ? [] : [row.workKey])));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const duplicates = ids.filter((id) => {
+      const key = byId.get(id)?.workKey;
+      return key != null && taken.has(key);
+    });
+    const moved = ids.filter((id) => !duplicates.includes(id));
+    if ((await countResources(tx, targetId)) + moved.length > LIMITS.resourcesPerWorkspace) {
+      throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources: the target has no room for ${moved.length} more`, {
+        field: 'targetWorkspaceId',
+        reason: 'too_many_resources',
+      });
+    }
+    if (moved.length > 0) {
+      await moveResourceRows(tx, moved, targetId);
+      await touchWorkspace(tx, sourceId);
+      await touchWorkspace(tx, targetId);
+    }
+    return { moved, duplicates };
+  });
+}
+
+/** Removes several resources of one workspace (their annotations go with them); all or nothing. */
+export async function removeResources(db: Db, workspaceId: string, ids: string[]): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await lockNamedResources(tx, workspaceId, ids);
+    await deleteResourceRows(tx, workspaceId, ids);
+    await touchWorkspace(tx, workspaceId);
+    return ids;
   });
 }
 

@@ -22,6 +22,9 @@ function row(overrides: Partial<ResourceRow>): ResourceRow {
     notes: '',
     data: {},
     createdAt: new Date(),
+    year: null,
+    venue: null,
+    authorSort: null,
     ...overrides,
   };
 }

@@ -49,6 +49,8 @@ export function presentResource(row: ResourceRow, annotations: AnnotationRow[] =
     tags: row.tags,
     notes: row.notes,
     data: row.data,
+    year: row.year,
+    venue: row.venue,
     createdAt,
     addedAt: createdAt,
     annotations: annotations.map(presentAnnotation),

@@ -10,10 +10,10 @@ import { z } from 'zod';
 import { dialectOf, requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../platform/db/client.js';
-import { notFound } from '../platform/errors.js';
+import { ApiError, notFound, validationError } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
 import { annotationRoutes } from './annotation-routes.js';
-import { addResource, changeResource, removeResource } from './commands.js';
+import { addResource, changeResource, moveResources, removeResource, removeResources, retagResources } from './commands.js';
 import { contentDisposition, exportCitations } from './export.js';
 import { importRoutes } from './import/routes.js';
 import { authorize, type Actor } from './policy.js';
@@ -27,18 +27,27 @@ import {
   workspaceReply,
 } from './presenters.js';
 import {
+  BulkMoveBody,
+  BulkMoveResponse,
+  BulkRemoveBody,
+  BulkRemoveResponse,
+  BulkTagBody,
+  BulkTagResponse,
   CitationText,
   CslJsonExport,
   DeletedResponse,
   ExportQuery,
   IdParams,
+  LIMITS,
   ListQuery,
   ResourceCreateBody,
+  ResourceListQuery,
   ResourceParams,
   ResourceResponse,
   ResourceSchema,
   ResourceUpdateBody,
   WorkspaceCreateBody,
+  WorkspaceDetailQuery,
   WorkspaceDetailResponse,
   WorkspaceListResponse,
   WorkspaceResponse,
@@ -58,6 +67,7 @@ import {
   listWorkspaces,
   loadResource,
   loadWorkspace,
+  queryResources,
   updateWorkspaceRow,
   type ResourceRow,
 } from './store.js';
@@ -133,15 +143,18 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'getWorkspace',
-        summary: 'A workspace with all its resources, each with its annotations',
+        summary: 'A workspace with its resources (all of them, or the newest resourceLimit), each with its annotations',
         params: IdParams,
+        querystring: WorkspaceDetailQuery,
         response: { 200: WorkspaceDetailResponse, ...workspaceErrors },
       },
     },
     async (request) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id));
-      const resources = await presentResources(db, await listResources(db, workspace.id));
+      const { resourceLimit } = request.query;
+      const rows = resourceLimit === undefined ? await listResources(db, workspace.id) : resourceLimit === 0 ? [] : await listResources(db, workspace.id, { limit: resourceLimit, offset: 0 });
+      const resources = await presentResources(db, rows);
       return workspaceDetailReply(dialectOf(request), presentWorkspace(workspace), resources);
     },
   );
@@ -195,9 +208,11 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'listResources',
-        summary: 'Resources of a workspace with their annotations, newest first (limit/offset; total in X-Total-Count)',
+        summary: 'Resources of a workspace with their annotations: a page (limit/offset), filtered and sorted; how many match in X-Total-Count',
+        description:
+          'The library view. Sorted by `sort` (title, author, year, venue or added, the default) in `order`; filtered by `q` (part of the title or an author), `tag`, `type` and a year range. An empty filter value is the same as none.',
         params: IdParams,
-        querystring: ListQuery,
+        querystring: ResourceListQuery,
         response: { 200: z.array(ResourceSchema), ...workspaceErrors },
         responseHeaders: { 200: ['X-Total-Count'] },
       },
@@ -205,8 +220,9 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     async (request, reply) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id));
-      const rows = await listResources(db, workspace.id, request.query);
-      void reply.header(TOTAL_HEADER, String(workspace.resourceCount));
+      const { sort, order, ...rest } = request.query;
+      const { rows, total } = await queryResources(db, workspace.id, { ...rest, sort, order: order ?? (sort === 'added' || sort === 'year' ? 'desc' : 'asc') });
+      void reply.header(TOTAL_HEADER, String(total));
       return presentResources(db, rows);
     },
   );
@@ -220,6 +236,77 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     pdfUploadRoute(uploads, ctx, pdfDeps);
   });
   pdfFileRoutes(app, ctx, pdfDeps);
+
+  app.post(
+    '/api/workspaces/:id/resources/bulk/tag',
+    {
+      config: { auth: 'required', rateLimit: ['user'] },
+      schema: {
+        tags,
+        operationId: 'tagResources',
+        summary: 'Add and/or remove tags on several resources of a workspace at once (all or nothing)',
+        description: `At most ${LIMITS.bulkResources} resources; any that is not in this workspace makes it a 404 naming it (\`resourceIds.<index>\`), and a resource that would hold more than ${LIMITS.tags} tags a 409. Tags are cleaned as for one resource; one already there in another case is kept as it is.`,
+        params: IdParams,
+        body: BulkTagBody,
+        response: { 200: BulkTagResponse, 409: ErrorResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      return { updated: await retagResources(db, workspace.id, request.body) };
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/resources/bulk/move',
+    {
+      config: { auth: 'required', rateLimit: ['user'] },
+      schema: {
+        tags,
+        operationId: 'moveResources',
+        summary: 'Move several resources, with their annotations, to another workspace of yours (one transaction)',
+        description: `At most ${LIMITS.bulkResources} resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in \`duplicates\`; the others move only if the target has room for all of them (409 otherwise, nothing moved).`,
+        params: IdParams,
+        body: BulkMoveBody,
+        response: { 200: BulkMoveResponse, 409: ErrorResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      const { resourceIds, targetWorkspaceId } = request.body;
+      if (targetWorkspaceId === workspace.id) throw validationError('targetWorkspaceId', 'same_workspace', 'targetWorkspaceId is this workspace: choose another');
+      try {
+        authorize(user, 'update', await loadWorkspace(db, targetWorkspaceId));
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'NOT_FOUND') throw new ApiError('NOT_FOUND', 'Workspace not found', { field: 'targetWorkspaceId', reason: 'not_found' });
+        throw error;
+      }
+      return { targetWorkspaceId, ...(await moveResources(db, workspace.id, targetWorkspaceId, resourceIds)) };
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/resources/bulk/remove',
+    {
+      config: { auth: 'required', rateLimit: ['user'] },
+      schema: {
+        tags,
+        operationId: 'removeResources',
+        summary: 'Remove several resources (and their annotations) from a workspace at once (all or nothing)',
+        description: `At most ${LIMITS.bulkResources} resources; any that is not in this workspace makes it a 404 naming it (\`resourceIds.<index>\`), and nothing is removed.`,
+        params: IdParams,
+        body: BulkRemoveBody,
+        response: { 200: BulkRemoveResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      return { removed: await removeResources(db, workspace.id, request.body.resourceIds) };
+    },
+  );
 
   app.patch(
     '/api/workspaces/:id/resources/:resourceId',

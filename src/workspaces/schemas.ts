@@ -27,6 +27,10 @@ export const LIMITS = {
   resourceId: 300,
   listDefault: 20,
   listMax: 100,
+  /** Resources one bulk request may name (the web app sends at most a page: 100). */
+  bulkResources: 500,
+  /** The library view's text filter. */
+  filterText: 200,
   resourcesPerWorkspace: 10_000,
   annotationsPerResource: 100,
   shareDaysDefault: 30,
@@ -80,6 +84,35 @@ export const ShareParams = z.object({ id: z.uuid('must be a UUID'), shareId: z.u
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(LIMITS.listMax).default(LIMITS.listDefault),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+export const WorkspaceDetailQuery = z.object({
+  resourceLimit: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(LIMITS.resourcesPerWorkspace)
+    .optional()
+    .describe('At most this many resources, newest first (0: the workspace alone, as the library view asks, which pages through GET …/resources); all of them when absent. resourceCount counts them all'),
+});
+
+const RESOURCE_SORTS = ['title', 'author', 'year', 'venue', 'added'] as const;
+const Year = z.coerce.number().int().min(0).max(9999);
+/** A text filter of the query string: trimmed; empty is the same as absent. */
+const FilterText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
+
+/** The library view: a page of a workspace's resources, filtered and sorted (docs/api.md, Resources of a workspace). */
+export const ResourceListQuery = ListQuery.extend({
+  sort: z.enum(RESOURCE_SORTS).default('added').describe('title, author (first author\'s family name), year, venue or added (default)'),
+  order: z.enum(['asc', 'desc']).optional().describe('Default: desc for added and year (newest first), asc for title, author and venue. Resources without the key come last either way'),
+  q: FilterText(LIMITS.filterText).optional().describe('Part of the title or of an author\'s name, any case'),
+  tag: FilterText(LIMITS.tag).optional().describe('Only resources with this tag (exactly as saved)'),
+  type: FilterText(LIMITS.type).transform((type) => type.toLowerCase()).optional().describe('Only resources of this type (e.g. article, preprint)'),
+  yearFrom: Year.optional().describe('Only resources published in or after this year'),
+  yearTo: Year.optional().describe('Only resources published in or before this year'),
+}).refine((query) => query.yearFrom === undefined || query.yearTo === undefined || query.yearFrom <= query.yearTo, {
+  path: ['yearTo'],
+  message: 'must not be before yearFrom',
 });
 
 /**
@@ -203,6 +236,40 @@ export const ResourceUpdateBody = ResourceFields.pick({ notes: true, tags: true 
 documentBody(ResourceUpdateBody, { examples: [{ notes: 'Read section 3 again', tags: ['to-read', 'transformers'] }] });
 export type ResourceUpdateInput = z.output<typeof ResourceUpdateBody>;
 
+/** The ids the bulk bodies' examples name (the OpenAPI test puts a resource and a workspace of its own in their place). */
+const EXAMPLE_IDS = { resource: '0b8e2a4e-3f7c-4a8e-9a51-2f4a6c1d9e10', workspace: '6f1c0d7e-52b4-4d2f-8f0e-1c3b5a7d9e21' } as const;
+
+/** Resources of the workspace in the path, each named once (repeats are dropped). */
+const ResourceIds = z
+  .array(z.uuid('must be a UUID'))
+  .min(1, 'must name at least one resource')
+  .max(LIMITS.bulkResources, `must name at most ${LIMITS.bulkResources} resources`)
+  .transform((ids) => [...new Set(ids)]);
+
+export const BulkTagBody = z
+  .strictObject({
+    resourceIds: ResourceIds,
+    add: TagsInput.optional().describe('Tags to add to each resource (one already there, in any case, is kept as it is)'),
+    remove: TagsInput.optional().describe('Tags to take off each resource (any case)'),
+  })
+  .refine((body) => (body.add?.length ?? 0) + (body.remove?.length ?? 0) > 0, { path: ['add'], message: 'nothing to change: send tags to add or remove' })
+  .meta({ id: 'BulkTag', description: 'Adds and/or removes tags on several resources at once; all or nothing' });
+documentBody(BulkTagBody, { examples: [{ resourceIds: [EXAMPLE_IDS.resource], add: ['to-read'], remove: ['inbox'] }] });
+export type BulkTagInput = z.output<typeof BulkTagBody>;
+
+export const BulkMoveBody = z
+  .strictObject({
+    resourceIds: ResourceIds,
+    targetWorkspaceId: z.uuid('must be a UUID').describe('A workspace you may change, other than this one'),
+  })
+  .meta({ id: 'BulkMove', description: 'Moves several resources, with their annotations, to another workspace; one already there is left where it is and reported' });
+documentBody(BulkMoveBody, { examples: [{ resourceIds: [EXAMPLE_IDS.resource], targetWorkspaceId: EXAMPLE_IDS.workspace }] });
+
+export const BulkRemoveBody = z
+  .strictObject({ resourceIds: ResourceIds })
+  .meta({ id: 'BulkRemove', description: 'Removes several resources (and their annotations) at once; all or nothing' });
+documentBody(BulkRemoveBody, { examples: [{ resourceIds: [EXAMPLE_IDS.resource] }] });
+
 const HighlightRange = z.object({
   start: z.number().int().min(0),
   end: z.number().int().min(0),
@@ -325,6 +392,8 @@ export const ResourceSchema = z.object({
   tags: z.array(z.string()),
   notes: z.string(),
   data: z.record(z.string(), z.unknown()),
+  year: z.number().int().nullable().describe('The year the library view sorts and filters by: from data.publishedDate, data.date or data.year'),
+  venue: z.string().nullable().describe('The venue the library view sorts by: data.venue, data.journal or data["container-title"]'),
   createdAt: DateTime,
   addedAt: DateTime.describe('= createdAt (Variant B name)'),
   annotations: z.array(AnnotationSchema),
@@ -380,3 +449,17 @@ export const ResourceResponse = dialectUnion('ResourceReply', 'Cookie session: t
 });
 
 export const DeletedResponse = z.object({ success: z.literal(true), id: z.uuid() }).meta({ id: 'Deleted' });
+
+export const BulkTagResponse = z
+  .object({ updated: z.array(z.object({ id: z.uuid(), tags: z.array(z.string()) })).describe('Each resource named, with its tags now') })
+  .meta({ id: 'BulkTagResult' });
+
+export const BulkMoveResponse = z
+  .object({
+    targetWorkspaceId: z.uuid(),
+    moved: z.array(z.uuid()).describe('Resources now in the target workspace'),
+    duplicates: z.array(z.uuid()).describe('Resources left where they were: the same work is already in the target workspace'),
+  })
+  .meta({ id: 'BulkMoveResult' });
+
+export const BulkRemoveResponse = z.object({ removed: z.array(z.uuid()) }).meta({ id: 'BulkRemoveResult' });

@@ -1,5 +1,5 @@
 /** Queries of workspaces, their resources, annotations and share links. Rows out; shaping is the presenters' job. */
-import { and, asc, count, desc, eq, getTableColumns, gt, isNull, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { preparedStatement, type Db, type Tx } from '../platform/db/client.js';
 import { annotations, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
 import { notFound } from '../platform/errors.js';
@@ -168,6 +168,125 @@ export async function listResources(db: Db, workspaceId: string, page?: Page): P
     .orderBy(desc(workspaceResources.createdAt), desc(workspaceResources.id))
     .limit(page.limit)
     .offset(page.offset);
+}
+
+/** How the library view orders a workspace's resources (the keys are the table's sort columns, each indexed). */
+export type ResourceSort = 'title' | 'author' | 'year' | 'venue' | 'added';
+
+export interface ResourceFilter {
+  /** Part of the title or of an author's name, any case. */
+  q?: string;
+  tag?: string;
+  type?: string;
+  yearFrom?: number;
+  yearTo?: number;
+}
+
+export interface ResourceQuery extends Page, ResourceFilter {
+  sort: ResourceSort;
+  order: 'asc' | 'desc';
+}
+
+const SORT_KEYS: Record<ResourceSort, SQL> = {
+  title: sql`lower(${workspaceResources.title})`,
+  author: sql`${workspaceResources.authorSort}`,
+  year: sql`${workspaceResources.year}`,
+  venue: sql`lower(${workspaceResources.venue})`,
+  added: sql`${workspaceResources.createdAt}`,
+};
+
+const NULLABLE_SORTS: ReadonlySet<ResourceSort> = new Set(['author', 'year', 'venue']);
+
+/** `%`, `_` and the escape character itself, taken literally by LIKE. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function resourceConditions(workspaceId: string, filter: ResourceFilter): SQL | undefined {
+  return and(
+    eq(workspaceResources.workspaceId, workspaceId),
+    // Within one workspace (at most its resource limit of rows, read through the workspace index): a scan, no text index needed.
+    filter.q ? sql`(${workspaceResources.title} ilike ${likePattern(filter.q)} or ${workspaceResources.authors}::text ilike ${likePattern(filter.q)})` : undefined,
+    filter.tag ? sql`${workspaceResources.tags} @> ${JSON.stringify([filter.tag])}::jsonb` : undefined,
+    filter.type ? eq(workspaceResources.type, filter.type) : undefined,
+    filter.yearFrom !== undefined ? gte(workspaceResources.year, filter.yearFrom) : undefined,
+    filter.yearTo !== undefined ? lte(workspaceResources.year, filter.yearTo) : undefined,
+  );
+}
+
+/**
+ * One page of a workspace's resources, filtered and sorted, and how many match. Those without the sort
+ * key (no year, venue or author) come last either way; ties go by id, so pages never overlap.
+ */
+export async function queryResources(db: Db, workspaceId: string, query: ResourceQuery): Promise<{ rows: ResourceRow[]; total: number }> {
+  const where = resourceConditions(workspaceId, query);
+  const direction = query.order === 'asc' ? sql`asc` : sql`desc`;
+  const rows = await db
+    .select()
+    .from(workspaceResources)
+    .where(where)
+    // `nulls last` only where a key may be missing: on title and added it would keep the index from giving the order.
+    .orderBy(sql`${SORT_KEYS[query.sort]} ${direction}${NULLABLE_SORTS.has(query.sort) ? sql` nulls last` : sql``}`, sql`${workspaceResources.id} ${direction}`)
+    .limit(query.limit)
+    .offset(query.offset);
+  const [counted] = await db.select({ total: count() }).from(workspaceResources).where(where);
+  return { rows, total: counted?.total ?? 0 };
+}
+
+/** Locks the workspaces' rows, in id order (two moves between the same two workspaces cannot deadlock); the ids found. */
+export async function lockWorkspaces(tx: Tx, ids: string[]): Promise<string[]> {
+  const rows = await tx
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(sql`${workspaces.id} = any(${`{${ids.join(',')}}`}::uuid[])`)
+    .orderBy(asc(workspaces.id))
+    .for('update');
+  return rows.map((row) => row.id);
+}
+
+/** The resources among `ids` that are in the workspace, locked for the rest of the transaction (ids are validated UUIDs). */
+export async function lockResourcesOf(tx: Tx, workspaceId: string, ids: string[]): Promise<ResourceRow[]> {
+  return tx
+    .select()
+    .from(workspaceResources)
+    .where(and(eq(workspaceResources.workspaceId, workspaceId), sql`${workspaceResources.id} = any(${`{${ids.join(',')}}`}::uuid[])`))
+    .orderBy(asc(workspaceResources.id))
+    .for('update');
+}
+
+/** Sets each resource's tags in one statement (a JSON array of `{ id, tags }`). */
+export async function setTags(tx: Tx, changes: Array<{ id: string; tags: string[] }>): Promise<void> {
+  if (changes.length === 0) return;
+  await tx.execute(sql`
+    update ${workspaceResources} set tags = changed.tags
+    from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as changed(id uuid, tags jsonb)
+    where ${workspaceResources.id} = changed.id`);
+}
+
+/** Of these work keys, those the workspace already holds. */
+export async function workKeysIn(tx: Tx, workspaceId: string, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await tx
+    .select({ workKey: workspaceResources.workKey })
+    .from(workspaceResources)
+    .where(and(eq(workspaceResources.workspaceId, workspaceId), inArray(workspaceResources.workKey, keys)));
+  return new Set(rows.flatMap((row) => (row.workKey === null ? [] : [row.workKey])));
+}
+
+export async function moveResourceRows(tx: Tx, ids: string[], targetId: string): Promise<void> {
+  if (ids.length === 0) return;
+  await tx
+    .update(workspaceResources)
+    .set({ workspaceId: targetId })
+    .where(sql`${workspaceResources.id} = any(${`{${ids.join(',')}}`}::uuid[])`);
+}
+
+export async function deleteResourceRows(tx: Tx, workspaceId: string, ids: string[]): Promise<string[]> {
+  const deleted = await tx
+    .delete(workspaceResources)
+    .where(and(eq(workspaceResources.workspaceId, workspaceId), sql`${workspaceResources.id} = any(${`{${ids.join(',')}}`}::uuid[])`))
+    .returning({ id: workspaceResources.id });
+  return deleted.map((row) => row.id);
 }
 
 /** A resource added, or why not: no such workspace, no room in it, or the same work already there. */

@@ -429,6 +429,8 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
         await page.goto(workspaceUrl);
         await page.getByRole('heading', { level: 1 }).waitFor();
         await page.getByRole('button', { name: 'Copy link' }).waitFor();
+        // The library list loads after the workspace: its first resource opens in the panel.
+        await page.getByRole('article', { name: CHEMISTRY }).waitFor();
         expect(await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW).then(({ scrollWidth, clientWidth }) => scrollWidth <= clientWidth), `workspace at ${width} px`).toBe(true);
         for (const control of [
           page.getByRole('heading', { level: 1 }),

@@ -158,6 +158,8 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await save.getByRole('link', { name: 'Chemistry agents' }).click();
       await page.waitForURL(/\/workspaces\/[0-9a-f-]{36}$/);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Chemistry agents');
+      // The library list loads after the workspace: its first resource opens in the panel.
+      await page.getByRole('article').getByRole('heading', { name: title }).waitFor();
       expect(await page.getByRole('article').getByRole('heading', { name: title }).count()).toBe(1);
 
       // Share with a 30-day expiry, copy the link, open the public page.

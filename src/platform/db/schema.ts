@@ -148,10 +148,30 @@ export const workspaceResources = pgTable(
     notes: text('notes').notNull().default(''),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
+    /*
+     * Sort and filter keys of the library view, kept by the database from the row itself (stored
+     * generated columns), so that every way a resource is written (added, imported, moved) keeps them
+     * right and each can be indexed. Raw column names: a generated column's expression names no table.
+     */
+    /** The year of `data.publishedDate`, `data.date` or `data.year` (the order the export reads them), when it starts with four digits. */
+    year: integer('year').generatedAlwaysAs(
+      sql`(case when coalesce(data->>'publishedDate', data->>'date', data->>'year') ~ '^[0-9]{4}' then substring(coalesce(data->>'publishedDate', data->>'date', data->>'year') from 1 for 4)::integer end)`,
+    ),
+    /** `data.venue`, `data.journal` or `data['container-title']`, as the export reads it. */
+    venue: text('venue').generatedAlwaysAs(sql`nullif(btrim(coalesce(data->>'venue', data->>'journal', data->>'container-title')), '')`),
+    /** The first author's family name, lower-cased: the part before a comma ("Hopper, Grace"), else the last word ("Grace Hopper"). */
+    authorSort: text('author_sort').generatedAlwaysAs(
+      sql`lower(case when authors->>0 like '%,%' then btrim(split_part(authors->>0, ',', 1)) else regexp_replace(btrim(authors->>0), '^.*[[:space:]]', '') end)`,
+    ),
   },
   (t) => [
     index('workspace_resources_workspace_idx').on(t.workspaceId, t.createdAt),
     uniqueIndex('workspace_resources_work_key').on(t.workspaceId, t.workKey),
+    // The library view's sorts (src/workspaces/store.ts, listResources): a page is read in index order.
+    index('workspace_resources_title_idx').on(t.workspaceId, sql`lower(${t.title})`),
+    index('workspace_resources_author_idx').on(t.workspaceId, t.authorSort),
+    index('workspace_resources_year_idx').on(t.workspaceId, t.year),
+    index('workspace_resources_venue_idx').on(t.workspaceId, sql`lower(${t.venue})`),
   ],
 );
 

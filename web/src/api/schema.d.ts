@@ -362,7 +362,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workspace with all its resources, each with its annotations */
+        /** A workspace with its resources (all of them, or the newest resourceLimit), each with its annotations */
         get: operations["getWorkspace"];
         put?: never;
         post?: never;
@@ -381,7 +381,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Resources of a workspace with their annotations, newest first (limit/offset; total in X-Total-Count) */
+        /**
+         * Resources of a workspace with their annotations: a page (limit/offset), filtered and sorted; how many match in X-Total-Count
+         * @description The library view. Sorted by `sort` (title, author, year, venue or added, the default) in `order`; filtered by `q` (part of the title or an author), `tag`, `type` and a year range. An empty filter value is the same as none.
+         */
         get: operations["listResources"];
         put?: never;
         /**
@@ -415,6 +418,66 @@ export interface paths {
         post?: never;
         /** Remove the resource's PDF, its extracted text and its file (the resource stays) */
         delete: operations["deleteResourcePdf"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/resources/bulk/tag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add and/or remove tags on several resources of a workspace at once (all or nothing)
+         * @description At most 500 resources; any that is not in this workspace makes it a 404 naming it (`resourceIds.<index>`), and a resource that would hold more than 20 tags a 409. Tags are cleaned as for one resource; one already there in another case is kept as it is.
+         */
+        post: operations["tagResources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/resources/bulk/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move several resources, with their annotations, to another workspace of yours (one transaction)
+         * @description At most 500 resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in `duplicates`; the others move only if the target has room for all of them (409 otherwise, nothing moved).
+         */
+        post: operations["moveResources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/resources/bulk/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove several resources (and their annotations) from a workspace at once (all or nothing)
+         * @description At most 500 resources; any that is not in this workspace makes it a 404 naming it (`resourceIds.<index>`), and nothing is removed.
+         */
+        post: operations["removeResources"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -757,6 +820,74 @@ export interface components {
             avatarUrl: string;
             profile: components["schemas"]["Profile"];
         };
+        /**
+         * @description Moves several resources, with their annotations, to another workspace; one already there is left where it is and reported
+         * @example {
+         *       "resourceIds": [
+         *         "0b8e2a4e-3f7c-4a8e-9a51-2f4a6c1d9e10"
+         *       ],
+         *       "targetWorkspaceId": "6f1c0d7e-52b4-4d2f-8f0e-1c3b5a7d9e21"
+         *     }
+         */
+        BulkMoveInput: {
+            resourceIds: string[];
+            /**
+             * Format: uuid
+             * @description A workspace you may change, other than this one
+             */
+            targetWorkspaceId: string;
+        };
+        BulkMoveResult: {
+            /** Format: uuid */
+            targetWorkspaceId: string;
+            /** @description Resources now in the target workspace */
+            moved: string[];
+            /** @description Resources left where they were: the same work is already in the target workspace */
+            duplicates: string[];
+        };
+        /**
+         * @description Removes several resources (and their annotations) at once; all or nothing
+         * @example {
+         *       "resourceIds": [
+         *         "0b8e2a4e-3f7c-4a8e-9a51-2f4a6c1d9e10"
+         *       ]
+         *     }
+         */
+        BulkRemoveInput: {
+            resourceIds: string[];
+        };
+        BulkRemoveResult: {
+            removed: string[];
+        };
+        /**
+         * @description Adds and/or removes tags on several resources at once; all or nothing
+         * @example {
+         *       "resourceIds": [
+         *         "0b8e2a4e-3f7c-4a8e-9a51-2f4a6c1d9e10"
+         *       ],
+         *       "add": [
+         *         "to-read"
+         *       ],
+         *       "remove": [
+         *         "inbox"
+         *       ]
+         *     }
+         */
+        BulkTagInput: {
+            resourceIds: string[];
+            /** @description Tags to add to each resource (one already there, in any case, is kept as it is) */
+            add?: string[];
+            /** @description Tags to take off each resource (any case) */
+            remove?: string[];
+        };
+        BulkTagResult: {
+            /** @description Each resource named, with its tags now */
+            updated: {
+                /** Format: uuid */
+                id: string;
+                tags: string[];
+            }[];
+        };
         CookieSession: {
             user: components["schemas"]["SessionUser"];
         };
@@ -986,6 +1117,10 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /** @description The year the library view sorts and filters by: from data.publishedDate, data.date or data.year */
+            year: number | null;
+            /** @description The venue the library view sorts by: data.venue, data.journal or data["container-title"] */
+            venue: string | null;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -3062,7 +3197,10 @@ export interface operations {
     };
     getWorkspace: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many resources, newest first (0: the workspace alone, as the library view asks, which pages through GET …/resources); all of them when absent. resourceCount counts them all */
+                resourceLimit?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -3393,6 +3531,20 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description title, author (first author's family name), year, venue or added (default) */
+                sort?: "title" | "author" | "year" | "venue" | "added";
+                /** @description Default: desc for added and year (newest first), asc for title, author and venue. Resources without the key come last either way */
+                order?: "asc" | "desc";
+                /** @description Part of the title or of an author's name, any case */
+                q?: string;
+                /** @description Only resources with this tag (exactly as saved) */
+                tag?: string;
+                /** @description Only resources of this type (e.g. article, preprint) */
+                type?: string;
+                /** @description Only resources published in or after this year */
+                yearFrom?: number;
+                /** @description Only resources published in or before this year */
+                yearTo?: number;
             };
             header?: never;
             path: {
@@ -3990,6 +4142,390 @@ export interface operations {
             };
             /** @description Not found (also another user's object) */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tagResources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkTagInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkTagResult"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with what exists */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moveResources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkMoveInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkMoveResult"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with what exists */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeResources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRemoveInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRemoveResult"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -1,4 +1,4 @@
-/** Asks before something is deleted for good; the confirming button is named `Delete`. */
+/** Asks before something is deleted for good; the confirming button is named `Delete` (or `confirmLabel`). */
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { describeError } from '../../api/errors';
@@ -11,6 +11,8 @@ export function ConfirmDialog({
   error,
   onConfirm,
   onCancel,
+  confirmLabel = 'Delete',
+  pendingLabel = 'Deleting…',
 }: {
   open: boolean;
   title: string;
@@ -19,6 +21,8 @@ export function ConfirmDialog({
   error: unknown;
   onConfirm: () => void;
   onCancel: () => void;
+  confirmLabel?: string;
+  pendingLabel?: string;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && onCancel()}>
@@ -34,7 +38,7 @@ export function ConfirmDialog({
           )}
           <div className="dialog-actions">
             <button type="button" className="button button-danger" disabled={pending} onClick={onConfirm}>
-              {pending ? 'Deleting…' : 'Delete'}
+              {pending ? pendingLabel : confirmLabel}
             </button>
             <Dialog.Close className="button">Cancel</Dialog.Close>
           </div>

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod/mini';
 
-const LIMITS = { workspaceName: 200, notes: 10_000, tags: 20, tag: 50, annotationBody: 10_000, shareDaysMax: 365 } as const;
+const LIMITS = { workspaceName: 200, notes: 10_000, tags: 20, tag: 50, type: 50, filterText: 200, annotationBody: 10_000, shareDaysMax: 365 } as const;
 
 const atMost = (max: number) => `At most ${max.toLocaleString('en-US')} characters.`;
 
@@ -59,3 +59,33 @@ export const SaveToWorkspaceForm = z
       else if (name.length > LIMITS.workspaceName) context.addIssue({ code: 'custom', input: newName, path: ['newName'], message: atMost(LIMITS.workspaceName) });
     }),
   );
+
+/** A year typed into a filter: empty (no bound) or 0–9999. */
+const YearText = z.string().check(
+  z.trim(),
+  z.refine((text) => text === '' || (/^\d{1,4}$/.test(text)), 'A year, such as 2017.'),
+);
+
+/** The library list's filters (GET …/resources: q, tag, type, yearFrom, yearTo); empty is no filter. */
+export const LibraryFilterForm = z
+  .object({
+    q: z.string().check(z.trim(), z.maxLength(LIMITS.filterText, atMost(LIMITS.filterText))),
+    tag: z.string().check(z.trim(), z.maxLength(LIMITS.tag, atMost(LIMITS.tag))),
+    type: z.string().check(z.trim(), z.maxLength(LIMITS.type, atMost(LIMITS.type))),
+    yearFrom: YearText,
+    yearTo: YearText,
+  })
+  .check(
+    z.superRefine(({ yearFrom, yearTo }, context) => {
+      if (yearFrom !== '' && yearTo !== '' && Number(yearTo) < Number(yearFrom)) context.addIssue({ code: 'custom', input: yearTo, path: ['yearTo'], message: 'Not before the first year.' });
+    }),
+  );
+
+/** Tags to add to and take off the chosen resources (each comma-separated); at least one. */
+export const BulkTagForm = z.object({ add: Tags, remove: Tags }).check(
+  z.superRefine(({ add, remove }, context) => {
+    if (add.length + remove.length === 0) context.addIssue({ code: 'custom', input: add, path: ['add'], message: 'Enter a tag to add or to remove.' });
+  }),
+);
+
+export const BulkMoveForm = z.object({ target: z.string().check(z.minLength(1, 'Choose a workspace.')) });

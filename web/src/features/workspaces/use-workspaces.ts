@@ -2,20 +2,27 @@
  * Workspaces, their resources, annotations and share links: queries through the typed query hooks
  * (their keys are `[method, path, init]`), changes through TanStack mutations over the typed client.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../api/client';
-import type { components } from '../../api/schema';
+import type { components, paths } from '../../api/schema';
 
 export type Workspace = components['schemas']['Workspace'];
-export type WorkspaceDetail = components['schemas']['WorkspaceWithResources'];
 export type Resource = components['schemas']['Resource'];
 export type Annotation = components['schemas']['Annotation'];
 export type ShareLink = components['schemas']['ShareLink'];
 export type HighlightRange = { start: number; end: number; text?: string };
+export type ResourceListQuery = NonNullable<paths['/api/workspaces/{id}/resources']['get']['parameters']['query']>;
+/** One page of the library list and how many resources match (the API's X-Total-Count). */
+export interface ResourcePage {
+  resources: Resource[];
+  total: number;
+}
 
 /** Every page of the list (its key is a prefix of each page's key, whatever the query). */
 const WORKSPACES_KEY = queries.queryOptions('get', '/api/workspaces').queryKey;
 const workspaceKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}', { params: { path: { id } } }).queryKey;
+/** Every page of a workspace's library list, whatever its sort and filters (a prefix of each page's key). */
+const resourcesKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/resources', { params: { path: { id } } }).queryKey;
 const sharesKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/share', { params: { path: { id } } }).queryKey;
 
 /** The user's workspaces (the API's page is 20 by default; ask for the most it allows). */
@@ -23,20 +30,28 @@ export function useWorkspaces() {
   return queries.useQuery('get', '/api/workspaces', { params: { query: { limit: 100 } } });
 }
 
+/** The workspace alone (no resources: the library list pages through them, use-library.ts). */
 export function useWorkspace(id: string) {
-  return queries.useQuery('get', '/api/workspaces/{id}', { params: { path: { id } } });
+  return queries.useQuery('get', '/api/workspaces/{id}', { params: { path: { id }, query: { resourceLimit: 0 } } });
 }
 
 export function useShareLinks(id: string) {
   return queries.useQuery('get', '/api/workspaces/{id}/share', { params: { path: { id } } });
 }
 
-/** Mutations that change a workspace refresh it and the list (counts). */
+/** Mutations that change a workspace refresh it, its library list and the list of workspaces (counts). */
 function useInvalidate(id?: string) {
   const queryClient = useQueryClient();
   return async () => {
-    await Promise.all([queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }), id ? queryClient.invalidateQueries({ queryKey: workspaceKey(id) }) : null]);
+    await invalidateWorkspaces(queryClient, id ? [id] : []);
   };
+}
+
+async function invalidateWorkspaces(queryClient: QueryClient, ids: string[]): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
+    ...ids.flatMap((id) => [queryClient.invalidateQueries({ queryKey: workspaceKey(id) }), queryClient.invalidateQueries({ queryKey: resourcesKey(id) })]),
+  ]);
 }
 
 export function useCreateWorkspace() {
@@ -82,7 +97,11 @@ export function useAddResource() {
     mutationFn: ({ workspaceId, resource }: { workspaceId: string; resource: NewResource }) =>
       unwrap(api.POST('/api/workspaces/{id}/resources', { params: { path: { id: workspaceId } }, body: resource })),
     onSuccess: async (_reply, { workspaceId }) => {
-      await Promise.all([queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }), queryClient.invalidateQueries({ queryKey: workspaceKey(workspaceId) })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
+        queryClient.invalidateQueries({ queryKey: workspaceKey(workspaceId) }),
+        queryClient.invalidateQueries({ queryKey: resourcesKey(workspaceId) }),
+      ]);
     },
   });
 }
@@ -102,11 +121,12 @@ export function useUpdateResource(workspaceId: string) {
     mutationFn: ({ resourceId, notes, tags }: { resourceId: string; notes: string; tags: string[] }) =>
       unwrap(api.PATCH('/api/workspaces/{id}/resources/{resourceId}', { params: { path: { id: workspaceId, resourceId } }, body: { notes, tags } })),
     onSuccess: async (resource) => {
-      queryClient.setQueryData<WorkspaceDetail>(workspaceKey(workspaceId), (current) =>
+      // The reply replaces the resource on every cached page of the library list that shows it.
+      queryClient.setQueriesData<ResourcePage>({ queryKey: resourcesKey(workspaceId) }, (current) =>
         current && { ...current, resources: current.resources.map((item) => (item.id === resource.id ? resource : item)) },
       );
-      // The workspace's updatedAt moved: the list is read again when next shown.
-      await queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY });
+      // The workspace's updatedAt moved, and the tags may no longer match a filter: read again when next shown.
+      await Promise.all([queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }), queryClient.invalidateQueries({ queryKey: resourcesKey(workspaceId), refetchType: 'none' })]);
     },
   });
 }
@@ -153,5 +173,50 @@ export function useRevokeShareLink(workspaceId: string) {
     onSuccess: async () => {
       await Promise.all([queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) }), queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY })]);
     },
+  });
+}
+
+/**
+ * A page of the workspace's library list, sorted and filtered by the server. Its key is the typed
+ * query's own (so that changes invalidate it by prefix); the call is the client's, for the total the
+ * API sends in X-Total-Count. The page shown stays while the next one loads.
+ */
+export function useResourcePage(workspaceId: string, query: ResourceListQuery) {
+  const init = { params: { path: { id: workspaceId }, query } };
+  return useQuery({
+    queryKey: queries.queryOptions('get', '/api/workspaces/{id}/resources', init).queryKey,
+    queryFn: async ({ signal }): Promise<ResourcePage> => {
+      const { data, response } = await api.GET('/api/workspaces/{id}/resources', { ...init, signal });
+      const resources = data ?? [];
+      return { resources, total: Number(response.headers.get('x-total-count') ?? resources.length) };
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useTagResources(workspaceId: string) {
+  const invalidate = useInvalidate(workspaceId);
+  return useMutation({
+    mutationFn: (body: { resourceIds: string[]; add?: string[]; remove?: string[] }) =>
+      unwrap(api.POST('/api/workspaces/{id}/resources/bulk/tag', { params: { path: { id: workspaceId } }, body })),
+    onSuccess: invalidate,
+  });
+}
+
+/** Both workspaces change: each is read again. */
+export function useMoveResources(workspaceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { resourceIds: string[]; targetWorkspaceId: string }) =>
+      unwrap(api.POST('/api/workspaces/{id}/resources/bulk/move', { params: { path: { id: workspaceId } }, body })),
+    onSuccess: (reply) => invalidateWorkspaces(queryClient, [workspaceId, reply.targetWorkspaceId]),
+  });
+}
+
+export function useRemoveResources(workspaceId: string) {
+  const invalidate = useInvalidate(workspaceId);
+  return useMutation({
+    mutationFn: (resourceIds: string[]) => unwrap(api.POST('/api/workspaces/{id}/resources/bulk/remove', { params: { path: { id: workspaceId } }, body: { resourceIds } })),
+    onSuccess: invalidate,
   });
 }

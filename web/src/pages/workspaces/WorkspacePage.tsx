@@ -1,14 +1,14 @@
-/** One workspace: rename, delete, export (BibTeX, RIS, CSL-JSON downloads), share links, and its resources. */
+/** One workspace: rename, delete, its library (the resources as a sortable, filterable list with a detail panel), export (BibTeX, RIS, CSL-JSON downloads) and share links. */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useHasDraft } from '../../app/drafts';
 import { Page } from '../../components/Page';
-import { EmptyState, ErrorState, LoadingState } from '../../components/States';
+import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { ConfirmDialog } from '../../features/workspaces/ConfirmDialog';
 import { ExportButtons } from '../../features/workspaces/ExportButtons';
 import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
-import { ResourceItem } from '../../features/workspaces/ResourceItem';
+import { LibraryView } from '../../features/workspaces/LibraryView';
 import { ShareLinks } from '../../features/workspaces/ShareLinks';
 import { useDeleteWorkspace, useWorkspace } from '../../features/workspaces/use-workspaces';
 import '../../features/features.css';
@@ -60,24 +60,13 @@ export function WorkspacePage() {
         <Link to="/workspaces">← All workspaces</Link>
       </p>
       {renaming && <RenameForm id={data.id} name={data.name} onDone={() => setRenaming(false)} />}
+      {/* Actions on the whole library (importing a file) go in `tools`, beside the filters. */}
+      <LibraryView workspaceId={data.id} resourceCount={data.resourceCount} />
       <section aria-labelledby="export-heading" className="card">
         <h2 id="export-heading">Export</h2>
         <ExportButtons workspaceId={data.id} workspaceName={data.name} />
       </section>
       <ShareLinks workspaceId={data.id} />
-      <h2>
-        Resources <span className="muted">({data.resources.length})</span>
-      </h2>
-      {data.resources.length === 0 && (
-        <EmptyState title="Nothing saved here yet">
-          <Link to="/dashboard">Search</Link> and press Save on a result.
-        </EmptyState>
-      )}
-      <div className="resources">
-        {data.resources.map((resource) => (
-          <ResourceItem key={resource.id} resource={resource} workspaceId={data.id} />
-        ))}
-      </div>
       <ConfirmDialog
         open={confirming}
         title={`Delete ${data.name}?`}

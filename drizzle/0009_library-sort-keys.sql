@@ -1,0 +1,7 @@
+ALTER TABLE "workspace_resources" ADD COLUMN "year" integer GENERATED ALWAYS AS ((case when coalesce(data->>'publishedDate', data->>'date', data->>'year') ~ '^[0-9]{4}' then substring(coalesce(data->>'publishedDate', data->>'date', data->>'year') from 1 for 4)::integer end)) STORED;--> statement-breakpoint
+ALTER TABLE "workspace_resources" ADD COLUMN "venue" text GENERATED ALWAYS AS (nullif(btrim(coalesce(data->>'venue', data->>'journal', data->>'container-title')), '')) STORED;--> statement-breakpoint
+ALTER TABLE "workspace_resources" ADD COLUMN "author_sort" text GENERATED ALWAYS AS (lower(case when authors->>0 like '%,%' then btrim(split_part(authors->>0, ',', 1)) else regexp_replace(btrim(authors->>0), '^.*[[:space:]]', '') end)) STORED;--> statement-breakpoint
+CREATE INDEX "workspace_resources_title_idx" ON "workspace_resources" USING btree ("workspace_id",lower("title"));--> statement-breakpoint
+CREATE INDEX "workspace_resources_author_idx" ON "workspace_resources" USING btree ("workspace_id","author_sort");--> statement-breakpoint
+CREATE INDEX "workspace_resources_year_idx" ON "workspace_resources" USING btree ("workspace_id","year");--> statement-breakpoint
+CREATE INDEX "workspace_resources_venue_idx" ON "workspace_resources" USING btree ("workspace_id",lower("venue"));
