@@ -22,7 +22,7 @@
  *
  * Routes. GET /api/auth/session reads the user's profile, so it is DB-backed like the workspace
  * routes (its bare counterpart runs that query too). POST …/resources sends a unique URL with every
- * request, round-robin over the writer's 120 workspaces (a workspace holds at most 500 resources), so
+ * request, round-robin over the writer's 120 workspaces (a workspace holds at most 10,000 resources), so
  * every request is a real insert, never a 409 duplicate or a full workspace; the bare server's inserts
  * go through the same uniqueness rule. GET /api/health takes the service's whole request chain, as
  * every request does.

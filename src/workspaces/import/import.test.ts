@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
-import { workspaceResources } from '../../platform/db/schema.js';
+import { workspaceResources, workspaces } from '../../platform/db/schema.js';
 import { LIMITS } from '../schemas.js';
 import { addResource, createWorkspace } from '../test-support/helpers.js';
 import { importCitations, readImportFile } from './commands.js';
@@ -235,6 +235,32 @@ for (const leg of storeLegs()) {
         const res = await importRaw(ws.id, file, 'application/x-bibtex');
         expect(res.json()).toMatchObject({ counts: { imported: 2, noRoom: 1 } });
         expect(res.json<{ entries: Entry[] }>().entries[2]).toMatchObject({ outcome: 'no_room', reason: `A workspace holds at most ${LIMITS.resourcesPerWorkspace.toLocaleString('en-US')} resources` });
+        expect(await countIn(ws.id)).toBe(LIMITS.resourcesPerWorkspace);
+      });
+
+      // Only PostgreSQL has a second connection to hold the workspace's lock with (PGlite runs one statement at a time).
+      if (leg.postgres) it('waits for the workspace\'s lock and counts what the add holding it wrote, so a race cannot pass the limit', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const db = t.app.ctx.db;
+        await db.execute(sql`insert into workspace_resources (workspace_id, title) select ${ws.id}::uuid, 'r' || n from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`);
+        let racing: Promise<{ statusCode: number; json: () => { counts: Record<string, number> } }> | undefined;
+        // An add holds the workspace and takes one of the two last places; the import must wait for it, then see it.
+        await db.transaction(async (tx) => {
+          await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, ws.id)).for('update');
+          await tx.insert(workspaceResources).values({ workspaceId: ws.id, title: 'taken meanwhile' });
+          racing = importRaw(ws.id, '@misc{a, title={Racing one}}\n@misc{b, title={Racing two}}', 'application/x-bibtex');
+          await vi.waitFor(
+            async () => {
+              const waiting = (await db.execute(
+                sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%from "workspaces"%for update%'`,
+              )) as { rows: unknown[] };
+              if (waiting.rows.length === 0) throw new Error('The import is not waiting for the workspace yet');
+            },
+            { timeout: 10_000, interval: 20 },
+          );
+        });
+        const res = await racing;
+        expect(res?.json().counts).toMatchObject({ imported: 1, noRoom: 1 });
         expect(await countIn(ws.id)).toBe(LIMITS.resourcesPerWorkspace);
       });
 
