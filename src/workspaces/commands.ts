@@ -13,9 +13,11 @@ import {
   countResources,
   deleteResourceRow,
   deleteResourceRows,
+  deleteWorkspaceRow,
   insertAnnotation,
   insertResourceIfRoom,
   insertShareLink,
+  lockPdfKeys,
   lockResource,
   lockResourcesOf,
   lockWorkspaces,
@@ -161,13 +163,24 @@ export async function changeResource(db: Db, resource: ResourceRow, changes: Res
 }
 
 /**
- * Removes a resource (its annotations go with it) and marks the workspace changed. A resource another
- * request removed since it was loaded is not found: of two concurrent removals, one succeeds.
+ * Removes a resource (its annotations and PDF row go with it) and marks the workspace changed; the
+ * blob key of its PDF file, if it had one, is the caller's to forget once this has committed. A
+ * resource another request removed since it was loaded is not found: of two concurrent removals, one succeeds.
  */
-export async function removeResource(db: Db, resource: ResourceRow): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function removeResource(db: Db, resource: ResourceRow): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const pdfKeys = await lockPdfKeys(tx, resource.workspaceId, [resource.id]);
     if (!(await deleteResourceRow(tx, resource.id))) throw notFound('Resource');
     await touchWorkspace(tx, resource.workspaceId);
+    return pdfKeys;
+  });
+}
+
+/** Deletes a workspace with everything in it; the blob keys of its PDF files to forget, or null when it was already gone. */
+export async function deleteWorkspace(db: Db, workspaceId: string): Promise<string[] | null> {
+  return db.transaction(async (tx) => {
+    const pdfKeys = await lockPdfKeys(tx, workspaceId);
+    return (await deleteWorkspaceRow(tx, workspaceId)) ? pdfKeys : null;
   });
 }
 
@@ -244,13 +257,17 @@ export async function moveResources(db: Db, sourceId: string, targetId: string, 
   });
 }
 
-/** Removes several resources of one workspace (their annotations go with them); all or nothing. */
-export async function removeResources(db: Db, workspaceId: string, ids: string[]): Promise<string[]> {
+/**
+ * Removes several resources of one workspace (their annotations go with them); all or nothing. The
+ * blob keys of their PDF files are the caller's to forget once this has committed.
+ */
+export async function removeResources(db: Db, workspaceId: string, ids: string[]): Promise<{ removed: string[]; pdfKeys: string[] }> {
   return db.transaction(async (tx) => {
     await lockNamedResources(tx, workspaceId, ids);
+    const pdfKeys = await lockPdfKeys(tx, workspaceId, ids);
     await deleteResourceRows(tx, workspaceId, ids);
     await touchWorkspace(tx, workspaceId);
-    return ids;
+    return { removed: ids, pdfKeys };
   });
 }
 

@@ -13,7 +13,7 @@ import type { Db } from '../platform/db/client.js';
 import { ApiError, notFound, validationError } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
 import { annotationRoutes } from './annotation-routes.js';
-import { addResource, changeResource, moveResources, removeResource, removeResources, retagResources } from './commands.js';
+import { addResource, changeResource, deleteWorkspace, moveResources, removeResource, removeResources, retagResources } from './commands.js';
 import { contentDisposition, exportCitations } from './export.js';
 import { importRoutes } from './import/routes.js';
 import { authorize, type Actor } from './policy.js';
@@ -54,14 +54,13 @@ import {
   WorkspaceUpdateBody,
   workspaceErrors,
 } from './schemas.js';
-import { createResourceFromPdf, filePartOf, PDF_MULTIPART_LIMITS, type PdfDeps } from './pdfs/commands.js';
+import { createResourceFromPdf, filePartOf, forgetPdfFiles, PDF_MULTIPART_LIMITS, type PdfDeps } from './pdfs/commands.js';
 import { pdfFileRoutes, pdfUploadRoute } from './pdfs/routes.js';
 import { RESOURCE_FROM_PDF_BODY } from './pdfs/schemas.js';
-import { findPdf, pdfsByResource } from './pdfs/store.js';
+import { pdfsByResource } from './pdfs/store.js';
 import { shareRoutes } from './share-routes.js';
 import {
   annotationsByResource,
-  deleteWorkspaceRow,
   insertWorkspace,
   listResources,
   listWorkspaces,
@@ -196,7 +195,9 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     async (request) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'delete', await loadWorkspace(db, request.params.id));
-      if (!(await deleteWorkspaceRow(db, workspace.id))) throw notFound('Workspace');
+      const pdfKeys = await deleteWorkspace(db, workspace.id);
+      if (!pdfKeys) throw notFound('Workspace');
+      await forgetPdfFiles(ctx.platform.blobs, pdfKeys);
       return deletedReply(workspace.id);
     },
   );
@@ -304,7 +305,9 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     async (request) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
-      return { removed: await removeResources(db, workspace.id, request.body.resourceIds) };
+      const { removed, pdfKeys } = await removeResources(db, workspace.id, request.body.resourceIds);
+      await forgetPdfFiles(ctx.platform.blobs, pdfKeys);
+      return { removed };
     },
   );
 
@@ -345,10 +348,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const resource = await loadResourceOf(db, requireUser(request), request.params.id, request.params.resourceId, 'delete');
-      const pdf = await findPdf(db, resource.id);
-      await removeResource(db, resource);
-      // The row went with the resource; its file is the blob store's to forget.
-      if (pdf) await ctx.platform.blobs.delete(pdf.blobKey).catch(() => undefined);
+      await forgetPdfFiles(ctx.platform.blobs, await removeResource(db, resource));
       return deletedReply(resource.id);
     },
   );

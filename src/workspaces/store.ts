@@ -1,7 +1,7 @@
 /** Queries of workspaces, their resources, annotations and share links. Rows out; shaping is the presenters' job. */
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { preparedStatement, type Db, type Tx } from '../platform/db/client.js';
-import { annotations, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
+import { annotations, resourcePdfs, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
 import { notFound } from '../platform/errors.js';
 import { NOT_FOUND_LABEL, type AnnotationSubject, type ResourceSubject, type WorkspaceSubject } from './policy.js';
 
@@ -142,9 +142,30 @@ export async function updateWorkspaceRow(
 }
 
 /** Resources, annotations and share links go with it (foreign keys cascade in the same statement). */
-export async function deleteWorkspaceRow(db: Db, id: string): Promise<boolean> {
+export async function deleteWorkspaceRow(db: Db | Tx, id: string): Promise<boolean> {
   const deleted = await db.delete(workspaces).where(eq(workspaces.id, id)).returning({ id: workspaces.id });
   return deleted.length > 0;
+}
+
+/**
+ * The blob keys of the PDFs kept with a workspace's resources (all, or those named), locked: the rows
+ * cascade when the resources are deleted, the files do not, so a deletion reads them first in its
+ * transaction and forgets the files once it has committed. The lock makes an upload racing the
+ * deletion wait for it (and then find its resource gone) instead of slipping a new key past it.
+ */
+export async function lockPdfKeys(tx: Tx, workspaceId: string, resourceIds?: string[]): Promise<string[]> {
+  const rows = await tx
+    .select({ blobKey: resourcePdfs.blobKey })
+    .from(resourcePdfs)
+    .innerJoin(workspaceResources, eq(workspaceResources.id, resourcePdfs.resourceId))
+    .where(
+      and(
+        eq(workspaceResources.workspaceId, workspaceId),
+        resourceIds ? sql`${workspaceResources.id} = any(${`{${resourceIds.join(',')}}`}::uuid[])` : undefined,
+      ),
+    )
+    .for('update', { of: resourcePdfs });
+  return rows.map((row) => row.blobKey);
 }
 
 export async function touchWorkspace(tx: Tx, id: string): Promise<void> {

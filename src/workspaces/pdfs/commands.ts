@@ -37,6 +37,19 @@ async function forget(blobs: BlobStore, key: string | null): Promise<void> {
   if (key) await blobs.delete(key).catch(() => undefined);
 }
 
+/** Files forgotten this many at a time: a workspace of thousands of PDFs must not open thousands of requests. */
+const FORGET_AT_ONCE = 8;
+
+/**
+ * Deletes the files of PDFs whose rows a committed deletion removed (the rows cascade with their
+ * resources; the files are the blob store's). A file that cannot be deleted now stays behind unread.
+ */
+export async function forgetPdfFiles(blobs: BlobStore, keys: string[]): Promise<void> {
+  for (let start = 0; start < keys.length; start += FORGET_AT_ONCE) {
+    await Promise.all(keys.slice(start, start + FORGET_AT_ONCE).map((key) => forget(blobs, key)));
+  }
+}
+
 /** Stores the upload as the resource's PDF (pending extraction), replacing any earlier one. */
 export async function attachPdf(deps: PdfDeps, resource: ResourceRow, userId: string, part: MultipartFile): Promise<PdfRow> {
   const received = await receivePdf(deps.blobs, resource.workspaceId, part.file);

@@ -291,6 +291,40 @@ for (const leg of storeLegs()) {
       });
     });
 
+    describe('removing what holds a PDF', () => {
+      /** A resource of `ws` with a small PDF stored; the blob key of its file. */
+      async function withPdf(ws: string, title: string): Promise<{ id: string; blobKey: string }> {
+        const resource = await addResource(t.app, owner, ws, { title });
+        expect((await put(resource.id, multipart(`${title}.pdf`, await makePagedPdf([`The text of ${title}.`])), owner, ws)).statusCode).toBe(200);
+        const [row] = await t.app.ctx.db.select().from(resourcePdfs).where(eq(resourcePdfs.resourceId, resource.id));
+        expect(await t.app.ctx.platform.blobs.get(row!.blobKey)).not.toBeNull();
+        return { id: resource.id, blobKey: row!.blobKey };
+      }
+      const stored = (key: string) => t.app.ctx.platform.blobs.get(key);
+
+      it('forgets the files of a removed resource, of resources removed together, and of a deleted workspace; a kept one stays', async () => {
+        const ws = (await createWorkspace(t.app, owner)).id;
+        const [single, first, second, kept] = [await withPdf(ws, 'single'), await withPdf(ws, 'first'), await withPdf(ws, 'second'), await withPdf(ws, 'kept')];
+        const removeOne = await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws}/resources/${single.id}`, headers: owner.bearer });
+        expect(removeOne.statusCode).toBe(200);
+        expect(await stored(single.blobKey)).toBeNull();
+
+        const bulk = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws}/resources/bulk/remove`,
+          headers: owner.bearer,
+          payload: { resourceIds: [first.id, second.id] },
+        });
+        expect(bulk.statusCode).toBe(200);
+        expect(await stored(first.blobKey)).toBeNull();
+        expect(await stored(second.blobKey)).toBeNull();
+        expect(await stored(kept.blobKey)).not.toBeNull();
+
+        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws}`, headers: owner.bearer })).statusCode).toBe(200);
+        expect(await stored(kept.blobKey)).toBeNull();
+      });
+    });
+
     describe('POST /api/workspaces/{id}/resources with a PDF', () => {
       const create = (body: ReturnType<typeof multipart>, ws = workspaceId) =>
         t.app.inject({ method: 'POST', url: `/api/workspaces/${ws}/resources`, headers: { ...owner.bearer, ...body.headers }, payload: body.payload });
