@@ -19,6 +19,7 @@ import { sessionHasEnded } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { AppContext, ResourceResolver } from './context.js';
 import { healthRoutes } from './health/routes.js';
+import { libraryRoutes } from './library/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { createDrain } from './platform/drain.js';
 import { serializeError } from './platform/error-logging.js';
@@ -148,7 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(idempotency, { db: ctx.db, secret: platform.signingSecret, scopeOf: requesterKey, now: options.clock });
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  for (const routes of [healthRoutes, metricsRoutes, authRoutes, profileRoutes, workspaceRoutes, analyticsRoutes]) {
+  for (const routes of [healthRoutes, metricsRoutes, authRoutes, profileRoutes, workspaceRoutes, libraryRoutes, analyticsRoutes]) {
     await app.register(async (scope) => routes(scope, ctx));
   }
   await app.register(async (scope) => searchRoutes(scope, ctx, search));

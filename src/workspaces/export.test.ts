@@ -22,6 +22,7 @@ function row(overrides: Partial<ResourceRow>): ResourceRow {
     notes: '',
     data: {},
     createdAt: new Date(),
+    search: null,
     ...overrides,
   };
 }

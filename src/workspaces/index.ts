@@ -1,3 +1,6 @@
 /** What the rest of the service uses from the workspaces capability. */
 export { revokeShareLinksOfOwner } from './store.js';
 export { resourceCategories, resourceTotals } from './stats.js';
+export { findReadableWorkspace } from './commands.js';
+export { readableWorkspaces } from './policy.js';
+export { workKeyOf, type WorkIdentifiers } from './work-key.js';
