@@ -47,6 +47,9 @@
  * (the journey, deep PDF summaries and quick summary streams, half of them cut mid-way, and avatar
  * uploads), read at each minute, and again after it idled BENCH_MEMORY_IDLE seconds.
  *
+ * Library search (bench/library-search.ts): 10,000 resources with 2,000 PDFs' text (50 pages each), the
+ * route in process beside the same SQL run bare, p50 and p95 on each store (BENCH_LIBRARY_* settings).
+ *
  * Compute: merging and ranking 7 × 100 records (bench/search-merge.ts), the summarizer's throughput
  * (bench/summarizer.ts) and PDF text extraction beside pdftotext (bench/pdf-extract.ts), each loaded
  * only if present.
@@ -54,7 +57,7 @@
  * Settings (environment): BENCH_DURATION (s per measurement, 4), BENCH_WARMUP (s, 2), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (10), BENCH_SEARCH_SAMPLES (10), BENCH_SEARCH_DELAY_MS (50), BENCH_ONLY (route ids,
  * comma-separated: health, session, workspaces, workspace, add-resource, summarize-cold,
- * summarize-cached, search, journey, startup, memory), BENCH_STARTUP_RUNS (5: time to ready, median of that many
+ * summarize-cached, search, journey, startup, memory, library), BENCH_STARTUP_RUNS (5: time to ready, median of that many
  * starts after a first), BENCH_JOURNEY_USERS (8), BENCH_STORES (pglite,postgres), BENCH_MEMORY_MINUTES (15), BENCH_MEMORY_IDLE (60), BENCH_SKIP_COMPUTE=1,
  * BENCH_UPDATE_DOCS=1 (rewrites the table in docs/performance.md), BENCH_SERVICE_NODE_ARGS (node arguments for
  * the measured service, e.g. `--cpu-prof --cpu-prof-dir=…`).
@@ -72,6 +75,7 @@ import { freePort, ROOT, runLoad, startReferenceServer, startService, type Serve
 import { journeySearchPath, seedJourneyUsers, type JourneyPlan } from './journey.js';
 import { seed, type Seed } from './seed.js';
 import { measureMemory, type MemoryResult } from './memory.js';
+import { measureLibrarySearch, type LibraryStoreResult } from './library-search.js';
 import { measureStartup, type StartupResult } from './startup.js';
 
 // ---- settings ----
@@ -244,6 +248,8 @@ const SEARCH_ROUTE_ID = 'search';
 const JOURNEY_ID = 'journey';
 const STARTUP_ID = 'startup';
 const MEMORY_ID = 'memory';
+/** Library search over 10,000 resources and 2,000 PDFs' text, service and bare SQL in one process (bench/library-search.ts). */
+const LIBRARY_ID = 'library';
 
 function wanted(id: string): boolean {
   return !settings.only || settings.only.has(id);
@@ -908,6 +914,17 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
       `| peak (VmHWM) | ${m.peakMb} |`,
     );
   }
+  if (library.length) {
+    lines.push(
+      '',
+      '| library search (bench/library-search.ts): resources, PDFs × pages | service p50 / p95 | bare SQL p50 / p95 | target (PostgreSQL) | met | GIN indexes in the plan |',
+      '|---|--:|--:|--:|:-:|---|',
+      ...library.map(
+        (l) =>
+          `| ${l.store === 'pglite' ? 'PGlite' : 'PostgreSQL'}: ${l.resources.toLocaleString('en-US')}, ${l.pdfs.toLocaleString('en-US')} × ${Math.round(l.pages / Math.max(1, l.pdfs))} (${l.pages.toLocaleString('en-US')} pages) | ${l.service.p50} / ${l.service.p95} ms | ${l.bare.p50} / ${l.bare.p95} ms | ${l.store === 'postgres' ? `p95 ≤ ${l.target} ms` : '–'} | ${l.store === 'postgres' ? mark(l.met) : '–'} | ${l.indexesUsed.join(', ')} |`,
+      ),
+    );
+  }
   if (compute) {
     lines.push('', '| compute | result | target | met |', '|---|--:|--:|:-:|');
     if (compute.searchMerge) lines.push(`| ${compute.searchMerge.name} | ${compute.searchMerge.msPerOp} ms/op | | |`);
@@ -942,6 +959,7 @@ function updateDocs(table: string): void {
 
 let startup: StartupResult | null = null;
 let memory: MemoryResult | null = null;
+let library: LibraryStoreResult[] = [];
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
@@ -978,6 +996,9 @@ async function main(): Promise<void> {
       process.stdout.write(`memory: ${settings.memoryMinutes} min of mixed load, then ${settings.memoryIdleSeconds} s idle…\n`);
       memory = await measureMemory(settings.memoryMinutes, settings.memoryIdleSeconds, commonEnv(fixtures), (line) => process.stdout.write(`${line}\n`));
     }
+    if (wanted(LIBRARY_ID)) {
+      library = await measureLibrarySearch({ stores: settings.stores, databaseUrl: settings.databaseUrl }, (line) => process.stdout.write(`${line}\n`));
+    }
     if (!settings.skipCompute) compute = await runCompute();
   } finally {
     await fixtures.close();
@@ -986,7 +1007,7 @@ async function main(): Promise<void> {
 
   const table = markdown(info, compute);
   process.stdout.write(`\n${table}\n`);
-  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, library, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
   if (settings.updateDocs) updateDocs(table);
   process.stdout.write(`\nThe benchmark took ${Math.round((Date.now() - startedAt) / 1000)} s.\n`);
 }

@@ -3,8 +3,9 @@
  * PostgreSQL alike. Each resource, annotation and PDF page keeps a weighted `search` tsvector (a
  * generated column with a GIN index, migration 0008): the title weighs A; authors and tags B; abstract,
  * notes and annotations C; PDF pages D. A resource is found when its record, one of its annotations or
- * one page of its PDF holds the whole query; its rank is the sum of the record's, its best annotation's
- * and its best page's `ts_rank`, so a title hit ranks above a hit in the full text.
+ * one page of its PDF holds the whole query; its rank is the sum of the record's and its best
+ * annotation's `ts_rank` and a share of a D-weight hit for its pages (PAGE_HIT_RANK), so a title hit
+ * ranks above a hit in the full text.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';
@@ -33,8 +34,21 @@ const MARKS = `StartSel="${HIT_START}", StopSel="${HIT_END}"`;
 /** Short fields are shown whole; long ones as at most two fragments around the hits. */
 const WHOLE = `HighlightAll=true, ${MARKS}`;
 const FRAGMENTS = `MaxFragments=2, MaxWords=24, MinWords=8, FragmentDelimiter=" … ", ${MARKS}`;
-/** How many matching annotations and PDF pages each result explains its hit by. */
+/**
+ * What a PDF's pages add to a resource's rank: a share of one D-weight hit, by how many pages hold the
+ * query (up to PAGES_COUNTED). Counting costs nothing per page, where `ts_rank` would read every
+ * matching page's tsvector: a common word is on tens of thousands of pages of a large library.
+ */
+const PAGE_HIT_RANK = sql.raw('0.06');
+const PAGES_COUNTED = sql.raw('10');
+/**
+ * How many matching annotations each result explains its hit by. For the snippet, a PDF's pages are
+ * read in order through the primary key and tested with `ts_match_vq` (what `@@` calls): the operator
+ * would let the planner scan the GIN index for every page of the library that matches, once per result.
+ */
 const SNIPPETS_PER_SOURCE = 3;
+/** A PDF's hit is shown on its first matching page: a page's ts_headline costs about a millisecond. */
+const PDF_PAGE_SNIPPETS = 1;
 
 export interface LibraryHitRow {
   id: string;
@@ -63,7 +77,8 @@ const unmarked = (column: SQL) => sql`translate(${column}, ${HIT_START + HIT_END
 const headline = (column: SQL, options: string) => sql`ts_headline('english', ${unmarked(column)}, query.tsq, ${options})`;
 
 /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY` as the resource keeps it (as the citation export reads it). */
-const publishedOf = sql`coalesce(r.data->>'publishedDate', r.data->>'date', r.data->>'year')`;
+const publishedSql = (alias: string) => `coalesce(${alias}.data->>'publishedDate', ${alias}.data->>'date', ${alias}.data->>'year')`;
+const publishedOf = sql.raw(publishedSql('r'));
 const yearOf = sql`substring(${publishedOf} from '^[0-9]{4}')::int`;
 
 /**
@@ -91,7 +106,8 @@ function orderBy(sort: LibrarySort, ranked: boolean): SQL {
   return added;
 }
 
-export async function searchLibrary(db: Db, search: LibrarySearch): Promise<LibraryHitRow[]> {
+/** The one statement behind a library search (the bench runs it bare and EXPLAINs it). */
+export function librarySearchStatement(search: LibrarySearch): SQL {
   const { query } = search;
   const inReadable = sql`r.workspace_id in (select id from readable)`;
   // Without words, every resource of the readable workspaces is a hit (the filters and sorts still apply).
@@ -100,13 +116,16 @@ export async function searchLibrary(db: Db, search: LibrarySearch): Promise<Libr
           select r.id as resource_id, ts_rank(r.search, query.tsq) as rank
             from workspace_resources r, query where r.search @@ query.tsq and ${inReadable}
           union all
-          select a.resource_id, max(ts_rank(a.search, query.tsq))
-            from annotations a join workspace_resources r on r.id = a.resource_id, query
-            where a.search @@ query.tsq and ${inReadable} group by a.resource_id
+          select found.resource_id, found.rank from (
+              select a.resource_id, max(ts_rank(a.search, query.tsq)) as rank
+                from annotations a, query where a.search @@ query.tsq group by a.resource_id
+            ) as found join workspace_resources r on r.id = found.resource_id where ${inReadable}
           union all
-          select p.resource_id, max(ts_rank(p.search, query.tsq))
-            from resource_pdf_pages p join workspace_resources r on r.id = p.resource_id, query
-            where p.search @@ query.tsq and ${inReadable} group by p.resource_id
+          -- Pages are counted per resource first, so readability is checked once per PDF, not per page.
+          select found.resource_id, ${PAGE_HIT_RANK} * least(found.pages, ${PAGES_COUNTED})::real / ${PAGES_COUNTED} from (
+              select p.resource_id, count(*) as pages
+                from resource_pdf_pages p, query where p.search @@ query.tsq group by p.resource_id
+            ) as found join workspace_resources r on r.id = found.resource_id where ${inReadable}
         ) as found group by resource_id`
     : sql`select r.id as resource_id, 0::real as rank from workspace_resources r where ${inReadable}`;
 
@@ -119,29 +138,31 @@ export async function searchLibrary(db: Db, search: LibrarySearch): Promise<Libr
   if (search.yearTo !== undefined) filters.push(sql`${yearOf} <= ${search.yearTo}`);
 
   const snippets = query
-    ? sql`${headline(sql`m.title`, WHOLE)} as title_h,
-        ${headline(sql`(select string_agg(value, '; ') from jsonb_array_elements_text(m.authors))`, WHOLE)} as authors_h,
-        ${headline(sql`m.abstract`, FRAGMENTS)} as abstract_h,
-        ${headline(sql`m.notes`, FRAGMENTS)} as notes_h,
-        (select jsonb_agg(${headline(sql`tag`, WHOLE)}) from jsonb_array_elements_text(m.tags) as tag) as tags_h,
+    ? sql`${headline(sql`d.title`, WHOLE)} as title_h,
+        ${headline(sql`(select string_agg(value, '; ') from jsonb_array_elements_text(d.authors))`, WHOLE)} as authors_h,
+        ${headline(sql`coalesce(d.data->>'abstract', '')`, FRAGMENTS)} as abstract_h,
+        ${headline(sql`d.notes`, FRAGMENTS)} as notes_h,
+        (select jsonb_agg(${headline(sql`tag`, WHOLE)}) from jsonb_array_elements_text(d.tags) as tag) as tags_h,
         (select jsonb_agg(jsonb_build_object('id', a.id, 'text', ${headline(sql`a.body`, FRAGMENTS)}) order by a.rank desc, a.created_at)
            from (select id, body, created_at, ts_rank(search, query.tsq) as rank from annotations
                  where resource_id = m.id and search @@ query.tsq order by rank desc, created_at limit ${SNIPPETS_PER_SOURCE}) as a) as annotations_h,
-        (select jsonb_agg(jsonb_build_object('page', p.page, 'text', ${headline(sql`p.text`, FRAGMENTS)}) order by p.rank desc, p.page)
-           from (select page, text, ts_rank(search, query.tsq) as rank from resource_pdf_pages
-                 where resource_id = m.id and search @@ query.tsq order by rank desc, page limit ${SNIPPETS_PER_SOURCE}) as p) as pages_h`
+        (select jsonb_agg(jsonb_build_object('page', p.page, 'text', ${headline(sql`p.text`, FRAGMENTS)}) order by p.page)
+           from (select page, text from resource_pdf_pages
+                 where resource_id = m.id and ts_match_vq(search, query.tsq) order by page limit ${PDF_PAGE_SNIPPETS}) as p) as pages_h`
     : sql`null as title_h, null as authors_h, null as abstract_h, null as notes_h, null as tags_h, null as annotations_h, null as pages_h`;
 
-  const statement = sql`
+  return sql`
     with query as (${query ? tsquery(query) : sql`select null::tsquery as tsq`}),
     readable as (
       select id, name from workspaces
       where ${search.readable}${search.workspaceId ? sql` and id = ${search.workspaceId}` : sql``}
     ),
     hits as (${hits}),
+    -- Narrow rows until the page is chosen: a resource's data (its abstract) is read for the page only,
+    -- and for every hit only when sorting by date needs it.
     matched as (
-      select r.id, r.workspace_id, w.name as workspace_name, r.title, r.authors, r.tags, r.type, r.url, r.notes,
-             coalesce(r.data->>'abstract', '') as abstract, ${publishedOf} as published, r.created_at,
+      select r.id, r.workspace_id, w.name as workspace_name,
+             ${search.sort === 'date' ? publishedOf : sql`null::text`} as published, r.created_at,
              hits.rank, count(*) over () as total
         from hits
         join workspace_resources r on r.id = hits.resource_id
@@ -152,12 +173,17 @@ export async function searchLibrary(db: Db, search: LibrarySearch): Promise<Libr
       select * from matched m order by ${orderBy(search.sort, query !== null)}
       limit ${search.limit} offset ${search.offset}
     )
-    select m.id, m.workspace_id, m.workspace_name, m.title, m.authors, m.tags, m.type, m.url, m.published,
+    select m.id, m.workspace_id, m.workspace_name, d.title, d.authors, d.tags, d.type, d.url,
+           ${sql.raw(publishedSql('d'))} as published,
            to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at,
            m.rank::float8 as rank, m.total::int as total,
            ${snippets}
-      from page m, query
+      from page m join workspace_resources d on d.id = m.id, query
      order by ${orderBy(search.sort, query !== null)}`;
+}
+
+export async function searchLibrary(db: Db, search: LibrarySearch): Promise<LibraryHitRow[]> {
+  const statement = librarySearchStatement(search);
   // Both drivers answer a raw statement with `{ rows }`.
   const result: unknown = await db.execute<Record<string, unknown>>(statement);
   return (result as { rows: LibraryHitRow[] }).rows;
