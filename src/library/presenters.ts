@@ -10,7 +10,7 @@ type Place = (typeof SNIPPET_PLACES)[number];
  * ts_headline's text with its marks turned into offsets; null when it marks nothing (a field
  * ts_headline was asked about that holds none of the words, e.g. the abstract of a title hit).
  */
-export function readMarkedText(marked: string | null): Pick<Snippet, 'text' | 'highlights'> | null {
+function readMarkedText(marked: string | null): Pick<Snippet, 'text' | 'highlights'> | null {
   if (!marked?.includes(HIT_START)) return null;
   const highlights: Snippet['highlights'] = [];
   let text = '';

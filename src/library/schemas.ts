@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ErrorResponse } from '../platform/openapi.js';
 
-export const LIMITS = {
+const LIMITS = {
   query: 500,
   tag: 50,
   type: 50,
@@ -35,7 +35,6 @@ export const LibrarySearchQuery = z
     path: ['yearTo'],
     message: 'must not be before yearFrom',
   });
-export type LibrarySearchInput = z.output<typeof LibrarySearchQuery>;
 
 export const SNIPPET_PLACES = ['title', 'authors', 'abstract', 'notes', 'tag', 'annotation', 'pdf'] as const;
 
