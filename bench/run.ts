@@ -50,6 +50,8 @@
  * Import (bench/import.ts): a 5,000-entry BibTeX file imported into an empty workspace by the import
  * command, on PGlite and on PostgreSQL (BENCH_DATABASE_URL), beside reading the file alone and the same
  * rows inserted bare, in the same process.
+ * Library search (bench/library-search.ts): 10,000 resources with 2,000 PDFs' text (50 pages each), the
+ * route in process beside the same SQL run bare, p50 and p95 on each store (BENCH_LIBRARY_* settings).
  *
  * Compute: merging and ranking 7 × 100 records (bench/search-merge.ts), the summarizer's throughput
  * (bench/summarizer.ts) and PDF text extraction beside pdftotext (bench/pdf-extract.ts), each loaded
@@ -58,7 +60,7 @@
  * Settings (environment): BENCH_DURATION (s per measurement, 4), BENCH_WARMUP (s, 2), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (10), BENCH_SEARCH_SAMPLES (10), BENCH_SEARCH_DELAY_MS (50), BENCH_ONLY (route ids,
  * comma-separated: health, session, workspaces, workspace, add-resource, summarize-cold,
- * summarize-cached, search, journey, startup, memory, import), BENCH_STARTUP_RUNS (5: time to ready, median of that many
+ * summarize-cached, search, journey, startup, memory, import, library), BENCH_STARTUP_RUNS (5: time to ready, median of that many
  * starts after a first), BENCH_JOURNEY_USERS (8), BENCH_STORES (pglite,postgres), BENCH_MEMORY_MINUTES (15), BENCH_MEMORY_IDLE (60), BENCH_SKIP_COMPUTE=1,
  * BENCH_UPDATE_DOCS=1 (rewrites the table in docs/performance.md), BENCH_SERVICE_NODE_ARGS (node arguments for
  * the measured service, e.g. `--cpu-prof --cpu-prof-dir=…`).
@@ -76,6 +78,7 @@ import { freePort, ROOT, runLoad, startReferenceServer, startService, type Serve
 import { journeySearchPath, seedJourneyUsers, type JourneyPlan } from './journey.js';
 import { seed, type Seed } from './seed.js';
 import { measureMemory, type MemoryResult } from './memory.js';
+import { measureLibrarySearch, type LibraryStoreResult } from './library-search.js';
 import { measureStartup, type StartupResult } from './startup.js';
 
 // ---- settings ----
@@ -249,6 +252,8 @@ const JOURNEY_ID = 'journey';
 const STARTUP_ID = 'startup';
 const MEMORY_ID = 'memory';
 const IMPORT_ID = 'import';
+/** Library search over 10,000 resources and 2,000 PDFs' text, service and bare SQL in one process (bench/library-search.ts). */
+const LIBRARY_ID = 'library';
 
 function wanted(id: string): boolean {
   return !settings.only || settings.only.has(id);
@@ -913,6 +918,17 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
       `| peak (VmHWM) | ${m.peakMb} |`,
     );
   }
+  if (library.length) {
+    lines.push(
+      '',
+      '| library search (bench/library-search.ts): resources, PDFs × pages | service p50 / p95 | bare SQL p50 / p95 | target (PostgreSQL) | met | GIN indexes in the plan |',
+      '|---|--:|--:|--:|:-:|---|',
+      ...library.map(
+        (l) =>
+          `| ${l.store === 'pglite' ? 'PGlite' : 'PostgreSQL'}: ${l.resources.toLocaleString('en-US')}, ${l.pdfs.toLocaleString('en-US')} × ${Math.round(l.pages / Math.max(1, l.pdfs))} (${l.pages.toLocaleString('en-US')} pages) | ${l.service.p50} / ${l.service.p95} ms | ${l.bare.p50} / ${l.bare.p95} ms | ${l.store === 'postgres' ? `p95 ≤ ${l.target} ms` : '–'} | ${l.store === 'postgres' ? mark(l.met) : '–'} | ${l.indexesUsed.join(', ')} |`,
+      ),
+    );
+  }
   if (compute) {
     lines.push('', '| compute | result | target | met |', '|---|--:|--:|:-:|');
     if (compute.searchMerge) lines.push(`| ${compute.searchMerge.name} | ${compute.searchMerge.msPerOp} ms/op | | |`);
@@ -948,6 +964,7 @@ function updateDocs(table: string): void {
 let startup: StartupResult | null = null;
 let memory: MemoryResult | null = null;
 let importResults: unknown = null;
+let library: LibraryStoreResult[] = [];
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
@@ -993,6 +1010,9 @@ async function main(): Promise<void> {
         process.stdout.write(`${importTable(results)}\n`);
       }
     }
+    if (wanted(LIBRARY_ID)) {
+      library = await measureLibrarySearch({ stores: settings.stores, databaseUrl: settings.databaseUrl }, (line) => process.stdout.write(`${line}\n`));
+    }
     if (!settings.skipCompute) compute = await runCompute();
   } finally {
     await fixtures.close();
@@ -1001,7 +1021,7 @@ async function main(): Promise<void> {
 
   const table = markdown(info, compute);
   process.stdout.write(`\n${table}\n`);
-  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, import: importResults, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, import: importResults, library, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
   if (settings.updateDocs) updateDocs(table);
   process.stdout.write(`\nThe benchmark took ${Math.round((Date.now() - startedAt) / 1000)} s.\n`);
 }

@@ -19,6 +19,8 @@ import { sessionHasEnded } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { AppContext, ResourceResolver } from './context.js';
 import { healthRoutes } from './health/routes.js';
+import { findInLibrary } from './library/in-library.js';
+import { libraryRoutes } from './library/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { createDrain } from './platform/drain.js';
 import { serializeError } from './platform/error-logging.js';
@@ -164,10 +166,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(idempotency, { db: ctx.db, secret: platform.signingSecret, scopeOf: requesterKey, now: options.clock });
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  for (const routes of [healthRoutes, metricsRoutes, authRoutes, profileRoutes, workspaceRoutes, analyticsRoutes]) {
+  for (const routes of [healthRoutes, metricsRoutes, authRoutes, profileRoutes, workspaceRoutes, libraryRoutes, analyticsRoutes]) {
     await app.register(async (scope) => routes(scope, ctx));
   }
-  await app.register(async (scope) => searchRoutes(scope, ctx, search));
+  // Search results say where a work already is in the user's library; the library capability knows.
+  await app.register(async (scope) => searchRoutes(scope, ctx, search, (userId, works) => findInLibrary(ctx.db, { id: userId }, works)));
 
   const summaryCache = countSummaryLookups(
     createSummaryCache({ shared: platform.kv ?? (platform.redis ? createRedisCache(platform.redis, 'summary:') : undefined) }),

@@ -34,7 +34,13 @@ function afterReply(reply: FastifyReply): (work: () => unknown) => void {
   return (work) => (replied ? void setImmediate(() => void work()) : void queued.push(work));
 }
 
-export async function searchRoutes(root: FastifyInstance, ctx: AppContext, search: SearchService): Promise<void> {
+/** Where a work already is in a user's library (library search's `findInLibrary`, wired by app.ts). */
+export type LibraryPlaces = (
+  userId: string,
+  works: Array<{ resourceId: string; url: string; doi?: string; arxivId?: string; pmid?: string }>,
+) => Promise<Array<Array<{ workspaceId: string; workspaceName: string; resourceId: string }>>>;
+
+export async function searchRoutes(root: FastifyInstance, ctx: AppContext, search: SearchService, libraryPlaces?: LibraryPlaces): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { config, platform } = ctx;
 
@@ -82,8 +88,20 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       };
       // The reply does not need the analytics row: it is written once the reply has gone out.
       later(() => recordSearch(ctx.db, searched).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the search for analytics')));
+      const results = result.results.map(presentSearchResult);
+      // Marked per request, after the (shared) provider cache: a cached answer never carries anyone's library.
+      const user = request.auth.user;
+      if (user && libraryPlaces) {
+        const places = await libraryPlaces(
+          user.id,
+          result.results.map((record) => ({ resourceId: record.id, url: record.url, doi: record.doi, arxivId: record.arxivId, pmid: record.pmid })),
+        );
+        results.forEach((presented, index) => {
+          presented.inLibrary = places[index] ?? [];
+        });
+      }
       return {
-        results: result.results.map(presentSearchResult),
+        results,
         total: result.total,
         hasMore: result.hasMore,
         query: result.query,

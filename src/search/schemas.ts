@@ -29,6 +29,10 @@ export const SearchResultSchema = z.object({
   pdfUrl: z.string().optional(),
   venue: z.string().optional(),
   type: z.string().optional(),
+  inLibrary: z
+    .array(z.object({ workspaceId: z.uuid(), workspaceName: z.string(), resourceId: z.uuid().describe("The saved resource's id") }))
+    .optional()
+    .describe('Where this work already is in your workspaces (same DOI, arXiv id, PMID, URL or result id as adding uses); on GET /api/search for a signed-in user only, empty when nowhere'),
 }).meta({ id: 'SearchResult' });
 
 const ProviderStatusSchema = z.object({

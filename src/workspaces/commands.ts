@@ -8,9 +8,11 @@ import type { Db, Tx } from '../platform/db/client.js';
 import { ApiError, conflict, notFound, serviceUnavailable } from '../platform/errors.js';
 import { stripHtml } from '../platform/sanitize.js';
 import { httpUrlOf, LIMITS, type BulkTagInput, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
+import { authorize, type Actor } from './policy.js';
 import {
   countAnnotations,
   countResources,
+  loadWorkspace,
   deleteResourceRow,
   deleteResourceRows,
   deleteWorkspaceRow,
@@ -30,6 +32,7 @@ import {
   type NewResourceRow,
   type ResourceRow,
   type ShareLinkRow,
+  type WorkspaceWithCounts,
 } from './store.js';
 import { workKeyOf } from './work-key.js';
 
@@ -317,4 +320,9 @@ export function shareUrl(publicUrl: string, token: string): string {
 /** Tokens this service hands out; anything else is not looked up at all. */
 export function isWellFormedShareToken(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token);
+}
+
+/** A workspace `actor` may read, else the 404 an unknown one gives (for other capabilities, e.g. library search's filter). */
+export async function findReadableWorkspace(db: Db, actor: Actor, id: string): Promise<WorkspaceWithCounts> {
+  return authorize(actor, 'read', await loadWorkspace(db, id)).workspace;
 }

@@ -25,6 +25,7 @@ function row(overrides: Partial<ResourceRow>): ResourceRow {
     year: null,
     venue: null,
     authorSort: null,
+    search: null,
     ...overrides,
   };
 }

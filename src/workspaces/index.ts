@@ -2,3 +2,6 @@
 export { revokeShareLinksOfOwner } from './store.js';
 export { resourceCategories, resourceTotals } from './stats.js';
 export { storedResourceText } from './pdfs/summary-source.js';
+export { findReadableWorkspace } from './commands.js';
+export { readableWorkspaces } from './policy.js';
+export { workKeyOf, type WorkIdentifiers } from './work-key.js';

@@ -4,6 +4,8 @@
  * Anyone not allowed is told the object does not exist (404), so that its existence does not leak
  * (docs/design.md, Errors).
  */
+import { eq, type SQL } from 'drizzle-orm';
+import { workspaces } from '../platform/db/schema.js';
 import { notFound } from '../platform/errors.js';
 import type { AnnotationRow, ResourceRow, WorkspaceWithCounts } from './store.js';
 
@@ -47,4 +49,14 @@ export function authorize<S extends Subject>(actor: Actor, action: ActionOn<S['k
   const rules: Partial<Record<Action, Rule>> = POLICY[subject.kind];
   if (!rules[action]?.(actor, subject)) throw notFound(NOT_FOUND_LABEL[subject.kind]);
   return subject;
+}
+
+/**
+ * The workspaces `actor` may read, as a condition on the `workspaces` table, for the queries that span
+ * many at once (library search, "in your library" on search results): the same rule as `read` in
+ * POLICY above (src/library's tests check that nothing of another user's workspaces appears); a role
+ * added there must be added here.
+ */
+export function readableWorkspaces(actor: Actor): SQL {
+  return eq(workspaces.ownerId, actor.id);
 }

@@ -2,11 +2,22 @@
  * The one database schema. Migrations in `drizzle/` are generated from this file
  * (`npm run db:generate`) and applied at start, on PGlite and on PostgreSQL alike.
  */
-import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import { boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/** PostgreSQL's text-search document type; read only by library search's SQL, never selected into rows. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * A text-search document kept by PostgreSQL itself (a stored generated column), so that no write path
+ * can forget it. Its weight says how much a hit there counts (library search: A title; B authors, tags;
+ * C abstract, notes, annotations; D a PDF's pages). `english` is named, not the server's default, so the
+ * expression is immutable and both stores stem alike.
+ */
+const searchDocument = (expression: SQL) => tsvector('search').generatedAlwaysAs(expression);
 
 export const users = pgTable(
   'users',
@@ -163,6 +174,9 @@ export const workspaceResources = pgTable(
     authorSort: text('author_sort').generatedAlwaysAs(
       sql`lower(case when authors->>0 like '%,%' then btrim(split_part(authors->>0, ',', 1)) else regexp_replace(btrim(authors->>0), '^.*[[:space:]]', '') end)`,
     ),
+    search: searchDocument(
+      sql`setweight(to_tsvector('english'::regconfig, "title"), 'A') || setweight(jsonb_to_tsvector('english'::regconfig, "authors", '["string"]'), 'B') || setweight(jsonb_to_tsvector('english'::regconfig, "tags", '["string"]'), 'B') || setweight(to_tsvector('english'::regconfig, coalesce("data"->>'abstract', '')), 'C') || setweight(to_tsvector('english'::regconfig, "notes"), 'C')`,
+    ),
   },
   (t) => [
     index('workspace_resources_workspace_idx').on(t.workspaceId, t.createdAt),
@@ -172,6 +186,7 @@ export const workspaceResources = pgTable(
     index('workspace_resources_author_idx').on(t.workspaceId, t.authorSort),
     index('workspace_resources_year_idx').on(t.workspaceId, t.year),
     index('workspace_resources_venue_idx').on(t.workspaceId, sql`lower(${t.venue})`),
+    index('workspace_resources_search_idx').using('gin', t.search),
   ],
 );
 
@@ -225,8 +240,9 @@ export const resourcePdfPages = pgTable(
       .references(() => resourcePdfs.resourceId, { onDelete: 'cascade' }),
     page: integer('page').notNull(),
     text: text('text').notNull(),
+    search: searchDocument(sql`setweight(to_tsvector('english'::regconfig, "text"), 'D')`),
   },
-  (t) => [primaryKey({ columns: [t.resourceId, t.page] })],
+  (t) => [primaryKey({ columns: [t.resourceId, t.page] }), index('resource_pdf_pages_search_idx').using('gin', t.search)],
 );
 
 export const annotations = pgTable(
@@ -243,8 +259,9 @@ export const annotations = pgTable(
     highlights: jsonb('highlights').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    search: searchDocument(sql`setweight(to_tsvector('english'::regconfig, "body"), 'C')`),
   },
-  (t) => [index('annotations_resource_idx').on(t.resourceId, t.createdAt)],
+  (t) => [index('annotations_resource_idx').on(t.resourceId, t.createdAt), index('annotations_search_idx').using('gin', t.search)],
 );
 
 export const shareLinks = pgTable(

@@ -629,6 +629,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search every workspace you can read: titles, authors, abstracts, notes, tags, annotations and PDF text
+         * @description One result per resource, best first (or by date or when added), with snippets saying where each hit is. q ≤ 500 characters in websearch syntax ("a phrase", or, -word; the last word is a prefix until a space follows it); limit 1-100 (default 20); offset ≤ 10,000.
+         */
+        get: operations["searchLibrary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/search": {
         parameters: {
             query?: never;
@@ -1025,6 +1045,58 @@ export interface components {
             /** @description One per entry of the file, in file order */
             entries: components["schemas"]["ImportEntry"][];
         };
+        LibraryHit: {
+            /**
+             * Format: uuid
+             * @description The resource's id
+             */
+            id: string;
+            workspace: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            title: string;
+            authors: string[];
+            tags: string[];
+            type: string | null;
+            url: string | null;
+            /** @description YYYY-MM-DD, YYYY-MM or YYYY as the resource keeps it; null when unknown */
+            publishedDate: string | null;
+            /** Format: date-time */
+            addedAt: string;
+            /** @description Higher is a better match (0 without words) */
+            rank: number;
+            snippets: components["schemas"]["LibrarySnippet"][];
+        };
+        LibrarySearchReply: {
+            results: components["schemas"]["LibraryHit"][];
+            total: number;
+            hasMore: boolean;
+            limit: number;
+            offset: number;
+        };
+        LibrarySnippet: {
+            /**
+             * @description Where the hit is
+             * @enum {string}
+             */
+            in: "title" | "authors" | "abstract" | "notes" | "tag" | "annotation" | "pdf";
+            /** @description The PDF page (numbered from 1), when `in` is pdf */
+            page?: number;
+            /**
+             * Format: uuid
+             * @description The annotation, when `in` is annotation
+             */
+            annotationId?: string;
+            /** @description Plain text around the hit (not HTML: escape it to show it) */
+            text: string;
+            /** @description The matched words in `text`, as [start, end) offsets in UTF-16 code units */
+            highlights: {
+                start: number;
+                end: number;
+            }[];
+        };
         LookupReply: {
             resource: components["schemas"]["SearchResult"];
         };
@@ -1288,6 +1360,17 @@ export interface components {
             pdfUrl?: string;
             venue?: string;
             type?: string;
+            /** @description Where this work already is in your workspaces (same DOI, arXiv id, PMID, URL or result id as adding uses); on GET /api/search for a signed-in user only, empty when nowhere */
+            inLibrary?: {
+                /** Format: uuid */
+                workspaceId: string;
+                workspaceName: string;
+                /**
+                 * Format: uuid
+                 * @description The saved resource's id
+                 */
+                resourceId: string;
+            }[];
         };
         Session: {
             access_token: string;
@@ -5951,6 +6034,116 @@ export interface operations {
                 };
                 content: {
                     "text/html": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchLibrary: {
+        parameters: {
+            query?: {
+                /** @description Words to find (websearch syntax: "a phrase", `or`, `-word`); the last word matches as a prefix until a space follows it. Absent or blank: every resource, filtered and sorted */
+                q?: string;
+                /** @description Only this workspace (404 when you cannot read it) */
+                workspaceId?: string;
+                /** @description Only resources with this tag (ignoring case) */
+                tag?: string;
+                /** @description Only resources of this type (ignoring case) */
+                type?: string;
+                /** @description Only resources published in or after this year */
+                yearFrom?: number;
+                /** @description Only resources published in or before this year */
+                yearTo?: number;
+                /** @description relevance (without words: as added), date (published, newest first), added (newest first) */
+                sort?: "relevance" | "date" | "added";
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibrarySearchReply"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -1,0 +1,6 @@
+ALTER TABLE "annotations" ADD COLUMN "search" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english'::regconfig, "body"), 'C')) STORED;--> statement-breakpoint
+ALTER TABLE "resource_pdf_pages" ADD COLUMN "search" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english'::regconfig, "text"), 'D')) STORED;--> statement-breakpoint
+ALTER TABLE "workspace_resources" ADD COLUMN "search" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english'::regconfig, "title"), 'A') || setweight(jsonb_to_tsvector('english'::regconfig, "authors", '["string"]'), 'B') || setweight(jsonb_to_tsvector('english'::regconfig, "tags", '["string"]'), 'B') || setweight(to_tsvector('english'::regconfig, coalesce("data"->>'abstract', '')), 'C') || setweight(to_tsvector('english'::regconfig, "notes"), 'C')) STORED;--> statement-breakpoint
+CREATE INDEX "annotations_search_idx" ON "annotations" USING gin ("search");--> statement-breakpoint
+CREATE INDEX "resource_pdf_pages_search_idx" ON "resource_pdf_pages" USING gin ("search");--> statement-breakpoint
+CREATE INDEX "workspace_resources_search_idx" ON "workspace_resources" USING gin ("search");

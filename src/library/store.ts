@@ -1,0 +1,196 @@
+/**
+ * Library search's SQL: one statement finds, ranks, filters, pages and explains the hits, on PGlite and
+ * PostgreSQL alike. Each resource, annotation and PDF page keeps a weighted `search` tsvector (a
+ * generated column with a GIN index, migration 0010): the title weighs A; authors and tags B; abstract,
+ * notes and annotations C; PDF pages D. A resource is found when its record, one of its annotations or
+ * one page of its PDF holds the whole query; its rank is the sum of the record's and its best
+ * annotation's `ts_rank` and a share of a D-weight hit for its pages (PAGE_HIT_RANK), so a title hit
+ * ranks above a hit in the full text.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../platform/db/client.js';
+import type { LibraryQuery } from './query.js';
+
+export type LibrarySort = 'relevance' | 'date' | 'added';
+
+export interface LibrarySearch {
+  /** The readable workspaces, as a condition on `workspaces` (workspaces' policy). */
+  readable: SQL;
+  workspaceId?: string;
+  query: LibraryQuery | null;
+  tag?: string;
+  type?: string;
+  yearFrom?: number;
+  yearTo?: number;
+  sort: LibrarySort;
+  limit: number;
+  offset: number;
+}
+
+/** Marks ts_headline puts around a hit (control characters, removed from the text beforehand). */
+export const HIT_START = '\u0002';
+export const HIT_END = '\u0003';
+const MARKS = `StartSel="${HIT_START}", StopSel="${HIT_END}"`;
+/** Short fields are shown whole; long ones as at most two fragments around the hits. */
+const WHOLE = `HighlightAll=true, ${MARKS}`;
+const FRAGMENTS = `MaxFragments=2, MaxWords=24, MinWords=8, FragmentDelimiter=" … ", ${MARKS}`;
+/**
+ * What a PDF's pages add to a resource's rank: a share of one D-weight hit, by how many pages hold the
+ * query (up to PAGES_COUNTED). Counting costs nothing per page, where `ts_rank` would read every
+ * matching page's tsvector: a common word is on tens of thousands of pages of a large library.
+ */
+const PAGE_HIT_RANK = sql.raw('0.06');
+const PAGES_COUNTED = sql.raw('10');
+/**
+ * How many matching annotations each result explains its hit by. For the snippet, a PDF's pages are
+ * read in order through the primary key and tested with `ts_match_vq` (what `@@` calls): the operator
+ * would let the planner scan the GIN index for every page of the library that matches, once per result.
+ */
+const SNIPPETS_PER_SOURCE = 3;
+/** A PDF's hit is shown on its first matching page: a page's ts_headline costs about a millisecond. */
+const PDF_PAGE_SNIPPETS = 1;
+
+export interface LibraryHitRow {
+  id: string;
+  workspace_id: string;
+  workspace_name: string;
+  title: string;
+  authors: string[];
+  tags: string[];
+  type: string | null;
+  url: string | null;
+  published: string | null;
+  added_at: string;
+  rank: number;
+  total: number;
+  title_h: string | null;
+  authors_h: string | null;
+  abstract_h: string | null;
+  notes_h: string | null;
+  tags_h: string[] | null;
+  annotations_h: Array<{ id: string; text: string }> | null;
+  pages_h: Array<{ page: number; text: string }> | null;
+}
+
+/** The text of `column` without the hit marks, so that the marks in a snippet are only ts_headline's. */
+const unmarked = (column: SQL) => sql`translate(${column}, ${HIT_START + HIT_END}, '')`;
+const headline = (column: SQL, options: string) => sql`ts_headline('english', ${unmarked(column)}, query.tsq, ${options})`;
+
+/** `YYYY-MM-DD`, `YYYY-MM` or `YYYY` as the resource keeps it (as the citation export reads it). */
+const publishedSql = (alias: string) => `coalesce(${alias}.data->>'publishedDate', ${alias}.data->>'date', ${alias}.data->>'year')`;
+const publishedOf = sql.raw(publishedSql('r'));
+const yearOf = sql`substring(${publishedOf} from '^[0-9]{4}')::int`;
+
+/**
+ * The query: `websearch_to_tsquery` of the text and, when the last word is still being typed, the same
+ * with its last lexeme matched as a prefix. A half-typed word's stem is not always a prefix of the whole
+ * word's (`quasicry` stems to `quasicri`, `quasicrystal` to `quasicryst`), so the prefix is the stem or
+ * the word unstemmed (`simple`). Both lexemes are PostgreSQL's own, quoted by it in the tsquery's text
+ * form, and the last one is replaced only when it is the typed word's stem, at the very end.
+ */
+function tsquery(query: LibraryQuery): SQL {
+  const full = sql`websearch_to_tsquery('english', ${query.text})`;
+  if (!query.prefixWord) return sql`select ${full} as tsq`;
+  return sql`select case
+      when numnode(last_word) = 1 and numnode(last_raw) = 1 and right(typed::text, length(last_word::text)) = last_word::text
+        then (left(typed::text, length(typed::text) - length(last_word::text)) || '(' || last_word::text || ':* | ' || last_raw::text || ':*)')::tsquery
+      else typed end as tsq
+    from (select ${full} as typed, websearch_to_tsquery('english', ${query.prefixWord}) as last_word,
+                 websearch_to_tsquery('simple', ${query.prefixWord}) as last_raw) as parts`;
+}
+
+function orderBy(sort: LibrarySort, ranked: boolean): SQL {
+  const added = sql`m.created_at desc, m.id desc`;
+  if (sort === 'date') return sql`m.published desc nulls last, ${added}`;
+  if (sort === 'relevance' && ranked) return sql`m.rank desc, ${added}`;
+  return added;
+}
+
+/** The one statement behind a library search (the bench runs it bare and EXPLAINs it). */
+export function librarySearchStatement(search: LibrarySearch): SQL {
+  const { query } = search;
+  const inReadable = sql`r.workspace_id in (select id from readable)`;
+  // Without words, every resource of the readable workspaces is a hit (the filters and sorts still apply).
+  const hits = query
+    ? sql`select resource_id, sum(rank) as rank from (
+          select r.id as resource_id, ts_rank(r.search, query.tsq) as rank
+            from workspace_resources r, query where r.search @@ query.tsq and ${inReadable}
+          union all
+          select found.resource_id, found.rank from (
+              select a.resource_id, max(ts_rank(a.search, query.tsq)) as rank
+                from annotations a, query where a.search @@ query.tsq group by a.resource_id
+            ) as found join workspace_resources r on r.id = found.resource_id where ${inReadable}
+          union all
+          -- Pages are counted per resource first, so readability is checked once per PDF, not per page.
+          select found.resource_id, ${PAGE_HIT_RANK} * least(found.pages, ${PAGES_COUNTED})::real / ${PAGES_COUNTED} from (
+              select p.resource_id, count(*) as pages
+                from resource_pdf_pages p, query where p.search @@ query.tsq group by p.resource_id
+            ) as found join workspace_resources r on r.id = found.resource_id where ${inReadable}
+        ) as found group by resource_id`
+    : sql`select r.id as resource_id, 0::real as rank from workspace_resources r where ${inReadable}`;
+
+  const filters: SQL[] = [sql`true`];
+  if (search.tag !== undefined) {
+    filters.push(sql`exists (select 1 from jsonb_array_elements_text(r.tags) as tag where lower(tag) = lower(${search.tag}))`);
+  }
+  if (search.type !== undefined) filters.push(sql`r.type = lower(${search.type})`);
+  if (search.yearFrom !== undefined) filters.push(sql`${yearOf} >= ${search.yearFrom}`);
+  if (search.yearTo !== undefined) filters.push(sql`${yearOf} <= ${search.yearTo}`);
+
+  const snippets = query
+    ? sql`${headline(sql`d.title`, WHOLE)} as title_h,
+        ${headline(sql`(select string_agg(value, '; ') from jsonb_array_elements_text(d.authors))`, WHOLE)} as authors_h,
+        ${headline(sql`coalesce(d.data->>'abstract', '')`, FRAGMENTS)} as abstract_h,
+        ${headline(sql`d.notes`, FRAGMENTS)} as notes_h,
+        (select jsonb_agg(${headline(sql`tag`, WHOLE)}) from jsonb_array_elements_text(d.tags) as tag) as tags_h,
+        (select jsonb_agg(jsonb_build_object('id', a.id, 'text', ${headline(sql`a.body`, FRAGMENTS)}) order by a.rank desc, a.created_at)
+           from (select id, body, created_at, ts_rank(search, query.tsq) as rank from annotations
+                 where resource_id = m.id and search @@ query.tsq order by rank desc, created_at limit ${SNIPPETS_PER_SOURCE}) as a) as annotations_h,
+        (select jsonb_agg(jsonb_build_object('page', p.page, 'text', ${headline(sql`p.text`, FRAGMENTS)}) order by p.page)
+           from (select page, text from resource_pdf_pages
+                 where resource_id = m.id and ts_match_vq(search, query.tsq) order by page limit ${PDF_PAGE_SNIPPETS}) as p) as pages_h`
+    : sql`null as title_h, null as authors_h, null as abstract_h, null as notes_h, null as tags_h, null as annotations_h, null as pages_h`;
+
+  return sql`
+    with query as (${query ? tsquery(query) : sql`select null::tsquery as tsq`}),
+    readable as (
+      select id, name from workspaces
+      where ${search.readable}${search.workspaceId ? sql` and id = ${search.workspaceId}` : sql``}
+    ),
+    hits as (${hits}),
+    -- Narrow rows until the page is chosen: a resource's data (its abstract) is read for the page only,
+    -- and for every hit only when sorting by date needs it.
+    matched as (
+      select r.id, r.workspace_id, w.name as workspace_name,
+             ${search.sort === 'date' ? publishedOf : sql`null::text`} as published, r.created_at,
+             hits.rank, count(*) over () as total
+        from hits
+        join workspace_resources r on r.id = hits.resource_id
+        join readable w on w.id = r.workspace_id
+       where ${sql.join(filters, sql` and `)}
+    ),
+    page as (
+      select * from matched m order by ${orderBy(search.sort, query !== null)}
+      limit ${search.limit} offset ${search.offset}
+    )
+    select m.id, m.workspace_id, m.workspace_name, d.title, d.authors, d.tags, d.type, d.url,
+           ${sql.raw(publishedSql('d'))} as published,
+           to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at,
+           m.rank::float8 as rank, m.total::int as total,
+           ${snippets}
+      from page m join workspace_resources d on d.id = m.id, query
+     order by ${orderBy(search.sort, query !== null)}`;
+}
+
+export async function searchLibrary(db: Db, search: LibrarySearch): Promise<LibraryHitRow[]> {
+  const statement = librarySearchStatement(search);
+  // Both drivers answer a raw statement with `{ rows }`.
+  const result: unknown = await db.execute<Record<string, unknown>>(statement);
+  return (result as { rows: LibraryHitRow[] }).rows;
+}
+
+/** How many resources match when the page asked for is past the end (the page's rows carry the total otherwise). */
+export async function countLibraryHits(db: Db, search: LibrarySearch): Promise<number> {
+  const rows = await searchLibrary(db, { ...search, offset: 0, limit: 1 });
+  return rows[0]?.total ?? 0;
+}
