@@ -132,8 +132,8 @@ async function seedLibrary(db: Db, ownerId: string, strangerId: string, corpus: 
     while (text.length < PAGE_CHARS) text += `${pick(corpus.sentences)} `;
     return text;
   };
-  // As a bulk load would: the pages' GIN index is built once after the rows, not grown row by row.
-  await db.execute(sql`drop index resource_pdf_pages_search_idx`);
+  // As a bulk load would: the documents' GIN index is built once after the rows, not grown row by row.
+  await db.execute(sql`drop index resource_pdf_documents_search_idx`);
   let batch: Array<{ resourceId: string; page: number; text: string }> = [];
   for (const resourceId of withPdf) {
     for (let n = 1; n <= sizes.pages; n++) {
@@ -145,7 +145,7 @@ async function seedLibrary(db: Db, ownerId: string, strangerId: string, corpus: 
     }
   }
   if (batch.length) await db.insert(resourcePdfPages).values(batch);
-  await db.execute(sql`create index resource_pdf_pages_search_idx on resource_pdf_pages using gin (search)`);
+  await db.execute(sql`create index resource_pdf_documents_search_idx on resource_pdf_documents using gin (search)`);
   await db.execute(sql`analyze`);
 }
 
@@ -251,7 +251,7 @@ async function measureStore(store: 'pglite' | 'postgres', corpus: Corpus, log: (
     }
     const plan: unknown = await db.execute(sql`explain ${librarySearchStatement({ ...mix[0]!, readable })}`);
     const planText = (plan as { rows: Array<Record<string, string>> }).rows.map((row) => Object.values(row).join(' ')).join('\n');
-    const indexesUsed = ['workspace_resources_search_idx', 'annotations_search_idx', 'resource_pdf_pages_search_idx'].filter((index) => planText.includes(index));
+    const indexesUsed = ['workspace_resources_search_idx', 'annotations_search_idx', 'resource_pdf_documents_search_idx'].filter((index) => planText.includes(index));
     const [service, bareTimes] = [times.service.sort((a, b) => a - b), times.bare.sort((a, b) => a - b)];
     const [pages] = (await db.select({ count: sql<number>`count(*)::int` }).from(resourcePdfPages)).map((row) => row.count);
     const result: LibraryStoreResult = {

@@ -4,6 +4,7 @@
  * ever appears. One app per store; the library is built once through the API, PDF pages are inserted
  * directly (the PDF capability fills them in the service).
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
@@ -205,6 +206,21 @@ for (const leg of storeLegs()) {
       // And the other way round: the stranger sees only their own resource.
       const own = await search({ q: 'serendipity' }, stranger);
       expect(own.json<Reply>().results.map((hit) => hit.workspace.id)).toEqual([strangers.id]);
+    });
+
+    it("follows a PDF's text as it is stored, replaced and removed", async () => {
+      const id = (await addResource(t.app, owner, reading.id, { title: 'Scanned later' })).id;
+      expect(titles(await found({ q: 'xylophonist' }))).toEqual([]);
+      await attachPages(id, ['Nothing to see on the first page.', 'A xylophonist appears on page two.']);
+      const hit = await found({ q: 'xylophonist' });
+      expect(titles(hit)).toEqual(['Scanned later']);
+      expect(hit.results[0]!.snippets).toMatchObject([{ in: 'pdf', page: 2 }]);
+      // The PDF replaced: its pages change in place (as a new extraction writes them).
+      await t.app.ctx.db.update(resourcePdfPages).set({ text: 'A marimba player now.' }).where(eq(resourcePdfPages.resourceId, id));
+      expect(titles(await found({ q: 'xylophonist' }))).toEqual([]);
+      expect(titles(await found({ q: 'marimba' }))).toEqual(['Scanned later']);
+      await t.app.ctx.db.delete(resourcePdfs).where(eq(resourcePdfs.resourceId, id));
+      expect(titles(await found({ q: 'marimba' }))).toEqual([]);
     });
 
     it('needs a session (401) and bounded input (400 naming the field)', async () => {

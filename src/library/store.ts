@@ -2,10 +2,12 @@
  * Library search's SQL: one statement finds, ranks, filters, pages and explains the hits, on PGlite and
  * PostgreSQL alike. Each resource, annotation and PDF page keeps a weighted `search` tsvector (a
  * generated column with a GIN index, migration 0010): the title weighs A; authors and tags B; abstract,
- * notes and annotations C; PDF pages D. A resource is found when its record, one of its annotations or
- * one page of its PDF holds the whole query; its rank is the sum of the record's and its best
- * annotation's `ts_rank` and a share of a D-weight hit for its pages (PAGE_HIT_RANK), so a title hit
- * ranks above a hit in the full text.
+ * notes and annotations C; PDF pages D. A PDF's whole text is one more document
+ * (resource_pdf_documents, kept by triggers, migration 0011), so finding the PDFs that hold a query
+ * reads one index entry per PDF, not one per page. A resource is found when its record, one of its
+ * annotations or its PDF holds the whole query; its rank is the sum of the record's and its best
+ * annotation's `ts_rank` and, for its PDF, PDF_HIT_RANK: less than any title hit, so a title hit ranks
+ * above a hit in the full text.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';
@@ -35,12 +37,11 @@ const MARKS = `StartSel="${HIT_START}", StopSel="${HIT_END}"`;
 const WHOLE = `HighlightAll=true, ${MARKS}`;
 const FRAGMENTS = `MaxFragments=2, MaxWords=24, MinWords=8, FragmentDelimiter=" … ", ${MARKS}`;
 /**
- * What a PDF's pages add to a resource's rank: a share of one D-weight hit, by how many pages hold the
- * query (up to PAGES_COUNTED). Counting costs nothing per page, where `ts_rank` would read every
- * matching page's tsvector: a common word is on tens of thousands of pages of a large library.
+ * What a PDF holding the query adds to a resource's rank: about one D-weight hit. A constant, because
+ * `ts_rank` would read every matching PDF's whole document (hundreds of kilobytes each), and a common
+ * word is in most PDFs of a large library.
  */
-const PAGE_HIT_RANK = sql.raw('0.06');
-const PAGES_COUNTED = sql.raw('10');
+const PDF_HIT_RANK = sql.raw('0.06');
 /**
  * How many matching annotations each result explains its hit by. For the snippet, a PDF's pages are
  * read in order through the primary key and tested with `ts_match_vq` (what `@@` calls): the operator
@@ -121,11 +122,9 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
                 from annotations a, query where a.search @@ query.tsq group by a.resource_id
             ) as found join workspace_resources r on r.id = found.resource_id where ${inReadable}
           union all
-          -- Pages are counted per resource first, so readability is checked once per PDF, not per page.
-          select found.resource_id, ${PAGE_HIT_RANK} * least(found.pages, ${PAGES_COUNTED})::real / ${PAGES_COUNTED} from (
-              select p.resource_id, count(*) as pages
-                from resource_pdf_pages p, query where p.search @@ query.tsq group by p.resource_id
-            ) as found join workspace_resources r on r.id = found.resource_id where ${inReadable}
+          select r.id, ${PDF_HIT_RANK}
+            from resource_pdf_documents f join workspace_resources r on r.id = f.resource_id, query
+           where f.search @@ query.tsq and ${inReadable}
         ) as found group by resource_id`
     : sql`select r.id as resource_id, 0::real as rank from workspace_resources r where ${inReadable}`;
 

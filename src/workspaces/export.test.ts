@@ -25,7 +25,6 @@ function row(overrides: Partial<ResourceRow>): ResourceRow {
     year: null,
     venue: null,
     authorSort: null,
-    search: null,
     ...overrides,
   };
 }

@@ -6,9 +6,15 @@ import { notFound } from '../platform/errors.js';
 import { NOT_FOUND_LABEL, type AnnotationSubject, type ResourceSubject, type WorkspaceSubject } from './policy.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
-export type ResourceRow = typeof workspaceResources.$inferSelect;
+/**
+ * A resource's and an annotation's columns without `search`: the text-search document is for library
+ * search's SQL to read, never for a row to carry (it is as large as the text it indexes).
+ */
+const { search: _resourceSearch, ...resourceColumns } = getTableColumns(workspaceResources);
+const { search: _annotationSearch, ...annotationColumns } = getTableColumns(annotations);
+export type ResourceRow = Omit<typeof workspaceResources.$inferSelect, 'search'>;
 export type NewResourceRow = typeof workspaceResources.$inferInsert;
-export type AnnotationRow = typeof annotations.$inferSelect;
+export type AnnotationRow = Omit<typeof annotations.$inferSelect, 'search'>;
 export type ShareLinkRow = typeof shareLinks.$inferSelect;
 
 export interface WorkspaceWithCounts extends WorkspaceRow {
@@ -67,7 +73,7 @@ const findStatement = preparedStatement((db) =>
 
 const resourcesStatement = preparedStatement((db) =>
   db
-    .select()
+    .select(resourceColumns)
     .from(workspaceResources)
     .where(eq(workspaceResources.workspaceId, sql.placeholder('workspaceId')))
     .orderBy(desc(workspaceResources.createdAt), desc(workspaceResources.id))
@@ -77,7 +83,7 @@ const resourcesStatement = preparedStatement((db) =>
 // `= any(array)` rather than `in ($1, …, $n)`: one statement whatever the number of resources.
 const annotationsStatement = preparedStatement((db) =>
   db
-    .select()
+    .select(annotationColumns)
     .from(annotations)
     .where(sql`${annotations.resourceId} = any(${sql.placeholder('resourceIds')}::uuid[])`)
     .orderBy(asc(annotations.createdAt), asc(annotations.id))
@@ -183,7 +189,7 @@ export async function countResources(db: Db | Tx, workspaceId: string): Promise<
 export async function listResources(db: Db, workspaceId: string, page?: Page): Promise<ResourceRow[]> {
   if (!page) return resourcesStatement(db).execute({ workspaceId });
   return db
-    .select()
+    .select(resourceColumns)
     .from(workspaceResources)
     .where(eq(workspaceResources.workspaceId, workspaceId))
     .orderBy(desc(workspaceResources.createdAt), desc(workspaceResources.id))
@@ -243,7 +249,7 @@ export async function queryResources(db: Db, workspaceId: string, query: Resourc
   const where = resourceConditions(workspaceId, query);
   const direction = query.order === 'asc' ? sql`asc` : sql`desc`;
   const rows = await db
-    .select()
+    .select(resourceColumns)
     .from(workspaceResources)
     .where(where)
     // `nulls last` only where a key may be missing: on title and added it would keep the index from giving the order.
@@ -268,7 +274,7 @@ export async function lockWorkspaces(tx: Tx, ids: string[]): Promise<string[]> {
 /** The resources among `ids` that are in the workspace, locked for the rest of the transaction (ids are validated UUIDs). */
 export async function lockResourcesOf(tx: Tx, workspaceId: string, ids: string[]): Promise<ResourceRow[]> {
   return tx
-    .select()
+    .select(resourceColumns)
     .from(workspaceResources)
     .where(and(eq(workspaceResources.workspaceId, workspaceId), sql`${workspaceResources.id} = any(${`{${ids.join(',')}}`}::uuid[])`))
     .orderBy(asc(workspaceResources.id))
@@ -328,7 +334,7 @@ export async function insertResourceIfRoom(db: Db, values: NewResourceRow, capac
       .insert(workspaceResources)
       .values(values)
       .onConflictDoNothing({ target: [workspaceResources.workspaceId, workspaceResources.workKey] })
-      .returning();
+      .returning(resourceColumns);
     if (!row) return { refused: 'duplicate' };
     // The database's clock, as for created_at: changed when the resource was added.
     await tx.update(workspaces).set({ updatedAt: sql`now()` }).where(eq(workspaces.id, values.workspaceId));
@@ -354,7 +360,7 @@ export async function loadResource(db: Db | Tx, id: string): Promise<ResourceSub
 
 /** Changes a resource's notes and/or tags (the fields given); null when it is gone. */
 export async function updateResourceRow(tx: Tx, id: string, changes: { notes?: string; tags?: string[] }): Promise<ResourceRow | null> {
-  const [row] = await tx.update(workspaceResources).set(changes).where(eq(workspaceResources.id, id)).returning();
+  const [row] = await tx.update(workspaceResources).set(changes).where(eq(workspaceResources.id, id)).returning(resourceColumns);
   return row ?? null;
 }
 
@@ -399,7 +405,7 @@ export async function annotationPreviews(db: Db, resourceIds: string[], perResou
   if (resourceIds.length === 0) return previews;
   const ranked = db
     .select({
-      ...getTableColumns(annotations),
+      ...annotationColumns,
       position: sql<number>`row_number() over (partition by ${annotations.resourceId} order by ${annotations.createdAt}, ${annotations.id})`.as('position'),
       total: sql<number>`(count(*) over (partition by ${annotations.resourceId}))::int`.as('total'),
     })
@@ -418,7 +424,7 @@ export async function annotationPreviews(db: Db, resourceIds: string[], perResou
 
 export async function listAnnotations(db: Db, resourceId: string, page: Page): Promise<{ rows: AnnotationRow[]; total: number }> {
   const rows = await db
-    .select()
+    .select(annotationColumns)
     .from(annotations)
     .where(eq(annotations.resourceId, resourceId))
     .orderBy(asc(annotations.createdAt), asc(annotations.id))
@@ -435,7 +441,7 @@ export async function insertAnnotation(
   tx: Tx,
   values: { resourceId: string; userId: string; body: string; highlights: Record<string, unknown> },
 ): Promise<AnnotationRow> {
-  const [row] = await tx.insert(annotations).values(values).returning();
+  const [row] = await tx.insert(annotations).values(values).returning(annotationColumns);
   if (!row) throw new Error('Annotation insert returned no row');
   return row;
 }
@@ -466,7 +472,7 @@ export async function updateAnnotationRow(
     .update(annotations)
     .set({ ...changes, updatedAt: new Date() })
     .where(eq(annotations.id, id))
-    .returning();
+    .returning(annotationColumns);
   return row ?? null;
 }
 

@@ -242,7 +242,26 @@ export const resourcePdfPages = pgTable(
     text: text('text').notNull(),
     search: searchDocument(sql`setweight(to_tsvector('english'::regconfig, "text"), 'D')`),
   },
-  (t) => [primaryKey({ columns: [t.resourceId, t.page] }), index('resource_pdf_pages_search_idx').using('gin', t.search)],
+  // No index on `search`: a PDF is found through its whole document (resource_pdf_documents); a
+  // page's vector is only tested, in page order, to say where.
+  (t) => [primaryKey({ columns: [t.resourceId, t.page] })],
+);
+
+/**
+ * A PDF's whole text as one search document, kept by triggers on resource_pdf_pages (migration 0011):
+ * library search finds the PDFs holding a query here, one index entry per PDF rather than one per
+ * page, and reads the pages only to show where. A table of its own, so that no read of resource_pdfs
+ * carries a document of hundreds of kilobytes.
+ */
+export const resourcePdfDocuments = pgTable(
+  'resource_pdf_documents',
+  {
+    resourceId: uuid('resource_id')
+      .primaryKey()
+      .references(() => resourcePdfs.resourceId, { onDelete: 'cascade' }),
+    search: tsvector('search').notNull(),
+  },
+  (t) => [index('resource_pdf_documents_search_idx').using('gin', t.search)],
 );
 
 export const annotations = pgTable(
