@@ -3,7 +3,6 @@ CREATE TABLE "resource_pdf_documents" (
 	"search" "tsvector" NOT NULL
 );
 --> statement-breakpoint
-DROP INDEX "resource_pdf_pages_search_idx";--> statement-breakpoint
 ALTER TABLE "resource_pdf_documents" ADD CONSTRAINT "resource_pdf_documents_resource_id_resource_pdfs_resource_id_fk" FOREIGN KEY ("resource_id") REFERENCES "public"."resource_pdfs"("resource_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "resource_pdf_documents_search_idx" ON "resource_pdf_documents" USING gin ("search");--> statement-breakpoint
 -- Keeps resource_pdf_documents in step with resource_pdf_pages, whichever way pages are written: once

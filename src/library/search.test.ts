@@ -215,6 +215,9 @@ for (const leg of storeLegs()) {
       const hit = await found({ q: 'xylophonist' });
       expect(titles(hit)).toEqual(['Scanned later']);
       expect(hit.results[0]!.snippets).toMatchObject([{ in: 'pdf', page: 2 }]);
+      // A phrase is read in its words' order (through the pages).
+      expect(titles(await found({ q: '"xylophonist appears"' }))).toEqual(['Scanned later']);
+      expect(titles(await found({ q: '"appears xylophonist"' }))).toEqual([]);
       // The PDF replaced: its pages change in place (as a new extraction writes them).
       await t.app.ctx.db.update(resourcePdfPages).set({ text: 'A marimba player now.' }).where(eq(resourcePdfPages.resourceId, id));
       expect(titles(await found({ q: 'xylophonist' }))).toEqual([]);

@@ -242,9 +242,9 @@ export const resourcePdfPages = pgTable(
     text: text('text').notNull(),
     search: searchDocument(sql`setweight(to_tsvector('english'::regconfig, "text"), 'D')`),
   },
-  // No index on `search`: a PDF is found through its whole document (resource_pdf_documents); a
-  // page's vector is only tested, in page order, to say where.
-  (t) => [primaryKey({ columns: [t.resourceId, t.page] })],
+  // A PDF is found through its whole document (resource_pdf_documents), and through its pages only
+  // for a phrase (library/store.ts says why).
+  (t) => [primaryKey({ columns: [t.resourceId, t.page] }), index('resource_pdf_pages_search_idx').using('gin', t.search)],
 );
 
 /**
