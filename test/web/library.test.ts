@@ -70,25 +70,25 @@ describe.skipIf(webSkipReason)('the library view (Chromium)', { timeout: JOURNEY
     await table().waitFor();
     // Newest first by default: the last seeds first.
     await expect.poll(titles).toEqual(SEEDS.slice(2).map((seed) => seed.title).reverse());
-    expect(await ariaSortOf('Added')).toBe('descending');
-    expect(await ariaSortOf('Title')).toBeNull();
+    await expect.poll(() => ariaSortOf('Added')).toBe('descending');
+    await expect.poll(() => ariaSortOf('Title')).toBeNull();
     expect(await page.getByRole('navigation', { name: 'Pages' }).textContent()).toContain('Page 1 of 2 · 12 resources');
 
     await table().getByRole('button', { name: 'Title' }).click();
     const byTitle = SEEDS.map((seed) => seed.title).sort((a, b) => a.localeCompare(b));
     await expect.poll(titles).toEqual(byTitle.slice(0, 10));
-    expect(await ariaSortOf('Title')).toBe('ascending');
-    expect(await ariaSortOf('Added')).toBeNull();
+    await expect.poll(() => ariaSortOf('Title')).toBe('ascending');
+    await expect.poll(() => ariaSortOf('Added')).toBeNull();
     await table().getByRole('button', { name: 'Title' }).click();
     await expect.poll(titles).toEqual([...byTitle].reverse().slice(0, 10));
-    expect(await ariaSortOf('Title')).toBe('descending');
+    await expect.poll(() => ariaSortOf('Title')).toBe('descending');
 
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect.poll(titles).toEqual([...byTitle].reverse().slice(10));
     expect(new URL(page.url()).searchParams.get('page')).toBe('2');
     await page.reload();
     await expect.poll(titles).toEqual([...byTitle].reverse().slice(10));
-    expect(await ariaSortOf('Title')).toBe('descending');
+    await expect.poll(() => ariaSortOf('Title')).toBe('descending');
 
     await page.getByLabel('Tag', { exact: true }).fill('nlp');
     await page.getByRole('button', { name: 'Filter', exact: true }).click();
