@@ -1,6 +1,6 @@
 /** Queries of workspaces, their resources, annotations and share links. Rows out; shaping is the presenters' job. */
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { preparedStatement, type Db, type Tx } from '../platform/db/client.js';
+import { isAnyOf, preparedStatement, type Db, type Tx } from '../platform/db/client.js';
 import { annotations, resourcePdfs, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
 import { notFound } from '../platform/errors.js';
 import { NOT_FOUND_LABEL, type AnnotationSubject, type ResourceSubject, type WorkspaceSubject } from './policy.js';
@@ -167,7 +167,7 @@ export async function lockPdfKeys(tx: Tx, workspaceId: string, resourceIds?: str
     .where(
       and(
         eq(workspaceResources.workspaceId, workspaceId),
-        resourceIds ? sql`${workspaceResources.id} = any(${`{${resourceIds.join(',')}}`}::uuid[])` : undefined,
+        resourceIds ? isAnyOf(workspaceResources.id, resourceIds) : undefined,
       ),
     )
     .for('update', { of: resourcePdfs });
@@ -265,7 +265,7 @@ export async function lockWorkspaces(tx: Tx, ids: string[]): Promise<string[]> {
   const rows = await tx
     .select({ id: workspaces.id })
     .from(workspaces)
-    .where(sql`${workspaces.id} = any(${`{${ids.join(',')}}`}::uuid[])`)
+    .where(isAnyOf(workspaces.id, ids))
     .orderBy(asc(workspaces.id))
     .for('update');
   return rows.map((row) => row.id);
@@ -276,7 +276,7 @@ export async function lockResourcesOf(tx: Tx, workspaceId: string, ids: string[]
   return tx
     .select(resourceColumns)
     .from(workspaceResources)
-    .where(and(eq(workspaceResources.workspaceId, workspaceId), sql`${workspaceResources.id} = any(${`{${ids.join(',')}}`}::uuid[])`))
+    .where(and(eq(workspaceResources.workspaceId, workspaceId), isAnyOf(workspaceResources.id, ids)))
     .orderBy(asc(workspaceResources.id))
     .for('update');
 }
@@ -305,13 +305,13 @@ export async function moveResourceRows(tx: Tx, ids: string[], targetId: string):
   await tx
     .update(workspaceResources)
     .set({ workspaceId: targetId })
-    .where(sql`${workspaceResources.id} = any(${`{${ids.join(',')}}`}::uuid[])`);
+    .where(isAnyOf(workspaceResources.id, ids));
 }
 
 export async function deleteResourceRows(tx: Tx, workspaceId: string, ids: string[]): Promise<string[]> {
   const deleted = await tx
     .delete(workspaceResources)
-    .where(and(eq(workspaceResources.workspaceId, workspaceId), sql`${workspaceResources.id} = any(${`{${ids.join(',')}}`}::uuid[])`))
+    .where(and(eq(workspaceResources.workspaceId, workspaceId), isAnyOf(workspaceResources.id, ids)))
     .returning({ id: workspaceResources.id });
   return deleted.map((row) => row.id);
 }
@@ -410,8 +410,7 @@ export async function annotationPreviews(db: Db, resourceIds: string[], perResou
       total: sql<number>`(count(*) over (partition by ${annotations.resourceId}))::int`.as('total'),
     })
     .from(annotations)
-    // A PostgreSQL array literal of the ids (uuids from the database, so nothing to quote).
-    .where(sql`${annotations.resourceId} = any(${`{${resourceIds.join(',')}}`}::uuid[])`)
+    .where(isAnyOf(annotations.resourceId, resourceIds))
     .as('ranked');
   const rows = await db.select().from(ranked).where(sql`${ranked.position} <= ${perResource}`).orderBy(asc(ranked.createdAt), asc(ranked.id));
   for (const { position: _position, total, ...annotation } of rows) {

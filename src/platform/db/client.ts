@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -65,6 +66,15 @@ export function preparedStatement<Prepared>(prepare: (db: Db | Tx) => Prepared):
 const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url));
 /** Arbitrary constant: serialises migrations when many processes start at once on one server. */
 const MIGRATION_LOCK_ID = 724_301_001;
+
+/**
+ * `column = any(ids)`, the ids sent as one PostgreSQL array literal: one parameter and one statement
+ * whatever their number (an array given to drizzle's `sql` would be spread into a list of
+ * parameters). The ids must be validated UUIDs, so the literal needs no quoting.
+ */
+export function isAnyOf(column: AnyColumn, ids: readonly string[]): SQL {
+  return sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;
+}
 
 export interface DatabaseOptions {
   databaseUrl?: string;

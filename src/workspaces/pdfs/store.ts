@@ -5,7 +5,7 @@
  * replaced or removed writes nothing.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../platform/db/client.js';
+import { isAnyOf, type Db, type Tx } from '../../platform/db/client.js';
 import { resourcePdfPages, resourcePdfs, workspaceResources } from '../../platform/db/schema.js';
 
 export type PdfRow = typeof resourcePdfs.$inferSelect;
@@ -25,8 +25,7 @@ export async function pdfsByResource(db: Db, resourceIds: string[]): Promise<Map
   const rows = await db
     .select()
     .from(resourcePdfs)
-    // An array literal, as store.ts passes one: a JS array would be spread into a list of parameters.
-    .where(sql`${resourcePdfs.resourceId} = any(${`{${resourceIds.join(',')}}`}::uuid[])`);
+    .where(isAnyOf(resourcePdfs.resourceId, resourceIds));
   for (const row of rows) found.set(row.resourceId, row);
   return found;
 }
