@@ -218,6 +218,31 @@ for (const leg of storeLegs()) {
         expect((await bulk('move', source.id, { resourceIds: [a.id], targetWorkspaceId: target.id })).json().moved).toEqual([a.id]);
       });
 
+      it('moves across two workspaces both ways at once without a deadlock, and one resource only once', async () => {
+        const p = await createWorkspace(t.app, owner);
+        const q = await createWorkspace(t.app, owner);
+        for (let round = 0; round < 5; round++) {
+          const x = await addResource(t.app, owner, p.id, { title: `x${round}` });
+          const y = await addResource(t.app, owner, q.id, { title: `y${round}` });
+          // Opposite directions lock the same two workspaces: in id order, neither waits for the other forever.
+          const [there, back] = await Promise.all([
+            bulk('move', p.id, { resourceIds: [x.id], targetWorkspaceId: q.id }),
+            bulk('move', q.id, { resourceIds: [y.id], targetWorkspaceId: p.id }),
+          ]);
+          expect([there.statusCode, back.statusCode]).toEqual([200, 200]);
+        }
+        // The same resource moved to two places at once: one move wins, the other finds it gone.
+        const r = await createWorkspace(t.app, owner);
+        const z = await addResource(t.app, owner, p.id, { title: 'z' });
+        const both = await Promise.all([
+          bulk('move', p.id, { resourceIds: [z.id], targetWorkspaceId: q.id }),
+          bulk('move', p.id, { resourceIds: [z.id], targetWorkspaceId: r.id }),
+        ]);
+        expect(both.map((res) => res.statusCode).sort()).toEqual([200, 404]);
+        const [qTitles, rTitles] = [(await list('', owner, q.id)).titles, (await list('', owner, r.id)).titles];
+        expect([...qTitles, ...rTitles].filter((title) => title === 'z')).toEqual(['z']);
+      });
+
       it("is a 404 for another user's target or source, and a 400 for the same workspace", async () => {
         const source = await createWorkspace(t.app, owner);
         const a = await addResource(t.app, owner, source.id, { title: 'A' });
