@@ -121,6 +121,8 @@ interface BibtexChunk {
  * BibTeX itself reads it: text outside a chunk is a comment. An entry still open where a line starts
  * with a new `@type{` is cut there and reported unreadable, so that one unclosed brace costs one entry.
  */
+const NOT_ENTRIES = new Set(['string', 'comment', 'preamble']);
+
 function bibtexChunks(text: string): BibtexChunk[] {
   const lineOf = lineCounter(text);
   const chunks: BibtexChunk[] = [];
@@ -148,15 +150,16 @@ function bibtexChunks(text: string): BibtexChunk[] {
       else if (character === '}' || (character === close && depth === 1 && !inQuote)) depth--;
     }
     if (!error && depth > 0) error = 'The entry is not closed before the end of the file';
-    const chunk = text.slice(from, at);
-    const key = type === 'string' || type === 'comment' || type === 'preamble' ? null : (/^@\s*[a-zA-Z]+\s*[{(]\s*([^,\s}]+)\s*,/.exec(chunk)?.[1] ?? null);
+    let chunk = text.slice(from, at);
+    const key = NOT_ENTRIES.has(type) ? null : (/^@\s*[a-zA-Z]+\s*[{(]\s*([^,\s}]+)\s*,/.exec(chunk)?.[1] ?? null);
+    // An entry without a key (JabRef writes `@Article{,` until one is generated) gets one the file
+    // cannot hold, for the parser, which refuses an empty key; the entry is still reported keyless.
+    if (!NOT_ENTRIES.has(type) && key === null) chunk = chunk.replace(/^(@\s*[a-zA-Z]+\s*[{(])\s*,/, `$1rw-keyless-${chunks.length + 1},`);
     chunks.push({ type, key, text: chunk, line: lineOf(from), ...(error ? { error } : {}) });
     start.lastIndex = at;
   }
   return chunks;
 }
-
-const NOT_ENTRIES = new Set(['string', 'comment', 'preamble']);
 
 /** The arXiv id of an entry's `eprint` field (with `archivePrefix` or `eprinttype` arXiv, or none), which CSL has no field for. */
 function eprintOf(chunk: string): string | undefined {
@@ -313,7 +316,8 @@ function readCslJson(text: string): ParsedEntry[] {
 export function readCitations(text: string, format: ImportFormat): ParsedEntry[] {
   switch (format) {
     case 'bibtex':
-      return readBibtex(text);
+      // Lines may end in CR alone (classic Mac OS files, JabRef's UTF-16 ones): as LF, for line numbers and the parser.
+      return readBibtex(text.replace(/\r\n?/g, '\n'));
     case 'ris':
       return readRis(text);
     case 'csljson':

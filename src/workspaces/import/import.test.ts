@@ -137,6 +137,22 @@ for (const leg of storeLegs()) {
         expect(byTitle(stored, 'Lebanon')).toMatchObject({ type: 'chapter', data: { venue: 'Global Civil Society: Dimensions of the Nonprofit Sector', publisher: 'Kumarian Press', publishedDate: '2004' } });
       });
 
+      it('reads files in other encodings: JabRef\'s UTF-16 by multipart, Latin-1 by its charset; says which encoding it read; a wrong charset is a 400', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const utf16 = await importFile(ws.id, multipart('file', 'jabref.bib', 'application/x-bibtex', readFileSync(new URL('../../../test/fixtures/citations/jabref-utf16le-bom.bib', import.meta.url))));
+        expect(utf16.json()).toMatchObject({ encoding: 'utf-16le', counts: { imported: 1 } });
+        const latin1 = Buffer.from('@article{muller1999,\n  title = {\u00dcber Caf\u00e9s},\n  author = {M\u00fcller, J\u00fcrgen},\n  year = {1999}\n}\n', 'latin1');
+        const named = await importRaw(ws.id, latin1, 'application/x-bibtex; charset=ISO-8859-1');
+        expect(named.json()).toMatchObject({ encoding: 'windows-1252', counts: { imported: 1 } });
+        const stored = await resources(ws.id);
+        expect(byTitle(stored, '\u00dcber Caf\u00e9s').authors).toEqual(['J\u00fcrgen M\u00fcller']);
+        expect(byTitle(stored, 'Investigation of the best suture pattern to close a stuffed Christmas turkey').data).toMatchObject({ doi: '10.1136/vr.d6221' });
+        const wrong = await importRaw(ws.id, latin1, 'application/x-bibtex; charset=utf-8');
+        expect(wrong.statusCode).toBe(400);
+        expect(wrong.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'charset', reason: 'invalid' } });
+        expect(await countIn(ws.id)).toBe(2);
+      });
+
       it('reads RIS: a publisher\'s download, repeated tags and continuation lines; a record without a title is unreadable', async () => {
         const ws = await createWorkspace(t.app, owner);
         const publisher = await importRaw(ws.id, fixture('crc-press-chapter.ris'), 'application/x-research-info-systems');

@@ -2,8 +2,8 @@
  * POST /api/workspaces/{id}/import, in a scope of its own that reads the body its own way: a multipart
  * upload (field `file`), or the file itself as a BibTeX, RIS, CSL-JSON or generic text body, at most
  * IMPORT_LIMITS.fileBytes either way; any other Content-Type is a 415 before the body is read.
- * The body is text by the time the handler runs (multipart's file included), so the idempotency
- * fingerprint, taken before validation, covers the file itself.
+ * The body is text by the time the handler runs (multipart's file included; encoding.ts says which
+ * encoding it is read in), so the idempotency fingerprint, taken before validation, covers the file itself.
  */
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -16,13 +16,13 @@ import { authorize } from '../policy.js';
 import { IdParams, workspaceErrors } from '../schemas.js';
 import { loadWorkspace } from '../store.js';
 import { importCitations, readImportFile, unsupportedMediaType } from './commands.js';
+import { charsetOf, decodeCitationFile, type DecodedFile } from './encoding.js';
 import type { ImportFormat } from './formats.js';
 import { IMPORT_LIMITS } from './limits.js';
 import { GENERIC_TYPES, IMPORT_BODY, ImportQuery, ImportResponse, RAW_FORMATS } from './schemas.js';
 
 /** What a multipart `file` part leaves in the body: its text and the type its sender gave it. */
-interface UploadedPart {
-  text: string;
+interface UploadedPart extends DecodedFile {
   type: string;
 }
 
@@ -33,15 +33,15 @@ function formatOfType(type: string): ImportFormat | null {
   return (RAW_FORMATS as Record<string, ImportFormat>)[type] ?? null;
 }
 
-/** The file's text and the format its type names, from either kind of body. */
-function uploadOf(request: FastifyRequest): { text: string; format: ImportFormat | null } {
-  const body = request.body as string | { file?: UploadedPart | UploadedPart[] | string } | undefined;
-  if (typeof body === 'string') return { text: body, format: formatOfType(mediaTypeOf(request.headers['content-type'])) };
+/** The file's text, its encoding and the format its type names, from either kind of body. */
+function uploadOf(request: FastifyRequest): DecodedFile & { format: ImportFormat | null } {
   if (request.isMultipart()) {
-    const part = body?.file;
+    const part = (request.body as { file?: UploadedPart | UploadedPart[] | string } | undefined)?.file;
     if (!part || typeof part !== 'object' || Array.isArray(part)) throw validationError('file', 'required', 'Send the citation file in a multipart field named "file"');
-    return { text: part.text, format: formatOfType(mediaTypeOf(part.type)) };
+    return { text: part.text, encoding: part.encoding, format: formatOfType(mediaTypeOf(part.type)) };
   }
+  const body = request.body as DecodedFile | undefined;
+  if (body?.text) return { ...body, format: formatOfType(mediaTypeOf(request.headers['content-type'])) };
   throw validationError('file', 'required', 'The body is empty: send the citation file');
 }
 
@@ -56,13 +56,20 @@ export async function importRoutes(root: FastifyInstance, ctx: AppContext): Prom
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: IMPORT_LIMITS.fileBytes, files: 1, fields: 5, parts: 6 },
       // The part becomes text here, before validation: a file over the limit stops at the limit (413).
+      // A part's own charset does not reach here (busboy keeps the bare type): its bytes decide.
       async onFile(part: MultipartFile) {
         const data = await part.toBuffer();
         if (part.file.truncated) fileTooLarge();
-        (part as unknown as { value: UploadedPart }).value = { text: data.toString('utf8'), type: part.mimetype };
+        (part as unknown as { value: UploadedPart }).value = { ...decodeCitationFile(data, null), type: part.mimetype };
       },
     });
-    scope.addContentTypeParser([...Object.keys(RAW_FORMATS), ...GENERIC_TYPES], { parseAs: 'string', bodyLimit: IMPORT_LIMITS.fileBytes }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser([...Object.keys(RAW_FORMATS), ...GENERIC_TYPES], { parseAs: 'buffer', bodyLimit: IMPORT_LIMITS.fileBytes }, (request, body: Buffer, done) => {
+      try {
+        done(null, decodeCitationFile(body, charsetOf(request.headers['content-type'])));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
     scope.addContentTypeParser('*', (request, _payload, done) => done(unsupportedMediaType(mediaTypeOf(request.headers['content-type'])), undefined));
     importRoute(scope, ctx);
   });
@@ -92,7 +99,7 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
       const { workspace } = authorize(user, 'update', await loadWorkspace(ctx.db, request.params.id));
       const upload = uploadOf(request);
       const file = await readImportFile(upload.text, upload.format);
-      return importCitations(ctx.db, workspace.id, file, { dryRun: request.query.dryRun });
+      return { ...(await importCitations(ctx.db, workspace.id, file, { dryRun: request.query.dryRun })), encoding: upload.encoding };
     },
   );
 }

@@ -106,6 +106,9 @@ export const ImportResponse = z
   .object({
     dryRun: z.boolean(),
     format: z.enum(['bibtex', 'ris', 'csljson']),
+    encoding: z
+      .string()
+      .describe('The encoding the file was read in (WHATWG name): the charset it was sent with, else a byte order mark, else utf-8 when it is valid UTF-8, else what a JabRef "% Encoding:" line names, else windows-1252'),
     counts: z.object({
       entries: z.number().int(),
       imported: z.number().int().describe('Imported (on a dry run: would be imported)'),

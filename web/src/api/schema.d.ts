@@ -1034,6 +1034,8 @@ export interface components {
             dryRun: boolean;
             /** @enum {string} */
             format: "bibtex" | "ris" | "csljson";
+            /** @description The encoding the file was read in (WHATWG name): the charset it was sent with, else a byte order mark, else utf-8 when it is valid UTF-8, else what a JabRef "% Encoding:" line names, else windows-1252 */
+            encoding: string;
             counts: {
                 entries: number;
                 /** @description Imported (on a dry run: would be imported) */
