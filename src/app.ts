@@ -33,6 +33,7 @@ import { requestIdOf } from './platform/request-id.js';
 import { profileRoutes } from './profiles/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { createPdfExtraction, type PdfExtraction } from './workspaces/pdfs/extraction.js';
+import { createPdfSweeper } from './workspaces/pdfs/sweeper.js';
 import { createSearchService } from './search/service.js';
 import { searchRoutes } from './search/routes.js';
 import { createSummaryCache } from './summaries/cache.js';
@@ -144,6 +145,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('ctx', ctx);
   app.decorate('pdfExtraction', pdfExtraction);
   app.addHook('onReady', async () => pdfExtraction.start());
+  // PDF files a crash left with no row (sweeper.ts): swept a minute after start and every 6 hours.
+  const pdfSweeper = createPdfSweeper({ db: platform.database.db, blobs: platform.blobs, log: app.log });
+  app.addHook('onReady', async () => pdfSweeper.start());
 
   await app.register(cookie, { secret: platform.signingSecret });
   // Only a request from the web app's origin gets CORS headers (every browser sends Origin on a
@@ -183,6 +187,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
   app.addHook('onClose', async () => {
+    pdfSweeper.stop();
     await pdfExtraction.stop();
     await closePdfExtractors();
   });

@@ -100,6 +100,20 @@ for (const { name, make } of stores) {
       expect(await store.get('pdfs/w1/never.pdf')).toBeNull();
     });
 
+    it('lists the objects under a prefix with when each was written, through folders, and nothing of other prefixes', async () => {
+      const before = Date.now() - 60_000;
+      const keys = ['listing/w1/a.pdf', 'listing/w1/b.pdf', 'listing/w2/deep/c.pdf'];
+      for (const key of keys) await store.put(key, Buffer.from(key));
+      await store.put('listing-not/x.pdf', Buffer.from('x'));
+      const listed = [];
+      for await (const object of store.list('listing/')) listed.push(object);
+      expect(listed.map((object) => object.key).sort()).toEqual(keys);
+      for (const object of listed) expect(object.modifiedAt.getTime()).toBeGreaterThan(before);
+      const none = [];
+      for await (const object of store.list('nothing-here/')) none.push(object);
+      expect(none).toEqual([]);
+    });
+
     it('deletes, and deleting twice is fine', async () => {
       await store.put('pdfs/w1/gone.pdf', Buffer.from('x'));
       await store.delete('pdfs/w1/gone.pdf');

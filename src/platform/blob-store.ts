@@ -7,7 +7,7 @@
  * never hold a whole file in memory and read a byte range when asked.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, opendir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -17,6 +17,11 @@ import { pipeline } from 'node:stream/promises';
 export interface ByteRange {
   start: number;
   end: number;
+}
+
+export interface StoredObject {
+  key: string;
+  modifiedAt: Date;
 }
 
 export interface BlobStore {
@@ -30,6 +35,8 @@ export interface BlobStore {
   /** The object, or the bytes of `range` in it, as a stream; null when there is no such object. */
   getStream(key: string, range?: ByteRange): Promise<Readable | null>;
   delete(key: string): Promise<void>;
+  /** Every object whose key starts with `prefix` (a folder: `pdfs/`), with when it was last written, in pages. */
+  list(prefix: string): AsyncIterable<StoredObject>;
   publicUrl(key: string): string;
   /** Lets go of connections (the S3 client's sockets). */
   close?(): void;
@@ -88,6 +95,27 @@ export function createDiskBlobStore(options: { rootDir: string; publicBaseUrl: s
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+    async *list(prefix) {
+      // Depth first through the prefix's folder; a folder or file gone meanwhile is skipped.
+      const folders = [prefix.replace(/\/+$/, '')];
+      for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+        let entries;
+        try {
+          entries = await opendir(join(options.rootDir, folder));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+          throw error;
+        }
+        for await (const entry of entries) {
+          const key = `${folder}/${entry.name}`;
+          if (entry.isDirectory()) folders.push(key);
+          else if (entry.isFile() && isValidBlobKey(key)) {
+            const modifiedAt = await stat(join(options.rootDir, key)).then((info) => info.mtime, () => null);
+            if (modifiedAt) yield { key, modifiedAt };
+          }
+        }
+      }
     },
     publicUrl: (key) => `${options.publicBaseUrl}/storage/${key}`,
   };

@@ -5,7 +5,7 @@
  * whatever the file's size; reads are streamed, a byte range asked of the server itself.
  */
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, paginateListObjectsV2, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { isValidBlobKey, type BlobStore } from './blob-store.js';
 
@@ -86,6 +86,13 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
     },
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: checked(key) }));
+    },
+    async *list(prefix) {
+      for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket: options.bucket, Prefix: prefix })) {
+        for (const object of page.Contents ?? []) {
+          if (object.Key && object.LastModified && isValidBlobKey(object.Key)) yield { key: object.Key, modifiedAt: object.LastModified };
+        }
+      }
     },
     publicUrl: (key) => `${options.publicBaseUrl}/storage/${key}`,
   };
