@@ -50,6 +50,10 @@ describe('summaryCacheKey', () => {
       summaryCacheKey({ ...deep, pdf: { ...deep.pdf, id: 'pubmed:2' } }),
       summaryCacheKey({ ...deep, pdf: { ...deep.pdf, source: 'crossref' } }),
       summaryCacheKey({ ...deep, title: 'Another title' }),
+      // What else a record names of its PDF is part of the input too.
+      summaryCacheKey({ ...deep, pdf: { ...deep.pdf, pdfUrl: 'https://example.org/elsewhere.pdf' } }),
+      summaryCacheKey({ ...deep, pdf: { ...deep.pdf, arxivId: '1410.5401' } }),
+      summaryCacheKey({ ...deep, pdf: { ...deep.pdf, doi: '10.1/x' } }),
     ];
     expect(new Set(keys).size).toBe(keys.length);
     for (const key of keys) expect(key).toMatch(/^summary:v2:(quick|deep):(text|pdf):[0-9a-f]{64}$/);

@@ -35,13 +35,13 @@ export interface SummaryCache {
 /**
  * What a summary is made from, and so what its cache key must name: a quick summary is made from the
  * title and the text (abstract or content); a deep one from the title and the PDF that the record's
- * id, source and client-supplied url lead to. A key names all of it, so a caller who sends a record's
+ * id, source and client-supplied url, pdfUrl, arXiv id and DOI lead to. A key names all of it, so a caller who sends a record's
  * id with an abstract or a url of their own gets an entry of their own, never the one everybody else
  * is served for that id: a caller cannot plant a summary for everyone else.
  */
 export type SummaryInput =
   | { mode: 'quick' | 'deep'; title?: string; text: string }
-  | { mode: 'deep'; title?: string; pdf: { id?: string; source?: string; url?: string } };
+  | { mode: 'deep'; title?: string; pdf: { id?: string; source?: string; url?: string; pdfUrl?: string; arxivId?: string; doi?: string } };
 
 /**
  * `summary:v2:<mode>:<text|pdf>:<sha-256 of the input>`. v1 keys (`<id or title>:<mode>`) named only
@@ -49,12 +49,16 @@ export type SummaryInput =
  */
 export function summaryCacheKey(input: SummaryInput): string {
   const title = input.title ?? '';
-  const [kind, parts] =
-    'pdf' in input
-      ? ['pdf', [title, input.pdf.id?.trim() ?? '', input.pdf.source?.trim().toLowerCase() ?? '', input.pdf.url?.trim() ?? '']]
-      : ['text', [title, input.text]];
+  const [kind, parts] = 'pdf' in input ? ['pdf', pdfParts(title, input.pdf)] : ['text', [title, input.text]];
   // JSON keeps the parts apart: ["a b", ""] and ["a", "b"] are different inputs.
   return `summary:v2:${input.mode}:${kind}:${sha256(JSON.stringify(parts))}`;
+}
+
+/** A PDF's parts: the record, and what else it names of its PDF only when it names any (so keys of records naming none stay as they were). */
+function pdfParts(title: string, pdf: Extract<SummaryInput, { pdf: unknown }>['pdf']): string[] {
+  const record = [title, pdf.id?.trim() ?? '', pdf.source?.trim().toLowerCase() ?? '', pdf.url?.trim() ?? ''];
+  const named = [pdf.pdfUrl?.trim() ?? '', pdf.arxivId?.trim() ?? '', pdf.doi?.trim().toLowerCase() ?? ''];
+  return named.some(Boolean) ? [...record, ...named] : record;
 }
 
 function sha256(text: string): string {

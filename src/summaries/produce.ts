@@ -23,6 +23,10 @@ export interface SummaryRequest {
   title?: string;
   abstract?: string;
   url?: string;
+  /** What else the record knows of its PDF (a search result's pdfUrl, arXiv id, DOI): pdf/address.ts picks the best. */
+  pdfUrl?: string;
+  arxivId?: string;
+  doi?: string;
   /** Variant B: the text itself. */
   content?: string;
   mode: RequestedMode;
@@ -102,6 +106,15 @@ function pdfFailure(error: unknown): ApiError | null {
   return null;
 }
 
+const pdfRecordOf = (request: SummaryRequest) => ({
+  id: request.id,
+  source: request.source,
+  url: request.url,
+  pdfUrl: request.pdfUrl,
+  arxivId: request.arxivId,
+  doi: request.doi,
+});
+
 const summaryInputError = (message: string) => new ApiError('VALIDATION_ERROR', message);
 
 function quickText(request: SummaryRequest): string {
@@ -112,7 +125,7 @@ export function createSummarizer(deps: SummarizerDeps) {
   async function pdfText(request: SummaryRequest, options: RunOptions): Promise<string> {
     const signal = options.cancellation?.signal();
     options.onProgress?.('fetching');
-    const url = await resolvePdfUrl({ id: request.id, source: request.source, url: request.url }, {
+    const url = await resolvePdfUrl(pdfRecordOf(request), {
       outbound: deps.outbound,
       urls: deps.pdfUrls,
       signal,
@@ -182,7 +195,7 @@ export function createSummarizer(deps: SummarizerDeps) {
         if (request.mode === 'deep') throw summaryInputError('A deep summary needs an id or a url');
         return await run({ ...request, mode: 'quick' }).then((outcome) => ({ ...outcome, modeRequested: 'auto' as const }));
       }
-      const key = summaryCacheKey({ mode: 'deep', title: request.title, pdf: { id: request.id, source: request.source, url: request.url } });
+      const key = summaryCacheKey({ mode: 'deep', title: request.title, pdf: pdfRecordOf(request) });
       const hit = await deps.cache.get<Summary>(key);
       if (hit) return { summary: hit.value, modeRequested: request.mode, modeUsed: 'deep', fromCache: hit.from };
       try {

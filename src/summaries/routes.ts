@@ -68,7 +68,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
         summary: 'Summarise a paper: by content (Variant B) or by id/source/title/abstract/url/mode (Variant A)',
         security: SIGNED_IN_OPTIONAL,
         description:
-          'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. With `workspaceId` and `resourceId` (signed in, a resource you may read; else 401/404) the resource\'s own title, abstract and stored PDF text are used: deep needs no outbound fetch, and is a 422 while the resource has no extracted PDF. A cached summary is served only for the same input (title + abstract; for deep, title + id, source and url). Errors are `{ error: "<message>" }`.',
+          'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. With `workspaceId` and `resourceId` (signed in, a resource you may read; else 401/404) the resource\'s own title, abstract and stored PDF text are used: deep needs no outbound fetch, and is a 422 while the resource has no extracted PDF. A cached summary is served only for the same input (title + abstract; for deep, title + id, source, url, pdfUrl, arxivId and doi). For deep the PDF is found from an arXiv id first, then pdfUrl, the provider record, the open-access locations of the DOI (OpenAlex), and the url. Errors are `{ error: "<message>" }`.',
         body: SummarizeBody,
         response: {
           200: VariantAResponse.or(VariantBResponse),

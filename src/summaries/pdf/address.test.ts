@@ -98,6 +98,8 @@ describe('resolvePdfUrl against a local provider server', () => {
       locations: xgenWork.locations.map((location) => ({ ...location, landing_page_url: `${base}/landing/html-only` })),
     };
     routes['/openalex/works/W4408732759'] = json(xgenHere);
+    // The same work asked by its DOI, as OpenAlex answers `works/doi:<doi>`.
+    routes['/openalex/works/doi:10.1016/j.xgen.2025.100814'] = json(xgenHere);
     routes['/landing/xgen'] = (req, res) => {
       res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '123456' });
       res.end(req.method === 'HEAD' ? undefined : '%PDF-1.7');
@@ -146,8 +148,9 @@ describe('resolvePdfUrl against a local provider server', () => {
   });
 
   const urls = (): PdfSourceUrls => ({ arxivPdfBase: `${base}/arxiv-pdf`, openalex: `${base}/openalex`, zenodo: `${base}/zenodo` });
-  const resolve = (record: { id?: string; source?: string; url?: string }) => resolvePdfUrl(record, { outbound, urls: urls() });
-  const failure = async (record: { id?: string; source?: string; url?: string }): Promise<PdfFetchError> => {
+  type RecordRef = Parameters<typeof resolvePdfUrl>[0];
+  const resolve = (record: RecordRef) => resolvePdfUrl(record, { outbound, urls: urls() });
+  const failure = async (record: RecordRef): Promise<PdfFetchError> => {
     const error = await resolve(record).then(
       () => undefined,
       (caught: unknown) => caught,
@@ -207,6 +210,28 @@ describe('resolvePdfUrl against a local provider server', () => {
     expect(await resolve({ id: 'pubmed:1', url: `${base}/redirect-to-download` })).toBe(`${base}/download`);
     expect((await failure({ id: 'pubmed:2', url: `${base}/landing/html-only` })).code).toBe('no_pdf');
     expect((await failure({ id: 'pubmed:3' })).code).toBe('no_pdf');
+  });
+
+  it('uses what a Semantic Scholar result knows beyond its page: an arXiv id, then a pdfUrl, without asking the page', async () => {
+    const page = 'https://www.semanticscholar.org/paper/abc123';
+    heads.length = 0;
+    // "Neural Turing Machines": an arXiv id and the semanticscholar.org page.
+    expect(await resolve({ id: 'semanticscholar:abc123', url: page, arxivId: '1410.5401' })).toBe(`${base}/arxiv-pdf/1410.5401`);
+    // A pdfUrl on arXiv is rewritten to the arXiv PDF base; one elsewhere is confirmed with HEAD.
+    expect(await resolve({ id: 'semanticscholar:def456', url: page, pdfUrl: 'https://arxiv.org/pdf/1807.08518' })).toBe(`${base}/arxiv-pdf/1807.08518`);
+    expect(await resolve({ id: 'semanticscholar:ghi789', url: page, pdfUrl: `${base}/redirect-to-download` })).toBe(`${base}/download`);
+    expect(heads).toEqual(['/redirect-to-download', '/download']);
+    // An arXiv DOI names the arXiv PDF too.
+    expect(await resolve({ id: 'crossref:x', doi: '10.48550/arXiv.2101.00001' })).toBe(`${base}/arxiv-pdf/2101.00001`);
+  });
+
+  it('finds a DOI\'s open-access PDF through OpenAlex when the pdfUrl and page are not PDFs, and falls back to the page', async () => {
+    heads.length = 0;
+    expect(await resolve({ id: 'semanticscholar:x', url: `${base}/landing/html-only`, pdfUrl: `${base}/landing/html-only`, doi: 'https://doi.org/10.1016/j.xgen.2025.100814' })).toBe(`${base}/landing/xgen`);
+    // A DOI OpenAlex does not know: the page is still tried, and is a PDF.
+    expect(await resolve({ id: 'crossref:y', doi: '10.9999/unknown', url: `${base}/download` })).toBe(`${base}/download`);
+    // Nothing is a PDF: the first failure is the one told (OpenAlex's 404 is no_pdf).
+    expect((await failure({ id: 'crossref:z', doi: '10.9999/unknown', url: `${base}/landing/html-only` })).code).toBe('no_pdf');
   });
 
   it('refuses private addresses when they are not allowed', async () => {

@@ -6,6 +6,8 @@
  *   each confirmed with a HEAD request unless it ends in `.pdf` or is an arXiv address;
  * - Zenodo: the record's files, chosen by mimetype or file name (both the legacy and the current API
  *   formats);
+ * - a PDF address the record names (a search result's `pdfUrl`) and, for a DOI, the open-access
+ *   locations OpenAlex knows for it;
  * - anything else: the record's URL when it ends in `.pdf` or a HEAD request answers `application/pdf`.
  * Every request goes through the outbound client (deadline, size cap, address guard).
  */
@@ -26,7 +28,12 @@ export interface PdfRecordRef {
   id?: string;
   /** Provider id (`arxiv`, `openalex`, `zenodo`, `pubmed`, …); taken from the id prefix when absent. */
   source?: string;
+  /** The record's page (a landing page, or the PDF itself). */
   url?: string;
+  /** A PDF address the record names (a search result's `pdfUrl`, an open-access link). */
+  pdfUrl?: string;
+  arxivId?: string;
+  doi?: string;
 }
 
 export interface ResolvePdfOptions {
@@ -269,31 +276,69 @@ async function resolveZenodo(nativeId: string, options: ResolvePdfOptions): Prom
   return url;
 }
 
-/** The address of a record's PDF. Throws `PdfFetchError` (`no_pdf` when there is none). */
-export async function resolvePdfUrl(record: PdfRecordRef, options: ResolvePdfOptions): Promise<string> {
-  const { source, nativeId } = splitRecordId(record);
-  const url = record.url?.trim() || undefined;
+async function resolveOpenAlexDoi(doi: string, options: ResolvePdfOptions): Promise<string> {
+  const base = options.urls.openalex.replace(/\/+$/, '');
+  const bare = doi.trim().replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:)/i, '');
+  // OpenAlex names a work by `doi:10.x/y`, the DOI's own slashes kept.
+  const work = await fetchJson<OpenAlexWork>(`${base}/works/doi:${encodeURIComponent(bare).replaceAll('%2F', '/')}`, options, 'The work with this DOI');
+  const found = await firstPdf(openAlexPdfCandidates(work), options);
+  if (!found) throw new PdfFetchError('no_pdf', 'No open-access PDF is known for this DOI');
+  return found;
+}
 
-  if (source === 'arxiv' || (!source && nativeId && parseArxivId(nativeId))) {
-    const arxivId = (nativeId && parseArxivId(nativeId)) ?? (url && parseArxivId(url));
-    if (arxivId) return arxivPdfUrl(arxivId, options.urls.arxivPdfBase);
-    throw new PdfFetchError('no_pdf', 'The arXiv id is not valid');
-  }
-  if (source === 'openalex' && nativeId) return resolveOpenAlex(nativeId, options);
-  if (source === 'zenodo' && nativeId) return resolveZenodo(nativeId, options);
-
-  if (!url) throw new PdfFetchError('no_pdf', 'The record has no address to find a PDF at');
-  const arxivId = parseArxivId(url);
-  if (arxivId) return arxivPdfUrl(arxivId, options.urls.arxivPdfBase);
-  if (endsWithPdf(url)) return url;
-  let confirmed: string | undefined;
+/** An address that is a PDF by its name, or by what a HEAD request answers; undefined when it is not one. */
+async function pdfAt(address: string, options: ResolvePdfOptions): Promise<string | undefined> {
+  if (endsWithPdf(address)) return address;
   try {
-    confirmed = await confirmPdfWithHead(url, options);
+    return await confirmPdfWithHead(address, options);
   } catch (error) {
     throw toFetchError(error);
   }
-  if (!confirmed) throw new PdfFetchError('no_pdf', 'The record address does not serve a PDF');
-  return confirmed;
+}
+
+/**
+ * The address of a record's PDF, from everything the record knows, best first:
+ * 1. an arXiv id (its own field, its id, an arXiv DOI or an arXiv address among its links): no request;
+ * 2. the PDF address the record names (`pdfUrl`), confirmed unless it ends in `.pdf`;
+ * 3. the provider's own record (OpenAlex locations, Zenodo files);
+ * 4. its DOI's open-access locations, looked up in OpenAlex;
+ * 5. its address, when that is a PDF.
+ * A step that fails moves on to the next; when none finds one, the first failure is thrown
+ * (`PdfFetchError`, `no_pdf` when nothing was there to try). A cancelled request stops at once.
+ */
+export async function resolvePdfUrl(record: PdfRecordRef, options: ResolvePdfOptions): Promise<string> {
+  const { source, nativeId } = splitRecordId(record);
+  const url = record.url?.trim() || undefined;
+  const pdfUrl = record.pdfUrl?.trim() || undefined;
+  const doi = record.doi?.trim() || undefined;
+
+  const idNamesArxiv = source === 'arxiv' || (!source && nativeId !== undefined && parseArxivId(nativeId) !== undefined);
+  const arxivId = [record.arxivId, idNamesArxiv ? nativeId : undefined, doi, pdfUrl, url]
+    .map((value) => (value ? parseArxivId(value) : undefined))
+    .find((id) => id !== undefined);
+  if (arxivId) return arxivPdfUrl(arxivId, options.urls.arxivPdfBase);
+  if (source === 'arxiv') throw new PdfFetchError('no_pdf', 'The arXiv id is not valid');
+
+  const steps: Array<() => Promise<string | undefined>> = [];
+  if (pdfUrl) steps.push(() => pdfAt(pdfUrl, options));
+  if (source === 'openalex' && nativeId) steps.push(() => resolveOpenAlex(nativeId, options));
+  if (source === 'zenodo' && nativeId) steps.push(() => resolveZenodo(nativeId, options));
+  if (doi) steps.push(() => resolveOpenAlexDoi(doi, options));
+  if (url && url !== pdfUrl) steps.push(() => pdfAt(url, options));
+
+  let firstFailure: PdfFetchError | undefined;
+  for (const step of steps) {
+    try {
+      const found = await step();
+      if (found) return found;
+    } catch (error) {
+      const failure = toFetchError(error);
+      if (failure.code === 'aborted') throw failure;
+      firstFailure ??= failure;
+    }
+  }
+  if (firstFailure) throw firstFailure;
+  throw new PdfFetchError('no_pdf', steps.length ? 'The record address does not serve a PDF' : 'The record has no address to find a PDF at');
 }
 
 export { toFetchError as pdfFetchErrorFrom };

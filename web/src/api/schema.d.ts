@@ -752,7 +752,7 @@ export interface paths {
         put?: never;
         /**
          * Summarise a paper: by content (Variant B) or by id/source/title/abstract/url/mode (Variant A)
-         * @description mode `quick` summarises title + abstract; `deep` the text of the paper's PDF (never falls back); `auto` tries deep and falls back to quick. With `workspaceId` and `resourceId` (signed in, a resource you may read; else 401/404) the resource's own title, abstract and stored PDF text are used: deep needs no outbound fetch, and is a 422 while the resource has no extracted PDF. A cached summary is served only for the same input (title + abstract; for deep, title + id, source and url). Errors are `{ error: "<message>" }`.
+         * @description mode `quick` summarises title + abstract; `deep` the text of the paper's PDF (never falls back); `auto` tries deep and falls back to quick. With `workspaceId` and `resourceId` (signed in, a resource you may read; else 401/404) the resource's own title, abstract and stored PDF text are used: deep needs no outbound fetch, and is a 422 while the resource has no extracted PDF. A cached summary is served only for the same input (title + abstract; for deep, title + id, source, url, pdfUrl, arxivId and doi). For deep the PDF is found from an arXiv id first, then pdfUrl, the provider record, the open-access locations of the DOI (OpenAlex), and the url. Errors are `{ error: "<message>" }`.
          */
         post: operations["summarize"];
         delete?: never;
@@ -6526,6 +6526,12 @@ export interface operations {
                 title?: string;
                 abstract?: string;
                 url?: string;
+                /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                pdfUrl?: string;
+                /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                arxivId?: string;
+                /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                doi?: string;
                 mode?: "quick" | "deep" | "auto";
                 /** @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch) */
                 workspaceId?: string;
@@ -6622,6 +6628,12 @@ export interface operations {
                     title?: string;
                     abstract?: string;
                     url?: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
                     /**
                      * @default quick
                      * @enum {string}

@@ -1,13 +1,14 @@
 /**
  * The Summary dialog: choose quick, deep or auto; the summary streams in as the events arrive (deep
- * work shows its stages first); says when it came from a cache. A server `error` event closes the
- * dialog and hands the message to the page, which shows it in an alert. Closing the dialog closes the
- * stream.
+ * work shows its stages first); says when it came from a cache. A server `error` event of a quick
+ * summary closes the dialog and hands the message to the page, which shows it in an alert; one of a
+ * deep (or auto) summary is told in the dialog, which keeps the quick summary it showed before.
+ * Closing the dialog closes the stream.
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
 import type { SearchResult } from '../../api/types';
-import { useSummaryStream, type ProgressStage, type SummaryMode } from './use-summary-stream';
+import { useSummaryStream, type ProgressStage, type SummaryMode, type SummaryState } from './use-summary-stream';
 import '../features.css';
 
 const MODES: Array<{ value: SummaryMode; label: string; hint: string }> = [
@@ -17,14 +18,54 @@ const MODES: Array<{ value: SummaryMode; label: string; hint: string }> = [
 ];
 const STAGE_TEXT: Record<ProgressStage, string> = { fetching: 'Fetching the PDF', extracting: 'Extracting its text', summarizing: 'Summarising' };
 
+/** A summary's text as shown: TL;DR, key points and tags. */
+function SummaryText({ tldr, bullets, tags }: Pick<SummaryState, 'tldr' | 'bullets' | 'tags'>) {
+  return (
+    <>
+      {tldr !== null && (
+        <section aria-label="TL;DR">
+          <h3>TL;DR</h3>
+          <p className="summary-tldr">{tldr}</p>
+        </section>
+      )}
+      {bullets && (
+        <section aria-label="Key points">
+          <h3>Key points</h3>
+          <ul className="summary-bullets">
+            {bullets.map((bullet, index) => (
+              <li key={index}>{bullet}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {tags && tags.length > 0 && (
+        <ul className="badges" aria-label="Tags">
+          {tags.map((tag) => (
+            <li key={tag} className="badge">
+              {tag}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
 export function SummaryDialog({ result, onClose, onServerError }: { result: SearchResult | null; onClose: () => void; onServerError: (message: string) => void }) {
   const [mode, setMode] = useState<SummaryMode>('quick');
   const [attempt, setAttempt] = useState(0);
-  const summary = useSummaryStream(result, mode, attempt);
+  const stream = useSummaryStream(result, mode, attempt);
+  // Until the new stream starts, the state is the last mode's: not shown, and its error not this mode's.
+  const summary = stream?.mode === mode ? stream : null;
+  // The last finished quick summary of this result, kept on screen should a deep one fail.
+  const [quick, setQuick] = useState<{ of: SearchResult; summary: SummaryState } | null>(null);
+  if (result && summary?.status === 'done' && summary.modeUsed === 'quick' && quick?.summary !== summary) setQuick({ of: result, summary });
+  const keptQuick = quick && quick.of === result ? quick.summary : null;
+  const deepFailed = mode !== 'quick' && summary?.error?.fromServer ? summary.error.message : null;
 
   useEffect(() => {
-    if (summary?.error?.fromServer) onServerError(summary.error.message);
-  }, [summary?.error, onServerError]);
+    if (mode === 'quick' && summary?.error?.fromServer) onServerError(summary.error.message);
+  }, [mode, summary?.error, onServerError]);
 
   return (
     <Dialog.Root open={result !== null} onOpenChange={(open) => !open && onClose()}>
@@ -57,30 +98,25 @@ export function SummaryDialog({ result, onClose, onServerError }: { result: Sear
             )}
             {summary?.fromCache && <p className="badge badge-cache">From the {summary.fromCache === 'kv' ? 'shared' : 'in-memory'} cache</p>}
             {summary?.modeUsed && summary.modeUsed !== mode && <p className="muted">Summarised in {summary.modeUsed} mode.</p>}
-            {summary?.tldr !== null && summary?.tldr !== undefined && (
-              <section aria-label="TL;DR">
-                <h3>TL;DR</h3>
-                <p className="summary-tldr">{summary.tldr}</p>
-              </section>
+            {summary && !deepFailed && <SummaryText tldr={summary.tldr} bullets={summary.bullets} tags={summary.tags} />}
+            {deepFailed && (
+              <div className="state state-error" role="alert">
+                <p>The {mode} summary could not be made: {deepFailed}</p>
+                <button type="button" className="button" onClick={() => setAttempt((count) => count + 1)}>
+                  Try again
+                </button>
+                {!keptQuick && (
+                  <button type="button" className="button" onClick={() => setMode('quick')}>
+                    Show the quick summary
+                  </button>
+                )}
+              </div>
             )}
-            {summary?.bullets && (
-              <section aria-label="Key points">
-                <h3>Key points</h3>
-                <ul className="summary-bullets">
-                  {summary.bullets.map((bullet, index) => (
-                    <li key={index}>{bullet}</li>
-                  ))}
-                </ul>
+            {deepFailed && keptQuick && (
+              <section aria-label="Quick summary" className="summary-kept">
+                <h3>Quick summary (title and abstract)</h3>
+                <SummaryText tldr={keptQuick.tldr} bullets={keptQuick.bullets} tags={keptQuick.tags} />
               </section>
-            )}
-            {summary?.tags && summary.tags.length > 0 && (
-              <ul className="badges" aria-label="Tags">
-                {summary.tags.map((tag) => (
-                  <li key={tag} className="badge">
-                    {tag}
-                  </li>
-                ))}
-              </ul>
             )}
             {summary?.status === 'done' && <p className="visually-hidden">Summary complete.</p>}
             {summary?.error && !summary.error.fromServer && (

@@ -16,6 +16,8 @@ export type SummaryMode = 'quick' | 'deep' | 'auto';
 export type ProgressStage = 'fetching' | 'extracting' | 'summarizing';
 
 export interface SummaryState {
+  /** The mode this stream was asked for: for a render or two after a change, the state is still the last mode's. */
+  mode: SummaryMode | null;
   status: 'streaming' | 'done' | 'failed';
   fromCache: false | 'kv' | 'memory' | null;
   modeUsed: 'quick' | 'deep' | null;
@@ -27,13 +29,19 @@ export interface SummaryState {
   error: { message: string; fromServer: boolean } | null;
 }
 
-const INITIAL: SummaryState = { status: 'streaming', fromCache: null, modeUsed: null, stages: [], tldr: null, bullets: null, tags: null, error: null };
+const INITIAL: SummaryState = { mode: null, status: 'streaming', fromCache: null, modeUsed: null, stages: [], tldr: null, bullets: null, tags: null, error: null };
 
 function summaryUrl(result: SearchResult, mode: SummaryMode): string {
   const params = new URLSearchParams({ id: result.id, source: result.provider, title: result.title, mode });
   // The abstract travels in the URL: bounded so the request line stays well under server limits.
   if (result.abstract) params.set('abstract', result.abstract.slice(0, 4000));
   if (result.url) params.set('url', result.url);
+  // A deep summary needs the PDF: what the result knows of it beyond its page, for the service to pick the best address.
+  if (mode !== 'quick') {
+    if (result.arxivId) params.set('arxivId', result.arxivId);
+    if (result.pdfUrl) params.set('pdfUrl', result.pdfUrl);
+    if (result.doi) params.set('doi', result.doi);
+  }
   return `/api/summarize?${params.toString()}`;
 }
 
@@ -120,7 +128,7 @@ export function useSummaryStream(result: SearchResult | null, mode: SummaryMode,
         });
       });
     };
-    setState(INITIAL);
+    setState({ ...INITIAL, mode });
     open();
     return () => {
       stopped = true;
