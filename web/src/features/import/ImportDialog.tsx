@@ -9,6 +9,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useId, useState, type DragEvent } from 'react';
 import { FormAlert } from '../../components/Field';
 import { useToast } from '../../components/Toasts';
+import { plural } from '../../lib/plural';
 import { fileProblem, IMPORT_MAX_MB, importErrorMessage, useImport, usePreviewImport, type ImportEntry, type ImportReport } from './use-import';
 import './import.css';
 
@@ -17,7 +18,6 @@ const LIST_LIMIT = 100;
 const ACCEPT = '.bib,.bibtex,.ris,.json,application/x-bibtex,application/x-research-info-systems,application/vnd.citationstyles.csl+json,application/json,text/plain';
 const FORMAT_NAMES: Record<ImportReport['format'], string> = { bibtex: 'BibTeX', ris: 'RIS', csljson: 'CSL-JSON' };
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 
 function where(entry: ImportEntry): string {
   const parts = [entry.line !== null ? `line ${entry.line}` : `item ${entry.index + 1}`, entry.key].filter(Boolean);

@@ -10,11 +10,11 @@ import { api, multipartBody, unwrap } from '../../api/client';
 import { ApiError, describeError } from '../../api/errors';
 import { invalidateWorkspaces, replaceCachedResource, resourcesKey } from '../../api/workspace-cache';
 import { useToast } from '../../components/Toasts';
+import { plural } from '../../lib/plural';
 
 /** The API's bound on one PDF (docs/api.md, Resource PDFs): checked here too, so a large file is never sent. */
 const PDF_MAX_MB = 50;
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /** The file's problem before it is sent (not a PDF by its name and type, empty, too large), or null. */
 function pdfProblem(file: File): string | null {
