@@ -2,7 +2,7 @@
  * Bringing a library in, in Chromium against the real service: a real Better BibTeX file imported
  * through `Import…` (the preview's counts checked against the API's dry run and against the file as
  * @retorquere/bibtex-parser reads it; confirmed; the list shows the entries; a second import previews
- * them all as duplicates; a file of no format worded for the user), then real PDFs: one attached to a
+ * them all as duplicates; a file of no format worded for the user; an unreadable entry with its line), then real PDFs: one attached to a
  * resource from its panel (the PDF column goes pending → ready and links to the viewer), one dropped
  * on the library with a file that is not a PDF (a new resource; the other refused), one chosen with
  * `Add PDFs…` that only claims to be a PDF (refused by the service), and a PDF removed. axe on the preview; 390 px.
@@ -17,6 +17,7 @@ import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi
 
 const BIB_NAME = 'bbt-crossref.bib';
 const BIB_PATH = join(ROOT, 'test', 'fixtures', 'citations', BIB_NAME);
+const TRICKY_PATH = join(ROOT, 'test', 'fixtures', 'citations', 'composed-tricky.bib');
 const VESPA_PATH = join(ROOT, 'test', 'fixtures', 'pdfs', 'vespa-peerjcs2017.pdf');
 const GRAPH_PATH = join(ROOT, 'test', 'fixtures', 'pdfs', 'literature-graph-naacl2018-2col.pdf');
 
@@ -107,7 +108,18 @@ describe.skipIf(webSkipReason)('importing a library and adding PDFs (Chromium)',
     await expect.poll(() => again.getByRole('alert').textContent()).toBe(
       'This file is not BibTeX, RIS or CSL-JSON. Export the library from your reference manager in one of those formats and choose that file.',
     );
-    await again.getByRole('button', { name: 'Close' }).click();
+    // A file with an entry that never closes: the preview names its line, key and reason, as the API's dry run does.
+    const tricky = readFileSync(TRICKY_PATH);
+    const trickyRun = await context.request.post(`/api/workspaces/${workspaceId}/import?dryRun=true`, {
+      headers: { origin: server.base },
+      multipart: { file: { name: 'composed-tricky.bib', mimeType: 'application/x-bibtex', buffer: tricky } },
+    });
+    const broken = ((await trickyRun.json()) as { entries: Array<{ outcome: string; line: number; key: string; reason: string }> }).entries.filter((entry) => entry.outcome === 'unreadable');
+    expect(broken).toHaveLength(1);
+    await again.getByLabel('Citation file').setInputFiles(TRICKY_PATH);
+    const unreadable = again.getByRole('region', { name: 'Unreadable, not added (1)' });
+    await expect.poll(() => unreadable.getByRole('listitem').allTextContents()).toEqual(broken.map((entry) => `line ${entry.line}, ${entry.key}: ${entry.reason}`));
+    await again.getByRole('button', { name: 'Cancel' }).click();
     await again.waitFor({ state: 'detached' });
     await expect.poll(focusedText).toBe('Import…');
     expect((await listed()).map((resource) => resource.title).sort()).toEqual([...bibTitles].sort());
