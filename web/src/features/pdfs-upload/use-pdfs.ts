@@ -77,7 +77,8 @@ export function usePdfUploads(workspaceId: string): PdfUploads {
 
   return {
     add: (files) => {
-      queue.current = queue.current.then(() => upload(files));
+      // upload() reports each file's failure itself; the catch keeps one surprise from stopping the queue.
+      queue.current = queue.current.then(() => upload(files)).catch(() => undefined);
     },
     progress,
     problems,
