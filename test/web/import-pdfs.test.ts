@@ -2,16 +2,18 @@
  * Bringing a library in, in Chromium against the real service: a real Better BibTeX file imported
  * through `Import…` (the preview's counts checked against the API's dry run and against the file as
  * @retorquere/bibtex-parser reads it; confirmed; the list shows the entries; a second import previews
- * them all as duplicates; a file of no format worded for the user; an unreadable entry with its line), then real PDFs: one attached to a
- * resource from its panel (the PDF column goes pending → ready and links to the viewer), one dropped
- * on the library with a file that is not a PDF (a new resource; the other refused), one chosen with
- * `Add PDFs…` that only claims to be a PDF (refused by the service), and a PDF removed. axe on the preview; 390 px.
+ * them all as duplicates; a file of no format worded for the user; an unreadable entry with its
+ * line), then real PDFs: one attached to a resource from its panel (the PDF column goes pending →
+ * ready and links to the viewer), one dropped on the library with a file that is not a PDF (a new
+ * resource; the other refused), one chosen with `Add PDFs…` that only claims to be a PDF (refused by
+ * the service), a PDF removed, and a scan's failure shown with its reason. axe on the preview; 390 px.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeImageOnlyPdf } from '../../src/summaries/test-support/pdfs.js';
 import { ROOT } from '../support/build-once.js';
 import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, VIEWPORTS, type WebServer } from '../support/web-browser.js';
 
@@ -185,5 +187,19 @@ describe.skipIf(webSkipReason)('importing a library and adding PDFs (Chromium)',
     await panel.getByText('No PDF kept with this resource.').waitFor();
     await expect.poll(() => pdfCell(first!).textContent()).toBe('–No PDF');
     expect((await listed()).find((each) => each.id === resource.id)?.pdf).toBeNull();
+
+    // A scan attached elsewhere (through the API): the page opened meanwhile reads it again until it has failed, and says why.
+    const second = [...bibTitles].sort()[1]!;
+    const secondId = (await listed()).find((each) => each.title === second)!.id;
+    const put = await context.request.put(`/api/workspaces/${workspaceId}/resources/${secondId}/pdf`, {
+      headers: { origin: server.base },
+      multipart: { file: { name: 'scan.pdf', mimeType: 'application/pdf', buffer: await makeImageOnlyPdf() } },
+    });
+    expect(put.status()).toBe(200);
+    await page.reload();
+    await expect.poll(() => pdfCell(second).textContent(), { timeout: 15_000 }).toMatch(/^Failed: /);
+    const failed = (await listed()).find((each) => each.id === secondId)!.pdf as { extraction: string; error: string };
+    expect(failed.extraction).toBe('failed');
+    expect(await pdfCell(second).textContent()).toBe(`Failed: ${failed.error}`);
   });
 });
