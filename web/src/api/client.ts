@@ -98,10 +98,15 @@ api.use(failuresAsApiError, refreshOnExpiry);
  */
 export const queries = createQueryClient(api);
 
-/** A multipart body of the parts named, for a `bodySerializer` (a File is sent with its name and type). */
-export function multipartBody(parts: Record<string, Blob>): FormData {
+/**
+ * A multipart body of the files in `body`, each under its field's name, for a `bodySerializer` (a File
+ * is sent with its name and type). `unknown`, because an operation that takes JSON or multipart types
+ * its body as the union of the two; only the Blob fields are sent.
+ */
+export function multipartBody(body: unknown): FormData {
   const form = new FormData();
-  for (const [name, part] of Object.entries(parts)) form.append(name, part);
+  if (typeof body !== 'object' || body === null) return form;
+  for (const [name, part] of Object.entries(body)) if (part instanceof Blob) form.append(name, part);
   return form;
 }
 

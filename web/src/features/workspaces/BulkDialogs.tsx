@@ -11,10 +11,10 @@ import { FormAlert, TextField } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useToast } from '../../components/Toasts';
 import { formError, submitWith, useZodForm } from '../../lib/form';
+import { plural } from '../../lib/plural';
 import { BulkMoveForm, BulkTagForm } from './schemas';
 import { useMoveResources, useTagResources, useWorkspaces } from './use-workspaces';
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 interface BulkDialogProps {
   open: boolean;

@@ -3,8 +3,9 @@
  * …/resources), the resource chosen shown in full (ResourceItem: abstract, notes, annotations) in a
  * panel beside the table on wide screens and below it on narrow ones, and a selection of several to
  * tag, move or remove together. Sort, filters, page and the open resource live in the address
- * (library-query.ts), so a reload or Back shows the same list. `tools` is where the page puts
- * actions on the whole library (import, when it comes) beside the filters.
+ * (library-query.ts), so a reload or Back shows the same list. The page fills three slots with other
+ * features: `tools` beside the heading (actions on the whole library: import, add PDFs), `pdfCell` (a
+ * row's PDF column) and `detailTools` (more actions in the open resource's panel).
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -83,7 +84,15 @@ function FilterForm({ state, onApply }: { state: LibraryState; onApply: (filters
   );
 }
 
-export function LibraryView({ workspaceId, resourceCount, tools }: { workspaceId: string; resourceCount: number; tools?: ReactNode }) {
+interface LibraryViewProps {
+  workspaceId: string;
+  resourceCount: number;
+  tools?: ReactNode;
+  pdfCell?: (resource: Resource) => ReactNode;
+  detailTools?: (resource: Resource) => ReactNode;
+}
+
+export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detailTools }: LibraryViewProps) {
   const [params, setParams] = useSearchParams();
   const state = readLibraryState(params);
   const page = useResourcePage(workspaceId, apiQuery(state));
@@ -239,11 +248,7 @@ export function LibraryView({ workspaceId, resourceCount, tools }: { workspaceId
                             </ul>
                           )}
                         </td>
-                        {/* Filled when resources carry their PDF (issue 22, "Your own PDFs"). */}
-                        <td className="col-pdf">
-                          <span aria-hidden="true">–</span>
-                          <span className="visually-hidden">No PDF</span>
-                        </td>
+                        <td className="col-pdf">{pdfCell?.(resource)}</td>
                         <td className="col-added">
                           <time dateTime={resource.addedAt}>{new Date(resource.addedAt).toLocaleDateString()}</time>
                         </td>
@@ -287,6 +292,7 @@ export function LibraryView({ workspaceId, resourceCount, tools }: { workspaceId
             }}
           >
             <ResourceItem key={open.id} resource={open} workspaceId={workspaceId} />
+            {detailTools?.(open)}
             <p>
               <button type="button" className="button button-small" onClick={backToList}>
                 Back to the list

@@ -2,9 +2,10 @@
  * Workspaces, their resources, annotations and share links: queries through the typed query hooks
  * (their keys are `[method, path, init]`), changes through TanStack mutations over the typed client.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../api/client';
 import type { components, paths } from '../../api/schema';
+import { invalidateWorkspaces, replaceCachedResource, resourcesKey, workspaceKey, WORKSPACES_KEY, type ResourcePage } from '../../api/workspace-cache';
 
 export type Workspace = components['schemas']['Workspace'];
 export type Resource = components['schemas']['Resource'];
@@ -12,17 +13,6 @@ export type Annotation = components['schemas']['Annotation'];
 export type ShareLink = components['schemas']['ShareLink'];
 export type HighlightRange = { start: number; end: number; text?: string };
 export type ResourceListQuery = NonNullable<paths['/api/workspaces/{id}/resources']['get']['parameters']['query']>;
-/** One page of the library list and how many resources match (the API's X-Total-Count). */
-export interface ResourcePage {
-  resources: Resource[];
-  total: number;
-}
-
-/** Every page of the list (its key is a prefix of each page's key, whatever the query). */
-const WORKSPACES_KEY = queries.queryOptions('get', '/api/workspaces').queryKey;
-const workspaceKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}', { params: { path: { id } } }).queryKey;
-/** Every page of a workspace's library list, whatever its sort and filters (a prefix of each page's key). */
-const resourcesKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/resources', { params: { path: { id } } }).queryKey;
 const sharesKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/share', { params: { path: { id } } }).queryKey;
 
 /** The user's workspaces (the API's page is 20 by default; ask for the most it allows). */
@@ -45,13 +35,6 @@ function useInvalidate(id?: string) {
   return async () => {
     await invalidateWorkspaces(queryClient, id ? [id] : []);
   };
-}
-
-async function invalidateWorkspaces(queryClient: QueryClient, ids: string[]): Promise<void> {
-  await Promise.all([
-    queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
-    ...ids.flatMap((id) => [queryClient.invalidateQueries({ queryKey: workspaceKey(id) }), queryClient.invalidateQueries({ queryKey: resourcesKey(id) })]),
-  ]);
 }
 
 export function useCreateWorkspace() {
@@ -121,10 +104,7 @@ export function useUpdateResource(workspaceId: string) {
     mutationFn: ({ resourceId, notes, tags }: { resourceId: string; notes: string; tags: string[] }) =>
       unwrap(api.PATCH('/api/workspaces/{id}/resources/{resourceId}', { params: { path: { id: workspaceId, resourceId } }, body: { notes, tags } })),
     onSuccess: async (resource) => {
-      // The reply replaces the resource on every cached page of the library list that shows it.
-      queryClient.setQueriesData<ResourcePage>({ queryKey: resourcesKey(workspaceId) }, (current) =>
-        current && { ...current, resources: current.resources.map((item) => (item.id === resource.id ? resource : item)) },
-      );
+      replaceCachedResource(queryClient, workspaceId, resource);
       // The workspace's updatedAt moved, and the tags may no longer match a filter: read again when next shown.
       await Promise.all([queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }), queryClient.invalidateQueries({ queryKey: resourcesKey(workspaceId), refetchType: 'none' })]);
     },
@@ -176,10 +156,14 @@ export function useRevokeShareLink(workspaceId: string) {
   });
 }
 
+/** How often a page showing a PDF whose text is still being extracted is read again. */
+const PDF_POLL_MS = 1_500;
+
 /**
  * A page of the workspace's library list, sorted and filtered by the server. Its key is the typed
  * query's own (so that changes invalidate it by prefix); the call is the client's, for the total the
- * API sends in X-Total-Count. The page shown stays while the next one loads.
+ * API sends in X-Total-Count. The page shown stays while the next one loads. While a resource on it
+ * has a PDF with extraction `pending`, the page is read again every PDF_POLL_MS, until none has.
  */
 export function useResourcePage(workspaceId: string, query: ResourceListQuery) {
   const init = { params: { path: { id: workspaceId }, query } };
@@ -191,6 +175,7 @@ export function useResourcePage(workspaceId: string, query: ResourceListQuery) {
       return { resources, total: Number(response.headers.get('x-total-count') ?? resources.length) };
     },
     placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.resources.some((resource) => resource.pdf?.extraction === 'pending') ? PDF_POLL_MS : false),
   });
 }
 

@@ -1,10 +1,19 @@
-/** One workspace: rename, delete, its library (the resources as a sortable, filterable list with a detail panel), export (BibTeX, RIS, CSL-JSON downloads) and share links. */
+/**
+ * One workspace: rename, delete, its library (the resources as a sortable, filterable list with a
+ * detail panel), bringing a library in (a citation file through `Import…`; PDFs dropped on the list or
+ * chosen with `Add PDFs…`, each resource's PDF state in the list and its panel), export (BibTeX, RIS,
+ * CSL-JSON downloads) and share links.
+ */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useHasDraft } from '../../app/drafts';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
+import { ImportButton } from '../../features/import/ImportDialog';
+import { AddPdfsButton, PdfDropZone } from '../../features/pdfs-upload/PdfUploads';
+import { PdfActions, PdfCell } from '../../features/pdfs-upload/PdfState';
+import { usePdfUploads } from '../../features/pdfs-upload/use-pdfs';
 import { ConfirmDialog } from '../../features/workspaces/ConfirmDialog';
 import { ExportButtons } from '../../features/workspaces/ExportButtons';
 import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
@@ -21,6 +30,7 @@ export function WorkspacePage() {
   const toast = useToast();
   const [renaming, setRenaming] = useState(useHasDraft(renameDraftKey(id)));
   const [confirming, setConfirming] = useState(false);
+  const uploads = usePdfUploads(id);
 
   if (workspace.isPending) {
     return (
@@ -60,8 +70,20 @@ export function WorkspacePage() {
         <Link to="/workspaces">← All workspaces</Link>
       </p>
       {renaming && <RenameForm id={data.id} name={data.name} onDone={() => setRenaming(false)} />}
-      {/* Actions on the whole library (importing a file) go in `tools`, beside the filters. */}
-      <LibraryView workspaceId={data.id} resourceCount={data.resourceCount} />
+      <PdfDropZone uploads={uploads}>
+        <LibraryView
+          workspaceId={data.id}
+          resourceCount={data.resourceCount}
+          tools={
+            <div className="row-actions">
+              <ImportButton workspaceId={data.id} />
+              <AddPdfsButton uploads={uploads} />
+            </div>
+          }
+          pdfCell={(resource) => <PdfCell workspaceId={data.id} resource={resource} />}
+          detailTools={(resource) => <PdfActions key={resource.id} workspaceId={data.id} resource={resource} />}
+        />
+      </PdfDropZone>
       <section aria-labelledby="export-heading" className="card">
         <h2 id="export-heading">Export</h2>
         <ExportButtons workspaceId={data.id} workspaceName={data.name} />

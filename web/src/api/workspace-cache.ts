@@ -1,0 +1,38 @@
+/**
+ * The cached reads of workspaces that more than one feature changes (saving, the library's own
+ * actions, importing a file, adding PDFs): their query keys, and refreshing them after a change.
+ * The keys are the typed queries' own (`[method, path, init]`), so one key without a query is a
+ * prefix of every page of that list, whatever its sort and filters.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { queries } from './client';
+import type { components } from './schema';
+
+type Resource = components['schemas']['Resource'];
+
+/** The list of workspaces (every page of it). */
+export const WORKSPACES_KEY = queries.queryOptions('get', '/api/workspaces').queryKey;
+export const workspaceKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}', { params: { path: { id } } }).queryKey;
+/** Every page of a workspace's library list, whatever its sort and filters. */
+export const resourcesKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/resources', { params: { path: { id } } }).queryKey;
+
+/** The shape each cached page of the library list holds (use-workspaces.ts's useResourcePage). */
+export interface ResourcePage {
+  resources: Resource[];
+  total: number;
+}
+
+/** Reads again the list of workspaces (counts) and, for each id, the workspace and its library list. */
+export async function invalidateWorkspaces(queryClient: QueryClient, ids: string[]): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
+    ...ids.flatMap((id) => [queryClient.invalidateQueries({ queryKey: workspaceKey(id) }), queryClient.invalidateQueries({ queryKey: resourcesKey(id) })]),
+  ]);
+}
+
+/** Puts a resource as the API answered it on every cached page of its library list that shows it. */
+export function replaceCachedResource(queryClient: QueryClient, workspaceId: string, resource: Resource): void {
+  queryClient.setQueriesData<ResourcePage>({ queryKey: resourcesKey(workspaceId) }, (current) =>
+    current && { ...current, resources: current.resources.map((item) => (item.id === resource.id ? resource : item)) },
+  );
+}
