@@ -58,6 +58,9 @@ function Preview({ report, fileName }: { report: ImportReport; fileName: string 
       <p role="status">
         {fileName} ({FORMAT_NAMES[report.format]}): {plural(counts.entries, 'entry', 'entries')}.
       </p>
+      {report.encoding !== 'utf-8' && (
+        <p className="muted">The file is not UTF-8: it was read as {report.encoding}. Check that accented names look right below.</p>
+      )}
       <ul className="import-counts" aria-label="What the import would do">
         <li>
           <strong>{counts.imported.toLocaleString('en-US')}</strong> new
