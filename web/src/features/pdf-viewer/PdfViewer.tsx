@@ -15,7 +15,7 @@ import { usePdfDocument } from './use-pdf-document';
 import './pdf-viewer.css';
 
 /** The PDF's address in the API. */
-export function pdfUrl(workspaceId: string, resourceId: string): string {
+function pdfUrl(workspaceId: string, resourceId: string): string {
   return `/api/workspaces/${encodeURIComponent(workspaceId)}/resources/${encodeURIComponent(resourceId)}/pdf`;
 }
 

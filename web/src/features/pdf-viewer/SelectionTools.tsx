@@ -15,7 +15,7 @@ const BODY_MAX = 10_000;
 const NoteForm = z.object({ note: z.string().check(z.maxLength(BODY_MAX, `At most ${BODY_MAX.toLocaleString('en-US')} characters.`)) });
 
 /** The annotation's text: the note as typed, else the quote. */
-export function annotationBody(note: string, quote: string): string {
+function annotationBody(note: string, quote: string): string {
   return (note.trim() || `“${quote}”`).slice(0, BODY_MAX);
 }
 

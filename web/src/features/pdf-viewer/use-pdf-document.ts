@@ -35,7 +35,9 @@ async function titleOf(document: PDFDocumentProxy): Promise<string | null> {
   // pdf.js also gives the reply's Content-Disposition name, which its types leave out.
   const { info, contentDispositionFilename }: { info: unknown; contentDispositionFilename?: string | null } = await document.getMetadata().catch(() => ({ info: null }));
   const title = info && typeof info === 'object' && 'Title' in info && typeof info.Title === 'string' ? info.Title.trim() : '';
-  return title || contentDispositionFilename || null;
+  const found = title || contentDispositionFilename;
+  // The PDF's own metadata, written by whatever made the file: shortened to a title's length.
+  return found ? found.slice(0, 200) : null;
 }
 
 export function usePdfDocument(url: string): PdfDocumentState {
