@@ -3,7 +3,7 @@
  * /api/docs): no framing by another origin, no content sniffing, and a policy allowing only our own
  * scripts, styles, images and API. Inline style attributes are allowed (the dialog and chart libraries,
  * and Swagger UI, position elements with them); inline scripts are not. `blob:` images are the avatar
- * preview before upload.
+ * preview before upload. Workers (pdf.js's, in the PDF viewer) come from our own origin only.
  */
 export const PAGE_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -12,6 +12,8 @@ export const PAGE_CONTENT_SECURITY_POLICY = [
   "img-src 'self' data: blob:",
   "font-src 'self'",
   "connect-src 'self'",
+  // The PDF viewer's pdf.js runs in a worker, a file of our build on our own origin (never a blob:).
+  "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",

@@ -82,6 +82,54 @@ for (const leg of storeLegs()) {
       });
     });
 
+    describe('highlights.pdf: where an annotation sits in the PDF', () => {
+      const rect = { x: 0.1, y: 0.2, width: 0.5, height: 0.02 };
+      const post = (pdf: unknown) =>
+        t.app.inject({ method: 'POST', url: `/api/resources/${resourceId}/annotations`, headers: owner.bearer, payload: { body: 'On the PDF', highlights: { pdf } } });
+
+      it('keeps page, quote and boxes as sent, and reads them back', async () => {
+        const pdf = { page: 2, quote: 'the <b>quoted</b> words', rects: [rect, { x: 0, y: 0.9, width: 1, height: 0.1 }] };
+        const created = await post(pdf);
+        expect(created.statusCode).toBe(201);
+        expect(created.json().highlights).toEqual({ pdf: { ...pdf, quote: 'the quoted words' } });
+        const listed = await t.app.inject({ method: 'GET', url: `/api/resources/${resourceId}/annotations?limit=100`, headers: owner.bearer });
+        const found = listed.json().find((annotation: { id: string }) => annotation.id === created.json().id);
+        expect(found.highlights.pdf).toEqual({ page: 2, quote: 'the quoted words', rects: [rect, { x: 0, y: 0.9, width: 1, height: 0.1 }] });
+      });
+
+      it.each([
+        [{ quote: 'q', rects: [rect] }, 'highlights.pdf.page'],
+        [{ page: 0, quote: 'q', rects: [rect] }, 'highlights.pdf.page'],
+        [{ page: 1.5, quote: 'q', rects: [rect] }, 'highlights.pdf.page'],
+        [{ page: LIMITS.pdfPage + 1, quote: 'q', rects: [rect] }, 'highlights.pdf.page'],
+        [{ page: 1, quote: '<i></i>', rects: [rect] }, 'highlights.pdf.quote'],
+        [{ page: 1, quote: 'q'.repeat(LIMITS.highlightText + 1), rects: [rect] }, 'highlights.pdf.quote'],
+        [{ page: 1, quote: 'q', rects: [] }, 'highlights.pdf.rects'],
+        [{ page: 1, quote: 'q', rects: Array.from({ length: LIMITS.pdfRects + 1 }, () => rect) }, 'highlights.pdf.rects'],
+        [{ page: 1, quote: 'q', rects: [{ ...rect, x: -0.1 }] }, 'highlights.pdf.rects.0.x'],
+        [{ page: 1, quote: 'q', rects: [{ ...rect, height: 1.5 }] }, 'highlights.pdf.rects.0.height'],
+        [{ page: 1, quote: 'q', rects: [{ ...rect, x: 0.8, width: 0.5 }] }, 'highlights.pdf.rects.0.width'],
+        [{ page: 1, quote: 'q', rects: [{ x: 0.1, y: 0.1, width: 0.1 }] }, 'highlights.pdf.rects.0.height'],
+        [{ page: 1, quote: 'q', rects: [{ ...rect, z: 1 }] }, 'highlights.pdf.rects.0.z'],
+        [{ page: 1, quote: 'q', rects: [rect], colour: 'red' }, 'highlights.pdf.colour'],
+        ['page 3', 'highlights.pdf'],
+      ])('refuses bad anchor %# with a 400 naming the field', async (pdf, field) => {
+        const res = await post(pdf);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
+      });
+
+      it('leaves out a pdf member kept before anchors were checked', async () => {
+        const [row] = await t.app.ctx.db
+          .insert(annotations)
+          .values({ resourceId, userId: owner.id, body: 'old', highlights: { pdf: 'page 3', colour: 'green' } })
+          .returning();
+        const listed = await t.app.inject({ method: 'GET', url: `/api/resources/${resourceId}/annotations?limit=100`, headers: owner.bearer });
+        expect(listed.statusCode).toBe(200);
+        expect(listed.json().find((annotation: { id: string }) => annotation.id === row!.id).highlights).toEqual({ colour: 'green' });
+      });
+    });
+
     describe('GET /api/resources/{id}/annotations', () => {
       it.each(DIALECTS)('lists oldest first as an array (dialect %s)', async (dialect) => {
         const ws = await createWorkspace(t.app, owner);

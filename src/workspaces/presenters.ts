@@ -6,6 +6,7 @@
 import type { Dialect } from '../platform/dialect.js';
 import { presentPdf } from './pdfs/presenters.js';
 import type { PdfRow } from './pdfs/store.js';
+import { StoredHighlights } from './schemas.js';
 import type { AnnotationRow, ResourceRow, ShareLinkRow, WorkspaceWithCounts } from './store.js';
 
 export function presentWorkspace(row: WorkspaceWithCounts) {
@@ -24,13 +25,20 @@ export function presentWorkspace(row: WorkspaceWithCounts) {
 }
 export type PresentedWorkspace = ReturnType<typeof presentWorkspace>;
 
+/** The highlights as kept; a `pdf` member saved before anchors were checked, and not one, is left out. */
+function presentHighlights(highlights: Record<string, unknown>): Record<string, unknown> {
+  if (highlights.pdf === undefined || StoredHighlights.shape.pdf.safeParse(highlights.pdf).success) return highlights;
+  const { pdf: _notAnAnchor, ...rest } = highlights;
+  return rest;
+}
+
 export function presentAnnotation(row: AnnotationRow) {
   return {
     id: row.id,
     resourceId: row.resourceId,
     userId: row.userId,
     body: row.body,
-    highlights: row.highlights,
+    highlights: presentHighlights(row.highlights),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -101,8 +101,10 @@ export interface AxeFinding {
  * per-frame results, which doubled the time of a check, and the app has no frames to merge. Only the
  * violations are collected in full (the passes are not read), which spares axe building their selectors.
  */
-export async function seriousA11yViolations(page: Page): Promise<AxeFinding[]> {
-  const results = await new AxeBuilder({ page })
+export async function seriousA11yViolations(page: Page, exclude: readonly string[] = []): Promise<AxeFinding[]> {
+  const builder = new AxeBuilder({ page });
+  for (const selector of exclude) builder.exclude(selector);
+  const results = await builder
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .options({ resultTypes: ['violations'] })
     .setLegacyMode()
@@ -112,11 +114,11 @@ export async function seriousA11yViolations(page: Page): Promise<AxeFinding[]> {
     .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.map((node) => node.target.join(' ')) }));
 }
 
-/** Saves a full-page screenshot as test-artifacts/web/<name>.png (CI keeps test-artifacts/). */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a full-page screenshot (or of the view only) as test-artifacts/web/<name>.png (CI keeps test-artifacts/). */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   mkdirSync(WEB_ARTIFACTS, { recursive: true });
   const path = join(WEB_ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   return path;
 }
 
@@ -191,17 +193,18 @@ export function auditCombinations(env: Record<string, string | undefined> = proc
  * Checks the page as it is now at each of `auditCombinations()` (the app follows the emulated
  * prefers-color-scheme while its theme is `system`): axe's serious and critical findings are collected
  * (the caller expects none) and a screenshot is saved for each, `<name>-<viewport>-<scheme>.png`.
- * Leaves the page at the desktop size in light.
+ * Leaves the page at the desktop size in light. `exclude`: selectors axe leaves out; `fullPage: false`
+ * photographs the view only (a long document whose pages draw as they come near would all be drawn).
  */
-export async function auditPage(page: Page, name: string): Promise<Record<string, AxeFinding[]>> {
+export async function auditPage(page: Page, name: string, options: { exclude?: readonly string[]; fullPage?: boolean } = {}): Promise<Record<string, AxeFinding[]>> {
   const findings: Record<string, AxeFinding[]> = {};
   for (const [viewport, scheme] of auditCombinations()) {
     await page.setViewportSize(VIEWPORTS[viewport]);
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((expected) => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme === expected, scheme);
-    const found = await seriousA11yViolations(page);
+    const found = await seriousA11yViolations(page, options.exclude);
     if (found.length > 0) findings[`${viewport}-${scheme}`] = found;
-    await screenshot(page, `${name}-${viewport}-${scheme}`);
+    await screenshot(page, `${name}-${viewport}-${scheme}`, options.fullPage);
   }
   await page.setViewportSize(VIEWPORTS.desktop);
   await page.emulateMedia({ colorScheme: 'light' });

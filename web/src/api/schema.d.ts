@@ -551,7 +551,7 @@ export interface paths {
         /** Annotations of a workspace resource, oldest first (limit/offset; total in X-Total-Count) */
         get: operations["listAnnotations"];
         put?: never;
-        /** Annotate a resource: body ≤ 10,000 characters, highlights { ranges: [{ start, end, text?, color? }] } or any object ≤ 16 KB */
+        /** Annotate a resource: body ≤ 10,000 characters, highlights { ranges: [{ start, end, text?, color? }] }, { pdf: { page, quote, rects } } or any object ≤ 16 KB */
         post: operations["createAnnotation"];
         delete?: never;
         options?: never;
@@ -773,9 +773,7 @@ export interface components {
             /** Format: uuid */
             userId: string;
             body: string;
-            highlights: {
-                [key: string]: unknown;
-            };
+            highlights: components["schemas"]["AnnotationHighlights"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -798,11 +796,28 @@ export interface components {
          * @example {
          *       "body": "Compare with the 2019 results"
          *     }
+         * @example {
+         *       "body": "Their latency claim",
+         *       "highlights": {
+         *         "pdf": {
+         *           "page": 2,
+         *           "quote": "serves results in milliseconds",
+         *           "rects": [
+         *             {
+         *               "x": 0.12,
+         *               "y": 0.31,
+         *               "width": 0.42,
+         *               "height": 0.015
+         *             }
+         *           ]
+         *         }
+         *       }
+         *     }
          */
         AnnotationCreateInput: {
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
             body: string;
-            /** @description { ranges: [{ start, end, text?, color? }] } or any other object, at most 16 KB of JSON */
+            /** @description { ranges: [{ start, end, text?, color? }] } (ranges of the abstract), { pdf: { page, quote, rects } } (a selection in the PDF), or any other object, at most 16 KB of JSON */
             highlights?: {
                 ranges?: {
                     start: number;
@@ -811,9 +826,25 @@ export interface components {
                     text?: string;
                     color?: string;
                 }[];
+                pdf?: components["schemas"]["PdfAnchorInput"];
             } & {
                 [key: string]: unknown;
             };
+        };
+        AnnotationHighlights: {
+            /** @description The PDF anchor, as sent */
+            pdf?: {
+                page: number;
+                quote: string;
+                rects: {
+                    x: number;
+                    y: number;
+                    width: number;
+                    height: number;
+                }[];
+            };
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @example {
@@ -823,7 +854,7 @@ export interface components {
         AnnotationUpdateInput: {
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
             body?: string;
-            /** @description { ranges: [{ start, end, text?, color? }] } or any other object, at most 16 KB of JSON */
+            /** @description { ranges: [{ start, end, text?, color? }] } (ranges of the abstract), { pdf: { page, quote, rects } } (a selection in the PDF), or any other object, at most 16 KB of JSON */
             highlights?: {
                 ranges?: {
                     start: number;
@@ -832,6 +863,7 @@ export interface components {
                     text?: string;
                     color?: string;
                 }[];
+                pdf?: components["schemas"]["PdfAnchorInput"];
             } & {
                 [key: string]: unknown;
             };
@@ -1104,6 +1136,21 @@ export interface components {
         };
         Message: {
             message: string;
+        };
+        PdfAnchorInput: {
+            /** @description The page, from 1 */
+            page: number;
+            /** @description The text selected, as plain text */
+            quote: string;
+            /** @description The boxes the selection covers, one or more a line */
+            rects: components["schemas"]["PdfRectInput"][];
+        };
+        /** @description A box on the page as fractions 0..1 of its width and height, measured from its top left corner */
+        PdfRectInput: {
+            x: number;
+            y: number;
+            width: number;
+            height: number;
         };
         /** @description POST /api/summarize errors: a plain message, unlike the other routes' error envelope */
         PlainError: {

@@ -32,6 +32,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', lazy: async () => ({ Component: (await import('../pages/dashboard/DashboardPage')).DashboardPage }) },
           { path: 'workspaces', lazy: async () => ({ Component: (await import('../pages/workspaces/WorkspacesPage')).WorkspacesPage }) },
           { path: 'workspaces/:id', lazy: async () => ({ Component: (await import('../pages/workspaces/WorkspacePage')).WorkspacePage }) },
+          { path: 'workspaces/:id/resources/:resourceId/pdf', lazy: async () => ({ Component: (await import('../pages/workspaces/PdfViewerPage')).PdfViewerPage }) },
           { path: 'profile', lazy: async () => ({ Component: (await import('../pages/profile/ProfilePage')).ProfilePage }) },
           { path: 'analytics', lazy: async () => ({ Component: (await import('../pages/analytics/AnalyticsPage')).AnalyticsPage }) },
         ],
