@@ -121,6 +121,10 @@ describe.skipIf(webSkipReason)('importing a library and adding PDFs (Chromium)',
     await again.getByLabel('Citation file').setInputFiles(TRICKY_PATH);
     const unreadable = again.getByRole('region', { name: 'Unreadable, not added (1)' });
     await expect.poll(() => unreadable.getByRole('listitem').allTextContents()).toEqual(broken.map((entry) => `line ${entry.line}, ${entry.key}: ${entry.reason}`));
+    // A JabRef library saved as UTF-16: read in its own encoding, which the preview says.
+    await again.getByLabel('Citation file').setInputFiles(join(ROOT, 'test', 'fixtures', 'citations', 'jabref-utf16le-bom.bib'));
+    await again.getByText('it was read as utf-16le').waitFor();
+    await again.getByText('Investigation of the best suture pattern to close a stuffed Christmas turkey').waitFor();
     await again.getByRole('button', { name: 'Cancel' }).click();
     await again.waitFor({ state: 'detached' });
     await expect.poll(focusedText).toBe('Import…');
