@@ -3,7 +3,6 @@
  * `Highlight selection` to keep a highlight), its annotations (add, edit, delete), and removal.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { describeError } from '../../api/errors';
 import { useDraftField, useHasDraft } from '../../app/drafts';
 import { TextAreaField } from '../../components/Field';
@@ -181,11 +180,6 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
             </button>
           </div>
         </>
-      )}
-      {resource.pdf?.extraction === 'ready' && (
-        <p>
-          <Link to={`/workspaces/${encodeURIComponent(workspaceId)}/resources/${encodeURIComponent(resource.id)}/pdf`}>Read PDF</Link>
-        </p>
       )}
       {abstract && (
         <div className="resource-abstract">
