@@ -111,7 +111,7 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
 
   it('is linked from the resource\'s detail panel once its PDF is ready, and draws the PDF\'s own text', async () => {
     await page.goto(`/workspaces/${workspaceId}?resource=${resourceId}`);
-    await page.getByRole('link', { name: 'Read the PDF' }).click();
+    await page.getByRole('link', { name: 'Read the PDF', exact: true }).click();
     await page.waitForURL(`**${viewerPath}`);
     await page.getByRole('group', { name: 'Page 1', exact: true }).locator('.textLayer').getByText(PAGE_1_TEXT, { exact: true }).waitFor();
     expect(await page.locator('.pdf-page').count()).toBe(16);
