@@ -4,7 +4,7 @@
  * resource, its snippet saying "PDF, page 3" with the word marked and a link to the viewer at page 3; a
  * word of a note found in the notes; filters and the query kept in the address (reload, Back); a hit
  * opening its resource in its workspace; another user's library never shown; a search result already
- * saved saying "In your library" with its workspace. axe on the hits, and no sideways scrolling at 390 px.
+ * saved saying "In your library" with its workspace (providers answered from recorded fixtures). axe on the hits, and no sideways scrolling at 390 px.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isPdftotextAvailable } from '../../src/summaries/pdf/pdftotext-engine.js';
-import type { FixtureRoute } from '../support/fixture-server.js';
+import { everyProviderRoutes } from '../support/fixture-server.js';
 import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, VIEWPORTS, type WebServer } from '../support/web-browser.js';
 
 const PDF_PATH = fileURLToPath(new URL('../fixtures/pdfs/vespa-peerjcs2017.pdf', import.meta.url));
@@ -22,16 +22,8 @@ const inCi = process.env.CI === 'true' || process.env.CI === '1';
 const pdftotextSkipReason = !inCi && !(await isPdftotextAvailable()) ? 'pdftotext not on PATH: the library search journey skipped (apt-get install poppler-utils)' : null;
 if (pdftotextSkipReason) console.warn(pdftotextSkipReason);
 
-/** The provider fixtures the search journeys use (test/web/search-workspaces.test.ts). */
-const QUERY = 'Augmenting large language models with chemistry tools';
-const ROUTES: FixtureRoute[] = [
-  { path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' },
-  { path: '/pubmed/esearch.fcgi', status: 500, body: 'upstream failure' },
-  { path: '/crossref/works', fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json' },
-  { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
-  { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
-  { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
-];
+/** Any query on the search page: every provider answers from its recorded fixture (test/support/fixture-server.ts). */
+const QUERY = 'language models';
 
 /** A word found only in the notes of the second resource (and in the other user's). */
 const NOTE_WORD = 'zanderfish';
@@ -86,7 +78,7 @@ describe.skipIf(webSkipReason ?? pdftotextSkipReason)('library search (Chromium)
   }
 
   beforeAll(async () => {
-    server = await startWebServer({ routes: ROUTES });
+    server = await startWebServer({ routes: everyProviderRoutes() });
     browser = await launchChromium();
     owner = await newContext(browser, server.base);
     stranger = await newContext(browser, server.base);
@@ -191,8 +183,11 @@ describe.skipIf(webSkipReason ?? pdftotextSkipReason)('library search (Chromium)
     expect(await snippet.textContent()).toMatch(/^Notes:/);
     expect(await snippet.locator('mark').allTextContents()).toEqual([NOTE_WORD]);
 
-    // A workspace filter, applied with the form, kept over a reload and undone by Back.
+    // The box emptied: the whole library again (a search of its own, in the history).
     await box().fill('');
+    await expect.poll(hitTitles).toEqual([RESOURCES.other.title, RESOURCES.notes.title, RESOURCES.paper.title]);
+    expect(new URL(page.url()).search).toBe('');
+    // A workspace filter, applied with the form, kept over a reload and undone by Back.
     await page.getByLabel('Workspace').selectOption({ label: 'Elsewhere' });
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(hitTitles).toEqual([RESOURCES.other.title]);
@@ -201,9 +196,11 @@ describe.skipIf(webSkipReason ?? pdftotextSkipReason)('library search (Chromium)
     await expect.poll(hitTitles).toEqual([RESOURCES.other.title]);
     expect(await page.getByLabel('Workspace').inputValue()).toBe(elsewhere);
     await page.goBack();
+    await expect.poll(hitTitles).toHaveLength(3);
+    expect(await page.getByLabel('Workspace').inputValue()).toBe('');
+    await page.goBack();
     await expect.poll(hitTitles).toEqual([RESOURCES.notes.title]);
     expect(await box().inputValue()).toBe(NOTE_WORD);
-    expect(await page.getByLabel('Workspace').inputValue()).toBe('');
 
     await box().fill('nosuchwordanywhere');
     await page.getByText('Nothing in your library matches').waitFor();

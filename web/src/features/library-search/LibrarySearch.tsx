@@ -10,6 +10,7 @@ import { useController } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { useDebouncedCallback } from 'use-debounce';
 import { TextField } from '../../components/Field';
+import { SortSelect } from '../../components/SortSelect';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { useZodForm } from '../../lib/form';
 import { HitCard } from './HitCard';
@@ -124,14 +125,7 @@ export function LibrarySearch({ workspaces }: { workspaces: ReadonlyArray<{ id: 
       </form>
 
       <div className="field field-inline library-sort">
-        <label htmlFor="library-sort">Sort by</label>
-        <select id="library-sort" value={state.sort} onChange={(event) => go({ ...state, sort: event.target.value as Sort, page: 1 })}>
-          {SORTS.map((sort) => (
-            <option key={sort} value={sort}>
-              {SORT_LABELS[sort]}
-            </option>
-          ))}
-        </select>
+        <SortSelect id="library-sort" value={state.sort} sorts={SORTS} labels={SORT_LABELS} onChange={(sort) => go({ ...state, sort, page: 1 })} />
       </div>
 
       {search.isPending && <LoadingState label="Searching your library…" />}

@@ -8,6 +8,7 @@ import { useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { Page } from '../../components/Page';
+import { SortSelect } from '../../components/SortSelect';
 import { ResultCard } from '../../features/search/ResultCard';
 import {
   describeProviderStatus,
@@ -109,14 +110,7 @@ export function DashboardPage() {
           })}
         </div>
         <div className="field field-inline">
-          <label htmlFor="search-sort">Sort by</label>
-          <select id="search-sort" value={state.sort} onChange={(event) => go({ sort: event.target.value as Sort })}>
-            {SORTS.map((sort) => (
-              <option key={sort} value={sort}>
-                {SORT_LABELS[sort]}
-              </option>
-            ))}
-          </select>
+          <SortSelect id="search-sort" value={state.sort} sorts={SORTS} labels={SORT_LABELS} onChange={(sort) => go({ sort })} />
         </div>
       </div>
 
