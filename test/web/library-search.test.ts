@@ -223,7 +223,7 @@ describe.skipIf(webSkipReason ?? pdftotextSkipReason)('library search (Chromium)
     await expect.poll(hitTitles).toEqual([RESOURCES.paper.title]);
   });
 
-  it('says on the search page which result is already in the library, with its workspace, and Save says so', async () => {
+  it('says on the search page which result is already in the library, with its workspace, and Save says so; one saved there says so at once', async () => {
     const reply = (await (await owner.request.get(`/api/search?q=${encodeURIComponent(QUERY)}&limit=10`)).json()) as { results: Array<{ title: string; url: string; doi?: string }> };
     expect(reply.results.length).toBeGreaterThan(1);
     const saved = reply.results[0]!;
@@ -240,5 +240,15 @@ describe.skipIf(webSkipReason ?? pdftotextSkipReason)('library search (Chromium)
     // Results not saved say nothing of the kind, and offer a plain Save.
     expect(await page.getByText(/In your library:/).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe((await page.getByRole('article').count()) - 1);
+
+    // Saved from the page: the card says so at once.
+    const other = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Save', exact: true }) }).first();
+    await other.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save to a workspace' });
+    await dialog.getByLabel('Workspace', { exact: true }).selectOption(elsewhere);
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.getByRole('status').filter({ hasText: 'Saved to Elsewhere' }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.getByText(/In your library:/).allTextContents()).toEqual(['✓ In your library: Reading list', '✓ In your library: Elsewhere']);
   });
 });

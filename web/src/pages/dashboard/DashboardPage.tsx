@@ -24,7 +24,7 @@ import {
   type Sort,
 } from '../../features/search/search-state';
 import { SearchForm } from '../../features/search/schemas';
-import { useSearchProviders, useSearchResults } from '../../features/search/use-search';
+import { useMarkSaved, useSearchProviders, useSearchResults } from '../../features/search/use-search';
 import '../../features/features.css';
 import { useZodForm } from '../../lib/form';
 
@@ -43,6 +43,7 @@ export function DashboardPage() {
   const [summaryError, setSummaryError] = useState<string | null>(null);
   const search = useSearchResults(state);
   const providers = useSearchProviders();
+  const markSaved = useMarkSaved();
 
   // Back/forward change the URL under the page: the box follows.
   useEffect(() => form.reset({ q: state.q }), [state.q, form]);
@@ -157,7 +158,7 @@ export function DashboardPage() {
       )}
       <Suspense fallback={null}>
         <SummaryDialog result={summarizing} onClose={() => setSummarizing(null)} onServerError={onServerError} />
-        <SaveDialog result={saving} onClose={() => setSaving(null)} />
+        <SaveDialog result={saving} onClose={() => setSaving(null)} onSaved={markSaved} />
       </Suspense>
     </Page>
   );
