@@ -30,6 +30,7 @@ export const routes: RouteObject[] = [
         Component: Protected,
         children: [
           { path: 'dashboard', lazy: async () => ({ Component: (await import('../pages/dashboard/DashboardPage')).DashboardPage }) },
+          { path: 'library', lazy: async () => ({ Component: (await import('../pages/library/LibrarySearchPage')).LibrarySearchPage }) },
           { path: 'workspaces', lazy: async () => ({ Component: (await import('../pages/workspaces/WorkspacesPage')).WorkspacesPage }) },
           { path: 'workspaces/:id', lazy: async () => ({ Component: (await import('../pages/workspaces/WorkspacePage')).WorkspacePage }) },
           { path: 'workspaces/:id/resources/:resourceId/pdf', lazy: async () => ({ Component: (await import('../pages/workspaces/PdfViewerPage')).PdfViewerPage }) },

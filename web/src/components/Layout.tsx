@@ -12,6 +12,7 @@ import { useToast } from './Toasts';
 
 const NAV = [
   { to: '/dashboard', label: 'Search' },
+  { to: '/library', label: 'Library' },
   { to: '/workspaces', label: 'Workspaces' },
   { to: '/analytics', label: 'Analytics' },
   { to: '/profile', label: 'Profile' },

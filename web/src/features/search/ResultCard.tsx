@@ -1,5 +1,9 @@
-/** One search result: an article named by its title (a link to the source), its facts, and its actions. */
+/**
+ * One search result: an article named by its title (a link to the source), its facts, where it already
+ * is in your library (links to those workspaces; Save then says so), and its actions.
+ */
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import type { SearchResult } from '../../api/types';
 import { shortAuthors } from '../../lib/authors';
 import { PROVIDER_NAMES } from './search-state';
@@ -7,6 +11,8 @@ import { PROVIDER_NAMES } from './search-state';
 export function ResultCard({ result, onSummarize, onSave }: { result: SearchResult; onSummarize: (result: SearchResult) => void; onSave: (result: SearchResult) => void }) {
   const headingId = useId();
   const abstractId = useId();
+  const inLibraryId = useId();
+  const places = result.inLibrary ?? [];
   const [expanded, setExpanded] = useState(false);
   const kind = [result.venue, result.type].filter(Boolean).join(' · ');
   return (
@@ -41,13 +47,30 @@ export function ResultCard({ result, onSummarize, onSave }: { result: SearchResu
           </p>
         </div>
       )}
+      {places.length > 0 && (
+        <p id={inLibraryId} className="in-library">
+          <span aria-hidden="true">✓ </span>In your library:{' '}
+          {places.map((place, index) => (
+            <span key={place.resourceId}>
+              {index > 0 && ', '}
+              <Link to={`/workspaces/${encodeURIComponent(place.workspaceId)}?resource=${encodeURIComponent(place.resourceId)}`}>{place.workspaceName}</Link>
+            </span>
+          ))}
+        </p>
+      )}
       <div className="result-actions">
         <button type="button" className="button" onClick={() => onSummarize(result)}>
           Summarize
         </button>
-        <button type="button" className="button button-primary" onClick={() => onSave(result)}>
-          Save
-        </button>
+        {places.length > 0 ? (
+          <button type="button" className="button" aria-describedby={inLibraryId} onClick={() => onSave(result)}>
+            Already saved · Save again
+          </button>
+        ) : (
+          <button type="button" className="button button-primary" onClick={() => onSave(result)}>
+            Save
+          </button>
+        )}
       </div>
     </article>
   );

@@ -1,7 +1,13 @@
 /** The search reply and the provider list, through the typed query hooks (one cache entry per URL state). */
-import { keepPreviousData } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { queries } from '../../api/client';
-import { PAGE_SIZE, type SearchState } from './search-state';
+import type { components } from '../../api/schema';
+import { PAGE_SIZE, type SearchResult, type SearchState } from './search-state';
+
+type SearchReply = components['schemas']['SearchReply'];
+/** Where a result is kept: a workspace and the resource saved there. */
+type LibraryPlace = NonNullable<SearchResult['inLibrary']>[number];
 
 export function useSearchResults(state: SearchState) {
   const query = {
@@ -16,4 +22,23 @@ export function useSearchResults(state: SearchState) {
 
 export function useSearchProviders() {
   return queries.useQuery('get', '/api/search/providers', undefined, { staleTime: 60 * 60_000, select: (reply) => reply.providers });
+}
+
+/**
+ * A result just saved says "In your library" at once, in every cached reply that holds it, without a
+ * new search (which would count against the hourly limit and ask every provider again).
+ */
+export function useMarkSaved() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (saved: SearchResult, place: LibraryPlace) => {
+      const withPlace = (result: SearchResult): SearchResult => {
+        const places = result.inLibrary ?? [];
+        if (result.provider !== saved.provider || result.id !== saved.id || places.some((each) => each.resourceId === place.resourceId)) return result;
+        return { ...result, inLibrary: [...places, place] };
+      };
+      queryClient.setQueriesData<SearchReply>({ queryKey: ['get', '/api/search'] }, (reply) => reply && { ...reply, results: reply.results.map(withPlace) });
+    },
+    [queryClient],
+  );
 }

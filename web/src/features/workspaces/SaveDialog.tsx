@@ -42,7 +42,8 @@ function resourceFromResult(result: SearchResult): NewResource {
   };
 }
 
-export function SaveDialog({ result, onClose }: { result: SearchResult | null; onClose: () => void }) {
+/** `onSaved` hears where the result was saved (the page shows it as in the library). */
+export function SaveDialog({ result, onClose, onSaved }: { result: SearchResult | null; onClose: () => void; onSaved?: (result: SearchResult, place: { workspaceId: string; workspaceName: string; resourceId: string }) => void }) {
   const workspaces = useWorkspaces();
   const createWorkspace = useCreateWorkspace();
   const addResource = useAddResource();
@@ -84,12 +85,14 @@ export function SaveDialog({ result, onClose }: { result: SearchResult | null; o
       if (!existing) return;
       target = { id: existing.id, name: existing.name };
     }
+    let resourceId: string;
     try {
-      await addResource.mutateAsync({ workspaceId: target.id, resource: resourceFromResult(result) });
+      resourceId = (await addResource.mutateAsync({ workspaceId: target.id, resource: resourceFromResult(result) })).id;
     } catch {
       return; // Shown below from the mutation's error.
     }
     setSaved(target);
+    onSaved?.(result, { workspaceId: target.id, workspaceName: target.name, resourceId });
     toast(`Saved to ${target.name}`);
   });
 

@@ -8,6 +8,7 @@ import { useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { Page } from '../../components/Page';
+import { SortSelect } from '../../components/SortSelect';
 import { ResultCard } from '../../features/search/ResultCard';
 import {
   describeProviderStatus,
@@ -23,7 +24,7 @@ import {
   type Sort,
 } from '../../features/search/search-state';
 import { SearchForm } from '../../features/search/schemas';
-import { useSearchProviders, useSearchResults } from '../../features/search/use-search';
+import { useMarkSaved, useSearchProviders, useSearchResults } from '../../features/search/use-search';
 import '../../features/features.css';
 import { useZodForm } from '../../lib/form';
 
@@ -42,6 +43,7 @@ export function DashboardPage() {
   const [summaryError, setSummaryError] = useState<string | null>(null);
   const search = useSearchResults(state);
   const providers = useSearchProviders();
+  const markSaved = useMarkSaved();
 
   // Back/forward change the URL under the page: the box follows.
   useEffect(() => form.reset({ q: state.q }), [state.q, form]);
@@ -109,14 +111,7 @@ export function DashboardPage() {
           })}
         </div>
         <div className="field field-inline">
-          <label htmlFor="search-sort">Sort by</label>
-          <select id="search-sort" value={state.sort} onChange={(event) => go({ sort: event.target.value as Sort })}>
-            {SORTS.map((sort) => (
-              <option key={sort} value={sort}>
-                {SORT_LABELS[sort]}
-              </option>
-            ))}
-          </select>
+          <SortSelect id="search-sort" value={state.sort} sorts={SORTS} labels={SORT_LABELS} onChange={(sort) => go({ sort })} />
         </div>
       </div>
 
@@ -163,7 +158,7 @@ export function DashboardPage() {
       )}
       <Suspense fallback={null}>
         <SummaryDialog result={summarizing} onClose={() => setSummarizing(null)} onServerError={onServerError} />
-        <SaveDialog result={saving} onClose={() => setSaving(null)} />
+        <SaveDialog result={saving} onClose={() => setSaving(null)} onSaved={markSaved} />
       </Suspense>
     </Page>
   );
