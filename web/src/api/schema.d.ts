@@ -4897,7 +4897,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only */
+            /** @description The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included: BibTeX `annote`, RIS `N1`) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only; an arXiv preprint carries its e-print (BibTeX `@misc` with `eprint`, `archivePrefix`, `primaryClass`), months are BibTeX month macros */
             200: {
                 headers: {
                     "Content-Disposition": components["headers"]["Content-Disposition"];
