@@ -226,7 +226,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         tags,
         operationId: 'confirmEmail',
         summary: 'Confirm an e-mail address from the link in the confirmation mail',
-        description: 'Redirects to <APP_ORIGIN>/auth/signin?confirmed=1, or ?error=invalid_confirmation_link.',
+        description:
+          'Redirects to <APP_ORIGIN>/auth/confirmed?status=confirmed (confirmed now), already_confirmed (the link used before, or the address confirmed since), expired (past its 24 hours) or invalid (no such link): the app says which, signed in or not.',
         security: PUBLIC,
         querystring: ConfirmQuery,
         response: { 302: Redirect, 400: ErrorResponse },
@@ -234,8 +235,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const ok = await confirmEmail(deps(request), request.query.token);
-      return reply.redirect(`${config.appOrigin}/auth/signin?${ok ? 'confirmed=1' : 'error=invalid_confirmation_link'}`, 302);
+      const outcome = await confirmEmail(deps(request), request.query.token);
+      return reply.redirect(`${config.appOrigin}/auth/confirmed?status=${outcome}`, 302);
     },
   );
 
@@ -332,7 +333,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       if (!provider) return failTo(reply, 'oauth_not_configured', next);
       try {
         const identity = await provider.identify(code, saved.verifier);
-        const user = await userForIdentity({ db: ctx.db, sessions: ctx.sessions }, identity);
+        const user = await userForIdentity({ db: ctx.db, sessions: ctx.sessions, mailer: platform.mailer, appOrigin: config.appOrigin }, identity);
         const session = await startSession(ctx.sessions, { id: user.id, email: user.email, name: user.name, credentialsVersion: user.credentialsVersion });
         setSessionCookies(reply, config, session);
         return reply.redirect(`${config.appOrigin}${next ?? DEFAULT_RETURN_PATH}`, 302);

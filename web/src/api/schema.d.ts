@@ -234,7 +234,7 @@ export interface paths {
         };
         /**
          * Confirm an e-mail address from the link in the confirmation mail
-         * @description Redirects to <APP_ORIGIN>/auth/signin?confirmed=1, or ?error=invalid_confirmation_link.
+         * @description Redirects to <APP_ORIGIN>/auth/confirmed?status=confirmed (confirmed now), already_confirmed (the link used before, or the address confirmed since), expired (past its 24 hours) or invalid (no such link): the app says which, signed in or not.
          */
         get: operations["confirmEmail"];
         put?: never;
@@ -607,6 +607,26 @@ export interface paths {
         post?: never;
         /** Revoke a share link: its page answers 404 from now on */
         delete: operations["revokeShareLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/share/{shareId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a share link paused when the account was claimed by the owner of its e-mail address: its page opens again, at the same address
+         * @description Only a paused link that is not revoked can be resumed; any other answers 404. Resume only the links you made yourself (see `pausedAt`).
+         */
+        post: operations["resumeShareLink"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1397,8 +1417,10 @@ export interface components {
             /** @description the public page, <PUBLIC_URL>/share/<token> */
             url: string | null;
             readOnly: boolean;
-            /** @description false once expired */
+            /** @description false once expired, and while paused */
             active: boolean;
+            /** @description When the link was paused: the account was claimed by the owner of its e-mail address (a password reset or a verified Google/GitHub sign-in on an account whose address was never confirmed), and the link, made before, may have been made by someone else. It opens nothing until the owner resumes it (POST …/share/{shareId}/resume) */
+            pausedAt: string | null;
             /** Format: date-time */
             expiresAt: string;
             /** Format: date-time */
@@ -5881,6 +5903,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                shareId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description Invalid input: details.field names the field */
