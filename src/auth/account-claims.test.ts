@@ -149,4 +149,24 @@ describe('the confirmation link says what it did (EMAIL_CONFIRMATION=required)',
     expect(await confirmAt(latePath)).toBe(`${APP_ORIGIN}/auth/confirmed?status=expired`);
     expect(await confirmAt('/api/auth/confirm?token=not-a-real-token')).toBe(`${APP_ORIGIN}/auth/confirmed?status=invalid`);
   });
+
+  it('sign-up says a confirmation was sent; a signed-in user asks for another link, until the address is confirmed', async () => {
+    const signup = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: uniqueEmail('resend'), password: 'mellow-harbor-5' } });
+    expect(signup.json()).toMatchObject({ confirmationSent: true });
+    let user!: TestUser;
+    await mailWrittenBy(t.dataDir, async () => {
+      user = await buildUser(t.app);
+    });
+    const resend = () => t.app.inject({ method: 'POST', url: '/api/auth/resend-confirmation', headers: user.bearer });
+    const again = await mailWrittenBy(t.dataDir, async () => {
+      const res = await resend();
+      expect(res.statusCode).toBe(200);
+      expect(res.json().message).toContain(user.email);
+    });
+    expect(await confirmAt(linkIn(again, /\/api\/auth\/confirm\?token=[A-Za-z0-9_-]+/))).toBe(`${APP_ORIGIN}/auth/confirmed?status=confirmed`);
+    const confirmed = await resend();
+    expect(confirmed.statusCode).toBe(409);
+    expect(confirmed.json()).toMatchObject({ error: { details: { reason: 'already_confirmed' } } });
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/resend-confirmation' })).statusCode).toBe(401);
+  });
 });

@@ -59,12 +59,22 @@ export async function signUp(deps: AuthDeps, input: { email: string; password: s
     if (error instanceof EmailTakenError) throw conflict('A user with this e-mail address already exists', { field: 'email', reason: 'taken' });
     throw error;
   }
-  if (deps.config.emailConfirmation === 'required') {
-    const token = await issueEmailToken(deps.db, user.id, 'email_confirmation', CONFIRMATION_TOKEN_TTL_SECONDS);
-    const link = `${deps.config.publicUrl}/api/auth/confirm?token=${encodeURIComponent(token)}`;
-    await sendLinkMail(deps, user.email, 'Confirm your e-mail address', 'Welcome to Research Workspace. Confirm your address:', link);
-  }
+  if (deps.config.emailConfirmation === 'required') await sendConfirmationMail(deps, user);
   return user;
+}
+
+async function sendConfirmationMail(deps: AuthDeps, user: Pick<UserRow, 'id' | 'email'>): Promise<void> {
+  const token = await issueEmailToken(deps.db, user.id, 'email_confirmation', CONFIRMATION_TOKEN_TTL_SECONDS);
+  const link = `${deps.config.publicUrl}/api/auth/confirm?token=${encodeURIComponent(token)}`;
+  await sendLinkMail(deps, user.email, 'Confirm your e-mail address', 'Welcome to Research Workspace. Confirm your address:', link);
+}
+
+/** Mails the signed-in user a new confirmation link; a conflict when the address is already confirmed. */
+export async function resendConfirmation(deps: AuthDeps, userId: string): Promise<void> {
+  const user = await findUserById(deps.db, userId);
+  if (!user) throw authenticationError();
+  if (user.emailConfirmedAt) throw conflict('Your e-mail address is already confirmed', { reason: 'already_confirmed' });
+  await sendConfirmationMail(deps, user);
 }
 
 export async function signIn(deps: AuthDeps, input: { email: string; password: string }): Promise<IssuedSession> {

@@ -8,7 +8,7 @@ import { ApiError, validationError } from '../platform/errors.js';
 import { ErrorResponse, PUBLIC, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { findProfile } from '../profiles/index.js';
 import { normalizeEmail } from './users.js';
-import { confirmEmail, requestPasswordReset, signIn, signUp, updatePassword, type AuthDeps } from './commands.js';
+import { confirmEmail, requestPasswordReset, resendConfirmation, signIn, signUp, updatePassword, type AuthDeps } from './commands.js';
 import {
   OAUTH_STATE_COOKIE,
   REFRESH_COOKIE,
@@ -91,7 +91,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         config.emailConfirmation === 'required'
           ? 'Account created. Check your e-mail to confirm your address; you can sign in now.'
           : 'Account created. You can sign in now.';
-      return reply.status(201).send({ message, user: { ...presentUser(user), createdAt: user.createdAt.toISOString() } });
+      const confirmationSent = config.emailConfirmation === 'required';
+      return reply.status(201).send({ message, confirmationSent, user: { ...presentUser(user), createdAt: user.createdAt.toISOString() } });
     },
   );
 
@@ -215,6 +216,25 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       const { user } = request.auth;
       await updatePassword(deps(request), request.body, user ? { userId: user.id, sessionId: request.auth.sessionId } : null);
       return { message: 'Password updated' };
+    },
+  );
+
+  app.post(
+    '/api/auth/resend-confirmation',
+    {
+      config: { auth: 'required', rateLimit: ['user', 'confirmationResend'] },
+      schema: {
+        tags,
+        operationId: 'resendConfirmation',
+        summary: 'Mail the signed-in user a new confirmation link (valid 24 hours; earlier ones keep working until theirs end)',
+        description: 'Counted with password resets: RATE_LIMIT_RESET_PER_HOUR_PER_IP per address and RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL per account. 409 (reason `already_confirmed`) when the address is confirmed.',
+        response: { 200: MessageResponse, 409: ErrorResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      await resendConfirmation(deps(request), user.id);
+      return { message: `A new confirmation link was sent to ${user.email}.` };
     },
   );
 
