@@ -12,7 +12,7 @@ export const OAUTH_STATE_COOKIE = 'oauth_state';
  * cookies: a hint, never a credential. The app asks GET /api/auth/session only when it is there, so a
  * signed-out visit makes no request that can only fail (a 401 a browser's console shows as an error).
  */
-export const SIGNED_IN_HINT_COOKIE = 'signed_in';
+const SIGNED_IN_HINT_COOKIE = 'signed_in';
 
 const base = (config: Config) => ({ httpOnly: true, sameSite: 'lax' as const, path: '/', secure: config.secureCookies });
 
