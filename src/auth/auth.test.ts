@@ -558,9 +558,9 @@ describe('e-mail confirmation', () => {
     expect(signin.statusCode).toBe(200);
     const confirm = await t.app.inject({ method: 'GET', url: link.replace('http://api.test', '') });
     expect(confirm.statusCode).toBe(302);
-    expect(confirm.headers.location).toBe(`${APP_ORIGIN}/auth/signin?confirmed=1`);
+    expect(confirm.headers.location).toBe(`${APP_ORIGIN}/auth/confirmed?status=confirmed`);
     const reused = await t.app.inject({ method: 'GET', url: link.replace('http://api.test', '') });
-    expect(reused.headers.location).toContain('error=');
+    expect(reused.headers.location).toBe(`${APP_ORIGIN}/auth/confirmed?status=already_confirmed`);
   });
 });
 

@@ -5,13 +5,13 @@ import { authenticationError, conflict, validationError } from '../platform/erro
 import type { MailMessage, Mailer } from '../platform/mail.js';
 import { stripHtml } from '../platform/sanitize.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { consumeEmailToken, issueEmailToken } from './email-tokens.js';
+import { consumeEmailToken, findEmailToken, issueEmailToken } from './email-tokens.js';
 import { claimForMailboxOwner } from './mailbox-claims.js';
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { endAllSessions, startSession, type IssuedSession, type SessionDeps } from './sessions.js';
 import { createUserWithProfile, EmailTakenError, findUserByEmail, findUserById, setPassword, type UserRow } from './users.js';
 import { users } from '../platform/db/schema.js';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 
 const INVALID_CREDENTIALS = 'Invalid login credentials';
 const RESET_TOKEN_TTL_SECONDS = 3600;
@@ -59,12 +59,22 @@ export async function signUp(deps: AuthDeps, input: { email: string; password: s
     if (error instanceof EmailTakenError) throw conflict('A user with this e-mail address already exists', { field: 'email', reason: 'taken' });
     throw error;
   }
-  if (deps.config.emailConfirmation === 'required') {
-    const token = await issueEmailToken(deps.db, user.id, 'email_confirmation', CONFIRMATION_TOKEN_TTL_SECONDS);
-    const link = `${deps.config.publicUrl}/api/auth/confirm?token=${encodeURIComponent(token)}`;
-    await sendLinkMail(deps, user.email, 'Confirm your e-mail address', 'Welcome to Research Workspace. Confirm your address:', link);
-  }
+  if (deps.config.emailConfirmation === 'required') await sendConfirmationMail(deps, user);
   return user;
+}
+
+async function sendConfirmationMail(deps: AuthDeps, user: Pick<UserRow, 'id' | 'email'>): Promise<void> {
+  const token = await issueEmailToken(deps.db, user.id, 'email_confirmation', CONFIRMATION_TOKEN_TTL_SECONDS);
+  const link = `${deps.config.publicUrl}/api/auth/confirm?token=${encodeURIComponent(token)}`;
+  await sendLinkMail(deps, user.email, 'Confirm your e-mail address', 'Welcome to Research Workspace. Confirm your address:', link);
+}
+
+/** Mails the signed-in user a new confirmation link; a conflict when the address is already confirmed. */
+export async function resendConfirmation(deps: AuthDeps, userId: string): Promise<void> {
+  const user = await findUserById(deps.db, userId);
+  if (!user) throw authenticationError();
+  if (user.emailConfirmedAt) throw conflict('Your e-mail address is already confirmed', { reason: 'already_confirmed' });
+  await sendConfirmationMail(deps, user);
 }
 
 export async function signIn(deps: AuthDeps, input: { email: string; password: string }): Promise<IssuedSession> {
@@ -138,7 +148,7 @@ export async function updatePassword(
     const user = userId ? await findUserById(deps.db, userId) : null;
     if (!user) throw validationError('token', 'invalid_or_expired', 'The reset link is invalid or has expired');
     // The link proves its holder owns the mailbox: an account never confirmed becomes theirs alone.
-    await claimForMailboxOwner(deps, user, (tx) => setPassword(tx, user.id, passwordHash));
+    await claimForMailboxOwner({ ...deps, appOrigin: deps.config.appOrigin }, user, (tx) => setPassword(tx, user.id, passwordHash));
     await endAllSessions(deps.sessions, user.id);
     return;
   }
@@ -150,9 +160,26 @@ export async function updatePassword(
   await endAllSessions(deps.sessions, user.id, signedIn.sessionId ?? undefined);
 }
 
-export async function confirmEmail(deps: AuthDeps, token: string): Promise<boolean> {
+/**
+ * What a confirmation link did: `confirmed` now; `already_confirmed` (the link used before, or the
+ * address confirmed another way since: a reset link, a verified Google/GitHub sign-in); `expired`
+ * (a link of this account, past its day or replaced); `invalid` (no such link). Only the mailbox's
+ * holder has the link, so saying which tells no one else anything.
+ */
+export type ConfirmationOutcome = 'confirmed' | 'already_confirmed' | 'expired' | 'invalid';
+
+export async function confirmEmail(deps: AuthDeps, token: string): Promise<ConfirmationOutcome> {
   const userId = await consumeEmailToken(deps.db, token, 'email_confirmation');
-  if (!userId) return false;
-  await deps.db.update(users).set({ emailConfirmedAt: new Date() }).where(eq(users.id, userId));
-  return true;
+  if (userId) {
+    const confirmed = await deps.db
+      .update(users)
+      .set({ emailConfirmedAt: new Date() })
+      .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
+      .returning({ id: users.id });
+    return confirmed.length > 0 ? 'confirmed' : 'already_confirmed';
+  }
+  const known = await findEmailToken(deps.db, token, 'email_confirmation');
+  const user = known?.userId ? await findUserById(deps.db, known.userId) : null;
+  if (!user) return 'invalid';
+  return user.emailConfirmedAt ? 'already_confirmed' : 'expired';
 }

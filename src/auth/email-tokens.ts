@@ -37,6 +37,16 @@ export async function consumeEmailToken(db: Db, token: string, purpose: EmailTok
   return row?.userId ?? null;
 }
 
+/** A token's row as it stands (used or not, expired or not), or null when it is unknown or for another purpose. */
+export async function findEmailToken(db: Db, token: string, purpose: EmailTokenPurpose): Promise<{ userId: string | null; usedAt: Date | null; expiresAt: Date } | null> {
+  if (!token || token.length > 200) return null;
+  const [row] = await db
+    .select({ userId: emailTokens.userId, usedAt: emailTokens.usedAt, expiresAt: emailTokens.expiresAt })
+    .from(emailTokens)
+    .where(and(eq(emailTokens.tokenHash, hashToken(token)), eq(emailTokens.purpose, purpose)));
+  return row ?? null;
+}
+
 /** Marks every outstanding token of a user for `purpose` used (e.g. all reset links once the password changes). */
 export async function voidEmailTokens(db: Db | Tx, userId: string, purpose: EmailTokenPurpose): Promise<void> {
   await db

@@ -136,6 +136,14 @@ export const ROUTE_LIMITS = {
       await limits.consume('resetEmail', normalizeEmail(bodyOf(request).email ?? ''));
     },
   },
+  // Another confirmation mail for the signed-in user: the reset limits, by address and by account's e-mail.
+  confirmationResend: {
+    stage: 'request',
+    count: async (limits, request) => {
+      await limits.consume('resetIp', request.ip);
+      if (request.auth.user) await limits.consume('resetEmail', normalizeEmail(request.auth.user.email));
+    },
+  },
   // With a mailed token: the reset limit. Signed in: a wrong current password is a wrong password,
   // so guessing it through a session is throttled as sign-in is.
   passwordUpdate: {

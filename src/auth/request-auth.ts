@@ -18,7 +18,7 @@ import {
   setAnonymousCookie,
   setSessionCookies,
 } from './cookies.js';
-import { refreshSession, type SessionDeps, type SessionUser } from './sessions.js';
+import { endReasonOf, refreshSession, type SessionDeps, type SessionEndReason, type SessionUser } from './sessions.js';
 
 export interface RequestAuth {
   user: SessionUser | null;
@@ -33,6 +33,8 @@ export interface RequestAuth {
   anonymousId: string | null;
   /** Why a presented bearer token did not sign the request in (named in the 401's challenge). */
   tokenProblem: TokenProblem | null;
+  /** Why the session of the cookies presented has ended (the 401's `details.reason`), so the app can say why. */
+  sessionEnded: SessionEndReason | null;
 }
 
 type TokenProblem = 'expired' | 'revoked' | 'invalid';
@@ -105,6 +107,8 @@ function ownOriginOf(request: FastifyRequest): string | null {
 export function requireUser(request: FastifyRequest): SessionUser {
   if (request.auth.user) return request.auth.user;
   const problem = request.auth.tokenProblem;
+  const ended = request.auth.sessionEnded;
+  if (ended) throw authenticationError('Your session has ended; sign in again', 'Bearer', { reason: ended });
   if (!problem) throw authenticationError();
   const description = TOKEN_PROBLEMS[problem];
   throw authenticationError(description, `Bearer error="invalid_token", error_description="${description}"`);
@@ -161,7 +165,10 @@ async function resolveCookies(
     }
   }
   if (!refresh) {
-    if (access) clearSessionCookies(reply, options.config);
+    if (access) {
+      clearSessionCookies(reply, options.config);
+      request.auth.sessionEnded = 'unknown';
+    }
     return;
   }
   try {
@@ -170,8 +177,9 @@ async function resolveCookies(
     request.auth.user = session.user;
     request.auth.via = 'cookie';
     request.auth.sessionId = session.sessionId;
-  } catch {
+  } catch (failure) {
     clearSessionCookies(reply, options.config);
+    request.auth.sessionEnded = endReasonOf(failure);
   }
 }
 
@@ -202,7 +210,7 @@ export function createAuthentication(options: RequestAuthOptions) {
 
   /** `readCredentials: false` (routes that say `auth: 'none'`): the request is a visitor's, whatever it presents. */
   return async (request: FastifyRequest, reply: FastifyReply, noCookies: boolean, readCredentials: boolean): Promise<void> => {
-    request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null, tokenProblem: null };
+    request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null, tokenProblem: null, sessionEnded: null };
     if (readCredentials) {
       const header = request.headers.authorization;
       if (header?.startsWith('Bearer ')) {

@@ -8,7 +8,7 @@ import { ApiError, validationError } from '../platform/errors.js';
 import { ErrorResponse, PUBLIC, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { findProfile } from '../profiles/index.js';
 import { normalizeEmail } from './users.js';
-import { confirmEmail, requestPasswordReset, signIn, signUp, updatePassword, type AuthDeps } from './commands.js';
+import { confirmEmail, requestPasswordReset, resendConfirmation, signIn, signUp, updatePassword, type AuthDeps } from './commands.js';
 import {
   OAUTH_STATE_COOKIE,
   REFRESH_COOKIE,
@@ -91,7 +91,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         config.emailConfirmation === 'required'
           ? 'Account created. Check your e-mail to confirm your address; you can sign in now.'
           : 'Account created. You can sign in now.';
-      return reply.status(201).send({ message, user: { ...presentUser(user), createdAt: user.createdAt.toISOString() } });
+      const confirmationSent = config.emailConfirmation === 'required';
+      return reply.status(201).send({ message, confirmationSent, user: { ...presentUser(user), createdAt: user.createdAt.toISOString() } });
     },
   );
 
@@ -218,6 +219,25 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     },
   );
 
+  app.post(
+    '/api/auth/resend-confirmation',
+    {
+      config: { auth: 'required', rateLimit: ['user', 'confirmationResend'] },
+      schema: {
+        tags,
+        operationId: 'resendConfirmation',
+        summary: 'Mail the signed-in user a new confirmation link (valid 24 hours; earlier ones keep working until theirs end)',
+        description: 'Counted with password resets: RATE_LIMIT_RESET_PER_HOUR_PER_IP per address and RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL per account. 409 (reason `already_confirmed`) when the address is confirmed.',
+        response: { 200: MessageResponse, 409: ErrorResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      await resendConfirmation(deps(request), user.id);
+      return { message: `A new confirmation link was sent to ${user.email}.` };
+    },
+  );
+
   app.get(
     '/api/auth/confirm',
     {
@@ -226,7 +246,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         tags,
         operationId: 'confirmEmail',
         summary: 'Confirm an e-mail address from the link in the confirmation mail',
-        description: 'Redirects to <APP_ORIGIN>/auth/signin?confirmed=1, or ?error=invalid_confirmation_link.',
+        description:
+          'Redirects to <APP_ORIGIN>/auth/confirmed?status=confirmed (confirmed now), already_confirmed (the link used before, or the address confirmed since), expired (past its 24 hours) or invalid (no such link): the app says which, signed in or not.',
         security: PUBLIC,
         querystring: ConfirmQuery,
         response: { 302: Redirect, 400: ErrorResponse },
@@ -234,8 +255,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const ok = await confirmEmail(deps(request), request.query.token);
-      return reply.redirect(`${config.appOrigin}/auth/signin?${ok ? 'confirmed=1' : 'error=invalid_confirmation_link'}`, 302);
+      const outcome = await confirmEmail(deps(request), request.query.token);
+      return reply.redirect(`${config.appOrigin}/auth/confirmed?status=${outcome}`, 302);
     },
   );
 
@@ -332,7 +353,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       if (!provider) return failTo(reply, 'oauth_not_configured', next);
       try {
         const identity = await provider.identify(code, saved.verifier);
-        const user = await userForIdentity({ db: ctx.db, sessions: ctx.sessions }, identity);
+        const user = await userForIdentity({ db: ctx.db, sessions: ctx.sessions, mailer: platform.mailer, appOrigin: config.appOrigin }, identity);
         const session = await startSession(ctx.sessions, { id: user.id, email: user.email, name: user.name, credentialsVersion: user.credentialsVersion });
         setSessionCookies(reply, config, session);
         return reply.redirect(`${config.appOrigin}${next ?? DEFAULT_RETURN_PATH}`, 302);

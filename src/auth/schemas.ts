@@ -61,6 +61,7 @@ const SessionSchema = z.object({
 export const SignUpResponse = z
   .object({
     message: z.string(),
+    confirmationSent: z.boolean().describe('A confirmation link was mailed to the address (EMAIL_CONFIRMATION=required)'),
     user: UserSchema.extend({ createdAt: z.iso.datetime() }),
   })
   .meta({ id: 'SignUpResult' });

@@ -9,11 +9,27 @@ import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { preparedStatement, type Db, type Tx } from '../platform/db/client.js';
 import { refreshTokens, users } from '../platform/db/schema.js';
 import { hashToken, randomToken } from '../platform/crypto.js';
-import { authenticationError } from '../platform/errors.js';
+import { ApiError, authenticationError } from '../platform/errors.js';
 import type { AccessTokenIssuer } from './access-tokens.js';
 import type { RevocationList } from './revocations.js';
 
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+/**
+ * Why a session ended, as a refused refresh says it (`details.reason`): `signed_out` (POST /api/auth/signout,
+ * perhaps in another tab), `password_changed` (the password set or reset, or the account claimed by
+ * its mailbox's owner: every session ends), `reused` (a rotated refresh token came back: theft is
+ * assumed), `expired`, or `unknown` (no such token).
+ */
+export type SessionEndReason = NonNullable<typeof refreshTokens.$inferSelect.endedReason> | 'expired' | 'unknown';
+
+const END_REASONS: readonly SessionEndReason[] = ['signed_out', 'password_changed', 'reused', 'expired', 'unknown'];
+
+/** The reason a refused refresh gave (refreshSession), `unknown` for any other failure. */
+export function endReasonOf(failure: unknown): SessionEndReason {
+  const reason = failure instanceof ApiError ? failure.details?.reason : undefined;
+  return END_REASONS.find((known) => known === reason) ?? 'unknown';
+}
+
 /** Concurrent refreshes from one client (several tabs) within this window are not treated as theft. */
 const REUSE_GRACE_SECONDS = 10;
 /** The refusal of a sign-in whose credential changed while it was checked: what it checked is no longer valid. */
@@ -88,8 +104,8 @@ export async function startSession(deps: SessionDeps, proven: ProvenUser): Promi
 
 /** Exchanges a refresh token for a new session in the same family; detects reuse of rotated tokens. */
 export async function refreshSession(deps: SessionDeps, presented: string): Promise<IssuedSession> {
-  const invalid = () => authenticationError('Invalid refresh token');
-  if (!presented || presented.length > 200) throw invalid();
+  const invalid = (reason: SessionEndReason) => authenticationError('Invalid refresh token', 'Bearer', { reason });
+  if (!presented || presented.length > 200) throw invalid('unknown');
   const tokenHash = hashToken(presented);
 
   const outcome = await deps.db.transaction(async (tx) => {
@@ -100,6 +116,7 @@ export async function refreshSession(deps: SessionDeps, presented: string): Prom
         expiresAt: refreshTokens.expiresAt,
         rotatedAt: refreshTokens.rotatedAt,
         revokedAt: refreshTokens.revokedAt,
+        endedReason: refreshTokens.endedReason,
         userId: users.id,
         email: users.email,
         name: users.name,
@@ -108,12 +125,14 @@ export async function refreshSession(deps: SessionDeps, presented: string): Prom
       .innerJoin(users, eq(users.id, refreshTokens.userId))
       .where(eq(refreshTokens.tokenHash, tokenHash))
       .for('update');
-    if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return { kind: 'invalid' as const };
+    if (!row) return { kind: 'invalid' as const, reason: 'unknown' as const };
+    if (row.revokedAt) return { kind: 'invalid' as const, reason: row.endedReason ?? ('unknown' as const) };
+    if (row.expiresAt.getTime() <= Date.now()) return { kind: 'invalid' as const, reason: 'expired' as const };
     // A token issued by a refresh that raced a sign-out escaped its revocation (the sign-out's update
     // did not see the new row); the family's revoked rows still say the session has ended.
-    if (await sessionHasEnded(tx, row.familyId)) return { kind: 'invalid' as const };
+    if (await sessionHasEnded(tx, row.familyId)) return { kind: 'invalid' as const, reason: 'unknown' as const };
     if (row.rotatedAt && Date.now() - row.rotatedAt.getTime() > REUSE_GRACE_SECONDS * 1000) {
-      await tx.update(refreshTokens).set({ revokedAt: new Date() }).where(eq(refreshTokens.familyId, row.familyId));
+      await tx.update(refreshTokens).set({ revokedAt: new Date(), endedReason: 'reused' }).where(eq(refreshTokens.familyId, row.familyId));
       return { kind: 'reused' as const, familyId: row.familyId };
     }
     if (!row.rotatedAt) {
@@ -131,9 +150,9 @@ export async function refreshSession(deps: SessionDeps, presented: string): Prom
 
   if (outcome.kind === 'reused') {
     await deps.revocations.revoke([outcome.familyId]);
-    throw invalid();
+    throw invalid('reused');
   }
-  if (outcome.kind === 'invalid') throw invalid();
+  if (outcome.kind === 'invalid') throw invalid(outcome.reason);
   const access = await accessFor(deps, outcome.user, outcome.familyId);
   return {
     accessToken: access.token,
@@ -151,7 +170,7 @@ export async function refreshSession(deps: SessionDeps, presented: string): Prom
 export async function endSession(deps: SessionDeps, sessionId: string): Promise<boolean> {
   const ended = await deps.db
     .update(refreshTokens)
-    .set({ revokedAt: new Date() })
+    .set({ revokedAt: new Date(), endedReason: 'signed_out' })
     .where(and(eq(refreshTokens.familyId, sessionId), isNull(refreshTokens.revokedAt)))
     .returning({ id: refreshTokens.id });
   if (ended.length === 0) return false;
@@ -169,13 +188,13 @@ export async function sessionIdOfRefreshToken(db: Db, presented: string): Promis
   return row?.familyId ?? null;
 }
 
-/** Ends every session of a user (optionally but one), e.g. after a password change. */
+/** Ends every session of a user (optionally but one) after a change of their credentials (a password changed, the account claimed). */
 export async function endAllSessions(deps: SessionDeps, userId: string, keepSessionId?: string): Promise<void> {
   const conditions = [eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)];
   if (keepSessionId) conditions.push(ne(refreshTokens.familyId, keepSessionId));
   const ended = await deps.db
     .update(refreshTokens)
-    .set({ revokedAt: new Date() })
+    .set({ revokedAt: new Date(), endedReason: 'password_changed' })
     .where(and(...conditions))
     .returning({ familyId: refreshTokens.familyId });
   await deps.revocations.revoke([...new Set(ended.map((row) => row.familyId))]);

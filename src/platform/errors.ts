@@ -80,8 +80,8 @@ export const validationError = (field: string, reason: string, message?: string)
   new ApiError('VALIDATION_ERROR', message ?? `Invalid ${field}: ${reason}`, { field, reason });
 
 /** A 401 always says how to authenticate (RFC 9110 §11.6.1): a plain Bearer challenge unless the caller names the problem (RFC 6750 §3). */
-export const authenticationError = (message = 'Authentication required', challenge = 'Bearer') =>
-  new ApiError('AUTHENTICATION_ERROR', message, undefined, { 'www-authenticate': challenge });
+export const authenticationError = (message = 'Authentication required', challenge = 'Bearer', details?: ErrorDetails) =>
+  new ApiError('AUTHENTICATION_ERROR', message, details, { 'www-authenticate': challenge });
 
 export const authorizationError = (message = 'Not allowed') => new ApiError('AUTHORIZATION_ERROR', message);
 

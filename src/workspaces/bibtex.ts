@@ -11,6 +11,7 @@
  *   name (a `,` or ` and ` inside it splits nothing);
  * - verbatim fields (`doi`, `url`) hold only what the DOI grammar and a percent-encoded URL allow, which
  *   never includes a brace or a backslash;
+ * - `month` is BibTeX's month macro (`month = may`, unbraced), as Better BibTeX writes it;
  * - `keywords` is a verbatim list split on `,` and `;`: those characters, braces, backslashes and `$`
  *   (an unclosed formula) become spaces in a keyword, the one place where a value cannot come back
  *   exactly.
@@ -18,9 +19,12 @@
 
 import type { ExportItem } from './export.js';
 
+/**
+ * Entry types as Better BibTeX chooses them. CSL's `article` is a preprint: an `@article` only when it
+ * names a journal, else `@misc` (an arXiv preprint's e-print fields say where it is).
+ */
 const ENTRY_TYPE: Record<string, string> = {
   'article-journal': 'article',
-  article: 'article',
   book: 'book',
   chapter: 'incollection',
   'paper-conference': 'inproceedings',
@@ -72,8 +76,17 @@ function keyword(tag: string): string {
   return tag.replace(/[,;{}\\$]+/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
+const MONTH_MACROS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+function entryType(item: ExportItem): string {
+  if (item.type === 'article') return item['container-title'] ? 'article' : 'misc';
+  return ENTRY_TYPE[item.type] ?? 'misc';
+}
+
 function entry(item: ExportItem): string {
-  const type = ENTRY_TYPE[item.type] ?? 'misc';
+  const type = entryType(item);
+  const [year, month] = item.issued?.['date-parts'][0] ?? [];
+  // Every value is braced but `month`, a macro name (`month = may`).
   const fields: Array<[string, string | undefined]> = [
     ['title', escapeBibtexText(item.title)],
     ['author', item.author?.length ? item.author.map(bibtexName).join(' and ') : undefined],
@@ -82,16 +95,22 @@ function entry(item: ExportItem): string {
     ['volume', item.volume && escapeBibtexText(item.volume)],
     ['number', item.issue && escapeBibtexText(item.issue)],
     ['pages', item.page && escapeBibtexText(item.page)],
-    ['year', item.issued?.['date-parts'][0]?.[0]?.toString()],
-    ['month', item.issued?.['date-parts'][0]?.[1]?.toString()],
+    ['year', year?.toString()],
+    ['month', month === undefined ? undefined : MONTH_MACROS[month - 1]],
+    ['eprint', item.arxiv?.id],
+    ['archivePrefix', item.arxiv && 'arXiv'],
+    ['primaryClass', item.arxiv?.primaryClass],
     ['doi', item.DOI],
     ['pmid', item.PMID],
     ['url', item.URL],
     ['abstract', item.abstract && escapeBibtexText(item.abstract)],
     ['keywords', item.tags.map(keyword).filter(Boolean).join(', ') || undefined],
-    ['note', item.note && escapeBibtexText(item.note)],
+    // The resource's notes, where Zotero and Better BibTeX put an item's notes.
+    ['annote', item.note && escapeBibtexText(item.note)],
   ];
-  const lines = fields.filter((field): field is [string, string] => !!field[1]).map(([name, value]) => `  ${name} = {${value}}`);
+  const lines = fields
+    .filter((field): field is [string, string] => !!field[1])
+    .map(([name, value]) => (name === 'month' ? `  month = ${value}` : `  ${name} = {${value}}`));
   return `@${type}{${item['citation-key']},\n${lines.join(',\n')}\n}\n`;
 }
 

@@ -120,7 +120,7 @@ describe('exportCitations with hostile values in every field', () => {
       expect(fields.number).toBe(text(index, 'issue'));
       expect(fields.pages).toBe(text(index, 'pages'));
       expect(fields.abstract).toBe(text(index, 'abstract'));
-      expect(fields.note).toBe(oneLine(stored(index).notes));
+      expect(fields.annote).toBe(oneLine(stored(index).notes));
       expect(address(fields.url)).toBe(address(stored(index).url));
       expect(fields.year).toBe('2020');
       // BibTeX's keyword list is split on `,` and `;` and cannot hold a brace, a backslash or a `$` (docs/api.md).
@@ -182,6 +182,65 @@ describe('exportCitations with hostile values in every field', () => {
     const [item] = await toCslItems([row({ url: 'https://example.org/a}b', data: { doi: 'https://doi.org/10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0', pmid: '38799228' } })]);
     expect(item).toMatchObject({ DOI: '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0', PMID: '38799228', URL: 'https://example.org/a%7Db' });
     expect((await toCslItems([row({ url: 'javascript:alert(1)' })]))[0]!.URL).toBeUndefined();
+  });
+});
+
+describe('exportCitations as Zotero and Better BibTeX export the same records', () => {
+  const ABSTRACT = 'We extend the capabilities of neural networks by coupling them to external memory resources, which they can interact with by attentional processes. The combined system is analogous to a Turing Machine that is differentiable end-to-end.';
+  const preprint = row({
+    title: 'Neural Turing Machines',
+    url: 'https://arxiv.org/abs/1410.5401v2',
+    type: 'preprint',
+    authors: ['Alex Graves', 'Greg Wayne'],
+    tags: ['dl-testing', 'memory'],
+    notes: 'Read the addressing section first.',
+    data: { arxivId: '1410.5401', venue: 'arXiv cs.NE', publishedDate: '2014-10-20', abstract: ABSTRACT },
+  });
+  const published = row({
+    id: '00000000-0000-4000-8000-000000000003',
+    title: 'Attention is all you need',
+    url: 'https://arxiv.org/abs/1706.03762',
+    type: 'article',
+    authors: ['Ashish Vaswani'],
+    data: { arxivId: '1706.03762v7', journal: 'Advances in Neural Information Processing Systems', publishedDate: '2017-12' },
+  });
+  const trial = row({
+    id: '00000000-0000-4000-8000-000000000004',
+    title: 'A randomised trial',
+    type: 'article',
+    authors: ['Jane Roe'],
+    data: { pmid: '38799228', doi: '10.1016/S0140-6736(24)00001-1', journal: 'The Lancet', publishedDate: '2024-05-28' },
+  });
+
+  it('bibtex: an arXiv preprint is @misc with its e-print, a published one @article; months are macros; notes are annote', async () => {
+    const { body } = await exportCitations([preprint, published, trial], 'bibtex');
+    expect(body).not.toMatch(/journal = \{arXiv/);
+    expect(body).toContain('  month = may,');
+    const library = parseBibtex(body, { english: false });
+    expect(library.errors).toEqual([]);
+    const [first, second, third] = library.entries;
+    expect(first).toMatchObject({ type: 'misc', fields: { eprint: '1410.5401', archiveprefix: 'arXiv', primaryclass: 'cs.NE', month: '10', year: '2014' } });
+    expect(first!.fields.journal).toBeUndefined();
+    expect(first!.fields.annote).toBe(preprint.notes);
+    expect(first!.fields.abstract).toBe(ABSTRACT);
+    expect(first!.fields.keywords).toEqual(preprint.tags);
+    expect(second).toMatchObject({ type: 'article', fields: { journal: published.data.journal, eprint: '1706.03762', archiveprefix: 'arXiv', month: '12' } });
+    expect(second!.fields.primaryclass).toBeUndefined();
+    expect(third).toMatchObject({ type: 'article', fields: { pmid: trial.data.pmid, doi: trial.data.doi, month: '5' } });
+  });
+
+  it('ris: one line per value, never wrapped, no leading space; notes N1, PMID AN, DOI DO; a preprint GEN', async () => {
+    const { body } = await exportCitations([preprint, trial], 'ris');
+    const lines = body.split('\n').filter(Boolean);
+    for (const line of lines) expect(line).toMatch(/^[A-Z][A-Z0-9] {2}- (\S.*)?$/);
+    expect(lines).toContain(`AB  - ${ABSTRACT}`);
+    expect(lines).toContain('KW  - dl-testing');
+    expect(lines).toContain(`AN  - ${String(trial.data.pmid)}`);
+    expect(lines).not.toContain('T2  - arXiv cs.NE');
+    const [first, second] = new Cite(body, { forceType: '@ris/file' }).data as Array<Record<string, unknown>>;
+    expect(first).toMatchObject({ title: preprint.title, abstract: ABSTRACT, note: preprint.notes, keyword: 'dl-testing,memory', publisher: 'arXiv', number: 'arXiv:1410.5401' });
+    expect(first!['container-title']).toBeUndefined();
+    expect(second).toMatchObject({ type: 'article-journal', DOI: trial.data.doi, 'container-title': trial.data.journal });
   });
 });
 

@@ -58,10 +58,21 @@ interface CslItem {
   abstract?: string;
   keyword?: string;
   note?: string;
+  /** An arXiv preprint's number as Zotero writes it (`arXiv:1410.5401`), with `publisher` `arXiv`. */
+  number?: string;
 }
 
-/** A CSL item with the resource's tags (CSL's `keyword` is one string): what the BibTeX and RIS writers read. */
-export type ExportItem = CslItem & { tags: string[] };
+/** An arXiv e-print: its id without version and, when known, its primary category (`cs.LG`). */
+export interface ArxivEprint {
+  id: string;
+  primaryClass?: string;
+}
+
+/**
+ * A CSL item with the resource's tags (CSL's `keyword` is one string) and its arXiv e-print, if any
+ * (CSL has no field for it): what the BibTeX and RIS writers read.
+ */
+export type ExportItem = CslItem & { tags: string[]; arxiv?: ArxivEprint };
 
 const FORMATS: Record<ExportFormat, { contentType: string; extension: string }> = {
   bibtex: { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib' },
@@ -137,6 +148,24 @@ function pmidOf(value: unknown): string | undefined {
   return raw && /^\d{1,9}$/.test(raw) ? raw : undefined;
 }
 
+const ARXIV_ID = /^(?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?\/\d{7})$/;
+/** An arXiv category (`cs.SE`, `math.AG`, `hep-th`, `q-bio.NC`). */
+const ARXIV_CATEGORY = /^[a-z][a-z-]*(?:\.[A-Za-z-]{2,})?$/;
+/** What the arXiv provider stores as the venue of a preprint (`arXiv cs.SE`): a category, not a journal. */
+const ARXIV_VENUE = /^arxiv(?:\s+(\S+))?$/i;
+
+/**
+ * The arXiv e-print of a resource: `data.arxivId`, else an arxiv.org/abs or /pdf URL, without its
+ * version. Its primary class from `data.primaryCategory`, else from an `arXiv cs.SE` venue.
+ */
+function arxivOf(data: Record<string, unknown>, url: string | null, venue: string | undefined): ArxivEprint | undefined {
+  const fromUrl = url ? /^https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf)\/(.+?)(?:\.pdf)?$/i.exec(url)?.[1] : undefined;
+  const raw = (text(data.arxivId) ?? fromUrl)?.replace(/^arxiv:/i, '').replace(/v\d+$/i, '');
+  if (!raw || !ARXIV_ID.test(raw)) return undefined;
+  const category = text(data.primaryCategory) ?? (venue ? ARXIV_VENUE.exec(venue)?.[1] : undefined);
+  return category && ARXIV_CATEGORY.test(category) ? { id: raw, primaryClass: category } : { id: raw };
+}
+
 /** `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (from `data.publishedDate`, `data.date` or `data.year`) as CSL date parts. */
 function issued(data: Record<string, unknown>): CslItem['issued'] {
   const raw = text(data.publishedDate) ?? text(data.date) ?? text(data.year);
@@ -187,7 +216,8 @@ function citationKeys(items: Array<{ family?: string; year?: number; title: stri
   });
 }
 
-export async function toCslItems(resources: ResourceRow[]): Promise<CslItem[]> {
+/** The CSL items of the resources with their tags and arXiv e-prints (the BibTeX and RIS writers' input). */
+async function toExportItems(resources: ResourceRow[]): Promise<ExportItem[]> {
   const { parseName } = await loadCitationJs();
   const prepared = resources.map((resource) => {
     const data = resource.data;
@@ -213,8 +243,16 @@ export async function toCslItems(resources: ResourceRow[]): Promise<CslItem[]> {
     };
     if (author.length) item.author = author;
     if (date) item.issued = date;
-    const container = text(data.venue) ?? text(data.journal) ?? text(data['container-title']);
+    const venue = text(data.venue) ?? text(data.journal) ?? text(data['container-title']);
+    const arxiv = arxivOf(data, resource.url, venue);
+    // `arXiv cs.SE` names the archive and its category, not a journal: a preprint has no container.
+    const container = arxiv && venue && ARXIV_VENUE.test(venue) ? undefined : venue;
     if (container) item['container-title'] = container;
+    if (arxiv && !container) {
+      item.type = 'article';
+      item.publisher = 'arXiv';
+      item.number = `arXiv:${arxiv.id}`;
+    }
     for (const field of ['publisher', 'volume', 'issue'] as const) {
       const value = text(data[field]);
       if (value) item[field] = value;
@@ -232,20 +270,24 @@ export async function toCslItems(resources: ResourceRow[]): Promise<CslItem[]> {
     if (keywords.length) item.keyword = keywords.join(', ');
     const note = text(resource.notes);
     if (note) item.note = note;
-    return item;
+    return { ...item, tags: keywords, ...(arxiv ? { arxiv } : {}) };
   });
 }
 
+/** The CSL items of the resources, as CSL-JSON exports them. */
+export async function toCslItems(resources: ResourceRow[]): Promise<CslItem[]> {
+  return (await toExportItems(resources)).map(({ tags: _tags, arxiv: _arxiv, ...item }) => item);
+}
+
 export async function exportCitations(resources: ResourceRow[], format: ExportFormat): Promise<{ body: string; contentType: string; extension: string }> {
-  const items = await toCslItems(resources);
   const { contentType, extension } = FORMATS[format];
-  if (items.length === 0) return { body: format === 'csljson' ? '[]\n' : '', contentType, extension };
+  if (resources.length === 0) return { body: format === 'csljson' ? '[]\n' : '', contentType, extension };
   if (format !== 'csljson') {
-    const withTags = items.map((item, index) => ({ ...item, tags: resources[index]!.tags.map(oneLine).filter(Boolean) }));
-    return { body: format === 'bibtex' ? writeBibtex(withTags) : writeRis(withTags), contentType, extension };
+    const items = await toExportItems(resources);
+    return { body: format === 'bibtex' ? writeBibtex(items) : writeRis(items), contentType, extension };
   }
   const { Cite } = await loadCitationJs();
-  const body = new Cite(items).format('data');
+  const body = new Cite(await toCslItems(resources)).format('data');
   return { body: body.endsWith('\n') ? body : `${body}\n`, contentType, extension };
 }
 

@@ -1,5 +1,5 @@
 /** What the rest of the service uses from the workspaces capability. */
-export { revokeShareLinksOfOwner } from './store.js';
+export { pauseShareLinksOfOwner } from './store.js';
 export { resourceCategories, resourceTotals } from './stats.js';
 export { storedResourceText } from './pdfs/summary-source.js';
 export { findReadableWorkspace } from './commands.js';

@@ -74,7 +74,8 @@ export function presentShareLink(row: ShareLinkRow, token: string | null, url: s
     token,
     url,
     readOnly: row.readOnly,
-    active: row.revokedAt === null && row.expiresAt > now,
+    active: row.revokedAt === null && row.pausedAt === null && row.expiresAt > now,
+    pausedAt: row.pausedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
   };

@@ -10,7 +10,6 @@ import type { ExportItem } from './export.js';
 
 const RIS_TYPE: Record<string, string> = {
   'article-journal': 'JOUR',
-  article: 'JOUR',
   book: 'BOOK',
   chapter: 'CHAP',
   'paper-conference': 'CPAPER',
@@ -33,18 +32,23 @@ function record(item: ExportItem): string {
   const [year, month, day] = item.issued?.['date-parts'][0] ?? [];
   const pad = (part: number | undefined) => (part === undefined ? '' : String(part).padStart(2, '0'));
   const lines: Array<[string, string | undefined]> = [
-    ['TY', RIS_TYPE[item.type] ?? 'GEN'],
+    // CSL's `article` is a preprint: a journal article only when it names a journal.
+    ['TY', item.type === 'article' && item['container-title'] ? 'JOUR' : (RIS_TYPE[item.type] ?? 'GEN')],
     ['ID', item['citation-key']],
     ['TI', item.title],
     ...(item.author ?? []).map((name): [string, string] => ['AU', risName(name)]),
     ['PY', year?.toString()],
     ['DA', year === undefined ? undefined : `${year}/${pad(month)}/${pad(day)}/`],
     ['T2', item['container-title']],
+    // An arXiv preprint as Zotero writes one: `arXiv` the publisher, `arXiv:<id>` its number.
+    ['M1', item.number],
     ['PB', item.publisher],
     ['VL', item.volume],
     ['IS', item.issue],
     ['SP', item.page],
     ['DO', item.DOI],
+    // The PubMed id as Zotero writes it: the accession number.
+    ['AN', item.PMID],
     ['UR', item.URL],
     ['AB', item.abstract],
     ...item.tags.map((tag): [string, string] => ['KW', tag]),

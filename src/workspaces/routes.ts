@@ -365,7 +365,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         querystring: ExportQuery,
         response: {
           200: {
-            description: 'The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only',
+            description: 'The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included: BibTeX `annote`, RIS `N1`) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only; an arXiv preprint carries its e-print (BibTeX `@misc` with `eprint`, `archivePrefix`, `primaryClass`), months are BibTeX month macros',
             content: {
               'application/x-bibtex': { schema: CitationText.describe('BibTeX') },
               'application/x-research-info-systems': { schema: CitationText.describe('RIS') },

@@ -464,7 +464,10 @@ export const ShareLinkSchema = z.object({
   token: z.string().nullable().describe('null only if the service secret changed since the link was made'),
   url: z.string().nullable().describe('the public page, <PUBLIC_URL>/share/<token>'),
   readOnly: z.boolean(),
-  active: z.boolean().describe('false once expired'),
+  active: z.boolean().describe('false once expired, and while paused'),
+  pausedAt: DateTime.nullable().describe(
+    'When the link was paused: the account was claimed by the owner of its e-mail address (a password reset or a verified Google/GitHub sign-in on an account whose address was never confirmed), and the link, made before, may have been made by someone else. It opens nothing until the owner resumes it (POST …/share/{shareId}/resume)',
+  ),
   expiresAt: DateTime,
   createdAt: DateTime,
 }).meta({ id: 'ShareLink' });

@@ -25,7 +25,7 @@ for (const leg of storeLegs()) {
         const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: as(owner, dialect), payload: {} });
         expect(res.statusCode).toBe(201);
         const link = res.json();
-        expect(Object.keys(link).sort()).toEqual(['active', 'createdAt', 'expiresAt', 'id', 'readOnly', 'token', 'url', 'workspaceId']);
+        expect(Object.keys(link).sort()).toEqual(['active', 'createdAt', 'expiresAt', 'id', 'pausedAt', 'readOnly', 'token', 'url', 'workspaceId']);
         expect(link).toMatchObject({ workspaceId: ws.id, readOnly: true, active: true });
         // 32 random bytes, base64url: 256 bits.
         expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);

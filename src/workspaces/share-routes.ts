@@ -16,7 +16,7 @@ import { authorize } from './policy.js';
 import { deletedReply, presentShareLink } from './presenters.js';
 import { DeletedResponse, IdParams, ShareCreateBody, ShareLinkSchema, ShareParams, SharePageQuery, ShareTokenParams, workspaceErrors } from './schemas.js';
 import { renderShareBadPageNumberPage, renderShareNotFoundPage, renderSharePage, renderShareRateLimitedPage, SHARE_PAGE_HEADERS, SHARE_PAGE_LIMITS } from './share-page.js';
-import { annotationPreviews, countResources, findWorkspaceByShareToken, listResources, listShareLinks, loadWorkspace, revokeShareLinkRow } from './store.js';
+import { annotationPreviews, countResources, findWorkspaceByShareToken, listResources, listShareLinks, loadWorkspace, resumeShareLinkRow, revokeShareLinkRow } from './store.js';
 
 const tags = ['share links'];
 
@@ -86,6 +86,28 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id));
       if (!(await revokeShareLinkRow(db, workspace.id, request.params.shareId))) throw notFound('Share link');
       return deletedReply(request.params.shareId);
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/share/:shareId/resume',
+    {
+      config: { auth: 'required', rateLimit: ['user'] },
+      schema: {
+        tags,
+        operationId: 'resumeShareLink',
+        summary: 'Resume a share link paused when the account was claimed by the owner of its e-mail address: its page opens again, at the same address',
+        description: 'Only a paused link that is not revoked can be resumed; any other answers 404. Resume only the links you made yourself (see `pausedAt`).',
+        params: ShareParams,
+        response: { 200: ShareLinkSchema, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id));
+      const link = await resumeShareLinkRow(db, workspace.id, request.params.shareId);
+      if (!link) throw notFound('Paused share link');
+      return present(link);
     },
   );
 

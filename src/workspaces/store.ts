@@ -28,7 +28,7 @@ export interface Page {
 }
 
 /** A link is live until it is revoked or expires. */
-export const liveShareLink = (now: Date | Placeholder) => and(isNull(shareLinks.revokedAt), gt(shareLinks.expiresAt, now));
+export const liveShareLink = (now: Date | Placeholder) => and(isNull(shareLinks.revokedAt), isNull(shareLinks.pausedAt), gt(shareLinks.expiresAt, now));
 
 function withCounts(db: Db | Tx, now: Date | Placeholder) {
   return {
@@ -520,15 +520,37 @@ export async function findWorkspaceByShareToken(db: Db, tokenHash: string, now: 
   return row ?? null;
 }
 
-/** Revokes every live share link of an owner's workspaces (an account changing hands: links made before must not keep reading it). */
-export async function revokeShareLinksOfOwner(db: Db | Tx, ownerId: string): Promise<void> {
-  await db
+/**
+ * Pauses every live share link of an owner's workspaces (an account claimed by its mailbox's owner:
+ * a link made before may have been someone else's, so it opens nothing until the owner resumes it).
+ * The workspaces whose links were paused, each once.
+ */
+export async function pauseShareLinksOfOwner(db: Db | Tx, ownerId: string): Promise<Array<{ id: string; name: string }>> {
+  const now = new Date();
+  const paused = await db
     .update(shareLinks)
-    .set({ revokedAt: new Date() })
+    .set({ pausedAt: now })
     .where(
       and(
-        isNull(shareLinks.revokedAt),
+        liveShareLink(now),
         sql`${shareLinks.workspaceId} in (select ${workspaces.id} from ${workspaces} where ${workspaces.ownerId} = ${ownerId})`,
       ),
-    );
+    )
+    .returning({ workspaceId: shareLinks.workspaceId });
+  if (paused.length === 0) return [];
+  return db
+    .select({ id: workspaces.id, name: workspaces.name })
+    .from(workspaces)
+    .where(isAnyOf(workspaces.id, [...new Set(paused.map((row) => row.workspaceId))]))
+    .orderBy(asc(workspaces.name));
+}
+
+/** Resumes a paused, unrevoked link of this workspace; false when there is none. */
+export async function resumeShareLinkRow(db: Db, workspaceId: string, shareId: string): Promise<ShareLinkRow | null> {
+  const [row] = await db
+    .update(shareLinks)
+    .set({ pausedAt: null })
+    .where(and(eq(shareLinks.id, shareId), eq(shareLinks.workspaceId, workspaceId), isNull(shareLinks.revokedAt), sql`${shareLinks.pausedAt} is not null`))
+    .returning();
+  return row ?? null;
 }

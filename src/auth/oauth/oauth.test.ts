@@ -267,7 +267,7 @@ describe('OAuth sign-in onto an account whose address was never confirmed (EMAIL
       user = await buildUser(t.app);
     });
     const confirm = await t.app.inject({ method: 'GET', url: linkIn(mail, /\/api\/auth\/confirm\?token=[A-Za-z0-9_-]+/) });
-    expect(confirm.headers.location).toBe('http://app.test/auth/signin?confirmed=1');
+    expect(confirm.headers.location).toBe('http://app.test/auth/confirmed?status=confirmed');
     providers.nextGoogle({ sub: `g-confirmed-${user.id}`, email: user.email, email_verified: true, name: 'Confirmed' });
     const callback = await signInWith(t, 'google');
     expect((await session({ cookie: cookieHeader(cookiesFrom(callback)) })).json().user.id).toBe(user.id);

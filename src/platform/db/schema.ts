@@ -96,6 +96,8 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     rotatedAt: timestamp('rotated_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /** Why the session ended, set with revokedAt: what a refresh refused for it says (sessions.ts, SessionEndReason). */
+    endedReason: text('ended_reason').$type<'signed_out' | 'password_changed' | 'reused'>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -297,6 +299,11 @@ export const shareLinks = pgTable(
     readOnly: boolean('read_only').notNull().default(true),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Paused when the account was claimed by its mailbox's owner (auth/mailbox-claims.ts): the link
+     * may have been made by someone else before; it opens nothing until the owner resumes it.
+     */
+    pausedAt: timestamp('paused_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('share_links_token_key').on(t.tokenHash), index('share_links_workspace_idx').on(t.workspaceId)],

@@ -16,12 +16,57 @@ const REFRESH_PATH = '/api/auth/refresh';
 /** Requests whose 401 means "wrong credentials" or "no session", not "refresh me". */
 const NO_REFRESH = new Set(['/api/auth/signin', '/api/auth/signup', '/api/auth/signout', REFRESH_PATH, '/api/auth/update-password', '/api/auth/reset-password']);
 
-type Listener = () => void;
+/**
+ * Why a session ended, as the app words it on the sign-in page: the service's `details.reason` of an
+ * ended session's 401 (src/auth/sessions.ts), `cookies` when a signed-in request came without any
+ * session cookie (cleared, or the browser dropped them). A fixed set: the sign-in page's `ended`
+ * parameter is read through `sessionEndCode`, so an address cannot make it say anything else.
+ */
+const SESSION_END_CODES = ['signed_out', 'password_changed', 'reused', 'expired', 'cookies', 'unknown'] as const;
+export type SessionEndCode = (typeof SESSION_END_CODES)[number];
+
+export function sessionEndCode(value: unknown): SessionEndCode | null {
+  return SESSION_END_CODES.find((code) => code === value) ?? null;
+}
+
+/**
+ * Whether the service's `signed_in` hint cookie is there (set and cleared with the session cookies,
+ * which scripts cannot read): without it there is no session to ask about, and asking would only
+ * fail with a 401 that the browser's console shows.
+ */
+export function mayHaveSession(cookies: string = globalThis.document?.cookie ?? ''): boolean {
+  return cookies.split(/;\s*/).includes('signed_in=1');
+}
+
+type Listener = (reason: SessionEndCode) => void;
 const sessionEndedListeners = new Set<Listener>();
-/** Called when a request found the session ended and a refresh could not renew it. */
+/** Called when a request found the session ended and a refresh could not renew it, or another tab signed out. */
 export function onSessionEnded(listener: Listener): () => void {
   sessionEndedListeners.add(listener);
   return () => sessionEndedListeners.delete(listener);
+}
+
+function sessionEnded(reason: SessionEndCode): void {
+  for (const listener of sessionEndedListeners) listener(reason);
+}
+
+/** The other tabs of this browser hear a sign-out at once (their cookies went with it). */
+const tabs = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('research-workspace-session');
+tabs?.addEventListener('message', (event: MessageEvent) => {
+  if (event.data === 'signed_out') sessionEnded('signed_out');
+});
+export function tellOtherTabsSignedOut(): void {
+  tabs?.postMessage('signed_out');
+}
+
+/** The service's reason in an ended session's 401, if it gave one. */
+async function endReasonIn(response: Response): Promise<SessionEndCode | null> {
+  try {
+    const body = (await response.clone().json()) as { error?: { details?: { reason?: unknown } } };
+    return sessionEndCode(body.error?.details?.reason);
+  } catch {
+    return null;
+  }
 }
 
 let refreshing: Promise<boolean> | null = null;
@@ -48,8 +93,10 @@ const refreshOnExpiry: Middleware = {
     const original = originals.get(id);
     originals.delete(id);
     if (response.status !== 401 || !original) return undefined;
-    if (!(await refreshSession())) {
-      for (const listener of sessionEndedListeners) listener();
+    // The service already tried the refresh cookie (request-auth.ts): a reason means the session is over.
+    const reason = await endReasonIn(response);
+    if (reason || !(await refreshSession())) {
+      sessionEnded(reason ?? 'cookies');
       return undefined;
     }
     try {

@@ -23,6 +23,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The API answered 404 (the object does not exist, or is not the user's: the API does not say which),
+ * or refused the address's `id` as no id at all: nothing is there either way.
+ */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || (error.status === 400 && error.field === 'id'));
+}
+
 function isEnvelope(body: unknown): body is ErrorEnvelope {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;
   const error = (body).error;

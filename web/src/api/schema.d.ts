@@ -225,6 +225,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/resend-confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the signed-in user a new confirmation link (valid 24 hours; earlier ones keep working until theirs end)
+         * @description Counted with password resets: RATE_LIMIT_RESET_PER_HOUR_PER_IP per address and RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL per account. 409 (reason `already_confirmed`) when the address is confirmed.
+         */
+        post: operations["resendConfirmation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/confirm": {
         parameters: {
             query?: never;
@@ -234,7 +254,7 @@ export interface paths {
         };
         /**
          * Confirm an e-mail address from the link in the confirmation mail
-         * @description Redirects to <APP_ORIGIN>/auth/signin?confirmed=1, or ?error=invalid_confirmation_link.
+         * @description Redirects to <APP_ORIGIN>/auth/confirmed?status=confirmed (confirmed now), already_confirmed (the link used before, or the address confirmed since), expired (past its 24 hours) or invalid (no such link): the app says which, signed in or not.
          */
         get: operations["confirmEmail"];
         put?: never;
@@ -607,6 +627,26 @@ export interface paths {
         post?: never;
         /** Revoke a share link: its page answers 404 from now on */
         delete: operations["revokeShareLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/share/{shareId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a share link paused when the account was claimed by the owner of its e-mail address: its page opens again, at the same address
+         * @description Only a paused link that is not revoked can be resumed; any other answers 404. Resume only the links you made yourself (see `pausedAt`).
+         */
+        post: operations["resumeShareLink"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1446,8 +1486,10 @@ export interface components {
             /** @description the public page, <PUBLIC_URL>/share/<token> */
             url: string | null;
             readOnly: boolean;
-            /** @description false once expired */
+            /** @description false once expired, and while paused */
             active: boolean;
+            /** @description When the link was paused: the account was claimed by the owner of its e-mail address (a password reset or a verified Google/GitHub sign-in on an account whose address was never confirmed), and the link, made before, may have been made by someone else. It opens nothing until the owner resumes it (POST …/share/{shareId}/resume) */
+            pausedAt: string | null;
             /** Format: date-time */
             expiresAt: string;
             /** Format: date-time */
@@ -1504,6 +1546,8 @@ export interface components {
         };
         SignUpResult: {
             message: string;
+            /** @description A confirmation link was mailed to the address (EMAIL_CONFIRMATION=required) */
+            confirmationSent: boolean;
             user: {
                 /** Format: uuid */
                 id: string;
@@ -2522,6 +2566,108 @@ export interface operations {
             };
             /** @description Too large */
             413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendConfirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with what exists */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4946,7 +5092,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only */
+            /** @description The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included: BibTeX `annote`, RIS `N1`) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only; an arXiv preprint carries its e-print (BibTeX `@misc` with `eprint`, `archivePrefix`, `primaryClass`), months are BibTeX month macros */
             200: {
                 headers: {
                     "Content-Disposition": components["headers"]["Content-Disposition"];
@@ -5930,6 +6076,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                shareId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description Invalid input: details.field names the field */

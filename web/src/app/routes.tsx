@@ -25,6 +25,8 @@ export const routes: RouteObject[] = [
       { path: 'auth/signin', lazy: async () => ({ Component: (await import('../pages/auth/SignInPage')).SignInPage }) },
       { path: 'auth/signup', lazy: async () => ({ Component: (await import('../pages/auth/SignUpPage')).SignUpPage }) },
       { path: 'auth/forgot-password', lazy: async () => ({ Component: (await import('../pages/auth/ForgotPasswordPage')).ForgotPasswordPage }) },
+      { path: 'auth/check-inbox', lazy: async () => ({ Component: (await import('../pages/auth/ConfirmationPages')).CheckInboxPage }) },
+      { path: 'auth/confirmed', lazy: async () => ({ Component: (await import('../pages/auth/ConfirmationPages')).ConfirmedPage }) },
       { path: 'auth/update-password', lazy: async () => ({ Component: (await import('../pages/auth/UpdatePasswordPage')).UpdatePasswordPage }) },
       {
         Component: Protected,

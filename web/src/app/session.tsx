@@ -1,12 +1,13 @@
 /**
- * Who is signed in: GET /api/auth/session through TanStack Query (null when signed out), and the
- * guard of protected pages: a visitor without a session goes to /auth/signin?next=<where they were>,
- * and comes back there after signing in.
+ * Who is signed in: GET /api/auth/session through TanStack Query (null when signed out; not asked at
+ * all without the service's `signed_in` hint cookie), and the guard of protected pages: a visitor
+ * without a session goes to /auth/signin?next=<where they were>, and comes back there after signing
+ * in; when the session ended under an open page, with `&ended=<why>` for the sign-in page to say.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { api, onSessionEnded, unwrap } from '../api/client';
+import { api, mayHaveSession, onSessionEnded, unwrap, type SessionEndCode } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { paths } from '../api/schema';
 import { LoadingState, ErrorState } from '../components/States';
@@ -18,6 +19,7 @@ export function useSession() {
   return useQuery({
     queryKey: SESSION_KEY,
     queryFn: async (): Promise<SessionUser | null> => {
+      if (!mayHaveSession()) return null;
       try {
         return (await unwrap(api.GET('/api/auth/session'))).user;
       } catch (error) {
@@ -29,6 +31,9 @@ export function useSession() {
   });
 }
 
+/** Why the session of this tab last ended under an open page (said on the sign-in page it goes to). */
+let endedBecause: SessionEndCode | null = null;
+
 /**
  * Forgets the session, and every cached reply, when a request finds it ended: whoever signs in next on
  * this tab (perhaps someone else at a shared computer) starts from their own data, not the cached
@@ -38,7 +43,8 @@ export function useSessionEndedReset(): void {
   const queryClient = useQueryClient();
   useEffect(
     () =>
-      onSessionEnded(() => {
+      onSessionEnded((reason) => {
+        endedBecause = reason;
         queryClient.setQueryData(SESSION_KEY, null);
         queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
       }),
@@ -56,8 +62,9 @@ export function safeNext(next: string | null): string {
   return next;
 }
 
-function signInPathFor(location: { pathname: string; search: string; hash: string }): string {
-  return `/auth/signin?next=${encodeURIComponent(location.pathname + location.search + location.hash)}`;
+function signInPathFor(location: { pathname: string; search: string; hash: string }, ended: SessionEndCode | null): string {
+  const next = `next=${encodeURIComponent(location.pathname + location.search + location.hash)}`;
+  return `/auth/signin?${next}${ended ? `&ended=${ended}` : ''}`;
 }
 
 export function RequireAuth({ children }: { children: ReactNode }) {
@@ -65,6 +72,6 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (session.isPending) return <LoadingState label="Checking your session…" />;
   if (session.isError) return <ErrorState error={session.error} onRetry={() => void session.refetch()} />;
-  if (!session.data) return <Navigate to={signInPathFor(location)} replace />;
+  if (!session.data) return <Navigate to={signInPathFor(location, endedBecause)} replace />;
   return <>{children}</>;
 }

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { NavLink, Outlet } from 'react-router';
-import { api, unwrap } from '../api/client';
+import { api, tellOtherTabsSignedOut, unwrap } from '../api/client';
 import { describeError } from '../api/errors';
 import { clearAllDrafts } from '../app/drafts';
 import { isTheme, THEMES, useTheme, type Theme } from '../app/theme';
@@ -94,6 +94,7 @@ function SignOutButton() {
     // navigation (a protected page seeing the session gone would send the visitor to sign in and back).
     onSuccess: () => {
       queryClient.clear();
+      tellOtherTabsSignedOut();
       window.location.replace('/auth/signin');
     },
     onError: (error) => toast(describeError(error), { tone: 'error' }),

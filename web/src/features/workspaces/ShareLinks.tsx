@@ -1,9 +1,9 @@
-/** Share links of a workspace: create one with an expiry, copy its address, see when each expires, revoke. */
+/** Share links of a workspace: create one with an expiry, copy its address, see when each expires, resume a paused one, revoke. */
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
-import { useCreateShareLink, useRevokeShareLink, useShareLinks, type ShareLink } from './use-workspaces';
+import { useCreateShareLink, useResumeShareLink, useRevokeShareLink, useShareLinks, type ShareLink } from './use-workspaces';
 import { SubmitButton } from '../../components/SubmitButton';
 import { formError, submitWith, useZodForm } from '../../lib/form';
 import { SHARE_EXPIRIES, ShareLinkForm } from './schemas';
@@ -19,9 +19,11 @@ async function copyText(text: string): Promise<boolean> {
 
 function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: string }) {
   const revoke = useRevokeShareLink(workspaceId);
+  const resume = useResumeShareLink(workspaceId);
   const toast = useToast();
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const expires = new Date(link.expiresAt);
+  const paused = link.pausedAt !== null;
   return (
     <li className="share-link">
       {link.url ? (
@@ -32,9 +34,20 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
         <span className="muted">No address (the service secret changed)</span>
       )}
       <p className="muted">
-        {link.active ? 'Expires' : 'Expired'} <time dateTime={link.expiresAt}>{expires.toLocaleString()}</time>
+        {expires > new Date() ? 'Expires' : 'Expired'} <time dateTime={link.expiresAt}>{expires.toLocaleString()}</time>
       </p>
+      {paused && (
+        <p className="form-notice">
+          Paused: this link was made before your address was proven (by a password reset or a Google or GitHub sign-in), so it could have been
+          made by someone else who signed up with your address. Resume it only if you made it; it keeps its address.
+        </p>
+      )}
       <div className="row-actions">
+        {paused && (
+          <button type="button" className="button button-small" disabled={resume.isPending} onClick={() => resume.mutate(link.id, { onSuccess: () => toast('Link resumed') })}>
+            {resume.isPending ? 'Resuming…' : 'Resume'}
+          </button>
+        )}
         {link.url && link.active && (
           <button
             type="button"
@@ -56,9 +69,9 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
       <span role="status" className="muted">
         {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'no' ? 'The clipboard is not available here: copy the address above.' : ''}
       </span>
-      {revoke.error && (
+      {(revoke.error ?? resume.error) && (
         <p className="field-error" role="alert">
-          {describeError(revoke.error)}
+          {describeError(revoke.error ?? resume.error)}
         </p>
       )}
     </li>

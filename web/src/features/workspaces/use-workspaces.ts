@@ -158,6 +158,16 @@ export function useRevokeShareLink(workspaceId: string) {
 
 /** How often a page showing a PDF whose text is still being extracted is read again. */
 const PDF_POLL_MS = 1_500;
+/** Resumes a link paused when the account was claimed by its mailbox's owner (same address as before). */
+export function useResumeShareLink(workspaceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (shareId: string) => unwrap(api.POST('/api/workspaces/{id}/share/{shareId}/resume', { params: { path: { id: workspaceId, shareId } } })),
+    onSuccess: async () => {
+      await Promise.all([queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) }), queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY })]);
+    },
+  });
+}
 
 /**
  * A page of the workspace's library list, sorted and filtered by the server. Its key is the typed

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client';
+import { api, sessionEndCode, unwrap, type SessionEndCode } from '../../api/client';
 import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { safeNext, SESSION_KEY, useSession } from '../../app/session';
@@ -9,14 +9,26 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { formError, submitWith, useZodForm } from '../../lib/form';
 import { SignInForm } from './schemas';
 
-/** What the server's redirects to /auth/signin?error=… and ?confirmed=1 mean. */
+/**
+ * Why the session ended, for `?ended=` (set by the app's guard when a request found it ended: see
+ * app/session.tsx). Only these codes are read; any other value says nothing.
+ */
+const ENDED: Record<SessionEndCode, string> = {
+  signed_out: 'You were signed out, in this tab or another one. Sign in again to continue.',
+  password_changed: 'Your session ended because your password was changed. Sign in with the new password.',
+  reused: 'Your session was ended to keep your account safe: a sign-in token was used twice. Sign in again.',
+  expired: 'Your session expired. Sign in again to continue.',
+  cookies: 'You were signed out: this browser no longer holds your session (its cookies were cleared). Sign in again.',
+  unknown: 'Your session ended. Sign in again to continue.',
+};
+
+/** What the server's redirects to /auth/signin?error=… mean. */
 const NOTICES: Record<string, string> = {
   oauth_denied: 'Sign-in was cancelled at the provider.',
   oauth_state_mismatch: 'That sign-in link expired or was opened in another browser. Please try again.',
   oauth_not_configured: 'That sign-in provider is not configured on this server.',
   oauth_account_exists: 'An account with this e-mail already exists. Sign in with your password.',
   oauth_failed: 'Signing in with the provider failed. Please try again.',
-  invalid_confirmation_link: 'That confirmation link is invalid or has expired.',
 };
 
 export function SignInPage() {
@@ -38,10 +50,15 @@ export function SignInPage() {
   const { errors, isSubmitting } = form.formState;
   const error = params.get('error');
   const notice = error ? (NOTICES[error] ?? 'Signing in failed. Please try again.') : null;
+  const ended = sessionEndCode(params.get('ended'));
   const submit = submitWith(form, ['email', 'password'], (body) => signIn.mutateAsync(body));
   return (
     <Page title="Sign in" narrow>
-      {params.get('confirmed') === '1' && <p className="form-notice">Your e-mail address is confirmed. You can sign in.</p>}
+      {ended && (
+        <p className="form-notice" role="status">
+          {ENDED[ended]}
+        </p>
+      )}
       {params.get('reset') === '1' && <p className="form-notice">Your password was changed. Sign in with the new one.</p>}
       {notice && <FormAlert>{notice}</FormAlert>}
       <form className="form" onSubmit={(event) => void submit(event)} noValidate>

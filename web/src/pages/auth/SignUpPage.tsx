@@ -18,14 +18,16 @@ export function SignUpPage() {
   const queryClient = useQueryClient();
   const form = useZodForm(SignUpForm, { defaultValues: { name: '', email: '', password: '' } });
   // The account is created, then signed in with the same credentials (sign-up starts no session).
+  // With confirmation required, the next page says where the link went (then leads on to `next`).
   const signUp = useMutation({
     mutationFn: async (body: z.output<typeof SignUpForm>) => {
-      await unwrap(api.POST('/api/auth/signup', { body }));
+      const created = await unwrap(api.POST('/api/auth/signup', { body }));
       await unwrap(api.POST('/api/auth/signin', { body: { email: body.email, password: body.password } }));
+      return created;
     },
-    onSuccess: async () => {
+    onSuccess: async (created) => {
       await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
-      await navigate(next, { replace: true });
+      await navigate(created.confirmationSent ? `/auth/check-inbox?next=${encodeURIComponent(next)}` : next, { replace: true });
     },
   });
   if (session.data && !signUp.isPending && !signUp.isSuccess) return <Navigate to={next} replace />;

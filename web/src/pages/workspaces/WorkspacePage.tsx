@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { isNotFound } from '../../api/errors';
 import { useHasDraft } from '../../app/drafts';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
@@ -21,6 +22,7 @@ import { LibraryView } from '../../features/workspaces/LibraryView';
 import { ShareLinks } from '../../features/workspaces/ShareLinks';
 import { useDeleteWorkspace, useWorkspace } from '../../features/workspaces/use-workspaces';
 import '../../features/features.css';
+import { NotFoundPage } from '../NotFoundPage';
 
 export function WorkspacePage() {
   const { id = '' } = useParams();
@@ -38,6 +40,9 @@ export function WorkspacePage() {
         <LoadingState label="Loading the workspace…" />
       </Page>
     );
+  }
+  if (workspace.isError && isNotFound(workspace.error)) {
+    return <NotFoundPage title="Workspace not found" message="There is no workspace of yours at this address: it may have been deleted." back={{ to: '/workspaces', label: 'All workspaces' }} />;
   }
   if (workspace.isError) {
     return (
