@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { needsIsolation, unitTestFiles } from './test-projects.js';
+import { NODE_VERSION_FILES, needsIsolation, unitTestFiles } from './test-projects.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,5 +21,13 @@ describe('which project a test file runs in', () => {
     expect(unit).toContain('test/support/sequencer.test.ts');
     expect(unit).not.toContain('src/auth/auth.test.ts');
     expect(unit.filter((file) => file.startsWith('test/web/') || file.startsWith('test/e2e/') || file.endsWith('.browser.test.ts'))).toEqual([]);
+  });
+
+  it('runs again on Node 20 only end-to-end files that exist', () => {
+    expect(NODE_VERSION_FILES.length).toBeGreaterThan(0);
+    for (const file of NODE_VERSION_FILES) {
+      expect(file).toMatch(/^test\/e2e\/[\w-]+\.test\.ts$/);
+      expect(existsSync(join(ROOT, file)), file).toBe(true);
+    }
   });
 });

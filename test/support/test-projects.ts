@@ -14,6 +14,23 @@ export const BROWSER_FILES = ['test/web/**/*.test.ts', 'src/**/*.browser.test.ts
 /** The built service as a process of its own (`e2e`). */
 export const E2E_FILES = ['test/e2e/**/*.test.ts'];
 
+/**
+ * The `e2e` files whose subject is what Node itself does in the process: start-up and module loading,
+ * the HTTP server and its parser, signals, shutdown and streams cut by it, Node's own fetch, files
+ * written through Node's fs. .ci/run runs these again on Node 20 (the oldest Node `engines` allows); the
+ * other `e2e` files (how the process weathers PostgreSQL and Redis going away, and two processes sharing
+ * them, through the pg and ioredis drivers) run on Node 24 only, with the rest of the suite.
+ */
+export const NODE_VERSION_FILES = [
+  'test/e2e/durability.test.ts',
+  'test/e2e/graceful-shutdown.test.ts',
+  'test/e2e/http-limits.test.ts',
+  'test/e2e/oauth.test.ts',
+  'test/e2e/server-process.test.ts',
+  'test/e2e/start-up.test.ts',
+  'test/e2e/summary-stream-shutdown.test.ts',
+];
+
 const NEEDS_ISOLATION =
   /buildTestApp|openDatabase|createScratchDatabase|server-process|own-postgres|own-redis|chromium|web-browser|pglite|ioredis|TEST_DATABASE_URL|TEST_REDIS_URL|vi\.mock|vi\.stub|vi\.useFakeTimers|vi\.spyOn|process\.env|globalThis/;
 
