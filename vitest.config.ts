@@ -34,7 +34,7 @@ export default defineConfig({
       { test: { ...shared, name: 'unit', include: UNIT_FILES, isolate: false } },
       { test: { ...shared, name: 'app', include: TEST_FILES, exclude: ['**/node_modules/**', ...BROWSER_FILES, ...E2E_FILES, ...UNIT_FILES] } },
       // The run's one Chromium starts only when a file of this project runs.
-      { test: { ...shared, name: 'browser', include: BROWSER_FILES, globalSetup: ['test/support/chromium-setup.ts'] } },
+      { test: { ...shared, name: 'browser', include: BROWSER_FILES, isolate: false, globalSetup: ['test/support/chromium-setup.ts'] } },
       { test: { ...shared, name: 'e2e', include: E2E_FILES } },
     ],
   },
