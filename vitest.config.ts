@@ -33,7 +33,8 @@ export default defineConfig({
     projects: [
       { test: { ...shared, name: 'unit', include: UNIT_FILES, isolate: false } },
       { test: { ...shared, name: 'app', include: TEST_FILES, exclude: ['**/node_modules/**', ...BROWSER_FILES, ...E2E_FILES, ...UNIT_FILES] } },
-      // The run's one Chromium starts only when a file of this project runs.
+      // The run's one Chromium starts only when a file of this project runs. These files change no global
+      // state of the test process (what they set globally is in the page), so they share the module graph.
       { test: { ...shared, name: 'browser', include: BROWSER_FILES, isolate: false, globalSetup: ['test/support/chromium-setup.ts'] } },
       { test: { ...shared, name: 'e2e', include: E2E_FILES } },
     ],
