@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from './db/client.js';
+import { migratedPgliteTemplate } from '../../test/support/pglite-template.js';
 import { users } from './db/schema.js';
 
 const EMAIL = 'leak-check@example.org';
@@ -20,7 +21,7 @@ describe('logged database errors', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'rw-errlog-'));
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'info' });
-    database = await openDatabase({ pgliteDir: 'memory://' });
+    database = await openDatabase({ pgliteDir: 'memory://', pgliteFrom: await migratedPgliteTemplate() });
     app = await buildApp(config, { platformOverrides: { database }, logStream: { write: (line) => void lines.push(line) } });
     const db = app.ctx.db;
     // Two queries that fail inside the database, as a route's would: a value the column refuses, and a duplicate key.

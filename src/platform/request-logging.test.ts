@@ -7,12 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from './db/client.js';
+import { migratedPgliteTemplate } from '../../test/support/pglite-template.js';
 
 /** The service with its own logger settings, writing to an array of parsed lines. */
 async function appLoggingAt(level: string, addRoutes?: (app: FastifyInstance) => void) {
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-log-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: level });
-  const database = await openDatabase({ pgliteDir: 'memory://' });
+  const database = await openDatabase({ pgliteDir: 'memory://', pgliteFrom: await migratedPgliteTemplate() });
   const lines: Array<Record<string, unknown>> = [];
   const app = await buildApp(config, { platformOverrides: { database }, logStream: { write: (line) => void lines.push(JSON.parse(line)) } });
   addRoutes?.(app);

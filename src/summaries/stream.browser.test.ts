@@ -28,6 +28,9 @@ interface Arrival {
 type Recorded = [name: string, lastEventId: string, data: string];
 type PageWindow = { __events: Recorded[]; __source: { readyState: number } };
 
+/** The reconnection delay the tests put in place of the stream's hour, and that their clock stream asks for. */
+const RETRY_MS = 200;
+
 /** Opens an EventSource in the page that records every event, and never closes it (as a careless client would). */
 async function openEventSource(page: Page, path: string): Promise<void> {
   await page.evaluate((url) => {
@@ -74,55 +77,68 @@ describe.skipIf(skipReason)('summary stream in Chromium', () => {
   const eventsOf = (page: Page) => page.evaluate(() => (globalThis as unknown as PageWindow).__events);
   const readyStateOf = (page: Page) => page.evaluate(() => (globalThis as unknown as PageWindow).__source.readyState);
 
-  it.each([
-    ['done', `/api/summarize?${new URLSearchParams({ title: 'Attention, streamed once', abstract: ABSTRACT })}`],
-    ['error', '/api/summarize?mode=sideways&title=x'],
-  ])('runs the summary once: the browser does not reconnect after %s', async (last, path) => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${base}/api/health`);
-    await openEventSource(page, path);
-    await page.waitForFunction((name) => (globalThis as unknown as PageWindow).__events.some(([event]) => event === name), last, { timeout: 15_000 });
-    const events = await eventsOf(page);
-    // Every event has an id; the last one says the stream is over.
-    expect(events.every(([, id]) => id !== '')).toBe(true);
-    expect(events.at(-1)).toEqual([last, 'end', expect.any(String)]);
-    // Chromium's own reconnection delay is 3 s; the stream asks for an hour. Watch past the 3 s.
-    await page.waitForTimeout(4500);
-    expect(arrivals).toEqual([{ lastEventId: undefined, status: 200 }]);
-    expect((await eventsOf(page)).length).toBe(events.length);
-    await context.close();
-  });
+  /**
+   * A clock made of the browser's own reconnection timer: an event stream (answered by the test, not
+   * the service) that asks for `retry: RETRY_MS` and ends, so that Chromium reconnects to it every
+   * RETRY_MS. Resolves once it has reconnected `times` times, i.e. once `times` such timers have fired.
+   */
+  async function browserRetryTimersFired(page: Page, times: number): Promise<void> {
+    let arrived = 0;
+    let fired!: () => void;
+    const done = new Promise<void>((resolve) => (fired = resolve));
+    await page.route('**/retry-clock', async (route) => {
+      arrived += 1;
+      if (arrived > times) fired();
+      await route.fulfill({ status: 200, contentType: 'text/event-stream', body: `retry: ${RETRY_MS}\n\ndata: tick\n\n` });
+    });
+    await page.evaluate(() => {
+      (globalThis as unknown as { __clock: unknown }).__clock = new EventSource('/retry-clock');
+    });
+    await done;
+  }
 
-  it('answers a reconnect after a finished stream 204, and the browser stops', async () => {
+  it.each([
+    ['done', `/api/summarize?${new URLSearchParams({ title: 'Attention, streamed once', abstract: ABSTRACT })}`, ['meta', 'tldr', 'bullets', 'tags', 'done']],
+    ['error', '/api/summarize?mode=sideways&title=x', ['error']],
+  ])('runs the summary once: a reconnect after %s is answered 204, and the browser stops for good', async (last, path, names) => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${base}/api/health`);
-    // Shorten the delay the first stream asks for (an hour) so that Chromium reconnects within the
-    // test; the reconnect goes to the service untouched (Chromium adds Last-Event-ID below interception).
+    // The stream asks for an hour between reconnects (Chromium's own delay is 3 s). Shorten it in the
+    // first answer so that Chromium reconnects within the test; the reconnect goes to the service
+    // untouched (Chromium adds Last-Event-ID below interception).
     let first = true;
+    let askedRetry: string | undefined;
     await page.route('**/api/summarize?*', async (route) => {
       if (!first) return route.continue();
       first = false;
       const response = await route.fetch();
-      const body = (await response.text()).replace(/^retry: \d+$/m, 'retry: 200');
-      return route.fulfill({ response, body });
+      const text = await response.text();
+      askedRetry = /^retry: (\d+)$/m.exec(text)?.[1];
+      return route.fulfill({ response, body: text.replace(/^retry: \d+$/m, `retry: ${RETRY_MS}`) });
     });
-    await openEventSource(page, `/api/summarize?${new URLSearchParams({ title: 'Attention, reconnected', abstract: ABSTRACT })}`);
+    await openEventSource(page, path);
     await page
       .waitForFunction(() => (globalThis as unknown as PageWindow).__source.readyState === 2, undefined, { timeout: 15_000 })
       .catch(async (error: Error) => {
         throw new Error(`${error.message}: ${JSON.stringify({ arrivals, events: await eventsOf(page) })}`);
       });
-    expect((await eventsOf(page)).map(([name]) => name)).toEqual(['meta', 'tldr', 'bullets', 'tags', 'done']);
+    expect(askedRetry).toBe('3600000');
+    const events = await eventsOf(page);
+    expect(events.map(([name]) => name)).toEqual(names);
+    // Every event has an id; the last one says the stream is over.
+    expect(events.every(([, id]) => id !== '')).toBe(true);
+    expect(events.at(-1)).toEqual([last, 'end', expect.any(String)]);
     expect(arrivals).toEqual([
       { lastEventId: undefined, status: 200 },
       { lastEventId: 'end', status: 204 },
     ]);
-    // Closed (2) for good: nothing more arrives.
-    await page.waitForTimeout(1000);
+    // Closed (2) for good: after two more of the browser's reconnection timers have fired, nothing
+    // more has reached the service and nothing more was read.
+    await browserRetryTimersFired(page, 2);
     expect(arrivals).toHaveLength(2);
     expect(await readyStateOf(page)).toBe(2);
+    expect(await eventsOf(page)).toHaveLength(events.length);
     await context.close();
   });
 });

@@ -8,12 +8,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Projects whose files spend their time waiting on another process. */
 const WAITING = new Set(['browser', 'e2e']);
+/** Projects whose files compute: the real app in the test process. */
+const COMPUTING = new Set(['app', 'app-shared']);
 
 /** Waiting and computing files alternate, each kind in the order given; every other file after them. */
 export function interleave<T extends { project: { name: string } }>(files: readonly T[]): T[] {
   const waiting = files.filter((file) => WAITING.has(file.project.name));
-  const computing = files.filter((file) => file.project.name === 'app');
-  const rest = files.filter((file) => !WAITING.has(file.project.name) && file.project.name !== 'app');
+  const computing = files.filter((file) => COMPUTING.has(file.project.name));
+  const rest = files.filter((file) => !WAITING.has(file.project.name) && !COMPUTING.has(file.project.name));
   const alternating: T[] = [];
   for (let i = 0; i < Math.max(waiting.length, computing.length); i += 1) {
     if (i < waiting.length) alternating.push(waiting[i]!);

@@ -4,10 +4,12 @@
  *
  * The first call compiles the service once per test run into `.test-build/` with the same
  * tsconfig as `npm run build`; every later call in any test file reuses it (a lock file keeps
- * parallel test files from compiling twice). Each process gets its own port and data directory.
+ * parallel test files from compiling twice). Each process gets its own port and data directory; on
+ * the embedded database that directory starts with a copy of the run's one migrated database
+ * (test/support/pglite-template.ts), unless the test asks for an empty one (`database: 'empty'`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +61,28 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Extra node flags. */
   nodeArgs?: string[];
+  /**
+   * The embedded database the process finds in the data directory this helper makes (no DATA_DIR or
+   * DATABASE_URL given): `migrated` (the default), a copy of the run's migrated database, which the
+   * process's own migration then finds complete (a new embedded database costs the process about
+   * 7 CPU-seconds to create and migrate); `empty`, none, so that the process creates and migrates it.
+   */
+  database?: 'migrated' | 'empty';
+}
+
+/**
+ * Unpacks the run's migrated embedded database (PGlite's dump, a tar of its data directory) where the
+ * service keeps it, `DATA_DIR/pgdata` (src/platform/db/client.ts pgliteDirFor).
+ */
+async function seedMigratedDatabase(dataDir: string): Promise<void> {
+  // Imported here: only a process on the embedded database needs it, and it loads PGlite.
+  const { ensurePgliteTemplate } = await import('./pglite-template.js');
+  const template = await ensurePgliteTemplate();
+  const pgdata = join(dataDir, 'pgdata');
+  mkdirSync(pgdata, { recursive: true });
+  // The dump's names start with `/`: tar takes them relative to pgdata.
+  const untar = spawnSync('tar', ['-xf', template, '-C', pgdata], { encoding: 'utf8' });
+  if (untar.status !== 0) throw new Error(`could not unpack the migrated database into ${pgdata}: ${untar.stderr}`);
 }
 
 /** Starts the built service (compiling it first if needed) and waits until it answers health. */
@@ -68,6 +92,7 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
   const port = options.env?.PORT ? Number(options.env.PORT) : await freePort();
   const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'rw-proc-'));
   const ownsDataDir = !options.env?.DATA_DIR;
+  if (ownsDataDir && !options.env?.DATABASE_URL && (options.database ?? 'migrated') === 'migrated') await seedMigratedDatabase(dataDir);
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',

@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { needsIsolation, unitTestFiles } from './test-projects.js';
+import { NODE_VERSION_FILES, needsIsolation, sharedAppTestFiles, sharesModuleGraph, unitTestFiles } from './test-projects.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,5 +21,23 @@ describe('which project a test file runs in', () => {
     expect(unit).toContain('test/support/sequencer.test.ts');
     expect(unit).not.toContain('src/auth/auth.test.ts');
     expect(unit.filter((file) => file.startsWith('test/web/') || file.startsWith('test/e2e/') || file.endsWith('.browser.test.ts'))).toEqual([]);
+  });
+
+  it('lets an app file share the module graph only when it changes no global state', () => {
+    expect(sharesModuleGraph("import { buildTestApp } from '../../test/support/app.js';")).toBe(true);
+    expect(sharesModuleGraph("vi.mock('./store.js');")).toBe(false);
+    expect(sharesModuleGraph('vi.useFakeTimers();')).toBe(false);
+    expect(sharesModuleGraph("process.env.APP_ORIGIN = 'x';")).toBe(false);
+    const shared = sharedAppTestFiles(ROOT);
+    expect(shared).toContain('src/workspaces/resources.test.ts');
+    expect(shared.filter((file) => unitTestFiles(ROOT).includes(file))).toEqual([]);
+  });
+
+  it('runs again on Node 20 only end-to-end files that exist', () => {
+    expect(NODE_VERSION_FILES.length).toBeGreaterThan(0);
+    for (const file of NODE_VERSION_FILES) {
+      expect(file).toMatch(/^test\/e2e\/[\w-]+\.test\.ts$/);
+      expect(existsSync(join(ROOT, file)), file).toBe(true);
+    }
   });
 });

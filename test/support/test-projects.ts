@@ -14,6 +14,23 @@ export const BROWSER_FILES = ['test/web/**/*.test.ts', 'src/**/*.browser.test.ts
 /** The built service as a process of its own (`e2e`). */
 export const E2E_FILES = ['test/e2e/**/*.test.ts'];
 
+/**
+ * The `e2e` files whose subject is what Node itself does in the process: start-up and module loading,
+ * the HTTP server and its parser, signals, shutdown and streams cut by it, Node's own fetch, files
+ * written through Node's fs. .ci/run runs these again on Node 20 (the oldest Node `engines` allows); the
+ * other `e2e` files (how the process weathers PostgreSQL and Redis going away, and two processes sharing
+ * them, through the pg and ioredis drivers) run on Node 24 only, with the rest of the suite.
+ */
+export const NODE_VERSION_FILES = [
+  'test/e2e/durability.test.ts',
+  'test/e2e/graceful-shutdown.test.ts',
+  'test/e2e/http-limits.test.ts',
+  'test/e2e/oauth.test.ts',
+  'test/e2e/server-process.test.ts',
+  'test/e2e/start-up.test.ts',
+  'test/e2e/summary-stream-shutdown.test.ts',
+];
+
 const NEEDS_ISOLATION =
   /buildTestApp|openDatabase|createScratchDatabase|server-process|own-postgres|own-redis|chromium|web-browser|pglite|ioredis|TEST_DATABASE_URL|TEST_REDIS_URL|vi\.mock|vi\.stub|vi\.useFakeTimers|vi\.spyOn|process\.env|globalThis/;
 
@@ -22,10 +39,34 @@ export function needsIsolation(source: string): boolean {
   return NEEDS_ISOLATION.test(source);
 }
 
-/** The `unit` project's files, relative to `root`. */
-export function unitTestFiles(root: string): string[] {
+/** What changes the test process's global state: mocks, stubs, fake timers, spies, the environment, globals, handlers. */
+const CHANGES_GLOBAL_STATE = /vi\.mock|vi\.doMock|vi\.hoisted|vi\.resetModules|vi\.stub|vi\.useFakeTimers|vi\.spyOn|process\.env|process\.on\(|globalThis/;
+
+/**
+ * Whether an `app` file (one that starts an app, a database or Redis) may share its module graph with
+ * the other such files of its worker (`app-shared`): it changes no global state, so the apps and
+ * databases it makes are its own and closed at its end.
+ */
+export function sharesModuleGraph(source: string): boolean {
+  return !CHANGES_GLOBAL_STATE.test(source);
+}
+
+/** The test files outside the `browser` and `e2e` projects, relative to `root`. */
+function appAndUnitFiles(root: string): string[] {
   return ['src', 'test', 'web/src']
     .flatMap((dir) => readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) => `${dir}/${file}`))
-    .filter((file) => /\.test\.tsx?$/.test(file) && !/^test\/(web|e2e)\/|\.browser\.test\.ts$|^test\/support\/web-browser\.test\.ts$/.test(file))
-    .filter((file) => !needsIsolation(readFileSync(join(root, file), 'utf8')));
+    .filter((file) => /\.test\.tsx?$/.test(file) && !/^test\/(web|e2e)\/|\.browser\.test\.ts$|^test\/support\/web-browser\.test\.ts$/.test(file));
+}
+
+/** The `unit` project's files, relative to `root`. */
+export function unitTestFiles(root: string): string[] {
+  return appAndUnitFiles(root).filter((file) => !needsIsolation(readFileSync(join(root, file), 'utf8')));
+}
+
+/** The `app-shared` project's files, relative to `root`: app files that change no global state. */
+export function sharedAppTestFiles(root: string): string[] {
+  return appAndUnitFiles(root).filter((file) => {
+    const source = readFileSync(join(root, file), 'utf8');
+    return needsIsolation(source) && sharesModuleGraph(source);
+  });
 }
