@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { buildOncePerRun, ROOT } from './build-once.js';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildTestApp, type StoreLeg, type TestApp } from './app.js';
+import { buildTestApp, createScratchDatabase, type StoreLeg, type TestApp } from './app.js';
 import { connectChromium } from './chromium.js';
 import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServer } from './fixture-server.js';
-import { freePort } from './server-process.js';
+import { freePort, startServerProcess } from './server-process.js';
 import { CHROMIUM_PATH } from './skip-reasons.js';
 
 const WEB_BUILD_DIR = join(ROOT, '.test-build-web');
@@ -56,12 +56,19 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-/** The service serving the test build of the app, with its search providers pointed at a fixture server. */
+/**
+ * The service serving the test build of the app, with its search providers pointed at a fixture server.
+ * `WEB_JOURNEY_SERVER=built` serves it from the built service as a process of its own instead
+ * (server-process.ts): on its embedded database, or with `WEB_JOURNEY_DATABASE_URL` on a scratch
+ * database of that PostgreSQL. That is how the journeys are run by hand against what users run
+ * (docs/testing.md); a file that reaches into the app (`server.t`) cannot run so.
+ */
 export async function startWebServer(options: { leg?: StoreLeg; routes?: FixtureRoute[]; env?: Record<string, string> } = {}): Promise<WebServer> {
   const distDir = await ensureWebBuilt();
   const fixtures = await startFixtureServer(options.routes ?? []);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  if (process.env.WEB_JOURNEY_SERVER === 'built') return startBuiltWebServer({ base, port, distDir, fixtures, env: options.env });
   const t = await buildTestApp({
     leg: options.leg,
     env: { ...providerEnvFor(fixtures.url), APP_ORIGIN: base, PUBLIC_URL: base, WEB_DIST_DIR: distDir, ...options.env },
@@ -74,6 +81,34 @@ export async function startWebServer(options: { leg?: StoreLeg; routes?: Fixture
     async close() {
       await t.close();
       await fixtures.close();
+    },
+  };
+}
+
+async function startBuiltWebServer(options: { base: string; port: number; distDir: string; fixtures: FixtureServer; env?: Record<string, string> }): Promise<WebServer> {
+  const postgres = process.env.WEB_JOURNEY_DATABASE_URL;
+  const scratch = postgres ? await createScratchDatabase(postgres) : null;
+  const process_ = await startServerProcess({
+    env: {
+      ...providerEnvFor(options.fixtures.url),
+      PORT: String(options.port),
+      APP_ORIGIN: options.base,
+      PUBLIC_URL: options.base,
+      WEB_DIST_DIR: options.distDir,
+      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+      ...options.env,
+    },
+  });
+  return {
+    base: options.base,
+    get t(): TestApp {
+      throw new Error('WEB_JOURNEY_SERVER=built: the app runs in a process of its own, so server.t is not here');
+    },
+    fixtures: options.fixtures,
+    async close() {
+      await process_.stop();
+      await scratch?.drop();
+      await options.fixtures.close();
     },
   };
 }
