@@ -43,8 +43,25 @@ export function TextField({ label, hint, error, className, ...input }: Common & 
   return <FieldFrame label={label} hint={hint} error={error} className={className} control={(aria) => <input {...aria} {...input} />} />;
 }
 
-export function TextAreaField({ label, hint, error, ...input }: Common & ComponentProps<'textarea'>) {
-  return <FieldFrame label={label} hint={hint} error={error} control={(aria) => <textarea {...aria} {...input} />} />;
+/**
+ * A long text. With `limit` (and the text's `length`), it says how many characters it holds of how many
+ * it may as one types, and how many too many past it: nothing is cut (a paste keeps all of it, no
+ * `maxLength`), and the form's own check refuses it on submit.
+ */
+export function TextAreaField({ label, hint, error, limit, length = 0, ...input }: Common & ComponentProps<'textarea'> & { limit?: number; length?: number }) {
+  const over = limit !== undefined && length > limit;
+  const count =
+    limit === undefined ? null : (
+      <span className={over ? 'field-count field-count-over' : 'field-count'} aria-live={over ? 'polite' : 'off'}>
+        {length.toLocaleString('en-US')} / {limit.toLocaleString('en-US')} characters{over ? `: ${(length - limit).toLocaleString('en-US')} too many` : ''}
+      </span>
+    );
+  const hints = hint && count ? (
+    <>
+      {hint} {count}
+    </>
+  ) : (hint ?? count);
+  return <FieldFrame label={label} hint={hints} error={error} control={(aria) => <textarea {...aria} {...input} />} />;
 }
 
 /** A form-level message (role=alert so that it is announced). */

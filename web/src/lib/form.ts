@@ -37,10 +37,36 @@ export function errorsByField<F extends string>(error: unknown, fields: readonly
  */
 type ErrorPlaces<Input extends FieldValues> = readonly Path<Input>[] | { allAt: Path<Input> };
 
+/** The forms (by their react-hook-form control, the same object for a form's whole life) with a submit under way. */
+const submitting = new WeakSet<object>();
+
+/**
+ * `form.handleSubmit(handle)`, but a submit while the form's last one is still under way is ignored: a
+ * double click (or Enter pressed twice) sends once, whether or not the button has been disabled yet
+ * (checking the form is asynchronous, so the second click can come before the first request starts).
+ */
+export function submitOnce<Input extends FieldValues, Output>(form: UseFormReturn<Input, unknown, Output>, handle: (values: Output) => Promise<unknown>) {
+  const submit = form.handleSubmit(async (values) => {
+    await handle(values);
+  });
+  return async (event?: { preventDefault: () => void }) => {
+    if (submitting.has(form.control)) {
+      event?.preventDefault();
+      return;
+    }
+    submitting.add(form.control);
+    try {
+      await submit(event as Parameters<typeof submit>[0]);
+    } finally {
+      submitting.delete(form.control);
+    }
+  };
+}
+
 /**
  * A submit handler: the values the schema accepted go to `send`; if it fails, the API's message is set
- * on the field it belongs to (focused) or as the form's message (`formError`). `isSubmitting` stays
- * true until `send` settles, so a submit button disabled by it sends nothing twice.
+ * on the field it belongs to (focused) or as the form's message (`formError`). A second submit while
+ * one is under way is ignored (`submitOnce`).
  */
 export function submitWith<Input extends FieldValues, Output>(
   form: UseFormReturn<Input, unknown, Output>,
@@ -48,7 +74,7 @@ export function submitWith<Input extends FieldValues, Output>(
   send: (values: Output) => Promise<unknown>,
   messageOf?: (error: ApiError) => string,
 ) {
-  return form.handleSubmit(async (values) => {
+  return submitOnce(form, async (values) => {
     try {
       await send(values);
     } catch (error) {

@@ -45,7 +45,7 @@ export function SelectionTools({ anchor, onSave, onCancel }: { anchor: PdfAnchor
     >
       {writing ? (
         <form className="form" aria-label={`Annotate “${anchor.quote.slice(0, 60)}”`} onSubmit={(event) => void save(event)}>
-          <TextAreaField label="Note (optional)" hint="Left empty, the annotation is the quote." maxLength={BODY_MAX} rows={3} {...form.register('note')} error={form.formState.errors.note?.message} />
+          <TextAreaField label="Note (optional)" hint="Left empty, the annotation is the quote." limit={BODY_MAX} length={form.watch('note').length} rows={3} {...form.register('note')} error={form.formState.errors.note?.message} />
           <div className="row-actions">
             <SubmitButton pending={form.formState.isSubmitting} pendingLabel="Saving…" small>
               Save annotation

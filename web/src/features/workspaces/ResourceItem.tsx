@@ -48,7 +48,7 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
       ))}
       {editing ? (
         <form className="form" onSubmit={(event) => void save(event)}>
-          <TextAreaField label="Edit annotation" required maxLength={ANNOTATION_MAX} rows={3} {...form.register('body', { onChange: keepDraft(draft) })} error={errors.body?.message} />
+          <TextAreaField label="Edit annotation" required limit={ANNOTATION_MAX} length={form.watch('body').length} rows={3} {...form.register('body', { onChange: keepDraft(draft) })} error={errors.body?.message} />
           <div className="row-actions">
             <SubmitButton pending={isSubmitting} pendingLabel="Saving…" disabled={!isValid} small>
               Save annotation
@@ -200,7 +200,7 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
           </ul>
         )}
         <form className="form" onSubmit={(event) => void add(event)}>
-          <TextAreaField label="Annotation" maxLength={ANNOTATION_MAX} rows={2} {...noteForm.register('body', { onChange: keepDraft(noteDraft) })} error={noteState.errors.body?.message} />
+          <TextAreaField label="Annotation" limit={ANNOTATION_MAX} length={noteForm.watch('body').length} rows={2} {...noteForm.register('body', { onChange: keepDraft(noteDraft) })} error={noteState.errors.body?.message} />
           <div className="row-actions">
             <button type="submit" className="button button-primary" disabled={create.isPending || !noteState.isValid}>
               Add annotation

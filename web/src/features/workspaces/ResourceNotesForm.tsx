@@ -44,7 +44,7 @@ export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource:
   });
   return (
     <form className="form" onSubmit={(event) => void submit(event)} aria-label={`Notes and tags of ${resource.title}`}>
-      <TextAreaField label="Notes" rows={4} maxLength={NOTES_MAX} autoFocus {...form.register('notes', { onChange: keepDraft(notesDraft) })} error={errors.notes?.message} />
+      <TextAreaField label="Notes" rows={4} limit={NOTES_MAX} length={form.watch('notes').length} autoFocus {...form.register('notes', { onChange: keepDraft(notesDraft) })} error={errors.notes?.message} />
       <TextField label="Tags" hint="Separated by commas" {...form.register('tags', { onChange: keepDraft(tagsDraft) })} error={errors.tags?.message} />
       {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
       <div className="row-actions">

@@ -13,7 +13,7 @@ import type { SearchResult } from '../../api/types';
 import { useAddResource, useCreateWorkspace, useWorkspaces, type NewResource } from './use-workspaces';
 import '../features.css';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useZodForm } from '../../lib/form';
+import { submitOnce, useZodForm } from '../../lib/form';
 import { NEW_WORKSPACE, SaveToWorkspaceForm } from './schemas';
 
 /** The resource body for a search result: its facts, and the identifiers the API recognises a work by. */
@@ -69,7 +69,7 @@ export function SaveDialog({ result, onClose, onSaved }: { result: SearchResult 
   const alreadyThere = error instanceof ApiError && error.status === 409;
   const { errors, isSubmitting } = form.formState;
 
-  const submit = form.handleSubmit(async ({ workspace, newName }) => {
+  const submit = submitOnce(form, async ({ workspace, newName }) => {
     if (!result) return;
     setSaved(null);
     createWorkspace.reset();
