@@ -1,7 +1,8 @@
 /**
  * The deep summary of a search result uses what the result knows of its PDF (issue 23, item 1): a
  * Semantic Scholar record's arXiv id, not only its semanticscholar.org page; and when a deep summary
- * fails, the quick summary stays on screen with the reason. Real recorded Semantic Scholar results,
+ * fails, the quick summary stays on screen with the reason (item 1). A result without an abstract has
+ * nothing for a quick summary, and the dialog says so and offers the full text (item 3). Real recorded Semantic Scholar results,
  * their addresses moved onto the fixture server so that nothing leaves the machine.
  */
 import { readFileSync } from 'node:fs';
@@ -79,6 +80,30 @@ describe.skipIf(webSkipReason)('deep summaries of search results (Chromium)', { 
     expect(server.fixtures.requestsTo(/^\/s2-page\//)).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('says a result without an abstract has nothing for a quick summary, and offers the full text when its PDF is known', async () => {
+    // "Implementing Neural Turing Machines": no abstract, an arXiv id. Found on whichever page it is.
+    const title = 'Implementing Neural Turing Machines';
+    for (let number = 1; number <= 10 && (await resultCard(title).count()) === 0; number++) {
+      await page.goto(`/dashboard?q=turing&providers=semanticscholar&page=${number}`);
+      await page.getByRole('article').first().waitFor();
+    }
+    await resultCard(title).getByRole('button', { name: 'Summarize' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Summary' });
+    await dialog.getByRole('radio', { name: /Quick/ }).check();
+    await dialog.getByText('This result has no abstract to summarise; its full text may be.').waitFor();
+    // Nothing was asked of the service, and no title is passed off as a summary.
+    expect(await dialog.locator('.summary-tldr').count()).toBe(0);
+    expect(await dialog.textContent()).not.toContain('Summary complete.');
+    await dialog.getByRole('button', { name: 'Summarise the full text (deep)' }).click();
+    expect(await dialog.getByRole('radio', { name: /Deep/ }).isChecked()).toBe(true);
+    await expect.poll(() => dialog.textContent(), { timeout: 60_000 }).toContain('Summary complete.');
+    expect(server.fixtures.requestsTo('/arxiv-pdf/1807.08518').length).toBe(1);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.goto('/dashboard?q=turing&providers=semanticscholar');
+    await page.getByRole('article').first().waitFor();
   });
 
   it('keeps the quick summary on screen, with the reason, when the deep one fails', async () => {

@@ -54,7 +54,11 @@ function SummaryText({ tldr, bullets, tags }: Pick<SummaryState, 'tldr' | 'bulle
 export function SummaryDialog({ result, onClose, onServerError }: { result: SearchResult | null; onClose: () => void; onServerError: (message: string) => void }) {
   const [mode, setMode] = useState<SummaryMode>('quick');
   const [attempt, setAttempt] = useState(0);
-  const stream = useSummaryStream(result, mode, attempt);
+  // A quick summary is made from the abstract: without one there is nothing to summarise (the title
+  // alone would come back as its own TL;DR); the full text may be, when the result names its PDF.
+  const noAbstract = mode === 'quick' && result !== null && !result.abstract.trim();
+  const pdfKnown = Boolean(result?.arxivId || result?.pdfUrl || result?.doi);
+  const stream = useSummaryStream(noAbstract ? null : result, mode, attempt);
   // Until the new stream starts, the state is the last mode's: not shown, and its error not this mode's.
   const summary = stream?.mode === mode ? stream : null;
   // The last finished quick summary of this result, kept on screen should a deep one fail.
@@ -84,6 +88,16 @@ export function SummaryDialog({ result, onClose, onServerError }: { result: Sear
             ))}
           </fieldset>
           <div className="summary-body" aria-live="polite" aria-busy={summary?.status === 'streaming'}>
+            {noAbstract && (
+              <div className="state" role="status">
+                <p>{pdfKnown ? 'This result has no abstract to summarise; its full text may be.' : 'There is nothing to summarise: this result has no abstract and names no PDF.'}</p>
+                {pdfKnown && (
+                  <button type="button" className="button button-primary" onClick={() => setMode('deep')}>
+                    Summarise the full text (deep)
+                  </button>
+                )}
+              </div>
+            )}
             {summary?.status === 'streaming' && (
               <p role="status" className="state-loading">
                 <span className="spinner" aria-hidden="true" /> {summary.stages.length > 0 ? `${STAGE_TEXT[summary.stages.at(-1)!]}…` : 'Summarising…'}
