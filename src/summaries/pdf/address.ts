@@ -213,16 +213,17 @@ function openAlexWorkId(nativeId: string): string {
   return match ? (match[1] as string).toUpperCase() : nativeId.trim();
 }
 
-async function resolveOpenAlex(nativeId: string, options: ResolvePdfOptions): Promise<string> {
+/** The first PDF among an OpenAlex work's locations; `path` names the work (`W123`, `doi:10.x/y`). */
+async function openAlexWorkPdf(path: string, options: ResolvePdfOptions, what: string): Promise<string> {
   const base = options.urls.openalex.replace(/\/+$/, '');
-  const work = await fetchJson<OpenAlexWork>(
-    `${base}/works/${encodeURIComponent(openAlexWorkId(nativeId))}`,
-    options,
-    'The OpenAlex work',
-  );
+  const work = await fetchJson<OpenAlexWork>(`${base}/works/${path}`, options, `The ${what}`);
   const found = await firstPdf(openAlexPdfCandidates(work), options);
-  if (!found) throw new PdfFetchError('no_pdf', 'No open-access PDF is known for this OpenAlex work');
+  if (!found) throw new PdfFetchError('no_pdf', `No open-access PDF is known for this ${what}`);
   return found;
+}
+
+function resolveOpenAlex(nativeId: string, options: ResolvePdfOptions): Promise<string> {
+  return openAlexWorkPdf(encodeURIComponent(openAlexWorkId(nativeId)), options, 'OpenAlex work');
 }
 
 interface ZenodoFile {
@@ -276,14 +277,10 @@ async function resolveZenodo(nativeId: string, options: ResolvePdfOptions): Prom
   return url;
 }
 
-async function resolveOpenAlexDoi(doi: string, options: ResolvePdfOptions): Promise<string> {
-  const base = options.urls.openalex.replace(/\/+$/, '');
+function resolveOpenAlexDoi(doi: string, options: ResolvePdfOptions): Promise<string> {
   const bare = doi.trim().replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:)/i, '');
   // OpenAlex names a work by `doi:10.x/y`, the DOI's own slashes kept.
-  const work = await fetchJson<OpenAlexWork>(`${base}/works/doi:${encodeURIComponent(bare).replaceAll('%2F', '/')}`, options, 'The work with this DOI');
-  const found = await firstPdf(openAlexPdfCandidates(work), options);
-  if (!found) throw new PdfFetchError('no_pdf', 'No open-access PDF is known for this DOI');
-  return found;
+  return openAlexWorkPdf(`doi:${encodeURIComponent(bare).replaceAll('%2F', '/')}`, options, 'work with this DOI');
 }
 
 /** An address that is a PDF by its name, or by what a HEAD request answers; undefined when it is not one. */
