@@ -2,7 +2,7 @@
  * Workspaces, their resources, annotations and share links: queries through the typed query hooks
  * (their keys are `[method, path, init]`), changes through TanStack mutations over the typed client.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../api/client';
 import type { components, paths } from '../../api/schema';
 import { invalidateWorkspaces, replaceCachedResource, resourcesKey, workspaceKey, WORKSPACES_KEY, type ResourcePage } from '../../api/workspace-cache';
@@ -14,6 +14,11 @@ export type ShareLink = components['schemas']['ShareLink'];
 export type HighlightRange = { start: number; end: number; text?: string };
 export type ResourceListQuery = NonNullable<paths['/api/workspaces/{id}/resources']['get']['parameters']['query']>;
 const sharesKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/share', { params: { path: { id } } }).queryKey;
+/** A workspace's links and the workspace list (which counts them), read again after a link changes. */
+const refreshShares = (queryClient: QueryClient, workspaceId: string) =>
+  Promise.all([queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) }), queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY })]);
+/** How often a page showing a PDF whose text is still being extracted is read again. */
+const PDF_POLL_MS = 1_500;
 
 /** The user's workspaces (the API's page is 20 by default; ask for the most it allows). */
 export function useWorkspaces() {
@@ -140,9 +145,7 @@ export function useCreateShareLink(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (expiresInDays: number) => unwrap(api.POST('/api/workspaces/{id}/share', { params: { path: { id: workspaceId } }, body: { expiresInDays } })),
-    onSuccess: async () => {
-      await Promise.all([queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) }), queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY })]);
-    },
+    onSuccess: () => refreshShares(queryClient, workspaceId),
   });
 }
 
@@ -150,22 +153,16 @@ export function useRevokeShareLink(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (shareId: string) => unwrap(api.DELETE('/api/workspaces/{id}/share/{shareId}', { params: { path: { id: workspaceId, shareId } } })),
-    onSuccess: async () => {
-      await Promise.all([queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) }), queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY })]);
-    },
+    onSuccess: () => refreshShares(queryClient, workspaceId),
   });
 }
 
-/** How often a page showing a PDF whose text is still being extracted is read again. */
-const PDF_POLL_MS = 1_500;
 /** Resumes a link paused when the account was claimed by its mailbox's owner (same address as before). */
 export function useResumeShareLink(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (shareId: string) => unwrap(api.POST('/api/workspaces/{id}/share/{shareId}/resume', { params: { path: { id: workspaceId, shareId } } })),
-    onSuccess: async () => {
-      await Promise.all([queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) }), queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY })]);
-    },
+    onSuccess: () => refreshShares(queryClient, workspaceId),
   });
 }
 
