@@ -9,22 +9,13 @@ import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import type { ResolvedResource, ResourceResolver } from '../../context.js';
 import { resourcePdfPages, resourcePdfs } from '../../platform/db/schema.js';
 import { makeEncryptedPdf, makeImageOnlyPdf, makePagedPdf } from '../../summaries/test-support/pdfs.js';
-import { addResource, createWorkspace } from '../test-support/helpers.js';
+import { addResource, createWorkspace, pdfMultipart as multipart } from '../test-support/helpers.js';
 import { MAX_PDF_BYTES } from './upload.js';
 
 const fixture = (name: string): Buffer => readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pdfs/${name}`, import.meta.url)));
 /** PeerJ Computer Science 2017, CC BY 4.0: its DOI (10.7717/peerj-cs.118) is printed on its first page. */
 const VESPA = fixture('vespa-peerjcs2017.pdf');
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-
-/** A multipart body with one file part (the filename written as a quoted string, `"` and `\` escaped). */
-function multipart(filename: string, data: Buffer, field = 'file') {
-  const boundary = '----rwtest' + Math.random().toString(16).slice(2);
-  const quoted = filename.replace(/["\\]/g, (c) => `\\${c}`);
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${quoted}"\r\nContent-Type: application/pdf\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, data, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 /** The lookup as search answers it for the fixture's DOI and an arXiv id; every identifier asked is recorded. */
 const asked: string[] = [];

@@ -9,14 +9,8 @@ import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { resourcePdfs } from '../../platform/db/schema.js';
 import { makePagedPdf } from '../../summaries/test-support/pdfs.js';
-import { addResource, createWorkspace } from '../test-support/helpers.js';
+import { addResource, createWorkspace, pdfMultipart } from '../test-support/helpers.js';
 import { sweepOrphanPdfFiles } from './sweeper.js';
-
-function multipart(data: Buffer) {
-  const boundary = `----rwsweep${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
-  return { payload: Buffer.concat([head, data, Buffer.from(`\r\n--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`sweeping PDF files no resource refers to (${leg.name})`, () => {
@@ -33,7 +27,7 @@ for (const leg of storeLegs()) {
       const workspace = await createWorkspace(t.app, owner);
       const resource = await addResource(t.app, owner, workspace.id, { title: 'Kept' });
       const pdf = await makePagedPdf(['The page that stays']);
-      const upload = multipart(pdf);
+      const upload = pdfMultipart('a.pdf', pdf);
       const put = await t.app.inject({ method: 'PUT', url: `/api/workspaces/${workspace.id}/resources/${resource.id}/pdf`, headers: { ...owner.bearer, ...upload.headers }, payload: upload.payload });
       expect(put.statusCode).toBe(200);
       const [row] = await t.app.ctx.db.select().from(resourcePdfs).where(eq(resourcePdfs.resourceId, resource.id));

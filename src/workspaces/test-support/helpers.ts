@@ -81,3 +81,12 @@ export async function shareWorkspace(
 }
 
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** A PDF upload as a multipart body with one file part (the filename written as a quoted string, `"` and `\` escaped). */
+export function pdfMultipart(filename: string, data: Buffer, field = 'file') {
+  const boundary = '----rwtest' + Math.random().toString(16).slice(2);
+  const quoted = filename.replace(/["\\]/g, (c) => `\\${c}`);
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${quoted}"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { payload: Buffer.concat([head, data, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
