@@ -60,6 +60,17 @@ async function countRequester(limits: Limits, bucket: 'search' | 'summarize', re
   return byAddress.remaining < byVisitor.remaining ? byAddress : byVisitor;
 }
 
+/**
+ * Whether whoever asks may still search, counting nothing: the check `countRequester` would make,
+ * refusing (429) once either count is used up. The answer is the tighter of the two, for the headers.
+ */
+async function checkRequester(limits: Limits, bucket: 'search', request: FastifyRequest): Promise<LimitState> {
+  if (request.auth.user) return limits.check(bucket, requesterKey(request));
+  const byAddress = await limits.check(`${bucket}Ip`, request.ip);
+  const byVisitor = await limits.check(bucket, requesterKey(request));
+  return byAddress.remaining < byVisitor.remaining ? byAddress : byVisitor;
+}
+
 /** How a counted request ended, for limits that count only some outcomes. */
 export interface Outcome {
   ok: boolean;
@@ -77,6 +88,12 @@ export interface RouteLimit {
   stage: 'request' | 'body';
   /** Counts the request; the state returned is written as the RateLimit-* headers, a settle function runs once it is answered. */
   count(limits: Limits, request: FastifyRequest): Promise<{ state?: LimitState; settle?: Settle } | void>;
+  /**
+   * For a limit on work the handler may not need to do: counted only when the handler calls
+   * `request.countWork()` (at most once a request), e.g. a search that must ask a provider, where
+   * `count` only checks. Its state becomes the RateLimit-* headers; past the limit it throws the 429.
+   */
+  countWork?(limits: Limits, request: FastifyRequest): Promise<LimitState>;
 }
 
 /**
@@ -114,6 +131,14 @@ export const ROUTE_LIMITS = {
     count: async (limits, request) => (request.auth.user ? { state: await limits.consume('authenticated', request.auth.user.id) } : undefined),
   },
   search: { stage: 'request', count: async (limits, request) => ({ state: await countRequester(limits, 'search', request) }) },
+  // The search limit on a search: checked before anything else (a caller who has used it up gets 429,
+  // not a 400), counted only when the search must ask a provider (search/routes.ts). A page, a sort or
+  // a narrower choice of sources served from the provider cache is not a new search.
+  searchProviderCalls: {
+    stage: 'request',
+    count: async (limits, request) => ({ state: await checkRequester(limits, 'search', request) }),
+    countWork: (limits, request) => countRequester(limits, 'search', request),
+  },
   summarize: { stage: 'request', count: async (limits, request) => ({ state: await countRequester(limits, 'summarize', request) }) },
   sharePage: { stage: 'request', count: async (limits, request) => void (await limits.consume('sharePageIp', request.ip)) },
   signup: { stage: 'request', count: async (limits, request) => void (await limits.consume('signupIp', request.ip)) },

@@ -82,7 +82,7 @@ describe('the request chain', () => {
 
     it('a query that fails validation is counted against the declared bucket first', async () => {
       const visitor = { cookie: `anon_session=${randomUUID()}` };
-      const response = await t.app.inject({ method: 'GET', url: '/api/search?q=', headers: visitor, remoteAddress: '203.0.113.8' });
+      const response = await t.app.inject({ method: 'GET', url: '/api/resources/lookup?id=', headers: visitor, remoteAddress: '203.0.113.8' });
       expect(response.statusCode).toBe(400);
       expect(response.headers['ratelimit-limit']).toBe('7');
       expect(response.headers['ratelimit-remaining']).toBe('6');

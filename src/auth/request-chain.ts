@@ -7,8 +7,9 @@
  * route's limits run in its first onRequest hook, before the body is parsed or anything validated: a
  * caller without valid credentials gets 401 and a throttled one 429, never a 400 that teaches them the
  * validation rules (and a client whose token expired learns to refresh). A limit keyed on the body's
- * e-mail is counted once the body is parsed and valid, before the handler. No handler calls the limiter
- * or writes the RateLimit-* headers.
+ * e-mail is counted once the body is parsed and valid, before the handler. A limit on work the handler
+ * may not need to do (a search served from the provider cache) is checked there and counted only when
+ * the handler calls `request.countWork()`. No handler calls the limiter or writes the RateLimit-* headers.
  */
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
@@ -24,6 +25,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** A route with `attachRefusal` finds its rate-limit refusal here (its headers already set) instead of a 429. */
     rateLimitRefusal: ApiError | null;
+    /**
+     * Counts the route's limits on work (`countWork` in rate-limits.ts) once, however often it is
+     * called; throws the 429 past them. Null on routes that declare none.
+     */
+    countWork: (() => Promise<void>) | null;
     /** Set by a handler whose request was answered but did nothing (a sign-out without a live session): counted as a failure by limits that count only failures. */
     attemptFailed: boolean;
   }
@@ -53,6 +59,7 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
   app.decorateRequest('auth', null as unknown as RequestAuth);
   app.decorateRequest('rateLimitRefusal', null);
   app.decorateRequest('attemptFailed', false);
+  app.decorateRequest('countWork', null);
 
   /** Counts the route's limit: the state becomes the RateLimit-* headers, a refusal a 429 (or the request's, when attached). */
   const count = async (limit: RouteLimit, request: FastifyRequest, reply: FastifyReply, attachRefusal: boolean): Promise<void> => {
@@ -87,11 +94,22 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
     const requestLimits = declared.filter((limit) => limit.stage === 'request');
     const bodyLimits = declared.filter((limit) => limit.stage === 'body');
     const uncounted = config.uncounted;
+    const workLimits = declared.filter((limit) => limit.countWork !== undefined);
 
     const first: onRequestAsyncHookHandler = async (request, reply) => {
       await authenticate(request, reply, noCookies, auth !== 'none');
       if (auth === 'required') requireUser(request);
       if (uncounted?.(request)) return;
+      if (workLimits.length > 0) {
+        let counted: Promise<void> | undefined;
+        request.countWork = () =>
+          (counted ??= (async () => {
+            for (const limit of workLimits) {
+              const state = await limit.countWork?.(limits, request);
+              if (state && !reply.raw.headersSent) void reply.headers(rateLimitHeaders(state));
+            }
+          })());
+      }
       for (const limit of requestLimits) {
         await count(limit, request, reply, attachRefusal);
         if (request.rateLimitRefusal) return;

@@ -157,8 +157,8 @@ describe('OpenAPI document', () => {
 
   it('documents 400 where input is validated, 401 and 429 where a session may be presented, 404 where a signed-in route names an object', () => {
     // Where the service answers otherwise by design: the share page answers any token with its 404
-    // page; the summary stream reports every problem (bad query, rate limit) as an `error` event.
-    const byDesign = new Set(['GET /share/{token}', 'GET /api/summarize']);
+    // page; the summary and search streams report every problem (bad query, rate limit) as an `error` event.
+    const byDesign = new Set(['GET /share/{token}', 'GET /api/summarize', 'GET /api/search/stream']);
     for (const { path, method, operation } of operations(docs.default)) {
       const name = `${method.toUpperCase()} ${path}`;
       if (byDesign.has(name)) continue;

@@ -57,6 +57,14 @@ export interface FederatedSearchOptions {
   deferWork?: (work: () => void) => void;
   /** Where a provider's failure is reported, at `warn`, with its cause (the request's logger). */
   log?: ProviderFailureLog;
+  /** Called as each provider settles (answered, failed, timed out or disabled), in the order they settle. */
+  onSettled?: (status: ProviderStatus, records: SearchRecord[]) => void;
+  /**
+   * Awaited once, before the first request to any provider (a provider answered from the cache, or
+   * disabled, asks nothing): the route counts the search limit here, so that only a search that makes
+   * outbound calls uses it up. When it throws, the search fails with its error (e.g. the 429).
+   */
+  beforeProviderCalls?: () => Promise<void>;
 }
 
 export interface ProviderFailureLog {
@@ -84,8 +92,16 @@ export async function federatedSearch(options: FederatedSearchOptions): Promise<
   const now = options.now ?? Date.now;
   const startedAt = now();
   const asked = new Map<SearchProvider, Promise<ProviderOutcome>>();
+  const gate = options.beforeProviderCalls;
+  let opened: Promise<void> | undefined;
+  // Every provider that must be asked waits on one and the same call.
+  const openGate = gate ? () => (opened ??= gate()) : undefined;
   for (const provider of inStartOrder(options.providers)) {
-    asked.set(provider, askProvider(provider, options, startedAt, now));
+    const outcome = askProvider(provider, { ...options, beforeProviderCalls: openGate }, startedAt, now).then((settled) => {
+      options.onSettled?.(settled.status, settled.records);
+      return settled;
+    });
+    asked.set(provider, outcome);
   }
   // Reported in the order the providers were given, whatever order they were asked in.
   const outcomes = await Promise.all(options.providers.map((provider) => asked.get(provider) as Promise<ProviderOutcome>));
@@ -127,6 +143,8 @@ async function askProvider(
     return settle({ status: 'ok', count: records.length, cached: true, ...totalOf(cached) }, records);
   }
 
+  // Outside the try: its refusal fails the search rather than this one provider.
+  await options.beforeProviderCalls?.();
   try {
     const raw = await runWithDeadline(provider, options, deadlineAt, deadlineMs, now);
     const answer = { ...raw, records: raw.records.map(plainTextRecord) };

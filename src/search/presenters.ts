@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ApiError } from '../platform/errors.js';
 import type { ProviderStatus } from './federate.js';
 import type { SearchResultSchema } from './schemas.js';
 import type { SearchRecord } from './types.js';
@@ -27,4 +28,10 @@ export function presentSearchResult(record: SearchRecord): z.infer<typeof Search
 
 export function presentProviderStatus(status: ProviderStatus) {
   return { id: status.id, status: status.status, count: status.count, took: status.took };
+}
+
+/** The search stream's `error` event: the API error code, and for the rate limit the seconds to wait (an EventSource cannot read headers). */
+export function presentStreamError(error: ApiError): { message: string; code: string; retryAfter?: number } {
+  const seconds = Number(error.headers?.['retry-after']);
+  return { message: error.message, code: error.code, ...(Number.isSafeInteger(seconds) && seconds > 0 ? { retryAfter: seconds } : {}) };
 }

@@ -4,7 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser } from '../../test/support/factories.js';
 import { searchEvents } from '../platform/db/schema.js';
 import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServer } from '../../test/support/fixture-server.js';
@@ -158,17 +158,79 @@ describe('search routes', () => {
       expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
     });
 
-    it('records each search for the signed-in user\'s analytics', async () => {
+    it('records each search for the signed-in user\'s analytics, once per query: the same words again (another case, spacing, sort, page or sources) are the same search', async () => {
       const user = await buildUser(t.app);
       for (const q of ['Graph Neural Networks', 'graph  neural networks', 'protein folding']) {
         expect((await t.app.inject({ method: 'GET', url: `/api/search?q=${encodeURIComponent(q)}&providers=arxiv`, headers: user.bearer })).statusCode).toBe(200);
       }
-      const analytics = await t.app.inject({ method: 'GET', url: '/api/analytics/search?period=day', headers: user.bearer });
-      expect(analytics.statusCode).toBe(200);
-      const body = analytics.json<{ totalSearches: number; searches: Array<{ query: string; count: number }> }>();
-      expect(body.totalSearches).toBe(3);
-      const graph = body.searches.find((s) => s.query.toLowerCase().replace(/\s+/g, ' ') === 'graph neural networks');
-      expect(graph?.count).toBe(2);
+      for (const more of ['sort=date', 'offset=10&limit=10', 'providers=arxiv,crossref']) {
+        expect((await t.app.inject({ method: 'GET', url: `/api/search?q=protein%20folding&${more}`, headers: user.bearer })).statusCode).toBe(200);
+      }
+      // Another user's first search of the same words is theirs to count.
+      const other = await buildUser(t.app);
+      expect((await t.app.inject({ method: 'GET', url: '/api/search?q=protein%20folding&providers=arxiv', headers: other.bearer })).statusCode).toBe(200);
+      const analyticsOf = async (bearer: Record<string, string>) => {
+        const analytics = await t.app.inject({ method: 'GET', url: '/api/analytics/search?period=day', headers: bearer });
+        expect(analytics.statusCode).toBe(200);
+        return analytics.json<{ totalSearches: number; searches: Array<{ query: string; count: number }> }>();
+      };
+      await vi.waitFor(async () => {
+        const body = await analyticsOf(user.bearer);
+        expect(body.totalSearches).toBe(2);
+        expect(body.searches.map((s) => [s.query.toLowerCase().replace(/\s+/g, ' '), s.count]).sort()).toEqual([
+          ['graph neural networks', 1],
+          ['protein folding', 1],
+        ]);
+        expect((await analyticsOf(other.bearer)).totalSearches).toBe(1);
+      });
+    });
+  });
+
+  describe('GET /api/search/stream', () => {
+    /** The events of a finished stream, in order: name and parsed data. */
+    function eventsOf(body: string): Array<{ event: string; data: unknown }> {
+      return body
+        .split('\n\n')
+        .map((block) => block.split('\n'))
+        .filter((lines) => lines.some((line) => line.startsWith('event: ')))
+        .map((lines) => ({
+          event: lines.find((line) => line.startsWith('event: '))!.slice('event: '.length),
+          data: JSON.parse(lines.find((line) => line.startsWith('data: '))!.slice('data: '.length)) as unknown,
+        }));
+    }
+
+    it('sends each provider as it settles with the merged page so far, then done: the reply GET /api/search gives', async () => {
+      const user = await buildUser(t.app);
+      const query = 'q=stream%20probe%20chemistry&providers=crossref,openalex,semanticscholar,youtube&limit=5&sort=citations';
+      const res = await t.app.inject({ method: 'GET', url: `/api/search/stream?${query}`, headers: user.bearer });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/event-stream');
+      const events = eventsOf(res.body);
+      const providerEvents = events.filter((each) => each.event === 'provider') as Array<{ data: { provider: { id: string; status: string }; page: { providers: Array<{ id: string }>; results: ResultBody[] } } }>;
+      expect(providerEvents.map((each) => each.data.provider.id).sort()).toEqual(['crossref', 'openalex', 'semanticscholar', 'youtube']);
+      // Each page lists the providers settled so far, one more each time.
+      providerEvents.forEach((each, index) => {
+        expect(each.data.page.providers).toHaveLength(index + 1);
+        expect(each.data.page.providers.map((status) => status.id)).toContain(each.data.provider.id);
+        expect(each.data.page.results.length).toBeLessThanOrEqual(5);
+      });
+      expect(events.map((each) => each.event).slice(-1)).toEqual(['done']);
+      expect(events).toHaveLength(5);
+      // The three sources record one paper: merged, in the last page already.
+      const lastPage = providerEvents.at(-1)!.data.page.results;
+      expect(lastPage.some((result) => result.sources.length === 3)).toBe(true);
+      const json = await t.app.inject({ method: 'GET', url: `/api/search?${query}`, headers: user.bearer });
+      const strip = (reply: unknown) => ({ ...(reply as object), took: 0, providers: (reply as { providers: object[] }).providers.map((p) => ({ ...p, took: 0 })) });
+      expect(strip(events.at(-1)!.data)).toEqual(strip(json.json()));
+    });
+
+    it('tells a bad query as an error event, the stream\'s last; a reconnect after the end is 204', async () => {
+      const bad = await t.app.inject({ method: 'GET', url: '/api/search/stream?q=' });
+      expect(bad.statusCode).toBe(200);
+      expect(eventsOf(bad.body)).toEqual([{ event: 'error', data: expect.objectContaining({ code: 'VALIDATION_ERROR' }) }]);
+      expect(bad.body).toContain('id: end\n');
+      const again = await t.app.inject({ method: 'GET', url: '/api/search/stream?q=x', headers: { 'last-event-id': 'end' } });
+      expect(again.statusCode).toBe(204);
     });
   });
 
@@ -245,15 +307,39 @@ describe('search when providers fail', () => {
     expect(res.json().results.every((r: ResultBody) => !r.sources.includes('crossref'))).toBe(true);
     expect(res.json().took).toBeLessThan(5000);
   });
+});
 
-  it('limits searches per visitor per hour (429 with Retry-After)', async () => {
+describe.each(storeLegs())('the search limit on $name: only searches that ask a provider count', (leg) => {
+  let fixtures: FixtureServer;
+  let t: TestApp;
+  afterEach(async () => {
+    await t?.close();
+    await fixtures?.close();
+  });
+
+  it.skipIf(leg.skipReason)('limits searches per user per hour (429 with Retry-After), counting only searches that ask a provider', async () => {
     fixtures = await startFixtureServer(providerRoutes());
-    t = await buildTestApp({ env: { ...providerEnv(fixtures.url), RATE_LIMIT_SEARCH_PER_HOUR: '2' } });
+    t = await buildTestApp({ leg, env: { ...providerEnv(fixtures.url), RATE_LIMIT_SEARCH_PER_HOUR: '2' } });
     const user = await buildUser(t.app);
-    const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await t.app.inject({ method: 'GET', url: '/api/search?q=x&providers=arxiv', headers: user.bearer })).statusCode);
-    expect(codes).toEqual([200, 200, 429]);
-    const limited = await t.app.inject({ method: 'GET', url: '/api/search?q=x&providers=arxiv', headers: user.bearer });
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    const ask = (query: string) => t.app.inject({ method: 'GET', url: `/api/search?${query}`, headers: user.bearer });
+    const first = await ask('q=x&providers=arxiv');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['ratelimit-remaining']).toBe('1');
+    // Pages (within the first 50 records each provider gave) and sorts of the same search come from
+    // the provider cache: nothing is asked, nothing counted.
+    for (let page = 1; page <= 4; page++) {
+      const turned = await ask(`q=x&providers=arxiv&limit=10&offset=${page * 10}&sort=${page % 2 ? 'date' : 'citations'}`);
+      expect(turned.statusCode).toBe(200);
+      expect(turned.headers['ratelimit-remaining']).toBe('1');
+    }
+    expect(fixtures.requestsTo('/arxiv/query')).toHaveLength(1);
+    // A source not asked yet must be asked: counted.
+    const widened = await ask('q=x&providers=arxiv,zenodo');
+    expect(widened.statusCode).toBe(200);
+    expect(widened.headers['ratelimit-remaining']).toBe('0');
+    const refused = await ask('q=y&providers=arxiv');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(fixtures.requestsTo('/arxiv/query')).toHaveLength(1);
   });
 });

@@ -68,3 +68,14 @@ export const LookupQuery = z.object({
 });
 
 export const LookupResponse = z.object({ resource: SearchResultSchema }).meta({ id: 'LookupReply' });
+
+export const StreamHeaders = z.object({
+  'last-event-id': z.string().max(100).optional().describe('Sent by an EventSource when it reconnects; `end` (a finished stream) is answered 204'),
+});
+
+export const SearchEventStream = z.unknown().meta({
+  id: 'SearchEventStream',
+  type: 'string',
+  description:
+    'Server-sent events: `provider` {provider: ProviderStatus, page: SearchReply} once for each selected provider as it settles (`page`: the requested page of what the providers settled so far found, merged and ranked; `page.providers` lists those providers); then `done`, the SearchReply of `GET /api/search` for the same parameters. On failure one `error` event {message, code, retryAfter?} ends the stream (`retryAfter`: seconds to wait, when the rate limit refused it, code `RATE_LIMITED`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments.',
+});

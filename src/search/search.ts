@@ -25,6 +25,13 @@ export interface SearchRequest {
   deferWork?: (work: () => void) => void;
   /** Providers' failures are logged here at `warn`, with their cause. */
   log?: ProviderFailureLog;
+  /**
+   * Called as each provider settles, with the page as it stands: the records of the providers settled
+   * so far, merged, ranked and cut as the final reply is, and their statuses (the search stream).
+   */
+  onProgress?: (settled: ProviderStatus, page: SearchReply) => void;
+  /** See `FederatedSearchOptions.beforeProviderCalls`: the search limit is counted there. */
+  beforeProviderCalls?: () => Promise<void>;
 }
 
 export interface SearchReply {
@@ -50,6 +57,24 @@ export async function searchProviders(request: SearchRequest): Promise<SearchRep
   const startedAt = Date.now();
   const merger = createRecordMerger();
   const scorer = createRecordScorer(request.query);
+  const rankedPage = (records: SearchRecord[], providers: ProviderStatus[]): SearchReply => ({
+    ...paginate(sortRecords(scorer.score(merger.merge(records)), request.sort), request.offset, request.limit),
+    query: request.query,
+    took: Date.now() - startedAt,
+    providers,
+  });
+  const settledRecords: SearchRecord[] = [];
+  const settledStatuses = new Map<ProviderId, ProviderStatus>();
+  const onProgress = request.onProgress;
+  const onSettled = onProgress
+    ? (status: ProviderStatus, records: SearchRecord[]) => {
+        settledRecords.push(...records);
+        settledStatuses.set(status.id, status);
+        // In the order the providers were given, as the final reply lists them.
+        const statuses = request.providers.flatMap((provider) => settledStatuses.get(provider.id) ?? []);
+        onProgress(status, rankedPage(settledRecords, statuses));
+      }
+    : undefined;
   const federated = await federatedSearch({
     providers: request.providers,
     query: request.query,
@@ -61,18 +86,13 @@ export async function searchProviders(request: SearchRequest): Promise<SearchRep
     signal: request.signal,
     deferWork: request.deferWork,
     log: request.log,
+    onSettled,
+    beforeProviderCalls: request.beforeProviderCalls,
     // Each answer's per-record merge and scoring work is done while slower providers are awaited.
     onAnswer: (records) => {
       merger.prepare(records);
       scorer.prepare(records);
     },
   });
-  const ranked = sortRecords(scorer.score(merger.merge(federated.records)), request.sort);
-  const page = paginate(ranked, request.offset, request.limit);
-  return {
-    ...page,
-    query: request.query,
-    took: Date.now() - startedAt,
-    providers: federated.providers,
-  };
+  return rankedPage(federated.records, federated.providers);
 }

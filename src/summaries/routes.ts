@@ -16,7 +16,7 @@ import type { Cancellation, Stage, Summarizer, SummaryRequest } from './produce.
 import { presentPlainError, presentStreamError, presentStreamRefusal, presentSummary } from './presenters.js';
 import { PlainError, StreamHeaders, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
 import { openStreamsGauge } from './metrics.js';
-import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from './stream.js';
+import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from '../platform/event-stream.js';
 import { toSummaryVariantA } from './variants.js';
 
 const tags = ['summaries'];

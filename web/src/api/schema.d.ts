@@ -732,9 +732,29 @@ export interface paths {
         };
         /**
          * Search all selected providers at once; one merged, de-duplicated, ranked list
-         * @description Counted per user, else per anonymous session (RATE_LIMIT_SEARCH_PER_HOUR).
+         * @description Counted per user, else per anonymous session and address (RATE_LIMIT_SEARCH_PER_HOUR), only when the search must ask a provider: another page, another sort or fewer sources for the same words, answered from the provider cache, count nothing (a caller past the limit is still refused). Analytics records the words once per user within the cache lifetime.
          */
         get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same search as server-sent events: each provider as it answers, then the whole reply
+         * @description Takes the parameters of `GET /api/search`. Events: `provider` {provider: ProviderStatus, page: SearchReply} as each selected provider settles (answered, failed, timed out, rate limited or disabled), in the order they settle: `page` is the requested page of the records of the providers settled so far, merged, ranked and marked as the final reply is, and `page.providers` lists those providers; `done` the SearchReply `GET /api/search` answers; `error` {message, code, retryAfter?} (bad parameters: code `VALIDATION_ERROR`; the rate limit: code `RATE_LIMITED` with `retryAfter` in seconds; a server shutting down: `SERVICE_UNAVAILABLE`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream asks for `retry: 3600000`. Clients close the EventSource on `done` and `error`; a reconnect that sends `Last-Event-ID: end` is answered 204 and costs nothing. Counted per user, else per anonymous session and address (RATE_LIMIT_SEARCH_PER_HOUR), only when the search must ask a provider: another page, another sort or fewer sources for the same words, answered from the provider cache, count nothing (a caller past the limit is still refused). Analytics records the words once per user within the cache lifetime.
+         */
+        get: operations["streamSearch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1421,6 +1441,8 @@ export interface components {
              */
             since: string;
         };
+        /** @description Server-sent events: `provider` {provider: ProviderStatus, page: SearchReply} once for each selected provider as it settles (`page`: the requested page of what the providers settled so far found, merged and ranked; `page.providers` lists those providers); then `done`, the SearchReply of `GET /api/search` for the same parameters. On failure one `error` event {message, code, retryAfter?} ends the stream (`retryAfter`: seconds to wait, when the rate limit refused it, code `RATE_LIMITED`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments. */
+        SearchEventStream: string;
         SearchReply: {
             results: components["schemas"]["SearchResult"][];
             total: number;
@@ -6659,6 +6681,85 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamSearch: {
+        parameters: {
+            query: {
+                q: string;
+                limit?: number;
+                offset?: number;
+                sort?: "relevance" | "date" | "citations";
+                /** @description Comma-separated provider ids (`semantic` is accepted for `semanticscholar`); all enabled ones when absent */
+                providers?: string;
+            };
+            header?: {
+                /** @description Sent by an EventSource when it reconnects; `end` (a finished stream) is answered 204 */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream (text/event-stream) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["SearchEventStream"];
+                };
+            };
+            /** @description A reconnect after a finished stream (Last-Event-ID: end): nothing more to send */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {

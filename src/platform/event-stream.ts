@@ -1,5 +1,5 @@
 /**
- * The summary stream's side of server-sent events, made safe for a browser's EventSource. An
+ * Server-sent events (the summary stream, the search stream), made safe for a browser's EventSource. An
  * EventSource reconnects by itself whenever the server closes the connection, even after the last
  * event, and a reconnect is a new request: a new summary, counted against the user's hourly limit. So
  * every event carries an id, the stream asks for a long reconnection delay (`retry:`), and the last
