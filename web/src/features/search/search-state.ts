@@ -62,17 +62,39 @@ export function searchParamsOf(state: SearchState): URLSearchParams {
   return params;
 }
 
-const STATUS_TEXT: Record<ProviderStatus['status'], string> = {
-  ok: 'ok',
+/** What a chip shows: a provider's status in the reply, or `pending` while a streamed search waits for it. */
+export type ProviderState = { kind: 'pending' } | { kind: ProviderStatus['status']; count?: number };
+
+/** The state of a provider's status in a reply. */
+export function providerStateOf(status: ProviderStatus): ProviderState {
+  return { kind: status.status, count: status.count };
+}
+
+const STATUS_TEXT: Record<Exclude<ProviderState['kind'], 'ok'>, string> = {
+  pending: 'searching…',
   timeout: 'timed out',
   error: 'failed',
   rate_limited: 'rate limited',
   disabled: 'disabled',
 };
 
-/** What a provider chip says about the last reply: "3 results", "timed out", … */
-export function describeProviderStatus(status: ProviderStatus | undefined): string {
-  if (!status) return '';
-  if (status.status === 'ok') return `${status.count} result${status.count === 1 ? '' : 's'}`;
-  return STATUS_TEXT[status.status];
+/** Why a source gave nothing, in words a reader can act on (after its name). */
+export const FAILURE_REASONS: Record<Exclude<ProviderState['kind'], 'ok' | 'pending'>, string> = {
+  timeout: 'did not answer in time',
+  error: 'answered with an error',
+  rate_limited: 'is refusing requests for now (rate limited)',
+  disabled: 'is not set up on this server',
+};
+
+/** What a provider chip says: "3 results", "searching…", "timed out", … */
+export function describeProviderState(state: ProviderState): string {
+  if (state.kind === 'ok') return `${state.count ?? 0} result${state.count === 1 ? '' : 's'}`;
+  return STATUS_TEXT[state.kind];
+}
+
+/** The same as a sentence, for screen readers and the "no source answered" notice. */
+export function explainProviderState(name: string, state: ProviderState): string {
+  if (state.kind === 'ok') return `${name} answered with ${describeProviderState(state)}.`;
+  if (state.kind === 'pending') return `${name} has not answered yet.`;
+  return `${name} ${FAILURE_REASONS[state.kind]}.`;
 }

@@ -1,9 +1,15 @@
-/** The search reply and the provider list, through the typed query hooks (one cache entry per URL state). */
-import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
+/**
+ * The search reply and the provider list, through the typed query hooks (one cache entry per URL
+ * state). The first page is streamed (search-stream.ts): the cache entry of GET /api/search for the
+ * same parameters fills as each provider answers, and ends as the reply that route gives, so later
+ * pages, back/forward and "In your library" marks treat it as any other reply.
+ */
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { queries } from '../../api/client';
 import type { components } from '../../api/schema';
 import { PAGE_SIZE, type SearchResult, type SearchState } from './search-state';
+import { streamSearch } from './search-stream';
 
 type SearchReply = components['schemas']['SearchReply'];
 /** Where a result is kept: a workspace and the resource saved there. */
@@ -17,7 +23,17 @@ export function useSearchResults(state: SearchState) {
     sort: state.sort,
     ...(state.providers ? { providers: state.providers.join(',') } : {}),
   };
-  return queries.useQuery('get', '/api/search', { params: { query } }, { enabled: state.q.length > 0, placeholderData: keepPreviousData, staleTime: 5 * 60_000 });
+  const options = queries.queryOptions('get', '/api/search', { params: { query } });
+  const queryClient = useQueryClient();
+  return useQuery({
+    ...options,
+    ...(state.page === 1
+      ? { queryFn: ({ signal }) => streamSearch(query, (page) => queryClient.setQueryData(options.queryKey, page), signal) }
+      : {}),
+    enabled: state.q.length > 0,
+    placeholderData: keepPreviousData,
+    staleTime: 5 * 60_000,
+  });
 }
 
 export function useSearchProviders() {

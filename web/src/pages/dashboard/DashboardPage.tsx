@@ -1,7 +1,8 @@
 /**
- * Search: the query box, provider chips (choose sources; each shows its status and count from the last
- * reply), sort, paging and the results, each with Summarize and Save. Everything the page shows
- * follows from the URL (see search-state.ts).
+ * Search: the query box, provider chips (choose sources; each shows its state as the search streams:
+ * searching, its count, or why it did not answer), sort, paging and the results, each with Summarize
+ * and Save. The first page shows each provider's results as they arrive, merged in place. Everything
+ * the page shows follows from the URL (see search-state.ts).
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -10,15 +11,18 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { Page } from '../../components/Page';
 import { SortSelect } from '../../components/SortSelect';
 import { ResultCard } from '../../features/search/ResultCard';
+import { ProviderChips } from '../../features/search/ProviderChips';
+import { noSourceAnswered, SourcesNotice } from '../../features/search/SourcesNotice';
+import { useStableKeys } from '../../features/search/stable-keys';
 import {
-  describeProviderStatus,
   MAX_QUERY_LENGTH,
   PAGE_SIZE,
-  PROVIDER_NAMES,
+  providerStateOf,
   readSearchState,
   searchParamsOf,
   SORTS,
   type ProviderId,
+  type ProviderState,
   type SearchResult,
   type SearchState,
   type Sort,
@@ -66,8 +70,28 @@ export function DashboardPage() {
   }, []);
 
   const reply = search.data;
-  const statusOf = (id: ProviderId) => (reply && reply.query === state.q ? reply.providers.find((status) => status.id === id) : undefined);
+  // The reply of these words (not the previous search's, kept on screen while this one starts).
+  const current = reply && reply.query === state.q ? reply : undefined;
+  const streaming = search.isFetching;
+  const stateOf = (id: ProviderId): ProviderState | null => {
+    const status = current?.providers.find((each) => each.id === id);
+    if (status) return providerStateOf(status);
+    return streaming && state.q && chosen.has(id) ? { kind: 'pending' } : null;
+  };
+  const settledCount = current?.providers.filter((status) => chosen.has(status.id)).length ?? 0;
+  const keyOf = useStableKeys(state.q, reply?.results ?? []);
   const pages = reply ? Math.max(1, Math.ceil(reply.total / PAGE_SIZE)) : 1;
+  const retry = () => void search.refetch();
+  const count = (total: number) => `${total} result${total === 1 ? '' : 's'}`;
+  const summaryText = !reply
+    ? ''
+    : current && streaming
+      ? `Searching… ${settledCount} of ${chosen.size} sources have answered; ${count(current.total)} so far.`
+      : `${streaming ? 'Updating… ' : ''}${
+          reply.total > 0
+            ? `${count(reply.total)} for “${reply.query}” (${(reply.took / 1000).toFixed(1)} s)`
+            : `${noSourceAnswered(reply.providers) ? 'No source answered' : 'No results'} for “${reply.query}”.`
+        }`;
   return (
     <Page title={state.q ? `${state.q} – Search` : 'Search'} heading="Search">
       <form role="search" className="search-form" onSubmit={(event) => void submit(event)}>
@@ -87,29 +111,9 @@ export function DashboardPage() {
       </form>
 
       <div className="search-controls">
-        <div role="group" aria-label="Sources" className="chips">
-          {providers.isPending && <span className="muted">Loading sources…</span>}
-          {providers.isError && <span className="field-error">Sources could not be loaded: {describeError(providers.error)}</span>}
-          {providers.data?.map((provider) => {
-            const status = statusOf(provider.id);
-            const failed = status && status.status !== 'ok';
-            return (
-              <button
-                key={provider.id}
-                type="button"
-                className={`chip${failed ? ' chip-failed' : ''}`}
-                aria-pressed={provider.enabled && chosen.has(provider.id)}
-                disabled={!provider.enabled}
-                title={provider.description}
-                onClick={() => toggleProvider(provider.id)}
-              >
-                <span>{PROVIDER_NAMES[provider.id]}</span>
-                {!provider.enabled && <span className="chip-status">disabled</span>}
-                {provider.enabled && status && <span className="chip-status">{describeProviderStatus(status)}</span>}
-              </button>
-            );
-          })}
-        </div>
+        {providers.isPending && <span className="muted">Loading sources…</span>}
+        {providers.isError && <span className="field-error">Sources could not be loaded: {describeError(providers.error)}</span>}
+        {providers.data && <ProviderChips providers={providers.data} chosen={chosen} stateOf={stateOf} onToggle={toggleProvider} />}
         <div className="field field-inline">
           <SortSelect id="search-sort" value={state.sort} sorts={SORTS} labels={SORT_LABELS} onChange={(sort) => go({ sort })} />
         </div>
@@ -126,19 +130,16 @@ export function DashboardPage() {
 
       {!state.q && <EmptyState title="Search across arXiv, PubMed, Crossref, OpenAlex, Semantic Scholar, Zenodo and YouTube">Type a query above and press Enter.</EmptyState>}
       {state.q && search.isPending && <LoadingState label="Searching…" />}
-      {state.q && search.isError && <ErrorState title="The search failed" error={search.error} onRetry={() => void search.refetch()} />}
+      {state.q && search.isError && <ErrorState title="The search failed" error={search.error} onRetry={retry} />}
       {state.q && reply && (
-        <section aria-label="Results" aria-busy={search.isFetching}>
+        <section aria-label="Results" aria-busy={streaming}>
           <p className="results-summary" role="status">
-            {search.isFetching ? 'Updating… ' : ''}
-            {reply.total === 0 ? `No results for “${reply.query}”.` : `${reply.total} result${reply.total === 1 ? '' : 's'} for “${reply.query}” (${(reply.took / 1000).toFixed(1)} s)`}
+            {summaryText}
           </p>
-          {reply.total === 0 && (
-            <EmptyState title="Nothing found">Try other words, another sort, or more sources{reply.providers.some((status) => status.status !== 'ok') ? ' (some sources did not answer: see above)' : ''}.</EmptyState>
-          )}
+          {current && !streaming && <SourcesNotice reply={current} onRetry={retry} />}
           <div className="results">
             {reply.results.map((result) => (
-              <ResultCard key={`${result.provider}:${result.id}`} result={result} onSummarize={setSummarizing} onSave={setSaving} />
+              <ResultCard key={keyOf(result)} result={result} onSummarize={setSummarizing} onSave={setSaving} />
             ))}
           </div>
           {(state.page > 1 || reply.hasMore) && (
