@@ -262,7 +262,7 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
   it('provider chips say "timed out" and "rate limited"; a query with no results says so; axe in light and dark', async () => {
     const { context, page, errors } = await signedInPage();
     try {
-      const chips = page.getByRole('group', { name: 'Sources' });
+      const chips = page.getByRole('toolbar', { name: 'Sources' });
       await search(page, SLOW);
       expect(await chips.getByRole('button', { name: /OpenAlex/ }).textContent()).toContain('timed out');
       expect(await chips.getByRole('button', { name: /Semantic Scholar/ }).textContent()).toContain('rate limited');
@@ -416,7 +416,7 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
           page.getByRole('searchbox', { name: 'Search' }),
           page.getByRole('button', { name: 'Search', exact: true }),
           page.getByLabel('Sort by'),
-          page.getByRole('group', { name: 'Sources' }),
+          page.getByRole('toolbar', { name: 'Sources' }),
           page.getByRole('article').first().getByRole('button', { name: 'Summarize' }),
           page.getByRole('article').first().getByRole('button', { name: 'Save' }),
         ]) {

@@ -100,6 +100,12 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
     await page.getByRole('searchbox', { name: 'Search' }).fill(query);
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
     await page.getByRole('article').first().waitFor();
+    await settled(page);
+  }
+
+  /** The first page streams: every provider has answered once the results are no longer busy. */
+  async function settled(page: Page): Promise<void> {
+    await page.locator('section[aria-label="Results"][aria-busy="false"]').waitFor();
   }
 
   async function expectAccessible(page: Page): Promise<void> {
@@ -115,11 +121,12 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       expect(url.searchParams.get('q')).toBe(QUERY);
 
       // Each provider's chip says how it did: the failing one says so, the keyless one is disabled.
-      const chips = page.getByRole('group', { name: 'Sources' });
+      const chips = page.getByRole('toolbar', { name: 'Sources' });
+      // The first page streams: each chip says so as its provider answers.
       await expect.poll(() => chips.getByRole('button', { name: /PubMed/ }).textContent()).toContain('failed');
       expect(await chips.getByRole('button', { name: /YouTube/ }).textContent()).toContain('disabled');
-      expect(await chips.getByRole('button', { name: /Crossref/ }).textContent()).toMatch(/\d+ results?/);
-      expect(await chips.getByRole('button', { name: /arXiv/ }).textContent()).toContain('0 results');
+      await expect.poll(() => chips.getByRole('button', { name: /Crossref/ }).textContent()).toMatch(/\d+ results?/);
+      await expect.poll(() => chips.getByRole('button', { name: /arXiv/ }).textContent()).toContain('0 results');
 
       const first = page.getByRole('article').first();
       const title = (await first.getByRole('heading').textContent())!.trim();
@@ -350,6 +357,7 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await page.keyboard.type(QUERY);
       await page.keyboard.press('Enter');
       await page.getByRole('article').first().waitFor();
+      await settled(page);
 
       await tabTo((element) => element.tag === 'button' && element.name === 'Summarize');
       await page.keyboard.press('Enter');
@@ -390,9 +398,10 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
     try {
       await page.goto(`/dashboard?q=${encodeURIComponent(QUERY)}&sort=citations&providers=crossref,openalex`);
       await page.getByRole('article').first().waitFor();
+      await settled(page);
       expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe(QUERY);
       expect(await page.getByLabel('Sort by').inputValue()).toBe('citations');
-      const chips = page.getByRole('group', { name: 'Sources' });
+      const chips = page.getByRole('toolbar', { name: 'Sources' });
       expect(await chips.getByRole('button', { name: /Crossref/ }).getAttribute('aria-pressed')).toBe('true');
       expect(await chips.getByRole('button', { name: /Zenodo/ }).getAttribute('aria-pressed')).toBe('false');
       const titles = await page.getByRole('article').getByRole('heading').allTextContents();
@@ -401,6 +410,7 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
 
       await page.reload();
       await page.getByRole('article').first().waitFor();
+      await settled(page);
       expect(await page.getByRole('article').getByRole('heading').allTextContents()).toEqual(titles);
 
       // A change of sort is a new history entry; Back restores the previous one.
