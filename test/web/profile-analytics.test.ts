@@ -214,6 +214,6 @@ describe.skipIf(webSkipReason)('profile and analytics in the web app (Chromium)'
 
     await page.getByRole('tab', { name: 'Year' }).click();
     await page.waitForURL('**/analytics?period=year');
-    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('4');
+    await expect.poll(() => page.getByTestId('total-searches').textContent()).toBe('3');
   });
 });

@@ -459,11 +459,12 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await expect.poll(() => page.getByRole('alert').filter({ hasText: 'No PDF could be found for this record.' }).count()).toBe(1);
       expect(await page.getByRole('dialog', { name: 'Summary' }).count()).toBe(0);
 
-      await page.route('**/api/search?**', (route) =>
+      // The first page streams: the limit's refusal is the stream's `error` event, with the seconds to wait.
+      await page.route('**/api/search/stream?**', (route) =>
         route.fulfill({
-          status: 429,
-          headers: { 'content-type': 'application/json', 'retry-after': '42' },
-          body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many searches.' } }),
+          status: 200,
+          headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' },
+          body: 'retry: 3600000\n\nid: end\nevent: error\ndata: {"message":"Too many searches.","code":"RATE_LIMITED","retryAfter":42}\n\n',
         }),
       );
       await page.getByRole('searchbox', { name: 'Search' }).fill('another query');
