@@ -79,7 +79,7 @@ const STATUS_TEXT: Record<Exclude<ProviderState['kind'], 'ok'>, string> = {
 };
 
 /** Why a source gave nothing, in words a reader can act on (after its name). */
-export const FAILURE_REASONS: Record<Exclude<ProviderState['kind'], 'ok' | 'pending'>, string> = {
+const FAILURE_REASONS: Record<Exclude<ProviderState['kind'], 'ok' | 'pending'>, string> = {
   timeout: 'did not answer in time',
   error: 'answered with an error',
   rate_limited: 'is refusing requests for now (rate limited)',
