@@ -390,4 +390,40 @@ describe('federatedSearch', () => {
       expect(result.providers).toMatchObject([{ id: 'crossref', status: 'ok', count: 1 }]);
     });
   });
+
+  describe('beforeProviderCalls and onSettled', () => {
+    it('waits on beforeProviderCalls once before the first request, and not at all when every answer is cached', async () => {
+      const server = await serveProviders({ zenodo: [{ path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json', delayMs: 300 }] });
+      const providers = providersAt(server.url, outbound);
+      const cache = createMapCache();
+      const order: string[] = [];
+      const options = {
+        providers: [providers.crossref, providers.zenodo, providers.youtube],
+        query: QUERY,
+        perProviderLimit: 50,
+        cache,
+        beforeProviderCalls: async () => void order.push(`gate after ${server.requests.length} requests`),
+        onSettled: (status: ProviderStatus) => void order.push(status.id),
+      };
+      const first = await federatedSearch(options);
+      // Asked once, before any request left; each provider reported as it settles (the slow one last),
+      // the disabled one too, which asks nothing.
+      expect(order.filter((entry) => entry !== 'youtube')).toEqual(['gate after 0 requests', 'crossref', 'zenodo']);
+      expect(order).toContain('youtube');
+      expect(first.providers.map((status) => status.id)).toEqual(['crossref', 'zenodo', 'youtube']);
+      order.length = 0;
+      await federatedSearch(options);
+      expect(order.filter((entry) => entry.startsWith('gate'))).toEqual([]);
+    });
+
+    it('fails the search with the refusal of beforeProviderCalls, asking no provider', async () => {
+      const server = await serveProviders();
+      const providers = providersAt(server.url, outbound);
+      const refusal = new Error('rate limited');
+      await expect(
+        federatedSearch({ providers: [providers.crossref, providers.zenodo], query: QUERY, perProviderLimit: 50, beforeProviderCalls: async () => Promise.reject(refusal) }),
+      ).rejects.toBe(refusal);
+      expect(server.requests).toHaveLength(0);
+    });
+  });
 });
