@@ -3,6 +3,8 @@
  * the download of all its data (GET /api/account/export), against the real stores of each leg.
  */
 import { readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { eq } from 'drizzle-orm';
@@ -184,6 +186,24 @@ for (const leg of storeLegs()) {
         expect(res.statusCode).toBe(403);
         expect((await t.app.inject({ method: 'DELETE', url: '/api/account', payload: { password: 'x' } })).statusCode).toBe(401);
         expect(cookiesFrom(res)).toEqual({});
+      });
+
+      it('stays deleted when a file cannot be deleted: the other files go, and the reply is still 200', async () => {
+        const { user, pdfKey, avatarKey } = await userWithData();
+        // A real failure of the disk store: a folder where the PDF's file was cannot be removed as a file.
+        const pdfPath = join(t.dataDir, 'blobs', pdfKey);
+        await rm(pdfPath);
+        await mkdir(pdfPath);
+        await writeFile(join(pdfPath, 'inside'), 'x');
+        try {
+          const res = await t.app.inject({ method: 'DELETE', url: '/api/account', headers: user.bearer, payload: { password: user.password } });
+          expect(res.statusCode).toBe(200);
+          expect(await t.app.ctx.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.ownerId, user.id))).toEqual([]);
+          expect(await t.app.ctx.platform.blobs.get(avatarKey)).toBeNull();
+          expect((await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } })).statusCode).toBe(401);
+        } finally {
+          await rm(pdfPath, { recursive: true, force: true });
+        }
       });
 
       it('leaves no row behind when resources are added while the account is deleted', async () => {
