@@ -7,11 +7,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, cookiesFrom, type TestUser } from '../../test/support/factories.js';
 import { mailWrittenBy } from '../../test/support/outbox.js';
+import { EXPORT_MAX_RESOURCES } from './commands.js';
 import { resourcePdfs, searchEvents, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
 import { addResource, annotate, createWorkspace, pdfMultipart, shareWorkspace } from '../workspaces/test-support/helpers.js';
 
@@ -105,6 +106,19 @@ for (const leg of storeLegs()) {
         const byTitle = new Map(entries.map((entry) => [entry.fields.title, entry]));
         expect(byTitle.get('Neural Turing Machines')).toMatchObject({ type: 'misc', fields: { eprint: '1410.5401', annote: 'Read section 3 twice.' } });
         expect(byTitle.get('Deep learning')).toMatchObject({ type: 'article', fields: { doi: '10.1038/nature14539', journal: 'Nature' } });
+      });
+
+      it(`refuses with a sentence (413) an account past ${EXPORT_MAX_RESOURCES.toLocaleString('en-US')} resources, in either format`, async () => {
+        const user = await buildUser(t.app);
+        const workspace = await createWorkspace(t.app, user);
+        await t.app.ctx.db.execute(
+          sql`insert into workspace_resources (workspace_id, title) select ${workspace.id}::uuid, 'Paper ' || n from generate_series(1, ${EXPORT_MAX_RESOURCES + 1}) as n`,
+        );
+        for (const format of ['json', 'bibtex']) {
+          const res = await t.app.inject({ method: 'GET', url: `/api/account/export?format=${format}`, headers: user.bearer });
+          expect(res.statusCode).toBe(413);
+          expect(res.json().error.message).toBe('Your workspaces hold 20,001 resources, more than the 20,000 one download can hold. Export your workspaces one by one from their pages.');
+        }
       });
 
       it('refuses an unknown format (400 naming it) and a visitor (401)', async () => {

@@ -3,11 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { verifyPassword, type SessionDeps } from '../auth/index.js';
 import type { BlobStore } from '../platform/blob-store.js';
 import type { Db } from '../platform/db/client.js';
-import { authenticationError, validationError } from '../platform/errors.js';
+import { authenticationError, payloadTooLarge, validationError } from '../platform/errors.js';
 import type { Mailer } from '../platform/mail.js';
 import { exportCitations } from '../workspaces/index.js';
 import type { AccountExport } from './schemas.js';
-import { deleteAccountRows, findAccount, readAccountData, signInMethods } from './store.js';
+import { countHoldings, deleteAccountRows, findAccount, readAccountData, signInMethods } from './store.js';
 
 export interface AccountDeps {
   db: Db;
@@ -19,6 +19,21 @@ export interface AccountDeps {
 
 /** The newest searches an export holds. */
 const SEARCH_HISTORY_LIMIT = 10_000;
+/**
+ * Resources one export holds: it is built in memory (a resource's record is at most 64 KB of data,
+ * 10 KB of notes and 100 annotations), so an account past this is asked to export its workspaces one
+ * by one (GET /api/workspaces/{id}/export) rather than taking the process's memory.
+ */
+export const EXPORT_MAX_RESOURCES = 20_000;
+
+async function assertExportable(db: Db, userId: string): Promise<void> {
+  const { resources } = await countHoldings(db, userId);
+  if (resources > EXPORT_MAX_RESOURCES) {
+    throw payloadTooLarge(
+      `Your workspaces hold ${resources.toLocaleString('en-US')} resources, more than the ${EXPORT_MAX_RESOURCES.toLocaleString('en-US')} one download can hold. Export your workspaces one by one from their pages.`,
+    );
+  }
+}
 
 /**
  * The owner's confirmation: the current password for an account that has one, else its e-mail
@@ -75,6 +90,7 @@ export async function deleteAccount(deps: AccountDeps, userId: string, confirmat
 export async function accountExport(db: Db, userId: string): Promise<AccountExport> {
   const user = await findAccount(db, userId);
   if (!user) throw authenticationError();
+  await assertExportable(db, userId);
   const data = await readAccountData(db, userId, SEARCH_HISTORY_LIMIT);
   const pdfOf = new Map(data.pdfs.map((pdf) => [pdf.resourceId, pdf]));
   const iso = (date: Date) => date.toISOString();
@@ -148,6 +164,7 @@ export async function accountExport(db: Db, userId: string): Promise<AccountExpo
 
 /** Every resource of every workspace the user owns, as one BibTeX file. */
 export async function accountBibtex(db: Db, userId: string): Promise<string> {
+  await assertExportable(db, userId);
   const data = await readAccountData(db, userId, 0);
   return (await exportCitations(data.resources, 'bibtex')).body;
 }

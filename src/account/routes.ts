@@ -71,7 +71,7 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
         operationId: 'exportAccount',
         summary: 'Download all of the account’s data: format=json (default) or bibtex',
         description:
-          'json: the user, profile, every owned workspace with its resources (notes, tags, PDF details), annotations and share links (without their tokens), and the newest 10,000 searches. bibtex: every resource of every owned workspace, as the workspace export writes them. Sent as an attachment (Content-Disposition).',
+          'json: the user, profile, every owned workspace with its resources (notes, tags, PDF details), annotations and share links (without their tokens), and the newest 10,000 searches. bibtex: every resource of every owned workspace, as the workspace export writes them. Sent as an attachment (Content-Disposition). An account holding more than 20,000 resources gets 413 (export the workspaces one by one).',
         querystring: ExportQuery,
         response: {
           200: {
@@ -81,6 +81,7 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
               'application/x-bibtex': { schema: z.string().describe('BibTeX') },
             },
           },
+          413: ErrorResponse,
           ...errors,
         },
         responseHeaders: { 200: ['Content-Disposition'] },

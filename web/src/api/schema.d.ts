@@ -407,7 +407,7 @@ export interface paths {
         };
         /**
          * Download all of the account’s data: format=json (default) or bibtex
-         * @description json: the user, profile, every owned workspace with its resources (notes, tags, PDF details), annotations and share links (without their tokens), and the newest 10,000 searches. bibtex: every resource of every owned workspace, as the workspace export writes them. Sent as an attachment (Content-Disposition).
+         * @description json: the user, profile, every owned workspace with its resources (notes, tags, PDF details), annotations and share links (without their tokens), and the newest 10,000 searches. bibtex: every resource of every owned workspace, as the workspace export writes them. Sent as an attachment (Content-Disposition). An account holding more than 20,000 resources gets 413 (export the workspaces one by one).
          */
         get: operations["exportAccount"];
         put?: never;
@@ -3779,6 +3779,18 @@ export interface operations {
             /** @description Refused: a cookie-authenticated change from another origin */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
