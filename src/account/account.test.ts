@@ -2,10 +2,8 @@
  * The account as a whole: what it holds (GET /api/account), its deletion (DELETE /api/account) and
  * the download of all its data (GET /api/account/export), against the real stores of each leg.
  */
-import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,15 +12,18 @@ import { buildUser, cookiesFrom, type TestUser } from '../../test/support/factor
 import { mailWrittenBy } from '../../test/support/outbox.js';
 import { EXPORT_MAX_RESOURCES } from './commands.js';
 import { resourcePdfs, searchEvents, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
+import { makePagedPdf } from '../summaries/test-support/pdfs.js';
 import { addResource, annotate, createWorkspace, pdfMultipart, shareWorkspace } from '../workspaces/test-support/helpers.js';
 
-const PDF = readFileSync(fileURLToPath(new URL('../../test/fixtures/pdfs/vespa-peerjcs2017.pdf', import.meta.url)));
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`account (${leg.name})`, () => {
     let t: TestApp;
+    /** A one-page PDF: its text is extracted quickly (what is deleted is the file, whatever it holds). */
+    let PDF: Buffer;
     beforeAll(async () => {
       t = await buildTestApp({ leg, env: { RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '3' } });
+      PDF = await makePagedPdf(['A short paper kept with a resource.']);
     });
     afterAll(async () => t?.close());
 
@@ -218,6 +219,27 @@ for (const leg of storeLegs()) {
         } finally {
           await rm(pdfPath, { recursive: true, force: true });
         }
+      });
+
+      it('lets no sign-in or refresh racing the deletion leave a live session', async () => {
+        let minted = 0;
+        for (let trial = 0; trial < 3; trial++) {
+          const user = await buildUser(t.app);
+          const signIns = Array.from({ length: 4 }, () => t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } }));
+          const refreshes = Array.from({ length: 2 }, () => t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: user.refreshToken } }));
+          const deletion = t.app.inject({ method: 'DELETE', url: '/api/account', headers: user.bearer, payload: { password: user.password } });
+          const [deleted, ...raced] = await Promise.all([deletion, ...signIns, ...refreshes]);
+          expect(deleted.statusCode).toBe(200);
+          for (const res of raced.filter((r) => r.statusCode === 200)) {
+            minted++;
+            const { access_token, refresh_token } = res.json<{ session: { access_token: string; refresh_token: string } }>().session;
+            expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${access_token}` } })).statusCode).toBe(401);
+            expect((await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token } })).statusCode).toBe(401);
+          }
+          expect(await t.app.ctx.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.ownerId, user.id))).toEqual([]);
+        }
+        // The race was run: some sign-ins or refreshes were answered before the deletion ended them.
+        expect(minted).toBeGreaterThan(0);
       });
 
       it('leaves no row behind when resources are added while the account is deleted', async () => {
