@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRouteH
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { accountRoutes } from './account/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer } from './auth/access-tokens.js';
 import { requesterKey } from './auth/request-auth.js';
@@ -170,7 +171,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(idempotency, { db: ctx.db, secret: platform.signingSecret, scopeOf: requesterKey, now: options.clock });
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  for (const routes of [healthRoutes, metricsRoutes, authRoutes, profileRoutes, workspaceRoutes, libraryRoutes, analyticsRoutes]) {
+  for (const routes of [healthRoutes, metricsRoutes, authRoutes, profileRoutes, accountRoutes, workspaceRoutes, libraryRoutes, analyticsRoutes]) {
     await app.register(async (scope) => routes(scope, ctx));
   }
   // Search results say where a work already is in the user's library; the library capability knows.

@@ -161,6 +161,47 @@ export async function updatePassword(
 }
 
 /**
+ * The signed-in user changes their password (POST /api/auth/change-password). The current password
+ * is checked first (a leaked access token alone must not take the account); then the new one is set,
+ * which raises the credentials' version, and every session of the user ends, this one included; a new
+ * session is started for the caller from the new version. So no token issued before the change (a
+ * copy of this session's refresh token too) outlives it, and a sign-in that checked the old password
+ * cannot start a session after it (sessions.ts, startSession). The user is told by mail.
+ */
+export async function changePassword(
+  deps: AuthDeps,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+): Promise<IssuedSession> {
+  const user = await findUserById(deps.db, userId);
+  if (!user) throw authenticationError();
+  await assertCurrentPassword(user, input.currentPassword);
+  const problem = await passwordProblem(input.newPassword);
+  if (problem) throw validationError('newPassword', problem, `The new password ${problem}`);
+  if (await verifyPassword(user.passwordHash!, input.newPassword)) {
+    throw validationError('newPassword', 'unchanged', 'The new password is the same as the current one; choose another');
+  }
+  await setPassword(deps.db, user.id, await hashPassword(input.newPassword));
+  await endAllSessions(deps.sessions, user.id);
+  const changed = await findUserById(deps.db, user.id);
+  if (!changed) throw authenticationError();
+  const session = await startSession(deps.sessions, { id: changed.id, email: changed.email, name: changed.name, credentialsVersion: changed.credentialsVersion });
+  await sendPasswordChangedMail(deps, changed.email);
+  return session;
+}
+
+async function sendPasswordChangedMail(deps: AuthDeps, to: string): Promise<void> {
+  const resetLink = `${deps.config.appOrigin}/auth/forgot-password`;
+  const sent = await deps.mailer.send({
+    to,
+    subject: 'Your password was changed',
+    text: `The password of your Research Workspace account was changed, and every other device was signed out.\n\nIf you did not do this, reset your password now: ${resetLink}`,
+    html: `<p>The password of your Research Workspace account was changed, and every other device was signed out.</p><p>If you did not do this, <a href="${resetLink.replace(/"/g, '&quot;')}">reset your password now</a>.</p>`,
+  });
+  if (deps.mailer.kind === 'outbox') deps.log.info({ file: sent.file }, 'mail written to outbox: Your password was changed');
+}
+
+/**
  * What a confirmation link did: `confirmed` now; `already_confirmed` (the link used before, or the
  * address confirmed another way since: a reset link, a verified Google/GitHub sign-in); `expired`
  * (a link of this account, past its day or replaced); `invalid` (no such link). Only the mailbox's

@@ -28,6 +28,7 @@ const TRIALS: Record<string, number> = {
   'claim by a verified Google sign-in': 20,
   'password set by a reset link': 6,
   'password changed while signed in': 12,
+  'password changed from the profile': 12,
 };
 const ATTACKERS = 8;
 /** Sign-ins per attacker and trial: each is an argon2 verification, the cost of a trial. */
@@ -98,6 +99,39 @@ const changes: Record<string, Change> = {
       },
     };
   },
+};
+
+/**
+ * The change-password route while the owner's own session is refreshed by another of its tabs (or by
+ * whoever copied its refresh token): the tokens those refreshes mint must not outlive the change either.
+ */
+changes['password changed from the profile'] = async (t, email) => {
+  let authorization = '';
+  let refreshToken = '';
+  return {
+    async prepare() {
+      const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: OLD_PASSWORD } });
+      authorization = `Bearer ${signin.json().session.access_token}`;
+      refreshToken = signin.json().session.refresh_token;
+    },
+    async run() {
+      const refreshes = Array.from({ length: 4 }, () => t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: refreshToken } }));
+      const [res, ...refreshed] = await Promise.all([
+        t.app.inject({ method: 'POST', url: '/api/auth/change-password', headers: { authorization }, payload: { currentPassword: OLD_PASSWORD, newPassword: NEW_PASSWORD } }),
+        ...refreshes,
+      ]);
+      expect(res.statusCode).toBe(200);
+      const minted = refreshed.filter((r) => r.statusCode === 200).map((r) => r.json().session as { access_token: string; refresh_token: string });
+      for (const session of minted) {
+        const seen = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${session.access_token}` } });
+        const again = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: session.refresh_token } });
+        expect([seen.statusCode, again.statusCode], 'a refresh that raced the change').toEqual([401, 401]);
+      }
+      // The session the change started is the one that goes on.
+      const kept = res.json().session as { access_token: string };
+      expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${kept.access_token}` } })).statusCode).toBe(200);
+    },
+  };
 };
 
 /**

@@ -2,3 +2,5 @@
 export type { AccessTokenIssuer } from './access-tokens.js';
 export { dialectOf, requireUser } from './request-auth.js';
 export type { SessionDeps } from './sessions.js';
+export { clearSessionCookies } from './cookies.js';
+export { verifyPassword } from './passwords.js';

@@ -106,13 +106,19 @@ export interface RouteLimit {
  * Attempts checked at once are all let through before any has failed: the allowance bounds failures
  * counted, and attempts in flight together may pass it by their number.
  */
-async function countPasswordAttempt(limits: Limits, request: FastifyRequest, email: string, wrongPasswordOnly: boolean): Promise<Settle> {
+async function countPasswordAttempt(
+  limits: Limits,
+  request: FastifyRequest,
+  email: string,
+  wrongPasswordOnly: boolean,
+  passwordField = 'currentPassword',
+): Promise<Settle> {
   const pair = `${request.ip}\u0000${email}`;
   await limits.check('signinIp', request.ip);
   await limits.check('signinIpEmail', pair);
   return async ({ ok, error }) => {
     if (ok) return limits.reset('signinIpEmail', pair);
-    const wrongCurrentPassword = error instanceof ApiError && error.details?.field === 'currentPassword' && error.details.reason === 'incorrect';
+    const wrongCurrentPassword = error instanceof ApiError && error.details?.field === passwordField && error.details.reason === 'incorrect';
     if (wrongPasswordOnly && !wrongCurrentPassword) return;
     await limits.countFailure('signinIp', request.ip);
     await limits.countFailure('signinIpEmail', pair);
@@ -177,6 +183,14 @@ export const ROUTE_LIMITS = {
       if (bodyOf(request).token) return void (await limits.consume('resetIp', request.ip));
       const user = request.auth.user;
       if (user) return { settle: await countPasswordAttempt(limits, request, normalizeEmail(user.email), true) };
+    },
+  },
+  // Deleting the account, confirmed by the current password: a wrong one is throttled as sign-in is.
+  accountDelete: {
+    stage: 'body',
+    count: async (limits, request) => {
+      const user = request.auth.user;
+      if (user) return { settle: await countPasswordAttempt(limits, request, normalizeEmail(user.email), true, 'password') };
     },
   },
 } satisfies Record<string, RouteLimit>;

@@ -115,6 +115,33 @@ for (const leg of storeLegs()) {
       expect(await sessionAt(b, first)).toBe(200);
     });
 
+    it('refuses every session of an account that changed its password from the profile, in the other app at once; the new one holds there', async () => {
+      const user = await buildUser(a.app);
+      expect(await sessionAt(b, user)).toBe(200);
+      const changed = await a.app.inject({
+        method: 'POST',
+        url: '/api/auth/change-password',
+        headers: user.bearer,
+        payload: { currentPassword: user.password, newPassword: 'another-tidal-quasar-44' },
+      });
+      expect(changed.statusCode).toBe(200);
+      expect(await refusedAt(b, user)).toBe(true);
+      const renewed = { ...user, bearer: { authorization: `Bearer ${changed.json<{ session: { access_token: string } }>().session.access_token}` } };
+      expect(await sessionAt(b, renewed)).toBe(200);
+    });
+
+    it('refuses every session of a deleted account in the other app at once', async () => {
+      const user = await buildUser(a.app);
+      const signin = await a.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
+      const second = { ...user, bearer: { authorization: `Bearer ${signin.json<{ session: { access_token: string } }>().session.access_token}` } };
+      expect(await sessionAt(b, user)).toBe(200);
+      expect(await sessionAt(b, second)).toBe(200);
+      const deleted = await a.app.inject({ method: 'DELETE', url: '/api/account', headers: user.bearer, payload: { password: user.password } });
+      expect(deleted.statusCode).toBe(200);
+      expect(await refusedAt(b, user)).toBe(true);
+      expect(await refusedAt(b, second)).toBe(true);
+    });
+
     it('still refuses within LIVE_FOR_MS a session ended in the database by hand (nothing said on the channel)', async () => {
       const user = await buildUser(a.app);
       expect(await sessionAt(b, user)).toBe(200);

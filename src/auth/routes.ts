@@ -8,7 +8,7 @@ import { ApiError, validationError } from '../platform/errors.js';
 import { ErrorResponse, PUBLIC, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { findProfile } from '../profiles/index.js';
 import { normalizeEmail } from './users.js';
-import { confirmEmail, requestPasswordReset, resendConfirmation, signIn, signUp, updatePassword, type AuthDeps } from './commands.js';
+import { changePassword, confirmEmail, requestPasswordReset, resendConfirmation, signIn, signUp, updatePassword, type AuthDeps } from './commands.js';
 import {
   OAUTH_STATE_COOKIE,
   REFRESH_COOKIE,
@@ -23,6 +23,7 @@ import { IdentityConflictError, userForIdentity } from './oauth/sign-in-with-ide
 import { presentSession, presentUser } from './presenters.js';
 import { requireUser } from './request-auth.js';
 import {
+  ChangePasswordBody,
   ConfirmQuery,
   MessageResponse,
   OAuthCallbackQuery,
@@ -216,6 +217,28 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       const { user } = request.auth;
       await updatePassword(deps(request), request.body, user ? { userId: user.id, sessionId: request.auth.sessionId } : null);
       return { message: 'Password updated' };
+    },
+  );
+
+  app.post(
+    '/api/auth/change-password',
+    {
+      config: { auth: 'required', rateLimit: ['user', 'passwordUpdate'] },
+      schema: {
+        tags,
+        operationId: 'changePassword',
+        summary: 'Change the signed-in user’s password: ends every session of the user and starts a new one for this client',
+        description:
+          'Checks `currentPassword` first: a wrong one is 400 (`details.field` `currentPassword`, reason `incorrect`) and counts as a failed sign-in (RATE_LIMIT_SIGNIN_PER_15MIN_*: past it, 429). An account made through Google or GitHub has no password: 400, reason `no_password`; it sets one with the link POST /api/auth/reset-password mails. `newPassword` follows the sign-up rules (the reason names the rule it breaks; `unchanged` when it is the current one). On success every session of the user ends, on every server process; this client gets a new session (new cookies, and for bearer clients the new tokens in `session`), and the user is mailed “Your password was changed”.',
+        body: ChangePasswordBody,
+        response: { 200: SignInResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const session = await changePassword(deps(request), user.id, request.body);
+      setSessionCookies(reply, config, session);
+      return { message: 'Password changed. Every other device was signed out.', user: presentUser(session.user), session: presentSession(session) };
     },
   );
 

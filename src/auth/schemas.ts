@@ -46,6 +46,14 @@ export const UpdatePasswordBody = z
   .describe('Either `token` (from the reset mail), or, signed in, `currentPassword`. Either way every reset link mailed earlier stops working.');
 documentBody(UpdatePasswordBody, { examples: [{ currentPassword: 'tidal-quasar-42', password: 'harbor-nebula-57' }] });
 
+export const ChangePasswordBody = z
+  .object({
+    currentPassword: z.string().min(1).max(MAX_PASSWORD_LENGTH).describe('The password the new one replaces'),
+    newPassword: NewPassword,
+  })
+  .meta({ id: 'ChangePassword' });
+documentBody(ChangePasswordBody, { examples: [{ currentPassword: 'harbor-nebula-57', newPassword: 'tidal-quasar-42' }] });
+
 export const ConfirmQuery = z.object({ token: z.string().min(1).max(200) });
 
 const UserSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string() }).meta({ id: 'User' });

@@ -302,10 +302,13 @@ describe('OpenAPI document', () => {
     const withoutExamples = new Set(['POST /api/auth/refresh']);
     // Signed up from its example, the example account signs in and changes its password from theirs.
     const order = ['POST /api/auth/signup', 'POST /api/auth/signin'];
+    // Then, as the example account and after everything else: its password set, changed back, and the account deleted.
+    const last = ['POST /api/auth/update-password', 'POST /api/auth/change-password', 'DELETE /api/account'];
+    const asExampleAccount = new Set(['/api/auth/update-password', '/api/auth/change-password', '/api/account']);
     const bodies = operations(doc)
       .filter(({ operation }) => operation.requestBody?.content['application/json'])
       .map(({ path, method }) => `${method.toUpperCase()} ${path}`)
-      .sort((a, b) => (order.includes(b) ? 1 : 0) - (order.includes(a) ? 1 : 0) || (a.includes('update-password') ? 1 : 0) - (b.includes('update-password') ? 1 : 0));
+      .sort((a, b) => (order.includes(b) ? 1 : 0) - (order.includes(a) ? 1 : 0) || last.indexOf(a) - last.indexOf(b));
     let exampleAccount: Record<string, string> = {};
     let sent = 0;
     for (const name of bodies) {
@@ -318,10 +321,10 @@ describe('OpenAPI document', () => {
       expect(examples.length, `${name} has examples`).toBeGreaterThan(0);
       for (const example of examples) {
         expect(conforms(schema, example), `${name} example ${JSON.stringify(example)}`).toBeNull();
-        const headers = path === '/api/auth/update-password' ? exampleAccount : path.startsWith('/api/auth/') ? {} : user.bearer;
+        const headers = asExampleAccount.has(path) ? exampleAccount : path.startsWith('/api/auth/') ? {} : user.bearer;
         const response = await t.app.inject({ method: method as 'POST', url: urlOf(path), headers, payload: (await concrete(path, example)) as object });
         expect(response.statusCode, `${name} ${JSON.stringify(example)}: ${response.body.slice(0, 300)}`).toBeLessThan(300);
-        if (path === '/api/auth/signin') exampleAccount = { authorization: `Bearer ${response.json<{ session: { access_token: string } }>().session.access_token}` };
+        if (path === '/api/auth/signin' || path === '/api/auth/change-password') exampleAccount = { authorization: `Bearer ${response.json<{ session: { access_token: string } }>().session.access_token}` };
         sent++;
       }
     }

@@ -27,6 +27,7 @@ export const routes: RouteObject[] = [
       { path: 'auth/forgot-password', lazy: async () => ({ Component: (await import('../pages/auth/ForgotPasswordPage')).ForgotPasswordPage }) },
       { path: 'auth/check-inbox', lazy: async () => ({ Component: (await import('../pages/auth/ConfirmationPages')).CheckInboxPage }) },
       { path: 'auth/confirmed', lazy: async () => ({ Component: (await import('../pages/auth/ConfirmationPages')).ConfirmedPage }) },
+      { path: 'auth/account-deleted', lazy: async () => ({ Component: (await import('../pages/auth/AccountDeletedPage')).AccountDeletedPage }) },
       { path: 'auth/update-password', lazy: async () => ({ Component: (await import('../pages/auth/UpdatePasswordPage')).UpdatePasswordPage }) },
       {
         Component: Protected,

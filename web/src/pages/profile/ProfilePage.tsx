@@ -1,7 +1,8 @@
 /**
  * Profile: display name and bio with their limits counted while typing, the avatar (preview, the
  * 2 MB and image-only rules), and preferences saved as they change (theme applied at once, language,
- * the two e-mail toggles).
+ * the two e-mail toggles); and the account: change the password, download all data, delete it
+ * (features/account).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
@@ -13,6 +14,7 @@ import { useDraftField } from '../../app/drafts';
 import { PROFILE_KEY, useProfile, type Profile } from '../../app/profile';
 import { SESSION_KEY } from '../../app/session';
 import { THEMES, useTheme } from '../../app/theme';
+import { AccountSection } from '../../features/account/AccountSection';
 import { FormAlert, TextAreaField, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
@@ -228,6 +230,7 @@ export function ProfilePage() {
           <DetailsForm profile={profile.data} />
           <AvatarForm profile={profile.data} />
           <PreferencesForm profile={profile.data} />
+          <AccountSection />
         </div>
       )}
     </Page>
