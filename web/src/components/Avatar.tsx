@@ -5,7 +5,7 @@
 import { useState } from 'react';
 
 /** Up to two initials of a display name ("Ada Lovelace" → "AL"), "?" without one. */
-export function initialsOf(name: string | null | undefined): string {
+function initialsOf(name: string | null | undefined): string {
   const words = (name ?? '').trim().split(/\s+/u).filter(Boolean);
   const letters = words.length > 1 ? [words[0], words.at(-1)] : words;
   return letters.map((word) => Array.from(word ?? '')[0]?.toUpperCase() ?? '').join('') || '?';
