@@ -225,6 +225,10 @@ describe.skipIf(webSkipReason)('accessibility round two and the front page (Chro
     const front = await visitor.newPage();
     const errors: string[] = [];
     front.on('pageerror', (error) => errors.push(error.message));
+    // A visitor's page asks nothing that fails (no 401 for a session it does not have).
+    front.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
     const previous = page;
     page = front;
     try {
