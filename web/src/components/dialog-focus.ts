@@ -3,7 +3,7 @@
  * `Dialog.Trigger`; our dialogs are opened from state by ordinary buttons (a result's Save, a row's
  * Delete), so Radix has no trigger to return to and the focus fell to `<body>`. This remembers what had
  * the focus when the dialog opened and returns there; when that is gone (the row just deleted), the
- * page's heading takes it.
+ * page's heading takes it (or when it can no longer take the focus).
  */
 import { useRef } from 'react';
 import { focusPageHeading } from './page-focus';
@@ -19,8 +19,9 @@ export function useDialogFocusReturn(): { onOpenAutoFocus: () => void; onCloseAu
       event.preventDefault();
       const target = opener.current;
       opener.current = null;
-      if (target?.isConnected) target.focus();
-      else focusPageHeading();
+      target?.focus();
+      // Gone, or disabled meanwhile (Remove with nothing left chosen): the heading rather than <body>.
+      if (!target || document.activeElement !== target) focusPageHeading();
     },
   };
 }
