@@ -164,6 +164,13 @@ describe.skipIf(webSkipReason)('accessibility round two and the front page (Chro
     await page.getByRole('list', { name: 'Share links' }).getByRole('listitem').first().waitFor();
     await page.getByText(/Share link created, valid for 7 days/).first().waitFor();
     expect(await focused(page)).toBe('button:Share');
+
+    // Confirmed removal: the button that asked is disabled now (nothing is chosen), so the heading.
+    await page.getByRole('table').getByRole('checkbox', { name: 'Select all on this page' }).check();
+    await page.getByRole('button', { name: 'Remove selected…' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
+    await page.getByText('Nothing saved here yet').waitFor();
+    await expect.poll(() => focused(page)).toBe('h1:Reading list');
   });
 
   it('shows the first result in the first screen at 360×640', async () => {
