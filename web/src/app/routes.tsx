@@ -1,8 +1,8 @@
 /**
  * The app's routes. Every page is its own chunk (loaded when first visited), so sign-in does not
- * download the analytics charts. Protected pages sit under RequireAuth.
+ * download the analytics charts. Protected pages sit under RequireAuth; `/` is the front page for visitors.
  */
-import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { Outlet, type RouteObject } from 'react-router';
 import { Layout } from '../components/Layout';
 import { LoadingState } from '../components/States';
 import { RequireAuth } from './session';
@@ -21,7 +21,8 @@ export const routes: RouteObject[] = [
     Component: Layout,
     hydrateFallbackElement: <LoadingState />,
     children: [
-      { index: true, element: <Navigate to="/dashboard" replace /> },
+      // A visitor's front page (what this is, and the search); a signed-in user goes on to the dashboard.
+      { index: true, lazy: async () => ({ Component: (await import('../pages/home/FrontPage')).FrontPage }) },
       { path: 'auth/signin', lazy: async () => ({ Component: (await import('../pages/auth/SignInPage')).SignInPage }) },
       { path: 'auth/signup', lazy: async () => ({ Component: (await import('../pages/auth/SignUpPage')).SignUpPage }) },
       { path: 'auth/forgot-password', lazy: async () => ({ Component: (await import('../pages/auth/ForgotPasswordPage')).ForgotPasswordPage }) },

@@ -1,13 +1,15 @@
 /** The app shell: skip link, header with the main navigation, theme switch and Sign out; the page below. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { NavLink, Outlet } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { api, tellOtherTabsSignedOut, unwrap } from '../api/client';
 import { describeError } from '../api/errors';
 import { clearAllDrafts } from '../app/drafts';
 import { isTheme, THEMES, useTheme, type Theme } from '../app/theme';
 import { PROFILE_KEY, useProfile, type Profile } from '../app/profile';
 import { useSession, useSessionEndedReset } from '../app/session';
+import { Avatar } from './Avatar';
+import { requestHeadingFocus } from './page-focus';
 import { useToast } from './Toasts';
 
 const NAV = [
@@ -106,6 +108,17 @@ function SignOutButton() {
   );
 }
 
+/** The signed-in user's avatar (initials without one), a link to their profile; a new upload shows at once (the profile query). */
+function HeaderAvatar() {
+  const profile = useProfile();
+  const name = profile.data?.displayName ?? null;
+  return (
+    <NavLink to="/profile" className="header-avatar" aria-label={name ? `Your profile: ${name}` : 'Your profile'}>
+      <Avatar src={profile.data?.avatarUrl ?? null} name={name} alt="" size="small" decorative />
+    </NavLink>
+  );
+}
+
 /** A signed-in user's theme is a profile preference: it replaces this browser's choice when the profile loads. */
 function useProfileTheme(signedIn: boolean): void {
   const profile = useProfile(signedIn);
@@ -116,8 +129,24 @@ function useProfileTheme(signedIn: boolean): void {
   }, [saved, setTheme]);
 }
 
+/**
+ * A route change moves the focus to the new page's heading (a screen reader starts reading there, the
+ * next Tab goes into the page), not the first load and not a change of the query string alone (a new
+ * search, a sort, a page of results keep the focus where the user is).
+ */
+function useFocusHeadingOnRouteChange(): void {
+  const { pathname } = useLocation();
+  const previous = useRef(pathname);
+  useEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    requestHeadingFocus();
+  }, [pathname]);
+}
+
 export function Layout() {
   useSessionEndedReset();
+  useFocusHeadingOnRouteChange();
   const session = useSession();
   const signedIn = Boolean(session.data);
   useProfileTheme(signedIn);
@@ -127,7 +156,7 @@ export function Layout() {
         Skip to content
       </a>
       <header className="app-header">
-        <NavLink to={signedIn ? '/dashboard' : '/auth/signin'} className="brand">
+        <NavLink to={signedIn ? '/dashboard' : '/'} className="brand" end>
           Research Workspace
         </NavLink>
         {signedIn && (
@@ -145,6 +174,7 @@ export function Layout() {
         )}
         <div className="app-header-actions">
           <ThemeSwitch signedIn={signedIn} checking={session.isPending} />
+          {signedIn && <HeaderAvatar />}
           {signedIn && <SignOutButton />}
         </div>
       </header>

@@ -1,5 +1,9 @@
-/** A page: sets the document title and gives the page its one h1. */
+/**
+ * A page: sets the document title and gives the page its one h1, which takes the focus after a route
+ * change (`tabIndex={-1}`: by script only; see page-focus.ts).
+ */
 import { useEffect, type ReactNode } from 'react';
+import { takePendingHeadingFocus } from './page-focus';
 
 function usePageTitle(title: string): void {
   useEffect(() => {
@@ -9,10 +13,11 @@ function usePageTitle(title: string): void {
 
 export function Page({ title, heading = title, actions, children, narrow = false }: { title: string; heading?: string; actions?: ReactNode; children: ReactNode; narrow?: boolean }) {
   usePageTitle(title);
+  useEffect(takePendingHeadingFocus, []);
   return (
     <div className={narrow ? 'page page-narrow' : 'page'}>
       <div className="page-heading">
-        <h1>{heading}</h1>
+        <h1 tabIndex={-1}>{heading}</h1>
         {actions && <div className="page-actions">{actions}</div>}
       </div>
       {children}

@@ -9,6 +9,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
 import type { SearchResult } from '../../api/types';
 import { useSummaryStream, type ProgressStage, type SummaryMode, type SummaryState } from './use-summary-stream';
+import { useDialogFocusReturn } from '../../components/dialog-focus';
 import '../features.css';
 
 const MODES: Array<{ value: SummaryMode; label: string; hint: string }> = [
@@ -52,6 +53,7 @@ function SummaryText({ tldr, bullets, tags }: Pick<SummaryState, 'tldr' | 'bulle
 }
 
 export function SummaryDialog({ result, onClose, onServerError }: { result: SearchResult | null; onClose: () => void; onServerError: (message: string) => void }) {
+  const returnFocus = useDialogFocusReturn();
   const [mode, setMode] = useState<SummaryMode>('quick');
   const [attempt, setAttempt] = useState(0);
   // A quick summary is made from the abstract: without one there is nothing to summarise (the title
@@ -75,7 +77,7 @@ export function SummaryDialog({ result, onClose, onServerError }: { result: Sear
     <Dialog.Root open={result !== null} onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog summary-dialog" aria-describedby={undefined}>
+        <Dialog.Content className="dialog summary-dialog" aria-describedby={undefined} {...returnFocus}>
           <Dialog.Title>Summary</Dialog.Title>
           {result && <p className="summary-of">{result.title}</p>}
           <fieldset className="mode-choice">

@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../../api/errors';
 import { FormAlert, TextField } from '../../components/Field';
+import { useDialogFocusReturn } from '../../components/dialog-focus';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useToast } from '../../components/Toasts';
 import { formError, submitWith, useZodForm } from '../../lib/form';
@@ -28,6 +29,7 @@ export function BulkTagDialog({ open, workspaceId, resourceIds, onClose, onDone 
   const form = useZodForm(BulkTagForm, { defaultValues: { add: '', remove: '' } });
   const tag = useTagResources(workspaceId);
   const toast = useToast();
+  const returnFocus = useDialogFocusReturn();
   const { errors, isSubmitting } = form.formState;
   const { reset } = form;
   useEffect(() => {
@@ -42,7 +44,7 @@ export function BulkTagDialog({ open, workspaceId, resourceIds, onClose, onDone 
     <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" aria-describedby={undefined}>
+        <Dialog.Content className="dialog" aria-describedby={undefined} {...returnFocus}>
           <Dialog.Title>Tag {plural(resourceIds.length, 'resource')}</Dialog.Title>
           <form className="form" onSubmit={(event) => void submit(event)}>
             <TextField label="Tags to add" hint="Separated by commas" {...form.register('add')} error={errors.add?.message} />
@@ -67,6 +69,7 @@ export function BulkMoveDialog({ open, workspaceId, resourceIds, onClose, onDone
   const form = useZodForm(BulkMoveForm, { defaultValues: { target: '' } });
   const move = useMoveResources(workspaceId);
   const toast = useToast();
+  const returnFocus = useDialogFocusReturn();
   const { errors, isSubmitting } = form.formState;
   const { reset } = form;
   const firstOther = others[0]?.id ?? '';
@@ -84,7 +87,7 @@ export function BulkMoveDialog({ open, workspaceId, resourceIds, onClose, onDone
     <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" aria-describedby={undefined}>
+        <Dialog.Content className="dialog" aria-describedby={undefined} {...returnFocus}>
           <Dialog.Title>Move {plural(resourceIds.length, 'resource')}</Dialog.Title>
           {workspaces.isPending && <p role="status">Loading your workspaces…</p>}
           {workspaces.isError && (

@@ -2,6 +2,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { describeError } from '../../api/errors';
+import { useDialogFocusReturn } from '../../components/dialog-focus';
 
 export function ConfirmDialog({
   open,
@@ -24,11 +25,12 @@ export function ConfirmDialog({
   confirmLabel?: string;
   pendingLabel?: string;
 }) {
+  const returnFocus = useDialogFocusReturn();
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && onCancel()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" role="alertdialog">
+        <Dialog.Content className="dialog" role="alertdialog" {...returnFocus}>
           <Dialog.Title>{title}</Dialog.Title>
           <Dialog.Description>{children}</Dialog.Description>
           {error != null && (

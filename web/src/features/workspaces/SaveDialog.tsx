@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { ApiError, describeError } from '../../api/errors';
 import { TextField } from '../../components/Field';
 import { useToast } from '../../components/Toasts';
+import { useDialogFocusReturn } from '../../components/dialog-focus';
 import type { SearchResult } from '../../api/types';
 import { useAddResource, useCreateWorkspace, useWorkspaces, type NewResource } from './use-workspaces';
 import '../features.css';
@@ -50,6 +51,7 @@ export function SaveDialog({ result, onClose, onSaved }: { result: SearchResult 
   const { reset: resetAddResource } = addResource;
   const { reset: resetCreateWorkspace } = createWorkspace;
   const toast = useToast();
+  const returnFocus = useDialogFocusReturn();
   const form = useZodForm(SaveToWorkspaceForm, { defaultValues: { workspace: '', newName: '' } });
   const [choice, newName] = useWatch({ control: form.control, name: ['workspace', 'newName'] });
   const [saved, setSaved] = useState<{ id: string; name: string } | null>(null);
@@ -101,7 +103,7 @@ export function SaveDialog({ result, onClose, onSaved }: { result: SearchResult 
     <Dialog.Root open={result !== null} onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" aria-describedby={undefined}>
+        <Dialog.Content className="dialog" aria-describedby={undefined} {...returnFocus}>
           <Dialog.Title>Save to a workspace</Dialog.Title>
           {result && <p className="summary-of">{result.title}</p>}
           {workspaces.isPending && <p role="status">Loading your workspaces…</p>}

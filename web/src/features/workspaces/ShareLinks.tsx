@@ -81,8 +81,13 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
 export function ShareLinks({ workspaceId }: { workspaceId: string }) {
   const links = useShareLinks(workspaceId);
   const create = useCreateShareLink(workspaceId);
+  const toast = useToast();
   const form = useZodForm(ShareLinkForm, { defaultValues: { expiresInDays: 7 } });
-  const submit = submitWith(form, [], ({ expiresInDays }) => create.mutateAsync(expiresInDays));
+  // The focus stays on Share (SubmitButton is never disabled under it); the toast announces the new link.
+  const submit = submitWith(form, [], async ({ expiresInDays }) => {
+    await create.mutateAsync(expiresInDays);
+    toast(`Share link created, valid for ${expiresInDays} day${expiresInDays === 1 ? '' : 's'}: copy it from the list below`);
+  });
   const failed = formError(form);
   return (
     <section aria-labelledby="share-heading" className="card">

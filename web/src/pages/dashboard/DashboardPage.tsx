@@ -4,7 +4,7 @@
  * and Save. The first page shows each provider's results as they arrive, merged in place. Everything
  * the page shows follows from the URL (see search-state.ts).
  */
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
@@ -38,7 +38,17 @@ const SaveDialog = lazy(() => import('../../features/workspaces/SaveDialog').the
 
 const SORT_LABELS: Record<Sort, string> = { relevance: 'Relevance', date: 'Newest first', citations: 'Most cited' };
 
-export function DashboardPage() {
+/**
+ * The front page (pages/home/FrontPage.tsx) is this page for a visitor: its own title, heading and
+ * introduction, and its own Save (which asks them to sign in).
+ */
+export interface SearchPageVariant {
+  title: string;
+  intro: ReactNode;
+  onSave: (result: SearchResult) => void;
+}
+
+export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {}) {
   const [params, setParams] = useSearchParams();
   const state = readSearchState(params);
   const form = useZodForm(SearchForm, { defaultValues: { q: state.q } });
@@ -93,7 +103,8 @@ export function DashboardPage() {
             : `${noSourceAnswered(reply.providers) ? 'No source answered' : 'No results'} for “${reply.query}”.`
         }`;
   return (
-    <Page title={state.q ? `${state.q} – Search` : 'Search'} heading="Search">
+    <Page title={state.q ? `${state.q} – Search` : (variant?.title ?? 'Search')} heading={variant?.title ?? 'Search'}>
+      {variant?.intro}
       <form role="search" className="search-form" onSubmit={(event) => void submit(event)}>
         <label htmlFor="search-query" className="visually-hidden">
           Search
@@ -139,7 +150,7 @@ export function DashboardPage() {
           {current && !streaming && <SourcesNotice reply={current} onRetry={retry} />}
           <div className="results">
             {reply.results.map((result) => (
-              <ResultCard key={keyOf(result)} result={result} onSummarize={setSummarizing} onSave={setSaving} />
+              <ResultCard key={keyOf(result)} result={result} onSummarize={setSummarizing} onSave={variant?.onSave ?? setSaving} />
             ))}
           </div>
           {(state.page > 1 || reply.hasMore) && (
@@ -159,7 +170,7 @@ export function DashboardPage() {
       )}
       <Suspense fallback={null}>
         <SummaryDialog result={summarizing} onClose={() => setSummarizing(null)} onServerError={onServerError} />
-        <SaveDialog result={saving} onClose={() => setSaving(null)} onSaved={markSaved} />
+        {!variant && <SaveDialog result={saving} onClose={() => setSaving(null)} onSaved={markSaved} />}
       </Suspense>
     </Page>
   );

@@ -5,7 +5,7 @@
  * (features/account).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { useWatch } from 'react-hook-form';
 import { api, multipartBody, unwrap } from '../../api/client';
 import { describeError } from '../../api/errors';
@@ -14,6 +14,7 @@ import { useDraftField } from '../../app/drafts';
 import { PROFILE_KEY, useProfile, type Profile } from '../../app/profile';
 import { SESSION_KEY } from '../../app/session';
 import { THEMES, useTheme } from '../../app/theme';
+import { Avatar } from '../../components/Avatar';
 import { AccountSection } from '../../features/account/AccountSection';
 import { FormAlert, TextAreaField, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
@@ -87,8 +88,12 @@ function AvatarForm({ profile }: { profile: Profile }) {
   const form = useZodForm(AvatarSchema, { mode: 'onChange' });
   const [preview, setPreview] = useState<string | null>(null);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+  // The file chosen last: a slower decode of an earlier one must not show its preview.
+  const chosenLast = useRef<File | null>(null);
   const upload = useMutation({
     mutationFn: async (chosen: File) => unwrap(api.POST('/api/profile/avatar', { body: { file: chosen }, bodySerializer: multipartBody })),
+    // Refused by the server: the previous avatar stays, the reason is at the field (submitWith).
+    onError: () => setPreview(null),
     onSuccess: async (reply) => {
       queryClient.setQueryData(PROFILE_KEY, reply.profile);
       await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
@@ -97,9 +102,26 @@ function AvatarForm({ profile }: { profile: Profile }) {
       toast('Avatar updated');
     },
   });
+  // A preview only of an image the browser could draw: a file that claims to be a PNG and is not would
+  // show a broken picture, so it is refused here, saying why, and the current avatar stays.
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
-    const chosen = event.target.files?.[0];
-    setPreview(chosen && !avatarProblem(chosen) ? URL.createObjectURL(chosen) : null);
+    const chosen = event.target.files?.[0] ?? null;
+    chosenLast.current = chosen;
+    setPreview(null);
+    if (!chosen || avatarProblem(chosen)) return;
+    const url = URL.createObjectURL(chosen);
+    const image = new Image();
+    image.src = url;
+    image.decode().then(
+      () => {
+        if (chosenLast.current === chosen) setPreview(url);
+        else URL.revokeObjectURL(url);
+      },
+      () => {
+        URL.revokeObjectURL(url);
+        if (chosenLast.current === chosen) form.setError('file', { type: 'decode', message: 'This file could not be read as an image. Choose a JPG, PNG or WebP picture.' });
+      },
+    );
   };
   const submit = submitWith(form, { allAt: 'file' }, ({ file }) => upload.mutateAsync(file));
   const error = form.formState.errors.file?.message;
@@ -108,13 +130,7 @@ function AvatarForm({ profile }: { profile: Profile }) {
     <form className="form card" aria-labelledby="profile-avatar" onSubmit={(event) => void submit(event)}>
       <h2 id="profile-avatar">Profile picture</h2>
       <div className="avatar-row">
-        {shown ? (
-          <img className="avatar" src={shown} alt={preview ? 'Preview of the new avatar' : 'Your avatar'} width={96} height={96} />
-        ) : (
-          <div className="avatar avatar-empty" aria-hidden="true">
-            {(profile.displayName ?? '?').slice(0, 1).toUpperCase()}
-          </div>
-        )}
+        <Avatar src={shown} name={profile.displayName} alt={preview ? 'Preview of the new avatar' : 'Your avatar'} size="large" decorative={!shown} />
         <div className={`field${error ? ' field-invalid' : ''}`}>
           <label htmlFor={inputId}>Avatar</label>
           <input
