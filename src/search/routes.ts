@@ -10,7 +10,7 @@ import { parseIdentifier } from './identifiers.js';
 import { lookupResource, LookupUnavailableError } from './lookup.js';
 import { presentProviderStatus, presentSearchResult } from './presenters.js';
 import { describeProviders, parseProviderSelection } from './registry.js';
-import { LookupQuery, LookupResponse, ProvidersResponse, SearchQuery, SearchResponse } from './schemas.js';
+import { LookupQuery, LookupResponse, ProvidersResponse, SearchQuery, SearchResponse, searchFiltersOf } from './schemas.js';
 import { searchProviders } from './search.js';
 import type { SearchService } from './service.js';
 
@@ -69,6 +69,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
         query: request.query.q,
         providers: selection.ids.map((id) => search.providers[id]),
         sort: request.query.sort,
+        filters: searchFiltersOf(request.query),
         offset: request.query.offset,
         limit: request.query.limit,
         deadlineMs: config.providers.timeoutMs,
