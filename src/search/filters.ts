@@ -85,7 +85,7 @@ function foldForMatch(text: string): string {
 }
 
 /** Whether a (merged) record meets every filter; a record whose year is unknown fails a year range. */
-export function matchesFilters(record: SearchRecord, filters: SearchFilters): boolean {
+function matchesFilters(record: SearchRecord, filters: SearchFilters): boolean {
   if (filters.yearFrom !== undefined && (record.year === null || record.year < filters.yearFrom)) return false;
   if (filters.yearTo !== undefined && (record.year === null || record.year > filters.yearTo)) return false;
   if (filters.hasPdf && !record.pdfUrl) return false;

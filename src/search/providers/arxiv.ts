@@ -39,7 +39,7 @@ export function toArxivSearchQuery(query: string): string {
  * The `search_query` with the filters arXiv supports: a year range as `submittedDate:[YYYYMMDDHHMM TO …]`
  * (both ends are required; an open end is arXiv's first year or 9999).
  */
-export function toArxivFilteredQuery(query: string, filters: SearchFilters = {}): string {
+function toArxivFilteredQuery(query: string, filters: SearchFilters = {}): string {
   const searchQuery = toArxivSearchQuery(query);
   if (!searchQuery || (filters.yearFrom === undefined && filters.yearTo === undefined)) return searchQuery;
   return `${searchQuery} AND submittedDate:[${filters.yearFrom ?? 1991}01010000 TO ${filters.yearTo ?? 9999}12312359]`;

@@ -42,7 +42,7 @@ const CROSSREF_TYPES: Partial<Record<ResultType, string[]>> = {
 };
 
 /** Crossref's `filter` (`from-pub-date`, `until-pub-date`, `has-full-text`, `type`) and `query.container-title` for the venue. */
-export function crossrefFilterParams(filters: SearchFilters = {}): { filter?: string; 'query.container-title'?: string } {
+function crossrefFilterParams(filters: SearchFilters = {}): { filter?: string; 'query.container-title'?: string } {
   const parts: string[] = [];
   if (filters.yearFrom !== undefined) parts.push(`from-pub-date:${filters.yearFrom}`);
   if (filters.yearTo !== undefined) parts.push(`until-pub-date:${filters.yearTo}`);

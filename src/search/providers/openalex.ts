@@ -112,7 +112,7 @@ const OPENALEX_TYPES: Partial<Record<ResultType, string>> = {
 };
 
 /** OpenAlex's `filter`: `from_publication_date`, `to_publication_date`, `is_oa` and `type`; undefined without filters. */
-export function openalexFilterParam(filters: SearchFilters = {}): string | undefined {
+function openalexFilterParam(filters: SearchFilters = {}): string | undefined {
   const parts: string[] = [];
   if (filters.yearFrom !== undefined) parts.push(`from_publication_date:${filters.yearFrom}-01-01`);
   if (filters.yearTo !== undefined) parts.push(`to_publication_date:${filters.yearTo}-12-31`);

@@ -250,7 +250,7 @@ function inSearchOrder(records: SearchRecord[], ids: string[]): SearchRecord[] {
  * The esearch `term` with the filters PubMed supports: publication years as `YYYY:YYYY[dp]`, free full
  * text as `free full text[sb]`, the venue as `"…"[journal]` (title, abbreviation or ISSN).
  */
-export function toPubmedTerm(query: string, filters: SearchFilters = {}): string {
+function toPubmedTerm(query: string, filters: SearchFilters = {}): string {
   const clauses: string[] = [];
   if (filters.yearFrom !== undefined || filters.yearTo !== undefined) clauses.push(`${filters.yearFrom ?? 1000}:${filters.yearTo ?? 9999}[dp]`);
   if (filters.hasPdf) clauses.push('free full text[sb]');

@@ -70,7 +70,7 @@ const SEMANTICSCHOLAR_TYPES: Partial<Record<ResultType, string>> = {
  * The Graph API's filter parameters: `year` (`2019-2021`, `2019-`, `-2021`), `publicationTypes`, `venue`,
  * and `openAccessPdf`, a parameter without a value (added to the address by the caller).
  */
-export function semanticScholarFilterParams(filters: SearchFilters = {}): { year?: string; publicationTypes?: string; venue?: string } {
+function semanticScholarFilterParams(filters: SearchFilters = {}): { year?: string; publicationTypes?: string; venue?: string } {
   const year = filters.yearFrom !== undefined || filters.yearTo !== undefined ? `${filters.yearFrom ?? ''}-${filters.yearTo ?? ''}` : undefined;
   const publicationTypes = filters.type && SEMANTICSCHOLAR_TYPES[filters.type];
   return {

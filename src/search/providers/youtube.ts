@@ -116,7 +116,7 @@ function failForYoutubeError(response: OutboundResponse): never {
 }
 
 /** `publishedAfter` / `publishedBefore` (RFC 3339) for a year range. */
-export function youtubeDateParams(filters: SearchFilters = {}): { publishedAfter?: string; publishedBefore?: string } {
+function youtubeDateParams(filters: SearchFilters = {}): { publishedAfter?: string; publishedBefore?: string } {
   return {
     ...(filters.yearFrom !== undefined ? { publishedAfter: `${String(filters.yearFrom).padStart(4, '0')}-01-01T00:00:00Z` } : {}),
     ...(filters.yearTo !== undefined ? { publishedBefore: `${String(filters.yearTo + 1).padStart(4, '0')}-01-01T00:00:00Z` } : {}),

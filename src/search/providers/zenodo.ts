@@ -68,7 +68,7 @@ const ZENODO_TYPES: Partial<Record<ResultType, { type: string; subtype?: string 
 };
 
 /** `q` with a `publication_date:[… TO …]` range (`*` for an open end), and the `type`/`subtype` parameters. */
-export function zenodoSearchParams(query: string, filters: SearchFilters = {}): { q: string; type?: string; subtype?: string } {
+function zenodoSearchParams(query: string, filters: SearchFilters = {}): { q: string; type?: string; subtype?: string } {
   const escaped = toZenodoQuery(query);
   const ranged =
     filters.yearFrom !== undefined || filters.yearTo !== undefined
