@@ -3,7 +3,7 @@ import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { queries } from '../../api/client';
 import type { components } from '../../api/schema';
-import { PAGE_SIZE, type SearchResult, type SearchState } from './search-state';
+import { apiFilters, PAGE_SIZE, type SearchResult, type SearchState } from './search-state';
 
 type SearchReply = components['schemas']['SearchReply'];
 /** Where a result is kept: a workspace and the resource saved there. */
@@ -16,6 +16,7 @@ export function useSearchResults(state: SearchState) {
     offset: (state.page - 1) * PAGE_SIZE,
     sort: state.sort,
     ...(state.providers ? { providers: state.providers.join(',') } : {}),
+    ...apiFilters(state.filters),
   };
   return queries.useQuery('get', '/api/search', { params: { query } }, { enabled: state.q.length > 0, placeholderData: keepPreviousData, staleTime: 5 * 60_000 });
 }

@@ -10,8 +10,10 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { Page } from '../../components/Page';
 import { SortSelect } from '../../components/SortSelect';
 import { ResultCard } from '../../features/search/ResultCard';
+import { SearchFiltersBar } from '../../features/search/SearchFiltersBar';
 import {
   describeProviderStatus,
+  hasActiveFilters,
   MAX_QUERY_LENGTH,
   PAGE_SIZE,
   PROVIDER_NAMES,
@@ -115,6 +117,8 @@ export function DashboardPage() {
         </div>
       </div>
 
+      <SearchFiltersBar filters={state.filters} onApply={(filters) => go({ filters })} />
+
       {summaryError && (
         <div className="form-alert" role="alert">
           <p>The summary failed: {summaryError}</p>
@@ -134,7 +138,7 @@ export function DashboardPage() {
             {reply.total === 0 ? `No results for “${reply.query}”.` : `${reply.total} result${reply.total === 1 ? '' : 's'} for “${reply.query}” (${(reply.took / 1000).toFixed(1)} s)`}
           </p>
           {reply.total === 0 && (
-            <EmptyState title="Nothing found">Try other words, another sort, or more sources{reply.providers.some((status) => status.status !== 'ok') ? ' (some sources did not answer: see above)' : ''}.</EmptyState>
+            <EmptyState title="Nothing found">Try other words{hasActiveFilters(state.filters) ? ', fewer filters' : ''}, another sort, or more sources{reply.providers.some((status) => status.status !== 'ok') ? ' (some sources did not answer: see above)' : ''}.</EmptyState>
           )}
           <div className="results">
             {reply.results.map((result) => (
