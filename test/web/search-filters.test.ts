@@ -43,7 +43,13 @@ const SIZES = [
 ] as const;
 const OVERFLOW = '({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })';
 const THEME_IN_USE = 'document.documentElement.dataset.theme';
-/** The text of the elements the focused... the Filters button's description points at. */
+/** The focused element's text, and whether it shows a focus ring (:focus-visible with an outline of 2 px or more). */
+const FOCUSED = `(() => {
+  const element = document.activeElement;
+  const style = getComputedStyle(element);
+  return { text: (element.textContent ?? '').trim(), visible: element.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 };
+})()`;
+/** The text of the elements the Filters button's description points at. */
 const DESCRIPTION_OF = (name: string) =>
   `(() => { const button = [...document.querySelectorAll('button')].find((b) => b.textContent.startsWith(${JSON.stringify(name)})); return (button.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '); })()`;
 
@@ -132,12 +138,18 @@ describe.skipIf(webSkipReason)('search filters and result facts (Chromium)', { t
     expect(await form.getByLabel('To year').getAttribute('aria-invalid')).toBe('true');
     expect(new URL(page.url()).searchParams.has('yearFrom')).toBe(false);
 
+    // By keyboard: the fields, the checkbox and Apply; focus then returns to the Filters button, visibly.
     await form.getByLabel('From year').fill('2023');
     await form.getByLabel('To year').fill('');
     await form.getByLabel('Type').selectOption({ label: 'Article' });
-    await form.getByLabel('Only with a free PDF').check();
-    await form.getByRole('button', { name: 'Apply filters' }).click();
+    await form.getByLabel('Venue').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    expect(await form.getByLabel('Only with a free PDF').isChecked()).toBe(true);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.searchParams.get('yearFrom') === '2023');
+    await expect.poll(() => page.evaluate<{ text: string; visible: boolean }>(FOCUSED)).toEqual({ text: 'Filters (3)', visible: true });
     const params = new URL(page.url()).searchParams;
     expect(Object.fromEntries(params)).toEqual({ q: QUERY, yearFrom: '2023', type: 'article', hasPdf: 'true' });
     await expect.poll(() => results().getByRole('article').count()).toBe(1);

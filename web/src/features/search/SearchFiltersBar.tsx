@@ -4,7 +4,7 @@
  * described by it, so a screen reader hears them too) with "Clear filters". Applied filters live in the
  * URL like the query (search-state.ts), so back/forward restore them.
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { TextField } from '../../components/Field';
 import { useZodForm } from '../../lib/form';
 import { SearchFilterForm } from './schemas';
@@ -25,6 +25,7 @@ export function SearchFiltersBar({ filters, onApply }: { filters: SearchFilters;
   const summaryId = useId();
   const typeId = useId();
   const [open, setOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
   const form = useZodForm(SearchFilterForm, { defaultValues: formValuesOf(filters) });
   const { errors } = form.formState;
   const { reset } = form;
@@ -44,11 +45,13 @@ export function SearchFiltersBar({ filters, onApply }: { filters: SearchFilters;
       venue: values.venue,
     });
     setOpen(false);
+    // The panel closes under the focused Apply button: focus goes back to what opened it, not to <body>.
+    toggleRef.current?.focus();
   });
   return (
     <div className="search-filters">
       <div className="search-filters-bar">
-        <button type="button" className="button" aria-expanded={open} aria-controls={panelId} aria-describedby={summaryId} onClick={() => setOpen((was) => !was)}>
+        <button ref={toggleRef} type="button" className="button" aria-expanded={open} aria-controls={panelId} aria-describedby={summaryId} onClick={() => setOpen((was) => !was)}>
           Filters{active.length > 0 ? ` (${active.length})` : ''}
         </button>
         <p id={summaryId} className="search-filters-summary">
