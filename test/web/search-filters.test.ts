@@ -5,7 +5,8 @@
  * "Filters" disclosure, applies year, type and PDF filters kept in the URL (back/forward restore them),
  * says the active filters in a sentence the button is described by, and clears them; a range the wrong
  * way round is refused at its field. A result says its date as the profile's language (en-IN) writes it,
- * its type in words, and nothing rather than "0 citations" when the count is unknown (arXiv). Every state
+ * its type in words, and nothing rather than "0 citations" when the count is unknown (arXiv); analytics'
+ * "Last searched" follows the language too. Every state
  * passes axe and scrolls nothing sideways, in light and dark at 360 and 1440 px.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -183,5 +184,15 @@ describe.skipIf(webSkipReason)('search filters and result facts (Chromium)', { t
     expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ q: QUERY });
     await expect.poll(() => results().getByRole('article').count()).toBe(unfiltered);
     expect(await page.getByRole('button', { name: 'Clear filters' }).count()).toBe(0);
+  });
+
+  it('writes when a query was last searched as the profile’s language does (analytics)', async () => {
+    await page.goto('/analytics');
+    const row = page.getByRole('table', { name: /Top queries/ }).getByRole('row').filter({ hasText: QUERY });
+    await row.waitFor();
+    const when = row.locator('time');
+    expect(await when.getAttribute('datetime')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    // en-IN: day, month, year ("27 Nov 2026, 6:19 pm"), not the browser's en-US ("11/27/2026, 6:19:00 PM").
+    expect(await when.textContent()).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2}/);
   });
 });

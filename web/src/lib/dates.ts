@@ -35,3 +35,14 @@ export function formatDay(timestamp: string, locale: string | undefined): string
     return date.toLocaleDateString();
   }
 }
+
+/** A moment (`expiresAt`, `lastSearched`) as date and time, in the reader's time zone and the locale's words. */
+export function formatDateTime(timestamp: string, locale: string | undefined): string {
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return timestamp;
+  try {
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  } catch {
+    return date.toLocaleString();
+  }
+}
