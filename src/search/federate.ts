@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import { SEARCH_PROVIDER_DEFAULTS } from '../config.js';
 import { describeError } from '../platform/error-causes.js';
+import { filtersKey, hasFilters } from './filters.js';
+import type { SearchFilters } from './filters.js';
 import { ProviderError, isProviderError } from './provider-error.js';
 import { plainTextRecord } from './plain-text.js';
 import type { ProviderAnswerCache, ProviderId, ProviderSearchAnswer, SearchProvider, SearchRecord } from './types.js';
@@ -36,6 +38,8 @@ export interface FederatedSearchOptions {
   providers: SearchProvider[];
   query: string;
   perProviderLimit: number;
+  /** Sent to each provider (see `ProviderSearchOptions.filters`) and part of the cache key. */
+  filters?: SearchFilters;
   /** Each provider's deadline in ms (default: the configured default, SEARCH_PROVIDER_TIMEOUT_MS). */
   deadlineMs?: number;
   /** Per-provider deadlines that override `deadlineMs`. */
@@ -82,9 +86,12 @@ interface ProviderOutcome {
   records: SearchRecord[];
 }
 
-/** Cache key of one provider's answer: provider, limit and the query with its whitespace normalised. */
-function providerAnswerCacheKey(provider: ProviderId, query: string, limit: number): string {
-  const digest = createHash('sha256').update(query.trim().replace(/\s+/g, ' ')).digest('base64url');
+/** Cache key of one provider's answer: provider, limit, the query with its whitespace normalised, and the filters. */
+function providerAnswerCacheKey(provider: ProviderId, query: string, limit: number, filters?: SearchFilters): string {
+  const hash = createHash('sha256').update(query.trim().replace(/\s+/g, ' '));
+  // Unfiltered keys stay as they were, so that existing cache entries keep serving.
+  if (hasFilters(filters)) hash.update(`\u0000${filtersKey(filters)}`);
+  const digest = hash.digest('base64url');
   return `search:${CACHE_KEY_VERSION}:${provider}:${limit}:${digest}`;
 }
 
@@ -134,7 +141,7 @@ async function askProvider(
 
   const deadlineMs = options.providerDeadlinesMs?.[provider.id] ?? options.deadlineMs ?? SEARCH_PROVIDER_DEFAULTS.timeoutMs;
   const deadlineAt = startedAt + deadlineMs;
-  const cacheKey = providerAnswerCacheKey(provider.id, options.query, options.perProviderLimit);
+  const cacheKey = providerAnswerCacheKey(provider.id, options.query, options.perProviderLimit, options.filters);
 
   const cached = options.cache ? await readCachedAnswer(options.cache, cacheKey) : null;
   if (cached) {
@@ -202,6 +209,7 @@ function runWithDeadline(
     limit: options.perProviderLimit,
     signal: controller.signal,
     deadlineAt,
+    ...(hasFilters(options.filters) ? { filters: options.filters } : {}),
   });
   // A late rejection after the deadline won the race must not surface as unhandled.
   search.catch(() => undefined);

@@ -14,7 +14,7 @@ export function presentSearchResult(record: SearchRecord): z.infer<typeof Search
     url: record.url,
     provider: record.provider,
     publishedDate: record.publishedDate,
-    citations: record.citations,
+    citations: record.citationsKnown ? record.citations : null,
     score: Math.round(record.score * 10_000) / 10_000,
     sources: record.sources,
     ...(record.doi ? { doi: record.doi } : {}),

@@ -40,7 +40,7 @@ interface ResultBody {
   url: string;
   provider: string;
   publishedDate: string | null;
-  citations: number;
+  citations: number | null;
   score: number;
   sources: string[];
   doi?: string;
@@ -116,7 +116,11 @@ describe('search routes', () => {
       const byCitations = (await t.app.inject({ method: 'GET', url: '/api/search?q=sort%20probe&sort=citations&limit=100' })).json<{ results: ResultBody[] }>().results;
       const counts = byCitations.map((r) => r.citations);
       expect(counts[0]).toBeGreaterThan(0);
-      expect([...counts].sort((a, b) => b - a)).toEqual(counts);
+      const firstUnknown = counts.indexOf(null);
+      expect(firstUnknown).toBeGreaterThan(0);
+      expect(counts.slice(firstUnknown).every((count) => count === null)).toBe(true);
+      const knownCounts = counts.slice(0, firstUnknown) as number[];
+      expect([...knownCounts].sort((a, b) => b - a)).toEqual(knownCounts);
     });
 
     it('records each search for analytics, after the reply has been sent', async () => {
@@ -134,6 +138,38 @@ describe('search routes', () => {
           { query: 'Analytics  Probe', normalizedQuery: 'analytics probe', providers: ['crossref', 'zenodo'], resultCount: body.total },
         ]);
       });
+    });
+
+    it('says null, not 0, for a citation count no source knows (arXiv publishes none)', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/search?q=unknown%20citations&providers=arxiv,crossref' });
+      expect(res.statusCode).toBe(200);
+      const results = res.json<{ results: ResultBody[] }>().results;
+      const preprint = results.find((r) => r.id === 'arxiv:2202.12139v1');
+      expect(preprint).toBeDefined();
+      expect(preprint?.citations).toBeNull();
+      // The fixture's is-referenced-by-count: a known count stays a number.
+      expect(results.find((r) => r.provider === 'crossref')?.citations).toBe(232);
+    });
+
+    it('filters by year, PDF, type and venue, and refuses a bad filter naming it', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/search?q=filter%20probe&yearFrom=2023&type=article&hasPdf=true&venue=nature%20machine' });
+      expect(res.statusCode).toBe(200);
+      const body = res.json<{ results: Array<ResultBody & { venue?: string; pdfUrl?: string }>; total: number }>();
+      expect(body.results.map((r) => r.id)).toEqual(['crossref:10.1038/s42256-024-00832-8']);
+      expect(body.total).toBe(1);
+      const refused = [
+        ['yearFrom=2022&yearTo=2020', 'yearTo'],
+        ['yearFrom=20x0', 'yearFrom'],
+        ['yearTo=99999', 'yearTo'],
+        ['type=poem', 'type'],
+        ['hasPdf=yes', 'hasPdf'],
+        [`venue=${'v'.repeat(201)}`, 'venue'],
+      ] as const;
+      for (const [query, field] of refused) {
+        const bad = await t.app.inject({ method: 'GET', url: `/api/search?q=x&${query}` });
+        expect(bad.statusCode, query).toBe(400);
+        expect(bad.json<{ error: { details: { field: string } } }>().error.details.field, query).toBe(field);
+      }
     });
 
     it('asks only the selected providers (and accepts "semantic")', async () => {

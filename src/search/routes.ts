@@ -14,7 +14,7 @@ import { lookupResource, LookupUnavailableError } from './lookup.js';
 import { isNewSearch } from './new-search.js';
 import { presentProviderStatus, presentSearchResult, presentStreamError } from './presenters.js';
 import { describeProviders, parseProviderSelection } from './registry.js';
-import { LookupQuery, LookupResponse, ProvidersResponse, SearchEventStream, SearchQuery, SearchResponse, StreamHeaders } from './schemas.js';
+import { LookupQuery, LookupResponse, ProvidersResponse, SearchEventStream, SearchQuery, SearchResponse, searchFiltersOf, StreamHeaders } from './schemas.js';
 import { searchProviders, type SearchReply } from './search.js';
 import type { SearchService } from './service.js';
 
@@ -100,6 +100,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       query: query.q,
       providers: selection.ids.map((id) => search.providers[id]),
       sort: query.sort,
+      filters: searchFiltersOf(query),
       offset: query.offset,
       limit: query.limit,
       deadlineMs: config.providers.timeoutMs,

@@ -1,14 +1,56 @@
 /** Request and response schemas of the search routes (docs/design.md, Search providers). */
 import { z } from 'zod';
+import { RESULT_TYPES } from './filters.js';
+import type { SearchFilters } from './filters.js';
 import { PROVIDER_IDS } from './types.js';
 
-export const SearchQuery = z.object({
-  q: z.string().trim().min(1, 'must be 1-500 characters').max(500, 'must be 1-500 characters'),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).max(10_000).default(0),
-  sort: z.enum(['relevance', 'date', 'citations']).default('relevance'),
-  providers: z.string().max(200).optional().describe('Comma-separated provider ids (`semantic` is accepted for `semanticscholar`); all enabled ones when absent'),
-});
+const VENUE_MAX = 200;
+const Year = z.coerce.number().int('must be a whole year').min(1000, 'must be a year from 1000 to 9999').max(9999, 'must be a year from 1000 to 9999');
+
+/**
+ * `GET /api/search`'s parameters, filters included (filters.ts). Any route that searches the providers
+ * takes this schema and hands `searchFiltersOf(query)` to `searchProviders`.
+ */
+export const SearchQuery = z
+  .object({
+    q: z.string().trim().min(1, 'must be 1-500 characters').max(500, 'must be 1-500 characters'),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    offset: z.coerce.number().int().min(0).max(10_000).default(0),
+    sort: z.enum(['relevance', 'date', 'citations']).default('relevance'),
+    providers: z.string().max(200).optional().describe('Comma-separated provider ids (`semantic` is accepted for `semanticscholar`); all enabled ones when absent'),
+    yearFrom: Year.optional().describe('Only works published in or after this year (a work whose year is unknown is left out)'),
+    yearTo: Year.optional().describe('Only works published in or before this year (a work whose year is unknown is left out)'),
+    hasPdf: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('true: only works with a freely readable PDF (open access); false or absent: any'),
+    type: z
+      .enum(RESULT_TYPES)
+      .optional()
+      .describe('Only works of this kind; every provider type maps onto one (docs/api.md, Search filters)'),
+    venue: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(VENUE_MAX, `must be at most ${VENUE_MAX} characters`)
+      .optional()
+      .describe('Only works whose venue (journal, conference, repository) contains these words, ignoring case and accents'),
+  })
+  .refine((query) => query.yearFrom === undefined || query.yearTo === undefined || query.yearFrom <= query.yearTo, {
+    path: ['yearTo'],
+    message: 'must not be before yearFrom',
+  });
+
+/** The filters of a validated search query, only those set. */
+export function searchFiltersOf(query: z.infer<typeof SearchQuery>): SearchFilters {
+  return {
+    ...(query.yearFrom !== undefined ? { yearFrom: query.yearFrom } : {}),
+    ...(query.yearTo !== undefined ? { yearTo: query.yearTo } : {}),
+    ...(query.hasPdf === 'true' ? { hasPdf: true } : {}),
+    ...(query.type ? { type: query.type } : {}),
+    ...(query.venue ? { venue: query.venue } : {}),
+  };
+}
 
 const ProviderIdSchema = z.enum(PROVIDER_IDS);
 
@@ -20,7 +62,7 @@ export const SearchResultSchema = z.object({
   url: z.string(),
   provider: ProviderIdSchema,
   publishedDate: z.string().nullable().describe('ISO 8601 date at the precision known: YYYY-MM-DD, YYYY-MM or YYYY; null when unknown'),
-  citations: z.number().int(),
+  citations: z.number().int().nullable().describe('How many works cite this one, as the provider counts; null when unknown (arXiv, PubMed, Zenodo and YouTube publish no count), never 0 for unknown'),
   score: z.number().min(0).max(1),
   sources: z.array(ProviderIdSchema),
   doi: z.string().optional(),
@@ -28,7 +70,7 @@ export const SearchResultSchema = z.object({
   pmid: z.string().optional(),
   pdfUrl: z.string().optional(),
   venue: z.string().optional(),
-  type: z.string().optional(),
+  type: z.string().optional().describe("The provider's own type (`journal-article`, `JournalArticle`, `preprint`, `dataset`, ...)"),
   inLibrary: z
     .array(z.object({ workspaceId: z.uuid(), workspaceName: z.string(), resourceId: z.uuid().describe("The saved resource's id") }))
     .optional()

@@ -3,6 +3,8 @@
  * sort and cut the requested page. The route validates parameters and presents the reply.
  */
 import { federatedSearch } from './federate.js';
+import { applyFilters } from './filters.js';
+import type { SearchFilters } from './filters.js';
 import type { ProviderFailureLog, ProviderStatus } from './federate.js';
 import { createRecordMerger } from './merge.js';
 import { createRecordScorer, paginate, sortRecords } from './rank.js';
@@ -14,6 +16,8 @@ export interface SearchRequest {
   /** The selected providers, in any order; disabled ones are reported as `disabled`. */
   providers: SearchProvider[];
   sort: SortOrder;
+  /** Sent to the providers that support them and applied to the merged list (filters.ts). */
+  filters?: SearchFilters;
   offset: number;
   limit: number;
   deadlineMs?: number;
@@ -57,8 +61,9 @@ export async function searchProviders(request: SearchRequest): Promise<SearchRep
   const startedAt = Date.now();
   const merger = createRecordMerger();
   const scorer = createRecordScorer(request.query);
+  // Filtered after merging: a provider that ignored a filter cannot let a non-matching work through.
   const rankedPage = (records: SearchRecord[], providers: ProviderStatus[]): SearchReply => ({
-    ...paginate(sortRecords(scorer.score(merger.merge(records)), request.sort), request.offset, request.limit),
+    ...paginate(sortRecords(scorer.score(applyFilters(merger.merge(records), request.filters)), request.sort), request.offset, request.limit),
     query: request.query,
     took: Date.now() - startedAt,
     providers,
@@ -79,6 +84,7 @@ export async function searchProviders(request: SearchRequest): Promise<SearchRep
     providers: request.providers,
     query: request.query,
     perProviderLimit: perProviderLimitFor(request.offset, request.limit),
+    filters: request.filters,
     deadlineMs: request.deadlineMs,
     providerDeadlinesMs: request.providerDeadlinesMs,
     cache: request.cache,

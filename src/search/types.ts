@@ -3,6 +3,7 @@
  * and the small interface every provider implements.
  */
 import type { Outbound } from '../platform/outbound.js';
+import type { SearchFilters } from './filters.js';
 import type { ProviderLimiter } from './provider-limiter.js';
 
 export const PROVIDER_IDS = [
@@ -70,6 +71,11 @@ export interface ProviderSearchOptions {
   signal?: AbortSignal;
   /** Epoch ms after which the provider must give up (request deadlines and retries respect it). */
   deadlineAt?: number;
+  /**
+   * The search's filters: a provider sends those its API supports natively; the merged list is filtered
+   * again afterwards (filters.ts), so a provider may ignore any of them.
+   */
+  filters?: SearchFilters;
 }
 
 export interface ProviderLookupOptions {

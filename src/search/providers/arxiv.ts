@@ -2,6 +2,7 @@
  * arXiv (preprint server): the Atom API at `<base>/query`. Both feed generations are read the same way
  * (namespace prefixes are dropped). Ids keep the version the API reports (`2005.14124v2`).
  */
+import type { SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
 import { collapseWhitespace, isoDateFromString, normaliseDoi, stripArxivVersion, yearOf } from '../text.js';
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
@@ -32,6 +33,16 @@ export function toArxivSearchQuery(query: string): string {
     .slice(0, MAX_QUERY_TERMS)
     .map((term) => `all:${term.replace(/[.'-]+$/, '')}`)
     .join(' AND ');
+}
+
+/**
+ * The `search_query` with the filters arXiv supports: a year range as `submittedDate:[YYYYMMDDHHMM TO …]`
+ * (both ends are required; an open end is arXiv's first year or 9999).
+ */
+function toArxivFilteredQuery(query: string, filters: SearchFilters = {}): string {
+  const searchQuery = toArxivSearchQuery(query);
+  if (!searchQuery || (filters.yearFrom === undefined && filters.yearTo === undefined)) return searchQuery;
+  return `${searchQuery} AND submittedDate:[${filters.yearFrom ?? 1991}01010000 TO ${filters.yearTo ?? 9999}12312359]`;
 }
 
 export function parseArxivFeed(xml: string): ArxivFeed {
@@ -108,9 +119,10 @@ export const createArxivProvider = defineProvider({
   rate: { requestsPerSecond: ARXIV_REQUESTS_PER_SECOND, maxConcurrency: 1 },
   accept: 'application/atom+xml',
 
-  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
-    const searchQuery = toArxivSearchQuery(query);
-    if (!searchQuery) return { records: [], total: 0 };
+  async search(api, query, { limit, signal, deadlineAt, filters }): Promise<ProviderSearchAnswer> {
+    const searchQuery = toArxivFilteredQuery(query, filters);
+    // arXiv holds preprints only: asking for another type needs no request.
+    if (!searchQuery || (filters?.type && filters.type !== 'preprint')) return { records: [], total: 0 };
     const { status, feed, response } = await fetchFeed(
       api,
       {

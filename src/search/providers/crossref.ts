@@ -2,6 +2,7 @@
  * Crossref (DOI registry): `/works?query=` and `/works/{doi}`. Titles are lists, abstracts are JATS XML,
  * dates are `date-parts`; an unknown DOI is a plain-text 404.
  */
+import type { ResultType, SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
 import {
   arxivIdFromDoi,
@@ -29,6 +30,29 @@ const SELECTED_FIELDS = [
   'DOI', 'title', 'author', 'abstract', 'published', 'published-print', 'published-online', 'issued',
   'created', 'is-referenced-by-count', 'URL', 'link', 'type', 'container-title', 'resource',
 ].join(',');
+
+/** Crossref's work types for each filter type (the same filter name repeated is an OR); none: not sent. */
+const CROSSREF_TYPES: Partial<Record<ResultType, string[]>> = {
+  article: ['journal-article'],
+  preprint: ['posted-content'],
+  book: ['book', 'monograph', 'edited-book', 'reference-book'],
+  chapter: ['book-chapter', 'book-section', 'book-part'],
+  conference: ['proceedings-article'],
+  dataset: ['dataset'],
+};
+
+/** Crossref's `filter` (`from-pub-date`, `until-pub-date`, `has-full-text`, `type`) and `query.container-title` for the venue. */
+function crossrefFilterParams(filters: SearchFilters = {}): { filter?: string; 'query.container-title'?: string } {
+  const parts: string[] = [];
+  if (filters.yearFrom !== undefined) parts.push(`from-pub-date:${filters.yearFrom}`);
+  if (filters.yearTo !== undefined) parts.push(`until-pub-date:${filters.yearTo}`);
+  if (filters.hasPdf) parts.push('has-full-text:true');
+  for (const type of (filters.type && CROSSREF_TYPES[filters.type]) || []) parts.push(`type:${type}`);
+  return {
+    ...(parts.length > 0 ? { filter: parts.join(',') } : {}),
+    ...(filters.venue ? { 'query.container-title': filters.venue } : {}),
+  };
+}
 
 export function crossrefWorkToRecord(work: Record<string, unknown>): SearchRecord | null {
   const doi = normaliseDoi(asString(work.DOI));
@@ -117,9 +141,10 @@ export const createCrossrefProvider = defineProvider({
   rate: ({ contactEmail }) => (contactEmail ? CROSSREF_POLITE_RATE : CROSSREF_PUBLIC_RATE),
   accept: 'application/json',
 
-  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+  async search(api, query, { limit, signal, deadlineAt, filters }): Promise<ProviderSearchAnswer> {
     const url = api.url('/works', {
       query,
+      ...crossrefFilterParams(filters),
       rows: Math.min(Math.max(1, limit), MAX_ROWS),
       select: SELECTED_FIELDS,
       mailto: api.contactEmail,

@@ -2,6 +2,7 @@
  * OpenAlex (open scholarly works index): `/works?search=` and `/works/{id}` (a W-id, `doi:…` or
  * `pmid:…`). Abstracts arrive as an inverted index (word → positions) and are rebuilt in word order.
  */
+import type { ResultType, SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
 import {
   arxivIdFromDoi,
@@ -101,6 +102,26 @@ export function openalexWorkToRecord(work: Record<string, unknown>): SearchRecor
   };
 }
 
+/** OpenAlex's work types for each filter type (`|` is an OR within a filter); none: not sent. */
+const OPENALEX_TYPES: Partial<Record<ResultType, string>> = {
+  article: 'article|review|letter|editorial',
+  preprint: 'preprint',
+  book: 'book',
+  chapter: 'book-chapter',
+  dataset: 'dataset',
+};
+
+/** OpenAlex's `filter`: `from_publication_date`, `to_publication_date`, `is_oa` and `type`; undefined without filters. */
+function openalexFilterParam(filters: SearchFilters = {}): string | undefined {
+  const parts: string[] = [];
+  if (filters.yearFrom !== undefined) parts.push(`from_publication_date:${filters.yearFrom}-01-01`);
+  if (filters.yearTo !== undefined) parts.push(`to_publication_date:${filters.yearTo}-12-31`);
+  if (filters.hasPdf) parts.push('is_oa:true');
+  const type = filters.type && OPENALEX_TYPES[filters.type];
+  if (type) parts.push(`type:${type}`);
+  return parts.length > 0 ? parts.join(',') : undefined;
+}
+
 /** The `/works/{id}` path segment for a native id: a W-id, `doi:…`, a DOI, or `pmid:…`. */
 export function openalexWorkPath(nativeId: string): string | null {
   const id = nativeId.trim();
@@ -120,9 +141,10 @@ export const createOpenalexProvider = defineProvider({
   rate: { requestsPerSecond: OPENALEX_REQUESTS_PER_SECOND, maxConcurrency: 5 },
   accept: 'application/json',
 
-  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+  async search(api, query, { limit, signal, deadlineAt, filters }): Promise<ProviderSearchAnswer> {
     const url = api.url('/works', {
       search: query,
+      filter: openalexFilterParam(filters),
       'per-page': Math.min(Math.max(1, limit), MAX_PER_PAGE),
       select: SELECTED_FIELDS,
       mailto: api.contactEmail,

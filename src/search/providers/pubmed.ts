@@ -3,6 +3,7 @@
  * then `efetch` (XML) for titles, authors, dates and abstracts. E-utilities report some errors as
  * HTTP 200 bodies (`<ERROR>`, `<ErrorList>`), so bodies are checked, not only statuses.
  */
+import type { SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
 import {
   collapseWhitespace,
@@ -245,6 +246,22 @@ function inSearchOrder(records: SearchRecord[], ids: string[]): SearchRecord[] {
     .map(({ record }) => record);
 }
 
+/**
+ * The esearch `term` with the filters PubMed supports: publication years as `YYYY:YYYY[dp]`, free full
+ * text as `free full text[sb]`, the venue as `"…"[journal]` (title, abbreviation or ISSN).
+ */
+function toPubmedTerm(query: string, filters: SearchFilters = {}): string {
+  const clauses: string[] = [];
+  if (filters.yearFrom !== undefined || filters.yearTo !== undefined) clauses.push(`${filters.yearFrom ?? 1000}:${filters.yearTo ?? 9999}[dp]`);
+  if (filters.hasPdf) clauses.push('free full text[sb]');
+  const venue = filters.venue?.replace(/["[\]]/g, ' ').trim();
+  if (venue) clauses.push(`"${venue}"[journal]`);
+  return clauses.length > 0 ? [`(${query})`, ...clauses].join(' AND ') : query;
+}
+
+/** PubMed's records are journal articles and books (the NCBI Bookshelf). */
+const PUBMED_TYPES: ReadonlySet<string> = new Set(['article', 'book']);
+
 /** E-utilities ask callers to name their tool and a contact; an API key raises the rate. */
 function politeParams(api: ProviderApi) {
   return { tool: TOOL_NAME, email: api.contactEmail, api_key: api.apiKey };
@@ -275,10 +292,11 @@ export const createPubmedProvider = defineProvider({
   rate: { requestsPerSecond: PUBMED_REQUESTS_PER_SECOND, maxConcurrency: 3 },
   requestsPerSearch: 2,
 
-  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+  async search(api, query, { limit, signal, deadlineAt, filters }): Promise<ProviderSearchAnswer> {
+    if (filters?.type && !PUBMED_TYPES.has(filters.type)) return { records: [], total: 0 };
     const url = api.url('/esearch.fcgi', {
       db: 'pubmed',
-      term: query,
+      term: toPubmedTerm(query, filters),
       retmax: Math.min(Math.max(1, limit), MAX_RESULTS),
       retstart: 0,
       sort: 'relevance',

@@ -2,6 +2,7 @@
  * Semantic Scholar (scholarly graph): `/paper/search` and `/paper/{id}` of the Graph API. A zero-hit
  * search is `{ total: 0, offset: 0 }` without `data`; `openAccessPdf` may be null or have an empty url.
  */
+import type { ResultType, SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
 import { collapseWhitespace, isoDateFromParts, isoDateFromString, normaliseDoi, stripArxivVersion, yearOf } from '../text.js';
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
@@ -56,6 +57,29 @@ export function semanticScholarPaperToRecord(paper: Record<string, unknown>): Se
   };
 }
 
+/** Semantic Scholar's `publicationTypes` for each filter type; none (it has no preprint type): not sent. */
+const SEMANTICSCHOLAR_TYPES: Partial<Record<ResultType, string>> = {
+  article: 'JournalArticle,Review',
+  book: 'Book',
+  chapter: 'BookSection',
+  conference: 'Conference',
+  dataset: 'Dataset',
+};
+
+/**
+ * The Graph API's filter parameters: `year` (`2019-2021`, `2019-`, `-2021`), `publicationTypes`, `venue`,
+ * and `openAccessPdf`, a parameter without a value (added to the address by the caller).
+ */
+function semanticScholarFilterParams(filters: SearchFilters = {}): { year?: string; publicationTypes?: string; venue?: string } {
+  const year = filters.yearFrom !== undefined || filters.yearTo !== undefined ? `${filters.yearFrom ?? ''}-${filters.yearTo ?? ''}` : undefined;
+  const publicationTypes = filters.type && SEMANTICSCHOLAR_TYPES[filters.type];
+  return {
+    ...(year ? { year } : {}),
+    ...(publicationTypes ? { publicationTypes } : {}),
+    ...(filters.venue ? { venue: filters.venue } : {}),
+  };
+}
+
 function errorDetail(body: string): string {
   try {
     const json = asRecord(JSON.parse(body));
@@ -75,14 +99,16 @@ export const createSemanticScholarProvider = defineProvider({
   accept: 'application/json',
   headers: ({ apiKey }): Record<string, string> => (apiKey ? { 'x-api-key': apiKey } : {}),
 
-  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
-    const url = api.url('/paper/search', {
+  async search(api, query, { limit, signal, deadlineAt, filters }): Promise<ProviderSearchAnswer> {
+    const address = api.url('/paper/search', {
       // The Graph API finds nothing for hyphenated terms and asks for spaces instead.
       query: query.replace(/-/g, ' '),
       limit: Math.min(Math.max(1, limit), MAX_LIMIT),
       offset: 0,
       fields: PAPER_FIELDS,
+      ...semanticScholarFilterParams(filters),
     });
+    const url = filters?.hasPdf ? `${address}&openAccessPdf` : address;
     const response = await api.upstream.get(url, { signal, deadlineAt });
     if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
     const body = asRecord(readJson<unknown>('semanticscholar', response));

@@ -4,6 +4,7 @@
  * `search.list`; `id` is an object there (`videoId`, or `channelId` for channels) and a string in `videos.list`.
  */
 import type { OutboundResponse } from '../../platform/outbound.js';
+import type { SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
 import { collapseWhitespace, decodeHtmlEntities, isoDateFromString, yearOf } from '../text.js';
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
@@ -114,6 +115,14 @@ function failForYoutubeError(response: OutboundResponse): never {
   throw new ProviderError('youtube', limited ? 'rate_limited' : 'upstream', message, response.status);
 }
 
+/** `publishedAfter` / `publishedBefore` (RFC 3339) for a year range. */
+function youtubeDateParams(filters: SearchFilters = {}): { publishedAfter?: string; publishedBefore?: string } {
+  return {
+    ...(filters.yearFrom !== undefined ? { publishedAfter: `${String(filters.yearFrom).padStart(4, '0')}-01-01T00:00:00Z` } : {}),
+    ...(filters.yearTo !== undefined ? { publishedBefore: `${String(filters.yearTo + 1).padStart(4, '0')}-01-01T00:00:00Z` } : {}),
+  };
+}
+
 function requireKey(api: ProviderApi): string {
   if (!api.apiKey) throw new ProviderError('youtube', 'upstream', 'No YouTube API key configured');
   return api.apiKey;
@@ -135,13 +144,16 @@ export const createYoutubeProvider = defineProvider({
   requestsPerSearch: 2,
   isEnabled: ({ apiKey }) => !!apiKey,
 
-  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+  async search(api, query, { limit, signal, deadlineAt, filters }): Promise<ProviderSearchAnswer> {
+    // Videos have no PDF and are of one type: such filters need no request.
+    if (filters?.hasPdf || (filters?.type && filters.type !== 'video')) return { records: [], total: 0 };
     const url = api.url('/search', {
       part: 'snippet',
       type: 'video',
       q: query,
       maxResults: Math.min(Math.max(1, limit), MAX_RESULTS),
       safeSearch: 'moderate',
+      ...youtubeDateParams(filters),
       key: requireKey(api),
     });
     const response = await api.upstream.get(url, { signal, deadlineAt, leadsToFollowUp: true });

@@ -4,6 +4,7 @@
  * one (files with `mimetype` and `links.content`, sometimes as `files.entries`). The old API answers
  * `/records?q=` with a 308 to `/records/?q=`, which the outbound client follows.
  */
+import type { ResultType, SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
 import { givenFirst, inlineMarkupToText, isoDateFromString, markupToText, normaliseDoi, yearOf } from '../text.js';
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
@@ -54,6 +55,28 @@ export function toZenodoQuery(query: string): string {
   return query.replace(/[+\-=&|><!(){}[\]^"~*?:\\/]/g, (character) => `\\${character}`);
 }
 
+/** Zenodo's resource `type` (and `subtype` for publications) for each filter type. */
+const ZENODO_TYPES: Partial<Record<ResultType, { type: string; subtype?: string }>> = {
+  article: { type: 'publication', subtype: 'article' },
+  preprint: { type: 'publication', subtype: 'preprint' },
+  book: { type: 'publication', subtype: 'book' },
+  chapter: { type: 'publication', subtype: 'section' },
+  conference: { type: 'publication', subtype: 'conferencepaper' },
+  dataset: { type: 'dataset' },
+  software: { type: 'software' },
+  video: { type: 'video' },
+};
+
+/** `q` with a `publication_date:[… TO …]` range (`*` for an open end), and the `type`/`subtype` parameters. */
+function zenodoSearchParams(query: string, filters: SearchFilters = {}): { q: string; type?: string; subtype?: string } {
+  const escaped = toZenodoQuery(query);
+  const ranged =
+    filters.yearFrom !== undefined || filters.yearTo !== undefined
+      ? `(${escaped}) AND publication_date:[${filters.yearFrom !== undefined ? `${filters.yearFrom}-01-01` : '*'} TO ${filters.yearTo !== undefined ? `${filters.yearTo}-12-31` : '*'}]`
+      : escaped;
+  return { q: ranged, ...((filters.type && ZENODO_TYPES[filters.type]) || {}) };
+}
+
 export function zenodoRecordToRecord(hit: Record<string, unknown>): SearchRecord | null {
   const recordId = asString(hit.id) ?? asString(hit.recid);
   if (!recordId || !/^\d+$/.test(recordId)) return null;
@@ -95,9 +118,9 @@ export const createZenodoProvider = defineProvider({
   accept: 'application/json',
   headers: ({ apiKey }): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
 
-  async search(api, query, { limit, signal, deadlineAt }): Promise<ProviderSearchAnswer> {
+  async search(api, query, { limit, signal, deadlineAt, filters }): Promise<ProviderSearchAnswer> {
     const url = api.url('/records', {
-      q: toZenodoQuery(query),
+      ...zenodoSearchParams(query, filters),
       size: Math.min(Math.max(1, limit), MAX_PAGE_SIZE),
       page: 1,
       sort: 'bestmatch',

@@ -1655,7 +1655,8 @@ export interface components {
             provider: "arxiv" | "pubmed" | "crossref" | "openalex" | "semanticscholar" | "zenodo" | "youtube";
             /** @description ISO 8601 date at the precision known: YYYY-MM-DD, YYYY-MM or YYYY; null when unknown */
             publishedDate: string | null;
-            citations: number;
+            /** @description How many works cite this one, as the provider counts; null when unknown (arXiv, PubMed, Zenodo and YouTube publish no count), never 0 for unknown */
+            citations: number | null;
             score: number;
             sources: ("arxiv" | "pubmed" | "crossref" | "openalex" | "semanticscholar" | "zenodo" | "youtube")[];
             doi?: string;
@@ -1663,6 +1664,7 @@ export interface components {
             pmid?: string;
             pdfUrl?: string;
             venue?: string;
+            /** @description The provider's own type (`journal-article`, `JournalArticle`, `preprint`, `dataset`, ...) */
             type?: string;
             /** @description Where this work already is in your workspaces (same DOI, arXiv id, PMID, URL or result id as adding uses); on GET /api/search for a signed-in user only, empty when nowhere */
             inLibrary?: {
@@ -7245,6 +7247,16 @@ export interface operations {
                 sort?: "relevance" | "date" | "citations";
                 /** @description Comma-separated provider ids (`semantic` is accepted for `semanticscholar`); all enabled ones when absent */
                 providers?: string;
+                /** @description Only works published in or after this year (a work whose year is unknown is left out) */
+                yearFrom?: number;
+                /** @description Only works published in or before this year (a work whose year is unknown is left out) */
+                yearTo?: number;
+                /** @description true: only works with a freely readable PDF (open access); false or absent: any */
+                hasPdf?: "true" | "false";
+                /** @description Only works of this kind; every provider type maps onto one (docs/api.md, Search filters) */
+                type?: "article" | "preprint" | "book" | "chapter" | "conference" | "dataset" | "software" | "thesis" | "video" | "other";
+                /** @description Only works whose venue (journal, conference, repository) contains these words, ignoring case and accents */
+                venue?: string;
             };
             header?: never;
             path?: never;
@@ -7324,6 +7336,16 @@ export interface operations {
                 sort?: "relevance" | "date" | "citations";
                 /** @description Comma-separated provider ids (`semantic` is accepted for `semanticscholar`); all enabled ones when absent */
                 providers?: string;
+                /** @description Only works published in or after this year (a work whose year is unknown is left out) */
+                yearFrom?: number;
+                /** @description Only works published in or before this year (a work whose year is unknown is left out) */
+                yearTo?: number;
+                /** @description true: only works with a freely readable PDF (open access); false or absent: any */
+                hasPdf?: "true" | "false";
+                /** @description Only works of this kind; every provider type maps onto one (docs/api.md, Search filters) */
+                type?: "article" | "preprint" | "book" | "chapter" | "conference" | "dataset" | "software" | "thesis" | "video" | "other";
+                /** @description Only works whose venue (journal, conference, repository) contains these words, ignoring case and accents */
+                venue?: string;
             };
             header?: {
                 /** @description Sent by an EventSource when it reconnects; `end` (a finished stream) is answered 204 */

@@ -14,3 +14,8 @@ export function useProfile(enabled = true) {
     staleTime: 5 * 60_000,
   });
 }
+
+/** The profile's language (a BCP 47 tag such as `en-IN`) for dates and numbers; undefined until the profile has loaded. */
+export function useProfileLanguage(): string | undefined {
+  return useProfile().data?.preferences.language;
+}

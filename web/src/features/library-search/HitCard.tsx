@@ -5,6 +5,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { shortAuthors } from '../../lib/authors';
+import { workTypeLabel } from '../../lib/work-types';
 import { pdfPageAddress, resourceAddress, snippetParts, whereFound, type LibraryHit, type LibrarySnippet } from './snippets';
 
 function SnippetText({ snippet }: { snippet: LibrarySnippet }) {
@@ -26,7 +27,7 @@ export function HitCard({ hit }: { hit: LibraryHit }) {
       <p className="result-authors">{shortAuthors(hit.authors)}</p>
       <p className="result-facts">
         {year && <span>{year}</span>}
-        {hit.type && <span>{hit.type}</span>}
+        {hit.type && <span>{workTypeLabel(hit.type)}</span>}
         <span>
           In <Link to={`/workspaces/${encodeURIComponent(hit.workspace.id)}`}>{hit.workspace.name}</Link>
         </span>

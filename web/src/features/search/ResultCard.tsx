@@ -5,7 +5,10 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { SearchResult } from '../../api/types';
+import { useProfileLanguage } from '../../app/profile';
 import { shortAuthors } from '../../lib/authors';
+import { formatIsoDate } from '../../lib/dates';
+import { workTypeLabel } from '../../lib/work-types';
 import { PROVIDER_NAMES } from './search-state';
 
 export function ResultCard({ result, onSummarize, onSave }: { result: SearchResult; onSummarize: (result: SearchResult) => void; onSave: (result: SearchResult) => void }) {
@@ -14,7 +17,8 @@ export function ResultCard({ result, onSummarize, onSave }: { result: SearchResu
   const inLibraryId = useId();
   const places = result.inLibrary ?? [];
   const [expanded, setExpanded] = useState(false);
-  const kind = [result.venue, result.type].filter(Boolean).join(' · ');
+  const language = useProfileLanguage();
+  const kind = [result.venue, result.type && workTypeLabel(result.type)].filter(Boolean).join(' · ');
   return (
     <article className="result" aria-labelledby={headingId}>
       <h2 id={headingId} className="result-title">
@@ -24,11 +28,14 @@ export function ResultCard({ result, onSummarize, onSave }: { result: SearchResu
       </h2>
       <p className="result-authors">{shortAuthors(result.authors)}</p>
       <p className="result-facts">
-        {result.publishedDate && <span>{result.publishedDate}</span>}
+        {result.publishedDate && <time dateTime={result.publishedDate}>{formatIsoDate(result.publishedDate, language)}</time>}
         {kind && <span>{kind}</span>}
-        <span>
-          {result.citations} citation{result.citations === 1 ? '' : 's'}
-        </span>
+        {/* An unknown count (null) is not shown: "0 citations" would be a claim. */}
+        {result.citations !== null && (
+          <span>
+            {result.citations.toLocaleString(language)} citation{result.citations === 1 ? '' : 's'}
+          </span>
+        )}
       </p>
       <ul className="badges" aria-label="Sources">
         {(result.sources.length > 0 ? result.sources : [result.provider]).map((source) => (

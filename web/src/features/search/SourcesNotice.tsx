@@ -9,6 +9,8 @@ import { explainProviderState, PROVIDER_NAMES, providerStateOf, type ProviderSta
 
 interface SourcesNoticeProps {
   reply: { total: number; providers: ProviderStatus[] };
+  /** Whether filters narrowed the search (then "fewer filters" is one way to find more). */
+  filtered?: boolean;
   onRetry: () => void;
 }
 
@@ -18,7 +20,7 @@ export function noSourceAnswered(providers: ProviderStatus[]): boolean {
   return asked.length > 0 && asked.every((status) => status.status !== 'ok');
 }
 
-export function SourcesNotice({ reply, onRetry }: SourcesNoticeProps) {
+export function SourcesNotice({ reply, filtered = false, onRetry }: SourcesNoticeProps) {
   const failed = reply.providers.filter((status) => status.status !== 'ok' && status.status !== 'disabled');
   const reasons = (
     <ul className="source-reasons">
@@ -45,7 +47,7 @@ export function SourcesNotice({ reply, onRetry }: SourcesNoticeProps) {
   if (reply.total === 0) {
     return (
       <EmptyState title="Nothing found">
-        Try other words, another sort, or more sources{failed.length > 0 ? ' (some sources did not answer: see below)' : ''}.
+        Try other words{filtered ? ', fewer filters' : ''}, another sort, or more sources{failed.length > 0 ? ' (some sources did not answer: see below)' : ''}.
         {failed.length > 0 && reasons}
         {failed.length > 0 && retryButton}
       </EmptyState>

@@ -8,7 +8,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback } from 'react';
 import { queries } from '../../api/client';
 import type { components } from '../../api/schema';
-import { PAGE_SIZE, type SearchResult, type SearchState } from './search-state';
+import { apiFilters, PAGE_SIZE, type SearchResult, type SearchState } from './search-state';
 import { streamSearch } from './search-stream';
 
 type SearchReply = components['schemas']['SearchReply'];
@@ -22,6 +22,7 @@ export function useSearchResults(state: SearchState) {
     offset: (state.page - 1) * PAGE_SIZE,
     sort: state.sort,
     ...(state.providers ? { providers: state.providers.join(',') } : {}),
+    ...apiFilters(state.filters),
   };
   const options = queries.queryOptions('get', '/api/search', { params: { query } });
   const queryClient = useQueryClient();

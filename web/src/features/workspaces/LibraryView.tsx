@@ -9,10 +9,12 @@
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { useProfileLanguage } from '../../app/profile';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { TextField } from '../../components/Field';
 import { useToast } from '../../components/Toasts';
 import { shortAuthors } from '../../lib/authors';
+import { formatDay } from '../../lib/dates';
 import { useZodForm } from '../../lib/form';
 import { BulkMoveDialog, BulkTagDialog } from './BulkDialogs';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -98,6 +100,7 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
   const page = useResourcePage(workspaceId, apiQuery(state));
   const toast = useToast();
   const remove = useRemoveResources(workspaceId);
+  const language = useProfileLanguage();
   const captionId = useId();
   const panelRef = useRef<HTMLElement>(null);
   const focusPanel = useRef(false);
@@ -250,7 +253,7 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
                         </td>
                         <td className="col-pdf">{pdfCell?.(resource)}</td>
                         <td className="col-added">
-                          <time dateTime={resource.addedAt}>{new Date(resource.addedAt).toLocaleDateString()}</time>
+                          <time dateTime={resource.addedAt}>{formatDay(resource.addedAt, language)}</time>
                         </td>
                       </tr>
                     );

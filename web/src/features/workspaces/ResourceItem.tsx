@@ -5,8 +5,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { describeError } from '../../api/errors';
 import { useDraftField, useHasDraft } from '../../app/drafts';
+import { useProfileLanguage } from '../../app/profile';
 import { TextAreaField } from '../../components/Field';
 import { shortAuthors } from '../../lib/authors';
+import { formatDay, formatIsoDate } from '../../lib/dates';
+import { workTypeLabel } from '../../lib/work-types';
 import { rangesOf, segments, selectionWithin } from './highlights';
 import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesForm';
 import { useCreateAnnotation, useDeleteAnnotation, useRemoveResource, useUpdateAnnotation, type Annotation, type HighlightRange, type Resource } from './use-workspaces';
@@ -97,6 +100,7 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
   const removeResource = useRemoveResource(workspaceId);
   const abstract = typeof resource.data.abstract === 'string' ? resource.data.abstract : '';
   const published = typeof resource.data.publishedDate === 'string' ? resource.data.publishedDate : null;
+  const language = useProfileLanguage();
   const allRanges = resource.annotations.flatMap(rangesOf);
 
   // The last selection made inside the abstract (the button press that uses it may clear the page's selection).
@@ -152,9 +156,9 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
       </h2>
       {resource.authors.length > 0 && <p className="result-authors">{shortAuthors(resource.authors)}</p>}
       <p className="result-facts">
-        {published && <span>{published}</span>}
-        {resource.type && <span>{resource.type}</span>}
-        <span>Added {new Date(resource.addedAt).toLocaleDateString()}</span>
+        {published && <time dateTime={published}>{formatIsoDate(published, language)}</time>}
+        {resource.type && <span>{workTypeLabel(resource.type)}</span>}
+        <span>Added {formatDay(resource.addedAt, language)}</span>
       </p>
       {editingNotes ? (
         <ResourceNotesForm resource={resource} workspaceId={workspaceId} onDone={() => setEditingNotes(false)} />

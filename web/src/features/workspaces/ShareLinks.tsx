@@ -1,10 +1,12 @@
 /** Share links of a workspace: create one with an expiry, copy its address, see when each expires, resume a paused one, revoke. */
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
+import { useProfileLanguage } from '../../app/profile';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { useCreateShareLink, useResumeShareLink, useRevokeShareLink, useShareLinks, type ShareLink } from './use-workspaces';
 import { SubmitButton } from '../../components/SubmitButton';
+import { formatDateTime } from '../../lib/dates';
 import { formError, submitWith, useZodForm } from '../../lib/form';
 import { SHARE_EXPIRIES, ShareLinkForm } from './schemas';
 
@@ -21,6 +23,7 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
   const revoke = useRevokeShareLink(workspaceId);
   const resume = useResumeShareLink(workspaceId);
   const toast = useToast();
+  const language = useProfileLanguage();
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const expires = new Date(link.expiresAt);
   const paused = link.pausedAt !== null;
@@ -34,7 +37,7 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
         <span className="muted">No address (the service secret changed)</span>
       )}
       <p className="muted">
-        {expires > new Date() ? 'Expires' : 'Expired'} <time dateTime={link.expiresAt}>{expires.toLocaleString()}</time>
+        {expires > new Date() ? 'Expires' : 'Expired'} <time dateTime={link.expiresAt}>{formatDateTime(link.expiresAt, language)}</time>
       </p>
       {paused && (
         <p className="form-notice">

@@ -7,9 +7,11 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { queries } from '../../api/client';
+import { useProfileLanguage } from '../../app/profile';
 import type { components } from '../../api/schema';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
+import { formatDateTime } from '../../lib/dates';
 import { BarChart } from './BarChart';
 
 type SearchAnalytics = components['schemas']['SearchAnalytics'];
@@ -33,6 +35,7 @@ function formatMinutes(minutes: number): string {
 function SearchSection({ period }: { period: Period }) {
   const span = PERIODS.find((entry) => entry.value === period)?.span ?? '';
   const query = queries.useQuery('get', '/api/analytics/search', { params: { query: { period } } });
+  const language = useProfileLanguage();
   const topQueries = useMemo(() => (query.data?.searches ?? []).slice(0, 10).map((search) => ({ label: search.query, value: search.count })), [query.data]);
   // Counted by the server, from the queries with their stopwords removed, as it found the topics.
   const topics = useMemo(() => (query.data?.topicCounts ?? []).map((entry) => ({ label: entry.topic, value: entry.count })), [query.data]);
@@ -68,7 +71,7 @@ function SearchSection({ period }: { period: Period }) {
                     <td>{search.query}</td>
                     <td className="number">{search.count}</td>
                     <td>
-                      <time dateTime={search.lastSearched}>{new Date(search.lastSearched).toLocaleString()}</time>
+                      <time dateTime={search.lastSearched}>{formatDateTime(search.lastSearched, language)}</time>
                     </td>
                   </tr>
                 ))}

@@ -14,7 +14,9 @@ import { ResultCard } from '../../features/search/ResultCard';
 import { ProviderChips } from '../../features/search/ProviderChips';
 import { noSourceAnswered, SourcesNotice } from '../../features/search/SourcesNotice';
 import { useStableKeys } from '../../features/search/stable-keys';
+import { SearchFiltersBar } from '../../features/search/SearchFiltersBar';
 import {
+  hasActiveFilters,
   MAX_QUERY_LENGTH,
   PAGE_SIZE,
   providerStateOf,
@@ -130,6 +132,8 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
         </div>
       </div>
 
+      <SearchFiltersBar filters={state.filters} onApply={(filters) => go({ filters })} />
+
       {summaryError && (
         <div className="form-alert" role="alert">
           <p>The summary failed: {summaryError}</p>
@@ -147,7 +151,7 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
           <p className="results-summary" role="status">
             {summaryText}
           </p>
-          {current && !streaming && <SourcesNotice reply={current} onRetry={retry} />}
+          {current && !streaming && <SourcesNotice reply={current} filtered={hasActiveFilters(state.filters)} onRetry={retry} />}
           <div className="results">
             {reply.results.map((result) => (
               <ResultCard key={keyOf(result)} result={result} onSummarize={setSummarizing} onSave={variant?.onSave ?? setSaving} />
