@@ -106,7 +106,7 @@ describe.skipIf(webSkipReason)('the account on the profile page (Chromium)', { t
 
     // This browser goes on with its new session; the other is sent to sign in, told why.
     await page.reload();
-    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/profile');
     await otherPage.goto('/profile');
     await otherPage.waitForURL('**/auth/signin**');

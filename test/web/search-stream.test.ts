@@ -127,8 +127,7 @@ describe.skipIf(webSkipReason)('the search flow: streamed results, failed source
 
     // PubMed failed: said beside the results, with its reason and a way to ask again.
     const notice = results().locator('.sources-notice');
-    expect(await notice.textContent()).toContain('Some sources did not answer, so their results are missing: PubMed.');
-    expect(await notice.getByRole('listitem').allTextContents()).toEqual(['PubMed answered with an error.']);
+    expect(await notice.textContent()).toContain('Some sources did not answer, so their results are missing. PubMed answered with an error.');
     expect(await notice.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);
     expect(await chip('PubMed').textContent()).toContain('failed');
     expect(await descriptionOf(chip('PubMed'))).toBe('PubMed answered with an error.');
@@ -164,7 +163,10 @@ describe.skipIf(webSkipReason)('the search flow: streamed results, failed source
     await settled();
     expect(server.fixtures.requestsTo('/crossref/works').length).toBe(asked + 1);
     expect(await alert.count()).toBe(0);
-    expect(await results().locator('.sources-notice').textContent()).toContain('Some sources did not answer, so their results are missing: arXiv, PubMed, OpenAlex, Semantic Scholar, Zenodo.');
+    const missing = await results().locator('.sources-notice').textContent();
+    expect(missing).toContain('Some sources did not answer, so their results are missing.');
+    for (const name of ['arXiv', 'PubMed', 'OpenAlex', 'Semantic Scholar', 'Zenodo']) expect(missing).toContain(`${name} `);
+    expect(missing).not.toContain('Crossref');
   });
 
   it('makes the chips one Tab stop: arrow keys, Home and End move within them, Space toggles one', async () => {

@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
+import { useSession } from './session';
 
 export type Profile = components['schemas']['Profile'];
 export const PROFILE_KEY = ['profile'] as const;
@@ -15,7 +16,11 @@ export function useProfile(enabled = true) {
   });
 }
 
-/** The profile's language (a BCP 47 tag such as `en-IN`) for dates and numbers; undefined until the profile has loaded. */
+/**
+ * The profile's language (a BCP 47 tag such as `en-IN`) for dates and numbers; undefined until the
+ * profile has loaded, and for a visitor (who has no profile to ask for: the front page asks nothing).
+ */
 export function useProfileLanguage(): string | undefined {
-  return useProfile().data?.preferences.language;
+  const signedIn = Boolean(useSession().data);
+  return useProfile(signedIn).data?.preferences.language;
 }

@@ -4,7 +4,7 @@
  * described by it, so a screen reader hears them too) with "Clear filters". Applied filters live in the
  * URL like the query (search-state.ts), so back/forward restore them.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { TextField } from '../../components/Field';
 import { useZodForm } from '../../lib/form';
 import { SearchFilterForm } from './schemas';
@@ -20,7 +20,14 @@ function formValuesOf(filters: SearchFilters) {
   };
 }
 
-export function SearchFiltersBar({ filters, onApply }: { filters: SearchFilters; onApply: (filters: SearchFilters) => void }) {
+interface SearchFiltersBarProps {
+  filters: SearchFilters;
+  onApply: (filters: SearchFilters) => void;
+  /** Shown first on the bar's row (the sort), so that a phone spends one row on both. */
+  children?: ReactNode;
+}
+
+export function SearchFiltersBar({ filters, onApply, children }: SearchFiltersBarProps) {
   const panelId = useId();
   const summaryId = useId();
   const typeId = useId();
@@ -51,10 +58,12 @@ export function SearchFiltersBar({ filters, onApply }: { filters: SearchFilters;
   return (
     <div className="search-filters">
       <div className="search-filters-bar">
+        {children}
         <button ref={toggleRef} type="button" className="button" aria-expanded={open} aria-controls={panelId} aria-describedby={summaryId} onClick={() => setOpen((was) => !was)}>
           Filters{active.length > 0 ? ` (${active.length})` : ''}
         </button>
-        <p id={summaryId} className="search-filters-summary">
+        {/* Without filters the sentence is for screen readers only: the row has no room to spare on a phone. */}
+        <p id={summaryId} className={active.length > 0 ? 'search-filters-summary' : 'visually-hidden'}>
           {active.length > 0 ? `Filtered: ${active.join(', ')}.` : 'No filters.'}
         </p>
         {hasActiveFilters(filters) && (

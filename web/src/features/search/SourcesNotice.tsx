@@ -54,13 +54,16 @@ export function SourcesNotice({ reply, filtered = false, onRetry }: SourcesNotic
     );
   }
   if (failed.length === 0) return null;
+  // One paragraph with its Retry, beside the results: on a phone the first result stays in the first screen.
   return (
     <div className="sources-notice">
       <p>
-        Some sources did not answer, so their results are missing: {failed.map((status) => PROVIDER_NAMES[status.id]).join(', ')}.
+        Some sources did not answer, so their results are missing.{' '}
+        {failed.map((status) => explainProviderState(PROVIDER_NAMES[status.id], providerStateOf(status))).join(' ')}{' '}
+        <button type="button" className="button button-small" onClick={onRetry}>
+          Retry
+        </button>
       </p>
-      {reasons}
-      {retryButton}
     </div>
   );
 }

@@ -127,12 +127,13 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
         {providers.isPending && <span className="muted">Loading sources…</span>}
         {providers.isError && <span className="field-error">Sources could not be loaded: {describeError(providers.error)}</span>}
         {providers.data && <ProviderChips providers={providers.data} chosen={chosen} stateOf={stateOf} onToggle={toggleProvider} />}
+      </div>
+
+      <SearchFiltersBar filters={state.filters} onApply={(filters) => go({ filters })}>
         <div className="field field-inline">
           <SortSelect id="search-sort" value={state.sort} sorts={SORTS} labels={SORT_LABELS} onChange={(sort) => go({ sort })} />
         </div>
-      </div>
-
-      <SearchFiltersBar filters={state.filters} onApply={(filters) => go({ filters })} />
+      </SearchFiltersBar>
 
       {summaryError && (
         <div className="form-alert" role="alert">
