@@ -44,6 +44,8 @@ export interface FederatedSearchOptions {
   signal?: AbortSignal;
   cache?: ProviderAnswerCache;
   cacheTtlSeconds?: number;
+  /** First part of the cache keys (default `search`): other questions asked of providers (related works) keep their answers apart. */
+  cacheScope?: string;
   now?: () => number;
   /**
    * Called with each provider's records (ranks set) as soon as it has answered, while the others may
@@ -75,9 +77,9 @@ interface ProviderOutcome {
 }
 
 /** Cache key of one provider's answer: provider, limit and the query with its whitespace normalised. */
-function providerAnswerCacheKey(provider: ProviderId, query: string, limit: number): string {
+function providerAnswerCacheKey(scope: string, provider: ProviderId, query: string, limit: number): string {
   const digest = createHash('sha256').update(query.trim().replace(/\s+/g, ' ')).digest('base64url');
-  return `search:${CACHE_KEY_VERSION}:${provider}:${limit}:${digest}`;
+  return `${scope}:${CACHE_KEY_VERSION}:${provider}:${limit}:${digest}`;
 }
 
 export async function federatedSearch(options: FederatedSearchOptions): Promise<FederatedSearchResult> {
@@ -118,7 +120,7 @@ async function askProvider(
 
   const deadlineMs = options.providerDeadlinesMs?.[provider.id] ?? options.deadlineMs ?? SEARCH_PROVIDER_DEFAULTS.timeoutMs;
   const deadlineAt = startedAt + deadlineMs;
-  const cacheKey = providerAnswerCacheKey(provider.id, options.query, options.perProviderLimit);
+  const cacheKey = providerAnswerCacheKey(options.cacheScope ?? 'search', provider.id, options.query, options.perProviderLimit);
 
   const cached = options.cache ? await readCachedAnswer(options.cache, cacheKey) : null;
   if (cached) {

@@ -5,3 +5,4 @@ export { storedResourceText } from './pdfs/summary-source.js';
 export { findReadableWorkspace } from './commands.js';
 export { readableWorkspaces } from './policy.js';
 export { workKeyOf, type WorkIdentifiers } from './work-key.js';
+export { readableResourceIds, readableWorkspaceWorkIds, type SavedWorkIds } from './graph-sources.js';
