@@ -138,7 +138,7 @@ function readWorkList(response: OutboundResponse): ProviderSearchAnswer {
 /**
  * A work's references, citing works or related works. The work is read first (its id, and the id
  * lists of references and related works); the ids of at most `limit` (≤ 100) neighbours are then
- * resolved in one list request, kept in the order the work lists them.
+ * resolved in one list request, put in the order the work lists them.
  */
 async function relatedWorks(api: ProviderApi, relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions): Promise<ProviderSearchAnswer> {
   const path = openalexWorkPath(nativeId);
@@ -168,10 +168,10 @@ async function relatedWorks(api: ProviderApi, relation: WorkRelation, nativeId: 
   const url = api.url('/works', { filter: `openalex:${wanted.join('|')}`, 'per-page': wanted.length, select: SELECTED_FIELDS, ...query });
   const response = await api.upstream.get(url, options);
   if (response.status !== 200) failForStatus('openalex', response);
+  // In the order the work lists them (the filter's answer comes in OpenAlex's own order).
   const order = new Map(wanted.map((id, index) => [id, index]));
-  const records = readWorkList(response).records
-    .filter((record) => order.has(record.nativeId))
-    .sort((a, b) => (order.get(a.nativeId) ?? 0) - (order.get(b.nativeId) ?? 0));
+  const position = (record: SearchRecord) => order.get(record.nativeId) ?? wanted.length;
+  const records = readWorkList(response).records.sort((a, b) => position(a) - position(b));
   return { records, total: ids.length };
 }
 
