@@ -56,6 +56,7 @@ describe('discover routes', () => {
       { path: `/semanticscholar/paper/DOI:${OTHER_DOI}/references`, fixture: REFERENCES },
       { path: '/semanticscholar/paper/CorpusID:14514057/citations', fixture: CITATIONS },
       { path: `/semanticscholar/recommendations/v1/papers/forpaper/DOI:${PAPER_DOI}`, fixture: RECOMMENDATIONS },
+      { path: '/semanticscholar/paper/DOI:10.1000/limited/references', status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' },
       { path: /^\/semanticscholar\//, status: 404, fixture: 'semanticscholar/error_404_paper_not_found.json' },
     ]);
     t = await buildTestApp({ env: { ...providerEnvFor(fixtures.url), SEARCH_PROVIDER_TIMEOUT_MS: '3000' } });
@@ -127,6 +128,15 @@ describe('discover routes', () => {
       expect(own.json<RelatedBody>().total).toBe(openalexList.results.length + referencedPapers.length);
       expect((await get(`/api/works/${saved.id}/references`, bob)).statusCode).toBe(404);
       expect((await get(`/api/works/${saved.id}/references`)).statusCode).toBe(404);
+    });
+
+    it('reports a rate-limited provider and still answers with the others', async () => {
+      const res = await get(`/api/works/${encodeURIComponent('doi:10.1000/limited')}/references`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json<RelatedBody>().providers).toEqual([
+        expect.objectContaining({ id: 'openalex', status: 'ok', count: 0 }),
+        expect.objectContaining({ id: 'semanticscholar', status: 'rate_limited', count: 0 }),
+      ]);
     });
 
     it('refuses what no graph provider can identify (404) and bad paging (400, the field named)', async () => {
