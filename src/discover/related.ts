@@ -50,7 +50,7 @@ function askingRelated(provider: SearchProvider, relation: WorkRelation, workId:
  * References and citations: most cited first (known counts before unknown), then newest. Similar works:
  * by the providers' own orders fused (reciprocal rank, k = 60), as search fuses them.
  */
-export function orderRelated(records: SearchRecord[], relation: WorkRelation): SearchRecord[] {
+function orderRelated(records: SearchRecord[], relation: WorkRelation): SearchRecord[] {
   if (relation === 'similar') {
     const fused = (record: SearchRecord) => Object.values(record.ranks ?? {}).reduce((sum, rank) => sum + 1 / (60 + rank), 0);
     return [...records].sort((a, b) => fused(b) - fused(a));

@@ -11,7 +11,7 @@ import { findRelated, type RelatedRequest } from './related.js';
 import { graphIdsOfSaved, hasGraphIds, type GraphIds } from './work-ids.js';
 import type { SavedWorkIds } from '../workspaces/index.js';
 
-export const MAX_SOURCES = 8;
+const MAX_SOURCES = 8;
 /** Neighbours asked of each provider per resource and relation (the first, cheaper window). */
 const NEIGHBOURS_PER_PROVIDER = 50;
 /** A suggestion is connected to at least this many of the workspace's resources. */
