@@ -5,9 +5,10 @@
  * `/works?filter=` requests of the same endpoint: the shape is real, the works are not that paper's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { providerEnvFor, readFixture, startFixtureServer, type FixtureServer } from '../../test/support/fixture-server.js';
+import { parseScrape, seriesValue } from '../../test/support/prometheus-text.js';
 import { addResource, createWorkspace } from '../workspaces/test-support/helpers.js';
 
 const PAPER_DOI = '10.2139/ssrn.2250500';
@@ -40,7 +41,7 @@ const referencedPapers = recordedReferences.data.map((edge) => edge.citedPaper).
 const openalexWork = JSON.parse(readFixture(OPENALEX_WORK)) as { referenced_works: string[]; related_works: string[] };
 const openalexList = JSON.parse(readFixture(OPENALEX_LIST)) as { results: Array<{ id: string; title: string }> };
 
-describe('discover routes', () => {
+for (const leg of storeLegs()) describe.skipIf(leg.skipReason)(`discover routes (${leg.name})`, () => {
   let fixtures: FixtureServer;
   let t: TestApp;
   let alice: TestUser;
@@ -59,7 +60,7 @@ describe('discover routes', () => {
       { path: '/semanticscholar/paper/DOI:10.1000/limited/references', status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' },
       { path: /^\/semanticscholar\//, status: 404, fixture: 'semanticscholar/error_404_paper_not_found.json' },
     ]);
-    t = await buildTestApp({ env: { ...providerEnvFor(fixtures.url), SEARCH_PROVIDER_TIMEOUT_MS: '3000' } });
+    t = await buildTestApp({ leg, env: { ...providerEnvFor(fixtures.url), SEARCH_PROVIDER_TIMEOUT_MS: '3000' } });
     alice = await buildUser(t.app);
     bob = await buildUser(t.app);
   });
@@ -105,6 +106,11 @@ describe('discover routes', () => {
       // The second page came from the cached answers: nothing more was asked upstream.
       expect(fixtures.requestsTo(`/semanticscholar/paper/DOI:${PAPER_DOI}/references`)).toHaveLength(1);
       expect(fixtures.requestsTo('/openalex/works')).toHaveLength(1);
+
+      // Each provider call shows in /metrics as a `related` operation.
+      const scrape = parseScrape((await get('/metrics')).body);
+      expect(seriesValue(scrape, 'search_provider_calls_total', { provider: 'semanticscholar', operation: 'related', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+      expect(seriesValue(scrape, 'search_provider_calls_total', { provider: 'openalex', operation: 'related', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
     });
 
     it('says which of the results are already in the signed-in user’s workspaces', async () => {
