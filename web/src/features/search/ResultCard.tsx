@@ -6,6 +6,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { SearchResult } from '../../api/types';
 import { shortAuthors } from '../../lib/authors';
+import { RelatedWorks } from './RelatedWorks';
 import { PROVIDER_NAMES } from './search-state';
 
 export function ResultCard({ result, onSummarize, onSave }: { result: SearchResult; onSummarize: (result: SearchResult) => void; onSave: (result: SearchResult) => void }) {
@@ -72,6 +73,7 @@ export function ResultCard({ result, onSummarize, onSave }: { result: SearchResu
           </button>
         )}
       </div>
+      <RelatedWorks result={result} onSummarize={onSummarize} onSave={onSave} />
     </article>
   );
 }
