@@ -23,6 +23,7 @@ import { healthRoutes } from './health/routes.js';
 import { findInLibrary } from './library/in-library.js';
 import { libraryRoutes } from './library/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
+import { discoverRoutes } from './discover/routes.js';
 import { createDrain } from './platform/drain.js';
 import { serializeError } from './platform/error-logging.js';
 import { answerClientError, installErrorHandling } from './platform/http-errors.js';
@@ -175,7 +176,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(async (scope) => routes(scope, ctx));
   }
   // Search results say where a work already is in the user's library; the library capability knows.
-  await app.register(async (scope) => searchRoutes(scope, ctx, search, (userId, works) => findInLibrary(ctx.db, { id: userId }, works)));
+  const libraryPlaces = (userId: string, works: Parameters<typeof findInLibrary>[2]) => findInLibrary(ctx.db, { id: userId }, works);
+  await app.register(async (scope) => searchRoutes(scope, ctx, search, libraryPlaces));
+  // Related works and workspace suggestions follow the citation graph through the same providers.
+  await app.register(async (scope) => discoverRoutes(scope, ctx, search.providers, libraryPlaces));
 
   const summaryCache = countSummaryLookups(
     createSummaryCache({ shared: platform.kv ?? (platform.redis ? createRedisCache(platform.redis, 'summary:') : undefined) }),

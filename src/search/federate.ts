@@ -48,6 +48,8 @@ export interface FederatedSearchOptions {
   signal?: AbortSignal;
   cache?: ProviderAnswerCache;
   cacheTtlSeconds?: number;
+  /** First part of the cache keys (default `search`): other questions asked of providers (related works) keep their answers apart. */
+  cacheScope?: string;
   now?: () => number;
   /**
    * Called with each provider's records (ranks set) as soon as it has answered, while the others may
@@ -86,13 +88,16 @@ interface ProviderOutcome {
   records: SearchRecord[];
 }
 
-/** Cache key of one provider's answer: provider, limit, the query with its whitespace normalised, and the filters. */
-function providerAnswerCacheKey(provider: ProviderId, query: string, limit: number, filters?: SearchFilters): string {
+/**
+ * Cache key of one provider's answer: its scope (a search, or related works), provider, limit, the query
+ * with its whitespace normalised, and the filters.
+ */
+function providerAnswerCacheKey(scope: string, provider: ProviderId, query: string, limit: number, filters?: SearchFilters): string {
   const hash = createHash('sha256').update(query.trim().replace(/\s+/g, ' '));
   // Unfiltered keys stay as they were, so that existing cache entries keep serving.
   if (hasFilters(filters)) hash.update(`\u0000${filtersKey(filters)}`);
   const digest = hash.digest('base64url');
-  return `search:${CACHE_KEY_VERSION}:${provider}:${limit}:${digest}`;
+  return `${scope}:${CACHE_KEY_VERSION}:${provider}:${limit}:${digest}`;
 }
 
 export async function federatedSearch(options: FederatedSearchOptions): Promise<FederatedSearchResult> {
@@ -141,7 +146,7 @@ async function askProvider(
 
   const deadlineMs = options.providerDeadlinesMs?.[provider.id] ?? options.deadlineMs ?? SEARCH_PROVIDER_DEFAULTS.timeoutMs;
   const deadlineAt = startedAt + deadlineMs;
-  const cacheKey = providerAnswerCacheKey(provider.id, options.query, options.perProviderLimit, options.filters);
+  const cacheKey = providerAnswerCacheKey(options.cacheScope ?? 'search', provider.id, options.query, options.perProviderLimit, options.filters);
 
   const cached = options.cache ? await readCachedAnswer(options.cache, cacheKey) : null;
   if (cached) {

@@ -56,7 +56,22 @@ export function mergeRecords(records: SearchRecord[]): SearchRecord[] {
   return mergeWithTitleKeys(records, titleKeyOf);
 }
 
+/**
+ * Which records are one work, by the rules `mergeRecords` folds them by: the indexes of each group, in
+ * order of first appearance (discover counts in how many lists a work appears).
+ */
+export function duplicateGroups(records: SearchRecord[]): number[][] {
+  return groupIndexes(records, titleKeyOf);
+}
+
 function mergeWithTitleKeys(records: SearchRecord[], titleKey: (record: SearchRecord) => string | null): SearchRecord[] {
+  return groupIndexes(records, titleKey).map((indexes) => {
+    const group = indexes.map((index) => records[index] as SearchRecord);
+    return group.length === 1 && group[0] ? group[0] : combine(group);
+  });
+}
+
+function groupIndexes(records: SearchRecord[], titleKey: (record: SearchRecord) => string | null): number[][] {
   const parent = records.map((_, index) => index);
   const find = (index: number): number => {
     let root = index;
@@ -99,14 +114,14 @@ function mergeWithTitleKeys(records: SearchRecord[], titleKey: (record: SearchRe
     if (key) meet(key, index);
   }
 
-  const groups = new Map<number, SearchRecord[]>();
-  records.forEach((record, index) => {
+  const groups = new Map<number, number[]>();
+  records.forEach((_, index) => {
     const root = find(index);
     const group = groups.get(root);
-    if (group) group.push(record);
-    else groups.set(root, [record]);
+    if (group) group.push(index);
+    else groups.set(root, [index]);
   });
-  return [...groups.values()].map((group) => (group.length === 1 && group[0] ? group[0] : combine(group)));
+  return [...groups.values()];
 }
 
 /** `title:<year>:<normalised title>`, or null when the title is too generic or the year unknown. */

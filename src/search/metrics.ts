@@ -5,12 +5,12 @@ import type { ProviderObserver } from './types.js';
 export function providerMetrics(metrics: Metrics): ProviderObserver {
   const calls = metrics.counter({
     name: 'search_provider_calls_total',
-    help: 'Searches and lookups asked of each provider, by outcome (ok, or why it failed: timeout, rate_limited, upstream, bad_response, network, aborted, error)',
+    help: 'Searches, lookups and related-works calls (operation `related`: references, citations, similar) asked of each provider, by outcome (ok, or why it failed: timeout, rate_limited, upstream, bad_response, network, aborted, error)',
     labelNames: ['provider', 'operation', 'outcome'] as const,
   });
   const durations = metrics.histogram({
     name: 'search_provider_call_duration_seconds',
-    help: 'How long a search or lookup of each provider took, retries and waits for the limiter included',
+    help: 'How long a search, lookup or related-works call of each provider took, retries and waits for the limiter included',
     labelNames: ['provider', 'operation'] as const,
     buckets: DURATION_BUCKETS,
   });

@@ -77,7 +77,7 @@ export const SearchResultSchema = z.object({
     .describe('Where this work already is in your workspaces (same DOI, arXiv id, PMID, URL or result id as adding uses); on GET /api/search for a signed-in user only, empty when nowhere'),
 }).meta({ id: 'SearchResult' });
 
-const ProviderStatusSchema = z.object({
+export const ProviderStatusSchema = z.object({
   id: ProviderIdSchema,
   status: z.enum(['ok', 'timeout', 'error', 'rate_limited', 'disabled']),
   count: z.number().int(),

@@ -83,6 +83,16 @@ export interface ProviderLookupOptions {
   deadlineAt?: number;
 }
 
+/** A work's neighbours in the citation graph: what it cites, what cites it, what resembles it. */
+export type WorkRelation = 'references' | 'citations' | 'similar';
+
+export interface ProviderRelatedOptions {
+  /** How many neighbours to ask for at most; each provider clamps it to what its API allows. */
+  limit: number;
+  signal?: AbortSignal;
+  deadlineAt?: number;
+}
+
 export interface ProviderSearchAnswer {
   records: SearchRecord[];
   /** The provider's own count of matches, when it says (not the number returned). */
@@ -106,6 +116,13 @@ export interface SearchProvider {
   search(query: string, options: ProviderSearchOptions): Promise<ProviderSearchAnswer>;
   /** One record by the provider's native id; null when the provider does not know it. */
   lookup(nativeId: string, options?: ProviderLookupOptions): Promise<SearchRecord | null>;
+  /**
+   * A work's references, citations or similar works, by the provider's native id of the work (OpenAlex:
+   * a W-id, `doi:…` or `pmid:…`; Semantic Scholar: a paper id, `DOI:…`, `ARXIV:…` or `PMID:…`); `total`
+   * is the provider's own count. Only providers with a citation graph have it. A work the provider does
+   * not know is an empty answer.
+   */
+  related?(relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions): Promise<ProviderSearchAnswer>;
 }
 
 /** What every provider factory takes. */
@@ -120,15 +137,17 @@ export interface ProviderFactoryOptions {
   timeoutMs: number;
   /** Shared rate/concurrency limiter; by default one built from the provider's published rate. */
   limiter?: ProviderLimiter;
-  /** Told of every search and lookup and of every rate-limit hit (the metrics; search/metrics.ts). */
+  /** Told of every search, lookup and related-works call and of every rate-limit hit (the metrics; search/metrics.ts). */
   observer?: ProviderObserver;
 }
 
 /** How a provider call ended: `ok`, or the ProviderError's kind (`error` for anything else). */
+export type ProviderOperation = 'search' | 'lookup' | 'related';
+
 export type ProviderCallOutcome = 'ok' | 'timeout' | 'rate_limited' | 'upstream' | 'bad_response' | 'network' | 'aborted' | 'error';
 
 export interface ProviderObserver {
-  call(provider: ProviderId, operation: 'search' | 'lookup', outcome: ProviderCallOutcome, seconds: number): void;
+  call(provider: ProviderId, operation: ProviderOperation, outcome: ProviderCallOutcome, seconds: number): void;
   /** `upstream`: the API answered 429; `local`: this process's limiter had no request slot before the deadline. */
   rateLimited(provider: ProviderId, by: 'upstream' | 'local'): void;
 }

@@ -12,10 +12,13 @@ import type {
   ProviderId,
   ProviderLookupOptions,
   ProviderObserver,
+  ProviderOperation,
+  ProviderRelatedOptions,
   ProviderSearchAnswer,
   ProviderSearchOptions,
   SearchProvider,
   SearchRecord,
+  WorkRelation,
 } from '../types.js';
 import { createUpstreamClient, joinUrl } from './upstream.js';
 import type { UpstreamClient } from './upstream.js';
@@ -51,6 +54,8 @@ export interface ProviderDefinition {
   isEnabled?: (settings: ProviderFactoryOptions) => boolean;
   search(api: ProviderApi, query: string, options: ProviderSearchOptions): Promise<ProviderSearchAnswer>;
   lookup(api: ProviderApi, nativeId: string, options: ProviderLookupOptions): Promise<SearchRecord | null>;
+  /** A work's neighbours in the citation graph, for the providers that have one (OpenAlex, Semantic Scholar). */
+  related?(api: ProviderApi, relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions): Promise<ProviderSearchAnswer>;
 }
 
 export type ProviderFactory = (settings: ProviderFactoryOptions) => SearchProvider;
@@ -78,6 +83,7 @@ export function defineProvider(definition: ProviderDefinition): ProviderFactory 
       ...(settings.contactEmail ? { contactEmail: settings.contactEmail } : {}),
     };
     const enabled = definition.isEnabled?.(settings) ?? true;
+    const related = definition.related;
     return {
       id: definition.id,
       name: definition.name,
@@ -90,6 +96,13 @@ export function defineProvider(definition: ProviderDefinition): ProviderFactory 
       lookup: observed(settings.observer, definition.id, 'lookup', (nativeId: string, options: ProviderLookupOptions = {}) =>
         definition.lookup(api, nativeId, options),
       ),
+      ...(related
+        ? {
+            related: observed(settings.observer, definition.id, 'related', (relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions) =>
+              related(api, relation, nativeId, options),
+            ),
+          }
+        : {}),
     };
   };
 }
@@ -98,7 +111,7 @@ export function defineProvider(definition: ProviderDefinition): ProviderFactory 
 function observed<A extends unknown[], R>(
   observer: ProviderObserver | undefined,
   provider: ProviderId,
-  operation: 'search' | 'lookup',
+  operation: ProviderOperation,
   call: (...args: A) => Promise<R>,
 ): (...args: A) => Promise<R> {
   if (!observer) return call;

@@ -21,6 +21,9 @@ describe('openalex provider', () => {
       { path: '/works', query: { search: 'broken' }, status: 500, body: 'Internal Server Error' },
       { path: '/works/doi:10.1016/j.xgen.2025.100814', fixture: 'openalex/work_by_doi_10.1016_j.xgen.2025.100814.json' },
       { path: '/works/W1', status: 404, fixture: 'openalex/error_404_work_not_found.html' },
+      // Related works: the recorded work, then recorded `/works?filter=` list answers (another filter's works: the shape is what counts).
+      { path: '/works/doi:10.2139/ssrn.2250500', fixture: 'openalex/work_by_doi_10.1016_j.xgen.2025.100814.json' },
+      { path: '/works', query: { filter: /^(openalex|cites):/ }, fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
     ]);
   });
   afterAll(async () => {
@@ -127,5 +130,33 @@ describe('openalex provider', () => {
     expect(openalexWorkPath('doi:10.1038/nature14539')).toBe('/works/doi:10.1038/nature14539');
     expect(openalexWorkPath('pmid:38799228')).toBe('/works/pmid:38799228');
     expect(openalexWorkPath('nonsense')).toBeNull();
+  });
+
+  describe('related works', () => {
+    const recorded = JSON.parse(readFixture('openalex/work_by_doi_10.1016_j.xgen.2025.100814.json')) as { referenced_works: string[] };
+    const shortIds = recorded.referenced_works.map((id) => id.replace('https://openalex.org/', ''));
+
+    it('reads the work, then resolves at most `limit` of its references in one filter request; total is the work’s count', async () => {
+      const answer = await provider().related!('references', 'doi:10.2139/ssrn.2250500', { limit: 20 });
+      expect(answer.total).toBe(shortIds.length);
+      expect(answer.records.map((record) => record.id)).toEqual(['openalex:W4396723768', 'openalex:W4365597205']);
+      const workRequest = server.requestsTo('/works/doi:10.2139/ssrn.2250500').at(-1)!;
+      expect(workRequest.query.get('select')).toBe('id,referenced_works');
+      const listRequest = server.requestsTo('/works').at(-1)!;
+      expect(listRequest.query.get('filter')).toBe(`openalex:${shortIds.slice(0, 20).join('|')}`);
+      expect(listRequest.query.get('per-page')).toBe('20');
+    });
+
+    it('asks what cites the work by its W-id, most cited first', async () => {
+      await provider().related!('citations', 'doi:10.2139/ssrn.2250500', { limit: 500 });
+      const listRequest = server.requestsTo('/works').at(-1)!;
+      expect(listRequest.query.get('filter')).toBe('cites:W4408732759');
+      expect(listRequest.query.get('sort')).toBe('cited_by_count:desc');
+      expect(listRequest.query.get('per-page')).toBe('100');
+    });
+
+    it('answers nothing for a work OpenAlex does not know', async () => {
+      expect(await provider().related!('references', 'W1', { limit: 10 })).toEqual({ records: [], total: 0 });
+    });
   });
 });

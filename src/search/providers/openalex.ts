@@ -1,8 +1,12 @@
 /**
  * OpenAlex (open scholarly works index): `/works?search=` and `/works/{id}` (a W-id, `doi:…` or
  * `pmid:…`). Abstracts arrive as an inverted index (word → positions) and are rebuilt in word order.
+ * Related works: the work's `referenced_works` / `related_works` (ids only, resolved with one
+ * `filter=openalex:W1|W2|…` request of at most 100 ids), and what cites it (`filter=cites:W…`, most
+ * cited first).
  */
 import type { ResultType, SearchFilters } from '../filters.js';
+import type { OutboundResponse } from '../../platform/outbound.js';
 import { ProviderError } from '../provider-error.js';
 import {
   arxivIdFromDoi,
@@ -15,7 +19,8 @@ import {
   stripArxivVersion,
   yearOf,
 } from '../text.js';
-import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import type { ProviderRelatedOptions, ProviderSearchAnswer, SearchRecord, WorkRelation } from '../types.js';
+import type { ProviderApi } from './define-provider.js';
 import { defineProvider } from './define-provider.js';
 import { failForStatus, readJson } from './upstream.js';
 import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
@@ -27,6 +32,9 @@ const SELECTED_FIELDS = [
   'id', 'doi', 'title', 'display_name', 'publication_date', 'publication_year', 'authorships',
   'abstract_inverted_index', 'cited_by_count', 'ids', 'primary_location', 'best_oa_location', 'open_access', 'type',
 ].join(',');
+
+/** Ids one `filter=openalex:…` request resolves: OpenAlex's limit of values in one OR filter. */
+const MAX_IDS_PER_FILTER = 100;
 
 /**
  * The abstract from `abstract_inverted_index`, each word placed at its positions. Tokens can be
@@ -134,6 +142,60 @@ export function openalexWorkPath(nativeId: string): string | null {
   return null;
 }
 
+/** The records of a `/works` list answer. */
+function readWorkList(response: OutboundResponse): ProviderSearchAnswer {
+  const body = asRecord(readJson<unknown>('openalex', response));
+  if (!body || !Array.isArray(body.results)) {
+    throw new ProviderError('openalex', 'bad_response', 'No results in the reply', response.status);
+  }
+  const records = body.results
+    .map((work) => asRecord(work))
+    .filter((work): work is Record<string, unknown> => !!work)
+    .map(openalexWorkToRecord)
+    .filter((record): record is SearchRecord => !!record);
+  return { records, total: asNumber(asRecord(body.meta)?.count) };
+}
+
+/**
+ * A work's references, citing works or related works. The work is read first (its id, and the id
+ * lists of references and related works); the ids of at most `limit` (≤ 100) neighbours are then
+ * resolved in one list request, put in the order the work lists them.
+ */
+async function relatedWorks(api: ProviderApi, relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions): Promise<ProviderSearchAnswer> {
+  const path = openalexWorkPath(nativeId);
+  if (!path) return { records: [], total: 0 };
+  const query = { mailto: api.contactEmail, api_key: api.apiKey };
+  const select = relation === 'references' ? 'id,referenced_works' : relation === 'similar' ? 'id,related_works' : 'id';
+  const workResponse = await api.upstream.get(api.url(path, { select, ...query }), options);
+  if (workResponse.status === 404) return { records: [], total: 0 };
+  if (workResponse.status !== 200) failForStatus('openalex', workResponse);
+  const work = asRecord(readJson<unknown>('openalex', workResponse));
+  const workId = shortOpenalexId(asString(work?.id));
+  if (!work || !workId) throw new ProviderError('openalex', 'bad_response', 'No work id in the reply', workResponse.status);
+  const limit = Math.min(Math.max(1, options.limit), MAX_IDS_PER_FILTER);
+
+  if (relation === 'citations') {
+    const url = api.url('/works', { filter: `cites:${workId}`, sort: 'cited_by_count:desc', 'per-page': limit, select: SELECTED_FIELDS, ...query });
+    const response = await api.upstream.get(url, options);
+    if (response.status !== 200) failForStatus('openalex', response);
+    return readWorkList(response);
+  }
+
+  const ids = asArray(relation === 'references' ? work.referenced_works : work.related_works)
+    .map((id) => shortOpenalexId(asString(id)))
+    .filter((id): id is string => !!id);
+  const wanted = [...new Set(ids)].slice(0, limit);
+  if (wanted.length === 0) return { records: [], total: ids.length };
+  const url = api.url('/works', { filter: `openalex:${wanted.join('|')}`, 'per-page': wanted.length, select: SELECTED_FIELDS, ...query });
+  const response = await api.upstream.get(url, options);
+  if (response.status !== 200) failForStatus('openalex', response);
+  // In the order the work lists them (the filter's answer comes in OpenAlex's own order).
+  const order = new Map(wanted.map((id, index) => [id, index]));
+  const position = (record: SearchRecord) => order.get(record.nativeId) ?? wanted.length;
+  const records = readWorkList(response).records.sort((a, b) => position(a) - position(b));
+  return { records, total: ids.length };
+}
+
 export const createOpenalexProvider = defineProvider({
   id: 'openalex',
   name: 'OpenAlex',
@@ -152,16 +214,7 @@ export const createOpenalexProvider = defineProvider({
     });
     const response = await api.upstream.get(url, { signal, deadlineAt });
     if (response.status !== 200) failForStatus('openalex', response);
-    const body = asRecord(readJson<unknown>('openalex', response));
-    if (!body || !Array.isArray(body.results)) {
-      throw new ProviderError('openalex', 'bad_response', 'No results in the reply', response.status);
-    }
-    const records = body.results
-      .map((work) => asRecord(work))
-      .filter((work): work is Record<string, unknown> => !!work)
-      .map(openalexWorkToRecord)
-      .filter((record): record is SearchRecord => !!record);
-    return { records, total: asNumber(asRecord(body.meta)?.count) };
+    return readWorkList(response);
   },
 
   async lookup(api, nativeId, options) {
@@ -174,4 +227,6 @@ export const createOpenalexProvider = defineProvider({
     const work = asRecord(readJson<unknown>('openalex', response));
     return work ? openalexWorkToRecord(work) : null;
   },
+
+  related: relatedWorks,
 });

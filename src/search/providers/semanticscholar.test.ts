@@ -21,6 +21,11 @@ describe('semanticscholar provider', () => {
       { path: '/paper/search', query: { query: 'bad fields' }, status: 400, fixture: 'semanticscholar/error_400_unrecognized_fields.json' },
       { path: '/paper/0', status: 404, fixture: 'semanticscholar/error_404_paper_not_found.json' },
       { path: '/paper/forbidden', status: 403, fixture: 'semanticscholar/error_403_forbidden_batch.json' },
+      // Related works, with the base address as configured in production (`…/graph/v1`).
+      { path: '/graph/v1/paper/10.2139/ssrn.2250500/references', fixture: 'semanticscholar/paper_references_doi-10.2139_ssrn.2250500_fields-title_offset0_limit50.json' },
+      { path: '/graph/v1/paper/CorpusID:14514057/citations', fixture: 'semanticscholar/paper_citations_corpusid-14514057_fields-title_offset0_limit100.json' },
+      { path: '/recommendations/v1/papers/forpaper/10.2139/ssrn.2250500', fixture: 'semanticscholar/recommendations_forpaper_doi-10.2139_ssrn.2250500_fields-title_limit100.json' },
+      { path: '/graph/v1/paper/busy/citations', status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' },
     ]);
   });
   afterAll(async () => {
@@ -125,5 +130,39 @@ describe('semanticscholar provider', () => {
 
   it('answers null for an unknown paper (404)', async () => {
     expect(await provider().lookup('0')).toBeNull();
+  });
+
+  describe('related works', () => {
+    const graph = () => createSemanticScholarProvider(factoryOptions(`${server.url}/graph/v1`, outbound));
+
+    it('reads references (`citedPaper`), leaving out those the graph could not match (`paperId: null`)', async () => {
+      const answer = await graph().related!('references', '10.2139/ssrn.2250500', { limit: 50 });
+      expect(answer.records).toHaveLength(40);
+      expect(answer.records[0]).toMatchObject({
+        id: 'semanticscholar:e945ca4fdcf45b1a118f1462db7afa12629a131f',
+        title: 'Group lending or individual lending? Evidence from a randomised field experiment in Mongolia',
+        url: 'https://www.semanticscholar.org/paper/e945ca4fdcf45b1a118f1462db7afa12629a131f',
+      });
+      const asked = server.requestsTo('/graph/v1/paper/10.2139/ssrn.2250500/references')[0]!.query;
+      expect([asked.get('limit'), asked.get('offset')]).toEqual(['50', '0']);
+      expect(asked.get('fields')).toContain('externalIds');
+    });
+
+    it('reads citations (`citingPaper`), at most 100 asked', async () => {
+      const answer = await graph().related!('citations', 'CorpusID:14514057', { limit: 500 });
+      expect(answer.records).toHaveLength(100);
+      expect(answer.records[0]?.title).toBe('We’ve got you covered! The effect of public health insurance on rural entrepreneurship in China');
+      expect(server.requestsTo('/graph/v1/paper/CorpusID:14514057/citations')[0]!.query.get('limit')).toBe('100');
+    });
+
+    it('asks the Recommendations API beside the Graph API for similar papers', async () => {
+      const answer = await graph().related!('similar', '10.2139/ssrn.2250500', { limit: 100 });
+      expect(answer.records).toHaveLength(100);
+      expect(answer.records[0]?.id).toBe('semanticscholar:3e9bc879e8ba944d3e830e4b8565dfe6f2ec4bd8');
+    });
+
+    it('fails a refused call as rate_limited', async () => {
+      await expect(graph().related!('citations', 'busy', { limit: 10 })).rejects.toMatchObject({ kind: 'rate_limited' });
+    });
   });
 });

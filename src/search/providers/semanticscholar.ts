@@ -1,13 +1,18 @@
 /**
  * Semantic Scholar (scholarly graph): `/paper/search` and `/paper/{id}` of the Graph API. A zero-hit
  * search is `{ total: 0, offset: 0 }` without `data`; `openAccessPdf` may be null or have an empty url.
+ * Related works: `/paper/{id}/references` (`data[].citedPaper`), `/paper/{id}/citations`
+ * (`data[].citingPaper`), and the Recommendations API's `/papers/forpaper/{id}` (`recommendedPapers`),
+ * which lives beside the Graph API: its address is the base address with `/graph/v1` replaced by
+ * `/recommendations/v1`. A reference the graph could not match has `paperId: null` and is left out.
  */
 import type { ResultType, SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
 import { collapseWhitespace, isoDateFromParts, isoDateFromString, normaliseDoi, stripArxivVersion, yearOf } from '../text.js';
-import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import type { ProviderRelatedOptions, ProviderSearchAnswer, SearchRecord, WorkRelation } from '../types.js';
+import type { ProviderApi } from './define-provider.js';
 import { defineProvider } from './define-provider.js';
-import { failForStatus, readJson } from './upstream.js';
+import { failForStatus, joinUrl, readJson } from './upstream.js';
 import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 
 /** The introductory rate of an API key is 1 request per second; the keyless pool is shared and smaller. */
@@ -80,6 +85,45 @@ function semanticScholarFilterParams(filters: SearchFilters = {}): { year?: stri
   };
 }
 
+/** The Graph API's largest page of references or citations; the Recommendations API allows 500. */
+const MAX_RELATED_LIMIT = 100;
+
+/** `/paper/{id}` with the id's `/` and `:` kept (DOIs, `ARXIV:…`). */
+function paperPath(id: string): string {
+  return `/paper/${encodeURIComponent(id).replace(/%2F/gi, '/').replace(/%3A/gi, ':')}`;
+}
+
+/** A Recommendations API path below the Graph API's base address (see the module comment). */
+function recommendationsUrl(api: ProviderApi, path: string, query: Record<string, string | number | undefined>): string {
+  const base = api.url('').replace(/\/+$/, '').replace(/\/graph\/v1$/, '');
+  return joinUrl(base, `/recommendations/v1${path}`, query);
+}
+
+async function relatedPapers(api: ProviderApi, relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions): Promise<ProviderSearchAnswer> {
+  const id = nativeId.trim();
+  if (!id) return { records: [], total: 0 };
+  const limit = Math.min(Math.max(1, options.limit), MAX_RELATED_LIMIT);
+  const url =
+    relation === 'similar'
+      ? recommendationsUrl(api, `/papers/forpaper/${paperPath(id).slice('/paper/'.length)}`, { fields: PAPER_FIELDS, limit })
+      : api.url(`${paperPath(id)}/${relation}`, { fields: PAPER_FIELDS, offset: 0, limit });
+  const response = await api.upstream.get(url, options);
+  if (response.status === 404) return { records: [], total: 0 };
+  if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
+  const body = asRecord(readJson<unknown>('semanticscholar', response));
+  if (!body) throw new ProviderError('semanticscholar', 'bad_response', 'Reply is not an object', response.status);
+  const papers =
+    relation === 'similar'
+      ? asArray(body.recommendedPapers)
+      : asArray(body.data).map((edge) => asRecord(edge)?.[relation === 'references' ? 'citedPaper' : 'citingPaper']);
+  const records = papers
+    .map((paper) => asRecord(paper))
+    .filter((paper): paper is Record<string, unknown> => !!paper)
+    .map(semanticScholarPaperToRecord)
+    .filter((record): record is SearchRecord => !!record);
+  return { records };
+}
+
 function errorDetail(body: string): string {
   try {
     const json = asRecord(JSON.parse(body));
@@ -124,11 +168,12 @@ export const createSemanticScholarProvider = defineProvider({
   async lookup(api, nativeId, options) {
     const id = nativeId.trim();
     if (!id) return null;
-    const path = `/paper/${encodeURIComponent(id).replace(/%2F/gi, '/').replace(/%3A/gi, ':')}`;
-    const response = await api.upstream.get(api.url(path, { fields: PAPER_FIELDS }), options);
+    const response = await api.upstream.get(api.url(paperPath(id), { fields: PAPER_FIELDS }), options);
     if (response.status === 404) return null;
     if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
     const paper = asRecord(readJson<unknown>('semanticscholar', response));
     return paper ? semanticScholarPaperToRecord(paper) : null;
   },
+
+  related: relatedPapers,
 });

@@ -9,6 +9,7 @@ import { useProfileLanguage } from '../../app/profile';
 import { shortAuthors } from '../../lib/authors';
 import { formatIsoDate } from '../../lib/dates';
 import { workTypeLabel } from '../../lib/work-types';
+import { RelatedWorks } from './RelatedWorks';
 import { PROVIDER_NAMES } from './search-state';
 
 export function ResultCard({ result, onSummarize, onSave }: { result: SearchResult; onSummarize: (result: SearchResult) => void; onSave: (result: SearchResult) => void }) {
@@ -79,6 +80,7 @@ export function ResultCard({ result, onSummarize, onSave }: { result: SearchResu
           </button>
         )}
       </div>
+      <RelatedWorks result={result} onSummarize={onSummarize} onSave={onSave} />
     </article>
   );
 }

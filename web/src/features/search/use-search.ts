@@ -12,6 +12,7 @@ import { apiFilters, PAGE_SIZE, type SearchResult, type SearchState } from './se
 import { streamSearch } from './search-stream';
 
 type SearchReply = components['schemas']['SearchReply'];
+type RelatedReply = components['schemas']['RelatedWorksReply'];
 /** Where a result is kept: a workspace and the resource saved there. */
 type LibraryPlace = NonNullable<SearchResult['inLibrary']>[number];
 
@@ -42,8 +43,8 @@ export function useSearchProviders() {
 }
 
 /**
- * A result just saved says "In your library" at once, in every cached reply that holds it, without a
- * new search (which would count against the hourly limit and ask every provider again).
+ * A result just saved says "In your library" at once, in every cached reply that holds it (searches and
+ * related-works lists), without a new search (which would count against the hourly limit and ask every provider again).
  */
 export function useMarkSaved() {
   const queryClient = useQueryClient();
@@ -55,6 +56,10 @@ export function useMarkSaved() {
         return { ...result, inLibrary: [...places, place] };
       };
       queryClient.setQueriesData<SearchReply>({ queryKey: ['get', '/api/search'] }, (reply) => reply && { ...reply, results: reply.results.map(withPlace) });
+      // A result's related-works lists (RelatedWorks.tsx) hold search results too.
+      for (const path of ['/api/works/{id}/references', '/api/works/{id}/citations', '/api/works/{id}/similar'] as const) {
+        queryClient.setQueriesData<RelatedReply>({ queryKey: ['get', path] }, (reply) => reply && { ...reply, results: reply.results.map(withPlace) });
+      }
     },
     [queryClient],
   );
