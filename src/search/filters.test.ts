@@ -75,6 +75,17 @@ describe('search filters', () => {
       expect(preprints.results.every((record) => record.provider === 'arxiv')).toBe(true);
     });
 
+    it('counts for each provider the kept works it contributed, not what it sent', async () => {
+      const unfiltered = await run({}, ['crossref', 'openalex', 'semanticscholar', 'zenodo']);
+      const zenodoSent = unfiltered.providers.find((status) => status.id === 'zenodo')?.count ?? 0;
+      expect(zenodoSent).toBeGreaterThan(1);
+      const datasets = await run({ type: 'dataset' }, ['crossref', 'openalex', 'semanticscholar', 'zenodo']);
+      const counts = Object.fromEntries(datasets.providers.map((status) => [status.id, status.count]));
+      // One Zenodo dataset is kept; the other providers' articles are not.
+      expect(counts).toEqual({ crossref: 0, openalex: 0, semanticscholar: 0, zenodo: datasets.results.filter((record) => record.sources.includes('zenodo')).length });
+      expect(counts.zenodo).toBe(1);
+    });
+
     it('keeps only venues containing the words, ignoring case and accents', async () => {
       const nature = await run({ venue: 'NATURE  máchine' });
       expect(nature.results.map((record) => record.venue)).toEqual(['Nature Machine Intelligence']);

@@ -3,7 +3,7 @@
  * sort and cut the requested page. The route validates parameters and presents the reply.
  */
 import { federatedSearch } from './federate.js';
-import { applyFilters } from './filters.js';
+import { applyFilters, hasFilters } from './filters.js';
 import type { SearchFilters } from './filters.js';
 import type { ProviderFailureLog, ProviderStatus } from './federate.js';
 import { createRecordMerger } from './merge.js';
@@ -62,12 +62,15 @@ export async function searchProviders(request: SearchRequest): Promise<SearchRep
   const merger = createRecordMerger();
   const scorer = createRecordScorer(request.query);
   // Filtered after merging: a provider that ignored a filter cannot let a non-matching work through.
-  const rankedPage = (records: SearchRecord[], providers: ProviderStatus[]): SearchReply => ({
-    ...paginate(sortRecords(scorer.score(applyFilters(merger.merge(records), request.filters)), request.sort), request.offset, request.limit),
-    query: request.query,
-    took: Date.now() - startedAt,
-    providers,
-  });
+  const rankedPage = (records: SearchRecord[], providers: ProviderStatus[]): SearchReply => {
+    const kept = applyFilters(merger.merge(records), request.filters);
+    return {
+      ...paginate(sortRecords(scorer.score(kept), request.sort), request.offset, request.limit),
+      query: request.query,
+      took: Date.now() - startedAt,
+      providers: hasFilters(request.filters) ? providers.map((status) => countKept(status, kept)) : providers,
+    };
+  };
   const settledRecords: SearchRecord[] = [];
   const settledStatuses = new Map<ProviderId, ProviderStatus>();
   const onProgress = request.onProgress;
@@ -101,4 +104,10 @@ export async function searchProviders(request: SearchRequest): Promise<SearchRep
     },
   });
   return rankedPage(federated.records, federated.providers);
+}
+
+/** A provider's count once filtered: the kept works it contributed to (what its chip says it found). */
+function countKept(status: ProviderStatus, kept: SearchRecord[]): ProviderStatus {
+  if (status.status !== 'ok') return status;
+  return { ...status, count: kept.filter((record) => record.sources.includes(status.id)).length };
 }
