@@ -274,7 +274,7 @@ async function listHandler(res: ServerResponse, userId: string): Promise<void> {
   const rows = await store.query(LIST_ROWS, [nowIso(), userId, 20, 0]);
   const [totalRow] = await store.query(LIST_TOTAL, [userId]);
   const total = Number(totalRow?.[0] ?? 0);
-  send(res, 200, JSON.stringify({ workspaces: rows.map((row) => presentWorkspace(workspaceOf(row))), total }), { 'x-total-count': String(total) });
+  send(res, 200, JSON.stringify({ workspaces: rows.map((row) => presentWorkspace(workspaceOf(row), 'owner')), total }), { 'x-total-count': String(total) });
 }
 
 async function detailHandler(res: ServerResponse, userId: string, id: string): Promise<void> {
@@ -295,7 +295,7 @@ async function detailHandler(res: ServerResponse, userId: string, id: string): P
   send(
     res,
     200,
-    JSON.stringify({ workspace: presentWorkspace(workspace), resources: resources.map((resource) => presentResource(resource, byResource.get(resource.id))) }),
+    JSON.stringify({ workspace: presentWorkspace(workspace, 'owner'), resources: resources.map((resource) => presentResource(resource, byResource.get(resource.id))) }),
   );
 }
 

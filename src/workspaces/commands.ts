@@ -324,5 +324,5 @@ export function isWellFormedShareToken(token: string): boolean {
 
 /** A workspace `actor` may read, else the 404 an unknown one gives (for other capabilities, e.g. library search's filter). */
 export async function findReadableWorkspace(db: Db, actor: Actor, id: string): Promise<WorkspaceWithCounts> {
-  return authorize(actor, 'read', await loadWorkspace(db, id)).workspace;
+  return authorize(actor, 'read', await loadWorkspace(db, id, actor)).workspace;
 }

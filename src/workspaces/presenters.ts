@@ -6,10 +6,12 @@
 import type { Dialect } from '../platform/dialect.js';
 import { presentPdf } from './pdfs/presenters.js';
 import type { PdfRow } from './pdfs/store.js';
+import type { Role } from './policy.js';
 import { StoredHighlights } from './schemas.js';
 import type { AnnotationRow, ResourceRow, ShareLinkRow, WorkspaceWithCounts } from './store.js';
 
-export function presentWorkspace(row: WorkspaceWithCounts) {
+/** `role`: the asker's role in it (src/workspaces/policy.ts). */
+export function presentWorkspace(row: WorkspaceWithCounts, role: Role) {
   return {
     id: row.id,
     name: row.name,
@@ -21,6 +23,7 @@ export function presentWorkspace(row: WorkspaceWithCounts) {
     updatedAt: row.updatedAt.toISOString(),
     resourceCount: row.resourceCount,
     _count: { resources: row.resourceCount, shares: row.shareCount },
+    role,
   };
 }
 export type PresentedWorkspace = ReturnType<typeof presentWorkspace>;

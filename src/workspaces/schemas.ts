@@ -80,6 +80,8 @@ const DataInput = z
 
 const WorkspaceName = plainText(LIMITS.workspaceName, { required: true, singleLine: true });
 
+export const RoleSchema = z.enum(['owner', 'editor', 'viewer']).meta({ id: 'Role' });
+
 export const IdParams = z.object({ id: z.uuid('must be a UUID') });
 export const ResourceParams = z.object({ id: z.uuid('must be a UUID'), resourceId: z.uuid('must be a UUID') });
 export const ShareParams = z.object({ id: z.uuid('must be a UUID'), shareId: z.uuid('must be a UUID') });
@@ -456,6 +458,7 @@ const WorkspaceSchema = z.object({
   updatedAt: DateTime,
   resourceCount: z.number().int(),
   _count: z.object({ resources: z.number().int(), shares: z.number().int().describe('live (unrevoked, unexpired) share links') }),
+  role: RoleSchema.describe("The asker's role in this workspace: owner, editor or viewer (see README, Roles)"),
 }).meta({ id: 'Workspace' });
 
 export const ShareLinkSchema = z.object({
