@@ -1,5 +1,6 @@
 /** Members and invitations: request and reply shapes (they make the OpenAPI document). */
 import { z } from 'zod';
+import { documentBody } from '../../platform/openapi.js';
 import { RoleSchema } from '../schemas.js';
 
 export const MEMBER_LIMITS = {
@@ -19,13 +20,17 @@ export const MemberParams = z.object({ id: z.uuid('must be a UUID'), userId: z.u
 export const InvitationParams = z.object({ id: z.uuid('must be a UUID'), invitationId: z.uuid('must be a UUID') });
 export const InvitationTokenParams = z.object({ token: z.string().min(16).max(200).regex(/^[A-Za-z0-9_-]+$/, 'must be an invitation token') });
 
-export const MemberAddBody = z.object({ email: MemberEmail, role: GrantedRole }).strict();
+export const MemberAddBody = z.object({ email: MemberEmail, role: GrantedRole }).strict().meta({ id: 'MemberAdd' });
+documentBody(MemberAddBody, { examples: [{ email: 'ada@example.org', role: 'editor' }] });
 export const MemberUpdateBody = z
   .object({ role: RoleSchema.describe('`owner` transfers ownership to this member; the previous owner becomes an editor') })
-  .strict();
-export const InvitationCreateBody = z.object({ email: MemberEmail, role: GrantedRole }).strict();
+  .strict()
+  .meta({ id: 'MemberUpdate' });
+documentBody(MemberUpdateBody, { examples: [{ role: 'viewer' }] });
+export const InvitationCreateBody = z.object({ email: MemberEmail, role: GrantedRole }).strict().meta({ id: 'InvitationCreate' });
+documentBody(InvitationCreateBody, { examples: [{ email: 'grace@example.org', role: 'viewer' }] });
 
-export const MemberSchema = z
+const MemberSchema = z
   .object({
     userId: z.uuid(),
     name: z.string(),
@@ -38,8 +43,8 @@ export const MemberSchema = z
 export const MemberListResponse = z.object({ members: z.array(MemberSchema), total: z.number().int() }).meta({ id: 'MemberList' });
 export const MemberResponse = z.object({ member: MemberSchema }).meta({ id: 'MemberEnvelope' });
 
-export const InvitationStatus = z.enum(['pending', 'accepted', 'revoked', 'expired']);
-export const InvitationSchema = z
+const InvitationStatus = z.enum(['pending', 'accepted', 'revoked', 'expired']);
+const InvitationSchema = z
   .object({
     id: z.uuid(),
     workspaceId: z.uuid(),
