@@ -58,7 +58,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
       const user = requireUser(request);
       const { resource } = authorize(user, 'annotate', await loadResource(db, request.params.id, user));
       const annotation = await annotateResource(db, user.id, resource.id, request.body);
-      return reply.status(201).send(presentAnnotation(annotation));
+      return reply.status(201).send(presentAnnotation({ ...annotation, authorName: user.name }));
     },
   );
 
@@ -80,7 +80,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
       const { annotation } = authorize(user, 'update', await loadAnnotation(db, request.params.id, user));
       const updated = await updateAnnotationRow(db, annotation.id, request.body);
       if (!updated) throw notFound('Annotation');
-      return presentAnnotation(updated);
+      return presentAnnotation({ ...updated, authorName: user.name });
     },
   );
 

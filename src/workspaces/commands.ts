@@ -141,9 +141,9 @@ export function recordOf(found: ResolvedResource, identifier: string) {
  * not the same work already (409 either way), atomically even when adds to one workspace race
  * (store.insertResourceIfRoom).
  */
-export async function addResource(db: Db, resolve: ResourceResolver, workspaceId: string, input: ResourceCreateInput): Promise<ResourceRow> {
+export async function addResource(db: Db, resolve: ResourceResolver, workspaceId: string, addedBy: string, input: ResourceCreateInput): Promise<ResourceRow> {
   const values = await describeResource(resolve, workspaceId, input);
-  const added = await insertResourceIfRoom(db, values, LIMITS.resourcesPerWorkspace);
+  const added = await insertResourceIfRoom(db, { ...values, addedBy }, LIMITS.resourcesPerWorkspace);
   if ('row' in added) return added.row;
   switch (added.refused) {
     case 'no_workspace':

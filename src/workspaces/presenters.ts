@@ -35,11 +35,13 @@ function presentHighlights(highlights: Record<string, unknown>): Record<string, 
   return rest;
 }
 
-export function presentAnnotation(row: AnnotationRow) {
+/** `authorName`: the name of the account that wrote it (null when unknown to the query that read it). */
+export function presentAnnotation(row: AnnotationRow & { authorName?: string | null }) {
   return {
     id: row.id,
     resourceId: row.resourceId,
     userId: row.userId,
+    authorName: row.authorName ?? null,
     body: row.body,
     highlights: presentHighlights(row.highlights),
     createdAt: row.createdAt.toISOString(),
@@ -53,6 +55,7 @@ export function presentResource(row: ResourceRow, annotations: AnnotationRow[] =
     id: row.id,
     workspaceId: row.workspaceId,
     resourceId: row.resourceId,
+    addedBy: row.addedBy,
     title: row.title,
     url: row.url,
     type: row.type,

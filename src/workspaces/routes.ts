@@ -436,7 +436,7 @@ function addResourceRoute(root: FastifyInstance, ctx: AppContext, pdfDeps: PdfDe
         const { resource, pdf } = await createResourceFromPdf(pdfDeps, workspace.id, user.id, part);
         return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource, [], pdf)));
       }
-      const resource = await addResource(db, ctx.resolveResource, workspace.id, request.body);
+      const resource = await addResource(db, ctx.resolveResource, workspace.id, user.id, request.body);
       return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource)));
     },
   );

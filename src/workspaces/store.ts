@@ -16,6 +16,12 @@ export type ResourceRow = Omit<typeof workspaceResources.$inferSelect, 'search'>
 export type NewResourceRow = typeof workspaceResources.$inferInsert;
 export type AnnotationRow = Omit<typeof annotations.$inferSelect, 'search'>;
 export type ShareLinkRow = typeof shareLinks.$inferSelect;
+/** An annotation with its author's name, for members' views (the public share page names nobody). */
+export type AuthoredAnnotationRow = AnnotationRow & { authorName: string | null };
+const authoredAnnotationColumns = {
+  ...annotationColumns,
+  authorName: sql<string | null>`(select u.name from users u where u.id = ${annotations.userId})`,
+};
 
 export interface WorkspaceWithCounts extends WorkspaceRow {
   resourceCount: number;
@@ -90,7 +96,7 @@ const resourcesStatement = preparedStatement((db) =>
 // `= any(array)` rather than `in ($1, …, $n)`: one statement whatever the number of resources.
 const annotationsStatement = preparedStatement((db) =>
   db
-    .select(annotationColumns)
+    .select(authoredAnnotationColumns)
     .from(annotations)
     .where(sql`${annotations.resourceId} = any(${sql.placeholder('resourceIds')}::uuid[])`)
     .orderBy(asc(annotations.createdAt), asc(annotations.id))
@@ -400,8 +406,8 @@ export async function lockResource(tx: Tx, id: string): Promise<boolean> {
 // ---- annotations ----
 
 /** Annotations of several resources at once, oldest first, grouped by resource id. */
-export async function annotationsByResource(db: Db, resourceIds: string[]): Promise<Map<string, AnnotationRow[]>> {
-  const grouped = new Map<string, AnnotationRow[]>();
+export async function annotationsByResource(db: Db, resourceIds: string[]): Promise<Map<string, AuthoredAnnotationRow[]>> {
+  const grouped = new Map<string, AuthoredAnnotationRow[]>();
   if (resourceIds.length === 0) return grouped;
   // A PostgreSQL array literal of the ids (uuids from the database, so nothing to quote).
   const rows = await annotationsStatement(db).execute({ resourceIds: `{${resourceIds.join(',')}}` });
@@ -444,9 +450,9 @@ export async function annotationPreviews(db: Db, resourceIds: string[], perResou
   return previews;
 }
 
-export async function listAnnotations(db: Db, resourceId: string, page: Page): Promise<{ rows: AnnotationRow[]; total: number }> {
+export async function listAnnotations(db: Db, resourceId: string, page: Page): Promise<{ rows: AuthoredAnnotationRow[]; total: number }> {
   const rows = await db
-    .select(annotationColumns)
+    .select(authoredAnnotationColumns)
     .from(annotations)
     .where(eq(annotations.resourceId, resourceId))
     .orderBy(asc(annotations.createdAt), asc(annotations.id))

@@ -99,7 +99,7 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
       const { workspace } = authorize(user, 'edit', await loadWorkspace(ctx.db, request.params.id, user));
       const upload = uploadOf(request);
       const file = await readImportFile(upload.text, upload.format);
-      return { ...(await importCitations(ctx.db, workspace.id, file, { dryRun: request.query.dryRun })), encoding: upload.encoding };
+      return { ...(await importCitations(ctx.db, workspace.id, user.id, file, { dryRun: request.query.dryRun })), encoding: upload.encoding };
     },
   );
 }

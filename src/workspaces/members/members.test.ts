@@ -118,6 +118,24 @@ for (const leg of storeLegs()) {
         expect(JSON.stringify(res.json())).not.toContain('unshared');
       });
 
+      it('a resource says who added it and an annotation who wrote it; a viewer annotates, and changes only their own words', async () => {
+        const id = await workspaceWith(owner, [[ada, 'editor'], [grace, 'viewer']]);
+        const resource = await addResource(t.app, ada, id, { title: 'Added by Ada' });
+        const note = await t.app.inject({ method: 'POST', url: `/api/resources/${resource.id}/annotations`, headers: grace.bearer, payload: { body: "Grace's reading" } });
+        expect(note.statusCode).toBe(201);
+        expect(note.json()).toMatchObject({ userId: grace.id, authorName: 'Grace Hopper' });
+        const adaNote = await t.app.inject({ method: 'POST', url: `/api/resources/${resource.id}/annotations`, headers: ada.bearer, payload: { body: "Ada's reading" } });
+        const edit = await t.app.inject({ method: 'PATCH', url: `/api/annotations/${adaNote.json<{ id: string }>().id}`, headers: grace.bearer, payload: { body: 'overwritten' } });
+        expect(edit.statusCode).toBe(403);
+        const detail = await t.app.inject({ method: 'GET', url: `/api/workspaces/${id}`, headers: grace.bearer });
+        const [shown] = detail.json<{ resources: { addedBy: string; annotations: { authorName: string; body: string }[] }[] }>().resources;
+        expect(shown!.addedBy).toBe(ada.id);
+        expect(shown!.annotations.map((a) => [a.authorName, a.body])).toEqual([
+          ['Grace Hopper', "Grace's reading"],
+          ['Ada Lovelace', "Ada's reading"],
+        ]);
+      });
+
       it('the owner changes a role; the new role takes effect at once', async () => {
         const id = await workspaceWith(owner, [[ada, 'viewer']]);
         const before = await t.app.inject({ method: 'POST', url: `/api/workspaces/${id}/resources`, headers: ada.bearer, payload: { title: 'Too early' } });
@@ -205,7 +223,7 @@ for (const leg of storeLegs()) {
         const id = await workspaceWith(owner, []);
         const { token } = await invite(owner, id, uniqueEmail('race'), 'viewer');
         const [one, two] = await Promise.all([buildUser(t.app), buildUser(t.app)]);
-        const answers = await Promise.all([one!, two!].map((user) => t.app.inject({ method: 'POST', url: `/api/invitations/${token}/accept`, headers: user.bearer })));
+        const answers = await Promise.all([one, two].map((user) => t.app.inject({ method: 'POST', url: `/api/invitations/${token}/accept`, headers: user.bearer })));
         expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 404]);
         expect((await members(owner, id)).total).toBe(2);
       });
@@ -247,12 +265,12 @@ for (const leg of storeLegs()) {
             const { id } = await createWorkspace(limited.app, by, { name: 'Throttled' });
             return limited.app.inject({ method: 'POST', url: `/api/workspaces/${id}/invitations`, headers: by.bearer, payload: { email: uniqueEmail('many'), role: 'viewer' } });
           };
-          for (let i = 0; i < 3; i++) expect((await send(inviter!)).statusCode).toBe(201);
-          const refused = await send(inviter!);
+          for (let i = 0; i < 3; i++) expect((await send(inviter)).statusCode).toBe(201);
+          const refused = await send(inviter);
           expect(refused.statusCode).toBe(429);
           expect(refused.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
           expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-          expect((await send(other!)).statusCode).toBe(201);
+          expect((await send(other)).statusCode).toBe(201);
         } finally {
           await limited.close();
         }

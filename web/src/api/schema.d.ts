@@ -926,6 +926,8 @@ export interface components {
             resourceId: string;
             /** Format: uuid */
             userId: string;
+            /** @description The name of the account that wrote it */
+            authorName: string | null;
             body: string;
             highlights: components["schemas"]["AnnotationHighlights"];
             /** Format: date-time */
@@ -1469,6 +1471,8 @@ export interface components {
             workspaceId: string;
             /** @description The search id the entry was added by (Variant B); null when described by hand */
             resourceId: string | null;
+            /** @description The user who added it (see GET /api/workspaces/{id}/members for names); null once that account is deleted */
+            addedBy: string | null;
             title: string;
             url: string | null;
             type: string | null;
