@@ -267,7 +267,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'moveResources',
-        summary: 'Move several resources, with their annotations, to another workspace of yours (one transaction)',
+        summary: 'Move several resources, with their annotations, to another workspace you may edit (one transaction)',
         description: `At most ${LIMITS.bulkResources} resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in \`duplicates\`; the others move only if the target has room for all of them (409 otherwise, nothing moved).`,
         params: IdParams,
         body: BulkMoveBody,

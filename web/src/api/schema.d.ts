@@ -473,7 +473,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Move several resources, with their annotations, to another workspace of yours (one transaction)
+         * Move several resources, with their annotations, to another workspace you may edit (one transaction)
          * @description At most 500 resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in `duplicates`; the others move only if the target has room for all of them (409 otherwise, nothing moved).
          */
         post: operations["moveResources"];
