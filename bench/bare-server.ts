@@ -198,9 +198,10 @@ const recordedWorkspaceId = await (async () => {
 })();
 
 const listSql = await record((db) => listWorkspaces(db, anyUser.id, { limit: 20, offset: 0 }));
-const LIST_ROWS = statement(listSql, 0, [nowIso(), anyUser.id, 20, 0], 'listWorkspaces rows');
-const LIST_TOTAL = statement(listSql, 1, [anyUser.id], 'listWorkspaces total');
-const WORKSPACE_KEYS = [...columnsOf(schema.workspaces, LIST_ROWS), 'resourceCount', 'shareCount'];
+// The user's id four times: the role column and the own-or-shared condition each name it twice.
+const LIST_ROWS = statement(listSql, 0, [nowIso(), anyUser.id, anyUser.id, anyUser.id, anyUser.id, 20, 0], 'listWorkspaces rows');
+const LIST_TOTAL = statement(listSql, 1, [anyUser.id, anyUser.id], 'listWorkspaces total');
+const WORKSPACE_KEYS = [...columnsOf(schema.workspaces, LIST_ROWS), 'resourceCount', 'shareCount', 'role'];
 
 const findSql = await record((db) => findWorkspace(db, recordedWorkspaceId));
 const FIND_WORKSPACE = statement(findSql, 0, [nowIso(), recordedWorkspaceId], 'findWorkspace');
@@ -220,7 +221,7 @@ const AVATAR_INDEX = columnsOf(schema.profiles, FIND_PROFILE).indexOf('avatarUrl
 const RESOURCES_PER_WORKSPACE = 500;
 const SAMPLE_BODY = { title: 'Recorded', url: 'https://bench.example.org/recorded', notes: '', tags: [] as string[], authors: [] as string[] };
 const addSql = await record((db) =>
-  addResource(db, async () => null, recordedWorkspaceId, { ...SAMPLE_BODY, data: undefined, type: undefined, resourceId: undefined }),
+  addResource(db, async () => null, recordedWorkspaceId, anyUser.id, { ...SAMPLE_BODY, data: undefined, type: undefined, resourceId: undefined }),
 );
 // addResource: findWorkspace is the route's; then a transaction locks the workspace, counts its
 // resources, inserts unless the same work is there, and marks the workspace changed.
@@ -271,10 +272,10 @@ function workspaceOf(row: Row): WorkspaceWithCounts {
 }
 
 async function listHandler(res: ServerResponse, userId: string): Promise<void> {
-  const rows = await store.query(LIST_ROWS, [nowIso(), userId, 20, 0]);
-  const [totalRow] = await store.query(LIST_TOTAL, [userId]);
+  const rows = await store.query(LIST_ROWS, [nowIso(), userId, userId, userId, userId, 20, 0]);
+  const [totalRow] = await store.query(LIST_TOTAL, [userId, userId]);
   const total = Number(totalRow?.[0] ?? 0);
-  send(res, 200, JSON.stringify({ workspaces: rows.map((row) => presentWorkspace(workspaceOf(row))), total }), { 'x-total-count': String(total) });
+  send(res, 200, JSON.stringify({ workspaces: rows.map((row) => presentWorkspace(workspaceOf(row), 'owner')), total }), { 'x-total-count': String(total) });
 }
 
 async function detailHandler(res: ServerResponse, userId: string, id: string): Promise<void> {
@@ -295,7 +296,7 @@ async function detailHandler(res: ServerResponse, userId: string, id: string): P
   send(
     res,
     200,
-    JSON.stringify({ workspace: presentWorkspace(workspace), resources: resources.map((resource) => presentResource(resource, byResource.get(resource.id))) }),
+    JSON.stringify({ workspace: presentWorkspace(workspace, 'owner'), resources: resources.map((resource) => presentResource(resource, byResource.get(resource.id))) }),
   );
 }
 

@@ -99,7 +99,7 @@ async function measure(store: StoreResult['store'], database: Database, text: st
 
   const workspaceId = await workspaceIn(database);
   start = process.hrtime.bigint();
-  const report = await importCitations(database.db, workspaceId, await readImportFile(text, 'bibtex'), { dryRun: false });
+  const report = await importCitations(database.db, workspaceId, null, await readImportFile(text, 'bibtex'), { dryRun: false });
   const importSeconds = seconds(start);
   return {
     store,

@@ -30,6 +30,7 @@ export function rateLimitRules(config: Config) {
     resetEmail: { points: r.resetPerHourPerEmail, durationSeconds: 3600 },
     signupIp: { points: r.signupPerHourPerIp, durationSeconds: 3600 },
     sharePageIp: { points: r.sharePagePerMinutePerIp, durationSeconds: 60 },
+    invitations: { points: r.invitationsPerHour, durationSeconds: 3600 },
   } satisfies Record<string, LimitRule>;
 }
 
@@ -147,6 +148,8 @@ export const ROUTE_LIMITS = {
   },
   summarize: { stage: 'request', count: async (limits, request) => ({ state: await countRequester(limits, 'summarize', request) }) },
   sharePage: { stage: 'request', count: async (limits, request) => void (await limits.consume('sharePageIp', request.ip)) },
+  // Invitations mailed and members added, per inviting user (a signed-in route: the user is known).
+  invitation: { stage: 'request', count: async (limits, request) => (request.auth.user ? { state: await limits.consume('invitations', request.auth.user.id) } : undefined) },
   signup: { stage: 'request', count: async (limits, request) => void (await limits.consume('signupIp', request.ip)) },
   // Counted as failures only: a sign-out that ended a live session uses up nothing.
   signout: {

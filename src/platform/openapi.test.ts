@@ -288,8 +288,10 @@ describe('OpenAPI document', () => {
     const resourceId = (await t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/resources`, headers: user.bearer, payload: { title: 'Paper' } })).json<{ resource: { id: string } }>().resource.id;
     const annotationId = (await t.app.inject({ method: 'POST', url: `/api/resources/${resourceId}/annotations`, headers: user.bearer, payload: { body: 'Note' } })).json<{ id: string }>().id;
     const ids: Record<string, string> = { '/api/workspaces/{id}': workspaceId, '/api/resources/{id}': resourceId, '/api/annotations/{id}': annotationId };
+    // A member's id: the example account's, once it has signed up (POST …/members adds it from its example).
+    let exampleUserId = '{userId}';
     const urlOf = (path: string) =>
-      path.replace('{resourceId}', resourceId).replace(/^(\/api\/\w+\/)\{id\}/, (prefix, base: string) => base + (ids[`${base}{id}`] ?? '{id}'));
+      path.replace('{resourceId}', resourceId).replace('{userId}', exampleUserId).replace(/^(\/api\/\w+\/)\{id\}/, (prefix, base: string) => base + (ids[`${base}{id}`] ?? '{id}'));
     // A bulk body names resources (and a target workspace) by id: a fresh resource and workspace take the examples' places.
     const concrete = async (path: string, example: unknown): Promise<unknown> => {
       if (!path.includes('/resources/bulk/')) return example;
@@ -324,7 +326,11 @@ describe('OpenAPI document', () => {
         const headers = asExampleAccount.has(path) ? exampleAccount : path.startsWith('/api/auth/') ? {} : user.bearer;
         const response = await t.app.inject({ method: method as 'POST', url: urlOf(path), headers, payload: (await concrete(path, example)) as object });
         expect(response.statusCode, `${name} ${JSON.stringify(example)}: ${response.body.slice(0, 300)}`).toBeLessThan(300);
-        if (path === '/api/auth/signin' || path === '/api/auth/change-password') exampleAccount = { authorization: `Bearer ${response.json<{ session: { access_token: string } }>().session.access_token}` };
+        if (path === '/api/auth/signin' || path === '/api/auth/change-password') {
+          const signedIn = response.json<{ user: { id: string }; session: { access_token: string } }>();
+          exampleAccount = { authorization: `Bearer ${signedIn.session.access_token}` };
+          exampleUserId = signedIn.user.id;
+        }
         sent++;
       }
     }

@@ -34,7 +34,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { resource } = authorize(user, 'read', await loadResource(db, request.params.id));
+      const { resource } = authorize(user, 'read', await loadResource(db, request.params.id, user));
       const { rows, total } = await listAnnotations(db, resource.id, request.query);
       void reply.header('x-total-count', String(total));
       return rows.map(presentAnnotation);
@@ -56,9 +56,9 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { resource } = authorize(user, 'annotate', await loadResource(db, request.params.id));
+      const { resource } = authorize(user, 'annotate', await loadResource(db, request.params.id, user));
       const annotation = await annotateResource(db, user.id, resource.id, request.body);
-      return reply.status(201).send(presentAnnotation(annotation));
+      return reply.status(201).send(presentAnnotation({ ...annotation, authorName: user.name }));
     },
   );
 
@@ -77,10 +77,10 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request) => {
       const user = requireUser(request);
-      const { annotation } = authorize(user, 'update', await loadAnnotation(db, request.params.id));
+      const { annotation } = authorize(user, 'update', await loadAnnotation(db, request.params.id, user));
       const updated = await updateAnnotationRow(db, annotation.id, request.body);
       if (!updated) throw notFound('Annotation');
-      return presentAnnotation(updated);
+      return presentAnnotation({ ...updated, authorName: user.name });
     },
   );
 
@@ -98,7 +98,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request) => {
       const user = requireUser(request);
-      const { annotation } = authorize(user, 'delete', await loadAnnotation(db, request.params.id));
+      const { annotation } = authorize(user, 'delete', await loadAnnotation(db, request.params.id, user));
       if (!(await deleteAnnotationRow(db, annotation.id))) throw notFound('Annotation');
       return deletedReply(annotation.id);
     },

@@ -141,9 +141,9 @@ export function recordOf(found: ResolvedResource, identifier: string) {
  * not the same work already (409 either way), atomically even when adds to one workspace race
  * (store.insertResourceIfRoom).
  */
-export async function addResource(db: Db, resolve: ResourceResolver, workspaceId: string, input: ResourceCreateInput): Promise<ResourceRow> {
+export async function addResource(db: Db, resolve: ResourceResolver, workspaceId: string, addedBy: string, input: ResourceCreateInput): Promise<ResourceRow> {
   const values = await describeResource(resolve, workspaceId, input);
-  const added = await insertResourceIfRoom(db, values, LIMITS.resourcesPerWorkspace);
+  const added = await insertResourceIfRoom(db, { ...values, addedBy }, LIMITS.resourcesPerWorkspace);
   if ('row' in added) return added.row;
   switch (added.refused) {
     case 'no_workspace':
@@ -324,5 +324,5 @@ export function isWellFormedShareToken(token: string): boolean {
 
 /** A workspace `actor` may read, else the 404 an unknown one gives (for other capabilities, e.g. library search's filter). */
 export async function findReadableWorkspace(db: Db, actor: Actor, id: string): Promise<WorkspaceWithCounts> {
-  return authorize(actor, 'read', await loadWorkspace(db, id)).workspace;
+  return authorize(actor, 'read', await loadWorkspace(db, id, actor)).workspace;
 }

@@ -13,6 +13,7 @@ function row(overrides: Partial<ResourceRow>): ResourceRow {
     id: '00000000-0000-4000-8000-000000000001',
     workspaceId: '00000000-0000-4000-8000-000000000002',
     resourceId: null,
+    addedBy: null,
     workKey: null,
     title: 'Untitled',
     url: null,

@@ -1,62 +1,152 @@
 /**
- * Who may do what, decided by the action. Today a workspace, and everything in it, belongs to its owner
- * alone, and an annotation is changed only by its author; the table below is where roles will go.
- * Anyone not allowed is told the object does not exist (404), so that its existence does not leak
- * (docs/design.md, Errors).
+ * Who may do what: ONE table, by role in the workspace, decides every workspace-scoped route.
+ * - `owner` (one per workspace, `workspaces.owner_id`): everything, and alone deletes the workspace,
+ *   changes its settings, manages members, invitations and links.
+ * - `editor`: adds, changes and removes resources, tags, notes, PDFs; imports; creates read-only links.
+ * - `viewer`: reads and exports; annotates, and changes or deletes their own annotations only.
+ * A member whose role does not allow the action gets a 403 naming the role needed; anyone who is not a
+ * member is told the object does not exist (404), so that its existence does not leak
+ * (docs/design.md, Errors). ROUTE_ACTIONS names the action each route asks for: the authorization
+ * matrix test (policy.test.ts) iterates it and the table, and fails for a route missing from it.
  */
-import { eq, type SQL } from 'drizzle-orm';
+import { eq, or, sql, type SQL } from 'drizzle-orm';
 import { workspaces } from '../platform/db/schema.js';
-import { notFound } from '../platform/errors.js';
+import { authorizationError, notFound } from '../platform/errors.js';
 import type { AnnotationRow, ResourceRow, WorkspaceWithCounts } from './store.js';
 
-export type Action = 'read' | 'update' | 'delete' | 'share' | 'export' | 'annotate';
+export const ROLES = ['owner', 'editor', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+const RANK: Record<Role, number> = { viewer: 1, editor: 2, owner: 3 };
 
-/** A loaded object with what the policy needs to know: the owner of its workspace (and, for an annotation, its author). */
+export type Action = ActionsOn[Kind];
+
+/** A loaded object with what the policy needs to know: the asker's role in its workspace (null: not a member). */
 export type Subject = WorkspaceSubject | ResourceSubject | AnnotationSubject;
-export type WorkspaceSubject = { kind: 'workspace'; workspace: WorkspaceWithCounts; ownerId: string };
-export type ResourceSubject = { kind: 'resource'; resource: ResourceRow; ownerId: string };
-export type AnnotationSubject = { kind: 'annotation'; annotation: AnnotationRow; ownerId: string };
+export type WorkspaceSubject = { kind: 'workspace'; workspace: WorkspaceWithCounts; ownerId: string; role: Role | null };
+export type ResourceSubject = { kind: 'resource'; resource: ResourceRow; ownerId: string; role: Role | null };
+export type AnnotationSubject = { kind: 'annotation'; annotation: AnnotationRow; ownerId: string; role: Role | null };
 
 export interface Actor {
   id: string;
 }
 
 type Kind = Subject['kind'];
-type Rule = (actor: Actor, subject: Subject) => boolean;
 
 /** The actions each kind of object has. */
 interface ActionsOn {
-  workspace: 'read' | 'update' | 'delete' | 'share' | 'export';
-  resource: 'read' | 'update' | 'annotate' | 'delete';
+  workspace: 'read' | 'export' | 'readMembers' | 'edit' | 'share' | 'readShares' | 'update' | 'delete' | 'manageShares' | 'manageMembers';
+  resource: 'read' | 'annotate' | 'update' | 'delete';
   annotation: 'update' | 'delete';
 }
-export type ActionOn<K extends Kind> = ActionsOn[K] & Action;
+export type ActionOn<K extends Kind> = ActionsOn[K];
 
-const ownsWorkspace: Rule = (actor, subject) => subject.ownerId === actor.id;
-const wroteItInOwnWorkspace: Rule = (actor, subject) =>
-  subject.kind === 'annotation' && subject.ownerId === actor.id && subject.annotation.userId === actor.id;
+/** The least role that may, and whether an annotation's author may whatever their role (`least: null`: the author alone). */
+export interface Rule {
+  least: Role | null;
+  orAuthor?: true;
+}
 
-const POLICY: { [K in Kind]: Record<ActionsOn[K], Rule> } = {
-  workspace: { read: ownsWorkspace, update: ownsWorkspace, delete: ownsWorkspace, share: ownsWorkspace, export: ownsWorkspace },
-  resource: { read: ownsWorkspace, update: ownsWorkspace, annotate: ownsWorkspace, delete: ownsWorkspace },
-  annotation: { update: wroteItInOwnWorkspace, delete: wroteItInOwnWorkspace },
+const viewer: Rule = { least: 'viewer' };
+const editor: Rule = { least: 'editor' };
+const owner: Rule = { least: 'owner' };
+
+export const POLICY: { readonly [K in Kind]: Readonly<Record<ActionsOn[K], Rule>> } = {
+  workspace: {
+    read: viewer,
+    export: viewer,
+    readMembers: viewer,
+    /** Its contents: add, import, bulk tag/move/remove, PDFs. */
+    edit: editor,
+    /** Create a read-only share link. */
+    share: editor,
+    readShares: editor,
+    /** Its settings: name, description, isPublic. */
+    update: owner,
+    delete: owner,
+    /** Revoke and resume share links. */
+    manageShares: owner,
+    /** Members and invitations: add, change role, transfer, remove; invite, list and revoke invitations. */
+    manageMembers: owner,
+  },
+  resource: { read: viewer, annotate: viewer, update: editor, delete: editor },
+  // Words are their author's: only they change them; editors and the owner may remove them (moderation).
+  annotation: { update: { least: null, orAuthor: true }, delete: { least: 'editor', orAuthor: true } },
 };
+
+/**
+ * The action each workspace-scoped route asks of the table, by `METHOD path` as registered. Handlers
+ * call `authorize` with the same action; the matrix test checks each route's answers against this.
+ */
+export const ROUTE_ACTIONS = {
+  'GET /api/workspaces/:id': ['workspace', 'read'],
+  'PATCH /api/workspaces/:id': ['workspace', 'update'],
+  'DELETE /api/workspaces/:id': ['workspace', 'delete'],
+  'GET /api/workspaces/:id/resources': ['workspace', 'read'],
+  'POST /api/workspaces/:id/resources': ['workspace', 'edit'],
+  'POST /api/workspaces/:id/resources/bulk/tag': ['workspace', 'edit'],
+  'POST /api/workspaces/:id/resources/bulk/move': ['workspace', 'edit'],
+  'POST /api/workspaces/:id/resources/bulk/remove': ['workspace', 'edit'],
+  'PATCH /api/workspaces/:id/resources/:resourceId': ['resource', 'update'],
+  'DELETE /api/workspaces/:id/resources/:resourceId': ['resource', 'delete'],
+  'PUT /api/workspaces/:id/resources/:resourceId/pdf': ['resource', 'update'],
+  'GET /api/workspaces/:id/resources/:resourceId/pdf': ['resource', 'read'],
+  'DELETE /api/workspaces/:id/resources/:resourceId/pdf': ['resource', 'update'],
+  'GET /api/workspaces/:id/export': ['workspace', 'export'],
+  'GET /api/workspaces/:id/suggestions': ['workspace', 'read'],
+  'POST /api/workspaces/:id/import': ['workspace', 'edit'],
+  'GET /api/workspaces/:id/share': ['workspace', 'readShares'],
+  'POST /api/workspaces/:id/share': ['workspace', 'share'],
+  'DELETE /api/workspaces/:id/share/:shareId': ['workspace', 'manageShares'],
+  'POST /api/workspaces/:id/share/:shareId/resume': ['workspace', 'manageShares'],
+  'GET /api/workspaces/:id/members': ['workspace', 'readMembers'],
+  'POST /api/workspaces/:id/members': ['workspace', 'manageMembers'],
+  'PATCH /api/workspaces/:id/members/:userId': ['workspace', 'manageMembers'],
+  // Another member's removal; a member leaving (their own id) needs only to be a member.
+  'DELETE /api/workspaces/:id/members/:userId': ['workspace', 'manageMembers'],
+  'GET /api/workspaces/:id/invitations': ['workspace', 'manageMembers'],
+  'POST /api/workspaces/:id/invitations': ['workspace', 'manageMembers'],
+  'DELETE /api/workspaces/:id/invitations/:invitationId': ['workspace', 'manageMembers'],
+  'GET /api/resources/:id/annotations': ['resource', 'read'],
+  'POST /api/resources/:id/annotations': ['resource', 'annotate'],
+  'PATCH /api/annotations/:id': ['annotation', 'update'],
+  'DELETE /api/annotations/:id': ['annotation', 'delete'],
+} as const satisfies Record<string, readonly [Kind, Action]>;
 
 export const NOT_FOUND_LABEL: Record<Kind, string> = { workspace: 'Workspace', resource: 'Resource', annotation: 'Annotation' };
 
-/** The subject when `actor` may do `action` on it; else a 404, exactly as for an object that does not exist. */
-export function authorize<S extends Subject>(actor: Actor, action: ActionOn<S['kind']>, subject: S): S {
-  const rules: Partial<Record<Action, Rule>> = POLICY[subject.kind];
-  if (!rules[action]?.(actor, subject)) throw notFound(NOT_FOUND_LABEL[subject.kind]);
-  return subject;
+/** Whether `role` (the author of the object when `isAuthor`) may do what `rule` guards. */
+export function allows(rule: Rule, role: Role, isAuthor: boolean): boolean {
+  return (rule.least !== null && RANK[role] >= RANK[rule.least]) || (rule.orAuthor === true && isAuthor);
+}
+
+function refusal(rule: Rule, role: Role): Error {
+  if (rule.least === null) return authorizationError(`Only its author may change this annotation; you are a${role === 'owner' ? 'n' : ''} ${role} of this workspace.`);
+  const article = (word: string) => (word === 'owner' || word === 'editor' ? 'an' : 'a');
+  const author = rule.orAuthor ? ' (or to be its author)' : '';
+  return authorizationError(`This needs the ${rule.least} role${author} in this workspace; you are ${article(role)} ${role}.`);
+}
+
+/**
+ * The subject when `actor` may do `action` on it; a 403 naming the role needed for a member whose role
+ * does not allow it; a 404, exactly as for an object that does not exist, for anyone else.
+ */
+export function authorize<S extends Subject>(actor: Actor, action: ActionOn<S['kind']>, subject: S): S & { role: Role } {
+  if (subject.role === null) throw notFound(NOT_FOUND_LABEL[subject.kind]);
+  const rules: Record<string, Rule> = POLICY[subject.kind];
+  const rule = rules[action]!;
+  const isAuthor = subject.kind === 'annotation' && subject.annotation.userId === actor.id;
+  if (!allows(rule, subject.role, isAuthor)) throw refusal(rule, subject.role);
+  return { ...subject, role: subject.role };
 }
 
 /**
  * The workspaces `actor` may read, as a condition on the `workspaces` table, for the queries that span
- * many at once (library search, "in your library" on search results): the same rule as `read` in
- * POLICY above (src/library's tests check that nothing of another user's workspaces appears); a role
- * added there must be added here.
+ * many at once (library search, "in your library" on search results): every role may read (POLICY,
+ * workspace.read), so: owned, or a member's.
  */
 export function readableWorkspaces(actor: Actor): SQL {
-  return eq(workspaces.ownerId, actor.id);
+  return or(
+    eq(workspaces.ownerId, actor.id),
+    sql`exists (select 1 from workspace_members m where m.workspace_id = ${workspaces.id} and m.user_id = ${actor.id})`,
+  )!;
 }

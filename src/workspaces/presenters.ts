@@ -6,10 +6,12 @@
 import type { Dialect } from '../platform/dialect.js';
 import { presentPdf } from './pdfs/presenters.js';
 import type { PdfRow } from './pdfs/store.js';
+import type { Role } from './policy.js';
 import { StoredHighlights } from './schemas.js';
 import type { AnnotationRow, ResourceRow, ShareLinkRow, WorkspaceWithCounts } from './store.js';
 
-export function presentWorkspace(row: WorkspaceWithCounts) {
+/** `role`: the asker's role in it (src/workspaces/policy.ts). */
+export function presentWorkspace(row: WorkspaceWithCounts, role: Role) {
   return {
     id: row.id,
     name: row.name,
@@ -21,6 +23,7 @@ export function presentWorkspace(row: WorkspaceWithCounts) {
     updatedAt: row.updatedAt.toISOString(),
     resourceCount: row.resourceCount,
     _count: { resources: row.resourceCount, shares: row.shareCount },
+    role,
   };
 }
 export type PresentedWorkspace = ReturnType<typeof presentWorkspace>;
@@ -32,11 +35,13 @@ function presentHighlights(highlights: Record<string, unknown>): Record<string, 
   return rest;
 }
 
-export function presentAnnotation(row: AnnotationRow) {
+/** `authorName`: the name of the account that wrote it (null when unknown to the query that read it). */
+export function presentAnnotation(row: AnnotationRow & { authorName?: string | null }) {
   return {
     id: row.id,
     resourceId: row.resourceId,
     userId: row.userId,
+    authorName: row.authorName ?? null,
     body: row.body,
     highlights: presentHighlights(row.highlights),
     createdAt: row.createdAt.toISOString(),
@@ -50,6 +55,7 @@ export function presentResource(row: ResourceRow, annotations: AnnotationRow[] =
     id: row.id,
     workspaceId: row.workspaceId,
     resourceId: row.resourceId,
+    addedBy: row.addedBy,
     title: row.title,
     url: row.url,
     type: row.type,

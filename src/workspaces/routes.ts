@@ -58,6 +58,7 @@ import { createResourceFromPdf, filePartOf, forgetPdfFiles, PDF_MULTIPART_LIMITS
 import { pdfFileRoutes, pdfUploadRoute } from './pdfs/routes.js';
 import { RESOURCE_FROM_PDF_BODY } from './pdfs/schemas.js';
 import { pdfsByResource } from './pdfs/store.js';
+import { memberRoutes } from './members/routes.js';
 import { shareRoutes } from './share-routes.js';
 import {
   annotationsByResource,
@@ -81,12 +82,12 @@ async function presentResources(db: Db, rows: ResourceRow[]) {
 }
 
 /**
- * A resource named under a workspace, when the user may change that workspace and do `action` on the
- * resource; a resource of another workspace is the same 404 as an unknown one.
+ * A resource named under a workspace, when the user is a member of that workspace and their role allows
+ * `action` on the resource; a resource of another workspace is the same 404 as an unknown one.
  */
 async function loadResourceOf(db: Db, user: Actor, workspaceId: string, resourceId: string, action: 'update' | 'delete'): Promise<ResourceRow> {
-  const { workspace } = authorize(user, 'update', await loadWorkspace(db, workspaceId));
-  const { resource } = authorize(user, action, await loadResource(db, resourceId));
+  const { workspace } = authorize(user, 'read', await loadWorkspace(db, workspaceId, user));
+  const { resource } = authorize(user, action, await loadResource(db, resourceId, user));
   if (resource.workspaceId !== workspace.id) throw notFound('Resource');
   return resource;
 }
@@ -112,7 +113,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       const user = requireUser(request);
       const { rows, total } = await listWorkspaces(db, user.id, request.query);
       void reply.header(TOTAL_HEADER, String(total));
-      return workspaceListReply(dialectOf(request), rows.map(presentWorkspace), total);
+      return workspaceListReply(dialectOf(request), rows.map((row) => presentWorkspace(row, row.role)), total);
     },
   );
 
@@ -131,7 +132,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     async (request, reply) => {
       const user = requireUser(request);
       const workspace = await insertWorkspace(db, { ownerId: user.id, ...request.body });
-      return reply.status(201).send(workspaceReply(dialectOf(request), presentWorkspace(workspace)));
+      return reply.status(201).send(workspaceReply(dialectOf(request), presentWorkspace(workspace, 'owner')));
     },
   );
 
@@ -150,11 +151,11 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id));
+      const { workspace, role } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
       const { resourceLimit } = request.query;
       const rows = resourceLimit === undefined ? await listResources(db, workspace.id) : resourceLimit === 0 ? [] : await listResources(db, workspace.id, { limit: resourceLimit, offset: 0 });
       const resources = await presentResources(db, rows);
-      return workspaceDetailReply(dialectOf(request), presentWorkspace(workspace), resources);
+      return workspaceDetailReply(dialectOf(request), presentWorkspace(workspace, role), resources);
     },
   );
 
@@ -173,10 +174,10 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      const { workspace, role } = authorize(user, 'update', await loadWorkspace(db, request.params.id, user));
       const updated = await updateWorkspaceRow(db, workspace.id, request.body);
       if (!updated) throw notFound('Workspace');
-      return workspaceReply(dialectOf(request), presentWorkspace(updated));
+      return workspaceReply(dialectOf(request), presentWorkspace(updated, role));
     },
   );
 
@@ -194,7 +195,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'delete', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'delete', await loadWorkspace(db, request.params.id, user));
       const pdfKeys = await deleteWorkspace(db, workspace.id);
       if (!pdfKeys) throw notFound('Workspace');
       await forgetPdfFiles(ctx.platform.blobs, pdfKeys);
@@ -220,7 +221,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
       const { sort, order, ...rest } = request.query;
       const { rows, total } = await queryResources(db, workspace.id, { ...rest, sort, order: order ?? (sort === 'added' || sort === 'year' ? 'desc' : 'asc') });
       void reply.header(TOTAL_HEADER, String(total));
@@ -254,7 +255,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'edit', await loadWorkspace(db, request.params.id, user));
       return { updated: await retagResources(db, workspace.id, request.body) };
     },
   );
@@ -266,7 +267,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'moveResources',
-        summary: 'Move several resources, with their annotations, to another workspace of yours (one transaction)',
+        summary: 'Move several resources, with their annotations, to another workspace you may edit (one transaction)',
         description: `At most ${LIMITS.bulkResources} resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in \`duplicates\`; the others move only if the target has room for all of them (409 otherwise, nothing moved).`,
         params: IdParams,
         body: BulkMoveBody,
@@ -275,11 +276,11 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'edit', await loadWorkspace(db, request.params.id, user));
       const { resourceIds, targetWorkspaceId } = request.body;
       if (targetWorkspaceId === workspace.id) throw validationError('targetWorkspaceId', 'same_workspace', 'targetWorkspaceId is this workspace: choose another');
       try {
-        authorize(user, 'update', await loadWorkspace(db, targetWorkspaceId));
+        authorize(user, 'edit', await loadWorkspace(db, targetWorkspaceId, user));
       } catch (error) {
         if (error instanceof ApiError && error.code === 'NOT_FOUND') throw new ApiError('NOT_FOUND', 'Workspace not found', { field: 'targetWorkspaceId', reason: 'not_found' });
         throw error;
@@ -304,7 +305,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'edit', await loadWorkspace(db, request.params.id, user));
       const { removed, pdfKeys } = await removeResources(db, workspace.id, request.body.resourceIds);
       await forgetPdfFiles(ctx.platform.blobs, pdfKeys);
       return { removed };
@@ -379,7 +380,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'export', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'export', await loadWorkspace(db, request.params.id, user));
       const file = await exportCitations(await listResources(db, workspace.id), request.query.format);
       return reply
         .header('content-type', file.contentType)
@@ -394,6 +395,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   await importRoutes(root, ctx);
   await annotationRoutes(root, ctx);
   await shareRoutes(root, ctx);
+  await memberRoutes(root, ctx);
 }
 
 /**
@@ -428,13 +430,13 @@ function addResourceRoute(root: FastifyInstance, ctx: AppContext, pdfDeps: PdfDe
       // A multipart body fails the JSON schema by nature; anything else at fault (the path, a bad JSON body) is the answer.
       if (problem && !(multipartBody && problem.validationContext === 'body')) throw problem;
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'update', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'edit', await loadWorkspace(db, request.params.id, user));
       if (multipartBody) {
         const part = await filePartOf(request);
         const { resource, pdf } = await createResourceFromPdf(pdfDeps, workspace.id, user.id, part);
         return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource, [], pdf)));
       }
-      const resource = await addResource(db, ctx.resolveResource, workspace.id, request.body);
+      const resource = await addResource(db, ctx.resolveResource, workspace.id, user.id, request.body);
       return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource)));
     },
   );

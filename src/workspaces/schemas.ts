@@ -80,6 +80,8 @@ const DataInput = z
 
 const WorkspaceName = plainText(LIMITS.workspaceName, { required: true, singleLine: true });
 
+export const RoleSchema = z.enum(['owner', 'editor', 'viewer']).meta({ id: 'Role' });
+
 export const IdParams = z.object({ id: z.uuid('must be a UUID') });
 export const ResourceParams = z.object({ id: z.uuid('must be a UUID'), resourceId: z.uuid('must be a UUID') });
 export const ShareParams = z.object({ id: z.uuid('must be a UUID'), shareId: z.uuid('must be a UUID') });
@@ -420,6 +422,7 @@ export const AnnotationSchema = z.object({
   id: z.uuid(),
   resourceId: z.uuid(),
   userId: z.uuid(),
+  authorName: z.string().nullable().describe('The name of the account that wrote it'),
   body: z.string(),
   highlights: StoredHighlights,
   createdAt: DateTime,
@@ -430,6 +433,7 @@ export const ResourceSchema = z.object({
   id: z.uuid(),
   workspaceId: z.uuid(),
   resourceId: z.string().nullable().describe('The search id the entry was added by (Variant B); null when described by hand'),
+  addedBy: z.uuid().nullable().describe('The user who added it (see GET /api/workspaces/{id}/members for names); null once that account is deleted'),
   title: z.string(),
   url: z.string().nullable(),
   type: z.string().nullable(),
@@ -456,6 +460,7 @@ const WorkspaceSchema = z.object({
   updatedAt: DateTime,
   resourceCount: z.number().int(),
   _count: z.object({ resources: z.number().int(), shares: z.number().int().describe('live (unrevoked, unexpired) share links') }),
+  role: RoleSchema.describe("The asker's role in this workspace: owner, editor or viewer (see README, Roles)"),
 }).meta({ id: 'Workspace' });
 
 export const ShareLinkSchema = z.object({

@@ -43,7 +43,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'readShares', await loadWorkspace(db, request.params.id, user));
       return (await listShareLinks(db, workspace.id)).map(present);
     },
   );
@@ -63,7 +63,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id, user));
       const { link, token } = await createShareLink(db, secret, workspace.id, request.body);
       return reply.status(201).send(presentShareLink(link, token, shareUrl(ctx.config.publicUrl, token)));
     },
@@ -83,7 +83,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'manageShares', await loadWorkspace(db, request.params.id, user));
       if (!(await revokeShareLinkRow(db, workspace.id, request.params.shareId))) throw notFound('Share link');
       return deletedReply(request.params.shareId);
     },
@@ -104,7 +104,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id));
+      const { workspace } = authorize(user, 'manageShares', await loadWorkspace(db, request.params.id, user));
       const link = await resumeShareLinkRow(db, workspace.id, request.params.shareId);
       if (!link) throw notFound('Paused share link');
       return present(link);

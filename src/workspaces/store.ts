@@ -1,9 +1,9 @@
 /** Queries of workspaces, their resources, annotations and share links. Rows out; shaping is the presenters' job. */
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { isAnyOf, preparedStatement, type Db, type Tx } from '../platform/db/client.js';
-import { annotations, resourcePdfs, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
+import { annotations, resourcePdfs, shareLinks, workspaceMembers, workspaceResources, workspaces } from '../platform/db/schema.js';
 import { notFound } from '../platform/errors.js';
-import { NOT_FOUND_LABEL, type AnnotationSubject, type ResourceSubject, type WorkspaceSubject } from './policy.js';
+import { NOT_FOUND_LABEL, type Actor, type AnnotationSubject, type ResourceSubject, type Role, type WorkspaceSubject } from './policy.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 /**
@@ -16,6 +16,12 @@ export type ResourceRow = Omit<typeof workspaceResources.$inferSelect, 'search'>
 export type NewResourceRow = typeof workspaceResources.$inferInsert;
 export type AnnotationRow = Omit<typeof annotations.$inferSelect, 'search'>;
 export type ShareLinkRow = typeof shareLinks.$inferSelect;
+/** An annotation with its author's name, for members' views (the public share page names nobody). */
+export type AuthoredAnnotationRow = AnnotationRow & { authorName: string | null };
+const authoredAnnotationColumns = {
+  ...annotationColumns,
+  authorName: sql<string | null>`(select u.name from users u where u.id = ${annotations.userId})`,
+};
 
 export interface WorkspaceWithCounts extends WorkspaceRow {
   resourceCount: number;
@@ -44,11 +50,18 @@ function withCounts(db: Db | Tx, now: Date | Placeholder) {
  * one's SQL on every call).
  */
 
+/** Owned by the user, or shared with them (a member row). */
+const ownOrShared = () =>
+  sql`(${workspaces.ownerId} = ${sql.placeholder('userId')} or exists (select 1 from workspace_members m where m.workspace_id = ${workspaces.id} and m.user_id = ${sql.placeholder('userId')}))`;
+
 const listStatement = preparedStatement((db) =>
   db
-    .select(withCounts(db, sql.placeholder('now')))
+    .select({
+      ...withCounts(db, sql.placeholder('now')),
+      role: sql<Role>`case when ${workspaces.ownerId} = ${sql.placeholder('userId')} then 'owner' else (select m.role from workspace_members m where m.workspace_id = ${workspaces.id} and m.user_id = ${sql.placeholder('userId')}) end`,
+    })
     .from(workspaces)
-    .where(eq(workspaces.ownerId, sql.placeholder('ownerId')))
+    .where(ownOrShared())
     .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'))
@@ -59,7 +72,7 @@ const totalStatement = preparedStatement((db) =>
   db
     .select({ total: count() })
     .from(workspaces)
-    .where(eq(workspaces.ownerId, sql.placeholder('ownerId')))
+    .where(ownOrShared())
     .prepare('rw_workspaces_total'),
 );
 
@@ -83,7 +96,7 @@ const resourcesStatement = preparedStatement((db) =>
 // `= any(array)` rather than `in ($1, …, $n)`: one statement whatever the number of resources.
 const annotationsStatement = preparedStatement((db) =>
   db
-    .select(annotationColumns)
+    .select(authoredAnnotationColumns)
     .from(annotations)
     .where(sql`${annotations.resourceId} = any(${sql.placeholder('resourceIds')}::uuid[])`)
     .orderBy(asc(annotations.createdAt), asc(annotations.id))
@@ -107,9 +120,10 @@ const touchWorkspaceStatement = preparedStatement((db) =>
     .prepare('rw_workspace_touch'),
 );
 
-export async function listWorkspaces(db: Db, ownerId: string, page: Page): Promise<{ rows: WorkspaceWithCounts[]; total: number }> {
-  const rows = await listStatement(db).execute({ now: new Date().toISOString(), ownerId, limit: page.limit, offset: page.offset });
-  const [counted] = await totalStatement(db).execute({ ownerId });
+/** The user's own and shared workspaces, each with the user's role in it. */
+export async function listWorkspaces(db: Db, userId: string, page: Page): Promise<{ rows: (WorkspaceWithCounts & { role: Role })[]; total: number }> {
+  const rows = await listStatement(db).execute({ now: new Date().toISOString(), userId, limit: page.limit, offset: page.offset });
+  const [counted] = await totalStatement(db).execute({ userId });
   return { rows, total: counted?.total ?? 0 };
 }
 
@@ -118,11 +132,26 @@ export async function findWorkspace(db: Db | Tx, id: string): Promise<WorkspaceW
   return row ?? null;
 }
 
-/** The load step before `authorize`: the workspace as a policy subject, or the 404 a refusal gives too. */
-export async function loadWorkspace(db: Db | Tx, id: string): Promise<WorkspaceSubject> {
+const memberRoleStatement = preparedStatement((db) =>
+  db
+    .select({ role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, sql.placeholder('workspaceId')), eq(workspaceMembers.userId, sql.placeholder('userId'))))
+    .prepare('rw_workspace_member_role'),
+);
+
+/** The role of `actor` in a workspace owned by `ownerId`; null when they are not a member. */
+export async function roleIn(db: Db | Tx, workspaceId: string, ownerId: string, actor: Actor): Promise<Role | null> {
+  if (ownerId === actor.id) return 'owner';
+  const [row] = await memberRoleStatement(db).execute({ workspaceId, userId: actor.id });
+  return row?.role ?? null;
+}
+
+/** The load step before `authorize`: the workspace as a policy subject with the asker's role, or the 404 a refusal gives too. */
+export async function loadWorkspace(db: Db | Tx, id: string, actor: Actor): Promise<WorkspaceSubject> {
   const workspace = await findWorkspace(db, id);
   if (!workspace) throw notFound(NOT_FOUND_LABEL.workspace);
-  return { kind: 'workspace', workspace, ownerId: workspace.ownerId };
+  return { kind: 'workspace', workspace, ownerId: workspace.ownerId, role: await roleIn(db, workspace.id, workspace.ownerId, actor) };
 }
 
 export async function insertWorkspace(
@@ -345,17 +374,17 @@ export async function insertResourceIfRoom(db: Db, values: NewResourceRow, capac
 /** A resource with the owner of its workspace (for the ownership check). */
 async function findResourceWithOwner(db: Db | Tx, id: string): Promise<{ resource: ResourceRow; ownerId: string } | null> {
   const [row] = await db
-    .select({ resource: workspaceResources, ownerId: workspaces.ownerId })
+    .select({ resource: resourceColumns, ownerId: workspaces.ownerId })
     .from(workspaceResources)
     .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
     .where(eq(workspaceResources.id, id));
   return row ?? null;
 }
 
-export async function loadResource(db: Db | Tx, id: string): Promise<ResourceSubject> {
+export async function loadResource(db: Db | Tx, id: string, actor: Actor): Promise<ResourceSubject> {
   const found = await findResourceWithOwner(db, id);
   if (!found) throw notFound(NOT_FOUND_LABEL.resource);
-  return { kind: 'resource', ...found };
+  return { kind: 'resource', ...found, role: await roleIn(db, found.resource.workspaceId, found.ownerId, actor) };
 }
 
 /** Changes a resource's notes and/or tags (the fields given); null when it is gone. */
@@ -377,8 +406,8 @@ export async function lockResource(tx: Tx, id: string): Promise<boolean> {
 // ---- annotations ----
 
 /** Annotations of several resources at once, oldest first, grouped by resource id. */
-export async function annotationsByResource(db: Db, resourceIds: string[]): Promise<Map<string, AnnotationRow[]>> {
-  const grouped = new Map<string, AnnotationRow[]>();
+export async function annotationsByResource(db: Db, resourceIds: string[]): Promise<Map<string, AuthoredAnnotationRow[]>> {
+  const grouped = new Map<string, AuthoredAnnotationRow[]>();
   if (resourceIds.length === 0) return grouped;
   // A PostgreSQL array literal of the ids (uuids from the database, so nothing to quote).
   const rows = await annotationsStatement(db).execute({ resourceIds: `{${resourceIds.join(',')}}` });
@@ -421,9 +450,9 @@ export async function annotationPreviews(db: Db, resourceIds: string[], perResou
   return previews;
 }
 
-export async function listAnnotations(db: Db, resourceId: string, page: Page): Promise<{ rows: AnnotationRow[]; total: number }> {
+export async function listAnnotations(db: Db, resourceId: string, page: Page): Promise<{ rows: AuthoredAnnotationRow[]; total: number }> {
   const rows = await db
-    .select(annotationColumns)
+    .select(authoredAnnotationColumns)
     .from(annotations)
     .where(eq(annotations.resourceId, resourceId))
     .orderBy(asc(annotations.createdAt), asc(annotations.id))
@@ -446,9 +475,9 @@ export async function insertAnnotation(
 }
 
 /** An annotation with the owner of the workspace it sits in. */
-async function findAnnotationWithOwner(db: Db, id: string): Promise<{ annotation: AnnotationRow; ownerId: string } | null> {
+async function findAnnotationWithOwner(db: Db, id: string): Promise<{ annotation: AnnotationRow; ownerId: string; workspaceId: string } | null> {
   const [row] = await db
-    .select({ annotation: annotations, ownerId: workspaces.ownerId })
+    .select({ annotation: annotationColumns, ownerId: workspaces.ownerId, workspaceId: workspaces.id })
     .from(annotations)
     .innerJoin(workspaceResources, eq(workspaceResources.id, annotations.resourceId))
     .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
@@ -456,10 +485,10 @@ async function findAnnotationWithOwner(db: Db, id: string): Promise<{ annotation
   return row ?? null;
 }
 
-export async function loadAnnotation(db: Db, id: string): Promise<AnnotationSubject> {
+export async function loadAnnotation(db: Db, id: string, actor: Actor): Promise<AnnotationSubject> {
   const found = await findAnnotationWithOwner(db, id);
   if (!found) throw notFound(NOT_FOUND_LABEL.annotation);
-  return { kind: 'annotation', ...found };
+  return { kind: 'annotation', annotation: found.annotation, ownerId: found.ownerId, role: await roleIn(db, found.workspaceId, found.ownerId, actor) };
 }
 
 export async function updateAnnotationRow(

@@ -149,6 +149,8 @@ export const workspaceResources = pgTable(
     workspaceId: uuid('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Who added it (null once that account is gone). */
+    addedBy: uuid('added_by').references(() => users.id, { onDelete: 'set null' }),
     /** The search id this entry was added by (Variant B), e.g. `arxiv:2101.00001v2`. */
     resourceId: text('resource_id'),
     /** Identity of the work (DOI, arXiv id, URL…) so the same work is not added twice to one workspace. */
@@ -307,6 +309,61 @@ export const shareLinks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('share_links_token_key').on(t.tokenHash), index('share_links_workspace_idx').on(t.workspaceId)],
+);
+
+/** A role a member holds in a workspace other than its owner's (the owner is `workspaces.owner_id`). */
+export type MemberRole = 'editor' | 'viewer';
+
+/**
+ * The editors and viewers of a workspace. Its owner is not a row here: `workspaces.owner_id` stays the
+ * one owner, so a transfer is one transaction over these two tables (src/workspaces/members).
+ */
+export const workspaceMembers = pgTable(
+  'workspace_members',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<MemberRole>().notNull(),
+    addedBy: uuid('added_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index('workspace_members_user_idx').on(t.userId),
+    check('workspace_members_role_check', sql`${t.role} in ('editor', 'viewer')`),
+  ],
+);
+
+/** An invitation to join a workspace, sent by e-mail; its token is stored hashed, used once, and expires. */
+export const workspaceInvitations = pgTable(
+  'workspace_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Stored lower-cased: the address the mail went to. */
+    email: text('email').notNull(),
+    role: text('role').$type<MemberRole>().notNull(),
+    invitedBy: uuid('invited_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+    acceptedBy: uuid('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('workspace_invitations_token_key').on(t.tokenHash),
+    index('workspace_invitations_workspace_idx').on(t.workspaceId, t.createdAt),
+    check('workspace_invitations_role_check', sql`${t.role} in ('editor', 'viewer')`),
+  ],
 );
 
 /** One row per search request, for the analytics endpoints. */

@@ -159,6 +159,8 @@ export async function readImportFile(text: string, format: ImportFormat | null):
 export async function importCitations(
   db: Db,
   workspaceId: string,
+  /** Who imports: each resource says they added it. */
+  addedBy: string | null,
   file: { format: ImportFormat; entries: ParsedEntry[] },
   options: { dryRun: boolean; batchSize?: number },
 ): Promise<ImportReport> {
@@ -175,7 +177,7 @@ export async function importCitations(
       outcomes.push({ ...position, outcome: 'unreadable', reason: made.reason });
       continue;
     }
-    candidates.push({ ...position, values: { ...made.values, id: randomUUID() }, titleYear: titleYearKey(made.values.title, made.year) });
+    candidates.push({ ...position, values: { ...made.values, addedBy, id: randomUUID() }, titleYear: titleYearKey(made.values.title, made.year) });
   }
 
   const seen: SeenInFile = { byWorkKey: new Map(), byTitleYear: new Map() };

@@ -290,7 +290,7 @@ for (const leg of storeLegs()) {
         const file = titles.map((title, i) => `@misc{k${i}, title={${title}}, year=2020}`).join('\n');
         const read = await readImportFile(file, 'bibtex');
         try {
-          const failure = await importCitations(db, ws.id, read, { dryRun: false, batchSize: 5 }).then(() => null, (error: Error) => error);
+          const failure = await importCitations(db, ws.id, owner.id, read, { dryRun: false, batchSize: 5 }).then(() => null, (error: Error) => error);
           expect(String((failure?.cause as Error | undefined)?.message ?? failure?.message)).toMatch(/refused/);
           // Batch 1 (entries 0-4) was written; batch 2 (5-9) failed at entry 7 and left nothing; batch 3 never ran.
           const stored = await db.select({ title: workspaceResources.title }).from(workspaceResources).where(eq(workspaceResources.workspaceId, ws.id));
@@ -299,7 +299,7 @@ for (const leg of storeLegs()) {
           await db.execute(sql.raw('drop trigger rw_test_refuse_title on workspace_resources'));
           await db.execute(sql.raw('drop function rw_test_refuse_title()'));
         }
-        const again = await importCitations(db, ws.id, read, { dryRun: false, batchSize: 5 });
+        const again = await importCitations(db, ws.id, owner.id, read, { dryRun: false, batchSize: 5 });
         expect(again.counts).toMatchObject({ imported: 7, duplicates: 5 });
         expect(await countIn(ws.id)).toBe(12);
       });

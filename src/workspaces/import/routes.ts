@@ -96,10 +96,10 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'update', await loadWorkspace(ctx.db, request.params.id));
+      const { workspace } = authorize(user, 'edit', await loadWorkspace(ctx.db, request.params.id, user));
       const upload = uploadOf(request);
       const file = await readImportFile(upload.text, upload.format);
-      return { ...(await importCitations(ctx.db, workspace.id, file, { dryRun: request.query.dryRun })), encoding: upload.encoding };
+      return { ...(await importCitations(ctx.db, workspace.id, user.id, file, { dryRun: request.query.dryRun })), encoding: upload.encoding };
     },
   );
 }

@@ -79,7 +79,7 @@ export async function createResourceFromPdf(deps: PdfDeps, workspaceId: string, 
     const title = filename.replace(/\.pdf$/i, '').replace(/[_]+/g, ' ').trim().slice(0, LIMITS.title) || 'Untitled PDF';
     const added = await insertResourceIfRoom(
       deps.db,
-      { workspaceId, resourceId: null, workKey: `pdf:${received.sha256}`, title, url: null, type: 'document', authors: [], tags: [], notes: '', data: { metadataFrom: 'filename' } },
+      { workspaceId, addedBy: userId, resourceId: null, workKey: `pdf:${received.sha256}`, title, url: null, type: 'document', authors: [], tags: [], notes: '', data: { metadataFrom: 'filename' } },
       LIMITS.resourcesPerWorkspace,
     );
     if (!('row' in added)) {

@@ -26,8 +26,8 @@ const PDF_PATH = '/api/workspaces/:id/resources/:resourceId/pdf';
 
 /** The resource named under the workspace, when the user may do `action` on both; else 404. */
 export async function loadResourceIn(db: Db, user: Actor, workspaceId: string, resourceId: string, action: 'read' | 'update'): Promise<ResourceRow> {
-  const { workspace } = authorize(user, action, await loadWorkspace(db, workspaceId));
-  const { resource } = authorize(user, action, await loadResource(db, resourceId));
+  const { workspace } = authorize(user, 'read', await loadWorkspace(db, workspaceId, user));
+  const { resource } = authorize(user, action, await loadResource(db, resourceId, user));
   if (resource.workspaceId !== workspace.id) throw notFound('Resource');
   return resource;
 }

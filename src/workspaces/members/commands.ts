@@ -1,0 +1,143 @@
+/** What the member and invitation routes do, each a named step; member changes of a workspace run one at a time (its row locked). */
+import type { Db } from '../../platform/db/client.js';
+import { hashToken, randomToken } from '../../platform/crypto.js';
+import type { MemberRole } from '../../platform/db/schema.js';
+import { ApiError, conflict, notFound } from '../../platform/errors.js';
+import type { MailMessage, Mailer } from '../../platform/mail.js';
+import type { Actor, Role } from '../policy.js';
+import { MEMBER_LIMITS } from './schemas.js';
+import {
+  claimInvitation,
+  countMembers,
+  countPendingInvitations,
+  deleteMember,
+  findAccount,
+  findMember,
+  findUserIdByEmail,
+  insertInvitation,
+  insertMember,
+  lockWorkspace,
+  setMemberRole,
+  setOwner,
+  type InvitationRow,
+  type MemberRow,
+} from './store.js';
+
+const memberNotFound = () => notFound('Member');
+const tooMany = () => conflict(`A workspace has at most ${MEMBER_LIMITS.members} members, its owner included`, { field: 'email', reason: 'too_many_members' });
+
+/** Adds the account with this e-mail address as editor or viewer. */
+export async function addMember(db: Db, workspaceId: string, actor: Actor, email: string, role: MemberRole): Promise<MemberRow> {
+  const userId = await findUserIdByEmail(db, email);
+  if (!userId) throw new ApiError('NOT_FOUND', 'No account uses this e-mail address; send an invitation instead', { field: 'email', reason: 'no_account' });
+  return db.transaction(async (tx) => {
+    const workspace = await lockWorkspace(tx, workspaceId);
+    if (!workspace) throw notFound('Workspace');
+    if (workspace.ownerId === userId) throw conflict('This person owns the workspace', { field: 'email', reason: 'already_member' });
+    if ((await countMembers(tx, workspaceId)) + 1 >= MEMBER_LIMITS.members) throw tooMany();
+    if (!(await insertMember(tx, { workspaceId, userId, role, addedBy: actor.id }))) throw conflict('This person is already a member', { field: 'email', reason: 'already_member' });
+    const member = await findMember(tx, workspaceId, userId);
+    if (!member) throw memberNotFound();
+    return member;
+  });
+}
+
+/**
+ * Gives a member another role. `owner` transfers ownership, in one transaction: the member becomes the
+ * owner (`workspaces.owner_id`) and the previous owner an editor.
+ */
+export async function changeMemberRole(db: Db, workspaceId: string, actor: Actor, userId: string, role: Role): Promise<MemberRow> {
+  return db.transaction(async (tx) => {
+    const workspace = await lockWorkspace(tx, workspaceId);
+    if (!workspace) throw notFound('Workspace');
+    if (workspace.ownerId === userId) throw conflict('The owner stays owner until they transfer ownership to another member', { field: 'role', reason: 'owner' });
+    if (!(await findMember(tx, workspaceId, userId))) throw memberNotFound();
+    if (role === 'owner') {
+      // Checked again under the lock: a transfer that raced this one has already moved the ownership.
+      if (workspace.ownerId !== actor.id) throw new ApiError('AUTHORIZATION_ERROR', 'Only the owner may transfer ownership');
+      await deleteMember(tx, workspaceId, userId);
+      await setOwner(tx, workspaceId, userId);
+      await insertMember(tx, { workspaceId, userId: workspace.ownerId, role: 'editor', addedBy: userId });
+      const owner = await findAccount(tx, userId);
+      if (!owner) throw memberNotFound();
+      return { userId, ...owner, role: 'owner', addedBy: null, addedAt: new Date() };
+    }
+    await setMemberRole(tx, workspaceId, userId, role);
+    const member = await findMember(tx, workspaceId, userId);
+    if (!member) throw memberNotFound();
+    return member;
+  });
+}
+
+/** Removes a member, or lets one leave (`userId` is the actor's own); the owner cannot leave. */
+export async function removeMember(db: Db, workspaceId: string, ownerId: string, userId: string): Promise<void> {
+  if (userId === ownerId) throw conflict('The owner cannot leave the workspace; transfer ownership to another member first', { field: 'userId', reason: 'owner' });
+  if (!(await deleteMember(db, workspaceId, userId))) throw memberNotFound();
+}
+
+export interface InvitationDeps {
+  db: Db;
+  mailer: Mailer;
+  appOrigin: string;
+}
+
+function invitationMail(to: string, inviterName: string, workspaceName: string, role: MemberRole, link: string): MailMessage {
+  const intro = `${inviterName} invites you to the workspace "${workspaceName}" as ${role === 'editor' ? 'an editor' : 'a viewer'}. The link works once and for ${MEMBER_LIMITS.invitationDays} days.`;
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return {
+    to,
+    subject: `Invitation to "${workspaceName}"`,
+    text: `${intro}\n\n${link}\n\nIf you do not know ${inviterName}, you can ignore this message.`,
+    html: `<p>${escape(intro)}</p><p><a href="${escape(link)}">Open the invitation</a></p><p>If you do not know ${escape(inviterName)}, you can ignore this message.</p>`,
+  };
+}
+
+/** Records an invitation (its token hashed) and mails its single-use link to the app's `/invitations/{token}` page. */
+export async function inviteMember(
+  deps: InvitationDeps,
+  workspace: { id: string; name: string },
+  inviter: Actor & { name: string },
+  email: string,
+  role: MemberRole,
+): Promise<InvitationRow> {
+  const existing = await findUserIdByEmail(deps.db, email);
+  if (existing && (existing === inviter.id || (await findMember(deps.db, workspace.id, existing)))) {
+    throw conflict('This person is already a member', { field: 'email', reason: 'already_member' });
+  }
+  if ((await countPendingInvitations(deps.db, workspace.id)) >= MEMBER_LIMITS.pendingInvitations) {
+    throw conflict(`A workspace has at most ${MEMBER_LIMITS.pendingInvitations} invitations waiting for an answer; revoke one first`, { field: 'email', reason: 'too_many_invitations' });
+  }
+  const token = randomToken(32);
+  const invitation = await insertInvitation(deps.db, {
+    workspaceId: workspace.id,
+    email,
+    role,
+    invitedBy: inviter.id,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + MEMBER_LIMITS.invitationDays * 86_400_000),
+  });
+  const link = new URL(`/invitations/${token}`, deps.appOrigin).toString();
+  await deps.mailer.send(invitationMail(email, inviter.name, workspace.name, role, link));
+  return invitation;
+}
+
+/**
+ * Joins the invitation's workspace. The token is the credential (it was mailed to the address
+ * invited); the accepting account's own address need not match. Single use, race-safe: the claim is
+ * one conditional update, so of two accepts at once one joins and the other is a 404. Someone
+ * already a member keeps the role they have.
+ */
+export async function acceptInvitation(db: Db, token: string, actor: Actor): Promise<{ workspaceId: string; role: Role }> {
+  return db.transaction(async (tx) => {
+    const invitation = await claimInvitation(tx, hashToken(token), actor.id);
+    if (!invitation) throw notFound('Invitation');
+    const workspace = await lockWorkspace(tx, invitation.workspaceId);
+    if (!workspace) throw notFound('Invitation');
+    if (workspace.ownerId === actor.id) return { workspaceId: invitation.workspaceId, role: 'owner' as const };
+    const current = await findMember(tx, invitation.workspaceId, actor.id);
+    if (current) return { workspaceId: invitation.workspaceId, role: current.role };
+    if ((await countMembers(tx, invitation.workspaceId)) + 1 >= MEMBER_LIMITS.members) throw tooMany();
+    await insertMember(tx, { workspaceId: invitation.workspaceId, userId: actor.id, role: invitation.role, addedBy: invitation.invitedBy });
+    return { workspaceId: invitation.workspaceId, role: invitation.role };
+  });
+}
