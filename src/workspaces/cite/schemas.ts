@@ -7,7 +7,7 @@ export const CITE_MAX_RESOURCES = 100;
 
 const CitationStyleSchema = z
   .object({
-    id: z.string().describe('The CSL style id, as the official CSL repository names it'),
+    id: z.enum(CSL_STYLE_IDS).describe('The CSL style id, as the official CSL repository names it'),
     shortTitle: z.string().describe('The name researchers use for it ("APA", "MLA", "IEEE")'),
     title: z.string().describe('The title the style file gives'),
   })

@@ -1025,8 +1025,11 @@ export interface components {
             citation: string;
         };
         CitationStyle: {
-            /** @description The CSL style id, as the official CSL repository names it */
-            id: string;
+            /**
+             * @description The CSL style id, as the official CSL repository names it
+             * @enum {string}
+             */
+            id: "apa" | "modern-language-association" | "chicago-author-date" | "ieee" | "vancouver" | "harvard1" | "american-medical-association" | "american-chemical-society" | "american-sociological-association" | "nature";
             /** @description The name researchers use for it ("APA", "MLA", "IEEE") */
             shortTitle: string;
             /** @description The title the style file gives */

@@ -2,7 +2,7 @@
  * One workspace: rename, delete, its library (the resources as a sortable, filterable list with a
  * detail panel), bringing a library in (a citation file through `Import…`; PDFs dropped on the list or
  * chosen with `Add PDFs…`, each resource's PDF state in the list and its panel), export (BibTeX, RIS,
- * CSL-JSON downloads) and share links.
+ * CSL-JSON downloads), citing the selection or one resource in a chosen style (Cite…) and share links.
  */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -11,6 +11,7 @@ import { useHasDraft } from '../../app/drafts';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
+import { CiteButton } from '../../features/cite/CiteDialog';
 import { ImportButton } from '../../features/import/ImportDialog';
 import { AddPdfsButton, PdfDropZone } from '../../features/pdfs-upload/PdfUploads';
 import { PdfActions, PdfCell } from '../../features/pdfs-upload/PdfState';
@@ -86,7 +87,15 @@ export function WorkspacePage() {
             </div>
           }
           pdfCell={(resource) => <PdfCell workspaceId={data.id} resource={resource} />}
-          detailTools={(resource) => <PdfActions key={resource.id} workspaceId={data.id} resource={resource} />}
+          detailTools={(resource) => (
+            <>
+              <PdfActions key={resource.id} workspaceId={data.id} resource={resource} />
+              <p>
+                <CiteButton workspaceId={data.id} resourceIds={[resource.id]} label="Cite this…" />
+              </p>
+            </>
+          )}
+          selectionTools={(resourceIds) => <CiteButton workspaceId={data.id} resourceIds={resourceIds} label="Cite selected…" />}
         />
       </PdfDropZone>
       <section aria-labelledby="export-heading" className="card">
