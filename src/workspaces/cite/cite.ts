@@ -18,7 +18,7 @@ export interface CitationStyle {
 
 /** The plugin's built-ins (no file), then the vendored files; the first five are the common ones. */
 const BUILT_IN = new Set(['apa', 'vancouver', 'harvard1']);
-export const CSL_STYLES: readonly CitationStyle[] = [
+const CSL_STYLES: readonly CitationStyle[] = [
   { id: 'apa', shortTitle: 'APA', title: 'APA Style 7th edition' },
   { id: 'modern-language-association', shortTitle: 'MLA', title: 'MLA Handbook 9th edition (in-text citations)' },
   { id: 'chicago-author-date', shortTitle: 'Chicago', title: 'Chicago Manual of Style 18th edition (author-date)' },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CSL_STYLE_IDS } from './cite.js';
 
 /** At most this many resources in one bibliography (citeproc formats them all at once, in the request). */
-export const CITE_MAX_RESOURCES = 100;
+const CITE_MAX_RESOURCES = 100;
 
 const CitationStyleSchema = z
   .object({
