@@ -71,18 +71,20 @@ export interface DeletedAccount {
 /**
  * Deletes the account and everything it holds, if its credentials are still those its confirmation
  * was checked against (`credentialsVersion`): null otherwise (changed meanwhile) or when it is gone.
- * The user row is locked first, so a request that adds to one of its workspaces either commits before
- * (and its row is deleted with the workspace) or waits and then finds no workspace.
+ * The owned workspaces' rows are locked first, then the user's, in the order a request adding a
+ * resource takes them (its workspace, then, through `added_by`'s foreign key, the user): an add either
+ * commits before (and its row is deleted with the workspace) or waits and then finds no workspace, and
+ * the two never wait on each other (a deadlock, on PostgreSQL).
  */
 export async function deleteAccountRows(db: Db, userId: string, credentialsVersion: number): Promise<DeletedAccount | null> {
   return db.transaction(async (tx) => {
+    const ownedIds = (await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.ownerId, userId)).for('update')).map((row) => row.id);
     const [held] = await tx
       .select({ id: users.id })
       .from(users)
       .where(and(eq(users.id, userId), eq(users.credentialsVersion, credentialsVersion)))
       .for('update');
     if (!held) return null;
-    const ownedIds = (await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.ownerId, userId)).for('update')).map((row) => row.id);
     const pdfKeys = ownedIds.length
       ? (
           await tx

@@ -54,6 +54,7 @@ const REQUESTS: Record<RouteKey, (f: Fixture, asker: TestUser | null) => Promise
   }),
   'POST /api/workspaces/:id/resources/bulk/remove': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/bulk/remove`, payload: { resourceIds: [f.resourceId] }, success: 200 }),
   'PATCH /api/workspaces/:id/resources/:resourceId': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}`, payload: { notes: 'changed' }, success: 200 }),
+  'POST /api/workspaces/:id/resources/:resourceId/notes': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/notes`, payload: { text: 'Appended' }, success: 200 }),
   'DELETE /api/workspaces/:id/resources/:resourceId': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}`, success: 200 }),
   'PUT /api/workspaces/:id/resources/:resourceId/pdf': (f) => {
     const upload = pdfMultipart('paper.pdf', PDF);
@@ -62,6 +63,7 @@ const REQUESTS: Record<RouteKey, (f: Fixture, asker: TestUser | null) => Promise
   'GET /api/workspaces/:id/resources/:resourceId/pdf': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/pdf`, success: 200 }),
   'DELETE /api/workspaces/:id/resources/:resourceId/pdf': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/pdf`, success: 200 }),
   'GET /api/workspaces/:id/export': (f) => ({ url: `/api/workspaces/${f.workspaceId}/export`, success: 200 }),
+  'GET /api/workspaces/:id/cite': (f) => ({ url: `/api/workspaces/${f.workspaceId}/cite?resourceIds=${f.resourceId}&style=apa`, success: 200 }),
   // The fixture's resource has no identifier a provider knows: suggestions ask no provider.
   'GET /api/workspaces/:id/suggestions': (f) => ({ url: `/api/workspaces/${f.workspaceId}/suggestions`, success: 200 }),
   'POST /api/workspaces/:id/import': (f) => ({

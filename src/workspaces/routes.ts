@@ -13,6 +13,8 @@ import type { Db } from '../platform/db/client.js';
 import { ApiError, notFound, validationError } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
 import { annotationRoutes } from './annotation-routes.js';
+import { citeRoutes } from './cite/routes.js';
+import { notesRoutes } from './notes/routes.js';
 import { addResource, changeResource, deleteWorkspace, moveResources, removeResource, removeResources, retagResources } from './commands.js';
 import { contentDisposition, exportCitations } from './export.js';
 import { importRoutes } from './import/routes.js';
@@ -393,6 +395,8 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   );
 
   await importRoutes(root, ctx);
+  await citeRoutes(root, ctx);
+  await notesRoutes(root, ctx);
   await annotationRoutes(root, ctx);
   await shareRoutes(root, ctx);
   await memberRoutes(root, ctx);

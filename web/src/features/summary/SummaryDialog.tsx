@@ -3,11 +3,13 @@
  * work shows its stages first); says when it came from a cache. A server `error` event of a quick
  * summary closes the dialog and hands the message to the page, which shows it in an alert; one of a
  * deep (or auto) summary is told in the dialog, which keeps the quick summary it showed before.
- * Closing the dialog closes the stream.
+ * Closing the dialog closes the stream. A result already in the library offers `Save to notes`
+ * (SaveToNotes.tsx) once a summary is on screen.
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
 import type { SearchResult } from '../../api/types';
+import { SaveToNotes, summaryNote } from './SaveToNotes';
 import { useSummaryStream, type ProgressStage, type SummaryMode, type SummaryState } from './use-summary-stream';
 import { useDialogFocusReturn } from '../../components/dialog-focus';
 import '../features.css';
@@ -68,6 +70,11 @@ export function SummaryDialog({ result, onClose, onServerError }: { result: Sear
   if (result && summary?.status === 'done' && summary.modeUsed === 'quick' && quick?.summary !== summary) setQuick({ of: result, summary });
   const keptQuick = quick && quick.of === result ? quick.summary : null;
   const deepFailed = mode !== 'quick' && summary?.error?.fromServer ? summary.error.message : null;
+
+  // What "Save to notes" saves: the summary on screen (the kept quick one when a deep one failed).
+  const shown = deepFailed ? keptQuick : summary?.status === 'done' ? summary : null;
+  const places = result?.inLibrary ?? [];
+  const hasText = Boolean(shown && (shown.tldr || shown.bullets?.length));
 
   useEffect(() => {
     if (mode === 'quick' && summary?.error?.fromServer) onServerError(summary.error.message);
@@ -144,6 +151,7 @@ export function SummaryDialog({ result, onClose, onServerError }: { result: Sear
               </div>
             )}
           </div>
+          {shown && hasText && places.length > 0 && <SaveToNotes key={`${result?.id ?? ''}-${mode}`} places={places} text={summaryNote(shown, shown.modeUsed ?? 'quick')} />}
           <div className="dialog-actions">
             <Dialog.Close className="button">Close</Dialog.Close>
           </div>

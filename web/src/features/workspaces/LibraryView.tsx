@@ -5,7 +5,8 @@
  * tag, move or remove together. Sort, filters, page and the open resource live in the address
  * (library-query.ts), so a reload or Back shows the same list. The page fills three slots with other
  * features: `tools` beside the heading (actions on the whole library: import, add PDFs), `pdfCell` (a
- * row's PDF column) and `detailTools` (more actions in the open resource's panel).
+ * row's PDF column), `detailTools` (more actions in the open resource's panel) and `selectionTools`
+ * (more actions on the selection: Cite).
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -92,9 +93,11 @@ interface LibraryViewProps {
   tools?: ReactNode;
   pdfCell?: (resource: Resource) => ReactNode;
   detailTools?: (resource: Resource) => ReactNode;
+  /** More actions on the selection (the ids chosen, in the order they were chosen). */
+  selectionTools?: (resourceIds: string[]) => ReactNode;
 }
 
-export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detailTools }: LibraryViewProps) {
+export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detailTools, selectionTools }: LibraryViewProps) {
   const [params, setParams] = useSearchParams();
   const state = readLibraryState(params);
   const page = useResourcePage(workspaceId, apiQuery(state));
@@ -169,6 +172,7 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
           <button type="button" className="button button-small button-danger" disabled={selected.length === 0} onClick={() => setDialog('remove')}>
             Remove selected…
           </button>
+          {selectionTools?.(selected)}
           {selected.length > 0 && (
             <button type="button" className="button button-small" onClick={() => setSelected([])}>
               Clear selection

@@ -1,8 +1,8 @@
 /**
  * One workspace: rename, delete, its library (the resources as a sortable, filterable list with a
- * detail panel), bringing a library in (a citation file through `Import…`; PDFs dropped on the list or
+ * detail panel), bringing a library in (papers by DOI, arXiv id, PMID or URL through `Add by identifier…`; a citation file through `Import…`; PDFs dropped on the list or
  * chosen with `Add PDFs…`, each resource's PDF state in the list and its panel), export (BibTeX, RIS,
- * CSL-JSON downloads) and share links.
+ * CSL-JSON downloads), citing the selection or one resource in a chosen style (Cite…) and share links.
  */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -11,6 +11,8 @@ import { useHasDraft } from '../../app/drafts';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
+import { AddByIdentifierButton } from '../../features/add-by-id/AddByIdentifier';
+import { CiteButton } from '../../features/cite/CiteDialog';
 import { ImportButton } from '../../features/import/ImportDialog';
 import { AddPdfsButton, PdfDropZone } from '../../features/pdfs-upload/PdfUploads';
 import { PdfActions, PdfCell } from '../../features/pdfs-upload/PdfState';
@@ -81,12 +83,21 @@ export function WorkspacePage() {
           resourceCount={data.resourceCount}
           tools={
             <div className="row-actions">
+              <AddByIdentifierButton workspaceId={data.id} />
               <ImportButton workspaceId={data.id} />
               <AddPdfsButton uploads={uploads} />
             </div>
           }
           pdfCell={(resource) => <PdfCell workspaceId={data.id} resource={resource} />}
-          detailTools={(resource) => <PdfActions key={resource.id} workspaceId={data.id} resource={resource} />}
+          detailTools={(resource) => (
+            <>
+              <PdfActions key={resource.id} workspaceId={data.id} resource={resource} />
+              <p>
+                <CiteButton workspaceId={data.id} resourceIds={[resource.id]} label="Cite this…" />
+              </p>
+            </>
+          )}
+          selectionTools={(resourceIds) => <CiteButton workspaceId={data.id} resourceIds={resourceIds} label="Cite selected…" />}
         />
       </PdfDropZone>
       <section aria-labelledby="export-heading" className="card">

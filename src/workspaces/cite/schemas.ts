@@ -1,0 +1,44 @@
+/** Request and response schemas of the citation routes (formatted references in a CSL style). */
+import { z } from 'zod';
+import { CSL_STYLE_IDS } from './cite.js';
+
+/** At most this many resources in one bibliography (citeproc formats them all at once, in the request). */
+const CITE_MAX_RESOURCES = 100;
+
+const CitationStyleSchema = z
+  .object({
+    id: z.enum(CSL_STYLE_IDS).describe('The CSL style id, as the official CSL repository names it'),
+    shortTitle: z.string().describe('The name researchers use for it ("APA", "MLA", "IEEE")'),
+    title: z.string().describe('The title the style file gives'),
+  })
+  .meta({ id: 'CitationStyle' });
+
+export const CitationStylesQuery = z.object({
+  q: z.string().trim().max(100, 'must be at most 100 characters').optional().describe('Words of the style name (all must match); none lists every style'),
+});
+
+export const CitationStylesResponse = z
+  .object({ styles: z.array(CitationStyleSchema) })
+  .meta({ id: 'CitationStyles', description: 'The citation styles the service formats with, the five common ones first' });
+
+/** A query names a resource once per `resourceIds` (`?resourceIds=a&resourceIds=b`); one arrives as a string. */
+export const CiteQuery = z.object({
+  resourceIds: z
+    .preprocess((value) => (typeof value === 'string' ? [value] : value), z
+      .array(z.uuid('must be a UUID'))
+      .min(1, 'must name at least one resource')
+      .max(CITE_MAX_RESOURCES, `must name at most ${CITE_MAX_RESOURCES} resources`))
+    .transform((ids) => [...new Set(ids)])
+    .describe('Resources of this workspace to cite, the parameter repeated for each'),
+  style: z.enum(CSL_STYLE_IDS, 'must be one of the styles GET /api/citation-styles lists').default('apa').describe('A CSL style id from GET /api/citation-styles'),
+  format: z.enum(['text', 'html']).default('text').describe('Plain text, or HTML with every value escaped (italics and the like as tags)'),
+});
+
+export const CiteResponse = z
+  .object({
+    style: CitationStyleSchema,
+    format: z.enum(['text', 'html']),
+    bibliography: z.string().describe('The reference list in the order the style gives it; in HTML a `div.csl-bib-body` with one `div.csl-entry` per reference'),
+    citation: z.string().describe('The in-text citation of all the resources together, e.g. "(Graves et al., 2014)" or "[1]"'),
+  })
+  .meta({ id: 'Citations', description: 'Formatted references of the resources' });

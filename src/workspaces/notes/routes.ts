@@ -1,0 +1,55 @@
+/**
+ * POST /api/workspaces/{id}/resources/{resourceId}/notes: text appended to a saved resource's notes
+ * (the summary dialog's "Save to notes"), on the server, so that an edit saved meanwhile is not lost.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { dialectOf, requireUser } from '../../auth/index.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../platform/errors.js';
+import { documentBody, ErrorResponse } from '../../platform/openapi.js';
+import { plainText } from '../../platform/sanitize.js';
+import { authorize } from '../policy.js';
+import { presentResource, resourceReply } from '../presenters.js';
+import { LIMITS, ResourceParams, ResourceResponse, workspaceErrors } from '../schemas.js';
+import { pdfsByResource } from '../pdfs/store.js';
+import { annotationsByResource, loadResource, loadWorkspace } from '../store.js';
+import { appendToNotes } from './append.js';
+
+const NotesAppendBody = z
+  .strictObject({
+    text: plainText(LIMITS.notes, { required: true }).describe('Plain text to add at the end of the notes, after a blank line (HTML is stripped)'),
+  })
+  .meta({ id: 'NotesAppend', description: 'Text to append to the notes' });
+documentBody(NotesAppendBody, { examples: [{ text: 'Summary (quick, 2026-11-27)\nTL;DR: A network with an external memory it learns to address.' }] });
+
+export async function notesRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
+  app.post(
+    '/api/workspaces/:id/resources/:resourceId/notes',
+    {
+      config: { auth: 'required', rateLimit: ['user'], idempotent: true },
+      schema: {
+        tags: ['workspaces'],
+        operationId: 'appendToNotes',
+        summary: "Append text to a saved resource's notes",
+        description: `The text goes after the notes as they are when the request is served (after a blank line), so an edit saved meanwhile is kept. When the notes would then be longer than ${LIMITS.notes.toLocaleString('en-US')} characters nothing is written: 409 with \`details.reason\` \`notes_full\` and a message saying by how much. Answers like PATCH: the resource (cookie session) or \`{ resource }\` (bearer token).`,
+        params: ResourceParams,
+        body: NotesAppendBody,
+        response: { 200: ResourceResponse, ...workspaceErrors, 409: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      // As a resource's PATCH: reading the workspace, changing the resource (an editor's).
+      const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
+      const { resource } = authorize(user, 'update', await loadResource(db, request.params.resourceId, user));
+      if (resource.workspaceId !== workspace.id) throw notFound('Resource');
+      const updated = await appendToNotes(db, resource, request.body.text);
+      const [annotations, pdfs] = await Promise.all([annotationsByResource(db, [updated.id]), pdfsByResource(db, [updated.id])]);
+      return resourceReply(dialectOf(request), presentResource(updated, annotations.get(updated.id), pdfs.get(updated.id)));
+    },
+  );
+}
