@@ -22,7 +22,7 @@ for (const leg of storeLegs()) {
     /** A one-page PDF: its text is extracted quickly (what is deleted is the file, whatever it holds). */
     let PDF: Buffer;
     beforeAll(async () => {
-      t = await buildTestApp({ leg, env: { RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '3' } });
+      t = await buildTestApp({ leg, env: { RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '3', RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: '100' } });
       PDF = await makePagedPdf(['A short paper kept with a resource.']);
     });
     afterAll(async () => t?.close());
@@ -62,8 +62,26 @@ for (const leg of storeLegs()) {
           email: user.email,
           hasPassword: true,
           signInMethods: ['password'],
-          holdings: { workspaces: 1, resources: 2, pdfs: 1, annotations: 1, activeShareLinks: 1 },
+          holdings: { workspaces: 1, resources: 2, pdfs: 1, annotations: 1, activeShareLinks: 1, sharedWorkspaces: 0, memberships: 0 },
         });
+      });
+
+      it('counts owned workspaces shared with members, and other people’s it would leave; deletion leaves theirs to them', async () => {
+        const user = await buildUser(t.app);
+        const colleague = await buildUser(t.app);
+        const own = await createWorkspace(t.app, user);
+        const theirs = await createWorkspace(t.app, colleague);
+        const addMember = (owner: TestUser, workspaceId: string, email: string) =>
+          t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/members`, headers: owner.bearer, payload: { email, role: 'editor' } });
+        expect((await addMember(user, own.id, colleague.email)).statusCode).toBe(201);
+        expect((await addMember(colleague, theirs.id, user.email)).statusCode).toBe(201);
+        const res = await t.app.inject({ method: 'GET', url: '/api/account', headers: user.bearer });
+        expect(res.json<{ holdings: object }>().holdings).toMatchObject({ workspaces: 1, sharedWorkspaces: 1, memberships: 1 });
+        const deleted = await t.app.inject({ method: 'DELETE', url: '/api/account', headers: user.bearer, payload: { password: user.password } });
+        expect(deleted.statusCode).toBe(200);
+        // The colleague loses the deleted account's workspace and keeps their own.
+        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${own.id}`, headers: colleague.bearer })).statusCode).toBe(404);
+        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${theirs.id}`, headers: colleague.bearer })).statusCode).toBe(200);
       });
 
       it('answers 401 without a session', async () => {

@@ -16,6 +16,8 @@ export const AccountSummaryResponse = z
         pdfs: z.number().int(),
         annotations: z.number().int(),
         activeShareLinks: z.number().int(),
+        sharedWorkspaces: z.number().int().describe('Owned workspaces with other members, who lose them (transfer ownership first to keep them)'),
+        memberships: z.number().int().describe('Other people’s workspaces the user is a member of: left, not deleted'),
       })
       .describe('What deleting the account deletes: the workspaces the user owns and what is in them'),
   })

@@ -6,9 +6,9 @@
  * rows and text, annotations and share links, and the user's search history (analytics rows go too,
  * not kept anonymised: a query can say who asked it).
  */
-import { and, count, desc, eq, getTableColumns, gt, inArray, isNull } from 'drizzle-orm';
+import { and, count, countDistinct, desc, eq, getTableColumns, gt, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';
-import { annotations, oauthIdentities, profiles, refreshTokens, resourcePdfs, searchEvents, shareLinks, users, workspaceResources, workspaces } from '../platform/db/schema.js';
+import { annotations, oauthIdentities, profiles, refreshTokens, resourcePdfs, searchEvents, shareLinks, users, workspaceMembers, workspaceResources, workspaces } from '../platform/db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -20,6 +20,10 @@ export interface AccountHoldings {
   annotations: number;
   /** Share links that open something today (not revoked, not expired). */
   activeShareLinks: number;
+  /** Owned workspaces with other members: they lose them (unless ownership is transferred first). */
+  sharedWorkspaces: number;
+  /** Other people's workspaces the user is a member of: left, not deleted. */
+  memberships: number;
 }
 
 export async function findAccount(db: Db, userId: string): Promise<UserRow | null> {
@@ -36,7 +40,7 @@ export async function signInMethods(db: Db, user: Pick<UserRow, 'id' | 'password
 
 export async function countHoldings(db: Db, userId: string): Promise<AccountHoldings> {
   const owned = eq(workspaces.ownerId, userId);
-  const [[ws], [res], [pdf], [ann], [links]] = await Promise.all([
+  const [[ws], [res], [pdf], [ann], [links], [shared], [memberOf]] = await Promise.all([
     db.select({ n: count() }).from(workspaces).where(owned),
     db.select({ n: count() }).from(workspaceResources).innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId)).where(owned),
     db
@@ -56,8 +60,18 @@ export async function countHoldings(db: Db, userId: string): Promise<AccountHold
       .from(shareLinks)
       .innerJoin(workspaces, eq(workspaces.id, shareLinks.workspaceId))
       .where(and(owned, isNull(shareLinks.revokedAt), gt(shareLinks.expiresAt, new Date()))),
+    db.select({ n: countDistinct(workspaces.id) }).from(workspaces).innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, workspaces.id)).where(owned),
+    db.select({ n: count() }).from(workspaceMembers).where(eq(workspaceMembers.userId, userId)),
   ]);
-  return { workspaces: ws?.n ?? 0, resources: res?.n ?? 0, pdfs: pdf?.n ?? 0, annotations: ann?.n ?? 0, activeShareLinks: links?.n ?? 0 };
+  return {
+    workspaces: ws?.n ?? 0,
+    resources: res?.n ?? 0,
+    pdfs: pdf?.n ?? 0,
+    annotations: ann?.n ?? 0,
+    activeShareLinks: links?.n ?? 0,
+    sharedWorkspaces: shared?.n ?? 0,
+    memberships: memberOf?.n ?? 0,
+  };
 }
 
 /** What a deleted account leaves to clean up once the transaction has committed. */

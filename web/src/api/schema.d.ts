@@ -1241,6 +1241,10 @@ export interface components {
                 pdfs: number;
                 annotations: number;
                 activeShareLinks: number;
+                /** @description Owned workspaces with other members, who lose them (transfer ownership first to keep them) */
+                sharedWorkspaces: number;
+                /** @description Other people’s workspaces the user is a member of: left, not deleted */
+                memberships: number;
             };
         };
         Annotation: {
