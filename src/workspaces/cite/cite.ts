@@ -1,85 +1,16 @@
 /**
- * Formatted citations of workspace resources in a CSL style (APA, MLA, Chicago, IEEE, Vancouver…),
- * through citation-js' CSL plugin (citeproc-js). The items are the same CSL items the CSL-JSON export
- * writes (export.ts). Styles: the plugin's built-ins, and official CSL files vendored in `csl-styles/`
- * (see its README), each read and registered the first time it is asked for. Nothing is downloaded.
+ * Formatted citations of workspace resources in any CSL style (styles.ts: the official repository,
+ * packed, and the three @citation-js/plugin-csl builds in), through citeproc-js, the CSL processor
+ * citation-js wraps. The items are the same CSL items the CSL-JSON export writes (export.ts).
+ *
+ * citeproc-js builds an engine per style (about half a megabyte, tens of milliseconds): the last
+ * ENGINE_CACHE_SIZE are kept, so that asking for one style after another cannot grow the process
+ * (citation-js would keep every engine it ever built).
  */
-import { readFile } from 'node:fs/promises';
+import { LRUCache } from 'lru-cache';
 import { toCslItems } from '../export.js';
 import type { ResourceRow } from '../store.js';
-
-/** A style the service can format with: its CSL id and the title its file gives. */
-export interface CitationStyle {
-  id: string;
-  title: string;
-  /** The short name a researcher looks for ("MLA", "IEEE"). */
-  shortTitle: string;
-}
-
-/** The plugin's built-ins (no file), then the vendored files; the first five are the common ones. */
-const BUILT_IN = new Set(['apa', 'vancouver', 'harvard1']);
-const CSL_STYLES: readonly CitationStyle[] = [
-  { id: 'apa', shortTitle: 'APA', title: 'APA Style 7th edition' },
-  { id: 'modern-language-association', shortTitle: 'MLA', title: 'MLA Handbook 9th edition (in-text citations)' },
-  { id: 'chicago-author-date', shortTitle: 'Chicago', title: 'Chicago Manual of Style 18th edition (author-date)' },
-  { id: 'ieee', shortTitle: 'IEEE', title: 'IEEE Reference Guide version 11.29.2023' },
-  { id: 'vancouver', shortTitle: 'Vancouver', title: 'NLM/Vancouver: Citing Medicine 2nd edition (citation-sequence)' },
-  { id: 'harvard1', shortTitle: 'Harvard', title: 'Cite Them Right 12th edition (author-date/Harvard)' },
-  { id: 'american-medical-association', shortTitle: 'AMA', title: 'AMA Manual of Style 11th edition' },
-  { id: 'american-chemical-society', shortTitle: 'ACS', title: 'ACS Guide 2022 revision' },
-  { id: 'american-sociological-association', shortTitle: 'ASA', title: 'ASA Style Guide 6th/7th edition' },
-  { id: 'nature', shortTitle: 'Nature', title: 'Nature' },
-];
-export const CSL_STYLE_IDS = CSL_STYLES.map(({ id }) => id) as [string, ...string[]];
-
-/** The styles whose title, short name or id holds every word of the query (all of them for none). */
-export function findCitationStyles(query: string | undefined): CitationStyle[] {
-  const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-  return CSL_STYLES.filter((style) => {
-    const haystack = `${style.shortTitle} ${style.title} ${style.id}`.toLowerCase();
-    return words.every((word) => haystack.includes(word));
-  });
-}
-
-interface CslPlugin {
-  styles: { has(id: string): boolean; add(id: string, xml: string): void };
-}
-interface CiteJs {
-  Cite: typeof import('@citation-js/core').Cite;
-  csl: CslPlugin;
-}
-
-let loadingCiteJs: Promise<CiteJs> | undefined;
-/** citation-js with its CSL plugin, loaded at the first citation (citeproc-js is a large module). */
-function loadCiteJs(): Promise<CiteJs> {
-  loadingCiteJs ??= Promise.all([import('@citation-js/core'), import('@citation-js/plugin-csl')]).then(
-    ([core]) => ({ Cite: core.Cite, csl: core.plugins.config.get('@csl') as CslPlugin }),
-    (error: unknown) => {
-      loadingCiteJs = undefined;
-      throw error;
-    },
-  );
-  return loadingCiteJs;
-}
-
-const STYLES_FOLDER = new URL('../../../csl-styles/', import.meta.url);
-const loadingStyles = new Map<string, Promise<void>>();
-/** Registers a vendored style with the plugin once; `id` is one of CSL_STYLE_IDS (the route's schema says so). */
-function ensureStyle(csl: CslPlugin, id: string): Promise<void> {
-  if (BUILT_IN.has(id) || csl.styles.has(id)) return Promise.resolve();
-  let loading = loadingStyles.get(id);
-  if (!loading) {
-    loading = readFile(new URL(`${id}.csl`, STYLES_FOLDER), 'utf8').then(
-      (xml) => csl.styles.add(id, xml),
-      (error: unknown) => {
-        loadingStyles.delete(id);
-        throw error;
-      },
-    );
-    loadingStyles.set(id, loading);
-  }
-  return loading;
-}
+import { isBuiltInStyle, packedStyleXml, templateOf, type CitationStyle } from './styles.js';
 
 export type CitationFormat = 'text' | 'html';
 
@@ -92,20 +23,75 @@ export interface FormattedCitations {
   citation: string;
 }
 
-/** The bibliography and in-text citation of the resources in a style and format (text or escaped HTML). */
-export async function formatCitations(resources: ResourceRow[], styleId: string, format: CitationFormat): Promise<FormattedCitations> {
-  const style = CSL_STYLES.find(({ id }) => id === styleId);
-  if (!style) throw new TypeError(`Unknown citation style ${styleId}`);
-  const { Cite, csl } = await loadCiteJs();
-  await ensureStyle(csl, style.id);
+/** The parts of citeproc-js (no bundled types) used here. */
+interface CiteprocEngine {
+  sys: { retrieveItem: (id: string) => object };
+  opt: { development_extensions: { wrap_url_and_doi: boolean } };
+  setOutputFormat(format: CitationFormat): void;
+  updateItems(ids: string[]): void;
+  makeBibliography(): [{ bibstart: string; bibend: string }, string[]] | false;
+  makeCitationCluster(items: Array<{ id: string }>): string;
+}
+interface Citeproc {
+  Engine: new (sys: { retrieveLocale: (lang: string) => unknown; retrieveItem: (id: string) => object }, style: string, lang: string, forceLang: boolean) => CiteprocEngine;
+}
+interface CslPlugin {
+  styles: { get(id: string): string };
+  locales: { has(id: string): boolean; get(id: string): unknown };
+}
+
+interface Processor {
+  citeproc: Citeproc;
+  csl: CslPlugin;
+}
+let loadingProcessor: Promise<Processor> | undefined;
+/** citeproc-js, and citation-js' CSL plugin for its built-in styles and locales; loaded at the first citation (large modules). */
+function loadProcessor(): Promise<Processor> {
+  loadingProcessor ??= Promise.all([import('citeproc'), import('@citation-js/core'), import('@citation-js/plugin-csl')]).then(
+    ([citeproc, core]) => ({ citeproc: (citeproc.default ?? citeproc) as Citeproc, csl: core.plugins.config.get('@csl') as CslPlugin }),
+    (error: unknown) => {
+      loadingProcessor = undefined;
+      throw error;
+    },
+  );
+  return loadingProcessor;
+}
+
+/** How many styles' engines are kept (the common ones and whatever was asked for lately). */
+const ENGINE_CACHE_SIZE = 24;
+const engines = new LRUCache<string, Promise<CiteprocEngine>>({ max: ENGINE_CACHE_SIZE });
+
+/** The engine of a style's XML (its own, or its parent's for a dependent style), built once while kept. */
+function engineFor(processor: Processor, template: string): Promise<CiteprocEngine> {
+  let engine = engines.get(template);
+  if (!engine) {
+    engine = (isBuiltInStyle(template) ? Promise.resolve(processor.csl.styles.get(template)) : packedStyleXml(template)).then((xml) => {
+      const { locales } = processor.csl;
+      const retrieveLocale = (lang: string) => (locales.has(lang) ? locales.get(lang) : locales.get('en-US'));
+      const built = new processor.citeproc.Engine({ retrieveLocale, retrieveItem: () => ({}) }, xml, 'en-US', true);
+      // As citation-js formats: URLs and DOIs as text, not links.
+      built.opt.development_extensions.wrap_url_and_doi = false;
+      return built;
+    });
+    engine.catch(() => engines.delete(template));
+    engines.set(template, engine);
+  }
+  return engine;
+}
+
+/** The bibliography and in-text citation of the resources in a style (styles.ts finds it) and format. */
+export async function formatCitations(resources: ResourceRow[], style: CitationStyle, format: CitationFormat): Promise<FormattedCitations> {
+  const engine = await engineFor(await loadProcessor(), templateOf(style));
   // The note is the user's own text, not part of a reference; CSL styles print `note` when present.
   const items = (await toCslItems(resources)).map(({ note: _note, abstract: _abstract, keyword: _keyword, ...item }) => item);
-  const cite = new Cite(items);
-  const options = { template: style.id, lang: 'en-US', format };
-  return {
-    style,
-    format,
-    bibliography: cite.format('bibliography', options).trim(),
-    citation: cite.format('citation', options).trim(),
-  };
+  const byId = new Map(items.map((item) => [item.id, item]));
+  // Synchronous from here on: no other request uses the engine in between.
+  engine.sys.retrieveItem = (id) => byId.get(id) ?? {};
+  engine.setOutputFormat(format);
+  engine.updateItems(items.map((item) => item.id));
+  const made = engine.makeBibliography();
+  const bibliography = made ? made[0].bibstart + made[1].join('') + made[0].bibend : '';
+  const citation = engine.makeCitationCluster(items.map((item) => ({ id: item.id })));
+  engine.updateItems([]);
+  return { style, format, bibliography: bibliography.trim(), citation: citation.trim() };
 }

@@ -6,12 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser } from '../../auth/index.js';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../platform/errors.js';
+import { notFound, validationError } from '../../platform/errors.js';
 import { ErrorResponse } from '../../platform/openapi.js';
 import { authorize } from '../policy.js';
 import { IdParams, workspaceErrors } from '../schemas.js';
 import { listResources, loadWorkspace, type ResourceRow } from '../store.js';
-import { findCitationStyles, formatCitations } from './cite.js';
+import { formatCitations } from './cite.js';
+import { findCitationStyle, findCitationStyles } from './styles.js';
 import { CitationStylesQuery, CitationStylesResponse, CiteQuery, CiteResponse } from './schemas.js';
 
 const tags = ['workspaces'];
@@ -44,7 +45,7 @@ export async function citeRoutes(root: FastifyInstance, ctx: AppContext): Promis
     },
     async (request) => {
       requireUser(request);
-      return { styles: findCitationStyles(request.query.q) };
+      return { styles: await findCitationStyles(request.query.q) };
     },
   );
 
@@ -63,8 +64,10 @@ export async function citeRoutes(root: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       const user = requireUser(request);
+      const { resourceIds, style: styleId, format } = request.query;
+      const style = await findCitationStyle(styleId);
+      if (!style) throw validationError('style', 'no such citation style', 'style must be a style id GET /api/citation-styles lists');
       const { workspace } = authorize(user, 'export', await loadWorkspace(db, request.params.id, user));
-      const { resourceIds, style, format } = request.query;
       const resources = pickResources(await listResources(db, workspace.id), resourceIds);
       reply.header('cache-control', 'private, no-store');
       return formatCitations(resources, style, format);

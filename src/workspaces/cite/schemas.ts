@@ -1,15 +1,16 @@
 /** Request and response schemas of the citation routes (formatted references in a CSL style). */
 import { z } from 'zod';
-import { CSL_STYLE_IDS } from './cite.js';
+import { STYLE_SEARCH_LIMIT } from './styles.js';
 
 /** At most this many resources in one bibliography (citeproc formats them all at once, in the request). */
 const CITE_MAX_RESOURCES = 100;
 
 const CitationStyleSchema = z
   .object({
-    id: z.enum(CSL_STYLE_IDS).describe('The CSL style id, as the official CSL repository names it'),
-    shortTitle: z.string().describe('The name researchers use for it ("APA", "MLA", "IEEE")'),
+    id: z.string().describe('The CSL style id, as the official CSL repository names it'),
+    shortTitle: z.string().describe('The name researchers use for it ("APA", "MLA", "IEEE"); the title when the style gives none'),
     title: z.string().describe('The title the style file gives'),
+    basedOn: z.string().optional().describe('For a journal’s style that cites as another style does: that style’s id (its references look the same)'),
   })
   .meta({ id: 'CitationStyle' });
 
@@ -19,7 +20,10 @@ export const CitationStylesQuery = z.object({
 
 export const CitationStylesResponse = z
   .object({ styles: z.array(CitationStyleSchema) })
-  .meta({ id: 'CitationStyles', description: 'The citation styles the service formats with, the five common ones first' });
+  .meta({
+    id: 'CitationStyles',
+    description: `The common styles (APA, MLA, Chicago, IEEE, Vancouver first) without a query; with one, the styles of the official CSL repository whose name holds every word, the common ones first, at most ${STYLE_SEARCH_LIMIT}`,
+  });
 
 /** A query names a resource once per `resourceIds` (`?resourceIds=a&resourceIds=b`); one arrives as a string. */
 export const CiteQuery = z.object({
@@ -30,7 +34,11 @@ export const CiteQuery = z.object({
       .max(CITE_MAX_RESOURCES, `must name at most ${CITE_MAX_RESOURCES} resources`))
     .transform((ids) => [...new Set(ids)])
     .describe('Resources of this workspace to cite, the parameter repeated for each'),
-  style: z.enum(CSL_STYLE_IDS, 'must be one of the styles GET /api/citation-styles lists').default('apa').describe('A CSL style id from GET /api/citation-styles'),
+  style: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be a CSL style id (lower-case letters, digits and hyphens)')
+    .default('apa')
+    .describe('A CSL style id from GET /api/citation-styles (any style of the official CSL repository); an unknown one is a 400'),
   format: z.enum(['text', 'html']).default('text').describe('Plain text, or HTML with every value escaped (italics and the like as tags)'),
 });
 

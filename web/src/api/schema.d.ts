@@ -1447,17 +1447,16 @@ export interface components {
             citation: string;
         };
         CitationStyle: {
-            /**
-             * @description The CSL style id, as the official CSL repository names it
-             * @enum {string}
-             */
-            id: "apa" | "modern-language-association" | "chicago-author-date" | "ieee" | "vancouver" | "harvard1" | "american-medical-association" | "american-chemical-society" | "american-sociological-association" | "nature";
-            /** @description The name researchers use for it ("APA", "MLA", "IEEE") */
+            /** @description The CSL style id, as the official CSL repository names it */
+            id: string;
+            /** @description The name researchers use for it ("APA", "MLA", "IEEE"); the title when the style gives none */
             shortTitle: string;
             /** @description The title the style file gives */
             title: string;
+            /** @description For a journal’s style that cites as another style does: that style’s id (its references look the same) */
+            basedOn?: string;
         };
-        /** @description The citation styles the service formats with, the five common ones first */
+        /** @description The common styles (APA, MLA, Chicago, IEEE, Vancouver first) without a query; with one, the styles of the official CSL repository whose name holds every word, the common ones first, at most 50 */
         CitationStyles: {
             styles: components["schemas"]["CitationStyle"][];
         };
@@ -6475,8 +6474,8 @@ export interface operations {
             query?: {
                 /** @description Resources of this workspace to cite, the parameter repeated for each */
                 resourceIds?: string[];
-                /** @description A CSL style id from GET /api/citation-styles */
-                style?: "apa" | "modern-language-association" | "chicago-author-date" | "ieee" | "vancouver" | "harvard1" | "american-medical-association" | "american-chemical-society" | "american-sociological-association" | "nature";
+                /** @description A CSL style id from GET /api/citation-styles (any style of the official CSL repository); an unknown one is a 400 */
+                style?: string;
                 /** @description Plain text, or HTML with every value escaped (italics and the like as tags) */
                 format?: "text" | "html";
             };
