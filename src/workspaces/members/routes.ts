@@ -204,7 +204,7 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
   app.get(
     '/api/invitations/:token',
     {
-      config: { auth: 'optional', rateLimit: ['sharePage'] },
+      config: { auth: 'none', rateLimit: ['sharePage'] },
       schema: {
         tags,
         operationId: 'getInvitation',
