@@ -11,6 +11,7 @@
  * apply: refreshed session cookies, CORS and the rate-limit headers reach the client (item 3).
  */
 import { PassThrough } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 
 /** Asked of the client: wait an hour before reconnecting a stream that was cut (the default is ~3 s). */
 export const STREAM_RETRY_MS = 3_600_000;
@@ -61,4 +62,18 @@ export class EventStream {
   private write(text: string): void {
     if (this.open) this.body.write(text);
   }
+}
+
+/** A new stream sent as `reply`'s body, with the headers every event stream answers with. */
+export function openEventStream(reply: FastifyReply): EventStream {
+  const stream = new EventStream();
+  void reply.headers({
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    // One stream per connection: nothing lingers on it once the stream ends (and shutdown is not held up).
+    connection: 'close',
+    'x-accel-buffering': 'no',
+  });
+  void reply.send(stream.body);
+  return stream;
 }

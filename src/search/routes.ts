@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { recordSearch } from '../analytics/index.js';
 import type { AppContext } from '../context.js';
 import { abortWhenClientGoes } from '../platform/client-gone.js';
-import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from '../platform/event-stream.js';
+import { FINAL_EVENT_ID, openEventStream, reconnectsAfterEnd, STREAM_RETRY_MS, type EventStream } from '../platform/event-stream.js';
 import { toApiError } from '../platform/http-errors.js';
 import { notFound, serviceUnavailable, validationError } from '../platform/errors.js';
 import { ErrorResponse, PUBLIC, RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
@@ -192,14 +192,7 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
     async (request, reply) => {
       if (reconnectsAfterEnd(request.headers['last-event-id'])) return reply.code(204).send(null);
       const problem = request.rateLimitRefusal ?? request.validationError;
-      const stream = new EventStream();
-      void reply.headers({
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'close',
-        'x-accel-buffering': 'no',
-      });
-      void reply.send(stream.body);
+      const stream = openEventStream(reply);
       if (problem) {
         stream.finish('error', presentStreamError(toApiError(problem)));
         return reply;

@@ -16,7 +16,7 @@ import type { Cancellation, Stage, Summarizer, SummaryRequest } from './produce.
 import { presentPlainError, presentStreamError, presentStreamRefusal, presentSummary } from './presenters.js';
 import { PlainError, StreamHeaders, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
 import { openStreamsGauge } from './metrics.js';
-import { EventStream, FINAL_EVENT_ID, reconnectsAfterEnd, STREAM_RETRY_MS } from '../platform/event-stream.js';
+import { FINAL_EVENT_ID, openEventStream, reconnectsAfterEnd, STREAM_RETRY_MS, type EventStream } from '../platform/event-stream.js';
 import { toSummaryVariantA } from './variants.js';
 
 const tags = ['summaries'];
@@ -166,15 +166,7 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       const problem = request.rateLimitRefusal ?? request.validationError;
       const apiError = problem ? toApiError(problem) : null;
       const refusal = apiError ? presentStreamRefusal(apiError) : null;
-      const stream = new EventStream();
-      void reply.headers({
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        // One stream per connection: nothing lingers on it once the stream ends (and shutdown is not held up).
-        connection: 'close',
-        'x-accel-buffering': 'no',
-      });
-      void reply.send(stream.body);
+      const stream = openEventStream(reply);
       if (refusal) {
         stream.finish('error', refusal);
       } else {

@@ -10,18 +10,11 @@
 import { refreshSession } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import type { components, paths } from '../../api/schema';
+import { eventData } from '../../lib/event-data';
 
 export type SearchReply = components['schemas']['SearchReply'];
 export type SearchParameters = NonNullable<paths['/api/search/stream']['get']['parameters']['query']>;
 
-function parse(event: Event): unknown {
-  if (!(event instanceof MessageEvent) || typeof event.data !== 'string') return null;
-  try {
-    return JSON.parse(event.data) as unknown;
-  } catch {
-    return null;
-  }
-}
 
 const isReply = (value: unknown): value is SearchReply =>
   typeof value === 'object' && value !== null && Array.isArray((value as SearchReply).results) && Array.isArray((value as SearchReply).providers);
@@ -61,19 +54,19 @@ export function streamSearch(parameters: SearchParameters, onPage: (page: Search
       source = stream;
       stream.addEventListener('provider', (event) => {
         received = true;
-        const page = (parse(event) as { page?: unknown } | null)?.page;
+        const page = (eventData(event) as { page?: unknown } | null)?.page;
         if (isReply(page)) onPage(page);
       });
       stream.addEventListener('done', (event) => {
         received = true;
-        const reply = parse(event);
+        const reply = eventData(event);
         close();
         if (isReply(reply)) resolve(reply);
         else reject(new Error('The search answered with something the app cannot read.'));
       });
       stream.addEventListener('error', (event) => {
         // The server's `error` event carries data; a failed connection is a plain Event.
-        if (event instanceof MessageEvent && typeof event.data === 'string') return fail(streamError(parse(event)));
+        if (event instanceof MessageEvent && typeof event.data === 'string') return fail(streamError(eventData(event)));
         close();
         if (signal?.aborted) return;
         if (!received && !retried) {

@@ -10,6 +10,7 @@
 import { useEffect, useState } from 'react';
 import { refreshSession } from '../../api/client';
 import type { SearchResult } from '../../api/types';
+import { eventData } from '../../lib/event-data';
 import { streamErrorMessage } from './stream-error';
 
 export type SummaryMode = 'quick' | 'deep' | 'auto';
@@ -45,15 +46,6 @@ function summaryUrl(result: SearchResult, mode: SummaryMode): string {
   return `/api/summarize?${params.toString()}`;
 }
 
-/** An event's JSON data; null for anything else (a connection failure is a plain Event, with none). */
-function parse(event: Event): unknown {
-  if (!(event instanceof MessageEvent) || typeof event.data !== 'string') return null;
-  try {
-    return JSON.parse(event.data) as unknown;
-  } catch {
-    return null;
-  }
-}
 
 const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 
@@ -82,7 +74,7 @@ export function useSummaryStream(result: SearchResult | null, mode: SummaryMode,
       const on = (name: string, handle: (data: unknown) => void) =>
         stream.addEventListener(name, (event) => {
           received = true;
-          handle(parse(event));
+          handle(eventData(event));
         });
       on('meta', (data) => {
         const meta = (data ?? {}) as { fromCache?: unknown; modeUsed?: unknown };
@@ -108,7 +100,7 @@ export function useSummaryStream(result: SearchResult | null, mode: SummaryMode,
         // The server's `error` event carries data; a failed connection is a plain Event.
         if (event instanceof MessageEvent && typeof event.data === 'string') {
           stop();
-          update({ status: 'failed', error: { message: streamErrorMessage(parse(event)), fromServer: true } });
+          update({ status: 'failed', error: { message: streamErrorMessage(eventData(event)), fromServer: true } });
           return;
         }
         stop();
