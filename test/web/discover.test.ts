@@ -17,6 +17,7 @@ const OTHER_DOI = '10.1000/other-paper';
 const REFERENCES = 'semanticscholar/paper_references_doi-10.2139_ssrn.2250500_fields-title_offset0_limit50.json';
 const OPENALEX_WORK = 'openalex/work_by_doi_10.1016_j.xgen.2025.100814.json';
 const OPENALEX_LIST = 'openalex/works_filter-fulltext.search_toast-AND-biodiversity_cursor_per-page200_TRIMMED-first10.json';
+const FOCUSED_LABEL = `document.activeElement?.getAttribute('aria-label')`;
 const OVERFLOW = `({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })`;
 
 /** The recorded bodies' works, read independently of the code under test. */
@@ -136,5 +137,28 @@ describe.skipIf(webSkipReason)('web app related works of a saved paper and sugge
     await item.getByRole('button', { name: `Save “${chosen}” to this workspace` }).click();
     await expect.poll(() => item.getByRole('status').textContent()).toBe('Saved to this workspace.');
     await page.getByRole('checkbox', { name: `Select ${chosen}` }).waitFor();
+    // The button keeps the focus once it has done its work.
+    await expect.poll(() => page.evaluate<unknown>(FOCUSED_LABEL)).toBe(`Save “${chosen}” to this workspace`);
+
+    // Summarize opens the summary dialog on the suggestion (Semantic Scholar recorded titles only: no abstract).
+    const other = titles[1]!;
+    await ranked.getByRole('button', { name: `Summarize “${other}”` }).click();
+    const summary = page.getByRole('dialog', { name: 'Summary' });
+    await summary.getByText(other).waitFor();
+    await summary.getByText('There is nothing to summarise: this result has no abstract and names no PDF.').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => summary.count()).toBe(0);
+  });
+
+  it('says what suggestions need when no paper of the workspace can be followed', { timeout: JOURNEY_TIMEOUT_MS }, async () => {
+    const headers = { origin: server.base };
+    const id = ((await (await context.request.post('/api/workspaces', { headers, data: { name: 'Notes only' } })).json()) as { id: string }).id;
+    expect((await context.request.post(`/api/workspaces/${id}/resources`, { headers, data: { title: 'A talk I attended', type: 'other' } })).status()).toBe(201);
+    await page.goto(`/workspaces/${id}`);
+    const section = page.getByRole('region', { name: 'Suggested for this workspace' });
+    await section.getByRole('button', { name: 'Show suggestions' }).click();
+    await section.getByText('No paper here can be followed yet').waitFor();
+    await section.getByText('Suggestions follow the references and citations of papers with a DOI, an arXiv id or a PubMed id (PMID).', { exact: false }).waitFor();
+    expect(await auditPage(page, 'discover-suggestions-empty')).toEqual({});
   });
 });
