@@ -66,6 +66,8 @@ describe.skipIf(webSkipReason)('web app related works of a saved paper and sugge
       ids.push(((await added.json()) as { id: string }).id);
     }
     firstPaperId = ids[0]!;
+    // Another workspace, newer and first by name: the save dialog on Microcredit's page still chooses Microcredit.
+    expect((await context.request.post('/api/workspaces', { headers, data: { name: 'A reading list' } })).status()).toBe(201);
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 240_000);
