@@ -1,5 +1,5 @@
 /**
- * A work's neighbours in the citation graph under its result card: "References", "Cited by" and
+ * A work's neighbours in the citation graph under its result card or in a saved resource's panel: "References", "Cited by" and
  * "Similar" (GET /api/works/{id}/references | citations | similar), each item summarizable and savable
  * as a search result is. Nothing is asked until a list is opened; each list is cached per work.
  */
@@ -23,7 +23,8 @@ interface Actions {
   onSave: (result: SearchResult) => void;
 }
 
-export function RelatedWorks({ result, ...actions }: { result: SearchResult } & Actions) {
+/** `result`: a search result, or a saved resource (the API follows its id to the work it was saved as). */
+export function RelatedWorks({ result, ...actions }: { result: Pick<SearchResult, 'id' | 'title'> } & Actions) {
   const [open, setOpen] = useState<Relation | null>(null);
   const panelId = useId();
   return (

@@ -11,40 +11,27 @@ import { TextField } from '../../components/Field';
 import { useToast } from '../../components/Toasts';
 import { useDialogFocusReturn } from '../../components/dialog-focus';
 import type { SearchResult } from '../../api/types';
-import { useAddResource, useCreateWorkspace, useWorkspaces, type NewResource } from './use-workspaces';
+import { resourceFromResult, useAddResource, useCreateWorkspace, useWorkspaces } from './use-workspaces';
 import '../features.css';
 import { SubmitButton } from '../../components/SubmitButton';
 import { submitOnce, useZodForm } from '../../lib/form';
 import { NEW_WORKSPACE, SaveToWorkspaceForm } from './schemas';
 
-/** The resource body for a search result: its facts, and the identifiers the API recognises a work by. */
-function resourceFromResult(result: SearchResult): NewResource {
-  const data = Object.fromEntries(
-    Object.entries({
-      provider: result.provider,
-      sourceId: result.id,
-      sources: result.sources,
-      abstract: result.abstract,
-      publishedDate: result.publishedDate,
-      citations: result.citations,
-      venue: result.venue,
-      doi: result.doi,
-      arxivId: result.arxivId,
-      pmid: result.pmid,
-      pdfUrl: result.pdfUrl,
-    }).filter(([, value]) => value !== undefined && value !== null && value !== ''),
-  );
-  return {
-    title: result.title,
-    ...(result.url ? { url: result.url } : {}),
-    ...(result.type ? { type: result.type } : {}),
-    authors: result.authors.slice(0, 50),
-    data,
-  };
-}
-
-/** `onSaved` hears where the result was saved (the page shows it as in the library). */
-export function SaveDialog({ result, onClose, onSaved }: { result: SearchResult | null; onClose: () => void; onSaved?: (result: SearchResult, place: { workspaceId: string; workspaceName: string; resourceId: string }) => void }) {
+/**
+ * `onSaved` hears where the result was saved (the page shows it as in the library); `preferWorkspaceId`
+ * is chosen first when it is one of the user's (a workspace page saves into itself by default).
+ */
+export function SaveDialog({
+  result,
+  onClose,
+  onSaved,
+  preferWorkspaceId,
+}: {
+  result: SearchResult | null;
+  onClose: () => void;
+  onSaved?: (result: SearchResult, place: { workspaceId: string; workspaceName: string; resourceId: string }) => void;
+  preferWorkspaceId?: string;
+}) {
   const workspaces = useWorkspaces();
   const createWorkspace = useCreateWorkspace();
   const addResource = useAddResource();
@@ -63,8 +50,10 @@ export function SaveDialog({ result, onClose, onSaved }: { result: SearchResult 
     resetCreateWorkspace();
   }, [result, resetAddResource, resetCreateWorkspace]);
   useEffect(() => {
-    if (choice === '' && workspaces.data) form.setValue('workspace', workspaces.data[0]?.id ?? NEW_WORKSPACE);
-  }, [choice, workspaces.data, form]);
+    if (choice !== '' || !workspaces.data) return;
+    const preferred = workspaces.data.find((workspace) => workspace.id === preferWorkspaceId);
+    form.setValue('workspace', preferred?.id ?? workspaces.data[0]?.id ?? NEW_WORKSPACE);
+  }, [choice, workspaces.data, form, preferWorkspaceId]);
 
   // A 409 (the work is already there) is no failure to show as one: the mutations' errors are read here.
   const error = createWorkspace.error ?? addResource.error;

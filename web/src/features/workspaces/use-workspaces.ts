@@ -5,6 +5,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../api/client';
 import type { components, paths } from '../../api/schema';
+import type { SearchResult } from '../../api/types';
 import { invalidateWorkspaces, replaceCachedResource, resourcesKey, workspaceKey, WORKSPACES_KEY, type ResourcePage } from '../../api/workspace-cache';
 
 export type Workspace = components['schemas']['Workspace'];
@@ -77,6 +78,32 @@ export interface NewResource {
   tags?: string[];
   notes?: string;
   data?: Record<string, unknown>;
+}
+
+/** The resource body for a search result: its facts, and the identifiers the API recognises a work by. */
+export function resourceFromResult(result: SearchResult): NewResource {
+  const data = Object.fromEntries(
+    Object.entries({
+      provider: result.provider,
+      sourceId: result.id,
+      sources: result.sources,
+      abstract: result.abstract,
+      publishedDate: result.publishedDate,
+      citations: result.citations,
+      venue: result.venue,
+      doi: result.doi,
+      arxivId: result.arxivId,
+      pmid: result.pmid,
+      pdfUrl: result.pdfUrl,
+    }).filter(([, value]) => value !== undefined && value !== null && value !== ''),
+  );
+  return {
+    title: result.title,
+    ...(result.url ? { url: result.url } : {}),
+    ...(result.type ? { type: result.type } : {}),
+    authors: result.authors.slice(0, 50),
+    data,
+  };
 }
 
 export function useAddResource() {

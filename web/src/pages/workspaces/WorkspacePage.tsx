@@ -2,7 +2,8 @@
  * One workspace: rename, delete, its library (the resources as a sortable, filterable list with a
  * detail panel), bringing a library in (papers by DOI, arXiv id, PMID or URL through `Add by identifier…`; a citation file through `Import…`; PDFs dropped on the list or
  * chosen with `Add PDFs…`, each resource's PDF state in the list and its panel), export (BibTeX, RIS,
- * CSL-JSON downloads), citing the selection or one resource in a chosen style (Cite…) and share links.
+ * CSL-JSON downloads), citing the selection or one resource in a chosen style (Cite…) and share links;
+ * a resource's references, citations and similar works in its panel, and "Suggested for this workspace".
  */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -11,8 +12,10 @@ import { useHasDraft } from '../../app/drafts';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
+import { WorkspaceSuggestions } from '../../features/discover/WorkspaceSuggestions';
 import { AddByIdentifierButton } from '../../features/add-by-id/AddByIdentifier';
 import { CiteButton } from '../../features/cite/CiteDialog';
+import { RelatedWorks } from '../../features/search/RelatedWorks';
 import { ImportButton } from '../../features/import/ImportDialog';
 import { AddPdfsButton, PdfDropZone } from '../../features/pdfs-upload/PdfUploads';
 import { PdfActions, PdfCell } from '../../features/pdfs-upload/PdfState';
@@ -25,6 +28,7 @@ import { ShareLinks } from '../../features/workspaces/ShareLinks';
 import { useDeleteWorkspace, useWorkspace } from '../../features/workspaces/use-workspaces';
 import '../../features/features.css';
 import { NotFoundPage } from '../NotFoundPage';
+import { useWorkDialogs } from './WorkDialogs';
 
 export function WorkspacePage() {
   const { id = '' } = useParams();
@@ -35,6 +39,7 @@ export function WorkspacePage() {
   const [renaming, setRenaming] = useState(useHasDraft(renameDraftKey(id)));
   const [confirming, setConfirming] = useState(false);
   const uploads = usePdfUploads(id);
+  const works = useWorkDialogs(id, workspace.data?.name ?? '');
 
   if (workspace.isPending) {
     return (
@@ -95,11 +100,14 @@ export function WorkspacePage() {
               <p>
                 <CiteButton workspaceId={data.id} resourceIds={[resource.id]} label="Cite this…" />
               </p>
+              <RelatedWorks key={`related-${resource.id}`} result={resource} onSummarize={works.onSummarize} onSave={works.onSave} />
             </>
           )}
           selectionTools={(resourceIds) => <CiteButton workspaceId={data.id} resourceIds={resourceIds} label="Cite selected…" />}
         />
       </PdfDropZone>
+      <WorkspaceSuggestions workspaceId={data.id} onSummarize={works.onSummarize} onSave={works.saveHere} />
+      {works.dialogs}
       <section aria-labelledby="export-heading" className="card">
         <h2 id="export-heading">Export</h2>
         <ExportButtons workspaceId={data.id} workspaceName={data.name} />
