@@ -212,7 +212,10 @@ describe('upstream retry policy', () => {
       .map((request) => request.at)
       .sort((a, b) => a - b);
     expect(times).toHaveLength(4);
-    expect((times[3] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(300);
+    // The fourth leaves 333 ms after the first; measured where they arrive, the first can be late by its
+    // connection's set-up on a loaded machine (298 ms was seen in CI). Without the limiter all four
+    // arrive within a few milliseconds, so 250 still tells the two apart.
+    expect((times[3] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(250);
   });
 });
 
