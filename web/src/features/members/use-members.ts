@@ -5,7 +5,7 @@ import type { components } from '../../api/schema';
 import { invalidateWorkspaces } from '../../api/workspace-cache';
 
 export type Member = components['schemas']['Member'];
-export type Invitation = components['schemas']['Invitation'];
+type Invitation = components['schemas']['Invitation'];
 export type GrantedRole = components['schemas']['MemberRole'];
 
 /** Both lists in one page: a workspace holds at most 100 members and 50 pending invitations. */
