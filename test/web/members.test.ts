@@ -51,6 +51,8 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
     expect(pageErrors).toEqual([]);
   });
 
+  /** The role shown beside the workspace's name (on its page: one). */
+  const roleShown = (page: Page) => page.locator('main .role-badge').allTextContents();
   const members = (page: Page) => page.getByRole('region', { name: 'Members' });
   const noSidewaysScroll = async (page: Page, what: string) => {
     await page.setViewportSize({ width: 360, height: 740 });
@@ -61,7 +63,7 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
 
   it('the owner invites by e-mail; the link, signed out, leads through sign-in back to Join, and the editor sees an editor’s controls', async () => {
     await owner.goto(`/workspaces/${workspaceId}`);
-    await expect.poll(() => owner.locator('main').getByText('Owner', { exact: true }).count()).toBe(1);
+    await expect.poll(() => roleShown(owner)).toEqual(['Owner']);
     await expect.poll(() => members(owner).getByText(`${ownerCredentials.name} (you)`).count()).toBe(1);
 
     const mail = await mailWrittenBy(server.t.dataDir, async () => {
@@ -86,7 +88,7 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
     await guest.getByRole('button', { name: 'Join' }).click();
     await guest.waitForURL(`**/workspaces/${workspaceId}`);
 
-    await expect.poll(() => guest.locator('main').getByText('Editor · shared with you').count()).toBe(1);
+    await expect.poll(() => roleShown(guest)).toEqual(['Editor · shared with you']);
     // An editor changes the library and creates links, but does not rename, delete or manage members.
     await guest.getByRole('button', { name: 'Import…' }).waitFor();
     expect(await guest.getByRole('button', { name: 'Edit notes' }).count()).toBe(1);
@@ -110,7 +112,7 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
     });
 
     await guest.reload();
-    await expect.poll(() => guest.locator('main').getByText('Viewer · shared with you').count()).toBe(1);
+    await expect.poll(() => roleShown(guest)).toEqual(['Viewer · shared with you']);
     await guest.getByRole('heading', { name: 'Attention is all you need' }).waitFor();
     for (const name of ['Import…', 'Add by identifier…', 'Add PDFs…', 'Edit notes', 'Remove from workspace', 'Tag selected…', 'Remove selected…', 'Attach PDF', 'Rename', 'Delete']) {
       expect(await guest.getByRole('button', { name, exact: true }).count(), name).toBe(0);
@@ -123,7 +125,7 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
     await noSidewaysScroll(guest, 'the viewer’s workspace');
 
     await guest.goto('/workspaces');
-    await expect.poll(() => guest.locator('main').getByText('Viewer · shared with you').count()).toBe(1);
+    await expect.poll(() => roleShown(guest)).toEqual(['Viewer · shared with you']);
     expect(await guest.getByRole('button', { name: 'Delete Lab reading list' }).count()).toBe(0);
   });
 
@@ -139,5 +141,31 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
     await guest.goto(invitationPath);
     await guest.getByText('This invitation cannot be used').waitFor();
     expect(await guest.getByRole('button', { name: 'Join' }).count()).toBe(0);
+  });
+
+  it('a member leaves after a confirmation and lands on their list; the owner hands ownership over and becomes an editor', async () => {
+    const addGuest = async () => {
+      const added = await ownerContext.request.post(`/api/workspaces/${workspaceId}/members`, { headers: { origin: server.base }, data: { email: guestCredentials.email, role: 'viewer' } });
+      expect(added.status()).toBe(201);
+    };
+    await addGuest();
+    await guest.goto(`/workspaces/${workspaceId}`);
+    await members(guest).getByRole('button', { name: 'Leave workspace…' }).click();
+    await guest.getByRole('alertdialog').getByRole('button', { name: 'Leave' }).click();
+    await guest.waitForURL('**/workspaces');
+    await guest.getByText('No workspaces yet').waitFor();
+
+    await addGuest();
+    await owner.reload();
+    await members(owner).getByRole('button', { name: 'Make owner…' }).click();
+    const dialog = owner.getByRole('alertdialog');
+    await expect.poll(() => dialog.textContent()).toContain('you become an editor');
+    await dialog.getByRole('button', { name: 'Make owner' }).click();
+    await expect.poll(() => roleShown(owner)).toEqual(['Editor · shared with you']);
+    expect(await owner.getByRole('button', { name: 'Rename' }).count()).toBe(0);
+    expect(await members(owner).getByLabel('E-mail address to invite').count()).toBe(0);
+    await guest.goto(`/workspaces/${workspaceId}`);
+    await expect.poll(() => roleShown(guest)).toEqual(['Owner']);
+    await members(guest).getByLabel('E-mail address to invite').waitFor();
   });
 });

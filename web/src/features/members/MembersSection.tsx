@@ -17,7 +17,7 @@ import { useToast } from '../../components/Toasts';
 import { formError, submitWith, useZodForm } from '../../lib/form';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ROLE_LABELS, useAbilities } from '../../lib/workspace-role';
-import { useChangeRole, useInvitations, useInvite, useMembers, useRemoveMember, useRevokeInvitation, type GrantedRole, type Member } from './use-members';
+import { useChangeRole, useInvitations, useInvite, useLeaveWorkspace, useMembers, useRemoveMember, useRevokeInvitation, type GrantedRole, type Member } from './use-members';
 import './members.css';
 
 const InviteForm = z.object({
@@ -107,6 +107,7 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
   const can = useAbilities();
   const changeRole = useChangeRole(workspaceId);
   const remove = useRemoveMember(workspaceId);
+  const leave = useLeaveWorkspace(workspaceId);
   const toast = useToast();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<Pending | null>(null);
@@ -115,6 +116,7 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
   const close = () => {
     setConfirming(null);
     remove.reset();
+    leave.reset();
     changeRole.reset();
   };
   const confirm = () => {
@@ -124,7 +126,7 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
     } else if (confirming.kind === 'remove') {
       remove.mutate(confirming.member.userId, { onSuccess: () => (toast(`Removed ${confirming.member.name}`), setConfirming(null)) });
     } else if (me) {
-      remove.mutate(me, {
+      leave.mutate(me, {
         onSuccess: () => {
           toast(`You left ${workspaceName}`);
           void navigate('/workspaces', { replace: true });
@@ -137,7 +139,7 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
       ? { title: `Make ${confirming.member.name} the owner?`, body: `${confirming.member.name} becomes the owner of ${workspaceName}; you become an editor and can no longer manage members, links or the workspace itself.`, label: 'Make owner', pendingLabel: 'Transferring…', error: changeRole.error }
       : confirming?.kind === 'remove'
         ? { title: `Remove ${confirming.member.name}?`, body: `${confirming.member.name} can no longer open ${workspaceName}. What they added stays.`, label: 'Remove', pendingLabel: 'Removing…', error: remove.error }
-        : { title: `Leave ${workspaceName}?`, body: 'You can no longer open it unless someone invites you again. What you added stays.', label: 'Leave', pendingLabel: 'Leaving…', error: remove.error };
+        : { title: `Leave ${workspaceName}?`, body: 'You can no longer open it unless someone invites you again. What you added stays.', label: 'Leave', pendingLabel: 'Leaving…', error: leave.error };
 
   return (
     <section aria-labelledby="members-heading" className="card members">
@@ -194,7 +196,7 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
       <ConfirmDialog
         open={confirming !== null}
         title={dialog.title}
-        pending={remove.isPending || changeRole.isPending}
+        pending={remove.isPending || leave.isPending || changeRole.isPending}
         error={dialog.error}
         onCancel={close}
         onConfirm={confirm}

@@ -2,10 +2,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
-import { invalidateWorkspaces } from '../../api/workspace-cache';
+import { invalidateWorkspaces, WORKSPACES_KEY } from '../../api/workspace-cache';
 
 export type Member = components['schemas']['Member'];
-type Invitation = components['schemas']['Invitation'];
 export type GrantedRole = components['schemas']['MemberRole'];
 
 /** Both lists in one page: a workspace holds at most 100 members and 50 pending invitations. */
@@ -57,12 +56,25 @@ export function useChangeRole(id: string) {
   });
 }
 
-/** Removes a member, or (the user's own id) leaves the workspace. */
+/** Removes another member (the owner). */
 export function useRemoveMember(id: string) {
   const refresh = useRefresh(id);
   return useMutation({
     mutationFn: (userId: string) => unwrap(api.DELETE('/api/workspaces/{id}/members/{userId}', { params: { path: { id, userId } } })),
     onSuccess: refresh,
+  });
+}
+
+/**
+ * Leaves the workspace (DELETE …/members/{own id}). Only the list is read again: the workspace itself
+ * would now be a 404, and reading it before the page has moved on would show "not found" and unmount the
+ * section whose callback moves it on.
+ */
+export function useLeaveWorkspace(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => unwrap(api.DELETE('/api/workspaces/{id}/members/{userId}', { params: { path: { id, userId } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
   });
 }
 
