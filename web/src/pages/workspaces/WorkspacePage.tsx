@@ -63,7 +63,6 @@ export function WorkspacePage() {
   // Only the controls the role allows (lib/workspace-role.tsx mirrors the service's policy table).
   const can = abilitiesOf(data.role);
   return (
-    <WorkspaceRoleProvider role={data.role}>
     <Page
       title={data.name}
       actions={
@@ -79,6 +78,8 @@ export function WorkspacePage() {
         )
       }
     >
+      {/* Inside the Page, so that its h1 (focused while loading) stays the same element once loaded. */}
+      <WorkspaceRoleProvider role={data.role}>
       <p>
         <Link to="/workspaces">← All workspaces</Link>
         <RoleBadge role={data.role} />
@@ -132,7 +133,7 @@ export function WorkspacePage() {
       >
         Its resources, annotations and share links are deleted too. This cannot be undone.
       </ConfirmDialog>
+      </WorkspaceRoleProvider>
     </Page>
-    </WorkspaceRoleProvider>
   );
 }
