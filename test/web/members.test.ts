@@ -107,6 +107,7 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
     await expect.poll(() => members(owner).textContent()).toContain('This person is already a member');
 
     await members(owner).getByLabel(`Role of ${guestCredentials.name}`).selectOption('viewer');
+    await members(owner).getByRole('button', { name: 'Change role' }).click();
     await expect.poll(async () => (await (await ownerContext.request.get(`/api/workspaces/${workspaceId}/members`)).json()) as { members: Array<{ email: string; role: string }> }).toMatchObject({
       members: expect.arrayContaining([expect.objectContaining({ email: guestCredentials.email, role: 'viewer' })]),
     });

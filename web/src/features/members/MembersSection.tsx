@@ -99,6 +99,30 @@ function PendingInvitations({ workspaceId }: { workspaceId: string }) {
   );
 }
 
+/**
+ * A member's role: choosing in the list changes nothing until `Change role` (arrow keys on a closed
+ * select change its value at each press; a request for each would be a surprise).
+ */
+function MemberRoleForm({ member, role, pending, onChange }: { member: Member; role: GrantedRole; pending: boolean; onChange: (role: GrantedRole) => void }) {
+  const [chosen, setChosen] = useState<GrantedRole>(role);
+  return (
+    <form
+      className="member-role"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onChange(chosen);
+      }}
+    >
+      <RoleSelect label={`Role of ${member.name}`} value={chosen} onChange={setChosen} />
+      {chosen !== role && (
+        <button type="submit" className="button button-small button-primary" disabled={pending}>
+          {pending ? 'Changing…' : 'Change role'}
+        </button>
+      )}
+    </form>
+  );
+}
+
 type Pending = { kind: 'remove' | 'transfer'; member: Member } | { kind: 'leave' };
 
 export function MembersSection({ workspaceId, workspaceName }: { workspaceId: string; workspaceName: string }) {
@@ -159,12 +183,7 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
               </div>
               {can.manageMembers && member.role !== 'owner' ? (
                 <div className="row-actions">
-                  <RoleSelect
-                    label={`Role of ${member.name}`}
-                    value={member.role}
-                    disabled={changeRole.isPending}
-                    onChange={(role) => changeRole.mutate({ userId: member.userId, role }, { onSuccess: () => toast(`${member.name} is now ${role === 'editor' ? 'an editor' : 'a viewer'}`) })}
-                  />
+                  <MemberRoleForm member={member} role={member.role} pending={changeRole.isPending} onChange={(role) => changeRole.mutate({ userId: member.userId, role }, { onSuccess: () => toast(`${member.name} is now ${role === 'editor' ? 'an editor' : 'a viewer'}`) })} />
                   <button type="button" className="button button-small" onClick={() => setConfirming({ kind: 'transfer', member })}>
                     Make owner…
                   </button>
