@@ -119,6 +119,8 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
       expect(await guest.getByRole('button', { name, exact: true }).count(), name).toBe(0);
     }
     expect(await guest.getByRole('heading', { name: 'Share links' }).count()).toBe(0);
+    // Nor does the library take dropped PDFs (the drop zone's outline and handlers are not there).
+    expect(await guest.locator('.pdf-drop').count()).toBe(0);
     // What a viewer may: read, export, annotate.
     expect(await guest.getByRole('button', { name: 'Add annotation' }).count()).toBe(1);
     expect(await guest.getByRole('heading', { name: 'Export' }).count()).toBe(1);
