@@ -105,6 +105,7 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
     await members(owner).getByLabel('E-mail address to invite').fill(guestCredentials.email);
     await members(owner).getByRole('button', { name: 'Invite' }).click();
     await expect.poll(() => members(owner).textContent()).toContain('This person is already a member');
+    expect(await auditPage(owner, 'members-refusal')).toEqual({});
 
     await members(owner).getByLabel(`Role of ${guestCredentials.name}`).selectOption('viewer');
     await members(owner).getByRole('button', { name: 'Change role' }).click();
@@ -143,6 +144,7 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
     await guest.getByRole('heading', { name: 'Workspace not found' }).waitFor();
     await guest.goto(invitationPath);
     await guest.getByText('This invitation cannot be used').waitFor();
+    expect(await auditPage(guest, 'invitation-unusable')).toEqual({});
     expect(await guest.getByRole('button', { name: 'Join' }).count()).toBe(0);
   });
 
