@@ -125,6 +125,12 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
     // What a viewer may: read, export, annotate.
     expect(await guest.getByRole('button', { name: 'Add annotation' }).count()).toBe(1);
     expect(await guest.getByRole('heading', { name: 'Export' }).count()).toBe(1);
+    // A viewer annotates; their words are theirs to edit.
+    await guest.getByLabel('Annotation', { exact: true }).fill('A viewer’s note');
+    await guest.getByRole('button', { name: 'Add annotation' }).click();
+    const guestNote = guest.locator('.annotation').filter({ hasText: 'A viewer’s note' });
+    await expect.poll(() => guestNote.textContent()).toContain(`by ${guestCredentials.name}`);
+    expect(await guestNote.getByRole('button', { name: 'Edit' }).count()).toBe(1);
     expect(await auditPage(guest, 'members-viewer')).toEqual({});
     await noSidewaysScroll(guest, 'the viewer’s workspace');
 
@@ -134,6 +140,12 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
   });
 
   it('the owner removes the member after a confirmation; their page is gone, and the used link says it cannot be used', async () => {
+    // The owner sees who wrote the annotation, and may remove it but not change their words.
+    await owner.reload();
+    const note = owner.locator('.annotation').filter({ hasText: 'A viewer’s note' });
+    await expect.poll(() => note.textContent()).toContain(`by ${guestCredentials.name}`);
+    expect(await note.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    expect(await note.getByRole('button', { name: 'Delete annotation' }).count()).toBe(1);
     await members(owner).getByRole('button', { name: `Remove ${guestCredentials.name}…` }).click();
     const dialog = owner.getByRole('alertdialog');
     await expect.poll(() => dialog.textContent()).toContain(`${guestCredentials.name} can no longer open Lab reading list.`);
