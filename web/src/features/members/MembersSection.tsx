@@ -25,12 +25,12 @@ const InviteForm = z.object({
   role: z.enum(['editor', 'viewer']),
 });
 
-function RoleSelect({ label, value, onChange, disabled, ...rest }: { label: string; value: GrantedRole; onChange: (role: GrantedRole) => void; disabled?: boolean; name?: string }) {
+function RoleSelect({ label, value, onChange }: { label: string; value: GrantedRole; onChange: (role: GrantedRole) => void }) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value as GrantedRole)} {...rest}>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value === 'viewer' ? 'viewer' : 'editor')}>
         <option value="editor">Editor: adds and changes resources</option>
         <option value="viewer">Viewer: reads, exports and annotates</option>
       </select>
@@ -146,9 +146,24 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
   const confirm = () => {
     if (!confirming) return;
     if (confirming.kind === 'transfer') {
-      changeRole.mutate({ userId: confirming.member.userId, role: 'owner' }, { onSuccess: () => (toast(`${confirming.member.name} is now the owner`), setConfirming(null)) });
+      const { member } = confirming;
+      changeRole.mutate(
+        { userId: member.userId, role: 'owner' },
+        {
+          onSuccess: () => {
+            toast(`${member.name} is now the owner`);
+            setConfirming(null);
+          },
+        },
+      );
     } else if (confirming.kind === 'remove') {
-      remove.mutate(confirming.member.userId, { onSuccess: () => (toast(`Removed ${confirming.member.name}`), setConfirming(null)) });
+      const { member } = confirming;
+      remove.mutate(member.userId, {
+        onSuccess: () => {
+          toast(`Removed ${member.name}`);
+          setConfirming(null);
+        },
+      });
     } else if (me) {
       leave.mutate(me, {
         onSuccess: () => {
