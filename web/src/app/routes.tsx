@@ -29,6 +29,8 @@ export const routes: RouteObject[] = [
       { path: 'auth/check-inbox', lazy: async () => ({ Component: (await import('../pages/auth/ConfirmationPages')).CheckInboxPage }) },
       { path: 'auth/confirmed', lazy: async () => ({ Component: (await import('../pages/auth/ConfirmationPages')).ConfirmedPage }) },
       { path: 'auth/account-deleted', lazy: async () => ({ Component: (await import('../pages/auth/AccountDeletedPage')).AccountDeletedPage }) },
+      // An invitation's link: public, so that someone without an account can read it and sign up from it.
+      { path: 'invitations/:token', lazy: async () => ({ Component: (await import('../pages/invitations/InvitationPage')).InvitationPage }) },
       { path: 'auth/update-password', lazy: async () => ({ Component: (await import('../pages/auth/UpdatePasswordPage')).UpdatePasswordPage }) },
       {
         Component: Protected,

@@ -31,8 +31,8 @@ function partialSentence({ id, status }: ProviderStatus): string | null {
 interface Props {
   workspaceId: string;
   onSummarize: (result: SearchResult) => void;
-  /** Saves the work into this workspace; rejects with the API's error. */
-  onSave: (result: SearchResult) => Promise<void>;
+  /** Saves the work into this workspace; rejects with the API's error. None for a viewer, who adds nothing. */
+  onSave?: (result: SearchResult) => Promise<void>;
 }
 
 export function WorkspaceSuggestions({ workspaceId, ...actions }: Props) {
@@ -94,7 +94,7 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
     setSaves((current) => ({ ...current, [result.id]: { state: 'saving' } }));
     let next: SaveState;
     try {
-      await onSave(result);
+      await onSave?.(result);
       next = { state: 'saved' };
     } catch (error) {
       next = error instanceof ApiError && error.status === 409 ? { state: 'there' } : { state: 'failed', message: describeError(error) };
@@ -130,18 +130,20 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
                 <button type="button" className="button button-small" aria-label={`Summarize “${result.title}”`} onClick={() => onSummarize(result)}>
                   Summarize
                 </button>
-                <button
-                  type="button"
-                  className="button button-small"
-                  aria-label={`Save “${result.title}” to this workspace`}
-                  // aria-disabled, not disabled: the button keeps the keyboard focus once it has done its work.
-                  aria-disabled={busy}
-                  onClick={() => {
-                    if (!busy) void save(result);
-                  }}
-                >
-                  {saved?.state === 'saving' ? 'Saving…' : 'Save here'}
-                </button>
+                {onSave && (
+                  <button
+                    type="button"
+                    className="button button-small"
+                    aria-label={`Save “${result.title}” to this workspace`}
+                    // aria-disabled, not disabled: the button keeps the keyboard focus once it has done its work.
+                    aria-disabled={busy}
+                    onClick={() => {
+                      if (!busy) void save(result);
+                    }}
+                  >
+                    {saved?.state === 'saving' ? 'Saving…' : 'Save here'}
+                  </button>
+                )}
               </div>
               {saved?.state === 'saved' && <p role="status">Saved to this workspace.</p>}
               {saved?.state === 'there' && <p role="status">This work is already in this workspace.</p>}

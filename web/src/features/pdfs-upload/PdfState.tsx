@@ -7,6 +7,7 @@ import { useId, useRef } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../../api/errors';
 import type { components } from '../../api/schema';
+import { useAbilities } from '../../lib/workspace-role';
 import { useAttachPdf, useRemovePdf } from './use-pdfs';
 import './pdfs.css';
 
@@ -57,6 +58,7 @@ export function PdfActions({ workspaceId, resource }: { workspaceId: string; res
   const input = useRef<HTMLInputElement>(null);
   const attach = useAttachPdf(workspaceId);
   const remove = useRemovePdf(workspaceId);
+  const can = useAbilities();
   const failure = attach.error ?? remove.error;
   return (
     <section aria-labelledby={headingId} className="pdf-actions">
@@ -68,10 +70,12 @@ export function PdfActions({ workspaceId, resource }: { workspaceId: string; res
             Read the PDF
           </Link>
         )}
-        <button type="button" className="button button-small" disabled={attach.isPending} aria-busy={attach.isPending || undefined} onClick={() => input.current?.click()}>
-          {attach.isPending ? 'Uploading…' : resource.pdf ? 'Replace PDF' : 'Attach PDF'}
-        </button>
-        {resource.pdf && (
+        {can.edit && (
+          <button type="button" className="button button-small" disabled={attach.isPending} aria-busy={attach.isPending || undefined} onClick={() => input.current?.click()}>
+            {attach.isPending ? 'Uploading…' : resource.pdf ? 'Replace PDF' : 'Attach PDF'}
+          </button>
+        )}
+        {can.edit && resource.pdf && (
           <button
             type="button"
             className="button button-small button-danger"

@@ -4,6 +4,7 @@
  * usePdfUploads both share; the drop zone shows the progress and what was refused.
  */
 import { useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useAbilities } from '../../lib/workspace-role';
 import type { PdfUploads } from './use-pdfs';
 import './pdfs.css';
 
@@ -11,6 +12,8 @@ const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes('Fi
 
 export function PdfDropZone({ uploads, children }: { uploads: PdfUploads; children: ReactNode }) {
   const [over, setOver] = useState(false);
+  // A viewer may not add resources (POLICY workspace.edit): their library takes no drop.
+  if (!useAbilities().edit) return <>{children}</>;
   return (
     <div
       className={`pdf-drop${over ? ' pdf-drop-active' : ''}`}

@@ -17,8 +17,9 @@ import { useToast } from '../../components/Toasts';
 import { shortAuthors } from '../../lib/authors';
 import { formatDay } from '../../lib/dates';
 import { useZodForm } from '../../lib/form';
+import { useAbilities } from '../../lib/workspace-role';
 import { BulkMoveDialog, BulkTagDialog } from './BulkDialogs';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { apiQuery, defaultOrder, PAGE_SIZES, readLibraryState, writeLibraryState, type LibraryState, type Sort } from './library-query';
 import { ResourceItem } from './ResourceItem';
 import { LibraryFilterForm } from './schemas';
@@ -108,6 +109,7 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
   const panelRef = useRef<HTMLElement>(null);
   const focusPanel = useRef(false);
   const [dialog, setDialog] = useState<'tag' | 'move' | 'remove' | null>(null);
+  const can = useAbilities();
 
   // The selection belongs to one list: another sort, filter or page starts a new one.
   const listKey = JSON.stringify({ ...apiQuery(state) });
@@ -163,15 +165,19 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
           {selected.length === 0 ? 'None selected' : `${selected.length} selected`}
         </p>
         <div className="row-actions">
-          <button type="button" className="button button-small" disabled={selected.length === 0} onClick={() => setDialog('tag')}>
-            Tag selected…
-          </button>
-          <button type="button" className="button button-small" disabled={selected.length === 0} onClick={() => setDialog('move')}>
-            Move selected…
-          </button>
-          <button type="button" className="button button-small button-danger" disabled={selected.length === 0} onClick={() => setDialog('remove')}>
-            Remove selected…
-          </button>
+          {can.edit && (
+            <>
+              <button type="button" className="button button-small" disabled={selected.length === 0} onClick={() => setDialog('tag')}>
+                Tag selected…
+              </button>
+              <button type="button" className="button button-small" disabled={selected.length === 0} onClick={() => setDialog('move')}>
+                Move selected…
+              </button>
+              <button type="button" className="button button-small button-danger" disabled={selected.length === 0} onClick={() => setDialog('remove')}>
+                Remove selected…
+              </button>
+            </>
+          )}
           {selectionTools?.(selected)}
           {selected.length > 0 && (
             <button type="button" className="button button-small" onClick={() => setSelected([])}>

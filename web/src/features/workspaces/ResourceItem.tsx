@@ -6,6 +6,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { describeError } from '../../api/errors';
 import { useDraftField, useHasDraft } from '../../app/drafts';
 import { useProfileLanguage } from '../../app/profile';
+import { useSession } from '../../app/session';
+import { useAbilities } from '../../lib/workspace-role';
 import { TextAreaField } from '../../components/Field';
 import { shortAuthors } from '../../lib/authors';
 import { formatDay, formatIsoDate } from '../../lib/dates';
@@ -29,6 +31,9 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
   const { errors, isSubmitting, isValid } = form.formState;
   const update = useUpdateAnnotation(workspaceId);
   const remove = useDeleteAnnotation(workspaceId);
+  const can = useAbilities();
+  // Words are their author's: only they edit them; editors and the owner may remove anyone's (POLICY).
+  const mine = annotation.userId === useSession().data?.id;
   const quotes = rangesOf(annotation)
     .map((range) => range.text)
     .filter(Boolean);
@@ -65,13 +70,18 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
         <>
           {/* A highlight kept without a note has the quote as its text: shown once. */}
           {!(quotes.length === 1 && annotation.body === `“${quotes[0]}”`) && <p className="annotation-body">{annotation.body}</p>}
+          {annotation.authorName && <p className="muted annotation-author">by {annotation.authorName}</p>}
           <div className="row-actions">
-            <button type="button" className="button button-small" onClick={() => setEditing(true)}>
-              Edit
-            </button>
-            <button type="button" className="button button-danger button-small" aria-label="Delete annotation" disabled={remove.isPending} onClick={() => remove.mutate(annotation.id)}>
-              Delete
-            </button>
+            {mine && (
+              <button type="button" className="button button-small" onClick={() => setEditing(true)}>
+                Edit
+              </button>
+            )}
+            {(mine || can.removeAnyAnnotation) && (
+              <button type="button" className="button button-danger button-small" aria-label="Delete annotation" disabled={remove.isPending} onClick={() => remove.mutate(annotation.id)}>
+                Delete
+              </button>
+            )}
           </div>
           {remove.error && (
             <p className="field-error" role="alert">
@@ -98,6 +108,7 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
   const wasEditingNotes = useRef(false);
   const create = useCreateAnnotation(workspaceId);
   const removeResource = useRemoveResource(workspaceId);
+  const can = useAbilities();
   const abstract = typeof resource.data.abstract === 'string' ? resource.data.abstract : '';
   const published = typeof resource.data.publishedDate === 'string' ? resource.data.publishedDate : null;
   const language = useProfileLanguage();
@@ -178,11 +189,13 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
               <strong>Notes:</strong> {resource.notes}
             </p>
           )}
-          <div className="row-actions">
-            <button ref={editNotesRef} type="button" className="button button-small" onClick={() => setEditingNotes(true)}>
-              Edit notes
-            </button>
-          </div>
+          {can.edit && (
+            <div className="row-actions">
+              <button ref={editNotesRef} type="button" className="button button-small" onClick={() => setEditingNotes(true)}>
+                Edit notes
+              </button>
+            </div>
+          )}
         </>
       )}
       {abstract && (
@@ -217,16 +230,18 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
           </div>
         </form>
       </section>
-      <div className="row-actions resource-actions">
-        <button type="button" className="button button-danger" disabled={removeResource.isPending} onClick={() => removeResource.mutate(resource.id)}>
-          Remove from workspace
-        </button>
-        {removeResource.error && (
-          <p className="field-error" role="alert">
-            {describeError(removeResource.error)}
-          </p>
-        )}
-      </div>
+      {can.edit && (
+        <div className="row-actions resource-actions">
+          <button type="button" className="button button-danger" disabled={removeResource.isPending} onClick={() => removeResource.mutate(resource.id)}>
+            Remove from workspace
+          </button>
+          {removeResource.error && (
+            <p className="field-error" role="alert">
+              {describeError(removeResource.error)}
+            </p>
+          )}
+        </div>
+      )}
     </article>
   );
 }

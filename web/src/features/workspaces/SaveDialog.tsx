@@ -3,7 +3,7 @@
  * same work saved twice is answered 409 by the API: the dialog says it is already there.
  */
 import * as Dialog from '@radix-ui/react-dialog';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { ApiError, describeError } from '../../api/errors';
@@ -33,6 +33,8 @@ export function SaveDialog({
   preferWorkspaceId?: string;
 }) {
   const workspaces = useWorkspaces();
+  // A viewer adds nothing: only the workspaces the user owns or edits are offered.
+  const writable = useMemo(() => workspaces.data?.filter((workspace) => workspace.role !== 'viewer'), [workspaces.data]);
   const createWorkspace = useCreateWorkspace();
   const addResource = useAddResource();
   const { reset: resetAddResource } = addResource;
@@ -50,10 +52,10 @@ export function SaveDialog({
     resetCreateWorkspace();
   }, [result, resetAddResource, resetCreateWorkspace]);
   useEffect(() => {
-    if (choice !== '' || !workspaces.data) return;
-    const preferred = workspaces.data.find((workspace) => workspace.id === preferWorkspaceId);
-    form.setValue('workspace', preferred?.id ?? workspaces.data[0]?.id ?? NEW_WORKSPACE);
-  }, [choice, workspaces.data, form, preferWorkspaceId]);
+    if (choice !== '' || !writable) return;
+    const preferred = writable.find((workspace) => workspace.id === preferWorkspaceId);
+    form.setValue('workspace', preferred?.id ?? writable[0]?.id ?? NEW_WORKSPACE);
+  }, [choice, writable, form, preferWorkspaceId]);
 
   // A 409 (the work is already there) is no failure to show as one: the mutations' errors are read here.
   const error = createWorkspace.error ?? addResource.error;
@@ -104,13 +106,13 @@ export function SaveDialog({
               </button>
             </div>
           )}
-          {workspaces.data && (
+          {writable && (
             <form className="form" onSubmit={(event) => void submit(event)}>
               <div className="field">
                 <label htmlFor="save-workspace">Workspace</label>
                 {/* Controlled as well: a workspace created here is chosen before its option is drawn. */}
                 <select id="save-workspace" {...form.register('workspace')} value={choice}>
-                  {workspaces.data.map((workspace) => (
+                  {writable.map((workspace) => (
                     <option key={workspace.id} value={workspace.id}>
                       {workspace.name} ({workspace._count.resources})
                     </option>

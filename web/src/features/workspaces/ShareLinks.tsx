@@ -4,6 +4,7 @@ import { describeError } from '../../api/errors';
 import { useProfileLanguage } from '../../app/profile';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
+import { useAbilities } from '../../lib/workspace-role';
 import { useCreateShareLink, useResumeShareLink, useRevokeShareLink, useShareLinks, type ShareLink } from './use-workspaces';
 import { SubmitButton } from '../../components/SubmitButton';
 import { formatDateTime } from '../../lib/dates';
@@ -22,6 +23,8 @@ async function copyText(text: string): Promise<boolean> {
 function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: string }) {
   const revoke = useRevokeShareLink(workspaceId);
   const resume = useResumeShareLink(workspaceId);
+  // Revoking and resuming are the owner's (POLICY workspace.manageShares); an editor creates and copies.
+  const can = useAbilities();
   const toast = useToast();
   const language = useProfileLanguage();
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
@@ -46,7 +49,7 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
         </p>
       )}
       <div className="row-actions">
-        {paused && (
+        {paused && can.manageShares && (
           <button type="button" className="button button-small" disabled={resume.isPending} onClick={() => resume.mutate(link.id, { onSuccess: () => toast('Link resumed') })}>
             {resume.isPending ? 'Resuming…' : 'Resume'}
           </button>
@@ -65,9 +68,11 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
             Copy link
           </button>
         )}
-        <button type="button" className="button button-danger button-small" disabled={revoke.isPending} onClick={() => revoke.mutate(link.id)}>
-          {revoke.isPending ? 'Revoking…' : 'Revoke'}
-        </button>
+        {can.manageShares && (
+          <button type="button" className="button button-danger button-small" disabled={revoke.isPending} onClick={() => revoke.mutate(link.id)}>
+            {revoke.isPending ? 'Revoking…' : 'Revoke'}
+          </button>
+        )}
       </div>
       <span role="status" className="muted">
         {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'no' ? 'The clipboard is not available here: copy the address above.' : ''}

@@ -17,10 +17,13 @@ import { AddByIdentifierButton } from '../../features/add-by-id/AddByIdentifier'
 import { CiteButton } from '../../features/cite/CiteDialog';
 import { RelatedWorks } from '../../features/search/RelatedWorks';
 import { ImportButton } from '../../features/import/ImportDialog';
+import { MembersSection } from '../../features/members/MembersSection';
+import { RoleBadge } from '../../components/RoleBadge';
+import { abilitiesOf, WorkspaceRoleProvider } from '../../lib/workspace-role';
 import { AddPdfsButton, PdfDropZone } from '../../features/pdfs-upload/PdfUploads';
 import { PdfActions, PdfCell } from '../../features/pdfs-upload/PdfState';
 import { usePdfUploads } from '../../features/pdfs-upload/use-pdfs';
-import { ConfirmDialog } from '../../features/workspaces/ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ExportButtons } from '../../features/workspaces/ExportButtons';
 import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
 import { LibraryView } from '../../features/workspaces/LibraryView';
@@ -62,11 +65,13 @@ export function WorkspacePage() {
     );
   }
   const data = workspace.data;
+  // Only the controls the role allows (lib/workspace-role.tsx mirrors the service's policy table).
+  const can = abilitiesOf(data.role);
   return (
     <Page
       title={data.name}
       actions={
-        !renaming && (
+        can.manageWorkspace && !renaming && (
           <>
             <button type="button" className="button" onClick={() => setRenaming(true)}>
               Rename
@@ -78,8 +83,11 @@ export function WorkspacePage() {
         )
       }
     >
+      {/* Inside the Page, so that its h1 (focused while loading) stays the same element once loaded. */}
+      <WorkspaceRoleProvider role={data.role}>
       <p>
         <Link to="/workspaces">← All workspaces</Link>
+        <RoleBadge role={data.role} />
       </p>
       {renaming && <RenameForm id={data.id} name={data.name} onDone={() => setRenaming(false)} />}
       <PdfDropZone uploads={uploads}>
@@ -87,11 +95,13 @@ export function WorkspacePage() {
           workspaceId={data.id}
           resourceCount={data.resourceCount}
           tools={
+            can.edit && (
             <div className="row-actions">
               <AddByIdentifierButton workspaceId={data.id} />
               <ImportButton workspaceId={data.id} />
               <AddPdfsButton uploads={uploads} />
             </div>
+            )
           }
           pdfCell={(resource) => <PdfCell workspaceId={data.id} resource={resource} />}
           detailTools={(resource) => (
@@ -106,13 +116,14 @@ export function WorkspacePage() {
           selectionTools={(resourceIds) => <CiteButton workspaceId={data.id} resourceIds={resourceIds} label="Cite selected…" />}
         />
       </PdfDropZone>
-      <WorkspaceSuggestions workspaceId={data.id} onSummarize={works.onSummarize} onSave={works.saveHere} />
+      <WorkspaceSuggestions workspaceId={data.id} onSummarize={works.onSummarize} {...(can.edit ? { onSave: works.saveHere } : {})} />
       {works.dialogs}
       <section aria-labelledby="export-heading" className="card">
         <h2 id="export-heading">Export</h2>
         <ExportButtons workspaceId={data.id} workspaceName={data.name} />
       </section>
-      <ShareLinks workspaceId={data.id} />
+      {can.share && <ShareLinks workspaceId={data.id} />}
+      <MembersSection workspaceId={data.id} workspaceName={data.name} />
       <ConfirmDialog
         open={confirming}
         title={`Delete ${data.name}?`}
@@ -130,6 +141,7 @@ export function WorkspacePage() {
       >
         Its resources, annotations and share links are deleted too. This cannot be undone.
       </ConfirmDialog>
+      </WorkspaceRoleProvider>
     </Page>
   );
 }

@@ -6,7 +6,8 @@ import { TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
-import { ConfirmDialog } from '../../features/workspaces/ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { RoleBadge } from '../../components/RoleBadge';
 import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
 import { useCreateWorkspace, useDeleteWorkspace, useWorkspaces, type Workspace } from '../../features/workspaces/use-workspaces';
 import '../../features/features.css';
@@ -59,11 +60,14 @@ function WorkspaceRow({ workspace, onDelete }: { workspace: Workspace; onDelete:
           <div>
             <h2 className="workspace-name">
               <Link to={`/workspaces/${workspace.id}`}>{workspace.name}</Link>
+              <RoleBadge role={workspace.role} />
             </h2>
             <p className="muted">
               {plural(workspace._count.resources, 'resource')} · {plural(workspace._count.shares, 'live share link')}
             </p>
           </div>
+          {/* Renaming and deleting are the owner's (POLICY workspace.update and delete). */}
+          {workspace.role === 'owner' && (
           <div className="row-actions">
             <button type="button" className="button" aria-label={`Rename ${workspace.name}`} onClick={() => setRenaming(true)}>
               Rename
@@ -72,6 +76,7 @@ function WorkspaceRow({ workspace, onDelete }: { workspace: Workspace; onDelete:
               Delete
             </button>
           </div>
+          )}
         </>
       )}
     </li>

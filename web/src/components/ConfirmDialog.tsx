@@ -1,8 +1,8 @@
 /** Asks before something is deleted for good; the confirming button is named `Delete` (or `confirmLabel`). */
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
-import { describeError } from '../../api/errors';
-import { useDialogFocusReturn } from '../../components/dialog-focus';
+import { describeError } from '../api/errors';
+import { useDialogFocusReturn } from './dialog-focus';
 
 export function ConfirmDialog({
   open,
