@@ -79,10 +79,12 @@ export interface BuildOptions {
  */
 const MAX_REQUEST_HEADER_BYTES = 256 * 1024;
 
-/** Masks what must never reach a log: tokens in query strings and share-link tokens in paths. */
+/** Masks what must never reach a log: tokens in query strings, share-link and invitation tokens in paths. */
 function redactUrl(url: string): string {
   return url
     .replace(/\/share\/[^/?#]+/g, '/share/[redacted]')
+    // The app's page and the API's routes of an invitation (a workspace's invitation ids go too: harmless).
+    .replace(/\/invitations\/[^/?#]+/g, '/invitations/[redacted]')
     .replace(/([?&](?:token|code|state|refresh_token|access_token)=)[^&#]*/gi, '$1[redacted]');
 }
 

@@ -41,6 +41,17 @@ describe('request logging', () => {
     expect((mine[0]?.req as { url: string }).url).toContain('token=[redacted]');
   });
 
+  it('redacts share-link and invitation tokens in paths, the API\'s and the app\'s', async () => {
+    const logged = await appLoggingAt('info');
+    close = logged.close;
+    for (const url of ['/share/share-secret-1', '/api/invitations/invite-secret-2', '/api/invitations/invite-secret-3/accept', '/invitations/invite-secret-4']) {
+      await logged.app.inject({ method: url.endsWith('/accept') ? 'POST' : 'GET', url });
+    }
+    const written = JSON.stringify(logged.lines);
+    for (const secret of ['share-secret-1', 'invite-secret-2', 'invite-secret-3', 'invite-secret-4']) expect(written).not.toContain(secret);
+    expect(written).toContain('/api/invitations/[redacted]/accept');
+  });
+
   it('writes nothing for a plain request at warn, and still writes what a request logs at warn with its id', async () => {
     const logged = await appLoggingAt('warn', (app) =>
       app.get('/test/warns', { config: { auth: 'none' } }, async (request) => {
