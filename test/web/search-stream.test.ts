@@ -231,6 +231,9 @@ describe.skipIf(webSkipReason)('the search flow: streamed results, failed source
       await chip('Zenodo').click();
       await expect.poll(() => new URL(page.url()).searchParams.get('providers')).toBe('semanticscholar');
       await settled();
+      // The page can look settled (the previous page kept on screen) before the last answer's headers
+      // arrive: wait for the fourth answer itself.
+      await expect.poll(() => remaining.length).toBe(4);
     } finally {
       page.off('response', onResponse);
     }
