@@ -157,6 +157,14 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   return path;
 }
 
+/** The page's width and the width it scrolls to: a page scrolls sideways when `scrollWidth` exceeds `clientWidth`. */
+export function pageWidths(page: Page): Promise<{ scrollWidth: number; clientWidth: number }> {
+  return page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
+  });
+}
+
 /** Sets the app's theme the way a returning user's browser has it (the app reads it on load). */
 export async function presetTheme(context: BrowserContext, theme: 'system' | 'light' | 'dark'): Promise<void> {
   await context.addInitScript((value) => {

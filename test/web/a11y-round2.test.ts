@@ -16,6 +16,7 @@ import {
   launchChromium,
   newContext,
   newCredentials,
+  pageWidths,
   screenshot,
   seriousA11yViolations,
   signUpThroughApi,
@@ -182,7 +183,7 @@ describe.skipIf(webSkipReason)('accessibility round two and the front page (Chro
     const top = await first.evaluate((element) => (element as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top);
     // Its title and authors at least, with room for a line or two of facts.
     expect(top).toBeLessThan(640 - 120);
-    const { scrollWidth, clientWidth } = await page.evaluate<{ scrollWidth: number; clientWidth: number }>('({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })');
+    const { scrollWidth, clientWidth } = await pageWidths(page);
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
     await page.setViewportSize(VIEWPORTS.desktop);
   });

@@ -24,9 +24,9 @@ import {
   JOURNEY_TIMEOUT_MS,
   type Credentials,
   type WebServer,
+  pageWidths,
 } from '../support/web-browser.js';
 
-const OVERFLOW = `({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })`;
 
 describe.skipIf(webSkipReason)('the account on the profile page (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
   let server: WebServer;
@@ -66,7 +66,7 @@ describe.skipIf(webSkipReason)('the account on the profile page (Chromium)', { t
 
   async function noSidewaysScroll(page: Page, name: string): Promise<void> {
     await page.setViewportSize({ width: 360, height: 800 });
-    const { scrollWidth, clientWidth } = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW);
+    const { scrollWidth, clientWidth } = await pageWidths(page);
     expect(scrollWidth, `${name} at 360 px`).toBeLessThanOrEqual(clientWidth);
     await page.setViewportSize({ width: 1440, height: 900 });
   }

@@ -8,13 +8,12 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
+import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer, pageWidths } from '../support/web-browser.js';
 
 const FOUND_DOI = '10.1371/journal.pone.0033693';
 const FOUND_TITLE = 'Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice';
 const MISSING_DOI = '10.1016/j.notreal.2020.1';
 const DOWN_DOI = '10.9999/unreachable.1';
-const OVERFLOW = `({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })`;
 
 describe.skipIf(webSkipReason)('Add by identifier (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
   let server: WebServer;
@@ -75,7 +74,7 @@ describe.skipIf(webSkipReason)('Add by identifier (Chromium)', { timeout: JOURNE
     expect(await titles()).toEqual([]);
     expect(await auditPage(page, 'add-by-id-found')).toEqual({});
     await page.setViewportSize({ width: 360, height: 740 });
-    const width = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW);
+    const width = await pageWidths(page);
     expect(width.scrollWidth).toBeLessThanOrEqual(width.clientWidth);
     await page.setViewportSize({ width: 1440, height: 900 });
 

@@ -7,7 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
+import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer, pageWidths } from '../support/web-browser.js';
 
 const NTM = 'Neural Turing Machines';
 const LOVELACE = 'Notes on the analytical engine';
@@ -18,7 +18,6 @@ const READ_CLIPBOARD = `(async () => {
   const read = async (type) => (item && item.types.includes(type) ? (await item.getType(type)).text() : '');
   return { text: await read('text/plain'), html: await read('text/html') };
 })()`;
-const OVERFLOW = `({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })`;
 
 describe.skipIf(webSkipReason)('Cite (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
   let server: WebServer;
@@ -83,7 +82,7 @@ describe.skipIf(webSkipReason)('Cite (Chromium)', { timeout: JOURNEY_TIMEOUT_MS 
 
     expect(await auditPage(page, 'cite-dialog')).toEqual({});
     await page.setViewportSize({ width: 360, height: 740 });
-    const width = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW);
+    const width = await pageWidths(page);
     expect(width.scrollWidth).toBeLessThanOrEqual(width.clientWidth);
     await page.setViewportSize({ width: 1440, height: 900 });
 

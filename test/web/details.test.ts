@@ -21,6 +21,7 @@ import {
   startWebServer,
   webSkipReason,
   type WebServer,
+  pageWidths,
 } from '../support/web-browser.js';
 
 /** Crossref, OpenAlex and Semantic Scholar all record this one paper (same DOI): merged into one result. */
@@ -69,7 +70,6 @@ const ROUTES: FixtureRoute[] = [
 
 // Run in the page (the service's tsconfig has no DOM types, so these are given as source text).
 const THEME_IN_USE = 'document.documentElement.dataset.theme';
-const OVERFLOW = `({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })`;
 
 describe.skipIf(webSkipReason)('web app details: summary modes, paging, result cards, chips, workspaces, profile, widths (Chromium)', () => {
   let server: WebServer;
@@ -412,7 +412,7 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
 
         await page.goto(`/dashboard?q=${encodeURIComponent(CHEMISTRY)}`);
         await page.getByRole('article').first().waitFor();
-        expect(await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW).then(({ scrollWidth, clientWidth }) => scrollWidth <= clientWidth), `dashboard at ${width} px`).toBe(true);
+        expect(await pageWidths(page).then(({ scrollWidth, clientWidth }) => scrollWidth <= clientWidth), `dashboard at ${width} px`).toBe(true);
         for (const control of [
           page.getByRole('searchbox', { name: 'Search' }),
           page.getByRole('button', { name: 'Search', exact: true }),
@@ -432,7 +432,7 @@ describe.skipIf(webSkipReason)('web app details: summary modes, paging, result c
         await page.getByRole('button', { name: 'Copy link' }).waitFor();
         // The library list loads after the workspace: its first resource opens in the panel.
         await page.getByRole('article', { name: CHEMISTRY }).waitFor();
-        expect(await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW).then(({ scrollWidth, clientWidth }) => scrollWidth <= clientWidth), `workspace at ${width} px`).toBe(true);
+        expect(await pageWidths(page).then(({ scrollWidth, clientWidth }) => scrollWidth <= clientWidth), `workspace at ${width} px`).toBe(true);
         for (const control of [
           page.getByRole('heading', { level: 1 }),
           page.getByRole('button', { name: 'Rename', exact: true }),

@@ -10,7 +10,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture, type FixtureRoute } from '../support/fixture-server.js';
-import { auditPage, JOURNEY_TIMEOUT_MS, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, type WebServer } from '../support/web-browser.js';
+import { auditPage, JOURNEY_TIMEOUT_MS, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, type WebServer, pageWidths } from '../support/web-browser.js';
 
 const PAPER_DOI = '10.2139/ssrn.2250500';
 const OTHER_DOI = '10.1000/other-paper';
@@ -18,7 +18,6 @@ const REFERENCES = 'semanticscholar/paper_references_doi-10.2139_ssrn.2250500_fi
 const OPENALEX_WORK = 'openalex/work_by_doi_10.1016_j.xgen.2025.100814.json';
 const OPENALEX_LIST = 'openalex/works_filter-fulltext.search_toast-AND-biodiversity_cursor_per-page200_TRIMMED-first10.json';
 const FOCUSED_LABEL = `document.activeElement?.getAttribute('aria-label')`;
-const OVERFLOW = `({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })`;
 
 /** The recorded bodies' works, read independently of the code under test. */
 const semanticReferences = (JSON.parse(readFixture(REFERENCES)) as { data: Array<{ citedPaper: { paperId: string | null; title: string } }> }).data
@@ -80,7 +79,7 @@ describe.skipIf(webSkipReason)('web app related works of a saved paper and sugge
 
   const noSidewaysScrollAt360 = async () => {
     await page.setViewportSize({ width: 360, height: 740 });
-    const width = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW);
+    const width = await pageWidths(page);
     expect(width.scrollWidth).toBeLessThanOrEqual(width.clientWidth);
     await page.setViewportSize({ width: 1440, height: 900 });
   };

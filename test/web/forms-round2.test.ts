@@ -5,11 +5,10 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
+import { launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer, pageWidths } from '../support/web-browser.js';
 
 const LONG_NAME = 'W'.repeat(200);
 const LONG_TITLE = `Unbroken${'x'.repeat(280)}`;
-const OVERFLOW = `({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })`;
 
 describe.skipIf(webSkipReason)('forms and long text (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
   let server: WebServer;
@@ -85,7 +84,7 @@ describe.skipIf(webSkipReason)('forms and long text (Chromium)', { timeout: JOUR
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       if (path !== '/dashboard') await page.getByText(LONG_NAME.slice(0, 50)).first().waitFor();
-      const { scrollWidth, clientWidth } = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW);
+      const { scrollWidth, clientWidth } = await pageWidths(page);
       expect(scrollWidth, path).toBeLessThanOrEqual(clientWidth);
     }
   });

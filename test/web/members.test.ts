@@ -9,9 +9,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, mailWrittenBy } from '../support/outbox.js';
-import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type Credentials, type WebServer } from '../support/web-browser.js';
+import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type Credentials, type WebServer, pageWidths } from '../support/web-browser.js';
 
-const OVERFLOW = '({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })';
 
 describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two users)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
   let server: WebServer;
@@ -56,7 +55,7 @@ describe.skipIf(webSkipReason)('members, roles and invitations (Chromium, two us
   const members = (page: Page) => page.getByRole('region', { name: 'Members' });
   const noSidewaysScroll = async (page: Page, what: string) => {
     await page.setViewportSize({ width: 360, height: 740 });
-    const { scrollWidth, clientWidth } = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW);
+    const { scrollWidth, clientWidth } = await pageWidths(page);
     expect(scrollWidth, what).toBeLessThanOrEqual(clientWidth);
     await page.setViewportSize({ width: 1280, height: 800 });
   };

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditPage, JOURNEY_TIMEOUT_MS, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, VIEWPORTS, webSkipReason, type WebServer } from '../support/web-browser.js';
+import { auditPage, JOURNEY_TIMEOUT_MS, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, VIEWPORTS, webSkipReason, type WebServer, pageWidths } from '../support/web-browser.js';
 
 const PDF_PATH = join(import.meta.dirname, '..', 'fixtures', 'pdfs', 'vespa-peerjcs2017.pdf');
 /** Read from the PDF with `pdftotext -f 2 -l 2` (one line of its page 2); not from the app. */
@@ -44,7 +44,6 @@ const SELECT_PHRASE = `(([pageNumber, phrase]) => {
   return true;
 })`;
 
-const OVERFLOW = `({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })`;
 
 interface Anchor {
   page: number;
@@ -162,7 +161,7 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
     expect(await auditPage(page, 'pdf-viewer', { exclude: ['.textLayer'], fullPage: false })).toEqual({});
     for (const width of [360, 390]) {
       await page.setViewportSize({ width, height: VIEWPORTS.mobile.height });
-      const overflow = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW);
+      const overflow = await pageWidths(page);
       expect(overflow.scrollWidth, `at ${width} px`).toBeLessThanOrEqual(overflow.clientWidth);
     }
     await page.setViewportSize(VIEWPORTS.desktop);

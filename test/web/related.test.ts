@@ -7,13 +7,12 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture, type FixtureRoute } from '../support/fixture-server.js';
-import { launchChromium, newContext, newCredentials, seriousA11yViolations, signUpThroughApi, startWebServer, webSkipReason, type WebServer } from '../support/web-browser.js';
+import { launchChromium, newContext, newCredentials, seriousA11yViolations, signUpThroughApi, startWebServer, webSkipReason, type WebServer, pageWidths } from '../support/web-browser.js';
 
 const CHEMISTRY = 'Augmenting large language models with chemistry tools';
 const CHEMISTRY_DOI = '10.1038/s42256-024-00832-8';
 const REFERENCES = 'semanticscholar/paper_references_doi-10.2139_ssrn.2250500_fields-title_offset0_limit50.json';
 const THEME_IN_USE = 'document.documentElement.dataset.theme';
-const OVERFLOW = `({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })`;
 
 /** The recorded references with a paper id, as the list should show them: alphabetical (no counts nor years recorded). */
 const referenced = (JSON.parse(readFixture(REFERENCES)) as { data: Array<{ citedPaper: { paperId: string | null; title: string } }> }).data
@@ -72,7 +71,7 @@ describe.skipIf(webSkipReason)('web app related works (Chromium)', () => {
       }
       await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize({ width: 360, height: 800 });
-      const { scrollWidth, clientWidth } = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW);
+      const { scrollWidth, clientWidth } = await pageWidths(page);
       expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
       await page.setViewportSize({ width: 1280, height: 800 });
 

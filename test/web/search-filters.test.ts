@@ -23,6 +23,7 @@ import {
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServer,
+  pageWidths,
 } from '../support/web-browser.js';
 
 const QUERY = 'Augmenting large language models with chemistry tools';
@@ -42,7 +43,6 @@ const SIZES = [
   { width: 360, height: 800 },
   { width: 1440, height: 900 },
 ] as const;
-const OVERFLOW = '({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })';
 const THEME_IN_USE = 'document.documentElement.dataset.theme';
 /** The focused element's text, and whether it shows a focus ring (:focus-visible with an outline of 2 px or more). */
 const FOCUSED = `(() => {
@@ -87,7 +87,7 @@ describe.skipIf(webSkipReason)('search filters and result facts (Chromium)', { t
         await page.emulateMedia({ colorScheme: scheme });
         await expect.poll(() => page.evaluate<string>(THEME_IN_USE)).toBe(scheme);
         expect(await seriousA11yViolations(page), `${name} ${size.width} ${scheme}`).toEqual([]);
-        const { scrollWidth, clientWidth } = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW);
+        const { scrollWidth, clientWidth } = await pageWidths(page);
         expect(scrollWidth, `${name} ${size.width} ${scheme}`).toBeLessThanOrEqual(clientWidth);
         await screenshot(page, `${name}-${size.width}-${scheme}`);
       }

@@ -15,7 +15,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRoute, QueryMatcher } from '../support/fixture-server.js';
-import { auditPage, JOURNEY_TIMEOUT_MS, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, type WebServer } from '../support/web-browser.js';
+import { auditPage, JOURNEY_TIMEOUT_MS, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, type WebServer, pageWidths } from '../support/web-browser.js';
 
 /** The paper Crossref, OpenAlex and Semantic Scholar all record (same DOI): one merged card. */
 const CHEMISTRY = 'Augmenting large language models with chemistry tools';
@@ -53,7 +53,6 @@ const ROUTES: FixtureRoute[] = [
 ];
 
 // Run in the page (the service's tsconfig has no DOM types, so these are given as source text).
-const OVERFLOW = `({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })`;
 /** The focused element: a chip's name is its first span. */
 const FOCUSED = `(() => {
   const element = document.activeElement;
@@ -100,7 +99,7 @@ describe.skipIf(webSkipReason)('the search flow: streamed results, failed source
   };
   const noSideways = async () => {
     await page.setViewportSize({ width: 360, height: 800 });
-    const { scrollWidth, clientWidth } = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(OVERFLOW);
+    const { scrollWidth, clientWidth } = await pageWidths(page);
     await page.setViewportSize({ width: 1280, height: 800 });
     return scrollWidth <= clientWidth;
   };
