@@ -64,7 +64,7 @@ export function BulkTagDialog({ open, workspaceId, resourceIds, onClose, onDone 
 }
 
 export function BulkMoveDialog({ open, workspaceId, resourceIds, onClose, onDone }: BulkDialogProps) {
-  const workspaces = useWorkspaces();
+  const workspaces = useWorkspaces(open);
   const others = (workspaces.data ?? []).filter((workspace) => workspace.id !== workspaceId);
   const form = useZodForm(BulkMoveForm, { defaultValues: { target: '' } });
   const move = useMoveResources(workspaceId);

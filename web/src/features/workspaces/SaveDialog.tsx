@@ -32,7 +32,7 @@ export function SaveDialog({
   onSaved?: (result: SearchResult, place: { workspaceId: string; workspaceName: string; resourceId: string }) => void;
   preferWorkspaceId?: string;
 }) {
-  const workspaces = useWorkspaces();
+  const workspaces = useWorkspaces(result !== null);
   // A viewer adds nothing: only the workspaces the user owns or edits are offered.
   const writable = useMemo(() => workspaces.data?.filter((workspace) => workspace.role !== 'viewer'), [workspaces.data]);
   const createWorkspace = useCreateWorkspace();

@@ -21,9 +21,13 @@ const refreshShares = (queryClient: QueryClient, workspaceId: string) =>
 /** How often a page showing a PDF whose text is still being extracted is read again. */
 const PDF_POLL_MS = 1_500;
 
-/** The user's workspaces (the API's page is 20 by default; ask for the most it allows). */
-export function useWorkspaces() {
-  return queries.useQuery('get', '/api/workspaces', { params: { query: { limit: 100 } } });
+/**
+ * The user's workspaces (the API's page is 20 by default; ask for the most it allows). A closed dialog
+ * that offers them passes `enabled: false`: it asks nothing until it opens, so a page does not go on
+ * fetching after it looks settled (when a lazily loaded dialog mounts).
+ */
+export function useWorkspaces(enabled = true) {
+  return queries.useQuery('get', '/api/workspaces', { params: { query: { limit: 100 } } }, { enabled });
 }
 
 /** The workspace alone (no resources: the library list pages through them, use-library.ts). */
