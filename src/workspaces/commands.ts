@@ -7,6 +7,7 @@ import { hashToken, randomToken, seal, unseal } from '../platform/crypto.js';
 import type { Db, Tx } from '../platform/db/client.js';
 import { ApiError, conflict, notFound, serviceUnavailable } from '../platform/errors.js';
 import { stripHtml } from '../platform/sanitize.js';
+import type { ExpectedVersions } from '../platform/versions.js';
 import { httpUrlOf, LIMITS, type BulkTagInput, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
 import { authorize, type Actor } from './policy.js';
 import {
@@ -16,6 +17,8 @@ import {
   deleteResourceRow,
   deleteResourceRows,
   deleteWorkspaceRow,
+  findResource,
+  findWorkspace,
   insertAnnotation,
   insertResourceIfRoom,
   insertShareLink,
@@ -32,6 +35,7 @@ import {
   type NewResourceRow,
   type ResourceRow,
   type ShareLinkRow,
+  type Versioned,
   type WorkspaceWithCounts,
 } from './store.js';
 import { workKeyOf } from './work-key.js';
@@ -155,13 +159,23 @@ export async function addResource(db: Db, resolve: ResourceResolver, workspaceId
   }
 }
 
-/** Changes a resource's notes and/or tags and marks the workspace changed, as adding and removing do. */
-export async function changeResource(db: Db, resource: ResourceRow, changes: ResourceUpdateInput): Promise<ResourceRow> {
+/** Why a versioned write did not happen: the resource as it is now when it is there (a stale If-Match), else a 404. */
+async function staleOrGone(tx: Tx, id: string): Promise<{ stale: ResourceRow }> {
+  const current = await findResource(tx, id);
+  if (!current) throw notFound('Resource');
+  return { stale: current };
+}
+
+/**
+ * Changes a resource's notes and/or tags, when its version is one `expected` names (If-Match; the
+ * check is the UPDATE's own condition), and marks the workspace changed, as adding and removing do.
+ */
+export async function changeResource(db: Db, resource: ResourceRow, changes: ResourceUpdateInput, expected: ExpectedVersions = null): Promise<Versioned<ResourceRow>> {
   return db.transaction(async (tx) => {
-    const updated = await updateResourceRow(tx, resource.id, changes);
-    if (!updated) throw notFound('Resource');
+    const updated = await updateResourceRow(tx, resource.id, changes, expected);
+    if (!updated) return staleOrGone(tx, resource.id);
     await touchWorkspace(tx, updated.workspaceId);
-    return updated;
+    return { row: updated };
   });
 }
 
@@ -170,20 +184,25 @@ export async function changeResource(db: Db, resource: ResourceRow, changes: Res
  * blob key of its PDF file, if it had one, is the caller's to forget once this has committed. A
  * resource another request removed since it was loaded is not found: of two concurrent removals, one succeeds.
  */
-export async function removeResource(db: Db, resource: ResourceRow): Promise<string[]> {
+export async function removeResource(db: Db, resource: ResourceRow, expected: ExpectedVersions = null): Promise<Versioned<string[], ResourceRow>> {
   return db.transaction(async (tx) => {
     const pdfKeys = await lockPdfKeys(tx, resource.workspaceId, [resource.id]);
-    if (!(await deleteResourceRow(tx, resource.id))) throw notFound('Resource');
+    if (!(await deleteResourceRow(tx, resource.id, expected))) return staleOrGone(tx, resource.id);
     await touchWorkspace(tx, resource.workspaceId);
-    return pdfKeys;
+    return { row: pdfKeys };
   });
 }
 
-/** Deletes a workspace with everything in it; the blob keys of its PDF files to forget, or null when it was already gone. */
-export async function deleteWorkspace(db: Db, workspaceId: string): Promise<string[] | null> {
+/**
+ * Deletes a workspace with everything in it, when its version is one `expected` names: the blob keys
+ * of its PDF files to forget, the workspace as it is now when If-Match was stale, or null when it was already gone.
+ */
+export async function deleteWorkspace(db: Db, workspaceId: string, expected: ExpectedVersions = null): Promise<Versioned<string[], WorkspaceWithCounts> | null> {
   return db.transaction(async (tx) => {
     const pdfKeys = await lockPdfKeys(tx, workspaceId);
-    return (await deleteWorkspaceRow(tx, workspaceId)) ? pdfKeys : null;
+    if (await deleteWorkspaceRow(tx, workspaceId, expected)) return { row: pdfKeys };
+    const current = await findWorkspace(tx, workspaceId);
+    return current ? { stale: current } : null;
   });
 }
 

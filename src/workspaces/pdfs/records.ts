@@ -46,6 +46,7 @@ export async function fillResourceRecord(db: Db, pdf: PdfRow, found: FoundRecord
         ...(found.type ? { type: found.type } : {}),
         ...(workKey ? { workKey } : {}),
         data: sql`${workspaceResources.data} || ${JSON.stringify(found.data)}::jsonb`,
+        version: sql`${workspaceResources.version} + 1`,
       })
       .where(eq(workspaceResources.id, pdf.resourceId));
   });

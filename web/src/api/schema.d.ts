@@ -1258,6 +1258,8 @@ export interface components {
             authorName: string | null;
             body: string;
             highlights: components["schemas"]["AnnotationHighlights"];
+            /** @description Starts at 1, one more on every change; the reply's ETag is its version (see If-Match) */
+            version: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1329,6 +1331,26 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        /** @description If-Match named a version the object no longer has: nothing was written. code PRECONDITION_FAILED, details.reason `stale` */
+        AnnotationStale: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "PRECONDITION_FAILED" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
+                message: string;
+                details?: {
+                    /** @description The (first) field at fault */
+                    field?: string;
+                    reason?: string;
+                    /** @description Every failing field, when the request failed its schema (a form can show them all at once) */
+                    fields?: {
+                        field: string;
+                        reason: string;
+                    }[];
+                };
+            };
+            /** @description The object as it is now (its ETag in the header): show it, or send the change again with its ETag as If-Match */
+            current: components["schemas"]["Annotation"];
         };
         /**
          * @example {
@@ -1501,7 +1523,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
+                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "PRECONDITION_FAILED" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
                 message: string;
                 details?: {
                     /** @description The (first) field at fault */
@@ -1883,6 +1905,8 @@ export interface components {
             year: number | null;
             /** @description The venue the library view sorts by: data.venue, data.journal or data["container-title"] */
             venue: string | null;
+            /** @description Starts at 1, one more on every change; the reply's ETag is its version (see If-Match) */
+            version: number;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -1983,6 +2007,26 @@ export interface components {
             pages?: number;
             /** Format: date-time */
             uploadedAt: string;
+        };
+        /** @description If-Match named a version the object no longer has: nothing was written. code PRECONDITION_FAILED, details.reason `stale` */
+        ResourceStale: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "PRECONDITION_FAILED" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
+                message: string;
+                details?: {
+                    /** @description The (first) field at fault */
+                    field?: string;
+                    reason?: string;
+                    /** @description Every failing field, when the request failed its schema (a form can show them all at once) */
+                    fields?: {
+                        field: string;
+                        reason: string;
+                    }[];
+                };
+            };
+            /** @description The object as it is now (its ETag in the header): show it, or send the change again with its ETag as If-Match */
+            current: components["schemas"]["Resource"];
         };
         /**
          * @example {
@@ -2228,6 +2272,8 @@ export interface components {
             };
             /** @description The asker's role in this workspace: owner, editor or viewer (see README, Roles) */
             role: components["schemas"]["Role"];
+            /** @description Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply's ETag is its version (see If-Match) */
+            version: number;
         };
         /**
          * @description A workspace named by name (Variant B) or title (Variant A); name and title are the same field of the two variants: send one (both are accepted only when equal)
@@ -2254,6 +2300,26 @@ export interface components {
             isPublic?: boolean;
         };
         WorkspaceList: components["schemas"]["Workspace"][];
+        /** @description If-Match named a version the object no longer has: nothing was written. code PRECONDITION_FAILED, details.reason `stale` */
+        WorkspaceStale: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "PRECONDITION_FAILED" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
+                message: string;
+                details?: {
+                    /** @description The (first) field at fault */
+                    field?: string;
+                    reason?: string;
+                    /** @description Every failing field, when the request failed its schema (a form can show them all at once) */
+                    fields?: {
+                        field: string;
+                        reason: string;
+                    }[];
+                };
+            };
+            /** @description The object as it is now (its ETag in the header): show it, or send the change again with its ETag as If-Match */
+            current: components["schemas"]["Workspace"];
+        };
         WorkspaceSuggestionsReply: {
             suggestions: {
                 result: components["schemas"]["SearchResult"];
@@ -2310,6 +2376,8 @@ export interface components {
             };
             /** @description The asker's role in this workspace: owner, editor or viewer (see README, Roles) */
             role: components["schemas"]["Role"];
+            /** @description Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply's ETag is its version (see If-Match) */
+            version: number;
             resources: components["schemas"]["Resource"][];
         };
     };
@@ -2331,6 +2399,8 @@ export interface components {
         "Content-Disposition": string;
         /** @description Where the redirect goes */
         Location: string;
+        /** @description The version of the object in the reply (also its `version` field), a strong validator such as `"r3"`: send it back as `If-Match` to change or delete the object only if nobody has changed it since (412 otherwise) */
+        ETag: string;
     };
     pathItems: never;
 }
@@ -4396,6 +4466,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4527,6 +4598,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4620,7 +4692,10 @@ export interface operations {
     deleteWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4682,6 +4757,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceStale"];
+                };
+            };
             /** @description Rate limited: retry after Retry-After seconds */
             429: {
                 headers: {
@@ -4724,7 +4812,10 @@ export interface operations {
     updateWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4739,6 +4830,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4788,6 +4880,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceStale"];
                 };
             };
             /** @description Too large */
@@ -4988,6 +5093,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5287,6 +5393,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5893,7 +6000,10 @@ export interface operations {
     removeResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 resourceId: string;
@@ -5956,6 +6066,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceStale"];
+                };
+            };
             /** @description Rate limited: retry after Retry-After seconds */
             429: {
                 headers: {
@@ -5998,7 +6121,10 @@ export interface operations {
     updateResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 resourceId: string;
@@ -6014,6 +6140,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6063,6 +6190,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceStale"];
                 };
             };
             /** @description Too large */
@@ -6586,6 +6726,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
                 "idempotency-key"?: string;
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -6602,6 +6744,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6663,6 +6806,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceStale"];
                 };
             };
             /** @description Too large */
@@ -6845,6 +7001,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6962,7 +7119,10 @@ export interface operations {
     deleteAnnotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7024,6 +7184,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationStale"];
+                };
+            };
             /** @description Rate limited: retry after Retry-After seconds */
             429: {
                 headers: {
@@ -7066,7 +7239,10 @@ export interface operations {
     updateAnnotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7081,6 +7257,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7130,6 +7307,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationStale"];
                 };
             };
             /** @description Too large */
