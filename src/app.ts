@@ -163,8 +163,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     credentials: true,
     // The methods the web app's clients send, plus PATCH, because PATCH /api/workspaces/{id} exists.
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key'],
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'X-Total-Count', 'Content-Disposition', 'Idempotent-Replayed', 'X-Next-Cursor'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'If-Match'],
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'X-Total-Count', 'Content-Disposition', 'Idempotent-Replayed', 'X-Next-Cursor', 'ETag'],
     maxAge: 600,
   });
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'RANGE_NOT_SATISFIABLE',
   'REQUEST_TIMEOUT',
   'HEADERS_TOO_LARGE',
+  'PRECONDITION_FAILED',
   'UNPROCESSABLE',
   'RATE_LIMITED',
   'CLIENT_CLOSED_REQUEST',
@@ -36,6 +37,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   RANGE_NOT_SATISFIABLE: 416,
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
+  PRECONDITION_FAILED: 412,
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
   // nginx's "client closed request": the work stopped because nobody is waiting for the answer.
@@ -89,6 +91,21 @@ export const notFound = (what = 'Resource') => new ApiError('NOT_FOUND', `${what
 
 export const conflict = (message: string, details?: ErrorDetails) => new ApiError('CONFLICT', message, details);
 
+/**
+ * A 412: `If-Match` named a version the object no longer has. `current` is the object as it is now
+ * (presented, as a reply would give it) and its ETag is sent, so a client can show it and retry.
+ */
+export class PreconditionFailedError extends ApiError {
+  constructor(
+    readonly current: unknown,
+    etag: string,
+  ) {
+    super('PRECONDITION_FAILED', 'Someone else changed this since you loaded it, so your change was not saved. The version saved now is shown.', { field: 'if-match', reason: 'stale' }, { etag });
+  }
+}
+
+export const preconditionFailed = (current: unknown, etag: string) => new PreconditionFailedError(current, etag);
+
 export const payloadTooLarge = (message: string) => new ApiError('PAYLOAD_TOO_LARGE', message);
 
 export const rateLimited = (retryAfterSeconds: number) =>
@@ -100,10 +117,13 @@ export const serviceUnavailable = (message = 'A backing service is unavailable')
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetails };
+  /** A 412's object as it is now (PreconditionFailedError). */
+  current?: unknown;
 }
 
 export function errorBody(error: ApiError): ErrorBody {
   return {
     error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    ...(error instanceof PreconditionFailedError ? { current: error.current } : {}),
   };
 }

@@ -190,7 +190,8 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     const responses = route.schema?.response as Record<string, unknown> | undefined;
     route.schema = {
       ...route.schema,
-      headers: route.schema?.headers ?? IdempotencyHeaders,
+      // A route's own headers (e.g. If-Match) are declared beside the key.
+      headers: route.schema?.headers instanceof z.ZodObject ? IdempotencyHeaders.extend(route.schema.headers.shape) : (route.schema?.headers ?? IdempotencyHeaders),
       ...(responses && !('409' in responses) ? { response: { ...responses, 409: ErrorResponse } } : {}),
     };
     const validating = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];

@@ -116,6 +116,10 @@ export const RESPONSE_HEADERS = {
   'Content-Disposition': { description: 'attachment; filename="<workspace name>.<extension>"', schema: { type: 'string' } },
   Location: { description: 'Where the redirect goes', schema: { type: 'string' } },
   'X-Next-Cursor': { description: 'The cursor of the next page (absent on the last page)', schema: { type: 'string' } },
+  ETag: {
+    description: 'The version of the object in the reply (also its `version` field), a strong validator such as `"r3"`: send it back as `If-Match` to change or delete the object only if nobody has changed it since (412 otherwise)',
+    schema: { type: 'string' },
+  },
 } as const;
 export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
 export const RATE_LIMIT_HEADERS: ResponseHeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -164,6 +168,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '403': 'Refused: a cookie-authenticated change from another origin',
   '404': 'Not found (also another user\'s object)',
   '409': 'Conflict with what exists',
+  '412': 'If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header)',
   '413': 'Too large',
   '415': 'A Content-Type the route does not read',
   '422': 'The paper cannot be summarised (no PDF, not a PDF, or no text)',

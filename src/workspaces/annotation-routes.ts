@@ -6,11 +6,23 @@ import { requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
+import { expectedVersions } from '../platform/versions.js';
 import { annotateResource, changeAnnotation, removeAnnotation } from './commands.js';
 import { authorize } from './policy.js';
 import { deletedReply, presentAnnotation } from './presenters.js';
-import { AnnotationCreateBody, AnnotationSchema, AnnotationUpdateBody, DeletedResponse, IdParams, ListQuery, workspaceErrors } from './schemas.js';
+import {
+  AnnotationCreateBody,
+  AnnotationSchema,
+  AnnotationStaleResponse,
+  AnnotationUpdateBody,
+  DeletedResponse,
+  IdParams,
+  IfMatchHeaders,
+  ListQuery,
+  workspaceErrors,
+} from './schemas.js';
 import { listAnnotations, loadAnnotation, loadResource } from './store.js';
+import { sendsVersion, staleAnnotation } from './versions.js';
 
 const tags = ['annotations'];
 
@@ -52,12 +64,14 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
         params: IdParams,
         body: AnnotationCreateBody,
         response: { 201: AnnotationSchema, 409: ErrorResponse, ...workspaceErrors },
+        responseHeaders: { 201: ['ETag'] },
       },
     },
     async (request, reply) => {
       const user = requireUser(request);
       const { resource } = authorize(user, 'annotate', await loadResource(db, request.params.id, user));
       const annotation = await annotateResource(db, user.id, resource.id, request.body);
+      sendsVersion(reply, 'a', annotation);
       return reply.status(201).send(presentAnnotation({ ...annotation, authorName: user.name }));
     },
   );
@@ -71,16 +85,20 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
         operationId: 'updateAnnotation',
         summary: 'Change one of your annotations (body and/or highlights)',
         params: IdParams,
+        headers: IfMatchHeaders,
         body: AnnotationUpdateBody,
-        response: { 200: AnnotationSchema, ...workspaceErrors },
+        response: { 200: AnnotationSchema, 412: AnnotationStaleResponse, ...workspaceErrors },
+        responseHeaders: { 200: ['ETag'], 412: ['ETag'] },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       const { annotation } = authorize(user, 'update', await loadAnnotation(db, request.params.id, user));
-      const updated = await changeAnnotation(db, annotation, request.body, user.id);
+      const updated = await changeAnnotation(db, annotation, request.body, user.id, expectedVersions('a', request.headers['if-match']));
       if (!updated) throw notFound('Annotation');
-      return presentAnnotation({ ...updated, authorName: user.name });
+      if ('stale' in updated) throw staleAnnotation(updated.stale);
+      sendsVersion(reply, 'a', updated.row);
+      return presentAnnotation({ ...updated.row, authorName: user.name });
     },
   );
 
@@ -93,13 +111,17 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
         operationId: 'deleteAnnotation',
         summary: 'Delete one of your annotations',
         params: IdParams,
-        response: { 200: DeletedResponse, ...workspaceErrors },
+        headers: IfMatchHeaders,
+        response: { 200: DeletedResponse, 412: AnnotationStaleResponse, ...workspaceErrors },
+        responseHeaders: { 412: ['ETag'] },
       },
     },
     async (request) => {
       const user = requireUser(request);
       const { annotation } = authorize(user, 'delete', await loadAnnotation(db, request.params.id, user));
-      if (!(await removeAnnotation(db, annotation, user.id))) throw notFound('Annotation');
+      const deleted = await removeAnnotation(db, annotation, user.id, expectedVersions('a', request.headers['if-match']));
+      if (!deleted) throw notFound('Annotation');
+      if ('stale' in deleted) throw staleAnnotation(deleted.stale);
       return deletedReply(annotation.id);
     },
   );

@@ -35,7 +35,7 @@ for (const leg of storeLegs()) {
           body: 'Key claim here',
           highlights: { ranges: [{ start: 10, end: 42, text: 'the quoted part', color: '#ffeb3b' }] },
         });
-        expect(Object.keys(annotation).sort()).toEqual(['authorName', 'body', 'createdAt', 'highlights', 'id', 'resourceId', 'updatedAt', 'userId']);
+        expect(Object.keys(annotation).sort()).toEqual(['authorName', 'body', 'createdAt', 'highlights', 'id', 'resourceId', 'updatedAt', 'userId', 'version']);
       });
 
       it('accepts any highlights object and defaults to {}', async () => {

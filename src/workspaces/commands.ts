@@ -7,6 +7,7 @@ import { hashToken, randomToken, seal, unseal } from '../platform/crypto.js';
 import type { Db, Tx } from '../platform/db/client.js';
 import { ApiError, conflict, notFound, serviceUnavailable } from '../platform/errors.js';
 import { stripHtml } from '../platform/sanitize.js';
+import type { ExpectedVersions } from '../platform/versions.js';
 import { httpUrlOf, LIMITS, type BulkTagInput, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
 import { forgetEventsBefore, recordChange } from './events/record.js';
 import { authorize, type Actor } from './policy.js';
@@ -18,6 +19,8 @@ import {
   deleteResourceRow,
   deleteResourceRows,
   deleteWorkspaceRow,
+  findResource,
+  findWorkspace,
   insertAnnotation,
   insertResourceIfRoom,
   insertShareLink,
@@ -35,9 +38,11 @@ import {
   updateWorkspaceRow,
   workKeysIn,
   type AnnotationRow,
+  type AuthoredAnnotationRow,
   type NewResourceRow,
   type ResourceRow,
   type ShareLinkRow,
+  type Versioned,
   type WorkspaceWithCounts,
 } from './store.js';
 import { workKeyOf } from './work-key.js';
@@ -166,14 +171,24 @@ export async function addResource(db: Db, resolve: ResourceResolver, workspaceId
   }
 }
 
-/** Changes a resource's notes and/or tags and marks the workspace changed, as adding and removing do. */
-export async function changeResource(db: Db, resource: ResourceRow, changes: ResourceUpdateInput, actorId: string): Promise<ResourceRow> {
+/** Why a versioned write did not happen: the resource as it is now when it is there (a stale If-Match), else a 404. */
+async function staleOrGone(tx: Tx, id: string): Promise<{ stale: ResourceRow }> {
+  const current = await findResource(tx, id);
+  if (!current) throw notFound('Resource');
+  return { stale: current };
+}
+
+/**
+ * Changes a resource's notes and/or tags, when its version is one `expected` names (If-Match; the
+ * check is the UPDATE's own condition), and marks the workspace changed, as adding and removing do.
+ */
+export async function changeResource(db: Db, resource: ResourceRow, changes: ResourceUpdateInput, actorId: string, expected: ExpectedVersions = null): Promise<Versioned<ResourceRow>> {
   return db.transaction(async (tx) => {
-    const updated = await updateResourceRow(tx, resource.id, changes);
-    if (!updated) throw notFound('Resource');
+    const updated = await updateResourceRow(tx, resource.id, changes, expected);
+    if (!updated) return staleOrGone(tx, resource.id);
     await touchWorkspace(tx, updated.workspaceId);
     await recordChange(tx, { type: 'resource.updated', workspaceId: updated.workspaceId, actorId, resourceId: updated.id, details: { title: updated.title, fields: fieldsOf(changes) } });
-    return updated;
+    return { row: updated };
   });
 }
 
@@ -182,34 +197,44 @@ export async function changeResource(db: Db, resource: ResourceRow, changes: Res
  * blob key of its PDF file, if it had one, is the caller's to forget once this has committed. A
  * resource another request removed since it was loaded is not found: of two concurrent removals, one succeeds.
  */
-export async function removeResource(db: Db, resource: ResourceRow, actorId: string): Promise<string[]> {
+export async function removeResource(db: Db, resource: ResourceRow, actorId: string, expected: ExpectedVersions = null): Promise<Versioned<string[], ResourceRow>> {
   return db.transaction(async (tx) => {
     const pdfKeys = await lockPdfKeys(tx, resource.workspaceId, [resource.id]);
-    if (!(await deleteResourceRow(tx, resource.id))) throw notFound('Resource');
+    if (!(await deleteResourceRow(tx, resource.id, expected))) return staleOrGone(tx, resource.id);
     await touchWorkspace(tx, resource.workspaceId);
     await recordChange(tx, { type: 'resource.removed', workspaceId: resource.workspaceId, actorId, resourceId: resource.id, details: { title: resource.title } });
-    return pdfKeys;
+    return { row: pdfKeys };
   });
 }
 
 /**
- * Deletes a workspace with everything in it; the blob keys of its PDF files to forget, or null when it
- * was already gone. Its change log goes too, but for the deletion itself, which its streams still read.
+ * Deletes a workspace with everything in it, when its version is one `expected` names: the blob keys
+ * of its PDF files to forget, the workspace as it is now when If-Match was stale, or null when it was
+ * already gone. Its change log goes too, but for the deletion itself, which its streams still read.
  */
-export async function deleteWorkspace(db: Db, workspace: { id: string; name: string }, actorId: string): Promise<string[] | null> {
+export async function deleteWorkspace(db: Db, workspace: { id: string; name: string }, actorId: string, expected: ExpectedVersions = null): Promise<Versioned<string[], WorkspaceWithCounts> | null> {
   return db.transaction(async (tx) => {
     const pdfKeys = await lockPdfKeys(tx, workspace.id);
-    if (!(await deleteWorkspaceRow(tx, workspace.id))) return null;
-    await forgetEventsBefore(tx, workspace.id, await recordChange(tx, { type: 'workspace.deleted', workspaceId: workspace.id, actorId, details: { name: workspace.name } }));
-    return pdfKeys;
+    if (await deleteWorkspaceRow(tx, workspace.id, expected)) {
+      await forgetEventsBefore(tx, workspace.id, await recordChange(tx, { type: 'workspace.deleted', workspaceId: workspace.id, actorId, details: { name: workspace.name } }));
+      return { row: pdfKeys };
+    }
+    const current = await findWorkspace(tx, workspace.id);
+    return current ? { stale: current } : null;
   });
 }
 
-/** Renames a workspace or changes its description or isPublic; null when it is gone. */
-export async function updateWorkspace(db: Db, workspaceId: string, changes: Parameters<typeof updateWorkspaceRow>[2], actorId: string): Promise<WorkspaceWithCounts | null> {
+/** Renames a workspace or changes its description or isPublic, at a version `expected` names; null when it is gone. */
+export async function updateWorkspace(
+  db: Db,
+  workspaceId: string,
+  changes: Parameters<typeof updateWorkspaceRow>[2],
+  actorId: string,
+  expected: ExpectedVersions = null,
+): Promise<Versioned<WorkspaceWithCounts> | null> {
   return db.transaction(async (tx) => {
-    const updated = await updateWorkspaceRow(tx, workspaceId, changes);
-    if (updated) await recordChange(tx, { type: 'workspace.updated', workspaceId, actorId, details: { name: updated.name, fields: fieldsOf(changes) } });
+    const updated = await updateWorkspaceRow(tx, workspaceId, changes, expected);
+    if (updated && 'row' in updated) await recordChange(tx, { type: 'workspace.updated', workspaceId, actorId, details: { name: updated.row.name, fields: fieldsOf(changes) } });
     return updated;
   });
 }
@@ -330,19 +355,25 @@ export async function annotateResource(
 }
 
 /** Changes an annotation's body and/or highlights; null when it is gone. */
-export async function changeAnnotation(db: Db, annotation: AnnotationRow, changes: { body?: string; highlights?: Record<string, unknown> }, actorId: string): Promise<AnnotationRow | null> {
+export async function changeAnnotation(
+  db: Db,
+  annotation: AnnotationRow,
+  changes: { body?: string; highlights?: Record<string, unknown> },
+  actorId: string,
+  expected: ExpectedVersions = null,
+): Promise<Versioned<AnnotationRow, AuthoredAnnotationRow> | null> {
   return db.transaction(async (tx) => {
-    const updated = await updateAnnotationRow(tx, annotation.id, changes);
-    if (updated) await recordChange(tx, { type: 'annotation.updated', workspaceId: null, actorId, resourceId: updated.resourceId, annotationId: updated.id });
+    const updated = await updateAnnotationRow(tx, annotation.id, changes, expected);
+    if (updated && 'row' in updated) await recordChange(tx, { type: 'annotation.updated', workspaceId: null, actorId, resourceId: updated.row.resourceId, annotationId: updated.row.id });
     return updated;
   });
 }
 
-/** Deletes an annotation; false when it was already gone. */
-export async function removeAnnotation(db: Db, annotation: AnnotationRow, actorId: string): Promise<boolean> {
+/** Deletes an annotation at a version `expected` names; null when it was already gone. */
+export async function removeAnnotation(db: Db, annotation: AnnotationRow, actorId: string, expected: ExpectedVersions = null): Promise<Versioned<{ id: string }, AuthoredAnnotationRow> | null> {
   return db.transaction(async (tx) => {
-    const removed = await deleteAnnotationRow(tx, annotation.id);
-    if (removed) await recordChange(tx, { type: 'annotation.removed', workspaceId: null, actorId, resourceId: annotation.resourceId, annotationId: annotation.id });
+    const removed = await deleteAnnotationRow(tx, annotation.id, expected);
+    if (removed && 'row' in removed) await recordChange(tx, { type: 'annotation.removed', workspaceId: null, actorId, resourceId: annotation.resourceId, annotationId: annotation.id });
     return removed;
   });
 }

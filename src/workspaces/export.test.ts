@@ -22,6 +22,7 @@ function row(overrides: Partial<ResourceRow>): ResourceRow {
     tags: [],
     notes: '',
     data: {},
+    version: 1,
     createdAt: new Date(),
     year: null,
     venue: null,

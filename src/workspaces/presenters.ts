@@ -24,6 +24,7 @@ export function presentWorkspace(row: WorkspaceWithCounts, role: Role) {
     resourceCount: row.resourceCount,
     _count: { resources: row.resourceCount, shares: row.shareCount },
     role,
+    version: row.version,
   };
 }
 export type PresentedWorkspace = ReturnType<typeof presentWorkspace>;
@@ -44,6 +45,7 @@ export function presentAnnotation(row: AnnotationRow & { authorName?: string | n
     authorName: row.authorName ?? null,
     body: row.body,
     highlights: presentHighlights(row.highlights),
+    version: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -65,6 +67,7 @@ export function presentResource(row: ResourceRow, annotations: AnnotationRow[] =
     data: row.data,
     year: row.year,
     venue: row.venue,
+    version: row.version,
     createdAt,
     addedAt: createdAt,
     annotations: annotations.map(presentAnnotation),

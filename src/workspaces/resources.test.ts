@@ -7,7 +7,7 @@ import { annotations, workspaceResources, workspaces } from '../platform/db/sche
 import { LIMITS } from './schemas.js';
 import { DIALECTS, addResource, annotate, as, createWorkspace, fakeResolver, UNKNOWN_ID } from './test-support/helpers.js';
 
-const RESOURCE_FIELDS = ['id', 'workspaceId', 'resourceId', 'addedBy', 'title', 'url', 'type', 'authors', 'tags', 'notes', 'data', 'year', 'venue', 'createdAt', 'addedAt', 'annotations', 'pdf'];
+const RESOURCE_FIELDS = ['id', 'workspaceId', 'resourceId', 'addedBy', 'title', 'url', 'type', 'authors', 'tags', 'notes', 'data', 'year', 'venue', 'version', 'createdAt', 'addedAt', 'annotations', 'pdf'];
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`workspace resources (${leg.name})`, () => {

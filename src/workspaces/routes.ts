@@ -12,6 +12,7 @@ import type { AppContext } from '../context.js';
 import type { Db } from '../platform/db/client.js';
 import { ApiError, notFound, validationError } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
+import { expectedVersions } from '../platform/versions.js';
 import { annotationRoutes } from './annotation-routes.js';
 import { citeRoutes } from './cite/routes.js';
 import { notesRoutes } from './notes/routes.js';
@@ -41,6 +42,7 @@ import {
   DeletedResponse,
   ExportQuery,
   IdParams,
+  IfMatchHeaders,
   LIMITS,
   ListQuery,
   ResourceCreateBody,
@@ -48,23 +50,24 @@ import {
   ResourceParams,
   ResourceResponse,
   ResourceSchema,
+  ResourceStaleResponse,
   ResourceUpdateBody,
   WorkspaceCreateBody,
   WorkspaceDetailQuery,
   WorkspaceDetailResponse,
   WorkspaceListResponse,
   WorkspaceResponse,
+  WorkspaceStaleResponse,
   WorkspaceUpdateBody,
   workspaceErrors,
 } from './schemas.js';
+import { presentResources, sendsVersion, staleResource, staleWorkspace } from './versions.js';
 import { createResourceFromPdf, filePartOf, forgetPdfFiles, PDF_MULTIPART_LIMITS, type PdfDeps } from './pdfs/commands.js';
 import { pdfFileRoutes, pdfUploadRoute } from './pdfs/routes.js';
 import { RESOURCE_FROM_PDF_BODY } from './pdfs/schemas.js';
-import { pdfsByResource } from './pdfs/store.js';
 import { memberRoutes } from './members/routes.js';
 import { shareRoutes } from './share-routes.js';
 import {
-  annotationsByResource,
   insertWorkspace,
   listResources,
   listWorkspaces,
@@ -76,12 +79,6 @@ import {
 
 const tags = ['workspaces'];
 const TOTAL_HEADER = 'x-total-count';
-
-async function presentResources(db: Db, rows: ResourceRow[]) {
-  const ids = rows.map((row) => row.id);
-  const [annotations, pdfs] = await Promise.all([annotationsByResource(db, ids), pdfsByResource(db, ids)]);
-  return rows.map((row) => presentResource(row, annotations.get(row.id), pdfs.get(row.id)));
-}
 
 /**
  * A resource named under a workspace, when the user is a member of that workspace and their role allows
@@ -129,11 +126,13 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         summary: 'Create a workspace: name (or title) ≤ 200, description ≤ 2,000, isPublic',
         body: WorkspaceCreateBody,
         response: { 201: WorkspaceResponse, ...workspaceErrors },
+        responseHeaders: { 201: ['ETag'] },
       },
     },
     async (request, reply) => {
       const user = requireUser(request);
       const workspace = await insertWorkspace(db, { ownerId: user.id, ...request.body });
+      sendsVersion(reply, 'w', workspace);
       return reply.status(201).send(workspaceReply(dialectOf(request), presentWorkspace(workspace, 'owner')));
     },
   );
@@ -149,11 +148,13 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         params: IdParams,
         querystring: WorkspaceDetailQuery,
         response: { 200: WorkspaceDetailResponse, ...workspaceErrors },
+        responseHeaders: { 200: ['ETag'] },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       const { workspace, role } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
+      sendsVersion(reply, 'w', workspace);
       const { resourceLimit } = request.query;
       const rows = resourceLimit === undefined ? await listResources(db, workspace.id) : resourceLimit === 0 ? [] : await listResources(db, workspace.id, { limit: resourceLimit, offset: 0 });
       const resources = await presentResources(db, rows);
@@ -170,16 +171,20 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         operationId: 'updateWorkspace',
         summary: 'Rename a workspace or change its description or isPublic',
         params: IdParams,
+        headers: IfMatchHeaders,
         body: WorkspaceUpdateBody,
-        response: { 200: WorkspaceResponse, ...workspaceErrors },
+        response: { 200: WorkspaceResponse, 412: WorkspaceStaleResponse, ...workspaceErrors },
+        responseHeaders: { 200: ['ETag'], 412: ['ETag'] },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       const { workspace, role } = authorize(user, 'update', await loadWorkspace(db, request.params.id, user));
-      const updated = await updateWorkspace(db, workspace.id, request.body, user.id);
+      const updated = await updateWorkspace(db, workspace.id, request.body, user.id, expectedVersions('w', request.headers['if-match']));
       if (!updated) throw notFound('Workspace');
-      return workspaceReply(dialectOf(request), presentWorkspace(updated, role));
+      if ('stale' in updated) throw staleWorkspace(updated.stale, role);
+      sendsVersion(reply, 'w', updated.row);
+      return workspaceReply(dialectOf(request), presentWorkspace(updated.row, role));
     },
   );
 
@@ -192,15 +197,18 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         operationId: 'deleteWorkspace',
         summary: 'Delete a workspace with all its resources, annotations and share links',
         params: IdParams,
-        response: { 200: DeletedResponse, ...workspaceErrors },
+        headers: IfMatchHeaders,
+        response: { 200: DeletedResponse, 412: WorkspaceStaleResponse, ...workspaceErrors },
+        responseHeaders: { 412: ['ETag'] },
       },
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'delete', await loadWorkspace(db, request.params.id, user));
-      const pdfKeys = await deleteWorkspace(db, workspace, user.id);
-      if (!pdfKeys) throw notFound('Workspace');
-      await forgetPdfFiles(ctx.platform.blobs, pdfKeys);
+      const { workspace, role } = authorize(user, 'delete', await loadWorkspace(db, request.params.id, user));
+      const deleted = await deleteWorkspace(db, workspace, user.id, expectedVersions('w', request.headers['if-match']));
+      if (!deleted) throw notFound('Workspace');
+      if ('stale' in deleted) throw staleWorkspace(deleted.stale, role);
+      await forgetPdfFiles(ctx.platform.blobs, deleted.row);
       return deletedReply(workspace.id);
     },
   );
@@ -325,15 +333,19 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         description:
           'An extension of the interface, which has no way to change a saved resource. Notes and tags have the bounds and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case); an absent field is unchanged, `tags: []` clears them. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.',
         params: ResourceParams,
+        headers: IfMatchHeaders,
         body: ResourceUpdateBody,
-        response: { 200: ResourceResponse, ...workspaceErrors },
+        response: { 200: ResourceResponse, 412: ResourceStaleResponse, ...workspaceErrors },
+        responseHeaders: { 200: ['ETag'], 412: ['ETag'] },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       const resource = await loadResourceOf(db, user, request.params.id, request.params.resourceId, 'update');
-      const changed = await changeResource(db, resource, request.body, user.id);
-      const [presented] = await presentResources(db, [changed]);
+      const changed = await changeResource(db, resource, request.body, user.id, expectedVersions('r', request.headers['if-match']));
+      if ('stale' in changed) throw await staleResource(db, changed.stale);
+      const [presented] = await presentResources(db, [changed.row]);
+      sendsVersion(reply, 'r', changed.row);
       return resourceReply(dialectOf(request), presented!);
     },
   );
@@ -347,13 +359,17 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         operationId: 'removeResource',
         summary: 'Remove a resource (and its annotations) from a workspace',
         params: ResourceParams,
-        response: { 200: DeletedResponse, ...workspaceErrors },
+        headers: IfMatchHeaders,
+        response: { 200: DeletedResponse, 412: ResourceStaleResponse, ...workspaceErrors },
+        responseHeaders: { 412: ['ETag'] },
       },
     },
     async (request) => {
       const user = requireUser(request);
       const resource = await loadResourceOf(db, user, request.params.id, request.params.resourceId, 'delete');
-      await forgetPdfFiles(ctx.platform.blobs, await removeResource(db, resource, user.id));
+      const removed = await removeResource(db, resource, user.id, expectedVersions('r', request.headers['if-match']));
+      if ('stale' in removed) throw await staleResource(db, removed.stale);
+      await forgetPdfFiles(ctx.platform.blobs, removed.row);
       return deletedReply(resource.id);
     },
   );
@@ -429,6 +445,7 @@ function addResourceRoute(root: FastifyInstance, ctx: AppContext, pdfDeps: PdfDe
         consumes: ['application/json', 'multipart/form-data'],
         requestBody: RESOURCE_FROM_PDF_BODY,
         response: { 201: ResourceResponse, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 503: ErrorResponse, ...workspaceErrors },
+        responseHeaders: { 201: ['ETag'] },
       },
     },
     async (request, reply) => {
@@ -441,9 +458,11 @@ function addResourceRoute(root: FastifyInstance, ctx: AppContext, pdfDeps: PdfDe
       if (multipartBody) {
         const part = await filePartOf(request);
         const { resource, pdf } = await createResourceFromPdf(pdfDeps, workspace.id, user.id, part);
+        sendsVersion(reply, 'r', resource);
         return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource, [], pdf)));
       }
       const resource = await addResource(db, ctx.resolveResource, workspace.id, user.id, request.body);
+      sendsVersion(reply, 'r', resource);
       return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource)));
     },
   );

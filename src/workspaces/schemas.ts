@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { dialectUnion, ErrorResponse, documentBody } from '../platform/openapi.js';
 import { KEPT_TEXT_PATTERN, plainText } from '../platform/sanitize.js';
+import { IfMatchHeader } from '../platform/versions.js';
 import { ResourcePdfSchema } from './pdfs/schemas.js';
 
 export const LIMITS = {
@@ -425,6 +426,7 @@ export const AnnotationSchema = z.object({
   authorName: z.string().nullable().describe('The name of the account that wrote it'),
   body: z.string(),
   highlights: StoredHighlights,
+  version: z.number().int().min(1).describe('Starts at 1, one more on every change; the reply\'s ETag is its version (see If-Match)'),
   createdAt: DateTime,
   updatedAt: DateTime,
 }).meta({ id: 'Annotation' });
@@ -443,6 +445,7 @@ export const ResourceSchema = z.object({
   data: z.record(z.string(), z.unknown()),
   year: z.number().int().nullable().describe('The year the library view sorts and filters by: from data.publishedDate, data.date or data.year'),
   venue: z.string().nullable().describe('The venue the library view sorts by: data.venue, data.journal or data["container-title"]'),
+  version: z.number().int().min(1).describe('Starts at 1, one more on every change; the reply\'s ETag is its version (see If-Match)'),
   createdAt: DateTime,
   addedAt: DateTime.describe('= createdAt (Variant B name)'),
   annotations: z.array(AnnotationSchema),
@@ -461,6 +464,7 @@ const WorkspaceSchema = z.object({
   resourceCount: z.number().int(),
   _count: z.object({ resources: z.number().int(), shares: z.number().int().describe('live (unrevoked, unexpired) share links') }),
   role: RoleSchema.describe("The asker's role in this workspace: owner, editor or viewer (see README, Roles)"),
+  version: z.number().int().min(1).describe('Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply\'s ETag is its version (see If-Match)'),
 }).meta({ id: 'Workspace' });
 
 export const ShareLinkSchema = z.object({
@@ -516,3 +520,18 @@ export const BulkMoveResponse = z
   .meta({ id: 'BulkMoveResult' });
 
 export const BulkRemoveResponse = z.object({ removed: z.array(z.uuid()) }).meta({ id: 'BulkRemoveResult' });
+
+// ---- optimistic concurrency (ETag / If-Match) ----
+
+/** The request header of every update and delete of a workspace, resource (notes too) and annotation. */
+export const IfMatchHeaders = z.object({ 'if-match': IfMatchHeader });
+
+function staleReply<T extends z.ZodType>(id: string, object: T) {
+  return ErrorResponse.extend({ current: object.describe('The object as it is now (its ETag in the header): show it, or send the change again with its ETag as If-Match') }).meta({
+    id,
+    description: 'If-Match named a version the object no longer has: nothing was written. code PRECONDITION_FAILED, details.reason `stale`',
+  });
+}
+export const WorkspaceStaleResponse = staleReply('WorkspaceStale', WorkspaceSchema);
+export const ResourceStaleResponse = staleReply('ResourceStale', ResourceSchema);
+export const AnnotationStaleResponse = staleReply('AnnotationStale', AnnotationSchema);

@@ -1,8 +1,10 @@
 /** Queries of workspaces, their resources, annotations and share links. Rows out; shaping is the presenters' job. */
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { isAnyOf, preparedStatement, type Db, type Tx } from '../platform/db/client.js';
 import { annotations, resourcePdfs, shareLinks, workspaceMembers, workspaceResources, workspaces } from '../platform/db/schema.js';
 import { notFound } from '../platform/errors.js';
+import type { ExpectedVersions } from '../platform/versions.js';
 import { recordChange } from './events/record.js';
 import { NOT_FOUND_LABEL, type Actor, type AnnotationSubject, type ResourceSubject, type Role, type WorkspaceSubject } from './policy.js';
 
@@ -23,6 +25,14 @@ const authoredAnnotationColumns = {
   ...annotationColumns,
   authorName: sql<string | null>`(select u.name from users u where u.id = ${annotations.userId})`,
 };
+
+/** The condition a change made with `If-Match` puts on the row's version (none without it); an empty list matches nothing. */
+function versionIs(column: AnyPgColumn, expected: ExpectedVersions): SQL | undefined {
+  return expected === null ? undefined : sql`${column} = any(${`{${expected.join(',')}}`}::int[])`;
+}
+
+/** The row changed, or, when `If-Match` no longer matched, the row as it is now (null when it is gone: a 404). */
+export type Versioned<T, Current = T> = { row: T } | { stale: Current };
 
 export interface WorkspaceWithCounts extends WorkspaceRow {
   resourceCount: number;
@@ -164,22 +174,33 @@ export async function insertWorkspace(
   return { ...row, resourceCount: 0, shareCount: 0 };
 }
 
+/** Changes a workspace's settings if its version is one `expected` names (any without If-Match); null when it is gone. */
 export async function updateWorkspaceRow(
   db: Db | Tx,
   id: string,
   changes: { name?: string; description?: string; isPublic?: boolean },
-): Promise<WorkspaceWithCounts | null> {
+  expected: ExpectedVersions = null,
+): Promise<Versioned<WorkspaceWithCounts> | null> {
   const [row] = await db
     .update(workspaces)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(workspaces.id, id))
-    .returning({ id: workspaces.id });
-  return row ? findWorkspace(db, row.id) : null;
+    .set({ ...changes, version: sql`${workspaces.version} + 1`, updatedAt: new Date() })
+    .where(and(eq(workspaces.id, id), versionIs(workspaces.version, expected)))
+    .returning();
+  // The counts read after; the workspace's own fields as this change left them.
+  const current = await findWorkspace(db, id);
+  if (row) return { row: { ...(current ?? { resourceCount: 0, shareCount: 0 }), ...row } };
+  return current ? { stale: current } : null;
 }
 
-/** Resources, annotations and share links go with it (foreign keys cascade in the same statement). */
-export async function deleteWorkspaceRow(db: Db | Tx, id: string): Promise<boolean> {
-  const deleted = await db.delete(workspaces).where(eq(workspaces.id, id)).returning({ id: workspaces.id });
+/**
+ * Resources, annotations and share links go with it (foreign keys cascade in the same statement);
+ * only at a version `expected` names, when it names any. Whether a row was deleted.
+ */
+export async function deleteWorkspaceRow(db: Db | Tx, id: string, expected: ExpectedVersions = null): Promise<boolean> {
+  const deleted = await db
+    .delete(workspaces)
+    .where(and(eq(workspaces.id, id), versionIs(workspaces.version, expected)))
+    .returning({ id: workspaces.id });
   return deleted.length > 0;
 }
 
@@ -315,7 +336,7 @@ export async function lockResourcesOf(tx: Tx, workspaceId: string, ids: string[]
 export async function setTags(tx: Tx, changes: Array<{ id: string; tags: string[] }>): Promise<void> {
   if (changes.length === 0) return;
   await tx.execute(sql`
-    update ${workspaceResources} set tags = changed.tags
+    update ${workspaceResources} set tags = changed.tags, version = ${workspaceResources.version} + 1
     from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as changed(id uuid, tags jsonb)
     where ${workspaceResources.id} = changed.id`);
 }
@@ -334,7 +355,7 @@ export async function moveResourceRows(tx: Tx, ids: string[], targetId: string):
   if (ids.length === 0) return;
   await tx
     .update(workspaceResources)
-    .set({ workspaceId: targetId })
+    .set({ workspaceId: targetId, version: sql`${workspaceResources.version} + 1` })
     .where(isAnyOf(workspaceResources.id, ids));
 }
 
@@ -373,6 +394,12 @@ export async function insertResourceIfRoom(db: Db, values: NewResourceRow, capac
   });
 }
 
+/** A resource as it is now, or null. */
+export async function findResource(db: Db | Tx, id: string): Promise<ResourceRow | null> {
+  const [row] = await db.select(resourceColumns).from(workspaceResources).where(eq(workspaceResources.id, id));
+  return row ?? null;
+}
+
 /** A resource with the owner of its workspace (for the ownership check). */
 async function findResourceWithOwner(db: Db | Tx, id: string): Promise<{ resource: ResourceRow; ownerId: string } | null> {
   const [row] = await db
@@ -389,14 +416,25 @@ export async function loadResource(db: Db | Tx, id: string, actor: Actor): Promi
   return { kind: 'resource', ...found, role: await roleIn(db, found.resource.workspaceId, found.ownerId, actor) };
 }
 
-/** Changes a resource's notes and/or tags (the fields given); null when it is gone. */
-export async function updateResourceRow(tx: Tx, id: string, changes: { notes?: string; tags?: string[] }): Promise<ResourceRow | null> {
-  const [row] = await tx.update(workspaceResources).set(changes).where(eq(workspaceResources.id, id)).returning(resourceColumns);
+/**
+ * Changes a resource's notes and/or tags (the fields given), a new version, if its version is one
+ * `expected` names (any without If-Match); null when it was not changed (gone, or stale).
+ */
+export async function updateResourceRow(tx: Tx, id: string, changes: { notes?: string; tags?: string[] }, expected: ExpectedVersions = null): Promise<ResourceRow | null> {
+  const [row] = await tx
+    .update(workspaceResources)
+    .set({ ...changes, version: sql`${workspaceResources.version} + 1` })
+    .where(and(eq(workspaceResources.id, id), versionIs(workspaceResources.version, expected)))
+    .returning(resourceColumns);
   return row ?? null;
 }
 
-export async function deleteResourceRow(tx: Tx, id: string): Promise<boolean> {
-  const deleted = await tx.delete(workspaceResources).where(eq(workspaceResources.id, id)).returning({ id: workspaceResources.id });
+/** Deletes a resource at a version `expected` names (any without If-Match); whether a row was deleted. */
+export async function deleteResourceRow(tx: Tx, id: string, expected: ExpectedVersions = null): Promise<boolean> {
+  const deleted = await tx
+    .delete(workspaceResources)
+    .where(and(eq(workspaceResources.id, id), versionIs(workspaceResources.version, expected)))
+    .returning({ id: workspaceResources.id });
   return deleted.length > 0;
 }
 
@@ -493,22 +531,37 @@ export async function loadAnnotation(db: Db, id: string, actor: Actor): Promise<
   return { kind: 'annotation', annotation: found.annotation, ownerId: found.ownerId, role: await roleIn(db, found.workspaceId, found.ownerId, actor) };
 }
 
+async function findAnnotation(db: Db, id: string): Promise<AuthoredAnnotationRow | null> {
+  const [row] = await db.select(authoredAnnotationColumns).from(annotations).where(eq(annotations.id, id));
+  return row ?? null;
+}
+
+/** Changes an annotation, a new version, if its version is one `expected` names (any without If-Match); null when it is gone. */
 export async function updateAnnotationRow(
   db: Db | Tx,
   id: string,
   changes: { body?: string; highlights?: Record<string, unknown> },
-): Promise<AnnotationRow | null> {
+  expected: ExpectedVersions = null,
+): Promise<Versioned<AnnotationRow, AuthoredAnnotationRow> | null> {
   const [row] = await db
     .update(annotations)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(annotations.id, id))
+    .set({ ...changes, version: sql`${annotations.version} + 1`, updatedAt: new Date() })
+    .where(and(eq(annotations.id, id), versionIs(annotations.version, expected)))
     .returning(annotationColumns);
-  return row ?? null;
+  if (row) return { row };
+  const current = await findAnnotation(db, id);
+  return current ? { stale: current } : null;
 }
 
-export async function deleteAnnotationRow(db: Db | Tx, id: string): Promise<boolean> {
-  const deleted = await db.delete(annotations).where(eq(annotations.id, id)).returning({ id: annotations.id });
-  return deleted.length > 0;
+/** Deletes an annotation at a version `expected` names (any without If-Match); null when it is gone. */
+export async function deleteAnnotationRow(db: Db | Tx, id: string, expected: ExpectedVersions = null): Promise<Versioned<{ id: string }, AuthoredAnnotationRow> | null> {
+  const [deleted] = await db
+    .delete(annotations)
+    .where(and(eq(annotations.id, id), versionIs(annotations.version, expected)))
+    .returning({ id: annotations.id });
+  if (deleted) return { row: deleted };
+  const current = await findAnnotation(db, id);
+  return current ? { stale: current } : null;
 }
 
 // ---- share links ----

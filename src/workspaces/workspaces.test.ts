@@ -5,7 +5,7 @@ import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { annotations, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
 import { DIALECTS, addResource, annotate, as, createWorkspace, fakeResolver, shareWorkspace, UNKNOWN_ID } from './test-support/helpers.js';
 
-const WORKSPACE_FIELDS = ['id', 'name', 'title', 'description', 'ownerId', 'isPublic', 'createdAt', 'updatedAt', 'resourceCount', '_count', 'role'];
+const WORKSPACE_FIELDS = ['id', 'name', 'title', 'description', 'ownerId', 'isPublic', 'createdAt', 'updatedAt', 'resourceCount', '_count', 'role', 'version'];
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`workspaces (${leg.name})`, () => {

@@ -136,6 +136,8 @@ export const workspaces = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     isPublic: boolean('is_public').notNull().default(false),
+    /** Optimistic concurrency (ETag / If-Match): 1 when created, +1 on every change of its own fields (settings, owner). */
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -162,6 +164,8 @@ export const workspaceResources = pgTable(
     tags: jsonb('tags').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     notes: text('notes').notNull().default(''),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** Optimistic concurrency (ETag / If-Match): 1 when added, +1 on every change (notes, tags, record, a move). */
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     /*
      * Sort and filter keys of the library view, kept by the database from the row itself (stored
@@ -280,6 +284,8 @@ export const annotations = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     body: text('body').notNull(),
     highlights: jsonb('highlights').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** Optimistic concurrency (ETag / If-Match): 1 when written, +1 on every change. */
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     search: searchDocument(sql`setweight(to_tsvector('english'::regconfig, "body"), 'C')`),

@@ -87,7 +87,7 @@ export async function deleteMember(db: Db | Tx, workspaceId: string, userId: str
 }
 
 export async function setOwner(tx: Tx, workspaceId: string, ownerId: string): Promise<void> {
-  await tx.update(workspaces).set({ ownerId, updatedAt: new Date() }).where(eq(workspaces.id, workspaceId));
+  await tx.update(workspaces).set({ ownerId, version: sql`${workspaces.version} + 1`, updatedAt: new Date() }).where(eq(workspaces.id, workspaceId));
 }
 
 // ---- invitations ----

@@ -10,11 +10,12 @@ import type { AppContext } from '../../context.js';
 import { notFound } from '../../platform/errors.js';
 import { documentBody, ErrorResponse } from '../../platform/openapi.js';
 import { plainText } from '../../platform/sanitize.js';
+import { expectedVersions } from '../../platform/versions.js';
 import { authorize } from '../policy.js';
-import { presentResource, resourceReply } from '../presenters.js';
-import { LIMITS, ResourceParams, ResourceResponse, workspaceErrors } from '../schemas.js';
-import { pdfsByResource } from '../pdfs/store.js';
-import { annotationsByResource, loadResource, loadWorkspace } from '../store.js';
+import { resourceReply } from '../presenters.js';
+import { IfMatchHeaders, LIMITS, ResourceParams, ResourceResponse, ResourceStaleResponse, workspaceErrors } from '../schemas.js';
+import { loadResource, loadWorkspace } from '../store.js';
+import { presentResources, sendsVersion, staleResource } from '../versions.js';
 import { appendToNotes } from './append.js';
 
 const NotesAppendBody = z
@@ -37,19 +38,23 @@ export async function notesRoutes(root: FastifyInstance, ctx: AppContext): Promi
         summary: "Append text to a saved resource's notes",
         description: `The text goes after the notes as they are when the request is served (after a blank line), so an edit saved meanwhile is kept. When the notes would then be longer than ${LIMITS.notes.toLocaleString('en-US')} characters nothing is written: 409 with \`details.reason\` \`notes_full\` and a message saying by how much. Answers like PATCH: the resource (cookie session) or \`{ resource }\` (bearer token).`,
         params: ResourceParams,
+        headers: IfMatchHeaders,
         body: NotesAppendBody,
-        response: { 200: ResourceResponse, ...workspaceErrors, 409: ErrorResponse },
+        response: { 200: ResourceResponse, ...workspaceErrors, 409: ErrorResponse, 412: ResourceStaleResponse },
+        responseHeaders: { 200: ['ETag'], 412: ['ETag'] },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       // As a resource's PATCH: reading the workspace, changing the resource (an editor's).
       const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
       const { resource } = authorize(user, 'update', await loadResource(db, request.params.resourceId, user));
       if (resource.workspaceId !== workspace.id) throw notFound('Resource');
-      const updated = await appendToNotes(db, resource, request.body.text, user.id);
-      const [annotations, pdfs] = await Promise.all([annotationsByResource(db, [updated.id]), pdfsByResource(db, [updated.id])]);
-      return resourceReply(dialectOf(request), presentResource(updated, annotations.get(updated.id), pdfs.get(updated.id)));
+      const updated = await appendToNotes(db, resource, request.body.text, user.id, expectedVersions('r', request.headers['if-match']));
+      if ('stale' in updated) throw await staleResource(db, updated.stale);
+      const [presented] = await presentResources(db, [updated.row]);
+      sendsVersion(reply, 'r', updated.row);
+      return resourceReply(dialectOf(request), presented!);
     },
   );
 }

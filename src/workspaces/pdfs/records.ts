@@ -47,6 +47,7 @@ export async function fillResourceRecord(db: Db, pdf: PdfRow, found: FoundRecord
         ...(found.type ? { type: found.type } : {}),
         ...(workKey ? { workKey } : {}),
         data: sql`${workspaceResources.data} || ${JSON.stringify(found.data)}::jsonb`,
+        version: sql`${workspaceResources.version} + 1`,
       })
       .where(eq(workspaceResources.id, pdf.resourceId));
     await recordChange(tx, { type: 'resource.updated', workspaceId: current.workspaceId, actorId: null, resourceId: pdf.resourceId, details: { title: found.title, fields: ['record'] } });

@@ -18,6 +18,7 @@ import { annotationsByResource, loadResource, loadWorkspace, type ResourceRow } 
 import { attachPdf, filePartOf, removePdf, type PdfDeps } from './commands.js';
 import { etagOf } from './presenters.js';
 import { parseRange } from './ranges.js';
+import { sendsVersion } from '../versions.js';
 import { PDF_UPLOAD_BODY, PdfFile, PdfHeaders, PdfQuery } from './schemas.js';
 import { findPdf } from './store.js';
 
@@ -58,14 +59,16 @@ export function pdfUploadRoute(root: FastifyInstance, ctx: AppContext, deps: Pdf
         consumes: ['multipart/form-data'],
         requestBody: PDF_UPLOAD_BODY,
         response: { 200: ResourceResponse, 413: ErrorResponse, 415: ErrorResponse, ...workspaceErrors },
+        responseHeaders: { 200: ['ETag'] },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       const resource = await loadResourceIn(ctx.db, user, request.params.id, request.params.resourceId, 'update');
       const part = await filePartOf(request);
       const pdf = await attachPdf(deps, resource, user.id, part);
       const annotations = await annotationsByResource(ctx.db, [resource.id]);
+      sendsVersion(reply, 'r', resource);
       return resourceReply(dialectOf(request), presentResource(resource, annotations.get(resource.id), pdf));
     },
   );

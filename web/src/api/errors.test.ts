@@ -1,6 +1,6 @@
 /** How the app reads a failed reply: the error envelope, the plain `{ error }` of POST /api/summarize, Retry-After. */
 import { describe, expect, it } from 'vitest';
-import { ApiError, apiErrorFrom, describeError, retryAfterSeconds } from './errors';
+import { ApiError, apiErrorFrom, describeError, isStale, retryAfterSeconds } from './errors';
 
 const reply = (status: number, headers: Record<string, string> = {}) => new Response(null, { status, headers });
 
@@ -24,6 +24,14 @@ describe('apiErrorFrom', () => {
 
   it('reads the plain `{ error: "<message>" }` of POST /api/summarize', () => {
     expect(apiErrorFrom(reply(422), { error: 'The paper has no PDF' }).message).toBe('The paper has no PDF');
+  });
+
+  it('keeps a 412\'s `current` (the version saved now): the error is stale; no other error is', () => {
+    const stale = apiErrorFrom(reply(412, { etag: '"r3"' }), { error: { code: 'PRECONDITION_FAILED', message: 'Someone else changed this.', details: { field: 'if-match', reason: 'stale' } }, current: { version: 3, notes: 'theirs' } });
+    expect(isStale(stale)).toBe(true);
+    expect(stale.current).toEqual({ version: 3, notes: 'theirs' });
+    expect(isStale(apiErrorFrom(reply(412), { error: { code: 'PRECONDITION_FAILED', message: 'No current.' } }))).toBe(false);
+    expect(isStale(apiErrorFrom(reply(409), { error: { code: 'CONFLICT', message: 'Taken.' }, current: { version: 1 } }))).toBe(false);
   });
 
   it('says what happened when the body is not an envelope (a proxy page, nothing)', () => {

@@ -13,6 +13,8 @@ export class ApiError extends Error {
     readonly details: { field?: string; reason?: string; fields?: Array<{ field: string; reason: string }> } = {},
     /** Seconds to wait before trying again (429, 503), from Retry-After. */
     readonly retryAfter: number | null = null,
+    /** A 412's `current`: the object as it is saved now (someone else changed it). */
+    readonly current: unknown = undefined,
   ) {
     super(message);
   }
@@ -31,7 +33,12 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || (error.status === 400 && error.field === 'id'));
 }
 
-function isEnvelope(body: unknown): body is ErrorEnvelope {
+/** The API refused a change made from a version someone else has changed since (412): `current` is theirs. */
+export function isStale(error: unknown): error is ApiError & { current: object } {
+  return error instanceof ApiError && error.status === 412 && typeof error.current === 'object' && error.current !== null;
+}
+
+function isEnvelope(body: unknown): body is ErrorEnvelope & { current?: unknown } {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;
   const error = (body).error;
   return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
@@ -50,7 +57,7 @@ export function apiErrorFrom(response: Response, body: unknown): ApiError {
   const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
   if (isEnvelope(body)) {
     const { code, message, details } = body.error;
-    return new ApiError(response.status, code, message, details ?? {}, retryAfter);
+    return new ApiError(response.status, code, message, details ?? {}, retryAfter, 'current' in body ? body.current : undefined);
   }
   // POST /api/summarize answers `{ error: "<message>" }`.
   if (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') {

@@ -1322,6 +1322,8 @@ export interface components {
             authorName: string | null;
             body: string;
             highlights: components["schemas"]["AnnotationHighlights"];
+            /** @description Starts at 1, one more on every change; the reply's ETag is its version (see If-Match) */
+            version: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1393,6 +1395,26 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        /** @description If-Match named a version the object no longer has: nothing was written. code PRECONDITION_FAILED, details.reason `stale` */
+        AnnotationStale: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "PRECONDITION_FAILED" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
+                message: string;
+                details?: {
+                    /** @description The (first) field at fault */
+                    field?: string;
+                    reason?: string;
+                    /** @description Every failing field, when the request failed its schema (a form can show them all at once) */
+                    fields?: {
+                        field: string;
+                        reason: string;
+                    }[];
+                };
+            };
+            /** @description The object as it is now (its ETag in the header): show it, or send the change again with its ETag as If-Match */
+            current: components["schemas"]["Annotation"];
         };
         /**
          * @example {
@@ -1565,7 +1587,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
+                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "PRECONDITION_FAILED" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
                 message: string;
                 details?: {
                     /** @description The (first) field at fault */
@@ -1947,6 +1969,8 @@ export interface components {
             year: number | null;
             /** @description The venue the library view sorts by: data.venue, data.journal or data["container-title"] */
             venue: string | null;
+            /** @description Starts at 1, one more on every change; the reply's ETag is its version (see If-Match) */
+            version: number;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -2047,6 +2071,26 @@ export interface components {
             pages?: number;
             /** Format: date-time */
             uploadedAt: string;
+        };
+        /** @description If-Match named a version the object no longer has: nothing was written. code PRECONDITION_FAILED, details.reason `stale` */
+        ResourceStale: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "PRECONDITION_FAILED" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
+                message: string;
+                details?: {
+                    /** @description The (first) field at fault */
+                    field?: string;
+                    reason?: string;
+                    /** @description Every failing field, when the request failed its schema (a form can show them all at once) */
+                    fields?: {
+                        field: string;
+                        reason: string;
+                    }[];
+                };
+            };
+            /** @description The object as it is now (its ETag in the header): show it, or send the change again with its ETag as If-Match */
+            current: components["schemas"]["Resource"];
         };
         /**
          * @example {
@@ -2292,6 +2336,8 @@ export interface components {
             };
             /** @description The asker's role in this workspace: owner, editor or viewer (see README, Roles) */
             role: components["schemas"]["Role"];
+            /** @description Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply's ETag is its version (see If-Match) */
+            version: number;
         };
         /**
          * @description A workspace named by name (Variant B) or title (Variant A); name and title are the same field of the two variants: send one (both are accepted only when equal)
@@ -2320,6 +2366,26 @@ export interface components {
         /** @description Server-sent events. The stream opens with `retry: 2000` (and `id: <the newest event id>` when the workspace has one); a `: ping` comment comes every 25 s. Each change is `id: <event id>`, `event: change`, `data: WorkspaceChangeEvent` — JSON `{ id, workspaceId, type, actor: { id, name } | null, resourceId?, annotationId?, userId?, at }` with type one of `workspace.updated`, `workspace.deleted`, `resource.added`, `resource.updated`, `resource.removed`, `annotation.added`, `annotation.updated`, `annotation.removed`, `pdf.updated`, `member.added`, `member.updated`, `member.removed`, `share.updated`. An event without resourceId that is about resources (an import, a bulk change) names several: reload the list. With `Last-Event-ID` (or `?lastEventId=`) every logged change after that id is replayed first, in order, then live ones, none twice. When the log no longer holds that id, one `event: reset` (data `{}`) comes instead: reload everything. The stream ends after the event that removes the user from the workspace (`member.removed` naming them, `workspace.deleted`), and when the session ends. */
         WorkspaceEventStream: string;
         WorkspaceList: components["schemas"]["Workspace"][];
+        /** @description If-Match named a version the object no longer has: nothing was written. code PRECONDITION_FAILED, details.reason `stale` */
+        WorkspaceStale: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "PRECONDITION_FAILED" | "UNPROCESSABLE" | "RATE_LIMITED" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT";
+                message: string;
+                details?: {
+                    /** @description The (first) field at fault */
+                    field?: string;
+                    reason?: string;
+                    /** @description Every failing field, when the request failed its schema (a form can show them all at once) */
+                    fields?: {
+                        field: string;
+                        reason: string;
+                    }[];
+                };
+            };
+            /** @description The object as it is now (its ETag in the header): show it, or send the change again with its ETag as If-Match */
+            current: components["schemas"]["Workspace"];
+        };
         WorkspaceSuggestionsReply: {
             suggestions: {
                 result: components["schemas"]["SearchResult"];
@@ -2376,6 +2442,8 @@ export interface components {
             };
             /** @description The asker's role in this workspace: owner, editor or viewer (see README, Roles) */
             role: components["schemas"]["Role"];
+            /** @description Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply's ETag is its version (see If-Match) */
+            version: number;
             resources: components["schemas"]["Resource"][];
         };
     };
@@ -2399,6 +2467,8 @@ export interface components {
         Location: string;
         /** @description The cursor of the next page (absent on the last page) */
         "X-Next-Cursor": string;
+        /** @description The version of the object in the reply (also its `version` field), a strong validator such as `"r3"`: send it back as `If-Match` to change or delete the object only if nobody has changed it since (412 otherwise) */
+        ETag: string;
     };
     pathItems: never;
 }
@@ -4464,6 +4534,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4595,6 +4666,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4688,7 +4760,10 @@ export interface operations {
     deleteWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4750,6 +4825,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceStale"];
+                };
+            };
             /** @description Rate limited: retry after Retry-After seconds */
             429: {
                 headers: {
@@ -4792,7 +4880,10 @@ export interface operations {
     updateWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4807,6 +4898,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4856,6 +4948,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceStale"];
                 };
             };
             /** @description Too large */
@@ -5056,6 +5161,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5355,6 +5461,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5961,7 +6068,10 @@ export interface operations {
     removeResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 resourceId: string;
@@ -6024,6 +6134,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceStale"];
+                };
+            };
             /** @description Rate limited: retry after Retry-After seconds */
             429: {
                 headers: {
@@ -6066,7 +6189,10 @@ export interface operations {
     updateResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 resourceId: string;
@@ -6082,6 +6208,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6131,6 +6258,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceStale"];
                 };
             };
             /** @description Too large */
@@ -6654,6 +6794,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
                 "idempotency-key"?: string;
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -6670,6 +6812,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6731,6 +6874,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceStale"];
                 };
             };
             /** @description Too large */
@@ -6913,6 +7069,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7030,7 +7187,10 @@ export interface operations {
     deleteAnnotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7092,6 +7252,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationStale"];
+                };
+            };
             /** @description Rate limited: retry after Retry-After seconds */
             429: {
                 headers: {
@@ -7134,7 +7307,10 @@ export interface operations {
     updateAnnotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7149,6 +7325,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7198,6 +7375,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationStale"];
                 };
             };
             /** @description Too large */

@@ -17,7 +17,8 @@ import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesF
 import { useCreateAnnotation, useDeleteAnnotation, useRemoveResource, useUpdateAnnotation, type Annotation, type HighlightRange, type Resource } from './use-workspaces';
 import { SubmitButton } from '../../components/SubmitButton';
 import { keepDraft, showApiError, submitWith, useZodForm } from '../../lib/form';
-import { AnnotationForm } from './schemas';
+import { AnnotationForm, parseAnnotationVersion } from './schemas';
+import { ConflictDialog, useEditConflict } from '../../components/ConflictDialog';
 
 /** The server's bound on an annotation's text (it strips HTML first, so it may keep less). */
 const ANNOTATION_MAX = 10_000;
@@ -31,21 +32,29 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
   const { errors, isSubmitting, isValid } = form.formState;
   const update = useUpdateAnnotation(workspaceId);
   const remove = useDeleteAnnotation(workspaceId);
+  // Sent as If-Match: the version the edit started from (a conflict dialog when someone changed it since).
+  const [startedFrom, setStartedFrom] = useState(annotation.version);
+  const { conflict, attempt, keepMine, keepError, dismiss } = useEditConflict(parseAnnotationVersion, (yours: string, version: number) => update.mutateAsync({ id: annotation.id, body: yours, version }));
   const can = useAbilities();
   // Words are their author's: only they edit them; editors and the owner may remove anyone's (POLICY).
   const mine = annotation.userId === useSession().data?.id;
   const quotes = rangesOf(annotation)
     .map((range) => range.text)
     .filter(Boolean);
-  const save = submitWith(form, { allAt: 'body' }, async ({ body }) => {
-    await update.mutateAsync({ id: annotation.id, body });
+  const finish = () => {
     draft.discard();
     setEditing(false);
+  };
+  const save = submitWith(form, { allAt: 'body' }, async ({ body }) => {
+    if (await attempt(body, startedFrom)) finish();
   });
   const cancel = () => {
     form.reset({ body: annotation.body });
-    draft.discard();
-    setEditing(false);
+    finish();
+  };
+  const startEditing = () => {
+    setStartedFrom(annotation.version);
+    setEditing(true);
   };
   return (
     <li className="annotation">
@@ -54,6 +63,19 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
           <mark>{quote}</mark>
         </blockquote>
       ))}
+      <ConflictDialog
+        open={conflict !== null}
+        fields={conflict ? [{ label: 'Annotation', theirs: conflict.theirs.body, yours: conflict.yours }] : []}
+        pending={update.isPending}
+        error={keepError}
+        onKeepMine={() => void keepMine().then((saved) => saved && finish())}
+        onUseTheirs={() => {
+          dismiss();
+          if (conflict) form.reset({ body: conflict.theirs.body });
+          finish();
+        }}
+        onDismiss={dismiss}
+      />
       {editing ? (
         <form className="form" onSubmit={(event) => void save(event)}>
           <TextAreaField label="Edit annotation" required limit={ANNOTATION_MAX} length={form.watch('body').length} rows={3} {...form.register('body', { onChange: keepDraft(draft) })} error={errors.body?.message} />
@@ -73,7 +95,7 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
           {annotation.authorName && <p className="muted annotation-author">by {annotation.authorName}</p>}
           <div className="row-actions">
             {mine && (
-              <button type="button" className="button button-small" onClick={() => setEditing(true)}>
+              <button type="button" className="button button-small" onClick={startEditing}>
                 Edit
               </button>
             )}

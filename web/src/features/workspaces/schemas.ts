@@ -89,3 +89,14 @@ export const BulkTagForm = z.object({ add: Tags, remove: Tags }).check(
 );
 
 export const BulkMoveForm = z.object({ target: z.string().check(z.minLength(1, 'Choose a workspace.')) });
+
+/** What the conflict dialogs show of the version saved now (a 412's `current`); null when it is not that. */
+function versionParser<T>(schema: z.ZodMiniType<T>) {
+  return (current: object): T | null => {
+    const parsed = schema.safeParse(current);
+    return parsed.success ? parsed.data : null;
+  };
+}
+export const parseWorkspaceVersion = versionParser(z.object({ version: z.number(), name: z.string() }));
+export const parseResourceVersion = versionParser(z.object({ version: z.number(), notes: z.string(), tags: z.array(z.string()) }));
+export const parseAnnotationVersion = versionParser(z.object({ version: z.number(), body: z.string() }));

@@ -4,8 +4,10 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../api/client';
+import { isStale } from '../../api/errors';
 import type { components, paths } from '../../api/schema';
 import type { SearchResult } from '../../api/types';
+import { ifMatch } from '../../lib/versions';
 import { invalidateWorkspaces, replaceCachedResource, resourcesKey, workspaceKey, WORKSPACES_KEY, type ResourcePage } from '../../api/workspace-cache';
 
 export type Workspace = components['schemas']['Workspace'];
@@ -47,6 +49,14 @@ function useInvalidate(id?: string) {
   };
 }
 
+/** A change refused as made from a stale version (412): the workspace is read again, so theirs is what the page shows next. */
+function useRefreshWhenStale(workspaceId: string) {
+  const invalidate = useInvalidate(workspaceId);
+  return async (error: unknown) => {
+    if (isStale(error)) await invalidate();
+  };
+}
+
 export function useCreateWorkspace() {
   const invalidate = useInvalidate();
   return useMutation({
@@ -57,8 +67,11 @@ export function useCreateWorkspace() {
 
 export function useRenameWorkspace(id: string) {
   const invalidate = useInvalidate(id);
+  const refreshWhenStale = useRefreshWhenStale(id);
   return useMutation({
-    mutationFn: (name: string) => unwrap(api.PATCH('/api/workspaces/{id}', { params: { path: { id } }, body: { name } })),
+    onError: refreshWhenStale,
+    /** `version`: the workspace's version when the user started renaming (If-Match). */
+    mutationFn: ({ name, version }: { name: string; version: number }) => unwrap(api.PATCH('/api/workspaces/{id}', { params: { path: { id }, header: ifMatch('w', version) }, body: { name } })),
     onSuccess: invalidate,
   });
 }
@@ -133,12 +146,17 @@ export function useRemoveResource(workspaceId: string) {
   });
 }
 
-/** Changes a saved resource's notes and tags; the reply replaces the resource in the cached workspace. */
+/**
+ * Changes a saved resource's notes and tags, made from `version` (If-Match: a 412 when someone else
+ * changed it since); the reply replaces the resource in the cached workspace.
+ */
 export function useUpdateResource(workspaceId: string) {
   const queryClient = useQueryClient();
+  const refreshWhenStale = useRefreshWhenStale(workspaceId);
   return useMutation({
-    mutationFn: ({ resourceId, notes, tags }: { resourceId: string; notes: string; tags: string[] }) =>
-      unwrap(api.PATCH('/api/workspaces/{id}/resources/{resourceId}', { params: { path: { id: workspaceId, resourceId } }, body: { notes, tags } })),
+    onError: refreshWhenStale,
+    mutationFn: ({ resourceId, notes, tags, version }: { resourceId: string; notes: string; tags: string[]; version: number }) =>
+      unwrap(api.PATCH('/api/workspaces/{id}/resources/{resourceId}', { params: { path: { id: workspaceId, resourceId }, header: ifMatch('r', version) }, body: { notes, tags } })),
     onSuccess: async (resource) => {
       replaceCachedResource(queryClient, workspaceId, resource);
       // The workspace's updatedAt moved, and the tags may no longer match a filter: read again when next shown.
@@ -158,8 +176,10 @@ export function useCreateAnnotation(workspaceId: string) {
 
 export function useUpdateAnnotation(workspaceId: string) {
   const invalidate = useInvalidate(workspaceId);
+  const refreshWhenStale = useRefreshWhenStale(workspaceId);
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: string }) => unwrap(api.PATCH('/api/annotations/{id}', { params: { path: { id } }, body: { body } })),
+    onError: refreshWhenStale,
+    mutationFn: ({ id, body, version }: { id: string; body: string; version: number }) => unwrap(api.PATCH('/api/annotations/{id}', { params: { path: { id }, header: ifMatch('a', version) }, body: { body } })),
     onSuccess: invalidate,
   });
 }

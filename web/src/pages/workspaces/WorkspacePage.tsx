@@ -89,7 +89,7 @@ export function WorkspacePage() {
         <Link to="/workspaces">← All workspaces</Link>
         <RoleBadge role={data.role} />
       </p>
-      {renaming && <RenameForm id={data.id} name={data.name} onDone={() => setRenaming(false)} />}
+      {renaming && <RenameForm id={data.id} name={data.name} version={data.version} onDone={() => setRenaming(false)} />}
       <PdfDropZone uploads={uploads}>
         <LibraryView
           workspaceId={data.id}

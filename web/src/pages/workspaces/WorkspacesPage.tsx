@@ -54,7 +54,7 @@ function WorkspaceRow({ workspace, onDelete }: { workspace: Workspace; onDelete:
   return (
     <li className="card workspace-row">
       {renaming ? (
-        <RenameForm id={workspace.id} name={workspace.name} onDone={() => setRenaming(false)} />
+        <RenameForm id={workspace.id} name={workspace.name} version={workspace.version} onDone={() => setRenaming(false)} />
       ) : (
         <>
           <div>

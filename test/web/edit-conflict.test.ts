@@ -1,0 +1,107 @@
+/**
+ * Two people edit the same resource's notes in Chromium (the owner, and an editor added through the
+ * API), each in a browser context of their own with the workspace open. The owner saves first; the
+ * editor's save, made from the version they opened, is refused (412) and the conflict dialog shows both
+ * versions. `Keep mine` saves the editor's over it (the owner sees it after a reload); a second race
+ * ends with `Use theirs`, which drops the editor's text and shows the owner's. axe on the dialog; no
+ * sideways scrolling at 360 px.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditPage, launchChromium, newContext, newCredentials, pageWidths, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
+
+describe.skipIf(webSkipReason)('an edit that lost a race: the conflict dialog (Chromium, two users)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
+  let server: WebServer;
+  let browser: Browser;
+  let ownerContext: BrowserContext;
+  let editorContext: BrowserContext;
+  let owner: Page;
+  let editor: Page;
+  const pageErrors: string[] = [];
+  const ownerCredentials = newCredentials('owner');
+  const editorCredentials = newCredentials('editor');
+  let workspaceId: string;
+  let resourceId: string;
+
+  beforeAll(async () => {
+    server = await startWebServer();
+    browser = await launchChromium();
+    ownerContext = await newContext(browser, server.base);
+    editorContext = await newContext(browser, server.base);
+    await signUpThroughApi(ownerContext, server.base, ownerCredentials);
+    await signUpThroughApi(editorContext, server.base, editorCredentials);
+    const headers = { origin: server.base };
+    workspaceId = ((await (await ownerContext.request.post('/api/workspaces', { headers, data: { title: 'Co-authored review' } })).json()) as { id: string }).id;
+    const added = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, { headers, data: { title: 'Attention is all you need', notes: 'First notes' } });
+    resourceId = ((await added.json()) as { id: string }).id;
+    const member = await ownerContext.request.post(`/api/workspaces/${workspaceId}/members`, { headers, data: { email: editorCredentials.email, role: 'editor' } });
+    if (added.status() !== 201 || member.status() !== 201) throw new Error(`seed: ${added.status()} ${member.status()}`);
+    owner = await ownerContext.newPage();
+    editor = await editorContext.newPage();
+    for (const page of [owner, editor]) page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 240_000);
+  afterAll(async () => {
+    await ownerContext?.close();
+    await editorContext?.close();
+    await browser?.close();
+    await server?.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  const savedNotes = async () => ((await (await ownerContext.request.get(`/api/workspaces/${workspaceId}`)).json()) as { resources: Array<{ id: string; notes: string }> }).resources.find((resource) => resource.id === resourceId)?.notes;
+  const openNotes = async (page: Page) => {
+    await page.goto(`/workspaces/${workspaceId}`);
+    await page.getByRole('button', { name: 'Edit notes' }).click();
+    return page.getByRole('form', { name: 'Notes and tags of Attention is all you need' });
+  };
+  const conflictDialog = (page: Page) => page.getByRole('dialog', { name: 'Someone else changed this' });
+
+  it('the later save shows both versions; Keep mine saves it, and the other user sees it after a reload', async () => {
+    const ownerForm = await openNotes(owner);
+    const editorForm = await openNotes(editor);
+    await ownerForm.getByLabel('Notes').fill('The owner’s reading');
+    await ownerForm.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(savedNotes).toBe('The owner’s reading');
+
+    await editorForm.getByLabel('Notes').fill('The editor’s reading');
+    await editorForm.getByRole('button', { name: 'Save' }).click();
+    const dialog = conflictDialog(editor);
+    await dialog.waitFor();
+    await expect.poll(() => dialog.getByRole('region', { name: 'Their version (saved)' }).textContent()).toContain('The owner’s reading');
+    await expect.poll(() => dialog.getByRole('region', { name: 'Your version (not saved)' }).textContent()).toContain('The editor’s reading');
+    // Nothing was written, and the editor's text is still in the form behind the dialog.
+    expect(await savedNotes()).toBe('The owner’s reading');
+    expect(await auditPage(editor, 'edit-conflict-dialog')).toEqual({});
+    await editor.setViewportSize({ width: 360, height: 740 });
+    const { scrollWidth, clientWidth } = await pageWidths(editor);
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    await editor.setViewportSize({ width: 1280, height: 800 });
+
+    await dialog.getByRole('button', { name: 'Keep mine' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(savedNotes).toBe('The editor’s reading');
+    await owner.reload();
+    await expect.poll(() => owner.locator('.resource-notes').textContent()).toContain('The editor’s reading');
+  });
+
+  it('Use theirs drops the later edit and shows the version saved', async () => {
+    const editorForm = await openNotes(editor);
+    const ownerForm = await openNotes(owner);
+    await ownerForm.getByLabel('Notes').fill('The owner, again');
+    await ownerForm.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(savedNotes).toBe('The owner, again');
+
+    await editorForm.getByLabel('Notes').fill('The editor, again');
+    await editorForm.getByRole('button', { name: 'Save' }).click();
+    const dialog = conflictDialog(editor);
+    await dialog.getByRole('button', { name: 'Use theirs' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => editor.locator('.resource-notes').textContent()).toContain('The owner, again');
+    expect(await editorForm.count()).toBe(0);
+    expect(await savedNotes()).toBe('The owner, again');
+    // The dropped text is no draft to come back.
+    await editor.reload();
+    await editor.getByRole('button', { name: 'Edit notes' }).waitFor();
+    expect(await editor.getByRole('form', { name: 'Notes and tags of Attention is all you need' }).count()).toBe(0);
+  });
+});
