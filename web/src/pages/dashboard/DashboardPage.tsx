@@ -10,6 +10,7 @@ import { describeError } from '../../api/errors';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { Page } from '../../components/Page';
 import { SortSelect } from '../../components/SortSelect';
+import { FollowSearch } from '../../features/alerts/components/FollowSearch';
 import { ResultCard } from '../../features/search/ResultCard';
 import { ProviderChips } from '../../features/search/ProviderChips';
 import { noSourceAnswered, SourcesNotice } from '../../features/search/SourcesNotice';
@@ -134,6 +135,15 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
           <SortSelect id="search-sort" value={state.sort} sorts={SORTS} labels={SORT_LABELS} onChange={(sort) => go({ sort })} />
         </div>
       </SearchFiltersBar>
+
+      {state.q && (
+        <FollowSearch
+          // A new search (words, sources, filters) offers to follow that one, not to say the last was followed.
+          key={searchParamsOf({ ...state, sort: 'relevance', page: 1 }).toString()}
+          search={{ query: state.q, providers: state.providers, filters: state.filters }}
+          signInTo={variant ? `/auth/signin?next=${encodeURIComponent(`/dashboard?${searchParamsOf({ ...state, page: 1 }).toString()}`)}` : null}
+        />
+      )}
 
       {summaryError && (
         <div className="form-alert" role="alert">
