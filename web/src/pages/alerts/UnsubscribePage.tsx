@@ -15,8 +15,8 @@ import { FREQUENCY_ADVERBS } from '../../features/alerts/alert-words';
 import { useUnsubscribe, useUnsubscribePreview } from '../../features/alerts/hooks/use-alerts';
 import '../../features/alerts/alerts.css';
 
-/** A token the service could hold: anything else is not asked about. */
-const TOKEN = /^[A-Za-z0-9._~-]{16,512}$/;
+/** A token the service could hold (UnsubscribeParams): anything else is not asked about. */
+const TOKEN = /^[A-Za-z0-9_-]{16,200}$/;
 
 function Onward() {
   const signedIn = Boolean(useSession().data);
@@ -34,7 +34,7 @@ function Stopped({ query, already }: { query: string; already: boolean }) {
       <p className="state-title">{already ? 'These e-mails have already stopped' : 'Done: no more e-mails'}</p>
       <p>
         You get no more e-mails for “<span className="alert-query-text">{query}</span>”.{' '}
-        {already ? 'Nothing needs doing.' : 'You can follow the search again from the search page at any time.'}
+        {already ? 'Nothing needs doing.' : 'The alert is deleted; you can follow the search again from the search page at any time.'}
       </p>
       <Onward />
     </div>
@@ -53,7 +53,7 @@ function Unsubscribe({ token }: { token: string }) {
   return (
     <div className="card">
       <h2 className="alert-query">Stop e-mails for “{query}”?</h2>
-      <p>This alert e-mails you new results for the search {FREQUENCY_ADVERBS[frequency]}. Stop it, and no more of its e-mails come; you need not sign in.</p>
+      <p>This alert e-mails you new results for the search {FREQUENCY_ADVERBS[frequency]}. Stopping deletes the alert, so no more of its e-mails come; you need not sign in.</p>
       <button type="button" className="button button-primary" aria-disabled={stop.isPending || undefined} onClick={() => {
           if (!stop.isPending) stop.mutate();
         }}>

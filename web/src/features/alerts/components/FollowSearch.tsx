@@ -20,9 +20,9 @@ import '../alerts.css';
 
 const FollowForm = z.object({ frequency: z.enum(FREQUENCIES) });
 
-/** The API refuses a new alert past the per-user limit (a conflict with what the user already has). */
-export function isAlertLimit(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 409 || error.status === 403) && /limit|at most|maximum/i.test(error.message);
+/** The API refuses a new alert past the per-user limit (409, `alerts_full`). */
+function isAlertLimit(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409 && error.details.reason === 'alerts_full';
 }
 
 interface FollowSearchProps {
@@ -110,7 +110,7 @@ function FollowSearchForm({ search }: { search: FollowSearchProps['search'] }) {
             {isAlertLimit(create.error) && (
               <>
                 {' '}
-                You follow as many searches as you may: <Link to="/alerts">delete an alert</Link> you no longer need, then follow this one.
+                <Link to="/alerts">Open your alerts</Link> to delete one you no longer need, then follow this search.
               </>
             )}
           </FormAlert>
