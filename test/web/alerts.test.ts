@@ -61,6 +61,7 @@ describe.skipIf(webSkipReason)('alerts (Chromium)', { timeout: JOURNEY_TIMEOUT_M
   };
 
   let unsubscribePath: string;
+  let savePath: string;
 
   it('follows a search from the search page and lists it on the Alerts page, which says what alerts are when there are none', async () => {
     await user.goto('/alerts');
@@ -106,6 +107,8 @@ describe.skipIf(webSkipReason)('alerts (Chromium)', { timeout: JOURNEY_TIMEOUT_M
     );
     expect(mail).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/i);
     unsubscribePath = new URL(linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/alerts\/unsubscribe\/[A-Za-z0-9_-]+/)).pathname;
+    const saveLink = new URL(linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/dashboard\?[^\s"<>]*action=save/));
+    savePath = `${saveLink.pathname}${saveLink.search}`;
 
     // The list is read again: the last run is shown with what it found, and the next run is scheduled.
     await expect.poll(() => card.locator('dl').textContent()).toMatch(/Last run.*new results? of \d+ found\. E-mail sent\./);
@@ -116,6 +119,17 @@ describe.skipIf(webSkipReason)('alerts (Chromium)', { timeout: JOURNEY_TIMEOUT_M
     expect(await runs.textContent()).toContain('(Run now)');
     expect(await auditPage(user, 'alerts-runs')).toEqual({});
     await noSidewaysScroll(user, 'the Alerts page with its runs open');
+  });
+
+  it('opens the Save dialog from a digest’s Save link, once', async () => {
+    await user.goto(savePath);
+    await user.getByRole('dialog', { name: 'Save to a workspace' }).waitFor();
+    await user.waitForURL((url) => !url.searchParams.has('action'));
+    await user.keyboard.press('Escape');
+    await user.reload();
+    await user.getByRole('region', { name: 'Results' }).getByRole('article').first().waitFor();
+    expect(await user.getByRole('dialog').count()).toBe(0);
+    await user.goto('/alerts');
   });
 
   it('asks before it unsubscribes (signed out), stops the e-mails on the button, and the alert is gone', async () => {

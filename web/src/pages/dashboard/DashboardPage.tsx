@@ -42,6 +42,29 @@ const SaveDialog = lazy(() => import('../../features/workspaces/SaveDialog').the
 const SORT_LABELS: Record<Sort, string> = { relevance: 'Relevance', date: 'Newest first', citations: 'Most cited' };
 
 /**
+ * An alert's digest links each work to this page as `?q=<its DOI, arXiv id or title>&action=save` (or
+ * `summarize`): once the search has answered, its first result's Save or Summarize dialog opens, and
+ * `action` leaves the address (a reload, or Back, does not open it again).
+ */
+function useDigestAction(first: SearchResult | undefined, open: Record<'save' | 'summarize', (result: SearchResult) => void>) {
+  const [params, setParams] = useSearchParams();
+  const action = params.get('action');
+  const { save, summarize } = open;
+  useEffect(() => {
+    if ((action !== 'save' && action !== 'summarize') || !first) return;
+    (action === 'save' ? save : summarize)(first);
+    setParams(
+      (now) => {
+        const next = new URLSearchParams(now);
+        next.delete('action');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [action, first, save, summarize, setParams]);
+}
+
+/**
  * The front page (pages/home/FrontPage.tsx) is this page for a visitor: its own title, heading and
  * introduction, and its own Save (which asks them to sign in).
  */
@@ -86,6 +109,7 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
   // The reply of these words (not the previous search's, kept on screen while this one starts).
   const current = reply && reply.query === state.q ? reply : undefined;
   const streaming = search.isFetching;
+  useDigestAction(current && !streaming ? current.results[0] : undefined, { save: variant?.onSave ?? setSaving, summarize: setSummarizing });
   const stateOf = (id: ProviderId): ProviderState | null => {
     const status = current?.providers.find((each) => each.id === id);
     if (status) return providerStateOf(status);
