@@ -10,7 +10,6 @@ import { describeError } from '../../api/errors';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { Page } from '../../components/Page';
 import { SortSelect } from '../../components/SortSelect';
-import { FollowSearch } from '../../features/alerts/components/FollowSearch';
 import { ResultCard } from '../../features/search/ResultCard';
 import { ProviderChips } from '../../features/search/ProviderChips';
 import { noSourceAnswered, SourcesNotice } from '../../features/search/SourcesNotice';
@@ -37,6 +36,8 @@ import { useZodForm } from '../../lib/form';
 
 // The dialogs (and the dialog library) load after the page has drawn: no one opens them before a result is shown.
 const SummaryDialog = lazy(() => import('../../features/summary/SummaryDialog').then((module) => ({ default: module.SummaryDialog })));
+// Follow this search too: it shows only once there are words, and the first page stays within its budget (test/web/bundle-size.test.ts).
+const FollowSearch = lazy(() => import('../../features/alerts/components/FollowSearch').then((module) => ({ default: module.FollowSearch })));
 const SaveDialog = lazy(() => import('../../features/workspaces/SaveDialog').then((module) => ({ default: module.SaveDialog })));
 
 const SORT_LABELS: Record<Sort, string> = { relevance: 'Relevance', date: 'Newest first', citations: 'Most cited' };
@@ -161,12 +162,14 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
       </SearchFiltersBar>
 
       {state.q && (
-        <FollowSearch
-          // A new search (words, sources, filters) offers to follow that one, not to say the last was followed.
-          key={searchParamsOf({ ...state, sort: 'relevance', page: 1 }).toString()}
-          search={{ query: state.q, providers: state.providers, filters: state.filters }}
-          signInTo={variant ? `/auth/signin?next=${encodeURIComponent(`/dashboard?${searchParamsOf({ ...state, page: 1 }).toString()}`)}` : null}
-        />
+        <Suspense fallback={null}>
+          <FollowSearch
+            // A new search (words, sources, filters) offers to follow that one, not to say the last was followed.
+            key={searchParamsOf({ ...state, sort: 'relevance', page: 1 }).toString()}
+            search={{ query: state.q, providers: state.providers, filters: state.filters }}
+            signInTo={variant ? `/auth/signin?next=${encodeURIComponent(`/dashboard?${searchParamsOf({ ...state, page: 1 }).toString()}`)}` : null}
+          />
+        </Suspense>
       )}
 
       {summaryError && (
