@@ -3,82 +3,6 @@
  * from /api/openapi.json?dialect=cookie. Do not edit; test/web/api-types.test.ts checks it is current.
  */
 export interface paths {
-    "/api/alerts": {
-        parameters: { query?: never; header?: never; path?: never; cookie?: never };
-        get: {
-            parameters: { query?: never; header?: never; path?: never; cookie?: never };
-            requestBody?: never;
-            responses: {
-                200: { headers: { [name: string]: unknown }; content: { "application/json": { items: ProvisionalAlert[] } } };
-                401: { headers: { [name: string]: unknown }; content: { "application/json": components["schemas"]["Error"] } };
-            };
-        };
-        put?: never;
-        post: {
-            parameters: { query?: never; header?: never; path?: never; cookie?: never };
-            requestBody: { content: { "application/json": { query: string; providers?: ("arxiv" | "pubmed" | "crossref" | "openalex" | "semanticscholar" | "zenodo" | "youtube")[]; filters?: ProvisionalAlertFilters; frequency: "daily" | "weekly" } } };
-            responses: {
-                201: { headers: { [name: string]: unknown }; content: { "application/json": ProvisionalAlert } };
-                400: { headers: { [name: string]: unknown }; content: { "application/json": components["schemas"]["Error"] } };
-            };
-        };
-        delete?: never; options?: never; head?: never; patch?: never; trace?: never;
-    };
-    "/api/alerts/{id}": {
-        parameters: { query?: never; header?: never; path?: never; cookie?: never };
-        get: {
-            parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
-            requestBody?: never;
-            responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ProvisionalAlert } } };
-        };
-        put?: never; post?: never;
-        delete: {
-            parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
-            requestBody?: never;
-            responses: { 204: { headers: { [name: string]: unknown }; content?: never } };
-        };
-        options?: never; head?: never;
-        patch: {
-            parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
-            requestBody: { content: { "application/json": { query?: string; providers?: ("arxiv" | "pubmed" | "crossref" | "openalex" | "semanticscholar" | "zenodo" | "youtube")[] | null; filters?: ProvisionalAlertFilters | null; frequency?: "daily" | "weekly"; paused?: boolean } } };
-            responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ProvisionalAlert } } };
-        };
-        trace?: never;
-    };
-    "/api/alerts/{id}/run": {
-        parameters: { query?: never; header?: never; path?: never; cookie?: never };
-        get?: never; put?: never;
-        post: {
-            parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
-            requestBody?: never;
-            responses: { 202: { headers: { [name: string]: unknown }; content: { "application/json": { run: ProvisionalAlertRun } } } };
-        };
-        delete?: never; options?: never; head?: never; patch?: never; trace?: never;
-    };
-    "/api/alerts/{id}/runs": {
-        parameters: { query?: never; header?: never; path?: never; cookie?: never };
-        get: {
-            parameters: { query?: { cursor?: string; limit?: number }; header?: never; path: { id: string }; cookie?: never };
-            requestBody?: never;
-            responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": { items: ProvisionalAlertRun[]; nextCursor: string | null } } } };
-        };
-        put?: never; post?: never; delete?: never; options?: never; head?: never; patch?: never; trace?: never;
-    };
-    "/api/alerts/unsubscribe/{token}": {
-        parameters: { query?: never; header?: never; path?: never; cookie?: never };
-        get: {
-            parameters: { query?: never; header?: never; path: { token: string }; cookie?: never };
-            requestBody?: never;
-            responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": { query: string; frequency: "daily" | "weekly"; unsubscribed: boolean } } } };
-        };
-        put?: never;
-        post: {
-            parameters: { query?: never; header?: never; path: { token: string }; cookie?: never };
-            requestBody?: never;
-            responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": { query: string; unsubscribed: true } } } };
-        };
-        delete?: never; options?: never; head?: never; patch?: never; trace?: never;
-    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -11188,7 +11112,3 @@ export interface operations {
         };
     };
 }
-
-type ProvisionalAlertFilters = { yearFrom?: number; yearTo?: number; hasPdf?: boolean; type?: "article" | "preprint" | "book" | "chapter" | "conference" | "dataset" | "software" | "thesis" | "video" | "other"; venue?: string };
-type ProvisionalAlertRun = { id: string; alertId: string; status: "queued" | "running" | "done" | "partial" | "failed"; reason: "schedule" | "manual"; startedAt: string | null; finishedAt: string | null; found: number; newCount: number; providers: { id: string; status: string }[]; mail: "none" | "pending" | "sent" | "failed" };
-type ProvisionalAlert = { id: string; query: string; providers: string[] | null; filters: ProvisionalAlertFilters | null; frequency: "daily" | "weekly"; paused: boolean; createdAt: string; nextRunAt: string | null; lastRun: ProvisionalAlertRun | null };

@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import type { AlertRun } from './api/alerts';
 import { alertFiltersOf, newAlertOf, searchFiltersOf } from './api/alerts';
 import { describeAlertFilters, describeMail, describeRun, describeSources, failedSources, runPollInterval } from './alert-words';
 
 const NONE = { yearFrom: null, yearTo: null, hasPdf: false, type: null, venue: '' };
-const run = (over: Partial<Parameters<typeof describeRun>[0]> = {}) => ({ status: 'done' as const, found: 12, newCount: 3, providers: [{ id: 'arxiv', status: 'ok' }], ...over });
+const run = (over: Partial<AlertRun> = {}): AlertRun => ({
+  id: 'r1',
+  alertId: 'a1',
+  status: 'done',
+  reason: 'manual',
+  createdAt: '2026-11-27T20:59:00Z',
+  startedAt: '2026-11-27T20:59:01Z',
+  finishedAt: '2026-11-27T20:59:03Z',
+  found: 12,
+  newCount: 3,
+  providers: [{ id: 'arxiv', status: 'ok', count: 12 }],
+  mail: 'sent',
+  ...over,
+});
 
 describe('an alert in words', () => {
   it('says its sources and filters', () => {
@@ -40,10 +54,10 @@ describe('a run in words', () => {
   });
 
   it('names the source that let a partial or failed run down', () => {
-    const providers = [
-      { id: 'arxiv', status: 'ok' },
-      { id: 'semanticscholar', status: 'timeout' },
-      { id: 'youtube', status: 'disabled' },
+    const providers: AlertRun['providers'] = [
+      { id: 'arxiv', status: 'ok', count: 12 },
+      { id: 'semanticscholar', status: 'timeout', count: 0 },
+      { id: 'youtube', status: 'disabled', count: 0 },
     ];
     expect(failedSources({ providers })).toEqual(['Semantic Scholar']);
     expect(describeRun(run({ status: 'partial', providers }))).toBe('Partly done: Semantic Scholar did not answer (the next run catches up). 3 new results of 12 found.');
