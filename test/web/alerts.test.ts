@@ -35,7 +35,9 @@ describe.skipIf(webSkipReason)('alerts (Chromium)', { timeout: JOURNEY_TIMEOUT_M
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWebServer({ routes: ROUTES }), launchChromium()]);
+    // Alert jobs are off in tests unless asked for; a short tick makes the queue look for work often
+    // (Run now also wakes it at once).
+    [server, browser] = await Promise.all([startWebServer({ routes: ROUTES, env: { ALERTS_ENABLED: 'true', ALERTS_TICK_SECONDS: '2' } }), launchChromium()]);
     userContext = await newContext(browser, server.base);
     visitorContext = await newContext(browser, server.base);
     await signUpThroughApi(userContext, server.base, newCredentials('alerts'));

@@ -5,7 +5,7 @@
  * are said in words, the limit of alerts with the way out (delete one). A visitor is offered sign-in,
  * coming back to the same search.
  */
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod/mini';
 import { ApiError, describeError } from '../../../api/errors';
@@ -45,21 +45,33 @@ export function FollowSearch({ search, signInTo }: FollowSearchProps) {
   return <FollowSearchForm search={search} />;
 }
 
+/** Said once the alert is made; the form it replaces had the focus, which goes to what comes next: the alert. */
+function Followed({ alert }: { alert: Alert }) {
+  const linkRef = useRef<HTMLAnchorElement>(null);
+  useEffect(() => linkRef.current?.focus(), []);
+  return (
+    <p className="follow-search follow-search-done" role="status">
+      <span>
+        Following “<span className="follow-query">{alert.query}</span>”: new results come by e-mail {FREQUENCY_ADVERBS[alert.frequency]}.
+      </span>{' '}
+      <Link ref={linkRef} to="/alerts">
+        See your alerts
+      </Link>
+    </p>
+  );
+}
+
 function FollowSearchForm({ search }: { search: FollowSearchProps['search'] }) {
   const formId = useId();
   const [open, setOpen] = useState(false);
   const [followed, setFollowed] = useState<Alert | null>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
-  const doneLinkRef = useRef<HTMLAnchorElement>(null);
   const create = useCreateAlert();
   const form = useZodForm(FollowForm, { defaultValues: { frequency: 'weekly' } });
   const submit = submitOnce(form, async ({ frequency }) => {
     try {
       const alert = await create.mutateAsync(newAlertOf(search, frequency));
       setFollowed(alert);
-      setOpen(false);
-      // The form closes under the focus: it goes to what the user may do next, see the alert.
-      requestAnimationFrame(() => doneLinkRef.current?.focus());
     } catch {
       // create.error says why, below.
     }
@@ -70,18 +82,7 @@ function FollowSearchForm({ search }: { search: FollowSearchProps['search'] }) {
     toggleRef.current?.focus();
   };
 
-  if (followed) {
-    return (
-      <p className="follow-search follow-search-done" role="status">
-        <span>
-          Following “<span className="follow-query">{followed.query}</span>”: new results come by e-mail {FREQUENCY_ADVERBS[followed.frequency]}.
-        </span>{' '}
-        <Link ref={doneLinkRef} to="/alerts">
-          See your alerts
-        </Link>
-      </p>
-    );
-  }
+  if (followed) return <Followed alert={followed} />;
   return (
     <div className="follow-search">
       <button ref={toggleRef} type="button" className="button" aria-expanded={open} aria-controls={formId} onClick={() => (open ? close() : setOpen(true))}>
