@@ -10,6 +10,8 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { accountRoutes } from './account/routes.js';
+import { registerAlertJobs } from './alerts/jobs.js';
+import { alertRoutes } from './alerts/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer } from './auth/access-tokens.js';
 import { requesterKey } from './auth/request-auth.js';
@@ -28,6 +30,7 @@ import { createDrain } from './platform/drain.js';
 import { serializeError } from './platform/error-logging.js';
 import { answerClientError, installErrorHandling } from './platform/http-errors.js';
 import { idempotency } from './platform/idempotency.js';
+import { createJobQueue } from './platform/jobs.js';
 import { installRequestInputChecks } from './platform/request-input.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
@@ -85,6 +88,8 @@ function redactUrl(url: string): string {
     .replace(/\/share\/[^/?#]+/g, '/share/[redacted]')
     // The app's page and the API's routes of an invitation (a workspace's invitation ids go too: harmless).
     .replace(/\/invitations\/[^/?#]+/g, '/invitations/[redacted]')
+    // A digest's one-click unsubscribe link, the API's and the app's page.
+    .replace(/\/alerts\/unsubscribe\/[^/?#]+/g, '/alerts/unsubscribe/[redacted]')
     .replace(/([?&](?:token|code|state|refresh_token|access_token)=)[^&#]*/gi, '$1[redacted]');
 }
 
@@ -182,6 +187,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(async (scope) => searchRoutes(scope, ctx, search, libraryPlaces));
   // Related works and workspace suggestions follow the citation graph through the same providers.
   await app.register(async (scope) => discoverRoutes(scope, ctx, search.providers, libraryPlaces));
+
+  // Durable background jobs (alert runs and digests) on the database; worked only where ALERTS_ENABLED.
+  const jobQueue = createJobQueue({
+    db: ctx.db,
+    leaseSeconds: config.jobs.leaseSeconds,
+    pollMs: Math.min(5000, config.alerts.tickSeconds * 1000),
+    log: app.log,
+  });
+  await app.register(async (scope) => alertRoutes(scope, ctx, jobQueue));
+  if (config.alerts.enabled) {
+    registerAlertJobs({
+      config,
+      db: ctx.db,
+      queue: jobQueue,
+      mailer: platform.mailer,
+      metrics,
+      providers: search.providers,
+      cache: platform.cache,
+      secret: platform.signingSecret,
+      log: app.log,
+    });
+    app.addHook('onReady', async () => jobQueue.start());
+    app.addHook('onClose', async () => jobQueue.stop());
+  }
 
   const summaryCache = countSummaryLookups(
     createSummaryCache({ shared: platform.kv ?? (platform.redis ? createRedisCache(platform.redis, 'summary:') : undefined) }),

@@ -19,6 +19,12 @@ const flag = z
   .optional()
   .transform((value) => value === '1' || value === 'true' || value === 'yes');
 
+/** A flag that is on unless set to an "off" value. */
+const flagOnByDefault = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .optional()
+  .transform((value) => !(value === '0' || value === 'false' || value === 'no'));
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /**
@@ -126,6 +132,13 @@ const EnvSchema = z
     ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     EVENT_STREAMS_PER_USER: positiveInt(8),
     EVENT_STREAMS_PER_PROCESS: positiveInt(2000),
+    // Manual alert runs (POST /api/alerts/{id}/run) per user.
+    RATE_LIMIT_ALERT_RUNS_PER_HOUR: positiveInt(10),
+
+    ALERTS_ENABLED: flagOnByDefault,
+    ALERTS_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    ALERTS_PER_USER: z.coerce.number().int().min(1).max(1000).default(25),
+    JOBS_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
 
     WEB_DIST_DIR: optionalString,
     METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').max(256, 'must be at most 256 characters').optional()),
@@ -242,9 +255,17 @@ export interface Config {
     signupPerHourPerIp: number;
     sharePagePerMinutePerIp: number;
     invitationsPerHour: number;
+    alertRunsPerHour: number;
   };
   /** Workspace change events: days the activity log keeps, and the open event streams allowed per user and per process. */
   events: { activityRetentionDays: number; streamsPerUser: number; streamsPerProcess: number };
+  /**
+   * Saved searches that run on a schedule (src/alerts): whether this process ticks and works their jobs,
+   * how often the schedule looks for due alerts, and how many alerts one user may keep.
+   */
+  alerts: { enabled: boolean; tickSeconds: number; perUser: number };
+  /** Background jobs (platform/jobs.ts): how long a claimed job is leased before another process may take it. */
+  jobs: { leaseSeconds: number };
   emailjs: { serviceId?: string; templateId?: string; publicKey?: string };
   /** The built web app (`vite build`'s output) served at `/`. */
   webDistDir: string;
@@ -371,12 +392,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       signupPerHourPerIp: env.RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP,
       sharePagePerMinutePerIp: env.RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP,
       invitationsPerHour: env.RATE_LIMIT_INVITATIONS_PER_HOUR,
+      alertRunsPerHour: env.RATE_LIMIT_ALERT_RUNS_PER_HOUR,
     },
     events: {
       activityRetentionDays: env.ACTIVITY_RETENTION_DAYS,
       streamsPerUser: env.EVENT_STREAMS_PER_USER,
       streamsPerProcess: env.EVENT_STREAMS_PER_PROCESS,
     },
+    alerts: { enabled: env.ALERTS_ENABLED, tickSeconds: env.ALERTS_TICK_SECONDS, perUser: env.ALERTS_PER_USER },
+    jobs: { leaseSeconds: env.JOBS_LEASE_SECONDS },
     emailjs: {
       serviceId: env.EMAILJS_SERVICE_ID,
       templateId: env.EMAILJS_TEMPLATE_ID,

@@ -40,7 +40,7 @@ describe('the web app served at /', () => {
     rmSync(dist, { recursive: true, force: true });
   });
 
-  it.each(['/', '/dashboard', '/library', '/library?q=fold&sort=date', '/workspaces', '/workspaces/7f0c6c1e-8d7b-4a43-9a3f-1f6f1a0f0b11', '/profile', '/analytics', '/invitations/AbCdEfGhIjKlMnOpQrSt', '/auth/signin', '/auth/signup', '/auth/update-password?token=abc'])(
+  it.each(['/', '/dashboard', '/library', '/library?q=fold&sort=date', '/workspaces', '/workspaces/7f0c6c1e-8d7b-4a43-9a3f-1f6f1a0f0b11', '/profile', '/analytics', '/alerts', '/alerts/unsubscribe/AbCdEfGhIjKlMnOpQrSt', '/invitations/AbCdEfGhIjKlMnOpQrSt', '/auth/signin', '/auth/signup', '/auth/update-password?token=abc'])(
     'answers %s with index.html, revalidated, under the app\'s CSP, without cookies',
     async (url) => {
       const response = await t.app.inject({ method: 'GET', url });

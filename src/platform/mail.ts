@@ -14,6 +14,10 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra header fields (e.g. List-Unsubscribe); values are encoded by the transport. */
+  headers?: Record<string, string>;
+  /** A Message-ID of the sender's choosing (`<id@host>`), e.g. derived from what the mail is about. */
+  messageId?: string;
 }
 
 export interface Mailer {

@@ -43,7 +43,8 @@ export interface Metrics {
   countCacheLookup(cache: string, hit: boolean): void;
   counter<L extends string>(config: SeriesConfig<L>): Counter<L>;
   histogram<L extends string>(config: SeriesConfig<L> & { buckets: number[] }): Histogram<L>;
-  gauge<L extends string>(config: SeriesConfig<L>): Gauge<L>;
+  /** `collect` runs at each scrape (a value read from elsewhere, e.g. a queue's depth). */
+  gauge<L extends string>(config: SeriesConfig<L> & { collect?: (this: Gauge<L>) => void | Promise<void> }): Gauge<L>;
   /** Every series in the text exposition format: this platform's, then the process's. */
   scrape(): Promise<string>;
 }

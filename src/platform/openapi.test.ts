@@ -287,7 +287,8 @@ describe('OpenAPI document', () => {
     const workspaceId = (await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: { name: 'Examples' } })).json<{ workspace: { id: string } }>().workspace.id;
     const resourceId = (await t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/resources`, headers: user.bearer, payload: { title: 'Paper' } })).json<{ resource: { id: string } }>().resource.id;
     const annotationId = (await t.app.inject({ method: 'POST', url: `/api/resources/${resourceId}/annotations`, headers: user.bearer, payload: { body: 'Note' } })).json<{ id: string }>().id;
-    const ids: Record<string, string> = { '/api/workspaces/{id}': workspaceId, '/api/resources/{id}': resourceId, '/api/annotations/{id}': annotationId };
+    const alertId = (await t.app.inject({ method: 'POST', url: '/api/alerts', headers: user.bearer, payload: { query: 'examples', frequency: 'daily' } })).json<{ id: string }>().id;
+    const ids: Record<string, string> = { '/api/workspaces/{id}': workspaceId, '/api/resources/{id}': resourceId, '/api/annotations/{id}': annotationId, '/api/alerts/{id}': alertId };
     // A member's id: the example account's, once it has signed up (POST …/members adds it from its example).
     let exampleUserId = '{userId}';
     const urlOf = (path: string) =>
@@ -301,7 +302,8 @@ describe('OpenAPI document', () => {
       return { ...body, resourceIds: [made], ...(body.targetWorkspaceId ? { targetWorkspaceId: target } : {}) };
     };
     // A refresh token comes from a sign-in (the cookie does as well); no fixed example can carry a live one.
-    const withoutExamples = new Set(['POST /api/auth/refresh']);
+    // Nor can one carry a live unsubscribe token, which only a digest mail holds (alerts.test.ts posts it).
+    const withoutExamples = new Set(['POST /api/auth/refresh', 'POST /api/alerts/unsubscribe/{token}']);
     // Signed up from its example, the example account signs in and changes its password from theirs.
     const order = ['POST /api/auth/signup', 'POST /api/auth/signin'];
     // Then, as the example account and after everything else: its password set, changed back, and the account deleted.

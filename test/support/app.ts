@@ -94,6 +94,8 @@ export async function buildTestApp(
     LOG_LEVEL: 'silent',
     APP_ORIGIN: 'http://app.test',
     PUBLIC_URL: 'http://api.test',
+    // Alert jobs poll the database: only the tests of alerts turn them on.
+    ALERTS_ENABLED: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(leg?.redis ? { REDIS_URL: process.env.TEST_REDIS_URL! } : {}),
     ...options.env,

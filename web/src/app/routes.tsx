@@ -31,6 +31,8 @@ export const routes: RouteObject[] = [
       { path: 'auth/account-deleted', lazy: async () => ({ Component: (await import('../pages/auth/AccountDeletedPage')).AccountDeletedPage }) },
       // An invitation's link: public, so that someone without an account can read it and sign up from it.
       { path: 'invitations/:token', lazy: async () => ({ Component: (await import('../pages/invitations/InvitationPage')).InvitationPage }) },
+      // An alert e-mail's unsubscribe link: public, so that it works without signing in (and changes nothing until its button is pressed).
+      { path: 'alerts/unsubscribe/:token', lazy: async () => ({ Component: (await import('../pages/alerts/UnsubscribePage')).UnsubscribePage }) },
       { path: 'auth/update-password', lazy: async () => ({ Component: (await import('../pages/auth/UpdatePasswordPage')).UpdatePasswordPage }) },
       {
         Component: Protected,
@@ -40,6 +42,7 @@ export const routes: RouteObject[] = [
           { path: 'workspaces', lazy: async () => ({ Component: (await import('../pages/workspaces/WorkspacesPage')).WorkspacesPage }) },
           { path: 'workspaces/:id', lazy: async () => ({ Component: (await import('../pages/workspaces/WorkspacePage')).WorkspacePage }) },
           { path: 'workspaces/:id/resources/:resourceId/pdf', lazy: async () => ({ Component: (await import('../pages/workspaces/PdfViewerPage')).PdfViewerPage }) },
+          { path: 'alerts', lazy: async () => ({ Component: (await import('../pages/alerts/AlertsPage')).AlertsPage }) },
           { path: 'profile', lazy: async () => ({ Component: (await import('../pages/profile/ProfilePage')).ProfilePage }) },
           { path: 'analytics', lazy: async () => ({ Component: (await import('../pages/analytics/AnalyticsPage')).AnalyticsPage }) },
         ],

@@ -16,6 +16,7 @@ const NAV = [
   { to: '/dashboard', label: 'Search' },
   { to: '/library', label: 'Library' },
   { to: '/workspaces', label: 'Workspaces' },
+  { to: '/alerts', label: 'Alerts' },
   { to: '/analytics', label: 'Analytics' },
   { to: '/profile', label: 'Profile' },
 ];

@@ -3,11 +3,13 @@
  * reload and a pasted link show the same results. These functions read and write that state; anything
  * malformed in a pasted link falls back to the defaults rather than failing.
  */
-import type { components, operations } from '../../api/schema';
+import type { components } from '../../api/schema';
 import type { SearchResult } from '../../api/types';
+import { isProviderId, WORK_TYPE_LABELS, type ProviderId, type SearchFilters, type WorkType } from '../../lib/search-words';
 
 export type { SearchResult };
-export type ProviderId = SearchResult['provider'];
+// The words of sources and filters live in lib/ (the alerts speak them too); the search page reads them from here.
+export { describeFilters, PROVIDER_NAMES, WORK_TYPE_LABELS, type ProviderId, type SearchFilters, type WorkType } from '../../lib/search-words';
 export type ProviderStatus = components['schemas']['ProviderStatus'];
 
 export const SORTS = ['relevance', 'date', 'citations'] as const;
@@ -17,46 +19,12 @@ export const PAGE_SIZE = 10;
 export const MAX_QUERY_LENGTH = 500;
 const MAX_PAGE = 100;
 
-export const PROVIDER_NAMES: Record<ProviderId, string> = {
-  arxiv: 'arXiv',
-  pubmed: 'PubMed',
-  crossref: 'Crossref',
-  openalex: 'OpenAlex',
-  semanticscholar: 'Semantic Scholar',
-  zenodo: 'Zenodo',
-  youtube: 'YouTube',
-};
-const PROVIDER_IDS = Object.keys(PROVIDER_NAMES) as ProviderId[];
-
-/** The kinds of work GET /api/search filters by (its `type` parameter), with the words the page shows. */
-export type WorkType = NonNullable<NonNullable<operations['search']['parameters']['query']>['type']>;
-export const WORK_TYPE_LABELS: Record<WorkType, string> = {
-  article: 'Article',
-  preprint: 'Preprint',
-  book: 'Book',
-  chapter: 'Book chapter',
-  conference: 'Conference paper',
-  dataset: 'Dataset',
-  software: 'Software',
-  thesis: 'Thesis',
-  video: 'Video',
-  other: 'Other',
-};
 export const WORK_TYPES = Object.keys(WORK_TYPE_LABELS) as WorkType[];
 /** The API's bounds on the filters. */
 export const MAX_VENUE_LENGTH = 200;
 const MIN_YEAR = 1000;
 const MAX_YEAR = 9999;
 
-/** The search filters (none set: every result). */
-export interface SearchFilters {
-  yearFrom: number | null;
-  yearTo: number | null;
-  /** Only results with a freely readable PDF. */
-  hasPdf: boolean;
-  type: WorkType | null;
-  venue: string;
-}
 export const NO_FILTERS: SearchFilters = { yearFrom: null, yearTo: null, hasPdf: false, type: null, venue: '' };
 
 export interface SearchState {
@@ -67,10 +35,6 @@ export interface SearchState {
   /** 1-based. */
   page: number;
   filters: SearchFilters;
-}
-
-function isProviderId(value: string): value is ProviderId {
-  return (PROVIDER_IDS as string[]).includes(value);
 }
 
 function isWorkType(value: string | null): value is WorkType {
@@ -110,18 +74,6 @@ export function apiFilters(filters: SearchFilters) {
     ...(filters.type ? { type: filters.type } : {}),
     ...(filters.venue ? { venue: filters.venue } : {}),
   };
-}
-
-/** The active filters as short phrases ("2019–2021", "With a PDF", "Dataset", "Venue: Nature"), for the page and screen readers. */
-export function describeFilters(filters: SearchFilters): string[] {
-  const phrases: string[] = [];
-  if (filters.yearFrom !== null && filters.yearTo !== null) phrases.push(filters.yearFrom === filters.yearTo ? `Published in ${filters.yearFrom}` : `Published ${filters.yearFrom}–${filters.yearTo}`);
-  else if (filters.yearFrom !== null) phrases.push(`Published in or after ${filters.yearFrom}`);
-  else if (filters.yearTo !== null) phrases.push(`Published in or before ${filters.yearTo}`);
-  if (filters.hasPdf) phrases.push('With a free PDF');
-  if (filters.type) phrases.push(WORK_TYPE_LABELS[filters.type]);
-  if (filters.venue) phrases.push(`Venue: ${filters.venue}`);
-  return phrases;
 }
 
 export function readSearchState(params: URLSearchParams): SearchState {

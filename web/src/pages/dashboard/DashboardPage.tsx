@@ -36,9 +36,34 @@ import { useZodForm } from '../../lib/form';
 
 // The dialogs (and the dialog library) load after the page has drawn: no one opens them before a result is shown.
 const SummaryDialog = lazy(() => import('../../features/summary/SummaryDialog').then((module) => ({ default: module.SummaryDialog })));
+// Follow this search too: it shows only once there are words, and the first page stays within its budget (test/web/bundle-size.test.ts).
+const FollowSearch = lazy(() => import('../../features/alerts/components/FollowSearch').then((module) => ({ default: module.FollowSearch })));
 const SaveDialog = lazy(() => import('../../features/workspaces/SaveDialog').then((module) => ({ default: module.SaveDialog })));
 
 const SORT_LABELS: Record<Sort, string> = { relevance: 'Relevance', date: 'Newest first', citations: 'Most cited' };
+
+/**
+ * An alert's digest links each work to this page as `?q=<its DOI, arXiv id or title>&action=save` (or
+ * `summarize`): once the search has answered, its first result's Save or Summarize dialog opens, and
+ * `action` leaves the address (a reload, or Back, does not open it again).
+ */
+function useDigestAction(first: SearchResult | undefined, open: Record<'save' | 'summarize', (result: SearchResult) => void>) {
+  const [params, setParams] = useSearchParams();
+  const action = params.get('action');
+  const { save, summarize } = open;
+  useEffect(() => {
+    if ((action !== 'save' && action !== 'summarize') || !first) return;
+    (action === 'save' ? save : summarize)(first);
+    setParams(
+      (now) => {
+        const next = new URLSearchParams(now);
+        next.delete('action');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [action, first, save, summarize, setParams]);
+}
 
 /**
  * The front page (pages/home/FrontPage.tsx) is this page for a visitor: its own title, heading and
@@ -85,6 +110,7 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
   // The reply of these words (not the previous search's, kept on screen while this one starts).
   const current = reply && reply.query === state.q ? reply : undefined;
   const streaming = search.isFetching;
+  useDigestAction(current && !streaming ? current.results[0] : undefined, { save: variant?.onSave ?? setSaving, summarize: setSummarizing });
   const stateOf = (id: ProviderId): ProviderState | null => {
     const status = current?.providers.find((each) => each.id === id);
     if (status) return providerStateOf(status);
@@ -134,6 +160,17 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
           <SortSelect id="search-sort" value={state.sort} sorts={SORTS} labels={SORT_LABELS} onChange={(sort) => go({ sort })} />
         </div>
       </SearchFiltersBar>
+
+      {state.q && (
+        <Suspense fallback={null}>
+          <FollowSearch
+            // A new search (words, sources, filters) offers to follow that one, not to say the last was followed.
+            key={searchParamsOf({ ...state, sort: 'relevance', page: 1 }).toString()}
+            search={{ query: state.q, providers: state.providers, filters: state.filters }}
+            signInTo={variant ? `/auth/signin?next=${encodeURIComponent(`/dashboard?${searchParamsOf({ ...state, page: 1 }).toString()}`)}` : null}
+          />
+        </Suspense>
+      )}
 
       {summaryError && (
         <div className="form-alert" role="alert">

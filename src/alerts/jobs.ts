@@ -1,0 +1,183 @@
+/**
+ * The alerts' durable jobs on the platform's queue (platform/jobs.ts):
+ * - `alerts.tick`, once per ALERTS_TICK_SECONDS across every process: claims the due alerts, moves each
+ *   one's `next_run_at` a period on, and records a run for the period with its job (singleton key
+ *   `alert:<id>:<period start>`), all in one transaction, so N processes enqueue a period's run once;
+ * - `alerts.run`: one run (run.ts);
+ * - `alerts.digest`: one digest mail per run, sent at most once: the run's mail state goes
+ *   pending → sending before the mail is handed over and → sent after; a failed send goes back to
+ *   pending and is retried with backoff; a digest found `sending` (its process died mid-send) is not
+ *   sent again, since it may have gone out, and is marked failed.
+ * Series in /metrics: queue depth, run durations, failed runs, digests by outcome.
+ */
+import { eq, sql, and } from 'drizzle-orm';
+import type { Config } from '../config.js';
+import type { Cache } from '../platform/cache.js';
+import { unseal } from '../platform/crypto.js';
+import type { Db } from '../platform/db/client.js';
+import { alertRuns, alerts, users } from '../platform/db/schema.js';
+import type { ClaimedJob, JobQueue } from '../platform/jobs.js';
+import type { Mailer } from '../platform/mail.js';
+import { DURATION_BUCKETS, type Metrics } from '../platform/metrics.js';
+import type { SearchProviders } from '../search/index.js';
+import { UNSUBSCRIBE_SEAL } from './commands.js';
+import { composeDigest, type DigestWork } from './digest.js';
+import { ALERT_QUEUES } from './queues.js';
+import { runAlert } from './run.js';
+import { findAlert, findRun, insertRun } from './store.js';
+
+/** Due alerts one tick takes at most; the rest wait for the next tick. */
+const DUE_PER_TICK = 200;
+
+export interface AlertJobDeps {
+  config: Config;
+  db: Db;
+  queue: JobQueue;
+  mailer: Mailer;
+  metrics: Metrics;
+  providers: SearchProviders;
+  cache: Cache;
+  secret: string;
+  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+}
+
+const runIdOf = (job: ClaimedJob) => String(job.payload.runId);
+
+/** Records the due alerts' runs and their jobs; returns how many it enqueued. */
+export async function enqueueDueRuns(db: Db, queue: JobQueue): Promise<number> {
+  const enqueued = await db.transaction(async (tx) => {
+    const due = await tx.execute(sql`
+      with due as (
+        select id, next_run_at, case frequency when 'daily' then interval '1 day' else interval '7 days' end as period
+          from ${alerts}
+         where paused = false and next_run_at <= now()
+         order by next_run_at
+         limit ${DUE_PER_TICK}
+         for update skip locked)
+      update ${alerts} as a
+         set next_run_at = case when due.next_run_at + due.period > now() then due.next_run_at + due.period else now() + due.period end
+        from due
+       where a.id = due.id
+      returning a.id, due.next_run_at as period_start`);
+    let count = 0;
+    for (const row of (due as { rows: Array<{ id: string; period_start: string | Date }> }).rows) {
+      const period = new Date(row.period_start).toISOString();
+      const run = await insertRun(tx, { alertId: row.id, reason: 'schedule', period });
+      if (!run) continue;
+      await queue.send(ALERT_QUEUES.run, { runId: run.id }, { singletonKey: `alert:${row.id}:${period}` }, tx);
+      count++;
+    }
+    return count;
+  });
+  if (enqueued > 0) queue.wake();
+  return enqueued;
+}
+
+export function registerAlertJobs(deps: AlertJobDeps): void {
+  const { db, queue, metrics, config } = deps;
+  const runDurations = metrics.histogram({
+    name: 'alert_run_duration_seconds',
+    help: 'How long an alert run took (its search and recording what was new), by how it ended (done, partial, failed)',
+    labelNames: ['status'] as const,
+    buckets: DURATION_BUCKETS,
+  });
+  const runFailures = metrics.counter({
+    name: 'alert_run_failures_total',
+    help: 'Alert runs that failed: every provider failed (`providers`), or the run itself failed for good (`error`)',
+    labelNames: ['reason'] as const,
+  });
+  const digests = metrics.counter({
+    name: 'alert_digests_total',
+    help: 'Alert digests by outcome: sent, retried (a send failed and is tried again), failed (given up), interrupted (its process died mid-send; not sent again)',
+    labelNames: ['outcome'] as const,
+  });
+  metrics.gauge({
+    name: 'job_queue_depth',
+    help: 'Background jobs waiting or running, by queue (shared by every process on the database)',
+    labelNames: ['queue'] as const,
+    async collect() {
+      this.reset();
+      const depths: Record<string, number> = await queue.depth().catch(() => ({}));
+      for (const name of Object.values(ALERT_QUEUES)) this.set({ queue: name }, depths[name] ?? 0);
+    },
+  });
+
+  queue.every(ALERT_QUEUES.tick, config.alerts.tickSeconds, async () => void (await enqueueDueRuns(db, queue)));
+
+  queue.work(
+    ALERT_QUEUES.run,
+    async (job) => {
+      const startedAt = performance.now();
+      const run = await runAlert(
+        { db, queue, providers: deps.providers, cache: deps.cache, cacheTtlSeconds: config.providers.cacheTtlSeconds, deadlineMs: config.providers.timeoutMs, log: deps.log },
+        runIdOf(job),
+      );
+      if (!run) return;
+      runDurations.observe({ status: run.status }, (performance.now() - startedAt) / 1000);
+      if (run.status === 'failed') runFailures.inc({ reason: 'providers' });
+    },
+    {
+      onFailed: async (job) => {
+        runFailures.inc({ reason: 'error' });
+        await db.update(alertRuns).set({ status: 'failed', finishedAt: new Date() }).where(and(eq(alertRuns.id, runIdOf(job)), sql`${alertRuns.status} in ('queued', 'running')`));
+      },
+    },
+  );
+
+  queue.work(ALERT_QUEUES.digest, async (job) => {
+    await sendDigest(deps, runIdOf(job), job.attempt >= job.maxAttempts, (outcome) => digests.inc({ outcome }));
+  });
+}
+
+type DigestOutcome = 'sent' | 'retried' | 'failed' | 'interrupted';
+
+const setMail = (db: Db, runId: string, values: Partial<typeof alertRuns.$inferInsert>) => db.update(alertRuns).set(values).where(eq(alertRuns.id, runId));
+
+/** Sends a run's digest at most once; throws (to be retried) when the transport failed and attempts are left. */
+async function sendDigest(deps: AlertJobDeps, runId: string, lastAttempt: boolean, count: (outcome: DigestOutcome) => void): Promise<void> {
+  const { db } = deps;
+  const run = await findRun(db, runId);
+  if (!run) return;
+  if (run.mail === 'sending') {
+    await setMail(db, runId, { mail: 'failed', mailError: 'interrupted while sending; not sent again, so that it is never sent twice' });
+    return count('interrupted');
+  }
+  if (run.mail !== 'pending') return;
+  const alert = await findAlert(db, run.alertId);
+  const [owner] = alert ? await db.select({ email: users.email }).from(users).where(eq(users.id, alert.userId)) : [];
+  const token = alert ? unseal(alert.unsubscribeTokenSealed, deps.secret, UNSUBSCRIBE_SEAL) : null;
+  if (!alert || !owner || !token) {
+    await setMail(db, runId, { mail: 'failed', mailError: 'the alert, its owner or its unsubscribe token is gone' });
+    return count('failed');
+  }
+  // The claim: only one sender moves this run from pending to sending.
+  const claimed = await db
+    .update(alertRuns)
+    .set({ mail: 'sending' })
+    .where(and(eq(alertRuns.id, runId), eq(alertRuns.mail, 'pending')))
+    .returning({ id: alertRuns.id });
+  if (claimed.length === 0) return;
+  const message = composeDigest({
+    runId,
+    to: owner.email,
+    query: alert.query,
+    frequency: alert.frequency,
+    works: run.works as unknown as DigestWork[],
+    newCount: run.newCount,
+    unsubscribeToken: token,
+    appOrigin: deps.config.appOrigin,
+    publicUrl: deps.config.publicUrl,
+  });
+  try {
+    await deps.mailer.send(message);
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    // Refused by the transport: it did not go out, so it may be tried again.
+    await setMail(db, runId, { mail: lastAttempt ? 'failed' : 'pending', mailError: reason });
+    if (lastAttempt) return count('failed');
+    count('retried');
+    throw error;
+  }
+  await setMail(db, runId, { mail: 'sent', mailError: null });
+  count('sent');
+}
