@@ -100,7 +100,7 @@ export class PreconditionFailedError extends ApiError {
     readonly current: unknown,
     etag: string,
   ) {
-    super('PRECONDITION_FAILED', 'Someone else changed this since you loaded it, so your change was not saved. The version saved now is shown.', { field: 'if-match', reason: 'stale' }, { etag });
+    super('PRECONDITION_FAILED', 'Someone else changed this since you loaded it, so nothing was changed.', { field: 'if-match', reason: 'stale' }, { etag });
   }
 }
 

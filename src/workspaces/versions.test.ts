@@ -181,7 +181,7 @@ for (const leg of storeLegs()) {
               "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update \"workspace_resources\"%'",
             );
             return rows[0]!.waiting === 2;
-          }, 5_000, 20);
+          }, 20_000, 20);
           expect(bothWaiting).toBe(true);
           await holder.query('commit');
           answers = await pending;

@@ -54,19 +54,22 @@ describe.skipIf(webSkipReason)('an edit that lost a race: the conflict dialog (C
     await page.getByRole('button', { name: 'Edit notes' }).click();
     return page.getByRole('form', { name: 'Notes and tags of Attention is all you need' });
   };
-  const conflictDialog = (page: Page) => page.getByRole('dialog', { name: 'Someone else changed this' });
+  /** Both open the notes; the owner saves `theirs`, then the editor saves `yours`, made from the version before: the editor's form and the dialog. */
+  const raceOnNotes = async (theirs: string, yours: string) => {
+    const editorForm = await openNotes(editor);
+    const ownerForm = await openNotes(owner);
+    await ownerForm.getByLabel('Notes').fill(theirs);
+    await ownerForm.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(savedNotes).toBe(theirs);
+    await editorForm.getByLabel('Notes').fill(yours);
+    await editorForm.getByRole('button', { name: 'Save' }).click();
+    const dialog = editor.getByRole('dialog', { name: 'Someone else changed this' });
+    await dialog.waitFor();
+    return { editorForm, dialog };
+  };
 
   it('the later save shows both versions; Keep mine saves it, and the other user sees it after a reload', async () => {
-    const ownerForm = await openNotes(owner);
-    const editorForm = await openNotes(editor);
-    await ownerForm.getByLabel('Notes').fill('The owner’s reading');
-    await ownerForm.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(savedNotes).toBe('The owner’s reading');
-
-    await editorForm.getByLabel('Notes').fill('The editor’s reading');
-    await editorForm.getByRole('button', { name: 'Save' }).click();
-    const dialog = conflictDialog(editor);
-    await dialog.waitFor();
+    const { dialog } = await raceOnNotes('The owner’s reading', 'The editor’s reading');
     await expect.poll(() => dialog.getByRole('region', { name: 'Their version (saved)' }).textContent()).toContain('The owner’s reading');
     await expect.poll(() => dialog.getByRole('region', { name: 'Your version (not saved)' }).textContent()).toContain('The editor’s reading');
     // Nothing was written, and the editor's text is still in the form behind the dialog.
@@ -85,15 +88,7 @@ describe.skipIf(webSkipReason)('an edit that lost a race: the conflict dialog (C
   });
 
   it('Use theirs drops the later edit and shows the version saved', async () => {
-    const editorForm = await openNotes(editor);
-    const ownerForm = await openNotes(owner);
-    await ownerForm.getByLabel('Notes').fill('The owner, again');
-    await ownerForm.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(savedNotes).toBe('The owner, again');
-
-    await editorForm.getByLabel('Notes').fill('The editor, again');
-    await editorForm.getByRole('button', { name: 'Save' }).click();
-    const dialog = conflictDialog(editor);
+    const { editorForm, dialog } = await raceOnNotes('The owner, again', 'The editor, again');
     await dialog.getByRole('button', { name: 'Use theirs' }).click();
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => editor.locator('.resource-notes').textContent()).toContain('The owner, again');

@@ -100,7 +100,7 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
               </button>
             )}
             {(mine || can.removeAnyAnnotation) && (
-              <button type="button" className="button button-danger button-small" aria-label="Delete annotation" disabled={remove.isPending} onClick={() => remove.mutate(annotation.id)}>
+              <button type="button" className="button button-danger button-small" aria-label="Delete annotation" disabled={remove.isPending} onClick={() => remove.mutate({ id: annotation.id, version: annotation.version })}>
                 Delete
               </button>
             )}
@@ -254,7 +254,7 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
       </section>
       {can.edit && (
         <div className="row-actions resource-actions">
-          <button type="button" className="button button-danger" disabled={removeResource.isPending} onClick={() => removeResource.mutate(resource.id)}>
+          <button type="button" className="button button-danger" disabled={removeResource.isPending} onClick={() => removeResource.mutate({ resourceId: resource.id, version: resource.version })}>
             Remove from workspace
           </button>
           {removeResource.error && (

@@ -52,7 +52,7 @@ function useInvalidate(id?: string) {
 /** A change refused as made from a stale version (412): the workspace is read again, so theirs is what the page shows next. */
 function useRefreshWhenStale(workspaceId: string) {
   const invalidate = useInvalidate(workspaceId);
-  return async (error: unknown) => {
+  return async (error: Error) => {
     if (isStale(error)) await invalidate();
   };
 }
@@ -76,12 +76,16 @@ export function useRenameWorkspace(id: string) {
   });
 }
 
+/** Deletes a workspace as the user saw it (`version`, If-Match): a 412 when it changed since, and the page shows it again. */
 export function useDeleteWorkspace() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => unwrap(api.DELETE('/api/workspaces/{id}', { params: { path: { id } } })),
+    mutationFn: ({ id, version }: { id: string; version: number }) => unwrap(api.DELETE('/api/workspaces/{id}', { params: { path: { id }, header: ifMatch('w', version) } })),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY });
+    },
+    onError: async (error, { id }) => {
+      if (isStale(error)) await invalidateWorkspaces(queryClient, [id]);
     },
   });
 }
@@ -140,8 +144,11 @@ export function useAddResource() {
 
 export function useRemoveResource(workspaceId: string) {
   const invalidate = useInvalidate(workspaceId);
+  const refreshWhenStale = useRefreshWhenStale(workspaceId);
   return useMutation({
-    mutationFn: (resourceId: string) => unwrap(api.DELETE('/api/workspaces/{id}/resources/{resourceId}', { params: { path: { id: workspaceId, resourceId } } })),
+    onError: refreshWhenStale,
+    mutationFn: ({ resourceId, version }: { resourceId: string; version: number }) =>
+      unwrap(api.DELETE('/api/workspaces/{id}/resources/{resourceId}', { params: { path: { id: workspaceId, resourceId }, header: ifMatch('r', version) } })),
     onSuccess: invalidate,
   });
 }
@@ -186,8 +193,10 @@ export function useUpdateAnnotation(workspaceId: string) {
 
 export function useDeleteAnnotation(workspaceId: string) {
   const invalidate = useInvalidate(workspaceId);
+  const refreshWhenStale = useRefreshWhenStale(workspaceId);
   return useMutation({
-    mutationFn: (id: string) => unwrap(api.DELETE('/api/annotations/{id}', { params: { path: { id } } })),
+    onError: refreshWhenStale,
+    mutationFn: ({ id, version }: { id: string; version: number }) => unwrap(api.DELETE('/api/annotations/{id}', { params: { path: { id }, header: ifMatch('a', version) } })),
     onSuccess: invalidate,
   });
 }

@@ -131,7 +131,7 @@ export function WorkspacePage() {
         error={remove.error}
         onCancel={() => setConfirming(false)}
         onConfirm={() =>
-          remove.mutate(data.id, {
+          remove.mutate({ id: data.id, version: data.version }, {
             onSuccess: () => {
               toast(`Deleted ${data.name}`);
               void navigate('/workspaces', { replace: true });

@@ -120,7 +120,7 @@ export function WorkspacesPage() {
         }}
         onConfirm={() =>
           deleting &&
-          remove.mutate(deleting.id, {
+          remove.mutate({ id: deleting.id, version: deleting.version }, {
             onSuccess: () => {
               toast(`Deleted ${deleting.name}`);
               setDeleting(null);
