@@ -191,6 +191,19 @@ for (const leg of storeLegs()) {
       ]);
     });
 
+    it('a deleted account deletes its workspaces and leaves the others, both logged for the members left behind', async () => {
+      const leaving = await buildUser(t.app);
+      const own = (await createWorkspace(t.app, leaving, { name: 'Theirs' })).id;
+      const shared = (await createWorkspace(t.app, owner, { name: 'Ours' })).id;
+      await inject(owner, 'POST', `/api/workspaces/${shared}/members`, { email: leaving.email, role: 'editor' });
+      await addResource(t.app, leaving, own, { title: 'Gone with it' });
+      await inject(leaving, 'DELETE', '/api/account', { password: leaving.password });
+      const logOf = async (workspaceId: string) =>
+        (await t.app.ctx.db.select({ type: workspaceEvents.type, userId: workspaceEvents.userId, actorId: workspaceEvents.actorId }).from(workspaceEvents).where(eq(workspaceEvents.workspaceId, workspaceId)).orderBy(workspaceEvents.id));
+      expect(await logOf(own)).toEqual([{ type: 'workspace.deleted', userId: null, actorId: null }]);
+      expect((await logOf(shared)).at(-1)).toEqual({ type: 'member.removed', userId: leaving.id, actorId: null });
+    });
+
     it('a refused change logs nothing', async () => {
       const ws = (await createWorkspace(t.app, owner)).id;
       await addResource(t.app, owner, ws, { title: 'Once', url: 'https://example.org/once' });

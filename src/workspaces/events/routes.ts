@@ -20,7 +20,7 @@ import { createStreamHub, EVENTS_RETRY_MS, HEARTBEAT_MS } from './stream-hub.js'
 
 const tags = ['workspaces'];
 /** A workspace's log keeps at most this many changes (its newest). */
-export const ACTIVITY_CAP_PER_WORKSPACE = 10_000;
+const ACTIVITY_CAP_PER_WORKSPACE = 10_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const DAY_MS = 86_400_000;
 

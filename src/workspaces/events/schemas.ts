@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { dialectUnion } from '../../platform/openapi.js';
 import { CHANGE_TYPES } from './record.js';
 
-export const ACTIVITY_LIMITS = { listDefault: 50, listMax: 100 } as const;
+const ACTIVITY_LIMITS = { listDefault: 50, listMax: 100 } as const;
 
 const LogId = z.string().regex(/^\d{1,15}$/, 'must be an event id (digits)');
 
@@ -47,7 +47,7 @@ export const ActivityQuery = z.object({
   limit: z.coerce.number().int().min(1).max(ACTIVITY_LIMITS.listMax).default(ACTIVITY_LIMITS.listDefault),
 });
 
-export const ActivityItemSchema = z
+const ActivityItemSchema = z
   .object({
     id: LogId,
     type: z.enum(CHANGE_TYPES),

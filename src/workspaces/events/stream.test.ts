@@ -10,10 +10,12 @@ import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { openSse, type SseEvent } from '../../../test/support/sse-client.js';
 import { workspaceEvents } from '../../platform/db/schema.js';
 import { addResource, createWorkspace } from '../test-support/helpers.js';
+import { ChangeEventData } from './schemas.js';
 import { eq } from 'drizzle-orm';
 
 const changes = (event: SseEvent) => event.event === 'change';
-const dataOf = (event: SseEvent) => JSON.parse(event.data) as { id: string; type: string; resourceId?: string; userId?: string; actor: { id: string; name: string } | null; workspaceId: string; at: string };
+/** An event's data, checked against its published schema (exactly: no field it does not name). */
+const dataOf = (event: SseEvent) => ChangeEventData.strict().parse(JSON.parse(event.data));
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`workspace event stream (${leg.name})`, () => {
