@@ -142,6 +142,10 @@ describe('announcementFor', () => {
   it('says another member’s change in a few words, with the resource’s title when the page has it', () => {
     expect(say('resource.added', { resourceId: RESOURCE }, { title: 'Attention is all you need' })).toBe('Ana added ‘Attention is all you need’');
     expect(say('resource.added', { resourceId: RESOURCE })).toBe('Ana added a resource');
+    // No resourceId: several at once (an import, a move, a bulk change).
+    expect(say('resource.added')).toBe('Ana added resources');
+    expect(say('resource.updated')).toBe('Ana edited resources');
+    expect(say('resource.removed')).toBe('Ana removed resources');
     expect(say('resource.removed', { resourceId: RESOURCE }, { title: 'Deep residual learning' })).toBe('Ana removed ‘Deep residual learning’');
     expect(say('annotation.added', { resourceId: RESOURCE }, { title: 'Deep residual learning' })).toBe('Ana annotated ‘Deep residual learning’');
     expect(say('member.added', { userId: ANA.id })).toBe('Ana joined the workspace');

@@ -169,12 +169,13 @@ export function announcementFor(change: WorkspaceChange, context: ChangeContext)
       return `${who} changed the workspace’s details`;
     case 'workspace.deleted':
       return null;
+    // Without a resourceId, the change is about several (an import, a move, a bulk change).
     case 'resource.added':
-      return `${who} added ${title ?? 'a resource'}`;
+      return `${who} added ${title ?? (change.resourceId ? 'a resource' : 'resources')}`;
     case 'resource.updated':
-      return `${who} edited ${title ?? 'a resource'}`;
+      return `${who} edited ${title ?? (change.resourceId ? 'a resource' : 'resources')}`;
     case 'resource.removed':
-      return `${who} removed ${title ?? 'a resource'}`;
+      return `${who} removed ${title ?? (change.resourceId ? 'a resource' : 'resources')}`;
     case 'annotation.added':
       return title ? `${who} annotated ${title}` : `${who} added an annotation`;
     case 'annotation.updated':
