@@ -164,7 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // The methods the web app's clients send, plus PATCH, because PATCH /api/workspaces/{id} exists.
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key'],
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'X-Total-Count', 'Content-Disposition', 'Idempotent-Replayed'],
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'X-Total-Count', 'Content-Disposition', 'Idempotent-Replayed', 'X-Next-Cursor'],
     maxAge: 600,
   });
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });

@@ -122,6 +122,11 @@ const EnvSchema = z
     // Invitations mailed (and members added) by one user, across their workspaces.
     RATE_LIMIT_INVITATIONS_PER_HOUR: positiveInt(30),
 
+    // Workspace change events (src/workspaces/events): how long the activity log keeps a change, and open streams.
+    ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    EVENT_STREAMS_PER_USER: positiveInt(8),
+    EVENT_STREAMS_PER_PROCESS: positiveInt(2000),
+
     WEB_DIST_DIR: optionalString,
     METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').max(256, 'must be at most 256 characters').optional()),
 
@@ -238,6 +243,8 @@ export interface Config {
     sharePagePerMinutePerIp: number;
     invitationsPerHour: number;
   };
+  /** Workspace change events: days the activity log keeps, and the open event streams allowed per user and per process. */
+  events: { activityRetentionDays: number; streamsPerUser: number; streamsPerProcess: number };
   emailjs: { serviceId?: string; templateId?: string; publicKey?: string };
   /** The built web app (`vite build`'s output) served at `/`. */
   webDistDir: string;
@@ -364,6 +371,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       signupPerHourPerIp: env.RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP,
       sharePagePerMinutePerIp: env.RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP,
       invitationsPerHour: env.RATE_LIMIT_INVITATIONS_PER_HOUR,
+    },
+    events: {
+      activityRetentionDays: env.ACTIVITY_RETENTION_DAYS,
+      streamsPerUser: env.EVENT_STREAMS_PER_USER,
+      streamsPerProcess: env.EVENT_STREAMS_PER_PROCESS,
     },
     emailjs: {
       serviceId: env.EMAILJS_SERVICE_ID,

@@ -8,6 +8,7 @@
  */
 import { and, count, countDistinct, desc, eq, getTableColumns, gt, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';
+import { recordAccountDeletion } from '../workspaces/index.js';
 import { annotations, oauthIdentities, profiles, refreshTokens, resourcePdfs, searchEvents, shareLinks, users, workspaceMembers, workspaceResources, workspaces } from '../platform/db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -111,6 +112,7 @@ export async function deleteAccountRows(db: Db, userId: string, credentialsVersi
     const sessionIds = [
       ...new Set((await tx.select({ familyId: refreshTokens.familyId }).from(refreshTokens).where(eq(refreshTokens.userId, userId))).map((row) => row.familyId)),
     ];
+    await recordAccountDeletion(tx, userId);
     await tx.delete(users).where(eq(users.id, userId));
     return { sessionIds, pdfKeys };
   });

@@ -4,3 +4,4 @@ export { dialectOf, requireUser } from './request-auth.js';
 export type { SessionDeps } from './sessions.js';
 export { clearSessionCookies } from './cookies.js';
 export { verifyPassword } from './passwords.js';
+export { SESSION_ENDED_CHANNEL } from './revocations.js';

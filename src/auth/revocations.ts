@@ -25,7 +25,7 @@ export const LIVE_FOR_MS = 5000;
 /** Sessions remembered at once (each way); the least recently used is forgotten first. */
 const REMEMBERED = 10_000;
 /** The channel on which a process says which sessions it has ended. */
-const CHANNEL = 'session_ended';
+export const SESSION_ENDED_CHANNEL = 'session_ended';
 
 export interface RevocationList {
   /** Sessions just ended (their rows are revoked in the database): refused here at once, and said on the channel. */
@@ -56,7 +56,7 @@ export function createRevocationList(
     endedHere.set(sessionId, true);
     liveUntil.delete(sessionId);
   };
-  database.listen(CHANNEL, {
+  database.listen(SESSION_ENDED_CHANNEL, {
     message: end,
     listening: (heard, why) => {
       // Whatever was believed may have ended unheard meanwhile.
@@ -64,11 +64,11 @@ export function createRevocationList(
       // Said once per loss and once per return, not at every failed attempt to listen again.
       if (hearing && !heard) {
         log.warn(
-          { channel: CHANNEL, reason: why?.message },
+          { channel: SESSION_ENDED_CHANNEL, reason: why?.message },
           'Lost the listening connection to the database: sign-outs in other processes are not heard; every request asks the database until it is back',
         );
       } else if (!hearing && heard && hasHeard) {
-        log.info({ channel: CHANNEL }, 'Listening to the database again: sign-outs in other processes are heard at once');
+        log.info({ channel: SESSION_ENDED_CHANNEL }, 'Listening to the database again: sign-outs in other processes are heard at once');
       }
       if (heard) hasHeard = true;
       hearing = heard;
@@ -100,7 +100,7 @@ export function createRevocationList(
         sessionIds.map((id) => sql`(${id})`),
         sql`, `,
       );
-      await db.execute(sql`select pg_notify(${CHANNEL}, id) from (values ${ids}) as ended(id)`);
+      await db.execute(sql`select pg_notify(${SESSION_ENDED_CHANNEL}, id) from (values ${ids}) as ended(id)`);
     },
     async isRevoked(sessionId) {
       if (endedHere.has(sessionId)) return true;

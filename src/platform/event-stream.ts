@@ -28,9 +28,15 @@ export class EventStream {
   readonly body = new PassThrough();
   private sent = 0;
 
-  constructor() {
+  /** `retryMs`: the reconnection delay asked of the client; `firstId`: an id the client resumes from until an event gives another. */
+  constructor(retryMs = STREAM_RETRY_MS, firstId?: string) {
     // Written at once: Fastify sends the headers with the first bytes, so the client sees the stream open.
-    this.write(`retry: ${STREAM_RETRY_MS}\n\n`);
+    this.write(`retry: ${retryMs}\n${firstId === undefined ? '' : `id: ${firstId}\n`}\n`);
+  }
+
+  /** How many bytes wait for a slow client to read them. */
+  get backlog(): number {
+    return this.body.writableLength;
   }
 
   /** False once the stream is finished or the client has gone. */
@@ -44,6 +50,11 @@ export class EventStream {
     this.write(`id: ${this.sent}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
+  /** One event with an id of the caller's (a log's, which a reconnect resumes from). */
+  sendWithId(id: string, event: string, data: unknown): void {
+    this.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
   /** The last event (`done` or `error`), then the end of the stream. Later calls do nothing. */
   finish(event: 'done' | 'error', data: unknown): void {
     this.write(`id: ${FINAL_EVENT_ID}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -51,8 +62,8 @@ export class EventStream {
   }
 
   /** A comment line: keeps proxies from closing a quiet connection. */
-  keepAlive(): void {
-    this.write(': keep-alive\n\n');
+  keepAlive(comment = 'keep-alive'): void {
+    this.write(`: ${comment}\n\n`);
   }
 
   end(): void {
@@ -65,8 +76,7 @@ export class EventStream {
 }
 
 /** A new stream sent as `reply`'s body, with the headers every event stream answers with. */
-export function openEventStream(reply: FastifyReply): EventStream {
-  const stream = new EventStream();
+export function openEventStream(reply: FastifyReply, stream = new EventStream()): EventStream {
   void reply.headers({
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',

@@ -115,6 +115,7 @@ export const RESPONSE_HEADERS = {
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
   'Content-Disposition': { description: 'attachment; filename="<workspace name>.<extension>"', schema: { type: 'string' } },
   Location: { description: 'Where the redirect goes', schema: { type: 'string' } },
+  'X-Next-Cursor': { description: 'The cursor of the next page (absent on the last page)', schema: { type: 'string' } },
 } as const;
 export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
 export const RATE_LIMIT_HEADERS: ResponseHeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];

@@ -6,11 +6,11 @@ import { requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
-import { annotateResource } from './commands.js';
+import { annotateResource, changeAnnotation, removeAnnotation } from './commands.js';
 import { authorize } from './policy.js';
 import { deletedReply, presentAnnotation } from './presenters.js';
 import { AnnotationCreateBody, AnnotationSchema, AnnotationUpdateBody, DeletedResponse, IdParams, ListQuery, workspaceErrors } from './schemas.js';
-import { deleteAnnotationRow, listAnnotations, loadAnnotation, loadResource, updateAnnotationRow } from './store.js';
+import { listAnnotations, loadAnnotation, loadResource } from './store.js';
 
 const tags = ['annotations'];
 
@@ -78,7 +78,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     async (request) => {
       const user = requireUser(request);
       const { annotation } = authorize(user, 'update', await loadAnnotation(db, request.params.id, user));
-      const updated = await updateAnnotationRow(db, annotation.id, request.body);
+      const updated = await changeAnnotation(db, annotation, request.body, user.id);
       if (!updated) throw notFound('Annotation');
       return presentAnnotation({ ...updated, authorName: user.name });
     },
@@ -99,7 +99,7 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     async (request) => {
       const user = requireUser(request);
       const { annotation } = authorize(user, 'delete', await loadAnnotation(db, request.params.id, user));
-      if (!(await deleteAnnotationRow(db, annotation.id))) throw notFound('Annotation');
+      if (!(await removeAnnotation(db, annotation, user.id))) throw notFound('Annotation');
       return deletedReply(annotation.id);
     },
   );

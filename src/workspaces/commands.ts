@@ -8,10 +8,12 @@ import type { Db, Tx } from '../platform/db/client.js';
 import { ApiError, conflict, notFound, serviceUnavailable } from '../platform/errors.js';
 import { stripHtml } from '../platform/sanitize.js';
 import { httpUrlOf, LIMITS, type BulkTagInput, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
+import { forgetEventsBefore, recordChange } from './events/record.js';
 import { authorize, type Actor } from './policy.js';
 import {
   countAnnotations,
   countResources,
+  deleteAnnotationRow,
   loadWorkspace,
   deleteResourceRow,
   deleteResourceRows,
@@ -24,9 +26,13 @@ import {
   lockResourcesOf,
   lockWorkspaces,
   moveResourceRows,
+  resumeShareLinkRow,
+  revokeShareLinkRow,
   setTags,
   touchWorkspace,
+  updateAnnotationRow,
   updateResourceRow,
+  updateWorkspaceRow,
   workKeysIn,
   type AnnotationRow,
   type NewResourceRow,
@@ -156,11 +162,12 @@ export async function addResource(db: Db, resolve: ResourceResolver, workspaceId
 }
 
 /** Changes a resource's notes and/or tags and marks the workspace changed, as adding and removing do. */
-export async function changeResource(db: Db, resource: ResourceRow, changes: ResourceUpdateInput): Promise<ResourceRow> {
+export async function changeResource(db: Db, resource: ResourceRow, changes: ResourceUpdateInput, actorId: string): Promise<ResourceRow> {
   return db.transaction(async (tx) => {
     const updated = await updateResourceRow(tx, resource.id, changes);
     if (!updated) throw notFound('Resource');
     await touchWorkspace(tx, updated.workspaceId);
+    await recordChange(tx, { type: 'resource.updated', workspaceId: updated.workspaceId, actorId, resourceId: updated.id, details: { title: updated.title, fields: Object.keys(changes) } });
     return updated;
   });
 }
@@ -170,20 +177,35 @@ export async function changeResource(db: Db, resource: ResourceRow, changes: Res
  * blob key of its PDF file, if it had one, is the caller's to forget once this has committed. A
  * resource another request removed since it was loaded is not found: of two concurrent removals, one succeeds.
  */
-export async function removeResource(db: Db, resource: ResourceRow): Promise<string[]> {
+export async function removeResource(db: Db, resource: ResourceRow, actorId: string): Promise<string[]> {
   return db.transaction(async (tx) => {
     const pdfKeys = await lockPdfKeys(tx, resource.workspaceId, [resource.id]);
     if (!(await deleteResourceRow(tx, resource.id))) throw notFound('Resource');
     await touchWorkspace(tx, resource.workspaceId);
+    await recordChange(tx, { type: 'resource.removed', workspaceId: resource.workspaceId, actorId, resourceId: resource.id, details: { title: resource.title } });
     return pdfKeys;
   });
 }
 
-/** Deletes a workspace with everything in it; the blob keys of its PDF files to forget, or null when it was already gone. */
-export async function deleteWorkspace(db: Db, workspaceId: string): Promise<string[] | null> {
+/**
+ * Deletes a workspace with everything in it; the blob keys of its PDF files to forget, or null when it
+ * was already gone. Its change log goes too, but for the deletion itself, which its streams still read.
+ */
+export async function deleteWorkspace(db: Db, workspace: { id: string; name: string }, actorId: string): Promise<string[] | null> {
   return db.transaction(async (tx) => {
-    const pdfKeys = await lockPdfKeys(tx, workspaceId);
-    return (await deleteWorkspaceRow(tx, workspaceId)) ? pdfKeys : null;
+    const pdfKeys = await lockPdfKeys(tx, workspace.id);
+    if (!(await deleteWorkspaceRow(tx, workspace.id))) return null;
+    await forgetEventsBefore(tx, workspace.id, await recordChange(tx, { type: 'workspace.deleted', workspaceId: workspace.id, actorId, details: { name: workspace.name } }));
+    return pdfKeys;
+  });
+}
+
+/** Renames a workspace or changes its description or isPublic; null when it is gone. */
+export async function updateWorkspace(db: Db, workspaceId: string, changes: Parameters<typeof updateWorkspaceRow>[2], actorId: string): Promise<WorkspaceWithCounts | null> {
+  return db.transaction(async (tx) => {
+    const updated = await updateWorkspaceRow(tx, workspaceId, changes);
+    if (updated) await recordChange(tx, { type: 'workspace.updated', workspaceId, actorId, details: { name: updated.name, fields: Object.keys(changes) } });
+    return updated;
   });
 }
 
@@ -212,7 +234,7 @@ function retag(tags: string[], add: string[], remove: string[]): string[] {
 }
 
 /** Adds and removes tags on several resources of one workspace; all or nothing (409 when one would hold too many). */
-export async function retagResources(db: Db, workspaceId: string, input: BulkTagInput): Promise<Array<{ id: string; tags: string[] }>> {
+export async function retagResources(db: Db, workspaceId: string, input: BulkTagInput, actorId: string): Promise<Array<{ id: string; tags: string[] }>> {
   return db.transaction(async (tx) => {
     const rows = await lockNamedResources(tx, workspaceId, input.resourceIds);
     const changes = rows.map((row) => ({ id: row.id, tags: retag(row.tags, input.add ?? [], input.remove ?? []) }));
@@ -222,6 +244,7 @@ export async function retagResources(db: Db, workspaceId: string, input: BulkTag
     }
     await setTags(tx, changes);
     await touchWorkspace(tx, workspaceId);
+    await recordChange(tx, { type: 'resource.updated', workspaceId, actorId, details: { count: changes.length, resourceIds: input.resourceIds, fields: ['tags'] } });
     // In the order they were named.
     const byId = new Map(changes.map((change) => [change.id, change]));
     return input.resourceIds.map((id) => byId.get(id)!);
@@ -234,7 +257,7 @@ export async function retagResources(db: Db, workspaceId: string, input: BulkTag
  * target's count and its work keys stay true until the move commits. A resource whose work is already
  * in the target stays where it is and is reported; the rest move only if the target has room for all.
  */
-export async function moveResources(db: Db, sourceId: string, targetId: string, ids: string[]): Promise<{ moved: string[]; duplicates: string[] }> {
+export async function moveResources(db: Db, sourceId: string, targetId: string, ids: string[], actorId: string): Promise<{ moved: string[]; duplicates: string[] }> {
   return db.transaction(async (tx) => {
     if ((await lockWorkspaces(tx, [sourceId, targetId])).length !== 2) throw notFound('Workspace');
     const rows = await lockNamedResources(tx, sourceId, ids);
@@ -255,6 +278,12 @@ export async function moveResources(db: Db, sourceId: string, targetId: string, 
       await moveResourceRows(tx, moved, targetId);
       await touchWorkspace(tx, sourceId);
       await touchWorkspace(tx, targetId);
+      // Logged in workspace id order, as the rows were locked: two moves between the same two workspaces cannot deadlock.
+      const moves = [
+        { type: 'resource.removed' as const, workspaceId: sourceId, details: { count: moved.length, resourceIds: moved, to: targetId } },
+        { type: 'resource.added' as const, workspaceId: targetId, details: { count: moved.length, resourceIds: moved, from: sourceId } },
+      ].sort((a, b) => a.workspaceId.localeCompare(b.workspaceId));
+      for (const move of moves) await recordChange(tx, { ...move, actorId });
     }
     return { moved, duplicates };
   });
@@ -264,12 +293,13 @@ export async function moveResources(db: Db, sourceId: string, targetId: string, 
  * Removes several resources of one workspace (their annotations go with them); all or nothing. The
  * blob keys of their PDF files are the caller's to forget once this has committed.
  */
-export async function removeResources(db: Db, workspaceId: string, ids: string[]): Promise<{ removed: string[]; pdfKeys: string[] }> {
+export async function removeResources(db: Db, workspaceId: string, ids: string[], actorId: string): Promise<{ removed: string[]; pdfKeys: string[] }> {
   return db.transaction(async (tx) => {
     await lockNamedResources(tx, workspaceId, ids);
     const pdfKeys = await lockPdfKeys(tx, workspaceId, ids);
     await deleteResourceRows(tx, workspaceId, ids);
     await touchWorkspace(tx, workspaceId);
+    await recordChange(tx, { type: 'resource.removed', workspaceId, actorId, details: { count: ids.length, resourceIds: ids } });
     return { removed: ids, pdfKeys };
   });
 }
@@ -288,7 +318,27 @@ export async function annotateResource(
         reason: 'too_many_annotations',
       });
     }
-    return insertAnnotation(tx, { resourceId, userId, body: input.body, highlights: input.highlights ?? {} });
+    const annotation = await insertAnnotation(tx, { resourceId, userId, body: input.body, highlights: input.highlights ?? {} });
+    await recordChange(tx, { type: 'annotation.added', workspaceId: null, actorId: userId, resourceId, annotationId: annotation.id });
+    return annotation;
+  });
+}
+
+/** Changes an annotation's body and/or highlights; null when it is gone. */
+export async function changeAnnotation(db: Db, annotation: AnnotationRow, changes: { body?: string; highlights?: Record<string, unknown> }, actorId: string): Promise<AnnotationRow | null> {
+  return db.transaction(async (tx) => {
+    const updated = await updateAnnotationRow(tx, annotation.id, changes);
+    if (updated) await recordChange(tx, { type: 'annotation.updated', workspaceId: null, actorId, resourceId: updated.resourceId, annotationId: updated.id });
+    return updated;
+  });
+}
+
+/** Deletes an annotation; false when it was already gone. */
+export async function removeAnnotation(db: Db, annotation: AnnotationRow, actorId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const removed = await deleteAnnotationRow(tx, annotation.id);
+    if (removed) await recordChange(tx, { type: 'annotation.removed', workspaceId: null, actorId, resourceId: annotation.resourceId, annotationId: annotation.id });
+    return removed;
   });
 }
 
@@ -298,15 +348,38 @@ export async function createShareLink(
   secret: string,
   workspaceId: string,
   options: { expiresAt: Date },
+  actorId: string,
 ): Promise<{ link: ShareLinkRow; token: string }> {
   const token = randomToken(SHARE_TOKEN_BYTES);
-  const link = await insertShareLink(db, {
-    workspaceId,
-    tokenHash: hashToken(token),
-    tokenSealed: seal(token, secret, SHARE_TOKEN_PURPOSE),
-    expiresAt: options.expiresAt,
+  const link = await db.transaction(async (tx) => {
+    const inserted = await insertShareLink(tx, {
+      workspaceId,
+      tokenHash: hashToken(token),
+      tokenSealed: seal(token, secret, SHARE_TOKEN_PURPOSE),
+      expiresAt: options.expiresAt,
+    });
+    await recordChange(tx, { type: 'share.updated', workspaceId, actorId, details: { shareId: inserted.id, change: 'created' } });
+    return inserted;
   });
   return { link, token };
+}
+
+/** Revokes a link of the workspace; false when it has no such unrevoked link. */
+export async function revokeShareLink(db: Db, workspaceId: string, shareId: string, actorId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const revoked = await revokeShareLinkRow(tx, workspaceId, shareId);
+    if (revoked) await recordChange(tx, { type: 'share.updated', workspaceId, actorId, details: { shareId, change: 'revoked' } });
+    return revoked;
+  });
+}
+
+/** Resumes a paused link of the workspace; null when it has no such link. */
+export async function resumeShareLink(db: Db, workspaceId: string, shareId: string, actorId: string): Promise<ShareLinkRow | null> {
+  return db.transaction(async (tx) => {
+    const resumed = await resumeShareLinkRow(tx, workspaceId, shareId);
+    if (resumed) await recordChange(tx, { type: 'share.updated', workspaceId, actorId, details: { shareId, change: 'resumed' } });
+    return resumed;
+  });
 }
 
 export function shareTokenOf(link: ShareLinkRow, secret: string): string | null {

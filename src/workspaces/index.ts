@@ -1,5 +1,6 @@
 /** What the rest of the service uses from the workspaces capability. */
 export { pauseShareLinksOfOwner } from './store.js';
+export { recordAccountDeletion } from './events/record.js';
 export { resourceCategories, resourceTotals } from './stats.js';
 export { storedResourceText } from './pdfs/summary-source.js';
 export { findReadableWorkspace } from './commands.js';

@@ -31,6 +31,8 @@ interface Fixture {
 
 interface MatrixRequest {
   url: string;
+  /** An event stream: answered as soon as its headers are sent, then closed. */
+  stream?: true;
   payload?: unknown;
   headers?: Record<string, string>;
   /** What an allowed request answers. */
@@ -83,6 +85,8 @@ const REQUESTS: Record<RouteKey, (f: Fixture, asker: TestUser | null) => Promise
   'GET /api/workspaces/:id/invitations': (f) => ({ url: `/api/workspaces/${f.workspaceId}/invitations`, success: 200 }),
   'POST /api/workspaces/:id/invitations': (f) => ({ url: `/api/workspaces/${f.workspaceId}/invitations`, payload: { email: 'matrix-invitee@example.org', role: 'viewer' }, success: 201 }),
   'DELETE /api/workspaces/:id/invitations/:invitationId': (f) => ({ url: `/api/workspaces/${f.workspaceId}/invitations/${f.invitationId}`, success: 200 }),
+  'GET /api/workspaces/:id/events': (f) => ({ url: `/api/workspaces/${f.workspaceId}/events`, stream: true, success: 200 }),
+  'GET /api/workspaces/:id/activity': (f) => ({ url: `/api/workspaces/${f.workspaceId}/activity`, success: 200 }),
   'GET /api/resources/:id/annotations': (f) => ({ url: `/api/resources/${f.resourceId}/annotations`, success: 200 }),
   'POST /api/resources/:id/annotations': (f) => ({ url: `/api/resources/${f.resourceId}/annotations`, payload: { body: 'my reading' }, success: 201 }),
   'PATCH /api/annotations/:id': (f) => ({ url: `/api/annotations/${f.annotationId}`, payload: { body: 'changed' }, success: 200 }),
@@ -204,7 +208,16 @@ for (const leg of storeLegs()) {
         url: request.url,
         headers: { ...authHeaders, ...request.headers },
         ...(request.payload === undefined ? {} : { payload: request.payload as string }),
+        // A stream that opens never ends by itself: its headers are the answer.
+        ...(request.stream && expected === request.success ? { payloadAsStream: true } : {}),
       });
+      if (request.stream && expected === request.success) {
+        res.stream().destroy();
+        res.raw.res.destroy();
+        expect(res.statusCode).toBe(expected);
+        expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+        return;
+      }
       expect(res.statusCode, `${method} ${path}: ${res.body.slice(0, 300)}`).toBe(expected);
       if (expected === 403) {
         const [kind, action] = ROUTE_ACTIONS[key];

@@ -108,6 +108,8 @@ export const ROUTE_ACTIONS = {
   'GET /api/workspaces/:id/invitations': ['workspace', 'manageMembers'],
   'POST /api/workspaces/:id/invitations': ['workspace', 'manageMembers'],
   'DELETE /api/workspaces/:id/invitations/:invitationId': ['workspace', 'manageMembers'],
+  'GET /api/workspaces/:id/events': ['workspace', 'read'],
+  'GET /api/workspaces/:id/activity': ['workspace', 'read'],
   'GET /api/resources/:id/annotations': ['resource', 'read'],
   'POST /api/resources/:id/annotations': ['resource', 'annotate'],
   'PATCH /api/annotations/:id': ['annotation', 'update'],

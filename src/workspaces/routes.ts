@@ -15,7 +15,8 @@ import { ErrorResponse } from '../platform/openapi.js';
 import { annotationRoutes } from './annotation-routes.js';
 import { citeRoutes } from './cite/routes.js';
 import { notesRoutes } from './notes/routes.js';
-import { addResource, changeResource, deleteWorkspace, moveResources, removeResource, removeResources, retagResources } from './commands.js';
+import { addResource, changeResource, deleteWorkspace, moveResources, removeResource, removeResources, retagResources, updateWorkspace } from './commands.js';
+import { eventRoutes } from './events/routes.js';
 import { contentDisposition, exportCitations } from './export.js';
 import { importRoutes } from './import/routes.js';
 import { authorize, type Actor } from './policy.js';
@@ -70,7 +71,6 @@ import {
   loadResource,
   loadWorkspace,
   queryResources,
-  updateWorkspaceRow,
   type ResourceRow,
 } from './store.js';
 
@@ -177,7 +177,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     async (request) => {
       const user = requireUser(request);
       const { workspace, role } = authorize(user, 'update', await loadWorkspace(db, request.params.id, user));
-      const updated = await updateWorkspaceRow(db, workspace.id, request.body);
+      const updated = await updateWorkspace(db, workspace.id, request.body, user.id);
       if (!updated) throw notFound('Workspace');
       return workspaceReply(dialectOf(request), presentWorkspace(updated, role));
     },
@@ -198,7 +198,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     async (request) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'delete', await loadWorkspace(db, request.params.id, user));
-      const pdfKeys = await deleteWorkspace(db, workspace.id);
+      const pdfKeys = await deleteWorkspace(db, workspace, user.id);
       if (!pdfKeys) throw notFound('Workspace');
       await forgetPdfFiles(ctx.platform.blobs, pdfKeys);
       return deletedReply(workspace.id);
@@ -258,7 +258,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     async (request) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'edit', await loadWorkspace(db, request.params.id, user));
-      return { updated: await retagResources(db, workspace.id, request.body) };
+      return { updated: await retagResources(db, workspace.id, request.body, user.id) };
     },
   );
 
@@ -287,7 +287,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         if (error instanceof ApiError && error.code === 'NOT_FOUND') throw new ApiError('NOT_FOUND', 'Workspace not found', { field: 'targetWorkspaceId', reason: 'not_found' });
         throw error;
       }
-      return { targetWorkspaceId, ...(await moveResources(db, workspace.id, targetWorkspaceId, resourceIds)) };
+      return { targetWorkspaceId, ...(await moveResources(db, workspace.id, targetWorkspaceId, resourceIds, user.id)) };
     },
   );
 
@@ -308,7 +308,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     async (request) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'edit', await loadWorkspace(db, request.params.id, user));
-      const { removed, pdfKeys } = await removeResources(db, workspace.id, request.body.resourceIds);
+      const { removed, pdfKeys } = await removeResources(db, workspace.id, request.body.resourceIds, user.id);
       await forgetPdfFiles(ctx.platform.blobs, pdfKeys);
       return { removed };
     },
@@ -330,8 +330,9 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) => {
-      const resource = await loadResourceOf(db, requireUser(request), request.params.id, request.params.resourceId, 'update');
-      const changed = await changeResource(db, resource, request.body);
+      const user = requireUser(request);
+      const resource = await loadResourceOf(db, user, request.params.id, request.params.resourceId, 'update');
+      const changed = await changeResource(db, resource, request.body, user.id);
       const [presented] = await presentResources(db, [changed]);
       return resourceReply(dialectOf(request), presented!);
     },
@@ -350,8 +351,9 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) => {
-      const resource = await loadResourceOf(db, requireUser(request), request.params.id, request.params.resourceId, 'delete');
-      await forgetPdfFiles(ctx.platform.blobs, await removeResource(db, resource));
+      const user = requireUser(request);
+      const resource = await loadResourceOf(db, user, request.params.id, request.params.resourceId, 'delete');
+      await forgetPdfFiles(ctx.platform.blobs, await removeResource(db, resource, user.id));
       return deletedReply(resource.id);
     },
   );
@@ -400,6 +402,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   await annotationRoutes(root, ctx);
   await shareRoutes(root, ctx);
   await memberRoutes(root, ctx);
+  await eventRoutes(root, ctx);
 }
 
 /**

@@ -11,12 +11,12 @@ import type { AppContext } from '../context.js';
 import { hashToken } from '../platform/crypto.js';
 import { notFound } from '../platform/errors.js';
 import { PUBLIC } from '../platform/openapi.js';
-import { createShareLink, isWellFormedShareToken, shareTokenOf, shareUrl } from './commands.js';
+import { createShareLink, isWellFormedShareToken, resumeShareLink, revokeShareLink, shareTokenOf, shareUrl } from './commands.js';
 import { authorize } from './policy.js';
 import { deletedReply, presentShareLink } from './presenters.js';
 import { DeletedResponse, IdParams, ShareCreateBody, ShareLinkSchema, ShareParams, SharePageQuery, ShareTokenParams, workspaceErrors } from './schemas.js';
 import { renderShareBadPageNumberPage, renderShareNotFoundPage, renderSharePage, renderShareRateLimitedPage, SHARE_PAGE_HEADERS, SHARE_PAGE_LIMITS } from './share-page.js';
-import { annotationPreviews, countResources, findWorkspaceByShareToken, listResources, listShareLinks, loadWorkspace, resumeShareLinkRow, revokeShareLinkRow } from './store.js';
+import { annotationPreviews, countResources, findWorkspaceByShareToken, listResources, listShareLinks, loadWorkspace } from './store.js';
 
 const tags = ['share links'];
 
@@ -64,7 +64,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     async (request, reply) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id, user));
-      const { link, token } = await createShareLink(db, secret, workspace.id, request.body);
+      const { link, token } = await createShareLink(db, secret, workspace.id, request.body, user.id);
       return reply.status(201).send(presentShareLink(link, token, shareUrl(ctx.config.publicUrl, token)));
     },
   );
@@ -84,7 +84,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     async (request) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'manageShares', await loadWorkspace(db, request.params.id, user));
-      if (!(await revokeShareLinkRow(db, workspace.id, request.params.shareId))) throw notFound('Share link');
+      if (!(await revokeShareLink(db, workspace.id, request.params.shareId, user.id))) throw notFound('Share link');
       return deletedReply(request.params.shareId);
     },
   );
@@ -105,7 +105,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     async (request) => {
       const user = requireUser(request);
       const { workspace } = authorize(user, 'manageShares', await loadWorkspace(db, request.params.id, user));
-      const link = await resumeShareLinkRow(db, workspace.id, request.params.shareId);
+      const link = await resumeShareLink(db, workspace.id, request.params.shareId, user.id);
       if (!link) throw notFound('Paused share link');
       return present(link);
     },

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, l
 import { isAnyOf, preparedStatement, type Db, type Tx } from '../platform/db/client.js';
 import { annotations, resourcePdfs, shareLinks, workspaceMembers, workspaceResources, workspaces } from '../platform/db/schema.js';
 import { notFound } from '../platform/errors.js';
+import { recordChange } from './events/record.js';
 import { NOT_FOUND_LABEL, type Actor, type AnnotationSubject, type ResourceSubject, type Role, type WorkspaceSubject } from './policy.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -164,7 +165,7 @@ export async function insertWorkspace(
 }
 
 export async function updateWorkspaceRow(
-  db: Db,
+  db: Db | Tx,
   id: string,
   changes: { name?: string; description?: string; isPublic?: boolean },
 ): Promise<WorkspaceWithCounts | null> {
@@ -367,6 +368,7 @@ export async function insertResourceIfRoom(db: Db, values: NewResourceRow, capac
     if (!row) return { refused: 'duplicate' };
     // The database's clock, as for created_at: changed when the resource was added.
     await tx.update(workspaces).set({ updatedAt: sql`now()` }).where(eq(workspaces.id, values.workspaceId));
+    await recordChange(tx, { type: 'resource.added', workspaceId: row.workspaceId, actorId: row.addedBy, resourceId: row.id, details: { title: row.title } });
     return { row };
   });
 }
@@ -492,7 +494,7 @@ export async function loadAnnotation(db: Db, id: string, actor: Actor): Promise<
 }
 
 export async function updateAnnotationRow(
-  db: Db,
+  db: Db | Tx,
   id: string,
   changes: { body?: string; highlights?: Record<string, unknown> },
 ): Promise<AnnotationRow | null> {
@@ -504,7 +506,7 @@ export async function updateAnnotationRow(
   return row ?? null;
 }
 
-export async function deleteAnnotationRow(db: Db, id: string): Promise<boolean> {
+export async function deleteAnnotationRow(db: Db | Tx, id: string): Promise<boolean> {
   const deleted = await db.delete(annotations).where(eq(annotations.id, id)).returning({ id: annotations.id });
   return deleted.length > 0;
 }
@@ -512,7 +514,7 @@ export async function deleteAnnotationRow(db: Db, id: string): Promise<boolean> 
 // ---- share links ----
 
 export async function insertShareLink(
-  db: Db,
+  db: Db | Tx,
   values: { workspaceId: string; tokenHash: string; tokenSealed: string; expiresAt: Date },
 ): Promise<ShareLinkRow> {
   const [row] = await db.insert(shareLinks).values({ ...values, readOnly: true }).returning();
@@ -530,7 +532,7 @@ export async function listShareLinks(db: Db, workspaceId: string): Promise<Share
 }
 
 /** Marks an unrevoked link of this workspace revoked; false when there is none. */
-export async function revokeShareLinkRow(db: Db, workspaceId: string, shareId: string): Promise<boolean> {
+export async function revokeShareLinkRow(db: Db | Tx, workspaceId: string, shareId: string): Promise<boolean> {
   const revoked = await db
     .update(shareLinks)
     .set({ revokedAt: new Date() })
@@ -575,7 +577,7 @@ export async function pauseShareLinksOfOwner(db: Db | Tx, ownerId: string): Prom
 }
 
 /** Resumes a paused, unrevoked link of this workspace; false when there is none. */
-export async function resumeShareLinkRow(db: Db, workspaceId: string, shareId: string): Promise<ShareLinkRow | null> {
+export async function resumeShareLinkRow(db: Db | Tx, workspaceId: string, shareId: string): Promise<ShareLinkRow | null> {
   const [row] = await db
     .update(shareLinks)
     .set({ pausedAt: null })

@@ -2,6 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/client.js';
 import { workspaceResources, workspaces } from '../../platform/db/schema.js';
+import { recordChange } from '../events/record.js';
 import type { NewResourceRow } from '../store.js';
 
 /** A resource already in the workspace, as duplicates are judged: its work key, title and year. */
@@ -44,6 +45,8 @@ export async function writeImportBatch<T>(
     await tx.insert(workspaceResources).values(rows);
     // The database's clock, as for created_at: changed when the resources were added.
     await tx.update(workspaces).set({ updatedAt: sql`now()` }).where(eq(workspaces.id, workspaceId));
+    // One change per batch (up to 500 resources): a client reloads the list rather than take 500 events.
+    await recordChange(tx, { type: 'resource.added', workspaceId, actorId: rows[0]!.addedBy ?? null, details: { count: rows.length, via: 'import' } });
     return result;
   });
 }

@@ -4,6 +4,7 @@ import { hashToken, randomToken } from '../../platform/crypto.js';
 import type { MemberRole } from '../../platform/db/schema.js';
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import type { MailMessage, Mailer } from '../../platform/mail.js';
+import { recordChange } from '../events/record.js';
 import type { Actor, Role } from '../policy.js';
 import { MEMBER_LIMITS } from './schemas.js';
 import {
@@ -38,6 +39,7 @@ export async function addMember(db: Db, workspaceId: string, actor: Actor, email
     if (!(await insertMember(tx, { workspaceId, userId, role, addedBy: actor.id }))) throw conflict('This person is already a member', { field: 'email', reason: 'already_member' });
     const member = await findMember(tx, workspaceId, userId);
     if (!member) throw memberNotFound();
+    await recordChange(tx, { type: 'member.added', workspaceId, actorId: actor.id, userId, details: { name: member.name, role } });
     return member;
   });
 }
@@ -60,19 +62,24 @@ export async function changeMemberRole(db: Db, workspaceId: string, actor: Actor
       await insertMember(tx, { workspaceId, userId: workspace.ownerId, role: 'editor', addedBy: userId });
       const owner = await findAccount(tx, userId);
       if (!owner) throw memberNotFound();
+      await recordChange(tx, { type: 'member.updated', workspaceId, actorId: actor.id, userId, details: { name: owner.name, role: 'owner', previousOwnerId: workspace.ownerId } });
       return { userId, ...owner, role: 'owner', addedBy: null, addedAt: new Date() };
     }
     await setMemberRole(tx, workspaceId, userId, role);
     const member = await findMember(tx, workspaceId, userId);
     if (!member) throw memberNotFound();
+    await recordChange(tx, { type: 'member.updated', workspaceId, actorId: actor.id, userId, details: { name: member.name, role } });
     return member;
   });
 }
 
 /** Removes a member, or lets one leave (`userId` is the actor's own); the owner cannot leave. */
-export async function removeMember(db: Db, workspaceId: string, ownerId: string, userId: string): Promise<void> {
+export async function removeMember(db: Db, workspaceId: string, ownerId: string, userId: string, actor: Actor): Promise<void> {
   if (userId === ownerId) throw conflict('The owner cannot leave the workspace; transfer ownership to another member first', { field: 'userId', reason: 'owner' });
-  if (!(await deleteMember(db, workspaceId, userId))) throw memberNotFound();
+  await db.transaction(async (tx) => {
+    if (!(await deleteMember(tx, workspaceId, userId))) throw memberNotFound();
+    await recordChange(tx, { type: 'member.removed', workspaceId, actorId: actor.id, userId, details: { left: userId === actor.id } });
+  });
 }
 
 export interface InvitationDeps {
@@ -138,6 +145,7 @@ export async function acceptInvitation(db: Db, token: string, actor: Actor): Pro
     if (current) return { workspaceId: invitation.workspaceId, role: current.role };
     if ((await countMembers(tx, invitation.workspaceId)) + 1 >= MEMBER_LIMITS.members) throw tooMany();
     await insertMember(tx, { workspaceId: invitation.workspaceId, userId: actor.id, role: invitation.role, addedBy: invitation.invitedBy });
+    await recordChange(tx, { type: 'member.added', workspaceId: invitation.workspaceId, actorId: actor.id, userId: actor.id, details: { role: invitation.role, invitedBy: invitation.invitedBy } });
     return { workspaceId: invitation.workspaceId, role: invitation.role };
   });
 }

@@ -118,7 +118,7 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       const user = requireUser(request);
       const leaving = request.params.userId === user.id;
       const { workspace } = authorize(user, leaving ? 'readMembers' : 'manageMembers', await loadWorkspace(db, request.params.id, user));
-      await removeMember(db, workspace.id, workspace.ownerId, request.params.userId);
+      await removeMember(db, workspace.id, workspace.ownerId, request.params.userId, user);
       return deletedReply(request.params.userId);
     },
   );

@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../platform/db/client.js';
 import { conflict, notFound } from '../../platform/errors.js';
+import { recordChange } from '../events/record.js';
 import { LIMITS } from '../schemas.js';
 import { lockResourcesOf, touchWorkspace, updateResourceRow, type ResourceRow } from '../store.js';
 
@@ -13,7 +14,7 @@ const SEPARATOR = '\n\n';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-export async function appendToNotes(db: Db, resource: ResourceRow, text: string): Promise<ResourceRow> {
+export async function appendToNotes(db: Db, resource: ResourceRow, text: string, actorId: string): Promise<ResourceRow> {
   return db.transaction(async (tx) => {
     const [current] = await lockResourcesOf(tx, resource.workspaceId, [resource.id]);
     if (!current) throw notFound('Resource');
@@ -27,6 +28,7 @@ export async function appendToNotes(db: Db, resource: ResourceRow, text: string)
     const updated = await updateResourceRow(tx, current.id, { notes });
     if (!updated) throw notFound('Resource');
     await touchWorkspace(tx, updated.workspaceId);
+    await recordChange(tx, { type: 'resource.updated', workspaceId: updated.workspaceId, actorId, resourceId: updated.id, details: { title: updated.title, fields: ['notes'] } });
     return updated;
   });
 }

@@ -47,7 +47,7 @@ export async function notesRoutes(root: FastifyInstance, ctx: AppContext): Promi
       const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
       const { resource } = authorize(user, 'update', await loadResource(db, request.params.resourceId, user));
       if (resource.workspaceId !== workspace.id) throw notFound('Resource');
-      const updated = await appendToNotes(db, resource, request.body.text);
+      const updated = await appendToNotes(db, resource, request.body.text, user.id);
       const [annotations, pdfs] = await Promise.all([annotationsByResource(db, [updated.id]), pdfsByResource(db, [updated.id])]);
       return resourceReply(dialectOf(request), presentResource(updated, annotations.get(updated.id), pdfs.get(updated.id)));
     },

@@ -7,6 +7,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { BlobStore } from '../../platform/blob-store.js';
 import type { Db } from '../../platform/db/client.js';
 import { conflict, notFound, validationError } from '../../platform/errors.js';
+import { recordChange } from '../events/record.js';
 import { LIMITS } from '../schemas.js';
 import { deleteResourceRow, insertResourceIfRoom, type ResourceRow } from '../store.js';
 import { deletePdfRow, replacePdf, type PdfRow } from './store.js';
@@ -88,7 +89,10 @@ export async function createResourceFromPdf(deps: PdfDeps, workspaceId: string, 
       throw conflict('This PDF is already in the workspace', { field: 'file', reason: 'duplicate' });
     }
     const recorded = await replacePdf(deps.db, { resourceId: added.row.id, uploadedBy: userId, filename, fillMetadata: true, ...received }).catch(async (error: unknown) => {
-      await deps.db.transaction((tx) => deleteResourceRow(tx, added.row.id));
+      // Undone: the resource's addition was announced, so its removal is too.
+      await deps.db.transaction(async (tx) => {
+        if (await deleteResourceRow(tx, added.row.id)) await recordChange(tx, { type: 'resource.removed', workspaceId, actorId: userId, resourceId: added.row.id, details: { title } });
+      });
       throw error;
     });
     if (!recorded) throw notFound('Resource');
@@ -101,8 +105,8 @@ export async function createResourceFromPdf(deps: PdfDeps, workspaceId: string, 
 }
 
 /** Removes the resource's PDF, its pages and its file; false when it had none. */
-export async function removePdf(deps: Pick<PdfDeps, 'db' | 'blobs'>, resourceId: string): Promise<boolean> {
-  const key = await deletePdfRow(deps.db, resourceId);
+export async function removePdf(deps: Pick<PdfDeps, 'db' | 'blobs'>, resourceId: string, actorId: string): Promise<boolean> {
+  const key = await deletePdfRow(deps.db, resourceId, actorId);
   await forget(deps.blobs, key);
   return key !== null;
 }

@@ -2,6 +2,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { resourcePdfs, workspaceResources } from '../../platform/db/schema.js';
+import { recordChange } from '../events/record.js';
 import type { PdfRow } from './store.js';
 
 export interface FoundRecord {
@@ -48,5 +49,6 @@ export async function fillResourceRecord(db: Db, pdf: PdfRow, found: FoundRecord
         data: sql`${workspaceResources.data} || ${JSON.stringify(found.data)}::jsonb`,
       })
       .where(eq(workspaceResources.id, pdf.resourceId));
+    await recordChange(tx, { type: 'resource.updated', workspaceId: current.workspaceId, actorId: null, resourceId: pdf.resourceId, details: { title: found.title, fields: ['record'] } });
   });
 }

@@ -145,7 +145,7 @@ export function pdfFileRoutes(root: FastifyInstance, ctx: AppContext, deps: PdfD
     async (request) => {
       const user = requireUser(request);
       const resource = await loadResourceIn(db, user, request.params.id, request.params.resourceId, 'update');
-      if (!(await removePdf(deps, resource.id))) throw notFound('PDF');
+      if (!(await removePdf(deps, resource.id, user.id))) throw notFound('PDF');
       return { success: true as const, id: resource.id };
     },
   );

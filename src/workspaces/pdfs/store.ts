@@ -7,6 +7,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isAnyOf, type Db, type Tx } from '../../platform/db/client.js';
 import { resourcePdfPages, resourcePdfs, workspaceResources } from '../../platform/db/schema.js';
+import { recordChange } from '../events/record.js';
 
 export type PdfRow = typeof resourcePdfs.$inferSelect;
 
@@ -71,14 +72,18 @@ export async function replacePdf(db: Db, stored: StoredPdf): Promise<{ row: PdfR
       .onConflictDoUpdate({ target: resourcePdfs.resourceId, set: values })
       .returning();
     if (!row) throw new Error('PDF upsert returned no row');
+    await recordChange(tx, { type: 'pdf.updated', workspaceId: null, actorId: stored.uploadedBy, resourceId: stored.resourceId, details: { state: 'attached', filename: stored.filename } });
     return { row, previousKey: previous && previous.blobKey !== stored.blobKey ? previous.blobKey : null };
   });
 }
 
 /** Removes a resource's PDF and its pages; the removed file's blob key, or null when there was none. */
-export async function deletePdfRow(db: Db, resourceId: string): Promise<string | null> {
-  const [row] = await db.delete(resourcePdfs).where(eq(resourcePdfs.resourceId, resourceId)).returning({ blobKey: resourcePdfs.blobKey });
-  return row?.blobKey ?? null;
+export async function deletePdfRow(db: Db, resourceId: string, actorId: string): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(resourcePdfs).where(eq(resourcePdfs.resourceId, resourceId)).returning({ blobKey: resourcePdfs.blobKey });
+    if (row) await recordChange(tx, { type: 'pdf.updated', workspaceId: null, actorId, resourceId, details: { state: 'removed' } });
+    return row?.blobKey ?? null;
+  });
 }
 
 /**
@@ -145,18 +150,22 @@ export async function storePages(db: Db, resourceId: string, blobKey: string, pa
       const batch = pages.slice(first, first + PAGE_BATCH).map((text, index) => ({ resourceId, page: first + index + 1, text }));
       await tx.insert(resourcePdfPages).values(batch);
     }
+    await recordChange(tx, { type: 'pdf.updated', workspaceId: null, actorId: null, resourceId, details: { state: 'ready', pageCount } });
     return true;
   });
 }
 
 /** Marks the file `blobKey` failed with a reason a user can act on. */
 export async function markFailed(db: Db, resourceId: string, blobKey: string, reason: string, pageCount: number | null = null): Promise<boolean> {
-  const rows = await db
-    .update(resourcePdfs)
-    .set({ extraction: 'failed', extractionError: reason, pageCount, claimedUntil: null, updatedAt: sql`now()` })
-    .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')))
-    .returning({ id: resourcePdfs.resourceId });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(resourcePdfs)
+      .set({ extraction: 'failed', extractionError: reason, pageCount, claimedUntil: null, updatedAt: sql`now()` })
+      .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')))
+      .returning({ id: resourcePdfs.resourceId });
+    if (rows.length > 0) await recordChange(tx, { type: 'pdf.updated', workspaceId: null, actorId: null, resourceId, details: { state: 'failed' } });
+    return rows.length > 0;
+  });
 }
 
 /** The text of a ready PDF, pages in order, with the file's hash (for caching what is computed from it). */

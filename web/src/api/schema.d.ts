@@ -898,6 +898,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to the workspace, live, as server-sent events (any member)
+         * @description Each change by anyone, through any server process, as `event: change` with the change's id; `retry: 2000`, a `: ping` comment every 25 s. A reconnect with `Last-Event-ID` (or `?lastEventId=`) first replays what it missed from the change log, in order and none twice; an id the log no longer holds gets one `reset` event. At most 8 open streams per user (429 beyond) and 2000 per server process (503 beyond). The stream ends when the user is removed from the workspace, the workspace is deleted or the session ends.
+         */
+        get: operations["streamWorkspaceEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what in the workspace, newest first (cursor pagination; any member)
+         * @description Pages of `limit` (1-100, default 50) changes; `nextCursor` (bearer) or the X-Next-Cursor header (cookie) asks for the next, absent on the last. Changes are kept 90 days, and a workspace's newest 10,000 at most.
+         */
+        get: operations["listWorkspaceActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/library/search": {
         parameters: {
             query?: never;
@@ -1247,6 +1287,30 @@ export interface components {
                 memberships: number;
             };
         };
+        ActivityItem: {
+            id: string;
+            /** @enum {string} */
+            type: "workspace.updated" | "workspace.deleted" | "resource.added" | "resource.updated" | "resource.removed" | "annotation.added" | "annotation.updated" | "annotation.removed" | "pdf.updated" | "member.added" | "member.updated" | "member.removed" | "share.updated";
+            /** @description Who made the change; null for the service's own work (a PDF's text extracted) or an account since deleted */
+            actor: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            /** Format: date-time */
+            at: string;
+            /** Format: uuid */
+            resourceId?: string;
+            /** Format: uuid */
+            annotationId?: string;
+            /** Format: uuid */
+            userId?: string;
+            /** @description What changed, as it was then: e.g. `title` of a resource, `role` of a member, `count` of an import or bulk change, `state` of a PDF */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        ActivityList: components["schemas"]["ActivityItem"][];
         Annotation: {
             /** Format: uuid */
             id: string;
@@ -2253,6 +2317,8 @@ export interface components {
             description?: string;
             isPublic?: boolean;
         };
+        /** @description Server-sent events. The stream opens with `retry: 2000` (and `id: <the newest event id>` when the workspace has one); a `: ping` comment comes every 25 s. Each change is `id: <event id>`, `event: change`, `data: WorkspaceChangeEvent` — JSON `{ id, workspaceId, type, actor: { id, name } | null, resourceId?, annotationId?, userId?, at }` with type one of `workspace.updated`, `workspace.deleted`, `resource.added`, `resource.updated`, `resource.removed`, `annotation.added`, `annotation.updated`, `annotation.removed`, `pdf.updated`, `member.added`, `member.updated`, `member.removed`, `share.updated`. An event without resourceId that is about resources (an import, a bulk change) names several: reload the list. With `Last-Event-ID` (or `?lastEventId=`) every logged change after that id is replayed first, in order, then live ones, none twice. When the log no longer holds that id, one `event: reset` (data `{}`) comes instead: reload everything. The stream ends after the event that removes the user from the workspace (`member.removed` naming them, `workspace.deleted`), and when the session ends. */
+        WorkspaceEventStream: string;
         WorkspaceList: components["schemas"]["Workspace"][];
         WorkspaceSuggestionsReply: {
             suggestions: {
@@ -2331,6 +2397,8 @@ export interface components {
         "Content-Disposition": string;
         /** @description Where the redirect goes */
         Location: string;
+        /** @description The cursor of the next page (absent on the last page) */
+        "X-Next-Cursor": string;
     };
     pathItems: never;
 }
@@ -8689,6 +8757,225 @@ export interface operations {
             };
             /** @description Conflict with what exists */
             409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamWorkspaceEvents: {
+        parameters: {
+            query?: {
+                /** @description The id of the last event received, for clients that cannot send the Last-Event-ID header */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description Sent by an EventSource when it reconnects: the stream first replays every change after it */
+                "last-event-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream (text/event-stream) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["WorkspaceEventStream"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWorkspaceActivity: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page; absent: the newest changes */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityList"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
