@@ -22,8 +22,8 @@ export const annotationsKey = (resourceId: string) => queries.queryOptions('get'
 export const membersKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/members', { params: { path: { id } } }).queryKey;
 export const invitationsKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/invitations', { params: { path: { id } } }).queryKey;
 export const sharesKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/share', { params: { path: { id } } }).queryKey;
-/** A workspace's activity log, every page of it (the key of its typed query, when a page reads it). */
-export const activityKey = (id: string) => ['get', '/api/workspaces/{id}/activity', { params: { path: { id } } }] as const;
+/** A workspace's activity log, every page of it. */
+export const activityKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/activity', { params: { path: { id } } }).queryKey;
 
 /** The shape each cached page of the library list holds (use-workspaces.ts's useResourcePage). */
 export interface ResourcePage {

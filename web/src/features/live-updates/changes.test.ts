@@ -2,7 +2,6 @@
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { queries } from '../../api/client';
-import { activityKey } from '../../api/workspace-cache';
 import { announcementFor, CHANGE_TYPES, eventsUrl, everyKeyOf, keysTouchedBy, leaveMessage, parseChange, type WorkspaceChange } from './changes';
 
 const WS = '11111111-1111-4111-8111-111111111111';
@@ -34,7 +33,7 @@ function cachedReads(): Record<string, QueryKey> {
     reads[`${tag}members`] = queries.queryOptions('get', '/api/workspaces/{id}/members', { params: { path, query: { limit: 100 } } }).queryKey;
     reads[`${tag}invitations`] = queries.queryOptions('get', '/api/workspaces/{id}/invitations', { params: { path, query: { limit: 100 } } }).queryKey;
     reads[`${tag}shares`] = queries.queryOptions('get', '/api/workspaces/{id}/share', { params: { path } }).queryKey;
-    reads[`${tag}activity`] = [...activityKey(id).slice(0, 2), { params: { path, query: { limit: 50 } } }];
+    reads[`${tag}activity`] = queries.queryOptions('get', '/api/workspaces/{id}/activity', { params: { path, query: { limit: 50 } } }).queryKey;
     reads[`${tag}suggestions`] = queries.queryOptions('get', '/api/workspaces/{id}/suggestions', { params: { path, query: { limit: 6 } } }).queryKey;
   }
   reads.workspaces = queries.queryOptions('get', '/api/workspaces', { params: { query: { limit: 100 } } }).queryKey;
