@@ -137,7 +137,7 @@ describe.skipIf(skipReason)('live updates across two server processes (Chromium,
 
     await member.waitForURL((url) => url.pathname === '/workspaces', { timeout: SEEN_WITHIN_MS });
     seen.memberRemoved = Date.now() - removedAt;
-    await member.getByText(`${ownerCredentials.name} removed you from Lab reading list.`).waitFor();
+    await member.getByText(`${ownerCredentials.name} removed you from Lab reading list.`, { exact: true }).waitFor();
     await expect.poll(() => member.getByRole('link', { name: 'Lab reading list' }).count()).toBe(0);
   });
 });
