@@ -58,6 +58,11 @@ const TYPE_BY_PROVIDER: Record<string, string> = {
   youtube: 'video',
 };
 
+/** The fields a change sets (an absent one is left as it was). */
+function fieldsOf(changes: object): string[] {
+  return Object.entries(changes).flatMap(([field, value]) => (value === undefined ? [] : [field]));
+}
+
 function stringOf(value: unknown): string | null {
   return typeof value === 'string' && value.trim() ? value.trim() : null;
 }
@@ -167,7 +172,7 @@ export async function changeResource(db: Db, resource: ResourceRow, changes: Res
     const updated = await updateResourceRow(tx, resource.id, changes);
     if (!updated) throw notFound('Resource');
     await touchWorkspace(tx, updated.workspaceId);
-    await recordChange(tx, { type: 'resource.updated', workspaceId: updated.workspaceId, actorId, resourceId: updated.id, details: { title: updated.title, fields: Object.keys(changes) } });
+    await recordChange(tx, { type: 'resource.updated', workspaceId: updated.workspaceId, actorId, resourceId: updated.id, details: { title: updated.title, fields: fieldsOf(changes) } });
     return updated;
   });
 }
@@ -204,7 +209,7 @@ export async function deleteWorkspace(db: Db, workspace: { id: string; name: str
 export async function updateWorkspace(db: Db, workspaceId: string, changes: Parameters<typeof updateWorkspaceRow>[2], actorId: string): Promise<WorkspaceWithCounts | null> {
   return db.transaction(async (tx) => {
     const updated = await updateWorkspaceRow(tx, workspaceId, changes);
-    if (updated) await recordChange(tx, { type: 'workspace.updated', workspaceId, actorId, details: { name: updated.name, fields: Object.keys(changes) } });
+    if (updated) await recordChange(tx, { type: 'workspace.updated', workspaceId, actorId, details: { name: updated.name, fields: fieldsOf(changes) } });
     return updated;
   });
 }
