@@ -4,8 +4,10 @@
  * real service (buildTestApp, listening on a free port, its search providers answered by a fixture
  * server), Debian's Chromium through playwright-core, axe-core on each page, and screenshots in
  * test-artifacts/web/. Without Chromium the journeys are skipped (one line says so), except in CI,
- * where that is a failure.
+ * where that is a failure. `startWebServers(n)`: n built service processes on one PostgreSQL
+ * database, for journeys across processes (live updates).
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildOncePerRun, ROOT } from './build-once.js';
@@ -66,9 +68,25 @@ export interface WebServer {
 export async function startWebServer(options: { leg?: StoreLeg; routes?: FixtureRoute[]; env?: Record<string, string> } = {}): Promise<WebServer> {
   const distDir = await ensureWebBuilt();
   const fixtures = await startFixtureServer(options.routes ?? []);
+  if (process.env.WEB_JOURNEY_SERVER === 'built') {
+    const postgres = process.env.WEB_JOURNEY_DATABASE_URL;
+    const scratch = postgres ? await createScratchDatabase(postgres) : null;
+    const server = await startBuiltWebServer({ distDir, fixtures, env: { ...(scratch ? { DATABASE_URL: scratch.url } : {}), ...options.env } });
+    return {
+      base: server.base,
+      get t(): TestApp {
+        throw new Error('WEB_JOURNEY_SERVER=built: the app runs in a process of its own, so server.t is not here');
+      },
+      fixtures,
+      async close() {
+        await server.close();
+        await scratch?.drop();
+        await fixtures.close();
+      },
+    };
+  }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  if (process.env.WEB_JOURNEY_SERVER === 'built') return startBuiltWebServer({ base, port, distDir, fixtures, env: options.env });
   const t = await buildTestApp({
     leg: options.leg,
     env: { ...providerEnvFor(fixtures.url), APP_ORIGIN: base, PUBLIC_URL: base, WEB_DIST_DIR: distDir, ...options.env },
@@ -85,32 +103,57 @@ export async function startWebServer(options: { leg?: StoreLeg; routes?: Fixture
   };
 }
 
-async function startBuiltWebServer(options: { base: string; port: number; distDir: string; fixtures: FixtureServer; env?: Record<string, string> }): Promise<WebServer> {
-  const postgres = process.env.WEB_JOURNEY_DATABASE_URL;
-  const scratch = postgres ? await createScratchDatabase(postgres) : null;
-  const process_ = await startServerProcess({
-    env: {
-      ...providerEnvFor(options.fixtures.url),
-      PORT: String(options.port),
-      APP_ORIGIN: options.base,
-      PUBLIC_URL: options.base,
-      WEB_DIST_DIR: options.distDir,
-      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-      ...options.env,
-    },
+/** One built service process serving the app: its own origin, and its data directory (the outbox is there). */
+export interface WebServerProcess {
+  /** `http://127.0.0.1:<port>`: the app and the API, one origin. */
+  base: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+async function startBuiltWebServer(options: { distDir: string; fixtures: FixtureServer; env?: Record<string, string> }): Promise<WebServerProcess> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startServerProcess({
+    env: { ...providerEnvFor(options.fixtures.url), PORT: String(port), APP_ORIGIN: base, PUBLIC_URL: base, WEB_DIST_DIR: options.distDir, ...options.env },
   });
-  return {
-    base: options.base,
-    get t(): TestApp {
-      throw new Error('WEB_JOURNEY_SERVER=built: the app runs in a process of its own, so server.t is not here');
-    },
-    fixtures: options.fixtures,
-    async close() {
-      await process_.stop();
-      await scratch?.drop();
-      await options.fixtures.close();
-    },
+  return { base, dataDir: server.dataDir, close: async () => void (await server.stop()) };
+}
+
+/**
+ * Why `startWebServers` cannot run here (null when it can): it needs the PostgreSQL of the store leg.
+ * In CI that leg is mandatory, so there a missing TEST_DATABASE_URL fails instead.
+ */
+export function twoServersSkipReason(env: Record<string, string | undefined> = process.env): string | null {
+  const reason = env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL not set: web journeys on two server processes sharing one PostgreSQL skipped';
+  if (reason && inCi) throw new Error(`In CI the PostgreSQL leg must run: ${reason}`);
+  return reason;
+}
+
+/**
+ * `count` built service processes serving the app, as behind a load balancer: one scratch database of
+ * TEST_DATABASE_URL, one JWT secret (a session made on one is good on every other), each on its own
+ * origin (APP_ORIGIN and PUBLIC_URL are its own address, so a browser context talks to one of them).
+ * Started one after another: the first migrates the database, the others find it migrated.
+ */
+export async function startWebServers(count: number): Promise<{ servers: WebServerProcess[]; close(): Promise<void> }> {
+  const distDir = await ensureWebBuilt();
+  const fixtures = await startFixtureServer([]);
+  const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
+  const env = { DATABASE_URL: scratch.url, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' };
+  const servers: WebServerProcess[] = [];
+  const close = async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    await scratch.drop();
+    await fixtures.close();
   };
+  try {
+    for (let index = 0; index < count; index += 1) servers.push(await startBuiltWebServer({ distDir, fixtures, env }));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { servers, close };
 }
 
 /** Debian's Chromium, headless: a connection to the run's one browser (test/support/chromium.ts). */

@@ -2,15 +2,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
-import { invalidateWorkspaces, WORKSPACES_KEY } from '../../api/workspace-cache';
+import { invalidateWorkspaces, invitationsKey, membersKey, WORKSPACES_KEY } from '../../api/workspace-cache';
 
 export type Member = components['schemas']['Member'];
 export type GrantedRole = components['schemas']['MemberRole'];
 
 /** Both lists in one page: a workspace holds at most 100 members and 50 pending invitations. */
 const listInit = (id: string) => ({ params: { path: { id }, query: { limit: 100 } } });
-const membersKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/members', { params: { path: { id } } }).queryKey;
-const invitationsKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/invitations', { params: { path: { id } } }).queryKey;
 
 export function useMembers(id: string) {
   return queries.useQuery('get', '/api/workspaces/{id}/members', listInit(id));

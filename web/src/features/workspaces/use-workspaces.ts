@@ -8,7 +8,7 @@ import { isStale } from '../../api/errors';
 import type { components, paths } from '../../api/schema';
 import type { SearchResult } from '../../api/types';
 import { ifMatch } from '../../lib/versions';
-import { invalidateWorkspaces, replaceCachedResource, resourcesKey, workspaceKey, WORKSPACES_KEY, type ResourcePage } from '../../api/workspace-cache';
+import { invalidateWorkspaces, replaceCachedResource, resourcesKey, sharesKey, workspaceKey, WORKSPACES_KEY, type ResourcePage } from '../../api/workspace-cache';
 
 export type Workspace = components['schemas']['Workspace'];
 export type Resource = components['schemas']['Resource'];
@@ -16,7 +16,6 @@ export type Annotation = components['schemas']['Annotation'];
 export type ShareLink = components['schemas']['ShareLink'];
 export type HighlightRange = { start: number; end: number; text?: string };
 export type ResourceListQuery = NonNullable<paths['/api/workspaces/{id}/resources']['get']['parameters']['query']>;
-const sharesKey = (id: string) => queries.queryOptions('get', '/api/workspaces/{id}/share', { params: { path: { id } } }).queryKey;
 /** A workspace's links and the workspace list (which counts them), read again after a link changes. */
 const refreshShares = (queryClient: QueryClient, workspaceId: string) =>
   Promise.all([queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) }), queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY })]);

@@ -4,11 +4,14 @@
  * chosen with `Add PDFs…`, each resource's PDF state in the list and its panel), export (BibTeX, RIS,
  * CSL-JSON downloads), citing the selection or one resource in a chosen style (Cite…) and share links;
  * a resource's references, citations and similar works in its panel, and "Suggested for this workspace".
+ * Live: other members' changes appear without a reload and are said in one polite live region; a
+ * workspace deleted, or the user removed from it, leaves for the workspace list (features/live-updates).
  */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { isNotFound } from '../../api/errors';
 import { useHasDraft } from '../../app/drafts';
+import { useSession } from '../../app/session';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
@@ -18,6 +21,8 @@ import { CiteButton } from '../../features/cite/CiteDialog';
 import { RelatedWorks } from '../../features/search/RelatedWorks';
 import { ImportButton } from '../../features/import/ImportDialog';
 import { MembersSection } from '../../features/members/MembersSection';
+import { LiveAnnouncer } from '../../features/live-updates/LiveAnnouncer';
+import { useWorkspaceChanges } from '../../features/live-updates/use-workspace-changes';
 import { RoleBadge } from '../../components/RoleBadge';
 import { abilitiesOf, WorkspaceRoleProvider } from '../../lib/workspace-role';
 import { AddPdfsButton, PdfDropZone } from '../../features/pdfs-upload/PdfUploads';
@@ -43,6 +48,16 @@ export function WorkspacePage() {
   const [confirming, setConfirming] = useState(false);
   const uploads = usePdfUploads(id);
   const works = useWorkDialogs(id, workspace.data?.name ?? '');
+  const session = useSession();
+  const announcement = useWorkspaceChanges(id, {
+    enabled: workspace.isSuccess,
+    me: session.data?.id,
+    workspaceName: workspace.data?.name ?? '',
+    onLeave: (_change, message) => {
+      if (message) toast(message);
+      void navigate('/workspaces', { replace: true });
+    },
+  });
 
   if (workspace.isPending) {
     return (
@@ -89,6 +104,7 @@ export function WorkspacePage() {
         <Link to="/workspaces">← All workspaces</Link>
         <RoleBadge role={data.role} />
       </p>
+      <LiveAnnouncer announcement={announcement} />
       {renaming && <RenameForm id={data.id} name={data.name} version={data.version} onDone={() => setRenaming(false)} />}
       <PdfDropZone uploads={uploads}>
         <LibraryView

@@ -1,0 +1,143 @@
+/**
+ * Live updates in Chromium, across two built server processes on one PostgreSQL database (as behind a
+ * load balancer): the owner's browser talks to server 1, the member's to server 2. The owner invites
+ * the other, who accepts; both open the workspace. A resource the owner adds through server 1 appears
+ * on the member's page without a reload, and is said in the page's live region; the member's edit
+ * and removal through server 2 appear on the owner's page; the owner removes the member, whose page
+ * leaves for the workspace list with a message. axe on the page whose live region speaks.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkIn, mailWrittenBy } from '../support/outbox.js';
+import {
+  auditPage,
+  JOURNEY_TIMEOUT_MS,
+  launchChromium,
+  newContext,
+  newCredentials,
+  signUpThroughApi,
+  startWebServers,
+  twoServersSkipReason,
+  webSkipReason,
+  type WebServerProcess,
+} from '../support/web-browser.js';
+
+const skipReason = webSkipReason ?? twoServersSkipReason();
+if (skipReason) console.warn(skipReason);
+
+/** How long a change may take to reach the other page: the service promises a second; Chromium on a loaded 2-core machine adds to it. */
+const SEEN_WITHIN_MS = 8_000;
+
+describe.skipIf(skipReason)('live updates across two server processes (Chromium, two users)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
+  let stopServers: () => Promise<void>;
+  let one: WebServerProcess;
+  let two: WebServerProcess;
+  let browser: Browser;
+  let ownerContext: BrowserContext;
+  let memberContext: BrowserContext;
+  let owner: Page;
+  let member: Page;
+  const pageErrors: string[] = [];
+  const ownerCredentials = newCredentials('live-owner');
+  const memberCredentials = newCredentials('live-member');
+  let workspaceId: string;
+  const seen: Record<string, number> = {};
+
+  beforeAll(async () => {
+    const started = await startWebServers(2);
+    stopServers = started.close;
+    [one, two] = started.servers as [WebServerProcess, WebServerProcess];
+    browser = await launchChromium();
+    ownerContext = await newContext(browser, one.base);
+    memberContext = await newContext(browser, two.base);
+    await signUpThroughApi(ownerContext, one.base, ownerCredentials);
+    await signUpThroughApi(memberContext, two.base, memberCredentials);
+
+    // The owner invites through server 1 (the mail is written there); the member accepts through server 2.
+    const workspace = await ownerContext.request.post('/api/workspaces', { headers: { origin: one.base }, data: { title: 'Lab reading list' } });
+    workspaceId = ((await workspace.json()) as { id: string }).id;
+    const seeded = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, { headers: { origin: one.base }, data: { title: 'Deep residual learning' } });
+    if (seeded.status() !== 201) throw new Error(`seed: ${seeded.status()} ${await seeded.text()}`);
+    const mail = await mailWrittenBy(one.dataDir, async () => {
+      const invited = await ownerContext.request.post(`/api/workspaces/${workspaceId}/invitations`, { headers: { origin: one.base }, data: { email: memberCredentials.email, role: 'editor' } });
+      if (invited.status() !== 201) throw new Error(`invite: ${invited.status()} ${await invited.text()}`);
+    });
+    const token = new URL(linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/invitations\/[A-Za-z0-9_-]+/)).pathname.split('/').pop()!;
+    const accepted = await memberContext.request.post(`/api/invitations/${token}/accept`, { headers: { origin: two.base } });
+    if (accepted.status() !== 200) throw new Error(`accept: ${accepted.status()} ${await accepted.text()}`);
+
+    owner = await ownerContext.newPage();
+    member = await memberContext.newPage();
+    for (const page of [owner, member]) page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 300_000);
+
+  afterAll(async () => {
+    await ownerContext?.close();
+    await memberContext?.close();
+    await browser?.close();
+    await stopServers?.();
+    console.info(`live updates, change to the other page (ms): ${JSON.stringify(seen)}`);
+    expect(pageErrors).toEqual([]);
+  });
+
+  /** The workspace page's one live region (features/live-updates/LiveAnnouncer.tsx). */
+  const liveRegion = (page: Page) => page.locator('main p.live-announcer[role="status"]');
+  const titleLink = (page: Page, title: string) => page.getByRole('link', { name: title, exact: true });
+  /** Opens the workspace and waits until its stream is open (the service answered the EventSource). */
+  const openWorkspace = async (page: Page, base: string) => {
+    const streamOpened = page.waitForResponse((response) => response.url().startsWith(`${base}/api/workspaces/${workspaceId}/events`) && response.status() === 200);
+    await page.goto(`/workspaces/${workspaceId}`);
+    await titleLink(page, 'Deep residual learning').waitFor();
+    await streamOpened;
+  };
+
+  it('a resource the owner adds through server 1 appears on the member’s page on server 2, said in its live region', async () => {
+    await openWorkspace(owner, one.base);
+    await openWorkspace(member, two.base);
+
+    const addedAt = Date.now();
+    const added = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, { headers: { origin: one.base }, data: { title: 'Attention is all you need' } });
+    expect(added.status()).toBe(201);
+    await titleLink(member, 'Attention is all you need').waitFor({ timeout: SEEN_WITHIN_MS });
+    seen.added = Date.now() - addedAt;
+    await expect.poll(() => liveRegion(member).textContent()).toBe(`${ownerCredentials.name} added ‘Attention is all you need’`);
+    // The count beside the heading follows too, still without a reload.
+    await expect.poll(() => member.getByRole('heading', { name: /^Resources/ }).textContent()).toBe('Resources (2)');
+    expect(await auditPage(member, 'live-updates-announced')).toEqual({});
+  });
+
+  it('the member’s edit and removal through server 2 appear on the owner’s page; the member’s own page says nothing of its own changes', async () => {
+    await titleLink(member, 'Attention is all you need').click();
+    const panel = member.getByRole('region', { name: 'Details: Attention is all you need' });
+    await panel.getByRole('button', { name: 'Edit notes' }).click();
+    await panel.getByLabel('Notes', { exact: true }).fill('Read section 3 first');
+    const editedAt = Date.now();
+    await panel.getByRole('button', { name: 'Save' }).click();
+
+    await titleLink(owner, 'Attention is all you need').click();
+    await owner.getByText('Read section 3 first').waitFor({ timeout: SEEN_WITHIN_MS });
+    seen.edited = Date.now() - editedAt;
+    await expect.poll(() => liveRegion(owner).textContent()).toBe(`${memberCredentials.name} edited ‘Attention is all you need’`);
+
+    await titleLink(member, 'Deep residual learning').click();
+    const removedAt = Date.now();
+    await member.getByRole('region', { name: 'Details: Deep residual learning' }).getByRole('button', { name: 'Remove from workspace' }).click();
+    await expect.poll(() => titleLink(owner, 'Deep residual learning').count(), { timeout: SEEN_WITHIN_MS }).toBe(0);
+    seen.removed = Date.now() - removedAt;
+    await expect.poll(() => liveRegion(owner).textContent()).toBe(`${memberCredentials.name} removed ‘Deep residual learning’`);
+    // Its own changes are not announced back to the member (the owner's addition is still the last word).
+    expect(await liveRegion(member).textContent()).toBe(`${ownerCredentials.name} added ‘Attention is all you need’`);
+  });
+
+  it('the owner removes the member through server 1; the member’s page leaves for the workspace list and says why', async () => {
+    const members = owner.getByRole('region', { name: 'Members' });
+    await members.getByRole('button', { name: `Remove ${memberCredentials.name}…` }).click();
+    const removedAt = Date.now();
+    await owner.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
+
+    await member.waitForURL((url) => url.pathname === '/workspaces', { timeout: SEEN_WITHIN_MS });
+    seen.memberRemoved = Date.now() - removedAt;
+    await member.getByText(`${ownerCredentials.name} removed you from Lab reading list.`, { exact: true }).waitFor();
+    await expect.poll(() => member.getByRole('link', { name: 'Lab reading list' }).count()).toBe(0);
+  });
+});
