@@ -32,7 +32,7 @@ describe.skipIf(skipReason)('workspace events across two processes on one Postgr
     const created = await ask(`${a.url}/api/workspaces`, { method: 'POST', headers: { ...user.bearer, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Across processes' }) });
     expect(created.status).toBe(201);
     workspaceId = (JSON.parse(created.body) as { workspace: { id: string } }).workspace.id;
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all([a, b].filter(Boolean).map((server) => server.stop('SIGKILL')));
