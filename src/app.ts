@@ -85,6 +85,8 @@ function redactUrl(url: string): string {
     .replace(/\/share\/[^/?#]+/g, '/share/[redacted]')
     // The app's page and the API's routes of an invitation (a workspace's invitation ids go too: harmless).
     .replace(/\/invitations\/[^/?#]+/g, '/invitations/[redacted]')
+    // The app's page that joins a share link's workspace carries the link's token.
+    .replace(/\/join\/[^/?#]+/g, '/join/[redacted]')
     .replace(/([?&](?:token|code|state|refresh_token|access_token)=)[^&#]*/gi, '$1[redacted]');
 }
 

@@ -121,6 +121,8 @@ const EnvSchema = z
     RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP: positiveInt(60),
     // Invitations mailed (and members added) by one user, across their workspaces.
     RATE_LIMIT_INVITATIONS_PER_HOUR: positiveInt(30),
+    // Workspaces joined through share links (attempts, whatever their answer) by one user.
+    RATE_LIMIT_SHARE_JOINS_PER_HOUR: positiveInt(30),
 
     WEB_DIST_DIR: optionalString,
     METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').max(256, 'must be at most 256 characters').optional()),
@@ -237,6 +239,7 @@ export interface Config {
     signupPerHourPerIp: number;
     sharePagePerMinutePerIp: number;
     invitationsPerHour: number;
+    shareJoinsPerHour: number;
   };
   emailjs: { serviceId?: string; templateId?: string; publicKey?: string };
   /** The built web app (`vite build`'s output) served at `/`. */
@@ -364,6 +367,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       signupPerHourPerIp: env.RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP,
       sharePagePerMinutePerIp: env.RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP,
       invitationsPerHour: env.RATE_LIMIT_INVITATIONS_PER_HOUR,
+      shareJoinsPerHour: env.RATE_LIMIT_SHARE_JOINS_PER_HOUR,
     },
     emailjs: {
       serviceId: env.EMAILJS_SERVICE_ID,
