@@ -31,6 +31,7 @@ export const routes: RouteObject[] = [
       { path: 'auth/account-deleted', lazy: async () => ({ Component: (await import('../pages/auth/AccountDeletedPage')).AccountDeletedPage }) },
       // An invitation's link: public, so that someone without an account can read it and sign up from it.
       { path: 'invitations/:token', lazy: async () => ({ Component: (await import('../pages/invitations/InvitationPage')).InvitationPage }) },
+      { path: 'join/:token', lazy: async () => ({ Component: (await import('../pages/join/JoinPage')).JoinPage }) },
       { path: 'auth/update-password', lazy: async () => ({ Component: (await import('../pages/auth/UpdatePasswordPage')).UpdatePasswordPage }) },
       {
         Component: Protected,
