@@ -100,7 +100,7 @@ export function ShareLinks({ workspaceId }: { workspaceId: string }) {
   const submit = submitWith(form, [], async ({ expiresInDays, access }) => {
     const readOnly = !(can.shareEditable && access === 'edit');
     await create.mutateAsync({ expiresInDays, readOnly });
-    toast(`${readOnly ? 'View' : 'Edit'} link created, valid for ${expiresInDays} day${expiresInDays === 1 ? '' : 's'}: copy it from the list below`);
+    toast(`${readOnly ? 'Share link' : 'Editable share link'} created, valid for ${expiresInDays} day${expiresInDays === 1 ? '' : 's'}: copy it from the list below`);
   });
   const failed = formError(form);
   return (
