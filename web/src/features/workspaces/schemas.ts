@@ -45,7 +45,7 @@ export const ResourceNotesForm = z.object({
 export const SHARE_EXPIRIES = [1, 7, 30, 90] as const;
 
 /** `access`: what someone who opens the link may do — read (and join as viewer) or join as editor (the owner alone offers "edit"). */
-export const SHARE_ACCESS = ['view', 'edit'] as const;
+const SHARE_ACCESS = ['view', 'edit'] as const;
 export const ShareLinkForm = z.object({ expiresInDays: z.int().check(z.minimum(1), z.maximum(LIMITS.shareDaysMax)), access: z.enum(SHARE_ACCESS) });
 
 /** The choice of the save dialog that creates a workspace named in the form. */

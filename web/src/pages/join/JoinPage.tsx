@@ -5,10 +5,11 @@
  * member keeps their role. Signed out: sign in or create an account, each coming back here (`next=`).
  * A revoked, paused or expired link says so.
  */
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { describeError, isNotFound } from '../../api/errors';
 import { useSession } from '../../app/session';
 import { FormAlert } from '../../components/Field';
+import { SignInToJoin, UnusableLink } from '../../components/JoinParts';
 import { Page } from '../../components/Page';
 import { LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
@@ -24,7 +25,7 @@ function Join({ token }: { token: string }) {
   const join = useJoinShareLink(token);
   const navigate = useNavigate();
   const toast = useToast();
-  const here = encodeURIComponent(`/join/${token}`);
+  const here = `/join/${token}`;
 
   if (session.isPending) return <LoadingState label="Checking who you are…" />;
   if (join.error != null && isNotFound(join.error)) return <Unusable />;
@@ -55,32 +56,14 @@ function Join({ token }: { token: string }) {
           {join.error != null && <FormAlert>{describeError(join.error)}</FormAlert>}
         </>
       ) : (
-        <>
-          <p>Sign in, or create an account, to join. You come back here afterwards.</p>
-          <div className="row-actions">
-            <Link className="button button-primary" to={`/auth/signin?next=${here}`}>
-              Sign in
-            </Link>
-            <Link className="button" to={`/auth/signup?next=${here}`}>
-              Create an account
-            </Link>
-          </div>
-        </>
+        <SignInToJoin returnTo={here} />
       )}
     </div>
   );
 }
 
 function Unusable() {
-  return (
-    <div className="state state-error" role="alert">
-      <p className="state-title">This link cannot be used to join</p>
-      <p>It was revoked or has expired, or the address is incomplete. Ask whoever shared it for a new one.</p>
-      <p>
-        <Link to="/">Go to the front page</Link>
-      </p>
-    </div>
-  );
+  return <UnusableLink title="This link cannot be used to join" reason="It was revoked or has expired, or the address is incomplete. Ask whoever shared it for a new one." />;
 }
 
 export function JoinPage() {
