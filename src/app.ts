@@ -90,6 +90,8 @@ function redactUrl(url: string): string {
     .replace(/\/invitations\/[^/?#]+/g, '/invitations/[redacted]')
     // A digest's one-click unsubscribe link, the API's and the app's page.
     .replace(/\/alerts\/unsubscribe\/[^/?#]+/g, '/alerts/unsubscribe/[redacted]')
+    // The app's page that joins a share link's workspace carries the link's token.
+    .replace(/\/join\/[^/?#]+/g, '/join/[redacted]')
     .replace(/([?&](?:token|code|state|refresh_token|access_token)=)[^&#]*/gi, '$1[redacted]');
 }
 

@@ -127,6 +127,8 @@ const EnvSchema = z
     RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP: positiveInt(60),
     // Invitations mailed (and members added) by one user, across their workspaces.
     RATE_LIMIT_INVITATIONS_PER_HOUR: positiveInt(30),
+    // Workspaces joined through share links (attempts, whatever their answer) by one user.
+    RATE_LIMIT_SHARE_JOINS_PER_HOUR: positiveInt(30),
 
     // Workspace change events (src/workspaces/events): how long the activity log keeps a change, and open streams.
     ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
@@ -256,6 +258,7 @@ export interface Config {
     sharePagePerMinutePerIp: number;
     invitationsPerHour: number;
     alertRunsPerHour: number;
+    shareJoinsPerHour: number;
   };
   /** Workspace change events: days the activity log keeps, and the open event streams allowed per user and per process. */
   events: { activityRetentionDays: number; streamsPerUser: number; streamsPerProcess: number };
@@ -393,6 +396,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sharePagePerMinutePerIp: env.RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP,
       invitationsPerHour: env.RATE_LIMIT_INVITATIONS_PER_HOUR,
       alertRunsPerHour: env.RATE_LIMIT_ALERT_RUNS_PER_HOUR,
+      shareJoinsPerHour: env.RATE_LIMIT_SHARE_JOINS_PER_HOUR,
     },
     events: {
       activityRetentionDays: env.ACTIVITY_RETENTION_DAYS,

@@ -15,7 +15,7 @@ import { PUBLIC } from './platform/openapi.js';
 import { PAGE_SECURITY_HEADERS } from './platform/page-headers.js';
 
 /** The URLs the app's router draws; `/auth/callback` is more specific than `/auth/*` and stays the server's route. */
-const APP_ROUTES = ['/', '/dashboard', '/library', '/workspaces', '/workspaces/*', '/profile', '/analytics', '/alerts', '/alerts/*', '/invitations/*', '/auth/*'] as const;
+const APP_ROUTES = ['/', '/dashboard', '/library', '/workspaces', '/workspaces/*', '/profile', '/analytics', '/alerts', '/alerts/*', '/invitations/*', '/join/*', '/auth/*'] as const;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';

@@ -32,6 +32,7 @@ export function rateLimitRules(config: Config) {
     sharePageIp: { points: r.sharePagePerMinutePerIp, durationSeconds: 60 },
     invitations: { points: r.invitationsPerHour, durationSeconds: 3600 },
     alertRuns: { points: r.alertRunsPerHour, durationSeconds: 3600 },
+    shareJoins: { points: r.shareJoinsPerHour, durationSeconds: 3600 },
   } satisfies Record<string, LimitRule>;
 }
 
@@ -153,6 +154,8 @@ export const ROUTE_LIMITS = {
   invitation: { stage: 'request', count: async (limits, request) => (request.auth.user ? { state: await limits.consume('invitations', request.auth.user.id) } : undefined) },
   // Alert runs asked for by hand, per user (a signed-in route: the user is known).
   alertRun: { stage: 'request', count: async (limits, request) => (request.auth.user ? { state: await limits.consume('alertRuns', request.auth.user.id) } : undefined) },
+  // Joins through share links, per user (a signed-in route), each attempt counted: tokens are not guessed here.
+  shareJoin: { stage: 'request', count: async (limits, request) => (request.auth.user ? { state: await limits.consume('shareJoins', request.auth.user.id) } : undefined) },
   signup: { stage: 'request', count: async (limits, request) => void (await limits.consume('signupIp', request.ip)) },
   // Counted as failures only: a sign-out that ended a live session uses up nothing.
   signout: {

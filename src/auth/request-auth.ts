@@ -18,7 +18,7 @@ import {
   setAnonymousCookie,
   setSessionCookies,
 } from './cookies.js';
-import { endReasonOf, refreshSession, type SessionDeps, type SessionEndReason, type SessionUser } from './sessions.js';
+import { endReasonOf, refreshSession, userOfRefreshToken, type SessionDeps, type SessionEndReason, type SessionUser } from './sessions.js';
 
 export interface RequestAuth {
   user: SessionUser | null;
@@ -222,6 +222,22 @@ export function createAuthentication(options: RequestAuthOptions) {
     }
     recognizeVisitor(request, reply, noCookies);
   };
+}
+
+/**
+ * The user whose session the request's cookies belong to, if it has not ended, read without
+ * refreshing, rotating or setting anything: for public pages that set no cookies (the share page offers
+ * a signed-in visitor to join). A hint of what to offer, never a sign-in: whatever it offers signs the
+ * request in again.
+ */
+export async function userOfSessionCookies(request: FastifyRequest, sessions: SessionDeps): Promise<string | null> {
+  const access = request.cookies[ACCESS_COOKIE];
+  if (access) {
+    const claims = await sessions.tokens.verify(access);
+    if (claims && claims !== 'expired') return (await sessions.revocations.isRevoked(claims.sessionId)) ? null : claims.userId;
+  }
+  const refresh = request.cookies[REFRESH_COOKIE];
+  return refresh ? userOfRefreshToken(sessions.db, refresh) : null;
 }
 
 /** Signed-in requests answered in Variant B (bearer) or Variant A (cookies), (docs/design.md, Dialects). */

@@ -188,6 +188,16 @@ export async function sessionIdOfRefreshToken(db: Db, presented: string): Promis
   return row?.familyId ?? null;
 }
 
+/** The user of a refresh token whose session has not ended, read without rotating it (null: none such). */
+export async function userOfRefreshToken(db: Db, presented: string): Promise<string | null> {
+  if (!presented || presented.length > 200) return null;
+  const [row] = await db
+    .select({ userId: refreshTokens.userId, familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hashToken(presented)));
+  return row && !(await sessionHasEnded(db, row.familyId)) ? row.userId : null;
+}
+
 /** Ends every session of a user (optionally but one) after a change of their credentials (a password changed, the account claimed). */
 export async function endAllSessions(deps: SessionDeps, userId: string, keepSessionId?: string): Promise<void> {
   const conditions = [eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)];

@@ -41,15 +41,18 @@ describe('request logging', () => {
     expect((mine[0]?.req as { url: string }).url).toContain('token=[redacted]');
   });
 
-  it('redacts share-link and invitation tokens in paths, the API\'s and the app\'s', async () => {
+  it('redacts share-link and invitation tokens in paths, the API\'s and the app\'s (its join page too)', async () => {
     const logged = await appLoggingAt('info');
     close = logged.close;
-    for (const url of ['/share/share-secret-1', '/api/invitations/invite-secret-2', '/api/invitations/invite-secret-3/accept', '/invitations/invite-secret-4']) {
-      await logged.app.inject({ method: url.endsWith('/accept') ? 'POST' : 'GET', url });
+    const urls = ['/share/share-secret-1', '/api/invitations/invite-secret-2', '/api/invitations/invite-secret-3/accept', '/invitations/invite-secret-4', '/api/share/share-secret-5/join', '/join/share-secret-6'];
+    for (const url of urls) {
+      await logged.app.inject({ method: url.endsWith('/accept') || url.endsWith('/join') ? 'POST' : 'GET', url });
     }
     const written = JSON.stringify(logged.lines);
-    for (const secret of ['share-secret-1', 'invite-secret-2', 'invite-secret-3', 'invite-secret-4']) expect(written).not.toContain(secret);
+    for (const secret of ['share-secret-1', 'invite-secret-2', 'invite-secret-3', 'invite-secret-4', 'share-secret-5', 'share-secret-6']) expect(written).not.toContain(secret);
     expect(written).toContain('/api/invitations/[redacted]/accept');
+    expect(written).toContain('/api/share/[redacted]/join');
+    expect(written).toContain('/join/[redacted]');
   });
 
   it('writes nothing for a plain request at warn, and still writes what a request logs at warn with its id', async () => {

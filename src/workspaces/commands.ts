@@ -378,13 +378,16 @@ export async function removeAnnotation(db: Db, annotation: AnnotationRow, actorI
   });
 }
 
-/** A new share link: only the token's hash is searchable, and a sealed copy lets the owner list it again. */
+/**
+ * A new share link, read-only or editable (the caller has authorized which), remembering who made it:
+ * only the token's hash is searchable, and a sealed copy lets the owner list it again.
+ */
 export async function createShareLink(
   db: Db,
   secret: string,
   workspaceId: string,
-  options: { expiresAt: Date },
-  actorId: string,
+  creator: Actor,
+  options: { expiresAt: Date; readOnly: boolean },
 ): Promise<{ link: ShareLinkRow; token: string }> {
   const token = randomToken(SHARE_TOKEN_BYTES);
   const link = await db.transaction(async (tx) => {
@@ -393,8 +396,10 @@ export async function createShareLink(
       tokenHash: hashToken(token),
       tokenSealed: seal(token, secret, SHARE_TOKEN_PURPOSE),
       expiresAt: options.expiresAt,
+      readOnly: options.readOnly,
+      createdBy: creator.id,
     });
-    await recordChange(tx, { type: 'share.updated', workspaceId, actorId, details: { shareId: inserted.id, change: 'created' } });
+    await recordChange(tx, { type: 'share.updated', workspaceId, actorId: creator.id, details: { shareId: inserted.id, change: 'created', readOnly: options.readOnly } });
     return inserted;
   });
   return { link, token };
@@ -424,6 +429,11 @@ export function shareTokenOf(link: ShareLinkRow, secret: string): string | null 
 
 export function shareUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/share/${token}`;
+}
+
+/** The app's page where a signed-in visitor joins a share link's workspace (web/src/pages/join). */
+export function joinPageUrl(appOrigin: string, token: string): string {
+  return `${appOrigin}/join/${token}`;
 }
 
 /** Tokens this service hands out; anything else is not looked up at all. */

@@ -10,10 +10,12 @@ import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { eq } from 'drizzle-orm';
 import { shareLinks, workspaceMembers } from '../platform/db/schema.js';
-import { allows, POLICY, ROUTE_ACTIONS, type Role, type Rule } from './policy.js';
+import { allows, BODY_ACTIONS, POLICY, ROUTE_ACTIONS, type Role, type Rule } from './policy.js';
 import { addResource, annotate, createWorkspace, pdfMultipart } from './test-support/helpers.js';
 
-type RouteKey = keyof typeof ROUTE_ACTIONS;
+/** A route, or a route with a body asking for more (BODY_ACTIONS): `METHOD path (what in the body)`. */
+type RouteKey = keyof typeof ROUTE_ACTIONS | keyof typeof BODY_ACTIONS;
+const ACTIONS = { ...ROUTE_ACTIONS, ...BODY_ACTIONS };
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface Fixture {
@@ -41,7 +43,7 @@ interface MatrixRequest {
 
 const PDF = Buffer.from('%PDF-1.4\n% matrix test\n%%EOF\n', 'latin1');
 
-/** One valid request per route: a route missing here does not compile (the record is total over ROUTE_ACTIONS). */
+/** One valid request per route and body variant: one missing here does not compile (the record is total over both tables). */
 const REQUESTS: Record<RouteKey, (f: Fixture, asker: TestUser | null) => Promise<MatrixRequest> | MatrixRequest> = {
   'GET /api/workspaces/:id': (f) => ({ url: `/api/workspaces/${f.workspaceId}`, success: 200 }),
   'PATCH /api/workspaces/:id': (f) => ({ url: `/api/workspaces/${f.workspaceId}`, payload: { name: 'Renamed' }, success: 200 }),
@@ -76,6 +78,7 @@ const REQUESTS: Record<RouteKey, (f: Fixture, asker: TestUser | null) => Promise
   }),
   'GET /api/workspaces/:id/share': (f) => ({ url: `/api/workspaces/${f.workspaceId}/share`, success: 200 }),
   'POST /api/workspaces/:id/share': (f) => ({ url: `/api/workspaces/${f.workspaceId}/share`, payload: {}, success: 201 }),
+  'POST /api/workspaces/:id/share (readOnly: false)': (f) => ({ url: `/api/workspaces/${f.workspaceId}/share`, payload: { readOnly: false }, success: 201 }),
   'DELETE /api/workspaces/:id/share/:shareId': (f) => ({ url: `/api/workspaces/${f.workspaceId}/share/${f.shareId}`, success: 200 }),
   'POST /api/workspaces/:id/share/:shareId/resume': (f) => ({ url: `/api/workspaces/${f.workspaceId}/share/${f.pausedShareId}/resume`, success: 200 }),
   'GET /api/workspaces/:id/members': (f) => ({ url: `/api/workspaces/${f.workspaceId}/members`, success: 200 }),
@@ -106,7 +109,7 @@ const AUTHS = ['bearer', 'cookie'] as const;
 function expectedStatus(key: RouteKey, asker: Asker, success: number): number {
   if (asker === 'signed out') return 401;
   if (asker === 'non-member') return 404;
-  const [kind, action] = ROUTE_ACTIONS[key];
+  const [kind, action] = ACTIONS[key];
   const rule: Rule = (POLICY[kind] as Record<string, Rule>)[action]!;
   return allows(rule, asker, kind === 'annotation' && asker === 'owner') ? success : 403;
 }
@@ -191,7 +194,7 @@ for (const leg of storeLegs()) {
       expect([...registered].sort()).toEqual(Object.keys(ROUTE_ACTIONS).sort());
     });
 
-    const cases = (Object.keys(ROUTE_ACTIONS) as RouteKey[]).flatMap((key) => ASKERS.flatMap((asker) => AUTHS.map((auth) => ({ key, asker, auth }))));
+    const cases = (Object.keys(ACTIONS) as RouteKey[]).flatMap((key) => ASKERS.flatMap((asker) => AUTHS.map((auth) => ({ key, asker, auth }))));
 
     it.each(cases)('$key as $asker ($auth)', async ({ key, asker, auth }) => {
       const [method, path] = key.split(' ') as [Method, string];
@@ -220,7 +223,7 @@ for (const leg of storeLegs()) {
       }
       expect(res.statusCode, `${method} ${path}: ${res.body.slice(0, 300)}`).toBe(expected);
       if (expected === 403) {
-        const [kind, action] = ROUTE_ACTIONS[key];
+        const [kind, action] = ACTIONS[key];
         const rule: Rule = (POLICY[kind] as Record<string, Rule>)[action]!;
         expect(res.json()).toEqual({ error: { code: 'AUTHORIZATION_ERROR', message: expect.stringContaining(rule.least ? `needs the ${rule.least} role` : 'Only its author') } });
       }

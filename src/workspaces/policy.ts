@@ -2,7 +2,8 @@
  * Who may do what: ONE table, by role in the workspace, decides every workspace-scoped route.
  * - `owner` (one per workspace, `workspaces.owner_id`): everything, and alone deletes the workspace,
  *   changes its settings, manages members, invitations and links.
- * - `editor`: adds, changes and removes resources, tags, notes, PDFs; imports; creates read-only links.
+ * - `editor`: adds, changes and removes resources, tags, notes, PDFs; imports; creates read-only links
+ *   (an editable one, through which a signed-in visitor joins as editor, is the owner's: `shareEditable`).
  * - `viewer`: reads and exports; annotates, and changes or deletes their own annotations only.
  * A member whose role does not allow the action gets a 403 naming the role needed; anyone who is not a
  * member is told the object does not exist (404), so that its existence does not leak
@@ -34,7 +35,7 @@ type Kind = Subject['kind'];
 
 /** The actions each kind of object has. */
 interface ActionsOn {
-  workspace: 'read' | 'export' | 'readMembers' | 'edit' | 'share' | 'readShares' | 'update' | 'delete' | 'manageShares' | 'manageMembers';
+  workspace: 'read' | 'export' | 'readMembers' | 'edit' | 'share' | 'shareEditable' | 'readShares' | 'update' | 'delete' | 'manageShares' | 'manageMembers';
   resource: 'read' | 'annotate' | 'update' | 'delete';
   annotation: 'update' | 'delete';
 }
@@ -57,8 +58,10 @@ export const POLICY: { readonly [K in Kind]: Readonly<Record<ActionsOn[K], Rule>
     readMembers: viewer,
     /** Its contents: add, import, bulk tag/move/remove, PDFs. */
     edit: editor,
-    /** Create a read-only share link. */
+    /** Create a read-only share link (a signed-in visitor may join through it as viewer). */
     share: editor,
+    /** Create an editable share link: whoever signs in and opens it joins as editor, so it is the owner's to give. */
+    shareEditable: owner,
     readShares: editor,
     /** Its settings: name, description, isPublic. */
     update: owner,
@@ -114,6 +117,14 @@ export const ROUTE_ACTIONS = {
   'POST /api/resources/:id/annotations': ['resource', 'annotate'],
   'PATCH /api/annotations/:id': ['annotation', 'update'],
   'DELETE /api/annotations/:id': ['annotation', 'delete'],
+} as const satisfies Record<string, readonly [Kind, Action]>;
+
+/**
+ * Where a route's body asks for more than the route's own action (ROUTE_ACTIONS): the handler authorizes
+ * this action as well. The matrix test checks each, keyed `METHOD path (what in the body)`.
+ */
+export const BODY_ACTIONS = {
+  'POST /api/workspaces/:id/share (readOnly: false)': ['workspace', 'shareEditable'],
 } as const satisfies Record<string, readonly [Kind, Action]>;
 
 export const NOT_FOUND_LABEL: Record<Kind, string> = { workspace: 'Workspace', resource: 'Resource', annotation: 'Annotation' };

@@ -351,10 +351,17 @@ export const AnnotationUpdateBody = z
   .meta({ id: 'AnnotationUpdate', minProperties: 1 });
 documentBody(AnnotationUpdateBody, { examples: [{ body: 'The key idea, restated in section 4' }] });
 
-/** Share links are read-only views; expiry in days from now (default 30) or as a date within a year. */
+/**
+ * A share link: read-only (the default) or, with `readOnly: false`, one through which a signed-in
+ * visitor joins as editor (the owner alone makes those: POLICY workspace.shareEditable); expiry in days
+ * from now (default 30) or as a date within a year.
+ */
 export const ShareCreateBody = z
   .strictObject({
-    readOnly: z.literal(true, 'must be true: share links give a read-only view').optional(),
+    readOnly: z
+      .boolean('must be true or false')
+      .describe('true (the default): a read-only page, and a signed-in visitor may join as viewer; false: a signed-in visitor may join as editor (owner only)')
+      .optional(),
     expiresInDays: z.number().int().min(1).max(LIMITS.shareDaysMax).optional(),
     expiresAt: z.iso
       .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
@@ -374,6 +381,7 @@ export const ShareCreateBody = z
     }
   })
   .transform((body) => ({
+    readOnly: body.readOnly ?? true,
     expiresAt: body.expiresAt
       ? new Date(body.expiresAt)
       : new Date(Date.now() + (body.expiresInDays ?? LIMITS.shareDaysDefault) * 86_400_000),
@@ -381,9 +389,9 @@ export const ShareCreateBody = z
   .meta({
     id: 'ShareLinkCreate',
     not: { required: ['expiresInDays', 'expiresAt'] },
-    description: `Expiry in days from now (default ${LIMITS.shareDaysDefault}) or as a future time within ${LIMITS.shareDaysMax} days; not both`,
+    description: `Read-only (default) or editable; expiry in days from now (default ${LIMITS.shareDaysDefault}) or as a future time within ${LIMITS.shareDaysMax} days; not both`,
   });
-documentBody(ShareCreateBody, { examples: [{ expiresInDays: 7 }, { readOnly: true, expiresInDays: 30 }] });
+documentBody(ShareCreateBody, { examples: [{ expiresInDays: 7 }, { readOnly: true, expiresInDays: 30 }, { readOnly: false, expiresInDays: 7 }] });
 
 export const ExportQuery = z.object({ format: z.enum(['bibtex', 'ris', 'csljson']).default('bibtex') });
 
@@ -408,6 +416,8 @@ export const CslJsonExport = z
   .meta({ id: 'CslJson' });
 
 export const ShareTokenParams = z.object({ token: z.string() });
+/** A token longer than any this service makes is refused before it is looked up. */
+export const ShareJoinParams = z.object({ token: z.string().min(1).max(200) });
 export const SharePageQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000).default(1).describe('1-based page of resources (25 a page)'),
 });
@@ -472,7 +482,7 @@ export const ShareLinkSchema = z.object({
   workspaceId: z.uuid(),
   token: z.string().nullable().describe('null only if the service secret changed since the link was made'),
   url: z.string().nullable().describe('the public page, <PUBLIC_URL>/share/<token>'),
-  readOnly: z.boolean(),
+  readOnly: z.boolean().describe('true: a read-only page, joined as viewer; false: a signed-in visitor joins as editor (POST /api/share/{token}/join)'),
   active: z.boolean().describe('false once expired, and while paused'),
   pausedAt: DateTime.nullable().describe(
     'When the link was paused: the account was claimed by the owner of its e-mail address (a password reset or a verified Google/GitHub sign-in on an account whose address was never confirmed), and the link, made before, may have been made by someone else. It opens nothing until the owner resumes it (POST …/share/{shareId}/resume)',

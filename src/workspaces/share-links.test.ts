@@ -1,12 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { hashToken } from '../platform/crypto.js';
-import { shareLinks, workspaceResources } from '../platform/db/schema.js';
+import { shareLinks, workspaceMembers, workspaceResources } from '../platform/db/schema.js';
 import { DIALECTS, addResource, annotate, as, createWorkspace, shareWorkspace, UNKNOWN_ID } from './test-support/helpers.js';
 
 const DAY = 86_400_000;
+const JOINS_PER_HOUR = 6;
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`share links (${leg.name})`, () => {
@@ -14,9 +15,20 @@ for (const leg of storeLegs()) {
     let owner: TestUser;
     let stranger: TestUser;
     beforeAll(async () => {
-      t = await buildTestApp({ leg });
+      t = await buildTestApp({ leg, env: { RATE_LIMIT_SHARE_JOINS_PER_HOUR: String(JOINS_PER_HOUR) } });
       [owner, stranger] = await Promise.all([buildUser(t.app), buildUser(t.app)]);
     });
+
+    /** A member of the owner's workspace `workspaceId` with `role`, added directly. */
+    async function member(workspaceId: string, role: 'editor' | 'viewer'): Promise<TestUser> {
+      const user = await buildUser(t.app);
+      await t.app.ctx.db.insert(workspaceMembers).values({ workspaceId, userId: user.id, role, addedBy: owner.id });
+      return user;
+    }
+
+    const join = (token: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: `/api/share/${token}/join`, headers });
+    const memberRow = async (workspaceId: string, userId: string) =>
+      (await t.app.ctx.db.select().from(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))))[0];
     afterAll(async () => t?.close());
 
     describe('POST /api/workspaces/{id}/share', () => {
@@ -65,7 +77,7 @@ for (const leg of storeLegs()) {
         [{ expiresAt: new Date(Date.now() - DAY).toISOString() }, 'expiresAt'],
         [{ expiresAt: new Date(Date.now() + 400 * DAY).toISOString() }, 'expiresAt'],
         [{ expiresInDays: 3, expiresAt: new Date(Date.now() + DAY).toISOString() }, 'expiresAt'],
-        [{ readOnly: false }, 'readOnly'],
+        [{ readOnly: 'no' }, 'readOnly'],
       ])('rejects %j naming the field %s', async (payload, field) => {
         const ws = await createWorkspace(t.app, owner);
         const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: owner.bearer, payload });
@@ -78,6 +90,127 @@ for (const leg of storeLegs()) {
         expect((await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: stranger.bearer, payload: {} })).statusCode).toBe(404);
         expect((await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, payload: {} })).statusCode).toBe(401);
         expect(await t.app.ctx.db.$count(shareLinks, eq(shareLinks.workspaceId, ws.id))).toBe(0);
+      });
+    });
+
+    describe('POST /api/workspaces/{id}/share (editable links)', () => {
+      it.each(DIALECTS)('the owner makes an editable link (readOnly: false), noted as made by them (dialect %s)', async (dialect) => {
+        const ws = await createWorkspace(t.app, owner);
+        const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: as(owner, dialect), payload: { readOnly: false, expiresInDays: 7 } });
+        expect(res.statusCode).toBe(201);
+        expect(res.json()).toMatchObject({ readOnly: false, active: true });
+        const [row] = await t.app.ctx.db.select().from(shareLinks).where(eq(shareLinks.id, res.json().id));
+        expect(row).toMatchObject({ readOnly: false, createdBy: owner.id });
+        const listed = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/share`, headers: owner.bearer });
+        expect(listed.json()).toMatchObject([{ id: res.json().id, readOnly: false }]);
+      });
+
+      it('an editor makes read-only links only: an editable one is a 403 naming the owner role, and nothing is made', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const editor = await member(ws.id, 'editor');
+        for (const headers of [editor.bearer, editor.cookieHeaders]) {
+          const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers, payload: { readOnly: false } });
+          expect(res.statusCode).toBe(403);
+          expect(res.json().error).toMatchObject({ code: 'AUTHORIZATION_ERROR', message: expect.stringContaining('needs the owner role') });
+        }
+        expect(await t.app.ctx.db.$count(shareLinks, eq(shareLinks.workspaceId, ws.id))).toBe(0);
+        const readOnly = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: editor.bearer, payload: { readOnly: true } });
+        expect(readOnly.statusCode).toBe(201);
+        expect((await t.app.ctx.db.select().from(shareLinks).where(eq(shareLinks.id, readOnly.json().id)))[0]?.createdBy).toBe(editor.id);
+      });
+    });
+
+    describe('POST /api/share/{token}/join', () => {
+      it.each(DIALECTS)('a signed-in visitor joins through an editable link as editor, and may then add resources (dialect %s)', async (dialect) => {
+        const ws = await createWorkspace(t.app, owner, { name: 'Lab list' });
+        const link = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
+        const visitor = await buildUser(t.app);
+        const res = await join(link.token, as(visitor, dialect));
+        expect(res.statusCode).toBe(200);
+        const workspace = dialect === 'B' ? res.json().workspace : res.json();
+        expect(workspace).toMatchObject({ id: ws.id, name: 'Lab list', ownerId: owner.id, role: 'editor' });
+        expect(dialect === 'B' ? Object.keys(res.json()) : Object.keys(res.json())).toEqual(dialect === 'B' ? ['workspace'] : expect.arrayContaining(['id', 'role', '_count']));
+        expect(await memberRow(ws.id, visitor.id)).toMatchObject({ role: 'editor', addedBy: owner.id, shareLinkId: link.id });
+        expect((await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/resources`, headers: visitor.bearer, payload: { title: 'Mine' } })).statusCode).toBe(201);
+      });
+
+      it('a read-only link joins as viewer, who may read but not add', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const link = await shareWorkspace(t.app, owner, ws.id);
+        const visitor = await buildUser(t.app);
+        const res = await join(link.token, visitor.bearer);
+        expect(res.statusCode).toBe(200);
+        expect(res.json().workspace.role).toBe('viewer');
+        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: visitor.bearer })).statusCode).toBe(200);
+        expect((await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/resources`, headers: visitor.bearer, payload: { title: 'Mine' } })).statusCode).toBe(403);
+        // The workspace is listed among theirs, with the role.
+        const list = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: visitor.bearer });
+        expect(list.json().workspaces).toMatchObject([{ id: ws.id, role: 'viewer' }]);
+      });
+
+      it('never changes a role: a viewer stays viewer through an editable link, an editor stays editor through a read-only one, the owner stays owner; joining twice is the same', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
+        const readOnly = await shareWorkspace(t.app, owner, ws.id);
+        const [viewer, editor] = await Promise.all([member(ws.id, 'viewer'), member(ws.id, 'editor')]);
+        expect((await join(editable.token, viewer.bearer)).json().workspace.role).toBe('viewer');
+        expect((await join(readOnly.token, editor.cookieHeaders)).json().role).toBe('editor');
+        const asOwner = await join(editable.token, owner.bearer);
+        expect(asOwner.statusCode).toBe(200);
+        expect(asOwner.json().workspace.role).toBe('owner');
+        expect(await memberRow(ws.id, owner.id)).toBeUndefined();
+        const visitor = await buildUser(t.app);
+        expect((await join(readOnly.token, visitor.bearer)).json().workspace.role).toBe('viewer');
+        expect((await join(editable.token, visitor.bearer)).json().workspace.role).toBe('viewer');
+        expect(await memberRow(ws.id, viewer.id)).toMatchObject({ role: 'viewer', shareLinkId: null });
+        expect(await memberRow(ws.id, visitor.id)).toMatchObject({ role: 'viewer', shareLinkId: readOnly.id });
+      });
+
+      it('a revoked, paused, expired, unknown or malformed link is a 404, and joins nothing; revoking keeps who joined before', async () => {
+        const ws = await createWorkspace(t.app, owner, { name: 'Closed' });
+        const [revoked, paused, expired] = await Promise.all([0, 1, 2].map(() => shareWorkspace(t.app, owner, ws.id, { readOnly: false })));
+        const early = await buildUser(t.app);
+        expect((await join(revoked!.token, early.bearer)).statusCode).toBe(200);
+        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/share/${revoked!.id}`, headers: owner.bearer })).statusCode).toBe(200);
+        await t.app.ctx.db.update(shareLinks).set({ pausedAt: new Date() }).where(eq(shareLinks.id, paused!.id));
+        await t.app.ctx.db.update(shareLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shareLinks.id, expired!.id));
+        const late = await buildUser(t.app);
+        for (const token of [revoked!.token, paused!.token, expired!.token, 'A'.repeat(43), 'short']) {
+          const res = await join(token, late.bearer);
+          expect(res.statusCode, token).toBe(404);
+          expect(res.json().error.code).toBe('NOT_FOUND');
+          expect(res.body).not.toContain('Closed');
+        }
+        expect(await memberRow(ws.id, late.id)).toBeUndefined();
+        expect(await memberRow(ws.id, early.id)).toMatchObject({ role: 'editor' });
+        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: early.bearer })).statusCode).toBe(200);
+        const tooLong = await join('x'.repeat(201), late.bearer);
+        expect(tooLong.statusCode).toBe(400);
+        expect(tooLong.json().error.details.field).toBe('token');
+      });
+
+      it('needs a session (401), and a cookie request from another origin is refused (403)', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const link = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
+        const visitor = await buildUser(t.app);
+        expect((await join(link.token)).statusCode).toBe(401);
+        expect((await join(link.token, { cookie: visitor.cookie, origin: 'https://evil.example' })).statusCode).toBe(403);
+        expect(await memberRow(ws.id, visitor.id)).toBeUndefined();
+      });
+
+      it(`is limited to ${JOINS_PER_HOUR} attempts per user and hour, refused or not`, async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const link = await shareWorkspace(t.app, owner, ws.id);
+        const visitor = await buildUser(t.app);
+        for (let attempt = 1; attempt < JOINS_PER_HOUR; attempt++) expect((await join('A'.repeat(43), visitor.bearer)).statusCode).toBe(404);
+        const last = await join(link.token, visitor.bearer);
+        expect(last.statusCode).toBe(200);
+        expect(last.headers['ratelimit-remaining']).toBe('0');
+        const refused = await join(link.token, visitor.bearer);
+        expect(refused.statusCode).toBe(429);
+        expect(refused.headers['retry-after']).toBeDefined();
+        // Another user has their own allowance.
+        expect((await join(link.token, (await buildUser(t.app)).bearer)).statusCode).toBe(200);
       });
     });
 
@@ -191,6 +324,43 @@ for (const leg of storeLegs()) {
         expect(html).not.toContain(owner.email);
         expect(html).not.toContain(link.token);
         expect(html).not.toMatch(/<script/i);
+      });
+
+      it('offers a signed-in visitor who is not a member to join (editor or viewer as the link says), and sets no cookie; signed out or a member, the page is the same as ever', async () => {
+        const ws = await createWorkspace(t.app, owner, { name: 'Joinable' });
+        const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
+        const readOnly = await shareWorkspace(t.app, owner, ws.id);
+        const [visitor, viewer] = await Promise.all([buildUser(t.app), member(ws.id, 'viewer')]);
+        const page = (token: string, cookie?: string) => t.app.inject({ method: 'GET', url: `/share/${token}`, headers: cookie ? { cookie } : {} });
+
+        const offered = await page(editable.token, visitor.cookie);
+        expect(offered.statusCode).toBe(200);
+        expect(offered.headers['set-cookie']).toBeUndefined();
+        expect(offered.headers.vary).toContain('Cookie');
+        expect(offered.body).toContain(`<a href="http://app.test/join/${editable.token}" rel="noreferrer">Join this workspace</a>`);
+        expect(offered.body).toContain('as an editor');
+        const asViewer = await page(readOnly.token, visitor.cookie);
+        expect(asViewer.body).toContain(`/join/${readOnly.token}`);
+        expect(asViewer.body).toContain('as a viewer');
+
+        // Only the refresh cookie (the access one expired): still recognised, and neither rotated nor set.
+        const refreshOnly = visitor.cookie.split('; ').filter((part) => part.startsWith('refresh_token=')).join('; ');
+        const refreshed = await page(editable.token, refreshOnly);
+        expect(refreshed.body).toContain('Join this workspace');
+        expect(refreshed.headers['set-cookie']).toBeUndefined();
+
+        const signedOut = await page(editable.token);
+        const forged = await page(editable.token, 'access_token=forged; refresh_token=forged');
+        const asMember = await page(editable.token, viewer.cookie);
+        const plainReadOnly = await page(readOnly.token);
+        for (const res of [signedOut, forged, asMember]) {
+          expect(res.statusCode).toBe(200);
+          expect(res.body).not.toContain('Join this workspace');
+          expect(res.body).not.toContain(editable.token);
+        }
+        // Nothing tells a signed-out visitor an editable link from a read-only one.
+        const withoutExpiry = (html: string) => html.replace(/<footer>.*<\/footer>/s, '');
+        expect(withoutExpiry(signedOut.body)).toBe(withoutExpiry(plainReadOnly.body));
       });
 
       it('links a title only when its URL is http(s)', async () => {

@@ -40,6 +40,12 @@ export interface SharePageView {
   resources: Array<{ resource: ResourceRow; annotations: AnnotationRow[]; annotationTotal: number }>;
   /** 1-based page number, how many pages there are, and how many resources in all. */
   page: { number: number; count: number; totalResources: number };
+  /**
+   * For a visitor whose cookies say they are signed in: the app's page that joins the workspace through
+   * this link (POST /api/share/{token}/join), and the role it gives. Absent, the page is the same for
+   * everyone: nothing on it tells an editable link from a read-only one.
+   */
+  join?: { href: string; role: 'editor' | 'viewer' };
 }
 
 const CSS = `
@@ -76,6 +82,10 @@ blockquote{margin:0 0 .3rem;padding:.3rem .6rem;background:var(--quote);border-r
 .more{margin:.4rem 0 0;font-size:.85rem;color:var(--muted)}
 .pages{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin:1.5rem 0 0;font-size:.95rem}
 .pages a{color:var(--accent)}
+.join{margin:1rem 0 0;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem}
+.join a{display:inline-block;padding:.45rem 1rem;border-radius:8px;background:var(--accent);color:var(--card);font-weight:600;text-decoration:none}
+.join a:hover,.join a:focus{text-decoration:underline}
+.join span{font-size:.9rem;color:var(--muted)}
 footer{padding:0 1rem 2.5rem;font-size:.85rem;color:var(--muted);text-align:center}
 @media (max-width:480px){header{padding:1.75rem 0 1.25rem}main.wrap{padding-top:1rem}.resource{padding:1rem;border-radius:10px}}
 `.trim();
@@ -216,6 +226,11 @@ function pageLinks({ number, count }: SharePageView['page']): string {
   return `<nav class="pages" aria-label="Pages">${previous}<span>Page ${number} of ${count}</span>${next}</nav>`;
 }
 
+function joinOffer({ href, role }: NonNullable<SharePageView['join']>): string {
+  const what = role === 'editor' ? 'as an editor: add, change and remove its resources' : 'as a viewer: find it among your workspaces, read and annotate';
+  return `<p class="join"><a href="${escapeHtml(href)}" rel="noreferrer">Join this workspace</a><span>You are signed in: join it ${what}.</span></p>`;
+}
+
 export function renderSharePage(view: SharePageView): string {
   const { workspace, resources, page: position } = view;
   const total = position.totalResources;
@@ -234,6 +249,7 @@ export function renderSharePage(view: SharePageView): string {
 <h1>${name}</h1>
 ${description}
 <p class="meta">${count} · updated ${date(workspace.updatedAt)}</p>
+${view.join ? joinOffer(view.join) : ''}
 </div></header>
 <main class="wrap">${list}${pageLinks(position)}</main>
 <footer>Shared from Research Workspace. This link stops working on ${date(view.expiresAt)}, or sooner if its owner revokes it.</footer>`,

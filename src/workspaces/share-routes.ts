@@ -6,17 +6,29 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../auth/index.js';
+import { dialectOf, requireUser, userOfSessionCookies } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import { hashToken } from '../platform/crypto.js';
 import { notFound } from '../platform/errors.js';
-import { PUBLIC } from '../platform/openapi.js';
-import { createShareLink, isWellFormedShareToken, resumeShareLink, revokeShareLink, shareTokenOf, shareUrl } from './commands.js';
+import { ErrorResponse, PUBLIC } from '../platform/openapi.js';
+import { createShareLink, isWellFormedShareToken, joinPageUrl, resumeShareLink, revokeShareLink, shareTokenOf, shareUrl } from './commands.js';
 import { authorize } from './policy.js';
-import { deletedReply, presentShareLink } from './presenters.js';
-import { DeletedResponse, IdParams, ShareCreateBody, ShareLinkSchema, ShareParams, SharePageQuery, ShareTokenParams, workspaceErrors } from './schemas.js';
+import { joinByShareLink } from './members/commands.js';
+import { deletedReply, presentShareLink, presentWorkspace, workspaceReply } from './presenters.js';
+import {
+  DeletedResponse,
+  IdParams,
+  ShareCreateBody,
+  ShareJoinParams,
+  ShareLinkSchema,
+  ShareParams,
+  SharePageQuery,
+  ShareTokenParams,
+  workspaceErrors,
+  WorkspaceResponse,
+} from './schemas.js';
 import { renderShareBadPageNumberPage, renderShareNotFoundPage, renderSharePage, renderShareRateLimitedPage, SHARE_PAGE_HEADERS, SHARE_PAGE_LIMITS } from './share-page.js';
-import { annotationPreviews, countResources, findWorkspaceByShareToken, listResources, listShareLinks, loadWorkspace } from './store.js';
+import { annotationPreviews, countResources, findWorkspaceByShareToken, listResources, listShareLinks, loadWorkspace, roleIn } from './store.js';
 
 const tags = ['share links'];
 
@@ -55,7 +67,9 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       schema: {
         tags,
         operationId: 'createShareLink',
-        summary: 'Create a read-only share link: expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url',
+        summary: 'Create a share link, read-only (editors and the owner) or editable (readOnly: false, the owner only): expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url',
+        description:
+          'Anyone with the link reads the workspace on its public page without signing in. A signed-in person who opens it may join the workspace (POST /api/share/{token}/join): as viewer through a read-only link, as editor through an editable one.',
         params: IdParams,
         body: ShareCreateBody,
         response: { 201: ShareLinkSchema, ...workspaceErrors },
@@ -63,8 +77,10 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'share', await loadWorkspace(db, request.params.id, user));
-      const { link, token } = await createShareLink(db, secret, workspace.id, request.body, user.id);
+      // An editable link lets whoever opens it join as editor: the owner's alone (BODY_ACTIONS).
+      const action = request.body.readOnly ? 'share' : 'shareEditable';
+      const { workspace } = authorize(user, action, await loadWorkspace(db, request.params.id, user));
+      const { link, token } = await createShareLink(db, secret, workspace.id, user, request.body);
       return reply.status(201).send(presentShareLink(link, token, shareUrl(ctx.config.publicUrl, token)));
     },
   );
@@ -111,6 +127,28 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
   );
 
+  app.post(
+    '/api/share/:token/join',
+    {
+      config: { auth: 'required', rateLimit: ['user', 'shareJoin'] },
+      schema: {
+        tags,
+        operationId: 'joinShareLink',
+        summary: "Join a share link's workspace (signed in): as editor through an editable link, as viewer through a read-only one; the reply is the workspace with your role in it",
+        description:
+          'Someone already a member, or the owner, keeps the role they have (200, nothing changes). A revoked, paused, expired or unknown link is a 404, as its page is; revoking a link stops new joins, not the members who joined through it. Limited per user (RATE_LIMIT_SHARE_JOINS_PER_HOUR).',
+        params: ShareJoinParams,
+        response: { 200: WorkspaceResponse, 409: ErrorResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const joined = await joinByShareLink(db, request.params.token, user);
+      const { workspace, role } = authorize(user, 'read', await loadWorkspace(db, joined.workspaceId, user));
+      return workspaceReply(dialectOf(request), presentWorkspace(workspace, role));
+    },
+  );
+
   app.get(
     '/share/:token',
     {
@@ -153,6 +191,11 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         listResources(db, shared.workspace.id, { limit: perPage, offset: (pageNumber - 1) * perPage }),
       ]);
       const previews = await annotationPreviews(db, resources.map((resource) => resource.id), SHARE_PAGE_LIMITS.annotationsPerResource);
+      // The page differs for a signed-in visitor (it offers to join): caches must tell them apart.
+      void reply.header('vary', 'Cookie');
+      // A signed-in visitor who is not in the workspace yet is offered to join it.
+      const visitor = await userOfSessionCookies(request, ctx.sessions);
+      const mayJoin = visitor !== null && (await roleIn(db, shared.workspace.id, shared.workspace.ownerId, { id: visitor })) === null;
       return reply.send(
         renderSharePage({
           workspace: shared.workspace,
@@ -162,6 +205,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
             return { resource, annotations: preview?.shown ?? [], annotationTotal: preview?.total ?? 0 };
           }),
           page: { number: pageNumber, count: Math.max(1, Math.ceil(totalResources / perPage)), totalResources },
+          ...(mayJoin ? { join: { href: joinPageUrl(ctx.config.appOrigin, token), role: shared.link.readOnly ? ('viewer' as const) : ('editor' as const) } } : {}),
         }),
       );
     },

@@ -568,9 +568,9 @@ export async function deleteAnnotationRow(db: Db | Tx, id: string, expected: Exp
 
 export async function insertShareLink(
   db: Db | Tx,
-  values: { workspaceId: string; tokenHash: string; tokenSealed: string; expiresAt: Date },
+  values: { workspaceId: string; tokenHash: string; tokenSealed: string; expiresAt: Date; readOnly: boolean; createdBy: string },
 ): Promise<ShareLinkRow> {
-  const [row] = await db.insert(shareLinks).values({ ...values, readOnly: true }).returning();
+  const [row] = await db.insert(shareLinks).values(values).returning();
   if (!row) throw new Error('Share link insert returned no row');
   return row;
 }
@@ -595,7 +595,7 @@ export async function revokeShareLinkRow(db: Db | Tx, workspaceId: string, share
 }
 
 /** The workspace behind a live link with this token hash, or null. */
-export async function findWorkspaceByShareToken(db: Db, tokenHash: string, now: Date): Promise<{ workspace: WorkspaceRow; link: ShareLinkRow } | null> {
+export async function findWorkspaceByShareToken(db: Db | Tx, tokenHash: string, now: Date): Promise<{ workspace: WorkspaceRow; link: ShareLinkRow } | null> {
   const [row] = await db
     .select({ workspace: workspaces, link: shareLinks })
     .from(shareLinks)

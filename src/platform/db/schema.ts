@@ -312,6 +312,8 @@ export const shareLinks = pgTable(
      * may have been made by someone else before; it opens nothing until the owner resumes it.
      */
     pausedAt: timestamp('paused_at', { withTimezone: true, mode: 'date' }),
+    /** Who made it (null for links made before this was kept, or once that account is deleted): a member who joins through it was added by them. */
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('share_links_token_key').on(t.tokenHash), index('share_links_workspace_idx').on(t.workspaceId)],
@@ -335,6 +337,8 @@ export const workspaceMembers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role').$type<MemberRole>().notNull(),
     addedBy: uuid('added_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The share link they joined through (POST /api/share/{token}/join); null when added or invited. Links are revoked, not deleted, so it stays. */
+    shareLinkId: uuid('share_link_id').references(() => shareLinks.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -133,7 +133,7 @@ for (const leg of storeLegs()) {
         {
           name: 'share link created',
           act: async () => (state.share = (await shareWorkspace(t.app, editor, ws)).id),
-          expect: () => [partial({ type: 'share.updated', actorId: editor.id, details: { shareId: state.share, change: 'created' } })],
+          expect: () => [partial({ type: 'share.updated', actorId: editor.id, details: { shareId: state.share, change: 'created', readOnly: true } })],
         },
         {
           name: 'share link resumed',
@@ -155,6 +155,19 @@ for (const leg of storeLegs()) {
           expect: () => [partial({ type: 'member.added', actorId: joiner.id, userId: joiner.id, details: expect.objectContaining({ role: 'viewer' }) })],
         },
         { name: 'member leaves', act: () => inject(joiner, 'DELETE', `/api/workspaces/${ws}/members/${joiner.id}`), expect: () => [partial({ type: 'member.removed', actorId: joiner.id, userId: joiner.id, details: { left: true } })] },
+        {
+          name: 'joined through an editable share link',
+          act: async () => {
+            const made = (await inject(owner, 'POST', `/api/workspaces/${ws}/share`, { readOnly: false })).json<{ link?: { id: string; token: string }; id: string; token: string }>();
+            const link = made.link ?? made;
+            state.editable = link.id;
+            await inject(joiner, 'POST', `/api/share/${link.token}/join`);
+          },
+          expect: () => [
+            partial({ type: 'share.updated', actorId: owner.id, details: { shareId: state.editable, change: 'created', readOnly: false } }),
+            partial({ type: 'member.added', actorId: joiner.id, userId: joiner.id, details: { role: 'editor', shareId: state.editable } }),
+          ],
+        },
         { name: 'member removed', act: () => inject(owner, 'DELETE', `/api/workspaces/${ws}/members/${viewer.id}`), expect: () => [partial({ type: 'member.removed', actorId: owner.id, userId: viewer.id, details: { left: false } })] },
         {
           name: 'ownership transferred',

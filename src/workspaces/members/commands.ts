@@ -5,7 +5,9 @@ import type { MemberRole } from '../../platform/db/schema.js';
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import type { MailMessage, Mailer } from '../../platform/mail.js';
 import { recordChange } from '../events/record.js';
+import { isWellFormedShareToken } from '../commands.js';
 import type { Actor, Role } from '../policy.js';
+import { findWorkspaceByShareToken } from '../store.js';
 import { MEMBER_LIMITS } from './schemas.js';
 import {
   claimInvitation,
@@ -25,7 +27,7 @@ import {
 } from './store.js';
 
 const memberNotFound = () => notFound('Member');
-const tooMany = () => conflict(`A workspace has at most ${MEMBER_LIMITS.members} members, its owner included`, { field: 'email', reason: 'too_many_members' });
+const tooMany = (field = 'email') => conflict(`A workspace has at most ${MEMBER_LIMITS.members} members, its owner included`, { field, reason: 'too_many_members' });
 
 /** Adds the account with this e-mail address as editor or viewer. */
 export async function addMember(db: Db, workspaceId: string, actor: Actor, email: string, role: MemberRole): Promise<MemberRow> {
@@ -147,5 +149,32 @@ export async function acceptInvitation(db: Db, token: string, actor: Actor): Pro
     await insertMember(tx, { workspaceId: invitation.workspaceId, userId: actor.id, role: invitation.role, addedBy: invitation.invitedBy });
     await recordChange(tx, { type: 'member.added', workspaceId: invitation.workspaceId, actorId: actor.id, userId: actor.id, details: { role: invitation.role, invitedBy: invitation.invitedBy } });
     return { workspaceId: invitation.workspaceId, role: invitation.role };
+  });
+}
+
+/**
+ * Joins the workspace of a live share link with the link's role: editor through an editable link,
+ * viewer through a read-only one (README, Roles and links). Someone already in it, the owner too,
+ * keeps the role they have: a link never raises nor lowers one. A revoked, paused, expired or unknown
+ * link is a 404, as its page is. Revoking a link stops new joins only; who joined through it stays.
+ */
+export async function joinByShareLink(db: Db, token: string, actor: Actor): Promise<{ workspaceId: string; role: Role }> {
+  if (!isWellFormedShareToken(token)) throw notFound('Share link');
+  const tokenHash = hashToken(token);
+  return db.transaction(async (tx) => {
+    const shared = await findWorkspaceByShareToken(tx, tokenHash, new Date());
+    if (!shared) throw notFound('Share link');
+    const { link } = shared;
+    const workspace = await lockWorkspace(tx, link.workspaceId);
+    if (!workspace) throw notFound('Share link');
+    if (workspace.ownerId === actor.id) return { workspaceId: link.workspaceId, role: 'owner' as const };
+    const current = await findMember(tx, link.workspaceId, actor.id);
+    if (current) return { workspaceId: link.workspaceId, role: current.role };
+    if ((await countMembers(tx, link.workspaceId)) + 1 >= MEMBER_LIMITS.members) throw tooMany('token');
+    const role: MemberRole = link.readOnly ? 'viewer' : 'editor';
+    // Added by whoever made the link (null for links older than that record, or its maker's account deleted).
+    await insertMember(tx, { workspaceId: link.workspaceId, userId: actor.id, role, addedBy: link.createdBy, shareLinkId: link.id });
+    await recordChange(tx, { type: 'member.added', workspaceId: link.workspaceId, actorId: actor.id, userId: actor.id, details: { role, shareId: link.id } });
+    return { workspaceId: link.workspaceId, role };
   });
 }

@@ -63,8 +63,11 @@ export async function lockWorkspace(tx: Tx, workspaceId: string): Promise<{ owne
   return row ?? null;
 }
 
-/** Adds a member; false when they already were one. */
-export async function insertMember(tx: Tx, values: { workspaceId: string; userId: string; role: MemberRole; addedBy: string }): Promise<boolean> {
+/** Adds a member (`shareLinkId`: the link they joined through); false when they already were one. */
+export async function insertMember(
+  tx: Tx,
+  values: { workspaceId: string; userId: string; role: MemberRole; addedBy: string | null; shareLinkId?: string },
+): Promise<boolean> {
   const inserted = await tx.insert(workspaceMembers).values(values).onConflictDoNothing().returning({ userId: workspaceMembers.userId });
   return inserted.length > 0;
 }

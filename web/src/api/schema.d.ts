@@ -722,7 +722,10 @@ export interface paths {
         /** Share links of a workspace that are not revoked, newest first (expired ones have active: false) */
         get: operations["listShareLinks"];
         put?: never;
-        /** Create a read-only share link: expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url */
+        /**
+         * Create a share link, read-only (editors and the owner) or editable (readOnly: false, the owner only): expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url
+         * @description Anyone with the link reads the workspace on its public page without signing in. A signed-in person who opens it may join the workspace (POST /api/share/{token}/join): as viewer through a read-only link, as editor through an editable one.
+         */
         post: operations["createShareLink"];
         delete?: never;
         options?: never;
@@ -761,6 +764,26 @@ export interface paths {
          * @description Only a paused link that is not revoked can be resumed; any other answers 404. Resume only the links you made yourself (see `pausedAt`).
          */
         post: operations["resumeShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/share/{token}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a share link's workspace (signed in): as editor through an editable link, as viewer through a read-only one; the reply is the workspace with your role in it
+         * @description Someone already a member, or the owner, keeps the role they have (200, nothing changes). A revoked, paused, expired or unknown link is a 404, as its page is; revoking a link stops new joins, not the members who joined through it. Limited per user (RATE_LIMIT_SHARE_JOINS_PER_HOUR).
+         */
+        post: operations["joinShareLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2435,6 +2458,7 @@ export interface components {
             token: string | null;
             /** @description the public page, <PUBLIC_URL>/share/<token> */
             url: string | null;
+            /** @description true: a read-only page, joined as viewer; false: a signed-in visitor joins as editor (POST /api/share/{token}/join) */
             readOnly: boolean;
             /** @description false once expired, and while paused */
             active: boolean;
@@ -2446,7 +2470,7 @@ export interface components {
             createdAt: string;
         };
         /**
-         * @description Expiry in days from now (default 30) or as a future time within 365 days; not both
+         * @description Read-only (default) or editable; expiry in days from now (default 30) or as a future time within 365 days; not both
          * @example {
          *       "expiresInDays": 7
          *     }
@@ -2454,10 +2478,14 @@ export interface components {
          *       "readOnly": true,
          *       "expiresInDays": 30
          *     }
+         * @example {
+         *       "readOnly": false,
+         *       "expiresInDays": 7
+         *     }
          */
         ShareLinkCreateInput: {
-            /** @constant */
-            readOnly?: true;
+            /** @description true (the default): a read-only page, and a signed-in visitor may join as viewer; false: a signed-in visitor may join as editor (owner only) */
+            readOnly?: boolean;
             expiresInDays?: number;
             /**
              * Format: date-time
@@ -8074,6 +8102,122 @@ export interface operations {
             };
             /** @description Not found (also another user's object) */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    joinShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with what exists */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -33,6 +33,7 @@ export const routes: RouteObject[] = [
       { path: 'invitations/:token', lazy: async () => ({ Component: (await import('../pages/invitations/InvitationPage')).InvitationPage }) },
       // An alert e-mail's unsubscribe link: public, so that it works without signing in (and changes nothing until its button is pressed).
       { path: 'alerts/unsubscribe/:token', lazy: async () => ({ Component: (await import('../pages/alerts/UnsubscribePage')).UnsubscribePage }) },
+      { path: 'join/:token', lazy: async () => ({ Component: (await import('../pages/join/JoinPage')).JoinPage }) },
       { path: 'auth/update-password', lazy: async () => ({ Component: (await import('../pages/auth/UpdatePasswordPage')).UpdatePasswordPage }) },
       {
         Component: Protected,

@@ -11,6 +11,7 @@ import { abilitiesOf, type Abilities } from './workspace-role';
 const RULES: Record<Exclude<keyof Abilities, 'role'>, Rule[]> = {
   edit: [POLICY.workspace.edit, POLICY.resource.update, POLICY.resource.delete],
   share: [POLICY.workspace.share, POLICY.workspace.readShares],
+  shareEditable: [POLICY.workspace.shareEditable],
   manageWorkspace: [POLICY.workspace.update, POLICY.workspace.delete],
   manageShares: [POLICY.workspace.manageShares],
   manageMembers: [POLICY.workspace.manageMembers],

@@ -24,6 +24,8 @@ export function abilitiesOf(role: Role) {
     edit: atLeast('editor'),
     /** workspace.share and readShares (editor): see and create read-only links. */
     share: atLeast('editor'),
+    /** workspace.shareEditable (owner): create links through which a signed-in visitor joins as editor. */
+    shareEditable: atLeast('owner'),
     /** workspace.update and delete (owner): rename, delete. */
     manageWorkspace: atLeast('owner'),
     /** workspace.manageShares (owner): revoke and resume links. */

@@ -80,6 +80,15 @@ export function useInvitationPreview(token: string) {
   return queries.useQuery('get', '/api/invitations/{token}', { params: { path: { token } } }, { retry: false });
 }
 
+/** Joins a share link's workspace (POST /api/share/{token}/join): the reply is the workspace with the role it gave. */
+export function useJoinShareLink(token: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(api.POST('/api/share/{token}/join', { params: { path: { token } } })),
+    onSuccess: (workspace) => invalidateWorkspaces(queryClient, [workspace.id]),
+  });
+}
+
 export function useAcceptInvitation(token: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -11,6 +11,8 @@ import { formatDateTime } from '../../lib/dates';
 import { formError, submitWith, useZodForm } from '../../lib/form';
 import { SHARE_EXPIRIES, ShareLinkForm } from './schemas';
 
+const ACCESS_LABELS = { view: 'Can view', edit: 'Can edit' } as const;
+
 async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
@@ -32,6 +34,7 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
   const paused = link.pausedAt !== null;
   return (
     <li className="share-link">
+      <span className="badge share-access">{link.readOnly ? ACCESS_LABELS.view : ACCESS_LABELS.edit}</span>{' '}
       {link.url ? (
         <a href={link.url} target="_blank" rel="noreferrer noopener" className="share-url">
           {link.url}
@@ -90,18 +93,37 @@ export function ShareLinks({ workspaceId }: { workspaceId: string }) {
   const links = useShareLinks(workspaceId);
   const create = useCreateShareLink(workspaceId);
   const toast = useToast();
-  const form = useZodForm(ShareLinkForm, { defaultValues: { expiresInDays: 7 } });
+  // An editable link lets whoever opens it join as editor: only the owner is offered one (POLICY workspace.shareEditable).
+  const can = useAbilities();
+  const form = useZodForm(ShareLinkForm, { defaultValues: { expiresInDays: 7, access: 'view' } });
   // The focus stays on Share (SubmitButton is never disabled under it); the toast announces the new link.
-  const submit = submitWith(form, [], async ({ expiresInDays }) => {
-    await create.mutateAsync(expiresInDays);
-    toast(`Share link created, valid for ${expiresInDays} day${expiresInDays === 1 ? '' : 's'}: copy it from the list below`);
+  const submit = submitWith(form, [], async ({ expiresInDays, access }) => {
+    const readOnly = !(can.shareEditable && access === 'edit');
+    await create.mutateAsync({ expiresInDays, readOnly });
+    toast(`${readOnly ? 'Share link' : 'Editable share link'} created, valid for ${expiresInDays} day${expiresInDays === 1 ? '' : 's'}: copy it from the list below`);
   });
   const failed = formError(form);
   return (
     <section aria-labelledby="share-heading" className="card">
       <h2 id="share-heading">Share links</h2>
-      <p className="muted">Anyone with a link can read this workspace, without signing in, until it expires or is revoked.</p>
+      <p className="muted">
+        Anyone with a link can read this workspace, without signing in, until it expires or is revoked. Someone signed in may join through it: as a viewer
+        through a &ldquo;Can view&rdquo; link{can.shareEditable ? <>, as an editor through a &ldquo;Can edit&rdquo; link</> : null}. Revoking a link stops new joins;
+        who joined stays a member.
+      </p>
       <form className="inline-form" onSubmit={(event) => void submit(event)}>
+        {can.shareEditable && (
+          <div className="field field-inline">
+            <label htmlFor="share-access">Access</label>
+            <select id="share-access" {...form.register('access')}>
+              {(['view', 'edit'] as const).map((value) => (
+                <option key={value} value={value}>
+                  {ACCESS_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         <div className="field field-inline">
           <label htmlFor="share-expiry">Expires in</label>
           <select id="share-expiry" {...form.register('expiresInDays', { valueAsNumber: true })}>

@@ -44,7 +44,9 @@ export const ResourceNotesForm = z.object({
 /** The expiries a share link offers, in days. */
 export const SHARE_EXPIRIES = [1, 7, 30, 90] as const;
 
-export const ShareLinkForm = z.object({ expiresInDays: z.int().check(z.minimum(1), z.maximum(LIMITS.shareDaysMax)) });
+/** `access`: what someone who opens the link may do — read (and join as viewer) or join as editor (the owner alone offers "edit"). */
+const SHARE_ACCESS = ['view', 'edit'] as const;
+export const ShareLinkForm = z.object({ expiresInDays: z.int().check(z.minimum(1), z.maximum(LIMITS.shareDaysMax)), access: z.enum(SHARE_ACCESS) });
 
 /** The choice of the save dialog that creates a workspace named in the form. */
 export const NEW_WORKSPACE = '__new__';

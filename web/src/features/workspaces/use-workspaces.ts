@@ -203,7 +203,8 @@ export function useDeleteAnnotation(workspaceId: string) {
 export function useCreateShareLink(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (expiresInDays: number) => unwrap(api.POST('/api/workspaces/{id}/share', { params: { path: { id: workspaceId } }, body: { expiresInDays } })),
+    mutationFn: ({ expiresInDays, readOnly }: { expiresInDays: number; readOnly: boolean }) =>
+      unwrap(api.POST('/api/workspaces/{id}/share', { params: { path: { id: workspaceId } }, body: { expiresInDays, readOnly } })),
     onSuccess: () => refreshShares(queryClient, workspaceId),
   });
 }

@@ -4,10 +4,11 @@
  * or create an account, each coming back here (`next=`); signed in: Join (POST …/accept) opens the
  * workspace.
  */
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { describeError, isNotFound } from '../../api/errors';
 import { useSession } from '../../app/session';
 import { FormAlert } from '../../components/Field';
+import { SignInToJoin, UnusableLink } from '../../components/JoinParts';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
@@ -23,7 +24,7 @@ function Invitation({ token }: { token: string }) {
   const accept = useAcceptInvitation(token);
   const navigate = useNavigate();
   const toast = useToast();
-  const here = encodeURIComponent(`/invitations/${token}`);
+  const here = `/invitations/${token}`;
 
   if (preview.isPending || session.isPending) return <LoadingState label="Reading the invitation…" />;
   if (preview.isError && isNotFound(preview.error)) return <Unusable />;
@@ -55,32 +56,14 @@ function Invitation({ token }: { token: string }) {
           {accept.error != null && <FormAlert>{isNotFound(accept.error) ? 'This invitation can no longer be used: it was used, revoked or has expired.' : describeError(accept.error)}</FormAlert>}
         </>
       ) : (
-        <>
-          <p>Sign in, or create an account, to join. You come back here afterwards.</p>
-          <div className="row-actions">
-            <Link className="button button-primary" to={`/auth/signin?next=${here}`}>
-              Sign in
-            </Link>
-            <Link className="button" to={`/auth/signup?next=${here}`}>
-              Create an account
-            </Link>
-          </div>
-        </>
+        <SignInToJoin returnTo={here} />
       )}
     </div>
   );
 }
 
 function Unusable() {
-  return (
-    <div className="state state-error" role="alert">
-      <p className="state-title">This invitation cannot be used</p>
-      <p>It has been used already, revoked or has expired, or the link is incomplete. Ask whoever invited you for a new one.</p>
-      <p>
-        <Link to="/">Go to the front page</Link>
-      </p>
-    </div>
-  );
+  return <UnusableLink title="This invitation cannot be used" reason="It has been used already, revoked or has expired, or the link is incomplete. Ask whoever invited you for a new one." />;
 }
 
 export function InvitationPage() {

@@ -1,0 +1,72 @@
+/**
+ * Joining a workspace through its share link (`/join/:token`, public; the share page links here for a
+ * signed-in visitor who is not a member yet). Signed in: Join (POST /api/share/{token}/join) opens the
+ * workspace, as editor through an editable link, as viewer through a read-only one; someone already a
+ * member keeps their role. Signed out: sign in or create an account, each coming back here (`next=`).
+ * A revoked, paused or expired link says so.
+ */
+import { useNavigate, useParams } from 'react-router';
+import { describeError, isNotFound } from '../../api/errors';
+import { useSession } from '../../app/session';
+import { FormAlert } from '../../components/Field';
+import { SignInToJoin, UnusableLink } from '../../components/JoinParts';
+import { Page } from '../../components/Page';
+import { LoadingState } from '../../components/States';
+import { useToast } from '../../components/Toasts';
+import { useJoinShareLink } from '../../features/members/use-members';
+import { ROLE_LABELS } from '../../lib/workspace-role';
+import '../../features/features.css';
+
+/** A token the service makes (43 characters of base64url); anything else is not sent. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+function Join({ token }: { token: string }) {
+  const session = useSession();
+  const join = useJoinShareLink(token);
+  const navigate = useNavigate();
+  const toast = useToast();
+  const here = `/join/${token}`;
+
+  if (session.isPending) return <LoadingState label="Checking who you are…" />;
+  if (join.error != null && isNotFound(join.error)) return <Unusable />;
+  return (
+    <div className="card">
+      <p>
+        Someone shared a workspace with you. Through a <strong>Can edit</strong> link you join it as an editor (add, change and remove its resources);
+        through a <strong>Can view</strong> link as a viewer. If you are in it already, your role stays as it is.
+      </p>
+      {session.data ? (
+        <>
+          <p>You are signed in as {session.data.email}.</p>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={join.isPending}
+            onClick={() =>
+              join.mutate(undefined, {
+                onSuccess: (workspace) => {
+                  toast(`You are in ${workspace.name} as ${ROLE_LABELS[workspace.role].toLowerCase()}`);
+                  void navigate(`/workspaces/${workspace.id}`, { replace: true });
+                },
+              })
+            }
+          >
+            {join.isPending ? 'Joining…' : 'Join this workspace'}
+          </button>
+          {join.error != null && <FormAlert>{describeError(join.error)}</FormAlert>}
+        </>
+      ) : (
+        <SignInToJoin returnTo={here} />
+      )}
+    </div>
+  );
+}
+
+function Unusable() {
+  return <UnusableLink title="This link cannot be used to join" reason="It was revoked or has expired, or the address is incomplete. Ask whoever shared it for a new one." />;
+}
+
+export function JoinPage() {
+  const { token = '' } = useParams();
+  return <Page title="Join a shared workspace">{TOKEN.test(token) ? <Join token={token} /> : <Unusable />}</Page>;
+}
