@@ -44,7 +44,7 @@ export interface AlertJobDeps {
 const runIdOf = (job: ClaimedJob) => String(job.payload.runId);
 
 /** Records the due alerts' runs and their jobs; returns how many it enqueued. */
-export async function enqueueDueRuns(db: Db, queue: JobQueue): Promise<number> {
+async function enqueueDueRuns(db: Db, queue: JobQueue): Promise<number> {
   const enqueued = await db.transaction(async (tx) => {
     const due = await tx.execute(sql`
       with due as (

@@ -19,9 +19,9 @@ import { findAlert, findRun, type RunRow } from './store.js';
 /** Works asked of each provider; the newest first. */
 const RUN_LIMIT = 50;
 /** New works a digest lists (the rest are counted). */
-export const DIGEST_WORKS = 25;
+const DIGEST_WORKS = 25;
 /** Work keys remembered per alert: the oldest beyond this are forgotten. */
-export const SEEN_PER_ALERT = 5000;
+const SEEN_PER_ALERT = 5000;
 
 export interface RunDeps {
   db: Db;

@@ -19,7 +19,7 @@ const AlertProviders = z
 const FrequencySchema = z.enum(['daily', 'weekly']).meta({ id: 'AlertFrequency' });
 
 /** The filters `GET /api/search` takes (search/filters.ts), as JSON. */
-export const AlertFiltersSchema = z
+const AlertFiltersSchema = z
   .object({
     yearFrom: Year.optional(),
     yearTo: Year.optional(),

@@ -8,7 +8,6 @@ export type RunRow = typeof alertRuns.$inferSelect;
 type Executor = Db | Tx;
 
 /** The interval between two scheduled runs. */
-export const PERIOD_SQL: Record<AlertFrequency, string> = { daily: '1 day', weekly: '7 days' };
 const PERIOD_MS: Record<AlertFrequency, number> = { daily: 86_400_000, weekly: 7 * 86_400_000 };
 
 /** When a new, changed or resumed alert runs next: one period from now. */

@@ -9,7 +9,7 @@ export { duplicateGroups, mergeRecords } from './merge.js';
 export { presentProviderStatus, presentSearchResult } from './presenters.js';
 export { ProviderStatusSchema, SearchResultSchema } from './schemas.js';
 export { perProviderLimitFor, searchProviders } from './search.js';
-export { RESULT_TYPES, type SearchFilters } from './filters.js';
+export { RESULT_TYPES } from './filters.js';
 export { stripArxivVersion } from './text.js';
 export type { LibraryPlaces } from './routes.js';
 export { PROVIDER_IDS, type ProviderId, type SearchProvider, type SearchRecord, type WorkRelation } from './types.js';

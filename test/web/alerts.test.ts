@@ -9,19 +9,11 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FixtureRoute } from '../support/fixture-server.js';
+import { everyProviderRoutes } from '../support/fixture-server.js';
 import { linkIn, mailWrittenBy } from '../support/outbox.js';
 import { auditPage, launchChromium, newContext, newCredentials, pageWidths, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
 
 const QUERY = 'Augmenting large language models with chemistry tools';
-const ROUTES: FixtureRoute[] = [
-  { path: '/arxiv/query', fixture: 'arxiv/query_all-testing_start0_max10.xml' },
-  { path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_no_results_PhraseNotFound.xml' },
-  { path: '/crossref/works', fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json' },
-  { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
-  { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
-  { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
-];
 /** A run goes through the job queue and its digest through the mailer: both after the reply. */
 const RUN_TIMEOUT_MS = 30_000;
 
@@ -37,7 +29,7 @@ describe.skipIf(webSkipReason)('alerts (Chromium)', { timeout: JOURNEY_TIMEOUT_M
   beforeAll(async () => {
     // Alert jobs are off in tests unless asked for; a short tick makes the queue look for work often
     // (Run now also wakes it at once).
-    [server, browser] = await Promise.all([startWebServer({ routes: ROUTES, env: { ALERTS_ENABLED: 'true', ALERTS_TICK_SECONDS: '2' } }), launchChromium()]);
+    [server, browser] = await Promise.all([startWebServer({ routes: everyProviderRoutes(), env: { ALERTS_ENABLED: 'true', ALERTS_TICK_SECONDS: '2' } }), launchChromium()]);
     userContext = await newContext(browser, server.base);
     visitorContext = await newContext(browser, server.base);
     await signUpThroughApi(userContext, server.base, newCredentials('alerts'));

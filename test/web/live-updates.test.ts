@@ -43,6 +43,7 @@ describe.skipIf(skipReason)('live updates across two server processes (Chromium,
   let workspaceId: string;
   const seen: Record<string, number> = {};
 
+  // Long: a run that starts with this file builds the service and the app first (shared with the rest of a full run), then starts two processes.
   beforeAll(async () => {
     const started = await startWebServers(2);
     stopServers = started.close;
@@ -69,7 +70,7 @@ describe.skipIf(skipReason)('live updates across two server processes (Chromium,
     owner = await ownerContext.newPage();
     member = await memberContext.newPage();
     for (const page of [owner, member]) page.on('pageerror', (error) => pageErrors.push(error.message));
-  }, 300_000);
+  }, 420_000);
 
   afterAll(async () => {
     await ownerContext?.close();

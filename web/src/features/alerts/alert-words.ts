@@ -30,7 +30,7 @@ export function describeAlertFilters(filters: Alert['filters']): string {
 }
 
 /** Whether a run has still to finish (the page keeps asking about it). */
-export function isRunActive(run: Pick<AlertRun, 'status'>): boolean {
+function isRunActive(run: Pick<AlertRun, 'status'>): boolean {
   return run.status === 'queued' || run.status === 'running';
 }
 

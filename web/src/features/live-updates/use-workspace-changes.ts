@@ -28,8 +28,9 @@ function changedHere(queryClient: QueryClient): boolean {
   return queryClient.getMutationCache().getAll().some((mutation) => mutation.state.submittedAt >= since);
 }
 
-/** A stream the service refused is opened again at most this often in a row (the count starts again once one opens). */
+/** A stream the service refused is opened again at most this often in a row (the count starts again once one opens), after REOPEN_DELAY_MS times the attempt. */
 const MAX_REOPENS = 2;
+const REOPEN_DELAY_MS = 3_000;
 
 export interface Announcement {
   workspaceId: string;
@@ -86,6 +87,7 @@ export function useWorkspaceChanges(
     const position = resume.current;
     let source: EventSource | null = null;
     let refusals = 0;
+    let reopening: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     let changesSeen = 0;
     let spoken = 0;
@@ -117,13 +119,16 @@ export function useWorkspaceChanges(
 
     const open = () => {
       if (stopped || source || document.visibilityState !== 'visible') return;
-      // Open before, but no change seen to resume after: whatever happened meanwhile is read again.
-      if (position.connected && position.lastEventId === null) void markStale(queryClient, everyKeyOf(workspaceId), true);
+      // Open before, but no change seen to resume after: what happened meanwhile is read again once
+      // this stream is open (not before: a refused stream must not set the page reading, see below).
+      let gap = position.connected && position.lastEventId === null;
       const stream = new EventSource(eventsUrl(workspaceId, position.lastEventId), { withCredentials: true });
       source = stream;
       stream.addEventListener('open', () => {
         refusals = 0;
         position.connected = true;
+        if (gap) void markStale(queryClient, everyKeyOf(workspaceId), true);
+        gap = false;
       });
       stream.addEventListener('change', (event) => {
         if (event.lastEventId) position.lastEventId = event.lastEventId;
@@ -139,17 +144,11 @@ export function useWorkspaceChanges(
         if (stream.readyState !== EventSource.CLOSED || stream !== source) return;
         close();
         if (stopped || ++refusals > MAX_REOPENS) return;
-        // Refused: reading the workspace again says why (its request renews an expired session, or finds
-        // the user signed out or no longer a member, which the page shows); still readable, open again.
-        void readWorkspace().then((readable) => {
-          if (readable) open();
-        });
+        // Refused (a server restarting answers 503; an ended session 401): tried again a little later,
+        // a few times. Nothing else: the page stays as it is, and the user's next request finds out
+        // about an ended session as before (a draft being typed is not interrupted by a redirect).
+        reopening = setTimeout(open, REOPEN_DELAY_MS * refusals);
       });
-    };
-
-    const readWorkspace = async () => {
-      await queryClient.invalidateQueries({ queryKey: workspaceKey(workspaceId) });
-      return queryClient.getQueryCache().findAll({ queryKey: workspaceKey(workspaceId) }).every((query) => query.state.status === 'success');
     };
 
     const onVisibility = () => (document.visibilityState === 'visible' ? open() : close());
@@ -157,6 +156,7 @@ export function useWorkspaceChanges(
     open();
     return () => {
       stopped = true;
+      clearTimeout(reopening);
       close();
       document.removeEventListener('visibilitychange', onVisibility);
     };

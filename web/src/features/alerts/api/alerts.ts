@@ -9,12 +9,10 @@ type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Bod
 
 export type Alert = JsonOf<paths['/api/alerts']['get']['responses'][200]>['items'][number];
 export type AlertRun = JsonOf<paths['/api/alerts/{id}/runs']['get']['responses'][200]>['items'][number];
-export type AlertRunsPage = JsonOf<paths['/api/alerts/{id}/runs']['get']['responses'][200]>;
 export type NewAlert = JsonOf<paths['/api/alerts']['post']['requestBody']>;
 export type AlertChange = JsonOf<paths['/api/alerts/{id}']['patch']['requestBody']>;
 export type AlertFilters = NonNullable<Alert['filters']>;
 export type AlertFrequency = Alert['frequency'];
-export type UnsubscribePreview = JsonOf<paths['/api/alerts/unsubscribe/{token}']['get']['responses'][200]>;
 
 export const FREQUENCIES = ['daily', 'weekly'] as const satisfies readonly AlertFrequency[];
 

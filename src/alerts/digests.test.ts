@@ -1,0 +1,106 @@
+/**
+ * A digest is sent at most once, through real SMTP (a local smtp-server), on both stores: a send the
+ * server refuses is retried with backoff and goes out once; a digest found `sending` (its process died
+ * between handing the mail over and recording it) is not sent again but marked failed.
+ */
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildUser, type TestUser } from '../../test/support/factories.js';
+import { everyProviderRoutes, providerEnvFor, startFixtureServer, type FixtureServer } from '../../test/support/fixture-server.js';
+import { eventually } from '../../test/support/process-client.js';
+import { alertRuns, jobs } from '../platform/db/schema.js';
+import { ALERT_QUEUES } from './queues.js';
+
+interface Run {
+  id: string;
+  status: string;
+  mail: string;
+}
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skipReason)(`alert digests over SMTP (${leg.name})`, () => {
+    const received: string[] = [];
+    /** Messages the server refuses before it accepts again. */
+    let refuse = 0;
+    let smtp: SMTPServer;
+    let fixtures: FixtureServer;
+    let t: TestApp;
+    let ada: TestUser;
+
+    beforeAll(async () => {
+      smtp = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ['STARTTLS'],
+        onData(stream, _session, callback) {
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            if (refuse > 0) {
+              refuse--;
+              return callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
+            }
+            received.push(Buffer.concat(chunks).toString('utf8'));
+            callback();
+          });
+        },
+      });
+      await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+      fixtures = await startFixtureServer(everyProviderRoutes());
+      t = await buildTestApp({
+        leg,
+        env: { ...providerEnvFor(fixtures.url), SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, ALERTS_ENABLED: 'true', ALERTS_TICK_SECONDS: '1' },
+      });
+      ada = await buildUser(t.app);
+    });
+    afterAll(async () => {
+      await t?.close();
+      await fixtures?.close();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    });
+
+    const createAlert = async (query: string) =>
+      (await t.app.inject({ method: 'POST', url: '/api/alerts', headers: ada.bearer, payload: { query, providers: ['arxiv'], frequency: 'weekly' } })).json<{ id: string }>().id;
+    async function runSettles(alertId: string, runId: string, mail: string): Promise<Run> {
+      let run: Run | undefined;
+      const settled = await eventually(async () => {
+        run = (await t.app.inject({ method: 'GET', url: `/api/alerts/${alertId}/runs`, headers: ada.bearer })).json<{ items: Run[] }>().items.find((item) => item.id === runId);
+        return run?.mail === mail;
+      }, 20_000);
+      expect(settled, JSON.stringify(run)).toBe(true);
+      return run!;
+    }
+
+    it('retries a send the server refused, with backoff, and sends it once', async () => {
+      const alertId = await createAlert('testing');
+      refuse = 1;
+      const before = received.length;
+      const runId = (await t.app.inject({ method: 'POST', url: `/api/alerts/${alertId}/run`, headers: ada.bearer })).json<{ run: Run }>().run.id;
+      await runSettles(alertId, runId, 'sent');
+      expect(received.length - before).toBe(1);
+      expect(received.at(-1)).toContain(`Message-ID: <alert-run-${runId}@api.test>`);
+      const [job] = await t.app.ctx.db.select().from(jobs).where(eq(jobs.singletonKey, `alert-digest:${runId}`));
+      expect(job).toMatchObject({ state: 'done', attempts: 2 });
+      expect(job?.lastError).toMatch(/mailbox busy/);
+      const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      expect(metrics).toMatch(/alert_digests_total\{outcome="retried"\} 1/);
+    });
+
+    it('does not send again a digest whose process died while sending it', async () => {
+      const alertId = await createAlert('interrupted');
+      const [run] = await t.app.ctx.db
+        .insert(alertRuns)
+        .values({ alertId, reason: 'manual', status: 'done', finishedAt: new Date(), newCount: 1, mail: 'sending', works: [{ id: 'arxiv:1', title: 'A paper', authors: [], year: 2024, url: 'https://arxiv.org/abs/1' }] })
+        .returning();
+      const before = received.length;
+      // The digest job taken again after its process died (as a lease running out hands it over).
+      await t.app.ctx.db.insert(jobs).values({ queue: ALERT_QUEUES.digest, payload: { runId: run!.id }, singletonKey: `alert-digest:${run!.id}`, attempts: 1 });
+      await runSettles(alertId, run!.id, 'failed');
+      const [row] = await t.app.ctx.db.select().from(alertRuns).where(eq(alertRuns.id, run!.id));
+      expect(row?.mailError).toMatch(/interrupted while sending/);
+      expect(received.length).toBe(before);
+    });
+  });
+}
