@@ -184,7 +184,7 @@ async function staleOrGone(tx: Tx, id: string): Promise<{ stale: ResourceRow }> 
  */
 export async function changeResource(db: Db, resource: ResourceRow, changes: ResourceUpdateInput, actorId: string, expected: ExpectedVersions = null): Promise<Versioned<ResourceRow>> {
   return db.transaction(async (tx) => {
-    const updated = await updateResourceRow(tx, resource.id, changes, expected);
+    const updated = await updateResourceRow(tx, resource.id, changes, actorId, expected);
     if (!updated) return staleOrGone(tx, resource.id);
     await touchWorkspace(tx, updated.workspaceId);
     await recordChange(tx, { type: 'resource.updated', workspaceId: updated.workspaceId, actorId, resourceId: updated.id, details: { title: updated.title, fields: fieldsOf(changes) } });

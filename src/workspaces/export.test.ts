@@ -21,6 +21,8 @@ function row(overrides: Partial<ResourceRow>): ResourceRow {
     authors: [],
     tags: [],
     notes: '',
+    notesUpdatedBy: null,
+    notesUpdatedAt: null,
     data: {},
     version: 1,
     createdAt: new Date(),

@@ -64,6 +64,8 @@ export function presentResource(row: ResourceRow, annotations: AnnotationRow[] =
     authors: row.authors,
     tags: row.tags,
     notes: row.notes,
+    notesUpdatedBy: row.notesUpdatedBy,
+    notesUpdatedAt: row.notesUpdatedAt?.toISOString() ?? null,
     data: row.data,
     year: row.year,
     venue: row.venue,

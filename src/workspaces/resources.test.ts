@@ -7,7 +7,7 @@ import { annotations, workspaceResources, workspaces } from '../platform/db/sche
 import { LIMITS } from './schemas.js';
 import { DIALECTS, addResource, annotate, as, createWorkspace, fakeResolver, UNKNOWN_ID } from './test-support/helpers.js';
 
-const RESOURCE_FIELDS = ['id', 'workspaceId', 'resourceId', 'addedBy', 'title', 'url', 'type', 'authors', 'tags', 'notes', 'data', 'year', 'venue', 'version', 'createdAt', 'addedAt', 'annotations', 'pdf'];
+const RESOURCE_FIELDS = ['id', 'workspaceId', 'resourceId', 'addedBy', 'title', 'url', 'type', 'authors', 'tags', 'notes', 'notesUpdatedBy', 'notesUpdatedAt', 'data', 'year', 'venue', 'version', 'createdAt', 'addedAt', 'annotations', 'pdf'];
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`workspace resources (${leg.name})`, () => {
@@ -288,6 +288,24 @@ for (const leg of storeLegs()) {
         expect(cleared.statusCode).toBe(200);
         expect(cleared.json().resource).toMatchObject({ notes: '', tags: [] });
         expect((await detail(ws.id)).resources[0]).toMatchObject({ notes: '', tags: [] });
+      });
+
+      it("says who last wrote the notes and when: an editor's change and an append name them; a change of tags alone does not", async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const added = await addResource(t.app, owner, ws.id, { title: 'Shared reading', notes: 'given at adding' });
+        const editor = await buildUser(t.app);
+        expect((await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/members`, headers: owner.bearer, payload: { email: editor.email, role: 'editor' } })).statusCode).toBe(201);
+        expect((await detail(ws.id)).resources[0]).toMatchObject({ notes: 'given at adding', notesUpdatedBy: null, notesUpdatedAt: null });
+
+        const byEditor = (await patch(ws.id, added.id, editor.bearer, { notes: 'the editor’s reading' })).json().resource;
+        expect(byEditor).toMatchObject({ notesUpdatedBy: editor.id });
+        expect(Date.parse(byEditor.notesUpdatedAt)).toBeGreaterThan(Date.now() - 60_000);
+        const tagsOnly = (await patch(ws.id, added.id, owner.bearer, { tags: ['later'] })).json().resource;
+        expect(tagsOnly).toMatchObject({ notesUpdatedBy: editor.id, notesUpdatedAt: byEditor.notesUpdatedAt });
+
+        const appended = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/resources/${added.id}/notes`, headers: owner.bearer, payload: { text: 'And the owner’s.' } });
+        expect(appended.statusCode).toBe(200);
+        expect((await detail(ws.id)).resources[0]).toMatchObject({ notesUpdatedBy: owner.id });
       });
 
       it('marks the workspace changed, as adding and removing do', async () => {

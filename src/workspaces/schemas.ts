@@ -452,6 +452,8 @@ export const ResourceSchema = z.object({
   authors: z.array(z.string()),
   tags: z.array(z.string()),
   notes: z.string(),
+  notesUpdatedBy: z.uuid().nullable().describe('Who last wrote the notes (see GET /api/workspaces/{id}/members for names; GET /api/workspaces/{id}/activity for every change); null when they were given as the resource was added, or that account is deleted'),
+  notesUpdatedAt: z.iso.datetime().nullable().describe('When the notes were last written after the resource was added'),
   data: z.record(z.string(), z.unknown()),
   year: z.number().int().nullable().describe('The year the library view sorts and filters by: from data.publishedDate, data.date or data.year'),
   venue: z.string().nullable().describe('The venue the library view sorts by: data.venue, data.journal or data["container-title"]'),

@@ -420,10 +420,12 @@ export async function loadResource(db: Db | Tx, id: string, actor: Actor): Promi
  * Changes a resource's notes and/or tags (the fields given), a new version, if its version is one
  * `expected` names (any without If-Match); null when it was not changed (gone, or stale).
  */
-export async function updateResourceRow(tx: Tx, id: string, changes: { notes?: string; tags?: string[] }, expected: ExpectedVersions = null): Promise<ResourceRow | null> {
+/** Changes notes and/or tags (a new version), if its version is one `expected` names; `writer` is who, recorded when the notes change. */
+export async function updateResourceRow(tx: Tx, id: string, changes: { notes?: string; tags?: string[] }, writer: string | null, expected: ExpectedVersions = null): Promise<ResourceRow | null> {
+  const notesWritten = changes.notes === undefined ? {} : { notesUpdatedBy: writer, notesUpdatedAt: new Date() };
   const [row] = await tx
     .update(workspaceResources)
-    .set({ ...changes, version: sql`${workspaceResources.version} + 1` })
+    .set({ ...changes, ...notesWritten, version: sql`${workspaceResources.version} + 1` })
     .where(and(eq(workspaceResources.id, id), versionIs(workspaceResources.version, expected)))
     .returning(resourceColumns);
   return row ?? null;

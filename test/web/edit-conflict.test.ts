@@ -1,6 +1,7 @@
 /**
  * Two people edit the same resource's notes in Chromium (the owner, and an editor added through the
- * API), each in a browser context of their own with the workspace open. The owner saves first; the
+ * API), each in a browser context of their own with the workspace open, each served by another of two
+ * server processes on one PostgreSQL database (as behind a load balancer). The owner saves first; the
  * editor's save, made from the version they opened, is refused (412) and the conflict dialog shows both
  * versions. `Keep mine` saves the editor's over it (the owner sees it after a reload); a second race
  * ends with `Use theirs`, which drops the editor's text and shows the owner's. axe on the dialog; no
@@ -8,10 +9,26 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPage, launchChromium, newContext, newCredentials, pageWidths, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
+import {
+  auditPage,
+  launchChromium,
+  newContext,
+  newCredentials,
+  pageWidths,
+  signUpThroughApi,
+  startWebServers,
+  twoServersSkipReason,
+  webSkipReason,
+  JOURNEY_TIMEOUT_MS,
+  type WebServerProcess,
+} from '../support/web-browser.js';
 
-describe.skipIf(webSkipReason)('an edit that lost a race: the conflict dialog (Chromium, two users)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
-  let server: WebServer;
+const skipReason = webSkipReason ?? twoServersSkipReason();
+
+describe.skipIf(skipReason)('an edit that lost a race: the conflict dialog (Chromium, two users)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
+  let stopServers: () => Promise<void>;
+  let one: WebServerProcess;
+  let two: WebServerProcess;
   let browser: Browser;
   let ownerContext: BrowserContext;
   let editorContext: BrowserContext;
@@ -24,13 +41,15 @@ describe.skipIf(webSkipReason)('an edit that lost a race: the conflict dialog (C
   let resourceId: string;
 
   beforeAll(async () => {
-    server = await startWebServer();
+    const started = await startWebServers(2);
+    stopServers = started.close;
+    [one, two] = started.servers as [WebServerProcess, WebServerProcess];
     browser = await launchChromium();
-    ownerContext = await newContext(browser, server.base);
-    editorContext = await newContext(browser, server.base);
-    await signUpThroughApi(ownerContext, server.base, ownerCredentials);
-    await signUpThroughApi(editorContext, server.base, editorCredentials);
-    const headers = { origin: server.base };
+    ownerContext = await newContext(browser, one.base);
+    editorContext = await newContext(browser, two.base);
+    await signUpThroughApi(ownerContext, one.base, ownerCredentials);
+    await signUpThroughApi(editorContext, two.base, editorCredentials);
+    const headers = { origin: one.base };
     workspaceId = ((await (await ownerContext.request.post('/api/workspaces', { headers, data: { title: 'Co-authored review' } })).json()) as { id: string }).id;
     const added = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, { headers, data: { title: 'Attention is all you need', notes: 'First notes' } });
     resourceId = ((await added.json()) as { id: string }).id;
@@ -39,12 +58,12 @@ describe.skipIf(webSkipReason)('an edit that lost a race: the conflict dialog (C
     owner = await ownerContext.newPage();
     editor = await editorContext.newPage();
     for (const page of [owner, editor]) page.on('pageerror', (error) => pageErrors.push(error.message));
-  }, 240_000);
+  }, 420_000);
   afterAll(async () => {
     await ownerContext?.close();
     await editorContext?.close();
     await browser?.close();
-    await server?.close();
+    await stopServers?.();
     expect(pageErrors).toEqual([]);
   });
 

@@ -163,6 +163,9 @@ export const workspaceResources = pgTable(
     authors: jsonb('authors').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     tags: jsonb('tags').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     notes: text('notes').notNull().default(''),
+    /** Who last wrote the notes, and when (null: never written, or that account is gone). */
+    notesUpdatedBy: uuid('notes_updated_by').references(() => users.id, { onDelete: 'set null' }),
+    notesUpdatedAt: timestamp('notes_updated_at', { withTimezone: true }),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     /** Optimistic concurrency (ETag / If-Match): 1 when added, +1 on every change (notes, tags, record, a move). */
     version: integer('version').notNull().default(1),

@@ -28,7 +28,7 @@ export async function appendToNotes(db: Db, resource: ResourceRow, text: string,
         { field: 'text', reason: 'notes_full' },
       );
     }
-    const updated = await updateResourceRow(tx, current.id, { notes });
+    const updated = await updateResourceRow(tx, current.id, { notes }, actorId);
     if (!updated) throw notFound('Resource');
     await touchWorkspace(tx, updated.workspaceId);
     await recordChange(tx, { type: 'resource.updated', workspaceId: updated.workspaceId, actorId, resourceId: updated.id, details: { title: updated.title, fields: ['notes'] } });

@@ -2218,6 +2218,10 @@ export interface components {
             authors: string[];
             tags: string[];
             notes: string;
+            /** @description Who last wrote the notes (see GET /api/workspaces/{id}/members for names; GET /api/workspaces/{id}/activity for every change); null when they were given as the resource was added, or that account is deleted */
+            notesUpdatedBy: string | null;
+            /** @description When the notes were last written after the resource was added */
+            notesUpdatedAt: string | null;
             data: {
                 [key: string]: unknown;
             };

@@ -1,0 +1,3 @@
+ALTER TABLE "workspace_resources" ADD COLUMN "notes_updated_by" uuid;--> statement-breakpoint
+ALTER TABLE "workspace_resources" ADD COLUMN "notes_updated_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "workspace_resources" ADD CONSTRAINT "workspace_resources_notes_updated_by_users_id_fk" FOREIGN KEY ("notes_updated_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
