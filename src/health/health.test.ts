@@ -122,7 +122,8 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('http://app.test');
     expect(res.headers['access-control-allow-methods']).toContain('PUT');
-    expect(res.headers['access-control-allow-headers']).toBe('Content-Type, Authorization, Idempotency-Key');
+    // If-Match: optimistic concurrency on updates and deletes (README, Editing at the same time).
+    expect(res.headers['access-control-allow-headers']).toBe('Content-Type, Authorization, Idempotency-Key, If-Match');
     const other = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } });
     expect(other.headers['access-control-allow-origin']).not.toBe('https://evil.example');
   });
@@ -132,6 +133,9 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(fromApp.headers['access-control-allow-origin']).toBe('http://app.test');
     expect(fromApp.headers['access-control-allow-credentials']).toBe('true');
     expect(fromApp.headers['access-control-expose-headers']).toContain('X-Request-Id');
+    // A version to send back as If-Match, and the activity log's next page (cookie dialect).
+    expect(fromApp.headers['access-control-expose-headers']).toContain('ETag');
+    expect(fromApp.headers['access-control-expose-headers']).toContain('X-Next-Cursor');
     for (const headers of [{}, { origin: 'https://evil.example' }]) {
       const res = await t.app.inject({ method: 'GET', url: '/api/health', headers });
       expect(res.statusCode).toBe(200);

@@ -161,17 +161,6 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
         </div>
       </SearchFiltersBar>
 
-      {state.q && (
-        <Suspense fallback={null}>
-          <FollowSearch
-            // A new search (words, sources, filters) offers to follow that one, not to say the last was followed.
-            key={searchParamsOf({ ...state, sort: 'relevance', page: 1 }).toString()}
-            search={{ query: state.q, providers: state.providers, filters: state.filters }}
-            signInTo={variant ? `/auth/signin?next=${encodeURIComponent(`/dashboard?${searchParamsOf({ ...state, page: 1 }).toString()}`)}` : null}
-          />
-        </Suspense>
-      )}
-
       {summaryError && (
         <div className="form-alert" role="alert">
           <p>The summary failed: {summaryError}</p>
@@ -209,6 +198,17 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
             </nav>
           )}
         </section>
+      )}
+      {/* After the results: at 360 px the first result stays in the first screen. */}
+      {state.q && (
+        <Suspense fallback={null}>
+          <FollowSearch
+            // A new search (words, sources, filters) offers to follow that one, not to say the last was followed.
+            key={searchParamsOf({ ...state, sort: 'relevance', page: 1 }).toString()}
+            search={{ query: state.q, providers: state.providers, filters: state.filters }}
+            signInTo={variant ? `/auth/signin?next=${encodeURIComponent(`/dashboard?${searchParamsOf({ ...state, page: 1 }).toString()}`)}` : null}
+          />
+        </Suspense>
       )}
       <Suspense fallback={null}>
         <SummaryDialog result={summarizing} onClose={() => setSummarizing(null)} onServerError={onServerError} />
