@@ -311,7 +311,10 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       expect((await context.request.get(`${server.base}/api/workspaces/${workspaceId}`)).status()).toBe(404);
 
       // An export that fails (its workspace deleted by another request while the page is open) shows
-      // the API's message, and nothing is downloaded: the error body is not saved as the file.
+      // the API's message, and nothing is downloaded: the error body is not saved as the file. The page's
+      // live stream is cut here (as a proxy might): with it, the page would leave on the deletion instead
+      // (test/web/live-updates.test.ts), and no one could press Export.
+      await page.route('**/api/workspaces/*/events*', (route) => route.abort());
       const created = await context.request.post(`${server.base}/api/workspaces`, { headers: { origin: server.base }, data: { name: 'Short-lived' } });
       expect(created.status()).toBe(201);
       const doomed = ((await created.json()) as { id: string }).id;
