@@ -176,11 +176,23 @@ for (const leg of storeLegs()) {
           await holder.query('begin');
           await holder.query('select 1 from workspace_resources where id = $1 for update', [id]);
           const pending = Promise.all([change('from A'), change('from B')]);
+          // Counted as the requests queued behind this lock (directly, or behind the one ahead of them):
+          // other test files share the database, and their waits are not these.
           const bothWaiting = await eventually(async () => {
-            const { rows } = await holder!.query<{ waiting: number }>(
-              "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update \"workspace_resources\"%'",
+            const { rows } = await holder!.query<{ pid: number; blockers: number[]; me: number }>(
+              "select pid, pg_blocking_pids(pid) as blockers, pg_backend_pid() as me from pg_stat_activity where wait_event_type = 'Lock'",
             );
-            return rows[0]!.waiting === 2;
+            const behind = new Set<number>(rows.length > 0 ? [rows[0]!.me] : []);
+            for (let grew = true; grew; ) {
+              grew = false;
+              for (const row of rows) {
+                if (!behind.has(row.pid) && row.blockers.some((pid) => behind.has(pid))) {
+                  behind.add(row.pid);
+                  grew = true;
+                }
+              }
+            }
+            return behind.size - 1 === 2;
           }, 20_000, 20);
           expect(bothWaiting).toBe(true);
           await holder.query('commit');
