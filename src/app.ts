@@ -11,6 +11,7 @@ import cors from '@fastify/cors';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { accountRoutes } from './account/routes.js';
 import { registerAlertJobs } from './alerts/jobs.js';
+import { ALERT_QUEUE_DEFINITIONS } from './alerts/queues.js';
 import { alertRoutes } from './alerts/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer } from './auth/access-tokens.js';
@@ -190,11 +191,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Related works and workspace suggestions follow the citation graph through the same providers.
   await app.register(async (scope) => discoverRoutes(scope, ctx, search.providers, libraryPlaces));
 
-  // Durable background jobs (alert runs and digests) on the database; worked only where ALERTS_ENABLED.
+  // Durable background jobs (alert runs and digests) on pg-boss in the database; worked only where
+  // ALERTS_ENABLED (every process may enqueue a run asked for by hand).
   const jobQueue = createJobQueue({
-    db: ctx.db,
-    leaseSeconds: config.jobs.leaseSeconds,
-    pollMs: Math.min(5000, config.alerts.tickSeconds * 1000),
+    store: platform.database.connection,
+    queues: ALERT_QUEUE_DEFINITIONS,
+    working: config.alerts.enabled,
+    heartbeatSeconds: config.jobs.heartbeatSeconds,
+    pollSeconds: Math.min(2, config.alerts.tickSeconds),
     log: app.log,
   });
   await app.register(async (scope) => alertRoutes(scope, ctx, jobQueue));
@@ -211,8 +215,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       log: app.log,
     });
     app.addHook('onReady', async () => jobQueue.start());
-    app.addHook('onClose', async () => jobQueue.stop());
   }
+  app.addHook('onClose', async () => jobQueue.stop());
 
   const summaryCache = countSummaryLookups(
     createSummaryCache({ shared: platform.kv ?? (platform.redis ? createRedisCache(platform.redis, 'summary:') : undefined) }),

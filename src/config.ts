@@ -140,7 +140,7 @@ const EnvSchema = z
     ALERTS_ENABLED: flagOnByDefault,
     ALERTS_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     ALERTS_PER_USER: z.coerce.number().int().min(1).max(1000).default(25),
-    JOBS_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+    JOBS_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
 
     WEB_DIST_DIR: optionalString,
     METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').max(256, 'must be at most 256 characters').optional()),
@@ -267,8 +267,8 @@ export interface Config {
    * how often the schedule looks for due alerts, and how many alerts one user may keep.
    */
   alerts: { enabled: boolean; tickSeconds: number; perUser: number };
-  /** Background jobs (platform/jobs.ts): how long a claimed job is leased before another process may take it. */
-  jobs: { leaseSeconds: number };
+  /** Background jobs (platform/jobs.ts, pg-boss): a running job whose process sends no heartbeat for this long is retried. */
+  jobs: { heartbeatSeconds: number };
   emailjs: { serviceId?: string; templateId?: string; publicKey?: string };
   /** The built web app (`vite build`'s output) served at `/`. */
   webDistDir: string;
@@ -404,7 +404,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       streamsPerProcess: env.EVENT_STREAMS_PER_PROCESS,
     },
     alerts: { enabled: env.ALERTS_ENABLED, tickSeconds: env.ALERTS_TICK_SECONDS, perUser: env.ALERTS_PER_USER },
-    jobs: { leaseSeconds: env.JOBS_LEASE_SECONDS },
+    jobs: { heartbeatSeconds: env.JOBS_HEARTBEAT_SECONDS },
     emailjs: {
       serviceId: env.EMAILJS_SERVICE_ID,
       templateId: env.EMAILJS_TEMPLATE_ID,

@@ -3,7 +3,8 @@
  * run through the durable queue against the recorded provider answers (a digest in the outbox with
  * one-click unsubscribe headers, parsed with a real mail parser; a second run with the same results
  * mails nothing), a provider failure makes a run partial, and unsubscribing (GET changes nothing, a
- * mail client's form POST without cookies deletes the alert, the link keeps answering).
+ * mail client's form POST without cookies deletes the alert, the link keeps answering), and the history
+ * kept a year (older finished runs and used links are forgotten).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,9 @@ import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { everyProviderRoutes, providerEnvFor, startFixtureServer, type FixtureServer } from '../../test/support/fixture-server.js';
 import { eventually } from '../../test/support/process-client.js';
+import { hashToken, randomToken } from '../platform/crypto.js';
+import { alertRuns, alertUnsubscribes } from '../platform/db/schema.js';
+import { HISTORY_KEPT_DAYS, pruneAlertHistory } from './store.js';
 
 interface Run {
   id: string;
@@ -237,6 +241,36 @@ for (const leg of storeLegs()) {
           if (res.statusCode === 429) refused = res;
         }
         expect(refused?.headers['retry-after']).toBeDefined();
+        await removeAll(grace);
+      });
+
+      it('forgets finished runs and used unsubscribe links a year old, and keeps the rest', async () => {
+        const alert = (await create(grace, { query: 'history', providers: ['arxiv'], frequency: 'weekly' })).json<Alert>();
+        const db = t.app.ctx.db;
+        const old = new Date(Date.now() - (HISTORY_KEPT_DAYS + 1) * 86_400_000);
+        const recent = new Date(Date.now() - (HISTORY_KEPT_DAYS - 1) * 86_400_000);
+        const runs = await db
+          .insert(alertRuns)
+          .values([
+            { alertId: alert.id, reason: 'manual', status: 'done', createdAt: old },
+            { alertId: alert.id, reason: 'manual', status: 'running', createdAt: old },
+            { alertId: alert.id, reason: 'manual', status: 'partial', createdAt: recent },
+          ])
+          .returning({ id: alertRuns.id });
+        const [oldToken, recentToken] = [randomToken(), randomToken()];
+        await db.insert(alertUnsubscribes).values([
+          { tokenHash: hashToken(oldToken), query: 'old', frequency: 'daily', unsubscribedAt: old },
+          { tokenHash: hashToken(recentToken), query: 'recent', frequency: 'daily', unsubscribedAt: recent },
+        ]);
+
+        const pruned = await pruneAlertHistory(db);
+        expect(pruned.runs).toBeGreaterThanOrEqual(1);
+        expect(pruned.tombstones).toBeGreaterThanOrEqual(1);
+        const listed = (await get(grace, `/api/alerts/${alert.id}/runs`)).json<{ items: Run[] }>().items.map((run) => run.id);
+        // The finished old run is gone; one still running is kept, as is the recent one.
+        expect(listed.sort()).toEqual([runs[1]!.id, runs[2]!.id].sort());
+        expect((await t.app.inject({ method: 'GET', url: `/api/alerts/unsubscribe/${oldToken}` })).statusCode).toBe(404);
+        expect((await t.app.inject({ method: 'GET', url: `/api/alerts/unsubscribe/${recentToken}` })).json()).toMatchObject({ query: 'recent', unsubscribed: true });
         await removeAll(grace);
       });
 

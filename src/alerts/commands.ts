@@ -71,13 +71,12 @@ export const deleteAlert = (db: Db, alert: AlertRow) => deleteAlertRow(db, alert
 
 /** A run now, queued with its job in one transaction (the same queue as the schedule's). */
 export async function requestRun(db: Db, queue: JobQueue, alert: AlertRow): Promise<RunRow> {
-  const run = await db.transaction(async (tx) => {
+  await queue.ready();
+  return db.transaction(async (tx) => {
     const created = (await insertRun(tx, { alertId: alert.id, reason: 'manual' }))!;
-    await queue.send(ALERT_QUEUES.run, { runId: created.id }, { singletonKey: `alert-run:${created.id}` }, tx);
+    await queue.send(ALERT_QUEUES.run, { runId: created.id }, {}, tx);
     return created;
   });
-  queue.wake();
-  return run;
 }
 
 export interface UnsubscribeState {

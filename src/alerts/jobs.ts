@@ -1,8 +1,9 @@
 /**
- * The alerts' durable jobs on the platform's queue (platform/jobs.ts):
+ * The alerts' durable jobs on the platform's queue (platform/jobs.ts, pg-boss):
+ * - `alerts.prune`, every 6 hours: forgets runs and unsubscribe tombstones a year old (store.ts);
  * - `alerts.tick`, once per ALERTS_TICK_SECONDS across every process: claims the due alerts, moves each
- *   one's `next_run_at` a period on, and records a run for the period with its job (singleton key
- *   `alert:<id>:<period start>`), all in one transaction, so N processes enqueue a period's run once;
+ *   one's `next_run_at` a period on, and records a run for the period (unique per alert and period)
+ *   with its job, all in one transaction, so N processes enqueue a period's run once;
  * - `alerts.run`: one run (run.ts);
  * - `alerts.digest`: one digest mail per run, sent at most once: the run's mail state goes
  *   pending → sending before the mail is handed over and → sent after; a failed send goes back to
@@ -24,8 +25,10 @@ import { UNSUBSCRIBE_SEAL } from './commands.js';
 import { composeDigest, type DigestWork } from './digest.js';
 import { ALERT_QUEUES } from './queues.js';
 import { runAlert } from './run.js';
-import { findAlert, findRun, insertRun } from './store.js';
+import { findAlert, findRun, insertRun, pruneAlertHistory } from './store.js';
 
+/** How often the runs and unsubscribe tombstones past their keeping time are deleted. */
+const PRUNE_EVERY_SECONDS = 6 * 3600;
 /** Due alerts one tick takes at most; the rest wait for the next tick. */
 const DUE_PER_TICK = 200;
 
@@ -38,14 +41,14 @@ export interface AlertJobDeps {
   providers: SearchProviders;
   cache: Cache;
   secret: string;
-  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  log: { info(details: object, message: string): void; warn(details: object, message: string): void; error(details: object, message: string): void };
 }
 
 const runIdOf = (job: ClaimedJob) => String(job.payload.runId);
 
 /** Records the due alerts' runs and their jobs; returns how many it enqueued. */
 async function enqueueDueRuns(db: Db, queue: JobQueue): Promise<number> {
-  const enqueued = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const due = await tx.execute(sql`
       with due as (
         select id, next_run_at, case frequency when 'daily' then interval '1 day' else interval '7 days' end as period
@@ -64,13 +67,11 @@ async function enqueueDueRuns(db: Db, queue: JobQueue): Promise<number> {
       const period = new Date(row.period_start).toISOString();
       const run = await insertRun(tx, { alertId: row.id, reason: 'schedule', period });
       if (!run) continue;
-      await queue.send(ALERT_QUEUES.run, { runId: run.id }, { singletonKey: `alert:${row.id}:${period}` }, tx);
+      await queue.send(ALERT_QUEUES.run, { runId: run.id }, {}, tx);
       count++;
     }
     return count;
   });
-  if (enqueued > 0) queue.wake();
-  return enqueued;
 }
 
 export function registerAlertJobs(deps: AlertJobDeps): void {
@@ -103,11 +104,13 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
   });
 
   queue.every(ALERT_QUEUES.tick, config.alerts.tickSeconds, async () => void (await enqueueDueRuns(db, queue)));
+  queue.every(ALERT_QUEUES.prune, PRUNE_EVERY_SECONDS, async () => void (await pruneAlertHistory(db)));
 
   queue.work(
     ALERT_QUEUES.run,
     async (job) => {
       const startedAt = performance.now();
+      deps.log.info({ runId: runIdOf(job), attempt: job.attempt }, 'alert run: started');
       const run = await runAlert(
         { db, queue, providers: deps.providers, cache: deps.cache, cacheTtlSeconds: config.providers.cacheTtlSeconds, deadlineMs: config.providers.timeoutMs, log: deps.log },
         runIdOf(job),
@@ -124,9 +127,23 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
     },
   );
 
-  queue.work(ALERT_QUEUES.digest, async (job) => {
-    await sendDigest(deps, runIdOf(job), job.attempt >= job.maxAttempts, (outcome) => digests.inc({ outcome }));
-  });
+  queue.work(
+    ALERT_QUEUES.digest,
+    async (job) => {
+      await sendDigest(deps, runIdOf(job), job.attempt >= job.maxAttempts, (outcome) => digests.inc({ outcome }));
+    },
+    {
+      // Its process died on the last attempt (mid-send or before): never sent twice, so given up.
+      onFailed: async (job) => {
+        const given = await db
+          .update(alertRuns)
+          .set({ mail: 'failed', mailError: 'its process stopped while sending; not sent again, so that it is never sent twice' })
+          .where(and(eq(alertRuns.id, runIdOf(job)), sql`${alertRuns.mail} in ('pending', 'sending')`))
+          .returning({ id: alertRuns.id });
+        if (given.length > 0) digests.inc({ outcome: 'failed' });
+      },
+    },
+  );
 }
 
 type DigestOutcome = 'sent' | 'retried' | 'failed' | 'interrupted';

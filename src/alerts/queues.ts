@@ -1,6 +1,18 @@
-/** The job queues of alerts (platform/jobs.ts): the schedule's tick, one run, one digest. */
+/** The job queues of alerts (platform/jobs.ts): the schedule's tick, one run, one digest, the history's pruning. */
+import type { QueueDefinition } from '../platform/jobs.js';
+
 export const ALERT_QUEUES = {
   tick: 'alerts.tick',
   run: 'alerts.run',
   digest: 'alerts.digest',
+  prune: 'alerts.prune',
 } as const;
+
+export const ALERT_QUEUE_DEFINITIONS: readonly QueueDefinition[] = [
+  // A missed tick is made up by the next one.
+  { name: ALERT_QUEUES.tick, maxAttempts: 1 },
+  { name: ALERT_QUEUES.prune, maxAttempts: 1 },
+  { name: ALERT_QUEUES.run, maxAttempts: 5 },
+  // Six tries over about two minutes of backoff: a mail server's short outage is waited out.
+  { name: ALERT_QUEUES.digest, maxAttempts: 6 },
+];

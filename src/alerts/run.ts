@@ -6,7 +6,7 @@
  * makes sure its digest is enqueued.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../platform/db/client.js';
+import type { Db, Tx } from '../platform/db/client.js';
 import { alertRuns, alertSeenWorks } from '../platform/db/schema.js';
 import type { JobQueue } from '../platform/jobs.js';
 import { PROVIDER_IDS, searchProviders, type ProviderFailureLog, type ProviderId, type SearchProviders, type SearchRecord } from '../search/index.js';
@@ -115,11 +115,10 @@ export async function runAlert(deps: RunDeps, runId: string): Promise<RunRow | n
     if (fresh.length > 0) await enqueueDigest(deps, run.id, tx);
     return row ?? null;
   });
-  deps.queue.wake();
   return finished;
 }
 
-function enqueueDigest(deps: RunDeps, runId: string, tx?: Parameters<Parameters<Db['transaction']>[0]>[0]) {
-  // Keyed by the run: however often its run is repeated, one digest job.
-  return deps.queue.send(ALERT_QUEUES.digest, { runId }, { singletonKey: `alert-digest:${runId}`, maxAttempts: 6 }, tx);
+/** A run repeated after its digest was enqueued may enqueue another: the digest's own state sends it once (jobs.ts). */
+function enqueueDigest(deps: RunDeps, runId: string, tx?: Tx) {
+  return deps.queue.send(ALERT_QUEUES.digest, { runId }, {}, tx);
 }

@@ -118,3 +118,17 @@ export async function findTombstone(db: Executor, tokenHash: string) {
 export async function insertTombstone(db: Executor, values: typeof alertUnsubscribes.$inferInsert): Promise<void> {
   await db.insert(alertUnsubscribes).values(values).onConflictDoNothing();
 }
+
+/** How long a finished run stays listed, and how long a used unsubscribe link keeps answering (then a 404). */
+export const HISTORY_KEPT_DAYS = 365;
+
+/** Forgets finished runs and unsubscribe tombstones older than HISTORY_KEPT_DAYS; returns how many of each. */
+export async function pruneAlertHistory(db: Executor, now: Date = new Date()): Promise<{ runs: number; tombstones: number }> {
+  const before = new Date(now.getTime() - HISTORY_KEPT_DAYS * 86_400_000);
+  const runs = await db
+    .delete(alertRuns)
+    .where(and(lt(alertRuns.createdAt, before), inArray(alertRuns.status, ['done', 'partial', 'failed'])))
+    .returning({ id: alertRuns.id });
+  const tombstones = await db.delete(alertUnsubscribes).where(lt(alertUnsubscribes.unsubscribedAt, before)).returning({ tokenHash: alertUnsubscribes.tokenHash });
+  return { runs: runs.length, tombstones: tombstones.length };
+}

@@ -1,25 +1,26 @@
 /**
- * Durable background jobs on the service's own database, the same on PGlite and PostgreSQL (the
- * `jobs` table). Why not pg-boss or graphile-worker: both need a pool of server connections (and
- * graphile-worker LISTEN/NOTIFY on its own connection), which the embedded PGlite, one in-process
- * connection, does not offer; one small runner on the one schema gives both stores the same guarantees:
- * - a job row is written in the caller's transaction if it passes one (enqueued with what caused it);
- * - a singleton key is unique across every row kept (7 days after a job ends): a second `send` with
- *   the same key enqueues nothing, so N processes enqueue a periodic or keyed job once;
- * - a job is claimed with `FOR UPDATE SKIP LOCKED` under a lease that the running process renews; a
- *   process that dies leaves the lease to run out and another process (or the restarted one) takes
- *   the job again: at-least-once, so handlers are written to be repeatable;
- * - a failure is retried with exponential backoff up to the job's attempts, then the job is `failed`
- *   and the queue's `onFailed` is told;
- * - `every(queue, seconds)`: each process offers one job per slot of `seconds` under the singleton key
- *   `<queue>:<slot>`; whichever process claims it runs it (one leader per slot, no election).
+ * Durable background jobs on pg-boss (https://pgboss.io), in the service's own database: on a
+ * PostgreSQL server through pg-boss's own small pool, on the embedded PGlite through pg-boss's PGlite
+ * adapter (one library, one behaviour, on both stores). pg-boss keeps its tables in the `pgboss` schema
+ * and migrates them itself when it starts. What it guarantees, and what this service relies on:
+ * - a job is written in the caller's transaction when it passes one (enqueued with what caused it, or
+ *   not at all), through pg-boss's Drizzle adapter;
+ * - a job is fetched by one worker (`FOR UPDATE SKIP LOCKED`), whichever process it runs in;
+ * - a worker sends heartbeats while a job runs; a job whose heartbeat stops (its process died) is
+ *   failed by pg-boss's monitor and retried: at-least-once, so handlers are written to be repeatable;
+ * - a failure is retried with exponential backoff up to the job's attempts; a job out of attempts goes
+ *   to its queue's dead-letter queue, whose worker tells the queue's `onFailed`;
+ * - `every(queue, seconds)`: each working process offers one job per slot of `seconds`, throttled by
+ *   pg-boss (`singletonSeconds`: one job per queue and slot, however many processes offer it), and
+ *   whichever process fetches it runs it.
+ * A process that does not work the queues (ALERTS_ENABLED=false) only sends: pg-boss starts there at
+ * the first send, or at `ready()`, which a caller that sends inside a transaction awaits before opening
+ * it (starting needs the database, which the embedded store's one connection gives the transaction).
  * It knows no capability: queues are names, payloads JSON.
  */
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Db, Tx } from './db/client.js';
-import { jobs } from './db/schema.js';
+import { sql } from 'drizzle-orm';
+import { fromDrizzle, fromPglite, PgBoss, type ConstructorOptions, type DrizzleTransactionLike, type JobWithMetadata } from 'pg-boss';
+import type { Database, Tx } from './db/client.js';
 
 export interface ClaimedJob {
   id: string;
@@ -30,204 +31,198 @@ export interface ClaimedJob {
   maxAttempts: number;
 }
 
+export interface QueueDefinition {
+  name: string;
+  /** Attempts a job has (the first and its retries); a send may give its own. */
+  maxAttempts: number;
+}
+
 export interface WorkOptions {
-  /** Called once a job has used up its attempts (or its process died on the last one). */
-  onFailed?: (job: ClaimedJob, error: unknown) => Promise<void>;
+  /** Called once a job has used up its attempts (its handler failed, or its process died on the last one). */
+  onFailed?: (job: ClaimedJob) => Promise<void>;
 }
 
 export interface SendOptions {
-  singletonKey?: string;
   runAt?: Date;
   maxAttempts?: number;
 }
 
-export interface JobQueue {
-  /** Enqueues a job (inside `db` when it is a transaction); null when one with the same singleton key exists. */
-  send(queue: string, payload: Record<string, unknown>, options?: SendOptions, db?: Db | Tx): Promise<string | null>;
-  work(queue: string, handler: (job: ClaimedJob) => Promise<void>, options?: WorkOptions): void;
-  /** Runs `handler` once per slot of `seconds` across every process sharing the database. */
-  every(queue: string, seconds: number, handler: (job: ClaimedJob) => Promise<void>): void;
-  /** Looks for work now (after a commit that enqueued some). */
-  wake(): void;
-  /** Jobs waiting or running, by queue. */
-  depth(): Promise<Record<string, number>>;
-  start(): void;
-  /** Stops claiming and waits for the jobs in hand. */
-  stop(): Promise<void>;
-}
-
 export interface JobQueueOptions {
-  db: Db;
-  leaseSeconds: number;
-  /** How often an idle worker looks for work another process enqueued. */
-  pollMs: number;
-  /** Jobs run at once by this process. */
-  concurrency?: number;
-  /** The first retry's delay; each next one doubles, up to 10 minutes. */
+  /** Where the jobs are kept: the database the service opened. */
+  store: Database['connection'];
+  queues: readonly QueueDefinition[];
+  /** Whether this process works the queues (and runs pg-boss's monitor), or only sends. */
+  working: boolean;
+  /** A running job whose process has not sent a heartbeat for this long is taken to be dead, and retried. */
+  heartbeatSeconds: number;
+  /** How often an idle worker looks for work. */
+  pollSeconds: number;
+  /** The first retry's delay; each next one doubles (with jitter), up to 10 minutes. */
   backoffBaseSeconds?: number;
   log: { warn(details: object, message: string): void; error(details: object, message: string): void };
 }
 
-const KEEP_FINISHED_SQL = '7 days';
+export interface JobQueue {
+  /** Enqueues a job, inside `tx` when given (call `ready()` before opening it). */
+  send(queue: string, payload: Record<string, unknown>, options?: SendOptions, tx?: Tx): Promise<void>;
+  /** Resolves once pg-boss has started (its schema installed, the queues created). */
+  ready(): Promise<void>;
+  work(queue: string, handler: (job: ClaimedJob) => Promise<void>, options?: WorkOptions): void;
+  /** Runs `handler` once per slot of `seconds` across every working process sharing the database. */
+  every(queue: string, seconds: number, handler: (job: ClaimedJob) => Promise<void>): void;
+  /** Jobs waiting or running, by queue, as pg-boss's monitor last counted them. */
+  depth(): Promise<Record<string, number>>;
+  /** Starts pg-boss and, in a working process, the workers registered with `work` and `every`. */
+  start(): Promise<void>;
+  /** Stops fetching and waits (a bounded time) for the jobs in hand. */
+  stop(): Promise<void>;
+}
+
+const PGBOSS_SCHEMA = 'pgboss';
 const MAX_BACKOFF_SECONDS = 600;
-const MAX_ERROR_LENGTH = 1000;
+/** A job still running after this long is given up (its heartbeat notices dead processes much sooner). */
+const EXPIRE_SECONDS = 15 * 60;
+const STOP_TIMEOUT_MS = 10_000;
+/** pg-boss's pool on a PostgreSQL server: its workers' fetches, heartbeats and monitor. */
+const POOL_SIZE = 4;
+const deadLetterOf = (queue: string) => `${queue}.failed`;
 
 export function createJobQueue(options: JobQueueOptions): JobQueue {
-  const { db, leaseSeconds, log } = options;
-  const me = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const handlers = new Map<string, { handler: (job: ClaimedJob) => Promise<void>; options: WorkOptions }>();
+  const { store, log } = options;
+  const definitions = new Map(options.queues.map((queue) => [queue.name, queue]));
+  const workers: Array<() => Promise<unknown>> = [];
   const periodic: Array<{ queue: string; seconds: number }> = [];
   const timers: NodeJS.Timeout[] = [];
-  let running = false;
-  let loops: Promise<void>[] = [];
-  const lease = sql`now() + ${`${leaseSeconds} seconds`}::interval`;
+  let workersStarted = false;
+  let boss: PgBoss | null = null;
+  let starting: Promise<PgBoss> | null = null;
 
-  /** Idle workers waiting for a wake-up or their poll timer. */
-  const waiting = new Set<() => void>();
-  const wake = () => {
-    for (const resolve of waiting) resolve();
-    waiting.clear();
-  };
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        waiting.delete(done);
-        resolve();
+  const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+  function construct(supervise: boolean): PgBoss {
+    const common: ConstructorOptions = {
+      schema: PGBOSS_SCHEMA,
+      supervise,
+      // Our periodic jobs are throttled sends (`every`), not pg-boss cron schedules: those are checked
+      // every 30 s at best, coarser than ALERTS_TICK_SECONDS may ask.
+      schedule: false,
+      superviseIntervalSeconds: Math.max(1, Math.min(60, Math.floor(options.heartbeatSeconds / 2))),
+      monitorIntervalSeconds: Math.max(1, Math.min(60, Math.floor(options.heartbeatSeconds / 2))),
+      registerInstance: false,
+    };
+    const created =
+      store.kind === 'pglite'
+        ? new PgBoss({ ...common, backend: 'pglite', db: fromPglite(store.client) })
+        : new PgBoss({ ...common, connectionString: store.url, max: POOL_SIZE, application_name: 'research-workspace-jobs' });
+    // Without a listener an 'error' event would end the process; a lost connection is retried by pg-boss.
+    created.on('error', (error) => log.warn({ reason: reason(error) }, 'job queue: pg-boss reported an error'));
+    return created;
+  }
+
+  async function start(supervise: boolean): Promise<PgBoss> {
+    const created = construct(supervise);
+    await created.start();
+    for (const queue of definitions.values()) {
+      const retries = {
+        retryLimit: queue.maxAttempts - 1,
+        retryDelay: options.backoffBaseSeconds ?? 2,
+        retryBackoff: true,
+        retryDelayMax: MAX_BACKOFF_SECONDS,
       };
-      const timer = setTimeout(done, options.pollMs);
-      waiting.add(done);
-    });
-
-  async function claim(): Promise<ClaimedJob | null> {
-    const queues = [...handlers.keys()];
-    if (queues.length === 0) return null;
-    const result = await db.execute(sql`
-      update ${jobs}
-         set state = 'active', attempts = attempts + 1, locked_until = ${lease}, locked_by = ${me}
-       where id = (
-         select id from ${jobs}
-          where queue in (${sql.join(queues.map((queue) => sql`${queue}`), sql`, `)})
-            and ((state = 'ready' and run_at <= now()) or (state = 'active' and locked_until < now()))
-          order by run_at, created_at
-          limit 1
-          for update skip locked)
-       returning id, queue, payload, attempts, max_attempts`);
-    const row = (result as { rows: Array<{ id: string; queue: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }> }).rows[0];
-    return row ? { id: row.id, queue: row.queue, payload: row.payload, attempt: row.attempts, maxAttempts: row.max_attempts } : null;
-  }
-
-  const mine = (id: string) => and(eq(jobs.id, id), eq(jobs.lockedBy, me));
-
-  async function finish(job: ClaimedJob): Promise<void> {
-    await db.update(jobs).set({ state: 'done', finishedAt: new Date(), lockedUntil: null }).where(mine(job.id));
-  }
-
-  async function fail(job: ClaimedJob, error: unknown): Promise<void> {
-    const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
-    if (job.attempt < job.maxAttempts) {
-      const delay = Math.min(MAX_BACKOFF_SECONDS, (options.backoffBaseSeconds ?? 2) * 2 ** (job.attempt - 1));
-      await db
-        .update(jobs)
-        .set({ state: 'ready', runAt: sql`now() + ${`${delay} seconds`}::interval`, lockedUntil: null, lockedBy: null, lastError: message })
-        .where(mine(job.id));
-      log.warn({ job: job.id, queue: job.queue, attempt: job.attempt, retryInSeconds: delay, reason: message }, 'job failed; retrying');
-      return;
+      await created.createQueue(deadLetterOf(queue.name), { retryLimit: 0 });
+      await created.createQueue(queue.name, {
+        ...retries,
+        heartbeatSeconds: options.heartbeatSeconds,
+        expireInSeconds: EXPIRE_SECONDS,
+        deadLetter: deadLetterOf(queue.name),
+      });
     }
-    await db.update(jobs).set({ state: 'failed', finishedAt: new Date(), lockedUntil: null, lastError: message }).where(mine(job.id));
-    log.error({ job: job.id, queue: job.queue, attempts: job.attempt, reason: message }, 'job failed for good');
-    await handlers.get(job.queue)?.options.onFailed?.(job, error);
+    return created;
   }
 
-  async function runOne(job: ClaimedJob): Promise<void> {
-    const entry = handlers.get(job.queue);
-    if (!entry) return;
-    // Taken again after its process died on the last attempt: given up without running it once more.
-    if (job.attempt > job.maxAttempts) return fail({ ...job, attempt: job.maxAttempts }, new Error('its process stopped while running it'));
-    const heartbeat = setInterval(() => {
-      void db.update(jobs).set({ lockedUntil: lease }).where(mine(job.id)).catch(() => undefined);
-    }, (leaseSeconds * 1000) / 3);
-    try {
-      await entry.handler(job);
-      await finish(job);
-    } catch (error) {
-      await fail(job, error);
-    } finally {
-      clearInterval(heartbeat);
-    }
+  /** pg-boss, started once. */
+  function started(): Promise<PgBoss> {
+    starting ??= start(options.working).then((created) => (boss = created));
+    return starting;
   }
 
-  async function loop(): Promise<void> {
-    while (running) {
-      let job: ClaimedJob | null = null;
-      try {
-        job = await claim();
-        if (job) await runOne(job);
-      } catch (error) {
-        log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'job queue: could not claim or settle a job');
+  const claimed = (job: JobWithMetadata<unknown>): ClaimedJob => ({
+    id: job.id,
+    queue: job.name,
+    payload: (job.data ?? {}) as Record<string, unknown>,
+    attempt: job.retryCount + 1,
+    maxAttempts: job.retryLimit + 1,
+  });
+
+  function register(queue: string, handler: (job: ClaimedJob) => Promise<void>, workOptions: WorkOptions): void {
+    if (!definitions.has(queue)) throw new Error(`job queue: ${queue} is not a defined queue`);
+    const pollingIntervalSeconds = options.pollSeconds;
+    workers.push(async () => {
+      const running = boss!;
+      await running.work(queue, { includeMetadata: true, batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+        if (job) await handler(claimed(job));
+      });
+      const onFailed = workOptions.onFailed;
+      if (onFailed) {
+        await running.work(deadLetterOf(queue), { includeMetadata: true, batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+          if (job) await onFailed({ ...claimed(job), queue });
+        });
       }
-      if (!job && running) await idle();
-    }
+    });
   }
 
-  async function send(queue: string, payload: Record<string, unknown>, sendOptions: SendOptions = {}, executor: Db | Tx = db): Promise<string | null> {
-    const [row] = await executor
-      .insert(jobs)
-      .values({
-        queue,
-        payload,
-        singletonKey: sendOptions.singletonKey ?? null,
-        maxAttempts: sendOptions.maxAttempts ?? 5,
-        ...(sendOptions.runAt ? { runAt: sendOptions.runAt } : {}),
-      })
-      .onConflictDoNothing({ target: jobs.singletonKey })
-      .returning({ id: jobs.id });
-    if (row && executor === db) wake();
-    return row?.id ?? null;
-  }
-
-  /** Offers this slot's job of each periodic queue, and forgets jobs finished a week ago. */
   async function offerPeriodic(queue: string, seconds: number): Promise<void> {
-    const slot = Math.floor(Date.now() / (seconds * 1000));
     try {
-      await send(queue, { slot }, { singletonKey: `${queue}:${slot}`, maxAttempts: 1 });
-      await db.delete(jobs).where(and(sql`${jobs.state} in ('done', 'failed')`, lt(jobs.finishedAt, sql`now() - ${KEEP_FINISHED_SQL}::interval`)));
+      await boss?.send(queue, {}, { singletonSeconds: seconds, singletonKey: queue, retryLimit: 0 });
     } catch (error) {
-      log.warn({ queue, reason: error instanceof Error ? error.message : String(error) }, 'job queue: could not offer a periodic job');
+      log.warn({ queue, reason: reason(error) }, 'job queue: could not offer a periodic job');
     }
   }
 
   return {
-    send,
+    async send(queue, payload, sendOptions = {}, tx) {
+      if (!definitions.has(queue)) throw new Error(`job queue: ${queue} is not a defined queue`);
+      // Starting inside the caller's transaction would wait for it on the embedded store's one connection.
+      if (tx && !boss) throw new Error('job queue: await ready() before sending inside a transaction');
+      const running = boss ?? (await started());
+      await running.send(queue, payload, {
+        ...(sendOptions.runAt ? { startAfter: sendOptions.runAt } : {}),
+        ...(sendOptions.maxAttempts ? { retryLimit: sendOptions.maxAttempts - 1 } : {}),
+        // Our Tx's execute is typed by the driver's result; pg-boss reads its `rows`, which both drivers give.
+        ...(tx ? { db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql) } : {}),
+      });
+    },
+    ready: async () => void (await started()),
     work(queue, handler, workOptions = {}) {
-      handlers.set(queue, { handler, options: workOptions });
+      register(queue, handler, workOptions);
     },
     every(queue, seconds, handler) {
-      handlers.set(queue, { handler, options: {} });
+      register(queue, handler, {});
       periodic.push({ queue, seconds });
     },
-    wake,
     async depth() {
-      const result = await db.execute(sql`select queue, count(*)::int as count from ${jobs} where state in ('ready', 'active') group by queue`);
-      return Object.fromEntries((result as { rows: Array<{ queue: string; count: number }> }).rows.map((row) => [row.queue, row.count]));
+      if (!boss) return {};
+      const queues = await boss.getQueues([...definitions.keys()]);
+      return Object.fromEntries(queues.map((queue) => [queue.name, queue.queuedCount + queue.activeCount]));
     },
-    start() {
-      if (running) return;
-      running = true;
+    async start() {
+      await started();
+      if (!options.working || workersStarted) return;
+      workersStarted = true;
+      for (const startWorker of workers) await startWorker();
       for (const { queue, seconds } of periodic) {
         void offerPeriodic(queue, seconds);
         const timer = setInterval(() => void offerPeriodic(queue, seconds), seconds * 1000);
         timer.unref();
         timers.push(timer);
       }
-      loops = Array.from({ length: options.concurrency ?? 2 }, () => loop());
     },
     async stop() {
-      running = false;
       for (const timer of timers.splice(0)) clearInterval(timer);
-      wake();
-      await Promise.all(loops);
-      loops = [];
+      const running = starting ? await starting.catch(() => null) : null;
+      starting = null;
+      boss = null;
+      await running?.stop({ graceful: true, timeout: STOP_TIMEOUT_MS });
     },
   };
 }

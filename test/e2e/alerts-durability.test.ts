@@ -1,9 +1,10 @@
 /**
  * Alert runs on built processes sharing one PostgreSQL database and one outbox: (a) with two processes
  * ticking every second, a due alert runs once for its period and mails one digest; (b) the process
- * working a run is killed (SIGKILL) mid-search, and the other one takes the run over once its lease
- * runs out: one digest, not zero or two; (c) a run asked for by hand whose only process is killed
- * mid-search runs after a restart. Search answers come from the recorded provider fixtures.
+ * working a run is killed (SIGKILL) mid-search, and the other one takes the run over once its heartbeat
+ * stops (pg-boss's monitor fails the job and it is retried): one digest, not zero or two; (c) a run
+ * asked for by hand whose only process is killed mid-search runs after a restart, on PostgreSQL and on
+ * the embedded database (the same pg-boss queue). Search answers come from the recorded provider fixtures.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -18,7 +19,8 @@ import { ask, eventually, signUpAndIn, type ProcessUser } from '../support/proce
 import { ensureServiceBuilt, startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 const skipReason = process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL unset: alert durability needs PostgreSQL';
-const LEASE_SECONDS = 3;
+/** pg-boss's least heartbeat: a killed process's job is retried this long (plus a monitor pass and backoff) after. */
+const HEARTBEAT_SECONDS = 10;
 /** Crossref answers a search whose words include this after this long: the window a process is killed in. */
 const SLOW_WORD = 'slowsearch';
 const SLOW_MS = 4000;
@@ -30,6 +32,66 @@ interface Run {
   mail: string;
   newCount: number;
 }
+
+/** The digests in the shared outbox addressed to `email`. */
+async function digestsTo(dataDir: string, email: string): Promise<number> {
+  let count = 0;
+  const outbox = join(dataDir, 'outbox');
+  if (!existsSync(outbox)) return 0;
+  const names = readdirSync(outbox).filter((name) => name.endsWith('.eml'));
+  for (const name of names) {
+    const mail = await simpleParser(readFileSync(join(outbox, name)));
+    if (mail.subject?.includes('new result') && mail.to && 'text' in mail.to && mail.to.text === email) count++;
+  }
+  return count;
+}
+
+async function createAlert(server: ServerProcess, user: ProcessUser, query: string): Promise<string> {
+  const res = await ask(`${server.url}/api/alerts`, {
+    method: 'POST',
+    headers: { ...user.bearer, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, providers: ['crossref'], frequency: 'daily' }),
+  });
+  expect(res.status, res.body).toBe(201);
+  return (JSON.parse(res.body) as { id: string }).id;
+}
+
+const runsOf = async (server: ServerProcess, user: ProcessUser, alertId: string) =>
+  (JSON.parse((await ask(`${server.url}/api/alerts/${alertId}/runs`, { headers: user.bearer })).body) as { items: Run[] }).items;
+
+/** Waits for the alert's one run to be finished with its digest sent. */
+async function sentRun(servers: ServerProcess[], server: ServerProcess, user: ProcessUser, alertId: string, withinMs: number): Promise<Run[]> {
+  let runs: Run[] = [];
+  const sent = await eventually(async () => {
+    runs = await runsOf(server, user, alertId);
+    return runs.some((run) => run.mail === 'sent');
+  }, withinMs, 200);
+  expect(sent, `${JSON.stringify(runs)}\n${servers.map((one) => one.output().slice(-3000)).join('\n---\n')}`).toBe(true);
+  return runs;
+}
+
+/** (c): a run asked for by hand, its only process killed mid-search, runs once after a restart. */
+async function runSurvivesRestart(servers: ServerProcess[], start: () => Promise<ServerProcess>, dataDir: string): Promise<void> {
+  const [survivor] = servers.filter((server) => server.child.exitCode === null && server.child.signalCode === null) as [ServerProcess];
+  const user = await signUpAndIn(survivor.url);
+  const alertId = await createAlert(survivor, user, `${SLOW_WORD} ${randomUUID().slice(0, 6)}`);
+  const queued = await ask(`${survivor.url}/api/alerts/${alertId}/run`, { method: 'POST', headers: user.bearer });
+  expect(queued.status, queued.body).toBe(202);
+  expect(await eventually(async () => (await runsOf(survivor, user, alertId))[0]?.status === 'running', 10_000, 50)).toBe(true);
+  // No process is left: the run waits in the database.
+  await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
+  const restarted = await start();
+  const runs = await sentRun(servers, restarted, user, alertId, 60_000);
+  expect(runs).toHaveLength(1);
+  expect(runs[0]).toMatchObject({ reason: 'manual', status: 'done', mail: 'sent' });
+  expect(await digestsTo(dataDir, user.email)).toBe(1);
+}
+
+const slowFixtures = () =>
+  startFixtureServer([
+    { path: '/crossref/works', query: (query) => (query.get('query') ?? '').includes(SLOW_WORD), fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json', delayMs: SLOW_MS },
+    ...everyProviderRoutes(),
+  ]);
 
 describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
   let fixtures: FixtureServer;
@@ -45,12 +107,11 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
     return server;
   };
 
+  const makeDue = (alertId: string) => db.query(`update alerts set next_run_at = now() - interval '1 second' where id = $1`, [alertId]);
+
   beforeAll(async () => {
     await ensureServiceBuilt();
-    fixtures = await startFixtureServer([
-      { path: '/crossref/works', query: (query) => (query.get('query') ?? '').includes(SLOW_WORD), fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json', delayMs: SLOW_MS },
-      ...everyProviderRoutes(),
-    ]);
+    fixtures = await slowFixtures();
     scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
     db = new pg.Client({ connectionString: scratch.url });
     dataDir = mkdtempSync(join(tmpdir(), 'rw-alerts-'));
@@ -59,9 +120,10 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
       DATABASE_URL: scratch.url,
       DATA_DIR: dataDir,
       JWT_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
+      // Info: each process logs the runs it starts, which tells the test which process to kill.
+      LOG_LEVEL: 'info',
       ALERTS_TICK_SECONDS: '1',
-      JOBS_LEASE_SECONDS: String(LEASE_SECONDS),
+      JOBS_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
       RATE_LIMIT_AUTHENTICATED_PER_HOUR: '100000',
     };
   }, 240_000);
@@ -74,63 +136,27 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** The digests in the shared outbox addressed to `email`. */
-  async function digestsTo(email: string): Promise<number> {
-    let count = 0;
-    const outbox = join(dataDir, 'outbox');
-    if (!existsSync(outbox)) return 0;
-    const names = readdirSync(outbox).filter((name) => name.endsWith('.eml'));
-    for (const name of names) {
-      const mail = await simpleParser(readFileSync(join(outbox, name)));
-      if (mail.subject?.includes('new result') && mail.to && 'text' in mail.to && mail.to.text === email) count++;
-    }
-    return count;
-  }
-
-  async function createAlert(server: ServerProcess, user: ProcessUser, query: string): Promise<string> {
-    const res = await ask(`${server.url}/api/alerts`, {
-      method: 'POST',
-      headers: { ...user.bearer, 'content-type': 'application/json' },
-      body: JSON.stringify({ query, providers: ['crossref'], frequency: 'daily' }),
-    });
-    expect(res.status, res.body).toBe(201);
-    return (JSON.parse(res.body) as { id: string }).id;
-  }
-
-  const runsOf = async (server: ServerProcess, user: ProcessUser, alertId: string) =>
-    (JSON.parse((await ask(`${server.url}/api/alerts/${alertId}/runs`, { headers: user.bearer })).body) as { items: Run[] }).items;
-
-  const makeDue = (alertId: string) => db.query(`update alerts set next_run_at = now() - interval '1 second' where id = $1`, [alertId]);
-
-  /** Waits for the alert's one run to be finished with its digest sent. */
-  async function sentRun(server: ServerProcess, user: ProcessUser, alertId: string, withinMs: number): Promise<Run[]> {
-    let runs: Run[] = [];
-    const sent = await eventually(async () => {
-      runs = await runsOf(server, user, alertId);
-      return runs.some((run) => run.mail === 'sent');
-    }, withinMs, 200);
-    expect(sent, `${JSON.stringify(runs)}\n${servers.map((one) => one.output().slice(-3000)).join('\n---\n')}`).toBe(true);
-    return runs;
-  }
-
   it('runs a due alert once per period with two processes ticking, and mails one digest', async () => {
     await db.connect();
     const [a, b] = await Promise.all([start(), start()]);
     const user = await signUpAndIn(a.url);
     const alertId = await createAlert(a, user, `ecology ${randomUUID().slice(0, 6)}`);
     await makeDue(alertId);
-    const runs = await sentRun(b, user, alertId, 20_000);
+    const runs = await sentRun(servers, b, user, alertId, 20_000);
     // Three more ticks of each process: nothing else runs for this period.
     const since = Date.now();
     expect(
       await eventually(async () => {
-        const { rows } = await db.query<{ count: number }>(`select count(*)::int as count from jobs where queue = 'alerts.tick' and state = 'done' and finished_at > to_timestamp($1 / 1000.0)`, [since]);
+        const { rows } = await db.query<{ count: number }>(
+          `select count(*)::int as count from pgboss.job where name = 'alerts.tick' and state = 'completed' and completed_on > to_timestamp($1 / 1000.0)`,
+          [since],
+        );
         return rows[0]!.count >= 3;
       }, 15_000),
     ).toBe(true);
     expect(await runsOf(a, user, alertId)).toHaveLength(1);
     expect(runs[0]).toMatchObject({ reason: 'schedule', status: 'done', mail: 'sent' });
-    expect(await digestsTo(user.email)).toBe(1);
+    expect(await digestsTo(dataDir, user.email)).toBe(1);
     const alert = JSON.parse((await ask(`${a.url}/api/alerts/${alertId}`, { headers: user.bearer })).body) as { nextRunAt: string };
     expect(Date.parse(alert.nextRunAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
   }, 60_000);
@@ -140,42 +166,62 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
     const user = await signUpAndIn(a.url);
     const alertId = await createAlert(a, user, `${SLOW_WORD} ${randomUUID().slice(0, 6)}`);
     await makeDue(alertId);
-    // The process holding the run's job (its lease names the process id) is the one killed.
+    // The process that started the run (it logs each run it starts) is the one killed.
     let holder: ServerProcess | undefined;
+    let runId = '';
     expect(
       await eventually(async () => {
-        const { rows } = await db.query<{ locked_by: string }>(
-          `select j.locked_by from jobs j join alert_runs r on r.id = (j.payload->>'runId')::uuid where r.alert_id = $1 and j.queue = 'alerts.run' and j.state = 'active'`,
-          [alertId],
-        );
-        const pid = rows[0]?.locked_by.split(':')[1];
-        holder = [a, b].find((server) => String(server.child.pid) === pid);
+        runId = (await runsOf(a, user, alertId))[0]?.id ?? '';
+        holder = runId ? [a, b].find((server) => server.output().includes(`"runId":"${runId}","attempt":1,"msg":"alert run: started"`)) : undefined;
         return !!holder;
       }, 15_000, 50),
     ).toBe(true);
     await holder!.stop('SIGKILL');
     const survivor = holder === a ? b : a;
-    const runs = await sentRun(survivor, user, alertId, 30_000);
+    const runs = await sentRun(servers, survivor, user, alertId, 60_000);
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ status: 'done', mail: 'sent' });
-    expect(await digestsTo(user.email)).toBe(1);
-    const { rows } = await db.query<{ attempts: number }>(`select attempts from jobs where queue = 'alerts.run' and payload->>'runId' = $1`, [runs[0]!.id]);
-    expect(rows[0]?.attempts).toBe(2);
-  }, 60_000);
+    expect(runs[0]).toMatchObject({ id: runId, status: 'done', mail: 'sent' });
+    expect(await digestsTo(dataDir, user.email)).toBe(1);
+    expect(survivor.output()).toContain(`"runId":"${runId}","attempt":2,"msg":"alert run: started"`);
+    const { rows } = await db.query<{ retry_count: number }>(`select retry_count from pgboss.job where name = 'alerts.run' and data->>'runId' = $1`, [runId]);
+    expect(rows).toEqual([{ retry_count: 1 }]);
+  }, 90_000);
 
-  it('runs after a restart a run that was enqueued before it, its process killed mid-search', async () => {
-    const [survivor] = servers.filter((server) => server.child.exitCode === null && server.child.signalCode === null) as [ServerProcess];
-    const user = await signUpAndIn(survivor.url);
-    const alertId = await createAlert(survivor, user, `${SLOW_WORD} ${randomUUID().slice(0, 6)}`);
-    const queued = await ask(`${survivor.url}/api/alerts/${alertId}/run`, { method: 'POST', headers: user.bearer });
-    expect(queued.status, queued.body).toBe(202);
-    expect(await eventually(async () => (await runsOf(survivor, user, alertId))[0]?.status === 'running', 10_000, 50)).toBe(true);
-    // No process is left: the run waits in the database.
-    await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
-    const restarted = await start();
-    const runs = await sentRun(restarted, user, alertId, 30_000);
-    expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ reason: 'manual', status: 'done', mail: 'sent' });
-    expect(await digestsTo(user.email)).toBe(1);
-  }, 60_000);
+  it('runs after a restart a run that was enqueued before it, its process killed mid-search', () => runSurvivesRestart(servers, () => start(), dataDir), 90_000);
+});
+
+describe('alert runs across restarts (embedded database)', () => {
+  let fixtures: FixtureServer;
+  let dataDir: string;
+  let env: Record<string, string>;
+  const servers: ServerProcess[] = [];
+  const start = async () => {
+    const server = await startServerProcess({ env });
+    servers.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    await ensureServiceBuilt();
+    fixtures = await slowFixtures();
+    dataDir = mkdtempSync(join(tmpdir(), 'rw-alerts-embedded-'));
+    env = {
+      ...providerEnvFor(fixtures.url),
+      DATA_DIR: dataDir,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+      ALERTS_TICK_SECONDS: '1',
+      JOBS_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+      RATE_LIMIT_AUTHENTICATED_PER_HOUR: '100000',
+    };
+    await start();
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop('SIGKILL')));
+    await fixtures?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs after a restart a run that was enqueued before it, its process killed mid-search', () => runSurvivesRestart(servers, start, dataDir), 90_000);
 });

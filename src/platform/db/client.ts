@@ -22,6 +22,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** How a library that brings its own driver reaches this database (the job queue, platform/jobs.ts). */
+  connection: { kind: 'postgres'; url: string } | { kind: 'pglite'; client: PGlite };
   /** True when a trivial query answers. */
   ping(): Promise<boolean>;
   /** Called when a connection to the server is lost (a restart, a terminated backend); never for PGlite. */
@@ -125,6 +127,7 @@ async function openPglite(dir: string, from: Blob | undefined, logger: QueryLogg
   return {
     db: db as unknown as Db,
     kind: 'pglite',
+    connection: { kind: 'pglite', client },
     ping: async () => {
       try {
         await client.query('select 1');
@@ -202,6 +205,7 @@ async function openPostgres(url: string, poolSize: number, logger: QueryLogger):
   return {
     db: db as unknown as Db,
     kind: 'postgres',
+    connection: { kind: 'postgres', url },
     ping: async () => {
       try {
         await (await pingClient()).query('select 1');

@@ -455,38 +455,6 @@ export const serviceSecrets = pgTable('service_secrets', {
   createdAt: createdAt(),
 });
 
-/**
- * Durable background jobs (platform/jobs.ts): one row per job, claimed with `FOR UPDATE SKIP LOCKED` and
- * a lease, so that any number of processes share the work and a job whose process died is taken again
- * once its lease runs out. A singleton key is unique over every row kept: whoever enqueues a job with
- * the same key second enqueues nothing.
- */
-export const jobs = pgTable(
-  'jobs',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    queue: text('queue').notNull(),
-    singletonKey: text('singleton_key'),
-    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
-    /** `ready` (waiting for run_at), `active` (leased), `done`, `failed` (out of attempts). */
-    state: text('state').$type<'ready' | 'active' | 'done' | 'failed'>().notNull().default('ready'),
-    attempts: integer('attempts').notNull().default(0),
-    maxAttempts: integer('max_attempts').notNull().default(5),
-    runAt: timestamp('run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
-    lockedBy: text('locked_by'),
-    lastError: text('last_error'),
-    createdAt: createdAt(),
-    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
-  },
-  (t) => [
-    uniqueIndex('jobs_singleton_key').on(t.singletonKey),
-    index('jobs_waiting_idx').on(t.queue, t.runAt).where(sql`${t.state} in ('ready', 'active')`),
-    index('jobs_finished_idx').on(t.finishedAt),
-    check('jobs_state_check', sql`${t.state} in ('ready', 'active', 'done', 'failed')`),
-  ],
-);
-
 export type AlertFrequency = 'daily' | 'weekly';
 
 /** A saved search that runs on a schedule and mails what is new (src/alerts). */
