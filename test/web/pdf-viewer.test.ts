@@ -167,7 +167,15 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
     await page.setViewportSize(VIEWPORTS.desktop);
   });
 
-  it('deleting the annotation removes its mark', async () => {
+  it('a delete of an annotation changed meanwhile is refused and shows the change; deleting again removes it and its mark', async () => {
+    // Someone changes the annotation after the page read it: the page's delete names the old version.
+    const changed = await api.patch(`/api/annotations/${annotationId}`, { headers: { origin: server.base }, data: { body: 'What VESPA does, revised' } });
+    expect(changed.status()).toBe(200);
+    await page.getByRole('button', { name: 'Delete annotation' }).click();
+    await page.getByRole('alert').filter({ hasText: /changed/i }).waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'What VESPA does, revised' }).waitFor();
+    expect(await annotations()).toHaveLength(1);
+
     await page.getByRole('button', { name: 'Delete annotation' }).click();
     await page.getByRole('heading', { name: 'Annotations (0)' }).waitFor();
     expect(await page.locator(`[data-annotation-id="${annotationId}"]`).count()).toBe(0);

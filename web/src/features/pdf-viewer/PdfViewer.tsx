@@ -125,7 +125,7 @@ export function PdfViewer({ workspaceId, resourceId, initialPage, onTitle }: { w
   };
 
   const deleteAnnotation = (annotation: Annotation) => {
-    remove.mutate(annotation.id, {
+    remove.mutate(annotation, {
       onSuccess: () => {
         if (activeId === annotation.id) setActiveId(null);
         headingRef.current?.focus();
@@ -175,7 +175,7 @@ export function PdfViewer({ workspaceId, resourceId, initialPage, onTitle }: { w
         <AnnotationList
           annotations={annotations.data}
           activeId={activeId}
-          deleting={remove.isPending ? (remove.variables ?? null) : null}
+          deleting={remove.isPending ? (remove.variables?.id ?? null) : null}
           deleteError={remove.error}
           onChoose={choose}
           onDelete={deleteAnnotation}

@@ -6,6 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
+import { ifMatch } from '../../lib/versions';
 import type { PdfAnchor } from './anchors';
 
 export type Annotation = components['schemas']['Annotation'];
@@ -38,10 +39,15 @@ export function useAnnotateSelection(workspaceId: string, resourceId: string) {
   });
 }
 
+/**
+ * Deletes the annotation as the user saw it (If-Match its version): one someone changed meanwhile is
+ * refused (412), and the list is read again, so the user sees theirs before pressing Delete again.
+ */
 export function useDeletePdfAnnotation(workspaceId: string, resourceId: string) {
   const refresh = useRefresh(workspaceId, resourceId);
   return useMutation({
-    mutationFn: (id: string) => unwrap(api.DELETE('/api/annotations/{id}', { params: { path: { id } } })),
+    mutationFn: ({ id, version }: Pick<Annotation, 'id' | 'version'>) => unwrap(api.DELETE('/api/annotations/{id}', { params: { path: { id }, header: ifMatch('a', version) } })),
     onSuccess: refresh,
+    onError: refresh,
   });
 }
