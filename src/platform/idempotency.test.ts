@@ -73,6 +73,9 @@ for (const leg of storeLegs()) {
       expect(again.json()).toEqual(first.json());
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(first.headers['idempotent-replayed']).toBeUndefined();
+      // The version the first answer made (and where it is) come again too.
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(again.headers.location).toBe(first.headers.location);
     };
 
     describe('POST /api/workspaces', () => {
@@ -240,10 +243,13 @@ for (const leg of storeLegs()) {
           const key = randomUUID();
           const first = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': key }, payload });
           expect(first.statusCode).toBe(201);
-          expectReplayOf(first, await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': key }, payload }));
+          const again = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': key }, payload });
+          expectReplayOf(first, again);
+          return again;
         };
 
-        await twice(`/api/resources/${resource.id}/annotations`, { body: 'Worth a second read' }, owner.bearer);
+        const annotated = await twice(`/api/resources/${resource.id}/annotations`, { body: 'Worth a second read' }, owner.bearer);
+        expect(annotated.headers.etag).toBe('"a1"');
         const notes = await t.app.inject({ method: 'GET', url: `/api/resources/${resource.id}/annotations`, headers: owner.bearer });
         expect(notes.json()).toHaveLength(1);
 

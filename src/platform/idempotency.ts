@@ -37,6 +37,8 @@ const IDEMPOTENCY_MAX_STORED_BYTES = 256 * 1024;
 const CLAIM_STALE_MS = 60_000;
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const SEAL_PURPOSE = 'idempotent-answer';
+/** The first answer's headers a retry gets again besides its body: the version it made, and where it is. */
+const KEPT_HEADERS: readonly string[] = ['etag', 'location'];
 
 /** The header as the OpenAPI document shows it on every idempotent route; also its validation. */
 const IdempotencyHeaders = z.looseObject({
@@ -47,7 +49,7 @@ const IdempotencyHeaders = z.looseObject({
     .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII characters')
     .optional()
     .describe(
-      'Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key).',
+      'Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key).',
     ),
 });
 
@@ -93,8 +95,9 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
       .then(undefined, (error: unknown) => request.log.warn({ err: error }, 'idempotency: removing expired keys failed'));
   };
 
-  const replay = (reply: FastifyReply, status: number, contentType: string | null, body: string) => {
+  const replay = (reply: FastifyReply, status: number, contentType: string | null, headers: Record<string, string> | null, body: string) => {
     if (contentType) void reply.header('content-type', contentType);
+    for (const [name, value] of Object.entries(headers ?? {})) if (KEPT_HEADERS.includes(name)) void reply.header(name, value);
     return reply.header('idempotent-replayed', 'true').status(status).send(body);
   };
 
@@ -145,7 +148,7 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
       if (body === null) {
         throw keyInUse('answer_not_kept', 'The request with this Idempotency-Key was answered, but its answer was too large to keep');
       }
-      return replay(reply, row.responseStatus, row.responseContentType, body);
+      return replay(reply, row.responseStatus, row.responseContentType, row.responseHeaders, body);
     }
     throw keyInUse('in_progress', 'A request with this Idempotency-Key is still being answered; retry shortly');
   };
@@ -166,11 +169,17 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
       }
       const kept = Buffer.byteLength(text) <= IDEMPOTENCY_MAX_STORED_BYTES;
       const contentType = reply.getHeader('content-type');
+      const headers: Record<string, string> = {};
+      for (const name of KEPT_HEADERS) {
+        const value = reply.getHeader(name);
+        if (typeof value === 'string') headers[name] = value;
+      }
       await db
         .update(idempotencyKeys)
         .set({
           responseStatus: status,
           responseContentType: typeof contentType === 'string' ? contentType : null,
+          responseHeaders: headers,
           responseBody: kept ? seal(text, secret, SEAL_PURPOSE) : null,
         })
         .where(ours);

@@ -436,6 +436,8 @@ export const idempotencyKeys = pgTable(
     /** Null while the first request is being answered. */
     responseStatus: integer('response_status'),
     responseContentType: text('response_content_type'),
+    /** The first answer's headers a retry needs too (ETag, Location; platform/idempotency.ts). */
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
     /** The first answer's body, sealed (it may carry a share link's token); null when too large to keep. */
     responseBody: text('response_body'),
     claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }).notNull(),

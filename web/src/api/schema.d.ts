@@ -2962,7 +2962,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
+                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4784,7 +4784,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
+                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -5405,7 +5405,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
+                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6705,7 +6705,7 @@ export interface operations {
                 dryRun?: "true" | "false";
             };
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
+                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
                 "idempotency-key"?: string;
             };
             path: {
@@ -7057,7 +7057,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
+                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
                 "idempotency-key"?: string;
                 /** @description Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version. */
                 "if-match"?: string;
@@ -7317,7 +7317,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
+                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
                 "idempotency-key"?: string;
             };
             path: {
@@ -7814,7 +7814,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
+                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
                 "idempotency-key"?: string;
             };
             path: {
