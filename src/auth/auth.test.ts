@@ -256,17 +256,21 @@ for (const leg of storeLegs()) {
         expect(res.json().message).toMatch(/If an account exists/);
       });
 
-      it('lets a signed-in user change the password with the current one and keeps only the current session', async () => {
+      it('lets a signed-in user change the password with the current one, keeps only the current session, and mails the user', async () => {
         const user = await buildUser(t.app);
         const other = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: user.password } });
         const otherToken = other.json().session.access_token;
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/auth/update-password',
-          headers: user.bearer,
-          payload: { currentPassword: user.password, password: 'fresh-comet-81' },
+        let res!: Awaited<ReturnType<typeof t.app.inject>>;
+        const told = await mailWrittenBy(t.dataDir, async () => {
+          res = await t.app.inject({
+            method: 'POST',
+            url: '/api/auth/update-password',
+            headers: user.bearer,
+            payload: { currentPassword: user.password, password: 'fresh-comet-81' },
+          });
         });
         expect(res.statusCode).toBe(200);
+        expect(told).toContain('Subject: Your password was changed');
         expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer })).statusCode).toBe(200);
         expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${otherToken}` } })).statusCode).toBe(401);
         const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: user.email, password: 'fresh-comet-81' } });

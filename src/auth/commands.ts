@@ -135,7 +135,11 @@ async function assertCurrentPassword(user: UserRow, currentPassword: string | un
   }
 }
 
-/** By e-mailed token (signed out), or for the signed-in user with their current password; ends the user's other sessions. */
+/**
+ * By e-mailed token (signed out), or for the signed-in user with their current password; ends the
+ * user's other sessions. A signed-in change is mailed to the user, as change-password's is; a reset is
+ * not (its link was in that mailbox, and an unconfirmed account's reset already mails what it paused).
+ */
 export async function updatePassword(
   deps: AuthDeps,
   input: { token?: string; currentPassword?: string; password: string },
@@ -158,6 +162,7 @@ export async function updatePassword(
   await assertCurrentPassword(user, input.currentPassword);
   await setPassword(deps.db, user.id, await hashPassword(input.password));
   await endAllSessions(deps.sessions, user.id, signedIn.sessionId ?? undefined);
+  await sendPasswordChangedMail(deps, user.email);
 }
 
 /**

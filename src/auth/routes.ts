@@ -207,7 +207,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       schema: {
         tags,
         operationId: 'updatePassword',
-        summary: 'Set a new password with the e-mailed token, or as the signed-in user',
+        summary: 'Set a new password with the e-mailed token, or as the signed-in user (with the current password; the user is mailed “Your password was changed”)',
         security: SIGNED_IN_OPTIONAL,
         body: UpdatePasswordBody,
         response: { 200: MessageResponse, ...errors },

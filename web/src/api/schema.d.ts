@@ -217,7 +217,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the e-mailed token, or as the signed-in user */
+        /** Set a new password with the e-mailed token, or as the signed-in user (with the current password; the user is mailed “Your password was changed”) */
         post: operations["updatePassword"];
         delete?: never;
         options?: never;
