@@ -2,7 +2,7 @@
  * One migrated embedded database for the whole test run: migrating a new PGlite takes seconds on a
  * loaded machine, starting one from a copy of a migrated one a fraction of that. The copy (PGlite's
  * `dumpDataDir`, a tar of its data directory) is kept under node_modules/.cache/, named by a hash of
- * the migrations and the PGlite version, so a changed migration makes a new one; the global setup
+ * the migrations, the PGlite and pg-boss versions and the job queues, so a changed migration makes a new one; the global setup
  * makes it before any test file starts, and each test process reads it once. Tests that open a
  * database themselves (`openDatabase({ pgliteDir: 'memory://' })`) still migrate from empty.
  */
@@ -10,7 +10,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { ALERT_QUEUE_DEFINITIONS } from '../../src/alerts/queues.js';
 import { migrateEmbedded } from '../../src/platform/db/client.js';
+import { createJobQueue } from '../../src/platform/jobs.js';
 import { ROOT } from './build-once.js';
 
 const MIGRATIONS_DIR = join(ROOT, 'drizzle');
@@ -25,6 +27,8 @@ function filesUnder(dir: string): string[] {
 function pgliteTemplatePath(): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json')));
+  hash.update(readFileSync(join(ROOT, 'node_modules', 'pg-boss', 'package.json')));
+  hash.update(readFileSync(join(ROOT, 'src', 'alerts', 'queues.ts')));
   for (const file of filesUnder(MIGRATIONS_DIR)) hash.update(relative(MIGRATIONS_DIR, file)).update(readFileSync(file));
   return join(ROOT, 'node_modules', '.cache', 'research-workspace-tests', `pglite-${hash.digest('hex').slice(0, 16)}.tar`);
 }
@@ -33,6 +37,11 @@ async function makeTemplate(path: string): Promise<void> {
   const client = new PGlite('memory://');
   try {
     await migrateEmbedded(client);
+    // The job queue's tables and queues too, as a process makes them at its first start (pg-boss
+    // installing its schema costs the embedded database about a second).
+    const queue = createJobQueue({ store: { kind: 'pglite', client }, queues: ALERT_QUEUE_DEFINITIONS, working: false, heartbeatSeconds: 30, pollSeconds: 2, log: console });
+    await queue.ready();
+    await queue.stop();
     const dump = await client.dumpDataDir('none');
     mkdirSync(join(path, '..'), { recursive: true });
     // Written beside it and renamed: a test process never reads half a file.
