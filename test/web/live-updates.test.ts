@@ -1,7 +1,8 @@
 /**
  * Live updates in Chromium, across two built server processes on one PostgreSQL database (as behind a
  * load balancer): the owner's browser talks to server 1, the member's to server 2. The owner invites
- * the other, who accepts; both open the workspace. A resource the owner adds through server 1 appears
+ * the other in the members panel; the member opens the mail's link on server 2 and joins, and appears
+ * in the owner's members panel without a reload; both open the workspace. A resource the owner adds through server 1 appears
  * on the member's page without a reload, and is said in the page's live region; the member's edit
  * and removal through server 2 appear on the owner's page; the owner removes the member, whose page
  * leaves for the workspace list with a message. axe on the page whose live region speaks.
@@ -54,18 +55,10 @@ describe.skipIf(skipReason)('live updates across two server processes (Chromium,
     await signUpThroughApi(ownerContext, one.base, ownerCredentials);
     await signUpThroughApi(memberContext, two.base, memberCredentials);
 
-    // The owner invites through server 1 (the mail is written there); the member accepts through server 2.
     const workspace = await ownerContext.request.post('/api/workspaces', { headers: { origin: one.base }, data: { title: 'Lab reading list' } });
     workspaceId = ((await workspace.json()) as { id: string }).id;
     const seeded = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, { headers: { origin: one.base }, data: { title: 'Deep residual learning' } });
     if (seeded.status() !== 201) throw new Error(`seed: ${seeded.status()} ${await seeded.text()}`);
-    const mail = await mailWrittenBy(one.dataDir, async () => {
-      const invited = await ownerContext.request.post(`/api/workspaces/${workspaceId}/invitations`, { headers: { origin: one.base }, data: { email: memberCredentials.email, role: 'editor' } });
-      if (invited.status() !== 201) throw new Error(`invite: ${invited.status()} ${await invited.text()}`);
-    });
-    const token = new URL(linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/invitations\/[A-Za-z0-9_-]+/)).pathname.split('/').pop()!;
-    const accepted = await memberContext.request.post(`/api/invitations/${token}/accept`, { headers: { origin: two.base } });
-    if (accepted.status() !== 200) throw new Error(`accept: ${accepted.status()} ${await accepted.text()}`);
 
     owner = await ownerContext.newPage();
     member = await memberContext.newPage();
@@ -91,6 +84,29 @@ describe.skipIf(skipReason)('live updates across two server processes (Chromium,
     await titleLink(page, 'Deep residual learning').waitFor();
     await streamOpened;
   };
+
+  it('the owner invites through the members panel on server 1; the member joins from the mail’s link on server 2 and appears on the owner’s page', async () => {
+    await openWorkspace(owner, one.base);
+    const ownerMembers = owner.getByRole('region', { name: 'Members' });
+    // The mail is written by server 1, which sent it.
+    const mail = await mailWrittenBy(one.dataDir, async () => {
+      await ownerMembers.getByLabel('E-mail address to invite').fill(memberCredentials.email);
+      await ownerMembers.getByLabel('Role', { exact: true }).selectOption('editor');
+      await ownerMembers.getByRole('button', { name: 'Invite' }).click();
+      await ownerMembers.getByRole('button', { name: `Revoke the invitation to ${memberCredentials.email}` }).waitFor();
+    });
+    const invitationPath = new URL(linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/invitations\/[A-Za-z0-9_-]+/)).pathname;
+    await member.goto(invitationPath);
+    await member.getByRole('button', { name: 'Join' }).click();
+    const joinedAt = Date.now();
+    await member.waitForURL(`**/workspaces/${workspaceId}`);
+    // The owner's page learns of the new member from the change log, without a reload.
+    await ownerMembers.getByRole('button', { name: `Remove ${memberCredentials.name}…` }).waitFor({ timeout: SEEN_WITHIN_MS });
+    seen.joined = Date.now() - joinedAt;
+    await expect.poll(() => liveRegion(owner).textContent()).toBe(`${memberCredentials.name} joined the workspace`);
+    // Accepted, the invitation leaves the owner's list of those waiting.
+    expect(await ownerMembers.getByRole('button', { name: `Revoke the invitation to ${memberCredentials.email}` }).count()).toBe(0);
+  });
 
   it('a resource the owner adds through server 1 appears on the member’s page on server 2, said in its live region', async () => {
     await openWorkspace(owner, one.base);
