@@ -5,7 +5,8 @@
  * in the owner's members panel without a reload; both open the workspace. A resource the owner adds through server 1 appears
  * on the member's page without a reload, and is said in the page's live region; the member's edit
  * and removal through server 2 appear on the owner's page; the owner removes the member, whose page
- * leaves for the workspace list with a message. axe on the page whose live region speaks.
+ * leaves for the workspace list with a message. The owner's activity log lists every change, and its
+ * own last one without a reload. axe on the page whose live region speaks, and on the open log.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,7 +124,7 @@ describe.skipIf(skipReason)('live updates across two server processes (Chromium,
     expect(await auditPage(member, 'live-updates-announced')).toEqual({});
   });
 
-  it('the member’s edit and removal through server 2 appear on the owner’s page; the member’s own page says nothing of its own changes', async () => {
+  it('the member’s edit and removal through server 2 appear on the owner’s page; the member’s own page says nothing of its own changes; the owner’s activity log lists who did what', async () => {
     await titleLink(member, 'Attention is all you need').click();
     const panel = member.getByRole('region', { name: 'Details: Attention is all you need' });
     await panel.getByRole('button', { name: 'Edit notes' }).click();
@@ -144,6 +145,19 @@ describe.skipIf(skipReason)('live updates across two server processes (Chromium,
     await expect.poll(() => liveRegion(owner).textContent()).toBe(`${memberCredentials.name} removed ‘Deep residual learning’`);
     // Its own changes are not announced back to the member (the owner's addition is still the last word).
     expect(await liveRegion(member).textContent()).toBe(`${ownerCredentials.name} added ‘Attention is all you need’`);
+
+    // The owner's activity log says who did what, the owner's own changes as “You”.
+    await owner.getByRole('button', { name: 'Show activity' }).click();
+    const log = owner.getByRole('region', { name: 'Activity' }).getByRole('listitem');
+    await log.first().waitFor();
+    await expect.poll(async () => (await log.allTextContents()).map((line) => line.split(' · ')[0])).toEqual([
+      `${memberCredentials.name} removed ‘Deep residual learning’`,
+      `${memberCredentials.name} edited ‘Attention is all you need’`,
+      'You added ‘Attention is all you need’',
+      `${memberCredentials.name} joined as an editor`,
+      'You added ‘Deep residual learning’',
+    ]);
+    expect(await auditPage(owner, 'activity-open')).toEqual({});
   });
 
   it('the owner removes the member through server 1; the member’s page leaves for the workspace list and says why', async () => {
@@ -156,5 +170,7 @@ describe.skipIf(skipReason)('live updates across two server processes (Chromium,
     seen.memberRemoved = Date.now() - removedAt;
     await member.getByText(`${ownerCredentials.name} removed you from Lab reading list.`, { exact: true }).waitFor();
     await expect.poll(() => member.getByRole('link', { name: 'Lab reading list' }).count()).toBe(0);
+    // The owner's open activity log has the removal at its top, without a reload.
+    await expect.poll(async () => (await owner.getByRole('region', { name: 'Activity' }).getByRole('listitem').first().textContent())?.split(' · ')[0]).toBe('You removed a member');
   });
 });

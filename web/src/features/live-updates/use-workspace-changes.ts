@@ -8,13 +8,14 @@
  * live region, set once per change of someone else's.
  * The user's own changes made from this tab (it sent a change moments ago) are marked stale without
  * being read at once: the change's own mutation has already refreshed what it shows, and a list
- * filtered by a tag just removed must not drop the row being edited. Their own changes made elsewhere
+ * filtered by a tag just removed must not drop the row being edited (the activity log, no such list,
+ * is read at once). Their own changes made elsewhere
  * (another tab or device) are read at once; none of their own is said. A workspace deleted, or the user removed from it,
  * calls `onLeave` and closes the stream.
  */
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { resourcesKey, workspaceKey, type ResourcePage } from '../../api/workspace-cache';
+import { activityKey, resourcesKey, workspaceKey, type ResourcePage } from '../../api/workspace-cache';
 import { eventData } from '../../lib/event-data';
 import type { Role } from '../../lib/workspace-role';
 import { announcementFor, eventsUrl, everyKeyOf, keysTouchedBy, leaveMessage, parseChange, type WorkspaceChange } from './changes';
@@ -110,7 +111,10 @@ export function useWorkspaceChanges(
       const own = change.actor?.id === me;
       // Before reading again: a resource removed is no longer in the list afterwards.
       const titleBefore = cachedTitle(queryClient, workspaceId, change.resourceId);
-      await markStale(queryClient, keysTouchedBy(change, me), !own || !changedHere(queryClient));
+      const readNow = !own || !changedHere(queryClient);
+      await markStale(queryClient, keysTouchedBy(change, me), readNow);
+      // The activity log (read only while shown) is no list being edited: it shows the user's own change at once too.
+      if (!readNow) await queryClient.invalidateQueries({ queryKey: activityKey(workspaceId), refetchType: 'active' });
       // Only the latest change is said: in a burst, the sentences would queue up long after the fact.
       if (own || stopped || seen !== changesSeen) return;
       const text = announcementFor(change, { me, title: titleBefore ?? cachedTitle(queryClient, workspaceId, change.resourceId), myRole: cachedRole(queryClient, workspaceId) });

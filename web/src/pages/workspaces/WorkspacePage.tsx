@@ -21,6 +21,7 @@ import { CiteButton } from '../../features/cite/CiteDialog';
 import { RelatedWorks } from '../../features/search/RelatedWorks';
 import { ImportButton } from '../../features/import/ImportDialog';
 import { MembersSection } from '../../features/members/MembersSection';
+import { ActivitySection } from '../../features/activity/ActivitySection';
 import { LiveAnnouncer } from '../../features/live-updates/LiveAnnouncer';
 import { useWorkspaceChanges } from '../../features/live-updates/use-workspace-changes';
 import { RoleBadge } from '../../components/RoleBadge';
@@ -140,6 +141,7 @@ export function WorkspacePage() {
       </section>
       {can.share && <ShareLinks workspaceId={data.id} />}
       <MembersSection workspaceId={data.id} workspaceName={data.name} />
+      <ActivitySection workspaceId={data.id} />
       <ConfirmDialog
         open={confirming}
         title={`Delete ${data.name}?`}
