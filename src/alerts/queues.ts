@@ -12,7 +12,7 @@ export const ALERT_QUEUE_DEFINITIONS: readonly QueueDefinition[] = [
   // A missed tick is made up by the next one.
   { name: ALERT_QUEUES.tick, maxAttempts: 1 },
   { name: ALERT_QUEUES.prune, maxAttempts: 1 },
-  { name: ALERT_QUEUES.run, maxAttempts: 5 },
-  // Six tries over about two minutes of backoff: a mail server's short outage is waited out.
-  { name: ALERT_QUEUES.digest, maxAttempts: 6 },
+  { name: ALERT_QUEUES.run, maxAttempts: 5, deadLetter: true },
+  // Six tries over two to four minutes of backoff: a mail server’s short outage is waited out.
+  { name: ALERT_QUEUES.digest, maxAttempts: 6, deadLetter: true },
 ];

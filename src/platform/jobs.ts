@@ -35,6 +35,8 @@ export interface QueueDefinition {
   name: string;
   /** Attempts a job has (the first and its retries); a send may give its own. */
   maxAttempts: number;
+  /** Whether a job out of attempts goes to the dead-letter queue `<name>.failed`, for `onFailed`. */
+  deadLetter?: boolean;
 }
 
 export interface WorkOptions {
@@ -129,12 +131,12 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         retryBackoff: true,
         retryDelayMax: MAX_BACKOFF_SECONDS,
       };
-      await created.createQueue(deadLetterOf(queue.name), { retryLimit: 0 });
+      if (queue.deadLetter) await created.createQueue(deadLetterOf(queue.name), { retryLimit: 0 });
       await created.createQueue(queue.name, {
         ...retries,
         heartbeatSeconds: options.heartbeatSeconds,
         expireInSeconds: EXPIRE_SECONDS,
-        deadLetter: deadLetterOf(queue.name),
+        ...(queue.deadLetter ? { deadLetter: deadLetterOf(queue.name) } : {}),
       });
     }
     return created;
@@ -142,7 +144,14 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
 
   /** pg-boss, started once. */
   function started(): Promise<PgBoss> {
-    starting ??= start(options.working).then((created) => (boss = created));
+    starting ??= start(options.working).then(
+      (created) => (boss = created),
+      (error: unknown) => {
+        // Not started (the database unreachable, say): the next call tries again.
+        starting = null;
+        throw error;
+      },
+    );
     return starting;
   }
 
@@ -156,6 +165,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
 
   function register(queue: string, handler: (job: ClaimedJob) => Promise<void>, workOptions: WorkOptions): void {
     if (!definitions.has(queue)) throw new Error(`job queue: ${queue} is not a defined queue`);
+    if (workOptions.onFailed && !definitions.get(queue)!.deadLetter) throw new Error(`job queue: onFailed needs ${queue} defined with deadLetter`);
     const pollingIntervalSeconds = options.pollSeconds;
     workers.push(async () => {
       const running = boss!;
