@@ -4,14 +4,18 @@
  * working a run is killed (SIGKILL) mid-search, and the other one takes the run over once its heartbeat
  * stops (pg-boss's monitor fails the job and it is retried): one digest, not zero or two; (c) a run
  * asked for by hand whose only process is killed mid-search runs after a restart, on PostgreSQL and on
- * the embedded database (the same pg-boss queue). Search answers come from the recorded provider fixtures.
+ * the embedded database (the same pg-boss queue); (d) a provider down makes a run partial, and the next
+ * run catches up; (e) a digest a real SMTP server refuses (451) is sent once on a retry after a backoff.
+ * Search answers come from the recorded provider fixtures.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../support/app.js';
 import { everyProviderRoutes, providerEnvFor, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
@@ -46,11 +50,11 @@ async function digestsTo(dataDir: string, email: string): Promise<number> {
   return count;
 }
 
-async function createAlert(server: ServerProcess, user: ProcessUser, query: string): Promise<string> {
+async function createAlert(server: ServerProcess, user: ProcessUser, query: string, providers = ['crossref']): Promise<string> {
   const res = await ask(`${server.url}/api/alerts`, {
     method: 'POST',
     headers: { ...user.bearer, 'content-type': 'application/json' },
-    body: JSON.stringify({ query, providers: ['crossref'], frequency: 'daily' }),
+    body: JSON.stringify({ query, providers, frequency: 'daily' }),
   });
   expect(res.status, res.body).toBe(201);
   return (JSON.parse(res.body) as { id: string }).id;
@@ -71,7 +75,7 @@ async function sentRun(servers: ServerProcess[], server: ServerProcess, user: Pr
 }
 
 /** (c): a run asked for by hand, its only process killed mid-search, runs once after a restart. */
-async function runSurvivesRestart(servers: ServerProcess[], start: () => Promise<ServerProcess>, dataDir: string): Promise<void> {
+async function runSurvivesRestart(servers: ServerProcess[], start: () => Promise<ServerProcess>, digestsOf: (email: string) => Promise<number>): Promise<void> {
   const [survivor] = servers.filter((server) => server.child.exitCode === null && server.child.signalCode === null) as [ServerProcess];
   const user = await signUpAndIn(survivor.url);
   const alertId = await createAlert(survivor, user, `${SLOW_WORD} ${randomUUID().slice(0, 6)}`);
@@ -84,11 +88,29 @@ async function runSurvivesRestart(servers: ServerProcess[], start: () => Promise
   const runs = await sentRun(servers, restarted, user, alertId, 60_000);
   expect(runs).toHaveLength(1);
   expect(runs[0]).toMatchObject({ reason: 'manual', status: 'done', mail: 'sent' });
-  expect(await digestsTo(dataDir, user.email)).toBe(1);
+  expect(await digestsOf(user.email)).toBe(1);
 }
+
+/** Runs `alertId` now and waits until the run has finished and its mail settled. */
+async function ranNow(server: ServerProcess, user: ProcessUser, alertId: string): Promise<Run> {
+  const queued = await ask(`${server.url}/api/alerts/${alertId}/run`, { method: 'POST', headers: user.bearer });
+  expect(queued.status, queued.body).toBe(202);
+  const runId = (JSON.parse(queued.body) as { run: Run }).run.id;
+  let run: Run | undefined;
+  const settled = await eventually(async () => {
+    run = (await runsOf(server, user, alertId)).find((one) => one.id === runId);
+    return !!run && !['queued', 'running'].includes(run.status) && ['none', 'sent', 'failed'].includes(run.mail);
+  }, 30_000, 100);
+  expect(settled, `${JSON.stringify(run)}\n${server.output().slice(-3000)}`).toBe(true);
+  return run!;
+}
+
+/** While true, Crossref answers 503: a provider down. */
+let crossrefDown = false;
 
 const slowFixtures = () =>
   startFixtureServer([
+    { path: '/crossref/works', query: () => crossrefDown, status: 503, body: 'down' },
     { path: '/crossref/works', query: (query) => (query.get('query') ?? '').includes(SLOW_WORD), fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json', delayMs: SLOW_MS },
     ...everyProviderRoutes(),
   ]);
@@ -187,10 +209,25 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
     expect(rows).toEqual([{ retry_count: 1 }]);
   }, 90_000);
 
-  it('runs after a restart a run that was enqueued before it, its process killed mid-search', () => runSurvivesRestart(servers, () => start(), dataDir), 90_000);
+  it('makes a run partial when a provider fails, and the next run catches up on what it missed', async () => {
+    const [server] = servers.filter((one) => one.child.exitCode === null && one.child.signalCode === null) as [ServerProcess];
+    const user = await signUpAndIn(server.url);
+    const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`, ['crossref', 'arxiv']);
+    crossrefDown = true;
+    const partial = await ranNow(server, user, alertId);
+    crossrefDown = false;
+    expect(partial).toMatchObject({ status: 'partial', mail: 'sent' });
+    const next = await ranNow(server, user, alertId);
+    // What Crossref had is new to the alert now: the next run reports it.
+    expect(next).toMatchObject({ status: 'done', mail: 'sent' });
+    expect(next.newCount).toBeGreaterThan(0);
+    expect(await digestsTo(dataDir, user.email)).toBe(2);
+  }, 90_000);
+
+  it('runs after a restart a run that was enqueued before it, its process killed mid-search', () => runSurvivesRestart(servers, () => start(), (email) => digestsTo(dataDir, email)), 90_000);
 });
 
-describe('alert runs across restarts (embedded database)', () => {
+describe('alert runs across restarts, and mail refused (embedded database, SMTP)', () => {
   let fixtures: FixtureServer;
   let dataDir: string;
   let env: Record<string, string>;
@@ -200,9 +237,40 @@ describe('alert runs across restarts (embedded database)', () => {
     servers.push(server);
     return server;
   };
+  /** A real SMTP server that refuses the next `refuse` messages (451, try later), then accepts. */
+  const received: string[] = [];
+  let refuse = 0;
+  let refused = 0;
+  let smtp: SMTPServer;
+  const digestsOverSmtp = async (email: string) => {
+    let count = 0;
+    for (const raw of received) {
+      const mail = await simpleParser(raw);
+      if (mail.subject?.includes('new result') && mail.to && 'text' in mail.to && mail.to.text === email) count++;
+    }
+    return count;
+  };
 
   beforeAll(async () => {
     await ensureServiceBuilt();
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          if (refuse > 0) {
+            refuse--;
+            refused++;
+            return callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
+          }
+          received.push(Buffer.concat(chunks).toString('utf8'));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     fixtures = await slowFixtures();
     dataDir = mkdtempSync(join(tmpdir(), 'rw-alerts-embedded-'));
     env = {
@@ -210,6 +278,7 @@ describe('alert runs across restarts (embedded database)', () => {
       DATA_DIR: dataDir,
       JWT_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'warn',
+      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
       ALERTS_TICK_SECONDS: '1',
       JOBS_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
       RATE_LIMIT_AUTHENTICATED_PER_HOUR: '100000',
@@ -220,8 +289,20 @@ describe('alert runs across restarts (embedded database)', () => {
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop('SIGKILL')));
     await fixtures?.close();
+    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('runs after a restart a run that was enqueued before it, its process killed mid-search', () => runSurvivesRestart(servers, start, dataDir), 90_000);
+  it('retries a digest the mail server refused, after a backoff, and sends it once', async () => {
+    const [server] = servers as [ServerProcess];
+    const user = await signUpAndIn(server.url);
+    const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`);
+    refuse = 1;
+    const run = await ranNow(server, user, alertId);
+    expect(run).toMatchObject({ status: 'done', mail: 'sent' });
+    expect(refused).toBe(1);
+    expect(await digestsOverSmtp(user.email)).toBe(1);
+  }, 90_000);
+
+  it('runs after a restart a run that was enqueued before it, its process killed mid-search', () => runSurvivesRestart(servers, start, digestsOverSmtp), 90_000);
 });
