@@ -3,14 +3,13 @@
  * server refuses is retried with backoff and goes out once; a digest found `sending` (its process died
  * between handing the mail over and recording it) is not sent again but marked failed.
  */
-import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { everyProviderRoutes, providerEnvFor, startFixtureServer, type FixtureServer } from '../../test/support/fixture-server.js';
 import { eventually } from '../../test/support/process-client.js';
+import { startSmtpServer, type TestSmtpServer } from '../../test/support/smtp-server.js';
 import { alertRuns } from '../platform/db/schema.js';
 import { createJobQueue } from '../platform/jobs.js';
 import { ALERT_QUEUE_DEFINITIONS, ALERT_QUEUES } from './queues.js';
@@ -23,43 +22,24 @@ interface Run {
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`alert digests over SMTP (${leg.name})`, () => {
-    const received: string[] = [];
-    /** Messages the server refuses before it accepts again. */
-    let refuse = 0;
-    let smtp: SMTPServer;
+    let smtp: TestSmtpServer;
     let fixtures: FixtureServer;
     let t: TestApp;
     let ada: TestUser;
 
     beforeAll(async () => {
-      smtp = new SMTPServer({
-        authOptional: true,
-        disabledCommands: ['STARTTLS'],
-        onData(stream, _session, callback) {
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            if (refuse > 0) {
-              refuse--;
-              return callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
-            }
-            received.push(Buffer.concat(chunks).toString('utf8'));
-            callback();
-          });
-        },
-      });
-      await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+      smtp = await startSmtpServer();
       fixtures = await startFixtureServer(everyProviderRoutes());
       t = await buildTestApp({
         leg,
-        env: { ...providerEnvFor(fixtures.url), SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, ALERTS_ENABLED: 'true', ALERTS_TICK_SECONDS: '1' },
+        env: { ...providerEnvFor(fixtures.url), SMTP_URL: smtp.url, ALERTS_ENABLED: 'true', ALERTS_TICK_SECONDS: '1' },
       });
       ada = await buildUser(t.app);
     });
     afterAll(async () => {
       await t?.close();
       await fixtures?.close();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp?.close();
     });
 
     const createAlert = async (query: string) =>
@@ -76,12 +56,12 @@ for (const leg of storeLegs()) {
 
     it('retries a send the server refused, with backoff, and sends it once', async () => {
       const alertId = await createAlert('testing');
-      refuse = 1;
-      const before = received.length;
+      smtp.refuse(1);
+      const before = smtp.received.length;
       const runId = (await t.app.inject({ method: 'POST', url: `/api/alerts/${alertId}/run`, headers: ada.bearer })).json<{ run: Run }>().run.id;
       await runSettles(alertId, runId, 'sent');
-      expect(received.length - before).toBe(1);
-      expect(received.at(-1)).toContain(`Message-ID: <alert-run-${runId}@api.test>`);
+      expect(smtp.received.length - before).toBe(1);
+      expect(smtp.received.at(-1)).toContain(`Message-ID: <alert-run-${runId}@api.test>`);
       // pg-boss's record of the digest's job: done on its second attempt.
       const jobs = await t.app.ctx.db.execute(sql`select state, retry_count from pgboss.job where name = ${ALERT_QUEUES.digest} and data->>'runId' = ${runId}`);
       expect((jobs as { rows: unknown[] }).rows).toEqual([{ state: 'completed', retry_count: 1 }]);
@@ -95,7 +75,7 @@ for (const leg of storeLegs()) {
         .insert(alertRuns)
         .values({ alertId, reason: 'manual', status: 'done', finishedAt: new Date(), newCount: 1, mail: 'sending', works: [{ id: 'arxiv:1', title: 'A paper', authors: [], year: 2024, url: 'https://arxiv.org/abs/1' }] })
         .returning();
-      const before = received.length;
+      const before = smtp.received.length;
       // The digest's job taken again after its process died (as a stopped heartbeat hands it over), here
       // enqueued by a second, sending-only queue on the same database.
       const store = t.store.database?.connection ?? { kind: 'postgres' as const, url: t.store.databaseUrl! };
@@ -105,7 +85,7 @@ for (const leg of storeLegs()) {
       await runSettles(alertId, run!.id, 'failed');
       const [row] = await t.app.ctx.db.select().from(alertRuns).where(eq(alertRuns.id, run!.id));
       expect(row?.mailError).toMatch(/interrupted while sending/);
-      expect(received.length).toBe(before);
+      expect(smtp.received.length).toBe(before);
     });
   });
 }

@@ -9,18 +9,17 @@
  * Search answers come from the recorded provider fixtures.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../support/app.js';
 import { everyProviderRoutes, providerEnvFor, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { ask, eventually, signUpAndIn, type ProcessUser } from '../support/process-client.js';
 import { ensureServiceBuilt, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 
 const skipReason = process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL unset: alert durability needs PostgreSQL';
 /** pg-boss's least heartbeat: a killed process's job is retried this long (plus a monitor pass and backoff) after. */
@@ -237,14 +236,10 @@ describe('alert runs across restarts, and mail refused (embedded database, SMTP)
     servers.push(server);
     return server;
   };
-  /** A real SMTP server that refuses the next `refuse` messages (451, try later), then accepts. */
-  const received: string[] = [];
-  let refuse = 0;
-  let refused = 0;
-  let smtp: SMTPServer;
+  let smtp: TestSmtpServer;
   const digestsOverSmtp = async (email: string) => {
     let count = 0;
-    for (const raw of received) {
+    for (const raw of smtp.received) {
       const mail = await simpleParser(raw);
       if (mail.subject?.includes('new result') && mail.to && 'text' in mail.to && mail.to.text === email) count++;
     }
@@ -253,24 +248,7 @@ describe('alert runs across restarts, and mail refused (embedded database, SMTP)
 
   beforeAll(async () => {
     await ensureServiceBuilt();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          if (refuse > 0) {
-            refuse--;
-            refused++;
-            return callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
-          }
-          received.push(Buffer.concat(chunks).toString('utf8'));
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtp = await startSmtpServer();
     fixtures = await slowFixtures();
     dataDir = mkdtempSync(join(tmpdir(), 'rw-alerts-embedded-'));
     env = {
@@ -278,7 +256,7 @@ describe('alert runs across restarts, and mail refused (embedded database, SMTP)
       DATA_DIR: dataDir,
       JWT_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'warn',
-      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      SMTP_URL: smtp.url,
       ALERTS_TICK_SECONDS: '1',
       JOBS_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
       RATE_LIMIT_AUTHENTICATED_PER_HOUR: '100000',
@@ -289,7 +267,7 @@ describe('alert runs across restarts, and mail refused (embedded database, SMTP)
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop('SIGKILL')));
     await fixtures?.close();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -297,10 +275,10 @@ describe('alert runs across restarts, and mail refused (embedded database, SMTP)
     const [server] = servers as [ServerProcess];
     const user = await signUpAndIn(server.url);
     const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`);
-    refuse = 1;
+    smtp.refuse(1);
     const run = await ranNow(server, user, alertId);
     expect(run).toMatchObject({ status: 'done', mail: 'sent' });
-    expect(refused).toBe(1);
+    expect(smtp.refused()).toBe(1);
     expect(await digestsOverSmtp(user.email)).toBe(1);
   }, 90_000);
 
