@@ -1,8 +1,8 @@
 /**
  * The job queue (pg-boss) on both stores, as the service uses it: a job sent in a transaction exists
  * only if the transaction commits; a failing job is tried again with backoff, then handed to
- * `onFailed` with its payload; two working processes (two queues on one database) offering the same
- * periodic job run it once per slot, never twice.
+ * `onFailed` with its payload; a process started later applies its settings to the queues; two working
+ * processes (two queues on one database) offering the same periodic job run it once per slot, never twice.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,14 @@ for (const leg of storeLegs()) {
       // pg-boss's backoff: the first retry waits one to two base delays (1 s here).
       expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(900);
       expect(failed[0]).toMatchObject({ queue: 'test.flaky', payload: { runId: 'r-1' } });
+    });
+
+    it('applies the heartbeat and attempts of the process that starts last to queues made before', async () => {
+      const settingsOf = async () => (await database.db.execute(sql`select heartbeat_seconds, retry_limit from pgboss.queue where name = 'test.flaky'`)) as { rows: unknown[] };
+      const later = createJobQueue({ store: database.connection, queues: QUEUES.map((one) => ({ ...one, maxAttempts: 4 })), working: false, heartbeatSeconds: 25, pollSeconds: 0.5, log: quiet });
+      queues.push(later);
+      await later.ready();
+      expect((await settingsOf()).rows).toEqual([{ heartbeat_seconds: 25, retry_limit: 3 }]);
     });
 
     it('runs a periodic job once per slot however many working processes offer it', async () => {

@@ -132,12 +132,10 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         retryDelayMax: MAX_BACKOFF_SECONDS,
       };
       if (queue.deadLetter) await created.createQueue(deadLetterOf(queue.name), { retryLimit: 0 });
-      await created.createQueue(queue.name, {
-        ...retries,
-        heartbeatSeconds: options.heartbeatSeconds,
-        expireInSeconds: EXPIRE_SECONDS,
-        ...(queue.deadLetter ? { deadLetter: deadLetterOf(queue.name) } : {}),
-      });
+      const settings = { ...retries, heartbeatSeconds: options.heartbeatSeconds, expireInSeconds: EXPIRE_SECONDS };
+      await created.createQueue(queue.name, { ...settings, ...(queue.deadLetter ? { deadLetter: deadLetterOf(queue.name) } : {}) });
+      // A queue made by an earlier start keeps its settings unless told: this process's config applies.
+      await created.updateQueue(queue.name, { ...settings, deadLetter: queue.deadLetter ? deadLetterOf(queue.name) : null });
     }
     return created;
   }
