@@ -121,7 +121,7 @@ async function startBuiltWebServer(options: { distDir: string; fixtures: Fixture
 }
 
 /**
- * Why `startWebServers` cannot run here (null when it can): it needs the PostgreSQL of the store leg.
+ * Why `twoUsersOnTwoServers` (`startWebServers`) cannot run here (null when it can): it needs the PostgreSQL of the store leg.
  * In CI that leg is mandatory, so there a missing TEST_DATABASE_URL fails instead.
  */
 export function twoServersSkipReason(env: Record<string, string | undefined> = process.env): string | null {
@@ -136,7 +136,7 @@ export function twoServersSkipReason(env: Record<string, string | undefined> = p
  * origin (APP_ORIGIN and PUBLIC_URL are its own address, so a browser context talks to one of them).
  * Started one after another: the first migrates the database, the others find it migrated.
  */
-export async function startWebServers(count: number): Promise<{ servers: WebServerProcess[]; close(): Promise<void> }> {
+async function startWebServers(count: number): Promise<{ servers: WebServerProcess[]; close(): Promise<void> }> {
   const distDir = await ensureWebBuilt();
   const fixtures = await startFixtureServer([]);
   const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
@@ -154,6 +154,42 @@ export async function startWebServers(count: number): Promise<{ servers: WebServ
     throw error;
   }
   return { servers, close };
+}
+
+/** A user of a two-server journey: signed up through their own server, with a browser context and a page there. */
+export interface UserOnServer {
+  server: WebServerProcess;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * Two users on two built service processes sharing one database (`startWebServers(2)`): each signed
+ * up through their own server, in a browser context of their own on that server's origin, with one
+ * page. The pages' uncaught errors are collected in `pageErrors` (a journey expects none).
+ */
+export async function twoUsersOnTwoServers(credentials: readonly [Credentials, Credentials]): Promise<{ users: [UserOnServer, UserOnServer]; pageErrors: string[]; close(): Promise<void> }> {
+  const started = await startWebServers(2);
+  const browser = await launchChromium();
+  const pageErrors: string[] = [];
+  const users = await Promise.all(
+    started.servers.map(async (server, index) => {
+      const context = await newContext(browser, server.base);
+      await signUpThroughApi(context, server.base, credentials[index]!);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      return { server, context, page };
+    }),
+  );
+  return {
+    users: users as [UserOnServer, UserOnServer],
+    pageErrors,
+    async close() {
+      for (const user of users) await user.context.close();
+      await browser.close();
+      await started.close();
+    },
+  };
 }
 
 /** Debian's Chromium, headless: a connection to the run's one browser (test/support/chromium.ts). */

@@ -7,17 +7,14 @@
  * ends with `Use theirs`, which drops the editor's text and shows the owner's. axe on the dialog; no
  * sideways scrolling at 360 px.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditPage,
-  launchChromium,
-  newContext,
   newCredentials,
   pageWidths,
-  signUpThroughApi,
-  startWebServers,
   twoServersSkipReason,
+  twoUsersOnTwoServers,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServerProcess,
@@ -26,45 +23,31 @@ import {
 const skipReason = webSkipReason ?? twoServersSkipReason();
 
 describe.skipIf(skipReason)('an edit that lost a race: the conflict dialog (Chromium, two users)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
-  let stopServers: () => Promise<void>;
+  let journey: Awaited<ReturnType<typeof twoUsersOnTwoServers>>;
   let one: WebServerProcess;
-  let two: WebServerProcess;
-  let browser: Browser;
   let ownerContext: BrowserContext;
-  let editorContext: BrowserContext;
   let owner: Page;
   let editor: Page;
-  const pageErrors: string[] = [];
   const ownerCredentials = newCredentials('owner');
   const editorCredentials = newCredentials('editor');
   let workspaceId: string;
   let resourceId: string;
 
   beforeAll(async () => {
-    const started = await startWebServers(2);
-    stopServers = started.close;
-    [one, two] = started.servers as [WebServerProcess, WebServerProcess];
-    browser = await launchChromium();
-    ownerContext = await newContext(browser, one.base);
-    editorContext = await newContext(browser, two.base);
-    await signUpThroughApi(ownerContext, one.base, ownerCredentials);
-    await signUpThroughApi(editorContext, two.base, editorCredentials);
+    journey = await twoUsersOnTwoServers([ownerCredentials, editorCredentials]);
+    const [ownerUser, editorUser] = journey.users;
+    ({ server: one, context: ownerContext, page: owner } = ownerUser);
+    editor = editorUser.page;
     const headers = { origin: one.base };
     workspaceId = ((await (await ownerContext.request.post('/api/workspaces', { headers, data: { title: 'Co-authored review' } })).json()) as { id: string }).id;
     const added = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, { headers, data: { title: 'Attention is all you need', notes: 'First notes' } });
     resourceId = ((await added.json()) as { id: string }).id;
     const member = await ownerContext.request.post(`/api/workspaces/${workspaceId}/members`, { headers, data: { email: editorCredentials.email, role: 'editor' } });
     if (added.status() !== 201 || member.status() !== 201) throw new Error(`seed: ${added.status()} ${member.status()}`);
-    owner = await ownerContext.newPage();
-    editor = await editorContext.newPage();
-    for (const page of [owner, editor]) page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 420_000);
   afterAll(async () => {
-    await ownerContext?.close();
-    await editorContext?.close();
-    await browser?.close();
-    await stopServers?.();
-    expect(pageErrors).toEqual([]);
+    await journey?.close();
+    expect(journey?.pageErrors).toEqual([]);
   });
 
   const savedNotes = async () => ((await (await ownerContext.request.get(`/api/workspaces/${workspaceId}`)).json()) as { resources: Array<{ id: string; notes: string }> }).resources.find((resource) => resource.id === resourceId)?.notes;

@@ -8,18 +8,15 @@
  * leaves for the workspace list with a message. The owner's activity log lists every change, and its
  * own last one without a reload. axe on the page whose live region speaks, and on the open log.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, mailWrittenBy } from '../support/outbox.js';
 import {
   auditPage,
   JOURNEY_TIMEOUT_MS,
-  launchChromium,
-  newContext,
   newCredentials,
-  signUpThroughApi,
-  startWebServers,
   twoServersSkipReason,
+  twoUsersOnTwoServers,
   webSkipReason,
   type WebServerProcess,
 } from '../support/web-browser.js';
@@ -31,15 +28,12 @@ if (skipReason) console.warn(skipReason);
 const SEEN_WITHIN_MS = 8_000;
 
 describe.skipIf(skipReason)('live updates across two server processes (Chromium, two users)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
-  let stopServers: () => Promise<void>;
+  let journey: Awaited<ReturnType<typeof twoUsersOnTwoServers>>;
   let one: WebServerProcess;
   let two: WebServerProcess;
-  let browser: Browser;
   let ownerContext: BrowserContext;
-  let memberContext: BrowserContext;
   let owner: Page;
   let member: Page;
-  const pageErrors: string[] = [];
   const ownerCredentials = newCredentials('live-owner');
   const memberCredentials = newCredentials('live-member');
   let workspaceId: string;
@@ -47,32 +41,20 @@ describe.skipIf(skipReason)('live updates across two server processes (Chromium,
 
   // Long: a run that starts with this file builds the service and the app first (shared with the rest of a full run), then starts two processes.
   beforeAll(async () => {
-    const started = await startWebServers(2);
-    stopServers = started.close;
-    [one, two] = started.servers as [WebServerProcess, WebServerProcess];
-    browser = await launchChromium();
-    ownerContext = await newContext(browser, one.base);
-    memberContext = await newContext(browser, two.base);
-    await signUpThroughApi(ownerContext, one.base, ownerCredentials);
-    await signUpThroughApi(memberContext, two.base, memberCredentials);
-
+    journey = await twoUsersOnTwoServers([ownerCredentials, memberCredentials]);
+    const [ownerUser, memberUser] = journey.users;
+    ({ server: one, context: ownerContext, page: owner } = ownerUser);
+    ({ server: two, page: member } = memberUser);
     const workspace = await ownerContext.request.post('/api/workspaces', { headers: { origin: one.base }, data: { title: 'Lab reading list' } });
     workspaceId = ((await workspace.json()) as { id: string }).id;
     const seeded = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, { headers: { origin: one.base }, data: { title: 'Deep residual learning' } });
     if (seeded.status() !== 201) throw new Error(`seed: ${seeded.status()} ${await seeded.text()}`);
-
-    owner = await ownerContext.newPage();
-    member = await memberContext.newPage();
-    for (const page of [owner, member]) page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 420_000);
 
   afterAll(async () => {
-    await ownerContext?.close();
-    await memberContext?.close();
-    await browser?.close();
-    await stopServers?.();
+    await journey?.close();
     console.info(`live updates, change to the other page (ms): ${JSON.stringify(seen)}`);
-    expect(pageErrors).toEqual([]);
+    expect(journey?.pageErrors).toEqual([]);
   });
 
   /** The workspace page's one live region (features/live-updates/LiveAnnouncer.tsx). */
