@@ -16,7 +16,18 @@ const inRoot = (category) => ({ element: { types: 'root' }, file: { categories: 
 export default defineConfig(
   {
     // Build output, data and generated files.
-    ignores: ['dist/', '.test-build/', '.bench-build/', 'data/', 'coverage/', 'test-artifacts/', 'scratch/', 'web/dist/', '.test-build-web/', 'drizzle/'],
+    ignores: [
+      'dist/',
+      '.test-build/',
+      '.bench-build/',
+      'data/',
+      'coverage/',
+      'test-artifacts/',
+      'scratch/',
+      'web/dist/',
+      '.test-build-web/',
+      'drizzle/',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
@@ -43,7 +54,15 @@ export default defineConfig(
       '@typescript-eslint/no-unnecessary-type-assertion': 'error',
       // `recommended` leaves `no-non-null-assertion` off: tests assert `rows[0]!` after checking the length.
       // A deliberately unused binding is prefixed with `_` (e.g. a destructured field being left out).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrors: 'none',
+          ignoreRestSiblings: true,
+        },
+      ],
     },
   },
   {
@@ -82,16 +101,30 @@ export default defineConfig(
         {
           default: 'disallow',
           policies: [
-            { from: inRoot('app'), allow: { to: [{ element: { types: ['root', 'platform', 'capability'] } }] } },
+            {
+              from: inRoot('app'),
+              allow: { to: [{ element: { types: ['root', 'platform', 'capability'] } }] },
+            },
             { from: inRoot('config'), allow: { to: inRoot('config') } },
-            { from: inRoot('context'), allow: { to: [inRoot('config'), PLATFORM, CAPABILITY_INDEX] } },
+            {
+              from: inRoot('context'),
+              allow: { to: [inRoot('config'), PLATFORM, CAPABILITY_INDEX] },
+            },
             { from: PLATFORM, allow: { to: [PLATFORM, inRoot('config')] } },
-            { from: { ...PLATFORM, file: { categories: 'test' } }, allow: { to: [inRoot('app'), inRoot('context'), TEST_SUPPORT] } },
+            {
+              from: { ...PLATFORM, file: { categories: 'test' } },
+              allow: { to: [inRoot('app'), inRoot('context'), TEST_SUPPORT] },
+            },
             {
               from: CAPABILITY,
               allow: {
                 to: [
-                  { element: { types: 'capability', captured: { name: '{{ from.element.captured.name }}' } } },
+                  {
+                    element: {
+                      types: 'capability',
+                      captured: { name: '{{ from.element.captured.name }}' },
+                    },
+                  },
                   CAPABILITY_INDEX,
                   PLATFORM,
                   inRoot('config'),

@@ -1,7 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import InterleavingSequencer from './test/support/sequencer.js';
-import { BROWSER_FILES, E2E_FILES, sharedAppTestFiles, TEST_FILES, unitTestFiles } from './test/support/test-projects.js';
+import {
+  BROWSER_FILES,
+  E2E_FILES,
+  sharedAppTestFiles,
+  TEST_FILES,
+  unitTestFiles,
+} from './test/support/test-projects.js';
 
 // test/web/ holds the web app's journeys in Chromium (test/support/web-browser.ts); web/src/ its unit tests.
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
@@ -36,10 +42,31 @@ export default defineConfig({
       { test: { ...shared, name: 'unit', include: UNIT_FILES, isolate: false } },
       // App files that change no global state share the module graph too; the others import it afresh.
       { test: { ...shared, name: 'app-shared', include: SHARED_APP_FILES, isolate: false } },
-      { test: { ...shared, name: 'app', include: TEST_FILES, exclude: ['**/node_modules/**', ...BROWSER_FILES, ...E2E_FILES, ...UNIT_FILES, ...SHARED_APP_FILES] } },
+      {
+        test: {
+          ...shared,
+          name: 'app',
+          include: TEST_FILES,
+          exclude: [
+            '**/node_modules/**',
+            ...BROWSER_FILES,
+            ...E2E_FILES,
+            ...UNIT_FILES,
+            ...SHARED_APP_FILES,
+          ],
+        },
+      },
       // The run's one Chromium starts only when a file of this project runs. These files change no global
       // state of the test process (what they set globally is in the page), so they share the module graph.
-      { test: { ...shared, name: 'browser', include: BROWSER_FILES, isolate: false, globalSetup: ['test/support/chromium-setup.ts'] } },
+      {
+        test: {
+          ...shared,
+          name: 'browser',
+          include: BROWSER_FILES,
+          isolate: false,
+          globalSetup: ['test/support/chromium-setup.ts'],
+        },
+      },
       { test: { ...shared, name: 'e2e', include: E2E_FILES } },
     ],
   },

@@ -22,7 +22,13 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { PGlite } from '@electric-sql/pglite';
 import { getTableColumns, type Table } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -46,12 +52,16 @@ async function fromDist<T>(path: string): Promise<T> {
   return (await import(new URL(`../dist/${path}`, import.meta.url).href)) as T;
 }
 
-const { openDatabase, pgliteDirFor } = await fromDist<typeof DbClientModule>('platform/db/client.js');
+const { openDatabase, pgliteDirFor } =
+  await fromDist<typeof DbClientModule>('platform/db/client.js');
 const schema = await fromDist<typeof SchemaModule>('platform/db/schema.js');
 const { findProfile } = await fromDist<typeof ProfileStoreModule>('profiles/store.js');
 const { addResource } = await fromDist<typeof CommandsModule>('workspaces/commands.js');
-const { presentResource, presentWorkspace } = await fromDist<typeof PresentersModule>('workspaces/presenters.js');
-const { annotationsByResource, findWorkspace, listResources, listWorkspaces } = await fromDist<typeof WorkspaceStoreModule>('workspaces/store.js');
+const { presentResource, presentWorkspace } = await fromDist<typeof PresentersModule>(
+  'workspaces/presenters.js',
+);
+const { annotationsByResource, findWorkspace, listResources, listWorkspaces } =
+  await fromDist<typeof WorkspaceStoreModule>('workspaces/store.js');
 const { workKeyOf } = await fromDist<typeof WorkKeyModule>('workspaces/work-key.js');
 
 export interface BareUser {
@@ -92,7 +102,9 @@ const config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as BareCo
 // ---- the store: opened exactly as the service opens it ----
 
 const database = await openDatabase(
-  config.store.kind === 'pglite' ? { pgliteDir: pgliteDirFor(config.store.dataDir) } : { databaseUrl: config.store.url },
+  config.store.kind === 'pglite'
+    ? { pgliteDir: pgliteDirFor(config.store.dataDir) }
+    : { databaseUrl: config.store.url },
 );
 const client = (database.db as unknown as { $client: PGlite | pg.Pool }).$client;
 
@@ -101,7 +113,13 @@ function rawStoreOf(target: PGlite | pg.Pool): RawStore {
     const lite = target as PGlite;
     return {
       query: async (sql, params) => (await lite.query<Row>(sql, params, { rowMode: 'array' })).rows,
-      transaction: (work) => lite.transaction((tx) => work({ query: async (sql, params) => (await tx.query<Row>(sql, params, { rowMode: 'array' })).rows })),
+      transaction: (work) =>
+        lite.transaction((tx) =>
+          work({
+            query: async (sql, params) =>
+              (await tx.query<Row>(sql, params, { rowMode: 'array' })).rows,
+          }),
+        ),
     };
   }
   // Named statements: PostgreSQL parses and plans each once per connection (the service's hot reads do the same).
@@ -109,16 +127,29 @@ function rawStoreOf(target: PGlite | pg.Pool): RawStore {
   const names = new Map<string, string>();
   const nameOf = (sql: string) => {
     let name = names.get(sql);
-    if (!name) names.set(sql, (name = `bare_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`));
+    if (!name)
+      names.set(sql, (name = `bare_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`));
     return name;
   };
   return {
-    query: async (sql, params) => (await pool.query<Row>({ name: nameOf(sql), text: sql, values: params, rowMode: 'array' })).rows,
+    query: async (sql, params) =>
+      (await pool.query<Row>({ name: nameOf(sql), text: sql, values: params, rowMode: 'array' }))
+        .rows,
     transaction: async (work) => {
       const connection = await pool.connect();
       try {
         await connection.query('begin');
-        const result = await work({ query: async (sql, params) => (await connection.query<Row>({ name: nameOf(sql), text: sql, values: params, rowMode: 'array' })).rows });
+        const result = await work({
+          query: async (sql, params) =>
+            (
+              await connection.query<Row>({
+                name: nameOf(sql),
+                text: sql,
+                values: params,
+                rowMode: 'array',
+              })
+            ).rows,
+        });
         await connection.query('commit');
         return result;
       } catch (error) {
@@ -141,10 +172,13 @@ async function record(work: (db: Db) => Promise<unknown>): Promise<Statement[]> 
   const statements: Statement[] = [];
   // Transaction control (the recorder's own transaction) is not recorded.
   const control = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
-  const logger = { logQuery: (sql: string, params: unknown[]) => void (control.test(sql) ? undefined : statements.push({ sql, params })) };
-  const recorder = (
-    config.store.kind === 'pglite' ? drizzlePglite(client as PGlite, { schema, logger }) : drizzlePg(client as pg.Pool, { schema, logger })
-  ) as unknown as Db;
+  const logger = {
+    logQuery: (sql: string, params: unknown[]) =>
+      void (control.test(sql) ? undefined : statements.push({ sql, params })),
+  };
+  const recorder = (config.store.kind === 'pglite'
+    ? drizzlePglite(client as PGlite, { schema, logger })
+    : drizzlePg(client as pg.Pool, { schema, logger })) as unknown as Db;
   await recorder
     .transaction(async (tx) => {
       await work(tx);
@@ -157,17 +191,30 @@ async function record(work: (db: Db) => Promise<unknown>): Promise<Statement[]> 
 }
 
 /** The recorded statement, after checking that `params` (what this server will send) lines up with what the service sent. */
-function statement(recorded: Statement[], index: number, expected: unknown[], what: string): string {
+function statement(
+  recorded: Statement[],
+  index: number,
+  expected: unknown[],
+  what: string,
+): string {
   const found = recorded[index];
-  if (!found) throw new Error(`${what}: the service ran ${recorded.length} statements, expected at least ${index + 1}`);
+  if (!found)
+    throw new Error(
+      `${what}: the service ran ${recorded.length} statements, expected at least ${index + 1}`,
+    );
   const same =
     found.params.length === expected.length &&
     found.params.every((value, i) => {
       const mine = expected[i];
       // Timestamps ("now") differ by the time between the two calls.
-      return typeof mine === 'string' && /^\d{4}-\d\d-\d\dT/.test(mine) ? typeof value === 'string' : JSON.stringify(value) === JSON.stringify(mine);
+      return typeof mine === 'string' && /^\d{4}-\d\d-\d\dT/.test(mine)
+        ? typeof value === 'string'
+        : JSON.stringify(value) === JSON.stringify(mine);
     });
-  if (!same) throw new Error(`${what}: parameters do not line up: service ${JSON.stringify(found.params)}, bare ${JSON.stringify(expected)}`);
+  if (!same)
+    throw new Error(
+      `${what}: parameters do not line up: service ${JSON.stringify(found.params)}, bare ${JSON.stringify(expected)}`,
+    );
   return found.sql;
 }
 
@@ -199,9 +246,19 @@ const recordedWorkspaceId = await (async () => {
 
 const listSql = await record((db) => listWorkspaces(db, anyUser.id, { limit: 20, offset: 0 }));
 // The user's id four times: the role column and the own-or-shared condition each name it twice.
-const LIST_ROWS = statement(listSql, 0, [nowIso(), anyUser.id, anyUser.id, anyUser.id, anyUser.id, 20, 0], 'listWorkspaces rows');
+const LIST_ROWS = statement(
+  listSql,
+  0,
+  [nowIso(), anyUser.id, anyUser.id, anyUser.id, anyUser.id, 20, 0],
+  'listWorkspaces rows',
+);
 const LIST_TOTAL = statement(listSql, 1, [anyUser.id, anyUser.id], 'listWorkspaces total');
-const WORKSPACE_KEYS = [...columnsOf(schema.workspaces, LIST_ROWS), 'resourceCount', 'shareCount', 'role'];
+const WORKSPACE_KEYS = [
+  ...columnsOf(schema.workspaces, LIST_ROWS),
+  'resourceCount',
+  'shareCount',
+  'role',
+];
 
 const findSql = await record((db) => findWorkspace(db, recordedWorkspaceId));
 const FIND_WORKSPACE = statement(findSql, 0, [nowIso(), recordedWorkspaceId], 'findWorkspace');
@@ -210,8 +267,15 @@ const resourcesSql = await record((db) => listResources(db, recordedWorkspaceId)
 const LIST_RESOURCES = statement(resourcesSql, 0, [recordedWorkspaceId], 'listResources');
 const RESOURCE_KEYS = columnsOf(schema.workspaceResources, LIST_RESOURCES);
 
-const annotationsSql = await record((db) => annotationsByResource(db, [recordedWorkspaceId, anyUser.id]));
-const ANNOTATIONS = statement(annotationsSql, 0, [`{${recordedWorkspaceId},${anyUser.id}}`], 'annotationsByResource');
+const annotationsSql = await record((db) =>
+  annotationsByResource(db, [recordedWorkspaceId, anyUser.id]),
+);
+const ANNOTATIONS = statement(
+  annotationsSql,
+  0,
+  [`{${recordedWorkspaceId},${anyUser.id}}`],
+  'annotationsByResource',
+);
 const ANNOTATION_KEYS = columnsOf(schema.annotations, ANNOTATIONS);
 
 const profileSql = await record((db) => findProfile(db, anyUser.id));
@@ -219,15 +283,30 @@ const FIND_PROFILE = statement(profileSql, 0, [anyUser.id], 'findProfile');
 const AVATAR_INDEX = columnsOf(schema.profiles, FIND_PROFILE).indexOf('avatarUrl');
 
 const RESOURCES_PER_WORKSPACE = 500;
-const SAMPLE_BODY = { title: 'Recorded', url: 'https://bench.example.org/recorded', notes: '', tags: [] as string[], authors: [] as string[] };
+const SAMPLE_BODY = {
+  title: 'Recorded',
+  url: 'https://bench.example.org/recorded',
+  notes: '',
+  tags: [] as string[],
+  authors: [] as string[],
+};
 const addSql = await record((db) =>
-  addResource(db, async () => null, recordedWorkspaceId, anyUser.id, { ...SAMPLE_BODY, data: undefined, type: undefined, resourceId: undefined }),
+  addResource(db, async () => null, recordedWorkspaceId, anyUser.id, {
+    ...SAMPLE_BODY,
+    data: undefined,
+    type: undefined,
+    resourceId: undefined,
+  }),
 );
 // addResource: findWorkspace is the route's; then a transaction locks the workspace, counts its
 // resources, inserts unless the same work is there, and marks the workspace changed.
 const LOCK_WORKSPACE = statement(addSql, 0, [recordedWorkspaceId], 'insertResourceIfRoom: lock');
 const COUNT_RESOURCES = statement(addSql, 1, [recordedWorkspaceId], 'insertResourceIfRoom: count');
-const insertParams = (id: string, url: string | null, body: { title: string; type?: string; authors?: string[]; tags?: string[]; notes?: string }) => [
+const insertParams = (
+  id: string,
+  url: string | null,
+  body: { title: string; type?: string; authors?: string[]; tags?: string[]; notes?: string },
+) => [
   id,
   // resource_id: a request by title and URL names none.
   null,
@@ -240,13 +319,27 @@ const insertParams = (id: string, url: string | null, body: { title: string; typ
   body.notes ?? '',
   '{}',
 ];
-const INSERT_RESOURCE = statement(addSql, 2, insertParams(recordedWorkspaceId, SAMPLE_BODY.url, SAMPLE_BODY), 'insertResourceIfRoom: insert');
+const INSERT_RESOURCE = statement(
+  addSql,
+  2,
+  insertParams(recordedWorkspaceId, SAMPLE_BODY.url, SAMPLE_BODY),
+  'insertResourceIfRoom: insert',
+);
 const TOUCH_WORKSPACE = statement(addSql, 3, [recordedWorkspaceId], 'insertResourceIfRoom: touch');
 
 // ---- handlers ----
 
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), ...headers });
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
   res.end(body);
 }
 
@@ -268,21 +361,34 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function workspaceOf(row: Row): WorkspaceWithCounts {
-  return rowObject<WorkspaceWithCounts>(WORKSPACE_KEYS, row, { resourceCount: Number(row[7]), shareCount: Number(row[8]) });
+  return rowObject<WorkspaceWithCounts>(WORKSPACE_KEYS, row, {
+    resourceCount: Number(row[7]),
+    shareCount: Number(row[8]),
+  });
 }
 
 async function listHandler(res: ServerResponse, userId: string): Promise<void> {
   const rows = await store.query(LIST_ROWS, [nowIso(), userId, userId, userId, userId, 20, 0]);
   const [totalRow] = await store.query(LIST_TOTAL, [userId, userId]);
   const total = Number(totalRow?.[0] ?? 0);
-  send(res, 200, JSON.stringify({ workspaces: rows.map((row) => presentWorkspace(workspaceOf(row), 'owner')), total }), { 'x-total-count': String(total) });
+  send(
+    res,
+    200,
+    JSON.stringify({
+      workspaces: rows.map((row) => presentWorkspace(workspaceOf(row), 'owner')),
+      total,
+    }),
+    { 'x-total-count': String(total) },
+  );
 }
 
 async function detailHandler(res: ServerResponse, userId: string, id: string): Promise<void> {
   const [row] = await store.query(FIND_WORKSPACE, [nowIso(), id]);
   if (!row || row[1] !== userId) return send(res, 404, '{"error":{"code":"NOT_FOUND"}}');
   const workspace = workspaceOf(row);
-  const resources = (await store.query(LIST_RESOURCES, [id])).map((r) => rowObject<ResourceRow>(RESOURCE_KEYS, r));
+  const resources = (await store.query(LIST_RESOURCES, [id])).map((r) =>
+    rowObject<ResourceRow>(RESOURCE_KEYS, r),
+  );
   const byResource = new Map<string, AnnotationRow[]>();
   if (resources.length > 0) {
     const ids = resources.map((resource) => resource.id);
@@ -296,12 +402,29 @@ async function detailHandler(res: ServerResponse, userId: string, id: string): P
   send(
     res,
     200,
-    JSON.stringify({ workspace: presentWorkspace(workspace, 'owner'), resources: resources.map((resource) => presentResource(resource, byResource.get(resource.id))) }),
+    JSON.stringify({
+      workspace: presentWorkspace(workspace, 'owner'),
+      resources: resources.map((resource) =>
+        presentResource(resource, byResource.get(resource.id)),
+      ),
+    }),
   );
 }
 
-async function addHandler(req: IncomingMessage, res: ServerResponse, userId: string, id: string): Promise<void> {
-  const body = JSON.parse(await readBody(req)) as { title: string; url?: string; notes?: string; tags?: string[]; authors?: string[]; type?: string };
+async function addHandler(
+  req: IncomingMessage,
+  res: ServerResponse,
+  userId: string,
+  id: string,
+): Promise<void> {
+  const body = JSON.parse(await readBody(req)) as {
+    title: string;
+    url?: string;
+    notes?: string;
+    tags?: string[];
+    authors?: string[];
+    type?: string;
+  };
   const [row] = await store.query(FIND_WORKSPACE, [nowIso(), id]);
   if (!row || row[1] !== userId) return send(res, 404, '{"error":{"code":"NOT_FOUND"}}');
   const url = body.url ?? null;
@@ -314,7 +437,8 @@ async function addHandler(req: IncomingMessage, res: ServerResponse, userId: str
     await tx.query(TOUCH_WORKSPACE, [id]);
     return rowObject<ResourceRow>(RESOURCE_KEYS, inserted);
   });
-  if (typeof outcome === 'string') return send(res, outcome === 'not_found' ? 404 : 409, `{"error":{"code":"${outcome}"}}`);
+  if (typeof outcome === 'string')
+    return send(res, outcome === 'not_found' ? 404 : 409, `{"error":{"code":"${outcome}"}}`);
   send(res, 201, JSON.stringify({ resource: presentResource(outcome) }));
 }
 
@@ -324,7 +448,10 @@ async function sessionHandler(res: ServerResponse, token: string, user: BareUser
   send(
     res,
     200,
-    JSON.stringify({ user: { id: user.id, email: user.email, name: user.name, avatarUrl }, session: { access_token: token, expires_at: user.expiresAt } }),
+    JSON.stringify({
+      user: { id: user.id, email: user.email, name: user.name, avatarUrl },
+      session: { access_token: token, expires_at: user.expiresAt },
+    }),
   );
 }
 
@@ -348,12 +475,16 @@ async function searchHandler(res: ServerResponse, query: string): Promise<void> 
   const q = encodeURIComponent(query);
   await Promise.all([
     fetchUpstream(`/arxiv/query?search_query=all:${q}&start=0&max_results=20`),
-    fetchUpstream(`/pubmed/esearch.fcgi?db=pubmed&term=${q}`).then(() => fetchUpstream('/pubmed/efetch.fcgi?db=pubmed&id=1')),
+    fetchUpstream(`/pubmed/esearch.fcgi?db=pubmed&term=${q}`).then(() =>
+      fetchUpstream('/pubmed/efetch.fcgi?db=pubmed&id=1'),
+    ),
     fetchUpstream(`/crossref/works?query=${q}&rows=20`),
     fetchUpstream(`/openalex/works?search=${q}&per-page=20`),
     fetchUpstream(`/semanticscholar/paper/search?query=${q}&limit=20`),
     fetchUpstream(`/zenodo/records?q=${q}&size=20`),
-    fetchUpstream(`/youtube/search?q=${q}&part=snippet`).then(() => fetchUpstream('/youtube/videos?part=snippet&id=x')),
+    fetchUpstream(`/youtube/search?q=${q}&part=snippet`).then(() =>
+      fetchUpstream('/youtube/videos?part=snippet&id=x'),
+    ),
   ]);
   send(res, 200, config.search.answer);
 }
@@ -364,10 +495,16 @@ interface SummaryModule {
   toSummaryVariantA(summary: never): Record<string, unknown>;
 }
 // toSummaryVariantA is in variants.js; a dist built before that file existed exports it from summarize.js, so both are read.
-const summaries = await Promise.all([fromDist<object>('summaries/summarize.js'), fromDist<object>('summaries/variants.js').catch(() => ({}))])
+const summaries = await Promise.all([
+  fromDist<object>('summaries/summarize.js'),
+  fromDist<object>('summaries/variants.js').catch(() => ({})),
+])
   .then(([summarizeModule, variantsModule]): SummaryModule | null => {
     const candidate = { ...summarizeModule, ...variantsModule } as Partial<SummaryModule>;
-    return typeof candidate.summarize === 'function' && typeof candidate.toSummaryVariantA === 'function' ? (candidate as SummaryModule) : null;
+    return typeof candidate.summarize === 'function' &&
+      typeof candidate.toSummaryVariantA === 'function'
+      ? (candidate as SummaryModule)
+      : null;
   })
   .catch(() => null);
 /** Each entry: the answer as first computed, then as a cache hit (the service says where it came from). */
@@ -375,15 +512,32 @@ const summaryCache = new Map<string, string>();
 const SUMMARY_CACHE_ENTRIES = 2000;
 
 async function summarizeHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = JSON.parse(await readBody(req)) as { title?: string; abstract?: string; mode?: string };
+  const body = JSON.parse(await readBody(req)) as {
+    title?: string;
+    abstract?: string;
+    mode?: string;
+  };
   if (!summaries) return send(res, 501, '{"error":"summaries not available"}');
   const key = `${body.title ?? ''}\u0000${body.abstract ?? ''}`;
   const cached = summaryCache.get(key);
   if (cached) return send(res, 200, cached);
-  const summary = summaries.toSummaryVariantA(summaries.summarize({ title: body.title, text: body.abstract || body.title || '', mode: 'quick' }) as never);
+  const summary = summaries.toSummaryVariantA(
+    summaries.summarize({
+      title: body.title,
+      text: body.abstract || body.title || '',
+      mode: 'quick',
+    }) as never,
+  );
   const answer = (fromCache: false | 'memory') =>
-    JSON.stringify({ ...summary, modeRequested: 'quick', modeUsed: 'quick', fromCache, cache: config.summaryCacheDescription ?? 'memory' });
-  if (summaryCache.size >= SUMMARY_CACHE_ENTRIES) summaryCache.delete(summaryCache.keys().next().value as string);
+    JSON.stringify({
+      ...summary,
+      modeRequested: 'quick',
+      modeUsed: 'quick',
+      fromCache,
+      cache: config.summaryCacheDescription ?? 'memory',
+    });
+  if (summaryCache.size >= SUMMARY_CACHE_ENTRIES)
+    summaryCache.delete(summaryCache.keys().next().value as string);
   summaryCache.set(key, answer('memory'));
   send(res, 200, answer(false));
 }
@@ -396,7 +550,16 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   if (req.method === 'GET' && path === '/api/health') {
-    return send(res, 200, JSON.stringify({ status: 'ok', timestamp: nowIso(), version: config.health.version, services: config.health.services }));
+    return send(
+      res,
+      200,
+      JSON.stringify({
+        status: 'ok',
+        timestamp: nowIso(),
+        version: config.health.version,
+        services: config.health.services,
+      }),
+    );
   }
   if (req.method === 'GET' && path === '/api/search') {
     return searchHandler(res, new URLSearchParams(url.slice(queryAt + 1)).get('q') ?? '');
@@ -404,7 +567,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.method === 'POST' && path === '/api/summarize') return summarizeHandler(req, res);
   const caller = userOf(req);
   if (!caller) return send(res, 401, '{"error":{"code":"AUTHENTICATION_ERROR"}}');
-  if (req.method === 'GET' && path === '/api/auth/session') return sessionHandler(res, caller.token, caller.user);
+  if (req.method === 'GET' && path === '/api/auth/session')
+    return sessionHandler(res, caller.token, caller.user);
   if (req.method === 'GET' && path === '/api/workspaces') return listHandler(res, caller.user.id);
   const detail = req.method === 'GET' ? WORKSPACE_PATH.exec(path) : null;
   if (detail?.[1]) return detailHandler(res, caller.user.id, detail[1]);
@@ -415,7 +579,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
 
 const server = createServer((req, res) => {
   handle(req, res).catch((error: unknown) => {
-    process.stderr.write(`bare server: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(
+      `bare server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     if (!res.headersSent) send(res, 500, '{"error":{"code":"INTERNAL_ERROR"}}');
   });
 });

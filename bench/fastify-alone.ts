@@ -20,14 +20,23 @@ const HealthResponse = {
     status: { type: 'string', enum: ['ok', 'degraded'] },
     timestamp: { type: 'string' },
     version: { type: 'string' },
-    services: { type: 'object', additionalProperties: { type: 'string', enum: ['connected', 'disconnected', 'not_configured', 'outbox'] } },
+    services: {
+      type: 'object',
+      additionalProperties: {
+        type: 'string',
+        enum: ['connected', 'disconnected', 'not_configured', 'outbox'],
+      },
+    },
   },
   required: ['status', 'timestamp', 'version', 'services'],
 } as const;
 
 const app = Fastify({ logger: false });
 app.get('/api/health', { schema: { response: { 200: HealthResponse } } }, async () => ({
-  status: services.database !== 'connected' || Object.values(services).includes('disconnected') ? 'degraded' : 'ok',
+  status:
+    services.database !== 'connected' || Object.values(services).includes('disconnected')
+      ? 'degraded'
+      : 'ok',
   timestamp: new Date().toISOString(),
   version: config.health.version,
   services,

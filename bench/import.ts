@@ -23,18 +23,54 @@ const ENTRIES = 5_000;
 const BATCH = 500;
 const TARGET_SECONDS = 10;
 
-const TEX_FAMILIES = ['M{\\"u}ller', 'van der Berg', 'de la Fontaine', 'Garc{\\\'i}a', '{\\O}stergaard', 'Smith', 'Nakamura', 'Dvo{\\v{r}}{\\\'a}k', 'O\'Neil', '{\\L}ukasiewicz'];
-const GIVEN = ['Anna', 'Jan', 'Jean', 'Lucía', 'Søren', 'John', 'Haruki', 'Antonín', 'Siobhan', 'Jan'];
-const WORDS = 'learning protein structure graph neural model inference causal network sparse attention genome climate ocean carbon retrieval language'.split(' ');
-const ABSTRACT = 'We study how {transformer} language models use long contexts. Retrieval accuracy falls when the relevant passage sits in the middle of the input, and rises again near either end. '.repeat(5).trim();
+const TEX_FAMILIES = [
+  'M{\\"u}ller',
+  'van der Berg',
+  'de la Fontaine',
+  "Garc{\\'i}a",
+  '{\\O}stergaard',
+  'Smith',
+  'Nakamura',
+  "Dvo{\\v{r}}{\\'a}k",
+  "O'Neil",
+  '{\\L}ukasiewicz',
+];
+const GIVEN = [
+  'Anna',
+  'Jan',
+  'Jean',
+  'Lucía',
+  'Søren',
+  'John',
+  'Haruki',
+  'Antonín',
+  'Siobhan',
+  'Jan',
+];
+const WORDS =
+  'learning protein structure graph neural model inference causal network sparse attention genome climate ocean carbon retrieval language'.split(
+    ' ',
+  );
+const ABSTRACT =
+  'We study how {transformer} language models use long contexts. Retrieval accuracy falls when the relevant passage sits in the middle of the input, and rises again near either end. '
+    .repeat(5)
+    .trim();
 
 /** A BibTeX file of `count` entries as real exports write them. */
 export function bibtexFile(count: number): string {
-  const parts = ['@string{jml = "Journal of Machine Learning Research"}', '@string{nat = "Nature"}', '@preamble{"\\newcommand{\\noopsort}[1]{}"}', ''];
+  const parts = [
+    '@string{jml = "Journal of Machine Learning Research"}',
+    '@string{nat = "Nature"}',
+    '@preamble{"\\newcommand{\\noopsort}[1]{}"}',
+    '',
+  ];
   for (let i = 0; i < count; i++) {
     // 5 % of the entries repeat an earlier one (same DOI): duplicates within the file.
     const n = i > 20 && i % 20 === 0 ? i - 17 : i;
-    const authors = Array.from({ length: 3 + (n % 6) }, (_, a) => `${TEX_FAMILIES[(n + a) % 10]}, ${GIVEN[(n * 7 + a) % 10]}`).join(' and ');
+    const authors = Array.from(
+      { length: 3 + (n % 6) },
+      (_, a) => `${TEX_FAMILIES[(n + a) % 10]}, ${GIVEN[(n * 7 + a) % 10]}`,
+    ).join(' and ');
     const title = `{${WORDS[n % WORDS.length]!.toUpperCase()}} ${WORDS[(n * 3) % WORDS.length]} for ${WORDS[(n * 5) % WORDS.length]} ${WORDS[(n * 7) % WORDS.length]}: study ${n}`;
     const fields = [
       `  author = {${authors}}`,
@@ -46,7 +82,11 @@ export function bibtexFile(count: number): string {
       `  pages = {${n}--${n + 12}}`,
       `  abstract = {${ABSTRACT}}`,
       `  keywords = {${WORDS[n % WORDS.length]}, ${WORDS[(n + 4) % WORDS.length]}; ${WORDS[(n + 9) % WORDS.length]}}`,
-      n % 10 === 3 ? `  eprint = {${2100 + (n % 20)}.${String(10000 + n).slice(-5)}}, archivePrefix = {arXiv}` : n % 10 === 7 ? `  note = {arXiv:${1900 + (n % 20)}.${String(20000 + n).slice(-5)}}` : `  doi = {10.1000/bench.${n}}`,
+      n % 10 === 3
+        ? `  eprint = {${2100 + (n % 20)}.${String(10000 + n).slice(-5)}}, archivePrefix = {arXiv}`
+        : n % 10 === 7
+          ? `  note = {arXiv:${1900 + (n % 20)}.${String(20000 + n).slice(-5)}}`
+          : `  doi = {10.1000/bench.${n}}`,
       n % 4 === 0 ? '  annote = {Read for the {lab} meeting -- see section 3.}' : '',
     ].filter(Boolean);
     parts.push(`@article{key${i},\n${fields.join(',\n')}\n}\n`);
@@ -73,24 +113,40 @@ const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9
 const round = (value: number) => Math.round(value * 100) / 100;
 
 async function workspaceIn(database: Database): Promise<string> {
-  const [user] = await database.db.insert(users).values({ email: `bench-${randomUUID()}@example.org`, name: 'Bench' }).returning({ id: users.id });
-  const [workspace] = await database.db.insert(workspaces).values({ ownerId: user!.id, name: 'Import bench' }).returning({ id: workspaces.id });
+  const [user] = await database.db
+    .insert(users)
+    .values({ email: `bench-${randomUUID()}@example.org`, name: 'Bench' })
+    .returning({ id: users.id });
+  const [workspace] = await database.db
+    .insert(workspaces)
+    .values({ ownerId: user!.id, name: 'Import bench' })
+    .returning({ id: workspaces.id });
   return workspace!.id;
 }
 
-async function measure(store: StoreResult['store'], database: Database, text: string): Promise<StoreResult> {
+async function measure(
+  store: StoreResult['store'],
+  database: Database,
+  text: string,
+): Promise<StoreResult> {
   // Warm: the parsers load on the first import (a few hundred ms), which a running service pays once.
   await readImportFile(bibtexFile(5), 'bibtex');
 
   let start = process.hrtime.bigint();
   const file = await readImportFile(text, 'bibtex');
-  const rows = file.entries.flatMap((entry) => (entry.ok ? [resourceOf('00000000-0000-4000-8000-000000000000', entry.item)] : [])).flatMap((made) => ('values' in made ? [made.values] : []));
+  const rows = file.entries
+    .flatMap((entry) =>
+      entry.ok ? [resourceOf('00000000-0000-4000-8000-000000000000', entry.item)] : [],
+    )
+    .flatMap((made) => ('values' in made ? [made.values] : []));
   const parseSeconds = seconds(start);
 
   const bareWorkspace = await workspaceIn(database);
   start = process.hrtime.bigint();
   for (let at = 0; at < rows.length; at += BATCH) {
-    const batch = rows.slice(at, at + BATCH).map((row) => ({ ...row, workspaceId: bareWorkspace, workKey: null }));
+    const batch = rows
+      .slice(at, at + BATCH)
+      .map((row) => ({ ...row, workspaceId: bareWorkspace, workKey: null }));
     await database.db.transaction(async (tx) => {
       await tx.insert(workspaceResources).values(batch);
     });
@@ -99,7 +155,13 @@ async function measure(store: StoreResult['store'], database: Database, text: st
 
   const workspaceId = await workspaceIn(database);
   start = process.hrtime.bigint();
-  const report = await importCitations(database.db, workspaceId, null, await readImportFile(text, 'bibtex'), { dryRun: false });
+  const report = await importCitations(
+    database.db,
+    workspaceId,
+    null,
+    await readImportFile(text, 'bibtex'),
+    { dryRun: false },
+  );
   const importSeconds = seconds(start);
   return {
     store,
@@ -114,7 +176,9 @@ async function measure(store: StoreResult['store'], database: Database, text: st
   };
 }
 
-export async function benchImport(options: { databaseUrl?: string; stores?: Set<string> } = {}): Promise<StoreResult[]> {
+export async function benchImport(
+  options: { databaseUrl?: string; stores?: Set<string> } = {},
+): Promise<StoreResult[]> {
   const stores = options.stores ?? new Set(['pglite', 'postgres']);
   const text = bibtexFile(ENTRIES);
   const results: StoreResult[] = [];
@@ -156,7 +220,10 @@ export function importTable(results: StoreResult[]): string {
   const lines = [
     `| store | entries (imported + duplicates) | read alone | ${BATCH}-row batches inserted bare | import | target | met |`,
     '|---|---|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.store} | ${r.entries.toLocaleString('en-US')} (${r.imported.toLocaleString('en-US')} + ${r.duplicates}) | ${r.parseSeconds} s | ${r.bareInsertSeconds} s | ${r.importSeconds} s | ≤ ${r.target} s | ${r.met ? 'yes' : 'no'} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.store} | ${r.entries.toLocaleString('en-US')} (${r.imported.toLocaleString('en-US')} + ${r.duplicates}) | ${r.parseSeconds} s | ${r.bareInsertSeconds} s | ${r.importSeconds} s | ≤ ${r.target} s | ${r.met ? 'yes' : 'no'} |`,
+    ),
   ];
   return lines.join('\n');
 }

@@ -19,7 +19,13 @@
  * before the measurement so that no provider is asked during it.
  */
 import type autocannon from 'autocannon';
-import { ANNOTATIONS_PER_RESOURCE, createUser, createWorkspace, DETAIL_RESOURCES, fillDetailWorkspace } from './seed.js';
+import {
+  ANNOTATIONS_PER_RESOURCE,
+  createUser,
+  createWorkspace,
+  DETAIL_RESOURCES,
+  fillDetailWorkspace,
+} from './seed.js';
 
 export interface JourneyUser {
   token: string;
@@ -52,9 +58,16 @@ interface VisitContext {
 }
 
 /** The autocannon request list of the journey; `counter` is shared by every connection of the process. */
-export function journeyRequests(plan: JourneyPlan, counter: { visits: number }): autocannon.Request[] {
+export function journeyRequests(
+  plan: JourneyPlan,
+  counter: { visits: number },
+): autocannon.Request[] {
   const json = { 'content-type': 'application/json' };
-  const step = (build: (context: VisitContext & { user: JourneyUser; visit: number }) => Partial<autocannon.Request> | null): autocannon.Request => ({
+  const step = (
+    build: (
+      context: VisitContext & { user: JourneyUser; visit: number },
+    ) => Partial<autocannon.Request> | null,
+  ): autocannon.Request => ({
     method: 'GET',
     path: '/',
     setupRequest: (request, context) => {
@@ -62,10 +75,18 @@ export function journeyRequests(plan: JourneyPlan, counter: { visits: number }):
       if (!visit.user || visit.visit === undefined) return null as unknown as autocannon.Request;
       const built = build(visit as VisitContext & { user: JourneyUser; visit: number });
       if (!built) return null as unknown as autocannon.Request;
-      return { ...request, ...built, headers: { authorization: `Bearer ${visit.user.token}`, ...built.headers } };
+      return {
+        ...request,
+        ...built,
+        headers: { authorization: `Bearer ${visit.user.token}`, ...built.headers },
+      };
     },
   });
-  const search = (offset: number) => (c: { visit: number }) => ({ path: journeySearchPath(plan.searchQueries[(c.visit + offset) % plan.searchQueries.length] as string) });
+  const search = (offset: number) => (c: { visit: number }) => ({
+    path: journeySearchPath(
+      plan.searchQueries[(c.visit + offset) % plan.searchQueries.length] as string,
+    ),
+  });
   return [
     {
       method: 'GET',
@@ -76,7 +97,11 @@ export function journeyRequests(plan: JourneyPlan, counter: { visits: number }):
         visit.visit = counter.visits++;
         const user = plan.users[visit.visit % plan.users.length]!;
         visit.user = user;
-        return { ...request, path: '/api/auth/session', headers: { authorization: `Bearer ${user.token}` } };
+        return {
+          ...request,
+          path: '/api/auth/session',
+          headers: { authorization: `Bearer ${user.token}` },
+        };
       },
     },
     step(search(0)),
@@ -96,21 +121,39 @@ export function journeyRequests(plan: JourneyPlan, counter: { visits: number }):
         }),
       })),
       onResponse: (status, body, context) => {
-        if (status === 201) (context as VisitContext).resourceId = (JSON.parse(body) as { resource: { id: string } }).resource.id;
+        if (status === 201)
+          (context as VisitContext).resourceId = (
+            JSON.parse(body) as { resource: { id: string } }
+          ).resource.id;
       },
     },
     // Without the resource (its POST failed) the visit ends here and the next one starts.
     step((c) =>
       c.resourceId
-        ? { method: 'POST', path: `/api/resources/${c.resourceId}/annotations`, headers: json, body: JSON.stringify({ body: 'Read section 3 again; compare with the baseline.' }) }
+        ? {
+            method: 'POST',
+            path: `/api/resources/${c.resourceId}/annotations`,
+            headers: json,
+            body: JSON.stringify({ body: 'Read section 3 again; compare with the baseline.' }),
+          }
         : null,
     ),
-    step(() => ({ method: 'POST', path: '/api/summarize', headers: json, body: plan.cachedSummaryBody })),
+    step(() => ({
+      method: 'POST',
+      path: '/api/summarize',
+      headers: json,
+      body: plan.cachedSummaryBody,
+    })),
     step(search(1)),
     step((c) => ({ path: `/api/workspaces/${c.user.detailWorkspaceId}` })),
     step((c) => {
       const base = JSON.parse(plan.cachedSummaryBody) as { title: string };
-      return { method: 'POST', path: '/api/summarize', headers: json, body: JSON.stringify({ ...base, title: `${base.title} (${plan.runId}-${c.visit})` }) };
+      return {
+        method: 'POST',
+        path: '/api/summarize',
+        headers: json,
+        body: JSON.stringify({ ...base, title: `${base.title} (${plan.runId}-${c.visit})` }),
+      };
     }),
   ];
 }
@@ -121,9 +164,18 @@ export async function seedJourneyUsers(origin: string, count: number): Promise<J
   for (let i = 0; i < count; i++) {
     const user = await createUser(origin, `researcher${i + 1}`);
     const detailWorkspaceId = await createWorkspace(origin, user.token, 'Long-context reading');
-    await fillDetailWorkspace(origin, user.token, detailWorkspaceId, DETAIL_RESOURCES, ANNOTATIONS_PER_RESOURCE);
+    await fillDetailWorkspace(
+      origin,
+      user.token,
+      detailWorkspaceId,
+      DETAIL_RESOURCES,
+      ANNOTATIONS_PER_RESOURCE,
+    );
     const writeWorkspaceIds: string[] = [];
-    for (let w = 0; w < JOURNEY_WRITE_WORKSPACES; w++) writeWorkspaceIds.push(await createWorkspace(origin, user.token, `Saved from search ${w + 1}`));
+    for (let w = 0; w < JOURNEY_WRITE_WORKSPACES; w++)
+      writeWorkspaceIds.push(
+        await createWorkspace(origin, user.token, `Saved from search ${w + 1}`),
+      );
     users.push({ token: user.token, detailWorkspaceId, writeWorkspaceIds });
   }
   return users;

@@ -55,10 +55,25 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
 }
 
-const SEARCH_WORDS = ['augmenting', 'large', 'language', 'models', 'chemistry', 'tools', 'protein', 'folding', 'turing', 'graph'];
+const SEARCH_WORDS = [
+  'augmenting',
+  'large',
+  'language',
+  'models',
+  'chemistry',
+  'tools',
+  'protein',
+  'folding',
+  'turing',
+  'graph',
+];
 
 function searchQuery(runId: string, n: number): string {
-  const words = [SEARCH_WORDS[n % 10], SEARCH_WORDS[(n * 3 + 1) % 10], SEARCH_WORDS[(n * 7 + 2) % 10]];
+  const words = [
+    SEARCH_WORDS[n % 10],
+    SEARCH_WORDS[(n * 3 + 1) % 10],
+    SEARCH_WORDS[(n * 7 + 2) % 10],
+  ];
   return `${words.join(' ')} ${runId}${n}`;
 }
 
@@ -82,10 +97,19 @@ export function nthRequest(spec: LoadSpec, n: number): { path: string; body?: st
     }
     case 'summary-title': {
       const base = JSON.parse(spec.body ?? '{}') as Record<string, unknown>;
-      return { path: spec.path, body: JSON.stringify({ ...base, title: `${String(base.title ?? 'Paper')} ${variation.runId}-${n}` }) };
+      return {
+        path: spec.path,
+        body: JSON.stringify({
+          ...base,
+          title: `${String(base.title ?? 'Paper')} ${variation.runId}-${n}`,
+        }),
+      };
     }
     case 'search-query':
-      return { path: `/api/search?q=${encodeURIComponent(searchQuery(variation.runId, n))}&limit=20`, body: spec.body };
+      return {
+        path: `/api/search?q=${encodeURIComponent(searchQuery(variation.runId, n))}&limit=20`,
+        body: spec.body,
+      };
   }
 }
 
@@ -95,7 +119,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[index] as number;
 }
 
-function summarise(latencies: number[], statusCodes: Record<string, number>, errors: number, seconds: number): LoadResult {
+function summarise(
+  latencies: number[],
+  statusCodes: Record<string, number>,
+  errors: number,
+  seconds: number,
+): LoadResult {
   latencies.sort((a, b) => a - b);
   const requests = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
   const non2xx = Object.entries(statusCodes)
@@ -124,7 +153,11 @@ function singleRequest(spec: LoadSpec, counter: { n: number }): autocannon.Reque
         ? {
             setupRequest: (request: autocannon.Request): autocannon.Request => {
               const next = nthRequest(spec, counter.n++);
-              return { ...request, path: next.path, ...(next.body !== undefined ? { body: next.body } : {}) };
+              return {
+                ...request,
+                path: next.path,
+                ...(next.body !== undefined ? { body: next.body } : {}),
+              };
             },
           }
         : {}),
@@ -133,7 +166,8 @@ function singleRequest(spec: LoadSpec, counter: { n: number }): autocannon.Reque
 }
 
 async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
-  if (spec.origins.length === 0 || spec.connections < spec.origins.length) throw new Error('autocannon mode needs an origin and at least one connection for each');
+  if (spec.origins.length === 0 || spec.connections < spec.origins.length)
+    throw new Error('autocannon mode needs an origin and at least one connection for each');
   const counter = { n: 0 };
   const journeyCounter = { visits: 0 };
   const latencies: number[] = [];
@@ -141,16 +175,21 @@ async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
   const startedAt = process.hrtime.bigint();
   const runs = spec.origins.map((origin, index) => {
     // An even split; the first origins take the remainder.
-    const connections = Math.floor(spec.connections / spec.origins.length) + (index < spec.connections % spec.origins.length ? 1 : 0);
+    const connections =
+      Math.floor(spec.connections / spec.origins.length) +
+      (index < spec.connections % spec.origins.length ? 1 : 0);
     return new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
         {
           url: origin,
           connections,
           duration: spec.durationSeconds,
-          requests: spec.journey ? journeyRequests(spec.journey, journeyCounter) : singleRequest(spec, counter),
+          requests: spec.journey
+            ? journeyRequests(spec.journey, journeyCounter)
+            : singleRequest(spec, counter),
         },
-        (error: Error | null, result: autocannon.Result) => (error ? reject(error) : resolve(result)),
+        (error: Error | null, result: autocannon.Result) =>
+          error ? reject(error) : resolve(result),
       );
       instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
         statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
@@ -164,16 +203,34 @@ async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
   return summarise(latencies, statusCodes, errors, Math.min(seconds, spec.durationSeconds + 0.5));
 }
 
-function once(agent: Agent, spec: LoadSpec, origin: string, path: string, body: string | undefined): Promise<{ status: number; ms: number }> {
+function once(
+  agent: Agent,
+  spec: LoadSpec,
+  origin: string,
+  path: string,
+  body: string | undefined,
+): Promise<{ status: number; ms: number }> {
   const url = new URL(path, origin);
   const startedAt = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
-      { method: spec.method, agent, headers: { ...spec.headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } },
+      {
+        method: spec.method,
+        agent,
+        headers: {
+          ...spec.headers,
+          ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
+        },
+      },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: Number(process.hrtime.bigint() - startedAt) / 1e6,
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -183,13 +240,23 @@ function once(agent: Agent, spec: LoadSpec, origin: string, path: string, body: 
 }
 
 async function runPaced(spec: LoadSpec): Promise<LoadResult[]> {
-  const measured = spec.origins.map((origin): { origin: string; agent: Agent; latencies: number[]; statusCodes: Record<string, number>; errors: number } => ({
-    origin,
-    agent: new Agent({ keepAlive: true, maxSockets: 1 }),
-    latencies: [],
-    statusCodes: {},
-    errors: 0,
-  }));
+  const measured = spec.origins.map(
+    (
+      origin,
+    ): {
+      origin: string;
+      agent: Agent;
+      latencies: number[];
+      statusCodes: Record<string, number>;
+      errors: number;
+    } => ({
+      origin,
+      agent: new Agent({ keepAlive: true, maxSockets: 1 }),
+      latencies: [],
+      statusCodes: {},
+      errors: 0,
+    }),
+  );
   const samples = spec.samples ?? 10;
   const interval = spec.intervalMs ?? 0;
   const startedAt = Date.now();

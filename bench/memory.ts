@@ -45,22 +45,37 @@ export interface MemoryResult {
   /** The idle process's main-thread heap and external memory: what of the RSS is JavaScript's. */
   idle: MemorySample;
   peakMb: number;
-  work: { journeyRequests: number; deepStreamsDone: number; deepStreamsCut: number; quickStreamsCut: number; avatars: number; failures: number };
+  work: {
+    journeyRequests: number;
+    deepStreamsDone: number;
+    deepStreamsCut: number;
+    quickStreamsCut: number;
+    avatars: number;
+    failures: number;
+  };
   samples: MemorySample[];
 }
 
 const METRICS_TOKEN = randomBytes(24).toString('hex');
 
 /** The main thread's heap figures, from the service's Prometheus metrics (prom-client's defaults). */
-async function heapFigures(origin: string): Promise<Pick<MemorySample, 'heapUsedMb' | 'heapTotalMb' | 'externalMb'>> {
-  const response = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).catch(() => null);
+async function heapFigures(
+  origin: string,
+): Promise<Pick<MemorySample, 'heapUsedMb' | 'heapTotalMb' | 'externalMb'>> {
+  const response = await fetch(`${origin}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  }).catch(() => null);
   if (!response?.ok) return {};
   const text = await response.text();
   const mb = (name: string) => {
     const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
     return match ? Math.round(Number(match[1]) / 2 ** 20) : undefined;
   };
-  return { heapUsedMb: mb('nodejs_heap_size_used_bytes'), heapTotalMb: mb('nodejs_heap_size_total_bytes'), externalMb: mb('nodejs_external_memory_bytes') };
+  return {
+    heapUsedMb: mb('nodejs_heap_size_used_bytes'),
+    heapTotalMb: mb('nodejs_heap_size_total_bytes'),
+    externalMb: mb('nodejs_external_memory_bytes'),
+  };
 }
 
 function rssMb(pid: number): number {
@@ -97,9 +112,16 @@ async function startPdfServer(): Promise<{ url: string; close: () => Promise<voi
  * Reads a summary stream until `stopAfter` returns true for an event name (then closes it, as a reader
  * closing the tab does), or to its end. `cut`: it was closed before its `done` event.
  */
-async function readStream(url: string, headers: Record<string, string>, stopAfter: (event: string) => boolean): Promise<{ cut: boolean }> {
+async function readStream(
+  url: string,
+  headers: Record<string, string>,
+  stopAfter: (event: string) => boolean,
+): Promise<{ cut: boolean }> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: controller.signal,
+  });
   if (!response.ok || !response.body) throw new Error(`stream ${response.status}`);
   const decoder = new TextDecoder();
   let buffered = '';
@@ -127,7 +149,12 @@ const JOURNEY_SEARCHES = ['long context retrieval', 'protein folding language mo
 const ABSTRACT =
   'Long inputs strain attention, whose cost grows with the square of the sequence length. We study retrieval over long inputs and show that a small index of passages, consulted by the model, matches full attention on question answering at a fraction of the memory. Ablations show the index size matters more than the retriever.';
 
-export async function measureMemory(minutes: number, idleSeconds: number, env: Record<string, string>, log: (line: string) => void): Promise<MemoryResult> {
+export async function measureMemory(
+  minutes: number,
+  idleSeconds: number,
+  env: Record<string, string>,
+  log: (line: string) => void,
+): Promise<MemoryResult> {
   const workDir = mkdtempSync(join(tmpdir(), 'rw-bench-memory-'));
   const pdfServer = await startPdfServer();
   let service: Server | null = null;
@@ -135,25 +162,54 @@ export async function measureMemory(minutes: number, idleSeconds: number, env: R
     // The first start creates the database, which briefly takes far more memory than serving does
     // (PGlite's initdb); the measured process starts on the database it left.
     const serviceEnv = { ...env, DATA_DIR: join(workDir, 'data'), METRICS_TOKEN };
-    await (await startService('service (creating the database)', serviceEnv, join(workDir, 'create.log'))).stop();
+    await (
+      await startService('service (creating the database)', serviceEnv, join(workDir, 'create.log'))
+    ).stop();
     service = await startService('service (memory)', serviceEnv, join(workDir, 'service.log'));
     const { origin, pid } = service;
     const users = await seedJourneyUsers(origin, 4);
     const token = users[0]?.token ?? '';
     const authorization = { authorization: `Bearer ${token}` };
     for (const query of JOURNEY_SEARCHES) {
-      const response = await fetch(`${origin}${journeySearchPath(query)}`, { headers: authorization });
+      const response = await fetch(`${origin}${journeySearchPath(query)}`, {
+        headers: authorization,
+      });
       if (!response.ok) throw new Error(`warming search "${query}": ${response.status}`);
       await new Promise((resolve) => setTimeout(resolve, 3500));
     }
-    const cachedSummaryBody = JSON.stringify({ title: 'Retrieval over long inputs', abstract: ABSTRACT, mode: 'quick' });
-    await fetch(`${origin}/api/summarize`, { method: 'POST', headers: { 'content-type': 'application/json', ...authorization }, body: cachedSummaryBody });
-    const avatar = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 85 }).toBuffer();
+    const cachedSummaryBody = JSON.stringify({
+      title: 'Retrieval over long inputs',
+      abstract: ABSTRACT,
+      mode: 'quick',
+    });
+    await fetch(`${origin}/api/summarize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authorization },
+      body: cachedSummaryBody,
+    });
+    const avatar = await sharp({
+      create: {
+        width: 1200,
+        height: 1200,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .jpeg({ quality: 85 })
+      .toBuffer();
 
     const startMb = rssMb(pid);
     const samples: MemorySample[] = [{ seconds: 0, rssMb: startMb }];
     const atMinute: Record<string, number> = {};
-    const work = { journeyRequests: 0, deepStreamsDone: 0, deepStreamsCut: 0, quickStreamsCut: 0, avatars: 0, failures: 0 };
+    const work = {
+      journeyRequests: 0,
+      deepStreamsDone: 0,
+      deepStreamsCut: 0,
+      quickStreamsCut: 0,
+      avatars: 0,
+      failures: 0,
+    };
     const started = Date.now();
     const endsAt = started + minutes * 60_000;
     const running = () => Date.now() < endsAt;
@@ -173,8 +229,22 @@ export async function measureMemory(minutes: number, idleSeconds: number, env: R
     const journey = async () => {
       while (running()) {
         const seconds = Math.max(1, Math.min(30, Math.round((endsAt - Date.now()) / 1000)));
-        const plan = { users, searchQueries: JOURNEY_SEARCHES, cachedSummaryBody, runId: randomBytes(3).toString('hex') };
-        const [result] = await runLoad({ mode: 'autocannon', origins: [origin], method: 'GET', path: '/', headers: {}, journey: plan, connections: 10, durationSeconds: seconds });
+        const plan = {
+          users,
+          searchQueries: JOURNEY_SEARCHES,
+          cachedSummaryBody,
+          runId: randomBytes(3).toString('hex'),
+        };
+        const [result] = await runLoad({
+          mode: 'autocannon',
+          origins: [origin],
+          method: 'GET',
+          path: '/',
+          headers: {},
+          journey: plan,
+          connections: 10,
+          durationSeconds: seconds,
+        });
         work.journeyRequests += result?.requests ?? 0;
       }
     };
@@ -184,7 +254,11 @@ export async function measureMemory(minutes: number, idleSeconds: number, env: R
         const n = deepStarted++;
         const cut = n % 2 === 1;
         const url = `${origin}/api/summarize?${new URLSearchParams({ url: `${pdfServer.url}/papers/${randomBytes(4).toString('hex')}/${n}.pdf`, mode: 'deep' })}`;
-        const outcome = await readStream(url, authorization, (event) => event === 'done' || (cut && event === 'progress')).catch(() => {
+        const outcome = await readStream(
+          url,
+          authorization,
+          (event) => event === 'done' || (cut && event === 'progress'),
+        ).catch(() => {
           work.failures++;
           return null;
         });
@@ -195,10 +269,12 @@ export async function measureMemory(minutes: number, idleSeconds: number, env: R
     const quickStreams = async () => {
       for (let n = 0; running(); n++) {
         const url = `${origin}/api/summarize?${new URLSearchParams({ title: `Retrieval over long inputs ${randomBytes(4).toString('hex')}`, abstract: ABSTRACT, mode: 'quick' })}`;
-        const outcome = await readStream(url, authorization, (event) => event === 'meta').catch(() => {
-          work.failures++;
-          return null;
-        });
+        const outcome = await readStream(url, authorization, (event) => event === 'meta').catch(
+          () => {
+            work.failures++;
+            return null;
+          },
+        );
         if (outcome?.cut) work.quickStreamsCut++;
       }
     };
@@ -206,7 +282,11 @@ export async function measureMemory(minutes: number, idleSeconds: number, env: R
       while (running()) {
         const form = new FormData();
         form.append('file', new Blob([avatar], { type: 'image/jpeg' }), 'photo.jpg');
-        const response = await fetch(`${origin}/api/profile/avatar`, { method: 'POST', headers: authorization, body: form }).catch(() => null);
+        const response = await fetch(`${origin}/api/profile/avatar`, {
+          method: 'POST',
+          headers: authorization,
+          body: form,
+        }).catch(() => null);
         if (response?.ok) work.avatars++;
         else work.failures++;
         await response?.arrayBuffer();
@@ -218,9 +298,23 @@ export async function measureMemory(minutes: number, idleSeconds: number, env: R
     atMinute[finalMinute] ??= rssMb(pid);
 
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
-    const idle: MemorySample = { seconds: Math.round((Date.now() - started) / 1000), rssMb: rssMb(pid), ...(await heapFigures(origin)) };
+    const idle: MemorySample = {
+      seconds: Math.round((Date.now() - started) / 1000),
+      rssMb: rssMb(pid),
+      ...(await heapFigures(origin)),
+    };
     samples.push(idle);
-    return { minutes, idleSeconds, startMb, atMinute, idleMb: idle.rssMb, idle, peakMb: service.peakRssMb() ?? Math.max(...samples.map((s) => s.rssMb)), work, samples };
+    return {
+      minutes,
+      idleSeconds,
+      startMb,
+      atMinute,
+      idleMb: idle.rssMb,
+      idle,
+      peakMb: service.peakRssMb() ?? Math.max(...samples.map((s) => s.rssMb)),
+      work,
+      samples,
+    };
   } finally {
     await service?.stop();
     await pdfServer.close();

@@ -11,7 +11,11 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PdfTextError } from '../src/summaries/pdf/errors.js';
-import { closePdfExtractors, extractPdfText, type PdfEngine } from '../src/summaries/pdf/extract.js';
+import {
+  closePdfExtractors,
+  extractPdfText,
+  type PdfEngine,
+} from '../src/summaries/pdf/extract.js';
 import { isPdftotextAvailable } from '../src/summaries/pdf/pdftotext-engine.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,7 +53,9 @@ async function bestTime(pdf: Buffer, engine: PdfEngine): Promise<{ ms: number; p
 export async function benchPdfExtract(): Promise<PdfExtractBenchResult> {
   const directory = pdfDirectory();
   const withPdftotext = await isPdftotextAvailable();
-  const files = readdirSync(directory).filter((name) => name.endsWith('.pdf')).sort();
+  const files = readdirSync(directory)
+    .filter((name) => name.endsWith('.pdf'))
+    .sort();
   const perFile: PdfExtractBenchResult['perFile'] = [];
   try {
     for (const file of files) {
@@ -69,7 +75,9 @@ export async function benchPdfExtract(): Promise<PdfExtractBenchResult> {
   }
   const pages = perFile.reduce((sum, entry) => sum + entry.pages, 0);
   const pdfjsTotal = perFile.reduce((sum, entry) => sum + entry.pdfjsMs, 0);
-  const pdftotextTotal = withPdftotext ? perFile.reduce((sum, entry) => sum + (entry.pdftotextMs ?? 0), 0) : undefined;
+  const pdftotextTotal = withPdftotext
+    ? perFile.reduce((sum, entry) => sum + (entry.pdftotextMs ?? 0), 0)
+    : undefined;
   const round = (value: number): number => Math.round(value * 100) / 100;
   return {
     name: `PDF text extraction, ${perFile.length} files, ${pages} pages`,
@@ -87,11 +95,15 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(result.name);
   for (const entry of result.perFile) {
     const poppler = entry.pdftotextMs === undefined ? 'n/a' : `${entry.pdftotextMs.toFixed(1)} ms`;
-    console.log(`  ${entry.file.padEnd(44)} ${String(entry.pages).padStart(3)} pages  pdf.js ${entry.pdfjsMs.toFixed(1)} ms  pdftotext ${poppler}`);
+    console.log(
+      `  ${entry.file.padEnd(44)} ${String(entry.pages).padStart(3)} pages  pdf.js ${entry.pdfjsMs.toFixed(1)} ms  pdftotext ${poppler}`,
+    );
   }
   console.log(`pdf.js ${result.pdfjsMsPerPage} ms/page`);
   if (result.pdftotextMsPerPage !== undefined) {
-    console.log(`pdftotext ${result.pdftotextMsPerPage} ms/page; pdf.js/pdftotext = ${result.ratio}×`);
+    console.log(
+      `pdftotext ${result.pdftotextMsPerPage} ms/page; pdf.js/pdftotext = ${result.ratio}×`,
+    );
   } else {
     console.log('pdftotext is not installed: only pdf.js measured');
   }

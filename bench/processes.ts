@@ -63,19 +63,35 @@ function logTail(path: string): string {
   }
 }
 
-async function waitUntil(check: () => Promise<boolean>, child: ChildProcess, what: string, logPath: string, timeoutMs = 300_000): Promise<void> {
+async function waitUntil(
+  check: () => Promise<boolean>,
+  child: ChildProcess,
+  what: string,
+  logPath: string,
+  timeoutMs = 300_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited during start:\n${logTail(logPath)}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${what} exited during start:\n${logTail(logPath)}`);
     if (await check().catch(() => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`${what} did not start within ${timeoutMs / 1000} s:\n${logTail(logPath)}`);
 }
 
-function spawnLogged(name: string, args: string[], env: Record<string, string>, logPath: string): ChildProcess {
+function spawnLogged(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  logPath: string,
+): ChildProcess {
   const log = createWriteStream(logPath);
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   child.once('error', (error) => log.write(`${name}: ${error.message}\n`));
@@ -98,12 +114,22 @@ function asServer(name: string, origin: string, child: ChildProcess): Server {
 }
 
 /** The service as production runs it: `npm start`'s node command, configured by the environment alone. */
-export async function startService(name: string, env: Record<string, string>, logPath: string, nodeArgs: string[] = []): Promise<Server> {
+export async function startService(
+  name: string,
+  env: Record<string, string>,
+  logPath: string,
+  nodeArgs: string[] = [],
+): Promise<Server> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const args = [...startScriptNodeArgs(), ...nodeArgs, join(ROOT, 'dist', 'main.js')];
   // No load balancer to drain for: the benchmark stops it at once.
-  const child = spawnLogged(name, args, { SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port), HOST: '127.0.0.1' }, logPath);
+  const child = spawnLogged(
+    name,
+    args,
+    { SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    logPath,
+  );
   await waitUntil(async () => (await fetch(`${origin}/api/health`)).ok, child, name, logPath);
   return asServer(name, origin, child);
 }
@@ -113,9 +139,14 @@ export async function startService(name: string, env: Record<string, string>, lo
  * so that the benchmark runs the service as production starts it.
  */
 export function startScriptNodeArgs(): string[] {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
   const match = /^node\s+(.*?)\s*dist\/main\.js$/.exec(scripts.start ?? '');
-  if (!match) throw new Error(`package.json scripts.start is not "node … dist/main.js": ${scripts.start}`);
+  if (!match)
+    throw new Error(`package.json scripts.start is not "node … dist/main.js": ${scripts.start}`);
   return (match[1] ?? '').split(/\s+/).filter(Boolean);
 }
 
@@ -127,7 +158,11 @@ export function startScriptNodeArgs(): string[] {
 function transpileReferenceServer(script: string): string {
   const source = readFileSync(join(ROOT, 'bench', script), 'utf8');
   const { outputText } = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+      verbatimModuleSyntax: false,
+    },
     fileName: script,
   });
   const outDir = join(ROOT, '.bench-build');
@@ -138,9 +173,20 @@ function transpileReferenceServer(script: string): string {
 }
 
 /** A reference server of bench/ (`bare-server.ts`, `fastify-alone.ts`), given the bare server's configuration file. */
-export async function startReferenceServer(name: string, script: string, configPath: string, port: number, logPath: string): Promise<Server> {
+export async function startReferenceServer(
+  name: string,
+  script: string,
+  configPath: string,
+  port: number,
+  logPath: string,
+): Promise<Server> {
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawnLogged(name, [transpileReferenceServer(script), configPath, String(port)], {}, logPath);
+  const child = spawnLogged(
+    name,
+    [transpileReferenceServer(script), configPath, String(port)],
+    {},
+    logPath,
+  );
   await waitUntil(async () => (await fetch(`${origin}/api/health`)).ok, child, name, logPath);
   return asServer(name, origin, child);
 }
@@ -148,21 +194,28 @@ export async function startReferenceServer(name: string, script: string, configP
 /** One load run in its own process (bench/load.ts); a result per origin. */
 export function runLoad(spec: LoadSpec): Promise<LoadResult[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'load.ts'), JSON.stringify(spec)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'bench', 'load.ts'), JSON.stringify(spec)],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.once('error', reject);
     child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`load generator exited with ${code}: ${err.slice(-2000)}`));
+      if (code !== 0)
+        return reject(new Error(`load generator exited with ${code}: ${err.slice(-2000)}`));
       try {
         resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as LoadResult[]);
       } catch {
-        reject(new Error(`load generator printed no result: ${out.slice(-500)} ${err.slice(-2000)}`));
+        reject(
+          new Error(`load generator printed no result: ${out.slice(-500)} ${err.slice(-2000)}`),
+        );
       }
     });
   });

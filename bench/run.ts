@@ -71,10 +71,22 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { everyProviderRoutes, type FixtureServer, providerEnvFor, startFixtureServer } from '../test/support/fixture-server.js';
+import {
+  everyProviderRoutes,
+  type FixtureServer,
+  providerEnvFor,
+  startFixtureServer,
+} from '../test/support/fixture-server.js';
 import type { BareConfig } from './bare-server.js';
 import type { LoadResult, LoadSpec, Variation } from './load.js';
-import { freePort, ROOT, runLoad, startReferenceServer, startService, type Server } from './processes.js';
+import {
+  freePort,
+  ROOT,
+  runLoad,
+  startReferenceServer,
+  startService,
+  type Server,
+} from './processes.js';
 import { journeySearchPath, seedJourneyUsers, type JourneyPlan } from './journey.js';
 import { seed, type Seed } from './seed.js';
 import { measureMemory, type MemoryResult } from './memory.js';
@@ -103,7 +115,9 @@ const settings = {
   writeWorkspaces: Math.round(setting('BENCH_WRITE_WORKSPACES', 120)),
   journeyUsers: Math.round(setting('BENCH_JOURNEY_USERS', 8)),
   journeyConnections: [10, 50],
-  only: process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : null,
+  only: process.env.BENCH_ONLY
+    ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim()))
+    : null,
   skipCompute: process.env.BENCH_SKIP_COMPUTE === '1',
   startupRuns: Math.max(1, Number(process.env.BENCH_STARTUP_RUNS ?? 5) || 5),
   memoryMinutes: setting('BENCH_MEMORY_MINUTES', 15),
@@ -112,7 +126,9 @@ const settings = {
   /** Extra node arguments for the measured service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
   /** Which stores to run: `pglite`, `postgres` (default both, the second when its URLs are set). */
-  stores: new Set((process.env.BENCH_STORES ?? 'pglite,postgres').split(',').map((name) => name.trim())),
+  stores: new Set(
+    (process.env.BENCH_STORES ?? 'pglite,postgres').split(',').map((name) => name.trim()),
+  ),
   databaseUrl: process.env.BENCH_DATABASE_URL,
   redisUrl: process.env.BENCH_REDIS_URL,
 };
@@ -140,7 +156,10 @@ type Target = { kind: 'ratio'; min: number } | { kind: 'p50'; maxMs: number } | 
 
 /** What a route is measured against: the bare node:http server, or Fastify alone (health). */
 type Reference = 'bare' | 'fastify-alone';
-const REFERENCE_NAMES: Record<Reference, string> = { bare: 'bare node:http', 'fastify-alone': 'Fastify alone, same handler' };
+const REFERENCE_NAMES: Record<Reference, string> = {
+  bare: 'bare node:http',
+  'fastify-alone': 'Fastify alone, same handler',
+};
 
 interface RouteBench {
   id: string;
@@ -165,7 +184,11 @@ interface RouteBench {
 /** The web app's origin as the service is configured for the run (APP_ORIGIN). */
 const BENCH_APP_ORIGIN = 'http://app.bench.test';
 
-const SUMMARY_BODY = JSON.stringify({ title: 'Lost in the middle: how language models use long contexts', abstract: ABSTRACT, mode: 'quick' });
+const SUMMARY_BODY = JSON.stringify({
+  title: 'Lost in the middle: how language models use long contexts',
+  abstract: ABSTRACT,
+  mode: 'quick',
+});
 
 const ROUTES: RouteBench[] = [
   {
@@ -393,26 +416,46 @@ function postgresCopies(workDir: string, baseUrl: string, redisUrl: string): Sto
   let created = false;
   return {
     name: 'postgres+redis',
-    seedEnv: { DATA_DIR: join(workDir, 'pg-seed'), DATABASE_URL: urlOf(`${stem}_seed`), REDIS_URL: redisUrl },
-    serviceEnv: { DATA_DIR: join(workDir, 'pg-service'), DATABASE_URL: urlOf(`${stem}_service`), REDIS_URL: redisUrl },
+    seedEnv: {
+      DATA_DIR: join(workDir, 'pg-seed'),
+      DATABASE_URL: urlOf(`${stem}_seed`),
+      REDIS_URL: redisUrl,
+    },
+    serviceEnv: {
+      DATA_DIR: join(workDir, 'pg-service'),
+      DATABASE_URL: urlOf(`${stem}_service`),
+      REDIS_URL: redisUrl,
+    },
     bareStore: { kind: 'postgres', url: urlOf(`${stem}_bare`) },
     async prepare() {
       await admin([`CREATE DATABASE ${stem}_seed`]);
       created = true;
     },
     async copy() {
-      await admin([`CREATE DATABASE ${stem}_service TEMPLATE ${stem}_seed`, `CREATE DATABASE ${stem}_bare TEMPLATE ${stem}_seed`]);
+      await admin([
+        `CREATE DATABASE ${stem}_service TEMPLATE ${stem}_seed`,
+        `CREATE DATABASE ${stem}_bare TEMPLATE ${stem}_seed`,
+      ]);
     },
     async cleanup() {
       if (!created) return;
-      await admin(['seed', 'service', 'bare'].map((suffix) => `DROP DATABASE IF EXISTS ${stem}_${suffix} WITH (FORCE)`));
+      await admin(
+        ['seed', 'service', 'bare'].map(
+          (suffix) => `DROP DATABASE IF EXISTS ${stem}_${suffix} WITH (FORCE)`,
+        ),
+      );
     },
   };
 }
 
 // ---- measuring ----
 
-function loadSpec(route: RouteBench, seedData: Seed, server: Server, durationSeconds: number): LoadSpec {
+function loadSpec(
+  route: RouteBench,
+  seedData: Seed,
+  server: Server,
+  durationSeconds: number,
+): LoadSpec {
   const token = route.token?.(seedData);
   return {
     mode: 'autocannon',
@@ -440,7 +483,9 @@ async function loadOnce(spec: LoadSpec): Promise<LoadResult> {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** The round whose throughput is the median (the lower one of the middle two). */
@@ -454,7 +499,10 @@ function medianRound(results: LoadResult[]): LoadResult {
  * meet about the same neighbours on a shared machine; the median of those per-round ratios is kept.
  */
 function pairedRatio(service: LoadResult[], reference: LoadResult[]): number {
-  const ratios = service.map((result, round) => result.requestsPerSecond / Math.max(1, reference[round]?.requestsPerSecond ?? 0));
+  const ratios = service.map(
+    (result, round) =>
+      result.requestsPerSecond / Math.max(1, reference[round]?.requestsPerSecond ?? 0),
+  );
   return Math.round(median(ratios) * 100) / 100;
 }
 
@@ -464,7 +512,12 @@ function judge(target: Target, ratio: number, p50: number): boolean | null {
 }
 
 /** Both answers to the same request, compared (volatile fields blanked; shape only where asked). */
-async function sameAnswer(route: RouteBench, seedData: Seed, service: Server, reference: Server): Promise<boolean> {
+async function sameAnswer(
+  route: RouteBench,
+  seedData: Seed,
+  service: Server,
+  reference: Server,
+): Promise<boolean> {
   const token = route.token?.(seedData);
   const ask = async (server: Server) => {
     const response = await fetch(`${server.origin}${route.path(seedData)}`, {
@@ -476,7 +529,13 @@ async function sameAnswer(route: RouteBench, seedData: Seed, service: Server, re
       },
       body:
         route.id === 'add-resource'
-          ? JSON.stringify({ title: 'Answer check', url: `https://bench.example.org/check/${randomBytes(4).toString('hex')}`, notes: '', tags: [], authors: [] })
+          ? JSON.stringify({
+              title: 'Answer check',
+              url: `https://bench.example.org/check/${randomBytes(4).toString('hex')}`,
+              notes: '',
+              tags: [],
+              authors: [],
+            })
           : route.body,
     });
     return { status: response.status, body: await response.json() };
@@ -487,17 +546,30 @@ async function sameAnswer(route: RouteBench, seedData: Seed, service: Server, re
       return Object.fromEntries(
         Object.entries(value)
           .sort(([a], [b]) => a.localeCompare(b))
-          .map(([key, inner]) => [key, route.volatile?.includes(key) ? '…' : route.shapeOnly && !(inner && typeof inner === 'object') ? typeof inner : blank(inner)]),
+          .map(([key, inner]) => [
+            key,
+            route.volatile?.includes(key)
+              ? '…'
+              : route.shapeOnly && !(inner && typeof inner === 'object')
+                ? typeof inner
+                : blank(inner),
+          ]),
       );
     }
     return value;
   };
   const [fromService, fromReference] = [await ask(service), await ask(reference)];
-  const same = fromService.status === fromReference.status && JSON.stringify(blank(fromService.body)) === JSON.stringify(blank(fromReference.body));
+  const same =
+    fromService.status === fromReference.status &&
+    JSON.stringify(blank(fromService.body)) === JSON.stringify(blank(fromReference.body));
   if (!same) {
     const where = firstDifference(blank(fromService.body), blank(fromReference.body), '');
-    notes.push(`${route.label}: the reference's answer (${REFERENCE_NAMES[route.reference]}) differs from the service's (${where})`);
-    process.stderr.write(`  ! ${route.label}: answers differ: status ${fromService.status} / ${fromReference.status}, ${where}\n`);
+    notes.push(
+      `${route.label}: the reference's answer (${REFERENCE_NAMES[route.reference]}) differs from the service's (${where})`,
+    );
+    process.stderr.write(
+      `  ! ${route.label}: answers differ: status ${fromService.status} / ${fromReference.status}, ${where}\n`,
+    );
   }
   return same;
 }
@@ -507,25 +579,38 @@ function firstDifference(a: unknown, b: unknown, path: string): string {
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const key of keys) {
-      const inner = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`);
+      const inner = firstDifference(
+        (a as Record<string, unknown>)[key],
+        (b as Record<string, unknown>)[key],
+        `${path}.${key}`,
+      );
       if (inner) return inner;
     }
   }
   return `${path || '(root)'}: service ${JSON.stringify(a)?.slice(0, 120)}, reference ${JSON.stringify(b)?.slice(0, 120)}`;
 }
 
-async function measureRoute(route: RouteBench, store: string, seedData: Seed, service: Server, reference: Server): Promise<HttpResult> {
+async function measureRoute(
+  route: RouteBench,
+  store: string,
+  seedData: Seed,
+  service: Server,
+  reference: Server,
+): Promise<HttpResult> {
   const same = await sameAnswer(route, seedData, service, reference);
   const sides: Array<{ server: Server; rounds: LoadResult[] }> = [
     { server: service, rounds: [] },
     { server: reference, rounds: [] },
   ];
-  for (const side of sides) await loadOnce(loadSpec(route, seedData, side.server, settings.warmupSeconds));
+  for (const side of sides)
+    await loadOnce(loadSpec(route, seedData, side.server, settings.warmupSeconds));
   for (let round = 0; round < settings.rounds; round++) {
     // Each round starts with the other server, so that neither always follows the same one.
     for (let i = 0; i < sides.length; i++) {
       const side = sides[(round + i) % sides.length] as (typeof sides)[number];
-      side.rounds.push(await loadOnce(loadSpec(route, seedData, side.server, settings.durationSeconds)));
+      side.rounds.push(
+        await loadOnce(loadSpec(route, seedData, side.server, settings.durationSeconds)),
+      );
     }
   }
   const [serviceSide, referenceSide] = sides as [(typeof sides)[number], (typeof sides)[number]];
@@ -547,7 +632,9 @@ async function measureRoute(route: RouteBench, store: string, seedData: Seed, se
     sameAnswer: same,
     servicePeakRssMb: service.peakRssMb(),
   };
-  const errors = sides.flatMap((side) => side.rounds).reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+  const errors = sides
+    .flatMap((side) => side.rounds)
+    .reduce((sum, r) => sum + r.non2xx + r.errors, 0);
   process.stdout.write(
     `  ${route.label.padEnd(44)} ${store.padEnd(15)} service ${String(serviceBest.requestsPerSecond).padStart(6)}/s  ${route.reference} ${String(referenceBest.requestsPerSecond).padStart(6)}/s  ratio ${ratio.toFixed(2)}` +
       `${errors ? `  (${errors} non-2xx/errors)` : ''}  [service peak RSS ${result.servicePeakRssMb ?? '–'} MB]\n`,
@@ -555,7 +642,12 @@ async function measureRoute(route: RouteBench, store: string, seedData: Seed, se
   return result;
 }
 
-async function measureSearch(store: string, service: Server, bare: Server, providers: SearchResult['providers']): Promise<SearchResult> {
+async function measureSearch(
+  store: string,
+  service: Server,
+  bare: Server,
+  providers: SearchResult['providers'],
+): Promise<SearchResult> {
   const spec: LoadSpec = {
     mode: 'paced',
     origins: [service.origin, bare.origin],
@@ -595,17 +687,37 @@ async function measureSearch(store: string, service: Server, bare: Server, provi
 const JWT_SECRET = randomBytes(32).toString('hex');
 
 function commonEnv(fixtures: FixtureServer): Record<string, string> {
-  return { NODE_ENV: 'production', LOG_LEVEL: 'warn', JWT_SECRET, APP_ORIGIN: BENCH_APP_ORIGIN, ...RATE_LIMITS_FOR_THE_RUN, ...providerEnv(fixtures) };
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    JWT_SECRET,
+    APP_ORIGIN: BENCH_APP_ORIGIN,
+    ...RATE_LIMITS_FOR_THE_RUN,
+    ...providerEnv(fixtures),
+  };
 }
 
 // ---- the journey ----
 
-const JOURNEY_SEARCHES = ['long context retrieval', 'protein folding language models', 'graph neural networks chemistry'];
-const JOURNEY_SUMMARY_BODY = JSON.stringify({ title: 'Retrieval over long inputs in transformer models', abstract: ABSTRACT, mode: 'quick' });
+const JOURNEY_SEARCHES = [
+  'long context retrieval',
+  'protein folding language models',
+  'graph neural networks chemistry',
+];
+const JOURNEY_SUMMARY_BODY = JSON.stringify({
+  title: 'Retrieval over long inputs in transformer models',
+  abstract: ABSTRACT,
+  mode: 'quick',
+});
 /** Two service processes, the load generator, PostgreSQL and Redis: below this the 1.6× cannot show. */
 const CORES_FOR_TWO_PROCESSES = 4;
 
-function journeySpec(plan: Omit<JourneyPlan, 'runId'>, origins: string[], connections: number, durationSeconds: number): LoadSpec {
+function journeySpec(
+  plan: Omit<JourneyPlan, 'runId'>,
+  origins: string[],
+  connections: number,
+  durationSeconds: number,
+): LoadSpec {
   return {
     mode: 'autocannon',
     origins,
@@ -623,16 +735,30 @@ function journeySpec(plan: Omit<JourneyPlan, 'runId'>, origins: string[], connec
  * searches, one per arXiv slot, and its cached summary), then measures one process and, with
  * `second`, two processes in alternating rounds at each connection count.
  */
-async function measureJourney(store: string, first: Server, startSecond: (() => Promise<Server>) | null, fixtures: FixtureServer): Promise<void> {
-  process.stdout.write(`${store}: journey: seeding ${settings.journeyUsers} researchers, warming their searches…\n`);
+async function measureJourney(
+  store: string,
+  first: Server,
+  startSecond: (() => Promise<Server>) | null,
+  fixtures: FixtureServer,
+): Promise<void> {
+  process.stdout.write(
+    `${store}: journey: seeding ${settings.journeyUsers} researchers, warming their searches…\n`,
+  );
   const users = await seedJourneyUsers(first.origin, settings.journeyUsers);
   const authorization = `Bearer ${users[0]?.token ?? ''}`;
   for (const query of JOURNEY_SEARCHES) {
     await new Promise((resolve) => setTimeout(resolve, settings.searchIntervalMs));
-    const response = await fetch(`${first.origin}${journeySearchPath(query)}`, { headers: { authorization } });
-    if (!response.ok) throw new Error(`warming the journey's search "${query}": ${response.status}`);
+    const response = await fetch(`${first.origin}${journeySearchPath(query)}`, {
+      headers: { authorization },
+    });
+    if (!response.ok)
+      throw new Error(`warming the journey's search "${query}": ${response.status}`);
   }
-  const summary = await fetch(`${first.origin}/api/summarize`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JOURNEY_SUMMARY_BODY });
+  const summary = await fetch(`${first.origin}/api/summarize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization },
+    body: JOURNEY_SUMMARY_BODY,
+  });
   if (!summary.ok) throw new Error(`warming the journey's summary: ${summary.status}`);
   const plan = { users, searchQueries: JOURNEY_SEARCHES, cachedSummaryBody: JOURNEY_SUMMARY_BODY };
 
@@ -645,11 +771,21 @@ async function measureJourney(store: string, first: Server, startSecond: (() => 
     ];
     for (const connections of settings.journeyConnections) {
       const rounds = setups.map(() => [] as LoadResult[]);
-      for (const setup of setups) await loadOnce(journeySpec(plan, setup.origins, connections, settings.warmupSeconds));
+      for (const setup of setups)
+        await loadOnce(journeySpec(plan, setup.origins, connections, settings.warmupSeconds));
       for (let round = 0; round < settings.rounds; round++) {
         for (let i = 0; i < setups.length; i++) {
           const k = (round + i) % setups.length;
-          rounds[k]?.push(await loadOnce(journeySpec(plan, (setups[k] as (typeof setups)[number]).origins, connections, settings.durationSeconds)));
+          rounds[k]?.push(
+            await loadOnce(
+              journeySpec(
+                plan,
+                (setups[k] as (typeof setups)[number]).origins,
+                connections,
+                settings.durationSeconds,
+              ),
+            ),
+          );
         }
       }
       setups.forEach((setup, k) => {
@@ -665,14 +801,23 @@ async function measureJourney(store: string, first: Server, startSecond: (() => 
       if (second) {
         const ratio = pairedRatio(rounds[1] as LoadResult[], rounds[0] as LoadResult[]);
         const enoughCores = availableParallelism() >= CORES_FOR_TWO_PROCESSES;
-        journeyScaling.push({ store, connections, ratio, target: 1.6, met: enoughCores ? ratio >= 1.6 : null });
+        journeyScaling.push({
+          store,
+          connections,
+          ratio,
+          target: 1.6,
+          met: enoughCores ? ratio >= 1.6 : null,
+        });
       }
     }
   } finally {
     await second?.stop();
   }
   const providerRequests = fixtures.requests.length - providerRequestsBefore;
-  if (providerRequests > 0) notes.push(`journey (${store}): ${providerRequests} provider requests during the measurement (its searches were meant to be cached)`);
+  if (providerRequests > 0)
+    notes.push(
+      `journey (${store}): ${providerRequests} provider requests during the measurement (its searches were meant to be cached)`,
+    );
 }
 
 async function runStore(
@@ -685,7 +830,11 @@ async function runStore(
   const { withSearch } = options;
   process.stdout.write(`\n${copies.name}: seeding through the service's API…\n`);
   await copies.prepare();
-  const seeding = await startService(`service (seed, ${copies.name})`, { ...commonEnv(fixtures), ...copies.seedEnv }, join(workDir, `${copies.name}-seed.log`));
+  const seeding = await startService(
+    `service (seed, ${copies.name})`,
+    { ...commonEnv(fixtures), ...copies.seedEnv },
+    join(workDir, `${copies.name}-seed.log`),
+  );
   let seedData: Seed;
   try {
     seedData = await seed(seeding.origin, settings.writeWorkspaces);
@@ -703,38 +852,66 @@ async function runStore(
   let bare: Server | null = null;
   let fastifyAlone: Server | null = null;
   try {
-    const health = (await (await fetch(`${service.origin}/api/health`)).json()) as { version: string; services: Record<string, string> };
+    const health = (await (await fetch(`${service.origin}/api/health`)).json()) as {
+      version: string;
+      services: Record<string, string>;
+    };
     let searchAnswer: string | undefined;
     let providers: SearchResult['providers'] = [];
     if (withSearch) {
-      const response = await fetch(`${service.origin}/api/search?q=${encodeURIComponent('bench answer capture')}&limit=20`);
+      const response = await fetch(
+        `${service.origin}/api/search?q=${encodeURIComponent('bench answer capture')}&limit=20`,
+      );
       searchAnswer = await response.text();
-      providers = ((JSON.parse(searchAnswer) as { providers?: SearchResult['providers'] }).providers ?? []).map(({ id, status, took }) => ({ id, status, took }));
+      providers = (
+        (JSON.parse(searchAnswer) as { providers?: SearchResult['providers'] }).providers ?? []
+      ).map(({ id, status, took }) => ({ id, status, took }));
     }
     const probe = await fetch(`${service.origin}/api/summarize`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${seedData.reader.token}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${seedData.reader.token}`,
+      },
       body: JSON.stringify({ title: 'Cache description probe', abstract: ABSTRACT, mode: 'quick' }),
     });
-    const summaryCacheDescription = probe.ok ? ((await probe.json()) as { cache?: string }).cache : undefined;
+    const summaryCacheDescription = probe.ok
+      ? ((await probe.json()) as { cache?: string }).cache
+      : undefined;
 
     const port = await freePort();
     const config: BareConfig = {
       port,
       store: copies.bareStore,
-      users: Object.fromEntries([seedData.reader, seedData.writer].map(({ token, ...user }) => [token, user])),
+      users: Object.fromEntries(
+        [seedData.reader, seedData.writer].map(({ token, ...user }) => [token, user]),
+      ),
       health: { version: health.version, services: health.services },
       ...(searchAnswer ? { search: { fixtureOrigin: fixtures.url, answer: searchAnswer } } : {}),
       ...(summaryCacheDescription ? { summaryCacheDescription } : {}),
     };
     const configPath = join(workDir, `${copies.name}-bare.json`);
     writeFileSync(configPath, JSON.stringify(config));
-    bare = await startReferenceServer(`bare (${copies.name})`, 'bare-server.ts', configPath, port, join(workDir, `${copies.name}-bare.log`));
+    bare = await startReferenceServer(
+      `bare (${copies.name})`,
+      'bare-server.ts',
+      configPath,
+      port,
+      join(workDir, `${copies.name}-bare.log`),
+    );
     if (routes.some((route) => route.reference === 'fastify-alone')) {
-      fastifyAlone = await startReferenceServer('Fastify alone', 'fastify-alone.ts', configPath, await freePort(), join(workDir, 'fastify-alone.log'));
+      fastifyAlone = await startReferenceServer(
+        'Fastify alone',
+        'fastify-alone.ts',
+        configPath,
+        await freePort(),
+        join(workDir, 'fastify-alone.log'),
+      );
     }
 
-    process.stdout.write(`${copies.name}: ${settings.connections} connections × ${settings.durationSeconds} s, ${settings.rounds} rounds each, alternating\n`);
+    process.stdout.write(
+      `${copies.name}: ${settings.connections} connections × ${settings.durationSeconds} s, ${settings.rounds} rounds each, alternating\n`,
+    );
     for (const route of routes) {
       const reference = route.reference === 'fastify-alone' ? fastifyAlone : bare;
       if (!reference) throw new Error(`no ${route.reference} server`);
@@ -750,7 +927,13 @@ async function runStore(
     await stopReferences();
     if (options.withJourney) {
       const startSecond = options.twoProcessJourney
-        ? () => startService(`service 2 (${copies.name})`, { ...commonEnv(fixtures), ...copies.serviceEnv }, join(workDir, `${copies.name}-service-2.log`), settings.serviceNodeArgs)
+        ? () =>
+            startService(
+              `service 2 (${copies.name})`,
+              { ...commonEnv(fixtures), ...copies.serviceEnv },
+              join(workDir, `${copies.name}-service-2.log`),
+              settings.serviceNodeArgs,
+            )
         : null;
       await measureJourney(copies.name, service, startSecond, fixtures);
     }
@@ -764,11 +947,24 @@ async function runStore(
   function recordServicePeak(): void {
     if (rss.some((r) => r.server === 'service' && r.store === copies.name)) return;
     const servicePeak = service.peakRssMb();
-    rss.push({ server: 'service', store: copies.name, peakRssMb: servicePeak, targetMb: 200, met: servicePeak === null ? null : servicePeak <= 200 });
+    rss.push({
+      server: 'service',
+      store: copies.name,
+      peakRssMb: servicePeak,
+      targetMb: 200,
+      met: servicePeak === null ? null : servicePeak <= 200,
+    });
   }
 
   async function stopReferences(): Promise<void> {
-    if (bare) rss.push({ server: 'bare node:http', store: copies.name, peakRssMb: bare.peakRssMb(), targetMb: null, met: null });
+    if (bare)
+      rss.push({
+        server: 'bare node:http',
+        store: copies.name,
+        peakRssMb: bare.peakRssMb(),
+        targetMb: null,
+        met: null,
+      });
     await bare?.stop();
     await fastifyAlone?.stop();
     bare = null;
@@ -780,19 +976,38 @@ async function runStore(
 
 interface ComputeResults {
   searchMerge?: { name: string; opsPerSec: number; msPerOp: number };
-  summarizer?: { name: string; mbPerSec: number; msPerOp: number; medianMsPerOp?: number; target: number; met: boolean };
-  pdfExtract?: { name: string; pdfjsMsPerPage: number; pdftotextMsPerPage?: number; ratio?: number; aim: number; met: boolean | null };
+  summarizer?: {
+    name: string;
+    mbPerSec: number;
+    msPerOp: number;
+    medianMsPerOp?: number;
+    target: number;
+    met: boolean;
+  };
+  pdfExtract?: {
+    name: string;
+    pdfjsMsPerPage: number;
+    pdftotextMsPerPage?: number;
+    ratio?: number;
+    aim: number;
+    met: boolean | null;
+  };
   unavailable: string[];
 }
 
-async function optionalModule(path: string, exportName: string): Promise<(() => Promise<unknown>) | null> {
+async function optionalModule(
+  path: string,
+  exportName: string,
+): Promise<(() => Promise<unknown>) | null> {
   if (!existsSync(join(ROOT, 'bench', path.replace(/\.js$/, '.ts')))) return null;
   try {
     const module = (await import(`./${path}`)) as Record<string, unknown>;
     const fn = module[exportName];
     return typeof fn === 'function' ? (fn as () => Promise<unknown>) : null;
   } catch (error) {
-    notes.push(`bench/${path.replace(/\.js$/, '.ts')}: could not be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    notes.push(
+      `bench/${path.replace(/\.js$/, '.ts')}: could not be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    );
     return null;
   }
 }
@@ -802,7 +1017,9 @@ async function attempt<T>(what: string, measure: () => Promise<T>): Promise<T | 
   try {
     return await measure();
   } catch (error) {
-    notes.push(`${what}: not measured (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    notes.push(
+      `${what}: not measured (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    );
     return undefined;
   }
 }
@@ -812,17 +1029,34 @@ async function runCompute(): Promise<ComputeResults> {
   process.stdout.write('\ncompute…\n');
 
   const merge = await optionalModule('search-merge.js', 'benchSearchMerge');
-  if (merge) results.searchMerge = (await attempt('search merge+rank', merge)) as ComputeResults['searchMerge'];
+  if (merge)
+    results.searchMerge = (await attempt(
+      'search merge+rank',
+      merge,
+    )) as ComputeResults['searchMerge'];
   else results.unavailable.push('search merge+rank (bench/search-merge.ts benchSearchMerge)');
 
   const summarizer = await optionalModule('summarizer.js', 'benchSummarizer');
   if (summarizer) {
-    const r = (await attempt('summarizer throughput', summarizer)) as { name: string; mbPerSec: number; msPerOp: number; medianMsPerOp?: number } | undefined;
-    if (r) results.summarizer = { name: r.name, mbPerSec: r.mbPerSec, msPerOp: r.msPerOp, medianMsPerOp: r.medianMsPerOp, target: 20, met: r.mbPerSec >= 20 };
+    const r = (await attempt('summarizer throughput', summarizer)) as
+      { name: string; mbPerSec: number; msPerOp: number; medianMsPerOp?: number } | undefined;
+    if (r)
+      results.summarizer = {
+        name: r.name,
+        mbPerSec: r.mbPerSec,
+        msPerOp: r.msPerOp,
+        medianMsPerOp: r.medianMsPerOp,
+        target: 20,
+        met: r.mbPerSec >= 20,
+      };
   } else results.unavailable.push('summarizer throughput (bench/summarizer.ts benchSummarizer)');
 
   const pdf = await optionalModule('pdf-extract.js', 'benchPdfExtract');
-  const r = pdf ? ((await attempt('PDF text extraction', pdf)) as { name: string; pdfjsMsPerPage: number; pdftotextMsPerPage?: number; ratio?: number } | undefined) : undefined;
+  const r = pdf
+    ? ((await attempt('PDF text extraction', pdf)) as
+        | { name: string; pdfjsMsPerPage: number; pdftotextMsPerPage?: number; ratio?: number }
+        | undefined)
+    : undefined;
   if (r) {
     results.pdfExtract = {
       name: r.name,
@@ -832,7 +1066,8 @@ async function runCompute(): Promise<ComputeResults> {
       aim: 3,
       met: r.ratio === undefined ? null : r.ratio <= 3,
     };
-  } else if (!pdf) results.unavailable.push('PDF extraction (bench/pdf-extract.ts benchPdfExtract)');
+  } else if (!pdf)
+    results.unavailable.push('PDF extraction (bench/pdf-extract.ts benchPdfExtract)');
   return results;
 }
 
@@ -849,7 +1084,8 @@ function machine() {
 }
 
 const mark = (met: boolean | null) => (met === null ? '' : met ? 'yes' : '**no**');
-const ms = (value: number) => (Number.isFinite(value) ? (value < 10 ? value.toFixed(2) : value.toFixed(1)) : '–');
+const ms = (value: number) =>
+  Number.isFinite(value) ? (value < 10 ? value.toFixed(2) : value.toFixed(1)) : '–';
 
 function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | null): string {
   const lines: string[] = [];
@@ -883,18 +1119,29 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
       '|---|---|--:|--:|--:|--:|--:|--:|',
     );
     for (const j of journeys) {
-      lines.push(`| researcher's visit | ${j.store} | ${j.processes} | ${j.connections} | ${j.best.requestsPerSecond} | ${ms(j.best.p50Ms)} | ${ms(j.best.p99Ms)} | ${j.best.non2xx + j.best.errors} |`);
+      lines.push(
+        `| researcher's visit | ${j.store} | ${j.processes} | ${j.connections} | ${j.best.requestsPerSecond} | ${ms(j.best.p50Ms)} | ${ms(j.best.p99Ms)} | ${j.best.non2xx + j.best.errors} |`,
+      );
     }
     if (journeyScaling.length > 0) {
-      lines.push('', '| two processes over one (req/s, median of per-round ratios) | store | connections | ratio | target | met |', '|---|---|--:|--:|--:|:-:|');
+      lines.push(
+        '',
+        '| two processes over one (req/s, median of per-round ratios) | store | connections | ratio | target | met |',
+        '|---|---|--:|--:|--:|:-:|',
+      );
       for (const j of journeyScaling) {
         const met = j.met === null ? `– (${machine().cpus} CPUs)` : mark(j.met);
-        lines.push(`| journey | ${j.store} | ${j.connections} | ${j.ratio.toFixed(2)}× | ≥ ${j.target}× | ${met} |`);
+        lines.push(
+          `| journey | ${j.store} | ${j.connections} | ${j.ratio.toFixed(2)}× | ≥ ${j.target}× | ${met} |`,
+        );
       }
     }
   }
   lines.push('', '| server | store | peak RSS (VmHWM) | target | met |', '|---|---|--:|--:|:-:|');
-  for (const r of rss) lines.push(`| ${r.server} | ${r.store} | ${r.peakRssMb ?? '–'} MB | ${r.targetMb ? `≤ ${r.targetMb} MB` : ''} | ${mark(r.met)} |`);
+  for (const r of rss)
+    lines.push(
+      `| ${r.server} | ${r.store} | ${r.peakRssMb ?? '–'} MB | ${r.targetMb ? `≤ ${r.targetMb} MB` : ''} | ${mark(r.met)} |`,
+    );
   if (startup) {
     lines.push(
       '',
@@ -931,8 +1178,12 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
   }
   if (compute) {
     lines.push('', '| compute | result | target | met |', '|---|--:|--:|:-:|');
-    if (compute.searchMerge) lines.push(`| ${compute.searchMerge.name} | ${compute.searchMerge.msPerOp} ms/op | | |`);
-    if (compute.summarizer) lines.push(`| ${compute.summarizer.name} | ${compute.summarizer.mbPerSec} MB/s (${compute.summarizer.msPerOp} ms) | ≥ 20 MB/s | ${mark(compute.summarizer.met)} |`);
+    if (compute.searchMerge)
+      lines.push(`| ${compute.searchMerge.name} | ${compute.searchMerge.msPerOp} ms/op | | |`);
+    if (compute.summarizer)
+      lines.push(
+        `| ${compute.summarizer.name} | ${compute.summarizer.mbPerSec} MB/s (${compute.summarizer.msPerOp} ms) | ≥ 20 MB/s | ${mark(compute.summarizer.met)} |`,
+      );
     if (compute.pdfExtract) {
       const p = compute.pdfExtract;
       lines.push(
@@ -953,7 +1204,9 @@ function updateDocs(table: string): void {
   const from = doc.indexOf(start);
   const to = doc.indexOf(end);
   if (from === -1 || to === -1) {
-    process.stderr.write('docs/performance.md has no <!-- bench:start --> … <!-- bench:end --> markers; not updated\n');
+    process.stderr.write(
+      'docs/performance.md has no <!-- bench:start --> … <!-- bench:end --> markers; not updated\n',
+    );
     return;
   }
   writeFileSync(path, `${doc.slice(0, from + start.length)}\n${table}\n${doc.slice(to)}`);
@@ -968,18 +1221,25 @@ let library: LibraryStoreResult[] = [];
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
-  if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first (npm run bench does)');
+  if (!existsSync(join(ROOT, 'dist', 'main.js')))
+    throw new Error('dist/main.js is missing: run `npm run build` first (npm run bench does)');
   const workDir = mkdtempSync(join(tmpdir(), 'rw-bench-'));
   const fixtures = await startFixtureServer(everyProviderRoutes(settings.searchDelayMs));
   const info = machine();
-  process.stdout.write(`Research Workspace benchmark — ${info.cpus} CPUs (${info.cpuModel}), Node ${info.node}\n`);
+  process.stdout.write(
+    `Research Workspace benchmark — ${info.cpus} CPUs (${info.cpuModel}), Node ${info.node}\n`,
+  );
   const httpRoutes = ROUTES.filter((route) => wanted(route.id));
   const withJourney = wanted(JOURNEY_ID);
   let compute: ComputeResults | null = null;
   try {
     if (httpRoutes.length > 0 || wanted(SEARCH_ROUTE_ID) || withJourney) {
       if (settings.stores.has('pglite')) {
-        await runStore(pgliteCopies(workDir), workDir, fixtures, httpRoutes, { withSearch: true, withJourney, twoProcessJourney: false });
+        await runStore(pgliteCopies(workDir), workDir, fixtures, httpRoutes, {
+          withSearch: true,
+          withJourney,
+          twoProcessJourney: false,
+        });
       }
       const dbRoutes = httpRoutes.filter((route) => route.dbBacked);
       const postgresWork = dbRoutes.length > 0 || withJourney;
@@ -988,7 +1248,11 @@ async function main(): Promise<void> {
       } else if (settings.databaseUrl && settings.redisUrl && postgresWork) {
         const copies = postgresCopies(workDir, settings.databaseUrl, settings.redisUrl);
         try {
-          await runStore(copies, workDir, fixtures, dbRoutes, { withSearch: false, withJourney, twoProcessJourney: true });
+          await runStore(copies, workDir, fixtures, dbRoutes, {
+            withSearch: false,
+            withJourney,
+            twoProcessJourney: true,
+          });
         } finally {
           await copies.cleanup();
         }
@@ -996,22 +1260,38 @@ async function main(): Promise<void> {
         notes.push('PostgreSQL + Redis leg not run: set BENCH_DATABASE_URL and BENCH_REDIS_URL');
       }
     }
-    if (wanted(STARTUP_ID)) startup = await measureStartup(settings.startupRuns, { JWT_SECRET, APP_ORIGIN: BENCH_APP_ORIGIN });
+    if (wanted(STARTUP_ID))
+      startup = await measureStartup(settings.startupRuns, {
+        JWT_SECRET,
+        APP_ORIGIN: BENCH_APP_ORIGIN,
+      });
     if (wanted(MEMORY_ID)) {
-      process.stdout.write(`memory: ${settings.memoryMinutes} min of mixed load, then ${settings.memoryIdleSeconds} s idle…\n`);
-      memory = await measureMemory(settings.memoryMinutes, settings.memoryIdleSeconds, commonEnv(fixtures), (line) => process.stdout.write(`${line}\n`));
+      process.stdout.write(
+        `memory: ${settings.memoryMinutes} min of mixed load, then ${settings.memoryIdleSeconds} s idle…\n`,
+      );
+      memory = await measureMemory(
+        settings.memoryMinutes,
+        settings.memoryIdleSeconds,
+        commonEnv(fixtures),
+        (line) => process.stdout.write(`${line}\n`),
+      );
     }
     if (wanted(IMPORT_ID)) {
       process.stdout.write('\nimport: 5,000 BibTeX entries…\n');
       const { benchImport, importTable } = await import('./import.js');
-      const results = await attempt('import', () => benchImport({ databaseUrl: settings.databaseUrl, stores: settings.stores }));
+      const results = await attempt('import', () =>
+        benchImport({ databaseUrl: settings.databaseUrl, stores: settings.stores }),
+      );
       if (results) {
         importResults = results;
         process.stdout.write(`${importTable(results)}\n`);
       }
     }
     if (wanted(LIBRARY_ID)) {
-      library = await measureLibrarySearch({ stores: settings.stores, databaseUrl: settings.databaseUrl }, (line) => process.stdout.write(`${line}\n`));
+      library = await measureLibrarySearch(
+        { stores: settings.stores, databaseUrl: settings.databaseUrl },
+        (line) => process.stdout.write(`${line}\n`),
+      );
     }
     if (!settings.skipCompute) compute = await runCompute();
   } finally {
@@ -1021,12 +1301,17 @@ async function main(): Promise<void> {
 
   const table = markdown(info, compute);
   process.stdout.write(`\n${table}\n`);
-  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, import: importResults, library, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`);
+  writeFileSync(
+    join(ROOT, 'bench', 'results.json'),
+    `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, import: importResults, library, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`,
+  );
   if (settings.updateDocs) updateDocs(table);
   process.stdout.write(`\nThe benchmark took ${Math.round((Date.now() - startedAt) / 1000)} s.\n`);
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(
+    `benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -20,7 +20,13 @@ import { zenodoRecordToRecord } from '../src/search/providers/zenodo.js';
 import { scoreRecords, sortRecords } from '../src/search/rank.js';
 import type { ProviderId, SearchRecord } from '../src/search/types.js';
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'providers');
+const FIXTURES = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'test',
+  'fixtures',
+  'providers',
+);
 const PER_PROVIDER = 100;
 const SHARED_SHARE = 0.35;
 const QUERY = 'turing machine neural computation';
@@ -52,16 +58,21 @@ function recordedRecords(): Record<ProviderId, SearchRecord[]> {
     ...json<{ results: Array<Record<string, unknown>> }>(
       'openalex/works_filter-fulltext.search_toast-AND-biodiversity_cursor_per-page200_TRIMMED-first10.json',
     ).results,
-    ...json<{ results: Array<Record<string, unknown>> }>('openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json')
-      .results,
+    ...json<{ results: Array<Record<string, unknown>> }>(
+      'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json',
+    ).results,
   ];
   const zenodo = [
-    ...json<{ hits: { hits: Array<Record<string, unknown>> } }>('zenodo/records_search_type-dataset_bounds_size4.json').hits.hits,
-    ...json<{ hits: { hits: Array<Record<string, unknown>> } }>('zenodo/records_search_q-title_size2_page1.json').hits.hits,
+    ...json<{ hits: { hits: Array<Record<string, unknown>> } }>(
+      'zenodo/records_search_type-dataset_bounds_size4.json',
+    ).hits.hits,
+    ...json<{ hits: { hits: Array<Record<string, unknown>> } }>(
+      'zenodo/records_search_q-title_size2_page1.json',
+    ).hits.hits,
   ];
-  const youtube = parseYoutubeSearch(json<unknown>('youtube/search_list_q-surfing_page1.json')).hits.map((hit) =>
-    youtubeVideoToRecord(hit.videoId, hit.snippet),
-  );
+  const youtube = parseYoutubeSearch(
+    json<unknown>('youtube/search_list_q-surfing_page1.json'),
+  ).hits.map((hit) => youtubeVideoToRecord(hit.videoId, hit.snippet));
   return {
     arxiv: [
       ...parseArxivFeed(fixture('arxiv/query_all-testing_start0_max10.xml')).records,
@@ -75,7 +86,9 @@ function recordedRecords(): Record<ProviderId, SearchRecord[]> {
     ],
     crossref: crossref.map(crossrefWorkToRecord).filter(defined),
     openalex: openalex.map(openalexWorkToRecord).filter(defined),
-    semanticscholar: json<{ data: Array<Record<string, unknown>> }>('semanticscholar/paper_search_turing_all-fields_limit100.json')
+    semanticscholar: json<{ data: Array<Record<string, unknown>> }>(
+      'semanticscholar/paper_search_turing_all-fields_limit100.json',
+    )
       .data.map(semanticScholarPaperToRecord)
       .filter(defined),
     zenodo: zenodo.map(zenodoRecordToRecord).filter(defined),
@@ -122,11 +135,17 @@ export function buildSyntheticAnswer(): SearchRecord[] {
   for (const [provider, own] of Object.entries(recorded) as Array<[ProviderId, SearchRecord[]]>) {
     const records: SearchRecord[] = [];
     for (let index = 0; index < PER_PROVIDER; index++) {
-      const shared = provider !== 'semanticscholar' && provider !== 'youtube' && index / PER_PROVIDER < SHARED_SHARE;
+      const shared =
+        provider !== 'semanticscholar' &&
+        provider !== 'youtube' &&
+        index / PER_PROVIDER < SHARED_SHARE;
       const work = universe[(index * 7) % universe.length];
       const base = own[index % own.length];
       if (shared && work) records.push(sharedView(work, provider, index));
-      else if (base) records.push(provider === 'semanticscholar' ? base : variant(base, Math.floor(index / own.length)));
+      else if (base)
+        records.push(
+          provider === 'semanticscholar' ? base : variant(base, Math.floor(index / own.length)),
+        );
     }
     all.push(...records.map((record, index) => ({ ...record, ranks: { [provider]: index + 1 } })));
   }
@@ -139,7 +158,8 @@ export function buildSyntheticAnswer(): SearchRecord[] {
  */
 export async function benchSearchMerge(): Promise<BenchResult> {
   const answer = buildSyntheticAnswer();
-  const run = (): number => sortRecords(scoreRecords(mergeRecords(answer), QUERY), 'relevance').length;
+  const run = (): number =>
+    sortRecords(scoreRecords(mergeRecords(answer), QUERY), 'relevance').length;
   for (let i = 0; i < 30; i++) run();
   const batches = 10;
   const perBatch = 20;

@@ -24,10 +24,19 @@ export const READER_WORKSPACES = 20;
 export const DETAIL_RESOURCES = 20;
 export const ANNOTATIONS_PER_RESOURCE = 2;
 
-async function call<T>(origin: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
+async function call<T>(
+  origin: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<T> {
   const response = await fetch(`${origin}${path}`, {
     method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -40,20 +49,45 @@ export async function createUser(origin: string, label: string): Promise<SeededU
   const password = `Bench-${randomBytes(12).toString('hex')}`;
   const name = `Bench ${label}`;
   await call(origin, 'POST', '/api/auth/signup', { email, password, name });
-  const signedIn = await call<{ user: { id: string }; session: { access_token: string; expires_at: number } }>(origin, 'POST', '/api/auth/signin', {
+  const signedIn = await call<{
+    user: { id: string };
+    session: { access_token: string; expires_at: number };
+  }>(origin, 'POST', '/api/auth/signin', {
     email,
     password,
   });
-  return { id: signedIn.user.id, email, name, token: signedIn.session.access_token, expiresAt: signedIn.session.expires_at };
+  return {
+    id: signedIn.user.id,
+    email,
+    name,
+    token: signedIn.session.access_token,
+    expiresAt: signedIn.session.expires_at,
+  };
 }
 
-export async function createWorkspace(origin: string, token: string, name: string): Promise<string> {
-  const reply = await call<{ workspace: { id: string } }>(origin, 'POST', '/api/workspaces', { name, description: `${name}, made by the benchmark` }, token);
+export async function createWorkspace(
+  origin: string,
+  token: string,
+  name: string,
+): Promise<string> {
+  const reply = await call<{ workspace: { id: string } }>(
+    origin,
+    'POST',
+    '/api/workspaces',
+    { name, description: `${name}, made by the benchmark` },
+    token,
+  );
   return reply.workspace.id;
 }
 
 /** Adds `resources` resources to a workspace, each with `annotations` annotations. */
-export async function fillDetailWorkspace(origin: string, token: string, workspaceId: string, resources: number, annotations: number): Promise<void> {
+export async function fillDetailWorkspace(
+  origin: string,
+  token: string,
+  workspaceId: string,
+  resources: number,
+  annotations: number,
+): Promise<void> {
   for (let r = 0; r < resources; r++) {
     const { resource } = await call<{ resource: { id: string } }>(
       origin,
@@ -62,7 +96,8 @@ export async function fillDetailWorkspace(origin: string, token: string, workspa
       {
         title: `Attention patterns in long-document transformers, part ${r + 1}`,
         url: `https://papers.example.org/attention/${r + 1}`,
-        notes: 'Compare with the sparse-attention baseline; the ablation in section 5 is the interesting part.',
+        notes:
+          'Compare with the sparse-attention baseline; the ablation in section 5 is the interesting part.',
         type: 'article',
         tags: ['transformers', 'long documents'],
         authors: ['Ada Lovelace', 'Alan Turing', 'Grace Hopper'],
@@ -75,7 +110,10 @@ export async function fillDetailWorkspace(origin: string, token: string, workspa
         origin,
         'POST',
         `/api/resources/${resource.id}/annotations`,
-        { body: `Note ${a + 1}: the method scales linearly with length.`, highlights: { ranges: [{ start: 10 * a, end: 10 * a + 24, color: 'yellow' }] } },
+        {
+          body: `Note ${a + 1}: the method scales linearly with length.`,
+          highlights: { ranges: [{ start: 10 * a, end: 10 * a + 24, color: 'yellow' }] },
+        },
         token,
       );
     }
@@ -87,11 +125,19 @@ export async function seed(origin: string, writeWorkspaces: number): Promise<See
   const writer = await createUser(origin, 'writer');
 
   const readerWorkspaces: string[] = [];
-  for (let i = 0; i < READER_WORKSPACES; i++) readerWorkspaces.push(await createWorkspace(origin, reader.token, `Reading list ${i + 1}`));
+  for (let i = 0; i < READER_WORKSPACES; i++)
+    readerWorkspaces.push(await createWorkspace(origin, reader.token, `Reading list ${i + 1}`));
   const detailWorkspaceId = readerWorkspaces[0] as string;
-  await fillDetailWorkspace(origin, reader.token, detailWorkspaceId, DETAIL_RESOURCES, ANNOTATIONS_PER_RESOURCE);
+  await fillDetailWorkspace(
+    origin,
+    reader.token,
+    detailWorkspaceId,
+    DETAIL_RESOURCES,
+    ANNOTATIONS_PER_RESOURCE,
+  );
 
   const writeWorkspaceIds: string[] = [];
-  for (let i = 0; i < writeWorkspaces; i++) writeWorkspaceIds.push(await createWorkspace(origin, writer.token, `Inbox ${i + 1}`));
+  for (let i = 0; i < writeWorkspaces; i++)
+    writeWorkspaceIds.push(await createWorkspace(origin, writer.token, `Inbox ${i + 1}`));
   return { reader, writer, detailWorkspaceId, writeWorkspaceIds };
 }

@@ -26,14 +26,25 @@ async function timeOneStart(dataDir: string, env: Record<string, string>): Promi
   const started = performance.now();
   const child = spawn(process.execPath, [...startScriptNodeArgs(), join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_DRAIN_MS: '0',
+      ...env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: 'ignore',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the service exited during start (${child.exitCode})`);
-      if (performance.now() - started > GIVE_UP_MS) throw new Error(`the service was not ready within ${GIVE_UP_MS / 1000} s`);
+      if (child.exitCode !== null)
+        throw new Error(`the service exited during start (${child.exitCode})`);
+      if (performance.now() - started > GIVE_UP_MS)
+        throw new Error(`the service was not ready within ${GIVE_UP_MS / 1000} s`);
       const ready = await fetch(`http://127.0.0.1:${port}/api/health/ready`).then(
         (res) => res.arrayBuffer().then(() => res.status === 200),
         () => false,
@@ -47,7 +58,10 @@ async function timeOneStart(dataDir: string, env: Record<string, string>): Promi
   }
 }
 
-export async function measureStartup(runs: number, env: Record<string, string>): Promise<StartupResult> {
+export async function measureStartup(
+  runs: number,
+  env: Record<string, string>,
+): Promise<StartupResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-bench-startup-'));
   try {
     const firstMs = await timeOneStart(dataDir, env);
@@ -55,7 +69,8 @@ export async function measureStartup(runs: number, env: Record<string, string>):
     for (let run = 0; run < runs; run += 1) times.push(await timeOneStart(dataDir, env));
     const sorted = [...times].sort((a, b) => a - b);
     const middle = Math.floor(sorted.length / 2);
-    const medianMs = sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
+    const medianMs =
+      sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
     return { runs, firstMs, medianMs, minMs: sorted[0]!, maxMs: sorted.at(-1)! };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

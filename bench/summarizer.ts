@@ -12,7 +12,13 @@ import { cleanPdfText } from '../src/summaries/clean-text.js';
 import { closePdfExtractors, extractPdfText } from '../src/summaries/pdf/extract.js';
 import { summarize } from '../src/summaries/summarize.js';
 
-const FIXTURE_PDFS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'pdfs');
+const FIXTURE_PDFS = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'test',
+  'fixtures',
+  'pdfs',
+);
 const TEXT_CHARS = 200_000;
 
 export interface SummarizerBenchResult {
@@ -29,7 +35,9 @@ export interface SummarizerBenchResult {
 /** The cleaned text of the fixture papers, repeated to `TEXT_CHARS` characters. */
 export async function buildPaperText(): Promise<string> {
   const parts: string[] = [];
-  for (const file of readdirSync(FIXTURE_PDFS).filter((name) => name.endsWith('.pdf')).sort()) {
+  for (const file of readdirSync(FIXTURE_PDFS)
+    .filter((name) => name.endsWith('.pdf'))
+    .sort()) {
     const { text } = await extractPdfText(readFileSync(join(FIXTURE_PDFS, file)));
     parts.push(cleanPdfText(text));
   }
@@ -46,7 +54,9 @@ export async function buildPaperText(): Promise<string> {
  */
 export async function benchSummarizer(): Promise<SummarizerBenchResult> {
   const text = await buildPaperText();
-  const run = (): number => summarize({ title: 'Document-level representation learning', text, mode: 'deep' }).bullets.length;
+  const run = (): number =>
+    summarize({ title: 'Document-level representation learning', text, mode: 'deep' }).bullets
+      .length;
   for (let i = 0; i < 10; i++) run();
   const batches: number[] = [];
   let checksum = 0;

@@ -11,8 +11,23 @@ import { fileURLToPath, URL } from 'node:url';
 
 /** What each build makes, and what it is made from (files, or folders walked whole). */
 export const BUILDS = [
-  { script: 'build:service', output: 'dist/main.js', inputs: ['src', 'drizzle', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'] },
-  { script: 'build:web', output: 'web/dist/index.html', inputs: ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/tsconfig.json', 'package-lock.json'] },
+  {
+    script: 'build:service',
+    output: 'dist/main.js',
+    inputs: ['src', 'drizzle', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'],
+  },
+  {
+    script: 'build:web',
+    output: 'web/dist/index.html',
+    inputs: [
+      'web/src',
+      'web/public',
+      'web/index.html',
+      'web/vite.config.ts',
+      'web/tsconfig.json',
+      'package-lock.json',
+    ],
+  },
 ];
 
 /** The newest modification time (ms) under a file or folder; 0 when it does not exist. */
@@ -50,10 +65,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       );
       process.exit(1);
     }
-    process.stdout.write(`${stale.join(', ')}: older than the sources, but the build tools are not installed; starting what is there\n`);
+    process.stdout.write(
+      `${stale.join(', ')}: older than the sources, but the build tools are not installed; starting what is there\n`,
+    );
   } else {
     for (const script of stale) {
-      const result = spawnSync('npm', ['run', script], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+      const result = spawnSync('npm', ['run', script], {
+        cwd: root,
+        stdio: 'inherit',
+        shell: process.platform === 'win32',
+      });
       if (result.status !== 0) process.exit(result.status ?? 1);
     }
   }

@@ -16,7 +16,11 @@ const webOrigin = `http://localhost:${webPort}`;
 
 const children: ChildProcess[] = [];
 function run(name: string, args: string[], env: Record<string, string>): void {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const prefix = (chunk: Buffer) =>
     chunk
       .toString()
@@ -50,8 +54,12 @@ run('service', [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'watch', '
   // No load balancer in front: a reload on a change restarts at once.
   SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '0',
 });
-run('web', [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), '--config', 'web/vite.config.ts'], {
-  SERVICE_URL: `http://127.0.0.1:${servicePort}`,
-  WEB_DEV_PORT: webPort,
-});
+run(
+  'web',
+  [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), '--config', 'web/vite.config.ts'],
+  {
+    SERVICE_URL: `http://127.0.0.1:${servicePort}`,
+    WEB_DEV_PORT: webPort,
+  },
+);
 console.log(`Open ${webOrigin} (the service itself listens on port ${servicePort}).`);

@@ -27,7 +27,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanPdfText } from '../src/summaries/clean-text.js';
 import { lexRankOrder } from '../src/summaries/evaluation/lexrank.js';
-import { rouge, rougeMaxOverReferences, rougeTokens, type RougeTriple } from '../src/summaries/evaluation/rouge.js';
+import {
+  rouge,
+  rougeMaxOverReferences,
+  rougeTokens,
+  type RougeTriple,
+} from '../src/summaries/evaluation/rouge.js';
 import { closePdfExtractors, extractPdfText } from '../src/summaries/pdf/extract.js';
 import { splitSentences } from '../src/summaries/sentences.js';
 import { candidateSentences, summarize } from '../src/summaries/summarize.js';
@@ -110,7 +115,11 @@ function deepOutputs(text: string, title: string | undefined): Record<System, st
   const ours = summary.bullets.join(' ');
   const budget = countWords(ours);
   const sentences = candidateSentences({ text, mode: 'deep' });
-  const lead = withinWordBudget(sentences, sentences.map((_, index) => index), budget);
+  const lead = withinWordBudget(
+    sentences,
+    sentences.map((_, index) => index),
+    budget,
+  );
   const lexrank = withinWordBudget(sentences, lexRankOrder(sentences), budget);
   return { ours, lead, lexrank };
 }
@@ -172,7 +181,9 @@ async function evaluatePdfs(): Promise<SetResult[]> {
     engines.add(extracted.engine);
     const cleaned = cleanPdfText(extracted.text);
     addDocument(full, deepOutputs(cleaned, undefined), (candidate) => rouge(candidate, abstract));
-    addDocument(body, deepOutputs(withoutAbstract(cleaned, abstract), undefined), (candidate) => rouge(candidate, abstract));
+    addDocument(body, deepOutputs(withoutAbstract(cleaned, abstract), undefined), (candidate) =>
+      rouge(candidate, abstract),
+    );
   }
   full.name += ` [${[...engines].join(', ')}]`;
   body.name += ` [${[...engines].join(', ')}]`;
@@ -198,9 +209,15 @@ function evaluateSciTldr(): SetResult {
     const ours = summary.tldr;
     const budget = countWords(ours);
     const sentences = candidateSentences({ text, mode: 'quick' });
-    const lead = withinWordBudget(sentences, sentences.map((_, index) => index), budget);
+    const lead = withinWordBudget(
+      sentences,
+      sentences.map((_, index) => index),
+      budget,
+    );
     const lexrank = withinWordBudget(sentences, lexRankOrder(sentences), budget);
-    addDocument(set, { ours, lead, lexrank }, (candidate) => rougeMaxOverReferences(candidate, paper.target));
+    addDocument(set, { ours, lead, lexrank }, (candidate) =>
+      rougeMaxOverReferences(candidate, paper.target),
+    );
   }
   return set;
 }
@@ -243,7 +260,9 @@ function verdicts(table: Row[]): string[] {
     const ours = setRows.find((row) => row.system === 'ours') as Row;
     const others = setRows.filter((row) => row.system !== 'ours');
     const beats = others.every((row) => ours.r1 > row.r1 && ours.rl > row.rl);
-    lines.push(`${beats ? 'PASS' : 'FAIL'}  ${set}: ours beats ${others.map((row) => SYSTEM_LABEL[row.system]).join(' and ')} on R-1 and R-L: ${beats}`);
+    lines.push(
+      `${beats ? 'PASS' : 'FAIL'}  ${set}: ours beats ${others.map((row) => SYSTEM_LABEL[row.system]).join(' and ')} on R-1 and R-L: ${beats}`,
+    );
   }
   return lines;
 }
@@ -259,8 +278,15 @@ function printTable(table: Row[]): void {
     row.rl.toFixed(2),
     row.words.toFixed(0),
   ]);
-  const widths = header.map((cell, i) => Math.max(cell.length, ...body.map((line) => (line[i] as string).length)));
-  const format = (line: string[]): string => line.map((cell, i) => (i >= 3 ? cell.padStart(widths[i] as number) : cell.padEnd(widths[i] as number))).join('  ');
+  const widths = header.map((cell, i) =>
+    Math.max(cell.length, ...body.map((line) => (line[i] as string).length)),
+  );
+  const format = (line: string[]): string =>
+    line
+      .map((cell, i) =>
+        i >= 3 ? cell.padStart(widths[i] as number) : cell.padEnd(widths[i] as number),
+      )
+      .join('  ');
   console.log(format(header));
   for (const line of body) console.log(format(line));
 }
@@ -287,8 +313,10 @@ async function main(): Promise<void> {
   const sets: SetResult[] = [];
   const summarization = join(evalDir, 'summarization');
   const present = new Set(existsSync(summarization) ? readdirSync(summarization) : []);
-  if (present.has('sumpubmed.jsonl')) sets.push(evaluateDeepJsonl('sumpubmed.jsonl', 'SumPubMed (deep: body vs abstract)'));
-  if (present.has('scisummnet.jsonl')) sets.push(evaluateDeepJsonl('scisummnet.jsonl', 'ScisummNet (deep: body vs abstract)'));
+  if (present.has('sumpubmed.jsonl'))
+    sets.push(evaluateDeepJsonl('sumpubmed.jsonl', 'SumPubMed (deep: body vs abstract)'));
+  if (present.has('scisummnet.jsonl'))
+    sets.push(evaluateDeepJsonl('scisummnet.jsonl', 'ScisummNet (deep: body vs abstract)'));
   if (existsSync(join(evalDir, 'pdfs', 'abstracts.jsonl'))) sets.push(...(await evaluatePdfs()));
   if (present.has('scitldr-a.jsonl')) sets.push(evaluateSciTldr());
   await closePdfExtractors();

@@ -20,7 +20,11 @@ import { everyProviderRoutes } from '../test/support/fixture-server.js';
 import { startWebServer } from '../test/support/web-browser.js';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
-const TARGETS: Record<(typeof CATEGORIES)[number], number> = { performance: 90, accessibility: 95, 'best-practices': 95 };
+const TARGETS: Record<(typeof CATEGORIES)[number], number> = {
+  performance: 90,
+  accessibility: 95,
+  'best-practices': 95,
+};
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const REPORTS = join(process.cwd(), 'test-artifacts', 'lighthouse');
@@ -35,9 +39,14 @@ async function signUp(base: string): Promise<string> {
   const response = await fetch(`${base}/api/auth/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ email: `lighthouse-${Date.now()}@example.org`, password: 'Lighthouse-measures-2026', name: 'Lighthouse' }),
+    body: JSON.stringify({
+      email: `lighthouse-${Date.now()}@example.org`,
+      password: 'Lighthouse-measures-2026',
+      name: 'Lighthouse',
+    }),
   });
-  if (response.status !== 201) throw new Error(`sign-up answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`sign-up answered ${response.status}: ${await response.text()}`);
   return response.headers
     .getSetCookie()
     .map((cookie) => cookie.split(';')[0])
@@ -47,14 +56,27 @@ async function signUp(base: string): Promise<string> {
 const server = await startWebServer({ routes: everyProviderRoutes() });
 const chrome = await chromeLauncher.launch({
   chromePath: CHROME_PATH,
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
 });
 let missed = false;
 try {
   const cookie = await signUp(server.base);
   const pages: { name: string; url: string; headers: Record<string, string> }[] = [
     { name: 'signin', url: `${server.base}/auth/signin`, headers: {} },
-    { name: 'dashboard', url: `${server.base}/dashboard?q=graph+neural+networks`, headers: { Cookie: cookie } },
+    {
+      name: 'dashboard',
+      url: `${server.base}/dashboard?q=graph+neural+networks`,
+      headers: { Cookie: cookie },
+    },
   ];
   mkdirSync(REPORTS, { recursive: true });
   const rows: string[] = [];
@@ -70,10 +92,17 @@ try {
         extraHeaders: page.headers,
       });
       if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`);
-      if (result.lhr.runtimeError) throw new Error(`Lighthouse on ${page.url}: ${result.lhr.runtimeError.message}`);
-      writeFileSync(join(REPORTS, `${page.name}.json`), typeof result.report === 'string' ? result.report : JSON.stringify(result.lhr));
+      if (result.lhr.runtimeError)
+        throw new Error(`Lighthouse on ${page.url}: ${result.lhr.runtimeError.message}`);
+      writeFileSync(
+        join(REPORTS, `${page.name}.json`),
+        typeof result.report === 'string' ? result.report : JSON.stringify(result.lhr),
+      );
       benchmarkIndexes.push(result.lhr.environment.benchmarkIndex);
-      for (const category of CATEGORIES) (scores[category] ??= []).push(Math.round((result.lhr.categories[category]?.score ?? 0) * 100));
+      for (const category of CATEGORIES)
+        (scores[category] ??= []).push(
+          Math.round((result.lhr.categories[category]?.score ?? 0) * 100),
+        );
     }
     const cells = CATEGORIES.map((category) => {
       const score = median(scores[category] ?? []);
@@ -81,7 +110,9 @@ try {
       if (!ok) missed = true;
       return `${category} ${score} (≥ ${TARGETS[category]} ${ok ? 'ok' : 'MISSED'})`;
     });
-    rows.push(`${page.name.padEnd(10)} ${cells.join('  ')}  (machine benchmark index ${Math.round(median(benchmarkIndexes))})`);
+    rows.push(
+      `${page.name.padEnd(10)} ${cells.join('  ')}  (machine benchmark index ${Math.round(median(benchmarkIndexes))})`,
+    );
   }
   console.log(`Lighthouse ${RUNS} run(s) per page, median, mobile settings:`);
   for (const row of rows) console.log(row);

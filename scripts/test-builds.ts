@@ -7,7 +7,8 @@
 import { ensureServiceBuilt } from '../test/support/server-process.js';
 import { ensureWebBuilt } from '../test/support/web-browser.js';
 
-if (!process.env.TEST_BUILD_RUN) throw new Error('TEST_BUILD_RUN must be set: the test runs find these builds by it');
+if (!process.env.TEST_BUILD_RUN)
+  throw new Error('TEST_BUILD_RUN must be set: the test runs find these builds by it');
 // One after the other: each is a single-threaded compiler, and ESLint has the other core.
 await ensureServiceBuilt();
 await ensureWebBuilt();

@@ -33,7 +33,8 @@ const HEADER = [
 const FILE_AS_BLOB: OpenAPITSOptions['transform'] = (schema) => {
   const { contentMediaType } = schema as { contentMediaType?: unknown };
   const bytes = typeof contentMediaType === 'string' && !/json|^text\//.test(contentMediaType);
-  if (schema.type === 'string' && (bytes || schema.format === 'binary')) return ts.factory.createTypeReferenceNode('Blob');
+  if (schema.type === 'string' && (bytes || schema.format === 'binary'))
+    return ts.factory.createTypeReferenceNode('Blob');
   return undefined;
 };
 
@@ -52,11 +53,17 @@ export async function cookieDocument(): Promise<unknown> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-web-api-'));
   const database = await openDatabase({ pgliteDir: 'memory://' });
   try {
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'silent',
+    });
     const app = await buildApp(config, { logger: false, platformOverrides: { database } });
     try {
       const response = await app.inject({ method: 'GET', url: COOKIE_DOCUMENT_URL });
-      if (response.statusCode !== 200) throw new Error(`${COOKIE_DOCUMENT_URL} answered ${response.statusCode}: ${response.body}`);
+      if (response.statusCode !== 200)
+        throw new Error(`${COOKIE_DOCUMENT_URL} answered ${response.statusCode}: ${response.body}`);
       return response.json();
     } finally {
       await app.close();

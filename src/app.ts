@@ -5,7 +5,11 @@
  * (web-app.ts). Multipart parsing is registered in the avatar upload's own scope, so other routes do not
  * pay for its hooks.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRouteHookHandler } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type onRouteHookHandler,
+} from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -85,26 +89,37 @@ const MAX_REQUEST_HEADER_BYTES = 256 * 1024;
 
 /** Masks what must never reach a log: tokens in query strings, share-link and invitation tokens in paths. */
 function redactUrl(url: string): string {
-  return url
-    .replace(/\/share\/[^/?#]+/g, '/share/[redacted]')
-    // The app's page and the API's routes of an invitation (a workspace's invitation ids go too: harmless).
-    .replace(/\/invitations\/[^/?#]+/g, '/invitations/[redacted]')
-    // A digest's one-click unsubscribe link, the API's and the app's page.
-    .replace(/\/alerts\/unsubscribe\/[^/?#]+/g, '/alerts/unsubscribe/[redacted]')
-    // The app's page that joins a share link's workspace carries the link's token.
-    .replace(/\/join\/[^/?#]+/g, '/join/[redacted]')
-    .replace(/([?&](?:token|code|state|refresh_token|access_token)=)[^&#]*/gi, '$1[redacted]');
+  return (
+    url
+      .replace(/\/share\/[^/?#]+/g, '/share/[redacted]')
+      // The app's page and the API's routes of an invitation (a workspace's invitation ids go too: harmless).
+      .replace(/\/invitations\/[^/?#]+/g, '/invitations/[redacted]')
+      // A digest's one-click unsubscribe link, the API's and the app's page.
+      .replace(/\/alerts\/unsubscribe\/[^/?#]+/g, '/alerts/unsubscribe/[redacted]')
+      // The app's page that joins a share link's workspace carries the link's token.
+      .replace(/\/join\/[^/?#]+/g, '/join/[redacted]')
+      .replace(/([?&](?:token|code|state|refresh_token|access_token)=)[^&#]*/gi, '$1[redacted]')
+  );
 }
 
-export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const platform = options.platform ?? (await createPlatform(config, rateLimitRules(config), options.platformOverrides));
+export async function buildApp(
+  config: Config,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const platform =
+    options.platform ??
+    (await createPlatform(config, rateLimitRules(config), options.platformOverrides));
   const logger =
     options.logger ??
     ({
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
       serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          ip: req.ip,
+        }),
         err: serializeError,
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
@@ -113,7 +128,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger,
     bodyLimit: config.bodyLimitBytes,
     // That many proxies in front (Fastify's own reading of a number, which its types do not list).
-    trustProxy: config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,
+    trustProxy:
+      config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,
     genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: { maxParamLength: 300 },
@@ -128,7 +144,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // One observation per answer, by the route's pattern (an unknown URL is `unmatched`), never the URL asked for.
   const { metrics } = platform;
   app.addHook('onResponse', async (request, reply) => {
-    metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeRequest(
+      request.method,
+      request.routeOptions.url,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
   });
 
   const search = createSearchService(config, platform, app.log);
@@ -158,7 +179,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('pdfExtraction', pdfExtraction);
   app.addHook('onReady', async () => pdfExtraction.start());
   // PDF files a crash left with no row (sweeper.ts): swept a minute after start and every 6 hours.
-  const pdfSweeper = createPdfSweeper({ db: platform.database.db, blobs: platform.blobs, log: app.log });
+  const pdfSweeper = createPdfSweeper({
+    db: platform.database.db,
+    blobs: platform.blobs,
+    log: app.log,
+  });
   app.addHook('onReady', async () => pdfSweeper.start());
 
   await app.register(cookie, { secret: platform.signingSecret });
@@ -172,21 +197,55 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // The methods the web app's clients send, plus PATCH, because PATCH /api/workspaces/{id} exists.
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'If-Match'],
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'X-Total-Count', 'Content-Disposition', 'Idempotent-Replayed', 'X-Next-Cursor', 'ETag'],
+    exposedHeaders: [
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+      'X-Request-Id',
+      'X-Total-Count',
+      'Content-Disposition',
+      'Idempotent-Replayed',
+      'X-Next-Cursor',
+      'ETag',
+    ],
     maxAge: 600,
   });
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
-  installErrorHandling(app, { onBackendUnavailable: (backend) => platform.health.report(backend, false), unknownPage: unknownPage(config.webDistDir) });
+  installErrorHandling(app, {
+    onBackendUnavailable: (backend) => platform.health.report(backend, false),
+    unknownPage: unknownPage(config.webDistDir),
+  });
   installRequestInputChecks(app);
-  await app.register(requestChain, { config, sessions: ctx.sessions, tokens, limits: typedLimits(platform.rateLimiter) });
-  await app.register(idempotency, { db: ctx.db, secret: platform.signingSecret, scopeOf: requesterKey, now: options.clock });
+  await app.register(requestChain, {
+    config,
+    sessions: ctx.sessions,
+    tokens,
+    limits: typedLimits(platform.rateLimiter),
+  });
+  await app.register(idempotency, {
+    db: ctx.db,
+    secret: platform.signingSecret,
+    scopeOf: requesterKey,
+    now: options.clock,
+  });
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  for (const routes of [healthRoutes, metricsRoutes, authRoutes, profileRoutes, accountRoutes, workspaceRoutes, libraryRoutes, analyticsRoutes]) {
+  for (const routes of [
+    healthRoutes,
+    metricsRoutes,
+    authRoutes,
+    profileRoutes,
+    accountRoutes,
+    workspaceRoutes,
+    libraryRoutes,
+    analyticsRoutes,
+  ]) {
     await app.register(async (scope) => routes(scope, ctx));
   }
   // Search results say where a work already is in the user's library; the library capability knows.
-  const libraryPlaces = (userId: string, works: Parameters<typeof findInLibrary>[2]) => findInLibrary(ctx.db, { id: userId }, works);
+  const libraryPlaces = (userId: string, works: Parameters<typeof findInLibrary>[2]) =>
+    findInLibrary(ctx.db, { id: userId }, works);
   await app.register(async (scope) => searchRoutes(scope, ctx, search, libraryPlaces));
   // Related works and workspace suggestions follow the citation graph through the same providers.
   await app.register(async (scope) => discoverRoutes(scope, ctx, search.providers, libraryPlaces));
@@ -219,13 +278,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => jobQueue.stop());
 
   const summaryCache = countSummaryLookups(
-    createSummaryCache({ shared: platform.kv ?? (platform.redis ? createRedisCache(platform.redis, 'summary:') : undefined) }),
+    createSummaryCache({
+      shared:
+        platform.kv ?? (platform.redis ? createRedisCache(platform.redis, 'summary:') : undefined),
+    }),
     metrics,
   );
   const summarizer = createSummarizer({
     outbound: platform.outbound,
     cache: summaryCache,
-    pdfUrls: { arxivPdfBase: config.providers.arxivPdfUrl, openalex: config.providers.urls.openalex, zenodo: config.providers.urls.zenodo },
+    pdfUrls: {
+      arxivPdfBase: config.providers.arxivPdfUrl,
+      openalex: config.providers.urls.openalex,
+      zenodo: config.providers.urls.zenodo,
+    },
   });
   await app.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
   app.addHook('onClose', async () => {

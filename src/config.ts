@@ -34,9 +34,14 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
  */
 const proxyHops = z
   .string()
-  .regex(/^(1|0|true|false|yes|no|[0-9])?$/, 'must be on (1, true, yes), off (0, false, no) or the number of proxies in front (0-9)')
+  .regex(
+    /^(1|0|true|false|yes|no|[0-9])?$/,
+    'must be on (1, true, yes), off (0, false, no) or the number of proxies in front (0-9)',
+  )
   .optional()
-  .transform((value) => (value === 'true' || value === 'yes' ? 1 : value && /^[0-9]$/.test(value) ? Number(value) : 0));
+  .transform((value) =>
+    value === 'true' || value === 'yes' ? 1 : value && /^[0-9]$/.test(value) ? Number(value) : 0,
+  );
 
 /**
  * The search providers' public base addresses (docs/design.md, Search providers), their per-request
@@ -57,98 +62,104 @@ export const SEARCH_PROVIDER_DEFAULTS = Object.freeze({
   cacheTtlSeconds: 300,
 });
 
-const providerUrl = (fallback: string) => optionalUrl.transform((value) => (value ?? fallback).replace(/\/+$/, ''));
+const providerUrl = (fallback: string) =>
+  optionalUrl.transform((value) => (value ?? fallback).replace(/\/+$/, ''));
 
-const EnvSchema = z
-  .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().default('127.0.0.1'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    DATA_DIR: z.string().default('./data'),
-    DATABASE_URL: optionalUrl,
-    REDIS_URL: optionalUrl,
-    KV_REST_API_URL: optionalUrl,
-    KV_REST_API_TOKEN: optionalString,
-    SMTP_URL: optionalUrl,
-    BLOB_STORE: z.enum(['disk', 's3']).default('disk'),
-    S3_BUCKET: optionalString,
-    S3_REGION: z.string().trim().min(1).default('us-east-1'),
-    S3_ENDPOINT: optionalUrl,
-    S3_ACCESS_KEY_ID: optionalString,
-    S3_SECRET_ACCESS_KEY: optionalString,
-    S3_FORCE_PATH_STYLE: flag,
-    MAIL_FROM: z.string().default('Research Workspace <no-reply@localhost>'),
-    JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-    APP_ORIGIN: optionalUrl.transform((value) => value?.replace(/\/+$/, '')),
-    PUBLIC_URL: optionalUrl.transform((value) => value?.replace(/\/+$/, '')),
-    EMAIL_CONFIRMATION: z.enum(['required', 'off']).default('off'),
-    BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
-    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
-    TRUST_PROXY: proxyHops,
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalUrl,
+  REDIS_URL: optionalUrl,
+  KV_REST_API_URL: optionalUrl,
+  KV_REST_API_TOKEN: optionalString,
+  SMTP_URL: optionalUrl,
+  BLOB_STORE: z.enum(['disk', 's3']).default('disk'),
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: flag,
+  MAIL_FROM: z.string().default('Research Workspace <no-reply@localhost>'),
+  JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  APP_ORIGIN: optionalUrl.transform((value) => value?.replace(/\/+$/, '')),
+  PUBLIC_URL: optionalUrl.transform((value) => value?.replace(/\/+$/, '')),
+  EMAIL_CONFIRMATION: z.enum(['required', 'off']).default('off'),
+  BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  TRUST_PROXY: proxyHops,
 
-    GOOGLE_CLIENT_ID: optionalString,
-    GOOGLE_CLIENT_SECRET: optionalString,
-    GOOGLE_AUTHORIZATION_URL: providerUrl('https://accounts.google.com/o/oauth2/v2/auth'),
-    GOOGLE_TOKEN_URL: providerUrl('https://oauth2.googleapis.com/token'),
-    GOOGLE_USERINFO_URL: providerUrl('https://openidconnect.googleapis.com/v1/userinfo'),
-    GITHUB_CLIENT_ID: optionalString,
-    GITHUB_CLIENT_SECRET: optionalString,
-    GITHUB_AUTHORIZATION_URL: providerUrl('https://github.com/login/oauth/authorize'),
-    GITHUB_TOKEN_URL: providerUrl('https://github.com/login/oauth/access_token'),
-    GITHUB_API_URL: providerUrl('https://api.github.com'),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GOOGLE_AUTHORIZATION_URL: providerUrl('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: providerUrl('https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: providerUrl('https://openidconnect.googleapis.com/v1/userinfo'),
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  GITHUB_AUTHORIZATION_URL: providerUrl('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: providerUrl('https://github.com/login/oauth/access_token'),
+  GITHUB_API_URL: providerUrl('https://api.github.com'),
 
-    ARXIV_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.arxiv),
-    ARXIV_PDF_URL: providerUrl('https://arxiv.org/pdf'),
-    PUBMED_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.pubmed),
-    CROSSREF_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.crossref),
-    OPENALEX_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.openalex),
-    SEMANTICSCHOLAR_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.semanticscholar),
-    ZENODO_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.zenodo),
-    YOUTUBE_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.youtube),
-    YOUTUBE_API_KEY: optionalString,
-    SEMANTICSCHOLAR_API_KEY: optionalString,
-    CONTACT_EMAIL: optionalString.pipe(z.email().optional()),
-    SEARCH_PROVIDER_TIMEOUT_MS: positiveInt(SEARCH_PROVIDER_DEFAULTS.timeoutMs),
-    SEARCH_CACHE_TTL_SECONDS: positiveInt(SEARCH_PROVIDER_DEFAULTS.cacheTtlSeconds),
-    OUTBOUND_ALLOW_PRIVATE: flag,
+  ARXIV_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.arxiv),
+  ARXIV_PDF_URL: providerUrl('https://arxiv.org/pdf'),
+  PUBMED_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.pubmed),
+  CROSSREF_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.crossref),
+  OPENALEX_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.openalex),
+  SEMANTICSCHOLAR_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.semanticscholar),
+  ZENODO_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.zenodo),
+  YOUTUBE_API_URL: providerUrl(SEARCH_PROVIDER_DEFAULTS.urls.youtube),
+  YOUTUBE_API_KEY: optionalString,
+  SEMANTICSCHOLAR_API_KEY: optionalString,
+  CONTACT_EMAIL: optionalString.pipe(z.email().optional()),
+  SEARCH_PROVIDER_TIMEOUT_MS: positiveInt(SEARCH_PROVIDER_DEFAULTS.timeoutMs),
+  SEARCH_CACHE_TTL_SECONDS: positiveInt(SEARCH_PROVIDER_DEFAULTS.cacheTtlSeconds),
+  OUTBOUND_ALLOW_PRIVATE: flag,
 
-    RATE_LIMIT_AUTHENTICATED_PER_HOUR: positiveInt(1000),
-    RATE_LIMIT_SEARCH_PER_HOUR: positiveInt(100),
-    RATE_LIMIT_SUMMARIZE_PER_HOUR: positiveInt(50),
-    // Visitors (not signed in) behind one address together: a new anonymous cookie per request does not reset these.
-    RATE_LIMIT_SEARCH_PER_HOUR_PER_IP: positiveInt(300),
-    RATE_LIMIT_SUMMARIZE_PER_HOUR_PER_IP: positiveInt(150),
-    RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: positiveInt(30),
-    RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: positiveInt(10),
-    RATE_LIMIT_RESET_PER_HOUR_PER_IP: positiveInt(10),
-    RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL: positiveInt(5),
-    RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: positiveInt(20),
-    RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP: positiveInt(60),
-    // Invitations mailed (and members added) by one user, across their workspaces.
-    RATE_LIMIT_INVITATIONS_PER_HOUR: positiveInt(30),
-    // Workspaces joined through share links (attempts, whatever their answer) by one user.
-    RATE_LIMIT_SHARE_JOINS_PER_HOUR: positiveInt(30),
+  RATE_LIMIT_AUTHENTICATED_PER_HOUR: positiveInt(1000),
+  RATE_LIMIT_SEARCH_PER_HOUR: positiveInt(100),
+  RATE_LIMIT_SUMMARIZE_PER_HOUR: positiveInt(50),
+  // Visitors (not signed in) behind one address together: a new anonymous cookie per request does not reset these.
+  RATE_LIMIT_SEARCH_PER_HOUR_PER_IP: positiveInt(300),
+  RATE_LIMIT_SUMMARIZE_PER_HOUR_PER_IP: positiveInt(150),
+  RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: positiveInt(30),
+  RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: positiveInt(10),
+  RATE_LIMIT_RESET_PER_HOUR_PER_IP: positiveInt(10),
+  RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL: positiveInt(5),
+  RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: positiveInt(20),
+  RATE_LIMIT_SHARE_PAGE_PER_MINUTE_PER_IP: positiveInt(60),
+  // Invitations mailed (and members added) by one user, across their workspaces.
+  RATE_LIMIT_INVITATIONS_PER_HOUR: positiveInt(30),
+  // Workspaces joined through share links (attempts, whatever their answer) by one user.
+  RATE_LIMIT_SHARE_JOINS_PER_HOUR: positiveInt(30),
 
-    // Workspace change events (src/workspaces/events): how long the activity log keeps a change, and open streams.
-    ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
-    EVENT_STREAMS_PER_USER: positiveInt(8),
-    EVENT_STREAMS_PER_PROCESS: positiveInt(2000),
-    // Manual alert runs (POST /api/alerts/{id}/run) per user.
-    RATE_LIMIT_ALERT_RUNS_PER_HOUR: positiveInt(10),
+  // Workspace change events (src/workspaces/events): how long the activity log keeps a change, and open streams.
+  ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  EVENT_STREAMS_PER_USER: positiveInt(8),
+  EVENT_STREAMS_PER_PROCESS: positiveInt(2000),
+  // Manual alert runs (POST /api/alerts/{id}/run) per user.
+  RATE_LIMIT_ALERT_RUNS_PER_HOUR: positiveInt(10),
 
-    ALERTS_ENABLED: flagOnByDefault,
-    ALERTS_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-    ALERTS_PER_USER: z.coerce.number().int().min(1).max(1000).default(25),
-    JOBS_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  ALERTS_ENABLED: flagOnByDefault,
+  ALERTS_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  ALERTS_PER_USER: z.coerce.number().int().min(1).max(1000).default(25),
+  JOBS_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
 
-    WEB_DIST_DIR: optionalString,
-    METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').max(256, 'must be at most 256 characters').optional()),
+  WEB_DIST_DIR: optionalString,
+  METRICS_TOKEN: optionalString.pipe(
+    z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .max(256, 'must be at most 256 characters')
+      .optional(),
+  ),
 
-    EMAILJS_SERVICE_ID: optionalString,
-    EMAILJS_TEMPLATE_ID: optionalString,
-    EMAILJS_PUBLIC_KEY: optionalString,
-  });
+  EMAILJS_SERVICE_ID: optionalString,
+  EMAILJS_TEMPLATE_ID: optionalString,
+  EMAILJS_PUBLIC_KEY: optionalString,
+});
 
 /**
  * Where a browser on this machine reaches the server: `PORT` and `HOST`, with a wildcard or loopback
@@ -166,17 +177,23 @@ function listenOrigin(host: string, port: number): string {
 function crossFieldProblems(source: Record<string, string | undefined>): string[] {
   const set = (name: string) => Boolean(source[name]?.trim());
   const problems: string[] = [];
-  if (source.NODE_ENV === 'production' && !set('JWT_SECRET')) problems.push('JWT_SECRET: is required in production');
+  if (source.NODE_ENV === 'production' && !set('JWT_SECRET'))
+    problems.push('JWT_SECRET: is required in production');
   if (set('KV_REST_API_URL') !== set('KV_REST_API_TOKEN')) {
     problems.push('KV_REST_API_URL: KV_REST_API_URL and KV_REST_API_TOKEN must be set together');
   }
-  if (source.BLOB_STORE?.trim() === 's3' && !set('S3_BUCKET')) problems.push('S3_BUCKET: is required with BLOB_STORE=s3');
+  if (source.BLOB_STORE?.trim() === 's3' && !set('S3_BUCKET'))
+    problems.push('S3_BUCKET: is required with BLOB_STORE=s3');
   if (set('S3_ACCESS_KEY_ID') !== set('S3_SECRET_ACCESS_KEY')) {
-    problems.push('S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+    problems.push(
+      'S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    );
   }
   for (const provider of ['GOOGLE', 'GITHUB']) {
     if (set(`${provider}_CLIENT_ID`) !== set(`${provider}_CLIENT_SECRET`)) {
-      problems.push(`${provider}_CLIENT_ID: ${provider}_CLIENT_ID and ${provider}_CLIENT_SECRET must be set together`);
+      problems.push(
+        `${provider}_CLIENT_ID: ${provider}_CLIENT_ID and ${provider}_CLIENT_SECRET must be set together`,
+      );
     }
   }
   return problems;
@@ -211,7 +228,15 @@ export interface Config {
    */
   blobStore:
     | { kind: 'disk' }
-    | { kind: 's3'; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+    | {
+        kind: 's3';
+        bucket: string;
+        region: string;
+        endpoint?: string;
+        accessKeyId?: string;
+        secretAccessKey?: string;
+        forcePathStyle: boolean;
+      };
   jwtSecret?: string;
   appOrigin: string;
   publicUrl: string;
@@ -301,14 +326,18 @@ const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../web/dist', import.meta.ur
  * The origins the service trusts: the web app's and its own public one. A state-changing request
  * authenticated by cookies must come from one of them, and a password-reset link may point only there.
  */
-export function allowedOrigins(config: Pick<Config, 'appOrigin' | 'publicUrl'>): ReadonlySet<string> {
+export function allowedOrigins(
+  config: Pick<Config, 'appOrigin' | 'publicUrl'>,
+): ReadonlySet<string> {
   return new Set([new URL(config.appOrigin).origin, new URL(config.publicUrl).origin]);
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
   const problems = [
-    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`)),
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`)),
     ...crossFieldProblems(source),
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
@@ -318,7 +347,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     id: string | undefined,
     secret: string | undefined,
     urls: Omit<OAuthProviderConfig, 'clientId' | 'clientSecret'>,
-  ): OAuthProviderConfig | undefined => (id && secret ? { clientId: id, clientSecret: secret, ...urls } : undefined);
+  ): OAuthProviderConfig | undefined =>
+    id && secret ? { clientId: id, clientSecret: secret, ...urls } : undefined;
 
   const config: Config = {
     env: env.NODE_ENV,
@@ -329,7 +359,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
-    kvRest: env.KV_REST_API_URL && env.KV_REST_API_TOKEN ? { url: env.KV_REST_API_URL, token: env.KV_REST_API_TOKEN } : undefined,
+    kvRest:
+      env.KV_REST_API_URL && env.KV_REST_API_TOKEN
+        ? { url: env.KV_REST_API_URL, token: env.KV_REST_API_TOKEN }
+        : undefined,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     blobStore:
@@ -403,7 +436,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       streamsPerUser: env.EVENT_STREAMS_PER_USER,
       streamsPerProcess: env.EVENT_STREAMS_PER_PROCESS,
     },
-    alerts: { enabled: env.ALERTS_ENABLED, tickSeconds: env.ALERTS_TICK_SECONDS, perUser: env.ALERTS_PER_USER },
+    alerts: {
+      enabled: env.ALERTS_ENABLED,
+      tickSeconds: env.ALERTS_TICK_SECONDS,
+      perUser: env.ALERTS_PER_USER,
+    },
     jobs: { heartbeatSeconds: env.JOBS_HEARTBEAT_SECONDS },
     emailjs: {
       serviceId: env.EMAILJS_SERVICE_ID,

@@ -20,7 +20,10 @@ export interface ResolvedResource {
   pdfUrl?: string;
 }
 
-export type ResourceResolver = (identifier: string, signal?: AbortSignal) => Promise<ResolvedResource | null>;
+export type ResourceResolver = (
+  identifier: string,
+  signal?: AbortSignal,
+) => Promise<ResolvedResource | null>;
 
 export interface AppContext {
   config: Config;

@@ -32,7 +32,10 @@ async function main(): Promise<void> {
     }
     stopping = true;
     app.ctx.drain.begin();
-    app.log.info({ signal, drainMs: config.shutdownDrainMs }, `shutting down: readiness answers 503; still serving for ${config.shutdownDrainMs} ms`);
+    app.log.info(
+      { signal, drainMs: config.shutdownDrainMs },
+      `shutting down: readiness answers 503; still serving for ${config.shutdownDrainMs} ms`,
+    );
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, config.shutdownDrainMs);
       endDrainEarly = () => {
@@ -63,11 +66,15 @@ async function main(): Promise<void> {
     `Research Workspace ${config.version} ready at ${config.publicUrl} (listening on ${listening}, API reference ${config.publicUrl}/api/docs)`,
   );
   if (services.redis === 'disconnected') {
-    app.log.warn('Redis is unreachable: rate limits and caches are kept in this process until it answers (health reports it)');
+    app.log.warn(
+      'Redis is unreachable: rate limits and caches are kept in this process until it answers (health reports it)',
+    );
   }
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(
+    `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

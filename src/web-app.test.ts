@@ -11,7 +11,8 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/support/app.js';
 
-const INDEX = '<!doctype html><html lang="en"><head><title>Research Workspace</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html lang="en"><head><title>Research Workspace</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>';
 const SCRIPT = 'console.log("app");';
 
 function standInBuild(): string {
@@ -40,8 +41,23 @@ describe('the web app served at /', () => {
     rmSync(dist, { recursive: true, force: true });
   });
 
-  it.each(['/', '/dashboard', '/library', '/library?q=fold&sort=date', '/workspaces', '/workspaces/7f0c6c1e-8d7b-4a43-9a3f-1f6f1a0f0b11', '/profile', '/analytics', '/alerts', '/alerts/unsubscribe/AbCdEfGhIjKlMnOpQrSt', '/invitations/AbCdEfGhIjKlMnOpQrSt', '/auth/signin', '/auth/signup', '/auth/update-password?token=abc'])(
-    'answers %s with index.html, revalidated, under the app\'s CSP, without cookies',
+  it.each([
+    '/',
+    '/dashboard',
+    '/library',
+    '/library?q=fold&sort=date',
+    '/workspaces',
+    '/workspaces/7f0c6c1e-8d7b-4a43-9a3f-1f6f1a0f0b11',
+    '/profile',
+    '/analytics',
+    '/alerts',
+    '/alerts/unsubscribe/AbCdEfGhIjKlMnOpQrSt',
+    '/invitations/AbCdEfGhIjKlMnOpQrSt',
+    '/auth/signin',
+    '/auth/signup',
+    '/auth/update-password?token=abc',
+  ])(
+    "answers %s with index.html, revalidated, under the app's CSP, without cookies",
     async (url) => {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode).toBe(200);
@@ -58,15 +74,27 @@ describe('the web app served at /', () => {
   );
 
   it('sends the compressed copy a browser accepts, the plain file to a client that accepts none', async () => {
-    const brotli = await t.app.inject({ method: 'GET', url: '/assets/index-Ab12Cd34.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const brotli = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(brotli.statusCode).toBe(200);
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(brotli.headers['content-type']).toMatch(/javascript/);
     expect(String(brotli.headers.vary)).toMatch(/accept-encoding/i);
     expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(SCRIPT);
-    const gzip = await t.app.inject({ method: 'GET', url: '/assets/index-Ab12Cd34.js', headers: { 'accept-encoding': 'gzip' } });
+    const gzip = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(gzip.headers['content-encoding']).toBe('gzip');
-    const plain = await t.app.inject({ method: 'GET', url: '/assets/index-Ab12Cd34.js', headers: { 'accept-encoding': 'identity' } });
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(SCRIPT);
     // The compressed copies are not URLs of their own.
@@ -86,25 +114,40 @@ describe('the web app served at /', () => {
 
   it('answers a revalidation of an asset with 304', async () => {
     const first = await t.app.inject({ method: 'GET', url: '/assets/index-Ab12Cd34.js' });
-    const again = await t.app.inject({ method: 'GET', url: '/assets/index-Ab12Cd34.js', headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
   });
 
-  it('serves the public folder\'s files by name, revalidated, and not the build manifest', async () => {
+  it("serves the public folder's files by name, revalidated, and not the build manifest", async () => {
     const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(icon.headers['cache-control']).toBe('no-cache');
-    expect((await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' })).statusCode).toBe(
+      404,
+    );
   });
 
   it('answers a missing asset with a 404 and a path out of the build with a refusal, never a file', async () => {
-    for (const url of ['/assets/missing-0000.js', '/assets/../index.html', '/nowhere', '/index.html.bak']) {
+    for (const url of [
+      '/assets/missing-0000.js',
+      '/assets/../index.html',
+      '/nowhere',
+      '/index.html.bak',
+    ]) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(404);
       expect(response.body, url).not.toBe(INDEX);
     }
-    for (const url of ['/assets/..%2F..%2Fpackage.json', '/assets/..%2Findex.html', '/assets/%2e%2e/%2e%2e/package.json']) {
+    for (const url of [
+      '/assets/..%2F..%2Fpackage.json',
+      '/assets/..%2Findex.html',
+      '/assets/%2e%2e/%2e%2e/package.json',
+    ]) {
       const response = await t.app.inject({ method: 'GET', url });
       expect([400, 403, 404], url).toContain(response.statusCode);
       expect(response.body, url).not.toContain('research-workspace');
@@ -137,7 +180,10 @@ describe('the web app served at /', () => {
       expect(response.statusCode, `${request.method} ${request.url}`).toBe(404);
       expect(response.body, `${request.method} ${request.url}`).not.toBe(INDEX);
     }
-    expect((await t.app.inject({ method: 'GET', url: '/api/nothing-here', headers: browser })).json().error.code).toBe('NOT_FOUND');
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/nothing-here', headers: browser })).json()
+        .error.code,
+    ).toBe('NOT_FOUND');
   });
 
   it('leaves /api/*, /share/*, /storage/* and /auth/callback to the server', async () => {
@@ -149,7 +195,10 @@ describe('the web app served at /', () => {
     const share = await t.app.inject({ method: 'GET', url: '/share/not-a-real-token' });
     expect(share.statusCode).toBe(404);
     expect(share.body).not.toBe(INDEX);
-    const storage = await t.app.inject({ method: 'GET', url: '/storage/avatars/7f0c6c1e-8d7b-4a43-9a3f-1f6f1a0f0b11/1.png' });
+    const storage = await t.app.inject({
+      method: 'GET',
+      url: '/storage/avatars/7f0c6c1e-8d7b-4a43-9a3f-1f6f1a0f0b11/1.png',
+    });
     expect(storage.statusCode).toBe(404);
     expect(storage.body).not.toBe(INDEX);
     const callback = await t.app.inject({ method: 'GET', url: '/auth/callback?code=x&state=y' });
@@ -157,9 +206,20 @@ describe('the web app served at /', () => {
     expect(callback.headers.location).toContain('/auth/signin?error=oauth_state_mismatch');
   });
 
-  it('keeps the app\'s files out of the OpenAPI document', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, unknown> }>();
-    expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/api/') && !path.startsWith('/share/') && !path.startsWith('/storage/') && path !== '/auth/callback' && path !== '/metrics')).toEqual([]);
+  it("keeps the app's files out of the OpenAPI document", async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, unknown>;
+    }>();
+    expect(
+      Object.keys(doc.paths).filter(
+        (path) =>
+          !path.startsWith('/api/') &&
+          !path.startsWith('/share/') &&
+          !path.startsWith('/storage/') &&
+          path !== '/auth/callback' &&
+          path !== '/metrics',
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -175,7 +235,7 @@ describe('the service without a built web app', () => {
     rmSync(empty, { recursive: true, force: true });
   });
 
-  it('says on the app\'s routes how to build it, and the API keeps working', async () => {
+  it("says on the app's routes how to build it, and the API keeps working", async () => {
     for (const url of ['/', '/dashboard', '/auth/signin']) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(503);
@@ -183,9 +243,15 @@ describe('the service without a built web app', () => {
       expect(response.body).toContain('npm run build');
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/nothing-here' })).json().error.code).toBe('NOT_FOUND');
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/nothing-here' })).json().error.code,
+    ).toBe('NOT_FOUND');
     // No app to show for an unknown page either: the JSON 404.
-    const unknown = await t.app.inject({ method: 'GET', url: '/nowhere', headers: { accept: 'text/html' } });
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/nowhere',
+      headers: { accept: 'text/html' },
+    });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.code).toBe('NOT_FOUND');
   });

@@ -20,7 +20,9 @@ export default [
     },
     plugins: { 'react-hooks': reactHooks, boundaries },
     settings: {
-      'boundaries/elements': [{ type: 'feature', pattern: 'web/src/features/*', capture: ['feature'] }],
+      'boundaries/elements': [
+        { type: 'feature', pattern: 'web/src/features/*', capture: ['feature'] },
+      ],
       // Imports are written without extensions, as Vite resolves them.
       'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
     },
@@ -35,8 +37,16 @@ export default [
           policies: [
             {
               from: { element: { type: 'feature' } },
-              disallow: { to: { element: { type: 'feature', captured: { feature: '!{{ from.element.captured.feature }}' } } } },
-              message: 'features/{{ from.element.captured.feature }} imports features/{{ to.element.captured.feature }}: a page composes the two, or what they share moves to components/ or lib/',
+              disallow: {
+                to: {
+                  element: {
+                    type: 'feature',
+                    captured: { feature: '!{{ from.element.captured.feature }}' },
+                  },
+                },
+              },
+              message:
+                'features/{{ from.element.captured.feature }} imports features/{{ to.element.captured.feature }}: a page composes the two, or what they share moves to components/ or lib/',
             },
           ],
         },
@@ -44,7 +54,15 @@ export default [
       // `onDone(): void` in a props type is a method: its parameters are checked bivariantly, and
       // destructuring it from props trips unbound-method. Callbacks are properties.
       '@typescript-eslint/method-signature-style': ['error', 'property'],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrors: 'none',
+          ignoreRestSiblings: true,
+        },
+      ],
     },
   },
 ];

@@ -27,7 +27,10 @@ function precompress(): Plugin {
         // Below a kilobyte the headers cost about as much as compression saves.
         if (content.length < 1024) continue;
         const quality = content.length > 256 * 1024 ? 9 : 11;
-        writeFileSync(`${path}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }));
+        writeFileSync(
+          `${path}.br`,
+          brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }),
+        );
         writeFileSync(`${path}.gz`, gzipSync(content, { level: 9 }));
       }
     },

@@ -7,7 +7,13 @@ import { authenticationError, payloadTooLarge, validationError } from '../platfo
 import type { Mailer } from '../platform/mail.js';
 import { exportCitations } from '../workspaces/index.js';
 import type { AccountExport } from './schemas.js';
-import { countHoldings, deleteAccountRows, findAccount, readAccountData, signInMethods } from './store.js';
+import {
+  countHoldings,
+  deleteAccountRows,
+  findAccount,
+  readAccountData,
+  signInMethods,
+} from './store.js';
 
 export interface AccountDeps {
   db: Db;
@@ -39,16 +45,32 @@ async function assertExportable(db: Db, userId: string): Promise<void> {
  * The owner's confirmation: the current password for an account that has one, else its e-mail
  * address typed out (an account made through Google or GitHub). A wrong one is a 400 naming the field.
  */
-async function assertConfirmed(user: { email: string; passwordHash: string | null }, confirmation: { password?: string; email?: string }): Promise<void> {
+async function assertConfirmed(
+  user: { email: string; passwordHash: string | null },
+  confirmation: { password?: string; email?: string },
+): Promise<void> {
   if (user.passwordHash) {
-    if (!confirmation.password) throw validationError('password', 'required', 'Enter your current password to delete your account');
+    if (!confirmation.password)
+      throw validationError(
+        'password',
+        'required',
+        'Enter your current password to delete your account',
+      );
     if (!(await verifyPassword(user.passwordHash, confirmation.password))) {
-      throw validationError('password', 'incorrect', 'The password is incorrect; your account was not deleted');
+      throw validationError(
+        'password',
+        'incorrect',
+        'The password is incorrect; your account was not deleted',
+      );
     }
     return;
   }
   if ((confirmation.email ?? '').trim().toLowerCase() !== user.email) {
-    throw validationError('email', 'mismatch', 'Type your account’s e-mail address exactly to delete your account');
+    throw validationError(
+      'email',
+      'mismatch',
+      'Type your account’s e-mail address exactly to delete your account',
+    );
   }
 }
 
@@ -58,7 +80,11 @@ async function assertConfirmed(user: { email: string; passwordHash: string | nul
  * deleted, and the PDF sweeper (workspaces/pdfs/sweeper.ts) removes PDF files no row refers to.
  * Then a goodbye mail. 401 when the credentials changed while the confirmation was checked.
  */
-export async function deleteAccount(deps: AccountDeps, userId: string, confirmation: { password?: string; email?: string }): Promise<void> {
+export async function deleteAccount(
+  deps: AccountDeps,
+  userId: string,
+  confirmation: { password?: string; email?: string },
+): Promise<void> {
   const user = await findAccount(deps.db, userId);
   if (!user) throw authenticationError();
   await assertConfirmed(user, confirmation);
@@ -71,7 +97,10 @@ export async function deleteAccount(deps: AccountDeps, userId: string, confirmat
     try {
       await deps.blobs.delete(key);
     } catch (error) {
-      deps.log.warn({ key, err: { message: (error as Error).message } }, 'a deleted account’s file could not be deleted');
+      deps.log.warn(
+        { key, err: { message: (error as Error).message } },
+        'a deleted account’s file could not be deleted',
+      );
     }
   }
   try {
@@ -135,10 +164,23 @@ export async function accountExport(db: Db, userId: string): Promise<AccountExpo
             notes: resource.notes,
             data: resource.data,
             createdAt: iso(resource.createdAt),
-            pdf: pdf ? { filename: pdf.filename, byteSize: pdf.byteSize, sha256: pdf.sha256, uploadedAt: iso(pdf.createdAt) } : null,
+            pdf: pdf
+              ? {
+                  filename: pdf.filename,
+                  byteSize: pdf.byteSize,
+                  sha256: pdf.sha256,
+                  uploadedAt: iso(pdf.createdAt),
+                }
+              : null,
             annotations: data.annotations
               .filter((annotation) => annotation.resourceId === resource.id)
-              .map((annotation) => ({ id: annotation.id, body: annotation.body, highlights: annotation.highlights, createdAt: iso(annotation.createdAt), updatedAt: iso(annotation.updatedAt) })),
+              .map((annotation) => ({
+                id: annotation.id,
+                body: annotation.body,
+                highlights: annotation.highlights,
+                createdAt: iso(annotation.createdAt),
+                updatedAt: iso(annotation.updatedAt),
+              })),
           };
         }),
       shareLinks: data.shareLinks

@@ -7,14 +7,21 @@ import type { AppContext } from '../context.js';
 import { authenticationError } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
 import { accountBibtex, accountExport, deleteAccount } from './commands.js';
-import { AccountExport, AccountSummaryResponse, DeleteAccountBody, DeleteAccountResponse, ExportQuery } from './schemas.js';
+import {
+  AccountExport,
+  AccountSummaryResponse,
+  DeleteAccountBody,
+  DeleteAccountResponse,
+  ExportQuery,
+} from './schemas.js';
 import { countHoldings, findAccount, signInMethods } from './store.js';
 
 const tags = ['account'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
 
 /** `attachment; filename="research-workspace-2026-11-27.json"`: the date the data was read. */
-const attachment = (extension: string) => `attachment; filename="research-workspace-${new Date().toISOString().slice(0, 10)}.${extension}"`;
+const attachment = (extension: string) =>
+  `attachment; filename="research-workspace-${new Date().toISOString().slice(0, 10)}.${extension}"`;
 
 export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -34,8 +41,16 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
     async (request) => {
       const user = await findAccount(db, requireUser(request).id);
       if (!user) throw authenticationError();
-      const [methods, holdings] = await Promise.all([signInMethods(db, user), countHoldings(db, user.id)]);
-      return { email: user.email, hasPassword: user.passwordHash !== null, signInMethods: methods, holdings };
+      const [methods, holdings] = await Promise.all([
+        signInMethods(db, user),
+        countHoldings(db, user.id),
+      ]);
+      return {
+        email: user.email,
+        hasPassword: user.passwordHash !== null,
+        signInMethods: methods,
+        holdings,
+      };
     },
   );
 
@@ -56,7 +71,17 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
     },
     async (request, reply) => {
       const user = requireUser(request);
-      await deleteAccount({ db, sessions: ctx.sessions, blobs: ctx.platform.blobs, mailer: ctx.platform.mailer, log: request.log }, user.id, request.body);
+      await deleteAccount(
+        {
+          db,
+          sessions: ctx.sessions,
+          blobs: ctx.platform.blobs,
+          mailer: ctx.platform.mailer,
+          log: request.log,
+        },
+        user.id,
+        request.body,
+      );
       clearSessionCookies(reply, config);
       return { message: 'Your account and everything in it were deleted.' };
     },
@@ -99,7 +124,10 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
           .send(body);
       }
       const data = await accountExport(db, user.id);
-      return reply.header('content-type', 'application/json; charset=utf-8').header('content-disposition', attachment('json')).send(data);
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-disposition', attachment('json'))
+        .send(data);
     },
   );
 }

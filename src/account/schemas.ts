@@ -7,7 +7,9 @@ const Timestamp = z.iso.datetime();
 export const AccountSummaryResponse = z
   .object({
     email: z.string(),
-    hasPassword: z.boolean().describe('False for an account made through Google or GitHub that never set a password'),
+    hasPassword: z
+      .boolean()
+      .describe('False for an account made through Google or GitHub that never set a password'),
     signInMethods: z.array(z.enum(['password', 'google', 'github'])),
     holdings: z
       .object({
@@ -16,28 +18,57 @@ export const AccountSummaryResponse = z
         pdfs: z.number().int(),
         annotations: z.number().int(),
         activeShareLinks: z.number().int(),
-        sharedWorkspaces: z.number().int().describe('Owned workspaces with other members, who lose them (transfer ownership first to keep them)'),
-        memberships: z.number().int().describe('Other people’s workspaces the user is a member of: left, not deleted'),
+        sharedWorkspaces: z
+          .number()
+          .int()
+          .describe(
+            'Owned workspaces with other members, who lose them (transfer ownership first to keep them)',
+          ),
+        memberships: z
+          .number()
+          .int()
+          .describe('Other people’s workspaces the user is a member of: left, not deleted'),
       })
-      .describe('What deleting the account deletes: the workspaces the user owns and what is in them'),
+      .describe(
+        'What deleting the account deletes: the workspaces the user owns and what is in them',
+      ),
   })
   .meta({ id: 'AccountSummary' });
 
 export const DeleteAccountBody = z
   .object({
-    password: z.string().max(1000).optional().describe('The current password (an account with a password)'),
-    email: z.string().max(254).optional().describe('The account’s e-mail address, typed out (an account without a password)'),
+    password: z
+      .string()
+      .max(1000)
+      .optional()
+      .describe('The current password (an account with a password)'),
+    email: z
+      .string()
+      .max(254)
+      .optional()
+      .describe('The account’s e-mail address, typed out (an account without a password)'),
   })
   .meta({ id: 'DeleteAccount' });
 documentBody(DeleteAccountBody, { examples: [{ password: 'tidal-quasar-42' }] });
 
-export const DeleteAccountResponse = z.object({ message: z.string() }).meta({ id: 'AccountDeleted' });
+export const DeleteAccountResponse = z
+  .object({ message: z.string() })
+  .meta({ id: 'AccountDeleted' });
 
 export const ExportQuery = z.object({
-  format: z.enum(['json', 'bibtex']).default('json').describe('json: everything; bibtex: every resource of every workspace as citations'),
+  format: z
+    .enum(['json', 'bibtex'])
+    .default('json')
+    .describe('json: everything; bibtex: every resource of every workspace as citations'),
 });
 
-const ExportAnnotation = z.object({ id: z.uuid(), body: z.string(), highlights: z.record(z.string(), z.unknown()), createdAt: Timestamp, updatedAt: Timestamp });
+const ExportAnnotation = z.object({
+  id: z.uuid(),
+  body: z.string(),
+  highlights: z.record(z.string(), z.unknown()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
 
 const ExportResource = z.object({
   id: z.uuid(),
@@ -50,7 +81,14 @@ const ExportResource = z.object({
   notes: z.string(),
   data: z.record(z.string(), z.unknown()),
   createdAt: Timestamp,
-  pdf: z.object({ filename: z.string(), byteSize: z.number().int(), sha256: z.string(), uploadedAt: Timestamp }).nullable(),
+  pdf: z
+    .object({
+      filename: z.string(),
+      byteSize: z.number().int(),
+      sha256: z.string(),
+      uploadedAt: Timestamp,
+    })
+    .nullable(),
   annotations: z.array(ExportAnnotation),
 });
 
@@ -63,12 +101,21 @@ const ExportShareLink = z
     pausedAt: Timestamp.nullable(),
     createdAt: Timestamp,
   })
-  .describe('A share link without its token (the token opens the workspace; an export file is not where it belongs)');
+  .describe(
+    'A share link without its token (the token opens the workspace; an export file is not where it belongs)',
+  );
 
 export const AccountExport = z
   .object({
     exportedAt: Timestamp,
-    user: z.object({ id: z.uuid(), email: z.string(), name: z.string(), emailConfirmed: z.boolean(), signInMethods: z.array(z.string()), createdAt: Timestamp }),
+    user: z.object({
+      id: z.uuid(),
+      email: z.string(),
+      name: z.string(),
+      emailConfirmed: z.boolean(),
+      signInMethods: z.array(z.string()),
+      createdAt: Timestamp,
+    }),
     profile: z
       .object({
         displayName: z.string().nullable(),
@@ -91,8 +138,17 @@ export const AccountExport = z
         shareLinks: z.array(ExportShareLink),
       }),
     ),
-    searchHistory: z.array(z.object({ query: z.string(), providers: z.array(z.string()), resultCount: z.number().int(), searchedAt: Timestamp })),
-    searchHistoryTruncated: z.boolean().describe('True when there were more searches than the newest 10,000 the export holds'),
+    searchHistory: z.array(
+      z.object({
+        query: z.string(),
+        providers: z.array(z.string()),
+        resultCount: z.number().int(),
+        searchedAt: Timestamp,
+      }),
+    ),
+    searchHistoryTruncated: z
+      .boolean()
+      .describe('True when there were more searches than the newest 10,000 the export holds'),
   })
   .meta({ id: 'AccountExport' });
 export type AccountExport = z.infer<typeof AccountExport>;

@@ -6,10 +6,32 @@
  * rows and text, annotations and share links, and the user's search history (analytics rows go too,
  * not kept anonymised: a query can say who asked it).
  */
-import { and, count, countDistinct, desc, eq, getTableColumns, gt, inArray, isNull } from 'drizzle-orm';
+import {
+  and,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNull,
+} from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';
 import { recordAccountDeletion } from '../workspaces/index.js';
-import { annotations, oauthIdentities, profiles, refreshTokens, resourcePdfs, searchEvents, shareLinks, users, workspaceMembers, workspaceResources, workspaces } from '../platform/db/schema.js';
+import {
+  annotations,
+  oauthIdentities,
+  profiles,
+  refreshTokens,
+  resourcePdfs,
+  searchEvents,
+  shareLinks,
+  users,
+  workspaceMembers,
+  workspaceResources,
+  workspaces,
+} from '../platform/db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -33,9 +55,20 @@ export async function findAccount(db: Db, userId: string): Promise<UserRow | nul
 }
 
 /** How the account signs in: `password` when it has one, and each linked provider (`google`, `github`). */
-export async function signInMethods(db: Db, user: Pick<UserRow, 'id' | 'passwordHash'>): Promise<Array<'password' | 'google' | 'github'>> {
-  const linked = await db.selectDistinct({ provider: oauthIdentities.provider }).from(oauthIdentities).where(eq(oauthIdentities.userId, user.id));
-  const providers = linked.map((row) => row.provider).filter((provider): provider is 'google' | 'github' => provider === 'google' || provider === 'github').sort();
+export async function signInMethods(
+  db: Db,
+  user: Pick<UserRow, 'id' | 'passwordHash'>,
+): Promise<Array<'password' | 'google' | 'github'>> {
+  const linked = await db
+    .selectDistinct({ provider: oauthIdentities.provider })
+    .from(oauthIdentities)
+    .where(eq(oauthIdentities.userId, user.id));
+  const providers = linked
+    .map((row) => row.provider)
+    .filter(
+      (provider): provider is 'google' | 'github' => provider === 'google' || provider === 'github',
+    )
+    .sort();
   return [...(user.passwordHash ? (['password'] as const) : []), ...providers];
 }
 
@@ -43,7 +76,11 @@ export async function countHoldings(db: Db, userId: string): Promise<AccountHold
   const owned = eq(workspaces.ownerId, userId);
   const [[ws], [res], [pdf], [ann], [links], [shared], [memberOf]] = await Promise.all([
     db.select({ n: count() }).from(workspaces).where(owned),
-    db.select({ n: count() }).from(workspaceResources).innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId)).where(owned),
+    db
+      .select({ n: count() })
+      .from(workspaceResources)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
+      .where(owned),
     db
       .select({ n: count() })
       .from(resourcePdfs)
@@ -61,7 +98,11 @@ export async function countHoldings(db: Db, userId: string): Promise<AccountHold
       .from(shareLinks)
       .innerJoin(workspaces, eq(workspaces.id, shareLinks.workspaceId))
       .where(and(owned, isNull(shareLinks.revokedAt), gt(shareLinks.expiresAt, new Date()))),
-    db.select({ n: countDistinct(workspaces.id) }).from(workspaces).innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, workspaces.id)).where(owned),
+    db
+      .select({ n: countDistinct(workspaces.id) })
+      .from(workspaces)
+      .innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, workspaces.id))
+      .where(owned),
     db.select({ n: count() }).from(workspaceMembers).where(eq(workspaceMembers.userId, userId)),
   ]);
   return {
@@ -91,9 +132,19 @@ export interface DeletedAccount {
  * commits before (and its row is deleted with the workspace) or waits and then finds no workspace, and
  * the two never wait on each other (a deadlock, on PostgreSQL).
  */
-export async function deleteAccountRows(db: Db, userId: string, credentialsVersion: number): Promise<DeletedAccount | null> {
+export async function deleteAccountRows(
+  db: Db,
+  userId: string,
+  credentialsVersion: number,
+): Promise<DeletedAccount | null> {
   return db.transaction(async (tx) => {
-    const ownedIds = (await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.ownerId, userId)).for('update')).map((row) => row.id);
+    const ownedIds = (
+      await tx
+        .select({ id: workspaces.id })
+        .from(workspaces)
+        .where(eq(workspaces.ownerId, userId))
+        .for('update')
+    ).map((row) => row.id);
     const [held] = await tx
       .select({ id: users.id })
       .from(users)
@@ -110,7 +161,14 @@ export async function deleteAccountRows(db: Db, userId: string, credentialsVersi
         ).map((row) => row.key)
       : [];
     const sessionIds = [
-      ...new Set((await tx.select({ familyId: refreshTokens.familyId }).from(refreshTokens).where(eq(refreshTokens.userId, userId))).map((row) => row.familyId)),
+      ...new Set(
+        (
+          await tx
+            .select({ familyId: refreshTokens.familyId })
+            .from(refreshTokens)
+            .where(eq(refreshTokens.userId, userId))
+        ).map((row) => row.familyId),
+      ),
     ];
     await recordAccountDeletion(tx, userId);
     await tx.delete(users).where(eq(users.id, userId));
@@ -124,7 +182,11 @@ const { search: _search, ...resourceColumns } = getTableColumns(workspaceResourc
 export async function readAccountData(db: Db, userId: string, searchHistoryLimit: number) {
   return db.transaction(async (tx) => {
     const [profile] = await tx.select().from(profiles).where(eq(profiles.userId, userId));
-    const owned = await tx.select().from(workspaces).where(eq(workspaces.ownerId, userId)).orderBy(workspaces.createdAt, workspaces.id);
+    const owned = await tx
+      .select()
+      .from(workspaces)
+      .where(eq(workspaces.ownerId, userId))
+      .orderBy(workspaces.createdAt, workspaces.id);
     const ownedIds = owned.map((workspace) => workspace.id);
     const none = ownedIds.length === 0;
     const resources = none
@@ -137,13 +199,26 @@ export async function readAccountData(db: Db, userId: string, searchHistoryLimit
     const resourceIds = resources.map((resource) => resource.id);
     const pdfs = resourceIds.length
       ? await tx
-          .select({ resourceId: resourcePdfs.resourceId, filename: resourcePdfs.filename, byteSize: resourcePdfs.byteSize, sha256: resourcePdfs.sha256, createdAt: resourcePdfs.createdAt })
+          .select({
+            resourceId: resourcePdfs.resourceId,
+            filename: resourcePdfs.filename,
+            byteSize: resourcePdfs.byteSize,
+            sha256: resourcePdfs.sha256,
+            createdAt: resourcePdfs.createdAt,
+          })
           .from(resourcePdfs)
           .where(inArray(resourcePdfs.resourceId, resourceIds))
       : [];
     const notes = resourceIds.length
       ? await tx
-          .select({ id: annotations.id, resourceId: annotations.resourceId, body: annotations.body, highlights: annotations.highlights, createdAt: annotations.createdAt, updatedAt: annotations.updatedAt })
+          .select({
+            id: annotations.id,
+            resourceId: annotations.resourceId,
+            body: annotations.body,
+            highlights: annotations.highlights,
+            createdAt: annotations.createdAt,
+            updatedAt: annotations.updatedAt,
+          })
           .from(annotations)
           .where(inArray(annotations.resourceId, resourceIds))
           .orderBy(annotations.createdAt, annotations.id)
@@ -164,11 +239,24 @@ export async function readAccountData(db: Db, userId: string, searchHistoryLimit
           .where(inArray(shareLinks.workspaceId, ownedIds))
           .orderBy(shareLinks.createdAt, shareLinks.id);
     const searches = await tx
-      .select({ query: searchEvents.query, providers: searchEvents.providers, resultCount: searchEvents.resultCount, createdAt: searchEvents.createdAt })
+      .select({
+        query: searchEvents.query,
+        providers: searchEvents.providers,
+        resultCount: searchEvents.resultCount,
+        createdAt: searchEvents.createdAt,
+      })
       .from(searchEvents)
       .where(eq(searchEvents.userId, userId))
       .orderBy(desc(searchEvents.createdAt))
       .limit(searchHistoryLimit + 1);
-    return { profile: profile ?? null, workspaces: owned, resources, pdfs, annotations: notes, shareLinks: links, searches };
+    return {
+      profile: profile ?? null,
+      workspaces: owned,
+      resources,
+      pdfs,
+      annotations: notes,
+      shareLinks: links,
+      searches,
+    };
   });
 }

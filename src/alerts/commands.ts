@@ -31,12 +31,19 @@ export interface AlertDeps {
   perUser: number;
 }
 
-export async function createAlert(deps: AlertDeps, userId: string, body: z.infer<typeof AlertCreateBody>): Promise<AlertRow> {
+export async function createAlert(
+  deps: AlertDeps,
+  userId: string,
+  body: z.infer<typeof AlertCreateBody>,
+): Promise<AlertRow> {
   const token = randomToken(32);
   return deps.db.transaction(async (tx) => {
     await lockUser(tx, userId);
     if ((await countAlertsOf(tx, userId)) >= deps.perUser) {
-      throw conflict(`You can keep at most ${deps.perUser} alerts; delete one first`, { field: 'alerts', reason: 'alerts_full' });
+      throw conflict(`You can keep at most ${deps.perUser} alerts; delete one first`, {
+        field: 'alerts',
+        reason: 'alerts_full',
+      });
     }
     return insertAlert(tx, {
       userId,
@@ -52,7 +59,11 @@ export async function createAlert(deps: AlertDeps, userId: string, body: z.infer
 }
 
 /** A changed frequency or a resumed alert runs one period from now; a paused one has no next run. */
-export async function updateAlert(db: Db, alert: AlertRow, body: z.infer<typeof AlertUpdateBody>): Promise<AlertRow> {
+export async function updateAlert(
+  db: Db,
+  alert: AlertRow,
+  body: z.infer<typeof AlertUpdateBody>,
+): Promise<AlertRow> {
   const frequency = body.frequency ?? alert.frequency;
   const paused = body.paused ?? alert.paused;
   const rescheduled = frequency !== alert.frequency || paused !== alert.paused;
@@ -91,7 +102,9 @@ export async function unsubscribeState(db: Db, token: string): Promise<Unsubscri
   const alert = await findAlertByTokenHash(db, tokenHash);
   if (alert) return { query: alert.query, frequency: alert.frequency, unsubscribed: false };
   const tombstone = await findTombstone(db, tokenHash);
-  return tombstone ? { query: tombstone.query, frequency: tombstone.frequency, unsubscribed: true } : null;
+  return tombstone
+    ? { query: tombstone.query, frequency: tombstone.frequency, unsubscribed: true }
+    : null;
 }
 
 /**

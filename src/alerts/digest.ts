@@ -35,15 +35,21 @@ export interface DigestInput {
 const MAX_AUTHORS = 6;
 
 /** What the app's search box is given to find this work again: its DOI or arXiv id, else its title. */
-const searchTermOf = (work: DigestWork) => work.doi ?? (work.arxivId ? `arXiv:${work.arxivId}` : work.title);
+const searchTermOf = (work: DigestWork) =>
+  work.doi ?? (work.arxivId ? `arXiv:${work.arxivId}` : work.title);
 
 /** The app's search page opened on this work, saying what the reader came to do (`action`). */
 const appLink = (appOrigin: string, work: DigestWork, action: 'save' | 'summarize') =>
   `${appOrigin}/dashboard?${new URLSearchParams({ q: searchTermOf(work), action }).toString()}`;
 
 function byline(work: DigestWork): string {
-  const authors = work.authors.length > MAX_AUTHORS ? `${work.authors.slice(0, MAX_AUTHORS).join(', ')} et al.` : work.authors.join(', ');
-  return [authors, work.venue, work.year === null ? undefined : String(work.year)].filter(Boolean).join(' · ');
+  const authors =
+    work.authors.length > MAX_AUTHORS
+      ? `${work.authors.slice(0, MAX_AUTHORS).join(', ')} et al.`
+      : work.authors.join(', ');
+  return [authors, work.venue, work.year === null ? undefined : String(work.year)]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** Only http(s) links go into the HTML part; anything else a provider sent is left as text. */
@@ -84,7 +90,9 @@ export function composeDigest(input: DigestInput): MailMessage {
 
   const htmlItems = works.map((work) => {
     const href = safeHref(work.url);
-    const title = href ? `<a href="${escapeHtml(href)}">${escapeHtml(work.title)}</a>` : escapeHtml(work.title);
+    const title = href
+      ? `<a href="${escapeHtml(href)}">${escapeHtml(work.title)}</a>`
+      : escapeHtml(work.title);
     const line = byline(work);
     return (
       `<li><p><strong>${title}</strong>${line ? `<br>${escapeHtml(line)}` : ''}<br>` +

@@ -41,7 +41,11 @@ export interface AlertJobDeps {
   providers: SearchProviders;
   cache: Cache;
   secret: string;
-  log: { info(details: object, message: string): void; warn(details: object, message: string): void; error(details: object, message: string): void };
+  log: {
+    info(details: object, message: string): void;
+    warn(details: object, message: string): void;
+    error(details: object, message: string): void;
+  };
 }
 
 const runIdOf = (job: ClaimedJob) => String(job.payload.runId);
@@ -103,8 +107,16 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
     },
   });
 
-  queue.every(ALERT_QUEUES.tick, config.alerts.tickSeconds, async () => void (await enqueueDueRuns(db, queue)));
-  queue.every(ALERT_QUEUES.prune, PRUNE_EVERY_SECONDS, async () => void (await pruneAlertHistory(db)));
+  queue.every(
+    ALERT_QUEUES.tick,
+    config.alerts.tickSeconds,
+    async () => void (await enqueueDueRuns(db, queue)),
+  );
+  queue.every(
+    ALERT_QUEUES.prune,
+    PRUNE_EVERY_SECONDS,
+    async () => void (await pruneAlertHistory(db)),
+  );
 
   queue.work(
     ALERT_QUEUES.run,
@@ -112,7 +124,15 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
       const startedAt = performance.now();
       deps.log.info({ runId: runIdOf(job), attempt: job.attempt }, 'alert run: started');
       const run = await runAlert(
-        { db, queue, providers: deps.providers, cache: deps.cache, cacheTtlSeconds: config.providers.cacheTtlSeconds, deadlineMs: config.providers.timeoutMs, log: deps.log },
+        {
+          db,
+          queue,
+          providers: deps.providers,
+          cache: deps.cache,
+          cacheTtlSeconds: config.providers.cacheTtlSeconds,
+          deadlineMs: config.providers.timeoutMs,
+          log: deps.log,
+        },
         runIdOf(job),
       );
       if (!run) return;
@@ -122,7 +142,12 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
     {
       onFailed: async (job) => {
         runFailures.inc({ reason: 'error' });
-        await db.update(alertRuns).set({ status: 'failed', finishedAt: new Date() }).where(and(eq(alertRuns.id, runIdOf(job)), sql`${alertRuns.status} in ('queued', 'running')`));
+        await db
+          .update(alertRuns)
+          .set({ status: 'failed', finishedAt: new Date() })
+          .where(
+            and(eq(alertRuns.id, runIdOf(job)), sql`${alertRuns.status} in ('queued', 'running')`),
+          );
       },
     },
   );
@@ -130,15 +155,23 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
   queue.work(
     ALERT_QUEUES.digest,
     async (job) => {
-      await sendDigest(deps, runIdOf(job), job.attempt >= job.maxAttempts, (outcome) => digests.inc({ outcome }));
+      await sendDigest(deps, runIdOf(job), job.attempt >= job.maxAttempts, (outcome) =>
+        digests.inc({ outcome }),
+      );
     },
     {
       // Its process died on the last attempt (mid-send or before): never sent twice, so given up.
       onFailed: async (job) => {
         const given = await db
           .update(alertRuns)
-          .set({ mail: 'failed', mailError: 'its process stopped while sending; not sent again, so that it is never sent twice' })
-          .where(and(eq(alertRuns.id, runIdOf(job)), sql`${alertRuns.mail} in ('pending', 'sending')`))
+          .set({
+            mail: 'failed',
+            mailError:
+              'its process stopped while sending; not sent again, so that it is never sent twice',
+          })
+          .where(
+            and(eq(alertRuns.id, runIdOf(job)), sql`${alertRuns.mail} in ('pending', 'sending')`),
+          )
           .returning({ id: alertRuns.id });
         if (given.length > 0) digests.inc({ outcome: 'failed' });
       },
@@ -148,23 +181,37 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
 
 type DigestOutcome = 'sent' | 'retried' | 'failed' | 'interrupted';
 
-const setMail = (db: Db, runId: string, values: Partial<typeof alertRuns.$inferInsert>) => db.update(alertRuns).set(values).where(eq(alertRuns.id, runId));
+const setMail = (db: Db, runId: string, values: Partial<typeof alertRuns.$inferInsert>) =>
+  db.update(alertRuns).set(values).where(eq(alertRuns.id, runId));
 
 /** Sends a run's digest at most once; throws (to be retried) when the transport failed and attempts are left. */
-async function sendDigest(deps: AlertJobDeps, runId: string, lastAttempt: boolean, count: (outcome: DigestOutcome) => void): Promise<void> {
+async function sendDigest(
+  deps: AlertJobDeps,
+  runId: string,
+  lastAttempt: boolean,
+  count: (outcome: DigestOutcome) => void,
+): Promise<void> {
   const { db } = deps;
   const run = await findRun(db, runId);
   if (!run) return;
   if (run.mail === 'sending') {
-    await setMail(db, runId, { mail: 'failed', mailError: 'interrupted while sending; not sent again, so that it is never sent twice' });
+    await setMail(db, runId, {
+      mail: 'failed',
+      mailError: 'interrupted while sending; not sent again, so that it is never sent twice',
+    });
     return count('interrupted');
   }
   if (run.mail !== 'pending') return;
   const alert = await findAlert(db, run.alertId);
-  const [owner] = alert ? await db.select({ email: users.email }).from(users).where(eq(users.id, alert.userId)) : [];
+  const [owner] = alert
+    ? await db.select({ email: users.email }).from(users).where(eq(users.id, alert.userId))
+    : [];
   const token = alert ? unseal(alert.unsubscribeTokenSealed, deps.secret, UNSUBSCRIBE_SEAL) : null;
   if (!alert || !owner || !token) {
-    await setMail(db, runId, { mail: 'failed', mailError: 'the alert, its owner or its unsubscribe token is gone' });
+    await setMail(db, runId, {
+      mail: 'failed',
+      mailError: 'the alert, its owner or its unsubscribe token is gone',
+    });
     return count('failed');
   }
   // The claim: only one sender moves this run from pending to sending.

@@ -17,7 +17,11 @@ export function presentRun(run: RunRow): Run {
     finishedAt: run.finishedAt?.toISOString() ?? null,
     found: run.found,
     newCount: run.newCount,
-    providers: run.providers.map((provider) => ({ id: provider.id, status: provider.status as Run['providers'][number]['status'], count: provider.count })),
+    providers: run.providers.map((provider) => ({
+      id: provider.id,
+      status: provider.status as Run['providers'][number]['status'],
+      count: provider.count,
+    })),
     // Handed to the mail transport and not yet confirmed: still on its way, as far as the owner can tell.
     mail: run.mail === 'sending' ? 'pending' : run.mail,
   };
@@ -28,7 +32,7 @@ export function presentAlert(alert: AlertRow, lastRun: RunRow | null | undefined
     id: alert.id,
     query: alert.query,
     providers: alert.providers,
-    filters: (alert.filters) ?? null,
+    filters: alert.filters ?? null,
     frequency: alert.frequency,
     paused: alert.paused,
     createdAt: alert.createdAt.toISOString(),

@@ -11,7 +11,14 @@ import type { AppContext } from '../context.js';
 import { notFound, validationError } from '../platform/errors.js';
 import type { JobQueue } from '../platform/jobs.js';
 import { ErrorResponse, PUBLIC, RATE_LIMIT_HEADERS } from '../platform/openapi.js';
-import { createAlert, deleteAlert, requestRun, unsubscribe, unsubscribeState, updateAlert } from './commands.js';
+import {
+  createAlert,
+  deleteAlert,
+  requestRun,
+  unsubscribe,
+  unsubscribeState,
+  updateAlert,
+} from './commands.js';
 import { presentAlert, presentRun } from './presenters.js';
 import {
   AlertCreateBody,
@@ -28,22 +35,43 @@ import {
   UnsubscribePreviewResponse,
   UnsubscribeResponse,
 } from './schemas.js';
-import { decodeRunCursor, encodeRunCursor, findAlertOf, lastRunsOf, listAlertsOf, listRuns } from './store.js';
+import {
+  decodeRunCursor,
+  encodeRunCursor,
+  findAlertOf,
+  lastRunsOf,
+  listAlertsOf,
+  listRuns,
+} from './store.js';
 
 const tags = ['alerts'];
-const signedInErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse } as const;
+const signedInErrors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  429: ErrorResponse,
+} as const;
 /** A one-click POST carries one short field; anything longer is not one. */
 const FORM_BODY_LIMIT = 1024;
 
-export async function alertRoutes(root: FastifyInstance, ctx: AppContext, queue: JobQueue): Promise<void> {
+export async function alertRoutes(
+  root: FastifyInstance,
+  ctx: AppContext,
+  queue: JobQueue,
+): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db, config } = ctx;
   const deps = { db, secret: ctx.platform.signingSecret, perUser: config.alerts.perUser };
 
   // A mail client's one-click unsubscribe is a form POST (RFC 8058 §3.1); read only in this scope.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 
   async function loadAlert(userId: string, id: string) {
     const alert = await findAlertOf(db, userId, id);
@@ -58,7 +86,8 @@ export async function alertRoutes(root: FastifyInstance, ctx: AppContext, queue:
       schema: {
         tags,
         operationId: 'createAlert',
-        summary: 'Follow a search: it runs daily or weekly and mails a digest of the works it had not reported before',
+        summary:
+          'Follow a search: it runs daily or weekly and mails a digest of the works it had not reported before',
         description: `Its first scheduled run is one period after it is created (run it now with POST /api/alerts/{id}/run). At most ALERTS_PER_USER (${config.alerts.perUser}) alerts per user: past that a 409 with reason \`alerts_full\`.`,
         body: AlertCreateBody,
         response: { 201: AlertSchema, 409: ErrorResponse, ...signedInErrors },
@@ -85,7 +114,10 @@ export async function alertRoutes(root: FastifyInstance, ctx: AppContext, queue:
     async (request) => {
       const user = requireUser(request);
       const rows = await listAlertsOf(db, user.id);
-      const lastRuns = await lastRunsOf(db, rows.map((row) => row.id));
+      const lastRuns = await lastRunsOf(
+        db,
+        rows.map((row) => row.id),
+      );
       return { items: rows.map((row) => presentAlert(row, lastRuns.get(row.id))) };
     },
   );
@@ -94,7 +126,13 @@ export async function alertRoutes(root: FastifyInstance, ctx: AppContext, queue:
     '/api/alerts/:id',
     {
       config: { auth: 'required', rateLimit: ['user'] },
-      schema: { tags, operationId: 'getAlert', summary: 'One of your alerts with its last run', params: AlertParams, response: { 200: AlertSchema, ...signedInErrors } },
+      schema: {
+        tags,
+        operationId: 'getAlert',
+        summary: 'One of your alerts with its last run',
+        params: AlertParams,
+        response: { 200: AlertSchema, ...signedInErrors },
+      },
     },
     async (request) => {
       const user = requireUser(request);
@@ -112,7 +150,8 @@ export async function alertRoutes(root: FastifyInstance, ctx: AppContext, queue:
         tags,
         operationId: 'updateAlert',
         summary: 'Change an alert: its words, providers, filters, frequency, or pause it',
-        description: 'A changed frequency, or resuming a paused alert, schedules its next run one period from now; pausing clears `nextRunAt`.',
+        description:
+          'A changed frequency, or resuming a paused alert, schedules its next run one period from now; pausing clears `nextRunAt`.',
         params: AlertParams,
         body: AlertUpdateBody,
         response: { 200: AlertSchema, ...signedInErrors },
@@ -120,7 +159,11 @@ export async function alertRoutes(root: FastifyInstance, ctx: AppContext, queue:
     },
     async (request) => {
       const user = requireUser(request);
-      const alert = await updateAlert(db, await loadAlert(user.id, request.params.id), request.body);
+      const alert = await updateAlert(
+        db,
+        await loadAlert(user.id, request.params.id),
+        request.body,
+      );
       const lastRuns = await lastRunsOf(db, [alert.id]);
       return presentAlert(alert, lastRuns.get(alert.id));
     },
@@ -152,8 +195,10 @@ export async function alertRoutes(root: FastifyInstance, ctx: AppContext, queue:
       schema: {
         tags,
         operationId: 'runAlert',
-        summary: 'Run an alert now (also a paused one): queued on the same durable queue as the schedule; follow it in GET /api/alerts/{id}/runs',
-        description: 'Counted per user (RATE_LIMIT_ALERT_RUNS_PER_HOUR, 10 an hour): past it a 429 with Retry-After. Its digest, when something is new, is mailed as a scheduled run’s is.',
+        summary:
+          'Run an alert now (also a paused one): queued on the same durable queue as the schedule; follow it in GET /api/alerts/{id}/runs',
+        description:
+          'Counted per user (RATE_LIMIT_ALERT_RUNS_PER_HOUR, 10 an hour): past it a 429 with Retry-After. Its digest, when something is new, is mailed as a scheduled run’s is.',
         params: AlertParams,
         response: { 202: RunEnvelope, ...signedInErrors },
         responseHeaders: { 202: RATE_LIMIT_HEADERS },
@@ -182,12 +227,21 @@ export async function alertRoutes(root: FastifyInstance, ctx: AppContext, queue:
     async (request) => {
       const user = requireUser(request);
       const alert = await loadAlert(user.id, request.params.id);
-      const cursor = request.query.cursor === undefined ? null : decodeRunCursor(request.query.cursor);
-      if (request.query.cursor !== undefined && !cursor) throw validationError('cursor', 'invalid', 'Invalid cursor: must be a nextCursor from a previous page');
+      const cursor =
+        request.query.cursor === undefined ? null : decodeRunCursor(request.query.cursor);
+      if (request.query.cursor !== undefined && !cursor)
+        throw validationError(
+          'cursor',
+          'invalid',
+          'Invalid cursor: must be a nextCursor from a previous page',
+        );
       const rows = await listRuns(db, alert.id, cursor, RUNS_PAGE_SIZE);
       const page = rows.slice(0, RUNS_PAGE_SIZE);
       const last = page.at(-1);
-      return { items: page.map(presentRun), nextCursor: rows.length > RUNS_PAGE_SIZE && last ? encodeRunCursor(last) : null };
+      return {
+        items: page.map(presentRun),
+        nextCursor: rows.length > RUNS_PAGE_SIZE && last ? encodeRunCursor(last) : null,
+      };
     },
   );
 
@@ -198,11 +252,18 @@ export async function alertRoutes(root: FastifyInstance, ctx: AppContext, queue:
       schema: {
         tags,
         operationId: 'getAlertUnsubscribe',
-        summary: "What a digest's unsubscribe link is about, for its page (the app's /alerts/unsubscribe/{token}); never unsubscribes (mail scanners open links)",
-        description: '`unsubscribed: true` once the link has been used (the alert is deleted; the link keeps answering). An unknown token is a 404.',
+        summary:
+          "What a digest's unsubscribe link is about, for its page (the app's /alerts/unsubscribe/{token}); never unsubscribes (mail scanners open links)",
+        description:
+          '`unsubscribed: true` once the link has been used (the alert is deleted; the link keeps answering). An unknown token is a 404.',
         security: PUBLIC,
         params: UnsubscribeParams,
-        response: { 200: UnsubscribePreviewResponse, 400: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse },
+        response: {
+          200: UnsubscribePreviewResponse,
+          400: ErrorResponse,
+          404: ErrorResponse,
+          429: ErrorResponse,
+        },
       },
     },
     async (request) => {
@@ -219,14 +280,20 @@ export async function alertRoutes(root: FastifyInstance, ctx: AppContext, queue:
       schema: {
         tags,
         operationId: 'unsubscribeAlert',
-        summary: 'Unsubscribe from a digest: deletes its alert. RFC 8058 one-click: a mail client POSTs `List-Unsubscribe=One-Click` form-encoded, without cookies',
+        summary:
+          'Unsubscribe from a digest: deletes its alert. RFC 8058 one-click: a mail client POSTs `List-Unsubscribe=One-Click` form-encoded, without cookies',
         description:
           'No sign-in and no origin check: the token in the path is the credential (random, stored hashed, one per alert). Also takes an empty or JSON body (the app’s page). Repeating it answers the same. An unknown token is a 404.',
         security: PUBLIC,
         params: UnsubscribeParams,
         body: UnsubscribeBody,
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
-        response: { 200: UnsubscribeResponse, 400: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse },
+        response: {
+          200: UnsubscribeResponse,
+          400: ErrorResponse,
+          404: ErrorResponse,
+          429: ErrorResponse,
+        },
       },
     },
     async (request) => {

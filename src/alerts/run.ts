@@ -9,7 +9,14 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../platform/db/client.js';
 import { alertRuns, alertSeenWorks } from '../platform/db/schema.js';
 import type { JobQueue } from '../platform/jobs.js';
-import { PROVIDER_IDS, searchProviders, type ProviderFailureLog, type ProviderId, type SearchProviders, type SearchRecord } from '../search/index.js';
+import {
+  PROVIDER_IDS,
+  searchProviders,
+  type ProviderFailureLog,
+  type ProviderId,
+  type SearchProviders,
+  type SearchRecord,
+} from '../search/index.js';
 import type { Cache } from '../platform/cache.js';
 import { workKeyOf } from '../workspaces/index.js';
 import type { DigestWork } from './digest.js';
@@ -59,9 +66,14 @@ export async function runAlert(deps: RunDeps, runId: string): Promise<RunRow | n
   }
   const alert = await findAlert(db, run.alertId);
   if (!alert) return null;
-  await db.update(alertRuns).set({ status: 'running', startedAt: sql`coalesce(${alertRuns.startedAt}, now())` }).where(eq(alertRuns.id, run.id));
+  await db
+    .update(alertRuns)
+    .set({ status: 'running', startedAt: sql`coalesce(${alertRuns.startedAt}, now())` })
+    .where(eq(alertRuns.id, run.id));
 
-  const ids = (alert.providers ?? PROVIDER_IDS).filter((id): id is ProviderId => (PROVIDER_IDS as readonly string[]).includes(id));
+  const ids = (alert.providers ?? PROVIDER_IDS).filter((id): id is ProviderId =>
+    (PROVIDER_IDS as readonly string[]).includes(id),
+  );
   const reply = await searchProviders({
     query: alert.query,
     providers: ids.map((id) => deps.providers[id]),
@@ -76,23 +88,46 @@ export async function runAlert(deps: RunDeps, runId: string): Promise<RunRow | n
   });
   const asked = reply.providers.filter((provider) => provider.status !== 'disabled');
   const answered = asked.filter((provider) => provider.status === 'ok');
-  const status: RunRow['status'] = asked.length > 0 && answered.length === 0 ? 'failed' : answered.length < asked.length ? 'partial' : 'done';
+  const status: RunRow['status'] =
+    asked.length > 0 && answered.length === 0
+      ? 'failed'
+      : answered.length < asked.length
+        ? 'partial'
+        : 'done';
 
   // One record per work key, in the reply's order (newest first).
   const byKey = new Map<string, SearchRecord>();
   for (const record of reply.results) {
-    const key = workKeyOf({ doi: record.doi, arxivId: record.arxivId, pmid: record.pmid, url: record.url, resourceId: record.id });
+    const key = workKeyOf({
+      doi: record.doi,
+      arxivId: record.arxivId,
+      pmid: record.pmid,
+      url: record.url,
+      resourceId: record.id,
+    });
     if (key && !byKey.has(key)) byKey.set(key, record);
   }
 
   const finished = await db.transaction(async (tx) => {
     const keys = [...byKey.keys()];
     const seen = keys.length
-      ? new Set((await tx.select({ key: alertSeenWorks.workKey }).from(alertSeenWorks).where(and(eq(alertSeenWorks.alertId, alert.id), inArray(alertSeenWorks.workKey, keys)))).map((row) => row.key))
+      ? new Set(
+          (
+            await tx
+              .select({ key: alertSeenWorks.workKey })
+              .from(alertSeenWorks)
+              .where(
+                and(eq(alertSeenWorks.alertId, alert.id), inArray(alertSeenWorks.workKey, keys)),
+              )
+          ).map((row) => row.key),
+        )
       : new Set<string>();
     const fresh = keys.filter((key) => !seen.has(key));
     if (fresh.length > 0) {
-      await tx.insert(alertSeenWorks).values(fresh.map((workKey) => ({ alertId: alert.id, workKey }))).onConflictDoNothing();
+      await tx
+        .insert(alertSeenWorks)
+        .values(fresh.map((workKey) => ({ alertId: alert.id, workKey })))
+        .onConflictDoNothing();
       await tx.execute(sql`
         delete from ${alertSeenWorks}
          where alert_id = ${alert.id}
@@ -106,7 +141,11 @@ export async function runAlert(deps: RunDeps, runId: string): Promise<RunRow | n
         finishedAt: new Date(),
         found: reply.total,
         newCount: fresh.length,
-        providers: reply.providers.map((provider) => ({ id: provider.id, status: provider.status, count: provider.count })),
+        providers: reply.providers.map((provider) => ({
+          id: provider.id,
+          status: provider.status,
+          count: provider.count,
+        })),
         works: works as unknown as Array<Record<string, unknown>>,
         mail: fresh.length > 0 ? 'pending' : 'none',
       })

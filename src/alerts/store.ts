@@ -1,7 +1,12 @@
 /** The alerts' tables: alerts, their runs, the works each has reported, and unsubscribe tombstones. */
 import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../platform/db/client.js';
-import { alertRuns, alerts, alertUnsubscribes, type AlertFrequency } from '../platform/db/schema.js';
+import {
+  alertRuns,
+  alerts,
+  alertUnsubscribes,
+  type AlertFrequency,
+} from '../platform/db/schema.js';
 
 export type AlertRow = typeof alerts.$inferSelect;
 export type RunRow = typeof alertRuns.$inferSelect;
@@ -11,10 +16,18 @@ type Executor = Db | Tx;
 const PERIOD_MS: Record<AlertFrequency, number> = { daily: 86_400_000, weekly: 7 * 86_400_000 };
 
 /** When a new, changed or resumed alert runs next: one period from now. */
-export const nextRunAfter = (frequency: AlertFrequency, from: Date) => new Date(from.getTime() + PERIOD_MS[frequency]);
+export const nextRunAfter = (frequency: AlertFrequency, from: Date) =>
+  new Date(from.getTime() + PERIOD_MS[frequency]);
 
-export async function findAlertOf(db: Executor, userId: string, id: string): Promise<AlertRow | null> {
-  const [row] = await db.select().from(alerts).where(and(eq(alerts.id, id), eq(alerts.userId, userId)));
+export async function findAlertOf(
+  db: Executor,
+  userId: string,
+  id: string,
+): Promise<AlertRow | null> {
+  const [row] = await db
+    .select()
+    .from(alerts)
+    .where(and(eq(alerts.id, id), eq(alerts.userId, userId)));
   return row ?? null;
 }
 
@@ -24,7 +37,11 @@ export async function findAlert(db: Executor, id: string): Promise<AlertRow | nu
 }
 
 export async function listAlertsOf(db: Executor, userId: string): Promise<AlertRow[]> {
-  return db.select().from(alerts).where(eq(alerts.userId, userId)).orderBy(desc(alerts.createdAt), desc(alerts.id));
+  return db
+    .select()
+    .from(alerts)
+    .where(eq(alerts.userId, userId))
+    .orderBy(desc(alerts.createdAt), desc(alerts.id));
 }
 
 /** Each alert's newest run, by alert id. */
@@ -44,16 +61,26 @@ export async function lockUser(tx: Tx, userId: string): Promise<void> {
 }
 
 export async function countAlertsOf(db: Executor, userId: string): Promise<number> {
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(alerts).where(eq(alerts.userId, userId));
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(alerts)
+    .where(eq(alerts.userId, userId));
   return row?.count ?? 0;
 }
 
-export async function insertAlert(db: Executor, values: typeof alerts.$inferInsert): Promise<AlertRow> {
+export async function insertAlert(
+  db: Executor,
+  values: typeof alerts.$inferInsert,
+): Promise<AlertRow> {
   const [row] = await db.insert(alerts).values(values).returning();
   return row!;
 }
 
-export async function updateAlertRow(db: Executor, id: string, values: Partial<typeof alerts.$inferInsert>): Promise<AlertRow | null> {
+export async function updateAlertRow(
+  db: Executor,
+  id: string,
+  values: Partial<typeof alerts.$inferInsert>,
+): Promise<AlertRow | null> {
   const [row] = await db
     .update(alerts)
     .set({ ...values, updatedAt: new Date() })
@@ -72,7 +99,10 @@ export async function findRun(db: Executor, id: string): Promise<RunRow | null> 
   return row ?? null;
 }
 
-export async function insertRun(db: Executor, values: typeof alertRuns.$inferInsert): Promise<RunRow | null> {
+export async function insertRun(
+  db: Executor,
+  values: typeof alertRuns.$inferInsert,
+): Promise<RunRow | null> {
   const [row] = await db.insert(alertRuns).values(values).onConflictDoNothing().returning();
   return row ?? null;
 }
@@ -83,19 +113,29 @@ interface RunCursor {
   id: string;
 }
 
-export const encodeRunCursor = (run: RunRow) => Buffer.from(`${run.createdAt.toISOString()}|${run.id}`).toString('base64url');
+export const encodeRunCursor = (run: RunRow) =>
+  Buffer.from(`${run.createdAt.toISOString()}|${run.id}`).toString('base64url');
 
 export function decodeRunCursor(cursor: string): RunCursor | null {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = at ? new Date(at) : null;
-  if (!createdAt || Number.isNaN(createdAt.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) return null;
+  if (!createdAt || Number.isNaN(createdAt.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id))
+    return null;
   return { createdAt, id };
 }
 
 /** A page of an alert's runs, newest first, and one more to tell whether there is a next page. */
-export async function listRuns(db: Executor, alertId: string, after: RunCursor | null, limit: number): Promise<RunRow[]> {
+export async function listRuns(
+  db: Executor,
+  alertId: string,
+  after: RunCursor | null,
+  limit: number,
+): Promise<RunRow[]> {
   const older = after
-    ? or(lt(alertRuns.createdAt, after.createdAt), and(eq(alertRuns.createdAt, after.createdAt), lt(alertRuns.id, after.id)))
+    ? or(
+        lt(alertRuns.createdAt, after.createdAt),
+        and(eq(alertRuns.createdAt, after.createdAt), lt(alertRuns.id, after.id)),
+      )
     : undefined;
   return db
     .select()
@@ -105,17 +145,26 @@ export async function listRuns(db: Executor, alertId: string, after: RunCursor |
     .limit(limit + 1);
 }
 
-export async function findAlertByTokenHash(db: Executor, tokenHash: string): Promise<AlertRow | null> {
+export async function findAlertByTokenHash(
+  db: Executor,
+  tokenHash: string,
+): Promise<AlertRow | null> {
   const [row] = await db.select().from(alerts).where(eq(alerts.unsubscribeTokenHash, tokenHash));
   return row ?? null;
 }
 
 export async function findTombstone(db: Executor, tokenHash: string) {
-  const [row] = await db.select().from(alertUnsubscribes).where(eq(alertUnsubscribes.tokenHash, tokenHash));
+  const [row] = await db
+    .select()
+    .from(alertUnsubscribes)
+    .where(eq(alertUnsubscribes.tokenHash, tokenHash));
   return row ?? null;
 }
 
-export async function insertTombstone(db: Executor, values: typeof alertUnsubscribes.$inferInsert): Promise<void> {
+export async function insertTombstone(
+  db: Executor,
+  values: typeof alertUnsubscribes.$inferInsert,
+): Promise<void> {
   await db.insert(alertUnsubscribes).values(values).onConflictDoNothing();
 }
 
@@ -123,12 +172,23 @@ export async function insertTombstone(db: Executor, values: typeof alertUnsubscr
 export const HISTORY_KEPT_DAYS = 365;
 
 /** Forgets finished runs and unsubscribe tombstones older than HISTORY_KEPT_DAYS; returns how many of each. */
-export async function pruneAlertHistory(db: Executor, now: Date = new Date()): Promise<{ runs: number; tombstones: number }> {
+export async function pruneAlertHistory(
+  db: Executor,
+  now: Date = new Date(),
+): Promise<{ runs: number; tombstones: number }> {
   const before = new Date(now.getTime() - HISTORY_KEPT_DAYS * 86_400_000);
   const runs = await db
     .delete(alertRuns)
-    .where(and(lt(alertRuns.createdAt, before), inArray(alertRuns.status, ['done', 'partial', 'failed'])))
+    .where(
+      and(
+        lt(alertRuns.createdAt, before),
+        inArray(alertRuns.status, ['done', 'partial', 'failed']),
+      ),
+    )
     .returning({ id: alertRuns.id });
-  const tombstones = await db.delete(alertUnsubscribes).where(lt(alertUnsubscribes.unsubscribedAt, before)).returning({ tokenHash: alertUnsubscribes.tokenHash });
+  const tombstones = await db
+    .delete(alertUnsubscribes)
+    .where(lt(alertUnsubscribes.unsubscribedAt, before))
+    .returning({ tokenHash: alertUnsubscribes.tokenHash });
   return { runs: runs.length, tombstones: tombstones.length };
 }

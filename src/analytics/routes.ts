@@ -6,7 +6,12 @@ import type { AppContext } from '../context.js';
 import { ErrorResponse } from '../platform/openapi.js';
 import { resourceCategories, resourceTotals } from '../workspaces/index.js';
 import { topCategories } from './categories.js';
-import { PERIOD_DAYS, ResourceAnalyticsResponse, SearchAnalyticsQuery, SearchAnalyticsResponse } from './schemas.js';
+import {
+  PERIOD_DAYS,
+  ResourceAnalyticsResponse,
+  SearchAnalyticsQuery,
+  SearchAnalyticsResponse,
+} from './schemas.js';
 import { countSearches, searchGroups } from './store.js';
 import { popularTopicCounts } from './topics.js';
 
@@ -27,7 +32,8 @@ export async function analyticsRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'getSearchAnalytics',
-        summary: 'Your searches over a period (day, week (default), month, year): grouped queries, total, popular topics with their counts',
+        summary:
+          'Your searches over a period (day, week (default), month, year): grouped queries, total, popular topics with their counts',
         querystring: SearchAnalyticsQuery,
         response: { 200: SearchAnalyticsResponse, ...errors },
       },
@@ -40,9 +46,15 @@ export async function analyticsRoutes(root: FastifyInstance, ctx: AppContext): P
         searchGroups(db, user.id, since, QUERIES_FOR_TOPICS),
         countSearches(db, user.id, since),
       ]);
-      const topics = popularTopicCounts(groups.map(({ normalizedQuery, count }) => ({ query: normalizedQuery, count })));
+      const topics = popularTopicCounts(
+        groups.map(({ normalizedQuery, count }) => ({ query: normalizedQuery, count })),
+      );
       return {
-        searches: groups.slice(0, SEARCHES_SHOWN).map(({ query, count, lastSearched }) => ({ query, count, lastSearched: lastSearched.toISOString() })),
+        searches: groups.slice(0, SEARCHES_SHOWN).map(({ query, count, lastSearched }) => ({
+          query,
+          count,
+          lastSearched: lastSearched.toISOString(),
+        })),
         totalSearches,
         popularTopics: topics.map((entry) => entry.topic),
         topicCounts: topics,
@@ -59,13 +71,17 @@ export async function analyticsRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'getResourceAnalytics',
-        summary: 'Your saved resources: how many, how many shared, top categories, total reading time in minutes',
+        summary:
+          'Your saved resources: how many, how many shared, top categories, total reading time in minutes',
         response: { 200: ResourceAnalyticsResponse, ...errors },
       },
     },
     async (request) => {
       const user = requireUser(request);
-      const [totals, categories] = await Promise.all([resourceTotals(db, user.id, new Date()), resourceCategories(db, user.id)]);
+      const [totals, categories] = await Promise.all([
+        resourceTotals(db, user.id, new Date()),
+        resourceCategories(db, user.id),
+      ]);
       return {
         savedResources: totals.saved,
         sharedResources: totals.shared,

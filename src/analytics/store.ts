@@ -11,7 +11,12 @@ export interface QueryGroup {
 }
 
 /** Searches since `since`, grouped by normalised query, most searched first; shown as last typed. */
-export async function searchGroups(db: Db, userId: string, since: Date, limit: number): Promise<QueryGroup[]> {
+export async function searchGroups(
+  db: Db,
+  userId: string,
+  since: Date,
+  limit: number,
+): Promise<QueryGroup[]> {
   const where = and(eq(searchEvents.userId, userId), gte(searchEvents.createdAt, since));
   const lastSearched = max(searchEvents.createdAt);
   const rows = await db
@@ -30,7 +35,10 @@ export async function searchGroups(db: Db, userId: string, since: Date, limit: n
 }
 
 export async function countSearches(db: Db, userId: string, since: Date): Promise<number> {
-  return db.$count(searchEvents, and(eq(searchEvents.userId, userId), gte(searchEvents.createdAt, since)));
+  return db.$count(
+    searchEvents,
+    and(eq(searchEvents.userId, userId), gte(searchEvents.createdAt, since)),
+  );
 }
 
 /** Lower-cased, whitespace-folded query: what analytics groups by. */
@@ -49,5 +57,7 @@ export interface SearchToRecord {
 }
 
 export async function recordSearch(db: Db, search: SearchToRecord): Promise<void> {
-  await db.insert(searchEvents).values({ ...search, normalizedQuery: normalizeQuery(search.query) });
+  await db
+    .insert(searchEvents)
+    .values({ ...search, normalizedQuery: normalizeQuery(search.query) });
 }

@@ -4,8 +4,16 @@ import { popularTopicCounts, popularTopics, significantTerms } from './topics.js
 
 describe('significantTerms', () => {
   it('drops stopwords, numbers, one-letter tokens and search filler', () => {
-    expect(significantTerms('A survey of the Transformer models for NLP in 2023')).toEqual(['transformer', 'models', 'nlp']);
-    expect(significantTerms("COVID-19 vaccines' efficacy")).toEqual(['covid-19', 'vaccines', 'efficacy']);
+    expect(significantTerms('A survey of the Transformer models for NLP in 2023')).toEqual([
+      'transformer',
+      'models',
+      'nlp',
+    ]);
+    expect(significantTerms("COVID-19 vaccines' efficacy")).toEqual([
+      'covid-19',
+      'vaccines',
+      'efficacy',
+    ]);
   });
 });
 
@@ -36,15 +44,28 @@ describe('popularTopics', () => {
       { topic: 'machine learning', count: 5 },
       { topic: 'genomics', count: 3 },
     ]);
-    expect(popularTopicCounts([{ query: 'graph graph graph', count: 1 }, { query: 'vision', count: 2 }])).toEqual([
+    expect(
+      popularTopicCounts([
+        { query: 'graph graph graph', count: 1 },
+        { query: 'vision', count: 2 },
+      ]),
+    ).toEqual([
       { topic: 'vision', count: 2 },
       { topic: 'graph', count: 1 },
     ]);
   });
 
   it('counts a term once per query and caps the list', () => {
-    expect(popularTopics([{ query: 'graph graph graph', count: 1 }, { query: 'vision', count: 2 }])).toEqual(['vision', 'graph']);
-    const many = Array.from({ length: 30 }, (_, i) => ({ query: `topic${String.fromCharCode(97 + (i % 26))}${i}`, count: 1 }));
+    expect(
+      popularTopics([
+        { query: 'graph graph graph', count: 1 },
+        { query: 'vision', count: 2 },
+      ]),
+    ).toEqual(['vision', 'graph']);
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      query: `topic${String.fromCharCode(97 + (i % 26))}${i}`,
+      count: 1,
+    }));
     expect(popularTopics(many)).toHaveLength(10);
     expect(popularTopics([])).toEqual([]);
   });

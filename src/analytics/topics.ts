@@ -18,7 +18,12 @@ const STOPWORDS = new Set(
 const MAX_BIGRAM_PARTS = 2;
 
 export function significantTerms(query: string): string[] {
-  return (query.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [])
+  return (
+    query
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? []
+  )
     .map((token) => token.replace(/['’-]+$/, ''))
     .filter((token) => token.length > 1 && !/^\d+$/.test(token) && !STOPWORDS.has(token));
 }
@@ -36,12 +41,18 @@ export interface TopicCount {
 }
 
 /** The `max` most significant topics of these (query, times searched) groups. */
-export function popularTopics(queries: Array<{ query: string; count: number }>, max = 10): string[] {
+export function popularTopics(
+  queries: Array<{ query: string; count: number }>,
+  max = 10,
+): string[] {
   return popularTopicCounts(queries, max).map((entry) => entry.topic);
 }
 
 /** The same topics as `popularTopics`, in the same order, each with the number of searches behind it. */
-export function popularTopicCounts(queries: Array<{ query: string; count: number }>, max = 10): TopicCount[] {
+export function popularTopicCounts(
+  queries: Array<{ query: string; count: number }>,
+  max = 10,
+): TopicCount[] {
   const weights = new Map<string, Weighted>();
   const add = (term: string, parts: number, count: number) => {
     const entry = weights.get(term) ?? { term, weight: 0, parts };
@@ -63,10 +74,15 @@ export function popularTopicCounts(queries: Array<{ query: string; count: number
   for (const entry of ranked) {
     if (chosen.length >= max) break;
     const words = entry.term.split(' ');
-    const overlaps = chosen.filter((phrase) => phrase.parts > 1 && words.some((word) => phrase.term.split(' ').includes(word)));
+    const overlaps = chosen.filter(
+      (phrase) => phrase.parts > 1 && words.some((word) => phrase.term.split(' ').includes(word)),
+    );
     // A word seen only inside a chosen phrase adds nothing; nor does a phrase overlapping a stronger one
     // ("learning genomics" after "machine learning").
-    const redundant = entry.parts === 1 ? overlaps.some((phrase) => phrase.weight >= entry.weight) : overlaps.length > 0;
+    const redundant =
+      entry.parts === 1
+        ? overlaps.some((phrase) => phrase.weight >= entry.weight)
+        : overlaps.length > 0;
     if (!redundant) chosen.push(entry);
   }
   return chosen.map((entry) => ({ topic: entry.term, count: entry.weight }));

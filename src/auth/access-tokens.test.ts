@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { createAccessTokenIssuer } from './access-tokens.js';
 
-const claims = { userId: 'user-1', email: 'reader@example.org', name: 'Reader', sessionId: 'session-1' };
+const claims = {
+  userId: 'user-1',
+  email: 'reader@example.org',
+  name: 'Reader',
+  sessionId: 'session-1',
+};
 
 /** The token with its payload replaced (re-encoded), its header and signature kept. */
 function withPayload(token: string, change: (payload: Record<string, unknown>) => void): string {
   const [header, payload, signature] = token.split('.') as [string, string, string];
-  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
   change(decoded);
   return [header, Buffer.from(JSON.stringify(decoded)).toString('base64url'), signature].join('.');
 }

@@ -22,13 +22,20 @@ export interface AccessTokenIssuer {
   verify(token: string): Promise<VerifiedAccess | 'expired' | null>;
 }
 
-export function createAccessTokenIssuer(secret: string, issuer = 'research-workspace'): AccessTokenIssuer {
+export function createAccessTokenIssuer(
+  secret: string,
+  issuer = 'research-workspace',
+): AccessTokenIssuer {
   const key = new TextEncoder().encode(secret);
   return {
     async sign(claims) {
       const now = Math.floor(Date.now() / 1000);
       const expiresAt = now + ACCESS_TOKEN_TTL_SECONDS;
-      const token = await new SignJWT({ email: claims.email, name: claims.name, sid: claims.sessionId })
+      const token = await new SignJWT({
+        email: claims.email,
+        name: claims.name,
+        sid: claims.sessionId,
+      })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(claims.userId)
         .setIssuer(issuer)
@@ -40,7 +47,11 @@ export function createAccessTokenIssuer(secret: string, issuer = 'research-works
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, { issuer, audience: 'authenticated', algorithms: ['HS256'] });
+        const { payload } = await jwtVerify(token, key, {
+          issuer,
+          audience: 'authenticated',
+          algorithms: ['HS256'],
+        });
         if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
         return {
           userId: payload.sub,

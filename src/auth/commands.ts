@@ -9,7 +9,14 @@ import { consumeEmailToken, findEmailToken, issueEmailToken } from './email-toke
 import { claimForMailboxOwner } from './mailbox-claims.js';
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { endAllSessions, startSession, type IssuedSession, type SessionDeps } from './sessions.js';
-import { createUserWithProfile, EmailTakenError, findUserByEmail, findUserById, setPassword, type UserRow } from './users.js';
+import {
+  createUserWithProfile,
+  EmailTakenError,
+  findUserByEmail,
+  findUserById,
+  setPassword,
+  type UserRow,
+} from './users.js';
 import { users } from '../platform/db/schema.js';
 import { and, eq, isNull } from 'drizzle-orm';
 
@@ -40,48 +47,94 @@ function linkMail(to: string, subject: string, intro: string, link: string): Mai
 }
 
 /** Sends a mail; in outbox mode (no SMTP) on a non-production machine the link is logged for the developer. */
-async function sendLinkMail(deps: AuthDeps, to: string, subject: string, intro: string, link: string): Promise<void> {
+async function sendLinkMail(
+  deps: AuthDeps,
+  to: string,
+  subject: string,
+  intro: string,
+  link: string,
+): Promise<void> {
   const sent = await deps.mailer.send(linkMail(to, subject, intro, link));
   if (deps.mailer.kind === 'outbox') {
     const showLink = deps.config.env !== 'production';
-    deps.log.info({ file: sent.file, ...(showLink ? { link } : {}) }, `mail written to outbox: ${subject}`);
+    deps.log.info(
+      { file: sent.file, ...(showLink ? { link } : {}) },
+      `mail written to outbox: ${subject}`,
+    );
   }
 }
 
-export async function signUp(deps: AuthDeps, input: { email: string; password: string; name?: string }): Promise<UserRow> {
+export async function signUp(
+  deps: AuthDeps,
+  input: { email: string; password: string; name?: string },
+): Promise<UserRow> {
   await assertPasswordAcceptable(input.password);
   const name = stripHtml(input.name ?? '') || input.email.split('@')[0]!.slice(0, 100);
   const passwordHash = await hashPassword(input.password);
   let user: UserRow;
   try {
-    user = await createUserWithProfile(deps.db, { email: input.email, name, passwordHash, emailConfirmed: false });
+    user = await createUserWithProfile(deps.db, {
+      email: input.email,
+      name,
+      passwordHash,
+      emailConfirmed: false,
+    });
   } catch (error) {
-    if (error instanceof EmailTakenError) throw conflict('A user with this e-mail address already exists', { field: 'email', reason: 'taken' });
+    if (error instanceof EmailTakenError)
+      throw conflict('A user with this e-mail address already exists', {
+        field: 'email',
+        reason: 'taken',
+      });
     throw error;
   }
   if (deps.config.emailConfirmation === 'required') await sendConfirmationMail(deps, user);
   return user;
 }
 
-async function sendConfirmationMail(deps: AuthDeps, user: Pick<UserRow, 'id' | 'email'>): Promise<void> {
-  const token = await issueEmailToken(deps.db, user.id, 'email_confirmation', CONFIRMATION_TOKEN_TTL_SECONDS);
+async function sendConfirmationMail(
+  deps: AuthDeps,
+  user: Pick<UserRow, 'id' | 'email'>,
+): Promise<void> {
+  const token = await issueEmailToken(
+    deps.db,
+    user.id,
+    'email_confirmation',
+    CONFIRMATION_TOKEN_TTL_SECONDS,
+  );
   const link = `${deps.config.publicUrl}/api/auth/confirm?token=${encodeURIComponent(token)}`;
-  await sendLinkMail(deps, user.email, 'Confirm your e-mail address', 'Welcome to Research Workspace. Confirm your address:', link);
+  await sendLinkMail(
+    deps,
+    user.email,
+    'Confirm your e-mail address',
+    'Welcome to Research Workspace. Confirm your address:',
+    link,
+  );
 }
 
 /** Mails the signed-in user a new confirmation link; a conflict when the address is already confirmed. */
 export async function resendConfirmation(deps: AuthDeps, userId: string): Promise<void> {
   const user = await findUserById(deps.db, userId);
   if (!user) throw authenticationError();
-  if (user.emailConfirmedAt) throw conflict('Your e-mail address is already confirmed', { reason: 'already_confirmed' });
+  if (user.emailConfirmedAt)
+    throw conflict('Your e-mail address is already confirmed', { reason: 'already_confirmed' });
   await sendConfirmationMail(deps, user);
 }
 
-export async function signIn(deps: AuthDeps, input: { email: string; password: string }): Promise<IssuedSession> {
+export async function signIn(
+  deps: AuthDeps,
+  input: { email: string; password: string },
+): Promise<IssuedSession> {
   const user = await findUserByEmail(deps.db, input.email);
-  const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummy(input.password);
+  const valid = user?.passwordHash
+    ? await verifyPassword(user.passwordHash, input.password)
+    : await verifyAgainstDummy(input.password);
   if (!user || !valid) throw authenticationError(INVALID_CREDENTIALS);
-  return startSession(deps.sessions, { id: user.id, email: user.email, name: user.name, credentialsVersion: user.credentialsVersion });
+  return startSession(deps.sessions, {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    credentialsVersion: user.credentialsVersion,
+  });
 }
 
 function resetLinkBase(config: Config, redirectTo: string | undefined): string {
@@ -97,7 +150,8 @@ function resetLinkBase(config: Config, redirectTo: string | undefined): string {
 }
 
 const RESET_SUBJECT = 'Reset your password';
-const RESET_INTRO = 'Someone asked to reset your Research Workspace password. The link works once, for one hour:';
+const RESET_INTRO =
+  'Someone asked to reset your Research Workspace password. The link works once, for one hour:';
 
 /**
  * Always succeeds from the caller's point of view, so that it does not reveal which addresses have
@@ -107,12 +161,21 @@ const RESET_INTRO = 'Someone asked to reset your Research Workspace password. Th
  * same token row written (one that belongs to no account and that no mail carries, for an address
  * without one) and the same mail rendered, sent only to an account.
  */
-export async function requestPasswordReset(deps: AuthDeps, input: { email: string; redirectTo?: string }): Promise<void> {
+export async function requestPasswordReset(
+  deps: AuthDeps,
+  input: { email: string; redirectTo?: string },
+): Promise<void> {
   const user = await findUserByEmail(deps.db, input.email);
-  const token = await issueEmailToken(deps.db, user?.id ?? null, 'password_reset', RESET_TOKEN_TTL_SECONDS);
+  const token = await issueEmailToken(
+    deps.db,
+    user?.id ?? null,
+    'password_reset',
+    RESET_TOKEN_TTL_SECONDS,
+  );
   const link = new URL(resetLinkBase(deps.config, input.redirectTo));
   link.searchParams.set('token', token);
-  if (!user) return deps.mailer.compose(linkMail(input.email, RESET_SUBJECT, RESET_INTRO, link.toString()));
+  if (!user)
+    return deps.mailer.compose(linkMail(input.email, RESET_SUBJECT, RESET_INTRO, link.toString()));
   await sendLinkMail(deps, user.email, RESET_SUBJECT, RESET_INTRO, link.toString());
 }
 
@@ -121,7 +184,10 @@ export async function requestPasswordReset(deps: AuthDeps, input: { email: strin
  * that leaked) must not be enough to take the account. An account made through OAuth has no
  * password to give; it sets one through a reset link, which proves it holds the mailbox.
  */
-async function assertCurrentPassword(user: UserRow, currentPassword: string | undefined): Promise<void> {
+async function assertCurrentPassword(
+  user: UserRow,
+  currentPassword: string | undefined,
+): Promise<void> {
   if (!user.passwordHash) {
     throw validationError(
       'currentPassword',
@@ -129,7 +195,12 @@ async function assertCurrentPassword(user: UserRow, currentPassword: string | un
       'This account has no current password (it signs in with Google or GitHub); set one with the link mailed by POST /api/auth/reset-password',
     );
   }
-  if (!currentPassword) throw validationError('currentPassword', 'required', 'Enter your current password to set a new one');
+  if (!currentPassword)
+    throw validationError(
+      'currentPassword',
+      'required',
+      'Enter your current password to set a new one',
+    );
   if (!(await verifyPassword(user.passwordHash, currentPassword))) {
     throw validationError('currentPassword', 'incorrect', 'The current password is incorrect');
   }
@@ -150,9 +221,16 @@ export async function updatePassword(
     const passwordHash = await hashPassword(input.password);
     const userId = await consumeEmailToken(deps.db, input.token, 'password_reset');
     const user = userId ? await findUserById(deps.db, userId) : null;
-    if (!user) throw validationError('token', 'invalid_or_expired', 'The reset link is invalid or has expired');
+    if (!user)
+      throw validationError(
+        'token',
+        'invalid_or_expired',
+        'The reset link is invalid or has expired',
+      );
     // The link proves its holder owns the mailbox: an account never confirmed becomes theirs alone.
-    await claimForMailboxOwner({ ...deps, appOrigin: deps.config.appOrigin }, user, (tx) => setPassword(tx, user.id, passwordHash));
+    await claimForMailboxOwner({ ...deps, appOrigin: deps.config.appOrigin }, user, (tx) =>
+      setPassword(tx, user.id, passwordHash),
+    );
     await endAllSessions(deps.sessions, user.id);
     return;
   }
@@ -184,13 +262,22 @@ export async function changePassword(
   const problem = await passwordProblem(input.newPassword);
   if (problem) throw validationError('newPassword', problem, `The new password ${problem}`);
   if (await verifyPassword(user.passwordHash!, input.newPassword)) {
-    throw validationError('newPassword', 'unchanged', 'The new password is the same as the current one; choose another');
+    throw validationError(
+      'newPassword',
+      'unchanged',
+      'The new password is the same as the current one; choose another',
+    );
   }
   await setPassword(deps.db, user.id, await hashPassword(input.newPassword));
   await endAllSessions(deps.sessions, user.id);
   const changed = await findUserById(deps.db, user.id);
   if (!changed) throw authenticationError();
-  const session = await startSession(deps.sessions, { id: changed.id, email: changed.email, name: changed.name, credentialsVersion: changed.credentialsVersion });
+  const session = await startSession(deps.sessions, {
+    id: changed.id,
+    email: changed.email,
+    name: changed.name,
+    credentialsVersion: changed.credentialsVersion,
+  });
   await sendPasswordChangedMail(deps, changed.email);
   return session;
 }
@@ -203,7 +290,8 @@ async function sendPasswordChangedMail(deps: AuthDeps, to: string): Promise<void
     text: `The password of your Research Workspace account was changed, and every other device was signed out.\n\nIf you did not do this, reset your password now: ${resetLink}`,
     html: `<p>The password of your Research Workspace account was changed, and every other device was signed out.</p><p>If you did not do this, <a href="${resetLink.replace(/"/g, '&quot;')}">reset your password now</a>.</p>`,
   });
-  if (deps.mailer.kind === 'outbox') deps.log.info({ file: sent.file }, 'mail written to outbox: Your password was changed');
+  if (deps.mailer.kind === 'outbox')
+    deps.log.info({ file: sent.file }, 'mail written to outbox: Your password was changed');
 }
 
 /**

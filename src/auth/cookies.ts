@@ -14,7 +14,12 @@ export const OAUTH_STATE_COOKIE = 'oauth_state';
  */
 const SIGNED_IN_HINT_COOKIE = 'signed_in';
 
-const base = (config: Config) => ({ httpOnly: true, sameSite: 'lax' as const, path: '/', secure: config.secureCookies });
+const base = (config: Config) => ({
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  path: '/',
+  secure: config.secureCookies,
+});
 
 export function setSessionCookies(
   reply: FastifyReply,
@@ -22,9 +27,19 @@ export function setSessionCookies(
   session: { accessToken: string; expiresAt: number; refreshToken: string },
 ): void {
   // The access cookie outlives its JWT so that an expired token still arrives and triggers a refresh.
-  void reply.setCookie(ACCESS_COOKIE, session.accessToken, { ...base(config), maxAge: REFRESH_TOKEN_TTL_SECONDS });
-  void reply.setCookie(REFRESH_COOKIE, session.refreshToken, { ...base(config), maxAge: REFRESH_TOKEN_TTL_SECONDS });
-  void reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', { ...base(config), httpOnly: false, maxAge: REFRESH_TOKEN_TTL_SECONDS });
+  void reply.setCookie(ACCESS_COOKIE, session.accessToken, {
+    ...base(config),
+    maxAge: REFRESH_TOKEN_TTL_SECONDS,
+  });
+  void reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
+    ...base(config),
+    maxAge: REFRESH_TOKEN_TTL_SECONDS,
+  });
+  void reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', {
+    ...base(config),
+    httpOnly: false,
+    maxAge: REFRESH_TOKEN_TTL_SECONDS,
+  });
 }
 
 export function clearSessionCookies(reply: FastifyReply, config: Config): void {

@@ -7,7 +7,12 @@
  * the step in between: a proof checked before the change, a session asked for after it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createScratchDatabase, storeLegs, type TestApp } from '../../test/support/app.js';
+import {
+  buildTestApp,
+  createScratchDatabase,
+  storeLegs,
+  type TestApp,
+} from '../../test/support/app.js';
 import { cookieHeader, cookiesFrom, uniqueEmail } from '../../test/support/factories.js';
 import { startOAuthProviders, type OAuthProviders } from '../../test/support/oauth-providers.js';
 import { linkIn, mailWrittenBy } from '../../test/support/outbox.js';
@@ -41,7 +46,10 @@ interface Minted {
   refreshToken: string;
 }
 
-type Change = (t: TestApp, email: string) => Promise<{ prepare(): Promise<void>; run(): Promise<void> }>;
+type Change = (
+  t: TestApp,
+  email: string,
+) => Promise<{ prepare(): Promise<void>; run(): Promise<void> }>;
 
 let providers: OAuthProviders;
 beforeAll(async () => {
@@ -63,7 +71,11 @@ const changes: Record<string, Change> = {
         callbackUrl = `/auth/callback${new URL(atProvider.headers.get('location')!).search}`;
       },
       async run() {
-        const callback = await t.app.inject({ method: 'GET', url: callbackUrl, headers: { cookie: cookieHeader({ oauth_state: stateCookie }) } });
+        const callback = await t.app.inject({
+          method: 'GET',
+          url: callbackUrl,
+          headers: { cookie: cookieHeader({ oauth_state: stateCookie }) },
+        });
         expect(callback.headers.location).toBe('http://app.test/dashboard');
       },
     };
@@ -72,11 +84,19 @@ const changes: Record<string, Change> = {
     let token = '';
     return {
       async prepare() {
-        const mail = await mailWrittenBy(t.dataDir, () => t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email } }));
-        token = new URL(linkIn(mail, /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/)).searchParams.get('token')!;
+        const mail = await mailWrittenBy(t.dataDir, () =>
+          t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email } }),
+        );
+        token = new URL(
+          linkIn(mail, /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/),
+        ).searchParams.get('token')!;
       },
       async run() {
-        const res = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { token, password: NEW_PASSWORD } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/update-password',
+          payload: { token, password: NEW_PASSWORD },
+        });
         expect(res.statusCode).toBe(200);
       },
     };
@@ -85,7 +105,11 @@ const changes: Record<string, Change> = {
     let authorization = '';
     return {
       async prepare() {
-        const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: OLD_PASSWORD } });
+        const signin = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/signin',
+          payload: { email, password: OLD_PASSWORD },
+        });
         authorization = `Bearer ${signin.json().session.access_token}`;
       },
       async run() {
@@ -110,26 +134,61 @@ changes['password changed from the profile'] = async (t, email) => {
   let refreshToken = '';
   return {
     async prepare() {
-      const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: OLD_PASSWORD } });
+      const signin = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email, password: OLD_PASSWORD },
+      });
       authorization = `Bearer ${signin.json().session.access_token}`;
       refreshToken = signin.json().session.refresh_token;
     },
     async run() {
-      const refreshes = Array.from({ length: 4 }, () => t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: refreshToken } }));
+      const refreshes = Array.from({ length: 4 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/refresh',
+          payload: { refresh_token: refreshToken },
+        }),
+      );
       const [res, ...refreshed] = await Promise.all([
-        t.app.inject({ method: 'POST', url: '/api/auth/change-password', headers: { authorization }, payload: { currentPassword: OLD_PASSWORD, newPassword: NEW_PASSWORD } }),
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/change-password',
+          headers: { authorization },
+          payload: { currentPassword: OLD_PASSWORD, newPassword: NEW_PASSWORD },
+        }),
         ...refreshes,
       ]);
       expect(res.statusCode).toBe(200);
-      const minted = refreshed.filter((r) => r.statusCode === 200).map((r) => r.json().session as { access_token: string; refresh_token: string });
+      const minted = refreshed
+        .filter((r) => r.statusCode === 200)
+        .map((r) => r.json().session as { access_token: string; refresh_token: string });
       for (const session of minted) {
-        const seen = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${session.access_token}` } });
-        const again = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: session.refresh_token } });
-        expect([seen.statusCode, again.statusCode], 'a refresh that raced the change').toEqual([401, 401]);
+        const seen = await t.app.inject({
+          method: 'GET',
+          url: '/api/auth/session',
+          headers: { authorization: `Bearer ${session.access_token}` },
+        });
+        const again = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/refresh',
+          payload: { refresh_token: session.refresh_token },
+        });
+        expect([seen.statusCode, again.statusCode], 'a refresh that raced the change').toEqual([
+          401, 401,
+        ]);
       }
       // The session the change started is the one that goes on.
       const kept = res.json().session as { access_token: string };
-      expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${kept.access_token}` } })).statusCode).toBe(200);
+      expect(
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: '/api/auth/session',
+            headers: { authorization: `Bearer ${kept.access_token}` },
+          })
+        ).statusCode,
+      ).toBe(200);
     },
   };
 };
@@ -139,7 +198,12 @@ changes['password changed from the profile'] = async (t, email) => {
  * answered; the change starts once `head` sign-ins have been answered (0: with the first ones), so
  * it overlaps the first or the second round. Returns the attacker's sessions.
  */
-async function attackDuring(t: TestApp, email: string, change: { run(): Promise<void> }, head: number): Promise<Minted[]> {
+async function attackDuring(
+  t: TestApp,
+  email: string,
+  change: { run(): Promise<void> },
+  head: number,
+): Promise<Minted[]> {
   const minted: Minted[] = [];
   let answered = 0;
   let changed = false;
@@ -148,7 +212,11 @@ async function attackDuring(t: TestApp, email: string, change: { run(): Promise<
   if (head === 0) startChange();
   const attacker = async () => {
     for (let round = 0; round < ROUNDS; round += 1) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: OLD_PASSWORD } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email, password: OLD_PASSWORD },
+      });
       if (res.statusCode === 200) {
         const { access_token, refresh_token } = res.json().session;
         minted.push({ accessToken: access_token, refreshToken: refresh_token });
@@ -172,61 +240,96 @@ async function attackDuring(t: TestApp, email: string, change: { run(): Promise<
 async function surviving(t: TestApp, minted: Minted[]): Promise<Minted[]> {
   const alive: Minted[] = [];
   for (const session of minted) {
-    const seen = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${session.accessToken}` } });
-    const refreshed = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: session.refreshToken } });
+    const seen = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      headers: { authorization: `Bearer ${session.accessToken}` },
+    });
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: session.refreshToken },
+    });
     if (seen.statusCode !== 401 || refreshed.statusCode !== 401) alive.push(session);
   }
   return alive;
 }
 
 for (const leg of storeLegs()) {
-  describe.skipIf(leg.skipReason)(`credential changes against concurrent sign-ins (${leg.name})`, () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await buildTestApp({
-        leg,
-        env: {
-          ...providers.env(),
-          RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: '100000',
-          RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '100000',
-          RATE_LIMIT_RESET_PER_HOUR_PER_IP: '1000',
-          RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: '1000',
-        },
+  describe.skipIf(leg.skipReason)(
+    `credential changes against concurrent sign-ins (${leg.name})`,
+    () => {
+      let t: TestApp;
+      beforeAll(async () => {
+        t = await buildTestApp({
+          leg,
+          env: {
+            ...providers.env(),
+            RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: '100000',
+            RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '100000',
+            RATE_LIMIT_RESET_PER_HOUR_PER_IP: '1000',
+            RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: '1000',
+          },
+        });
       });
-    });
-    afterAll(async () => t?.close());
+      afterAll(async () => t?.close());
 
-    for (const [name, makeChange] of Object.entries(changes)) {
-      const trials = TRIALS[name]!;
-      it(`no session signed in with the old password survives a ${name} (${trials} trials)`, async () => {
-        let attackerSessions = 0;
-        for (let trial = 0; trial < trials; trial += 1) {
-          const email = uniqueEmail('race');
-          const signup = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: OLD_PASSWORD } });
-          expect(signup.statusCode).toBe(201);
-          const change = await makeChange(t, email);
-          await change.prepare();
-          const minted = await attackDuring(t, email, change, trial % 3);
-          attackerSessions += minted.length;
-          expect((await surviving(t, minted)).length, `trial ${trial}: attacker sessions that survived`).toBe(0);
-        }
-        expect(attackerSessions).toBeGreaterThan(0);
-      }, 180_000);
-    }
-  });
+      for (const [name, makeChange] of Object.entries(changes)) {
+        const trials = TRIALS[name]!;
+        it(`no session signed in with the old password survives a ${name} (${trials} trials)`, async () => {
+          let attackerSessions = 0;
+          for (let trial = 0; trial < trials; trial += 1) {
+            const email = uniqueEmail('race');
+            const signup = await t.app.inject({
+              method: 'POST',
+              url: '/api/auth/signup',
+              payload: { email, password: OLD_PASSWORD },
+            });
+            expect(signup.statusCode).toBe(201);
+            const change = await makeChange(t, email);
+            await change.prepare();
+            const minted = await attackDuring(t, email, change, trial % 3);
+            attackerSessions += minted.length;
+            expect(
+              (await surviving(t, minted)).length,
+              `trial ${trial}: attacker sessions that survived`,
+            ).toBe(0);
+          }
+          expect(attackerSessions).toBeGreaterThan(0);
+        }, 180_000);
+      }
+    },
+  );
 
   describe.skipIf(leg.skipReason)(`startSession after a credential change (${leg.name})`, () => {
     it('refuses a sign-in whose password was checked before the change, and ends nothing else', async () => {
-      const scratch = leg.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
-      const database = await openDatabase(scratch ? { databaseUrl: scratch.url } : { pgliteDir: 'memory://' });
+      const scratch = leg.postgres
+        ? await createScratchDatabase(process.env.TEST_DATABASE_URL!)
+        : null;
+      const database = await openDatabase(
+        scratch ? { databaseUrl: scratch.url } : { pgliteDir: 'memory://' },
+      );
       try {
         const deps: SessionDeps = {
           db: database.db,
           tokens: createAccessTokenIssuer('x'.repeat(32)),
-          revocations: createRevocationList(database, sessionHasEnded, { warn: () => {}, info: () => {} }),
+          revocations: createRevocationList(database, sessionHasEnded, {
+            warn: () => {},
+            info: () => {},
+          }),
         };
-        const user = await createUserWithProfile(database.db, { email: uniqueEmail('stale'), name: 'Owner', passwordHash: 'old-hash', emailConfirmed: true });
-        const checkedBefore = { id: user.id, email: user.email, name: user.name, credentialsVersion: user.credentialsVersion };
+        const user = await createUserWithProfile(database.db, {
+          email: uniqueEmail('stale'),
+          name: 'Owner',
+          passwordHash: 'old-hash',
+          emailConfirmed: true,
+        });
+        const checkedBefore = {
+          id: user.id,
+          email: user.email,
+          name: user.name,
+          credentialsVersion: user.credentialsVersion,
+        };
         const earlier = await startSession(deps, checkedBefore);
 
         await setPassword(database.db, user.id, 'new-hash');
@@ -236,7 +339,10 @@ for (const leg of storeLegs()) {
 
         const changed = (await findUserById(database.db, user.id))!;
         expect(changed.credentialsVersion).toBe(user.credentialsVersion + 1);
-        const now = await startSession(deps, { ...checkedBefore, credentialsVersion: changed.credentialsVersion });
+        const now = await startSession(deps, {
+          ...checkedBefore,
+          credentialsVersion: changed.credentialsVersion,
+        });
         expect(await sessionHasEnded(database.db, now.sessionId)).toBe(false);
       } finally {
         await database.close();

@@ -7,7 +7,12 @@ import { hashToken, randomToken } from '../platform/crypto.js';
 export type EmailTokenPurpose = 'password_reset' | 'email_confirmation';
 
 /** With `userId` null the row belongs to no account, so its token opens nothing (see requestPasswordReset). */
-export async function issueEmailToken(db: Db, userId: string | null, purpose: EmailTokenPurpose, ttlSeconds: number): Promise<string> {
+export async function issueEmailToken(
+  db: Db,
+  userId: string | null,
+  purpose: EmailTokenPurpose,
+  ttlSeconds: number,
+): Promise<string> {
   const token = randomToken(32);
   await db.insert(emailTokens).values({
     userId,
@@ -19,7 +24,11 @@ export async function issueEmailToken(db: Db, userId: string | null, purpose: Em
 }
 
 /** Marks the token used and returns its user, or null when it is unknown, used, expired or for another purpose. */
-export async function consumeEmailToken(db: Db, token: string, purpose: EmailTokenPurpose): Promise<string | null> {
+export async function consumeEmailToken(
+  db: Db,
+  token: string,
+  purpose: EmailTokenPurpose,
+): Promise<string | null> {
   if (!token || token.length > 200) return null;
   const [row] = await db
     .update(emailTokens)
@@ -38,19 +47,37 @@ export async function consumeEmailToken(db: Db, token: string, purpose: EmailTok
 }
 
 /** A token's row as it stands (used or not, expired or not), or null when it is unknown or for another purpose. */
-export async function findEmailToken(db: Db, token: string, purpose: EmailTokenPurpose): Promise<{ userId: string | null; usedAt: Date | null; expiresAt: Date } | null> {
+export async function findEmailToken(
+  db: Db,
+  token: string,
+  purpose: EmailTokenPurpose,
+): Promise<{ userId: string | null; usedAt: Date | null; expiresAt: Date } | null> {
   if (!token || token.length > 200) return null;
   const [row] = await db
-    .select({ userId: emailTokens.userId, usedAt: emailTokens.usedAt, expiresAt: emailTokens.expiresAt })
+    .select({
+      userId: emailTokens.userId,
+      usedAt: emailTokens.usedAt,
+      expiresAt: emailTokens.expiresAt,
+    })
     .from(emailTokens)
     .where(and(eq(emailTokens.tokenHash, hashToken(token)), eq(emailTokens.purpose, purpose)));
   return row ?? null;
 }
 
 /** Marks every outstanding token of a user for `purpose` used (e.g. all reset links once the password changes). */
-export async function voidEmailTokens(db: Db | Tx, userId: string, purpose: EmailTokenPurpose): Promise<void> {
+export async function voidEmailTokens(
+  db: Db | Tx,
+  userId: string,
+  purpose: EmailTokenPurpose,
+): Promise<void> {
   await db
     .update(emailTokens)
     .set({ usedAt: new Date() })
-    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+    .where(
+      and(
+        eq(emailTokens.userId, userId),
+        eq(emailTokens.purpose, purpose),
+        isNull(emailTokens.usedAt),
+      ),
+    );
 }

@@ -33,22 +33,31 @@ export async function claimForMailboxOwner(
   then: (tx: Tx) => Promise<void>,
 ): Promise<void> {
   const claim = await deps.db.transaction(async (tx) => {
-    const wasUnconfirmed = !account.emailConfirmedAt && (await clearUnconfirmedAccount(tx, account.id));
+    const wasUnconfirmed =
+      !account.emailConfirmedAt && (await clearUnconfirmedAccount(tx, account.id));
     const paused = wasUnconfirmed ? await pauseShareLinksOfOwner(tx, account.id) : [];
     await then(tx);
     return { wasUnconfirmed, paused };
   });
   if (!claim.wasUnconfirmed) return;
   await endAllSessions(deps.sessions, account.id);
-  if (claim.paused.length > 0) await deps.mailer.send(pausedLinksMail(deps.appOrigin, account.email, claim.paused));
+  if (claim.paused.length > 0)
+    await deps.mailer.send(pausedLinksMail(deps.appOrigin, account.email, claim.paused));
 }
 
-function pausedLinksMail(appOrigin: string, to: string, workspaces: Array<{ id: string; name: string }>) {
+function pausedLinksMail(
+  appOrigin: string,
+  to: string,
+  workspaces: Array<{ id: string; name: string }>,
+) {
   const intro =
     'You proved that this e-mail address is yours, so your Research Workspace account is now yours alone. ' +
     'Its address had never been confirmed, so the share links made before could have been made by someone else who signed up with your address. ' +
     'They are paused, not deleted: open each workspace and resume the links you made yourself; they keep their addresses.';
-  const list = workspaces.map((workspace) => ({ name: workspace.name, url: `${appOrigin}/workspaces/${workspace.id}` }));
+  const list = workspaces.map((workspace) => ({
+    name: workspace.name,
+    url: `${appOrigin}/workspaces/${workspace.id}`,
+  }));
   return {
     to,
     subject: 'Your share links are paused',

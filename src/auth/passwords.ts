@@ -16,7 +16,8 @@ let commonPasswords: Promise<Set<string>> | undefined;
  */
 function loadCommonPasswords(): Promise<Set<string>> {
   commonPasswords ??= import('@zxcvbn-ts/language-common').then(
-    ({ dictionary }) => new Set(dictionary['passwords-common'].map((word: string) => word.toLowerCase())),
+    ({ dictionary }) =>
+      new Set(dictionary['passwords-common'].map((word: string) => word.toLowerCase())),
   );
   return commonPasswords;
 }
@@ -28,8 +29,10 @@ async function isCommonPassword(password: string): Promise<boolean> {
 
 /** Why a password is refused, or null when it is acceptable. */
 export async function passwordProblem(password: string): Promise<string | null> {
-  if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (password.length > MAX_PASSWORD_LENGTH) return `must be at most ${MAX_PASSWORD_LENGTH} characters`;
+  if (password.length < MIN_PASSWORD_LENGTH)
+    return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (password.length > MAX_PASSWORD_LENGTH)
+    return `must be at most ${MAX_PASSWORD_LENGTH} characters`;
   if (await isCommonPassword(password)) return 'is too common; choose a less guessable password';
   return null;
 }

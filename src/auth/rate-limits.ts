@@ -56,7 +56,11 @@ export const typedLimits = (limiter: RateLimiter): Limits => limiter;
  * cookie with every request, so the address is what bounds it; both counts must pass. The answer is
  * the tighter of the two, for the RateLimit headers.
  */
-async function countRequester(limits: Limits, bucket: 'search' | 'summarize', request: FastifyRequest): Promise<LimitState> {
+async function countRequester(
+  limits: Limits,
+  bucket: 'search' | 'summarize',
+  request: FastifyRequest,
+): Promise<LimitState> {
   if (request.auth.user) return limits.consume(bucket, requesterKey(request));
   const byAddress = await limits.consume(`${bucket}Ip`, request.ip);
   const byVisitor = await limits.consume(bucket, requesterKey(request));
@@ -67,7 +71,11 @@ async function countRequester(limits: Limits, bucket: 'search' | 'summarize', re
  * Whether whoever asks may still search, counting nothing: the check `countRequester` would make,
  * refusing (429) once either count is used up. The answer is the tighter of the two, for the headers.
  */
-async function checkRequester(limits: Limits, bucket: 'search', request: FastifyRequest): Promise<LimitState> {
+async function checkRequester(
+  limits: Limits,
+  bucket: 'search',
+  request: FastifyRequest,
+): Promise<LimitState> {
   if (request.auth.user) return limits.check(bucket, requesterKey(request));
   const byAddress = await limits.check(`${bucket}Ip`, request.ip);
   const byVisitor = await limits.check(bucket, requesterKey(request));
@@ -90,7 +98,10 @@ export interface RouteLimit {
    */
   stage: 'request' | 'body';
   /** Counts the request; the state returned is written as the RateLimit-* headers, a settle function runs once it is answered. */
-  count(limits: Limits, request: FastifyRequest): Promise<{ state?: LimitState; settle?: Settle } | void>;
+  count(
+    limits: Limits,
+    request: FastifyRequest,
+  ): Promise<{ state?: LimitState; settle?: Settle } | void>;
   /**
    * For a limit on work the handler may not need to do: counted only when the handler calls
    * `request.countWork()` (at most once a request), e.g. a search that must ask a provider, where
@@ -121,14 +132,18 @@ async function countPasswordAttempt(
   await limits.check('signinIpEmail', pair);
   return async ({ ok, error }) => {
     if (ok) return limits.reset('signinIpEmail', pair);
-    const wrongCurrentPassword = error instanceof ApiError && error.details?.field === passwordField && error.details.reason === 'incorrect';
+    const wrongCurrentPassword =
+      error instanceof ApiError &&
+      error.details?.field === passwordField &&
+      error.details.reason === 'incorrect';
     if (wrongPasswordOnly && !wrongCurrentPassword) return;
     await limits.countFailure('signinIp', request.ip);
     await limits.countFailure('signinIpEmail', pair);
   };
 }
 
-const bodyOf = (request: FastifyRequest) => (request.body ?? {}) as { email?: string; token?: string };
+const bodyOf = (request: FastifyRequest) =>
+  (request.body ?? {}) as { email?: string; token?: string };
 
 /** What each name in a route's `config.rateLimit` counts. */
 export const ROUTE_LIMITS = {
@@ -137,9 +152,15 @@ export const ROUTE_LIMITS = {
   // refused for its origin, never gets this far, so it is not counted.
   user: {
     stage: 'request',
-    count: async (limits, request) => (request.auth.user ? { state: await limits.consume('authenticated', request.auth.user.id) } : undefined),
+    count: async (limits, request) =>
+      request.auth.user
+        ? { state: await limits.consume('authenticated', request.auth.user.id) }
+        : undefined,
   },
-  search: { stage: 'request', count: async (limits, request) => ({ state: await countRequester(limits, 'search', request) }) },
+  search: {
+    stage: 'request',
+    count: async (limits, request) => ({ state: await countRequester(limits, 'search', request) }),
+  },
   // The search limit on a search: checked before anything else (a caller who has used it up gets 429,
   // not a 400), counted only when the search must ask a provider (search/routes.ts). A page, a sort or
   // a narrower choice of sources served from the provider cache is not a new search.
@@ -148,26 +169,64 @@ export const ROUTE_LIMITS = {
     count: async (limits, request) => ({ state: await checkRequester(limits, 'search', request) }),
     countWork: (limits, request) => countRequester(limits, 'search', request),
   },
-  summarize: { stage: 'request', count: async (limits, request) => ({ state: await countRequester(limits, 'summarize', request) }) },
-  sharePage: { stage: 'request', count: async (limits, request) => void (await limits.consume('sharePageIp', request.ip)) },
+  summarize: {
+    stage: 'request',
+    count: async (limits, request) => ({
+      state: await countRequester(limits, 'summarize', request),
+    }),
+  },
+  sharePage: {
+    stage: 'request',
+    count: async (limits, request) => void (await limits.consume('sharePageIp', request.ip)),
+  },
   // Invitations mailed and members added, per inviting user (a signed-in route: the user is known).
-  invitation: { stage: 'request', count: async (limits, request) => (request.auth.user ? { state: await limits.consume('invitations', request.auth.user.id) } : undefined) },
+  invitation: {
+    stage: 'request',
+    count: async (limits, request) =>
+      request.auth.user
+        ? { state: await limits.consume('invitations', request.auth.user.id) }
+        : undefined,
+  },
   // Alert runs asked for by hand, per user (a signed-in route: the user is known).
-  alertRun: { stage: 'request', count: async (limits, request) => (request.auth.user ? { state: await limits.consume('alertRuns', request.auth.user.id) } : undefined) },
+  alertRun: {
+    stage: 'request',
+    count: async (limits, request) =>
+      request.auth.user
+        ? { state: await limits.consume('alertRuns', request.auth.user.id) }
+        : undefined,
+  },
   // Joins through share links, per user (a signed-in route), each attempt counted: tokens are not guessed here.
-  shareJoin: { stage: 'request', count: async (limits, request) => (request.auth.user ? { state: await limits.consume('shareJoins', request.auth.user.id) } : undefined) },
-  signup: { stage: 'request', count: async (limits, request) => void (await limits.consume('signupIp', request.ip)) },
+  shareJoin: {
+    stage: 'request',
+    count: async (limits, request) =>
+      request.auth.user
+        ? { state: await limits.consume('shareJoins', request.auth.user.id) }
+        : undefined,
+  },
+  signup: {
+    stage: 'request',
+    count: async (limits, request) => void (await limits.consume('signupIp', request.ip)),
+  },
   // Counted as failures only: a sign-out that ended a live session uses up nothing.
   signout: {
     stage: 'body',
     count: async (limits, request) => {
       await limits.check('signoutIp', request.ip);
-      return { settle: async ({ ok }) => (ok ? undefined : limits.countFailure('signoutIp', request.ip)) };
+      return {
+        settle: async ({ ok }) => (ok ? undefined : limits.countFailure('signoutIp', request.ip)),
+      };
     },
   },
   signin: {
     stage: 'body',
-    count: async (limits, request) => ({ settle: await countPasswordAttempt(limits, request, normalizeEmail(bodyOf(request).email ?? ''), false) }),
+    count: async (limits, request) => ({
+      settle: await countPasswordAttempt(
+        limits,
+        request,
+        normalizeEmail(bodyOf(request).email ?? ''),
+        false,
+      ),
+    }),
   },
   passwordReset: {
     stage: 'body',
@@ -181,7 +240,8 @@ export const ROUTE_LIMITS = {
     stage: 'request',
     count: async (limits, request) => {
       await limits.consume('resetIp', request.ip);
-      if (request.auth.user) await limits.consume('resetEmail', normalizeEmail(request.auth.user.email));
+      if (request.auth.user)
+        await limits.consume('resetEmail', normalizeEmail(request.auth.user.email));
     },
   },
   // With a mailed token: the reset limit. Signed in: a wrong current password is a wrong password,
@@ -191,7 +251,10 @@ export const ROUTE_LIMITS = {
     count: async (limits, request) => {
       if (bodyOf(request).token) return void (await limits.consume('resetIp', request.ip));
       const user = request.auth.user;
-      if (user) return { settle: await countPasswordAttempt(limits, request, normalizeEmail(user.email), true) };
+      if (user)
+        return {
+          settle: await countPasswordAttempt(limits, request, normalizeEmail(user.email), true),
+        };
     },
   },
   // Deleting the account, confirmed by the current password: a wrong one is throttled as sign-in is.
@@ -199,7 +262,16 @@ export const ROUTE_LIMITS = {
     stage: 'body',
     count: async (limits, request) => {
       const user = request.auth.user;
-      if (user) return { settle: await countPasswordAttempt(limits, request, normalizeEmail(user.email), true, 'password') };
+      if (user)
+        return {
+          settle: await countPasswordAttempt(
+            limits,
+            request,
+            normalizeEmail(user.email),
+            true,
+            'password',
+          ),
+        };
     },
   },
 } satisfies Record<string, RouteLimit>;

@@ -18,7 +18,14 @@ import {
   setAnonymousCookie,
   setSessionCookies,
 } from './cookies.js';
-import { endReasonOf, refreshSession, userOfRefreshToken, type SessionDeps, type SessionEndReason, type SessionUser } from './sessions.js';
+import {
+  endReasonOf,
+  refreshSession,
+  userOfRefreshToken,
+  type SessionDeps,
+  type SessionEndReason,
+  type SessionUser,
+} from './sessions.js';
 
 export interface RequestAuth {
   user: SessionUser | null;
@@ -108,10 +115,14 @@ export function requireUser(request: FastifyRequest): SessionUser {
   if (request.auth.user) return request.auth.user;
   const problem = request.auth.tokenProblem;
   const ended = request.auth.sessionEnded;
-  if (ended) throw authenticationError('Your session has ended; sign in again', 'Bearer', { reason: ended });
+  if (ended)
+    throw authenticationError('Your session has ended; sign in again', 'Bearer', { reason: ended });
   if (!problem) throw authenticationError();
   const description = TOKEN_PROBLEMS[problem];
-  throw authenticationError(description, `Bearer error="invalid_token", error_description="${description}"`);
+  throw authenticationError(
+    description,
+    `Bearer error="invalid_token", error_description="${description}"`,
+  );
 }
 
 /** The key rate limits and analytics use for whoever is asking: the user, else the visitor's session, else the address. */
@@ -135,7 +146,11 @@ function signIn(request: FastifyRequest, claims: VerifiedAccess, via: 'bearer' |
   request.auth.sessionId = claims.sessionId;
 }
 
-async function resolveBearer(request: FastifyRequest, token: string, options: RequestAuthOptions): Promise<void> {
+async function resolveBearer(
+  request: FastifyRequest,
+  token: string,
+  options: RequestAuthOptions,
+): Promise<void> {
   const claims = await options.tokens.verify(token);
   if (!claims || claims === 'expired') {
     request.auth.tokenProblem = claims ? 'expired' : 'invalid';
@@ -198,7 +213,11 @@ export function createAuthentication(options: RequestAuthOptions) {
   };
 
   /** A visitor without a session: their anonymous cookie is read, or one is given (never on noCookies routes). */
-  const recognizeVisitor = (request: FastifyRequest, reply: FastifyReply, noCookies: boolean): void => {
+  const recognizeVisitor = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    noCookies: boolean,
+  ): void => {
     if (request.auth.user || noCookies || !request.url.startsWith('/api/')) return;
     const existing = request.cookies[ANONYMOUS_COOKIE];
     if (existing && /^[0-9a-f-]{36}$/.test(existing)) {
@@ -209,15 +228,33 @@ export function createAuthentication(options: RequestAuthOptions) {
   };
 
   /** `readCredentials: false` (routes that say `auth: 'none'`): the request is a visitor's, whatever it presents. */
-  return async (request: FastifyRequest, reply: FastifyReply, noCookies: boolean, readCredentials: boolean): Promise<void> => {
-    request.auth = { user: null, via: null, sessionId: null, bearerToken: null, expiresAt: null, anonymousId: null, tokenProblem: null, sessionEnded: null };
+  return async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    noCookies: boolean,
+    readCredentials: boolean,
+  ): Promise<void> => {
+    request.auth = {
+      user: null,
+      via: null,
+      sessionId: null,
+      bearerToken: null,
+      expiresAt: null,
+      anonymousId: null,
+      tokenProblem: null,
+      sessionEnded: null,
+    };
     if (readCredentials) {
       const header = request.headers.authorization;
       if (header?.startsWith('Bearer ')) {
         await resolveBearer(request, header.slice(7).trim(), options);
-      } else if (!noCookies && (request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE])) {
+      } else if (
+        !noCookies &&
+        (request.cookies[ACCESS_COOKIE] || request.cookies[REFRESH_COOKIE])
+      ) {
         await resolveCookies(request, reply, options);
-        if (request.auth.via === 'cookie' && isCrossOriginChange(request)) throw authorizationError('Cross-origin request refused');
+        if (request.auth.via === 'cookie' && isCrossOriginChange(request))
+          throw authorizationError('Cross-origin request refused');
       }
     }
     recognizeVisitor(request, reply, noCookies);
@@ -230,11 +267,15 @@ export function createAuthentication(options: RequestAuthOptions) {
  * a signed-in visitor to join). A hint of what to offer, never a sign-in: whatever it offers signs the
  * request in again.
  */
-export async function userOfSessionCookies(request: FastifyRequest, sessions: SessionDeps): Promise<string | null> {
+export async function userOfSessionCookies(
+  request: FastifyRequest,
+  sessions: SessionDeps,
+): Promise<string | null> {
   const access = request.cookies[ACCESS_COOKIE];
   if (access) {
     const claims = await sessions.tokens.verify(access);
-    if (claims && claims !== 'expired') return (await sessions.revocations.isRevoked(claims.sessionId)) ? null : claims.userId;
+    if (claims && claims !== 'expired')
+      return (await sessions.revocations.isRevoked(claims.sessionId)) ? null : claims.userId;
   }
   const refresh = request.cookies[REFRESH_COOKIE];
   return refresh ? userOfRefreshToken(sessions.db, refresh) : null;
@@ -244,4 +285,3 @@ export async function userOfSessionCookies(request: FastifyRequest, sessions: Se
 export function dialectOf(request: FastifyRequest): Dialect {
   return request.auth.via === 'bearer' ? 'B' : 'A';
 }
-

@@ -11,12 +11,31 @@
  * may not need to do (a search served from the provider cache) is checked there and counted only when
  * the handler calls `request.countWork()`. No handler calls the limiter or writes the RateLimit-* headers.
  */
-import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../platform/errors.js';
 import { rateLimitHeaders } from '../platform/rate-limit.js';
-import { ROUTE_LIMITS, type Limits, type Outcome, type RouteLimit, type RouteRateLimit } from './rate-limits.js';
-import { createAuthentication, requireUser, type RequestAuth, type RequestAuthOptions } from './request-auth.js';
+import {
+  ROUTE_LIMITS,
+  type Limits,
+  type Outcome,
+  type RouteLimit,
+  type RouteRateLimit,
+} from './rate-limits.js';
+import {
+  createAuthentication,
+  requireUser,
+  type RequestAuth,
+  type RequestAuthOptions,
+} from './request-auth.js';
 
 /** `required`: 401 without a session. `optional`: visitors too. `none`: credentials are not read. */
 export type RouteAuth = 'required' | 'optional' | 'none';
@@ -53,7 +72,10 @@ export interface RequestChainOptions extends RequestAuthOptions {
 const settlements = new WeakMap<FastifyRequest, (outcome: Outcome) => Promise<void>>();
 const failures = new WeakMap<FastifyRequest, unknown>();
 
-async function requestChainPlugin(app: FastifyInstance, options: RequestChainOptions): Promise<void> {
+async function requestChainPlugin(
+  app: FastifyInstance,
+  options: RequestChainOptions,
+): Promise<void> {
   const { limits } = options;
   const authenticate = createAuthentication(options);
   app.decorateRequest('auth', null as unknown as RequestAuth);
@@ -62,13 +84,19 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
   app.decorateRequest('countWork', null);
 
   /** Counts the route's limit: the state becomes the RateLimit-* headers, a refusal a 429 (or the request's, when attached). */
-  const count = async (limit: RouteLimit, request: FastifyRequest, reply: FastifyReply, attachRefusal: boolean): Promise<void> => {
+  const count = async (
+    limit: RouteLimit,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    attachRefusal: boolean,
+  ): Promise<void> => {
     try {
       const counted = await limit.count(limits, request);
       if (counted?.state) void reply.headers(rateLimitHeaders(counted.state));
       if (counted?.settle) settlements.set(request, counted.settle);
     } catch (error) {
-      if (!attachRefusal || !(error instanceof ApiError) || error.code !== 'RATE_LIMITED') throw error;
+      if (!attachRefusal || !(error instanceof ApiError) || error.code !== 'RATE_LIMITED')
+        throw error;
       if (error.headers) void reply.headers(error.headers);
       request.rateLimitRefusal = error;
     }
@@ -78,7 +106,10 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
     const pending = settlements.get(request);
     if (pending) {
       settlements.delete(request);
-      await pending({ ok: reply.statusCode < 400 && !request.attemptFailed, error: failures.get(request) });
+      await pending({
+        ok: reply.statusCode < 400 && !request.attemptFailed,
+        error: failures.get(request),
+      });
     }
     return payload;
   };
@@ -87,7 +118,10 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
     const config: Partial<FastifyContextConfig> = route.config ?? {};
     const { auth } = config;
     // The type asks for `auth` wherever a route has a `config`; a route declared without one is stopped here.
-    if (auth === undefined) throw new Error(`${String(route.method)} ${route.url} does not declare config.auth ('required', 'optional' or 'none')`);
+    if (auth === undefined)
+      throw new Error(
+        `${String(route.method)} ${route.url} does not declare config.auth ('required', 'optional' or 'none')`,
+      );
     const noCookies = config.noCookies === true;
     const attachRefusal = config.attachRefusal === true;
     const declared: RouteLimit[] = (config.rateLimit ?? []).map((name) => ROUTE_LIMITS[name]);
@@ -125,7 +159,10 @@ async function requestChainPlugin(app: FastifyInstance, options: RequestChainOpt
         }
       };
       route.preHandler = [bodyLimit, ...hooksOf(route.preHandler)];
-      route.onError = [async (request, _reply, error) => void failures.set(request, error), ...hooksOf(route.onError)];
+      route.onError = [
+        async (request, _reply, error) => void failures.set(request, error),
+        ...hooksOf(route.onError),
+      ];
       route.onSend = [settle, ...hooksOf(route.onSend)];
     }
   });

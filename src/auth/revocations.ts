@@ -43,7 +43,10 @@ export function createRevocationList(
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>,
 ): RevocationList {
   const { db } = database;
-  const endedHere = new LRUCache<string, true>({ max: REMEMBERED, ttl: ACCESS_TOKEN_TTL_SECONDS * 1000 });
+  const endedHere = new LRUCache<string, true>({
+    max: REMEMBERED,
+    ttl: ACCESS_TOKEN_TTL_SECONDS * 1000,
+  });
   const liveUntil = new LRUCache<string, true>({ max: REMEMBERED, ttl: LIVE_FOR_MS });
   const asking = new Map<string, Promise<boolean>>();
   let hearing = false;
@@ -68,7 +71,10 @@ export function createRevocationList(
           'Lost the listening connection to the database: sign-outs in other processes are not heard; every request asks the database until it is back',
         );
       } else if (!hearing && heard && hasHeard) {
-        log.info({ channel: SESSION_ENDED_CHANNEL }, 'Listening to the database again: sign-outs in other processes are heard at once');
+        log.info(
+          { channel: SESSION_ENDED_CHANNEL },
+          'Listening to the database again: sign-outs in other processes are heard at once',
+        );
       }
       if (heard) hasHeard = true;
       hearing = heard;
@@ -100,7 +106,9 @@ export function createRevocationList(
         sessionIds.map((id) => sql`(${id})`),
         sql`, `,
       );
-      await db.execute(sql`select pg_notify(${SESSION_ENDED_CHANNEL}, id) from (values ${ids}) as ended(id)`);
+      await db.execute(
+        sql`select pg_notify(${SESSION_ENDED_CHANNEL}, id) from (values ${ids}) as ended(id)`,
+      );
     },
     async isRevoked(sessionId) {
       if (endedHere.has(sessionId)) return true;

@@ -8,7 +8,16 @@ import { ApiError, validationError } from '../platform/errors.js';
 import { ErrorResponse, PUBLIC, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
 import { findProfile } from '../profiles/index.js';
 import { normalizeEmail } from './users.js';
-import { changePassword, confirmEmail, requestPasswordReset, resendConfirmation, signIn, signUp, updatePassword, type AuthDeps } from './commands.js';
+import {
+  changePassword,
+  confirmEmail,
+  requestPasswordReset,
+  resendConfirmation,
+  signIn,
+  signUp,
+  updatePassword,
+  type AuthDeps,
+} from './commands.js';
 import {
   OAUTH_STATE_COOKIE,
   REFRESH_COOKIE,
@@ -17,7 +26,11 @@ import {
   setOAuthStateCookie,
   setSessionCookies,
 } from './cookies.js';
-import { createOAuthProvider, type OAuthProvider, type OAuthProviderId } from './oauth/providers.js';
+import {
+  createOAuthProvider,
+  type OAuthProvider,
+  type OAuthProviderId,
+} from './oauth/providers.js';
 import { DEFAULT_RETURN_PATH, safeReturnPath } from './oauth/return-path.js';
 import { IdentityConflictError, userForIdentity } from './oauth/sign-in-with-identity.js';
 import { presentSession, presentUser } from './presenters.js';
@@ -64,10 +77,17 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   root.addHook('onClose', async () => {
     await Promise.allSettled([...running]);
   });
-  const afterReply = (request: FastifyRequest, reply: FastifyReply, what: string, work: () => Promise<void>) => {
+  const afterReply = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    what: string,
+    work: () => Promise<void>,
+  ) => {
     reply.raw.once('close', () => {
       const done: Promise<void> = work()
-        .catch((error: unknown) => request.log.warn({ err: { message: (error as Error).message } }, `${what} failed`))
+        .catch((error: unknown) =>
+          request.log.warn({ err: { message: (error as Error).message } }, `${what} failed`),
+        )
         .finally(() => running.delete(done));
       running.add(done);
     });
@@ -93,7 +113,11 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
           ? 'Account created. Check your e-mail to confirm your address; you can sign in now.'
           : 'Account created. You can sign in now.';
       const confirmationSent = config.emailConfirmation === 'required';
-      return reply.status(201).send({ message, confirmationSent, user: { ...presentUser(user), createdAt: user.createdAt.toISOString() } });
+      return reply.status(201).send({
+        message,
+        confirmationSent,
+        user: { ...presentUser(user), createdAt: user.createdAt.toISOString() },
+      });
     },
   );
 
@@ -101,13 +125,24 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     '/api/auth/signin',
     {
       config: { auth: 'optional', rateLimit: ['user', 'signin'] },
-      schema: { tags, operationId: 'signIn', summary: 'Sign in with e-mail and password', security: PUBLIC, body: SignInBody, response: { 200: SignInResponse, ...errors } },
+      schema: {
+        tags,
+        operationId: 'signIn',
+        summary: 'Sign in with e-mail and password',
+        security: PUBLIC,
+        body: SignInBody,
+        response: { 200: SignInResponse, ...errors },
+      },
     },
     async (request, reply) => {
       const email = normalizeEmail(request.body.email);
       const session = await signIn(deps(request), { email, password: request.body.password });
       setSessionCookies(reply, config, session);
-      return { message: 'Signed in', user: presentUser(session.user), session: presentSession(session) };
+      return {
+        message: 'Signed in',
+        user: presentUser(session.user),
+        session: presentSession(session),
+      };
     },
   );
 
@@ -126,7 +161,9 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const sessionId = request.auth.sessionId ?? (await sessionIdOfRefreshToken(ctx.db, request.cookies[REFRESH_COOKIE] ?? ''));
+      const sessionId =
+        request.auth.sessionId ??
+        (await sessionIdOfRefreshToken(ctx.db, request.cookies[REFRESH_COOKIE] ?? ''));
       const ended = sessionId ? await endSession(ctx.sessions, sessionId) : false;
       request.attemptFailed = !ended;
       clearSessionCookies(reply, config);
@@ -150,7 +187,13 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       const profile = await findProfile(ctx.db, user.id);
       const presented = { ...presentUser(user), avatarUrl: profile?.avatarUrl ?? null };
       if (request.auth.via === 'bearer' && request.auth.bearerToken) {
-        return { user: presented, session: { access_token: request.auth.bearerToken, expires_at: request.auth.expiresAt ?? 0 } };
+        return {
+          user: presented,
+          session: {
+            access_token: request.auth.bearerToken,
+            expires_at: request.auth.expiresAt ?? 0,
+          },
+        };
       }
       return { user: presented };
     },
@@ -172,10 +215,15 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       const presented = request.body?.refresh_token ?? request.cookies[REFRESH_COOKIE];
-      if (!presented) throw validationError('refresh_token', 'required', 'refresh_token is required');
+      if (!presented)
+        throw validationError('refresh_token', 'required', 'refresh_token is required');
       const session = await refreshSession(ctx.sessions, presented);
       if (!request.body?.refresh_token) setSessionCookies(reply, config, session);
-      return { message: 'Session refreshed', user: presentUser(session.user), session: presentSession(session) };
+      return {
+        message: 'Session refreshed',
+        user: presentUser(session.user),
+        session: presentSession(session),
+      };
     },
   );
 
@@ -186,7 +234,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       schema: {
         tags,
         operationId: 'requestPasswordReset',
-        summary: 'E-mail a single-use password reset link (answers the same, in the same time, whether or not the address has an account: the mail goes after the reply)',
+        summary:
+          'E-mail a single-use password reset link (answers the same, in the same time, whether or not the address has an account: the mail goes after the reply)',
         security: PUBLIC,
         body: ResetPasswordBody,
         response: { 200: MessageResponse, ...errors },
@@ -195,8 +244,12 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     async (request, reply) => {
       const email = normalizeEmail(request.body.email);
       // Nothing before the reply depends on whether the account exists.
-      afterReply(request, reply, 'password reset mail', () => requestPasswordReset(deps(request), { email, redirectTo: request.body.redirectTo }));
-      return { message: 'If an account exists for this address, a password reset link has been sent.' };
+      afterReply(request, reply, 'password reset mail', () =>
+        requestPasswordReset(deps(request), { email, redirectTo: request.body.redirectTo }),
+      );
+      return {
+        message: 'If an account exists for this address, a password reset link has been sent.',
+      };
     },
   );
 
@@ -207,7 +260,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       schema: {
         tags,
         operationId: 'updatePassword',
-        summary: 'Set a new password with the e-mailed token, or as the signed-in user (with the current password; the user is mailed “Your password was changed”)',
+        summary:
+          'Set a new password with the e-mailed token, or as the signed-in user (with the current password; the user is mailed “Your password was changed”)',
         security: SIGNED_IN_OPTIONAL,
         body: UpdatePasswordBody,
         response: { 200: MessageResponse, ...errors },
@@ -215,7 +269,11 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     },
     async (request) => {
       const { user } = request.auth;
-      await updatePassword(deps(request), request.body, user ? { userId: user.id, sessionId: request.auth.sessionId } : null);
+      await updatePassword(
+        deps(request),
+        request.body,
+        user ? { userId: user.id, sessionId: request.auth.sessionId } : null,
+      );
       return { message: 'Password updated' };
     },
   );
@@ -227,7 +285,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       schema: {
         tags,
         operationId: 'changePassword',
-        summary: 'Change the signed-in user’s password: ends every session of the user and starts a new one for this client',
+        summary:
+          'Change the signed-in user’s password: ends every session of the user and starts a new one for this client',
         description:
           'Checks `currentPassword` first: a wrong one is 400 (`details.field` `currentPassword`, reason `incorrect`) and counts as a failed sign-in (RATE_LIMIT_SIGNIN_PER_15MIN_*: past it, 429). An account made through Google or GitHub has no password: 400, reason `no_password`; it sets one with the link POST /api/auth/reset-password mails. `newPassword` follows the sign-up rules (the reason names the rule it breaks; `unchanged` when it is the current one). On success every session of the user ends, on every server process; this client gets a new session (new cookies, and for bearer clients the new tokens in `session`), and the user is mailed “Your password was changed”.',
         body: ChangePasswordBody,
@@ -238,7 +297,11 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       const user = requireUser(request);
       const session = await changePassword(deps(request), user.id, request.body);
       setSessionCookies(reply, config, session);
-      return { message: 'Password changed. Every other device was signed out.', user: presentUser(session.user), session: presentSession(session) };
+      return {
+        message: 'Password changed. Every other device was signed out.',
+        user: presentUser(session.user),
+        session: presentSession(session),
+      };
     },
   );
 
@@ -249,8 +312,10 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       schema: {
         tags,
         operationId: 'resendConfirmation',
-        summary: 'Mail the signed-in user a new confirmation link (valid 24 hours; earlier ones keep working until theirs end)',
-        description: 'Counted with password resets: RATE_LIMIT_RESET_PER_HOUR_PER_IP per address and RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL per account. 409 (reason `already_confirmed`) when the address is confirmed.',
+        summary:
+          'Mail the signed-in user a new confirmation link (valid 24 hours; earlier ones keep working until theirs end)',
+        description:
+          'Counted with password resets: RATE_LIMIT_RESET_PER_HOUR_PER_IP per address and RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL per account. 409 (reason `already_confirmed`) when the address is confirmed.',
         response: { 200: MessageResponse, 409: ErrorResponse, ...errors },
       },
     },
@@ -301,11 +366,15 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
   const providers = new Map<OAuthProviderId, OAuthProvider>();
   for (const id of ['google', 'github'] as const) {
     const settings = config.oauth[id];
-    if (settings) providers.set(id, createOAuthProvider(id, settings, redirectUri, platform.outbound));
+    if (settings)
+      providers.set(id, createOAuthProvider(id, settings, redirectUri, platform.outbound));
   }
   // A failure goes back to sign-in, keeping where the user was going (so a password sign-in still returns there).
   const failTo = (reply: FastifyReply, code: string, next: string | null = null) =>
-    reply.redirect(`${config.appOrigin}/auth/signin?error=${encodeURIComponent(code)}${next ? `&next=${encodeURIComponent(next)}` : ''}`, 302);
+    reply.redirect(
+      `${config.appOrigin}/auth/signin?error=${encodeURIComponent(code)}${next ? `&next=${encodeURIComponent(next)}` : ''}`,
+      302,
+    );
 
   app.get(
     '/api/auth/:provider',
@@ -327,15 +396,24 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
     async (request, reply) => {
       const provider = providers.get(request.params.provider);
       if (!provider) {
-        throw new ApiError('VALIDATION_ERROR', `OAuth sign-in with ${request.params.provider} is not configured`, {
-          field: 'provider',
-          reason: 'not_configured',
-        });
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          `OAuth sign-in with ${request.params.provider} is not configured`,
+          {
+            field: 'provider',
+            reason: 'not_configured',
+          },
+        );
       }
       const state = generateState();
       const verifier = generateCodeVerifier();
       const next = safeReturnPath(request.query.next, config.appOrigin);
-      const saved: OAuthState = { provider: provider.id, state, verifier, ...(next ? { next } : {}) };
+      const saved: OAuthState = {
+        provider: provider.id,
+        state,
+        verifier,
+        ...(next ? { next } : {}),
+      };
       setOAuthStateCookie(reply, config, JSON.stringify(saved));
       return reply.redirect(provider.authorizationUrl(state, verifier).toString(), 302);
     },
@@ -348,7 +426,8 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         operationId: 'completeOAuthSignIn',
-        summary: 'OAuth redirect target: exchanges the code, sets the session cookies, redirects to the app',
+        summary:
+          'OAuth redirect target: exchanges the code, sets the session cookies, redirects to the app',
         description:
           'Redirects to <APP_ORIGIN><next> (the `next` path given to the start route, checked again here) or <APP_ORIGIN>/dashboard, or to <APP_ORIGIN>/auth/signin?error=oauth_denied|oauth_state_mismatch|oauth_not_configured|oauth_account_exists|oauth_failed (with that `next` kept).',
         security: PUBLIC,
@@ -363,7 +442,8 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       const unsigned = raw ? request.unsignCookie(raw) : null;
       let saved: OAuthState | null;
       try {
-        saved = unsigned?.valid && unsigned.value ? (JSON.parse(unsigned.value) as OAuthState) : null;
+        saved =
+          unsigned?.valid && unsigned.value ? (JSON.parse(unsigned.value) as OAuthState) : null;
       } catch {
         saved = null;
       }
@@ -371,18 +451,36 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
       // Checked again: the cookie is signed, but a path is only ever used after this check.
       const next = safeReturnPath(saved?.next, config.appOrigin);
       if (error) return failTo(reply, 'oauth_denied', next);
-      if (!saved || !code || !state || saved.state !== state) return failTo(reply, 'oauth_state_mismatch');
+      if (!saved || !code || !state || saved.state !== state)
+        return failTo(reply, 'oauth_state_mismatch');
       const provider = providers.get(saved.provider);
       if (!provider) return failTo(reply, 'oauth_not_configured', next);
       try {
         const identity = await provider.identify(code, saved.verifier);
-        const user = await userForIdentity({ db: ctx.db, sessions: ctx.sessions, mailer: platform.mailer, appOrigin: config.appOrigin }, identity);
-        const session = await startSession(ctx.sessions, { id: user.id, email: user.email, name: user.name, credentialsVersion: user.credentialsVersion });
+        const user = await userForIdentity(
+          {
+            db: ctx.db,
+            sessions: ctx.sessions,
+            mailer: platform.mailer,
+            appOrigin: config.appOrigin,
+          },
+          identity,
+        );
+        const session = await startSession(ctx.sessions, {
+          id: user.id,
+          email: user.email,
+          name: user.name,
+          credentialsVersion: user.credentialsVersion,
+        });
         setSessionCookies(reply, config, session);
         return reply.redirect(`${config.appOrigin}${next ?? DEFAULT_RETURN_PATH}`, 302);
       } catch (failure) {
-        if (failure instanceof IdentityConflictError) return failTo(reply, 'oauth_account_exists', next);
-        request.log.warn({ provider: saved.provider, err: { message: (failure as Error).message } }, 'oauth sign-in failed');
+        if (failure instanceof IdentityConflictError)
+          return failTo(reply, 'oauth_account_exists', next);
+        request.log.warn(
+          { provider: saved.provider, err: { message: (failure as Error).message } },
+          'oauth sign-in failed',
+        );
         return failTo(reply, 'oauth_failed', next);
       }
     },

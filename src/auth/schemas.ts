@@ -4,9 +4,15 @@ import { dialectUnion, documentBody } from '../platform/openapi.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
 
 /** A new password; its policy (length, not a common one) is checked by the command, and published here. */
-const NewPassword = z.string().max(MAX_PASSWORD_LENGTH).meta({ minLength: MIN_PASSWORD_LENGTH, description: 'At least 6 characters, not among the most common passwords' });
+const NewPassword = z.string().max(MAX_PASSWORD_LENGTH).meta({
+  minLength: MIN_PASSWORD_LENGTH,
+  description: 'At least 6 characters, not among the most common passwords',
+});
 
-const EmailSchema = z.email('must be a valid e-mail address').max(254).transform((value) => value.trim());
+const EmailSchema = z
+  .email('must be a valid e-mail address')
+  .max(254)
+  .transform((value) => value.trim());
 
 export const SignUpBody = z
   .object({
@@ -15,7 +21,9 @@ export const SignUpBody = z
     name: z.string().trim().max(100).optional(),
   })
   .meta({ id: 'SignUp' });
-documentBody(SignUpBody, { examples: [{ email: 'ada@example.org', password: 'tidal-quasar-42', name: 'Ada Lovelace' }] });
+documentBody(SignUpBody, {
+  examples: [{ email: 'ada@example.org', password: 'tidal-quasar-42', name: 'Ada Lovelace' }],
+});
 
 export const SignInBody = z
   .object({
@@ -35,7 +43,12 @@ documentBody(ResetPasswordBody, { examples: [{ email: 'ada@example.org' }] });
 
 export const UpdatePasswordBody = z
   .object({
-    token: z.string().min(1).max(200).optional().describe('The token from the reset link (signed out)'),
+    token: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('The token from the reset link (signed out)'),
     currentPassword: z
       .string()
       .max(MAX_PASSWORD_LENGTH)
@@ -43,47 +56,74 @@ export const UpdatePasswordBody = z
       .describe('Required when signed in without a token: the password the new one replaces'),
     password: NewPassword,
   })
-  .describe('Either `token` (from the reset mail), or, signed in, `currentPassword`. Either way every reset link mailed earlier stops working.');
-documentBody(UpdatePasswordBody, { examples: [{ currentPassword: 'tidal-quasar-42', password: 'harbor-nebula-57' }] });
+  .describe(
+    'Either `token` (from the reset mail), or, signed in, `currentPassword`. Either way every reset link mailed earlier stops working.',
+  );
+documentBody(UpdatePasswordBody, {
+  examples: [{ currentPassword: 'tidal-quasar-42', password: 'harbor-nebula-57' }],
+});
 
 export const ChangePasswordBody = z
   .object({
-    currentPassword: z.string().min(1).max(MAX_PASSWORD_LENGTH).describe('The password the new one replaces'),
+    currentPassword: z
+      .string()
+      .min(1)
+      .max(MAX_PASSWORD_LENGTH)
+      .describe('The password the new one replaces'),
     newPassword: NewPassword,
   })
   .meta({ id: 'ChangePassword' });
-documentBody(ChangePasswordBody, { examples: [{ currentPassword: 'harbor-nebula-57', newPassword: 'tidal-quasar-42' }] });
+documentBody(ChangePasswordBody, {
+  examples: [{ currentPassword: 'harbor-nebula-57', newPassword: 'tidal-quasar-42' }],
+});
 
 export const ConfirmQuery = z.object({ token: z.string().min(1).max(200) });
 
-const UserSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string() }).meta({ id: 'User' });
+const UserSchema = z
+  .object({ id: z.uuid(), email: z.string(), name: z.string() })
+  .meta({ id: 'User' });
 
-const SessionSchema = z.object({
-  access_token: z.string(),
-  refresh_token: z.string(),
-  expires_at: z.number().int(),
-  expires_in: z.number().int(),
-  token_type: z.literal('bearer'),
-}).meta({ id: 'Session' });
+const SessionSchema = z
+  .object({
+    access_token: z.string(),
+    refresh_token: z.string(),
+    expires_at: z.number().int(),
+    expires_in: z.number().int(),
+    token_type: z.literal('bearer'),
+  })
+  .meta({ id: 'Session' });
 
 export const SignUpResponse = z
   .object({
     message: z.string(),
-    confirmationSent: z.boolean().describe('A confirmation link was mailed to the address (EMAIL_CONFIRMATION=required)'),
+    confirmationSent: z
+      .boolean()
+      .describe('A confirmation link was mailed to the address (EMAIL_CONFIRMATION=required)'),
     user: UserSchema.extend({ createdAt: z.iso.datetime() }),
   })
   .meta({ id: 'SignUpResult' });
 
-export const SignInResponse = z.object({ message: z.string(), user: UserSchema, session: SessionSchema }).meta({ id: 'SignInResult' });
+export const SignInResponse = z
+  .object({ message: z.string(), user: UserSchema, session: SessionSchema })
+  .meta({ id: 'SignInResult' });
 
-const SessionUser = UserSchema.extend({ avatarUrl: z.string().nullable() }).meta({ id: 'SessionUser' });
-
-export const SessionResponse = dialectUnion('SessionReply', 'Bearer token: the user and the session (Variant B). Cookie session: the user', {
-  bearer: z
-    .object({ user: SessionUser, session: z.object({ access_token: z.string(), expires_at: z.number().int() }) })
-    .meta({ id: 'BearerSession' }),
-  cookie: z.object({ user: SessionUser }).meta({ id: 'CookieSession' }),
+const SessionUser = UserSchema.extend({ avatarUrl: z.string().nullable() }).meta({
+  id: 'SessionUser',
 });
+
+export const SessionResponse = dialectUnion(
+  'SessionReply',
+  'Bearer token: the user and the session (Variant B). Cookie session: the user',
+  {
+    bearer: z
+      .object({
+        user: SessionUser,
+        session: z.object({ access_token: z.string(), expires_at: z.number().int() }),
+      })
+      .meta({ id: 'BearerSession' }),
+    cookie: z.object({ user: SessionUser }).meta({ id: 'CookieSession' }),
+  },
+);
 
 export const MessageResponse = z.object({ message: z.string() }).meta({ id: 'Message' });
 

@@ -21,10 +21,20 @@ for (const leg of storeLegs()) {
 
     it('refuses a refresh token of the family that escaped the revocation, and its access tokens', async () => {
       const user = await buildUser(t.app);
-      const refreshed = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: user.refreshToken } });
+      const refreshed = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: user.refreshToken },
+      });
       expect(refreshed.statusCode).toBe(200);
-      const { access_token: access, refresh_token: escaped } = refreshed.json<{ session: { access_token: string; refresh_token: string } }>().session;
-      const [{ familyId }] = (await t.app.ctx.db.select({ familyId: refreshTokens.familyId }).from(refreshTokens).where(eq(refreshTokens.userId, user.id)).limit(1)) as [{ familyId: string }];
+      const { access_token: access, refresh_token: escaped } = refreshed.json<{
+        session: { access_token: string; refresh_token: string };
+      }>().session;
+      const [{ familyId }] = (await t.app.ctx.db
+        .select({ familyId: refreshTokens.familyId })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.userId, user.id))
+        .limit(1)) as [{ familyId: string }];
 
       // The state a lost race leaves: the sign-out revoked the rows it saw, not the newest.
       const escapedRows = await t.app.ctx.db
@@ -36,27 +46,44 @@ for (const leg of storeLegs()) {
         .update(refreshTokens)
         .set({ revokedAt: new Date() })
         .where(eq(refreshTokens.familyId, familyId));
-      await t.app.ctx.db.update(refreshTokens).set({ revokedAt: null }).where(eq(refreshTokens.id, escapedRows[0]!.id));
+      await t.app.ctx.db
+        .update(refreshTokens)
+        .set({ revokedAt: null })
+        .where(eq(refreshTokens.id, escapedRows[0]!.id));
 
       // A live session is believed for LIVE_FOR_MS without asking the database: the access token is
       // refused once that has passed (a read, asked until it is, within a bound).
       const sessionRefused = async () =>
-        (await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${access}` } })).statusCode === 401;
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: '/api/auth/session',
+            headers: { authorization: `Bearer ${access}` },
+          })
+        ).statusCode === 401;
       expect(await eventually(sessionRefused, LIVE_FOR_MS + 2000, 50)).toBe(true);
-      const again = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: escaped } });
+      const again = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: escaped },
+      });
       expect(again.statusCode).toBe(401);
     });
 
     it('throttles sign-outs that end no live session like failed sign-ins, per address; one that ends a session is not counted', async () => {
       const address = '203.0.113.80';
-      const signOut = (headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: '/api/auth/signout', headers, remoteAddress: address });
+      const signOut = (headers: Record<string, string> = {}) =>
+        t.app.inject({ method: 'POST', url: '/api/auth/signout', headers, remoteAddress: address });
       const user = await buildUser(t.app);
       const codes: number[] = [];
       for (let i = 0; i < 4; i++) codes.push((await signOut()).statusCode);
       expect((await signOut(user.bearer)).statusCode).toBe(200);
       for (let i = 0; i < 3; i++) codes.push((await signOut()).statusCode);
       expect(codes).toEqual([200, 200, 200, 200, 200, 429, 429]);
-      expect((await signOut({ cookie: `refresh_token=${uniqueEmail()}`, origin: APP_ORIGIN })).statusCode).toBe(429);
+      expect(
+        (await signOut({ cookie: `refresh_token=${uniqueEmail()}`, origin: APP_ORIGIN }))
+          .statusCode,
+      ).toBe(429);
     });
 
     if (leg.postgres) {
@@ -69,10 +96,32 @@ for (const leg of storeLegs()) {
           await listener.query('listen session_ended');
           const user = await buildUser(t.app);
           const from = { remoteAddress: '203.0.113.81' };
-          for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: 'POST', url: '/api/auth/signout', ...from })).statusCode).toBe(200);
-          expect((await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: { cookie: `refresh_token=${user.refreshToken}`, origin: APP_ORIGIN }, ...from })).statusCode).toBe(200);
+          for (let i = 0; i < 3; i++)
+            expect(
+              (await t.app.inject({ method: 'POST', url: '/api/auth/signout', ...from }))
+                .statusCode,
+            ).toBe(200);
+          expect(
+            (
+              await t.app.inject({
+                method: 'POST',
+                url: '/api/auth/signout',
+                headers: { cookie: `refresh_token=${user.refreshToken}`, origin: APP_ORIGIN },
+                ...from,
+              })
+            ).statusCode,
+          ).toBe(200);
           // The same session again: it has already ended.
-          expect((await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: { cookie: `refresh_token=${user.refreshToken}`, origin: APP_ORIGIN }, ...from })).statusCode).toBe(200);
+          expect(
+            (
+              await t.app.inject({
+                method: 'POST',
+                url: '/api/auth/signout',
+                headers: { cookie: `refresh_token=${user.refreshToken}`, origin: APP_ORIGIN },
+                ...from,
+              })
+            ).statusCode,
+          ).toBe(200);
           // Notifications arrive in the order their transactions committed: the marker comes after any sign-out's.
           await listener.query("select pg_notify('session_ended', 'marker')");
           expect(await eventually(async () => heard.includes('marker'), 5000, 10)).toBe(true);

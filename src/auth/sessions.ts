@@ -20,9 +20,16 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
  * its mailbox's owner: every session ends), `reused` (a rotated refresh token came back: theft is
  * assumed), `expired`, or `unknown` (no such token).
  */
-export type SessionEndReason = NonNullable<typeof refreshTokens.$inferSelect.endedReason> | 'expired' | 'unknown';
+export type SessionEndReason =
+  NonNullable<typeof refreshTokens.$inferSelect.endedReason> | 'expired' | 'unknown';
 
-const END_REASONS: readonly SessionEndReason[] = ['signed_out', 'password_changed', 'reused', 'expired', 'unknown'];
+const END_REASONS: readonly SessionEndReason[] = [
+  'signed_out',
+  'password_changed',
+  'reused',
+  'expired',
+  'unknown',
+];
 
 /** The reason a refused refresh gave (refreshSession), `unknown` for any other failure. */
 export function endReasonOf(failure: unknown): SessionEndReason {
@@ -104,7 +111,8 @@ export async function startSession(deps: SessionDeps, proven: ProvenUser): Promi
 
 /** Exchanges a refresh token for a new session in the same family; detects reuse of rotated tokens. */
 export async function refreshSession(deps: SessionDeps, presented: string): Promise<IssuedSession> {
-  const invalid = (reason: SessionEndReason) => authenticationError('Invalid refresh token', 'Bearer', { reason });
+  const invalid = (reason: SessionEndReason) =>
+    authenticationError('Invalid refresh token', 'Bearer', { reason });
   if (!presented || presented.length > 200) throw invalid('unknown');
   const tokenHash = hashToken(presented);
 
@@ -126,17 +134,26 @@ export async function refreshSession(deps: SessionDeps, presented: string): Prom
       .where(eq(refreshTokens.tokenHash, tokenHash))
       .for('update');
     if (!row) return { kind: 'invalid' as const, reason: 'unknown' as const };
-    if (row.revokedAt) return { kind: 'invalid' as const, reason: row.endedReason ?? ('unknown' as const) };
-    if (row.expiresAt.getTime() <= Date.now()) return { kind: 'invalid' as const, reason: 'expired' as const };
+    if (row.revokedAt)
+      return { kind: 'invalid' as const, reason: row.endedReason ?? ('unknown' as const) };
+    if (row.expiresAt.getTime() <= Date.now())
+      return { kind: 'invalid' as const, reason: 'expired' as const };
     // A token issued by a refresh that raced a sign-out escaped its revocation (the sign-out's update
     // did not see the new row); the family's revoked rows still say the session has ended.
-    if (await sessionHasEnded(tx, row.familyId)) return { kind: 'invalid' as const, reason: 'unknown' as const };
+    if (await sessionHasEnded(tx, row.familyId))
+      return { kind: 'invalid' as const, reason: 'unknown' as const };
     if (row.rotatedAt && Date.now() - row.rotatedAt.getTime() > REUSE_GRACE_SECONDS * 1000) {
-      await tx.update(refreshTokens).set({ revokedAt: new Date(), endedReason: 'reused' }).where(eq(refreshTokens.familyId, row.familyId));
+      await tx
+        .update(refreshTokens)
+        .set({ revokedAt: new Date(), endedReason: 'reused' })
+        .where(eq(refreshTokens.familyId, row.familyId));
       return { kind: 'reused' as const, familyId: row.familyId };
     }
     if (!row.rotatedAt) {
-      await tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, row.id));
+      await tx
+        .update(refreshTokens)
+        .set({ rotatedAt: new Date() })
+        .where(eq(refreshTokens.id, row.id));
     }
     const token = randomToken(32);
     await tx.insert(refreshTokens).values({
@@ -145,7 +162,12 @@ export async function refreshSession(deps: SessionDeps, presented: string): Prom
       tokenHash: hashToken(token),
       expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000),
     });
-    return { kind: 'ok' as const, token, user: { id: row.userId, email: row.email, name: row.name }, familyId: row.familyId };
+    return {
+      kind: 'ok' as const,
+      token,
+      user: { id: row.userId, email: row.email, name: row.name },
+      familyId: row.familyId,
+    };
   });
 
   if (outcome.kind === 'reused') {
@@ -199,7 +221,11 @@ export async function userOfRefreshToken(db: Db, presented: string): Promise<str
 }
 
 /** Ends every session of a user (optionally but one) after a change of their credentials (a password changed, the account claimed). */
-export async function endAllSessions(deps: SessionDeps, userId: string, keepSessionId?: string): Promise<void> {
+export async function endAllSessions(
+  deps: SessionDeps,
+  userId: string,
+  keepSessionId?: string,
+): Promise<void> {
   const conditions = [eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)];
   if (keepSessionId) conditions.push(ne(refreshTokens.familyId, keepSessionId));
   const ended = await deps.db

@@ -10,7 +10,10 @@ export type UserRow = typeof users.$inferSelect;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.email, normalizeEmail(email)));
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)));
   return row ?? null;
 }
 
@@ -48,26 +51,49 @@ export async function createUserWithProfile(
  * a link asked for before a change must not undo the change. The credentials' version goes up, so a
  * sign-in that checked the old password cannot start a session after this (sessions.ts, startSession).
  */
-export async function setPassword(db: Db | Tx, userId: string, passwordHash: string | null): Promise<void> {
+export async function setPassword(
+  db: Db | Tx,
+  userId: string,
+  passwordHash: string | null,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .update(users)
-      .set({ passwordHash, credentialsVersion: sql`${users.credentialsVersion} + 1`, updatedAt: new Date() })
+      .set({
+        passwordHash,
+        credentialsVersion: sql`${users.credentialsVersion} + 1`,
+        updatedAt: new Date(),
+      })
       .where(eq(users.id, userId));
     await voidEmailTokens(tx, userId, 'password_reset');
   });
 }
 
-export async function findUserByIdentity(db: Db, provider: string, providerUserId: string): Promise<UserRow | null> {
+export async function findUserByIdentity(
+  db: Db,
+  provider: string,
+  providerUserId: string,
+): Promise<UserRow | null> {
   const [row] = await db
     .select({ user: users })
     .from(oauthIdentities)
     .innerJoin(users, eq(users.id, oauthIdentities.userId))
-    .where(and(eq(oauthIdentities.provider, provider), eq(oauthIdentities.providerUserId, providerUserId)));
+    .where(
+      and(
+        eq(oauthIdentities.provider, provider),
+        eq(oauthIdentities.providerUserId, providerUserId),
+      ),
+    );
   return row?.user ?? null;
 }
 
-export async function linkIdentity(db: Db | Tx, userId: string, provider: string, providerUserId: string, email: string | null): Promise<void> {
+export async function linkIdentity(
+  db: Db | Tx,
+  userId: string,
+  provider: string,
+  providerUserId: string,
+  email: string | null,
+): Promise<void> {
   await db
     .insert(oauthIdentities)
     .values({ userId, provider, providerUserId, email })
@@ -84,7 +110,12 @@ export async function clearUnconfirmedAccount(tx: Tx, userId: string): Promise<b
   const now = new Date();
   const claimed = await tx
     .update(users)
-    .set({ passwordHash: null, credentialsVersion: sql`${users.credentialsVersion} + 1`, emailConfirmedAt: now, updatedAt: now })
+    .set({
+      passwordHash: null,
+      credentialsVersion: sql`${users.credentialsVersion} + 1`,
+      emailConfirmedAt: now,
+      updatedAt: now,
+    })
     .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
     .returning({ id: users.id });
   if (claimed.length === 0) return false;

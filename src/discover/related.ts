@@ -4,8 +4,18 @@
  * answer cached (scope `related`), its status reported; then duplicates folded as search folds them
  * and the merged list ordered and paged.
  */
-import { federatedSearch, mergeRecords, type ProviderFailureLog, type ProviderStatus } from '../search/index.js';
-import type { SearchProvider, SearchProviders, SearchRecord, WorkRelation } from '../search/index.js';
+import {
+  federatedSearch,
+  mergeRecords,
+  type ProviderFailureLog,
+  type ProviderStatus,
+} from '../search/index.js';
+import type {
+  SearchProvider,
+  SearchProviders,
+  SearchRecord,
+  WorkRelation,
+} from '../search/index.js';
 import type { Cache } from '../platform/cache.js';
 import { GRAPH_PROVIDERS, graphKey, providerWorkId, type GraphIds } from './work-ids.js';
 
@@ -33,7 +43,11 @@ export interface RelatedAnswer {
  * The provider as federation asks it: its `search` answers the relation for this work. A provider that
  * knows none of the work's identifiers, or has no citation graph, is not asked (status `disabled`).
  */
-function askingRelated(provider: SearchProvider, relation: WorkRelation, workId: string | null): SearchProvider {
+function askingRelated(
+  provider: SearchProvider,
+  relation: WorkRelation,
+  workId: string | null,
+): SearchProvider {
   const related = provider.related;
   const askable = provider.isEnabled() && workId !== null && related !== undefined;
   return {
@@ -52,7 +66,8 @@ function askingRelated(provider: SearchProvider, relation: WorkRelation, workId:
  */
 function orderRelated(records: SearchRecord[], relation: WorkRelation): SearchRecord[] {
   if (relation === 'similar') {
-    const fused = (record: SearchRecord) => Object.values(record.ranks ?? {}).reduce((sum, rank) => sum + 1 / (60 + rank), 0);
+    const fused = (record: SearchRecord) =>
+      Object.values(record.ranks ?? {}).reduce((sum, rank) => sum + 1 / (60 + rank), 0);
     return [...records].sort((a, b) => fused(b) - fused(a));
   }
   return [...records].sort(
@@ -65,7 +80,9 @@ function orderRelated(records: SearchRecord[], relation: WorkRelation): SearchRe
 }
 
 export async function findRelated(request: RelatedRequest): Promise<RelatedAnswer> {
-  const providers = GRAPH_PROVIDERS.map((id) => askingRelated(request.providers[id], request.relation, providerWorkId(id, request.ids)));
+  const providers = GRAPH_PROVIDERS.map((id) =>
+    askingRelated(request.providers[id], request.relation, providerWorkId(id, request.ids)),
+  );
   const federated = await federatedSearch({
     providers,
     query: `${request.relation} ${graphKey(request.ids)}`,
@@ -78,6 +95,8 @@ export async function findRelated(request: RelatedRequest): Promise<RelatedAnswe
     deferWork: request.deferWork,
     log: request.log,
   });
-  return { records: orderRelated(mergeRecords(federated.records), request.relation), providers: federated.providers };
+  return {
+    records: orderRelated(mergeRecords(federated.records), request.relation),
+    providers: federated.providers,
+  };
 }
-

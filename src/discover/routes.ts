@@ -22,7 +22,14 @@ import {
 } from '../search/index.js';
 import { readableResourceIds, readableWorkspaceWorkIds } from '../workspaces/index.js';
 import { findRelated } from './related.js';
-import { RelatedQuery, RelatedResponse, SuggestionsQuery, SuggestionsResponse, WorkParams, WorkspaceParams } from './schemas.js';
+import {
+  RelatedQuery,
+  RelatedResponse,
+  SuggestionsQuery,
+  SuggestionsResponse,
+  WorkParams,
+  WorkspaceParams,
+} from './schemas.js';
 import { suggestForWorkspace } from './suggestions.js';
 import { graphIdsOfIdentifier, graphIdsOfSaved, hasGraphIds, type GraphIds } from './work-ids.js';
 
@@ -30,12 +37,19 @@ const tags = ['discover'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const SUMMARIES: Record<WorkRelation, string> = {
-  references: 'The works a work cites, from OpenAlex and Semantic Scholar, merged; most cited first',
-  citations: 'The works that cite a work, from OpenAlex and Semantic Scholar, merged; most cited first',
+  references:
+    'The works a work cites, from OpenAlex and Semantic Scholar, merged; most cited first',
+  citations:
+    'The works that cite a work, from OpenAlex and Semantic Scholar, merged; most cited first',
   similar: 'Works like a work (OpenAlex related works, Semantic Scholar recommendations), merged',
 };
 
-export async function discoverRoutes(root: FastifyInstance, ctx: AppContext, providers: SearchProviders, libraryPlaces: LibraryPlaces): Promise<void> {
+export async function discoverRoutes(
+  root: FastifyInstance,
+  ctx: AppContext,
+  providers: SearchProviders,
+  libraryPlaces: LibraryPlaces,
+): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { config, platform } = ctx;
 
@@ -45,7 +59,13 @@ export async function discoverRoutes(root: FastifyInstance, ctx: AppContext, pro
     if (!userId) return results;
     const places = await libraryPlaces(
       userId,
-      records.map((record) => ({ resourceId: record.id, url: record.url, doi: record.doi, arxivId: record.arxivId, pmid: record.pmid })),
+      records.map((record) => ({
+        resourceId: record.id,
+        url: record.url,
+        doi: record.doi,
+        arxivId: record.arxivId,
+        pmid: record.pmid,
+      })),
     );
     return results.map((result, index) => ({ ...result, inLibrary: places[index] ?? [] }));
   }
@@ -76,7 +96,12 @@ export async function discoverRoutes(root: FastifyInstance, ctx: AppContext, pro
           security: SIGNED_IN_OPTIONAL,
           params: WorkParams,
           querystring: RelatedQuery,
-          response: { 200: RelatedResponse, 400: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse },
+          response: {
+            200: RelatedResponse,
+            400: ErrorResponse,
+            404: ErrorResponse,
+            429: ErrorResponse,
+          },
           responseHeaders: { 200: RATE_LIMIT_HEADERS },
         },
       },
@@ -116,12 +141,19 @@ export async function discoverRoutes(root: FastifyInstance, ctx: AppContext, pro
       schema: {
         tags,
         operationId: 'listWorkspaceSuggestions',
-        summary: 'Works that several of the workspace’s resources cite or are cited by, most connected first',
+        summary:
+          'Works that several of the workspace’s resources cite or are cited by, most connected first',
         description:
           'Looks at the 8 newest resources a graph provider can identify, through their references and citations (cached as GET /api/works/{id}/… caches them); leaves out works already in the workspace. Counted in the search allowance.',
         params: WorkspaceParams,
         querystring: SuggestionsQuery,
-        response: { 200: SuggestionsResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse },
+        response: {
+          200: SuggestionsResponse,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          404: ErrorResponse,
+          429: ErrorResponse,
+        },
         responseHeaders: { 200: RATE_LIMIT_HEADERS },
       },
     },
@@ -143,11 +175,23 @@ export async function discoverRoutes(root: FastifyInstance, ctx: AppContext, pro
       const suggestions = answer.suggestions
         .flatMap((suggestion, index) => {
           const result = presented[index];
-          if (!result || result.inLibrary?.some((place) => place.workspaceId === request.params.id)) return [];
-          return [{ result, connections: suggestion.resourceIds.length, resourceIds: suggestion.resourceIds }];
+          if (!result || result.inLibrary?.some((place) => place.workspaceId === request.params.id))
+            return [];
+          return [
+            {
+              result,
+              connections: suggestion.resourceIds.length,
+              resourceIds: suggestion.resourceIds,
+            },
+          ];
         })
         .slice(0, request.query.limit);
-      return { suggestions, looked: answer.looked, took: Date.now() - startedAt, providers: answer.providers.map(presentProviderStatus) };
+      return {
+        suggestions,
+        looked: answer.looked,
+        took: Date.now() - startedAt,
+        providers: answer.providers.map(presentProviderStatus),
+      };
     },
   );
 }

@@ -11,7 +11,9 @@ export const WorkParams = z.object({
     .trim()
     .min(1, 'must be 1-300 characters')
     .max(300, 'must be 1-300 characters')
-    .describe("A search result id, DOI, arXiv id, PMID or OpenAlex id (percent-encoded: a DOI's `/` as `%2F`), or the id of one of your saved resources"),
+    .describe(
+      "A search result id, DOI, arXiv id, PMID or OpenAlex id (percent-encoded: a DOI's `/` as `%2F`), or the id of one of your saved resources",
+    ),
 });
 
 export const RelatedQuery = z.object({
@@ -23,10 +25,17 @@ export const RelatedResponse = z
   .object({
     relation: z.enum(['references', 'citations', 'similar']),
     results: z.array(SearchResultSchema),
-    total: z.number().int().describe('Works in the merged list the page was cut from (at most 100 per provider)'),
+    total: z
+      .number()
+      .int()
+      .describe('Works in the merged list the page was cut from (at most 100 per provider)'),
     hasMore: z.boolean(),
     took: z.number().describe('Milliseconds'),
-    providers: z.array(ProviderStatusSchema).describe('OpenAlex and Semantic Scholar; `disabled` when the provider knows none of the work’s identifiers'),
+    providers: z
+      .array(ProviderStatusSchema)
+      .describe(
+        'OpenAlex and Semantic Scholar; `disabled` when the provider knows none of the work’s identifiers',
+      ),
   })
   .meta({ id: 'RelatedWorksReply' });
 
@@ -41,12 +50,21 @@ export const SuggestionsResponse = z
     suggestions: z.array(
       z.object({
         result: SearchResultSchema,
-        connections: z.number().int().min(2).describe('How many of the workspace’s resources cite it or are cited by it'),
+        connections: z
+          .number()
+          .int()
+          .min(2)
+          .describe('How many of the workspace’s resources cite it or are cited by it'),
         resourceIds: z.array(z.uuid()).describe('Those resources'),
       }),
     ),
-    looked: z.number().int().describe('Resources looked at: the newest ones a graph provider can identify, at most 8'),
+    looked: z
+      .number()
+      .int()
+      .describe('Resources looked at: the newest ones a graph provider can identify, at most 8'),
     took: z.number().describe('Milliseconds'),
-    providers: z.array(ProviderStatusSchema).describe('Per provider over all the calls: `ok` only when every call was'),
+    providers: z
+      .array(ProviderStatusSchema)
+      .describe('Per provider over all the calls: `ok` only when every call was'),
   })
   .meta({ id: 'WorkspaceSuggestionsReply' });

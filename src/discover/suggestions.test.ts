@@ -25,14 +25,22 @@ describe('rankCoCited', () => {
   it('keeps works in two or more lists, most connected first, then most cited; one count per resource', () => {
     const lists = [
       { resourceId: 'r1', records: [work('a'), work('b', { citations: 5 }), work('c'), work('c')] },
-      { resourceId: 'r2', records: [work('a'), work('b', { citations: 5 }), work('d', { citations: 90 })] },
+      {
+        resourceId: 'r2',
+        records: [work('a'), work('b', { citations: 5 }), work('d', { citations: 90 })],
+      },
       { resourceId: 'r3', records: [work('a'), work('d', { citations: 90 }), work('e')] },
       // The same work found by DOI through another provider counts for its resource.
-      { resourceId: 'r4', records: [work('x', { provider: 'openalex', id: 'openalex:W1', doi: '10.1/e' }), work('c')] },
+      {
+        resourceId: 'r4',
+        records: [work('x', { provider: 'openalex', id: 'openalex:W1', doi: '10.1/e' }), work('c')],
+      },
     ];
     lists[2]!.records[2] = work('e', { doi: '10.1/e' });
     const ranked = rankCoCited(lists, () => false);
-    expect(ranked.map((suggestion) => [suggestion.record.nativeId, suggestion.resourceIds])).toEqual([
+    expect(
+      ranked.map((suggestion) => [suggestion.record.nativeId, suggestion.resourceIds]),
+    ).toEqual([
       ['a', ['r1', 'r2', 'r3']],
       ['d', ['r2', 'r3']],
       ['b', ['r1', 'r2']],
@@ -47,6 +55,10 @@ describe('rankCoCited', () => {
       { resourceId: 'r1', records: [work('a'), work('b')] },
       { resourceId: 'r2', records: [work('a'), work('b')] },
     ];
-    expect(rankCoCited(lists, (record) => record.nativeId === 'a').map((suggestion) => suggestion.record.nativeId)).toEqual(['b']);
+    expect(
+      rankCoCited(lists, (record) => record.nativeId === 'a').map(
+        (suggestion) => suggestion.record.nativeId,
+      ),
+    ).toEqual(['b']);
   });
 });

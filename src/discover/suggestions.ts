@@ -6,7 +6,12 @@
  * outbound requests when nothing is cached (OpenAlex reads the work, then its neighbours). A work counts
  * once per resource however it is connected; works the workspace already holds are left out.
  */
-import { duplicateGroups, mergeRecords, type ProviderStatus, type SearchRecord } from '../search/index.js';
+import {
+  duplicateGroups,
+  mergeRecords,
+  type ProviderStatus,
+  type SearchRecord,
+} from '../search/index.js';
 import { findRelated, type RelatedRequest } from './related.js';
 import { graphIdsOfSaved, hasGraphIds, type GraphIds } from './work-ids.js';
 import type { SavedWorkIds } from '../workspaces/index.js';
@@ -34,10 +39,14 @@ type Lists = Array<{ resourceId: string; records: SearchRecord[] }>;
 
 /** Works in at least `MIN_CONNECTIONS` lists, by how many (then by citations), without those `isOwn` says the workspace holds. */
 export function rankCoCited(lists: Lists, isOwn: (record: SearchRecord) => boolean): Suggestion[] {
-  const all = lists.flatMap((list) => list.records.map((record) => ({ record, resourceId: list.resourceId })));
+  const all = lists.flatMap((list) =>
+    list.records.map((record) => ({ record, resourceId: list.resourceId })),
+  );
   const records = all.map((entry) => entry.record);
   const suggestions = duplicateGroups(records).flatMap((group) => {
-    const members = group.map((index) => all[index] as { record: SearchRecord; resourceId: string });
+    const members = group.map(
+      (index) => all[index] as { record: SearchRecord; resourceId: string },
+    );
     const resourceIds = [...new Set(members.map((member) => member.resourceId))];
     if (resourceIds.length < MIN_CONNECTIONS) return [];
     const [record] = mergeRecords(members.map((member) => member.record));
@@ -45,7 +54,10 @@ export function rankCoCited(lists: Lists, isOwn: (record: SearchRecord) => boole
     return [{ record, resourceIds }];
   });
   return suggestions.sort(
-    (a, b) => b.resourceIds.length - a.resourceIds.length || b.record.citations - a.record.citations || a.record.title.localeCompare(b.record.title),
+    (a, b) =>
+      b.resourceIds.length - a.resourceIds.length ||
+      b.record.citations - a.record.citations ||
+      a.record.title.localeCompare(b.record.title),
   );
 }
 
@@ -72,7 +84,13 @@ function combineStatuses(all: ProviderStatus[][]): ProviderStatus[] {
   const byId = new Map<ProviderStatus['id'], ProviderStatus>();
   for (const status of all.flat()) {
     const seen = byId.get(status.id);
-    if (!seen) byId.set(status.id, { id: status.id, status: status.status, count: status.count, took: status.took });
+    if (!seen)
+      byId.set(status.id, {
+        id: status.id,
+        status: status.status,
+        count: status.count,
+        took: status.took,
+      });
     else
       byId.set(status.id, {
         id: status.id,
@@ -88,13 +106,20 @@ export async function suggestForWorkspace(
   resources: SavedWorkIds[],
   ask: Omit<RelatedRequest, 'ids' | 'relation' | 'perProviderLimit'>,
 ): Promise<SuggestionsAnswer> {
-  const identified = resources.map((saved) => ({ id: saved.id, ids: graphIdsOfSaved(saved) })).filter((saved) => hasGraphIds(saved.ids));
+  const identified = resources
+    .map((saved) => ({ id: saved.id, ids: graphIdsOfSaved(saved) }))
+    .filter((saved) => hasGraphIds(saved.ids));
   const sources = identified.slice(0, MAX_SOURCES);
   const answers = await Promise.all(
     sources.flatMap((source) =>
       (['references', 'citations'] as const).map(async (relation) => ({
         resourceId: source.id,
-        ...(await findRelated({ ...ask, ids: source.ids, relation, perProviderLimit: NEIGHBOURS_PER_PROVIDER })),
+        ...(await findRelated({
+          ...ask,
+          ids: source.ids,
+          relation,
+          perProviderLimit: NEIGHBOURS_PER_PROVIDER,
+        })),
       })),
     ),
   );

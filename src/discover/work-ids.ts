@@ -22,7 +22,9 @@ const ARXIV_DOI = /^10\.48550\/arxiv\.(.+)$/i;
 const ZENODO_RECORD = /^\d+$/;
 
 function withoutEmpty(ids: GraphIds): GraphIds {
-  return Object.fromEntries(Object.entries(ids).filter(([, value]) => typeof value === 'string' && value !== ''));
+  return Object.fromEntries(
+    Object.entries(ids).filter(([, value]) => typeof value === 'string' && value !== ''),
+  );
 }
 
 function fromDoi(doi: string): GraphIds {
@@ -54,7 +56,9 @@ export function graphIdsOfIdentifier(parsed: ParsedIdentifier): GraphIds {
         case 'semanticscholar':
           return { semanticScholarId: parsed.nativeId };
         case 'zenodo':
-          return ZENODO_RECORD.test(parsed.nativeId) ? { doi: `10.5281/zenodo.${parsed.nativeId}` } : {};
+          return ZENODO_RECORD.test(parsed.nativeId)
+            ? { doi: `10.5281/zenodo.${parsed.nativeId}` }
+            : {};
         case 'youtube':
           return {};
       }
@@ -66,7 +70,12 @@ export function graphIdsOfSaved(saved: SavedWorkIds): GraphIds {
   const parsed = saved.sourceId ? parseIdentifier(saved.sourceId) : null;
   const fromSource = parsed ? graphIdsOfIdentifier(parsed) : {};
   const arxivId = saved.arxivId ? stripArxivVersion(saved.arxivId).toLowerCase() : undefined;
-  return withoutEmpty({ ...fromSource, ...(saved.doi ? fromDoi(saved.doi) : {}), ...(arxivId ? { arxivId } : {}), ...(saved.pmid ? { pmid: saved.pmid } : {}) });
+  return withoutEmpty({
+    ...fromSource,
+    ...(saved.doi ? fromDoi(saved.doi) : {}),
+    ...(arxivId ? { arxivId } : {}),
+    ...(saved.pmid ? { pmid: saved.pmid } : {}),
+  });
 }
 
 export function hasGraphIds(ids: GraphIds): boolean {
@@ -91,5 +100,7 @@ export function providerWorkId(provider: GraphProviderId, ids: GraphIds): string
 
 /** One string per work and provider ids, the same whatever order the ids were found in (cache keys). */
 export function graphKey(ids: GraphIds): string {
-  return GRAPH_PROVIDERS.map((provider) => `${provider}=${providerWorkId(provider, ids) ?? ''}`).join(' ');
+  return GRAPH_PROVIDERS.map(
+    (provider) => `${provider}=${providerWorkId(provider, ids) ?? ''}`,
+  ).join(' ');
 }

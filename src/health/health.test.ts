@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { HealthResponse } from './routes.js';
 
-const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`GET /api/health (${leg.name})`, () => {
@@ -48,10 +52,21 @@ describe('health when a backend is down', () => {
 
   it('says disconnected and degraded, and the service keeps answering', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.json()).toMatchObject({ status: 'degraded', services: { redis: 'disconnected', database: 'connected' } });
-    const signup = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'down@example.org', password: 'still-works-9' } });
+    expect(res.json()).toMatchObject({
+      status: 'degraded',
+      services: { redis: 'disconnected', database: 'connected' },
+    });
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { email: 'down@example.org', password: 'still-works-9' },
+    });
     expect(signup.statusCode).toBe(201);
-    const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: 'down@example.org', password: 'still-works-9' } });
+    const signin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signin',
+      payload: { email: 'down@example.org', password: 'still-works-9' },
+    });
     expect(signin.statusCode).toBe(200);
   });
 });
@@ -73,12 +88,18 @@ describe('health as the backends change', () => {
 
   it('answers what the monitor last saw, with a fresh timestamp on every answer', async () => {
     const first = await health();
-    expect(first).toMatchObject({ status: 'ok', services: { database: 'connected', searchIndex: 'connected' } });
+    expect(first).toMatchObject({
+      status: 'ok',
+      services: { database: 'connected', searchIndex: 'connected' },
+    });
 
     searchIndexUp = false;
     await t.app.ctx.platform.health.refresh();
     const down = await health();
-    expect(down).toMatchObject({ status: 'degraded', services: { database: 'connected', searchIndex: 'disconnected' } });
+    expect(down).toMatchObject({
+      status: 'degraded',
+      services: { database: 'connected', searchIndex: 'disconnected' },
+    });
 
     searchIndexUp = true;
     await t.app.ctx.platform.health.refresh();
@@ -96,12 +117,28 @@ describe('health as the backends change', () => {
 
 describe('GET /api/debug/emailjs', () => {
   it('reports configuration without secrets', async () => {
-    const t = await buildTestApp({ env: { EMAILJS_SERVICE_ID: 'service_x', EMAILJS_TEMPLATE_ID: 'template_y', EMAILJS_PUBLIC_KEY: 'pk_z' } });
+    const t = await buildTestApp({
+      env: {
+        EMAILJS_SERVICE_ID: 'service_x',
+        EMAILJS_TEMPLATE_ID: 'template_y',
+        EMAILJS_PUBLIC_KEY: 'pk_z',
+      },
+    });
     const res = await t.app.inject({ method: 'GET', url: '/api/debug/emailjs' });
-    expect(res.json()).toEqual({ configured: true, serviceId: 'service_x', templateId: 'template_y', publicKey: 'pk_z' });
+    expect(res.json()).toEqual({
+      configured: true,
+      serviceId: 'service_x',
+      templateId: 'template_y',
+      publicKey: 'pk_z',
+    });
     await t.close();
     const bare = await buildTestApp();
-    expect((await bare.app.inject({ method: 'GET', url: '/api/debug/emailjs' })).json()).toEqual({ configured: false, serviceId: '', templateId: '', publicKey: '' });
+    expect((await bare.app.inject({ method: 'GET', url: '/api/debug/emailjs' })).json()).toEqual({
+      configured: false,
+      serviceId: '',
+      templateId: '',
+      publicKey: '',
+    });
     await bare.close();
   });
 });
@@ -117,19 +154,33 @@ describe('cross-cutting HTTP behaviour', () => {
     const res = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/profile',
-      headers: { origin: 'http://app.test', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type,authorization' },
+      headers: {
+        origin: 'http://app.test',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'content-type,authorization',
+      },
     });
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('http://app.test');
     expect(res.headers['access-control-allow-methods']).toContain('PUT');
     // If-Match: optimistic concurrency on updates and deletes (README, Editing at the same time).
-    expect(res.headers['access-control-allow-headers']).toBe('Content-Type, Authorization, Idempotency-Key, If-Match');
-    const other = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } });
+    expect(res.headers['access-control-allow-headers']).toBe(
+      'Content-Type, Authorization, Idempotency-Key, If-Match',
+    );
+    const other = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(other.headers['access-control-allow-origin']).not.toBe('https://evil.example');
   });
 
   it('gives CORS headers to the app origin only, and says the answer varies by Origin', async () => {
-    const fromApp = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'http://app.test' } });
+    const fromApp = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { origin: 'http://app.test' },
+    });
     expect(fromApp.headers['access-control-allow-origin']).toBe('http://app.test');
     expect(fromApp.headers['access-control-allow-credentials']).toBe('true');
     expect(fromApp.headers['access-control-expose-headers']).toContain('X-Request-Id');
@@ -147,21 +198,38 @@ describe('cross-cutting HTTP behaviour', () => {
   });
 
   it('answers 413 for a body over the limit, 404 envelope for unknown routes, and a request id', async () => {
-    const big = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: 'a@b.co', password: 'x'.repeat(4000) } });
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signin',
+      payload: { email: 'a@b.co', password: 'x'.repeat(4000) },
+    });
     expect(big.statusCode).toBe(413);
     expect(big.json().error.code).toBe('PAYLOAD_TOO_LARGE');
     const missing = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error.code).toBe('NOT_FOUND');
     expect(missing.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const echoed = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'client-req-12345' } });
+    const echoed = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': 'client-req-12345' },
+    });
     expect(echoed.headers['x-request-id']).toBe('client-req-12345');
   });
 
   it('publishes the OpenAPI 3.1 document with responses, and the reference page', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
-    for (const path of ['/api/auth/signup', '/api/auth/signin', '/api/auth/refresh', '/api/profile', '/api/profile/avatar', '/api/health', '/api/health/live', '/api/health/ready']) {
+    for (const path of [
+      '/api/auth/signup',
+      '/api/auth/signin',
+      '/api/auth/refresh',
+      '/api/profile',
+      '/api/profile/avatar',
+      '/api/health',
+      '/api/health/live',
+      '/api/health/ready',
+    ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
     expect(doc.paths['/api/health/ready'].get.responses['503']).toBeDefined();
@@ -185,7 +253,9 @@ describe('readiness while the process drains before it stops', () => {
     t.app.ctx.drain.begin();
     const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE', message: 'Not ready: shutting down' } });
+    expect(ready.json()).toMatchObject({
+      error: { code: 'SERVICE_UNAVAILABLE', message: 'Not ready: shutting down' },
+    });
     expect((await t.app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
   });

@@ -33,8 +33,12 @@ const EmailJsDebugResponse = z.object({
 const HEALTH_PATH = '/api/health';
 
 /** Degraded when the database is not connected or any configured backend is unreachable. */
-function overallStatus(services: Readonly<Record<string, ServiceStateName>>): z.infer<typeof HealthResponse>['status'] {
-  return services.database !== 'connected' || Object.values(services).includes('disconnected') ? 'degraded' : 'ok';
+function overallStatus(
+  services: Readonly<Record<string, ServiceStateName>>,
+): z.infer<typeof HealthResponse>['status'] {
+  return services.database !== 'connected' || Object.values(services).includes('disconnected')
+    ? 'degraded'
+    : 'ok';
 }
 
 export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -58,7 +62,12 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
     },
     async () => {
       const services = ctx.platform.health.states();
-      return { status: overallStatus(services), timestamp: new Date().toISOString(), version: ctx.config.version, services };
+      return {
+        status: overallStatus(services),
+        timestamp: new Date().toISOString(),
+        version: ctx.config.version,
+        services,
+      };
     },
   );
 
@@ -71,7 +80,8 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
         operationId: 'getLiveness',
         summary: 'Liveness: 200 while the process runs and serves requests',
         security: PUBLIC,
-        description: 'For a load balancer or orchestrator deciding whether to restart the process; it never looks at a backend.',
+        description:
+          'For a load balancer or orchestrator deciding whether to restart the process; it never looks at a backend.',
         response: { 200: LivenessResponse },
       },
     },
@@ -86,7 +96,8 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
         tags: ['utility'],
         operationId: 'getReadiness',
         security: PUBLIC,
-        summary: 'Readiness: 200 when the process can serve requests, 503 while the database is unreachable or the process shuts down',
+        summary:
+          'Readiness: 200 when the process can serve requests, 503 while the database is unreachable or the process shuts down',
         description:
           'For a load balancer deciding whether to send traffic here. Follows a database outage within a second or two (the database is checked every second, and at once when a request finds it gone). Redis is not required: without it the service carries on in memory. From SIGTERM (or SIGINT) on this answers 503 at once, while the process still serves every other request for its drain time (SHUTDOWN_DRAIN_MS), each answer with `Connection: close`; after that every request answers 503 until in-flight work is done and the process exits.',
         response: { 200: ReadinessResponse, 503: ErrorResponse },
@@ -94,9 +105,12 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
     },
     async (_request, reply) => {
       // Answered, not thrown: a load balancer polls this through an outage, and each poll is no error to log.
-      if (ctx.drain.draining) return reply.status(503).send(errorBody(serviceUnavailable('Not ready: shutting down')));
+      if (ctx.drain.draining)
+        return reply.status(503).send(errorBody(serviceUnavailable('Not ready: shutting down')));
       if (ctx.platform.health.states().database !== 'connected') {
-        return reply.status(503).send(errorBody(serviceUnavailable('Not ready: the database is unreachable')));
+        return reply
+          .status(503)
+          .send(errorBody(serviceUnavailable('Not ready: the database is unreachable')));
       }
       return { status: 'ready' as const };
     },
@@ -109,7 +123,8 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
       schema: {
         tags: ['utility'],
         operationId: 'getEmailJsConfig',
-        summary: 'Whether the browser mail service (EmailJS) is configured; its public identifiers only',
+        summary:
+          'Whether the browser mail service (EmailJS) is configured; its public identifiers only',
         security: PUBLIC,
         response: { 200: EmailJsDebugResponse },
       },

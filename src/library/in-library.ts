@@ -31,27 +31,49 @@ export function candidateKeys(work: WorkIdentifiers): string[] {
 }
 
 /** For each work, in order, the places it already is in `actor`'s library (empty when none). */
-export async function findInLibrary(db: Db, actor: { id: string }, works: WorkIdentifiers[]): Promise<LibraryPlace[][]> {
+export async function findInLibrary(
+  db: Db,
+  actor: { id: string },
+  works: WorkIdentifiers[],
+): Promise<LibraryPlace[][]> {
   const keysOfWork = works.map(candidateKeys);
   const allKeys = [...new Set(keysOfWork.flat())];
   if (allKeys.length === 0) return works.map(() => []);
   const statement = sql`
     select r.work_key, r.id as resource_id, workspaces.id as workspace_id, workspaces.name as workspace_name
       from workspaces
-      join workspace_resources r on r.workspace_id = workspaces.id and r.work_key in (${sql.join(allKeys.map((key) => sql`${key}`), sql`, `)})
+      join workspace_resources r on r.workspace_id = workspaces.id and r.work_key in (${sql.join(
+        allKeys.map((key) => sql`${key}`),
+        sql`, `,
+      )})
      where ${readableWorkspaces(actor)}
      order by workspaces.created_at, workspaces.id`;
   const result: unknown = await db.execute<Record<string, unknown>>(statement);
-  const rows = (result as { rows: Array<{ work_key: string; resource_id: string; workspace_id: string; workspace_name: string }> }).rows;
+  const rows = (
+    result as {
+      rows: Array<{
+        work_key: string;
+        resource_id: string;
+        workspace_id: string;
+        workspace_name: string;
+      }>;
+    }
+  ).rows;
   const placesByKey = new Map<string, LibraryPlace[]>();
   for (const row of rows) {
     const places = placesByKey.get(row.work_key) ?? [];
-    places.push({ workspaceId: row.workspace_id, workspaceName: row.workspace_name, resourceId: row.resource_id });
+    places.push({
+      workspaceId: row.workspace_id,
+      workspaceName: row.workspace_name,
+      resourceId: row.resource_id,
+    });
     placesByKey.set(row.work_key, places);
   }
   return keysOfWork.map((keys) => {
     // One place per resource, even when it answers to two of the work's keys.
     const seen = new Set<string>();
-    return keys.flatMap((key) => placesByKey.get(key) ?? []).filter((place) => !seen.has(place.resourceId) && Boolean(seen.add(place.resourceId)));
+    return keys
+      .flatMap((key) => placesByKey.get(key) ?? [])
+      .filter((place) => !seen.has(place.resourceId) && Boolean(seen.add(place.resourceId)));
   });
 }

@@ -25,7 +25,11 @@ function readMarkedText(marked: string | null): Pick<Snippet, 'text' | 'highligh
   return highlights.length ? { text, highlights } : null;
 }
 
-function snippet(place: Place, marked: string | null, extra: Pick<Snippet, 'page' | 'annotationId'> = {}): Snippet[] {
+function snippet(
+  place: Place,
+  marked: string | null,
+  extra: Pick<Snippet, 'page' | 'annotationId'> = {},
+): Snippet[] {
   const read = readMarkedText(marked);
   return read ? [{ in: place, ...extra, ...read }] : [];
 }
@@ -38,7 +42,9 @@ function snippetsOf(row: LibraryHitRow): Snippet[] {
     ...(row.tags_h ?? []).flatMap((tag) => snippet('tag', tag)),
     ...snippet('abstract', row.abstract_h),
     ...snippet('notes', row.notes_h),
-    ...(row.annotations_h ?? []).flatMap((annotation) => snippet('annotation', annotation.text, { annotationId: annotation.id })),
+    ...(row.annotations_h ?? []).flatMap((annotation) =>
+      snippet('annotation', annotation.text, { annotationId: annotation.id }),
+    ),
     ...(row.pages_h ?? []).flatMap((page) => snippet('pdf', page.text, { page: page.page })),
   ];
 }

@@ -25,7 +25,8 @@ export async function libraryRoutes(root: FastifyInstance, ctx: AppContext): Pro
       schema: {
         tags,
         operationId: 'searchLibrary',
-        summary: 'Search every workspace you can read: titles, authors, abstracts, notes, tags, annotations and PDF text',
+        summary:
+          'Search every workspace you can read: titles, authors, abstracts, notes, tags, annotations and PDF text',
         description:
           'One result per resource, best first (or by date or when added), with snippets saying where each hit is. q ≤ 500 characters in websearch syntax ("a phrase", or, -word; the last word is a prefix until a space follows it); limit 1-100 (default 20); offset ≤ 10,000.',
         querystring: LibrarySearchQuery,
@@ -51,7 +52,13 @@ export async function libraryRoutes(root: FastifyInstance, ctx: AppContext): Pro
       };
       const rows = await searchLibrary(db, search);
       const total = rows[0]?.total ?? (offset > 0 ? await countLibraryHits(db, search) : 0);
-      return { results: rows.map(presentLibraryHit), total, hasMore: offset + rows.length < total, limit, offset };
+      return {
+        results: rows.map(presentLibraryHit),
+        total,
+        hasMore: offset + rows.length < total,
+        limit,
+        offset,
+      };
     },
   );
 }

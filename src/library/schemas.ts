@@ -11,7 +11,11 @@ const LIMITS = {
   offsetMax: 10_000,
 } as const;
 
-const Year = z.coerce.number().int('must be a whole year').min(1000, 'must be a year from 1000 to 9999').max(9999, 'must be a year from 1000 to 9999');
+const Year = z.coerce
+  .number()
+  .int('must be a whole year')
+  .min(1000, 'must be a year from 1000 to 9999')
+  .max(9999, 'must be a year from 1000 to 9999');
 
 export const LibrarySearchQuery = z
   .object({
@@ -22,26 +26,63 @@ export const LibrarySearchQuery = z
       .describe(
         'Words to find (websearch syntax: "a phrase", `or`, `-word`); the last word matches as a prefix until a space follows it. Absent or blank: every resource, filtered and sorted',
       ),
-    workspaceId: z.uuid('must be a UUID').optional().describe('Only this workspace (404 when you cannot read it)'),
-    tag: z.string().trim().min(1, 'must not be empty').max(LIMITS.tag, `must be at most ${LIMITS.tag} characters`).optional().describe('Only resources with this tag (ignoring case)'),
-    type: z.string().trim().min(1, 'must not be empty').max(LIMITS.type, `must be at most ${LIMITS.type} characters`).optional().describe('Only resources of this type (ignoring case)'),
+    workspaceId: z
+      .uuid('must be a UUID')
+      .optional()
+      .describe('Only this workspace (404 when you cannot read it)'),
+    tag: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(LIMITS.tag, `must be at most ${LIMITS.tag} characters`)
+      .optional()
+      .describe('Only resources with this tag (ignoring case)'),
+    type: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(LIMITS.type, `must be at most ${LIMITS.type} characters`)
+      .optional()
+      .describe('Only resources of this type (ignoring case)'),
     yearFrom: Year.optional().describe('Only resources published in or after this year'),
     yearTo: Year.optional().describe('Only resources published in or before this year'),
-    sort: z.enum(['relevance', 'date', 'added']).default('relevance').describe('relevance (without words: as added), date (published, newest first), added (newest first)'),
+    sort: z
+      .enum(['relevance', 'date', 'added'])
+      .default('relevance')
+      .describe(
+        'relevance (without words: as added), date (published, newest first), added (newest first)',
+      ),
     limit: z.coerce.number().int().min(1).max(LIMITS.limitMax).default(LIMITS.limitDefault),
     offset: z.coerce.number().int().min(0).max(LIMITS.offsetMax).default(0),
   })
-  .refine((query) => query.yearFrom === undefined || query.yearTo === undefined || query.yearFrom <= query.yearTo, {
-    path: ['yearTo'],
-    message: 'must not be before yearFrom',
-  });
+  .refine(
+    (query) =>
+      query.yearFrom === undefined || query.yearTo === undefined || query.yearFrom <= query.yearTo,
+    {
+      path: ['yearTo'],
+      message: 'must not be before yearFrom',
+    },
+  );
 
-export const SNIPPET_PLACES = ['title', 'authors', 'abstract', 'notes', 'tag', 'annotation', 'pdf'] as const;
+export const SNIPPET_PLACES = [
+  'title',
+  'authors',
+  'abstract',
+  'notes',
+  'tag',
+  'annotation',
+  'pdf',
+] as const;
 
 const SnippetSchema = z
   .object({
     in: z.enum(SNIPPET_PLACES).describe('Where the hit is'),
-    page: z.number().int().min(1).optional().describe('The PDF page (numbered from 1), when `in` is pdf'),
+    page: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('The PDF page (numbered from 1), when `in` is pdf'),
     annotationId: z.uuid().optional().describe('The annotation, when `in` is annotation'),
     text: z.string().describe('Plain text around the hit (not HTML: escape it to show it)'),
     highlights: z
@@ -59,7 +100,10 @@ export const LibraryHitSchema = z
     tags: z.array(z.string()),
     type: z.string().nullable(),
     url: z.string().nullable(),
-    publishedDate: z.string().nullable().describe('YYYY-MM-DD, YYYY-MM or YYYY as the resource keeps it; null when unknown'),
+    publishedDate: z
+      .string()
+      .nullable()
+      .describe('YYYY-MM-DD, YYYY-MM or YYYY as the resource keeps it; null when unknown'),
     addedAt: z.iso.datetime(),
     rank: z.number().min(0).describe('Higher is a better match (0 without words)'),
     snippets: z.array(SnippetSchema),
@@ -76,4 +120,9 @@ export const LibrarySearchResponse = z
   })
   .meta({ id: 'LibrarySearchReply' });
 
-export const libraryErrors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
+export const libraryErrors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  404: ErrorResponse,
+  429: ErrorResponse,
+};

@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { resourcePdfPages, resourcePdfs } from '../platform/db/schema.js';
-import { addResource, annotate, createWorkspace, UNKNOWN_ID } from '../workspaces/test-support/helpers.js';
+import {
+  addResource,
+  annotate,
+  createWorkspace,
+  UNKNOWN_ID,
+} from '../workspaces/test-support/helpers.js';
 
 interface Snippet {
   in: string;
@@ -33,7 +38,8 @@ interface Reply {
 }
 
 /** The words a snippet marks, lower-cased. */
-const marked = (snippet: Snippet) => snippet.highlights.map(({ start, end }) => snippet.text.slice(start, end).toLowerCase());
+const marked = (snippet: Snippet) =>
+  snippet.highlights.map(({ start, end }) => snippet.text.slice(start, end).toLowerCase());
 
 const FILLER =
   'The experimental section reports measurements taken over several weeks, with calibration runs before each series and a discussion of the error budget.';
@@ -49,8 +55,14 @@ for (const leg of storeLegs()) {
     let strangers: { id: string; name: string };
 
     async function search(params: Record<string, string | number>, user: TestUser = owner) {
-      const query = new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)]));
-      return t.app.inject({ method: 'GET', url: `/api/library/search?${query.toString()}`, headers: user.bearer });
+      const query = new URLSearchParams(
+        Object.entries(params).map(([name, value]): [string, string] => [name, String(value)]),
+      );
+      return t.app.inject({
+        method: 'GET',
+        url: `/api/library/search?${query.toString()}`,
+        headers: user.bearer,
+      });
     }
     async function found(params: Record<string, string | number>): Promise<Reply> {
       const res = await search(params);
@@ -60,8 +72,18 @@ for (const leg of storeLegs()) {
     const titles = (reply: Reply) => reply.results.map((hit) => hit.title);
 
     async function attachPages(resourceId: string, pages: string[]) {
-      await t.app.ctx.db.insert(resourcePdfs).values({ resourceId, blobKey: `pdf/${resourceId}`, filename: 'paper.pdf', byteSize: 1000, sha256: '0'.repeat(64), extraction: 'ready', pageCount: pages.length });
-      await t.app.ctx.db.insert(resourcePdfPages).values(pages.map((text, index) => ({ resourceId, page: index + 1, text })));
+      await t.app.ctx.db.insert(resourcePdfs).values({
+        resourceId,
+        blobKey: `pdf/${resourceId}`,
+        filename: 'paper.pdf',
+        byteSize: 1000,
+        sha256: '0'.repeat(64),
+        extraction: 'ready',
+        pageCount: pages.length,
+      });
+      await t.app.ctx.db
+        .insert(resourcePdfPages)
+        .values(pages.map((text, index) => ({ resourceId, page: index + 1, text })));
     }
 
     beforeAll(async () => {
@@ -73,32 +95,48 @@ for (const leg of storeLegs()) {
         createWorkspace(t.app, stranger, { name: 'Not yours' }),
       ]);
       // Added one after another, so that "added" has an order: lattice, zeolite, folding, misfolding, tagged.
-      ids.lattice = (await addResource(t.app, owner, reading.id, {
-        title: 'Quasicrystal lattices in aluminium alloys',
-        authors: ['Dan Shechtman'],
-        type: 'article',
-        data: { abstract: 'Diffraction patterns with icosahedral symmetry.', publishedDate: '1984-11-12' },
-      })).id;
-      ids.zeolite = (await addResource(t.app, owner, reading.id, {
-        title: 'Porous frameworks',
-        authors: ['Avelino Corma'],
-        type: 'review',
-        data: { abstract: 'A survey of microporous solids.', publishedDate: '2003' },
-      })).id;
-      ids.folding = (await addResource(t.app, owner, thesis.id, {
-        title: 'Protein folding pathways',
-        authors: ['Cyrus Levinthal'],
-        type: 'article',
-        tags: ['Biophysics'],
-        notes: 'Compare with the energy landscape view.',
-        data: { abstract: 'How a chain finds its native state.', publishedDate: '1969-05' },
-      })).id;
-      ids.misfolding = (await addResource(t.app, owner, thesis.id, {
-        title: 'Folding of a misfolded protein',
-        type: 'preprint',
-        data: { abstract: 'Chaperones and aggregation.', publishedDate: '2021-02-03' },
-      })).id;
-      ids.tagged = (await addResource(t.app, owner, thesis.id, { title: 'Untitled draft', tags: ['serendipity'] })).id;
+      ids.lattice = (
+        await addResource(t.app, owner, reading.id, {
+          title: 'Quasicrystal lattices in aluminium alloys',
+          authors: ['Dan Shechtman'],
+          type: 'article',
+          data: {
+            abstract: 'Diffraction patterns with icosahedral symmetry.',
+            publishedDate: '1984-11-12',
+          },
+        })
+      ).id;
+      ids.zeolite = (
+        await addResource(t.app, owner, reading.id, {
+          title: 'Porous frameworks',
+          authors: ['Avelino Corma'],
+          type: 'review',
+          data: { abstract: 'A survey of microporous solids.', publishedDate: '2003' },
+        })
+      ).id;
+      ids.folding = (
+        await addResource(t.app, owner, thesis.id, {
+          title: 'Protein folding pathways',
+          authors: ['Cyrus Levinthal'],
+          type: 'article',
+          tags: ['Biophysics'],
+          notes: 'Compare with the energy landscape view.',
+          data: { abstract: 'How a chain finds its native state.', publishedDate: '1969-05' },
+        })
+      ).id;
+      ids.misfolding = (
+        await addResource(t.app, owner, thesis.id, {
+          title: 'Folding of a misfolded protein',
+          type: 'preprint',
+          data: { abstract: 'Chaperones and aggregation.', publishedDate: '2021-02-03' },
+        })
+      ).id;
+      ids.tagged = (
+        await addResource(t.app, owner, thesis.id, {
+          title: 'Untitled draft',
+          tags: ['serendipity'],
+        })
+      ).id;
       // The full text: a passing mention of quasicrystals, and a word that occurs only on page 3.
       await attachPages(ids.zeolite, [
         `Introduction. ${FILLER}`,
@@ -106,15 +144,25 @@ for (const leg of storeLegs()) {
         `Synthesis of the faujasite zeolite under hydrothermal conditions. ${FILLER}`,
         `Results. ${FILLER}`,
       ]);
-      ids.annotation = (await annotate(t.app, owner, ids.misfolding, { body: 'Chaperonin cages prevent aggregation here' })).id;
+      ids.annotation = (
+        await annotate(t.app, owner, ids.misfolding, {
+          body: 'Chaperonin cages prevent aggregation here',
+        })
+      ).id;
       // The stranger's library holds the same words: none of it may ever appear for the owner.
-      await addResource(t.app, stranger, strangers.id, { title: 'Quasicrystal zeolite protein folding serendipity', tags: ['serendipity'] });
+      await addResource(t.app, stranger, strangers.id, {
+        title: 'Quasicrystal zeolite protein folding serendipity',
+        tags: ['serendipity'],
+      });
     });
     afterAll(async () => t?.close());
 
     it('ranks a title hit above a hit in the full text, and says where each hit is', async () => {
       const reply = await found({ q: 'quasicrystal' });
-      expect(titles(reply)).toEqual(['Quasicrystal lattices in aluminium alloys', 'Porous frameworks']);
+      expect(titles(reply)).toEqual([
+        'Quasicrystal lattices in aluminium alloys',
+        'Porous frameworks',
+      ]);
       expect(reply.results[0]!.rank).toBeGreaterThan(reply.results[1]!.rank);
       expect(reply.results[0]!.snippets.map((s) => s.in)).toEqual(['title']);
       expect(marked(reply.results[0]!.snippets[0]!)).toEqual(['quasicrystal']);
@@ -134,38 +182,76 @@ for (const leg of storeLegs()) {
 
     it('reads quotes as a phrase, `or` as either, and -word as without', async () => {
       expect(titles(await found({ q: '"protein folding"' }))).toEqual(['Protein folding pathways']);
-      expect(titles(await found({ q: 'protein folding', sort: 'added' }))).toEqual(['Folding of a misfolded protein', 'Protein folding pathways']);
-      expect(titles(await found({ q: 'zeolite or levinthal', sort: 'added' }))).toEqual(['Protein folding pathways', 'Porous frameworks']);
-      expect(titles(await found({ q: 'folding -chaperones' }))).toEqual(['Protein folding pathways']);
+      expect(titles(await found({ q: 'protein folding', sort: 'added' }))).toEqual([
+        'Folding of a misfolded protein',
+        'Protein folding pathways',
+      ]);
+      expect(titles(await found({ q: 'zeolite or levinthal', sort: 'added' }))).toEqual([
+        'Protein folding pathways',
+        'Porous frameworks',
+      ]);
+      expect(titles(await found({ q: 'folding -chaperones' }))).toEqual([
+        'Protein folding pathways',
+      ]);
     });
 
     it('matches the last word as a prefix while it is being typed, and whole once a space follows', async () => {
-      expect(titles(await found({ q: 'quasicry' }))).toEqual(['Quasicrystal lattices in aluminium alloys', 'Porous frameworks']);
-      expect(titles(await found({ q: 'aluminium quasicry' }))).toEqual(['Quasicrystal lattices in aluminium alloys']);
+      expect(titles(await found({ q: 'quasicry' }))).toEqual([
+        'Quasicrystal lattices in aluminium alloys',
+        'Porous frameworks',
+      ]);
+      expect(titles(await found({ q: 'aluminium quasicry' }))).toEqual([
+        'Quasicrystal lattices in aluminium alloys',
+      ]);
       expect((await found({ q: 'quasicry ' })).total).toBe(0);
       expect((await found({ q: '"protein fol"' })).total).toBe(0);
       expect(titles(await found({ q: '"protein fol' }))).toEqual(['Protein folding pathways']);
-      expect(titles(await found({ q: 'shecht' }))).toEqual(['Quasicrystal lattices in aluminium alloys']);
+      expect(titles(await found({ q: 'shecht' }))).toEqual([
+        'Quasicrystal lattices in aluminium alloys',
+      ]);
     });
 
     it('takes any text as words, never as query syntax', async () => {
-      for (const q of ["quasicrystal':* | !", "') or 1=1 --", '& | ! ( ) : * <->', '"', '-', 'the']) {
+      for (const q of [
+        "quasicrystal':* | !",
+        "') or 1=1 --",
+        '& | ! ( ) : * <->',
+        '"',
+        '-',
+        'the',
+      ]) {
         const res = await search({ q });
         expect(res.statusCode, q).toBe(200);
       }
-      expect(titles(await found({ q: "quasicrystal':* | !" }))).toEqual(['Quasicrystal lattices in aluminium alloys', 'Porous frameworks']);
+      expect(titles(await found({ q: "quasicrystal':* | !" }))).toEqual([
+        'Quasicrystal lattices in aluminium alloys',
+        'Porous frameworks',
+      ]);
     });
 
     it('finds tags, notes, authors, abstracts and annotations, naming each', async () => {
       const tag = await found({ q: 'serendipity' });
-      expect(tag.results.map((hit) => [hit.id, hit.snippets.map((s) => s.in)])).toEqual([[ids.tagged, ['tag']]]);
-      expect((await found({ q: 'landscape' })).results[0]!.snippets).toMatchObject([{ in: 'notes' }]);
-      expect((await found({ q: 'levinthal' })).results[0]!.snippets).toMatchObject([{ in: 'authors' }]);
-      expect((await found({ q: 'icosahedral' })).results[0]!.snippets).toMatchObject([{ in: 'abstract' }]);
+      expect(tag.results.map((hit) => [hit.id, hit.snippets.map((s) => s.in)])).toEqual([
+        [ids.tagged, ['tag']],
+      ]);
+      expect((await found({ q: 'landscape' })).results[0]!.snippets).toMatchObject([
+        { in: 'notes' },
+      ]);
+      expect((await found({ q: 'levinthal' })).results[0]!.snippets).toMatchObject([
+        { in: 'authors' },
+      ]);
+      expect((await found({ q: 'icosahedral' })).results[0]!.snippets).toMatchObject([
+        { in: 'abstract' },
+      ]);
       const annotation = await found({ q: 'chaperonin' });
       expect(annotation.results.map((hit) => hit.id)).toEqual([ids.misfolding]);
       expect(annotation.results[0]!.snippets).toEqual([
-        { in: 'annotation', annotationId: ids.annotation, text: 'Chaperonin cages prevent aggregation here', highlights: [{ start: 0, end: 10 }] },
+        {
+          in: 'annotation',
+          annotationId: ids.annotation,
+          text: 'Chaperonin cages prevent aggregation here',
+          highlights: [{ start: 0, end: 10 }],
+        },
       ]);
     });
 
@@ -173,8 +259,13 @@ for (const leg of storeLegs()) {
       expect(titles(await found({ q: 'folding', workspaceId: reading.id }))).toEqual([]);
       expect((await found({ workspaceId: thesis.id })).total).toBe(3);
       expect(titles(await found({ tag: 'BIOPHYSICS' }))).toEqual(['Protein folding pathways']);
-      expect(titles(await found({ q: 'folding', type: 'Preprint' }))).toEqual(['Folding of a misfolded protein']);
-      expect(titles(await found({ yearFrom: 1980, yearTo: 2010, sort: 'date' }))).toEqual(['Porous frameworks', 'Quasicrystal lattices in aluminium alloys']);
+      expect(titles(await found({ q: 'folding', type: 'Preprint' }))).toEqual([
+        'Folding of a misfolded protein',
+      ]);
+      expect(titles(await found({ yearFrom: 1980, yearTo: 2010, sort: 'date' }))).toEqual([
+        'Porous frameworks',
+        'Quasicrystal lattices in aluminium alloys',
+      ]);
       expect(titles(await found({ yearTo: 1970 }))).toEqual(['Protein folding pathways']);
     });
 
@@ -187,16 +278,32 @@ for (const leg of storeLegs()) {
         'Untitled draft',
       ]);
       const added = titles(await found({ sort: 'added' }));
-      expect(added).toEqual(['Untitled draft', 'Folding of a misfolded protein', 'Protein folding pathways', 'Porous frameworks', 'Quasicrystal lattices in aluminium alloys']);
+      expect(added).toEqual([
+        'Untitled draft',
+        'Folding of a misfolded protein',
+        'Protein folding pathways',
+        'Porous frameworks',
+        'Quasicrystal lattices in aluminium alloys',
+      ]);
       const second = await found({ sort: 'added', limit: 2, offset: 2 });
       expect(second).toMatchObject({ total: 5, hasMore: true, limit: 2, offset: 2 });
       expect(titles(second)).toEqual(added.slice(2, 4));
-      expect(await found({ sort: 'added', limit: 2, offset: 4 })).toMatchObject({ total: 5, hasMore: false });
-      expect(await found({ sort: 'added', offset: 50 })).toMatchObject({ results: [], total: 5, hasMore: false });
+      expect(await found({ sort: 'added', limit: 2, offset: 4 })).toMatchObject({
+        total: 5,
+        hasMore: false,
+      });
+      expect(await found({ sort: 'added', offset: 50 })).toMatchObject({
+        results: [],
+        total: 5,
+        hasMore: false,
+      });
     });
 
     it("never shows another user's workspaces: their words are not found, their workspace is a 404", async () => {
-      const reply = await found({ q: 'quasicrystal or zeolite or serendipity or folding', limit: 100 });
+      const reply = await found({
+        q: 'quasicrystal or zeolite or serendipity or folding',
+        limit: 100,
+      });
       expect(reply.results.every((hit) => hit.workspace.id !== strangers.id)).toBe(true);
       expect(reply.total).toBe(5);
       const theirs = await search({ q: 'serendipity', workspaceId: strangers.id });
@@ -211,7 +318,10 @@ for (const leg of storeLegs()) {
     it("follows a PDF's text as it is stored, replaced and removed", async () => {
       const id = (await addResource(t.app, owner, reading.id, { title: 'Scanned later' })).id;
       expect(titles(await found({ q: 'xylophonist' }))).toEqual([]);
-      await attachPages(id, ['Nothing to see on the first page.', 'A xylophonist appears on page two.']);
+      await attachPages(id, [
+        'Nothing to see on the first page.',
+        'A xylophonist appears on page two.',
+      ]);
       const hit = await found({ q: 'xylophonist' });
       expect(titles(hit)).toEqual(['Scanned later']);
       expect(hit.results[0]!.snippets).toMatchObject([{ in: 'pdf', page: 2 }]);
@@ -219,7 +329,10 @@ for (const leg of storeLegs()) {
       expect(titles(await found({ q: '"xylophonist appears"' }))).toEqual(['Scanned later']);
       expect(titles(await found({ q: '"appears xylophonist"' }))).toEqual([]);
       // The PDF replaced: its pages change in place (as a new extraction writes them).
-      await t.app.ctx.db.update(resourcePdfPages).set({ text: 'A marimba player now.' }).where(eq(resourcePdfPages.resourceId, id));
+      await t.app.ctx.db
+        .update(resourcePdfPages)
+        .set({ text: 'A marimba player now.' })
+        .where(eq(resourcePdfPages.resourceId, id));
       expect(titles(await found({ q: 'xylophonist' }))).toEqual([]);
       expect(titles(await found({ q: 'marimba' }))).toEqual(['Scanned later']);
       await t.app.ctx.db.delete(resourcePdfs).where(eq(resourcePdfs.resourceId, id));
@@ -227,7 +340,9 @@ for (const leg of storeLegs()) {
     });
 
     it('needs a session (401) and bounded input (400 naming the field)', async () => {
-      expect((await t.app.inject({ method: 'GET', url: '/api/library/search?q=x' })).statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/library/search?q=x' })).statusCode,
+      ).toBe(401);
       for (const [params, field] of [
         [{ q: 'x'.repeat(501) }, 'q'],
         [{ limit: 101 }, 'limit'],

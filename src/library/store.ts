@@ -75,10 +75,12 @@ export interface LibraryHitRow {
 
 /** The text of `column` without the hit marks, so that the marks in a snippet are only ts_headline's. */
 const unmarked = (column: SQL) => sql`translate(${column}, ${HIT_START + HIT_END}, '')`;
-const headline = (column: SQL, options: string) => sql`ts_headline('english', ${unmarked(column)}, query.tsq, ${options})`;
+const headline = (column: SQL, options: string) =>
+  sql`ts_headline('english', ${unmarked(column)}, query.tsq, ${options})`;
 
 /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY` as the resource keeps it (as the citation export reads it). */
-const publishedSql = (alias: string) => `coalesce(${alias}.data->>'publishedDate', ${alias}.data->>'date', ${alias}.data->>'year')`;
+const publishedSql = (alias: string) =>
+  `coalesce(${alias}.data->>'publishedDate', ${alias}.data->>'date', ${alias}.data->>'year')`;
 const publishedOf = sql.raw(publishedSql('r'));
 const yearOf = sql`substring(${publishedOf} from '^[0-9]{4}')::int`;
 
@@ -146,7 +148,9 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
 
   const filters: SQL[] = [sql`true`];
   if (search.tag !== undefined) {
-    filters.push(sql`exists (select 1 from jsonb_array_elements_text(r.tags) as tag where lower(tag) = lower(${search.tag}))`);
+    filters.push(
+      sql`exists (select 1 from jsonb_array_elements_text(r.tags) as tag where lower(tag) = lower(${search.tag}))`,
+    );
   }
   if (search.type !== undefined) filters.push(sql`r.type = lower(${search.type})`);
   if (search.yearFrom !== undefined) filters.push(sql`${yearOf} >= ${search.yearFrom}`);

@@ -7,10 +7,28 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
-import { everyProviderRoutes, providerEnvFor, startFixtureServer, type FixtureServer } from '../../test/support/fixture-server.js';
-import { parseScrape, seriesValue, type Family, type Labels } from '../../test/support/prometheus-text.js';
+import {
+  everyProviderRoutes,
+  providerEnvFor,
+  startFixtureServer,
+  type FixtureServer,
+} from '../../test/support/fixture-server.js';
+import {
+  parseScrape,
+  seriesValue,
+  type Family,
+  type Labels,
+} from '../../test/support/prometheus-text.js';
 
-const PROVIDERS = ['arxiv', 'pubmed', 'crossref', 'openalex', 'semanticscholar', 'zenodo', 'youtube'];
+const PROVIDERS = [
+  'arxiv',
+  'pubmed',
+  'crossref',
+  'openalex',
+  'semanticscholar',
+  'zenodo',
+  'youtube',
+];
 const TOKEN = 'm'.repeat(40);
 
 async function listen(t: TestApp): Promise<string> {
@@ -18,7 +36,10 @@ async function listen(t: TestApp): Promise<string> {
   return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 }
 
-async function scrape(base: string, headers: Record<string, string> = {}): Promise<Map<string, Family>> {
+async function scrape(
+  base: string,
+  headers: Record<string, string> = {},
+): Promise<Map<string, Family>> {
   const res = await fetch(`${base}/metrics`, { headers });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
@@ -26,7 +47,12 @@ async function scrape(base: string, headers: Record<string, string> = {}): Promi
 }
 
 /** How much each series moved between two scrapes (a series absent before counts from 0). */
-function moved(before: Map<string, Family>, after: Map<string, Family>, name: string, labels: Labels): number {
+function moved(
+  before: Map<string, Family>,
+  after: Map<string, Family>,
+  name: string,
+  labels: Labels,
+): number {
   return (seriesValue(after, name, labels) ?? 0) - (seriesValue(before, name, labels) ?? 0);
 }
 
@@ -38,11 +64,19 @@ for (const leg of storeLegs()) {
     beforeAll(async () => {
       fixtures = await startFixtureServer([
         // Zenodo refuses this one query for its rate (no Retry-After: no retry); a PDF that never comes.
-        { path: '/zenodo/records', query: { q: /ratelimited/ }, status: 429, body: '{"status":429,"message":"Too many requests"}' },
+        {
+          path: '/zenodo/records',
+          query: { q: /ratelimited/ },
+          status: 429,
+          body: '{"status":429,"message":"Too many requests"}',
+        },
         { path: '/papers/slow.pdf', delayMs: 60_000, body: '%PDF-1.7' },
         ...everyProviderRoutes(),
       ]);
-      t = await buildTestApp({ leg, env: { ...providerEnvFor(fixtures.url), YOUTUBE_API_KEY: 'test-key' } });
+      t = await buildTestApp({
+        leg,
+        env: { ...providerEnvFor(fixtures.url), YOUTUBE_API_KEY: 'test-key' },
+      });
       base = await listen(t);
     });
     afterAll(async () => {
@@ -61,23 +95,52 @@ for (const leg of storeLegs()) {
 
       const searchRoute = { method: 'GET', route: '/api/search', status_code: '200' };
       expect(moved(before, after, 'http_request_duration_seconds_count', searchRoute)).toBe(1);
-      expect(seriesValue(after, 'http_request_duration_seconds_bucket', { ...searchRoute, le: '+Inf' })).toBe(seriesValue(after, 'http_request_duration_seconds_count', searchRoute));
+      expect(
+        seriesValue(after, 'http_request_duration_seconds_bucket', { ...searchRoute, le: '+Inf' }),
+      ).toBe(seriesValue(after, 'http_request_duration_seconds_count', searchRoute));
       // The route's pattern, never the address asked for (bounded labels).
-      const routes = after.get('http_request_duration_seconds')!.samples.map((sample) => sample.labels.route);
+      const routes = after
+        .get('http_request_duration_seconds')!
+        .samples.map((sample) => sample.labels.route);
       expect(routes.some((route) => route?.includes('?') || route?.includes('probe'))).toBe(false);
 
       for (const provider of PROVIDERS) {
-        expect(moved(before, after, 'search_provider_calls_total', { provider, operation: 'search', outcome: 'ok' }), provider).toBe(1);
-        expect(moved(before, after, 'search_provider_call_duration_seconds_count', { provider, operation: 'search' }), provider).toBe(1);
+        expect(
+          moved(before, after, 'search_provider_calls_total', {
+            provider,
+            operation: 'search',
+            outcome: 'ok',
+          }),
+          provider,
+        ).toBe(1);
+        expect(
+          moved(before, after, 'search_provider_call_duration_seconds_count', {
+            provider,
+            operation: 'search',
+          }),
+          provider,
+        ).toBe(1);
       }
-      expect(moved(before, after, 'cache_lookups_total', { cache: 'search', result: 'miss' })).toBe(PROVIDERS.length);
-      expect(moved(before, after, 'cache_lookups_total', { cache: 'search', result: 'hit' })).toBe(0);
+      expect(moved(before, after, 'cache_lookups_total', { cache: 'search', result: 'miss' })).toBe(
+        PROVIDERS.length,
+      );
+      expect(moved(before, after, 'cache_lookups_total', { cache: 'search', result: 'hit' })).toBe(
+        0,
+      );
 
       // The same search again is answered from the cache: hits, and no provider asked.
       expect((await fetch(`${base}/api/search?q=metrics%20probe&limit=5`)).status).toBe(200);
       const again = await scrape(base);
-      expect(moved(after, again, 'cache_lookups_total', { cache: 'search', result: 'hit' })).toBe(PROVIDERS.length);
-      expect(moved(after, again, 'search_provider_calls_total', { provider: 'crossref', operation: 'search', outcome: 'ok' })).toBe(0);
+      expect(moved(after, again, 'cache_lookups_total', { cache: 'search', result: 'hit' })).toBe(
+        PROVIDERS.length,
+      );
+      expect(
+        moved(after, again, 'search_provider_calls_total', {
+          provider: 'crossref',
+          operation: 'search',
+          outcome: 'ok',
+        }),
+      ).toBe(0);
       expect(moved(after, again, 'http_request_duration_seconds_count', searchRoute)).toBe(1);
     });
 
@@ -87,9 +150,26 @@ for (const leg of storeLegs()) {
       const zenodo = (await res.json()) as { providers: Array<{ id: string; status: string }> };
       expect(zenodo.providers.find((p) => p.id === 'zenodo')?.status).toBe('rate_limited');
       const after = await scrape(base);
-      expect(moved(before, after, 'search_provider_rate_limit_hits_total', { provider: 'zenodo', by: 'upstream' })).toBe(1);
-      expect(moved(before, after, 'search_provider_calls_total', { provider: 'zenodo', operation: 'search', outcome: 'rate_limited' })).toBe(1);
-      expect(moved(before, after, 'search_provider_calls_total', { provider: 'crossref', operation: 'search', outcome: 'ok' })).toBe(1);
+      expect(
+        moved(before, after, 'search_provider_rate_limit_hits_total', {
+          provider: 'zenodo',
+          by: 'upstream',
+        }),
+      ).toBe(1);
+      expect(
+        moved(before, after, 'search_provider_calls_total', {
+          provider: 'zenodo',
+          operation: 'search',
+          outcome: 'rate_limited',
+        }),
+      ).toBe(1);
+      expect(
+        moved(before, after, 'search_provider_calls_total', {
+          provider: 'crossref',
+          operation: 'search',
+          outcome: 'ok',
+        }),
+      ).toBe(1);
     });
 
     it('counts an unknown address as the route "unmatched", and a refused request by its status', async () => {
@@ -97,22 +177,55 @@ for (const leg of storeLegs()) {
       expect((await fetch(`${base}/api/no-such-thing/12345`)).status).toBe(404);
       expect((await fetch(`${base}/api/workspaces`)).status).toBe(401);
       const after = await scrape(base);
-      expect(moved(before, after, 'http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(1);
-      expect(moved(before, after, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/workspaces', status_code: '401' })).toBe(1);
+      expect(
+        moved(before, after, 'http_request_duration_seconds_count', {
+          method: 'GET',
+          route: 'unmatched',
+          status_code: '404',
+        }),
+      ).toBe(1);
+      expect(
+        moved(before, after, 'http_request_duration_seconds_count', {
+          method: 'GET',
+          route: '/api/workspaces',
+          status_code: '401',
+        }),
+      ).toBe(1);
     });
 
     it('counts the summary cache missing, then hitting for the same paper', async () => {
-      const paper = { title: 'Metrics for a summary', abstract: 'Counting what a cache does tells an operator whether it pays. '.repeat(6), mode: 'quick' };
-      const summarize = () => fetch(`${base}/api/summarize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(paper) });
+      const paper = {
+        title: 'Metrics for a summary',
+        abstract: 'Counting what a cache does tells an operator whether it pays. '.repeat(6),
+        mode: 'quick',
+      };
+      const summarize = () =>
+        fetch(`${base}/api/summarize`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(paper),
+        });
       const before = await scrape(base);
       expect((await summarize()).status).toBe(200);
       const first = await scrape(base);
-      expect(moved(before, first, 'cache_lookups_total', { cache: 'summary', result: 'miss' })).toBe(1);
-      expect(moved(before, first, 'cache_lookups_total', { cache: 'summary', result: 'hit' })).toBe(0);
+      expect(
+        moved(before, first, 'cache_lookups_total', { cache: 'summary', result: 'miss' }),
+      ).toBe(1);
+      expect(moved(before, first, 'cache_lookups_total', { cache: 'summary', result: 'hit' })).toBe(
+        0,
+      );
       expect((await summarize()).status).toBe(200);
       const second = await scrape(base);
-      expect(moved(first, second, 'cache_lookups_total', { cache: 'summary', result: 'hit' })).toBe(1);
-      expect(moved(first, second, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/summarize', status_code: '200' })).toBe(1);
+      expect(moved(first, second, 'cache_lookups_total', { cache: 'summary', result: 'hit' })).toBe(
+        1,
+      );
+      expect(
+        moved(first, second, 'http_request_duration_seconds_count', {
+          method: 'POST',
+          route: '/api/summarize',
+          status_code: '200',
+        }),
+      ).toBe(1);
     });
 
     it('shows a summary stream while it is open', async () => {
@@ -121,10 +234,14 @@ for (const leg of storeLegs()) {
       const res = await fetch(`${base}/api/summarize?${query}`, { signal: client.signal });
       const reader = res.body!.getReader();
       let text = '';
-      while (!text.includes('event: progress')) text += new TextDecoder().decode((await reader.read()).value);
+      while (!text.includes('event: progress'))
+        text += new TextDecoder().decode((await reader.read()).value);
       expect(seriesValue(await scrape(base), 'summary_streams_open')).toBe(1);
       client.abort();
-      await vi.waitFor(async () => expect(seriesValue(await scrape(base), 'summary_streams_open')).toBe(0), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(
+        async () => expect(seriesValue(await scrape(base), 'summary_streams_open')).toBe(0),
+        { timeout: 10_000, interval: 50 },
+      );
     });
 
     it('reports the database pool on PostgreSQL (the embedded database has none), and the process with its event-loop lag', async () => {
@@ -159,8 +276,13 @@ describe('who may scrape GET /metrics', () => {
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
     expect(await none.text()).not.toContain('http_request_duration_seconds');
-    expect((await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${'x'.repeat(40)}` } })).status).toBe(401);
-    expect((await fetch(`${base}/metrics`, { headers: { authorization: TOKEN } })).status).toBe(401);
+    expect(
+      (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${'x'.repeat(40)}` } }))
+        .status,
+    ).toBe(401);
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: TOKEN } })).status).toBe(
+      401,
+    );
     const families = await scrape(base, { authorization: `Bearer ${TOKEN}` });
     expect(families.has('http_request_duration_seconds')).toBe(true);
   });
@@ -168,7 +290,9 @@ describe('who may scrape GET /metrics', () => {
   it('in production without METRICS_TOKEN is no route at all (404), and the API document does not list it', async () => {
     const base = await start({ NODE_ENV: 'production' });
     expect((await fetch(`${base}/metrics`)).status).toBe(404);
-    const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
     expect(doc.paths['/metrics']).toBeUndefined();
   });
 
@@ -176,7 +300,9 @@ describe('who may scrape GET /metrics', () => {
     const base = await start({});
     const families = await scrape(base);
     expect(families.has('cache_lookups_total')).toBe(true);
-    const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as { paths: Record<string, { get?: { operationId?: string } }> };
+    const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as {
+      paths: Record<string, { get?: { operationId?: string } }>;
+    };
     expect(doc.paths['/metrics']?.get?.operationId).toBe('getMetrics');
   });
 });

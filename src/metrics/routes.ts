@@ -14,7 +14,11 @@ import { ErrorResponse, PUBLIC } from '../platform/openapi.js';
 const METRICS_PATH = '/metrics';
 
 const MetricsHeaders = z.object({
-  authorization: z.string().max(1024).optional().describe('`Bearer <METRICS_TOKEN>` when the service has one'),
+  authorization: z
+    .string()
+    .max(1024)
+    .optional()
+    .describe('`Bearer <METRICS_TOKEN>` when the service has one'),
 });
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
@@ -48,13 +52,20 @@ export async function metricsRoutes(root: FastifyInstance, ctx: AppContext): Pro
           'With METRICS_TOKEN set, send `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). In production without METRICS_TOKEN there is no such route (404, and this document does not list it); in development and test without one it is open.',
         headers: MetricsHeaders,
         response: {
-          200: { description: 'Every series, in the Prometheus text format', content: { 'text/plain; version=0.0.4': { schema: z.string() } } },
-          401: { description: 'METRICS_TOKEN is set and the request did not present it', content: { 'application/json': { schema: ErrorResponse } } },
+          200: {
+            description: 'Every series, in the Prometheus text format',
+            content: { 'text/plain; version=0.0.4': { schema: z.string() } },
+          },
+          401: {
+            description: 'METRICS_TOKEN is set and the request did not present it',
+            content: { 'application/json': { schema: ErrorResponse } },
+          },
         },
       },
     },
     async (request, reply) => {
-      if (access.access === 'token' && !presentsToken(request, access.token)) throw authenticationError('A metrics token is required');
+      if (access.access === 'token' && !presentsToken(request, access.token))
+        throw authenticationError('A metrics token is required');
       const body = await metrics.scrape();
       return reply.header('cache-control', 'no-store').type(metrics.contentType).send(body);
     },

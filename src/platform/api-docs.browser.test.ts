@@ -13,7 +13,10 @@ import { connectChromium } from '../../test/support/chromium.js';
 import { CHROMIUM_PATH } from '../../test/support/skip-reasons.js';
 
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
-const skipReason = !existsSync(CHROMIUM_PATH) && !inCi ? `${CHROMIUM_PATH} not installed: API reference browser test skipped` : null;
+const skipReason =
+  !existsSync(CHROMIUM_PATH) && !inCi
+    ? `${CHROMIUM_PATH} not installed: API reference browser test skipped`
+    : null;
 if (skipReason) console.warn(skipReason);
 
 describe.skipIf(skipReason)('the API reference in Chromium', () => {
@@ -29,7 +32,9 @@ describe.skipIf(skipReason)('the API reference in Chromium', () => {
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     // Another origin (another port) whose page frames the reference.
     framer = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><iframe src="${base}/api/docs/"></iframe>`);
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><iframe src="${base}/api/docs/"></iframe>`);
     });
     await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
     framerBase = `http://127.0.0.1:${(framer.address() as AddressInfo).port}`;
@@ -41,7 +46,7 @@ describe.skipIf(skipReason)('the API reference in Chromium', () => {
     await t?.close();
   });
 
-  it('draws the operations without breaking the policy, and stays out of another origin\'s frame', async () => {
+  it("draws the operations without breaking the policy, and stays out of another origin's frame", async () => {
     const page = await browser.newPage();
     const violations: string[] = [];
     page.on('console', (message) => {
@@ -58,7 +63,12 @@ describe.skipIf(skipReason)('the API reference in Chromium', () => {
     await page.goto(framerBase);
     await expect.poll(() => blocked).toMatch(/frame-ancestors 'none'|X-Frame-Options/);
     const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
-    expect(await frame?.locator('.opblock').count().catch(() => 0) ?? 0).toBe(0);
+    expect(
+      (await frame
+        ?.locator('.opblock')
+        .count()
+        .catch(() => 0)) ?? 0,
+    ).toBe(0);
     await page.close();
   });
 });

@@ -8,10 +8,22 @@
 const UNAVAILABLE_SQLSTATE = /^(08...|57P01|57P02|57P03|53300)$/;
 
 /** Socket errors of a server that is gone or unreachable. */
-const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /** What node-postgres and pg-pool say when they have no working connection. */
-const DATABASE_MESSAGES = ['Connection terminated', 'timeout exceeded when trying to connect', 'is not queryable'];
+const DATABASE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'is not queryable',
+];
 
 /** What ioredis says of a command it could not send or that got no answer in time. */
 const REDIS_MESSAGES = ['Command timed out', "Stream isn't writeable", 'Connection is closed.'];
@@ -23,7 +35,8 @@ function ownBackendOf(error: Error & { code?: unknown }): Backend | null {
   const message = error.message;
   if (UNAVAILABLE_SQLSTATE.test(code)) return 'database';
   if (REDIS_MESSAGES.some((text) => message.includes(text))) return 'redis';
-  if (UNAVAILABLE_ERRNO.has(code) || DATABASE_MESSAGES.some((text) => message.includes(text))) return 'database';
+  if (UNAVAILABLE_ERRNO.has(code) || DATABASE_MESSAGES.some((text) => message.includes(text)))
+    return 'database';
   return null;
 }
 

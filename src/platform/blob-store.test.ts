@@ -28,8 +28,14 @@ const s3Options = (server: OwnS3) => ({
 });
 
 const stores: Array<{ name: string; make: () => BlobStore }> = [
-  { name: 'disk', make: () => createDiskBlobStore({ rootDir: diskRoot, publicBaseUrl: 'http://api.test' }) },
-  { name: 's3 (s3rver)', make: () => createS3BlobStore({ ...s3Options(s3), publicBaseUrl: 'http://api.test' }) },
+  {
+    name: 'disk',
+    make: () => createDiskBlobStore({ rootDir: diskRoot, publicBaseUrl: 'http://api.test' }),
+  },
+  {
+    name: 's3 (s3rver)',
+    make: () => createS3BlobStore({ ...s3Options(s3), publicBaseUrl: 'http://api.test' }),
+  },
 ];
 
 /** A stream of `total` bytes in odd-sized chunks, never held whole by the producer. */
@@ -76,9 +82,17 @@ for (const { name, make } of stores) {
       await store.putStream('pdfs/w1/big.pdf', stream, { contentType: 'application/pdf' });
       expect((await bytesOf(await store.getStream('pdfs/w1/big.pdf'))).equals(bytes)).toBe(true);
       const across = { start: 8 * 1024 * 1024 - 10, end: 8 * 1024 * 1024 + 9 };
-      expect((await bytesOf(await store.getStream('pdfs/w1/big.pdf', across))).equals(bytes.subarray(across.start, across.end + 1))).toBe(true);
+      expect(
+        (await bytesOf(await store.getStream('pdfs/w1/big.pdf', across))).equals(
+          bytes.subarray(across.start, across.end + 1),
+        ),
+      ).toBe(true);
       const last = { start: bytes.length - 5, end: bytes.length - 1 };
-      expect((await bytesOf(await store.getStream('pdfs/w1/big.pdf', last))).equals(bytes.subarray(bytes.length - 5))).toBe(true);
+      expect(
+        (await bytesOf(await store.getStream('pdfs/w1/big.pdf', last))).equals(
+          bytes.subarray(bytes.length - 5),
+        ),
+      ).toBe(true);
     });
 
     it('keeps nothing of a stream that fails, and the earlier object under the key stays', async () => {
@@ -93,10 +107,17 @@ for (const { name, make } of stores) {
       });
       await expect(store.putStream('pdfs/w1/kept.pdf', failing)).rejects.toThrow();
       expect(await text((await store.getStream('pdfs/w1/kept.pdf'))!)).toBe('%PDF-1.4 the first');
-      await expect(store.putStream('pdfs/w1/never.pdf', Readable.from((async function* () {
-        yield Buffer.from('start');
-        throw new Error('refused');
-      })()))).rejects.toThrow();
+      await expect(
+        store.putStream(
+          'pdfs/w1/never.pdf',
+          Readable.from(
+            (async function* () {
+              yield Buffer.from('start');
+              throw new Error('refused');
+            })(),
+          ),
+        ),
+      ).rejects.toThrow();
       expect(await store.get('pdfs/w1/never.pdf')).toBeNull();
     });
 
@@ -140,28 +161,58 @@ describe('the service with BLOB_STORE=s3', () => {
   });
   afterAll(async () => t?.close());
 
-  it('keeps a resource\'s PDF in the bucket: uploaded, served by range, and extracted from there', async () => {
+  it("keeps a resource's PDF in the bucket: uploaded, served by range, and extracted from there", async () => {
     const owner = await buildUser(t.app);
-    const ws = (await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: owner.bearer, payload: { name: 'S3' } })).json().workspace;
-    const resource = (await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/resources`, headers: owner.bearer, payload: { title: 'In the bucket' } })).json().resource;
+    const ws = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/workspaces',
+        headers: owner.bearer,
+        payload: { name: 'S3' },
+      })
+    ).json().workspace;
+    const resource = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${ws.id}/resources`,
+        headers: owner.bearer,
+        payload: { title: 'In the bucket' },
+      })
+    ).json().resource;
     const { makePagedPdf } = await import('../summaries/test-support/pdfs.js');
     const pdf = await makePagedPdf(['A paper kept in an S3 bucket, page one.', 'Page two of it.']);
     const boundary = 'rwS3' + randomBytes(6).toString('hex');
     const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bucket.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bucket.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
       pdf,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const url = `/api/workspaces/${ws.id}/resources/${resource.id}/pdf`;
-    const put = await t.app.inject({ method: 'PUT', url, headers: { ...owner.bearer, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...owner.bearer, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
     expect(put.statusCode).toBe(200);
-    const part = await t.app.inject({ method: 'GET', url, headers: { ...owner.bearer, range: 'bytes=0-7' } });
+    const part = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...owner.bearer, range: 'bytes=0-7' },
+    });
     expect(part.statusCode).toBe(206);
     expect(part.rawPayload.equals(pdf.subarray(0, 8))).toBe(true);
-    expect(await t.app.pdfExtraction.settled(resource.id)).toMatchObject({ extraction: 'ready', pageCount: 2 });
+    expect(await t.app.pdfExtraction.settled(resource.id)).toMatchObject({
+      extraction: 'ready',
+      pageCount: 2,
+    });
     // The file is in the bucket itself, not on the process's disk.
     const direct = createS3BlobStore({ ...s3Options(s3), publicBaseUrl: 'http://api.test' });
-    const [row] = await t.app.ctx.db.query.resourcePdfs.findMany({ where: (table, { eq }) => eq(table.resourceId, resource.id) });
+    const [row] = await t.app.ctx.db.query.resourcePdfs.findMany({
+      where: (table, { eq }) => eq(table.resourceId, resource.id),
+    });
     expect((await direct.get(row!.blobKey))?.equals(pdf)).toBe(true);
     direct.close?.();
   });

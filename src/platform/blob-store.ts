@@ -48,11 +48,15 @@ export function isValidBlobKey(key: string): boolean {
   return KEY_PATTERN.test(key) && !key.split('/').some((part) => part === '.' || part === '..');
 }
 
-export function createDiskBlobStore(options: { rootDir: string; publicBaseUrl: string }): BlobStore {
+export function createDiskBlobStore(options: {
+  rootDir: string;
+  publicBaseUrl: string;
+}): BlobStore {
   const pathOf = (key: string) => {
     if (!isValidBlobKey(key)) throw new Error(`Invalid blob key: ${key}`);
     const full = normalize(join(options.rootDir, key));
-    if (!full.startsWith(normalize(options.rootDir) + sep)) throw new Error(`Invalid blob key: ${key}`);
+    if (!full.startsWith(normalize(options.rootDir) + sep))
+      throw new Error(`Invalid blob key: ${key}`);
     return full;
   };
   /** Write then rename, so a reader never sees half a file; a failed write leaves nothing behind. */
@@ -61,7 +65,10 @@ export function createDiskBlobStore(options: { rootDir: string; publicBaseUrl: s
     await mkdir(dirname(path), { recursive: true });
     const temp = `${path}.${randomUUID()}.tmp`;
     try {
-      await pipeline(Buffer.isBuffer(body) ? [body] : body, createWriteStream(temp, { flags: 'wx' }));
+      await pipeline(
+        Buffer.isBuffer(body) ? [body] : body,
+        createWriteStream(temp, { flags: 'wx' }),
+      );
       await rename(temp, path);
     } catch (error) {
       await rm(temp, { force: true });
@@ -82,10 +89,14 @@ export function createDiskBlobStore(options: { rootDir: string; publicBaseUrl: s
     },
     async getStream(key, range) {
       if (!isValidBlobKey(key)) return null;
-      const stream = createReadStream(pathOf(key), range ? { start: range.start, end: range.end } : {});
+      const stream = createReadStream(
+        pathOf(key),
+        range ? { start: range.start, end: range.end } : {},
+      );
       // The open happens asynchronously: wait for it, so that a missing file is a null, not a stream error later.
       return new Promise<Readable | null>((resolve, reject) => {
-        const onError = (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(null) : reject(error));
+        const onError = (error: NodeJS.ErrnoException) =>
+          error.code === 'ENOENT' ? resolve(null) : reject(error);
         stream.once('error', onError);
         stream.once('ready', () => {
           stream.off('error', onError);
@@ -111,7 +122,10 @@ export function createDiskBlobStore(options: { rootDir: string; publicBaseUrl: s
           const key = `${folder}/${entry.name}`;
           if (entry.isDirectory()) folders.push(key);
           else if (entry.isFile() && isValidBlobKey(key)) {
-            const modifiedAt = await stat(join(options.rootDir, key)).then((info) => info.mtime, () => null);
+            const modifiedAt = await stat(join(options.rootDir, key)).then(
+              (info) => info.mtime,
+              () => null,
+            );
             if (modifiedAt) yield { key, modifiedAt };
           }
         }

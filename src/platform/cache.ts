@@ -72,7 +72,10 @@ export function createResilientCache(primary: Cache, fallback: Cache): Cache {
 }
 
 /** The same cache, with every `get` counted as a hit or a miss under its key's prefix (`search:…` → `search`). */
-export function countLookups(cache: Cache, count: (keyPrefix: string, hit: boolean) => void): Cache {
+export function countLookups(
+  cache: Cache,
+  count: (keyPrefix: string, hit: boolean) => void,
+): Cache {
   return {
     kind: cache.kind,
     get: async (key) => {

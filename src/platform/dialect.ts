@@ -7,5 +7,8 @@ export type Dialect = 'A' | 'B';
 export const DIALECTS: readonly Dialect[] = ['A', 'B'];
 
 /** The credential that selects each dialect: how the OpenAPI document names them (`?dialect=cookie`). */
-export const DIALECT_CREDENTIAL = { A: 'cookie', B: 'bearer' } as const satisfies Record<Dialect, string>;
+export const DIALECT_CREDENTIAL = { A: 'cookie', B: 'bearer' } as const satisfies Record<
+  Dialect,
+  string
+>;
 export type DialectCredential = (typeof DIALECT_CREDENTIAL)[Dialect];

@@ -8,7 +8,11 @@ export function describeError(error: unknown, maxDepth = 5): string {
   for (let depth = 0; current !== undefined && current !== null && depth < maxDepth; depth++) {
     if (current instanceof Error) {
       const code = (current as { code?: unknown }).code;
-      parts.push(typeof code === 'string' && !current.message.includes(code) ? `${current.message} (${code})` : current.message);
+      parts.push(
+        typeof code === 'string' && !current.message.includes(code)
+          ? `${current.message} (${code})`
+          : current.message,
+      );
       current = current.cause;
     } else {
       parts.push(String(current));

@@ -16,21 +16,40 @@ export interface LoggedError {
 }
 
 /** Fields of a database error that name where it happened; `detail`, `where` and the like quote values. */
-const SAFE_DATABASE_FIELDS = ['code', 'severity', 'routine', 'constraint', 'table', 'column', 'schema', 'dataType'] as const;
+const SAFE_DATABASE_FIELDS = [
+  'code',
+  'severity',
+  'routine',
+  'constraint',
+  'table',
+  'column',
+  'schema',
+  'dataType',
+] as const;
 const MAX_CAUSES = 5;
 /** Shorter values are left alone: masking "1" or "en" would mangle the message without hiding anything. */
 const MIN_MASKED_LENGTH = 4;
 
 function masker(params: unknown[]): (text: string) => string {
   const secrets = params
-    .map((value) => (typeof value === 'string' ? value : value instanceof Date ? null : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)))
+    .map((value) =>
+      typeof value === 'string'
+        ? value
+        : value instanceof Date
+          ? null
+          : typeof value === 'object' && value !== null
+            ? JSON.stringify(value)
+            : String(value),
+    )
     .filter((value): value is string => value !== null && value.length >= MIN_MASKED_LENGTH)
     .sort((a, b) => b.length - a.length);
-  return (text) => secrets.reduce((masked, secret) => masked.split(secret).join('[redacted]'), text);
+  return (text) =>
+    secrets.reduce((masked, secret) => masked.split(secret).join('[redacted]'), text);
 }
 
 function serialize(error: Error, mask: (text: string) => string, depth: number): LoggedError {
-  const message = error instanceof DrizzleQueryError ? `Failed query: ${error.query}` : mask(error.message);
+  const message =
+    error instanceof DrizzleQueryError ? `Failed query: ${error.query}` : mask(error.message);
   const out: LoggedError = { type: error.name, message };
   // The stack's first line repeats the original message: it is rewritten with the safe one.
   if (error.stack) out.stack = mask(error.stack.replace(error.message, message));
@@ -38,7 +57,8 @@ function serialize(error: Error, mask: (text: string) => string, depth: number):
   for (const key of SAFE_DATABASE_FIELDS) {
     if (typeof fields[key] === 'string') out[key] = fields[key];
   }
-  if (error.cause instanceof Error && depth < MAX_CAUSES) out.cause = serialize(error.cause, mask, depth + 1);
+  if (error.cause instanceof Error && depth < MAX_CAUSES)
+    out.cause = serialize(error.cause, mask, depth + 1);
   return out;
 }
 

@@ -49,7 +49,11 @@ const STATUS_OF: Record<ErrorCode, number> = {
 };
 
 /** Failures of an upstream the service called (not of the service itself): logged as warnings. */
-export const UPSTREAM_FAILURES: ReadonlySet<ErrorCode> = new Set(['BAD_GATEWAY', 'SERVICE_UNAVAILABLE', 'GATEWAY_TIMEOUT']);
+export const UPSTREAM_FAILURES: ReadonlySet<ErrorCode> = new Set([
+  'BAD_GATEWAY',
+  'SERVICE_UNAVAILABLE',
+  'GATEWAY_TIMEOUT',
+]);
 
 export interface FieldProblem {
   field: string;
@@ -82,14 +86,19 @@ export const validationError = (field: string, reason: string, message?: string)
   new ApiError('VALIDATION_ERROR', message ?? `Invalid ${field}: ${reason}`, { field, reason });
 
 /** A 401 always says how to authenticate (RFC 9110 §11.6.1): a plain Bearer challenge unless the caller names the problem (RFC 6750 §3). */
-export const authenticationError = (message = 'Authentication required', challenge = 'Bearer', details?: ErrorDetails) =>
-  new ApiError('AUTHENTICATION_ERROR', message, details, { 'www-authenticate': challenge });
+export const authenticationError = (
+  message = 'Authentication required',
+  challenge = 'Bearer',
+  details?: ErrorDetails,
+) => new ApiError('AUTHENTICATION_ERROR', message, details, { 'www-authenticate': challenge });
 
-export const authorizationError = (message = 'Not allowed') => new ApiError('AUTHORIZATION_ERROR', message);
+export const authorizationError = (message = 'Not allowed') =>
+  new ApiError('AUTHORIZATION_ERROR', message);
 
 export const notFound = (what = 'Resource') => new ApiError('NOT_FOUND', `${what} not found`);
 
-export const conflict = (message: string, details?: ErrorDetails) => new ApiError('CONFLICT', message, details);
+export const conflict = (message: string, details?: ErrorDetails) =>
+  new ApiError('CONFLICT', message, details);
 
 /**
  * A 412: `If-Match` named a version the object no longer has. `current` is the object as it is now
@@ -100,11 +109,17 @@ export class PreconditionFailedError extends ApiError {
     readonly current: unknown,
     etag: string,
   ) {
-    super('PRECONDITION_FAILED', 'Someone else changed this since you loaded it, so nothing was changed.', { field: 'if-match', reason: 'stale' }, { etag });
+    super(
+      'PRECONDITION_FAILED',
+      'Someone else changed this since you loaded it, so nothing was changed.',
+      { field: 'if-match', reason: 'stale' },
+      { etag },
+    );
   }
 }
 
-export const preconditionFailed = (current: unknown, etag: string) => new PreconditionFailedError(current, etag);
+export const preconditionFailed = (current: unknown, etag: string) =>
+  new PreconditionFailedError(current, etag);
 
 export const payloadTooLarge = (message: string) => new ApiError('PAYLOAD_TOO_LARGE', message);
 
@@ -113,7 +128,8 @@ export const rateLimited = (retryAfterSeconds: number) =>
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
 
-export const serviceUnavailable = (message = 'A backing service is unavailable') => new ApiError('SERVICE_UNAVAILABLE', message);
+export const serviceUnavailable = (message = 'A backing service is unavailable') =>
+  new ApiError('SERVICE_UNAVAILABLE', message);
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetails };
@@ -123,7 +139,11 @@ export interface ErrorBody {
 
 export function errorBody(error: ApiError): ErrorBody {
   return {
-    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    },
     ...(error instanceof PreconditionFailedError ? { current: error.current } : {}),
   };
 }

@@ -20,7 +20,12 @@ describe('the health monitor', () => {
       redis: null,
     });
     await monitor.refresh();
-    expect(monitor.states()).toEqual({ database: 'connected', mail: 'connected', kv: 'outbox', redis: 'not_configured' });
+    expect(monitor.states()).toEqual({
+      database: 'connected',
+      mail: 'connected',
+      kv: 'outbox',
+      redis: 'not_configured',
+    });
 
     databaseUp = false;
     mailUp = false;
@@ -55,7 +60,10 @@ describe('the health monitor', () => {
 
   it('takes a check that does not answer within its deadline as down', async () => {
     vi.useFakeTimers();
-    monitor = createHealthMonitor({ redis: { check: () => new Promise<boolean>(() => undefined), everyMs: 1000 } }, { deadlineMs: 500 });
+    monitor = createHealthMonitor(
+      { redis: { check: () => new Promise<boolean>(() => undefined), everyMs: 1000 } },
+      { deadlineMs: 500 },
+    );
     const refreshed = monitor.refresh();
     await vi.advanceTimersByTimeAsync(500);
     await refreshed;

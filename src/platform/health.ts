@@ -33,7 +33,10 @@ export interface HealthMonitor {
 export const QUICK_CHECK_MS = 1000;
 const SLOW_CHECK_MS = 15_000;
 
-export function createHealthMonitor(services: Record<string, ServiceSpec>, options: { deadlineMs?: number } = {}): HealthMonitor {
+export function createHealthMonitor(
+  services: Record<string, ServiceSpec>,
+  options: { deadlineMs?: number } = {},
+): HealthMonitor {
   const deadlineMs = options.deadlineMs ?? QUICK_CHECK_MS;
   const current: Record<string, ServiceState> = {};
   let snapshot: Readonly<Record<string, ServiceState>> = Object.freeze({});
@@ -54,7 +57,8 @@ export function createHealthMonitor(services: Record<string, ServiceSpec>, optio
     if (spec === null) current[name] = 'not_configured';
     else if (typeof spec === 'string') current[name] = spec;
     else {
-      const { check, everyMs = SLOW_CHECK_MS } = typeof spec === 'function' ? { check: spec } : spec;
+      const { check, everyMs = SLOW_CHECK_MS } =
+        typeof spec === 'function' ? { check: spec } : spec;
       current[name] = 'disconnected';
       watches.push({ name, check, everyMs, timer: null, running: false, started: 0, applied: 0 });
     }
@@ -68,7 +72,10 @@ export function createHealthMonitor(services: Record<string, ServiceSpec>, optio
   }
 
   const withDeadline = (check: HealthCheck) =>
-    Promise.race([check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, deadlineMs, false).unref())]);
+    Promise.race([
+      check().catch(() => false),
+      new Promise<boolean>((resolve) => setTimeout(resolve, deadlineMs, false).unref()),
+    ]);
 
   function schedule(watch: Watch, inMs: number): void {
     if (stopped) return;

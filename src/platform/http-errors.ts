@@ -4,10 +4,25 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RouteOptions,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
 import { unavailabilityOf, type Backend } from './backend-errors.js';
-import { ApiError, errorBody, serviceUnavailable, UPSTREAM_FAILURES, type FieldProblem } from './errors.js';
+import {
+  ApiError,
+  errorBody,
+  serviceUnavailable,
+  UPSTREAM_FAILURES,
+  type FieldProblem,
+} from './errors.js';
 import { ErrorResponse } from './openapi.js';
 
 interface ValidationIssue {
@@ -38,17 +53,30 @@ declare module 'fastify' {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (!(error instanceof Error)) return new ApiError('INTERNAL_ERROR', 'Internal server error');
-  const fastifyError = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
+  const fastifyError = error as FastifyError & {
+    validation?: ValidationIssue[];
+    validationContext?: string;
+  };
   if (hasZodFastifySchemaValidationErrors(error) || fastifyError.validation) {
-    const issues: Array<ValidationIssue | undefined> = fastifyError.validation?.length ? fastifyError.validation : [undefined];
+    const issues: Array<ValidationIssue | undefined> = fastifyError.validation?.length
+      ? fastifyError.validation
+      : [undefined];
     // Every failing field at once (a form shows them all); the first also as `field` and `reason`.
     const fields: FieldProblem[] = [];
     for (const issue of issues) {
-      const problem = { field: fieldOf(issue, fastifyError.validationContext), reason: issue?.params?.issue?.message ?? issue?.message ?? 'is invalid' };
-      if (!fields.some((known) => known.field === problem.field && known.reason === problem.reason)) fields.push(problem);
+      const problem = {
+        field: fieldOf(issue, fastifyError.validationContext),
+        reason: issue?.params?.issue?.message ?? issue?.message ?? 'is invalid',
+      };
+      if (!fields.some((known) => known.field === problem.field && known.reason === problem.reason))
+        fields.push(problem);
     }
     const { field, reason } = fields[0]!;
-    return new ApiError('VALIDATION_ERROR', `Invalid ${field}: ${reason}`, { field, reason, fields });
+    return new ApiError('VALIDATION_ERROR', `Invalid ${field}: ${reason}`, {
+      field,
+      reason,
+      fields,
+    });
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -56,25 +84,48 @@ export function toApiError(error: unknown): ApiError {
     case 'FST_FILES_LIMIT':
       return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError('VALIDATION_ERROR', 'Unsupported content type', { field: 'content-type', reason: 'unsupported' });
+      return new ApiError('VALIDATION_ERROR', 'Unsupported content type', {
+        field: 'content-type',
+        reason: 'unsupported',
+      });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('VALIDATION_ERROR', 'Request body is empty', { field: 'body', reason: 'empty' });
+      return new ApiError('VALIDATION_ERROR', 'Request body is empty', {
+        field: 'body',
+        reason: 'empty',
+      });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON', { field: 'body', reason: 'invalid_json' });
+      return new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON', {
+        field: 'body',
+        reason: 'invalid_json',
+      });
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new ApiError('VALIDATION_ERROR', 'Expected multipart/form-data', { field: 'content-type', reason: 'not_multipart' });
+      return new ApiError('VALIDATION_ERROR', 'Expected multipart/form-data', {
+        field: 'content-type',
+        reason: 'not_multipart',
+      });
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
-    return new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON', { field: 'body', reason: 'invalid_json' });
+    return new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON', {
+      field: 'body',
+      reason: 'invalid_json',
+    });
   }
   const unavailable = unavailabilityOf(error);
-  if (unavailable) return serviceUnavailable(`The ${unavailable.backend === 'database' ? 'database' : 'cache'} is unavailable, please retry shortly`);
+  if (unavailable)
+    return serviceUnavailable(
+      `The ${unavailable.backend === 'database' ? 'database' : 'cache'} is unavailable, please retry shortly`,
+    );
   const status = fastifyError.statusCode;
   if (status === 404) return new ApiError('NOT_FOUND', 'Not found');
   if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
-  if (status === 415) return new ApiError('VALIDATION_ERROR', 'Unsupported content type', { field: 'content-type', reason: 'unsupported' });
-  if (status && status >= 400 && status < 500) return new ApiError('VALIDATION_ERROR', error.message);
+  if (status === 415)
+    return new ApiError('VALIDATION_ERROR', 'Unsupported content type', {
+      field: 'content-type',
+      reason: 'unsupported',
+    });
+  if (status && status >= 400 && status < 500)
+    return new ApiError('VALIDATION_ERROR', error.message);
   return new ApiError('INTERNAL_ERROR', 'Internal server error');
 }
 
@@ -82,7 +133,8 @@ export interface ErrorHandlingOptions {
   /** Told of every request that failed because a backend is down (health looks again at once). */
   onBackendUnavailable?(backend: Backend): void;
   /** Answers a browser's request for an unknown page its own way (the web app's 404 page), or null to leave it to the JSON 404. */
-  unknownPage?: ((request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | null) | null;
+  unknownPage?:
+    ((request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | null) | null;
 }
 
 /**
@@ -95,17 +147,29 @@ export interface ErrorHandlingOptions {
 function declareHandlerErrors(route: RouteOptions): void {
   const schema = route.schema;
   const responses = schema?.response as Record<string, unknown> | undefined;
-  if (!schema || !responses || (route.config as { plainErrors?: boolean } | undefined)?.plainErrors) return;
+  if (!schema || !responses || (route.config as { plainErrors?: boolean } | undefined)?.plainErrors)
+    return;
   const statuses = [500, 503];
   if (schema.body || schema.querystring || schema.params) statuses.push(400);
   if (schema.body) statuses.push(413);
-  const missing = statuses.filter((status) => !(String(status) in responses) && !(`${String(status)[0]}xx` in responses));
+  const missing = statuses.filter(
+    (status) => !(String(status) in responses) && !(`${String(status)[0]}xx` in responses),
+  );
   if (missing.length === 0) return;
   // A new object: response maps may be shared between routes.
-  route.schema = { ...schema, response: { ...responses, ...Object.fromEntries(missing.map((status) => [status, ErrorResponse])) } };
+  route.schema = {
+    ...schema,
+    response: {
+      ...responses,
+      ...Object.fromEntries(missing.map((status) => [status, ErrorResponse])),
+    },
+  };
 }
 
-export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  options: ErrorHandlingOptions = {},
+): void {
   app.addHook('onRoute', declareHandlerErrors);
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
@@ -113,7 +177,10 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
     if (unavailable) options.onBackendUnavailable?.(unavailable.backend);
     if (UPSTREAM_FAILURES.has(apiError.code)) {
       // Expected while a backend (or an upstream) is down: a warning naming the cause, no stack.
-      request.log.warn(unavailable ?? { reason: apiError.message }, apiError.code === 'SERVICE_UNAVAILABLE' ? 'service unavailable' : 'upstream failed');
+      request.log.warn(
+        unavailable ?? { reason: apiError.message },
+        apiError.code === 'SERVICE_UNAVAILABLE' ? 'service unavailable' : 'upstream failed',
+      );
     } else if (apiError.status >= 500) {
       const serialization = isResponseSerializationError(error);
       request.log.error({ err: error, serialization }, 'request failed');
@@ -124,12 +191,35 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
   });
   app.setNotFoundHandler((request, reply) => {
     // @fastify/cors hands a preflight from an origin it does not serve to this handler: say why.
-    if (request.method === 'OPTIONS' && request.headers.origin && request.headers['access-control-request-method']) {
-      return reply.status(403).send(errorBody(new ApiError('AUTHORIZATION_ERROR', 'Cross-origin requests from this origin are not allowed', { field: 'origin', reason: 'not_allowed' })));
+    if (
+      request.method === 'OPTIONS' &&
+      request.headers.origin &&
+      request.headers['access-control-request-method']
+    ) {
+      return reply
+        .status(403)
+        .send(
+          errorBody(
+            new ApiError(
+              'AUTHORIZATION_ERROR',
+              'Cross-origin requests from this origin are not allowed',
+              { field: 'origin', reason: 'not_allowed' },
+            ),
+          ),
+        );
     }
     const page = options.unknownPage?.(request, reply);
     if (page) return page;
-    return reply.status(404).send(errorBody(new ApiError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)));
+    return reply
+      .status(404)
+      .send(
+        errorBody(
+          new ApiError(
+            'NOT_FOUND',
+            `Route ${request.method} ${request.url.split('?')[0]} not found`,
+          ),
+        ),
+      );
   });
 }
 
@@ -143,7 +233,10 @@ function clientErrorOf(error: NodeJS.ErrnoException): ApiError {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError('REQUEST_TIMEOUT', 'Request took too long to arrive');
     default:
-      return new ApiError('VALIDATION_ERROR', 'Malformed HTTP request', { field: 'request', reason: 'malformed' });
+      return new ApiError('VALIDATION_ERROR', 'Malformed HTTP request', {
+        field: 'request',
+        reason: 'malformed',
+      });
   }
 }
 

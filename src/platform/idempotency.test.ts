@@ -19,7 +19,10 @@ function controlledResolver() {
   const arrivals: Array<() => void> = [];
   const resolve: ResourceResolver = (identifier) =>
     new Promise((done, fail) => {
-      waiting.push({ identifier, answer: (record) => (record instanceof Error ? fail(record) : done(record)) });
+      waiting.push({
+        identifier,
+        answer: (record) => (record instanceof Error ? fail(record) : done(record)),
+      });
       arrivals.shift()?.();
     });
   return {
@@ -29,7 +32,9 @@ function controlledResolver() {
       if (!waiting.length) {
         await Promise.race([
           new Promise<void>((arrived) => arrivals.push(arrived)),
-          new Promise((_, late) => setTimeout(() => late(new Error('the lookup was not called within 10 s')), 10_000)),
+          new Promise((_, late) =>
+            setTimeout(() => late(new Error('the lookup was not called within 10 s')), 10_000),
+          ),
         ]);
       }
       return waiting.shift()!;
@@ -50,8 +55,19 @@ for (const leg of storeLegs()) {
       // Two apps on one database, as two server processes: same secret, same Redis keys.
       const env = { JWT_SECRET: randomBytes(32).toString('hex') };
       const redisKeyPrefix = `rwtest:${randomUUID()}:`;
-      t = await buildTestApp({ leg, env, redisKeyPrefix, build: { clock: () => clock, resolveResource: lookup.resolve } });
-      second = await buildTestApp({ leg, env, redisKeyPrefix, sameDatabaseAs: t, build: { clock: () => clock } });
+      t = await buildTestApp({
+        leg,
+        env,
+        redisKeyPrefix,
+        build: { clock: () => clock, resolveResource: lookup.resolve },
+      });
+      second = await buildTestApp({
+        leg,
+        env,
+        redisKeyPrefix,
+        sameDatabaseAs: t,
+        build: { clock: () => clock },
+      });
       [owner, stranger] = await Promise.all([buildUser(t.app), buildUser(t.app)]);
     });
     afterAll(async () => {
@@ -59,7 +75,12 @@ for (const leg of storeLegs()) {
       await t?.close();
     });
 
-    const createWorkspace = (app: TestApp, user: TestUser, key: string | null, payload: Record<string, unknown>) =>
+    const createWorkspace = (
+      app: TestApp,
+      user: TestUser,
+      key: string | null,
+      payload: Record<string, unknown>,
+    ) =>
       app.app.inject({
         method: 'POST',
         url: '/api/workspaces',
@@ -67,7 +88,13 @@ for (const leg of storeLegs()) {
         payload,
       });
     const workspaceCount = async (user: TestUser) =>
-      (await t.app.inject({ method: 'GET', url: '/api/workspaces?limit=100', headers: user.bearer })).json<{ total: number }>().total;
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/workspaces?limit=100',
+          headers: user.bearer,
+        })
+      ).json<{ total: number }>().total;
     const expectReplayOf = (first: LightMyRequestResponse, again: LightMyRequestResponse) => {
       expect(again.statusCode, again.body).toBe(first.statusCode);
       expect(again.json()).toEqual(first.json());
@@ -82,9 +109,15 @@ for (const leg of storeLegs()) {
       it('answers a retry with the same key and body with the first answer, and creates one workspace', async () => {
         const before = await workspaceCount(owner);
         const key = randomUUID();
-        const first = await createWorkspace(t, owner, key, { name: 'Retried', description: 'once' });
+        const first = await createWorkspace(t, owner, key, {
+          name: 'Retried',
+          description: 'once',
+        });
         expect(first.statusCode).toBe(201);
-        const again = await createWorkspace(t, owner, key, { name: 'Retried', description: 'once' });
+        const again = await createWorkspace(t, owner, key, {
+          name: 'Retried',
+          description: 'once',
+        });
         expectReplayOf(first, again);
         expect(await workspaceCount(owner)).toBe(before + 1);
         // Without a key nothing changes: two requests, two workspaces.
@@ -109,7 +142,11 @@ for (const leg of storeLegs()) {
         const other = await createWorkspace(t, owner, key, { name: 'Something else' });
         expect(other.statusCode).toBe(409);
         expect(other.json()).toEqual({
-          error: { code: 'CONFLICT', message: expect.any(String), details: { field: 'idempotency-key', reason: 'key_reused' } },
+          error: {
+            code: 'CONFLICT',
+            message: expect.any(String),
+            details: { field: 'idempotency-key', reason: 'key_reused' },
+          },
         });
         expect(await workspaceCount(owner)).toBe(before);
       });
@@ -146,9 +183,14 @@ for (const leg of storeLegs()) {
         for (const key of ['k'.repeat(256), 'two words']) {
           const res = await createWorkspace(t, owner, key, { name: 'Bad key' });
           expect(res.statusCode).toBe(400);
-          expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'idempotency-key' } });
+          expect(res.json().error).toMatchObject({
+            code: 'VALIDATION_ERROR',
+            details: { field: 'idempotency-key' },
+          });
         }
-        expect((await createWorkspace(t, owner, 'k'.repeat(255), { name: 'Longest key' })).statusCode).toBe(201);
+        expect(
+          (await createWorkspace(t, owner, 'k'.repeat(255), { name: 'Longest key' })).statusCode,
+        ).toBe(201);
         expect(await workspaceCount(owner)).toBe(before + 1);
       });
     });
@@ -169,12 +211,19 @@ for (const leg of storeLegs()) {
         const meanwhile = await add();
         expect(meanwhile.statusCode).toBe(409);
         expect(meanwhile.headers['retry-after']).toBe('1');
-        expect(meanwhile.json().error.details).toEqual({ field: 'idempotency-key', reason: 'in_progress' });
+        expect(meanwhile.json().error.details).toEqual({
+          field: 'idempotency-key',
+          reason: 'in_progress',
+        });
         call.answer(KNOWN_RECORDS['10.1038/nature14539']!);
         const answered = await first;
         expect(answered.statusCode).toBe(201);
         expectReplayOf(answered, await add());
-        const list = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/resources`, headers: owner.bearer });
+        const list = await t.app.inject({
+          method: 'GET',
+          url: `/api/workspaces/${ws.id}/resources`,
+          headers: owner.bearer,
+        });
         expect(list.json()).toHaveLength(1);
       });
 
@@ -239,27 +288,57 @@ for (const leg of storeLegs()) {
             payload: { title: 'A paper', url: 'https://example.org/paper' },
           })
         ).json().resource;
-        const twice = async (url: string, payload: Record<string, unknown>, headers: Record<string, string>) => {
+        const twice = async (
+          url: string,
+          payload: Record<string, unknown>,
+          headers: Record<string, string>,
+        ) => {
           const key = randomUUID();
-          const first = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': key }, payload });
+          const first = await t.app.inject({
+            method: 'POST',
+            url,
+            headers: { ...headers, 'idempotency-key': key },
+            payload,
+          });
           expect(first.statusCode).toBe(201);
-          const again = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': key }, payload });
+          const again = await t.app.inject({
+            method: 'POST',
+            url,
+            headers: { ...headers, 'idempotency-key': key },
+            payload,
+          });
           expectReplayOf(first, again);
           return again;
         };
 
-        const annotated = await twice(`/api/resources/${resource.id}/annotations`, { body: 'Worth a second read' }, owner.bearer);
+        const annotated = await twice(
+          `/api/resources/${resource.id}/annotations`,
+          { body: 'Worth a second read' },
+          owner.bearer,
+        );
         expect(annotated.headers.etag).toBe('"a1"');
-        const notes = await t.app.inject({ method: 'GET', url: `/api/resources/${resource.id}/annotations`, headers: owner.bearer });
+        const notes = await t.app.inject({
+          method: 'GET',
+          url: `/api/resources/${resource.id}/annotations`,
+          headers: owner.bearer,
+        });
         expect(notes.json()).toHaveLength(1);
 
         await twice(`/api/workspaces/${ws.id}/share`, { expiresInDays: 7 }, owner.bearer);
-        const links = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/share`, headers: owner.bearer });
+        const links = await t.app.inject({
+          method: 'GET',
+          url: `/api/workspaces/${ws.id}/share`,
+          headers: owner.bearer,
+        });
         const linkList: unknown[] = links.json();
         expect(linkList).toHaveLength(1);
 
         // A visitor signing up: the retry is answered 201 again, not 409 "already registered".
-        await twice('/api/auth/signup', { email: uniqueEmail('retry'), password: 'tidal-quasar-42', name: 'Retry' }, {});
+        await twice(
+          '/api/auth/signup',
+          { email: uniqueEmail('retry'), password: 'tidal-quasar-42', name: 'Retry' },
+          {},
+        );
       });
     });
   });
@@ -273,10 +352,21 @@ describe('Idempotency-Key in the OpenAPI document', () => {
   afterAll(async () => t?.close());
 
   it('is a documented header parameter of every creating POST, and of no GET', async () => {
-    type Operation = { parameters?: Array<{ in: string; name: string; schema?: { maxLength?: number } }> };
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, Operation>> }>();
-    const keyOf = (operation: Operation | undefined) => operation?.parameters?.find((p) => p.in === 'header' && p.name === 'idempotency-key');
-    for (const path of ['/api/workspaces', '/api/workspaces/{id}/resources', '/api/resources/{id}/annotations', '/api/workspaces/{id}/share', '/api/auth/signup']) {
+    type Operation = {
+      parameters?: Array<{ in: string; name: string; schema?: { maxLength?: number } }>;
+    };
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, Operation>>;
+    }>();
+    const keyOf = (operation: Operation | undefined) =>
+      operation?.parameters?.find((p) => p.in === 'header' && p.name === 'idempotency-key');
+    for (const path of [
+      '/api/workspaces',
+      '/api/workspaces/{id}/resources',
+      '/api/resources/{id}/annotations',
+      '/api/workspaces/{id}/share',
+      '/api/auth/signup',
+    ]) {
       expect(keyOf(doc.paths[path]?.post), path).toMatchObject({ schema: { maxLength: 255 } });
     }
     expect(keyOf(doc.paths['/api/workspaces']?.get)).toBeUndefined();

@@ -76,7 +76,12 @@ export interface IdempotencyOptions {
 
 const keyInUse = (reason: 'key_reused' | 'in_progress' | 'answer_not_kept', message: string) =>
   reason === 'in_progress'
-    ? new ApiError('CONFLICT', message, { field: IDEMPOTENCY_HEADER, reason }, { 'retry-after': '1' })
+    ? new ApiError(
+        'CONFLICT',
+        message,
+        { field: IDEMPOTENCY_HEADER, reason },
+        { 'retry-after': '1' },
+      )
     : conflict(message, { field: IDEMPOTENCY_HEADER, reason });
 
 async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptions): Promise<void> {
@@ -92,12 +97,21 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     lastSweep = at.getTime();
     db.delete(idempotencyKeys)
       .where(lt(idempotencyKeys.expiresAt, at))
-      .then(undefined, (error: unknown) => request.log.warn({ err: error }, 'idempotency: removing expired keys failed'));
+      .then(undefined, (error: unknown) =>
+        request.log.warn({ err: error }, 'idempotency: removing expired keys failed'),
+      );
   };
 
-  const replay = (reply: FastifyReply, status: number, contentType: string | null, headers: Record<string, string> | null, body: string) => {
+  const replay = (
+    reply: FastifyReply,
+    status: number,
+    contentType: string | null,
+    headers: Record<string, string> | null,
+    body: string,
+  ) => {
     if (contentType) void reply.header('content-type', contentType);
-    for (const [name, value] of Object.entries(headers ?? {})) if (KEPT_HEADERS.includes(name)) void reply.header(name, value);
+    for (const [name, value] of Object.entries(headers ?? {}))
+      if (KEPT_HEADERS.includes(name)) void reply.header(name, value);
     return reply.header('idempotent-replayed', 'true').status(status).send(body);
   };
 
@@ -106,7 +120,10 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
   const fingerprints = new WeakMap<FastifyRequest, string>();
   const fingerprint: preValidationHookHandler = (request, _reply, done) => {
     if (typeof request.headers[IDEMPOTENCY_HEADER] === 'string') {
-      fingerprints.set(request, mac(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`));
+      fingerprints.set(
+        request,
+        mac(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`),
+      );
     }
     done();
   };
@@ -123,7 +140,12 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
       sweepExpired(request, at);
       const claimed = await db
         .insert(idempotencyKeys)
-        .values({ id, fingerprint, claimedAt: at, expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS) })
+        .values({
+          id,
+          fingerprint,
+          claimedAt: at,
+          expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
+        })
         .onConflictDoNothing()
         .returning({ id: idempotencyKeys.id });
       if (claimed.length > 0) {
@@ -133,24 +155,37 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
       const [row] = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.id, id));
       if (!row) continue;
       const expired = row.expiresAt.getTime() <= at.getTime();
-      const abandoned = row.responseStatus === null && at.getTime() - row.claimedAt.getTime() > CLAIM_STALE_MS;
+      const abandoned =
+        row.responseStatus === null && at.getTime() - row.claimedAt.getTime() > CLAIM_STALE_MS;
       if (expired || abandoned) {
-        await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.claimedAt, row.claimedAt)));
+        await db
+          .delete(idempotencyKeys)
+          .where(and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.claimedAt, row.claimedAt)));
         continue;
       }
       if (row.fingerprint !== fingerprint) {
         throw keyInUse('key_reused', 'This Idempotency-Key was already used with another request');
       }
       if (row.responseStatus === null) {
-        throw keyInUse('in_progress', 'A request with this Idempotency-Key is still being answered; retry shortly');
+        throw keyInUse(
+          'in_progress',
+          'A request with this Idempotency-Key is still being answered; retry shortly',
+        );
       }
-      const body = row.responseBody === null ? null : unseal(row.responseBody, secret, SEAL_PURPOSE);
+      const body =
+        row.responseBody === null ? null : unseal(row.responseBody, secret, SEAL_PURPOSE);
       if (body === null) {
-        throw keyInUse('answer_not_kept', 'The request with this Idempotency-Key was answered, but its answer was too large to keep');
+        throw keyInUse(
+          'answer_not_kept',
+          'The request with this Idempotency-Key was answered, but its answer was too large to keep',
+        );
       }
       return replay(reply, row.responseStatus, row.responseContentType, row.responseHeaders, body);
     }
-    throw keyInUse('in_progress', 'A request with this Idempotency-Key is still being answered; retry shortly');
+    throw keyInUse(
+      'in_progress',
+      'A request with this Idempotency-Key is still being answered; retry shortly',
+    );
   };
 
   const keepAnswer: onSendAsyncHookHandler = async (request, reply, payload) => {
@@ -158,9 +193,17 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     if (!claim) return payload;
     request.idempotencyClaim = null;
     // Only this request's claim: one taken over meanwhile (this request was slower than CLAIM_STALE_MS) is the other's.
-    const ours = and(eq(idempotencyKeys.id, claim.id), eq(idempotencyKeys.claimedAt, claim.claimedAt));
+    const ours = and(
+      eq(idempotencyKeys.id, claim.id),
+      eq(idempotencyKeys.claimedAt, claim.claimedAt),
+    );
     const status = reply.statusCode;
-    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+    const text =
+      typeof payload === 'string'
+        ? payload
+        : Buffer.isBuffer(payload)
+          ? payload.toString('utf8')
+          : null;
     try {
       if (status >= 500 || status === 429 || text === null) {
         // Not an answer to give again: the retry does the work.
@@ -200,14 +243,30 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     route.schema = {
       ...route.schema,
       // A route's own headers (e.g. If-Match) are declared beside the key.
-      headers: route.schema?.headers instanceof z.ZodObject ? IdempotencyHeaders.extend(route.schema.headers.shape) : (route.schema?.headers ?? IdempotencyHeaders),
-      ...(responses && !('409' in responses) ? { response: { ...responses, 409: ErrorResponse } } : {}),
+      headers:
+        route.schema?.headers instanceof z.ZodObject
+          ? IdempotencyHeaders.extend(route.schema.headers.shape)
+          : (route.schema?.headers ?? IdempotencyHeaders),
+      ...(responses && !('409' in responses)
+        ? { response: { ...responses, 409: ErrorResponse } }
+        : {}),
     };
-    const validating = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    const validating =
+      route.preValidation === undefined
+        ? []
+        : Array.isArray(route.preValidation)
+          ? route.preValidation
+          : [route.preValidation];
     route.preValidation = [fingerprint, ...validating];
-    const before = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    const before =
+      route.preHandler === undefined
+        ? []
+        : Array.isArray(route.preHandler)
+          ? route.preHandler
+          : [route.preHandler];
     route.preHandler = [claimOrReplay, ...before];
-    const after = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+    const after =
+      route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
     route.onSend = [...after, keepAnswer];
   });
 }

@@ -6,7 +6,13 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { countLookups, createMemoryCache, createRedisCache, createResilientCache, type Cache } from './cache.js';
+import {
+  countLookups,
+  createMemoryCache,
+  createRedisCache,
+  createResilientCache,
+  type Cache,
+} from './cache.js';
 import { openDatabase, pgliteDirFor, type Database } from './db/client.js';
 import { createDiskBlobStore, type BlobStore } from './blob-store.js';
 import { createHealthMonitor, QUICK_CHECK_MS, type HealthMonitor } from './health.js';
@@ -50,26 +56,46 @@ async function connectRedis(url: string, keyPrefix: string): Promise<Redis> {
 }
 
 /** `rateLimitRules`: the buckets the routes declare (src/rate-limits.ts), by name; the platform knows none of them. */
-export async function createPlatform(config: Config, rateLimitRules: Record<string, LimitRule>, overrides: PlatformOverrides = {}): Promise<Platform> {
+export async function createPlatform(
+  config: Config,
+  rateLimitRules: Record<string, LimitRule>,
+  overrides: PlatformOverrides = {},
+): Promise<Platform> {
   const database =
-    overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: pgliteDirFor(config.dataDir) }));
+    overrides.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: pgliteDirFor(config.dataDir),
+    }));
   const redisPrefix = overrides.redisKeyPrefix ?? 'rw:';
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, redisPrefix) : undefined;
 
   const kv = config.kvRest ? await createKvRestStore(config.kvRest) : undefined;
   const metrics = createMetrics({ databasePool: database.poolStats });
   const memoryCache = createMemoryCache();
-  const cache = countLookups(redis ? createResilientCache(createRedisCache(redis), memoryCache) : memoryCache, metrics.countCacheLookup);
+  const cache = countLookups(
+    redis ? createResilientCache(createRedisCache(redis), memoryCache) : memoryCache,
+    metrics.countCacheLookup,
+  );
   const outbound = createOutbound({
     allowPrivate: config.outboundAllowPrivate,
     userAgent: serviceUserAgent(config.providers.contactEmail),
   });
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox') });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: join(config.dataDir, 'outbox'),
+  });
   const health = createHealthMonitor({
     // A query on a pooled connection and a PING: cheap enough to ask every second.
     database: { check: () => database.ping(), everyMs: QUICK_CHECK_MS },
     // Not asked while ioredis has no ready connection (the PING would be refused at once anyway).
-    redis: redis ? { check: async () => redis.status === 'ready' && (await redis.ping()) === 'PONG', everyMs: QUICK_CHECK_MS } : null,
+    redis: redis
+      ? {
+          check: async () => redis.status === 'ready' && (await redis.ping()) === 'PONG',
+          everyMs: QUICK_CHECK_MS,
+        }
+      : null,
     kv: kv ? () => kv.ping() : null,
     mail: config.smtpUrl ? () => mailer.verify() : 'outbox',
     ...overrides.extraHealthChecks,
@@ -85,8 +111,14 @@ export async function createPlatform(config: Config, rateLimitRules: Record<stri
   // modules a process on disk storage never uses.
   const blobs =
     config.blobStore.kind === 's3'
-      ? (await import('./s3-blob-store.js')).createS3BlobStore({ ...config.blobStore, publicBaseUrl: config.publicUrl })
-      : createDiskBlobStore({ rootDir: join(config.dataDir, 'blobs'), publicBaseUrl: config.publicUrl });
+      ? (await import('./s3-blob-store.js')).createS3BlobStore({
+          ...config.blobStore,
+          publicBaseUrl: config.publicUrl,
+        })
+      : createDiskBlobStore({
+          rootDir: join(config.dataDir, 'blobs'),
+          publicBaseUrl: config.publicUrl,
+        });
   const signingSecret = await resolveSigningSecret(config.jwtSecret, config.dataDir, database);
 
   return {

@@ -25,14 +25,27 @@ for (const leg of storeLegs()) {
     let scratch: { url: string; drop(): Promise<void> } | null = null;
     const queues: JobQueue[] = [];
     const queue = (working: boolean) => {
-      const made = createJobQueue({ store: database.connection, queues: QUEUES, working, heartbeatSeconds: 10, pollSeconds: 0.5, backoffBaseSeconds: 1, log: quiet });
+      const made = createJobQueue({
+        store: database.connection,
+        queues: QUEUES,
+        working,
+        heartbeatSeconds: 10,
+        pollSeconds: 0.5,
+        backoffBaseSeconds: 1,
+        log: quiet,
+      });
       queues.push(made);
       return made;
     };
 
     beforeAll(async () => {
       scratch = leg.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
-      database = scratch ? await openDatabase({ databaseUrl: scratch.url, poolSize: 4 }) : await openDatabase({ pgliteDir: 'memory://', pgliteFrom: await migratedPgliteTemplate() });
+      database = scratch
+        ? await openDatabase({ databaseUrl: scratch.url, poolSize: 4 })
+        : await openDatabase({
+            pgliteDir: 'memory://',
+            pgliteFrom: await migratedPgliteTemplate(),
+          });
     });
     afterAll(async () => {
       for (const made of queues) await made.stop();
@@ -54,7 +67,9 @@ for (const leg of storeLegs()) {
         .catch(() => undefined);
       await jobs.send('test.once', { n: 3 });
       expect(await eventually(async () => worked.length >= 2, 10_000, 50)).toBe(true);
-      const kept = await database.db.execute(sql`select data->>'n' as n from pgboss.job where name = 'test.once' order by (data->>'n')`);
+      const kept = await database.db.execute(
+        sql`select data->>'n' as n from pgboss.job where name = 'test.once' order by (data->>'n')`,
+      );
       expect((kept as { rows: unknown[] }).rows).toEqual([{ n: '1' }, { n: '3' }]);
       expect(worked.sort()).toEqual([1, 3]);
     });
@@ -81,8 +96,18 @@ for (const leg of storeLegs()) {
     });
 
     it('applies the heartbeat and attempts of the process that starts last to queues made before', async () => {
-      const settingsOf = async () => (await database.db.execute(sql`select heartbeat_seconds, retry_limit from pgboss.queue where name = 'test.flaky'`)) as { rows: unknown[] };
-      const later = createJobQueue({ store: database.connection, queues: QUEUES.map((one) => ({ ...one, maxAttempts: 4 })), working: false, heartbeatSeconds: 25, pollSeconds: 0.5, log: quiet });
+      const settingsOf = async () =>
+        (await database.db.execute(
+          sql`select heartbeat_seconds, retry_limit from pgboss.queue where name = 'test.flaky'`,
+        )) as { rows: unknown[] };
+      const later = createJobQueue({
+        store: database.connection,
+        queues: QUEUES.map((one) => ({ ...one, maxAttempts: 4 })),
+        working: false,
+        heartbeatSeconds: 25,
+        pollSeconds: 0.5,
+        log: quiet,
+      });
       queues.push(later);
       await later.ready();
       expect((await settingsOf()).rows).toEqual([{ heartbeat_seconds: 25, retry_limit: 3 }]);
@@ -96,8 +121,12 @@ for (const leg of storeLegs()) {
         await jobs.start();
       }
       expect(await eventually(async () => slots.length >= 3, 15_000, 50)).toBe(true);
-      const offered = await database.db.execute(sql`select singleton_on from pgboss.job where name = 'test.tick'`);
-      const slotsOffered = (offered as { rows: Array<{ singleton_on: unknown }> }).rows.map((row) => String(row.singleton_on));
+      const offered = await database.db.execute(
+        sql`select singleton_on from pgboss.job where name = 'test.tick'`,
+      );
+      const slotsOffered = (offered as { rows: Array<{ singleton_on: unknown }> }).rows.map((row) =>
+        String(row.singleton_on),
+      );
       // Two processes offered each slot's job; pg-boss kept one per slot.
       expect(new Set(slotsOffered).size).toBe(slotsOffered.length);
     });

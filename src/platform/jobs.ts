@@ -19,7 +19,14 @@
  * It knows no capability: queues are names, payloads JSON.
  */
 import { sql } from 'drizzle-orm';
-import { fromDrizzle, fromPglite, PgBoss, type ConstructorOptions, type DrizzleTransactionLike, type JobWithMetadata } from 'pg-boss';
+import {
+  fromDrizzle,
+  fromPglite,
+  PgBoss,
+  type ConstructorOptions,
+  type DrizzleTransactionLike,
+  type JobWithMetadata,
+} from 'pg-boss';
 import type { Database, Tx } from './db/client.js';
 
 export interface ClaimedJob {
@@ -61,12 +68,20 @@ export interface JobQueueOptions {
   pollSeconds: number;
   /** The first retry's delay; each next one doubles (with jitter), up to 10 minutes. */
   backoffBaseSeconds?: number;
-  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  log: {
+    warn(details: object, message: string): void;
+    error(details: object, message: string): void;
+  };
 }
 
 export interface JobQueue {
   /** Enqueues a job, inside `tx` when given (call `ready()` before opening it). */
-  send(queue: string, payload: Record<string, unknown>, options?: SendOptions, tx?: Tx): Promise<void>;
+  send(
+    queue: string,
+    payload: Record<string, unknown>,
+    options?: SendOptions,
+    tx?: Tx,
+  ): Promise<void>;
   /** Resolves once pg-boss has started (its schema installed, the queues created). */
   ready(): Promise<void>;
   work(queue: string, handler: (job: ClaimedJob) => Promise<void>, options?: WorkOptions): void;
@@ -115,9 +130,16 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     const created =
       store.kind === 'pglite'
         ? new PgBoss({ ...common, backend: 'pglite', db: fromPglite(store.client) })
-        : new PgBoss({ ...common, connectionString: store.url, max: POOL_SIZE, application_name: 'research-workspace-jobs' });
+        : new PgBoss({
+            ...common,
+            connectionString: store.url,
+            max: POOL_SIZE,
+            application_name: 'research-workspace-jobs',
+          });
     // Without a listener an 'error' event would end the process; a lost connection is retried by pg-boss.
-    created.on('error', (error) => log.warn({ reason: reason(error) }, 'job queue: pg-boss reported an error'));
+    created.on('error', (error) =>
+      log.warn({ reason: reason(error) }, 'job queue: pg-boss reported an error'),
+    );
     return created;
   }
 
@@ -132,10 +154,20 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         retryDelayMax: MAX_BACKOFF_SECONDS,
       };
       if (queue.deadLetter) await created.createQueue(deadLetterOf(queue.name), { retryLimit: 0 });
-      const settings = { ...retries, heartbeatSeconds: options.heartbeatSeconds, expireInSeconds: EXPIRE_SECONDS };
-      await created.createQueue(queue.name, { ...settings, ...(queue.deadLetter ? { deadLetter: deadLetterOf(queue.name) } : {}) });
+      const settings = {
+        ...retries,
+        heartbeatSeconds: options.heartbeatSeconds,
+        expireInSeconds: EXPIRE_SECONDS,
+      };
+      await created.createQueue(queue.name, {
+        ...settings,
+        ...(queue.deadLetter ? { deadLetter: deadLetterOf(queue.name) } : {}),
+      });
       // A queue made by an earlier start keeps its settings unless told: this process's config applies.
-      await created.updateQueue(queue.name, { ...settings, deadLetter: queue.deadLetter ? deadLetterOf(queue.name) : null });
+      await created.updateQueue(queue.name, {
+        ...settings,
+        deadLetter: queue.deadLetter ? deadLetterOf(queue.name) : null,
+      });
     }
     return created;
   }
@@ -161,27 +193,44 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     maxAttempts: job.retryLimit + 1,
   });
 
-  function register(queue: string, handler: (job: ClaimedJob) => Promise<void>, workOptions: WorkOptions): void {
+  function register(
+    queue: string,
+    handler: (job: ClaimedJob) => Promise<void>,
+    workOptions: WorkOptions,
+  ): void {
     if (!definitions.has(queue)) throw new Error(`job queue: ${queue} is not a defined queue`);
-    if (workOptions.onFailed && !definitions.get(queue)!.deadLetter) throw new Error(`job queue: onFailed needs ${queue} defined with deadLetter`);
+    if (workOptions.onFailed && !definitions.get(queue)!.deadLetter)
+      throw new Error(`job queue: onFailed needs ${queue} defined with deadLetter`);
     const pollingIntervalSeconds = options.pollSeconds;
     workers.push(async () => {
       const running = boss!;
-      await running.work(queue, { includeMetadata: true, batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
-        if (job) await handler(claimed(job));
-      });
+      await running.work(
+        queue,
+        { includeMetadata: true, batchSize: 1, pollingIntervalSeconds },
+        async ([job]) => {
+          if (job) await handler(claimed(job));
+        },
+      );
       const onFailed = workOptions.onFailed;
       if (onFailed) {
-        await running.work(deadLetterOf(queue), { includeMetadata: true, batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
-          if (job) await onFailed({ ...claimed(job), queue });
-        });
+        await running.work(
+          deadLetterOf(queue),
+          { includeMetadata: true, batchSize: 1, pollingIntervalSeconds },
+          async ([job]) => {
+            if (job) await onFailed({ ...claimed(job), queue });
+          },
+        );
       }
     });
   }
 
   async function offerPeriodic(queue: string, seconds: number): Promise<void> {
     try {
-      await boss?.send(queue, {}, { singletonSeconds: seconds, singletonKey: queue, retryLimit: 0 });
+      await boss?.send(
+        queue,
+        {},
+        { singletonSeconds: seconds, singletonKey: queue, retryLimit: 0 },
+      );
     } catch (error) {
       log.warn({ queue, reason: reason(error) }, 'job queue: could not offer a periodic job');
     }
@@ -191,7 +240,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     async send(queue, payload, sendOptions = {}, tx) {
       if (!definitions.has(queue)) throw new Error(`job queue: ${queue} is not a defined queue`);
       // Starting inside the caller's transaction would wait for it on the embedded store's one connection.
-      if (tx && !boss) throw new Error('job queue: await ready() before sending inside a transaction');
+      if (tx && !boss)
+        throw new Error('job queue: await ready() before sending inside a transaction');
       const running = boss ?? (await started());
       await running.send(queue, payload, {
         ...(sendOptions.runAt ? { startAfter: sendOptions.runAt } : {}),
@@ -211,7 +261,9 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     async depth() {
       if (!boss) return {};
       const queues = await boss.getQueues([...definitions.keys()]);
-      return Object.fromEntries(queues.map((queue) => [queue.name, queue.queuedCount + queue.activeCount]));
+      return Object.fromEntries(
+        queues.map((queue) => [queue.name, queue.queuedCount + queue.activeCount]),
+      );
     },
     async start() {
       await started();

@@ -14,13 +14,27 @@ const CALL_TIMEOUT_MS = 1500;
 function withDeadline<T>(promise: Promise<T>): Promise<T> {
   return Promise.race([
     promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('KV REST store did not answer in time')), CALL_TIMEOUT_MS).unref()),
+    new Promise<T>((_, reject) =>
+      setTimeout(
+        () => reject(new Error('KV REST store did not answer in time')),
+        CALL_TIMEOUT_MS,
+      ).unref(),
+    ),
   ]);
 }
 
-export async function createKvRestStore(options: { url: string; token: string }): Promise<KvRestStore> {
+export async function createKvRestStore(options: {
+  url: string;
+  token: string;
+}): Promise<KvRestStore> {
   const { Redis } = await import('@upstash/redis');
-  const client = new Redis({ url: options.url, token: options.token, automaticDeserialization: false, retry: false, enableTelemetry: false });
+  const client = new Redis({
+    url: options.url,
+    token: options.token,
+    automaticDeserialization: false,
+    retry: false,
+    enableTelemetry: false,
+  });
   return {
     kind: 'redis',
     get: async (key) => {

@@ -43,7 +43,12 @@ describe('mail over SMTP', () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     port = (smtp.server.address() as AddressInfo).port;
-    t = await buildTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Research Workspace <noreply@rw.test>' } });
+    t = await buildTestApp({
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        MAIL_FROM: 'Research Workspace <noreply@rw.test>',
+      },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -53,7 +58,11 @@ describe('mail over SMTP', () => {
   it('delivers the password reset mail through SMTP with a working link', async () => {
     const user = await buildUser(t.app);
     const arrived = once(arrivals, 'mail', { signal: AbortSignal.timeout(10_000) });
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email: user.email } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { email: user.email },
+    });
     expect(res.statusCode).toBe(200);
     // The reset mail is sent after the reply (so that its time does not tell which addresses have accounts).
     await arrived;
@@ -63,7 +72,11 @@ describe('mail over SMTP', () => {
     expect(mail.raw).toMatch(/Subject: Reset your password/);
     const body = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     const token = body.match(/update-password\?token=([A-Za-z0-9_-]+)/)![1]!;
-    const update = await t.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: { token, password: 'smtp-delivered-7' } });
+    const update = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/update-password',
+      payload: { token, password: 'smtp-delivered-7' },
+    });
     expect(update.statusCode).toBe(200);
   });
 

@@ -37,7 +37,10 @@ export interface Mailer {
 }
 
 /** A transport made on first use: nodemailer is loaded only by a process that sends or checks mail. */
-function lazyTransport(make: (mailer: Nodemailer) => Transporter): { get(): Promise<Transporter>; close(): void } {
+function lazyTransport(make: (mailer: Nodemailer) => Transporter): {
+  get(): Promise<Transporter>;
+  close(): void;
+} {
   let transport: Promise<Transporter> | undefined;
   return {
     get: () => (transport ??= import('nodemailer').then((module) => make(module.default))),
@@ -45,10 +48,17 @@ function lazyTransport(make: (mailer: Nodemailer) => Transporter): { get(): Prom
   };
 }
 
-export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string }): Mailer {
+export function createMailer(options: {
+  smtpUrl?: string;
+  from: string;
+  outboxDir: string;
+}): Mailer {
   // Renders a message into a buffer: the outbox's transport, and what `compose` renders with.
-  const rendering = lazyTransport((mailer) => mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
-  const render = async (message: MailMessage) => (await rendering.get()).sendMail({ from: options.from, ...message });
+  const rendering = lazyTransport((mailer) =>
+    mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+  );
+  const render = async (message: MailMessage) =>
+    (await rendering.get()).sendMail({ from: options.from, ...message });
   if (options.smtpUrl) {
     const smtpUrl = options.smtpUrl;
     const transport = lazyTransport((mailer) => mailer.createTransport(smtpUrl));
@@ -59,10 +69,14 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
         return { id: info.messageId };
       },
       compose: async (message) => void (await render(message)),
-      verify: () => transport.get().then((made) => made.verify()).then(
-        () => true,
-        () => false,
-      ),
+      verify: () =>
+        transport
+          .get()
+          .then((made) => made.verify())
+          .then(
+            () => true,
+            () => false,
+          ),
       close: () => {
         transport.close();
         rendering.close();
@@ -72,7 +86,10 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
   /** The message written under a name that no reader of the outbox takes, beside the name it will have. */
   const writeAside = async (message: Buffer) => {
     await mkdir(options.outboxDir, { recursive: true });
-    const file = join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
+    const file = join(
+      options.outboxDir,
+      `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`,
+    );
     await writeFile(`${file}.tmp`, message, { mode: 0o600 });
     return { written: `${file}.tmp`, file };
   };

@@ -38,13 +38,20 @@ export interface Metrics {
   /** `text/plain; version=0.0.4; charset=utf-8`, the exposition format the scrape is written in. */
   readonly contentType: string;
   /** One observation per answered request: method, the route's pattern (or `unmatched`), status. */
-  observeRequest(method: string, route: string | undefined, statusCode: number, seconds: number): void;
+  observeRequest(
+    method: string,
+    route: string | undefined,
+    statusCode: number,
+    seconds: number,
+  ): void;
   /** A lookup in a cache: `cache` names what is cached (`search`, `summary`). */
   countCacheLookup(cache: string, hit: boolean): void;
   counter<L extends string>(config: SeriesConfig<L>): Counter<L>;
   histogram<L extends string>(config: SeriesConfig<L> & { buckets: number[] }): Histogram<L>;
   /** `collect` runs at each scrape (a value read from elsewhere, e.g. a queue's depth). */
-  gauge<L extends string>(config: SeriesConfig<L> & { collect?: (this: Gauge<L>) => void | Promise<void> }): Gauge<L>;
+  gauge<L extends string>(
+    config: SeriesConfig<L> & { collect?: (this: Gauge<L>) => void | Promise<void> },
+  ): Gauge<L>;
   /** Every series in the text exposition format: this platform's, then the process's. */
   scrape(): Promise<string>;
 }
@@ -102,10 +109,26 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         },
       });
     };
-    poolGauge('db_pool_connections', 'Connections the database pool holds open (idle or in use)', (stats) => stats.total);
-    poolGauge('db_pool_connections_idle', 'Open connections of the database pool not in use', (stats) => stats.idle);
-    poolGauge('db_pool_waiting_queries', 'Queries waiting for a connection of the database pool', (stats) => stats.waiting);
-    poolGauge('db_pool_connections_max', 'Most connections the database pool opens', (stats) => stats.max);
+    poolGauge(
+      'db_pool_connections',
+      'Connections the database pool holds open (idle or in use)',
+      (stats) => stats.total,
+    );
+    poolGauge(
+      'db_pool_connections_idle',
+      'Open connections of the database pool not in use',
+      (stats) => stats.idle,
+    );
+    poolGauge(
+      'db_pool_waiting_queries',
+      'Queries waiting for a connection of the database pool',
+      (stats) => stats.waiting,
+    );
+    poolGauge(
+      'db_pool_connections_max',
+      'Most connections the database pool opens',
+      (stats) => stats.max,
+    );
   }
 
   function declared<T>(name: string, create: () => T): T {
@@ -115,14 +138,30 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   return {
     contentType: registry.contentType,
     observeRequest(method, route, statusCode, seconds) {
-      requests.observe({ method, route: route ?? UNMATCHED_ROUTE, status_code: statusCode }, seconds);
+      requests.observe(
+        { method, route: route ?? UNMATCHED_ROUTE, status_code: statusCode },
+        seconds,
+      );
     },
     countCacheLookup(cache, hit) {
       cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' });
     },
-    counter: (config) => declared(config.name, () => new Counter({ ...config, labelNames: [...config.labelNames], registers: [registry] })),
-    histogram: (config) => declared(config.name, () => new Histogram({ ...config, labelNames: [...config.labelNames], registers: [registry] })),
-    gauge: (config) => declared(config.name, () => new Gauge({ ...config, labelNames: [...config.labelNames], registers: [registry] })),
+    counter: (config) =>
+      declared(
+        config.name,
+        () => new Counter({ ...config, labelNames: [...config.labelNames], registers: [registry] }),
+      ),
+    histogram: (config) =>
+      declared(
+        config.name,
+        () =>
+          new Histogram({ ...config, labelNames: [...config.labelNames], registers: [registry] }),
+      ),
+    gauge: (config) =>
+      declared(
+        config.name,
+        () => new Gauge({ ...config, labelNames: [...config.labelNames], registers: [registry] }),
+      ),
     async scrape() {
       return (await registry.metrics()) + (await processRegistryNow.metrics());
     },

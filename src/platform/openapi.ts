@@ -15,7 +15,10 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import {
+  createJsonSchemaTransform,
+  createJsonSchemaTransformObject,
+} from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DIALECT_CREDENTIAL, type DialectCredential } from './dialect.js';
 import { ERROR_CODES } from './errors.js';
@@ -33,12 +36,18 @@ export const ErrorResponse = z
           fields: z
             .array(z.object({ field: z.string(), reason: z.string() }))
             .optional()
-            .describe('Every failing field, when the request failed its schema (a form can show them all at once)'),
+            .describe(
+              'Every failing field, when the request failed its schema (a form can show them all at once)',
+            ),
         })
         .optional(),
     }),
   })
-  .meta({ id: 'Error', description: 'Error envelope: a code matching the status, a message and, for invalid input, the field; never a stack trace' });
+  .meta({
+    id: 'Error',
+    description:
+      'Error envelope: a code matching the status, a message and, for invalid input, the field; never a stack trace',
+  });
 
 const DIALECTS_KEY = 'x-dialects';
 
@@ -53,10 +62,16 @@ function idOf(schema: z.ZodType): string {
  * named schemas. The bearer envelope comes first: its required key (workspace, resource, session…)
  * is what tells the two apart when the reply is written (zod picks the first branch that parses).
  */
-export function dialectUnion<B extends z.ZodType, C extends z.ZodType>(id: string, description: string, shapes: { bearer: B; cookie: C }) {
-  return z
-    .union([shapes.bearer, shapes.cookie])
-    .meta({ id, description, [DIALECTS_KEY]: { bearer: idOf(shapes.bearer), cookie: idOf(shapes.cookie) } });
+export function dialectUnion<B extends z.ZodType, C extends z.ZodType>(
+  id: string,
+  description: string,
+  shapes: { bearer: B; cookie: C },
+) {
+  return z.union([shapes.bearer, shapes.cookie]).meta({
+    id,
+    description,
+    [DIALECTS_KEY]: { bearer: idOf(shapes.bearer), cookie: idOf(shapes.cookie) },
+  });
 }
 
 /**
@@ -72,7 +87,10 @@ interface BodyDocumentation {
   examples?: readonly Record<string, unknown>[];
 }
 const BODY_DOCUMENTATION = new WeakMap<z.ZodType, BodyDocumentation>();
-export function documentBody<T extends z.ZodType>(validating: T, documentation: BodyDocumentation): T {
+export function documentBody<T extends z.ZodType>(
+  validating: T,
+  documentation: BodyDocumentation,
+): T {
   BODY_DOCUMENTATION.set(validating, documentation);
   return validating;
 }
@@ -88,13 +106,19 @@ interface OverrideContext {
 function overrideJsonSchema(ctx: OverrideContext): void {
   const zodSchema = ctx.zodSchema as z.ZodType;
   if (zodSchema._zod.def.type === 'union' && Array.isArray(ctx.jsonSchema.anyOf)) {
-    ctx.jsonSchema.anyOf = (ctx.jsonSchema.anyOf as object[]).filter((branch) => Object.keys(branch).length > 0);
+    ctx.jsonSchema.anyOf = (ctx.jsonSchema.anyOf as object[]).filter(
+      (branch) => Object.keys(branch).length > 0,
+    );
   }
   const documentation = BODY_DOCUMENTATION.get(zodSchema);
   if (!documentation) return;
   if (documentation.shape) {
     const { description } = ctx.jsonSchema;
-    const shape = z.toJSONSchema(documentation.shape, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+    const shape = z.toJSONSchema(documentation.shape, {
+      io: 'input',
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+    }) as Record<string, unknown>;
     delete shape.$schema;
     for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
     Object.assign(ctx.jsonSchema, shape, description === undefined ? {} : { description });
@@ -104,25 +128,56 @@ function overrideJsonSchema(ctx: OverrideContext): void {
 
 /** Security requirements: an operation anyone may call, and one that also serves signed-in users as such. */
 export const PUBLIC: Array<Record<string, string[]>> = [];
-export const SIGNED_IN_OPTIONAL: Array<Record<string, string[]>> = [{}, { bearer: [] }, { cookie: [] }];
+export const SIGNED_IN_OPTIONAL: Array<Record<string, string[]>> = [
+  {},
+  { bearer: [] },
+  { cookie: [] },
+];
 
 /** The response headers the service sends, documented once in components/headers. */
 export const RESPONSE_HEADERS = {
-  'X-Total-Count': { description: 'How many items there are in all; the reply holds the page asked for by limit and offset', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', minimum: 0 } },
-  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
-  'Content-Disposition': { description: 'attachment; filename="<workspace name>.<extension>"', schema: { type: 'string' } },
+  'X-Total-Count': {
+    description:
+      'How many items there are in all; the reply holds the page asked for by limit and offset',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Limit': {
+    description: 'Requests allowed in the current window',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window resets',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'Content-Disposition': {
+    description: 'attachment; filename="<workspace name>.<extension>"',
+    schema: { type: 'string' },
+  },
   Location: { description: 'Where the redirect goes', schema: { type: 'string' } },
-  'X-Next-Cursor': { description: 'The cursor of the next page (absent on the last page)', schema: { type: 'string' } },
+  'X-Next-Cursor': {
+    description: 'The cursor of the next page (absent on the last page)',
+    schema: { type: 'string' },
+  },
   ETag: {
-    description: 'The version of the object in the reply (also its `version` field), a strong validator such as `"r3"`: send it back as `If-Match` to change or delete the object only if nobody has changed it since (412 otherwise)',
+    description:
+      'The version of the object in the reply (also its `version` field), a strong validator such as `"r3"`: send it back as `If-Match` to change or delete the object only if nobody has changed it since (412 otherwise)',
     schema: { type: 'string' },
   },
 } as const;
 export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
-export const RATE_LIMIT_HEADERS: ResponseHeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+export const RATE_LIMIT_HEADERS: ResponseHeaderName[] = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+];
 
 interface RequestBodyObject {
   description?: string;
@@ -166,9 +221,10 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '400': 'Invalid input: details.field names the field',
   '401': 'Not signed in, or the session has ended',
   '403': 'Refused: a cookie-authenticated change from another origin',
-  '404': 'Not found (also another user\'s object)',
+  '404': "Not found (also another user's object)",
   '409': 'Conflict with what exists',
-  '412': 'If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header)',
+  '412':
+    'If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header)',
   '413': 'Too large',
   '415': 'A Content-Type the route does not read',
   '422': 'The paper cannot be summarised (no PDF, not a PDF, or no text)',
@@ -184,7 +240,8 @@ function refsIn(value: unknown, found: Set<string> = new Set()): Set<string> {
   if (Array.isArray(value)) value.forEach((entry) => refsIn(entry, found));
   else if (isObject(value)) {
     for (const [key, inner] of Object.entries(value)) {
-      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(SCHEMA_REF)) found.add(inner.slice(SCHEMA_REF.length));
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(SCHEMA_REF))
+        found.add(inner.slice(SCHEMA_REF.length));
       else refsIn(inner, found);
     }
   }
@@ -217,7 +274,11 @@ function pruneSchemas(doc: OpenApiDocument): void {
     reached.add(name);
     pending.push(...refsIn(schemas[name]));
   }
-  doc.components.schemas = Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)).sort(([a], [b]) => a.localeCompare(b)));
+  doc.components.schemas = Object.fromEntries(
+    Object.entries(schemas)
+      .filter(([name]) => reached.has(name))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 /**
@@ -232,22 +293,31 @@ function finishOperations(doc: OpenApiDocument): void {
         // Beside a body the schema declares (JSON), the one the route reads itself (multipart) is another content type.
         const declared = operation.requestBody;
         const own = operation['x-request-body'];
-        operation.requestBody = declared ? { ...own, content: { ...declared.content, ...own.content } } : own;
+        operation.requestBody = declared
+          ? { ...own, content: { ...declared.content, ...own.content } }
+          : own;
         delete operation['x-request-body'];
       }
-      if (operation['x-body-optional'] && operation.requestBody) operation.requestBody.required = false;
+      if (operation['x-body-optional'] && operation.requestBody)
+        operation.requestBody.required = false;
       delete operation['x-body-optional'];
       const declared = operation['x-response-headers'] ?? {};
       delete operation['x-response-headers'];
-      const signedIn = (operation.security ?? doc.security ?? []).some((entry) => Object.keys(entry).length > 0);
+      const signedIn = (operation.security ?? doc.security ?? []).some(
+        (entry) => Object.keys(entry).length > 0,
+      );
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        if (response.description === 'Default Response' && STATUS_DESCRIPTIONS[status]) response.description = STATUS_DESCRIPTIONS[status];
+        if (response.description === 'Default Response' && STATUS_DESCRIPTIONS[status])
+          response.description = STATUS_DESCRIPTIONS[status];
         const names = new Set<ResponseHeaderName>(declared[status] ?? []);
         // A signed-in request is counted against the user's hourly limit, and the answer says so
         // (not a 401 or 403: those are refused before anything is counted).
-        if (signedIn && status !== '401' && status !== '403') RATE_LIMIT_HEADERS.forEach((name) => names.add(name));
-        if (status === '429') ['Retry-After' as const, ...RATE_LIMIT_HEADERS].forEach((name) => names.add(name));
-        if (names.size > 0) response.headers = Object.fromEntries([...names].map((name) => [name, headerRef(name)]));
+        if (signedIn && status !== '401' && status !== '403')
+          RATE_LIMIT_HEADERS.forEach((name) => names.add(name));
+        if (status === '429')
+          ['Retry-After' as const, ...RATE_LIMIT_HEADERS].forEach((name) => names.add(name));
+        if (names.size > 0)
+          response.headers = Object.fromEntries([...names].map((name) => [name, headerRef(name)]));
       }
     }
   }
@@ -263,14 +333,19 @@ function documentForDialect(source: object, dialect: DialectCredential): object 
     const shapes = schema[DIALECTS_KEY] as Partial<Record<DialectCredential, string>> | undefined;
     if (shapes?.[dialect]) chosen.set(name, shapes[dialect]);
   }
-  const rewritten = rewriteRefs({ paths: doc.paths, schemas }, chosen) as { paths: OpenApiDocument['paths']; schemas: Record<string, Json> };
+  const rewritten = rewriteRefs({ paths: doc.paths, schemas }, chosen) as {
+    paths: OpenApiDocument['paths'];
+    schemas: Record<string, Json>;
+  };
   doc.paths = rewritten.paths;
   doc.components.schemas = rewritten.schemas;
   const other = dialect === 'cookie' ? 'bearer' : 'cookie';
-  const withoutOther = (security: Array<Record<string, string[]>>) => security.filter((entry) => !(other in entry));
+  const withoutOther = (security: Array<Record<string, string[]>>) =>
+    security.filter((entry) => !(other in entry));
   doc.security = withoutOther(doc.security ?? []);
   for (const item of Object.values(doc.paths)) {
-    for (const operation of Object.values(item)) if (operation.security) operation.security = withoutOther(operation.security);
+    for (const operation of Object.values(item))
+      if (operation.security) operation.security = withoutOther(operation.security);
   }
   if (doc.components.securitySchemes) delete doc.components.securitySchemes[other];
   doc.info = {
@@ -282,10 +357,16 @@ function documentForDialect(source: object, dialect: DialectCredential): object 
 }
 
 const OpenApiQuery = z.object({
-  dialect: z.enum(DIALECT_CREDENTIAL).optional().describe('Publish the document for one dialect (exact reply types); both when absent'),
+  dialect: z
+    .enum(DIALECT_CREDENTIAL)
+    .optional()
+    .describe('Publish the document for one dialect (exact reply types); both when absent'),
 });
 
-export async function registerOpenApi(app: FastifyInstance, info: { version: string; publicUrl: string }): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  info: { version: string; publicUrl: string },
+): Promise<void> {
   const zodToJsonConfig = { override: overrideJsonSchema as never };
   const zodTransform = createJsonSchemaTransform({ skipList: [], zodToJsonConfig });
   const zodTransformObject = createJsonSchemaTransformObject({ zodToJsonConfig });
@@ -322,16 +403,21 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
     // @fastify/swagger copies `x-` keys of a route schema into its operation; finishOperations moves them.
     transform: (input) => {
       const { schema, url } = zodTransform(input);
-      const declared = input.schema as { responseHeaders?: unknown; requestBody?: unknown; body?: unknown } | undefined;
+      const declared = input.schema as
+        { responseHeaders?: unknown; requestBody?: unknown; body?: unknown } | undefined;
       const extended = schema as Json;
       // A body without an id is written inline, where zod's override does not reach its root.
-      const inlineExamples = declared?.body ? BODY_DOCUMENTATION.get(declared.body as z.ZodType)?.examples : undefined;
-      if (inlineExamples && isObject(extended.body) && !extended.body.$ref) extended.body.examples = structuredClone(inlineExamples);
+      const inlineExamples = declared?.body
+        ? BODY_DOCUMENTATION.get(declared.body as z.ZodType)?.examples
+        : undefined;
+      if (inlineExamples && isObject(extended.body) && !extended.body.$ref)
+        extended.body.examples = structuredClone(inlineExamples);
       if (declared?.responseHeaders) extended['x-response-headers'] = declared.responseHeaders;
       if (declared?.requestBody) extended['x-request-body'] = declared.requestBody;
       // A request without a body is judged as `{}` (request-input.ts): a schema that accepts it makes the body optional.
       const body = (input.schema as { body?: unknown } | undefined)?.body;
-      if (body instanceof z.ZodType && body.safeParse({}).success) extended['x-body-optional'] = true;
+      if (body instanceof z.ZodType && body.safeParse({}).success)
+        extended['x-body-optional'] = true;
       delete extended.responseHeaders;
       delete extended.requestBody;
       return { schema, url };
@@ -350,14 +436,21 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
     scope.addHook('onRequest', async (_request, reply) => {
       reply.headers(PAGE_SECURITY_HEADERS);
     });
-    await scope.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null } });
+    await scope.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
+    });
   });
   const perDialect = new Map<DialectCredential, object>();
-  app.get('/api/openapi.json', { schema: { hide: true, querystring: OpenApiQuery } }, async (request) => {
-    const dialect = (request.query as z.infer<typeof OpenApiQuery>).dialect;
-    if (!dialect) return app.swagger();
-    let doc = perDialect.get(dialect);
-    if (!doc) perDialect.set(dialect, (doc = documentForDialect(app.swagger(), dialect)));
-    return doc;
-  });
+  app.get(
+    '/api/openapi.json',
+    { schema: { hide: true, querystring: OpenApiQuery } },
+    async (request) => {
+      const dialect = (request.query as z.infer<typeof OpenApiQuery>).dialect;
+      if (!dialect) return app.swagger();
+      let doc = perDialect.get(dialect);
+      if (!doc) perDialect.set(dialect, (doc = documentForDialect(app.swagger(), dialect)));
+      return doc;
+    },
+  );
 }

@@ -2,7 +2,13 @@ import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuardedLookup, createOutbound, isBlockedAddress, OutboundError, type GuardedLookup } from './outbound.js';
+import {
+  createGuardedLookup,
+  createOutbound,
+  isBlockedAddress,
+  OutboundError,
+  type GuardedLookup,
+} from './outbound.js';
 
 let server: Server;
 let base: string;
@@ -15,7 +21,8 @@ beforeAll(async () => {
     else if (req.url === '/slow') setTimeout(() => res.end('late'), 2000);
     else if (req.url === '/redirect') res.writeHead(302, { location: '/ok' }).end();
     else if (req.url === '/loop') res.writeHead(302, { location: '/loop' }).end();
-    else if (req.url === '/to-metadata') res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+    else if (req.url === '/to-metadata')
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
     else res.writeHead(404).end('nope');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -84,25 +91,39 @@ describe('outbound client', () => {
   });
 
   it('enforces the size cap while streaming', async () => {
-    expect((await failureOf(open.request(`${base}/big`, { maxBytes: 1000 }))).kind).toBe('too_large');
+    expect((await failureOf(open.request(`${base}/big`, { maxBytes: 1000 }))).kind).toBe(
+      'too_large',
+    );
   });
 
   it('enforces the deadline', async () => {
-    expect((await failureOf(open.request(`${base}/slow`, { timeoutMs: 200 }))).kind).toBe('timeout');
+    expect((await failureOf(open.request(`${base}/slow`, { timeoutMs: 200 }))).kind).toBe(
+      'timeout',
+    );
   });
 
   it('stops redirect loops', async () => {
-    expect((await failureOf(open.request(`${base}/loop`, { maxRedirects: 3 }))).kind).toBe('too_many_redirects');
+    expect((await failureOf(open.request(`${base}/loop`, { maxRedirects: 3 }))).kind).toBe(
+      'too_many_redirects',
+    );
   });
 
   it('refuses loopback, private and metadata addresses, also behind a redirect and a name', async () => {
     expect((await failureOf(guarded.request(`${base}/ok`))).kind).toBe('blocked_address');
-    expect((await failureOf(guarded.request('http://169.254.169.254/latest/meta-data'))).kind).toBe('blocked_address');
+    expect((await failureOf(guarded.request('http://169.254.169.254/latest/meta-data'))).kind).toBe(
+      'blocked_address',
+    );
     expect((await failureOf(guarded.request('http://localhost:1/'))).kind).toBe('blocked_address');
     expect((await failureOf(guarded.request('http://[::1]:1/'))).kind).toBe('blocked_address');
-    expect((await failureOf(guarded.request('http://[::127.0.0.1]:1/'))).kind).toBe('blocked_address');
+    expect((await failureOf(guarded.request('http://[::127.0.0.1]:1/'))).kind).toBe(
+      'blocked_address',
+    );
     expect((await failureOf(guarded.request('http://[100::1]:1/'))).kind).toBe('blocked_address');
-    const allowOne = createOutbound({ allowPrivate: false, allowedPrivateHosts: [new URL(base).host], userAgent: 'rw-test' });
+    const allowOne = createOutbound({
+      allowPrivate: false,
+      allowedPrivateHosts: [new URL(base).host],
+      userAgent: 'rw-test',
+    });
     expect((await allowOne.request(`${base}/ok`)).text()).toBe('hello');
     expect((await failureOf(allowOne.request(`${base}/to-metadata`))).kind).toBe('blocked_address');
     await allowOne.close();
@@ -116,12 +137,22 @@ describe('outbound client', () => {
   it('can be aborted by the caller', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    expect((await failureOf(open.request(`${base}/slow`, { signal: controller.signal, timeoutMs: 5000 }))).kind).toBe('aborted');
+    expect(
+      (
+        await failureOf(
+          open.request(`${base}/slow`, { signal: controller.signal, timeoutMs: 5000 }),
+        )
+      ).kind,
+    ).toBe('aborted');
   });
 });
 
 /** Runs a lookup the way `net.connect` does (all addresses), as a promise. */
-function lookupAll(lookup: GuardedLookup, hostname: string, family?: number): Promise<LookupAddress[]> {
+function lookupAll(
+  lookup: GuardedLookup,
+  hostname: string,
+  family?: number,
+): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
     lookup(hostname, { all: true, ...(family ? { family } : {}) }, (error, addresses) => {
       if (error) reject(error);
@@ -137,7 +168,8 @@ function fakeResolver(table: Record<string, string[]>) {
     asked.push(hostname);
     await new Promise((done) => setTimeout(done, 5));
     const addresses = table[hostname];
-    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (!addresses)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
   return { resolve, asked, table };
@@ -145,48 +177,75 @@ function fakeResolver(table: Record<string, string[]>) {
 
 describe('guarded lookup (DNS cache)', () => {
   it('refuses a name that resolves to a private address, every time, without remembering the refusal', async () => {
-    const dns = fakeResolver({ 'rebind.example': ['93.184.216.34', '10.0.0.7'], 'metadata.example': ['169.254.169.254'] });
+    const dns = fakeResolver({
+      'rebind.example': ['93.184.216.34', '10.0.0.7'],
+      'metadata.example': ['169.254.169.254'],
+    });
     const lookup = createGuardedLookup({ resolve: dns.resolve });
     for (let attempt = 0; attempt < 2; attempt++) {
-      await expect(lookupAll(lookup, 'rebind.example')).rejects.toMatchObject({ kind: 'blocked_address' });
-      await expect(lookupAll(lookup, 'metadata.example')).rejects.toMatchObject({ kind: 'blocked_address' });
+      await expect(lookupAll(lookup, 'rebind.example')).rejects.toMatchObject({
+        kind: 'blocked_address',
+      });
+      await expect(lookupAll(lookup, 'metadata.example')).rejects.toMatchObject({
+        kind: 'blocked_address',
+      });
     }
-    expect(dns.asked).toEqual(['rebind.example', 'metadata.example', 'rebind.example', 'metadata.example']);
+    expect(dns.asked).toEqual([
+      'rebind.example',
+      'metadata.example',
+      'rebind.example',
+      'metadata.example',
+    ]);
   });
 
   it('reuses a checked answer until it expires, then resolves and checks again', async () => {
     let now = 1_000_000;
     const dns = fakeResolver({ 'api.example': ['93.184.216.34'] });
     const lookup = createGuardedLookup({ resolve: dns.resolve, ttlMs: 30_000, now: () => now });
-    expect(await lookupAll(lookup, 'api.example')).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    expect(await lookupAll(lookup, 'api.example')).toEqual([
+      { address: '93.184.216.34', family: 4 },
+    ]);
     now += 29_999;
-    expect(await lookupAll(lookup, 'API.example')).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    expect(await lookupAll(lookup, 'API.example')).toEqual([
+      { address: '93.184.216.34', family: 4 },
+    ]);
     expect(dns.asked).toEqual(['api.example']);
 
     // After the TTL the name is resolved again, and a now-private answer is refused (no stale allowance).
     now += 2;
     dns.table['api.example'] = ['127.0.0.1'];
-    await expect(lookupAll(lookup, 'api.example')).rejects.toMatchObject({ kind: 'blocked_address' });
+    await expect(lookupAll(lookup, 'api.example')).rejects.toMatchObject({
+      kind: 'blocked_address',
+    });
     expect(dns.asked).toEqual(['api.example', 'api.example']);
   });
 
   it('shares one resolution among lookups in flight, and does not remember failures', async () => {
     const dns = fakeResolver({ 'api.example': ['93.184.216.34', '2606:4700:4700::1111'] });
     const lookup = createGuardedLookup({ resolve: dns.resolve });
-    const [a, b] = await Promise.all([lookupAll(lookup, 'api.example'), lookupAll(lookup, 'api.example', 6)]);
+    const [a, b] = await Promise.all([
+      lookupAll(lookup, 'api.example'),
+      lookupAll(lookup, 'api.example', 6),
+    ]);
     expect(a).toHaveLength(2);
     expect(b).toEqual([{ address: '2606:4700:4700::1111', family: 6 }]);
     expect(dns.asked).toEqual(['api.example']);
 
     await expect(lookupAll(lookup, 'missing.example')).rejects.toThrow(/ENOTFOUND/);
     dns.table['missing.example'] = ['93.184.216.35'];
-    expect(await lookupAll(lookup, 'missing.example')).toEqual([{ address: '93.184.216.35', family: 4 }]);
+    expect(await lookupAll(lookup, 'missing.example')).toEqual([
+      { address: '93.184.216.35', family: 4 },
+    ]);
   });
 
   it('answers the single-address form too', async () => {
-    const lookup = createGuardedLookup({ resolve: fakeResolver({ 'api.example': ['93.184.216.34'] }).resolve });
+    const lookup = createGuardedLookup({
+      resolve: fakeResolver({ 'api.example': ['93.184.216.34'] }).resolve,
+    });
     const single = await new Promise<[string, number | undefined]>((resolve, reject) =>
-      lookup('api.example', {}, (error, address, family) => (error ? reject(error) : resolve([address as string, family]))),
+      lookup('api.example', {}, (error, address, family) =>
+        error ? reject(error) : resolve([address as string, family]),
+      ),
     );
     expect(single).toEqual(['93.184.216.34', 4]);
   });
@@ -196,8 +255,14 @@ describe('outbound client: names, allowances and connections', () => {
   it('refuses a name that resolves to loopback unless its host:port is allowed, resolving it once', async () => {
     const port = new URL(base).port;
     const dns = fakeResolver({ 'fixtures.test': ['127.0.0.1'] });
-    const guarded = createOutbound({ allowPrivate: false, userAgent: 'rw-test', resolveHost: dns.resolve });
-    expect((await failureOf(guarded.request(`http://fixtures.test:${port}/ok`))).kind).toBe('blocked_address');
+    const guarded = createOutbound({
+      allowPrivate: false,
+      userAgent: 'rw-test',
+      resolveHost: dns.resolve,
+    });
+    expect((await failureOf(guarded.request(`http://fixtures.test:${port}/ok`))).kind).toBe(
+      'blocked_address',
+    );
     await guarded.close();
 
     const allowed = createOutbound({
@@ -215,7 +280,9 @@ describe('outbound client: names, allowances and connections', () => {
     // Two connections at once, one resolution.
     expect(dns.asked).toEqual(['fixtures.test']);
     // The allowance is for that port only.
-    expect((await failureOf(allowed.request('http://fixtures.test:1/ok'))).kind).toBe('blocked_address');
+    expect((await failureOf(allowed.request('http://fixtures.test:1/ok'))).kind).toBe(
+      'blocked_address',
+    );
     await allowed.close();
   });
 

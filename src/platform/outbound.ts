@@ -131,7 +131,9 @@ export function isBlockedAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return true;
   // ipaddr.js reads the dotted form `::a.b.c.d` as IPv4-mapped (::ffff:a.b.c.d); the URL parser's
   // canonical hex form (`::808:808`) keeps IPv4-compatible and mapped addresses apart.
-  let parsed = ipaddr.parse(address.includes(':') && address.includes('.') ? canonicalIPv6(address) : address);
+  let parsed = ipaddr.parse(
+    address.includes(':') && address.includes('.') ? canonicalIPv6(address) : address,
+  );
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
@@ -147,9 +149,17 @@ function canonicalIPv6(address: string): string {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 /** The `lookup` of `net.connect`, as undici passes it on. */
-export type GuardedLookup = (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback) => void;
+export type GuardedLookup = (
+  hostname: string,
+  options: { family?: number | string; all?: boolean },
+  callback: LookupCallback,
+) => void;
 
 export interface GuardedLookupOptions {
   resolve?: ResolveHost;
@@ -185,11 +195,16 @@ export function createGuardedLookup(options: GuardedLookupOptions = {}): Guarded
     if (pending) return pending;
     const resolution = resolve(hostname)
       .then((addresses) => {
-        if (addresses.length === 0) throw new OutboundError('network', `No address for ${hostname}`);
+        if (addresses.length === 0)
+          throw new OutboundError('network', `No address for ${hostname}`);
         if (refuseBlocked && addresses.some((entry) => isBlockedAddress(entry.address))) {
-          throw new OutboundError('blocked_address', `Refusing to connect to ${hostname}: address not allowed`);
+          throw new OutboundError(
+            'blocked_address',
+            `Refusing to connect to ${hostname}: address not allowed`,
+          );
         }
-        if (answers.size >= DNS_CACHE_MAX_HOSTS) answers.delete(answers.keys().next().value as string);
+        if (answers.size >= DNS_CACHE_MAX_HOSTS)
+          answers.delete(answers.keys().next().value as string);
         answers.set(key, { addresses, expiresAt: now() + ttlMs });
         return addresses;
       })
@@ -204,7 +219,11 @@ export function createGuardedLookup(options: GuardedLookupOptions = {}): Guarded
         const family = familyOf(lookupOptions.family);
         const usable = family ? addresses.filter((entry) => entry.family === family) : addresses;
         const first = usable[0];
-        if (!first) return callback(new OutboundError('network', `No IPv${family} address for ${hostname}`), []);
+        if (!first)
+          return callback(
+            new OutboundError('network', `No IPv${family} address for ${hostname}`),
+            [],
+          );
         if (lookupOptions.all) return callback(null, usable);
         callback(null, first.address, first.family);
       },
@@ -229,20 +248,29 @@ function checkUrl(raw: string, allowPrivate: boolean, allowedHosts: ReadonlySet<
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new OutboundError('bad_url', `Unsupported URL scheme: ${url.protocol}`);
   }
-  if (url.username || url.password) throw new OutboundError('bad_url', 'URLs with credentials are not allowed');
+  if (url.username || url.password)
+    throw new OutboundError('bad_url', 'URLs with credentials are not allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && !allowedHosts.has(url.host)) {
     if (isIP(host) && isBlockedAddress(host)) {
-      throw new OutboundError('blocked_address', `Refusing to connect to ${host}: address not allowed`);
+      throw new OutboundError(
+        'blocked_address',
+        `Refusing to connect to ${host}: address not allowed`,
+      );
     }
     if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal')) {
-      throw new OutboundError('blocked_address', `Refusing to connect to ${host}: address not allowed`);
+      throw new OutboundError(
+        'blocked_address',
+        `Refusing to connect to ${host}: address not allowed`,
+      );
     }
   }
   return url;
 }
 
-function toHeaderRecord(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function toHeaderRecord(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -276,7 +304,9 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
   // The allowed `host:port` pairs get their own agent, whose lookup does not refuse private addresses:
   // a lookup sees only the name, and the allowance is for one port of it.
   const allowed =
-    !options.allowPrivate && allowedHosts.size > 0 ? agentFor(createGuardedLookup({ ...lookupOptions, refuseBlockedAddresses: false })) : guarded;
+    !options.allowPrivate && allowedHosts.size > 0
+      ? agentFor(createGuardedLookup({ ...lookupOptions, refuseBlockedAddresses: false }))
+      : guarded;
   const dispatcherFor = (url: URL): Agent => (allowedHosts.has(url.host) ? allowed : guarded);
 
   async function request(rawUrl: string, req: OutboundRequest = {}): Promise<OutboundResponse> {
@@ -287,12 +317,17 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
     const signal = req.signal ? AbortSignal.any([deadline, req.signal]) : deadline;
     const failure = (error: unknown): OutboundError => {
       if (error instanceof OutboundError) return error;
-      if (deadline.aborted) return new OutboundError('timeout', `Request timed out after ${timeoutMs} ms`);
+      if (deadline.aborted)
+        return new OutboundError('timeout', `Request timed out after ${timeoutMs} ms`);
       if (req.signal?.aborted) return new OutboundError('aborted', 'Request aborted');
       const cause = (error as { cause?: unknown })?.cause;
       if (cause instanceof OutboundError) return cause;
       // The message names the causes too ("fetch failed" alone says nothing): it reaches the warnings.
-      return new OutboundError('network', error === undefined ? 'Network error' : describeError(error), { cause: error });
+      return new OutboundError(
+        'network',
+        error === undefined ? 'Network error' : describeError(error),
+        { cause: error },
+      );
     };
 
     let url = checkUrl(rawUrl, options.allowPrivate, allowedHosts);
@@ -314,9 +349,17 @@ export function createOutbound(options: OutboundOptions): Outbound & { close(): 
       const headers = toHeaderRecord(res.headers);
       if (res.statusCode >= 300 && res.statusCode < 400 && headers.location) {
         discard(res.body);
-        if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', 'Too many redirects');
-        url = checkUrl(new URL(headers.location, url).toString(), options.allowPrivate, allowedHosts);
-        if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+        if (hop >= maxRedirects)
+          throw new OutboundError('too_many_redirects', 'Too many redirects');
+        url = checkUrl(
+          new URL(headers.location, url).toString(),
+          options.allowPrivate,
+          allowedHosts,
+        );
+        if (
+          res.statusCode === 303 ||
+          ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')
+        ) {
           method = 'GET';
           body = undefined;
         }

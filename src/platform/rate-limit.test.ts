@@ -15,7 +15,11 @@ async function signinStatuses(apps: TestApp[], email: string, attempts: number):
   const statuses: number[] = [];
   for (let i = 0; i < attempts; i++) {
     const app = apps[i % apps.length]!.app;
-    const res = await app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: `wrong-${i}-pass` } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/signin',
+      payload: { email, password: `wrong-${i}-pass` },
+    });
     statuses.push(res.statusCode);
   }
   return statuses;
@@ -25,7 +29,10 @@ describe.skipIf(redisLeg.skipReason)('rate limits in Redis', () => {
   let first: TestApp;
   let second: TestApp;
   beforeAll(async () => {
-    const env = { REDIS_URL: process.env.TEST_REDIS_URL!, RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '3' };
+    const env = {
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '3',
+    };
     const redisKeyPrefix = `rwtest:shared:${randomUUID()}:`;
     first = await buildTestApp({ env, redisKeyPrefix });
     second = await buildTestApp({ env, redisKeyPrefix });
@@ -36,7 +43,9 @@ describe.skipIf(redisLeg.skipReason)('rate limits in Redis', () => {
   });
 
   it('share one count between two server processes', async () => {
-    expect(await signinStatuses([first, second], uniqueEmail('shared'), 4)).toEqual([401, 401, 401, 429]);
+    expect(await signinStatuses([first, second], uniqueEmail('shared'), 4)).toEqual([
+      401, 401, 401, 429,
+    ]);
   });
 });
 
@@ -74,7 +83,9 @@ describe('counting with Redis away', () => {
       const states: LimitState[] = [];
       for (let i = 0; i < 3; i++) states.push(await limiter.consume('authenticated', 'u2'));
       expect(states.map((state) => state.remaining)).toEqual([2, 1, 0]);
-      await expect(limiter.consume('authenticated', 'u2')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+      await expect(limiter.consume('authenticated', 'u2')).rejects.toMatchObject({
+        code: 'RATE_LIMITED',
+      });
     } finally {
       unreachable.disconnect();
     }
@@ -84,56 +95,64 @@ describe('counting with Redis away', () => {
 const ownRedisSkip = ownRedisSkipReason();
 if (ownRedisSkip) console.warn(ownRedisSkip);
 
-describe.skipIf(ownRedisSkip)('counting when Redis freezes (SIGSTOP on a redis-server of its own)', () => {
-  let server: OwnRedis;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startOwnRedis();
-    redis = createRedis(server.url);
-    expect(await waitForRedis(redis)).toBe(true);
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.destroy();
-  });
+describe.skipIf(ownRedisSkip)(
+  'counting when Redis freezes (SIGSTOP on a redis-server of its own)',
+  () => {
+    let server: OwnRedis;
+    let redis: Redis;
+    beforeAll(async () => {
+      server = await startOwnRedis();
+      redis = createRedis(server.url);
+      expect(await waitForRedis(redis)).toBe(true);
+    });
+    afterAll(async () => {
+      redis?.disconnect();
+      await server?.destroy();
+    });
 
-  it('goes on in memory within a second, and counts in Redis again once it answers', async () => {
-    const limiter = createRateLimiter({ authenticated: { points: 1_000_000, durationSeconds: 3600 } }, redis);
-    await limiter.consume('authenticated', 'frozen');
-    expect(server.cli('get', 'rl:authenticated:frozen')).toBe('1');
+    it('goes on in memory within a second, and counts in Redis again once it answers', async () => {
+      const limiter = createRateLimiter(
+        { authenticated: { points: 1_000_000, durationSeconds: 3600 } },
+        redis,
+      );
+      await limiter.consume('authenticated', 'frozen');
+      expect(server.cli('get', 'rl:authenticated:frozen')).toBe('1');
 
-    server.freeze();
-    try {
-      const waits: number[] = [];
-      const frozenAt = Date.now();
-      while (Date.now() - frozenAt < 3000) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        const started = Date.now();
-        await limiter.consume('authenticated', 'frozen');
-        waits.push(Date.now() - started);
+      server.freeze();
+      try {
+        const waits: number[] = [];
+        const frozenAt = Date.now();
+        while (Date.now() - frozenAt < 3000) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          const started = Date.now();
+          await limiter.consume('authenticated', 'frozen');
+          waits.push(Date.now() - started);
+        }
+        // The first requests wait out one command deadline; once the connection is dropped none waits.
+        expect(Math.max(...waits)).toBeLessThan(1000);
+        expect(waits.filter((ms) => ms >= 100).length).toBeLessThanOrEqual(2);
+        expect(waits.length).toBeGreaterThan(50);
+      } finally {
+        server.thaw();
       }
-      // The first requests wait out one command deadline; once the connection is dropped none waits.
-      expect(Math.max(...waits)).toBeLessThan(1000);
-      expect(waits.filter((ms) => ms >= 100).length).toBeLessThanOrEqual(2);
-      expect(waits.length).toBeGreaterThan(50);
-    } finally {
-      server.thaw();
-    }
 
-    expect(await eventually(async () => redis.status === 'ready', 5000)).toBe(true);
-    // (The command that timed out was already in the frozen server's socket: it ran on SIGCONT.)
-    const before = Number(server.cli('get', 'rl:authenticated:frozen'));
-    await limiter.consume('authenticated', 'frozen');
-    expect(Number(server.cli('get', 'rl:authenticated:frozen'))).toBe(before + 1);
-  });
-});
+      expect(await eventually(async () => redis.status === 'ready', 5000)).toBe(true);
+      // (The command that timed out was already in the frozen server's socket: it ran on SIGCONT.)
+      const before = Number(server.cli('get', 'rl:authenticated:frozen'));
+      await limiter.consume('authenticated', 'frozen');
+      expect(Number(server.cli('get', 'rl:authenticated:frozen'))).toBe(before + 1);
+    });
+  },
+);
 
 describe('rate limits in memory', () => {
   it('are counted per process', async () => {
     const env = { RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '3' };
     const first = await buildTestApp({ env });
     const second = await buildTestApp({ env });
-    expect(await signinStatuses([first, second], uniqueEmail('local'), 4)).toEqual([401, 401, 401, 401]);
+    expect(await signinStatuses([first, second], uniqueEmail('local'), 4)).toEqual([
+      401, 401, 401, 401,
+    ]);
     await first.close();
     await second.close();
   });

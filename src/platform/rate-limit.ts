@@ -42,7 +42,11 @@ interface Bucket {
 }
 
 function stateOf(rule: LimitRule, consumed: number, msBeforeNext: number): LimitState {
-  return { limit: rule.points, remaining: Math.max(rule.points - consumed, 0), resetSeconds: Math.ceil(msBeforeNext / 1000) };
+  return {
+    limit: rule.points,
+    remaining: Math.max(rule.points - consumed, 0),
+    resetSeconds: Math.ceil(msBeforeNext / 1000),
+  };
 }
 
 function limitExceeded(rule: LimitRule, msBeforeNext: number): ApiError {
@@ -56,7 +60,11 @@ function limitExceeded(rule: LimitRule, msBeforeNext: number): ApiError {
 }
 
 /** One point from a rate-limiter-flexible limiter, its rejection turned into our 429. */
-async function consumeFrom(rule: LimitRule, limiter: RateLimiterAbstract, key: string): Promise<LimitState> {
+async function consumeFrom(
+  rule: LimitRule,
+  limiter: RateLimiterAbstract,
+  key: string,
+): Promise<LimitState> {
   try {
     const res = await limiter.consume(key);
     return stateOf(rule, res.consumedPoints, res.msBeforeNext);
@@ -66,10 +74,18 @@ async function consumeFrom(rule: LimitRule, limiter: RateLimiterAbstract, key: s
   }
 }
 
-export function createRateLimiter(rules: Record<string, LimitRule>, redis?: Redis, prefix = 'rl'): RateLimiter {
+export function createRateLimiter(
+  rules: Record<string, LimitRule>,
+  redis?: Redis,
+  prefix = 'rl',
+): RateLimiter {
   const buckets = new Map<string, Bucket>();
   for (const [name, rule] of Object.entries(rules)) {
-    const memory = new RateLimiterMemory({ points: rule.points, duration: rule.durationSeconds, keyPrefix: `${prefix}:${name}` });
+    const memory = new RateLimiterMemory({
+      points: rule.points,
+      duration: rule.durationSeconds,
+      keyPrefix: `${prefix}:${name}`,
+    });
     const limiter = redis
       ? new RateLimiterRedis({
           storeClient: redis,

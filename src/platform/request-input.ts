@@ -7,7 +7,14 @@
  * parameters get the same U+0000 check. An empty body counts as `{}`, so that a POST whose fields
  * are all optional needs none.
  */
-import type { FastifyBodyParser, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
+import type {
+  FastifyBodyParser,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  RouteOptions,
+} from 'fastify';
 import { validationError } from './errors.js';
 
 /** Deeper than any body the API documents (annotation highlights and resource data nest a few levels). */
@@ -20,7 +27,8 @@ export function jsonNestingExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (inString) {
-      if (code === 0x5c) i++; // a backslash escapes the next character
+      if (code === 0x5c)
+        i++; // a backslash escapes the next character
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) {
       inString = true;
@@ -46,28 +54,44 @@ export function pathOfNul(value: unknown, path: string[] = []): string[] | null 
   return null;
 }
 
-const nulError = (field: string) => validationError(field, 'contains_nul', `Invalid ${field}: must not contain U+0000`);
+const nulError = (field: string) =>
+  validationError(field, 'contains_nul', `Invalid ${field}: must not contain U+0000`);
 
 /** Query and path parameters of a request routed to a schema: a U+0000 is refused before validation. */
-function refuseNulParameters(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+function refuseNulParameters(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
   const found = pathOfNul(request.query) ?? pathOfNul(request.params);
   if (!found) return done();
   const error = nulError(found.join('.') || 'query');
   // A route that reports bad input itself (the summary stream, as an event) gets it as its validation error.
   if (request.routeOptions.attachValidation) {
-    request.validationError = Object.assign(error, { validation: [], validationContext: 'querystring' });
+    request.validationError = Object.assign(error, {
+      validation: [],
+      validationContext: 'querystring',
+    });
     return done();
   }
   done(error);
 }
 
 /** A body-carrying route asked with no body and no content type: its schema judges `{}`. */
-function emptyBodyAsObject(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+function emptyBodyAsObject(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
   if (request.body == null && request.headers['content-type'] === undefined) request.body = {};
   done();
 }
 
-type PreValidationHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+type PreValidationHook = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+) => void;
 
 function appendPreValidation(route: RouteOptions, hook: PreValidationHook): void {
   const existing = route.preValidation;
@@ -77,13 +101,23 @@ function appendPreValidation(route: RouteOptions, hook: PreValidationHook): void
 export function installRequestInputChecks(app: FastifyInstance): void {
   // Fastify's own JSON parser is the callback kind (it calls `done`, returns nothing); its declared type
   // is the union of the callback and the promise kinds.
-  const parseJson = app.getDefaultJsonParser('error', 'error') as Exclude<FastifyBodyParser<string>, (...args: never[]) => Promise<unknown>>;
+  const parseJson = app.getDefaultJsonParser('error', 'error') as Exclude<
+    FastifyBodyParser<string>,
+    (...args: never[]) => Promise<unknown>
+  >;
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, {});
     if (text.length > MAX_JSON_DEPTH && jsonNestingExceeds(text, MAX_JSON_DEPTH)) {
-      return done(validationError('body', 'too_deep', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      return done(
+        validationError(
+          'body',
+          'too_deep',
+          `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
+        ),
+        undefined,
+      );
     }
     parseJson(request, text, (error, value) => {
       if (error) return done(error, undefined);

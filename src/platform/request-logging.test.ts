@@ -12,10 +12,21 @@ import { migratedPgliteTemplate } from '../../test/support/pglite-template.js';
 /** The service with its own logger settings, writing to an array of parsed lines. */
 async function appLoggingAt(level: string, addRoutes?: (app: FastifyInstance) => void) {
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-log-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: level });
-  const database = await openDatabase({ pgliteDir: 'memory://', pgliteFrom: await migratedPgliteTemplate() });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: level,
+  });
+  const database = await openDatabase({
+    pgliteDir: 'memory://',
+    pgliteFrom: await migratedPgliteTemplate(),
+  });
   const lines: Array<Record<string, unknown>> = [];
-  const app = await buildApp(config, { platformOverrides: { database }, logStream: { write: (line) => void lines.push(JSON.parse(line)) } });
+  const app = await buildApp(config, {
+    platformOverrides: { database },
+    logStream: { write: (line) => void lines.push(JSON.parse(line)) },
+  });
   addRoutes?.(app);
   await app.ready();
   const close = async () => {
@@ -33,7 +44,10 @@ describe('request logging', () => {
   it('writes each request line with its request id, and redacts tokens in URLs', async () => {
     const logged = await appLoggingAt('info');
     close = logged.close;
-    const res = await logged.app.inject({ method: 'GET', url: '/api/auth/reset-password?token=secret-token-value' });
+    const res = await logged.app.inject({
+      method: 'GET',
+      url: '/api/auth/reset-password?token=secret-token-value',
+    });
     const requestId = res.headers['x-request-id'];
     const mine = logged.lines.filter((line) => line.reqId === requestId);
     expect(mine.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
@@ -41,15 +55,33 @@ describe('request logging', () => {
     expect((mine[0]?.req as { url: string }).url).toContain('token=[redacted]');
   });
 
-  it('redacts share-link and invitation tokens in paths, the API\'s and the app\'s (its join page too)', async () => {
+  it("redacts share-link and invitation tokens in paths, the API's and the app's (its join page too)", async () => {
     const logged = await appLoggingAt('info');
     close = logged.close;
-    const urls = ['/share/share-secret-1', '/api/invitations/invite-secret-2', '/api/invitations/invite-secret-3/accept', '/invitations/invite-secret-4', '/api/share/share-secret-5/join', '/join/share-secret-6'];
+    const urls = [
+      '/share/share-secret-1',
+      '/api/invitations/invite-secret-2',
+      '/api/invitations/invite-secret-3/accept',
+      '/invitations/invite-secret-4',
+      '/api/share/share-secret-5/join',
+      '/join/share-secret-6',
+    ];
     for (const url of urls) {
-      await logged.app.inject({ method: url.endsWith('/accept') || url.endsWith('/join') ? 'POST' : 'GET', url });
+      await logged.app.inject({
+        method: url.endsWith('/accept') || url.endsWith('/join') ? 'POST' : 'GET',
+        url,
+      });
     }
     const written = JSON.stringify(logged.lines);
-    for (const secret of ['share-secret-1', 'invite-secret-2', 'invite-secret-3', 'invite-secret-4', 'share-secret-5', 'share-secret-6']) expect(written).not.toContain(secret);
+    for (const secret of [
+      'share-secret-1',
+      'invite-secret-2',
+      'invite-secret-3',
+      'invite-secret-4',
+      'share-secret-5',
+      'share-secret-6',
+    ])
+      expect(written).not.toContain(secret);
     expect(written).toContain('/api/invitations/[redacted]/accept');
     expect(written).toContain('/api/share/[redacted]/join');
     expect(written).toContain('/join/[redacted]');
@@ -94,10 +126,20 @@ describe('request logging', () => {
     expect(mine.map((line) => [line.level, line.msg])).toEqual([[40, 'written']]);
 
     const verbose = await logged.app.inject({ method: 'GET', url: '/test/verbose' });
-    const verboseLines = logged.lines.filter((line) => line.reqId === verbose.headers['x-request-id']);
-    expect(verboseLines.map((line) => line.msg)).toEqual(['incoming request', 'written at debug', 'request completed']);
+    const verboseLines = logged.lines.filter(
+      (line) => line.reqId === verbose.headers['x-request-id'],
+    );
+    expect(verboseLines.map((line) => line.msg)).toEqual([
+      'incoming request',
+      'written at debug',
+      'request completed',
+    ]);
 
     const other = await logged.app.inject({ method: 'GET', url: '/api/health/live' });
-    expect(logged.lines.filter((line) => line.reqId === other.headers['x-request-id']).map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+    expect(
+      logged.lines
+        .filter((line) => line.reqId === other.headers['x-request-id'])
+        .map((line) => line.msg),
+    ).toEqual(['incoming request', 'request completed']);
   });
 });

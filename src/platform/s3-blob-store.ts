@@ -5,7 +5,15 @@
  * whatever the file's size; reads are streamed, a byte range asked of the server itself.
  */
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, paginateListObjectsV2, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  paginateListObjectsV2,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { isValidBlobKey, type BlobStore } from './blob-store.js';
 
@@ -25,7 +33,10 @@ const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
 
 function isMissing(error: unknown): boolean {
-  return error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
+  return (
+    error instanceof NoSuchKey ||
+    (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)
+  );
 }
 
 export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
@@ -34,7 +45,9 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
     endpoint: options.endpoint,
     forcePathStyle: options.forcePathStyle,
     credentials:
-      options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined,
     // Checksums only where S3 requires them: many S3-compatible servers reject the SDK's default
     // trailing checksums on streamed (aws-chunked) uploads.
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -48,13 +61,20 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
   return {
     close: () => client.destroy(),
     async put(key, data) {
-      await client.send(new PutObjectCommand({ Bucket: options.bucket, Key: checked(key), Body: data }));
+      await client.send(
+        new PutObjectCommand({ Bucket: options.bucket, Key: checked(key), Body: data }),
+      );
     },
     async putStream(key, body, putOptions) {
       // A failed multipart upload is aborted by Upload itself (leavePartsOnError: false): no parts linger.
       const upload = new Upload({
         client,
-        params: { Bucket: options.bucket, Key: checked(key), Body: body, ContentType: putOptions?.contentType },
+        params: {
+          Bucket: options.bucket,
+          Key: checked(key),
+          Body: body,
+          ContentType: putOptions?.contentType,
+        },
         partSize: PART_BYTES,
         queueSize: PARTS_IN_FLIGHT,
         leavePartsOnError: false,
@@ -64,8 +84,12 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
     async get(key) {
       if (!isValidBlobKey(key)) return null;
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: key }));
-        return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : Buffer.alloc(0);
+        const object = await client.send(
+          new GetObjectCommand({ Bucket: options.bucket, Key: key }),
+        );
+        return object.Body
+          ? Buffer.from(await object.Body.transformToByteArray())
+          : Buffer.alloc(0);
       } catch (error) {
         if (isMissing(error)) return null;
         throw error;
@@ -75,7 +99,11 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       if (!isValidBlobKey(key)) return null;
       try {
         const object = await client.send(
-          new GetObjectCommand({ Bucket: options.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+          new GetObjectCommand({
+            Bucket: options.bucket,
+            Key: key,
+            Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+          }),
         );
         // In Node the SDK's body is an http.IncomingMessage: a Readable.
         return (object.Body as Readable | undefined) ?? null;
@@ -88,9 +116,13 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: checked(key) }));
     },
     async *list(prefix) {
-      for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket: options.bucket, Prefix: prefix })) {
+      for await (const page of paginateListObjectsV2(
+        { client, pageSize: 1000 },
+        { Bucket: options.bucket, Prefix: prefix },
+      )) {
         for (const object of page.Contents ?? []) {
-          if (object.Key && object.LastModified && isValidBlobKey(object.Key)) yield { key: object.Key, modifiedAt: object.LastModified };
+          if (object.Key && object.LastModified && isValidBlobKey(object.Key))
+            yield { key: object.Key, modifiedAt: object.LastModified };
         }
       }
     },

@@ -17,7 +17,9 @@ describe('stripHtml', () => {
   });
 
   it('decodes entities that spell text', () => {
-    expect(stripHtml('Fish &amp; chips &lt;3, p &lt; 0.05 &amp; AT&T')).toBe('Fish & chips <3, p < 0.05 & AT&T');
+    expect(stripHtml('Fish &amp; chips &lt;3, p &lt; 0.05 &amp; AT&T')).toBe(
+      'Fish & chips <3, p < 0.05 & AT&T',
+    );
   });
 
   it.each([
@@ -33,7 +35,11 @@ describe('stripHtml', () => {
   });
 
   it('leaves no markup even when it is encoded many times over, and is idempotent', () => {
-    const inputs = [`${'&amp;'.repeat(1)}amp;amp;amp;amp;amp;lt;script&amp;amp;amp;amp;amp;amp;gt;`, '&lt;script&gt;', 'plain & simple <3'];
+    const inputs = [
+      `${'&amp;'.repeat(1)}amp;amp;amp;amp;amp;lt;script&amp;amp;amp;amp;amp;amp;gt;`,
+      '&lt;script&gt;',
+      'plain & simple <3',
+    ];
     for (const input of inputs) {
       const once = stripHtml(input);
       expect(once).not.toMatch(TAG);
@@ -45,7 +51,9 @@ describe('stripHtml', () => {
 
 describe('escapeHtml', () => {
   it('escapes markup characters', () => {
-    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe(
+      '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;',
+    );
   });
 });
 
@@ -62,24 +70,50 @@ for (const leg of storeLegs()) {
     afterAll(async () => t?.close());
 
     it('profile displayName and bio', async () => {
-      const res = await t.app.inject({ method: 'PUT', url: '/api/profile', headers: user.bearer, payload: { displayName: `Ada${ENCODED}`, bio: `Bio ${ENCODED}here` } });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/profile',
+        headers: user.bearer,
+        payload: { displayName: `Ada${ENCODED}`, bio: `Bio ${ENCODED}here` },
+      });
       expect(res.statusCode).toBe(200);
       const read = await t.app.inject({ method: 'GET', url: '/api/profile', headers: user.bearer });
       expect(read.json().profile).toMatchObject({ displayName: 'Ada', bio: 'Bio here' });
     });
 
     it('sign-up name', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'plain-name@example.org', password: 'tidal-quasar-42', name: `Grace ${ENCODED}Hopper` } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        payload: {
+          email: 'plain-name@example.org',
+          password: 'tidal-quasar-42',
+          name: `Grace ${ENCODED}Hopper`,
+        },
+      });
       expect(res.statusCode).toBe(201);
       expect(res.json().user.name).toBe('Grace Hopper');
     });
 
     it('workspace name and description, resource title and notes, annotation body, as stored and read back', async () => {
-      const workspace = await createWorkspace(t.app, user, { name: `Reading ${ENCODED}list`, description: `About &lt;img src=x onerror=alert(1)&gt;things` });
-      const resource = await addResource(t.app, user, workspace.id, { title: `Paper ${ENCODED}`, notes: `Note &amp;lt;b&amp;gt;one&amp;lt;/b&amp;gt;` });
+      const workspace = await createWorkspace(t.app, user, {
+        name: `Reading ${ENCODED}list`,
+        description: `About &lt;img src=x onerror=alert(1)&gt;things`,
+      });
+      const resource = await addResource(t.app, user, workspace.id, {
+        title: `Paper ${ENCODED}`,
+        notes: `Note &amp;lt;b&amp;gt;one&amp;lt;/b&amp;gt;`,
+      });
       await annotate(t.app, user, resource.id, { body: `Body ${ENCODED}text` });
-      const read = await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspace.id}`, headers: user.bearer });
-      const body = read.json<{ workspace: { name: string; description: string }; resources: Array<{ title: string; notes: string; annotations: Array<{ body: string }> }> }>();
+      const read = await t.app.inject({
+        method: 'GET',
+        url: `/api/workspaces/${workspace.id}`,
+        headers: user.bearer,
+      });
+      const body = read.json<{
+        workspace: { name: string; description: string };
+        resources: Array<{ title: string; notes: string; annotations: Array<{ body: string }> }>;
+      }>();
       expect(body.workspace).toMatchObject({ name: 'Reading list', description: 'About things' });
       expect(body.resources[0]).toMatchObject({ title: 'Paper', notes: 'Note one' });
       expect(body.resources[0]!.annotations[0]!.body).toBe('Body text');

@@ -11,7 +11,11 @@ import { z } from 'zod';
 const MARKUP = /<[a-z!?/]|&(?:#x?[0-9a-f]+|[a-z][a-z0-9]*);?/i;
 /** Honest text is plain after one or two rounds; markup encoded deeper than this is an attack. */
 const MAX_ROUNDS = 4;
-const NO_TAGS: sanitizeHtml.IOptions = { allowedTags: [], allowedAttributes: {}, disallowedTagsMode: 'discard' };
+const NO_TAGS: sanitizeHtml.IOptions = {
+  allowedTags: [],
+  allowedAttributes: {},
+  disallowedTagsMode: 'discard',
+};
 
 export function containsMarkup(text: string): boolean {
   return MARKUP.test(text);
@@ -34,7 +38,14 @@ export function stripHtml(input: string): string {
 }
 
 /** sanitize-html decodes every entity of its input and escapes only these in its output. */
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'" };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&#x27;': "'",
+};
 
 function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (entity) => ENTITIES[entity] ?? entity);
@@ -53,7 +64,8 @@ export function escapeHtml(text: string): string {
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** What String.prototype.trim() and `\s` remove in JavaScript, spelled out: another regex engine's `\s` differs. */
-const SPACE = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+const SPACE =
+  '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 /** No U+0000 anywhere: every request refuses one (platform/request-input.ts). */
 const NO_NUL_PATTERN = '^[^\\u0000]*$';
 /**
@@ -84,7 +96,16 @@ export function plainText(max: number, options: { required?: boolean; singleLine
     .meta({
       maxLength: max,
       ...(options.required
-        ? { minLength: 1, pattern: KEPT_TEXT_PATTERN, description: 'Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused' }
-        : { pattern: NO_NUL_PATTERN, description: 'Plain text: HTML tags are stripped, and the limits apply to the text kept' }),
+        ? {
+            minLength: 1,
+            pattern: KEPT_TEXT_PATTERN,
+            description:
+              'Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused',
+          }
+        : {
+            pattern: NO_NUL_PATTERN,
+            description:
+              'Plain text: HTML tags are stripped, and the limits apply to the text kept',
+          }),
     });
 }

@@ -33,12 +33,19 @@ async function sharedSecret(database: Database, dataDir: string): Promise<string
     .insert(serviceSecrets)
     .values({ name: SIGNING_SECRET, value: secretInDataDir(dataDir) ?? newSecret() })
     .onConflictDoNothing({ target: serviceSecrets.name });
-  const [row] = await db.select({ value: serviceSecrets.value }).from(serviceSecrets).where(eq(serviceSecrets.name, SIGNING_SECRET));
+  const [row] = await db
+    .select({ value: serviceSecrets.value })
+    .from(serviceSecrets)
+    .where(eq(serviceSecrets.name, SIGNING_SECRET));
   if (!row) throw new Error('The shared token-signing key could not be stored in the database');
   return row.value;
 }
 
-export async function resolveSigningSecret(configured: string | undefined, dataDir: string, database: Database): Promise<string> {
+export async function resolveSigningSecret(
+  configured: string | undefined,
+  dataDir: string,
+  database: Database,
+): Promise<string> {
   if (configured) return configured;
   if (database.kind === 'postgres') return sharedSecret(database, dataDir);
   const existing = secretInDataDir(dataDir);

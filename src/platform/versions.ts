@@ -23,7 +23,9 @@ export function versionEtag(kind: VersionedKind, version: number): string {
 const ENTITY_TAG = /\s*(W\/)?"([\x21\x23-\x7e]*)"\s*/y;
 
 /** The entity tags of an `If-Match` value: `*`, or a comma-separated list of (possibly weak) quoted tags; null when malformed. */
-function entityTagsOf(value: string): { any: true } | { tags: Array<{ weak: boolean; opaque: string }> } | null {
+function entityTagsOf(
+  value: string,
+): { any: true } | { tags: Array<{ weak: boolean; opaque: string }> } | null {
   if (value.trim() === '*') return { any: true };
   const tags: Array<{ weak: boolean; opaque: string }> = [];
   let at = 0;
@@ -47,14 +49,20 @@ const IF_MATCH_MAX_LENGTH = 1000;
 export const IfMatchHeader = z
   .string()
   .max(IF_MATCH_MAX_LENGTH)
-  .refine((value) => entityTagsOf(value) !== null, 'must be * or a list of quoted entity tags, e.g. "r3"')
+  .refine(
+    (value) => entityTagsOf(value) !== null,
+    'must be * or a list of quoted entity tags, e.g. "r3"',
+  )
   .optional()
   .describe(
     'Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version.',
   );
 
 /** The versions `If-Match` accepts for an object of `kind` (strong comparison: a weak tag matches nothing). */
-export function expectedVersions(kind: VersionedKind, ifMatch: string | undefined): ExpectedVersions {
+export function expectedVersions(
+  kind: VersionedKind,
+  ifMatch: string | undefined,
+): ExpectedVersions {
   if (ifMatch === undefined) return null;
   const parsed = entityTagsOf(ifMatch);
   if (!parsed || 'any' in parsed) return null;

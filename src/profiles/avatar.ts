@@ -40,7 +40,10 @@ export async function processAvatar(upload: Buffer): Promise<ProcessedAvatar> {
   const sharp = await loadSharp();
   let format: string | undefined;
   try {
-    const metadata = await sharp(upload, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).metadata();
+    const metadata = await sharp(upload, {
+      limitInputPixels: MAX_INPUT_PIXELS,
+      failOn: 'error',
+    }).metadata();
     format = metadata.format;
   } catch {
     throw validationError('file', 'not_an_image', 'The file is not an image');
@@ -48,7 +51,11 @@ export async function processAvatar(upload: Buffer): Promise<ProcessedAvatar> {
   // SVG can carry scripts; it is rasterised like any other non-photo format.
   const output = OUTPUT[format ?? ''] ?? OUTPUT.jpeg!;
   try {
-    const pipeline = sharp(upload, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false })
+    const pipeline = sharp(upload, {
+      limitInputPixels: MAX_INPUT_PIXELS,
+      failOn: 'error',
+      animated: false,
+    })
       .rotate()
       .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', withoutEnlargement: true });
     const data =

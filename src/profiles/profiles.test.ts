@@ -9,7 +9,10 @@ function multipart(field: string, filename: string, contentType: string, data: B
     `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, data, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat([head, data, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 /** A real JPEG with EXIF and an ICC profile, so that stripping can be checked. */
@@ -31,14 +34,23 @@ for (const leg of storeLegs()) {
     describe('GET /api/profile', () => {
       it('returns the profile with default preferences', async () => {
         const user = await buildUser(t.app, { name: 'Rosalind' });
-        const res = await t.app.inject({ method: 'GET', url: '/api/profile', headers: user.bearer });
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/profile',
+          headers: user.bearer,
+        });
         expect(res.statusCode).toBe(200);
         const { profile } = res.json();
         expect(profile).toMatchObject({
           displayName: 'Rosalind',
           bio: null,
           avatarUrl: null,
-          preferences: { theme: 'system', language: 'en-IN', emailNotifications: true, marketingEmails: false },
+          preferences: {
+            theme: 'system',
+            language: 'en-IN',
+            emailNotifications: true,
+            marketingEmails: false,
+          },
         });
         expect(profile).not.toHaveProperty('userId');
       });
@@ -48,7 +60,11 @@ for (const leg of storeLegs()) {
         const { profiles } = await import('../platform/db/schema.js');
         const { eq } = await import('drizzle-orm');
         await t.app.ctx.db.delete(profiles).where(eq(profiles.userId, user.id));
-        const res = await t.app.inject({ method: 'GET', url: '/api/profile', headers: user.bearer });
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/profile',
+          headers: user.bearer,
+        });
         expect(res.statusCode).toBe(200);
         expect(res.json().profile.displayName).toBe('No Profile');
       });
@@ -66,18 +82,42 @@ for (const leg of storeLegs()) {
           method: 'PUT',
           url: '/api/profile',
           headers: user.bearer,
-          payload: { displayName: '<i>Marie</i> Curie', bio: 'Physics <script>alert(1)</script>and chemistry', preferences: { theme: 'dark' } },
+          payload: {
+            displayName: '<i>Marie</i> Curie',
+            bio: 'Physics <script>alert(1)</script>and chemistry',
+            preferences: { theme: 'dark' },
+          },
         });
         expect(first.statusCode).toBe(200);
-        expect(first.json().profile).toMatchObject({ displayName: 'Marie Curie', bio: 'Physics and chemistry' });
-        expect(first.json().profile.preferences).toMatchObject({ theme: 'dark', language: 'en-IN', emailNotifications: true });
-        const second = await t.app.inject({ method: 'PUT', url: '/api/profile', headers: user.bearer, payload: { preferences: { marketingEmails: true } } });
-        expect(second.json().profile).toMatchObject({ displayName: 'Marie Curie', preferences: { theme: 'dark', marketingEmails: true } });
+        expect(first.json().profile).toMatchObject({
+          displayName: 'Marie Curie',
+          bio: 'Physics and chemistry',
+        });
+        expect(first.json().profile.preferences).toMatchObject({
+          theme: 'dark',
+          language: 'en-IN',
+          emailNotifications: true,
+        });
+        const second = await t.app.inject({
+          method: 'PUT',
+          url: '/api/profile',
+          headers: user.bearer,
+          payload: { preferences: { marketingEmails: true } },
+        });
+        expect(second.json().profile).toMatchObject({
+          displayName: 'Marie Curie',
+          preferences: { theme: 'dark', marketingEmails: true },
+        });
       });
 
       it('works by cookie from the app origin', async () => {
         const user = await buildUser(t.app);
-        const res = await t.app.inject({ method: 'PUT', url: '/api/profile', headers: user.cookieHeaders, payload: { bio: 'cookie bio' } });
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: '/api/profile',
+          headers: user.cookieHeaders,
+          payload: { bio: 'cookie bio' },
+        });
         expect(res.statusCode).toBe(200);
         expect(res.json().profile.bio).toBe('cookie bio');
       });
@@ -92,26 +132,47 @@ for (const leg of storeLegs()) {
         [{ preferences: { emailNotifications: 'yes' } }, 'preferences.emailNotifications'],
       ])('rejects %j naming %s', async (payload, field) => {
         const user = await buildUser(t.app);
-        const res = await t.app.inject({ method: 'PUT', url: '/api/profile', headers: user.bearer, payload });
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: '/api/profile',
+          headers: user.bearer,
+          payload,
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json().error.details.field).toBe(field);
       });
 
       it('takes a display name of 50 and a bio of 500 characters, and the OpenAPI document says so', async () => {
         const user = await buildUser(t.app);
-        const res = await t.app.inject({ method: 'PUT', url: '/api/profile', headers: user.bearer, payload: { displayName: 'x'.repeat(50), bio: 'y'.repeat(500) } });
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: '/api/profile',
+          headers: user.bearer,
+          payload: { displayName: 'x'.repeat(50), bio: 'y'.repeat(500) },
+        });
         expect(res.statusCode).toBe(200);
-        expect(res.json().profile).toMatchObject({ displayName: 'x'.repeat(50), bio: 'y'.repeat(500) });
+        expect(res.json().profile).toMatchObject({
+          displayName: 'x'.repeat(50),
+          bio: 'y'.repeat(500),
+        });
         const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
         let body = doc.paths['/api/profile'].put.requestBody.content['application/json'].schema;
-        if (body.$ref) body = doc.components.schemas[body.$ref.replace('#/components/schemas/', '')];
+        if (body.$ref)
+          body = doc.components.schemas[body.$ref.replace('#/components/schemas/', '')];
         expect(body.properties.displayName.maxLength).toBe(50);
         const bio = body.properties.bio;
-        expect(bio.maxLength ?? bio.anyOf?.find((option: { type?: string }) => option.type === 'string')?.maxLength).toBe(500);
+        expect(
+          bio.maxLength ??
+            bio.anyOf?.find((option: { type?: string }) => option.type === 'string')?.maxLength,
+        ).toBe(500);
       });
 
       it('answers 401 without a session', async () => {
-        const res = await t.app.inject({ method: 'PUT', url: '/api/profile', payload: { bio: 'x' } });
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: '/api/profile',
+          payload: { bio: 'x' },
+        });
         expect(res.statusCode).toBe(401);
       });
     });
@@ -122,10 +183,19 @@ for (const leg of storeLegs()) {
         const original = await photoWithMetadata();
         expect(original.includes(Buffer.from('SECRET-EXIF-MARKER'))).toBe(true);
         const upload = multipart('file', 'me.png', 'image/png', original);
-        const res = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { ...user.bearer, ...upload.headers }, payload: upload.payload });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/profile/avatar',
+          headers: { ...user.bearer, ...upload.headers },
+          payload: upload.payload,
+        });
         expect(res.statusCode).toBe(200);
         const { avatarUrl, profile } = res.json();
-        expect(avatarUrl).toMatch(new RegExp(`^http://api\\.test/storage/avatars/${user.id}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.jpg$`));
+        expect(avatarUrl).toMatch(
+          new RegExp(
+            `^http://api\\.test/storage/avatars/${user.id}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.jpg$`,
+          ),
+        );
         expect(profile.avatarUrl).toBe(avatarUrl);
 
         const fetched = await t.app.inject({ method: 'GET', url: new URL(avatarUrl).pathname });
@@ -137,63 +207,137 @@ for (const leg of storeLegs()) {
         expect(meta.exif).toBeUndefined();
         expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(512);
 
-        const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.bearer });
+        const session = await t.app.inject({
+          method: 'GET',
+          url: '/api/auth/session',
+          headers: user.bearer,
+        });
         expect(session.json().user.avatarUrl).toBe(avatarUrl);
 
         // A PNG this time (the first was stored as JPEG); then the same image again at once: each upload
         // gets a file of its own, so the one that wins is served and the others are gone.
-        const png = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#00ff0080' } }).png().toBuffer();
+        const png = await sharp({
+          create: { width: 64, height: 64, channels: 4, background: '#00ff0080' },
+        })
+          .png()
+          .toBuffer();
         const second = multipart('file', 'x.jpg', 'image/jpeg', png);
-        const replaced = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { ...user.bearer, ...second.headers }, payload: second.payload });
+        const replaced = await t.app.inject({
+          method: 'POST',
+          url: '/api/profile/avatar',
+          headers: { ...user.bearer, ...second.headers },
+          payload: second.payload,
+        });
         expect(replaced.statusCode).toBe(200);
         expect(replaced.json().avatarUrl).toMatch(/\.png$/);
-        expect((await t.app.inject({ method: 'GET', url: new URL(avatarUrl).pathname })).statusCode).toBe(404);
-        const again = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { ...user.bearer, ...second.headers }, payload: second.payload });
+        expect(
+          (await t.app.inject({ method: 'GET', url: new URL(avatarUrl).pathname })).statusCode,
+        ).toBe(404);
+        const again = await t.app.inject({
+          method: 'POST',
+          url: '/api/profile/avatar',
+          headers: { ...user.bearer, ...second.headers },
+          payload: second.payload,
+        });
         expect(again.json().avatarUrl).not.toBe(replaced.json().avatarUrl);
-        expect((await t.app.inject({ method: 'GET', url: new URL(again.json().avatarUrl).pathname })).statusCode).toBe(200);
-        expect((await t.app.inject({ method: 'GET', url: new URL(replaced.json().avatarUrl).pathname })).statusCode).toBe(404);
+        expect(
+          (await t.app.inject({ method: 'GET', url: new URL(again.json().avatarUrl).pathname }))
+            .statusCode,
+        ).toBe(200);
+        expect(
+          (await t.app.inject({ method: 'GET', url: new URL(replaced.json().avatarUrl).pathname }))
+            .statusCode,
+        ).toBe(404);
       });
 
       it('still serves an avatar stored under the earlier, time-based file name', async () => {
         const user = await buildUser(t.app);
-        const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+        const jpeg = await sharp({
+          create: { width: 8, height: 8, channels: 3, background: '#336699' },
+        })
+          .jpeg()
+          .toBuffer();
         await t.app.ctx.platform.blobs.put(`avatars/${user.id}/1795573037170.jpg`, jpeg);
-        const res = await t.app.inject({ method: 'GET', url: `/storage/avatars/${user.id}/1795573037170.jpg` });
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/storage/avatars/${user.id}/1795573037170.jpg`,
+        });
         expect(res.statusCode).toBe(200);
         expect(res.rawPayload.equals(jpeg)).toBe(true);
-        expect((await t.app.inject({ method: 'GET', url: `/storage/avatars/${user.id}/not-a-name.jpg` })).statusCode).toBe(400);
+        expect(
+          (await t.app.inject({ method: 'GET', url: `/storage/avatars/${user.id}/not-a-name.jpg` }))
+            .statusCode,
+        ).toBe(400);
       });
 
       it('judges by bytes: a text file named .png is refused', async () => {
         const user = await buildUser(t.app);
-        const upload = multipart('file', 'evil.png', 'image/png', Buffer.from('<html><script>alert(1)</script></html>'));
-        const res = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { ...user.bearer, ...upload.headers }, payload: upload.payload });
+        const upload = multipart(
+          'file',
+          'evil.png',
+          'image/png',
+          Buffer.from('<html><script>alert(1)</script></html>'),
+        );
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/profile/avatar',
+          headers: { ...user.bearer, ...upload.headers },
+          payload: upload.payload,
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json().error.details.field).toBe('file');
       });
 
       it('answers 413 past 2 MB', async () => {
         const user = await buildUser(t.app);
-        const big = Buffer.concat([await photoWithMetadata(16, 16), Buffer.alloc(2 * 1024 * 1024 + 10, 1)]);
+        const big = Buffer.concat([
+          await photoWithMetadata(16, 16),
+          Buffer.alloc(2 * 1024 * 1024 + 10, 1),
+        ]);
         const upload = multipart('file', 'big.jpg', 'image/jpeg', big);
-        const res = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { ...user.bearer, ...upload.headers }, payload: upload.payload });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/profile/avatar',
+          headers: { ...user.bearer, ...upload.headers },
+          payload: upload.payload,
+        });
         expect(res.statusCode).toBe(413);
         expect(res.json().error.code).toBe('PAYLOAD_TOO_LARGE');
       });
 
       it('requires the field to be named "file" and the body to be multipart', async () => {
         const user = await buildUser(t.app);
-        const wrongField = multipart('avatar', 'a.jpg', 'image/jpeg', await photoWithMetadata(16, 16));
-        const res = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { ...user.bearer, ...wrongField.headers }, payload: wrongField.payload });
+        const wrongField = multipart(
+          'avatar',
+          'a.jpg',
+          'image/jpeg',
+          await photoWithMetadata(16, 16),
+        );
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/profile/avatar',
+          headers: { ...user.bearer, ...wrongField.headers },
+          payload: wrongField.payload,
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json().error.details.field).toBe('file');
-        const json = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: user.bearer, payload: { file: 'x' } });
+        const json = await t.app.inject({
+          method: 'POST',
+          url: '/api/profile/avatar',
+          headers: user.bearer,
+          payload: { file: 'x' },
+        });
         expect(json.statusCode).toBe(400);
       });
 
       it('answers 401 without a session', async () => {
         const upload = multipart('file', 'a.jpg', 'image/jpeg', await photoWithMetadata(16, 16));
-        const res = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: upload.headers, payload: upload.payload });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/profile/avatar',
+          headers: upload.headers,
+          payload: upload.payload,
+        });
         expect(res.statusCode).toBe(401);
       });
     });

@@ -11,15 +11,26 @@ import { notFound, payloadTooLarge, validationError } from '../platform/errors.j
 import { ErrorResponse, PUBLIC } from '../platform/openapi.js';
 import { MAX_AVATAR_BYTES, processAvatar } from './avatar.js';
 import { presentProfile } from './presenters.js';
-import { AVATAR_UPLOAD_BODY, AvatarResponse, ProfileResponse, ProfileUpdateBody } from './schemas.js';
+import {
+  AVATAR_UPLOAD_BODY,
+  AvatarResponse,
+  ProfileResponse,
+  ProfileUpdateBody,
+} from './schemas.js';
 import { getOrCreateProfile, replaceAvatar, updateProfile } from './store.js';
 
 const tags = ['profile'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
 
-const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+const CONTENT_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+};
 /** The stored image's bytes (sent as they are, never serialised). */
-const AvatarFile = z.custom<Buffer>((value) => Buffer.isBuffer(value)).meta({ type: 'string', contentMediaType: 'application/octet-stream' });
+const AvatarFile = z
+  .custom<Buffer>((value) => Buffer.isBuffer(value))
+  .meta({ type: 'string', contentMediaType: 'application/octet-stream' });
 
 export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -31,7 +42,7 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
       schema: {
         tags,
         operationId: 'getProfile',
-        summary: 'The signed-in user\'s profile (created with defaults if missing)',
+        summary: "The signed-in user's profile (created with defaults if missing)",
         response: { 200: ProfileResponse, ...errors },
       },
     },
@@ -66,7 +77,9 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
 
   // Multipart parsing (and its per-request hooks) only where a file is uploaded: its own scope.
   await app.register(async (uploads) => {
-    await uploads.register(multipart, { limits: { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 10, parts: 12 } });
+    await uploads.register(multipart, {
+      limits: { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 10, parts: 12 },
+    });
     avatarUploadRoute(uploads, ctx);
   });
 
@@ -78,11 +91,20 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
         operationId: 'getAvatarFile',
         summary: 'A stored avatar (public)',
         security: PUBLIC,
-        params: z.object({ userId: z.uuid(), file: z.string().regex(/^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{1,16})\.(?:png|jpg|webp)$/) }),
+        params: z.object({
+          userId: z.uuid(),
+          file: z
+            .string()
+            .regex(
+              /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{1,16})\.(?:png|jpg|webp)$/,
+            ),
+        }),
         response: {
           200: {
             description: 'The image',
-            content: Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, { schema: AvatarFile }])),
+            content: Object.fromEntries(
+              Object.values(CONTENT_TYPES).map((type) => [type, { schema: AvatarFile }]),
+            ),
           },
           400: ErrorResponse,
           404: ErrorResponse,
@@ -123,12 +145,21 @@ function avatarUploadRoute(root: FastifyInstance, ctx: AppContext): void {
     },
     async (request) => {
       const user = requireUser(request);
-      if (!request.isMultipart()) throw validationError('file', 'required', 'Send the image as multipart/form-data in a field named "file"');
-      const part = await request.file({ limits: { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 5 } });
-      if (!part || part.fieldname !== 'file') throw validationError('file', 'required', 'Send the image in a field named "file"');
+      if (!request.isMultipart())
+        throw validationError(
+          'file',
+          'required',
+          'Send the image as multipart/form-data in a field named "file"',
+        );
+      const part = await request.file({
+        limits: { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 5 },
+      });
+      if (!part || part.fieldname !== 'file')
+        throw validationError('file', 'required', 'Send the image in a field named "file"');
       // toBuffer() reads the stream and stops past the limit, so a large upload is never held whole.
       const upload = await part.toBuffer().catch((error: { code?: string }) => {
-        if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge('The image must be at most 2 MB');
+        if (error.code === 'FST_REQ_FILE_TOO_LARGE')
+          throw payloadTooLarge('The image must be at most 2 MB');
         throw error;
       });
       if (part.file.truncated) throw payloadTooLarge('The image must be at most 2 MB');
@@ -139,11 +170,15 @@ function avatarUploadRoute(root: FastifyInstance, ctx: AppContext): void {
       const key = `avatars/${user.id}/${randomUUID()}.${avatar.ext}`;
       await ctx.platform.blobs.put(key, avatar.data);
       const url = ctx.platform.blobs.publicUrl(key);
-      const { profile, previousKey } = await replaceAvatar(ctx.db, user.id, user.name, { key, url }).catch(async (error: unknown) => {
+      const { profile, previousKey } = await replaceAvatar(ctx.db, user.id, user.name, {
+        key,
+        url,
+      }).catch(async (error: unknown) => {
         await ctx.platform.blobs.delete(key);
         throw error;
       });
-      if (previousKey && previousKey !== key) await ctx.platform.blobs.delete(previousKey).catch(() => undefined);
+      if (previousKey && previousKey !== key)
+        await ctx.platform.blobs.delete(previousKey).catch(() => undefined);
       return { avatarUrl: url, profile: presentProfile(profile) };
     },
   );

@@ -4,22 +4,26 @@ import { plainText } from '../platform/sanitize.js';
 
 const PROFILE_LIMITS = { displayName: 50, bio: 500 } as const;
 
-const PreferencesSchema = z.object({
-  theme: z.enum(['system', 'light', 'dark']),
-  language: z.literal('en-IN'),
-  emailNotifications: z.boolean(),
-  marketingEmails: z.boolean(),
-}).meta({ id: 'Preferences' });
+const PreferencesSchema = z
+  .object({
+    theme: z.enum(['system', 'light', 'dark']),
+    language: z.literal('en-IN'),
+    emailNotifications: z.boolean(),
+    marketingEmails: z.boolean(),
+  })
+  .meta({ id: 'Preferences' });
 
-const ProfileSchema = z.object({
-  id: z.uuid(),
-  displayName: z.string().nullable(),
-  bio: z.string().nullable(),
-  avatarUrl: z.string().nullable(),
-  preferences: PreferencesSchema,
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-}).meta({ id: 'Profile' });
+const ProfileSchema = z
+  .object({
+    id: z.uuid(),
+    displayName: z.string().nullable(),
+    bio: z.string().nullable(),
+    avatarUrl: z.string().nullable(),
+    preferences: PreferencesSchema,
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Profile' });
 
 export const ProfileResponse = z.object({ profile: ProfileSchema }).meta({ id: 'ProfileReply' });
 
@@ -33,9 +37,19 @@ export const ProfileUpdateBody = z
   .partial()
   .strict()
   .meta({ id: 'ProfileUpdate' });
-documentBody(ProfileUpdateBody, { examples: [{ displayName: 'Ada Lovelace', bio: 'Reads about analytical engines', preferences: { theme: 'dark', emailNotifications: false } }] });
+documentBody(ProfileUpdateBody, {
+  examples: [
+    {
+      displayName: 'Ada Lovelace',
+      bio: 'Reads about analytical engines',
+      preferences: { theme: 'dark', emailNotifications: false },
+    },
+  ],
+});
 
-export const AvatarResponse = z.object({ avatarUrl: z.string(), profile: ProfileSchema }).meta({ id: 'AvatarReply' });
+export const AvatarResponse = z
+  .object({ avatarUrl: z.string(), profile: ProfileSchema })
+  .meta({ id: 'AvatarReply' });
 
 /** The multipart body of the avatar upload, as the document shows it (the route reads the stream itself). */
 export const AVATAR_UPLOAD_BODY = {
@@ -45,7 +59,14 @@ export const AVATAR_UPLOAD_BODY = {
       schema: {
         type: 'object',
         required: ['file'],
-        properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'An image (PNG, JPEG, WebP, GIF, SVG…; judged by its bytes) of at most 2 MB' } },
+        properties: {
+          file: {
+            type: 'string',
+            contentMediaType: 'application/octet-stream',
+            description:
+              'An image (PNG, JPEG, WebP, GIF, SVG…; judged by its bytes) of at most 2 MB',
+          },
+        },
       },
     },
   },

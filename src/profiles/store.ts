@@ -13,10 +13,18 @@ export const DEFAULT_PREFERENCES: Preferences = {
 };
 
 /** Creates the default profile of a new user; called inside the sign-up transaction. */
-export async function createDefaultProfile(db: Db | Tx, userId: string, displayName: string | null): Promise<ProfileRow> {
+export async function createDefaultProfile(
+  db: Db | Tx,
+  userId: string,
+  displayName: string | null,
+): Promise<ProfileRow> {
   const [row] = await db
     .insert(profiles)
-    .values({ userId, displayName: displayName ? displayName.slice(0, 50) : null, preferences: DEFAULT_PREFERENCES })
+    .values({
+      userId,
+      displayName: displayName ? displayName.slice(0, 50) : null,
+      preferences: DEFAULT_PREFERENCES,
+    })
     .onConflictDoNothing({ target: profiles.userId })
     .returning();
   if (row) return row;
@@ -26,7 +34,10 @@ export async function createDefaultProfile(db: Db | Tx, userId: string, displayN
 }
 
 function profileByUser(db: Db) {
-  return db.select().from(profiles).where(eq(profiles.userId, sql.placeholder('userId')));
+  return db
+    .select()
+    .from(profiles)
+    .where(eq(profiles.userId, sql.placeholder('userId')));
 }
 
 /** Prepared once per database: every signed-in GET /api/auth/session reads the profile (see workspaces/store.ts). */
@@ -42,7 +53,11 @@ export async function findProfile(db: Db, userId: string): Promise<ProfileRow | 
   return row ?? null;
 }
 
-export async function getOrCreateProfile(db: Db, userId: string, displayName: string | null): Promise<ProfileRow> {
+export async function getOrCreateProfile(
+  db: Db,
+  userId: string,
+  displayName: string | null,
+): Promise<ProfileRow> {
   return (await findProfile(db, userId)) ?? createDefaultProfile(db, userId, displayName);
 }
 
@@ -52,16 +67,30 @@ export interface ProfileChanges {
   preferences?: Partial<Preferences>;
 }
 
-export async function updateProfile(db: Db, userId: string, displayNameFallback: string | null, changes: ProfileChanges): Promise<ProfileRow> {
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  displayNameFallback: string | null,
+  changes: ProfileChanges,
+): Promise<ProfileRow> {
   return db.transaction(async (tx) => {
-    const current = (await tx.select().from(profiles).where(eq(profiles.userId, userId)).for('update'))[0]
-      ?? (await createDefaultProfile(tx, userId, displayNameFallback));
+    const current =
+      (await tx.select().from(profiles).where(eq(profiles.userId, userId)).for('update'))[0] ??
+      (await createDefaultProfile(tx, userId, displayNameFallback));
     const [row] = await tx
       .update(profiles)
       .set({
         ...(changes.displayName !== undefined ? { displayName: changes.displayName } : {}),
         ...(changes.bio !== undefined ? { bio: changes.bio } : {}),
-        ...(changes.preferences ? { preferences: { ...DEFAULT_PREFERENCES, ...current.preferences, ...changes.preferences } } : {}),
+        ...(changes.preferences
+          ? {
+              preferences: {
+                ...DEFAULT_PREFERENCES,
+                ...current.preferences,
+                ...changes.preferences,
+              },
+            }
+          : {}),
         updatedAt: new Date(),
       })
       .where(eq(profiles.id, current.id))
@@ -79,8 +108,9 @@ export async function replaceAvatar(
   avatar: { key: string; url: string },
 ): Promise<{ profile: ProfileRow; previousKey: string | null }> {
   return db.transaction(async (tx) => {
-    const current = (await tx.select().from(profiles).where(eq(profiles.userId, userId)).for('update'))[0]
-      ?? (await createDefaultProfile(tx, userId, displayNameFallback));
+    const current =
+      (await tx.select().from(profiles).where(eq(profiles.userId, userId)).for('update'))[0] ??
+      (await createDefaultProfile(tx, userId, displayNameFallback));
     const [row] = await tx
       .update(profiles)
       .set({ avatarKey: avatar.key, avatarUrl: avatar.url, updatedAt: new Date() })

@@ -14,13 +14,30 @@ const QUERY = 'Augmenting large language models with chemistry tools';
 function defaultRoutes(): Record<ProviderId, FixtureRoute[]> {
   return {
     arxiv: [{ path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' }],
-    pubmed: [{ path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_no_results_PhraseNotFound.xml' }],
-    crossref: [{ path: '/crossref/works', fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json' }],
-    openalex: [{ path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' }],
-    semanticscholar: [
-      { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
+    pubmed: [
+      { path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_no_results_PhraseNotFound.xml' },
     ],
-    zenodo: [{ path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' }],
+    crossref: [
+      {
+        path: '/crossref/works',
+        fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json',
+      },
+    ],
+    openalex: [
+      {
+        path: '/openalex/works',
+        fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json',
+      },
+    ],
+    semanticscholar: [
+      {
+        path: '/semanticscholar/paper/search',
+        fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json',
+      },
+    ],
+    zenodo: [
+      { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
+    ],
     youtube: [{ path: '/youtube/search', fixture: 'youtube/search_list_q-surfing_page1.json' }],
   };
 }
@@ -28,7 +45,9 @@ function defaultRoutes(): Record<ProviderId, FixtureRoute[]> {
 const outbound = createTestOutbound();
 const servers: FixtureServer[] = [];
 
-async function serveProviders(overrides: Partial<Record<ProviderId, FixtureRoute[]>> = {}): Promise<FixtureServer> {
+async function serveProviders(
+  overrides: Partial<Record<ProviderId, FixtureRoute[]>> = {},
+): Promise<FixtureServer> {
   const routes = { ...defaultRoutes(), ...overrides };
   const server = await startFixtureServer(Object.values(routes).flat());
   servers.push(server);
@@ -40,7 +59,9 @@ function statusOf(statuses: ProviderStatus[], id: ProviderId): ProviderStatus | 
 }
 
 /** The Map-backed cache the platform's memory/Redis caches stand in for. */
-function createMapCache(): ProviderAnswerCache & { entries: Map<string, { value: string; ttlSeconds: number }> } {
+function createMapCache(): ProviderAnswerCache & {
+  entries: Map<string, { value: string; ttlSeconds: number }>;
+} {
   const entries = new Map<string, { value: string; ttlSeconds: number }>();
   return {
     entries,
@@ -60,7 +81,9 @@ afterAll(async () => {
 
 describe('federatedSearch', () => {
   it('logs each provider failure at warn with its cause, and nothing for those that answered', async () => {
-    const server = await serveProviders({ openalex: [{ path: '/openalex/works', status: 500, body: '{"error":"boom"}' }] });
+    const server = await serveProviders({
+      openalex: [{ path: '/openalex/works', status: 500, body: '{"error":"boom"}' }],
+    });
     const nobodyListens = `http://127.0.0.1:${await freePort()}`;
     const working = providersAt(server.url, outbound);
     const refused = providersAt(nobodyListens, outbound);
@@ -72,18 +95,27 @@ describe('federatedSearch', () => {
       log: { warn: (details, message) => warnings.push({ details, message }) },
     });
     expect(result.providers.map((status) => status.status)).toEqual(['ok', 'error', 'error']);
-    expect(warnings.map((warning) => warning.details.provider).sort()).toEqual(['openalex', 'zenodo']);
+    expect(warnings.map((warning) => warning.details.provider).sort()).toEqual([
+      'openalex',
+      'zenodo',
+    ]);
     expect(warnings.every((warning) => warning.message === 'search provider failed')).toBe(true);
     const zenodo = warnings.find((warning) => warning.details.provider === 'zenodo')!.details;
     expect(zenodo).toMatchObject({ status: 'error', kind: 'network' });
     expect(zenodo.cause).toMatch(/ECONNREFUSED/);
-    expect(warnings.find((warning) => warning.details.provider === 'openalex')!.details).toMatchObject({ kind: 'upstream', httpStatus: 500 });
+    expect(
+      warnings.find((warning) => warning.details.provider === 'openalex')!.details,
+    ).toMatchObject({ kind: 'upstream', httpStatus: 500 });
   });
 
   it('asks every provider at once and reports each; the chemistry paper merges across three providers', async () => {
     const server = await serveProviders();
     const providers = providersAt(server.url, outbound);
-    const result = await federatedSearch({ providers: Object.values(providers), query: QUERY, perProviderLimit: 25 });
+    const result = await federatedSearch({
+      providers: Object.values(providers),
+      query: QUERY,
+      perProviderLimit: 25,
+    });
 
     expect(result.providers.map((status) => [status.id, status.status, status.count])).toEqual([
       ['arxiv', 'ok', 0],
@@ -97,7 +129,9 @@ describe('federatedSearch', () => {
     expect(server.requestsTo(/^\/youtube/)).toHaveLength(0);
     expect(statusOf(result.providers, 'crossref')?.total).toBe(2531297);
     // Each record carries its rank in its provider's answer.
-    expect(result.records.find((record) => record.id === 'openalex:W4365597205')?.ranks).toEqual({ openalex: 2 });
+    expect(result.records.find((record) => record.id === 'openalex:W4365597205')?.ranks).toEqual({
+      openalex: 2,
+    });
 
     const merged = mergeRecords(result.records);
     // Crossref (1) + OpenAlex article and preprint (2) + Semantic Scholar (1) fold into one; Zenodo's 2 stay.
@@ -119,7 +153,11 @@ describe('federatedSearch', () => {
       ranks: { crossref: 1, openalex: 1, semanticscholar: 1 },
     });
     // The longest abstract of the group is the preprint's (OpenAlex W4365597205).
-    expect(paper?.abstract.startsWith('Over the last decades, excellent computational chemistry tools have been developed.')).toBe(true);
+    expect(
+      paper?.abstract.startsWith(
+        'Over the last decades, excellent computational chemistry tools have been developed.',
+      ),
+    ).toBe(true);
   });
 
   it('reports a provider that outlives its deadline as timeout and still returns the others in time', async () => {
@@ -152,7 +190,13 @@ describe('federatedSearch', () => {
 
   it('honours a per-provider deadline over the default one', async () => {
     const server = await serveProviders({
-      zenodo: [{ path: '/zenodo/records', delayMs: 400, fixture: 'zenodo/records_search_q-title_size2_page1.json' }],
+      zenodo: [
+        {
+          path: '/zenodo/records',
+          delayMs: 400,
+          fixture: 'zenodo/records_search_q-title_size2_page1.json',
+        },
+      ],
     });
     const providers = providersAt(server.url, outbound);
     const result = await federatedSearch({
@@ -171,7 +215,11 @@ describe('federatedSearch', () => {
       youtube: [],
     });
     const providers = providersAt(server.url, outbound, { youtubeApiKey: 'key' });
-    const result = await federatedSearch({ providers: Object.values(providers), query: QUERY, perProviderLimit: 25 });
+    const result = await federatedSearch({
+      providers: Object.values(providers),
+      query: QUERY,
+      perProviderLimit: 25,
+    });
     expect(statusOf(result.providers, 'openalex')).toMatchObject({ status: 'error', count: 0 });
     expect(statusOf(result.providers, 'openalex')?.message).toContain('HTTP 500');
     // With a key YouTube is asked, but no route answers it (501): an error too.
@@ -182,12 +230,22 @@ describe('federatedSearch', () => {
   it('reports a 429 without Retry-After as rate_limited, asking once', async () => {
     const server = await serveProviders({
       semanticscholar: [
-        { path: '/semanticscholar/paper/search', status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' },
+        {
+          path: '/semanticscholar/paper/search',
+          status: 429,
+          fixture: 'semanticscholar/error_429_too_many_requests.json',
+        },
       ],
     });
     const providers = providersAt(server.url, outbound);
-    const result = await federatedSearch({ providers: [providers.semanticscholar], query: QUERY, perProviderLimit: 25 });
-    expect(result.providers).toMatchObject([{ id: 'semanticscholar', status: 'rate_limited', count: 0 }]);
+    const result = await federatedSearch({
+      providers: [providers.semanticscholar],
+      query: QUERY,
+      perProviderLimit: 25,
+    });
+    expect(result.providers).toMatchObject([
+      { id: 'semanticscholar', status: 'rate_limited', count: 0 },
+    ]);
     expect(server.requestsTo('/semanticscholar/paper/search')).toHaveLength(1);
   });
 
@@ -201,11 +259,18 @@ describe('federatedSearch', () => {
           headers: { 'retry-after': '1' },
           fixture: 'semanticscholar/error_429_too_many_requests.json',
         },
-        { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
+        {
+          path: '/semanticscholar/paper/search',
+          fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json',
+        },
       ],
     });
     const providers = providersAt(server.url, outbound);
-    const result = await federatedSearch({ providers: [providers.semanticscholar], query: QUERY, perProviderLimit: 25 });
+    const result = await federatedSearch({
+      providers: [providers.semanticscholar],
+      query: QUERY,
+      perProviderLimit: 25,
+    });
     expect(result.providers).toMatchObject([{ id: 'semanticscholar', status: 'ok', count: 1 }]);
     expect(server.requestsTo('/semanticscholar/paper/search')).toHaveLength(2);
   });
@@ -245,7 +310,11 @@ describe('federatedSearch', () => {
       search: () => new Promise(() => undefined),
       lookup: async () => null,
     };
-    const throwing: SearchProvider = { ...hanging, id: 'arxiv', search: async () => Promise.reject(new TypeError('boom')) };
+    const throwing: SearchProvider = {
+      ...hanging,
+      id: 'arxiv',
+      search: async () => Promise.reject(new TypeError('boom')),
+    };
     const limited: SearchProvider = {
       ...hanging,
       id: 'pubmed',
@@ -284,17 +353,35 @@ describe('federatedSearch', () => {
       lookup: async () => null,
     });
     const result = await federatedSearch({
-      providers: [fake('arxiv'), fake('pubmed', 2), fake('crossref', 1), fake('youtube', 2), fake('zenodo')],
+      providers: [
+        fake('arxiv'),
+        fake('pubmed', 2),
+        fake('crossref', 1),
+        fake('youtube', 2),
+        fake('zenodo'),
+      ],
       query: 'anything',
       perProviderLimit: 10,
     });
     expect(started).toEqual(['pubmed', 'youtube', 'arxiv', 'crossref', 'zenodo']);
-    expect(result.providers.map((status) => status.id)).toEqual(['arxiv', 'pubmed', 'crossref', 'youtube', 'zenodo']);
+    expect(result.providers.map((status) => status.id)).toEqual([
+      'arxiv',
+      'pubmed',
+      'crossref',
+      'youtube',
+      'zenodo',
+    ]);
   });
 
   it('stops every provider when the caller aborts', async () => {
     const server = await serveProviders({
-      crossref: [{ path: '/crossref/works', delayMs: 2_000, fixture: 'crossref/works_query.title_no_results.json' }],
+      crossref: [
+        {
+          path: '/crossref/works',
+          delayMs: 2_000,
+          fixture: 'crossref/works_query.title_no_results.json',
+        },
+      ],
     });
     const providers = providersAt(server.url, outbound);
     const controller = new AbortController();
@@ -315,7 +402,12 @@ describe('federatedSearch', () => {
       const server = await serveProviders();
       const providers = providersAt(server.url, outbound);
       const cache = createMapCache();
-      const options = { providers: Object.values(providers), query: QUERY, perProviderLimit: 50, cache };
+      const options = {
+        providers: Object.values(providers),
+        query: QUERY,
+        perProviderLimit: 50,
+        cache,
+      };
       const first = await federatedSearch(options);
       const requestsAfterFirst = server.requests.length;
       expect(requestsAfterFirst).toBe(6);
@@ -326,7 +418,12 @@ describe('federatedSearch', () => {
       const second = await federatedSearch(options);
       expect(server.requests.length).toBe(requestsAfterFirst);
       expect(second.records).toEqual(first.records);
-      expect(statusOf(second.providers, 'crossref')).toMatchObject({ status: 'ok', count: 1, cached: true, total: 2531297 });
+      expect(statusOf(second.providers, 'crossref')).toMatchObject({
+        status: 'ok',
+        count: 1,
+        cached: true,
+        total: 2531297,
+      });
       expect(statusOf(first.providers, 'crossref')?.cached).toBeUndefined();
     });
 
@@ -351,7 +448,9 @@ describe('federatedSearch', () => {
     });
 
     it('caches only successful answers, for the configured time', async () => {
-      const server = await serveProviders({ openalex: [{ path: '/openalex/works', status: 503, body: 'down' }] });
+      const server = await serveProviders({
+        openalex: [{ path: '/openalex/works', status: 503, body: 'down' }],
+      });
       const providers = providersAt(server.url, outbound);
       const cache = createMapCache();
       await federatedSearch({
@@ -371,11 +470,31 @@ describe('federatedSearch', () => {
       const server = await serveProviders();
       const providers = providersAt(server.url, outbound);
       const cache = createMapCache();
-      await federatedSearch({ providers: [providers.crossref], query: QUERY, perProviderLimit: 50, cache });
-      await federatedSearch({ providers: [providers.crossref], query: QUERY, perProviderLimit: 100, cache });
-      await federatedSearch({ providers: [providers.crossref], query: `${QUERY} 2`, perProviderLimit: 50, cache });
+      await federatedSearch({
+        providers: [providers.crossref],
+        query: QUERY,
+        perProviderLimit: 50,
+        cache,
+      });
+      await federatedSearch({
+        providers: [providers.crossref],
+        query: QUERY,
+        perProviderLimit: 100,
+        cache,
+      });
+      await federatedSearch({
+        providers: [providers.crossref],
+        query: `${QUERY} 2`,
+        perProviderLimit: 50,
+        cache,
+      });
       expect(server.requestsTo('/crossref/works')).toHaveLength(3);
-      await federatedSearch({ providers: [providers.crossref], query: `  ${QUERY}  `, perProviderLimit: 50, cache });
+      await federatedSearch({
+        providers: [providers.crossref],
+        query: `  ${QUERY}  `,
+        perProviderLimit: 50,
+        cache,
+      });
       expect(server.requestsTo('/crossref/works')).toHaveLength(3);
     });
 
@@ -386,14 +505,27 @@ describe('federatedSearch', () => {
         get: async () => Promise.reject(new Error('redis down')),
         set: async () => Promise.reject(new Error('redis down')),
       };
-      const result = await federatedSearch({ providers: [providers.crossref], query: QUERY, perProviderLimit: 50, cache: broken });
+      const result = await federatedSearch({
+        providers: [providers.crossref],
+        query: QUERY,
+        perProviderLimit: 50,
+        cache: broken,
+      });
       expect(result.providers).toMatchObject([{ id: 'crossref', status: 'ok', count: 1 }]);
     });
   });
 
   describe('beforeProviderCalls and onSettled', () => {
     it('waits on beforeProviderCalls once before the first request, and not at all when every answer is cached', async () => {
-      const server = await serveProviders({ zenodo: [{ path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json', delayMs: 300 }] });
+      const server = await serveProviders({
+        zenodo: [
+          {
+            path: '/zenodo/records',
+            fixture: 'zenodo/records_search_q-title_size2_page1.json',
+            delayMs: 300,
+          },
+        ],
+      });
       const providers = providersAt(server.url, outbound);
       const cache = createMapCache();
       const order: string[] = [];
@@ -402,13 +534,18 @@ describe('federatedSearch', () => {
         query: QUERY,
         perProviderLimit: 50,
         cache,
-        beforeProviderCalls: async () => void order.push(`gate after ${server.requests.length} requests`),
+        beforeProviderCalls: async () =>
+          void order.push(`gate after ${server.requests.length} requests`),
         onSettled: (status: ProviderStatus) => void order.push(status.id),
       };
       const first = await federatedSearch(options);
       // Asked once, before any request left; each provider reported as it settles (the slow one last),
       // the disabled one too, which asks nothing.
-      expect(order.filter((entry) => entry !== 'youtube')).toEqual(['gate after 0 requests', 'crossref', 'zenodo']);
+      expect(order.filter((entry) => entry !== 'youtube')).toEqual([
+        'gate after 0 requests',
+        'crossref',
+        'zenodo',
+      ]);
       expect(order).toContain('youtube');
       expect(first.providers.map((status) => status.id)).toEqual(['crossref', 'zenodo', 'youtube']);
       order.length = 0;
@@ -421,7 +558,12 @@ describe('federatedSearch', () => {
       const providers = providersAt(server.url, outbound);
       const refusal = new Error('rate limited');
       await expect(
-        federatedSearch({ providers: [providers.crossref, providers.zenodo], query: QUERY, perProviderLimit: 50, beforeProviderCalls: async () => Promise.reject(refusal) }),
+        federatedSearch({
+          providers: [providers.crossref, providers.zenodo],
+          query: QUERY,
+          perProviderLimit: 50,
+          beforeProviderCalls: async () => Promise.reject(refusal),
+        }),
       ).rejects.toBe(refusal);
       expect(server.requests).toHaveLength(0);
     });

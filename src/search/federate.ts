@@ -11,7 +11,13 @@ import { filtersKey, hasFilters } from './filters.js';
 import type { SearchFilters } from './filters.js';
 import { ProviderError, isProviderError } from './provider-error.js';
 import { plainTextRecord } from './plain-text.js';
-import type { ProviderAnswerCache, ProviderId, ProviderSearchAnswer, SearchProvider, SearchRecord } from './types.js';
+import type {
+  ProviderAnswerCache,
+  ProviderId,
+  ProviderSearchAnswer,
+  SearchProvider,
+  SearchRecord,
+} from './types.js';
 
 /** A slow cache must not eat the providers' time. */
 const CACHE_READ_TIMEOUT_MS = 250;
@@ -92,7 +98,13 @@ interface ProviderOutcome {
  * Cache key of one provider's answer: its scope (a search, or related works), provider, limit, the query
  * with its whitespace normalised, and the filters.
  */
-function providerAnswerCacheKey(scope: string, provider: ProviderId, query: string, limit: number, filters?: SearchFilters): string {
+function providerAnswerCacheKey(
+  scope: string,
+  provider: ProviderId,
+  query: string,
+  limit: number,
+  filters?: SearchFilters,
+): string {
   const hash = createHash('sha256').update(query.trim().replace(/\s+/g, ' '));
   // Unfiltered keys stay as they were, so that existing cache entries keep serving.
   if (hasFilters(filters)) hash.update(`\u0000${filtersKey(filters)}`);
@@ -100,7 +112,9 @@ function providerAnswerCacheKey(scope: string, provider: ProviderId, query: stri
   return `${scope}:${CACHE_KEY_VERSION}:${provider}:${limit}:${digest}`;
 }
 
-export async function federatedSearch(options: FederatedSearchOptions): Promise<FederatedSearchResult> {
+export async function federatedSearch(
+  options: FederatedSearchOptions,
+): Promise<FederatedSearchResult> {
   const now = options.now ?? Date.now;
   const startedAt = now();
   const asked = new Map<SearchProvider, Promise<ProviderOutcome>>();
@@ -109,14 +123,21 @@ export async function federatedSearch(options: FederatedSearchOptions): Promise<
   // Every provider that must be asked waits on one and the same call.
   const openGate = gate ? () => (opened ??= gate()) : undefined;
   for (const provider of inStartOrder(options.providers)) {
-    const outcome = askProvider(provider, { ...options, beforeProviderCalls: openGate }, startedAt, now).then((settled) => {
+    const outcome = askProvider(
+      provider,
+      { ...options, beforeProviderCalls: openGate },
+      startedAt,
+      now,
+    ).then((settled) => {
       options.onSettled?.(settled.status, settled.records);
       return settled;
     });
     asked.set(provider, outcome);
   }
   // Reported in the order the providers were given, whatever order they were asked in.
-  const outcomes = await Promise.all(options.providers.map((provider) => asked.get(provider) as Promise<ProviderOutcome>));
+  const outcomes = await Promise.all(
+    options.providers.map((provider) => asked.get(provider) as Promise<ProviderOutcome>),
+  );
   return {
     records: outcomes.flatMap((outcome) => outcome.records),
     providers: outcomes.map((outcome) => outcome.status),
@@ -138,21 +159,36 @@ async function askProvider(
   startedAt: number,
   now: () => number,
 ): Promise<ProviderOutcome> {
-  const settle = (status: Omit<ProviderStatus, 'id' | 'took'>, records: SearchRecord[] = []): ProviderOutcome => ({
+  const settle = (
+    status: Omit<ProviderStatus, 'id' | 'took'>,
+    records: SearchRecord[] = [],
+  ): ProviderOutcome => ({
     status: { id: provider.id, took: Math.max(0, now() - startedAt), ...status },
     records,
   });
   if (!provider.isEnabled()) return settle({ status: 'disabled', count: 0 });
 
-  const deadlineMs = options.providerDeadlinesMs?.[provider.id] ?? options.deadlineMs ?? SEARCH_PROVIDER_DEFAULTS.timeoutMs;
+  const deadlineMs =
+    options.providerDeadlinesMs?.[provider.id] ??
+    options.deadlineMs ??
+    SEARCH_PROVIDER_DEFAULTS.timeoutMs;
   const deadlineAt = startedAt + deadlineMs;
-  const cacheKey = providerAnswerCacheKey(options.cacheScope ?? 'search', provider.id, options.query, options.perProviderLimit, options.filters);
+  const cacheKey = providerAnswerCacheKey(
+    options.cacheScope ?? 'search',
+    provider.id,
+    options.query,
+    options.perProviderLimit,
+    options.filters,
+  );
 
   const cached = options.cache ? await readCachedAnswer(options.cache, cacheKey) : null;
   if (cached) {
     const records = withRanks(cached.records, provider.id);
     options.onAnswer?.(records);
-    return settle({ status: 'ok', count: records.length, cached: true, ...totalOf(cached) }, records);
+    return settle(
+      { status: 'ok', count: records.length, cached: true, ...totalOf(cached) },
+      records,
+    );
   }
 
   // Outside the try: its refusal fails the search rather than this one provider.
@@ -164,7 +200,13 @@ async function askProvider(
     options.onAnswer?.(records);
     const cache = options.cache;
     if (cache) {
-      const write = (): void => void writeCachedAnswer(cache, cacheKey, answer, options.cacheTtlSeconds ?? SEARCH_PROVIDER_DEFAULTS.cacheTtlSeconds);
+      const write = (): void =>
+        void writeCachedAnswer(
+          cache,
+          cacheKey,
+          answer,
+          options.cacheTtlSeconds ?? SEARCH_PROVIDER_DEFAULTS.cacheTtlSeconds,
+        );
       if (options.deferWork) options.deferWork(write);
       else write();
     }
@@ -205,10 +247,13 @@ function runWithDeadline(
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new ProviderError(provider.id, 'timeout', `No answer within ${deadlineMs} ms`));
-      controller.abort();
-    }, Math.max(0, deadlineAt - now()));
+    timer = setTimeout(
+      () => {
+        reject(new ProviderError(provider.id, 'timeout', `No answer within ${deadlineMs} ms`));
+        controller.abort();
+      },
+      Math.max(0, deadlineAt - now()),
+    );
   });
   const search = provider.search(options.query, {
     limit: options.perProviderLimit,
@@ -234,14 +279,20 @@ function statusForError(error: unknown): ProviderStatusCode {
 }
 
 function withRanks(records: SearchRecord[], provider: ProviderId): SearchRecord[] {
-  return records.map((record, index) => ({ ...record, ranks: { ...record.ranks, [provider]: index + 1 } }));
+  return records.map((record, index) => ({
+    ...record,
+    ranks: { ...record.ranks, [provider]: index + 1 },
+  }));
 }
 
 function totalOf(answer: ProviderSearchAnswer): { total?: number } {
   return answer.total === undefined ? {} : { total: answer.total };
 }
 
-async function readCachedAnswer(cache: ProviderAnswerCache, key: string): Promise<ProviderSearchAnswer | null> {
+async function readCachedAnswer(
+  cache: ProviderAnswerCache,
+  key: string,
+): Promise<ProviderSearchAnswer | null> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const raw = await Promise.race([
@@ -253,7 +304,10 @@ async function readCachedAnswer(cache: ProviderAnswerCache, key: string): Promis
     if (!raw) return null;
     const parsed = JSON.parse(raw) as Partial<ProviderSearchAnswer>;
     if (!Array.isArray(parsed.records)) return null;
-    return { records: parsed.records, ...(typeof parsed.total === 'number' ? { total: parsed.total } : {}) };
+    return {
+      records: parsed.records,
+      ...(typeof parsed.total === 'number' ? { total: parsed.total } : {}),
+    };
   } catch {
     // A broken cache degrades to asking the provider.
     return null;
@@ -269,7 +323,11 @@ async function writeCachedAnswer(
   ttlSeconds: number,
 ): Promise<void> {
   try {
-    await cache.set(key, JSON.stringify({ records: answer.records, total: answer.total }), ttlSeconds);
+    await cache.set(
+      key,
+      JSON.stringify({ records: answer.records, total: answer.total }),
+      ttlSeconds,
+    );
   } catch {
     // Caching is an optimisation; a failed write changes nothing for this search.
   }

@@ -19,9 +19,18 @@ describe('search filters', () => {
     server = await startFixtureServer([
       { path: '/arxiv/query', fixture: 'arxiv/query_all-testing_start0_max10.xml' },
       { path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_no_results_PhraseNotFound.xml' },
-      { path: '/crossref/works', fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json' },
-      { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
-      { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
+      {
+        path: '/crossref/works',
+        fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json',
+      },
+      {
+        path: '/openalex/works',
+        fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json',
+      },
+      {
+        path: '/semanticscholar/paper/search',
+        fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json',
+      },
       { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
       { path: '/youtube/search', fixture: 'youtube/search_list_q-surfing_page1.json' },
       { path: '/youtube/videos', fixture: 'youtube/videos_list_multiple_ids.json' },
@@ -48,28 +57,50 @@ describe('search filters', () => {
   describe('applied to the merged list of recorded answers', () => {
     it('keeps only works within the year range, leaving out unknown years', async () => {
       const unfiltered = await run({});
-      expect(unfiltered.results.some((record) => record.year !== null && record.year < 2023)).toBe(true);
+      expect(unfiltered.results.some((record) => record.year !== null && record.year < 2023)).toBe(
+        true,
+      );
       const recent = await run({ yearFrom: 2023 });
-      expect(recent.results.map((record) => record.id)).toContain('crossref:10.1038/s42256-024-00832-8');
-      expect(recent.results.every((record) => record.year !== null && record.year >= 2023)).toBe(true);
+      expect(recent.results.map((record) => record.id)).toContain(
+        'crossref:10.1038/s42256-024-00832-8',
+      );
+      expect(recent.results.every((record) => record.year !== null && record.year >= 2023)).toBe(
+        true,
+      );
       const early = await run({ yearTo: 2021 });
       expect(early.results.length).toBeGreaterThan(0);
-      expect(early.results.every((record) => record.year !== null && record.year <= 2021)).toBe(true);
+      expect(early.results.every((record) => record.year !== null && record.year <= 2021)).toBe(
+        true,
+      );
       expect(early.total).toBe(early.results.length);
     });
 
     it('keeps only works with a PDF when asked', async () => {
       const unfiltered = await run({}, ['crossref', 'openalex', 'semanticscholar', 'zenodo']);
       expect(unfiltered.results.some((record) => !record.pdfUrl)).toBe(true);
-      const withPdf = await run({ hasPdf: true }, ['crossref', 'openalex', 'semanticscholar', 'zenodo']);
-      expect(withPdf.results.map((record) => record.id)).toEqual(['crossref:10.1038/s42256-024-00832-8']);
+      const withPdf = await run({ hasPdf: true }, [
+        'crossref',
+        'openalex',
+        'semanticscholar',
+        'zenodo',
+      ]);
+      expect(withPdf.results.map((record) => record.id)).toEqual([
+        'crossref:10.1038/s42256-024-00832-8',
+      ]);
     });
 
     it('keeps only the chosen type, whatever each provider calls it', async () => {
       const datasets = await run({ type: 'dataset' });
       expect(datasets.results.map((record) => record.id)).toEqual(['zenodo:7078760']);
-      const articles = await run({ type: 'article' }, ['crossref', 'openalex', 'semanticscholar', 'zenodo']);
-      expect(articles.results.map((record) => record.id)).toEqual(['crossref:10.1038/s42256-024-00832-8']);
+      const articles = await run({ type: 'article' }, [
+        'crossref',
+        'openalex',
+        'semanticscholar',
+        'zenodo',
+      ]);
+      expect(articles.results.map((record) => record.id)).toEqual([
+        'crossref:10.1038/s42256-024-00832-8',
+      ]);
       const preprints = await run({ type: 'preprint' }, ['arxiv', 'crossref', 'zenodo']);
       expect(preprints.results.length).toBe(10);
       expect(preprints.results.every((record) => record.provider === 'arxiv')).toBe(true);
@@ -79,10 +110,22 @@ describe('search filters', () => {
       const unfiltered = await run({}, ['crossref', 'openalex', 'semanticscholar', 'zenodo']);
       const zenodoSent = unfiltered.providers.find((status) => status.id === 'zenodo')?.count ?? 0;
       expect(zenodoSent).toBeGreaterThan(1);
-      const datasets = await run({ type: 'dataset' }, ['crossref', 'openalex', 'semanticscholar', 'zenodo']);
-      const counts = Object.fromEntries(datasets.providers.map((status) => [status.id, status.count]));
+      const datasets = await run({ type: 'dataset' }, [
+        'crossref',
+        'openalex',
+        'semanticscholar',
+        'zenodo',
+      ]);
+      const counts = Object.fromEntries(
+        datasets.providers.map((status) => [status.id, status.count]),
+      );
       // One Zenodo dataset is kept; the other providers' articles are not.
-      expect(counts).toEqual({ crossref: 0, openalex: 0, semanticscholar: 0, zenodo: datasets.results.filter((record) => record.sources.includes('zenodo')).length });
+      expect(counts).toEqual({
+        crossref: 0,
+        openalex: 0,
+        semanticscholar: 0,
+        zenodo: datasets.results.filter((record) => record.sources.includes('zenodo')).length,
+      });
       expect(counts.zenodo).toBe(1);
     });
 
@@ -95,11 +138,19 @@ describe('search filters', () => {
   });
 
   describe('sent to the providers that support them', () => {
-    const filters: SearchFilters = { yearFrom: 2019, yearTo: 2021, hasPdf: true, type: 'article', venue: 'Nature' };
+    const filters: SearchFilters = {
+      yearFrom: 2019,
+      yearTo: 2021,
+      hasPdf: true,
+      type: 'article',
+      venue: 'Nature',
+    };
 
     it('Crossref: from-pub-date, until-pub-date, has-full-text and type filters; query.container-title', async () => {
       await run(filters, ['crossref']);
-      expect(lastQuery('/crossref/works')?.get('filter')).toBe('from-pub-date:2019,until-pub-date:2021,has-full-text:true,type:journal-article');
+      expect(lastQuery('/crossref/works')?.get('filter')).toBe(
+        'from-pub-date:2019,until-pub-date:2021,has-full-text:true,type:journal-article',
+      );
       expect(lastQuery('/crossref/works')?.get('query.container-title')).toBe('Nature');
     });
 
@@ -124,14 +175,18 @@ describe('search filters', () => {
 
     it('PubMed: [dp] year range, free full text and the journal in the term', async () => {
       await run(filters, ['pubmed']);
-      expect(lastQuery('/pubmed/esearch.fcgi')?.get('term')).toBe(`(${QUERY}) AND 2019:2021[dp] AND free full text[sb] AND "Nature"[journal]`);
+      expect(lastQuery('/pubmed/esearch.fcgi')?.get('term')).toBe(
+        `(${QUERY}) AND 2019:2021[dp] AND free full text[sb] AND "Nature"[journal]`,
+      );
       await run({}, ['pubmed']);
       expect(lastQuery('/pubmed/esearch.fcgi')?.get('term')).toBe(QUERY);
     });
 
     it('arXiv: a submittedDate range; another type than preprint asks nothing', async () => {
       await run({ yearFrom: 2019, yearTo: 2021 }, ['arxiv']);
-      expect(lastQuery('/arxiv/query')?.get('search_query')).toMatch(/^all:Augmenting AND .* AND submittedDate:\[201901010000 TO 202112312359\]$/);
+      expect(lastQuery('/arxiv/query')?.get('search_query')).toMatch(
+        /^all:Augmenting AND .* AND submittedDate:\[201901010000 TO 202112312359\]$/,
+      );
       const before = server.requestsTo('/arxiv/query').length;
       const reply = await run({ type: 'dataset' }, ['arxiv']);
       expect(server.requestsTo('/arxiv/query').length).toBe(before);
@@ -140,7 +195,9 @@ describe('search filters', () => {
 
     it('Zenodo: a publication_date range in q, and type/subtype', async () => {
       await run({ yearFrom: 2019, type: 'dataset' }, ['zenodo']);
-      expect(lastQuery('/zenodo/records')?.get('q')).toBe(`(${QUERY}) AND publication_date:[2019-01-01 TO *]`);
+      expect(lastQuery('/zenodo/records')?.get('q')).toBe(
+        `(${QUERY}) AND publication_date:[2019-01-01 TO *]`,
+      );
       expect(lastQuery('/zenodo/records')?.get('type')).toBe('dataset');
       await run({ type: 'preprint' }, ['zenodo']);
       expect(lastQuery('/zenodo/records')?.get('type')).toBe('publication');
@@ -187,7 +244,41 @@ describe('search filters', () => {
 
   it('maps every provider type onto one coarse type', () => {
     expect(
-      ['journal-article', 'JournalArticle', 'posted-content', 'preprint', 'proceedings-article', 'Conference', 'book-chapter', 'BookSection', 'dataset', 'Dataset', 'software', 'video', 'thesis', 'dissertation', 'paratext', undefined].map(resultTypeOf),
-    ).toEqual(['article', 'article', 'preprint', 'preprint', 'conference', 'conference', 'chapter', 'chapter', 'dataset', 'dataset', 'software', 'video', 'thesis', 'thesis', 'other', 'other']);
+      [
+        'journal-article',
+        'JournalArticle',
+        'posted-content',
+        'preprint',
+        'proceedings-article',
+        'Conference',
+        'book-chapter',
+        'BookSection',
+        'dataset',
+        'Dataset',
+        'software',
+        'video',
+        'thesis',
+        'dissertation',
+        'paratext',
+        undefined,
+      ].map(resultTypeOf),
+    ).toEqual([
+      'article',
+      'article',
+      'preprint',
+      'preprint',
+      'conference',
+      'conference',
+      'chapter',
+      'chapter',
+      'dataset',
+      'dataset',
+      'software',
+      'video',
+      'thesis',
+      'thesis',
+      'other',
+      'other',
+    ]);
   });
 });

@@ -7,7 +7,18 @@
 import type { SearchRecord } from './types.js';
 
 /** The kinds of work a filter can ask for; every provider's own type maps onto one of them. */
-export const RESULT_TYPES = ['article', 'preprint', 'book', 'chapter', 'conference', 'dataset', 'software', 'thesis', 'video', 'other'] as const;
+export const RESULT_TYPES = [
+  'article',
+  'preprint',
+  'book',
+  'chapter',
+  'conference',
+  'dataset',
+  'software',
+  'thesis',
+  'video',
+  'other',
+] as const;
 export type ResultType = (typeof RESULT_TYPES)[number];
 
 export interface SearchFilters {
@@ -86,8 +97,10 @@ function foldForMatch(text: string): string {
 
 /** Whether a (merged) record meets every filter; a record whose year is unknown fails a year range. */
 function matchesFilters(record: SearchRecord, filters: SearchFilters): boolean {
-  if (filters.yearFrom !== undefined && (record.year === null || record.year < filters.yearFrom)) return false;
-  if (filters.yearTo !== undefined && (record.year === null || record.year > filters.yearTo)) return false;
+  if (filters.yearFrom !== undefined && (record.year === null || record.year < filters.yearFrom))
+    return false;
+  if (filters.yearTo !== undefined && (record.year === null || record.year > filters.yearTo))
+    return false;
   if (filters.hasPdf && !record.pdfUrl) return false;
   if (filters.type && resultTypeOf(record.type) !== filters.type) return false;
   if (filters.venue) {
@@ -97,12 +110,23 @@ function matchesFilters(record: SearchRecord, filters: SearchFilters): boolean {
   return true;
 }
 
-export function applyFilters(records: SearchRecord[], filters: SearchFilters | undefined): SearchRecord[] {
-  return hasFilters(filters) ? records.filter((record) => matchesFilters(record, filters)) : records;
+export function applyFilters(
+  records: SearchRecord[],
+  filters: SearchFilters | undefined,
+): SearchRecord[] {
+  return hasFilters(filters)
+    ? records.filter((record) => matchesFilters(record, filters))
+    : records;
 }
 
 /** The filters as a stable string for cache keys (`''` when there are none). */
 export function filtersKey(filters: SearchFilters | undefined): string {
   if (!hasFilters(filters)) return '';
-  return JSON.stringify([filters.yearFrom ?? null, filters.yearTo ?? null, filters.hasPdf ?? null, filters.type ?? null, filters.venue ? foldForMatch(filters.venue) : null]);
+  return JSON.stringify([
+    filters.yearFrom ?? null,
+    filters.yearTo ?? null,
+    filters.hasPdf ?? null,
+    filters.type ?? null,
+    filters.venue ? foldForMatch(filters.venue) : null,
+  ]);
 }

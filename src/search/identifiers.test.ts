@@ -5,17 +5,31 @@ import type { ParsedIdentifier } from './identifiers.js';
 const TABLE: Array<[string, ParsedIdentifier | null]> = [
   // Result ids, as search returns them.
   ['arxiv:2101.00001v2', { kind: 'result', provider: 'arxiv', nativeId: '2101.00001v2' }],
-  ['arxiv:cond-mat/0603029v1', { kind: 'result', provider: 'arxiv', nativeId: 'cond-mat/0603029v1' }],
+  [
+    'arxiv:cond-mat/0603029v1',
+    { kind: 'result', provider: 'arxiv', nativeId: 'cond-mat/0603029v1' },
+  ],
   ['pubmed:31452104', { kind: 'result', provider: 'pubmed', nativeId: '31452104' }],
-  ['crossref:10.1038/nature14539', { kind: 'result', provider: 'crossref', nativeId: '10.1038/nature14539' }],
+  [
+    'crossref:10.1038/nature14539',
+    { kind: 'result', provider: 'crossref', nativeId: '10.1038/nature14539' },
+  ],
   ['openalex:W2741809807', { kind: 'result', provider: 'openalex', nativeId: 'W2741809807' }],
   [
     'semanticscholar:354dcdebf3f8b5feeed5c62090e0bc1f0c28db06',
-    { kind: 'result', provider: 'semanticscholar', nativeId: '354dcdebf3f8b5feeed5c62090e0bc1f0c28db06' },
+    {
+      kind: 'result',
+      provider: 'semanticscholar',
+      nativeId: '354dcdebf3f8b5feeed5c62090e0bc1f0c28db06',
+    },
   ],
   [
     'semantic:354dcdebf3f8b5feeed5c62090e0bc1f0c28db06',
-    { kind: 'result', provider: 'semanticscholar', nativeId: '354dcdebf3f8b5feeed5c62090e0bc1f0c28db06' },
+    {
+      kind: 'result',
+      provider: 'semanticscholar',
+      nativeId: '354dcdebf3f8b5feeed5c62090e0bc1f0c28db06',
+    },
   ],
   ['zenodo:7078768', { kind: 'result', provider: 'zenodo', nativeId: '7078768' }],
   ['youtube:D-lhorsDlUQ', { kind: 'result', provider: 'youtube', nativeId: 'D-lhorsDlUQ' }],
@@ -23,10 +37,19 @@ const TABLE: Array<[string, ParsedIdentifier | null]> = [
   // DOIs, bare and as URLs.
   ['10.1038/nature14539', { kind: 'doi', doi: '10.1038/nature14539' }],
   ['10.1038/S42256-024-00832-8', { kind: 'doi', doi: '10.1038/s42256-024-00832-8' }],
-  ['https://doi.org/10.1371/journal.pone.0033693', { kind: 'doi', doi: '10.1371/journal.pone.0033693' }],
-  ['http://dx.doi.org/10.1142/S021797921244002X', { kind: 'doi', doi: '10.1142/s021797921244002x' }],
+  [
+    'https://doi.org/10.1371/journal.pone.0033693',
+    { kind: 'doi', doi: '10.1371/journal.pone.0033693' },
+  ],
+  [
+    'http://dx.doi.org/10.1142/S021797921244002X',
+    { kind: 'doi', doi: '10.1142/s021797921244002x' },
+  ],
   ['doi.org/10.1016/j.xgen.2025.100814', { kind: 'doi', doi: '10.1016/j.xgen.2025.100814' }],
-  ['https://doi.org/10.1016%2Fs0367-326x(01)00362-8', { kind: 'doi', doi: '10.1016/s0367-326x(01)00362-8' }],
+  [
+    'https://doi.org/10.1016%2Fs0367-326x(01)00362-8',
+    { kind: 'doi', doi: '10.1016/s0367-326x(01)00362-8' },
+  ],
   ['doi:10.1098/rspa.1985.0070', { kind: 'doi', doi: '10.1098/rspa.1985.0070' }],
   // arXiv ids and URLs, new and old style, with and without version.
   ['2101.00001', { kind: 'arxiv', arxivId: '2101.00001' }],
@@ -51,12 +74,28 @@ const TABLE: Array<[string, ParsedIdentifier | null]> = [
   // Page URLs of the other providers.
   [
     'https://www.semanticscholar.org/paper/Augmenting-large-language-models/354dcdebf3f8b5feeed5c62090e0bc1f0c28db06',
-    { kind: 'result', provider: 'semanticscholar', nativeId: '354dcdebf3f8b5feeed5c62090e0bc1f0c28db06' },
+    {
+      kind: 'result',
+      provider: 'semanticscholar',
+      nativeId: '354dcdebf3f8b5feeed5c62090e0bc1f0c28db06',
+    },
   ],
-  ['https://zenodo.org/record/7078768', { kind: 'result', provider: 'zenodo', nativeId: '7078768' }],
-  ['https://zenodo.org/records/7089850', { kind: 'result', provider: 'zenodo', nativeId: '7089850' }],
-  ['https://www.youtube.com/watch?v=gQ_1zX-F_No', { kind: 'result', provider: 'youtube', nativeId: 'gQ_1zX-F_No' }],
-  ['https://youtu.be/D-lhorsDlUQ', { kind: 'result', provider: 'youtube', nativeId: 'D-lhorsDlUQ' }],
+  [
+    'https://zenodo.org/record/7078768',
+    { kind: 'result', provider: 'zenodo', nativeId: '7078768' },
+  ],
+  [
+    'https://zenodo.org/records/7089850',
+    { kind: 'result', provider: 'zenodo', nativeId: '7089850' },
+  ],
+  [
+    'https://www.youtube.com/watch?v=gQ_1zX-F_No',
+    { kind: 'result', provider: 'youtube', nativeId: 'gQ_1zX-F_No' },
+  ],
+  [
+    'https://youtu.be/D-lhorsDlUQ',
+    { kind: 'result', provider: 'youtube', nativeId: 'D-lhorsDlUQ' },
+  ],
   // Not identifiers.
   ['', null],
   ['   ', null],

@@ -42,7 +42,11 @@ function isArxivId(value: string): boolean {
 export function parseIdentifier(input: string): ParsedIdentifier | null {
   const value = input.trim();
   if (!value || value.length > 2048) return null;
-  if (/^(https?:\/\/|www\.|(dx\.)?doi\.org\/|arxiv\.org\/|pubmed\.ncbi|openalex\.org\/|youtu\.be\/|youtube\.com\/)/i.test(value)) {
+  if (
+    /^(https?:\/\/|www\.|(dx\.)?doi\.org\/|arxiv\.org\/|pubmed\.ncbi|openalex\.org\/|youtu\.be\/|youtube\.com\/)/i.test(
+      value,
+    )
+  ) {
     return parseUrl(/^https?:\/\//i.test(value) ? value : `https://${value}`);
   }
   const prefixed = /^([a-z]+):\s*(.+)$/i.exec(value);
@@ -64,7 +68,8 @@ function parsePrefixed(prefix: string, rest: string): ParsedIdentifier | null | 
     const doi = normaliseDoi(rest);
     return doi ? { kind: 'doi', doi } : null;
   }
-  if (prefix === 'pmid') return PMID.test(rest) ? { kind: 'pmid', pmid: String(Number(rest)) } : null;
+  if (prefix === 'pmid')
+    return PMID.test(rest) ? { kind: 'pmid', pmid: String(Number(rest)) } : null;
   const provider = resolveProviderId(prefix);
   if (!provider) return undefined;
   switch (provider) {
@@ -74,10 +79,14 @@ function parsePrefixed(prefix: string, rest: string): ParsedIdentifier | null | 
       return PMID.test(rest) ? { kind: 'result', provider, nativeId: String(Number(rest)) } : null;
     case 'crossref': {
       const doi = normaliseDoi(rest);
-      return doi ? { kind: 'result', provider, nativeId: rest.replace(/^https?:\/\/(dx\.)?doi\.org\//i, '') } : null;
+      return doi
+        ? { kind: 'result', provider, nativeId: rest.replace(/^https?:\/\/(dx\.)?doi\.org\//i, '') }
+        : null;
     }
     case 'openalex':
-      return OPENALEX_WORK.test(rest) ? { kind: 'result', provider, nativeId: rest.toUpperCase() } : null;
+      return OPENALEX_WORK.test(rest)
+        ? { kind: 'result', provider, nativeId: rest.toUpperCase() }
+        : null;
     case 'semanticscholar':
       return /^\S+$/.test(rest) ? { kind: 'result', provider, nativeId: rest } : null;
     case 'zenodo':
@@ -118,14 +127,17 @@ function parseUrl(raw: string): ParsedIdentifier | null {
   }
   if (host === 'semanticscholar.org' || host === 'api.semanticscholar.org') {
     const id = /\/([0-9a-f]{40})$/i.exec(path)?.[1];
-    return id && SEMANTIC_SCHOLAR_ID.test(id) ? { kind: 'result', provider: 'semanticscholar', nativeId: id.toLowerCase() } : null;
+    return id && SEMANTIC_SCHOLAR_ID.test(id)
+      ? { kind: 'result', provider: 'semanticscholar', nativeId: id.toLowerCase() }
+      : null;
   }
   if (host === 'zenodo.org') {
     const id = /^\/(records?|api\/records)\/(\d+)$/.exec(path)?.[2];
     return id ? { kind: 'result', provider: 'zenodo', nativeId: id } : null;
   }
   if (host === 'youtube.com' || host === 'm.youtube.com') {
-    const id = url.searchParams.get('v') ?? /^\/(embed|shorts)\/([A-Za-z0-9_-]{11})$/.exec(path)?.[2];
+    const id =
+      url.searchParams.get('v') ?? /^\/(embed|shorts)\/([A-Za-z0-9_-]{11})$/.exec(path)?.[2];
     return id && YOUTUBE_ID.test(id) ? { kind: 'result', provider: 'youtube', nativeId: id } : null;
   }
   if (host === 'youtu.be') {

@@ -12,5 +12,11 @@ export { perProviderLimitFor, searchProviders } from './search.js';
 export { RESULT_TYPES } from './filters.js';
 export { stripArxivVersion } from './text.js';
 export type { LibraryPlaces } from './routes.js';
-export { PROVIDER_IDS, type ProviderId, type SearchProvider, type SearchRecord, type WorkRelation } from './types.js';
+export {
+  PROVIDER_IDS,
+  type ProviderId,
+  type SearchProvider,
+  type SearchRecord,
+  type WorkRelation,
+} from './types.js';
 export type { SearchProviders } from './registry.js';

@@ -11,14 +11,45 @@ describe('lookupResource', () => {
 
   beforeAll(async () => {
     server = await startFixtureServer([
-      { path: '/crossref/works/10.1371/journal.pone.0033693', fixture: 'crossref/work_doi_10.1371_journal.pone.0033693.json' },
-      { path: /^\/crossref\/works\/10\.1016\//, status: 404, fixture: 'crossref/error_404_works_notarealdoi.txt' },
-      { path: '/openalex/works/doi:10.1016/j.xgen.2025.100814', fixture: 'openalex/work_by_doi_10.1016_j.xgen.2025.100814.json' },
-      { path: /^\/openalex\/works\/doi:10\.1016\//, status: 404, fixture: 'openalex/error_404_work_not_found.html' },
-      { path: /^\/semanticscholar\/paper\//, query: { fields: /title/ }, status: 404, fixture: 'semanticscholar/error_404_paper_not_found.json' },
-      { path: '/arxiv/query', query: { id_list: 'astro-ph/0601001' }, fixture: 'arxiv/idlist_astro-ph_0601001_old-style-id_affiliations.xml' },
-      { path: '/arxiv/query', query: { id_list: '1707.08567' }, fixture: 'arxiv/idlist_two-ids_one-invalid.xml' },
-      { path: '/pubmed/efetch.fcgi', query: { id: '27797938' }, fixture: 'pubmed/efetch_pubmed_structured_abstract_labels.xml' },
+      {
+        path: '/crossref/works/10.1371/journal.pone.0033693',
+        fixture: 'crossref/work_doi_10.1371_journal.pone.0033693.json',
+      },
+      {
+        path: /^\/crossref\/works\/10\.1016\//,
+        status: 404,
+        fixture: 'crossref/error_404_works_notarealdoi.txt',
+      },
+      {
+        path: '/openalex/works/doi:10.1016/j.xgen.2025.100814',
+        fixture: 'openalex/work_by_doi_10.1016_j.xgen.2025.100814.json',
+      },
+      {
+        path: /^\/openalex\/works\/doi:10\.1016\//,
+        status: 404,
+        fixture: 'openalex/error_404_work_not_found.html',
+      },
+      {
+        path: /^\/semanticscholar\/paper\//,
+        query: { fields: /title/ },
+        status: 404,
+        fixture: 'semanticscholar/error_404_paper_not_found.json',
+      },
+      {
+        path: '/arxiv/query',
+        query: { id_list: 'astro-ph/0601001' },
+        fixture: 'arxiv/idlist_astro-ph_0601001_old-style-id_affiliations.xml',
+      },
+      {
+        path: '/arxiv/query',
+        query: { id_list: '1707.08567' },
+        fixture: 'arxiv/idlist_two-ids_one-invalid.xml',
+      },
+      {
+        path: '/pubmed/efetch.fcgi',
+        query: { id: '27797938' },
+        fixture: 'pubmed/efetch_pubmed_structured_abstract_labels.xml',
+      },
       { path: '/zenodo/records/7078768', fixture: 'zenodo/record_7078768_legacy-format.json' },
       { path: /^\/crossref\/works\/10\.9999\//, status: 500, body: 'down' },
       { path: /^\/openalex\/works\/doi:10\.9999\//, status: 500, body: 'down' },
@@ -34,7 +65,8 @@ describe('lookupResource', () => {
     const record = await lookupResource('https://doi.org/10.1371/journal.pone.0033693', providers);
     expect(record).toMatchObject({
       id: 'crossref:10.1371/journal.pone.0033693',
-      title: 'Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice',
+      title:
+        'Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice',
     });
   });
 
@@ -58,9 +90,13 @@ describe('lookupResource', () => {
   });
 
   it('resolves arXiv ids and URLs, old style included, and an arXiv DataCite DOI', async () => {
-    expect((await lookupResource('https://arxiv.org/abs/astro-ph/0601001', providers))?.id).toBe('arxiv:astro-ph/0601001v1');
+    expect((await lookupResource('https://arxiv.org/abs/astro-ph/0601001', providers))?.id).toBe(
+      'arxiv:astro-ph/0601001v1',
+    );
     expect((await lookupResource('astro-ph/0601001', providers))?.authors[0]).toBe('Andrew Gould');
-    expect((await lookupResource('10.48550/arXiv.1707.08567', providers))?.id).toBe('arxiv:1707.08567v1');
+    expect((await lookupResource('10.48550/arXiv.1707.08567', providers))?.id).toBe(
+      'arxiv:1707.08567v1',
+    );
   });
 
   it('resolves result ids of each kind, the semantic alias included', async () => {
@@ -68,9 +104,15 @@ describe('lookupResource', () => {
       'Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer.',
     );
     expect((await lookupResource('27797938', providers))?.id).toBe('pubmed:27797938');
-    expect((await lookupResource('zenodo:7078768', providers))?.title).toBe('Frictionless Data Test Dataset Without Descriptor');
-    expect(await lookupResource('semantic:354dcdebf3f8b5feeed5c62090e0bc1f0c28db06', providers)).toBeNull();
-    expect(server.requestsTo('/semanticscholar/paper/354dcdebf3f8b5feeed5c62090e0bc1f0c28db06')).toHaveLength(1);
+    expect((await lookupResource('zenodo:7078768', providers))?.title).toBe(
+      'Frictionless Data Test Dataset Without Descriptor',
+    );
+    expect(
+      await lookupResource('semantic:354dcdebf3f8b5feeed5c62090e0bc1f0c28db06', providers),
+    ).toBeNull();
+    expect(
+      server.requestsTo('/semanticscholar/paper/354dcdebf3f8b5feeed5c62090e0bc1f0c28db06'),
+    ).toHaveLength(1);
   });
 
   it('skips a disabled provider (YouTube without a key) and answers null', async () => {
@@ -86,14 +128,19 @@ describe('lookupResource', () => {
   });
 
   it('throws LookupUnavailableError when nothing was found and a provider failed', async () => {
-    const failure = await lookupResource('10.9999/anything', providers).catch((error: unknown) => error);
+    const failure = await lookupResource('10.9999/anything', providers).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(LookupUnavailableError);
     expect((failure as LookupUnavailableError).causes).toHaveLength(2);
   });
 
   it('logs each provider that failed at warn, naming the provider and the cause', async () => {
     const warnings: Array<{ details: Record<string, unknown>; message: string }> = [];
-    const log = { warn: (details: Record<string, unknown>, message: string) => warnings.push({ details, message }) };
+    const log = {
+      warn: (details: Record<string, unknown>, message: string) =>
+        warnings.push({ details, message }),
+    };
     await lookupResource('10.9999/anything', providers, { log }).catch(() => undefined);
     expect(warnings).toHaveLength(2);
     for (const warning of warnings) {
@@ -110,8 +157,18 @@ describe('lookupResource', () => {
       'openalex',
       'semanticscholar',
     ]);
-    expect(lookupPlan({ kind: 'doi', doi: '10.48550/arxiv.2304.05376' })[0]).toEqual(['arxiv', '2304.05376']);
-    expect(lookupPlan({ kind: 'doi', doi: '10.5281/zenodo.7078768' })[0]).toEqual(['zenodo', '7078768']);
-    expect(lookupPlan({ kind: 'pmid', pmid: '1' }).map(([id]) => id)).toEqual(['pubmed', 'openalex', 'semanticscholar']);
+    expect(lookupPlan({ kind: 'doi', doi: '10.48550/arxiv.2304.05376' })[0]).toEqual([
+      'arxiv',
+      '2304.05376',
+    ]);
+    expect(lookupPlan({ kind: 'doi', doi: '10.5281/zenodo.7078768' })[0]).toEqual([
+      'zenodo',
+      '7078768',
+    ]);
+    expect(lookupPlan({ kind: 'pmid', pmid: '1' }).map(([id]) => id)).toEqual([
+      'pubmed',
+      'openalex',
+      'semanticscholar',
+    ]);
   });
 });

@@ -36,9 +36,21 @@ export function lookupPlan(identifier: ParsedIdentifier): Array<[ProviderId, str
   switch (identifier.kind) {
     case 'result': {
       const { provider, nativeId } = identifier;
-      if (provider === 'crossref') return [['crossref', nativeId], ['openalex', `doi:${nativeId}`]];
-      if (provider === 'arxiv') return [['arxiv', nativeId], ['semanticscholar', `ARXIV:${stripArxivVersion(nativeId)}`]];
-      if (provider === 'pubmed') return [['pubmed', nativeId], ['openalex', `pmid:${nativeId}`]];
+      if (provider === 'crossref')
+        return [
+          ['crossref', nativeId],
+          ['openalex', `doi:${nativeId}`],
+        ];
+      if (provider === 'arxiv')
+        return [
+          ['arxiv', nativeId],
+          ['semanticscholar', `ARXIV:${stripArxivVersion(nativeId)}`],
+        ];
+      if (provider === 'pubmed')
+        return [
+          ['pubmed', nativeId],
+          ['openalex', `pmid:${nativeId}`],
+        ];
       return [[provider, nativeId]];
     }
     case 'doi': {
@@ -97,7 +109,10 @@ export async function lookupResource(
     } catch (error) {
       failures.push(error);
       if (!options.signal?.aborted) {
-        options.log?.warn({ provider: providerId, identifier, cause: describeError(error) }, 'identifier lookup failed at a provider');
+        options.log?.warn(
+          { provider: providerId, identifier, cause: describeError(error) },
+          'identifier lookup failed at a provider',
+        );
       }
     }
   }

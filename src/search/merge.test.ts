@@ -4,7 +4,11 @@ import { crossrefWorkToRecord } from './providers/crossref.js';
 import { readFixture } from './test-support/harness.js';
 import type { ProviderId, SearchRecord } from './types.js';
 
-function record(provider: ProviderId, nativeId: string, fields: Partial<SearchRecord> = {}): SearchRecord {
+function record(
+  provider: ProviderId,
+  nativeId: string,
+  fields: Partial<SearchRecord> = {},
+): SearchRecord {
   return {
     id: `${provider}:${nativeId}`,
     provider,
@@ -36,10 +40,16 @@ describe('mergeRecords', () => {
   it('merges arXiv ids across versions (ids are compared without version)', () => {
     const merged = mergeRecords([
       record('arxiv', '2101.00001v2', { arxivId: '2101.00001', title: 'Preprint' }),
-      record('semanticscholar', 'abc', { arxivId: '2101.00001', title: 'Different wording of the title' }),
+      record('semanticscholar', 'abc', {
+        arxivId: '2101.00001',
+        title: 'Different wording of the title',
+      }),
     ]);
     expect(merged).toHaveLength(1);
-    expect(merged[0]).toMatchObject({ id: 'arxiv:2101.00001v2', sources: ['arxiv', 'semanticscholar'] });
+    expect(merged[0]).toMatchObject({
+      id: 'arxiv:2101.00001v2',
+      sources: ['arxiv', 'semanticscholar'],
+    });
   });
 
   it('merges on PMID', () => {
@@ -53,15 +63,26 @@ describe('mergeRecords', () => {
 
   it('merges the same normalised title in the same year, not in different years', () => {
     const sameYear = mergeRecords([
-      record('zenodo', '1', { title: 'Deep Learning for Coral Reef Monitoring', year: 2021, publishedDate: '2021' }),
-      record('arxiv', '2105.00001v1', { title: 'Deep learning for coral-reef monitoring.', year: 2021, publishedDate: '2021-05-01' }),
+      record('zenodo', '1', {
+        title: 'Deep Learning for Coral Reef Monitoring',
+        year: 2021,
+        publishedDate: '2021',
+      }),
+      record('arxiv', '2105.00001v1', {
+        title: 'Deep learning for coral-reef monitoring.',
+        year: 2021,
+        publishedDate: '2021-05-01',
+      }),
     ]);
     expect(sameYear).toHaveLength(1);
     expect(sameYear[0]?.id).toBe('arxiv:2105.00001v1');
 
     const otherYear = mergeRecords([
       record('zenodo', '1', { title: 'Deep Learning for Coral Reef Monitoring', year: 2021 }),
-      record('arxiv', '2205.00001v1', { title: 'Deep Learning for Coral Reef Monitoring', year: 2022 }),
+      record('arxiv', '2205.00001v1', {
+        title: 'Deep Learning for Coral Reef Monitoring',
+        year: 2022,
+      }),
     ]);
     expect(otherYear).toHaveLength(2);
   });
@@ -75,10 +96,14 @@ describe('mergeRecords', () => {
   });
 
   it('keeps apart recorded Crossref works that only resemble each other (a preprint a year before its article)', () => {
-    const body = JSON.parse(readFixture('crossref/works_query-ecology_query.author-carl-boettiger.json')) as {
+    const body = JSON.parse(
+      readFixture('crossref/works_query-ecology_query.author-carl-boettiger.json'),
+    ) as {
       message: { items: Array<Record<string, unknown>> };
     };
-    const records = body.message.items.map(crossrefWorkToRecord).filter((item): item is SearchRecord => !!item);
+    const records = body.message.items
+      .map(crossrefWorkToRecord)
+      .filter((item): item is SearchRecord => !!item);
     expect(records).toHaveLength(20);
     const gamesTitles = records.filter((item) => item.title.startsWith('After the games are over'));
     expect(gamesTitles.map((item) => [item.doi, item.year])).toEqual([
@@ -89,11 +114,17 @@ describe('mergeRecords', () => {
   });
 
   it('merges the same when each answer was prepared as it arrived', () => {
-    const body = JSON.parse(readFixture('crossref/works_query-ecology_query.author-carl-boettiger.json')) as {
+    const body = JSON.parse(
+      readFixture('crossref/works_query-ecology_query.author-carl-boettiger.json'),
+    ) as {
       message: { items: Array<Record<string, unknown>> };
     };
-    const crossref = body.message.items.map(crossrefWorkToRecord).filter((item): item is SearchRecord => !!item);
-    const others = crossref.map((item, index) => record('openalex', `W${index}`, { title: item.title, year: item.year, doi: undefined }));
+    const crossref = body.message.items
+      .map(crossrefWorkToRecord)
+      .filter((item): item is SearchRecord => !!item);
+    const others = crossref.map((item, index) =>
+      record('openalex', `W${index}`, { title: item.title, year: item.year, doi: undefined }),
+    );
     const merger = createRecordMerger();
     merger.prepare(crossref);
     expect(merger.merge([...crossref, ...others])).toEqual(mergeRecords([...crossref, ...others]));
@@ -102,12 +133,24 @@ describe('mergeRecords', () => {
   it('joins records transitively (an id linking two others joins all three)', () => {
     const merged = mergeRecords([
       record('crossref', '10.1/j', { doi: '10.1/j', title: 'Journal version of the paper' }),
-      record('openalex', 'W5', { doi: '10.48550/arxiv.2304.05376', arxivId: '2304.05376', title: 'Preprint version' }),
-      record('semanticscholar', 's2', { doi: '10.1/j', arxivId: '2304.05376', title: 'Journal version of the paper' }),
+      record('openalex', 'W5', {
+        doi: '10.48550/arxiv.2304.05376',
+        arxivId: '2304.05376',
+        title: 'Preprint version',
+      }),
+      record('semanticscholar', 's2', {
+        doi: '10.1/j',
+        arxivId: '2304.05376',
+        title: 'Journal version of the paper',
+      }),
     ]);
     expect(merged).toHaveLength(1);
     // The journal DOI wins over the arXiv DataCite DOI.
-    expect(merged[0]).toMatchObject({ doi: '10.1/j', arxivId: '2304.05376', sources: ['crossref', 'openalex', 'semanticscholar'] });
+    expect(merged[0]).toMatchObject({
+      doi: '10.1/j',
+      arxivId: '2304.05376',
+      sources: ['crossref', 'openalex', 'semanticscholar'],
+    });
   });
 
   it('keeps the richest fields: longest abstract, most authors, highest known citations, a refined date', () => {
@@ -132,7 +175,12 @@ describe('mergeRecords', () => {
         url: 'https://pubmed.ncbi.nlm.nih.gov/123/',
         ranks: { pubmed: 1 },
       }),
-      record('semanticscholar', 's', { doi: '10.1/x', citations: 55, citationsKnown: true, ranks: { semanticscholar: 7 } }),
+      record('semanticscholar', 's', {
+        doi: '10.1/x',
+        citations: 55,
+        citationsKnown: true,
+        ranks: { semanticscholar: 7 },
+      }),
     ]);
     expect(merged).toMatchObject({
       // PubMed ranks before OpenAlex and Semantic Scholar for the shown id, title and link.

@@ -64,14 +64,20 @@ export function duplicateGroups(records: SearchRecord[]): number[][] {
   return groupIndexes(records, titleKeyOf);
 }
 
-function mergeWithTitleKeys(records: SearchRecord[], titleKey: (record: SearchRecord) => string | null): SearchRecord[] {
+function mergeWithTitleKeys(
+  records: SearchRecord[],
+  titleKey: (record: SearchRecord) => string | null,
+): SearchRecord[] {
   return groupIndexes(records, titleKey).map((indexes) => {
     const group = indexes.map((index) => records[index] as SearchRecord);
     return group.length === 1 && group[0] ? group[0] : combine(group);
   });
 }
 
-function groupIndexes(records: SearchRecord[], titleKey: (record: SearchRecord) => string | null): number[][] {
+function groupIndexes(
+  records: SearchRecord[],
+  titleKey: (record: SearchRecord) => string | null,
+): number[][] {
   const parent = records.map((_, index) => index);
   const find = (index: number): number => {
     let root = index;
@@ -128,7 +134,9 @@ function groupIndexes(records: SearchRecord[], titleKey: (record: SearchRecord) 
 function titleKeyOf(record: SearchRecord): string | null {
   if (record.year === null || record.provider === 'youtube') return null;
   const title = normaliseTitle(record.title);
-  return title.length >= MIN_TITLE_KEY_LENGTH && title.includes(' ') ? `title:${record.year}:${title}` : null;
+  return title.length >= MIN_TITLE_KEY_LENGTH && title.includes(' ')
+    ? `title:${record.year}:${title}`
+    : null;
 }
 
 /**
@@ -136,7 +144,9 @@ function titleKeyOf(record: SearchRecord): string | null {
  * versions, a journal's recurring column), so the title alone must not merge them.
  */
 function conflictingDois(a: SearchRecord, b: SearchRecord): boolean {
-  return !!a.doi && !!b.doi && a.doi.toLowerCase() !== b.doi.toLowerCase() && a.provider === b.provider;
+  return (
+    !!a.doi && !!b.doi && a.doi.toLowerCase() !== b.doi.toLowerCase() && a.provider === b.provider
+  );
 }
 
 function priorityOf(record: SearchRecord): number {
@@ -149,7 +159,9 @@ function bestRank(record: SearchRecord): number {
 }
 
 function combine(group: SearchRecord[]): SearchRecord {
-  const ordered = [...group].sort((a, b) => priorityOf(a) - priorityOf(b) || bestRank(a) - bestRank(b));
+  const ordered = [...group].sort(
+    (a, b) => priorityOf(a) - priorityOf(b) || bestRank(a) - bestRank(b),
+  );
   const primary = ordered[0] as SearchRecord;
   const longest = (pick: (record: SearchRecord) => string): string =>
     ordered.reduce((best, record) => (pick(record).length > best.length ? pick(record) : best), '');
@@ -170,12 +182,17 @@ function combine(group: SearchRecord[]): SearchRecord {
   const sourceSet = new Set(ordered.flatMap((record) => record.sources));
   const ranks: Partial<Record<ProviderId, number>> = {};
   for (const record of ordered) {
-    for (const [provider, rank] of Object.entries(record.ranks ?? {}) as Array<[ProviderId, number]>) {
+    for (const [provider, rank] of Object.entries(record.ranks ?? {}) as Array<
+      [ProviderId, number]
+    >) {
       ranks[provider] = Math.min(ranks[provider] ?? rank, rank);
     }
   }
   // A journal DOI says more than the arXiv DataCite DOI of the preprint.
-  const doi = first((record) => (record.doi && !record.doi.startsWith('10.48550/') ? record.doi : undefined)) ?? first((record) => record.doi);
+  const doi =
+    first((record) =>
+      record.doi && !record.doi.startsWith('10.48550/') ? record.doi : undefined,
+    ) ?? first((record) => record.doi);
   const merged: SearchRecord = {
     id: primary.id,
     provider: primary.provider,
@@ -185,7 +202,9 @@ function combine(group: SearchRecord[]): SearchRecord {
     abstract: longest((record) => record.abstract),
     url: primary.url || (first((record) => record.url) ?? ''),
     publishedDate,
-    year: publishedDate ? Number(publishedDate.slice(0, 4)) : (first((record) => record.year ?? undefined) ?? null),
+    year: publishedDate
+      ? Number(publishedDate.slice(0, 4))
+      : (first((record) => record.year ?? undefined) ?? null),
     citations: known.reduce((max, record) => Math.max(max, record.citations), 0),
     citationsKnown: known.length > 0,
     score: 0,
@@ -215,8 +234,13 @@ function combine(group: SearchRecord[]): SearchRecord {
  * Other versions' dates (the preprint of an article) are used only when the shown record has none.
  */
 function mergedDate(primary: SearchRecord, ordered: SearchRecord[]): string | null {
-  const dates = ordered.map((record) => record.publishedDate).filter((date): date is string => !!date);
+  const dates = ordered
+    .map((record) => record.publishedDate)
+    .filter((date): date is string => !!date);
   const base = primary.publishedDate ?? dates[0] ?? null;
   if (!base) return null;
-  return dates.reduce((best, date) => (date.startsWith(best) && date.length > best.length ? date : best), base);
+  return dates.reduce(
+    (best, date) => (date.startsWith(best) && date.length > best.length ? date : best),
+    base,
+  );
 }

@@ -15,7 +15,9 @@ function normalizedWords(query: string): string {
 }
 
 function searchedKey(requester: string, query: string): string {
-  const digest = createHash('sha256').update(`${requester}\u0000${normalizedWords(query)}`).digest('base64url');
+  const digest = createHash('sha256')
+    .update(`${requester}\u0000${normalizedWords(query)}`)
+    .digest('base64url');
   return `searched:${KEY_VERSION}:${digest}`;
 }
 
@@ -23,7 +25,12 @@ function searchedKey(requester: string, query: string): string {
  * True the first time `requester` searches `query` within `ttlSeconds`, and remembers it. A cache that
  * fails answers true: a search recorded twice is better than one lost.
  */
-export async function isNewSearch(cache: Cache, requester: string, query: string, ttlSeconds: number): Promise<boolean> {
+export async function isNewSearch(
+  cache: Cache,
+  requester: string,
+  query: string,
+  ttlSeconds: number,
+): Promise<boolean> {
   const key = searchedKey(requester, query);
   try {
     if ((await cache.get(key)) !== null) return false;

@@ -31,7 +31,15 @@ export function presentProviderStatus(status: ProviderStatus) {
 }
 
 /** The search stream's `error` event: the API error code, and for the rate limit the seconds to wait (an EventSource cannot read headers). */
-export function presentStreamError(error: ApiError): { message: string; code: string; retryAfter?: number } {
+export function presentStreamError(error: ApiError): {
+  message: string;
+  code: string;
+  retryAfter?: number;
+} {
   const seconds = Number(error.headers?.['retry-after']);
-  return { message: error.message, code: error.code, ...(Number.isSafeInteger(seconds) && seconds > 0 ? { retryAfter: seconds } : {}) };
+  return {
+    message: error.message,
+    code: error.code,
+    ...(Number.isSafeInteger(seconds) && seconds > 0 ? { retryAfter: seconds } : {}),
+  };
 }

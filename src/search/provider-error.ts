@@ -10,7 +10,8 @@ import type { ProviderId } from './types.js';
  * - `network`: connection failures, oversize bodies, refused addresses;
  * - `aborted`: the caller gave up.
  */
-export type ProviderErrorKind = 'timeout' | 'rate_limited' | 'upstream' | 'bad_response' | 'network' | 'aborted';
+export type ProviderErrorKind =
+  'timeout' | 'rate_limited' | 'upstream' | 'bad_response' | 'network' | 'aborted';
 
 export class ProviderError extends Error {
   constructor(

@@ -75,7 +75,9 @@ describe('createProviderLimiter', () => {
   it('refuses at once when the next rate slot falls after the deadline', async () => {
     const limiter = createProviderLimiter({ requestsPerSecond: 1, maxConcurrency: 5 });
     (await limiter.acquire())();
-    const refusal = track(limiter.acquire({ deadlineAt: Date.now() + 200 }).catch((error: unknown) => error));
+    const refusal = track(
+      limiter.acquire({ deadlineAt: Date.now() + 200 }).catch((error: unknown) => error),
+    );
     await vi.advanceTimersByTimeAsync(0);
     expect(refusal.settled).toBe(true);
     expect(refusal.at).toBe(t0);
@@ -86,12 +88,16 @@ describe('createProviderLimiter', () => {
   it('gives up waiting for a concurrency slot at the deadline', async () => {
     const limiter = createProviderLimiter({ requestsPerSecond: 1000, maxConcurrency: 1 });
     const held = await limiter.acquire();
-    const refusal = track(limiter.acquire({ deadlineAt: Date.now() + 60 }).catch((error: unknown) => error));
+    const refusal = track(
+      limiter.acquire({ deadlineAt: Date.now() + 60 }).catch((error: unknown) => error),
+    );
     await vi.advanceTimersByTimeAsync(59);
     expect(refusal.settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(refusal).toMatchObject({ settled: true, at: t0 + 60 });
-    expect((refusal.value as LimiterRefusedError).reason).toBe('no_concurrency_slot_before_deadline');
+    expect((refusal.value as LimiterRefusedError).reason).toBe(
+      'no_concurrency_slot_before_deadline',
+    );
     held();
     // The refused waiter left the queue: the slot is free again.
     const next = track(limiter.acquire({ deadlineAt: Date.now() + 50 }));
@@ -104,7 +110,9 @@ describe('createProviderLimiter', () => {
     const limiter = createProviderLimiter({ requestsPerSecond: 1000, maxConcurrency: 1 });
     const held = await limiter.acquire({ deadlineAt: Date.now() + 20 });
     await vi.advanceTimersByTimeAsync(40);
-    const late = track(limiter.acquire({ deadlineAt: Date.now() + 30 }).catch((error: unknown) => error));
+    const late = track(
+      limiter.acquire({ deadlineAt: Date.now() + 30 }).catch((error: unknown) => error),
+    );
     await vi.advanceTimersByTimeAsync(30);
     expect((late.value as LimiterRefusedError).reason).toBe('no_concurrency_slot_before_deadline');
     const controller = new AbortController();
@@ -145,7 +153,11 @@ describe('upstream retry policy', () => {
         fixture: 'semanticscholar/error_429_too_many_requests.json',
       },
       { path: '/once', body: 'ok' },
-      { path: '/no-header', status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' },
+      {
+        path: '/no-header',
+        status: 429,
+        fixture: 'semanticscholar/error_429_too_many_requests.json',
+      },
       { path: '/always', status: 503, headers: { 'retry-after': '0' }, body: 'busy' },
       { path: '/far', status: 429, headers: { 'retry-after': '30' }, body: 'later' },
       { path: '/server-error', status: 500, headers: { 'retry-after': '0' }, body: 'broken' },
@@ -159,7 +171,12 @@ describe('upstream retry policy', () => {
   });
 
   const client = () =>
-    createUpstreamClient({ provider: 'semanticscholar', outbound, limiter: unlimited(), timeoutMs: 5_000 });
+    createUpstreamClient({
+      provider: 'semanticscholar',
+      outbound,
+      limiter: unlimited(),
+      timeoutMs: 5_000,
+    });
   const countTo = (path: string) => server.requestsTo(path).length;
 
   it('retries once after Retry-After on 429 and returns the retry', async () => {
@@ -207,7 +224,10 @@ describe('upstream retry policy', () => {
   it('keeps a real provider under its published rate (PubMed: 3 per second)', async () => {
     const pubmed = createPubmedProvider({ baseUrl: server.url, outbound, timeoutMs: 5_000 });
     // Two searches are four requests (esearch + efetch each); the fourth must wait for the bucket.
-    await Promise.all([pubmed.search('biopython', { limit: 20 }), pubmed.search('biopython', { limit: 20 })]);
+    await Promise.all([
+      pubmed.search('biopython', { limit: 20 }),
+      pubmed.search('biopython', { limit: 20 }),
+    ]);
     const times = [...server.requestsTo('/esearch.fcgi'), ...server.requestsTo('/efetch.fcgi')]
       .map((request) => request.at)
       .sort((a, b) => a - b);
@@ -224,16 +244,30 @@ describe('upstream answer hand-over', () => {
   const instant: Outbound = {
     request: async (url) => {
       const body = Buffer.from('{}');
-      return { status: 200, headers: {}, url, body, text: () => '{}', json: <T>() => ({}) as T } satisfies OutboundResponse;
+      return {
+        status: 200,
+        headers: {},
+        url,
+        body,
+        text: () => '{}',
+        json: <T>() => ({}) as T,
+      } satisfies OutboundResponse;
     },
   };
 
   it('hands over an answer that leads to a second request before answers asked for earlier', async () => {
-    const client = createUpstreamClient({ provider: 'pubmed', outbound: instant, limiter: unlimited(), timeoutMs: 5_000 });
+    const client = createUpstreamClient({
+      provider: 'pubmed',
+      outbound: instant,
+      limiter: unlimited(),
+      timeoutMs: 5_000,
+    });
     const order: string[] = [];
     await Promise.all([
       client.get('http://upstream.test/works').then(() => order.push('final answer')),
-      client.get('http://upstream.test/esearch', { leadsToFollowUp: true }).then(() => order.push('ids for a follow-up')),
+      client
+        .get('http://upstream.test/esearch', { leadsToFollowUp: true })
+        .then(() => order.push('ids for a follow-up')),
     ]);
     expect(order).toEqual(['ids for a follow-up', 'final answer']);
   });

@@ -15,7 +15,8 @@ export interface ProviderLimiterOptions {
   now?: () => number;
 }
 
-export type LimiterRefusal = 'no_rate_slot_before_deadline' | 'no_concurrency_slot_before_deadline' | 'aborted';
+export type LimiterRefusal =
+  'no_rate_slot_before_deadline' | 'no_concurrency_slot_before_deadline' | 'aborted';
 
 export class LimiterRefusedError extends Error {
   constructor(readonly reason: LimiterRefusal) {
@@ -53,7 +54,10 @@ export function createProviderLimiter(options: ProviderLimiterOptions): Provider
   const slots = new PQueue({ concurrency: maxConcurrency });
 
   /** Waits for a free slot; resolves to the function that frees it. */
-  function waitForConcurrencySlot(deadlineAt: number | undefined, signal: AbortSignal | undefined): Promise<() => void> {
+  function waitForConcurrencySlot(
+    deadlineAt: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<() => void> {
     return new Promise((resolve, reject) => {
       // Aborted only while the request waits: p-queue frees a running task's slot when its signal aborts.
       const waiting = new AbortController();
@@ -70,7 +74,10 @@ export function createProviderLimiter(options: ProviderLimiterOptions): Provider
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       if (deadlineAt !== undefined) {
-        timer = setTimeout(() => giveUp('no_concurrency_slot_before_deadline'), Math.max(0, deadlineAt - now()));
+        timer = setTimeout(
+          () => giveUp('no_concurrency_slot_before_deadline'),
+          Math.max(0, deadlineAt - now()),
+        );
       }
       slots
         .add(
@@ -136,7 +143,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * Milliseconds to wait from a `Retry-After` header (delay-seconds or an HTTP date), or null when the
  * header is absent or unreadable.
  */
-export function parseRetryAfter(value: string | undefined, nowMs: number = Date.now()): number | null {
+export function parseRetryAfter(
+  value: string | undefined,
+  nowMs: number = Date.now(),
+): number | null {
   if (value === undefined) return null;
   const trimmed = value.trim();
   if (trimmed === '') return null;

@@ -25,7 +25,9 @@ function record(id: string, fields: Partial<SearchRecord> = {}): SearchRecord {
 }
 
 function turingRecords(): SearchRecord[] {
-  const body = JSON.parse(readFixture('semanticscholar/paper_search_turing_all-fields_limit100.json')) as {
+  const body = JSON.parse(
+    readFixture('semanticscholar/paper_search_turing_all-fields_limit100.json'),
+  ) as {
     data: Array<Record<string, unknown>>;
   };
   return body.data
@@ -36,7 +38,10 @@ function turingRecords(): SearchRecord[] {
 
 describe('scoreRecords', () => {
   it('puts the paper whose title is the query first among 100 recorded results', () => {
-    const scored = sortRecords(scoreRecords(turingRecords(), 'neural turing machines'), 'relevance');
+    const scored = sortRecords(
+      scoreRecords(turingRecords(), 'neural turing machines'),
+      'relevance',
+    );
     expect(scored[0]?.title).toBe('Neural Turing Machines');
     expect(scored.every((item) => item.score >= 0 && item.score <= 1)).toBe(true);
     expect(scored[0]?.score).toBeGreaterThan(scored[1]?.score ?? 1);
@@ -55,7 +60,10 @@ describe('scoreRecords', () => {
     const [inTitle, inAbstract] = scoreRecords(
       [
         record('a', { title: 'Protein folding with graphs', abstract: 'We study molecules.' }),
-        record('b', { title: 'A study of molecules', abstract: 'Protein folding with graphs is discussed.' }),
+        record('b', {
+          title: 'A study of molecules',
+          abstract: 'Protein folding with graphs is discussed.',
+        }),
       ],
       'protein folding',
     );
@@ -76,7 +84,10 @@ describe('scoreRecords', () => {
 
   it('gives 0 to a record that matches nothing and has no rank', () => {
     const [hit, miss] = scoreRecords(
-      [record('a', { title: 'Coral reef monitoring', ranks: { zenodo: 1 } }), record('b', { title: 'Unrelated' })],
+      [
+        record('a', { title: 'Coral reef monitoring', ranks: { zenodo: 1 } }),
+        record('b', { title: 'Unrelated' }),
+      ],
       'coral reefs',
     );
     expect(hit?.score).toBe(1);
@@ -101,8 +112,18 @@ describe('sortRecords', () => {
     record('old', { publishedDate: '2001-06', score: 0.2, citations: 10, citationsKnown: true }),
     record('new', { publishedDate: '2024-05-08', score: 0.5, citations: 0, citationsKnown: true }),
     record('year-only', { publishedDate: '2024', score: 0.4 }),
-    record('tie-a', { publishedDate: '2010-01-01', score: 0.3, citations: 10, citationsKnown: true }),
-    record('tie-b', { publishedDate: '2010-01-01', score: 0.3, citations: 10, citationsKnown: true }),
+    record('tie-a', {
+      publishedDate: '2010-01-01',
+      score: 0.3,
+      citations: 10,
+      citationsKnown: true,
+    }),
+    record('tie-b', {
+      publishedDate: '2010-01-01',
+      score: 0.3,
+      citations: 10,
+      citationsKnown: true,
+    }),
   ];
 
   it('relevance: highest score first, ties in input order', () => {
@@ -148,7 +169,11 @@ describe('paginate', () => {
   const items = Array.from({ length: 45 }, (_, index) => index);
 
   it('walks the list with honest totals', () => {
-    expect(paginate(items, 0, 20)).toEqual({ results: items.slice(0, 20), total: 45, hasMore: true });
+    expect(paginate(items, 0, 20)).toEqual({
+      results: items.slice(0, 20),
+      total: 45,
+      hasMore: true,
+    });
     expect(paginate(items, 20, 20)).toMatchObject({ total: 45, hasMore: true });
     const last = paginate(items, 40, 20);
     expect(last).toEqual({ results: [40, 41, 42, 43, 44], total: 45, hasMore: false });

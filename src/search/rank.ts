@@ -40,7 +40,9 @@ function isWordChar(code: number): boolean {
 
 function normaliseToken(raw: string, ascii: boolean): string {
   const token = ascii ? raw : raw.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  return token.length > 3 && token.endsWith('s') && !token.endsWith('ss') ? token.slice(0, -1) : token;
+  return token.length > 3 && token.endsWith('s') && !token.endsWith('ss')
+    ? token.slice(0, -1)
+    : token;
 }
 
 /** Lower-cased, accent-folded word tokens; a plural `s` is dropped so "tools" matches "tool". */
@@ -93,7 +95,9 @@ interface FieldCounts {
 /** Lower-cased text with accents folded, as tokens are. */
 function foldForMatching(text: string): string {
   const lower = text.toLowerCase();
-  return /[\u0080-\uffff]/.test(lower) ? lower.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : lower;
+  return /[\u0080-\uffff]/.test(lower)
+    ? lower.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
+    : lower;
 }
 
 function isWordCode(code: number): boolean {
@@ -131,7 +135,12 @@ function countQueryTerms(record: SearchRecord, terms: string[]): FieldCounts {
     present[index] = inTitle + inAbstract > 0 ? 1 : 0;
     if (inTitle > 0) titleTerms += 1;
   }
-  return { weighted, present, titleTerms, length: TITLE_WEIGHT * title.length + ABSTRACT_WEIGHT * abstract.length };
+  return {
+    weighted,
+    present,
+    titleTerms,
+    length: TITLE_WEIGHT * title.length + ABSTRACT_WEIGHT * abstract.length,
+  };
 }
 
 /**
@@ -171,7 +180,12 @@ export function scoreRecords(records: SearchRecord[], query: string): SearchReco
   return createRecordScorer(query).score(records);
 }
 
-function scoreWithCounts(records: SearchRecord[], counts: FieldCounts[], terms: string[], phrase: string | null): SearchRecord[] {
+function scoreWithCounts(
+  records: SearchRecord[],
+  counts: FieldCounts[],
+  terms: string[],
+  phrase: string | null,
+): SearchRecord[] {
   if (records.length === 0) return [];
   const documentCount = records.length;
   const averageLength = counts.reduce((sum, count) => sum + count.length, 0) / documentCount || 1;
@@ -199,9 +213,14 @@ function scoreWithCounts(records: SearchRecord[], counts: FieldCounts[], terms: 
   return records.map((record, index) => {
     const count = counts[index] as FieldCounts;
     const lexical = maxBm25 > 0 ? (bm25[index] ?? 0) / maxBm25 : 0;
-    const coverage = terms.length > 0 ? count.present.reduce((sum, value) => sum + value, 0) / terms.length : 0;
+    const coverage =
+      terms.length > 0 ? count.present.reduce((sum, value) => sum + value, 0) / terms.length : 0;
     const phraseInTitle =
-      phrase && count.titleTerms === terms.length && ` ${contentWords(record.title)} `.includes(` ${phrase} `) ? 1 : 0;
+      phrase &&
+      count.titleTerms === terms.length &&
+      ` ${contentWords(record.title)} `.includes(` ${phrase} `)
+        ? 1
+        : 0;
     const providerRank = maxFused > 0 ? (fused[index] ?? 0) / maxFused : 0;
     const score =
       WEIGHTS.lexical * lexical +
@@ -223,7 +242,8 @@ export function sortRecords(records: SearchRecord[], sort: SortOrder): SearchRec
   if (sort === 'relevance') return copy.sort(byScore);
   if (sort === 'date') {
     return copy.sort((a, b) => {
-      if (!a.publishedDate || !b.publishedDate) return missingLast(a.publishedDate, b.publishedDate) || byScore(a, b);
+      if (!a.publishedDate || !b.publishedDate)
+        return missingLast(a.publishedDate, b.publishedDate) || byScore(a, b);
       if (a.publishedDate !== b.publishedDate) return a.publishedDate < b.publishedDate ? 1 : -1;
       return byScore(a, b);
     });

@@ -12,10 +12,18 @@ describe('createProviders / describeProviders', () => {
   });
 
   it('builds the seven providers and describes them with the rate limit in requests per minute', () => {
-    const providers = createProviders({ outbound, urls: { ...SEARCH_PROVIDER_DEFAULTS.urls }, timeoutMs: 8_000 });
+    const providers = createProviders({
+      outbound,
+      urls: { ...SEARCH_PROVIDER_DEFAULTS.urls },
+      timeoutMs: 8_000,
+    });
     const described = describeProviders(providers);
     expect(described.map((provider) => provider.id)).toEqual([...PROVIDER_IDS]);
-    expect(Object.fromEntries(described.map((provider) => [provider.id, [provider.enabled, provider.rateLimit]]))).toEqual({
+    expect(
+      Object.fromEntries(
+        described.map((provider) => [provider.id, [provider.enabled, provider.rateLimit]]),
+      ),
+    ).toEqual({
       arxiv: [true, 20],
       pubmed: [true, 180],
       crossref: [true, 300],
@@ -24,7 +32,9 @@ describe('createProviders / describeProviders', () => {
       zenodo: [true, 30],
       youtube: [false, 300],
     });
-    expect(described.find((provider) => provider.id === 'semanticscholar')?.name).toBe('Semantic Scholar');
+    expect(described.find((provider) => provider.id === 'semanticscholar')?.name).toBe(
+      'Semantic Scholar',
+    );
     expect(described.every((provider) => provider.description.length > 20)).toBe(true);
   });
 
@@ -41,7 +51,7 @@ describe('createProviders / describeProviders', () => {
     expect(described.find((provider) => provider.id === 'crossref')?.rateLimit).toBe(600);
   });
 
-  it('uses each provider\'s public base address by default', () => {
+  it("uses each provider's public base address by default", () => {
     expect(loadConfig({}).providers.urls).toEqual({
       arxiv: 'http://export.arxiv.org/api',
       pubmed: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils',
@@ -68,7 +78,10 @@ describe('parseProviderSelection', () => {
   });
 
   it('names the unknown ones', () => {
-    expect(parseProviderSelection('arxiv,scholar,ieee')).toEqual({ ok: false, unknown: ['scholar', 'ieee'] });
+    expect(parseProviderSelection('arxiv,scholar,ieee')).toEqual({
+      ok: false,
+      unknown: ['scholar', 'ieee'],
+    });
   });
 });
 
@@ -80,7 +93,10 @@ describe('polite requests', () => {
     server = await startFixtureServer([
       { path: '/crossref/works', fixture: 'crossref/works_query.title_no_results.json' },
       { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_paperqa.json' },
-      { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_no_results.json' },
+      {
+        path: '/semanticscholar/paper/search',
+        fixture: 'semanticscholar/paper_search_no_results.json',
+      },
       { path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' },
     ]);
   });
@@ -90,7 +106,10 @@ describe('polite requests', () => {
   });
 
   it('identify the operator: User-Agent with the contact, mailto for Crossref/OpenAlex, S2 key header', async () => {
-    const providers = providersAt(server.url, outbound, { contactEmail: 'ops@example.org', semanticScholarApiKey: 's2key' });
+    const providers = providersAt(server.url, outbound, {
+      contactEmail: 'ops@example.org',
+      semanticScholarApiKey: 's2key',
+    });
     await Promise.all([
       providers.crossref.search('q', { limit: 5 }),
       providers.openalex.search('q', { limit: 5 }),
@@ -102,13 +121,17 @@ describe('polite requests', () => {
     }
     expect(server.requestsTo('/crossref/works')[0]?.query.get('mailto')).toBe('ops@example.org');
     expect(server.requestsTo('/openalex/works')[0]?.query.get('mailto')).toBe('ops@example.org');
-    expect(server.requestsTo('/semanticscholar/paper/search')[0]?.headers['x-api-key']).toBe('s2key');
+    expect(server.requestsTo('/semanticscholar/paper/search')[0]?.headers['x-api-key']).toBe(
+      's2key',
+    );
   });
 
   it('leave the outbound client’s own User-Agent alone without a contact', async () => {
     const providers = providersAt(server.url, outbound);
     await providers.crossref.search('no contact', { limit: 5 });
-    const request = server.requestsTo('/crossref/works').find((r) => r.query.get('query') === 'no contact');
+    const request = server
+      .requestsTo('/crossref/works')
+      .find((r) => r.query.get('query') === 'no contact');
     expect(request?.headers['user-agent']).toBe('test');
     expect(request?.query.has('mailto')).toBe(false);
   });

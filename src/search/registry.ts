@@ -13,7 +13,12 @@ import { createSemanticScholarProvider } from './providers/semanticscholar.js';
 import { createYoutubeProvider } from './providers/youtube.js';
 import { createZenodoProvider } from './providers/zenodo.js';
 import { PROVIDER_IDS } from './types.js';
-import type { ProviderFactoryOptions, ProviderId, ProviderObserver, SearchProvider } from './types.js';
+import type {
+  ProviderFactoryOptions,
+  ProviderId,
+  ProviderObserver,
+  SearchProvider,
+} from './types.js';
 
 export interface ProviderSettings {
   outbound: Outbound;

@@ -5,23 +5,46 @@ import { z } from 'zod';
 import { recordSearch } from '../analytics/index.js';
 import type { AppContext } from '../context.js';
 import { abortWhenClientGoes } from '../platform/client-gone.js';
-import { FINAL_EVENT_ID, openEventStream, reconnectsAfterEnd, STREAM_RETRY_MS, type EventStream } from '../platform/event-stream.js';
+import {
+  FINAL_EVENT_ID,
+  openEventStream,
+  reconnectsAfterEnd,
+  STREAM_RETRY_MS,
+  type EventStream,
+} from '../platform/event-stream.js';
 import { toApiError } from '../platform/http-errors.js';
 import { notFound, serviceUnavailable, validationError } from '../platform/errors.js';
-import { ErrorResponse, PUBLIC, RATE_LIMIT_HEADERS, SIGNED_IN_OPTIONAL } from '../platform/openapi.js';
+import {
+  ErrorResponse,
+  PUBLIC,
+  RATE_LIMIT_HEADERS,
+  SIGNED_IN_OPTIONAL,
+} from '../platform/openapi.js';
 import { parseIdentifier } from './identifiers.js';
 import { lookupResource, LookupUnavailableError } from './lookup.js';
 import { isNewSearch } from './new-search.js';
 import { presentProviderStatus, presentSearchResult, presentStreamError } from './presenters.js';
 import { describeProviders, parseProviderSelection } from './registry.js';
-import { LookupQuery, LookupResponse, ProvidersResponse, SearchEventStream, SearchQuery, SearchResponse, searchFiltersOf, StreamHeaders } from './schemas.js';
+import {
+  LookupQuery,
+  LookupResponse,
+  ProvidersResponse,
+  SearchEventStream,
+  SearchQuery,
+  SearchResponse,
+  searchFiltersOf,
+  StreamHeaders,
+} from './schemas.js';
 import { searchProviders, type SearchReply } from './search.js';
 import type { SearchService } from './service.js';
 
 const tags = ['search'];
 const KEEP_ALIVE_MS = 15_000;
 /** What a stream still open when the server shuts down is told. */
-const SHUTDOWN_EVENT = { message: 'The server is restarting; try again in a moment', code: 'SERVICE_UNAVAILABLE' };
+const SHUTDOWN_EVENT = {
+  message: 'The server is restarting; try again in a moment',
+  code: 'SERVICE_UNAVAILABLE',
+};
 const SEARCH_LIMIT_NOTE =
   'Counted per user, else per anonymous session and address (RATE_LIMIT_SEARCH_PER_HOUR), only when the search must ask a provider: another page, another sort or fewer sources for the same words, answered from the provider cache, count nothing (a caller past the limit is still refused). Analytics records the words once per user within the cache lifetime.';
 
@@ -58,7 +81,12 @@ export type LibraryPlaces = (
   works: Array<{ resourceId: string; url: string; doi?: string; arxivId?: string; pmid?: string }>,
 ) => Promise<Array<Array<{ workspaceId: string; workspaceName: string; resourceId: string }>>>;
 
-export async function searchRoutes(root: FastifyInstance, ctx: AppContext, search: SearchService, libraryPlaces?: LibraryPlaces): Promise<void> {
+export async function searchRoutes(
+  root: FastifyInstance,
+  ctx: AppContext,
+  search: SearchService,
+  libraryPlaces?: LibraryPlaces,
+): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { config, platform } = ctx;
 
@@ -72,11 +100,17 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
     request: FastifyRequest,
     query: SearchQueryInput,
     reply: FastifyReply,
-    onProgress?: (provider: ReturnType<typeof presentProviderStatus>, page: PresentedReply) => Promise<void>,
+    onProgress?: (
+      provider: ReturnType<typeof presentProviderStatus>,
+      page: PresentedReply,
+    ) => Promise<void>,
   ): Promise<PresentedReply> {
     const selection = parseProviderSelection(query.providers);
     if (!selection.ok) {
-      throw validationError('providers', `unknown provider: ${selection.unknown.join(', ')}`.slice(0, 200));
+      throw validationError(
+        'providers',
+        `unknown provider: ${selection.unknown.join(', ')}`.slice(0, 200),
+      );
     }
     const later = afterReply(reply);
     const user = request.auth.user;
@@ -86,13 +120,26 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       if (user && libraryPlaces) {
         const places = await libraryPlaces(
           user.id,
-          result.results.map((record) => ({ resourceId: record.id, url: record.url, doi: record.doi, arxivId: record.arxivId, pmid: record.pmid })),
+          result.results.map((record) => ({
+            resourceId: record.id,
+            url: record.url,
+            doi: record.doi,
+            arxivId: record.arxivId,
+            pmid: record.pmid,
+          })),
         );
         results.forEach((presented, index) => {
           presented.inLibrary = places[index] ?? [];
         });
       }
-      return { results, total: result.total, hasMore: result.hasMore, query: result.query, took: result.took, providers: result.providers.map(presentProviderStatus) };
+      return {
+        results,
+        total: result.total,
+        hasMore: result.hasMore,
+        query: result.query,
+        took: result.took,
+        providers: result.providers.map(presentProviderStatus),
+      };
     };
     // Progress events go out one after another, in the order the providers settled.
     let progress = Promise.resolve();
@@ -112,7 +159,11 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       beforeProviderCalls: request.countWork ?? undefined,
       onProgress: onProgress
         ? (settled, page) => {
-            progress = progress.then(async () => onProgress(presentProviderStatus(settled), await present(page))).catch((error: unknown) => request.log.warn({ err: error }, 'could not send a search progress event'));
+            progress = progress
+              .then(async () => onProgress(presentProviderStatus(settled), await present(page)))
+              .catch((error: unknown) =>
+                request.log.warn({ err: error }, 'could not send a search progress event'),
+              );
           }
         : undefined,
     });
@@ -128,7 +179,15 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
     // The reply does not need the analytics row: it is written once the reply has gone out.
     later(async () => {
       try {
-        if (await isNewSearch(platform.cache, requesterOf(request), query.q, config.providers.cacheTtlSeconds)) await recordSearch(ctx.db, searched);
+        if (
+          await isNewSearch(
+            platform.cache,
+            requesterOf(request),
+            query.q,
+            config.providers.cacheTtlSeconds,
+          )
+        )
+          await recordSearch(ctx.db, searched);
       } catch (error) {
         request.log.warn({ err: error }, 'could not record the search for analytics');
       }
@@ -174,7 +233,8 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       schema: {
         tags,
         operationId: 'streamSearch',
-        summary: 'The same search as server-sent events: each provider as it answers, then the whole reply',
+        summary:
+          'The same search as server-sent events: each provider as it answers, then the whole reply',
         description:
           'Takes the parameters of `GET /api/search`. Events: `provider` {provider: ProviderStatus, page: SearchReply} as each selected provider settles (answered, failed, timed out, rate limited or disabled), in the order they settle: `page` is the requested page of the records of the providers settled so far, merged, ranked and marked as the final reply is, and `page.providers` lists those providers; `done` the SearchReply `GET /api/search` answers; `error` {message, code, retryAfter?} (bad parameters: code `VALIDATION_ERROR`; the rate limit: code `RATE_LIMITED` with `retryAfter` in seconds; a server shutting down: `SERVICE_UNAVAILABLE`). ' +
           `Every event has an id; the last one (\`done\` or \`error\`) has the id \`${FINAL_EVENT_ID}\`, and the stream asks for \`retry: ${STREAM_RETRY_MS}\`. ` +
@@ -184,8 +244,15 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
         querystring: SearchQuery,
         headers: StreamHeaders,
         response: {
-          200: { description: 'An event stream (text/event-stream)', content: { 'text/event-stream': { schema: SearchEventStream } } },
-          204: z.null().describe('A reconnect after a finished stream (Last-Event-ID: end): nothing more to send'),
+          200: {
+            description: 'An event stream (text/event-stream)',
+            content: { 'text/event-stream': { schema: SearchEventStream } },
+          },
+          204: z
+            .null()
+            .describe(
+              'A reconnect after a finished stream (Last-Event-ID: end): nothing more to send',
+            ),
         },
       },
     },
@@ -199,7 +266,9 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
       }
       openStreams.add(stream);
       const keepAlive = setInterval(() => stream.keepAlive(), KEEP_ALIVE_MS);
-      serveSearch(request, request.query, reply, async (provider, page) => stream.send('provider', { provider, page }))
+      serveSearch(request, request.query, reply, async (provider, page) =>
+        stream.send('provider', { provider, page }),
+      )
         .then((final) => stream.finish('done', final))
         .catch((error: unknown) => {
           const apiError = toApiError(error);
@@ -240,16 +309,29 @@ export async function searchRoutes(root: FastifyInstance, ctx: AppContext, searc
         summary: 'One normalised record for a result id, DOI, arXiv id or URL, PMID or OpenAlex id',
         security: SIGNED_IN_OPTIONAL,
         querystring: LookupQuery,
-        response: { 200: LookupResponse, 400: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse },
+        response: {
+          200: LookupResponse,
+          400: ErrorResponse,
+          404: ErrorResponse,
+          429: ErrorResponse,
+          503: ErrorResponse,
+        },
         responseHeaders: { 200: RATE_LIMIT_HEADERS },
       },
     },
     async (request, reply) => {
       if (!parseIdentifier(request.query.id)) {
-        throw validationError('id', 'not a recognised identifier', 'id must be a result id, DOI, arXiv id, PMID or OpenAlex id');
+        throw validationError(
+          'id',
+          'not a recognised identifier',
+          'id must be a result id, DOI, arXiv id, PMID or OpenAlex id',
+        );
       }
-      const record = await lookupResource(request.query.id, search.providers, { signal: abortWhenClientGoes(reply) }).catch((error: unknown) => {
-        if (error instanceof LookupUnavailableError) throw serviceUnavailable('The providers that know this identifier did not answer');
+      const record = await lookupResource(request.query.id, search.providers, {
+        signal: abortWhenClientGoes(reply),
+      }).catch((error: unknown) => {
+        if (error instanceof LookupUnavailableError)
+          throw serviceUnavailable('The providers that know this identifier did not answer');
         throw error;
       });
       if (!record) throw notFound('Resource');

@@ -16,9 +16,18 @@ describe('searchProviders', () => {
     server = await startFixtureServer([
       { path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' },
       { path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_no_results_PhraseNotFound.xml' },
-      { path: '/crossref/works', fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json' },
-      { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
-      { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
+      {
+        path: '/crossref/works',
+        fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json',
+      },
+      {
+        path: '/openalex/works',
+        fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json',
+      },
+      {
+        path: '/semanticscholar/paper/search',
+        fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json',
+      },
       { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
     ]);
     providers = providersAt(server.url, outbound);
@@ -29,7 +38,14 @@ describe('searchProviders', () => {
   });
 
   const run = (overrides: Partial<Parameters<typeof searchProviders>[0]> = {}) =>
-    searchProviders({ query: QUERY, providers: Object.values(providers), sort: 'relevance', offset: 0, limit: 20, ...overrides });
+    searchProviders({
+      query: QUERY,
+      providers: Object.values(providers),
+      sort: 'relevance',
+      offset: 0,
+      limit: 20,
+      ...overrides,
+    });
 
   it('returns one merged, scored list with the public envelope and provider statuses', async () => {
     const reply = await run();
@@ -48,7 +64,11 @@ describe('searchProviders', () => {
 
   it('sorts by date and by citations with unknown values last', async () => {
     const byDate = await run({ sort: 'date' });
-    expect(byDate.results.map((record) => record.publishedDate)).toEqual(['2024-05-08', '2022-09-18', '2022-09-14']);
+    expect(byDate.results.map((record) => record.publishedDate)).toEqual([
+      '2024-05-08',
+      '2022-09-18',
+      '2022-09-14',
+    ]);
     const byCitations = await run({ sort: 'citations' });
     expect(byCitations.results[0]?.citations).toBe(488);
     expect(byCitations.results.slice(1).every((record) => !record.citationsKnown)).toBe(true);

@@ -68,7 +68,9 @@ export async function searchProviders(request: SearchRequest): Promise<SearchRep
       ...paginate(sortRecords(scorer.score(kept), request.sort), request.offset, request.limit),
       query: request.query,
       took: Date.now() - startedAt,
-      providers: hasFilters(request.filters) ? providers.map((status) => countKept(status, kept)) : providers,
+      providers: hasFilters(request.filters)
+        ? providers.map((status) => countKept(status, kept))
+        : providers,
     };
   };
   const settledRecords: SearchRecord[] = [];
@@ -79,7 +81,9 @@ export async function searchProviders(request: SearchRequest): Promise<SearchRep
         settledRecords.push(...records);
         settledStatuses.set(status.id, status);
         // In the order the providers were given, as the final reply lists them.
-        const statuses = request.providers.flatMap((provider) => settledStatuses.get(provider.id) ?? []);
+        const statuses = request.providers.flatMap(
+          (provider) => settledStatuses.get(provider.id) ?? [],
+        );
         onProgress(status, rankedPage(settledRecords, statuses));
       }
     : undefined;

@@ -21,7 +21,11 @@ function toResolvedResource(record: SearchRecord): ResolvedResource {
 }
 
 /** `log` receives the lookups' provider failures (the app's logger); searches log to their request's. */
-export function createSearchService(config: Config, platform: Platform, log?: ProviderFailureLog): SearchService {
+export function createSearchService(
+  config: Config,
+  platform: Platform,
+  log?: ProviderFailureLog,
+): SearchService {
   const providers = createProviders({
     outbound: platform.outbound,
     urls: config.providers.urls,

@@ -14,7 +14,9 @@ import {
 
 describe('decodeHtmlEntities', () => {
   it('decodes numeric references and HTML names, also without the final semicolon', () => {
-    expect(decodeHtmlEntities('Universit&#xe0; &#248; &amp; World&#39;s')).toBe("Università ø & World's");
+    expect(decodeHtmlEntities('Universit&#xe0; &#248; &amp; World&#39;s')).toBe(
+      "Università ø & World's",
+    );
     expect(decodeHtmlEntities('&ldquo;staged.&rdquo')).toBe('“staged.”');
     expect(decodeHtmlEntities('H&S and &unknown; stay')).toBe('H&S and &unknown; stay');
   });
@@ -30,9 +32,9 @@ describe('collapseWhitespace', () => {
 
 describe('markupToText', () => {
   it('dissolves inline markup and keeps text order', () => {
-    expect(markupToText('p<sub>trend</sub>=0.048 and r<sup>2</sup>&lt;0.25 at the <i>TERT</i> region')).toBe(
-      'ptrend=0.048 and r2<0.25 at the TERT region',
-    );
+    expect(
+      markupToText('p<sub>trend</sub>=0.048 and r<sup>2</sup>&lt;0.25 at the <i>TERT</i> region'),
+    ).toBe('ptrend=0.048 and r2<0.25 at the TERT region');
   });
 
   it('drops a leading JATS "Abstract" heading and labels section headings', () => {
@@ -51,11 +53,15 @@ describe('markupToText', () => {
   });
 
   it('turns HTML void tags and paragraphs into lines', () => {
-    expect(markupToText('<p>First line<br>second line</p><p>Third&nbsp;para</p>')).toBe('First line\nsecond line\nThird para');
+    expect(markupToText('<p>First line<br>second line</p><p>Third&nbsp;para</p>')).toBe(
+      'First line\nsecond line\nThird para',
+    );
   });
 
   it('makes one line of a title', () => {
-    expect(inlineMarkupToText('The role of\n  <scp>AI</scp>\n  in ecology’s footprint')).toBe('The role of AI in ecology’s footprint');
+    expect(inlineMarkupToText('The role of\n  <scp>AI</scp>\n  in ecology’s footprint')).toBe(
+      'The role of AI in ecology’s footprint',
+    );
   });
 });
 
@@ -69,7 +75,9 @@ describe('normalisation helpers', () => {
   });
 
   it('normalises DOIs from every written form', () => {
-    expect(normaliseDoi('https://doi.org/10.1038/S42256-024-00832-8')).toBe('10.1038/s42256-024-00832-8');
+    expect(normaliseDoi('https://doi.org/10.1038/S42256-024-00832-8')).toBe(
+      '10.1038/s42256-024-00832-8',
+    );
     expect(normaliseDoi('doi: 10.1000/xyz')).toBe('10.1000/xyz');
     expect(normaliseDoi('10.1016%2Fj.xgen.2025.100814')).toBe('10.1016/j.xgen.2025.100814');
     expect(normaliseDoi('not a doi')).toBeUndefined();

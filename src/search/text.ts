@@ -5,23 +5,103 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0',
-  ndash: '\u2013', mdash: '\u2014', hellip: '\u2026', minus: '\u2212', middot: '\u00b7', bull: '\u2022',
-  lsquo: '\u2018', rsquo: '\u2019', ldquo: '\u201c', rdquo: '\u201d', sbquo: '\u201a', bdquo: '\u201e',
-  laquo: '\u00ab', raquo: '\u00bb', prime: '\u2032', Prime: '\u2033',
-  copy: '\u00a9', reg: '\u00ae', trade: '\u2122', deg: '\u00b0', plusmn: '\u00b1', times: '\u00d7',
-  divide: '\u00f7', micro: '\u00b5', para: '\u00b6', sect: '\u00a7', le: '\u2264', ge: '\u2265',
-  ne: '\u2260', asymp: '\u2248', infin: '\u221e', rarr: '\u2192', larr: '\u2190', harr: '\u2194',
-  alpha: '\u03b1', beta: '\u03b2', gamma: '\u03b3', delta: '\u03b4', epsilon: '\u03b5', kappa: '\u03ba',
-  lambda: '\u03bb', mu: '\u03bc', pi: '\u03c0', sigma: '\u03c3', tau: '\u03c4', phi: '\u03c6',
-  chi: '\u03c7', omega: '\u03c9', Delta: '\u0394', Sigma: '\u03a3', Omega: '\u03a9',
-  aacute: '\u00e1', agrave: '\u00e0', acirc: '\u00e2', auml: '\u00e4', atilde: '\u00e3', aring: '\u00e5',
-  eacute: '\u00e9', egrave: '\u00e8', ecirc: '\u00ea', euml: '\u00eb', iacute: '\u00ed', igrave: '\u00ec',
-  icirc: '\u00ee', iuml: '\u00ef', oacute: '\u00f3', ograve: '\u00f2', ocirc: '\u00f4', ouml: '\u00f6',
-  otilde: '\u00f5', oslash: '\u00f8', uacute: '\u00fa', ugrave: '\u00f9', ucirc: '\u00fb', uuml: '\u00fc',
-  ntilde: '\u00f1', ccedil: '\u00e7', szlig: '\u00df', Aacute: '\u00c1', Eacute: '\u00c9', Oacute: '\u00d3',
-  Uacute: '\u00da', Auml: '\u00c4', Ouml: '\u00d6', Uuml: '\u00dc', Oslash: '\u00d8', Ccedil: '\u00c7',
-  Ntilde: '\u00d1', aelig: '\u00e6', AElig: '\u00c6', oelig: '\u0153',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  hellip: '\u2026',
+  minus: '\u2212',
+  middot: '\u00b7',
+  bull: '\u2022',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  sbquo: '\u201a',
+  bdquo: '\u201e',
+  laquo: '\u00ab',
+  raquo: '\u00bb',
+  prime: '\u2032',
+  Prime: '\u2033',
+  copy: '\u00a9',
+  reg: '\u00ae',
+  trade: '\u2122',
+  deg: '\u00b0',
+  plusmn: '\u00b1',
+  times: '\u00d7',
+  divide: '\u00f7',
+  micro: '\u00b5',
+  para: '\u00b6',
+  sect: '\u00a7',
+  le: '\u2264',
+  ge: '\u2265',
+  ne: '\u2260',
+  asymp: '\u2248',
+  infin: '\u221e',
+  rarr: '\u2192',
+  larr: '\u2190',
+  harr: '\u2194',
+  alpha: '\u03b1',
+  beta: '\u03b2',
+  gamma: '\u03b3',
+  delta: '\u03b4',
+  epsilon: '\u03b5',
+  kappa: '\u03ba',
+  lambda: '\u03bb',
+  mu: '\u03bc',
+  pi: '\u03c0',
+  sigma: '\u03c3',
+  tau: '\u03c4',
+  phi: '\u03c6',
+  chi: '\u03c7',
+  omega: '\u03c9',
+  Delta: '\u0394',
+  Sigma: '\u03a3',
+  Omega: '\u03a9',
+  aacute: '\u00e1',
+  agrave: '\u00e0',
+  acirc: '\u00e2',
+  auml: '\u00e4',
+  atilde: '\u00e3',
+  aring: '\u00e5',
+  eacute: '\u00e9',
+  egrave: '\u00e8',
+  ecirc: '\u00ea',
+  euml: '\u00eb',
+  iacute: '\u00ed',
+  igrave: '\u00ec',
+  icirc: '\u00ee',
+  iuml: '\u00ef',
+  oacute: '\u00f3',
+  ograve: '\u00f2',
+  ocirc: '\u00f4',
+  ouml: '\u00f6',
+  otilde: '\u00f5',
+  oslash: '\u00f8',
+  uacute: '\u00fa',
+  ugrave: '\u00f9',
+  ucirc: '\u00fb',
+  uuml: '\u00fc',
+  ntilde: '\u00f1',
+  ccedil: '\u00e7',
+  szlig: '\u00df',
+  Aacute: '\u00c1',
+  Eacute: '\u00c9',
+  Oacute: '\u00d3',
+  Uacute: '\u00da',
+  Auml: '\u00c4',
+  Ouml: '\u00d6',
+  Uuml: '\u00dc',
+  Oslash: '\u00d8',
+  Ccedil: '\u00c7',
+  Ntilde: '\u00d1',
+  aelig: '\u00e6',
+  AElig: '\u00c6',
+  oelig: '\u0153',
 };
 
 /**
@@ -52,13 +132,46 @@ export function collapseWhitespace(text: string): string {
 
 /** Block-level elements of HTML, JATS and PubMed markup: each starts a new line of text. */
 const BLOCK_TAGS = new Set([
-  'p', 'div', 'br', 'li', 'ul', 'ol', 'list', 'list-item', 'sec', 'section', 'abstract', 'h1', 'h2', 'h3',
-  'h4', 'h5', 'h6', 'tr', 'table', 'blockquote', 'pre', 'fig', 'caption', 'table-wrap', 'def-item',
-  'disp-formula', 'statement', 'boxed-text', 'hr',
+  'p',
+  'div',
+  'br',
+  'li',
+  'ul',
+  'ol',
+  'list',
+  'list-item',
+  'sec',
+  'section',
+  'abstract',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'tr',
+  'table',
+  'blockquote',
+  'pre',
+  'fig',
+  'caption',
+  'table-wrap',
+  'def-item',
+  'disp-formula',
+  'statement',
+  'boxed-text',
+  'hr',
 ]);
 const HEADING_TAGS = new Set(['title', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Elements whose content is never prose. */
-const SKIPPED_TAGS = new Set(['script', 'style', 'mml:annotation', 'annotation', 'object-id', 'label']);
+const SKIPPED_TAGS = new Set([
+  'script',
+  'style',
+  'mml:annotation',
+  'annotation',
+  'object-id',
+  'label',
+]);
 const VOID_TAGS = ['br', 'hr', 'img', 'wbr', 'input', 'meta', 'link', 'col', 'area', 'source'];
 /** A lone heading that only says "Abstract" carries no information. */
 const ABSTRACT_HEADING = /^(abstract|summary|graphical abstract)$/i;
@@ -111,7 +224,8 @@ export function markupToText(fragment: string): string {
           const heading = collapseWhitespace(textOf(children));
           flush();
           // Top-level "Abstract" headings are noise; section headings label what follows.
-          if (heading && !(depth <= 1 && ABSTRACT_HEADING.test(heading))) current = `${heading.replace(/[:.]$/, '')}: `;
+          if (heading && !(depth <= 1 && ABSTRACT_HEADING.test(heading)))
+            current = `${heading.replace(/[:.]$/, '')}: `;
           continue;
         }
         if (BLOCK_TAGS.has(tag)) {
@@ -143,20 +257,20 @@ function textOf(nodes: OrderedNode[]): string {
 
 /** Escapes a `<` that does not open a tag and an `&` that does not start an entity, so "p < 0.05" survives. */
 function escapeStrayMarkup(fragment: string): string {
-  return fragment.replace(/<(?![a-z!?/])/gi, '&lt;').replace(/&(?!(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);)/gi, '&amp;');
+  return fragment
+    .replace(/<(?![a-z!?/])/gi, '&lt;')
+    .replace(/&(?!(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);)/gi, '&amp;');
 }
 
 /** Last resort for markup no parser accepts: drop anything that looks like a tag. */
 function stripTagsLeniently(fragment: string): string {
-  return fragment.replace(/<\/?(p|div|br|li|sec|section|h\d|tr)\b[^>]*>/gi, '\n').replace(/<[^>]*>/g, '');
+  return fragment
+    .replace(/<\/?(p|div|br|li|sec|section|h\d|tr)\b[^>]*>/gi, '\n')
+    .replace(/<[^>]*>/g, '');
 }
 
 function normaliseLines(text: string): string {
-  return text
-    .split('\n')
-    .map(collapseWhitespace)
-    .filter(Boolean)
-    .join('\n');
+  return text.split('\n').map(collapseWhitespace).filter(Boolean).join('\n');
 }
 
 /** Plain text of a short inline field (a title): markup removed, entities decoded, one line. */
@@ -170,7 +284,11 @@ export function inlineMarkupToText(fragment: string): string {
  */
 export function normaliseTitle(title: string): string {
   // Most titles are ASCII: skip Unicode normalisation for them (merging runs this on every record).
-  if (!/[\u0080-\uffff]/.test(title)) return title.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  if (!/[\u0080-\uffff]/.test(title))
+    return title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
   return title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -180,7 +298,18 @@ export function normaliseTitle(title: string): string {
 }
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 
 /** A month given as a number ("06", "6") or an English name/abbreviation ("Jun", "June"). */
@@ -195,7 +324,11 @@ export function parseMonth(value: string | number | undefined): number | undefin
 }
 
 /** `YYYY`, `YYYY-MM` or `YYYY-MM-DD` from parts, at the precision known; null without a valid year. */
-export function isoDateFromParts(year: number | undefined, month?: number, day?: number): string | null {
+export function isoDateFromParts(
+  year: number | undefined,
+  month?: number,
+  day?: number,
+): string | null {
   if (year === undefined || !Number.isInteger(year) || year < 1000 || year > 9999) return null;
   const yyyy = String(year);
   if (month === undefined || !Number.isInteger(month) || month < 1 || month > 12) return yyyy;
@@ -209,7 +342,11 @@ export function isoDateFromString(value: string | null | undefined): string | nu
   if (!value) return null;
   const match = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/.exec(value.trim());
   if (!match) return null;
-  return isoDateFromParts(Number(match[1]), match[2] ? Number(match[2]) : undefined, match[3] ? Number(match[3]) : undefined);
+  return isoDateFromParts(
+    Number(match[1]),
+    match[2] ? Number(match[2]) : undefined,
+    match[3] ? Number(match[3]) : undefined,
+  );
 }
 
 export function yearOf(isoDate: string | null): number | null {

@@ -122,7 +122,11 @@ export interface SearchProvider {
    * is the provider's own count. Only providers with a citation graph have it. A work the provider does
    * not know is an empty answer.
    */
-  related?(relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions): Promise<ProviderSearchAnswer>;
+  related?(
+    relation: WorkRelation,
+    nativeId: string,
+    options: ProviderRelatedOptions,
+  ): Promise<ProviderSearchAnswer>;
 }
 
 /** What every provider factory takes. */
@@ -144,10 +148,16 @@ export interface ProviderFactoryOptions {
 /** How a provider call ended: `ok`, or the ProviderError's kind (`error` for anything else). */
 export type ProviderOperation = 'search' | 'lookup' | 'related';
 
-export type ProviderCallOutcome = 'ok' | 'timeout' | 'rate_limited' | 'upstream' | 'bad_response' | 'network' | 'aborted' | 'error';
+export type ProviderCallOutcome =
+  'ok' | 'timeout' | 'rate_limited' | 'upstream' | 'bad_response' | 'network' | 'aborted' | 'error';
 
 export interface ProviderObserver {
-  call(provider: ProviderId, operation: ProviderOperation, outcome: ProviderCallOutcome, seconds: number): void;
+  call(
+    provider: ProviderId,
+    operation: ProviderOperation,
+    outcome: ProviderCallOutcome,
+    seconds: number,
+  ): void;
   /** `upstream`: the API answered 429; `local`: this process's limiter had no request slot before the deadline. */
   rateLimited(provider: ProviderId, by: 'upstream' | 'local'): void;
 }

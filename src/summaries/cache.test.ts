@@ -37,7 +37,11 @@ function fakeShared(): Cache & { texts: Map<string, string>; ttls: number[] } {
 describe('summaryCacheKey', () => {
   it('names everything a summary is made from: title and text, or title and what leads to the PDF', () => {
     const quick = { mode: 'quick' as const, title: 'Attention Is All You Need', text: ABSTRACT };
-    const deep = { mode: 'deep' as const, title: 'Attention', pdf: { id: 'pubmed:1', source: 'pubmed', url: 'https://example.org/p.pdf' } };
+    const deep = {
+      mode: 'deep' as const,
+      title: 'Attention',
+      pdf: { id: 'pubmed:1', source: 'pubmed', url: 'https://example.org/p.pdf' },
+    };
     const keys = [
       summaryCacheKey(quick),
       summaryCacheKey({ ...quick, text: `${ABSTRACT} And a lie.` }),
@@ -51,14 +55,23 @@ describe('summaryCacheKey', () => {
       summaryCacheKey({ ...deep, pdf: { ...deep.pdf, source: 'crossref' } }),
       summaryCacheKey({ ...deep, title: 'Another title' }),
       // What else a record names of its PDF is part of the input too.
-      summaryCacheKey({ ...deep, pdf: { ...deep.pdf, pdfUrl: 'https://example.org/elsewhere.pdf' } }),
+      summaryCacheKey({
+        ...deep,
+        pdf: { ...deep.pdf, pdfUrl: 'https://example.org/elsewhere.pdf' },
+      }),
       summaryCacheKey({ ...deep, pdf: { ...deep.pdf, arxivId: '1410.5401' } }),
       summaryCacheKey({ ...deep, pdf: { ...deep.pdf, doi: '10.1/x' } }),
     ];
     expect(new Set(keys).size).toBe(keys.length);
-    for (const key of keys) expect(key).toMatch(/^summary:v2:(quick|deep):(text|pdf):[0-9a-f]{64}$/);
+    for (const key of keys)
+      expect(key).toMatch(/^summary:v2:(quick|deep):(text|pdf):[0-9a-f]{64}$/);
     // The same input is the same key (surrounding spaces of an id or url do not make another).
-    expect(summaryCacheKey({ ...deep, pdf: { id: ' pubmed:1 ', source: 'PubMed', url: ' https://example.org/p.pdf' } })).toBe(keys[5]);
+    expect(
+      summaryCacheKey({
+        ...deep,
+        pdf: { id: ' pubmed:1 ', source: 'PubMed', url: ' https://example.org/p.pdf' },
+      }),
+    ).toBe(keys[5]);
     expect(summaryCacheKey({ ...quick })).toBe(keys[0]);
   });
 });
@@ -179,4 +192,3 @@ describe('summary cache with a shared store', () => {
     expect((await cache.get('other'))?.from).toBe('memory');
   });
 });
-

@@ -41,7 +41,18 @@ export interface SummaryCache {
  */
 export type SummaryInput =
   | { mode: 'quick' | 'deep'; title?: string; text: string }
-  | { mode: 'deep'; title?: string; pdf: { id?: string; source?: string; url?: string; pdfUrl?: string; arxivId?: string; doi?: string } };
+  | {
+      mode: 'deep';
+      title?: string;
+      pdf: {
+        id?: string;
+        source?: string;
+        url?: string;
+        pdfUrl?: string;
+        arxivId?: string;
+        doi?: string;
+      };
+    };
 
 /**
  * `summary:v2:<mode>:<text|pdf>:<sha-256 of the input>`. v1 keys (`<id or title>:<mode>`) named only
@@ -49,15 +60,25 @@ export type SummaryInput =
  */
 export function summaryCacheKey(input: SummaryInput): string {
   const title = input.title ?? '';
-  const [kind, parts] = 'pdf' in input ? ['pdf', pdfParts(title, input.pdf)] : ['text', [title, input.text]];
+  const [kind, parts] =
+    'pdf' in input ? ['pdf', pdfParts(title, input.pdf)] : ['text', [title, input.text]];
   // JSON keeps the parts apart: ["a b", ""] and ["a", "b"] are different inputs.
   return `summary:v2:${input.mode}:${kind}:${sha256(JSON.stringify(parts))}`;
 }
 
 /** A PDF's parts: the record, and what else it names of its PDF only when it names any (so keys of records naming none stay as they were). */
 function pdfParts(title: string, pdf: Extract<SummaryInput, { pdf: unknown }>['pdf']): string[] {
-  const record = [title, pdf.id?.trim() ?? '', pdf.source?.trim().toLowerCase() ?? '', pdf.url?.trim() ?? ''];
-  const named = [pdf.pdfUrl?.trim() ?? '', pdf.arxivId?.trim() ?? '', pdf.doi?.trim().toLowerCase() ?? ''];
+  const record = [
+    title,
+    pdf.id?.trim() ?? '',
+    pdf.source?.trim().toLowerCase() ?? '',
+    pdf.url?.trim() ?? '',
+  ];
+  const named = [
+    pdf.pdfUrl?.trim() ?? '',
+    pdf.arxivId?.trim() ?? '',
+    pdf.doi?.trim().toLowerCase() ?? '',
+  ];
   return named.some(Boolean) ? [...record, ...named] : record;
 }
 
@@ -130,7 +151,11 @@ export function createSummaryCache(options: SummaryCacheOptions): SummaryCache {
       const decoded = deepFreeze(JSON.parse(text) as unknown);
       memory.set(
         key,
-        { text, memoryHit: Object.freeze({ value: decoded, from: 'memory' }), sharedHit: Object.freeze({ value: decoded, from: 'kv' }) },
+        {
+          text,
+          memoryHit: Object.freeze({ value: decoded, from: 'memory' }),
+          sharedHit: Object.freeze({ value: decoded, from: 'kv' }),
+        },
         { ttl: SUMMARY_TTL_SECONDS * 1000 },
       );
       if (shared) await shared.set(key, text, SUMMARY_TTL_SECONDS).catch(() => undefined);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cleanPdfText, joinSmallCapsSplits, looksLikeReferenceEntries, normalizeCharacters } from './clean-text.js';
+import {
+  cleanPdfText,
+  joinSmallCapsSplits,
+  looksLikeReferenceEntries,
+  normalizeCharacters,
+} from './clean-text.js';
 
 /** Pages joined the way pdftotext writes them: each page ends with a form feed. */
 function pdfText(pages: string[][]): string {
@@ -14,9 +19,9 @@ const BODY = [
 
 describe('normalizeCharacters', () => {
   it('spells out ligatures U+FB00–FB06', () => {
-    expect(normalizeCharacters('e\uFB00ect de\uFB01ne \uFB02ow o\uFB03ce ba\uFB04e \uFB05op \uFB06ep')).toBe(
-      'effect define flow office baffle stop step',
-    );
+    expect(
+      normalizeCharacters('e\uFB00ect de\uFB01ne \uFB02ow o\uFB03ce ba\uFB04e \uFB05op \uFB06ep'),
+    ).toBe('effect define flow office baffle stop step');
   });
   it('drops soft hyphens and zero-width characters, turns odd spaces into spaces', () => {
     expect(normalizeCharacters('repre\u00ADsen\u200Btation\u00A0here')).toBe('representation here');
@@ -51,13 +56,20 @@ describe('cleanPdfText', () => {
     const cleaned = cleanPdfText(pdfText(pages));
     expect(cleaned).not.toContain('Journal of Reproducible Results');
     expect(cleaned).not.toMatch(/(^|\s)[1-4](\s|$)/);
-    for (const topic of topics) expect(cleaned).toContain(`Researchers of ${topic} meet every year.`);
+    for (const topic of topics)
+      expect(cleaned).toContain(`Researchers of ${topic} meet every year.`);
   });
 
   it('cuts the references section and everything after it', () => {
     const text = pdfText([
       ['1 Introduction', ...BODY, ...BODY, ...BODY],
-      ['2 Results', ...BODY, 'References', 'A. Author. 2010. A title. In Proceedings of X, pages 1-10.', 'Appendix text that goes on.'],
+      [
+        '2 Results',
+        ...BODY,
+        'References',
+        'A. Author. 2010. A title. In Proceedings of X, pages 1-10.',
+        'Appendix text that goes on.',
+      ],
     ]);
     const cleaned = cleanPdfText(text);
     expect(cleaned).toContain('2 Results');
@@ -68,7 +80,17 @@ describe('cleanPdfText', () => {
 
   it('leaves out acknowledgements but keeps the text after them', () => {
     const text = pdfText([
-      [...BODY, ...BODY, '', 'Acknowledgements', '', 'We thank the reviewers and the funding agency.', '', '5 Conclusion', 'Summaries help readers a lot.'],
+      [
+        ...BODY,
+        ...BODY,
+        '',
+        'Acknowledgements',
+        '',
+        'We thank the reviewers and the funding agency.',
+        '',
+        '5 Conclusion',
+        'Summaries help readers a lot.',
+      ],
     ]);
     const cleaned = cleanPdfText(text);
     expect(cleaned).not.toContain('We thank the reviewers');
@@ -77,19 +99,37 @@ describe('cleanPdfText', () => {
   });
 
   it('puts headings on paragraphs of their own and marks a run-in abstract', () => {
-    const cleaned = cleanPdfText(pdfText([['Abstract. We present a fast summarizer.', 'It is simple.', '1 Introduction', 'Readers are busy people.']]));
-    expect(cleaned.split('\n\n')).toEqual(['Abstract', 'We present a fast summarizer. It is simple.', '1 Introduction', 'Readers are busy people.']);
+    const cleaned = cleanPdfText(
+      pdfText([
+        [
+          'Abstract. We present a fast summarizer.',
+          'It is simple.',
+          '1 Introduction',
+          'Readers are busy people.',
+        ],
+      ]),
+    );
+    expect(cleaned.split('\n\n')).toEqual([
+      'Abstract',
+      'We present a fast summarizer. It is simple.',
+      '1 Introduction',
+      'Readers are busy people.',
+    ]);
   });
 
   it('joins a word broken across a column break', () => {
-    const cleaned = cleanPdfText(pdfText([['The model is pretrained on cita-', '', 'tions from many papers.']]));
+    const cleaned = cleanPdfText(
+      pdfText([['The model is pretrained on cita-', '', 'tions from many papers.']]),
+    );
     expect(cleaned).toContain('pretrained on citations from many papers.');
   });
 });
 
 describe('joinSmallCapsSplits', () => {
   it('joins small-caps names and leaves words alone', () => {
-    expect(joinSmallCapsSplits('We propose S PECTER and S CI D OCS here.')).toBe('We propose SPECTER and SCIDOCS here.');
+    expect(joinSmallCapsSplits('We propose S PECTER and S CI D OCS here.')).toBe(
+      'We propose SPECTER and SCIDOCS here.',
+    );
     expect(joinSmallCapsSplits("R EALM's results")).toBe("REALM's results");
     expect(joinSmallCapsSplits('A NEW METHOD and I AM here')).toBe('A NEW METHOD and I AM here');
   });
@@ -97,8 +137,16 @@ describe('joinSmallCapsSplits', () => {
 
 describe('looksLikeReferenceEntries', () => {
   it('tells a bibliography entry from a paragraph with citations', () => {
-    expect(looksLikeReferenceEntries('Jane Doe and John Roe. 2014. Parsing things. In Proceedings of ACL, pages 10–20.')).toBe(true);
-    expect(looksLikeReferenceEntries('Earlier work (Doe and Roe, 2014; Lee, 2019) parsed things with rules, which we replace by learning.')).toBe(false);
+    expect(
+      looksLikeReferenceEntries(
+        'Jane Doe and John Roe. 2014. Parsing things. In Proceedings of ACL, pages 10–20.',
+      ),
+    ).toBe(true);
+    expect(
+      looksLikeReferenceEntries(
+        'Earlier work (Doe and Roe, 2014; Lee, 2019) parsed things with rules, which we replace by learning.',
+      ),
+    ).toBe(false);
   });
 });
 
@@ -123,13 +171,22 @@ function bestTime(make: (n: number) => string, n: number, work: (text: string) =
  */
 const PATHOLOGICAL_TEXTS: Array<[string, (n: number) => string]> = [
   ['one run of letters', (n) => 'a'.repeat(n)],
-  ['a run of letters per page', (n) => Array.from({ length: 4 }, () => `Introduction\n${'a'.repeat(n / 4)}\n`).join('\f')],
+  [
+    'a run of letters per page',
+    (n) => Array.from({ length: 4 }, () => `Introduction\n${'a'.repeat(n / 4)}\n`).join('\f'),
+  ],
   ['a run of letters ending in a hyphen', (n) => `${'a'.repeat(n)}-x`],
   ['a run of letters broken at a line end', (n) => `${'a'.repeat(n)}-\n${'b'.repeat(10)} end`],
-  ['lines that each end in a hyphen', (n) => Array.from({ length: n / 10 }, () => 'abcdefgh-').join('\n')],
+  [
+    'lines that each end in a hyphen',
+    (n) => Array.from({ length: n / 10 }, () => 'abcdefgh-').join('\n'),
+  ],
   ['a run of spaces inside a line', (n) => `x${' '.repeat(n)}x`],
   ['a run of spaces after "page"', (n) => `page${' '.repeat(n)}x`],
-  ['a long paragraph of short lines', (n) => Array.from({ length: n / 20 }, () => 'lorem ipsum dolor si').join('\n')],
+  [
+    'a long paragraph of short lines',
+    (n) => Array.from({ length: n / 20 }, () => 'lorem ipsum dolor si').join('\n'),
+  ],
   ['capitals after a single capital', (n) => `B ${'A'.repeat(n)}a`],
 ];
 

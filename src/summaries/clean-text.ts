@@ -32,7 +32,8 @@ export function normalizeCharacters(text: string): string {
   });
 }
 
-const CHARACTERS_TO_NORMALIZE = /\r\n?|[\uFB00-\uFB06\u00AD\u200B-\u200D\u2060\uFEFF\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+const CHARACTERS_TO_NORMALIZE =
+  /\r\n?|[\uFB00-\uFB06\u00AD\u200B-\u200D\u2060\uFEFF\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 const SPACE_LIKE = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/;
 
 /** A heading that starts the back matter after which nothing belongs in a summary. */
@@ -52,7 +53,8 @@ const KNOWN_SECTION_HEADING =
   /^(?:(?:\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4})\.?\s+)?(?:abstract|summary|introduction|background|related work|previous work|prior work|motivation|methods?|materials and methods|methodology|approach|model|experiments?|experimental setup|evaluation|results?|results and discussion|discussion|analysis|conclusions?|conclusions and future work|concluding remarks|future work|limitations|keywords?|index terms)\s*[:.]?$/i;
 
 /** A numbered heading: "2 Related Work", "3.1. Data", "IV. EXPERIMENTS". */
-const NUMBERED_HEADING = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,4}\.)\s+\p{Lu}[\p{L}\p{N} ,:&()'’/-]{1,70}$/u;
+const NUMBERED_HEADING =
+  /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,4}\.)\s+\p{Lu}[\p{L}\p{N} ,:&()'’/-]{1,70}$/u;
 
 const CAPTION_START = /^(?:fig(?:ure)?|table|tab)\.?\s*[\dIVX]+[.:]/i;
 const ABSTRACT_RUN_IN = /^(abstract|summary)\s*[.:—–-]\s*(?=\S)/i;
@@ -61,7 +63,8 @@ const ABSTRACT_RUN_IN = /^(abstract|summary)\s*[.:—–-]\s*(?=\S)/i;
  * followed by something it cannot match), so a line of one long run of spaces is one linear scan:
  * `\s*[-–—]?(?:\s*…)` would try every split of such a run (a 50,000-space line: 10 s).
  */
-const PAGE_NUMBER_LINE = /^(?:page\s+)?(?:[-–—]\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*[-–—])?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
+const PAGE_NUMBER_LINE =
+  /^(?:page\s+)?(?:[-–—]\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*[-–—])?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
 /** Longer lines are never page numbers ("Page 1234 of 1234" is 17 characters). */
 const PAGE_NUMBER_MAX_LENGTH = 24;
 
@@ -135,9 +138,8 @@ function joinHyphenated(head: string, tail: string, vocabulary: Map<string, numb
  * directly followed by an all-capitals run is joined, chained while the pattern repeats.
  */
 export function joinSmallCapsSplits(text: string): string {
-  return text.replace(
-    /\b[B-HJ-Z] [A-Z]{2,}(?: [A-Z] [A-Z]{2,})*(?![\p{Ll}])/gu,
-    (match) => match.replace(/ /g, ''),
+  return text.replace(/\b[B-HJ-Z] [A-Z]{2,}(?: [A-Z] [A-Z]{2,})*(?![\p{Ll}])/gu, (match) =>
+    match.replace(/ /g, ''),
   );
 }
 
@@ -276,7 +278,11 @@ const MAX_BROKEN_WORD = 64;
 const BROKEN_HEAD = /(\p{L}+)[-‐]$/u;
 const CONTINUED_TAIL = /^\p{Ll}+/u;
 
-function appendLine(current: ParagraphBuilder, line: string, vocabulary: Map<string, number>): void {
+function appendLine(
+  current: ParagraphBuilder,
+  line: string,
+  vocabulary: Map<string, number>,
+): void {
   if (current.isEmpty) {
     current.append(line);
     return;

@@ -40,7 +40,9 @@ describe('a deep summary of a hostile PDF', () => {
   beforeAll(async () => {
     const pdf = await makeLongWordPdf(4, 50_000);
     pdfBytes = pdf.length;
-    pdfServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf));
+    pdfServer = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf),
+    );
     await new Promise<void>((resolve) => pdfServer.listen(0, '127.0.0.1', resolve));
     pdfUrl = `http://127.0.0.1:${(pdfServer.address() as AddressInfo).port}/long-words.pdf`;
     t = await buildTestApp({ env: { OUTBOUND_ALLOW_PRIVATE: '1' } });

@@ -34,7 +34,11 @@ describe('Heap', () => {
     );
     const out: number[] = [];
     while (heap.size > 0) out.push(heap.pop().position);
-    expect(out).toEqual([...entries].sort((a, b) => b.score - a.score || a.position - b.position).map((entry) => entry.position));
+    expect(out).toEqual(
+      [...entries]
+        .sort((a, b) => b.score - a.score || a.position - b.position)
+        .map((entry) => entry.position),
+    );
   });
 
   it('stays ordered through pushes, pops and replaceTop mixed', () => {

@@ -19,15 +19,23 @@ export function presentVariantA(outcome: SummaryOutcome, cacheDescription: strin
 }
 
 export function presentVariantB(outcome: SummaryOutcome) {
-  return { ...toSummaryVariantB(outcome.summary), modeUsed: outcome.modeUsed, fromCache: outcome.fromCache };
+  return {
+    ...toSummaryVariantB(outcome.summary),
+    modeUsed: outcome.modeUsed,
+    fromCache: outcome.fromCache,
+  };
 }
 
-export type PresentedSummary = ReturnType<typeof presentVariantA> | ReturnType<typeof presentVariantB>;
+export type PresentedSummary =
+  ReturnType<typeof presentVariantA> | ReturnType<typeof presentVariantB>;
 
-export function presentSummary(outcome: SummaryOutcome, dialect: Dialect, cacheDescription: string): PresentedSummary {
+export function presentSummary(
+  outcome: SummaryOutcome,
+  dialect: Dialect,
+  cacheDescription: string,
+): PresentedSummary {
   return dialect === 'B' ? presentVariantB(outcome) : presentVariantA(outcome, cacheDescription);
 }
-
 
 /** POST /api/summarize's errors, as its existing clients read them: `{ error: "<message>" }`, with the error's status. */
 export function presentPlainError(error: ApiError): { error: string } {
@@ -39,7 +47,11 @@ export function presentPlainError(error: ApiError): { error: string } {
  * (`no_pdf`, `timeout`, `aborted`…), else the API error code.
  */
 export function presentStreamError(error: ApiError): StreamErrorEvent {
-  return { message: error.message, code: error.details?.reason ?? error.code, ...retryAfterOf(error) };
+  return {
+    message: error.message,
+    code: error.details?.reason ?? error.code,
+    ...retryAfterOf(error),
+  };
 }
 
 /**

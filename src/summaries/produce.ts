@@ -84,7 +84,10 @@ const FETCH_FAILURES: Record<PdfFetchError['code'], { code: ErrorCode; message: 
 };
 
 const TEXT_FAILURES: Record<PdfTextError['code'], { code: ErrorCode; message: string }> = {
-  no_text: { code: 'UNPROCESSABLE', message: 'The PDF has no text to summarise (it is probably a scanned image)' },
+  no_text: {
+    code: 'UNPROCESSABLE',
+    message: 'The PDF has no text to summarise (it is probably a scanned image)',
+  },
   not_pdf: { code: 'UNPROCESSABLE', message: 'The file is not a PDF' },
   encrypted: { code: 'UNPROCESSABLE', message: 'The PDF is encrypted' },
   invalid: { code: 'UNPROCESSABLE', message: 'The PDF could not be read' },
@@ -137,7 +140,11 @@ export function createSummarizer(deps: SummarizerDeps) {
     return cleanPdfTextOffThread(extracted.text, { signal });
   }
 
-  async function computeDeep(request: SummaryRequest, key: string, options: RunOptions): Promise<Summary> {
+  async function computeDeep(
+    request: SummaryRequest,
+    key: string,
+    options: RunOptions,
+  ): Promise<Summary> {
     return deps.cache.once(key, async () => {
       const text = await pdfText(request, options);
       options.onProgress?.('summarizing');
@@ -148,13 +155,29 @@ export function createSummarizer(deps: SummarizerDeps) {
   }
 
   /** A deep summary of a stored PDF's text: no address to find, nothing to fetch; cached by the file's hash. */
-  async function runStored(request: SummaryRequest, pdf: { sha256: string; text: string }, options: RunOptions): Promise<SummaryOutcome> {
-    const key = summaryCacheKey({ mode: 'deep', title: request.title, pdf: { id: `sha256:${pdf.sha256}` } });
+  async function runStored(
+    request: SummaryRequest,
+    pdf: { sha256: string; text: string },
+    options: RunOptions,
+  ): Promise<SummaryOutcome> {
+    const key = summaryCacheKey({
+      mode: 'deep',
+      title: request.title,
+      pdf: { id: `sha256:${pdf.sha256}` },
+    });
     const hit = await deps.cache.get<Summary>(key);
-    if (hit) return { summary: hit.value, modeRequested: request.mode, modeUsed: 'deep', fromCache: hit.from };
+    if (hit)
+      return {
+        summary: hit.value,
+        modeRequested: request.mode,
+        modeUsed: 'deep',
+        fromCache: hit.from,
+      };
     const summary = await deps.cache.once(key, async () => {
       options.onProgress?.('extracting');
-      const text = await cleanPdfTextOffThread(pdf.text.slice(0, MAX_TEXT_CHARS), { signal: options.cancellation?.signal() });
+      const text = await cleanPdfTextOffThread(pdf.text.slice(0, MAX_TEXT_CHARS), {
+        signal: options.cancellation?.signal(),
+      });
       options.onProgress?.('summarizing');
       const computed = summarize({ title: request.title, text, mode: 'deep' });
       await deps.cache.set(key, computed);
@@ -168,7 +191,11 @@ export function createSummarizer(deps: SummarizerDeps) {
     if (!text && !request.title) {
       throw summaryInputError('A quick summary needs a title or an abstract');
     }
-    const summary = summarize({ title: request.title, text: text || request.title || '', mode: 'quick' });
+    const summary = summarize({
+      title: request.title,
+      text: text || request.title || '',
+      mode: 'quick',
+    });
     await deps.cache.set(key, summary);
     return summary;
   }
@@ -180,34 +207,76 @@ export function createSummarizer(deps: SummarizerDeps) {
       if (request.stored && request.mode !== 'quick') {
         if (request.stored.pdf) return await runStored(request, request.stored.pdf, options);
         if (request.mode === 'deep') {
-          throw new ApiError('UNPROCESSABLE', 'This resource has no PDF text yet: attach a PDF, or wait until its extraction is ready', { reason: 'no_stored_pdf' });
+          throw new ApiError(
+            'UNPROCESSABLE',
+            'This resource has no PDF text yet: attach a PDF, or wait until its extraction is ready',
+            { reason: 'no_stored_pdf' },
+          );
         }
         const quick = await run({ ...request, mode: 'quick' });
         return { ...quick, modeRequested: 'auto' };
       }
       if (request.mode === 'quick') {
-        const key = summaryCacheKey({ mode: 'quick', title: request.title, text: quickText(request) });
+        const key = summaryCacheKey({
+          mode: 'quick',
+          title: request.title,
+          text: quickText(request),
+        });
         const hit = await deps.cache.get<Summary>(key);
-        if (hit) return { summary: hit.value, modeRequested: 'quick', modeUsed: 'quick', fromCache: hit.from };
-        return { summary: await computeQuick(request, key), modeRequested: 'quick', modeUsed: 'quick', fromCache: false };
+        if (hit)
+          return {
+            summary: hit.value,
+            modeRequested: 'quick',
+            modeUsed: 'quick',
+            fromCache: hit.from,
+          };
+        return {
+          summary: await computeQuick(request, key),
+          modeRequested: 'quick',
+          modeUsed: 'quick',
+          fromCache: false,
+        };
       }
       if (!request.id && !request.url) {
         if (request.mode === 'deep') throw summaryInputError('A deep summary needs an id or a url');
-        return await run({ ...request, mode: 'quick' }).then((outcome) => ({ ...outcome, modeRequested: 'auto' as const }));
+        return await run({ ...request, mode: 'quick' }).then((outcome) => ({
+          ...outcome,
+          modeRequested: 'auto' as const,
+        }));
       }
-      const key = summaryCacheKey({ mode: 'deep', title: request.title, pdf: pdfRecordOf(request) });
+      const key = summaryCacheKey({
+        mode: 'deep',
+        title: request.title,
+        pdf: pdfRecordOf(request),
+      });
       const hit = await deps.cache.get<Summary>(key);
-      if (hit) return { summary: hit.value, modeRequested: request.mode, modeUsed: 'deep', fromCache: hit.from };
+      if (hit)
+        return {
+          summary: hit.value,
+          modeRequested: request.mode,
+          modeUsed: 'deep',
+          fromCache: hit.from,
+        };
       try {
         const summary = await computeDeep(request, key, options).catch((error: unknown) => {
           // A shared computation started by a caller who then left was aborted; this caller is still here.
-          if (pdfFailure(error)?.code === 'CLIENT_CLOSED_REQUEST' && !options.cancellation?.signal().aborted) return computeDeep(request, key, options);
+          if (
+            pdfFailure(error)?.code === 'CLIENT_CLOSED_REQUEST' &&
+            !options.cancellation?.signal().aborted
+          )
+            return computeDeep(request, key, options);
           throw error;
         });
         return { summary, modeRequested: request.mode, modeUsed: 'deep', fromCache: false };
       } catch (error) {
         const failure = pdfFailure(error);
-        if (request.mode === 'deep' || !failure || failure.code === 'CLIENT_CLOSED_REQUEST' || !(request.title || request.abstract)) throw error;
+        if (
+          request.mode === 'deep' ||
+          !failure ||
+          failure.code === 'CLIENT_CLOSED_REQUEST' ||
+          !(request.title || request.abstract)
+        )
+          throw error;
         const quick = await run({ ...request, mode: 'quick' });
         return { ...quick, modeRequested: 'auto' };
       }
@@ -222,7 +291,8 @@ export function createSummarizer(deps: SummarizerDeps) {
     const mode: SummaryMode = text.split(/\s+/).length > FULL_TEXT_WORDS ? 'deep' : 'quick';
     const key = summaryCacheKey({ mode, title: request.title, text });
     const hit = await deps.cache.get<Summary>(key);
-    if (hit) return { summary: hit.value, modeRequested: mode, modeUsed: mode, fromCache: hit.from };
+    if (hit)
+      return { summary: hit.value, modeRequested: mode, modeUsed: mode, fromCache: hit.from };
     const summary = summarize({ title: request.title, text, mode });
     await deps.cache.set(key, summary);
     return { summary, modeRequested: mode, modeUsed: mode, fromCache: false };

@@ -12,11 +12,18 @@ import { EventSource } from 'eventsource';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
-import { buildUser, cookieHeader, cookiesFrom, expiredAccessToken } from '../../test/support/factories.js';
+import {
+  buildUser,
+  cookieHeader,
+  cookiesFrom,
+  expiredAccessToken,
+} from '../../test/support/factories.js';
 import { startKvRestServer, type KvRestServer } from '../../test/support/kv-rest-server.js';
 import { makeImageOnlyPdf, makeTextPdf } from './pdf/test-support/make-pdf.js';
 
-const SPECTER = readFileSync(new URL('../../test/fixtures/pdfs/specter-acl2020-2col.pdf', import.meta.url));
+const SPECTER = readFileSync(
+  new URL('../../test/fixtures/pdfs/specter-acl2020-2col.pdf', import.meta.url),
+);
 const QUICK = {
   title: 'Attention Is All You Need',
   abstract:
@@ -33,7 +40,10 @@ interface PdfServer {
   close(): Promise<void>;
 }
 
-async function startPdfServer(scanned: Buffer, extra: Record<string, Buffer> = {}): Promise<PdfServer> {
+async function startPdfServer(
+  scanned: Buffer,
+  extra: Record<string, Buffer> = {},
+): Promise<PdfServer> {
   const hits = new Map<string, number>();
   const abandoned: string[] = [];
   const events = new EventEmitter();
@@ -46,16 +56,26 @@ async function startPdfServer(scanned: Buffer, extra: Record<string, Buffer> = {
       abandoned.push(path);
       events.emit('abandoned', path);
     });
-    if (path.startsWith('/arxiv-pdf/')) return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(SPECTER);
-    if (path === '/papers/specter.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(SPECTER);
+    if (path.startsWith('/arxiv-pdf/'))
+      return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(SPECTER);
+    if (path === '/papers/specter.pdf')
+      return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(SPECTER);
     const made = extra[path];
     if (made) return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(made);
-    if (path === '/papers/scan.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(scanned);
-    if (path === '/papers/fake.pdf') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not a pdf</html>');
-    if (path === '/papers/landing') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>landing page</html>');
+    if (path === '/papers/scan.pdf')
+      return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(scanned);
+    if (path === '/papers/fake.pdf')
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not a pdf</html>');
+    if (path === '/papers/landing')
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html>landing page</html>');
     if (path === '/papers/huge.pdf') {
       // Declares 300 MB and starts streaming: the cap must stop it without reading it all.
-      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(300 * 1024 * 1024) });
+      res.writeHead(200, {
+        'content-type': 'application/pdf',
+        'content-length': String(300 * 1024 * 1024),
+      });
       res.write(Buffer.from('%PDF-1.7\n'));
       return;
     }
@@ -74,7 +94,7 @@ async function startPdfServer(scanned: Buffer, extra: Record<string, Buffer> = {
     abandoned,
     when: (what, path, withinMs = 10_000) =>
       new Promise((resolve, reject) => {
-        if ((what === 'requested' ? hits.has(path) : abandoned.includes(path))) return resolve();
+        if (what === 'requested' ? hits.has(path) : abandoned.includes(path)) return resolve();
         const timer = setTimeout(() => {
           events.off(what, seen);
           reject(new Error(`${path} was not ${what} within ${withinMs} ms`));
@@ -101,7 +121,10 @@ interface StreamEvent {
 }
 
 /** Reads one summary stream with a real EventSource until `done` or `error`. */
-function readStream(url: string, closeAfter?: (event: StreamEvent) => boolean): Promise<StreamEvent[]> {
+function readStream(
+  url: string,
+  closeAfter?: (event: StreamEvent) => boolean,
+): Promise<StreamEvent[]> {
   return new Promise((resolve, reject) => {
     const source = new EventSource(url);
     const events: StreamEvent[] = [];
@@ -116,7 +139,10 @@ function readStream(url: string, closeAfter?: (event: StreamEvent) => boolean): 
     };
     for (const name of ['meta', 'progress', 'tldr', 'bullets', 'tags', 'done', 'error']) {
       source.addEventListener(name, (message) => {
-        const event = { event: name, data: JSON.parse(String((message as { data: unknown }).data)) as unknown };
+        const event = {
+          event: name,
+          data: JSON.parse(String((message as { data: unknown }).data)) as unknown,
+        };
         events.push(event);
         if (name === 'done' || name === 'error' || closeAfter?.(event)) finish();
       });
@@ -130,7 +156,9 @@ describe('summaries', () => {
   let base: string;
   beforeAll(async () => {
     pdfs = await startPdfServer(await makeImageOnlyPdf());
-    t = await buildTestApp({ env: { OUTBOUND_ALLOW_PRIVATE: '1', ARXIV_PDF_URL: `${pdfs.url}/arxiv-pdf` } });
+    t = await buildTestApp({
+      env: { OUTBOUND_ALLOW_PRIVATE: '1', ARXIV_PDF_URL: `${pdfs.url}/arxiv-pdf` },
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -141,10 +169,20 @@ describe('summaries', () => {
 
   describe('POST /api/summarize', () => {
     it('summarises title + abstract (quick, Variant A), then serves it from memory', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id: 'arxiv:1706.03762', ...QUICK, mode: 'quick' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/summarize',
+        payload: { id: 'arxiv:1706.03762', ...QUICK, mode: 'quick' },
+      });
       expect(res.statusCode).toBe(200);
       const body = res.json();
-      expect(body).toMatchObject({ confidence: 'medium', modeRequested: 'quick', modeUsed: 'quick', fromCache: false, cache: 'memory' });
+      expect(body).toMatchObject({
+        confidence: 'medium',
+        modeRequested: 'quick',
+        modeUsed: 'quick',
+        fromCache: false,
+        cache: 'memory',
+      });
       expect(body.bullets.length).toBeGreaterThanOrEqual(3);
       expect(body.bullets.length).toBeLessThanOrEqual(5);
       for (const bullet of body.bullets) expect(QUICK.abstract).toContain(bullet);
@@ -152,34 +190,62 @@ describe('summaries', () => {
       expect([...order].sort((a: number, b: number) => a - b)).toEqual(order);
       expect(body.tldr.length).toBeGreaterThan(20);
       expect(body.tags.length).toBeGreaterThan(0);
-      expect(body.tags.every((tag: string) => !/^\d+$/.test(tag) && !['the', 'and', 'we', 'our'].includes(tag))).toBe(true);
-      const again = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id: 'arxiv:1706.03762', ...QUICK, mode: 'quick' } });
+      expect(
+        body.tags.every(
+          (tag: string) => !/^\d+$/.test(tag) && !['the', 'and', 'we', 'our'].includes(tag),
+        ),
+      ).toBe(true);
+      const again = await t.app.inject({
+        method: 'POST',
+        url: '/api/summarize',
+        payload: { id: 'arxiv:1706.03762', ...QUICK, mode: 'quick' },
+      });
       expect(again.json()).toMatchObject({ fromCache: 'memory', tldr: body.tldr });
     });
 
     it.each([
       // A summary is keyed by what it is made of (title + abstract), so each case sends its own.
-      ['Variant A, quick', { id: 'openalex:W-hit-equals-miss', ...QUICK, abstract: `${QUICK.abstract} Hit equals miss (A).`, mode: 'quick' }],
-      ['Variant A, auto without an address (quick)', { title: 'Hit equals miss, auto', abstract: QUICK.abstract, mode: 'auto' }],
+      [
+        'Variant A, quick',
+        {
+          id: 'openalex:W-hit-equals-miss',
+          ...QUICK,
+          abstract: `${QUICK.abstract} Hit equals miss (A).`,
+          mode: 'quick',
+        },
+      ],
+      [
+        'Variant A, auto without an address (quick)',
+        { title: 'Hit equals miss, auto', abstract: QUICK.abstract, mode: 'auto' },
+      ],
       ['Variant B', { content: `${QUICK.abstract} Hit equals miss.`, type: 'article' }],
-    ])('answers a cache hit exactly as the miss, but for fromCache (%s)', async (_label, payload) => {
-      const miss = await t.app.inject({ method: 'POST', url: '/api/summarize', payload });
-      const hits = [
-        await t.app.inject({ method: 'POST', url: '/api/summarize', payload }),
-        await t.app.inject({ method: 'POST', url: '/api/summarize', payload }),
-      ];
-      expect(miss.statusCode).toBe(200);
-      expect(miss.json().fromCache).toBe(false);
-      for (const hit of hits) {
-        expect(hit.statusCode).toBe(200);
-        expect(hit.headers['content-type']).toBe(miss.headers['content-type']);
-        expect(hit.body).toBe(miss.body.replace('"fromCache":false', '"fromCache":"memory"'));
-      }
-    });
+    ])(
+      'answers a cache hit exactly as the miss, but for fromCache (%s)',
+      async (_label, payload) => {
+        const miss = await t.app.inject({ method: 'POST', url: '/api/summarize', payload });
+        const hits = [
+          await t.app.inject({ method: 'POST', url: '/api/summarize', payload }),
+          await t.app.inject({ method: 'POST', url: '/api/summarize', payload }),
+        ];
+        expect(miss.statusCode).toBe(200);
+        expect(miss.json().fromCache).toBe(false);
+        for (const hit of hits) {
+          expect(hit.statusCode).toBe(200);
+          expect(hit.headers['content-type']).toBe(miss.headers['content-type']);
+          expect(hit.body).toBe(miss.body.replace('"fromCache":false', '"fromCache":"memory"'));
+        }
+      },
+    );
 
     it('summarises content (Variant B) with summary and metadata', async () => {
-      const content = Array.from({ length: 8 }, () => QUICK.abstract).join(' ').replace(/Transformer/g, (m, i: number) => `${m}${i % 3}`);
-      const res = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { content, type: 'research_paper' } });
+      const content = Array.from({ length: 8 }, () => QUICK.abstract)
+        .join(' ')
+        .replace(/Transformer/g, (m, i: number) => `${m}${i % 3}`);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/summarize',
+        payload: { content, type: 'research_paper' },
+      });
       expect(res.statusCode).toBe(200);
       const { summary, metadata } = res.json();
       expect(summary.keyPoints.length).toBeGreaterThan(0);
@@ -194,7 +260,11 @@ describe('summaries', () => {
     });
 
     it('summarises the text of a real paper PDF (deep, by arXiv id)', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id: 'arxiv:2004.07180v4', source: 'arxiv', title: 'SPECTER', mode: 'deep' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/summarize',
+        payload: { id: 'arxiv:2004.07180v4', source: 'arxiv', title: 'SPECTER', mode: 'deep' },
+      });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body.modeUsed).toBe('deep');
@@ -207,7 +277,9 @@ describe('summaries', () => {
 
     it('computes concurrent identical deep requests once', async () => {
       const payload = { id: 'arxiv:2004.07181', mode: 'deep' };
-      const replies = await Promise.all([1, 2, 3].map(() => t.app.inject({ method: 'POST', url: '/api/summarize', payload })));
+      const replies = await Promise.all(
+        [1, 2, 3].map(() => t.app.inject({ method: 'POST', url: '/api/summarize', payload })),
+      );
       expect(replies.map((r) => r.statusCode)).toEqual([200, 200, 200]);
       expect(pdfs.hits.get('/arxiv-pdf/2004.07181')).toBe(1);
     });
@@ -219,7 +291,11 @@ describe('summaries', () => {
       [{ url: '/papers/missing.pdf' }, 502, /could not be downloaded/],
       [{ url: '/papers/huge.pdf' }, 413, /25 MB/],
     ])('ends deep mode with a clear error for %j', async (target, status, message) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { url: `${pdfs.url}${target.url}`, mode: 'deep' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/summarize',
+        payload: { url: `${pdfs.url}${target.url}`, mode: 'deep' },
+      });
       expect(res.statusCode).toBe(status);
       expect(res.json()).toEqual({ error: expect.stringMatching(message) });
     });
@@ -249,7 +325,11 @@ describe('summaries', () => {
     });
 
     it('falls back to quick in auto mode, and says so', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { ...QUICK, url: `${pdfs.url}/papers/scan.pdf`, mode: 'auto' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/summarize',
+        payload: { ...QUICK, url: `${pdfs.url}/papers/scan.pdf`, mode: 'auto' },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ modeRequested: 'auto', modeUsed: 'quick' });
     });
@@ -268,10 +348,20 @@ describe('summaries', () => {
 
   describe('GET /api/summarize (server-sent events)', () => {
     it('streams meta, tldr, bullets, tags, done; the second time from the cache', async () => {
-      const query = new URLSearchParams({ id: 'pubmed:1', ...QUICK, abstract: `${QUICK.abstract} Streamed.`, mode: 'quick' });
+      const query = new URLSearchParams({
+        id: 'pubmed:1',
+        ...QUICK,
+        abstract: `${QUICK.abstract} Streamed.`,
+        mode: 'quick',
+      });
       const events = await readStream(`${base}/api/summarize?${query}`);
       expect(events.map((e) => e.event)).toEqual(['meta', 'tldr', 'bullets', 'tags', 'done']);
-      expect(events[0]!.data).toEqual({ fromCache: false, cache: 'memory', modeRequested: 'quick', modeUsed: 'quick' });
+      expect(events[0]!.data).toEqual({
+        fromCache: false,
+        cache: 'memory',
+        modeRequested: 'quick',
+        modeUsed: 'quick',
+      });
       expect(events[4]!.data).toEqual({ ok: true });
       const again = await readStream(`${base}/api/summarize?${query}`);
       expect(again[0]!.data).toMatchObject({ fromCache: 'memory' });
@@ -281,17 +371,38 @@ describe('summaries', () => {
     it('reports progress during deep work', async () => {
       const query = new URLSearchParams({ url: `${pdfs.url}/papers/specter.pdf`, mode: 'deep' });
       const events = await readStream(`${base}/api/summarize?${query}`);
-      expect(events.map((e) => e.event)).toEqual(['progress', 'progress', 'progress', 'meta', 'tldr', 'bullets', 'tags', 'done']);
-      expect(events.slice(0, 3).map((e) => (e.data as { stage: string }).stage)).toEqual(['fetching', 'extracting', 'summarizing']);
+      expect(events.map((e) => e.event)).toEqual([
+        'progress',
+        'progress',
+        'progress',
+        'meta',
+        'tldr',
+        'bullets',
+        'tags',
+        'done',
+      ]);
+      expect(events.slice(0, 3).map((e) => (e.data as { stage: string }).stage)).toEqual([
+        'fetching',
+        'extracting',
+        'summarizing',
+      ]);
     });
 
     it('ends in an error event, and nothing else, when deep mode cannot get text', async () => {
-      for (const url of [`${pdfs.url}/papers/scan.pdf`, `${pdfs.url}/papers/missing.pdf`, `${pdfs.url}/papers/huge.pdf`]) {
-        const events = await readStream(`${base}/api/summarize?${new URLSearchParams({ url, mode: 'deep' })}`);
+      for (const url of [
+        `${pdfs.url}/papers/scan.pdf`,
+        `${pdfs.url}/papers/missing.pdf`,
+        `${pdfs.url}/papers/huge.pdf`,
+      ]) {
+        const events = await readStream(
+          `${base}/api/summarize?${new URLSearchParams({ url, mode: 'deep' })}`,
+        );
         const last = events.at(-1)!;
         expect(last.event).toBe('error');
         expect((last.data as { message: string }).message.length).toBeGreaterThan(5);
-        expect(events.some((e) => ['meta', 'tldr', 'bullets', 'tags', 'done'].includes(e.event))).toBe(false);
+        expect(
+          events.some((e) => ['meta', 'tldr', 'bullets', 'tags', 'done'].includes(e.event)),
+        ).toBe(false);
       }
     });
 
@@ -314,10 +425,18 @@ describe('summaries', () => {
 describe('summaries behind the address guard', () => {
   it('refuses a PDF address on a private network', async () => {
     const t = await buildTestApp();
-    const res = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { url: 'http://127.0.0.1:9/paper.pdf', mode: 'deep' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/summarize',
+      payload: { url: 'http://127.0.0.1:9/paper.pdf', mode: 'deep' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatch(/not allowed/);
-    const metadata = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { url: 'http://169.254.169.254/latest/meta-data/x.pdf', mode: 'deep' } });
+    const metadata = await t.app.inject({
+      method: 'POST',
+      url: '/api/summarize',
+      payload: { url: 'http://169.254.169.254/latest/meta-data/x.pdf', mode: 'deep' },
+    });
     expect(metadata.statusCode).toBe(400);
     await t.close();
   });
@@ -329,7 +448,12 @@ describe('summarize rate limit', () => {
     const codes = [];
     let last: LightMyRequestResponse | undefined;
     for (let i = 0; i < 3; i++) {
-      last = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: QUICK, headers: { 'x-forwarded-for': '203.0.113.9' } });
+      last = await t.app.inject({
+        method: 'POST',
+        url: '/api/summarize',
+        payload: QUICK,
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
       codes.push(last.statusCode);
     }
     expect(codes).toEqual([200, 200, 429]);
@@ -342,15 +466,24 @@ describe('summarize rate limit', () => {
 describe('summary stream headers', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({ env: { RATE_LIMIT_SUMMARIZE_PER_HOUR: '7', RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000' } });
+    t = await buildTestApp({
+      env: { RATE_LIMIT_SUMMARIZE_PER_HOUR: '7', RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000' },
+    });
   });
   afterAll(async () => t?.close());
-  const streamUrl = (title: string) => `/api/summarize?${new URLSearchParams({ title, abstract: QUICK.abstract })}`;
+  const streamUrl = (title: string) =>
+    `/api/summarize?${new URLSearchParams({ title, abstract: QUICK.abstract })}`;
 
-  it("sends the refreshed session cookies when it refreshed an expired access cookie, so the session lives on", async () => {
+  it('sends the refreshed session cookies when it refreshed an expired access cookie, so the session lives on', async () => {
     const user = await buildUser(t.app);
     const expired = await expiredAccessToken(t.app, user, 'expired-session');
-    const res = await t.app.inject({ method: 'GET', url: streamUrl('Refreshed on the stream'), headers: { cookie: cookieHeader({ access_token: expired, refresh_token: user.refreshToken }) } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: streamUrl('Refreshed on the stream'),
+      headers: {
+        cookie: cookieHeader({ access_token: expired, refresh_token: user.refreshToken }),
+      },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).toMatch(/event: done/);
     const jar = cookiesFrom(res);
@@ -358,11 +491,22 @@ describe('summary stream headers', () => {
     expect(jar.access_token).not.toBe(expired);
     expect(jar.refresh_token).toBeTruthy();
     expect(jar.refresh_token).not.toBe(user.refreshToken);
-    for (const cookie of res.cookies.filter((c) => c.name === 'access_token' || c.name === 'refresh_token')) {
+    for (const cookie of res.cookies.filter(
+      (c) => c.name === 'access_token' || c.name === 'refresh_token',
+    )) {
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     }
     // The browser goes on with the rotated pair: still signed in, no reuse of the old refresh token.
-    const next = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieHeader({ access_token: jar.access_token!, refresh_token: jar.refresh_token! }) } });
+    const next = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      headers: {
+        cookie: cookieHeader({
+          access_token: jar.access_token!,
+          refresh_token: jar.refresh_token!,
+        }),
+      },
+    });
     expect(next.statusCode).toBe(200);
     expect(next.json().user.id).toBe(user.id);
   });
@@ -376,15 +520,23 @@ describe('summary stream headers', () => {
     const user = await buildUser(t.app);
     const remaining: string[] = [];
     for (let i = 0; i < 8; i++) {
-      const res = await t.app.inject({ method: 'GET', url: streamUrl(`Counted ${i}`), headers: user.bearer });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: streamUrl(`Counted ${i}`),
+        headers: user.bearer,
+      });
       expect(res.headers['ratelimit-limit']).toBe('7');
       remaining.push(String(res.headers['ratelimit-remaining']));
       if (i === 7) {
-        expect(res.body).toMatch(/id: end\nevent: error\ndata: \{"message":"Too many requests[^"]*","code":"RATE_LIMITED","retryAfter":\d+\}/);
+        expect(res.body).toMatch(
+          /id: end\nevent: error\ndata: \{"message":"Too many requests[^"]*","code":"RATE_LIMITED","retryAfter":\d+\}/,
+        );
         const retryAfter = Number(res.headers['retry-after']);
         expect(retryAfter).toBeGreaterThan(0);
         // The event carries the header's seconds: an EventSource cannot read headers.
-        const event = JSON.parse(/event: error\ndata: (.*)\n/.exec(res.body)![1]!) as { retryAfter: number };
+        const event = JSON.parse(/event: error\ndata: (.*)\n/.exec(res.body)![1]!) as {
+          retryAfter: number;
+        };
         expect(event.retryAfter).toBe(retryAfter);
       }
     }
@@ -396,18 +548,26 @@ describe('summary stream headers', () => {
     const stream = doc.paths['/api/summarize'].get;
     expect(Object.keys(stream.responses['200'].content)).toEqual(['text/event-stream']);
     expect(stream.responses['204']).toBeDefined();
-    expect(stream.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'last-event-id' })]));
+    expect(stream.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'last-event-id' })]),
+    );
     expect(stream.description).toMatch(/Last-Event-ID: end/);
   });
 
   it('numbers its events, asks for a long reconnection delay, and answers a reconnect after the end 204 without counting it', async () => {
-    const visitor = (await t.app.inject({ method: 'GET', url: streamUrl('Numbered') })).cookies.find((c) => c.name === 'anon_session')!.value;
+    const visitor = (
+      await t.app.inject({ method: 'GET', url: streamUrl('Numbered') })
+    ).cookies.find((c) => c.name === 'anon_session')!.value;
     const headers = { cookie: `anon_session=${visitor}` };
     const res = await t.app.inject({ method: 'GET', url: streamUrl('Numbered'), headers });
     expect(res.body).toMatch(/^retry: 3600000\n\nid: 1\nevent: meta\n/);
     expect(res.body.match(/^id: .*$/gm)).toEqual(['id: 1', 'id: 2', 'id: 3', 'id: 4', 'id: end']);
     const before = Number(res.headers['ratelimit-remaining']);
-    const reconnect = await t.app.inject({ method: 'GET', url: streamUrl('Numbered'), headers: { ...headers, 'last-event-id': 'end' } });
+    const reconnect = await t.app.inject({
+      method: 'GET',
+      url: streamUrl('Numbered'),
+      headers: { ...headers, 'last-event-id': 'end' },
+    });
     expect(reconnect.statusCode).toBe(204);
     expect(reconnect.body).toBe('');
     const after = await t.app.inject({ method: 'GET', url: streamUrl('Numbered'), headers });
@@ -428,7 +588,11 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
     const env = { KV_REST_API_URL: kv.url, KV_REST_API_TOKEN: kv.token };
     const first = await buildTestApp({ env });
     const second = await buildTestApp({ env });
-    const payload = { id: `zenodo:${Date.now()}`, ...QUICK, abstract: `${QUICK.abstract} Run ${randomUUID()}.` };
+    const payload = {
+      id: `zenodo:${Date.now()}`,
+      ...QUICK,
+      abstract: `${QUICK.abstract} Run ${randomUUID()}.`,
+    };
     const a = await first.app.inject({ method: 'POST', url: '/api/summarize', payload });
     expect(a.json()).toMatchObject({ fromCache: false, cache: 'kv+memory' });
     const set = kv.commands.find((command) => command[0]?.toLowerCase() === 'set');
@@ -438,7 +602,9 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
     expect(b.json()).toMatchObject({ fromCache: 'kv', tldr: a.json().tldr });
 
     await first.app.ctx.platform.health.refresh();
-    expect((await first.app.inject({ method: 'GET', url: '/api/health' })).json().services.kv).toBe('connected');
+    expect((await first.app.inject({ method: 'GET', url: '/api/health' })).json().services.kv).toBe(
+      'connected',
+    );
     await first.close();
     await second.close();
   });
@@ -447,7 +613,11 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
     const t = await buildTestApp({ env: { KV_REST_API_URL: kv.url, KV_REST_API_TOKEN: kv.token } });
     kv.setDown(true);
     try {
-      const payload = { id: `zenodo:down-${Date.now()}`, ...QUICK, abstract: `${QUICK.abstract} Run ${randomUUID()}.` };
+      const payload = {
+        id: `zenodo:down-${Date.now()}`,
+        ...QUICK,
+        abstract: `${QUICK.abstract} Run ${randomUUID()}.`,
+      };
       const first = await t.app.inject({ method: 'POST', url: '/api/summarize', payload });
       expect(first.statusCode).toBe(200);
       expect(first.json().fromCache).toBe(false);
@@ -465,9 +635,17 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
 
   it('uses Redis as the shared store when only REDIS_URL is set', async () => {
     const first = await buildTestApp({ leg: redisLeg });
-    const payload = { id: `crossref:10.1/${Date.now()}`, ...QUICK, abstract: `${QUICK.abstract} Run ${randomUUID()}.` };
-    expect((await first.app.inject({ method: 'POST', url: '/api/summarize', payload })).json().fromCache).toBe(false);
-    expect((await first.app.inject({ method: 'POST', url: '/api/summarize', payload })).json().fromCache).toBe('kv');
+    const payload = {
+      id: `crossref:10.1/${Date.now()}`,
+      ...QUICK,
+      abstract: `${QUICK.abstract} Run ${randomUUID()}.`,
+    };
+    expect(
+      (await first.app.inject({ method: 'POST', url: '/api/summarize', payload })).json().fromCache,
+    ).toBe(false);
+    expect(
+      (await first.app.inject({ method: 'POST', url: '/api/summarize', payload })).json().fromCache,
+    ).toBe('kv');
     await first.close();
   });
 });
@@ -477,58 +655,96 @@ const LIE =
   'This paper proves that the moon is made of green cheese. Cheese astronomy replaces attention entirely. Readers should send their savings to the cheese fund at once. Every translation benchmark was won by cheese. The cheese results are final and beyond doubt.';
 
 for (const leg of storeLegs()) {
-  describe.skipIf(leg.skipReason)(`summary cache keyed by what was summarised (${leg.name})`, () => {
-    let pdfs: PdfServer;
-    let t: TestApp;
-    beforeAll(async () => {
-      pdfs = await startPdfServer(await makeImageOnlyPdf(), {
-        '/papers/lie.pdf': await makeTextPdf(Array.from({ length: 12 }, () => LIE)),
+  describe.skipIf(leg.skipReason)(
+    `summary cache keyed by what was summarised (${leg.name})`,
+    () => {
+      let pdfs: PdfServer;
+      let t: TestApp;
+      beforeAll(async () => {
+        pdfs = await startPdfServer(await makeImageOnlyPdf(), {
+          '/papers/lie.pdf': await makeTextPdf(Array.from({ length: 12 }, () => LIE)),
+        });
+        t = await buildTestApp({
+          leg,
+          env: { OUTBOUND_ALLOW_PRIVATE: '1', ARXIV_PDF_URL: `${pdfs.url}/arxiv-pdf` },
+        });
       });
-      t = await buildTestApp({ leg, env: { OUTBOUND_ALLOW_PRIVATE: '1', ARXIV_PDF_URL: `${pdfs.url}/arxiv-pdf` } });
-    });
-    afterAll(async () => {
-      await t?.close();
-      await pdfs?.close();
-    });
+      afterAll(async () => {
+        await t?.close();
+        await pdfs?.close();
+      });
 
-    const summaryText = (body: { tldr: string; bullets: string[]; tags: string[] }) => [body.tldr, ...body.bullets, ...body.tags].join(' ');
+      const summaryText = (body: { tldr: string; bullets: string[]; tags: string[] }) =>
+        [body.tldr, ...body.bullets, ...body.tags].join(' ');
 
-    it('serves a lying abstract sent with an id to its sender only, never to the next caller for that id', async () => {
-      const id = `arxiv:1706.03762-${leg.name}`;
-      const liar = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, title: QUICK.title, abstract: LIE, mode: 'quick' } });
-      expect(liar.statusCode).toBe(200);
-      expect(summaryText(liar.json())).toMatch(/cheese/);
+      it('serves a lying abstract sent with an id to its sender only, never to the next caller for that id', async () => {
+        const id = `arxiv:1706.03762-${leg.name}`;
+        const liar = await t.app.inject({
+          method: 'POST',
+          url: '/api/summarize',
+          payload: { id, title: QUICK.title, abstract: LIE, mode: 'quick' },
+        });
+        expect(liar.statusCode).toBe(200);
+        expect(summaryText(liar.json())).toMatch(/cheese/);
 
-      const honest = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, ...QUICK, mode: 'quick' } });
-      expect(honest.statusCode).toBe(200);
-      expect(honest.json().fromCache).toBe(false);
-      expect(summaryText(honest.json())).not.toMatch(/cheese/);
-      for (const bullet of honest.json().bullets) expect(QUICK.abstract).toContain(bullet);
+        const honest = await t.app.inject({
+          method: 'POST',
+          url: '/api/summarize',
+          payload: { id, ...QUICK, mode: 'quick' },
+        });
+        expect(honest.statusCode).toBe(200);
+        expect(honest.json().fromCache).toBe(false);
+        expect(summaryText(honest.json())).not.toMatch(/cheese/);
+        for (const bullet of honest.json().bullets) expect(QUICK.abstract).toContain(bullet);
 
-      // By id alone there is nothing to summarise: the liar's entry is not an answer for it either.
-      const byIdAlone = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, mode: 'quick' } });
-      expect(byIdAlone.body).not.toMatch(/cheese/);
+        // By id alone there is nothing to summarise: the liar's entry is not an answer for it either.
+        const byIdAlone = await t.app.inject({
+          method: 'POST',
+          url: '/api/summarize',
+          payload: { id, mode: 'quick' },
+        });
+        expect(byIdAlone.body).not.toMatch(/cheese/);
 
-      // The same input again is a hit, so the cache still works.
-      const again = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, ...QUICK, mode: 'quick' } });
-      expect(again.json()).toMatchObject({ fromCache: leg.redis ? 'kv' : 'memory', tldr: honest.json().tldr });
-    });
+        // The same input again is a hit, so the cache still works.
+        const again = await t.app.inject({
+          method: 'POST',
+          url: '/api/summarize',
+          payload: { id, ...QUICK, mode: 'quick' },
+        });
+        expect(again.json()).toMatchObject({
+          fromCache: leg.redis ? 'kv' : 'memory',
+          tldr: honest.json().tldr,
+        });
+      });
 
-    it('serves a deep summary of a client-supplied url to that url only, never to the next caller for the id', async () => {
-      const id = `crossref:10.5555/${leg.name}-deep`;
-      const liar = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, url: `${pdfs.url}/papers/lie.pdf`, mode: 'deep' } });
-      expect(liar.statusCode).toBe(200);
-      expect(summaryText(liar.json())).toMatch(/cheese/);
+      it('serves a deep summary of a client-supplied url to that url only, never to the next caller for the id', async () => {
+        const id = `crossref:10.5555/${leg.name}-deep`;
+        const liar = await t.app.inject({
+          method: 'POST',
+          url: '/api/summarize',
+          payload: { id, url: `${pdfs.url}/papers/lie.pdf`, mode: 'deep' },
+        });
+        expect(liar.statusCode).toBe(200);
+        expect(summaryText(liar.json())).toMatch(/cheese/);
 
-      const honest = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id, url: `${pdfs.url}/papers/specter.pdf`, mode: 'deep' } });
-      expect(honest.statusCode).toBe(200);
-      expect(honest.json()).toMatchObject({ fromCache: false, modeUsed: 'deep' });
-      expect(summaryText(honest.json())).not.toMatch(/cheese/);
-      expect(summaryText(honest.json())).toMatch(/citation|document|embedding|specter|scidocs/i);
+        const honest = await t.app.inject({
+          method: 'POST',
+          url: '/api/summarize',
+          payload: { id, url: `${pdfs.url}/papers/specter.pdf`, mode: 'deep' },
+        });
+        expect(honest.statusCode).toBe(200);
+        expect(honest.json()).toMatchObject({ fromCache: false, modeUsed: 'deep' });
+        expect(summaryText(honest.json())).not.toMatch(/cheese/);
+        expect(summaryText(honest.json())).toMatch(/citation|document|embedding|specter|scidocs/i);
 
-      // An arXiv id leads to the PDF the service derives itself; a url sent beside it changes nothing.
-      const arxiv = await t.app.inject({ method: 'POST', url: '/api/summarize', payload: { id: 'arxiv:2004.07182', url: `${pdfs.url}/papers/lie.pdf`, mode: 'deep' } });
-      expect(summaryText(arxiv.json())).not.toMatch(/cheese/);
-    });
-  });
+        // An arXiv id leads to the PDF the service derives itself; a url sent beside it changes nothing.
+        const arxiv = await t.app.inject({
+          method: 'POST',
+          url: '/api/summarize',
+          payload: { id: 'arxiv:2004.07182', url: `${pdfs.url}/papers/lie.pdf`, mode: 'deep' },
+        });
+        expect(summaryText(arxiv.json())).not.toMatch(/cheese/);
+      });
+    },
+  );
 }

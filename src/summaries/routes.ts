@@ -13,16 +13,38 @@ import { toApiError } from '../platform/http-errors.js';
 import type { SummaryCache } from './cache.js';
 import { z } from 'zod';
 import type { Cancellation, Stage, Summarizer, SummaryRequest } from './produce.js';
-import { presentPlainError, presentStreamError, presentStreamRefusal, presentSummary } from './presenters.js';
-import { PlainError, StreamHeaders, SummarizeBody, SummarizeQuery, SummaryEventStream, VariantAResponse, VariantBResponse } from './schemas.js';
+import {
+  presentPlainError,
+  presentStreamError,
+  presentStreamRefusal,
+  presentSummary,
+} from './presenters.js';
+import {
+  PlainError,
+  StreamHeaders,
+  SummarizeBody,
+  SummarizeQuery,
+  SummaryEventStream,
+  VariantAResponse,
+  VariantBResponse,
+} from './schemas.js';
 import { openStreamsGauge } from './metrics.js';
-import { FINAL_EVENT_ID, openEventStream, reconnectsAfterEnd, STREAM_RETRY_MS, type EventStream } from '../platform/event-stream.js';
+import {
+  FINAL_EVENT_ID,
+  openEventStream,
+  reconnectsAfterEnd,
+  STREAM_RETRY_MS,
+  type EventStream,
+} from '../platform/event-stream.js';
 import { toSummaryVariantA } from './variants.js';
 
 const tags = ['summaries'];
 const KEEP_ALIVE_MS = 15_000;
 /** What a stream still open when the server shuts down is told. */
-const SHUTDOWN_EVENT = { message: 'The server is restarting; try again in a moment', code: 'SERVICE_UNAVAILABLE' };
+const SHUTDOWN_EVENT = {
+  message: 'The server is restarting; try again in a moment',
+  code: 'SERVICE_UNAVAILABLE',
+};
 
 /**
  * The client's going away (or the server's shutdown) as the summarizer's cancellation. Nothing is set
@@ -47,25 +69,42 @@ class ClientDisconnection implements Cancellation {
  * title and abstract when the request gives none, and its PDF's stored text. Only a signed-in user
  * who may read it: a visitor is asked to sign in, anyone else told it does not exist (404).
  */
-async function withStoredResource<T extends SummaryRequest & { workspaceId?: string; resourceId?: string }>(ctx: AppContext, request: FastifyRequest, input: T): Promise<T> {
+async function withStoredResource<
+  T extends SummaryRequest & { workspaceId?: string; resourceId?: string },
+>(ctx: AppContext, request: FastifyRequest, input: T): Promise<T> {
   if (!input.workspaceId || !input.resourceId) return input;
   const user = requireUser(request);
   const stored = await storedResourceText(ctx.db, user.id, input.workspaceId, input.resourceId);
-  return { ...input, title: input.title || stored.title, abstract: input.abstract || stored.abstract, stored: { pdf: stored.pdf } };
+  return {
+    ...input,
+    title: input.title || stored.title,
+    abstract: input.abstract || stored.abstract,
+    stored: { pdf: stored.pdf },
+  };
 }
 
-export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summarizer: Summarizer, cache: SummaryCache): Promise<void> {
+export async function summaryRoutes(
+  root: FastifyInstance,
+  ctx: AppContext,
+  summarizer: Summarizer,
+  cache: SummaryCache,
+): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
   app.post(
     '/api/summarize',
     {
       bodyLimit: 2 * 1024 * 1024,
-      config: { auth: 'optional', rateLimit: ['user', 'summarize'], presentError: presentPlainError },
+      config: {
+        auth: 'optional',
+        rateLimit: ['user', 'summarize'],
+        presentError: presentPlainError,
+      },
       schema: {
         tags,
         operationId: 'summarize',
-        summary: 'Summarise a paper: by content (Variant B) or by id/source/title/abstract/url/mode (Variant A)',
+        summary:
+          'Summarise a paper: by content (Variant B) or by id/source/title/abstract/url/mode (Variant A)',
         security: SIGNED_IN_OPTIONAL,
         description:
           'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. With `workspaceId` and `resourceId` (signed in, a resource you may read; else 401/404) the resource\'s own title, abstract and stored PDF text are used: deep needs no outbound fetch, and is a 422 while the resource has no extracted PDF. A cached summary is served only for the same input (title + abstract; for deep, title + id, source, url, pdfUrl, arxivId and doi). For deep the PDF is found from an arXiv id first, then pdfUrl, the provider record, the open-access locations of the DOI (OpenAlex), and the url. Errors are `{ error: "<message>" }`.',
@@ -105,7 +144,12 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
   });
 
   /** The work behind one stream, after its headers went out; every outcome ends it with `done` or `error`. */
-  async function runStream(request: FastifyRequest, reply: FastifyReply, query: SummaryRequest, stream: EventStream): Promise<void> {
+  async function runStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: SummaryRequest,
+    stream: EventStream,
+  ): Promise<void> {
     const client = new ClientDisconnection(reply, shutdown.signal);
     const keepAlive = setInterval(() => stream.keepAlive(), KEEP_ALIVE_MS);
     try {
@@ -113,7 +157,12 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
         cancellation: client,
         onProgress: (stage: Stage) => stream.send('progress', { stage }),
       });
-      stream.send('meta', { fromCache: outcome.fromCache, cache: cache.description, modeRequested: outcome.modeRequested, modeUsed: outcome.modeUsed });
+      stream.send('meta', {
+        fromCache: outcome.fromCache,
+        cache: cache.description,
+        modeRequested: outcome.modeRequested,
+        modeUsed: outcome.modeUsed,
+      });
       const variantA = toSummaryVariantA(outcome.summary);
       stream.send('tldr', variantA.tldr);
       stream.send('bullets', variantA.bullets);
@@ -121,7 +170,8 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       stream.finish('done', { ok: true });
     } catch (error) {
       const apiError = toApiError(error);
-      if (apiError.status >= 500 && !apiError.details?.reason) request.log.error({ err: error }, 'summary stream failed');
+      if (apiError.status >= 500 && !apiError.details?.reason)
+        request.log.error({ err: error }, 'summary stream failed');
       stream.finish('error', presentStreamError(apiError));
     } finally {
       clearInterval(keepAlive);
@@ -135,7 +185,8 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
       schema: {
         tags,
         operationId: 'streamSummary',
-        summary: 'Summarise a paper as server-sent events: meta, (progress), tldr, bullets, tags, done — or error',
+        summary:
+          'Summarise a paper as server-sent events: meta, (progress), tldr, bullets, tags, done — or error',
         security: SIGNED_IN_OPTIONAL,
         description:
           'Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code, retryAfter?} (also for bad parameters, the rate limit — code `RATE_LIMITED` with `retryAfter`, the seconds of the Retry-After header — and a server shutting down: code `SERVICE_UNAVAILABLE`). ' +
@@ -146,8 +197,15 @@ export async function summaryRoutes(root: FastifyInstance, ctx: AppContext, summ
         headers: StreamHeaders,
         // Always 200 for a new stream: problems (a bad query, the rate limit, a failed summary) arrive as an `error` event.
         response: {
-          200: { description: 'An event stream (text/event-stream)', content: { 'text/event-stream': { schema: SummaryEventStream } } },
-          204: z.null().describe('A reconnect after a finished stream (Last-Event-ID: end): nothing more to send'),
+          200: {
+            description: 'An event stream (text/event-stream)',
+            content: { 'text/event-stream': { schema: SummaryEventStream } },
+          },
+          204: z
+            .null()
+            .describe(
+              'A reconnect after a finished stream (Last-Event-ID: end): nothing more to send',
+            ),
         },
       },
       // A rate limit's refusal (the user's hourly one or the summarize limit) and problems with the query

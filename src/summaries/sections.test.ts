@@ -23,7 +23,8 @@ describe('headingKind', () => {
 describe('parseRecords', () => {
   it('puts each sentence in its section and keeps headings out of the sentences', () => {
     const { records } = parseRecords(paper(), 'deep');
-    const sectionOf = (start: string) => records.find((record) => record.text.startsWith(start))?.section;
+    const sectionOf = (start: string) =>
+      records.find((record) => record.text.startsWith(start))?.section;
     expect(sectionOf('Nanoporous graphene membranes')).toBe('front');
     expect(sectionOf('Graphene membranes filter salt')).toBe('abstract');
     expect(sectionOf('Fresh water is scarce')).toBe('introduction');
@@ -42,7 +43,12 @@ describe('parseRecords', () => {
       'Fresh water is scarce in many coastal regions of the world.',
     ].join('\n\n');
     const { records } = parseRecords(text, 'deep');
-    expect(records.map((record) => record.section)).toEqual(['front', 'abstract', 'abstract', 'introduction']);
+    expect(records.map((record) => record.section)).toEqual([
+      'front',
+      'abstract',
+      'abstract',
+      'introduction',
+    ]);
   });
 
   it('reads hard-wrapped, unevenly spaced paragraphs as the same text single-spaced', () => {
@@ -53,7 +59,11 @@ describe('parseRecords', () => {
       .map((paragraph) => paragraph.replace(/ (\S+) (\S+) /g, ' $1\n$2  ').replace(/\. /g, '.\t'))
       .join('\n\n');
     expect(wrapped).not.toBe(text);
-    expect(summarize({ title: 'Graphene membranes for desalination', text: wrapped, mode: 'deep' })).toEqual(summary);
-    expect(candidateSentences({ text: wrapped, mode: 'deep' })).toEqual(candidateSentences({ text, mode: 'deep' }));
+    expect(
+      summarize({ title: 'Graphene membranes for desalination', text: wrapped, mode: 'deep' }),
+    ).toEqual(summary);
+    expect(candidateSentences({ text: wrapped, mode: 'deep' })).toEqual(
+      candidateSentences({ text, mode: 'deep' }),
+    );
   });
 });

@@ -3,21 +3,27 @@
  * introduction, related work, body, conclusion, back matter), its significant terms and whether it
  * can be a summary sentence at all (headings, captions, reference entries cannot).
  */
-import { collapseWhitespace, isCaselessText, splitBlock, splitParagraphs, splitSingleSpacedBlock } from './sentences.js';
-import { readSentenceWords, TermTable, unreadWords, WordStore, type SentenceWords } from './term-table.js';
+import {
+  collapseWhitespace,
+  isCaselessText,
+  splitBlock,
+  splitParagraphs,
+  splitSingleSpacedBlock,
+} from './sentences.js';
+import {
+  readSentenceWords,
+  TermTable,
+  unreadWords,
+  WordStore,
+  type SentenceWords,
+} from './term-table.js';
 import type { SummaryMode } from './summarize.js';
 
 /** Past this many words an abstract section without a following heading is taken to be the body. */
 const ABSTRACT_MAX_WORDS = 400;
 
 export type SectionKind =
-  | 'front'
-  | 'abstract'
-  | 'introduction'
-  | 'related'
-  | 'body'
-  | 'conclusion'
-  | 'back';
+  'front' | 'abstract' | 'introduction' | 'related' | 'body' | 'conclusion' | 'back';
 
 export interface SentenceRecord {
   text: string;
@@ -47,7 +53,10 @@ const SECTION_PATTERNS: ReadonlyArray<readonly [RegExp, SectionKind]> = [
   [/^(?:abstract|summary)$/i, 'abstract'],
   [/^(?:introduction|background|motivation)$/i, 'introduction'],
   [/^(?:related work|previous work|prior work|literature review|related literature)$/i, 'related'],
-  [/^(?:conclusions?|concluding remarks|conclusions? and future work|summary and conclusions?|discussion and conclusions?)$/i, 'conclusion'],
+  [
+    /^(?:conclusions?|concluding remarks|conclusions? and future work|summary and conclusions?|discussion and conclusions?)$/i,
+    'conclusion',
+  ],
   [/^(?:acknowledge?ments?|references|bibliography|funding|appendix.*|supplementary.*)$/i, 'back'],
 ];
 /** The letters the names above start with: a name starting otherwise needs none of the patterns. */
@@ -75,7 +84,8 @@ export function headingKind(block: string): SectionKind | undefined {
   if (last === 58 /* : */ || last === 46 /* . */) name = name.slice(0, -1);
   name = name.trim();
   const numbered = number !== null;
-  if (mayNameSection(name)) for (const [pattern, kind] of SECTION_PATTERNS) if (pattern.test(name)) return kind;
+  if (mayNameSection(name))
+    for (const [pattern, kind] of SECTION_PATTERNS) if (pattern.test(name)) return kind;
   if (numbered && name.split(/\s+/).length <= 8 && /^\p{Lu}/u.test(name)) return 'body';
   return undefined;
 }
@@ -85,9 +95,10 @@ const CAPTION_START = /^(?:fig(?:ure)?|table|tab)\.?\s*[\dIVX]+\s*[.:]/i;
 /** CAPTION_START.test(text), the pattern run only on texts that begin with its f or t. */
 function startsLikeCaption(text: string): boolean {
   const first = text.charCodeAt(0) | 32;
-  return (first === 102 /* f */ || first === 116 /* t */) && CAPTION_START.test(text);
+  return (first === 102 /* f */ || first === 116) /* t */ && CAPTION_START.test(text);
 }
-const REFERENCE_ENTRY = /(?:19|20)\d{2}[a-z]?\.\s.*\b(?:Proceedings|pages|pp\.|Journal|In:|Vol\.|Press)\b/;
+const REFERENCE_ENTRY =
+  /(?:19|20)\d{2}[a-z]?\.\s.*\b(?:Proceedings|pages|pp\.|Journal|In:|Vol\.|Press)\b/;
 
 function isCandidate(text: string, words: SentenceWords, mode: SummaryMode): boolean {
   const minWords = mode === 'quick' ? 4 : 7;
@@ -108,7 +119,11 @@ export interface ParsedText {
   store: WordStore;
 }
 
-export function parseRecords(text: string, mode: SummaryMode, table: TermTable = new TermTable()): ParsedText {
+export function parseRecords(
+  text: string,
+  mode: SummaryMode,
+  table: TermTable = new TermTable(),
+): ParsedText {
   const store = new WordStore(text.length);
   const caseless = isCaselessText(text);
   const records: SentenceRecord[] = [];
@@ -153,7 +168,10 @@ export function parseRecords(text: string, mode: SummaryMode, table: TermTable =
     }
     // An abstract is a few hundred words; an abstract "section" running on past that (no heading
     // after it was recognised), or into a figure caption, has become the body.
-    if (section === 'abstract' && (abstractWords >= ABSTRACT_MAX_WORDS || CAPTION_START.test(block.trimStart()))) {
+    if (
+      section === 'abstract' &&
+      (abstractWords >= ABSTRACT_MAX_WORDS || CAPTION_START.test(block.trimStart()))
+    ) {
       section = 'body';
     }
     // Most paragraphs are single-spaced (cleaned text has one line per paragraph), and are split as

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { chooseCandidates, parseRecords } from './sections.js';
-import { basePrior, buildWeights, contributionFactor, selectSentences, sentenceScore, settlePrior } from './select-sentences.js';
+import {
+  basePrior,
+  buildWeights,
+  contributionFactor,
+  selectSentences,
+  sentenceScore,
+  settlePrior,
+} from './select-sentences.js';
 import type { SentenceRecord } from './sections.js';
 import { summarize } from './summarize.js';
 import { paper } from './test-support/texts.js';
@@ -19,7 +26,9 @@ describe('selectSentences', () => {
       'Copper deficiency lowers the activity of the enzyme in mice.',
     ].join(' ');
     const { bullets } = summarize({ text, mode: 'deep' });
-    const copies = bullets.filter((bullet) => bullet.startsWith('The enzyme binds copper ions in the active site'));
+    const copies = bullets.filter((bullet) =>
+      bullet.startsWith('The enzyme binds copper ions in the active site'),
+    );
     expect(copies).toHaveLength(1);
   });
 
@@ -47,12 +56,19 @@ describe('selectSentences', () => {
         record.prior = record.basePrior * contributionFactor(mode);
       }
       const picked = selectSentences(candidates, weights, 8, mode);
-      expect(picked.map((record) => record.index)).toEqual(rescoringEveryRound(candidates, weights.weight, 8, mode));
+      expect(picked.map((record) => record.index)).toEqual(
+        rescoringEveryRound(candidates, weights.weight, 8, mode),
+      );
     }
   });
 });
 
-function rescoringEveryRound(candidates: SentenceRecord[], initial: Float64Array, count: number, mode: 'quick' | 'deep'): number[] {
+function rescoringEveryRound(
+  candidates: SentenceRecord[],
+  initial: Float64Array,
+  count: number,
+  mode: 'quick' | 'deep',
+): number[] {
   const weight = Float64Array.from(initial);
   for (const record of candidates) settlePrior(record, mode);
   const chosen: SentenceRecord[] = [];

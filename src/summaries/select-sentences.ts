@@ -31,7 +31,8 @@ const ACKNOWLEDGEMENT_CUE =
 const ROADMAP_CUE =
   /\b(?:the (?:rest|remainder) of (?:this|the) (?:paper|article)|is (?:organi[sz]ed|structured) as follows|in section \d|section \d (?:describes|presents|discusses|introduces|shows|concludes))/;
 const FIGURE_REFERENCE = /\b(?:fig(?:ure)?s?\.?|tables?|tab\.)\s*\d/;
-const CITATION = /\[\d+(?:[,–-]\s*\d+)*\]|\(\s*[\p{Lu}][^()]{0,80}?(?:19|20)\d{2}[a-z]?\s*\)|<cit>|\bet al\./gu;
+const CITATION =
+  /\[\d+(?:[,–-]\s*\d+)*\]|\(\s*[\p{Lu}][^()]{0,80}?(?:19|20)\d{2}[a-z]?\s*\)|<cit>|\bet al\./gu;
 
 export interface Weights {
   /** Term id → weight (the selection works on a copy). */
@@ -47,7 +48,12 @@ export function contributionFactor(mode: SummaryMode): number {
 }
 
 /** Section, position and title overlap: the part of the prior that needs no pattern. */
-export function basePrior(record: SentenceRecord, relativePosition: number, mode: SummaryMode, titleTerms: Set<number>): number {
+export function basePrior(
+  record: SentenceRecord,
+  relativePosition: number,
+  mode: SummaryMode,
+  titleTerms: Set<number>,
+): number {
   let prior = SECTION_PRIOR[record.section];
   if (mode === 'deep' && record.section !== 'abstract') {
     // Authors open with the problem and the contribution and close with what they found.
@@ -78,7 +84,8 @@ export function settlePrior(record: SentenceRecord, mode: SummaryMode): void {
 }
 
 /** Words one of the cue patterns needs; a single scan rules most sentences out. */
-const ANY_CUE_WORD = /thank|acknowledg|grate|support|fund|grant|section|organi|structured|remainder|rest of|fig|tab/;
+const ANY_CUE_WORD =
+  /thank|acknowledg|grate|support|fund|grant|section|organi|structured|remainder|rest of|fig|tab/;
 
 function cueFactor(lower: string): number {
   if (!ANY_CUE_WORD.test(lower)) return 1;
@@ -89,7 +96,12 @@ function cueFactor(lower: string): number {
   return factor;
 }
 
-export function buildWeights(table: TermTable, sentenceCount: number, titleTerms: Set<number>, mode: SummaryMode): Weights {
+export function buildWeights(
+  table: TermTable,
+  sentenceCount: number,
+  titleTerms: Set<number>,
+  mode: SummaryMode,
+): Weights {
   // In a long text a term seen once says little about the topic.
   const minFrequency = mode === 'deep' && sentenceCount > 40 ? 2 : 1;
   const weight = new Float64Array(table.size);
@@ -137,7 +149,12 @@ function scoresBefore(a: ScoredRecord, b: ScoredRecord): boolean {
  * ("lazy greedy"), which gives the same picks as re-scoring every candidate each round at a fraction
  * of the cost.
  */
-export function selectSentences(candidates: SentenceRecord[], weights: Weights, count: number, mode: SummaryMode): SentenceRecord[] {
+export function selectSentences(
+  candidates: SentenceRecord[],
+  weights: Weights,
+  count: number,
+  mode: SummaryMode,
+): SentenceRecord[] {
   const weight = Float64Array.from(weights.weight);
   const scored: ScoredRecord[] = [];
   for (const record of candidates) {
@@ -153,7 +170,9 @@ export function selectSentences(candidates: SentenceRecord[], weights: Weights, 
   while (chosen.length < count && queue.size > 0) {
     const head = queue.pop();
     const duplicate = chosenMarks.some(
-      (marks, i) => overlap(head.record.terms, marks, (chosen[i] as SentenceRecord).terms.length) > NEAR_DUPLICATE,
+      (marks, i) =>
+        overlap(head.record.terms, marks, (chosen[i] as SentenceRecord).terms.length) >
+        NEAR_DUPLICATE,
     );
     if (duplicate) continue;
     if (head.round !== round) {

@@ -16,16 +16,89 @@ export interface SentenceSplitOptions {
 
 /** Abbreviations after which a full stop never ends a sentence. */
 const ALWAYS_CONTINUE = new Set([
-  'e.g', 'i.e', 'cf', 'vs', 'viz', 'approx', 'ca', 'dr', 'mr', 'mrs', 'ms', 'prof', 'mt', 'sp', 'spp', 'subsp',
-  'ssp', 'pv', 'var', 'cv', 'aff', 'nr', 'a.k.a', 'w.r.t', 'i.i.d', 'ibid', 'op', 'esp', 'incl',
-  'ph.d', 'dept', 'univ', 'corp', 'assoc', 'proc', 'conf', 'trans', 'intl', 'natl', 'vol', 'vols', 'pp',
+  'e.g',
+  'i.e',
+  'cf',
+  'vs',
+  'viz',
+  'approx',
+  'ca',
+  'dr',
+  'mr',
+  'mrs',
+  'ms',
+  'prof',
+  'mt',
+  'sp',
+  'spp',
+  'subsp',
+  'ssp',
+  'pv',
+  'var',
+  'cv',
+  'aff',
+  'nr',
+  'a.k.a',
+  'w.r.t',
+  'i.i.d',
+  'ibid',
+  'op',
+  'esp',
+  'incl',
+  'ph.d',
+  'dept',
+  'univ',
+  'corp',
+  'assoc',
+  'proc',
+  'conf',
+  'trans',
+  'intl',
+  'natl',
+  'vol',
+  'vols',
+  'pp',
 ]);
 
 /** Abbreviations that are followed by a number or a bracket ("Fig. 2", "Eq. (3)", "No. 5", "Sec. IV"). */
 const BEFORE_NUMBER = new Set([
-  'fig', 'figs', 'eq', 'eqs', 'eqn', 'eqns', 'no', 'nos', 'sec', 'secs', 'sect', 'ref', 'refs', 'tab', 'tabs',
-  'chap', 'ch', 'art', 'thm', 'lem', 'prop', 'def', 'cor', 'alg', 'app', 'appx', 'ex', 'p', 'para', 'suppl',
-  'fn', 'col', 'cols', 'ed', 'eds', 'rev', 'ver',
+  'fig',
+  'figs',
+  'eq',
+  'eqs',
+  'eqn',
+  'eqns',
+  'no',
+  'nos',
+  'sec',
+  'secs',
+  'sect',
+  'ref',
+  'refs',
+  'tab',
+  'tabs',
+  'chap',
+  'ch',
+  'art',
+  'thm',
+  'lem',
+  'prop',
+  'def',
+  'cor',
+  'alg',
+  'app',
+  'appx',
+  'ex',
+  'p',
+  'para',
+  'suppl',
+  'fn',
+  'col',
+  'cols',
+  'ed',
+  'eds',
+  'rev',
+  'ver',
 ]);
 
 /**
@@ -33,18 +106,87 @@ const BEFORE_NUMBER = new Set([
  * a break is made only when the next word is a typical sentence opener.
  */
 const MAY_END_SENTENCE = new Set([
-  'al', 'etc', 'resp', 'inc', 'ltd', 'co', 'jr', 'sr', 'min', 'max', 'sec', 'hr', 'hrs', 'mins', 'jan', 'feb',
-  'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'st', 'ave', 'est', 'gen', 'u.s', 'u.k',
-  'e.u', 'u.n', 'a.m', 'p.m',
+  'al',
+  'etc',
+  'resp',
+  'inc',
+  'ltd',
+  'co',
+  'jr',
+  'sr',
+  'min',
+  'max',
+  'sec',
+  'hr',
+  'hrs',
+  'mins',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+  'st',
+  'ave',
+  'est',
+  'gen',
+  'u.s',
+  'u.k',
+  'e.u',
+  'u.n',
+  'a.m',
+  'p.m',
 ]);
 
 /** Capitalised words that typically open a sentence, used where a full stop is ambiguous. */
 const SENTENCE_OPENERS = new Set([
   ...ENGLISH_STOPWORDS,
-  'however', 'moreover', 'furthermore', 'finally', 'additionally', 'similarly', 'overall', 'instead', 'here',
-  'thus', 'hence', 'therefore', 'unlike', 'using', 'although', 'table', 'figure', 'results', 'our', 'in',
-  'next', 'then', 'consequently', 'specifically', 'importantly', 'interestingly', 'notably', 'recently',
-  'previous', 'previously', 'later', 'one', 'two', 'both', 'each', 'all', 'most', 'some', 'many', 'such',
+  'however',
+  'moreover',
+  'furthermore',
+  'finally',
+  'additionally',
+  'similarly',
+  'overall',
+  'instead',
+  'here',
+  'thus',
+  'hence',
+  'therefore',
+  'unlike',
+  'using',
+  'although',
+  'table',
+  'figure',
+  'results',
+  'our',
+  'in',
+  'next',
+  'then',
+  'consequently',
+  'specifically',
+  'importantly',
+  'interestingly',
+  'notably',
+  'recently',
+  'previous',
+  'previously',
+  'later',
+  'one',
+  'two',
+  'both',
+  'each',
+  'all',
+  'most',
+  'some',
+  'many',
+  'such',
 ]);
 
 const OPENING_PUNCTUATION = new Set(['(', '[', '"', '“', '‘', "'", '«']);
@@ -100,7 +242,7 @@ function isBlankLineSpaceCode(code: number): boolean {
 export function splitParagraphs(text: string): string[] {
   const blocks: string[] = [];
   let blockStart = 0;
-  for (let at = text.indexOf('\n'); at !== -1; ) {
+  for (let at = text.indexOf('\n'); at !== -1;) {
     let j = at + 1;
     while (j < text.length && isBlankLineSpaceCode(text.charCodeAt(j))) j++;
     if (text.charCodeAt(j) === 10) {
@@ -119,7 +261,8 @@ const HAS_BULLET = /[•▪●◦■►]/;
 /** Runs of whitespace and whitespace other than a plain space (single spaces are left as they are: faster). */
 const WHITESPACE_TO_FLATTEN = /\s{2,}|[^\S ]/g;
 /** Any `\s` character but the plain space, or a bullet mark. */
-const SPECIAL_SPACE_OR_BULLET = /[\t-\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff•▪●◦■►]/;
+const SPECIAL_SPACE_OR_BULLET =
+  /[\t-\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff•▪●◦■►]/;
 
 /**
  * False when a text holds no bullet mark and no whitespace but single plain spaces (most paragraphs:
@@ -165,7 +308,15 @@ function isSpaceCode(code: number): boolean {
 
 /** Whether a character code is one of OPENING_PUNCTUATION. */
 function isOpeningPunctuationCode(code: number): boolean {
-  return code === 40 || code === 91 || code === 34 || code === 0x201c || code === 0x2018 || code === 39 || code === 0xab;
+  return (
+    code === 40 ||
+    code === 91 ||
+    code === 34 ||
+    code === 0x201c ||
+    code === 0x2018 ||
+    code === 39 ||
+    code === 0xab
+  );
 }
 
 /** Where the word before position `end` (exclusive) starts, opening brackets or quotes left out. */
@@ -230,7 +381,12 @@ function withoutTrailingNonLetters(word: string): string {
   let end = word.length;
   while (end > 0) {
     // A surrogate pair is one character: test the code point that ends at `end`.
-    const start = end >= 2 && /[\uDC00-\uDFFF]/.test(word[end - 1] as string) && /[\uD800-\uDBFF]/.test(word[end - 2] as string) ? end - 2 : end - 1;
+    const start =
+      end >= 2 &&
+      /[\uDC00-\uDFFF]/.test(word[end - 1] as string) &&
+      /[\uD800-\uDBFF]/.test(word[end - 2] as string)
+        ? end - 2
+        : end - 1;
     if (LETTER.test(word.slice(start, end))) break;
     end = start;
   }
@@ -264,7 +420,8 @@ function stripLeadingPunctuation(word: string): string {
 const LONGEST_ABBREVIATION = 7;
 
 function isBoundaryAfterFullStop(prevWord: string, next: string, caseless: boolean): boolean {
-  if (prevWord.length > LONGEST_ABBREVIATION + 2 && !prevWord.includes('.')) return canStartSentence(next, caseless);
+  if (prevWord.length > LONGEST_ABBREVIATION + 2 && !prevWord.includes('.'))
+    return canStartSentence(next, caseless);
   const bare = stripLeadingPunctuation(prevWord).toLowerCase();
   if (ALWAYS_CONTINUE.has(bare)) return false;
   if (BEFORE_NUMBER.has(bare)) {
@@ -275,7 +432,11 @@ function isBoundaryAfterFullStop(prevWord: string, next: string, caseless: boole
   if (MAY_END_SENTENCE.has(bare)) return isOpener(next, caseless);
   // An initial ("J. Smith", "p. syringae") or a dotted abbreviation ("U.S.") unless a sentence clearly starts.
   if (bare.length === 1 && LETTER.test(bare)) return isOpener(next, caseless);
-  if (bare.length <= LONGEST_ABBREVIATION && bare.includes('.') && /^(?:\p{L}\.)+\p{L}$/u.test(bare)) {
+  if (
+    bare.length <= LONGEST_ABBREVIATION &&
+    bare.includes('.') &&
+    /^(?:\p{L}\.)+\p{L}$/u.test(bare)
+  ) {
     return isOpener(next, caseless);
   }
   return canStartSentence(next, caseless);
@@ -288,7 +449,15 @@ function isTerminatorCode(code: number): boolean {
 }
 
 function isClosingCode(code: number): boolean {
-  return code === 41 || code === 93 || code === 34 || code === 39 || code === 0x201d || code === 0x2019 || code === 0xbb;
+  return (
+    code === 41 ||
+    code === 93 ||
+    code === 34 ||
+    code === 39 ||
+    code === 0x201d ||
+    code === 0x2019 ||
+    code === 0xbb
+  );
 }
 
 function isAsciiDigitCode(code: number): boolean {
@@ -366,10 +535,15 @@ function splitParagraph(text: string, caseless: boolean, out: string[]): void {
       const previousStart = wordStartBefore(text, punctStart);
       // A long word with no full stop of its own is no abbreviation: only the next word decides.
       const ordinaryWord =
-        punctStart - previousStart > LONGEST_ABBREVIATION + 2 && text.indexOf('.', previousStart) === punctStart;
+        punctStart - previousStart > LONGEST_ABBREVIATION + 2 &&
+        text.indexOf('.', previousStart) === punctStart;
       boundary = ordinaryWord
         ? canStartSentenceAt(text, nextStart, caseless)
-        : isBoundaryAfterFullStop(text.slice(previousStart, punctStart), nextWord(text, nextStart), caseless);
+        : isBoundaryAfterFullStop(
+            text.slice(previousStart, punctStart),
+            nextWord(text, nextStart),
+            caseless,
+          );
     }
     if (!boundary) {
       i = end;

@@ -67,4 +67,3 @@ export const ENGLISH_STOPWORDS: ReadonlySet<string> = toSet(ENGLISH_FUNCTION_WOR
 
 /** English function words plus academic filler: the words that never make a term significant. */
 export const STOPWORDS: ReadonlySet<string> = toSet(ENGLISH_FUNCTION_WORDS, ACADEMIC_FILLER_WORDS);
-

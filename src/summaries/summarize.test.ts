@@ -30,7 +30,9 @@ describe('summarize (deep)', () => {
   });
 
   it('is deterministic', () => {
-    expect(summarize({ title: 'Graphene membranes for desalination', text, mode: 'deep' })).toEqual(summary);
+    expect(summarize({ title: 'Graphene membranes for desalination', text, mode: 'deep' })).toEqual(
+      summary,
+    );
   });
 
   // The summary of a straightforward implementation, recorded: optimisations (memo, single pass per
@@ -45,7 +47,14 @@ describe('summarize (deep)', () => {
       'Cheaper desalination could bring drinking water to dry coastal regions.',
     ]);
     expect(summary.tags).toEqual([
-      'graphene membrane', 'desalination', 'water', 'pumping energy', 'organic matter', 'salt ions', 'nanopores', 'seawater',
+      'graphene membrane',
+      'desalination',
+      'water',
+      'pumping energy',
+      'organic matter',
+      'salt ions',
+      'nanopores',
+      'seawater',
     ]);
     expect(summary.metadata).toEqual({ wordCount: 394, readingTime: 2, confidence: 0.56 });
   });
@@ -54,13 +63,18 @@ describe('summarize (deep)', () => {
     const cold = summarize({ title: 'Graphene membranes for desalination', text, mode: 'deep' });
     summarize({ text: ABSTRACT.join(' ').toUpperCase(), mode: 'quick' });
     expect(cold).toEqual(summary);
-    expect(summarize({ title: 'Graphene membranes for desalination', text, mode: 'deep' })).toEqual(cold);
+    expect(summarize({ title: 'Graphene membranes for desalination', text, mode: 'deep' })).toEqual(
+      cold,
+    );
   });
 });
 
 describe('summarize: confidence', () => {
   it('reports full coverage when every sentence is chosen and less for a longer text', () => {
-    const short = summarize({ text: 'Graphene filters salt ions. Membranes save pumping energy.', mode: 'deep' });
+    const short = summarize({
+      text: 'Graphene filters salt ions. Membranes save pumping energy.',
+      mode: 'deep',
+    });
     expect(short.metadata.confidence).toBe(1);
     const long = summarize({ text: paper(), mode: 'deep' });
     expect(long.metadata.confidence).toBeLessThan(short.metadata.confidence);
@@ -69,7 +83,11 @@ describe('summarize: confidence', () => {
 
 describe('summarize (quick)', () => {
   const text = ABSTRACT.join(' ');
-  const summary = summarize({ title: 'Nanoporous graphene membranes for desalination', text, mode: 'quick' });
+  const summary = summarize({
+    title: 'Nanoporous graphene membranes for desalination',
+    text,
+    mode: 'quick',
+  });
 
   it('gives at most 5 bullets in original order', () => {
     expect(summary.bullets.length).toBeGreaterThan(0);
@@ -83,7 +101,10 @@ describe('summarize (quick)', () => {
   });
 
   it('keeps a short abstract short', () => {
-    const two = summarize({ text: 'Graphene filters salt. It saves energy in desalination plants.', mode: 'quick' });
+    const two = summarize({
+      text: 'Graphene filters salt. It saves energy in desalination plants.',
+      mode: 'quick',
+    });
     expect(two.bullets.length).toBeLessThanOrEqual(2);
   });
 });
@@ -97,7 +118,8 @@ describe('summarize: edge cases', () => {
   });
 
   it('summarises lower-cased text with placeholders', () => {
-    const text = 'the iaal gene converts iaa in p. syringae pv. tomato <cit> . deletion of the iaal gene reduced virulence in tomato plants. the mate gene is co-transcribed with iaal. iaal mutants grew less in tomato leaves. the hrpl sigma factor controls the iaal gene. plants infected with iaal mutants showed fewer symptoms.';
+    const text =
+      'the iaal gene converts iaa in p. syringae pv. tomato <cit> . deletion of the iaal gene reduced virulence in tomato plants. the mate gene is co-transcribed with iaal. iaal mutants grew less in tomato leaves. the hrpl sigma factor controls the iaal gene. plants infected with iaal mutants showed fewer symptoms.';
     const summary = summarize({ text, mode: 'deep' });
     expect(summary.bullets.length).toBeGreaterThanOrEqual(4);
     expect(summary.bullets.every((bullet) => bullet.endsWith('.'))).toBe(true);

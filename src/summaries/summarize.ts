@@ -19,7 +19,13 @@
  */
 import { normalizeCharacters } from './clean-text.js';
 import { chooseCandidates, parseRecords, type SentenceRecord } from './sections.js';
-import { basePrior, buildWeights, chooseConclusion, contributionFactor, selectSentences } from './select-sentences.js';
+import {
+  basePrior,
+  buildWeights,
+  chooseConclusion,
+  contributionFactor,
+  selectSentences,
+} from './select-sentences.js';
 import { extractTags } from './tags.js';
 import { TermTable } from './term-table.js';
 import { wordTokens } from './tokens.js';
@@ -63,14 +69,21 @@ export function summarize(input: SummarizeInput): Summary {
   const count = records.length;
   for (const record of records) {
     if (!record.candidate) continue;
-    record.basePrior = basePrior(record, count > 1 ? record.index / (count - 1) : 0, mode, titleTerms);
+    record.basePrior = basePrior(
+      record,
+      count > 1 ? record.index / (count - 1) : 0,
+      mode,
+      titleTerms,
+    );
     record.prior = record.basePrior * contributionFactor(mode);
   }
   const weights = buildWeights(table, count, titleTerms, mode);
   const candidates = chooseCandidates(records);
 
   const bulletLimit =
-    mode === 'deep' ? DEEP_BULLETS : Math.min(QUICK_BULLETS, Math.max(1, Math.ceil(candidates.length * 0.7)));
+    mode === 'deep'
+      ? DEEP_BULLETS
+      : Math.min(QUICK_BULLETS, Math.max(1, Math.ceil(candidates.length * 0.7)));
   const picked = selectSentences(candidates, weights, bulletLimit, mode);
   const inOrder = [...picked].sort((a, b) => a.index - b.index);
   const bullets = inOrder.map((record) => presentSentence(record.text));
@@ -83,18 +96,30 @@ export function summarize(input: SummarizeInput): Summary {
     // One sentence is the rule; a very short top sentence gets the next best one as company.
     if (first.wordCount < 12 && second) tldrRecords.push(second);
   }
-  const tldr = joinSentences(tldrRecords.sort((a, b) => a.index - b.index).map((record) => presentSentence(record.text)));
+  const tldr = joinSentences(
+    tldrRecords.sort((a, b) => a.index - b.index).map((record) => presentSentence(record.text)),
+  );
 
-  const tags = extractTags(records, table, store, titleTerms, mode, mode === 'deep' ? DEEP_TAGS : QUICK_TAGS);
+  const tags = extractTags(
+    records,
+    table,
+    store,
+    titleTerms,
+    mode,
+    mode === 'deep' ? DEEP_TAGS : QUICK_TAGS,
+  );
 
-  const abstractRecords = picked.slice(0, mode === 'deep' ? 3 : 2).sort((a, b) => a.index - b.index);
+  const abstractRecords = picked
+    .slice(0, mode === 'deep' ? 3 : 2)
+    .sort((a, b) => a.index - b.index);
   const conclusion = presentSentence(chooseConclusion(records, candidates, weights, inOrder, mode));
 
   const covered = new Set<number>();
   for (const record of picked) for (const term of record.terms) covered.add(term);
   let coveredMass = 0;
   for (const term of covered) coveredMass += weights.frequency[term] ?? 0;
-  const confidence = weights.totalMass > 0 ? Math.round((coveredMass / weights.totalMass) * 100) / 100 : 0;
+  const confidence =
+    weights.totalMass > 0 ? Math.round((coveredMass / weights.totalMass) * 100) / 100 : 0;
 
   return {
     tldr,

@@ -5,7 +5,11 @@ import { displayForm, FormTally } from './tags.js';
 import { paper } from './test-support/texts.js';
 
 describe('tags', () => {
-  const summary = summarize({ title: 'Graphene membranes for desalination', text: paper(), mode: 'deep' });
+  const summary = summarize({
+    title: 'Graphene membranes for desalination',
+    text: paper(),
+    mode: 'deep',
+  });
 
   it('tags with topic terms, no stopwords, numbers or fragments', () => {
     expect(summary.tags.length).toBeGreaterThan(0);

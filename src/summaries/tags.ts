@@ -17,8 +17,12 @@ export class FormTally {
   /** Counts `text.slice(start, end)` without making a string for a form already seen. */
   add(text: string, start: number, end: number): void {
     const forms = this.forms;
-    let found = this.last < forms.length && isAt(forms[this.last] as string, text, start, end) ? this.last : -1;
-    for (let i = 0; found < 0 && i < forms.length; i++) if (isAt(forms[i] as string, text, start, end)) found = i;
+    let found =
+      this.last < forms.length && isAt(forms[this.last] as string, text, start, end)
+        ? this.last
+        : -1;
+    for (let i = 0; found < 0 && i < forms.length; i++)
+      if (isAt(forms[i] as string, text, start, end)) found = i;
     if (found < 0) {
       found = forms.length;
       forms.push(text.slice(start, end));
@@ -54,7 +58,11 @@ function isAt(form: string, text: string, start: number, end: number): boolean {
  * ("Bigtable", "Malawi") and ordinary words are lower case; a word seen only at sentence starts is
  * lower-cased unless it is an acronym or mixed case ("BERT", "FearNet").
  */
-export function displayForm(midSentence: FormTally | undefined, sentenceStart: FormTally | undefined, fallback: string): string {
+export function displayForm(
+  midSentence: FormTally | undefined,
+  sentenceStart: FormTally | undefined,
+  fallback: string,
+): string {
   const inside = midSentence?.mostFrequent();
   if (inside !== undefined) return inside;
   const atStart = sentenceStart?.mostFrequent() ?? fallback;
@@ -80,14 +88,50 @@ function hasDigit(token: string): boolean {
  * Stems of words frequent in papers of every field: fine inside a phrase ("language model"), weak
  * as a tag on their own, so alone they rank lower.
  */
-const GENERIC_TAG_TERMS = new Set(
-  [
-    'model', 'task', 'data', 'train', 'perform', 'system', 'problem', 'process', 'analysi', 'inform', 'level',
-    'time', 'test', 'featur', 'experi', 'evalu', 'improv', 'increas', 'effect', 'measur', 'factor', 'paramet',
-    'research', 'level', 'object', 'structur', 'function', 'case', 'group', 'rate', 'ratio', 'sampl', 'develop',
-    'user', 'applic', 'compar', 'comparison', 'baselin', 'accuraci', 'score', 'output', 'input',
-  ],
-);
+const GENERIC_TAG_TERMS = new Set([
+  'model',
+  'task',
+  'data',
+  'train',
+  'perform',
+  'system',
+  'problem',
+  'process',
+  'analysi',
+  'inform',
+  'level',
+  'time',
+  'test',
+  'featur',
+  'experi',
+  'evalu',
+  'improv',
+  'increas',
+  'effect',
+  'measur',
+  'factor',
+  'paramet',
+  'research',
+  'level',
+  'object',
+  'structur',
+  'function',
+  'case',
+  'group',
+  'rate',
+  'ratio',
+  'sampl',
+  'develop',
+  'user',
+  'applic',
+  'compar',
+  'comparison',
+  'baselin',
+  'accuraci',
+  'score',
+  'output',
+  'input',
+]);
 
 /**
  * The words of `records` that `selected` (indexed by term id + 1, so that index 0 stands for the words
@@ -121,7 +165,11 @@ function forSelectedWords(
 }
 
 /** Phrases: pairs of adjacent words that are both `phraseable` (indexed by term id + 1) and not the same term. */
-function countPhrases(records: SentenceRecord[], store: WordStore, phraseable: Uint8Array): TermPairCounts {
+function countPhrases(
+  records: SentenceRecord[],
+  store: WordStore,
+  phraseable: Uint8Array,
+): TermPairCounts {
   const pairs = new TermPairCounts();
   const wordTerms = store.terms;
   forSelectedWords(records, store, phraseable, (_record, words, count) => {
@@ -156,7 +204,11 @@ function tallySurfaceForms(
         tally[term] = forms;
       }
       const start = store.starts[word] as number;
-      forms.add(record.text, start, withoutPossessive(record.text, start, store.ends[word] as number));
+      forms.add(
+        record.text,
+        start,
+        withoutPossessive(record.text, start, store.ends[word] as number),
+      );
     }
   });
 }
@@ -172,13 +224,16 @@ export function extractTags(
   const frequency = table.frequency;
   const minCount = mode === 'deep' ? 2 : 1;
   const minBigram = mode === 'deep' ? 3 : 2;
-  const usable = records.filter((record) => record.section !== 'back' && record.section !== 'front');
+  const usable = records.filter(
+    (record) => record.section !== 'back' && record.section !== 'front',
+  );
   const numeric = new Uint8Array(table.size);
   for (let id = 0; id < table.size; id++) numeric[id] = hasDigit(table.terms[id] as string) ? 1 : 0;
 
   // Phrases: two adjacent significant words, each frequent enough to be able to form one.
   const phraseable = new Uint8Array(table.size + 1);
-  for (let id = 0; id < table.size; id++) phraseable[id + 1] = (frequency[id] as number) >= minBigram && numeric[id] === 0 ? 1 : 0;
+  for (let id = 0; id < table.size; id++)
+    phraseable[id + 1] = (frequency[id] as number) >= minBigram && numeric[id] === 0 ? 1 : 0;
   const pairs = countPhrases(usable, store, phraseable);
 
   // Scores first, as numbers; objects are made only for the few that can make the list.
@@ -197,7 +252,8 @@ export function extractTags(
   for (let pair = 0; pair < pairs.size; pair++) {
     const count = pairs.counts[pair] as number;
     if (count < minBigram) continue;
-    const inTitle = titleTerms.has(pairs.firsts[pair] as number) && titleTerms.has(pairs.seconds[pair] as number);
+    const inTitle =
+      titleTerms.has(pairs.firsts[pair] as number) && titleTerms.has(pairs.seconds[pair] as number);
     const score = count * 2.5 * (inTitle ? 2 : 1);
     bigramScore[pair] = score;
     top.add(score);
@@ -207,7 +263,8 @@ export function extractTags(
   const candidates: Array<{ score: number; parts: number[]; key: string }> = [];
   for (let id = 0; id < table.size; id++) {
     const score = unigramScore[id] as number;
-    if (score > 0 && score >= threshold) candidates.push({ score, parts: [id], key: table.terms[id] as string });
+    if (score > 0 && score >= threshold)
+      candidates.push({ score, parts: [id], key: table.terms[id] as string });
   }
   for (let pair = 0; pair < pairs.size; pair++) {
     const score = bigramScore[pair] as number;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { readSentenceWords, TermPairCounts, TermTable, unreadWords, WordStore } from './term-table.js';
+import {
+  readSentenceWords,
+  TermPairCounts,
+  TermTable,
+  unreadWords,
+  WordStore,
+} from './term-table.js';
 import { significantTermOf, wordTokens } from './tokens.js';
 
 const SENTENCES = [
@@ -13,10 +19,13 @@ const SENTENCES = [
 function countTerms(sentences: string[], table = new TermTable()): Map<string, number> {
   const store = new WordStore();
   const seen: number[] = [];
-  sentences.forEach((sentence, index) => readSentenceWords(sentence, index + 1, table, store, seen));
+  sentences.forEach((sentence, index) =>
+    readSentenceWords(sentence, index + 1, table, store, seen),
+  );
   const counts = new Map<string, number>();
   for (let id = 0; id < table.size; id++) {
-    if ((table.frequency[id] as number) > 0) counts.set(table.terms[id] as string, table.frequency[id] as number);
+    if ((table.frequency[id] as number) > 0)
+      counts.set(table.terms[id] as string, table.frequency[id] as number);
   }
   return counts;
 }
@@ -53,7 +62,8 @@ describe('TermTable', () => {
 
   it('gives no id to stopwords, numbers and words too short to be terms', () => {
     const table = new TermTable();
-    for (const token of ['the', 'paper', '2019', 'of', 'ai', 'x']) expect(table.idOf(token), token).toBe(-1);
+    for (const token of ['the', 'paper', '2019', 'of', 'ai', 'x'])
+      expect(table.idOf(token), token).toBe(-1);
   });
 
   it('gives thousands of words each its own id, the same when asked again', () => {
@@ -83,7 +93,13 @@ describe('readSentenceWords and unreadWords', () => {
   });
 
   it('tells a sentence that is not single-spaced', () => {
-    const words = readSentenceWords('A line\nbroken  twice', 1, new TermTable(), new WordStore(), []);
+    const words = readSentenceWords(
+      'A line\nbroken  twice',
+      1,
+      new TermTable(),
+      new WordStore(),
+      [],
+    );
     expect(words.irregularSpacing).toBe(true);
   });
 });

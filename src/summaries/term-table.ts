@@ -3,7 +3,14 @@
  * sentence is recorded (offsets in its sentence, term id) in flat typed arrays, so that counting,
  * weighting and comparing sentences works on numbers.
  */
-import { APOSTROPHE_WORD, isSignificantToken, MIN_TERM_LENGTH, normaliseToken, scanWordOffsets, termOf } from './tokens.js';
+import {
+  APOSTROPHE_WORD,
+  isSignificantToken,
+  MIN_TERM_LENGTH,
+  normaliseToken,
+  scanWordOffsets,
+  termOf,
+} from './tokens.js';
 
 export class TermTable {
   private readonly idByTerm = new Map<string, number>();
@@ -136,7 +143,10 @@ export function readSentenceWords(
     } else if (flags === 0) {
       // Plain ASCII words are their own tokens once lower-cased: one too short to be a term ("a",
       // "of", "we": a quarter of all words) needs no look-up.
-      id = end - start < MIN_TERM_LENGTH ? -1 : table.idOfPlainWord(sentence.slice(start, end).toLowerCase());
+      id =
+        end - start < MIN_TERM_LENGTH
+          ? -1
+          : table.idOfPlainWord(sentence.slice(start, end).toLowerCase());
     } else {
       if (lower === undefined) {
         lower = sentence.toLowerCase();
@@ -154,7 +164,16 @@ export function readSentenceWords(
     }
   }
   const { letters, digits, upper, irregularSpacing } = words;
-  return { firstWord, wordCount: store.length - firstWord, terms, significantCount, letters, digits, upper, irregularSpacing };
+  return {
+    firstWord,
+    wordCount: store.length - firstWord,
+    terms,
+    significantCount,
+    letters,
+    digits,
+    upper,
+    irregularSpacing,
+  };
 }
 
 /** Counts of ordered pairs of term ids (adjacent words forming a phrase), as entries 0..size-1 in order of first sight. */

@@ -46,15 +46,33 @@ function isWordCode(code: number): boolean {
 export function isIrregularSpaceCode(code: number): boolean {
   if (code < 128) return code >= 9 && code <= 13;
   return (
-    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
-    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff ||
     // • ▪ ● ◦ ■ ►
-    code === 0x2022 || code === 0x25aa || code === 0x25cf || code === 0x25e6 || code === 0x25a0 || code === 0x25ba
+    code === 0x2022 ||
+    code === 0x25aa ||
+    code === 0x25cf ||
+    code === 0x25e6 ||
+    code === 0x25a0 ||
+    code === 0x25ba
   );
 }
 
 function isWhitespaceCode(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || (code >= 0x2000 && code <= 0x200a) || code === 0x3000;
+  return (
+    code === 32 ||
+    (code >= 9 && code <= 13) ||
+    code === 0xa0 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x3000
+  );
 }
 
 const APOSTROPHE = 39;
@@ -150,14 +168,20 @@ function isAsciiDigitCode(code: number): boolean {
  * `isSkippedChunk` skips: an "@", "://", "www." or a DOI ("10." then 4–9 digits and "/"). Years
  * before a full stop ("in 2010.") end in "10." but are not DOIs, hence the closer look.
  */
-function mayBeInSkippedChunk(codes: Uint16Array, length: number, at: number, code: number): boolean {
+function mayBeInSkippedChunk(
+  codes: Uint16Array,
+  length: number,
+  at: number,
+  code: number,
+): boolean {
   if (code === 64 /* @ */) return true;
   if (code === 58 /* : */) return at + 2 < length && codes[at + 1] === 47 && codes[at + 2] === 47;
-  if (at >= 3 && codes[at - 3] === 119 && codes[at - 2] === 119 && codes[at - 1] === 119) return true; // www.
+  if (at >= 3 && codes[at - 3] === 119 && codes[at - 2] === 119 && codes[at - 1] === 119)
+    return true; // www.
   if (at < 2 || codes[at - 2] !== 49 || codes[at - 1] !== 48) return false; // 10.
   let i = at + 1;
   while (i < length && i - at - 1 < 9 && isAsciiDigitCode(codes[i] as number)) i++;
-  return i - at - 1 >= 4 && i < length && codes[i] === 47 /* / */;
+  return i - at - 1 >= 4 && i < length && codes[i] === 47; /* / */
 }
 
 /** Finds the words of a text; see `WordSpans` for where they are and for how long. */
@@ -179,13 +203,15 @@ export function scanWordOffsets(text: string): WordSpans {
   while (i < n) {
     const spaceStart = i;
     while (i < n && isWhitespaceCode(codes[i] as number)) i++;
-    if (i - spaceStart > 1 || (i > spaceStart && codes[spaceStart] !== 32)) spans.irregularSpacing = true;
+    if (i - spaceStart > 1 || (i > spaceStart && codes[spaceStart] !== 32))
+      spans.irregularSpacing = true;
     let chunkEnd = i;
     while (chunkEnd < n && !isWhitespaceCode(codes[chunkEnd] as number)) chunkEnd++;
     if (chunkEnd - i <= 6 || !isSkippedChunk(text, i, chunkEnd)) {
       scanWordsInRange(codes, n, i, chunkEnd, false);
     } else {
-      for (let j = i; j < chunkEnd; j++) if (isIrregularSpaceCode(codes[j] as number)) spans.irregularSpacing = true;
+      for (let j = i; j < chunkEnd; j++)
+        if (isIrregularSpaceCode(codes[j] as number)) spans.irregularSpacing = true;
     }
     i = chunkEnd;
   }
@@ -197,7 +223,13 @@ export function scanWordOffsets(text: string): WordSpans {
  * gives up (returning false, the spans then partial) at the first character that may belong to a
  * skipped chunk.
  */
-function scanWordsInRange(codes: Uint16Array, length: number, from: number, to: number, watch: boolean): boolean {
+function scanWordsInRange(
+  codes: Uint16Array,
+  length: number,
+  from: number,
+  to: number,
+  watch: boolean,
+): boolean {
   let { starts, ends, flags: wordFlags, count } = spans;
   let letters = 0;
   let digits = 0;
@@ -224,7 +256,11 @@ function scanWordsInRange(codes: Uint16Array, length: number, from: number, to: 
         if (i > from && codes[i - 1] === 32) irregularSpacing = true;
       } else if (isIrregularSpaceCode(code)) {
         irregularSpacing = true;
-      } else if (watch && (code === 46 || code === 58 || code === 64) && mayBeInSkippedChunk(codes, length, i, code)) {
+      } else if (
+        watch &&
+        (code === 46 || code === 58 || code === 64) &&
+        mayBeInSkippedChunk(codes, length, i, code)
+      ) {
         return false;
       }
       i++;
@@ -250,7 +286,11 @@ function scanWordsInRange(codes: Uint16Array, length: number, from: number, to: 
       if (i >= to) break;
       code = codes[i] as number;
       if (isWordCode(code)) continue;
-      if ((code === APOSTROPHE || code === RIGHT_SINGLE_QUOTE) && i + 1 < to && isWordCode(codes[i + 1] as number)) {
+      if (
+        (code === APOSTROPHE || code === RIGHT_SINGLE_QUOTE) &&
+        i + 1 < to &&
+        isWordCode(codes[i + 1] as number)
+      ) {
         flags |= APOSTROPHE_WORD;
         continue;
       }
@@ -308,10 +348,60 @@ const LETTER = /\p{L}/gu;
  * A token that is one of them is a fragment, not a term.
  */
 const SUFFIX_FRAGMENTS = new Set([
-  'tion', 'tions', 'sion', 'sions', 'ment', 'ments', 'ness', 'ing', 'ings', 'ity', 'ities', 'ies', 'ally',
-  'ance', 'ances', 'ence', 'ences', 'ical', 'ised', 'ized', 'ize', 'ise', 'able', 'ible', 'ous', 'ive', 'ively',
-  'ation', 'ations', 'ational', 'ture', 'tures', 'ial', 'ially', 'ism', 'isms', 'ist', 'ists', 'eous', 'ious',
-  'cal', 'ted', 'ses', 'ers', 'est', 'ful', 'less', 'ly', 'ed', 'er', 'ent', 'tive', 'tic', 'tics',
+  'tion',
+  'tions',
+  'sion',
+  'sions',
+  'ment',
+  'ments',
+  'ness',
+  'ing',
+  'ings',
+  'ity',
+  'ities',
+  'ies',
+  'ally',
+  'ance',
+  'ances',
+  'ence',
+  'ences',
+  'ical',
+  'ised',
+  'ized',
+  'ize',
+  'ise',
+  'able',
+  'ible',
+  'ous',
+  'ive',
+  'ively',
+  'ation',
+  'ations',
+  'ational',
+  'ture',
+  'tures',
+  'ial',
+  'ially',
+  'ism',
+  'isms',
+  'ist',
+  'ists',
+  'eous',
+  'ious',
+  'cal',
+  'ted',
+  'ses',
+  'ers',
+  'est',
+  'ful',
+  'less',
+  'ly',
+  'ed',
+  'er',
+  'ent',
+  'tive',
+  'tic',
+  'tics',
 ]);
 
 /** Tokens shorter than this are never terms (`looksLikeFragment`). */

@@ -37,7 +37,8 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
       schema: {
         tags,
         operationId: 'listAnnotations',
-        summary: 'Annotations of a workspace resource, oldest first (limit/offset; total in X-Total-Count)',
+        summary:
+          'Annotations of a workspace resource, oldest first (limit/offset; total in X-Total-Count)',
         params: IdParams,
         querystring: ListQuery,
         response: { 200: z.array(AnnotationSchema), ...workspaceErrors },
@@ -60,7 +61,8 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
       schema: {
         tags,
         operationId: 'createAnnotation',
-        summary: 'Annotate a resource: body ≤ 10,000 characters, highlights { ranges: [{ start, end, text?, color? }] }, { pdf: { page, quote, rects } } or any object ≤ 16 KB',
+        summary:
+          'Annotate a resource: body ≤ 10,000 characters, highlights { ranges: [{ start, end, text?, color? }] }, { pdf: { page, quote, rects } } or any object ≤ 16 KB',
         params: IdParams,
         body: AnnotationCreateBody,
         response: { 201: AnnotationSchema, 409: ErrorResponse, ...workspaceErrors },
@@ -69,7 +71,11 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { resource } = authorize(user, 'annotate', await loadResource(db, request.params.id, user));
+      const { resource } = authorize(
+        user,
+        'annotate',
+        await loadResource(db, request.params.id, user),
+      );
       const annotation = await annotateResource(db, user.id, resource.id, request.body);
       sendsVersion(reply, 'a', annotation);
       return reply.status(201).send(presentAnnotation({ ...annotation, authorName: user.name }));
@@ -93,8 +99,18 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { annotation } = authorize(user, 'update', await loadAnnotation(db, request.params.id, user));
-      const updated = await changeAnnotation(db, annotation, request.body, user.id, expectedVersions('a', request.headers['if-match']));
+      const { annotation } = authorize(
+        user,
+        'update',
+        await loadAnnotation(db, request.params.id, user),
+      );
+      const updated = await changeAnnotation(
+        db,
+        annotation,
+        request.body,
+        user.id,
+        expectedVersions('a', request.headers['if-match']),
+      );
       if (!updated) throw notFound('Annotation');
       if ('stale' in updated) throw staleAnnotation(updated.stale);
       sendsVersion(reply, 'a', updated.row);
@@ -118,8 +134,17 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
     },
     async (request) => {
       const user = requireUser(request);
-      const { annotation } = authorize(user, 'delete', await loadAnnotation(db, request.params.id, user));
-      const deleted = await removeAnnotation(db, annotation, user.id, expectedVersions('a', request.headers['if-match']));
+      const { annotation } = authorize(
+        user,
+        'delete',
+        await loadAnnotation(db, request.params.id, user),
+      );
+      const deleted = await removeAnnotation(
+        db,
+        annotation,
+        user.id,
+        expectedVersions('a', request.headers['if-match']),
+      );
       if (!deleted) throw notFound('Annotation');
       if ('stale' in deleted) throw staleAnnotation(deleted.stale);
       return deletedReply(annotation.id);

@@ -58,25 +58,52 @@ function escapeBibtexText(value: string): string {
 
 /** A name TeX and BibTeX's name parser leave alone: letters, marks, spaces, `.`, `'`, `’` and single hyphens. */
 function isPlainNamePart(part: string | undefined): part is string {
-  return !!part && /^\p{L}[\p{L}\p{M} .'’-]*$/u.test(part) && !/\band\b/i.test(part) && !/--|''/.test(part);
+  return (
+    !!part &&
+    /^\p{L}[\p{L}\p{M} .'’-]*$/u.test(part) &&
+    !/\band\b/i.test(part) &&
+    !/--|''/.test(part)
+  );
 }
 
 /** `von Last, Jr, First` when every part is plain, else the whole name braced: one literal name. */
 function bibtexName(name: NonNullable<ExportItem['author']>[number]): string {
-  const last = [name['dropping-particle'], name['non-dropping-particle'], name.family].filter((part) => part !== undefined);
+  const last = [name['dropping-particle'], name['non-dropping-particle'], name.family].filter(
+    (part) => part !== undefined,
+  );
   const parts = [...last, name.given, name.suffix].filter((part) => part !== undefined);
   if (!name.literal && isPlainNamePart(name.family) && parts.every(isPlainNamePart)) {
-    return [last.join(' '), name.suffix, name.given].filter((part) => part !== undefined).join(', ');
+    return [last.join(' '), name.suffix, name.given]
+      .filter((part) => part !== undefined)
+      .join(', ');
   }
-  const whole = name.literal ?? [name.given, ...last, name.suffix].filter((part) => part !== undefined).join(' ');
+  const whole =
+    name.literal ??
+    [name.given, ...last, name.suffix].filter((part) => part !== undefined).join(' ');
   return `{${escapeBibtexText(whole)}}`;
 }
 
 function keyword(tag: string): string {
-  return tag.replace(/[,;{}\\$]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return tag
+    .replace(/[,;{}\\$]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
-const MONTH_MACROS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_MACROS = [
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'may',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'oct',
+  'nov',
+  'dec',
+];
 
 function entryType(item: ExportItem): string {
   if (item.type === 'article') return item['container-title'] ? 'article' : 'misc';
@@ -90,7 +117,10 @@ function entry(item: ExportItem): string {
   const fields: Array<[string, string | undefined]> = [
     ['title', escapeBibtexText(item.title)],
     ['author', item.author?.length ? item.author.map(bibtexName).join(' and ') : undefined],
-    [type === 'inproceedings' || type === 'incollection' ? 'booktitle' : 'journal', item['container-title'] && escapeBibtexText(item['container-title'])],
+    [
+      type === 'inproceedings' || type === 'incollection' ? 'booktitle' : 'journal',
+      item['container-title'] && escapeBibtexText(item['container-title']),
+    ],
     ['publisher', item.publisher && escapeBibtexText(item.publisher)],
     ['volume', item.volume && escapeBibtexText(item.volume)],
     ['number', item.issue && escapeBibtexText(item.issue)],

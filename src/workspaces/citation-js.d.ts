@@ -6,13 +6,23 @@ declare module '@citation-js/core' {
     readonly data: object[];
     format(format: 'bibtex' | 'ris' | 'data', options?: { format?: 'text' | 'object' }): string;
     /** With @citation-js/plugin-csl: a reference list or in-text citation in a registered CSL style. */
-    format(format: 'bibliography' | 'citation', options: { template: string; lang?: string; format?: 'text' | 'html' }): string;
+    format(
+      format: 'bibliography' | 'citation',
+      options: { template: string; lang?: string; format?: 'text' | 'html' },
+    ): string;
   }
   export const plugins: { config: { get(name: string): unknown } };
 }
 declare module '@citation-js/plugin-csl';
 declare module '@citation-js/plugin-ris';
 declare module '@citation-js/name' {
-  export function parse(name: string): { given?: string; family?: string; 'non-dropping-particle'?: string; 'dropping-particle'?: string; suffix?: string; literal?: string };
+  export function parse(name: string): {
+    given?: string;
+    family?: string;
+    'non-dropping-particle'?: string;
+    'dropping-particle'?: string;
+    suffix?: string;
+    literal?: string;
+  };
 }
 declare module 'citeproc';

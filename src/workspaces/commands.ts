@@ -8,7 +8,13 @@ import type { Db, Tx } from '../platform/db/client.js';
 import { ApiError, conflict, notFound, serviceUnavailable } from '../platform/errors.js';
 import { stripHtml } from '../platform/sanitize.js';
 import type { ExpectedVersions } from '../platform/versions.js';
-import { httpUrlOf, LIMITS, type BulkTagInput, type ResourceCreateInput, type ResourceUpdateInput } from './schemas.js';
+import {
+  httpUrlOf,
+  LIMITS,
+  type BulkTagInput,
+  type ResourceCreateInput,
+  type ResourceUpdateInput,
+} from './schemas.js';
 import { forgetEventsBefore, recordChange } from './events/record.js';
 import { authorize, type Actor } from './policy.js';
 import {
@@ -73,7 +79,10 @@ function stringOf(value: unknown): string | null {
 }
 
 /** Looks a `resourceId` up through search; 404 naming the field when nothing answers to it. */
-async function resolveIdentifier(resolve: ResourceResolver, identifier: string): Promise<ResolvedResource> {
+async function resolveIdentifier(
+  resolve: ResourceResolver,
+  identifier: string,
+): Promise<ResolvedResource> {
   let resolved: ResolvedResource | null;
   try {
     resolved = await resolve(identifier, AbortSignal.timeout(RESOLVE_TIMEOUT_MS));
@@ -82,23 +91,36 @@ async function resolveIdentifier(resolve: ResourceResolver, identifier: string):
     throw serviceUnavailable('Could not look the resource up right now; try again later');
   }
   if (!resolved) {
-    throw new ApiError('NOT_FOUND', `No resource found for "${identifier}": send a search result id, DOI, arXiv id or PMID`, {
-      field: 'resourceId',
-      reason: 'not_found',
-    });
+    throw new ApiError(
+      'NOT_FOUND',
+      `No resource found for "${identifier}": send a search result id, DOI, arXiv id or PMID`,
+      {
+        field: 'resourceId',
+        reason: 'not_found',
+      },
+    );
   }
   return resolved;
 }
 
 /** The row to insert: the body's fields, filled from the looked-up record when added by `resourceId`. */
-async function describeResource(resolve: ResourceResolver, workspaceId: string, input: ResourceCreateInput): Promise<NewResourceRow> {
+async function describeResource(
+  resolve: ResourceResolver,
+  workspaceId: string,
+  input: ResourceCreateInput,
+): Promise<NewResourceRow> {
   const data = input.data ?? {};
   if (input.resourceId === undefined) {
     const url = input.url ?? null;
     return {
       workspaceId,
       resourceId: null,
-      workKey: workKeyOf({ doi: stringOf(data.doi ?? data.DOI), arxivId: stringOf(data.arxivId), pmid: stringOf(data.pmid), url }),
+      workKey: workKeyOf({
+        doi: stringOf(data.doi ?? data.DOI),
+        arxivId: stringOf(data.arxivId),
+        pmid: stringOf(data.pmid),
+        url,
+      }),
       title: input.title ?? '',
       url,
       type: input.type || null,
@@ -115,7 +137,13 @@ async function describeResource(resolve: ResourceResolver, workspaceId: string, 
   return {
     workspaceId,
     resourceId: input.resourceId,
-    workKey: workKeyOf({ doi: found.doi, arxivId: found.arxivId, pmid: found.pmid, url, resourceId: found.id || input.resourceId }),
+    workKey: workKeyOf({
+      doi: found.doi,
+      arxivId: found.arxivId,
+      pmid: found.pmid,
+      url,
+      resourceId: found.id || input.resourceId,
+    }),
     title: input.title ?? record.title,
     url,
     type: input.type || record.type,
@@ -147,7 +175,10 @@ export function recordOf(found: ResolvedResource, identifier: string) {
     title: stripHtml(found.title).replace(/\s+/g, ' ').slice(0, LIMITS.title) || identifier,
     url: httpUrlOf(found.url) ?? null,
     type: TYPE_BY_PROVIDER[found.provider] || null,
-    authors: found.authors.map((name) => stripHtml(name).slice(0, LIMITS.author)).filter(Boolean).slice(0, LIMITS.authors),
+    authors: found.authors
+      .map((name) => stripHtml(name).slice(0, LIMITS.author))
+      .filter(Boolean)
+      .slice(0, LIMITS.authors),
     data,
   };
 }
@@ -157,17 +188,33 @@ export function recordOf(found: ResolvedResource, identifier: string) {
  * not the same work already (409 either way), atomically even when adds to one workspace race
  * (store.insertResourceIfRoom).
  */
-export async function addResource(db: Db, resolve: ResourceResolver, workspaceId: string, addedBy: string, input: ResourceCreateInput): Promise<ResourceRow> {
+export async function addResource(
+  db: Db,
+  resolve: ResourceResolver,
+  workspaceId: string,
+  addedBy: string,
+  input: ResourceCreateInput,
+): Promise<ResourceRow> {
   const values = await describeResource(resolve, workspaceId, input);
-  const added = await insertResourceIfRoom(db, { ...values, addedBy }, LIMITS.resourcesPerWorkspace);
+  const added = await insertResourceIfRoom(
+    db,
+    { ...values, addedBy },
+    LIMITS.resourcesPerWorkspace,
+  );
   if ('row' in added) return added.row;
   switch (added.refused) {
     case 'no_workspace':
       throw notFound('Workspace');
     case 'full':
-      throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources`, { field: 'workspace', reason: 'too_many_resources' });
+      throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources`, {
+        field: 'workspace',
+        reason: 'too_many_resources',
+      });
     case 'duplicate':
-      throw conflict('This work is already in the workspace', { field: input.resourceId !== undefined ? 'resourceId' : 'url', reason: 'duplicate' });
+      throw conflict('This work is already in the workspace', {
+        field: input.resourceId !== undefined ? 'resourceId' : 'url',
+        reason: 'duplicate',
+      });
   }
 }
 
@@ -182,12 +229,24 @@ async function staleOrGone(tx: Tx, id: string): Promise<{ stale: ResourceRow }> 
  * Changes a resource's notes and/or tags, when its version is one `expected` names (If-Match; the
  * check is the UPDATE's own condition), and marks the workspace changed, as adding and removing do.
  */
-export async function changeResource(db: Db, resource: ResourceRow, changes: ResourceUpdateInput, actorId: string, expected: ExpectedVersions = null): Promise<Versioned<ResourceRow>> {
+export async function changeResource(
+  db: Db,
+  resource: ResourceRow,
+  changes: ResourceUpdateInput,
+  actorId: string,
+  expected: ExpectedVersions = null,
+): Promise<Versioned<ResourceRow>> {
   return db.transaction(async (tx) => {
     const updated = await updateResourceRow(tx, resource.id, changes, actorId, expected);
     if (!updated) return staleOrGone(tx, resource.id);
     await touchWorkspace(tx, updated.workspaceId);
-    await recordChange(tx, { type: 'resource.updated', workspaceId: updated.workspaceId, actorId, resourceId: updated.id, details: { title: updated.title, fields: fieldsOf(changes) } });
+    await recordChange(tx, {
+      type: 'resource.updated',
+      workspaceId: updated.workspaceId,
+      actorId,
+      resourceId: updated.id,
+      details: { title: updated.title, fields: fieldsOf(changes) },
+    });
     return { row: updated };
   });
 }
@@ -197,12 +256,23 @@ export async function changeResource(db: Db, resource: ResourceRow, changes: Res
  * blob key of its PDF file, if it had one, is the caller's to forget once this has committed. A
  * resource another request removed since it was loaded is not found: of two concurrent removals, one succeeds.
  */
-export async function removeResource(db: Db, resource: ResourceRow, actorId: string, expected: ExpectedVersions = null): Promise<Versioned<string[], ResourceRow>> {
+export async function removeResource(
+  db: Db,
+  resource: ResourceRow,
+  actorId: string,
+  expected: ExpectedVersions = null,
+): Promise<Versioned<string[], ResourceRow>> {
   return db.transaction(async (tx) => {
     const pdfKeys = await lockPdfKeys(tx, resource.workspaceId, [resource.id]);
     if (!(await deleteResourceRow(tx, resource.id, expected))) return staleOrGone(tx, resource.id);
     await touchWorkspace(tx, resource.workspaceId);
-    await recordChange(tx, { type: 'resource.removed', workspaceId: resource.workspaceId, actorId, resourceId: resource.id, details: { title: resource.title } });
+    await recordChange(tx, {
+      type: 'resource.removed',
+      workspaceId: resource.workspaceId,
+      actorId,
+      resourceId: resource.id,
+      details: { title: resource.title },
+    });
     return { row: pdfKeys };
   });
 }
@@ -212,11 +282,25 @@ export async function removeResource(db: Db, resource: ResourceRow, actorId: str
  * of its PDF files to forget, the workspace as it is now when If-Match was stale, or null when it was
  * already gone. Its change log goes too, but for the deletion itself, which its streams still read.
  */
-export async function deleteWorkspace(db: Db, workspace: { id: string; name: string }, actorId: string, expected: ExpectedVersions = null): Promise<Versioned<string[], WorkspaceWithCounts> | null> {
+export async function deleteWorkspace(
+  db: Db,
+  workspace: { id: string; name: string },
+  actorId: string,
+  expected: ExpectedVersions = null,
+): Promise<Versioned<string[], WorkspaceWithCounts> | null> {
   return db.transaction(async (tx) => {
     const pdfKeys = await lockPdfKeys(tx, workspace.id);
     if (await deleteWorkspaceRow(tx, workspace.id, expected)) {
-      await forgetEventsBefore(tx, workspace.id, await recordChange(tx, { type: 'workspace.deleted', workspaceId: workspace.id, actorId, details: { name: workspace.name } }));
+      await forgetEventsBefore(
+        tx,
+        workspace.id,
+        await recordChange(tx, {
+          type: 'workspace.deleted',
+          workspaceId: workspace.id,
+          actorId,
+          details: { name: workspace.name },
+        }),
+      );
       return { row: pdfKeys };
     }
     const current = await findWorkspace(tx, workspace.id);
@@ -234,7 +318,13 @@ export async function updateWorkspace(
 ): Promise<Versioned<WorkspaceWithCounts> | null> {
   return db.transaction(async (tx) => {
     const updated = await updateWorkspaceRow(tx, workspaceId, changes, expected);
-    if (updated && 'row' in updated) await recordChange(tx, { type: 'workspace.updated', workspaceId, actorId, details: { name: updated.row.name, fields: fieldsOf(changes) } });
+    if (updated && 'row' in updated)
+      await recordChange(tx, {
+        type: 'workspace.updated',
+        workspaceId,
+        actorId,
+        details: { name: updated.row.name, fields: fieldsOf(changes) },
+      });
     return updated;
   });
 }
@@ -245,12 +335,19 @@ export async function updateWorkspace(
  * The named resources of the workspace, locked until the transaction ends; a 404 when any of them is
  * not in it (another user's resource, one removed meanwhile, a made-up id), as for a single resource.
  */
-async function lockNamedResources(tx: Tx, workspaceId: string, ids: string[]): Promise<ResourceRow[]> {
+async function lockNamedResources(
+  tx: Tx,
+  workspaceId: string,
+  ids: string[],
+): Promise<ResourceRow[]> {
   const rows = await lockResourcesOf(tx, workspaceId, ids);
   if (rows.length !== ids.length) {
     const found = new Set(rows.map((row) => row.id));
     const missing = ids.findIndex((id) => !found.has(id));
-    throw new ApiError('NOT_FOUND', 'Resource not found', { field: `resourceIds.${missing}`, reason: 'not_found' });
+    throw new ApiError('NOT_FOUND', 'Resource not found', {
+      field: `resourceIds.${missing}`,
+      reason: 'not_found',
+    });
   }
   return rows;
 }
@@ -260,21 +357,40 @@ function retag(tags: string[], add: string[], remove: string[]): string[] {
   const removed = new Set(remove.map((tag) => tag.toLowerCase()));
   const kept = tags.filter((tag) => !removed.has(tag.toLowerCase()));
   const present = new Set(kept.map((tag) => tag.toLowerCase()));
-  return [...kept, ...add.filter((tag) => !removed.has(tag.toLowerCase()) && !present.has(tag.toLowerCase()))];
+  return [
+    ...kept,
+    ...add.filter((tag) => !removed.has(tag.toLowerCase()) && !present.has(tag.toLowerCase())),
+  ];
 }
 
 /** Adds and removes tags on several resources of one workspace; all or nothing (409 when one would hold too many). */
-export async function retagResources(db: Db, workspaceId: string, input: BulkTagInput, actorId: string): Promise<Array<{ id: string; tags: string[] }>> {
+export async function retagResources(
+  db: Db,
+  workspaceId: string,
+  input: BulkTagInput,
+  actorId: string,
+): Promise<Array<{ id: string; tags: string[] }>> {
   return db.transaction(async (tx) => {
     const rows = await lockNamedResources(tx, workspaceId, input.resourceIds);
-    const changes = rows.map((row) => ({ id: row.id, tags: retag(row.tags, input.add ?? [], input.remove ?? []) }));
+    const changes = rows.map((row) => ({
+      id: row.id,
+      tags: retag(row.tags, input.add ?? [], input.remove ?? []),
+    }));
     const crowded = changes.find((change) => change.tags.length > LIMITS.tags);
     if (crowded) {
-      throw conflict(`A resource holds at most ${LIMITS.tags} tags`, { field: `resourceIds.${input.resourceIds.indexOf(crowded.id)}`, reason: 'too_many_tags' });
+      throw conflict(`A resource holds at most ${LIMITS.tags} tags`, {
+        field: `resourceIds.${input.resourceIds.indexOf(crowded.id)}`,
+        reason: 'too_many_tags',
+      });
     }
     await setTags(tx, changes);
     await touchWorkspace(tx, workspaceId);
-    await recordChange(tx, { type: 'resource.updated', workspaceId, actorId, details: { count: changes.length, resourceIds: input.resourceIds, fields: ['tags'] } });
+    await recordChange(tx, {
+      type: 'resource.updated',
+      workspaceId,
+      actorId,
+      details: { count: changes.length, resourceIds: input.resourceIds, fields: ['tags'] },
+    });
     // In the order they were named.
     const byId = new Map(changes.map((change) => [change.id, change]));
     return input.resourceIds.map((id) => byId.get(id)!);
@@ -287,11 +403,21 @@ export async function retagResources(db: Db, workspaceId: string, input: BulkTag
  * target's count and its work keys stay true until the move commits. A resource whose work is already
  * in the target stays where it is and is reported; the rest move only if the target has room for all.
  */
-export async function moveResources(db: Db, sourceId: string, targetId: string, ids: string[], actorId: string): Promise<{ moved: string[]; duplicates: string[] }> {
+export async function moveResources(
+  db: Db,
+  sourceId: string,
+  targetId: string,
+  ids: string[],
+  actorId: string,
+): Promise<{ moved: string[]; duplicates: string[] }> {
   return db.transaction(async (tx) => {
     if ((await lockWorkspaces(tx, [sourceId, targetId])).length !== 2) throw notFound('Workspace');
     const rows = await lockNamedResources(tx, sourceId, ids);
-    const taken = await workKeysIn(tx, targetId, rows.flatMap((row) => (row.workKey === null ? [] : [row.workKey])));
+    const taken = await workKeysIn(
+      tx,
+      targetId,
+      rows.flatMap((row) => (row.workKey === null ? [] : [row.workKey])),
+    );
     const byId = new Map(rows.map((row) => [row.id, row]));
     const duplicates = ids.filter((id) => {
       const key = byId.get(id)?.workKey;
@@ -299,10 +425,13 @@ export async function moveResources(db: Db, sourceId: string, targetId: string, 
     });
     const moved = ids.filter((id) => !duplicates.includes(id));
     if ((await countResources(tx, targetId)) + moved.length > LIMITS.resourcesPerWorkspace) {
-      throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources: the target has no room for ${moved.length} more`, {
-        field: 'targetWorkspaceId',
-        reason: 'too_many_resources',
-      });
+      throw conflict(
+        `A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources: the target has no room for ${moved.length} more`,
+        {
+          field: 'targetWorkspaceId',
+          reason: 'too_many_resources',
+        },
+      );
     }
     if (moved.length > 0) {
       await moveResourceRows(tx, moved, targetId);
@@ -310,8 +439,16 @@ export async function moveResources(db: Db, sourceId: string, targetId: string, 
       await touchWorkspace(tx, targetId);
       // Logged in workspace id order, as the rows were locked: two moves between the same two workspaces cannot deadlock.
       const moves = [
-        { type: 'resource.removed' as const, workspaceId: sourceId, details: { count: moved.length, resourceIds: moved, to: targetId } },
-        { type: 'resource.added' as const, workspaceId: targetId, details: { count: moved.length, resourceIds: moved, from: sourceId } },
+        {
+          type: 'resource.removed' as const,
+          workspaceId: sourceId,
+          details: { count: moved.length, resourceIds: moved, to: targetId },
+        },
+        {
+          type: 'resource.added' as const,
+          workspaceId: targetId,
+          details: { count: moved.length, resourceIds: moved, from: sourceId },
+        },
       ].sort((a, b) => a.workspaceId.localeCompare(b.workspaceId));
       for (const move of moves) await recordChange(tx, { ...move, actorId });
     }
@@ -323,13 +460,23 @@ export async function moveResources(db: Db, sourceId: string, targetId: string, 
  * Removes several resources of one workspace (their annotations go with them); all or nothing. The
  * blob keys of their PDF files are the caller's to forget once this has committed.
  */
-export async function removeResources(db: Db, workspaceId: string, ids: string[], actorId: string): Promise<{ removed: string[]; pdfKeys: string[] }> {
+export async function removeResources(
+  db: Db,
+  workspaceId: string,
+  ids: string[],
+  actorId: string,
+): Promise<{ removed: string[]; pdfKeys: string[] }> {
   return db.transaction(async (tx) => {
     await lockNamedResources(tx, workspaceId, ids);
     const pdfKeys = await lockPdfKeys(tx, workspaceId, ids);
     await deleteResourceRows(tx, workspaceId, ids);
     await touchWorkspace(tx, workspaceId);
-    await recordChange(tx, { type: 'resource.removed', workspaceId, actorId, details: { count: ids.length, resourceIds: ids } });
+    await recordChange(tx, {
+      type: 'resource.removed',
+      workspaceId,
+      actorId,
+      details: { count: ids.length, resourceIds: ids },
+    });
     return { removed: ids, pdfKeys };
   });
 }
@@ -348,8 +495,19 @@ export async function annotateResource(
         reason: 'too_many_annotations',
       });
     }
-    const annotation = await insertAnnotation(tx, { resourceId, userId, body: input.body, highlights: input.highlights ?? {} });
-    await recordChange(tx, { type: 'annotation.added', workspaceId: null, actorId: userId, resourceId, annotationId: annotation.id });
+    const annotation = await insertAnnotation(tx, {
+      resourceId,
+      userId,
+      body: input.body,
+      highlights: input.highlights ?? {},
+    });
+    await recordChange(tx, {
+      type: 'annotation.added',
+      workspaceId: null,
+      actorId: userId,
+      resourceId,
+      annotationId: annotation.id,
+    });
     return annotation;
   });
 }
@@ -364,16 +522,35 @@ export async function changeAnnotation(
 ): Promise<Versioned<AnnotationRow, AuthoredAnnotationRow> | null> {
   return db.transaction(async (tx) => {
     const updated = await updateAnnotationRow(tx, annotation.id, changes, expected);
-    if (updated && 'row' in updated) await recordChange(tx, { type: 'annotation.updated', workspaceId: null, actorId, resourceId: updated.row.resourceId, annotationId: updated.row.id });
+    if (updated && 'row' in updated)
+      await recordChange(tx, {
+        type: 'annotation.updated',
+        workspaceId: null,
+        actorId,
+        resourceId: updated.row.resourceId,
+        annotationId: updated.row.id,
+      });
     return updated;
   });
 }
 
 /** Deletes an annotation at a version `expected` names; null when it was already gone. */
-export async function removeAnnotation(db: Db, annotation: AnnotationRow, actorId: string, expected: ExpectedVersions = null): Promise<Versioned<{ id: string }, AuthoredAnnotationRow> | null> {
+export async function removeAnnotation(
+  db: Db,
+  annotation: AnnotationRow,
+  actorId: string,
+  expected: ExpectedVersions = null,
+): Promise<Versioned<{ id: string }, AuthoredAnnotationRow> | null> {
   return db.transaction(async (tx) => {
     const removed = await deleteAnnotationRow(tx, annotation.id, expected);
-    if (removed && 'row' in removed) await recordChange(tx, { type: 'annotation.removed', workspaceId: null, actorId, resourceId: annotation.resourceId, annotationId: annotation.id });
+    if (removed && 'row' in removed)
+      await recordChange(tx, {
+        type: 'annotation.removed',
+        workspaceId: null,
+        actorId,
+        resourceId: annotation.resourceId,
+        annotationId: annotation.id,
+      });
     return removed;
   });
 }
@@ -399,26 +576,53 @@ export async function createShareLink(
       readOnly: options.readOnly,
       createdBy: creator.id,
     });
-    await recordChange(tx, { type: 'share.updated', workspaceId, actorId: creator.id, details: { shareId: inserted.id, change: 'created', readOnly: options.readOnly } });
+    await recordChange(tx, {
+      type: 'share.updated',
+      workspaceId,
+      actorId: creator.id,
+      details: { shareId: inserted.id, change: 'created', readOnly: options.readOnly },
+    });
     return inserted;
   });
   return { link, token };
 }
 
 /** Revokes a link of the workspace; false when it has no such unrevoked link. */
-export async function revokeShareLink(db: Db, workspaceId: string, shareId: string, actorId: string): Promise<boolean> {
+export async function revokeShareLink(
+  db: Db,
+  workspaceId: string,
+  shareId: string,
+  actorId: string,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const revoked = await revokeShareLinkRow(tx, workspaceId, shareId);
-    if (revoked) await recordChange(tx, { type: 'share.updated', workspaceId, actorId, details: { shareId, change: 'revoked' } });
+    if (revoked)
+      await recordChange(tx, {
+        type: 'share.updated',
+        workspaceId,
+        actorId,
+        details: { shareId, change: 'revoked' },
+      });
     return revoked;
   });
 }
 
 /** Resumes a paused link of the workspace; null when it has no such link. */
-export async function resumeShareLink(db: Db, workspaceId: string, shareId: string, actorId: string): Promise<ShareLinkRow | null> {
+export async function resumeShareLink(
+  db: Db,
+  workspaceId: string,
+  shareId: string,
+  actorId: string,
+): Promise<ShareLinkRow | null> {
   return db.transaction(async (tx) => {
     const resumed = await resumeShareLinkRow(tx, workspaceId, shareId);
-    if (resumed) await recordChange(tx, { type: 'share.updated', workspaceId, actorId, details: { shareId, change: 'resumed' } });
+    if (resumed)
+      await recordChange(tx, {
+        type: 'share.updated',
+        workspaceId,
+        actorId,
+        details: { shareId, change: 'resumed' },
+      });
     return resumed;
   });
 }
@@ -442,6 +646,10 @@ export function isWellFormedShareToken(token: string): boolean {
 }
 
 /** A workspace `actor` may read, else the 404 an unknown one gives (for other capabilities, e.g. library search's filter). */
-export async function findReadableWorkspace(db: Db, actor: Actor, id: string): Promise<WorkspaceWithCounts> {
+export async function findReadableWorkspace(
+  db: Db,
+  actor: Actor,
+  id: string,
+): Promise<WorkspaceWithCounts> {
   return authorize(actor, 'read', await loadWorkspace(db, id, actor)).workspace;
 }

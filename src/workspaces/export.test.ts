@@ -6,7 +6,13 @@ import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { contentDisposition, exportCitations, toCslItems } from './export.js';
 import type { ResourceRow } from './store.js';
-import { DIALECTS, addResource, as, createWorkspace, fakeResolver } from './test-support/helpers.js';
+import {
+  DIALECTS,
+  addResource,
+  as,
+  createWorkspace,
+  fakeResolver,
+} from './test-support/helpers.js';
 
 function row(overrides: Partial<ResourceRow>): ResourceRow {
   return {
@@ -36,14 +42,28 @@ function row(overrides: Partial<ResourceRow>): ResourceRow {
 describe('toCslItems', () => {
   it('maps authors, dates, identifiers and tags, and makes citation keys unique', async () => {
     const items = await toCslItems([
-      row({ title: 'Deep learning', authors: ['Yann LeCun', 'Bengio, Yoshua'], type: 'article', tags: ['ml', 'review'], data: { doi: '10.1038/nature14539', publishedDate: '2015-05-27', venue: 'Nature' } }),
+      row({
+        title: 'Deep learning',
+        authors: ['Yann LeCun', 'Bengio, Yoshua'],
+        type: 'article',
+        tags: ['ml', 'review'],
+        data: { doi: '10.1038/nature14539', publishedDate: '2015-05-27', venue: 'Nature' },
+      }),
       row({ title: 'Deep learning', authors: ['Yann LeCun'], data: { year: 2015 } }),
-      row({ title: 'Lecture', type: 'video', url: 'https://www.youtube.com/watch?v=abc', authors: ['MIT OpenCourseWare'] }),
+      row({
+        title: 'Lecture',
+        type: 'video',
+        url: 'https://www.youtube.com/watch?v=abc',
+        authors: ['MIT OpenCourseWare'],
+      }),
     ]);
     expect(items[0]).toMatchObject({
       type: 'article-journal',
       title: 'Deep learning',
-      author: [{ given: 'Yann', family: 'LeCun' }, { given: 'Yoshua', family: 'Bengio' }],
+      author: [
+        { given: 'Yann', family: 'LeCun' },
+        { given: 'Yoshua', family: 'Bengio' },
+      ],
       issued: { 'date-parts': [[2015, 5, 27]] },
       DOI: '10.1038/nature14539',
       'container-title': 'Nature',
@@ -51,7 +71,10 @@ describe('toCslItems', () => {
     });
     expect(items[0]!['citation-key']).toBe('LeCun2015Deepa');
     expect(items[1]!['citation-key']).toBe('LeCun2015Deepb');
-    expect(items[2]).toMatchObject({ type: 'motion_picture', URL: 'https://www.youtube.com/watch?v=abc' });
+    expect(items[2]).toMatchObject({
+      type: 'motion_picture',
+      URL: 'https://www.youtube.com/watch?v=abc',
+    });
   });
 });
 
@@ -60,7 +83,8 @@ describe('toCslItems', () => {
  * record and start a forged one: BibTeX braces, `@`, TeX specials and ligatures, RIS record lines,
  * line breaks of every kind.
  */
-const HOSTILE = "x}} @misc{forged, title={FORGED}, url={https://evil.example/}}\n@article{evil,\r\nER  - \n\nTY  - JOUR\u2028TI  - Forged \\textbf{b} \\} % # & $ _ ^ ~ < > ` -- --- '' \"q\" ,, é 𝕏";
+const HOSTILE =
+  'x}} @misc{forged, title={FORGED}, url={https://evil.example/}}\n@article{evil,\r\nER  - \n\nTY  - JOUR\u2028TI  - Forged \\textbf{b} \\} % # & $ _ ^ ~ < > ` -- --- \'\' "q" ,, é 𝕏';
 
 /** Names that tried to escape citation-js's BibTeX (one-word names, names starting with `,`), and a plain one. */
 const HOSTILE_AUTHORS = [
@@ -102,7 +126,17 @@ const oneLine = (value: string) => value.replace(/[\s\p{Cc}\p{Zl}\p{Zp}]+/gu, ' 
 const address = (value: unknown) => decodeURI(String(value));
 
 describe('exportCitations with hostile values in every field', () => {
-  const resources = [hostile('00000000-0000-4000-8000-00000000000a'), { ...hostile('00000000-0000-4000-8000-00000000000b'), title: `Second ${HOSTILE}`, data: { ...hostile('b').data, doi: '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0' } }];
+  const resources = [
+    hostile('00000000-0000-4000-8000-00000000000a'),
+    {
+      ...hostile('00000000-0000-4000-8000-00000000000b'),
+      title: `Second ${HOSTILE}`,
+      data: {
+        ...hostile('b').data,
+        doi: '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0',
+      },
+    },
+  ];
   const stored = (index: number) => resources[index]!;
   const text = (index: number, field: string) => oneLine(String(stored(index).data[field]));
 
@@ -116,7 +150,13 @@ describe('exportCitations with hostile values in every field', () => {
       const { fields } = entry;
       expect(entry.type).toBe('article');
       expect(fields.title).toBe(oneLine(stored(index).title));
-      expect(fields.author?.map((name) => name.name ?? [name.firstName, name.prefix, name.lastName, name.suffix].filter(Boolean).join(' '))).toEqual(HOSTILE_AUTHORS.map(oneLine));
+      expect(
+        fields.author?.map(
+          (name) =>
+            name.name ??
+            [name.firstName, name.prefix, name.lastName, name.suffix].filter(Boolean).join(' '),
+        ),
+      ).toEqual(HOSTILE_AUTHORS.map(oneLine));
       expect(fields.author?.at(-1)).toEqual({ firstName: 'Ada', lastName: 'Lovelace' });
       expect(fields.journal).toBe(text(index, 'journal'));
       expect(fields.publisher).toEqual([text(index, 'publisher')]);
@@ -128,7 +168,11 @@ describe('exportCitations with hostile values in every field', () => {
       expect(address(fields.url)).toBe(address(stored(index).url));
       expect(fields.year).toBe('2020');
       // BibTeX's keyword list is split on `,` and `;` and cannot hold a brace, a backslash or a `$` (docs/api.md).
-      expect(fields.keywords?.slice().sort()).toEqual(stored(index).tags.map((tag) => oneLine(tag.replace(/[,;{}\\$]+/g, ' '))).sort());
+      expect(fields.keywords?.slice().sort()).toEqual(
+        stored(index)
+          .tags.map((tag) => oneLine(tag.replace(/[,;{}\\$]+/g, ' ')))
+          .sort(),
+      );
     });
     expect(library.entries[0]!.fields.doi).toBeUndefined();
     expect(library.entries[1]!.fields.doi).toBe(stored(1).data.doi);
@@ -138,11 +182,14 @@ describe('exportCitations with hostile values in every field', () => {
     const { body } = await exportCitations(resources, 'ris');
     expect(body.match(/^TY {2}-/gm)).toHaveLength(2);
     expect(body.match(/^ER {2}-/gm)).toHaveLength(2);
-    const records = new Cite(body, { forceType: '@ris/file' }).data as Array<Record<string, unknown>>;
+    const records = new Cite(body, { forceType: '@ris/file' }).data as Array<
+      Record<string, unknown>
+    >;
     expect(records).toHaveLength(2);
     records.forEach((record, index) => expectCslValues(record, index, 'ris'));
     // citation-js reads no PB of a journal article (Zotero does): the line is checked as written.
-    for (const index of [0, 1]) expect(body.split('\n')).toContain(`PB  - ${text(index, 'publisher')}`);
+    for (const index of [0, 1])
+      expect(body.split('\n')).toContain(`PB  - ${text(index, 'publisher')}`);
   });
 
   it('csljson: JSON.parse reads exactly one item per resource, every value the stored one', async () => {
@@ -159,15 +206,31 @@ describe('exportCitations with hostile values in every field', () => {
    */
   const nameText = (name: Record<string, string | undefined>, stored: string) => {
     if (name.literal !== undefined) return name.literal;
-    if (stored.includes(',')) return [name.family, name.given, name.suffix].filter((part) => part !== undefined).join(',');
-    return [name.given, name['dropping-particle'], name['non-dropping-particle'], name.family, name.suffix].filter((part) => part !== undefined).join(' ');
+    if (stored.includes(','))
+      return [name.family, name.given, name.suffix].filter((part) => part !== undefined).join(',');
+    return [
+      name.given,
+      name['dropping-particle'],
+      name['non-dropping-particle'],
+      name.family,
+      name.suffix,
+    ]
+      .filter((part) => part !== undefined)
+      .join(' ');
   };
-  const storedName = (name: string) => (name.includes(',') ? oneLine(name).replace(/\s*,\s*/g, ',') : oneLine(name));
+  const storedName = (name: string) =>
+    name.includes(',') ? oneLine(name).replace(/\s*,\s*/g, ',') : oneLine(name);
 
-  function expectCslValues(record: Record<string, unknown>, index: number, format: 'ris' | 'csljson'): void {
+  function expectCslValues(
+    record: Record<string, unknown>,
+    index: number,
+    format: 'ris' | 'csljson',
+  ): void {
     expect(record.title).toBe(oneLine(stored(index).title));
     const authors = record.author as Array<Record<string, string>>;
-    expect(authors.map((name, at) => nameText(name, HOSTILE_AUTHORS[at] ?? '').replace(/\s*,\s*/g, ','))).toEqual(HOSTILE_AUTHORS.map(storedName));
+    expect(
+      authors.map((name, at) => nameText(name, HOSTILE_AUTHORS[at] ?? '').replace(/\s*,\s*/g, ',')),
+    ).toEqual(HOSTILE_AUTHORS.map(storedName));
     expect(record['container-title']).toBe(text(index, 'journal'));
     if (format === 'csljson') expect(record.publisher).toBe(text(index, 'publisher'));
     expect(record.volume).toBe(text(index, 'volume'));
@@ -176,21 +239,38 @@ describe('exportCitations with hostile values in every field', () => {
     expect(record.abstract).toBe(text(index, 'abstract'));
     expect(record.note).toBe(oneLine(stored(index).notes));
     // One KW line per tag; the RIS reader joins them with `,`.
-    expect(record.keyword).toBe(stored(index).tags.map(oneLine).join(format === 'ris' ? ',' : ', '));
+    expect(record.keyword).toBe(
+      stored(index)
+        .tags.map(oneLine)
+        .join(format === 'ris' ? ',' : ', '),
+    );
     expect(address(record.URL)).toBe(address(stored(index).url));
     expect(record.DOI).toBe(index === 0 ? undefined : stored(index).data.doi);
     expect(record.PMID).toBeUndefined();
   }
 
   it('keeps a valid DOI and PMID, and an http(s) URL with its braces percent-encoded', async () => {
-    const [item] = await toCslItems([row({ url: 'https://example.org/a}b', data: { doi: 'https://doi.org/10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0', pmid: '38799228' } })]);
-    expect(item).toMatchObject({ DOI: '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0', PMID: '38799228', URL: 'https://example.org/a%7Db' });
+    const [item] = await toCslItems([
+      row({
+        url: 'https://example.org/a}b',
+        data: {
+          doi: 'https://doi.org/10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0',
+          pmid: '38799228',
+        },
+      }),
+    ]);
+    expect(item).toMatchObject({
+      DOI: '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0',
+      PMID: '38799228',
+      URL: 'https://example.org/a%7Db',
+    });
     expect((await toCslItems([row({ url: 'javascript:alert(1)' })]))[0]!.URL).toBeUndefined();
   });
 });
 
 describe('exportCitations as Zotero and Better BibTeX export the same records', () => {
-  const ABSTRACT = 'We extend the capabilities of neural networks by coupling them to external memory resources, which they can interact with by attentional processes. The combined system is analogous to a Turing Machine that is differentiable end-to-end.';
+  const ABSTRACT =
+    'We extend the capabilities of neural networks by coupling them to external memory resources, which they can interact with by attentional processes. The combined system is analogous to a Turing Machine that is differentiable end-to-end.';
   const preprint = row({
     title: 'Neural Turing Machines',
     url: 'https://arxiv.org/abs/1410.5401v2',
@@ -198,7 +278,12 @@ describe('exportCitations as Zotero and Better BibTeX export the same records', 
     authors: ['Alex Graves', 'Greg Wayne'],
     tags: ['dl-testing', 'memory'],
     notes: 'Read the addressing section first.',
-    data: { arxivId: '1410.5401', venue: 'arXiv cs.NE', publishedDate: '2014-10-20', abstract: ABSTRACT },
+    data: {
+      arxivId: '1410.5401',
+      venue: 'arXiv cs.NE',
+      publishedDate: '2014-10-20',
+      abstract: ABSTRACT,
+    },
   });
   const published = row({
     id: '00000000-0000-4000-8000-000000000003',
@@ -206,14 +291,23 @@ describe('exportCitations as Zotero and Better BibTeX export the same records', 
     url: 'https://arxiv.org/abs/1706.03762',
     type: 'article',
     authors: ['Ashish Vaswani'],
-    data: { arxivId: '1706.03762v7', journal: 'Advances in Neural Information Processing Systems', publishedDate: '2017-12' },
+    data: {
+      arxivId: '1706.03762v7',
+      journal: 'Advances in Neural Information Processing Systems',
+      publishedDate: '2017-12',
+    },
   });
   const trial = row({
     id: '00000000-0000-4000-8000-000000000004',
     title: 'A randomised trial',
     type: 'article',
     authors: ['Jane Roe'],
-    data: { pmid: '38799228', doi: '10.1016/S0140-6736(24)00001-1', journal: 'The Lancet', publishedDate: '2024-05-28' },
+    data: {
+      pmid: '38799228',
+      doi: '10.1016/S0140-6736(24)00001-1',
+      journal: 'The Lancet',
+      publishedDate: '2024-05-28',
+    },
   });
 
   it('bibtex: an arXiv preprint is @misc with its e-print, a published one @article; months are macros; notes are annote', async () => {
@@ -223,14 +317,34 @@ describe('exportCitations as Zotero and Better BibTeX export the same records', 
     const library = parseBibtex(body, { english: false });
     expect(library.errors).toEqual([]);
     const [first, second, third] = library.entries;
-    expect(first).toMatchObject({ type: 'misc', fields: { eprint: '1410.5401', archiveprefix: 'arXiv', primaryclass: 'cs.NE', month: '10', year: '2014' } });
+    expect(first).toMatchObject({
+      type: 'misc',
+      fields: {
+        eprint: '1410.5401',
+        archiveprefix: 'arXiv',
+        primaryclass: 'cs.NE',
+        month: '10',
+        year: '2014',
+      },
+    });
     expect(first!.fields.journal).toBeUndefined();
     expect(first!.fields.annote).toBe(preprint.notes);
     expect(first!.fields.abstract).toBe(ABSTRACT);
     expect(first!.fields.keywords).toEqual(preprint.tags);
-    expect(second).toMatchObject({ type: 'article', fields: { journal: published.data.journal, eprint: '1706.03762', archiveprefix: 'arXiv', month: '12' } });
+    expect(second).toMatchObject({
+      type: 'article',
+      fields: {
+        journal: published.data.journal,
+        eprint: '1706.03762',
+        archiveprefix: 'arXiv',
+        month: '12',
+      },
+    });
     expect(second!.fields.primaryclass).toBeUndefined();
-    expect(third).toMatchObject({ type: 'article', fields: { pmid: trial.data.pmid, doi: trial.data.doi, month: '5' } });
+    expect(third).toMatchObject({
+      type: 'article',
+      fields: { pmid: trial.data.pmid, doi: trial.data.doi, month: '5' },
+    });
   });
 
   it('ris: one line per value, never wrapped, no leading space; notes N1, PMID AN, DOI DO; a preprint GEN', async () => {
@@ -241,10 +355,23 @@ describe('exportCitations as Zotero and Better BibTeX export the same records', 
     expect(lines).toContain('KW  - dl-testing');
     expect(lines).toContain(`AN  - ${String(trial.data.pmid)}`);
     expect(lines).not.toContain('T2  - arXiv cs.NE');
-    const [first, second] = new Cite(body, { forceType: '@ris/file' }).data as Array<Record<string, unknown>>;
-    expect(first).toMatchObject({ title: preprint.title, abstract: ABSTRACT, note: preprint.notes, keyword: 'dl-testing,memory', publisher: 'arXiv', number: 'arXiv:1410.5401' });
+    const [first, second] = new Cite(body, { forceType: '@ris/file' }).data as Array<
+      Record<string, unknown>
+    >;
+    expect(first).toMatchObject({
+      title: preprint.title,
+      abstract: ABSTRACT,
+      note: preprint.notes,
+      keyword: 'dl-testing,memory',
+      publisher: 'arXiv',
+      number: 'arXiv:1410.5401',
+    });
     expect(first!['container-title']).toBeUndefined();
-    expect(second).toMatchObject({ type: 'article-journal', DOI: trial.data.doi, 'container-title': trial.data.journal });
+    expect(second).toMatchObject({
+      type: 'article-journal',
+      DOI: trial.data.doi,
+      'container-title': trial.data.journal,
+    });
   });
 });
 
@@ -253,7 +380,9 @@ describe('contentDisposition', () => {
     expect(contentDisposition('Thèse: "chapitre" 1', 'bib')).toBe(
       `attachment; filename="These-chapitre-1.bib"; filename*=UTF-8''Th%C3%A8se-%20-chapitre-%201.bib`,
     );
-    expect(contentDisposition('***', 'ris')).toBe(`attachment; filename="workspace.ris"; filename*=UTF-8''-.ris`);
+    expect(contentDisposition('***', 'ris')).toBe(
+      `attachment; filename="workspace.ris"; filename*=UTF-8''-.ris`,
+    );
   });
 });
 
@@ -267,30 +396,46 @@ for (const leg of storeLegs()) {
       t = await buildTestApp({ leg, build: { resolveResource: fakeResolver } });
       [owner, stranger] = await Promise.all([buildUser(t.app), buildUser(t.app)]);
       workspaceId = (await createWorkspace(t.app, owner, { name: 'Deep Learning Reading' })).id;
-      await addResource(t.app, owner, workspaceId, { resourceId: '10.1038/nature14539', tags: ['ml'] });
+      await addResource(t.app, owner, workspaceId, {
+        resourceId: '10.1038/nature14539',
+        tags: ['ml'],
+      });
       await addResource(t.app, owner, workspaceId, { resourceId: 'arxiv:1706.03762v5' });
     });
     afterAll(async () => t?.close());
 
-    const get = (query: string, headers: Record<string, string>) => t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}/export${query}`, headers });
+    const get = (query: string, headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/workspaces/${workspaceId}/export${query}`,
+        headers,
+      });
 
     describe('GET /api/workspaces/{id}/export', () => {
       it.each(DIALECTS)('exports BibTeX by default as a download (dialect %s)', async (dialect) => {
         const res = await get('', as(owner, dialect));
         expect(res.statusCode).toBe(200);
         expect(res.headers['content-type']).toBe('application/x-bibtex; charset=utf-8');
-        expect(res.headers['content-disposition']).toBe(`attachment; filename="Deep-Learning-Reading.bib"; filename*=UTF-8''Deep%20Learning%20Reading.bib`);
+        expect(res.headers['content-disposition']).toBe(
+          `attachment; filename="Deep-Learning-Reading.bib"; filename*=UTF-8''Deep%20Learning%20Reading.bib`,
+        );
         expect(res.body).toMatch(/^@article\{LeCun2015Deep,/m);
         expect(res.body).toContain('doi = {10.1038/nature14539}');
-        expect(res.body).toContain('author = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey}');
+        expect(res.body).toContain(
+          'author = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey}',
+        );
         expect(res.body).toMatch(/@\w+\{Vaswani2017Attention,/);
       });
 
       it('exports RIS', async () => {
         const res = await get('?format=ris', owner.bearer);
         expect(res.statusCode).toBe(200);
-        expect(res.headers['content-type']).toBe('application/x-research-info-systems; charset=utf-8');
-        expect(res.headers['content-disposition']).toContain('filename="Deep-Learning-Reading.ris"');
+        expect(res.headers['content-type']).toBe(
+          'application/x-research-info-systems; charset=utf-8',
+        );
+        expect(res.headers['content-disposition']).toContain(
+          'filename="Deep-Learning-Reading.ris"',
+        );
         expect(res.body).toContain('TY  - JOUR');
         expect(res.body).toContain('DO  - 10.1038/nature14539');
         expect(res.body).toContain('AU  - LeCun, Yann');
@@ -301,17 +446,31 @@ for (const leg of storeLegs()) {
       it('exports CSL-JSON as written by the library, not re-encoded', async () => {
         const res = await get('?format=csljson', owner.bearer);
         expect(res.statusCode).toBe(200);
-        expect(res.headers['content-type']).toBe('application/vnd.citationstyles.csl+json; charset=utf-8');
-        expect(res.headers['content-disposition']).toContain('filename="Deep-Learning-Reading.json"');
+        expect(res.headers['content-type']).toBe(
+          'application/vnd.citationstyles.csl+json; charset=utf-8',
+        );
+        expect(res.headers['content-disposition']).toContain(
+          'filename="Deep-Learning-Reading.json"',
+        );
         const items = JSON.parse(res.body);
         expect(items).toHaveLength(2);
-        expect(items.map((item: { title: string }) => item.title).sort()).toEqual(['Attention Is All You Need', 'Deep learning']);
-        expect(items.find((item: { DOI?: string }) => item.DOI)).toMatchObject({ type: 'article-journal', issued: { 'date-parts': [[2015, 5, 27]] } });
+        expect(items.map((item: { title: string }) => item.title).sort()).toEqual([
+          'Attention Is All You Need',
+          'Deep learning',
+        ]);
+        expect(items.find((item: { DOI?: string }) => item.DOI)).toMatchObject({
+          type: 'article-journal',
+          issued: { 'date-parts': [[2015, 5, 27]] },
+        });
       });
 
       it('exports an empty workspace as an empty file', async () => {
         const empty = await createWorkspace(t.app, owner, { name: 'Empty' });
-        const res = await t.app.inject({ method: 'GET', url: `/api/workspaces/${empty.id}/export?format=csljson`, headers: owner.bearer });
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/workspaces/${empty.id}/export?format=csljson`,
+          headers: owner.bearer,
+        });
         expect(res.statusCode).toBe(200);
         expect(JSON.parse(res.body)).toEqual([]);
       });
@@ -319,10 +478,13 @@ for (const leg of storeLegs()) {
       it('rejects an unknown format naming the field', async () => {
         const res = await get('?format=endnote', owner.bearer);
         expect(res.statusCode).toBe(400);
-        expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'format' } });
+        expect(res.json().error).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          details: { field: 'format' },
+        });
       });
 
-      it('answers 404 for another user\'s workspace, 401 without a session', async () => {
+      it("answers 404 for another user's workspace, 401 without a session", async () => {
         expect((await get('', stranger.bearer)).statusCode).toBe(404);
         expect((await get('', {})).statusCode).toBe(401);
       });

@@ -77,7 +77,10 @@ export type ExportItem = CslItem & { tags: string[]; arxiv?: ArxivEprint };
 const FORMATS: Record<ExportFormat, { contentType: string; extension: string }> = {
   bibtex: { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib' },
   ris: { contentType: 'application/x-research-info-systems; charset=utf-8', extension: 'ris' },
-  csljson: { contentType: 'application/vnd.citationstyles.csl+json; charset=utf-8', extension: 'json' },
+  csljson: {
+    contentType: 'application/vnd.citationstyles.csl+json; charset=utf-8',
+    extension: 'json',
+  },
 };
 
 /** CSL item types by resource type; anything else is an article when it has a DOI, else a web page. */
@@ -111,7 +114,10 @@ const MAX_FIELD_LENGTH = 10_000;
  * per line (a newline in a value would start a forged record); BibTeX and CSL keep prose on one line too.
  */
 function oneLine(value: string): string {
-  return value.replace(/[\s\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim().slice(0, MAX_FIELD_LENGTH);
+  return value
+    .replace(/[\s\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
+    .trim()
+    .slice(0, MAX_FIELD_LENGTH);
 }
 
 function text(value: unknown): string | undefined {
@@ -136,7 +142,10 @@ function urlOf(value: string | null): string | undefined {
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    return url.href.replace(/[{}\\\s"]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    return url.href.replace(
+      /[{}\\\s"]/g,
+      (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+    );
   } catch {
     return undefined;
   }
@@ -158,12 +167,20 @@ const ARXIV_VENUE = /^arxiv(?:\s+(\S+))?$/i;
  * The arXiv e-print of a resource: `data.arxivId`, else an arxiv.org/abs or /pdf URL, without its
  * version. Its primary class from `data.primaryCategory`, else from an `arXiv cs.SE` venue.
  */
-function arxivOf(data: Record<string, unknown>, url: string | null, venue: string | undefined): ArxivEprint | undefined {
-  const fromUrl = url ? /^https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf)\/(.+?)(?:\.pdf)?$/i.exec(url)?.[1] : undefined;
+function arxivOf(
+  data: Record<string, unknown>,
+  url: string | null,
+  venue: string | undefined,
+): ArxivEprint | undefined {
+  const fromUrl = url
+    ? /^https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf)\/(.+?)(?:\.pdf)?$/i.exec(url)?.[1]
+    : undefined;
   const raw = (text(data.arxivId) ?? fromUrl)?.replace(/^arxiv:/i, '').replace(/v\d+$/i, '');
   if (!raw || !ARXIV_ID.test(raw)) return undefined;
   const category = text(data.primaryCategory) ?? (venue ? ARXIV_VENUE.exec(venue)?.[1] : undefined);
-  return category && ARXIV_CATEGORY.test(category) ? { id: raw, primaryClass: category } : { id: raw };
+  return category && ARXIV_CATEGORY.test(category)
+    ? { id: raw, primaryClass: category }
+    : { id: raw };
 }
 
 /** `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (from `data.publishedDate`, `data.date` or `data.year`) as CSL date parts. */
@@ -171,13 +188,20 @@ function issued(data: Record<string, unknown>): CslItem['issued'] {
   const raw = text(data.publishedDate) ?? text(data.date) ?? text(data.year);
   const match = raw ? /^(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?/.exec(raw) : null;
   if (!match) return undefined;
-  const parts = match.slice(1).filter((part): part is string => part !== undefined).map(Number);
+  const parts = match
+    .slice(1)
+    .filter((part): part is string => part !== undefined)
+    .map(Number);
   return { 'date-parts': [parts] };
 }
 
 /** The words of a name, whatever separates them. */
 function wordsOf(name: string): string {
-  return name.split(/[\s,]+/).filter(Boolean).sort().join(' ');
+  return name
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .sort()
+    .join(' ');
 }
 
 /**
@@ -188,20 +212,32 @@ function wordsOf(name: string): string {
 function authorName(raw: string, parseName: CitationJs['parseName']): CslName {
   const name = oneLine(raw);
   const parsed = name.includes(',') || name.includes(' ') ? parseName(name) : { family: name };
-  const parts = [parsed.given, parsed['dropping-particle'], parsed['non-dropping-particle'], parsed.family, parsed.suffix].filter(Boolean).join(' ');
-  return parsed.family && wordsOf(parts) === wordsOf(name) && !/(^|\s)and(\s|$)/i.test(name) ? parsed : { literal: name };
+  const parts = [
+    parsed.given,
+    parsed['dropping-particle'],
+    parsed['non-dropping-particle'],
+    parsed.family,
+    parsed.suffix,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return parsed.family && wordsOf(parts) === wordsOf(name) && !/(^|\s)and(\s|$)/i.test(name)
+    ? parsed
+    : { literal: name };
 }
 
 function asciiWord(value: string | undefined): string {
-  return (value ?? '')
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9]/g, '');
+  return (value ?? '').normalize('NFKD').replace(/[^A-Za-z0-9]/g, '');
 }
 
 /** `Family2017Title`, made unique with a, b, c… when two resources would share it. */
 function citationKeys(items: Array<{ family?: string; year?: number; title: string }>): string[] {
   const base = items.map(({ family, year, title }) => {
-    const firstWord = title.split(/\s+/).map(asciiWord).find((word) => word.length > 3) ?? asciiWord(title.split(/\s+/)[0]);
+    const firstWord =
+      title
+        .split(/\s+/)
+        .map(asciiWord)
+        .find((word) => word.length > 3) ?? asciiWord(title.split(/\s+/)[0]);
     const key = `${asciiWord(family)}${year ?? ''}${firstWord.charAt(0).toUpperCase()}${firstWord.slice(1).toLowerCase()}`;
     return key || 'item';
   });
@@ -221,7 +257,9 @@ async function toExportItems(resources: ResourceRow[]): Promise<ExportItem[]> {
   const { parseName } = await loadCitationJs();
   const prepared = resources.map((resource) => {
     const data = resource.data;
-    const author = resource.authors.map((name) => authorName(name, parseName)).filter((name) => name.family || name.literal);
+    const author = resource.authors
+      .map((name) => authorName(name, parseName))
+      .filter((name) => name.family || name.literal);
     const date = issued(data);
     return { resource, data, author, date };
   });
@@ -279,12 +317,20 @@ export async function toCslItems(resources: ResourceRow[]): Promise<CslItem[]> {
   return (await toExportItems(resources)).map(({ tags: _tags, arxiv: _arxiv, ...item }) => item);
 }
 
-export async function exportCitations(resources: ResourceRow[], format: ExportFormat): Promise<{ body: string; contentType: string; extension: string }> {
+export async function exportCitations(
+  resources: ResourceRow[],
+  format: ExportFormat,
+): Promise<{ body: string; contentType: string; extension: string }> {
   const { contentType, extension } = FORMATS[format];
-  if (resources.length === 0) return { body: format === 'csljson' ? '[]\n' : '', contentType, extension };
+  if (resources.length === 0)
+    return { body: format === 'csljson' ? '[]\n' : '', contentType, extension };
   if (format !== 'csljson') {
     const items = await toExportItems(resources);
-    return { body: format === 'bibtex' ? writeBibtex(items) : writeRis(items), contentType, extension };
+    return {
+      body: format === 'bibtex' ? writeBibtex(items) : writeRis(items),
+      contentType,
+      extension,
+    };
   }
   const { Cite } = await loadCitationJs();
   const body = new Cite(await toCslItems(resources)).format('data');
@@ -293,8 +339,22 @@ export async function exportCitations(resources: ResourceRow[], format: ExportFo
 
 /** `attachment` with an ASCII file name and the exact one in RFC 5987 form, from the workspace name. */
 export function contentDisposition(workspaceName: string, extension: string): string {
-  const stem = workspaceName.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'workspace';
-  const exact = `${workspaceName.replace(/[\\/:*?"<>|\p{Cc}]+/gu, '-').trim().slice(0, 120) || 'workspace'}.${extension}`;
-  const encoded = encodeURIComponent(exact).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const stem =
+    workspaceName
+      .normalize('NFKD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'workspace';
+  const exact = `${
+    workspaceName
+      .replace(/[\\/:*?"<>|\p{Cc}]+/gu, '-')
+      .trim()
+      .slice(0, 120) || 'workspace'
+  }.${extension}`;
+  const encoded = encodeURIComponent(exact).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${stem}.${extension}"; filename*=UTF-8''${encoded}`;
 }

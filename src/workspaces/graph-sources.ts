@@ -40,12 +40,20 @@ function savedWorkIds(row: ResourceRow): SavedWorkIds {
 }
 
 /** A saved resource's identifiers when `actor` may read it; else the 404 an unknown one gives. */
-export async function readableResourceIds(db: Db, actor: Actor, resourceId: string): Promise<SavedWorkIds> {
+export async function readableResourceIds(
+  db: Db,
+  actor: Actor,
+  resourceId: string,
+): Promise<SavedWorkIds> {
   return savedWorkIds(authorize(actor, 'read', await loadResource(db, resourceId, actor)).resource);
 }
 
 /** Every resource of a workspace `actor` may read (newest first), as identifiers; else a 404. */
-export async function readableWorkspaceWorkIds(db: Db, actor: Actor, workspaceId: string): Promise<SavedWorkIds[]> {
+export async function readableWorkspaceWorkIds(
+  db: Db,
+  actor: Actor,
+  workspaceId: string,
+): Promise<SavedWorkIds[]> {
   const { workspace } = authorize(actor, 'read', await loadWorkspace(db, workspaceId, actor));
   return (await listResources(db, workspace.id)).map(savedWorkIds);
 }

@@ -7,4 +7,8 @@ export { findReadableWorkspace } from './commands.js';
 export { readableWorkspaces } from './policy.js';
 export { workKeyOf, type WorkIdentifiers } from './work-key.js';
 export { exportCitations } from './export.js';
-export { readableResourceIds, readableWorkspaceWorkIds, type SavedWorkIds } from './graph-sources.js';
+export {
+  readableResourceIds,
+  readableWorkspaceWorkIds,
+  type SavedWorkIds,
+} from './graph-sources.js';

@@ -44,56 +44,171 @@ interface MatrixRequest {
 const PDF = Buffer.from('%PDF-1.4\n% matrix test\n%%EOF\n', 'latin1');
 
 /** One valid request per route and body variant: one missing here does not compile (the record is total over both tables). */
-const REQUESTS: Record<RouteKey, (f: Fixture, asker: TestUser | null) => Promise<MatrixRequest> | MatrixRequest> = {
+const REQUESTS: Record<
+  RouteKey,
+  (f: Fixture, asker: TestUser | null) => Promise<MatrixRequest> | MatrixRequest
+> = {
   'GET /api/workspaces/:id': (f) => ({ url: `/api/workspaces/${f.workspaceId}`, success: 200 }),
-  'PATCH /api/workspaces/:id': (f) => ({ url: `/api/workspaces/${f.workspaceId}`, payload: { name: 'Renamed' }, success: 200 }),
+  'PATCH /api/workspaces/:id': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}`,
+    payload: { name: 'Renamed' },
+    success: 200,
+  }),
   'DELETE /api/workspaces/:id': (f) => ({ url: `/api/workspaces/${f.workspaceId}`, success: 200 }),
-  'GET /api/workspaces/:id/resources': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources`, success: 200 }),
-  'POST /api/workspaces/:id/resources': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources`, payload: { title: 'Another paper' }, success: 201 }),
-  'POST /api/workspaces/:id/resources/bulk/tag': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/bulk/tag`, payload: { resourceIds: [f.resourceId], add: ['read'] }, success: 200 }),
+  'GET /api/workspaces/:id/resources': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/resources`,
+    success: 200,
+  }),
+  'POST /api/workspaces/:id/resources': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/resources`,
+    payload: { title: 'Another paper' },
+    success: 201,
+  }),
+  'POST /api/workspaces/:id/resources/bulk/tag': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/resources/bulk/tag`,
+    payload: { resourceIds: [f.resourceId], add: ['read'] },
+    success: 200,
+  }),
   'POST /api/workspaces/:id/resources/bulk/move': async (f, asker) => ({
     url: `/api/workspaces/${f.workspaceId}/resources/bulk/move`,
     payload: { resourceIds: [f.resourceId], targetWorkspaceId: await f.targetOf(asker) },
     success: 200,
   }),
-  'POST /api/workspaces/:id/resources/bulk/remove': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/bulk/remove`, payload: { resourceIds: [f.resourceId] }, success: 200 }),
-  'PATCH /api/workspaces/:id/resources/:resourceId': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}`, payload: { notes: 'changed' }, success: 200 }),
-  'POST /api/workspaces/:id/resources/:resourceId/notes': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/notes`, payload: { text: 'Appended' }, success: 200 }),
-  'DELETE /api/workspaces/:id/resources/:resourceId': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}`, success: 200 }),
+  'POST /api/workspaces/:id/resources/bulk/remove': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/resources/bulk/remove`,
+    payload: { resourceIds: [f.resourceId] },
+    success: 200,
+  }),
+  'PATCH /api/workspaces/:id/resources/:resourceId': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}`,
+    payload: { notes: 'changed' },
+    success: 200,
+  }),
+  'POST /api/workspaces/:id/resources/:resourceId/notes': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/notes`,
+    payload: { text: 'Appended' },
+    success: 200,
+  }),
+  'DELETE /api/workspaces/:id/resources/:resourceId': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}`,
+    success: 200,
+  }),
   'PUT /api/workspaces/:id/resources/:resourceId/pdf': (f) => {
     const upload = pdfMultipart('paper.pdf', PDF);
-    return { url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/pdf`, payload: upload.payload, headers: upload.headers, success: 200 };
+    return {
+      url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/pdf`,
+      payload: upload.payload,
+      headers: upload.headers,
+      success: 200,
+    };
   },
-  'GET /api/workspaces/:id/resources/:resourceId/pdf': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/pdf`, success: 200 }),
-  'DELETE /api/workspaces/:id/resources/:resourceId/pdf': (f) => ({ url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/pdf`, success: 200 }),
-  'GET /api/workspaces/:id/export': (f) => ({ url: `/api/workspaces/${f.workspaceId}/export`, success: 200 }),
-  'GET /api/workspaces/:id/cite': (f) => ({ url: `/api/workspaces/${f.workspaceId}/cite?resourceIds=${f.resourceId}&style=apa`, success: 200 }),
+  'GET /api/workspaces/:id/resources/:resourceId/pdf': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/pdf`,
+    success: 200,
+  }),
+  'DELETE /api/workspaces/:id/resources/:resourceId/pdf': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/pdf`,
+    success: 200,
+  }),
+  'GET /api/workspaces/:id/export': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/export`,
+    success: 200,
+  }),
+  'GET /api/workspaces/:id/cite': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/cite?resourceIds=${f.resourceId}&style=apa`,
+    success: 200,
+  }),
   // The fixture's resource has no identifier a provider knows: suggestions ask no provider.
-  'GET /api/workspaces/:id/suggestions': (f) => ({ url: `/api/workspaces/${f.workspaceId}/suggestions`, success: 200 }),
+  'GET /api/workspaces/:id/suggestions': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/suggestions`,
+    success: 200,
+  }),
   'POST /api/workspaces/:id/import': (f) => ({
     url: `/api/workspaces/${f.workspaceId}/import`,
     payload: '@article{matrix, title={Imported in the matrix}, year={2020}}\n',
     headers: { 'content-type': 'application/x-bibtex' },
     success: 200,
   }),
-  'GET /api/workspaces/:id/share': (f) => ({ url: `/api/workspaces/${f.workspaceId}/share`, success: 200 }),
-  'POST /api/workspaces/:id/share': (f) => ({ url: `/api/workspaces/${f.workspaceId}/share`, payload: {}, success: 201 }),
-  'POST /api/workspaces/:id/share (readOnly: false)': (f) => ({ url: `/api/workspaces/${f.workspaceId}/share`, payload: { readOnly: false }, success: 201 }),
-  'DELETE /api/workspaces/:id/share/:shareId': (f) => ({ url: `/api/workspaces/${f.workspaceId}/share/${f.shareId}`, success: 200 }),
-  'POST /api/workspaces/:id/share/:shareId/resume': (f) => ({ url: `/api/workspaces/${f.workspaceId}/share/${f.pausedShareId}/resume`, success: 200 }),
-  'GET /api/workspaces/:id/members': (f) => ({ url: `/api/workspaces/${f.workspaceId}/members`, success: 200 }),
-  'POST /api/workspaces/:id/members': (f) => ({ url: `/api/workspaces/${f.workspaceId}/members`, payload: { email: joinerEmail, role: 'viewer' }, success: 201 }),
-  'PATCH /api/workspaces/:id/members/:userId': (f) => ({ url: `/api/workspaces/${f.workspaceId}/members/${f.extraId}`, payload: { role: 'editor' }, success: 200 }),
-  'DELETE /api/workspaces/:id/members/:userId': (f) => ({ url: `/api/workspaces/${f.workspaceId}/members/${f.extraId}`, success: 200 }),
-  'GET /api/workspaces/:id/invitations': (f) => ({ url: `/api/workspaces/${f.workspaceId}/invitations`, success: 200 }),
-  'POST /api/workspaces/:id/invitations': (f) => ({ url: `/api/workspaces/${f.workspaceId}/invitations`, payload: { email: 'matrix-invitee@example.org', role: 'viewer' }, success: 201 }),
-  'DELETE /api/workspaces/:id/invitations/:invitationId': (f) => ({ url: `/api/workspaces/${f.workspaceId}/invitations/${f.invitationId}`, success: 200 }),
-  'GET /api/workspaces/:id/events': (f) => ({ url: `/api/workspaces/${f.workspaceId}/events`, stream: true, success: 200 }),
-  'GET /api/workspaces/:id/activity': (f) => ({ url: `/api/workspaces/${f.workspaceId}/activity`, success: 200 }),
-  'GET /api/resources/:id/annotations': (f) => ({ url: `/api/resources/${f.resourceId}/annotations`, success: 200 }),
-  'POST /api/resources/:id/annotations': (f) => ({ url: `/api/resources/${f.resourceId}/annotations`, payload: { body: 'my reading' }, success: 201 }),
-  'PATCH /api/annotations/:id': (f) => ({ url: `/api/annotations/${f.annotationId}`, payload: { body: 'changed' }, success: 200 }),
-  'DELETE /api/annotations/:id': (f) => ({ url: `/api/annotations/${f.annotationId}`, success: 200 }),
+  'GET /api/workspaces/:id/share': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/share`,
+    success: 200,
+  }),
+  'POST /api/workspaces/:id/share': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/share`,
+    payload: {},
+    success: 201,
+  }),
+  'POST /api/workspaces/:id/share (readOnly: false)': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/share`,
+    payload: { readOnly: false },
+    success: 201,
+  }),
+  'DELETE /api/workspaces/:id/share/:shareId': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/share/${f.shareId}`,
+    success: 200,
+  }),
+  'POST /api/workspaces/:id/share/:shareId/resume': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/share/${f.pausedShareId}/resume`,
+    success: 200,
+  }),
+  'GET /api/workspaces/:id/members': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/members`,
+    success: 200,
+  }),
+  'POST /api/workspaces/:id/members': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/members`,
+    payload: { email: joinerEmail, role: 'viewer' },
+    success: 201,
+  }),
+  'PATCH /api/workspaces/:id/members/:userId': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/members/${f.extraId}`,
+    payload: { role: 'editor' },
+    success: 200,
+  }),
+  'DELETE /api/workspaces/:id/members/:userId': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/members/${f.extraId}`,
+    success: 200,
+  }),
+  'GET /api/workspaces/:id/invitations': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/invitations`,
+    success: 200,
+  }),
+  'POST /api/workspaces/:id/invitations': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/invitations`,
+    payload: { email: 'matrix-invitee@example.org', role: 'viewer' },
+    success: 201,
+  }),
+  'DELETE /api/workspaces/:id/invitations/:invitationId': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/invitations/${f.invitationId}`,
+    success: 200,
+  }),
+  'GET /api/workspaces/:id/events': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/events`,
+    stream: true,
+    success: 200,
+  }),
+  'GET /api/workspaces/:id/activity': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/activity`,
+    success: 200,
+  }),
+  'GET /api/resources/:id/annotations': (f) => ({
+    url: `/api/resources/${f.resourceId}/annotations`,
+    success: 200,
+  }),
+  'POST /api/resources/:id/annotations': (f) => ({
+    url: `/api/resources/${f.resourceId}/annotations`,
+    payload: { body: 'my reading' },
+    success: 201,
+  }),
+  'PATCH /api/annotations/:id': (f) => ({
+    url: `/api/annotations/${f.annotationId}`,
+    payload: { body: 'changed' },
+    success: 200,
+  }),
+  'DELETE /api/annotations/:id': (f) => ({
+    url: `/api/annotations/${f.annotationId}`,
+    success: 200,
+  }),
 };
 
 let joinerEmail = '';
@@ -127,14 +242,24 @@ for (const leg of storeLegs()) {
     beforeAll(async () => {
       t = await buildTestApp({
         leg,
-        env: { RATE_LIMIT_INVITATIONS_PER_HOUR: '100000', RATE_LIMIT_AUTHENTICATED_PER_HOUR: '100000' },
+        env: {
+          RATE_LIMIT_INVITATIONS_PER_HOUR: '100000',
+          RATE_LIMIT_AUTHENTICATED_PER_HOUR: '100000',
+        },
         build: {
           onRoute(route) {
-            for (const method of [route.method].flat()) if (method !== 'HEAD' && SCOPED.test(route.url)) registered.push(`${method} ${route.url}`);
+            for (const method of [route.method].flat())
+              if (method !== 'HEAD' && SCOPED.test(route.url))
+                registered.push(`${method} ${route.url}`);
           },
         },
       });
-      const [owner, editor, viewer, stranger] = await Promise.all([buildUser(t.app), buildUser(t.app), buildUser(t.app), buildUser(t.app)]);
+      const [owner, editor, viewer, stranger] = await Promise.all([
+        buildUser(t.app),
+        buildUser(t.app),
+        buildUser(t.app),
+        buildUser(t.app),
+      ]);
       [extra, joiner] = await Promise.all([buildUser(t.app), buildUser(t.app)]);
       joinerEmail = joiner.email;
       users = { owner: owner, editor: editor, viewer: viewer, 'non-member': stranger };
@@ -153,21 +278,55 @@ for (const leg of storeLegs()) {
       const resource = await addResource(t.app, owner, workspace.id, { title: 'Shared paper' });
       const annotation = await annotate(t.app, owner, resource.id, { body: "the owner's note" });
       await t.app.ctx.db.insert(workspaceMembers).values(
-        ([[users.editor, 'editor'], [users.viewer, 'viewer'], [extra, 'viewer']] as const).map(([member, role]) => ({ workspaceId: workspace.id, userId: member.id, role, addedBy: owner.id })),
+        (
+          [
+            [users.editor, 'editor'],
+            [users.viewer, 'viewer'],
+            [extra, 'viewer'],
+          ] as const
+        ).map(([member, role]) => ({
+          workspaceId: workspace.id,
+          userId: member.id,
+          role,
+          addedBy: owner.id,
+        })),
       );
       if (needs('/pdf')) {
         const upload = pdfMultipart('paper.pdf', PDF);
-        const pdf = await t.app.inject({ method: 'PUT', url: `/api/workspaces/${workspace.id}/resources/${resource.id}/pdf`, headers: { ...owner.bearer, ...upload.headers }, payload: upload.payload });
+        const pdf = await t.app.inject({
+          method: 'PUT',
+          url: `/api/workspaces/${workspace.id}/resources/${resource.id}/pdf`,
+          headers: { ...owner.bearer, ...upload.headers },
+          payload: upload.payload,
+        });
         expect(pdf.statusCode).toBe(200);
       }
       const [share, paused] = needs('/share')
         ? await Promise.all(
-            [0, 1].map(() => t.app.inject({ method: 'POST', url: `/api/workspaces/${workspace.id}/share`, headers: owner.bearer, payload: {} }).then((res) => res.json<{ id: string }>().id)),
+            [0, 1].map(() =>
+              t.app
+                .inject({
+                  method: 'POST',
+                  url: `/api/workspaces/${workspace.id}/share`,
+                  headers: owner.bearer,
+                  payload: {},
+                })
+                .then((res) => res.json<{ id: string }>().id),
+            ),
           )
         : ['', ''];
-      if (paused) await t.app.ctx.db.update(shareLinks).set({ pausedAt: new Date() }).where(eq(shareLinks.id, paused));
+      if (paused)
+        await t.app.ctx.db
+          .update(shareLinks)
+          .set({ pausedAt: new Date() })
+          .where(eq(shareLinks.id, paused));
       const invitation = needs('/invitations')
-        ? await t.app.inject({ method: 'POST', url: `/api/workspaces/${workspace.id}/invitations`, headers: owner.bearer, payload: { email: 'pending@example.org', role: 'editor' } })
+        ? await t.app.inject({
+            method: 'POST',
+            url: `/api/workspaces/${workspace.id}/invitations`,
+            headers: owner.bearer,
+            payload: { email: 'pending@example.org', role: 'editor' },
+          })
         : null;
       if (invitation) expect(invitation.statusCode).toBe(201);
       return {
@@ -194,7 +353,9 @@ for (const leg of storeLegs()) {
       expect([...registered].sort()).toEqual(Object.keys(ROUTE_ACTIONS).sort());
     });
 
-    const cases = (Object.keys(ACTIONS) as RouteKey[]).flatMap((key) => ASKERS.flatMap((asker) => AUTHS.map((auth) => ({ key, asker, auth }))));
+    const cases = (Object.keys(ACTIONS) as RouteKey[]).flatMap((key) =>
+      ASKERS.flatMap((asker) => AUTHS.map((auth) => ({ key, asker, auth }))),
+    );
 
     it.each(cases)('$key as $asker ($auth)', async ({ key, asker, auth }) => {
       const [method, path] = key.split(' ') as [Method, string];
@@ -225,21 +386,46 @@ for (const leg of storeLegs()) {
       if (expected === 403) {
         const [kind, action] = ACTIONS[key];
         const rule: Rule = (POLICY[kind] as Record<string, Rule>)[action]!;
-        expect(res.json()).toEqual({ error: { code: 'AUTHORIZATION_ERROR', message: expect.stringContaining(rule.least ? `needs the ${rule.least} role` : 'Only its author') } });
+        expect(res.json()).toEqual({
+          error: {
+            code: 'AUTHORIZATION_ERROR',
+            message: expect.stringContaining(
+              rule.least ? `needs the ${rule.least} role` : 'Only its author',
+            ),
+          },
+        });
       }
       if (expected === 404) expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
     });
 
     it('nothing the refused requests asked for happened to the shared workspace', async () => {
-      const res = await t.app.inject({ method: 'GET', url: `/api/workspaces/${shared.workspaceId}`, headers: users.owner.bearer });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/workspaces/${shared.workspaceId}`,
+        headers: users.owner.bearer,
+      });
       expect(res.statusCode).toBe(200);
-      const body = res.json<{ workspace: { name: string }; resources: { id: string; notes: string; tags: string[]; annotations: { body: string }[] }[] }>();
+      const body = res.json<{
+        workspace: { name: string };
+        resources: { id: string; notes: string; tags: string[]; annotations: { body: string }[] }[];
+      }>();
       expect(body.workspace.name).toBe('Lab reading list');
-      expect(body.resources.map((r) => [r.id, r.notes, r.tags, r.annotations.map((a) => a.body)])).toEqual([[shared.resourceId, '', [], ["the owner's note"]]]);
-      const members = await t.app.inject({ method: 'GET', url: `/api/workspaces/${shared.workspaceId}/members`, headers: users.owner.bearer });
+      expect(
+        body.resources.map((r) => [r.id, r.notes, r.tags, r.annotations.map((a) => a.body)]),
+      ).toEqual([[shared.resourceId, '', [], ["the owner's note"]]]);
+      const members = await t.app.inject({
+        method: 'GET',
+        url: `/api/workspaces/${shared.workspaceId}/members`,
+        headers: users.owner.bearer,
+      });
       // Added in one statement, the three share a joining time: compared as a set.
       const byId = (a: string[], b: string[]) => a[0]!.localeCompare(b[0]!);
-      expect(members.json<{ members: { userId: string; role: string }[] }>().members.map((m) => [m.userId, m.role]).sort(byId)).toEqual(
+      expect(
+        members
+          .json<{ members: { userId: string; role: string }[] }>()
+          .members.map((m) => [m.userId, m.role])
+          .sort(byId),
+      ).toEqual(
         [
           [users.owner.id, 'owner'],
           [users.editor.id, 'editor'],

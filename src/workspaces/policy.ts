@@ -23,9 +23,24 @@ export type Action = ActionsOn[Kind];
 
 /** A loaded object with what the policy needs to know: the asker's role in its workspace (null: not a member). */
 export type Subject = WorkspaceSubject | ResourceSubject | AnnotationSubject;
-export type WorkspaceSubject = { kind: 'workspace'; workspace: WorkspaceWithCounts; ownerId: string; role: Role | null };
-export type ResourceSubject = { kind: 'resource'; resource: ResourceRow; ownerId: string; role: Role | null };
-export type AnnotationSubject = { kind: 'annotation'; annotation: AnnotationRow; ownerId: string; role: Role | null };
+export type WorkspaceSubject = {
+  kind: 'workspace';
+  workspace: WorkspaceWithCounts;
+  ownerId: string;
+  role: Role | null;
+};
+export type ResourceSubject = {
+  kind: 'resource';
+  resource: ResourceRow;
+  ownerId: string;
+  role: Role | null;
+};
+export type AnnotationSubject = {
+  kind: 'annotation';
+  annotation: AnnotationRow;
+  ownerId: string;
+  role: Role | null;
+};
 
 export interface Actor {
   id: string;
@@ -35,7 +50,18 @@ type Kind = Subject['kind'];
 
 /** The actions each kind of object has. */
 interface ActionsOn {
-  workspace: 'read' | 'export' | 'readMembers' | 'edit' | 'share' | 'shareEditable' | 'readShares' | 'update' | 'delete' | 'manageShares' | 'manageMembers';
+  workspace:
+    | 'read'
+    | 'export'
+    | 'readMembers'
+    | 'edit'
+    | 'share'
+    | 'shareEditable'
+    | 'readShares'
+    | 'update'
+    | 'delete'
+    | 'manageShares'
+    | 'manageMembers';
   resource: 'read' | 'annotate' | 'update' | 'delete';
   annotation: 'update' | 'delete';
 }
@@ -73,7 +99,10 @@ export const POLICY: { readonly [K in Kind]: Readonly<Record<ActionsOn[K], Rule>
   },
   resource: { read: viewer, annotate: viewer, update: editor, delete: editor },
   // Words are their author's: only they change them; editors and the owner may remove them (moderation).
-  annotation: { update: { least: null, orAuthor: true }, delete: { least: 'editor', orAuthor: true } },
+  annotation: {
+    update: { least: null, orAuthor: true },
+    delete: { least: 'editor', orAuthor: true },
+  },
 };
 
 /**
@@ -127,25 +156,40 @@ export const BODY_ACTIONS = {
   'POST /api/workspaces/:id/share (readOnly: false)': ['workspace', 'shareEditable'],
 } as const satisfies Record<string, readonly [Kind, Action]>;
 
-export const NOT_FOUND_LABEL: Record<Kind, string> = { workspace: 'Workspace', resource: 'Resource', annotation: 'Annotation' };
+export const NOT_FOUND_LABEL: Record<Kind, string> = {
+  workspace: 'Workspace',
+  resource: 'Resource',
+  annotation: 'Annotation',
+};
 
 /** Whether `role` (the author of the object when `isAuthor`) may do what `rule` guards. */
 export function allows(rule: Rule, role: Role, isAuthor: boolean): boolean {
-  return (rule.least !== null && RANK[role] >= RANK[rule.least]) || (rule.orAuthor === true && isAuthor);
+  return (
+    (rule.least !== null && RANK[role] >= RANK[rule.least]) || (rule.orAuthor === true && isAuthor)
+  );
 }
 
 function refusal(rule: Rule, role: Role): Error {
-  if (rule.least === null) return authorizationError(`Only its author may change this annotation; you are a${role === 'owner' ? 'n' : ''} ${role} of this workspace.`);
+  if (rule.least === null)
+    return authorizationError(
+      `Only its author may change this annotation; you are a${role === 'owner' ? 'n' : ''} ${role} of this workspace.`,
+    );
   const article = (word: string) => (word === 'owner' || word === 'editor' ? 'an' : 'a');
   const author = rule.orAuthor ? ' (or to be its author)' : '';
-  return authorizationError(`This needs the ${rule.least} role${author} in this workspace; you are ${article(role)} ${role}.`);
+  return authorizationError(
+    `This needs the ${rule.least} role${author} in this workspace; you are ${article(role)} ${role}.`,
+  );
 }
 
 /**
  * The subject when `actor` may do `action` on it; a 403 naming the role needed for a member whose role
  * does not allow it; a 404, exactly as for an object that does not exist, for anyone else.
  */
-export function authorize<S extends Subject>(actor: Actor, action: ActionOn<S['kind']>, subject: S): S & { role: Role } {
+export function authorize<S extends Subject>(
+  actor: Actor,
+  action: ActionOn<S['kind']>,
+  subject: S,
+): S & { role: Role } {
   if (subject.role === null) throw notFound(NOT_FOUND_LABEL[subject.kind]);
   const rules: Record<string, Rule> = POLICY[subject.kind];
   const rule = rules[action]!;

@@ -31,7 +31,8 @@ export type PresentedWorkspace = ReturnType<typeof presentWorkspace>;
 
 /** The highlights as kept; a `pdf` member saved before anchors were checked, and not one, is left out. */
 function presentHighlights(highlights: Record<string, unknown>): Record<string, unknown> {
-  if (highlights.pdf === undefined || StoredHighlights.shape.pdf.safeParse(highlights.pdf).success) return highlights;
+  if (highlights.pdf === undefined || StoredHighlights.shape.pdf.safeParse(highlights.pdf).success)
+    return highlights;
   const { pdf: _notAnAnchor, ...rest } = highlights;
   return rest;
 }
@@ -51,7 +52,11 @@ export function presentAnnotation(row: AnnotationRow & { authorName?: string | n
   };
 }
 
-export function presentResource(row: ResourceRow, annotations: AnnotationRow[] = [], pdf: PdfRow | null = null) {
+export function presentResource(
+  row: ResourceRow,
+  annotations: AnnotationRow[] = [],
+  pdf: PdfRow | null = null,
+) {
   const createdAt = row.createdAt.toISOString();
   return {
     id: row.id,
@@ -78,7 +83,12 @@ export function presentResource(row: ResourceRow, annotations: AnnotationRow[] =
 }
 export type PresentedResource = ReturnType<typeof presentResource>;
 
-export function presentShareLink(row: ShareLinkRow, token: string | null, url: string | null, now = new Date()) {
+export function presentShareLink(
+  row: ShareLinkRow,
+  token: string | null,
+  url: string | null,
+  now = new Date(),
+) {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -94,7 +104,11 @@ export function presentShareLink(row: ShareLinkRow, token: string | null, url: s
 
 // ---- envelopes: Variant A (cookies) vs Variant B (bearer) ----
 
-export function workspaceListReply(dialect: Dialect, workspaces: PresentedWorkspace[], total: number) {
+export function workspaceListReply(
+  dialect: Dialect,
+  workspaces: PresentedWorkspace[],
+  total: number,
+) {
   return dialect === 'B' ? { workspaces, total } : workspaces;
 }
 
@@ -102,7 +116,11 @@ export function workspaceReply(dialect: Dialect, workspace: PresentedWorkspace) 
   return dialect === 'B' ? { workspace } : workspace;
 }
 
-export function workspaceDetailReply(dialect: Dialect, workspace: PresentedWorkspace, resources: PresentedResource[]) {
+export function workspaceDetailReply(
+  dialect: Dialect,
+  workspace: PresentedWorkspace,
+  resources: PresentedResource[],
+) {
   return dialect === 'B' ? { workspace, resources } : { ...workspace, resources };
 }
 

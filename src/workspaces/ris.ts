@@ -24,16 +24,22 @@ const RIS_TYPE: Record<string, string> = {
 
 function risName(name: NonNullable<ExportItem['author']>[number]): string {
   if (name.literal) return name.literal;
-  const last = [name['dropping-particle'], name['non-dropping-particle'], name.family].filter(Boolean).join(' ');
+  const last = [name['dropping-particle'], name['non-dropping-particle'], name.family]
+    .filter(Boolean)
+    .join(' ');
   return [last, name.given, name.suffix].filter(Boolean).join(', ');
 }
 
 function record(item: ExportItem): string {
   const [year, month, day] = item.issued?.['date-parts'][0] ?? [];
-  const pad = (part: number | undefined) => (part === undefined ? '' : String(part).padStart(2, '0'));
+  const pad = (part: number | undefined) =>
+    part === undefined ? '' : String(part).padStart(2, '0');
   const lines: Array<[string, string | undefined]> = [
     // CSL's `article` is a preprint: a journal article only when it names a journal.
-    ['TY', item.type === 'article' && item['container-title'] ? 'JOUR' : (RIS_TYPE[item.type] ?? 'GEN')],
+    [
+      'TY',
+      item.type === 'article' && item['container-title'] ? 'JOUR' : (RIS_TYPE[item.type] ?? 'GEN'),
+    ],
     ['ID', item['citation-key']],
     ['TI', item.title],
     ...(item.author ?? []).map((name): [string, string] => ['AU', risName(name)]),
@@ -54,7 +60,9 @@ function record(item: ExportItem): string {
     ...item.tags.map((tag): [string, string] => ['KW', tag]),
     ['N1', item.note],
   ];
-  const written = lines.filter((line): line is [string, string] => !!line[1]).map(([tag, value]) => `${tag}  - ${value}`);
+  const written = lines
+    .filter((line): line is [string, string] => !!line[1])
+    .map(([tag, value]) => `${tag}  - ${value}`);
   return `${written.join('\n')}\nER  - \n`;
 }
 

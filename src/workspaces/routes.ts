@@ -16,7 +16,16 @@ import { expectedVersions } from '../platform/versions.js';
 import { annotationRoutes } from './annotation-routes.js';
 import { citeRoutes } from './cite/routes.js';
 import { notesRoutes } from './notes/routes.js';
-import { addResource, changeResource, deleteWorkspace, moveResources, removeResource, removeResources, retagResources, updateWorkspace } from './commands.js';
+import {
+  addResource,
+  changeResource,
+  deleteWorkspace,
+  moveResources,
+  removeResource,
+  removeResources,
+  retagResources,
+  updateWorkspace,
+} from './commands.js';
 import { eventRoutes } from './events/routes.js';
 import { contentDisposition, exportCitations } from './export.js';
 import { importRoutes } from './import/routes.js';
@@ -62,7 +71,13 @@ import {
   workspaceErrors,
 } from './schemas.js';
 import { presentResources, sendsVersion, staleResource, staleWorkspace } from './versions.js';
-import { createResourceFromPdf, filePartOf, forgetPdfFiles, PDF_MULTIPART_LIMITS, type PdfDeps } from './pdfs/commands.js';
+import {
+  createResourceFromPdf,
+  filePartOf,
+  forgetPdfFiles,
+  PDF_MULTIPART_LIMITS,
+  type PdfDeps,
+} from './pdfs/commands.js';
 import { pdfFileRoutes, pdfUploadRoute } from './pdfs/routes.js';
 import { RESOURCE_FROM_PDF_BODY } from './pdfs/schemas.js';
 import { memberRoutes } from './members/routes.js';
@@ -84,7 +99,13 @@ const TOTAL_HEADER = 'x-total-count';
  * A resource named under a workspace, when the user is a member of that workspace and their role allows
  * `action` on the resource; a resource of another workspace is the same 404 as an unknown one.
  */
-async function loadResourceOf(db: Db, user: Actor, workspaceId: string, resourceId: string, action: 'update' | 'delete'): Promise<ResourceRow> {
+async function loadResourceOf(
+  db: Db,
+  user: Actor,
+  workspaceId: string,
+  resourceId: string,
+  action: 'update' | 'delete',
+): Promise<ResourceRow> {
   const { workspace } = authorize(user, 'read', await loadWorkspace(db, workspaceId, user));
   const { resource } = authorize(user, action, await loadResource(db, resourceId, user));
   if (resource.workspaceId !== workspace.id) throw notFound('Resource');
@@ -102,7 +123,8 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'listWorkspaces',
-        summary: 'Your workspaces, newest first (limit 1-100, default 20; offset). Total also in X-Total-Count',
+        summary:
+          'Your workspaces, newest first (limit 1-100, default 20; offset). Total also in X-Total-Count',
         querystring: ListQuery,
         response: { 200: WorkspaceListResponse, ...workspaceErrors },
         responseHeaders: { 200: ['X-Total-Count'] },
@@ -112,7 +134,11 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       const user = requireUser(request);
       const { rows, total } = await listWorkspaces(db, user.id, request.query);
       void reply.header(TOTAL_HEADER, String(total));
-      return workspaceListReply(dialectOf(request), rows.map((row) => presentWorkspace(row, row.role)), total);
+      return workspaceListReply(
+        dialectOf(request),
+        rows.map((row) => presentWorkspace(row, row.role)),
+        total,
+      );
     },
   );
 
@@ -133,7 +159,9 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       const user = requireUser(request);
       const workspace = await insertWorkspace(db, { ownerId: user.id, ...request.body });
       sendsVersion(reply, 'w', workspace);
-      return reply.status(201).send(workspaceReply(dialectOf(request), presentWorkspace(workspace, 'owner')));
+      return reply
+        .status(201)
+        .send(workspaceReply(dialectOf(request), presentWorkspace(workspace, 'owner')));
     },
   );
 
@@ -144,7 +172,8 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'getWorkspace',
-        summary: 'A workspace with its resources (all of them, or the newest resourceLimit), each with its annotations',
+        summary:
+          'A workspace with its resources (all of them, or the newest resourceLimit), each with its annotations',
         params: IdParams,
         querystring: WorkspaceDetailQuery,
         response: { 200: WorkspaceDetailResponse, ...workspaceErrors },
@@ -153,10 +182,19 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace, role } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
+      const { workspace, role } = authorize(
+        user,
+        'read',
+        await loadWorkspace(db, request.params.id, user),
+      );
       sendsVersion(reply, 'w', workspace);
       const { resourceLimit } = request.query;
-      const rows = resourceLimit === undefined ? await listResources(db, workspace.id) : resourceLimit === 0 ? [] : await listResources(db, workspace.id, { limit: resourceLimit, offset: 0 });
+      const rows =
+        resourceLimit === undefined
+          ? await listResources(db, workspace.id)
+          : resourceLimit === 0
+            ? []
+            : await listResources(db, workspace.id, { limit: resourceLimit, offset: 0 });
       const resources = await presentResources(db, rows);
       return workspaceDetailReply(dialectOf(request), presentWorkspace(workspace, role), resources);
     },
@@ -179,8 +217,18 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace, role } = authorize(user, 'update', await loadWorkspace(db, request.params.id, user));
-      const updated = await updateWorkspace(db, workspace.id, request.body, user.id, expectedVersions('w', request.headers['if-match']));
+      const { workspace, role } = authorize(
+        user,
+        'update',
+        await loadWorkspace(db, request.params.id, user),
+      );
+      const updated = await updateWorkspace(
+        db,
+        workspace.id,
+        request.body,
+        user.id,
+        expectedVersions('w', request.headers['if-match']),
+      );
       if (!updated) throw notFound('Workspace');
       if ('stale' in updated) throw staleWorkspace(updated.stale, role);
       sendsVersion(reply, 'w', updated.row);
@@ -204,8 +252,17 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace, role } = authorize(user, 'delete', await loadWorkspace(db, request.params.id, user));
-      const deleted = await deleteWorkspace(db, workspace, user.id, expectedVersions('w', request.headers['if-match']));
+      const { workspace, role } = authorize(
+        user,
+        'delete',
+        await loadWorkspace(db, request.params.id, user),
+      );
+      const deleted = await deleteWorkspace(
+        db,
+        workspace,
+        user.id,
+        expectedVersions('w', request.headers['if-match']),
+      );
       if (!deleted) throw notFound('Workspace');
       if ('stale' in deleted) throw staleWorkspace(deleted.stale, role);
       await forgetPdfFiles(ctx.platform.blobs, deleted.row);
@@ -220,7 +277,8 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'listResources',
-        summary: 'Resources of a workspace with their annotations: a page (limit/offset), filtered and sorted; how many match in X-Total-Count',
+        summary:
+          'Resources of a workspace with their annotations: a page (limit/offset), filtered and sorted; how many match in X-Total-Count',
         description:
           'The library view. Sorted by `sort` (title, author, year, venue or added, the default) in `order`; filtered by `q` (part of the title or an author), `tag`, `type` and a year range. An empty filter value is the same as none.',
         params: IdParams,
@@ -231,9 +289,17 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'read',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const { sort, order, ...rest } = request.query;
-      const { rows, total } = await queryResources(db, workspace.id, { ...rest, sort, order: order ?? (sort === 'added' || sort === 'year' ? 'desc' : 'asc') });
+      const { rows, total } = await queryResources(db, workspace.id, {
+        ...rest,
+        sort,
+        order: order ?? (sort === 'added' || sort === 'year' ? 'desc' : 'asc'),
+      });
       void reply.header(TOTAL_HEADER, String(total));
       return presentResources(db, rows);
     },
@@ -256,7 +322,8 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'tagResources',
-        summary: 'Add and/or remove tags on several resources of a workspace at once (all or nothing)',
+        summary:
+          'Add and/or remove tags on several resources of a workspace at once (all or nothing)',
         description: `At most ${LIMITS.bulkResources} resources; any that is not in this workspace makes it a 404 naming it (\`resourceIds.<index>\`), and a resource that would hold more than ${LIMITS.tags} tags a 409. Tags are cleaned as for one resource; one already there in another case is kept as it is.`,
         params: IdParams,
         body: BulkTagBody,
@@ -265,7 +332,11 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'edit', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'edit',
+        await loadWorkspace(db, request.params.id, user),
+      );
       return { updated: await retagResources(db, workspace.id, request.body, user.id) };
     },
   );
@@ -277,7 +348,8 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'moveResources',
-        summary: 'Move several resources, with their annotations, to another workspace you may edit (one transaction)',
+        summary:
+          'Move several resources, with their annotations, to another workspace you may edit (one transaction)',
         description: `At most ${LIMITS.bulkResources} resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in \`duplicates\`; the others move only if the target has room for all of them (409 otherwise, nothing moved).`,
         params: IdParams,
         body: BulkMoveBody,
@@ -286,16 +358,32 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'edit', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'edit',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const { resourceIds, targetWorkspaceId } = request.body;
-      if (targetWorkspaceId === workspace.id) throw validationError('targetWorkspaceId', 'same_workspace', 'targetWorkspaceId is this workspace: choose another');
+      if (targetWorkspaceId === workspace.id)
+        throw validationError(
+          'targetWorkspaceId',
+          'same_workspace',
+          'targetWorkspaceId is this workspace: choose another',
+        );
       try {
         authorize(user, 'edit', await loadWorkspace(db, targetWorkspaceId, user));
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'NOT_FOUND') throw new ApiError('NOT_FOUND', 'Workspace not found', { field: 'targetWorkspaceId', reason: 'not_found' });
+        if (error instanceof ApiError && error.code === 'NOT_FOUND')
+          throw new ApiError('NOT_FOUND', 'Workspace not found', {
+            field: 'targetWorkspaceId',
+            reason: 'not_found',
+          });
         throw error;
       }
-      return { targetWorkspaceId, ...(await moveResources(db, workspace.id, targetWorkspaceId, resourceIds, user.id)) };
+      return {
+        targetWorkspaceId,
+        ...(await moveResources(db, workspace.id, targetWorkspaceId, resourceIds, user.id)),
+      };
     },
   );
 
@@ -306,7 +394,8 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'removeResources',
-        summary: 'Remove several resources (and their annotations) from a workspace at once (all or nothing)',
+        summary:
+          'Remove several resources (and their annotations) from a workspace at once (all or nothing)',
         description: `At most ${LIMITS.bulkResources} resources; any that is not in this workspace makes it a 404 naming it (\`resourceIds.<index>\`), and nothing is removed.`,
         params: IdParams,
         body: BulkRemoveBody,
@@ -315,8 +404,17 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'edit', await loadWorkspace(db, request.params.id, user));
-      const { removed, pdfKeys } = await removeResources(db, workspace.id, request.body.resourceIds, user.id);
+      const { workspace } = authorize(
+        user,
+        'edit',
+        await loadWorkspace(db, request.params.id, user),
+      );
+      const { removed, pdfKeys } = await removeResources(
+        db,
+        workspace.id,
+        request.body.resourceIds,
+        user.id,
+      );
       await forgetPdfFiles(ctx.platform.blobs, pdfKeys);
       return { removed };
     },
@@ -341,8 +439,20 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const resource = await loadResourceOf(db, user, request.params.id, request.params.resourceId, 'update');
-      const changed = await changeResource(db, resource, request.body, user.id, expectedVersions('r', request.headers['if-match']));
+      const resource = await loadResourceOf(
+        db,
+        user,
+        request.params.id,
+        request.params.resourceId,
+        'update',
+      );
+      const changed = await changeResource(
+        db,
+        resource,
+        request.body,
+        user.id,
+        expectedVersions('r', request.headers['if-match']),
+      );
       if ('stale' in changed) throw await staleResource(db, changed.stale);
       const [presented] = await presentResources(db, [changed.row]);
       sendsVersion(reply, 'r', changed.row);
@@ -366,8 +476,19 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request) => {
       const user = requireUser(request);
-      const resource = await loadResourceOf(db, user, request.params.id, request.params.resourceId, 'delete');
-      const removed = await removeResource(db, resource, user.id, expectedVersions('r', request.headers['if-match']));
+      const resource = await loadResourceOf(
+        db,
+        user,
+        request.params.id,
+        request.params.resourceId,
+        'delete',
+      );
+      const removed = await removeResource(
+        db,
+        resource,
+        user.id,
+        expectedVersions('r', request.headers['if-match']),
+      );
       if ('stale' in removed) throw await staleResource(db, removed.stale);
       await forgetPdfFiles(ctx.platform.blobs, removed.row);
       return deletedReply(resource.id);
@@ -386,7 +507,8 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         querystring: ExportQuery,
         response: {
           200: {
-            description: 'The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included: BibTeX `annote`, RIS `N1`) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only; an arXiv preprint carries its e-print (BibTeX `@misc` with `eprint`, `archivePrefix`, `primaryClass`), months are BibTeX month macros',
+            description:
+              'The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included: BibTeX `annote`, RIS `N1`) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only; an arXiv preprint carries its e-print (BibTeX `@misc` with `eprint`, `archivePrefix`, `primaryClass`), months are BibTeX month macros',
             content: {
               'application/x-bibtex': { schema: CitationText.describe('BibTeX') },
               'application/x-research-info-systems': { schema: CitationText.describe('RIS') },
@@ -400,15 +522,24 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'export', await loadWorkspace(db, request.params.id, user));
-      const file = await exportCitations(await listResources(db, workspace.id), request.query.format);
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-disposition', contentDisposition(workspace.name, file.extension))
-        .header('cache-control', 'private, no-store')
-        // Sent as written: the CSL-JSON content type would otherwise put the text through the JSON serializer.
-        .serializer((body: string) => body)
-        .send(file.body);
+      const { workspace } = authorize(
+        user,
+        'export',
+        await loadWorkspace(db, request.params.id, user),
+      );
+      const file = await exportCitations(
+        await listResources(db, workspace.id),
+        request.query.format,
+      );
+      return (
+        reply
+          .header('content-type', file.contentType)
+          .header('content-disposition', contentDisposition(workspace.name, file.extension))
+          .header('cache-control', 'private, no-store')
+          // Sent as written: the CSL-JSON content type would otherwise put the text through the JSON serializer.
+          .serializer((body: string) => body)
+          .send(file.body)
+      );
     },
   );
 
@@ -437,14 +568,22 @@ function addResourceRoute(root: FastifyInstance, ctx: AppContext, pdfDeps: PdfDe
       schema: {
         tags,
         operationId: 'addResource',
-        summary: 'Add a resource: described (title, url, notes, type, tags, authors, data), by resourceId (looked up through search), or made from a PDF (multipart `file`)',
+        summary:
+          'Add a resource: described (title, url, notes, type, tags, authors, data), by resourceId (looked up through search), or made from a PDF (multipart `file`)',
         description:
-          'The content type decides: `application/json` takes the described (Variant A) or `resourceId` (Variant B) body; `multipart/form-data` a PDF of at most 50 MB (field `file`, judged by its bytes; else 415), kept with the new resource. A resource made from a PDF is titled by the file\'s name until its text is extracted in the background; then a DOI or arXiv id printed on its first two pages is looked up to fill the record (title, authors, abstract, identifiers), else the PDF\'s own Title/Author metadata or its first page\'s title line are used (`data.metadataFrom` says which). The same PDF twice in one workspace is a 409.',
+          "The content type decides: `application/json` takes the described (Variant A) or `resourceId` (Variant B) body; `multipart/form-data` a PDF of at most 50 MB (field `file`, judged by its bytes; else 415), kept with the new resource. A resource made from a PDF is titled by the file's name until its text is extracted in the background; then a DOI or arXiv id printed on its first two pages is looked up to fill the record (title, authors, abstract, identifiers), else the PDF's own Title/Author metadata or its first page's title line are used (`data.metadataFrom` says which). The same PDF twice in one workspace is a 409.",
         params: IdParams,
         body: ResourceCreateBody,
         consumes: ['application/json', 'multipart/form-data'],
         requestBody: RESOURCE_FROM_PDF_BODY,
-        response: { 201: ResourceResponse, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 503: ErrorResponse, ...workspaceErrors },
+        response: {
+          201: ResourceResponse,
+          409: ErrorResponse,
+          413: ErrorResponse,
+          415: ErrorResponse,
+          503: ErrorResponse,
+          ...workspaceErrors,
+        },
         responseHeaders: { 201: ['ETag'] },
       },
     },
@@ -454,14 +593,26 @@ function addResourceRoute(root: FastifyInstance, ctx: AppContext, pdfDeps: PdfDe
       // A multipart body fails the JSON schema by nature; anything else at fault (the path, a bad JSON body) is the answer.
       if (problem && !(multipartBody && problem.validationContext === 'body')) throw problem;
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'edit', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'edit',
+        await loadWorkspace(db, request.params.id, user),
+      );
       if (multipartBody) {
         const part = await filePartOf(request);
         const { resource, pdf } = await createResourceFromPdf(pdfDeps, workspace.id, user.id, part);
         sendsVersion(reply, 'r', resource);
-        return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource, [], pdf)));
+        return reply
+          .status(201)
+          .send(resourceReply(dialectOf(request), presentResource(resource, [], pdf)));
       }
-      const resource = await addResource(db, ctx.resolveResource, workspace.id, user.id, request.body);
+      const resource = await addResource(
+        db,
+        ctx.resolveResource,
+        workspace.id,
+        user.id,
+        request.body,
+      );
       sendsVersion(reply, 'r', resource);
       return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource)));
     },

@@ -76,7 +76,10 @@ export function httpUrlOf(value: unknown): string | undefined {
 
 const DataInput = z
   .record(z.string(), z.unknown())
-  .refine((data) => jsonBytes(data) <= LIMITS.dataBytes, `must be at most ${LIMITS.dataBytes / 1024} KB of JSON`)
+  .refine(
+    (data) => jsonBytes(data) <= LIMITS.dataBytes,
+    `must be at most ${LIMITS.dataBytes / 1024} KB of JSON`,
+  )
   .describe(`Any JSON object of at most ${LIMITS.dataBytes / 1024} KB`);
 
 const WorkspaceName = plainText(LIMITS.workspaceName, { required: true, singleLine: true });
@@ -84,8 +87,14 @@ const WorkspaceName = plainText(LIMITS.workspaceName, { required: true, singleLi
 export const RoleSchema = z.enum(['owner', 'editor', 'viewer']).meta({ id: 'Role' });
 
 export const IdParams = z.object({ id: z.uuid('must be a UUID') });
-export const ResourceParams = z.object({ id: z.uuid('must be a UUID'), resourceId: z.uuid('must be a UUID') });
-export const ShareParams = z.object({ id: z.uuid('must be a UUID'), shareId: z.uuid('must be a UUID') });
+export const ResourceParams = z.object({
+  id: z.uuid('must be a UUID'),
+  resourceId: z.uuid('must be a UUID'),
+});
+export const ShareParams = z.object({
+  id: z.uuid('must be a UUID'),
+  shareId: z.uuid('must be a UUID'),
+});
 
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(LIMITS.listMax).default(LIMITS.listDefault),
@@ -99,7 +108,9 @@ export const WorkspaceDetailQuery = z.object({
     .min(0)
     .max(LIMITS.resourcesPerWorkspace)
     .optional()
-    .describe('At most this many resources, newest first (0: the workspace alone, as the library view asks, which pages through GET …/resources); all of them when absent. resourceCount counts them all'),
+    .describe(
+      'At most this many resources, newest first (0: the workspace alone, as the library view asks, which pages through GET …/resources); all of them when absent. resourceCount counts them all',
+    ),
 });
 
 const RESOURCE_SORTS = ['title', 'author', 'year', 'venue', 'added'] as const;
@@ -109,17 +120,36 @@ const FilterText = (max: number) => z.string().trim().max(max, `must be at most 
 
 /** The library view: a page of a workspace's resources, filtered and sorted (docs/api.md, Resources of a workspace). */
 export const ResourceListQuery = ListQuery.extend({
-  sort: z.enum(RESOURCE_SORTS).default('added').describe('title, author (first author\'s family name), year, venue or added (default)'),
-  order: z.enum(['asc', 'desc']).optional().describe('Default: desc for added and year (newest first), asc for title, author and venue. Resources without the key come last either way'),
-  q: FilterText(LIMITS.filterText).optional().describe('Part of the title or of an author\'s name, any case'),
-  tag: FilterText(LIMITS.tag).optional().describe('Only resources with this tag (exactly as saved)'),
-  type: FilterText(LIMITS.type).transform((type) => type.toLowerCase()).optional().describe('Only resources of this type (e.g. article, preprint)'),
+  sort: z
+    .enum(RESOURCE_SORTS)
+    .default('added')
+    .describe("title, author (first author's family name), year, venue or added (default)"),
+  order: z
+    .enum(['asc', 'desc'])
+    .optional()
+    .describe(
+      'Default: desc for added and year (newest first), asc for title, author and venue. Resources without the key come last either way',
+    ),
+  q: FilterText(LIMITS.filterText)
+    .optional()
+    .describe("Part of the title or of an author's name, any case"),
+  tag: FilterText(LIMITS.tag)
+    .optional()
+    .describe('Only resources with this tag (exactly as saved)'),
+  type: FilterText(LIMITS.type)
+    .transform((type) => type.toLowerCase())
+    .optional()
+    .describe('Only resources of this type (e.g. article, preprint)'),
   yearFrom: Year.optional().describe('Only resources published in or after this year'),
   yearTo: Year.optional().describe('Only resources published in or before this year'),
-}).refine((query) => query.yearFrom === undefined || query.yearTo === undefined || query.yearFrom <= query.yearTo, {
-  path: ['yearTo'],
-  message: 'must not be before yearFrom',
-});
+}).refine(
+  (query) =>
+    query.yearFrom === undefined || query.yearTo === undefined || query.yearFrom <= query.yearTo,
+  {
+    path: ['yearTo'],
+    message: 'must not be before yearFrom',
+  },
+);
 
 /**
  * The fields a workspace is created or changed with; `name` (Variant B) and `title` (Variant A) are the
@@ -131,23 +161,31 @@ const WorkspaceFields = z.strictObject({
   description: plainText(LIMITS.description).optional(),
   isPublic: z.boolean().optional(),
 });
-const NAME_AND_TITLE = 'name and title are the same field of the two variants: send one (both are accepted only when equal)';
+const NAME_AND_TITLE =
+  'name and title are the same field of the two variants: send one (both are accepted only when equal)';
 
 /** What a client sees of the create body: Variant B named by `name`, or Variant A by `title`, each a closed object. */
 const WorkspaceCreatePublished = z.union([
-  WorkspaceFields.omit({ title: true }).required({ name: true }).describe('Variant B: named by name'),
-  WorkspaceFields.omit({ name: true }).required({ title: true }).describe('Variant A: named by title'),
+  WorkspaceFields.omit({ title: true })
+    .required({ name: true })
+    .describe('Variant B: named by name'),
+  WorkspaceFields.omit({ name: true })
+    .required({ title: true })
+    .describe('Variant A: named by title'),
 ]);
 
 /** Variant B sends `name`, Variant A `title`; either names the workspace (docs/design.md, Dialects). */
-export const WorkspaceCreateBody = WorkspaceFields
-  .superRefine((body, ctx) => {
-    if (body.name === undefined && body.title === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: 'is required (send name or title)' });
-    } else if (body.name !== undefined && body.title !== undefined && body.name !== body.title) {
-      ctx.addIssue({ code: 'custom', path: ['title'], message: 'differs from name; send one of them' });
-    }
-  })
+export const WorkspaceCreateBody = WorkspaceFields.superRefine((body, ctx) => {
+  if (body.name === undefined && body.title === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['name'], message: 'is required (send name or title)' });
+  } else if (body.name !== undefined && body.title !== undefined && body.name !== body.title) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['title'],
+      message: 'differs from name; send one of them',
+    });
+  }
+})
   .transform(({ name, title, description, isPublic }) => ({
     name: (name ?? title) as string,
     description: description ?? '',
@@ -157,24 +195,46 @@ export const WorkspaceCreateBody = WorkspaceFields
     id: 'WorkspaceCreate',
     description: `A workspace named by name (Variant B) or title (Variant A); ${NAME_AND_TITLE}`,
   });
-documentBody(WorkspaceCreateBody, { examples: [{ name: 'Protein folding', description: 'Structure prediction papers', isPublic: false }, { title: 'Reading list' }], shape: WorkspaceCreatePublished });
+documentBody(WorkspaceCreateBody, {
+  examples: [
+    { name: 'Protein folding', description: 'Structure prediction papers', isPublic: false },
+    { title: 'Reading list' },
+  ],
+  shape: WorkspaceCreatePublished,
+});
 
-export const WorkspaceUpdateBody = WorkspaceFields
-  .superRefine((body, ctx) => {
-    if (Object.values(body).every((value) => value === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: 'nothing to change: send name (or title), description or isPublic' });
-    } else if (body.name !== undefined && body.title !== undefined && body.name !== body.title) {
-      ctx.addIssue({ code: 'custom', path: ['title'], message: 'differs from name; send one of them' });
-    }
-  })
-  .transform(({ name, title, description, isPublic }) => ({ name: name ?? title, description, isPublic }))
+export const WorkspaceUpdateBody = WorkspaceFields.superRefine((body, ctx) => {
+  if (Object.values(body).every((value) => value === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['name'],
+      message: 'nothing to change: send name (or title), description or isPublic',
+    });
+  } else if (body.name !== undefined && body.title !== undefined && body.name !== body.title) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['title'],
+      message: 'differs from name; send one of them',
+    });
+  }
+})
+  .transform(({ name, title, description, isPublic }) => ({
+    name: name ?? title,
+    description,
+    isPublic,
+  }))
   .meta({
     id: 'WorkspaceUpdate',
     minProperties: 1,
     not: { required: ['name', 'title'] },
     description: `The fields to change (at least one); ${NAME_AND_TITLE}`,
   });
-documentBody(WorkspaceUpdateBody, { examples: [{ name: 'Protein folding (2026)' }, { description: 'Shared with the lab', isPublic: true }] });
+documentBody(WorkspaceUpdateBody, {
+  examples: [
+    { name: 'Protein folding (2026)' },
+    { description: 'Shared with the lab', isPublic: true },
+  ],
+});
 
 /** The fields a resource is added with; changes take some of them, with the same bounds and cleaning. */
 const ResourceFields = z.strictObject({
@@ -183,12 +243,17 @@ const ResourceFields = z.strictObject({
     .trim()
     .min(1, 'is required')
     .max(LIMITS.resourceId, `must be at most ${LIMITS.resourceId} characters`)
-    .meta({ pattern: KEPT_TEXT_PATTERN, description: 'A search id (arxiv:2101.00001), a DOI, an arXiv id or a PMID' })
+    .meta({
+      pattern: KEPT_TEXT_PATTERN,
+      description: 'A search id (arxiv:2101.00001), a DOI, an arXiv id or a PMID',
+    })
     .optional(),
   title: plainText(LIMITS.title, { required: true, singleLine: true }).optional(),
   url: HttpUrl.optional(),
   notes: plainText(LIMITS.notes).optional(),
-  type: plainText(LIMITS.type, { singleLine: true }).transform((type) => type.toLowerCase()).optional(),
+  type: plainText(LIMITS.type, { singleLine: true })
+    .transform((type) => type.toLowerCase())
+    .optional(),
   tags: TagsInput.optional(),
   authors: z
     .array(plainText(LIMITS.author, { singleLine: true }))
@@ -203,31 +268,38 @@ const ResourceFields = z.strictObject({
  * Variant B names it by `resourceId` (a search id, DOI, arXiv id or PMID) and the service fills in the
  * rest. Fields sent beside a `resourceId` take precedence over the looked-up ones.
  */
-export const ResourceCreateBody = ResourceFields
-  .superRefine((body, ctx) => {
-    if (body.resourceId === undefined && body.title === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['title'], message: 'is required (or send a resourceId)' });
-    }
-  })
-  .meta({
-    id: 'ResourceCreate',
-    description: 'A resource described by title (Variant A), or named by resourceId (Variant B: the service looks it up, and fields sent beside it take precedence)',
-  });
+export const ResourceCreateBody = ResourceFields.superRefine((body, ctx) => {
+  if (body.resourceId === undefined && body.title === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['title'],
+      message: 'is required (or send a resourceId)',
+    });
+  }
+}).meta({
+  id: 'ResourceCreate',
+  description:
+    'A resource described by title (Variant A), or named by resourceId (Variant B: the service looks it up, and fields sent beside it take precedence)',
+});
 documentBody(ResourceCreateBody, {
   shape: z.union([
-    ResourceFields.omit({ resourceId: true }).required({ title: true }).describe('Variant A: described by title'),
-    ResourceFields.required({ resourceId: true }).describe('Variant B: named by resourceId (a search id, DOI, arXiv id or PMID)'),
+    ResourceFields.omit({ resourceId: true })
+      .required({ title: true })
+      .describe('Variant A: described by title'),
+    ResourceFields.required({ resourceId: true }).describe(
+      'Variant B: named by resourceId (a search id, DOI, arXiv id or PMID)',
+    ),
   ]),
   examples: [
-      {
-        title: 'Attention Is All You Need',
-        url: 'https://arxiv.org/abs/1706.03762',
-        type: 'paper',
-        authors: ['Ashish Vaswani', 'Noam Shazeer'],
-        tags: ['transformers'],
-        notes: 'Section 3 describes the architecture',
-      },
-      { title: 'A paper read on paper' },
+    {
+      title: 'Attention Is All You Need',
+      url: 'https://arxiv.org/abs/1706.03762',
+      type: 'paper',
+      authors: ['Ashish Vaswani', 'Noam Shazeer'],
+      tags: ['transformers'],
+      notes: 'Section 3 describes the architecture',
+    },
+    { title: 'A paper read on paper' },
   ],
 });
 export type ResourceCreateInput = z.output<typeof ResourceCreateBody>;
@@ -237,13 +309,21 @@ export type ResourceCreateInput = z.output<typeof ResourceCreateBody>;
  * with the create body's bounds and cleaning (tags trimmed, HTML-free, de-duplicated).
  */
 export const ResourceUpdateBody = ResourceFields.pick({ notes: true, tags: true })
-  .refine((body) => body.notes !== undefined || body.tags !== undefined, { path: ['notes'], message: 'nothing to change: send notes or tags' })
+  .refine((body) => body.notes !== undefined || body.tags !== undefined, {
+    path: ['notes'],
+    message: 'nothing to change: send notes or tags',
+  })
   .meta({ id: 'ResourceUpdate', minProperties: 1 });
-documentBody(ResourceUpdateBody, { examples: [{ notes: 'Read section 3 again', tags: ['to-read', 'transformers'] }] });
+documentBody(ResourceUpdateBody, {
+  examples: [{ notes: 'Read section 3 again', tags: ['to-read', 'transformers'] }],
+});
 export type ResourceUpdateInput = z.output<typeof ResourceUpdateBody>;
 
 /** The ids the bulk bodies' examples name (the OpenAPI test puts a resource and a workspace of its own in their place). */
-const EXAMPLE_IDS = { resource: '0b8e2a4e-3f7c-4a8e-9a51-2f4a6c1d9e10', workspace: '6f1c0d7e-52b4-4d2f-8f0e-1c3b5a7d9e21' } as const;
+const EXAMPLE_IDS = {
+  resource: '0b8e2a4e-3f7c-4a8e-9a51-2f4a6c1d9e10',
+  workspace: '6f1c0d7e-52b4-4d2f-8f0e-1c3b5a7d9e21',
+} as const;
 
 /** Resources of the workspace in the path, each named once (repeats are dropped). */
 const ResourceIds = z
@@ -255,33 +335,60 @@ const ResourceIds = z
 export const BulkTagBody = z
   .strictObject({
     resourceIds: ResourceIds,
-    add: TagsInput.optional().describe('Tags to add to each resource (one already there, in any case, is kept as it is)'),
+    add: TagsInput.optional().describe(
+      'Tags to add to each resource (one already there, in any case, is kept as it is)',
+    ),
     remove: TagsInput.optional().describe('Tags to take off each resource (any case)'),
   })
-  .refine((body) => (body.add?.length ?? 0) + (body.remove?.length ?? 0) > 0, { path: ['add'], message: 'nothing to change: send tags to add or remove' })
-  .meta({ id: 'BulkTag', description: 'Adds and/or removes tags on several resources at once; all or nothing' });
-documentBody(BulkTagBody, { examples: [{ resourceIds: [EXAMPLE_IDS.resource], add: ['to-read'], remove: ['inbox'] }] });
+  .refine((body) => (body.add?.length ?? 0) + (body.remove?.length ?? 0) > 0, {
+    path: ['add'],
+    message: 'nothing to change: send tags to add or remove',
+  })
+  .meta({
+    id: 'BulkTag',
+    description: 'Adds and/or removes tags on several resources at once; all or nothing',
+  });
+documentBody(BulkTagBody, {
+  examples: [{ resourceIds: [EXAMPLE_IDS.resource], add: ['to-read'], remove: ['inbox'] }],
+});
 export type BulkTagInput = z.output<typeof BulkTagBody>;
 
 export const BulkMoveBody = z
   .strictObject({
     resourceIds: ResourceIds,
-    targetWorkspaceId: z.uuid('must be a UUID').describe('A workspace you may change, other than this one'),
+    targetWorkspaceId: z
+      .uuid('must be a UUID')
+      .describe('A workspace you may change, other than this one'),
   })
-  .meta({ id: 'BulkMove', description: 'Moves several resources, with their annotations, to another workspace; one already there is left where it is and reported' });
-documentBody(BulkMoveBody, { examples: [{ resourceIds: [EXAMPLE_IDS.resource], targetWorkspaceId: EXAMPLE_IDS.workspace }] });
+  .meta({
+    id: 'BulkMove',
+    description:
+      'Moves several resources, with their annotations, to another workspace; one already there is left where it is and reported',
+  });
+documentBody(BulkMoveBody, {
+  examples: [{ resourceIds: [EXAMPLE_IDS.resource], targetWorkspaceId: EXAMPLE_IDS.workspace }],
+});
 
-export const BulkRemoveBody = z
-  .strictObject({ resourceIds: ResourceIds })
-  .meta({ id: 'BulkRemove', description: 'Removes several resources (and their annotations) at once; all or nothing' });
+export const BulkRemoveBody = z.strictObject({ resourceIds: ResourceIds }).meta({
+  id: 'BulkRemove',
+  description: 'Removes several resources (and their annotations) at once; all or nothing',
+});
 documentBody(BulkRemoveBody, { examples: [{ resourceIds: [EXAMPLE_IDS.resource] }] });
 
-const HighlightRange = z.object({
-  start: z.number().int().min(0),
-  end: z.number().int().min(0),
-  text: plainText(LIMITS.highlightText).optional(),
-  color: z.string().regex(/^[#a-zA-Z0-9(),.% -]{1,32}$/, 'must be a colour name or code').optional(),
-}).refine((range) => range.end >= range.start, { path: ['end'], message: 'must not be before start' });
+const HighlightRange = z
+  .object({
+    start: z.number().int().min(0),
+    end: z.number().int().min(0),
+    text: plainText(LIMITS.highlightText).optional(),
+    color: z
+      .string()
+      .regex(/^[#a-zA-Z0-9(),.% -]{1,32}$/, 'must be a colour name or code')
+      .optional(),
+  })
+  .refine((range) => range.end >= range.start, {
+    path: ['end'],
+    message: 'must not be before start',
+  });
 
 /** A fraction of the page's width or height, from its top left corner. */
 const PageFraction = z.number().min(0).max(1);
@@ -290,27 +397,58 @@ const FRACTION_SLACK = 1e-6;
 
 const PdfRect = z
   .strictObject({ x: PageFraction, y: PageFraction, width: PageFraction, height: PageFraction })
-  .refine((rect) => rect.x + rect.width <= 1 + FRACTION_SLACK, { path: ['width'], message: 'must end within the page (x + width ≤ 1)' })
-  .refine((rect) => rect.y + rect.height <= 1 + FRACTION_SLACK, { path: ['height'], message: 'must end within the page (y + height ≤ 1)' })
-  .meta({ id: 'PdfRect', description: 'A box on the page as fractions 0..1 of its width and height, measured from its top left corner' });
+  .refine((rect) => rect.x + rect.width <= 1 + FRACTION_SLACK, {
+    path: ['width'],
+    message: 'must end within the page (x + width ≤ 1)',
+  })
+  .refine((rect) => rect.y + rect.height <= 1 + FRACTION_SLACK, {
+    path: ['height'],
+    message: 'must end within the page (y + height ≤ 1)',
+  })
+  .meta({
+    id: 'PdfRect',
+    description:
+      'A box on the page as fractions 0..1 of its width and height, measured from its top left corner',
+  });
 
 /** Where a PDF annotation sits: the page, the text selected and its boxes on the page (docs/api.md, Annotations of a PDF). */
 const PdfAnchor = z
   .strictObject({
     page: z.number().int().min(1).max(LIMITS.pdfPage).describe('The page, from 1'),
-    quote: plainText(LIMITS.highlightText, { required: true }).describe('The text selected, as plain text'),
-    rects: z.array(PdfRect).min(1, 'must hold a box').max(LIMITS.pdfRects, `must hold at most ${LIMITS.pdfRects} boxes`).describe('The boxes the selection covers, one or more a line'),
+    quote: plainText(LIMITS.highlightText, { required: true }).describe(
+      'The text selected, as plain text',
+    ),
+    rects: z
+      .array(PdfRect)
+      .min(1, 'must hold a box')
+      .max(LIMITS.pdfRects, `must hold at most ${LIMITS.pdfRects} boxes`)
+      .describe('The boxes the selection covers, one or more a line'),
   })
-  .meta({ id: 'PdfAnchor', examples: [{ page: 2, quote: 'serves results in milliseconds', rects: [{ x: 0.12, y: 0.31, width: 0.42, height: 0.015 }] }] });
+  .meta({
+    id: 'PdfAnchor',
+    examples: [
+      {
+        page: 2,
+        quote: 'serves results in milliseconds',
+        rects: [{ x: 0.12, y: 0.31, width: 0.42, height: 0.015 }],
+      },
+    ],
+  });
 
 /**
  * `{ ranges?: [{ start, end, text?, color? }], pdf?: { page, quote, rects } }` and any other members,
  * at most 16 KB of JSON (docs/design.md, Request shapes).
  */
 const Highlights = z
-  .object({ ranges: z.array(HighlightRange).max(LIMITS.highlightRanges).optional(), pdf: PdfAnchor.optional() })
+  .object({
+    ranges: z.array(HighlightRange).max(LIMITS.highlightRanges).optional(),
+    pdf: PdfAnchor.optional(),
+  })
   .catchall(z.unknown())
-  .refine((value) => jsonBytes(value) <= LIMITS.highlightsBytes, `must be at most ${LIMITS.highlightsBytes / 1024} KB of JSON`)
+  .refine(
+    (value) => jsonBytes(value) <= LIMITS.highlightsBytes,
+    `must be at most ${LIMITS.highlightsBytes / 1024} KB of JSON`,
+  )
   .describe(
     `{ ranges: [{ start, end, text?, color? }] } (ranges of the abstract), { pdf: { page, quote, rects } } (a selection in the PDF), or any other object, at most ${LIMITS.highlightsBytes / 1024} KB of JSON`,
   );
@@ -319,7 +457,13 @@ const Highlights = z
 export const StoredHighlights = z
   .object({
     pdf: z
-      .object({ page: z.number().int(), quote: z.string(), rects: z.array(z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })) })
+      .object({
+        page: z.number().int(),
+        quote: z.string(),
+        rects: z.array(
+          z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+        ),
+      })
       .optional()
       .describe('The PDF anchor, as sent'),
   })
@@ -336,9 +480,21 @@ export const AnnotationCreateBody = z
   });
 documentBody(AnnotationCreateBody, {
   examples: [
-    { body: 'The key idea of the paper', highlights: { ranges: [{ start: 0, end: 12, text: 'The key idea', color: 'yellow' }] } },
+    {
+      body: 'The key idea of the paper',
+      highlights: { ranges: [{ start: 0, end: 12, text: 'The key idea', color: 'yellow' }] },
+    },
     { body: 'Compare with the 2019 results' },
-    { body: 'Their latency claim', highlights: { pdf: { page: 2, quote: 'serves results in milliseconds', rects: [{ x: 0.12, y: 0.31, width: 0.42, height: 0.015 }] } } },
+    {
+      body: 'Their latency claim',
+      highlights: {
+        pdf: {
+          page: 2,
+          quote: 'serves results in milliseconds',
+          rects: [{ x: 0.12, y: 0.31, width: 0.42, height: 0.015 }],
+        },
+      },
+    },
   ],
 });
 
@@ -347,7 +503,10 @@ export const AnnotationUpdateBody = z
     body: plainText(LIMITS.annotationBody, { required: true }).optional(),
     highlights: Highlights.optional(),
   })
-  .refine((body) => body.body !== undefined || body.highlights !== undefined, { path: ['body'], message: 'nothing to change: send body or highlights' })
+  .refine((body) => body.body !== undefined || body.highlights !== undefined, {
+    path: ['body'],
+    message: 'nothing to change: send body or highlights',
+  })
   .meta({ id: 'AnnotationUpdate', minProperties: 1 });
 documentBody(AnnotationUpdateBody, { examples: [{ body: 'The key idea, restated in section 4' }] });
 
@@ -360,24 +519,37 @@ export const ShareCreateBody = z
   .strictObject({
     readOnly: z
       .boolean('must be true or false')
-      .describe('true (the default): a read-only page, and a signed-in visitor may join as viewer; false: a signed-in visitor may join as editor (owner only)')
+      .describe(
+        'true (the default): a read-only page, and a signed-in visitor may join as viewer; false: a signed-in visitor may join as editor (owner only)',
+      )
       .optional(),
     expiresInDays: z.number().int().min(1).max(LIMITS.shareDaysMax).optional(),
     expiresAt: z.iso
       .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
-      .describe(`A time in the future, within ${LIMITS.shareDaysMax} days of now (an earlier or later one is refused)`)
+      .describe(
+        `A time in the future, within ${LIMITS.shareDaysMax} days of now (an earlier or later one is refused)`,
+      )
       .optional(),
   })
   .superRefine((body, ctx) => {
     if (body.expiresInDays !== undefined && body.expiresAt !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['expiresAt'], message: 'send expiresInDays or expiresAt, not both' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expiresAt'],
+        message: 'send expiresInDays or expiresAt, not both',
+      });
       return;
     }
     if (body.expiresAt === undefined) return;
     const at = new Date(body.expiresAt).getTime();
-    if (at <= Date.now()) ctx.addIssue({ code: 'custom', path: ['expiresAt'], message: 'must be in the future' });
+    if (at <= Date.now())
+      ctx.addIssue({ code: 'custom', path: ['expiresAt'], message: 'must be in the future' });
     if (at > Date.now() + (LIMITS.shareDaysMax + 1) * 86_400_000) {
-      ctx.addIssue({ code: 'custom', path: ['expiresAt'], message: `must be within ${LIMITS.shareDaysMax} days` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expiresAt'],
+        message: `must be within ${LIMITS.shareDaysMax} days`,
+      });
     }
   })
   .transform((body) => ({
@@ -391,9 +563,17 @@ export const ShareCreateBody = z
     not: { required: ['expiresInDays', 'expiresAt'] },
     description: `Read-only (default) or editable; expiry in days from now (default ${LIMITS.shareDaysDefault}) or as a future time within ${LIMITS.shareDaysMax} days; not both`,
   });
-documentBody(ShareCreateBody, { examples: [{ expiresInDays: 7 }, { readOnly: true, expiresInDays: 30 }, { readOnly: false, expiresInDays: 7 }] });
+documentBody(ShareCreateBody, {
+  examples: [
+    { expiresInDays: 7 },
+    { readOnly: true, expiresInDays: 30 },
+    { readOnly: false, expiresInDays: 7 },
+  ],
+});
 
-export const ExportQuery = z.object({ format: z.enum(['bibtex', 'ris', 'csljson']).default('bibtex') });
+export const ExportQuery = z.object({
+  format: z.enum(['bibtex', 'ris', 'csljson']).default('bibtex'),
+});
 
 /** A citation file as text (BibTeX, RIS); the route writes it as it is. */
 export const CitationText = z.string();
@@ -406,7 +586,17 @@ export const CslJsonExport = z
         id: z.string(),
         type: z.string(),
         title: z.string().optional(),
-        author: z.array(z.object({ family: z.string().optional(), given: z.string().optional(), literal: z.string().optional() }).catchall(z.unknown())).optional(),
+        author: z
+          .array(
+            z
+              .object({
+                family: z.string().optional(),
+                given: z.string().optional(),
+                literal: z.string().optional(),
+              })
+              .catchall(z.unknown()),
+          )
+          .optional(),
         URL: z.string().optional(),
         DOI: z.string().optional(),
       })
@@ -419,119 +609,226 @@ export const ShareTokenParams = z.object({ token: z.string() });
 /** A token longer than any this service makes is refused before it is looked up. */
 export const ShareJoinParams = z.object({ token: z.string().min(1).max(200) });
 export const SharePageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000).default(1).describe('1-based page of resources (25 a page)'),
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000)
+    .default(1)
+    .describe('1-based page of resources (25 a page)'),
 });
 
 // ---- responses ----
 
 /** The error answers every workspace route may give (docs/design.md, Errors). */
-export const workspaceErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
+export const workspaceErrors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  429: ErrorResponse,
+};
 
 const DateTime = z.iso.datetime();
 
-export const AnnotationSchema = z.object({
-  id: z.uuid(),
-  resourceId: z.uuid(),
-  userId: z.uuid(),
-  authorName: z.string().nullable().describe('The name of the account that wrote it'),
-  body: z.string(),
-  highlights: StoredHighlights,
-  version: z.number().int().min(1).describe('Starts at 1, one more on every change; the reply\'s ETag is its version (see If-Match)'),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-}).meta({ id: 'Annotation' });
+export const AnnotationSchema = z
+  .object({
+    id: z.uuid(),
+    resourceId: z.uuid(),
+    userId: z.uuid(),
+    authorName: z.string().nullable().describe('The name of the account that wrote it'),
+    body: z.string(),
+    highlights: StoredHighlights,
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        "Starts at 1, one more on every change; the reply's ETag is its version (see If-Match)",
+      ),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .meta({ id: 'Annotation' });
 
-export const ResourceSchema = z.object({
-  id: z.uuid(),
-  workspaceId: z.uuid(),
-  resourceId: z.string().nullable().describe('The search id the entry was added by (Variant B); null when described by hand'),
-  addedBy: z.uuid().nullable().describe('The user who added it (see GET /api/workspaces/{id}/members for names); null once that account is deleted'),
-  title: z.string(),
-  url: z.string().nullable(),
-  type: z.string().nullable(),
-  authors: z.array(z.string()),
-  tags: z.array(z.string()),
-  notes: z.string(),
-  notesUpdatedBy: z.uuid().nullable().describe('Who last wrote the notes (see GET /api/workspaces/{id}/members for names; GET /api/workspaces/{id}/activity for every change); null when they were given as the resource was added, or that account is deleted'),
-  notesUpdatedAt: z.iso.datetime().nullable().describe('When the notes were last written after the resource was added'),
-  data: z.record(z.string(), z.unknown()),
-  year: z.number().int().nullable().describe('The year the library view sorts and filters by: from data.publishedDate, data.date or data.year'),
-  venue: z.string().nullable().describe('The venue the library view sorts by: data.venue, data.journal or data["container-title"]'),
-  version: z.number().int().min(1).describe('Starts at 1, one more on every change; the reply\'s ETag is its version (see If-Match)'),
-  createdAt: DateTime,
-  addedAt: DateTime.describe('= createdAt (Variant B name)'),
-  annotations: z.array(AnnotationSchema),
-  pdf: ResourcePdfSchema.nullable().describe('The PDF kept with the resource and its text extraction state; null when it has none'),
-}).meta({ id: 'Resource' });
+export const ResourceSchema = z
+  .object({
+    id: z.uuid(),
+    workspaceId: z.uuid(),
+    resourceId: z
+      .string()
+      .nullable()
+      .describe('The search id the entry was added by (Variant B); null when described by hand'),
+    addedBy: z
+      .uuid()
+      .nullable()
+      .describe(
+        'The user who added it (see GET /api/workspaces/{id}/members for names); null once that account is deleted',
+      ),
+    title: z.string(),
+    url: z.string().nullable(),
+    type: z.string().nullable(),
+    authors: z.array(z.string()),
+    tags: z.array(z.string()),
+    notes: z.string(),
+    notesUpdatedBy: z
+      .uuid()
+      .nullable()
+      .describe(
+        'Who last wrote the notes (see GET /api/workspaces/{id}/members for names; GET /api/workspaces/{id}/activity for every change); null when they were given as the resource was added, or that account is deleted',
+      ),
+    notesUpdatedAt: z.iso
+      .datetime()
+      .nullable()
+      .describe('When the notes were last written after the resource was added'),
+    data: z.record(z.string(), z.unknown()),
+    year: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'The year the library view sorts and filters by: from data.publishedDate, data.date or data.year',
+      ),
+    venue: z
+      .string()
+      .nullable()
+      .describe(
+        'The venue the library view sorts by: data.venue, data.journal or data["container-title"]',
+      ),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        "Starts at 1, one more on every change; the reply's ETag is its version (see If-Match)",
+      ),
+    createdAt: DateTime,
+    addedAt: DateTime.describe('= createdAt (Variant B name)'),
+    annotations: z.array(AnnotationSchema),
+    pdf: ResourcePdfSchema.nullable().describe(
+      'The PDF kept with the resource and its text extraction state; null when it has none',
+    ),
+  })
+  .meta({ id: 'Resource' });
 
-const WorkspaceSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  title: z.string().describe('= name (Variant A name)'),
-  description: z.string(),
-  ownerId: z.uuid(),
-  isPublic: z.boolean(),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-  resourceCount: z.number().int(),
-  _count: z.object({ resources: z.number().int(), shares: z.number().int().describe('live (unrevoked, unexpired) share links') }),
-  role: RoleSchema.describe("The asker's role in this workspace: owner, editor or viewer (see README, Roles)"),
-  version: z.number().int().min(1).describe('Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply\'s ETag is its version (see If-Match)'),
-}).meta({ id: 'Workspace' });
+const WorkspaceSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    title: z.string().describe('= name (Variant A name)'),
+    description: z.string(),
+    ownerId: z.uuid(),
+    isPublic: z.boolean(),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    resourceCount: z.number().int(),
+    _count: z.object({
+      resources: z.number().int(),
+      shares: z.number().int().describe('live (unrevoked, unexpired) share links'),
+    }),
+    role: RoleSchema.describe(
+      "The asker's role in this workspace: owner, editor or viewer (see README, Roles)",
+    ),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        "Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply's ETag is its version (see If-Match)",
+      ),
+  })
+  .meta({ id: 'Workspace' });
 
-export const ShareLinkSchema = z.object({
-  id: z.uuid(),
-  workspaceId: z.uuid(),
-  token: z.string().nullable().describe('null only if the service secret changed since the link was made'),
-  url: z.string().nullable().describe('the public page, <PUBLIC_URL>/share/<token>'),
-  readOnly: z.boolean().describe('true: a read-only page, joined as viewer; false: a signed-in visitor joins as editor (POST /api/share/{token}/join)'),
-  active: z.boolean().describe('false once expired, and while paused'),
-  pausedAt: DateTime.nullable().describe(
-    'When the link was paused: the account was claimed by the owner of its e-mail address (a password reset or a verified Google/GitHub sign-in on an account whose address was never confirmed), and the link, made before, may have been made by someone else. It opens nothing until the owner resumes it (POST …/share/{shareId}/resume)',
-  ),
-  expiresAt: DateTime,
-  createdAt: DateTime,
-}).meta({ id: 'ShareLink' });
+export const ShareLinkSchema = z
+  .object({
+    id: z.uuid(),
+    workspaceId: z.uuid(),
+    token: z
+      .string()
+      .nullable()
+      .describe('null only if the service secret changed since the link was made'),
+    url: z.string().nullable().describe('the public page, <PUBLIC_URL>/share/<token>'),
+    readOnly: z
+      .boolean()
+      .describe(
+        'true: a read-only page, joined as viewer; false: a signed-in visitor joins as editor (POST /api/share/{token}/join)',
+      ),
+    active: z.boolean().describe('false once expired, and while paused'),
+    pausedAt: DateTime.nullable().describe(
+      'When the link was paused: the account was claimed by the owner of its e-mail address (a password reset or a verified Google/GitHub sign-in on an account whose address was never confirmed), and the link, made before, may have been made by someone else. It opens nothing until the owner resumes it (POST …/share/{shareId}/resume)',
+    ),
+    expiresAt: DateTime,
+    createdAt: DateTime,
+  })
+  .meta({ id: 'ShareLink' });
 
-export const WorkspaceListResponse = dialectUnion('WorkspaceListReply', 'Cookie session: an array (Variant A). Bearer token: { workspaces, total } (Variant B)', {
-  bearer: z.object({ workspaces: z.array(WorkspaceSchema), total: z.number().int() }).meta({ id: 'WorkspaceListEnvelope' }),
-  cookie: z.array(WorkspaceSchema).meta({ id: 'WorkspaceList' }),
-});
+export const WorkspaceListResponse = dialectUnion(
+  'WorkspaceListReply',
+  'Cookie session: an array (Variant A). Bearer token: { workspaces, total } (Variant B)',
+  {
+    bearer: z
+      .object({ workspaces: z.array(WorkspaceSchema), total: z.number().int() })
+      .meta({ id: 'WorkspaceListEnvelope' }),
+    cookie: z.array(WorkspaceSchema).meta({ id: 'WorkspaceList' }),
+  },
+);
 
-export const WorkspaceResponse = dialectUnion('WorkspaceReply', 'Cookie session: the workspace (Variant A). Bearer token: { workspace } (Variant B)', {
-  bearer: z.object({ workspace: WorkspaceSchema }).meta({ id: 'WorkspaceEnvelope' }),
-  cookie: WorkspaceSchema,
-});
+export const WorkspaceResponse = dialectUnion(
+  'WorkspaceReply',
+  'Cookie session: the workspace (Variant A). Bearer token: { workspace } (Variant B)',
+  {
+    bearer: z.object({ workspace: WorkspaceSchema }).meta({ id: 'WorkspaceEnvelope' }),
+    cookie: WorkspaceSchema,
+  },
+);
 
 export const WorkspaceDetailResponse = dialectUnion(
   'WorkspaceDetailReply',
   'Cookie session: the workspace with its resources (Variant A). Bearer token: { workspace, resources } (Variant B)',
   {
-    bearer: z.object({ workspace: WorkspaceSchema, resources: z.array(ResourceSchema) }).meta({ id: 'WorkspaceDetailEnvelope' }),
-    cookie: WorkspaceSchema.extend({ resources: z.array(ResourceSchema) }).meta({ id: 'WorkspaceWithResources' }),
+    bearer: z
+      .object({ workspace: WorkspaceSchema, resources: z.array(ResourceSchema) })
+      .meta({ id: 'WorkspaceDetailEnvelope' }),
+    cookie: WorkspaceSchema.extend({ resources: z.array(ResourceSchema) }).meta({
+      id: 'WorkspaceWithResources',
+    }),
   },
 );
 
-export const ResourceResponse = dialectUnion('ResourceReply', 'Cookie session: the resource (Variant A). Bearer token: { resource } (Variant B)', {
-  bearer: z.object({ resource: ResourceSchema }).meta({ id: 'ResourceEnvelope' }),
-  cookie: ResourceSchema,
-});
+export const ResourceResponse = dialectUnion(
+  'ResourceReply',
+  'Cookie session: the resource (Variant A). Bearer token: { resource } (Variant B)',
+  {
+    bearer: z.object({ resource: ResourceSchema }).meta({ id: 'ResourceEnvelope' }),
+    cookie: ResourceSchema,
+  },
+);
 
-export const DeletedResponse = z.object({ success: z.literal(true), id: z.uuid() }).meta({ id: 'Deleted' });
+export const DeletedResponse = z
+  .object({ success: z.literal(true), id: z.uuid() })
+  .meta({ id: 'Deleted' });
 
 export const BulkTagResponse = z
-  .object({ updated: z.array(z.object({ id: z.uuid(), tags: z.array(z.string()) })).describe('Each resource named, with its tags now') })
+  .object({
+    updated: z
+      .array(z.object({ id: z.uuid(), tags: z.array(z.string()) }))
+      .describe('Each resource named, with its tags now'),
+  })
   .meta({ id: 'BulkTagResult' });
 
 export const BulkMoveResponse = z
   .object({
     targetWorkspaceId: z.uuid(),
     moved: z.array(z.uuid()).describe('Resources now in the target workspace'),
-    duplicates: z.array(z.uuid()).describe('Resources left where they were: the same work is already in the target workspace'),
+    duplicates: z
+      .array(z.uuid())
+      .describe('Resources left where they were: the same work is already in the target workspace'),
   })
   .meta({ id: 'BulkMoveResult' });
 
-export const BulkRemoveResponse = z.object({ removed: z.array(z.uuid()) }).meta({ id: 'BulkRemoveResult' });
+export const BulkRemoveResponse = z
+  .object({ removed: z.array(z.uuid()) })
+  .meta({ id: 'BulkRemoveResult' });
 
 // ---- optimistic concurrency (ETag / If-Match) ----
 
@@ -539,9 +836,14 @@ export const BulkRemoveResponse = z.object({ removed: z.array(z.uuid()) }).meta(
 export const IfMatchHeaders = z.object({ 'if-match': IfMatchHeader });
 
 function staleReply<T extends z.ZodType>(id: string, object: T) {
-  return ErrorResponse.extend({ current: object.describe('The object as it is now (its ETag in the header): show it, or send the change again with its ETag as If-Match') }).meta({
+  return ErrorResponse.extend({
+    current: object.describe(
+      'The object as it is now (its ETag in the header): show it, or send the change again with its ETag as If-Match',
+    ),
+  }).meta({
     id,
-    description: 'If-Match named a version the object no longer has: nothing was written. code PRECONDITION_FAILED, details.reason `stale`',
+    description:
+      'If-Match named a version the object no longer has: nothing was written. code PRECONDITION_FAILED, details.reason `stale`',
   });
 }
 export const WorkspaceStaleResponse = staleReply('WorkspaceStale', WorkspaceSchema);

@@ -4,7 +4,15 @@ import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { hashToken } from '../platform/crypto.js';
 import { shareLinks, workspaceMembers, workspaceResources } from '../platform/db/schema.js';
-import { DIALECTS, addResource, annotate, as, createWorkspace, shareWorkspace, UNKNOWN_ID } from './test-support/helpers.js';
+import {
+  DIALECTS,
+  addResource,
+  annotate,
+  as,
+  createWorkspace,
+  shareWorkspace,
+  UNKNOWN_ID,
+} from './test-support/helpers.js';
 
 const DAY = 86_400_000;
 const JOINS_PER_HOUR = 6;
@@ -15,38 +23,74 @@ for (const leg of storeLegs()) {
     let owner: TestUser;
     let stranger: TestUser;
     beforeAll(async () => {
-      t = await buildTestApp({ leg, env: { RATE_LIMIT_SHARE_JOINS_PER_HOUR: String(JOINS_PER_HOUR) } });
+      t = await buildTestApp({
+        leg,
+        env: { RATE_LIMIT_SHARE_JOINS_PER_HOUR: String(JOINS_PER_HOUR) },
+      });
       [owner, stranger] = await Promise.all([buildUser(t.app), buildUser(t.app)]);
     });
 
     /** A member of the owner's workspace `workspaceId` with `role`, added directly. */
     async function member(workspaceId: string, role: 'editor' | 'viewer'): Promise<TestUser> {
       const user = await buildUser(t.app);
-      await t.app.ctx.db.insert(workspaceMembers).values({ workspaceId, userId: user.id, role, addedBy: owner.id });
+      await t.app.ctx.db
+        .insert(workspaceMembers)
+        .values({ workspaceId, userId: user.id, role, addedBy: owner.id });
       return user;
     }
 
-    const join = (token: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: `/api/share/${token}/join`, headers });
+    const join = (token: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url: `/api/share/${token}/join`, headers });
     const memberRow = async (workspaceId: string, userId: string) =>
-      (await t.app.ctx.db.select().from(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))))[0];
+      (
+        await t.app.ctx.db
+          .select()
+          .from(workspaceMembers)
+          .where(
+            and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)),
+          )
+      )[0];
     afterAll(async () => t?.close());
 
     describe('POST /api/workspaces/{id}/share', () => {
-      it.each(DIALECTS)('creates a read-only link valid 30 days by default, with its public url (dialect %s)', async (dialect) => {
-        const ws = await createWorkspace(t.app, owner);
-        const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: as(owner, dialect), payload: {} });
-        expect(res.statusCode).toBe(201);
-        const link = res.json();
-        expect(Object.keys(link).sort()).toEqual(['active', 'createdAt', 'expiresAt', 'id', 'pausedAt', 'readOnly', 'token', 'url', 'workspaceId']);
-        expect(link).toMatchObject({ workspaceId: ws.id, readOnly: true, active: true });
-        // 32 random bytes, base64url: 256 bits.
-        expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-        expect(link.url).toBe(`http://api.test/share/${link.token}`);
-        expect(Math.abs(new Date(link.expiresAt).getTime() - (Date.now() + 30 * DAY))).toBeLessThan(60_000);
-        const [row] = await t.app.ctx.db.select().from(shareLinks).where(eq(shareLinks.id, link.id));
-        expect(row?.tokenHash).toBe(hashToken(link.token));
-        expect(row?.tokenSealed).not.toContain(link.token);
-      });
+      it.each(DIALECTS)(
+        'creates a read-only link valid 30 days by default, with its public url (dialect %s)',
+        async (dialect) => {
+          const ws = await createWorkspace(t.app, owner);
+          const res = await t.app.inject({
+            method: 'POST',
+            url: `/api/workspaces/${ws.id}/share`,
+            headers: as(owner, dialect),
+            payload: {},
+          });
+          expect(res.statusCode).toBe(201);
+          const link = res.json();
+          expect(Object.keys(link).sort()).toEqual([
+            'active',
+            'createdAt',
+            'expiresAt',
+            'id',
+            'pausedAt',
+            'readOnly',
+            'token',
+            'url',
+            'workspaceId',
+          ]);
+          expect(link).toMatchObject({ workspaceId: ws.id, readOnly: true, active: true });
+          // 32 random bytes, base64url: 256 bits.
+          expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+          expect(link.url).toBe(`http://api.test/share/${link.token}`);
+          expect(
+            Math.abs(new Date(link.expiresAt).getTime() - (Date.now() + 30 * DAY)),
+          ).toBeLessThan(60_000);
+          const [row] = await t.app.ctx.db
+            .select()
+            .from(shareLinks)
+            .where(eq(shareLinks.id, link.id));
+          expect(row?.tokenHash).toBe(hashToken(link.token));
+          expect(row?.tokenSealed).not.toContain(link.token);
+        },
+      );
 
       it('takes no body at all, as the document says (its body is optional): a link valid 30 days', async () => {
         const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
@@ -54,18 +98,35 @@ for (const leg of storeLegs()) {
         // A body whose schema needs fields stays required.
         expect(doc.paths['/api/workspaces'].post.requestBody.required).toBe(true);
         const ws = await createWorkspace(t.app, owner);
-        const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: owner.bearer });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws.id}/share`,
+          headers: owner.bearer,
+        });
         expect(res.statusCode).toBe(201);
-        expect(Math.abs(new Date(res.json().expiresAt).getTime() - (Date.now() + 30 * DAY))).toBeLessThan(60_000);
+        expect(
+          Math.abs(new Date(res.json().expiresAt).getTime() - (Date.now() + 30 * DAY)),
+        ).toBeLessThan(60_000);
       });
 
       it('takes expiresInDays or expiresAt', async () => {
         const ws = await createWorkspace(t.app, owner);
-        const inDays = await shareWorkspace(t.app, owner, ws.id, { expiresInDays: 365, readOnly: true });
-        const [row] = await t.app.ctx.db.select().from(shareLinks).where(eq(shareLinks.id, inDays.id));
+        const inDays = await shareWorkspace(t.app, owner, ws.id, {
+          expiresInDays: 365,
+          readOnly: true,
+        });
+        const [row] = await t.app.ctx.db
+          .select()
+          .from(shareLinks)
+          .where(eq(shareLinks.id, inDays.id));
         expect(Math.abs(row!.expiresAt.getTime() - (Date.now() + 365 * DAY))).toBeLessThan(60_000);
         const at = new Date(Date.now() + 2 * DAY);
-        const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: owner.bearer, payload: { expiresAt: at.toISOString() } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws.id}/share`,
+          headers: owner.bearer,
+          payload: { expiresAt: at.toISOString() },
+        });
         expect(new Date(res.json().expiresAt).getTime()).toBe(at.getTime());
       });
 
@@ -80,59 +141,139 @@ for (const leg of storeLegs()) {
         [{ readOnly: 'no' }, 'readOnly'],
       ])('rejects %j naming the field %s', async (payload, field) => {
         const ws = await createWorkspace(t.app, owner);
-        const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: owner.bearer, payload });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws.id}/share`,
+          headers: owner.bearer,
+          payload,
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
       });
 
-      it('answers 404 for another user\'s workspace, 401 without a session', async () => {
+      it("answers 404 for another user's workspace, 401 without a session", async () => {
         const ws = await createWorkspace(t.app, owner);
-        expect((await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: stranger.bearer, payload: {} })).statusCode).toBe(404);
-        expect((await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, payload: {} })).statusCode).toBe(401);
+        expect(
+          (
+            await t.app.inject({
+              method: 'POST',
+              url: `/api/workspaces/${ws.id}/share`,
+              headers: stranger.bearer,
+              payload: {},
+            })
+          ).statusCode,
+        ).toBe(404);
+        expect(
+          (
+            await t.app.inject({
+              method: 'POST',
+              url: `/api/workspaces/${ws.id}/share`,
+              payload: {},
+            })
+          ).statusCode,
+        ).toBe(401);
         expect(await t.app.ctx.db.$count(shareLinks, eq(shareLinks.workspaceId, ws.id))).toBe(0);
       });
     });
 
     describe('POST /api/workspaces/{id}/share (editable links)', () => {
-      it.each(DIALECTS)('the owner makes an editable link (readOnly: false), noted as made by them (dialect %s)', async (dialect) => {
-        const ws = await createWorkspace(t.app, owner);
-        const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: as(owner, dialect), payload: { readOnly: false, expiresInDays: 7 } });
-        expect(res.statusCode).toBe(201);
-        expect(res.json()).toMatchObject({ readOnly: false, active: true });
-        const [row] = await t.app.ctx.db.select().from(shareLinks).where(eq(shareLinks.id, res.json().id));
-        expect(row).toMatchObject({ readOnly: false, createdBy: owner.id });
-        const listed = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/share`, headers: owner.bearer });
-        expect(listed.json()).toMatchObject([{ id: res.json().id, readOnly: false }]);
-      });
+      it.each(DIALECTS)(
+        'the owner makes an editable link (readOnly: false), noted as made by them (dialect %s)',
+        async (dialect) => {
+          const ws = await createWorkspace(t.app, owner);
+          const res = await t.app.inject({
+            method: 'POST',
+            url: `/api/workspaces/${ws.id}/share`,
+            headers: as(owner, dialect),
+            payload: { readOnly: false, expiresInDays: 7 },
+          });
+          expect(res.statusCode).toBe(201);
+          expect(res.json()).toMatchObject({ readOnly: false, active: true });
+          const [row] = await t.app.ctx.db
+            .select()
+            .from(shareLinks)
+            .where(eq(shareLinks.id, res.json().id));
+          expect(row).toMatchObject({ readOnly: false, createdBy: owner.id });
+          const listed = await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${ws.id}/share`,
+            headers: owner.bearer,
+          });
+          expect(listed.json()).toMatchObject([{ id: res.json().id, readOnly: false }]);
+        },
+      );
 
       it('an editor makes read-only links only: an editable one is a 403 naming the owner role, and nothing is made', async () => {
         const ws = await createWorkspace(t.app, owner);
         const editor = await member(ws.id, 'editor');
         for (const headers of [editor.bearer, editor.cookieHeaders]) {
-          const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers, payload: { readOnly: false } });
+          const res = await t.app.inject({
+            method: 'POST',
+            url: `/api/workspaces/${ws.id}/share`,
+            headers,
+            payload: { readOnly: false },
+          });
           expect(res.statusCode).toBe(403);
-          expect(res.json().error).toMatchObject({ code: 'AUTHORIZATION_ERROR', message: expect.stringContaining('needs the owner role') });
+          expect(res.json().error).toMatchObject({
+            code: 'AUTHORIZATION_ERROR',
+            message: expect.stringContaining('needs the owner role'),
+          });
         }
         expect(await t.app.ctx.db.$count(shareLinks, eq(shareLinks.workspaceId, ws.id))).toBe(0);
-        const readOnly = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/share`, headers: editor.bearer, payload: { readOnly: true } });
+        const readOnly = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws.id}/share`,
+          headers: editor.bearer,
+          payload: { readOnly: true },
+        });
         expect(readOnly.statusCode).toBe(201);
-        expect((await t.app.ctx.db.select().from(shareLinks).where(eq(shareLinks.id, readOnly.json().id)))[0]?.createdBy).toBe(editor.id);
+        expect(
+          (
+            await t.app.ctx.db
+              .select()
+              .from(shareLinks)
+              .where(eq(shareLinks.id, readOnly.json().id))
+          )[0]?.createdBy,
+        ).toBe(editor.id);
       });
     });
 
     describe('POST /api/share/{token}/join', () => {
-      it.each(DIALECTS)('a signed-in visitor joins through an editable link as editor, and may then add resources (dialect %s)', async (dialect) => {
-        const ws = await createWorkspace(t.app, owner, { name: 'Lab list' });
-        const link = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
-        const visitor = await buildUser(t.app);
-        const res = await join(link.token, as(visitor, dialect));
-        expect(res.statusCode).toBe(200);
-        const workspace = dialect === 'B' ? res.json().workspace : res.json();
-        expect(workspace).toMatchObject({ id: ws.id, name: 'Lab list', ownerId: owner.id, role: 'editor' });
-        expect(dialect === 'B' ? Object.keys(res.json()) : Object.keys(res.json())).toEqual(dialect === 'B' ? ['workspace'] : expect.arrayContaining(['id', 'role', '_count']));
-        expect(await memberRow(ws.id, visitor.id)).toMatchObject({ role: 'editor', addedBy: owner.id, shareLinkId: link.id });
-        expect((await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/resources`, headers: visitor.bearer, payload: { title: 'Mine' } })).statusCode).toBe(201);
-      });
+      it.each(DIALECTS)(
+        'a signed-in visitor joins through an editable link as editor, and may then add resources (dialect %s)',
+        async (dialect) => {
+          const ws = await createWorkspace(t.app, owner, { name: 'Lab list' });
+          const link = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
+          const visitor = await buildUser(t.app);
+          const res = await join(link.token, as(visitor, dialect));
+          expect(res.statusCode).toBe(200);
+          const workspace = dialect === 'B' ? res.json().workspace : res.json();
+          expect(workspace).toMatchObject({
+            id: ws.id,
+            name: 'Lab list',
+            ownerId: owner.id,
+            role: 'editor',
+          });
+          expect(dialect === 'B' ? Object.keys(res.json()) : Object.keys(res.json())).toEqual(
+            dialect === 'B' ? ['workspace'] : expect.arrayContaining(['id', 'role', '_count']),
+          );
+          expect(await memberRow(ws.id, visitor.id)).toMatchObject({
+            role: 'editor',
+            addedBy: owner.id,
+            shareLinkId: link.id,
+          });
+          expect(
+            (
+              await t.app.inject({
+                method: 'POST',
+                url: `/api/workspaces/${ws.id}/resources`,
+                headers: visitor.bearer,
+                payload: { title: 'Mine' },
+              })
+            ).statusCode,
+          ).toBe(201);
+        },
+      );
 
       it('a read-only link joins as viewer, who may read but not add', async () => {
         const ws = await createWorkspace(t.app, owner);
@@ -141,10 +282,31 @@ for (const leg of storeLegs()) {
         const res = await join(link.token, visitor.bearer);
         expect(res.statusCode).toBe(200);
         expect(res.json().workspace.role).toBe('viewer');
-        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: visitor.bearer })).statusCode).toBe(200);
-        expect((await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/resources`, headers: visitor.bearer, payload: { title: 'Mine' } })).statusCode).toBe(403);
+        expect(
+          (
+            await t.app.inject({
+              method: 'GET',
+              url: `/api/workspaces/${ws.id}`,
+              headers: visitor.bearer,
+            })
+          ).statusCode,
+        ).toBe(200);
+        expect(
+          (
+            await t.app.inject({
+              method: 'POST',
+              url: `/api/workspaces/${ws.id}/resources`,
+              headers: visitor.bearer,
+              payload: { title: 'Mine' },
+            })
+          ).statusCode,
+        ).toBe(403);
         // The workspace is listed among theirs, with the role.
-        const list = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: visitor.bearer });
+        const list = await t.app.inject({
+          method: 'GET',
+          url: '/api/workspaces',
+          headers: visitor.bearer,
+        });
         expect(list.json().workspaces).toMatchObject([{ id: ws.id, role: 'viewer' }]);
       });
 
@@ -152,7 +314,10 @@ for (const leg of storeLegs()) {
         const ws = await createWorkspace(t.app, owner);
         const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
         const readOnly = await shareWorkspace(t.app, owner, ws.id);
-        const [viewer, editor] = await Promise.all([member(ws.id, 'viewer'), member(ws.id, 'editor')]);
+        const [viewer, editor] = await Promise.all([
+          member(ws.id, 'viewer'),
+          member(ws.id, 'editor'),
+        ]);
         expect((await join(editable.token, viewer.bearer)).json().workspace.role).toBe('viewer');
         expect((await join(readOnly.token, editor.cookieHeaders)).json().role).toBe('editor');
         const asOwner = await join(editable.token, owner.bearer);
@@ -162,20 +327,48 @@ for (const leg of storeLegs()) {
         const visitor = await buildUser(t.app);
         expect((await join(readOnly.token, visitor.bearer)).json().workspace.role).toBe('viewer');
         expect((await join(editable.token, visitor.bearer)).json().workspace.role).toBe('viewer');
-        expect(await memberRow(ws.id, viewer.id)).toMatchObject({ role: 'viewer', shareLinkId: null });
-        expect(await memberRow(ws.id, visitor.id)).toMatchObject({ role: 'viewer', shareLinkId: readOnly.id });
+        expect(await memberRow(ws.id, viewer.id)).toMatchObject({
+          role: 'viewer',
+          shareLinkId: null,
+        });
+        expect(await memberRow(ws.id, visitor.id)).toMatchObject({
+          role: 'viewer',
+          shareLinkId: readOnly.id,
+        });
       });
 
       it('a revoked, paused, expired, unknown or malformed link is a 404, and joins nothing; revoking keeps who joined before', async () => {
         const ws = await createWorkspace(t.app, owner, { name: 'Closed' });
-        const [revoked, paused, expired] = await Promise.all([0, 1, 2].map(() => shareWorkspace(t.app, owner, ws.id, { readOnly: false })));
+        const [revoked, paused, expired] = await Promise.all(
+          [0, 1, 2].map(() => shareWorkspace(t.app, owner, ws.id, { readOnly: false })),
+        );
         const early = await buildUser(t.app);
         expect((await join(revoked!.token, early.bearer)).statusCode).toBe(200);
-        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/share/${revoked!.id}`, headers: owner.bearer })).statusCode).toBe(200);
-        await t.app.ctx.db.update(shareLinks).set({ pausedAt: new Date() }).where(eq(shareLinks.id, paused!.id));
-        await t.app.ctx.db.update(shareLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shareLinks.id, expired!.id));
+        expect(
+          (
+            await t.app.inject({
+              method: 'DELETE',
+              url: `/api/workspaces/${ws.id}/share/${revoked!.id}`,
+              headers: owner.bearer,
+            })
+          ).statusCode,
+        ).toBe(200);
+        await t.app.ctx.db
+          .update(shareLinks)
+          .set({ pausedAt: new Date() })
+          .where(eq(shareLinks.id, paused!.id));
+        await t.app.ctx.db
+          .update(shareLinks)
+          .set({ expiresAt: new Date(Date.now() - 1000) })
+          .where(eq(shareLinks.id, expired!.id));
         const late = await buildUser(t.app);
-        for (const token of [revoked!.token, paused!.token, expired!.token, 'A'.repeat(43), 'short']) {
+        for (const token of [
+          revoked!.token,
+          paused!.token,
+          expired!.token,
+          'A'.repeat(43),
+          'short',
+        ]) {
           const res = await join(token, late.bearer);
           expect(res.statusCode, token).toBe(404);
           expect(res.json().error.code).toBe('NOT_FOUND');
@@ -183,7 +376,15 @@ for (const leg of storeLegs()) {
         }
         expect(await memberRow(ws.id, late.id)).toBeUndefined();
         expect(await memberRow(ws.id, early.id)).toMatchObject({ role: 'editor' });
-        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: early.bearer })).statusCode).toBe(200);
+        expect(
+          (
+            await t.app.inject({
+              method: 'GET',
+              url: `/api/workspaces/${ws.id}`,
+              headers: early.bearer,
+            })
+          ).statusCode,
+        ).toBe(200);
         const tooLong = await join('x'.repeat(201), late.bearer);
         expect(tooLong.statusCode).toBe(400);
         expect(tooLong.json().error.details.field).toBe('token');
@@ -194,7 +395,10 @@ for (const leg of storeLegs()) {
         const link = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
         const visitor = await buildUser(t.app);
         expect((await join(link.token)).statusCode).toBe(401);
-        expect((await join(link.token, { cookie: visitor.cookie, origin: 'https://evil.example' })).statusCode).toBe(403);
+        expect(
+          (await join(link.token, { cookie: visitor.cookie, origin: 'https://evil.example' }))
+            .statusCode,
+        ).toBe(403);
         expect(await memberRow(ws.id, visitor.id)).toBeUndefined();
       });
 
@@ -202,7 +406,8 @@ for (const leg of storeLegs()) {
         const ws = await createWorkspace(t.app, owner);
         const link = await shareWorkspace(t.app, owner, ws.id);
         const visitor = await buildUser(t.app);
-        for (let attempt = 1; attempt < JOINS_PER_HOUR; attempt++) expect((await join('A'.repeat(43), visitor.bearer)).statusCode).toBe(404);
+        for (let attempt = 1; attempt < JOINS_PER_HOUR; attempt++)
+          expect((await join('A'.repeat(43), visitor.bearer)).statusCode).toBe(404);
         const last = await join(link.token, visitor.bearer);
         expect(last.statusCode).toBe(200);
         expect(last.headers['ratelimit-remaining']).toBe('0');
@@ -215,76 +420,164 @@ for (const leg of storeLegs()) {
     });
 
     describe('GET /api/workspaces/{id}/share', () => {
-      it.each(DIALECTS)('lists unrevoked links newest first with their tokens; expired ones inactive (dialect %s)', async (dialect) => {
-        const ws = await createWorkspace(t.app, owner);
-        const old = await shareWorkspace(t.app, owner, ws.id);
-        const revoked = await shareWorkspace(t.app, owner, ws.id);
-        const fresh = await shareWorkspace(t.app, owner, ws.id);
-        await t.app.ctx.db.update(shareLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shareLinks.id, old.id));
-        await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/share/${revoked.id}`, headers: owner.bearer });
-        const res = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/share`, headers: as(owner, dialect) });
-        expect(res.statusCode).toBe(200);
-        expect(res.json()).toMatchObject([
-          { id: fresh.id, token: fresh.token, url: fresh.url, active: true },
-          { id: old.id, token: old.token, active: false },
-        ]);
-      });
+      it.each(DIALECTS)(
+        'lists unrevoked links newest first with their tokens; expired ones inactive (dialect %s)',
+        async (dialect) => {
+          const ws = await createWorkspace(t.app, owner);
+          const old = await shareWorkspace(t.app, owner, ws.id);
+          const revoked = await shareWorkspace(t.app, owner, ws.id);
+          const fresh = await shareWorkspace(t.app, owner, ws.id);
+          await t.app.ctx.db
+            .update(shareLinks)
+            .set({ expiresAt: new Date(Date.now() - 1000) })
+            .where(eq(shareLinks.id, old.id));
+          await t.app.inject({
+            method: 'DELETE',
+            url: `/api/workspaces/${ws.id}/share/${revoked.id}`,
+            headers: owner.bearer,
+          });
+          const res = await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${ws.id}/share`,
+            headers: as(owner, dialect),
+          });
+          expect(res.statusCode).toBe(200);
+          expect(res.json()).toMatchObject([
+            { id: fresh.id, token: fresh.token, url: fresh.url, active: true },
+            { id: old.id, token: old.token, active: false },
+          ]);
+        },
+      );
 
-      it('answers 404 for another user\'s workspace, 401 without a session', async () => {
+      it("answers 404 for another user's workspace, 401 without a session", async () => {
         const ws = await createWorkspace(t.app, owner);
         await shareWorkspace(t.app, owner, ws.id);
-        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/share`, headers: stranger.bearer })).statusCode).toBe(404);
-        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/share` })).statusCode).toBe(401);
+        expect(
+          (
+            await t.app.inject({
+              method: 'GET',
+              url: `/api/workspaces/${ws.id}/share`,
+              headers: stranger.bearer,
+            })
+          ).statusCode,
+        ).toBe(404);
+        expect(
+          (await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/share` })).statusCode,
+        ).toBe(401);
       });
     });
 
     describe('DELETE /api/workspaces/{id}/share/{shareId}', () => {
-      it.each(DIALECTS)('revokes a link: its page answers 404 at once (dialect %s)', async (dialect) => {
-        const ws = await createWorkspace(t.app, owner, { name: 'Revocable' });
-        const link = await shareWorkspace(t.app, owner, ws.id);
-        expect((await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode).toBe(200);
-        const res = await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/share/${link.id}`, headers: as(owner, dialect) });
-        expect(res.statusCode).toBe(200);
-        expect(res.json()).toEqual({ success: true, id: link.id });
-        const page = await t.app.inject({ method: 'GET', url: `/share/${link.token}` });
-        expect(page.statusCode).toBe(404);
-        expect(page.body).not.toContain('Revocable');
-        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/share/${link.id}`, headers: owner.bearer })).statusCode).toBe(404);
-      });
+      it.each(DIALECTS)(
+        'revokes a link: its page answers 404 at once (dialect %s)',
+        async (dialect) => {
+          const ws = await createWorkspace(t.app, owner, { name: 'Revocable' });
+          const link = await shareWorkspace(t.app, owner, ws.id);
+          expect(
+            (await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode,
+          ).toBe(200);
+          const res = await t.app.inject({
+            method: 'DELETE',
+            url: `/api/workspaces/${ws.id}/share/${link.id}`,
+            headers: as(owner, dialect),
+          });
+          expect(res.statusCode).toBe(200);
+          expect(res.json()).toEqual({ success: true, id: link.id });
+          const page = await t.app.inject({ method: 'GET', url: `/share/${link.token}` });
+          expect(page.statusCode).toBe(404);
+          expect(page.body).not.toContain('Revocable');
+          expect(
+            (
+              await t.app.inject({
+                method: 'DELETE',
+                url: `/api/workspaces/${ws.id}/share/${link.id}`,
+                headers: owner.bearer,
+              })
+            ).statusCode,
+          ).toBe(404);
+        },
+      );
 
-      it('answers 404 for another user\'s link or through another workspace; 400 for a malformed id; 401 without a session', async () => {
+      it("answers 404 for another user's link or through another workspace; 400 for a malformed id; 401 without a session", async () => {
         const ws = await createWorkspace(t.app, owner);
         const link = await shareWorkspace(t.app, owner, ws.id);
         const strangersWs = await createWorkspace(t.app, stranger);
-        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/share/${link.id}`, headers: stranger.bearer })).statusCode).toBe(404);
-        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${strangersWs.id}/share/${link.id}`, headers: stranger.bearer })).statusCode).toBe(404);
-        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/share/${UNKNOWN_ID}`, headers: owner.bearer })).statusCode).toBe(404);
-        const malformed = await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/share/nope`, headers: owner.bearer });
+        expect(
+          (
+            await t.app.inject({
+              method: 'DELETE',
+              url: `/api/workspaces/${ws.id}/share/${link.id}`,
+              headers: stranger.bearer,
+            })
+          ).statusCode,
+        ).toBe(404);
+        expect(
+          (
+            await t.app.inject({
+              method: 'DELETE',
+              url: `/api/workspaces/${strangersWs.id}/share/${link.id}`,
+              headers: stranger.bearer,
+            })
+          ).statusCode,
+        ).toBe(404);
+        expect(
+          (
+            await t.app.inject({
+              method: 'DELETE',
+              url: `/api/workspaces/${ws.id}/share/${UNKNOWN_ID}`,
+              headers: owner.bearer,
+            })
+          ).statusCode,
+        ).toBe(404);
+        const malformed = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/workspaces/${ws.id}/share/nope`,
+          headers: owner.bearer,
+        });
         expect(malformed.statusCode).toBe(400);
         expect(malformed.json().error.details.field).toBe('shareId');
-        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/share/${link.id}` })).statusCode).toBe(401);
-        expect((await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode).toBe(200);
+        expect(
+          (
+            await t.app.inject({
+              method: 'DELETE',
+              url: `/api/workspaces/${ws.id}/share/${link.id}`,
+            })
+          ).statusCode,
+        ).toBe(401);
+        expect(
+          (await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode,
+        ).toBe(200);
       });
     });
 
     describe('GET /share/{token}', () => {
       it('answers a page number that is not one with a 400 HTML page, as the document says', async () => {
         const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
-        expect(Object.keys(doc.paths['/share/{token}'].get.responses['400'].content)).toEqual(['text/html']);
+        expect(Object.keys(doc.paths['/share/{token}'].get.responses['400'].content)).toEqual([
+          'text/html',
+        ]);
         const ws = await createWorkspace(t.app, owner);
         const link = await shareWorkspace(t.app, owner, ws.id);
         for (const page of ['abc', '0', '1001', '1.5']) {
-          const res = await t.app.inject({ method: 'GET', url: `/share/${link.token}?page=${page}` });
+          const res = await t.app.inject({
+            method: 'GET',
+            url: `/share/${link.token}?page=${page}`,
+          });
           expect(res.statusCode, page).toBe(400);
           expect(res.headers['content-type'], page).toBe('text/html; charset=utf-8');
           expect(res.headers['content-security-policy'], page).toBeDefined();
           expect(res.body, page).toContain('<h1>No such page</h1>');
         }
-        expect((await t.app.inject({ method: 'GET', url: `/share/${link.token}?page=2` })).statusCode).toBe(200);
+        expect(
+          (await t.app.inject({ method: 'GET', url: `/share/${link.token}?page=2` })).statusCode,
+        ).toBe(200);
       });
 
       it('renders the workspace, its resources and annotations as escaped, secured HTML without cookies', async () => {
-        const ws = await createWorkspace(t.app, owner, { name: 'Rates < 5% & notes', description: 'What we read in "spring"' });
+        const ws = await createWorkspace(t.app, owner, {
+          name: 'Rates < 5% & notes',
+          description: 'What we read in "spring"',
+        });
         const paper = await addResource(t.app, owner, ws.id, {
           title: 'Attention Is All You Need',
           url: 'https://arxiv.org/abs/1706.03762',
@@ -293,11 +586,18 @@ for (const leg of storeLegs()) {
           notes: 'Section 3 explains multi-head attention.',
           data: { secret: 'internal-data-not-for-the-page' },
         });
-        await annotate(t.app, owner, paper.id, { body: 'Scaled dot-product <3', highlights: { ranges: [{ start: 0, end: 9, text: 'attention' }] } });
+        await annotate(t.app, owner, paper.id, {
+          body: 'Scaled dot-product <3',
+          highlights: { ranges: [{ start: 0, end: 9, text: 'attention' }] },
+        });
         const link = await shareWorkspace(t.app, owner, ws.id);
 
         // Even a signed-in visitor with cookies gets a page that sets none.
-        const res = await t.app.inject({ method: 'GET', url: `/share/${link.token}`, headers: { cookie: owner.cookie } });
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/share/${link.token}`,
+          headers: { cookie: owner.cookie },
+        });
         expect(res.statusCode).toBe(200);
         expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
         expect(res.headers['set-cookie']).toBeUndefined();
@@ -314,7 +614,9 @@ for (const leg of storeLegs()) {
         expect(html).toContain('<meta name="robots" content="noindex, nofollow, noarchive">');
         expect(html).toContain('<h1>Rates &lt; 5% &amp; notes</h1>');
         expect(html).toContain('What we read in &quot;spring&quot;');
-        expect(html).toContain('<a href="https://arxiv.org/abs/1706.03762" rel="noopener noreferrer nofollow ugc">Attention Is All You Need</a>');
+        expect(html).toContain(
+          '<a href="https://arxiv.org/abs/1706.03762" rel="noopener noreferrer nofollow ugc">Attention Is All You Need</a>',
+        );
         expect(html).toContain('Ashish Vaswani, Noam Shazeer');
         expect(html).toContain('<li>transformers</li>');
         expect(html).toContain('Section 3 explains multi-head attention.');
@@ -331,20 +633,30 @@ for (const leg of storeLegs()) {
         const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
         const readOnly = await shareWorkspace(t.app, owner, ws.id);
         const [visitor, viewer] = await Promise.all([buildUser(t.app), member(ws.id, 'viewer')]);
-        const page = (token: string, cookie?: string) => t.app.inject({ method: 'GET', url: `/share/${token}`, headers: cookie ? { cookie } : {} });
+        const page = (token: string, cookie?: string) =>
+          t.app.inject({
+            method: 'GET',
+            url: `/share/${token}`,
+            headers: cookie ? { cookie } : {},
+          });
 
         const offered = await page(editable.token, visitor.cookie);
         expect(offered.statusCode).toBe(200);
         expect(offered.headers['set-cookie']).toBeUndefined();
         expect(offered.headers.vary).toContain('Cookie');
-        expect(offered.body).toContain(`<a href="http://app.test/join/${editable.token}" rel="noreferrer">Join this workspace</a>`);
+        expect(offered.body).toContain(
+          `<a href="http://app.test/join/${editable.token}" rel="noreferrer">Join this workspace</a>`,
+        );
         expect(offered.body).toContain('as an editor');
         const asViewer = await page(readOnly.token, visitor.cookie);
         expect(asViewer.body).toContain(`/join/${readOnly.token}`);
         expect(asViewer.body).toContain('as a viewer');
 
         // Only the refresh cookie (the access one expired): still recognised, and neither rotated nor set.
-        const refreshOnly = visitor.cookie.split('; ').filter((part) => part.startsWith('refresh_token=')).join('; ');
+        const refreshOnly = visitor.cookie
+          .split('; ')
+          .filter((part) => part.startsWith('refresh_token='))
+          .join('; ');
         const refreshed = await page(editable.token, refreshOnly);
         expect(refreshed.body).toContain('Join this workspace');
         expect(refreshed.headers['set-cookie']).toBeUndefined();
@@ -365,9 +677,15 @@ for (const leg of storeLegs()) {
 
       it('links a title only when its URL is http(s)', async () => {
         const ws = await createWorkspace(t.app, owner);
-        const resource = await addResource(t.app, owner, ws.id, { title: 'Sneaky link', url: 'https://example.org/ok' });
+        const resource = await addResource(t.app, owner, ws.id, {
+          title: 'Sneaky link',
+          url: 'https://example.org/ok',
+        });
         // Input validation refuses such URLs; a row written some other way must still not become a link.
-        await t.app.ctx.db.update(workspaceResources).set({ url: 'javascript:alert(1)' }).where(eq(workspaceResources.id, resource.id));
+        await t.app.ctx.db
+          .update(workspaceResources)
+          .set({ url: 'javascript:alert(1)' })
+          .where(eq(workspaceResources.id, resource.id));
         const link = await shareWorkspace(t.app, owner, ws.id);
         const html = (await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).body;
         expect(html).toContain('<h2>Sneaky link</h2>');
@@ -385,10 +703,24 @@ for (const leg of storeLegs()) {
       it('answers the same plain 404 page for unknown, malformed, expired and revoked tokens, with no cookies', async () => {
         const ws = await createWorkspace(t.app, owner, { name: 'Private stuff' });
         const expired = await shareWorkspace(t.app, owner, ws.id);
-        await t.app.ctx.db.update(shareLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shareLinks.id, expired.id));
+        await t.app.ctx.db
+          .update(shareLinks)
+          .set({ expiresAt: new Date(Date.now() - 1000) })
+          .where(eq(shareLinks.id, expired.id));
         const revoked = await shareWorkspace(t.app, owner, ws.id);
-        await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}/share/${revoked.id}`, headers: owner.bearer });
-        const tokens = [expired.token, revoked.token, 'A'.repeat(43), 'short', `${'x'.repeat(300)}`, '%3Cscript%3E'];
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/workspaces/${ws.id}/share/${revoked.id}`,
+          headers: owner.bearer,
+        });
+        const tokens = [
+          expired.token,
+          revoked.token,
+          'A'.repeat(43),
+          'short',
+          `${'x'.repeat(300)}`,
+          '%3Cscript%3E',
+        ];
         for (const token of tokens) {
           const res = await t.app.inject({ method: 'GET', url: `/share/${token}` });
           expect(res.statusCode, token).toBe(404);
@@ -402,7 +734,7 @@ for (const leg of storeLegs()) {
         }
       });
 
-      it('shows exactly the shared workspace: not the owner\'s other workspaces', async () => {
+      it("shows exactly the shared workspace: not the owner's other workspaces", async () => {
         const shared = await createWorkspace(t.app, owner, { name: 'Shared one' });
         const other = await createWorkspace(t.app, owner, { name: 'Other one' });
         await addResource(t.app, owner, shared.id, { title: 'Visible paper' });

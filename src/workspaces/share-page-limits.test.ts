@@ -12,7 +12,8 @@ const ANNOTATIONS_EACH = 20;
 /** The measured bound: a page of this workspace, whatever it holds, stays under it. */
 const MAX_PAGE_BYTES = 512 * 1024;
 
-const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+const words = (n: number, word: string) =>
+  Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`public share page limits (${leg.name})`, () => {
@@ -45,10 +46,13 @@ for (const leg of storeLegs()) {
           resourceId: id,
           userId: owner.id,
           body: words(200, `body${j}-`),
-          highlights: { ranges: [0, 1, 2, 3].map((k) => ({ start: k, end: k + 1, text: words(60, 'quote') })) },
+          highlights: {
+            ranges: [0, 1, 2, 3].map((k) => ({ start: k, end: k + 1, text: words(60, 'quote') })),
+          },
         })),
       );
-      for (let i = 0; i < annotationRows.length; i += 1000) await db.insert(annotations).values(annotationRows.slice(i, i + 1000));
+      for (let i = 0; i < annotationRows.length; i += 1000)
+        await db.insert(annotations).values(annotationRows.slice(i, i + 1000));
     }, 120_000);
     afterAll(async () => t?.close());
 
@@ -93,60 +97,79 @@ for (const leg of storeLegs()) {
 const escapesMost = (length: number) => '"&'.repeat(Math.ceil(length / 2)).slice(0, length);
 
 for (const leg of storeLegs()) {
-  describe.skipIf(leg.skipReason)(`public share page of quotes and ampersands (${leg.name})`, () => {
-    let t: TestApp;
-    let token: string;
-    beforeAll(async () => {
-      t = await buildTestApp({ leg });
-      const owner = await buildUser(t.app);
-      const workspace = await createWorkspace(t.app, owner, { name: 'Escapes' });
-      token = (await shareWorkspace(t.app, owner, workspace.id)).token;
-      const db = t.app.ctx.db;
-      // Every text at the most the API accepts (LIMITS), made of the characters that grow most when escaped.
-      await db
-        .update(workspaces)
-        .set({ name: escapesMost(LIMITS.workspaceName), description: escapesMost(LIMITS.description) })
-        .where(eq(workspaces.id, workspace.id));
-      const resourceRows = await db
-        .insert(workspaceResources)
-        .values(
-          Array.from({ length: SHARE_PAGE_LIMITS.resourcesPerPage }, () => ({
-            workspaceId: workspace.id,
-            title: escapesMost(LIMITS.title),
-            url: `https://example.org/?${'"&'.repeat(LIMITS.url / 2 - 20)}`,
-            type: escapesMost(LIMITS.type),
-            notes: escapesMost(LIMITS.notes),
-            tags: Array.from({ length: LIMITS.tags }, (_, i) => `${i}${escapesMost(LIMITS.tag - 2)}`),
-            authors: Array.from({ length: LIMITS.authors }, () => escapesMost(LIMITS.author)),
-          })),
-        )
-        .returning({ id: workspaceResources.id });
-      await db.insert(annotations).values(
-        resourceRows.flatMap(({ id }) =>
-          Array.from({ length: SHARE_PAGE_LIMITS.annotationsPerResource + 1 }, () => ({
-            resourceId: id,
-            userId: owner.id,
-            body: escapesMost(LIMITS.annotationBody),
-            highlights: { ranges: Array.from({ length: 4 }, (_, k) => ({ start: k, end: k + 1, text: escapesMost(LIMITS.highlightText) })) },
-          })),
-        ),
-      );
-    }, 120_000);
-    afterAll(async () => t?.close());
+  describe.skipIf(leg.skipReason)(
+    `public share page of quotes and ampersands (${leg.name})`,
+    () => {
+      let t: TestApp;
+      let token: string;
+      beforeAll(async () => {
+        t = await buildTestApp({ leg });
+        const owner = await buildUser(t.app);
+        const workspace = await createWorkspace(t.app, owner, { name: 'Escapes' });
+        token = (await shareWorkspace(t.app, owner, workspace.id)).token;
+        const db = t.app.ctx.db;
+        // Every text at the most the API accepts (LIMITS), made of the characters that grow most when escaped.
+        await db
+          .update(workspaces)
+          .set({
+            name: escapesMost(LIMITS.workspaceName),
+            description: escapesMost(LIMITS.description),
+          })
+          .where(eq(workspaces.id, workspace.id));
+        const resourceRows = await db
+          .insert(workspaceResources)
+          .values(
+            Array.from({ length: SHARE_PAGE_LIMITS.resourcesPerPage }, () => ({
+              workspaceId: workspace.id,
+              title: escapesMost(LIMITS.title),
+              url: `https://example.org/?${'"&'.repeat(LIMITS.url / 2 - 20)}`,
+              type: escapesMost(LIMITS.type),
+              notes: escapesMost(LIMITS.notes),
+              tags: Array.from(
+                { length: LIMITS.tags },
+                (_, i) => `${i}${escapesMost(LIMITS.tag - 2)}`,
+              ),
+              authors: Array.from({ length: LIMITS.authors }, () => escapesMost(LIMITS.author)),
+            })),
+          )
+          .returning({ id: workspaceResources.id });
+        await db.insert(annotations).values(
+          resourceRows.flatMap(({ id }) =>
+            Array.from({ length: SHARE_PAGE_LIMITS.annotationsPerResource + 1 }, () => ({
+              resourceId: id,
+              userId: owner.id,
+              body: escapesMost(LIMITS.annotationBody),
+              highlights: {
+                ranges: Array.from({ length: 4 }, (_, k) => ({
+                  start: k,
+                  end: k + 1,
+                  text: escapesMost(LIMITS.highlightText),
+                })),
+              },
+            })),
+          ),
+        );
+      }, 120_000);
+      afterAll(async () => t?.close());
 
-    it(`stays under ${MAX_PAGE_BYTES} bytes once escaped, with every text shortened and still escaped`, async () => {
-      const res = await t.app.inject({ method: 'GET', url: `/share/${token}` });
-      expect(res.statusCode).toBe(200);
-      expect(res.rawPayload.byteLength).toBeLessThan(MAX_PAGE_BYTES);
-      const html = res.body;
-      expect(html.match(/<li class="resource">/g)).toHaveLength(SHARE_PAGE_LIMITS.resourcesPerPage);
-      expect(html.match(/<p class="annotation-body">/g)).toHaveLength(SHARE_PAGE_LIMITS.resourcesPerPage * SHARE_PAGE_LIMITS.annotationsPerResource);
-      // Shortened texts end with an ellipsis, and no raw quote or ampersand of the texts reaches the page.
-      expect(html).toContain('&quot;&amp;…</p>');
-      const body = html.slice(html.indexOf('<body>'));
-      expect(body.replace(/&(?:quot|amp|lt|gt|#39);/g, '').match(/[&]/g)).toBeNull();
-    });
-  });
+      it(`stays under ${MAX_PAGE_BYTES} bytes once escaped, with every text shortened and still escaped`, async () => {
+        const res = await t.app.inject({ method: 'GET', url: `/share/${token}` });
+        expect(res.statusCode).toBe(200);
+        expect(res.rawPayload.byteLength).toBeLessThan(MAX_PAGE_BYTES);
+        const html = res.body;
+        expect(html.match(/<li class="resource">/g)).toHaveLength(
+          SHARE_PAGE_LIMITS.resourcesPerPage,
+        );
+        expect(html.match(/<p class="annotation-body">/g)).toHaveLength(
+          SHARE_PAGE_LIMITS.resourcesPerPage * SHARE_PAGE_LIMITS.annotationsPerResource,
+        );
+        // Shortened texts end with an ellipsis, and no raw quote or ampersand of the texts reaches the page.
+        expect(html).toContain('&quot;&amp;…</p>');
+        const body = html.slice(html.indexOf('<body>'));
+        expect(body.replace(/&(?:quot|amp|lt|gt|#39);/g, '').match(/[&]/g)).toBeNull();
+      });
+    },
+  );
 }
 
 describe('public share page rate limit', () => {
@@ -161,14 +184,20 @@ describe('public share page rate limit', () => {
   afterAll(async () => t?.close());
 
   it('answers 429 with Retry-After past the per-address limit, for unknown tokens too', async () => {
-    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: 'GET', url: `/share/${token}` })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await t.app.inject({ method: 'GET', url: `/share/${token}` })).statusCode).toBe(200);
     const limited = await t.app.inject({ method: 'GET', url: `/share/${token}` });
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(limited.body).toContain('Too many requests');
-    expect((await t.app.inject({ method: 'GET', url: '/share/unknown-token-guess' })).statusCode).toBe(429);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/share/unknown-token-guess' })).statusCode,
+    ).toBe(429);
     // Another address has its own count.
-    expect((await t.app.inject({ method: 'GET', url: `/share/${token}`, remoteAddress: '192.0.2.7' })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/share/${token}`, remoteAddress: '192.0.2.7' }))
+        .statusCode,
+    ).toBe(200);
   });
 });

@@ -37,7 +37,11 @@ export interface SharePageView {
   workspace: Pick<WorkspaceRow, 'name' | 'description' | 'updatedAt'>;
   expiresAt: Date;
   /** This page's resources, each with its first annotations and how many it has in all. */
-  resources: Array<{ resource: ResourceRow; annotations: AnnotationRow[]; annotationTotal: number }>;
+  resources: Array<{
+    resource: ResourceRow;
+    annotations: AnnotationRow[];
+    annotationTotal: number;
+  }>;
   /** 1-based page number, how many pages there are, and how many resources in all. */
   page: { number: number; count: number; totalResources: number };
   /**
@@ -159,14 +163,17 @@ function paragraphs(text: string, className?: string): string {
 function authorsLine(authors: string[]): string {
   if (authors.length === 0) return '';
   const shown = authors.slice(0, MAX_AUTHORS_SHOWN).join(', ');
-  const more = authors.length > MAX_AUTHORS_SHOWN ? ` and ${authors.length - MAX_AUTHORS_SHOWN} more` : '';
+  const more =
+    authors.length > MAX_AUTHORS_SHOWN ? ` and ${authors.length - MAX_AUTHORS_SHOWN} more` : '';
   return `<p class="authors">${escapeWithin(shown, SHARE_PAGE_LIMITS.authorsBytes)}${more}</p>`;
 }
 
 function highlightQuotes(highlights: Record<string, unknown>): string {
   const ranges = Array.isArray(highlights.ranges) ? (highlights.ranges as unknown[]) : [];
   return ranges
-    .map((range) => (range && typeof range === 'object' ? (range as { text?: unknown }).text : undefined))
+    .map((range) =>
+      range && typeof range === 'object' ? (range as { text?: unknown }).text : undefined,
+    )
     .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
     .slice(0, SHARE_PAGE_LIMITS.quotesPerAnnotation)
     .map((text) => `<blockquote>${escapeWithin(text, SHARE_PAGE_LIMITS.quoteBytes)}</blockquote>`)
@@ -177,7 +184,11 @@ function renderAnnotation(annotation: AnnotationRow): string {
   return `<li>${highlightQuotes(annotation.highlights)}<p class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>${date(annotation.createdAt)}</li>`;
 }
 
-function renderResource({ resource, annotations, annotationTotal }: SharePageView['resources'][number]): string {
+function renderResource({
+  resource,
+  annotations,
+  annotationTotal,
+}: SharePageView['resources'][number]): string {
   const url = httpUrl(resource.url);
   const href = url ? escapeHtml(url.href) : '';
   const title = escapeWithin(resource.title, SHARE_PAGE_LIMITS.titleBytes);
@@ -185,14 +196,24 @@ function renderResource({ resource, annotations, annotationTotal }: SharePageVie
     url && bytes(href) <= SHARE_PAGE_LIMITS.urlBytes
       ? `<h2><a href="${href}" rel="noopener noreferrer nofollow ugc">${title}</a><span class="host">${escapeHtml(url.hostname.replace(/^www\./, ''))}</span></h2>`
       : `<h2>${title}</h2>`;
-  const kind = resource.type ? `<p class="kind">${escapeWithin(resource.type, SHARE_PAGE_LIMITS.typeBytes)}</p>` : '';
-  const tags = resource.tags.length
-    ? `<ul class="tags" aria-label="Tags">${resource.tags.slice(0, LIMITS.tags).map((tag) => `<li>${escapeWithin(tag, SHARE_PAGE_LIMITS.tagBytes)}</li>`).join('')}</ul>`
+  const kind = resource.type
+    ? `<p class="kind">${escapeWithin(resource.type, SHARE_PAGE_LIMITS.typeBytes)}</p>`
     : '';
-  const notes = resource.notes.trim() ? `<section class="notes"><h3>Notes</h3>${paragraphs(shorten(resource.notes, SHARE_PAGE_LIMITS.notesBytes))}</section>` : '';
+  const tags = resource.tags.length
+    ? `<ul class="tags" aria-label="Tags">${resource.tags
+        .slice(0, LIMITS.tags)
+        .map((tag) => `<li>${escapeWithin(tag, SHARE_PAGE_LIMITS.tagBytes)}</li>`)
+        .join('')}</ul>`
+    : '';
+  const notes = resource.notes.trim()
+    ? `<section class="notes"><h3>Notes</h3>${paragraphs(shorten(resource.notes, SHARE_PAGE_LIMITS.notesBytes))}</section>`
+    : '';
   const shown = annotations.slice(0, SHARE_PAGE_LIMITS.annotationsPerResource);
   const hidden = Math.max(annotationTotal, annotations.length) - shown.length;
-  const more = hidden > 0 ? `<p class="more">and ${hidden} more ${hidden === 1 ? 'annotation' : 'annotations'}</p>` : '';
+  const more =
+    hidden > 0
+      ? `<p class="more">and ${hidden} more ${hidden === 1 ? 'annotation' : 'annotations'}</p>`
+      : '';
   const annotationList = shown.length
     ? `<section class="annotations"><h3>Annotations (${shown.length + hidden})</h3><ol>${shown.map(renderAnnotation).join('')}</ol>${more}</section>`
     : '';
@@ -221,13 +242,18 @@ ${body}
 /** Previous / next links (relative: the path keeps the token, which never appears in the page). */
 function pageLinks({ number, count }: SharePageView['page']): string {
   if (count <= 1) return '';
-  const previous = number > 1 ? `<a href="?page=${number - 1}" rel="prev">← Previous</a>` : '<span></span>';
-  const next = number < count ? `<a href="?page=${number + 1}" rel="next">Next →</a>` : '<span></span>';
+  const previous =
+    number > 1 ? `<a href="?page=${number - 1}" rel="prev">← Previous</a>` : '<span></span>';
+  const next =
+    number < count ? `<a href="?page=${number + 1}" rel="next">Next →</a>` : '<span></span>';
   return `<nav class="pages" aria-label="Pages">${previous}<span>Page ${number} of ${count}</span>${next}</nav>`;
 }
 
 function joinOffer({ href, role }: NonNullable<SharePageView['join']>): string {
-  const what = role === 'editor' ? 'as an editor: add, change and remove its resources' : 'as a viewer: find it among your workspaces, read and annotate';
+  const what =
+    role === 'editor'
+      ? 'as an editor: add, change and remove its resources'
+      : 'as a viewer: find it among your workspaces, read and annotate';
   return `<p class="join"><a href="${escapeHtml(href)}" rel="noreferrer">Join this workspace</a><span>You are signed in: join it ${what}.</span></p>`;
 }
 
@@ -236,7 +262,9 @@ export function renderSharePage(view: SharePageView): string {
   const total = position.totalResources;
   const count = `${total} ${total === 1 ? 'resource' : 'resources'}`;
   const name = escapeWithin(workspace.name, SHARE_PAGE_LIMITS.workspaceNameBytes);
-  const description = workspace.description.trim() ? `<p class="description">${escapeWithin(workspace.description, SHARE_PAGE_LIMITS.descriptionBytes)}</p>` : '';
+  const description = workspace.description.trim()
+    ? `<p class="description">${escapeWithin(workspace.description, SHARE_PAGE_LIMITS.descriptionBytes)}</p>`
+    : '';
   const list = resources.length
     ? `<ol class="resources" start="${(position.number - 1) * SHARE_PAGE_LIMITS.resourcesPerPage + 1}">${resources.map(renderResource).join('')}</ol>`
     : total === 0

@@ -11,7 +11,15 @@ import type { AppContext } from '../context.js';
 import { hashToken } from '../platform/crypto.js';
 import { notFound } from '../platform/errors.js';
 import { ErrorResponse, PUBLIC } from '../platform/openapi.js';
-import { createShareLink, isWellFormedShareToken, joinPageUrl, resumeShareLink, revokeShareLink, shareTokenOf, shareUrl } from './commands.js';
+import {
+  createShareLink,
+  isWellFormedShareToken,
+  joinPageUrl,
+  resumeShareLink,
+  revokeShareLink,
+  shareTokenOf,
+  shareUrl,
+} from './commands.js';
 import { authorize } from './policy.js';
 import { joinByShareLink } from './members/commands.js';
 import { deletedReply, presentShareLink, presentWorkspace, workspaceReply } from './presenters.js';
@@ -27,8 +35,23 @@ import {
   workspaceErrors,
   WorkspaceResponse,
 } from './schemas.js';
-import { renderShareBadPageNumberPage, renderShareNotFoundPage, renderSharePage, renderShareRateLimitedPage, SHARE_PAGE_HEADERS, SHARE_PAGE_LIMITS } from './share-page.js';
-import { annotationPreviews, countResources, findWorkspaceByShareToken, listResources, listShareLinks, loadWorkspace, roleIn } from './store.js';
+import {
+  renderShareBadPageNumberPage,
+  renderShareNotFoundPage,
+  renderSharePage,
+  renderShareRateLimitedPage,
+  SHARE_PAGE_HEADERS,
+  SHARE_PAGE_LIMITS,
+} from './share-page.js';
+import {
+  annotationPreviews,
+  countResources,
+  findWorkspaceByShareToken,
+  listResources,
+  listShareLinks,
+  loadWorkspace,
+  roleIn,
+} from './store.js';
 
 const tags = ['share links'];
 
@@ -48,14 +71,19 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       schema: {
         tags,
         operationId: 'listShareLinks',
-        summary: 'Share links of a workspace that are not revoked, newest first (expired ones have active: false)',
+        summary:
+          'Share links of a workspace that are not revoked, newest first (expired ones have active: false)',
         params: IdParams,
         response: { 200: z.array(ShareLinkSchema), ...workspaceErrors },
       },
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'readShares', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'readShares',
+        await loadWorkspace(db, request.params.id, user),
+      );
       return (await listShareLinks(db, workspace.id)).map(present);
     },
   );
@@ -67,7 +95,8 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       schema: {
         tags,
         operationId: 'createShareLink',
-        summary: 'Create a share link, read-only (editors and the owner) or editable (readOnly: false, the owner only): expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url',
+        summary:
+          'Create a share link, read-only (editors and the owner) or editable (readOnly: false, the owner only): expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url',
         description:
           'Anyone with the link reads the workspace on its public page without signing in. A signed-in person who opens it may join the workspace (POST /api/share/{token}/join): as viewer through a read-only link, as editor through an editable one.',
         params: IdParams,
@@ -79,9 +108,15 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       const user = requireUser(request);
       // An editable link lets whoever opens it join as editor: the owner's alone (BODY_ACTIONS).
       const action = request.body.readOnly ? 'share' : 'shareEditable';
-      const { workspace } = authorize(user, action, await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        action,
+        await loadWorkspace(db, request.params.id, user),
+      );
       const { link, token } = await createShareLink(db, secret, workspace.id, user, request.body);
-      return reply.status(201).send(presentShareLink(link, token, shareUrl(ctx.config.publicUrl, token)));
+      return reply
+        .status(201)
+        .send(presentShareLink(link, token, shareUrl(ctx.config.publicUrl, token)));
     },
   );
 
@@ -99,8 +134,13 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'manageShares', await loadWorkspace(db, request.params.id, user));
-      if (!(await revokeShareLink(db, workspace.id, request.params.shareId, user.id))) throw notFound('Share link');
+      const { workspace } = authorize(
+        user,
+        'manageShares',
+        await loadWorkspace(db, request.params.id, user),
+      );
+      if (!(await revokeShareLink(db, workspace.id, request.params.shareId, user.id)))
+        throw notFound('Share link');
       return deletedReply(request.params.shareId);
     },
   );
@@ -112,15 +152,21 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       schema: {
         tags,
         operationId: 'resumeShareLink',
-        summary: 'Resume a share link paused when the account was claimed by the owner of its e-mail address: its page opens again, at the same address',
-        description: 'Only a paused link that is not revoked can be resumed; any other answers 404. Resume only the links you made yourself (see `pausedAt`).',
+        summary:
+          'Resume a share link paused when the account was claimed by the owner of its e-mail address: its page opens again, at the same address',
+        description:
+          'Only a paused link that is not revoked can be resumed; any other answers 404. Resume only the links you made yourself (see `pausedAt`).',
         params: ShareParams,
         response: { 200: ShareLinkSchema, ...workspaceErrors },
       },
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'manageShares', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'manageShares',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const link = await resumeShareLink(db, workspace.id, request.params.shareId, user.id);
       if (!link) throw notFound('Paused share link');
       return present(link);
@@ -134,7 +180,8 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       schema: {
         tags,
         operationId: 'joinShareLink',
-        summary: "Join a share link's workspace (signed in): as editor through an editable link, as viewer through a read-only one; the reply is the workspace with your role in it",
+        summary:
+          "Join a share link's workspace (signed in): as editor through an editable link, as viewer through a read-only one; the reply is the workspace with your role in it",
         description:
           'Someone already a member, or the owner, keeps the role they have (200, nothing changes). A revoked, paused, expired or unknown link is a 404, as its page is; revoking a link stops new joins, not the members who joined through it. Limited per user (RATE_LIMIT_SHARE_JOINS_PER_HOUR).',
         params: ShareJoinParams,
@@ -144,7 +191,11 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     async (request) => {
       const user = requireUser(request);
       const joined = await joinByShareLink(db, request.params.token, user);
-      const { workspace, role } = authorize(user, 'read', await loadWorkspace(db, joined.workspaceId, user));
+      const { workspace, role } = authorize(
+        user,
+        'read',
+        await loadWorkspace(db, joined.workspaceId, user),
+      );
       return workspaceReply(dialectOf(request), presentWorkspace(workspace, role));
     },
   );
@@ -163,9 +214,15 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         produces: ['text/html'],
         response: {
           200: z.string().describe('HTML page of the workspace'),
-          400: z.string().describe('HTML page: the page number is not a whole number from 1 to 1,000'),
+          400: z
+            .string()
+            .describe('HTML page: the page number is not a whole number from 1 to 1,000'),
           404: z.string().describe('HTML page: the link is unknown, expired or revoked'),
-          429: z.string().describe('HTML page: too many requests from this address (Retry-After says when to try again)'),
+          429: z
+            .string()
+            .describe(
+              'HTML page: too many requests from this address (Retry-After says when to try again)',
+            ),
         },
       },
       // Counted per address; a refusal is answered as a page (its Retry-After and RateLimit-* set by the chain).
@@ -182,30 +239,56 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
           : reply.status(404).send(renderShareNotFoundPage());
       }
       const { token } = request.params;
-      const shared = isWellFormedShareToken(token) ? await findWorkspaceByShareToken(db, hashToken(token), new Date()) : null;
+      const shared = isWellFormedShareToken(token)
+        ? await findWorkspaceByShareToken(db, hashToken(token), new Date())
+        : null;
       if (!shared) return reply.status(404).send(renderShareNotFoundPage());
       const perPage = SHARE_PAGE_LIMITS.resourcesPerPage;
       const pageNumber = request.query.page;
       const [totalResources, resources] = await Promise.all([
         countResources(db, shared.workspace.id),
-        listResources(db, shared.workspace.id, { limit: perPage, offset: (pageNumber - 1) * perPage }),
+        listResources(db, shared.workspace.id, {
+          limit: perPage,
+          offset: (pageNumber - 1) * perPage,
+        }),
       ]);
-      const previews = await annotationPreviews(db, resources.map((resource) => resource.id), SHARE_PAGE_LIMITS.annotationsPerResource);
+      const previews = await annotationPreviews(
+        db,
+        resources.map((resource) => resource.id),
+        SHARE_PAGE_LIMITS.annotationsPerResource,
+      );
       // The page differs for a signed-in visitor (it offers to join): caches must tell them apart.
       void reply.header('vary', 'Cookie');
       // A signed-in visitor who is not in the workspace yet is offered to join it.
       const visitor = await userOfSessionCookies(request, ctx.sessions);
-      const mayJoin = visitor !== null && (await roleIn(db, shared.workspace.id, shared.workspace.ownerId, { id: visitor })) === null;
+      const mayJoin =
+        visitor !== null &&
+        (await roleIn(db, shared.workspace.id, shared.workspace.ownerId, { id: visitor })) === null;
       return reply.send(
         renderSharePage({
           workspace: shared.workspace,
           expiresAt: shared.link.expiresAt,
           resources: resources.map((resource) => {
             const preview = previews.get(resource.id);
-            return { resource, annotations: preview?.shown ?? [], annotationTotal: preview?.total ?? 0 };
+            return {
+              resource,
+              annotations: preview?.shown ?? [],
+              annotationTotal: preview?.total ?? 0,
+            };
           }),
-          page: { number: pageNumber, count: Math.max(1, Math.ceil(totalResources / perPage)), totalResources },
-          ...(mayJoin ? { join: { href: joinPageUrl(ctx.config.appOrigin, token), role: shared.link.readOnly ? ('viewer' as const) : ('editor' as const) } } : {}),
+          page: {
+            number: pageNumber,
+            count: Math.max(1, Math.ceil(totalResources / perPage)),
+            totalResources,
+          },
+          ...(mayJoin
+            ? {
+                join: {
+                  href: joinPageUrl(ctx.config.appOrigin, token),
+                  role: shared.link.readOnly ? ('viewer' as const) : ('editor' as const),
+                },
+              }
+            : {}),
         }),
       );
     },

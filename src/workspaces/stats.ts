@@ -8,7 +8,13 @@ import { shareLinks, workspaceResources, workspaces } from '../platform/db/schem
 import { liveShareLink } from './store.js';
 
 /** Minutes a resource is known to take (a summary's reading time stored in `data`), clamped to sane values. */
-const KNOWN_MINUTES_PATHS = [['readingTimeMinutes'], ['readingTime'], ['summary', 'readingTimeMinutes'], ['summary', 'metadata', 'readingTime'], ['metadata', 'readingTime']];
+const KNOWN_MINUTES_PATHS = [
+  ['readingTimeMinutes'],
+  ['readingTime'],
+  ['summary', 'readingTimeMinutes'],
+  ['summary', 'metadata', 'readingTime'],
+  ['metadata', 'readingTime'],
+];
 
 const knownMinutes = sql.join(
   KNOWN_MINUTES_PATHS.map((path) => {
@@ -29,22 +35,41 @@ const storedWords = sql`coalesce(array_length(regexp_split_to_array(nullif(btrim
 const WORDS_PER_MINUTE = 200;
 
 /** Resources in the user's workspaces; shared = in a workspace with a live share link; reading time in minutes. */
-export async function resourceTotals(db: Db, userId: string, now: Date): Promise<{ saved: number; shared: number; readingMinutes: number }> {
-  const shared = exists(db.select({ id: shareLinks.id }).from(shareLinks).where(and(eq(shareLinks.workspaceId, workspaces.id), liveShareLink(now))));
+export async function resourceTotals(
+  db: Db,
+  userId: string,
+  now: Date,
+): Promise<{ saved: number; shared: number; readingMinutes: number }> {
+  const shared = exists(
+    db
+      .select({ id: shareLinks.id })
+      .from(shareLinks)
+      .where(and(eq(shareLinks.workspaceId, workspaces.id), liveShareLink(now))),
+  );
   const [row] = await db
     .select({
       saved: count(),
       shared: sql<number>`count(*) filter (where ${shared})`.mapWith(Number),
-      readingMinutes: sql<number>`coalesce(sum(coalesce(${knownMinutes}, ${storedWords}::numeric / ${WORDS_PER_MINUTE})), 0)`.mapWith(Number),
+      readingMinutes:
+        sql<number>`coalesce(sum(coalesce(${knownMinutes}, ${storedWords}::numeric / ${WORDS_PER_MINUTE})), 0)`.mapWith(
+          Number,
+        ),
     })
     .from(workspaceResources)
     .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
     .where(eq(workspaces.ownerId, userId));
-  return { saved: row?.saved ?? 0, shared: row?.shared ?? 0, readingMinutes: row?.readingMinutes ?? 0 };
+  return {
+    saved: row?.saved ?? 0,
+    shared: row?.shared ?? 0,
+    readingMinutes: row?.readingMinutes ?? 0,
+  };
 }
 
 /** Type and tags of every saved resource (small columns only), for the category counts. */
-export async function resourceCategories(db: Db, userId: string): Promise<Array<{ type: string | null; tags: string[] }>> {
+export async function resourceCategories(
+  db: Db,
+  userId: string,
+): Promise<Array<{ type: string | null; tags: string[] }>> {
   return db
     .select({ type: workspaceResources.type, tags: workspaceResources.tags })
     .from(workspaceResources)

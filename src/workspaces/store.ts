@@ -1,12 +1,41 @@
 /** Queries of workspaces, their resources, annotations and share links. Rows out; shaping is the presenters' job. */
-import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lte,
+  sql,
+  type Placeholder,
+  type SQL,
+} from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { isAnyOf, preparedStatement, type Db, type Tx } from '../platform/db/client.js';
-import { annotations, resourcePdfs, shareLinks, workspaceMembers, workspaceResources, workspaces } from '../platform/db/schema.js';
+import {
+  annotations,
+  resourcePdfs,
+  shareLinks,
+  workspaceMembers,
+  workspaceResources,
+  workspaces,
+} from '../platform/db/schema.js';
 import { notFound } from '../platform/errors.js';
 import type { ExpectedVersions } from '../platform/versions.js';
 import { recordChange } from './events/record.js';
-import { NOT_FOUND_LABEL, type Actor, type AnnotationSubject, type ResourceSubject, type Role, type WorkspaceSubject } from './policy.js';
+import {
+  NOT_FOUND_LABEL,
+  type Actor,
+  type AnnotationSubject,
+  type ResourceSubject,
+  type Role,
+  type WorkspaceSubject,
+} from './policy.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 /**
@@ -45,13 +74,17 @@ export interface Page {
 }
 
 /** A link is live until it is revoked or expires. */
-export const liveShareLink = (now: Date | Placeholder) => and(isNull(shareLinks.revokedAt), isNull(shareLinks.pausedAt), gt(shareLinks.expiresAt, now));
+export const liveShareLink = (now: Date | Placeholder) =>
+  and(isNull(shareLinks.revokedAt), isNull(shareLinks.pausedAt), gt(shareLinks.expiresAt, now));
 
 function withCounts(db: Db | Tx, now: Date | Placeholder) {
   return {
     ...getTableColumns(workspaces),
     resourceCount: db.$count(workspaceResources, eq(workspaceResources.workspaceId, workspaces.id)),
-    shareCount: db.$count(shareLinks, and(eq(shareLinks.workspaceId, workspaces.id), liveShareLink(now))),
+    shareCount: db.$count(
+      shareLinks,
+      and(eq(shareLinks.workspaceId, workspaces.id), liveShareLink(now)),
+    ),
   };
 }
 
@@ -132,8 +165,17 @@ const touchWorkspaceStatement = preparedStatement((db) =>
 );
 
 /** The user's own and shared workspaces, each with the user's role in it. */
-export async function listWorkspaces(db: Db, userId: string, page: Page): Promise<{ rows: (WorkspaceWithCounts & { role: Role })[]; total: number }> {
-  const rows = await listStatement(db).execute({ now: new Date().toISOString(), userId, limit: page.limit, offset: page.offset });
+export async function listWorkspaces(
+  db: Db,
+  userId: string,
+  page: Page,
+): Promise<{ rows: (WorkspaceWithCounts & { role: Role })[]; total: number }> {
+  const rows = await listStatement(db).execute({
+    now: new Date().toISOString(),
+    userId,
+    limit: page.limit,
+    offset: page.offset,
+  });
   const [counted] = await totalStatement(db).execute({ userId });
   return { rows, total: counted?.total ?? 0 };
 }
@@ -147,22 +189,41 @@ const memberRoleStatement = preparedStatement((db) =>
   db
     .select({ role: workspaceMembers.role })
     .from(workspaceMembers)
-    .where(and(eq(workspaceMembers.workspaceId, sql.placeholder('workspaceId')), eq(workspaceMembers.userId, sql.placeholder('userId'))))
+    .where(
+      and(
+        eq(workspaceMembers.workspaceId, sql.placeholder('workspaceId')),
+        eq(workspaceMembers.userId, sql.placeholder('userId')),
+      ),
+    )
     .prepare('rw_workspace_member_role'),
 );
 
 /** The role of `actor` in a workspace owned by `ownerId`; null when they are not a member. */
-export async function roleIn(db: Db | Tx, workspaceId: string, ownerId: string, actor: Actor): Promise<Role | null> {
+export async function roleIn(
+  db: Db | Tx,
+  workspaceId: string,
+  ownerId: string,
+  actor: Actor,
+): Promise<Role | null> {
   if (ownerId === actor.id) return 'owner';
   const [row] = await memberRoleStatement(db).execute({ workspaceId, userId: actor.id });
   return row?.role ?? null;
 }
 
 /** The load step before `authorize`: the workspace as a policy subject with the asker's role, or the 404 a refusal gives too. */
-export async function loadWorkspace(db: Db | Tx, id: string, actor: Actor): Promise<WorkspaceSubject> {
+export async function loadWorkspace(
+  db: Db | Tx,
+  id: string,
+  actor: Actor,
+): Promise<WorkspaceSubject> {
   const workspace = await findWorkspace(db, id);
   if (!workspace) throw notFound(NOT_FOUND_LABEL.workspace);
-  return { kind: 'workspace', workspace, ownerId: workspace.ownerId, role: await roleIn(db, workspace.id, workspace.ownerId, actor) };
+  return {
+    kind: 'workspace',
+    workspace,
+    ownerId: workspace.ownerId,
+    role: await roleIn(db, workspace.id, workspace.ownerId, actor),
+  };
 }
 
 export async function insertWorkspace(
@@ -196,7 +257,11 @@ export async function updateWorkspaceRow(
  * Resources, annotations and share links go with it (foreign keys cascade in the same statement);
  * only at a version `expected` names, when it names any. Whether a row was deleted.
  */
-export async function deleteWorkspaceRow(db: Db | Tx, id: string, expected: ExpectedVersions = null): Promise<boolean> {
+export async function deleteWorkspaceRow(
+  db: Db | Tx,
+  id: string,
+  expected: ExpectedVersions = null,
+): Promise<boolean> {
   const deleted = await db
     .delete(workspaces)
     .where(and(eq(workspaces.id, id), versionIs(workspaces.version, expected)))
@@ -210,7 +275,11 @@ export async function deleteWorkspaceRow(db: Db | Tx, id: string, expected: Expe
  * transaction and forgets the files once it has committed. The lock makes an upload racing the
  * deletion wait for it (and then find its resource gone) instead of slipping a new key past it.
  */
-export async function lockPdfKeys(tx: Tx, workspaceId: string, resourceIds?: string[]): Promise<string[]> {
+export async function lockPdfKeys(
+  tx: Tx,
+  workspaceId: string,
+  resourceIds?: string[],
+): Promise<string[]> {
   const rows = await tx
     .select({ blobKey: resourcePdfs.blobKey })
     .from(resourcePdfs)
@@ -237,7 +306,11 @@ export async function countResources(db: Db | Tx, workspaceId: string): Promise<
 }
 
 /** Newest first; all of them when no page is given (detail view, share page, export). */
-export async function listResources(db: Db, workspaceId: string, page?: Page): Promise<ResourceRow[]> {
+export async function listResources(
+  db: Db,
+  workspaceId: string,
+  page?: Page,
+): Promise<ResourceRow[]> {
   if (!page) return resourcesStatement(db).execute({ workspaceId });
   return db
     .select(resourceColumns)
@@ -284,8 +357,12 @@ function resourceConditions(workspaceId: string, filter: ResourceFilter): SQL | 
   return and(
     eq(workspaceResources.workspaceId, workspaceId),
     // Within one workspace (at most its resource limit of rows, read through the workspace index): a scan, no text index needed.
-    filter.q ? sql`(${workspaceResources.title} ilike ${likePattern(filter.q)} or ${workspaceResources.authors}::text ilike ${likePattern(filter.q)})` : undefined,
-    filter.tag ? sql`${workspaceResources.tags} @> ${JSON.stringify([filter.tag])}::jsonb` : undefined,
+    filter.q
+      ? sql`(${workspaceResources.title} ilike ${likePattern(filter.q)} or ${workspaceResources.authors}::text ilike ${likePattern(filter.q)})`
+      : undefined,
+    filter.tag
+      ? sql`${workspaceResources.tags} @> ${JSON.stringify([filter.tag])}::jsonb`
+      : undefined,
     filter.type ? eq(workspaceResources.type, filter.type) : undefined,
     filter.yearFrom !== undefined ? gte(workspaceResources.year, filter.yearFrom) : undefined,
     filter.yearTo !== undefined ? lte(workspaceResources.year, filter.yearTo) : undefined,
@@ -296,7 +373,11 @@ function resourceConditions(workspaceId: string, filter: ResourceFilter): SQL | 
  * One page of a workspace's resources, filtered and sorted, and how many match. Those without the sort
  * key (no year, venue or author) come last either way; ties go by id, so pages never overlap.
  */
-export async function queryResources(db: Db, workspaceId: string, query: ResourceQuery): Promise<{ rows: ResourceRow[]; total: number }> {
+export async function queryResources(
+  db: Db,
+  workspaceId: string,
+  query: ResourceQuery,
+): Promise<{ rows: ResourceRow[]; total: number }> {
   const where = resourceConditions(workspaceId, query);
   const direction = query.order === 'asc' ? sql`asc` : sql`desc`;
   const rows = await db
@@ -304,7 +385,10 @@ export async function queryResources(db: Db, workspaceId: string, query: Resourc
     .from(workspaceResources)
     .where(where)
     // `nulls last` only where a key may be missing: on title and added it would keep the index from giving the order.
-    .orderBy(sql`${SORT_KEYS[query.sort]} ${direction}${NULLABLE_SORTS.has(query.sort) ? sql` nulls last` : sql``}`, sql`${workspaceResources.id} ${direction}`)
+    .orderBy(
+      sql`${SORT_KEYS[query.sort]} ${direction}${NULLABLE_SORTS.has(query.sort) ? sql` nulls last` : sql``}`,
+      sql`${workspaceResources.id} ${direction}`,
+    )
     .limit(query.limit)
     .offset(query.offset);
   const [counted] = await db.select({ total: count() }).from(workspaceResources).where(where);
@@ -323,17 +407,26 @@ export async function lockWorkspaces(tx: Tx, ids: string[]): Promise<string[]> {
 }
 
 /** The resources among `ids` that are in the workspace, locked for the rest of the transaction (ids are validated UUIDs). */
-export async function lockResourcesOf(tx: Tx, workspaceId: string, ids: string[]): Promise<ResourceRow[]> {
+export async function lockResourcesOf(
+  tx: Tx,
+  workspaceId: string,
+  ids: string[],
+): Promise<ResourceRow[]> {
   return tx
     .select(resourceColumns)
     .from(workspaceResources)
-    .where(and(eq(workspaceResources.workspaceId, workspaceId), isAnyOf(workspaceResources.id, ids)))
+    .where(
+      and(eq(workspaceResources.workspaceId, workspaceId), isAnyOf(workspaceResources.id, ids)),
+    )
     .orderBy(asc(workspaceResources.id))
     .for('update');
 }
 
 /** Sets each resource's tags in one statement (a JSON array of `{ id, tags }`). */
-export async function setTags(tx: Tx, changes: Array<{ id: string; tags: string[] }>): Promise<void> {
+export async function setTags(
+  tx: Tx,
+  changes: Array<{ id: string; tags: string[] }>,
+): Promise<void> {
   if (changes.length === 0) return;
   await tx.execute(sql`
     update ${workspaceResources} set tags = changed.tags, version = ${workspaceResources.version} + 1
@@ -342,12 +435,21 @@ export async function setTags(tx: Tx, changes: Array<{ id: string; tags: string[
 }
 
 /** Of these work keys, those the workspace already holds. */
-export async function workKeysIn(tx: Tx, workspaceId: string, keys: string[]): Promise<Set<string>> {
+export async function workKeysIn(
+  tx: Tx,
+  workspaceId: string,
+  keys: string[],
+): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await tx
     .select({ workKey: workspaceResources.workKey })
     .from(workspaceResources)
-    .where(and(eq(workspaceResources.workspaceId, workspaceId), inArray(workspaceResources.workKey, keys)));
+    .where(
+      and(
+        eq(workspaceResources.workspaceId, workspaceId),
+        inArray(workspaceResources.workKey, keys),
+      ),
+    );
   return new Set(rows.flatMap((row) => (row.workKey === null ? [] : [row.workKey])));
 }
 
@@ -359,16 +461,23 @@ export async function moveResourceRows(tx: Tx, ids: string[], targetId: string):
     .where(isAnyOf(workspaceResources.id, ids));
 }
 
-export async function deleteResourceRows(tx: Tx, workspaceId: string, ids: string[]): Promise<string[]> {
+export async function deleteResourceRows(
+  tx: Tx,
+  workspaceId: string,
+  ids: string[],
+): Promise<string[]> {
   const deleted = await tx
     .delete(workspaceResources)
-    .where(and(eq(workspaceResources.workspaceId, workspaceId), isAnyOf(workspaceResources.id, ids)))
+    .where(
+      and(eq(workspaceResources.workspaceId, workspaceId), isAnyOf(workspaceResources.id, ids)),
+    )
     .returning({ id: workspaceResources.id });
   return deleted.map((row) => row.id);
 }
 
 /** A resource added, or why not: no such workspace, no room in it, or the same work already there. */
-export type AddedResource = { row: ResourceRow } | { refused: 'no_workspace' | 'full' | 'duplicate' };
+export type AddedResource =
+  { row: ResourceRow } | { refused: 'no_workspace' | 'full' | 'duplicate' };
 
 /**
  * Inserts the row if its workspace holds fewer than `capacity` resources and not the same work (same
@@ -376,9 +485,17 @@ export type AddedResource = { row: ResourceRow } | { refused: 'no_workspace' | '
  * concurrent adds to one workspace take turns, and each count (a statement of its own, with a fresh
  * snapshot under READ COMMITTED) sees the rows the others added.
  */
-export async function insertResourceIfRoom(db: Db, values: NewResourceRow, capacity: number): Promise<AddedResource> {
+export async function insertResourceIfRoom(
+  db: Db,
+  values: NewResourceRow,
+  capacity: number,
+): Promise<AddedResource> {
   return db.transaction(async (tx): Promise<AddedResource> => {
-    const [locked] = await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, values.workspaceId)).for('update');
+    const [locked] = await tx
+      .select({ id: workspaces.id })
+      .from(workspaces)
+      .where(eq(workspaces.id, values.workspaceId))
+      .for('update');
     if (!locked) return { refused: 'no_workspace' };
     if ((await countResources(tx, values.workspaceId)) >= capacity) return { refused: 'full' };
     const [row] = await tx
@@ -388,20 +505,35 @@ export async function insertResourceIfRoom(db: Db, values: NewResourceRow, capac
       .returning(resourceColumns);
     if (!row) return { refused: 'duplicate' };
     // The database's clock, as for created_at: changed when the resource was added.
-    await tx.update(workspaces).set({ updatedAt: sql`now()` }).where(eq(workspaces.id, values.workspaceId));
-    await recordChange(tx, { type: 'resource.added', workspaceId: row.workspaceId, actorId: row.addedBy, resourceId: row.id, details: { title: row.title } });
+    await tx
+      .update(workspaces)
+      .set({ updatedAt: sql`now()` })
+      .where(eq(workspaces.id, values.workspaceId));
+    await recordChange(tx, {
+      type: 'resource.added',
+      workspaceId: row.workspaceId,
+      actorId: row.addedBy,
+      resourceId: row.id,
+      details: { title: row.title },
+    });
     return { row };
   });
 }
 
 /** A resource as it is now, or null. */
 export async function findResource(db: Db | Tx, id: string): Promise<ResourceRow | null> {
-  const [row] = await db.select(resourceColumns).from(workspaceResources).where(eq(workspaceResources.id, id));
+  const [row] = await db
+    .select(resourceColumns)
+    .from(workspaceResources)
+    .where(eq(workspaceResources.id, id));
   return row ?? null;
 }
 
 /** A resource with the owner of its workspace (for the ownership check). */
-async function findResourceWithOwner(db: Db | Tx, id: string): Promise<{ resource: ResourceRow; ownerId: string } | null> {
+async function findResourceWithOwner(
+  db: Db | Tx,
+  id: string,
+): Promise<{ resource: ResourceRow; ownerId: string } | null> {
   const [row] = await db
     .select({ resource: resourceColumns, ownerId: workspaces.ownerId })
     .from(workspaceResources)
@@ -410,10 +542,18 @@ async function findResourceWithOwner(db: Db | Tx, id: string): Promise<{ resourc
   return row ?? null;
 }
 
-export async function loadResource(db: Db | Tx, id: string, actor: Actor): Promise<ResourceSubject> {
+export async function loadResource(
+  db: Db | Tx,
+  id: string,
+  actor: Actor,
+): Promise<ResourceSubject> {
   const found = await findResourceWithOwner(db, id);
   if (!found) throw notFound(NOT_FOUND_LABEL.resource);
-  return { kind: 'resource', ...found, role: await roleIn(db, found.resource.workspaceId, found.ownerId, actor) };
+  return {
+    kind: 'resource',
+    ...found,
+    role: await roleIn(db, found.resource.workspaceId, found.ownerId, actor),
+  };
 }
 
 /**
@@ -421,8 +561,15 @@ export async function loadResource(db: Db | Tx, id: string, actor: Actor): Promi
  * `expected` names (any without If-Match); null when it was not changed (gone, or stale).
  */
 /** Changes notes and/or tags (a new version), if its version is one `expected` names; `writer` is who, recorded when the notes change. */
-export async function updateResourceRow(tx: Tx, id: string, changes: { notes?: string; tags?: string[] }, writer: string | null, expected: ExpectedVersions = null): Promise<ResourceRow | null> {
-  const notesWritten = changes.notes === undefined ? {} : { notesUpdatedBy: writer, notesUpdatedAt: new Date() };
+export async function updateResourceRow(
+  tx: Tx,
+  id: string,
+  changes: { notes?: string; tags?: string[] },
+  writer: string | null,
+  expected: ExpectedVersions = null,
+): Promise<ResourceRow | null> {
+  const notesWritten =
+    changes.notes === undefined ? {} : { notesUpdatedBy: writer, notesUpdatedAt: new Date() };
   const [row] = await tx
     .update(workspaceResources)
     .set({ ...changes, ...notesWritten, version: sql`${workspaceResources.version} + 1` })
@@ -432,7 +579,11 @@ export async function updateResourceRow(tx: Tx, id: string, changes: { notes?: s
 }
 
 /** Deletes a resource at a version `expected` names (any without If-Match); whether a row was deleted. */
-export async function deleteResourceRow(tx: Tx, id: string, expected: ExpectedVersions = null): Promise<boolean> {
+export async function deleteResourceRow(
+  tx: Tx,
+  id: string,
+  expected: ExpectedVersions = null,
+): Promise<boolean> {
   const deleted = await tx
     .delete(workspaceResources)
     .where(and(eq(workspaceResources.id, id), versionIs(workspaceResources.version, expected)))
@@ -441,18 +592,27 @@ export async function deleteResourceRow(tx: Tx, id: string, expected: ExpectedVe
 }
 
 export async function lockResource(tx: Tx, id: string): Promise<boolean> {
-  const rows = await tx.select({ id: workspaceResources.id }).from(workspaceResources).where(eq(workspaceResources.id, id)).for('update');
+  const rows = await tx
+    .select({ id: workspaceResources.id })
+    .from(workspaceResources)
+    .where(eq(workspaceResources.id, id))
+    .for('update');
   return rows.length > 0;
 }
 
 // ---- annotations ----
 
 /** Annotations of several resources at once, oldest first, grouped by resource id. */
-export async function annotationsByResource(db: Db, resourceIds: string[]): Promise<Map<string, AuthoredAnnotationRow[]>> {
+export async function annotationsByResource(
+  db: Db,
+  resourceIds: string[],
+): Promise<Map<string, AuthoredAnnotationRow[]>> {
   const grouped = new Map<string, AuthoredAnnotationRow[]>();
   if (resourceIds.length === 0) return grouped;
   // A PostgreSQL array literal of the ids (uuids from the database, so nothing to quote).
-  const rows = await annotationsStatement(db).execute({ resourceIds: `{${resourceIds.join(',')}}` });
+  const rows = await annotationsStatement(db).execute({
+    resourceIds: `{${resourceIds.join(',')}}`,
+  });
   for (const row of rows) {
     const list = grouped.get(row.resourceId) ?? [];
     list.push(row);
@@ -471,19 +631,30 @@ export interface AnnotationPreview {
  * The first few annotations of each resource and how many it has, in one query: the public share page
  * shows a bounded number however many there are.
  */
-export async function annotationPreviews(db: Db, resourceIds: string[], perResource: number): Promise<Map<string, AnnotationPreview>> {
+export async function annotationPreviews(
+  db: Db,
+  resourceIds: string[],
+  perResource: number,
+): Promise<Map<string, AnnotationPreview>> {
   const previews = new Map<string, AnnotationPreview>();
   if (resourceIds.length === 0) return previews;
   const ranked = db
     .select({
       ...annotationColumns,
-      position: sql<number>`row_number() over (partition by ${annotations.resourceId} order by ${annotations.createdAt}, ${annotations.id})`.as('position'),
+      position:
+        sql<number>`row_number() over (partition by ${annotations.resourceId} order by ${annotations.createdAt}, ${annotations.id})`.as(
+          'position',
+        ),
       total: sql<number>`(count(*) over (partition by ${annotations.resourceId}))::int`.as('total'),
     })
     .from(annotations)
     .where(isAnyOf(annotations.resourceId, resourceIds))
     .as('ranked');
-  const rows = await db.select().from(ranked).where(sql`${ranked.position} <= ${perResource}`).orderBy(asc(ranked.createdAt), asc(ranked.id));
+  const rows = await db
+    .select()
+    .from(ranked)
+    .where(sql`${ranked.position} <= ${perResource}`)
+    .orderBy(asc(ranked.createdAt), asc(ranked.id));
   for (const { position: _position, total, ...annotation } of rows) {
     const preview = previews.get(annotation.resourceId) ?? { shown: [], total };
     preview.shown.push(annotation);
@@ -492,7 +663,11 @@ export async function annotationPreviews(db: Db, resourceIds: string[], perResou
   return previews;
 }
 
-export async function listAnnotations(db: Db, resourceId: string, page: Page): Promise<{ rows: AuthoredAnnotationRow[]; total: number }> {
+export async function listAnnotations(
+  db: Db,
+  resourceId: string,
+  page: Page,
+): Promise<{ rows: AuthoredAnnotationRow[]; total: number }> {
   const rows = await db
     .select(authoredAnnotationColumns)
     .from(annotations)
@@ -517,9 +692,16 @@ export async function insertAnnotation(
 }
 
 /** An annotation with the owner of the workspace it sits in. */
-async function findAnnotationWithOwner(db: Db, id: string): Promise<{ annotation: AnnotationRow; ownerId: string; workspaceId: string } | null> {
+async function findAnnotationWithOwner(
+  db: Db,
+  id: string,
+): Promise<{ annotation: AnnotationRow; ownerId: string; workspaceId: string } | null> {
   const [row] = await db
-    .select({ annotation: annotationColumns, ownerId: workspaces.ownerId, workspaceId: workspaces.id })
+    .select({
+      annotation: annotationColumns,
+      ownerId: workspaces.ownerId,
+      workspaceId: workspaces.id,
+    })
     .from(annotations)
     .innerJoin(workspaceResources, eq(workspaceResources.id, annotations.resourceId))
     .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
@@ -530,11 +712,19 @@ async function findAnnotationWithOwner(db: Db, id: string): Promise<{ annotation
 export async function loadAnnotation(db: Db, id: string, actor: Actor): Promise<AnnotationSubject> {
   const found = await findAnnotationWithOwner(db, id);
   if (!found) throw notFound(NOT_FOUND_LABEL.annotation);
-  return { kind: 'annotation', annotation: found.annotation, ownerId: found.ownerId, role: await roleIn(db, found.workspaceId, found.ownerId, actor) };
+  return {
+    kind: 'annotation',
+    annotation: found.annotation,
+    ownerId: found.ownerId,
+    role: await roleIn(db, found.workspaceId, found.ownerId, actor),
+  };
 }
 
 async function findAnnotation(db: Db, id: string): Promise<AuthoredAnnotationRow | null> {
-  const [row] = await db.select(authoredAnnotationColumns).from(annotations).where(eq(annotations.id, id));
+  const [row] = await db
+    .select(authoredAnnotationColumns)
+    .from(annotations)
+    .where(eq(annotations.id, id));
   return row ?? null;
 }
 
@@ -556,7 +746,11 @@ export async function updateAnnotationRow(
 }
 
 /** Deletes an annotation at a version `expected` names (any without If-Match); null when it is gone. */
-export async function deleteAnnotationRow(db: Db | Tx, id: string, expected: ExpectedVersions = null): Promise<Versioned<{ id: string }, AuthoredAnnotationRow> | null> {
+export async function deleteAnnotationRow(
+  db: Db | Tx,
+  id: string,
+  expected: ExpectedVersions = null,
+): Promise<Versioned<{ id: string }, AuthoredAnnotationRow> | null> {
   const [deleted] = await db
     .delete(annotations)
     .where(and(eq(annotations.id, id), versionIs(annotations.version, expected)))
@@ -570,7 +764,14 @@ export async function deleteAnnotationRow(db: Db | Tx, id: string, expected: Exp
 
 export async function insertShareLink(
   db: Db | Tx,
-  values: { workspaceId: string; tokenHash: string; tokenSealed: string; expiresAt: Date; readOnly: boolean; createdBy: string },
+  values: {
+    workspaceId: string;
+    tokenHash: string;
+    tokenSealed: string;
+    expiresAt: Date;
+    readOnly: boolean;
+    createdBy: string;
+  },
 ): Promise<ShareLinkRow> {
   const [row] = await db.insert(shareLinks).values(values).returning();
   if (!row) throw new Error('Share link insert returned no row');
@@ -587,17 +788,31 @@ export async function listShareLinks(db: Db, workspaceId: string): Promise<Share
 }
 
 /** Marks an unrevoked link of this workspace revoked; false when there is none. */
-export async function revokeShareLinkRow(db: Db | Tx, workspaceId: string, shareId: string): Promise<boolean> {
+export async function revokeShareLinkRow(
+  db: Db | Tx,
+  workspaceId: string,
+  shareId: string,
+): Promise<boolean> {
   const revoked = await db
     .update(shareLinks)
     .set({ revokedAt: new Date() })
-    .where(and(eq(shareLinks.id, shareId), eq(shareLinks.workspaceId, workspaceId), isNull(shareLinks.revokedAt)))
+    .where(
+      and(
+        eq(shareLinks.id, shareId),
+        eq(shareLinks.workspaceId, workspaceId),
+        isNull(shareLinks.revokedAt),
+      ),
+    )
     .returning({ id: shareLinks.id });
   return revoked.length > 0;
 }
 
 /** The workspace behind a live link with this token hash, or null. */
-export async function findWorkspaceByShareToken(db: Db | Tx, tokenHash: string, now: Date): Promise<{ workspace: WorkspaceRow; link: ShareLinkRow } | null> {
+export async function findWorkspaceByShareToken(
+  db: Db | Tx,
+  tokenHash: string,
+  now: Date,
+): Promise<{ workspace: WorkspaceRow; link: ShareLinkRow } | null> {
   const [row] = await db
     .select({ workspace: workspaces, link: shareLinks })
     .from(shareLinks)
@@ -611,7 +826,10 @@ export async function findWorkspaceByShareToken(db: Db | Tx, tokenHash: string, 
  * a link made before may have been someone else's, so it opens nothing until the owner resumes it).
  * The workspaces whose links were paused, each once.
  */
-export async function pauseShareLinksOfOwner(db: Db | Tx, ownerId: string): Promise<Array<{ id: string; name: string }>> {
+export async function pauseShareLinksOfOwner(
+  db: Db | Tx,
+  ownerId: string,
+): Promise<Array<{ id: string; name: string }>> {
   const now = new Date();
   const paused = await db
     .update(shareLinks)
@@ -632,11 +850,22 @@ export async function pauseShareLinksOfOwner(db: Db | Tx, ownerId: string): Prom
 }
 
 /** Resumes a paused, unrevoked link of this workspace; false when there is none. */
-export async function resumeShareLinkRow(db: Db | Tx, workspaceId: string, shareId: string): Promise<ShareLinkRow | null> {
+export async function resumeShareLinkRow(
+  db: Db | Tx,
+  workspaceId: string,
+  shareId: string,
+): Promise<ShareLinkRow | null> {
   const [row] = await db
     .update(shareLinks)
     .set({ pausedAt: null })
-    .where(and(eq(shareLinks.id, shareId), eq(shareLinks.workspaceId, workspaceId), isNull(shareLinks.revokedAt), sql`${shareLinks.pausedAt} is not null`))
+    .where(
+      and(
+        eq(shareLinks.id, shareId),
+        eq(shareLinks.workspaceId, workspaceId),
+        isNull(shareLinks.revokedAt),
+        sql`${shareLinks.pausedAt} is not null`,
+      ),
+    )
     .returning();
   return row ?? null;
 }

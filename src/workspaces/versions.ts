@@ -10,17 +10,29 @@ import { versionEtag, type VersionedKind } from '../platform/versions.js';
 import { pdfsByResource } from './pdfs/store.js';
 import type { Role } from './policy.js';
 import { presentAnnotation, presentResource, presentWorkspace } from './presenters.js';
-import { annotationsByResource, type AuthoredAnnotationRow, type ResourceRow, type WorkspaceWithCounts } from './store.js';
+import {
+  annotationsByResource,
+  type AuthoredAnnotationRow,
+  type ResourceRow,
+  type WorkspaceWithCounts,
+} from './store.js';
 
 /** Sets the reply's ETag to the version of the one object it returns. */
-export function sendsVersion(reply: FastifyReply, kind: VersionedKind, row: { version: number }): void {
+export function sendsVersion(
+  reply: FastifyReply,
+  kind: VersionedKind,
+  row: { version: number },
+): void {
   void reply.header('etag', versionEtag(kind, row.version));
 }
 
 /** Resources as replies show them: each with its annotations and PDF. */
 export async function presentResources(db: Db, rows: ResourceRow[]) {
   const ids = rows.map((row) => row.id);
-  const [annotations, pdfs] = await Promise.all([annotationsByResource(db, ids), pdfsByResource(db, ids)]);
+  const [annotations, pdfs] = await Promise.all([
+    annotationsByResource(db, ids),
+    pdfsByResource(db, ids),
+  ]);
   return rows.map((row) => presentResource(row, annotations.get(row.id), pdfs.get(row.id)));
 }
 

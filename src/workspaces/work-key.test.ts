@@ -25,13 +25,17 @@ describe('workKeyOf', () => {
 
   it('prefers the DOI over the URL and the arXiv id over the search id', () => {
     expect(workKeyOf({ doi: '10.1234/x', url: 'https://example.org/x' })).toBe('doi:10.1234/x');
-    expect(workKeyOf({ arxivId: '2101.00001', resourceId: 'semanticscholar:abc' })).toBe('arxiv:2101.00001');
+    expect(workKeyOf({ arxivId: '2101.00001', resourceId: 'semanticscholar:abc' })).toBe(
+      'arxiv:2101.00001',
+    );
   });
 });
 
 describe('normaliseUrl', () => {
   it('treats http and https, www and a trailing slash alike, and keeps other ports', () => {
-    expect(normaliseUrl('http://www.example.org/paper/')).toBe(normaliseUrl('https://example.org/paper'));
+    expect(normaliseUrl('http://www.example.org/paper/')).toBe(
+      normaliseUrl('https://example.org/paper'),
+    );
     expect(normaliseUrl('https://example.org:8443/x')).toBe('example.org:8443/x');
     expect(normaliseUrl('ftp://example.org/x')).toBeNull();
   });

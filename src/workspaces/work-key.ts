@@ -83,7 +83,9 @@ export function normaliseUrl(input: string): string | null {
 }
 
 /** Identifiers carried by a search id (`arxiv:2101.00001v2`, `pubmed:123`, `crossref:10.x/y`) or a bare one. */
-function identifiersInResourceId(resourceId: string): Pick<WorkIdentifiers, 'doi' | 'arxivId' | 'pmid'> {
+function identifiersInResourceId(
+  resourceId: string,
+): Pick<WorkIdentifiers, 'doi' | 'arxivId' | 'pmid'> {
   const [prefix, ...rest] = resourceId.split(':');
   const native = rest.join(':');
   switch (prefix?.toLowerCase()) {
@@ -109,7 +111,9 @@ export function workKeyOf(ids: WorkIdentifiers): string | null {
   const fromUrl = parsedUrl ? identifiersInUrl(parsedUrl) : {};
   const fromId = ids.resourceId ? identifiersInResourceId(ids.resourceId) : {};
 
-  const doi = [ids.doi, fromUrl.doi, fromId.doi].map((value) => (value ? normaliseDoi(value) : null)).find(Boolean);
+  const doi = [ids.doi, fromUrl.doi, fromId.doi]
+    .map((value) => (value ? normaliseDoi(value) : null))
+    .find(Boolean);
   // arXiv's own DOIs (10.48550/arXiv.<id>) name the preprint: key them as the arXiv id.
   const arxivFromDoi = doi ? ARXIV_DOI.exec(doi)?.[1] : undefined;
   if (doi && !arxivFromDoi) return `doi:${doi}`;
@@ -117,7 +121,9 @@ export function workKeyOf(ids: WorkIdentifiers): string | null {
     .map((value) => (value ? normaliseArxivId(value) : null))
     .find(Boolean);
   if (arxivId) return `arxiv:${arxivId}`;
-  const pmid = [ids.pmid, fromUrl.pmid, fromId.pmid].map((value) => (value ? normalisePmid(value) : null)).find(Boolean);
+  const pmid = [ids.pmid, fromUrl.pmid, fromId.pmid]
+    .map((value) => (value ? normalisePmid(value) : null))
+    .find(Boolean);
   if (pmid) return `pmid:${pmid}`;
   const url = ids.url ? normaliseUrl(ids.url) : null;
   if (url) return `url:${url}`;

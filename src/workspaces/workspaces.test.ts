@@ -3,9 +3,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { annotations, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
-import { DIALECTS, addResource, annotate, as, createWorkspace, fakeResolver, shareWorkspace, UNKNOWN_ID } from './test-support/helpers.js';
+import {
+  DIALECTS,
+  addResource,
+  annotate,
+  as,
+  createWorkspace,
+  fakeResolver,
+  shareWorkspace,
+  UNKNOWN_ID,
+} from './test-support/helpers.js';
 
-const WORKSPACE_FIELDS = ['id', 'name', 'title', 'description', 'ownerId', 'isPublic', 'createdAt', 'updatedAt', 'resourceCount', '_count', 'role', 'version'];
+const WORKSPACE_FIELDS = [
+  'id',
+  'name',
+  'title',
+  'description',
+  'ownerId',
+  'isPublic',
+  'createdAt',
+  'updatedAt',
+  'resourceCount',
+  '_count',
+  'role',
+  'version',
+];
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`workspaces (${leg.name})`, () => {
@@ -19,12 +41,16 @@ for (const leg of storeLegs()) {
     afterAll(async () => t?.close());
 
     describe('POST /api/workspaces', () => {
-      it('creates by name with a bearer token: 201 { workspace } carrying both variants\' fields', async () => {
+      it("creates by name with a bearer token: 201 { workspace } carrying both variants' fields", async () => {
         const res = await t.app.inject({
           method: 'POST',
           url: '/api/workspaces',
           headers: owner.bearer,
-          payload: { name: 'Transformers <b>reading</b>', description: 'Papers <script>alert(1)</script>to read', isPublic: true },
+          payload: {
+            name: 'Transformers <b>reading</b>',
+            description: 'Papers <script>alert(1)</script>to read',
+            isPublic: true,
+          },
         });
         expect(res.statusCode).toBe(201);
         const { workspace } = res.json();
@@ -42,9 +68,20 @@ for (const leg of storeLegs()) {
       });
 
       it('creates by title with session cookies: 201 with the bare workspace (Variant A)', async () => {
-        const res = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: owner.cookieHeaders, payload: { title: 'Cookie list' } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/workspaces',
+          headers: owner.cookieHeaders,
+          payload: { title: 'Cookie list' },
+        });
         expect(res.statusCode).toBe(201);
-        expect(res.json()).toMatchObject({ name: 'Cookie list', title: 'Cookie list', description: '', isPublic: false, ownerId: owner.id });
+        expect(res.json()).toMatchObject({
+          name: 'Cookie list',
+          title: 'Cookie list',
+          description: '',
+          isPublic: false,
+          ownerId: owner.id,
+        });
         expect(res.json()).not.toHaveProperty('workspace');
       });
 
@@ -58,24 +95,43 @@ for (const leg of storeLegs()) {
         [{ name: 'ok', isPublic: 'yes' }, 'isPublic'],
         [{ name: 42 }, 'name'],
       ])('rejects %j naming the field %s', async (payload, field) => {
-        const res = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: owner.bearer, payload });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/workspaces',
+          headers: owner.bearer,
+          payload,
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
       });
 
       it('accepts a name of exactly 200 characters', async () => {
-        const res = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: owner.bearer, payload: { name: 'n'.repeat(200) } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/workspaces',
+          headers: owner.bearer,
+          payload: { name: 'n'.repeat(200) },
+        });
         expect(res.statusCode).toBe(201);
       });
 
       it('answers 401 without a session', async () => {
-        const res = await t.app.inject({ method: 'POST', url: '/api/workspaces', payload: { name: 'x' } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/workspaces',
+          payload: { name: 'x' },
+        });
         expect(res.statusCode).toBe(401);
         expect(res.json().error.code).toBe('AUTHENTICATION_ERROR');
       });
 
       it('refuses a cookie-authenticated create from another origin (403)', async () => {
-        const res = await t.app.inject({ method: 'POST', url: '/api/workspaces', headers: { cookie: owner.cookie, origin: 'https://evil.example' }, payload: { name: 'x' } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/workspaces',
+          headers: { cookie: owner.cookie, origin: 'https://evil.example' },
+          payload: { name: 'x' },
+        });
         expect(res.statusCode).toBe(403);
       });
     });
@@ -84,15 +140,24 @@ for (const leg of storeLegs()) {
       let lister: TestUser;
       beforeAll(async () => {
         lister = await buildUser(t.app);
-        for (const name of ['first', 'second', 'third']) await createWorkspace(t.app, lister, { name });
+        for (const name of ['first', 'second', 'third'])
+          await createWorkspace(t.app, lister, { name });
       });
 
       it('lists newest first as { workspaces, total } for a bearer client', async () => {
-        const res = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: lister.bearer });
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/workspaces',
+          headers: lister.bearer,
+        });
         expect(res.statusCode).toBe(200);
         const body = res.json();
         expect(body.total).toBe(3);
-        expect(body.workspaces.map((w: { name: string }) => w.name)).toEqual(['third', 'second', 'first']);
+        expect(body.workspaces.map((w: { name: string }) => w.name)).toEqual([
+          'third',
+          'second',
+          'first',
+        ]);
         expect(res.headers['x-total-count']).toBe('3');
       });
 
@@ -101,70 +166,136 @@ for (const leg of storeLegs()) {
         await addResource(t.app, lister, ws.id, { title: 'One' });
         await addResource(t.app, lister, ws.id, { title: 'Two' });
         await shareWorkspace(t.app, lister, ws.id);
-        const res = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: { cookie: lister.cookie } });
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/workspaces',
+          headers: { cookie: lister.cookie },
+        });
         expect(res.statusCode).toBe(200);
         const list = res.json();
         expect(Array.isArray(list)).toBe(true);
-        expect(list[0]).toMatchObject({ name: 'counted', resourceCount: 2, _count: { resources: 2, shares: 1 } });
+        expect(list[0]).toMatchObject({
+          name: 'counted',
+          resourceCount: 2,
+          _count: { resources: 2, shares: 1 },
+        });
         expect(res.headers['x-total-count']).toBe('4');
       });
 
       it('lets the web app read the total across origins (CORS exposes X-Total-Count)', async () => {
-        const res = await t.app.inject({ method: 'GET', url: '/api/workspaces', headers: lister.cookieHeaders });
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/workspaces',
+          headers: lister.cookieHeaders,
+        });
         expect(res.headers['access-control-expose-headers']).toContain('X-Total-Count');
       });
 
       it('pages with limit and offset', async () => {
-        const res = await t.app.inject({ method: 'GET', url: '/api/workspaces?limit=2&offset=1', headers: lister.bearer });
-        expect(res.json().workspaces.map((w: { name: string }) => w.name)).toEqual(['third', 'second']);
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/workspaces?limit=2&offset=1',
+          headers: lister.bearer,
+        });
+        expect(res.json().workspaces.map((w: { name: string }) => w.name)).toEqual([
+          'third',
+          'second',
+        ]);
         expect(res.json().total).toBe(4);
       });
 
-      it.each([['limit=0', 'limit'], ['limit=101', 'limit'], ['limit=abc', 'limit'], ['offset=-1', 'offset']])('rejects %s', async (query, field) => {
-        const res = await t.app.inject({ method: 'GET', url: `/api/workspaces?${query}`, headers: lister.bearer });
+      it.each([
+        ['limit=0', 'limit'],
+        ['limit=101', 'limit'],
+        ['limit=abc', 'limit'],
+        ['offset=-1', 'offset'],
+      ])('rejects %s', async (query, field) => {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/workspaces?${query}`,
+          headers: lister.bearer,
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json().error.details.field).toBe(field);
       });
 
-      it('accepts limit=100 and shows nobody else\'s workspaces', async () => {
-        const res = await t.app.inject({ method: 'GET', url: '/api/workspaces?limit=100', headers: stranger.bearer });
+      it("accepts limit=100 and shows nobody else's workspaces", async () => {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/workspaces?limit=100',
+          headers: stranger.bearer,
+        });
         expect(res.statusCode).toBe(200);
-        expect(res.json().workspaces.every((w: { ownerId: string }) => w.ownerId === stranger.id)).toBe(true);
+        expect(
+          res.json().workspaces.every((w: { ownerId: string }) => w.ownerId === stranger.id),
+        ).toBe(true);
       });
 
       it('answers 401 without a session', async () => {
-        expect((await t.app.inject({ method: 'GET', url: '/api/workspaces' })).statusCode).toBe(401);
+        expect((await t.app.inject({ method: 'GET', url: '/api/workspaces' })).statusCode).toBe(
+          401,
+        );
       });
     });
 
     describe('GET /api/workspaces/{id}', () => {
       it.each(DIALECTS)('shows resources with their annotations (dialect %s)', async (dialect) => {
         const ws = await createWorkspace(t.app, owner, { name: `detail ${dialect}` });
-        const resource = await addResource(t.app, owner, ws.id, { title: 'Annotated', notes: 'keep' });
+        const resource = await addResource(t.app, owner, ws.id, {
+          title: 'Annotated',
+          notes: 'keep',
+        });
         await annotate(t.app, owner, resource.id, { body: 'An insight' });
-        const res = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: as(owner, dialect) });
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/workspaces/${ws.id}`,
+          headers: as(owner, dialect),
+        });
         expect(res.statusCode).toBe(200);
         const body = res.json();
         const workspace = dialect === 'B' ? body.workspace : body;
         expect(workspace).toMatchObject({ id: ws.id, name: `detail ${dialect}`, resourceCount: 1 });
         expect(body.resources).toHaveLength(1);
-        expect(body.resources[0]).toMatchObject({ id: resource.id, title: 'Annotated', notes: 'keep', annotations: [{ body: 'An insight' }] });
+        expect(body.resources[0]).toMatchObject({
+          id: resource.id,
+          title: 'Annotated',
+          notes: 'keep',
+          annotations: [{ body: 'An insight' }],
+        });
         if (dialect === 'B') expect(body.workspace).not.toHaveProperty('resources');
       });
 
-      it('answers 404 for another user\'s workspace and for an unknown id, 400 for a malformed one', async () => {
+      it("answers 404 for another user's workspace and for an unknown id, 400 for a malformed one", async () => {
         const ws = await createWorkspace(t.app, owner);
-        const other = await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: stranger.bearer });
+        const other = await t.app.inject({
+          method: 'GET',
+          url: `/api/workspaces/${ws.id}`,
+          headers: stranger.bearer,
+        });
         expect(other.statusCode).toBe(404);
         expect(other.json().error.code).toBe('NOT_FOUND');
-        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${UNKNOWN_ID}`, headers: owner.bearer })).statusCode).toBe(404);
-        const malformed = await t.app.inject({ method: 'GET', url: '/api/workspaces/not-a-uuid', headers: owner.bearer });
+        expect(
+          (
+            await t.app.inject({
+              method: 'GET',
+              url: `/api/workspaces/${UNKNOWN_ID}`,
+              headers: owner.bearer,
+            })
+          ).statusCode,
+        ).toBe(404);
+        const malformed = await t.app.inject({
+          method: 'GET',
+          url: '/api/workspaces/not-a-uuid',
+          headers: owner.bearer,
+        });
         expect(malformed.statusCode).toBe(400);
         expect(malformed.json().error.details.field).toBe('id');
       });
 
       it('answers 401 without a session', async () => {
-        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${UNKNOWN_ID}` })).statusCode).toBe(401);
+        expect(
+          (await t.app.inject({ method: 'GET', url: `/api/workspaces/${UNKNOWN_ID}` })).statusCode,
+        ).toBe(401);
       });
     });
 
@@ -175,12 +306,20 @@ for (const leg of storeLegs()) {
           method: 'PATCH',
           url: `/api/workspaces/${ws.id}`,
           headers: as(owner, dialect),
-          payload: dialect === 'B' ? { name: 'New <em>name</em>', isPublic: true } : { title: 'New name' },
+          payload:
+            dialect === 'B' ? { name: 'New <em>name</em>', isPublic: true } : { title: 'New name' },
         });
         expect(res.statusCode).toBe(200);
         const workspace = dialect === 'B' ? res.json().workspace : res.json();
-        expect(workspace).toMatchObject({ name: 'New name', title: 'New name', description: 'old', isPublic: dialect === 'B' });
-        expect(new Date(workspace.updatedAt).getTime()).toBeGreaterThan(new Date(workspace.createdAt).getTime());
+        expect(workspace).toMatchObject({
+          name: 'New name',
+          title: 'New name',
+          description: 'old',
+          isPublic: dialect === 'B',
+        });
+        expect(new Date(workspace.updatedAt).getTime()).toBeGreaterThan(
+          new Date(workspace.createdAt).getTime(),
+        );
       });
 
       it.each([
@@ -191,43 +330,105 @@ for (const leg of storeLegs()) {
         [{ description: 'd'.repeat(2001) }, 'description'],
       ])('rejects %j naming the field %s', async (payload, field) => {
         const ws = await createWorkspace(t.app, owner);
-        const res = await t.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: owner.bearer, payload });
+        const res = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/workspaces/${ws.id}`,
+          headers: owner.bearer,
+          payload,
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json().error.details.field).toBe(field);
       });
 
-      it('answers 404 for another user\'s workspace and leaves it unchanged; 401 without a session', async () => {
+      it("answers 404 for another user's workspace and leaves it unchanged; 401 without a session", async () => {
         const ws = await createWorkspace(t.app, owner, { name: 'Mine' });
-        const res = await t.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: stranger.bearer, payload: { name: 'Stolen' } });
+        const res = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/workspaces/${ws.id}`,
+          headers: stranger.bearer,
+          payload: { name: 'Stolen' },
+        });
         expect(res.statusCode).toBe(404);
-        expect((await t.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, payload: { name: 'x' } })).statusCode).toBe(401);
+        expect(
+          (
+            await t.app.inject({
+              method: 'PATCH',
+              url: `/api/workspaces/${ws.id}`,
+              payload: { name: 'x' },
+            })
+          ).statusCode,
+        ).toBe(401);
         const [row] = await t.app.ctx.db.select().from(workspaces).where(eq(workspaces.id, ws.id));
         expect(row?.name).toBe('Mine');
       });
     });
 
     describe('DELETE /api/workspaces/{id}', () => {
-      it.each(DIALECTS)('deletes the workspace with its resources, annotations and share links (dialect %s)', async (dialect) => {
-        const ws = await createWorkspace(t.app, owner, { name: 'Doomed' });
-        const resource = await addResource(t.app, owner, ws.id, { title: 'Gone soon' });
-        await annotate(t.app, owner, resource.id, { body: 'note' });
-        const link = await shareWorkspace(t.app, owner, ws.id);
-        const res = await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}`, headers: as(owner, dialect) });
-        expect(res.statusCode).toBe(200);
-        expect(res.json()).toEqual({ success: true, id: ws.id });
-        const db = t.app.ctx.db;
-        expect(await db.select().from(workspaceResources).where(eq(workspaceResources.workspaceId, ws.id))).toHaveLength(0);
-        expect(await db.select().from(annotations).where(eq(annotations.resourceId, resource.id))).toHaveLength(0);
-        expect(await db.select().from(shareLinks).where(eq(shareLinks.workspaceId, ws.id))).toHaveLength(0);
-        expect((await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode).toBe(404);
-        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}`, headers: owner.bearer })).statusCode).toBe(404);
-      });
+      it.each(DIALECTS)(
+        'deletes the workspace with its resources, annotations and share links (dialect %s)',
+        async (dialect) => {
+          const ws = await createWorkspace(t.app, owner, { name: 'Doomed' });
+          const resource = await addResource(t.app, owner, ws.id, { title: 'Gone soon' });
+          await annotate(t.app, owner, resource.id, { body: 'note' });
+          const link = await shareWorkspace(t.app, owner, ws.id);
+          const res = await t.app.inject({
+            method: 'DELETE',
+            url: `/api/workspaces/${ws.id}`,
+            headers: as(owner, dialect),
+          });
+          expect(res.statusCode).toBe(200);
+          expect(res.json()).toEqual({ success: true, id: ws.id });
+          const db = t.app.ctx.db;
+          expect(
+            await db
+              .select()
+              .from(workspaceResources)
+              .where(eq(workspaceResources.workspaceId, ws.id)),
+          ).toHaveLength(0);
+          expect(
+            await db.select().from(annotations).where(eq(annotations.resourceId, resource.id)),
+          ).toHaveLength(0);
+          expect(
+            await db.select().from(shareLinks).where(eq(shareLinks.workspaceId, ws.id)),
+          ).toHaveLength(0);
+          expect(
+            (await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode,
+          ).toBe(404);
+          expect(
+            (
+              await t.app.inject({
+                method: 'DELETE',
+                url: `/api/workspaces/${ws.id}`,
+                headers: owner.bearer,
+              })
+            ).statusCode,
+          ).toBe(404);
+        },
+      );
 
-      it('answers 404 for another user\'s workspace (which survives) and 401 without a session', async () => {
+      it("answers 404 for another user's workspace (which survives) and 401 without a session", async () => {
         const ws = await createWorkspace(t.app, owner);
-        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}`, headers: stranger.bearer })).statusCode).toBe(404);
-        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}` })).statusCode).toBe(401);
-        expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: owner.bearer })).statusCode).toBe(200);
+        expect(
+          (
+            await t.app.inject({
+              method: 'DELETE',
+              url: `/api/workspaces/${ws.id}`,
+              headers: stranger.bearer,
+            })
+          ).statusCode,
+        ).toBe(404);
+        expect(
+          (await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}` })).statusCode,
+        ).toBe(401);
+        expect(
+          (
+            await t.app.inject({
+              method: 'GET',
+              url: `/api/workspaces/${ws.id}`,
+              headers: owner.bearer,
+            })
+          ).statusCode,
+        ).toBe(200);
       });
     });
   });
@@ -241,7 +442,9 @@ describe('OpenAPI document', () => {
   afterAll(async () => t?.close());
 
   it('describes every workspace, annotation, share and analytics route with its responses', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>();
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    }>();
     const expected: Array<[string, string, string[]]> = [
       ['/api/workspaces', 'get', ['200', '401']],
       ['/api/workspaces', 'post', ['201', '400', '401']],
@@ -266,7 +469,10 @@ describe('OpenAPI document', () => {
     for (const [path, method, statuses] of expected) {
       const operation = doc.paths[path]?.[method];
       expect(operation, `${method.toUpperCase()} ${path}`).toBeDefined();
-      for (const status of statuses) expect(operation?.responses, `${method.toUpperCase()} ${path} ${status}`).toHaveProperty(status);
+      for (const status of statuses)
+        expect(operation?.responses, `${method.toUpperCase()} ${path} ${status}`).toHaveProperty(
+          status,
+        );
     }
   });
 });

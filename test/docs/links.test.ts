@@ -23,7 +23,13 @@ const PAGES = [
 /** A heading's text as GitHub renders it before making its anchor: code spans and emphasis reduced to their text. */
 function plainText(tokens: Token[]): string {
   return tokens
-    .map((token) => ('tokens' in token && token.tokens ? plainText(token.tokens) : 'text' in token ? String(token.text) : ''))
+    .map((token) =>
+      'tokens' in token && token.tokens
+        ? plainText(token.tokens)
+        : 'text' in token
+          ? String(token.text)
+          : '',
+    )
     .join('');
 }
 
@@ -32,7 +38,8 @@ function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   // The callbacks here are synchronous: walkTokens' returned array holds nothing to wait for.
   void walkTokens(Lexer.lex(markdown), (token) => {
-    if (token.type === 'heading') anchors.add(slugger.slug(plainText((token as Tokens.Heading).tokens)));
+    if (token.type === 'heading')
+      anchors.add(slugger.slug(plainText((token as Tokens.Heading).tokens)));
   });
   return anchors;
 }
@@ -50,28 +57,41 @@ function relativeTargetsOf(markdown: string): string[] {
 /** What is wrong with one link of `page`, or null when it resolves. */
 function brokenLink(page: string, href: string): string | null {
   const [path = '', fragment] = href.split('#', 2);
-  const target = path === '' ? join(ROOT, page) : resolve(dirname(join(ROOT, page)), decodeURIComponent(path));
+  const target =
+    path === '' ? join(ROOT, page) : resolve(dirname(join(ROOT, page)), decodeURIComponent(path));
   if (!existsSync(target)) return `${href}: no file ${relative(ROOT, target)}`;
   if (fragment === undefined || !target.endsWith('.md')) return null;
-  return anchorsOf(readFileSync(target, 'utf8')).has(fragment) ? null : `${href}: no heading #${fragment} in ${relative(ROOT, target)}`;
+  return anchorsOf(readFileSync(target, 'utf8')).has(fragment)
+    ? null
+    : `${href}: no heading #${fragment} in ${relative(ROOT, target)}`;
 }
 
 describe('documentation links', () => {
   it.each(PAGES)('%s: every relative link and image resolves', (page) => {
     const targets = relativeTargetsOf(readFileSync(join(ROOT, page), 'utf8'));
-    const broken = targets.map((href) => brokenLink(page, href)).filter((problem) => problem !== null);
+    const broken = targets
+      .map((href) => brokenLink(page, href))
+      .filter((problem) => problem !== null);
     expect(broken).toEqual([]);
   });
 
   it('the README links to every page in docs/', () => {
-    const linked = new Set(relativeTargetsOf(readFileSync(join(ROOT, 'README.md'), 'utf8')).map((href) => href.split('#')[0]));
+    const linked = new Set(
+      relativeTargetsOf(readFileSync(join(ROOT, 'README.md'), 'utf8')).map(
+        (href) => href.split('#')[0],
+      ),
+    );
     const unlinked = PAGES.filter((page) => page.startsWith('docs/') && !linked.has(page));
     expect(unlinked).toEqual([]);
   });
 
   it('finds a broken file link and a broken anchor', () => {
-    expect(brokenLink('README.md', 'docs/no-such-page.md')).toMatch(/no file docs\/no-such-page\.md/);
-    expect(brokenLink('README.md', 'docs/api.md#no-such-heading')).toMatch(/no heading #no-such-heading/);
+    expect(brokenLink('README.md', 'docs/no-such-page.md')).toMatch(
+      /no file docs\/no-such-page\.md/,
+    );
+    expect(brokenLink('README.md', 'docs/api.md#no-such-heading')).toMatch(
+      /no heading #no-such-heading/,
+    );
     expect(brokenLink('README.md', '#configuration')).toBeNull();
   });
 });

@@ -16,12 +16,23 @@ import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../support/app.js';
-import { everyProviderRoutes, providerEnvFor, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import {
+  everyProviderRoutes,
+  providerEnvFor,
+  startFixtureServer,
+  type FixtureServer,
+} from '../support/fixture-server.js';
 import { ask, eventually, signUpAndIn, type ProcessUser } from '../support/process-client.js';
-import { ensureServiceBuilt, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import {
+  ensureServiceBuilt,
+  startServerProcess,
+  type ServerProcess,
+} from '../support/server-process.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 
-const skipReason = process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL unset: alert durability needs PostgreSQL';
+const skipReason = process.env.TEST_DATABASE_URL
+  ? null
+  : 'TEST_DATABASE_URL unset: alert durability needs PostgreSQL';
 /** pg-boss's least heartbeat: a killed process's job is retried this long (plus a monitor pass and backoff) after. */
 const HEARTBEAT_SECONDS = 10;
 /** Crossref answers a search whose words include this after this long: the window a process is killed in. */
@@ -44,12 +55,23 @@ async function digestsTo(dataDir: string, email: string): Promise<number> {
   const names = readdirSync(outbox).filter((name) => name.endsWith('.eml'));
   for (const name of names) {
     const mail = await simpleParser(readFileSync(join(outbox, name)));
-    if (mail.subject?.includes('new result') && mail.to && 'text' in mail.to && mail.to.text === email) count++;
+    if (
+      mail.subject?.includes('new result') &&
+      mail.to &&
+      'text' in mail.to &&
+      mail.to.text === email
+    )
+      count++;
   }
   return count;
 }
 
-async function createAlert(server: ServerProcess, user: ProcessUser, query: string, providers = ['crossref']): Promise<string> {
+async function createAlert(
+  server: ServerProcess,
+  user: ProcessUser,
+  query: string,
+  providers = ['crossref'],
+): Promise<string> {
   const res = await ask(`${server.url}/api/alerts`, {
     method: 'POST',
     headers: { ...user.bearer, 'content-type': 'application/json' },
@@ -60,27 +82,59 @@ async function createAlert(server: ServerProcess, user: ProcessUser, query: stri
 }
 
 const runsOf = async (server: ServerProcess, user: ProcessUser, alertId: string) =>
-  (JSON.parse((await ask(`${server.url}/api/alerts/${alertId}/runs`, { headers: user.bearer })).body) as { items: Run[] }).items;
+  (
+    JSON.parse(
+      (await ask(`${server.url}/api/alerts/${alertId}/runs`, { headers: user.bearer })).body,
+    ) as { items: Run[] }
+  ).items;
 
 /** Waits for the alert's one run to be finished with its digest sent. */
-async function sentRun(servers: ServerProcess[], server: ServerProcess, user: ProcessUser, alertId: string, withinMs: number): Promise<Run[]> {
+async function sentRun(
+  servers: ServerProcess[],
+  server: ServerProcess,
+  user: ProcessUser,
+  alertId: string,
+  withinMs: number,
+): Promise<Run[]> {
   let runs: Run[] = [];
-  const sent = await eventually(async () => {
-    runs = await runsOf(server, user, alertId);
-    return runs.some((run) => run.mail === 'sent');
-  }, withinMs, 200);
-  expect(sent, `${JSON.stringify(runs)}\n${servers.map((one) => one.output().slice(-3000)).join('\n---\n')}`).toBe(true);
+  const sent = await eventually(
+    async () => {
+      runs = await runsOf(server, user, alertId);
+      return runs.some((run) => run.mail === 'sent');
+    },
+    withinMs,
+    200,
+  );
+  expect(
+    sent,
+    `${JSON.stringify(runs)}\n${servers.map((one) => one.output().slice(-3000)).join('\n---\n')}`,
+  ).toBe(true);
   return runs;
 }
 
 /** (c): a run asked for by hand, its only process killed mid-search, runs once after a restart. */
-async function runSurvivesRestart(servers: ServerProcess[], start: () => Promise<ServerProcess>, digestsOf: (email: string) => Promise<number>): Promise<void> {
-  const [survivor] = servers.filter((server) => server.child.exitCode === null && server.child.signalCode === null) as [ServerProcess];
+async function runSurvivesRestart(
+  servers: ServerProcess[],
+  start: () => Promise<ServerProcess>,
+  digestsOf: (email: string) => Promise<number>,
+): Promise<void> {
+  const [survivor] = servers.filter(
+    (server) => server.child.exitCode === null && server.child.signalCode === null,
+  ) as [ServerProcess];
   const user = await signUpAndIn(survivor.url);
   const alertId = await createAlert(survivor, user, `${SLOW_WORD} ${randomUUID().slice(0, 6)}`);
-  const queued = await ask(`${survivor.url}/api/alerts/${alertId}/run`, { method: 'POST', headers: user.bearer });
+  const queued = await ask(`${survivor.url}/api/alerts/${alertId}/run`, {
+    method: 'POST',
+    headers: user.bearer,
+  });
   expect(queued.status, queued.body).toBe(202);
-  expect(await eventually(async () => (await runsOf(survivor, user, alertId))[0]?.status === 'running', 10_000, 50)).toBe(true);
+  expect(
+    await eventually(
+      async () => (await runsOf(survivor, user, alertId))[0]?.status === 'running',
+      10_000,
+      50,
+    ),
+  ).toBe(true);
   // No process is left: the run waits in the database.
   await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
   const restarted = await start();
@@ -92,14 +146,25 @@ async function runSurvivesRestart(servers: ServerProcess[], start: () => Promise
 
 /** Runs `alertId` now and waits until the run has finished and its mail settled. */
 async function ranNow(server: ServerProcess, user: ProcessUser, alertId: string): Promise<Run> {
-  const queued = await ask(`${server.url}/api/alerts/${alertId}/run`, { method: 'POST', headers: user.bearer });
+  const queued = await ask(`${server.url}/api/alerts/${alertId}/run`, {
+    method: 'POST',
+    headers: user.bearer,
+  });
   expect(queued.status, queued.body).toBe(202);
   const runId = (JSON.parse(queued.body) as { run: Run }).run.id;
   let run: Run | undefined;
-  const settled = await eventually(async () => {
-    run = (await runsOf(server, user, alertId)).find((one) => one.id === runId);
-    return !!run && !['queued', 'running'].includes(run.status) && ['none', 'sent', 'failed'].includes(run.mail);
-  }, 30_000, 100);
+  const settled = await eventually(
+    async () => {
+      run = (await runsOf(server, user, alertId)).find((one) => one.id === runId);
+      return (
+        !!run &&
+        !['queued', 'running'].includes(run.status) &&
+        ['none', 'sent', 'failed'].includes(run.mail)
+      );
+    },
+    30_000,
+    100,
+  );
   expect(settled, `${JSON.stringify(run)}\n${server.output().slice(-3000)}`).toBe(true);
   return run!;
 }
@@ -110,7 +175,12 @@ let crossrefDown = false;
 const slowFixtures = () =>
   startFixtureServer([
     { path: '/crossref/works', query: () => crossrefDown, status: 503, body: 'down' },
-    { path: '/crossref/works', query: (query) => (query.get('query') ?? '').includes(SLOW_WORD), fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json', delayMs: SLOW_MS },
+    {
+      path: '/crossref/works',
+      query: (query) => (query.get('query') ?? '').includes(SLOW_WORD),
+      fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json',
+      delayMs: SLOW_MS,
+    },
     ...everyProviderRoutes(),
   ]);
 
@@ -128,7 +198,10 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
     return server;
   };
 
-  const makeDue = (alertId: string) => db.query(`update alerts set next_run_at = now() - interval '1 second' where id = $1`, [alertId]);
+  const makeDue = (alertId: string) =>
+    db.query(`update alerts set next_run_at = now() - interval '1 second' where id = $1`, [
+      alertId,
+    ]);
 
   beforeAll(async () => {
     await ensureServiceBuilt();
@@ -178,7 +251,9 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
     expect(await runsOf(a, user, alertId)).toHaveLength(1);
     expect(runs[0]).toMatchObject({ reason: 'schedule', status: 'done', mail: 'sent' });
     expect(await digestsTo(dataDir, user.email)).toBe(1);
-    const alert = JSON.parse((await ask(`${a.url}/api/alerts/${alertId}`, { headers: user.bearer })).body) as { nextRunAt: string };
+    const alert = JSON.parse(
+      (await ask(`${a.url}/api/alerts/${alertId}`, { headers: user.bearer })).body,
+    ) as { nextRunAt: string };
     expect(Date.parse(alert.nextRunAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
   }, 60_000);
 
@@ -191,11 +266,21 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
     let holder: ServerProcess | undefined;
     let runId = '';
     expect(
-      await eventually(async () => {
-        runId = (await runsOf(a, user, alertId))[0]?.id ?? '';
-        holder = runId ? [a, b].find((server) => server.output().includes(`"runId":"${runId}","attempt":1,"msg":"alert run: started"`)) : undefined;
-        return !!holder;
-      }, 15_000, 50),
+      await eventually(
+        async () => {
+          runId = (await runsOf(a, user, alertId))[0]?.id ?? '';
+          holder = runId
+            ? [a, b].find((server) =>
+                server
+                  .output()
+                  .includes(`"runId":"${runId}","attempt":1,"msg":"alert run: started"`),
+              )
+            : undefined;
+          return !!holder;
+        },
+        15_000,
+        50,
+      ),
     ).toBe(true);
     await holder!.stop('SIGKILL');
     const survivor = holder === a ? b : a;
@@ -203,15 +288,25 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ id: runId, status: 'done', mail: 'sent' });
     expect(await digestsTo(dataDir, user.email)).toBe(1);
-    expect(survivor.output()).toContain(`"runId":"${runId}","attempt":2,"msg":"alert run: started"`);
-    const { rows } = await db.query<{ retry_count: number }>(`select retry_count from pgboss.job where name = 'alerts.run' and data->>'runId' = $1`, [runId]);
+    expect(survivor.output()).toContain(
+      `"runId":"${runId}","attempt":2,"msg":"alert run: started"`,
+    );
+    const { rows } = await db.query<{ retry_count: number }>(
+      `select retry_count from pgboss.job where name = 'alerts.run' and data->>'runId' = $1`,
+      [runId],
+    );
     expect(rows).toEqual([{ retry_count: 1 }]);
   }, 90_000);
 
   it('makes a run partial when a provider fails, and the next run catches up on what it missed', async () => {
-    const [server] = servers.filter((one) => one.child.exitCode === null && one.child.signalCode === null) as [ServerProcess];
+    const [server] = servers.filter(
+      (one) => one.child.exitCode === null && one.child.signalCode === null,
+    ) as [ServerProcess];
     const user = await signUpAndIn(server.url);
-    const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`, ['crossref', 'arxiv']);
+    const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`, [
+      'crossref',
+      'arxiv',
+    ]);
     crossrefDown = true;
     const partial = await ranNow(server, user, alertId);
     crossrefDown = false;
@@ -223,7 +318,16 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
     expect(await digestsTo(dataDir, user.email)).toBe(2);
   }, 90_000);
 
-  it('runs after a restart a run that was enqueued before it, its process killed mid-search', () => runSurvivesRestart(servers, () => start(), (email) => digestsTo(dataDir, email)), 90_000);
+  it(
+    'runs after a restart a run that was enqueued before it, its process killed mid-search',
+    () =>
+      runSurvivesRestart(
+        servers,
+        () => start(),
+        (email) => digestsTo(dataDir, email),
+      ),
+    90_000,
+  );
 });
 
 describe('alert runs across restarts, and mail refused (embedded database, SMTP)', () => {
@@ -241,7 +345,13 @@ describe('alert runs across restarts, and mail refused (embedded database, SMTP)
     let count = 0;
     for (const raw of smtp.received) {
       const mail = await simpleParser(raw);
-      if (mail.subject?.includes('new result') && mail.to && 'text' in mail.to && mail.to.text === email) count++;
+      if (
+        mail.subject?.includes('new result') &&
+        mail.to &&
+        'text' in mail.to &&
+        mail.to.text === email
+      )
+        count++;
     }
     return count;
   };
@@ -282,5 +392,9 @@ describe('alert runs across restarts, and mail refused (embedded database, SMTP)
     expect(await digestsOverSmtp(user.email)).toBe(1);
   }, 90_000);
 
-  it('runs after a restart a run that was enqueued before it, its process killed mid-search', () => runSurvivesRestart(servers, start, digestsOverSmtp), 90_000);
+  it(
+    'runs after a restart a run that was enqueued before it, its process killed mid-search',
+    () => runSurvivesRestart(servers, start, digestsOverSmtp),
+    90_000,
+  );
 });

@@ -17,7 +17,16 @@ let child: ChildProcess | undefined;
 async function startServer(): Promise<ChildProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', DATABASE_URL: '', REDIS_URL: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -60,7 +69,10 @@ describe('durability on the embedded database', () => {
     const { session } = (await signin.json()) as { session: { access_token: string } };
     const update = await fetch(`${base}/api/profile`, {
       method: 'PUT',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.access_token}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${session.access_token}`,
+      },
       body: JSON.stringify({ bio: 'committed before the crash' }),
     });
     expect(update.status).toBe(200);
@@ -75,11 +87,18 @@ describe('durability on the embedded database', () => {
       body: JSON.stringify({ email, password: 'survives-kill-9' }),
     });
     expect(again.status).toBe(200);
-    const token = ((await again.json()) as { session: { access_token: string } }).session.access_token;
-    const profile = await fetch(`${base}/api/profile`, { headers: { authorization: `Bearer ${token}` } });
-    expect(((await profile.json()) as { profile: { bio: string } }).profile.bio).toBe('committed before the crash');
+    const token = ((await again.json()) as { session: { access_token: string } }).session
+      .access_token;
+    const profile = await fetch(`${base}/api/profile`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await profile.json()) as { profile: { bio: string } }).profile.bio).toBe(
+      'committed before the crash',
+    );
     // The access token from before the crash is still valid: the signing secret persisted in DATA_DIR.
-    const old = await fetch(`${base}/api/auth/session`, { headers: { authorization: `Bearer ${session.access_token}` } });
+    const old = await fetch(`${base}/api/auth/session`, {
+      headers: { authorization: `Bearer ${session.access_token}` },
+    });
     expect(old.status).toBe(200);
   }, 120_000);
 });

@@ -24,7 +24,12 @@ interface Outcome {
 describe('graceful shutdown', () => {
   it('keeps answering kept-alive clients through the drain (readiness 503 at once, Connection: close), then exits 0', async () => {
     const server = await startServerProcess({ env: { SHUTDOWN_DRAIN_MS: String(DRAIN_MS) } });
-    const agent = new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000, connections: CLIENTS, pipelining: 1 });
+    const agent = new Agent({
+      keepAliveTimeout: 60_000,
+      keepAliveMaxTimeout: 60_000,
+      connections: CLIENTS,
+      pipelining: 1,
+    });
     const outcomes: Outcome[] = [];
     let signalledAt = Number.POSITIVE_INFINITY;
     let stopSending = false;
@@ -33,9 +38,18 @@ describe('graceful shutdown', () => {
         const res = await request(`${server.url}${path}`, { dispatcher: agent });
         await res.body.arrayBuffer();
         const connection = res.headers.connection;
-        outcomes.push({ path, status: res.statusCode, connection: typeof connection === 'string' ? connection : undefined, at: Date.now() });
+        outcomes.push({
+          path,
+          status: res.statusCode,
+          connection: typeof connection === 'string' ? connection : undefined,
+          at: Date.now(),
+        });
       } catch (error) {
-        outcomes.push({ path, error: (error as { code?: string }).code ?? String(error), at: Date.now() });
+        outcomes.push({
+          path,
+          error: (error as { code?: string }).code ?? String(error),
+          at: Date.now(),
+        });
       }
     };
     const client = async (n: number) => {
@@ -59,7 +73,10 @@ describe('graceful shutdown', () => {
       expect(after.length).toBeGreaterThan(10);
       // Readiness 503 soon after the signal; everything else still served, each answer closing its connection.
       for (const o of after) {
-        expect(o, JSON.stringify(o)).toMatchObject({ status: o.path === '/api/health/ready' ? 503 : 200, connection: 'close' });
+        expect(o, JSON.stringify(o)).toMatchObject({
+          status: o.path === '/api/health/ready' ? 503 : 200,
+          connection: 'close',
+        });
       }
       expect(outcomes.filter((o) => o.at < signalledAt).every((o) => o.status === 200)).toBe(true);
       expect(exitCode).toBe(0);

@@ -44,7 +44,8 @@ describe('HTTP limits of the real server', () => {
   it('GET /api/summarize with a 20,000-character abstract of 3-byte characters is answered', async () => {
     const words = ['€uro', 'naïve', 'café', 'résumé', 'cœur', '∑igma', '→next', '漢字'];
     let abstract = '';
-    for (let i = 0; abstract.length < 20_000; i++) abstract += `${words[i % words.length]}${i % 12 === 11 ? '. ' : ' '}`;
+    for (let i = 0; abstract.length < 20_000; i++)
+      abstract += `${words[i % words.length]}${i % 12 === 11 ? '. ' : ' '}`;
     abstract = abstract.slice(0, 20_000);
     const query = new URLSearchParams({ title: '€'.repeat(1000), abstract, mode: 'quick' });
     // Three times Node's default 16 KB limit.
@@ -60,17 +61,28 @@ describe('HTTP limits of the real server', () => {
   });
 
   it('headers over the limit → 431 in the error envelope', async () => {
-    const raw = await rawExchange(server.port, `GET /api/workspaces HTTP/1.1\r\nHost: localhost\r\nX-Filler: ${'a'.repeat(300 * 1024)}\r\n\r\n`);
+    const raw = await rawExchange(
+      server.port,
+      `GET /api/workspaces HTTP/1.1\r\nHost: localhost\r\nX-Filler: ${'a'.repeat(300 * 1024)}\r\n\r\n`,
+    );
     const { status, headers, body } = parseResponse(raw);
     expect(status).toBe(431);
     expect(headers).toMatch(/content-type: application\/json/i);
-    expect(JSON.parse(body)).toEqual({ error: { code: 'HEADERS_TOO_LARGE', message: 'Request headers are too large' } });
+    expect(JSON.parse(body)).toEqual({
+      error: { code: 'HEADERS_TOO_LARGE', message: 'Request headers are too large' },
+    });
   });
 
-  it.each(['FOO', 'PROPFIND', 'BREW'])('an unknown method (%s) → 404 in the error envelope', async (method) => {
-    const raw = await rawExchange(server.port, `${method} /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
-    const { status, body } = parseResponse(raw);
-    expect(status).toBe(404);
-    expect(JSON.parse(body).error.code).toBe('NOT_FOUND');
-  });
+  it.each(['FOO', 'PROPFIND', 'BREW'])(
+    'an unknown method (%s) → 404 in the error envelope',
+    async (method) => {
+      const raw = await rawExchange(
+        server.port,
+        `${method} /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+      );
+      const { status, body } = parseResponse(raw);
+      expect(status).toBe(404);
+      expect(JSON.parse(body).error.code).toBe('NOT_FOUND');
+    },
+  );
 });

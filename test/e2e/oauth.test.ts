@@ -12,10 +12,17 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   providers = await startOAuthProviders();
-  providers.nextGithub({ id: 4242, login: 'octocat', name: 'Mona Octocat', emails: [{ email: 'mona-e2e@example.org', primary: true, verified: true }] });
+  providers.nextGithub({
+    id: 4242,
+    login: 'octocat',
+    name: 'Mona Octocat',
+    emails: [{ email: 'mona-e2e@example.org', primary: true, verified: true }],
+  });
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  server = await startServerProcess({ env: { ...providers.env(), PORT: String(port), APP_ORIGIN: origin, PUBLIC_URL: origin } });
+  server = await startServerProcess({
+    env: { ...providers.env(), PORT: String(port), APP_ORIGIN: origin, PUBLIC_URL: origin },
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -32,7 +39,10 @@ async function signInThroughRedirects(provider: 'google' | 'github') {
   for (let hop = 0; hop < 6; hop++) {
     visited.push(url.toString());
     const fromService = url.origin === server.url;
-    const res = await fetch(url, { redirect: 'manual', headers: fromService && jar.size ? { cookie: cookie() } : {} });
+    const res = await fetch(url, {
+      redirect: 'manual',
+      headers: fromService && jar.size ? { cookie: cookie() } : {},
+    });
     await res.arrayBuffer();
     if (fromService) {
       for (const line of res.headers.getSetCookie()) {
@@ -53,16 +63,24 @@ describe('OAuth sign-in in the built service (real process)', () => {
   it.each([
     ['google', 'Gina Google'],
     ['github', 'Mona Octocat'],
-  ] as const)('%s: provider → /auth/callback → /dashboard, and the session cookies work', async (provider, name) => {
-    providers.nextGoogle({ sub: 'g-e2e-1', email: 'gina-e2e@example.org', email_verified: true, name: 'Gina Google' });
-    const { final, visited, cookie, jar } = await signInThroughRedirects(provider);
-    expect(visited.some((step) => step.startsWith(providers.issuer))).toBe(true);
-    expect(visited.some((step) => step.startsWith(`${server.url}/auth/callback?`))).toBe(true);
-    expect(final.toString()).toBe(`${server.url}/dashboard`);
-    expect(jar.get('access_token')).toBeTruthy();
+  ] as const)(
+    '%s: provider → /auth/callback → /dashboard, and the session cookies work',
+    async (provider, name) => {
+      providers.nextGoogle({
+        sub: 'g-e2e-1',
+        email: 'gina-e2e@example.org',
+        email_verified: true,
+        name: 'Gina Google',
+      });
+      const { final, visited, cookie, jar } = await signInThroughRedirects(provider);
+      expect(visited.some((step) => step.startsWith(providers.issuer))).toBe(true);
+      expect(visited.some((step) => step.startsWith(`${server.url}/auth/callback?`))).toBe(true);
+      expect(final.toString()).toBe(`${server.url}/dashboard`);
+      expect(jar.get('access_token')).toBeTruthy();
 
-    const session = await fetch(`${server.url}/api/auth/session`, { headers: { cookie } });
-    expect(session.status).toBe(200);
-    expect(((await session.json()) as { user: { name: string } }).user.name).toBe(name);
-  });
+      const session = await fetch(`${server.url}/api/auth/session`, { headers: { cookie } });
+      expect(session.status).toBe(200);
+      expect(((await session.json()) as { user: { name: string } }).user.name).toBe(name);
+    },
+  );
 });

@@ -6,8 +6,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownPostgresSkipReason, startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
-import { ask, eventually, signUpAndIn, type Answer, type ProcessUser } from '../support/process-client.js';
+import {
+  ownPostgresSkipReason,
+  startOwnPostgres,
+  type OwnPostgres,
+} from '../support/own-postgres.js';
+import {
+  ask,
+  eventually,
+  signUpAndIn,
+  type Answer,
+  type ProcessUser,
+} from '../support/process-client.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 const skipReason = ownPostgresSkipReason();
@@ -24,7 +34,12 @@ describe.skipIf(skipReason)('a PostgreSQL restart under writes (two processes)',
   beforeAll(async () => {
     postgres = await startOwnPostgres();
     const databaseUrl = await postgres.createDatabase('rw_restart');
-    const env = { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000000' };
+    const env = {
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000000',
+    };
     servers = [await startServerProcess({ env }), await startServerProcess({ env })];
     user = await signUpAndIn(servers[0]!.url);
     const created = await ask(`${servers[0]!.url}/api/workspaces`, {
@@ -58,7 +73,10 @@ describe.skipIf(skipReason)('a PostgreSQL restart under writes (two processes)',
         // A resource add runs in a transaction that locks the workspace row; a workspace create is a plain insert.
         const request =
           i % 2 === 0
-            ? { path: `/api/workspaces/${workspaceId}/resources`, body: { title: `Paper ${i}`, url: `https://example.org/${i}` } }
+            ? {
+                path: `/api/workspaces/${workspaceId}/resources`,
+                body: { title: `Paper ${i}`, url: `https://example.org/${i}` },
+              }
             : { path: '/api/workspaces', body: { name: `W ${i}` } };
         answers.push(
           await ask(`${server.url}${request.path}`, {
@@ -80,20 +98,26 @@ describe.skipIf(skipReason)('a PostgreSQL restart under writes (two processes)',
   }
 
   const writesWork = (server: ServerProcess) =>
-    eventually(async () => {
-      const answer = await ask(`${server.url}/api/workspaces`, {
-        method: 'POST',
-        headers: { ...user.bearer, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'After' }),
-      });
-      return answer.status === 201;
-    }, 15_000, 200);
+    eventually(
+      async () => {
+        const answer = await ask(`${server.url}/api/workspaces`, {
+          method: 'POST',
+          headers: { ...user.bearer, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'After' }),
+        });
+        return answer.status === 201;
+      },
+      15_000,
+      200,
+    );
 
   function expectOnly201Or503(answers: Answer[]) {
     const unexpected = answers.filter((a) => a.status !== 201 && a.status !== 503);
     expect(unexpected.map((a) => `${a.status} ${a.body.slice(0, 200)}`)).toEqual([]);
     for (const a of answers.filter((x) => x.status === 503)) {
-      expect((JSON.parse(a.body) as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');
+      expect((JSON.parse(a.body) as { error: { code: string } }).error.code).toBe(
+        'SERVICE_UNAVAILABLE',
+      );
     }
   }
 
@@ -104,7 +128,8 @@ describe.skipIf(skipReason)('a PostgreSQL restart under writes (two processes)',
     expect(await answersArrive(load.answers, 16)).toBe(true);
     await load.stop();
 
-    for (const server of servers) expect(server.child.exitCode, server.output().slice(-2000)).toBeNull();
+    for (const server of servers)
+      expect(server.child.exitCode, server.output().slice(-2000)).toBeNull();
     // The restart did catch writes: some answered 503, and the others went through.
     expect(load.answers.some((a) => a.status === 503)).toBe(true);
     expect(load.answers.some((a) => a.status === 201)).toBe(true);
@@ -119,7 +144,8 @@ describe.skipIf(skipReason)('a PostgreSQL restart under writes (two processes)',
     expect(await answersArrive(load.answers, 16)).toBe(true);
     await load.stop();
 
-    for (const server of servers) expect(server.child.exitCode, server.output().slice(-2000)).toBeNull();
+    for (const server of servers)
+      expect(server.child.exitCode, server.output().slice(-2000)).toBeNull();
     expectOnly201Or503(load.answers);
     for (const server of servers) expect(await writesWork(server)).toBe(true);
   }, 90_000);

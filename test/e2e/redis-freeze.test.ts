@@ -6,7 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownRedisSkipReason, startOwnRedis, type OwnRedis } from '../support/own-redis.js';
-import { ask, eventually, signUpAndIn, type Answer, type ProcessUser } from '../support/process-client.js';
+import {
+  ask,
+  eventually,
+  signUpAndIn,
+  type Answer,
+  type ProcessUser,
+} from '../support/process-client.js';
 import { freePort, startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 const skipReason = ownRedisSkipReason();
@@ -21,7 +27,12 @@ describe.skipIf(skipReason)('a frozen Redis', () => {
   beforeAll(async () => {
     redis = await startOwnRedis();
     // The hourly limit raised: a fast machine answers more than 1,000 requests in the four frozen seconds.
-    const env = { REDIS_URL: redis.url, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000000' };
+    const env = {
+      REDIS_URL: redis.url,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000000',
+    };
     server = await startServerProcess({ env });
     user = await signUpAndIn(server.url);
     const session = await ask(`${server.url}/api/auth/session`, { headers: user.bearer });
@@ -33,7 +44,9 @@ describe.skipIf(skipReason)('a frozen Redis', () => {
     await redis?.destroy();
   });
 
-  const redisState = async () => (JSON.parse((await ask(`${server.url}/api/health`)).body) as { services: { redis: string } }).services.redis;
+  const redisState = async () =>
+    (JSON.parse((await ask(`${server.url}/api/health`)).body) as { services: { redis: string } })
+      .services.redis;
   const countInRedis = () => Number(redis.cli('get', `rw:rl:authenticated:${userId}`) || 0);
 
   it('does not hold up signed-in requests, shows in health within about a second, and is used again once thawed', async () => {
@@ -49,7 +62,8 @@ describe.skipIf(skipReason)('a frozen Redis', () => {
     try {
       // Four clients of one user for four seconds, and health asked alongside.
       const clients = Array.from({ length: 4 }, async () => {
-        while (Date.now() - frozenAt < 4000) answers.push(await ask(`${server.url}/api/workspaces`, { headers: user.bearer }, 3000));
+        while (Date.now() - frozenAt < 4000)
+          answers.push(await ask(`${server.url}/api/workspaces`, { headers: user.bearer }, 3000));
       });
       const watcher = (async () => {
         while (Date.now() - frozenAt < 4000 && healthSawItAfter === Number.POSITIVE_INFINITY) {
@@ -62,7 +76,9 @@ describe.skipIf(skipReason)('a frozen Redis', () => {
       redis.thaw();
     }
 
-    expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body.slice(0, 120)}`)).toEqual([]);
+    expect(
+      answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body.slice(0, 120)}`),
+    ).toEqual([]);
     expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(1500);
     expect(answers.length).toBeGreaterThan(40);
     expect(healthSawItAfter).toBeLessThan(2000);
@@ -77,10 +93,18 @@ describe.skipIf(skipReason)('a frozen Redis', () => {
 describe.skipIf(skipReason)('a Redis that is unreachable at start', () => {
   it('is named in a warning, and the service starts and answers', async () => {
     const nothing = await freePort();
-    const server = await startServerProcess({ env: { REDIS_URL: `redis://127.0.0.1:${nothing}`, LOG_LEVEL: 'info' } });
+    const server = await startServerProcess({
+      env: { REDIS_URL: `redis://127.0.0.1:${nothing}`, LOG_LEVEL: 'info' },
+    });
     try {
-      const health = JSON.parse((await ask(`${server.url}/api/health`)).body) as { services: Record<string, string> };
-      expect(health.services).toMatchObject({ redis: 'disconnected', database: 'connected', mail: 'outbox' });
+      const health = JSON.parse((await ask(`${server.url}/api/health`)).body) as {
+        services: Record<string, string>;
+      };
+      expect(health.services).toMatchObject({
+        redis: 'disconnected',
+        database: 'connected',
+        mail: 'outbox',
+      });
       const lines = server
         .output()
         .split('\n')

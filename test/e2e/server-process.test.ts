@@ -15,7 +15,11 @@ describe('startServerProcess', () => {
     const signup = await fetch(`${server.url}/api/auth/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `fresh-${Date.now()}@example.org`, password: 'migrated-at-start', name: 'Fresh' }),
+      body: JSON.stringify({
+        email: `fresh-${Date.now()}@example.org`,
+        password: 'migrated-at-start',
+        name: 'Fresh',
+      }),
     });
     expect(signup.status).toBe(201);
     expect(await server.stop('SIGTERM')).toBe(0);
@@ -27,7 +31,9 @@ describe('npm start on another port', () => {
     const server = await startServerProcess({ env: { LOG_LEVEL: 'info' } });
     try {
       const expected = `http://localhost:${server.port}`;
-      const openapi = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+      const openapi = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
+        servers: Array<{ url: string }>;
+      };
       expect(openapi.servers[0]!.url).toBe(expected);
       const ready = server
         .output()

@@ -12,10 +12,15 @@ const LAZY = ['@citation-js/core', '@citation-js/name', 'pdfjs-dist', 'sharp', '
 
 describe('start-up of the built process', () => {
   it('loads no citation, PDF or image library before a request needs one, nor a client of a store not configured', async () => {
-    const server = await startServerProcess({ nodeArgs: ['--v8-pool-size=1', '--import', join(ROOT, 'test/support/record-packages.mjs')], readyTimeoutMs: 180_000 });
+    const server = await startServerProcess({
+      nodeArgs: ['--v8-pool-size=1', '--import', join(ROOT, 'test/support/record-packages.mjs')],
+      readyTimeoutMs: 180_000,
+    });
     try {
       expect((await fetch(`${server.url}/api/health/ready`)).status).toBe(200);
-      const loaded = [...server.output().matchAll(/^loaded-package (\S+)$/gm)].map((match) => match[1]);
+      const loaded = [...server.output().matchAll(/^loaded-package (\S+)$/gm)].map(
+        (match) => match[1],
+      );
       // The hook sees the process's packages (Fastify is one of them).
       expect(loaded).toContain('fastify');
       expect(loaded.filter((name) => LAZY.includes(name!))).toEqual([]);

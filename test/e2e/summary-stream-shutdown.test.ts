@@ -42,7 +42,9 @@ describe('shutdown with open summary streams', () => {
     const server = await startServerProcess({ env: { OUTBOUND_ALLOW_PRIVATE: '1' } });
     const streams = [1, 2].map((n) => {
       const events: StreamEvent[] = [];
-      const source = new EventSource(`${server.url}/api/summarize?${new URLSearchParams({ url: `${pdfBase}/paper-${n}.pdf`, mode: 'deep' })}`);
+      const source = new EventSource(
+        `${server.url}/api/summarize?${new URLSearchParams({ url: `${pdfBase}/paper-${n}.pdf`, mode: 'deep' })}`,
+      );
       const ended = new Promise<void>((resolve) => {
         for (const name of ['progress', 'meta', 'done', 'error']) {
           source.addEventListener(name, (message) => {
@@ -62,16 +64,23 @@ describe('shutdown with open summary streams', () => {
     try {
       // Both deep summaries are fetching their PDF.
       const deadline = Date.now() + 20_000;
-      while (downloads.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (downloads.length < 2 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect(downloads).toHaveLength(2);
 
       const started = Date.now();
       const exitCode = await server.stop('SIGTERM');
       const took = Date.now() - started;
-      await Promise.race([Promise.all(streams.map((s) => s.ended)), new Promise((resolve) => setTimeout(resolve, 2000))]);
+      await Promise.race([
+        Promise.all(streams.map((s) => s.ended)),
+        new Promise((resolve) => setTimeout(resolve, 2000)),
+      ]);
 
       for (const stream of streams) {
-        expect(stream.events.at(-1)).toEqual({ event: 'error', data: { message: expect.stringMatching(/restarting/), code: 'SERVICE_UNAVAILABLE' } });
+        expect(stream.events.at(-1)).toEqual({
+          event: 'error',
+          data: { message: expect.stringMatching(/restarting/), code: 'SERVICE_UNAVAILABLE' },
+        });
         expect(stream.events.map((e) => e.event)).toEqual(['progress', 'error']);
       }
       expect(exitCode).toBe(0);

@@ -6,7 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownPostgresSkipReason, startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
+import {
+  ownPostgresSkipReason,
+  startOwnPostgres,
+  type OwnPostgres,
+} from '../support/own-postgres.js';
 import { ask, eventually, signUpAndIn, type ProcessUser } from '../support/process-client.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { openSse, type SseConnection, type SseEvent } from '../support/sse-client.js';
@@ -15,7 +19,8 @@ const skipReason = ownPostgresSkipReason();
 if (skipReason) console.warn(skipReason);
 
 const changes = (event: SseEvent) => event.event === 'change';
-const resourceOf = (event: SseEvent) => (JSON.parse(event.data) as { resourceId?: string }).resourceId;
+const resourceOf = (event: SseEvent) =>
+  (JSON.parse(event.data) as { resourceId?: string }).resourceId;
 
 describe.skipIf(skipReason)('workspace events across two processes on one PostgreSQL', () => {
   let postgres: OwnPostgres;
@@ -26,10 +31,18 @@ describe.skipIf(skipReason)('workspace events across two processes on one Postgr
 
   beforeAll(async () => {
     postgres = await startOwnPostgres();
-    const env = { DATABASE_URL: await postgres.createDatabase('rw_events'), JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' };
+    const env = {
+      DATABASE_URL: await postgres.createDatabase('rw_events'),
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+    };
     [a, b] = await Promise.all([startServerProcess({ env }), startServerProcess({ env })]);
     user = await signUpAndIn(a.url);
-    const created = await ask(`${a.url}/api/workspaces`, { method: 'POST', headers: { ...user.bearer, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Across processes' }) });
+    const created = await ask(`${a.url}/api/workspaces`, {
+      method: 'POST',
+      headers: { ...user.bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Across processes' }),
+    });
     expect(created.status).toBe(201);
     workspaceId = (JSON.parse(created.body) as { workspace: { id: string } }).workspace.id;
   }, 300_000);
@@ -46,9 +59,14 @@ describe.skipIf(skipReason)('workspace events across two processes on one Postgr
       headers: { ...user.bearer, 'content-type': 'application/json' },
       body: JSON.stringify({ title }),
     });
-    return res.status === 201 ? (JSON.parse(res.body) as { resource: { id: string } }).resource.id : null;
+    return res.status === 201
+      ? (JSON.parse(res.body) as { resource: { id: string } }).resource.id
+      : null;
   }
-  const streamOn = (server: ServerProcess, headers: Record<string, string> = {}): Promise<SseConnection> =>
+  const streamOn = (
+    server: ServerProcess,
+    headers: Record<string, string> = {},
+  ): Promise<SseConnection> =>
     openSse(`${server.url}/api/workspaces/${workspaceId}/events`, { ...user.bearer, ...headers });
 
   it('a change made through A reaches a stream on B within a second', async () => {
@@ -71,7 +89,8 @@ describe.skipIf(skipReason)('workspace events across two processes on one Postgr
     const [seen] = await first.waitFor(1, changes);
     first.close();
     const missed: Array<string | null> = [];
-    for (const title of ['Missed 1', 'Missed 2', 'Missed 3']) missed.push(await addThrough(a, title));
+    for (const title of ['Missed 1', 'Missed 2', 'Missed 3'])
+      missed.push(await addThrough(a, title));
     const resumed = await streamOn(b, { 'last-event-id': seen!.id! });
     try {
       const live = await addThrough(a, 'Live');

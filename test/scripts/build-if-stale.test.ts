@@ -3,7 +3,15 @@
  * a fresh clone's first start builds and later starts do not rebuild the service and the web app.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,7 +34,11 @@ function file(root: string, path: string, secondsAgo: number): void {
 
 describe('npm start', () => {
   it('runs the build only when it is stale (its prestart is build-if-stale, not a full build)', () => {
-    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
     expect(scripts.prestart).toBe('node scripts/build-if-stale.mjs');
     expect(BUILDS.map((build) => `npm run ${build.script}`).join(' && ')).toBe(scripts.build);
   });
@@ -36,7 +48,15 @@ describe('staleBuilds', () => {
   const sources = () => {
     const root = mkdtempSync(join(tmpdir(), 'rw-stale-'));
     roots.push(root);
-    for (const path of ['src/main.ts', 'src/auth/routes.ts', 'tsconfig.json', 'package-lock.json', 'web/src/main.tsx', 'web/index.html']) file(root, path, 60);
+    for (const path of [
+      'src/main.ts',
+      'src/auth/routes.ts',
+      'tsconfig.json',
+      'package-lock.json',
+      'web/src/main.tsx',
+      'web/index.html',
+    ])
+      file(root, path, 60);
     return root;
   };
 
@@ -68,12 +88,20 @@ describe('npm start on an install without devDependencies (npm ci --omit=dev)', 
   const checkout = () => {
     const root = mkdtempSync(join(tmpdir(), 'rw-omit-dev-'));
     roots.push(root);
-    for (const path of ['src/main.ts', 'package-lock.json', 'web/src/main.tsx']) file(root, path, 60);
+    for (const path of ['src/main.ts', 'package-lock.json', 'web/src/main.tsx'])
+      file(root, path, 60);
     mkdirSync(join(root, 'scripts'));
-    copyFileSync(join(ROOT, 'scripts', 'build-if-stale.mjs'), join(root, 'scripts', 'build-if-stale.mjs'));
+    copyFileSync(
+      join(ROOT, 'scripts', 'build-if-stale.mjs'),
+      join(root, 'scripts', 'build-if-stale.mjs'),
+    );
     return root;
   };
-  const prestart = (root: string) => spawnSync(process.execPath, [join(root, 'scripts', 'build-if-stale.mjs')], { cwd: root, encoding: 'utf8' });
+  const prestart = (root: string) =>
+    spawnSync(process.execPath, [join(root, 'scripts', 'build-if-stale.mjs')], {
+      cwd: root,
+      encoding: 'utf8',
+    });
 
   it('refuses to start when nothing was built, saying how to build first', () => {
     const run = prestart(checkout());

@@ -45,7 +45,9 @@ export interface TestApp {
 }
 
 /** A new, empty database on the server at `baseUrl` (tests drop it at the end). */
-export async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createScratchDatabase(
+  baseUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `rw_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -85,7 +87,10 @@ export async function buildTestApp(
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-test-'));
   const leg = options.leg;
   const shared = options.database ? { database: options.database } : options.sameDatabaseAs?.store;
-  const scratch = !shared && !options.databaseUrl && leg?.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const scratch =
+    !shared && !options.databaseUrl && leg?.postgres
+      ? await createScratchDatabase(process.env.TEST_DATABASE_URL!)
+      : null;
   const databaseUrl = options.databaseUrl ?? (shared ? shared.databaseUrl : scratch?.url);
   const env: Record<string, string> = {
     NODE_ENV: 'test',
@@ -102,7 +107,10 @@ export async function buildTestApp(
   };
   const config = loadConfig(env);
   // A copy of the run's one migrated database (test/support/pglite-template.ts).
-  const ownDatabase = !shared && !databaseUrl ? await openDatabase({ pgliteDir: 'memory://', pgliteFrom: await migratedPgliteTemplate() }) : undefined;
+  const ownDatabase =
+    !shared && !databaseUrl
+      ? await openDatabase({ pgliteDir: 'memory://', pgliteFrom: await migratedPgliteTemplate() })
+      : undefined;
   const database = shared ? shared.database : ownDatabase;
   const seeRoute = options.build?.onRoute;
   const app = await buildApp(config, {

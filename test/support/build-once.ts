@@ -5,7 +5,16 @@
  * limit is taken as stale.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,15 +60,24 @@ export async function buildOncePerRun(build: BuildOnce): Promise<void> {
       fd = openSync(build.lockFile, 'wx');
     } catch {
       // Another test file is building: wait for it.
-      if (existsSync(build.lockFile) && Date.now() - statSync(build.lockFile).mtimeMs > build.timeLimitMs) rmSync(build.lockFile, { force: true });
+      if (
+        existsSync(build.lockFile) &&
+        Date.now() - statSync(build.lockFile).mtimeMs > build.timeLimitMs
+      )
+        rmSync(build.lockFile, { force: true });
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${build.what}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
     try {
       if (readStamp(stamp) === run) return;
-      const result = spawnSync(process.execPath, build.args, { cwd: ROOT, env: build.env ?? process.env, encoding: 'utf8' });
-      if (result.status !== 0) throw new Error(`${build.what} failed:\n${result.stdout}\n${result.stderr}`);
+      const result = spawnSync(process.execPath, build.args, {
+        cwd: ROOT,
+        env: build.env ?? process.env,
+        encoding: 'utf8',
+      });
+      if (result.status !== 0)
+        throw new Error(`${build.what} failed:\n${result.stdout}\n${result.stderr}`);
       mkdirSync(build.outDir, { recursive: true });
       writeFileSync(stamp, run);
       return;

@@ -19,7 +19,15 @@ declare module 'vitest' {
 
 const LAUNCH_OPTIONS = {
   executablePath: CHROMIUM_PATH,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
 };
 
 /** The run's Chromium (global setup), or null when this machine has none. */
@@ -29,7 +37,8 @@ export async function startRunChromium(): Promise<BrowserServer | null> {
 
 /** Debian's Chromium, headless: the run's, else one of this file's own. */
 export async function connectChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`In CI the browser tests must run: ${CHROMIUM_PATH} is missing`);
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`In CI the browser tests must run: ${CHROMIUM_PATH} is missing`);
   const endpoint = inject('chromiumEndpoint');
   return endpoint ? chromium.connect(endpoint) : chromium.launch(LAUNCH_OPTIONS);
 }

@@ -37,17 +37,36 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}@example.org`;
 }
 
-export async function buildUser(app: FastifyInstance, overrides: { email?: string; name?: string; password?: string } = {}): Promise<TestUser> {
+export async function buildUser(
+  app: FastifyInstance,
+  overrides: { email?: string; name?: string; password?: string } = {},
+): Promise<TestUser> {
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? 'tidal-quasar-42';
   const name = overrides.name ?? 'Ada Researcher';
-  const signup = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password, name } });
-  if (signup.statusCode !== 201) throw new Error(`signup failed: ${signup.statusCode} ${signup.body}`);
-  const signin = await app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password } });
-  if (signin.statusCode !== 200) throw new Error(`signin failed: ${signin.statusCode} ${signin.body}`);
-  const body = signin.json<{ user: { id: string }; session: { access_token: string; refresh_token: string } }>();
+  const signup = await app.inject({
+    method: 'POST',
+    url: '/api/auth/signup',
+    payload: { email, password, name },
+  });
+  if (signup.statusCode !== 201)
+    throw new Error(`signup failed: ${signup.statusCode} ${signup.body}`);
+  const signin = await app.inject({
+    method: 'POST',
+    url: '/api/auth/signin',
+    payload: { email, password },
+  });
+  if (signin.statusCode !== 200)
+    throw new Error(`signin failed: ${signin.statusCode} ${signin.body}`);
+  const body = signin.json<{
+    user: { id: string };
+    session: { access_token: string; refresh_token: string };
+  }>();
   const jar = cookiesFrom(signin);
-  const cookie = cookieHeader({ access_token: jar.access_token!, refresh_token: jar.refresh_token! });
+  const cookie = cookieHeader({
+    access_token: jar.access_token!,
+    refresh_token: jar.refresh_token!,
+  });
   return {
     id: body.user.id,
     email: email.toLowerCase(),
@@ -62,7 +81,11 @@ export async function buildUser(app: FastifyInstance, overrides: { email?: strin
 }
 
 /** An access token for `user` signed with the app's secret that expired an hour ago. */
-export async function expiredAccessToken(app: FastifyInstance, user: TestUser, sessionId = 'expired-session'): Promise<string> {
+export async function expiredAccessToken(
+  app: FastifyInstance,
+  user: TestUser,
+  sessionId = 'expired-session',
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ email: user.email, name: user.name, sid: sessionId })
     .setProtectedHeader({ alg: 'HS256' })

@@ -11,7 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PROVIDER_FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'providers');
+const PROVIDER_FIXTURES_DIR = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'fixtures',
+  'providers',
+);
 
 /** The text of a recorded body, e.g. `readFixture('arxiv/error_400_incorrect_id_format_abc.xml')`. */
 export function readFixture(relativePath: string): string {
@@ -80,7 +85,9 @@ function queryMatches(matcher: QueryMatcher | undefined, query: URLSearchParams)
   });
 }
 
-export async function startFixtureServer(initialRoutes: FixtureRoute[] = []): Promise<FixtureServer> {
+export async function startFixtureServer(
+  initialRoutes: FixtureRoute[] = [],
+): Promise<FixtureServer> {
   const routes = [...initialRoutes];
   const served = new Map<number, number>();
   const requests: LoggedRequest[] = [];
@@ -100,7 +107,14 @@ export async function startFixtureServer(initialRoutes: FixtureRoute[] = []): Pr
       if (route.times !== undefined && (served.get(index) ?? 0) >= route.times) return false;
       return pathMatches(route.path, path) && queryMatches(route.query, url.searchParams);
     });
-    requests.push({ method, path, query: url.searchParams, headers: req.headers, routeIndex, at: Date.now() });
+    requests.push({
+      method,
+      path,
+      query: url.searchParams,
+      headers: req.headers,
+      routeIndex,
+      at: Date.now(),
+    });
     const route = routes[routeIndex];
     if (!route) {
       res.writeHead(501, { 'content-type': 'text/plain' });
@@ -108,8 +122,12 @@ export async function startFixtureServer(initialRoutes: FixtureRoute[] = []): Pr
       return;
     }
     served.set(routeIndex, (served.get(routeIndex) ?? 0) + 1);
-    const body = route.fixture ? readFileSync(join(PROVIDER_FIXTURES_DIR, route.fixture)) : Buffer.from(route.body ?? '');
-    const contentType = route.fixture ? CONTENT_TYPES[extname(route.fixture)] : 'text/plain; charset=utf-8';
+    const body = route.fixture
+      ? readFileSync(join(PROVIDER_FIXTURES_DIR, route.fixture))
+      : Buffer.from(route.body ?? '');
+    const contentType = route.fixture
+      ? CONTENT_TYPES[extname(route.fixture)]
+      : 'text/plain; charset=utf-8';
     const respond = (): void => {
       if (res.destroyed) return;
       res.writeHead(route.status ?? 200, {
@@ -145,7 +163,9 @@ export async function startFixtureServer(initialRoutes: FixtureRoute[] = []): Pr
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
     },
   };
 }
@@ -175,9 +195,18 @@ export function everyProviderRoutes(delayMs = 0): FixtureRoute[] {
     { path: '/arxiv/query', fixture: 'arxiv/query_all-testing_start0_max10.xml' },
     { path: '/pubmed/esearch.fcgi', fixture: 'pubmed/esearch_term-biopython.xml' },
     { path: '/pubmed/efetch.fcgi', fixture: 'pubmed/efetch_pubmed_two_articles_abstracts.xml' },
-    { path: '/crossref/works', fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json' },
-    { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
-    { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_turing_all-fields_limit100.json' },
+    {
+      path: '/crossref/works',
+      fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json',
+    },
+    {
+      path: '/openalex/works',
+      fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json',
+    },
+    {
+      path: '/semanticscholar/paper/search',
+      fixture: 'semanticscholar/paper_search_turing_all-fields_limit100.json',
+    },
     { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
     { path: '/youtube/search', fixture: 'youtube/search_list_q-surfing_page1.json' },
     { path: '/youtube/videos', fixture: 'youtube/videos_list_multiple_ids.json' },

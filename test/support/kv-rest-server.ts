@@ -11,7 +11,8 @@ type RedisValue = string | number | null | RedisValue[];
 
 function encode(value: RedisValue, base64: boolean): RedisValue {
   if (!base64) return value;
-  if (typeof value === 'string') return value === 'OK' ? value : Buffer.from(value, 'utf8').toString('base64');
+  if (typeof value === 'string')
+    return value === 'OK' ? value : Buffer.from(value, 'utf8').toString('base64');
   if (Array.isArray(value)) return value.map((item) => encode(item, base64));
   return value;
 }
@@ -26,7 +27,10 @@ export interface KvRestServer {
   close(): Promise<void>;
 }
 
-export async function startKvRestServer(redisUrl: string, token = 'test-kv-token'): Promise<KvRestServer> {
+export async function startKvRestServer(
+  redisUrl: string,
+  token = 'test-kv-token',
+): Promise<KvRestServer> {
   const prefix = `kvrest:${Math.random().toString(36).slice(2)}:`;
   const redis = new Redis(redisUrl, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
   const commands: string[][] = [];
@@ -43,7 +47,8 @@ export async function startKvRestServer(redisUrl: string, token = 'test-kv-token
   /** One request, its body read: a thrown error (a body that is not JSON) is answered 500, never left unhandled. */
   const respond = async (req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> => {
     if (down) return void res.writeHead(503).end('{"error":"down"}');
-    if (req.headers.authorization !== `Bearer ${token}`) return void res.writeHead(401).end('{"error":"Unauthorized"}');
+    if (req.headers.authorization !== `Bearer ${token}`)
+      return void res.writeHead(401).end('{"error":"Unauthorized"}');
     const base64 = String(req.headers['upstash-encoding'] ?? '').toLowerCase() === 'base64';
     const body = JSON.parse(raw.toString('utf8') || '[]') as string[] | string[][];
     res.setHeader('content-type', 'application/json');
@@ -64,7 +69,9 @@ export async function startKvRestServer(redisUrl: string, token = 'test-kv-token
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       respond(req, res, Buffer.concat(chunks)).catch((error: unknown) => {
-        res.writeHead(500).end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+        res
+          .writeHead(500)
+          .end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
       });
     });
   });

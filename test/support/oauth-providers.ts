@@ -50,14 +50,17 @@ export async function startOAuthProviders(): Promise<OAuthProviders> {
   const githubServer: Server = createServer((req, res) => {
     const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     const payload = token.split('.')[1];
-    const claims = payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iss?: string }) : {};
+    const claims = payload
+      ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iss?: string })
+      : {};
     if (claims.iss !== oauth.issuer.url || !github) {
       res.writeHead(401).end('{"message":"Bad credentials"}');
       return;
     }
     githubTokensSeen.push(token);
     res.setHeader('content-type', 'application/json');
-    if (req.url === '/user') res.end(JSON.stringify({ id: github.id, login: github.login, name: github.name }));
+    if (req.url === '/user')
+      res.end(JSON.stringify({ id: github.id, login: github.login, name: github.name }));
     else if (req.url === '/user/emails') res.end(JSON.stringify(github.emails));
     else res.writeHead(404).end('{}');
   });

@@ -10,14 +10,20 @@ function outboxFiles(dataDir: string): string[] {
 
 /** Quoted-printable soft breaks and `=3D` undone, so that links read whole. */
 function readMail(dataDir: string, name: string): string {
-  return readFileSync(join(dataDir, 'outbox', name), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  return readFileSync(join(dataDir, 'outbox', name), 'utf8')
+    .replace(/=\r?\n/g, '')
+    .replace(/=3D/g, '=');
 }
 
 /**
  * Runs `action` and returns the text of the one mail it wrote to the outbox, waiting for it up to
  * `timeoutMs` (the file is written when the mail is sent, which may be after the reply).
  */
-export async function mailWrittenBy(dataDir: string, action: () => Promise<unknown>, timeoutMs = 5000): Promise<string> {
+export async function mailWrittenBy(
+  dataDir: string,
+  action: () => Promise<unknown>,
+  timeoutMs = 5000,
+): Promise<string> {
   const before = new Set(outboxFiles(dataDir));
   await action();
   const deadline = Date.now() + timeoutMs;

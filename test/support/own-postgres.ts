@@ -45,7 +45,8 @@ function runAs(): Pick<SpawnSyncOptions, 'uid' | 'gid'> {
   if (userInfo().uid !== 0) return {};
   const id = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
   const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-  if (id.status !== 0 || gid.status !== 0) throw new Error('running as root, and there is no postgres user to run the cluster as');
+  if (id.status !== 0 || gid.status !== 0)
+    throw new Error('running as root, and there is no postgres user to run the cluster as');
   return { uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
@@ -58,14 +59,35 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   // Asynchronous, so that a test's own requests go on while the server stops and starts.
   const run = (binary: string, args: string[], timeoutMs = 60_000) =>
     new Promise<void>((resolve, reject) => {
-      execFile(join(BIN, binary), args, { ...user, cwd: dir, encoding: 'utf8', timeout: timeoutMs }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`${binary} ${args.join(' ')} failed (${error.message}):\n${stdout}\n${stderr}`));
-        else resolve();
-      });
+      execFile(
+        join(BIN, binary),
+        args,
+        { ...user, cwd: dir, encoding: 'utf8', timeout: timeoutMs },
+        (error, stdout, stderr) => {
+          if (error)
+            reject(
+              new Error(
+                `${binary} ${args.join(' ')} failed (${error.message}):\n${stdout}\n${stderr}`,
+              ),
+            );
+          else resolve();
+        },
+      );
     });
-  await run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  await run('initdb', [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--no-instructions',
+  ]);
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c full_page_writes=off`;
-  const pgCtl = (...args: string[]) => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', ...args]);
+  const pgCtl = (...args: string[]) =>
+    run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', ...args]);
   const start = () => pgCtl('-o', options, 'start');
   await start();
 
@@ -103,7 +125,11 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     destroy() {
       if (stopped) return;
       stopped = true;
-      spawnSync(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', '-t', '30', 'stop'], { ...user, cwd: dir, timeout: 60_000 });
+      spawnSync(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', '-t', '30', 'stop'], {
+        ...user,
+        cwd: dir,
+        timeout: 60_000,
+      });
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -64,9 +64,24 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   let child: ChildProcess | null = null;
 
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-      stdio: 'ignore',
-    });
+    child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     await waitForPong(port, 10_000);
   };
   const kill = async () => {
@@ -90,7 +105,11 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     thaw: () => signal('SIGCONT'),
     kill,
     start,
-    cli: (...args) => spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8', timeout: 5000 }).stdout.trim(),
+    cli: (...args) =>
+      spawnSync('redis-cli', ['-p', String(port), ...args], {
+        encoding: 'utf8',
+        timeout: 5000,
+      }).stdout.trim(),
     async destroy() {
       await kill();
       rmSync(dir, { recursive: true, force: true });

@@ -23,10 +23,17 @@ const START_TIMEOUT_MS = 20_000;
 export async function startOwnS3(bucket = 'research-workspace'): Promise<OwnS3> {
   const directory = mkdtempSync(join(tmpdir(), 'rw-s3-'));
   const bin = createRequire(import.meta.url).resolve('s3rver/bin/s3rver.js');
-  const child = spawn(process.execPath, [bin, '-d', directory, '-a', '127.0.0.1', '-p', '0', '--configure-bucket', bucket], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [bin, '-d', directory, '-a', '127.0.0.1', '-p', '0', '--configure-bucket', bucket],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`s3rver did not start in ${START_TIMEOUT_MS} ms: ${output}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`s3rver did not start in ${START_TIMEOUT_MS} ms: ${output}`)),
+      START_TIMEOUT_MS,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const listening = /listening on [^\s]+:(\d+)/.exec(output);

@@ -7,7 +7,14 @@
  * database themselves (`openDatabase({ pgliteDir: 'memory://' })`) still migrate from empty.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { ALERT_QUEUE_DEFINITIONS } from '../../src/alerts/queues.js';
@@ -19,7 +26,9 @@ const MIGRATIONS_DIR = join(ROOT, 'drizzle');
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]))
+    .flatMap((entry) =>
+      entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+    )
     .sort();
 }
 
@@ -29,8 +38,15 @@ function pgliteTemplatePath(): string {
   hash.update(readFileSync(join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json')));
   hash.update(readFileSync(join(ROOT, 'node_modules', 'pg-boss', 'package.json')));
   hash.update(readFileSync(join(ROOT, 'src', 'alerts', 'queues.ts')));
-  for (const file of filesUnder(MIGRATIONS_DIR)) hash.update(relative(MIGRATIONS_DIR, file)).update(readFileSync(file));
-  return join(ROOT, 'node_modules', '.cache', 'research-workspace-tests', `pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+  for (const file of filesUnder(MIGRATIONS_DIR))
+    hash.update(relative(MIGRATIONS_DIR, file)).update(readFileSync(file));
+  return join(
+    ROOT,
+    'node_modules',
+    '.cache',
+    'research-workspace-tests',
+    `pglite-${hash.digest('hex').slice(0, 16)}.tar`,
+  );
 }
 
 async function makeTemplate(path: string): Promise<void> {
@@ -39,7 +55,14 @@ async function makeTemplate(path: string): Promise<void> {
     await migrateEmbedded(client);
     // The job queue's tables and queues too, as a process makes them at its first start (pg-boss
     // installing its schema costs the embedded database about a second).
-    const queue = createJobQueue({ store: { kind: 'pglite', client }, queues: ALERT_QUEUE_DEFINITIONS, working: false, heartbeatSeconds: 30, pollSeconds: 2, log: console });
+    const queue = createJobQueue({
+      store: { kind: 'pglite', client },
+      queues: ALERT_QUEUE_DEFINITIONS,
+      working: false,
+      heartbeatSeconds: 30,
+      pollSeconds: 2,
+      log: console,
+    });
     await queue.ready();
     await queue.stop();
     const dump = await client.dumpDataDir('none');

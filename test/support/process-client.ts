@@ -14,11 +14,23 @@ export async function signUpAndIn(url: string): Promise<ProcessUser> {
   const email = `fault-${randomUUID().slice(0, 8)}@example.org`;
   const password = 'tidal-quasar-42';
   const json = { 'content-type': 'application/json' };
-  const signup = await fetch(`${url}/api/auth/signup`, { method: 'POST', headers: json, body: JSON.stringify({ email, password, name: 'Fault Tester' }) });
-  if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${await signup.text()}`);
-  const signin = await fetch(`${url}/api/auth/signin`, { method: 'POST', headers: json, body: JSON.stringify({ email, password }) });
-  if (signin.status !== 200) throw new Error(`signin failed: ${signin.status} ${await signin.text()}`);
-  const { session } = (await signin.json()) as { session: { access_token: string; refresh_token: string } };
+  const signup = await fetch(`${url}/api/auth/signup`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email, password, name: 'Fault Tester' }),
+  });
+  if (signup.status !== 201)
+    throw new Error(`signup failed: ${signup.status} ${await signup.text()}`);
+  const signin = await fetch(`${url}/api/auth/signin`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email, password }),
+  });
+  if (signin.status !== 200)
+    throw new Error(`signin failed: ${signin.status} ${await signin.text()}`);
+  const { session } = (await signin.json()) as {
+    session: { access_token: string; refresh_token: string };
+  };
   return {
     email,
     password,
@@ -41,12 +53,20 @@ export async function ask(url: string, init: RequestInit = {}, timeoutMs = 5000)
     const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     return { status: res.status, body: await res.text(), ms: Date.now() - started };
   } catch (error) {
-    return { status: 0, body: error instanceof Error ? `${error.name}: ${error.message}` : String(error), ms: Date.now() - started };
+    return {
+      status: 0,
+      body: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      ms: Date.now() - started,
+    };
   }
 }
 
 /** Asks `probe` every `everyMs` until it returns true; false when `withinMs` passes first. */
-export async function eventually(probe: () => Promise<boolean>, withinMs: number, everyMs = 100): Promise<boolean> {
+export async function eventually(
+  probe: () => Promise<boolean>,
+  withinMs: number,
+  everyMs = 100,
+): Promise<boolean> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     if (await probe()) return true;

@@ -5,8 +5,19 @@ import { parseScrape, seriesValue } from './prometheus-text.js';
 describe('parseScrape', () => {
   it("reads prom-client's labelled counters and histograms, escapes included", async () => {
     const registry = new Registry();
-    const counter = new Counter({ name: 'c_total', help: 'c', labelNames: ['route'], registers: [registry] });
-    const histogram = new Histogram({ name: 'h_seconds', help: 'h', labelNames: ['route'], buckets: [0.1, 1], registers: [registry] });
+    const counter = new Counter({
+      name: 'c_total',
+      help: 'c',
+      labelNames: ['route'],
+      registers: [registry],
+    });
+    const histogram = new Histogram({
+      name: 'h_seconds',
+      help: 'h',
+      labelNames: ['route'],
+      buckets: [0.1, 1],
+      registers: [registry],
+    });
     counter.inc({ route: 'a "quoted" \\ one' }, 2);
     histogram.observe({ route: '/a' }, 0.05);
     histogram.observe({ route: '/b' }, 0.5);
@@ -26,7 +37,11 @@ describe('parseScrape', () => {
     expect(() => parseScrape(`${family}y 1\n`)).toThrow(/outside its family/);
     expect(() => parseScrape(`${family}x{a="1"} 1\nx{a="1"} 2\n`)).toThrow(/twice/);
     const histogram = '# HELP h h\n# TYPE h histogram\n';
-    expect(() => parseScrape(`${histogram}h_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 1\n`)).toThrow(/not cumulative/);
-    expect(() => parseScrape(`${histogram}h_bucket{le="1"} 1\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 2\n`)).toThrow(/\+Inf bucket/);
+    expect(() =>
+      parseScrape(`${histogram}h_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 1\n`),
+    ).toThrow(/not cumulative/);
+    expect(() =>
+      parseScrape(`${histogram}h_bucket{le="1"} 1\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 2\n`),
+    ).toThrow(/\+Inf bucket/);
   });
 });

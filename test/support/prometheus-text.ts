@@ -59,7 +59,8 @@ function parseValue(text: string, line: string): number {
   return value;
 }
 
-const seriesKey = (name: string, labels: Labels) => `${name}${JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)))}`;
+const seriesKey = (name: string, labels: Labels) =>
+  `${name}${JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)))}`;
 
 function parseExposition(text: string): Map<string, Family> {
   const families = new Map<string, Family>();
@@ -69,7 +70,12 @@ function parseExposition(text: string): Map<string, Family> {
     if (line === '') continue;
     const meta = /^# (HELP|TYPE) (\S+)(?: (.*))?$/.exec(line);
     if (meta) {
-      const [, kind, name, rest = ''] = meta as unknown as [string, 'HELP' | 'TYPE', string, string | undefined];
+      const [, kind, name, rest = ''] = meta as unknown as [
+        string,
+        'HELP' | 'TYPE',
+        string,
+        string | undefined,
+      ];
       let family = families.get(name);
       if (!family) families.set(name, (family = { name, type: 'untyped', help: '', samples: [] }));
       if (kind === 'TYPE') {
@@ -82,11 +88,23 @@ function parseExposition(text: string): Map<string, Family> {
     if (line.startsWith('#')) continue;
     const match = SAMPLE_LINE.exec(line);
     if (!match) throw new Error(`Malformed sample: ${line}`);
-    const [, name, labelText, valueText] = match as unknown as [string, string, string | undefined, string];
-    if (!current || !SUFFIXES[current.type].some((suffix) => `${current!.name}${suffix}` === name)) {
+    const [, name, labelText, valueText] = match as unknown as [
+      string,
+      string,
+      string | undefined,
+      string,
+    ];
+    if (
+      !current ||
+      !SUFFIXES[current.type].some((suffix) => `${current!.name}${suffix}` === name)
+    ) {
       throw new Error(`Sample outside its family: ${line}`);
     }
-    const sample = { name, labels: labelText ? parseLabels(labelText, line) : {}, value: parseValue(valueText, line) };
+    const sample = {
+      name,
+      labels: labelText ? parseLabels(labelText, line) : {},
+      value: parseValue(valueText, line),
+    };
     const key = seriesKey(name, sample.labels);
     if (seen.has(key)) throw new Error(`Series written twice: ${line}`);
     seen.add(key);
@@ -101,12 +119,18 @@ function checkHistogram(family: Family): void {
   for (const count of counts) {
     const { le: _le, ...labels } = count.labels;
     const buckets = family.samples
-      .filter((s) => s.name === `${family.name}_bucket` && seriesKey('', withoutLe(s.labels)) === seriesKey('', labels))
+      .filter(
+        (s) =>
+          s.name === `${family.name}_bucket` &&
+          seriesKey('', withoutLe(s.labels)) === seriesKey('', labels),
+      )
       .map((s) => ({ le: parseValue(s.labels.le ?? '', family.name), value: s.value }))
       .sort((a, b) => a.le - b.le);
     const values = buckets.map((b) => b.value);
-    if (values.some((value, i) => i > 0 && value < values[i - 1]!)) throw new Error(`${family.name}: buckets not cumulative`);
-    if (buckets.at(-1)?.le !== Infinity || buckets.at(-1)?.value !== count.value) throw new Error(`${family.name}: +Inf bucket is not _count`);
+    if (values.some((value, i) => i > 0 && value < values[i - 1]!))
+      throw new Error(`${family.name}: buckets not cumulative`);
+    if (buckets.at(-1)?.le !== Infinity || buckets.at(-1)?.value !== count.value)
+      throw new Error(`${family.name}: +Inf bucket is not _count`);
   }
 }
 
@@ -127,18 +151,28 @@ export function parseScrape(text: string): Map<string, Family> {
   const library = parsePrometheusTextFormat(text) as LibraryFamily[];
   for (const theirs of library) {
     const ours = families.get(theirs.name);
-    if (!ours) throw new Error(`parse-prometheus-text-format read a family this reader did not: ${theirs.name}`);
+    if (!ours)
+      throw new Error(
+        `parse-prometheus-text-format read a family this reader did not: ${theirs.name}`,
+      );
     if (theirs.type !== 'COUNTER' && theirs.type !== 'GAUGE') continue;
-    const read = theirs.metrics.map((m) => `${seriesKey(ours.name, m.labels ?? {})}=${Number(m.value)}`).sort();
+    const read = theirs.metrics
+      .map((m) => `${seriesKey(ours.name, m.labels ?? {})}=${Number(m.value)}`)
+      .sort();
     const mine = ours.samples.map((s) => `${seriesKey(s.name, s.labels)}=${s.value}`).sort();
-    if (JSON.stringify(read) !== JSON.stringify(mine)) throw new Error(`The two readers disagree on ${ours.name}`);
+    if (JSON.stringify(read) !== JSON.stringify(mine))
+      throw new Error(`The two readers disagree on ${ours.name}`);
   }
   if (library.length !== families.size) throw new Error('The two readers found different families');
   return families;
 }
 
 /** The value of one series (`name` with exactly these labels), or undefined when there is none. */
-export function seriesValue(families: Map<string, Family>, name: string, labels: Labels = {}): number | undefined {
+export function seriesValue(
+  families: Map<string, Family>,
+  name: string,
+  labels: Labels = {},
+): number | undefined {
   const familyName = name.replace(/_(bucket|sum|count)$/, '');
   const family = families.get(name) ?? families.get(familyName);
   const key = seriesKey(name, labels);

@@ -9,7 +9,9 @@ import { takeReplyMismatches } from './reply-schemas.js';
 function failOnMismatches(): void {
   const found = takeReplyMismatches();
   if (found.length === 0) return;
-  throw new Error(`${found.length} repl${found.length === 1 ? 'y does' : 'ies do'} not match the response schema:\n- ${found.join('\n- ')}`);
+  throw new Error(
+    `${found.length} repl${found.length === 1 ? 'y does' : 'ies do'} not match the response schema:\n- ${found.join('\n- ')}`,
+  );
 }
 
 afterEach(failOnMismatches);

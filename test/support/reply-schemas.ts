@@ -16,7 +16,13 @@
  * A reply to a client that has already gone is not checked (nobody reads it).
  * Replies sent as JSON text (already serialised) are parsed and checked the same way, when sent.
  */
-import type { FastifyReply, FastifyRequest, onSendHookHandler, preSerializationHookHandler, RouteOptions } from 'fastify';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preSerializationHookHandler,
+  RouteOptions,
+} from 'fastify';
 import { z } from 'zod';
 
 const DIALECTS_KEY = 'x-dialects';
@@ -52,19 +58,34 @@ function schemaFor(declared: unknown, contentType: string): z.ZodType | null | '
 
 /** For a dialect union, the shape of the request's dialect; any other schema as it is. */
 function forDialect(schema: z.ZodType, request: FastifyRequest): z.ZodType {
-  const shapes = z.globalRegistry.get(schema)?.[DIALECTS_KEY] as { bearer: string; cookie: string } | undefined;
+  const shapes = z.globalRegistry.get(schema)?.[DIALECTS_KEY] as
+    { bearer: string; cookie: string } | undefined;
   if (!shapes || !(schema instanceof z.ZodUnion)) return schema;
   const want = request.auth?.via === 'bearer' ? shapes.bearer : shapes.cookie;
-  const option = (schema.options as z.ZodType[]).find((candidate) => z.globalRegistry.get(candidate)?.id === want);
+  const option = (schema.options as z.ZodType[]).find(
+    (candidate) => z.globalRegistry.get(candidate)?.id === want,
+  );
   return option ?? schema;
 }
 
 /** Paths (`a.b.0.c`) of the keys `given` has that `kept` (what the schema let through) lacks. */
 function droppedKeys(given: unknown, kept: unknown, path: string[] = []): string[] {
-  if (Array.isArray(given) && Array.isArray(kept)) return given.flatMap((entry, index) => droppedKeys(entry, kept[index], [...path, String(index)]));
-  if (!given || typeof given !== 'object' || !kept || typeof kept !== 'object' || Array.isArray(given)) return [];
+  if (Array.isArray(given) && Array.isArray(kept))
+    return given.flatMap((entry, index) =>
+      droppedKeys(entry, kept[index], [...path, String(index)]),
+    );
+  if (
+    !given ||
+    typeof given !== 'object' ||
+    !kept ||
+    typeof kept !== 'object' ||
+    Array.isArray(given)
+  )
+    return [];
   return Object.entries(given).flatMap(([key, value]) =>
-    key in kept ? droppedKeys(value, (kept as Record<string, unknown>)[key], [...path, key]) : [[...path, key].join('.')],
+    key in kept
+      ? droppedKeys(value, (kept as Record<string, unknown>)[key], [...path, key])
+      : [[...path, key].join('.')],
   );
 }
 
@@ -76,18 +97,28 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /** The mismatch of one JSON value against the route's declaration, or null when it fits. */
-function replyMismatch(responses: ResponseMap, status: number, contentType: string, value: unknown, request: FastifyRequest): string | null {
+function replyMismatch(
+  responses: ResponseMap,
+  status: number,
+  contentType: string,
+  value: unknown,
+  request: FastifyRequest,
+): string | null {
   const declared = declaredFor(responses, status);
-  if (declared === undefined) return `status ${status} is not declared (declared: ${Object.keys(responses).join(', ')})`;
+  if (declared === undefined)
+    return `status ${status} is not declared (declared: ${Object.keys(responses).join(', ')})`;
   const schema = schemaFor(declared, contentType);
-  if (schema === 'undeclared-type') return `status ${status} does not declare the content type ${contentType}`;
+  if (schema === 'undeclared-type')
+    return `status ${status} does not declare the content type ${contentType}`;
   if (!schema) return null;
   const shape = forDialect(schema, request);
   const result = shape.safeParse(value);
   const name = z.globalRegistry.get(shape)?.id ?? 'its schema';
-  if (!result.success) return `status ${status} does not match ${name}: ${describeIssues(result.error)}`;
+  if (!result.success)
+    return `status ${status} does not match ${name}: ${describeIssues(result.error)}`;
   const extra = droppedKeys(value, result.data);
-  if (extra.length > 0) return `status ${status} has fields ${name} does not name (the serializer would drop them): ${extra.slice(0, 8).join(', ')}`;
+  if (extra.length > 0)
+    return `status ${status} has fields ${name} does not name (the serializer would drop them): ${extra.slice(0, 8).join(', ')}`;
   return null;
 }
 
@@ -99,7 +130,9 @@ function clientGone(reply: FastifyReply): boolean {
 }
 
 function record(request: FastifyRequest, problem: string): void {
-  mismatches.push(`${request.method} ${request.routeOptions.url ?? request.url} (${request.auth?.via ?? 'no credentials'}): ${problem}`);
+  mismatches.push(
+    `${request.method} ${request.routeOptions.url ?? request.url} (${request.auth?.via ?? 'no credentials'}): ${problem}`,
+  );
 }
 
 function isJson(contentType: string): boolean {
@@ -117,7 +150,12 @@ export function checkReplySchemas(route: RouteOptions): void {
   if (!responses) return;
 
   // The object the handler (or the error handler) sent, before the serializer writes it.
-  const beforeSerialization: preSerializationHookHandler<unknown> = (request, reply, payload, done) => {
+  const beforeSerialization: preSerializationHookHandler<unknown> = (
+    request,
+    reply,
+    payload,
+    done,
+  ) => {
     checked.add(request);
     const contentType = contentTypeOf(reply);
     if (isJson(contentType) && !clientGone(reply)) {
@@ -132,7 +170,12 @@ export function checkReplySchemas(route: RouteOptions): void {
   // JSON text sent as is (already serialised by the route): parsed and checked the same way.
   const whenSent: onSendHookHandler<unknown> = (request, reply, payload, done) => {
     const contentType = contentTypeOf(reply);
-    if (!checked.has(request) && !clientGone(reply) && isJson(contentType) && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    if (
+      !checked.has(request) &&
+      !clientGone(reply) &&
+      isJson(contentType) &&
+      (typeof payload === 'string' || Buffer.isBuffer(payload))
+    ) {
       let value: unknown;
       try {
         value = JSON.parse(payload.toString());
@@ -146,7 +189,10 @@ export function checkReplySchemas(route: RouteOptions): void {
     done(null, payload);
   };
 
-  route.preSerialization = [...hooksOf(route.preSerialization), beforeSerialization] as RouteOptions['preSerialization'];
+  route.preSerialization = [
+    ...hooksOf(route.preSerialization),
+    beforeSerialization,
+  ] as RouteOptions['preSerialization'];
   route.onSend = [...hooksOf(route.onSend), whenSent] as RouteOptions['onSend'];
 }
 

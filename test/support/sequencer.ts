@@ -15,7 +15,9 @@ const COMPUTING = new Set(['app', 'app-shared']);
 export function interleave<T extends { project: { name: string } }>(files: readonly T[]): T[] {
   const waiting = files.filter((file) => WAITING.has(file.project.name));
   const computing = files.filter((file) => COMPUTING.has(file.project.name));
-  const rest = files.filter((file) => !WAITING.has(file.project.name) && !COMPUTING.has(file.project.name));
+  const rest = files.filter(
+    (file) => !WAITING.has(file.project.name) && !COMPUTING.has(file.project.name),
+  );
   const alternating: T[] = [];
   for (let i = 0; i < Math.max(waiting.length, computing.length); i += 1) {
     if (i < waiting.length) alternating.push(waiting[i]!);

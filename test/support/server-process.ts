@@ -37,7 +37,11 @@ export async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -82,7 +86,8 @@ async function seedMigratedDatabase(dataDir: string): Promise<void> {
   mkdirSync(pgdata, { recursive: true });
   // The dump's names start with `/`: tar takes them relative to pgdata.
   const untar = spawnSync('tar', ['-xf', template, '-C', pgdata], { encoding: 'utf8' });
-  if (untar.status !== 0) throw new Error(`could not unpack the migrated database into ${pgdata}: ${untar.stderr}`);
+  if (untar.status !== 0)
+    throw new Error(`could not unpack the migrated database into ${pgdata}: ${untar.stderr}`);
 }
 
 /** Starts the built service (compiling it first if needed) and waits until it answers health. */
@@ -92,7 +97,8 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
   const port = options.env?.PORT ? Number(options.env.PORT) : await freePort();
   const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'rw-proc-'));
   const ownsDataDir = !options.env?.DATA_DIR;
-  if (ownsDataDir && !options.env?.DATABASE_URL && (options.database ?? 'migrated') === 'migrated') await seedMigratedDatabase(dataDir);
+  if (ownsDataDir && !options.env?.DATABASE_URL && (options.database ?? 'migrated') === 'migrated')
+    await seedMigratedDatabase(dataDir);
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -114,7 +120,9 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
 
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -125,7 +133,8 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     try {
       const res = await fetch(`${url}/api/health`);
       await res.arrayBuffer();

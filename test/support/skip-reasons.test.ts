@@ -11,9 +11,15 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('skip reasons', () => {
   it('name the missing URLs of the PostgreSQL/Redis leg, and nothing when both are set', () => {
-    expect(storeLegSkipReason({})).toBe('TEST_DATABASE_URL and TEST_REDIS_URL not set: PostgreSQL/Redis leg skipped');
-    expect(storeLegSkipReason({ TEST_DATABASE_URL: 'postgres://x' })).toBe('TEST_REDIS_URL not set: PostgreSQL/Redis leg skipped');
-    expect(storeLegSkipReason({ TEST_DATABASE_URL: 'postgres://x', TEST_REDIS_URL: 'redis://x' })).toBeNull();
+    expect(storeLegSkipReason({})).toBe(
+      'TEST_DATABASE_URL and TEST_REDIS_URL not set: PostgreSQL/Redis leg skipped',
+    );
+    expect(storeLegSkipReason({ TEST_DATABASE_URL: 'postgres://x' })).toBe(
+      'TEST_REDIS_URL not set: PostgreSQL/Redis leg skipped',
+    );
+    expect(
+      storeLegSkipReason({ TEST_DATABASE_URL: 'postgres://x', TEST_REDIS_URL: 'redis://x' }),
+    ).toBeNull();
   });
 
   it('a vitest run without the leg and without pdftotext prints one line for each, once', () => {
@@ -21,20 +27,32 @@ describe('skip reasons', () => {
     const bin = mkdtempSync(join(tmpdir(), 'rw-path-'));
     try {
       symlinkSync(process.execPath, join(bin, 'node'));
-      const env: Record<string, string> = { PATH: bin, HOME: process.env.HOME ?? tmpdir(), NO_COLOR: '1' };
-      const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', 'src/platform/error-causes.test.ts'], {
-        cwd: ROOT,
-        env,
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
+      const env: Record<string, string> = {
+        PATH: bin,
+        HOME: process.env.HOME ?? tmpdir(),
+        NO_COLOR: '1',
+      };
+      const run = spawnSync(
+        process.execPath,
+        [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', 'src/platform/error-causes.test.ts'],
+        {
+          cwd: ROOT,
+          env,
+          encoding: 'utf8',
+          timeout: 120_000,
+        },
+      );
       expect(run.status, run.stderr).toBe(0);
-      const lines = `${run.stdout}\n${run.stderr}`.split('\n').filter((line) => line.startsWith('skipped: '));
+      const lines = `${run.stdout}\n${run.stderr}`
+        .split('\n')
+        .filter((line) => line.startsWith('skipped: '));
       expect(lines.filter((line) => line.includes('PostgreSQL/Redis leg'))).toEqual([
         'skipped: TEST_DATABASE_URL and TEST_REDIS_URL not set: PostgreSQL/Redis leg skipped',
       ]);
       expect(lines.filter((line) => line.includes('pdftotext'))).toHaveLength(1);
-      expect(lines.filter((line) => line.includes('chromium'))).toHaveLength(existsSync(CHROMIUM_PATH) ? 0 : 1);
+      expect(lines.filter((line) => line.includes('chromium'))).toHaveLength(
+        existsSync(CHROMIUM_PATH) ? 0 : 1,
+      );
       expect(lines).toHaveLength(existsSync(CHROMIUM_PATH) ? 2 : 3);
     } finally {
       rmSync(bin, { recursive: true, force: true });

@@ -9,15 +9,23 @@ import { isPdftotextAvailable } from '../../src/summaries/pdf/pdftotext-engine.j
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** Why the PostgreSQL + Redis leg cannot run, or null when both URLs are set. */
-export function storeLegSkipReason(env: Record<string, string | undefined> = process.env): string | null {
+export function storeLegSkipReason(
+  env: Record<string, string | undefined> = process.env,
+): string | null {
   const missing = ['TEST_DATABASE_URL', 'TEST_REDIS_URL'].filter((name) => !env[name]);
   return missing.length ? `${missing.join(' and ')} not set: PostgreSQL/Redis leg skipped` : null;
 }
 
-export async function skipReasons(env: Record<string, string | undefined> = process.env): Promise<string[]> {
+export async function skipReasons(
+  env: Record<string, string | undefined> = process.env,
+): Promise<string[]> {
   return [
     storeLegSkipReason(env),
-    existsSync(CHROMIUM_PATH) ? null : `${CHROMIUM_PATH} not installed: share-page and web app browser tests skipped (apt-get install chromium)`,
-    (await isPdftotextAvailable()) ? null : 'pdftotext not on PATH: its PDF engine tests skipped, pdf.js only (apt-get install poppler-utils)',
+    existsSync(CHROMIUM_PATH)
+      ? null
+      : `${CHROMIUM_PATH} not installed: share-page and web app browser tests skipped (apt-get install chromium)`,
+    (await isPdftotextAvailable())
+      ? null
+      : 'pdftotext not on PATH: its PDF engine tests skipped, pdf.js only (apt-get install poppler-utils)',
   ].filter((reason): reason is string => reason !== null);
 }

@@ -16,8 +16,13 @@ export function slowestFiles(modules: ReadonlyArray<TestModule>, count: number):
   return modules
     .map((module) => {
       const diagnostic = module.diagnostic();
-      const seconds = (diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.duration) / 1000;
-      return { file: module.relativeModuleId, seconds, tests: [...module.children.allTests()].length };
+      const seconds =
+        (diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.duration) / 1000;
+      return {
+        file: module.relativeModuleId,
+        seconds,
+        tests: [...module.children.allTests()].length,
+      };
     })
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, count);
@@ -25,13 +30,18 @@ export function slowestFiles(modules: ReadonlyArray<TestModule>, count: number):
 
 export function formatSlowestFiles(files: FileTime[]): string {
   if (files.length === 0) return '';
-  const lines = files.map(({ file, seconds, tests }) => `  ${seconds.toFixed(1).padStart(7)} s  ${file} (${tests} test${tests === 1 ? '' : 's'})`);
+  const lines = files.map(
+    ({ file, seconds, tests }) =>
+      `  ${seconds.toFixed(1).padStart(7)} s  ${file} (${tests} test${tests === 1 ? '' : 's'})`,
+  );
   return `slowest test files:\n${lines.join('\n')}\n`;
 }
 
 export default class SlowestFilesReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const count = Number.parseInt(process.env.SLOWEST_FILES ?? '', 10);
-    process.stdout.write(formatSlowestFiles(slowestFiles(modules, Number.isFinite(count) && count > 0 ? count : 10)));
+    process.stdout.write(
+      formatSlowestFiles(slowestFiles(modules, Number.isFinite(count) && count > 0 ? count : 10)),
+    );
   }
 }

@@ -32,7 +32,9 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
         if (toRefuse > 0) {
           toRefuse--;
           refused++;
-          return callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
+          return callback(
+            Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }),
+          );
         }
         received.push(Buffer.concat(chunks).toString('utf8'));
         callback();

@@ -15,15 +15,25 @@ export interface SseConnection {
   /** The raw text received so far (retry and comment lines included). */
   text(): string;
   /** Resolves with the events received once `count` events matching `filter` have come (rejects after `withinMs`). */
-  waitFor(count: number, filter?: (event: SseEvent) => boolean, withinMs?: number): Promise<SseEvent[]>;
+  waitFor(
+    count: number,
+    filter?: (event: SseEvent) => boolean,
+    withinMs?: number,
+  ): Promise<SseEvent[]>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   close(): void;
 }
 
-export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseConnection> {
+export async function openSse(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<SseConnection> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: controller.signal,
+  });
   const events: SseEvent[] = [];
   let raw = '';
   let buffer = '';
@@ -82,12 +92,20 @@ export async function openSse(url: string, headers: Record<string, string> = {})
             resolve(matching);
           } else if (finished) {
             cleanup();
-            reject(new Error(`The stream ended after ${matching.length} of ${count} events: ${raw.slice(-500)}`));
+            reject(
+              new Error(
+                `The stream ended after ${matching.length} of ${count} events: ${raw.slice(-500)}`,
+              ),
+            );
           }
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`${events.filter(filter).length} of ${count} events within ${withinMs} ms: ${raw.slice(-500)}`));
+          reject(
+            new Error(
+              `${events.filter(filter).length} of ${count} events within ${withinMs} ms: ${raw.slice(-500)}`,
+            ),
+          );
         }, withinMs);
         const cleanup = () => {
           clearTimeout(timer);

@@ -10,7 +10,11 @@ import { join } from 'node:path';
 /** Where the test files are, relative to the repository's root. */
 export const TEST_FILES = ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'];
 /** Files that drive Chromium, build the web app or compile its API types (`browser`). */
-export const BROWSER_FILES = ['test/web/**/*.test.ts', 'src/**/*.browser.test.ts', 'test/support/web-browser.test.ts'];
+export const BROWSER_FILES = [
+  'test/web/**/*.test.ts',
+  'src/**/*.browser.test.ts',
+  'test/support/web-browser.test.ts',
+];
 /** The built service as a process of its own (`e2e`). */
 export const E2E_FILES = ['test/e2e/**/*.test.ts'];
 
@@ -40,7 +44,8 @@ export function needsIsolation(source: string): boolean {
 }
 
 /** What changes the test process's global state: mocks, stubs, fake timers, spies, the environment, globals, handlers. */
-const CHANGES_GLOBAL_STATE = /vi\.mock|vi\.doMock|vi\.hoisted|vi\.resetModules|vi\.stub|vi\.useFakeTimers|vi\.spyOn|process\.env|process\.on\(|globalThis/;
+const CHANGES_GLOBAL_STATE =
+  /vi\.mock|vi\.doMock|vi\.hoisted|vi\.resetModules|vi\.stub|vi\.useFakeTimers|vi\.spyOn|process\.env|process\.on\(|globalThis/;
 
 /**
  * Whether an `app` file (one that starts an app, a database or Redis) may share its module graph with
@@ -54,13 +59,25 @@ export function sharesModuleGraph(source: string): boolean {
 /** The test files outside the `browser` and `e2e` projects, relative to `root`. */
 function appAndUnitFiles(root: string): string[] {
   return ['src', 'test', 'web/src']
-    .flatMap((dir) => readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) => `${dir}/${file}`))
-    .filter((file) => /\.test\.tsx?$/.test(file) && !/^test\/(web|e2e)\/|\.browser\.test\.ts$|^test\/support\/web-browser\.test\.ts$/.test(file));
+    .flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).map(
+        (file) => `${dir}/${file}`,
+      ),
+    )
+    .filter(
+      (file) =>
+        /\.test\.tsx?$/.test(file) &&
+        !/^test\/(web|e2e)\/|\.browser\.test\.ts$|^test\/support\/web-browser\.test\.ts$/.test(
+          file,
+        ),
+    );
 }
 
 /** The `unit` project's files, relative to `root`. */
 export function unitTestFiles(root: string): string[] {
-  return appAndUnitFiles(root).filter((file) => !needsIsolation(readFileSync(join(root, file), 'utf8')));
+  return appAndUnitFiles(root).filter(
+    (file) => !needsIsolation(readFileSync(join(root, file), 'utf8')),
+  );
 }
 
 /** The `app-shared` project's files, relative to `root`: app files that change no global state. */

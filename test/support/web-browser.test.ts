@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { auditCombinations, launchChromium, seriousA11yViolations, webSkipReason } from './web-browser.js';
+import {
+  auditCombinations,
+  launchChromium,
+  seriousA11yViolations,
+  webSkipReason,
+} from './web-browser.js';
 
 describe('auditCombinations', () => {
   it('checks each viewport and each colour scheme once by default', () => {
@@ -45,9 +50,15 @@ describe.skipIf(webSkipReason)('seriousA11yViolations (Chromium)', () => {
         'button-name': ['#no-name'],
         'color-contrast': ['#faint'],
       });
-      expect(found.map((finding) => finding.impact).sort()).toEqual(['critical', 'critical', 'serious']);
+      expect(found.map((finding) => finding.impact).sort()).toEqual([
+        'critical',
+        'critical',
+        'serious',
+      ]);
 
-      await page.setContent('<!doctype html><html lang="en"><head><title>Clean</title></head><body><main><h1>Clean</h1><p>Easy to read.</p></main></body></html>');
+      await page.setContent(
+        '<!doctype html><html lang="en"><head><title>Clean</title></head><body><main><h1>Clean</h1><p>Easy to read.</p></main></body></html>',
+      );
       expect(await seriousA11yViolations(page)).toEqual([]);
     } finally {
       await page.close();

@@ -15,7 +15,12 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildTestApp, createScratchDatabase, type StoreLeg, type TestApp } from './app.js';
 import { connectChromium } from './chromium.js';
-import { providerEnvFor, startFixtureServer, type FixtureRoute, type FixtureServer } from './fixture-server.js';
+import {
+  providerEnvFor,
+  startFixtureServer,
+  type FixtureRoute,
+  type FixtureServer,
+} from './fixture-server.js';
 import { freePort, startServerProcess } from './server-process.js';
 import { CHROMIUM_PATH } from './skip-reasons.js';
 
@@ -24,7 +29,10 @@ const WEB_ARTIFACTS = join(ROOT, 'test-artifacts', 'web');
 
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
 /** Why the journeys cannot run here (null when they can); in CI a missing Chromium fails the run instead. */
-export const webSkipReason: string | null = !existsSync(CHROMIUM_PATH) && !inCi ? `${CHROMIUM_PATH} not installed: web app browser journeys skipped` : null;
+export const webSkipReason: string | null =
+  !existsSync(CHROMIUM_PATH) && !inCi
+    ? `${CHROMIUM_PATH} not installed: web app browser journeys skipped`
+    : null;
 if (webSkipReason) console.warn(webSkipReason);
 
 /** A journey's time limit: each page is checked by axe two or four times (`auditCombinations`) on a shared machine. */
@@ -44,7 +52,14 @@ export async function ensureWebBuilt(): Promise<string> {
     outDir: WEB_BUILD_DIR,
     lockFile: join(ROOT, '.test-build-web.lock'),
     timeLimitMs: 240_000,
-    args: [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+    args: [
+      join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'web/vite.config.ts',
+      '--logLevel',
+      'warn',
+    ],
     env: { ...process.env, WEB_OUT_DIR: WEB_BUILD_DIR, NODE_ENV: 'production' },
   });
   return WEB_BUILD_DIR;
@@ -65,17 +80,25 @@ export interface WebServer {
  * database of that PostgreSQL. That is how the journeys are run by hand against what users run
  * (docs/testing.md); a file that reaches into the app (`server.t`) cannot run so.
  */
-export async function startWebServer(options: { leg?: StoreLeg; routes?: FixtureRoute[]; env?: Record<string, string> } = {}): Promise<WebServer> {
+export async function startWebServer(
+  options: { leg?: StoreLeg; routes?: FixtureRoute[]; env?: Record<string, string> } = {},
+): Promise<WebServer> {
   const distDir = await ensureWebBuilt();
   const fixtures = await startFixtureServer(options.routes ?? []);
   if (process.env.WEB_JOURNEY_SERVER === 'built') {
     const postgres = process.env.WEB_JOURNEY_DATABASE_URL;
     const scratch = postgres ? await createScratchDatabase(postgres) : null;
-    const server = await startBuiltWebServer({ distDir, fixtures, env: { ...(scratch ? { DATABASE_URL: scratch.url } : {}), ...options.env } });
+    const server = await startBuiltWebServer({
+      distDir,
+      fixtures,
+      env: { ...(scratch ? { DATABASE_URL: scratch.url } : {}), ...options.env },
+    });
     return {
       base: server.base,
       get t(): TestApp {
-        throw new Error('WEB_JOURNEY_SERVER=built: the app runs in a process of its own, so server.t is not here');
+        throw new Error(
+          'WEB_JOURNEY_SERVER=built: the app runs in a process of its own, so server.t is not here',
+        );
       },
       fixtures,
       async close() {
@@ -89,7 +112,13 @@ export async function startWebServer(options: { leg?: StoreLeg; routes?: Fixture
   const base = `http://127.0.0.1:${port}`;
   const t = await buildTestApp({
     leg: options.leg,
-    env: { ...providerEnvFor(fixtures.url), APP_ORIGIN: base, PUBLIC_URL: base, WEB_DIST_DIR: distDir, ...options.env },
+    env: {
+      ...providerEnvFor(fixtures.url),
+      APP_ORIGIN: base,
+      PUBLIC_URL: base,
+      WEB_DIST_DIR: distDir,
+      ...options.env,
+    },
   });
   await t.app.listen({ port, host: '127.0.0.1' });
   return {
@@ -111,11 +140,22 @@ export interface WebServerProcess {
   close(): Promise<void>;
 }
 
-async function startBuiltWebServer(options: { distDir: string; fixtures: FixtureServer; env?: Record<string, string> }): Promise<WebServerProcess> {
+async function startBuiltWebServer(options: {
+  distDir: string;
+  fixtures: FixtureServer;
+  env?: Record<string, string>;
+}): Promise<WebServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = await startServerProcess({
-    env: { ...providerEnvFor(options.fixtures.url), PORT: String(port), APP_ORIGIN: base, PUBLIC_URL: base, WEB_DIST_DIR: options.distDir, ...options.env },
+    env: {
+      ...providerEnvFor(options.fixtures.url),
+      PORT: String(port),
+      APP_ORIGIN: base,
+      PUBLIC_URL: base,
+      WEB_DIST_DIR: options.distDir,
+      ...options.env,
+    },
   });
   return { base, dataDir: server.dataDir, close: async () => void (await server.stop()) };
 }
@@ -124,8 +164,12 @@ async function startBuiltWebServer(options: { distDir: string; fixtures: Fixture
  * Why `twoUsersOnTwoServers` (`startWebServers`) cannot run here (null when it can): it needs the PostgreSQL of the store leg.
  * In CI that leg is mandatory, so there a missing TEST_DATABASE_URL fails instead.
  */
-export function twoServersSkipReason(env: Record<string, string | undefined> = process.env): string | null {
-  const reason = env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL not set: web journeys on two server processes sharing one PostgreSQL skipped';
+export function twoServersSkipReason(
+  env: Record<string, string | undefined> = process.env,
+): string | null {
+  const reason = env.TEST_DATABASE_URL
+    ? null
+    : 'TEST_DATABASE_URL not set: web journeys on two server processes sharing one PostgreSQL skipped';
   if (reason && inCi) throw new Error(`In CI the PostgreSQL leg must run: ${reason}`);
   return reason;
 }
@@ -136,11 +180,17 @@ export function twoServersSkipReason(env: Record<string, string | undefined> = p
  * origin (APP_ORIGIN and PUBLIC_URL are its own address, so a browser context talks to one of them).
  * Started one after another: the first migrates the database, the others find it migrated.
  */
-async function startWebServers(count: number): Promise<{ servers: WebServerProcess[]; close(): Promise<void> }> {
+async function startWebServers(
+  count: number,
+): Promise<{ servers: WebServerProcess[]; close(): Promise<void> }> {
   const distDir = await ensureWebBuilt();
   const fixtures = await startFixtureServer([]);
   const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
-  const env = { DATABASE_URL: scratch.url, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' };
+  const env = {
+    DATABASE_URL: scratch.url,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+  };
   const servers: WebServerProcess[] = [];
   const close = async () => {
     await Promise.all(servers.map((server) => server.close()));
@@ -148,7 +198,8 @@ async function startWebServers(count: number): Promise<{ servers: WebServerProce
     await fixtures.close();
   };
   try {
-    for (let index = 0; index < count; index += 1) servers.push(await startBuiltWebServer({ distDir, fixtures, env }));
+    for (let index = 0; index < count; index += 1)
+      servers.push(await startBuiltWebServer({ distDir, fixtures, env }));
   } catch (error) {
     await close();
     throw error;
@@ -168,7 +219,9 @@ export interface UserOnServer {
  * up through their own server, in a browser context of their own on that server's origin, with one
  * page. The pages' uncaught errors are collected in `pageErrors` (a journey expects none).
  */
-export async function twoUsersOnTwoServers(credentials: readonly [Credentials, Credentials]): Promise<{ users: [UserOnServer, UserOnServer]; pageErrors: string[]; close(): Promise<void> }> {
+export async function twoUsersOnTwoServers(
+  credentials: readonly [Credentials, Credentials],
+): Promise<{ users: [UserOnServer, UserOnServer]; pageErrors: string[]; close(): Promise<void> }> {
   const started = await startWebServers(2);
   const browser = await launchChromium();
   const pageErrors: string[] = [];
@@ -198,8 +251,18 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** A fresh browser profile (its own cookies) at one of the two viewports, in a colour scheme. */
-export async function newContext(browser: Browser, base: string, viewport: ViewportName = 'desktop', colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {
-  return browser.newContext({ baseURL: base, viewport: VIEWPORTS[viewport], colorScheme, reducedMotion: 'reduce' });
+export async function newContext(
+  browser: Browser,
+  base: string,
+  viewport: ViewportName = 'desktop',
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL: base,
+    viewport: VIEWPORTS[viewport],
+    colorScheme,
+    reducedMotion: 'reduce',
+  });
 }
 
 export interface AxeFinding {
@@ -215,7 +278,10 @@ export interface AxeFinding {
  * per-frame results, which doubled the time of a check, and the app has no frames to merge. Only the
  * violations are collected in full (the passes are not read), which spares axe building their selectors.
  */
-export async function seriousA11yViolations(page: Page, exclude: readonly string[] = []): Promise<AxeFinding[]> {
+export async function seriousA11yViolations(
+  page: Page,
+  exclude: readonly string[] = [],
+): Promise<AxeFinding[]> {
   const builder = new AxeBuilder({ page });
   for (const selector of exclude) builder.exclude(selector);
   const results = await builder
@@ -225,7 +291,12 @@ export async function seriousA11yViolations(page: Page, exclude: readonly string
     .analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.map((node) => node.target.join(' ')) }));
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
 }
 
 /** Saves a full-page screenshot (or of the view only) as test-artifacts/web/<name>.png (CI keeps test-artifacts/). */
@@ -239,16 +310,25 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
 /** The page's width and the width it scrolls to: a page scrolls sideways when `scrollWidth` exceeds `clientWidth`. */
 export function pageWidths(page: Page): Promise<{ scrollWidth: number; clientWidth: number }> {
   return page.evaluate(() => {
-    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    const root = (
+      globalThis as unknown as {
+        document: { documentElement: { scrollWidth: number; clientWidth: number } };
+      }
+    ).document.documentElement;
     return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
   });
 }
 
 /** Sets the app's theme the way a returning user's browser has it (the app reads it on load). */
-export async function presetTheme(context: BrowserContext, theme: 'system' | 'light' | 'dark'): Promise<void> {
+export async function presetTheme(
+  context: BrowserContext,
+  theme: 'system' | 'light' | 'dark',
+): Promise<void> {
   await context.addInitScript((value) => {
     try {
-      (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem('rw-theme', value);
+      (
+        globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }
+      ).localStorage.setItem('rw-theme', value);
     } catch {
       // about:blank has no storage
     }
@@ -266,7 +346,11 @@ let accounts = 0;
 export function newCredentials(prefix = 'web'): Credentials {
   accounts += 1;
   const tag = `${Date.now().toString(36)}${accounts}${Math.random().toString(36).slice(2, 6)}`;
-  return { name: `Ada ${tag}`, email: `${prefix}-${tag}@example.org`, password: `violet-harbour-${tag}` };
+  return {
+    name: `Ada ${tag}`,
+    email: `${prefix}-${tag}@example.org`,
+    password: `violet-harbour-${tag}`,
+  };
 }
 
 /** Signs up through the app's form (it signs in too) and waits for the dashboard. */
@@ -283,16 +367,31 @@ export async function signUpThroughApp(page: Page, credentials: Credentials): Pr
  * Signs up through the API in the context's own cookie jar (the app then opens signed in): for journeys
  * whose subject is not sign-up, which test/web/auth.test.ts and smoke.test.ts cover through the form.
  */
-export async function signUpThroughApi(context: BrowserContext, base: string, credentials: Credentials): Promise<void> {
+export async function signUpThroughApi(
+  context: BrowserContext,
+  base: string,
+  credentials: Credentials,
+): Promise<void> {
   // As the form does: the sign-up creates the account, the sign-in sets the session cookies.
-  const signup = await context.request.post('/api/auth/signup', { headers: { origin: base }, data: credentials });
-  if (signup.status() !== 201) throw new Error(`sign-up through the API answered ${signup.status()}: ${await signup.text()}`);
-  const signin = await context.request.post('/api/auth/signin', { headers: { origin: base }, data: { email: credentials.email, password: credentials.password } });
-  if (signin.status() !== 200) throw new Error(`sign-in through the API answered ${signin.status()}: ${await signin.text()}`);
+  const signup = await context.request.post('/api/auth/signup', {
+    headers: { origin: base },
+    data: credentials,
+  });
+  if (signup.status() !== 201)
+    throw new Error(`sign-up through the API answered ${signup.status()}: ${await signup.text()}`);
+  const signin = await context.request.post('/api/auth/signin', {
+    headers: { origin: base },
+    data: { email: credentials.email, password: credentials.password },
+  });
+  if (signin.status() !== 200)
+    throw new Error(`sign-in through the API answered ${signin.status()}: ${await signin.text()}`);
 }
 
 /** Signs in through the app's form and waits to leave the sign-in page. */
-export async function signInThroughApp(page: Page, credentials: Pick<Credentials, 'email' | 'password'>): Promise<void> {
+export async function signInThroughApp(
+  page: Page,
+  credentials: Pick<Credentials, 'email' | 'password'>,
+): Promise<void> {
   await page.goto('/auth/signin');
   await page.getByLabel('Email').fill(credentials.email);
   await page.getByLabel('Password').fill(credentials.password);
@@ -306,9 +405,20 @@ export type AuditCombination = readonly [ViewportName, 'light' | 'dark'];
  * The viewport and colour-scheme combinations `auditPage` checks: two by default (mobile in light,
  * desktop in dark, so each viewport and each scheme is seen once), all four with `WEB_AUDIT=all`.
  */
-export function auditCombinations(env: Record<string, string | undefined> = process.env): AuditCombination[] {
-  if (env.WEB_AUDIT === 'all') return [['mobile', 'light'], ['mobile', 'dark'], ['desktop', 'light'], ['desktop', 'dark']];
-  return [['mobile', 'light'], ['desktop', 'dark']];
+export function auditCombinations(
+  env: Record<string, string | undefined> = process.env,
+): AuditCombination[] {
+  if (env.WEB_AUDIT === 'all')
+    return [
+      ['mobile', 'light'],
+      ['mobile', 'dark'],
+      ['desktop', 'light'],
+      ['desktop', 'dark'],
+    ];
+  return [
+    ['mobile', 'light'],
+    ['desktop', 'dark'],
+  ];
 }
 
 /**
@@ -318,12 +428,24 @@ export function auditCombinations(env: Record<string, string | undefined> = proc
  * Leaves the page at the desktop size in light. `exclude`: selectors axe leaves out; `fullPage: false`
  * photographs the view only (a long document whose pages draw as they come near would all be drawn).
  */
-export async function auditPage(page: Page, name: string, options: { exclude?: readonly string[]; fullPage?: boolean } = {}): Promise<Record<string, AxeFinding[]>> {
+export async function auditPage(
+  page: Page,
+  name: string,
+  options: { exclude?: readonly string[]; fullPage?: boolean } = {},
+): Promise<Record<string, AxeFinding[]>> {
   const findings: Record<string, AxeFinding[]> = {};
   for (const [viewport, scheme] of auditCombinations()) {
     await page.setViewportSize(VIEWPORTS[viewport]);
     await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((expected) => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme === expected, scheme);
+    await page.waitForFunction(
+      (expected) =>
+        (
+          globalThis as unknown as {
+            document: { documentElement: { dataset: Record<string, string> } };
+          }
+        ).document.documentElement.dataset.theme === expected,
+      scheme,
+    );
     const found = await seriousA11yViolations(page, options.exclude);
     if (found.length > 0) findings[`${viewport}-${scheme}`] = found;
     await screenshot(page, `${name}-${viewport}-${scheme}`, options.fullPage);

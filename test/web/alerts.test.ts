@@ -11,7 +11,18 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyProviderRoutes } from '../support/fixture-server.js';
 import { linkIn, mailWrittenBy } from '../support/outbox.js';
-import { auditPage, launchChromium, newContext, newCredentials, pageWidths, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
+import {
+  auditPage,
+  launchChromium,
+  newContext,
+  newCredentials,
+  pageWidths,
+  signUpThroughApi,
+  startWebServer,
+  webSkipReason,
+  JOURNEY_TIMEOUT_MS,
+  type WebServer,
+} from '../support/web-browser.js';
 
 const QUERY = 'Augmenting large language models with chemistry tools';
 /** A run goes through the job queue and its digest through the mailer: both after the reply. */
@@ -29,13 +40,20 @@ describe.skipIf(webSkipReason)('alerts (Chromium)', { timeout: JOURNEY_TIMEOUT_M
   beforeAll(async () => {
     // Alert jobs are off in tests unless asked for; a short tick makes the queue look for work often
     // (Run now also wakes it at once).
-    [server, browser] = await Promise.all([startWebServer({ routes: everyProviderRoutes(), env: { ALERTS_ENABLED: 'true', ALERTS_TICK_SECONDS: '2' } }), launchChromium()]);
+    [server, browser] = await Promise.all([
+      startWebServer({
+        routes: everyProviderRoutes(),
+        env: { ALERTS_ENABLED: 'true', ALERTS_TICK_SECONDS: '2' },
+      }),
+      launchChromium(),
+    ]);
     userContext = await newContext(browser, server.base);
     visitorContext = await newContext(browser, server.base);
     await signUpThroughApi(userContext, server.base, newCredentials('alerts'));
     user = await userContext.newPage();
     visitor = await visitorContext.newPage();
-    for (const page of [user, visitor]) page.on('pageerror', (error) => pageErrors.push(error.message));
+    for (const page of [user, visitor])
+      page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 240_000);
   afterAll(async () => {
     await userContext?.close();
@@ -69,9 +87,21 @@ describe.skipIf(webSkipReason)('alerts (Chromium)', { timeout: JOURNEY_TIMEOUT_M
     const form = user.getByRole('form', { name: 'Follow this search' });
     await form.getByLabel('Daily').check();
     await form.getByRole('button', { name: 'Follow' }).click();
-    await expect.poll(() => user.getByRole('status').filter({ hasText: 'Following' }).textContent()).toContain(`Following “${QUERY}”: new results come by e-mail daily.`);
+    await expect
+      .poll(() => user.getByRole('status').filter({ hasText: 'Following' }).textContent())
+      .toContain(`Following “${QUERY}”: new results come by e-mail daily.`);
     // The form closed under the focus: it is on the way to the alert.
-    await expect.poll(() => user.getByRole('link', { name: 'See your alerts' }).evaluate((element) => element === (element.ownerDocument as unknown as { activeElement: unknown }).activeElement)).toBe(true);
+    await expect
+      .poll(() =>
+        user
+          .getByRole('link', { name: 'See your alerts' })
+          .evaluate(
+            (element) =>
+              element ===
+              (element.ownerDocument as unknown as { activeElement: unknown }).activeElement,
+          ),
+      )
+      .toBe(true);
     await user.getByRole('link', { name: 'See your alerts' }).click();
     await user.waitForURL('**/alerts');
 
@@ -83,7 +113,12 @@ describe.skipIf(webSkipReason)('alerts (Chromium)', { timeout: JOURNEY_TIMEOUT_M
     expect(facts).toContain('Daily');
     expect(facts).toContain('Not run yet');
     // In the header navigation, marked as the page shown.
-    expect(await user.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).getAttribute('aria-current')).toBe('page');
+    expect(
+      await user
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Alerts' })
+        .getAttribute('aria-current'),
+    ).toBe('page');
     expect(await auditPage(user, 'alerts-list')).toEqual({});
     await noSidewaysScroll(user, 'the Alerts page');
   });
@@ -95,17 +130,25 @@ describe.skipIf(webSkipReason)('alerts (Chromium)', { timeout: JOURNEY_TIMEOUT_M
       async () => {
         await card.getByRole('button', { name: 'Run now' }).click();
         // The run is followed as it goes, then said once over (its e-mail too).
-        await card.getByText(/^Run finished: \d+ new results? of \d+ found\. E-mail sent\.$/).waitFor({ timeout: RUN_TIMEOUT_MS });
+        await card
+          .getByText(/^Run finished: \d+ new results? of \d+ found\. E-mail sent\.$/)
+          .waitFor({ timeout: RUN_TIMEOUT_MS });
       },
       RUN_TIMEOUT_MS,
     );
     expect(mail).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/i);
-    unsubscribePath = new URL(linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/alerts\/unsubscribe\/[A-Za-z0-9_-]+/)).pathname;
-    const saveLink = new URL(linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/dashboard\?[^\s"<>]*action=save/));
+    unsubscribePath = new URL(
+      linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/alerts\/unsubscribe\/[A-Za-z0-9_-]+/),
+    ).pathname;
+    const saveLink = new URL(
+      linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/dashboard\?[^\s"<>]*action=save/),
+    );
     savePath = `${saveLink.pathname}${saveLink.search}`;
 
     // The list is read again: the last run is shown with what it found, and the next run is scheduled.
-    await expect.poll(() => card.locator('dl').textContent()).toMatch(/Last run.*new results? of \d+ found\. E-mail sent\./);
+    await expect
+      .poll(() => card.locator('dl').textContent())
+      .toMatch(/Last run.*new results? of \d+ found\. E-mail sent\./);
     expect(await card.locator('dl').textContent()).not.toContain('Not scheduled');
     await card.getByRole('button', { name: 'Show runs' }).click();
     const runs = card.getByRole('region', { name: `Runs of the alert for ${QUERY}` });

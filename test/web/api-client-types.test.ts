@@ -68,7 +68,7 @@ describe('a client generated from the document', () => {
     await t?.close();
   });
 
-  it('types the workspace and resource bodies exactly, and the avatar file as a Blob (the web app\'s schema.d.ts and the bearer dialect)', async () => {
+  it("types the workspace and resource bodies exactly, and the avatar file as a Blob (the web app's schema.d.ts and the bearer dialect)", async () => {
     const bearer = await t.app.inject({ method: 'GET', url: '/api/openapi.json?dialect=bearer' });
     expect(bearer.statusCode).toBe(200);
     writeFileSync(join(dir, 'cookie.ts'), readFileSync(API_TYPES_FILE, 'utf8'));
@@ -86,7 +86,10 @@ describe('a client generated from the document', () => {
       skipLibCheck: true,
     });
     const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
+      const line =
+        diagnostic.file && diagnostic.start !== undefined
+          ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1
+          : 0;
       return `${diagnostic.file?.fileName.split('/').pop()}:${line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
     });
     expect(problems).toEqual([]);

@@ -20,12 +20,24 @@ describe('web/src/api/schema.d.ts', () => {
     expect(response.statusCode).toBe(200);
     const generated = await apiTypesOf(response.json());
     const committed = readFileSync(API_TYPES_FILE, 'utf8');
-    expect(committed === generated, 'web/src/api/schema.d.ts is out of date: run `npm run web:api` and commit it').toBe(true);
+    expect(
+      committed === generated,
+      'web/src/api/schema.d.ts is out of date: run `npm run web:api` and commit it',
+    ).toBe(true);
   });
 
   it('describes the routes the app calls, in the cookie dialect', () => {
     const committed = readFileSync(API_TYPES_FILE, 'utf8');
-    for (const path of ['/api/auth/signin', '/api/auth/signup', '/api/auth/refresh', '/api/auth/session', '/api/profile', '/api/analytics/search', '/api/search', '/api/workspaces']) {
+    for (const path of [
+      '/api/auth/signin',
+      '/api/auth/signup',
+      '/api/auth/refresh',
+      '/api/auth/session',
+      '/api/profile',
+      '/api/analytics/search',
+      '/api/search',
+      '/api/workspaces',
+    ]) {
       expect(committed, path).toContain(`"${path}": {`);
     }
     // Only the cookie scheme: no bearer Variant B envelope types leak into the app's client.

@@ -39,8 +39,12 @@ describe('initial JavaScript of the first pages (gzip)', () => {
   let dir: string;
   let manifest: Manifest;
   let entry: string;
-  const gzipped = (key: string) => gzipSync(readFileSync(join(dir, manifest[key]!.file)), { level: 9 }).length;
-  const initial = (page: string) => [...staticClosure(manifest, [entry, page])].filter((key) => manifest[key]!.file.endsWith('.js'));
+  const gzipped = (key: string) =>
+    gzipSync(readFileSync(join(dir, manifest[key]!.file)), { level: 9 }).length;
+  const initial = (page: string) =>
+    [...staticClosure(manifest, [entry, page])].filter((key) =>
+      manifest[key]!.file.endsWith('.js'),
+    );
 
   beforeAll(async () => {
     dir = await ensureWebBuilt();
@@ -56,7 +60,9 @@ describe('initial JavaScript of the first pages (gzip)', () => {
   ])('%s page: at most 150 KB', (name, page) => {
     const chunks = initial(page);
     const total = chunks.reduce((sum, key) => sum + gzipped(key), 0);
-    console.log(`initial JS of the ${name} page: ${(total / 1024).toFixed(1)} KB gzipped in ${chunks.length} files`);
+    console.log(
+      `initial JS of the ${name} page: ${(total / 1024).toFixed(1)} KB gzipped in ${chunks.length} files`,
+    );
     expect(total).toBeGreaterThan(10 * 1024); // React alone: a manifest read wrongly would pass the budget
     expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
   });
@@ -73,9 +79,13 @@ describe('initial JavaScript of the first pages (gzip)', () => {
 
   it(`analytics page with its charts: at most ${ANALYTICS_BUDGET_BYTES / 1024} KB beyond the entry`, () => {
     const page = 'src/pages/analytics/AnalyticsPage.tsx';
-    const beyondEntry = [...staticClosure(manifest, [page])].filter((key) => !staticClosure(manifest, [entry]).has(key) && manifest[key]!.file.endsWith('.js'));
+    const beyondEntry = [...staticClosure(manifest, [page])].filter(
+      (key) => !staticClosure(manifest, [entry]).has(key) && manifest[key]!.file.endsWith('.js'),
+    );
     const total = beyondEntry.reduce((sum, key) => sum + gzipped(key), 0);
-    console.log(`analytics page beyond the entry: ${(total / 1024).toFixed(1)} KB gzipped in ${beyondEntry.length} files`);
+    console.log(
+      `analytics page beyond the entry: ${(total / 1024).toFixed(1)} KB gzipped in ${beyondEntry.length} files`,
+    );
     // A chart library (recharts was 116 KB gzipped) would not fit; the page's own code would.
     expect(total).toBeGreaterThan(1024);
     expect(total).toBeLessThanOrEqual(ANALYTICS_BUDGET_BYTES);

@@ -7,7 +7,18 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer, pageWidths } from '../support/web-browser.js';
+import {
+  auditPage,
+  launchChromium,
+  newContext,
+  newCredentials,
+  signUpThroughApi,
+  startWebServer,
+  webSkipReason,
+  JOURNEY_TIMEOUT_MS,
+  type WebServer,
+  pageWidths,
+} from '../support/web-browser.js';
 
 const NTM = 'Neural Turing Machines';
 const LOVELACE = 'Notes on the analytical engine';
@@ -33,18 +44,35 @@ describe.skipIf(webSkipReason)('Cite (Chromium)', { timeout: JOURNEY_TIMEOUT_MS 
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
     await signUpThroughApi(context, server.base, newCredentials('cite'));
     const headers = { origin: server.base };
-    workspaceId = ((await (await context.request.post('/api/workspaces', { headers, data: { name: 'Memory papers' } })).json()) as { id: string }).id;
+    workspaceId = (
+      (await (
+        await context.request.post('/api/workspaces', { headers, data: { name: 'Memory papers' } })
+      ).json()) as { id: string }
+    ).id;
     for (const data of [
       {
         title: NTM,
         url: 'https://arxiv.org/abs/1410.5401',
         type: 'preprint',
         authors: ['Alex Graves', 'Greg Wayne', 'Ivo Danihelka'],
-        data: { arxivId: '1410.5401', venue: 'arXiv cs.NE', publishedDate: '2014-10-20', doi: '10.48550/arXiv.1410.5401' },
+        data: {
+          arxivId: '1410.5401',
+          venue: 'arXiv cs.NE',
+          publishedDate: '2014-10-20',
+          doi: '10.48550/arXiv.1410.5401',
+        },
       },
-      { title: LOVELACE, type: 'article', authors: ['Ada Lovelace'], data: { venue: 'Scientific Memoirs', volume: '3', pages: '666-731', year: 1843 } },
+      {
+        title: LOVELACE,
+        type: 'article',
+        authors: ['Ada Lovelace'],
+        data: { venue: 'Scientific Memoirs', volume: '3', pages: '666-731', year: 1843 },
+      },
     ]) {
-      const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, { headers, data });
+      const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
+        headers,
+        data,
+      });
       expect(added.status()).toBe(201);
     }
     page = await context.newPage();
@@ -68,14 +96,27 @@ describe.skipIf(webSkipReason)('Cite (Chromium)', { timeout: JOURNEY_TIMEOUT_MS 
     await opener.click();
     await dialog().getByRole('heading', { name: 'Cite 2 resources' }).waitFor();
     // APA 7: "Surname, I., Surname, I., & Surname, I. (Year)."; references by author; in text "(First et al., Year; …)".
-    await preview().getByText('Graves, A., Wayne, G., & Danihelka, I. (2014). Neural Turing Machines', { exact: false }).waitFor({ timeout: 30_000 });
+    await preview()
+      .getByText('Graves, A., Wayne, G., & Danihelka, I. (2014). Neural Turing Machines', {
+        exact: false,
+      })
+      .waitFor({ timeout: 30_000 });
     const apa = await preview().locator('.cite-bibliography').innerText();
-    expect(apa.split('\n').filter(Boolean).map((line) => line.slice(0, 12))).toEqual(['Graves, A., ', 'Lovelace, A.']);
+    expect(
+      apa
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.slice(0, 12)),
+    ).toEqual(['Graves, A., ', 'Lovelace, A.']);
     await preview().getByText('(Graves et al., 2014; Lovelace, 1843)').waitFor();
 
     // MLA 9: "Surname, Given, et al." for three or more authors, the title in quotation marks; no year in text.
-    await dialog().getByLabel('Style', { exact: true }).selectOption({ label: 'MLA — MLA Handbook 9th edition (in-text citations)' });
-    await preview().getByText('Graves, Alex, et al. “Neural Turing Machines.”', { exact: false }).waitFor({ timeout: 30_000 });
+    await dialog()
+      .getByLabel('Style', { exact: true })
+      .selectOption({ label: 'MLA — MLA Handbook 9th edition (in-text citations)' });
+    await preview()
+      .getByText('Graves, Alex, et al. “Neural Turing Machines.”', { exact: false })
+      .waitFor({ timeout: 30_000 });
     await preview().getByText('(Graves et al.; Lovelace)').waitFor();
     const copy = dialog().getByRole('button', { name: 'Copy bibliography' });
     await expect.poll(() => copy.isEnabled()).toBe(true);
@@ -101,21 +142,35 @@ describe.skipIf(webSkipReason)('Cite (Chromium)', { timeout: JOURNEY_TIMEOUT_MS 
   it('remembers the style, cites one resource from its panel, and finds a style by name or says none has it', async () => {
     await page.goto(`/workspaces/${workspaceId}`);
     await page.getByRole('link', { name: NTM, exact: true }).click();
-    const opener = page.getByRole('region', { name: `Details: ${NTM}` }).getByRole('button', { name: 'Cite this…' });
+    const opener = page
+      .getByRole('region', { name: `Details: ${NTM}` })
+      .getByRole('button', { name: 'Cite this…' });
     await opener.click();
     await dialog().getByRole('heading', { name: 'Cite 1 resource' }).waitFor();
-    await expect.poll(() => dialog().getByLabel('Style', { exact: true }).inputValue()).toBe('modern-language-association');
-    await preview().getByText('Graves, Alex, et al.', { exact: false }).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => dialog().getByLabel('Style', { exact: true }).inputValue())
+      .toBe('modern-language-association');
+    await preview()
+      .getByText('Graves, Alex, et al.', { exact: false })
+      .waitFor({ timeout: 30_000 });
 
     await dialog().getByLabel('Find a style by name').fill('ieee');
-    await expect.poll(() => dialog().getByLabel('Style', { exact: true }).locator('option').allInnerTexts()).toContain('IEEE — IEEE Reference Guide version 11.29.2023');
+    await expect
+      .poll(() => dialog().getByLabel('Style', { exact: true }).locator('option').allInnerTexts())
+      .toContain('IEEE — IEEE Reference Guide version 11.29.2023');
     await dialog().getByLabel('Style', { exact: true }).selectOption('ieee');
     // IEEE: numbered, initials first, "and" before the last author, the title in quotation marks.
-    await preview().getByText('A. Graves, G. Wayne, and I. Danihelka, “Neural Turing Machines,”', { exact: false }).waitFor({ timeout: 30_000 });
+    await preview()
+      .getByText('A. Graves, G. Wayne, and I. Danihelka, “Neural Turing Machines,”', {
+        exact: false,
+      })
+      .waitFor({ timeout: 30_000 });
     await preview().getByText('[1]', { exact: true }).waitFor();
 
     await dialog().getByLabel('Find a style by name').fill('no such style');
-    await dialog().getByText('No style is called “no such style”. Try another name, e.g. MLA, Chicago or IEEE.').waitFor();
+    await dialog()
+      .getByText('No style is called “no such style”. Try another name, e.g. MLA, Chicago or IEEE.')
+      .waitFor();
     expect(await auditPage(page, 'cite-no-style')).toEqual({});
     await page.keyboard.press('Escape');
     await expect.poll(() => page.evaluate<unknown>(FOCUSED_TEXT)).toBe('Cite this…');

@@ -5,87 +5,119 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer, pageWidths } from '../support/web-browser.js';
+import {
+  launchChromium,
+  newContext,
+  newCredentials,
+  signUpThroughApi,
+  startWebServer,
+  webSkipReason,
+  JOURNEY_TIMEOUT_MS,
+  type WebServer,
+  pageWidths,
+} from '../support/web-browser.js';
 
 const LONG_NAME = 'W'.repeat(200);
 const LONG_TITLE = `Unbroken${'x'.repeat(280)}`;
 
-describe.skipIf(webSkipReason)('forms and long text (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
-  let server: WebServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let workspaceId: string;
-  let resourceId: string;
-  const pageErrors: string[] = [];
+describe.skipIf(webSkipReason)(
+  'forms and long text (Chromium)',
+  { timeout: JOURNEY_TIMEOUT_MS },
+  () => {
+    let server: WebServer;
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    let workspaceId: string;
+    let resourceId: string;
+    const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startWebServer(), launchChromium()]);
-    context = await newContext(browser, server.base);
-    await signUpThroughApi(context, server.base, newCredentials('forms'));
-    const headers = { origin: server.base };
-    workspaceId = ((await (await context.request.post('/api/workspaces', { headers, data: { title: LONG_NAME } })).json()) as { id: string }).id;
-    const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, { headers, data: { title: LONG_TITLE, notes: 'First notes' } });
-    resourceId = ((await added.json()) as { id: string }).id;
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-  }, 240_000);
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
-    expect(pageErrors).toEqual([]);
-  });
-
-  const panel = () => page.getByRole('region', { name: `Details: ${LONG_TITLE}` });
-  const annotations = async () => (await (await context.request.get(`/api/resources/${resourceId}/annotations`)).json()) as Array<{ body: string }>;
-  const storedNotes = async () =>
-    ((await (await context.request.get(`/api/workspaces/${workspaceId}/resources`)).json()) as Array<{ id: string; notes: string }>).find((resource) => resource.id === resourceId)?.notes;
-
-  it('saves one annotation for a double click on "Add annotation"', async () => {
-    await page.goto(`/workspaces/${workspaceId}`);
-    await panel().getByLabel('Annotation', { exact: true }).fill('Read section 3 again');
-    // Two clicks in one task, as a double click lands on a machine too busy to draw between them: the
-    // button cannot be disabled in time, so the form itself must refuse the second submit.
-    const add = panel().getByRole('button', { name: 'Add annotation' });
-    await expect.poll(() => add.isEnabled()).toBe(true);
-    await add.evaluate((button: { click: () => void }) => {
-      button.click();
-      button.click();
+    beforeAll(async () => {
+      [server, browser] = await Promise.all([startWebServer(), launchChromium()]);
+      context = await newContext(browser, server.base);
+      await signUpThroughApi(context, server.base, newCredentials('forms'));
+      const headers = { origin: server.base };
+      workspaceId = (
+        (await (
+          await context.request.post('/api/workspaces', { headers, data: { title: LONG_NAME } })
+        ).json()) as { id: string }
+      ).id;
+      const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
+        headers,
+        data: { title: LONG_TITLE, notes: 'First notes' },
+      });
+      resourceId = ((await added.json()) as { id: string }).id;
+      page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+    }, 240_000);
+    afterAll(async () => {
+      await context?.close();
+      await browser?.close();
+      await server?.close();
+      expect(pageErrors).toEqual([]);
     });
-    await panel().getByText('Read section 3 again').waitFor();
-    // Whatever a second request would have done is done by the time the first's answer is shown.
-    await expect.poll(async () => (await annotations()).length).toBe(1);
-    await page.reload();
-    await panel().getByText('Read section 3 again').waitFor();
-    expect((await annotations()).map((annotation) => annotation.body)).toEqual(['Read section 3 again']);
-  });
 
-  it('keeps 20,000 pasted characters of notes, says they are 10,000 too many, and saves nothing', async () => {
-    await page.goto(`/workspaces/${workspaceId}`);
-    await panel().getByRole('button', { name: 'Edit notes' }).click();
-    const notes = panel().getByLabel('Notes', { exact: true });
-    await notes.fill('n'.repeat(20_000));
-    expect((await notes.inputValue()).length).toBe(20_000);
-    await panel().getByText('20,000 / 10,000 characters: 10,000 too many').waitFor();
-    await panel().getByRole('button', { name: 'Save', exact: true }).click();
-    await panel().getByText(/At most 10,000 characters/).waitFor();
-    expect(await storedNotes()).toBe('First notes');
-    // Back under the limit, the count says so and the notes save.
-    await notes.fill('n'.repeat(10_000));
-    await panel().getByText('10,000 / 10,000 characters', { exact: true }).waitFor();
-    await panel().getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(storedNotes).toBe('n'.repeat(10_000));
-  });
+    const panel = () => page.getByRole('region', { name: `Details: ${LONG_TITLE}` });
+    const annotations = async () =>
+      (await (
+        await context.request.get(`/api/resources/${resourceId}/annotations`)
+      ).json()) as Array<{ body: string }>;
+    const storedNotes = async () =>
+      (
+        (await (
+          await context.request.get(`/api/workspaces/${workspaceId}/resources`)
+        ).json()) as Array<{ id: string; notes: string }>
+      ).find((resource) => resource.id === resourceId)?.notes;
 
-  it('scrolls no page sideways at 360 px with a 200-letter workspace name and a 288-letter title', async () => {
-    await page.setViewportSize({ width: 360, height: 800 });
-    for (const path of ['/workspaces', `/workspaces/${workspaceId}`, '/dashboard']) {
-      await page.goto(path);
-      await page.getByRole('heading', { level: 1 }).first().waitFor();
-      if (path !== '/dashboard') await page.getByText(LONG_NAME.slice(0, 50)).first().waitFor();
-      const { scrollWidth, clientWidth } = await pageWidths(page);
-      expect(scrollWidth, path).toBeLessThanOrEqual(clientWidth);
-    }
-  });
-});
+    it('saves one annotation for a double click on "Add annotation"', async () => {
+      await page.goto(`/workspaces/${workspaceId}`);
+      await panel().getByLabel('Annotation', { exact: true }).fill('Read section 3 again');
+      // Two clicks in one task, as a double click lands on a machine too busy to draw between them: the
+      // button cannot be disabled in time, so the form itself must refuse the second submit.
+      const add = panel().getByRole('button', { name: 'Add annotation' });
+      await expect.poll(() => add.isEnabled()).toBe(true);
+      await add.evaluate((button: { click: () => void }) => {
+        button.click();
+        button.click();
+      });
+      await panel().getByText('Read section 3 again').waitFor();
+      // Whatever a second request would have done is done by the time the first's answer is shown.
+      await expect.poll(async () => (await annotations()).length).toBe(1);
+      await page.reload();
+      await panel().getByText('Read section 3 again').waitFor();
+      expect((await annotations()).map((annotation) => annotation.body)).toEqual([
+        'Read section 3 again',
+      ]);
+    });
+
+    it('keeps 20,000 pasted characters of notes, says they are 10,000 too many, and saves nothing', async () => {
+      await page.goto(`/workspaces/${workspaceId}`);
+      await panel().getByRole('button', { name: 'Edit notes' }).click();
+      const notes = panel().getByLabel('Notes', { exact: true });
+      await notes.fill('n'.repeat(20_000));
+      expect((await notes.inputValue()).length).toBe(20_000);
+      await panel().getByText('20,000 / 10,000 characters: 10,000 too many').waitFor();
+      await panel().getByRole('button', { name: 'Save', exact: true }).click();
+      await panel()
+        .getByText(/At most 10,000 characters/)
+        .waitFor();
+      expect(await storedNotes()).toBe('First notes');
+      // Back under the limit, the count says so and the notes save.
+      await notes.fill('n'.repeat(10_000));
+      await panel().getByText('10,000 / 10,000 characters', { exact: true }).waitFor();
+      await panel().getByRole('button', { name: 'Save', exact: true }).click();
+      await expect.poll(storedNotes).toBe('n'.repeat(10_000));
+    });
+
+    it('scrolls no page sideways at 360 px with a 200-letter workspace name and a 288-letter title', async () => {
+      await page.setViewportSize({ width: 360, height: 800 });
+      for (const path of ['/workspaces', `/workspaces/${workspaceId}`, '/dashboard']) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        if (path !== '/dashboard') await page.getByText(LONG_NAME.slice(0, 50)).first().waitFor();
+        const { scrollWidth, clientWidth } = await pageWidths(page);
+        expect(scrollWidth, path).toBeLessThanOrEqual(clientWidth);
+      }
+    });
+  },
+);

@@ -10,7 +10,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditPage, JOURNEY_TIMEOUT_MS, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, VIEWPORTS, webSkipReason, type WebServer, pageWidths } from '../support/web-browser.js';
+import {
+  auditPage,
+  JOURNEY_TIMEOUT_MS,
+  launchChromium,
+  newContext,
+  newCredentials,
+  signUpThroughApi,
+  startWebServer,
+  VIEWPORTS,
+  webSkipReason,
+  type WebServer,
+  pageWidths,
+} from '../support/web-browser.js';
 
 const PDF_PATH = join(import.meta.dirname, '..', 'fixtures', 'pdfs', 'vespa-peerjcs2017.pdf');
 /** Read from the PDF with `pdftotext -f 2 -l 2` (one line of its page 2); not from the app. */
@@ -44,7 +56,6 @@ const SELECT_PHRASE = `(([pageNumber, phrase]) => {
   return true;
 })`;
 
-
 interface Anchor {
   page: number;
   quote: string;
@@ -74,7 +85,10 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
   let resourceId: string;
   let annotationId: string;
 
-  const annotations = async (): Promise<Annotation[]> => (await (await api.get(`/api/resources/${resourceId}/annotations?limit=100`)).json()) as Annotation[];
+  const annotations = async (): Promise<Annotation[]> =>
+    (await (
+      await api.get(`/api/resources/${resourceId}/annotations?limit=100`)
+    ).json()) as Annotation[];
   const pageBox = (number: number) => page.locator(`.pdf-page[data-page-number="${number}"]`);
 
   beforeAll(async () => {
@@ -83,17 +97,32 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
     await signUpThroughApi(context, server.base, newCredentials('pdf'));
     api = context.request;
     const headers = { origin: server.base };
-    workspaceId = ((await (await api.post('/api/workspaces', { headers, data: { name: 'Reading' } })).json()) as { id: string }).id;
-    resourceId = ((await (await api.post(`/api/workspaces/${workspaceId}/resources`, { headers, data: { title: 'VESPA' } })).json()) as { id: string }).id;
+    workspaceId = (
+      (await (
+        await api.post('/api/workspaces', { headers, data: { name: 'Reading' } })
+      ).json()) as { id: string }
+    ).id;
+    resourceId = (
+      (await (
+        await api.post(`/api/workspaces/${workspaceId}/resources`, {
+          headers,
+          data: { title: 'VESPA' },
+        })
+      ).json()) as { id: string }
+    ).id;
     const put = await api.put(`/api/workspaces/${workspaceId}/resources/${resourceId}/pdf`, {
       headers,
-      multipart: { file: { name: 'vespa.pdf', mimeType: 'application/pdf', buffer: readFileSync(PDF_PATH) } },
+      multipart: {
+        file: { name: 'vespa.pdf', mimeType: 'application/pdf', buffer: readFileSync(PDF_PATH) },
+      },
     });
     expect(put.status()).toBe(200);
     // Extraction runs in the background: the resource says when it is done.
     await vi.waitFor(
       async () => {
-        const list = (await (await api.get(`/api/workspaces/${workspaceId}/resources`)).json()) as Array<{ id: string; pdf: { extraction: string } | null }>;
+        const list = (await (
+          await api.get(`/api/workspaces/${workspaceId}/resources`)
+        ).json()) as Array<{ id: string; pdf: { extraction: string } | null }>;
         expect(list.find((resource) => resource.id === resourceId)?.pdf?.extraction).toBe('ready');
       },
       { timeout: 60_000, interval: 200 },
@@ -108,19 +137,29 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
     await server?.close();
   });
 
-  it('is linked from the resource\'s detail panel once its PDF is ready, and draws the PDF\'s own text', async () => {
+  it("is linked from the resource's detail panel once its PDF is ready, and draws the PDF's own text", async () => {
     await page.goto(`/workspaces/${workspaceId}?resource=${resourceId}`);
     await page.getByRole('link', { name: 'Read the PDF', exact: true }).click();
     await page.waitForURL(`**${viewerPath}`);
-    await page.getByRole('group', { name: 'Page 1', exact: true }).locator('.textLayer').getByText(PAGE_1_TEXT, { exact: true }).waitFor();
+    await page
+      .getByRole('group', { name: 'Page 1', exact: true })
+      .locator('.textLayer')
+      .getByText(PAGE_1_TEXT, { exact: true })
+      .waitFor();
     expect(await page.locator('.pdf-page').count()).toBe(16);
     expect(await inView(page, pageBox(2))).toBe(false);
   });
 
   it('annotates a phrase selected on page 2: the API holds its quote, page and boxes within the page', async () => {
     await pageBox(2).scrollIntoViewIfNeeded();
-    await pageBox(2).locator('.textLayer').getByText('VESPA automates', { exact: false }).first().waitFor();
-    expect(await page.evaluate(`${SELECT_PHRASE}([2, ${JSON.stringify(PAGE_2_PHRASE)}])`)).toBe(true);
+    await pageBox(2)
+      .locator('.textLayer')
+      .getByText('VESPA automates', { exact: false })
+      .first()
+      .waitFor();
+    expect(await page.evaluate(`${SELECT_PHRASE}([2, ${JSON.stringify(PAGE_2_PHRASE)}])`)).toBe(
+      true,
+    );
     await pageBox(2).getByRole('button', { name: 'Annotate' }).click();
     await page.getByLabel('Note (optional)').fill('What VESPA does');
     await page.getByRole('button', { name: 'Save annotation' }).click();
@@ -133,7 +172,14 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
     expect(anchor.quote).toBe(PAGE_2_PHRASE);
     expect(anchor.rects.length).toBeGreaterThanOrEqual(1);
     for (const rect of anchor.rects) {
-      for (const value of [rect.x, rect.y, rect.width, rect.height, rect.x + rect.width, rect.y + rect.height]) {
+      for (const value of [
+        rect.x,
+        rect.y,
+        rect.width,
+        rect.height,
+        rect.x + rect.width,
+        rect.y + rect.height,
+      ]) {
         expect(value).toBeGreaterThanOrEqual(0);
         expect(value).toBeLessThanOrEqual(1);
       }
@@ -155,10 +201,17 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
     await expect.poll(() => inView(page, mark)).toBe(true);
     expect(await mark.getAttribute('class')).toContain('pdf-mark-active');
     expect(await mark.isVisible()).toBe(true);
-    expect(await page.getByRole('listitem').filter({ hasText: 'What VESPA does' }).getAttribute('aria-current')).toBe('true');
+    expect(
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: 'What VESPA does' })
+        .getAttribute('aria-current'),
+    ).toBe('true');
 
     // The text layer is transparent text over the drawing, thousands of boxes: axe's contrast check of each would take seconds and mean nothing.
-    expect(await auditPage(page, 'pdf-viewer', { exclude: ['.textLayer'], fullPage: false })).toEqual({});
+    expect(
+      await auditPage(page, 'pdf-viewer', { exclude: ['.textLayer'], fullPage: false }),
+    ).toEqual({});
     for (const width of [360, 390]) {
       await page.setViewportSize({ width, height: VIEWPORTS.mobile.height });
       const overflow = await pageWidths(page);
@@ -169,10 +222,16 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
 
   it('a delete of an annotation changed meanwhile is refused and shows the change; deleting again removes it and its mark', async () => {
     // Someone changes the annotation after the page read it: the page's delete names the old version.
-    const changed = await api.patch(`/api/annotations/${annotationId}`, { headers: { origin: server.base }, data: { body: 'What VESPA does, revised' } });
+    const changed = await api.patch(`/api/annotations/${annotationId}`, {
+      headers: { origin: server.base },
+      data: { body: 'What VESPA does, revised' },
+    });
     expect(changed.status()).toBe(200);
     await page.getByRole('button', { name: 'Delete annotation' }).click();
-    await page.getByRole('alert').filter({ hasText: /changed/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /changed/i })
+      .waitFor();
     await page.getByRole('listitem').filter({ hasText: 'What VESPA does, revised' }).waitFor();
     expect(await annotations()).toHaveLength(1);
 

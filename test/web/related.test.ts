@@ -7,24 +7,48 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture, type FixtureRoute } from '../support/fixture-server.js';
-import { launchChromium, newContext, newCredentials, seriousA11yViolations, signUpThroughApi, startWebServer, webSkipReason, type WebServer, pageWidths } from '../support/web-browser.js';
+import {
+  launchChromium,
+  newContext,
+  newCredentials,
+  seriousA11yViolations,
+  signUpThroughApi,
+  startWebServer,
+  webSkipReason,
+  type WebServer,
+  pageWidths,
+} from '../support/web-browser.js';
 
 const CHEMISTRY = 'Augmenting large language models with chemistry tools';
 const CHEMISTRY_DOI = '10.1038/s42256-024-00832-8';
-const REFERENCES = 'semanticscholar/paper_references_doi-10.2139_ssrn.2250500_fields-title_offset0_limit50.json';
+const REFERENCES =
+  'semanticscholar/paper_references_doi-10.2139_ssrn.2250500_fields-title_offset0_limit50.json';
 const THEME_IN_USE = 'document.documentElement.dataset.theme';
 
 /** The recorded references with a paper id, as the list should show them: alphabetical (no counts nor years recorded). */
-const referenced = (JSON.parse(readFixture(REFERENCES)) as { data: Array<{ citedPaper: { paperId: string | null; title: string } }> }).data
+const referenced = (
+  JSON.parse(readFixture(REFERENCES)) as {
+    data: Array<{ citedPaper: { paperId: string | null; title: string } }>;
+  }
+).data
   .map((edge) => edge.citedPaper)
   .filter((paper) => paper.paperId !== null)
   .map((paper) => paper.title)
   .sort((a, b) => a.localeCompare(b));
 
 const ROUTES: FixtureRoute[] = [
-  { path: '/crossref/works', fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json' },
-  { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
-  { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
+  {
+    path: '/crossref/works',
+    fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json',
+  },
+  {
+    path: '/openalex/works',
+    fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json',
+  },
+  {
+    path: '/semanticscholar/paper/search',
+    fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json',
+  },
   { path: `/semanticscholar/paper/DOI:${CHEMISTRY_DOI}/references`, fixture: REFERENCES },
   { path: /^\/openalex\/works\//, status: 404, fixture: 'openalex/error_404_work_not_found.html' },
   { path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' },
@@ -61,8 +85,12 @@ describe.skipIf(webSkipReason)('web app related works (Chromium)', () => {
       await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
 
       const list = result.getByRole('region', { name: 'References' });
-      await expect.poll(() => list.getByRole('status').textContent()).toBe(`10 of ${referenced.length} shown, most cited first.`);
-      expect(await list.getByRole('heading', { level: 3 }).allTextContents()).toEqual(referenced.slice(0, 10));
+      await expect
+        .poll(() => list.getByRole('status').textContent())
+        .toBe(`10 of ${referenced.length} shown, most cited first.`);
+      expect(await list.getByRole('heading', { level: 3 }).allTextContents()).toEqual(
+        referenced.slice(0, 10),
+      );
 
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
@@ -81,13 +109,19 @@ describe.skipIf(webSkipReason)('web app related works (Chromium)', () => {
       await save.getByText(first).waitFor();
       await save.getByLabel('New workspace name').fill('Followed references');
       await save.getByRole('button', { name: 'Save' }).click();
-      await expect.poll(() => save.getByRole('status').textContent()).toBe('Saved to Followed references.');
+      await expect
+        .poll(() => save.getByRole('status').textContent())
+        .toBe('Saved to Followed references.');
       expect(await seriousA11yViolations(page)).toEqual([]);
       await save.getByRole('button', { name: 'Close' }).click();
       await expect.poll(() => save.count()).toBe(0);
       // The list now says where the saved reference is; the others say nothing.
       const items = list.getByRole('listitem');
-      await expect.poll(() => items.filter({ hasText: 'In your library' }).getByRole('heading').allTextContents()).toEqual([first]);
+      await expect
+        .poll(() =>
+          items.filter({ hasText: 'In your library' }).getByRole('heading').allTextContents(),
+        )
+        .toEqual([first]);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -33,9 +33,18 @@ const QUERY = 'Augmenting large language models with chemistry tools';
 const ROUTES: FixtureRoute[] = [
   { path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' },
   { path: '/pubmed/esearch.fcgi', status: 500, body: 'upstream failure' },
-  { path: '/crossref/works', fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json' },
-  { path: '/openalex/works', fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
-  { path: '/semanticscholar/paper/search', fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json' },
+  {
+    path: '/crossref/works',
+    fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json',
+  },
+  {
+    path: '/openalex/works',
+    fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json',
+  },
+  {
+    path: '/semanticscholar/paper/search',
+    fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json',
+  },
   { path: '/zenodo/records', fixture: 'zenodo/records_search_q-title_size2_page1.json' },
 ];
 
@@ -84,7 +93,10 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
   });
 
   /** A signed-up user's dashboard (signed up through the API; clipboard allowed, page errors collected). */
-  async function signedInPage(viewport: ViewportName = 'desktop', theme: 'light' | 'dark' = 'light'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  async function signedInPage(
+    viewport: ViewportName = 'desktop',
+    theme: 'light' | 'dark' = 'light',
+  ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     const context = await newContext(browser, server.base, viewport, theme);
     await presetTheme(context, theme);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
@@ -123,15 +135,25 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       // Each provider's chip says how it did: the failing one says so, the keyless one is disabled.
       const chips = page.getByRole('toolbar', { name: 'Sources' });
       // The first page streams: each chip says so as its provider answers.
-      await expect.poll(() => chips.getByRole('button', { name: /PubMed/ }).textContent()).toContain('failed');
-      expect(await chips.getByRole('button', { name: /YouTube/ }).textContent()).toContain('disabled');
-      await expect.poll(() => chips.getByRole('button', { name: /Crossref/ }).textContent()).toMatch(/\d+ results?/);
-      await expect.poll(() => chips.getByRole('button', { name: /arXiv/ }).textContent()).toContain('0 results');
+      await expect
+        .poll(() => chips.getByRole('button', { name: /PubMed/ }).textContent())
+        .toContain('failed');
+      expect(await chips.getByRole('button', { name: /YouTube/ }).textContent()).toContain(
+        'disabled',
+      );
+      await expect
+        .poll(() => chips.getByRole('button', { name: /Crossref/ }).textContent())
+        .toMatch(/\d+ results?/);
+      await expect
+        .poll(() => chips.getByRole('button', { name: /arXiv/ }).textContent())
+        .toContain('0 results');
 
       const first = page.getByRole('article').first();
       const title = (await first.getByRole('heading').textContent())!.trim();
       expect(title.length).toBeGreaterThan(10);
-      expect(await first.getByRole('heading').getByRole('link').getAttribute('href')).toMatch(/^https?:\/\//);
+      expect(await first.getByRole('heading').getByRole('link').getAttribute('href')).toMatch(
+        /^https?:\/\//,
+      );
       await expectAccessible(page);
       await screenshot(page, 'search-results-desktop-light');
 
@@ -139,8 +161,12 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await first.getByRole('button', { name: 'Summarize' }).click();
       const dialog = page.getByRole('dialog', { name: 'Summary' });
       await dialog.waitFor();
-      await expect.poll(() => dialog.locator('.summary-tldr').textContent(), { timeout: 15_000 }).toMatch(/\w{3,}/);
-      await expect.poll(() => dialog.getByRole('list', { name: 'Tags' }).getByRole('listitem').count()).toBeGreaterThan(0);
+      await expect
+        .poll(() => dialog.locator('.summary-tldr').textContent(), { timeout: 15_000 })
+        .toMatch(/\w{3,}/);
+      await expect
+        .poll(() => dialog.getByRole('list', { name: 'Tags' }).getByRole('listitem').count())
+        .toBeGreaterThan(0);
       expect(await dialog.getByRole('radio', { name: /Quick/ }).isChecked()).toBe(true);
       await expectAccessible(page);
       await screenshot(page, 'summary-dialog-desktop-light');
@@ -149,7 +175,9 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
 
       // The second identical summary comes from the cache.
       await first.getByRole('button', { name: 'Summarize' }).click();
-      await expect.poll(() => dialog.textContent(), { timeout: 15_000 }).toContain('From the in-memory cache');
+      await expect
+        .poll(() => dialog.textContent(), { timeout: 15_000 })
+        .toContain('From the in-memory cache');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
 
@@ -159,12 +187,16 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await save.getByLabel('Workspace', { exact: true }).selectOption({ label: 'New workspace…' });
       await save.getByLabel('New workspace name').fill('Chemistry agents');
       await save.getByRole('button', { name: 'Save' }).click();
-      await expect.poll(() => save.getByRole('status').textContent()).toContain('Saved to Chemistry agents');
+      await expect
+        .poll(() => save.getByRole('status').textContent())
+        .toContain('Saved to Chemistry agents');
       await save.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => save.textContent()).toContain('already in');
       await save.getByRole('link', { name: 'Chemistry agents' }).click();
       await page.waitForURL(/\/workspaces\/[0-9a-f-]{36}$/);
-      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Chemistry agents');
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+        .toBe('Chemistry agents');
       // The library list loads after the workspace: its first resource opens in the panel.
       await page.getByRole('article').getByRole('heading', { name: title }).waitFor();
       expect(await page.getByRole('article').getByRole('heading', { name: title }).count()).toBe(1);
@@ -219,7 +251,9 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       const resource = page.getByRole('article', { name: title });
       await resource.getByLabel('Annotation', { exact: true }).fill('Read the tool list again');
       await resource.getByRole('button', { name: 'Add annotation' }).click();
-      await expect.poll(() => resource.locator('.annotation-body').allTextContents()).toEqual(['Read the tool list again']);
+      await expect
+        .poll(() => resource.locator('.annotation-body').allTextContents())
+        .toEqual(['Read the tool list again']);
 
       // A highlight: select the 5th–30th characters of the abstract, as a mouse drag would.
       const abstract = resource.getByTestId('abstract');
@@ -227,22 +261,47 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       expect(abstractText.length).toBeGreaterThan(40);
       await page.evaluate(SELECT_ABSTRACT_5_TO_30);
       await resource.getByRole('button', { name: 'Highlight selection' }).click();
-      await expect.poll(() => resource.locator('mark').first().textContent()).toBe(abstractText.slice(5, 30));
+      await expect
+        .poll(() => resource.locator('mark').first().textContent())
+        .toBe(abstractText.slice(5, 30));
 
-      const stored = await page.evaluate(async (id) => (await (await fetch(`/api/workspaces/${id}`)).json()) as { resources: Array<{ annotations: Array<{ body: string; highlights: { ranges?: Array<{ start: number; end: number; text?: string }> } }> }> }, workspaceId);
-      const highlight = stored.resources[0]!.annotations.find((annotation) => annotation.highlights.ranges);
-      expect(highlight?.highlights.ranges).toEqual([{ start: 5, end: 30, text: abstractText.slice(5, 30) }]);
+      const stored = await page.evaluate(
+        async (id) =>
+          (await (await fetch(`/api/workspaces/${id}`)).json()) as {
+            resources: Array<{
+              annotations: Array<{
+                body: string;
+                highlights: { ranges?: Array<{ start: number; end: number; text?: string }> };
+              }>;
+            }>;
+          },
+        workspaceId,
+      );
+      const highlight = stored.resources[0]!.annotations.find(
+        (annotation) => annotation.highlights.ranges,
+      );
+      expect(highlight?.highlights.ranges).toEqual([
+        { start: 5, end: 30, text: abstractText.slice(5, 30) },
+      ]);
       await expectAccessible(page);
       await screenshot(page, 'workspace-annotations-desktop-light');
 
       // Edit the first annotation, delete the highlight.
-      const firstNote = resource.getByRole('listitem').filter({ hasText: 'Read the tool list again' });
+      const firstNote = resource
+        .getByRole('listitem')
+        .filter({ hasText: 'Read the tool list again' });
       await firstNote.getByRole('button', { name: 'Edit' }).click();
       // The item's text changes as it is edited: find the one form open.
-      await resource.getByLabel('Edit annotation', { exact: true }).fill('Read the tool list twice');
+      await resource
+        .getByLabel('Edit annotation', { exact: true })
+        .fill('Read the tool list twice');
       await resource.getByRole('button', { name: 'Save annotation' }).click();
-      await expect.poll(() => resource.locator('.annotation-body').allTextContents()).toContain('Read the tool list twice');
-      const highlighted = resource.getByRole('listitem').filter({ has: page.locator('blockquote') });
+      await expect
+        .poll(() => resource.locator('.annotation-body').allTextContents())
+        .toContain('Read the tool list twice');
+      const highlighted = resource
+        .getByRole('listitem')
+        .filter({ has: page.locator('blockquote') });
       await highlighted.getByRole('button', { name: 'Delete annotation' }).click();
       await expect.poll(() => resource.locator('.annotation').count()).toBe(1);
       expect(await resource.locator('mark').count()).toBe(0);
@@ -251,25 +310,41 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       // stripped, tags de-duplicated) and are still there after a reload.
       await resource.getByRole('button', { name: 'Edit notes', exact: true }).click();
       const notesForm = resource.getByRole('form', { name: 'Notes and tags of' });
-      await notesForm.getByLabel('Notes', { exact: true }).fill('Compare with <b>ChemCrow</b>.\nThen the benchmarks.');
+      await notesForm
+        .getByLabel('Notes', { exact: true })
+        .fill('Compare with <b>ChemCrow</b>.\nThen the benchmarks.');
       await notesForm.getByLabel('Tags', { exact: true }).fill(`agents, ${'x'.repeat(51)}`);
       await notesForm.getByRole('button', { name: 'Save', exact: true }).click();
-      await expect.poll(() => notesForm.getByLabel('Tags', { exact: true }).getAttribute('aria-invalid')).toBe('true');
-      expect(await notesForm.locator('.field-error').textContent()).toBe('Tag 2: must be at most 50 characters');
-      expect(await notesForm.getByLabel('Notes', { exact: true }).getAttribute('aria-invalid')).toBeNull();
+      await expect
+        .poll(() => notesForm.getByLabel('Tags', { exact: true }).getAttribute('aria-invalid'))
+        .toBe('true');
+      expect(await notesForm.locator('.field-error').textContent()).toBe(
+        'Tag 2: must be at most 50 characters',
+      );
+      expect(
+        await notesForm.getByLabel('Notes', { exact: true }).getAttribute('aria-invalid'),
+      ).toBeNull();
       await expectAccessible(page);
       await screenshot(page, 'workspace-notes-edit-desktop-light');
       await notesForm.getByLabel('Tags', { exact: true }).fill('agents, chemistry, Agents');
       await notesForm.getByRole('button', { name: 'Save', exact: true }).click();
       await notesForm.waitFor({ state: 'detached' });
       const savedNotes = async (): Promise<{ tags: string[]; notes: string | null }> => ({
-        tags: await resource.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents(),
+        tags: await resource
+          .getByRole('list', { name: 'Tags' })
+          .getByRole('listitem')
+          .allTextContents(),
         notes: await resource.locator('.resource-notes').textContent(),
       });
-      const expected = { tags: ['agents', 'chemistry'], notes: 'Notes: Compare with ChemCrow.\nThen the benchmarks.' };
+      const expected = {
+        tags: ['agents', 'chemistry'],
+        notes: 'Notes: Compare with ChemCrow.\nThen the benchmarks.',
+      };
       expect(await savedNotes()).toEqual(expected);
       // Focus is back on the button that opened the form.
-      expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Edit notes');
+      expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe(
+        'Edit notes',
+      );
       await page.reload();
       await resource.getByRole('button', { name: 'Edit notes', exact: true }).waitFor();
       expect(await savedNotes()).toEqual(expected);
@@ -283,9 +358,15 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       // Exports are fetched by the app and arrive as downloads named by the server, whose content
       // parses as their format.
       const downloaded = async (name: string): Promise<{ file: string; text: string }> => {
-        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name, exact: true }).click(),
+        ]);
         // The run's Chromium is a browser server: its download is read as a stream, not from its path.
-        return { file: download.suggestedFilename(), text: await streamText(await download.createReadStream()) };
+        return {
+          file: download.suggestedFilename(),
+          text: await streamText(await download.createReadStream()),
+        };
       };
       const bibtex = await downloaded('BibTeX');
       expect(bibtex.file).toBe('Reading list.bib');
@@ -299,7 +380,9 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       const items = JSON.parse(csl.text) as Array<{ title?: string }>;
       expect(items).toHaveLength(1);
       expect(items[0]!.title).toBe(title);
-      expect(await page.getByRole('button', { name: 'CSL-JSON', exact: true }).getAttribute('aria-busy')).toBe('false');
+      expect(
+        await page.getByRole('button', { name: 'CSL-JSON', exact: true }).getAttribute('aria-busy'),
+      ).toBe('false');
 
       // Remove the resource; delete the workspace after confirming.
       await resource.getByRole('button', { name: 'Remove from workspace' }).click();
@@ -308,28 +391,45 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       const confirm = page.getByRole('alertdialog', { name: 'Delete Reading list?' });
       await confirm.getByRole('button', { name: 'Delete' }).click();
       await page.waitForURL('**/workspaces');
-      expect((await context.request.get(`${server.base}/api/workspaces/${workspaceId}`)).status()).toBe(404);
+      expect(
+        (await context.request.get(`${server.base}/api/workspaces/${workspaceId}`)).status(),
+      ).toBe(404);
 
       // An export that fails (its workspace deleted by another request while the page is open) shows
       // the API's message, and nothing is downloaded: the error body is not saved as the file. The page's
       // live stream is cut here (as a proxy might): with it, the page would leave on the deletion instead
       // (test/web/live-updates.test.ts), and no one could press Export.
       await page.route('**/api/workspaces/*/events*', (route) => route.abort());
-      const created = await context.request.post(`${server.base}/api/workspaces`, { headers: { origin: server.base }, data: { name: 'Short-lived' } });
+      const created = await context.request.post(`${server.base}/api/workspaces`, {
+        headers: { origin: server.base },
+        data: { name: 'Short-lived' },
+      });
       expect(created.status()).toBe(201);
       const doomed = ((await created.json()) as { id: string }).id;
       await page.goto(`/workspaces/${doomed}`);
       await page.getByRole('heading', { level: 1, name: 'Short-lived' }).waitFor();
-      expect((await context.request.delete(`${server.base}/api/workspaces/${doomed}`, { headers: { origin: server.base } })).ok()).toBe(true);
-      const gone = await context.request.get(`${server.base}/api/workspaces/${doomed}/export?format=ris`);
+      expect(
+        (
+          await context.request.delete(`${server.base}/api/workspaces/${doomed}`, {
+            headers: { origin: server.base },
+          })
+        ).ok(),
+      ).toBe(true);
+      const gone = await context.request.get(
+        `${server.base}/api/workspaces/${doomed}/export?format=ris`,
+      );
       expect(gone.status()).toBe(404);
       const message = ((await gone.json()) as { error: { message: string } }).error.message;
       const downloads: string[] = [];
       page.on('download', (download) => downloads.push(download.suggestedFilename()));
       await page.getByRole('button', { name: 'RIS', exact: true }).click();
       const failed = page.getByRole('alert').filter({ hasText: 'The export could not be made' });
-      await expect.poll(() => failed.textContent()).toBe(`The export could not be made: ${message}`);
-      expect(await page.getByRole('button', { name: 'RIS', exact: true }).getAttribute('aria-busy')).toBe('false');
+      await expect
+        .poll(() => failed.textContent())
+        .toBe(`The export could not be made: ${message}`);
+      expect(
+        await page.getByRole('button', { name: 'RIS', exact: true }).getAttribute('aria-busy'),
+      ).toBe('false');
       expect(downloads).toEqual([]);
       await expectAccessible(page);
       expect(errors).toEqual([]);
@@ -342,12 +442,17 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
     const { context, page, errors } = await signedInPage();
     try {
       /** Presses Tab until the focused element matches, checking that focus is visibly outlined. */
-      const tabTo = async (matches: (element: { role: string | null; name: string; tag: string }) => boolean, limit = 60): Promise<void> => {
+      const tabTo = async (
+        matches: (element: { role: string | null; name: string; tag: string }) => boolean,
+        limit = 60,
+      ): Promise<void> => {
         for (let presses = 0; presses < limit; presses += 1) {
           await page.keyboard.press('Tab');
           const focused = await page.evaluate<FocusedElement | null>(FOCUSED_ELEMENT);
           if (focused && matches(focused)) {
-            expect(focused.visible, `focus on ${focused.tag} "${focused.name}" is outlined`).toBe(true);
+            expect(focused.visible, `focus on ${focused.tag} "${focused.name}" is outlined`).toBe(
+              true,
+            );
             return;
           }
         }
@@ -399,33 +504,49 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
   it('the URL restores query, sort, sources and page on reload and back/forward', async () => {
     const { context, page, errors } = await signedInPage();
     try {
-      await page.goto(`/dashboard?q=${encodeURIComponent(QUERY)}&sort=citations&providers=crossref,openalex`);
+      await page.goto(
+        `/dashboard?q=${encodeURIComponent(QUERY)}&sort=citations&providers=crossref,openalex`,
+      );
       await page.getByRole('article').first().waitFor();
       await settled(page);
       expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe(QUERY);
       expect(await page.getByLabel('Sort by').inputValue()).toBe('citations');
       const chips = page.getByRole('toolbar', { name: 'Sources' });
-      expect(await chips.getByRole('button', { name: /Crossref/ }).getAttribute('aria-pressed')).toBe('true');
-      expect(await chips.getByRole('button', { name: /Zenodo/ }).getAttribute('aria-pressed')).toBe('false');
+      expect(
+        await chips.getByRole('button', { name: /Crossref/ }).getAttribute('aria-pressed'),
+      ).toBe('true');
+      expect(await chips.getByRole('button', { name: /Zenodo/ }).getAttribute('aria-pressed')).toBe(
+        'false',
+      );
       const titles = await page.getByRole('article').getByRole('heading').allTextContents();
       // Only the chosen sources answered.
-      expect((await page.getByRole('article').getByRole('list', { name: 'Sources' }).allTextContents()).every((text) => /Crossref|OpenAlex/.test(text))).toBe(true);
+      expect(
+        (
+          await page.getByRole('article').getByRole('list', { name: 'Sources' }).allTextContents()
+        ).every((text) => /Crossref|OpenAlex/.test(text)),
+      ).toBe(true);
 
       await page.reload();
       await page.getByRole('article').first().waitFor();
       await settled(page);
-      expect(await page.getByRole('article').getByRole('heading').allTextContents()).toEqual(titles);
+      expect(await page.getByRole('article').getByRole('heading').allTextContents()).toEqual(
+        titles,
+      );
 
       // A change of sort is a new history entry; Back restores the previous one.
       await page.getByLabel('Sort by').selectOption('date');
       await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBe('date');
       await chips.getByRole('button', { name: /Zenodo/ }).click();
-      await expect.poll(() => new URL(page.url()).searchParams.get('providers')).toBe('crossref,openalex,zenodo');
+      await expect
+        .poll(() => new URL(page.url()).searchParams.get('providers'))
+        .toBe('crossref,openalex,zenodo');
       await page.goBack();
       await page.goBack();
       await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBe('citations');
       expect(await page.getByLabel('Sort by').inputValue()).toBe('citations');
-      await expect.poll(() => page.getByRole('article').getByRole('heading').allTextContents()).toEqual(titles);
+      await expect
+        .poll(() => page.getByRole('article').getByRole('heading').allTextContents())
+        .toEqual(titles);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -445,7 +566,10 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await page.route('**/api/summarize?**', hold);
       await page.getByRole('article').first().getByRole('button', { name: 'Summarize' }).click();
       await expect.poll(() => held).toBe(true);
-      const dropped = page.waitForEvent('requestfailed', { predicate: (request) => request.url().includes('/api/summarize?'), timeout: 10_000 });
+      const dropped = page.waitForEvent('requestfailed', {
+        predicate: (request) => request.url().includes('/api/summarize?'),
+        timeout: 10_000,
+      });
       await page.keyboard.press('Escape');
       await page.getByRole('dialog', { name: 'Summary' }).waitFor({ state: 'detached' });
       expect((await dropped).url()).toContain('mode=quick');
@@ -459,7 +583,14 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
         }),
       );
       await page.getByRole('article').first().getByRole('button', { name: 'Summarize' }).click();
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'No PDF could be found for this record.' }).count()).toBe(1);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('alert')
+            .filter({ hasText: 'No PDF could be found for this record.' })
+            .count(),
+        )
+        .toBe(1);
       expect(await page.getByRole('dialog', { name: 'Summary' }).count()).toBe(0);
 
       // The first page streams: the limit's refusal is the stream's `error` event, with the seconds to wait.
@@ -472,7 +603,9 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       );
       await page.getByRole('searchbox', { name: 'Search' }).fill('another query');
       await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Too many searches.' }).textContent()).toContain('Try again in 42 seconds');
+      await expect
+        .poll(() => page.getByRole('alert').filter({ hasText: 'Too many searches.' }).textContent())
+        .toContain('Try again in 42 seconds');
       expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
     } finally {
       await context.close();
@@ -487,7 +620,13 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
     const session = await first.storageState();
     await first.close();
     for (const [viewport, theme] of auditCombinations()) {
-      const context = await browser.newContext({ baseURL: server.base, viewport: VIEWPORTS[viewport], colorScheme: theme, reducedMotion: 'reduce', storageState: session });
+      const context = await browser.newContext({
+        baseURL: server.base,
+        viewport: VIEWPORTS[viewport],
+        colorScheme: theme,
+        reducedMotion: 'reduce',
+        storageState: session,
+      });
       await presetTheme(context, theme);
       const page = await context.newPage();
       const errors: string[] = [];
@@ -502,7 +641,9 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
 
         await page.getByRole('article').first().getByRole('button', { name: 'Save' }).click();
         const save = page.getByRole('dialog', { name: 'Save to a workspace' });
-        await save.getByLabel('Workspace', { exact: true }).selectOption({ label: 'New workspace…' });
+        await save
+          .getByLabel('Workspace', { exact: true })
+          .selectOption({ label: 'New workspace…' });
         await save.getByLabel('New workspace name').fill(`Photos ${suffix}`);
         await save.getByRole('button', { name: 'Save' }).click();
         await save.getByRole('link', { name: `Photos ${suffix}` }).waitFor();
@@ -515,7 +656,10 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
         await expectAccessible(page);
         await screenshot(page, `workspace-${suffix}`);
 
-        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workspaces' }).click();
+        await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: 'Workspaces' })
+          .click();
         await page.getByRole('link', { name: `Photos ${suffix}` }).waitFor();
         await page.getByRole('button', { name: `Delete Photos ${suffix}` }).click();
         await page.getByRole('alertdialog').waitFor();

@@ -21,91 +21,120 @@ import {
   type WebServer,
 } from '../support/web-browser.js';
 
-describe.skipIf(webSkipReason)('share links that let people join (Chromium, two users and a visitor)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
-  let server: WebServer;
-  let browser: Browser;
-  let ownerContext: BrowserContext;
-  let guestContext: BrowserContext;
-  let visitorContext: BrowserContext;
-  let owner: Page;
-  let guest: Page;
-  const pageErrors: string[] = [];
-  const ownerCredentials = newCredentials('owner');
-  const guestCredentials = newCredentials('guest');
-  let workspaceId: string;
-  let linkUrl: string;
+describe.skipIf(webSkipReason)(
+  'share links that let people join (Chromium, two users and a visitor)',
+  { timeout: JOURNEY_TIMEOUT_MS },
+  () => {
+    let server: WebServer;
+    let browser: Browser;
+    let ownerContext: BrowserContext;
+    let guestContext: BrowserContext;
+    let visitorContext: BrowserContext;
+    let owner: Page;
+    let guest: Page;
+    const pageErrors: string[] = [];
+    const ownerCredentials = newCredentials('owner');
+    const guestCredentials = newCredentials('guest');
+    let workspaceId: string;
+    let linkUrl: string;
 
-  beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchChromium();
-    [ownerContext, guestContext, visitorContext] = await Promise.all([newContext(browser, server.base), newContext(browser, server.base), newContext(browser, server.base)]);
-    await Promise.all([signUpThroughApi(ownerContext, server.base, ownerCredentials), signUpThroughApi(guestContext, server.base, guestCredentials)]);
-    const headers = { origin: server.base };
-    workspaceId = ((await (await ownerContext.request.post('/api/workspaces', { headers, data: { title: 'Co-authored review' } })).json()) as { id: string }).id;
-    const added = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, { headers, data: { title: 'Deep residual learning', authors: ['Kaiming He'] } });
-    if (added.status() !== 201) throw new Error(`seed: ${added.status()}`);
-    owner = await ownerContext.newPage();
-    guest = await guestContext.newPage();
-    for (const page of [owner, guest]) page.on('pageerror', (error) => pageErrors.push(error.message));
-  }, 240_000);
-  afterAll(async () => {
-    await Promise.all([ownerContext?.close(), guestContext?.close(), visitorContext?.close()]);
-    await browser?.close();
-    await server?.close();
-    expect(pageErrors).toEqual([]);
-  });
+    beforeAll(async () => {
+      server = await startWebServer();
+      browser = await launchChromium();
+      [ownerContext, guestContext, visitorContext] = await Promise.all([
+        newContext(browser, server.base),
+        newContext(browser, server.base),
+        newContext(browser, server.base),
+      ]);
+      await Promise.all([
+        signUpThroughApi(ownerContext, server.base, ownerCredentials),
+        signUpThroughApi(guestContext, server.base, guestCredentials),
+      ]);
+      const headers = { origin: server.base };
+      workspaceId = (
+        (await (
+          await ownerContext.request.post('/api/workspaces', {
+            headers,
+            data: { title: 'Co-authored review' },
+          })
+        ).json()) as { id: string }
+      ).id;
+      const added = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, {
+        headers,
+        data: { title: 'Deep residual learning', authors: ['Kaiming He'] },
+      });
+      if (added.status() !== 201) throw new Error(`seed: ${added.status()}`);
+      owner = await ownerContext.newPage();
+      guest = await guestContext.newPage();
+      for (const page of [owner, guest])
+        page.on('pageerror', (error) => pageErrors.push(error.message));
+    }, 240_000);
+    afterAll(async () => {
+      await Promise.all([ownerContext?.close(), guestContext?.close(), visitorContext?.close()]);
+      await browser?.close();
+      await server?.close();
+      expect(pageErrors).toEqual([]);
+    });
 
-  const shareSection = (page: Page) => page.getByRole('region', { name: 'Share links' });
+    const shareSection = (page: Page) => page.getByRole('region', { name: 'Share links' });
 
-  it('the owner makes a "Can edit" link, and the list says which kind it is', async () => {
-    await owner.goto(`/workspaces/${workspaceId}`);
-    await shareSection(owner).getByLabel('Access').selectOption({ label: 'Can edit' });
-    await shareSection(owner).getByRole('button', { name: 'Share' }).click();
-    const item = shareSection(owner).getByRole('list', { name: 'Share links' }).getByRole('listitem');
-    await expect.poll(() => item.count()).toBe(1);
-    expect(await item.locator('.share-access').textContent()).toBe('Can edit');
-    linkUrl = (await item.locator('a.share-url').getAttribute('href')) ?? '';
-    expect(linkUrl).toMatch(new RegExp(`^${server.base}/share/[A-Za-z0-9_-]{43}$`));
-    expect(await auditPage(owner, 'share-links-editable')).toEqual({});
-  });
+    it('the owner makes a "Can edit" link, and the list says which kind it is', async () => {
+      await owner.goto(`/workspaces/${workspaceId}`);
+      await shareSection(owner).getByLabel('Access').selectOption({ label: 'Can edit' });
+      await shareSection(owner).getByRole('button', { name: 'Share' }).click();
+      const item = shareSection(owner)
+        .getByRole('list', { name: 'Share links' })
+        .getByRole('listitem');
+      await expect.poll(() => item.count()).toBe(1);
+      expect(await item.locator('.share-access').textContent()).toBe('Can edit');
+      linkUrl = (await item.locator('a.share-url').getAttribute('href')) ?? '';
+      expect(linkUrl).toMatch(new RegExp(`^${server.base}/share/[A-Za-z0-9_-]{43}$`));
+      expect(await auditPage(owner, 'share-links-editable')).toEqual({});
+    });
 
-  it('a signed-in person opens the link, joins, lands in the workspace as an editor and can add a resource', async () => {
-    await guest.goto(linkUrl);
-    await guest.getByRole('heading', { name: 'Co-authored review' }).waitFor();
-    expect(await guest.locator('.join').textContent()).toContain('as an editor');
-    expect(await seriousA11yViolations(guest)).toEqual([]);
-    await guest.getByRole('link', { name: 'Join this workspace' }).click();
-    await guest.waitForURL(/\/join\/[A-Za-z0-9_-]{43}$/);
-    await guest.getByRole('button', { name: 'Join this workspace' }).waitFor();
-    expect(await auditPage(guest, 'share-join')).toEqual({});
-    await guest.getByRole('button', { name: 'Join this workspace' }).click();
-    await guest.waitForURL(`**/workspaces/${workspaceId}`);
-    await expect.poll(() => guest.locator('main .role-badge').allTextContents()).toEqual(['Editor · shared with you']);
-    await guest.getByRole('heading', { name: 'Deep residual learning' }).waitFor();
-    // An editor's controls, not the owner's: no editable links to hand out, no revoking.
-    await guest.getByRole('button', { name: 'Add by identifier…' }).waitFor();
-    expect(await shareSection(guest).getByLabel('Access').count()).toBe(0);
-    const added = await guestContext.request.post(`/api/workspaces/${workspaceId}/resources`, { headers: { origin: server.base }, data: { title: 'Added by the co-author' } });
-    expect(added.status()).toBe(201);
-    await guest.reload();
-    await guest.getByRole('heading', { name: 'Added by the co-author' }).waitFor();
+    it('a signed-in person opens the link, joins, lands in the workspace as an editor and can add a resource', async () => {
+      await guest.goto(linkUrl);
+      await guest.getByRole('heading', { name: 'Co-authored review' }).waitFor();
+      expect(await guest.locator('.join').textContent()).toContain('as an editor');
+      expect(await seriousA11yViolations(guest)).toEqual([]);
+      await guest.getByRole('link', { name: 'Join this workspace' }).click();
+      await guest.waitForURL(/\/join\/[A-Za-z0-9_-]{43}$/);
+      await guest.getByRole('button', { name: 'Join this workspace' }).waitFor();
+      expect(await auditPage(guest, 'share-join')).toEqual({});
+      await guest.getByRole('button', { name: 'Join this workspace' }).click();
+      await guest.waitForURL(`**/workspaces/${workspaceId}`);
+      await expect
+        .poll(() => guest.locator('main .role-badge').allTextContents())
+        .toEqual(['Editor · shared with you']);
+      await guest.getByRole('heading', { name: 'Deep residual learning' }).waitFor();
+      // An editor's controls, not the owner's: no editable links to hand out, no revoking.
+      await guest.getByRole('button', { name: 'Add by identifier…' }).waitFor();
+      expect(await shareSection(guest).getByLabel('Access').count()).toBe(0);
+      const added = await guestContext.request.post(`/api/workspaces/${workspaceId}/resources`, {
+        headers: { origin: server.base },
+        data: { title: 'Added by the co-author' },
+      });
+      expect(added.status()).toBe(201);
+      await guest.reload();
+      await guest.getByRole('heading', { name: 'Added by the co-author' }).waitFor();
 
-    // A member now: the page offers nothing more.
-    await guest.goto(linkUrl);
-    await guest.getByRole('heading', { name: 'Co-authored review' }).waitFor();
-    expect(await guest.getByRole('link', { name: 'Join this workspace' }).count()).toBe(0);
-  });
+      // A member now: the page offers nothing more.
+      await guest.goto(linkUrl);
+      await guest.getByRole('heading', { name: 'Co-authored review' }).waitFor();
+      expect(await guest.getByRole('link', { name: 'Join this workspace' }).count()).toBe(0);
+    });
 
-  it('a signed-out visitor gets the read-only page as ever: no offer to join, no cookie', async () => {
-    const visitor = await visitorContext.newPage();
-    const response = await visitor.goto(linkUrl);
-    expect(response?.status()).toBe(200);
-    expect(await response?.headerValue('set-cookie')).toBeNull();
-    await visitor.getByRole('heading', { name: 'Co-authored review' }).waitFor();
-    expect(await visitor.getByText('Shared workspace · read-only').count()).toBe(1);
-    expect(await visitor.getByRole('link', { name: 'Join this workspace' }).count()).toBe(0);
-    expect(await visitor.locator('.join').count()).toBe(0);
-    expect(await seriousA11yViolations(visitor)).toEqual([]);
-    expect(await visitorContext.cookies()).toEqual([]);
-  });
-});
+    it('a signed-out visitor gets the read-only page as ever: no offer to join, no cookie', async () => {
+      const visitor = await visitorContext.newPage();
+      const response = await visitor.goto(linkUrl);
+      expect(response?.status()).toBe(200);
+      expect(await response?.headerValue('set-cookie')).toBeNull();
+      await visitor.getByRole('heading', { name: 'Co-authored review' }).waitFor();
+      expect(await visitor.getByText('Shared workspace · read-only').count()).toBe(1);
+      expect(await visitor.getByRole('link', { name: 'Join this workspace' }).count()).toBe(0);
+      expect(await visitor.locator('.join').count()).toBe(0);
+      expect(await seriousA11yViolations(visitor)).toEqual([]);
+      expect(await visitorContext.cookies()).toEqual([]);
+    });
+  },
+);

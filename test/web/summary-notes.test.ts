@@ -8,75 +8,137 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPage, launchChromium, newContext, newCredentials, signUpThroughApi, startWebServer, webSkipReason, JOURNEY_TIMEOUT_MS, type WebServer } from '../support/web-browser.js';
+import {
+  auditPage,
+  launchChromium,
+  newContext,
+  newCredentials,
+  signUpThroughApi,
+  startWebServer,
+  webSkipReason,
+  JOURNEY_TIMEOUT_MS,
+  type WebServer,
+} from '../support/web-browser.js';
 
 const TITLE = 'Neural Turing Machines';
 
-describe.skipIf(webSkipReason)('Save a summary to notes (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
-  let server: WebServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let workspaceId: string;
-  const pageErrors: string[] = [];
-  const headers = () => ({ origin: server.base });
+describe.skipIf(webSkipReason)(
+  'Save a summary to notes (Chromium)',
+  { timeout: JOURNEY_TIMEOUT_MS },
+  () => {
+    let server: WebServer;
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    let workspaceId: string;
+    const pageErrors: string[] = [];
+    const headers = () => ({ origin: server.base });
 
-  beforeAll(async () => {
-    server = await startWebServer();
-    const recorded = readFileSync(new URL('../fixtures/providers/semanticscholar/paper_search_turing_all-fields_limit100.json', import.meta.url), 'utf8');
-    server.fixtures.addRoute({ path: '/semanticscholar/paper/search', body: recorded, headers: { 'content-type': 'application/json' } });
-    browser = await launchChromium();
-    context = await newContext(browser, server.base);
-    await signUpThroughApi(context, server.base, newCredentials('notes'));
-    workspaceId = ((await (await context.request.post('/api/workspaces', { headers: headers(), data: { name: 'Reading' } })).json()) as { id: string }).id;
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-  }, 240_000);
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
-    expect(pageErrors).toEqual([]);
-  });
+    beforeAll(async () => {
+      server = await startWebServer();
+      const recorded = readFileSync(
+        new URL(
+          '../fixtures/providers/semanticscholar/paper_search_turing_all-fields_limit100.json',
+          import.meta.url,
+        ),
+        'utf8',
+      );
+      server.fixtures.addRoute({
+        path: '/semanticscholar/paper/search',
+        body: recorded,
+        headers: { 'content-type': 'application/json' },
+      });
+      browser = await launchChromium();
+      context = await newContext(browser, server.base);
+      await signUpThroughApi(context, server.base, newCredentials('notes'));
+      workspaceId = (
+        (await (
+          await context.request.post('/api/workspaces', {
+            headers: headers(),
+            data: { name: 'Reading' },
+          })
+        ).json()) as { id: string }
+      ).id;
+      page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+    }, 240_000);
+    afterAll(async () => {
+      await context?.close();
+      await browser?.close();
+      await server?.close();
+      expect(pageErrors).toEqual([]);
+    });
 
-  const resultCard = () => page.getByRole('article').filter({ has: page.getByRole('heading', { name: TITLE, exact: true }) });
-  const saved = async () => ((await (await context.request.get(`/api/workspaces/${workspaceId}/resources`)).json()) as Array<{ id: string; title: string; notes: string }>).find((each) => each.title === TITLE);
-  const setNotes = async (notes: string) => {
-    const resource = await saved();
-    const res = await context.request.patch(`/api/workspaces/${workspaceId}/resources/${resource!.id}`, { headers: headers(), data: { notes } });
-    expect(res.status()).toBe(200);
-  };
+    const resultCard = () =>
+      page
+        .getByRole('article')
+        .filter({ has: page.getByRole('heading', { name: TITLE, exact: true }) });
+    const saved = async () =>
+      (
+        (await (
+          await context.request.get(`/api/workspaces/${workspaceId}/resources`)
+        ).json()) as Array<{ id: string; title: string; notes: string }>
+      ).find((each) => each.title === TITLE);
+    const setNotes = async (notes: string) => {
+      const resource = await saved();
+      const res = await context.request.patch(
+        `/api/workspaces/${workspaceId}/resources/${resource!.id}`,
+        { headers: headers(), data: { notes } },
+      );
+      expect(res.status()).toBe(200);
+    };
 
-  it('appends the TL;DR and key points after notes edited meanwhile, and refuses past 10,000 characters with a sentence', async () => {
-    await page.goto('/dashboard?q=turing&providers=semanticscholar');
-    await resultCard().waitFor();
-    await resultCard().getByRole('button', { name: 'Save' }).click();
-    const save = page.getByRole('dialog', { name: 'Save to a workspace' });
-    await save.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Reading (0)' });
-    await save.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => save.getByRole('status').textContent()).toContain('Saved to Reading');
-    await page.keyboard.press('Escape');
+    it('appends the TL;DR and key points after notes edited meanwhile, and refuses past 10,000 characters with a sentence', async () => {
+      await page.goto('/dashboard?q=turing&providers=semanticscholar');
+      await resultCard().waitFor();
+      await resultCard().getByRole('button', { name: 'Save' }).click();
+      const save = page.getByRole('dialog', { name: 'Save to a workspace' });
+      await save.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Reading (0)' });
+      await save.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => save.getByRole('status').textContent()).toContain('Saved to Reading');
+      await page.keyboard.press('Escape');
 
-    await resultCard().getByRole('button', { name: 'Summarize' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Summary' });
-    await dialog.getByRole('radio', { name: /Quick/ }).check();
-    await expect.poll(() => dialog.textContent(), { timeout: 15_000 }).toContain('Summary complete.');
-    const tldr = (await dialog.locator('.summary-tldr').textContent()) ?? '';
-    const bullets = await dialog.getByRole('region', { name: 'Key points' }).getByRole('listitem').allTextContents();
-    expect(tldr.length).toBeGreaterThan(10);
+      await resultCard().getByRole('button', { name: 'Summarize' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Summary' });
+      await dialog.getByRole('radio', { name: /Quick/ }).check();
+      await expect
+        .poll(() => dialog.textContent(), { timeout: 15_000 })
+        .toContain('Summary complete.');
+      const tldr = (await dialog.locator('.summary-tldr').textContent()) ?? '';
+      const bullets = await dialog
+        .getByRole('region', { name: 'Key points' })
+        .getByRole('listitem')
+        .allTextContents();
+      expect(tldr.length).toBeGreaterThan(10);
 
-    // Another tab saved notes after this dialog opened: they stay, and the summary comes after them.
-    await setNotes('Edited in another tab');
-    await dialog.getByRole('button', { name: 'Save to notes' }).click();
-    await dialog.getByText('Saved to the notes of this paper in Reading.').waitFor();
-    const today = new Date().toISOString().slice(0, 10);
-    expect((await saved())?.notes).toBe(['Edited in another tab', '', `Summary (quick, ${today})`, `TL;DR: ${tldr}`, 'Key points:', ...bullets.map((bullet) => `- ${bullet}`)].join('\n'));
+      // Another tab saved notes after this dialog opened: they stay, and the summary comes after them.
+      await setNotes('Edited in another tab');
+      await dialog.getByRole('button', { name: 'Save to notes' }).click();
+      await dialog.getByText('Saved to the notes of this paper in Reading.').waitFor();
+      const today = new Date().toISOString().slice(0, 10);
+      expect((await saved())?.notes).toBe(
+        [
+          'Edited in another tab',
+          '',
+          `Summary (quick, ${today})`,
+          `TL;DR: ${tldr}`,
+          'Key points:',
+          ...bullets.map((bullet) => `- ${bullet}`),
+        ].join('\n'),
+      );
 
-    // Nearly full notes: nothing is written and the refusal says why, as a sentence.
-    await setNotes('n'.repeat(9_990));
-    await dialog.getByRole('button', { name: 'Save to notes' }).click();
-    await dialog.getByRole('alert').filter({ hasText: /^The summary was not saved: The notes would be [\d,]+ characters, [\d,]+ more than the 10,000 they may hold\. Shorten the notes first, then save again\.$/ }).waitFor();
-    expect((await saved())?.notes).toBe('n'.repeat(9_990));
-    expect(await auditPage(page, 'summary-save-notes')).toEqual({});
-  });
-});
+      // Nearly full notes: nothing is written and the refusal says why, as a sentence.
+      await setNotes('n'.repeat(9_990));
+      await dialog.getByRole('button', { name: 'Save to notes' }).click();
+      await dialog
+        .getByRole('alert')
+        .filter({
+          hasText:
+            /^The summary was not saved: The notes would be [\d,]+ characters, [\d,]+ more than the 10,000 they may hold\. Shorten the notes first, then save again\.$/,
+        })
+        .waitFor();
+      expect((await saved())?.notes).toBe('n'.repeat(9_990));
+      expect(await auditPage(page, 'summary-save-notes')).toEqual({});
+    });
+  },
+);

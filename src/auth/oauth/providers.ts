@@ -49,21 +49,30 @@ export function createOAuthProvider(
   return {
     id,
     authorizationUrl: (state, codeVerifier) =>
-      client.createAuthorizationURLWithPKCE(config.authorizationUrl, state, CodeChallengeMethod.S256, codeVerifier, SCOPES[id]),
+      client.createAuthorizationURLWithPKCE(
+        config.authorizationUrl,
+        state,
+        CodeChallengeMethod.S256,
+        codeVerifier,
+        SCOPES[id],
+      ),
     async identify(code, codeVerifier) {
       let accessToken: string;
       try {
-        accessToken = (await client.validateAuthorizationCode(config.tokenUrl, code, codeVerifier)).accessToken();
+        accessToken = (
+          await client.validateAuthorizationCode(config.tokenUrl, code, codeVerifier)
+        ).accessToken();
       } catch (error) {
         // arctic's errors say "fetch failed" and keep the reason in `cause`: the warning names it.
         throw new Error(`Token exchange failed: ${describeError(error)}`, { cause: error });
       }
       if (id === 'google') {
-        const info = await getJson<{ sub?: string; email?: string; email_verified?: boolean | string; name?: string }>(
-          outbound,
-          config.userInfoUrl,
-          accessToken,
-        );
+        const info = await getJson<{
+          sub?: string;
+          email?: string;
+          email_verified?: boolean | string;
+          name?: string;
+        }>(outbound, config.userInfoUrl, accessToken);
         if (!info.sub) throw new Error('Identity without a subject');
         return {
           provider: id,
@@ -84,7 +93,9 @@ export function createOAuthProvider(
         `${config.userInfoUrl}/user/emails`,
         accessToken,
       );
-      const primary = emails.find((entry) => entry.primary && entry.verified) ?? emails.find((entry) => entry.verified);
+      const primary =
+        emails.find((entry) => entry.primary && entry.verified) ??
+        emails.find((entry) => entry.verified);
       return {
         provider: id,
         providerUserId: String(user.id),

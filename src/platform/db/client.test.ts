@@ -16,7 +16,9 @@ describe.each(storeLegs())('preparedStatement ($name)', (leg) => {
   let database: Database;
   beforeAll(async () => {
     if (leg.skipReason) return;
-    scratch = leg.postgres ? await createScratchDatabase(process.env.TEST_DATABASE_URL!) : undefined;
+    scratch = leg.postgres
+      ? await createScratchDatabase(process.env.TEST_DATABASE_URL!)
+      : undefined;
     database = await openDatabase({ databaseUrl: scratch?.url, poolSize: 2 });
   });
   afterAll(async () => {
@@ -25,7 +27,11 @@ describe.each(storeLegs())('preparedStatement ($name)', (leg) => {
   });
 
   const userNamed = preparedStatement((db) =>
-    db.select({ name: users.name, createdAt: users.createdAt }).from(users).where(eq(users.email, sql.placeholder('email'))).prepare('test_user_named'),
+    db
+      .select({ name: users.name, createdAt: users.createdAt })
+      .from(users)
+      .where(eq(users.email, sql.placeholder('email')))
+      .prepare('test_user_named'),
   );
 
   it.skipIf(leg.skipReason)('is prepared once per handle and decodes its columns', async () => {
@@ -37,18 +43,21 @@ describe.each(storeLegs())('preparedStatement ($name)', (leg) => {
     expect(await userNamed(database.db).execute({ email: 'nobody@example.org' })).toEqual([]);
   });
 
-  it.skipIf(leg.skipReason)('runs inside the transaction that uses it, on its connection', async () => {
-    const rolledBack = new Error('roll back');
-    let seenInside: unknown[] = [];
-    const transaction = database.db.transaction(async (tx) => {
-      await tx.insert(users).values({ email: 'grace@example.org', name: 'Grace' });
-      seenInside = await userNamed(tx).execute({ email: 'grace@example.org' });
-      throw rolledBack;
-    });
-    await expect(transaction).rejects.toBe(rolledBack);
-    expect(seenInside).toHaveLength(1);
-    expect(await userNamed(database.db).execute({ email: 'grace@example.org' })).toEqual([]);
-  });
+  it.skipIf(leg.skipReason)(
+    'runs inside the transaction that uses it, on its connection',
+    async () => {
+      const rolledBack = new Error('roll back');
+      let seenInside: unknown[] = [];
+      const transaction = database.db.transaction(async (tx) => {
+        await tx.insert(users).values({ email: 'grace@example.org', name: 'Grace' });
+        seenInside = await userNamed(tx).execute({ email: 'grace@example.org' });
+        throw rolledBack;
+      });
+      await expect(transaction).rejects.toBe(rolledBack);
+      expect(seenInside).toHaveLength(1);
+      expect(await userNamed(database.db).execute({ email: 'grace@example.org' })).toEqual([]);
+    },
+  );
 });
 
 const postgresLeg = storeLegs()[1]!;
@@ -94,16 +103,23 @@ describe('an embedded database started from a copy (pgliteFrom)', () => {
     const original = new PGlite('memory://');
     await migrateEmbedded(original);
     await original.query(`insert into users (email, name) values ('copied@example.org', 'Copied')`);
-    const { rows: applied } = await original.query<{ count: number }>('select count(*)::int as count from drizzle.__drizzle_migrations');
+    const { rows: applied } = await original.query<{ count: number }>(
+      'select count(*)::int as count from drizzle.__drizzle_migrations',
+    );
     const dump = await original.dumpDataDir('none');
     await original.close();
 
     const copy = await openDatabase({ pgliteDir: 'memory://', pgliteFrom: dump });
     try {
-      const [row] = await copy.db.select({ name: users.name }).from(users).where(eq(users.email, 'copied@example.org'));
+      const [row] = await copy.db
+        .select({ name: users.name })
+        .from(users)
+        .where(eq(users.email, 'copied@example.org'));
       expect(row?.name).toBe('Copied');
       // PGlite's driver answers execute() with its result, rows and all.
-      const after = (await copy.db.execute(sql`select count(*)::int as count from drizzle.__drizzle_migrations`)) as { rows: { count: number }[] };
+      const after = (await copy.db.execute(
+        sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+      )) as { rows: { count: number }[] };
       expect(after.rows[0]?.count).toBe(applied[0]?.count);
     } finally {
       await copy.close();

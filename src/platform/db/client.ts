@@ -53,7 +53,9 @@ export interface NotificationHandlers {
  * A prepared statement runs on the connection of the handle that prepared it, so a transaction (a
  * handle of its own) prepares its own copy, at its first use in that transaction.
  */
-export function preparedStatement<Prepared>(prepare: (db: Db | Tx) => Prepared): (db: Db | Tx) => Prepared {
+export function preparedStatement<Prepared>(
+  prepare: (db: Db | Tx) => Prepared,
+): (db: Db | Tx) => Prepared {
   const preparedByHandle = new WeakMap<Db | Tx, Prepared>();
   return (db) => {
     let prepared = preparedByHandle.get(db);
@@ -115,7 +117,11 @@ const PGLITE_SHARED_BUFFERS = '16MB';
 
 type QueryLogger = { logQuery(query: string, params: unknown[]): void } | undefined;
 
-async function openPglite(dir: string, from: Blob | undefined, logger: QueryLogger): Promise<Database> {
+async function openPglite(
+  dir: string,
+  from: Blob | undefined,
+  logger: QueryLogger,
+): Promise<Database> {
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const client = new PGlite(dir, {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
@@ -141,7 +147,8 @@ async function openPglite(dir: string, from: Blob | undefined, logger: QueryLogg
     listen: (channel, handlers) => {
       client.listen(channel, handlers.message).then(
         () => handlers.listening(true),
-        (error: unknown) => handlers.listening(false, error instanceof Error ? error : new Error(String(error))),
+        (error: unknown) =>
+          handlers.listening(false, error instanceof Error ? error : new Error(String(error))),
       );
     },
     close: () => client.close(),
@@ -162,9 +169,13 @@ async function openPostgres(url: string, poolSize: number, logger: QueryLogger):
   await migrationClient.connect();
   try {
     await migrationClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await migratePg(drizzlePg(migrationClient, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    await migratePg(drizzlePg(migrationClient, { schema }), {
+      migrationsFolder: MIGRATIONS_FOLDER,
+    });
   } finally {
-    await migrationClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await migrationClient
+      .query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID])
+      .catch(() => undefined);
     await migrationClient.end();
   }
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
@@ -186,7 +197,11 @@ async function openPostgres(url: string, poolSize: number, logger: QueryLogger):
   let pinger: Promise<InstanceType<typeof pg.Client>> | null = null;
   const pingClient = () => {
     pinger ??= (async () => {
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000, query_timeout: 1000 });
+      const client = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: 1000,
+        query_timeout: 1000,
+      });
       client.on('error', (error: Error) => {
         pinger = null;
         connectionLost(error);
@@ -201,7 +216,15 @@ async function openPostgres(url: string, poolSize: number, logger: QueryLogger):
     })();
     return pinger;
   };
-  const notifications = listenOn(() => new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: LISTENER_NAME }), connectionLost);
+  const notifications = listenOn(
+    () =>
+      new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: 5000,
+        application_name: LISTENER_NAME,
+      }),
+    connectionLost,
+  );
   return {
     db: db as unknown as Db,
     kind: 'postgres',
@@ -222,11 +245,20 @@ async function openPostgres(url: string, poolSize: number, logger: QueryLogger):
       lost.add(listener);
     },
     listen: notifications.listen,
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: poolSize,
+    }),
     close: async () => {
       const client = pinger;
       pinger = null;
-      await Promise.all([pool.end(), client?.then((c) => c.end()).catch(() => undefined), notifications.close()]);
+      await Promise.all([
+        pool.end(),
+        client?.then((c) => c.end()).catch(() => undefined),
+        notifications.close(),
+      ]);
     },
   };
 }
@@ -241,7 +273,10 @@ interface ListeningClient {
   escapeIdentifier(name: string): string;
   end(): Promise<void>;
   on(event: 'error' | 'end', listener: (error?: Error) => void): unknown;
-  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  on(
+    event: 'notification',
+    listener: (message: { channel: string; payload?: string }) => void,
+  ): unknown;
 }
 
 /**
@@ -277,12 +312,14 @@ function listenOn(connect: () => ListeningClient, connectionLost: (error: Error)
     client.on('error', lose);
     client.on('end', () => lose(new Error('The listening connection ended')));
     client.on('notification', (message) => {
-      for (const handlers of channels.get(message.channel) ?? []) handlers.message(message.payload ?? '');
+      for (const handlers of channels.get(message.channel) ?? [])
+        handlers.message(message.payload ?? '');
     });
     try {
       await client.connect();
       // A channel added meanwhile is visited too (a Map's iteration sees what is added during it).
-      for (const channel of channels.keys()) await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      for (const channel of channels.keys())
+        await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
       if (lost) return;
       if (closed) {
         await client.end().catch(() => undefined);

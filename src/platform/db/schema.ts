@@ -3,10 +3,26 @@
  * (`npm run db:generate`) and applied at start, on PGlite and on PostgreSQL alike.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { bigint, boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
-const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
-const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const createdAt = () =>
+  timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
 /** PostgreSQL's text-search document type; read only by library search's SQL, never selected into rows. */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
@@ -54,7 +70,10 @@ export const oauthIdentities = pgTable(
     email: text('email'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('oauth_identities_provider_key').on(t.provider, t.providerUserId), index('oauth_identities_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('oauth_identities_provider_key').on(t.provider, t.providerUserId),
+    index('oauth_identities_user_idx').on(t.userId),
+  ],
 );
 
 export type Preferences = {
@@ -123,7 +142,10 @@ export const emailTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('email_tokens_hash_key').on(t.tokenHash), index('email_tokens_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('email_tokens_hash_key').on(t.tokenHash),
+    index('email_tokens_user_idx').on(t.userId),
+  ],
 );
 
 export const workspaces = pgTable(
@@ -160,13 +182,22 @@ export const workspaceResources = pgTable(
     title: text('title').notNull(),
     url: text('url'),
     type: text('type'),
-    authors: jsonb('authors').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-    tags: jsonb('tags').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    authors: jsonb('authors')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    tags: jsonb('tags')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     notes: text('notes').notNull().default(''),
     /** Who last wrote the notes, and when (null: never written, or that account is gone). */
     notesUpdatedBy: uuid('notes_updated_by').references(() => users.id, { onDelete: 'set null' }),
     notesUpdatedAt: timestamp('notes_updated_at', { withTimezone: true }),
-    data: jsonb('data').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    data: jsonb('data')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     /** Optimistic concurrency (ETag / If-Match): 1 when added, +1 on every change (notes, tags, record, a move). */
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
@@ -180,7 +211,9 @@ export const workspaceResources = pgTable(
       sql`(case when coalesce(data->>'publishedDate', data->>'date', data->>'year') ~ '^[0-9]{4}' then substring(coalesce(data->>'publishedDate', data->>'date', data->>'year') from 1 for 4)::integer end)`,
     ),
     /** `data.venue`, `data.journal` or `data['container-title']`, as the export reads it. */
-    venue: text('venue').generatedAlwaysAs(sql`nullif(btrim(coalesce(data->>'venue', data->>'journal', data->>'container-title')), '')`),
+    venue: text('venue').generatedAlwaysAs(
+      sql`nullif(btrim(coalesce(data->>'venue', data->>'journal', data->>'container-title')), '')`,
+    ),
     /** The first author's family name, lower-cased: the part before a comma ("Hopper, Grace"), else the last word ("Grace Hopper"). */
     authorSort: text('author_sort').generatedAlwaysAs(
       sql`lower(case when authors->>0 like '%,%' then btrim(split_part(authors->>0, ',', 1)) else regexp_replace(btrim(authors->>0), '^.*[[:space:]]', '') end)`,
@@ -238,7 +271,9 @@ export const resourcePdfs = pgTable(
   },
   (t) => [
     check('resource_pdfs_extraction_check', sql`${t.extraction} in ('pending', 'ready', 'failed')`),
-    index('resource_pdfs_pending_idx').on(t.createdAt).where(sql`${t.extraction} = 'pending'`),
+    index('resource_pdfs_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.extraction} = 'pending'`),
   ],
 );
 
@@ -255,7 +290,10 @@ export const resourcePdfPages = pgTable(
   },
   // A PDF is found through its whole document (resource_pdf_documents), and through its pages only
   // for a phrase (library/store.ts says why).
-  (t) => [primaryKey({ columns: [t.resourceId, t.page] }), index('resource_pdf_pages_search_idx').using('gin', t.search)],
+  (t) => [
+    primaryKey({ columns: [t.resourceId, t.page] }),
+    index('resource_pdf_pages_search_idx').using('gin', t.search),
+  ],
 );
 
 /**
@@ -286,14 +324,20 @@ export const annotations = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     body: text('body').notNull(),
-    highlights: jsonb('highlights').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    highlights: jsonb('highlights')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     /** Optimistic concurrency (ETag / If-Match): 1 when written, +1 on every change. */
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     search: searchDocument(sql`setweight(to_tsvector('english'::regconfig, "body"), 'C')`),
   },
-  (t) => [index('annotations_resource_idx').on(t.resourceId, t.createdAt), index('annotations_search_idx').using('gin', t.search)],
+  (t) => [
+    index('annotations_resource_idx').on(t.resourceId, t.createdAt),
+    index('annotations_search_idx').using('gin', t.search),
+  ],
 );
 
 export const shareLinks = pgTable(
@@ -319,7 +363,10 @@ export const shareLinks = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('share_links_token_key').on(t.tokenHash), index('share_links_workspace_idx').on(t.workspaceId)],
+  (t) => [
+    uniqueIndex('share_links_token_key').on(t.tokenHash),
+    index('share_links_workspace_idx').on(t.workspaceId),
+  ],
 );
 
 /** A role a member holds in a workspace other than its owner's (the owner is `workspaces.owner_id`). */
@@ -400,7 +447,10 @@ export const workspaceEvents = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index('workspace_events_workspace_idx').on(t.workspaceId, t.id), index('workspace_events_created_idx').on(t.createdAt)],
+  (t) => [
+    index('workspace_events_workspace_idx').on(t.workspaceId, t.id),
+    index('workspace_events_created_idx').on(t.createdAt),
+  ],
 );
 
 /** One row per search request, for the analytics endpoints. */
@@ -486,7 +536,9 @@ export const alerts = pgTable(
   (t) => [
     index('alerts_user_idx').on(t.userId, t.createdAt),
     uniqueIndex('alerts_unsubscribe_token_key').on(t.unsubscribeTokenHash),
-    index('alerts_due_idx').on(t.nextRunAt).where(sql`${t.paused} = false`),
+    index('alerts_due_idx')
+      .on(t.nextRunAt)
+      .where(sql`${t.paused} = false`),
     check('alerts_frequency_check', sql`${t.frequency} in ('daily', 'weekly')`),
   ],
 );
@@ -496,7 +548,9 @@ export const alertUnsubscribes = pgTable('alert_unsubscribes', {
   tokenHash: text('token_hash').primaryKey(),
   query: text('query').notNull(),
   frequency: text('frequency').$type<AlertFrequency>().notNull(),
-  unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, mode: 'date' })
+    .notNull()
+    .defaultNow(),
 });
 
 export type AlertRunStatus = 'queued' | 'running' | 'done' | 'partial' | 'failed';
@@ -519,7 +573,10 @@ export const alertRuns = pgTable(
     found: integer('found').notNull().default(0),
     newCount: integer('new_count').notNull().default(0),
     /** Per provider, as search reports it: `{ id, status, count }`. */
-    providers: jsonb('providers').$type<Array<{ id: string; status: string; count: number }>>().notNull().default([]),
+    providers: jsonb('providers')
+      .$type<Array<{ id: string; status: string; count: number }>>()
+      .notNull()
+      .default([]),
     /** The new works the digest lists (at most DIGEST_WORKS), fixed when the run finishes. */
     works: jsonb('works').$type<Array<Record<string, unknown>>>().notNull().default([]),
     mail: text('mail').$type<AlertMailState>().notNull().default('none'),
@@ -529,8 +586,14 @@ export const alertRuns = pgTable(
   (t) => [
     index('alert_runs_alert_idx').on(t.alertId, t.createdAt),
     uniqueIndex('alert_runs_period_key').on(t.alertId, t.period),
-    check('alert_runs_status_check', sql`${t.status} in ('queued', 'running', 'done', 'partial', 'failed')`),
-    check('alert_runs_mail_check', sql`${t.mail} in ('none', 'pending', 'sending', 'sent', 'failed')`),
+    check(
+      'alert_runs_status_check',
+      sql`${t.status} in ('queued', 'running', 'done', 'partial', 'failed')`,
+    ),
+    check(
+      'alert_runs_mail_check',
+      sql`${t.mail} in ('none', 'pending', 'sending', 'sent', 'failed')`,
+    ),
   ],
 );
 
@@ -544,5 +607,8 @@ export const alertSeenWorks = pgTable(
     workKey: text('work_key').notNull(),
     seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.alertId, t.workKey] }), index('alert_seen_works_age_idx').on(t.alertId, t.seenAt)],
+  (t) => [
+    primaryKey({ columns: [t.alertId, t.workKey] }),
+    index('alert_seen_works_age_idx').on(t.alertId, t.seenAt),
+  ],
 );

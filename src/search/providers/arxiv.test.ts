@@ -10,21 +10,43 @@ describe('arxiv provider', () => {
 
   beforeAll(async () => {
     server = await startFixtureServer([
-      { path: '/query', query: { search_query: 'all:testing' }, fixture: 'arxiv/query_all-testing_start0_max10.xml' },
+      {
+        path: '/query',
+        query: { search_query: 'all:testing' },
+        fixture: 'arxiv/query_all-testing_start0_max10.xml',
+      },
       {
         path: '/query',
         query: { search_query: 'all:del AND all:maestro' },
         fixture: 'arxiv/legacy2016_query_au-del_maestro.xml',
       },
-      { path: '/query', query: { search_query: 'all:abc' }, status: 400, fixture: 'arxiv/error_400_incorrect_id_format_abc.xml' },
+      {
+        path: '/query',
+        query: { search_query: 'all:abc' },
+        status: 400,
+        fixture: 'arxiv/error_400_incorrect_id_format_abc.xml',
+      },
       {
         path: '/query',
         query: { id_list: 'astro-ph/0601001' },
         fixture: 'arxiv/idlist_astro-ph_0601001_old-style-id_affiliations.xml',
       },
-      { path: '/query', query: { id_list: '1707.08567' }, fixture: 'arxiv/idlist_two-ids_one-invalid.xml' },
-      { path: '/query', query: { id_list: 'abc' }, status: 400, fixture: 'arxiv/error_400_incorrect_id_format_abc.xml' },
-      { path: '/query', query: { id_list: '0000.0000' }, fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' },
+      {
+        path: '/query',
+        query: { id_list: '1707.08567' },
+        fixture: 'arxiv/idlist_two-ids_one-invalid.xml',
+      },
+      {
+        path: '/query',
+        query: { id_list: 'abc' },
+        status: 400,
+        fixture: 'arxiv/error_400_incorrect_id_format_abc.xml',
+      },
+      {
+        path: '/query',
+        query: { id_list: '0000.0000' },
+        fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml',
+      },
     ]);
   });
   afterAll(async () => {
@@ -42,7 +64,8 @@ describe('arxiv provider', () => {
     expect(first).toMatchObject({
       id: 'arxiv:2202.12139v1',
       provider: 'arxiv',
-      title: 'Testing Deep Learning Models: A First Comparative Study of Multiple Testing Techniques',
+      title:
+        'Testing Deep Learning Models: A First Comparative Study of Multiple Testing Techniques',
       authors: ['Mohit Kumar Ahuja', 'Arnaud Gotlieb', 'Helge Spieker'],
       publishedDate: '2022-02-24',
       year: 2022,
@@ -54,15 +77,23 @@ describe('arxiv provider', () => {
       citationsKnown: false,
       sources: ['arxiv'],
     });
-    expect(first?.abstract.startsWith('Deep Learning (DL) has revolutionized the capabilities of vision-based systems')).toBe(true);
+    expect(
+      first?.abstract.startsWith(
+        'Deep Learning (DL) has revolutionized the capabilities of vision-based systems',
+      ),
+    ).toBe(true);
     expect(second?.authors[0]).toBe('Aurora Ramírez');
     expect(third).toMatchObject({ id: 'arxiv:2005.14124v2', arxivId: '2005.14124' });
-    expect(answer.records.map((record) => record.title)).toContain('ChatGPT and Software Testing Education: Promises & Perils');
+    expect(answer.records.map((record) => record.title)).toContain(
+      'ChatGPT and Software Testing Education: Promises & Perils',
+    );
   });
 
   it('asks /query with an all: query, relevance order and the limit', async () => {
     await provider().search('testing', { limit: 10 });
-    const request = server.requestsTo('/query').find((r) => r.query.get('search_query') === 'all:testing');
+    const request = server
+      .requestsTo('/query')
+      .find((r) => r.query.get('search_query') === 'all:testing');
     expect(request?.query.get('max_results')).toBe('10');
     expect(request?.query.get('sortBy')).toBe('relevance');
     expect(request?.query.get('start')).toBe('0');
@@ -85,11 +116,14 @@ describe('arxiv provider', () => {
     );
     expect(first?.abstract.endsWith('intriguing low dimensional state of matter.')).toBe(true);
     expect(first?.abstract).not.toContain('\n');
-    expect(second?.abstract).toContain('"p x p" density wave ordering on the square lattice (p >= 3, integer)');
+    expect(second?.abstract).toContain(
+      '"p x p" density wave ordering on the square lattice (p >= 3, integer)',
+    );
     expect(third).toMatchObject({
       id: 'arxiv:cond-mat/0603029v1',
       arxivId: 'cond-mat/0603029',
-      title: 'From stripe to checkerboard order on the square lattice in the presence of quenched disorder',
+      title:
+        'From stripe to checkerboard order on the square lattice in the presence of quenched disorder',
       authors: ['Adrian Del Maestro', 'Bernd Rosenow', 'Subir Sachdev'],
     });
   });
@@ -111,7 +145,9 @@ describe('arxiv provider', () => {
 
   it('looks up a new-style id (UTF-8 author names intact)', async () => {
     const record = await provider().lookup('1707.08567');
-    expect(record?.title).toBe('Proceedings of Workshop AEW10: Concepts in Information Theory and Communications');
+    expect(record?.title).toBe(
+      'Proceedings of Workshop AEW10: Concepts in Information Theory and Communications',
+    );
     expect(record?.authors).toHaveLength(34);
     expect(record?.authors).toContain('Dirk Wübben');
   });
@@ -131,8 +167,12 @@ describe('arxiv provider', () => {
   });
 
   it('builds search_query from free text without arXiv operators', () => {
-    expect(toArxivSearchQuery('graph neural networks')).toBe('all:graph AND all:neural AND all:networks');
-    expect(toArxivSearchQuery('  "quantum" (error) correction: ')).toBe('all:quantum AND all:error AND all:correction');
+    expect(toArxivSearchQuery('graph neural networks')).toBe(
+      'all:graph AND all:neural AND all:networks',
+    );
+    expect(toArxivSearchQuery('  "quantum" (error) correction: ')).toBe(
+      'all:quantum AND all:error AND all:correction',
+    );
     expect(toArxivSearchQuery('!!!')).toBe('');
   });
 });

@@ -4,12 +4,26 @@
  */
 import type { SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
-import { collapseWhitespace, isoDateFromString, normaliseDoi, stripArxivVersion, yearOf } from '../text.js';
+import {
+  collapseWhitespace,
+  isoDateFromString,
+  normaliseDoi,
+  stripArxivVersion,
+  yearOf,
+} from '../text.js';
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
 import type { ProviderApi } from './define-provider.js';
 import { failForStatus } from './upstream.js';
-import { asArray, asHttpUrl, asNumber, asRecord, asString, createXmlParser, xmlText } from './values.js';
+import {
+  asArray,
+  asHttpUrl,
+  asNumber,
+  asRecord,
+  asString,
+  createXmlParser,
+  xmlText,
+} from './values.js';
 
 /** arXiv asks for no more than one request every three seconds, one connection at a time. */
 const ARXIV_REQUESTS_PER_SECOND = 1 / 3;
@@ -41,7 +55,8 @@ export function toArxivSearchQuery(query: string): string {
  */
 function toArxivFilteredQuery(query: string, filters: SearchFilters = {}): string {
   const searchQuery = toArxivSearchQuery(query);
-  if (!searchQuery || (filters.yearFrom === undefined && filters.yearTo === undefined)) return searchQuery;
+  if (!searchQuery || (filters.yearFrom === undefined && filters.yearTo === undefined))
+    return searchQuery;
   return `${searchQuery} AND submittedDate:[${filters.yearFrom ?? 1991}01010000 TO ${filters.yearTo ?? 9999}12312359]`;
 }
 
@@ -56,7 +71,11 @@ export function parseArxivFeed(xml: string): ArxivFeed {
     if (!entry) continue;
     const entryId = xmlText(entry.id) ?? '';
     if (entryId.includes('/api/errors')) {
-      return { records: [], total: 0, error: collapseWhitespace(xmlText(entry.summary) ?? 'arXiv API error') };
+      return {
+        records: [],
+        total: 0,
+        error: collapseWhitespace(xmlText(entry.summary) ?? 'arXiv API error'),
+      };
     }
     const record = entryToRecord(entry);
     if (record) records.push(record);
@@ -69,7 +88,9 @@ function entryToRecord(entry: Record<string, unknown>): SearchRecord | null {
   const match = /arxiv\.org\/abs\/(.+)$/i.exec(absUrl);
   const nativeId = match?.[1]?.trim();
   if (!nativeId) return null;
-  const links = asArray(entry.link).map(asRecord).filter((link): link is Record<string, unknown> => !!link);
+  const links = asArray(entry.link)
+    .map(asRecord)
+    .filter((link): link is Record<string, unknown> => !!link);
   const alternate = links.find((link) => link.rel === 'alternate');
   const pdf = links.find((link) => link.title === 'pdf' || link.type === 'application/pdf');
   const publishedDate = isoDateFromString(xmlText(entry.published));
@@ -100,7 +121,12 @@ function entryToRecord(entry: Record<string, unknown>): SearchRecord | null {
 }
 
 /** Fetches one Atom feed; an error feed comes back as `feed.error` with the status it came with. */
-async function fetchFeed(api: ProviderApi, query: Record<string, string | number>, signal?: AbortSignal, deadlineAt?: number) {
+async function fetchFeed(
+  api: ProviderApi,
+  query: Record<string, string | number>,
+  signal?: AbortSignal,
+  deadlineAt?: number,
+) {
   const response = await api.upstream.get(api.url('/query', query), { signal, deadlineAt });
   let feed: ArxivFeed;
   try {
@@ -115,14 +141,16 @@ async function fetchFeed(api: ProviderApi, query: Record<string, string | number
 export const createArxivProvider = defineProvider({
   id: 'arxiv',
   name: 'arXiv',
-  description: 'Preprint server for physics, mathematics, computer science, quantitative biology and more.',
+  description:
+    'Preprint server for physics, mathematics, computer science, quantitative biology and more.',
   rate: { requestsPerSecond: ARXIV_REQUESTS_PER_SECOND, maxConcurrency: 1 },
   accept: 'application/atom+xml',
 
   async search(api, query, { limit, signal, deadlineAt, filters }): Promise<ProviderSearchAnswer> {
     const searchQuery = toArxivFilteredQuery(query, filters);
     // arXiv holds preprints only: asking for another type needs no request.
-    if (!searchQuery || (filters?.type && filters.type !== 'preprint')) return { records: [], total: 0 };
+    if (!searchQuery || (filters?.type && filters.type !== 'preprint'))
+      return { records: [], total: 0 };
     const { status, feed, response } = await fetchFeed(
       api,
       {
@@ -141,7 +169,12 @@ export const createArxivProvider = defineProvider({
   },
 
   async lookup(api, nativeId, { signal, deadlineAt }) {
-    const { status, feed, response } = await fetchFeed(api, { id_list: nativeId.trim(), max_results: 1 }, signal, deadlineAt);
+    const { status, feed, response } = await fetchFeed(
+      api,
+      { id_list: nativeId.trim(), max_results: 1 },
+      signal,
+      deadlineAt,
+    );
     // An id arXiv cannot parse comes back as a 400 error feed: no such record.
     if (feed.error && status === 400) return null;
     if (feed.error) throw new ProviderError('arxiv', 'upstream', feed.error, status);

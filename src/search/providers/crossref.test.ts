@@ -12,18 +12,41 @@ describe('crossref provider', () => {
 
   beforeAll(async () => {
     server = await startFixtureServer([
-      { path: '/works', query: { query: CHEMISTRY_QUERY }, fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json' },
-      { path: '/works', query: { query: 'ecology boettiger' }, fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json' },
-      { path: '/works', query: { query: 'ecology' }, fixture: 'crossref/works_query-ecology_select-DOI-title.json' },
-      { path: '/works', query: { query: 'abs12032jsdafn' }, fixture: 'crossref/works_query.title_no_results.json' },
+      {
+        path: '/works',
+        query: { query: CHEMISTRY_QUERY },
+        fixture: 'crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json',
+      },
+      {
+        path: '/works',
+        query: { query: 'ecology boettiger' },
+        fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json',
+      },
+      {
+        path: '/works',
+        query: { query: 'ecology' },
+        fixture: 'crossref/works_query-ecology_select-DOI-title.json',
+      },
+      {
+        path: '/works',
+        query: { query: 'abs12032jsdafn' },
+        fixture: 'crossref/works_query.title_no_results.json',
+      },
       {
         path: '/works',
         query: { query: 'widget' },
         status: 400,
         fixture: 'crossref/error_400_validation-failure_field-query-on-doi-route.json',
       },
-      { path: '/works/10.1371/journal.pone.0033693', fixture: 'crossref/work_doi_10.1371_journal.pone.0033693.json' },
-      { path: '/works/10.1371/notarealdoi', status: 404, fixture: 'crossref/error_404_works_notarealdoi.txt' },
+      {
+        path: '/works/10.1371/journal.pone.0033693',
+        fixture: 'crossref/work_doi_10.1371_journal.pone.0033693.json',
+      },
+      {
+        path: '/works/10.1371/notarealdoi',
+        status: 404,
+        fixture: 'crossref/error_404_works_notarealdoi.txt',
+      },
     ]);
   });
   afterAll(async () => {
@@ -32,7 +55,9 @@ describe('crossref provider', () => {
   });
 
   const provider = (contactEmail?: string) =>
-    createCrossrefProvider(factoryOptions(server.url, outbound, contactEmail ? { contactEmail } : {}));
+    createCrossrefProvider(
+      factoryOptions(server.url, outbound, contactEmail ? { contactEmail } : {}),
+    );
 
   it('reads a work: list title, given+family authors, JATS abstract as text, date-parts, citations, PDF link', async () => {
     const answer = await provider('ops@example.org').search(CHEMISTRY_QUERY, { limit: 1 });
@@ -43,7 +68,14 @@ describe('crossref provider', () => {
       id: 'crossref:10.1038/s42256-024-00832-8',
       provider: 'crossref',
       title: 'Augmenting large language models with chemistry tools',
-      authors: ['Andres M. Bran', 'Sam Cox', 'Oliver Schilter', 'Carlo Baldassari', 'Andrew D. White', 'Philippe Schwaller'],
+      authors: [
+        'Andres M. Bran',
+        'Sam Cox',
+        'Oliver Schilter',
+        'Carlo Baldassari',
+        'Andrew D. White',
+        'Philippe Schwaller',
+      ],
       publishedDate: '2024-05-08',
       citations: 232,
       citationsKnown: true,
@@ -53,14 +85,20 @@ describe('crossref provider', () => {
       venue: 'Nature Machine Intelligence',
     });
     // The JATS "Abstract" heading is dropped; the paragraph is plain text.
-    expect(record?.abstract.startsWith('Large language models (LLMs) have shown strong performance in tasks across domains')).toBe(true);
+    expect(
+      record?.abstract.startsWith(
+        'Large language models (LLMs) have shown strong performance in tasks across domains',
+      ),
+    ).toBe(true);
     expect(record?.abstract).toContain('demonstrates ChemCrow’s effectiveness');
     expect(record?.abstract).not.toContain('jats');
   });
 
   it('sends the polite-pool mailto, rows and a field selection', async () => {
     await provider('ops@example.org').search(CHEMISTRY_QUERY, { limit: 1 });
-    const request = server.requestsTo('/works').find((r) => r.query.get('query') === CHEMISTRY_QUERY);
+    const request = server
+      .requestsTo('/works')
+      .find((r) => r.query.get('query') === CHEMISTRY_QUERY);
     expect(request?.query.get('mailto')).toBe('ops@example.org');
     expect(request?.query.get('rows')).toBe('1');
     expect(request?.query.get('select')).toContain('abstract');
@@ -88,7 +126,9 @@ describe('crossref provider', () => {
 
     const listed = byDoi.get('10.1111/2041-210x.14013')?.abstract.split('\n') ?? [];
     expect(listed).toHaveLength(4);
-    expect(listed[0]?.startsWith('In the current age of a rapidly changing environment')).toBe(true);
+    expect(listed[0]?.startsWith('In the current age of a rapidly changing environment')).toBe(
+      true,
+    );
     expect(listed[3]).toBe(
       'Our results establish that deep learning methods warrant further exploration on the challenging class of critical transition forecasting problems.',
     );
@@ -96,7 +136,9 @@ describe('crossref provider', () => {
     expect(byDoi.get('10.1111/j.2041-210x.2012.00247.x')?.title).toBe(
       'Treebase: anRpackage for discovery, access and manipulation of online phylogenies',
     );
-    expect(byDoi.get('10.1002/fee.70021')?.title).toBe('The role of AI in ecology’s computational carbon footprint');
+    expect(byDoi.get('10.1002/fee.70021')?.title).toBe(
+      'The role of AI in ecology’s computational carbon footprint',
+    );
     expect(byDoi.get('10.1111/2041-210x.14070')).toMatchObject({
       publishedDate: '2023-03',
       citations: 3,
@@ -122,7 +164,10 @@ describe('crossref provider', () => {
   });
 
   it('answers an empty list for no results', async () => {
-    expect(await provider().search('abs12032jsdafn', { limit: 1 })).toEqual({ records: [], total: 0 });
+    expect(await provider().search('abs12032jsdafn', { limit: 1 })).toEqual({
+      records: [],
+      total: 0,
+    });
   });
 
   it('reports a JSON validation failure with its message', async () => {
@@ -131,7 +176,9 @@ describe('crossref provider', () => {
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProviderError);
     expect(failure).toMatchObject({ kind: 'upstream', status: 400 });
-    expect((failure as Error).message).toContain('This route does not support field query parameters');
+    expect((failure as Error).message).toContain(
+      'This route does not support field query parameters',
+    );
   });
 
   it('looks up /works/{doi}', async () => {
@@ -139,12 +186,17 @@ describe('crossref provider', () => {
     expect(server.requestsTo('/works/10.1371/journal.pone.0033693')).toHaveLength(1);
     expect(record).toMatchObject({
       id: 'crossref:10.1371/journal.pone.0033693',
-      title: 'Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice',
+      title:
+        'Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice',
       publishedDate: '2012-03-21',
       citations: 72,
       venue: 'PLoS ONE',
     });
-    expect(record?.authors.slice(0, 3)).toEqual(['Shankar Sadasivan', 'Brooks B. Pond', 'Amar K. Pani']);
+    expect(record?.authors.slice(0, 3)).toEqual([
+      'Shankar Sadasivan',
+      'Brooks B. Pond',
+      'Amar K. Pani',
+    ]);
     // Its only link has content-type "unspecified": not a PDF.
     expect(record?.pdfUrl).toBeUndefined();
   });

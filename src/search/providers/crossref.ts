@@ -27,8 +27,21 @@ const CROSSREF_POLITE_RATE = { requestsPerSecond: 10, maxConcurrency: 3 };
 const MAX_ROWS = 100;
 /** Only the fields used; a full work carries its reference list and can weigh 100 kB. */
 const SELECTED_FIELDS = [
-  'DOI', 'title', 'author', 'abstract', 'published', 'published-print', 'published-online', 'issued',
-  'created', 'is-referenced-by-count', 'URL', 'link', 'type', 'container-title', 'resource',
+  'DOI',
+  'title',
+  'author',
+  'abstract',
+  'published',
+  'published-print',
+  'published-online',
+  'issued',
+  'created',
+  'is-referenced-by-count',
+  'URL',
+  'link',
+  'type',
+  'container-title',
+  'resource',
 ].join(',');
 
 /** Crossref's work types for each filter type (the same filter name repeated is an OR); none: not sent. */
@@ -42,12 +55,16 @@ const CROSSREF_TYPES: Partial<Record<ResultType, string[]>> = {
 };
 
 /** Crossref's `filter` (`from-pub-date`, `until-pub-date`, `has-full-text`, `type`) and `query.container-title` for the venue. */
-function crossrefFilterParams(filters: SearchFilters = {}): { filter?: string; 'query.container-title'?: string } {
+function crossrefFilterParams(filters: SearchFilters = {}): {
+  filter?: string;
+  'query.container-title'?: string;
+} {
   const parts: string[] = [];
   if (filters.yearFrom !== undefined) parts.push(`from-pub-date:${filters.yearFrom}`);
   if (filters.yearTo !== undefined) parts.push(`until-pub-date:${filters.yearTo}`);
   if (filters.hasPdf) parts.push('has-full-text:true');
-  for (const type of (filters.type && CROSSREF_TYPES[filters.type]) || []) parts.push(`type:${type}`);
+  for (const type of (filters.type && CROSSREF_TYPES[filters.type]) || [])
+    parts.push(`type:${type}`);
   return {
     ...(parts.length > 0 ? { filter: parts.join(',') } : {}),
     ...(filters.venue ? { 'query.container-title': filters.venue } : {}),
@@ -101,7 +118,9 @@ function readAuthors(authors: unknown): string[] {
       if (!author) return '';
       const name = asString(author.name);
       if (name) return collapseWhitespace(name);
-      return collapseWhitespace([asString(author.given), asString(author.family)].filter(Boolean).join(' '));
+      return collapseWhitespace(
+        [asString(author.given), asString(author.family)].filter(Boolean).join(' '),
+      );
     })
     .filter(Boolean);
 }
@@ -137,7 +156,8 @@ function errorDetail(body: string): string {
 export const createCrossrefProvider = defineProvider({
   id: 'crossref',
   name: 'Crossref',
-  description: 'DOI registration agency: metadata of journal articles, books, conference papers and datasets.',
+  description:
+    'DOI registration agency: metadata of journal articles, books, conference papers and datasets.',
   rate: ({ contactEmail }) => (contactEmail ? CROSSREF_POLITE_RATE : CROSSREF_PUBLIC_RATE),
   accept: 'application/json',
 
@@ -154,7 +174,12 @@ export const createCrossrefProvider = defineProvider({
     const body = asRecord(readJson<unknown>('crossref', response));
     const message = asRecord(body?.message);
     if (!message || !Array.isArray(message.items)) {
-      throw new ProviderError('crossref', 'bad_response', 'No message.items in the reply', response.status);
+      throw new ProviderError(
+        'crossref',
+        'bad_response',
+        'No message.items in the reply',
+        response.status,
+      );
     }
     const records = message.items
       .map((item) => asRecord(item))
@@ -172,7 +197,13 @@ export const createCrossrefProvider = defineProvider({
     if (response.status === 404) return null;
     if (response.status !== 200) failForStatus('crossref', response, errorDetail(response.text()));
     const message = asRecord(asRecord(readJson<unknown>('crossref', response))?.message);
-    if (!message) throw new ProviderError('crossref', 'bad_response', 'No message in the reply', response.status);
+    if (!message)
+      throw new ProviderError(
+        'crossref',
+        'bad_response',
+        'No message in the reply',
+        response.status,
+      );
     return crossrefWorkToRecord(message);
   },
 });

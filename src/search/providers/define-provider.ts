@@ -52,17 +52,31 @@ export interface ProviderDefinition {
   requestsPerSearch?: number;
   /** Whether the provider can be asked with these settings; always, when absent. */
   isEnabled?: (settings: ProviderFactoryOptions) => boolean;
-  search(api: ProviderApi, query: string, options: ProviderSearchOptions): Promise<ProviderSearchAnswer>;
-  lookup(api: ProviderApi, nativeId: string, options: ProviderLookupOptions): Promise<SearchRecord | null>;
+  search(
+    api: ProviderApi,
+    query: string,
+    options: ProviderSearchOptions,
+  ): Promise<ProviderSearchAnswer>;
+  lookup(
+    api: ProviderApi,
+    nativeId: string,
+    options: ProviderLookupOptions,
+  ): Promise<SearchRecord | null>;
   /** A work's neighbours in the citation graph, for the providers that have one (OpenAlex, Semantic Scholar). */
-  related?(api: ProviderApi, relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions): Promise<ProviderSearchAnswer>;
+  related?(
+    api: ProviderApi,
+    relation: WorkRelation,
+    nativeId: string,
+    options: ProviderRelatedOptions,
+  ): Promise<ProviderSearchAnswer>;
 }
 
 export type ProviderFactory = (settings: ProviderFactoryOptions) => SearchProvider;
 
 export function defineProvider(definition: ProviderDefinition): ProviderFactory {
   return (settings) => {
-    const rate = typeof definition.rate === 'function' ? definition.rate(settings) : definition.rate;
+    const rate =
+      typeof definition.rate === 'function' ? definition.rate(settings) : definition.rate;
     const limiter = settings.limiter ?? createProviderLimiter(rate);
     const upstream = createUpstreamClient({
       provider: definition.id,
@@ -92,14 +106,27 @@ export function defineProvider(definition: ProviderDefinition): ProviderFactory 
       maxConcurrency: limiter.maxConcurrency,
       ...(definition.requestsPerSearch ? { requestsPerSearch: definition.requestsPerSearch } : {}),
       isEnabled: () => enabled,
-      search: observed(settings.observer, definition.id, 'search', (query: string, options: ProviderSearchOptions) => definition.search(api, query, options)),
-      lookup: observed(settings.observer, definition.id, 'lookup', (nativeId: string, options: ProviderLookupOptions = {}) =>
-        definition.lookup(api, nativeId, options),
+      search: observed(
+        settings.observer,
+        definition.id,
+        'search',
+        (query: string, options: ProviderSearchOptions) => definition.search(api, query, options),
+      ),
+      lookup: observed(
+        settings.observer,
+        definition.id,
+        'lookup',
+        (nativeId: string, options: ProviderLookupOptions = {}) =>
+          definition.lookup(api, nativeId, options),
       ),
       ...(related
         ? {
-            related: observed(settings.observer, definition.id, 'related', (relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions) =>
-              related(api, relation, nativeId, options),
+            related: observed(
+              settings.observer,
+              definition.id,
+              'related',
+              (relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions) =>
+                related(api, relation, nativeId, options),
             ),
           }
         : {}),

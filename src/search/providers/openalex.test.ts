@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../provider-error.js';
-import { createTestOutbound, factoryOptions, readFixture, startFixtureServer } from '../test-support/harness.js';
+import {
+  createTestOutbound,
+  factoryOptions,
+  readFixture,
+  startFixtureServer,
+} from '../test-support/harness.js';
 import type { FixtureServer } from '../test-support/harness.js';
 import { createOpenalexProvider, openalexWorkPath, rebuildInvertedAbstract } from './openalex.js';
 
@@ -12,18 +17,33 @@ describe('openalex provider', () => {
 
   beforeAll(async () => {
     server = await startFixtureServer([
-      { path: '/works', query: { search: CHEMISTRY_QUERY }, fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
+      {
+        path: '/works',
+        query: { search: CHEMISTRY_QUERY },
+        fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json',
+      },
       {
         path: '/works',
         query: { search: 'toast biodiversity' },
-        fixture: 'openalex/works_filter-fulltext.search_toast-AND-biodiversity_cursor_per-page200_TRIMMED-first10.json',
+        fixture:
+          'openalex/works_filter-fulltext.search_toast-AND-biodiversity_cursor_per-page200_TRIMMED-first10.json',
       },
       { path: '/works', query: { search: 'broken' }, status: 500, body: 'Internal Server Error' },
-      { path: '/works/doi:10.1016/j.xgen.2025.100814', fixture: 'openalex/work_by_doi_10.1016_j.xgen.2025.100814.json' },
+      {
+        path: '/works/doi:10.1016/j.xgen.2025.100814',
+        fixture: 'openalex/work_by_doi_10.1016_j.xgen.2025.100814.json',
+      },
       { path: '/works/W1', status: 404, fixture: 'openalex/error_404_work_not_found.html' },
       // Related works: the recorded work, then recorded `/works?filter=` list answers (another filter's works: the shape is what counts).
-      { path: '/works/doi:10.2139/ssrn.2250500', fixture: 'openalex/work_by_doi_10.1016_j.xgen.2025.100814.json' },
-      { path: '/works', query: { filter: /^(openalex|cites):/ }, fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json' },
+      {
+        path: '/works/doi:10.2139/ssrn.2250500',
+        fixture: 'openalex/work_by_doi_10.1016_j.xgen.2025.100814.json',
+      },
+      {
+        path: '/works',
+        query: { filter: /^(openalex|cites):/ },
+        fixture: 'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json',
+      },
     ]);
   });
   afterAll(async () => {
@@ -31,7 +51,10 @@ describe('openalex provider', () => {
     await outbound.close();
   });
 
-  const provider = () => createOpenalexProvider(factoryOptions(server.url, outbound, { contactEmail: 'ops@example.org' }));
+  const provider = () =>
+    createOpenalexProvider(
+      factoryOptions(server.url, outbound, { contactEmail: 'ops@example.org' }),
+    );
 
   it('reads works: abstract rebuilt from the inverted index, authors from authorships, ids', async () => {
     const answer = await provider().search(CHEMISTRY_QUERY, { limit: 25 });
@@ -41,7 +64,14 @@ describe('openalex provider', () => {
       id: 'openalex:W4396723768',
       provider: 'openalex',
       title: 'Augmenting large language models with chemistry tools',
-      authors: ['Andres M. Bran', 'Sam Cox', 'Oliver Schilter', 'Carlo Baldassari', 'Andrew Dickson White', 'Philippe Schwaller'],
+      authors: [
+        'Andres M. Bran',
+        'Sam Cox',
+        'Oliver Schilter',
+        'Carlo Baldassari',
+        'Andrew Dickson White',
+        'Philippe Schwaller',
+      ],
       publishedDate: '2024-05-08',
       citations: 236,
       citationsKnown: true,
@@ -52,8 +82,16 @@ describe('openalex provider', () => {
       pdfUrl: 'https://www.nature.com/articles/s42256-024-00832-8.pdf',
     });
     // The index starts with the heading word "Abstract", which is dropped.
-    expect(article?.abstract.startsWith('Large language models (LLMs) have shown strong performance in tasks across domains')).toBe(true);
-    expect(article?.abstract.endsWith('bridging the gap between experimental and computational chemistry.')).toBe(true);
+    expect(
+      article?.abstract.startsWith(
+        'Large language models (LLMs) have shown strong performance in tasks across domains',
+      ),
+    ).toBe(true);
+    expect(
+      article?.abstract.endsWith(
+        'bridging the gap between experimental and computational chemistry.',
+      ),
+    ).toBe(true);
     expect(preprint).toMatchObject({
       id: 'openalex:W4365597205',
       title: 'ChemCrow: Augmenting large-language models with chemistry tools',
@@ -62,13 +100,19 @@ describe('openalex provider', () => {
       type: 'preprint',
       citations: 106,
     });
-    expect(preprint?.abstract.startsWith('Over the last decades, excellent computational chemistry tools have been developed.')).toBe(true);
+    expect(
+      preprint?.abstract.startsWith(
+        'Over the last decades, excellent computational chemistry tools have been developed.',
+      ),
+    ).toBe(true);
     expect(preprint?.pdfUrl).toBeUndefined();
   });
 
   it('asks /works with search, per-page, a field selection and mailto', async () => {
     await provider().search(CHEMISTRY_QUERY, { limit: 25 });
-    const request = server.requestsTo('/works').find((r) => r.query.get('search') === CHEMISTRY_QUERY);
+    const request = server
+      .requestsTo('/works')
+      .find((r) => r.query.get('search') === CHEMISTRY_QUERY);
     expect(request?.query.get('per-page')).toBe('25');
     expect(request?.query.get('mailto')).toBe('ops@example.org');
     expect(request?.query.get('select')).toContain('abstract_inverted_index');
@@ -80,11 +124,19 @@ describe('openalex provider', () => {
     expect(answer.records).toHaveLength(10);
     const byId = new Map(answer.records.map((record) => [record.nativeId, record]));
     expect(byId.get('W1754328501')?.abstract).toContain('only Figures 79-81 were “staged.”');
-    expect(byId.get('W2052660886')?.abstract.startsWith('To articulate a healthy and sustainable (H&S) diet;')).toBe(true);
+    expect(
+      byId
+        .get('W2052660886')
+        ?.abstract.startsWith('To articulate a healthy and sustainable (H&S) diet;'),
+    ).toBe(true);
     expect(byId.get('W2949573358')?.title).toBe(
       'Plant Biostimulants: Importance of the Quality and Yield of Horticultural Crops and the Improvement of Plant Tolerance to Abiotic Stress—A Review',
     );
-    expect(byId.get('W2158856211')).toMatchObject({ authors: ['A. van Huis'], citations: 1450, pmid: '23020616' });
+    expect(byId.get('W2158856211')).toMatchObject({
+      authors: ['A. van Huis'],
+      citations: 1450,
+      pmid: '23020616',
+    });
   });
 
   it('looks up a work by DOI (doi: form) and keeps a null abstract as empty', async () => {
@@ -117,11 +169,17 @@ describe('openalex provider', () => {
       results: Array<{ abstract_inverted_index: unknown }>;
     };
     const text = rebuildInvertedAbstract(work.results[0]?.abstract_inverted_index);
-    expect(text.startsWith('Large Language Models (LLMs) generalize well across language tasks, but suffer from hallucinations')).toBe(true);
-    expect(text.endsWith("Finally, we demonstrate PaperQA's matches expert human researchers on LitQA.")).toBe(true);
+    expect(
+      text.startsWith(
+        'Large Language Models (LLMs) generalize well across language tasks, but suffer from hallucinations',
+      ),
+    ).toBe(true);
+    expect(
+      text.endsWith("Finally, we demonstrate PaperQA's matches expert human researchers on LitQA."),
+    ).toBe(true);
     expect(text.split(' ')).toHaveLength(165);
     expect(rebuildInvertedAbstract(null)).toBe('');
-    expect(rebuildInvertedAbstract({ '(&amp;lt;75': [1], 'ages': [0] })).toBe('ages (<75');
+    expect(rebuildInvertedAbstract({ '(&amp;lt;75': [1], ages: [0] })).toBe('ages (<75');
   });
 
   it('maps native ids to /works paths', () => {
@@ -133,13 +191,20 @@ describe('openalex provider', () => {
   });
 
   describe('related works', () => {
-    const recorded = JSON.parse(readFixture('openalex/work_by_doi_10.1016_j.xgen.2025.100814.json')) as { referenced_works: string[] };
+    const recorded = JSON.parse(
+      readFixture('openalex/work_by_doi_10.1016_j.xgen.2025.100814.json'),
+    ) as { referenced_works: string[] };
     const shortIds = recorded.referenced_works.map((id) => id.replace('https://openalex.org/', ''));
 
     it('reads the work, then resolves at most `limit` of its references in one filter request; total is the work’s count', async () => {
-      const answer = await provider().related!('references', 'doi:10.2139/ssrn.2250500', { limit: 20 });
+      const answer = await provider().related!('references', 'doi:10.2139/ssrn.2250500', {
+        limit: 20,
+      });
       expect(answer.total).toBe(shortIds.length);
-      expect(answer.records.map((record) => record.id)).toEqual(['openalex:W4396723768', 'openalex:W4365597205']);
+      expect(answer.records.map((record) => record.id)).toEqual([
+        'openalex:W4396723768',
+        'openalex:W4365597205',
+      ]);
       const workRequest = server.requestsTo('/works/doi:10.2139/ssrn.2250500').at(-1)!;
       expect(workRequest.query.get('select')).toBe('id,referenced_works');
       const listRequest = server.requestsTo('/works').at(-1)!;
@@ -156,7 +221,10 @@ describe('openalex provider', () => {
     });
 
     it('answers nothing for a work OpenAlex does not know', async () => {
-      expect(await provider().related!('references', 'W1', { limit: 10 })).toEqual({ records: [], total: 0 });
+      expect(await provider().related!('references', 'W1', { limit: 10 })).toEqual({
+        records: [],
+        total: 0,
+      });
     });
   });
 });

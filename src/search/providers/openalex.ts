@@ -19,7 +19,12 @@ import {
   stripArxivVersion,
   yearOf,
 } from '../text.js';
-import type { ProviderRelatedOptions, ProviderSearchAnswer, SearchRecord, WorkRelation } from '../types.js';
+import type {
+  ProviderRelatedOptions,
+  ProviderSearchAnswer,
+  SearchRecord,
+  WorkRelation,
+} from '../types.js';
 import type { ProviderApi } from './define-provider.js';
 import { defineProvider } from './define-provider.js';
 import { failForStatus, readJson } from './upstream.js';
@@ -29,8 +34,20 @@ import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 const OPENALEX_REQUESTS_PER_SECOND = 10;
 const MAX_PER_PAGE = 100;
 const SELECTED_FIELDS = [
-  'id', 'doi', 'title', 'display_name', 'publication_date', 'publication_year', 'authorships',
-  'abstract_inverted_index', 'cited_by_count', 'ids', 'primary_location', 'best_oa_location', 'open_access', 'type',
+  'id',
+  'doi',
+  'title',
+  'display_name',
+  'publication_date',
+  'publication_year',
+  'authorships',
+  'abstract_inverted_index',
+  'cited_by_count',
+  'ids',
+  'primary_location',
+  'best_oa_location',
+  'open_access',
+  'type',
 ].join(',');
 
 /** Ids one `filter=openalex:…` request resolves: OpenAlex's limit of values in one OR filter. */
@@ -47,7 +64,8 @@ export function rebuildInvertedAbstract(index: unknown): string {
   for (const [word, positions] of Object.entries(words)) {
     for (const position of asArray(positions)) {
       const at = asNumber(position);
-      if (at !== undefined && Number.isInteger(at) && at >= 0 && at < 100_000) byPosition[at] = word;
+      if (at !== undefined && Number.isInteger(at) && at >= 0 && at < 100_000)
+        byPosition[at] = word;
     }
   }
   let text = collapseWhitespace(byPosition.filter((word) => word !== undefined).join(' '));
@@ -75,12 +93,16 @@ export function openalexWorkToRecord(work: Record<string, unknown>): SearchRecor
   const bestOa = asRecord(work.best_oa_location);
   const landing = asHttpUrl(primary?.landing_page_url);
   const arxivFromLanding = /arxiv\.org\/abs\/([^?#]+)/i.exec(landing ?? '')?.[1];
-  const arxivId = arxivIdFromDoi(doi) ?? (arxivFromLanding ? stripArxivVersion(arxivFromLanding) : undefined);
+  const arxivId =
+    arxivIdFromDoi(doi) ?? (arxivFromLanding ? stripArxivVersion(arxivFromLanding) : undefined);
   const oaUrl = asHttpUrl(asRecord(work.open_access)?.oa_url);
   const pdfUrl =
-    asHttpUrl(bestOa?.pdf_url) ?? asHttpUrl(primary?.pdf_url) ?? (oaUrl && /\.pdf($|\?)/i.test(oaUrl) ? oaUrl : undefined);
+    asHttpUrl(bestOa?.pdf_url) ??
+    asHttpUrl(primary?.pdf_url) ??
+    (oaUrl && /\.pdf($|\?)/i.test(oaUrl) ? oaUrl : undefined);
   const publishedDate =
-    isoDateFromString(asString(work.publication_date)) ?? isoDateFromParts(asNumber(work.publication_year));
+    isoDateFromString(asString(work.publication_date)) ??
+    isoDateFromParts(asNumber(work.publication_year));
   const citations = asNumber(work.cited_by_count);
   const venue = asString(asRecord(primary?.source)?.display_name);
   return {
@@ -161,21 +183,43 @@ function readWorkList(response: OutboundResponse): ProviderSearchAnswer {
  * lists of references and related works); the ids of at most `limit` (≤ 100) neighbours are then
  * resolved in one list request, put in the order the work lists them.
  */
-async function relatedWorks(api: ProviderApi, relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions): Promise<ProviderSearchAnswer> {
+async function relatedWorks(
+  api: ProviderApi,
+  relation: WorkRelation,
+  nativeId: string,
+  options: ProviderRelatedOptions,
+): Promise<ProviderSearchAnswer> {
   const path = openalexWorkPath(nativeId);
   if (!path) return { records: [], total: 0 };
   const query = { mailto: api.contactEmail, api_key: api.apiKey };
-  const select = relation === 'references' ? 'id,referenced_works' : relation === 'similar' ? 'id,related_works' : 'id';
+  const select =
+    relation === 'references'
+      ? 'id,referenced_works'
+      : relation === 'similar'
+        ? 'id,related_works'
+        : 'id';
   const workResponse = await api.upstream.get(api.url(path, { select, ...query }), options);
   if (workResponse.status === 404) return { records: [], total: 0 };
   if (workResponse.status !== 200) failForStatus('openalex', workResponse);
   const work = asRecord(readJson<unknown>('openalex', workResponse));
   const workId = shortOpenalexId(asString(work?.id));
-  if (!work || !workId) throw new ProviderError('openalex', 'bad_response', 'No work id in the reply', workResponse.status);
+  if (!work || !workId)
+    throw new ProviderError(
+      'openalex',
+      'bad_response',
+      'No work id in the reply',
+      workResponse.status,
+    );
   const limit = Math.min(Math.max(1, options.limit), MAX_IDS_PER_FILTER);
 
   if (relation === 'citations') {
-    const url = api.url('/works', { filter: `cites:${workId}`, sort: 'cited_by_count:desc', 'per-page': limit, select: SELECTED_FIELDS, ...query });
+    const url = api.url('/works', {
+      filter: `cites:${workId}`,
+      sort: 'cited_by_count:desc',
+      'per-page': limit,
+      select: SELECTED_FIELDS,
+      ...query,
+    });
     const response = await api.upstream.get(url, options);
     if (response.status !== 200) failForStatus('openalex', response);
     return readWorkList(response);
@@ -186,7 +230,12 @@ async function relatedWorks(api: ProviderApi, relation: WorkRelation, nativeId: 
     .filter((id): id is string => !!id);
   const wanted = [...new Set(ids)].slice(0, limit);
   if (wanted.length === 0) return { records: [], total: ids.length };
-  const url = api.url('/works', { filter: `openalex:${wanted.join('|')}`, 'per-page': wanted.length, select: SELECTED_FIELDS, ...query });
+  const url = api.url('/works', {
+    filter: `openalex:${wanted.join('|')}`,
+    'per-page': wanted.length,
+    select: SELECTED_FIELDS,
+    ...query,
+  });
   const response = await api.upstream.get(url, options);
   if (response.status !== 200) failForStatus('openalex', response);
   // In the order the work lists them (the filter's answer comes in OpenAlex's own order).
@@ -220,7 +269,10 @@ export const createOpenalexProvider = defineProvider({
   async lookup(api, nativeId, options) {
     const path = openalexWorkPath(nativeId);
     if (!path) return null;
-    const response = await api.upstream.get(api.url(path, { mailto: api.contactEmail, api_key: api.apiKey }), options);
+    const response = await api.upstream.get(
+      api.url(path, { mailto: api.contactEmail, api_key: api.apiKey }),
+      options,
+    );
     // OpenAlex answers an unknown work with an HTML 404 page.
     if (response.status === 404) return null;
     if (response.status !== 200) failForStatus('openalex', response);

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../provider-error.js';
-import { createTestOutbound, factoryOptions, readFixture, startFixtureServer } from '../test-support/harness.js';
+import {
+  createTestOutbound,
+  factoryOptions,
+  readFixture,
+  startFixtureServer,
+} from '../test-support/harness.js';
 import type { FixtureServer } from '../test-support/harness.js';
 import { createPubmedProvider, parseEsearch } from './pubmed.js';
 
@@ -15,17 +20,41 @@ describe('pubmed provider', () => {
 
   beforeAll(async () => {
     server = await startFixtureServer([
-      { path: '/esearch.fcgi', query: { term: 'biopython' }, fixture: 'pubmed/esearch_term-biopython.xml' },
-      { path: '/efetch.fcgi', query: { id: BIOPYTHON_IDS }, fixture: 'pubmed/efetch_pubmed_two_articles_abstracts.xml' },
-      { path: '/esearch.fcgi', query: { term: 'abcXYZ' }, fixture: 'pubmed/esearch_no_results_PhraseNotFound.xml' },
-      { path: '/efetch.fcgi', query: { id: '27797938' }, fixture: 'pubmed/efetch_pubmed_structured_abstract_labels.xml' },
-      { path: '/efetch.fcgi', query: { id: '28775130' }, fixture: 'pubmed/efetch_pubmed_structured_abstract_nlmcategory.xml' },
+      {
+        path: '/esearch.fcgi',
+        query: { term: 'biopython' },
+        fixture: 'pubmed/esearch_term-biopython.xml',
+      },
+      {
+        path: '/efetch.fcgi',
+        query: { id: BIOPYTHON_IDS },
+        fixture: 'pubmed/efetch_pubmed_two_articles_abstracts.xml',
+      },
+      {
+        path: '/esearch.fcgi',
+        query: { term: 'abcXYZ' },
+        fixture: 'pubmed/esearch_no_results_PhraseNotFound.xml',
+      },
+      {
+        path: '/efetch.fcgi',
+        query: { id: '27797938' },
+        fixture: 'pubmed/efetch_pubmed_structured_abstract_labels.xml',
+      },
+      {
+        path: '/efetch.fcgi',
+        query: { id: '28775130' },
+        fixture: 'pubmed/efetch_pubmed_structured_abstract_nlmcategory.xml',
+      },
       {
         path: '/efetch.fcgi',
         query: { id: '29735362' },
         fixture: 'pubmed/efetch_pubmed_two_articles_structured_publisher-status.xml',
       },
-      { path: '/efetch.fcgi', query: { id: '11850928' }, fixture: 'pubmed/esummary_error_no_id.xml' },
+      {
+        path: '/efetch.fcgi',
+        query: { id: '11850928' },
+        fixture: 'pubmed/esummary_error_no_id.xml',
+      },
     ]);
   });
   afterAll(async () => {
@@ -33,21 +62,29 @@ describe('pubmed provider', () => {
     await outbound.close();
   });
 
-  const provider = () => createPubmedProvider(factoryOptions(server.url, outbound, { contactEmail: 'ops@example.org' }));
+  const provider = () =>
+    createPubmedProvider(factoryOptions(server.url, outbound, { contactEmail: 'ops@example.org' }));
 
   it('searches with esearch, then fetches every returned id with efetch', async () => {
     const answer = await provider().search('biopython', { limit: 20 });
     expect(answer.total).toBe(63);
-    const esearch = server.requestsTo('/esearch.fcgi').find((r) => r.query.get('term') === 'biopython');
+    const esearch = server
+      .requestsTo('/esearch.fcgi')
+      .find((r) => r.query.get('term') === 'biopython');
     expect(esearch?.query.get('db')).toBe('pubmed');
     expect(esearch?.query.get('retmax')).toBe('20');
     expect(esearch?.query.get('sort')).toBe('relevance');
     expect(esearch?.query.get('email')).toBe('ops@example.org');
     expect(esearch?.query.get('tool')).toBe('research-workspace');
-    const efetch = server.requestsTo('/efetch.fcgi').find((r) => r.query.get('id') === BIOPYTHON_IDS);
+    const efetch = server
+      .requestsTo('/efetch.fcgi')
+      .find((r) => r.query.get('id') === BIOPYTHON_IDS);
     expect(efetch?.query.get('retmode')).toBe('xml');
 
-    expect(answer.records.map((record) => record.id)).toEqual(['pubmed:11748933', 'pubmed:11700088']);
+    expect(answer.records.map((record) => record.id)).toEqual([
+      'pubmed:11748933',
+      'pubmed:11700088',
+    ]);
     const [first, second] = answer.records;
     expect(first).toMatchObject({
       title:
@@ -60,9 +97,21 @@ describe('pubmed provider', () => {
       venue: 'Cryobiology',
       citationsKnown: false,
     });
-    expect(first?.authors).toEqual(['A R Taddei', 'F Barbato', 'L Abelli', 'S Canese', 'F Moretti', 'K J Rana', 'A M Fausto', 'M Mazzini']);
+    expect(first?.authors).toEqual([
+      'A R Taddei',
+      'F Barbato',
+      'L Abelli',
+      'S Canese',
+      'F Moretti',
+      'K J Rana',
+      'A M Fausto',
+      'M Mazzini',
+    ]);
     expect(first?.abstract).toContain('compared with 24% in the fresh sample (P < 0.001).');
-    expect(second).toMatchObject({ title: 'Proton MRI of (13)C distribution by J and chemical shift editing.', publishedDate: '2001-11' });
+    expect(second).toMatchObject({
+      title: 'Proton MRI of (13)C distribution by J and chemical shift editing.',
+      publishedDate: '2001-11',
+    });
     expect(second?.authors.at(-1)).toBe('F De Luca');
   });
 
@@ -77,7 +126,8 @@ describe('pubmed provider', () => {
     const record = await provider().lookup('27797938');
     expect(record).toMatchObject({
       id: 'pubmed:27797938',
-      title: 'Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer.',
+      title:
+        'Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer.',
       doi: '10.1136/gutjnl-2016-312510',
       // PubDate is 2017 Jun (the issue); ArticleDate 2016-10-21 (online first).
       publishedDate: '2016-10-21',
@@ -85,7 +135,12 @@ describe('pubmed provider', () => {
     });
     expect(record?.authors.slice(0, 2)).toEqual(['Ying Bao', 'Jennifer Prescott']);
     const lines = record?.abstract.split('\n') ?? [];
-    expect(lines.map((line) => line.split(':')[0])).toEqual(['OBJECTIVE', 'DESIGN', 'RESULTS', 'CONCLUSIONS']);
+    expect(lines.map((line) => line.split(':')[0])).toEqual([
+      'OBJECTIVE',
+      'DESIGN',
+      'RESULTS',
+      'CONCLUSIONS',
+    ]);
     expect(lines[0]).toBe(
       'OBJECTIVE: Telomere shortening occurs as an early event in pancreatic tumorigenesis, and genetic variants at the telomerase reverse transcriptase (TERT) gene region have been associated with pancreatic cancer risk. However, it is unknown whether prediagnostic leucocyte telomere length is associated with subsequent risk of pancreatic cancer.',
     );
@@ -96,7 +151,9 @@ describe('pubmed provider', () => {
 
   it('reads Label + NlmCategory sections with escaped entities inside inline markup', async () => {
     const record = await provider().lookup('28775130');
-    expect(record?.title).toBe('Occupational pesticide exposure and subclinical hypothyroidism among male pesticide applicators.');
+    expect(record?.title).toBe(
+      'Occupational pesticide exposure and subclinical hypothyroidism among male pesticide applicators.',
+    );
     expect(record?.publishedDate).toBe('2017-08-03');
     expect(record?.authors[0]).toBe('Catherine C Lerro');
     expect(record?.abstract.split('\n').map((line) => line.split(':')[0])).toEqual([
@@ -105,7 +162,9 @@ describe('pubmed provider', () => {
       'RESULTS',
       'CONCLUSIONS',
     ]);
-    expect(record?.abstract).toContain('(TSH >4.5 mIU/L) compared with normal TSH (0.4-<4.5 mIU/L)');
+    expect(record?.abstract).toContain(
+      '(TSH >4.5 mIU/L) compared with normal TSH (0.4-<4.5 mIU/L)',
+    );
     expect(record?.abstract).toContain('(ORQ3=4.15, 95% CI 1.56 to 11.01');
   });
 
@@ -118,7 +177,11 @@ describe('pubmed provider', () => {
     });
     expect(record?.authors[0]).toBe('Begoña Lavin');
     expect(record?.authors.at(-1)).toBe('Ajay Shah');
-    expect(record?.abstract.startsWith('BACKGROUND AND AIMS: Acute ischemia is associated with myocardial endothelial damage')).toBe(true);
+    expect(
+      record?.abstract.startsWith(
+        'BACKGROUND AND AIMS: Acute ischemia is associated with myocardial endothelial damage',
+      ),
+    ).toBe(true);
     expect(record?.abstract).toContain('(R1 [s -1] = 6.29 ± 0.29)');
   });
 
@@ -143,7 +206,10 @@ describe('pubmed provider', () => {
     expect(list.ids).toHaveLength(70);
     expect(list.ids[0]).toBe('28300081');
     expect(list.ids.at(-1)).toBe('28339581');
-    expect(parseEsearch(readFixture('pubmed/esearch_json_rettype-count.json'))).toEqual({ ids: [], total: 2070 });
+    expect(parseEsearch(readFixture('pubmed/esearch_json_rettype-count.json'))).toEqual({
+      ids: [],
+      total: 2070,
+    });
   });
 
   it('reads the esearch history reply (usehistory=y)', () => {

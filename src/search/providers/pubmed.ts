@@ -27,7 +27,15 @@ const TOOL_NAME = 'research-workspace';
 
 const esearchParser = createXmlParser({ arrays: ['Id'] });
 const efetchParser = createXmlParser({
-  arrays: ['PubmedArticle', 'PubmedBookArticle', 'AbstractText', 'Author', 'ArticleId', 'ELocationID', 'ArticleDate'],
+  arrays: [
+    'PubmedArticle',
+    'PubmedBookArticle',
+    'AbstractText',
+    'Author',
+    'ArticleId',
+    'ELocationID',
+    'ArticleDate',
+  ],
   // Titles and abstracts carry inline markup (<i>, <sub>, <sup>); they are read raw and converted in order.
   stopNodes: ['*.ArticleTitle', '*.AbstractText', '*.VernacularTitle', '*.BookTitle'],
 });
@@ -47,7 +55,9 @@ export function parseEsearch(body: string): PubmedIdList {
     const error = asString(result.ERROR);
     if (error) throw new EutilsError(error);
     return {
-      ids: asArray(result.idlist).map(asString).filter((id): id is string => !!id),
+      ids: asArray(result.idlist)
+        .map(asString)
+        .filter((id): id is string => !!id),
       total: asNumber(result.count) ?? 0,
     };
   }
@@ -58,7 +68,9 @@ export function parseEsearch(body: string): PubmedIdList {
   if (error) throw new EutilsError(error);
   const idList = asRecord(result.IdList);
   return {
-    ids: asArray(idList?.Id).map(xmlText).filter((id): id is string => !!id),
+    ids: asArray(idList?.Id)
+      .map(xmlText)
+      .filter((id): id is string => !!id),
     total: asNumber(xmlText(result.Count)) ?? 0,
   };
 }
@@ -98,10 +110,18 @@ function articleToRecord(article: Record<string, unknown> | undefined): SearchRe
   const journal = asRecord(details.Journal);
   const issueDate = asRecord(asRecord(journal?.JournalIssue)?.PubDate);
   const electronicDates = asArray(details.ArticleDate).map(asRecord);
-  const articleIds = asArray(asRecord(asRecord(article?.PubmedData)?.ArticleIdList)?.ArticleId).map(asRecord);
+  const articleIds = asArray(asRecord(asRecord(article?.PubmedData)?.ArticleIdList)?.ArticleId).map(
+    asRecord,
+  );
   const doi =
     normaliseDoi(xmlText(articleIds.find((id) => id?.IdType === 'doi'))) ??
-    normaliseDoi(xmlText(asArray(details.ELocationID).map(asRecord).find((id) => id?.EIdType === 'doi')));
+    normaliseDoi(
+      xmlText(
+        asArray(details.ELocationID)
+          .map(asRecord)
+          .find((id) => id?.EIdType === 'doi'),
+      ),
+    );
   const title = rawMarkup(details.ArticleTitle) || rawMarkup(details.VernacularTitle);
   return buildRecord({
     pmid,
@@ -252,7 +272,8 @@ function inSearchOrder(records: SearchRecord[], ids: string[]): SearchRecord[] {
  */
 function toPubmedTerm(query: string, filters: SearchFilters = {}): string {
   const clauses: string[] = [];
-  if (filters.yearFrom !== undefined || filters.yearTo !== undefined) clauses.push(`${filters.yearFrom ?? 1000}:${filters.yearTo ?? 9999}[dp]`);
+  if (filters.yearFrom !== undefined || filters.yearTo !== undefined)
+    clauses.push(`${filters.yearFrom ?? 1000}:${filters.yearTo ?? 9999}[dp]`);
   if (filters.hasPdf) clauses.push('free full text[sb]');
   const venue = filters.venue?.replace(/["[\]]/g, ' ').trim();
   if (venue) clauses.push(`"${venue}"[journal]`);
@@ -267,7 +288,12 @@ function politeParams(api: ProviderApi) {
   return { tool: TOOL_NAME, email: api.contactEmail, api_key: api.apiKey };
 }
 
-async function fetchArticles(api: ProviderApi, ids: string[], signal?: AbortSignal, deadlineAt?: number): Promise<SearchRecord[]> {
+async function fetchArticles(
+  api: ProviderApi,
+  ids: string[],
+  signal?: AbortSignal,
+  deadlineAt?: number,
+): Promise<SearchRecord[]> {
   const url = api.url('/efetch.fcgi', {
     db: 'pubmed',
     id: ids.join(','),
@@ -280,15 +306,22 @@ async function fetchArticles(api: ProviderApi, ids: string[], signal?: AbortSign
   try {
     return parseEfetch(response.text());
   } catch (error) {
-    if (error instanceof EutilsError) throw new ProviderError('pubmed', 'upstream', error.message, response.status);
-    throw new ProviderError('pubmed', 'bad_response', 'efetch body is not a PubmedArticleSet', response.status);
+    if (error instanceof EutilsError)
+      throw new ProviderError('pubmed', 'upstream', error.message, response.status);
+    throw new ProviderError(
+      'pubmed',
+      'bad_response',
+      'efetch body is not a PubmedArticleSet',
+      response.status,
+    );
   }
 }
 
 export const createPubmedProvider = defineProvider({
   id: 'pubmed',
   name: 'PubMed',
-  description: 'Biomedical and life-science literature indexed by the US National Library of Medicine.',
+  description:
+    'Biomedical and life-science literature indexed by the US National Library of Medicine.',
   rate: { requestsPerSecond: PUBMED_REQUESTS_PER_SECOND, maxConcurrency: 3 },
   requestsPerSearch: 2,
 
@@ -309,8 +342,14 @@ export const createPubmedProvider = defineProvider({
     try {
       idList = parseEsearch(response.text());
     } catch (error) {
-      if (error instanceof EutilsError) throw new ProviderError('pubmed', 'upstream', error.message, response.status);
-      throw new ProviderError('pubmed', 'bad_response', 'esearch body is not an eSearchResult', response.status);
+      if (error instanceof EutilsError)
+        throw new ProviderError('pubmed', 'upstream', error.message, response.status);
+      throw new ProviderError(
+        'pubmed',
+        'bad_response',
+        'esearch body is not an eSearchResult',
+        response.status,
+      );
     }
     if (idList.ids.length === 0) return { records: [], total: idList.total };
     const fetched = await fetchArticles(api, idList.ids, signal, deadlineAt);

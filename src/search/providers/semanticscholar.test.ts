@@ -10,22 +10,60 @@ describe('semanticscholar provider', () => {
 
   beforeAll(async () => {
     server = await startFixtureServer([
-      { path: '/paper/search', query: { query: 'turing' }, fixture: 'semanticscholar/paper_search_turing_all-fields_limit100.json' },
-      { path: '/paper/search', query: { query: 'n0 r3sult s3arch t3rm' }, fixture: 'semanticscholar/paper_search_no_results.json' },
+      {
+        path: '/paper/search',
+        query: { query: 'turing' },
+        fixture: 'semanticscholar/paper_search_turing_all-fields_limit100.json',
+      },
+      {
+        path: '/paper/search',
+        query: { query: 'n0 r3sult s3arch t3rm' },
+        fixture: 'semanticscholar/paper_search_no_results.json',
+      },
       {
         path: '/paper/search',
         query: { query: 'chemistry tools' },
         fixture: 'semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json',
       },
-      { path: '/paper/search', query: { query: 'busy' }, status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' },
-      { path: '/paper/search', query: { query: 'bad fields' }, status: 400, fixture: 'semanticscholar/error_400_unrecognized_fields.json' },
+      {
+        path: '/paper/search',
+        query: { query: 'busy' },
+        status: 429,
+        fixture: 'semanticscholar/error_429_too_many_requests.json',
+      },
+      {
+        path: '/paper/search',
+        query: { query: 'bad fields' },
+        status: 400,
+        fixture: 'semanticscholar/error_400_unrecognized_fields.json',
+      },
       { path: '/paper/0', status: 404, fixture: 'semanticscholar/error_404_paper_not_found.json' },
-      { path: '/paper/forbidden', status: 403, fixture: 'semanticscholar/error_403_forbidden_batch.json' },
+      {
+        path: '/paper/forbidden',
+        status: 403,
+        fixture: 'semanticscholar/error_403_forbidden_batch.json',
+      },
       // Related works, with the base address as configured in production (`…/graph/v1`).
-      { path: '/graph/v1/paper/10.2139/ssrn.2250500/references', fixture: 'semanticscholar/paper_references_doi-10.2139_ssrn.2250500_fields-title_offset0_limit50.json' },
-      { path: '/graph/v1/paper/CorpusID:14514057/citations', fixture: 'semanticscholar/paper_citations_corpusid-14514057_fields-title_offset0_limit100.json' },
-      { path: '/recommendations/v1/papers/forpaper/10.2139/ssrn.2250500', fixture: 'semanticscholar/recommendations_forpaper_doi-10.2139_ssrn.2250500_fields-title_limit100.json' },
-      { path: '/graph/v1/paper/busy/citations', status: 429, fixture: 'semanticscholar/error_429_too_many_requests.json' },
+      {
+        path: '/graph/v1/paper/10.2139/ssrn.2250500/references',
+        fixture:
+          'semanticscholar/paper_references_doi-10.2139_ssrn.2250500_fields-title_offset0_limit50.json',
+      },
+      {
+        path: '/graph/v1/paper/CorpusID:14514057/citations',
+        fixture:
+          'semanticscholar/paper_citations_corpusid-14514057_fields-title_offset0_limit100.json',
+      },
+      {
+        path: '/recommendations/v1/papers/forpaper/10.2139/ssrn.2250500',
+        fixture:
+          'semanticscholar/recommendations_forpaper_doi-10.2139_ssrn.2250500_fields-title_limit100.json',
+      },
+      {
+        path: '/graph/v1/paper/busy/citations',
+        status: 429,
+        fixture: 'semanticscholar/error_429_too_many_requests.json',
+      },
     ]);
   });
   afterAll(async () => {
@@ -44,7 +82,8 @@ describe('semanticscholar provider', () => {
     expect(first).toMatchObject({
       id: 'semanticscholar:7cbc2a7843411a1768ab762930707af0a3c33a19',
       provider: 'semanticscholar',
-      title: 'Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B, A Large-Scale Generative Language Model',
+      title:
+        'Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B, A Large-Scale Generative Language Model',
       arxivId: '2201.11990',
       publishedDate: '2022-01-28',
       citations: 476,
@@ -64,7 +103,9 @@ describe('semanticscholar provider', () => {
     expect(third).toMatchObject({ title: 'Neural Turing Machines', arxivId: '1410.5401' });
     expect(fourth).toMatchObject({ title: 'The Church-Turing Thesis', abstract: '' });
     // Papers without a publicationDate fall back to their year.
-    const attention = answer.records.find((record) => record.title === 'Attention is Turing-Complete');
+    const attention = answer.records.find(
+      (record) => record.title === 'Attention is Turing-Complete',
+    );
     expect(attention?.publishedDate).toBe('2021');
   });
 
@@ -77,17 +118,29 @@ describe('semanticscholar provider', () => {
     expect(request?.headers['x-api-key']).toBe('s2-test-key');
     expect(request?.query.get('limit')).toBe('100');
     expect(request?.query.get('fields')?.split(',')).toEqual(
-      expect.arrayContaining(['title', 'abstract', 'authors', 'externalIds', 'citationCount', 'openAccessPdf']),
+      expect.arrayContaining([
+        'title',
+        'abstract',
+        'authors',
+        'externalIds',
+        'citationCount',
+        'openAccessPdf',
+      ]),
     );
   });
 
   it('reads a zero-hit reply that has no data key', async () => {
-    expect(await provider().search('n0 r3sult s3arch t3rm', { limit: 10 })).toEqual({ records: [], total: 0 });
+    expect(await provider().search('n0 r3sult s3arch t3rm', { limit: 10 })).toEqual({
+      records: [],
+      total: 0,
+    });
   });
 
   it('replaces hyphens with spaces, as the Graph API asks', async () => {
     await provider().search('n0-r3sult s3arch-t3rm', { limit: 10 });
-    expect(server.requestsTo('/paper/search').at(-1)?.query.get('query')).toBe('n0 r3sult s3arch t3rm');
+    expect(server.requestsTo('/paper/search').at(-1)?.query.get('query')).toBe(
+      'n0 r3sult s3arch t3rm',
+    );
   });
 
   it('reads a reply without total (the /match shape), with DOI, arXiv and PubMed ids', async () => {
@@ -133,14 +186,16 @@ describe('semanticscholar provider', () => {
   });
 
   describe('related works', () => {
-    const graph = () => createSemanticScholarProvider(factoryOptions(`${server.url}/graph/v1`, outbound));
+    const graph = () =>
+      createSemanticScholarProvider(factoryOptions(`${server.url}/graph/v1`, outbound));
 
     it('reads references (`citedPaper`), leaving out those the graph could not match (`paperId: null`)', async () => {
       const answer = await graph().related!('references', '10.2139/ssrn.2250500', { limit: 50 });
       expect(answer.records).toHaveLength(40);
       expect(answer.records[0]).toMatchObject({
         id: 'semanticscholar:e945ca4fdcf45b1a118f1462db7afa12629a131f',
-        title: 'Group lending or individual lending? Evidence from a randomised field experiment in Mongolia',
+        title:
+          'Group lending or individual lending? Evidence from a randomised field experiment in Mongolia',
         url: 'https://www.semanticscholar.org/paper/e945ca4fdcf45b1a118f1462db7afa12629a131f',
       });
       const asked = server.requestsTo('/graph/v1/paper/10.2139/ssrn.2250500/references')[0]!.query;
@@ -151,18 +206,26 @@ describe('semanticscholar provider', () => {
     it('reads citations (`citingPaper`), at most 100 asked', async () => {
       const answer = await graph().related!('citations', 'CorpusID:14514057', { limit: 500 });
       expect(answer.records).toHaveLength(100);
-      expect(answer.records[0]?.title).toBe('We’ve got you covered! The effect of public health insurance on rural entrepreneurship in China');
-      expect(server.requestsTo('/graph/v1/paper/CorpusID:14514057/citations')[0]!.query.get('limit')).toBe('100');
+      expect(answer.records[0]?.title).toBe(
+        'We’ve got you covered! The effect of public health insurance on rural entrepreneurship in China',
+      );
+      expect(
+        server.requestsTo('/graph/v1/paper/CorpusID:14514057/citations')[0]!.query.get('limit'),
+      ).toBe('100');
     });
 
     it('asks the Recommendations API beside the Graph API for similar papers', async () => {
       const answer = await graph().related!('similar', '10.2139/ssrn.2250500', { limit: 100 });
       expect(answer.records).toHaveLength(100);
-      expect(answer.records[0]?.id).toBe('semanticscholar:3e9bc879e8ba944d3e830e4b8565dfe6f2ec4bd8');
+      expect(answer.records[0]?.id).toBe(
+        'semanticscholar:3e9bc879e8ba944d3e830e4b8565dfe6f2ec4bd8',
+      );
     });
 
     it('fails a refused call as rate_limited', async () => {
-      await expect(graph().related!('citations', 'busy', { limit: 10 })).rejects.toMatchObject({ kind: 'rate_limited' });
+      await expect(graph().related!('citations', 'busy', { limit: 10 })).rejects.toMatchObject({
+        kind: 'rate_limited',
+      });
     });
   });
 });

@@ -8,8 +8,20 @@
  */
 import type { ResultType, SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
-import { collapseWhitespace, isoDateFromParts, isoDateFromString, normaliseDoi, stripArxivVersion, yearOf } from '../text.js';
-import type { ProviderRelatedOptions, ProviderSearchAnswer, SearchRecord, WorkRelation } from '../types.js';
+import {
+  collapseWhitespace,
+  isoDateFromParts,
+  isoDateFromString,
+  normaliseDoi,
+  stripArxivVersion,
+  yearOf,
+} from '../text.js';
+import type {
+  ProviderRelatedOptions,
+  ProviderSearchAnswer,
+  SearchRecord,
+  WorkRelation,
+} from '../types.js';
 import type { ProviderApi } from './define-provider.js';
 import { defineProvider } from './define-provider.js';
 import { failForStatus, joinUrl, readJson } from './upstream.js';
@@ -19,8 +31,17 @@ import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 const SEMANTICSCHOLAR_REQUESTS_PER_SECOND = 1;
 const MAX_LIMIT = 100;
 const PAPER_FIELDS = [
-  'title', 'abstract', 'authors', 'year', 'publicationDate', 'citationCount', 'externalIds', 'url',
-  'openAccessPdf', 'venue', 'publicationTypes',
+  'title',
+  'abstract',
+  'authors',
+  'year',
+  'publicationDate',
+  'citationCount',
+  'externalIds',
+  'url',
+  'openAccessPdf',
+  'venue',
+  'publicationTypes',
 ].join(',');
 
 export function semanticScholarPaperToRecord(paper: Record<string, unknown>): SearchRecord | null {
@@ -75,8 +96,15 @@ const SEMANTICSCHOLAR_TYPES: Partial<Record<ResultType, string>> = {
  * The Graph API's filter parameters: `year` (`2019-2021`, `2019-`, `-2021`), `publicationTypes`, `venue`,
  * and `openAccessPdf`, a parameter without a value (added to the address by the caller).
  */
-function semanticScholarFilterParams(filters: SearchFilters = {}): { year?: string; publicationTypes?: string; venue?: string } {
-  const year = filters.yearFrom !== undefined || filters.yearTo !== undefined ? `${filters.yearFrom ?? ''}-${filters.yearTo ?? ''}` : undefined;
+function semanticScholarFilterParams(filters: SearchFilters = {}): {
+  year?: string;
+  publicationTypes?: string;
+  venue?: string;
+} {
+  const year =
+    filters.yearFrom !== undefined || filters.yearTo !== undefined
+      ? `${filters.yearFrom ?? ''}-${filters.yearTo ?? ''}`
+      : undefined;
   const publicationTypes = filters.type && SEMANTICSCHOLAR_TYPES[filters.type];
   return {
     ...(year ? { year } : {}),
@@ -94,28 +122,52 @@ function paperPath(id: string): string {
 }
 
 /** A Recommendations API path below the Graph API's base address (see the module comment). */
-function recommendationsUrl(api: ProviderApi, path: string, query: Record<string, string | number | undefined>): string {
-  const base = api.url('').replace(/\/+$/, '').replace(/\/graph\/v1$/, '');
+function recommendationsUrl(
+  api: ProviderApi,
+  path: string,
+  query: Record<string, string | number | undefined>,
+): string {
+  const base = api
+    .url('')
+    .replace(/\/+$/, '')
+    .replace(/\/graph\/v1$/, '');
   return joinUrl(base, `/recommendations/v1${path}`, query);
 }
 
-async function relatedPapers(api: ProviderApi, relation: WorkRelation, nativeId: string, options: ProviderRelatedOptions): Promise<ProviderSearchAnswer> {
+async function relatedPapers(
+  api: ProviderApi,
+  relation: WorkRelation,
+  nativeId: string,
+  options: ProviderRelatedOptions,
+): Promise<ProviderSearchAnswer> {
   const id = nativeId.trim();
   if (!id) return { records: [], total: 0 };
   const limit = Math.min(Math.max(1, options.limit), MAX_RELATED_LIMIT);
   const url =
     relation === 'similar'
-      ? recommendationsUrl(api, `/papers/forpaper/${paperPath(id).slice('/paper/'.length)}`, { fields: PAPER_FIELDS, limit })
+      ? recommendationsUrl(api, `/papers/forpaper/${paperPath(id).slice('/paper/'.length)}`, {
+          fields: PAPER_FIELDS,
+          limit,
+        })
       : api.url(`${paperPath(id)}/${relation}`, { fields: PAPER_FIELDS, offset: 0, limit });
   const response = await api.upstream.get(url, options);
   if (response.status === 404) return { records: [], total: 0 };
-  if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
+  if (response.status !== 200)
+    failForStatus('semanticscholar', response, errorDetail(response.text()));
   const body = asRecord(readJson<unknown>('semanticscholar', response));
-  if (!body) throw new ProviderError('semanticscholar', 'bad_response', 'Reply is not an object', response.status);
+  if (!body)
+    throw new ProviderError(
+      'semanticscholar',
+      'bad_response',
+      'Reply is not an object',
+      response.status,
+    );
   const papers =
     relation === 'similar'
       ? asArray(body.recommendedPapers)
-      : asArray(body.data).map((edge) => asRecord(edge)?.[relation === 'references' ? 'citedPaper' : 'citingPaper']);
+      : asArray(body.data).map(
+          (edge) => asRecord(edge)?.[relation === 'references' ? 'citedPaper' : 'citingPaper'],
+        );
   const records = papers
     .map((paper) => asRecord(paper))
     .filter((paper): paper is Record<string, unknown> => !!paper)
@@ -154,9 +206,16 @@ export const createSemanticScholarProvider = defineProvider({
     });
     const url = filters?.hasPdf ? `${address}&openAccessPdf` : address;
     const response = await api.upstream.get(url, { signal, deadlineAt });
-    if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
+    if (response.status !== 200)
+      failForStatus('semanticscholar', response, errorDetail(response.text()));
     const body = asRecord(readJson<unknown>('semanticscholar', response));
-    if (!body) throw new ProviderError('semanticscholar', 'bad_response', 'Reply is not an object', response.status);
+    if (!body)
+      throw new ProviderError(
+        'semanticscholar',
+        'bad_response',
+        'Reply is not an object',
+        response.status,
+      );
     const records = asArray(body.data)
       .map((paper) => asRecord(paper))
       .filter((paper): paper is Record<string, unknown> => !!paper)
@@ -168,9 +227,13 @@ export const createSemanticScholarProvider = defineProvider({
   async lookup(api, nativeId, options) {
     const id = nativeId.trim();
     if (!id) return null;
-    const response = await api.upstream.get(api.url(paperPath(id), { fields: PAPER_FIELDS }), options);
+    const response = await api.upstream.get(
+      api.url(paperPath(id), { fields: PAPER_FIELDS }),
+      options,
+    );
     if (response.status === 404) return null;
-    if (response.status !== 200) failForStatus('semanticscholar', response, errorDetail(response.text()));
+    if (response.status !== 200)
+      failForStatus('semanticscholar', response, errorDetail(response.text()));
     const paper = asRecord(readJson<unknown>('semanticscholar', response));
     return paper ? semanticScholarPaperToRecord(paper) : null;
   },

@@ -63,7 +63,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
     try {
       const remaining = Math.min(options.timeoutMs, deadlineAt - now());
-      if (remaining <= 0) throw new ProviderError(provider, 'timeout', 'Deadline passed before the request started');
+      if (remaining <= 0)
+        throw new ProviderError(provider, 'timeout', 'Deadline passed before the request started');
       const response = await options.outbound.request(url, {
         method: 'GET',
         headers: { ...baseHeaders, ...request.headers },
@@ -80,7 +81,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
   }
 
-  async function getWithRetry(url: string, request: UpstreamRequestOptions): Promise<OutboundResponse> {
+  async function getWithRetry(
+    url: string,
+    request: UpstreamRequestOptions,
+  ): Promise<OutboundResponse> {
     const deadlineAt = request.deadlineAt ?? now() + options.timeoutMs;
     const first = await attempt(url, { ...request, deadlineAt });
     if (first.status !== 429 && first.status !== 503) return first;
@@ -122,14 +126,24 @@ export function afterQueuedWrites(): Promise<void> {
 function limiterFailure(provider: ProviderId, error: unknown): ProviderError {
   if (error instanceof LimiterRefusedError) {
     if (error.reason === 'no_rate_slot_before_deadline') {
-      return new ProviderError(provider, 'rate_limited', 'Local rate limit: no request slot before the deadline');
+      return new ProviderError(
+        provider,
+        'rate_limited',
+        'Local rate limit: no request slot before the deadline',
+      );
     }
     if (error.reason === 'no_concurrency_slot_before_deadline') {
       return new ProviderError(provider, 'timeout', 'No free connection slot before the deadline');
     }
     return new ProviderError(provider, 'aborted', 'Request aborted');
   }
-  return new ProviderError(provider, 'network', error instanceof Error ? error.message : 'Limiter failure', undefined, { cause: error });
+  return new ProviderError(
+    provider,
+    'network',
+    error instanceof Error ? error.message : 'Limiter failure',
+    undefined,
+    { cause: error },
+  );
 }
 
 function outboundFailure(provider: ProviderId, error: unknown): ProviderError {
@@ -139,13 +153,24 @@ function outboundFailure(provider: ProviderId, error: unknown): ProviderError {
     const message = kind === 'network' ? `${error.kind}: ${error.message}` : error.message;
     return new ProviderError(provider, kind, message, undefined, { cause: error });
   }
-  return new ProviderError(provider, 'network', error instanceof Error ? error.message : 'Request failed', undefined, { cause: error });
+  return new ProviderError(
+    provider,
+    'network',
+    error instanceof Error ? error.message : 'Request failed',
+    undefined,
+    { cause: error },
+  );
 }
 
 /** Throws the ProviderError that an unexpected HTTP status means (429 → rate_limited). */
-export function failForStatus(provider: ProviderId, response: OutboundResponse, detail?: string): never {
+export function failForStatus(
+  provider: ProviderId,
+  response: OutboundResponse,
+  detail?: string,
+): never {
   const message = detail ? `HTTP ${response.status}: ${detail}` : `HTTP ${response.status}`;
-  if (response.status === 429) throw new ProviderError(provider, 'rate_limited', message, response.status);
+  if (response.status === 429)
+    throw new ProviderError(provider, 'rate_limited', message, response.status);
   throw new ProviderError(provider, 'upstream', message, response.status);
 }
 
@@ -154,12 +179,21 @@ export function readJson<T>(provider: ProviderId, response: OutboundResponse): T
   try {
     return response.json<T>();
   } catch {
-    throw new ProviderError(provider, 'bad_response', `Body is not JSON (HTTP ${response.status})`, response.status);
+    throw new ProviderError(
+      provider,
+      'bad_response',
+      `Body is not JSON (HTTP ${response.status})`,
+      response.status,
+    );
   }
 }
 
 /** Joins a base address and a path without doubling or dropping the slash. */
-export function joinUrl(baseUrl: string, path: string, query?: Record<string, string | number | undefined>): string {
+export function joinUrl(
+  baseUrl: string,
+  path: string,
+  query?: Record<string, string | number | undefined>,
+): string {
   const url = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
   if (!query) return url;
   const params = new URLSearchParams();

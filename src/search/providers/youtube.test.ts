@@ -12,13 +12,44 @@ describe('youtube provider', () => {
 
   beforeAll(async () => {
     server = await startFixtureServer([
-      { path: '/search', query: { q: 'surfing', key: KEY }, fixture: 'youtube/search_list_q-surfing_page1.json' },
-      { path: '/search', query: { q: 'channels', key: KEY }, fixture: 'youtube/search_list_type-channel.json' },
-      { path: '/search', query: { q: 'news', key: KEY }, fixture: 'youtube/search_list_forDeveloper_prev-next-pagetoken.json' },
-      { path: '/search', query: { q: 'forbidden' }, status: 403, fixture: 'youtube/error_403_permission_denied.json' },
-      { path: '/search', query: { q: 'bad key' }, status: 400, fixture: 'youtube/error_400_keyInvalid.json' },
-      { path: '/videos', query: { id: /^D-lhorsDlUQ/ }, fixture: 'youtube/videos_list_multiple_ids.json' },
-      { path: '/videos', query: { id: 'WuyFniRMrxY,VQIZkYkIynE,q_WM_pMp0Hg,wDbyThHkctA,IQdYDkwtvoo' }, status: 500, body: 'oops' },
+      {
+        path: '/search',
+        query: { q: 'surfing', key: KEY },
+        fixture: 'youtube/search_list_q-surfing_page1.json',
+      },
+      {
+        path: '/search',
+        query: { q: 'channels', key: KEY },
+        fixture: 'youtube/search_list_type-channel.json',
+      },
+      {
+        path: '/search',
+        query: { q: 'news', key: KEY },
+        fixture: 'youtube/search_list_forDeveloper_prev-next-pagetoken.json',
+      },
+      {
+        path: '/search',
+        query: { q: 'forbidden' },
+        status: 403,
+        fixture: 'youtube/error_403_permission_denied.json',
+      },
+      {
+        path: '/search',
+        query: { q: 'bad key' },
+        status: 400,
+        fixture: 'youtube/error_400_keyInvalid.json',
+      },
+      {
+        path: '/videos',
+        query: { id: /^D-lhorsDlUQ/ },
+        fixture: 'youtube/videos_list_multiple_ids.json',
+      },
+      {
+        path: '/videos',
+        query: { id: 'WuyFniRMrxY,VQIZkYkIynE,q_WM_pMp0Hg,wDbyThHkctA,IQdYDkwtvoo' },
+        status: 500,
+        body: 'oops',
+      },
       { path: '/videos', fixture: 'youtube/videos_list_multiple_ids.json' },
     ]);
   });
@@ -57,7 +88,10 @@ describe('youtube provider', () => {
     expect(titles).toContain("World's best surfing 2017");
     expect(titles).toContain("DANGEROUS SEWER DRAIN SURFING! | Jamie O'Brien");
 
-    const search = server.requestsTo('/search').filter((r) => r.query.get('q') === 'surfing').at(-1);
+    const search = server
+      .requestsTo('/search')
+      .filter((r) => r.query.get('q') === 'surfing')
+      .at(-1);
     expect(search?.query.get('type')).toBe('video');
     expect(search?.query.get('part')).toBe('snippet');
     expect(search?.query.get('maxResults')).toBe('25');

@@ -45,7 +45,9 @@ export function youtubeVideoToRecord(videoId: string, snippet: VideoSnippet): Se
     provider: 'youtube',
     nativeId: videoId,
     title: snippet.title,
-    authors: snippet.channelTitle ? [collapseWhitespace(decodeHtmlEntities(snippet.channelTitle))] : [],
+    authors: snippet.channelTitle
+      ? [collapseWhitespace(decodeHtmlEntities(snippet.channelTitle))]
+      : [],
     abstract: snippet.description,
     url: `https://www.youtube.com/watch?v=${videoId}`,
     publishedDate,
@@ -54,7 +56,9 @@ export function youtubeVideoToRecord(videoId: string, snippet: VideoSnippet): Se
     citationsKnown: false,
     score: 0,
     sources: ['youtube'],
-    ...(snippet.channelTitle ? { venue: `YouTube: ${collapseWhitespace(snippet.channelTitle)}` } : {}),
+    ...(snippet.channelTitle
+      ? { venue: `YouTube: ${collapseWhitespace(snippet.channelTitle)}` }
+      : {}),
     type: 'video',
   };
 }
@@ -69,7 +73,10 @@ function preferDetail(fromSearch: VideoSnippet, fromVideos: VideoSnippet): Video
 }
 
 /** Video ids and snippets of a `search.list` reply; channel and playlist hits are skipped. */
-export function parseYoutubeSearch(body: unknown): { hits: Array<{ videoId: string; snippet: VideoSnippet }>; total?: number } {
+export function parseYoutubeSearch(body: unknown): {
+  hits: Array<{ videoId: string; snippet: VideoSnippet }>;
+  total?: number;
+} {
   const json = asRecord(body);
   const hits: Array<{ videoId: string; snippet: VideoSnippet }> = [];
   for (const itemNode of asArray(json?.items)) {
@@ -110,16 +117,35 @@ function failForYoutubeError(response: OutboundResponse): never {
   }
   const limited =
     response.status === 429 ||
-    reasons.some((reason) => ['quotaExceeded', 'rateLimitExceeded', 'userRateLimitExceeded', 'dailyLimitExceeded'].includes(reason));
+    reasons.some((reason) =>
+      [
+        'quotaExceeded',
+        'rateLimitExceeded',
+        'userRateLimitExceeded',
+        'dailyLimitExceeded',
+      ].includes(reason),
+    );
   if (reasons.length > 0) message += ` (${reasons.join(', ')})`;
-  throw new ProviderError('youtube', limited ? 'rate_limited' : 'upstream', message, response.status);
+  throw new ProviderError(
+    'youtube',
+    limited ? 'rate_limited' : 'upstream',
+    message,
+    response.status,
+  );
 }
 
 /** `publishedAfter` / `publishedBefore` (RFC 3339) for a year range. */
-function youtubeDateParams(filters: SearchFilters = {}): { publishedAfter?: string; publishedBefore?: string } {
+function youtubeDateParams(filters: SearchFilters = {}): {
+  publishedAfter?: string;
+  publishedBefore?: string;
+} {
   return {
-    ...(filters.yearFrom !== undefined ? { publishedAfter: `${String(filters.yearFrom).padStart(4, '0')}-01-01T00:00:00Z` } : {}),
-    ...(filters.yearTo !== undefined ? { publishedBefore: `${String(filters.yearTo + 1).padStart(4, '0')}-01-01T00:00:00Z` } : {}),
+    ...(filters.yearFrom !== undefined
+      ? { publishedAfter: `${String(filters.yearFrom).padStart(4, '0')}-01-01T00:00:00Z` }
+      : {}),
+    ...(filters.yearTo !== undefined
+      ? { publishedBefore: `${String(filters.yearTo + 1).padStart(4, '0')}-01-01T00:00:00Z` }
+      : {}),
   };
 }
 
@@ -128,7 +154,12 @@ function requireKey(api: ProviderApi): string {
   return api.apiKey;
 }
 
-async function fetchVideos(api: ProviderApi, ids: string[], signal?: AbortSignal, deadlineAt?: number): Promise<Map<string, VideoSnippet>> {
+async function fetchVideos(
+  api: ProviderApi,
+  ids: string[],
+  signal?: AbortSignal,
+  deadlineAt?: number,
+): Promise<Map<string, VideoSnippet>> {
   const url = api.url('/videos', { part: 'snippet', id: ids.join(','), key: requireKey(api) });
   const response = await api.upstream.get(url, { signal, deadlineAt });
   if (response.status !== 200) failForYoutubeError(response);
@@ -146,7 +177,8 @@ export const createYoutubeProvider = defineProvider({
 
   async search(api, query, { limit, signal, deadlineAt, filters }): Promise<ProviderSearchAnswer> {
     // Videos have no PDF and are of one type: such filters need no request.
-    if (filters?.hasPdf || (filters?.type && filters.type !== 'video')) return { records: [], total: 0 };
+    if (filters?.hasPdf || (filters?.type && filters.type !== 'video'))
+      return { records: [], total: 0 };
     const url = api.url('/search', {
       part: 'snippet',
       type: 'video',
@@ -163,13 +195,22 @@ export const createYoutubeProvider = defineProvider({
     // search.list truncates descriptions; videos.list has them whole. Without it the snippets still serve.
     let details = new Map<string, VideoSnippet>();
     try {
-      details = await fetchVideos(api, hits.map((hit) => hit.videoId), signal, deadlineAt);
+      details = await fetchVideos(
+        api,
+        hits.map((hit) => hit.videoId),
+        signal,
+        deadlineAt,
+      );
     } catch (error) {
-      if (error instanceof ProviderError && (error.kind === 'aborted' || error.kind === 'timeout')) throw error;
+      if (error instanceof ProviderError && (error.kind === 'aborted' || error.kind === 'timeout'))
+        throw error;
     }
     const records = hits.map((hit) => {
       const detail = details.get(hit.videoId);
-      return youtubeVideoToRecord(hit.videoId, detail ? preferDetail(hit.snippet, detail) : hit.snippet);
+      return youtubeVideoToRecord(
+        hit.videoId,
+        detail ? preferDetail(hit.snippet, detail) : hit.snippet,
+      );
     });
     return { records, total };
   },

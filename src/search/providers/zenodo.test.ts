@@ -11,7 +11,11 @@ describe('zenodo provider', () => {
 
   beforeAll(async () => {
     server = await startFixtureServer([
-      { path: '/records', query: { q: TITLE_QUERY }, fixture: 'zenodo/records_search_q-title_size2_page1.json' },
+      {
+        path: '/records',
+        query: { q: TITLE_QUERY },
+        fixture: 'zenodo/records_search_q-title_size2_page1.json',
+      },
       // The legacy API redirects /records?q= to /records/?q= (recorded 308 body).
       {
         path: '/records',
@@ -20,10 +24,18 @@ describe('zenodo provider', () => {
         headers: { location: '/records/?q=urban+trees&size=4' },
         fixture: 'zenodo/redirect_308_records_without_trailing_slash.html',
       },
-      { path: '/records/', query: { q: 'urban trees' }, fixture: 'zenodo/records_search_type-dataset_bounds_size4.json' },
+      {
+        path: '/records/',
+        query: { q: 'urban trees' },
+        fixture: 'zenodo/records_search_type-dataset_bounds_size4.json',
+      },
       { path: '/records/7078768', fixture: 'zenodo/record_7078768_legacy-format.json' },
       { path: '/records/7078725', fixture: 'zenodo/record_7078725_legacy-format.json' },
-      { path: '/records/68358988', status: 404, fixture: 'zenodo/error_404_PID_does_not_exist.json' },
+      {
+        path: '/records/68358988',
+        status: 404,
+        fixture: 'zenodo/error_404_PID_does_not_exist.json',
+      },
     ]);
   });
   afterAll(async () => {
@@ -61,10 +73,20 @@ describe('zenodo provider', () => {
     expect(redirected?.query.get('size')).toBe('25');
     expect(served?.path).toBe('/records/');
     expect(answer.total).toBe(79);
-    expect(answer.records.map((record) => record.nativeId)).toEqual(['5025230', '5022021', '5015459', '5014954']);
+    expect(answer.records.map((record) => record.nativeId)).toEqual([
+      '5025230',
+      '5022021',
+      '5015459',
+      '5014954',
+    ]);
     expect(answer.records[0]?.authors).toEqual(['USGS EROS']);
     expect(answer.records[1]?.authors).toEqual(['Diane Pataki']);
-    expect(answer.records[3]?.authors).toEqual(['Sarah Kimball', 'Megan Lulow', 'Kathleen Balazs', 'Travis Huxman']);
+    expect(answer.records[3]?.authors).toEqual([
+      'Sarah Kimball',
+      'Megan Lulow',
+      'Kathleen Balazs',
+      'Travis Huxman',
+    ]);
     expect(answer.records[1]?.abstract).toBe(
       'Measurements of water use by trees planted in urban environments. For more detailed metadata, including data access and usage instructions, please download and consult README.txt file.',
     );
@@ -88,7 +110,9 @@ describe('zenodo provider', () => {
       type: 'dataset',
     });
     const other = await provider().lookup('7078725');
-    expect(other?.title).toBe('Frictionless Data Test Dataset Multiple File Types Without Descriptor');
+    expect(other?.title).toBe(
+      'Frictionless Data Test Dataset Multiple File Types Without Descriptor',
+    );
   });
 
   it('answers null for "PID does not exist" and for ids that are not record numbers', async () => {
@@ -99,7 +123,9 @@ describe('zenodo provider', () => {
   });
 
   it('escapes query-string syntax so free text cannot be a syntax error', () => {
-    expect(toZenodoQuery('title:"Frictionless Data" (test)')).toBe('title\\:\\"Frictionless Data\\" \\(test\\)');
+    expect(toZenodoQuery('title:"Frictionless Data" (test)')).toBe(
+      'title\\:\\"Frictionless Data\\" \\(test\\)',
+    );
     expect(toZenodoQuery('plain words')).toBe('plain words');
   });
 
@@ -118,8 +144,16 @@ describe('zenodo provider', () => {
       },
       links: { self_html: 'https://zenodo.org/records/10000001' },
       files: [
-        { key: 'data.csv', mimetype: 'text/csv', links: { content: 'https://zenodo.org/api/records/10000001/files/data.csv/content' } },
-        { key: 'paper', mimetype: 'application/pdf', links: { content: 'https://zenodo.org/api/records/10000001/files/paper/content' } },
+        {
+          key: 'data.csv',
+          mimetype: 'text/csv',
+          links: { content: 'https://zenodo.org/api/records/10000001/files/data.csv/content' },
+        },
+        {
+          key: 'paper',
+          mimetype: 'application/pdf',
+          links: { content: 'https://zenodo.org/api/records/10000001/files/paper/content' },
+        },
       ],
     });
     expect(record).toMatchObject({

@@ -6,7 +6,14 @@
  */
 import type { ResultType, SearchFilters } from '../filters.js';
 import { ProviderError } from '../provider-error.js';
-import { givenFirst, inlineMarkupToText, isoDateFromString, markupToText, normaliseDoi, yearOf } from '../text.js';
+import {
+  givenFirst,
+  inlineMarkupToText,
+  isoDateFromString,
+  markupToText,
+  normaliseDoi,
+  yearOf,
+} from '../text.js';
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
 import { failForStatus, readJson } from './upstream.js';
@@ -26,7 +33,11 @@ interface ZenodoFile {
 
 function readFiles(files: unknown): ZenodoFile[] {
   const container = asRecord(files);
-  const entries = container ? (Array.isArray(container.entries) ? container.entries : Object.values(asRecord(container.entries) ?? {})) : asArray(files);
+  const entries = container
+    ? Array.isArray(container.entries)
+      ? container.entries
+      : Object.values(asRecord(container.entries) ?? {})
+    : asArray(files);
   return entries.map((entry) => {
     const file = asRecord(entry) ?? {};
     const links = asRecord(file.links);
@@ -68,7 +79,10 @@ const ZENODO_TYPES: Partial<Record<ResultType, { type: string; subtype?: string 
 };
 
 /** `q` with a `publication_date:[… TO …]` range (`*` for an open end), and the `type`/`subtype` parameters. */
-function zenodoSearchParams(query: string, filters: SearchFilters = {}): { q: string; type?: string; subtype?: string } {
+function zenodoSearchParams(
+  query: string,
+  filters: SearchFilters = {},
+): { q: string; type?: string; subtype?: string } {
   const escaped = toZenodoQuery(query);
   const ranged =
     filters.yearFrom !== undefined || filters.yearTo !== undefined
@@ -97,7 +111,9 @@ export function zenodoRecordToRecord(hit: Record<string, unknown>): SearchRecord
       .map(givenFirst),
     abstract: markupToText(asString(metadata.description) ?? ''),
     url:
-      asHttpUrl(links?.self_html) ?? asHttpUrl(links?.html) ?? `https://zenodo.org/records/${recordId}`,
+      asHttpUrl(links?.self_html) ??
+      asHttpUrl(links?.html) ??
+      `https://zenodo.org/records/${recordId}`,
     publishedDate,
     year: yearOf(publishedDate),
     citations: 0,
@@ -113,10 +129,12 @@ export function zenodoRecordToRecord(hit: Record<string, unknown>): SearchRecord
 export const createZenodoProvider = defineProvider({
   id: 'zenodo',
   name: 'Zenodo',
-  description: 'Open research repository (CERN/OpenAIRE) for datasets, software, papers and reports.',
+  description:
+    'Open research repository (CERN/OpenAIRE) for datasets, software, papers and reports.',
   rate: { requestsPerSecond: ZENODO_REQUESTS_PER_SECOND, maxConcurrency: 2 },
   accept: 'application/json',
-  headers: ({ apiKey }): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  headers: ({ apiKey }): Record<string, string> =>
+    apiKey ? { authorization: `Bearer ${apiKey}` } : {},
 
   async search(api, query, { limit, signal, deadlineAt, filters }): Promise<ProviderSearchAnswer> {
     const url = api.url('/records', {

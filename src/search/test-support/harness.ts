@@ -34,7 +34,13 @@ export function providersAt(
   outbound: Outbound,
   extra: Partial<ProviderSettings> = {},
 ): SearchProviders {
-  const urls = Object.fromEntries(PROVIDER_IDS.map((id) => [id, `${serverUrl}/${id}`])) as Record<ProviderId, string>;
-  const limiters = Object.fromEntries(PROVIDER_IDS.map((id) => [id, unlimited()])) as Record<ProviderId, ProviderLimiter>;
+  const urls = Object.fromEntries(PROVIDER_IDS.map((id) => [id, `${serverUrl}/${id}`])) as Record<
+    ProviderId,
+    string
+  >;
+  const limiters = Object.fromEntries(PROVIDER_IDS.map((id) => [id, unlimited()])) as Record<
+    ProviderId,
+    ProviderLimiter
+  >;
   return createProviders({ outbound, urls, timeoutMs: 5_000, limiters, ...extra });
 }

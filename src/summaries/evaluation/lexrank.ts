@@ -18,7 +18,9 @@ export interface LexRankOptions {
 function sentenceTerms(sentence: string): string[] {
   // Classic LexRank removes English stopwords only; the academic filler list is our own method's.
   return wordTokens(sentence)
-    .filter((token) => !ENGLISH_STOPWORDS.has(token) && (isSignificantToken(token) || token.length > 2))
+    .filter(
+      (token) => !ENGLISH_STOPWORDS.has(token) && (isSignificantToken(token) || token.length > 2),
+    )
     .map(termOf);
 }
 
@@ -33,7 +35,9 @@ export function lexRankScores(sentences: string[], options: LexRankOptions = {})
 
   const termLists = sentences.map(sentenceTerms);
   const documentFrequency = new Map<string, number>();
-  for (const terms of termLists) for (const term of new Set(terms)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  for (const terms of termLists)
+    for (const term of new Set(terms))
+      documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const vectors = termLists.map((terms) => {
     const tf = new Map<string, number>();
     for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
@@ -57,7 +61,8 @@ export function lexRankScores(sentences: string[], options: LexRankOptions = {})
     for (let j = i + 1; j < n; j++) {
       const b = vectors[j] as { vector: Map<string, number>; norm: number };
       if (b.norm === 0) continue;
-      const [small, large] = a.vector.size < b.vector.size ? [a.vector, b.vector] : [b.vector, a.vector];
+      const [small, large] =
+        a.vector.size < b.vector.size ? [a.vector, b.vector] : [b.vector, a.vector];
       let dot = 0;
       for (const [term, value] of small) dot += value * (large.get(term) ?? 0);
       if (dot / (a.norm * b.norm) >= threshold) {

@@ -27,7 +27,14 @@ describe('rouge', () => {
   it('stems (tokens longer than 3 characters) and normalises compatibility characters', () => {
     expect(rouge('running cats', 'run cat').rouge1.f1).toBe(1);
     expect(rouge('running cats', 'run cat', { stem: false }).rouge1.f1).toBe(0);
-    expect(rougeTokens('We ﬁnd it, e.g. here!', { stem: false })).toEqual(['we', 'find', 'it', 'e', 'g', 'here']);
+    expect(rougeTokens('We ﬁnd it, e.g. here!', { stem: false })).toEqual([
+      'we',
+      'find',
+      'it',
+      'e',
+      'g',
+      'here',
+    ]);
   });
 
   it('is zero for empty text', () => {
@@ -36,7 +43,9 @@ describe('rouge', () => {
   });
 
   it('takes the best reference per measure', () => {
-    const score = rougeMaxOverReferences('the cat sat', ['a dog ran', 'the cat sat'], { stem: false });
+    const score = rougeMaxOverReferences('the cat sat', ['a dog ran', 'the cat sat'], {
+      stem: false,
+    });
     expect(score.rouge1.f1).toBe(1);
     expect(score.rougeL.f1).toBe(1);
   });

@@ -19,7 +19,11 @@ export interface RougeOptions {
 
 export function rougeTokens(text: string, options: RougeOptions = {}): string[] {
   const stem = options.stem ?? true;
-  const tokens = text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const tokens = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   return stem ? tokens.map((token) => (token.length > 3 ? porterStem(token) : token)) : tokens;
 }
 
@@ -43,8 +47,13 @@ function rougeNFromTokens(candidate: string[], reference: string[], n: number): 
   const candidateCounts = ngramCounts(candidate, n);
   const referenceCounts = ngramCounts(reference, n);
   let matches = 0;
-  for (const [gram, count] of candidateCounts) matches += Math.min(count, referenceCounts.get(gram) ?? 0);
-  return score(matches, Math.max(0, candidate.length - n + 1), Math.max(0, reference.length - n + 1));
+  for (const [gram, count] of candidateCounts)
+    matches += Math.min(count, referenceCounts.get(gram) ?? 0);
+  return score(
+    matches,
+    Math.max(0, candidate.length - n + 1),
+    Math.max(0, reference.length - n + 1),
+  );
 }
 
 export function lcsLength(a: string[], b: string[]): number {
@@ -54,7 +63,10 @@ export function lcsLength(a: string[], b: string[]): number {
   for (let i = 1; i <= a.length; i++) {
     const token = a[i - 1];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = token === b[j - 1] ? (previous[j - 1] as number) + 1 : Math.max(previous[j] as number, current[j - 1] as number);
+      current[j] =
+        token === b[j - 1]
+          ? (previous[j - 1] as number) + 1
+          : Math.max(previous[j] as number, current[j - 1] as number);
     }
     [previous, current] = [current, previous];
   }
@@ -71,16 +83,32 @@ export interface RougeTriple {
   rougeL: RougeScore;
 }
 
-export function rouge(candidate: string, reference: string, options: RougeOptions = {}): RougeTriple {
+export function rouge(
+  candidate: string,
+  reference: string,
+  options: RougeOptions = {},
+): RougeTriple {
   const c = rougeTokens(candidate, options);
   const r = rougeTokens(reference, options);
-  return { rouge1: rougeNFromTokens(c, r, 1), rouge2: rougeNFromTokens(c, r, 2), rougeL: rougeLFromTokens(c, r) };
+  return {
+    rouge1: rougeNFromTokens(c, r, 1),
+    rouge2: rougeNFromTokens(c, r, 2),
+    rougeL: rougeLFromTokens(c, r),
+  };
 }
 
 /** Scores against several references, keeping for each measure the best F1 (as SciTLDR reports). */
-export function rougeMaxOverReferences(candidate: string, references: string[], options: RougeOptions = {}): RougeTriple {
+export function rougeMaxOverReferences(
+  candidate: string,
+  references: string[],
+  options: RougeOptions = {},
+): RougeTriple {
   const scores = references.map((reference) => rouge(candidate, reference, options));
   const best = (pick: (triple: RougeTriple) => RougeScore): RougeScore =>
     scores.map(pick).reduce((a, b) => (b.f1 > a.f1 ? b : a), { precision: 0, recall: 0, f1: 0 });
-  return { rouge1: best((s) => s.rouge1), rouge2: best((s) => s.rouge2), rougeL: best((s) => s.rougeL) };
+  return {
+    rouge1: best((s) => s.rouge1),
+    rouge2: best((s) => s.rouge2),
+    rougeL: best((s) => s.rougeL),
+  };
 }

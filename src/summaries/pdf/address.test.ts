@@ -5,10 +5,19 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutbound } from '../../platform/outbound.js';
 import { PdfFetchError } from './errors.js';
-import { openAlexPdfCandidates, parseArxivId, resolvePdfUrl, zenodoPdfUrl, type PdfSourceUrls } from './address.js';
+import {
+  openAlexPdfCandidates,
+  parseArxivId,
+  resolvePdfUrl,
+  zenodoPdfUrl,
+  type PdfSourceUrls,
+} from './address.js';
 
 const providerFixture = (path: string): string =>
-  readFileSync(fileURLToPath(new URL(`../../../test/fixtures/providers/${path}`, import.meta.url)), 'utf8');
+  readFileSync(
+    fileURLToPath(new URL(`../../../test/fixtures/providers/${path}`, import.meta.url)),
+    'utf8',
+  );
 
 interface OpenAlexWorkJson {
   id: string;
@@ -19,7 +28,9 @@ interface OpenAlexWorkJson {
 
 // Real OpenAlex bodies: a work whose locations have no pdf_url, and search results holding an
 // arXiv-hosted work (PaperQA) and a Nature work with a .pdf address (LLM chemistry tools).
-const xgenWork = JSON.parse(providerFixture('openalex/work_by_doi_10.1016_j.xgen.2025.100814.json')) as OpenAlexWorkJson;
+const xgenWork = JSON.parse(
+  providerFixture('openalex/work_by_doi_10.1016_j.xgen.2025.100814.json'),
+) as OpenAlexWorkJson;
 const paperqaResults = [
   'openalex/works_filter-title.search_paperqa.json',
   'openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json',
@@ -56,8 +67,12 @@ describe('openAlexPdfCandidates and zenodoPdfUrl', () => {
   it('orders OpenAlex candidates: pdf_url of best, primary and other locations, then oa_url, then landing pages', () => {
     const nature = paperqaResults.find((work) => work.best_oa_location?.pdf_url?.endsWith('.pdf'));
     expect(nature).toBeDefined();
-    expect(openAlexPdfCandidates(nature as never)[0]).toBe('https://www.nature.com/articles/s42256-024-00832-8.pdf');
-    expect(openAlexPdfCandidates(xgenWork as never)[0]).toBe('https://doi.org/10.1016/j.xgen.2025.100814');
+    expect(openAlexPdfCandidates(nature as never)[0]).toBe(
+      'https://www.nature.com/articles/s42256-024-00832-8.pdf',
+    );
+    expect(openAlexPdfCandidates(xgenWork as never)[0]).toBe(
+      'https://doi.org/10.1016/j.xgen.2025.100814',
+    );
   });
 
   it('finds no PDF among a legacy Zenodo record of spreadsheets', () => {
@@ -94,8 +109,14 @@ describe('resolvePdfUrl against a local provider server', () => {
     const xgenHere = {
       ...xgenWork,
       best_oa_location: { ...xgenWork.best_oa_location, landing_page_url: landing },
-      primary_location: { ...xgenWork.primary_location, landing_page_url: `${base}/landing/html-only` },
-      locations: xgenWork.locations.map((location) => ({ ...location, landing_page_url: `${base}/landing/html-only` })),
+      primary_location: {
+        ...xgenWork.primary_location,
+        landing_page_url: `${base}/landing/html-only`,
+      },
+      locations: xgenWork.locations.map((location) => ({
+        ...location,
+        landing_page_url: `${base}/landing/html-only`,
+      })),
     };
     routes['/openalex/works/W4408732759'] = json(xgenHere);
     // The same work asked by its DOI, as OpenAlex answers `works/doi:<doi>`.
@@ -109,9 +130,16 @@ describe('resolvePdfUrl against a local provider server', () => {
       res.end();
     };
     // OpenAlex: real works from a search result, served one by one.
-    for (const work of paperqaResults) routes[`/openalex/works/${work.id.replace('https://openalex.org/', '')}`] = json(work);
+    for (const work of paperqaResults)
+      routes[`/openalex/works/${work.id.replace('https://openalex.org/', '')}`] = json(work);
     // OpenAlex: a work with nothing usable.
-    routes['/openalex/works/W1'] = json({ ...xgenWork, best_oa_location: null, primary_location: null, locations: [], open_access: { oa_url: null } });
+    routes['/openalex/works/W1'] = json({
+      ...xgenWork,
+      best_oa_location: null,
+      primary_location: null,
+      locations: [],
+      open_access: { oa_url: null },
+    });
 
     // Zenodo: the legacy record as recorded (no PDF), the same record with a PDF added in each format.
     routes['/zenodo/records/7078725'] = json(legacyZenodo);
@@ -119,17 +147,46 @@ describe('resolvePdfUrl against a local provider server', () => {
       ...legacyZenodo,
       files: [
         ...legacyZenodo.files,
-        { key: 'paper.PDF', type: 'pdf', links: { self: 'https://zenodo.org/api/files/bucket/paper.PDF' } },
+        {
+          key: 'paper.PDF',
+          type: 'pdf',
+          links: { self: 'https://zenodo.org/api/files/bucket/paper.PDF' },
+        },
       ],
     });
     routes['/zenodo/records/200'] = json({
       id: 200,
       files: [
-        { key: 'data.csv', mimetype: 'text/csv', links: { self: `${base}/zenodo/records/200/files/data.csv`, content: `${base}/zenodo/records/200/files/data.csv/content` } },
-        { key: 'article', mimetype: 'application/pdf', links: { self: `${base}/zenodo/records/200/files/article`, content: `${base}/zenodo/records/200/files/article/content` } },
+        {
+          key: 'data.csv',
+          mimetype: 'text/csv',
+          links: {
+            self: `${base}/zenodo/records/200/files/data.csv`,
+            content: `${base}/zenodo/records/200/files/data.csv/content`,
+          },
+        },
+        {
+          key: 'article',
+          mimetype: 'application/pdf',
+          links: {
+            self: `${base}/zenodo/records/200/files/article`,
+            content: `${base}/zenodo/records/200/files/article/content`,
+          },
+        },
       ],
     });
-    routes['/zenodo/records/300'] = json({ id: 300, files: { enabled: true, entries: { 'thesis.pdf': { key: 'thesis.pdf', links: { content: `${base}/files/thesis.pdf/content` } } } } });
+    routes['/zenodo/records/300'] = json({
+      id: 300,
+      files: {
+        enabled: true,
+        entries: {
+          'thesis.pdf': {
+            key: 'thesis.pdf',
+            links: { content: `${base}/files/thesis.pdf/content` },
+          },
+        },
+      },
+    });
 
     // Other providers: a page that is a PDF without saying so in its address, and one that is not.
     routes['/download'] = (req, res) => {
@@ -147,7 +204,11 @@ describe('resolvePdfUrl against a local provider server', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  const urls = (): PdfSourceUrls => ({ arxivPdfBase: `${base}/arxiv-pdf`, openalex: `${base}/openalex`, zenodo: `${base}/zenodo` });
+  const urls = (): PdfSourceUrls => ({
+    arxivPdfBase: `${base}/arxiv-pdf`,
+    openalex: `${base}/openalex`,
+    zenodo: `${base}/zenodo`,
+  });
   type RecordRef = Parameters<typeof resolvePdfUrl>[0];
   const resolve = (record: RecordRef) => resolvePdfUrl(record, { outbound, urls: urls() });
   const failure = async (record: RecordRef): Promise<PdfFetchError> => {
@@ -162,25 +223,39 @@ describe('resolvePdfUrl against a local provider server', () => {
   it('builds arXiv addresses from ids and URLs without any request', async () => {
     heads.length = 0;
     expect(await resolve({ id: 'arxiv:2101.00001v2' })).toBe(`${base}/arxiv-pdf/2101.00001v2`);
-    expect(await resolve({ id: 'cond-mat/0603029v1', source: 'arxiv' })).toBe(`${base}/arxiv-pdf/cond-mat/0603029v1`);
-    expect(await resolve({ source: 'arxiv', url: 'https://arxiv.org/abs/2312.07559' })).toBe(`${base}/arxiv-pdf/2312.07559`);
-    expect(await resolve({ id: 'semanticscholar:abc', url: 'http://arxiv.org/pdf/2304.05376' })).toBe(`${base}/arxiv-pdf/2304.05376`);
+    expect(await resolve({ id: 'cond-mat/0603029v1', source: 'arxiv' })).toBe(
+      `${base}/arxiv-pdf/cond-mat/0603029v1`,
+    );
+    expect(await resolve({ source: 'arxiv', url: 'https://arxiv.org/abs/2312.07559' })).toBe(
+      `${base}/arxiv-pdf/2312.07559`,
+    );
+    expect(
+      await resolve({ id: 'semanticscholar:abc', url: 'http://arxiv.org/pdf/2304.05376' }),
+    ).toBe(`${base}/arxiv-pdf/2304.05376`);
     expect(heads).toEqual([]);
     expect((await failure({ id: 'arxiv:not-an-id' })).code).toBe('no_pdf');
   });
 
   it('takes an OpenAlex pdf_url ending in .pdf without confirming it', async () => {
-    const nature = paperqaResults.find((work) => work.best_oa_location?.pdf_url?.endsWith('.pdf')) as OpenAlexWorkJson;
+    const nature = paperqaResults.find((work) =>
+      work.best_oa_location?.pdf_url?.endsWith('.pdf'),
+    ) as OpenAlexWorkJson;
     heads.length = 0;
-    expect(await resolve({ id: `openalex:${nature.id.replace('https://openalex.org/', '')}` })).toBe(
-      'https://www.nature.com/articles/s42256-024-00832-8.pdf',
-    );
+    expect(
+      await resolve({ id: `openalex:${nature.id.replace('https://openalex.org/', '')}` }),
+    ).toBe('https://www.nature.com/articles/s42256-024-00832-8.pdf');
     expect(heads).toEqual([]);
   });
 
   it('turns an OpenAlex arXiv location into the arXiv PDF address', async () => {
-    const arxivHosted = paperqaResults.find((work) => work.locations.some((location) => location.landing_page_url?.includes('arxiv.org/abs/2312.07559'))) as OpenAlexWorkJson;
-    expect(await resolve({ id: arxivHosted.id, source: 'openalex' })).toBe(`${base}/arxiv-pdf/2312.07559`);
+    const arxivHosted = paperqaResults.find((work) =>
+      work.locations.some((location) =>
+        location.landing_page_url?.includes('arxiv.org/abs/2312.07559'),
+      ),
+    ) as OpenAlexWorkJson;
+    expect(await resolve({ id: arxivHosted.id, source: 'openalex' })).toBe(
+      `${base}/arxiv-pdf/2312.07559`,
+    );
   });
 
   it('confirms an OpenAlex landing page with HEAD when its address does not end in .pdf', async () => {
@@ -195,8 +270,12 @@ describe('resolvePdfUrl against a local provider server', () => {
   });
 
   it('chooses the PDF among Zenodo files by type, name or mimetype, in both API formats', async () => {
-    expect(await resolve({ id: 'zenodo:100' })).toBe('https://zenodo.org/api/files/bucket/paper.PDF');
-    expect(await resolve({ id: '200', source: 'zenodo' })).toBe(`${base}/zenodo/records/200/files/article/content`);
+    expect(await resolve({ id: 'zenodo:100' })).toBe(
+      'https://zenodo.org/api/files/bucket/paper.PDF',
+    );
+    expect(await resolve({ id: '200', source: 'zenodo' })).toBe(
+      `${base}/zenodo/records/200/files/article/content`,
+    );
     expect(await resolve({ id: 'zenodo:300' })).toBe(`${base}/files/thesis.pdf/content`);
   });
 
@@ -206,9 +285,15 @@ describe('resolvePdfUrl against a local provider server', () => {
   });
 
   it('takes a direct .pdf address of another provider and confirms any other address with HEAD', async () => {
-    expect(await resolve({ id: 'crossref:10.1/x', url: 'https://journal.example/article/123.pdf' })).toBe('https://journal.example/article/123.pdf');
-    expect(await resolve({ id: 'pubmed:1', url: `${base}/redirect-to-download` })).toBe(`${base}/download`);
-    expect((await failure({ id: 'pubmed:2', url: `${base}/landing/html-only` })).code).toBe('no_pdf');
+    expect(
+      await resolve({ id: 'crossref:10.1/x', url: 'https://journal.example/article/123.pdf' }),
+    ).toBe('https://journal.example/article/123.pdf');
+    expect(await resolve({ id: 'pubmed:1', url: `${base}/redirect-to-download` })).toBe(
+      `${base}/download`,
+    );
+    expect((await failure({ id: 'pubmed:2', url: `${base}/landing/html-only` })).code).toBe(
+      'no_pdf',
+    );
     expect((await failure({ id: 'pubmed:3' })).code).toBe('no_pdf');
   });
 
@@ -216,28 +301,64 @@ describe('resolvePdfUrl against a local provider server', () => {
     const page = 'https://www.semanticscholar.org/paper/abc123';
     heads.length = 0;
     // "Neural Turing Machines": an arXiv id and the semanticscholar.org page.
-    expect(await resolve({ id: 'semanticscholar:abc123', url: page, arxivId: '1410.5401' })).toBe(`${base}/arxiv-pdf/1410.5401`);
+    expect(await resolve({ id: 'semanticscholar:abc123', url: page, arxivId: '1410.5401' })).toBe(
+      `${base}/arxiv-pdf/1410.5401`,
+    );
     // A pdfUrl on arXiv is rewritten to the arXiv PDF base; one elsewhere is confirmed with HEAD.
-    expect(await resolve({ id: 'semanticscholar:def456', url: page, pdfUrl: 'https://arxiv.org/pdf/1807.08518' })).toBe(`${base}/arxiv-pdf/1807.08518`);
-    expect(await resolve({ id: 'semanticscholar:ghi789', url: page, pdfUrl: `${base}/redirect-to-download` })).toBe(`${base}/download`);
+    expect(
+      await resolve({
+        id: 'semanticscholar:def456',
+        url: page,
+        pdfUrl: 'https://arxiv.org/pdf/1807.08518',
+      }),
+    ).toBe(`${base}/arxiv-pdf/1807.08518`);
+    expect(
+      await resolve({
+        id: 'semanticscholar:ghi789',
+        url: page,
+        pdfUrl: `${base}/redirect-to-download`,
+      }),
+    ).toBe(`${base}/download`);
     expect(heads).toEqual(['/redirect-to-download', '/download']);
     // An arXiv DOI names the arXiv PDF too.
-    expect(await resolve({ id: 'crossref:x', doi: '10.48550/arXiv.2101.00001' })).toBe(`${base}/arxiv-pdf/2101.00001`);
+    expect(await resolve({ id: 'crossref:x', doi: '10.48550/arXiv.2101.00001' })).toBe(
+      `${base}/arxiv-pdf/2101.00001`,
+    );
   });
 
-  it('finds a DOI\'s open-access PDF through OpenAlex when the pdfUrl and page are not PDFs, and falls back to the page', async () => {
+  it("finds a DOI's open-access PDF through OpenAlex when the pdfUrl and page are not PDFs, and falls back to the page", async () => {
     heads.length = 0;
-    expect(await resolve({ id: 'semanticscholar:x', url: `${base}/landing/html-only`, pdfUrl: `${base}/landing/html-only`, doi: 'https://doi.org/10.1016/j.xgen.2025.100814' })).toBe(`${base}/landing/xgen`);
+    expect(
+      await resolve({
+        id: 'semanticscholar:x',
+        url: `${base}/landing/html-only`,
+        pdfUrl: `${base}/landing/html-only`,
+        doi: 'https://doi.org/10.1016/j.xgen.2025.100814',
+      }),
+    ).toBe(`${base}/landing/xgen`);
     // A DOI OpenAlex does not know: the page is still tried, and is a PDF.
-    expect(await resolve({ id: 'crossref:y', doi: '10.9999/unknown', url: `${base}/download` })).toBe(`${base}/download`);
+    expect(
+      await resolve({ id: 'crossref:y', doi: '10.9999/unknown', url: `${base}/download` }),
+    ).toBe(`${base}/download`);
     // Nothing is a PDF: the first failure is the one told (OpenAlex's 404 is no_pdf).
-    expect((await failure({ id: 'crossref:z', doi: '10.9999/unknown', url: `${base}/landing/html-only` })).code).toBe('no_pdf');
+    expect(
+      (
+        await failure({
+          id: 'crossref:z',
+          doi: '10.9999/unknown',
+          url: `${base}/landing/html-only`,
+        })
+      ).code,
+    ).toBe('no_pdf');
   });
 
   it('refuses private addresses when they are not allowed', async () => {
     const guarded = createOutbound({ allowPrivate: false, userAgent: 'research-workspace-test' });
     try {
-      const error = await resolvePdfUrl({ id: 'pubmed:4', url: `${base}/download` }, { outbound: guarded, urls: urls() }).then(
+      const error = await resolvePdfUrl(
+        { id: 'pubmed:4', url: `${base}/download` },
+        { outbound: guarded, urls: urls() },
+      ).then(
         () => undefined,
         (caught: unknown) => caught,
       );

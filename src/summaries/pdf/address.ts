@@ -61,7 +61,10 @@ export function parseArxivId(input: string): string | undefined {
   let value = input.trim();
   const doi = /^(?:https?:\/\/(?:dx\.)?doi\.org\/)?10\.48550\/arxiv\.(.+)$/i.exec(value);
   if (doi) value = doi[1] as string;
-  const url = /^(?:https?:\/\/)?(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf|html)\/(.+?)(?:\.pdf)?\/?(?:[?#].*)?$/i.exec(value);
+  const url =
+    /^(?:https?:\/\/)?(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf|html)\/(.+?)(?:\.pdf)?\/?(?:[?#].*)?$/i.exec(
+      value,
+    );
   if (url) value = url[1] as string;
   value = value.replace(/^arxiv:/i, '');
   const modern = NEW_STYLE_ARXIV_ID.exec(value);
@@ -77,7 +80,15 @@ function arxivPdfUrl(arxivId: string, base: string): string {
 }
 
 /** Provider ids of the service (docs/design.md, Search providers); an id prefix naming one of them is split off. */
-const PROVIDER_IDS = new Set(['arxiv', 'pubmed', 'crossref', 'openalex', 'semanticscholar', 'zenodo', 'youtube']);
+const PROVIDER_IDS = new Set([
+  'arxiv',
+  'pubmed',
+  'crossref',
+  'openalex',
+  'semanticscholar',
+  'zenodo',
+  'youtube',
+]);
 
 function splitRecordId(record: PdfRecordRef): { source?: string; nativeId?: string } {
   const id = record.id?.trim() || undefined;
@@ -85,7 +96,8 @@ function splitRecordId(record: PdfRecordRef): { source?: string; nativeId?: stri
   if (!id) return { source };
   const prefixed = /^([a-z]+):(.+)$/i.exec(id);
   const prefix = prefixed?.[1]?.toLowerCase();
-  if (prefixed && prefix && PROVIDER_IDS.has(prefix)) return { source: source ?? prefix, nativeId: prefixed[2] };
+  if (prefixed && prefix && PROVIDER_IDS.has(prefix))
+    return { source: source ?? prefix, nativeId: prefixed[2] };
   return { source, nativeId: id };
 }
 
@@ -106,16 +118,25 @@ function toFetchError(error: unknown): PdfFetchError {
       case 'too_large':
         return new PdfFetchError('too_large', 'The PDF source answered with too much data');
       case 'blocked_address':
-        return new PdfFetchError('blocked_address', 'The PDF address points to a private or internal network');
+        return new PdfFetchError(
+          'blocked_address',
+          'The PDF address points to a private or internal network',
+        );
       case 'bad_url':
         return new PdfFetchError('bad_url', 'The PDF address is not a valid http(s) URL');
       case 'aborted':
         return new PdfFetchError('aborted', 'The request was cancelled');
       default:
-        return new PdfFetchError('network', `The PDF source could not be reached: ${error.message}`);
+        return new PdfFetchError(
+          'network',
+          `The PDF source could not be reached: ${error.message}`,
+        );
     }
   }
-  return new PdfFetchError('network', error instanceof Error ? error.message : 'The PDF source could not be reached');
+  return new PdfFetchError(
+    'network',
+    error instanceof Error ? error.message : 'The PDF source could not be reached',
+  );
 }
 
 async function fetchJson<T>(url: string, options: ResolvePdfOptions, what: string): Promise<T> {
@@ -134,7 +155,11 @@ async function fetchJson<T>(url: string, options: ResolvePdfOptions, what: strin
     throw new PdfFetchError('no_pdf', `${what} was not found`);
   }
   if (response.status >= 400) {
-    throw new PdfFetchError('http_error', `${what} could not be loaded (HTTP ${response.status})`, response.status);
+    throw new PdfFetchError(
+      'http_error',
+      `${what} could not be loaded (HTTP ${response.status})`,
+      response.status,
+    );
   }
   try {
     return response.json<T>();
@@ -144,7 +169,10 @@ async function fetchJson<T>(url: string, options: ResolvePdfOptions, what: strin
 }
 
 /** Whether a HEAD request says the address serves a PDF; the final address (after redirects) if so. */
-async function confirmPdfWithHead(url: string, options: ResolvePdfOptions): Promise<string | undefined> {
+async function confirmPdfWithHead(
+  url: string,
+  options: ResolvePdfOptions,
+): Promise<string | undefined> {
   const response = await options.outbound.request(url, {
     method: 'HEAD',
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -162,7 +190,10 @@ async function confirmPdfWithHead(url: string, options: ResolvePdfOptions): Prom
  * address, `.pdf` addresses are taken as they are, others are confirmed with HEAD. Failures of a
  * candidate only move on to the next; undefined when none is a PDF.
  */
-async function firstPdf(candidates: string[], options: ResolvePdfOptions): Promise<string | undefined> {
+async function firstPdf(
+  candidates: string[],
+  options: ResolvePdfOptions,
+): Promise<string | undefined> {
   let headChecks = 0;
   const seen = new Set<string>();
   for (const candidate of candidates) {
@@ -197,9 +228,11 @@ interface OpenAlexWork {
 
 /** Candidate PDF addresses of an OpenAlex work, best first. */
 export function openAlexPdfCandidates(work: OpenAlexWork): string[] {
-  const locations = [work.best_oa_location, work.primary_location, ...(work.locations ?? [])].filter(
-    (location): location is OpenAlexLocation => Boolean(location),
-  );
+  const locations = [
+    work.best_oa_location,
+    work.primary_location,
+    ...(work.locations ?? []),
+  ].filter((location): location is OpenAlexLocation => Boolean(location));
   const urls: Array<string | null | undefined> = [
     ...locations.map((location) => location.pdf_url),
     work.open_access?.oa_url,
@@ -214,7 +247,11 @@ function openAlexWorkId(nativeId: string): string {
 }
 
 /** The first PDF among an OpenAlex work's locations; `path` names the work (`W123`, `doi:10.x/y`). */
-async function openAlexWorkPdf(path: string, options: ResolvePdfOptions, what: string): Promise<string> {
+async function openAlexWorkPdf(
+  path: string,
+  options: ResolvePdfOptions,
+  what: string,
+): Promise<string> {
   const base = options.urls.openalex.replace(/\/+$/, '');
   const work = await fetchJson<OpenAlexWork>(`${base}/works/${path}`, options, `The ${what}`);
   const found = await firstPdf(openAlexPdfCandidates(work), options);
@@ -252,7 +289,9 @@ export function zenodoPdfUrl(record: ZenodoRecord): string | undefined {
   const isPdf = (file: ZenodoFile): boolean => {
     const name = (file.key ?? file.filename ?? '').toLowerCase();
     return (
-      file.mimetype?.toLowerCase() === 'application/pdf' || file.type?.toLowerCase() === 'pdf' || name.endsWith('.pdf')
+      file.mimetype?.toLowerCase() === 'application/pdf' ||
+      file.type?.toLowerCase() === 'pdf' ||
+      name.endsWith('.pdf')
     );
   };
   const file = zenodoFiles(record).find(isPdf);
@@ -280,7 +319,11 @@ async function resolveZenodo(nativeId: string, options: ResolvePdfOptions): Prom
 function resolveOpenAlexDoi(doi: string, options: ResolvePdfOptions): Promise<string> {
   const bare = doi.trim().replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:)/i, '');
   // OpenAlex names a work by `doi:10.x/y`, the DOI's own slashes kept.
-  return openAlexWorkPdf(`doi:${encodeURIComponent(bare).replaceAll('%2F', '/')}`, options, 'work with this DOI');
+  return openAlexWorkPdf(
+    `doi:${encodeURIComponent(bare).replaceAll('%2F', '/')}`,
+    options,
+    'work with this DOI',
+  );
 }
 
 /** An address that is a PDF by its name, or by what a HEAD request answers; undefined when it is not one. */
@@ -303,13 +346,18 @@ async function pdfAt(address: string, options: ResolvePdfOptions): Promise<strin
  * A step that fails moves on to the next; when none finds one, the first failure is thrown
  * (`PdfFetchError`, `no_pdf` when nothing was there to try). A cancelled request stops at once.
  */
-export async function resolvePdfUrl(record: PdfRecordRef, options: ResolvePdfOptions): Promise<string> {
+export async function resolvePdfUrl(
+  record: PdfRecordRef,
+  options: ResolvePdfOptions,
+): Promise<string> {
   const { source, nativeId } = splitRecordId(record);
   const url = record.url?.trim() || undefined;
   const pdfUrl = record.pdfUrl?.trim() || undefined;
   const doi = record.doi?.trim() || undefined;
 
-  const idNamesArxiv = source === 'arxiv' || (!source && nativeId !== undefined && parseArxivId(nativeId) !== undefined);
+  const idNamesArxiv =
+    source === 'arxiv' ||
+    (!source && nativeId !== undefined && parseArxivId(nativeId) !== undefined);
   const arxivId = [record.arxivId, idNamesArxiv ? nativeId : undefined, doi, pdfUrl, url]
     .map((value) => (value ? parseArxivId(value) : undefined))
     .find((id) => id !== undefined);
@@ -335,7 +383,12 @@ export async function resolvePdfUrl(record: PdfRecordRef, options: ResolvePdfOpt
     }
   }
   if (firstFailure) throw firstFailure;
-  throw new PdfFetchError('no_pdf', steps.length ? 'The record address does not serve a PDF' : 'The record has no address to find a PDF at');
+  throw new PdfFetchError(
+    'no_pdf',
+    steps.length
+      ? 'The record address does not serve a PDF'
+      : 'The record has no address to find a PDF at',
+  );
 }
 
 export { toFetchError as pdfFetchErrorFrom };

@@ -14,7 +14,9 @@ describe('cleanPdfTextOffThread', () => {
 
   it('gives what cleaning on the event loop gives, again with the kept worker', async () => {
     expect(await cleanPdfTextOffThread(PAGES)).toBe(cleanPdfText(PAGES));
-    expect(await cleanPdfTextOffThread(`${PAGES}\fMore text on a third page.`)).toBe(cleanPdfText(`${PAGES}\fMore text on a third page.`));
+    expect(await cleanPdfTextOffThread(`${PAGES}\fMore text on a third page.`)).toBe(
+      cleanPdfText(`${PAGES}\fMore text on a third page.`),
+    );
   });
 
   it('stops a job that overruns its time budget, and the next job still runs', async () => {

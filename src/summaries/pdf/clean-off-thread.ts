@@ -19,9 +19,13 @@ export interface CleanOffThreadOptions {
   timeoutMs?: number;
 }
 
-export function cleanPdfTextOffThread(text: string, options: CleanOffThreadOptions = {}): Promise<string> {
+export function cleanPdfTextOffThread(
+  text: string,
+  options: CleanOffThreadOptions = {},
+): Promise<string> {
   const { signal } = options;
-  if (signal?.aborted) return Promise.reject(new PdfTextError('aborted', 'PDF text cleaning was aborted'));
+  if (signal?.aborted)
+    return Promise.reject(new PdfTextError('aborted', 'PDF text cleaning was aborted'));
   const timeoutMs = options.timeoutMs ?? CLEAN_TIMEOUT_MS;
   const worker = idle.take() ?? startWorker(import.meta.url, 'clean-worker');
   const id = nextId++;
@@ -41,12 +45,33 @@ export function cleanPdfTextOffThread(text: string, options: CleanOffThreadOptio
     };
     const onMessage = (result: CleanResult): void => {
       if (result.id !== id) return;
-      finish(true, () => (result.ok ? resolve(result.text) : reject(new PdfTextError('invalid', `The PDF text could not be cleaned: ${result.message}`))));
+      finish(true, () =>
+        result.ok
+          ? resolve(result.text)
+          : reject(
+              new PdfTextError('invalid', `The PDF text could not be cleaned: ${result.message}`),
+            ),
+      );
     };
-    const onError = (error: Error): void => finish(false, () => reject(new PdfTextError('invalid', `The PDF text could not be cleaned: ${error.message}`)));
-    const onExit = (): void => finish(false, () => reject(new PdfTextError('invalid', 'The PDF text cleaner stopped unexpectedly')));
-    const onAbort = (): void => finish(false, () => reject(new PdfTextError('aborted', 'PDF text cleaning was aborted')));
-    const timer = setTimeout(() => finish(false, () => reject(new PdfTextError('timeout', `Cleaning the PDF text took longer than ${timeoutMs} ms`))), timeoutMs);
+    const onError = (error: Error): void =>
+      finish(false, () =>
+        reject(new PdfTextError('invalid', `The PDF text could not be cleaned: ${error.message}`)),
+      );
+    const onExit = (): void =>
+      finish(false, () =>
+        reject(new PdfTextError('invalid', 'The PDF text cleaner stopped unexpectedly')),
+      );
+    const onAbort = (): void =>
+      finish(false, () => reject(new PdfTextError('aborted', 'PDF text cleaning was aborted')));
+    const timer = setTimeout(
+      () =>
+        finish(false, () =>
+          reject(
+            new PdfTextError('timeout', `Cleaning the PDF text took longer than ${timeoutMs} ms`),
+          ),
+        ),
+      timeoutMs,
+    );
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);

@@ -10,12 +10,21 @@ export interface CleanJob {
   text: string;
 }
 
-export type CleanResult = { id: number; ok: true; text: string } | { id: number; ok: false; message: string };
+export type CleanResult =
+  { id: number; ok: true; text: string } | { id: number; ok: false; message: string };
 
 parentPort?.on('message', (job: CleanJob) => {
   try {
-    parentPort?.postMessage({ id: job.id, ok: true, text: cleanPdfText(job.text) } satisfies CleanResult);
+    parentPort?.postMessage({
+      id: job.id,
+      ok: true,
+      text: cleanPdfText(job.text),
+    } satisfies CleanResult);
   } catch (error) {
-    parentPort?.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies CleanResult);
+    parentPort?.postMessage({
+      id: job.id,
+      ok: false,
+      message: error instanceof Error ? error.message : String(error),
+    } satisfies CleanResult);
   }
 });

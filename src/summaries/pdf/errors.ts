@@ -1,6 +1,7 @@
 /** Typed failures of the deep-mode PDF path, each with a code a route can map to a clear message. */
 
-export type PdfTextErrorCode = 'not_pdf' | 'no_text' | 'timeout' | 'encrypted' | 'invalid' | 'aborted';
+export type PdfTextErrorCode =
+  'not_pdf' | 'no_text' | 'timeout' | 'encrypted' | 'invalid' | 'aborted';
 
 /** Text could not be extracted from PDF bytes. */
 export class PdfTextError extends Error {

@@ -6,7 +6,12 @@ import { summarize } from '../summarize.js';
 import { PdfTextError } from './errors.js';
 import { closePdfExtractors, extractPdfText, readPdfInfo, type PdfEngine } from './extract.js';
 import { isPdfinfoAvailable, isPdftotextAvailable } from './pdftotext-engine.js';
-import { makeEncryptedPdf, makeImageOnlyPdf, makeTextPdf, makeTwoColumnPdf } from './test-support/make-pdf.js';
+import {
+  makeEncryptedPdf,
+  makeImageOnlyPdf,
+  makeTextPdf,
+  makeTwoColumnPdf,
+} from './test-support/make-pdf.js';
 
 const fixture = (name: string): Buffer =>
   readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pdfs/${name}`, import.meta.url)));
@@ -45,7 +50,10 @@ afterAll(async () => {
 for (const { engine, available } of engines) {
   describe.skipIf(!available)(`extractPdfText with ${engine}`, () => {
     it('extracts a generated text PDF', async () => {
-      const pdf = await makeTextPdf(['Graphene membranes filter salt from seawater.', 'The second paragraph talks about energy.']);
+      const pdf = await makeTextPdf([
+        'Graphene membranes filter salt from seawater.',
+        'The second paragraph talks about energy.',
+      ]);
       const result = await extractPdfText(pdf, { engine });
       expect(result.engine).toBe(engine);
       expect(result.pages).toBe(1);
@@ -70,7 +78,10 @@ for (const { engine, available } of engines) {
     });
 
     it('fails with encrypted on a password-protected PDF', async () => {
-      await expectPdfError(extractPdfText(await makeEncryptedPdf('Secret findings about graphene.'), { engine }), 'encrypted');
+      await expectPdfError(
+        extractPdfText(await makeEncryptedPdf('Secret findings about graphene.'), { engine }),
+        'encrypted',
+      );
     });
 
     it('fails with invalid on a damaged PDF', async () => {
@@ -79,37 +90,58 @@ for (const { engine, available } of engines) {
     });
 
     it('caps the text and says so', async () => {
-      const result = await extractPdfText(fixture('specter-acl2020-2col.pdf'), { engine, maxChars: 5_000 });
+      const result = await extractPdfText(fixture('specter-acl2020-2col.pdf'), {
+        engine,
+        maxChars: 5_000,
+      });
       expect(result.truncated).toBe(true);
       expect(result.text.length).toBeLessThanOrEqual(5_000);
       expect(result.text).toContain('SPECTER');
     });
 
     it('stops at its deadline', async () => {
-      await expectPdfError(extractPdfText(fixture('specter-acl2020-2col.pdf'), { engine, timeoutMs: 1 }), 'timeout');
+      await expectPdfError(
+        extractPdfText(fixture('specter-acl2020-2col.pdf'), { engine, timeoutMs: 1 }),
+        'timeout',
+      );
     });
 
     it('stops when aborted', async () => {
       const controller = new AbortController();
-      const pending = extractPdfText(fixture('specter-acl2020-2col.pdf'), { engine, signal: controller.signal });
+      const pending = extractPdfText(fixture('specter-acl2020-2col.pdf'), {
+        engine,
+        signal: controller.signal,
+      });
       controller.abort();
       await expectPdfError(pending, 'aborted');
     });
 
     it('still works after a worker or process was stopped', async () => {
-      const result = await extractPdfText(fixture('literature-graph-naacl2018-2col.pdf'), { engine });
+      const result = await extractPdfText(fixture('literature-graph-naacl2018-2col.pdf'), {
+        engine,
+      });
       expect(result.pages).toBe(8);
     });
 
     it('reads real two-column papers: abstract before introduction, ligatures and hyphenation undone', async () => {
-      const specter = cleanPdfText((await extractPdfText(fixture('specter-acl2020-2col.pdf'), { engine })).text);
-      expect(specter).toContain('We propose SPECTER, a new method to generate document-level embedding');
-      expect(specter.indexOf('Representation learning is a critical ingredient')).toBeLessThan(specter.indexOf('Introduction'));
+      const specter = cleanPdfText(
+        (await extractPdfText(fixture('specter-acl2020-2col.pdf'), { engine })).text,
+      );
+      expect(specter).toContain(
+        'We propose SPECTER, a new method to generate document-level embedding',
+      );
+      expect(specter.indexOf('Representation learning is a critical ingredient')).toBeLessThan(
+        specter.indexOf('Introduction'),
+      );
       expect(specter).not.toMatch(/[\uFB00-\uFB06]/);
       expect(specter).not.toContain('Bibliography');
 
-      const graph = cleanPdfText((await extractPdfText(fixture('literature-graph-naacl2018-2col.pdf'), { engine })).text);
-      expect(graph).toContain('We describe a deployed scalable system for organizing published scientific literature');
+      const graph = cleanPdfText(
+        (await extractPdfText(fixture('literature-graph-naacl2018-2col.pdf'), { engine })).text,
+      );
+      expect(graph).toContain(
+        'We describe a deployed scalable system for organizing published scientific literature',
+      );
     });
 
     it('extracts a structured-abstract journal paper that summarises sensibly', async () => {
@@ -129,22 +161,35 @@ describe('extractPdfText: input checks', () => {
   });
 
   it('uses pdftotext by default when the machine has it', async () => {
-    const result = await extractPdfText(await makeTextPdf(['Default engine check with enough letters in it.']));
+    const result = await extractPdfText(
+      await makeTextPdf(['Default engine check with enough letters in it.']),
+    );
     expect(result.engine).toBe(hasPdftotext ? 'pdftotext' : 'pdfjs');
   });
 });
 
 describe('extractPdfText with pdf.js: jobs waiting for a worker', () => {
   it('run one after another and each gets its text', async () => {
-    const pdfs = await Promise.all(['First', 'Second', 'Third'].map((word) => makeTextPdf([`${word} document about graphene membranes.`])));
+    const pdfs = await Promise.all(
+      ['First', 'Second', 'Third'].map((word) =>
+        makeTextPdf([`${word} document about graphene membranes.`]),
+      ),
+    );
     const results = await Promise.all(pdfs.map((pdf) => extractPdfText(pdf, { engine: 'pdfjs' })));
-    expect(results.map((result) => result.text.trim().split(' ')[0])).toEqual(['First', 'Second', 'Third']);
+    expect(results.map((result) => result.text.trim().split(' ')[0])).toEqual([
+      'First',
+      'Second',
+      'Third',
+    ]);
   });
 
   it('leave the queue at once when their caller aborts', async () => {
     const busy = extractPdfText(fixture('specter-acl2020-2col.pdf'), { engine: 'pdfjs' });
     const controller = new AbortController();
-    const waiting = extractPdfText(fixture('literature-graph-naacl2018-2col.pdf'), { engine: 'pdfjs', signal: controller.signal });
+    const waiting = extractPdfText(fixture('literature-graph-naacl2018-2col.pdf'), {
+      engine: 'pdfjs',
+      signal: controller.signal,
+    });
     controller.abort();
     await expectPdfError(waiting, 'aborted');
     expect((await busy).pages).toBe(13);
@@ -157,13 +202,19 @@ describe('readPdfInfo', () => {
     it(`reads Title and Author from a real paper's information dictionary (${engine}${engine === 'auto' ? ': pdfinfo when installed' : ''})`, async () => {
       if (engine === 'auto') expect(typeof (await isPdfinfoAvailable())).toBe('boolean');
       const info = await readPdfInfo(specter, { engine });
-      expect(info.title).toBe('SPECTER: Document-level Representation Learning using Citation-informed Transformers');
-      expect(info.author).toBe('Arman Cohan ; Sergey Feldman ; Iz Beltagy ; Doug Downey ; Daniel Weld');
+      expect(info.title).toBe(
+        'SPECTER: Document-level Representation Learning using Citation-informed Transformers',
+      );
+      expect(info.author).toBe(
+        'Arman Cohan ; Sergey Feldman ; Iz Beltagy ; Doug Downey ; Daniel Weld',
+      );
     });
   }
 
   it('gives nothing for a PDF without them, and refuses a non-PDF', async () => {
-    expect(await readPdfInfo(await makeTextPdf(['Plain text and no metadata of note.']))).toMatchObject({ author: undefined });
+    expect(
+      await readPdfInfo(await makeTextPdf(['Plain text and no metadata of note.'])),
+    ).toMatchObject({ author: undefined });
     await expectPdfError(readPdfInfo(Buffer.from('not a pdf at all')), 'not_pdf');
   });
 });

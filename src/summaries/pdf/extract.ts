@@ -7,7 +7,12 @@
 import { closeCleanWorkers } from './clean-off-thread.js';
 import { PdfTextError } from './errors.js';
 import { closePdfjsWorkers, extractWithPdfjs, type EngineResult } from './pdfjs-engine.js';
-import { extractWithPdftotext, isPdfinfoAvailable, isPdftotextAvailable, readInfoWithPdfinfo } from './pdftotext-engine.js';
+import {
+  extractWithPdftotext,
+  isPdfinfoAvailable,
+  isPdftotextAvailable,
+  readInfoWithPdfinfo,
+} from './pdftotext-engine.js';
 import type { PdfInfo } from './pdfjs-protocol.js';
 import { hasPdfSignature } from './signature.js';
 
@@ -70,7 +75,8 @@ export async function extractPdfText(
       result = await extractWithPdftotext(pdf, engineOptions);
     } catch (error) {
       // Two parsers forgive different damage: in auto mode a file poppler rejects gets a second try.
-      const retry = options.engine !== 'pdftotext' && error instanceof PdfTextError && error.code === 'invalid';
+      const retry =
+        options.engine !== 'pdftotext' && error instanceof PdfTextError && error.code === 'invalid';
       if (!retry) throw error;
       usedEngine = 'pdfjs';
       result = await extractWithPdfjs(pdf, engineOptions);
@@ -97,14 +103,24 @@ export async function extractPdfText(
  * pdf.js in its worker; no page text is read),
  * for a record made from a PDF when no identifier is found in its text.
  */
-export async function readPdfInfo(pdf: Buffer | Uint8Array, options: { signal?: AbortSignal; timeoutMs?: number; engine?: 'auto' | 'pdfjs' } = {}): Promise<PdfInfo> {
+export async function readPdfInfo(
+  pdf: Buffer | Uint8Array,
+  options: { signal?: AbortSignal; timeoutMs?: number; engine?: 'auto' | 'pdfjs' } = {},
+): Promise<PdfInfo> {
   if (!hasPdfSignature(pdf)) throw new PdfTextError('not_pdf', 'The file is not a PDF');
   const timeoutMs = options.timeoutMs ?? PDF_EXTRACT_TIMEOUT_MS;
   if (options.engine !== 'pdfjs' && (await isPdfinfoAvailable())) {
-    const read = await readInfoWithPdfinfo(pdf, { timeoutMs, signal: options.signal }).catch(() => null);
+    const read = await readInfoWithPdfinfo(pdf, { timeoutMs, signal: options.signal }).catch(
+      () => null,
+    );
     if (read) return read;
   }
-  const result = await extractWithPdfjs(pdf, { maxChars: 0, timeoutMs, signal: options.signal, infoOnly: true });
+  const result = await extractWithPdfjs(pdf, {
+    maxChars: 0,
+    timeoutMs,
+    signal: options.signal,
+    infoOnly: true,
+  });
   return result.info ?? {};
 }
 

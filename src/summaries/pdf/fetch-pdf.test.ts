@@ -33,7 +33,10 @@ describe('fetchPdf', () => {
           res.end('<html>a login page</html>');
           return;
         case '/huge-declared':
-          res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(300 * 1024 * 1024) });
+          res.writeHead(200, {
+            'content-type': 'application/pdf',
+            'content-length': String(300 * 1024 * 1024),
+          });
           res.write('%PDF-1.7\n');
           return; // never finishes: the client must give up on the declared size
         case '/huge-streamed': {
@@ -82,7 +85,9 @@ describe('fetchPdf', () => {
 
   it('rejects an answer that is not a PDF, whatever its content type says', async () => {
     expect((await failure(fetchPdf(`${base}/page.html`, { outbound }))).code).toBe('not_pdf');
-    expect((await failure(fetchPdf(`${base}/pdf-labelled-html`, { outbound }))).code).toBe('not_pdf');
+    expect((await failure(fetchPdf(`${base}/pdf-labelled-html`, { outbound }))).code).toBe(
+      'not_pdf',
+    );
   });
 
   it('reports an HTTP error with its status', async () => {
@@ -94,11 +99,16 @@ describe('fetchPdf', () => {
   it('refuses a file over the 25 MB cap, declared or streamed', async () => {
     expect(PDF_MAX_BYTES).toBe(25 * 1024 * 1024);
     expect((await failure(fetchPdf(`${base}/huge-declared`, { outbound }))).code).toBe('too_large');
-    expect((await failure(fetchPdf(`${base}/huge-streamed`, { outbound, maxBytes: 4 * 1024 * 1024 }))).code).toBe('too_large');
+    expect(
+      (await failure(fetchPdf(`${base}/huge-streamed`, { outbound, maxBytes: 4 * 1024 * 1024 })))
+        .code,
+    ).toBe('too_large');
   });
 
   it('gives up at its deadline', async () => {
-    expect((await failure(fetchPdf(`${base}/slow`, { outbound, timeoutMs: 300 }))).code).toBe('timeout');
+    expect((await failure(fetchPdf(`${base}/slow`, { outbound, timeoutMs: 300 }))).code).toBe(
+      'timeout',
+    );
   });
 
   it('stops when the caller aborts', async () => {
@@ -111,9 +121,19 @@ describe('fetchPdf', () => {
   it('refuses private and loopback addresses unless allowed', async () => {
     const guarded = createOutbound({ allowPrivate: false, userAgent: 'research-workspace-test' });
     try {
-      expect((await failure(fetchPdf(`${base}/paper.pdf`, { outbound: guarded }))).code).toBe('blocked_address');
-      expect((await failure(fetchPdf('http://169.254.169.254/latest/meta-data.pdf', { outbound: guarded }))).code).toBe('blocked_address');
-      expect((await failure(fetchPdf('http://localhost/paper.pdf', { outbound: guarded }))).code).toBe('blocked_address');
+      expect((await failure(fetchPdf(`${base}/paper.pdf`, { outbound: guarded }))).code).toBe(
+        'blocked_address',
+      );
+      expect(
+        (
+          await failure(
+            fetchPdf('http://169.254.169.254/latest/meta-data.pdf', { outbound: guarded }),
+          )
+        ).code,
+      ).toBe('blocked_address');
+      expect(
+        (await failure(fetchPdf('http://localhost/paper.pdf', { outbound: guarded }))).code,
+      ).toBe('blocked_address');
     } finally {
       await guarded.close();
     }

@@ -35,8 +35,13 @@ export async function fetchPdf(url: string, options: FetchPdfOptions): Promise<B
     throw pdfFetchErrorFrom(error);
   }
   if (response.status >= 400) {
-    throw new PdfFetchError('http_error', `The PDF address answered HTTP ${response.status}`, response.status);
+    throw new PdfFetchError(
+      'http_error',
+      `The PDF address answered HTTP ${response.status}`,
+      response.status,
+    );
   }
-  if (!hasPdfSignature(response.body)) throw new PdfFetchError('not_pdf', 'The address did not return a PDF');
+  if (!hasPdfSignature(response.body))
+    throw new PdfFetchError('not_pdf', 'The address did not return a PDF');
   return response.body;
 }

@@ -78,18 +78,38 @@ function run(pending: PendingJob): void {
   const onMessage = (result: PdfjsResult): void => {
     if (result.id !== job.id) return;
     finish(true, () => {
-      if (result.ok) pending.resolve({ text: result.text, pages: result.pages, truncated: result.truncated, info: result.info });
+      if (result.ok)
+        pending.resolve({
+          text: result.text,
+          pages: result.pages,
+          truncated: result.truncated,
+          info: result.info,
+        });
       else pending.reject(new PdfTextError(result.code, result.message));
     });
   };
   const onError = (error: Error): void =>
-    finish(false, () => pending.reject(new PdfTextError('invalid', `The PDF could not be read: ${error.message}`)));
+    finish(false, () =>
+      pending.reject(new PdfTextError('invalid', `The PDF could not be read: ${error.message}`)),
+    );
   const onExit = (): void =>
-    finish(false, () => pending.reject(new PdfTextError('invalid', 'The PDF reader stopped unexpectedly')));
+    finish(false, () =>
+      pending.reject(new PdfTextError('invalid', 'The PDF reader stopped unexpectedly')),
+    );
   const onAbort = (): void =>
-    finish(false, () => pending.reject(new PdfTextError('aborted', 'PDF text extraction was aborted')));
+    finish(false, () =>
+      pending.reject(new PdfTextError('aborted', 'PDF text extraction was aborted')),
+    );
   const timer = setTimeout(
-    () => finish(false, () => pending.reject(new PdfTextError('timeout', `PDF text extraction took longer than ${options.timeoutMs} ms`))),
+    () =>
+      finish(false, () =>
+        pending.reject(
+          new PdfTextError(
+            'timeout',
+            `PDF text extraction took longer than ${options.timeoutMs} ms`,
+          ),
+        ),
+      ),
     Math.max(0, pending.deadline - Date.now()),
   );
 
@@ -106,7 +126,8 @@ function run(pending: PendingJob): void {
 
 /** Extracts page texts with pdf.js off the main thread. Pages are separated by "\f". */
 export function extractWithPdfjs(data: Uint8Array, options: EngineOptions): Promise<EngineResult> {
-  if (options.signal?.aborted) return Promise.reject(new PdfTextError('aborted', 'PDF text extraction was aborted'));
+  if (options.signal?.aborted)
+    return Promise.reject(new PdfTextError('aborted', 'PDF text extraction was aborted'));
   // A private copy: the worker takes ownership of the bytes it is sent.
   const copy = new Uint8Array(data.byteLength);
   copy.set(data);
@@ -118,9 +139,16 @@ export function extractWithPdfjs(data: Uint8Array, options: EngineOptions): Prom
       pending.cancelWait();
       reject(error);
     };
-    const onAbort = (): void => leaveQueue(new PdfTextError('aborted', 'PDF text extraction was aborted'));
+    const onAbort = (): void =>
+      leaveQueue(new PdfTextError('aborted', 'PDF text extraction was aborted'));
     const waitTimer = setTimeout(
-      () => leaveQueue(new PdfTextError('timeout', `PDF text extraction took longer than ${options.timeoutMs} ms`)),
+      () =>
+        leaveQueue(
+          new PdfTextError(
+            'timeout',
+            `PDF text extraction took longer than ${options.timeoutMs} ms`,
+          ),
+        ),
       options.timeoutMs,
     );
     const pending: PendingJob = {

@@ -10,7 +10,9 @@ function line(text: string, x: number, y: number, width = text.length * 5): Posi
 
 /** A page with a centred title over two columns of `rows` lines each, y growing upwards as in PDF. */
 function twoColumnPage(rows: number): PositionedText[] {
-  const items: PositionedText[] = [line('A Title That Spans Both Columns Of The Page', 150, 760, 300)];
+  const items: PositionedText[] = [
+    line('A Title That Spans Both Columns Of The Page', 150, 760, 300),
+  ];
   for (let row = 0; row < rows; row++) {
     const y = 700 - row * 12;
     items.push(line(`left ${row} words words`, 50, y, 240));
@@ -31,7 +33,11 @@ describe('layoutPageText', () => {
   });
 
   it('reads a single-column page line by line, joining items on one baseline', () => {
-    const items = [line('Hello', 50, 700, 25), line('world.', 80, 700, 30), line('Next line here.', 50, 688)];
+    const items = [
+      line('Hello', 50, 700, 25),
+      line('world.', 80, 700, 30),
+      line('Next line here.', 50, 688),
+    ];
     expect(layoutPageText(items, PAGE_WIDTH)).toBe('Hello world.\nNext line here.');
   });
 

@@ -37,7 +37,10 @@ function groupIntoLines(items: PositionedText[]): PositionedText[][] {
   let lineY = Number.NaN;
   let lineSize = 0;
   for (const item of sorted) {
-    if (current.length > 0 && Math.abs(item.y - lineY) <= SAME_LINE_TOLERANCE * Math.max(lineSize, item.fontSize)) {
+    if (
+      current.length > 0 &&
+      Math.abs(item.y - lineY) <= SAME_LINE_TOLERANCE * Math.max(lineSize, item.fontSize)
+    ) {
       current.push(item);
       continue;
     }
@@ -55,7 +58,8 @@ function joinItems(items: PositionedText[]): string {
   let previousEnd = Number.NaN;
   for (const item of items) {
     const gap = item.x - previousEnd;
-    if (text && !/\s$/.test(text) && !/^\s/.test(item.text) && gap > 0.12 * item.fontSize) text += ' ';
+    if (text && !/\s$/.test(text) && !/^\s/.test(item.text) && gap > 0.12 * item.fontSize)
+      text += ' ';
     text += item.text;
     previousEnd = item.x + item.width;
   }
@@ -107,13 +111,18 @@ function findGutter(fragments: Fragment[], pageWidth: number): number | undefine
       else crossing++;
     }
     const balance = Math.min(left, right);
-    if (!best || crossing < best.crossing || (crossing === best.crossing && balance > best.balance)) {
+    if (
+      !best ||
+      crossing < best.crossing ||
+      (crossing === best.crossing && balance > best.balance)
+    ) {
       best = { x, crossing, balance };
     }
   }
   if (!best) return undefined;
   const total = fragments.length;
-  if (best.balance < 4 || best.balance < total * 0.15 || best.crossing > total * 0.3) return undefined;
+  if (best.balance < 4 || best.balance < total * 0.15 || best.crossing > total * 0.3)
+    return undefined;
   return best.x;
 }
 
@@ -121,12 +130,19 @@ function renderLines(fragments: Fragment[], out: string[]): void {
   let previous: Fragment | undefined;
   let line = '';
   for (const fragment of fragments) {
-    if (previous && Math.abs(fragment.y - previous.y) <= SAME_LINE_TOLERANCE * Math.max(previous.fontSize, fragment.fontSize)) {
+    if (
+      previous &&
+      Math.abs(fragment.y - previous.y) <=
+        SAME_LINE_TOLERANCE * Math.max(previous.fontSize, fragment.fontSize)
+    ) {
       line += ` ${fragment.text}`;
       continue;
     }
     if (line) out.push(line);
-    if (previous && previous.y - fragment.y > PARAGRAPH_GAP * Math.max(previous.fontSize, fragment.fontSize)) {
+    if (
+      previous &&
+      previous.y - fragment.y > PARAGRAPH_GAP * Math.max(previous.fontSize, fragment.fontSize)
+    ) {
       out.push('');
     }
     line = fragment.text;
@@ -166,7 +182,9 @@ function dominantFontSize(items: PositionedText[]): number {
 export function layoutPageText(items: PositionedText[], pageWidth: number): string {
   const visible = items.filter((item) => item.text.trim().length > 0 && item.fontSize > 0);
   const bodySize = dominantFontSize(visible);
-  const usable = visible.filter((item) => item.fontSize >= bodySize * SMALL_TEXT || !NO_LETTERS.test(item.text));
+  const usable = visible.filter(
+    (item) => item.fontSize >= bodySize * SMALL_TEXT || !NO_LETTERS.test(item.text),
+  );
   const fragments = groupIntoLines(usable).flatMap(splitIntoFragments);
   const gutter = findGutter(fragments, pageWidth);
   const out: string[] = [];
@@ -197,5 +215,8 @@ export function layoutPageText(items: PositionedText[], pageWidth: number): stri
     else right.push(fragment);
   }
   flushBand();
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

@@ -47,9 +47,18 @@ async function extract(job: PdfjsJob): Promise<PdfjsResult> {
   try {
     const document = await loadingTask.promise;
     if (job.infoOnly) {
-      const { info } = (await document.getMetadata()) as unknown as { info?: Record<string, unknown> };
+      const { info } = (await document.getMetadata()) as unknown as {
+        info?: Record<string, unknown>;
+      };
       const found: PdfInfo = { title: infoString(info?.Title), author: infoString(info?.Author) };
-      return { id: job.id, ok: true, text: '', pages: document.numPages, truncated: false, info: found };
+      return {
+        id: job.id,
+        ok: true,
+        text: '',
+        pages: document.numPages,
+        truncated: false,
+        info: found,
+      };
     }
     const pages: string[] = [];
     let length = 0;
@@ -83,6 +92,7 @@ async function extract(job: PdfjsJob): Promise<PdfjsResult> {
 parentPort?.on('message', (job: PdfjsJob) => {
   extract(job).then(
     (result) => parentPort?.postMessage(result),
-    (error: unknown) => parentPort?.postMessage({ id: job.id, ok: false, ...classify(error) } satisfies PdfjsResult),
+    (error: unknown) =>
+      parentPort?.postMessage({ id: job.id, ok: false, ...classify(error) } satisfies PdfjsResult),
   );
 });

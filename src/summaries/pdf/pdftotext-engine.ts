@@ -39,9 +39,17 @@ export function isPdfinfoAvailable(): Promise<boolean> {
  * starts in milliseconds where a pdf.js worker takes seconds to load. Rejects on any failure (the
  * caller falls back to pdf.js).
  */
-export function readInfoWithPdfinfo(data: Uint8Array, options: { timeoutMs: number; signal?: AbortSignal }): Promise<PdfInfo> {
+export function readInfoWithPdfinfo(
+  data: Uint8Array,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<PdfInfo> {
   return new Promise<PdfInfo>((resolve, reject) => {
-    const child = spawn('pdfinfo', ['-enc', 'UTF-8', '-'], { stdio: ['pipe', 'pipe', 'ignore'], signal: options.signal, timeout: options.timeoutMs, killSignal: 'SIGKILL' });
+    const child = spawn('pdfinfo', ['-enc', 'UTF-8', '-'], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      signal: options.signal,
+      timeout: options.timeoutMs,
+      killSignal: 'SIGKILL',
+    });
     let output = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -52,7 +60,9 @@ export function readInfoWithPdfinfo(data: Uint8Array, options: { timeoutMs: numb
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`pdfinfo exited with ${code}`));
-      const field = (name: string) => new RegExp(`^${name}:[ \\t]*(.*)$`, 'm').exec(output)?.[1]?.trim().slice(0, 1000) || undefined;
+      const field = (name: string) =>
+        new RegExp(`^${name}:[ \\t]*(.*)$`, 'm').exec(output)?.[1]?.trim().slice(0, 1000) ||
+        undefined;
       resolve({ title: field('Title'), author: field('Author') });
     });
     child.stdin.end(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
@@ -72,8 +82,12 @@ function countPages(text: string): number {
 }
 
 /** Extracts text with `pdftotext -enc UTF-8` (default reading-order mode). Pages end with "\f". */
-export function extractWithPdftotext(data: Uint8Array, options: EngineOptions): Promise<EngineResult> {
-  if (options.signal?.aborted) return Promise.reject(new PdfTextError('aborted', 'PDF text extraction was aborted'));
+export function extractWithPdftotext(
+  data: Uint8Array,
+  options: EngineOptions,
+): Promise<EngineResult> {
+  if (options.signal?.aborted)
+    return Promise.reject(new PdfTextError('aborted', 'PDF text extraction was aborted'));
   // UTF-8 takes up to 4 bytes a character; read a little more than the cap needs, then stop the process.
   const maxBytes = options.maxChars * 4 + 65_536;
   return new Promise<EngineResult>((resolve, reject) => {
@@ -102,7 +116,14 @@ export function extractWithPdftotext(data: Uint8Array, options: EngineOptions): 
     };
     const timer = setTimeout(() => {
       stop();
-      settle(() => reject(new PdfTextError('timeout', `PDF text extraction took longer than ${options.timeoutMs} ms`)));
+      settle(() =>
+        reject(
+          new PdfTextError(
+            'timeout',
+            `PDF text extraction took longer than ${options.timeoutMs} ms`,
+          ),
+        ),
+      );
     }, options.timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -121,7 +142,9 @@ export function extractWithPdftotext(data: Uint8Array, options: EngineOptions): 
     // The process may exit before reading all of stdin (a broken file): that is not an error here.
     child.stdin.on('error', () => undefined);
     child.on('error', (error) => {
-      settle(() => reject(new PdfTextError('invalid', `pdftotext could not run: ${error.message}`)));
+      settle(() =>
+        reject(new PdfTextError('invalid', `pdftotext could not run: ${error.message}`)),
+      );
     });
     child.on('close', (code) => {
       settle(() => {

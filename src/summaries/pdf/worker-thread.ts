@@ -18,12 +18,20 @@ const WORKER_HEAP_LIMIT_MB = 256;
 const IDLE_WORKER_MS = 30_000;
 
 /** `here` is the caller's `import.meta.url`; `name` the worker module's file name without extension. */
-export function startWorker(here: string, name: string, heapLimitMb = WORKER_HEAP_LIMIT_MB): Worker {
+export function startWorker(
+  here: string,
+  name: string,
+  heapLimitMb = WORKER_HEAP_LIMIT_MB,
+): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: heapLimitMb };
   if (!here.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, here), { resourceLimits });
   // From source: register tsx's loader inside the worker, then load the TypeScript worker module.
   // (`execArgv: ['--import', 'tsx']` does not reach worker threads on Node 20.)
-  const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const tsxApi = pathToFileURL(
+    createRequire(here)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   const workerUrl = new URL(`./${name}.ts`, here).href;
   const bootstrap =
     `import(${JSON.stringify(tsxApi)})` +

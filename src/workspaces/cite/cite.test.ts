@@ -29,7 +29,12 @@ beforeAll(async () => {
       type: 'preprint',
       authors: ['Alex Graves', 'Greg Wayne', 'Ivo Danihelka'],
       notes: 'Private reading note',
-      data: { arxivId: '1410.5401', venue: 'arXiv cs.NE', publishedDate: '2014-10-20', doi: '10.48550/arXiv.1410.5401' },
+      data: {
+        arxivId: '1410.5401',
+        venue: 'arXiv cs.NE',
+        publishedDate: '2014-10-20',
+        doi: '10.48550/arXiv.1410.5401',
+      },
     })
   ).id;
   lovelace = (
@@ -37,7 +42,14 @@ beforeAll(async () => {
       title: LOVELACE_TITLE,
       type: 'article',
       authors: ['Ada Lovelace'],
-      data: { venue: 'Journal of Tests', volume: '3', issue: '2', pages: '10-20', year: 2020, doi: '10.1234/abc' },
+      data: {
+        venue: 'Journal of Tests',
+        volume: '3',
+        issue: '2',
+        pages: '10-20',
+        year: 2020,
+        doi: '10.1234/abc',
+      },
     })
   ).id;
 }, 60_000);
@@ -50,9 +62,23 @@ interface Citations {
   citation: string;
 }
 
-async function cite(style: string, ids: string[], format = 'text', user = owner, workspace = workspaceId) {
-  const query = new URLSearchParams([...ids.map((id): [string, string] => ['resourceIds', id]), ['style', style], ['format', format]]);
-  return t.app.inject({ method: 'GET', url: `/api/workspaces/${workspace}/cite?${query}`, headers: user.bearer });
+async function cite(
+  style: string,
+  ids: string[],
+  format = 'text',
+  user = owner,
+  workspace = workspaceId,
+) {
+  const query = new URLSearchParams([
+    ...ids.map((id): [string, string] => ['resourceIds', id]),
+    ['style', style],
+    ['format', format],
+  ]);
+  return t.app.inject({
+    method: 'GET',
+    url: `/api/workspaces/${workspace}/cite?${query}`,
+    headers: user.bearer,
+  });
 }
 
 async function citeOk(style: string, ids: string[], format = 'text'): Promise<Citations> {
@@ -62,13 +88,19 @@ async function citeOk(style: string, ids: string[], format = 'text'): Promise<Ci
 }
 
 /** The reference lines of a text bibliography. */
-const entries = (bibliography: string) => bibliography.split('\n').map((line) => line.trim()).filter(Boolean);
+const entries = (bibliography: string) =>
+  bibliography
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 
 describe('GET /api/workspaces/:id/cite', () => {
   it('APA 7: surname and initials, "&" before the last author, (year), DOI as a URL; in text "(First et al., year)" for three or more authors', async () => {
     const body = await citeOk('apa', [ntm]);
     expect(body.style).toMatchObject({ id: 'apa', shortTitle: 'APA' });
-    expect(body.bibliography).toMatch(/^Graves, A\., Wayne, G\., & Danihelka, I\. \(2014\)\. Neural Turing Machines\b.*\barXiv\b.*https:\/\/doi\.org\/10\.48550\/arXiv\.1410\.5401$/);
+    expect(body.bibliography).toMatch(
+      /^Graves, A\., Wayne, G\., & Danihelka, I\. \(2014\)\. Neural Turing Machines\b.*\barXiv\b.*https:\/\/doi\.org\/10\.48550\/arXiv\.1410\.5401$/,
+    );
     expect(body.citation).toBe('(Graves et al., 2014)');
     // The user's notes are theirs, not part of the reference.
     expect(body.bibliography).not.toContain('Private reading note');
@@ -80,7 +112,9 @@ describe('GET /api/workspaces/:id/cite', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^Graves, A\./);
     // Journal article: Journal, volume(issue), pages with an en dash.
-    expect(lines[1]).toMatch(/^Lovelace, A\. \(2020\)\. .+\. Journal of Tests, 3\(2\), 10–20\. https:\/\/doi\.org\/10\.1234\/abc$/);
+    expect(lines[1]).toMatch(
+      /^Lovelace, A\. \(2020\)\. .+\. Journal of Tests, 3\(2\), 10–20\. https:\/\/doi\.org\/10\.1234\/abc$/,
+    );
     expect(body.citation).toBe('(Graves et al., 2014; Lovelace, 2020)');
   });
 
@@ -92,21 +126,29 @@ describe('GET /api/workspaces/:id/cite', () => {
 
   it('Chicago author-date (18th): all authors, the first inverted, "and" before the last, the year after the names; in text "(First et al. year)"', async () => {
     const body = await citeOk('chicago-author-date', [ntm]);
-    expect(body.bibliography).toMatch(/^Graves, Alex, Greg Wayne, and Ivo Danihelka\. 2014\. “Neural Turing Machines\.” /);
+    expect(body.bibliography).toMatch(
+      /^Graves, Alex, Greg Wayne, and Ivo Danihelka\. 2014\. “Neural Turing Machines\.” /,
+    );
     expect(body.citation).toBe('(Graves et al. 2014)');
   });
 
   it('IEEE: numbered in the order cited, initials before surname, title in quotation marks; in text "[1], [2]"', async () => {
     const body = await citeOk('ieee', [lovelace, ntm]);
     const lines = entries(body.bibliography);
-    expect(lines[0]).toMatch(/^\[1\]\s*A\. Lovelace, “When p < 0\.05 & n > 30,” Journal of Tests, vol\. 3, no\. 2, pp\. 10–20, 2020/);
-    expect(lines[1]).toMatch(/^\[2\]\s*A\. Graves, G\. Wayne, and I\. Danihelka, “Neural Turing Machines,”/);
+    expect(lines[0]).toMatch(
+      /^\[1\]\s*A\. Lovelace, “When p < 0\.05 & n > 30,” Journal of Tests, vol\. 3, no\. 2, pp\. 10–20, 2020/,
+    );
+    expect(lines[1]).toMatch(
+      /^\[2\]\s*A\. Graves, G\. Wayne, and I\. Danihelka, “Neural Turing Machines,”/,
+    );
     expect(body.citation).toBe('[1], [2]');
   });
 
   it('Vancouver: numbered, "Surname Initials" separated by commas, no full stops in initials', async () => {
     const body = await citeOk('vancouver', [ntm]);
-    expect(body.bibliography).toMatch(/^1\.\s*Graves A, Wayne G, Danihelka I\. Neural Turing Machines\b/);
+    expect(body.bibliography).toMatch(
+      /^1\.\s*Graves A, Wayne G, Danihelka I\. Neural Turing Machines\b/,
+    );
     expect(body.citation).toBe('(1)');
   });
 
@@ -116,7 +158,11 @@ describe('GET /api/workspaces/:id/cite', () => {
     expect(body.bibliography).not.toContain('p < 0.05');
     const entry = /<div[^>]*class="csl-entry"[^>]*>(.*)<\/div>/s.exec(body.bibliography)?.[1] ?? '';
     // Read back as a browser would, the escaped title is the stored one.
-    const decoded = entry.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    const decoded = entry
+      .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
     expect(decoded).toContain(`(2020). ${LOVELACE_TITLE}. `);
     expect(entry).toMatch(/<i>Journal of Tests<\/i>, <i>3<\/i>\(2\)/);
   });
@@ -125,18 +171,32 @@ describe('GET /api/workspaces/:id/cite', () => {
     for (const [query, field] of [
       [`resourceIds=${ntm}&style=not-a-style`, 'style'],
       ['style=apa', 'resourceIds'],
-      [`${Array.from({ length: 101 }, () => `resourceIds=${crypto.randomUUID()}`).join('&')}`, 'resourceIds'],
+      [
+        `${Array.from({ length: 101 }, () => `resourceIds=${crypto.randomUUID()}`).join('&')}`,
+        'resourceIds',
+      ],
       ['resourceIds=nope', 'resourceIds'],
       [`resourceIds=${ntm}&format=pdf`, 'format'],
     ] as const) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}/cite?${query}`, headers: owner.bearer });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/workspaces/${workspaceId}/cite?${query}`,
+        headers: owner.bearer,
+      });
       expect(res.statusCode, query.slice(0, 80)).toBe(400);
       expect(String(res.json().error.details.field)).toContain(field);
     }
   });
 
-  it('needs a session (401); another user\'s workspace, and a resource of another workspace, are not found (404)', async () => {
-    expect((await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}/cite?resourceIds=${ntm}` })).statusCode).toBe(401);
+  it("needs a session (401); another user's workspace, and a resource of another workspace, are not found (404)", async () => {
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/workspaces/${workspaceId}/cite?resourceIds=${ntm}`,
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await cite('apa', [ntm], 'text', stranger)).statusCode).toBe(404);
     const theirs = (await createWorkspace(t.app, stranger)).id;
     const theirResource = (await addResource(t.app, stranger, theirs, { title: 'Theirs' })).id;
@@ -147,12 +207,30 @@ describe('GET /api/workspaces/:id/cite', () => {
 
 describe('GET /api/citation-styles', () => {
   it('lists the five common styles first, and finds a style by any word of its name', async () => {
-    const all = await t.app.inject({ method: 'GET', url: '/api/citation-styles', headers: owner.bearer });
+    const all = await t.app.inject({
+      method: 'GET',
+      url: '/api/citation-styles',
+      headers: owner.bearer,
+    });
     expect(all.statusCode).toBe(200);
     const styles = all.json<{ styles: Array<{ id: string; shortTitle: string }> }>().styles;
-    expect(styles.slice(0, 5).map((style) => style.shortTitle)).toEqual(['APA', 'MLA', 'Chicago', 'IEEE', 'Vancouver']);
+    expect(styles.slice(0, 5).map((style) => style.shortTitle)).toEqual([
+      'APA',
+      'MLA',
+      'Chicago',
+      'IEEE',
+      'Vancouver',
+    ]);
     const found = async (q: string) =>
-      (await t.app.inject({ method: 'GET', url: `/api/citation-styles?q=${encodeURIComponent(q)}`, headers: owner.bearer })).json<{ styles: Array<{ id: string }> }>().styles.map((style) => style.id);
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/citation-styles?q=${encodeURIComponent(q)}`,
+          headers: owner.bearer,
+        })
+      )
+        .json<{ styles: Array<{ id: string }> }>()
+        .styles.map((style) => style.id);
     expect((await found('modern language'))[0]).toBe('modern-language-association');
     expect((await found('AMA manual'))[0]).toBe('american-medical-association');
     expect(await found('no such style')).toEqual([]);
@@ -163,22 +241,42 @@ describe('GET /api/citation-styles', () => {
     for (const { id } of styles) expect((await cite(id, [ntm])).statusCode, id).toBe(200);
   }, 30_000);
 
-  it('formats with any style of the repository: an independent one by name, a journal\'s dependent one as its parent does', async () => {
+  it("formats with any style of the repository: an independent one by name, a journal's dependent one as its parent does", async () => {
     // Elsevier Harvard (with titles): "Surname, Initials., Surname, Initials., year. Title."; in text "(Surname et al., year)".
     const harvard = await citeOk('elsevier-harvard', [ntm]);
-    expect(harvard.bibliography).toMatch(/^Graves, A\., Wayne, G\., Danihelka, I\., 2014\. Neural Turing Machines/);
+    expect(harvard.bibliography).toMatch(
+      /^Graves, A\., Wayne, G\., Danihelka, I\., 2014\. Neural Turing Machines/,
+    );
     expect(harvard.citation).toBe('(Graves et al., 2014)');
     // Nature Communications cites as Nature does: numbered, "Surname, I., Surname, I. & Surname, I."
-    const journal = await t.app.inject({ method: 'GET', url: '/api/citation-styles?q=nature%20communications', headers: owner.bearer });
-    expect(journal.json<{ styles: Array<{ id: string; basedOn?: string }> }>().styles).toContainEqual(expect.objectContaining({ id: 'nature-communications', basedOn: 'nature' }));
+    const journal = await t.app.inject({
+      method: 'GET',
+      url: '/api/citation-styles?q=nature%20communications',
+      headers: owner.bearer,
+    });
+    expect(
+      journal.json<{ styles: Array<{ id: string; basedOn?: string }> }>().styles,
+    ).toContainEqual(expect.objectContaining({ id: 'nature-communications', basedOn: 'nature' }));
     const dependent = await citeOk('nature-communications', [ntm, lovelace]);
     const parent = await citeOk('nature', [ntm, lovelace]);
     expect(dependent.bibliography).toBe(parent.bibliography);
-    expect(entries(dependent.bibliography)[0]).toMatch(/^1\.\s*Graves, A\., Wayne, G\. & Danihelka, I\./);
+    expect(entries(dependent.bibliography)[0]).toMatch(
+      /^1\.\s*Graves, A\., Wayne, G\. & Danihelka, I\./,
+    );
   });
 
   it('needs a session and bounds the query', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/citation-styles' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: `/api/citation-styles?q=${'x'.repeat(101)}`, headers: owner.bearer })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/api/citation-styles' })).statusCode).toBe(
+      401,
+    );
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/citation-styles?q=${'x'.repeat(101)}`,
+          headers: owner.bearer,
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 });

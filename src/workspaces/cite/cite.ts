@@ -33,7 +33,12 @@ interface CiteprocEngine {
   makeCitationCluster(items: Array<{ id: string }>): string;
 }
 interface Citeproc {
-  Engine: new (sys: { retrieveLocale: (lang: string) => unknown; retrieveItem: (id: string) => object }, style: string, lang: string, forceLang: boolean) => CiteprocEngine;
+  Engine: new (
+    sys: { retrieveLocale: (lang: string) => unknown; retrieveItem: (id: string) => object },
+    style: string,
+    lang: string,
+    forceLang: boolean,
+  ) => CiteprocEngine;
 }
 interface CslPlugin {
   styles: { get(id: string): string };
@@ -47,8 +52,15 @@ interface Processor {
 let loadingProcessor: Promise<Processor> | undefined;
 /** citeproc-js, and citation-js' CSL plugin for its built-in styles and locales; loaded at the first citation (large modules). */
 function loadProcessor(): Promise<Processor> {
-  loadingProcessor ??= Promise.all([import('citeproc'), import('@citation-js/core'), import('@citation-js/plugin-csl')]).then(
-    ([citeproc, core]) => ({ citeproc: (citeproc.default ?? citeproc) as Citeproc, csl: core.plugins.config.get('@csl') as CslPlugin }),
+  loadingProcessor ??= Promise.all([
+    import('citeproc'),
+    import('@citation-js/core'),
+    import('@citation-js/plugin-csl'),
+  ]).then(
+    ([citeproc, core]) => ({
+      citeproc: (citeproc.default ?? citeproc) as Citeproc,
+      csl: core.plugins.config.get('@csl') as CslPlugin,
+    }),
     (error: unknown) => {
       loadingProcessor = undefined;
       throw error;
@@ -65,10 +77,20 @@ const engines = new LRUCache<string, Promise<CiteprocEngine>>({ max: ENGINE_CACH
 function engineFor(processor: Processor, template: string): Promise<CiteprocEngine> {
   let engine = engines.get(template);
   if (!engine) {
-    engine = (isBuiltInStyle(template) ? Promise.resolve(processor.csl.styles.get(template)) : packedStyleXml(template)).then((xml) => {
+    engine = (
+      isBuiltInStyle(template)
+        ? Promise.resolve(processor.csl.styles.get(template))
+        : packedStyleXml(template)
+    ).then((xml) => {
       const { locales } = processor.csl;
-      const retrieveLocale = (lang: string) => (locales.has(lang) ? locales.get(lang) : locales.get('en-US'));
-      const built = new processor.citeproc.Engine({ retrieveLocale, retrieveItem: () => ({}) }, xml, 'en-US', true);
+      const retrieveLocale = (lang: string) =>
+        locales.has(lang) ? locales.get(lang) : locales.get('en-US');
+      const built = new processor.citeproc.Engine(
+        { retrieveLocale, retrieveItem: () => ({}) },
+        xml,
+        'en-US',
+        true,
+      );
       // As citation-js formats: URLs and DOIs as text, not links.
       built.opt.development_extensions.wrap_url_and_doi = false;
       return built;
@@ -80,10 +102,16 @@ function engineFor(processor: Processor, template: string): Promise<CiteprocEngi
 }
 
 /** The bibliography and in-text citation of the resources in a style (styles.ts finds it) and format. */
-export async function formatCitations(resources: ResourceRow[], style: CitationStyle, format: CitationFormat): Promise<FormattedCitations> {
+export async function formatCitations(
+  resources: ResourceRow[],
+  style: CitationStyle,
+  format: CitationFormat,
+): Promise<FormattedCitations> {
   const engine = await engineFor(await loadProcessor(), templateOf(style));
   // The note is the user's own text, not part of a reference; CSL styles print `note` when present.
-  const items = (await toCslItems(resources)).map(({ note: _note, abstract: _abstract, keyword: _keyword, ...item }) => item);
+  const items = (await toCslItems(resources)).map(
+    ({ note: _note, abstract: _abstract, keyword: _keyword, ...item }) => item,
+  );
   const byId = new Map(items.map((item) => [item.id, item]));
   // Synchronous from here on: no other request uses the engine in between.
   engine.sys.retrieveItem = (id) => byId.get(id) ?? {};

@@ -40,7 +40,12 @@ export async function citeRoutes(root: FastifyInstance, ctx: AppContext): Promis
         operationId: 'listCitationStyles',
         summary: 'The citation styles the cite route formats with, found by name (q)',
         querystring: CitationStylesQuery,
-        response: { 200: CitationStylesResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+        response: {
+          200: CitationStylesResponse,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          429: ErrorResponse,
+        },
       },
     },
     async (request) => {
@@ -56,7 +61,8 @@ export async function citeRoutes(root: FastifyInstance, ctx: AppContext): Promis
       schema: {
         tags,
         operationId: 'citeResources',
-        summary: 'The bibliography and in-text citation of some resources of the workspace, in a CSL style (APA, MLA, Chicago, IEEE, Vancouver…)',
+        summary:
+          'The bibliography and in-text citation of some resources of the workspace, in a CSL style (APA, MLA, Chicago, IEEE, Vancouver…)',
         params: IdParams,
         querystring: CiteQuery,
         response: { 200: CiteResponse, ...workspaceErrors },
@@ -66,8 +72,17 @@ export async function citeRoutes(root: FastifyInstance, ctx: AppContext): Promis
       const user = requireUser(request);
       const { resourceIds, style: styleId, format } = request.query;
       const style = await findCitationStyle(styleId);
-      if (!style) throw validationError('style', 'no such citation style', 'style must be a style id GET /api/citation-styles lists');
-      const { workspace } = authorize(user, 'export', await loadWorkspace(db, request.params.id, user));
+      if (!style)
+        throw validationError(
+          'style',
+          'no such citation style',
+          'style must be a style id GET /api/citation-styles lists',
+        );
+      const { workspace } = authorize(
+        user,
+        'export',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const resources = pickResources(await listResources(db, workspace.id), resourceIds);
       reply.header('cache-control', 'private, no-store');
       return formatCitations(resources, style, format);

@@ -33,7 +33,10 @@ interface IndexEntry {
 /** The plugin's built-ins: formatted from the plugin's own XML, not the pack. */
 const BUILT_IN: Record<string, { title: string; shortTitle: string }> = {
   apa: { shortTitle: 'APA', title: 'APA Style 7th edition' },
-  vancouver: { shortTitle: 'Vancouver', title: 'NLM/Vancouver: Citing Medicine 2nd edition (citation-sequence)' },
+  vancouver: {
+    shortTitle: 'Vancouver',
+    title: 'NLM/Vancouver: Citing Medicine 2nd edition (citation-sequence)',
+  },
   harvard1: { shortTitle: 'Harvard', title: 'Cite Them Right 12th edition (author-date/Harvard)' },
 };
 
@@ -60,7 +63,12 @@ let loadingIndex: Promise<Map<string, IndexEntry>> | undefined;
 function styleIndex(): Promise<Map<string, IndexEntry>> {
   loadingIndex ??= readFile(new URL('styles.json.br', STYLES_FOLDER))
     .then((packed) => decompress(packed))
-    .then((json) => new Map((JSON.parse(json.toString('utf8')) as IndexEntry[]).map((entry) => [entry.id, entry])))
+    .then(
+      (json) =>
+        new Map(
+          (JSON.parse(json.toString('utf8')) as IndexEntry[]).map((entry) => [entry.id, entry]),
+        ),
+    )
     .catch((error: unknown) => {
       loadingIndex = undefined;
       throw error;
@@ -69,7 +77,12 @@ function styleIndex(): Promise<Map<string, IndexEntry>> {
 }
 
 function describe(entry: IndexEntry, shortTitle?: string): CitationStyle {
-  return { id: entry.id, title: entry.title, shortTitle: shortTitle ?? entry.shortTitle ?? entry.title, ...(entry.parent ? { basedOn: entry.parent } : {}) };
+  return {
+    id: entry.id,
+    title: entry.title,
+    shortTitle: shortTitle ?? entry.shortTitle ?? entry.title,
+    ...(entry.parent ? { basedOn: entry.parent } : {}),
+  };
 }
 
 /** The style with this id (built in or packed), or null for an id no style has. */
@@ -87,7 +100,9 @@ export async function findCitationStyle(id: string): Promise<CitationStyle | nul
  */
 export async function findCitationStyles(query: string | undefined): Promise<CitationStyle[]> {
   const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-  const common = (await Promise.all(COMMON.map((style) => findCitationStyle(style.id)))).filter((style): style is CitationStyle => style !== null);
+  const common = (await Promise.all(COMMON.map((style) => findCitationStyle(style.id)))).filter(
+    (style): style is CitationStyle => style !== null,
+  );
   const matches = (style: CitationStyle) => {
     const haystack = `${style.shortTitle} ${style.title} ${style.id}`.toLowerCase();
     return words.every((word) => haystack.includes(word));

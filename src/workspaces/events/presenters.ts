@@ -17,16 +17,34 @@ function subjectsOf(row: EventRow) {
 
 /** The data of a `change` event (the event id is the same id, as a decimal string). */
 export function presentChangeEvent(row: EventRow) {
-  return { id: String(row.id), workspaceId: row.workspaceId, type: row.type, actor: actorOf(row), ...subjectsOf(row), at: row.createdAt.toISOString() };
+  return {
+    id: String(row.id),
+    workspaceId: row.workspaceId,
+    type: row.type,
+    actor: actorOf(row),
+    ...subjectsOf(row),
+    at: row.createdAt.toISOString(),
+  };
 }
 
 export type ActivityItem = ReturnType<typeof presentActivityItem>;
 
 export function presentActivityItem(row: EventRow) {
-  return { id: String(row.id), type: row.type, actor: actorOf(row), at: row.createdAt.toISOString(), ...subjectsOf(row), details: row.details };
+  return {
+    id: String(row.id),
+    type: row.type,
+    actor: actorOf(row),
+    at: row.createdAt.toISOString(),
+    ...subjectsOf(row),
+    details: row.details,
+  };
 }
 
 /** Cookie session: the page's items (the next cursor in a header). Bearer token: `{ activity, nextCursor }`. */
-export function activityReply(dialect: Dialect, activity: ActivityItem[], nextCursor: string | null) {
+export function activityReply(
+  dialect: Dialect,
+  activity: ActivityItem[],
+  nextCursor: string | null,
+) {
   return dialect === 'B' ? { activity, nextCursor } : activity;
 }

@@ -86,14 +86,35 @@ export async function recordAccountDeletion(tx: Tx, userId: string): Promise<voi
   );
   for (const place of places) {
     if (place.owned) {
-      await forgetEventsBefore(tx, place.workspace_id, await recordChange(tx, { type: 'workspace.deleted', workspaceId: place.workspace_id, actorId: userId, details: { accountDeleted: true } }));
+      await forgetEventsBefore(
+        tx,
+        place.workspace_id,
+        await recordChange(tx, {
+          type: 'workspace.deleted',
+          workspaceId: place.workspace_id,
+          actorId: userId,
+          details: { accountDeleted: true },
+        }),
+      );
     } else {
-      await recordChange(tx, { type: 'member.removed', workspaceId: place.workspace_id, actorId: userId, userId, details: { left: true, accountDeleted: true } });
+      await recordChange(tx, {
+        type: 'member.removed',
+        workspaceId: place.workspace_id,
+        actorId: userId,
+        userId,
+        details: { left: true, accountDeleted: true },
+      });
     }
   }
 }
 
 /** A deleted workspace's log, but for the event that says so (its streams still read it). */
-export async function forgetEventsBefore(tx: Tx, workspaceId: string, keptId: number): Promise<void> {
-  await tx.execute(sql`delete from workspace_events where workspace_id = ${workspaceId}::uuid and id < ${keptId}`);
+export async function forgetEventsBefore(
+  tx: Tx,
+  workspaceId: string,
+  keptId: number,
+): Promise<void> {
+  await tx.execute(
+    sql`delete from workspace_events where workspace_id = ${workspaceId}::uuid and id < ${keptId}`,
+  );
 }

@@ -14,7 +14,13 @@ import { authorize } from '../policy.js';
 import { IdParams, workspaceErrors } from '../schemas.js';
 import { loadWorkspace } from '../store.js';
 import { activityReply, presentActivityItem } from './presenters.js';
-import { ActivityQuery, ActivityResponse, EventStreamHeaders, EventStreamQuery, WorkspaceEventStream } from './schemas.js';
+import {
+  ActivityQuery,
+  ActivityResponse,
+  EventStreamHeaders,
+  EventStreamQuery,
+  WorkspaceEventStream,
+} from './schemas.js';
 import { activityPage, pruneEvents } from './store.js';
 import { createStreamHub, EVENTS_RETRY_MS, HEARTBEAT_MS } from './stream-hub.js';
 
@@ -27,13 +33,20 @@ const DAY_MS = 86_400_000;
 export async function eventRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db, config } = ctx;
-  const limits = { perUser: config.events.streamsPerUser, perProcess: config.events.streamsPerProcess };
+  const limits = {
+    perUser: config.events.streamsPerUser,
+    perProcess: config.events.streamsPerProcess,
+  };
   const hub = createStreamHub(ctx.platform.database, limits, app.log);
   app.addHook('preClose', async () => hub.close());
 
   let pruner: NodeJS.Timeout | undefined;
   const prune = () =>
-    pruneEvents(db, new Date(Date.now() - config.events.activityRetentionDays * DAY_MS), ACTIVITY_CAP_PER_WORKSPACE).catch((error: unknown) =>
+    pruneEvents(
+      db,
+      new Date(Date.now() - config.events.activityRetentionDays * DAY_MS),
+      ACTIVITY_CAP_PER_WORKSPACE,
+    ).catch((error: unknown) =>
       app.log.warn({ err: error }, 'Could not prune the workspace change log; trying again later'),
     );
   app.addHook('onReady', async () => {
@@ -58,7 +71,10 @@ export async function eventRoutes(root: FastifyInstance, ctx: AppContext): Promi
         querystring: EventStreamQuery,
         headers: EventStreamHeaders,
         response: {
-          200: { description: 'An event stream (text/event-stream)', content: { 'text/event-stream': { schema: WorkspaceEventStream } } },
+          200: {
+            description: 'An event stream (text/event-stream)',
+            content: { 'text/event-stream': { schema: WorkspaceEventStream } },
+          },
           ...workspaceErrors,
           503: ErrorResponse,
         },
@@ -66,9 +82,18 @@ export async function eventRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'read',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const lastEventId = request.headers['last-event-id'] ?? request.query.lastEventId ?? null;
-      await hub.open(reply, { workspaceId: workspace.id, userId: user.id, sessionId: request.auth.sessionId, lastEventId });
+      await hub.open(reply, {
+        workspaceId: workspace.id,
+        userId: user.id,
+        sessionId: request.auth.sessionId,
+        lastEventId,
+      });
       return reply;
     },
   );
@@ -90,9 +115,18 @@ export async function eventRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'read',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const { cursor, limit } = request.query;
-      const rows = await activityPage(db, workspace.id, cursor === undefined ? null : Number(cursor), limit);
+      const rows = await activityPage(
+        db,
+        workspace.id,
+        cursor === undefined ? null : Number(cursor),
+        limit,
+      );
       const page = rows.slice(0, limit);
       const nextCursor = rows.length > limit ? String(page[page.length - 1]!.id) : null;
       if (nextCursor !== null) void reply.header('x-next-cursor', nextCursor);

@@ -8,14 +8,31 @@ const ACTIVITY_LIMITS = { listDefault: 50, listMax: 100 } as const;
 const LogId = z.string().regex(/^\d{1,15}$/, 'must be an event id (digits)');
 
 export const EventStreamQuery = z.object({
-  lastEventId: z.string().max(32).optional().describe('The id of the last event received, for clients that cannot send the Last-Event-ID header'),
+  lastEventId: z
+    .string()
+    .max(32)
+    .optional()
+    .describe(
+      'The id of the last event received, for clients that cannot send the Last-Event-ID header',
+    ),
 });
 
 export const EventStreamHeaders = z.object({
-  'last-event-id': z.string().max(32).optional().describe('Sent by an EventSource when it reconnects: the stream first replays every change after it'),
+  'last-event-id': z
+    .string()
+    .max(32)
+    .optional()
+    .describe(
+      'Sent by an EventSource when it reconnects: the stream first replays every change after it',
+    ),
 });
 
-const Actor = z.object({ id: z.uuid(), name: z.string() }).nullable().describe('Who made the change; null for the service\'s own work (a PDF\'s text extracted) or an account since deleted');
+const Actor = z
+  .object({ id: z.uuid(), name: z.string() })
+  .nullable()
+  .describe(
+    "Who made the change; null for the service's own work (a PDF's text extracted) or an account since deleted",
+  );
 
 export const ChangeEventData = z
   .object({
@@ -43,8 +60,15 @@ export const WorkspaceEventStream = z.string().meta({
 });
 
 export const ActivityQuery = z.object({
-  cursor: LogId.optional().describe('The `nextCursor` of the previous page; absent: the newest changes'),
-  limit: z.coerce.number().int().min(1).max(ACTIVITY_LIMITS.listMax).default(ACTIVITY_LIMITS.listDefault),
+  cursor: LogId.optional().describe(
+    'The `nextCursor` of the previous page; absent: the newest changes',
+  ),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ACTIVITY_LIMITS.listMax)
+    .default(ACTIVITY_LIMITS.listDefault),
 });
 
 const ActivityItemSchema = z
@@ -56,11 +80,21 @@ const ActivityItemSchema = z
     resourceId: z.uuid().optional(),
     annotationId: z.uuid().optional(),
     userId: z.uuid().optional(),
-    details: z.record(z.string(), z.unknown()).describe('What changed, as it was then: e.g. `title` of a resource, `role` of a member, `count` of an import or bulk change, `state` of a PDF'),
+    details: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'What changed, as it was then: e.g. `title` of a resource, `role` of a member, `count` of an import or bulk change, `state` of a PDF',
+      ),
   })
   .meta({ id: 'ActivityItem' });
 
-export const ActivityResponse = dialectUnion('ActivityReply', 'Cookie session: an array, the next page\'s cursor in X-Next-Cursor (Variant A). Bearer token: { activity, nextCursor } (Variant B)', {
-  bearer: z.object({ activity: z.array(ActivityItemSchema), nextCursor: LogId.nullable() }).meta({ id: 'ActivityEnvelope' }),
-  cookie: z.array(ActivityItemSchema).meta({ id: 'ActivityList' }),
-});
+export const ActivityResponse = dialectUnion(
+  'ActivityReply',
+  "Cookie session: an array, the next page's cursor in X-Next-Cursor (Variant A). Bearer token: { activity, nextCursor } (Variant B)",
+  {
+    bearer: z
+      .object({ activity: z.array(ActivityItemSchema), nextCursor: LogId.nullable() })
+      .meta({ id: 'ActivityEnvelope' }),
+    cookie: z.array(ActivityItemSchema).meta({ id: 'ActivityList' }),
+  },
+);

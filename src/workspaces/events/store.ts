@@ -31,7 +31,12 @@ const eventColumns = {
 };
 
 /** The workspace's events with an id above `afterId`, oldest first, at most `limit`. */
-export async function eventsAfter(db: Db, workspaceId: string, afterId: number, limit: number): Promise<EventRow[]> {
+export async function eventsAfter(
+  db: Db,
+  workspaceId: string,
+  afterId: number,
+  limit: number,
+): Promise<EventRow[]> {
   return db
     .select(eventColumns)
     .from(workspaceEvents)
@@ -65,12 +70,22 @@ export async function holdsEvent(db: Db, workspaceId: string, id: number): Promi
 }
 
 /** One page of the workspace's activity, newest first, below the id `before` when given; one row more than `limit` says there is a next page. */
-export async function activityPage(db: Db, workspaceId: string, before: number | null, limit: number): Promise<EventRow[]> {
+export async function activityPage(
+  db: Db,
+  workspaceId: string,
+  before: number | null,
+  limit: number,
+): Promise<EventRow[]> {
   return db
     .select(eventColumns)
     .from(workspaceEvents)
     .leftJoin(users, eq(users.id, workspaceEvents.actorId))
-    .where(and(eq(workspaceEvents.workspaceId, workspaceId), before === null ? undefined : lt(workspaceEvents.id, before)))
+    .where(
+      and(
+        eq(workspaceEvents.workspaceId, workspaceId),
+        before === null ? undefined : lt(workspaceEvents.id, before),
+      ),
+    )
     .orderBy(desc(workspaceEvents.id))
     .limit(limit + 1);
 }
@@ -86,12 +101,18 @@ export async function pruneEvents(db: Db, olderThan: Date, cap: number): Promise
   let pruned = 0;
   for (;;) {
     const expired = rowsOf<{ id: string }>(
-      await db.execute(sql`delete from workspace_events where id in (select id from workspace_events where created_at < ${olderThan.toISOString()}::timestamptz limit ${PRUNE_BATCH}) returning id`),
+      await db.execute(
+        sql`delete from workspace_events where id in (select id from workspace_events where created_at < ${olderThan.toISOString()}::timestamptz limit ${PRUNE_BATCH}) returning id`,
+      ),
     );
     pruned += expired.length;
     if (expired.length < PRUNE_BATCH) break;
   }
-  const crowded = rowsOf<{ workspace_id: string }>(await db.execute(sql`select workspace_id from workspace_events group by workspace_id having count(*) > ${cap}`));
+  const crowded = rowsOf<{ workspace_id: string }>(
+    await db.execute(
+      sql`select workspace_id from workspace_events group by workspace_id having count(*) > ${cap}`,
+    ),
+  );
   for (const { workspace_id: workspaceId } of crowded) {
     const [edge] = await db
       .select({ id: workspaceEvents.id })

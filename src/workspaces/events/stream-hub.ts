@@ -66,7 +66,11 @@ function logIdOf(text: string): number | null {
   return /^\d{1,15}$/.test(text) ? Number(text) : null;
 }
 
-export function createStreamHub(database: Pick<Database, 'db' | 'listen'>, limits: StreamLimits, log: Pick<FastifyBaseLogger, 'warn'>): StreamHub {
+export function createStreamHub(
+  database: Pick<Database, 'db' | 'listen'>,
+  limits: StreamLimits,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+): StreamHub {
   const { db } = database;
   const subscribers = new Set<Subscriber>();
   let listening = false;
@@ -82,7 +86,9 @@ export function createStreamHub(database: Pick<Database, 'db' | 'listen'>, limit
   };
 
   /** Whether the stream ends after this event: its user lost access to the workspace. */
-  const endsStream = (sub: Subscriber, row: EventRow) => row.type === 'workspace.deleted' || (row.type === 'member.removed' && row.userId === sub.userId);
+  const endsStream = (sub: Subscriber, row: EventRow) =>
+    row.type === 'workspace.deleted' ||
+    (row.type === 'member.removed' && row.userId === sub.userId);
 
   /** Sends the workspace's events after the subscriber's last id, until the log has no more. */
   const catchUp = async (sub: Subscriber): Promise<void> => {
@@ -115,7 +121,10 @@ export function createStreamHub(database: Pick<Database, 'db' | 'listen'>, limit
       } while (sub.again && subscribers.has(sub));
     } catch (error) {
       // The next notification, or the listening connection's return, reads again from the same id.
-      log.warn({ err: error, workspaceId: sub.workspaceId }, 'Could not read the workspace change log for an event stream');
+      log.warn(
+        { err: error, workspaceId: sub.workspaceId },
+        'Could not read the workspace change log for an event stream',
+      );
     } finally {
       sub.reading = false;
     }
@@ -136,7 +145,8 @@ export function createStreamHub(database: Pick<Database, 'db' | 'listen'>, limit
     });
     database.listen(SESSION_ENDED_CHANNEL, {
       message: (sessionId) => {
-        for (const sub of subscribers) if (sub.sessionId !== null && sub.sessionId === sessionId) remove(sub);
+        for (const sub of subscribers)
+          if (sub.sessionId !== null && sub.sessionId === sessionId) remove(sub);
       },
       listening: () => undefined,
     });
@@ -144,23 +154,38 @@ export function createStreamHub(database: Pick<Database, 'db' | 'listen'>, limit
 
   return {
     async open(reply, request) {
-      if (subscribers.size >= limits.perProcess) throw serviceUnavailable('Too many live event streams on this server; try again shortly');
+      if (subscribers.size >= limits.perProcess)
+        throw serviceUnavailable('Too many live event streams on this server; try again shortly');
       let ofUser = 0;
       for (const sub of subscribers) if (sub.userId === request.userId) ofUser++;
       if (ofUser >= limits.perUser) throw rateLimited(RETRY_AFTER_SECONDS);
       startListening();
       // Subscribed before the log is read: a change committed meanwhile is read too (by id, once).
-      const sub: Subscriber = { workspaceId: request.workspaceId, userId: request.userId, sessionId: request.sessionId, stream: null, lastId: 0, reading: false, again: false };
+      const sub: Subscriber = {
+        workspaceId: request.workspaceId,
+        userId: request.userId,
+        sessionId: request.sessionId,
+        stream: null,
+        lastId: 0,
+        reading: false,
+        again: false,
+      };
       subscribers.add(sub);
       reply.raw.once('close', () => remove(sub));
       try {
         const latest = await latestEventId(db, request.workspaceId);
         const asked = request.lastEventId === null ? null : logIdOf(request.lastEventId);
-        const resumes = asked !== null && (asked === latest || (await holdsEvent(db, request.workspaceId, asked)));
+        const resumes =
+          asked !== null &&
+          (asked === latest || (await holdsEvent(db, request.workspaceId, asked)));
         sub.lastId = resumes ? asked : latest;
-        sub.stream = openEventStream(reply, new EventStream(EVENTS_RETRY_MS, !resumes && latest > 0 ? String(latest) : undefined));
+        sub.stream = openEventStream(
+          reply,
+          new EventStream(EVENTS_RETRY_MS, !resumes && latest > 0 ? String(latest) : undefined),
+        );
         // The log no longer holds what came after the client's last event: it must reload everything.
-        if (request.lastEventId !== null && !resumes) sub.stream.sendWithId(String(latest), 'reset', {});
+        if (request.lastEventId !== null && !resumes)
+          sub.stream.sendWithId(String(latest), 'reset', {});
       } catch (error) {
         remove(sub);
         throw error;

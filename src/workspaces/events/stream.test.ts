@@ -28,17 +28,27 @@ for (const leg of storeLegs()) {
       t = await buildTestApp({ leg, env: { EVENT_STREAMS_PER_USER: '3' } });
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-      [owner, viewer, stranger] = await Promise.all([buildUser(t.app, { name: 'Olive Owner' }), buildUser(t.app), buildUser(t.app)]);
+      [owner, viewer, stranger] = await Promise.all([
+        buildUser(t.app, { name: 'Olive Owner' }),
+        buildUser(t.app),
+        buildUser(t.app),
+      ]);
     });
     afterAll(async () => t?.close());
 
     async function sharedWorkspace(): Promise<string> {
       const { id } = await createWorkspace(t.app, owner, { name: 'Live list' });
-      const res = await t.app.inject({ method: 'POST', url: `/api/workspaces/${id}/members`, headers: owner.bearer, payload: { email: viewer.email, role: 'viewer' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${id}/members`,
+        headers: owner.bearer,
+        payload: { email: viewer.email, role: 'viewer' },
+      });
       expect(res.statusCode).toBe(201);
       return id;
     }
-    const stream = (user: TestUser, workspaceId: string, headers: Record<string, string> = {}) => openSse(`${base}/api/workspaces/${workspaceId}/events`, { ...user.bearer, ...headers });
+    const stream = (user: TestUser, workspaceId: string, headers: Record<string, string> = {}) =>
+      openSse(`${base}/api/workspaces/${workspaceId}/events`, { ...user.bearer, ...headers });
 
     it('a viewer hears a change as it commits: retry first, then the change with its id and actor', async () => {
       const id = await sharedWorkspace();
@@ -50,7 +60,14 @@ for (const leg of storeLegs()) {
         expect(sse.text().startsWith('retry: 2000\n')).toBe(true);
         const data = dataOf(event!);
         expect(event!.id).toBe(data.id);
-        expect(data).toEqual({ id: expect.stringMatching(/^\d+$/), workspaceId: id, type: 'resource.added', actor: { id: owner.id, name: 'Olive Owner' }, resourceId: added.id, at: expect.any(String) });
+        expect(data).toEqual({
+          id: expect.stringMatching(/^\d+$/),
+          workspaceId: id,
+          type: 'resource.added',
+          actor: { id: owner.id, name: 'Olive Owner' },
+          resourceId: added.id,
+          at: expect.any(String),
+        });
       } finally {
         sse.close();
       }
@@ -63,7 +80,8 @@ for (const leg of storeLegs()) {
       const [seen] = await first.waitFor(1, changes);
       first.close();
       const missed = [];
-      for (const title of ['Two', 'Three', 'Four']) missed.push((await addResource(t.app, owner, id, { title })).id);
+      for (const title of ['Two', 'Three', 'Four'])
+        missed.push((await addResource(t.app, owner, id, { title })).id);
       const resumed = await stream(viewer, id, { 'last-event-id': seen!.id! });
       try {
         const live = (await addResource(t.app, owner, id, { title: 'Five' })).id;
@@ -76,9 +94,14 @@ for (const leg of storeLegs()) {
         resumed.close();
       }
       // The query form, for clients that cannot set the header.
-      const byQuery = await openSse(`${base}/api/workspaces/${id}/events?lastEventId=${seen!.id}`, viewer.bearer);
+      const byQuery = await openSse(
+        `${base}/api/workspaces/${id}/events?lastEventId=${seen!.id}`,
+        viewer.bearer,
+      );
       try {
-        expect((await byQuery.waitFor(4, changes)).map((event) => dataOf(event).resourceId)).toEqual([...missed, expect.any(String)]);
+        expect(
+          (await byQuery.waitFor(4, changes)).map((event) => dataOf(event).resourceId),
+        ).toEqual([...missed, expect.any(String)]);
       } finally {
         byQuery.close();
       }
@@ -87,7 +110,12 @@ for (const leg of storeLegs()) {
     it('an id the log no longer holds gets one reset event, then live changes', async () => {
       const id = await sharedWorkspace();
       await addResource(t.app, owner, id, { title: 'Old' });
-      const [oldest] = await t.app.ctx.db.select({ id: workspaceEvents.id }).from(workspaceEvents).where(eq(workspaceEvents.workspaceId, id)).orderBy(workspaceEvents.id).limit(1);
+      const [oldest] = await t.app.ctx.db
+        .select({ id: workspaceEvents.id })
+        .from(workspaceEvents)
+        .where(eq(workspaceEvents.workspaceId, id))
+        .orderBy(workspaceEvents.id)
+        .limit(1);
       await t.app.ctx.db.delete(workspaceEvents).where(eq(workspaceEvents.id, oldest!.id));
       const sse = await stream(viewer, id, { 'last-event-id': String(oldest!.id) });
       try {
@@ -104,10 +132,16 @@ for (const leg of storeLegs()) {
     it('the stream of a member who is removed sends that change and ends; their next request is a 404', async () => {
       const id = await sharedWorkspace();
       const sse = await stream(viewer, id);
-      const res = await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${id}/members/${viewer.id}`, headers: owner.bearer });
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/workspaces/${id}/members/${viewer.id}`,
+        headers: owner.bearer,
+      });
       expect(res.statusCode).toBe(200);
       await sse.ended;
-      expect(sse.events.filter(changes).map((event) => [dataOf(event).type, dataOf(event).userId])).toEqual([['member.removed', viewer.id]]);
+      expect(
+        sse.events.filter(changes).map((event) => [dataOf(event).type, dataOf(event).userId]),
+      ).toEqual([['member.removed', viewer.id]]);
       expect((await stream(viewer, id)).status).toBe(404);
     });
 
@@ -117,10 +151,23 @@ for (const leg of storeLegs()) {
       const session = await buildUser(t.app);
       const own = await createWorkspace(t.app, session);
       const signedOut = await stream(session, own.id);
-      expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${id}`, headers: owner.bearer })).statusCode).toBe(200);
+      expect(
+        (
+          await t.app.inject({
+            method: 'DELETE',
+            url: `/api/workspaces/${id}`,
+            headers: owner.bearer,
+          })
+        ).statusCode,
+      ).toBe(200);
       await owners.ended;
-      expect(owners.events.filter(changes).map((event) => dataOf(event).type)).toEqual(['workspace.deleted']);
-      expect((await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: session.bearer })).statusCode).toBe(200);
+      expect(owners.events.filter(changes).map((event) => dataOf(event).type)).toEqual([
+        'workspace.deleted',
+      ]);
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: session.bearer }))
+          .statusCode,
+      ).toBe(200);
       await signedOut.ended;
     });
 
@@ -131,7 +178,9 @@ for (const leg of storeLegs()) {
       const open = await Promise.all([0, 1, 2].map(() => stream(viewer, id)));
       try {
         expect(open.map((sse) => sse.status)).toEqual([200, 200, 200]);
-        const refused = await fetch(`${base}/api/workspaces/${id}/events`, { headers: viewer.bearer });
+        const refused = await fetch(`${base}/api/workspaces/${id}/events`, {
+          headers: viewer.bearer,
+        });
         expect(refused.status).toBe(429);
         expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
       } finally {

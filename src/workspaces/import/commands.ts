@@ -44,7 +44,11 @@ interface Position {
 export type EntryOutcome = Position &
   (
     | { outcome: 'imported' | 'would_import'; resource: ImportedSummary }
-    | { outcome: 'duplicate'; resource: ImportedSummary; duplicateOf: { resourceId: string | null; entryIndex: number | null; title: string } }
+    | {
+        outcome: 'duplicate';
+        resource: ImportedSummary;
+        duplicateOf: { resourceId: string | null; entryIndex: number | null; title: string };
+      }
     | { outcome: 'unreadable'; reason: string }
     | { outcome: 'no_room'; resource: ImportedSummary; reason: string }
   );
@@ -52,7 +56,13 @@ export type EntryOutcome = Position &
 export interface ImportReport {
   dryRun: boolean;
   format: ImportFormat;
-  counts: { entries: number; imported: number; duplicates: number; unreadable: number; noRoom: number };
+  counts: {
+    entries: number;
+    imported: number;
+    duplicates: number;
+    unreadable: number;
+    noRoom: number;
+  };
   entries: EntryOutcome[];
 }
 
@@ -64,8 +74,14 @@ interface Candidate extends Position {
 
 /** What earlier entries of the file (and the resources they became) are known by. */
 interface SeenInFile {
-  byWorkKey: Map<string, { entryIndex: number; resourceId: string | null; title: string; workKey: string | null }>;
-  byTitleYear: Map<string, { entryIndex: number; resourceId: string | null; title: string; workKey: string | null }>;
+  byWorkKey: Map<
+    string,
+    { entryIndex: number; resourceId: string | null; title: string; workKey: string | null }
+  >;
+  byTitleYear: Map<
+    string,
+    { entryIndex: number; resourceId: string | null; title: string; workKey: string | null }
+  >;
 }
 
 /** Works whose titles and years agree are one, unless both carry identifiers of one kind that differ (two DOIs). */
@@ -91,7 +107,13 @@ function summaryOf(values: NewResourceRow & { id: string }, imported: boolean): 
  * Judges candidates in file order against the workspace's resources and the file's earlier entries;
  * the new ones take the room left, in order, and are recorded as seen.
  */
-function judge(candidates: Candidate[], known: KnownResource[], seen: SeenInFile, capacity: number, dryRun: boolean): { rows: NewResourceRow[]; outcomes: EntryOutcome[] } {
+function judge(
+  candidates: Candidate[],
+  known: KnownResource[],
+  seen: SeenInFile,
+  capacity: number,
+  dryRun: boolean,
+): { rows: NewResourceRow[]; outcomes: EntryOutcome[] } {
   const byWorkKey = new Map<string, KnownResource>();
   const byTitleYear = new Map<string, KnownResource>();
   for (const resource of known) {
@@ -109,38 +131,79 @@ function judge(candidates: Candidate[], known: KnownResource[], seen: SeenInFile
     const resource = summaryOf(values, false);
     const inWorkspace =
       (workKey ? byWorkKey.get(workKey) : undefined) ??
-      (titleYear ? [byTitleYear.get(titleYear)].find((found) => found && sameWork(found.workKey, workKey)) : undefined);
+      (titleYear
+        ? [byTitleYear.get(titleYear)].find((found) => found && sameWork(found.workKey, workKey))
+        : undefined);
     if (inWorkspace) {
-      outcomes.push({ ...position, outcome: 'duplicate', resource, duplicateOf: { resourceId: inWorkspace.id, entryIndex: null, title: inWorkspace.title } });
+      outcomes.push({
+        ...position,
+        outcome: 'duplicate',
+        resource,
+        duplicateOf: { resourceId: inWorkspace.id, entryIndex: null, title: inWorkspace.title },
+      });
       continue;
     }
     const inFile =
       (workKey ? seen.byWorkKey.get(workKey) : undefined) ??
-      (titleYear ? [seen.byTitleYear.get(titleYear)].find((found) => found && sameWork(found.workKey, workKey)) : undefined);
+      (titleYear
+        ? [seen.byTitleYear.get(titleYear)].find(
+            (found) => found && sameWork(found.workKey, workKey),
+          )
+        : undefined);
     if (inFile) {
-      outcomes.push({ ...position, outcome: 'duplicate', resource, duplicateOf: { resourceId: inFile.resourceId, entryIndex: inFile.entryIndex, title: inFile.title } });
+      outcomes.push({
+        ...position,
+        outcome: 'duplicate',
+        resource,
+        duplicateOf: {
+          resourceId: inFile.resourceId,
+          entryIndex: inFile.entryIndex,
+          title: inFile.title,
+        },
+      });
       continue;
     }
     if (room <= 0) {
-      outcomes.push({ ...position, outcome: 'no_room', resource, reason: `A workspace holds at most ${LIMITS.resourcesPerWorkspace.toLocaleString('en-US')} resources` });
+      outcomes.push({
+        ...position,
+        outcome: 'no_room',
+        resource,
+        reason: `A workspace holds at most ${LIMITS.resourcesPerWorkspace.toLocaleString('en-US')} resources`,
+      });
       continue;
     }
     room--;
     rows.push(values);
-    const mark = { entryIndex: index, resourceId: dryRun ? null : values.id, title: values.title, workKey };
+    const mark = {
+      entryIndex: index,
+      resourceId: dryRun ? null : values.id,
+      title: values.title,
+      workKey,
+    };
     if (workKey) seen.byWorkKey.set(workKey, mark);
     if (titleYear && !seen.byTitleYear.has(titleYear)) seen.byTitleYear.set(titleYear, mark);
-    outcomes.push({ ...position, outcome: dryRun ? 'would_import' : 'imported', resource: summaryOf(values, !dryRun) });
+    outcomes.push({
+      ...position,
+      outcome: dryRun ? 'would_import' : 'imported',
+      resource: summaryOf(values, !dryRun),
+    });
   }
   return { rows, outcomes };
 }
 
 /** The entries of the file, read as `format` (or as the format its text holds, when null). */
-export async function readImportFile(text: string, format: ImportFormat | null): Promise<{ format: ImportFormat; entries: ParsedEntry[] }> {
+export async function readImportFile(
+  text: string,
+  format: ImportFormat | null,
+): Promise<{ format: ImportFormat; entries: ParsedEntry[] }> {
   const { detectFormat, readCitations, UnreadableFile } = await loadFormats();
   const chosen = format ?? detectFormat(text);
   if (!chosen) {
-    throw validationError('file', 'unknown_format', 'The file is not BibTeX, RIS or CSL-JSON: no @entry{, TY  - line or JSON array found');
+    throw validationError(
+      'file',
+      'unknown_format',
+      'The file is not BibTeX, RIS or CSL-JSON: no @entry{, TY  - line or JSON array found',
+    );
   }
   let entries: ParsedEntry[];
   try {
@@ -149,9 +212,18 @@ export async function readImportFile(text: string, format: ImportFormat | null):
     if (error instanceof UnreadableFile) throw validationError('file', 'unreadable', error.message);
     throw error;
   }
-  if (entries.length === 0) throw validationError('file', 'no_entries', `The file holds no ${chosen === 'csljson' ? 'CSL-JSON item' : chosen === 'ris' ? 'RIS record' : 'BibTeX entry'}`);
+  if (entries.length === 0)
+    throw validationError(
+      'file',
+      'no_entries',
+      `The file holds no ${chosen === 'csljson' ? 'CSL-JSON item' : chosen === 'ris' ? 'RIS record' : 'BibTeX entry'}`,
+    );
   if (entries.length > IMPORT_LIMITS.entries) {
-    throw validationError('file', 'too_many_entries', `The file holds ${entries.length.toLocaleString('en-US')} entries; import at most ${IMPORT_LIMITS.entries.toLocaleString('en-US')} at a time (split the file)`);
+    throw validationError(
+      'file',
+      'too_many_entries',
+      `The file holds ${entries.length.toLocaleString('en-US')} entries; import at most ${IMPORT_LIMITS.entries.toLocaleString('en-US')} at a time (split the file)`,
+    );
   }
   return { format: chosen, entries };
 }
@@ -177,18 +249,36 @@ export async function importCitations(
       outcomes.push({ ...position, outcome: 'unreadable', reason: made.reason });
       continue;
     }
-    candidates.push({ ...position, values: { ...made.values, addedBy, id: randomUUID() }, titleYear: titleYearKey(made.values.title, made.year) });
+    candidates.push({
+      ...position,
+      values: { ...made.values, addedBy, id: randomUUID() },
+      titleYear: titleYearKey(made.values.title, made.year),
+    });
   }
 
   const seen: SeenInFile = { byWorkKey: new Map(), byTitleYear: new Map() };
   if (options.dryRun) {
-    outcomes.push(...judge(candidates, await knownResources(db, workspaceId), seen, LIMITS.resourcesPerWorkspace, true).outcomes);
+    outcomes.push(
+      ...judge(
+        candidates,
+        await knownResources(db, workspaceId),
+        seen,
+        LIMITS.resourcesPerWorkspace,
+        true,
+      ).outcomes,
+    );
   } else {
     const size = options.batchSize ?? IMPORT_LIMITS.batch;
     for (let start = 0; start < candidates.length; start += size) {
       const batch = candidates.slice(start, start + size);
       const judged = await writeImportBatch(db, workspaceId, (known) => {
-        const { rows, outcomes: batchOutcomes } = judge(batch, known, seen, LIMITS.resourcesPerWorkspace, false);
+        const { rows, outcomes: batchOutcomes } = judge(
+          batch,
+          known,
+          seen,
+          LIMITS.resourcesPerWorkspace,
+          false,
+        );
         return { rows, result: batchOutcomes };
       });
       if (!judged) throw notFound('Workspace');
@@ -197,7 +287,8 @@ export async function importCitations(
   }
 
   outcomes.sort((a, b) => a.index - b.index);
-  const count = (kinds: EntryOutcome['outcome'][]) => outcomes.filter((entry) => kinds.includes(entry.outcome)).length;
+  const count = (kinds: EntryOutcome['outcome'][]) =>
+    outcomes.filter((entry) => kinds.includes(entry.outcome)).length;
   return {
     dryRun: options.dryRun,
     format: file.format,

@@ -49,11 +49,20 @@ function jabrefEncoding(bytes: Uint8Array): string | null {
 export function decodeCitationFile(bytes: Uint8Array, declaredCharset: string | null): DecodedFile {
   if (declaredCharset) {
     const decoder = decoderFor(declaredCharset, true);
-    if (!decoder) throw validationError('charset', 'unsupported', `The charset "${declaredCharset.slice(0, 40)}" is not one this service can read`);
+    if (!decoder)
+      throw validationError(
+        'charset',
+        'unsupported',
+        `The charset "${declaredCharset.slice(0, 40)}" is not one this service can read`,
+      );
     try {
       return { text: decoder.decode(bytes), encoding: decoder.encoding };
     } catch {
-      throw validationError('charset', 'invalid', `The file is not valid ${decoder.encoding}, the charset it was sent with`);
+      throw validationError(
+        'charset',
+        'invalid',
+        `The file is not valid ${decoder.encoding}, the charset it was sent with`,
+      );
     }
   }
   const bom = byteOrderMark(bytes);
@@ -64,6 +73,8 @@ export function decodeCitationFile(bytes: Uint8Array, declaredCharset: string | 
     // Not UTF-8: what the file says of itself, else the single-byte encoding that reads every byte.
   }
   const named = jabrefEncoding(bytes);
-  const decoder = (named && named !== 'utf-8' ? decoderFor(named, false) : null) ?? new TextDecoder('windows-1252');
+  const decoder =
+    (named && named !== 'utf-8' ? decoderFor(named, false) : null) ??
+    new TextDecoder('windows-1252');
   return { text: decoder.decode(bytes), encoding: decoder.encoding };
 }

@@ -140,7 +140,9 @@ function bibtexChunks(text: string): BibtexChunk[] {
     for (; at < text.length && depth > 0; at++) {
       const character = text[at]!;
       if (character === '\n' && /^\s*@\s*[a-zA-Z]+\s*[{(]/.test(text.slice(at + 1, at + 200))) {
-        error = inQuote ? 'A quoted value is not closed before the next entry' : 'A brace is not closed before the next entry';
+        error = inQuote
+          ? 'A quoted value is not closed before the next entry'
+          : 'A brace is not closed before the next entry';
         break;
       }
       // A quote delimits a value only between fields (depth 1); inside braces it is a character.
@@ -151,10 +153,13 @@ function bibtexChunks(text: string): BibtexChunk[] {
     }
     if (!error && depth > 0) error = 'The entry is not closed before the end of the file';
     let chunk = text.slice(from, at);
-    const key = NOT_ENTRIES.has(type) ? null : (/^@\s*[a-zA-Z]+\s*[{(]\s*([^,\s}]+)\s*,/.exec(chunk)?.[1] ?? null);
+    const key = NOT_ENTRIES.has(type)
+      ? null
+      : (/^@\s*[a-zA-Z]+\s*[{(]\s*([^,\s}]+)\s*,/.exec(chunk)?.[1] ?? null);
     // An entry without a key (JabRef writes `@Article{,` until one is generated) gets one the file
     // cannot hold, for the parser, which refuses an empty key; the entry is still reported keyless.
-    if (!NOT_ENTRIES.has(type) && key === null) chunk = chunk.replace(/^(@\s*[a-zA-Z]+\s*[{(])\s*,/, `$1rw-keyless-${chunks.length + 1},`);
+    if (!NOT_ENTRIES.has(type) && key === null)
+      chunk = chunk.replace(/^(@\s*[a-zA-Z]+\s*[{(])\s*,/, `$1rw-keyless-${chunks.length + 1},`);
     chunks.push({ type, key, text: chunk, line: lineOf(from), ...(error ? { error } : {}) });
     start.lastIndex = at;
   }
@@ -172,9 +177,15 @@ function eprintOf(chunk: string): string | undefined {
 type CslWithExtras = CslLike & { annote?: string; 'citation-key'?: string; id?: string };
 
 function bibtexItem(item: CslWithExtras, chunk: BibtexChunk): CslLike {
-  const notes = [item.annote, item.note].filter((note): note is string => typeof note === 'string' && !!note.trim());
+  const notes = [item.annote, item.note].filter(
+    (note): note is string => typeof note === 'string' && !!note.trim(),
+  );
   const eprint = eprintOf(chunk.text);
-  return { ...item, note: notes.length ? notes.join('\n\n') : undefined, ...(eprint ? { arxivId: eprint } : {}) };
+  return {
+    ...item,
+    note: notes.length ? notes.join('\n\n') : undefined,
+    ...(eprint ? { arxivId: eprint } : {}),
+  };
 }
 
 function attempt<T>(read: () => T): T | null {
@@ -189,9 +200,11 @@ function attempt<T>(read: () => T): T | null {
 function inherit(child: CslWithExtras, parent: CslWithExtras): CslWithExtras {
   const merged: CslWithExtras = { ...child };
   for (const field of ['issued', 'publisher', 'volume', 'editor', 'container-title'] as const) {
-    if (merged[field] === undefined && parent[field] !== undefined) (merged as Record<string, unknown>)[field] = parent[field];
+    if (merged[field] === undefined && parent[field] !== undefined)
+      (merged as Record<string, unknown>)[field] = parent[field];
   }
-  if (merged['container-title'] === undefined && parent.title) merged['container-title'] = parent.title;
+  if (merged['container-title'] === undefined && parent.title)
+    merged['container-title'] = parent.title;
   return merged;
 }
 
@@ -207,7 +220,10 @@ function citeBibtex(text: string): CslWithExtras[] {
  */
 function readBibtex(text: string): ParsedEntry[] {
   const chunks = bibtexChunks(text);
-  const prelude = chunks.filter((chunk) => chunk.type === 'string' && !chunk.error).map((chunk) => chunk.text).join('\n');
+  const prelude = chunks
+    .filter((chunk) => chunk.type === 'string' && !chunk.error)
+    .map((chunk) => chunk.text)
+    .join('\n');
   const entries = chunks.filter((chunk) => !NOT_ENTRIES.has(chunk.type));
   const whole = entries.filter((chunk) => !chunk.error);
   let items: CslWithExtras[] | null = null;
@@ -224,23 +240,34 @@ function readBibtex(text: string): ParsedEntry[] {
       itemOf.set(chunk, items[at]!);
       return;
     }
-    const parentKey = /\bcrossref\s*=\s*[{"]\s*([^}"\s]+)\s*[}"]/i.exec(chunk.text)?.[1]?.toLowerCase();
+    const parentKey = /\bcrossref\s*=\s*[{"]\s*([^}"\s]+)\s*[}"]/i
+      .exec(chunk.text)?.[1]
+      ?.toLowerCase();
     const parent = parentKey ? byKey.get(parentKey) : undefined;
     try {
-      const [own] = citeBibtex(`${prelude}\n${chunk.text.replace(/\bcrossref\s*=\s*[{"][^}"]*[}"]\s*,?/i, '')}`);
+      const [own] = citeBibtex(
+        `${prelude}\n${chunk.text.replace(/\bcrossref\s*=\s*[{"][^}"]*[}"]\s*,?/i, '')}`,
+      );
       if (!own) return void itemOf.set(chunk, 'The entry holds no fields');
       // Its crossref parent read on its own too (citation-js fails some pairs, e.g. a chapter of an edited book), its fields inherited.
-      const [inherited] = parent && parent !== chunk ? attempt(() => citeBibtex(`${prelude}\n${parent.text}`)) ?? [] : [];
+      const [inherited] =
+        parent && parent !== chunk
+          ? (attempt(() => citeBibtex(`${prelude}\n${parent.text}`)) ?? [])
+          : [];
       itemOf.set(chunk, inherited ? inherit(own, inherited) : own);
     } catch (error) {
-      itemOf.set(chunk, `The entry could not be read: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
+      itemOf.set(
+        chunk,
+        `The entry could not be read: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`,
+      );
     }
   });
   return entries.map((chunk, index): ParsedEntry => {
     const position = { index, line: chunk.line, key: chunk.key };
     if (chunk.error) return { ok: false, ...position, reason: chunk.error };
     const item = itemOf.get(chunk);
-    if (!item || typeof item === 'string') return { ok: false, ...position, reason: item ?? 'The entry could not be read' };
+    if (!item || typeof item === 'string')
+      return { ok: false, ...position, reason: item ?? 'The entry could not be read' };
     return { ok: true, ...position, item: bibtexItem(item, chunk) };
   });
 }
@@ -266,30 +293,59 @@ function readRis(text: string): ParsedEntry[] {
       current = null;
     }
   });
-  if (current) records.push({ line: (current as { line: number }).line, text: (current as { lines: string[] }).lines.join('\n') });
+  if (current)
+    records.push({
+      line: (current as { line: number }).line,
+      text: (current as { lines: string[] }).lines.join('\n'),
+    });
   return records.map(({ line, text: record }, index): ParsedEntry => {
     const key = /^ID {2}- (.+)$/m.exec(record)?.[1]?.trim() || null;
-    if (!/^ER {2}-/m.test(record)) return { ok: false, index, line, key, reason: 'The record has no end (ER  - )' };
+    if (!/^ER {2}-/m.test(record))
+      return { ok: false, index, line, key, reason: 'The record has no end (ER  - )' };
     try {
-      const [item] = new Cite(record, { forceType: '@ris/file', generateGraph: false }).data as CslLike[];
-      if (!item) return { ok: false, index, line, key, reason: 'The record holds nothing RIS names' };
+      const [item] = new Cite(record, { forceType: '@ris/file', generateGraph: false })
+        .data as CslLike[];
+      if (!item)
+        return { ok: false, index, line, key, reason: 'The record holds nothing RIS names' };
       // citation-js reads no PB of a journal article (Zotero does, and export.ts writes one).
       const publisher = item.publisher ?? /^PB {2}- (.+)$/m.exec(record)?.[1]?.trim();
       // Nor, for some types (CHAP), the DA line's month and day beside PY's year.
       const day = /^DA {2}- (\d{4})\/(\d{2})?\/?(\d{2})?/m.exec(record);
-      const parts = day?.slice(1).filter((part): part is string => !!part).map(Number) ?? [];
-      const issued = parts.length > (item.issued?.['date-parts']?.[0]?.length ?? 0) ? { 'date-parts': [parts] } : item.issued;
+      const parts =
+        day
+          ?.slice(1)
+          .filter((part): part is string => !!part)
+          .map(Number) ?? [];
+      const issued =
+        parts.length > (item.issued?.['date-parts']?.[0]?.length ?? 0)
+          ? { 'date-parts': [parts] }
+          : item.issued;
       // Nor a conference paper's T2 (the proceedings), which export.ts writes as its container.
-      const container = item['container-title'] ?? (item.type === 'paper-conference' ? /^T2 {2}- (.+)$/m.exec(record)?.[1]?.trim() : undefined);
+      const container =
+        item['container-title'] ??
+        (item.type === 'paper-conference'
+          ? /^T2 {2}- (.+)$/m.exec(record)?.[1]?.trim()
+          : undefined);
       return {
         ok: true,
         index,
         line,
         key,
-        item: { ...item, ...(publisher ? { publisher } : {}), ...(issued ? { issued } : {}), ...(container ? { 'container-title': container } : {}) },
+        item: {
+          ...item,
+          ...(publisher ? { publisher } : {}),
+          ...(issued ? { issued } : {}),
+          ...(container ? { 'container-title': container } : {}),
+        },
       };
     } catch (error) {
-      return { ok: false, index, line, key, reason: `The record could not be read: ${(error as Error).message.slice(0, 200)}` };
+      return {
+        ok: false,
+        index,
+        line,
+        key,
+        reason: `The record could not be read: ${(error as Error).message.slice(0, 200)}`,
+      };
     }
   });
 }
@@ -301,13 +357,17 @@ function readCslJson(text: string): ParsedEntry[] {
   try {
     parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new UnreadableFile(`The file is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
+    throw new UnreadableFile(
+      `The file is not valid JSON: ${(error as Error).message.slice(0, 200)}`,
+    );
   }
   const items = Array.isArray(parsed) ? parsed : [parsed];
   return items.map((item, index): ParsedEntry => {
-    if (!item || typeof item !== 'object' || Array.isArray(item)) return { ok: false, index, line: null, key: null, reason: 'The item is not a JSON object' };
+    if (!item || typeof item !== 'object' || Array.isArray(item))
+      return { ok: false, index, line: null, key: null, reason: 'The item is not a JSON object' };
     const record = item as Record<string, unknown>;
-    const key = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : null;
+    const key =
+      typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : null;
     return { ok: true, index, line: null, key, item: record };
   });
 }

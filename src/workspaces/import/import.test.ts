@@ -9,13 +9,19 @@ import { addResource, createWorkspace } from '../test-support/helpers.js';
 import { importCitations, readImportFile } from './commands.js';
 import { IMPORT_LIMITS } from './limits.js';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/citations/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../test/fixtures/citations/${name}`, import.meta.url), 'utf8');
 
 function multipart(field: string, filename: string, contentType: string, data: Buffer | string) {
   const boundary = `----rwimport${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, Buffer.from(data), tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat([head, Buffer.from(data), tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 interface Entry {
@@ -50,7 +56,12 @@ for (const leg of storeLegs()) {
     });
     afterAll(async () => t?.close());
 
-    const importRaw = (workspaceId: string, body: string | Buffer, contentType: string, options: { query?: string; headers?: Record<string, string> } = {}) =>
+    const importRaw = (
+      workspaceId: string,
+      body: string | Buffer,
+      contentType: string,
+      options: { query?: string; headers?: Record<string, string> } = {},
+    ) =>
       t.app.inject({
         method: 'POST',
         url: `/api/workspaces/${workspaceId}/import${options.query ?? ''}`,
@@ -58,38 +69,79 @@ for (const leg of storeLegs()) {
         payload: body,
       });
     const importFile = (workspaceId: string, upload: ReturnType<typeof multipart>, query = '') =>
-      t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/import${query}`, headers: { ...owner.bearer, ...upload.headers }, payload: upload.payload });
+      t.app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${workspaceId}/import${query}`,
+        headers: { ...owner.bearer, ...upload.headers },
+        payload: upload.payload,
+      });
     const resources = async (workspaceId: string): Promise<StoredResource[]> => {
-      const res = await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}`, headers: owner.bearer });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/workspaces/${workspaceId}`,
+        headers: owner.bearer,
+      });
       return res.json<{ resources: StoredResource[] }>().resources;
     };
     const byTitle = (list: StoredResource[], title: string) => {
       const found = list.find((resource) => resource.title === title);
-      if (!found) throw new Error(`no resource titled ${title}: ${list.map((r) => r.title).join(' | ')}`);
+      if (!found)
+        throw new Error(`no resource titled ${title}: ${list.map((r) => r.title).join(' | ')}`);
       return found;
     };
-    const countIn = (workspaceId: string) => t.app.ctx.db.$count(workspaceResources, eq(workspaceResources.workspaceId, workspaceId));
+    const countIn = (workspaceId: string) =>
+      t.app.ctx.db.$count(workspaceResources, eq(workspaceResources.workspaceId, workspaceId));
 
     describe('POST /api/workspaces/{id}/import', () => {
       it('reads BibTeX as real files write it: macros, crossref, accents, particles, corporate names, months, identifiers; a broken entry is reported with its line', async () => {
         const ws = await createWorkspace(t.app, owner);
-        const res = await importRaw(ws.id, fixture('composed-tricky.bib'), 'application/x-bibtex; charset=utf-8');
+        const res = await importRaw(
+          ws.id,
+          fixture('composed-tricky.bib'),
+          'application/x-bibtex; charset=utf-8',
+        );
         expect(res.statusCode).toBe(200);
-        const report = res.json<{ format: string; dryRun: boolean; counts: Record<string, number>; entries: Entry[] }>();
-        expect(report).toMatchObject({ format: 'bibtex', dryRun: false, counts: { entries: 7, imported: 6, duplicates: 0, unreadable: 1, noRoom: 0 } });
+        const report = res.json<{
+          format: string;
+          dryRun: boolean;
+          counts: Record<string, number>;
+          entries: Entry[];
+        }>();
+        expect(report).toMatchObject({
+          format: 'bibtex',
+          dryRun: false,
+          counts: { entries: 7, imported: 6, duplicates: 0, unreadable: 1, noRoom: 0 },
+        });
         const broken = report.entries.find((entry) => entry.outcome === 'unreadable');
         expect(broken).toMatchObject({ index: 5, line: 52, key: 'broken2020' });
         expect(broken?.reason).toBe('A brace is not closed before the next entry');
-        expect(report.entries.map((entry) => entry.key)).toEqual(['neurips2017', 'vaswani2017', 'muller2019', 'google2020', 'blog2021', 'broken2020', 'pubmed2018']);
+        expect(report.entries.map((entry) => entry.key)).toEqual([
+          'neurips2017',
+          'vaswani2017',
+          'muller2019',
+          'google2020',
+          'blog2021',
+          'broken2020',
+          'pubmed2018',
+        ]);
 
         const stored = await resources(ws.id);
         expect(stored).toHaveLength(6);
-        const imported = report.entries.filter((entry) => entry.outcome === 'imported').map((entry) => entry.resource?.id);
+        const imported = report.entries
+          .filter((entry) => entry.outcome === 'imported')
+          .map((entry) => entry.resource?.id);
         expect(new Set(stored.map((resource) => resource.id))).toEqual(new Set(imported));
 
-        expect(byTitle(stored, 'The DNA of École Polytechnique — a study of CRISPR in cafés')).toMatchObject({
+        expect(
+          byTitle(stored, 'The DNA of École Polytechnique — a study of CRISPR in cafés'),
+        ).toMatchObject({
           type: 'article',
-          authors: ['Jörg Müller', 'Jan van der Berg', 'Jean de la Fontaine', 'World Health Organization'],
+          authors: [
+            'Jörg Müller',
+            'Jan van der Berg',
+            'Jean de la Fontaine',
+            'World Health Organization',
+          ],
           notes: 'Read for the lab meeting.',
           data: {
             venue: 'Nature Methods',
@@ -105,104 +157,260 @@ for (const leg of storeLegs()) {
         expect(byTitle(stored, 'Attention Is All You Need')).toMatchObject({
           type: 'conference-paper',
           authors: ['Ashish Vaswani', 'Noam Shazeer', 'Łukasz Kaiser'],
-          data: { venue: 'Advances in Neural Information Processing Systems 30', publisher: 'Curran Associates', publishedDate: '2017-12', arxivId: '1706.03762', pages: '5998-6008' },
+          data: {
+            venue: 'Advances in Neural Information Processing Systems 30',
+            publisher: 'Curran Associates',
+            publishedDate: '2017-12',
+            arxivId: '1706.03762',
+            pages: '5998-6008',
+          },
         });
-        expect(byTitle(stored, 'Attention Is All You Need').tags.sort()).toEqual(['attention', 'transformers']);
-        expect(byTitle(stored, 'Latent Retrieval for Weakly Supervised Open Domain Question Answering')).toMatchObject({ notes: 'arXiv:1906.00300', data: { arxivId: '1906.00300' } });
-        expect(byTitle(stored, 'A post about BibLaTeX dates')).toMatchObject({ type: 'webpage', url: 'https://example.org/posts/biblatex-dates?utm_source=feed', data: { publishedDate: '2021-06-15' } });
-        expect(byTitle(stored, 'A Trial in Medicine')).toMatchObject({ data: { pmid: '29500001', venue: 'The Lancet' } });
+        expect(byTitle(stored, 'Attention Is All You Need').tags.sort()).toEqual([
+          'attention',
+          'transformers',
+        ]);
+        expect(
+          byTitle(stored, 'Latent Retrieval for Weakly Supervised Open Domain Question Answering'),
+        ).toMatchObject({ notes: 'arXiv:1906.00300', data: { arxivId: '1906.00300' } });
+        expect(byTitle(stored, 'A post about BibLaTeX dates')).toMatchObject({
+          type: 'webpage',
+          url: 'https://example.org/posts/biblatex-dates?utm_source=feed',
+          data: { publishedDate: '2021-06-15' },
+        });
+        expect(byTitle(stored, 'A Trial in Medicine')).toMatchObject({
+          data: { pmid: '29500001', venue: 'The Lancet' },
+        });
       });
 
       it('imports real exports: Mendeley (multipart, generic type), JabRef (text/plain), @string macros and crossref from Better BibTeX fixtures', async () => {
         const ws = await createWorkspace(t.app, owner);
-        const mendeley = await importFile(ws.id, multipart('file', 'library.bib', 'application/octet-stream', fixture('mendeley-export.bib')));
+        const mendeley = await importFile(
+          ws.id,
+          multipart(
+            'file',
+            'library.bib',
+            'application/octet-stream',
+            fixture('mendeley-export.bib'),
+          ),
+        );
         expect(mendeley.statusCode).toBe(200);
         expect(mendeley.json()).toMatchObject({ format: 'bibtex', counts: { imported: 1 } });
         const jabref = await importRaw(ws.id, fixture('jabref-3.8-groups.bib'), 'text/plain');
-        expect(jabref.json()).toMatchObject({ format: 'bibtex', counts: { entries: 4, imported: 4 } });
-        const macros = await importFile(ws.id, multipart('file', 'macros.bib', 'application/x-bibtex', fixture('bbt-string-macros.bib')));
+        expect(jabref.json()).toMatchObject({
+          format: 'bibtex',
+          counts: { entries: 4, imported: 4 },
+        });
+        const macros = await importFile(
+          ws.id,
+          multipart('file', 'macros.bib', 'application/x-bibtex', fixture('bbt-string-macros.bib')),
+        );
         expect(macros.json()).toMatchObject({ counts: { imported: 1 } });
-        const crossref = await importRaw(ws.id, fixture('bbt-crossref.bib'), 'application/x-bibtex');
+        const crossref = await importRaw(
+          ws.id,
+          fixture('bbt-crossref.bib'),
+          'application/x-bibtex',
+        );
         expect(crossref.json()).toMatchObject({ counts: { imported: 2 } });
 
         const stored = await resources(ws.id);
-        expect(byTitle(stored, 'The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru')).toMatchObject({
+        expect(
+          byTitle(
+            stored,
+            'The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru',
+          ),
+        ).toMatchObject({
           type: 'article',
-          authors: ['Nancy K Adams', 'Shanaka L DeSilva', 'Steven Self', 'Guido Salas', 'Steven Schubring', 'Jason L Permenter', 'Kendra Arbesman'],
-          data: { venue: 'Bulletin of Volcanology', publishedDate: '2001', volume: '62', pages: '493-518' },
+          authors: [
+            'Nancy K Adams',
+            'Shanaka L DeSilva',
+            'Steven Self',
+            'Guido Salas',
+            'Steven Schubring',
+            'Jason L Permenter',
+            'Kendra Arbesman',
+          ],
+          data: {
+            venue: 'Bulletin of Volcanology',
+            publishedDate: '2001',
+            volume: '62',
+            pages: '493-518',
+          },
         });
-        expect(byTitle(stored, 'The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru').tags.sort()).toEqual(['Vulcanian eruptions', 'breadcrust', 'plinian']);
-        expect(byTitle(stored, 'The paper in subgroup')).toMatchObject({ authors: ['John Doe'], data: { publishedDate: '2017' } });
-        expect(byTitle(stored, 'SQL is great')).toMatchObject({ type: 'book', authors: ['R. A. Bert'], data: { publisher: 'Freds Publishing' } });
-        expect(byTitle(stored, 'Lebanon')).toMatchObject({ type: 'chapter', data: { venue: 'Global Civil Society: Dimensions of the Nonprofit Sector', publisher: 'Kumarian Press', publishedDate: '2004' } });
+        expect(
+          byTitle(
+            stored,
+            'The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru',
+          ).tags.sort(),
+        ).toEqual(['Vulcanian eruptions', 'breadcrust', 'plinian']);
+        expect(byTitle(stored, 'The paper in subgroup')).toMatchObject({
+          authors: ['John Doe'],
+          data: { publishedDate: '2017' },
+        });
+        expect(byTitle(stored, 'SQL is great')).toMatchObject({
+          type: 'book',
+          authors: ['R. A. Bert'],
+          data: { publisher: 'Freds Publishing' },
+        });
+        expect(byTitle(stored, 'Lebanon')).toMatchObject({
+          type: 'chapter',
+          data: {
+            venue: 'Global Civil Society: Dimensions of the Nonprofit Sector',
+            publisher: 'Kumarian Press',
+            publishedDate: '2004',
+          },
+        });
       });
 
-      it('reads files in other encodings: JabRef\'s UTF-16 by multipart, Latin-1 by its charset; says which encoding it read; a wrong charset is a 400', async () => {
+      it("reads files in other encodings: JabRef's UTF-16 by multipart, Latin-1 by its charset; says which encoding it read; a wrong charset is a 400", async () => {
         const ws = await createWorkspace(t.app, owner);
-        const utf16 = await importFile(ws.id, multipart('file', 'jabref.bib', 'application/x-bibtex', readFileSync(new URL('../../../test/fixtures/citations/jabref-utf16le-bom.bib', import.meta.url))));
+        const utf16 = await importFile(
+          ws.id,
+          multipart(
+            'file',
+            'jabref.bib',
+            'application/x-bibtex',
+            readFileSync(
+              new URL('../../../test/fixtures/citations/jabref-utf16le-bom.bib', import.meta.url),
+            ),
+          ),
+        );
         expect(utf16.json()).toMatchObject({ encoding: 'utf-16le', counts: { imported: 1 } });
-        const latin1 = Buffer.from('@article{muller1999,\n  title = {\u00dcber Caf\u00e9s},\n  author = {M\u00fcller, J\u00fcrgen},\n  year = {1999}\n}\n', 'latin1');
+        const latin1 = Buffer.from(
+          '@article{muller1999,\n  title = {\u00dcber Caf\u00e9s},\n  author = {M\u00fcller, J\u00fcrgen},\n  year = {1999}\n}\n',
+          'latin1',
+        );
         const named = await importRaw(ws.id, latin1, 'application/x-bibtex; charset=ISO-8859-1');
         expect(named.json()).toMatchObject({ encoding: 'windows-1252', counts: { imported: 1 } });
         const stored = await resources(ws.id);
-        expect(byTitle(stored, '\u00dcber Caf\u00e9s').authors).toEqual(['J\u00fcrgen M\u00fcller']);
-        expect(byTitle(stored, 'Investigation of the best suture pattern to close a stuffed Christmas turkey').data).toMatchObject({ doi: '10.1136/vr.d6221' });
+        expect(byTitle(stored, '\u00dcber Caf\u00e9s').authors).toEqual([
+          'J\u00fcrgen M\u00fcller',
+        ]);
+        expect(
+          byTitle(
+            stored,
+            'Investigation of the best suture pattern to close a stuffed Christmas turkey',
+          ).data,
+        ).toMatchObject({ doi: '10.1136/vr.d6221' });
         const wrong = await importRaw(ws.id, latin1, 'application/x-bibtex; charset=utf-8');
         expect(wrong.statusCode).toBe(400);
-        expect(wrong.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'charset', reason: 'invalid' } });
+        expect(wrong.json().error).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          details: { field: 'charset', reason: 'invalid' },
+        });
         expect(await countIn(ws.id)).toBe(2);
       });
 
-      it('reads RIS: a publisher\'s download, repeated tags and continuation lines; a record without a title is unreadable', async () => {
+      it("reads RIS: a publisher's download, repeated tags and continuation lines; a record without a title is unreadable", async () => {
         const ws = await createWorkspace(t.app, owner);
-        const publisher = await importRaw(ws.id, fixture('crc-press-chapter.ris'), 'application/x-research-info-systems');
+        const publisher = await importRaw(
+          ws.id,
+          fixture('crc-press-chapter.ris'),
+          'application/x-research-info-systems',
+        );
         expect(publisher.statusCode).toBe(200);
         expect(publisher.json()).toMatchObject({ format: 'ris', counts: { imported: 1 } });
-        const composed = await importFile(ws.id, multipart('file', 'export.ris', 'text/plain', fixture('composed-continuation.ris')));
-        expect(composed.json()).toMatchObject({ format: 'ris', counts: { entries: 3, imported: 2, unreadable: 1 } });
-        expect(composed.json<{ entries: Entry[] }>().entries[2]).toMatchObject({ outcome: 'unreadable', line: 25, key: 'notitle', reason: 'The entry has no title' });
+        const composed = await importFile(
+          ws.id,
+          multipart('file', 'export.ris', 'text/plain', fixture('composed-continuation.ris')),
+        );
+        expect(composed.json()).toMatchObject({
+          format: 'ris',
+          counts: { entries: 3, imported: 2, unreadable: 1 },
+        });
+        expect(composed.json<{ entries: Entry[] }>().entries[2]).toMatchObject({
+          outcome: 'unreadable',
+          line: 25,
+          key: 'notitle',
+          reason: 'The entry has no title',
+        });
 
         const stored = await resources(ws.id);
-        expect(byTitle(stored, 'Toward a Robust Analysis of Dermoscopy Images Acquired under Different Conditions')).toMatchObject({
+        expect(
+          byTitle(
+            stored,
+            'Toward a Robust Analysis of Dermoscopy Images Acquired under Different Conditions',
+          ),
+        ).toMatchObject({
           type: 'chapter',
           authors: ['Catarina Barata', 'MEmre Celebi', 'JorgeS Marques'],
           url: 'http://dx.doi.org/10.1201/b19107-2',
-          data: { doi: '10.1201/b19107-2', venue: 'Dermoscopy Image Analysis', publisher: 'CRC Press', publishedDate: '2015', pages: '1-22' },
+          data: {
+            doi: '10.1201/b19107-2',
+            venue: 'Dermoscopy Image Analysis',
+            publisher: 'CRC Press',
+            publishedDate: '2015',
+            pages: '1-22',
+          },
         });
         expect(byTitle(stored, 'A long title that continues on the next line')).toMatchObject({
           authors: ['John Smith', 'Jan van der Berg'],
           tags: ['ecology', 'climate'],
           notes: 'First note line',
-          data: { venue: 'Nature Ecology & Evolution', publishedDate: '2019-03-02', doi: '10.1038/s41559-019-0001-1', abstract: 'Abstract of the work.' },
+          data: {
+            venue: 'Nature Ecology & Evolution',
+            publishedDate: '2019-03-02',
+            doi: '10.1038/s41559-019-0001-1',
+            abstract: 'Abstract of the work.',
+          },
         });
       });
 
       it('reads CSL-JSON arrays and a single object; HTML in titles is kept as text; editors stand in for missing authors', async () => {
         const ws = await createWorkspace(t.app, owner);
-        const array = await importRaw(ws.id, fixture('bbt-pandoc-citation.csl.json'), 'application/vnd.citationstyles.csl+json');
+        const array = await importRaw(
+          ws.id,
+          fixture('bbt-pandoc-citation.csl.json'),
+          'application/vnd.citationstyles.csl+json',
+        );
         expect(array.statusCode).toBe(200);
-        expect(array.json()).toMatchObject({ format: 'csljson', counts: { entries: 4, imported: 4 } });
-        const single = JSON.stringify((JSON.parse(fixture('bbt-single-item.csl.json')) as unknown[])[0]);
+        expect(array.json()).toMatchObject({
+          format: 'csljson',
+          counts: { entries: 4, imported: 4 },
+        });
+        const single = JSON.stringify(
+          (JSON.parse(fixture('bbt-single-item.csl.json')) as unknown[])[0],
+        );
         const one = await importRaw(ws.id, single, 'application/json');
-        expect(one.json()).toMatchObject({ format: 'csljson', counts: { entries: 1, imported: 1 } });
+        expect(one.json()).toMatchObject({
+          format: 'csljson',
+          counts: { entries: 1, imported: 1 },
+        });
 
         const stored = await resources(ws.id);
-        expect(byTitle(stored, 'Skizze zur Auslegungsgeschichte der Bücher Prouerbia und Ecclesiastes in der abendländischen Kirche')).toMatchObject({
+        expect(
+          byTitle(
+            stored,
+            'Skizze zur Auslegungsgeschichte der Bücher Prouerbia und Ecclesiastes in der abendländischen Kirche',
+          ),
+        ).toMatchObject({
           data: { doi: '10.1484/J.SE.2.303788', publishedDate: '1994', venue: 'Sacris Erudiri' },
         });
-        expect(byTitle(stored, 'The Gospel according to St. Matthew, from the St. Germain ms. (g1), now numbered Lat. 11553 in the National Library at Paris')).toMatchObject({
+        expect(
+          byTitle(
+            stored,
+            'The Gospel according to St. Matthew, from the St. Germain ms. (g1), now numbered Lat. 11553 in the National Library at Paris',
+          ),
+        ).toMatchObject({
           type: 'book',
           authors: ['John Wordsworth'],
           url: 'https://archive.org/details/gospelaccording00goog',
         });
-        expect(byTitle(stored, 'Coexistence or competition for resources? Transboundary transformations of natural resource use in China’s neighborhood')).toMatchObject({
+        expect(
+          byTitle(
+            stored,
+            'Coexistence or competition for resources? Transboundary transformations of natural resource use in China’s neighborhood',
+          ),
+        ).toMatchObject({
           data: { publishedDate: '2023-11-17', issue: '7–8', doi: '10.1080/15387216.2023.2258150' },
         });
       });
 
-      it('reports duplicates of the workspace\'s resources and of earlier entries, by identifier or by title and year, and adds none twice', async () => {
+      it("reports duplicates of the workspace's resources and of earlier entries, by identifier or by title and year, and adds none twice", async () => {
         const ws = await createWorkspace(t.app, owner);
-        const added = await addResource(t.app, owner, ws.id, { title: 'Added by hand', url: 'https://doi.org/10.1038/S41592-019-0001-X' });
+        const added = await addResource(t.app, owner, ws.id, {
+          title: 'Added by hand',
+          url: 'https://doi.org/10.1038/S41592-019-0001-X',
+        });
         const file = [
           '@article{a, title={Dup by DOI}, doi={10.1038/s41592-019-0001-x}, year=2019}',
           '@article{b, title={The Same Work, Again}, year=2020}',
@@ -215,10 +423,28 @@ for (const leg of storeLegs()) {
         expect(first.statusCode).toBe(200);
         const report = first.json<{ counts: Record<string, number>; entries: Entry[] }>();
         expect(report.counts).toMatchObject({ entries: 6, imported: 3, duplicates: 3 });
-        expect(report.entries.map((entry) => entry.outcome)).toEqual(['duplicate', 'imported', 'duplicate', 'imported', 'duplicate', 'imported']);
-        expect(report.entries[0]!.duplicateOf).toEqual({ resourceId: added.id, entryIndex: null, title: 'Added by hand' });
-        expect(report.entries[2]!.duplicateOf).toEqual({ resourceId: report.entries[1]!.resource!.id, entryIndex: 1, title: 'The Same Work, Again' });
-        expect(report.entries[4]!.duplicateOf).toMatchObject({ entryIndex: 3, resourceId: report.entries[3]!.resource!.id });
+        expect(report.entries.map((entry) => entry.outcome)).toEqual([
+          'duplicate',
+          'imported',
+          'duplicate',
+          'imported',
+          'duplicate',
+          'imported',
+        ]);
+        expect(report.entries[0]!.duplicateOf).toEqual({
+          resourceId: added.id,
+          entryIndex: null,
+          title: 'Added by hand',
+        });
+        expect(report.entries[2]!.duplicateOf).toEqual({
+          resourceId: report.entries[1]!.resource!.id,
+          entryIndex: 1,
+          title: 'The Same Work, Again',
+        });
+        expect(report.entries[4]!.duplicateOf).toMatchObject({
+          entryIndex: 3,
+          resourceId: report.entries[3]!.resource!.id,
+        });
         expect(await countIn(ws.id)).toBe(4);
 
         // The same file again: every entry is already there.
@@ -229,77 +455,166 @@ for (const leg of storeLegs()) {
 
       it('dryRun=true reports what would be imported and writes nothing', async () => {
         const ws = await createWorkspace(t.app, owner);
-        await addResource(t.app, owner, ws.id, { title: 'Already here', url: 'https://doi.org/10.1038/s41559-019-0001-1' });
-        const before = (await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: owner.bearer })).json().workspace;
-        const res = await importRaw(ws.id, fixture('composed-continuation.ris') + fixture('crc-press-chapter.ris') + fixture('crc-press-chapter.ris'), 'application/x-research-info-systems', { query: '?dryRun=true' });
+        await addResource(t.app, owner, ws.id, {
+          title: 'Already here',
+          url: 'https://doi.org/10.1038/s41559-019-0001-1',
+        });
+        const before = (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${ws.id}`,
+            headers: owner.bearer,
+          })
+        ).json().workspace;
+        const res = await importRaw(
+          ws.id,
+          fixture('composed-continuation.ris') +
+            fixture('crc-press-chapter.ris') +
+            fixture('crc-press-chapter.ris'),
+          'application/x-research-info-systems',
+          { query: '?dryRun=true' },
+        );
         expect(res.statusCode).toBe(200);
-        const report = res.json<{ dryRun: boolean; counts: Record<string, number>; entries: Entry[] }>();
-        expect(report).toMatchObject({ dryRun: true, counts: { entries: 5, imported: 2, duplicates: 2, unreadable: 1 } });
-        expect(report.entries.map((entry) => entry.outcome)).toEqual(['duplicate', 'would_import', 'unreadable', 'would_import', 'duplicate']);
+        const report = res.json<{
+          dryRun: boolean;
+          counts: Record<string, number>;
+          entries: Entry[];
+        }>();
+        expect(report).toMatchObject({
+          dryRun: true,
+          counts: { entries: 5, imported: 2, duplicates: 2, unreadable: 1 },
+        });
+        expect(report.entries.map((entry) => entry.outcome)).toEqual([
+          'duplicate',
+          'would_import',
+          'unreadable',
+          'would_import',
+          'duplicate',
+        ]);
         expect(report.entries[1]!.resource).toMatchObject({ id: null, title: 'A Book' });
-        expect(report.entries[4]!.duplicateOf).toEqual({ resourceId: null, entryIndex: 3, title: 'Toward a Robust Analysis of Dermoscopy Images Acquired under Different Conditions' });
+        expect(report.entries[4]!.duplicateOf).toEqual({
+          resourceId: null,
+          entryIndex: 3,
+          title:
+            'Toward a Robust Analysis of Dermoscopy Images Acquired under Different Conditions',
+        });
         expect(await countIn(ws.id)).toBe(1);
-        const after = (await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: owner.bearer })).json().workspace;
+        const after = (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${ws.id}`,
+            headers: owner.bearer,
+          })
+        ).json().workspace;
         expect(after.updatedAt).toBe(before.updatedAt);
       });
 
-      it('reports the new entries past the workspace\'s room as no_room and imports the rest', async () => {
+      it("reports the new entries past the workspace's room as no_room and imports the rest", async () => {
         const ws = await createWorkspace(t.app, owner);
         // One statement, rows made by the database: 10,000 parameters would be slower than the import itself.
-        await t.app.ctx.db.execute(sql`insert into workspace_resources (workspace_id, title) select ${ws.id}::uuid, 'r' || n from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`);
-        const file = ['one', 'two', 'three'].map((word) => `@misc{${word}, title={Room ${word}}}`).join('\n');
+        await t.app.ctx.db.execute(
+          sql`insert into workspace_resources (workspace_id, title) select ${ws.id}::uuid, 'r' || n from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`,
+        );
+        const file = ['one', 'two', 'three']
+          .map((word) => `@misc{${word}, title={Room ${word}}}`)
+          .join('\n');
         const res = await importRaw(ws.id, file, 'application/x-bibtex');
         expect(res.json()).toMatchObject({ counts: { imported: 2, noRoom: 1 } });
-        expect(res.json<{ entries: Entry[] }>().entries[2]).toMatchObject({ outcome: 'no_room', reason: `A workspace holds at most ${LIMITS.resourcesPerWorkspace.toLocaleString('en-US')} resources` });
+        expect(res.json<{ entries: Entry[] }>().entries[2]).toMatchObject({
+          outcome: 'no_room',
+          reason: `A workspace holds at most ${LIMITS.resourcesPerWorkspace.toLocaleString('en-US')} resources`,
+        });
         expect(await countIn(ws.id)).toBe(LIMITS.resourcesPerWorkspace);
       });
 
       // Only PostgreSQL has a second connection to hold the workspace's lock with (PGlite runs one statement at a time).
-      if (leg.postgres) it('waits for the workspace\'s lock and counts what the add holding it wrote, so a race cannot pass the limit', async () => {
-        const ws = await createWorkspace(t.app, owner);
-        const db = t.app.ctx.db;
-        await db.execute(sql`insert into workspace_resources (workspace_id, title) select ${ws.id}::uuid, 'r' || n from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`);
-        let racing: Promise<{ statusCode: number; json: () => { counts: Record<string, number> } }> | undefined;
-        // An add holds the workspace and takes one of the two last places; the import must wait for it, then see it.
-        await db.transaction(async (tx) => {
-          await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, ws.id)).for('update');
-          await tx.insert(workspaceResources).values({ workspaceId: ws.id, title: 'taken meanwhile' });
-          racing = importRaw(ws.id, '@misc{a, title={Racing one}}\n@misc{b, title={Racing two}}', 'application/x-bibtex');
-          await vi.waitFor(
-            async () => {
-              const waiting = (await db.execute(
-                sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%from "workspaces"%for update%'`,
-              )) as { rows: unknown[] };
-              if (waiting.rows.length === 0) throw new Error('The import is not waiting for the workspace yet');
-            },
-            { timeout: 10_000, interval: 20 },
+      if (leg.postgres)
+        it("waits for the workspace's lock and counts what the add holding it wrote, so a race cannot pass the limit", async () => {
+          const ws = await createWorkspace(t.app, owner);
+          const db = t.app.ctx.db;
+          await db.execute(
+            sql`insert into workspace_resources (workspace_id, title) select ${ws.id}::uuid, 'r' || n from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`,
           );
+          let racing:
+            | Promise<{ statusCode: number; json: () => { counts: Record<string, number> } }>
+            | undefined;
+          // An add holds the workspace and takes one of the two last places; the import must wait for it, then see it.
+          await db.transaction(async (tx) => {
+            await tx
+              .select({ id: workspaces.id })
+              .from(workspaces)
+              .where(eq(workspaces.id, ws.id))
+              .for('update');
+            await tx
+              .insert(workspaceResources)
+              .values({ workspaceId: ws.id, title: 'taken meanwhile' });
+            racing = importRaw(
+              ws.id,
+              '@misc{a, title={Racing one}}\n@misc{b, title={Racing two}}',
+              'application/x-bibtex',
+            );
+            await vi.waitFor(
+              async () => {
+                const waiting = (await db.execute(
+                  sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%from "workspaces"%for update%'`,
+                )) as { rows: unknown[] };
+                if (waiting.rows.length === 0)
+                  throw new Error('The import is not waiting for the workspace yet');
+              },
+              { timeout: 10_000, interval: 20 },
+            );
+          });
+          const res = await racing;
+          expect(res?.json().counts).toMatchObject({ imported: 1, noRoom: 1 });
+          expect(await countIn(ws.id)).toBe(LIMITS.resourcesPerWorkspace);
         });
-        const res = await racing;
-        expect(res?.json().counts).toMatchObject({ imported: 1, noRoom: 1 });
-        expect(await countIn(ws.id)).toBe(LIMITS.resourcesPerWorkspace);
-      });
 
       it('a failure inside a batch leaves nothing of that batch; earlier batches stay, and importing again adds the rest', async () => {
         const ws = await createWorkspace(t.app, owner);
         const db = t.app.ctx.db;
         // A real failure from the database, for one title only: a trigger that raises.
-        await db.execute(sql.raw(`create or replace function rw_test_refuse_title() returns trigger language plpgsql as $$ begin if new.title = 'Refused by the database' then raise exception 'refused'; end if; return new; end $$`));
-        await db.execute(sql.raw(`create trigger rw_test_refuse_title before insert on workspace_resources for each row execute function rw_test_refuse_title()`));
-        const titles = Array.from({ length: 12 }, (_, i) => (i === 7 ? 'Refused by the database' : `Batch entry ${i}`));
-        const file = titles.map((title, i) => `@misc{k${i}, title={${title}}, year=2020}`).join('\n');
+        await db.execute(
+          sql.raw(
+            `create or replace function rw_test_refuse_title() returns trigger language plpgsql as $$ begin if new.title = 'Refused by the database' then raise exception 'refused'; end if; return new; end $$`,
+          ),
+        );
+        await db.execute(
+          sql.raw(
+            `create trigger rw_test_refuse_title before insert on workspace_resources for each row execute function rw_test_refuse_title()`,
+          ),
+        );
+        const titles = Array.from({ length: 12 }, (_, i) =>
+          i === 7 ? 'Refused by the database' : `Batch entry ${i}`,
+        );
+        const file = titles
+          .map((title, i) => `@misc{k${i}, title={${title}}, year=2020}`)
+          .join('\n');
         const read = await readImportFile(file, 'bibtex');
         try {
-          const failure = await importCitations(db, ws.id, owner.id, read, { dryRun: false, batchSize: 5 }).then(() => null, (error: Error) => error);
-          expect(String((failure?.cause as Error | undefined)?.message ?? failure?.message)).toMatch(/refused/);
+          const failure = await importCitations(db, ws.id, owner.id, read, {
+            dryRun: false,
+            batchSize: 5,
+          }).then(
+            () => null,
+            (error: Error) => error,
+          );
+          expect(
+            String((failure?.cause as Error | undefined)?.message ?? failure?.message),
+          ).toMatch(/refused/);
           // Batch 1 (entries 0-4) was written; batch 2 (5-9) failed at entry 7 and left nothing; batch 3 never ran.
-          const stored = await db.select({ title: workspaceResources.title }).from(workspaceResources).where(eq(workspaceResources.workspaceId, ws.id));
+          const stored = await db
+            .select({ title: workspaceResources.title })
+            .from(workspaceResources)
+            .where(eq(workspaceResources.workspaceId, ws.id));
           expect(stored.map((row) => row.title).sort()).toEqual(titles.slice(0, 5).sort());
         } finally {
           await db.execute(sql.raw('drop trigger rw_test_refuse_title on workspace_resources'));
           await db.execute(sql.raw('drop function rw_test_refuse_title()'));
         }
-        const again = await importCitations(db, ws.id, owner.id, read, { dryRun: false, batchSize: 5 });
+        const again = await importCitations(db, ws.id, owner.id, read, {
+          dryRun: false,
+          batchSize: 5,
+        });
         expect(again.counts).toMatchObject({ imported: 7, duplicates: 5 });
         expect(await countIn(ws.id)).toBe(12);
       });
@@ -310,36 +625,65 @@ for (const leg of storeLegs()) {
         const raw = await importRaw(ws.id, big, 'application/x-bibtex');
         expect(raw.statusCode).toBe(413);
         expect(raw.json().error.code).toBe('PAYLOAD_TOO_LARGE');
-        const upload = await importFile(ws.id, multipart('file', 'big.bib', 'application/x-bibtex', big));
+        const upload = await importFile(
+          ws.id,
+          multipart('file', 'big.bib', 'application/x-bibtex', big),
+        );
         expect(upload.statusCode).toBe(413);
 
-        const many = Array.from({ length: IMPORT_LIMITS.entries + 1 }, (_, i) => `@misc{k${i},title={t${i}}}`).join('\n');
+        const many = Array.from(
+          { length: IMPORT_LIMITS.entries + 1 },
+          (_, i) => `@misc{k${i},title={t${i}}}`,
+        ).join('\n');
         const tooMany = await importRaw(ws.id, many, 'application/x-bibtex');
         expect(tooMany.statusCode).toBe(400);
-        expect(tooMany.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'file', reason: 'too_many_entries' } });
+        expect(tooMany.json().error).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          details: { field: 'file', reason: 'too_many_entries' },
+        });
         expect(tooMany.json().error.message).toContain('at most 5,000');
 
-        const garbage = await importRaw(ws.id, 'Just some notes, not a bibliography.', 'text/plain');
+        const garbage = await importRaw(
+          ws.id,
+          'Just some notes, not a bibliography.',
+          'text/plain',
+        );
         expect(garbage.statusCode).toBe(400);
-        expect(garbage.json().error.details).toMatchObject({ field: 'file', reason: 'unknown_format' });
-        const badJson = await importRaw(ws.id, '[{"title": "unclosed"', 'application/vnd.citationstyles.csl+json');
+        expect(garbage.json().error.details).toMatchObject({
+          field: 'file',
+          reason: 'unknown_format',
+        });
+        const badJson = await importRaw(
+          ws.id,
+          '[{"title": "unclosed"',
+          'application/vnd.citationstyles.csl+json',
+        );
         expect(badJson.statusCode).toBe(400);
         expect(badJson.json().error.details).toMatchObject({ field: 'file', reason: 'unreadable' });
         const noEntries = await importRaw(ws.id, '% only a comment\n', 'application/x-bibtex');
-        expect(noEntries.json().error.details).toMatchObject({ field: 'file', reason: 'no_entries' });
-        const wrongField = await importFile(ws.id, multipart('document', 'a.bib', 'application/x-bibtex', fixture('mendeley-export.bib')));
+        expect(noEntries.json().error.details).toMatchObject({
+          field: 'file',
+          reason: 'no_entries',
+        });
+        const wrongField = await importFile(
+          ws.id,
+          multipart('document', 'a.bib', 'application/x-bibtex', fixture('mendeley-export.bib')),
+        );
         expect(wrongField.statusCode).toBe(400);
         expect(wrongField.json().error.details.field).toBe('file');
 
         for (const type of ['text/html', 'application/x-www-form-urlencoded', 'image/png']) {
           const res = await importRaw(ws.id, fixture('mendeley-export.bib'), type);
           expect(res.statusCode, type).toBe(415);
-          expect(res.json().error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', details: { field: 'content-type' } });
+          expect(res.json().error).toMatchObject({
+            code: 'UNSUPPORTED_MEDIA_TYPE',
+            details: { field: 'content-type' },
+          });
         }
         expect(await countIn(ws.id)).toBe(0);
       });
 
-      it('answers 404 for another user\'s workspace and writes nothing; 401 without a session', async () => {
+      it("answers 404 for another user's workspace and writes nothing; 401 without a session", async () => {
         const ws = await createWorkspace(t.app, owner);
         const res = await t.app.inject({
           method: 'POST',
@@ -349,7 +693,12 @@ for (const leg of storeLegs()) {
         });
         expect(res.statusCode).toBe(404);
         expect(res.json().error.code).toBe('NOT_FOUND');
-        const anonymous = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/import`, headers: { 'content-type': 'application/x-bibtex' }, payload: fixture('mendeley-export.bib') });
+        const anonymous = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws.id}/import`,
+          headers: { 'content-type': 'application/x-bibtex' },
+          payload: fixture('mendeley-export.bib'),
+        });
         expect(anonymous.statusCode).toBe(401);
         expect(await countIn(ws.id)).toBe(0);
       });
@@ -357,15 +706,43 @@ for (const leg of storeLegs()) {
       it('replays an import retried with the same Idempotency-Key, and refuses the key with another file', async () => {
         const ws = await createWorkspace(t.app, owner);
         const key = { 'idempotency-key': `import-${ws.id}` };
-        const first = await importFile(ws.id, multipart('file', 'a.bib', 'application/x-bibtex', fixture('mendeley-export.bib')));
+        const first = await importFile(
+          ws.id,
+          multipart('file', 'a.bib', 'application/x-bibtex', fixture('mendeley-export.bib')),
+        );
         expect(first.statusCode).toBe(200);
-        const upload = multipart('file', 'b.bib', 'application/x-bibtex', fixture('jabref-3.8-groups.bib'));
-        const keyed = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/import`, headers: { ...owner.bearer, ...upload.headers, ...key }, payload: upload.payload });
-        const replay = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/import`, headers: { ...owner.bearer, ...upload.headers, ...key }, payload: upload.payload });
+        const upload = multipart(
+          'file',
+          'b.bib',
+          'application/x-bibtex',
+          fixture('jabref-3.8-groups.bib'),
+        );
+        const keyed = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws.id}/import`,
+          headers: { ...owner.bearer, ...upload.headers, ...key },
+          payload: upload.payload,
+        });
+        const replay = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws.id}/import`,
+          headers: { ...owner.bearer, ...upload.headers, ...key },
+          payload: upload.payload,
+        });
         expect(replay.headers['idempotent-replayed']).toBe('true');
         expect(replay.json()).toEqual(keyed.json());
-        const other = multipart('file', 'b.bib', 'application/x-bibtex', fixture('bbt-crossref.bib'));
-        const reused = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/import`, headers: { ...owner.bearer, ...other.headers, ...key }, payload: other.payload });
+        const other = multipart(
+          'file',
+          'b.bib',
+          'application/x-bibtex',
+          fixture('bbt-crossref.bib'),
+        );
+        const reused = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws.id}/import`,
+          headers: { ...owner.bearer, ...other.headers, ...key },
+          payload: other.payload,
+        });
         expect(reused.statusCode).toBe(409);
         expect(await countIn(ws.id)).toBe(5);
       });
@@ -373,12 +750,73 @@ for (const leg of storeLegs()) {
 
     describe('round trip through GET /api/workspaces/{id}/export', () => {
       const ORIGINALS = [
-        { title: 'Deep learning', type: 'article', url: 'https://doi.org/10.1038/nature14539', authors: ['Yann LeCun', 'Jan van der Berg'], tags: ['ml', 'review'], notes: 'Classic review.', data: { doi: '10.1038/nature14539', publishedDate: '2015-05-27', venue: 'Nature', volume: '521', issue: '7553', pages: '436-444', publisher: 'Springer', abstract: 'Deep learning allows models {with braces} & 100% "quotes".' } },
-        { title: 'Attention Is All You Need', type: 'conference-paper', url: 'https://arxiv.org/abs/1706.03762', authors: ['Ashish Vaswani', 'Łukasz Kaiser'], tags: ['nlp'], notes: '', data: { arxivId: '1706.03762', publishedDate: '2017-12-04', venue: 'Advances in Neural Information Processing Systems' } },
-        { title: 'A Thesis on Café Culture -- Revisited', type: 'thesis', url: 'https://example.org/thesis', authors: ['Jean de la Fontaine'], tags: [], notes: 'Chapter 2 matters', data: { publishedDate: '2010-01-15', publisher: 'Université de Genève' } },
-        { title: 'Global Civil Society', type: 'book', url: 'https://example.org/book', authors: ['Lester M. Salamon'], tags: ['civil society'], notes: '', data: { publishedDate: '2004-03-01', publisher: 'Kumarian Press', volume: '2' } },
-        { title: 'Lebanon', type: 'chapter', url: 'https://example.org/chapter', authors: ['Hashem El-Husseini'], tags: [], notes: '', data: { publishedDate: '2004-03-01', venue: 'Global Civil Society', pages: '227-232' } },
-        { title: 'Annual Report', type: 'report', url: 'https://example.org/report', authors: ['World Health Organization'], tags: [], notes: '', data: { publishedDate: '2020-07-01', publisher: 'WHO' } },
+        {
+          title: 'Deep learning',
+          type: 'article',
+          url: 'https://doi.org/10.1038/nature14539',
+          authors: ['Yann LeCun', 'Jan van der Berg'],
+          tags: ['ml', 'review'],
+          notes: 'Classic review.',
+          data: {
+            doi: '10.1038/nature14539',
+            publishedDate: '2015-05-27',
+            venue: 'Nature',
+            volume: '521',
+            issue: '7553',
+            pages: '436-444',
+            publisher: 'Springer',
+            abstract: 'Deep learning allows models {with braces} & 100% "quotes".',
+          },
+        },
+        {
+          title: 'Attention Is All You Need',
+          type: 'conference-paper',
+          url: 'https://arxiv.org/abs/1706.03762',
+          authors: ['Ashish Vaswani', 'Łukasz Kaiser'],
+          tags: ['nlp'],
+          notes: '',
+          data: {
+            arxivId: '1706.03762',
+            publishedDate: '2017-12-04',
+            venue: 'Advances in Neural Information Processing Systems',
+          },
+        },
+        {
+          title: 'A Thesis on Café Culture -- Revisited',
+          type: 'thesis',
+          url: 'https://example.org/thesis',
+          authors: ['Jean de la Fontaine'],
+          tags: [],
+          notes: 'Chapter 2 matters',
+          data: { publishedDate: '2010-01-15', publisher: 'Université de Genève' },
+        },
+        {
+          title: 'Global Civil Society',
+          type: 'book',
+          url: 'https://example.org/book',
+          authors: ['Lester M. Salamon'],
+          tags: ['civil society'],
+          notes: '',
+          data: { publishedDate: '2004-03-01', publisher: 'Kumarian Press', volume: '2' },
+        },
+        {
+          title: 'Lebanon',
+          type: 'chapter',
+          url: 'https://example.org/chapter',
+          authors: ['Hashem El-Husseini'],
+          tags: [],
+          notes: '',
+          data: { publishedDate: '2004-03-01', venue: 'Global Civil Society', pages: '227-232' },
+        },
+        {
+          title: 'Annual Report',
+          type: 'report',
+          url: 'https://example.org/report',
+          authors: ['World Health Organization'],
+          tags: [],
+          notes: '',
+          data: { publishedDate: '2020-07-01', publisher: 'WHO' },
+        },
       ];
       let source: string;
       let originals: StoredResource[];
@@ -394,33 +832,61 @@ for (const leg of storeLegs()) {
         { format: 'csljson', contentType: 'application/vnd.citationstyles.csl+json' },
       ] as const;
 
-      it.each(FORMATS)('$format: exported and imported into an empty workspace gives the same resources', async ({ format, contentType }) => {
-        const exported = await t.app.inject({ method: 'GET', url: `/api/workspaces/${source}/export?format=${format}`, headers: owner.bearer });
-        expect(exported.statusCode).toBe(200);
-        const target = (await createWorkspace(t.app, owner, { name: `Imported ${format}` })).id;
-        const res = await importRaw(target, exported.body, contentType);
-        expect(res.statusCode).toBe(200);
-        expect(res.json()).toMatchObject({ format, counts: { entries: ORIGINALS.length, imported: ORIGINALS.length } });
-        const imported = await resources(target);
-        expect(imported.map((resource) => resource.title).sort()).toEqual(originals.map((resource) => resource.title).sort());
-        for (const original of originals) {
-          const copy = byTitle(imported, original.title);
-          const fields = (resource: StoredResource) => ({
-            type: resource.type,
-            url: resource.url,
-            authors: resource.authors,
-            tags: [...resource.tags].sort(),
-            notes: resource.notes,
-            // BibTeX has a year and a month, not a day.
-            publishedDate: format === 'bibtex' ? String(resource.data.publishedDate).slice(0, 7) : resource.data.publishedDate,
-            ...Object.fromEntries(['doi', 'arxivId', 'venue', 'volume', 'issue', 'pages', 'publisher', 'abstract'].map((field) => [field, resource.data[field]])),
+      it.each(FORMATS)(
+        '$format: exported and imported into an empty workspace gives the same resources',
+        async ({ format, contentType }) => {
+          const exported = await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${source}/export?format=${format}`,
+            headers: owner.bearer,
           });
-          expect(fields(copy), original.title).toEqual(fields(original));
-        }
-        // The same file again into the copy: every entry is a duplicate of what it became.
-        const again = await importRaw(target, exported.body, contentType);
-        expect(again.json()).toMatchObject({ counts: { imported: 0, duplicates: ORIGINALS.length } });
-      });
+          expect(exported.statusCode).toBe(200);
+          const target = (await createWorkspace(t.app, owner, { name: `Imported ${format}` })).id;
+          const res = await importRaw(target, exported.body, contentType);
+          expect(res.statusCode).toBe(200);
+          expect(res.json()).toMatchObject({
+            format,
+            counts: { entries: ORIGINALS.length, imported: ORIGINALS.length },
+          });
+          const imported = await resources(target);
+          expect(imported.map((resource) => resource.title).sort()).toEqual(
+            originals.map((resource) => resource.title).sort(),
+          );
+          for (const original of originals) {
+            const copy = byTitle(imported, original.title);
+            const fields = (resource: StoredResource) => ({
+              type: resource.type,
+              url: resource.url,
+              authors: resource.authors,
+              tags: [...resource.tags].sort(),
+              notes: resource.notes,
+              // BibTeX has a year and a month, not a day.
+              publishedDate:
+                format === 'bibtex'
+                  ? String(resource.data.publishedDate).slice(0, 7)
+                  : resource.data.publishedDate,
+              ...Object.fromEntries(
+                [
+                  'doi',
+                  'arxivId',
+                  'venue',
+                  'volume',
+                  'issue',
+                  'pages',
+                  'publisher',
+                  'abstract',
+                ].map((field) => [field, resource.data[field]]),
+              ),
+            });
+            expect(fields(copy), original.title).toEqual(fields(original));
+          }
+          // The same file again into the copy: every entry is a duplicate of what it became.
+          const again = await importRaw(target, exported.body, contentType);
+          expect(again.json()).toMatchObject({
+            counts: { imported: 0, duplicates: ORIGINALS.length },
+          });
+        },
+      );
     });
   });
 }

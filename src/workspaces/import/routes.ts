@@ -26,7 +26,8 @@ interface UploadedPart extends DecodedFile {
   type: string;
 }
 
-const mediaTypeOf = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaTypeOf = (header: string | undefined) =>
+  (header ?? '').split(';')[0]!.trim().toLowerCase();
 
 /** The format a content type names; null when it is generic (the text decides). */
 function formatOfType(type: string): ImportFormat | null {
@@ -36,17 +37,31 @@ function formatOfType(type: string): ImportFormat | null {
 /** The file's text, its encoding and the format its type names, from either kind of body. */
 function uploadOf(request: FastifyRequest): DecodedFile & { format: ImportFormat | null } {
   if (request.isMultipart()) {
-    const part = (request.body as { file?: UploadedPart | UploadedPart[] | string } | undefined)?.file;
-    if (!part || typeof part !== 'object' || Array.isArray(part)) throw validationError('file', 'required', 'Send the citation file in a multipart field named "file"');
-    return { text: part.text, encoding: part.encoding, format: formatOfType(mediaTypeOf(part.type)) };
+    const part = (request.body as { file?: UploadedPart | UploadedPart[] | string } | undefined)
+      ?.file;
+    if (!part || typeof part !== 'object' || Array.isArray(part))
+      throw validationError(
+        'file',
+        'required',
+        'Send the citation file in a multipart field named "file"',
+      );
+    return {
+      text: part.text,
+      encoding: part.encoding,
+      format: formatOfType(mediaTypeOf(part.type)),
+    };
   }
   const body = request.body as DecodedFile | undefined;
-  if (body?.text) return { ...body, format: formatOfType(mediaTypeOf(request.headers['content-type'])) };
+  if (body?.text)
+    return { ...body, format: formatOfType(mediaTypeOf(request.headers['content-type'])) };
   throw validationError('file', 'required', 'The body is empty: send the citation file');
 }
 
 function fileTooLarge(): never {
-  throw Object.assign(new Error(`The file must be at most ${IMPORT_LIMITS.fileBytes / (1024 * 1024)} MB`), { code: 'FST_REQ_FILE_TOO_LARGE' });
+  throw Object.assign(
+    new Error(`The file must be at most ${IMPORT_LIMITS.fileBytes / (1024 * 1024)} MB`),
+    { code: 'FST_REQ_FILE_TOO_LARGE' },
+  );
 }
 
 export async function importRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -60,17 +75,26 @@ export async function importRoutes(root: FastifyInstance, ctx: AppContext): Prom
       async onFile(part: MultipartFile) {
         const data = await part.toBuffer();
         if (part.file.truncated) fileTooLarge();
-        (part as unknown as { value: UploadedPart }).value = { ...decodeCitationFile(data, null), type: part.mimetype };
+        (part as unknown as { value: UploadedPart }).value = {
+          ...decodeCitationFile(data, null),
+          type: part.mimetype,
+        };
       },
     });
-    scope.addContentTypeParser([...Object.keys(RAW_FORMATS), ...GENERIC_TYPES], { parseAs: 'buffer', bodyLimit: IMPORT_LIMITS.fileBytes }, (request, body: Buffer, done) => {
-      try {
-        done(null, decodeCitationFile(body, charsetOf(request.headers['content-type'])));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
-    });
-    scope.addContentTypeParser('*', (request, _payload, done) => done(unsupportedMediaType(mediaTypeOf(request.headers['content-type'])), undefined));
+    scope.addContentTypeParser(
+      [...Object.keys(RAW_FORMATS), ...GENERIC_TYPES],
+      { parseAs: 'buffer', bodyLimit: IMPORT_LIMITS.fileBytes },
+      (request, body: Buffer, done) => {
+        try {
+          done(null, decodeCitationFile(body, charsetOf(request.headers['content-type'])));
+        } catch (error) {
+          done(error as Error, undefined);
+        }
+      },
+    );
+    scope.addContentTypeParser('*', (request, _payload, done) =>
+      done(unsupportedMediaType(mediaTypeOf(request.headers['content-type'])), undefined),
+    );
     importRoute(scope, ctx);
   });
 }
@@ -86,20 +110,34 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
         operationId: 'importCitations',
         summary: `Import a BibTeX, RIS or CSL-JSON file into a workspace (≤ ${IMPORT_LIMITS.fileBytes / (1024 * 1024)} MB, ≤ ${IMPORT_LIMITS.entries.toLocaleString('en-US')} entries); dryRun=true only says what would be imported`,
         description:
-          'Each entry becomes a resource (title, authors, date, venue, type, DOI, arXiv id, PMID, URL, abstract, keywords as tags, notes from annote/note/N1). An entry already in the workspace or earlier in the file (same DOI, arXiv id, PMID or URL, or the same normalised title and year) is a duplicate and is not added; one that cannot be read is reported with its position and reason; new entries past the workspace\'s room are reported as no_room. Entries are written in transactions of 500: a failure leaves no part of a batch (earlier batches stay; importing the file again skips them as duplicates). Answers 200 with one outcome per entry.',
+          "Each entry becomes a resource (title, authors, date, venue, type, DOI, arXiv id, PMID, URL, abstract, keywords as tags, notes from annote/note/N1). An entry already in the workspace or earlier in the file (same DOI, arXiv id, PMID or URL, or the same normalised title and year) is a duplicate and is not added; one that cannot be read is reported with its position and reason; new entries past the workspace's room are reported as no_room. Entries are written in transactions of 500: a failure leaves no part of a batch (earlier batches stay; importing the file again skips them as duplicates). Answers 200 with one outcome per entry.",
         consumes: ['multipart/form-data', ...Object.keys(RAW_FORMATS), ...GENERIC_TYPES],
         params: IdParams,
         querystring: ImportQuery,
         requestBody: IMPORT_BODY,
-        response: { 200: ImportResponse, 413: ErrorResponse, 415: ErrorResponse, ...workspaceErrors },
+        response: {
+          200: ImportResponse,
+          413: ErrorResponse,
+          415: ErrorResponse,
+          ...workspaceErrors,
+        },
       },
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'edit', await loadWorkspace(ctx.db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'edit',
+        await loadWorkspace(ctx.db, request.params.id, user),
+      );
       const upload = uploadOf(request);
       const file = await readImportFile(upload.text, upload.format);
-      return { ...(await importCitations(ctx.db, workspace.id, user.id, file, { dryRun: request.query.dryRun })), encoding: upload.encoding };
+      return {
+        ...(await importCitations(ctx.db, workspace.id, user.id, file, {
+          dryRun: request.query.dryRun,
+        })),
+        encoding: upload.encoding,
+      };
     },
   );
 }

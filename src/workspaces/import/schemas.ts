@@ -19,16 +19,26 @@ export const RAW_FORMATS = {
   'application/x-research-info-systems': 'ris',
   'application/vnd.citationstyles.csl+json': 'csljson',
 } as const;
-export const GENERIC_TYPES = ['text/plain', 'application/octet-stream', 'application/json'] as const;
+export const GENERIC_TYPES = [
+  'text/plain',
+  'application/octet-stream',
+  'application/json',
+] as const;
 
-const fileText = (format: string) => ({ type: 'string', description: `${format}, at most ${MB} MB and ${ENTRIES} entries` });
+const fileText = (format: string) => ({
+  type: 'string',
+  description: `${format}, at most ${MB} MB and ${ENTRIES} entries`,
+});
 
 const CSL_EXAMPLE = [
   {
     id: 'LeCun2015Deep',
     type: 'article-journal',
     title: 'Deep learning',
-    author: [{ family: 'LeCun', given: 'Yann' }, { family: 'Bengio', given: 'Yoshua' }],
+    author: [
+      { family: 'LeCun', given: 'Yann' },
+      { family: 'Bengio', given: 'Yoshua' },
+    ],
     issued: { 'date-parts': [[2015, 5, 27]] },
     'container-title': 'Nature',
     DOI: '10.1038/nature14539',
@@ -51,7 +61,14 @@ export const IMPORT_BODY = {
       schema: {
         type: 'object',
         required: ['file'],
-        properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file (BibTeX, BibLaTeX, RIS or CSL-JSON; the part\'s own type names the format, or a generic one lets the text say)' } },
+        properties: {
+          file: {
+            type: 'string',
+            contentMediaType: 'application/octet-stream',
+            description:
+              "The file (BibTeX, BibLaTeX, RIS or CSL-JSON; the part's own type names the format, or a generic one lets the text say)",
+          },
+        },
       },
     },
     'application/x-bibtex': { schema: fileText('BibTeX or BibLaTeX') },
@@ -65,13 +82,24 @@ export const IMPORT_BODY = {
 
 const Position = {
   index: z.number().int().min(0).describe('0-based position of the entry in the file'),
-  line: z.number().int().min(1).nullable().describe('1-based line where the entry starts (BibTeX, RIS); null for CSL-JSON'),
-  key: z.string().nullable().describe('The citation key (BibTeX) or ID (RIS, CSL-JSON), when the entry has one'),
+  line: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe('1-based line where the entry starts (BibTeX, RIS); null for CSL-JSON'),
+  key: z
+    .string()
+    .nullable()
+    .describe('The citation key (BibTeX) or ID (RIS, CSL-JSON), when the entry has one'),
 };
 
 const ImportedResource = z
   .object({
-    id: z.uuid().nullable().describe('The new resource; null on a dry run and for an entry not written'),
+    id: z
+      .uuid()
+      .nullable()
+      .describe('The new resource; null on a dry run and for an entry not written'),
     title: z.string(),
     authors: z.array(z.string()),
     year: z.string().nullable(),
@@ -79,26 +107,61 @@ const ImportedResource = z
     url: z.string().nullable(),
     tags: z.array(z.string()),
   })
-  .meta({ id: 'ImportedResource', description: 'The resource the entry becomes (in full at GET /api/workspaces/{id}/resources)' });
+  .meta({
+    id: 'ImportedResource',
+    description: 'The resource the entry becomes (in full at GET /api/workspaces/{id}/resources)',
+  });
 
 const ImportEntry = z
   .discriminatedUnion('outcome', [
-    z.object({ ...Position, outcome: z.literal('imported'), resource: ImportedResource }).meta({ id: 'ImportEntryImported' }),
-    z.object({ ...Position, outcome: z.literal('would_import'), resource: ImportedResource }).meta({ id: 'ImportEntryWouldImport', description: 'A dry run: new, and would be imported' }),
+    z
+      .object({ ...Position, outcome: z.literal('imported'), resource: ImportedResource })
+      .meta({ id: 'ImportEntryImported' }),
+    z
+      .object({ ...Position, outcome: z.literal('would_import'), resource: ImportedResource })
+      .meta({ id: 'ImportEntryWouldImport', description: 'A dry run: new, and would be imported' }),
     z
       .object({
         ...Position,
         outcome: z.literal('duplicate'),
         resource: ImportedResource,
         duplicateOf: z.object({
-          resourceId: z.uuid().nullable().describe('The resource it matches (in the workspace, or made from the earlier entry); null when that entry was not written (dry run)'),
-          entryIndex: z.number().int().min(0).nullable().describe('The earlier entry of the same file it repeats; null when it matches a resource already in the workspace'),
+          resourceId: z
+            .uuid()
+            .nullable()
+            .describe(
+              'The resource it matches (in the workspace, or made from the earlier entry); null when that entry was not written (dry run)',
+            ),
+          entryIndex: z
+            .number()
+            .int()
+            .min(0)
+            .nullable()
+            .describe(
+              'The earlier entry of the same file it repeats; null when it matches a resource already in the workspace',
+            ),
           title: z.string(),
         }),
       })
-      .meta({ id: 'ImportEntryDuplicate', description: 'Already in the workspace or earlier in the file: same DOI, arXiv id, PMID or URL, or the same normalised title and year' }),
-    z.object({ ...Position, outcome: z.literal('unreadable'), reason: z.string() }).meta({ id: 'ImportEntryUnreadable' }),
-    z.object({ ...Position, outcome: z.literal('no_room'), resource: ImportedResource, reason: z.string() }).meta({ id: 'ImportEntryNoRoom', description: 'New, but the workspace was full: not imported' }),
+      .meta({
+        id: 'ImportEntryDuplicate',
+        description:
+          'Already in the workspace or earlier in the file: same DOI, arXiv id, PMID or URL, or the same normalised title and year',
+      }),
+    z
+      .object({ ...Position, outcome: z.literal('unreadable'), reason: z.string() })
+      .meta({ id: 'ImportEntryUnreadable' }),
+    z
+      .object({
+        ...Position,
+        outcome: z.literal('no_room'),
+        resource: ImportedResource,
+        reason: z.string(),
+      })
+      .meta({
+        id: 'ImportEntryNoRoom',
+        description: 'New, but the workspace was full: not imported',
+      }),
   ])
   .meta({ id: 'ImportEntry' });
 
@@ -108,7 +171,9 @@ export const ImportResponse = z
     format: z.enum(['bibtex', 'ris', 'csljson']),
     encoding: z
       .string()
-      .describe('The encoding the file was read in (WHATWG name): the charset it was sent with, else a byte order mark, else utf-8 when it is valid UTF-8, else what a JabRef "% Encoding:" line names, else windows-1252'),
+      .describe(
+        'The encoding the file was read in (WHATWG name): the charset it was sent with, else a byte order mark, else utf-8 when it is valid UTF-8, else what a JabRef "% Encoding:" line names, else windows-1252',
+      ),
     counts: z.object({
       entries: z.number().int(),
       imported: z.number().int().describe('Imported (on a dry run: would be imported)'),

@@ -20,7 +20,9 @@ export async function knownResources(db: Db | Tx, workspaceId: string): Promise<
       id: workspaceResources.id,
       title: workspaceResources.title,
       workKey: workspaceResources.workKey,
-      data: sql<Record<string, unknown>>`jsonb_build_object('publishedDate', ${workspaceResources.data}->'publishedDate', 'date', ${workspaceResources.data}->'date', 'year', ${workspaceResources.data}->'year')`,
+      data: sql<
+        Record<string, unknown>
+      >`jsonb_build_object('publishedDate', ${workspaceResources.data}->'publishedDate', 'date', ${workspaceResources.data}->'date', 'year', ${workspaceResources.data}->'year')`,
     })
     .from(workspaceResources)
     .where(eq(workspaceResources.workspaceId, workspaceId));
@@ -38,15 +40,27 @@ export async function writeImportBatch<T>(
   plan: (known: KnownResource[]) => { rows: NewResourceRow[]; result: T },
 ): Promise<T | null> {
   return db.transaction(async (tx) => {
-    const [locked] = await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+    const [locked] = await tx
+      .select({ id: workspaces.id })
+      .from(workspaces)
+      .where(eq(workspaces.id, workspaceId))
+      .for('update');
     if (!locked) return null;
     const { rows, result } = plan(await knownResources(tx, workspaceId));
     if (rows.length === 0) return result;
     await tx.insert(workspaceResources).values(rows);
     // The database's clock, as for created_at: changed when the resources were added.
-    await tx.update(workspaces).set({ updatedAt: sql`now()` }).where(eq(workspaces.id, workspaceId));
+    await tx
+      .update(workspaces)
+      .set({ updatedAt: sql`now()` })
+      .where(eq(workspaces.id, workspaceId));
     // One change per batch (up to 500 resources): a client reloads the list rather than take 500 events.
-    await recordChange(tx, { type: 'resource.added', workspaceId, actorId: rows[0]!.addedBy ?? null, details: { count: rows.length, via: 'import' } });
+    await recordChange(tx, {
+      type: 'resource.added',
+      workspaceId,
+      actorId: rows[0]!.addedBy ?? null,
+      details: { count: rows.length, via: 'import' },
+    });
     return result;
   });
 }

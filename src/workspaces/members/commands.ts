@@ -27,21 +27,50 @@ import {
 } from './store.js';
 
 const memberNotFound = () => notFound('Member');
-const tooMany = (field = 'email') => conflict(`A workspace has at most ${MEMBER_LIMITS.members} members, its owner included`, { field, reason: 'too_many_members' });
+const tooMany = (field = 'email') =>
+  conflict(`A workspace has at most ${MEMBER_LIMITS.members} members, its owner included`, {
+    field,
+    reason: 'too_many_members',
+  });
 
 /** Adds the account with this e-mail address as editor or viewer. */
-export async function addMember(db: Db, workspaceId: string, actor: Actor, email: string, role: MemberRole): Promise<MemberRow> {
+export async function addMember(
+  db: Db,
+  workspaceId: string,
+  actor: Actor,
+  email: string,
+  role: MemberRole,
+): Promise<MemberRow> {
   const userId = await findUserIdByEmail(db, email);
-  if (!userId) throw new ApiError('NOT_FOUND', 'No account uses this e-mail address; send an invitation instead', { field: 'email', reason: 'no_account' });
+  if (!userId)
+    throw new ApiError(
+      'NOT_FOUND',
+      'No account uses this e-mail address; send an invitation instead',
+      { field: 'email', reason: 'no_account' },
+    );
   return db.transaction(async (tx) => {
     const workspace = await lockWorkspace(tx, workspaceId);
     if (!workspace) throw notFound('Workspace');
-    if (workspace.ownerId === userId) throw conflict('This person owns the workspace', { field: 'email', reason: 'already_member' });
+    if (workspace.ownerId === userId)
+      throw conflict('This person owns the workspace', {
+        field: 'email',
+        reason: 'already_member',
+      });
     if ((await countMembers(tx, workspaceId)) + 1 >= MEMBER_LIMITS.members) throw tooMany();
-    if (!(await insertMember(tx, { workspaceId, userId, role, addedBy: actor.id }))) throw conflict('This person is already a member', { field: 'email', reason: 'already_member' });
+    if (!(await insertMember(tx, { workspaceId, userId, role, addedBy: actor.id })))
+      throw conflict('This person is already a member', {
+        field: 'email',
+        reason: 'already_member',
+      });
     const member = await findMember(tx, workspaceId, userId);
     if (!member) throw memberNotFound();
-    await recordChange(tx, { type: 'member.added', workspaceId, actorId: actor.id, userId, details: { name: member.name, role } });
+    await recordChange(tx, {
+      type: 'member.added',
+      workspaceId,
+      actorId: actor.id,
+      userId,
+      details: { name: member.name, role },
+    });
     return member;
   });
 }
@@ -50,37 +79,81 @@ export async function addMember(db: Db, workspaceId: string, actor: Actor, email
  * Gives a member another role. `owner` transfers ownership, in one transaction: the member becomes the
  * owner (`workspaces.owner_id`) and the previous owner an editor.
  */
-export async function changeMemberRole(db: Db, workspaceId: string, actor: Actor, userId: string, role: Role): Promise<MemberRow> {
+export async function changeMemberRole(
+  db: Db,
+  workspaceId: string,
+  actor: Actor,
+  userId: string,
+  role: Role,
+): Promise<MemberRow> {
   return db.transaction(async (tx) => {
     const workspace = await lockWorkspace(tx, workspaceId);
     if (!workspace) throw notFound('Workspace');
-    if (workspace.ownerId === userId) throw conflict('The owner stays owner until they transfer ownership to another member', { field: 'role', reason: 'owner' });
+    if (workspace.ownerId === userId)
+      throw conflict('The owner stays owner until they transfer ownership to another member', {
+        field: 'role',
+        reason: 'owner',
+      });
     if (!(await findMember(tx, workspaceId, userId))) throw memberNotFound();
     if (role === 'owner') {
       // Checked again under the lock: a transfer that raced this one has already moved the ownership.
-      if (workspace.ownerId !== actor.id) throw new ApiError('AUTHORIZATION_ERROR', 'Only the owner may transfer ownership');
+      if (workspace.ownerId !== actor.id)
+        throw new ApiError('AUTHORIZATION_ERROR', 'Only the owner may transfer ownership');
       await deleteMember(tx, workspaceId, userId);
       await setOwner(tx, workspaceId, userId);
-      await insertMember(tx, { workspaceId, userId: workspace.ownerId, role: 'editor', addedBy: userId });
+      await insertMember(tx, {
+        workspaceId,
+        userId: workspace.ownerId,
+        role: 'editor',
+        addedBy: userId,
+      });
       const owner = await findAccount(tx, userId);
       if (!owner) throw memberNotFound();
-      await recordChange(tx, { type: 'member.updated', workspaceId, actorId: actor.id, userId, details: { name: owner.name, role: 'owner', previousOwnerId: workspace.ownerId } });
+      await recordChange(tx, {
+        type: 'member.updated',
+        workspaceId,
+        actorId: actor.id,
+        userId,
+        details: { name: owner.name, role: 'owner', previousOwnerId: workspace.ownerId },
+      });
       return { userId, ...owner, role: 'owner', addedBy: null, addedAt: new Date() };
     }
     await setMemberRole(tx, workspaceId, userId, role);
     const member = await findMember(tx, workspaceId, userId);
     if (!member) throw memberNotFound();
-    await recordChange(tx, { type: 'member.updated', workspaceId, actorId: actor.id, userId, details: { name: member.name, role } });
+    await recordChange(tx, {
+      type: 'member.updated',
+      workspaceId,
+      actorId: actor.id,
+      userId,
+      details: { name: member.name, role },
+    });
     return member;
   });
 }
 
 /** Removes a member, or lets one leave (`userId` is the actor's own); the owner cannot leave. */
-export async function removeMember(db: Db, workspaceId: string, ownerId: string, userId: string, actor: Actor): Promise<void> {
-  if (userId === ownerId) throw conflict('The owner cannot leave the workspace; transfer ownership to another member first', { field: 'userId', reason: 'owner' });
+export async function removeMember(
+  db: Db,
+  workspaceId: string,
+  ownerId: string,
+  userId: string,
+  actor: Actor,
+): Promise<void> {
+  if (userId === ownerId)
+    throw conflict(
+      'The owner cannot leave the workspace; transfer ownership to another member first',
+      { field: 'userId', reason: 'owner' },
+    );
   await db.transaction(async (tx) => {
     if (!(await deleteMember(tx, workspaceId, userId))) throw memberNotFound();
-    await recordChange(tx, { type: 'member.removed', workspaceId, actorId: actor.id, userId, details: { left: userId === actor.id } });
+    await recordChange(tx, {
+      type: 'member.removed',
+      workspaceId,
+      actorId: actor.id,
+      userId,
+      details: { left: userId === actor.id },
+    });
   });
 }
 
@@ -90,9 +163,16 @@ export interface InvitationDeps {
   appOrigin: string;
 }
 
-function invitationMail(to: string, inviterName: string, workspaceName: string, role: MemberRole, link: string): MailMessage {
+function invitationMail(
+  to: string,
+  inviterName: string,
+  workspaceName: string,
+  role: MemberRole,
+  link: string,
+): MailMessage {
   const intro = `${inviterName} invites you to the workspace "${workspaceName}" as ${role === 'editor' ? 'an editor' : 'a viewer'}. The link works once and for ${MEMBER_LIMITS.invitationDays} days.`;
-  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const escape = (text: string) =>
+    text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   return {
     to,
     subject: `Invitation to "${workspaceName}"`,
@@ -110,11 +190,17 @@ export async function inviteMember(
   role: MemberRole,
 ): Promise<InvitationRow> {
   const existing = await findUserIdByEmail(deps.db, email);
-  if (existing && (existing === inviter.id || (await findMember(deps.db, workspace.id, existing)))) {
+  if (
+    existing &&
+    (existing === inviter.id || (await findMember(deps.db, workspace.id, existing)))
+  ) {
     throw conflict('This person is already a member', { field: 'email', reason: 'already_member' });
   }
   if ((await countPendingInvitations(deps.db, workspace.id)) >= MEMBER_LIMITS.pendingInvitations) {
-    throw conflict(`A workspace has at most ${MEMBER_LIMITS.pendingInvitations} invitations waiting for an answer; revoke one first`, { field: 'email', reason: 'too_many_invitations' });
+    throw conflict(
+      `A workspace has at most ${MEMBER_LIMITS.pendingInvitations} invitations waiting for an answer; revoke one first`,
+      { field: 'email', reason: 'too_many_invitations' },
+    );
   }
   const token = randomToken(32);
   const invitation = await insertInvitation(deps.db, {
@@ -136,18 +222,35 @@ export async function inviteMember(
  * one conditional update, so of two accepts at once one joins and the other is a 404. Someone
  * already a member keeps the role they have.
  */
-export async function acceptInvitation(db: Db, token: string, actor: Actor): Promise<{ workspaceId: string; role: Role }> {
+export async function acceptInvitation(
+  db: Db,
+  token: string,
+  actor: Actor,
+): Promise<{ workspaceId: string; role: Role }> {
   return db.transaction(async (tx) => {
     const invitation = await claimInvitation(tx, hashToken(token), actor.id);
     if (!invitation) throw notFound('Invitation');
     const workspace = await lockWorkspace(tx, invitation.workspaceId);
     if (!workspace) throw notFound('Invitation');
-    if (workspace.ownerId === actor.id) return { workspaceId: invitation.workspaceId, role: 'owner' as const };
+    if (workspace.ownerId === actor.id)
+      return { workspaceId: invitation.workspaceId, role: 'owner' as const };
     const current = await findMember(tx, invitation.workspaceId, actor.id);
     if (current) return { workspaceId: invitation.workspaceId, role: current.role };
-    if ((await countMembers(tx, invitation.workspaceId)) + 1 >= MEMBER_LIMITS.members) throw tooMany();
-    await insertMember(tx, { workspaceId: invitation.workspaceId, userId: actor.id, role: invitation.role, addedBy: invitation.invitedBy });
-    await recordChange(tx, { type: 'member.added', workspaceId: invitation.workspaceId, actorId: actor.id, userId: actor.id, details: { role: invitation.role, invitedBy: invitation.invitedBy } });
+    if ((await countMembers(tx, invitation.workspaceId)) + 1 >= MEMBER_LIMITS.members)
+      throw tooMany();
+    await insertMember(tx, {
+      workspaceId: invitation.workspaceId,
+      userId: actor.id,
+      role: invitation.role,
+      addedBy: invitation.invitedBy,
+    });
+    await recordChange(tx, {
+      type: 'member.added',
+      workspaceId: invitation.workspaceId,
+      actorId: actor.id,
+      userId: actor.id,
+      details: { role: invitation.role, invitedBy: invitation.invitedBy },
+    });
     return { workspaceId: invitation.workspaceId, role: invitation.role };
   });
 }
@@ -158,7 +261,11 @@ export async function acceptInvitation(db: Db, token: string, actor: Actor): Pro
  * keeps the role they have: a link never raises nor lowers one. A revoked, paused, expired or unknown
  * link is a 404, as its page is. Revoking a link stops new joins only; who joined through it stays.
  */
-export async function joinByShareLink(db: Db, token: string, actor: Actor): Promise<{ workspaceId: string; role: Role }> {
+export async function joinByShareLink(
+  db: Db,
+  token: string,
+  actor: Actor,
+): Promise<{ workspaceId: string; role: Role }> {
   if (!isWellFormedShareToken(token)) throw notFound('Share link');
   const tokenHash = hashToken(token);
   return db.transaction(async (tx) => {
@@ -167,14 +274,28 @@ export async function joinByShareLink(db: Db, token: string, actor: Actor): Prom
     const { link } = shared;
     const workspace = await lockWorkspace(tx, link.workspaceId);
     if (!workspace) throw notFound('Share link');
-    if (workspace.ownerId === actor.id) return { workspaceId: link.workspaceId, role: 'owner' as const };
+    if (workspace.ownerId === actor.id)
+      return { workspaceId: link.workspaceId, role: 'owner' as const };
     const current = await findMember(tx, link.workspaceId, actor.id);
     if (current) return { workspaceId: link.workspaceId, role: current.role };
-    if ((await countMembers(tx, link.workspaceId)) + 1 >= MEMBER_LIMITS.members) throw tooMany('token');
+    if ((await countMembers(tx, link.workspaceId)) + 1 >= MEMBER_LIMITS.members)
+      throw tooMany('token');
     const role: MemberRole = link.readOnly ? 'viewer' : 'editor';
     // Added by whoever made the link (null for links older than that record, or its maker's account deleted).
-    await insertMember(tx, { workspaceId: link.workspaceId, userId: actor.id, role, addedBy: link.createdBy, shareLinkId: link.id });
-    await recordChange(tx, { type: 'member.added', workspaceId: link.workspaceId, actorId: actor.id, userId: actor.id, details: { role, shareId: link.id } });
+    await insertMember(tx, {
+      workspaceId: link.workspaceId,
+      userId: actor.id,
+      role,
+      addedBy: link.createdBy,
+      shareLinkId: link.id,
+    });
+    await recordChange(tx, {
+      type: 'member.added',
+      workspaceId: link.workspaceId,
+      actorId: actor.id,
+      userId: actor.id,
+      details: { role, shareId: link.id },
+    });
     return { workspaceId: link.workspaceId, role };
   });
 }

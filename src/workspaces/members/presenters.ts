@@ -2,7 +2,14 @@
 import type { InvitationRow, MemberRow } from './store.js';
 
 export function presentMember(row: MemberRow) {
-  return { userId: row.userId, name: row.name, email: row.email, role: row.role, addedBy: row.addedBy, addedAt: row.addedAt.toISOString() };
+  return {
+    userId: row.userId,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    addedBy: row.addedBy,
+    addedAt: row.addedAt.toISOString(),
+  };
 }
 
 function invitationStatus(row: InvitationRow, now: Date) {

@@ -13,7 +13,13 @@ import { authorize } from '../policy.js';
 import { deletedReply } from '../presenters.js';
 import { DeletedResponse, IdParams, ListQuery, workspaceErrors } from '../schemas.js';
 import { loadWorkspace } from '../store.js';
-import { acceptInvitation, addMember, changeMemberRole, inviteMember, removeMember } from './commands.js';
+import {
+  acceptInvitation,
+  addMember,
+  changeMemberRole,
+  inviteMember,
+  removeMember,
+} from './commands.js';
 import { presentInvitation, presentMember } from './presenters.js';
 import {
   InvitationAcceptResponse,
@@ -30,7 +36,14 @@ import {
   MemberResponse,
   MemberUpdateBody,
 } from './schemas.js';
-import { findAccount, findInvitationInWorkspace, listInvitations, listMembers, previewInvitation, revokeInvitationRow } from './store.js';
+import {
+  findAccount,
+  findInvitationInWorkspace,
+  listInvitations,
+  listMembers,
+  previewInvitation,
+  revokeInvitationRow,
+} from './store.js';
 
 const tags = ['members'];
 
@@ -45,7 +58,8 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       schema: {
         tags,
         operationId: 'listMembers',
-        summary: 'Members of a workspace with their roles: the owner first, then the others as they joined (any member may list them)',
+        summary:
+          'Members of a workspace with their roles: the owner first, then the others as they joined (any member may list them)',
         params: IdParams,
         querystring: ListQuery,
         response: { 200: MemberListResponse, ...workspaceErrors },
@@ -53,7 +67,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'readMembers', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'readMembers',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const { rows, total } = await listMembers(db, workspace.id, request.query);
       return { members: rows.map(presentMember), total };
     },
@@ -75,7 +93,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'manageMembers', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'manageMembers',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const member = await addMember(db, workspace.id, user, request.body.email, request.body.role);
       return reply.status(201).send({ member: presentMember(member) });
     },
@@ -88,7 +110,8 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       schema: {
         tags,
         operationId: 'updateMember',
-        summary: "Change a member's role (owner only); role `owner` transfers ownership in one transaction and the previous owner becomes an editor",
+        summary:
+          "Change a member's role (owner only); role `owner` transfers ownership in one transaction and the previous owner becomes an editor",
         params: MemberParams,
         body: MemberUpdateBody,
         response: { 200: MemberResponse, 409: ErrorResponse, ...workspaceErrors },
@@ -96,8 +119,18 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'manageMembers', await loadWorkspace(db, request.params.id, user));
-      const member = await changeMemberRole(db, workspace.id, user, request.params.userId, request.body.role);
+      const { workspace } = authorize(
+        user,
+        'manageMembers',
+        await loadWorkspace(db, request.params.id, user),
+      );
+      const member = await changeMemberRole(
+        db,
+        workspace.id,
+        user,
+        request.params.userId,
+        request.body.role,
+      );
       return { member: presentMember(member) };
     },
   );
@@ -109,7 +142,8 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       schema: {
         tags,
         operationId: 'removeMember',
-        summary: 'Remove a member (owner only), or leave the workspace (your own user id, any member); the owner cannot leave (409): transfer ownership first',
+        summary:
+          'Remove a member (owner only), or leave the workspace (your own user id, any member); the owner cannot leave (409): transfer ownership first',
         params: MemberParams,
         response: { 200: DeletedResponse, 409: ErrorResponse, ...workspaceErrors },
       },
@@ -117,7 +151,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
     async (request) => {
       const user = requireUser(request);
       const leaving = request.params.userId === user.id;
-      const { workspace } = authorize(user, leaving ? 'readMembers' : 'manageMembers', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        leaving ? 'readMembers' : 'manageMembers',
+        await loadWorkspace(db, request.params.id, user),
+      );
       await removeMember(db, workspace.id, workspace.ownerId, request.params.userId, user);
       return deletedReply(request.params.userId);
     },
@@ -130,7 +168,8 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       schema: {
         tags,
         operationId: 'listInvitations',
-        summary: 'Invitations of a workspace, newest first, each with its status: pending, accepted, revoked or expired (owner only)',
+        summary:
+          'Invitations of a workspace, newest first, each with its status: pending, accepted, revoked or expired (owner only)',
         params: IdParams,
         querystring: ListQuery,
         response: { 200: InvitationListResponse, ...workspaceErrors },
@@ -138,7 +177,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'manageMembers', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'manageMembers',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const { rows, total } = await listInvitations(db, workspace.id, request.query);
       const now = new Date();
       return { invitations: rows.map((row) => presentInvitation(row, now)), total };
@@ -161,7 +204,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'manageMembers', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'manageMembers',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const inviter = await findAccount(db, user.id);
       if (!inviter) throw notFound('User');
       const invitation = await inviteMember(
@@ -189,13 +236,24 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(user, 'manageMembers', await loadWorkspace(db, request.params.id, user));
+      const { workspace } = authorize(
+        user,
+        'manageMembers',
+        await loadWorkspace(db, request.params.id, user),
+      );
       const revoked = await revokeInvitationRow(db, workspace.id, request.params.invitationId);
       if (!revoked) {
-        const known = await findInvitationInWorkspace(db, workspace.id, request.params.invitationId);
+        const known = await findInvitationInWorkspace(
+          db,
+          workspace.id,
+          request.params.invitationId,
+        );
         if (!known) throw notFound('Invitation');
         const status = presentInvitation(known).status;
-        throw conflict(`This invitation is ${status}; only a pending one can be revoked`, { field: 'invitationId', reason: status });
+        throw conflict(`This invitation is ${status}; only a pending one can be revoked`, {
+          field: 'invitationId',
+          reason: status,
+        });
       }
       return deletedReply(revoked.id);
     },
@@ -208,10 +266,16 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       schema: {
         tags,
         operationId: 'getInvitation',
-        summary: "What an invitation link offers, for its page: the workspace's name, the inviter's name and the role — nothing else; 404 once it is used, revoked or expired",
+        summary:
+          "What an invitation link offers, for its page: the workspace's name, the inviter's name and the role — nothing else; 404 once it is used, revoked or expired",
         security: PUBLIC,
         params: InvitationTokenParams,
-        response: { 200: InvitationPreviewResponse, 400: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse },
+        response: {
+          200: InvitationPreviewResponse,
+          400: ErrorResponse,
+          404: ErrorResponse,
+          429: ErrorResponse,
+        },
       },
     },
     async (request) => {
@@ -228,7 +292,8 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       schema: {
         tags,
         operationId: 'acceptInvitation',
-        summary: "Join the invitation's workspace with its role (signed in; the account's e-mail address need not be the one invited)",
+        summary:
+          "Join the invitation's workspace with its role (signed in; the account's e-mail address need not be the one invited)",
         description:
           'Single use: the first accept joins, any later one (or one racing it) is a 404, as is a revoked or expired invitation. Someone already a member keeps the role they have.',
         params: InvitationTokenParams,

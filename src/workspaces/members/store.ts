@@ -1,7 +1,13 @@
 /** Queries of members and invitations. Rows out; shaping is the presenters' job. */
 import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/client.js';
-import { users, workspaceInvitations, workspaceMembers, workspaces, type MemberRole } from '../../platform/db/schema.js';
+import {
+  users,
+  workspaceInvitations,
+  workspaceMembers,
+  workspaces,
+  type MemberRole,
+} from '../../platform/db/schema.js';
 import type { Role } from '../policy.js';
 import type { Page } from '../store.js';
 
@@ -16,33 +22,69 @@ export interface MemberRow {
 export type InvitationRow = typeof workspaceInvitations.$inferSelect;
 
 /** The owner first, then the others in the order they joined. */
-export async function listMembers(db: Db, workspaceId: string, page: Page): Promise<{ rows: MemberRow[]; total: number }> {
+export async function listMembers(
+  db: Db,
+  workspaceId: string,
+  page: Page,
+): Promise<{ rows: MemberRow[]; total: number }> {
   const [owner] = await db
-    .select({ userId: users.id, name: users.name, email: users.email, addedAt: workspaces.createdAt })
+    .select({
+      userId: users.id,
+      name: users.name,
+      email: users.email,
+      addedAt: workspaces.createdAt,
+    })
     .from(workspaces)
     .innerJoin(users, eq(users.id, workspaces.ownerId))
     .where(eq(workspaces.id, workspaceId));
   const others = await db
-    .select({ userId: users.id, name: users.name, email: users.email, role: workspaceMembers.role, addedBy: workspaceMembers.addedBy, addedAt: workspaceMembers.createdAt })
+    .select({
+      userId: users.id,
+      name: users.name,
+      email: users.email,
+      role: workspaceMembers.role,
+      addedBy: workspaceMembers.addedBy,
+      addedAt: workspaceMembers.createdAt,
+    })
     .from(workspaceMembers)
     .innerJoin(users, eq(users.id, workspaceMembers.userId))
     .where(eq(workspaceMembers.workspaceId, workspaceId))
     .orderBy(asc(workspaceMembers.createdAt), asc(workspaceMembers.userId));
-  const all: MemberRow[] = [...(owner ? [{ ...owner, role: 'owner' as const, addedBy: null }] : []), ...others];
+  const all: MemberRow[] = [
+    ...(owner ? [{ ...owner, role: 'owner' as const, addedBy: null }] : []),
+    ...others,
+  ];
   return { rows: all.slice(page.offset, page.offset + page.limit), total: all.length };
 }
 
-export async function findMember(db: Db | Tx, workspaceId: string, userId: string): Promise<MemberRow | null> {
+export async function findMember(
+  db: Db | Tx,
+  workspaceId: string,
+  userId: string,
+): Promise<MemberRow | null> {
   const [row] = await db
-    .select({ userId: users.id, name: users.name, email: users.email, role: workspaceMembers.role, addedBy: workspaceMembers.addedBy, addedAt: workspaceMembers.createdAt })
+    .select({
+      userId: users.id,
+      name: users.name,
+      email: users.email,
+      role: workspaceMembers.role,
+      addedBy: workspaceMembers.addedBy,
+      addedAt: workspaceMembers.createdAt,
+    })
     .from(workspaceMembers)
     .innerJoin(users, eq(users.id, workspaceMembers.userId))
     .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
   return row ?? null;
 }
 
-export async function findAccount(db: Db | Tx, userId: string): Promise<{ name: string; email: string } | null> {
-  const [row] = await db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, userId));
+export async function findAccount(
+  db: Db | Tx,
+  userId: string,
+): Promise<{ name: string; email: string } | null> {
+  const [row] = await db
+    .select({ name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId));
   return row ?? null;
 }
 
@@ -53,26 +95,51 @@ export async function findUserIdByEmail(db: Db, email: string): Promise<string |
 
 /** Members other than the owner. */
 export async function countMembers(db: Db | Tx, workspaceId: string): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(workspaceMembers).where(eq(workspaceMembers.workspaceId, workspaceId));
+  const [row] = await db
+    .select({ total: count() })
+    .from(workspaceMembers)
+    .where(eq(workspaceMembers.workspaceId, workspaceId));
   return row?.total ?? 0;
 }
 
 /** The workspace row locked for the rest of the transaction: member changes of one workspace happen one at a time. */
-export async function lockWorkspace(tx: Tx, workspaceId: string): Promise<{ ownerId: string } | null> {
-  const [row] = await tx.select({ ownerId: workspaces.ownerId }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+export async function lockWorkspace(
+  tx: Tx,
+  workspaceId: string,
+): Promise<{ ownerId: string } | null> {
+  const [row] = await tx
+    .select({ ownerId: workspaces.ownerId })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId))
+    .for('update');
   return row ?? null;
 }
 
 /** Adds a member (`shareLinkId`: the link they joined through); false when they already were one. */
 export async function insertMember(
   tx: Tx,
-  values: { workspaceId: string; userId: string; role: MemberRole; addedBy: string | null; shareLinkId?: string },
+  values: {
+    workspaceId: string;
+    userId: string;
+    role: MemberRole;
+    addedBy: string | null;
+    shareLinkId?: string;
+  },
 ): Promise<boolean> {
-  const inserted = await tx.insert(workspaceMembers).values(values).onConflictDoNothing().returning({ userId: workspaceMembers.userId });
+  const inserted = await tx
+    .insert(workspaceMembers)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ userId: workspaceMembers.userId });
   return inserted.length > 0;
 }
 
-export async function setMemberRole(tx: Tx, workspaceId: string, userId: string, role: MemberRole): Promise<boolean> {
+export async function setMemberRole(
+  tx: Tx,
+  workspaceId: string,
+  userId: string,
+  role: MemberRole,
+): Promise<boolean> {
   const updated = await tx
     .update(workspaceMembers)
     .set({ role })
@@ -81,7 +148,11 @@ export async function setMemberRole(tx: Tx, workspaceId: string, userId: string,
   return updated.length > 0;
 }
 
-export async function deleteMember(db: Db | Tx, workspaceId: string, userId: string): Promise<boolean> {
+export async function deleteMember(
+  db: Db | Tx,
+  workspaceId: string,
+  userId: string,
+): Promise<boolean> {
   const deleted = await db
     .delete(workspaceMembers)
     .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
@@ -90,14 +161,25 @@ export async function deleteMember(db: Db | Tx, workspaceId: string, userId: str
 }
 
 export async function setOwner(tx: Tx, workspaceId: string, ownerId: string): Promise<void> {
-  await tx.update(workspaces).set({ ownerId, version: sql`${workspaces.version} + 1`, updatedAt: new Date() }).where(eq(workspaces.id, workspaceId));
+  await tx
+    .update(workspaces)
+    .set({ ownerId, version: sql`${workspaces.version} + 1`, updatedAt: new Date() })
+    .where(eq(workspaces.id, workspaceId));
 }
 
 // ---- invitations ----
 
-const pending = (now: Date) => and(isNull(workspaceInvitations.acceptedAt), isNull(workspaceInvitations.revokedAt), gt(workspaceInvitations.expiresAt, now));
+const pending = (now: Date) =>
+  and(
+    isNull(workspaceInvitations.acceptedAt),
+    isNull(workspaceInvitations.revokedAt),
+    gt(workspaceInvitations.expiresAt, now),
+  );
 
-export async function insertInvitation(db: Db, values: typeof workspaceInvitations.$inferInsert): Promise<InvitationRow> {
+export async function insertInvitation(
+  db: Db,
+  values: typeof workspaceInvitations.$inferInsert,
+): Promise<InvitationRow> {
   const [row] = await db.insert(workspaceInvitations).values(values).returning();
   if (!row) throw new Error('Invitation insert returned no row');
   return row;
@@ -111,7 +193,11 @@ export async function countPendingInvitations(db: Db, workspaceId: string): Prom
   return row?.total ?? 0;
 }
 
-export async function listInvitations(db: Db, workspaceId: string, page: Page): Promise<{ rows: InvitationRow[]; total: number }> {
+export async function listInvitations(
+  db: Db,
+  workspaceId: string,
+  page: Page,
+): Promise<{ rows: InvitationRow[]; total: number }> {
   const where = eq(workspaceInvitations.workspaceId, workspaceId);
   const rows = await db
     .select()
@@ -125,16 +211,30 @@ export async function listInvitations(db: Db, workspaceId: string, page: Page): 
 }
 
 /** Revokes an invitation of the workspace that is still pending; false when there is none such. */
-export async function revokeInvitationRow(db: Db, workspaceId: string, id: string): Promise<InvitationRow | null> {
+export async function revokeInvitationRow(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<InvitationRow | null> {
   const [row] = await db
     .update(workspaceInvitations)
     .set({ revokedAt: new Date() })
-    .where(and(eq(workspaceInvitations.id, id), eq(workspaceInvitations.workspaceId, workspaceId), pending(new Date())))
+    .where(
+      and(
+        eq(workspaceInvitations.id, id),
+        eq(workspaceInvitations.workspaceId, workspaceId),
+        pending(new Date()),
+      ),
+    )
     .returning();
   return row ?? null;
 }
 
-export async function findInvitationInWorkspace(db: Db, workspaceId: string, id: string): Promise<InvitationRow | null> {
+export async function findInvitationInWorkspace(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<InvitationRow | null> {
   const [row] = await db
     .select()
     .from(workspaceInvitations)
@@ -143,9 +243,16 @@ export async function findInvitationInWorkspace(db: Db, workspaceId: string, id:
 }
 
 /** What the invitation page shows: a pending invitation's workspace, inviter and role. */
-export async function previewInvitation(db: Db, tokenHash: string): Promise<{ workspaceName: string; inviterName: string; role: MemberRole } | null> {
+export async function previewInvitation(
+  db: Db,
+  tokenHash: string,
+): Promise<{ workspaceName: string; inviterName: string; role: MemberRole } | null> {
   const [row] = await db
-    .select({ workspaceName: workspaces.name, inviterName: users.name, role: workspaceInvitations.role })
+    .select({
+      workspaceName: workspaces.name,
+      inviterName: users.name,
+      role: workspaceInvitations.role,
+    })
     .from(workspaceInvitations)
     .innerJoin(workspaces, eq(workspaces.id, workspaceInvitations.workspaceId))
     .innerJoin(users, eq(users.id, workspaceInvitations.invitedBy))
@@ -157,7 +264,11 @@ export async function previewInvitation(db: Db, tokenHash: string): Promise<{ wo
  * Marks a pending invitation accepted by `userId`, atomically: of two accepts at once one updates the
  * row and the other finds it no longer pending. Null when it is unknown, used, revoked or expired.
  */
-export async function claimInvitation(tx: Tx, tokenHash: string, userId: string): Promise<InvitationRow | null> {
+export async function claimInvitation(
+  tx: Tx,
+  tokenHash: string,
+  userId: string,
+): Promise<InvitationRow | null> {
   const [row] = await tx
     .update(workspaceInvitations)
     .set({ acceptedAt: sql`now()`, acceptedBy: userId })

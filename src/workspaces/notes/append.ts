@@ -8,7 +8,13 @@ import { conflict, notFound } from '../../platform/errors.js';
 import { versionMatches, type ExpectedVersions } from '../../platform/versions.js';
 import { recordChange } from '../events/record.js';
 import { LIMITS } from '../schemas.js';
-import { lockResourcesOf, touchWorkspace, updateResourceRow, type ResourceRow, type Versioned } from '../store.js';
+import {
+  lockResourcesOf,
+  touchWorkspace,
+  updateResourceRow,
+  type ResourceRow,
+  type Versioned,
+} from '../store.js';
 
 /** Between the notes there were and the text appended: one blank line. */
 const SEPARATOR = '\n\n';
@@ -16,7 +22,13 @@ const SEPARATOR = '\n\n';
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** `expected`: the versions If-Match accepts, checked on the locked row (the resource as it is now when it does not match). */
-export async function appendToNotes(db: Db, resource: ResourceRow, text: string, actorId: string, expected: ExpectedVersions = null): Promise<Versioned<ResourceRow>> {
+export async function appendToNotes(
+  db: Db,
+  resource: ResourceRow,
+  text: string,
+  actorId: string,
+  expected: ExpectedVersions = null,
+): Promise<Versioned<ResourceRow>> {
   return db.transaction(async (tx) => {
     const [current] = await lockResourcesOf(tx, resource.workspaceId, [resource.id]);
     if (!current) throw notFound('Resource');
@@ -31,7 +43,13 @@ export async function appendToNotes(db: Db, resource: ResourceRow, text: string,
     const updated = await updateResourceRow(tx, current.id, { notes }, actorId);
     if (!updated) throw notFound('Resource');
     await touchWorkspace(tx, updated.workspaceId);
-    await recordChange(tx, { type: 'resource.updated', workspaceId: updated.workspaceId, actorId, resourceId: updated.id, details: { title: updated.title, fields: ['notes'] } });
+    await recordChange(tx, {
+      type: 'resource.updated',
+      workspaceId: updated.workspaceId,
+      actorId,
+      resourceId: updated.id,
+      details: { title: updated.title, fields: ['notes'] },
+    });
     return { row: updated };
   });
 }

@@ -17,9 +17,22 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const append = (resourceId: string, text: unknown, user = owner, workspace = workspaceId) =>
-  t.app.inject({ method: 'POST', url: `/api/workspaces/${workspace}/resources/${resourceId}/notes`, headers: user.bearer, payload: { text } });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/workspaces/${workspace}/resources/${resourceId}/notes`,
+    headers: user.bearer,
+    payload: { text },
+  });
 const notesOf = async (resourceId: string) =>
-  (await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}/resources`, headers: owner.bearer })).json<Array<{ id: string; notes: string }>>().find((each) => each.id === resourceId)?.notes;
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: `/api/workspaces/${workspaceId}/resources`,
+      headers: owner.bearer,
+    })
+  )
+    .json<Array<{ id: string; notes: string }>>()
+    .find((each) => each.id === resourceId)?.notes;
 
 describe('POST /api/workspaces/:id/resources/:resourceId/notes', () => {
   it('makes empty notes the text, and puts the text after notes there are, after a blank line', async () => {
@@ -34,7 +47,12 @@ describe('POST /api/workspaces/:id/resources/:resourceId/notes', () => {
   it('keeps an edit saved meanwhile, and two appends at once both land', async () => {
     const { id } = await addResource(t.app, owner, workspaceId, { title: 'Edited', notes: 'Old' });
     // The dialog was opened on "Old"; the notes were edited in another tab before Save to notes.
-    await t.app.inject({ method: 'PATCH', url: `/api/workspaces/${workspaceId}/resources/${id}`, headers: owner.bearer, payload: { notes: 'Edited elsewhere' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/workspaces/${workspaceId}/resources/${id}`,
+      headers: owner.bearer,
+      payload: { notes: 'Edited elsewhere' },
+    });
     await Promise.all([append(id, 'A'), append(id, 'B')]);
     const notes = await notesOf(id);
     expect(notes?.startsWith('Edited elsewhere\n\n')).toBe(true);
@@ -42,7 +60,10 @@ describe('POST /api/workspaces/:id/resources/:resourceId/notes', () => {
   });
 
   it('refuses, writing nothing, when the notes would be longer than 10,000 characters, and says by how much', async () => {
-    const { id } = await addResource(t.app, owner, workspaceId, { title: 'Full', notes: 'n'.repeat(9_990) });
+    const { id } = await addResource(t.app, owner, workspaceId, {
+      title: 'Full',
+      notes: 'n'.repeat(9_990),
+    });
     const res = await append(id, 'x'.repeat(20));
     expect(res.statusCode).toBe(409);
     // 9,990 + a blank line (2) + 20 = 10,012: 12 over.
@@ -53,14 +74,22 @@ describe('POST /api/workspaces/:id/resources/:resourceId/notes', () => {
     expect((await append(id, 'x'.repeat(8))).statusCode).toBe(200);
   });
 
-  it('refuses empty and too long text (400, field named), no session (401), another user\'s resource (404)', async () => {
+  it("refuses empty and too long text (400, field named), no session (401), another user's resource (404)", async () => {
     const { id } = await addResource(t.app, owner, workspaceId, { title: 'Guarded' });
     for (const text of ['', '   ', 'x'.repeat(10_001), 42]) {
       const res = await append(id, text);
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details.field).toBe('text');
     }
-    expect((await t.app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/resources/${id}/notes`, payload: { text: 'x' } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${workspaceId}/resources/${id}/notes`,
+          payload: { text: 'x' },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await append(id, 'x', stranger)).statusCode).toBe(404);
     const theirs = (await createWorkspace(t.app, stranger)).id;
     expect((await append(id, 'x', stranger, theirs)).statusCode).toBe(404);

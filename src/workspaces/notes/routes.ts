@@ -13,17 +13,32 @@ import { plainText } from '../../platform/sanitize.js';
 import { expectedVersions } from '../../platform/versions.js';
 import { authorize } from '../policy.js';
 import { resourceReply } from '../presenters.js';
-import { IfMatchHeaders, LIMITS, ResourceParams, ResourceResponse, ResourceStaleResponse, workspaceErrors } from '../schemas.js';
+import {
+  IfMatchHeaders,
+  LIMITS,
+  ResourceParams,
+  ResourceResponse,
+  ResourceStaleResponse,
+  workspaceErrors,
+} from '../schemas.js';
 import { loadResource, loadWorkspace } from '../store.js';
 import { presentResources, sendsVersion, staleResource } from '../versions.js';
 import { appendToNotes } from './append.js';
 
 const NotesAppendBody = z
   .strictObject({
-    text: plainText(LIMITS.notes, { required: true }).describe('Plain text to add at the end of the notes, after a blank line (HTML is stripped)'),
+    text: plainText(LIMITS.notes, { required: true }).describe(
+      'Plain text to add at the end of the notes, after a blank line (HTML is stripped)',
+    ),
   })
   .meta({ id: 'NotesAppend', description: 'Text to append to the notes' });
-documentBody(NotesAppendBody, { examples: [{ text: 'Summary (quick, 2026-11-27)\nTL;DR: A network with an external memory it learns to address.' }] });
+documentBody(NotesAppendBody, {
+  examples: [
+    {
+      text: 'Summary (quick, 2026-11-27)\nTL;DR: A network with an external memory it learns to address.',
+    },
+  ],
+});
 
 export async function notesRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -40,17 +55,36 @@ export async function notesRoutes(root: FastifyInstance, ctx: AppContext): Promi
         params: ResourceParams,
         headers: IfMatchHeaders,
         body: NotesAppendBody,
-        response: { 200: ResourceResponse, ...workspaceErrors, 409: ErrorResponse, 412: ResourceStaleResponse },
+        response: {
+          200: ResourceResponse,
+          ...workspaceErrors,
+          409: ErrorResponse,
+          412: ResourceStaleResponse,
+        },
         responseHeaders: { 200: ['ETag'], 412: ['ETag'] },
       },
     },
     async (request, reply) => {
       const user = requireUser(request);
       // As a resource's PATCH: reading the workspace, changing the resource (an editor's).
-      const { workspace } = authorize(user, 'read', await loadWorkspace(db, request.params.id, user));
-      const { resource } = authorize(user, 'update', await loadResource(db, request.params.resourceId, user));
+      const { workspace } = authorize(
+        user,
+        'read',
+        await loadWorkspace(db, request.params.id, user),
+      );
+      const { resource } = authorize(
+        user,
+        'update',
+        await loadResource(db, request.params.resourceId, user),
+      );
       if (resource.workspaceId !== workspace.id) throw notFound('Resource');
-      const updated = await appendToNotes(db, resource, request.body.text, user.id, expectedVersions('r', request.headers['if-match']));
+      const updated = await appendToNotes(
+        db,
+        resource,
+        request.body.text,
+        user.id,
+        expectedVersions('r', request.headers['if-match']),
+      );
       if ('stale' in updated) throw await staleResource(db, updated.stale);
       const [presented] = await presentResources(db, [updated.row]);
       sendsVersion(reply, 'r', updated.row);

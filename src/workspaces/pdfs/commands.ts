@@ -21,16 +21,30 @@ export interface PdfDeps {
 }
 
 /** Limits of the multipart parser in the upload scope: one file, nothing else worth keeping. */
-export const PDF_MULTIPART_LIMITS = { fileSize: MAX_PDF_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 } as const;
+export const PDF_MULTIPART_LIMITS = {
+  fileSize: MAX_PDF_BYTES,
+  files: 1,
+  fields: 5,
+  parts: 6,
+  fieldSize: 1024,
+} as const;
 
 /** The request's multipart part named `file`; 400 naming the field otherwise. */
 export async function filePartOf(request: FastifyRequest): Promise<MultipartFile> {
-  if (!request.isMultipart()) throw validationError('file', 'required', 'Send the PDF as multipart/form-data in a field named "file"');
-  const part = await request.file({ limits: PDF_MULTIPART_LIMITS }).catch((error: { code?: string }) => {
-    if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw pdfTooLarge();
-    throw error;
-  });
-  if (!part || part.fieldname !== 'file') throw validationError('file', 'required', 'Send the PDF in a field named "file"');
+  if (!request.isMultipart())
+    throw validationError(
+      'file',
+      'required',
+      'Send the PDF as multipart/form-data in a field named "file"',
+    );
+  const part = await request
+    .file({ limits: PDF_MULTIPART_LIMITS })
+    .catch((error: { code?: string }) => {
+      if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw pdfTooLarge();
+      throw error;
+    });
+  if (!part || part.fieldname !== 'file')
+    throw validationError('file', 'required', 'Send the PDF in a field named "file"');
   return part;
 }
 
@@ -52,14 +66,22 @@ export async function forgetPdfFiles(blobs: BlobStore, keys: string[]): Promise<
 }
 
 /** Stores the upload as the resource's PDF (pending extraction), replacing any earlier one. */
-export async function attachPdf(deps: PdfDeps, resource: ResourceRow, userId: string, part: MultipartFile): Promise<PdfRow> {
+export async function attachPdf(
+  deps: PdfDeps,
+  resource: ResourceRow,
+  userId: string,
+  part: MultipartFile,
+): Promise<PdfRow> {
   const received = await receivePdf(deps.blobs, resource.workspaceId, part.file);
-  const recorded = await replacePdf(deps.db, { resourceId: resource.id, uploadedBy: userId, filename: cleanFilename(part.filename), ...received }).catch(
-    async (error: unknown) => {
-      await forget(deps.blobs, received.blobKey);
-      throw error;
-    },
-  );
+  const recorded = await replacePdf(deps.db, {
+    resourceId: resource.id,
+    uploadedBy: userId,
+    filename: cleanFilename(part.filename),
+    ...received,
+  }).catch(async (error: unknown) => {
+    await forget(deps.blobs, received.blobKey);
+    throw error;
+  });
   if (!recorded) {
     await forget(deps.blobs, received.blobKey);
     throw notFound('Resource');
@@ -73,25 +95,67 @@ export async function attachPdf(deps: PdfDeps, resource: ResourceRow, userId: st
  * A new resource made from an uploaded PDF: titled by the file's name until extraction fills its
  * record. The same file twice in one workspace is the same work (409), as adding decides.
  */
-export async function createResourceFromPdf(deps: PdfDeps, workspaceId: string, userId: string, part: MultipartFile): Promise<{ resource: ResourceRow; pdf: PdfRow }> {
+export async function createResourceFromPdf(
+  deps: PdfDeps,
+  workspaceId: string,
+  userId: string,
+  part: MultipartFile,
+): Promise<{ resource: ResourceRow; pdf: PdfRow }> {
   const filename = cleanFilename(part.filename);
   const received = await receivePdf(deps.blobs, workspaceId, part.file);
   try {
-    const title = filename.replace(/\.pdf$/i, '').replace(/[_]+/g, ' ').trim().slice(0, LIMITS.title) || 'Untitled PDF';
+    const title =
+      filename
+        .replace(/\.pdf$/i, '')
+        .replace(/[_]+/g, ' ')
+        .trim()
+        .slice(0, LIMITS.title) || 'Untitled PDF';
     const added = await insertResourceIfRoom(
       deps.db,
-      { workspaceId, addedBy: userId, resourceId: null, workKey: `pdf:${received.sha256}`, title, url: null, type: 'document', authors: [], tags: [], notes: '', data: { metadataFrom: 'filename' } },
+      {
+        workspaceId,
+        addedBy: userId,
+        resourceId: null,
+        workKey: `pdf:${received.sha256}`,
+        title,
+        url: null,
+        type: 'document',
+        authors: [],
+        tags: [],
+        notes: '',
+        data: { metadataFrom: 'filename' },
+      },
       LIMITS.resourcesPerWorkspace,
     );
     if (!('row' in added)) {
       if (added.refused === 'no_workspace') throw notFound('Workspace');
-      if (added.refused === 'full') throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources`, { field: 'workspace', reason: 'too_many_resources' });
-      throw conflict('This PDF is already in the workspace', { field: 'file', reason: 'duplicate' });
+      if (added.refused === 'full')
+        throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources`, {
+          field: 'workspace',
+          reason: 'too_many_resources',
+        });
+      throw conflict('This PDF is already in the workspace', {
+        field: 'file',
+        reason: 'duplicate',
+      });
     }
-    const recorded = await replacePdf(deps.db, { resourceId: added.row.id, uploadedBy: userId, filename, fillMetadata: true, ...received }).catch(async (error: unknown) => {
+    const recorded = await replacePdf(deps.db, {
+      resourceId: added.row.id,
+      uploadedBy: userId,
+      filename,
+      fillMetadata: true,
+      ...received,
+    }).catch(async (error: unknown) => {
       // Undone: the resource's addition was announced, so its removal is too.
       await deps.db.transaction(async (tx) => {
-        if (await deleteResourceRow(tx, added.row.id)) await recordChange(tx, { type: 'resource.removed', workspaceId, actorId: userId, resourceId: added.row.id, details: { title } });
+        if (await deleteResourceRow(tx, added.row.id))
+          await recordChange(tx, {
+            type: 'resource.removed',
+            workspaceId,
+            actorId: userId,
+            resourceId: added.row.id,
+            details: { title },
+          });
       });
       throw error;
     });
@@ -105,7 +169,11 @@ export async function createResourceFromPdf(deps: PdfDeps, workspaceId: string, 
 }
 
 /** Removes the resource's PDF, its pages and its file; false when it had none. */
-export async function removePdf(deps: Pick<PdfDeps, 'db' | 'blobs'>, resourceId: string, actorId: string): Promise<boolean> {
+export async function removePdf(
+  deps: Pick<PdfDeps, 'db' | 'blobs'>,
+  resourceId: string,
+  actorId: string,
+): Promise<boolean> {
   const key = await deletePdfRow(deps.db, resourceId, actorId);
   await forget(deps.blobs, key);
   return key !== null;

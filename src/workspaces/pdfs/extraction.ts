@@ -19,8 +19,23 @@ import { extractPdfText, PdfTextError, readPdfInfo } from '../../summaries/index
 import { recordOf } from '../commands.js';
 import { LIMITS } from '../schemas.js';
 import { workKeyOf } from '../work-key.js';
-import { findIdentifier, firstPageTitle, IDENTIFIER_PAGES, isPlausibleTitle, splitAuthors } from './metadata.js';
-import { claimPendingPdf, findPdf, markFailed, releaseAllClaims, releaseClaim, renewClaim, storePages, type PdfRow } from './store.js';
+import {
+  findIdentifier,
+  firstPageTitle,
+  IDENTIFIER_PAGES,
+  isPlausibleTitle,
+  splitAuthors,
+} from './metadata.js';
+import {
+  claimPendingPdf,
+  findPdf,
+  markFailed,
+  releaseAllClaims,
+  releaseClaim,
+  renewClaim,
+  storePages,
+  type PdfRow,
+} from './store.js';
 import { fillResourceRecord } from './records.js';
 
 /** Text kept per page and per PDF: a dense two-column page holds about 8,000 characters. */
@@ -40,11 +55,14 @@ const MAX_ATTEMPTS = 3;
 
 /** What a user is told for each failure of the engines. */
 const FAILURE_REASONS: Record<PdfTextError['code'], string> = {
-  no_text: 'The PDF has no text layer (it is probably a scan): run it through OCR and upload it again',
+  no_text:
+    'The PDF has no text layer (it is probably a scan): run it through OCR and upload it again',
   encrypted: 'The PDF is encrypted (password-protected): upload a copy without a password',
-  invalid: 'The PDF is damaged or incomplete and could not be read: upload it again or another copy',
+  invalid:
+    'The PDF is damaged or incomplete and could not be read: upload it again or another copy',
   not_pdf: 'The file is not a PDF',
-  timeout: 'Reading the PDF took too long (it may be very large or damaged): try a smaller or repaired copy',
+  timeout:
+    'Reading the PDF took too long (it may be very large or damaged): try a smaller or repaired copy',
   aborted: 'Extraction was stopped before it finished',
 };
 
@@ -74,7 +92,9 @@ export function splitPages(text: string, pageCount: number): string[] {
   const pages = text.split('\f');
   // pdftotext ends every page with "\f": the empty piece after the last one is not a page.
   if (pages.length > pageCount && pages.at(-1)?.trim() === '') pages.pop();
-  return pages.map((page) => (page.length > MAX_PAGE_CHARS ? page.slice(0, MAX_PAGE_CHARS) : page).replaceAll('\u0000', ''));
+  return pages.map((page) =>
+    (page.length > MAX_PAGE_CHARS ? page.slice(0, MAX_PAGE_CHARS) : page).replaceAll('\u0000', ''),
+  );
 }
 
 export function createPdfExtraction(options: PdfExtractionOptions): PdfExtraction {
@@ -88,16 +108,34 @@ export function createPdfExtraction(options: PdfExtractionOptions): PdfExtractio
   let again = false;
   let poll: NodeJS.Timeout | undefined;
 
-  async function recordFromPdf(row: PdfRow, pdf: Buffer, pages: string[], signal: AbortSignal): Promise<void> {
+  async function recordFromPdf(
+    row: PdfRow,
+    pdf: Buffer,
+    pages: string[],
+    signal: AbortSignal,
+  ): Promise<void> {
     const opening = pages.slice(0, IDENTIFIER_PAGES).join('\n');
     const identifier = findIdentifier(opening);
     if (identifier) {
       try {
-        const found = await options.resolveResource(identifier.id, AbortSignal.any([signal, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)]));
+        const found = await options.resolveResource(
+          identifier.id,
+          AbortSignal.any([signal, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)]),
+        );
         if (found) {
           const record = recordOf(found, identifier.id);
-          const workKey = workKeyOf({ doi: found.doi, arxivId: found.arxivId, pmid: found.pmid, url: record.url, resourceId: found.id || identifier.id });
-          await fillResourceRecord(db, row, { ...record, workKey, data: { ...record.data, metadataFrom: 'lookup', identifier: identifier.id } });
+          const workKey = workKeyOf({
+            doi: found.doi,
+            arxivId: found.arxivId,
+            pmid: found.pmid,
+            url: record.url,
+            resourceId: found.id || identifier.id,
+          });
+          await fillResourceRecord(db, row, {
+            ...record,
+            workKey,
+            data: { ...record.data, metadataFrom: 'lookup', identifier: identifier.id },
+          });
           return;
         }
       } catch (error) {
@@ -105,35 +143,60 @@ export function createPdfExtraction(options: PdfExtractionOptions): PdfExtractio
         log.warn({ err: error, identifier: identifier.id }, 'PDF identifier lookup failed');
       }
     }
-    const info = await readPdfInfo(pdf, { signal }).catch(() => ({ title: undefined, author: undefined }));
+    const info = await readPdfInfo(pdf, { signal }).catch(() => ({
+      title: undefined,
+      author: undefined,
+    }));
     const title = isPlausibleTitle(info.title) ? info.title : firstPageTitle(pages[0] ?? '');
     if (!title && !info.author) return;
-    const authors = splitAuthors(info.author).map((name) => stripHtml(name).slice(0, LIMITS.author)).filter(Boolean).slice(0, LIMITS.authors);
+    const authors = splitAuthors(info.author)
+      .map((name) => stripHtml(name).slice(0, LIMITS.author))
+      .filter(Boolean)
+      .slice(0, LIMITS.authors);
     await fillResourceRecord(db, row, {
       ...(title ? { title: stripHtml(title).replace(/\s+/g, ' ').slice(0, LIMITS.title) } : {}),
       ...(authors.length ? { authors } : {}),
-      data: { metadataFrom: isPlausibleTitle(info.title) ? 'pdf-info' : 'first-page', ...(identifier ? { identifier: identifier.id } : {}) },
+      data: {
+        metadataFrom: isPlausibleTitle(info.title) ? 'pdf-info' : 'first-page',
+        ...(identifier ? { identifier: identifier.id } : {}),
+      },
     });
   }
 
   async function extractOne(row: PdfRow, signal: AbortSignal): Promise<void> {
     if (row.attempts > MAX_ATTEMPTS) {
-      await markFailed(db, row.resourceId, row.blobKey, `Reading the PDF stopped the reader ${MAX_ATTEMPTS} times: upload it again or another copy`);
+      await markFailed(
+        db,
+        row.resourceId,
+        row.blobKey,
+        `Reading the PDF stopped the reader ${MAX_ATTEMPTS} times: upload it again or another copy`,
+      );
       return;
     }
     const renew = setInterval(() => {
-      renewClaim(db, row.resourceId, row.blobKey, LEASE_MS).catch((error: unknown) => log.warn({ err: error }, 'PDF claim renewal failed'));
+      renewClaim(db, row.resourceId, row.blobKey, LEASE_MS).catch((error: unknown) =>
+        log.warn({ err: error }, 'PDF claim renewal failed'),
+      );
     }, LEASE_MS / 3);
     try {
       const pdf = await blobs.get(row.blobKey);
       if (!pdf) {
-        await markFailed(db, row.resourceId, row.blobKey, 'The stored file is missing: upload the PDF again');
+        await markFailed(
+          db,
+          row.resourceId,
+          row.blobKey,
+          'The stored file is missing: upload the PDF again',
+        );
         return;
       }
       let pages: string[];
       let pageCount: number;
       try {
-        const extracted = await extractPdfText(pdf, { maxChars: MAX_PDF_CHARS, timeoutMs: EXTRACT_TIMEOUT_MS, signal });
+        const extracted = await extractPdfText(pdf, {
+          maxChars: MAX_PDF_CHARS,
+          timeoutMs: EXTRACT_TIMEOUT_MS,
+          signal,
+        });
         pages = splitPages(extracted.text, extracted.pages);
         pageCount = Math.max(extracted.pages, pages.length);
       } catch (error) {
@@ -156,8 +219,17 @@ export function createPdfExtraction(options: PdfExtractionOptions): PdfExtractio
     try {
       await extractOne(row, controller.signal);
     } catch (error) {
-      if (!controller.signal.aborted) log.error({ err: error, resourceId: row.resourceId }, 'PDF extraction failed; it will be tried again');
-      await releaseClaim(db, row.resourceId, row.blobKey, controller.signal.aborted ? 0 : RETRY_MS).catch(() => undefined);
+      if (!controller.signal.aborted)
+        log.error(
+          { err: error, resourceId: row.resourceId },
+          'PDF extraction failed; it will be tried again',
+        );
+      await releaseClaim(
+        db,
+        row.resourceId,
+        row.blobKey,
+        controller.signal.aborted ? 0 : RETRY_MS,
+      ).catch(() => undefined);
     } finally {
       inFlight.delete(row.resourceId);
       finish();

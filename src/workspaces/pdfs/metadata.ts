@@ -9,7 +9,8 @@ import { normaliseArxivId, normaliseDoi } from '../work-key.js';
 export const IDENTIFIER_PAGES = 2;
 
 const DOI_IN_TEXT = /\b(10\.\d{4,9}\/[^\s"<>]+)/g;
-const ARXIV_IN_TEXT = /\barXiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]*(?:\.[A-Z]{2})?\/\d{7}(?:v\d+)?)/gi;
+const ARXIV_IN_TEXT =
+  /\barXiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]*(?:\.[A-Z]{2})?\/\d{7}(?:v\d+)?)/gi;
 
 /** The first DOI, else the first arXiv id, printed in `text`, as an identifier search resolves. */
 export function findIdentifier(text: string): { kind: 'doi' | 'arxiv'; id: string } | null {
@@ -33,7 +34,10 @@ export function isPlausibleTitle(title: string | undefined): title is string {
   if (!title) return false;
   const letters = title.match(/\p{L}/gu)?.length ?? 0;
   if (letters < 8 || letters < title.length / 2) return false;
-  if (/^(microsoft word|untitled|document\d*\b)|\.(docx?|tex|dvi|pdf|indd|qxd)$/i.test(title.trim())) return false;
+  if (
+    /^(microsoft word|untitled|document\d*\b)|\.(docx?|tex|dvi|pdf|indd|qxd)$/i.test(title.trim())
+  )
+    return false;
   return title.trim().split(/\s+/).length >= 2;
 }
 
@@ -44,7 +48,12 @@ export function firstPageTitle(page: string): string | null {
     const words = line.split(' ').length;
     if (words < 3 || line.length > 250) continue;
     if (!isPlausibleTitle(line)) continue;
-    if (/^(vol\.|volume|proceedings|journal|arxiv:|doi|https?:|©|copyright|research article|original article)/i.test(line)) continue;
+    if (
+      /^(vol\.|volume|proceedings|journal|arxiv:|doi|https?:|©|copyright|research article|original article)/i.test(
+        line,
+      )
+    )
+      continue;
     return line;
   }
   return null;
@@ -55,5 +64,7 @@ export function splitAuthors(author: string | undefined): string[] {
   if (!author) return [];
   const parts = author.includes(';') ? author.split(';') : author.split(/,\s*|\s+and\s+/);
   // "et al." (braced or not) stands for the names left out: dropped, the name before it kept.
-  return parts.map((part) => part.replace(/[{(]?\bet al\.?[})]?/gi, '').trim()).filter((part) => /\p{L}{2}/u.test(part));
+  return parts
+    .map((part) => part.replace(/[{(]?\bet al\.?[})]?/gi, '').trim())
+    .filter((part) => /\p{L}{2}/u.test(part));
 }

@@ -8,11 +8,20 @@ import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import type { ResolvedResource, ResourceResolver } from '../../context.js';
 import { resourcePdfPages, resourcePdfs } from '../../platform/db/schema.js';
-import { makeEncryptedPdf, makeImageOnlyPdf, makePagedPdf } from '../../summaries/test-support/pdfs.js';
-import { addResource, createWorkspace, pdfMultipart as multipart } from '../test-support/helpers.js';
+import {
+  makeEncryptedPdf,
+  makeImageOnlyPdf,
+  makePagedPdf,
+} from '../../summaries/test-support/pdfs.js';
+import {
+  addResource,
+  createWorkspace,
+  pdfMultipart as multipart,
+} from '../test-support/helpers.js';
 import { MAX_PDF_BYTES } from './upload.js';
 
-const fixture = (name: string): Buffer => readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pdfs/${name}`, import.meta.url)));
+const fixture = (name: string): Buffer =>
+  readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pdfs/${name}`, import.meta.url)));
 /** PeerJ Computer Science 2017, CC BY 4.0: its DOI (10.7717/peerj-cs.118) is printed on its first page. */
 const VESPA = fixture('vespa-peerjcs2017.pdf');
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -24,7 +33,8 @@ const RECORDS: Record<string, ResolvedResource> = {
     id: 'crossref:10.7717/peerj-cs.118',
     title: 'VESPA: Very large-scale Evolutionary and Selective Pressure Analyses',
     authors: ['Andrew E. Webb', 'Thomas A. Walsh', "Mary J. O'Connell"],
-    abstract: 'Large-scale molecular evolutionary analyses of protein coding sequences requires a number of preparatory steps.',
+    abstract:
+      'Large-scale molecular evolutionary analyses of protein coding sequences requires a number of preparatory steps.',
     url: 'https://doi.org/10.7717/peerj-cs.118',
     provider: 'crossref',
     publishedDate: '2017-06-12',
@@ -49,14 +59,33 @@ for (const leg of storeLegs()) {
     });
     afterAll(async () => t?.close());
 
-    const pdfUrl = (resourceId: string, ws = workspaceId) => `/api/workspaces/${ws}/resources/${resourceId}/pdf`;
-    const put = (resourceId: string, body: ReturnType<typeof multipart>, user = owner, ws = workspaceId) =>
-      t.app.inject({ method: 'PUT', url: pdfUrl(resourceId, ws), headers: { ...user.bearer, ...body.headers }, payload: body.payload });
+    const pdfUrl = (resourceId: string, ws = workspaceId) =>
+      `/api/workspaces/${ws}/resources/${resourceId}/pdf`;
+    const put = (
+      resourceId: string,
+      body: ReturnType<typeof multipart>,
+      user = owner,
+      ws = workspaceId,
+    ) =>
+      t.app.inject({
+        method: 'PUT',
+        url: pdfUrl(resourceId, ws),
+        headers: { ...user.bearer, ...body.headers },
+        payload: body.payload,
+      });
     const get = (resourceId: string, headers: Record<string, string> = {}, user = owner) =>
-      t.app.inject({ method: 'GET', url: pdfUrl(resourceId), headers: { ...user.bearer, ...headers } });
+      t.app.inject({
+        method: 'GET',
+        url: pdfUrl(resourceId),
+        headers: { ...user.bearer, ...headers },
+      });
     const newResource = (title: string) => addResource(t.app, owner, workspaceId, { title });
     const pageRows = (resourceId: string) =>
-      t.app.ctx.db.select().from(resourcePdfPages).where(eq(resourcePdfPages.resourceId, resourceId)).orderBy(resourcePdfPages.page);
+      t.app.ctx.db
+        .select()
+        .from(resourcePdfPages)
+        .where(eq(resourcePdfPages.resourceId, resourceId))
+        .orderBy(resourcePdfPages.page);
 
     describe('PUT …/pdf, then extraction', () => {
       it('stores a real paper and answers at once with extraction pending; the text is then stored page by page', async () => {
@@ -64,18 +93,36 @@ for (const leg of storeLegs()) {
         const res = await put(resource.id, multipart('vespa.pdf', VESPA));
         expect(res.statusCode).toBe(200);
         const { pdf } = res.json().resource;
-        expect(pdf).toMatchObject({ filename: 'vespa.pdf', size: VESPA.length, sha256: sha256(VESPA) });
+        expect(pdf).toMatchObject({
+          filename: 'vespa.pdf',
+          size: VESPA.length,
+          sha256: sha256(VESPA),
+        });
         expect(['pending', 'ready']).toContain(pdf.extraction);
 
         const settled = await t.app.pdfExtraction.settled(resource.id);
-        expect(settled).toMatchObject({ extraction: 'ready', pageCount: 16, extractionError: null });
+        expect(settled).toMatchObject({
+          extraction: 'ready',
+          pageCount: 16,
+          extractionError: null,
+        });
         const pages = await pageRows(resource.id);
         expect(pages.map((row) => row.page)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
         expect(pages[0]!.text).toContain('VESPA');
         expect(pages[2]!.text).toContain('Overview of the 5 Phases');
 
-        const listed = (await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}/resources`, headers: owner.cookieHeaders })).json();
-        expect(listed.find((entry: { id: string }) => entry.id === resource.id).pdf).toMatchObject({ extraction: 'ready', pages: 16, size: VESPA.length });
+        const listed = (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${workspaceId}/resources`,
+            headers: owner.cookieHeaders,
+          })
+        ).json();
+        expect(listed.find((entry: { id: string }) => entry.id === resource.id).pdf).toMatchObject({
+          extraction: 'ready',
+          pages: 16,
+          size: VESPA.length,
+        });
       });
 
       it('gives a deep summary of a resource with a ready PDF from its stored text, to its readers only', async () => {
@@ -85,17 +132,38 @@ for (const leg of storeLegs()) {
         const summarize = (headers: Record<string, string>, body: Record<string, unknown>) =>
           t.app.inject({ method: 'POST', url: '/api/summarize', headers, payload: body });
         // The resource has no url nor search id: a summary that needed a fetch could not be made at all.
-        const res = await summarize(owner.bearer, { workspaceId, resourceId: resource.id, mode: 'deep' });
+        const res = await summarize(owner.bearer, {
+          workspaceId,
+          resourceId: resource.id,
+          mode: 'deep',
+        });
         expect(res.statusCode).toBe(200);
-        expect(res.json()).toMatchObject({ modeRequested: 'deep', modeUsed: 'deep', fromCache: false });
+        expect(res.json()).toMatchObject({
+          modeRequested: 'deep',
+          modeUsed: 'deep',
+          fromCache: false,
+        });
         expect(res.json().bullets.length).toBeGreaterThan(0);
         expect(res.json().tldr).toMatch(/\w{4}/);
-        const again = await summarize(owner.bearer, { workspaceId, resourceId: resource.id, mode: 'deep' });
+        const again = await summarize(owner.bearer, {
+          workspaceId,
+          resourceId: resource.id,
+          mode: 'deep',
+        });
         expect(again.json().fromCache).not.toBe(false);
-        expect((await summarize(stranger.bearer, { workspaceId, resourceId: resource.id, mode: 'deep' })).statusCode).toBe(404);
-        expect((await summarize({}, { workspaceId, resourceId: resource.id, mode: 'deep' })).statusCode).toBe(401);
+        expect(
+          (await summarize(stranger.bearer, { workspaceId, resourceId: resource.id, mode: 'deep' }))
+            .statusCode,
+        ).toBe(404);
+        expect(
+          (await summarize({}, { workspaceId, resourceId: resource.id, mode: 'deep' })).statusCode,
+        ).toBe(401);
         const bare = await newResource('No PDF to summarise');
-        const none = await summarize(owner.bearer, { workspaceId, resourceId: bare.id, mode: 'deep' });
+        const none = await summarize(owner.bearer, {
+          workspaceId,
+          resourceId: bare.id,
+          mode: 'deep',
+        });
         expect(none.statusCode).toBe(422);
         expect(none.json().error).toMatch(/no PDF text/);
         expect((await summarize(owner.bearer, { resourceId: bare.id })).statusCode).toBe(400);
@@ -109,11 +177,19 @@ for (const leg of storeLegs()) {
           'The third page alone names the quokka, a small marsupial.',
         ]);
         expect((await put(resource.id, multipart('three.pdf', pdf))).statusCode).toBe(200);
-        expect(await t.app.pdfExtraction.settled(resource.id)).toMatchObject({ extraction: 'ready', pageCount: 3 });
+        expect(await t.app.pdfExtraction.settled(resource.id)).toMatchObject({
+          extraction: 'ready',
+          pageCount: 3,
+        });
         const hits = await t.app.ctx.db
           .select({ page: resourcePdfPages.page })
           .from(resourcePdfPages)
-          .where(and(eq(resourcePdfPages.resourceId, resource.id), sql`${resourcePdfPages.text} ilike '%quokka%'`));
+          .where(
+            and(
+              eq(resourcePdfPages.resourceId, resource.id),
+              sql`${resourcePdfPages.text} ilike '%quokka%'`,
+            ),
+          );
         expect(hits).toEqual([{ page: 3 }]);
       });
 
@@ -121,10 +197,24 @@ for (const leg of storeLegs()) {
         const scan = await newResource('A scan');
         const locked = await newResource('Locked');
         await put(scan.id, multipart('scan.pdf', await makeImageOnlyPdf()));
-        await put(locked.id, multipart('locked.pdf', await makeEncryptedPdf('A secret paper about confidential matters of state.')));
+        await put(
+          locked.id,
+          multipart(
+            'locked.pdf',
+            await makeEncryptedPdf('A secret paper about confidential matters of state.'),
+          ),
+        );
         expect(await t.app.pdfExtraction.settled(scan.id)).toMatchObject({ extraction: 'failed' });
-        expect(await t.app.pdfExtraction.settled(locked.id)).toMatchObject({ extraction: 'failed' });
-        const listed = (await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}`, headers: owner.bearer })).json().resources;
+        expect(await t.app.pdfExtraction.settled(locked.id)).toMatchObject({
+          extraction: 'failed',
+        });
+        const listed = (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${workspaceId}`,
+            headers: owner.bearer,
+          })
+        ).json().resources;
         const pdfOf = (id: string) => listed.find((entry: { id: string }) => entry.id === id).pdf;
         expect(pdfOf(scan.id).error).toMatch(/no text layer/);
         expect(pdfOf(locked.id).error).toMatch(/encrypted/);
@@ -133,10 +223,26 @@ for (const leg of storeLegs()) {
 
       it('refuses a file that is not a PDF by its bytes (415), whatever its name, and stores nothing', async () => {
         const resource = await newResource('Not a PDF');
-        const res = await put(resource.id, multipart('paper.pdf', Buffer.from('<html><body>Not a PDF at all, just a page renamed.</body></html>'.repeat(40))));
+        const res = await put(
+          resource.id,
+          multipart(
+            'paper.pdf',
+            Buffer.from(
+              '<html><body>Not a PDF at all, just a page renamed.</body></html>'.repeat(40),
+            ),
+          ),
+        );
         expect(res.statusCode).toBe(415);
-        expect(res.json().error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', details: { field: 'file', reason: 'not_pdf' } });
-        expect(await t.app.ctx.db.select().from(resourcePdfs).where(eq(resourcePdfs.resourceId, resource.id))).toEqual([]);
+        expect(res.json().error).toMatchObject({
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          details: { field: 'file', reason: 'not_pdf' },
+        });
+        expect(
+          await t.app.ctx.db
+            .select()
+            .from(resourcePdfs)
+            .where(eq(resourcePdfs.resourceId, resource.id)),
+        ).toEqual([]);
       });
 
       it('refuses a file past 50 MB with 413 and keeps the earlier PDF', async () => {
@@ -162,18 +268,32 @@ for (const leg of storeLegs()) {
 
       it('replaces an earlier PDF: new bytes and ETag, the old file and its pages gone', async () => {
         const resource = await newResource('Replaced');
-        const first = await makePagedPdf(['First version of the manuscript, with an old abstract.']);
-        const second = await makePagedPdf(['Second version of the manuscript, with a new abstract.', 'And a second page.']);
+        const first = await makePagedPdf([
+          'First version of the manuscript, with an old abstract.',
+        ]);
+        const second = await makePagedPdf([
+          'Second version of the manuscript, with a new abstract.',
+          'And a second page.',
+        ]);
         await put(resource.id, multipart('v1.pdf', first));
         await t.app.pdfExtraction.settled(resource.id);
-        const [before] = await t.app.ctx.db.select().from(resourcePdfs).where(eq(resourcePdfs.resourceId, resource.id));
+        const [before] = await t.app.ctx.db
+          .select()
+          .from(resourcePdfs)
+          .where(eq(resourcePdfs.resourceId, resource.id));
         await put(resource.id, multipart('v2.pdf', second));
-        expect(await t.app.pdfExtraction.settled(resource.id)).toMatchObject({ extraction: 'ready', pageCount: 2, filename: 'v2.pdf' });
+        expect(await t.app.pdfExtraction.settled(resource.id)).toMatchObject({
+          extraction: 'ready',
+          pageCount: 2,
+          filename: 'v2.pdf',
+        });
         expect(await t.app.ctx.platform.blobs.get(before!.blobKey)).toBeNull();
         const res = await get(resource.id);
         expect(res.rawPayload.equals(second)).toBe(true);
         expect(res.headers.etag).toBe(`"${sha256(second)}"`);
-        expect((await pageRows(resource.id)).map((row) => row.text).join(' ')).not.toContain('First version');
+        expect((await pageRows(resource.id)).map((row) => row.text).join(' ')).not.toContain(
+          'First version',
+        );
       });
     });
 
@@ -201,9 +321,17 @@ for (const leg of storeLegs()) {
         const parsed = parseContentDisposition(disposition);
         expect(parsed.type).toBe('inline');
         // The last path segment, as uploaded: quotes, `;` and `<` survive as text, never as syntax.
-        expect(parsed.parameters.filename).toBe('etc/Résumé "final"; filename=evil.html <script>.pdf'.split('/').pop());
-        const download = await t.app.inject({ method: 'GET', url: `${pdfUrl(resourceId)}?download=true`, headers: owner.bearer });
-        expect(parseContentDisposition(String(download.headers['content-disposition'])).type).toBe('attachment');
+        expect(parsed.parameters.filename).toBe(
+          'etc/Résumé "final"; filename=evil.html <script>.pdf'.split('/').pop(),
+        );
+        const download = await t.app.inject({
+          method: 'GET',
+          url: `${pdfUrl(resourceId)}?download=true`,
+          headers: owner.bearer,
+        });
+        expect(parseContentDisposition(String(download.headers['content-disposition'])).type).toBe(
+          'attachment',
+        );
       });
 
       it('answers single ranges with 206 and Content-Range, a suffix range, several ranges with the whole file', async () => {
@@ -219,7 +347,9 @@ for (const leg of storeLegs()) {
         const tail = await get(resourceId, { range: 'bytes=-16' });
         expect(tail.statusCode).toBe(206);
         expect(tail.rawPayload.equals(VESPA.subarray(VESPA.length - 16))).toBe(true);
-        expect(tail.headers['content-range']).toBe(`bytes ${VESPA.length - 16}-${VESPA.length - 1}/${VESPA.length}`);
+        expect(tail.headers['content-range']).toBe(
+          `bytes ${VESPA.length - 16}-${VESPA.length - 1}/${VESPA.length}`,
+        );
 
         const open = await get(resourceId, { range: `bytes=${VESPA.length - 3}-` });
         expect(open.rawPayload.equals(VESPA.subarray(VESPA.length - 3))).toBe(true);
@@ -252,13 +382,33 @@ for (const leg of storeLegs()) {
         expect((await get(resourceId, {}, stranger)).statusCode).toBe(404);
         const strangerPut = await put(resourceId, multipart('mine.pdf', VESPA), stranger);
         expect(strangerPut.statusCode).toBe(404);
-        expect((await t.app.inject({ method: 'DELETE', url: pdfUrl(resourceId), headers: stranger.bearer })).statusCode).toBe(404);
+        expect(
+          (
+            await t.app.inject({
+              method: 'DELETE',
+              url: pdfUrl(resourceId),
+              headers: stranger.bearer,
+            })
+          ).statusCode,
+        ).toBe(404);
         const otherWorkspace = (await createWorkspace(t.app, owner, { name: 'Other' })).id;
-        expect((await t.app.inject({ method: 'GET', url: pdfUrl(resourceId, otherWorkspace), headers: owner.bearer })).statusCode).toBe(404);
-        expect((await put(resourceId, multipart('x.pdf', VESPA), owner, otherWorkspace)).statusCode).toBe(404);
+        expect(
+          (
+            await t.app.inject({
+              method: 'GET',
+              url: pdfUrl(resourceId, otherWorkspace),
+              headers: owner.bearer,
+            })
+          ).statusCode,
+        ).toBe(404);
+        expect(
+          (await put(resourceId, multipart('x.pdf', VESPA), owner, otherWorkspace)).statusCode,
+        ).toBe(404);
         const bare = await newResource('No PDF');
         expect((await get(bare.id)).statusCode).toBe(404);
-        expect((await t.app.inject({ method: 'GET', url: pdfUrl(resourceId) })).statusCode).toBe(401);
+        expect((await t.app.inject({ method: 'GET', url: pdfUrl(resourceId) })).statusCode).toBe(
+          401,
+        );
         // The stranger's attempts changed nothing.
         expect((await get(resourceId)).rawPayload.equals(VESPA)).toBe(true);
       });
@@ -267,18 +417,44 @@ for (const leg of storeLegs()) {
     describe('DELETE …/pdf', () => {
       it('removes the file and its pages, keeps the resource; a second delete is 404', async () => {
         const resource = await newResource('Deleted PDF');
-        await put(resource.id, multipart('gone.pdf', await makePagedPdf(['A page that will be removed.'])));
+        await put(
+          resource.id,
+          multipart('gone.pdf', await makePagedPdf(['A page that will be removed.'])),
+        );
         await t.app.pdfExtraction.settled(resource.id);
-        const [row] = await t.app.ctx.db.select().from(resourcePdfs).where(eq(resourcePdfs.resourceId, resource.id));
-        const res = await t.app.inject({ method: 'DELETE', url: pdfUrl(resource.id), headers: owner.bearer });
+        const [row] = await t.app.ctx.db
+          .select()
+          .from(resourcePdfs)
+          .where(eq(resourcePdfs.resourceId, resource.id));
+        const res = await t.app.inject({
+          method: 'DELETE',
+          url: pdfUrl(resource.id),
+          headers: owner.bearer,
+        });
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({ success: true, id: resource.id });
         expect((await get(resource.id)).statusCode).toBe(404);
         expect(await pageRows(resource.id)).toEqual([]);
         expect(await t.app.ctx.platform.blobs.get(row!.blobKey)).toBeNull();
-        expect((await t.app.inject({ method: 'DELETE', url: pdfUrl(resource.id), headers: owner.bearer })).statusCode).toBe(404);
-        const detail = (await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}`, headers: owner.bearer })).json();
-        expect(detail.resources.find((entry: { id: string }) => entry.id === resource.id).pdf).toBeNull();
+        expect(
+          (
+            await t.app.inject({
+              method: 'DELETE',
+              url: pdfUrl(resource.id),
+              headers: owner.bearer,
+            })
+          ).statusCode,
+        ).toBe(404);
+        const detail = (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${workspaceId}`,
+            headers: owner.bearer,
+          })
+        ).json();
+        expect(
+          detail.resources.find((entry: { id: string }) => entry.id === resource.id).pdf,
+        ).toBeNull();
       });
     });
 
@@ -286,8 +462,20 @@ for (const leg of storeLegs()) {
       /** A resource of `ws` with a small PDF stored; the blob key of its file. */
       async function withPdf(ws: string, title: string): Promise<{ id: string; blobKey: string }> {
         const resource = await addResource(t.app, owner, ws, { title });
-        expect((await put(resource.id, multipart(`${title}.pdf`, await makePagedPdf([`The text of ${title}.`])), owner, ws)).statusCode).toBe(200);
-        const [row] = await t.app.ctx.db.select().from(resourcePdfs).where(eq(resourcePdfs.resourceId, resource.id));
+        expect(
+          (
+            await put(
+              resource.id,
+              multipart(`${title}.pdf`, await makePagedPdf([`The text of ${title}.`])),
+              owner,
+              ws,
+            )
+          ).statusCode,
+        ).toBe(200);
+        const [row] = await t.app.ctx.db
+          .select()
+          .from(resourcePdfs)
+          .where(eq(resourcePdfs.resourceId, resource.id));
         expect(await t.app.ctx.platform.blobs.get(row!.blobKey)).not.toBeNull();
         return { id: resource.id, blobKey: row!.blobKey };
       }
@@ -295,8 +483,17 @@ for (const leg of storeLegs()) {
 
       it('forgets the files of a removed resource, of resources removed together, and of a deleted workspace; a kept one stays', async () => {
         const ws = (await createWorkspace(t.app, owner)).id;
-        const [single, first, second, kept] = [await withPdf(ws, 'single'), await withPdf(ws, 'first'), await withPdf(ws, 'second'), await withPdf(ws, 'kept')];
-        const removeOne = await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws}/resources/${single.id}`, headers: owner.bearer });
+        const [single, first, second, kept] = [
+          await withPdf(ws, 'single'),
+          await withPdf(ws, 'first'),
+          await withPdf(ws, 'second'),
+          await withPdf(ws, 'kept'),
+        ];
+        const removeOne = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/workspaces/${ws}/resources/${single.id}`,
+          headers: owner.bearer,
+        });
         expect(removeOne.statusCode).toBe(200);
         expect(await stored(single.blobKey)).toBeNull();
 
@@ -311,50 +508,93 @@ for (const leg of storeLegs()) {
         expect(await stored(second.blobKey)).toBeNull();
         expect(await stored(kept.blobKey)).not.toBeNull();
 
-        expect((await t.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws}`, headers: owner.bearer })).statusCode).toBe(200);
+        expect(
+          (
+            await t.app.inject({
+              method: 'DELETE',
+              url: `/api/workspaces/${ws}`,
+              headers: owner.bearer,
+            })
+          ).statusCode,
+        ).toBe(200);
         expect(await stored(kept.blobKey)).toBeNull();
       });
     });
 
     describe('POST /api/workspaces/{id}/resources with a PDF', () => {
       const create = (body: ReturnType<typeof multipart>, ws = workspaceId) =>
-        t.app.inject({ method: 'POST', url: `/api/workspaces/${ws}/resources`, headers: { ...owner.bearer, ...body.headers }, payload: body.payload });
+        t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws}/resources`,
+          headers: { ...owner.bearer, ...body.headers },
+          payload: body.payload,
+        });
 
       it('makes the resource, then fills its record from the DOI printed on its first page', async () => {
         const ws = (await createWorkspace(t.app, owner, { name: 'From PDFs' })).id;
         const res = await create(multipart('webb2017.pdf', VESPA), ws);
         expect(res.statusCode).toBe(201);
         const { resource } = res.json();
-        expect(resource).toMatchObject({ title: 'webb2017', type: 'document', pdf: { filename: 'webb2017.pdf', extraction: 'pending' } });
-        expect(await t.app.pdfExtraction.settled(resource.id)).toMatchObject({ extraction: 'ready' });
+        expect(resource).toMatchObject({
+          title: 'webb2017',
+          type: 'document',
+          pdf: { filename: 'webb2017.pdf', extraction: 'pending' },
+        });
+        expect(await t.app.pdfExtraction.settled(resource.id)).toMatchObject({
+          extraction: 'ready',
+        });
         expect(asked).toContain('10.7717/peerj-cs.118');
-        const detail = (await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws}`, headers: owner.bearer })).json();
+        const detail = (
+          await t.app.inject({ method: 'GET', url: `/api/workspaces/${ws}`, headers: owner.bearer })
+        ).json();
         expect(detail.resources[0]).toMatchObject({
           title: 'VESPA: Very large-scale Evolutionary and Selective Pressure Analyses',
           authors: ['Andrew E. Webb', 'Thomas A. Walsh', "Mary J. O'Connell"],
           url: 'https://doi.org/10.7717/peerj-cs.118',
           type: 'article',
-          data: { doi: '10.7717/peerj-cs.118', metadataFrom: 'lookup', identifier: '10.7717/peerj-cs.118' },
+          data: {
+            doi: '10.7717/peerj-cs.118',
+            metadataFrom: 'lookup',
+            identifier: '10.7717/peerj-cs.118',
+          },
           pdf: { extraction: 'ready', pages: 16 },
         });
         // The same work again, by a JSON body naming its DOI, is the duplicate adding refuses.
-        const again = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws}/resources`, headers: owner.bearer, payload: { title: 'VESPA', data: { doi: '10.7717/PEERJ-CS.118' } } });
+        const again = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws}/resources`,
+          headers: owner.bearer,
+          payload: { title: 'VESPA', data: { doi: '10.7717/PEERJ-CS.118' } },
+        });
         expect(again.statusCode).toBe(409);
       });
 
-      it('without an identifier, takes the title and authors from the PDF\'s own metadata', async () => {
-        const pdf = await makePagedPdf(['Some opening words without any identifier in them at all.'], {
-          Title: 'Measuring the Flight of Bumblebees in Cold Weather',
-          Author: 'Ada Lovelace; Charles Babbage',
-        });
+      it("without an identifier, takes the title and authors from the PDF's own metadata", async () => {
+        const pdf = await makePagedPdf(
+          ['Some opening words without any identifier in them at all.'],
+          {
+            Title: 'Measuring the Flight of Bumblebees in Cold Weather',
+            Author: 'Ada Lovelace; Charles Babbage',
+          },
+        );
         const res = await create(multipart('scan_0001.pdf', pdf));
         expect(res.statusCode).toBe(201);
         const id = res.json().resource.id;
         await t.app.pdfExtraction.settled(id);
-        const [row] = (await t.app.inject({ method: 'GET', url: `/api/workspaces/${workspaceId}/resources?limit=100`, headers: owner.cookieHeaders }))
+        const [row] = (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${workspaceId}/resources?limit=100`,
+            headers: owner.cookieHeaders,
+          })
+        )
           .json()
           .filter((entry: { id: string }) => entry.id === id);
-        expect(row).toMatchObject({ title: 'Measuring the Flight of Bumblebees in Cold Weather', authors: ['Ada Lovelace', 'Charles Babbage'], data: { metadataFrom: 'pdf-info' } });
+        expect(row).toMatchObject({
+          title: 'Measuring the Flight of Bumblebees in Cold Weather',
+          authors: ['Ada Lovelace', 'Charles Babbage'],
+          data: { metadataFrom: 'pdf-info' },
+        });
       });
 
       it('refuses the same PDF twice in a workspace (409), a non-PDF (415), and still takes JSON bodies', async () => {
@@ -364,14 +604,31 @@ for (const leg of storeLegs()) {
         const twice = await create(multipart('again.pdf', pdf), ws);
         expect(twice.statusCode).toBe(409);
         expect(twice.json().error.details).toMatchObject({ field: 'file', reason: 'duplicate' });
-        expect((await create(multipart('fake.pdf', Buffer.from('GIF89a not a pdf')), ws)).statusCode).toBe(415);
-        const json = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws}/resources`, headers: owner.bearer, payload: { title: 'Typed by hand' } });
+        expect(
+          (await create(multipart('fake.pdf', Buffer.from('GIF89a not a pdf')), ws)).statusCode,
+        ).toBe(415);
+        const json = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws}/resources`,
+          headers: owner.bearer,
+          payload: { title: 'Typed by hand' },
+        });
         expect(json.statusCode).toBe(201);
         expect(json.json().resource.pdf).toBeNull();
-        const badJson = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws}/resources`, headers: owner.bearer, payload: { nmae: 'x' } });
+        const badJson = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws}/resources`,
+          headers: owner.bearer,
+          payload: { nmae: 'x' },
+        });
         expect(badJson.statusCode).toBe(400);
         const upload = multipart('x.pdf', pdf);
-        const strangers = await t.app.inject({ method: 'POST', url: `/api/workspaces/${ws}/resources`, headers: { ...stranger.bearer, ...upload.headers }, payload: upload.payload });
+        const strangers = await t.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${ws}/resources`,
+          headers: { ...stranger.bearer, ...upload.headers },
+          payload: upload.payload,
+        });
         expect(strangers.statusCode).toBe(404);
       });
     });

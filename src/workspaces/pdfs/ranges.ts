@@ -5,7 +5,8 @@
  */
 import type { ByteRange } from '../../platform/blob-store.js';
 
-export type RangeAnswer = { kind: 'whole' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
+export type RangeAnswer =
+  { kind: 'whole' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
 
 const SINGLE_RANGE = /^bytes=(\d*)-(\d*)$/;
 

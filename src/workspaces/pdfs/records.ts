@@ -27,7 +27,13 @@ export async function fillResourceRecord(db: Db, pdf: PdfRow, found: FoundRecord
       .select({ workspaceId: workspaceResources.workspaceId })
       .from(workspaceResources)
       .innerJoin(resourcePdfs, eq(resourcePdfs.resourceId, workspaceResources.id))
-      .where(and(eq(workspaceResources.id, pdf.resourceId), eq(resourcePdfs.blobKey, pdf.blobKey), eq(resourcePdfs.fillMetadata, true)))
+      .where(
+        and(
+          eq(workspaceResources.id, pdf.resourceId),
+          eq(resourcePdfs.blobKey, pdf.blobKey),
+          eq(resourcePdfs.fillMetadata, true),
+        ),
+      )
       .for('update');
     if (!current) return;
     let workKey = found.workKey ?? undefined;
@@ -35,7 +41,13 @@ export async function fillResourceRecord(db: Db, pdf: PdfRow, found: FoundRecord
       const [taken] = await tx
         .select({ id: workspaceResources.id })
         .from(workspaceResources)
-        .where(and(eq(workspaceResources.workspaceId, current.workspaceId), eq(workspaceResources.workKey, workKey), ne(workspaceResources.id, pdf.resourceId)));
+        .where(
+          and(
+            eq(workspaceResources.workspaceId, current.workspaceId),
+            eq(workspaceResources.workKey, workKey),
+            ne(workspaceResources.id, pdf.resourceId),
+          ),
+        );
       if (taken) workKey = undefined;
     }
     await tx
@@ -50,6 +62,12 @@ export async function fillResourceRecord(db: Db, pdf: PdfRow, found: FoundRecord
         version: sql`${workspaceResources.version} + 1`,
       })
       .where(eq(workspaceResources.id, pdf.resourceId));
-    await recordChange(tx, { type: 'resource.updated', workspaceId: current.workspaceId, actorId: null, resourceId: pdf.resourceId, details: { title: found.title, fields: ['record'] } });
+    await recordChange(tx, {
+      type: 'resource.updated',
+      workspaceId: current.workspaceId,
+      actorId: null,
+      resourceId: pdf.resourceId,
+      details: { title: found.title, fields: ['record'] },
+    });
   });
 }

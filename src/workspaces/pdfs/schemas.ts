@@ -8,13 +8,24 @@ export const ResourcePdfSchema = z
   .object({
     filename: z.string().describe('The name it was uploaded with'),
     size: z.number().int().describe('Bytes'),
-    sha256: z.string().describe('Hex SHA-256 of the file; the download\'s ETag is this in quotes'),
-    extraction: PdfExtractionState.describe('`pending` until its text is extracted (off the request path), then `ready` or `failed`'),
-    error: z.string().optional().describe('Why extraction failed, in words a user can act on (e.g. a scan without a text layer, an encrypted file)'),
+    sha256: z.string().describe("Hex SHA-256 of the file; the download's ETag is this in quotes"),
+    extraction: PdfExtractionState.describe(
+      '`pending` until its text is extracted (off the request path), then `ready` or `failed`',
+    ),
+    error: z
+      .string()
+      .optional()
+      .describe(
+        'Why extraction failed, in words a user can act on (e.g. a scan without a text layer, an encrypted file)',
+      ),
     pages: z.number().int().optional().describe('Page count, once known'),
     uploadedAt: z.iso.datetime(),
   })
-  .meta({ id: 'ResourcePdf', description: 'The PDF kept with a resource (GET /api/workspaces/{id}/resources/{resourceId}/pdf)' });
+  .meta({
+    id: 'ResourcePdf',
+    description:
+      'The PDF kept with a resource (GET /api/workspaces/{id}/resources/{resourceId}/pdf)',
+  });
 
 const fileField = (description: string) => ({
   type: 'object',
@@ -27,7 +38,9 @@ export const PDF_UPLOAD_BODY = {
   required: true,
   content: {
     'multipart/form-data': {
-      schema: fileField(`A PDF (judged by its bytes: it must start with %PDF-) of at most ${MAX_PDF_BYTES / 1024 / 1024} MB`),
+      schema: fileField(
+        `A PDF (judged by its bytes: it must start with %PDF-) of at most ${MAX_PDF_BYTES / 1024 / 1024} MB`,
+      ),
     },
   },
 };
@@ -53,7 +66,13 @@ export const PdfQuery = z.object({
 });
 
 export const PdfHeaders = z.object({
-  range: z.string().max(200).optional().describe('One byte range (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`); several ranges get the whole file'),
+  range: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'One byte range (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`); several ranges get the whole file',
+    ),
   'if-none-match': z.string().max(1000).optional(),
   'if-range': z.string().max(1000).optional(),
 });

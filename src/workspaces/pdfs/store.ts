@@ -46,9 +46,16 @@ export interface StoredPdf {
  * (whose pages go); returns the earlier file's blob key for the caller to delete, and null when the
  * resource is gone (removed while the file was uploading).
  */
-export async function replacePdf(db: Db, stored: StoredPdf): Promise<{ row: PdfRow; previousKey: string | null } | null> {
+export async function replacePdf(
+  db: Db,
+  stored: StoredPdf,
+): Promise<{ row: PdfRow; previousKey: string | null } | null> {
   return db.transaction(async (tx) => {
-    const [resource] = await tx.select({ id: workspaceResources.id }).from(workspaceResources).where(eq(workspaceResources.id, stored.resourceId)).for('update');
+    const [resource] = await tx
+      .select({ id: workspaceResources.id })
+      .from(workspaceResources)
+      .where(eq(workspaceResources.id, stored.resourceId))
+      .for('update');
     if (!resource) return null;
     const previous = await findPdf(tx, stored.resourceId);
     const values = {
@@ -72,16 +79,39 @@ export async function replacePdf(db: Db, stored: StoredPdf): Promise<{ row: PdfR
       .onConflictDoUpdate({ target: resourcePdfs.resourceId, set: values })
       .returning();
     if (!row) throw new Error('PDF upsert returned no row');
-    await recordChange(tx, { type: 'pdf.updated', workspaceId: null, actorId: stored.uploadedBy, resourceId: stored.resourceId, details: { state: 'attached', filename: stored.filename } });
-    return { row, previousKey: previous && previous.blobKey !== stored.blobKey ? previous.blobKey : null };
+    await recordChange(tx, {
+      type: 'pdf.updated',
+      workspaceId: null,
+      actorId: stored.uploadedBy,
+      resourceId: stored.resourceId,
+      details: { state: 'attached', filename: stored.filename },
+    });
+    return {
+      row,
+      previousKey: previous && previous.blobKey !== stored.blobKey ? previous.blobKey : null,
+    };
   });
 }
 
 /** Removes a resource's PDF and its pages; the removed file's blob key, or null when there was none. */
-export async function deletePdfRow(db: Db, resourceId: string, actorId: string): Promise<string | null> {
+export async function deletePdfRow(
+  db: Db,
+  resourceId: string,
+  actorId: string,
+): Promise<string | null> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.delete(resourcePdfs).where(eq(resourcePdfs.resourceId, resourceId)).returning({ blobKey: resourcePdfs.blobKey });
-    if (row) await recordChange(tx, { type: 'pdf.updated', workspaceId: null, actorId, resourceId, details: { state: 'removed' } });
+    const [row] = await tx
+      .delete(resourcePdfs)
+      .where(eq(resourcePdfs.resourceId, resourceId))
+      .returning({ blobKey: resourcePdfs.blobKey });
+    if (row)
+      await recordChange(tx, {
+        type: 'pdf.updated',
+        workspaceId: null,
+        actorId,
+        resourceId,
+        details: { state: 'removed' },
+      });
     return row?.blobKey ?? null;
   });
 }
@@ -108,21 +138,43 @@ export async function claimPendingPdf(db: Db, leaseMs: number): Promise<PdfRow |
 }
 
 /** Extends a live worker's lease; false when the row is no longer this file's pending one. */
-export async function renewClaim(db: Db, resourceId: string, blobKey: string, leaseMs: number): Promise<boolean> {
+export async function renewClaim(
+  db: Db,
+  resourceId: string,
+  blobKey: string,
+  leaseMs: number,
+): Promise<boolean> {
   const rows = await db
     .update(resourcePdfs)
     .set({ claimedUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval` })
-    .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')))
+    .where(
+      and(
+        eq(resourcePdfs.resourceId, resourceId),
+        eq(resourcePdfs.blobKey, blobKey),
+        eq(resourcePdfs.extraction, 'pending'),
+      ),
+    )
     .returning({ id: resourcePdfs.resourceId });
   return rows.length > 0;
 }
 
 /** Gives a claim back (a transient failure: the database or the store was down); tried again after `retryInMs`. */
-export async function releaseClaim(db: Db, resourceId: string, blobKey: string, retryInMs: number): Promise<void> {
+export async function releaseClaim(
+  db: Db,
+  resourceId: string,
+  blobKey: string,
+  retryInMs: number,
+): Promise<void> {
   await db
     .update(resourcePdfs)
     .set({ claimedUntil: sql`now() + ${`${retryInMs} milliseconds`}::interval` })
-    .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')));
+    .where(
+      and(
+        eq(resourcePdfs.resourceId, resourceId),
+        eq(resourcePdfs.blobKey, blobKey),
+        eq(resourcePdfs.extraction, 'pending'),
+      ),
+    );
 }
 
 /**
@@ -130,46 +182,103 @@ export async function releaseClaim(db: Db, resourceId: string, blobKey: string, 
  * found at start-up was left by a process that is gone.
  */
 export async function releaseAllClaims(db: Db): Promise<void> {
-  await db.update(resourcePdfs).set({ claimedUntil: null }).where(eq(resourcePdfs.extraction, 'pending'));
+  await db
+    .update(resourcePdfs)
+    .set({ claimedUntil: null })
+    .where(eq(resourcePdfs.extraction, 'pending'));
 }
 
 /**
  * Stores the pages of the file `blobKey` and marks it ready, all or nothing; false (and nothing
  * written) when the resource's PDF is no longer that file.
  */
-export async function storePages(db: Db, resourceId: string, blobKey: string, pages: string[], pageCount: number): Promise<boolean> {
+export async function storePages(
+  db: Db,
+  resourceId: string,
+  blobKey: string,
+  pages: string[],
+  pageCount: number,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(resourcePdfs)
-      .set({ extraction: 'ready', extractionError: null, pageCount, claimedUntil: null, updatedAt: sql`now()` })
-      .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')))
+      .set({
+        extraction: 'ready',
+        extractionError: null,
+        pageCount,
+        claimedUntil: null,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(resourcePdfs.resourceId, resourceId),
+          eq(resourcePdfs.blobKey, blobKey),
+          eq(resourcePdfs.extraction, 'pending'),
+        ),
+      )
       .returning({ id: resourcePdfs.resourceId });
     if (!row) return false;
     await tx.delete(resourcePdfPages).where(eq(resourcePdfPages.resourceId, resourceId));
     for (let first = 0; first < pages.length; first += PAGE_BATCH) {
-      const batch = pages.slice(first, first + PAGE_BATCH).map((text, index) => ({ resourceId, page: first + index + 1, text }));
+      const batch = pages
+        .slice(first, first + PAGE_BATCH)
+        .map((text, index) => ({ resourceId, page: first + index + 1, text }));
       await tx.insert(resourcePdfPages).values(batch);
     }
-    await recordChange(tx, { type: 'pdf.updated', workspaceId: null, actorId: null, resourceId, details: { state: 'ready', pageCount } });
+    await recordChange(tx, {
+      type: 'pdf.updated',
+      workspaceId: null,
+      actorId: null,
+      resourceId,
+      details: { state: 'ready', pageCount },
+    });
     return true;
   });
 }
 
 /** Marks the file `blobKey` failed with a reason a user can act on. */
-export async function markFailed(db: Db, resourceId: string, blobKey: string, reason: string, pageCount: number | null = null): Promise<boolean> {
+export async function markFailed(
+  db: Db,
+  resourceId: string,
+  blobKey: string,
+  reason: string,
+  pageCount: number | null = null,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(resourcePdfs)
-      .set({ extraction: 'failed', extractionError: reason, pageCount, claimedUntil: null, updatedAt: sql`now()` })
-      .where(and(eq(resourcePdfs.resourceId, resourceId), eq(resourcePdfs.blobKey, blobKey), eq(resourcePdfs.extraction, 'pending')))
+      .set({
+        extraction: 'failed',
+        extractionError: reason,
+        pageCount,
+        claimedUntil: null,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(resourcePdfs.resourceId, resourceId),
+          eq(resourcePdfs.blobKey, blobKey),
+          eq(resourcePdfs.extraction, 'pending'),
+        ),
+      )
       .returning({ id: resourcePdfs.resourceId });
-    if (rows.length > 0) await recordChange(tx, { type: 'pdf.updated', workspaceId: null, actorId: null, resourceId, details: { state: 'failed' } });
+    if (rows.length > 0)
+      await recordChange(tx, {
+        type: 'pdf.updated',
+        workspaceId: null,
+        actorId: null,
+        resourceId,
+        details: { state: 'failed' },
+      });
     return rows.length > 0;
   });
 }
 
 /** The text of a ready PDF, pages in order, with the file's hash (for caching what is computed from it). */
-export async function readyPdfText(db: Db, resourceId: string): Promise<{ sha256: string; pages: string[] } | null> {
+export async function readyPdfText(
+  db: Db,
+  resourceId: string,
+): Promise<{ sha256: string; pages: string[] } | null> {
   const pdf = await findPdf(db, resourceId);
   if (!pdf || pdf.extraction !== 'ready') return null;
   const rows = await db

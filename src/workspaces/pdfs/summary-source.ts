@@ -14,9 +14,17 @@ export interface StoredResourceText {
 }
 
 /** The resource's title, abstract and PDF text; 404 (as for any object) when the user may not read it. */
-export async function storedResourceText(db: Db, userId: string, workspaceId: string, resourceId: string): Promise<StoredResourceText> {
+export async function storedResourceText(
+  db: Db,
+  userId: string,
+  workspaceId: string,
+  resourceId: string,
+): Promise<StoredResourceText> {
   const resource = await loadResourceIn(db, { id: userId }, workspaceId, resourceId, 'read');
-  const abstract = typeof resource.data.abstract === 'string' && resource.data.abstract.trim() ? resource.data.abstract : undefined;
+  const abstract =
+    typeof resource.data.abstract === 'string' && resource.data.abstract.trim()
+      ? resource.data.abstract
+      : undefined;
   const ready = await readyPdfText(db, resource.id);
   return {
     title: resource.title,

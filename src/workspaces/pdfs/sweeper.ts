@@ -27,11 +27,22 @@ export interface SweepOptions {
 }
 
 /** Deletes the PDF files older than the grace period that no row refers to; returns how many. */
-export async function sweepOrphanPdfFiles({ db, blobs, writtenBefore = new Date(Date.now() - GRACE_MS) }: SweepOptions): Promise<number> {
+export async function sweepOrphanPdfFiles({
+  db,
+  blobs,
+  writtenBefore = new Date(Date.now() - GRACE_MS),
+}: SweepOptions): Promise<number> {
   let deleted = 0;
   const judge = async (batch: StoredObject[]) => {
     const keys = batch.map((object) => object.key);
-    const kept = new Set((await db.select({ key: resourcePdfs.blobKey }).from(resourcePdfs).where(inArray(resourcePdfs.blobKey, keys))).map((row) => row.key));
+    const kept = new Set(
+      (
+        await db
+          .select({ key: resourcePdfs.blobKey })
+          .from(resourcePdfs)
+          .where(inArray(resourcePdfs.blobKey, keys))
+      ).map((row) => row.key),
+    );
     for (const key of keys) {
       if (kept.has(key)) continue;
       await blobs.delete(key);
@@ -56,18 +67,25 @@ export interface PdfSweeper {
   stop(): void;
 }
 
-export function createPdfSweeper(options: { db: Db; blobs: BlobStore; log: FastifyBaseLogger }): PdfSweeper {
+export function createPdfSweeper(options: {
+  db: Db;
+  blobs: BlobStore;
+  log: FastifyBaseLogger;
+}): PdfSweeper {
   let timer: NodeJS.Timeout | undefined;
   const sweep = (next: number) => {
     timer = setTimeout(() => {
-      sweepOrphanPdfFiles(options).then(
-        (deleted) => {
-          if (deleted) options.log.info({ deleted }, 'Deleted PDF files no resource refers to');
-        },
-        (error: unknown) => options.log.warn({ err: error }, 'Could not sweep PDF files no resource refers to'),
-      ).finally(() => {
-        if (timer) sweep(SWEEP_EVERY_MS);
-      });
+      sweepOrphanPdfFiles(options)
+        .then(
+          (deleted) => {
+            if (deleted) options.log.info({ deleted }, 'Deleted PDF files no resource refers to');
+          },
+          (error: unknown) =>
+            options.log.warn({ err: error }, 'Could not sweep PDF files no resource refers to'),
+        )
+        .finally(() => {
+          if (timer) sweep(SWEEP_EVERY_MS);
+        });
     }, next);
     timer.unref();
   };

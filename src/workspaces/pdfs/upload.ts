@@ -14,9 +14,13 @@ export const MAX_PDF_BYTES = 50 * 1024 * 1024;
 const SIGNATURE_WINDOW = 1024;
 const MAX_FILENAME_CHARS = 200;
 
-export const pdfTooLarge = () => payloadTooLarge(`The PDF must be at most ${MAX_PDF_BYTES / 1024 / 1024} MB`);
+export const pdfTooLarge = () =>
+  payloadTooLarge(`The PDF must be at most ${MAX_PDF_BYTES / 1024 / 1024} MB`);
 const notAPdf = () =>
-  new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The file is not a PDF (it does not start with %PDF-)', { field: 'file', reason: 'not_pdf' });
+  new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The file is not a PDF (it does not start with %PDF-)', {
+    field: 'file',
+    reason: 'not_pdf',
+  });
 
 /** Checks the signature, counts and hashes the bytes passing through. */
 class PdfGate extends Transform {
@@ -45,7 +49,10 @@ class PdfGate extends Transform {
     // The multipart parser stops a file at the limit and marks it truncated: refuse before the store commits it.
     if (this.truncated()) return callback(pdfTooLarge());
     if (!this.checked) {
-      if (this.headBytes === 0) return callback(new ApiError('VALIDATION_ERROR', 'The file is empty', { field: 'file', reason: 'empty' }));
+      if (this.headBytes === 0)
+        return callback(
+          new ApiError('VALIDATION_ERROR', 'The file is empty', { field: 'file', reason: 'empty' }),
+        );
       return this.release(callback);
     }
     callback();
@@ -63,7 +70,10 @@ class PdfGate extends Transform {
 /** The name to keep for `Content-Disposition`: the last path segment, without control characters, bounded. */
 export function cleanFilename(raw: string | undefined): string {
   const base = (raw ?? '').normalize('NFC').split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, '').replace(/\s+/g, ' ').trim();
+  const clean = base
+    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!clean || clean === '.' || clean === '..') return 'document.pdf';
   return [...clean].slice(0, MAX_FILENAME_CHARS).join('');
 }
@@ -75,7 +85,11 @@ export interface ReceivedPdf {
 }
 
 /** Streams `file` into the store under a fresh key for this workspace; throws 413/415/400 without storing anything. */
-export async function receivePdf(blobs: BlobStore, workspaceId: string, file: Readable & { truncated?: boolean }): Promise<ReceivedPdf> {
+export async function receivePdf(
+  blobs: BlobStore,
+  workspaceId: string,
+  file: Readable & { truncated?: boolean },
+): Promise<ReceivedPdf> {
   const gate = new PdfGate(() => file.truncated === true);
   // A fresh key per upload: a replaced file is deleted only once the new one is recorded.
   const blobKey = `pdfs/${workspaceId}/${randomUUID()}.pdf`;
@@ -83,9 +97,11 @@ export async function receivePdf(blobs: BlobStore, workspaceId: string, file: Re
   // The gate may refuse the bytes before the store has started reading it: its error is kept in
   // `gate.errored` and reaches the store's pipeline, never the process as an unhandled event.
   gate.on('error', () => undefined);
-  await blobs.putStream(blobKey, file.pipe(gate), { contentType: 'application/pdf' }).catch((error: unknown) => {
-    // The gate's own refusals (413, 415, 400) are the answer; anything else is the store's failure.
-    throw gate.errored instanceof ApiError ? gate.errored : error;
-  });
+  await blobs
+    .putStream(blobKey, file.pipe(gate), { contentType: 'application/pdf' })
+    .catch((error: unknown) => {
+      // The gate's own refusals (413, 415, 400) are the answer; anything else is the store's failure.
+      throw gate.errored instanceof ApiError ? gate.errored : error;
+    });
   return { blobKey, byteSize: gate.bytes, sha256: gate.hash.digest('hex') };
 }

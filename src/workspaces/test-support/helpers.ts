@@ -16,7 +16,8 @@ export const KNOWN_RECORDS: Record<string, ResolvedResource> = {
     id: 'arxiv:1706.03762v5',
     title: 'Attention Is <i>All</i> You Need',
     authors: ['Ashish Vaswani', 'Noam Shazeer', 'Niki Parmar'],
-    abstract: 'The dominant sequence transduction models are based on complex recurrent or convolutional neural networks.',
+    abstract:
+      'The dominant sequence transduction models are based on complex recurrent or convolutional neural networks.',
     url: 'https://arxiv.org/abs/1706.03762v5',
     provider: 'arxiv',
     publishedDate: '2017-06-12',
@@ -27,7 +28,8 @@ export const KNOWN_RECORDS: Record<string, ResolvedResource> = {
     id: 'crossref:10.1038/nature14539',
     title: 'Deep learning',
     authors: ['Yann LeCun', 'Yoshua Bengio', 'Geoffrey Hinton'],
-    abstract: 'Deep learning allows computational models that are composed of multiple processing layers to learn representations of data.',
+    abstract:
+      'Deep learning allows computational models that are composed of multiple processing layers to learn representations of data.',
     url: 'https://doi.org/10.1038/nature14539',
     provider: 'crossref',
     publishedDate: '2015-05-27',
@@ -51,20 +53,50 @@ export const fakeResolver: ResourceResolver = async (identifier) => {
   return KNOWN_RECORDS[identifier] ?? null;
 };
 
-export async function createWorkspace(app: FastifyInstance, user: TestUser, body: Record<string, unknown> = { name: 'Reading list' }): Promise<{ id: string; name: string }> {
-  const res = await app.inject({ method: 'POST', url: '/api/workspaces', headers: user.bearer, payload: body });
-  if (res.statusCode !== 201) throw new Error(`create workspace failed: ${res.statusCode} ${res.body}`);
+export async function createWorkspace(
+  app: FastifyInstance,
+  user: TestUser,
+  body: Record<string, unknown> = { name: 'Reading list' },
+): Promise<{ id: string; name: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/workspaces',
+    headers: user.bearer,
+    payload: body,
+  });
+  if (res.statusCode !== 201)
+    throw new Error(`create workspace failed: ${res.statusCode} ${res.body}`);
   return res.json<{ workspace: { id: string; name: string } }>().workspace;
 }
 
-export async function addResource(app: FastifyInstance, user: TestUser, workspaceId: string, body: Record<string, unknown>): Promise<{ id: string }> {
-  const res = await app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/resources`, headers: user.bearer, payload: body });
+export async function addResource(
+  app: FastifyInstance,
+  user: TestUser,
+  workspaceId: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/workspaces/${workspaceId}/resources`,
+    headers: user.bearer,
+    payload: body,
+  });
   if (res.statusCode !== 201) throw new Error(`add resource failed: ${res.statusCode} ${res.body}`);
   return res.json<{ resource: { id: string } }>().resource;
 }
 
-export async function annotate(app: FastifyInstance, user: TestUser, resourceId: string, body: Record<string, unknown>): Promise<{ id: string }> {
-  const res = await app.inject({ method: 'POST', url: `/api/resources/${resourceId}/annotations`, headers: user.bearer, payload: body });
+export async function annotate(
+  app: FastifyInstance,
+  user: TestUser,
+  resourceId: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/resources/${resourceId}/annotations`,
+    headers: user.bearer,
+    payload: body,
+  });
   if (res.statusCode !== 201) throw new Error(`annotate failed: ${res.statusCode} ${res.body}`);
   return res.json<{ id: string }>();
 }
@@ -75,7 +107,12 @@ export async function shareWorkspace(
   workspaceId: string,
   body: Record<string, unknown> = {},
 ): Promise<{ id: string; token: string; url: string }> {
-  const res = await app.inject({ method: 'POST', url: `/api/workspaces/${workspaceId}/share`, headers: user.bearer, payload: body });
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/workspaces/${workspaceId}/share`,
+    headers: user.bearer,
+    payload: body,
+  });
   if (res.statusCode !== 201) throw new Error(`share failed: ${res.statusCode} ${res.body}`);
   return res.json<{ id: string; token: string; url: string }>();
 }
@@ -86,7 +123,12 @@ export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 export function pdfMultipart(filename: string, data: Buffer, field = 'file') {
   const boundary = '----rwtest' + Math.random().toString(16).slice(2);
   const quoted = filename.replace(/["\\]/g, (c) => `\\${c}`);
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${quoted}"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${quoted}"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, data, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat([head, data, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }

@@ -14,7 +14,14 @@ import type { paths } from './schema';
 
 const REFRESH_PATH = '/api/auth/refresh';
 /** Requests whose 401 means "wrong credentials" or "no session", not "refresh me". */
-const NO_REFRESH = new Set(['/api/auth/signin', '/api/auth/signup', '/api/auth/signout', REFRESH_PATH, '/api/auth/update-password', '/api/auth/reset-password']);
+const NO_REFRESH = new Set([
+  '/api/auth/signin',
+  '/api/auth/signup',
+  '/api/auth/signout',
+  REFRESH_PATH,
+  '/api/auth/update-password',
+  '/api/auth/reset-password',
+]);
 
 /**
  * Why a session ended, as the app words it on the sign-in page: the service's `details.reason` of an
@@ -22,7 +29,14 @@ const NO_REFRESH = new Set(['/api/auth/signin', '/api/auth/signup', '/api/auth/s
  * session cookie (cleared, or the browser dropped them). A fixed set: the sign-in page's `ended`
  * parameter is read through `sessionEndCode`, so an address cannot make it say anything else.
  */
-const SESSION_END_CODES = ['signed_out', 'password_changed', 'reused', 'expired', 'cookies', 'unknown'] as const;
+const SESSION_END_CODES = [
+  'signed_out',
+  'password_changed',
+  'reused',
+  'expired',
+  'cookies',
+  'unknown',
+] as const;
 export type SessionEndCode = (typeof SESSION_END_CODES)[number];
 
 export function sessionEndCode(value: unknown): SessionEndCode | null {
@@ -51,7 +65,10 @@ function sessionEnded(reason: SessionEndCode): void {
 }
 
 /** The other tabs of this browser hear a sign-out at once (their cookies went with it). */
-const tabs = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('research-workspace-session');
+const tabs =
+  typeof BroadcastChannel === 'undefined'
+    ? null
+    : new BroadcastChannel('research-workspace-session');
 tabs?.addEventListener('message', (event: MessageEvent) => {
   if (event.data === 'signed_out') sessionEnded('signed_out');
 });
@@ -72,7 +89,12 @@ async function endReasonIn(response: Response): Promise<SessionEndCode | null> {
 let refreshing: Promise<boolean> | null = null;
 /** One refresh at a time: concurrent 401s wait for the same one (the refresh token rotates on use). */
 export function refreshSession(fetcher: typeof fetch = fetch): Promise<boolean> {
-  refreshing ??= fetcher(REFRESH_PATH, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: '{}' })
+  refreshing ??= fetcher(REFRESH_PATH, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  })
     .then((response) => response.ok)
     .catch(() => false)
     .finally(() => {
@@ -113,7 +135,12 @@ const refreshOnExpiry: Middleware = {
 
 function networkError(failure: unknown): ApiError {
   const reason = failure instanceof Error ? failure.message : String(failure);
-  return new ApiError(0, 'NETWORK_ERROR', 'The service cannot be reached. Check your connection and try again.', { reason });
+  return new ApiError(
+    0,
+    'NETWORK_ERROR',
+    'The service cannot be reached. Check your connection and try again.',
+    { reason },
+  );
 }
 
 /** Error replies and network failures as thrown ApiErrors (a cancelled request stays an AbortError). */
@@ -135,7 +162,10 @@ const failuresAsApiError: Middleware = {
   },
 };
 
-export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '', credentials: 'include' });
+export const api = createClient<paths>({
+  baseUrl: globalThis.location?.origin ?? '',
+  credentials: 'include',
+});
 // Response middlewares run last-registered first: a 401 is refreshed and retried before it counts as a failure.
 api.use(failuresAsApiError, refreshOnExpiry);
 
@@ -153,7 +183,8 @@ export const queries = createQueryClient(api);
 export function multipartBody(body: unknown): FormData {
   const form = new FormData();
   if (typeof body !== 'object' || body === null) return form;
-  for (const [name, part] of Object.entries(body)) if (part instanceof Blob) form.append(name, part);
+  for (const [name, part] of Object.entries(body))
+    if (part instanceof Blob) form.append(name, part);
   return form;
 }
 
@@ -161,6 +192,11 @@ export function multipartBody(body: unknown): FormData {
 export async function unwrap<T>(call: Promise<{ data?: T; response: Response }>): Promise<T> {
   const { data, response } = await call;
   // Every operation the app calls answers with a body; an empty one is the server's fault.
-  if (data === undefined) throw new ApiError(response.status, 'INTERNAL_ERROR', `The server answered ${response.status} without a body.`);
+  if (data === undefined)
+    throw new ApiError(
+      response.status,
+      'INTERNAL_ERROR',
+      `The server answered ${response.status} without a body.`,
+    );
   return data;
 }

@@ -15,7 +15,9 @@ export function attachmentFilename(header: string | null, fallback: string): str
       name = undefined;
     }
   }
-  name ??= /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header)?.[1]?.replace(/\\(.)/g, '$1') ?? /filename\s*=\s*([^;\s]+)/i.exec(header)?.[1];
+  name ??=
+    /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header)?.[1]?.replace(/\\(.)/g, '$1') ??
+    /filename\s*=\s*([^;\s]+)/i.exec(header)?.[1];
   const base = name?.split(/[\\/]/).pop()?.trim();
   return base ? base : fallback;
 }

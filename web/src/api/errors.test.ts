@@ -2,41 +2,94 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, apiErrorFrom, describeError, isStale, retryAfterSeconds } from './errors';
 
-const reply = (status: number, headers: Record<string, string> = {}) => new Response(null, { status, headers });
+const reply = (status: number, headers: Record<string, string> = {}) =>
+  new Response(null, { status, headers });
 
 describe('apiErrorFrom', () => {
   it('reads the envelope: code, message, the field at fault', () => {
-    const error = apiErrorFrom(reply(400), { error: { code: 'VALIDATION_ERROR', message: 'email must be a valid e-mail address', details: { field: 'email', reason: 'invalid' } } });
+    const error = apiErrorFrom(reply(400), {
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'email must be a valid e-mail address',
+        details: { field: 'email', reason: 'invalid' },
+      },
+    });
     expect(error).toBeInstanceOf(ApiError);
-    expect([error.status, error.code, error.message, error.field]).toEqual([400, 'VALIDATION_ERROR', 'email must be a valid e-mail address', 'email']);
+    expect([error.status, error.code, error.message, error.field]).toEqual([
+      400,
+      'VALIDATION_ERROR',
+      'email must be a valid e-mail address',
+      'email',
+    ]);
   });
 
   it('reads a 429 with Retry-After and says when to try again', () => {
-    const error = apiErrorFrom(reply(429, { 'retry-after': '90' }), { error: { code: 'RATE_LIMITED', message: 'Too many sign-in attempts.' } });
+    const error = apiErrorFrom(reply(429, { 'retry-after': '90' }), {
+      error: { code: 'RATE_LIMITED', message: 'Too many sign-in attempts.' },
+    });
     expect(error.retryAfter).toBe(90);
     expect(describeError(error)).toBe('Too many sign-in attempts. Try again in 2 minutes.');
-    expect(describeError(apiErrorFrom(reply(429, { 'retry-after': '1' }), { error: { code: 'RATE_LIMITED', message: 'Slow down.' } }))).toBe('Slow down. Try again in 1 second.');
+    expect(
+      describeError(
+        apiErrorFrom(reply(429, { 'retry-after': '1' }), {
+          error: { code: 'RATE_LIMITED', message: 'Slow down.' },
+        }),
+      ),
+    ).toBe('Slow down. Try again in 1 second.');
     // The service's own message has no full stop: the sentence gets one.
-    expect(describeError(apiErrorFrom(reply(429, { 'retry-after': '5' }), { error: { code: 'RATE_LIMITED', message: 'Too many requests, please try again later' } }))).toBe(
-      'Too many requests, please try again later. Try again in 5 seconds.',
-    );
+    expect(
+      describeError(
+        apiErrorFrom(reply(429, { 'retry-after': '5' }), {
+          error: { code: 'RATE_LIMITED', message: 'Too many requests, please try again later' },
+        }),
+      ),
+    ).toBe('Too many requests, please try again later. Try again in 5 seconds.');
   });
 
   it('reads the plain `{ error: "<message>" }` of POST /api/summarize', () => {
-    expect(apiErrorFrom(reply(422), { error: 'The paper has no PDF' }).message).toBe('The paper has no PDF');
+    expect(apiErrorFrom(reply(422), { error: 'The paper has no PDF' }).message).toBe(
+      'The paper has no PDF',
+    );
   });
 
-  it('keeps a 412\'s `current` (the version saved now): the error is stale; no other error is', () => {
-    const stale = apiErrorFrom(reply(412, { etag: '"r3"' }), { error: { code: 'PRECONDITION_FAILED', message: 'Someone else changed this.', details: { field: 'if-match', reason: 'stale' } }, current: { version: 3, notes: 'theirs' } });
+  it("keeps a 412's `current` (the version saved now): the error is stale; no other error is", () => {
+    const stale = apiErrorFrom(reply(412, { etag: '"r3"' }), {
+      error: {
+        code: 'PRECONDITION_FAILED',
+        message: 'Someone else changed this.',
+        details: { field: 'if-match', reason: 'stale' },
+      },
+      current: { version: 3, notes: 'theirs' },
+    });
     expect(isStale(stale)).toBe(true);
     expect(stale.current).toEqual({ version: 3, notes: 'theirs' });
-    expect(isStale(apiErrorFrom(reply(412), { error: { code: 'PRECONDITION_FAILED', message: 'No current.' } }))).toBe(false);
-    expect(isStale(apiErrorFrom(reply(409), { error: { code: 'CONFLICT', message: 'Taken.' }, current: { version: 1 } }))).toBe(false);
+    expect(
+      isStale(
+        apiErrorFrom(reply(412), {
+          error: { code: 'PRECONDITION_FAILED', message: 'No current.' },
+        }),
+      ),
+    ).toBe(false);
+    expect(
+      isStale(
+        apiErrorFrom(reply(409), {
+          error: { code: 'CONFLICT', message: 'Taken.' },
+          current: { version: 1 },
+        }),
+      ),
+    ).toBe(false);
   });
 
   it('says what happened when the body is not an envelope (a proxy page, nothing)', () => {
-    const error = apiErrorFrom(new Response(null, { status: 502, statusText: 'Bad Gateway' }), '<html>');
-    expect([error.status, error.code, error.message]).toEqual([502, 'INTERNAL_ERROR', 'The server answered 502 Bad Gateway']);
+    const error = apiErrorFrom(
+      new Response(null, { status: 502, statusText: 'Bad Gateway' }),
+      '<html>',
+    );
+    expect([error.status, error.code, error.message]).toEqual([
+      502,
+      'INTERNAL_ERROR',
+      'The server answered 502 Bad Gateway',
+    ]);
   });
 });
 

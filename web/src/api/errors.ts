@@ -10,7 +10,11 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly details: { field?: string; reason?: string; fields?: Array<{ field: string; reason: string }> } = {},
+    readonly details: {
+      field?: string;
+      reason?: string;
+      fields?: Array<{ field: string; reason: string }>;
+    } = {},
     /** Seconds to wait before trying again (429, 503), from Retry-After. */
     readonly retryAfter: number | null = null,
     /** A 412's `current`: the object as it is saved now (someone else changed it). */
@@ -30,18 +34,30 @@ export class ApiError extends Error {
  * or refused the address's `id` as no id at all: nothing is there either way.
  */
 export function isNotFound(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 404 || (error.status === 400 && error.field === 'id'));
+  return (
+    error instanceof ApiError &&
+    (error.status === 404 || (error.status === 400 && error.field === 'id'))
+  );
 }
 
 /** The API refused a change made from a version someone else has changed since (412): `current` is theirs. */
 export function isStale(error: unknown): error is ApiError & { current: object } {
-  return error instanceof ApiError && error.status === 412 && typeof error.current === 'object' && error.current !== null;
+  return (
+    error instanceof ApiError &&
+    error.status === 412 &&
+    typeof error.current === 'object' &&
+    error.current !== null
+  );
 }
 
 function isEnvelope(body: unknown): body is ErrorEnvelope & { current?: unknown } {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;
-  const error = (body).error;
-  return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
+  const error = body.error;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
 }
 
 /** Seconds from a Retry-After header (a number of seconds or an HTTP date). */
@@ -57,20 +73,44 @@ export function apiErrorFrom(response: Response, body: unknown): ApiError {
   const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
   if (isEnvelope(body)) {
     const { code, message, details } = body.error;
-    return new ApiError(response.status, code, message, details ?? {}, retryAfter, 'current' in body ? body.current : undefined);
+    return new ApiError(
+      response.status,
+      code,
+      message,
+      details ?? {},
+      retryAfter,
+      'current' in body ? body.current : undefined,
+    );
   }
   // POST /api/summarize answers `{ error: "<message>" }`.
-  if (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') {
-    return new ApiError(response.status, 'INTERNAL_ERROR', (body as { error: string }).error, {}, retryAfter);
+  if (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as { error?: unknown }).error === 'string'
+  ) {
+    return new ApiError(
+      response.status,
+      'INTERNAL_ERROR',
+      (body as { error: string }).error,
+      {},
+      retryAfter,
+    );
   }
-  return new ApiError(response.status, response.status === 429 ? 'RATE_LIMITED' : 'INTERNAL_ERROR', `The server answered ${response.status} ${response.statusText}`.trim(), {}, retryAfter);
+  return new ApiError(
+    response.status,
+    response.status === 429 ? 'RATE_LIMITED' : 'INTERNAL_ERROR',
+    `The server answered ${response.status} ${response.statusText}`.trim(),
+    {},
+    retryAfter,
+  );
 }
 
 /** The sentence to show for an error: the API's message, and when to try again after a 429. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
     // The service's own 429 message has no full stop ("Too many requests, please try again later").
-    if (error.status === 429 && error.retryAfter !== null) return `${error.message.trim().replace(/([^.!?])$/u, '$1.')} Try again in ${formatWait(error.retryAfter)}.`;
+    if (error.status === 429 && error.retryAfter !== null)
+      return `${error.message.trim().replace(/([^.!?])$/u, '$1.')} Try again in ${formatWait(error.retryAfter)}.`;
     return error.message;
   }
   if (error instanceof Error) return error.message;

@@ -4,7 +4,16 @@
  * Storage interface is given by a small in-memory Storage: Node has no sessionStorage.)
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearAllDrafts, draftStorageKey, DRAFT_MAX_AGE_MS, DRAFT_MAX_CHARS, DRAFTS_MAX, readDraft, removeDraft, writeDraft } from './drafts';
+import {
+  clearAllDrafts,
+  draftStorageKey,
+  DRAFT_MAX_AGE_MS,
+  DRAFT_MAX_CHARS,
+  DRAFTS_MAX,
+  readDraft,
+  removeDraft,
+  writeDraft,
+} from './drafts';
 
 class MemoryStorage implements Storage {
   private readonly items = new Map<string, string>();
@@ -73,10 +82,19 @@ describe('drafts', () => {
     expect(readDraft(key, 'user-a')).toHaveLength(DRAFT_MAX_CHARS);
     removeDraft(key);
     const start = Date.now();
-    for (let index = 0; index < DRAFTS_MAX + 5; index += 1) writeDraft(draftStorageKey('/profile', `field-${index}`), 'user-a', `text ${index}`, '', start + index);
+    for (let index = 0; index < DRAFTS_MAX + 5; index += 1)
+      writeDraft(
+        draftStorageKey('/profile', `field-${index}`),
+        'user-a',
+        `text ${index}`,
+        '',
+        start + index,
+      );
     expect(store.length).toBe(DRAFTS_MAX);
     expect(readDraft(draftStorageKey('/profile', 'field-0'), 'user-a')).toBeNull();
-    expect(readDraft(draftStorageKey('/profile', `field-${DRAFTS_MAX + 4}`), 'user-a')).toBe(`text ${DRAFTS_MAX + 4}`);
+    expect(readDraft(draftStorageKey('/profile', `field-${DRAFTS_MAX + 4}`), 'user-a')).toBe(
+      `text ${DRAFTS_MAX + 4}`,
+    );
   });
 
   it('clears every draft (sign-out) and leaves the rest of the storage alone', () => {

@@ -39,7 +39,12 @@ function parse(raw: string | null): StoredDraft | null {
   if (!raw) return null;
   try {
     const draft = JSON.parse(raw) as Partial<StoredDraft>;
-    if (typeof draft.owner !== 'string' || typeof draft.value !== 'string' || typeof draft.savedAt !== 'number') return null;
+    if (
+      typeof draft.owner !== 'string' ||
+      typeof draft.value !== 'string' ||
+      typeof draft.savedAt !== 'number'
+    )
+      return null;
     return { owner: draft.owner, value: draft.value, savedAt: draft.savedAt };
   } catch {
     return null;
@@ -61,7 +66,11 @@ export function draftStorageKey(pathname: string, formKey: string): string {
 }
 
 /** The draft kept for `owner`, or null; another user's or a stale one is removed on the way. */
-export function readDraft(storageKey: string, owner: string | null, now = Date.now()): string | null {
+export function readDraft(
+  storageKey: string,
+  owner: string | null,
+  now = Date.now(),
+): string | null {
   const store = storage();
   if (!store || !owner) return null;
   const draft = parse(store.getItem(storageKey));
@@ -74,7 +83,13 @@ export function readDraft(storageKey: string, owner: string | null, now = Date.n
 }
 
 /** Keeps `value` (the field left as it was is no draft: removed instead), evicting the oldest past DRAFTS_MAX. */
-export function writeDraft(storageKey: string, owner: string | null, value: string, unchanged: string, now = Date.now()): void {
+export function writeDraft(
+  storageKey: string,
+  owner: string | null,
+  value: string,
+  unchanged: string,
+  now = Date.now(),
+): void {
   const store = storage();
   if (!store || !owner) return;
   if (value === unchanged) {
@@ -90,7 +105,9 @@ export function writeDraft(storageKey: string, owner: string | null, value: stri
   }
   const others = draftKeys(store).filter((key) => key !== storageKey);
   if (others.length < DRAFTS_MAX) return;
-  const byAge = others.map((key) => ({ key, savedAt: parse(store.getItem(key))?.savedAt ?? 0 })).sort((a, b) => a.savedAt - b.savedAt);
+  const byAge = others
+    .map((key) => ({ key, savedAt: parse(store.getItem(key))?.savedAt ?? 0 }))
+    .sort((a, b) => a.savedAt - b.savedAt);
   for (const { key } of byAge.slice(0, others.length - DRAFTS_MAX + 1)) store.removeItem(key);
 }
 
@@ -126,7 +143,10 @@ export interface DraftField {
 export function useDraftField(formKey: string, initial: string): DraftField {
   const { storageKey, owner } = useDraftKey(formKey);
   const [value] = useState(() => readDraft(storageKey, owner) ?? initial);
-  const keep = useCallback((next: string) => writeDraft(storageKey, owner, next, initial), [storageKey, owner, initial]);
+  const keep = useCallback(
+    (next: string) => writeDraft(storageKey, owner, next, initial),
+    [storageKey, owner, initial],
+  );
   const discard = useCallback(() => removeDraft(storageKey), [storageKey]);
   return useMemo(() => ({ value, keep, discard }), [value, keep, discard]);
 }

@@ -12,7 +12,8 @@ import { ApiError } from '../api/errors';
 import type { paths } from '../api/schema';
 import { LoadingState, ErrorState } from '../components/States';
 
-export type SessionUser = paths['/api/auth/session']['get']['responses'][200]['content']['application/json']['user'];
+export type SessionUser =
+  paths['/api/auth/session']['get']['responses'][200]['content']['application/json']['user'];
 export const SESSION_KEY = ['session'] as const;
 
 export function useSession() {
@@ -58,11 +59,21 @@ export function useSessionEndedReset(): void {
  * character (a browser drops tabs and newlines and reads a backslash as `/`, so `/\t/host` would be `//host`).
  */
 export function safeNext(next: string | null): string {
-  if (!next || next.length > 2000 || !next.startsWith('/') || next.startsWith('//') || /[\s\\\p{Cc}]/u.test(next)) return '/dashboard';
+  if (
+    !next ||
+    next.length > 2000 ||
+    !next.startsWith('/') ||
+    next.startsWith('//') ||
+    /[\s\\\p{Cc}]/u.test(next)
+  )
+    return '/dashboard';
   return next;
 }
 
-function signInPathFor(location: { pathname: string; search: string; hash: string }, ended: SessionEndCode | null): string {
+function signInPathFor(
+  location: { pathname: string; search: string; hash: string },
+  ended: SessionEndCode | null,
+): string {
   const next = `next=${encodeURIComponent(location.pathname + location.search + location.hash)}`;
   return `/auth/signin?${next}${ended ? `&ended=${ended}` : ''}`;
 }
@@ -71,7 +82,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
   if (session.isPending) return <LoadingState label="Checking your session…" />;
-  if (session.isError) return <ErrorState error={session.error} onRetry={() => void session.refetch()} />;
+  if (session.isError)
+    return <ErrorState error={session.error} onRetry={() => void session.refetch()} />;
   if (!session.data) return <Navigate to={signInPathFor(location, endedBecause)} replace />;
   return <>{children}</>;
 }

@@ -3,7 +3,15 @@
  * `data-theme` on <html>. The choice is kept in localStorage so the next load starts in it; a
  * signed-in user's profile preference replaces it when the profile loads.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];

@@ -15,14 +15,40 @@ function initialsOf(name: string | null | undefined): string {
  * `alt` names the image for assistive technology; `decorative` leaves it to the surrounding link's name.
  * An address that fails to load (a deleted file) shows the initials instead of a broken image.
  */
-export function Avatar({ src, name, alt, size, decorative = false }: { src: string | null; name: string | null | undefined; alt: string; size: 'small' | 'large'; decorative?: boolean }) {
+export function Avatar({
+  src,
+  name,
+  alt,
+  size,
+  decorative = false,
+}: {
+  src: string | null;
+  name: string | null | undefined;
+  alt: string;
+  size: 'small' | 'large';
+  decorative?: boolean;
+}) {
   const [broken, setBroken] = useState<string | null>(null);
   const className = size === 'small' ? 'avatar avatar-small' : 'avatar';
   if (src && broken !== src) {
-    return <img className={className} src={src} alt={decorative ? '' : alt} width={size === 'small' ? 32 : 96} height={size === 'small' ? 32 : 96} onError={() => setBroken(src)} />;
+    return (
+      <img
+        className={className}
+        src={src}
+        alt={decorative ? '' : alt}
+        width={size === 'small' ? 32 : 96}
+        height={size === 'small' ? 32 : 96}
+        onError={() => setBroken(src)}
+      />
+    );
   }
   return (
-    <span className={`${className} avatar-empty`} role={decorative ? undefined : 'img'} aria-label={decorative ? undefined : alt} aria-hidden={decorative || undefined}>
+    <span
+      className={`${className} avatar-empty`}
+      role={decorative ? undefined : 'img'}
+      aria-label={decorative ? undefined : alt}
+      aria-hidden={decorative || undefined}
+    >
       {initialsOf(name)}
     </span>
   );

@@ -39,7 +39,12 @@ export function ConfirmDialog({
             </p>
           )}
           <div className="dialog-actions">
-            <button type="button" className="button button-danger" disabled={pending} onClick={onConfirm}>
+            <button
+              type="button"
+              className="button button-danger"
+              disabled={pending}
+              onClick={onConfirm}
+            >
               {pending ? pendingLabel : confirmLabel}
             </button>
             <Dialog.Close className="button">Cancel</Dialog.Close>

@@ -21,7 +21,10 @@ export interface ConflictField {
  * what the form edits, and the error goes on) instead of failing: whether it saved. `keepMine` sends
  * the user's version again, made from theirs (a third change meanwhile opens the dialog anew).
  */
-export function useEditConflict<Theirs extends { version: number }, Yours>(parse: (current: object) => Theirs | null, save: (yours: Yours, version: number) => Promise<unknown>) {
+export function useEditConflict<Theirs extends { version: number }, Yours>(
+  parse: (current: object) => Theirs | null,
+  save: (yours: Yours, version: number) => Promise<unknown>,
+) {
   const [conflict, setConflict] = useState<{ theirs: Theirs; yours: Yours } | null>(null);
   const [keepError, setKeepError] = useState<unknown>(null);
   const attempt = async (yours: Yours, version: number): Promise<boolean> => {
@@ -79,7 +82,9 @@ export function ConflictDialog({
         {fields.map((field) => (
           <div key={field.label}>
             <dt>{field.label}</dt>
-            <dd className="conflict-text">{field[side] || <span className="muted">(empty)</span>}</dd>
+            <dd className="conflict-text">
+              {field[side] || <span className="muted">(empty)</span>}
+            </dd>
           </div>
         ))}
       </dl>
@@ -92,7 +97,8 @@ export function ConflictDialog({
         <Dialog.Content className="dialog conflict-dialog" {...returnFocus}>
           <Dialog.Title>Someone else changed this</Dialog.Title>
           <Dialog.Description>
-            Another member saved a change while you were editing, so yours was not saved. Keep yours (it replaces theirs) or use theirs (yours is dropped).
+            Another member saved a change while you were editing, so yours was not saved. Keep yours
+            (it replaces theirs) or use theirs (yours is dropped).
           </Dialog.Description>
           <div className="conflict-versions">
             {version('theirs', 'Their version (saved)')}
@@ -104,7 +110,12 @@ export function ConflictDialog({
             </p>
           )}
           <div className="dialog-actions">
-            <button type="button" className="button button-primary" disabled={pending} onClick={onKeepMine}>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={pending}
+              onClick={onKeepMine}
+            >
               {pending ? 'Saving…' : 'Keep mine'}
             </button>
             <button type="button" className="button" disabled={pending} onClick={onUseTheirs}>

@@ -12,9 +12,17 @@ interface Common {
 }
 
 /** The label, hint and error around one control; `control` gets the id and ARIA attributes to spread. */
-function FieldFrame({ label, hint, error, className, control }: Common & { className?: string; control: (aria: ControlAria) => ReactNode }) {
+function FieldFrame({
+  label,
+  hint,
+  error,
+  className,
+  control,
+}: Common & { className?: string; control: (aria: ControlAria) => ReactNode }) {
   const id = useId();
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') ||
+    undefined;
   return (
     <div className={`field${error ? ' field-invalid' : ''}${className ? ` ${className}` : ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -39,8 +47,22 @@ interface ControlAria {
   'aria-describedby': string | undefined;
 }
 
-export function TextField({ label, hint, error, className, ...input }: Common & ComponentProps<'input'>) {
-  return <FieldFrame label={label} hint={hint} error={error} className={className} control={(aria) => <input {...aria} {...input} />} />;
+export function TextField({
+  label,
+  hint,
+  error,
+  className,
+  ...input
+}: Common & ComponentProps<'input'>) {
+  return (
+    <FieldFrame
+      label={label}
+      hint={hint}
+      error={error}
+      className={className}
+      control={(aria) => <input {...aria} {...input} />}
+    />
+  );
 }
 
 /**
@@ -48,20 +70,41 @@ export function TextField({ label, hint, error, className, ...input }: Common & 
  * it may as one types, and how many too many past it: nothing is cut (a paste keeps all of it, no
  * `maxLength`), and the form's own check refuses it on submit.
  */
-export function TextAreaField({ label, hint, error, limit, length = 0, ...input }: Common & ComponentProps<'textarea'> & { limit?: number; length?: number }) {
+export function TextAreaField({
+  label,
+  hint,
+  error,
+  limit,
+  length = 0,
+  ...input
+}: Common & ComponentProps<'textarea'> & { limit?: number; length?: number }) {
   const over = limit !== undefined && length > limit;
   const count =
     limit === undefined ? null : (
-      <span className={over ? 'field-count field-count-over' : 'field-count'} aria-live={over ? 'polite' : 'off'}>
-        {length.toLocaleString('en-US')} / {limit.toLocaleString('en-US')} characters{over ? `: ${(length - limit).toLocaleString('en-US')} too many` : ''}
+      <span
+        className={over ? 'field-count field-count-over' : 'field-count'}
+        aria-live={over ? 'polite' : 'off'}
+      >
+        {length.toLocaleString('en-US')} / {limit.toLocaleString('en-US')} characters
+        {over ? `: ${(length - limit).toLocaleString('en-US')} too many` : ''}
       </span>
     );
-  const hints = hint && count ? (
-    <>
-      {hint} {count}
-    </>
-  ) : (hint ?? count);
-  return <FieldFrame label={label} hint={hints} error={error} control={(aria) => <textarea {...aria} {...input} />} />;
+  const hints =
+    hint && count ? (
+      <>
+        {hint} {count}
+      </>
+    ) : (
+      (hint ?? count)
+    );
+  return (
+    <FieldFrame
+      label={label}
+      hint={hints}
+      error={error}
+      control={(aria) => <textarea {...aria} {...input} />}
+    />
+  );
 }
 
 /** A form-level message (role=alert so that it is announced). */

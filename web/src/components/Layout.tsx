@@ -20,7 +20,11 @@ const NAV = [
   { to: '/analytics', label: 'Analytics' },
   { to: '/profile', label: 'Profile' },
 ];
-const THEME_LABELS: Record<Theme, string> = { system: 'System theme', light: 'Light theme', dark: 'Dark theme' };
+const THEME_LABELS: Record<Theme, string> = {
+  system: 'System theme',
+  light: 'Light theme',
+  dark: 'Dark theme',
+};
 
 /**
  * A signed-in user's theme is a profile preference: the switch saves it (PUT /api/profile, as the
@@ -32,12 +36,17 @@ function useChooseTheme(signedIn: boolean): (theme: Theme) => void {
   const queryClient = useQueryClient();
   const toast = useToast();
   const save = useMutation({
-    mutationFn: (theme: Theme) => unwrap(api.PUT('/api/profile', { body: { preferences: { theme } } })),
+    mutationFn: (theme: Theme) =>
+      unwrap(api.PUT('/api/profile', { body: { preferences: { theme } } })),
     onMutate: async (theme) => {
       // A profile load under way would bring back the old theme.
       await queryClient.cancelQueries({ queryKey: PROFILE_KEY });
       const before = queryClient.getQueryData<Profile>(PROFILE_KEY);
-      if (before) queryClient.setQueryData<Profile>(PROFILE_KEY, { ...before, preferences: { ...before.preferences, theme } });
+      if (before)
+        queryClient.setQueryData<Profile>(PROFILE_KEY, {
+          ...before,
+          preferences: { ...before.preferences, theme },
+        });
       return { before, previousTheme: current };
     },
     onSuccess: (reply) => queryClient.setQueryData(PROFILE_KEY, reply.profile),
@@ -103,7 +112,12 @@ function SignOutButton() {
     onError: (error) => toast(describeError(error), { tone: 'error' }),
   });
   return (
-    <button type="button" className="button button-ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+    <button
+      type="button"
+      className="button button-ghost"
+      onClick={() => signOut.mutate()}
+      disabled={signOut.isPending}
+    >
       {signOut.isPending ? 'Signing out…' : 'Sign out'}
     </button>
   );
@@ -114,7 +128,11 @@ function HeaderAvatar() {
   const profile = useProfile();
   const name = profile.data?.displayName ?? null;
   return (
-    <NavLink to="/profile" className="header-avatar" aria-label={name ? `Your profile: ${name}` : 'Your profile'}>
+    <NavLink
+      to="/profile"
+      className="header-avatar"
+      aria-label={name ? `Your profile: ${name}` : 'Your profile'}
+    >
       <Avatar src={profile.data?.avatarUrl ?? null} name={name} alt="" size="small" decorative />
     </NavLink>
   );
@@ -165,7 +183,10 @@ export function Layout() {
             <ul>
               {NAV.map((item) => (
                 <li key={item.to}>
-                  <NavLink to={item.to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
+                  <NavLink
+                    to={item.to}
+                    className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}
+                  >
                     {item.label}
                   </NavLink>
                 </li>

@@ -11,7 +11,19 @@ function usePageTitle(title: string): void {
   }, [title]);
 }
 
-export function Page({ title, heading = title, actions, children, narrow = false }: { title: string; heading?: string; actions?: ReactNode; children: ReactNode; narrow?: boolean }) {
+export function Page({
+  title,
+  heading = title,
+  actions,
+  children,
+  narrow = false,
+}: {
+  title: string;
+  heading?: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  narrow?: boolean;
+}) {
   usePageTitle(title);
   useEffect(takePendingHeadingFocus, []);
   return (

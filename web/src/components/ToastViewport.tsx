@@ -8,7 +8,13 @@ export interface ToastItem {
   tone: Tone;
 }
 
-export default function ToastViewport({ items, onDismiss }: { items: ToastItem[]; onDismiss: (id: number) => void }) {
+export default function ToastViewport({
+  items,
+  onDismiss,
+}: {
+  items: ToastItem[];
+  onDismiss: (id: number) => void;
+}) {
   return (
     <Toast.Provider swipeDirection="right" duration={6000}>
       {items.map((item) => (

@@ -8,12 +8,18 @@
 import { useRef } from 'react';
 import { focusPageHeading } from './page-focus';
 
-export function useDialogFocusReturn(): { onOpenAutoFocus: () => void; onCloseAutoFocus: (event: Event) => void } {
+export function useDialogFocusReturn(): {
+  onOpenAutoFocus: () => void;
+  onCloseAutoFocus: (event: Event) => void;
+} {
   const opener = useRef<HTMLElement | null>(null);
   return {
     // Radix calls this before it moves the focus into the dialog: the opener still has it.
     onOpenAutoFocus: () => {
-      opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+      opener.current =
+        document.activeElement instanceof HTMLElement && document.activeElement !== document.body
+          ? document.activeElement
+          : null;
     },
     onCloseAutoFocus: (event) => {
       event.preventDefault();

@@ -5,7 +5,10 @@
  */
 const ISO_DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/;
 
-function formatter(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+function formatter(
+  locale: string | undefined,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
   try {
     return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' });
   } catch {
@@ -22,7 +25,10 @@ export function formatIsoDate(value: string, locale: string | undefined): string
   if (!month) return year!;
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, day ? Number(day) : 1));
   if (Number.isNaN(date.getTime())) return value;
-  return formatter(locale, day ? { day: 'numeric', month: 'short', year: 'numeric' } : { month: 'short', year: 'numeric' }).format(date);
+  return formatter(
+    locale,
+    day ? { day: 'numeric', month: 'short', year: 'numeric' } : { month: 'short', year: 'numeric' },
+  ).format(date);
 }
 
 /** The calendar day of a timestamp (`addedAt`), in the reader's time zone and the locale's words. */
@@ -30,7 +36,11 @@ export function formatDay(timestamp: string, locale: string | undefined): string
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return timestamp;
   try {
-    return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
+    return new Intl.DateTimeFormat(locale, {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+    }).format(date);
   } catch {
     return date.toLocaleDateString();
   }
@@ -41,7 +51,9 @@ export function formatDateTime(timestamp: string, locale: string | undefined): s
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return timestamp;
   try {
-    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(
+      date,
+    );
   } catch {
     return date.toLocaleString();
   }

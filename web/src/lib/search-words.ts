@@ -22,7 +22,9 @@ export function isProviderId(value: string): value is ProviderId {
 }
 
 /** The kinds of work GET /api/search filters by (its `type` parameter), with the words the page shows. */
-export type WorkType = NonNullable<NonNullable<operations['search']['parameters']['query']>['type']>;
+export type WorkType = NonNullable<
+  NonNullable<operations['search']['parameters']['query']>['type']
+>;
 export const WORK_TYPE_LABELS: Record<WorkType, string> = {
   article: 'Article',
   preprint: 'Preprint',
@@ -49,7 +51,12 @@ export interface SearchFilters {
 /** The active filters as short phrases ("2019–2021", "With a PDF", "Dataset", "Venue: Nature"), for the page and screen readers. */
 export function describeFilters(filters: SearchFilters): string[] {
   const phrases: string[] = [];
-  if (filters.yearFrom !== null && filters.yearTo !== null) phrases.push(filters.yearFrom === filters.yearTo ? `Published in ${filters.yearFrom}` : `Published ${filters.yearFrom}–${filters.yearTo}`);
+  if (filters.yearFrom !== null && filters.yearTo !== null)
+    phrases.push(
+      filters.yearFrom === filters.yearTo
+        ? `Published in ${filters.yearFrom}`
+        : `Published ${filters.yearFrom}–${filters.yearTo}`,
+    );
   else if (filters.yearFrom !== null) phrases.push(`Published in or after ${filters.yearFrom}`);
   else if (filters.yearTo !== null) phrases.push(`Published in or before ${filters.yearTo}`);
   if (filters.hasPdf) phrases.push('With a free PDF');

@@ -2,7 +2,18 @@ import { expect, it } from 'vitest';
 import { workTypeLabel } from './work-types';
 
 it('reads providers’ types as words', () => {
-  expect(['JournalArticle', 'journal-article', 'posted-content', 'preprint', 'BookSection', 'proceedings-article', 'dataset', 'book_chapter'].map(workTypeLabel)).toEqual([
+  expect(
+    [
+      'JournalArticle',
+      'journal-article',
+      'posted-content',
+      'preprint',
+      'BookSection',
+      'proceedings-article',
+      'dataset',
+      'book_chapter',
+    ].map(workTypeLabel),
+  ).toEqual([
     'Journal article',
     'Journal article',
     'Preprint',

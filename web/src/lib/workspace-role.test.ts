@@ -23,7 +23,9 @@ describe('abilitiesOf', () => {
   it.each(ROLES)('offers a %s what the policy table allows, no more, no less', (role) => {
     const abilities = abilitiesOf(role);
     for (const [ability, rules] of Object.entries(RULES)) {
-      expect(abilities[ability as keyof typeof RULES], ability).toBe(rules.every((rule) => allows(rule, role, false)));
+      expect(abilities[ability as keyof typeof RULES], ability).toBe(
+        rules.every((rule) => allows(rule, role, false)),
+      );
     }
   });
 });

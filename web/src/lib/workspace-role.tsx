@@ -13,7 +13,11 @@ export type Role = components['schemas']['Role'];
 
 const RANK: Record<Role, number> = { viewer: 1, editor: 2, owner: 3 };
 
-export const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
+export const ROLE_LABELS: Record<Role, string> = {
+  owner: 'Owner',
+  editor: 'Editor',
+  viewer: 'Viewer',
+};
 
 /** The abilities of a role, by POLICY's actions (the least role of each in the comment). */
 export function abilitiesOf(role: Role) {

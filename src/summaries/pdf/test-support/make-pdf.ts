@@ -7,7 +7,10 @@ import PDFDocument from 'pdfkit';
 
 type PdfOptions = ConstructorParameters<typeof PDFDocument>[0];
 
-async function render(draw: (doc: PDFKit.PDFDocument) => void, options: PdfOptions = {}): Promise<Buffer> {
+async function render(
+  draw: (doc: PDFKit.PDFDocument) => void,
+  options: PdfOptions = {},
+): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', margin: 50, compress: true, ...options });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -94,7 +97,10 @@ export function makeEncryptedPdf(text: string): Promise<Buffer> {
 }
 
 /** One text per page, in order, with the information dictionary's Title and Author when given. */
-export function makePagedPdf(pages: string[], info: { Title?: string; Author?: string } = {}): Promise<Buffer> {
+export function makePagedPdf(
+  pages: string[],
+  info: { Title?: string; Author?: string } = {},
+): Promise<Buffer> {
   return render(
     (doc) => {
       doc.font('Helvetica').fontSize(12);

@@ -17,7 +17,12 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useToast } from '../../components/Toasts';
 import { formError, submitWith, useZodForm } from '../../lib/form';
 import { plural } from '../../lib/plural';
-import { ChangePasswordForm, DeleteWithPasswordForm, deleteWithEmailForm, sentence } from './schemas';
+import {
+  ChangePasswordForm,
+  DeleteWithPasswordForm,
+  deleteWithEmailForm,
+  sentence,
+} from './schemas';
 
 type Account = components['schemas']['AccountSummary'];
 const ACCOUNT_KEY = ['account'] as const;
@@ -25,22 +30,43 @@ const asSentence = (error: ApiError) => sentence(describeError(error));
 
 function ChangePassword({ account }: { account: Account }) {
   const toast = useToast();
-  const form = useZodForm(ChangePasswordForm, { defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
+  const form = useZodForm(ChangePasswordForm, {
+    defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+  });
   const change = useMutation({
-    mutationFn: (body: { currentPassword: string; newPassword: string }) => unwrap(api.POST('/api/auth/change-password', { body })),
+    mutationFn: (body: { currentPassword: string; newPassword: string }) =>
+      unwrap(api.POST('/api/auth/change-password', { body })),
     onSuccess: () => {
       form.reset();
       toast('Password changed. Every other device was signed out.');
     },
   });
-  const submit = submitWith(form, ['currentPassword', 'newPassword'], ({ currentPassword, newPassword }) => change.mutateAsync({ currentPassword, newPassword }), asSentence);
+  const submit = submitWith(
+    form,
+    ['currentPassword', 'newPassword'],
+    ({ currentPassword, newPassword }) => change.mutateAsync({ currentPassword, newPassword }),
+    asSentence,
+  );
   const { errors, isSubmitting } = form.formState;
   if (!account.hasPassword) return <SetPasswordByMail email={account.email} />;
   return (
-    <form className="form" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="account-password">
+    <form
+      className="form"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-labelledby="account-password"
+    >
       <h3 id="account-password">Change password</h3>
-      <p className="field-hint">Every other device where you are signed in is signed out; this one stays signed in.</p>
-      <TextField label="Current password" type="password" autoComplete="current-password" {...form.register('currentPassword')} error={errors.currentPassword?.message} />
+      <p className="field-hint">
+        Every other device where you are signed in is signed out; this one stays signed in.
+      </p>
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        {...form.register('currentPassword')}
+        error={errors.currentPassword?.message}
+      />
       <TextField
         label="New password"
         type="password"
@@ -49,7 +75,13 @@ function ChangePassword({ account }: { account: Account }) {
         hint="At least 6 characters; common passwords are refused."
         error={errors.newPassword?.message}
       />
-      <TextField label="New password again" type="password" autoComplete="new-password" {...form.register('confirmPassword')} error={errors.confirmPassword?.message} />
+      <TextField
+        label="New password again"
+        type="password"
+        autoComplete="new-password"
+        {...form.register('confirmPassword')}
+        error={errors.confirmPassword?.message}
+      />
       {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
       <div>
         <SubmitButton pending={isSubmitting} pendingLabel="Changing…">
@@ -62,18 +94,32 @@ function ChangePassword({ account }: { account: Account }) {
 
 /** An account made through Google or GitHub has no password to change: a reset link sets one, proving the mailbox. */
 function SetPasswordByMail({ email }: { email: string }) {
-  const send = useMutation({ mutationFn: () => unwrap(api.POST('/api/auth/reset-password', { body: { email } })) });
+  const send = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/auth/reset-password', { body: { email } })),
+  });
   return (
     <div className="form" aria-labelledby="account-password" role="group">
       <h3 id="account-password">Password</h3>
-      <p>You sign in with Google or GitHub, so this account has no password. To set one, we mail a link to {<strong className="break-anywhere">{email}</strong>}.</p>
+      <p>
+        You sign in with Google or GitHub, so this account has no password. To set one, we mail a
+        link to {<strong className="break-anywhere">{email}</strong>}.
+      </p>
       <div>
-        <button type="button" className="button" disabled={send.isPending} onClick={() => send.mutate()}>
+        <button
+          type="button"
+          className="button"
+          disabled={send.isPending}
+          onClick={() => send.mutate()}
+        >
           {send.isPending ? 'Sending…' : 'Mail me a link to set a password'}
         </button>
       </div>
       <p role="status" className={send.isError ? 'field-error' : 'muted'}>
-        {send.isSuccess ? `We sent the link to ${email}. It works once, for one hour.` : send.isError ? sentence(describeError(send.error)) : ''}
+        {send.isSuccess
+          ? `We sent the link to ${email}. It works once, for one hour.`
+          : send.isError
+            ? sentence(describeError(send.error))
+            : ''}
       </p>
     </div>
   );
@@ -88,17 +134,30 @@ type DownloadFormat = (typeof DOWNLOADS)[number]['format'];
 function DownloadData() {
   const download = useMutation({
     mutationFn: async (format: DownloadFormat) => {
-      const reply = api.GET('/api/account/export', { params: { query: { format } }, parseAs: 'blob' });
+      const reply = api.GET('/api/account/export', {
+        params: { query: { format } },
+        parseAs: 'blob',
+      });
       const blob = await unwrap(reply);
       const { response } = await reply;
-      saveBlob(blob, attachmentFilename(response.headers.get('content-disposition'), `research-workspace.${format === 'json' ? 'json' : 'bib'}`));
+      saveBlob(
+        blob,
+        attachmentFilename(
+          response.headers.get('content-disposition'),
+          `research-workspace.${format === 'json' ? 'json' : 'bib'}`,
+        ),
+      );
     },
   });
   const pending = download.isPending ? download.variables : null;
   return (
     <div className="form" role="group" aria-labelledby="account-download">
       <h3 id="account-download">Download my data</h3>
-      <p className="field-hint">Everything you keep here: your profile, workspaces with their resources, notes, tags and annotations, share links (without their secret addresses) and your search history. BibTeX holds every resource as a reference.</p>
+      <p className="field-hint">
+        Everything you keep here: your profile, workspaces with their resources, notes, tags and
+        annotations, share links (without their secret addresses) and your search history. BibTeX
+        holds every resource as a reference.
+      </p>
       <p className="export-links">
         {DOWNLOADS.map((item) => (
           <button
@@ -117,7 +176,9 @@ function DownloadData() {
         ))}
       </p>
       <p className="visually-hidden" role="status">
-        {pending ? `Preparing the ${DOWNLOADS.find((item) => item.format === pending)?.what} file…` : ''}
+        {pending
+          ? `Preparing the ${DOWNLOADS.find((item) => item.format === pending)?.what} file…`
+          : ''}
       </p>
       {download.isError && (
         <p className="field-error" role="alert">
@@ -130,9 +191,21 @@ function DownloadData() {
 
 /** What deleting the account deletes, counted. */
 function consequences(account: Account): string {
-  const { workspaces, resources, pdfs, annotations, activeShareLinks, sharedWorkspaces, memberships } = account.holdings;
-  const left = memberships === 0 ? '' : ` You leave ${plural(memberships, 'workspace')} of other people; ${memberships === 1 ? 'it stays' : 'they stay'} with ${memberships === 1 ? 'its' : 'their'} owners.`;
-  if (workspaces === 0) return `You have no workspaces of your own.${left} Your profile, avatar, search history and sign-in are deleted.`;
+  const {
+    workspaces,
+    resources,
+    pdfs,
+    annotations,
+    activeShareLinks,
+    sharedWorkspaces,
+    memberships,
+  } = account.holdings;
+  const left =
+    memberships === 0
+      ? ''
+      : ` You leave ${plural(memberships, 'workspace')} of other people; ${memberships === 1 ? 'it stays' : 'they stay'} with ${memberships === 1 ? 'its' : 'their'} owners.`;
+  if (workspaces === 0)
+    return `You have no workspaces of your own.${left} Your profile, avatar, search history and sign-in are deleted.`;
   const shared =
     sharedWorkspaces === 0
       ? ''
@@ -146,16 +219,34 @@ function consequences(account: Account): string {
 
 function DeleteForm({ account, onDeleted }: { account: Account; onDeleted: () => Promise<void> }) {
   const passwordForm = useZodForm(DeleteWithPasswordForm, { defaultValues: { password: '' } });
-  const emailForm = useZodForm(deleteWithEmailForm(account.email), { defaultValues: { email: '' } });
+  const emailForm = useZodForm(deleteWithEmailForm(account.email), {
+    defaultValues: { email: '' },
+  });
   const remove = useMutation({
-    mutationFn: (body: { password?: string; email?: string }) => unwrap(api.DELETE('/api/account', { body })),
+    mutationFn: (body: { password?: string; email?: string }) =>
+      unwrap(api.DELETE('/api/account', { body })),
     onSuccess: onDeleted,
   });
-  const submitPassword = submitWith(passwordForm, ['password'], (body) => remove.mutateAsync(body), asSentence);
-  const submitEmail = submitWith(emailForm, ['email'], (body) => remove.mutateAsync(body), asSentence);
+  const submitPassword = submitWith(
+    passwordForm,
+    ['password'],
+    (body) => remove.mutateAsync(body),
+    asSentence,
+  );
+  const submitEmail = submitWith(
+    emailForm,
+    ['email'],
+    (body) => remove.mutateAsync(body),
+    asSentence,
+  );
   const actions = (pending: boolean) => (
     <div className="dialog-actions">
-      <button type="submit" className="button button-danger" disabled={pending} aria-busy={pending || undefined}>
+      <button
+        type="submit"
+        className="button button-danger"
+        disabled={pending}
+        aria-busy={pending || undefined}
+      >
         {pending ? 'Deleting…' : 'Delete my account'}
       </button>
       <Dialog.Close className="button">Cancel</Dialog.Close>
@@ -165,7 +256,13 @@ function DeleteForm({ account, onDeleted }: { account: Account; onDeleted: () =>
     const form = passwordForm;
     return (
       <form className="form" onSubmit={(event) => void submitPassword(event)} noValidate>
-        <TextField label="Current password" type="password" autoComplete="current-password" {...form.register('password')} error={form.formState.errors.password?.message} />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          {...form.register('password')}
+          error={form.formState.errors.password?.message}
+        />
         {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
         {actions(form.formState.isSubmitting)}
       </form>
@@ -199,7 +296,10 @@ function DeleteAccount({ account }: { account: Account }) {
   return (
     <div className="form danger-zone" role="group" aria-labelledby="account-delete">
       <h3 id="account-delete">Delete account</h3>
-      <p>{consequences(account)} This cannot be undone; download your data first if you want to keep it.</p>
+      <p>
+        {consequences(account)} This cannot be undone; download your data first if you want to keep
+        it.
+      </p>
       <Dialog.Root open={open} onOpenChange={setOpen}>
         <div>
           <Dialog.Trigger className="button button-danger">Delete my account…</Dialog.Trigger>
@@ -210,7 +310,9 @@ function DeleteAccount({ account }: { account: Account }) {
             <Dialog.Title>Delete your account?</Dialog.Title>
             <Dialog.Description>
               {consequences(account)} This cannot be undone.{' '}
-              {account.hasPassword ? 'Enter your current password to confirm.' : 'Type your e-mail address to confirm.'}
+              {account.hasPassword
+                ? 'Enter your current password to confirm.'
+                : 'Type your e-mail address to confirm.'}
             </Dialog.Description>
             <DeleteForm account={account} onDeleted={deleted} />
           </Dialog.Content>
@@ -221,7 +323,10 @@ function DeleteAccount({ account }: { account: Account }) {
 }
 
 export function AccountSection() {
-  const account = useQuery({ queryKey: ACCOUNT_KEY, queryFn: () => unwrap(api.GET('/api/account')) });
+  const account = useQuery({
+    queryKey: ACCOUNT_KEY,
+    queryFn: () => unwrap(api.GET('/api/account')),
+  });
   return (
     <section className="card account-section" aria-labelledby="account-heading">
       <h2 id="account-heading">Account</h2>

@@ -19,7 +19,13 @@ export function ActivitySection({ workspaceId }: { workspaceId: string }) {
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>Activity</h2>
       <p>
-        <button type="button" className="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((current) => !current)}>
+        <button
+          type="button"
+          className="button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((current) => !current)}
+        >
           {open ? 'Hide activity' : 'Show activity'}
         </button>
       </p>
@@ -33,7 +39,14 @@ function ActivityList({ workspaceId }: { workspaceId: string }) {
   const me = useSession().data?.id ?? '';
   const language = useProfileLanguage();
   if (activity.isPending) return <LoadingState label="Loading the activity…" />;
-  if (activity.isError) return <ErrorState title="The activity could not be loaded" error={activity.error} onRetry={() => void activity.refetch()} />;
+  if (activity.isError)
+    return (
+      <ErrorState
+        title="The activity could not be loaded"
+        error={activity.error}
+        onRetry={() => void activity.refetch()}
+      />
+    );
   const items = activity.data.pages.flatMap((page) => page.items);
   if (items.length === 0) return <p className="muted">No changes yet.</p>;
   return (
@@ -41,12 +54,18 @@ function ActivityList({ workspaceId }: { workspaceId: string }) {
       <ol className="activity-list">
         {items.map((item) => (
           <li key={item.id}>
-            {activityLine(item, me)} <span className="muted">·</span> <time dateTime={item.at}>{formatDateTime(item.at, language)}</time>
+            {activityLine(item, me)} <span className="muted">·</span>{' '}
+            <time dateTime={item.at}>{formatDateTime(item.at, language)}</time>
           </li>
         ))}
       </ol>
       {activity.hasNextPage && (
-        <button type="button" className="button button-small" disabled={activity.isFetchingNextPage} onClick={() => void activity.fetchNextPage()}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={activity.isFetchingNextPage}
+          onClick={() => void activity.fetchNextPage()}
+        >
           {activity.isFetchingNextPage ? 'Loading older changes…' : 'Show older changes'}
         </button>
       )}

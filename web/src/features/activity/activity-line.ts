@@ -9,19 +9,29 @@ export type ActivityItem = components['schemas']['ActivityItem'];
 
 const NAME_MAX = 40;
 const TITLE_MAX = 80;
-const ROLE_WORDS: Record<string, string> = { owner: 'the owner', editor: 'an editor', viewer: 'a viewer' };
+const ROLE_WORDS: Record<string, string> = {
+  owner: 'the owner',
+  editor: 'an editor',
+  viewer: 'a viewer',
+};
 
 const shorten = (text: string, max: number) => {
   const trimmed = text.trim().replace(/\s+/g, ' ');
   return trimmed.length > max ? `${trimmed.slice(0, max - 1).trimEnd()}…` : trimmed;
 };
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
-const number = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value : null;
+const number = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
 const resources = (count: number) => `${count} ${count === 1 ? 'resource' : 'resources'}`;
 
 export function activityLine(item: ActivityItem, me: string): string {
   const details = item.details;
-  const who = !item.actor ? 'The service' : item.actor.id === me ? 'You' : shorten(item.actor.name, NAME_MAX) || 'Someone';
+  const who = !item.actor
+    ? 'The service'
+    : item.actor.id === me
+      ? 'You'
+      : shorten(item.actor.name, NAME_MAX) || 'Someone';
   const title = text(details.title);
   const quoted = title ? `‘${shorten(title, TITLE_MAX)}’` : null;
   const count = number(details.count);
@@ -30,12 +40,16 @@ export function activityLine(item: ActivityItem, me: string): string {
   const whom = item.userId === me ? 'you' : name ? shorten(name, NAME_MAX) : 'a member';
   switch (item.type) {
     case 'workspace.updated':
-      return name && Array.isArray(details.fields) && details.fields.includes('name') ? `${who} renamed the workspace ‘${shorten(name, TITLE_MAX)}’` : `${who} changed the workspace’s details`;
+      return name && Array.isArray(details.fields) && details.fields.includes('name')
+        ? `${who} renamed the workspace ‘${shorten(name, TITLE_MAX)}’`
+        : `${who} changed the workspace’s details`;
     case 'workspace.deleted':
       return `${who} deleted the workspace`;
     case 'resource.added':
       if (quoted) return `${who} added ${quoted}`;
-      return count !== null ? `${who} added ${resources(count)}${details.via === 'import' ? ' by import' : ''}` : `${who} added a resource`;
+      return count !== null
+        ? `${who} added ${resources(count)}${details.via === 'import' ? ' by import' : ''}`
+        : `${who} added a resource`;
     case 'resource.updated':
       if (!item.actor && quoted) return `The record of ${quoted} was filled in from its PDF`;
       if (quoted) return `${who} edited ${quoted}`;
@@ -63,13 +77,16 @@ export function activityLine(item: ActivityItem, me: string): string {
           return `${who} changed a PDF`;
       }
     case 'member.added':
-      if (item.actor && item.userId === item.actor.id) return `${who} joined${role ? ` as ${role}` : ''}`;
+      if (item.actor && item.userId === item.actor.id)
+        return `${who} joined${role ? ` as ${role}` : ''}`;
       return `${who} added ${whom}${role ? ` as ${role}` : ''}`;
     case 'member.updated':
       if (text(details.role) === 'owner') return `${who} handed ownership to ${whom}`;
       return role ? `${who} made ${whom} ${role}` : `${who} changed the role of ${whom}`;
     case 'member.removed':
-      return item.actor && item.userId === item.actor.id ? `${who} left the workspace` : `${who} removed ${whom}`;
+      return item.actor && item.userId === item.actor.id
+        ? `${who} left the workspace`
+        : `${who} removed ${whom}`;
     case 'share.updated':
       switch (details.change) {
         case 'created':

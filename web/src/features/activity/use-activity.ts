@@ -19,7 +19,13 @@ export function useActivity(workspaceId: string) {
   return useInfiniteQuery({
     queryKey: activityKey(workspaceId),
     queryFn: async ({ pageParam, signal }): Promise<ActivityPage> => {
-      const call = api.GET('/api/workspaces/{id}/activity', { params: { path: { id: workspaceId }, query: { limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) } }, signal });
+      const call = api.GET('/api/workspaces/{id}/activity', {
+        params: {
+          path: { id: workspaceId },
+          query: { limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) },
+        },
+        signal,
+      });
       const items = await unwrap(call);
       const { response } = await call;
       return { items, nextCursor: response.headers.get('x-next-cursor') };

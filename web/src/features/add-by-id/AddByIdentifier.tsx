@@ -20,26 +20,43 @@ import './add-by-id.css';
 const MAX_IDENTIFIERS = 10;
 
 type Outcome =
-  | { identifier: string; kind: 'found'; resource: SearchResult; added?: 'added' | 'already'; failure?: string }
+  | {
+      identifier: string;
+      kind: 'found';
+      resource: SearchResult;
+      added?: 'added' | 'already';
+      failure?: string;
+    }
   | { identifier: string; kind: 'problem'; message: string };
 
 /** The lines typed, trimmed, blank ones and repeats dropped. */
 function identifiersOf(text: string): string[] {
-  return [...new Set(text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function lookupProblem(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.status === 400) return 'Not recognised: give a DOI, arXiv id, PMID, OpenAlex id or a URL.';
+    if (error.status === 400)
+      return 'Not recognised: give a DOI, arXiv id, PMID, OpenAlex id or a URL.';
     if (error.status === 404) return 'Nothing was found for this identifier.';
-    if (error.status === 503) return 'The sources that know this identifier did not answer. Try again later.';
+    if (error.status === 503)
+      return 'The sources that know this identifier did not answer. Try again later.';
   }
   return `The lookup failed: ${describeError(error)}`;
 }
 
 async function lookUp(identifier: string): Promise<Outcome> {
   try {
-    const { resource } = await unwrap(api.GET('/api/resources/lookup', { params: { query: { id: identifier } } }));
+    const { resource } = await unwrap(
+      api.GET('/api/resources/lookup', { params: { query: { id: identifier } } }),
+    );
     return { identifier, kind: 'found', resource };
   } catch (error) {
     return { identifier, kind: 'problem', message: lookupProblem(error) };
@@ -47,7 +64,13 @@ async function lookUp(identifier: string): Promise<Outcome> {
 }
 
 function Found({ resource }: { resource: SearchResult }) {
-  const byline = [shortAuthors(resource.authors), resource.publishedDate?.slice(0, 4), resource.venue].filter(Boolean).join(' · ');
+  const byline = [
+    shortAuthors(resource.authors),
+    resource.publishedDate?.slice(0, 4),
+    resource.venue,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <>
       <strong className="add-by-id-title">{resource.title}</strong>
@@ -65,7 +88,10 @@ export function AddByIdentifierButton({ workspaceId }: { workspaceId: string }) 
   const identifiers = identifiersOf(text);
   const tooMany = identifiers.length > MAX_IDENTIFIERS;
 
-  const lookup = useMutation({ mutationFn: (list: string[]) => Promise.all(list.map(lookUp)), onSuccess: setOutcomes });
+  const lookup = useMutation({
+    mutationFn: (list: string[]) => Promise.all(list.map(lookUp)),
+    onSuccess: setOutcomes,
+  });
   const add = useMutation({
     mutationFn: async (found: Outcome[]) => {
       const done: Outcome[] = [];
@@ -76,11 +102,23 @@ export function AddByIdentifierButton({ workspaceId }: { workspaceId: string }) 
           continue;
         }
         try {
-          await unwrap(api.POST('/api/workspaces/{id}/resources', { params: { path: { id: workspaceId } }, body: { resourceId: outcome.identifier } }));
+          await unwrap(
+            api.POST('/api/workspaces/{id}/resources', {
+              params: { path: { id: workspaceId } },
+              body: { resourceId: outcome.identifier },
+            }),
+          );
           done.push({ ...outcome, added: 'added' });
         } catch (error) {
-          const already = error instanceof ApiError && error.status === 409 && error.details.reason === 'duplicate';
-          done.push(already ? { ...outcome, added: 'already' } : { ...outcome, failure: `Not added: ${describeError(error)}` });
+          const already =
+            error instanceof ApiError &&
+            error.status === 409 &&
+            error.details.reason === 'duplicate';
+          done.push(
+            already
+              ? { ...outcome, added: 'already' }
+              : { ...outcome, failure: `Not added: ${describeError(error)}` },
+          );
         }
       }
       return done;
@@ -100,7 +138,9 @@ export function AddByIdentifierButton({ workspaceId }: { workspaceId: string }) 
   const found = (outcomes ?? []).filter((outcome) => outcome.kind === 'found');
   const toAdd = found.filter((outcome) => !outcome.added);
   const busy = lookup.isPending || add.isPending;
-  const error = tooMany ? `At most ${MAX_IDENTIFIERS} identifiers at once: ${identifiers.length} are given. Remove ${identifiers.length - MAX_IDENTIFIERS}.` : null;
+  const error = tooMany
+    ? `At most ${MAX_IDENTIFIERS} identifiers at once: ${identifiers.length} are given. Remove ${identifiers.length - MAX_IDENTIFIERS}.`
+    : null;
 
   return (
     <Dialog.Root
@@ -146,14 +186,20 @@ export function AddByIdentifierButton({ workspaceId }: { workspaceId: string }) 
               )}
             </div>
             <div className="dialog-actions">
-              <button type="submit" className="button" aria-disabled={busy || tooMany || identifiers.length === 0 || undefined}>
+              <button
+                type="submit"
+                className="button"
+                aria-disabled={busy || tooMany || identifiers.length === 0 || undefined}
+              >
                 {lookup.isPending && <span className="spinner" aria-hidden="true" />}
                 Look up
               </button>
             </div>
           </form>
           <div aria-live="polite">
-            {lookup.isPending && <p role="status">Looking up {plural(identifiers.length, 'identifier')}…</p>}
+            {lookup.isPending && (
+              <p role="status">Looking up {plural(identifiers.length, 'identifier')}…</p>
+            )}
             {outcomes && (
               <ul className="add-by-id-list" aria-label="What was found">
                 {outcomes.map((outcome) => (
@@ -163,7 +209,9 @@ export function AddByIdentifierButton({ workspaceId }: { workspaceId: string }) 
                       <>
                         <Found resource={outcome.resource} />
                         {outcome.added === 'added' && <span className="badge">Added</span>}
-                        {outcome.added === 'already' && <span className="badge">Already in this workspace</span>}
+                        {outcome.added === 'already' && (
+                          <span className="badge">Already in this workspace</span>
+                        )}
                         {outcome.failure && <span className="field-error">{outcome.failure}</span>}
                       </>
                     ) : (
@@ -176,7 +224,12 @@ export function AddByIdentifierButton({ workspaceId }: { workspaceId: string }) 
           </div>
           <div className="dialog-actions">
             {outcomes && toAdd.length > 0 && (
-              <button type="button" className="button button-primary" aria-disabled={busy || undefined} onClick={() => !busy && add.mutate(outcomes)}>
+              <button
+                type="button"
+                className="button button-primary"
+                aria-disabled={busy || undefined}
+                onClick={() => !busy && add.mutate(outcomes)}
+              >
                 {add.isPending && <span className="spinner" aria-hidden="true" />}
                 Add {plural(toAdd.length, 'paper')}
               </button>

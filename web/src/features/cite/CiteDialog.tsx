@@ -37,7 +37,12 @@ function rememberStyle(id: string): void {
 /** Text and HTML together, so that a word processor keeps the italics and a plain field gets text. */
 async function copyRich(text: string, html: string): Promise<void> {
   if (typeof ClipboardItem !== 'undefined' && navigator.clipboard.write) {
-    await navigator.clipboard.write([new ClipboardItem({ 'text/plain': new Blob([text], { type: 'text/plain' }), 'text/html': new Blob([html], { type: 'text/html' }) })]);
+    await navigator.clipboard.write([
+      new ClipboardItem({
+        'text/plain': new Blob([text], { type: 'text/plain' }),
+        'text/html': new Blob([html], { type: 'text/html' }),
+      }),
+    ]);
   } else {
     await navigator.clipboard.writeText(text);
   }
@@ -45,18 +50,41 @@ async function copyRich(text: string, html: string): Promise<void> {
 
 type StyleId = components['schemas']['CitationStyle']['id'];
 
-function useCitations(workspaceId: string, resourceIds: string[], style: StyleId, format: 'text' | 'html', enabled: boolean) {
-  return queries.useQuery('get', '/api/workspaces/{id}/cite', { params: { path: { id: workspaceId }, query: { resourceIds, style, format } } }, { enabled, placeholderData: keepPreviousData, staleTime: 60_000 });
+function useCitations(
+  workspaceId: string,
+  resourceIds: string[],
+  style: StyleId,
+  format: 'text' | 'html',
+  enabled: boolean,
+) {
+  return queries.useQuery(
+    'get',
+    '/api/workspaces/{id}/cite',
+    { params: { path: { id: workspaceId }, query: { resourceIds, style, format } } },
+    { enabled, placeholderData: keepPreviousData, staleTime: 60_000 },
+  );
 }
 
 function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceIds: string[] }) {
   const [chosen, setChosen] = useState(rememberedStyle);
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search.trim());
-  const styles = queries.useQuery('get', '/api/citation-styles', { params: { query: q ? { q } : {} } }, { placeholderData: keepPreviousData, staleTime: Infinity });
-  const all = queries.useQuery('get', '/api/citation-styles', { params: { query: {} } }, { staleTime: Infinity });
+  const styles = queries.useQuery(
+    'get',
+    '/api/citation-styles',
+    { params: { query: q ? { q } : {} } },
+    { placeholderData: keepPreviousData, staleTime: Infinity },
+  );
+  const all = queries.useQuery(
+    'get',
+    '/api/citation-styles',
+    { params: { query: {} } },
+    { staleTime: Infinity },
+  );
   // A remembered id the service no longer offers falls back to APA.
-  const current = all.data?.styles.find((each) => each.id === chosen) ?? all.data?.styles.find((each) => each.id === DEFAULT_STYLE);
+  const current =
+    all.data?.styles.find((each) => each.id === chosen) ??
+    all.data?.styles.find((each) => each.id === DEFAULT_STYLE);
   const style = current?.id ?? DEFAULT_STYLE;
   const text = useCitations(workspaceId, resourceIds, style, 'text', all.data !== undefined);
   const html = useCitations(workspaceId, resourceIds, style, 'html', all.data !== undefined);
@@ -66,7 +94,8 @@ function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceI
 
   const listed = styles.data?.styles ?? [];
   // The style in use stays in the list whatever the search finds, so the picker always shows it.
-  const options = current && !listed.some((each) => each.id === current.id) ? [current, ...listed] : listed;
+  const options =
+    current && !listed.some((each) => each.id === current.id) ? [current, ...listed] : listed;
   const choose = (id: string) => {
     setChosen(id);
     rememberStyle(id);
@@ -78,9 +107,13 @@ function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceI
     try {
       await copyRich(plain, rich ?? plain);
       setCopyError(null);
-      toast(`Copied the ${what === 'bibliography' ? plural(resourceIds.length, 'reference') : 'in-text citation'} (${current?.shortTitle ?? style})`);
+      toast(
+        `Copied the ${what === 'bibliography' ? plural(resourceIds.length, 'reference') : 'in-text citation'} (${current?.shortTitle ?? style})`,
+      );
     } catch (error) {
-      setCopyError(`The browser did not let the page write to the clipboard (${error instanceof Error ? error.message : String(error)}). Select the text below and copy it yourself.`);
+      setCopyError(
+        `The browser did not let the page write to the clipboard (${error instanceof Error ? error.message : String(error)}). Select the text below and copy it yourself.`,
+      );
     }
   };
   const ready = text.data && !text.isPlaceholderData;
@@ -90,7 +123,14 @@ function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceI
       <div className="form cite-pick">
         <div className="field">
           <label htmlFor={ids.search}>Find a style by name</label>
-          <input id={ids.search} type="search" value={search} maxLength={100} placeholder="e.g. Nature, AMA" onChange={(event) => setSearch(event.target.value)} />
+          <input
+            id={ids.search}
+            type="search"
+            value={search}
+            maxLength={100}
+            placeholder="e.g. Nature, AMA"
+            onChange={(event) => setSearch(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor={ids.style}>Style</label>
@@ -101,10 +141,19 @@ function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceI
               </option>
             ))}
           </select>
-          <p className="field-hint" role="status">{q && styles.data && listed.length === 0 && `No style is called “${q}”. Try another name, e.g. MLA, Chicago or IEEE.`}</p>
+          <p className="field-hint" role="status">
+            {q &&
+              styles.data &&
+              listed.length === 0 &&
+              `No style is called “${q}”. Try another name, e.g. MLA, Chicago or IEEE.`}
+          </p>
         </div>
       </div>
-      <section aria-labelledby={ids.preview} className="cite-preview" aria-busy={!ready || undefined}>
+      <section
+        aria-labelledby={ids.preview}
+        className="cite-preview"
+        aria-busy={!ready || undefined}
+      >
         <h3 id={ids.preview}>Preview</h3>
         {text.isError ? (
           <p className="field-error" role="alert">
@@ -114,7 +163,8 @@ function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceI
           <>
             <div className="cite-bibliography">{text.data.bibliography}</div>
             <p>
-              <span className="muted">In text:</span> <span className="cite-in-text">{text.data.citation}</span>
+              <span className="muted">In text:</span>{' '}
+              <span className="cite-in-text">{text.data.citation}</span>
             </p>
           </>
         ) : (
@@ -127,10 +177,20 @@ function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceI
         </p>
       )}
       <div className="dialog-actions">
-        <button type="button" className="button button-primary" disabled={!ready} onClick={() => void copy('bibliography')}>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={!ready}
+          onClick={() => void copy('bibliography')}
+        >
           Copy {resourceIds.length === 1 ? 'reference' : 'bibliography'}
         </button>
-        <button type="button" className="button" disabled={!ready} onClick={() => void copy('citation')}>
+        <button
+          type="button"
+          className="button"
+          disabled={!ready}
+          onClick={() => void copy('citation')}
+        >
           Copy in-text citation
         </button>
         <Dialog.Close className="button">Close</Dialog.Close>
@@ -140,7 +200,17 @@ function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceI
 }
 
 /** `Cite…` and its dialog, for the resources named (one, or the library's selection). */
-export function CiteButton({ workspaceId, resourceIds, label = 'Cite…', className = 'button button-small' }: { workspaceId: string; resourceIds: string[]; label?: string; className?: string }) {
+export function CiteButton({
+  workspaceId,
+  resourceIds,
+  label = 'Cite…',
+  className = 'button button-small',
+}: {
+  workspaceId: string;
+  resourceIds: string[];
+  label?: string;
+  className?: string;
+}) {
   const [open, setOpen] = useState(false);
   const none = resourceIds.length === 0;
   return (

@@ -14,10 +14,17 @@ import { shortAuthors } from '../../lib/authors';
 import { plural } from '../../lib/plural';
 
 type ProviderStatus = components['schemas']['ProviderStatus'];
-type SaveState = { state: 'saving' } | { state: 'saved' } | { state: 'there' } | { state: 'failed'; message: string };
+type SaveState =
+  | { state: 'saving' }
+  | { state: 'saved' }
+  | { state: 'there' }
+  | { state: 'failed'; message: string };
 
 const SHOWN = 20;
-const NAMES: Partial<Record<ProviderStatus['id'], string>> = { openalex: 'OpenAlex', semanticscholar: 'Semantic Scholar' };
+const NAMES: Partial<Record<ProviderStatus['id'], string>> = {
+  openalex: 'OpenAlex',
+  semanticscholar: 'Semantic Scholar',
+};
 
 /** A provider that did not answer every call, as a sentence that says what to do. */
 function partialSentence({ id, status }: ProviderStatus): string | null {
@@ -42,9 +49,18 @@ export function WorkspaceSuggestions({ workspaceId, ...actions }: Props) {
   return (
     <section className="card suggestions" aria-labelledby={headingId}>
       <h2 id={headingId}>Suggested for this workspace</h2>
-      <p>Works that several of your papers cite or are cited by. Finding them asks OpenAlex and Semantic Scholar about each paper, so they are looked up only when you ask.</p>
       <p>
-        <button type="button" className="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((current) => !current)}>
+        Works that several of your papers cite or are cited by. Finding them asks OpenAlex and
+        Semantic Scholar about each paper, so they are looked up only when you ask.
+      </p>
+      <p>
+        <button
+          type="button"
+          className="button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((current) => !current)}
+        >
           {open ? 'Hide suggestions' : 'Show suggestions'}
         </button>
       </p>
@@ -54,17 +70,35 @@ export function WorkspaceSuggestions({ workspaceId, ...actions }: Props) {
 }
 
 function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
-  const query = queries.useQuery('get', '/api/workspaces/{id}/suggestions', { params: { path: { id: workspaceId }, query: { limit: SHOWN } } }, { staleTime: 10 * 60_000, retry: false });
+  const query = queries.useQuery(
+    'get',
+    '/api/workspaces/{id}/suggestions',
+    { params: { path: { id: workspaceId }, query: { limit: SHOWN } } },
+    { staleTime: 10 * 60_000, retry: false },
+  );
   const [saves, setSaves] = useState<Record<string, SaveState>>({});
 
-  if (query.isPending) return <LoadingState label="Following your papers’ references and citations…" />;
-  if (query.isError) return <ErrorState title="Suggestions could not be loaded" error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isPending)
+    return <LoadingState label="Following your papers’ references and citations…" />;
+  if (query.isError)
+    return (
+      <ErrorState
+        title="Suggestions could not be loaded"
+        error={query.error}
+        onRetry={() => void query.refetch()}
+      />
+    );
   const reply = query.data;
   const partial = reply.providers.map(partialSentence).filter((sentence) => sentence !== null);
   const again = partial.length > 0 && (
     <p role="status">
       {partial.join(' ')}{' '}
-      <button type="button" className="button button-small" disabled={query.isFetching} onClick={() => void query.refetch()}>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={query.isFetching}
+        onClick={() => void query.refetch()}
+      >
         Ask again
       </button>
     </p>
@@ -73,7 +107,11 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
   if (reply.looked === 0) {
     return (
       <EmptyState title="No paper here can be followed yet">
-        <p>Suggestions follow the references and citations of papers with a DOI, an arXiv id or a PubMed id (PMID). Add papers with one (Add by identifier…, or save them from a search) and ask again.</p>
+        <p>
+          Suggestions follow the references and citations of papers with a DOI, an arXiv id or a
+          PubMed id (PMID). Add papers with one (Add by identifier…, or save them from a search) and
+          ask again.
+        </p>
       </EmptyState>
     );
   }
@@ -83,7 +121,8 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
         {again}
         <EmptyState title="No suggestions yet">
           <p>
-            No work is cited by or cites two or more of the {plural(reply.looked, 'paper')} looked at. More papers with a DOI, an arXiv id or a PMID give more to connect.
+            No work is cited by or cites two or more of the {plural(reply.looked, 'paper')} looked
+            at. More papers with a DOI, an arXiv id or a PMID give more to connect.
           </p>
         </EmptyState>
       </>
@@ -97,7 +136,10 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
       await onSave?.(result);
       next = { state: 'saved' };
     } catch (error) {
-      next = error instanceof ApiError && error.status === 409 ? { state: 'there' } : { state: 'failed', message: describeError(error) };
+      next =
+        error instanceof ApiError && error.status === 409
+          ? { state: 'there' }
+          : { state: 'failed', message: describeError(error) };
     }
     setSaves((current) => ({ ...current, [result.id]: next }));
   };
@@ -105,7 +147,8 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
   return (
     <div className="related-list">
       <p role="status">
-        {plural(reply.suggestions.length, 'suggestion')} from the {plural(reply.looked, 'paper')} looked at, most connected first.
+        {plural(reply.suggestions.length, 'suggestion')} from the {plural(reply.looked, 'paper')}{' '}
+        looked at, most connected first.
       </p>
       {again}
       <ol aria-label="Suggestions">
@@ -127,7 +170,12 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
                 {(result.inLibrary ?? []).length > 0 && <span>In your library</span>}
               </p>
               <div className="result-actions">
-                <button type="button" className="button button-small" aria-label={`Summarize “${result.title}”`} onClick={() => onSummarize(result)}>
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-label={`Summarize “${result.title}”`}
+                  onClick={() => onSummarize(result)}
+                >
                   Summarize
                 </button>
                 {onSave && (
@@ -146,8 +194,12 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
                 )}
               </div>
               {saved?.state === 'saved' && <p role="status">Saved to this workspace.</p>}
-              {saved?.state === 'there' && <p role="status">This work is already in this workspace.</p>}
-              {saved?.state === 'failed' && <p role="alert">It could not be saved: {saved.message}</p>}
+              {saved?.state === 'there' && (
+                <p role="status">This work is already in this workspace.</p>
+              )}
+              {saved?.state === 'failed' && (
+                <p role="alert">It could not be saved: {saved.message}</p>
+              )}
             </li>
           );
         })}

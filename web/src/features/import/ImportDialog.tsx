@@ -10,21 +10,44 @@ import { useId, useState, type DragEvent } from 'react';
 import { FormAlert } from '../../components/Field';
 import { useToast } from '../../components/Toasts';
 import { plural } from '../../lib/plural';
-import { fileProblem, IMPORT_MAX_MB, importErrorMessage, useImport, usePreviewImport, type ImportEntry, type ImportReport } from './use-import';
+import {
+  fileProblem,
+  IMPORT_MAX_MB,
+  importErrorMessage,
+  useImport,
+  usePreviewImport,
+  type ImportEntry,
+  type ImportReport,
+} from './use-import';
 import './import.css';
 
 /** Each list shows this many entries and says how many more there are: a file may hold 5,000. */
 const LIST_LIMIT = 100;
-const ACCEPT = '.bib,.bibtex,.ris,.json,application/x-bibtex,application/x-research-info-systems,application/vnd.citationstyles.csl+json,application/json,text/plain';
-const FORMAT_NAMES: Record<ImportReport['format'], string> = { bibtex: 'BibTeX', ris: 'RIS', csljson: 'CSL-JSON' };
-
+const ACCEPT =
+  '.bib,.bibtex,.ris,.json,application/x-bibtex,application/x-research-info-systems,application/vnd.citationstyles.csl+json,application/json,text/plain';
+const FORMAT_NAMES: Record<ImportReport['format'], string> = {
+  bibtex: 'BibTeX',
+  ris: 'RIS',
+  csljson: 'CSL-JSON',
+};
 
 function where(entry: ImportEntry): string {
-  const parts = [entry.line !== null ? `line ${entry.line}` : `item ${entry.index + 1}`, entry.key].filter(Boolean);
+  const parts = [
+    entry.line !== null ? `line ${entry.line}` : `item ${entry.index + 1}`,
+    entry.key,
+  ].filter(Boolean);
   return parts.join(', ');
 }
 
-function EntryList({ title, entries, render }: { title: string; entries: ImportEntry[]; render: (entry: ImportEntry) => string }) {
+function EntryList({
+  title,
+  entries,
+  render,
+}: {
+  title: string;
+  entries: ImportEntry[];
+  render: (entry: ImportEntry) => string;
+}) {
   const headingId = useId();
   if (entries.length === 0) return null;
   const shown = entries.slice(0, LIST_LIMIT);
@@ -38,7 +61,11 @@ function EntryList({ title, entries, render }: { title: string; entries: ImportE
           <li key={entry.index}>{render(entry)}</li>
         ))}
       </ul>
-      {entries.length > shown.length && <p className="muted">and {plural(entries.length - shown.length, 'more entry', 'more entries')}</p>}
+      {entries.length > shown.length && (
+        <p className="muted">
+          and {plural(entries.length - shown.length, 'more entry', 'more entries')}
+        </p>
+      )}
     </section>
   );
 }
@@ -46,27 +73,34 @@ function EntryList({ title, entries, render }: { title: string; entries: ImportE
 function describeResource(entry: ImportEntry): string {
   if (!('resource' in entry)) return '';
   const { title, authors, year } = entry.resource;
-  const byline = [authors.length > 1 ? `${authors[0]} et al.` : authors[0], year].filter(Boolean).join(', ');
+  const byline = [authors.length > 1 ? `${authors[0]} et al.` : authors[0], year]
+    .filter(Boolean)
+    .join(', ');
   return byline ? `${title} (${byline})` : title;
 }
 
 function Preview({ report, fileName }: { report: ImportReport; fileName: string }) {
   const { counts, entries } = report;
-  const byOutcome = (...outcomes: Array<ImportEntry['outcome']>) => entries.filter((entry) => outcomes.includes(entry.outcome));
+  const byOutcome = (...outcomes: Array<ImportEntry['outcome']>) =>
+    entries.filter((entry) => outcomes.includes(entry.outcome));
   return (
     <div className="import-preview">
       <p role="status">
         {fileName} ({FORMAT_NAMES[report.format]}): {plural(counts.entries, 'entry', 'entries')}.
       </p>
       {report.encoding !== 'utf-8' && (
-        <p className="muted">The file is not UTF-8: it was read as {report.encoding}. Check that accented names look right below.</p>
+        <p className="muted">
+          The file is not UTF-8: it was read as {report.encoding}. Check that accented names look
+          right below.
+        </p>
       )}
       <ul className="import-counts" aria-label="What the import would do">
         <li>
           <strong>{counts.imported.toLocaleString('en-US')}</strong> new
         </li>
         <li>
-          <strong>{counts.duplicates.toLocaleString('en-US')}</strong> {counts.duplicates === 1 ? 'duplicate' : 'duplicates'}
+          <strong>{counts.duplicates.toLocaleString('en-US')}</strong>{' '}
+          {counts.duplicates === 1 ? 'duplicate' : 'duplicates'}
         </li>
         <li>
           <strong>{counts.unreadable.toLocaleString('en-US')}</strong> unreadable
@@ -75,18 +109,35 @@ function Preview({ report, fileName }: { report: ImportReport; fileName: string 
           <strong>{counts.noRoom.toLocaleString('en-US')}</strong> without room
         </li>
       </ul>
-      <EntryList title="New" entries={byOutcome('would_import', 'imported')} render={describeResource} />
+      <EntryList
+        title="New"
+        entries={byOutcome('would_import', 'imported')}
+        render={describeResource}
+      />
       <EntryList
         title="Duplicates, not added"
         entries={byOutcome('duplicate')}
         render={(entry) => {
           if (entry.outcome !== 'duplicate') return '';
-          const of = entry.duplicateOf.entryIndex !== null ? `repeats entry ${entry.duplicateOf.entryIndex + 1} of the file` : `already here as “${entry.duplicateOf.title}”`;
+          const of =
+            entry.duplicateOf.entryIndex !== null
+              ? `repeats entry ${entry.duplicateOf.entryIndex + 1} of the file`
+              : `already here as “${entry.duplicateOf.title}”`;
           return `${describeResource(entry)}: ${of}`;
         }}
       />
-      <EntryList title="Unreadable, not added" entries={byOutcome('unreadable')} render={(entry) => `${where(entry)}: ${entry.outcome === 'unreadable' ? entry.reason : ''}`} />
-      <EntryList title="No room in the workspace, not added" entries={byOutcome('no_room')} render={(entry) => `${describeResource(entry)}: ${entry.outcome === 'no_room' ? entry.reason : ''}`} />
+      <EntryList
+        title="Unreadable, not added"
+        entries={byOutcome('unreadable')}
+        render={(entry) => `${where(entry)}: ${entry.outcome === 'unreadable' ? entry.reason : ''}`}
+      />
+      <EntryList
+        title="No room in the workspace, not added"
+        entries={byOutcome('no_room')}
+        render={(entry) =>
+          `${describeResource(entry)}: ${entry.outcome === 'no_room' ? entry.reason : ''}`
+        }
+      />
     </div>
   );
 }
@@ -135,14 +186,22 @@ export function ImportButton({ workspaceId }: { workspaceId: string }) {
     run.mutate(file, {
       onSuccess: (report) => {
         const skipped = report.counts.entries - report.counts.imported;
-        toast(`Imported ${plural(report.counts.imported, 'resource')} from ${file.name}${skipped > 0 ? `; ${plural(skipped, 'entry', 'entries')} not added` : ''}`);
+        toast(
+          `Imported ${plural(report.counts.imported, 'resource')} from ${file.name}${skipped > 0 ? `; ${plural(skipped, 'entry', 'entries')} not added` : ''}`,
+        );
         setOpen(false);
         reset();
       },
     });
   };
   const report = preview.data;
-  const error = problem ?? (preview.isError ? importErrorMessage(preview.error) : run.isError ? importErrorMessage(run.error) : null);
+  const error =
+    problem ??
+    (preview.isError
+      ? importErrorMessage(preview.error)
+      : run.isError
+        ? importErrorMessage(run.error)
+        : null);
 
   return (
     <Dialog.Root
@@ -155,11 +214,18 @@ export function ImportButton({ workspaceId }: { workspaceId: string }) {
       <Dialog.Trigger className="button">Import…</Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog import-dialog" aria-describedby={hintId} onDragOver={onDragOver} onDrop={onDrop} onDragLeave={() => setDragging(false)}>
+        <Dialog.Content
+          className="dialog import-dialog"
+          aria-describedby={hintId}
+          onDragOver={onDragOver}
+          onDrop={onDrop}
+          onDragLeave={() => setDragging(false)}
+        >
           <Dialog.Title>Import citations</Dialog.Title>
           <p id={hintId}>
-            A BibTeX (.bib), RIS (.ris) or CSL-JSON (.json) file exported from Zotero, Mendeley or JabRef, up to {IMPORT_MAX_MB} MB and 5,000 entries. You see what it
-            holds before anything is added; entries already here are not added twice.
+            A BibTeX (.bib), RIS (.ris) or CSL-JSON (.json) file exported from Zotero, Mendeley or
+            JabRef, up to {IMPORT_MAX_MB} MB and 5,000 entries. You see what it holds before
+            anything is added; entries already here are not added twice.
           </p>
           <div className={`import-drop${dragging ? ' import-drop-active' : ''}`}>
             <label htmlFor={inputId}>Citation file</label>
@@ -185,11 +251,21 @@ export function ImportButton({ workspaceId }: { workspaceId: string }) {
           {report && file && !preview.isPending && <Preview report={report} fileName={file.name} />}
           <div className="dialog-actions">
             {report && report.counts.imported > 0 && (
-              <button type="button" className="button button-primary" disabled={run.isPending} aria-busy={run.isPending || undefined} onClick={confirm}>
-                {run.isPending ? 'Importing…' : `Import ${plural(report.counts.imported, 'resource')}`}
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={run.isPending}
+                aria-busy={run.isPending || undefined}
+                onClick={confirm}
+              >
+                {run.isPending
+                  ? 'Importing…'
+                  : `Import ${plural(report.counts.imported, 'resource')}`}
               </button>
             )}
-            {report && report.counts.imported === 0 && <p className="muted">Nothing new to import.</p>}
+            {report && report.counts.imported === 0 && (
+              <p className="muted">Nothing new to import.</p>
+            )}
             <Dialog.Close className="button">{report ? 'Cancel' : 'Close'}</Dialog.Close>
           </div>
         </Dialog.Content>

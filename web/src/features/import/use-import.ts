@@ -28,16 +28,20 @@ function sendImport(workspaceId: string, file: File, dryRun: boolean): Promise<I
 
 /** The file's problem before it is sent (too large, empty), or null. */
 export function fileProblem(file: File): string | null {
-  if (file.size === 0) return `${file.name} is empty: choose the file your reference manager exported.`;
-  if (file.size > IMPORT_MAX_BYTES) return `${file.name} is larger than ${IMPORT_MAX_MB} MB. Export the library in parts (a collection at a time) and import each file.`;
+  if (file.size === 0)
+    return `${file.name} is empty: choose the file your reference manager exported.`;
+  if (file.size > IMPORT_MAX_BYTES)
+    return `${file.name} is larger than ${IMPORT_MAX_MB} MB. Export the library in parts (a collection at a time) and import each file.`;
   return null;
 }
 
 /** What went wrong, as a sentence for the person who chose the file. */
 export function importErrorMessage(error: unknown): string {
   if (!(error instanceof ApiError)) return describeError(error);
-  if (error.status === 413) return `The file is larger than ${IMPORT_MAX_MB} MB. Export the library in parts (a collection at a time) and import each file.`;
-  if (error.status === 415) return 'This kind of file cannot be imported. Choose a BibTeX (.bib), RIS (.ris) or CSL-JSON (.json) file.';
+  if (error.status === 413)
+    return `The file is larger than ${IMPORT_MAX_MB} MB. Export the library in parts (a collection at a time) and import each file.`;
+  if (error.status === 415)
+    return 'This kind of file cannot be imported. Choose a BibTeX (.bib), RIS (.ris) or CSL-JSON (.json) file.';
   if (error.status === 400 && error.field === 'file') {
     switch (error.details.reason) {
       case 'unknown_format':

@@ -6,12 +6,21 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { shortAuthors } from '../../lib/authors';
 import { workTypeLabel } from '../../lib/work-types';
-import { pdfPageAddress, resourceAddress, snippetParts, whereFound, type LibraryHit, type LibrarySnippet } from './snippets';
+import {
+  pdfPageAddress,
+  resourceAddress,
+  snippetParts,
+  whereFound,
+  type LibraryHit,
+  type LibrarySnippet,
+} from './snippets';
 
 function SnippetText({ snippet }: { snippet: LibrarySnippet }) {
   return (
     <span className="snippet-text">
-      {snippetParts(snippet).map((part, index) => (part.marked ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}
+      {snippetParts(snippet).map((part, index) =>
+        part.marked ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>,
+      )}
     </span>
   );
 }
@@ -29,14 +38,21 @@ export function HitCard({ hit }: { hit: LibraryHit }) {
         {year && <span>{year}</span>}
         {hit.type && <span>{workTypeLabel(hit.type)}</span>}
         <span>
-          In <Link to={`/workspaces/${encodeURIComponent(hit.workspace.id)}`}>{hit.workspace.name}</Link>
+          In{' '}
+          <Link to={`/workspaces/${encodeURIComponent(hit.workspace.id)}`}>
+            {hit.workspace.name}
+          </Link>
         </span>
       </p>
       {hit.snippets.length > 0 && (
         <ul className="snippets" aria-label="Where it was found">
           {hit.snippets.map((snippet, index) => (
-            <li key={`${snippet.in}-${snippet.annotationId ?? snippet.page ?? index}`} className="snippet">
-              <span className="snippet-where">{whereFound(snippet)}:</span> <SnippetText snippet={snippet} />
+            <li
+              key={`${snippet.in}-${snippet.annotationId ?? snippet.page ?? index}`}
+              className="snippet"
+            >
+              <span className="snippet-where">{whereFound(snippet)}:</span>{' '}
+              <SnippetText snippet={snippet} />
               {snippet.in === 'pdf' && snippet.page && (
                 <>
                   {' '}

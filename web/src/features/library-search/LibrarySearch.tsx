@@ -15,18 +15,42 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { useZodForm } from '../../lib/form';
 import { HitCard } from './HitCard';
 import { LibrarySearchForm } from './schemas';
-import { LIMITS, PAGE_SIZE, readLibrarySearchState, SORTS, writeLibrarySearchState, type LibrarySearchFilters, type LibrarySearchState, type Sort } from './search-state';
+import {
+  LIMITS,
+  PAGE_SIZE,
+  readLibrarySearchState,
+  SORTS,
+  writeLibrarySearchState,
+  type LibrarySearchFilters,
+  type LibrarySearchState,
+  type Sort,
+} from './search-state';
 import { useLibrarySearch } from './use-library-search';
 import '../features.css';
 import './library-search.css';
 
-const SORT_LABELS: Record<Sort, string> = { relevance: 'Relevance', date: 'Newest published', added: 'Recently added' };
+const SORT_LABELS: Record<Sort, string> = {
+  relevance: 'Relevance',
+  date: 'Newest published',
+  added: 'Recently added',
+};
 /** How long typing pauses before the search goes out. */
 const TYPE_AHEAD_MS = 250;
 
-const filtersOf = ({ q, workspace, tag, type, yearFrom, yearTo }: LibrarySearchState): LibrarySearchFilters => ({ q, workspace, tag, type, yearFrom, yearTo });
+const filtersOf = ({
+  q,
+  workspace,
+  tag,
+  type,
+  yearFrom,
+  yearTo,
+}: LibrarySearchState): LibrarySearchFilters => ({ q, workspace, tag, type, yearFrom, yearTo });
 
-export function LibrarySearch({ workspaces }: { workspaces: ReadonlyArray<{ id: string; name: string }> }) {
+export function LibrarySearch({
+  workspaces,
+}: {
+  workspaces: ReadonlyArray<{ id: string; name: string }>;
+}) {
   const [params, setParams] = useSearchParams();
   const state = readLibrarySearchState(params);
   const search = useLibrarySearch(state);
@@ -70,12 +94,23 @@ export function LibrarySearch({ workspaces }: { workspaces: ReadonlyArray<{ id: 
   };
 
   const reply = search.data;
-  const filtered = state.workspace !== '' || state.tag !== '' || state.type !== '' || state.yearFrom !== '' || state.yearTo !== '';
+  const filtered =
+    state.workspace !== '' ||
+    state.tag !== '' ||
+    state.type !== '' ||
+    state.yearFrom !== '' ||
+    state.yearTo !== '';
   const pages = reply ? Math.max(1, Math.ceil(reply.total / PAGE_SIZE)) : 1;
   const what = state.q ? ` for “${state.q}”` : '';
   return (
     <>
-      <form role="search" aria-label="Your library" className="library-search-form" noValidate onSubmit={(event) => void submit(event)}>
+      <form
+        role="search"
+        aria-label="Your library"
+        className="library-search-form"
+        noValidate
+        onSubmit={(event) => void submit(event)}
+      >
         <div className="search-form">
           <label htmlFor="library-query" className="visually-hidden">
             Search your library
@@ -87,7 +122,9 @@ export function LibrarySearch({ workspaces }: { workspaces: ReadonlyArray<{ id: 
             maxLength={LIMITS.q}
             autoComplete="off"
             aria-invalid={errors.q ? true : undefined}
-            {...form.register('q', { onChange: (event: { target: HTMLInputElement }) => typeAhead(event.target.value) })}
+            {...form.register('q', {
+              onChange: (event: { target: HTMLInputElement }) => typeAhead(event.target.value),
+            })}
           />
           <button type="submit" className="button button-primary">
             Search
@@ -107,16 +144,52 @@ export function LibrarySearch({ workspaces }: { workspaces: ReadonlyArray<{ id: 
               ))}
             </select>
           </div>
-          <TextField label="Tag" maxLength={LIMITS.tag} {...form.register('tag')} error={errors.tag?.message} />
-          <TextField label="Type" maxLength={LIMITS.type} {...form.register('type')} error={errors.type?.message} />
-          <TextField label="From year" inputMode="numeric" maxLength={4} {...form.register('yearFrom')} error={errors.yearFrom?.message} />
-          <TextField label="To year" inputMode="numeric" maxLength={4} {...form.register('yearTo')} error={errors.yearTo?.message} />
+          <TextField
+            label="Tag"
+            maxLength={LIMITS.tag}
+            {...form.register('tag')}
+            error={errors.tag?.message}
+          />
+          <TextField
+            label="Type"
+            maxLength={LIMITS.type}
+            {...form.register('type')}
+            error={errors.type?.message}
+          />
+          <TextField
+            label="From year"
+            inputMode="numeric"
+            maxLength={4}
+            {...form.register('yearFrom')}
+            error={errors.yearFrom?.message}
+          />
+          <TextField
+            label="To year"
+            inputMode="numeric"
+            maxLength={4}
+            {...form.register('yearTo')}
+            error={errors.yearTo?.message}
+          />
           <div className="row-actions library-filter-actions">
             <button type="submit" className="button">
               Apply filters
             </button>
             {filtered && (
-              <button type="button" className="button" onClick={() => go({ ...state, workspace: '', tag: '', type: '', yearFrom: '', yearTo: '', page: 1 })}>
+              <button
+                type="button"
+                className="button"
+                onClick={() =>
+                  go({
+                    ...state,
+                    workspace: '',
+                    tag: '',
+                    type: '',
+                    yearFrom: '',
+                    yearTo: '',
+                    page: 1,
+                  })
+                }
+              >
                 Clear filters
               </button>
             )}
@@ -125,22 +198,47 @@ export function LibrarySearch({ workspaces }: { workspaces: ReadonlyArray<{ id: 
       </form>
 
       <div className="field field-inline library-sort">
-        <SortSelect id="library-sort" value={state.sort} sorts={SORTS} labels={SORT_LABELS} onChange={(sort) => go({ ...state, sort, page: 1 })} />
+        <SortSelect
+          id="library-sort"
+          value={state.sort}
+          sorts={SORTS}
+          labels={SORT_LABELS}
+          onChange={(sort) => go({ ...state, sort, page: 1 })}
+        />
       </div>
 
       {search.isPending && <LoadingState label="Searching your library…" />}
-      {search.isError && <ErrorState title="The library search failed" error={search.error} onRetry={() => void search.refetch()} />}
+      {search.isError && (
+        <ErrorState
+          title="The library search failed"
+          error={search.error}
+          onRetry={() => void search.refetch()}
+        />
+      )}
       {reply && (
-        <section aria-label="Hits" aria-busy={search.isFetching} tabIndex={-1} ref={resultsRef} className="library-hits">
+        <section
+          aria-label="Hits"
+          aria-busy={search.isFetching}
+          tabIndex={-1}
+          ref={resultsRef}
+          className="library-hits"
+        >
           <p className="results-summary" role="status">
             {search.isFetching ? 'Searching… ' : ''}
-            {reply.total === 0 ? `Nothing found${what}.` : `${reply.total} resource${reply.total === 1 ? '' : 's'}${what}`}
+            {reply.total === 0
+              ? `Nothing found${what}.`
+              : `${reply.total} resource${reply.total === 1 ? '' : 's'}${what}`}
           </p>
           {reply.total === 0 &&
             (state.q || filtered ? (
-              <EmptyState title="Nothing in your library matches">Try other words or the start of a word, {filtered ? 'fewer filters, ' : ''}or search the sources from Search.</EmptyState>
+              <EmptyState title="Nothing in your library matches">
+                Try other words or the start of a word, {filtered ? 'fewer filters, ' : ''}or search
+                the sources from Search.
+              </EmptyState>
             ) : (
-              <EmptyState title="Your library is empty">Save results from Search to a workspace, and find them here.</EmptyState>
+              <EmptyState title="Your library is empty">
+                Save results from Search to a workspace, and find them here.
+              </EmptyState>
             ))}
           <div className="results">
             {reply.results.map((hit) => (
@@ -149,13 +247,23 @@ export function LibrarySearch({ workspaces }: { workspaces: ReadonlyArray<{ id: 
           </div>
           {(state.page > 1 || reply.hasMore) && (
             <nav aria-label="Pages" className="pager">
-              <button type="button" className="button" disabled={state.page <= 1} onClick={() => toPage(state.page - 1)}>
+              <button
+                type="button"
+                className="button"
+                disabled={state.page <= 1}
+                onClick={() => toPage(state.page - 1)}
+              >
                 Previous page
               </button>
               <span>
                 Page {state.page} of {pages}
               </span>
-              <button type="button" className="button" disabled={!reply.hasMore} onClick={() => toPage(state.page + 1)}>
+              <button
+                type="button"
+                className="button"
+                disabled={!reply.hasMore}
+                onClick={() => toPage(state.page + 1)}
+              >
                 Next page
               </button>
             </nav>

@@ -7,7 +7,10 @@ const bounded = (max: number) => z.string().check(z.trim(), z.maxLength(max, atM
 /** Empty (no bound) or a year the API takes. */
 const Year = z.string().check(
   z.trim(),
-  z.refine((value) => value === '' || isYear(value), `A year from ${LIMITS.yearMin} to ${LIMITS.yearMax}, such as 2017.`),
+  z.refine(
+    (value) => value === '' || isYear(value),
+    `A year from ${LIMITS.yearMin} to ${LIMITS.yearMax}, such as 2017.`,
+  ),
 );
 
 export const LibrarySearchForm = z
@@ -21,6 +24,12 @@ export const LibrarySearchForm = z
   })
   .check(
     z.superRefine(({ yearFrom, yearTo }, context) => {
-      if (isYear(yearFrom) && isYear(yearTo) && Number(yearTo) < Number(yearFrom)) context.addIssue({ code: 'custom', input: yearTo, path: ['yearTo'], message: 'Not before the first year.' });
+      if (isYear(yearFrom) && isYear(yearTo) && Number(yearTo) < Number(yearFrom))
+        context.addIssue({
+          code: 'custom',
+          input: yearTo,
+          path: ['yearTo'],
+          message: 'Not before the first year.',
+        });
     }),
   );

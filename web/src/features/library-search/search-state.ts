@@ -5,12 +5,21 @@
  */
 import type { paths } from '../../api/schema';
 
-export type LibrarySearchQuery = NonNullable<paths['/api/library/search']['get']['parameters']['query']>;
+export type LibrarySearchQuery = NonNullable<
+  paths['/api/library/search']['get']['parameters']['query']
+>;
 export const SORTS = ['relevance', 'date', 'added'] as const;
 export type Sort = (typeof SORTS)[number];
 export const PAGE_SIZE = 20;
 /** The API's bounds: q, tag and type, the years, and how far offset may go. */
-export const LIMITS = { q: 500, tag: 50, type: 50, yearMin: 1000, yearMax: 9999, offset: 10_000 } as const;
+export const LIMITS = {
+  q: 500,
+  tag: 50,
+  type: 50,
+  yearMin: 1000,
+  yearMax: 9999,
+  offset: 10_000,
+} as const;
 const MAX_PAGE = Math.floor(LIMITS.offset / PAGE_SIZE) + 1;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,9 +39,11 @@ export interface LibrarySearchState {
 /** The filters a form edits (everything but the sort and the page). */
 export type LibrarySearchFilters = Omit<LibrarySearchState, 'sort' | 'page'>;
 
-const isSort = (value: string | null): value is Sort => (SORTS as readonly string[]).includes(value ?? '');
+const isSort = (value: string | null): value is Sort =>
+  (SORTS as readonly string[]).includes(value ?? '');
 const text = (value: string | null, max: number) => (value ?? '').trim().slice(0, max);
-export const isYear = (value: string) => /^\d{4}$/.test(value) && Number(value) >= LIMITS.yearMin && Number(value) <= LIMITS.yearMax;
+export const isYear = (value: string) =>
+  /^\d{4}$/.test(value) && Number(value) >= LIMITS.yearMin && Number(value) <= LIMITS.yearMax;
 
 export function readLibrarySearchState(params: URLSearchParams): LibrarySearchState {
   const workspace = params.get('workspace') ?? '';
@@ -56,7 +67,8 @@ export function readLibrarySearchState(params: URLSearchParams): LibrarySearchSt
 /** The address's parameters for a state: defaults and empty filters are left out. */
 export function writeLibrarySearchState(state: LibrarySearchState): URLSearchParams {
   const params = new URLSearchParams();
-  for (const key of ['q', 'workspace', 'tag', 'type', 'yearFrom', 'yearTo'] as const) if (state[key]) params.set(key, state[key]);
+  for (const key of ['q', 'workspace', 'tag', 'type', 'yearFrom', 'yearTo'] as const)
+    if (state[key]) params.set(key, state[key]);
   if (state.sort !== 'relevance') params.set('sort', state.sort);
   if (state.page !== 1) params.set('page', String(state.page));
   return params;

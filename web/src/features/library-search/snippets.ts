@@ -58,7 +58,10 @@ const TITLE_FILTER_MAX = 200;
  * the workspace is.
  */
 export function resourceAddress(hit: Pick<LibraryHit, 'id' | 'title' | 'workspace'>): string {
-  const params = new URLSearchParams({ q: hit.title.trim().slice(0, TITLE_FILTER_MAX), resource: hit.id });
+  const params = new URLSearchParams({
+    q: hit.title.trim().slice(0, TITLE_FILTER_MAX),
+    resource: hit.id,
+  });
   return `/workspaces/${encodeURIComponent(hit.workspace.id)}?${params.toString()}`;
 }
 

@@ -9,5 +9,10 @@ import { queries } from '../../api/client';
 import { apiQuery, type LibrarySearchState } from './search-state';
 
 export function useLibrarySearch(state: LibrarySearchState) {
-  return queries.useQuery('get', '/api/library/search', { params: { query: apiQuery(state) } }, { placeholderData: keepPreviousData });
+  return queries.useQuery(
+    'get',
+    '/api/library/search',
+    { params: { query: apiQuery(state) } },
+    { placeholderData: keepPreviousData },
+  );
 }

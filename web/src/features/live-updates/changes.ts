@@ -131,7 +131,11 @@ export function everyKeyOf(workspaceId: string): QueryKey[] {
  * was deleted, or the user was removed from it. `''` when the user did it themselves, elsewhere or on
  * this page, whose own flow says so.
  */
-export function leaveMessage(change: WorkspaceChange, me: string, workspaceName: string): string | null {
+export function leaveMessage(
+  change: WorkspaceChange,
+  me: string,
+  workspaceName: string,
+): string | null {
   if (!leaves(change, me)) return null;
   const byMe = change.actor?.id === me;
   const who = change.actor ? shortName(change.actor.name) : 'Someone';
@@ -140,7 +144,8 @@ export function leaveMessage(change: WorkspaceChange, me: string, workspaceName:
 }
 
 /** Whether the user can no longer open the workspace after `change`. */
-const leaves = (change: WorkspaceChange, me: string) => change.type === 'workspace.deleted' || (change.type === 'member.removed' && change.userId === me);
+const leaves = (change: WorkspaceChange, me: string) =>
+  change.type === 'workspace.deleted' || (change.type === 'member.removed' && change.userId === me);
 
 /** What the page knows, after reading again, about what a change is about. */
 export interface ChangeContext {
@@ -158,7 +163,11 @@ const shorten = (text: string, max: number) => {
   return trimmed.length > max ? `${trimmed.slice(0, max - 1).trimEnd()}…` : trimmed;
 };
 const shortName = (name: string) => shorten(name, NAME_MAX) || 'Someone';
-const ROLE_WORDS: Record<Role, string> = { owner: 'the owner', editor: 'an editor', viewer: 'a viewer' };
+const ROLE_WORDS: Record<Role, string> = {
+  owner: 'the owner',
+  editor: 'an editor',
+  viewer: 'a viewer',
+};
 
 /**
  * The short sentence announced (politely) for another member's change, such as
@@ -190,13 +199,19 @@ export function announcementFor(change: WorkspaceChange, context: ChangeContext)
     case 'pdf.updated':
       return title ? `${who} changed the PDF of ${title}` : `${who} changed a PDF`;
     case 'member.added':
-      return change.userId === change.actor.id ? `${who} joined the workspace` : `${who} added a member`;
+      return change.userId === change.actor.id
+        ? `${who} joined the workspace`
+        : `${who} added a member`;
     case 'member.updated':
       if (change.userId !== context.me) return `${who} changed a member’s role`;
-      return context.myRole ? `${who} made you ${ROLE_WORDS[context.myRole]}` : `${who} changed your role`;
+      return context.myRole
+        ? `${who} made you ${ROLE_WORDS[context.myRole]}`
+        : `${who} changed your role`;
     case 'member.removed':
       if (change.userId === context.me) return null;
-      return change.userId === change.actor.id ? `${who} left the workspace` : `${who} removed a member`;
+      return change.userId === change.actor.id
+        ? `${who} left the workspace`
+        : `${who} removed a member`;
     case 'share.updated':
       return `${who} changed the share links`;
   }

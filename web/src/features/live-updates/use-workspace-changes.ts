@@ -15,10 +15,23 @@
  */
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { activityKey, resourcesKey, workspaceKey, type ResourcePage } from '../../api/workspace-cache';
+import {
+  activityKey,
+  resourcesKey,
+  workspaceKey,
+  type ResourcePage,
+} from '../../api/workspace-cache';
 import { eventData } from '../../lib/event-data';
 import type { Role } from '../../lib/workspace-role';
-import { announcementFor, eventsUrl, everyKeyOf, keysTouchedBy, leaveMessage, parseChange, type WorkspaceChange } from './changes';
+import {
+  announcementFor,
+  eventsUrl,
+  everyKeyOf,
+  keysTouchedBy,
+  leaveMessage,
+  parseChange,
+  type WorkspaceChange,
+} from './changes';
 
 /** How recently this tab must have sent a change for a change of the user's own to count as made here. */
 const MADE_HERE_MS = 10_000;
@@ -26,7 +39,10 @@ const MADE_HERE_MS = 10_000;
 /** Whether this tab sent a change (a mutation) in the last MADE_HERE_MS. */
 function changedHere(queryClient: QueryClient): boolean {
   const since = Date.now() - MADE_HERE_MS;
-  return queryClient.getMutationCache().getAll().some((mutation) => mutation.state.submittedAt >= since);
+  return queryClient
+    .getMutationCache()
+    .getAll()
+    .some((mutation) => mutation.state.submittedAt >= since);
 }
 
 /** A stream the service refused is opened again at most this often in a row (the count starts again once one opens), after REOPEN_DELAY_MS times the attempt. */
@@ -40,9 +56,15 @@ export interface Announcement {
   text: string;
 }
 
-function cachedTitle(queryClient: QueryClient, workspaceId: string, resourceId: string | undefined): string | null {
+function cachedTitle(
+  queryClient: QueryClient,
+  workspaceId: string,
+  resourceId: string | undefined,
+): string | null {
   if (!resourceId) return null;
-  for (const [, page] of queryClient.getQueriesData<ResourcePage>({ queryKey: resourcesKey(workspaceId) })) {
+  for (const [, page] of queryClient.getQueriesData<ResourcePage>({
+    queryKey: resourcesKey(workspaceId),
+  })) {
     const found = page?.resources.find((resource) => resource.id === resourceId);
     if (found) return found.title;
   }
@@ -50,14 +72,20 @@ function cachedTitle(queryClient: QueryClient, workspaceId: string, resourceId: 
 }
 
 function cachedRole(queryClient: QueryClient, workspaceId: string): Role | null {
-  for (const [, workspace] of queryClient.getQueriesData<{ role?: Role }>({ queryKey: workspaceKey(workspaceId) })) {
+  for (const [, workspace] of queryClient.getQueriesData<{ role?: Role }>({
+    queryKey: workspaceKey(workspaceId),
+  })) {
     if (workspace?.role) return workspace.role;
   }
   return null;
 }
 
 function markStale(queryClient: QueryClient, keys: QueryKey[], readNow: boolean): Promise<unknown> {
-  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey, refetchType: readNow ? 'active' : 'none' })));
+  return Promise.all(
+    keys.map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey, refetchType: readNow ? 'active' : 'none' }),
+    ),
+  );
 }
 
 /**
@@ -66,7 +94,12 @@ function markStale(queryClient: QueryClient, keys: QueryKey[], readNow: boolean)
  */
 export function useWorkspaceChanges(
   workspaceId: string,
-  options: { enabled: boolean; me: string | undefined; workspaceName: string; onLeave: (change: WorkspaceChange, message: string) => void },
+  options: {
+    enabled: boolean;
+    me: string | undefined;
+    workspaceName: string;
+    onLeave: (change: WorkspaceChange, message: string) => void;
+  },
 ): Announcement | null {
   const { enabled, me } = options;
   const queryClient = useQueryClient();
@@ -84,7 +117,8 @@ export function useWorkspaceChanges(
 
   useEffect(() => {
     if (!enabled || !me) return;
-    if (resume.current.workspaceId !== workspaceId) resume.current = { workspaceId, lastEventId: null, connected: false };
+    if (resume.current.workspaceId !== workspaceId)
+      resume.current = { workspaceId, lastEventId: null, connected: false };
     const position = resume.current;
     let source: EventSource | null = null;
     let refusals = 0;
@@ -114,10 +148,18 @@ export function useWorkspaceChanges(
       const readNow = !own || !changedHere(queryClient);
       await markStale(queryClient, keysTouchedBy(change, me), readNow);
       // The activity log (read only while shown) is no list being edited: it shows the user's own change at once too.
-      if (!readNow) await queryClient.invalidateQueries({ queryKey: activityKey(workspaceId), refetchType: 'active' });
+      if (!readNow)
+        await queryClient.invalidateQueries({
+          queryKey: activityKey(workspaceId),
+          refetchType: 'active',
+        });
       // Only the latest change is said: in a burst, the sentences would queue up long after the fact.
       if (own || stopped || seen !== changesSeen) return;
-      const text = announcementFor(change, { me, title: titleBefore ?? cachedTitle(queryClient, workspaceId, change.resourceId), myRole: cachedRole(queryClient, workspaceId) });
+      const text = announcementFor(change, {
+        me,
+        title: titleBefore ?? cachedTitle(queryClient, workspaceId, change.resourceId),
+        myRole: cachedRole(queryClient, workspaceId),
+      });
       if (text) setAnnouncement({ workspaceId, id: ++spoken, text });
     };
 
@@ -126,7 +168,9 @@ export function useWorkspaceChanges(
       // Open before, but no change seen to resume after: what happened meanwhile is read again once
       // this stream is open (not before: a refused stream must not set the page reading, see below).
       let gap = position.connected && position.lastEventId === null;
-      const stream = new EventSource(eventsUrl(workspaceId, position.lastEventId), { withCredentials: true });
+      const stream = new EventSource(eventsUrl(workspaceId, position.lastEventId), {
+        withCredentials: true,
+      });
       source = stream;
       stream.addEventListener('open', () => {
         refusals = 0;

@@ -17,20 +17,49 @@ import { useToast } from '../../components/Toasts';
 import { formError, submitWith, useZodForm } from '../../lib/form';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ROLE_LABELS, useAbilities } from '../../lib/workspace-role';
-import { useChangeRole, useInvitations, useInvite, useLeaveWorkspace, useMembers, useRemoveMember, useRevokeInvitation, type GrantedRole, type Member } from './use-members';
+import {
+  useChangeRole,
+  useInvitations,
+  useInvite,
+  useLeaveWorkspace,
+  useMembers,
+  useRemoveMember,
+  useRevokeInvitation,
+  type GrantedRole,
+  type Member,
+} from './use-members';
 import './members.css';
 
 const InviteForm = z.object({
-  email: z.string().check(z.trim(), z.minLength(1, 'Enter an e-mail address'), z.maxLength(254, 'An e-mail address has at most 254 characters'), z.email('Enter a valid e-mail address')),
+  email: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter an e-mail address'),
+      z.maxLength(254, 'An e-mail address has at most 254 characters'),
+      z.email('Enter a valid e-mail address'),
+    ),
   role: z.enum(['editor', 'viewer']),
 });
 
-function RoleSelect({ label, value, onChange }: { label: string; value: GrantedRole; onChange: (role: GrantedRole) => void }) {
+function RoleSelect({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: GrantedRole;
+  onChange: (role: GrantedRole) => void;
+}) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(event) => onChange(event.target.value === 'viewer' ? 'viewer' : 'editor')}>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value === 'viewer' ? 'viewer' : 'editor')}
+      >
         <option value="editor">Editor: adds and changes resources</option>
         <option value="viewer">Viewer: reads, exports and annotates</option>
       </select>
@@ -50,9 +79,24 @@ function InviteMemberForm({ workspaceId }: { workspaceId: string }) {
     form.reset({ email: '', role: values.role });
   });
   return (
-    <form className="inline-form members-invite" aria-label="Invite someone" onSubmit={(event) => void submit(event)}>
-      <TextField label="E-mail address to invite" type="email" autoComplete="off" maxLength={254} {...form.register('email')} error={errors.email?.message} />
-      <RoleSelect label="Role" value={role === 'viewer' ? 'viewer' : 'editor'} onChange={(next) => form.setValue('role', next)} />
+    <form
+      className="inline-form members-invite"
+      aria-label="Invite someone"
+      onSubmit={(event) => void submit(event)}
+    >
+      <TextField
+        label="E-mail address to invite"
+        type="email"
+        autoComplete="off"
+        maxLength={254}
+        {...form.register('email')}
+        error={errors.email?.message}
+      />
+      <RoleSelect
+        label="Role"
+        value={role === 'viewer' ? 'viewer' : 'editor'}
+        onChange={(next) => form.setValue('role', next)}
+      />
       <SubmitButton pending={isSubmitting} pendingLabel="Inviting…">
         Invite
       </SubmitButton>
@@ -66,8 +110,11 @@ function PendingInvitations({ workspaceId }: { workspaceId: string }) {
   const revoke = useRevokeInvitation(workspaceId);
   const toast = useToast();
   if (invitations.isPending) return <LoadingState label="Loading the invitations…" />;
-  if (invitations.isError) return <ErrorState error={invitations.error} onRetry={() => void invitations.refetch()} />;
-  const pending = invitations.data.invitations.filter((invitation) => invitation.status === 'pending');
+  if (invitations.isError)
+    return <ErrorState error={invitations.error} onRetry={() => void invitations.refetch()} />;
+  const pending = invitations.data.invitations.filter(
+    (invitation) => invitation.status === 'pending',
+  );
   return (
     <>
       <h3>Invitations waiting for an answer</h3>
@@ -79,14 +126,20 @@ function PendingInvitations({ workspaceId }: { workspaceId: string }) {
             <li key={invitation.id} className="member">
               <div className="member-who">
                 <span className="member-email">{invitation.email}</span>
-                <span className="muted">invited as {ROLE_LABELS[invitation.role].toLowerCase()}</span>
+                <span className="muted">
+                  invited as {ROLE_LABELS[invitation.role].toLowerCase()}
+                </span>
               </div>
               <button
                 type="button"
                 className="button button-small button-danger"
                 aria-label={`Revoke the invitation to ${invitation.email}`}
                 disabled={revoke.isPending}
-                onClick={() => revoke.mutate(invitation.id, { onSuccess: () => toast(`Invitation to ${invitation.email} revoked`) })}
+                onClick={() =>
+                  revoke.mutate(invitation.id, {
+                    onSuccess: () => toast(`Invitation to ${invitation.email} revoked`),
+                  })
+                }
               >
                 Revoke
               </button>
@@ -103,7 +156,17 @@ function PendingInvitations({ workspaceId }: { workspaceId: string }) {
  * A member's role: choosing in the list changes nothing until `Change role` (arrow keys on a closed
  * select change its value at each press; a request for each would be a surprise).
  */
-function MemberRoleForm({ member, role, pending, onChange }: { member: Member; role: GrantedRole; pending: boolean; onChange: (role: GrantedRole) => void }) {
+function MemberRoleForm({
+  member,
+  role,
+  pending,
+  onChange,
+}: {
+  member: Member;
+  role: GrantedRole;
+  pending: boolean;
+  onChange: (role: GrantedRole) => void;
+}) {
   const [chosen, setChosen] = useState<GrantedRole>(role);
   return (
     <form
@@ -125,7 +188,13 @@ function MemberRoleForm({ member, role, pending, onChange }: { member: Member; r
 
 type Pending = { kind: 'remove' | 'transfer'; member: Member } | { kind: 'leave' };
 
-export function MembersSection({ workspaceId, workspaceName }: { workspaceId: string; workspaceName: string }) {
+export function MembersSection({
+  workspaceId,
+  workspaceName,
+}: {
+  workspaceId: string;
+  workspaceName: string;
+}) {
   const members = useMembers(workspaceId);
   const session = useSession();
   const can = useAbilities();
@@ -175,16 +244,36 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
   };
   const dialog =
     confirming?.kind === 'transfer'
-      ? { title: `Make ${confirming.member.name} the owner?`, body: `${confirming.member.name} becomes the owner of ${workspaceName}; you become an editor and can no longer manage members, links or the workspace itself.`, label: 'Make owner', pendingLabel: 'Transferring…', error: changeRole.error }
+      ? {
+          title: `Make ${confirming.member.name} the owner?`,
+          body: `${confirming.member.name} becomes the owner of ${workspaceName}; you become an editor and can no longer manage members, links or the workspace itself.`,
+          label: 'Make owner',
+          pendingLabel: 'Transferring…',
+          error: changeRole.error,
+        }
       : confirming?.kind === 'remove'
-        ? { title: `Remove ${confirming.member.name}?`, body: `${confirming.member.name} can no longer open ${workspaceName}. What they added stays.`, label: 'Remove', pendingLabel: 'Removing…', error: remove.error }
-        : { title: `Leave ${workspaceName}?`, body: 'You can no longer open it unless someone invites you again. What you added stays.', label: 'Leave', pendingLabel: 'Leaving…', error: leave.error };
+        ? {
+            title: `Remove ${confirming.member.name}?`,
+            body: `${confirming.member.name} can no longer open ${workspaceName}. What they added stays.`,
+            label: 'Remove',
+            pendingLabel: 'Removing…',
+            error: remove.error,
+          }
+        : {
+            title: `Leave ${workspaceName}?`,
+            body: 'You can no longer open it unless someone invites you again. What you added stays.',
+            label: 'Leave',
+            pendingLabel: 'Leaving…',
+            error: leave.error,
+          };
 
   return (
     <section aria-labelledby="members-heading" className="card members">
       <h2 id="members-heading">Members</h2>
       {members.isPending && <LoadingState label="Loading the members…" />}
-      {members.isError && <ErrorState error={members.error} onRetry={() => void members.refetch()} />}
+      {members.isError && (
+        <ErrorState error={members.error} onRetry={() => void members.refetch()} />
+      )}
       {members.data && (
         <ul className="members-list">
           {members.data.members.map((member) => (
@@ -198,11 +287,35 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
               </div>
               {can.manageMembers && member.role !== 'owner' ? (
                 <div className="row-actions">
-                  <MemberRoleForm member={member} role={member.role} pending={changeRole.isPending} onChange={(role) => changeRole.mutate({ userId: member.userId, role }, { onSuccess: () => toast(`${member.name} is now ${role === 'editor' ? 'an editor' : 'a viewer'}`) })} />
-                  <button type="button" className="button button-small" onClick={() => setConfirming({ kind: 'transfer', member })}>
+                  <MemberRoleForm
+                    member={member}
+                    role={member.role}
+                    pending={changeRole.isPending}
+                    onChange={(role) =>
+                      changeRole.mutate(
+                        { userId: member.userId, role },
+                        {
+                          onSuccess: () =>
+                            toast(
+                              `${member.name} is now ${role === 'editor' ? 'an editor' : 'a viewer'}`,
+                            ),
+                        },
+                      )
+                    }
+                  />
+                  <button
+                    type="button"
+                    className="button button-small"
+                    onClick={() => setConfirming({ kind: 'transfer', member })}
+                  >
                     Make owner…
                   </button>
-                  <button type="button" className="button button-small button-danger" aria-label={`Remove ${member.name}…`} onClick={() => setConfirming({ kind: 'remove', member })}>
+                  <button
+                    type="button"
+                    className="button button-small button-danger"
+                    aria-label={`Remove ${member.name}…`}
+                    onClick={() => setConfirming({ kind: 'remove', member })}
+                  >
                     Remove…
                   </button>
                 </div>
@@ -213,7 +326,9 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
           ))}
         </ul>
       )}
-      {changeRole.error != null && confirming === null && <FormAlert>{describeError(changeRole.error)}</FormAlert>}
+      {changeRole.error != null && confirming === null && (
+        <FormAlert>{describeError(changeRole.error)}</FormAlert>
+      )}
       {can.manageMembers ? (
         <>
           <h3>Invite someone</h3>
@@ -222,7 +337,11 @@ export function MembersSection({ workspaceId, workspaceName }: { workspaceId: st
         </>
       ) : (
         <p>
-          <button type="button" className="button button-danger" onClick={() => setConfirming({ kind: 'leave' })}>
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => setConfirming({ kind: 'leave' })}
+          >
             Leave workspace…
           </button>
         </p>

@@ -2,7 +2,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
-import { invalidateWorkspaces, invitationsKey, membersKey, WORKSPACES_KEY } from '../../api/workspace-cache';
+import {
+  invalidateWorkspaces,
+  invitationsKey,
+  membersKey,
+  WORKSPACES_KEY,
+} from '../../api/workspace-cache';
 
 export type Member = components['schemas']['Member'];
 export type GrantedRole = components['schemas']['MemberRole'];
@@ -32,7 +37,8 @@ function useRefresh(id: string) {
 export function useInvite(id: string) {
   const refresh = useRefresh(id);
   return useMutation({
-    mutationFn: (body: { email: string; role: GrantedRole }) => unwrap(api.POST('/api/workspaces/{id}/invitations', { params: { path: { id } }, body })),
+    mutationFn: (body: { email: string; role: GrantedRole }) =>
+      unwrap(api.POST('/api/workspaces/{id}/invitations', { params: { path: { id } }, body })),
     onSuccess: refresh,
   });
 }
@@ -40,7 +46,12 @@ export function useInvite(id: string) {
 export function useRevokeInvitation(id: string) {
   const refresh = useRefresh(id);
   return useMutation({
-    mutationFn: (invitationId: string) => unwrap(api.DELETE('/api/workspaces/{id}/invitations/{invitationId}', { params: { path: { id, invitationId } } })),
+    mutationFn: (invitationId: string) =>
+      unwrap(
+        api.DELETE('/api/workspaces/{id}/invitations/{invitationId}', {
+          params: { path: { id, invitationId } },
+        }),
+      ),
     onSuccess: refresh,
   });
 }
@@ -49,7 +60,12 @@ export function useChangeRole(id: string) {
   const refresh = useRefresh(id);
   return useMutation({
     mutationFn: ({ userId, role }: { userId: string; role: components['schemas']['RoleInput'] }) =>
-      unwrap(api.PATCH('/api/workspaces/{id}/members/{userId}', { params: { path: { id, userId } }, body: { role } })),
+      unwrap(
+        api.PATCH('/api/workspaces/{id}/members/{userId}', {
+          params: { path: { id, userId } },
+          body: { role },
+        }),
+      ),
     onSuccess: refresh,
   });
 }
@@ -58,7 +74,10 @@ export function useChangeRole(id: string) {
 export function useRemoveMember(id: string) {
   const refresh = useRefresh(id);
   return useMutation({
-    mutationFn: (userId: string) => unwrap(api.DELETE('/api/workspaces/{id}/members/{userId}', { params: { path: { id, userId } } })),
+    mutationFn: (userId: string) =>
+      unwrap(
+        api.DELETE('/api/workspaces/{id}/members/{userId}', { params: { path: { id, userId } } }),
+      ),
     onSuccess: refresh,
   });
 }
@@ -71,13 +90,21 @@ export function useRemoveMember(id: string) {
 export function useLeaveWorkspace(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => unwrap(api.DELETE('/api/workspaces/{id}/members/{userId}', { params: { path: { id, userId } } })),
+    mutationFn: (userId: string) =>
+      unwrap(
+        api.DELETE('/api/workspaces/{id}/members/{userId}', { params: { path: { id, userId } } }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
   });
 }
 
 export function useInvitationPreview(token: string) {
-  return queries.useQuery('get', '/api/invitations/{token}', { params: { path: { token } } }, { retry: false });
+  return queries.useQuery(
+    'get',
+    '/api/invitations/{token}',
+    { params: { path: { token } } },
+    { retry: false },
+  );
 }
 
 /** Joins a share link's workspace (POST /api/share/{token}/join): the reply is the workspace with the role it gave. */
@@ -92,7 +119,8 @@ export function useJoinShareLink(token: string) {
 export function useAcceptInvitation(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => unwrap(api.POST('/api/invitations/{token}/accept', { params: { path: { token } } })),
+    mutationFn: () =>
+      unwrap(api.POST('/api/invitations/{token}/accept', { params: { path: { token } } })),
     onSuccess: (accepted) => invalidateWorkspaces(queryClient, [accepted.workspaceId]),
   });
 }

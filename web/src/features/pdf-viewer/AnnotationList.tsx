@@ -18,7 +18,15 @@ interface Props {
   headingRef: Ref<HTMLHeadingElement>;
 }
 
-export function AnnotationList({ annotations, activeId, deleting, deleteError, onChoose, onDelete, headingRef }: Props) {
+export function AnnotationList({
+  annotations,
+  activeId,
+  deleting,
+  deleteError,
+  onChoose,
+  onDelete,
+  headingRef,
+}: Props) {
   return (
     <aside className="pdf-annotations card" aria-labelledby="pdf-annotations-heading">
       <h2 id="pdf-annotations-heading" ref={headingRef} tabIndex={-1}>
@@ -32,7 +40,13 @@ export function AnnotationList({ annotations, activeId, deleting, deleteError, o
             const anchor = anchorOf(annotation.highlights);
             const quoteOnly = anchor !== null && annotation.body === `“${anchor.quote}”`;
             return (
-              <li key={annotation.id} className={annotation.id === activeId ? 'annotation annotation-active' : 'annotation'} aria-current={annotation.id === activeId ? 'true' : undefined}>
+              <li
+                key={annotation.id}
+                className={
+                  annotation.id === activeId ? 'annotation annotation-active' : 'annotation'
+                }
+                aria-current={annotation.id === activeId ? 'true' : undefined}
+              >
                 {anchor && (
                   <blockquote className="annotation-quote">
                     <mark>{anchor.quote}</mark>
@@ -41,11 +55,21 @@ export function AnnotationList({ annotations, activeId, deleting, deleteError, o
                 {!quoteOnly && <p className="annotation-body">{annotation.body}</p>}
                 <div className="row-actions">
                   {anchor && (
-                    <button type="button" className="button button-small" onClick={() => onChoose(annotation)}>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      onClick={() => onChoose(annotation)}
+                    >
                       Show on page {anchor.page}
                     </button>
                   )}
-                  <button type="button" className="button button-danger button-small" aria-label="Delete annotation" disabled={deleting === annotation.id} onClick={() => onDelete(annotation)}>
+                  <button
+                    type="button"
+                    className="button button-danger button-small"
+                    aria-label="Delete annotation"
+                    disabled={deleting === annotation.id}
+                    onClick={() => onDelete(annotation)}
+                  >
                     Delete
                   </button>
                 </div>

@@ -47,9 +47,12 @@ export function PdfPage({
   useEffect(() => {
     const element = pageRef.current;
     if (!element || near) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-    }, { rootMargin: NEAR });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: NEAR },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [near]);
@@ -70,9 +73,17 @@ export function PdfPage({
       canvas.width = Math.floor(viewport.width * ratio);
       canvas.height = Math.floor(viewport.height * ratio);
       setNatural({ width: unscaled.width, height: unscaled.height });
-      render = page.render({ canvas, viewport, transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0] });
+      render = page.render({
+        canvas,
+        viewport,
+        transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0],
+      });
       text.replaceChildren();
-      layer = new TextLayer({ textContentSource: page.streamTextContent(), container: text, viewport });
+      layer = new TextLayer({
+        textContentSource: page.streamTextContent(),
+        container: text,
+        viewport,
+      });
       // A render cancelled by a newer one (the width changed, the page left) rejects: nothing to report.
       await Promise.all([render.promise, layer.render()]).catch(() => undefined);
     });
@@ -89,7 +100,14 @@ export function PdfPage({
     '--total-scale-factor': String(natural && width > 0 ? width / natural.width : 1),
   } as CSSProperties;
   return (
-    <div ref={pageRef} className="pdf-page" data-page-number={number} role="group" aria-label={`Page ${number}`} style={style}>
+    <div
+      ref={pageRef}
+      className="pdf-page"
+      data-page-number={number}
+      role="group"
+      aria-label={`Page ${number}`}
+      style={style}
+    >
       <canvas ref={canvasRef} className="pdf-canvas" aria-hidden="true" />
       <div className="pdf-marks" aria-hidden="true">
         {marks.flatMap((mark) =>
@@ -98,7 +116,12 @@ export function PdfPage({
               key={`${mark.annotationId}-${index}`}
               className={mark.annotationId === activeId ? 'pdf-mark pdf-mark-active' : 'pdf-mark'}
               data-annotation-id={mark.annotationId}
-              style={{ left: percent(rect.x), top: percent(rect.y), width: percent(rect.width), height: percent(rect.height) }}
+              style={{
+                left: percent(rect.x),
+                top: percent(rect.y),
+                width: percent(rect.width),
+                height: percent(rect.height),
+              }}
             />
           )),
         )}

@@ -10,7 +10,12 @@ import { ANCHOR_LIMITS, anchorOf, quoteOf, rectsOnPage, type PdfAnchor } from '.
 import { AnnotationList } from './AnnotationList';
 import { PdfPage, type PageMark } from './PdfPage';
 import { SelectionTools } from './SelectionTools';
-import { useAnnotateSelection, useDeletePdfAnnotation, usePdfAnnotations, type Annotation } from './use-pdf-annotations';
+import {
+  useAnnotateSelection,
+  useDeletePdfAnnotation,
+  usePdfAnnotations,
+  type Annotation,
+} from './use-pdf-annotations';
 import { usePdfDocument } from './use-pdf-document';
 import './pdf-viewer.css';
 
@@ -27,23 +32,38 @@ function pageOf(node: Node | null, root: HTMLElement): HTMLElement | null {
 }
 
 /** The selection as an anchor when it lies in the text of one page; null when it does not; a string says why it cannot be kept. */
-function anchorOfSelection(selection: Selection | null, root: HTMLElement): PdfAnchor | string | null {
+function anchorOfSelection(
+  selection: Selection | null,
+  root: HTMLElement,
+): PdfAnchor | string | null {
   if (!selection || selection.rangeCount === 0 || selection.isCollapsed) return null;
   const range = selection.getRangeAt(0);
   const page = pageOf(range.startContainer, root);
   if (!page || pageOf(range.endContainer, root) !== page) return null;
   const quote = quoteOf(range.toString());
   if (!quote) return null;
-  if (quote.length > ANCHOR_LIMITS.quote) return `Select at most ${ANCHOR_LIMITS.quote.toLocaleString('en-US')} characters to annotate.`;
+  if (quote.length > ANCHOR_LIMITS.quote)
+    return `Select at most ${ANCHOR_LIMITS.quote.toLocaleString('en-US')} characters to annotate.`;
   const rects = rectsOnPage(Array.from(range.getClientRects()), page.getBoundingClientRect());
   if (rects.length === 0) return null;
-  if (rects.length > ANCHOR_LIMITS.rects) return `Select at most ${ANCHOR_LIMITS.rects} lines to annotate.`;
+  if (rects.length > ANCHOR_LIMITS.rects)
+    return `Select at most ${ANCHOR_LIMITS.rects} lines to annotate.`;
   return { page: Number(page.dataset.pageNumber), quote, rects };
 }
 
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-export function PdfViewer({ workspaceId, resourceId, initialPage, onTitle }: { workspaceId: string; resourceId: string; initialPage: number; onTitle: (title: string) => void }) {
+export function PdfViewer({
+  workspaceId,
+  resourceId,
+  initialPage,
+  onTitle,
+}: {
+  workspaceId: string;
+  resourceId: string;
+  initialPage: number;
+  onTitle: (title: string) => void;
+}) {
   const pdf = usePdfDocument(pdfUrl(workspaceId, resourceId));
   const annotations = usePdfAnnotations(resourceId);
   const annotate = useAnnotateSelection(workspaceId, resourceId);
@@ -65,7 +85,9 @@ export function PdfViewer({ workspaceId, resourceId, initialPage, onTitle }: { w
   useEffect(() => {
     const element = pagesRef.current;
     if (!element) return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry?.contentRect.width ?? 0)));
+    const observer = new ResizeObserver(([entry]) =>
+      setWidth(Math.floor(entry?.contentRect.width ?? 0)),
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [pageCount]);
@@ -75,7 +97,10 @@ export function PdfViewer({ workspaceId, resourceId, initialPage, onTitle }: { w
     if (openedAt.current || width === 0 || pageCount === 0) return;
     openedAt.current = true;
     const page = Math.min(Math.max(1, initialPage), pageCount);
-    if (page > 1) pagesRef.current?.querySelector(`[data-page-number="${page}"]`)?.scrollIntoView({ block: 'start' });
+    if (page > 1)
+      pagesRef.current
+        ?.querySelector(`[data-page-number="${page}"]`)
+        ?.scrollIntoView({ block: 'start' });
   }, [width, pageCount, initialPage]);
 
   // The last selection in a page's text; a click elsewhere on the pages drops it.
@@ -105,14 +130,19 @@ export function PdfViewer({ workspaceId, resourceId, initialPage, onTitle }: { w
     for (const annotation of annotations.data ?? []) {
       const anchor = anchorOf(annotation.highlights);
       if (!anchor) continue;
-      byPage.set(anchor.page, [...(byPage.get(anchor.page) ?? []), { annotationId: annotation.id, rects: anchor.rects }]);
+      byPage.set(anchor.page, [
+        ...(byPage.get(anchor.page) ?? []),
+        { annotationId: annotation.id, rects: anchor.rects },
+      ]);
     }
     return byPage;
   }, [annotations.data]);
 
   const choose = (annotation: Annotation) => {
     setActiveId(annotation.id);
-    const mark = pagesRef.current?.querySelector(`[data-annotation-id="${CSS.escape(annotation.id)}"]`);
+    const mark = pagesRef.current?.querySelector(
+      `[data-annotation-id="${CSS.escape(annotation.id)}"]`,
+    );
     mark?.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
   };
 
@@ -133,8 +163,23 @@ export function PdfViewer({ workspaceId, resourceId, initialPage, onTitle }: { w
     });
   };
 
-  if (pdf.failure === 'missing') return <EmptyState title="This resource has no PDF">Upload one from the workspace's library, then read it here.</EmptyState>;
-  if (pdf.failure) return <ErrorState title="The PDF cannot be shown" error={new Error('The file could not be read as a PDF, or the service could not be reached. Reload the page to try again.')} />;
+  if (pdf.failure === 'missing')
+    return (
+      <EmptyState title="This resource has no PDF">
+        Upload one from the workspace's library, then read it here.
+      </EmptyState>
+    );
+  if (pdf.failure)
+    return (
+      <ErrorState
+        title="The PDF cannot be shown"
+        error={
+          new Error(
+            'The file could not be read as a PDF, or the service could not be reached. Reload the page to try again.',
+          )
+        }
+      />
+    );
   if (!pdf.document) return <LoadingState label="Opening the PDF…" />;
 
   const document_ = pdf.document;
@@ -142,7 +187,8 @@ export function PdfViewer({ workspaceId, resourceId, initialPage, onTitle }: { w
     <div className="pdf-viewer">
       <div className="pdf-document">
         <p className="muted" id="pdf-help">
-          {pageCount} {pageCount === 1 ? 'page' : 'pages'}. Select text on a page, then press Annotate (Tab after selecting reaches it).
+          {pageCount} {pageCount === 1 ? 'page' : 'pages'}. Select text on a page, then press
+          Annotate (Tab after selecting reaches it).
         </p>
         {tooMuch && (
           <p className="field-error" role="status">
@@ -151,7 +197,15 @@ export function PdfViewer({ workspaceId, resourceId, initialPage, onTitle }: { w
         )}
         <div ref={pagesRef} className="pdf-pages">
           {Array.from({ length: pageCount }, (_, index) => index + 1).map((number) => (
-            <PdfPage key={number} document={document_} number={number} width={width} aspect={pdf.aspect} marks={marksByPage.get(number) ?? []} activeId={activeId}>
+            <PdfPage
+              key={number}
+              document={document_}
+              number={number}
+              width={width}
+              aspect={pdf.aspect}
+              marks={marksByPage.get(number) ?? []}
+              activeId={activeId}
+            >
               {selected?.page === number && (
                 <SelectionTools
                   key={`${selected.quote}:${selected.rects.length}`}
@@ -168,7 +222,11 @@ export function PdfViewer({ workspaceId, resourceId, initialPage, onTitle }: { w
         </div>
       </div>
       {annotations.isError ? (
-        <ErrorState title="The annotations cannot be shown" error={annotations.error} onRetry={() => void annotations.refetch()} />
+        <ErrorState
+          title="The annotations cannot be shown"
+          error={annotations.error}
+          onRetry={() => void annotations.refetch()}
+        />
       ) : annotations.isPending ? (
         <LoadingState label="Loading the annotations…" />
       ) : (

@@ -34,7 +34,12 @@ export function rectsOnPage(clientRects: Iterable<Box>, page: Box): PdfRect[] {
   if (width <= 0 || height <= 0) return [];
   const lines: Box[] = [];
   for (const rect of clientRects) {
-    const box = { left: Math.max(rect.left, page.left), top: Math.max(rect.top, page.top), right: Math.min(rect.right, page.right), bottom: Math.min(rect.bottom, page.bottom) };
+    const box = {
+      left: Math.max(rect.left, page.left),
+      top: Math.max(rect.top, page.top),
+      right: Math.min(rect.right, page.right),
+      bottom: Math.min(rect.bottom, page.bottom),
+    };
     if (box.right - box.left < 1 || box.bottom - box.top < 1) continue;
     const line = lines.find((candidate) => sameLine(candidate, box));
     if (!line) {
@@ -49,7 +54,12 @@ export function rectsOnPage(clientRects: Iterable<Box>, page: Box): PdfRect[] {
   return lines.map((line) => {
     const x = clamp((line.left - page.left) / width);
     const y = clamp((line.top - page.top) / height);
-    return { x, y, width: Math.min(1 - x, clamp((line.right - line.left) / width)), height: Math.min(1 - y, clamp((line.bottom - line.top) / height)) };
+    return {
+      x,
+      y,
+      width: Math.min(1 - x, clamp((line.right - line.left) / width)),
+      height: Math.min(1 - y, clamp((line.bottom - line.top) / height)),
+    };
   });
 }
 

@@ -15,7 +15,9 @@ export type Annotation = components['schemas']['Annotation'];
 const ALL_OF_A_RESOURCE = 100;
 
 const listOptions = (resourceId: string) =>
-  queries.queryOptions('get', '/api/resources/{id}/annotations', { params: { path: { id: resourceId }, query: { limit: ALL_OF_A_RESOURCE } } });
+  queries.queryOptions('get', '/api/resources/{id}/annotations', {
+    params: { path: { id: resourceId }, query: { limit: ALL_OF_A_RESOURCE } },
+  });
 
 export function usePdfAnnotations(resourceId: string) {
   return useQuery(listOptions(resourceId));
@@ -26,7 +28,12 @@ function useRefresh(workspaceId: string, resourceId: string) {
   return async () => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: listOptions(resourceId).queryKey }),
-      queryClient.invalidateQueries({ queryKey: queries.queryOptions('get', '/api/workspaces/{id}/resources', { params: { path: { id: workspaceId } } }).queryKey, refetchType: 'none' }),
+      queryClient.invalidateQueries({
+        queryKey: queries.queryOptions('get', '/api/workspaces/{id}/resources', {
+          params: { path: { id: workspaceId } },
+        }).queryKey,
+        refetchType: 'none',
+      }),
     ]);
   };
 }
@@ -34,7 +41,13 @@ function useRefresh(workspaceId: string, resourceId: string) {
 export function useAnnotateSelection(workspaceId: string, resourceId: string) {
   const refresh = useRefresh(workspaceId, resourceId);
   return useMutation({
-    mutationFn: ({ body, pdf }: { body: string; pdf: PdfAnchor }) => unwrap(api.POST('/api/resources/{id}/annotations', { params: { path: { id: resourceId } }, body: { body, highlights: { pdf } } })),
+    mutationFn: ({ body, pdf }: { body: string; pdf: PdfAnchor }) =>
+      unwrap(
+        api.POST('/api/resources/{id}/annotations', {
+          params: { path: { id: resourceId } },
+          body: { body, highlights: { pdf } },
+        }),
+      ),
     onSuccess: refresh,
   });
 }
@@ -46,7 +59,12 @@ export function useAnnotateSelection(workspaceId: string, resourceId: string) {
 export function useDeletePdfAnnotation(workspaceId: string, resourceId: string) {
   const refresh = useRefresh(workspaceId, resourceId);
   return useMutation({
-    mutationFn: ({ id, version }: Pick<Annotation, 'id' | 'version'>) => unwrap(api.DELETE('/api/annotations/{id}', { params: { path: { id }, header: ifMatch('a', version) } })),
+    mutationFn: ({ id, version }: Pick<Annotation, 'id' | 'version'>) =>
+      unwrap(
+        api.DELETE('/api/annotations/{id}', {
+          params: { path: { id }, header: ifMatch('a', version) },
+        }),
+      ),
     onSuccess: refresh,
     onError: refresh,
   });

@@ -4,7 +4,12 @@
  * pdf.js parses in a worker bundled with the app and served from our own origin (the page's CSP allows
  * workers from 'self' only); eval is off, as that CSP forbids it.
  */
-import { getDocument, GlobalWorkerOptions, ResponseException, type PDFDocumentProxy } from 'pdfjs-dist';
+import {
+  getDocument,
+  GlobalWorkerOptions,
+  ResponseException,
+  type PDFDocumentProxy,
+} from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { useEffect, useState } from 'react';
 import { refreshSession } from '../../api/client';
@@ -20,21 +25,40 @@ export interface PdfDocumentState {
   failure: 'missing' | 'unreadable' | null;
 }
 
-const LOADING: PdfDocumentState = { document: null, aspect: 1 / Math.SQRT2, title: null, failure: null };
+const LOADING: PdfDocumentState = {
+  document: null,
+  aspect: 1 / Math.SQRT2,
+  title: null,
+  failure: null,
+};
 
 async function open(url: string, renewed = false): Promise<PDFDocumentProxy> {
   try {
     return await getDocument({ url, isEvalSupported: false }).promise;
   } catch (error) {
-    if (!renewed && error instanceof ResponseException && error.status === 401 && (await refreshSession())) return open(url, true);
+    if (
+      !renewed &&
+      error instanceof ResponseException &&
+      error.status === 401 &&
+      (await refreshSession())
+    )
+      return open(url, true);
     throw error;
   }
 }
 
 async function titleOf(document: PDFDocumentProxy): Promise<string | null> {
   // pdf.js also gives the reply's Content-Disposition name, which its types leave out.
-  const { info, contentDispositionFilename }: { info: unknown; contentDispositionFilename?: string | null } = await document.getMetadata().catch(() => ({ info: null }));
-  const title = info && typeof info === 'object' && 'Title' in info && typeof info.Title === 'string' ? info.Title.trim() : '';
+  const {
+    info,
+    contentDispositionFilename,
+  }: { info: unknown; contentDispositionFilename?: string | null } = await document
+    .getMetadata()
+    .catch(() => ({ info: null }));
+  const title =
+    info && typeof info === 'object' && 'Title' in info && typeof info.Title === 'string'
+      ? info.Title.trim()
+      : '';
   const found = title || contentDispositionFilename;
   // The PDF's own metadata, written by whatever made the file: shortened to a title's length.
   return found ? found.slice(0, 200) : null;
@@ -55,7 +79,12 @@ export function usePdfDocument(url: string): PdfDocumentState {
         if (current) setState({ document, aspect: width / height, title, failure: null });
       })
       .catch((error: unknown) => {
-        if (current) setState({ ...LOADING, failure: error instanceof ResponseException && error.status === 404 ? 'missing' : 'unreadable' });
+        if (current)
+          setState({
+            ...LOADING,
+            failure:
+              error instanceof ResponseException && error.status === 404 ? 'missing' : 'unreadable',
+          });
       });
     return () => {
       current = false;

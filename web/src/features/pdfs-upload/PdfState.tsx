@@ -14,7 +14,8 @@ import './pdfs.css';
 type Resource = components['schemas']['Resource'];
 type Pdf = NonNullable<Resource['pdf']>;
 
-const viewerPath = (workspaceId: string, resource: Resource) => `/workspaces/${workspaceId}/resources/${resource.id}/pdf`;
+const viewerPath = (workspaceId: string, resource: Resource) =>
+  `/workspaces/${workspaceId}/resources/${resource.id}/pdf`;
 
 export function PdfCell({ workspaceId, resource }: { workspaceId: string; resource: Resource }) {
   const { pdf } = resource;
@@ -43,7 +44,10 @@ export function PdfCell({ workspaceId, resource }: { workspaceId: string; resour
 }
 
 function describePdf(pdf: Pdf): string {
-  const size = pdf.size >= 1024 * 1024 ? `${(pdf.size / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(pdf.size / 1024))} KB`;
+  const size =
+    pdf.size >= 1024 * 1024
+      ? `${(pdf.size / (1024 * 1024)).toFixed(1)} MB`
+      : `${Math.max(1, Math.round(pdf.size / 1024))} KB`;
   const state =
     pdf.extraction === 'pending'
       ? 'its text is being extracted…'
@@ -63,7 +67,9 @@ export function PdfActions({ workspaceId, resource }: { workspaceId: string; res
   return (
     <section aria-labelledby={headingId} className="pdf-actions">
       <h3 id={headingId}>PDF</h3>
-      <p role="status">{resource.pdf ? describePdf(resource.pdf) : 'No PDF kept with this resource.'}</p>
+      <p role="status">
+        {resource.pdf ? describePdf(resource.pdf) : 'No PDF kept with this resource.'}
+      </p>
       <div className="row-actions">
         {resource.pdf?.extraction === 'ready' && (
           <Link className="button button-small" to={viewerPath(workspaceId, resource)}>
@@ -71,7 +77,13 @@ export function PdfActions({ workspaceId, resource }: { workspaceId: string; res
           </Link>
         )}
         {can.edit && (
-          <button type="button" className="button button-small" disabled={attach.isPending} aria-busy={attach.isPending || undefined} onClick={() => input.current?.click()}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={attach.isPending}
+            aria-busy={attach.isPending || undefined}
+            onClick={() => input.current?.click()}
+          >
             {attach.isPending ? 'Uploading…' : resource.pdf ? 'Replace PDF' : 'Attach PDF'}
           </button>
         )}

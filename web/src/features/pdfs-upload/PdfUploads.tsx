@@ -24,7 +24,10 @@ export function PdfDropZone({ uploads, children }: { uploads: PdfUploads; childr
         setOver(true);
       }}
       onDragLeave={(event) => {
-        if (!(event.relatedTarget instanceof Node && event.currentTarget.contains(event.relatedTarget))) setOver(false);
+        if (!(
+          event.relatedTarget instanceof Node && event.currentTarget.contains(event.relatedTarget)
+        ))
+          setOver(false);
       }}
       onDrop={(event) => {
         if (!carriesFiles(event)) return;

@@ -8,17 +8,21 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { api, multipartBody, unwrap } from '../../api/client';
 import { ApiError, describeError } from '../../api/errors';
-import { invalidateWorkspaces, replaceCachedResource, resourcesKey } from '../../api/workspace-cache';
+import {
+  invalidateWorkspaces,
+  replaceCachedResource,
+  resourcesKey,
+} from '../../api/workspace-cache';
 import { useToast } from '../../components/Toasts';
 import { plural } from '../../lib/plural';
 
 /** The API's bound on one PDF (docs/api.md, Resource PDFs): checked here too, so a large file is never sent. */
 const PDF_MAX_MB = 50;
 
-
 /** The file's problem before it is sent (not a PDF by its name and type, empty, too large), or null. */
 function pdfProblem(file: File): string | null {
-  if (file.type !== 'application/pdf' && !/\.pdf$/i.test(file.name)) return `${file.name} is not a PDF (citation files go through Import…).`;
+  if (file.type !== 'application/pdf' && !/\.pdf$/i.test(file.name))
+    return `${file.name} is not a PDF (citation files go through Import…).`;
   if (file.size === 0) return `${file.name} is empty.`;
   if (file.size > PDF_MAX_MB * 1024 * 1024) return `${file.name} is larger than ${PDF_MAX_MB} MB.`;
   return null;
@@ -28,7 +32,8 @@ function pdfProblem(file: File): string | null {
 function pdfErrorMessage(file: File, error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 413) return `${file.name} is larger than ${PDF_MAX_MB} MB.`;
-    if (error.status === 415) return `${file.name} is not a PDF: its contents are not a PDF's, whatever its name says.`;
+    if (error.status === 415)
+      return `${file.name} is not a PDF: its contents are not a PDF's, whatever its name says.`;
     if (error.status === 409) return `${file.name} is already in this workspace.`;
   }
   return `${file.name}: ${describeError(error)}`;
@@ -63,7 +68,13 @@ export function usePdfUploads(workspaceId: string): PdfUploads {
     for (const [index, file] of pdfs.entries()) {
       setProgress(`Uploading ${file.name} (${index + 1} of ${pdfs.length})…`);
       try {
-        await unwrap(api.POST('/api/workspaces/{id}/resources', { params: { path: { id: workspaceId } }, body: { file }, bodySerializer: multipartBody }));
+        await unwrap(
+          api.POST('/api/workspaces/{id}/resources', {
+            params: { path: { id: workspaceId } },
+            body: { file },
+            bodySerializer: multipartBody,
+          }),
+        );
         added += 1;
         await invalidateWorkspaces(queryClient, [workspaceId]);
       } catch (error) {
@@ -92,11 +103,15 @@ export function useAttachPdf(workspaceId: string) {
     mutationFn: ({ resourceId, file }: { resourceId: string; file: File }) => {
       const problem = pdfProblem(file);
       if (problem) throw new Error(problem);
-      return unwrap(api.PUT('/api/workspaces/{id}/resources/{resourceId}/pdf', { params: { path: { id: workspaceId, resourceId } }, body: { file }, bodySerializer: multipartBody })).catch(
-        (error: unknown) => {
-          throw new Error(pdfErrorMessage(file, error));
-        },
-      );
+      return unwrap(
+        api.PUT('/api/workspaces/{id}/resources/{resourceId}/pdf', {
+          params: { path: { id: workspaceId, resourceId } },
+          body: { file },
+          bodySerializer: multipartBody,
+        }),
+      ).catch((error: unknown) => {
+        throw new Error(pdfErrorMessage(file, error));
+      });
     },
     onSuccess: async (resource) => {
       replaceCachedResource(queryClient, workspaceId, resource);
@@ -109,7 +124,12 @@ export function useAttachPdf(workspaceId: string) {
 export function useRemovePdf(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (resourceId: string) => unwrap(api.DELETE('/api/workspaces/{id}/resources/{resourceId}/pdf', { params: { path: { id: workspaceId, resourceId } } })),
+    mutationFn: (resourceId: string) =>
+      unwrap(
+        api.DELETE('/api/workspaces/{id}/resources/{resourceId}/pdf', {
+          params: { path: { id: workspaceId, resourceId } },
+        }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: resourcesKey(workspaceId) }),
   });
 }

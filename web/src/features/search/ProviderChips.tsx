@@ -7,7 +7,13 @@
  */
 import { Fragment, useRef, useState, type KeyboardEvent } from 'react';
 import type { components } from '../../api/schema';
-import { describeProviderState, explainProviderState, PROVIDER_NAMES, type ProviderId, type ProviderState } from './search-state';
+import {
+  describeProviderState,
+  explainProviderState,
+  PROVIDER_NAMES,
+  type ProviderId,
+  type ProviderState,
+} from './search-state';
 
 type Provider = components['schemas']['ProvidersReply']['providers'][number];
 
@@ -45,7 +51,9 @@ export function ProviderChips({ providers, chosen, stateOf, onToggle }: Provider
   return (
     <div role="toolbar" aria-label="Sources" className="chips" onKeyDown={onKeyDown}>
       {providers.map((provider, index) => {
-        const state: ProviderState | null = provider.enabled ? stateOf(provider.id) : { kind: 'disabled' };
+        const state: ProviderState | null = provider.enabled
+          ? stateOf(provider.id)
+          : { kind: 'disabled' };
         const failed = state !== null && state.kind !== 'ok' && state.kind !== 'pending';
         const reasonId = `source-${provider.id}-state`;
         return (

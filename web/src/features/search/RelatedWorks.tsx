@@ -24,12 +24,19 @@ interface Actions {
 }
 
 /** `result`: a search result, or a saved resource (the API follows its id to the work it was saved as). */
-export function RelatedWorks({ result, ...actions }: { result: Pick<SearchResult, 'id' | 'title'> } & Actions) {
+export function RelatedWorks({
+  result,
+  ...actions
+}: { result: Pick<SearchResult, 'id' | 'title'> } & Actions) {
   const [open, setOpen] = useState<Relation | null>(null);
   const panelId = useId();
   return (
     <div className="related">
-      <div className="related-choices" role="group" aria-label={`Related works of “${result.title}”`}>
+      <div
+        className="related-choices"
+        role="group"
+        aria-label={`Related works of “${result.title}”`}
+      >
         {RELATIONS.map(({ relation, label }) => (
           <button
             key={relation}
@@ -48,23 +55,53 @@ export function RelatedWorks({ result, ...actions }: { result: Pick<SearchResult
   );
 }
 
-function RelatedList({ id, relation, onSummarize, onSave }: { id: string; relation: Relation } & Actions) {
+function RelatedList({
+  id,
+  relation,
+  onSummarize,
+  onSave,
+}: { id: string; relation: Relation } & Actions) {
   const { label, empty } = RELATIONS.find((each) => each.relation === relation) ?? RELATIONS[0]!;
   const params = { params: { path: { id }, query: { limit: SHOWN } } };
-  const references = queries.useQuery('get', '/api/works/{id}/references', params, { enabled: relation === 'references', staleTime: 10 * 60_000, retry: false });
-  const citations = queries.useQuery('get', '/api/works/{id}/citations', params, { enabled: relation === 'citations', staleTime: 10 * 60_000, retry: false });
-  const similar = queries.useQuery('get', '/api/works/{id}/similar', params, { enabled: relation === 'similar', staleTime: 10 * 60_000, retry: false });
-  const query = relation === 'references' ? references : relation === 'citations' ? citations : similar;
+  const references = queries.useQuery('get', '/api/works/{id}/references', params, {
+    enabled: relation === 'references',
+    staleTime: 10 * 60_000,
+    retry: false,
+  });
+  const citations = queries.useQuery('get', '/api/works/{id}/citations', params, {
+    enabled: relation === 'citations',
+    staleTime: 10 * 60_000,
+    retry: false,
+  });
+  const similar = queries.useQuery('get', '/api/works/{id}/similar', params, {
+    enabled: relation === 'similar',
+    staleTime: 10 * 60_000,
+    retry: false,
+  });
+  const query =
+    relation === 'references' ? references : relation === 'citations' ? citations : similar;
 
   if (query.isPending) return <LoadingState label={`Loading ${label.toLowerCase()}…`} />;
-  if (query.isError) return <ErrorState title={`${label} could not be loaded`} error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isError)
+    return (
+      <ErrorState
+        title={`${label} could not be loaded`}
+        error={query.error}
+        onRetry={() => void query.refetch()}
+      />
+    );
   const reply = query.data;
-  const silent = reply.providers.filter((status) => status.status !== 'ok' && status.status !== 'disabled');
+  const silent = reply.providers.filter(
+    (status) => status.status !== 'ok' && status.status !== 'disabled',
+  );
   return (
     <section className="related-list" aria-label={label}>
       <p role="status">
-        {reply.total === 0 ? empty : `${reply.results.length} of ${reply.total} shown${relation === 'similar' ? '' : ', most cited first'}.`}
-        {silent.length > 0 && ` Some sources did not answer (${silent.map((status) => status.id).join(', ')}); try again later for more.`}
+        {reply.total === 0
+          ? empty
+          : `${reply.results.length} of ${reply.total} shown${relation === 'similar' ? '' : ', most cited first'}.`}
+        {silent.length > 0 &&
+          ` Some sources did not answer (${silent.map((status) => status.id).join(', ')}); try again later for more.`}
       </p>
       <ul>
         {reply.results.map((work) => (
@@ -83,10 +120,20 @@ function RelatedList({ id, relation, onSummarize, onSave }: { id: string; relati
               {(work.inLibrary ?? []).length > 0 && <span>In your library</span>}
             </p>
             <div className="result-actions">
-              <button type="button" className="button button-small" aria-label={`Summarize “${work.title}”`} onClick={() => onSummarize(work)}>
+              <button
+                type="button"
+                className="button button-small"
+                aria-label={`Summarize “${work.title}”`}
+                onClick={() => onSummarize(work)}
+              >
                 Summarize
               </button>
-              <button type="button" className="button button-small" aria-label={`Save “${work.title}”`} onClick={() => onSave(work)}>
+              <button
+                type="button"
+                className="button button-small"
+                aria-label={`Save “${work.title}”`}
+                onClick={() => onSave(work)}
+              >
                 Save
               </button>
             </div>

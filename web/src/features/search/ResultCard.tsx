@@ -12,14 +12,24 @@ import { workTypeLabel } from '../../lib/work-types';
 import { RelatedWorks } from './RelatedWorks';
 import { PROVIDER_NAMES } from './search-state';
 
-export function ResultCard({ result, onSummarize, onSave }: { result: SearchResult; onSummarize: (result: SearchResult) => void; onSave: (result: SearchResult) => void }) {
+export function ResultCard({
+  result,
+  onSummarize,
+  onSave,
+}: {
+  result: SearchResult;
+  onSummarize: (result: SearchResult) => void;
+  onSave: (result: SearchResult) => void;
+}) {
   const headingId = useId();
   const abstractId = useId();
   const inLibraryId = useId();
   const places = result.inLibrary ?? [];
   const [expanded, setExpanded] = useState(false);
   const language = useProfileLanguage();
-  const kind = [result.venue, result.type && workTypeLabel(result.type)].filter(Boolean).join(' · ');
+  const kind = [result.venue, result.type && workTypeLabel(result.type)]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <article className="result" aria-labelledby={headingId}>
       <h2 id={headingId} className="result-title">
@@ -29,7 +39,11 @@ export function ResultCard({ result, onSummarize, onSave }: { result: SearchResu
       </h2>
       <p className="result-authors">{shortAuthors(result.authors)}</p>
       <p className="result-facts">
-        {result.publishedDate && <time dateTime={result.publishedDate}>{formatIsoDate(result.publishedDate, language)}</time>}
+        {result.publishedDate && (
+          <time dateTime={result.publishedDate}>
+            {formatIsoDate(result.publishedDate, language)}
+          </time>
+        )}
         {kind && <span>{kind}</span>}
         {/* An unknown count (null) is not shown: "0 citations" would be a claim. */}
         {result.citations !== null && (
@@ -47,7 +61,13 @@ export function ResultCard({ result, onSummarize, onSave }: { result: SearchResu
       </ul>
       {result.abstract && (
         <div className="result-abstract">
-          <button type="button" className="button button-ghost button-small" aria-expanded={expanded} aria-controls={abstractId} onClick={() => setExpanded((open) => !open)}>
+          <button
+            type="button"
+            className="button button-ghost button-small"
+            aria-expanded={expanded}
+            aria-controls={abstractId}
+            onClick={() => setExpanded((open) => !open)}
+          >
             {expanded ? 'Hide abstract' : 'Show abstract'}
           </button>
           <p id={abstractId} hidden={!expanded}>
@@ -61,7 +81,11 @@ export function ResultCard({ result, onSummarize, onSave }: { result: SearchResu
           {places.map((place, index) => (
             <span key={place.resourceId}>
               {index > 0 && ', '}
-              <Link to={`/workspaces/${encodeURIComponent(place.workspaceId)}?resource=${encodeURIComponent(place.resourceId)}`}>{place.workspaceName}</Link>
+              <Link
+                to={`/workspaces/${encodeURIComponent(place.workspaceId)}?resource=${encodeURIComponent(place.resourceId)}`}
+              >
+                {place.workspaceName}
+              </Link>
             </span>
           ))}
         </p>
@@ -71,7 +95,12 @@ export function ResultCard({ result, onSummarize, onSave }: { result: SearchResu
           Summarize
         </button>
         {places.length > 0 ? (
-          <button type="button" className="button" aria-describedby={inLibraryId} onClick={() => onSave(result)}>
+          <button
+            type="button"
+            className="button"
+            aria-describedby={inLibraryId}
+            onClick={() => onSave(result)}
+          >
             Already saved · Save again
           </button>
         ) : (

@@ -8,7 +8,15 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { TextField } from '../../components/Field';
 import { useZodForm } from '../../lib/form';
 import { SearchFilterForm } from './schemas';
-import { describeFilters, hasActiveFilters, NO_FILTERS, WORK_TYPE_LABELS, WORK_TYPES, type SearchFilters, type WorkType } from './search-state';
+import {
+  describeFilters,
+  hasActiveFilters,
+  NO_FILTERS,
+  WORK_TYPE_LABELS,
+  WORK_TYPES,
+  type SearchFilters,
+  type WorkType,
+} from './search-state';
 
 function formValuesOf(filters: SearchFilters) {
   return {
@@ -59,11 +67,22 @@ export function SearchFiltersBar({ filters, onApply, children }: SearchFiltersBa
     <div className="search-filters">
       <div className="search-filters-bar">
         {children}
-        <button ref={toggleRef} type="button" className="button" aria-expanded={open} aria-controls={panelId} aria-describedby={summaryId} onClick={() => setOpen((was) => !was)}>
+        <button
+          ref={toggleRef}
+          type="button"
+          className="button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          aria-describedby={summaryId}
+          onClick={() => setOpen((was) => !was)}
+        >
           Filters{active.length > 0 ? ` (${active.length})` : ''}
         </button>
         {/* Without filters the sentence is for screen readers only: the row has no room to spare on a phone. */}
-        <p id={summaryId} className={active.length > 0 ? 'search-filters-summary' : 'visually-hidden'}>
+        <p
+          id={summaryId}
+          className={active.length > 0 ? 'search-filters-summary' : 'visually-hidden'}
+        >
           {active.length > 0 ? `Filtered: ${active.join(', ')}.` : 'No filters.'}
         </p>
         {hasActiveFilters(filters) && (
@@ -72,9 +91,27 @@ export function SearchFiltersBar({ filters, onApply, children }: SearchFiltersBa
           </button>
         )}
       </div>
-      <form id={panelId} hidden={!open} aria-label="Search filters" className="search-filters-panel" onSubmit={(event) => void apply(event)}>
-        <TextField label="From year" inputMode="numeric" maxLength={4} {...form.register('yearFrom')} error={errors.yearFrom?.message} />
-        <TextField label="To year" inputMode="numeric" maxLength={4} {...form.register('yearTo')} error={errors.yearTo?.message} />
+      <form
+        id={panelId}
+        hidden={!open}
+        aria-label="Search filters"
+        className="search-filters-panel"
+        onSubmit={(event) => void apply(event)}
+      >
+        <TextField
+          label="From year"
+          inputMode="numeric"
+          maxLength={4}
+          {...form.register('yearFrom')}
+          error={errors.yearFrom?.message}
+        />
+        <TextField
+          label="To year"
+          inputMode="numeric"
+          maxLength={4}
+          {...form.register('yearTo')}
+          error={errors.yearTo?.message}
+        />
         <div className="field">
           <label htmlFor={typeId}>Type</label>
           <select id={typeId} {...form.register('type')}>
@@ -86,7 +123,13 @@ export function SearchFiltersBar({ filters, onApply, children }: SearchFiltersBa
             ))}
           </select>
         </div>
-        <TextField label="Venue" maxLength={200} placeholder="Journal or conference" {...form.register('venue')} error={errors.venue?.message} />
+        <TextField
+          label="Venue"
+          maxLength={200}
+          placeholder="Journal or conference"
+          {...form.register('venue')}
+          error={errors.venue?.message}
+        />
         <div className="field field-checkbox">
           <label>
             <input type="checkbox" {...form.register('hasPdf')} /> Only with a free PDF

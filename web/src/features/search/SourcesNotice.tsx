@@ -5,7 +5,12 @@
  * found". Sources that are not set up (disabled) are not failures of this search.
  */
 import { EmptyState } from '../../components/States';
-import { explainProviderState, PROVIDER_NAMES, providerStateOf, type ProviderStatus } from './search-state';
+import {
+  explainProviderState,
+  PROVIDER_NAMES,
+  providerStateOf,
+  type ProviderStatus,
+} from './search-state';
 
 interface SourcesNoticeProps {
   reply: { total: number; providers: ProviderStatus[] };
@@ -21,11 +26,15 @@ export function noSourceAnswered(providers: ProviderStatus[]): boolean {
 }
 
 export function SourcesNotice({ reply, filtered = false, onRetry }: SourcesNoticeProps) {
-  const failed = reply.providers.filter((status) => status.status !== 'ok' && status.status !== 'disabled');
+  const failed = reply.providers.filter(
+    (status) => status.status !== 'ok' && status.status !== 'disabled',
+  );
   const reasons = (
     <ul className="source-reasons">
       {failed.map((status) => (
-        <li key={status.id}>{explainProviderState(PROVIDER_NAMES[status.id], providerStateOf(status))}</li>
+        <li key={status.id}>
+          {explainProviderState(PROVIDER_NAMES[status.id], providerStateOf(status))}
+        </li>
       ))}
     </ul>
   );
@@ -38,7 +47,10 @@ export function SourcesNotice({ reply, filtered = false, onRetry }: SourcesNotic
     return (
       <div className="state state-error" role="alert">
         <p className="state-title">No source answered</p>
-        <p>None of the sources asked answered this search, so there is nothing to show yet; the words were not the problem.</p>
+        <p>
+          None of the sources asked answered this search, so there is nothing to show yet; the words
+          were not the problem.
+        </p>
         {reasons}
         {retryButton}
       </div>
@@ -47,7 +59,8 @@ export function SourcesNotice({ reply, filtered = false, onRetry }: SourcesNotic
   if (reply.total === 0) {
     return (
       <EmptyState title="Nothing found">
-        Try other words{filtered ? ', fewer filters' : ''}, another sort, or more sources{failed.length > 0 ? ' (some sources did not answer: see below)' : ''}.
+        Try other words{filtered ? ', fewer filters' : ''}, another sort, or more sources
+        {failed.length > 0 ? ' (some sources did not answer: see below)' : ''}.
         {failed.length > 0 && reasons}
         {failed.length > 0 && retryButton}
       </EmptyState>
@@ -59,7 +72,9 @@ export function SourcesNotice({ reply, filtered = false, onRetry }: SourcesNotic
     <div className="sources-notice">
       <p>
         Some sources did not answer, so their results are missing.{' '}
-        {failed.map((status) => explainProviderState(PROVIDER_NAMES[status.id], providerStateOf(status))).join(' ')}{' '}
+        {failed
+          .map((status) => explainProviderState(PROVIDER_NAMES[status.id], providerStateOf(status)))
+          .join(' ')}{' '}
         <button type="button" className="button button-small" onClick={onRetry}>
           Retry
         </button>

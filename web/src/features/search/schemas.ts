@@ -3,7 +3,9 @@ import { z } from 'zod/mini';
 import { MAX_QUERY_LENGTH, MAX_VENUE_LENGTH } from './search-state';
 
 export const SearchForm = z.object({
-  q: z.string().check(z.trim(), z.maxLength(MAX_QUERY_LENGTH, `At most ${MAX_QUERY_LENGTH} characters.`)),
+  q: z
+    .string()
+    .check(z.trim(), z.maxLength(MAX_QUERY_LENGTH, `At most ${MAX_QUERY_LENGTH} characters.`)),
 });
 
 const YearText = z.string().check(
@@ -17,11 +19,19 @@ export const SearchFilterForm = z
     yearFrom: YearText,
     yearTo: YearText,
     type: z.string(),
-    venue: z.string().check(z.trim(), z.maxLength(MAX_VENUE_LENGTH, `At most ${MAX_VENUE_LENGTH} characters.`)),
+    venue: z
+      .string()
+      .check(z.trim(), z.maxLength(MAX_VENUE_LENGTH, `At most ${MAX_VENUE_LENGTH} characters.`)),
     hasPdf: z.boolean(),
   })
   .check(
     z.superRefine(({ yearFrom, yearTo }, context) => {
-      if (yearFrom !== '' && yearTo !== '' && Number(yearTo) < Number(yearFrom)) context.addIssue({ code: 'custom', input: yearTo, path: ['yearTo'], message: 'Not before the first year.' });
+      if (yearFrom !== '' && yearTo !== '' && Number(yearTo) < Number(yearFrom))
+        context.addIssue({
+          code: 'custom',
+          input: yearTo,
+          path: ['yearTo'],
+          message: 'Not before the first year.',
+        });
     }),
   );

@@ -5,11 +5,24 @@
  */
 import type { components } from '../../api/schema';
 import type { SearchResult } from '../../api/types';
-import { isProviderId, WORK_TYPE_LABELS, type ProviderId, type SearchFilters, type WorkType } from '../../lib/search-words';
+import {
+  isProviderId,
+  WORK_TYPE_LABELS,
+  type ProviderId,
+  type SearchFilters,
+  type WorkType,
+} from '../../lib/search-words';
 
 export type { SearchResult };
 // The words of sources and filters live in lib/ (the alerts speak them too); the search page reads them from here.
-export { describeFilters, PROVIDER_NAMES, WORK_TYPE_LABELS, type ProviderId, type SearchFilters, type WorkType } from '../../lib/search-words';
+export {
+  describeFilters,
+  PROVIDER_NAMES,
+  WORK_TYPE_LABELS,
+  type ProviderId,
+  type SearchFilters,
+  type WorkType,
+} from '../../lib/search-words';
 export type ProviderStatus = components['schemas']['ProviderStatus'];
 
 export const SORTS = ['relevance', 'date', 'citations'] as const;
@@ -25,7 +38,13 @@ export const MAX_VENUE_LENGTH = 200;
 const MIN_YEAR = 1000;
 const MAX_YEAR = 9999;
 
-export const NO_FILTERS: SearchFilters = { yearFrom: null, yearTo: null, hasPdf: false, type: null, venue: '' };
+export const NO_FILTERS: SearchFilters = {
+  yearFrom: null,
+  yearTo: null,
+  hasPdf: false,
+  type: null,
+  venue: '',
+};
 
 export interface SearchState {
   q: string;
@@ -62,7 +81,13 @@ function readFilters(params: URLSearchParams): SearchFilters {
 }
 
 export function hasActiveFilters(filters: SearchFilters): boolean {
-  return filters.yearFrom !== null || filters.yearTo !== null || filters.hasPdf || filters.type !== null || filters.venue !== '';
+  return (
+    filters.yearFrom !== null ||
+    filters.yearTo !== null ||
+    filters.hasPdf ||
+    filters.type !== null ||
+    filters.venue !== ''
+  );
 }
 
 /** The filters as GET /api/search takes them, only those set. */
@@ -79,12 +104,21 @@ export function apiFilters(filters: SearchFilters) {
 export function readSearchState(params: URLSearchParams): SearchState {
   const q = (params.get('q') ?? '').trim().slice(0, MAX_QUERY_LENGTH);
   const sortParam = params.get('sort');
-  const sort: Sort = (SORTS as readonly string[]).includes(sortParam ?? '') ? (sortParam as Sort) : 'relevance';
+  const sort: Sort = (SORTS as readonly string[]).includes(sortParam ?? '')
+    ? (sortParam as Sort)
+    : 'relevance';
   const providersParam = params.get('providers');
-  const providers = providersParam === null ? null : [...new Set(providersParam.split(',').filter(isProviderId))];
+  const providers =
+    providersParam === null ? null : [...new Set(providersParam.split(',').filter(isProviderId))];
   const pageNumber = Number(params.get('page') ?? '1');
   const page = Number.isInteger(pageNumber) && pageNumber >= 1 ? Math.min(pageNumber, MAX_PAGE) : 1;
-  return { q, sort, providers: providers && providers.length > 0 ? providers : null, page, filters: readFilters(params) };
+  return {
+    q,
+    sort,
+    providers: providers && providers.length > 0 ? providers : null,
+    page,
+    filters: readFilters(params),
+  };
 }
 
 /** The URL parameters of a state; defaults are left out so that links stay short. */
@@ -94,12 +128,14 @@ export function searchParamsOf(state: SearchState): URLSearchParams {
   if (state.sort !== 'relevance') params.set('sort', state.sort);
   if (state.providers) params.set('providers', state.providers.join(','));
   if (state.page > 1) params.set('page', String(state.page));
-  for (const [name, value] of Object.entries(apiFilters(state.filters))) params.set(name, String(value));
+  for (const [name, value] of Object.entries(apiFilters(state.filters)))
+    params.set(name, String(value));
   return params;
 }
 
 /** What a chip shows: a provider's status in the reply, or `pending` while a streamed search waits for it. */
-export type ProviderState = { kind: 'pending' } | { kind: ProviderStatus['status']; count?: number };
+export type ProviderState =
+  { kind: 'pending' } | { kind: ProviderStatus['status']; count?: number };
 
 /** The state of a provider's status in a reply. */
 export function providerStateOf(status: ProviderStatus): ProviderState {

@@ -13,27 +13,44 @@ import type { components, paths } from '../../api/schema';
 import { eventData } from '../../lib/event-data';
 
 export type SearchReply = components['schemas']['SearchReply'];
-export type SearchParameters = NonNullable<paths['/api/search/stream']['get']['parameters']['query']>;
-
+export type SearchParameters = NonNullable<
+  paths['/api/search/stream']['get']['parameters']['query']
+>;
 
 const isReply = (value: unknown): value is SearchReply =>
-  typeof value === 'object' && value !== null && Array.isArray((value as SearchReply).results) && Array.isArray((value as SearchReply).providers);
+  typeof value === 'object' &&
+  value !== null &&
+  Array.isArray((value as SearchReply).results) &&
+  Array.isArray((value as SearchReply).providers);
 
 /** The `error` event as an error the app's states describe (describeError). */
 function streamError(data: unknown): Error {
-  const { message, code, retryAfter } = (typeof data === 'object' && data !== null ? data : {}) as { message?: unknown; code?: unknown; retryAfter?: unknown };
-  const text = typeof message === 'string' && message.trim() !== '' ? message : 'The search failed.';
+  const { message, code, retryAfter } = (typeof data === 'object' && data !== null ? data : {}) as {
+    message?: unknown;
+    code?: unknown;
+    retryAfter?: unknown;
+  };
+  const text =
+    typeof message === 'string' && message.trim() !== '' ? message : 'The search failed.';
   if (code === 'RATE_LIMITED') {
-    const seconds = typeof retryAfter === 'number' && Number.isSafeInteger(retryAfter) && retryAfter > 0 ? retryAfter : null;
+    const seconds =
+      typeof retryAfter === 'number' && Number.isSafeInteger(retryAfter) && retryAfter > 0
+        ? retryAfter
+        : null;
     return new ApiError(429, 'RATE_LIMITED', text, {}, seconds);
   }
   if (code === 'VALIDATION_ERROR') return new ApiError(400, 'VALIDATION_ERROR', text);
   return new Error(text);
 }
 
-export function streamSearch(parameters: SearchParameters, onPage: (page: SearchReply) => void, signal?: AbortSignal): Promise<SearchReply> {
+export function streamSearch(
+  parameters: SearchParameters,
+  onPage: (page: SearchReply) => void,
+  signal?: AbortSignal,
+): Promise<SearchReply> {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(parameters)) if (value !== undefined) params.set(name, String(value));
+  for (const [name, value] of Object.entries(parameters))
+    if (value !== undefined) params.set(name, String(value));
   const url = `/api/search/stream?${params.toString()}`;
   return new Promise<SearchReply>((resolve, reject) => {
     let source: EventSource | null = null;
@@ -47,7 +64,11 @@ export function streamSearch(parameters: SearchParameters, onPage: (page: Search
       close();
       reject(error);
     };
-    signal?.addEventListener('abort', () => fail(new DOMException('The search was replaced', 'AbortError')), { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => fail(new DOMException('The search was replaced', 'AbortError')),
+      { once: true },
+    );
     const open = () => {
       if (signal?.aborted) return;
       const stream = new EventSource(url, { withCredentials: true });
@@ -66,7 +87,8 @@ export function streamSearch(parameters: SearchParameters, onPage: (page: Search
       });
       stream.addEventListener('error', (event) => {
         // The server's `error` event carries data; a failed connection is a plain Event.
-        if (event instanceof MessageEvent && typeof event.data === 'string') return fail(streamError(eventData(event)));
+        if (event instanceof MessageEvent && typeof event.data === 'string')
+          return fail(streamError(eventData(event)));
         close();
         if (signal?.aborted) return;
         if (!received && !retried) {
@@ -74,7 +96,13 @@ export function streamSearch(parameters: SearchParameters, onPage: (page: Search
           void refreshSession().then(() => open());
           return;
         }
-        reject(new ApiError(0, 'NETWORK_ERROR', 'The search could not reach the service or was cut off. Try again in a moment.'));
+        reject(
+          new ApiError(
+            0,
+            'NETWORK_ERROR',
+            'The search could not reach the service or was cut off. Try again in a moment.',
+          ),
+        );
       });
     };
     open();

@@ -16,13 +16,18 @@ function identitiesOf(result: SearchResult): string[] {
   ];
 }
 
-export function useStableKeys(query: string, results: SearchResult[]): (result: SearchResult) => string {
+export function useStableKeys(
+  query: string,
+  results: SearchResult[],
+): (result: SearchResult) => string {
   const memory = useRef<{ query: string; keys: Map<string, string> }>({ query, keys: new Map() });
   if (memory.current.query !== query) memory.current = { query, keys: new Map() };
   const keys = memory.current.keys;
   const keyOf = (result: SearchResult): string => {
     const identities = identitiesOf(result);
-    const key = identities.map((identity) => keys.get(identity)).find((known) => known !== undefined) ?? identities[0]!;
+    const key =
+      identities.map((identity) => keys.get(identity)).find((known) => known !== undefined) ??
+      identities[0]!;
     for (const identity of identities) if (!keys.has(identity)) keys.set(identity, key);
     return key;
   };

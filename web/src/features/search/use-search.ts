@@ -30,7 +30,10 @@ export function useSearchResults(state: SearchState) {
   return useQuery({
     ...options,
     ...(state.page === 1
-      ? { queryFn: ({ signal }) => streamSearch(query, (page) => queryClient.setQueryData(options.queryKey, page), signal) }
+      ? {
+          queryFn: ({ signal }) =>
+            streamSearch(query, (page) => queryClient.setQueryData(options.queryKey, page), signal),
+        }
       : {}),
     enabled: state.q.length > 0,
     placeholderData: keepPreviousData,
@@ -39,7 +42,10 @@ export function useSearchResults(state: SearchState) {
 }
 
 export function useSearchProviders() {
-  return queries.useQuery('get', '/api/search/providers', undefined, { staleTime: 60 * 60_000, select: (reply) => reply.providers });
+  return queries.useQuery('get', '/api/search/providers', undefined, {
+    staleTime: 60 * 60_000,
+    select: (reply) => reply.providers,
+  });
 }
 
 /**
@@ -52,13 +58,28 @@ export function useMarkSaved() {
     (saved: SearchResult, place: LibraryPlace) => {
       const withPlace = (result: SearchResult): SearchResult => {
         const places = result.inLibrary ?? [];
-        if (result.provider !== saved.provider || result.id !== saved.id || places.some((each) => each.resourceId === place.resourceId)) return result;
+        if (
+          result.provider !== saved.provider ||
+          result.id !== saved.id ||
+          places.some((each) => each.resourceId === place.resourceId)
+        )
+          return result;
         return { ...result, inLibrary: [...places, place] };
       };
-      queryClient.setQueriesData<SearchReply>({ queryKey: ['get', '/api/search'] }, (reply) => reply && { ...reply, results: reply.results.map(withPlace) });
+      queryClient.setQueriesData<SearchReply>(
+        { queryKey: ['get', '/api/search'] },
+        (reply) => reply && { ...reply, results: reply.results.map(withPlace) },
+      );
       // A result's related-works lists (RelatedWorks.tsx) hold search results too.
-      for (const path of ['/api/works/{id}/references', '/api/works/{id}/citations', '/api/works/{id}/similar'] as const) {
-        queryClient.setQueriesData<RelatedReply>({ queryKey: ['get', path] }, (reply) => reply && { ...reply, results: reply.results.map(withPlace) });
+      for (const path of [
+        '/api/works/{id}/references',
+        '/api/works/{id}/citations',
+        '/api/works/{id}/similar',
+      ] as const) {
+        queryClient.setQueriesData<RelatedReply>(
+          { queryKey: ['get', path] },
+          (reply) => reply && { ...reply, results: reply.results.map(withPlace) },
+        );
       }
     },
     [queryClient],

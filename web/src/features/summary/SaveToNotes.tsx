@@ -13,10 +13,15 @@ import { invalidateWorkspaces } from '../../api/workspace-cache';
 type LibraryPlace = NonNullable<SearchResult['inLibrary']>[number];
 
 /** The text appended: a heading with the mode and the date (ISO, so it reads the same in any locale), the TL;DR, the key points. */
-export function summaryNote(summary: { tldr: string | null; bullets: string[] | null }, mode: 'quick' | 'deep', today = new Date()): string {
+export function summaryNote(
+  summary: { tldr: string | null; bullets: string[] | null },
+  mode: 'quick' | 'deep',
+  today = new Date(),
+): string {
   const lines = [`Summary (${mode}, ${today.toISOString().slice(0, 10)})`];
   if (summary.tldr) lines.push(`TL;DR: ${summary.tldr}`);
-  if (summary.bullets?.length) lines.push('Key points:', ...summary.bullets.map((bullet) => `- ${bullet}`));
+  if (summary.bullets?.length)
+    lines.push('Key points:', ...summary.bullets.map((bullet) => `- ${bullet}`));
   return lines.join('\n');
 }
 
@@ -24,7 +29,12 @@ export function SaveToNotes({ places, text }: { places: LibraryPlace[]; text: st
   const queryClient = useQueryClient();
   const save = useMutation({
     mutationFn: (place: LibraryPlace) =>
-      unwrap(api.POST('/api/workspaces/{id}/resources/{resourceId}/notes', { params: { path: { id: place.workspaceId, resourceId: place.resourceId } }, body: { text } })),
+      unwrap(
+        api.POST('/api/workspaces/{id}/resources/{resourceId}/notes', {
+          params: { path: { id: place.workspaceId, resourceId: place.resourceId } },
+          body: { text },
+        }),
+      ),
     onSuccess: (_resource, place) => invalidateWorkspaces(queryClient, [place.workspaceId]),
   });
   const saved = save.isSuccess ? save.variables : null;
@@ -43,7 +53,9 @@ export function SaveToNotes({ places, text }: { places: LibraryPlace[]; text: st
           {places.length === 1 ? 'Save to notes' : `Save to notes in ${place.workspaceName}`}
         </button>
       ))}
-      <p role="status">{saved ? `Saved to the notes of this paper in ${saved.workspaceName}.` : ''}</p>
+      <p role="status">
+        {saved ? `Saved to the notes of this paper in ${saved.workspaceName}.` : ''}
+      </p>
       {save.isError && (
         <p className="field-error" role="alert">
           The summary was not saved: {describeError(save.error)}

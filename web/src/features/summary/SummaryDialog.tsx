@@ -10,7 +10,12 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
 import type { SearchResult } from '../../api/types';
 import { SaveToNotes, summaryNote } from './SaveToNotes';
-import { useSummaryStream, type ProgressStage, type SummaryMode, type SummaryState } from './use-summary-stream';
+import {
+  useSummaryStream,
+  type ProgressStage,
+  type SummaryMode,
+  type SummaryState,
+} from './use-summary-stream';
 import { useDialogFocusReturn } from '../../components/dialog-focus';
 import '../features.css';
 
@@ -19,7 +24,11 @@ const MODES: Array<{ value: SummaryMode; label: string; hint: string }> = [
   { value: 'deep', label: 'Deep', hint: 'the full text (PDF)' },
   { value: 'auto', label: 'Auto', hint: 'deep when a PDF is found' },
 ];
-const STAGE_TEXT: Record<ProgressStage, string> = { fetching: 'Fetching the PDF', extracting: 'Extracting its text', summarizing: 'Summarising' };
+const STAGE_TEXT: Record<ProgressStage, string> = {
+  fetching: 'Fetching the PDF',
+  extracting: 'Extracting its text',
+  summarizing: 'Summarising',
+};
 
 /** A summary's text as shown: TL;DR, key points and tags. */
 function SummaryText({ tldr, bullets, tags }: Pick<SummaryState, 'tldr' | 'bullets' | 'tags'>) {
@@ -54,7 +63,15 @@ function SummaryText({ tldr, bullets, tags }: Pick<SummaryState, 'tldr' | 'bulle
   );
 }
 
-export function SummaryDialog({ result, onClose, onServerError }: { result: SearchResult | null; onClose: () => void; onServerError: (message: string) => void }) {
+export function SummaryDialog({
+  result,
+  onClose,
+  onServerError,
+}: {
+  result: SearchResult | null;
+  onClose: () => void;
+  onServerError: (message: string) => void;
+}) {
   const returnFocus = useDialogFocusReturn();
   const [mode, setMode] = useState<SummaryMode>('quick');
   const [attempt, setAttempt] = useState(0);
@@ -67,7 +84,13 @@ export function SummaryDialog({ result, onClose, onServerError }: { result: Sear
   const summary = stream?.mode === mode ? stream : null;
   // The last finished quick summary of this result, kept on screen should a deep one fail.
   const [quick, setQuick] = useState<{ of: SearchResult; summary: SummaryState } | null>(null);
-  if (result && summary?.status === 'done' && summary.modeUsed === 'quick' && quick?.summary !== summary) setQuick({ of: result, summary });
+  if (
+    result &&
+    summary?.status === 'done' &&
+    summary.modeUsed === 'quick' &&
+    quick?.summary !== summary
+  )
+    setQuick({ of: result, summary });
   const keptQuick = quick && quick.of === result ? quick.summary : null;
   const deepFailed = mode !== 'quick' && summary?.error?.fromServer ? summary.error.message : null;
 
@@ -84,24 +107,46 @@ export function SummaryDialog({ result, onClose, onServerError }: { result: Sear
     <Dialog.Root open={result !== null} onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog summary-dialog" aria-describedby={undefined} {...returnFocus}>
+        <Dialog.Content
+          className="dialog summary-dialog"
+          aria-describedby={undefined}
+          {...returnFocus}
+        >
           <Dialog.Title>Summary</Dialog.Title>
           {result && <p className="summary-of">{result.title}</p>}
           <fieldset className="mode-choice">
             <legend>Mode</legend>
             {MODES.map((option) => (
               <label key={option.value}>
-                <input type="radio" name="summary-mode" value={option.value} checked={mode === option.value} onChange={() => setMode(option.value)} />
+                <input
+                  type="radio"
+                  name="summary-mode"
+                  value={option.value}
+                  checked={mode === option.value}
+                  onChange={() => setMode(option.value)}
+                />
                 {option.label} <span className="muted">({option.hint})</span>
               </label>
             ))}
           </fieldset>
-          <div className="summary-body" aria-live="polite" aria-busy={summary?.status === 'streaming'}>
+          <div
+            className="summary-body"
+            aria-live="polite"
+            aria-busy={summary?.status === 'streaming'}
+          >
             {noAbstract && (
               <div className="state" role="status">
-                <p>{pdfKnown ? 'This result has no abstract to summarise; its full text may be.' : 'There is nothing to summarise: this result has no abstract and names no PDF.'}</p>
+                <p>
+                  {pdfKnown
+                    ? 'This result has no abstract to summarise; its full text may be.'
+                    : 'There is nothing to summarise: this result has no abstract and names no PDF.'}
+                </p>
                 {pdfKnown && (
-                  <button type="button" className="button button-primary" onClick={() => setMode('deep')}>
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    onClick={() => setMode('deep')}
+                  >
                     Summarise the full text (deep)
                   </button>
                 )}
@@ -109,7 +154,10 @@ export function SummaryDialog({ result, onClose, onServerError }: { result: Sear
             )}
             {summary?.status === 'streaming' && (
               <p role="status" className="state-loading">
-                <span className="spinner" aria-hidden="true" /> {summary.stages.length > 0 ? `${STAGE_TEXT[summary.stages.at(-1)!]}…` : 'Summarising…'}
+                <span className="spinner" aria-hidden="true" />{' '}
+                {summary.stages.length > 0
+                  ? `${STAGE_TEXT[summary.stages.at(-1)!]}…`
+                  : 'Summarising…'}
               </p>
             )}
             {summary && summary.stages.length > 0 && (
@@ -119,13 +167,27 @@ export function SummaryDialog({ result, onClose, onServerError }: { result: Sear
                 ))}
               </ol>
             )}
-            {summary?.fromCache && <p className="badge badge-cache">From the {summary.fromCache === 'kv' ? 'shared' : 'in-memory'} cache</p>}
-            {summary?.modeUsed && summary.modeUsed !== mode && <p className="muted">Summarised in {summary.modeUsed} mode.</p>}
-            {summary && !deepFailed && <SummaryText tldr={summary.tldr} bullets={summary.bullets} tags={summary.tags} />}
+            {summary?.fromCache && (
+              <p className="badge badge-cache">
+                From the {summary.fromCache === 'kv' ? 'shared' : 'in-memory'} cache
+              </p>
+            )}
+            {summary?.modeUsed && summary.modeUsed !== mode && (
+              <p className="muted">Summarised in {summary.modeUsed} mode.</p>
+            )}
+            {summary && !deepFailed && (
+              <SummaryText tldr={summary.tldr} bullets={summary.bullets} tags={summary.tags} />
+            )}
             {deepFailed && (
               <div className="state state-error" role="alert">
-                <p>The {mode} summary could not be made: {deepFailed}</p>
-                <button type="button" className="button" onClick={() => setAttempt((count) => count + 1)}>
+                <p>
+                  The {mode} summary could not be made: {deepFailed}
+                </p>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => setAttempt((count) => count + 1)}
+                >
                   Try again
                 </button>
                 {!keptQuick && (
@@ -138,20 +200,34 @@ export function SummaryDialog({ result, onClose, onServerError }: { result: Sear
             {deepFailed && keptQuick && (
               <section aria-label="Quick summary" className="summary-kept">
                 <h3>Quick summary (title and abstract)</h3>
-                <SummaryText tldr={keptQuick.tldr} bullets={keptQuick.bullets} tags={keptQuick.tags} />
+                <SummaryText
+                  tldr={keptQuick.tldr}
+                  bullets={keptQuick.bullets}
+                  tags={keptQuick.tags}
+                />
               </section>
             )}
             {summary?.status === 'done' && <p className="visually-hidden">Summary complete.</p>}
             {summary?.error && !summary.error.fromServer && (
               <div className="state state-error" role="alert">
                 <p>{summary.error.message}</p>
-                <button type="button" className="button" onClick={() => setAttempt((count) => count + 1)}>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => setAttempt((count) => count + 1)}
+                >
                   Try again
                 </button>
               </div>
             )}
           </div>
-          {shown && hasText && places.length > 0 && <SaveToNotes key={`${result?.id ?? ''}-${mode}`} places={places} text={summaryNote(shown, shown.modeUsed ?? 'quick')} />}
+          {shown && hasText && places.length > 0 && (
+            <SaveToNotes
+              key={`${result?.id ?? ''}-${mode}`}
+              places={places}
+              text={summaryNote(shown, shown.modeUsed ?? 'quick')}
+            />
+          )}
           <div className="dialog-actions">
             <Dialog.Close className="button">Close</Dialog.Close>
           </div>

@@ -9,9 +9,16 @@ const FALLBACK = 'The summary failed.';
 
 export function streamErrorMessage(data: unknown): string {
   if (typeof data !== 'object' || data === null) return FALLBACK;
-  const { message, code, retryAfter } = data as { message?: unknown; code?: unknown; retryAfter?: unknown };
+  const { message, code, retryAfter } = data as {
+    message?: unknown;
+    code?: unknown;
+    retryAfter?: unknown;
+  };
   const text = typeof message === 'string' && message.trim() !== '' ? message : FALLBACK;
   if (code !== 'RATE_LIMITED') return text;
-  const seconds = typeof retryAfter === 'number' && Number.isSafeInteger(retryAfter) && retryAfter > 0 ? retryAfter : null;
+  const seconds =
+    typeof retryAfter === 'number' && Number.isSafeInteger(retryAfter) && retryAfter > 0
+      ? retryAfter
+      : null;
   return describeError(new ApiError(429, 'RATE_LIMITED', text, {}, seconds));
 }

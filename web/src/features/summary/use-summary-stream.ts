@@ -30,10 +30,25 @@ export interface SummaryState {
   error: { message: string; fromServer: boolean } | null;
 }
 
-const INITIAL: SummaryState = { mode: null, status: 'streaming', fromCache: null, modeUsed: null, stages: [], tldr: null, bullets: null, tags: null, error: null };
+const INITIAL: SummaryState = {
+  mode: null,
+  status: 'streaming',
+  fromCache: null,
+  modeUsed: null,
+  stages: [],
+  tldr: null,
+  bullets: null,
+  tags: null,
+  error: null,
+};
 
 function summaryUrl(result: SearchResult, mode: SummaryMode): string {
-  const params = new URLSearchParams({ id: result.id, source: result.provider, title: result.title, mode });
+  const params = new URLSearchParams({
+    id: result.id,
+    source: result.provider,
+    title: result.title,
+    mode,
+  });
   // The abstract travels in the URL: bounded so the request line stays well under server limits.
   if (result.abstract) params.set('abstract', result.abstract.slice(0, 4000));
   if (result.url) params.set('url', result.url);
@@ -46,11 +61,15 @@ function summaryUrl(result: SearchResult, mode: SummaryMode): string {
   return `/api/summarize?${params.toString()}`;
 }
 
-
-const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const stringsOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 /** Streams the summary while `result` is set; `attempt` changes restart it (Try again). */
-export function useSummaryStream(result: SearchResult | null, mode: SummaryMode, attempt: number): SummaryState | null {
+export function useSummaryStream(
+  result: SearchResult | null,
+  mode: SummaryMode,
+  attempt: number,
+): SummaryState | null {
   const [state, setState] = useState<SummaryState | null>(null);
   useEffect(() => {
     if (!result) {
@@ -79,14 +98,19 @@ export function useSummaryStream(result: SearchResult | null, mode: SummaryMode,
       on('meta', (data) => {
         const meta = (data ?? {}) as { fromCache?: unknown; modeUsed?: unknown };
         update({
-          fromCache: meta.fromCache === 'kv' || meta.fromCache === 'memory' ? meta.fromCache : false,
+          fromCache:
+            meta.fromCache === 'kv' || meta.fromCache === 'memory' ? meta.fromCache : false,
           modeUsed: meta.modeUsed === 'deep' || meta.modeUsed === 'quick' ? meta.modeUsed : null,
         });
       });
       on('progress', (data) => {
         const stage = (data as { stage?: unknown } | null)?.stage;
         if (stage === 'fetching' || stage === 'extracting' || stage === 'summarizing') {
-          setState((current) => (current && !current.stages.includes(stage) ? { ...current, stages: [...current.stages, stage] } : current));
+          setState((current) =>
+            current && !current.stages.includes(stage)
+              ? { ...current, stages: [...current.stages, stage] }
+              : current,
+          );
         }
       });
       on('tldr', (data) => update({ tldr: typeof data === 'string' ? data : '' }));
@@ -100,7 +124,10 @@ export function useSummaryStream(result: SearchResult | null, mode: SummaryMode,
         // The server's `error` event carries data; a failed connection is a plain Event.
         if (event instanceof MessageEvent && typeof event.data === 'string') {
           stop();
-          update({ status: 'failed', error: { message: streamErrorMessage(eventData(event)), fromServer: true } });
+          update({
+            status: 'failed',
+            error: { message: streamErrorMessage(eventData(event)), fromServer: true },
+          });
           return;
         }
         stop();
@@ -110,13 +137,24 @@ export function useSummaryStream(result: SearchResult | null, mode: SummaryMode,
           void refreshSession().then((renewed) => {
             if (stopped) return;
             if (renewed) open();
-            else update({ status: 'failed', error: { message: 'Your session has ended. Sign in again to summarise.', fromServer: false } });
+            else
+              update({
+                status: 'failed',
+                error: {
+                  message: 'Your session has ended. Sign in again to summarise.',
+                  fromServer: false,
+                },
+              });
           });
           return;
         }
         update({
           status: 'failed',
-          error: { message: 'The summary stream could not be opened or was cut off. Try again in a moment.', fromServer: false },
+          error: {
+            message:
+              'The summary stream could not be opened or was cut off. Try again in a moment.',
+            fromServer: false,
+          },
         });
       });
     };

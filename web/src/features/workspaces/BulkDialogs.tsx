@@ -16,7 +16,6 @@ import { plural } from '../../lib/plural';
 import { BulkMoveForm, BulkTagForm } from './schemas';
 import { useMoveResources, useTagResources, useWorkspaces } from './use-workspaces';
 
-
 interface BulkDialogProps {
   open: boolean;
   workspaceId: string;
@@ -25,7 +24,13 @@ interface BulkDialogProps {
   onDone: () => void;
 }
 
-export function BulkTagDialog({ open, workspaceId, resourceIds, onClose, onDone }: BulkDialogProps) {
+export function BulkTagDialog({
+  open,
+  workspaceId,
+  resourceIds,
+  onClose,
+  onDone,
+}: BulkDialogProps) {
   const form = useZodForm(BulkTagForm, { defaultValues: { add: '', remove: '' } });
   const tag = useTagResources(workspaceId);
   const toast = useToast();
@@ -36,7 +41,11 @@ export function BulkTagDialog({ open, workspaceId, resourceIds, onClose, onDone 
     if (open) reset({ add: '', remove: '' });
   }, [open, reset]);
   const submit = submitWith(form, ['add', 'remove'], async ({ add, remove }) => {
-    const reply = await tag.mutateAsync({ resourceIds, ...(add.length ? { add } : {}), ...(remove.length ? { remove } : {}) });
+    const reply = await tag.mutateAsync({
+      resourceIds,
+      ...(add.length ? { add } : {}),
+      ...(remove.length ? { remove } : {}),
+    });
     toast(`Tags changed on ${plural(reply.updated.length, 'resource')}`);
     onDone();
   });
@@ -47,8 +56,18 @@ export function BulkTagDialog({ open, workspaceId, resourceIds, onClose, onDone 
         <Dialog.Content className="dialog" aria-describedby={undefined} {...returnFocus}>
           <Dialog.Title>Tag {plural(resourceIds.length, 'resource')}</Dialog.Title>
           <form className="form" onSubmit={(event) => void submit(event)}>
-            <TextField label="Tags to add" hint="Separated by commas" {...form.register('add')} error={errors.add?.message} />
-            <TextField label="Tags to remove" hint="Separated by commas; any case" {...form.register('remove')} error={errors.remove?.message} />
+            <TextField
+              label="Tags to add"
+              hint="Separated by commas"
+              {...form.register('add')}
+              error={errors.add?.message}
+            />
+            <TextField
+              label="Tags to remove"
+              hint="Separated by commas; any case"
+              {...form.register('remove')}
+              error={errors.remove?.message}
+            />
             {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
             <div className="dialog-actions">
               <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
@@ -63,7 +82,13 @@ export function BulkTagDialog({ open, workspaceId, resourceIds, onClose, onDone 
   );
 }
 
-export function BulkMoveDialog({ open, workspaceId, resourceIds, onClose, onDone }: BulkDialogProps) {
+export function BulkMoveDialog({
+  open,
+  workspaceId,
+  resourceIds,
+  onClose,
+  onDone,
+}: BulkDialogProps) {
   const workspaces = useWorkspaces(open);
   const others = (workspaces.data ?? []).filter((workspace) => workspace.id !== workspaceId);
   const form = useZodForm(BulkMoveForm, { defaultValues: { target: '' } });
@@ -79,7 +104,10 @@ export function BulkMoveDialog({ open, workspaceId, resourceIds, onClose, onDone
   const submit = submitWith(form, ['target'], async ({ target }) => {
     const reply = await move.mutateAsync({ resourceIds, targetWorkspaceId: target });
     const name = others.find((workspace) => workspace.id === target)?.name ?? 'the workspace';
-    const left = reply.duplicates.length > 0 ? `; ${plural(reply.duplicates.length, 'was', 'were')} already there and stayed here` : '';
+    const left =
+      reply.duplicates.length > 0
+        ? `; ${plural(reply.duplicates.length, 'was', 'were')} already there and stayed here`
+        : '';
     toast(`Moved ${plural(reply.moved.length, 'resource')} to ${name}${left}`);
     onDone();
   });
@@ -104,7 +132,12 @@ export function BulkMoveDialog({ open, workspaceId, resourceIds, onClose, onDone
             <form className="form" onSubmit={(event) => void submit(event)}>
               <div className={`field${errors.target ? ' field-invalid' : ''}`}>
                 <label htmlFor="move-target">To workspace</label>
-                <select id="move-target" {...form.register('target')} aria-invalid={errors.target ? true : undefined} aria-describedby={errors.target ? 'move-target-error' : undefined}>
+                <select
+                  id="move-target"
+                  {...form.register('target')}
+                  aria-invalid={errors.target ? true : undefined}
+                  aria-describedby={errors.target ? 'move-target-error' : undefined}
+                >
                   {others.map((workspace) => (
                     <option key={workspace.id} value={workspace.id}>
                       {workspace.name} ({workspace._count.resources})

@@ -15,16 +15,30 @@ const EXPORTS = [
 ] as const;
 type ExportFormat = (typeof EXPORTS)[number]['format'];
 
-async function downloadExport(id: string, format: ExportFormat, fallbackName: string): Promise<void> {
-  const reply = api.GET('/api/workspaces/{id}/export', { params: { path: { id }, query: { format } }, parseAs: 'blob' });
+async function downloadExport(
+  id: string,
+  format: ExportFormat,
+  fallbackName: string,
+): Promise<void> {
+  const reply = api.GET('/api/workspaces/{id}/export', {
+    params: { path: { id }, query: { format } },
+    parseAs: 'blob',
+  });
   const blob = await unwrap(reply);
   const { response } = await reply;
   saveBlob(blob, attachmentFilename(response.headers.get('content-disposition'), fallbackName));
 }
 
-export function ExportButtons({ workspaceId, workspaceName }: { workspaceId: string; workspaceName: string }) {
+export function ExportButtons({
+  workspaceId,
+  workspaceName,
+}: {
+  workspaceId: string;
+  workspaceName: string;
+}) {
   const download = useMutation({
-    mutationFn: ({ format, fallbackName }: { format: ExportFormat; fallbackName: string }) => downloadExport(workspaceId, format, fallbackName),
+    mutationFn: ({ format, fallbackName }: { format: ExportFormat; fallbackName: string }) =>
+      downloadExport(workspaceId, format, fallbackName),
   });
   const pending = download.isPending ? download.variables.format : null;
   const pendingLabel = EXPORTS.find((item) => item.format === pending)?.label;
@@ -40,7 +54,11 @@ export function ExportButtons({ workspaceId, workspaceName }: { workspaceId: str
             aria-disabled={pending !== null}
             aria-busy={pending === item.format}
             onClick={() => {
-              if (pending === null) download.mutate({ format: item.format, fallbackName: `${workspaceName}.${item.extension}` });
+              if (pending === null)
+                download.mutate({
+                  format: item.format,
+                  fallbackName: `${workspaceName}.${item.extension}`,
+                });
             }}
           >
             {pending === item.format && <span className="spinner" aria-hidden="true" />}

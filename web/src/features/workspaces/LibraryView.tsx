@@ -20,7 +20,15 @@ import { useZodForm } from '../../lib/form';
 import { useAbilities } from '../../lib/workspace-role';
 import { BulkMoveDialog, BulkTagDialog } from './BulkDialogs';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { apiQuery, defaultOrder, PAGE_SIZES, readLibraryState, writeLibraryState, type LibraryState, type Sort } from './library-query';
+import {
+  apiQuery,
+  defaultOrder,
+  PAGE_SIZES,
+  readLibraryState,
+  writeLibraryState,
+  type LibraryState,
+  type Sort,
+} from './library-query';
 import { ResourceItem } from './ResourceItem';
 import { LibraryFilterForm } from './schemas';
 import { useRemoveResources, useResourcePage, type Resource } from './use-workspaces';
@@ -41,7 +49,15 @@ function firstAuthor(resource: Resource): string {
   return resource.authors.length > 1 ? `${shortAuthors([first])} et al.` : shortAuthors([first]);
 }
 
-function SortHeader({ column, state, onSort }: { column: (typeof COLUMNS)[number]; state: LibraryState; onSort: (sort: Sort) => void }) {
+function SortHeader({
+  column,
+  state,
+  onSort,
+}: {
+  column: (typeof COLUMNS)[number];
+  state: LibraryState;
+  onSort: (sort: Sort) => void;
+}) {
   const active = state.sort === column.sort;
   const direction = state.order === 'asc' ? 'ascending' : 'descending';
   return (
@@ -56,8 +72,20 @@ function SortHeader({ column, state, onSort }: { column: (typeof COLUMNS)[number
   );
 }
 
-function FilterForm({ state, onApply }: { state: LibraryState; onApply: (filters: Pick<LibraryState, (typeof FILTERS)[number]>) => void }) {
-  const current = { q: state.q, tag: state.tag, type: state.type, yearFrom: state.yearFrom, yearTo: state.yearTo };
+function FilterForm({
+  state,
+  onApply,
+}: {
+  state: LibraryState;
+  onApply: (filters: Pick<LibraryState, (typeof FILTERS)[number]>) => void;
+}) {
+  const current = {
+    q: state.q,
+    tag: state.tag,
+    type: state.type,
+    yearFrom: state.yearFrom,
+    yearTo: state.yearTo,
+  };
   const form = useZodForm(LibraryFilterForm, { defaultValues: current });
   const { errors } = form.formState;
   const { reset } = form;
@@ -68,18 +96,50 @@ function FilterForm({ state, onApply }: { state: LibraryState; onApply: (filters
   }, [key, reset]);
   const filtered = FILTERS.some((name) => state[name] !== '');
   return (
-    <form role="search" aria-label="Filter the resources" className="library-filters" onSubmit={(event) => void form.handleSubmit(onApply)(event)}>
-      <TextField label="Title or author" type="search" maxLength={200} {...form.register('q')} error={errors.q?.message} />
+    <form
+      role="search"
+      aria-label="Filter the resources"
+      className="library-filters"
+      onSubmit={(event) => void form.handleSubmit(onApply)(event)}
+    >
+      <TextField
+        label="Title or author"
+        type="search"
+        maxLength={200}
+        {...form.register('q')}
+        error={errors.q?.message}
+      />
       <TextField label="Tag" maxLength={50} {...form.register('tag')} error={errors.tag?.message} />
-      <TextField label="Type" maxLength={50} {...form.register('type')} error={errors.type?.message} />
-      <TextField label="From year" inputMode="numeric" maxLength={4} {...form.register('yearFrom')} error={errors.yearFrom?.message} />
-      <TextField label="To year" inputMode="numeric" maxLength={4} {...form.register('yearTo')} error={errors.yearTo?.message} />
+      <TextField
+        label="Type"
+        maxLength={50}
+        {...form.register('type')}
+        error={errors.type?.message}
+      />
+      <TextField
+        label="From year"
+        inputMode="numeric"
+        maxLength={4}
+        {...form.register('yearFrom')}
+        error={errors.yearFrom?.message}
+      />
+      <TextField
+        label="To year"
+        inputMode="numeric"
+        maxLength={4}
+        {...form.register('yearTo')}
+        error={errors.yearTo?.message}
+      />
       <div className="row-actions library-filter-actions">
         <button type="submit" className="button button-primary">
           Filter
         </button>
         {filtered && (
-          <button type="button" className="button" onClick={() => onApply({ q: '', tag: '', type: '', yearFrom: '', yearTo: '' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => onApply({ q: '', tag: '', type: '', yearFrom: '', yearTo: '' })}
+          >
             Clear filters
           </button>
         )}
@@ -98,7 +158,14 @@ interface LibraryViewProps {
   selectionTools?: (resourceIds: string[]) => ReactNode;
 }
 
-export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detailTools, selectionTools }: LibraryViewProps) {
+export function LibraryView({
+  workspaceId,
+  resourceCount,
+  tools,
+  pdfCell,
+  detailTools,
+  selectionTools,
+}: LibraryViewProps) {
   const [params, setParams] = useSearchParams();
   const state = readLibraryState(params);
   const page = useResourcePage(workspaceId, apiQuery(state));
@@ -113,11 +180,15 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
 
   // The selection belongs to one list: another sort, filter or page starts a new one.
   const listKey = JSON.stringify({ ...apiQuery(state) });
-  const [selection, setSelection] = useState<{ listKey: string; ids: string[] }>({ listKey, ids: [] });
+  const [selection, setSelection] = useState<{ listKey: string; ids: string[] }>({
+    listKey,
+    ids: [],
+  });
   const selected = selection.listKey === listKey ? selection.ids : [];
   const setSelected = (ids: string[]) => setSelection({ listKey, ids });
 
-  const go = (changes: Partial<LibraryState>) => setParams(writeLibraryState({ ...state, ...changes }));
+  const go = (changes: Partial<LibraryState>) =>
+    setParams(writeLibraryState({ ...state, ...changes }));
   const rows = page.data?.resources ?? [];
   const total = page.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / state.size));
@@ -133,7 +204,12 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
   }, [open]);
 
   // A page past the end (its last resources removed or moved): the last page that has some.
-  const pastTheEnd = page.data !== undefined && !page.isPlaceholderData && rows.length === 0 && total > 0 && state.page > pages;
+  const pastTheEnd =
+    page.data !== undefined &&
+    !page.isPlaceholderData &&
+    rows.length === 0 &&
+    total > 0 &&
+    state.page > pages;
   useEffect(() => {
     if (pastTheEnd) setParams(writeLibraryState({ ...state, page: pages }), { replace: true });
   });
@@ -142,9 +218,15 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
     if (open) document.getElementById(`open-${open.id}`)?.focus();
   };
 
-  const sortBy = (sort: Sort) => go({ sort, order: sort === state.sort ? (state.order === 'asc' ? 'desc' : 'asc') : defaultOrder(sort), page: 1 });
+  const sortBy = (sort: Sort) =>
+    go({
+      sort,
+      order: sort === state.sort ? (state.order === 'asc' ? 'desc' : 'asc') : defaultOrder(sort),
+      page: 1,
+    });
   const allOnPage = rows.length > 0 && rows.every((row) => selected.includes(row.id));
-  const toggle = (id: string, on: boolean) => setSelected(on ? [...selected, id] : selected.filter((each) => each !== id));
+  const toggle = (id: string, on: boolean) =>
+    setSelected(on ? [...selected, id] : selected.filter((each) => each !== id));
   const filtered = FILTERS.some((name) => state[name] !== '');
   const done = () => {
     setDialog(null);
@@ -167,13 +249,28 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
         <div className="row-actions">
           {can.edit && (
             <>
-              <button type="button" className="button button-small" disabled={selected.length === 0} onClick={() => setDialog('tag')}>
+              <button
+                type="button"
+                className="button button-small"
+                disabled={selected.length === 0}
+                onClick={() => setDialog('tag')}
+              >
                 Tag selected…
               </button>
-              <button type="button" className="button button-small" disabled={selected.length === 0} onClick={() => setDialog('move')}>
+              <button
+                type="button"
+                className="button button-small"
+                disabled={selected.length === 0}
+                onClick={() => setDialog('move')}
+              >
                 Move selected…
               </button>
-              <button type="button" className="button button-small button-danger" disabled={selected.length === 0} onClick={() => setDialog('remove')}>
+              <button
+                type="button"
+                className="button button-small button-danger"
+                disabled={selected.length === 0}
+                onClick={() => setDialog('remove')}
+              >
                 Remove selected…
               </button>
             </>
@@ -197,21 +294,37 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
           )}
           {page.data && total === 0 && filtered && (
             <EmptyState title="No resources match these filters">
-              <button type="button" className="button" onClick={() => go({ q: '', tag: '', type: '', yearFrom: '', yearTo: '', page: 1 })}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => go({ q: '', tag: '', type: '', yearFrom: '', yearTo: '', page: 1 })}
+              >
                 Clear filters
               </button>
             </EmptyState>
           )}
           {page.data && total > 0 && (
             <>
-              <table className="table library-table" aria-describedby={`${captionId}-caption`} aria-busy={page.isPlaceholderData || undefined}>
+              <table
+                className="table library-table"
+                aria-describedby={`${captionId}-caption`}
+                aria-busy={page.isPlaceholderData || undefined}
+              >
                 <caption id={`${captionId}-caption`} className="visually-hidden">
-                  Resources of this workspace, page {state.page} of {pages}; choose a title to see it in full
+                  Resources of this workspace, page {state.page} of {pages}; choose a title to see
+                  it in full
                 </caption>
                 <thead>
                   <tr>
                     <th scope="col" className="col-select">
-                      <input type="checkbox" aria-label="Select all on this page" checked={allOnPage} onChange={(event) => setSelected(event.target.checked ? rows.map((row) => row.id) : [])} />
+                      <input
+                        type="checkbox"
+                        aria-label="Select all on this page"
+                        checked={allOnPage}
+                        onChange={(event) =>
+                          setSelected(event.target.checked ? rows.map((row) => row.id) : [])
+                        }
+                      />
                     </th>
                     {COLUMNS.map((column) => (
                       <SortHeader key={column.sort} column={column} state={state} onSort={sortBy} />
@@ -222,7 +335,11 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
                     <th scope="col" className="col-pdf">
                       PDF
                     </th>
-                    <SortHeader column={{ sort: 'added', label: 'Added', className: 'col-added' }} state={state} onSort={sortBy} />
+                    <SortHeader
+                      column={{ sort: 'added', label: 'Added', className: 'col-added' }}
+                      state={state}
+                      onSort={sortBy}
+                    />
                   </tr>
                 </thead>
                 <tbody>
@@ -231,12 +348,19 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
                     return (
                       <tr key={resource.id} className={isOpen ? 'row-open' : undefined}>
                         <td className="col-select">
-                          <input type="checkbox" aria-label={`Select ${resource.title}`} checked={selected.includes(resource.id)} onChange={(event) => toggle(resource.id, event.target.checked)} />
+                          <input
+                            type="checkbox"
+                            aria-label={`Select ${resource.title}`}
+                            checked={selected.includes(resource.id)}
+                            onChange={(event) => toggle(resource.id, event.target.checked)}
+                          />
                         </td>
                         <td className="col-title">
                           <Link
                             id={`open-${resource.id}`}
-                            to={{ search: writeLibraryState({ ...state, open: resource.id }).toString() }}
+                            to={{
+                              search: writeLibraryState({ ...state, open: resource.id }).toString(),
+                            }}
                             aria-current={isOpen ? 'true' : undefined}
                             onClick={() => {
                               // Already open: the effect will not run again, so focus it here.
@@ -263,7 +387,9 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
                         </td>
                         <td className="col-pdf">{pdfCell?.(resource)}</td>
                         <td className="col-added">
-                          <time dateTime={resource.addedAt}>{formatDay(resource.addedAt, language)}</time>
+                          <time dateTime={resource.addedAt}>
+                            {formatDay(resource.addedAt, language)}
+                          </time>
                         </td>
                       </tr>
                     );
@@ -271,18 +397,33 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
                 </tbody>
               </table>
               <nav aria-label="Pages" className="library-pages">
-                <button type="button" className="button button-small" disabled={state.page <= 1} onClick={() => go({ page: state.page - 1 })}>
+                <button
+                  type="button"
+                  className="button button-small"
+                  disabled={state.page <= 1}
+                  onClick={() => go({ page: state.page - 1 })}
+                >
                   Previous page
                 </button>
                 <p aria-live="polite">
-                  Page {Math.min(state.page, pages)} of {pages} · {total} {total === 1 ? 'resource' : 'resources'}
+                  Page {Math.min(state.page, pages)} of {pages} · {total}{' '}
+                  {total === 1 ? 'resource' : 'resources'}
                 </p>
-                <button type="button" className="button button-small" disabled={state.page >= pages} onClick={() => go({ page: state.page + 1 })}>
+                <button
+                  type="button"
+                  className="button button-small"
+                  disabled={state.page >= pages}
+                  onClick={() => go({ page: state.page + 1 })}
+                >
                   Next page
                 </button>
                 <div className="field-inline">
                   <label htmlFor={`${captionId}-size`}>Per page</label>
-                  <select id={`${captionId}-size`} value={state.size} onChange={(event) => go({ size: Number(event.target.value), page: 1 })}>
+                  <select
+                    id={`${captionId}-size`}
+                    value={state.size}
+                    onChange={(event) => go({ size: Number(event.target.value), page: 1 })}
+                  >
                     {PAGE_SIZES.map((size) => (
                       <option key={size} value={size}>
                         {size}
@@ -314,8 +455,20 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
           </section>
         )}
       </div>
-      <BulkTagDialog open={dialog === 'tag'} workspaceId={workspaceId} resourceIds={selected} onClose={() => setDialog(null)} onDone={done} />
-      <BulkMoveDialog open={dialog === 'move'} workspaceId={workspaceId} resourceIds={selected} onClose={() => setDialog(null)} onDone={done} />
+      <BulkTagDialog
+        open={dialog === 'tag'}
+        workspaceId={workspaceId}
+        resourceIds={selected}
+        onClose={() => setDialog(null)}
+        onDone={done}
+      />
+      <BulkMoveDialog
+        open={dialog === 'move'}
+        workspaceId={workspaceId}
+        resourceIds={selected}
+        onClose={() => setDialog(null)}
+        onDone={done}
+      />
       <ConfirmDialog
         open={dialog === 'remove'}
         title={`Remove ${selected.length} ${selected.length === 1 ? 'resource' : 'resources'}?`}
@@ -330,7 +483,9 @@ export function LibraryView({ workspaceId, resourceCount, tools, pdfCell, detail
         onConfirm={() =>
           remove.mutate(selected, {
             onSuccess: (reply) => {
-              toast(`Removed ${reply.removed.length} ${reply.removed.length === 1 ? 'resource' : 'resources'}`);
+              toast(
+                `Removed ${reply.removed.length} ${reply.removed.length === 1 ? 'resource' : 'resources'}`,
+              );
               done();
             },
           })

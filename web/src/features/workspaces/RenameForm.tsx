@@ -15,12 +15,25 @@ import { useRenameWorkspace } from './use-workspaces';
 /** The draft key of a workspace's rename form: its page opens the form again when one is kept. */
 export const renameDraftKey = (id: string) => `workspace:${id}:rename`;
 
-export function RenameForm({ id, name, version, onDone }: { id: string; name: string; version: number; onDone: () => void }) {
+export function RenameForm({
+  id,
+  name,
+  version,
+  onDone,
+}: {
+  id: string;
+  name: string;
+  version: number;
+  onDone: () => void;
+}) {
   const draft = useDraftField(renameDraftKey(id), name);
   const form = useZodForm(WorkspaceNameForm, { defaultValues: { name: draft.value } });
   const rename = useRenameWorkspace(id);
   const [startedFrom] = useState(version);
-  const { conflict, attempt, keepMine, keepError, dismiss } = useEditConflict(parseWorkspaceVersion, (yours: string, from: number) => rename.mutateAsync({ name: yours, version: from }));
+  const { conflict, attempt, keepMine, keepError, dismiss } = useEditConflict(
+    parseWorkspaceVersion,
+    (yours: string, from: number) => rename.mutateAsync({ name: yours, version: from }),
+  );
   const { errors, isSubmitting, isValid } = form.formState;
   const finish = () => {
     draft.discard();
@@ -33,7 +46,9 @@ export function RenameForm({ id, name, version, onDone }: { id: string; name: st
     <>
       <ConflictDialog
         open={conflict !== null}
-        fields={conflict ? [{ label: 'Name', theirs: conflict.theirs.name, yours: conflict.yours }] : []}
+        fields={
+          conflict ? [{ label: 'Name', theirs: conflict.theirs.name, yours: conflict.yours }] : []
+        }
         pending={rename.isPending}
         error={keepError}
         onKeepMine={() => void keepMine().then((saved) => saved && finish())}
@@ -44,7 +59,14 @@ export function RenameForm({ id, name, version, onDone }: { id: string; name: st
         onDismiss={dismiss}
       />
       <form className="inline-form" onSubmit={(event) => void submit(event)}>
-        <TextField label="Workspace name" required maxLength={200} autoFocus {...form.register('name', { onChange: keepDraft(draft) })} error={errors.name?.message} />
+        <TextField
+          label="Workspace name"
+          required
+          maxLength={200}
+          autoFocus
+          {...form.register('name', { onChange: keepDraft(draft) })}
+          error={errors.name?.message}
+        />
         <SubmitButton pending={isSubmitting} pendingLabel="Renaming…" disabled={!isValid}>
           Save name
         </SubmitButton>

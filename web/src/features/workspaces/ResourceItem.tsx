@@ -14,7 +14,15 @@ import { formatDay, formatIsoDate } from '../../lib/dates';
 import { workTypeLabel } from '../../lib/work-types';
 import { rangesOf, segments, selectionWithin } from './highlights';
 import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesForm';
-import { useCreateAnnotation, useDeleteAnnotation, useRemoveResource, useUpdateAnnotation, type Annotation, type HighlightRange, type Resource } from './use-workspaces';
+import {
+  useCreateAnnotation,
+  useDeleteAnnotation,
+  useRemoveResource,
+  useUpdateAnnotation,
+  type Annotation,
+  type HighlightRange,
+  type Resource,
+} from './use-workspaces';
 import { SubmitButton } from '../../components/SubmitButton';
 import { keepDraft, showApiError, submitWith, useZodForm } from '../../lib/form';
 import { AnnotationForm, parseAnnotationVersion } from './schemas';
@@ -23,7 +31,13 @@ import { ConflictDialog, useEditConflict } from '../../components/ConflictDialog
 /** The server's bound on an annotation's text (it strips HTML first, so it may keep less). */
 const ANNOTATION_MAX = 10_000;
 
-function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; workspaceId: string }) {
+function AnnotationItem({
+  annotation,
+  workspaceId,
+}: {
+  annotation: Annotation;
+  workspaceId: string;
+}) {
   // An edit left unsent (the session ended under it) reopens with its text.
   const draftKey = `annotation:${annotation.id}`;
   const [editing, setEditing] = useState(useHasDraft(draftKey));
@@ -34,7 +48,11 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
   const remove = useDeleteAnnotation(workspaceId);
   // Sent as If-Match: the version the edit started from (a conflict dialog when someone changed it since).
   const [startedFrom, setStartedFrom] = useState(annotation.version);
-  const { conflict, attempt, keepMine, keepError, dismiss } = useEditConflict(parseAnnotationVersion, (yours: string, version: number) => update.mutateAsync({ id: annotation.id, body: yours, version }));
+  const { conflict, attempt, keepMine, keepError, dismiss } = useEditConflict(
+    parseAnnotationVersion,
+    (yours: string, version: number) =>
+      update.mutateAsync({ id: annotation.id, body: yours, version }),
+  );
   const can = useAbilities();
   // Words are their author's: only they edit them; editors and the owner may remove anyone's (POLICY).
   const mine = annotation.userId === useSession().data?.id;
@@ -65,7 +83,11 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
       ))}
       <ConflictDialog
         open={conflict !== null}
-        fields={conflict ? [{ label: 'Annotation', theirs: conflict.theirs.body, yours: conflict.yours }] : []}
+        fields={
+          conflict
+            ? [{ label: 'Annotation', theirs: conflict.theirs.body, yours: conflict.yours }]
+            : []
+        }
         pending={update.isPending}
         error={keepError}
         onKeepMine={() => void keepMine().then((saved) => saved && finish())}
@@ -78,7 +100,15 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
       />
       {editing ? (
         <form className="form" onSubmit={(event) => void save(event)}>
-          <TextAreaField label="Edit annotation" required limit={ANNOTATION_MAX} length={form.watch('body').length} rows={3} {...form.register('body', { onChange: keepDraft(draft) })} error={errors.body?.message} />
+          <TextAreaField
+            label="Edit annotation"
+            required
+            limit={ANNOTATION_MAX}
+            length={form.watch('body').length}
+            rows={3}
+            {...form.register('body', { onChange: keepDraft(draft) })}
+            error={errors.body?.message}
+          />
           <div className="row-actions">
             <SubmitButton pending={isSubmitting} pendingLabel="Saving…" disabled={!isValid} small>
               Save annotation
@@ -91,8 +121,12 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
       ) : (
         <>
           {/* A highlight kept without a note has the quote as its text: shown once. */}
-          {!(quotes.length === 1 && annotation.body === `“${quotes[0]}”`) && <p className="annotation-body">{annotation.body}</p>}
-          {annotation.authorName && <p className="muted annotation-author">by {annotation.authorName}</p>}
+          {!(quotes.length === 1 && annotation.body === `“${quotes[0]}”`) && (
+            <p className="annotation-body">{annotation.body}</p>
+          )}
+          {annotation.authorName && (
+            <p className="muted annotation-author">by {annotation.authorName}</p>
+          )}
           <div className="row-actions">
             {mine && (
               <button type="button" className="button button-small" onClick={startEditing}>
@@ -100,7 +134,13 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
               </button>
             )}
             {(mine || can.removeAnyAnnotation) && (
-              <button type="button" className="button button-danger button-small" aria-label="Delete annotation" disabled={remove.isPending} onClick={() => remove.mutate({ id: annotation.id, version: annotation.version })}>
+              <button
+                type="button"
+                className="button button-danger button-small"
+                aria-label="Delete annotation"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate({ id: annotation.id, version: annotation.version })}
+              >
                 Delete
               </button>
             )}
@@ -116,7 +156,13 @@ function AnnotationItem({ annotation, workspaceId }: { annotation: Annotation; w
   );
 }
 
-export function ResourceItem({ resource, workspaceId }: { resource: Resource; workspaceId: string }) {
+export function ResourceItem({
+  resource,
+  workspaceId,
+}: {
+  resource: Resource;
+  workspaceId: string;
+}) {
   const headingId = useId();
   const abstractRef = useRef<HTMLParagraphElement>(null);
   const [selection, setSelection] = useState<HighlightRange | null>(null);
@@ -132,7 +178,8 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
   const removeResource = useRemoveResource(workspaceId);
   const can = useAbilities();
   const abstract = typeof resource.data.abstract === 'string' ? resource.data.abstract : '';
-  const published = typeof resource.data.publishedDate === 'string' ? resource.data.publishedDate : null;
+  const published =
+    typeof resource.data.publishedDate === 'string' ? resource.data.publishedDate : null;
   const language = useProfileLanguage();
   const allRanges = resource.annotations.flatMap(rangesOf);
 
@@ -167,7 +214,11 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
     if (!selection) return;
     const note = noteForm.getValues('body').trim();
     try {
-      await create.mutateAsync({ resourceId: resource.id, body: note || `“${selection.text ?? ''}”`.slice(0, ANNOTATION_MAX), ranges: [selection] });
+      await create.mutateAsync({
+        resourceId: resource.id,
+        body: note || `“${selection.text ?? ''}”`.slice(0, ANNOTATION_MAX),
+        ranges: [selection],
+      });
       noteSent();
       setSelection(null);
       document.getSelection()?.removeAllRanges();
@@ -187,14 +238,20 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
           resource.title
         )}
       </h2>
-      {resource.authors.length > 0 && <p className="result-authors">{shortAuthors(resource.authors)}</p>}
+      {resource.authors.length > 0 && (
+        <p className="result-authors">{shortAuthors(resource.authors)}</p>
+      )}
       <p className="result-facts">
         {published && <time dateTime={published}>{formatIsoDate(published, language)}</time>}
         {resource.type && <span>{workTypeLabel(resource.type)}</span>}
         <span>Added {formatDay(resource.addedAt, language)}</span>
       </p>
       {editingNotes ? (
-        <ResourceNotesForm resource={resource} workspaceId={workspaceId} onDone={() => setEditingNotes(false)} />
+        <ResourceNotesForm
+          resource={resource}
+          workspaceId={workspaceId}
+          onDone={() => setEditingNotes(false)}
+        />
       ) : (
         <>
           {resource.tags.length > 0 && (
@@ -213,7 +270,12 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
           )}
           {can.edit && (
             <div className="row-actions">
-              <button ref={editNotesRef} type="button" className="button button-small" onClick={() => setEditingNotes(true)}>
+              <button
+                ref={editNotesRef}
+                type="button"
+                className="button button-small"
+                onClick={() => setEditingNotes(true)}
+              >
                 Edit notes
               </button>
             </div>
@@ -224,9 +286,18 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
         <div className="resource-abstract">
           <h3>Abstract</h3>
           <p ref={abstractRef} data-testid="abstract">
-            {segments(abstract, allRanges).map((piece, index) => (piece.marked ? <mark key={index}>{piece.text}</mark> : <span key={index}>{piece.text}</span>))}
+            {segments(abstract, allRanges).map((piece, index) =>
+              piece.marked ? (
+                <mark key={index}>{piece.text}</mark>
+              ) : (
+                <span key={index}>{piece.text}</span>
+              ),
+            )}
           </p>
-          <p className="muted">Select text of the abstract, then press Highlight selection (the note below, if any, goes with it).</p>
+          <p className="muted">
+            Select text of the abstract, then press Highlight selection (the note below, if any,
+            goes with it).
+          </p>
         </div>
       )}
       <section aria-label={`Annotations on ${resource.title}`}>
@@ -234,18 +305,38 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
         {resource.annotations.length > 0 && (
           <ul className="annotations">
             {resource.annotations.map((annotation) => (
-              <AnnotationItem key={annotation.id} annotation={annotation} workspaceId={workspaceId} />
+              <AnnotationItem
+                key={annotation.id}
+                annotation={annotation}
+                workspaceId={workspaceId}
+              />
             ))}
           </ul>
         )}
         <form className="form" onSubmit={(event) => void add(event)}>
-          <TextAreaField label="Annotation" limit={ANNOTATION_MAX} length={noteForm.watch('body').length} rows={2} {...noteForm.register('body', { onChange: keepDraft(noteDraft) })} error={noteState.errors.body?.message} />
+          <TextAreaField
+            label="Annotation"
+            limit={ANNOTATION_MAX}
+            length={noteForm.watch('body').length}
+            rows={2}
+            {...noteForm.register('body', { onChange: keepDraft(noteDraft) })}
+            error={noteState.errors.body?.message}
+          />
           <div className="row-actions">
-            <button type="submit" className="button button-primary" disabled={create.isPending || !noteState.isValid}>
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={create.isPending || !noteState.isValid}
+            >
               Add annotation
             </button>
             {abstract && (
-              <button type="button" className="button" disabled={create.isPending || !selection} onClick={() => void highlight()}>
+              <button
+                type="button"
+                className="button"
+                disabled={create.isPending || !selection}
+                onClick={() => void highlight()}
+              >
                 Highlight selection
               </button>
             )}
@@ -254,7 +345,14 @@ export function ResourceItem({ resource, workspaceId }: { resource: Resource; wo
       </section>
       {can.edit && (
         <div className="row-actions resource-actions">
-          <button type="button" className="button button-danger" disabled={removeResource.isPending} onClick={() => removeResource.mutate({ resourceId: resource.id, version: resource.version })}>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={removeResource.isPending}
+            onClick={() =>
+              removeResource.mutate({ resourceId: resource.id, version: resource.version })
+            }
+          >
             Remove from workspace
           </button>
           {removeResource.error && (

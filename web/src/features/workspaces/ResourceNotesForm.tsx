@@ -22,22 +22,40 @@ function asFieldError(error: unknown): unknown {
   if (!(error instanceof ApiError) || !error.field) return error;
   const [field, index] = error.field.split('.');
   if (field !== 'tags' || index === undefined || !error.details.reason) return error;
-  return new ApiError(error.status, error.code, `Tag ${Number(index) + 1}: ${error.details.reason}`, { ...error.details, field: 'tags' }, error.retryAfter);
+  return new ApiError(
+    error.status,
+    error.code,
+    `Tag ${Number(index) + 1}: ${error.details.reason}`,
+    { ...error.details, field: 'tags' },
+    error.retryAfter,
+  );
 }
 
 /** The drafts of a resource's open notes form: kept while it is open, so a form that was open reopens with them. */
 export const notesDraftKey = (resourceId: string) => `resource:${resourceId}:notes`;
 export const tagsDraftKey = (resourceId: string) => `resource:${resourceId}:tags`;
 
-export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource: Resource; workspaceId: string; onDone: () => void }) {
+export function ResourceNotesForm({
+  resource,
+  workspaceId,
+  onDone,
+}: {
+  resource: Resource;
+  workspaceId: string;
+  onDone: () => void;
+}) {
   const notesDraft = useDraftField(notesDraftKey(resource.id), resource.notes);
   const tagsDraft = useDraftField(tagsDraftKey(resource.id), resource.tags.join(', '));
-  const form = useZodForm(ResourceNotesSchema, { defaultValues: { notes: notesDraft.value, tags: tagsDraft.value } });
+  const form = useZodForm(ResourceNotesSchema, {
+    defaultValues: { notes: notesDraft.value, tags: tagsDraft.value },
+  });
   const update = useUpdateResource(workspaceId);
   // The version the user started from, not the one a refetch shows later.
   const [startedFrom] = useState(resource.version);
-  const { conflict, attempt, keepMine, keepError, dismiss } = useEditConflict(parseResourceVersion, (yours: { notes: string; tags: string[] }, version: number) =>
-    update.mutateAsync({ resourceId: resource.id, ...yours, version }),
+  const { conflict, attempt, keepMine, keepError, dismiss } = useEditConflict(
+    parseResourceVersion,
+    (yours: { notes: string; tags: string[] }, version: number) =>
+      update.mutateAsync({ resourceId: resource.id, ...yours, version }),
   );
   const { errors, isSubmitting } = form.formState;
   const close = () => {
@@ -59,7 +77,11 @@ export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource:
           conflict
             ? [
                 { label: 'Notes', theirs: conflict.theirs.notes, yours: conflict.yours.notes },
-                { label: 'Tags', theirs: conflict.theirs.tags.join(', '), yours: conflict.yours.tags.join(', ') },
+                {
+                  label: 'Tags',
+                  theirs: conflict.theirs.tags.join(', '),
+                  yours: conflict.yours.tags.join(', '),
+                },
               ]
             : []
         }
@@ -72,9 +94,26 @@ export function ResourceNotesForm({ resource, workspaceId, onDone }: { resource:
         }}
         onDismiss={dismiss}
       />
-      <form className="form" onSubmit={(event) => void submit(event)} aria-label={`Notes and tags of ${resource.title}`}>
-        <TextAreaField label="Notes" rows={4} limit={NOTES_MAX} length={form.watch('notes').length} autoFocus {...form.register('notes', { onChange: keepDraft(notesDraft) })} error={errors.notes?.message} />
-        <TextField label="Tags" hint="Separated by commas" {...form.register('tags', { onChange: keepDraft(tagsDraft) })} error={errors.tags?.message} />
+      <form
+        className="form"
+        onSubmit={(event) => void submit(event)}
+        aria-label={`Notes and tags of ${resource.title}`}
+      >
+        <TextAreaField
+          label="Notes"
+          rows={4}
+          limit={NOTES_MAX}
+          length={form.watch('notes').length}
+          autoFocus
+          {...form.register('notes', { onChange: keepDraft(notesDraft) })}
+          error={errors.notes?.message}
+        />
+        <TextField
+          label="Tags"
+          hint="Separated by commas"
+          {...form.register('tags', { onChange: keepDraft(tagsDraft) })}
+          error={errors.tags?.message}
+        />
         {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
         <div className="row-actions">
           <SubmitButton pending={isSubmitting} pendingLabel="Saving…">

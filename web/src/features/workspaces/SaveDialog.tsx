@@ -11,7 +11,12 @@ import { TextField } from '../../components/Field';
 import { useToast } from '../../components/Toasts';
 import { useDialogFocusReturn } from '../../components/dialog-focus';
 import type { SearchResult } from '../../api/types';
-import { resourceFromResult, useAddResource, useCreateWorkspace, useWorkspaces } from './use-workspaces';
+import {
+  resourceFromResult,
+  useAddResource,
+  useCreateWorkspace,
+  useWorkspaces,
+} from './use-workspaces';
 import '../features.css';
 import { SubmitButton } from '../../components/SubmitButton';
 import { submitOnce, useZodForm } from '../../lib/form';
@@ -29,12 +34,18 @@ export function SaveDialog({
 }: {
   result: SearchResult | null;
   onClose: () => void;
-  onSaved?: (result: SearchResult, place: { workspaceId: string; workspaceName: string; resourceId: string }) => void;
+  onSaved?: (
+    result: SearchResult,
+    place: { workspaceId: string; workspaceName: string; resourceId: string },
+  ) => void;
   preferWorkspaceId?: string;
 }) {
   const workspaces = useWorkspaces(result !== null);
   // A viewer adds nothing: only the workspaces the user owns or edits are offered.
-  const writable = useMemo(() => workspaces.data?.filter((workspace) => workspace.role !== 'viewer'), [workspaces.data]);
+  const writable = useMemo(
+    () => workspaces.data?.filter((workspace) => workspace.role !== 'viewer'),
+    [workspaces.data],
+  );
   const createWorkspace = useCreateWorkspace();
   const addResource = useAddResource();
   const { reset: resetAddResource } = addResource;
@@ -80,7 +91,12 @@ export function SaveDialog({
     }
     let resourceId: string;
     try {
-      resourceId = (await addResource.mutateAsync({ workspaceId: target.id, resource: resourceFromResult(result) })).id;
+      resourceId = (
+        await addResource.mutateAsync({
+          workspaceId: target.id,
+          resource: resourceFromResult(result),
+        })
+      ).id;
     } catch {
       return; // Shown below from the mutation's error.
     }
@@ -126,7 +142,12 @@ export function SaveDialog({
                   required
                   maxLength={200}
                   {...form.register('newName')}
-                  error={errors.newName?.message ?? (createWorkspace.error instanceof ApiError && createWorkspace.error.field ? createWorkspace.error.message : null)}
+                  error={
+                    errors.newName?.message ??
+                    (createWorkspace.error instanceof ApiError && createWorkspace.error.field
+                      ? createWorkspace.error.message
+                      : null)
+                  }
                 />
               )}
               {saved && (
@@ -136,7 +157,13 @@ export function SaveDialog({
               )}
               {alreadyThere && (
                 <p className="form-notice" role="status">
-                  This work is already in {chosenName ? <Link to={`/workspaces/${choice}`}>{chosenName}</Link> : 'that workspace'}.
+                  This work is already in{' '}
+                  {chosenName ? (
+                    <Link to={`/workspaces/${choice}`}>{chosenName}</Link>
+                  ) : (
+                    'that workspace'
+                  )}
+                  .
                 </p>
               )}
               {error && !alreadyThere && (
@@ -145,7 +172,11 @@ export function SaveDialog({
                 </p>
               )}
               <div className="dialog-actions">
-                <SubmitButton pending={isSubmitting} pendingLabel="Saving…" disabled={choice === NEW_WORKSPACE && newName.trim() === ''}>
+                <SubmitButton
+                  pending={isSubmitting}
+                  pendingLabel="Saving…"
+                  disabled={choice === NEW_WORKSPACE && newName.trim() === ''}
+                >
                   Save
                 </SubmitButton>
                 <Dialog.Close className="button">Close</Dialog.Close>

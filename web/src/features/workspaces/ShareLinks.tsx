@@ -5,7 +5,13 @@ import { useProfileLanguage } from '../../app/profile';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { useAbilities } from '../../lib/workspace-role';
-import { useCreateShareLink, useResumeShareLink, useRevokeShareLink, useShareLinks, type ShareLink } from './use-workspaces';
+import {
+  useCreateShareLink,
+  useResumeShareLink,
+  useRevokeShareLink,
+  useShareLinks,
+  type ShareLink,
+} from './use-workspaces';
 import { SubmitButton } from '../../components/SubmitButton';
 import { formatDateTime } from '../../lib/dates';
 import { formError, submitWith, useZodForm } from '../../lib/form';
@@ -34,7 +40,9 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
   const paused = link.pausedAt !== null;
   return (
     <li className="share-link">
-      <span className="badge share-access">{link.readOnly ? ACCESS_LABELS.view : ACCESS_LABELS.edit}</span>{' '}
+      <span className="badge share-access">
+        {link.readOnly ? ACCESS_LABELS.view : ACCESS_LABELS.edit}
+      </span>{' '}
       {link.url ? (
         <a href={link.url} target="_blank" rel="noreferrer noopener" className="share-url">
           {link.url}
@@ -43,17 +51,24 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
         <span className="muted">No address (the service secret changed)</span>
       )}
       <p className="muted">
-        {expires > new Date() ? 'Expires' : 'Expired'} <time dateTime={link.expiresAt}>{formatDateTime(link.expiresAt, language)}</time>
+        {expires > new Date() ? 'Expires' : 'Expired'}{' '}
+        <time dateTime={link.expiresAt}>{formatDateTime(link.expiresAt, language)}</time>
       </p>
       {paused && (
         <p className="form-notice">
-          Paused: this link was made before your address was proven (by a password reset or a Google or GitHub sign-in), so it could have been
-          made by someone else who signed up with your address. Resume it only if you made it; it keeps its address.
+          Paused: this link was made before your address was proven (by a password reset or a Google
+          or GitHub sign-in), so it could have been made by someone else who signed up with your
+          address. Resume it only if you made it; it keeps its address.
         </p>
       )}
       <div className="row-actions">
         {paused && can.manageShares && (
-          <button type="button" className="button button-small" disabled={resume.isPending} onClick={() => resume.mutate(link.id, { onSuccess: () => toast('Link resumed') })}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={resume.isPending}
+            onClick={() => resume.mutate(link.id, { onSuccess: () => toast('Link resumed') })}
+          >
             {resume.isPending ? 'Resuming…' : 'Resume'}
           </button>
         )}
@@ -72,13 +87,22 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
           </button>
         )}
         {can.manageShares && (
-          <button type="button" className="button button-danger button-small" disabled={revoke.isPending} onClick={() => revoke.mutate(link.id)}>
+          <button
+            type="button"
+            className="button button-danger button-small"
+            disabled={revoke.isPending}
+            onClick={() => revoke.mutate(link.id)}
+          >
             {revoke.isPending ? 'Revoking…' : 'Revoke'}
           </button>
         )}
       </div>
       <span role="status" className="muted">
-        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'no' ? 'The clipboard is not available here: copy the address above.' : ''}
+        {copied === 'yes'
+          ? 'Copied to the clipboard.'
+          : copied === 'no'
+            ? 'The clipboard is not available here: copy the address above.'
+            : ''}
       </span>
       {(revoke.error ?? resume.error) && (
         <p className="field-error" role="alert">
@@ -100,16 +124,19 @@ export function ShareLinks({ workspaceId }: { workspaceId: string }) {
   const submit = submitWith(form, [], async ({ expiresInDays, access }) => {
     const readOnly = !(can.shareEditable && access === 'edit');
     await create.mutateAsync({ expiresInDays, readOnly });
-    toast(`${readOnly ? 'Share link' : 'Editable share link'} created, valid for ${expiresInDays} day${expiresInDays === 1 ? '' : 's'}: copy it from the list below`);
+    toast(
+      `${readOnly ? 'Share link' : 'Editable share link'} created, valid for ${expiresInDays} day${expiresInDays === 1 ? '' : 's'}: copy it from the list below`,
+    );
   });
   const failed = formError(form);
   return (
     <section aria-labelledby="share-heading" className="card">
       <h2 id="share-heading">Share links</h2>
       <p className="muted">
-        Anyone with a link can read this workspace, without signing in, until it expires or is revoked. Someone signed in may join through it: as a viewer
-        through a &ldquo;Can view&rdquo; link{can.shareEditable ? <>, as an editor through a &ldquo;Can edit&rdquo; link</> : null}. Revoking a link stops new joins;
-        who joined stays a member.
+        Anyone with a link can read this workspace, without signing in, until it expires or is
+        revoked. Someone signed in may join through it: as a viewer through a &ldquo;Can view&rdquo;
+        link{can.shareEditable ? <>, as an editor through a &ldquo;Can edit&rdquo; link</> : null}.
+        Revoking a link stops new joins; who joined stays a member.
       </p>
       <form className="inline-form" onSubmit={(event) => void submit(event)}>
         {can.shareEditable && (

@@ -5,15 +5,23 @@ export function rangesOf(annotation: Annotation): HighlightRange[] {
   const ranges = (annotation.highlights as { ranges?: unknown }).ranges;
   if (!Array.isArray(ranges)) return [];
   return ranges.filter(
-    (range): range is HighlightRange => typeof range === 'object' && range !== null && Number.isInteger((range as HighlightRange).start) && Number.isInteger((range as HighlightRange).end),
+    (range): range is HighlightRange =>
+      typeof range === 'object' &&
+      range !== null &&
+      Number.isInteger((range as HighlightRange).start) &&
+      Number.isInteger((range as HighlightRange).end),
   );
 }
 
 /** The selection inside `container` as offsets into its text, or null when nothing there is selected. */
-export function selectionWithin(container: HTMLElement, selection: Selection | null): HighlightRange | null {
+export function selectionWithin(
+  container: HTMLElement,
+  selection: Selection | null,
+): HighlightRange | null {
   if (!selection || selection.rangeCount === 0 || selection.isCollapsed) return null;
   const range = selection.getRangeAt(0);
-  if (!container.contains(range.startContainer) || !container.contains(range.endContainer)) return null;
+  if (!container.contains(range.startContainer) || !container.contains(range.endContainer))
+    return null;
   const before = document.createRange();
   before.selectNodeContents(container);
   before.setEnd(range.startContainer, range.startOffset);
@@ -24,9 +32,15 @@ export function selectionWithin(container: HTMLElement, selection: Selection | n
 }
 
 /** The text cut into plain and highlighted pieces (overlapping ranges merged). */
-export function segments(text: string, ranges: HighlightRange[]): Array<{ text: string; marked: boolean }> {
+export function segments(
+  text: string,
+  ranges: HighlightRange[],
+): Array<{ text: string; marked: boolean }> {
   const sorted = ranges
-    .map((range) => ({ start: Math.max(0, Math.min(range.start, text.length)), end: Math.max(0, Math.min(range.end, text.length)) }))
+    .map((range) => ({
+      start: Math.max(0, Math.min(range.start, text.length)),
+      end: Math.max(0, Math.min(range.end, text.length)),
+    }))
     .filter((range) => range.end > range.start)
     .sort((a, b) => a.start - b.start);
   const merged: Array<{ start: number; end: number }> = [];

@@ -31,7 +31,8 @@ export function defaultOrder(sort: Sort): Order {
   return sort === 'added' || sort === 'year' ? 'desc' : 'asc';
 }
 
-const isSort = (value: string | null): value is Sort => (SORTS as readonly string[]).includes(value ?? '');
+const isSort = (value: string | null): value is Sort =>
+  (SORTS as readonly string[]).includes(value ?? '');
 const year = (value: string | null) => (value && /^\d{1,4}$/.test(value) ? value : '');
 const text = (value: string | null, max: number) => (value ?? '').trim().slice(0, max);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -62,7 +63,8 @@ export function writeLibraryState(state: LibraryState): URLSearchParams {
   const params = new URLSearchParams();
   if (state.sort !== 'added') params.set('sort', state.sort);
   if (state.order !== defaultOrder(state.sort)) params.set('order', state.order);
-  for (const key of ['q', 'tag', 'type', 'yearFrom', 'yearTo'] as const) if (state[key]) params.set(key, state[key]);
+  for (const key of ['q', 'tag', 'type', 'yearFrom', 'yearTo'] as const)
+    if (state[key]) params.set(key, state[key]);
   if (state.page !== 1) params.set('page', String(state.page));
   if (state.size !== DEFAULT_SIZE) params.set('size', String(state.size));
   if (state.open) params.set('resource', state.open);

@@ -2,23 +2,42 @@
  * Workspaces, their resources, annotations and share links: queries through the typed query hooks
  * (their keys are `[method, path, init]`), changes through TanStack mutations over the typed client.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../api/client';
 import { isStale } from '../../api/errors';
 import type { components, paths } from '../../api/schema';
 import type { SearchResult } from '../../api/types';
 import { ifMatch } from '../../lib/versions';
-import { invalidateWorkspaces, replaceCachedResource, resourcesKey, sharesKey, workspaceKey, WORKSPACES_KEY, type ResourcePage } from '../../api/workspace-cache';
+import {
+  invalidateWorkspaces,
+  replaceCachedResource,
+  resourcesKey,
+  sharesKey,
+  workspaceKey,
+  WORKSPACES_KEY,
+  type ResourcePage,
+} from '../../api/workspace-cache';
 
 export type Workspace = components['schemas']['Workspace'];
 export type Resource = components['schemas']['Resource'];
 export type Annotation = components['schemas']['Annotation'];
 export type ShareLink = components['schemas']['ShareLink'];
 export type HighlightRange = { start: number; end: number; text?: string };
-export type ResourceListQuery = NonNullable<paths['/api/workspaces/{id}/resources']['get']['parameters']['query']>;
+export type ResourceListQuery = NonNullable<
+  paths['/api/workspaces/{id}/resources']['get']['parameters']['query']
+>;
 /** A workspace's links and the workspace list (which counts them), read again after a link changes. */
 const refreshShares = (queryClient: QueryClient, workspaceId: string) =>
-  Promise.all([queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) }), queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY })]);
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) }),
+    queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
+  ]);
 /** How often a page showing a PDF whose text is still being extracted is read again. */
 const PDF_POLL_MS = 1_500;
 
@@ -28,12 +47,19 @@ const PDF_POLL_MS = 1_500;
  * fetching after it looks settled (when a lazily loaded dialog mounts).
  */
 export function useWorkspaces(enabled = true) {
-  return queries.useQuery('get', '/api/workspaces', { params: { query: { limit: 100 } } }, { enabled });
+  return queries.useQuery(
+    'get',
+    '/api/workspaces',
+    { params: { query: { limit: 100 } } },
+    { enabled },
+  );
 }
 
 /** The workspace alone (no resources: the library list pages through them, use-library.ts). */
 export function useWorkspace(id: string) {
-  return queries.useQuery('get', '/api/workspaces/{id}', { params: { path: { id }, query: { resourceLimit: 0 } } });
+  return queries.useQuery('get', '/api/workspaces/{id}', {
+    params: { path: { id }, query: { resourceLimit: 0 } },
+  });
 }
 
 export function useShareLinks(id: string) {
@@ -70,7 +96,13 @@ export function useRenameWorkspace(id: string) {
   return useMutation({
     onError: refreshWhenStale,
     /** `version`: the workspace's version when the user started renaming (If-Match). */
-    mutationFn: ({ name, version }: { name: string; version: number }) => unwrap(api.PATCH('/api/workspaces/{id}', { params: { path: { id }, header: ifMatch('w', version) }, body: { name } })),
+    mutationFn: ({ name, version }: { name: string; version: number }) =>
+      unwrap(
+        api.PATCH('/api/workspaces/{id}', {
+          params: { path: { id }, header: ifMatch('w', version) },
+          body: { name },
+        }),
+      ),
     onSuccess: invalidate,
   });
 }
@@ -79,7 +111,12 @@ export function useRenameWorkspace(id: string) {
 export function useDeleteWorkspace() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, version }: { id: string; version: number }) => unwrap(api.DELETE('/api/workspaces/{id}', { params: { path: { id }, header: ifMatch('w', version) } })),
+    mutationFn: ({ id, version }: { id: string; version: number }) =>
+      unwrap(
+        api.DELETE('/api/workspaces/{id}', {
+          params: { path: { id }, header: ifMatch('w', version) },
+        }),
+      ),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY });
     },
@@ -130,7 +167,12 @@ export function useAddResource() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ workspaceId, resource }: { workspaceId: string; resource: NewResource }) =>
-      unwrap(api.POST('/api/workspaces/{id}/resources', { params: { path: { id: workspaceId } }, body: resource })),
+      unwrap(
+        api.POST('/api/workspaces/{id}/resources', {
+          params: { path: { id: workspaceId } },
+          body: resource,
+        }),
+      ),
     onSuccess: async (_reply, { workspaceId }) => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
@@ -147,7 +189,11 @@ export function useRemoveResource(workspaceId: string) {
   return useMutation({
     onError: refreshWhenStale,
     mutationFn: ({ resourceId, version }: { resourceId: string; version: number }) =>
-      unwrap(api.DELETE('/api/workspaces/{id}/resources/{resourceId}', { params: { path: { id: workspaceId, resourceId }, header: ifMatch('r', version) } })),
+      unwrap(
+        api.DELETE('/api/workspaces/{id}/resources/{resourceId}', {
+          params: { path: { id: workspaceId, resourceId }, header: ifMatch('r', version) },
+        }),
+      ),
     onSuccess: invalidate,
   });
 }
@@ -161,12 +207,30 @@ export function useUpdateResource(workspaceId: string) {
   const refreshWhenStale = useRefreshWhenStale(workspaceId);
   return useMutation({
     onError: refreshWhenStale,
-    mutationFn: ({ resourceId, notes, tags, version }: { resourceId: string; notes: string; tags: string[]; version: number }) =>
-      unwrap(api.PATCH('/api/workspaces/{id}/resources/{resourceId}', { params: { path: { id: workspaceId, resourceId }, header: ifMatch('r', version) }, body: { notes, tags } })),
+    mutationFn: ({
+      resourceId,
+      notes,
+      tags,
+      version,
+    }: {
+      resourceId: string;
+      notes: string;
+      tags: string[];
+      version: number;
+    }) =>
+      unwrap(
+        api.PATCH('/api/workspaces/{id}/resources/{resourceId}', {
+          params: { path: { id: workspaceId, resourceId }, header: ifMatch('r', version) },
+          body: { notes, tags },
+        }),
+      ),
     onSuccess: async (resource) => {
       replaceCachedResource(queryClient, workspaceId, resource);
       // The workspace's updatedAt moved, and the tags may no longer match a filter: read again when next shown.
-      await Promise.all([queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }), queryClient.invalidateQueries({ queryKey: resourcesKey(workspaceId), refetchType: 'none' })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
+        queryClient.invalidateQueries({ queryKey: resourcesKey(workspaceId), refetchType: 'none' }),
+      ]);
     },
   });
 }
@@ -174,8 +238,21 @@ export function useUpdateResource(workspaceId: string) {
 export function useCreateAnnotation(workspaceId: string) {
   const invalidate = useInvalidate(workspaceId);
   return useMutation({
-    mutationFn: ({ resourceId, body, ranges }: { resourceId: string; body: string; ranges?: HighlightRange[] }) =>
-      unwrap(api.POST('/api/resources/{id}/annotations', { params: { path: { id: resourceId } }, body: { body, ...(ranges ? { highlights: { ranges } } : {}) } })),
+    mutationFn: ({
+      resourceId,
+      body,
+      ranges,
+    }: {
+      resourceId: string;
+      body: string;
+      ranges?: HighlightRange[];
+    }) =>
+      unwrap(
+        api.POST('/api/resources/{id}/annotations', {
+          params: { path: { id: resourceId } },
+          body: { body, ...(ranges ? { highlights: { ranges } } : {}) },
+        }),
+      ),
     onSuccess: invalidate,
   });
 }
@@ -185,7 +262,13 @@ export function useUpdateAnnotation(workspaceId: string) {
   const refreshWhenStale = useRefreshWhenStale(workspaceId);
   return useMutation({
     onError: refreshWhenStale,
-    mutationFn: ({ id, body, version }: { id: string; body: string; version: number }) => unwrap(api.PATCH('/api/annotations/{id}', { params: { path: { id }, header: ifMatch('a', version) }, body: { body } })),
+    mutationFn: ({ id, body, version }: { id: string; body: string; version: number }) =>
+      unwrap(
+        api.PATCH('/api/annotations/{id}', {
+          params: { path: { id }, header: ifMatch('a', version) },
+          body: { body },
+        }),
+      ),
     onSuccess: invalidate,
   });
 }
@@ -195,7 +278,12 @@ export function useDeleteAnnotation(workspaceId: string) {
   const refreshWhenStale = useRefreshWhenStale(workspaceId);
   return useMutation({
     onError: refreshWhenStale,
-    mutationFn: ({ id, version }: { id: string; version: number }) => unwrap(api.DELETE('/api/annotations/{id}', { params: { path: { id }, header: ifMatch('a', version) } })),
+    mutationFn: ({ id, version }: { id: string; version: number }) =>
+      unwrap(
+        api.DELETE('/api/annotations/{id}', {
+          params: { path: { id }, header: ifMatch('a', version) },
+        }),
+      ),
     onSuccess: invalidate,
   });
 }
@@ -204,7 +292,12 @@ export function useCreateShareLink(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ expiresInDays, readOnly }: { expiresInDays: number; readOnly: boolean }) =>
-      unwrap(api.POST('/api/workspaces/{id}/share', { params: { path: { id: workspaceId } }, body: { expiresInDays, readOnly } })),
+      unwrap(
+        api.POST('/api/workspaces/{id}/share', {
+          params: { path: { id: workspaceId } },
+          body: { expiresInDays, readOnly },
+        }),
+      ),
     onSuccess: () => refreshShares(queryClient, workspaceId),
   });
 }
@@ -212,7 +305,12 @@ export function useCreateShareLink(workspaceId: string) {
 export function useRevokeShareLink(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (shareId: string) => unwrap(api.DELETE('/api/workspaces/{id}/share/{shareId}', { params: { path: { id: workspaceId, shareId } } })),
+    mutationFn: (shareId: string) =>
+      unwrap(
+        api.DELETE('/api/workspaces/{id}/share/{shareId}', {
+          params: { path: { id: workspaceId, shareId } },
+        }),
+      ),
     onSuccess: () => refreshShares(queryClient, workspaceId),
   });
 }
@@ -221,7 +319,12 @@ export function useRevokeShareLink(workspaceId: string) {
 export function useResumeShareLink(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (shareId: string) => unwrap(api.POST('/api/workspaces/{id}/share/{shareId}/resume', { params: { path: { id: workspaceId, shareId } } })),
+    mutationFn: (shareId: string) =>
+      unwrap(
+        api.POST('/api/workspaces/{id}/share/{shareId}/resume', {
+          params: { path: { id: workspaceId, shareId } },
+        }),
+      ),
     onSuccess: () => refreshShares(queryClient, workspaceId),
   });
 }
@@ -237,12 +340,21 @@ export function useResourcePage(workspaceId: string, query: ResourceListQuery) {
   return useQuery({
     queryKey: queries.queryOptions('get', '/api/workspaces/{id}/resources', init).queryKey,
     queryFn: async ({ signal }): Promise<ResourcePage> => {
-      const { data, response } = await api.GET('/api/workspaces/{id}/resources', { ...init, signal });
+      const { data, response } = await api.GET('/api/workspaces/{id}/resources', {
+        ...init,
+        signal,
+      });
       const resources = data ?? [];
-      return { resources, total: Number(response.headers.get('x-total-count') ?? resources.length) };
+      return {
+        resources,
+        total: Number(response.headers.get('x-total-count') ?? resources.length),
+      };
     },
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.resources.some((resource) => resource.pdf?.extraction === 'pending') ? PDF_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.resources.some((resource) => resource.pdf?.extraction === 'pending')
+        ? PDF_POLL_MS
+        : false,
   });
 }
 
@@ -250,7 +362,12 @@ export function useTagResources(workspaceId: string) {
   const invalidate = useInvalidate(workspaceId);
   return useMutation({
     mutationFn: (body: { resourceIds: string[]; add?: string[]; remove?: string[] }) =>
-      unwrap(api.POST('/api/workspaces/{id}/resources/bulk/tag', { params: { path: { id: workspaceId } }, body })),
+      unwrap(
+        api.POST('/api/workspaces/{id}/resources/bulk/tag', {
+          params: { path: { id: workspaceId } },
+          body,
+        }),
+      ),
     onSuccess: invalidate,
   });
 }
@@ -260,7 +377,12 @@ export function useMoveResources(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { resourceIds: string[]; targetWorkspaceId: string }) =>
-      unwrap(api.POST('/api/workspaces/{id}/resources/bulk/move', { params: { path: { id: workspaceId } }, body })),
+      unwrap(
+        api.POST('/api/workspaces/{id}/resources/bulk/move', {
+          params: { path: { id: workspaceId } },
+          body,
+        }),
+      ),
     onSuccess: (reply) => invalidateWorkspaces(queryClient, [workspaceId, reply.targetWorkspaceId]),
   });
 }
@@ -268,7 +390,13 @@ export function useMoveResources(workspaceId: string) {
 export function useRemoveResources(workspaceId: string) {
   const invalidate = useInvalidate(workspaceId);
   return useMutation({
-    mutationFn: (resourceIds: string[]) => unwrap(api.POST('/api/workspaces/{id}/resources/bulk/remove', { params: { path: { id: workspaceId } }, body: { resourceIds } })),
+    mutationFn: (resourceIds: string[]) =>
+      unwrap(
+        api.POST('/api/workspaces/{id}/resources/bulk/remove', {
+          params: { path: { id: workspaceId } },
+          body: { resourceIds },
+        }),
+      ),
     onSuccess: invalidate,
   });
 }

@@ -24,7 +24,13 @@ function providersOf(alert: Alert): ProviderId[] | null {
 
 /** The search page showing what the alert searches for. */
 function searchHrefOf(alert: Alert): string {
-  const params = searchParamsOf({ q: alert.query, sort: 'relevance', page: 1, providers: providersOf(alert), filters: searchFiltersOf(alert.filters) });
+  const params = searchParamsOf({
+    q: alert.query,
+    sort: 'relevance',
+    page: 1,
+    providers: providersOf(alert),
+    filters: searchFiltersOf(alert.filters),
+  });
   return `/dashboard?${params.toString()}`;
 }
 
@@ -35,21 +41,36 @@ export function AlertsPage() {
   const [deleting, setDeleting] = useState<Alert | null>(null);
   return (
     <Page title="Alerts">
-      <p className="muted">Each alert runs its search daily or weekly and e-mails you the results you have not seen before; every e-mail has a link to stop it.</p>
+      <p className="muted">
+        Each alert runs its search daily or weekly and e-mails you the results you have not seen
+        before; every e-mail has a link to stop it.
+      </p>
       {alerts.isPending && <LoadingState label="Loading your alerts…" />}
-      {alerts.isError && <ErrorState title="Your alerts could not be loaded" error={alerts.error} onRetry={() => void alerts.refetch()} />}
+      {alerts.isError && (
+        <ErrorState
+          title="Your alerts could not be loaded"
+          error={alerts.error}
+          onRetry={() => void alerts.refetch()}
+        />
+      )}
       {alerts.data?.length === 0 && (
         <EmptyState title="No alerts yet">
           <p>
-            An alert follows a search for you: it runs the search daily or weekly and e-mails you what is new, so that you hear of a new paper on your topic
-            without searching again. To make one, <Link to="/dashboard">search</Link>, then choose “Follow this search”.
+            An alert follows a search for you: it runs the search daily or weekly and e-mails you
+            what is new, so that you hear of a new paper on your topic without searching again. To
+            make one, <Link to="/dashboard">search</Link>, then choose “Follow this search”.
           </p>
         </EmptyState>
       )}
       {alerts.data && alerts.data.length > 0 && (
         <ul className="alert-list" aria-label="Your alerts">
           {alerts.data.map((alert) => (
-            <AlertCard key={alert.id} alert={alert} searchHref={searchHrefOf(alert)} onDelete={setDeleting} />
+            <AlertCard
+              key={alert.id}
+              alert={alert}
+              searchHref={searchHrefOf(alert)}
+              onDelete={setDeleting}
+            />
           ))}
         </ul>
       )}
@@ -72,7 +93,8 @@ export function AlertsPage() {
           })
         }
       >
-        Its search no longer runs and its runs are forgotten; no more e-mails come for it. The papers you saved stay.
+        Its search no longer runs and its runs are forgotten; no more e-mails come for it. The
+        papers you saved stay.
       </ConfirmDialog>
     </Page>
   );

@@ -20,7 +20,15 @@ const TOKEN = /^[A-Za-z0-9_-]{16,200}$/;
 
 function Onward() {
   const signedIn = Boolean(useSession().data);
-  return <p>{signedIn ? <Link to="/alerts">Go to your alerts</Link> : <Link to="/">Go to the front page</Link>}</p>;
+  return (
+    <p>
+      {signedIn ? (
+        <Link to="/alerts">Go to your alerts</Link>
+      ) : (
+        <Link to="/">Go to the front page</Link>
+      )}
+    </p>
+  );
 }
 
 function Stopped({ query, already }: { query: string; already: boolean }) {
@@ -31,10 +39,14 @@ function Stopped({ query, already }: { query: string; already: boolean }) {
   }, [already]);
   return (
     <div ref={ref} tabIndex={-1} className="form-notice" role="status">
-      <p className="state-title">{already ? 'These e-mails have already stopped' : 'Done: no more e-mails'}</p>
+      <p className="state-title">
+        {already ? 'These e-mails have already stopped' : 'Done: no more e-mails'}
+      </p>
       <p>
         You get no more e-mails for “<span className="alert-query-text">{query}</span>”.{' '}
-        {already ? 'Nothing needs doing.' : 'The alert is deleted; you can follow the search again from the search page at any time.'}
+        {already
+          ? 'Nothing needs doing.'
+          : 'The alert is deleted; you can follow the search again from the search page at any time.'}
       </p>
       <Onward />
     </div>
@@ -46,20 +58,35 @@ function Unsubscribe({ token }: { token: string }) {
   const stop = useUnsubscribe(token);
   if (preview.isPending) return <LoadingState label="Reading the link…" />;
   if (preview.isError && isNotFound(preview.error)) return <Unusable />;
-  if (preview.isError) return <ErrorState error={preview.error} onRetry={() => void preview.refetch()} />;
+  if (preview.isError)
+    return <ErrorState error={preview.error} onRetry={() => void preview.refetch()} />;
   const { query, frequency, unsubscribed } = preview.data;
   if (stop.data) return <Stopped query={stop.data.query} already={false} />;
   if (unsubscribed) return <Stopped query={query} already />;
   return (
     <div className="card">
       <h2 className="alert-query">Stop e-mails for “{query}”?</h2>
-      <p>This alert e-mails you new results for the search {FREQUENCY_ADVERBS[frequency]}. Stopping deletes the alert, so no more of its e-mails come; you need not sign in.</p>
-      <button type="button" className="button button-primary" aria-disabled={stop.isPending || undefined} onClick={() => {
+      <p>
+        This alert e-mails you new results for the search {FREQUENCY_ADVERBS[frequency]}. Stopping
+        deletes the alert, so no more of its e-mails come; you need not sign in.
+      </p>
+      <button
+        type="button"
+        className="button button-primary"
+        aria-disabled={stop.isPending || undefined}
+        onClick={() => {
           if (!stop.isPending) stop.mutate();
-        }}>
+        }}
+      >
         {stop.isPending ? 'Stopping…' : 'Stop these e-mails'}
       </button>
-      {stop.error != null && <FormAlert>{isNotFound(stop.error) ? 'This link can no longer be used: the alert was deleted.' : describeError(stop.error)}</FormAlert>}
+      {stop.error != null && (
+        <FormAlert>
+          {isNotFound(stop.error)
+            ? 'This link can no longer be used: the alert was deleted.'
+            : describeError(stop.error)}
+        </FormAlert>
+      )}
     </div>
   );
 }
@@ -68,7 +95,10 @@ function Unusable() {
   return (
     <div className="state state-error" role="alert">
       <p className="state-title">This link cannot be used</p>
-      <p>It is incomplete, or its alert has been deleted (a deleted alert sends no more e-mails). Copy the whole link from the e-mail, or sign in to see your alerts.</p>
+      <p>
+        It is incomplete, or its alert has been deleted (a deleted alert sends no more e-mails).
+        Copy the whole link from the e-mail, or sign in to see your alerts.
+      </p>
       <Onward />
     </div>
   );

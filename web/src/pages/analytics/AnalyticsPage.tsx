@@ -24,7 +24,8 @@ const PERIODS: Array<{ value: Period; label: string; span: string }> = [
   { value: 'year', label: 'Year', span: 'the last 365 days' },
 ];
 const SEARCHES = { one: 'search', other: 'searches' };
-const isPeriod = (value: string | null): value is Period => PERIODS.some((period) => period.value === value);
+const isPeriod = (value: string | null): value is Period =>
+  PERIODS.some((period) => period.value === value);
 
 function formatMinutes(minutes: number): string {
   if (minutes < 60) return `${minutes} min`;
@@ -36,9 +37,19 @@ function SearchSection({ period }: { period: Period }) {
   const span = PERIODS.find((entry) => entry.value === period)?.span ?? '';
   const query = queries.useQuery('get', '/api/analytics/search', { params: { query: { period } } });
   const language = useProfileLanguage();
-  const topQueries = useMemo(() => (query.data?.searches ?? []).slice(0, 10).map((search) => ({ label: search.query, value: search.count })), [query.data]);
+  const topQueries = useMemo(
+    () =>
+      (query.data?.searches ?? [])
+        .slice(0, 10)
+        .map((search) => ({ label: search.query, value: search.count })),
+    [query.data],
+  );
   // Counted by the server, from the queries with their stopwords removed, as it found the topics.
-  const topics = useMemo(() => (query.data?.topicCounts ?? []).map((entry) => ({ label: entry.topic, value: entry.count })), [query.data]);
+  const topics = useMemo(
+    () =>
+      (query.data?.topicCounts ?? []).map((entry) => ({ label: entry.topic, value: entry.count })),
+    [query.data],
+  );
   if (query.isPending) return <LoadingState label="Loading your searches…" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   const data = query.data;
@@ -46,10 +57,13 @@ function SearchSection({ period }: { period: Period }) {
     <section aria-labelledby="analytics-searches" className="card analytics-section">
       <h2 id="analytics-searches">Searches</h2>
       <p className="figure">
-        <strong data-testid="total-searches">{data.totalSearches}</strong> {data.totalSearches === 1 ? 'search' : 'searches'} in {span}
+        <strong data-testid="total-searches">{data.totalSearches}</strong>{' '}
+        {data.totalSearches === 1 ? 'search' : 'searches'} in {span}
       </p>
       {data.searches.length === 0 ? (
-        <EmptyState title="No searches in this period">Search from the Search page; your queries are counted here.</EmptyState>
+        <EmptyState title="No searches in this period">
+          Search from the Search page; your queries are counted here.
+        </EmptyState>
       ) : (
         <div className="analytics-grid">
           <div>
@@ -71,7 +85,9 @@ function SearchSection({ period }: { period: Period }) {
                     <td>{search.query}</td>
                     <td className="number">{search.count}</td>
                     <td>
-                      <time dateTime={search.lastSearched}>{formatDateTime(search.lastSearched, language)}</time>
+                      <time dateTime={search.lastSearched}>
+                        {formatDateTime(search.lastSearched, language)}
+                      </time>
                     </td>
                   </tr>
                 ))}
@@ -88,7 +104,10 @@ function SearchSection({ period }: { period: Period }) {
                 <ol className="topic-list" aria-labelledby={`topics-${period}`}>
                   {topics.map((topic) => (
                     <li key={topic.label}>
-                      {topic.label} <span className="muted">({topic.value} {topic.value === 1 ? 'search' : 'searches'})</span>
+                      {topic.label}{' '}
+                      <span className="muted">
+                        ({topic.value} {topic.value === 1 ? 'search' : 'searches'})
+                      </span>
                     </li>
                   ))}
                 </ol>
@@ -107,7 +126,10 @@ function ResourceSection() {
   if (query.isPending) return <LoadingState label="Loading your saved resources…" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   const data: ResourceAnalytics = query.data;
-  const categories = data.topCategories.map((entry) => ({ label: entry.category, value: entry.count }));
+  const categories = data.topCategories.map((entry) => ({
+    label: entry.category,
+    value: entry.count,
+  }));
   return (
     <section aria-labelledby="analytics-resources" className="card analytics-section">
       <h2 id="analytics-resources">Saved resources</h2>
@@ -149,7 +171,11 @@ function ResourceSection() {
               ))}
             </tbody>
           </table>
-          <BarChart title="Saved resources by category" bars={categories} unit={{ one: 'resource', other: 'resources' }} />
+          <BarChart
+            title="Saved resources by category"
+            bars={categories}
+            unit={{ one: 'resource', other: 'resources' }}
+          />
         </>
       )}
     </section>
@@ -162,7 +188,13 @@ export function AnalyticsPage() {
   const period: Period = isPeriod(requested) ? requested : 'month';
   return (
     <Page title="Analytics">
-      <Tabs.Root value={period} onValueChange={(value) => setParams(value === 'month' ? {} : { period: value }, { replace: true })} activationMode="manual">
+      <Tabs.Root
+        value={period}
+        onValueChange={(value) =>
+          setParams(value === 'month' ? {} : { period: value }, { replace: true })
+        }
+        activationMode="manual"
+      >
         <Tabs.List className="tabs-list" aria-label="Period">
           {PERIODS.map((entry) => (
             <Tabs.Trigger key={entry.value} value={entry.value} className="tabs-trigger">

@@ -38,10 +38,19 @@ export function BarChart({ title, bars, unit }: { title: string; bars: Bar[]; un
   const id = useId();
   if (bars.length === 0) return null;
   const max = Math.max(0, ...bars.map((bar) => bar.value));
-  const description = bars.map((bar) => `${bar.label}: ${bar.value} ${bar.value === 1 ? unit.one : unit.other}`).join('; ');
+  const description = bars
+    .map((bar) => `${bar.label}: ${bar.value} ${bar.value === 1 ? unit.one : unit.other}`)
+    .join('; ');
   return (
     <figure className="chart">
-      <svg className="bar-chart" width="100%" height={bars.length * ROW_HEIGHT} role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`}>
+      <svg
+        className="bar-chart"
+        width="100%"
+        height={bars.length * ROW_HEIGHT}
+        role="img"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-desc`}
+      >
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{description}</desc>
         {bars.map((bar, index) => {
@@ -54,8 +63,22 @@ export function BarChart({ title, bars, unit }: { title: string; bars: Bar[]; un
               <text className="bar-chart-value" x="100%" y={top + LABEL_BASELINE} textAnchor="end">
                 {bar.value}
               </text>
-              <rect className="bar-chart-track" x="0" y={top + BAR_TOP} width="100%" height={BAR_HEIGHT} rx="3" />
-              <rect className="bar-chart-bar" x="0" y={top + BAR_TOP} width={barPercent(bar.value, max)} height={BAR_HEIGHT} rx="3" />
+              <rect
+                className="bar-chart-track"
+                x="0"
+                y={top + BAR_TOP}
+                width="100%"
+                height={BAR_HEIGHT}
+                rx="3"
+              />
+              <rect
+                className="bar-chart-bar"
+                x="0"
+                y={top + BAR_TOP}
+                width={barPercent(bar.value, max)}
+                height={BAR_HEIGHT}
+                rx="3"
+              />
             </g>
           );
         })}

@@ -17,9 +17,12 @@ export function AccountDeletedPage() {
   return (
     <Page title="Your account was deleted" narrow>
       <p className="form-notice" role="status">
-        Your account and everything in it were deleted, and you are signed out. Its share links no longer open anything. We sent a last e-mail to confirm it.
+        Your account and everything in it were deleted, and you are signed out. Its share links no
+        longer open anything. We sent a last e-mail to confirm it.
       </p>
-      <p>You can sign up again with the same address at any time; it starts a new, empty account.</p>
+      <p>
+        You can sign up again with the same address at any time; it starts a new, empty account.
+      </p>
       <p className="form-links">
         <Link to="/auth/signup">Create a new account</Link> <Link to="/auth/signin">Sign in</Link>
       </p>

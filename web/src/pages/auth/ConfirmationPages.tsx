@@ -12,10 +12,17 @@ import { Page } from '../../components/Page';
 import { LoadingState } from '../../components/States';
 
 function ResendConfirmation() {
-  const resend = useMutation({ mutationFn: () => unwrap(api.POST('/api/auth/resend-confirmation')) });
+  const resend = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/auth/resend-confirmation')),
+  });
   return (
     <div className="stack">
-      <button type="button" className="button" disabled={resend.isPending} onClick={() => resend.mutate()}>
+      <button
+        type="button"
+        className="button"
+        disabled={resend.isPending}
+        onClick={() => resend.mutate()}
+      >
         {resend.isPending ? 'Sending…' : 'Send the link again'}
       </button>
       <p role="status" className={resend.isError ? 'field-error' : 'muted'}>
@@ -36,9 +43,13 @@ export function CheckInboxPage() {
       {email ? (
         <>
           <p className="form-notice" role="status">
-            We sent a confirmation link to <strong className="break-anywhere">{email}</strong>. Open it to confirm your address; the link works for 24 hours.
+            We sent a confirmation link to <strong className="break-anywhere">{email}</strong>. Open
+            it to confirm your address; the link works for 24 hours.
           </p>
-          <p>You can use Research Workspace meanwhile. No mail? Look in your spam folder, or have it sent again.</p>
+          <p>
+            You can use Research Workspace meanwhile. No mail? Look in your spam folder, or have it
+            sent again.
+          </p>
           <ResendConfirmation />
           <p className="form-links">
             <Link to={next}>Continue to Research Workspace</Link>
@@ -54,14 +65,28 @@ export function CheckInboxPage() {
 }
 
 const OUTCOMES = {
-  confirmed: { title: 'Your e-mail address is confirmed', text: 'Thank you: your address is confirmed.' },
-  already_confirmed: { title: 'Your address was already confirmed', text: 'This link was used before, or your address was confirmed another way. Nothing else to do.' },
-  expired: { title: 'This confirmation link has expired', text: 'Links work for 24 hours. Have a new one sent, and open the newest.' },
-  invalid: { title: 'This confirmation link is not valid', text: 'It may be incomplete: open the link from the mail again, or have a new one sent.' },
+  confirmed: {
+    title: 'Your e-mail address is confirmed',
+    text: 'Thank you: your address is confirmed.',
+  },
+  already_confirmed: {
+    title: 'Your address was already confirmed',
+    text: 'This link was used before, or your address was confirmed another way. Nothing else to do.',
+  },
+  expired: {
+    title: 'This confirmation link has expired',
+    text: 'Links work for 24 hours. Have a new one sent, and open the newest.',
+  },
+  invalid: {
+    title: 'This confirmation link is not valid',
+    text: 'It may be incomplete: open the link from the mail again, or have a new one sent.',
+  },
 } as const;
 
 function outcomeOf(status: string | null): keyof typeof OUTCOMES {
-  return status === 'confirmed' || status === 'already_confirmed' || status === 'expired' ? status : 'invalid';
+  return status === 'confirmed' || status === 'already_confirmed' || status === 'expired'
+    ? status
+    : 'invalid';
 }
 
 export function ConfirmedPage() {
@@ -77,7 +102,13 @@ export function ConfirmedPage() {
         {text}
       </p>
       {!done && signedIn && <ResendConfirmation />}
-      <p className="form-links">{signedIn ? <Link to="/dashboard">Go to search</Link> : <Link to="/auth/signin">Sign in</Link>}</p>
+      <p className="form-links">
+        {signedIn ? (
+          <Link to="/dashboard">Go to search</Link>
+        ) : (
+          <Link to="/auth/signin">Sign in</Link>
+        )}
+      </p>
     </Page>
   );
 }

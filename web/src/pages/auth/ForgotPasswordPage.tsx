@@ -10,7 +10,9 @@ import { ForgotPasswordForm } from './schemas';
 /** Asks for a reset mail; its link (set by the server) lands on /auth/update-password?token=…. */
 export function ForgotPasswordPage() {
   const form = useZodForm(ForgotPasswordForm, { defaultValues: { email: '' } });
-  const request = useMutation({ mutationFn: (body: { email: string }) => unwrap(api.POST('/api/auth/reset-password', { body })) });
+  const request = useMutation({
+    mutationFn: (body: { email: string }) => unwrap(api.POST('/api/auth/reset-password', { body })),
+  });
   const { errors, isSubmitting } = form.formState;
   const submit = submitWith(form, ['email'], (body) => request.mutateAsync(body));
   return (
@@ -21,8 +23,18 @@ export function ForgotPasswordPage() {
         </p>
       ) : (
         <form className="form" onSubmit={(event) => void submit(event)} noValidate>
-          <p>Enter the e-mail address of your account and we will send you a link to choose a new password.</p>
-          <TextField label="Email" type="email" autoComplete="email" required {...form.register('email')} error={errors.email?.message} />
+          <p>
+            Enter the e-mail address of your account and we will send you a link to choose a new
+            password.
+          </p>
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            {...form.register('email')}
+            error={errors.email?.message}
+          />
           {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
           <SubmitButton pending={isSubmitting} pendingLabel="Sending…">
             Send reset link

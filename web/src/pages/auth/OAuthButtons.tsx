@@ -27,7 +27,11 @@ export function OAuthButtons({ next }: { next: string }) {
       }
       const body: unknown = await probe.json().catch(() => null);
       const error = apiErrorFrom(probe, body);
-      setMessage(error.details.reason === 'not_configured' ? `Sign-in with ${provider.label} is not configured on this server. Use your e-mail and password.` : describeError(error));
+      setMessage(
+        error.details.reason === 'not_configured'
+          ? `Sign-in with ${provider.label} is not configured on this server. Use your e-mail and password.`
+          : describeError(error),
+      );
     } catch {
       setMessage('The service cannot be reached. Check your connection and try again.');
     }
@@ -40,8 +44,16 @@ export function OAuthButtons({ next }: { next: string }) {
       </p>
       <div className="oauth-buttons">
         {PROVIDERS.map((provider) => (
-          <button key={provider.id} type="button" className="button button-secondary" onClick={() => void start(provider)} disabled={busy !== null}>
-            {busy === provider.id ? `Opening ${provider.label}…` : `Continue with ${provider.label}`}
+          <button
+            key={provider.id}
+            type="button"
+            className="button button-secondary"
+            onClick={() => void start(provider)}
+            disabled={busy !== null}
+          >
+            {busy === provider.id
+              ? `Opening ${provider.label}…`
+              : `Continue with ${provider.label}`}
           </button>
         ))}
       </div>

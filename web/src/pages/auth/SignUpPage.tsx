@@ -22,24 +22,52 @@ export function SignUpPage() {
   const signUp = useMutation({
     mutationFn: async (body: z.output<typeof SignUpForm>) => {
       const created = await unwrap(api.POST('/api/auth/signup', { body }));
-      await unwrap(api.POST('/api/auth/signin', { body: { email: body.email, password: body.password } }));
+      await unwrap(
+        api.POST('/api/auth/signin', { body: { email: body.email, password: body.password } }),
+      );
       return created;
     },
     onSuccess: async (created) => {
       await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
-      await navigate(created.confirmationSent ? `/auth/check-inbox?next=${encodeURIComponent(next)}` : next, { replace: true });
+      await navigate(
+        created.confirmationSent ? `/auth/check-inbox?next=${encodeURIComponent(next)}` : next,
+        { replace: true },
+      );
     },
   });
   if (session.data && !signUp.isPending && !signUp.isSuccess) return <Navigate to={next} replace />;
 
   const { errors, isSubmitting } = form.formState;
-  const submit = submitWith(form, ['name', 'email', 'password'], (body) => signUp.mutateAsync(body));
+  const submit = submitWith(form, ['name', 'email', 'password'], (body) =>
+    signUp.mutateAsync(body),
+  );
   return (
     <Page title="Create your account" narrow>
       <form className="form" onSubmit={(event) => void submit(event)} noValidate>
-        <TextField label="Name" autoComplete="name" maxLength={100} {...form.register('name')} error={errors.name?.message} />
-        <TextField label="Email" type="email" autoComplete="email" required {...form.register('email')} error={errors.email?.message} />
-        <TextField label="Password" type="password" autoComplete="new-password" required {...form.register('password')} hint={PASSWORD_RULES} error={errors.password?.message} />
+        <TextField
+          label="Name"
+          autoComplete="name"
+          maxLength={100}
+          {...form.register('name')}
+          error={errors.name?.message}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          {...form.register('email')}
+          error={errors.email?.message}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          {...form.register('password')}
+          hint={PASSWORD_RULES}
+          error={errors.password?.message}
+        />
         {formError(form) && <FormAlert>{formError(form)}</FormAlert>}
         <SubmitButton pending={isSubmitting} pendingLabel="Creating your account…">
           Sign up
@@ -47,7 +75,10 @@ export function SignUpPage() {
       </form>
       <p className="form-links">
         <span>
-          Already have an account? <Link to={`/auth/signin${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>Sign in</Link>
+          Already have an account?{' '}
+          <Link to={`/auth/signin${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>
+            Sign in
+          </Link>
         </span>
       </p>
       <OAuthButtons next={next} />

@@ -14,7 +14,8 @@ export function UpdatePasswordPage() {
   const navigate = useNavigate();
   const form = useZodForm(UpdatePasswordForm, { defaultValues: { password: '' } });
   const update = useMutation({
-    mutationFn: (body: { token: string; password: string }) => unwrap(api.POST('/api/auth/update-password', { body })),
+    mutationFn: (body: { token: string; password: string }) =>
+      unwrap(api.POST('/api/auth/update-password', { body })),
     onSuccess: () => navigate('/auth/signin?reset=1', { replace: true }),
   });
   const { errors, isSubmitting } = form.formState;
@@ -29,11 +30,21 @@ export function UpdatePasswordPage() {
     );
   }
   // A refused token names the field `token`, which the form has not: its message is the form's.
-  const submit = submitWith(form, ['password'], ({ password }) => update.mutateAsync({ token, password }));
+  const submit = submitWith(form, ['password'], ({ password }) =>
+    update.mutateAsync({ token, password }),
+  );
   return (
     <Page title="Choose a new password" narrow>
       <form className="form" onSubmit={(event) => void submit(event)} noValidate>
-        <TextField label="Password" type="password" autoComplete="new-password" required {...form.register('password')} hint={PASSWORD_RULES} error={errors.password?.message} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          {...form.register('password')}
+          hint={PASSWORD_RULES}
+          error={errors.password?.message}
+        />
         {formError(form) && (
           <FormAlert>
             {formError(form)} <Link to="/auth/forgot-password">Send a new reset link</Link>

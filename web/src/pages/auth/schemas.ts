@@ -11,11 +11,15 @@ const PASSWORD_MIN = 6;
 const PASSWORD_MAX = 256;
 const EMAIL_MAX = 254;
 
-const Email = z.email('Enter a valid e-mail address.').check(z.maxLength(EMAIL_MAX, `At most ${EMAIL_MAX} characters.`));
-const NewPassword = z.string().check(
-  z.minLength(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`),
-  z.maxLength(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
-);
+const Email = z
+  .email('Enter a valid e-mail address.')
+  .check(z.maxLength(EMAIL_MAX, `At most ${EMAIL_MAX} characters.`));
+const NewPassword = z
+  .string()
+  .check(
+    z.minLength(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`),
+    z.maxLength(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+  );
 
 export const SignUpForm = z.object({
   name: z.pipe(
@@ -27,8 +31,19 @@ export const SignUpForm = z.object({
 });
 
 export const SignInForm = z.object({
-  email: z.string().check(z.trim(), z.minLength(1, 'Enter your e-mail address.'), z.maxLength(EMAIL_MAX, `At most ${EMAIL_MAX} characters.`)),
-  password: z.string().check(z.minLength(1, 'Enter your password.'), z.maxLength(PASSWORD_MAX, `At most ${PASSWORD_MAX} characters.`)),
+  email: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter your e-mail address.'),
+      z.maxLength(EMAIL_MAX, `At most ${EMAIL_MAX} characters.`),
+    ),
+  password: z
+    .string()
+    .check(
+      z.minLength(1, 'Enter your password.'),
+      z.maxLength(PASSWORD_MAX, `At most ${PASSWORD_MAX} characters.`),
+    ),
 });
 
 export const ForgotPasswordForm = z.object({ email: Email });

@@ -30,24 +30,45 @@ import {
   type Sort,
 } from '../../features/search/search-state';
 import { SearchForm } from '../../features/search/schemas';
-import { useMarkSaved, useSearchProviders, useSearchResults } from '../../features/search/use-search';
+import {
+  useMarkSaved,
+  useSearchProviders,
+  useSearchResults,
+} from '../../features/search/use-search';
 import '../../features/features.css';
 import { useZodForm } from '../../lib/form';
 
 // The dialogs (and the dialog library) load after the page has drawn: no one opens them before a result is shown.
-const SummaryDialog = lazy(() => import('../../features/summary/SummaryDialog').then((module) => ({ default: module.SummaryDialog })));
+const SummaryDialog = lazy(() =>
+  import('../../features/summary/SummaryDialog').then((module) => ({
+    default: module.SummaryDialog,
+  })),
+);
 // Follow this search too: it shows only once there are words, and the first page stays within its budget (test/web/bundle-size.test.ts).
-const FollowSearch = lazy(() => import('../../features/alerts/components/FollowSearch').then((module) => ({ default: module.FollowSearch })));
-const SaveDialog = lazy(() => import('../../features/workspaces/SaveDialog').then((module) => ({ default: module.SaveDialog })));
+const FollowSearch = lazy(() =>
+  import('../../features/alerts/components/FollowSearch').then((module) => ({
+    default: module.FollowSearch,
+  })),
+);
+const SaveDialog = lazy(() =>
+  import('../../features/workspaces/SaveDialog').then((module) => ({ default: module.SaveDialog })),
+);
 
-const SORT_LABELS: Record<Sort, string> = { relevance: 'Relevance', date: 'Newest first', citations: 'Most cited' };
+const SORT_LABELS: Record<Sort, string> = {
+  relevance: 'Relevance',
+  date: 'Newest first',
+  citations: 'Most cited',
+};
 
 /**
  * An alert's digest links each work to this page as `?q=<its DOI, arXiv id or title>&action=save` (or
  * `summarize`): once the search has answered, its first result's Save or Summarize dialog opens, and
  * `action` leaves the address (a reload, or Back, does not open it again).
  */
-function useDigestAction(first: SearchResult | undefined, open: Record<'save' | 'summarize', (result: SearchResult) => void>) {
+function useDigestAction(
+  first: SearchResult | undefined,
+  open: Record<'save' | 'summarize', (result: SearchResult) => void>,
+) {
   const [params, setParams] = useSearchParams();
   const action = params.get('action');
   const { save, summarize } = open;
@@ -89,9 +110,12 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
   // Back/forward change the URL under the page: the box follows.
   useEffect(() => form.reset({ q: state.q }), [state.q, form]);
 
-  const go = (next: Partial<SearchState>) => setParams(searchParamsOf({ ...state, page: 1, ...next }));
+  const go = (next: Partial<SearchState>) =>
+    setParams(searchParamsOf({ ...state, page: 1, ...next }));
   const submit = form.handleSubmit(({ q }) => go({ q }));
-  const enabledIds = (providers.data ?? []).filter((provider) => provider.enabled).map((provider) => provider.id);
+  const enabledIds = (providers.data ?? [])
+    .filter((provider) => provider.enabled)
+    .map((provider) => provider.id);
   const chosen = new Set<ProviderId>(state.providers ?? enabledIds);
   const toggleProvider = (id: ProviderId) => {
     const next = new Set(chosen);
@@ -110,7 +134,10 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
   // The reply of these words (not the previous search's, kept on screen while this one starts).
   const current = reply && reply.query === state.q ? reply : undefined;
   const streaming = search.isFetching;
-  useDigestAction(current && !streaming ? current.results[0] : undefined, { save: variant?.onSave ?? setSaving, summarize: setSummarizing });
+  useDigestAction(current && !streaming ? current.results[0] : undefined, {
+    save: variant?.onSave ?? setSaving,
+    summarize: setSummarizing,
+  });
   const stateOf = (id: ProviderId): ProviderState | null => {
     const status = current?.providers.find((each) => each.id === id);
     if (status) return providerStateOf(status);
@@ -131,7 +158,10 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
             : `${noSourceAnswered(reply.providers) ? 'No source answered' : 'No results'} for “${reply.query}”.`
         }`;
   return (
-    <Page title={state.q ? `${state.q} – Search` : (variant?.title ?? 'Search')} heading={variant?.title ?? 'Search'}>
+    <Page
+      title={state.q ? `${state.q} – Search` : (variant?.title ?? 'Search')}
+      heading={variant?.title ?? 'Search'}
+    >
       {variant?.intro}
       <form role="search" className="search-form" onSubmit={(event) => void submit(event)}>
         <label htmlFor="search-query" className="visually-hidden">
@@ -151,48 +181,96 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
 
       <div className="search-controls">
         {providers.isPending && <span className="muted">Loading sources…</span>}
-        {providers.isError && <span className="field-error">Sources could not be loaded: {describeError(providers.error)}</span>}
-        {providers.data && <ProviderChips providers={providers.data} chosen={chosen} stateOf={stateOf} onToggle={toggleProvider} />}
+        {providers.isError && (
+          <span className="field-error">
+            Sources could not be loaded: {describeError(providers.error)}
+          </span>
+        )}
+        {providers.data && (
+          <ProviderChips
+            providers={providers.data}
+            chosen={chosen}
+            stateOf={stateOf}
+            onToggle={toggleProvider}
+          />
+        )}
       </div>
 
       <SearchFiltersBar filters={state.filters} onApply={(filters) => go({ filters })}>
         <div className="field field-inline">
-          <SortSelect id="search-sort" value={state.sort} sorts={SORTS} labels={SORT_LABELS} onChange={(sort) => go({ sort })} />
+          <SortSelect
+            id="search-sort"
+            value={state.sort}
+            sorts={SORTS}
+            labels={SORT_LABELS}
+            onChange={(sort) => go({ sort })}
+          />
         </div>
       </SearchFiltersBar>
 
       {summaryError && (
         <div className="form-alert" role="alert">
           <p>The summary failed: {summaryError}</p>
-          <button type="button" className="button button-small" onClick={() => setSummaryError(null)}>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => setSummaryError(null)}
+          >
             Dismiss
           </button>
         </div>
       )}
 
-      {!state.q && <EmptyState title="Search across arXiv, PubMed, Crossref, OpenAlex, Semantic Scholar, Zenodo and YouTube">Type a query above and press Enter.</EmptyState>}
+      {!state.q && (
+        <EmptyState title="Search across arXiv, PubMed, Crossref, OpenAlex, Semantic Scholar, Zenodo and YouTube">
+          Type a query above and press Enter.
+        </EmptyState>
+      )}
       {state.q && search.isPending && <LoadingState label="Searching…" />}
-      {state.q && search.isError && <ErrorState title="The search failed" error={search.error} onRetry={retry} />}
+      {state.q && search.isError && (
+        <ErrorState title="The search failed" error={search.error} onRetry={retry} />
+      )}
       {state.q && reply && (
         <section aria-label="Results" aria-busy={streaming}>
           <p className="results-summary" role="status">
             {summaryText}
           </p>
-          {current && !streaming && <SourcesNotice reply={current} filtered={hasActiveFilters(state.filters)} onRetry={retry} />}
+          {current && !streaming && (
+            <SourcesNotice
+              reply={current}
+              filtered={hasActiveFilters(state.filters)}
+              onRetry={retry}
+            />
+          )}
           <div className="results">
             {reply.results.map((result) => (
-              <ResultCard key={keyOf(result)} result={result} onSummarize={setSummarizing} onSave={variant?.onSave ?? setSaving} />
+              <ResultCard
+                key={keyOf(result)}
+                result={result}
+                onSummarize={setSummarizing}
+                onSave={variant?.onSave ?? setSaving}
+              />
             ))}
           </div>
           {(state.page > 1 || reply.hasMore) && (
             <nav aria-label="Pages" className="pager">
-              <button type="button" className="button" disabled={state.page <= 1} onClick={() => go({ page: state.page - 1 })}>
+              <button
+                type="button"
+                className="button"
+                disabled={state.page <= 1}
+                onClick={() => go({ page: state.page - 1 })}
+              >
                 Previous page
               </button>
               <span>
                 Page {state.page} of {pages}
               </span>
-              <button type="button" className="button" disabled={!reply.hasMore} onClick={() => go({ page: state.page + 1 })}>
+              <button
+                type="button"
+                className="button"
+                disabled={!reply.hasMore}
+                onClick={() => go({ page: state.page + 1 })}
+              >
                 Next page
               </button>
             </nav>
@@ -206,13 +284,23 @@ export function DashboardPage({ variant }: { variant?: SearchPageVariant } = {})
             // A new search (words, sources, filters) offers to follow that one, not to say the last was followed.
             key={searchParamsOf({ ...state, sort: 'relevance', page: 1 }).toString()}
             search={{ query: state.q, providers: state.providers, filters: state.filters }}
-            signInTo={variant ? `/auth/signin?next=${encodeURIComponent(`/dashboard?${searchParamsOf({ ...state, page: 1 }).toString()}`)}` : null}
+            signInTo={
+              variant
+                ? `/auth/signin?next=${encodeURIComponent(`/dashboard?${searchParamsOf({ ...state, page: 1 }).toString()}`)}`
+                : null
+            }
           />
         </Suspense>
       )}
       <Suspense fallback={null}>
-        <SummaryDialog result={summarizing} onClose={() => setSummarizing(null)} onServerError={onServerError} />
-        {!variant && <SaveDialog result={saving} onClose={() => setSaving(null)} onSaved={markSaved} />}
+        <SummaryDialog
+          result={summarizing}
+          onClose={() => setSummarizing(null)}
+          onServerError={onServerError}
+        />
+        {!variant && (
+          <SaveDialog result={saving} onClose={() => setSaving(null)} onSaved={markSaved} />
+        )}
       </Suspense>
     </Page>
   );

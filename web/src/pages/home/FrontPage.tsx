@@ -13,7 +13,15 @@ import { ErrorState, LoadingState } from '../../components/States';
 import type { SearchResult } from '../../api/types';
 import { DashboardPage, type SearchPageVariant } from '../dashboard/DashboardPage';
 
-function SignInToSaveDialog({ result, next, onClose }: { result: SearchResult | null; next: string; onClose: () => void }) {
+function SignInToSaveDialog({
+  result,
+  next,
+  onClose,
+}: {
+  result: SearchResult | null;
+  next: string;
+  onClose: () => void;
+}) {
   const returnFocus = useDialogFocusReturn();
   const back = `?next=${encodeURIComponent(next)}`;
   return (
@@ -24,8 +32,8 @@ function SignInToSaveDialog({ result, next, onClose }: { result: SearchResult | 
           <Dialog.Title>Sign in to save</Dialog.Title>
           {result && <p className="summary-of">{result.title}</p>}
           <Dialog.Description>
-            Saved papers go into your workspaces, where you can annotate, tag, share and export them. Sign in or create a free account: you come back
-            to this search afterwards.
+            Saved papers go into your workspaces, where you can annotate, tag, share and export
+            them. Sign in or create a free account: you come back to this search afterwards.
           </Dialog.Description>
           <div className="dialog-actions">
             <Link className="button button-primary" to={`/auth/signin${back}`}>
@@ -53,13 +61,14 @@ function VisitorSearch() {
     intro: (
       <div className="front-intro">
         <p>
-          Search arXiv, PubMed, Crossref, OpenAlex, Semantic Scholar, Zenodo and YouTube at once, and read a quick summary of any result, without an
-          account.
+          Search arXiv, PubMed, Crossref, OpenAlex, Semantic Scholar, Zenodo and YouTube at once,
+          and read a quick summary of any result, without an account.
         </p>
         <p>
-          With a free account you also save papers into workspaces, annotate and tag them, search your whole library (PDFs too), share a workspace by
-          link and export it as BibTeX, RIS or JSON. <Link to={`/auth/signup?next=${encodeURIComponent(next)}`}>Create an account</Link> or{' '}
-          <Link to={`/auth/signin?next=${encodeURIComponent(next)}`}>sign in</Link>.
+          With a free account you also save papers into workspaces, annotate and tag them, search
+          your whole library (PDFs too), share a workspace by link and export it as BibTeX, RIS or
+          JSON. <Link to={`/auth/signup?next=${encodeURIComponent(next)}`}>Create an account</Link>{' '}
+          or <Link to={`/auth/signin?next=${encodeURIComponent(next)}`}>sign in</Link>.
         </p>
       </div>
     ),
@@ -76,7 +85,9 @@ export function FrontPage() {
   const session = useSession();
   const location = useLocation();
   if (session.isPending) return <LoadingState label="Loading…" />;
-  if (session.isError) return <ErrorState error={session.error} onRetry={() => void session.refetch()} />;
-  if (session.data) return <Navigate to={{ pathname: '/dashboard', search: location.search }} replace />;
+  if (session.isError)
+    return <ErrorState error={session.error} onRetry={() => void session.refetch()} />;
+  if (session.data)
+    return <Navigate to={{ pathname: '/dashboard', search: location.search }} replace />;
   return <VisitorSearch />;
 }

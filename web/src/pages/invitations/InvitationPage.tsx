@@ -26,14 +26,17 @@ function Invitation({ token }: { token: string }) {
   const toast = useToast();
   const here = `/invitations/${token}`;
 
-  if (preview.isPending || session.isPending) return <LoadingState label="Reading the invitation…" />;
+  if (preview.isPending || session.isPending)
+    return <LoadingState label="Reading the invitation…" />;
   if (preview.isError && isNotFound(preview.error)) return <Unusable />;
-  if (preview.isError) return <ErrorState error={preview.error} onRetry={() => void preview.refetch()} />;
+  if (preview.isError)
+    return <ErrorState error={preview.error} onRetry={() => void preview.refetch()} />;
   const { inviterName, workspaceName, role } = preview.data;
   return (
     <div className="card">
       <p className="invitation-offer">
-        {inviterName} invited you to <strong>{workspaceName}</strong> as {role === 'editor' ? 'an editor' : 'a viewer'}.
+        {inviterName} invited you to <strong>{workspaceName}</strong> as{' '}
+        {role === 'editor' ? 'an editor' : 'a viewer'}.
       </p>
       {session.data ? (
         <>
@@ -53,7 +56,13 @@ function Invitation({ token }: { token: string }) {
           >
             {accept.isPending ? 'Joining…' : 'Join'}
           </button>
-          {accept.error != null && <FormAlert>{isNotFound(accept.error) ? 'This invitation can no longer be used: it was used, revoked or has expired.' : describeError(accept.error)}</FormAlert>}
+          {accept.error != null && (
+            <FormAlert>
+              {isNotFound(accept.error)
+                ? 'This invitation can no longer be used: it was used, revoked or has expired.'
+                : describeError(accept.error)}
+            </FormAlert>
+          )}
         </>
       ) : (
         <SignInToJoin returnTo={here} />
@@ -63,10 +72,19 @@ function Invitation({ token }: { token: string }) {
 }
 
 function Unusable() {
-  return <UnusableLink title="This invitation cannot be used" reason="It has been used already, revoked or has expired, or the link is incomplete. Ask whoever invited you for a new one." />;
+  return (
+    <UnusableLink
+      title="This invitation cannot be used"
+      reason="It has been used already, revoked or has expired, or the link is incomplete. Ask whoever invited you for a new one."
+    />
+  );
 }
 
 export function InvitationPage() {
   const { token = '' } = useParams();
-  return <Page title="Invitation">{TOKEN.test(token) ? <Invitation token={token} /> : <Unusable />}</Page>;
+  return (
+    <Page title="Invitation">
+      {TOKEN.test(token) ? <Invitation token={token} /> : <Unusable />}
+    </Page>
+  );
 }

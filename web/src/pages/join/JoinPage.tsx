@@ -32,8 +32,9 @@ function Join({ token }: { token: string }) {
   return (
     <div className="card">
       <p>
-        Someone shared a workspace with you. Through a <strong>Can edit</strong> link you join it as an editor (add, change and remove its resources);
-        through a <strong>Can view</strong> link as a viewer. If you are in it already, your role stays as it is.
+        Someone shared a workspace with you. Through a <strong>Can edit</strong> link you join it as
+        an editor (add, change and remove its resources); through a <strong>Can view</strong> link
+        as a viewer. If you are in it already, your role stays as it is.
       </p>
       {session.data ? (
         <>
@@ -45,7 +46,9 @@ function Join({ token }: { token: string }) {
             onClick={() =>
               join.mutate(undefined, {
                 onSuccess: (workspace) => {
-                  toast(`You are in ${workspace.name} as ${ROLE_LABELS[workspace.role].toLowerCase()}`);
+                  toast(
+                    `You are in ${workspace.name} as ${ROLE_LABELS[workspace.role].toLowerCase()}`,
+                  );
                   void navigate(`/workspaces/${workspace.id}`, { replace: true });
                 },
               })
@@ -63,10 +66,19 @@ function Join({ token }: { token: string }) {
 }
 
 function Unusable() {
-  return <UnusableLink title="This link cannot be used to join" reason="It was revoked or has expired, or the address is incomplete. Ask whoever shared it for a new one." />;
+  return (
+    <UnusableLink
+      title="This link cannot be used to join"
+      reason="It was revoked or has expired, or the address is incomplete. Ask whoever shared it for a new one."
+    />
+  );
 }
 
 export function JoinPage() {
   const { token = '' } = useParams();
-  return <Page title="Join a shared workspace">{TOKEN.test(token) ? <Join token={token} /> : <Unusable />}</Page>;
+  return (
+    <Page title="Join a shared workspace">
+      {TOKEN.test(token) ? <Join token={token} /> : <Unusable />}
+    </Page>
+  );
 }

@@ -22,15 +22,27 @@ import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { SubmitButton } from '../../components/SubmitButton';
 import { formError, keepDraft, submitWith, useZodForm } from '../../lib/form';
-import { AvatarForm as AvatarSchema, avatarProblem, PreferencesForm as PreferencesSchema, PROFILE_LIMITS, ProfileDetailsForm } from './schemas';
+import {
+  AvatarForm as AvatarSchema,
+  avatarProblem,
+  PreferencesForm as PreferencesSchema,
+  PROFILE_LIMITS,
+  ProfileDetailsForm,
+} from './schemas';
 
-const THEME_LABELS = { system: 'System (follows your device)', light: 'Light', dark: 'Dark' } as const;
+const THEME_LABELS = {
+  system: 'System (follows your device)',
+  light: 'Light',
+  dark: 'Dark',
+} as const;
 const LANGUAGES = [{ value: 'en-IN', label: 'English (India)' }] as const;
 
 type ProfileUpdate = components['schemas']['ProfileUpdateInput'];
 
 function counter(length: number, max: number): string {
-  return length > max ? `${length} / ${max} characters: ${length - max} too many` : `${length} / ${max} characters`;
+  return length > max
+    ? `${length} / ${max} characters: ${length - max} too many`
+    : `${length} / ${max} characters`;
 }
 
 function DetailsForm({ profile }: { profile: Profile }) {
@@ -40,7 +52,10 @@ function DetailsForm({ profile }: { profile: Profile }) {
   const displayNameDraft = useDraftField('profile:displayName', profile.displayName ?? '');
   const bioDraft = useDraftField('profile:bio', profile.bio ?? '');
   // Checked while typing: the counters and the button follow each keystroke.
-  const form = useZodForm(ProfileDetailsForm, { mode: 'onChange', defaultValues: { displayName: displayNameDraft.value, bio: bioDraft.value } });
+  const form = useZodForm(ProfileDetailsForm, {
+    mode: 'onChange',
+    defaultValues: { displayName: displayNameDraft.value, bio: bioDraft.value },
+  });
   const [displayName, bio] = useWatch({ control: form.control, name: ['displayName', 'bio'] });
   const { errors, isSubmitting, isValid } = form.formState;
   const save = useMutation({
@@ -54,13 +69,22 @@ function DetailsForm({ profile }: { profile: Profile }) {
   });
   const submit = submitWith(form, ['displayName', 'bio'], (body) => save.mutateAsync(body));
   return (
-    <form className="form card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="profile-details">
+    <form
+      className="form card"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-labelledby="profile-details"
+    >
       <h2 id="profile-details">Details</h2>
       <TextField
         label="Display name"
         autoComplete="nickname"
         {...form.register('displayName', { onChange: keepDraft(displayNameDraft) })}
-        hint={<span aria-live="polite">{counter(displayName.trim().length, PROFILE_LIMITS.displayName)}</span>}
+        hint={
+          <span aria-live="polite">
+            {counter(displayName.trim().length, PROFILE_LIMITS.displayName)}
+          </span>
+        }
         error={errors.displayName?.message}
       />
       <TextAreaField
@@ -91,7 +115,10 @@ function AvatarForm({ profile }: { profile: Profile }) {
   // The file chosen last: a slower decode of an earlier one must not show its preview.
   const chosenLast = useRef<File | null>(null);
   const upload = useMutation({
-    mutationFn: async (chosen: File) => unwrap(api.POST('/api/profile/avatar', { body: { file: chosen }, bodySerializer: multipartBody })),
+    mutationFn: async (chosen: File) =>
+      unwrap(
+        api.POST('/api/profile/avatar', { body: { file: chosen }, bodySerializer: multipartBody }),
+      ),
     // Refused by the server: the previous avatar stays, the reason is at the field (submitWith).
     onError: () => setPreview(null),
     onSuccess: async (reply) => {
@@ -119,7 +146,11 @@ function AvatarForm({ profile }: { profile: Profile }) {
       },
       () => {
         URL.revokeObjectURL(url);
-        if (chosenLast.current === chosen) form.setError('file', { type: 'decode', message: 'This file could not be read as an image. Choose a JPG, PNG or WebP picture.' });
+        if (chosenLast.current === chosen)
+          form.setError('file', {
+            type: 'decode',
+            message: 'This file could not be read as an image. Choose a JPG, PNG or WebP picture.',
+          });
       },
     );
   };
@@ -127,10 +158,20 @@ function AvatarForm({ profile }: { profile: Profile }) {
   const error = form.formState.errors.file?.message;
   const shown = preview ?? profile.avatarUrl;
   return (
-    <form className="form card" aria-labelledby="profile-avatar" onSubmit={(event) => void submit(event)}>
+    <form
+      className="form card"
+      aria-labelledby="profile-avatar"
+      onSubmit={(event) => void submit(event)}
+    >
       <h2 id="profile-avatar">Profile picture</h2>
       <div className="avatar-row">
-        <Avatar src={shown} name={profile.displayName} alt={preview ? 'Preview of the new avatar' : 'Your avatar'} size="large" decorative={!shown} />
+        <Avatar
+          src={shown}
+          name={profile.displayName}
+          alt={preview ? 'Preview of the new avatar' : 'Your avatar'}
+          size="large"
+          decorative={!shown}
+        />
         <div className={`field${error ? ' field-invalid' : ''}`}>
           <label htmlFor={inputId}>Avatar</label>
           <input
@@ -152,7 +193,11 @@ function AvatarForm({ profile }: { profile: Profile }) {
         </div>
       </div>
       <div>
-        <SubmitButton pending={form.formState.isSubmitting} pendingLabel="Uploading…" disabled={!preview}>
+        <SubmitButton
+          pending={form.formState.isSubmitting}
+          pendingLabel="Uploading…"
+          disabled={!preview}
+        >
           Upload avatar
         </SubmitButton>
       </div>
@@ -169,7 +214,8 @@ function PreferencesForm({ profile }: { profile: Profile }) {
   const [status, setStatus] = useState<string | null>(null);
   const form = useZodForm(PreferencesSchema, { values: profile.preferences });
   const save = useMutation({
-    mutationFn: (preferences: ProfileUpdate['preferences']) => unwrap(api.PUT('/api/profile', { body: { preferences } })),
+    mutationFn: (preferences: ProfileUpdate['preferences']) =>
+      unwrap(api.PUT('/api/profile', { body: { preferences } })),
     onMutate: () => setStatus('Saving…'),
     onSuccess: (reply) => {
       queryClient.setQueryData(PROFILE_KEY, reply.profile);
@@ -185,7 +231,11 @@ function PreferencesForm({ profile }: { profile: Profile }) {
   });
   const changed = { onChange: () => void submit() };
   return (
-    <form className="form card" aria-labelledby="profile-preferences" onSubmit={(event) => void submit(event)}>
+    <form
+      className="form card"
+      aria-labelledby="profile-preferences"
+      onSubmit={(event) => void submit(event)}
+    >
       <h2 id="profile-preferences">Preferences</h2>
       <div className="field">
         <label htmlFor={themeId}>Theme</label>
@@ -224,7 +274,11 @@ function PreferencesForm({ profile }: { profile: Profile }) {
       {save.isError && (
         <FormAlert>
           {describeError(save.error)}{' '}
-          <button type="button" className="button" onClick={() => void queryClient.invalidateQueries({ queryKey: PROFILE_KEY })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => void queryClient.invalidateQueries({ queryKey: PROFILE_KEY })}
+          >
             Reload preferences
           </button>
         </FormAlert>

@@ -13,7 +13,13 @@ const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const PROFILE_LIMITS = { displayName: DISPLAY_NAME_MAX, bio: BIO_MAX } as const;
 
 export const ProfileDetailsForm = z.object({
-  displayName: z.string().check(z.trim(), z.minLength(1, 'A display name is required.'), z.maxLength(DISPLAY_NAME_MAX, `At most ${DISPLAY_NAME_MAX} characters.`)),
+  displayName: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'A display name is required.'),
+      z.maxLength(DISPLAY_NAME_MAX, `At most ${DISPLAY_NAME_MAX} characters.`),
+    ),
   // Blank clears the bio.
   bio: z.pipe(
     z.string().check(z.maxLength(BIO_MAX, `At most ${BIO_MAX} characters.`)),
@@ -23,7 +29,8 @@ export const ProfileDetailsForm = z.object({
 
 /** Why a chosen file cannot be an avatar, before it is sent (the server checks again). */
 export function avatarProblem(file: { size: number; type: string }): string | null {
-  if (file.type && !file.type.startsWith('image/')) return 'Only image files can be an avatar (JPG, PNG, WebP…).';
+  if (file.type && !file.type.startsWith('image/'))
+    return 'Only image files can be an avatar (JPG, PNG, WebP…).';
   if (file.size > AVATAR_MAX_BYTES) return 'The image is larger than 2 MB. Choose a smaller one.';
   if (file.size === 0) return 'The file is empty.';
   return null;
@@ -37,7 +44,11 @@ export const AvatarForm = z.object({
       const file = files?.item(0);
       const problem = file ? avatarProblem(file) : 'Choose an image.';
       if (!file || problem) {
-        context.issues.push({ code: 'custom', input: files, message: problem ?? 'Choose an image.' });
+        context.issues.push({
+          code: 'custom',
+          input: files,
+          message: problem ?? 'Choose an image.',
+        });
         return z.NEVER;
       }
       return file;

@@ -21,7 +21,13 @@ export function PdfViewerPage() {
       <p>
         <Link to={`/workspaces/${encodeURIComponent(id)}`}>← Back to the workspace</Link>
       </p>
-      <PdfViewer key={resourceId} workspaceId={id} resourceId={resourceId} initialPage={pageParam(params.get('page'))} onTitle={onTitle} />
+      <PdfViewer
+        key={resourceId}
+        workspaceId={id}
+        resourceId={resourceId}
+        initialPage={pageParam(params.get('page'))}
+        onTitle={onTitle}
+      />
     </Page>
   );
 }

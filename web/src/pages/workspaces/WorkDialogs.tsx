@@ -9,8 +9,14 @@ import type { SearchResult } from '../../api/types';
 import { useMarkSaved } from '../../features/search/use-search';
 import { resourceFromResult, useAddResource } from '../../features/workspaces/use-workspaces';
 
-const SummaryDialog = lazy(() => import('../../features/summary/SummaryDialog').then((module) => ({ default: module.SummaryDialog })));
-const SaveDialog = lazy(() => import('../../features/workspaces/SaveDialog').then((module) => ({ default: module.SaveDialog })));
+const SummaryDialog = lazy(() =>
+  import('../../features/summary/SummaryDialog').then((module) => ({
+    default: module.SummaryDialog,
+  })),
+);
+const SaveDialog = lazy(() =>
+  import('../../features/workspaces/SaveDialog').then((module) => ({ default: module.SaveDialog })),
+);
 
 interface WorkDialogs {
   onSummarize: (result: SearchResult) => void;
@@ -43,14 +49,27 @@ export function useWorkDialogs(workspaceId: string, workspaceName: string): Work
       {summaryError && (
         <div className="state state-error" role="alert">
           <p>The summary failed: {summaryError}</p>
-          <button type="button" className="button button-small" onClick={() => setSummaryError(null)}>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => setSummaryError(null)}
+          >
             Dismiss
           </button>
         </div>
       )}
       <Suspense fallback={null}>
-        <SummaryDialog result={summarizing} onClose={() => setSummarizing(null)} onServerError={onServerError} />
-        <SaveDialog result={saving} onClose={() => setSaving(null)} onSaved={markSaved} preferWorkspaceId={workspaceId} />
+        <SummaryDialog
+          result={summarizing}
+          onClose={() => setSummarizing(null)}
+          onServerError={onServerError}
+        />
+        <SaveDialog
+          result={saving}
+          onClose={() => setSaving(null)}
+          onSaved={markSaved}
+          preferWorkspaceId={workspaceId}
+        />
       </Suspense>
     </>
   );

@@ -68,7 +68,13 @@ export function WorkspacePage() {
     );
   }
   if (workspace.isError && isNotFound(workspace.error)) {
-    return <NotFoundPage title="Workspace not found" message="There is no workspace of yours at this address: it may have been deleted." back={{ to: '/workspaces', label: 'All workspaces' }} />;
+    return (
+      <NotFoundPage
+        title="Workspace not found"
+        message="There is no workspace of yours at this address: it may have been deleted."
+        back={{ to: '/workspaces', label: 'All workspaces' }}
+      />
+    );
   }
   if (workspace.isError) {
     return (
@@ -87,12 +93,17 @@ export function WorkspacePage() {
     <Page
       title={data.name}
       actions={
-        can.manageWorkspace && !renaming && (
+        can.manageWorkspace &&
+        !renaming && (
           <>
             <button type="button" className="button" onClick={() => setRenaming(true)}>
               Rename
             </button>
-            <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => setConfirming(true)}
+            >
               Delete
             </button>
           </>
@@ -101,64 +112,89 @@ export function WorkspacePage() {
     >
       {/* Inside the Page, so that its h1 (focused while loading) stays the same element once loaded. */}
       <WorkspaceRoleProvider role={data.role}>
-      <p>
-        <Link to="/workspaces">← All workspaces</Link>
-        <RoleBadge role={data.role} />
-      </p>
-      <LiveAnnouncer announcement={announcement} />
-      {renaming && <RenameForm id={data.id} name={data.name} version={data.version} onDone={() => setRenaming(false)} />}
-      <PdfDropZone uploads={uploads}>
-        <LibraryView
+        <p>
+          <Link to="/workspaces">← All workspaces</Link>
+          <RoleBadge role={data.role} />
+        </p>
+        <LiveAnnouncer announcement={announcement} />
+        {renaming && (
+          <RenameForm
+            id={data.id}
+            name={data.name}
+            version={data.version}
+            onDone={() => setRenaming(false)}
+          />
+        )}
+        <PdfDropZone uploads={uploads}>
+          <LibraryView
+            workspaceId={data.id}
+            resourceCount={data.resourceCount}
+            tools={
+              can.edit && (
+                <div className="row-actions">
+                  <AddByIdentifierButton workspaceId={data.id} />
+                  <ImportButton workspaceId={data.id} />
+                  <AddPdfsButton uploads={uploads} />
+                </div>
+              )
+            }
+            pdfCell={(resource) => <PdfCell workspaceId={data.id} resource={resource} />}
+            detailTools={(resource) => (
+              <>
+                <PdfActions key={resource.id} workspaceId={data.id} resource={resource} />
+                <p>
+                  <CiteButton
+                    workspaceId={data.id}
+                    resourceIds={[resource.id]}
+                    label="Cite this…"
+                  />
+                </p>
+                <RelatedWorks
+                  key={`related-${resource.id}`}
+                  result={resource}
+                  onSummarize={works.onSummarize}
+                  onSave={works.onSave}
+                />
+              </>
+            )}
+            selectionTools={(resourceIds) => (
+              <CiteButton workspaceId={data.id} resourceIds={resourceIds} label="Cite selected…" />
+            )}
+          />
+        </PdfDropZone>
+        <WorkspaceSuggestions
           workspaceId={data.id}
-          resourceCount={data.resourceCount}
-          tools={
-            can.edit && (
-            <div className="row-actions">
-              <AddByIdentifierButton workspaceId={data.id} />
-              <ImportButton workspaceId={data.id} />
-              <AddPdfsButton uploads={uploads} />
-            </div>
+          onSummarize={works.onSummarize}
+          {...(can.edit ? { onSave: works.saveHere } : {})}
+        />
+        {works.dialogs}
+        <section aria-labelledby="export-heading" className="card">
+          <h2 id="export-heading">Export</h2>
+          <ExportButtons workspaceId={data.id} workspaceName={data.name} />
+        </section>
+        {can.share && <ShareLinks workspaceId={data.id} />}
+        <MembersSection workspaceId={data.id} workspaceName={data.name} />
+        <ActivitySection workspaceId={data.id} />
+        <ConfirmDialog
+          open={confirming}
+          title={`Delete ${data.name}?`}
+          pending={remove.isPending}
+          error={remove.error}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() =>
+            remove.mutate(
+              { id: data.id, version: data.version },
+              {
+                onSuccess: () => {
+                  toast(`Deleted ${data.name}`);
+                  void navigate('/workspaces', { replace: true });
+                },
+              },
             )
           }
-          pdfCell={(resource) => <PdfCell workspaceId={data.id} resource={resource} />}
-          detailTools={(resource) => (
-            <>
-              <PdfActions key={resource.id} workspaceId={data.id} resource={resource} />
-              <p>
-                <CiteButton workspaceId={data.id} resourceIds={[resource.id]} label="Cite this…" />
-              </p>
-              <RelatedWorks key={`related-${resource.id}`} result={resource} onSummarize={works.onSummarize} onSave={works.onSave} />
-            </>
-          )}
-          selectionTools={(resourceIds) => <CiteButton workspaceId={data.id} resourceIds={resourceIds} label="Cite selected…" />}
-        />
-      </PdfDropZone>
-      <WorkspaceSuggestions workspaceId={data.id} onSummarize={works.onSummarize} {...(can.edit ? { onSave: works.saveHere } : {})} />
-      {works.dialogs}
-      <section aria-labelledby="export-heading" className="card">
-        <h2 id="export-heading">Export</h2>
-        <ExportButtons workspaceId={data.id} workspaceName={data.name} />
-      </section>
-      {can.share && <ShareLinks workspaceId={data.id} />}
-      <MembersSection workspaceId={data.id} workspaceName={data.name} />
-      <ActivitySection workspaceId={data.id} />
-      <ConfirmDialog
-        open={confirming}
-        title={`Delete ${data.name}?`}
-        pending={remove.isPending}
-        error={remove.error}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() =>
-          remove.mutate({ id: data.id, version: data.version }, {
-            onSuccess: () => {
-              toast(`Deleted ${data.name}`);
-              void navigate('/workspaces', { replace: true });
-            },
-          })
-        }
-      >
-        Its resources, annotations and share links are deleted too. This cannot be undone.
-      </ConfirmDialog>
+        >
+          Its resources, annotations and share links are deleted too. This cannot be undone.
+        </ConfirmDialog>
       </WorkspaceRoleProvider>
     </Page>
   );

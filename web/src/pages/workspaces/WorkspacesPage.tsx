@@ -9,7 +9,12 @@ import { useToast } from '../../components/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { RoleBadge } from '../../components/RoleBadge';
 import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
-import { useCreateWorkspace, useDeleteWorkspace, useWorkspaces, type Workspace } from '../../features/workspaces/use-workspaces';
+import {
+  useCreateWorkspace,
+  useDeleteWorkspace,
+  useWorkspaces,
+  type Workspace,
+} from '../../features/workspaces/use-workspaces';
 import '../../features/features.css';
 import { SubmitButton } from '../../components/SubmitButton';
 import { WorkspaceNameForm } from '../../features/workspaces/schemas';
@@ -38,7 +43,14 @@ function NewWorkspaceForm({ onDone }: { onDone: () => void }) {
   });
   return (
     <form className="inline-form card" onSubmit={(event) => void submit(event)}>
-      <TextField label="Name" required maxLength={200} autoFocus {...form.register('name', { onChange: keepDraft(draft) })} error={errors.name?.message} />
+      <TextField
+        label="Name"
+        required
+        maxLength={200}
+        autoFocus
+        {...form.register('name', { onChange: keepDraft(draft) })}
+        error={errors.name?.message}
+      />
       <SubmitButton pending={isSubmitting} pendingLabel="Creating…" disabled={!isValid}>
         Create
       </SubmitButton>
@@ -49,12 +61,23 @@ function NewWorkspaceForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-function WorkspaceRow({ workspace, onDelete }: { workspace: Workspace; onDelete: (workspace: Workspace) => void }) {
+function WorkspaceRow({
+  workspace,
+  onDelete,
+}: {
+  workspace: Workspace;
+  onDelete: (workspace: Workspace) => void;
+}) {
   const [renaming, setRenaming] = useState(useHasDraft(renameDraftKey(workspace.id)));
   return (
     <li className="card workspace-row">
       {renaming ? (
-        <RenameForm id={workspace.id} name={workspace.name} version={workspace.version} onDone={() => setRenaming(false)} />
+        <RenameForm
+          id={workspace.id}
+          name={workspace.name}
+          version={workspace.version}
+          onDone={() => setRenaming(false)}
+        />
       ) : (
         <>
           <div>
@@ -63,19 +86,30 @@ function WorkspaceRow({ workspace, onDelete }: { workspace: Workspace; onDelete:
               <RoleBadge role={workspace.role} />
             </h2>
             <p className="muted">
-              {plural(workspace._count.resources, 'resource')} · {plural(workspace._count.shares, 'live share link')}
+              {plural(workspace._count.resources, 'resource')} ·{' '}
+              {plural(workspace._count.shares, 'live share link')}
             </p>
           </div>
           {/* Renaming and deleting are the owner's (POLICY workspace.update and delete). */}
           {workspace.role === 'owner' && (
-          <div className="row-actions">
-            <button type="button" className="button" aria-label={`Rename ${workspace.name}`} onClick={() => setRenaming(true)}>
-              Rename
-            </button>
-            <button type="button" className="button button-danger" aria-label={`Delete ${workspace.name}`} onClick={() => onDelete(workspace)}>
-              Delete
-            </button>
-          </div>
+            <div className="row-actions">
+              <button
+                type="button"
+                className="button"
+                aria-label={`Rename ${workspace.name}`}
+                onClick={() => setRenaming(true)}
+              >
+                Rename
+              </button>
+              <button
+                type="button"
+                className="button button-danger"
+                aria-label={`Delete ${workspace.name}`}
+                onClick={() => onDelete(workspace)}
+              >
+                Delete
+              </button>
+            </div>
           )}
         </>
       )}
@@ -93,15 +127,26 @@ export function WorkspacesPage() {
     <Page
       title="Workspaces"
       actions={
-        <button type="button" className="button button-primary" onClick={() => setCreating(true)} disabled={creating}>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => setCreating(true)}
+          disabled={creating}
+        >
           New workspace
         </button>
       }
     >
       {creating && <NewWorkspaceForm onDone={() => setCreating(false)} />}
       {workspaces.isPending && <LoadingState label="Loading your workspaces…" />}
-      {workspaces.isError && <ErrorState error={workspaces.error} onRetry={() => void workspaces.refetch()} />}
-      {workspaces.data?.length === 0 && <EmptyState title="No workspaces yet">Create one, or save a search result into a new one.</EmptyState>}
+      {workspaces.isError && (
+        <ErrorState error={workspaces.error} onRetry={() => void workspaces.refetch()} />
+      )}
+      {workspaces.data?.length === 0 && (
+        <EmptyState title="No workspaces yet">
+          Create one, or save a search result into a new one.
+        </EmptyState>
+      )}
       {workspaces.data && workspaces.data.length > 0 && (
         <ul className="workspace-list">
           {workspaces.data.map((workspace) => (
@@ -120,12 +165,15 @@ export function WorkspacesPage() {
         }}
         onConfirm={() =>
           deleting &&
-          remove.mutate({ id: deleting.id, version: deleting.version }, {
-            onSuccess: () => {
-              toast(`Deleted ${deleting.name}`);
-              setDeleting(null);
+          remove.mutate(
+            { id: deleting.id, version: deleting.version },
+            {
+              onSuccess: () => {
+                toast(`Deleted ${deleting.name}`);
+                setDeleting(null);
+              },
             },
-          })
+          )
         }
       >
         Its resources, annotations and share links are deleted too. This cannot be undone.

@@ -8,7 +8,9 @@ import type { ProviderId, SearchFilters } from '../../../lib/search-words';
 type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
 export type Alert = JsonOf<paths['/api/alerts']['get']['responses'][200]>['items'][number];
-export type AlertRun = JsonOf<paths['/api/alerts/{id}/runs']['get']['responses'][200]>['items'][number];
+export type AlertRun = JsonOf<
+  paths['/api/alerts/{id}/runs']['get']['responses'][200]
+>['items'][number];
 export type NewAlert = JsonOf<paths['/api/alerts']['post']['requestBody']>;
 export type AlertChange = JsonOf<paths['/api/alerts/{id}']['patch']['requestBody']>;
 export type AlertFilters = NonNullable<Alert['filters']>;
@@ -43,7 +45,10 @@ export function searchFiltersOf(filters: AlertFilters | null): SearchFilters {
 }
 
 /** What POST /api/alerts takes for the search on screen (every enabled source: no `providers`). */
-export function newAlertOf(search: { query: string; providers: ProviderId[] | null; filters: SearchFilters }, frequency: AlertFrequency): NewAlert {
+export function newAlertOf(
+  search: { query: string; providers: ProviderId[] | null; filters: SearchFilters },
+  frequency: AlertFrequency,
+): NewAlert {
   const filters = alertFiltersOf(search.filters);
   return {
     query: search.query,

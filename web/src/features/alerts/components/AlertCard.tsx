@@ -14,27 +14,52 @@ import { SubmitButton } from '../../../components/SubmitButton';
 import { formatDateTime } from '../../../lib/dates';
 import { formError, submitWith, useZodForm } from '../../../lib/form';
 import { FREQUENCIES, MAX_ALERT_QUERY_LENGTH, type Alert, type AlertRun } from '../api/alerts';
-import { describeAlertFilters, describeMail, describeRun, describeSources, FREQUENCY_LABELS, runPollInterval } from '../alert-words';
+import {
+  describeAlertFilters,
+  describeMail,
+  describeRun,
+  describeSources,
+  FREQUENCY_LABELS,
+  runPollInterval,
+} from '../alert-words';
 import { useAlertRuns, useChangeAlert, useRefreshAlerts, useRunAlert } from '../hooks/use-alerts';
 import { AlertRuns, RunTime } from './AlertRuns';
 
 const EditAlertForm = z.object({
-  query: z.string().check(z.trim(), z.minLength(1, 'Enter the words to search for.'), z.maxLength(MAX_ALERT_QUERY_LENGTH, `At most ${MAX_ALERT_QUERY_LENGTH} characters.`)),
+  query: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter the words to search for.'),
+      z.maxLength(MAX_ALERT_QUERY_LENGTH, `At most ${MAX_ALERT_QUERY_LENGTH} characters.`),
+    ),
   frequency: z.enum(FREQUENCIES),
 });
 
 function EditAlert({ alert, onDone }: { alert: Alert; onDone: () => void }) {
   const change = useChangeAlert(alert.id);
   const frequencyId = useId();
-  const form = useZodForm(EditAlertForm, { defaultValues: { query: alert.query, frequency: alert.frequency } });
+  const form = useZodForm(EditAlertForm, {
+    defaultValues: { query: alert.query, frequency: alert.frequency },
+  });
   const { errors, isSubmitting } = form.formState;
   const submit = submitWith(form, ['query', 'frequency'], async (values) => {
     await change.mutateAsync(values);
     onDone();
   });
   return (
-    <form className="alert-edit" aria-label={`Edit the alert for ${alert.query}`} onSubmit={(event) => void submit(event)}>
-      <TextField label="Search for" autoFocus maxLength={MAX_ALERT_QUERY_LENGTH} {...form.register('query')} error={errors.query?.message} />
+    <form
+      className="alert-edit"
+      aria-label={`Edit the alert for ${alert.query}`}
+      onSubmit={(event) => void submit(event)}
+    >
+      <TextField
+        label="Search for"
+        autoFocus
+        maxLength={MAX_ALERT_QUERY_LENGTH}
+        {...form.register('query')}
+        error={errors.query?.message}
+      />
       <div className="field">
         <label htmlFor={frequencyId}>How often</label>
         <select id={frequencyId} {...form.register('frequency')}>
@@ -89,7 +114,15 @@ function useRunNow(alertId: string, historyOpen: boolean) {
   return { start, current, following, pending: run.isPending, error: run.error, runs };
 }
 
-export function AlertCard({ alert, searchHref, onDelete }: { alert: Alert; searchHref: string; onDelete: (alert: Alert) => void }) {
+export function AlertCard({
+  alert,
+  searchHref,
+  onDelete,
+}: {
+  alert: Alert;
+  searchHref: string;
+  onDelete: (alert: Alert) => void;
+}) {
   const language = useProfileLanguage();
   const headingId = useId();
   const runsId = useId();
@@ -99,7 +132,10 @@ export function AlertCard({ alert, searchHref, onDelete }: { alert: Alert; searc
   const change = useChangeAlert(alert.id);
   const runNow = useRunNow(alert.id, historyOpen);
   const busy = runNow.pending || runNow.following;
-  const lastRun = runNow.current && runNow.current.id !== alert.lastRun?.id && !runNow.following ? runNow.current : alert.lastRun;
+  const lastRun =
+    runNow.current && runNow.current.id !== alert.lastRun?.id && !runNow.following
+      ? runNow.current
+      : alert.lastRun;
   const doneEditing = () => {
     setEditing(false);
     requestAnimationFrame(() => editRef.current?.focus());
@@ -119,9 +155,21 @@ export function AlertCard({ alert, searchHref, onDelete }: { alert: Alert; searc
             <dt>Filters</dt>
             <dd>{describeAlertFilters(alert.filters)}</dd>
             <dt>How often</dt>
-            <dd>{alert.paused ? `${FREQUENCY_LABELS[alert.frequency]}, paused` : FREQUENCY_LABELS[alert.frequency]}</dd>
+            <dd>
+              {alert.paused
+                ? `${FREQUENCY_LABELS[alert.frequency]}, paused`
+                : FREQUENCY_LABELS[alert.frequency]}
+            </dd>
             <dt>Next run</dt>
-            <dd>{alert.paused ? 'None while paused' : alert.nextRunAt ? <time dateTime={alert.nextRunAt}>{formatDateTime(alert.nextRunAt, language)}</time> : 'Not scheduled'}</dd>
+            <dd>
+              {alert.paused ? (
+                'None while paused'
+              ) : alert.nextRunAt ? (
+                <time dateTime={alert.nextRunAt}>{formatDateTime(alert.nextRunAt, language)}</time>
+              ) : (
+                'Not scheduled'
+              )}
+            </dd>
             <dt>Last run</dt>
             <dd>
               <LastRun run={lastRun} />
@@ -129,9 +177,14 @@ export function AlertCard({ alert, searchHref, onDelete }: { alert: Alert; searc
           </dl>
         )}
         <p className="alert-progress" role="status">
-          {runNow.current && (runNow.following ? `Running now: ${describeRun(runNow.current)} ${describeMail(runNow.current)}.` : `Run finished: ${describeRun(runNow.current)} ${describeMail(runNow.current)}.`)}
+          {runNow.current &&
+            (runNow.following
+              ? `Running now: ${describeRun(runNow.current)} ${describeMail(runNow.current)}.`
+              : `Run finished: ${describeRun(runNow.current)} ${describeMail(runNow.current)}.`)}
         </p>
-        {runNow.error != null && <FormAlert>The run could not start: {describeError(runNow.error)}</FormAlert>}
+        {runNow.error != null && (
+          <FormAlert>The run could not start: {describeError(runNow.error)}</FormAlert>
+        )}
         {change.error != null && <FormAlert>{describeError(change.error)}</FormAlert>}
         <div className="row-actions">
           {/* Busy, it is aria-disabled, not disabled: the focus stays on it (a disabled button drops it to <body>). */}
@@ -156,17 +209,32 @@ export function AlertCard({ alert, searchHref, onDelete }: { alert: Alert; searc
             {alert.paused ? 'Resume' : 'Pause'}
           </button>
           {!editing && (
-            <button ref={editRef} type="button" className="button button-small" onClick={() => setEditing(true)}>
+            <button
+              ref={editRef}
+              type="button"
+              className="button button-small"
+              onClick={() => setEditing(true)}
+            >
               Edit
             </button>
           )}
-          <button type="button" className="button button-small" aria-expanded={historyOpen} aria-controls={historyOpen ? runsId : undefined} onClick={() => setHistoryOpen((open) => !open)}>
+          <button
+            type="button"
+            className="button button-small"
+            aria-expanded={historyOpen}
+            aria-controls={historyOpen ? runsId : undefined}
+            onClick={() => setHistoryOpen((open) => !open)}
+          >
             {historyOpen ? 'Hide runs' : 'Show runs'}
           </button>
           <Link className="button button-small" to={searchHref}>
             Search now
           </Link>
-          <button type="button" className="button button-small button-danger" onClick={() => onDelete(alert)}>
+          <button
+            type="button"
+            className="button button-small button-danger"
+            onClick={() => onDelete(alert)}
+          >
             Delete…
           </button>
         </div>

@@ -16,9 +16,21 @@ export function RunTime({ run }: { run: AlertRun }) {
 
 export function AlertRuns({ runs, id }: { runs: ReturnType<typeof useAlertRuns>; id: string }) {
   if (runs.isPending) return <LoadingState label="Loading the runs…" />;
-  if (runs.isError) return <ErrorState title="The runs could not be loaded" error={runs.error} onRetry={() => void runs.refetch()} />;
+  if (runs.isError)
+    return (
+      <ErrorState
+        title="The runs could not be loaded"
+        error={runs.error}
+        onRetry={() => void runs.refetch()}
+      />
+    );
   const items = runs.data.pages.flatMap((page) => page.items);
-  if (items.length === 0) return <p className="muted">No runs yet: the first comes at the next run, or when you choose Run now.</p>;
+  if (items.length === 0)
+    return (
+      <p className="muted">
+        No runs yet: the first comes at the next run, or when you choose Run now.
+      </p>
+    );
   return (
     <>
       <ul className="alert-runs" id={id}>
@@ -37,7 +49,12 @@ export function AlertRuns({ runs, id }: { runs: ReturnType<typeof useAlertRuns>;
         ))}
       </ul>
       {runs.hasNextPage && (
-        <button type="button" className="button button-small" disabled={runs.isFetchingNextPage} onClick={() => void runs.fetchNextPage()}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={runs.isFetchingNextPage}
+          onClick={() => void runs.fetchNextPage()}
+        >
           {runs.isFetchingNextPage ? 'Loading older runs…' : 'Show older runs'}
         </button>
       )}

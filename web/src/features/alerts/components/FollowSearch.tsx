@@ -22,7 +22,9 @@ const FollowForm = z.object({ frequency: z.enum(FREQUENCIES) });
 
 /** The API refuses a new alert past the per-user limit (409, `alerts_full`). */
 function isAlertLimit(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 409 && error.details.reason === 'alerts_full';
+  return (
+    error instanceof ApiError && error.status === 409 && error.details.reason === 'alerts_full'
+  );
 }
 
 interface FollowSearchProps {
@@ -52,7 +54,8 @@ function Followed({ alert }: { alert: Alert }) {
   return (
     <p className="follow-search follow-search-done" role="status">
       <span>
-        Following “<span className="follow-query">{alert.query}</span>”: new results come by e-mail {FREQUENCY_ADVERBS[alert.frequency]}.
+        Following “<span className="follow-query">{alert.query}</span>”: new results come by e-mail{' '}
+        {FREQUENCY_ADVERBS[alert.frequency]}.
       </span>{' '}
       <Link ref={linkRef} to="/alerts">
         See your alerts
@@ -85,15 +88,29 @@ function FollowSearchForm({ search }: { search: FollowSearchProps['search'] }) {
   if (followed) return <Followed alert={followed} />;
   return (
     <div className="follow-search">
-      <button ref={toggleRef} type="button" className="button" aria-expanded={open} aria-controls={formId} onClick={() => (open ? close() : setOpen(true))}>
+      <button
+        ref={toggleRef}
+        type="button"
+        className="button"
+        aria-expanded={open}
+        aria-controls={formId}
+        onClick={() => (open ? close() : setOpen(true))}
+      >
         Follow this search
       </button>
-      <form id={formId} hidden={!open} className="follow-search-form card" aria-label="Follow this search" onSubmit={(event) => void submit(event)}>
+      <form
+        id={formId}
+        hidden={!open}
+        className="follow-search-form card"
+        aria-label="Follow this search"
+        onSubmit={(event) => void submit(event)}
+      >
         <fieldset className="mode-choice">
           <legend>E-mail me new results</legend>
           {FREQUENCIES.map((frequency) => (
             <label key={frequency}>
-              <input type="radio" value={frequency} {...form.register('frequency')} /> {FREQUENCY_LABELS[frequency]}
+              <input type="radio" value={frequency} {...form.register('frequency')} />{' '}
+              {FREQUENCY_LABELS[frequency]}
             </label>
           ))}
         </fieldset>
@@ -111,7 +128,8 @@ function FollowSearchForm({ search }: { search: FollowSearchProps['search'] }) {
             {isAlertLimit(create.error) && (
               <>
                 {' '}
-                <Link to="/alerts">Open your alerts</Link> to delete one you no longer need, then follow this search.
+                <Link to="/alerts">Open your alerts</Link> to delete one you no longer need, then
+                follow this search.
               </>
             )}
           </FormAlert>

@@ -28,7 +28,8 @@ export function useCreateAlert() {
 export function useChangeAlert(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: AlertChange) => unwrap(api.PATCH('/api/alerts/{id}', { params: { path: { id } }, body })),
+    mutationFn: (body: AlertChange) =>
+      unwrap(api.PATCH('/api/alerts/{id}', { params: { path: { id } }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ALERTS_KEY }),
   });
 }
@@ -65,7 +66,12 @@ export function useAlertRuns(id: string, enabled: boolean) {
   return useInfiniteQuery({
     queryKey: runsKey(id),
     queryFn: ({ pageParam, signal }) =>
-      unwrap(api.GET('/api/alerts/{id}/runs', { params: { path: { id }, query: pageParam ? { cursor: pageParam } : {} }, signal })),
+      unwrap(
+        api.GET('/api/alerts/{id}/runs', {
+          params: { path: { id }, query: pageParam ? { cursor: pageParam } : {} },
+          signal,
+        }),
+      ),
     initialPageParam: '',
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     enabled,
@@ -80,11 +86,17 @@ export function useRefreshAlerts() {
 }
 
 export function useUnsubscribePreview(token: string) {
-  return queries.useQuery('get', '/api/alerts/unsubscribe/{token}', { params: { path: { token } } }, { retry: false });
+  return queries.useQuery(
+    'get',
+    '/api/alerts/unsubscribe/{token}',
+    { params: { path: { token } } },
+    { retry: false },
+  );
 }
 
 export function useUnsubscribe(token: string) {
   return useMutation({
-    mutationFn: () => unwrap(api.POST('/api/alerts/unsubscribe/{token}', { params: { path: { token } } })),
+    mutationFn: () =>
+      unwrap(api.POST('/api/alerts/unsubscribe/{token}', { params: { path: { token } } })),
   });
 }
