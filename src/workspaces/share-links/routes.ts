@@ -6,11 +6,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { dialectOf, requireUser, userOfSessionCookies } from '../auth/index.js';
-import type { AppContext } from '../context.js';
-import { hashToken } from '../platform/crypto.js';
-import { notFound } from '../platform/errors.js';
-import { ErrorResponse, PUBLIC } from '../platform/openapi.js';
+import { dialectOf, requireUser, userOfSessionCookies } from '../../auth/index.js';
+import type { AppContext } from '../../context.js';
+import { hashToken } from '../../platform/crypto.js';
+import { notFound } from '../../platform/errors.js';
+import { ErrorResponse, PUBLIC } from '../../platform/openapi.js';
 import {
   createShareLink,
   isWellFormedShareToken,
@@ -19,10 +19,10 @@ import {
   revokeShareLink,
   shareTokenOf,
   shareUrl,
-} from './commands.js';
-import { authorize } from './policy.js';
-import { joinByShareLink } from './members/commands.js';
-import { deletedReply, presentShareLink, presentWorkspace, workspaceReply } from './presenters.js';
+} from '../commands.js';
+import { authorize } from '../policy.js';
+import { joinByShareLink } from '../members/commands.js';
+import { deletedReply, presentShareLink, presentWorkspace, workspaceReply } from '../presenters.js';
 import {
   DeletedResponse,
   IdParams,
@@ -34,7 +34,7 @@ import {
   ShareTokenParams,
   workspaceErrors,
   WorkspaceResponse,
-} from './schemas.js';
+} from '../schemas.js';
 import {
   renderShareBadPageNumberPage,
   renderShareNotFoundPage,
@@ -51,7 +51,7 @@ import {
   listShareLinks,
   loadWorkspace,
   roleIn,
-} from './store.js';
+} from '../store.js';
 
 const tags = ['share links'];
 

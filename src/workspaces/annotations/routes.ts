@@ -2,14 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../auth/index.js';
-import type { AppContext } from '../context.js';
-import { notFound } from '../platform/errors.js';
-import { ErrorResponse } from '../platform/openapi.js';
-import { expectedVersions } from '../platform/versions.js';
-import { annotateResource, changeAnnotation, removeAnnotation } from './commands.js';
-import { authorize } from './policy.js';
-import { deletedReply, presentAnnotation } from './presenters.js';
+import { requireUser } from '../../auth/index.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../platform/errors.js';
+import { ErrorResponse } from '../../platform/openapi.js';
+import { expectedVersions } from '../../platform/versions.js';
+import { annotateResource, changeAnnotation, removeAnnotation } from '../commands.js';
+import { authorize } from '../policy.js';
+import { deletedReply, presentAnnotation } from '../presenters.js';
 import {
   AnnotationCreateBody,
   AnnotationSchema,
@@ -20,9 +20,9 @@ import {
   IfMatchHeaders,
   ListQuery,
   workspaceErrors,
-} from './schemas.js';
-import { listAnnotations, loadAnnotation, loadResource } from './store.js';
-import { sendsVersion, staleAnnotation } from './versions.js';
+} from '../schemas.js';
+import { listAnnotations, loadAnnotation, loadResource } from '../store.js';
+import { sendsVersion, staleAnnotation } from '../versions.js';
 
 const tags = ['annotations'];
 
