@@ -11,17 +11,16 @@ import { annotateResource, changeAnnotation, removeAnnotation } from '../command
 import { authorize } from '../policy.js';
 import { deletedReply, presentAnnotation } from '../presenters.js';
 import {
-  AnnotationCreateBody,
   AnnotationSchema,
-  AnnotationStaleResponse,
-  AnnotationUpdateBody,
   DeletedResponse,
   IdParams,
   IfMatchHeaders,
   ListQuery,
   workspaceErrors,
 } from '../schemas.js';
-import { listAnnotations, loadAnnotation, loadResource } from '../store.js';
+import { AnnotationCreateBody, AnnotationStaleResponse, AnnotationUpdateBody } from './schemas.js';
+import { loadResource } from '../store.js';
+import { listAnnotations, loadAnnotation } from './store.js';
 import { sendsVersion, staleAnnotation } from '../versions.js';
 
 const tags = ['annotations'];

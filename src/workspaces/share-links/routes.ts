@@ -22,19 +22,17 @@ import {
 } from '../commands.js';
 import { authorize } from '../policy.js';
 import { joinByShareLink } from '../members/commands.js';
-import { deletedReply, presentShareLink, presentWorkspace, workspaceReply } from '../presenters.js';
+import { deletedReply, presentWorkspace, workspaceReply } from '../presenters.js';
+import { presentShareLink } from './presenters.js';
+import { DeletedResponse, IdParams, workspaceErrors, WorkspaceResponse } from '../schemas.js';
 import {
-  DeletedResponse,
-  IdParams,
   ShareCreateBody,
   ShareJoinParams,
   ShareLinkSchema,
   ShareParams,
   SharePageQuery,
   ShareTokenParams,
-  workspaceErrors,
-  WorkspaceResponse,
-} from '../schemas.js';
+} from './schemas.js';
 import {
   renderShareBadPageNumberPage,
   renderShareNotFoundPage,
@@ -43,15 +41,9 @@ import {
   SHARE_PAGE_HEADERS,
   SHARE_PAGE_LIMITS,
 } from './share-page.js';
-import {
-  annotationPreviews,
-  countResources,
-  findWorkspaceByShareToken,
-  listResources,
-  listShareLinks,
-  loadWorkspace,
-  roleIn,
-} from '../store.js';
+import { countResources, listResources, loadWorkspace, roleIn } from '../store.js';
+import { annotationPreviews } from '../annotations/store.js';
+import { findWorkspaceByShareToken, listShareLinks } from './store.js';
 
 const tags = ['share links'];
 
