@@ -92,7 +92,12 @@ function fastSerializer(schema: z.ZodType, input: CompilerInput): Serialize | nu
   const jsonSchema = replyJsonSchema(schema);
   if (!jsonSchema) return null;
   const { method, url, httpStatus = 'default' } = input;
-  return jsonSchemaCompiler({ schema: jsonSchema, method, url, httpStatus }) as Serialize;
+  try {
+    return jsonSchemaCompiler({ schema: jsonSchema, method, url, httpStatus }) as Serialize;
+  } catch {
+    // A JSON Schema fast-json-stringify cannot compile (none of ours today) is zod's to write.
+    return null;
+  }
 }
 
 export const replySerializerCompiler: FastifySerializerCompiler<ResponseSchema> = (input) => {
