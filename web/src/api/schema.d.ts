@@ -11468,6 +11468,7 @@ export interface operations {
     streamSummary: {
         parameters: {
             query?: {
+                /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
                 id?: string;
                 source?: string;
                 title?: string;
@@ -11570,6 +11571,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
                     id?: string;
                     source?: string;
                     title?: string;
