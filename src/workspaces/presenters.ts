@@ -95,6 +95,7 @@ export function presentShareLink(
     token,
     url,
     readOnly: row.readOnly,
+    allowJoin: row.allowJoin,
     active: row.revokedAt === null && row.pausedAt === null && row.expiresAt > now,
     pausedAt: row.pausedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt.toISOString(),

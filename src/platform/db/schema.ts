@@ -352,6 +352,12 @@ export const shareLinks = pgTable(
     /** The token encrypted (AES-256-GCM) so that its owner can list it again; never stored in clear. */
     tokenSealed: text('token_sealed').notNull(),
     readOnly: boolean('read_only').notNull().default(true),
+    /**
+     * Whether a signed-in visitor may join through it (POST /api/share/{token}/join). Always true for an
+     * editable link (joining is what it is for); for a read-only one the owner's choice, off by default:
+     * otherwise whoever holds the public page's address could become a viewer.
+     */
+    allowJoin: boolean('allow_join').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
     /**
@@ -395,6 +401,36 @@ export const workspaceMembers = pgTable(
     primaryKey({ columns: [t.workspaceId, t.userId] }),
     index('workspace_members_user_idx').on(t.userId),
     check('workspace_members_role_check', sql`${t.role} in ('editor', 'viewer')`),
+  ],
+);
+
+/**
+ * The owner's last decision about someone in a workspace, kept after they leave or are removed, so that a
+ * share link cannot undo it (src/workspaces/members, README Roles): `grantedRole` is the role the owner
+ * last gave them (added, invited, role changed; null: never decided), which a link never exceeds;
+ * `removedAt` is set when the owner removed them, and then no link admits them until they accept an
+ * invitation sent after it (or the owner adds them again), which clears it.
+ */
+export const workspaceMemberDecisions = pgTable(
+  'workspace_member_decisions',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    grantedRole: text('granted_role').$type<MemberRole>(),
+    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index('workspace_member_decisions_user_idx').on(t.userId),
+    check(
+      'workspace_member_decisions_role_check',
+      sql`${t.grantedRole} is null or ${t.grantedRole} in ('editor', 'viewer')`,
+    ),
   ],
 );
 
