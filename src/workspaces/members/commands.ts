@@ -7,7 +7,7 @@ import type { MailMessage, Mailer } from '../../platform/mail.js';
 import { recordChange } from '../events/record.js';
 import { isWellFormedShareToken } from '../commands.js';
 import { ROLE_RANK, type Actor, type Role } from '../policy.js';
-import { findWorkspaceByShareToken } from '../store.js';
+import { findWorkspaceByShareToken } from '../share-links/store.js';
 import { MEMBER_LIMITS } from './schemas.js';
 import {
   claimInvitation,
@@ -276,7 +276,7 @@ export async function acceptInvitation(
 
 /**
  * Joins the workspace of a live share link that allows joining: editor through an editable link,
- * viewer through a read-only one the owner opened to joining (README, Roles). Someone already in it,
+ * viewer through a read-only one the owner opened to joining (docs/api.md, Roles). Someone already in it,
  * the owner too, keeps the role they have: a link never raises nor lowers one. The owner's decisions
  * hold: someone the owner removed is refused (403 `removed`) until they accept a new invitation, and
  * nobody joins with more than the role the owner last gave them (a demoted editor who leaves comes back
