@@ -142,7 +142,7 @@ const POOL_SIZE = 4;
 const deadLetterOf = (queue: string) => `${queue}.failed`;
 
 /** How often a worker beats and the monitor looks for stopped heartbeats: a fifth of the heartbeat. */
-export const heartbeatCheckSeconds = (heartbeatSeconds: number) =>
+const heartbeatCheckSeconds = (heartbeatSeconds: number) =>
   Math.max(1, Math.floor(heartbeatSeconds / 5));
 
 export function createJobQueue(options: JobQueueOptions): JobQueue {
