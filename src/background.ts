@@ -20,8 +20,8 @@ import { PDF_QUEUE_DEFINITIONS } from './workspaces/pdfs/queues.js';
 import { registerPdfSweep } from './workspaces/pdfs/sweeper.js';
 import { closePdfExtractors } from './summaries/pdf/extract.js';
 
-/** Every queue of the service (the test template's database makes them once: test/support). */
-export const BACKGROUND_QUEUES: readonly QueueDefinition[] = [
+/** Every queue of the service (test/support/pglite-template.ts makes the same ones in its copy). */
+const BACKGROUND_QUEUES: readonly QueueDefinition[] = [
   ...ALERT_QUEUE_DEFINITIONS,
   ...PDF_QUEUE_DEFINITIONS,
 ];

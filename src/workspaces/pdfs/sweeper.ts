@@ -74,7 +74,7 @@ export async function sweepOrphanPdfFiles({
  * its job, so these are rows an earlier version left (its own lease gone with it). A row whose job
  * is still waiting gets a second one, which finds the row done and does nothing.
  */
-export async function requeueStalePending(
+async function requeueStalePending(
   db: Db,
   extraction: Pick<PdfExtraction, 'enqueue'>,
   pendingBefore = new Date(Date.now() - GRACE_MS),
