@@ -14,8 +14,6 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { accountRoutes } from './account/routes.js';
-import { registerAlertJobs } from './alerts/jobs.js';
-import { ALERT_QUEUE_DEFINITIONS } from './alerts/queues.js';
 import { alertRoutes } from './alerts/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer } from './auth/access-tokens.js';
@@ -35,7 +33,6 @@ import { createDrain } from './platform/drain.js';
 import { serializeError } from './platform/error-logging.js';
 import { answerClientError, installErrorHandling } from './platform/http-errors.js';
 import { idempotency } from './platform/idempotency.js';
-import { createJobQueue } from './platform/jobs.js';
 import { installRequestInputChecks } from './platform/request-input.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
@@ -43,15 +40,14 @@ import { replySerializerCompiler } from './platform/reply-serializer.js';
 import { requestIdOf } from './platform/request-id.js';
 import { profileRoutes } from './profiles/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
-import { createPdfExtraction, type PdfExtraction } from './workspaces/pdfs/extraction.js';
-import { createPdfSweeper } from './workspaces/pdfs/sweeper.js';
+import type { PdfExtraction } from './workspaces/pdfs/extraction.js';
+import { createBackground } from './background.js';
 import { createSearchService } from './search/service.js';
 import { searchRoutes } from './search/routes.js';
 import { createSummaryCache } from './summaries/cache.js';
 import { countSummaryLookups } from './summaries/metrics.js';
 import { createSummarizer } from './summaries/produce.js';
 import { summaryRoutes } from './summaries/routes.js';
-import { closePdfExtractors } from './summaries/pdf/extract.js';
 import { createRedisCache } from './platform/cache.js';
 import { rateLimitRules, typedLimits } from './auth/rate-limits.js';
 import { unknownPage, webAppRoutes } from './web-app.js';
@@ -59,7 +55,7 @@ import { unknownPage, webAppRoutes } from './web-app.js';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
-    /** The PDF text extraction worker of this process (tests await `settled(resourceId)`). */
+    /** PDF text extraction on the job queue (tests await `settled(resourceId)`). */
     pdfExtraction: PdfExtraction;
   }
 }
@@ -161,15 +157,16 @@ export async function buildApp(
   const tokens = createAccessTokenIssuer(platform.signingSecret);
   const revocations = createRevocationList(platform.database, sessionHasEnded, app.log);
   const resolveResource = options.resolveResource ?? search.resolveResource;
-  // Stored PDFs' text, extracted off the request path: started once the app is ready (rows left
-  // pending by a stopped process are taken again), stopped before the database closes.
-  const pdfExtraction = createPdfExtraction({
-    db: platform.database.db,
-    blobs: platform.blobs,
+  // Every background job (PDF extraction and sweep, alerts) on the one job queue (background.ts):
+  // started once the app is ready, stopped when it closes, before the database.
+  const background = createBackground({
+    config,
+    platform,
     log: app.log,
+    providers: search.providers,
     resolveResource,
-    embedded: platform.database.kind === 'pglite',
   });
+  const pdfExtraction = background.pdfExtraction;
   const ctx: AppContext = {
     config,
     platform,
@@ -178,18 +175,12 @@ export async function buildApp(
     sessions: { db: platform.database.db, tokens, revocations },
     resolveResource,
     drain: createDrain(app.server),
-    wakePdfExtraction: () => pdfExtraction.wake(),
+    pdfExtraction,
   };
   app.decorate('ctx', ctx);
   app.decorate('pdfExtraction', pdfExtraction);
-  app.addHook('onReady', async () => pdfExtraction.start());
-  // PDF files a crash left with no row (sweeper.ts): swept a minute after start and every 6 hours.
-  const pdfSweeper = createPdfSweeper({
-    db: platform.database.db,
-    blobs: platform.blobs,
-    log: app.log,
-  });
-  app.addHook('onReady', async () => pdfSweeper.start());
+  app.addHook('onReady', async () => background.start());
+  app.addHook('onClose', async () => background.stop());
 
   await app.register(cookie, { secret: platform.signingSecret });
   // Only a request from the web app's origin gets CORS headers (every browser sends Origin on a
@@ -255,32 +246,7 @@ export async function buildApp(
   // Related works and workspace suggestions follow the citation graph through the same providers.
   await app.register(async (scope) => discoverRoutes(scope, ctx, search.providers, libraryPlaces));
 
-  // Durable background jobs (alert runs and digests) on pg-boss in the database; worked only where
-  // ALERTS_ENABLED (every process may enqueue a run asked for by hand).
-  const jobQueue = createJobQueue({
-    store: platform.database.connection,
-    queues: ALERT_QUEUE_DEFINITIONS,
-    working: config.alerts.enabled,
-    heartbeatSeconds: config.jobs.heartbeatSeconds,
-    pollSeconds: Math.min(2, config.alerts.tickSeconds),
-    log: app.log,
-  });
-  await app.register(async (scope) => alertRoutes(scope, ctx, jobQueue));
-  if (config.alerts.enabled) {
-    registerAlertJobs({
-      config,
-      db: ctx.db,
-      queue: jobQueue,
-      mailer: platform.mailer,
-      metrics,
-      providers: search.providers,
-      cache: platform.cache,
-      secret: platform.signingSecret,
-      log: app.log,
-    });
-    app.addHook('onReady', async () => jobQueue.start());
-  }
-  app.addHook('onClose', async () => jobQueue.stop());
+  await app.register(async (scope) => alertRoutes(scope, ctx, background.queue));
 
   const summaryCache = countSummaryLookups(
     createSummaryCache({
@@ -299,11 +265,6 @@ export async function buildApp(
     },
   });
   await app.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
-  app.addHook('onClose', async () => {
-    pdfSweeper.stop();
-    await pdfExtraction.stop();
-    await closePdfExtractors();
-  });
   await app.register(async (scope) => webAppRoutes(scope, { distDir: config.webDistDir }));
 
   if (!options.platform) app.addHook('onClose', async () => platform.close());
