@@ -7,7 +7,7 @@ import type { MailMessage, Mailer } from '../../platform/mail.js';
 import { recordChange } from '../events/record.js';
 import { isWellFormedShareToken } from '../commands.js';
 import type { Actor, Role } from '../policy.js';
-import { findWorkspaceByShareToken } from '../store.js';
+import { findWorkspaceByShareToken } from '../share-links/store.js';
 import { MEMBER_LIMITS } from './schemas.js';
 import {
   claimInvitation,
