@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, gt, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { linkIn, mailWrittenBy } from '../../../test/support/outbox.js';
 import { shareLinks, workspaceEvents } from '../../platform/db/schema.js';
@@ -30,7 +30,7 @@ interface Logged {
   details: Record<string, unknown>;
 }
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`workspace change log (${leg.name})`, () => {
     let t: TestApp;
     let owner: TestUser;
