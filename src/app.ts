@@ -5,6 +5,7 @@
  * (web-app.ts). Multipart parsing is registered in the avatar upload's own scope, so other routes do not
  * pay for its hooks.
  */
+import { mailerFor } from './platform/mail/index.js';
 import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
@@ -266,7 +267,7 @@ export async function buildApp(
       config,
       db: ctx.db,
       queue: jobQueue,
-      mailer: platform.mailer,
+      mailer: mailerFor(platform.mailTransport, app.log),
       metrics,
       providers: search.providers,
       cache: platform.cache,

@@ -2,6 +2,7 @@
  * Members and invitations of a workspace, and the invitation link's two public-facing routes.
  * Each handler: validated input → user → load → authorize (policy.ts) → do → present.
  */
+import { mailerFor } from '../../platform/mail/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser } from '../../auth/index.js';
@@ -212,7 +213,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       const inviter = await findAccount(db, user.id);
       if (!inviter) throw notFound('User');
       const invitation = await inviteMember(
-        { db, mailer: ctx.platform.mailer, appOrigin: ctx.config.appOrigin },
+        {
+          db,
+          mailer: mailerFor(ctx.platform.mailTransport, request.log),
+          appOrigin: ctx.config.appOrigin,
+        },
         workspace,
         { id: user.id, name: inviter.name },
         request.body.email,
