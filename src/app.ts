@@ -6,6 +6,7 @@
  * pay for its hooks.
  */
 import { mailerFor } from './platform/mail/index.js';
+import { installValidationMessages } from './platform/validation-messages.js';
 import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
@@ -107,6 +108,7 @@ export async function buildApp(
   config: Config,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
+  installValidationMessages();
   const platform =
     options.platform ??
     (await createPlatform(config, rateLimitRules(config), options.platformOverrides));
@@ -207,7 +209,6 @@ export async function buildApp(
       'X-Total-Count',
       'Content-Disposition',
       'Idempotent-Replayed',
-      'X-Next-Cursor',
       'ETag',
     ],
     maxAge: 600,

@@ -84,7 +84,11 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
         request.body,
       );
       clearSessionCookies(reply, config);
-      return { message: 'Your account and everything in it were deleted.' };
+      return {
+        success: true as const,
+        id: user.id,
+        message: 'Your account and everything in it were deleted.',
+      };
     },
   );
 

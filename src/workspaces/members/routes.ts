@@ -2,6 +2,7 @@
  * Members and invitations of a workspace, and the invitation link's two public-facing routes.
  * Each handler: validated input → user → load → authorize (policy.ts) → do → present.
  */
+import { hasMoreAfter } from '../../platform/reply-shapes.js';
 import { mailerFor } from '../../platform/mail/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -74,7 +75,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
         await loadWorkspace(db, request.params.id, user),
       );
       const { rows, total } = await listMembers(db, workspace.id, request.query);
-      return { members: rows.map(presentMember), total };
+      return {
+        members: rows.map(presentMember),
+        total,
+        hasMore: hasMoreAfter(request.query.offset, rows.length, total),
+      };
     },
   );
 
@@ -185,7 +190,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       );
       const { rows, total } = await listInvitations(db, workspace.id, request.query);
       const now = new Date();
-      return { invitations: rows.map((row) => presentInvitation(row, now)), total };
+      return {
+        invitations: rows.map((row) => presentInvitation(row, now)),
+        total,
+        hasMore: hasMoreAfter(request.query.offset, rows.length, total),
+      };
     },
   );
 

@@ -950,7 +950,7 @@ export interface paths {
         };
         /**
          * Who changed what in the workspace, newest first (cursor pagination; any member)
-         * @description Pages of `limit` (1-100, default 50) changes; `nextCursor` (bearer) or the X-Next-Cursor header (cookie) asks for the next, absent on the last. Changes are kept 90 days, and a workspace's newest 10,000 at most.
+         * @description Pages of `limit` (1-100, default 50) changes, `{ activity, total, hasMore, nextCursor }` (the list shape of every route beyond the interface's, in both dialects); `nextCursor` asks for the next page, null on the last. Changes are kept 90 days, and a workspace's newest 10,000 at most.
          */
         get: operations["listWorkspaceActivity"];
         put?: never;
@@ -1302,6 +1302,10 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AccountDeleted: {
+            /** @constant */
+            success: true;
+            /** Format: uuid */
+            id: string;
             message: string;
         };
         AccountExport: {
@@ -1437,7 +1441,15 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        ActivityList: components["schemas"]["ActivityItem"][];
+        ActivityList: {
+            activity: components["schemas"]["ActivityItem"][];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+        };
         Alert: {
             /** Format: uuid */
             id: string;
@@ -1494,7 +1506,11 @@ export interface components {
         /** @enum {string} */
         AlertFrequencyInput: "daily" | "weekly";
         AlertList: {
-            items: components["schemas"]["Alert"][];
+            alerts: components["schemas"]["Alert"][];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
         };
         AlertRun: {
             /** Format: uuid */
@@ -1532,8 +1548,12 @@ export interface components {
             run: components["schemas"]["AlertRun"];
         };
         AlertRunList: {
-            items: components["schemas"]["AlertRun"][];
-            /** @description Pass as `cursor` for older runs; null on the last page */
+            runs: components["schemas"]["AlertRun"][];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
         };
         AlertUnsubscribed: {
@@ -1757,7 +1777,7 @@ export interface components {
             add?: string[];
             /** @description Tags to take off each resource (any case) */
             remove?: string[];
-        };
+        } | unknown | unknown;
         BulkTagResult: {
             /** @description Each resource named, with its tags now */
             updated: {
@@ -1989,7 +2009,10 @@ export interface components {
         };
         InvitationList: {
             invitations: components["schemas"]["Invitation"][];
+            /** @description How many there are in all, on every page */
             total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
         };
         InvitationPreview: {
             workspaceName: string;
@@ -2078,7 +2101,10 @@ export interface components {
         };
         MemberList: {
             members: components["schemas"]["Member"][];
+            /** @description How many there are in all, on every page */
             total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
         };
         /** @enum {string} */
         MemberRole: "editor" | "viewer";
@@ -2730,8 +2756,6 @@ export interface components {
         "Content-Disposition": string;
         /** @description Where the redirect goes */
         Location: string;
-        /** @description The cursor of the next page (absent on the last page) */
-        "X-Next-Cursor": string;
         /** @description The version of the object in the reply (also its `version` field), a strong validator such as `"r3"`: send it back as `If-Match` to change or delete the object only if nobody has changed it since (412 otherwise) */
         ETag: string;
     };
@@ -4211,7 +4235,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description An image (PNG, JPEG, WebP, GIF, SVG…; judged by its bytes) of at most 2 MB */
+                    /**
+                     * Format: binary
+                     * @description An image (PNG, JPEG, WebP, GIF, SVG…; judged by its bytes) of at most 2 MB
+                     */
                     file: Blob;
                 };
             };
@@ -4328,9 +4355,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": Blob;
-                    "image/jpeg": Blob;
-                    "image/webp": Blob;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
                 };
             };
             /** @description Invalid input: details.field names the field */
@@ -5417,7 +5444,10 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["ResourceCreateInput"];
                 "multipart/form-data": {
-                    /** @description A PDF of at most 50 MB to make the resource from: its record is filled once its text is extracted (a DOI or arXiv id on its first pages looked up, else the PDF's own title and authors) */
+                    /**
+                     * Format: binary
+                     * @description A PDF of at most 50 MB to make the resource from: its record is filled once its text is extracted (a DOI or arXiv id on its first pages looked up, else the PDF's own title and authors)
+                     */
                     file: Blob;
                 };
             };
@@ -5557,7 +5587,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `true`: `Content-Disposition: attachment` (save) instead of `inline` (view) */
-                download?: "0" | "1" | "true" | "false";
+                download?: boolean;
             };
             header?: {
                 /** @description One byte range (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`); several ranges get the whole file */
@@ -5583,7 +5613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": Blob;
+                    "application/pdf": string;
                 };
             };
             /** @description The byte range asked for (Content-Range says which) */
@@ -5596,7 +5626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": Blob;
+                    "application/pdf": string;
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag */
@@ -5607,9 +5637,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Blob;
-                };
+                content?: never;
             };
             /** @description Invalid input: details.field names the field */
             400: {
@@ -5717,7 +5745,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description A PDF (judged by its bytes: it must start with %PDF-) of at most 50 MB */
+                    /**
+                     * Format: binary
+                     * @description A PDF (judged by its bytes: it must start with %PDF-) of at most 50 MB
+                     */
                     file: Blob;
                 };
             };
@@ -6702,7 +6733,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description true: judge every entry and answer what would be imported, writing nothing */
-                dryRun?: "true" | "false";
+                dryRun?: boolean;
             };
             header?: {
                 /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
@@ -6717,7 +6748,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description The file (BibTeX, BibLaTeX, RIS or CSL-JSON; the part's own type names the format, or a generic one lets the text say) */
+                    /**
+                     * Format: binary
+                     * @description The file (BibTeX, BibLaTeX, RIS or CSL-JSON; the part's own type names the format, or a generic one lets the text say)
+                     */
                     file: Blob;
                 };
                 "application/x-bibtex": string;
@@ -6944,9 +6978,9 @@ export interface operations {
     };
     citeResources: {
         parameters: {
-            query?: {
-                /** @description Resources of this workspace to cite, the parameter repeated for each */
-                resourceIds?: string[];
+            query: {
+                /** @description Resources of this workspace to cite, the parameter repeated for each (1 to 100) */
+                resourceIds: string | string[];
                 /** @description A CSL style id from GET /api/citation-styles (any style of the official CSL repository); an unknown one is a 400 */
                 style?: string;
                 /** @description Plain text, or HTML with every value escaped (italics and the like as tags) */
@@ -8294,7 +8328,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description HTML page: the page number is not a whole number from 1 to 1,000 */
+            /** @description Invalid input: the message is a sentence that names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9505,7 +9539,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9883,8 +9916,8 @@ export interface operations {
                 yearFrom?: number;
                 /** @description Only works published in or before this year (a work whose year is unknown is left out) */
                 yearTo?: number;
-                /** @description true: only works with a freely readable PDF (open access); false or absent: any */
-                hasPdf?: "true" | "false";
+                /** @description true: only works with a freely readable PDF (open access); false: any */
+                hasPdf?: boolean;
                 /** @description Only works of this kind; every provider type maps onto one (docs/api.md, Search filters) */
                 type?: "article" | "preprint" | "book" | "chapter" | "conference" | "dataset" | "software" | "thesis" | "video" | "other";
                 /** @description Only works whose venue (journal, conference, repository) contains these words, ignoring case and accents */
@@ -9972,8 +10005,8 @@ export interface operations {
                 yearFrom?: number;
                 /** @description Only works published in or before this year (a work whose year is unknown is left out) */
                 yearTo?: number;
-                /** @description true: only works with a freely readable PDF (open access); false or absent: any */
-                hasPdf?: "true" | "false";
+                /** @description true: only works with a freely readable PDF (open access); false: any */
+                hasPdf?: boolean;
                 /** @description Only works of this kind; every provider type maps onto one (docs/api.md, Search filters) */
                 type?: "article" | "preprint" | "book" | "chapter" | "conference" | "dataset" | "software" | "thesis" | "video" | "other";
                 /** @description Only works whose venue (journal, conference, repository) contains these words, ignoring case and accents */
@@ -10887,15 +10920,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted */
-            204: {
+            /** @description OK */
+            200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
             };
             /** @description Invalid input: details.field names the field */
             400: {
@@ -11600,7 +11635,7 @@ export interface operations {
                     content?: string;
                     /** @enum {string} */
                     type?: "research_paper" | "article" | "book" | "video_transcript";
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -11616,7 +11651,7 @@ export interface operations {
                     "application/json": components["schemas"]["SummaryVariantA"] | components["schemas"]["SummaryVariantB"];
                 };
             };
-            /** @description Invalid input: details.field names the field */
+            /** @description Invalid input: the message is a sentence that names the field */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
