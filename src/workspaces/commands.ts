@@ -18,39 +18,43 @@ import {
 import { forgetEventsBefore, recordChange } from './events/record.js';
 import { authorize, type Actor } from './policy.js';
 import {
-  countAnnotations,
   countResources,
-  deleteAnnotationRow,
   loadWorkspace,
   deleteResourceRow,
   deleteResourceRows,
   deleteWorkspaceRow,
   findResource,
   findWorkspace,
-  insertAnnotation,
   insertResourceIfRoom,
-  insertShareLink,
   lockPdfKeys,
   lockResource,
   lockResourcesOf,
   lockWorkspaces,
   moveResourceRows,
-  resumeShareLinkRow,
-  revokeShareLinkRow,
   setTags,
   touchWorkspace,
-  updateAnnotationRow,
   updateResourceRow,
   updateWorkspaceRow,
   workKeysIn,
-  type AnnotationRow,
-  type AuthoredAnnotationRow,
   type NewResourceRow,
   type ResourceRow,
-  type ShareLinkRow,
   type Versioned,
   type WorkspaceWithCounts,
 } from './store.js';
+import {
+  countAnnotations,
+  deleteAnnotationRow,
+  insertAnnotation,
+  updateAnnotationRow,
+  type AnnotationRow,
+  type AuthoredAnnotationRow,
+} from './annotations/store.js';
+import {
+  insertShareLink,
+  resumeShareLinkRow,
+  revokeShareLinkRow,
+  type ShareLinkRow,
+} from './share-links/store.js';
 import { workKeyOf } from './work-key.js';
 
 const SHARE_TOKEN_PURPOSE = 'share-link-token';

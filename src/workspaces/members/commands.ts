@@ -7,7 +7,7 @@ import { composeMail, type MailMessage, type Mailer } from '../../platform/mail/
 import { recordChange } from '../events/record.js';
 import { isWellFormedShareToken } from '../commands.js';
 import type { Actor, Role } from '../policy.js';
-import { findWorkspaceByShareToken } from '../store.js';
+import { findWorkspaceByShareToken } from '../share-links/store.js';
 import { MEMBER_LIMITS } from './schemas.js';
 import {
   claimInvitation,
@@ -258,7 +258,7 @@ export async function acceptInvitation(
 
 /**
  * Joins the workspace of a live share link with the link's role: editor through an editable link,
- * viewer through a read-only one (README, Roles and links). Someone already in it, the owner too,
+ * viewer through a read-only one (docs/api.md, Roles). Someone already in it, the owner too,
  * keeps the role they have: a link never raises nor lowers one. A revoked, paused, expired or unknown
  * link is a 404, as its page is. Revoking a link stops new joins only; who joined through it stays.
  */

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
-import { buildUser, type TestUser } from '../../test/support/factories.js';
-import { hashToken } from '../platform/crypto.js';
-import { shareLinks, workspaceMembers, workspaceResources } from '../platform/db/schema.js';
+import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildUser, type TestUser } from '../../../test/support/factories.js';
+import { hashToken } from '../../platform/crypto.js';
+import { shareLinks, workspaceMembers, workspaceResources } from '../../platform/db/schema.js';
 import {
   DIALECTS,
   addResource,
@@ -12,7 +12,7 @@ import {
   createWorkspace,
   shareWorkspace,
   UNKNOWN_ID,
-} from './test-support/helpers.js';
+} from '../test-support/helpers.js';
 
 const DAY = 86_400_000;
 const JOINS_PER_HOUR = 6;

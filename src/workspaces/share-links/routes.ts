@@ -6,11 +6,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { dialectOf, requireUser, userOfSessionCookies } from '../auth/index.js';
-import type { AppContext } from '../context.js';
-import { hashToken } from '../platform/crypto.js';
-import { notFound } from '../platform/errors.js';
-import { ErrorResponse, PUBLIC } from '../platform/openapi.js';
+import { dialectOf, requireUser, userOfSessionCookies } from '../../auth/index.js';
+import type { AppContext } from '../../context.js';
+import { hashToken } from '../../platform/crypto.js';
+import { notFound } from '../../platform/errors.js';
+import { ErrorResponse, PUBLIC } from '../../platform/openapi.js';
 import {
   createShareLink,
   isWellFormedShareToken,
@@ -19,21 +19,19 @@ import {
   revokeShareLink,
   shareTokenOf,
   shareUrl,
-} from './commands.js';
-import { authorize } from './policy.js';
-import { joinByShareLink } from './members/commands.js';
-import { deletedReply, presentShareLink, presentWorkspace, workspaceReply } from './presenters.js';
+} from '../commands.js';
+import { authorize } from '../policy.js';
+import { joinByShareLink } from '../members/commands.js';
+import { deletedReply, presentWorkspace, workspaceReply } from '../presenters.js';
+import { presentShareLink } from './presenters.js';
+import { DeletedResponse, IdParams, workspaceErrors, WorkspaceResponse } from '../schemas.js';
 import {
-  DeletedResponse,
-  IdParams,
   ShareCreateBody,
   ShareJoinParams,
   ShareLinkSchema,
   ShareParams,
   SharePageQuery,
   ShareTokenParams,
-  workspaceErrors,
-  WorkspaceResponse,
 } from './schemas.js';
 import {
   renderShareBadPageNumberPage,
@@ -43,15 +41,9 @@ import {
   SHARE_PAGE_HEADERS,
   SHARE_PAGE_LIMITS,
 } from './share-page.js';
-import {
-  annotationPreviews,
-  countResources,
-  findWorkspaceByShareToken,
-  listResources,
-  listShareLinks,
-  loadWorkspace,
-  roleIn,
-} from './store.js';
+import { countResources, listResources, loadWorkspace, roleIn } from '../store.js';
+import { annotationPreviews } from '../annotations/store.js';
+import { findWorkspaceByShareToken, listShareLinks } from './store.js';
 
 const tags = ['share links'];
 
