@@ -203,7 +203,8 @@ export const WorkspaceUpdateBody = WorkspaceFields.superRefine((body, ctx) => {
     ctx.addIssue({
       code: 'custom',
       path: ['name'],
-      message: 'is required when nothing else is sent: send name (or title), description or isPublic',
+      message:
+        'is required when nothing else is sent: send name (or title), description or isPublic',
     });
   } else if (body.name !== undefined && body.title !== undefined && body.name !== body.title) {
     ctx.addIssue({
