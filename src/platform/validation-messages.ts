@@ -73,7 +73,7 @@ function sizeProblem(
 }
 
 /** What the value must be, as a phrase that follows the field's name. */
-export function describeIssue(issue: Issue): string {
+function describeIssue(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return 'is required';

@@ -8,7 +8,7 @@
 import { renderMailBody, type MailBlock } from './layout.js';
 import type { MailTransport, OutgoingMessage } from './transport.js';
 
-export type { MailBlock, MailInline, MailLine, MailLink } from './layout.js';
+export type { MailBlock, MailLine } from './layout.js';
 export { createMailTransport, type MailTransport } from './transport.js';
 
 declare const composed: unique symbol;

@@ -26,8 +26,6 @@ export function presentChangeEvent(row: EventRow) {
   };
 }
 
-export type ActivityItem = ReturnType<typeof presentActivityItem>;
-
 export function presentActivityItem(row: EventRow) {
   return {
     id: String(row.id),
