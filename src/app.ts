@@ -5,6 +5,7 @@
  * (web-app.ts). Multipart parsing is registered in the avatar upload's own scope, so other routes do not
  * pay for its hooks.
  */
+import { installValidationMessages } from './platform/validation-messages.js';
 import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
@@ -103,6 +104,7 @@ export async function buildApp(
   config: Config,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
+  installValidationMessages();
   const platform =
     options.platform ??
     (await createPlatform(config, rateLimitRules(config), options.platformOverrides));
@@ -202,7 +204,6 @@ export async function buildApp(
       'X-Total-Count',
       'Content-Disposition',
       'Idempotent-Replayed',
-      'X-Next-Cursor',
       'ETag',
     ],
     maxAge: 600,

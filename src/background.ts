@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import type { ResourceResolver } from './context.js';
 import type { Platform } from './platform/index.js';
 import { createJobQueue, type JobQueue, type QueueDefinition } from './platform/jobs.js';
+import { mailerFor } from './platform/mail/index.js';
 import type { SearchProviders } from './search/index.js';
 import { createPdfExtraction, type PdfExtraction } from './workspaces/pdfs/extraction.js';
 import { PDF_QUEUE_DEFINITIONS } from './workspaces/pdfs/queues.js';
@@ -83,7 +84,7 @@ export function createBackground(deps: BackgroundDeps): Background {
       config,
       db,
       queue,
-      mailer: platform.mailer,
+      mailer: mailerFor(platform.mailTransport, log),
       metrics: platform.metrics,
       providers: deps.providers,
       cache: platform.cache,

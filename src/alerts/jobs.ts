@@ -18,7 +18,7 @@ import { unseal } from '../platform/crypto.js';
 import type { Db } from '../platform/db/client.js';
 import { alertRuns, alerts, users } from '../platform/db/schema.js';
 import type { ClaimedJob, JobQueue } from '../platform/jobs.js';
-import type { Mailer } from '../platform/mail.js';
+import type { Mailer } from '../platform/mail/index.js';
 import { DURATION_BUCKETS, type Metrics } from '../platform/metrics.js';
 import type { SearchProviders } from '../search/index.js';
 import { UNSUBSCRIBE_SEAL } from './commands.js';
