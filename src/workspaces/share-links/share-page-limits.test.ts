@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
-import { buildUser, type TestUser } from '../../test/support/factories.js';
+import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { eq } from 'drizzle-orm';
-import { annotations, workspaceResources, workspaces } from '../platform/db/schema.js';
-import { LIMITS } from './schemas.js';
+import { annotations, workspaceResources, workspaces } from '../../platform/db/schema.js';
+import { LIMITS } from '../schemas.js';
 import { SHARE_PAGE_LIMITS } from './share-page.js';
-import { createWorkspace, shareWorkspace } from './test-support/helpers.js';
+import { createWorkspace, shareWorkspace } from '../test-support/helpers.js';
 
 const RESOURCES = 500;
 const ANNOTATIONS_EACH = 20;
