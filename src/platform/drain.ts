@@ -58,7 +58,7 @@ let procBuffer: Buffer | undefined;
  * cannot be read. `listenerOnly` reads just the start of the files, where the listening sockets are
  * (a quicker look, `halfOpen` then 0).
  */
-export function acceptQueueOf(
+function acceptQueueOf(
   port: number,
   listenerOnly = false,
 ): { queued: number; halfOpen: number } | undefined {
