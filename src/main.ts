@@ -1,6 +1,7 @@
 /** Starts the service: validates the environment, builds the app, listens, and shuts down gracefully. */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { stopListening } from './platform/drain.js';
 
 /** After the drain: how long the requests in flight may take before the process exits 1 anyway. */
 const CLOSE_LIMIT_MS = 10_000;
@@ -43,9 +44,12 @@ async function main(): Promise<void> {
         resolve();
       };
     });
-    app.log.info({ signal }, 'drained: no longer listening; finishing the requests in flight');
     const force = setTimeout(() => process.exit(1), CLOSE_LIMIT_MS);
     force.unref();
+    // The listener first, once the kernel has no connection queued for it (a close would reset those);
+    // then Fastify's close, which answers 503 on connections still open and waits for those in flight.
+    await stopListening(app.server);
+    app.log.info({ signal }, 'drained: no longer listening; finishing the requests in flight');
     await app.close();
     process.exit(0);
   };

@@ -157,11 +157,12 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const workspace = await insertWorkspace(db, { ownerId: user.id, ...request.body });
-      sendsVersion(reply, 'w', workspace);
-      return reply
-        .status(201)
-        .send(workspaceReply(dialectOf(request), presentWorkspace(workspace, 'owner')));
+      // The workspace and the answer kept for an Idempotency-Key are one transaction (platform/idempotency.ts).
+      return request.answerOnce(reply, 201, async (db) => {
+        const workspace = await insertWorkspace(db, { ownerId: user.id, ...request.body });
+        sendsVersion(reply, 'w', workspace);
+        return workspaceReply(dialectOf(request), presentWorkspace(workspace, 'owner'));
+      });
     },
   );
 

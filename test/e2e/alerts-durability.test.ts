@@ -5,7 +5,9 @@
  * stops (pg-boss's monitor fails the job and it is retried): one digest, not zero or two; (c) a run
  * asked for by hand whose only process is killed mid-search runs after a restart, on PostgreSQL and on
  * the embedded database (the same pg-boss queue); (d) a provider down makes a run partial, and the next
- * run catches up; (e) a digest a real SMTP server refuses (451) is sent once on a retry after a backoff.
+ * run catches up; (e) a digest a real SMTP server refuses (451) is sent once on a retry after a backoff;
+ * (f) a digest whose process is killed while a slow SMTP server holds the exchange is sent again when
+ * the kill came before the end of its data, and not when it came between the final dot and the reply.
  * Search answers come from the recorded provider fixtures.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -451,4 +453,46 @@ describe('alert runs across restarts, and mail refused (embedded database, SMTP)
     () => runSurvivesRestart(servers, start, digestsOverSmtp),
     90_000,
   );
+
+  /** Runs a new alert now with the mail server holding its exchange at `point`, kills the process there and restarts it. */
+  const killedWhileSending = async (point: 'envelope' | 'reply') => {
+    const [server] = servers.filter(
+      (one) => one.child.exitCode === null && one.child.signalCode === null,
+    ) as [ServerProcess];
+    const user = await signUpAndIn(server.url);
+    const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`);
+    const held = smtp.hold(point);
+    const queued = await ask(`${server.url}/api/alerts/${alertId}/run`, {
+      method: 'POST',
+      headers: user.bearer,
+    });
+    expect(queued.status, queued.body).toBe(202);
+    await held;
+    await Promise.all(servers.splice(0).map((one) => one.stop('SIGKILL')));
+    return { user, alertId, restarted: await start() };
+  };
+
+  it('sends again, once, a digest whose process was killed before the end of its data (a slow server)', async () => {
+    const { user, alertId, restarted } = await killedWhileSending('envelope');
+    const runs = await sentRun(servers, restarted, user, alertId, 60_000);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'done', mail: 'sent' });
+    expect(await digestsOverSmtp(user.email)).toBe(1);
+  }, 120_000);
+
+  it('does not send again a digest whose process was killed after the final dot, before the reply', async () => {
+    const { user, alertId, restarted } = await killedWhileSending('reply');
+    let runs: Run[] = [];
+    const settled = await eventually(
+      async () => {
+        runs = await runsOf(restarted, user, alertId);
+        return runs[0]?.mail === 'failed';
+      },
+      60_000,
+      200,
+    );
+    expect(settled, `${JSON.stringify(runs)}\n${restarted.output().slice(-3000)}`).toBe(true);
+    // The server has the one it got before the kill; none other came.
+    expect(await digestsOverSmtp(user.email)).toBe(1);
+  }, 120_000);
 });

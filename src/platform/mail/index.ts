@@ -6,10 +6,10 @@
  * words nor the links (they hold tokens): a developer without SMTP opens the file named in the log.
  */
 import { renderMailBody, type MailBlock } from './layout.js';
-import type { MailTransport, OutgoingMessage } from './transport.js';
+import type { MailTransport, OutgoingMessage, SendProgress } from './transport.js';
 
 export type { MailBlock, MailLine } from './layout.js';
-export { createMailTransport, type MailTransport } from './transport.js';
+export { createMailTransport, type MailTransport, type SendProgress } from './transport.js';
 
 declare const composed: unique symbol;
 
@@ -45,8 +45,8 @@ export interface MailLog {
 
 export interface Mailer {
   readonly kind: MailTransport['kind'];
-  /** Sends the message and logs it. */
-  send(message: MailMessage): Promise<{ id: string; file?: string }>;
+  /** Sends the message and logs it; `progress` as MailTransport.send takes it. */
+  send(message: MailMessage, progress?: SendProgress): Promise<{ id: string; file?: string }>;
   /**
    * Does the work of `send` and delivers nothing (MailTransport.compose): for a request that must
    * cost the same whether or not it mails anything.
@@ -60,8 +60,8 @@ const outgoing = ({ purpose: _purpose, ...message }: MailMessage): OutgoingMessa
 export function mailerFor(transport: MailTransport, log: MailLog): Mailer {
   return {
     kind: transport.kind,
-    async send(message) {
-      const sent = await transport.send(outgoing(message));
+    async send(message, progress) {
+      const sent = await transport.send(outgoing(message), progress);
       if (sent.file)
         log.info(
           { mail: message.purpose, messageId: sent.id, file: sent.file },

@@ -22,9 +22,20 @@ export interface OutgoingMessage {
   messageId?: string;
 }
 
+/** Said by `send` before the step after which the message may have been taken (see `send`). */
+export interface SendProgress {
+  /** Awaited, and a throw stops the send: SMTP, before the final dot (smtp-send.ts); the outbox, before the rename. */
+  beforeFinalDot(): Promise<void>;
+}
+
 export interface MailTransport {
   readonly kind: 'smtp' | 'outbox';
-  send(message: OutgoingMessage): Promise<{ id: string; file?: string }>;
+  /**
+   * Delivers a message. With `progress`, the step that hands it over for good waits for
+   * `progress.beforeFinalDot()`: a sender that dies before that has resolved knows the message was
+   * not taken (the alert digests record it, alerts/jobs.ts).
+   */
+  send(message: OutgoingMessage, progress?: SendProgress): Promise<{ id: string; file?: string }>;
   /**
    * Does the work of `send` in this process and delivers nothing: a request that must cost the same
    * whether or not it mails anything (a password reset for an address without an account) does this
@@ -36,6 +47,14 @@ export interface MailTransport {
   /** For health: whether the transport answers. */
   verify(): Promise<boolean>;
   close(): void;
+}
+
+/** nodemailer's envelope of a rendered message, as an SMTP exchange needs it (one sender, a list of recipients). */
+function smtpEnvelope(envelope: { from?: string | false; to?: string[] }): {
+  from: string;
+  to: string[];
+} {
+  return { from: envelope.from || '', to: envelope.to ?? [] };
 }
 
 /** A transport made on first use: nodemailer is loaded only by a process that sends or checks mail. */
@@ -66,7 +85,18 @@ export function createMailTransport(options: {
     const transport = lazyTransport((mailer) => mailer.createTransport(smtpUrl));
     return {
       kind: 'smtp',
-      async send(message) {
+      async send(message, progress) {
+        if (progress) {
+          // Rendered here, then sent step by step, to know where the exchange is (smtp-send.ts).
+          const info = await render(message);
+          const { sendOverSmtp } = await import('./smtp-send.js');
+          await sendOverSmtp(
+            smtpUrl,
+            { envelope: smtpEnvelope(info.envelope), raw: info.message as Buffer },
+            () => progress.beforeFinalDot(),
+          );
+          return { id: info.messageId };
+        }
         const info = await (await transport.get()).sendMail({ from: options.from, ...message });
         return { id: info.messageId };
       },
@@ -97,9 +127,10 @@ export function createMailTransport(options: {
   };
   return {
     kind: 'outbox',
-    async send(message) {
+    async send(message, progress) {
       const info = await render(message);
       const { written, file } = await writeAside(info.message as Buffer);
+      await progress?.beforeFinalDot();
       // Written whole under another name, then renamed: whoever watches the outbox never reads half a mail.
       await rename(written, file);
       return { id: info.messageId, file };
