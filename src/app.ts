@@ -40,7 +40,10 @@ import { installRequestInputChecks } from './platform/request-input.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { requestIdOf } from './platform/request-id.js';
+import { createWorkerPool } from './platform/worker-pool.js';
 import { profileRoutes } from './profiles/routes.js';
+import { FORMAT_WORKER } from './workspaces/cite/routes.js';
+import { PARSE_WORKER } from './workspaces/import/commands.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { createPdfExtraction, type PdfExtraction } from './workspaces/pdfs/extraction.js';
 import { createPdfSweeper } from './workspaces/pdfs/sweeper.js';
@@ -165,6 +168,9 @@ export async function buildApp(
     resolveResource,
     embedded: platform.database.kind === 'pglite',
   });
+  // Imported files are read and citations formatted in these workers, never on the request thread.
+  const workers = createWorkerPool({ ...config.workers, modules: [PARSE_WORKER, FORMAT_WORKER] });
+  app.addHook('onClose', async () => workers.close());
   const ctx: AppContext = {
     config,
     platform,
@@ -173,6 +179,7 @@ export async function buildApp(
     sessions: { db: platform.database.db, tokens, revocations },
     resolveResource,
     drain: createDrain(app.server),
+    workers,
     wakePdfExtraction: () => pdfExtraction.wake(),
   };
   app.decorate('ctx', ctx);

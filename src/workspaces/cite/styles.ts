@@ -54,6 +54,9 @@ const COMMON: ReadonlyArray<{ id: string; shortTitle: string }> = [
   { id: 'nature', shortTitle: 'Nature' },
 ];
 
+/** The common styles (the first five offered): their engines are built when a worker starts. */
+export const COMMON_STYLE_IDS: readonly string[] = COMMON.slice(0, 5).map((style) => style.id);
+
 /** At most this many styles in one answer to a search by name. */
 export const STYLE_SEARCH_LIMIT = 50;
 

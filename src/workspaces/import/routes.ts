@@ -15,7 +15,12 @@ import { ErrorResponse } from '../../platform/openapi.js';
 import { authorize } from '../policy.js';
 import { IdParams, workspaceErrors } from '../schemas.js';
 import { loadWorkspace } from '../store.js';
-import { importCitations, readImportFile, unsupportedMediaType } from './commands.js';
+import {
+  importCitations,
+  parseInWorkers,
+  readImportFile,
+  unsupportedMediaType,
+} from './commands.js';
 import { charsetOf, decodeCitationFile, type DecodedFile } from './encoding.js';
 import type { ImportFormat } from './formats.js';
 import { IMPORT_LIMITS } from './limits.js';
@@ -119,6 +124,8 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
           200: ImportResponse,
           413: ErrorResponse,
           415: ErrorResponse,
+          422: ErrorResponse,
+          503: ErrorResponse,
           ...workspaceErrors,
         },
       },
@@ -131,7 +138,11 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
         await loadWorkspace(ctx.db, request.params.id, user),
       );
       const upload = uploadOf(request);
-      const file = await readImportFile(upload.text, upload.format);
+      const file = await readImportFile(
+        upload.text,
+        upload.format,
+        parseInWorkers(ctx.workers, ctx.config.imports.parseTimeoutMs),
+      );
       return {
         ...(await importCitations(ctx.db, workspace.id, user.id, file, {
           dryRun: request.query.dryRun,
