@@ -25,6 +25,7 @@ import { charsetOf, decodeCitationFile, type DecodedFile } from './encoding.js';
 import type { ImportFormat } from './formats.js';
 import { IMPORT_LIMITS } from './limits.js';
 import { GENERIC_TYPES, IMPORT_BODY, ImportQuery, ImportResponse, RAW_FORMATS } from './schemas.js';
+import { ownValue } from '../../platform/own-key.js';
 
 /** What a multipart `file` part leaves in the body: its text and the type its sender gave it. */
 interface UploadedPart extends DecodedFile {
@@ -36,7 +37,7 @@ const mediaTypeOf = (header: string | undefined) =>
 
 /** The format a content type names; null when it is generic (the text decides). */
 function formatOfType(type: string): ImportFormat | null {
-  return (RAW_FORMATS as Record<string, ImportFormat>)[type] ?? null;
+  return ownValue<ImportFormat>(RAW_FORMATS, type) ?? null;
 }
 
 /** The file's text, its encoding and the format its type names, from either kind of body. */
