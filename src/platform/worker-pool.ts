@@ -100,13 +100,15 @@ function entryFile(): string {
 
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   let pool: Piscina | undefined;
+  // Counted here rather than by piscina's maxQueue, which its balancer does not hold to exactly.
+  let inFlight = 0;
   const started = (warm: boolean): Piscina => {
     if (pool) return pool;
     pool = new Piscina({
       filename: entryFile(),
       minThreads: options.threads,
       maxThreads: options.threads,
-      maxQueue: options.queue,
+      maxQueue: Math.max(options.queue, 1),
       // Workers are kept: they hold the parsers and the warmed citation engines.
       idleTimeout: Infinity,
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
@@ -121,7 +123,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       started(true);
     },
     async run<Result>(module: string, input: unknown, timeoutMs: number): Promise<Result> {
+      if (inFlight >= options.threads + options.queue) throw new WorkerPoolBusy();
       const signal = AbortSignal.timeout(timeoutMs);
+      inFlight++;
       try {
         return (await started(false).run({ module, input }, { signal })) as Result;
       } catch (error) {
@@ -132,6 +136,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         if (error instanceof Error && /Task queue is at limit|No task queue/.test(error.message))
           throw new WorkerPoolBusy();
         throw error;
+      } finally {
+        inFlight--;
       }
     },
     async close() {
