@@ -257,7 +257,7 @@ export async function acceptInvitation(
 
 /**
  * Joins the workspace of a live share link with the link's role: editor through an editable link,
- * viewer through a read-only one (README, Roles and links). Someone already in it, the owner too,
+ * viewer through a read-only one (docs/api.md, Roles). Someone already in it, the owner too,
  * keeps the role they have: a link never raises nor lowers one. A revoked, paused, expired or unknown
  * link is a 404, as its page is. Revoking a link stops new joins only; who joined through it stays.
  */

@@ -2602,7 +2602,7 @@ export interface components {
                 /** @description live (unrevoked, unexpired) share links */
                 shares: number;
             };
-            /** @description The asker's role in this workspace: owner, editor or viewer (see README, Roles) */
+            /** @description The asker's role in this workspace: owner, editor or viewer (see docs/api.md, Roles) */
             role: components["schemas"]["Role"];
             /** @description Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply's ETag is its version (see If-Match) */
             version: number;
@@ -2708,7 +2708,7 @@ export interface components {
                 /** @description live (unrevoked, unexpired) share links */
                 shares: number;
             };
-            /** @description The asker's role in this workspace: owner, editor or viewer (see README, Roles) */
+            /** @description The asker's role in this workspace: owner, editor or viewer (see docs/api.md, Roles) */
             role: components["schemas"]["Role"];
             /** @description Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply's ETag is its version (see If-Match) */
             version: number;
