@@ -150,7 +150,7 @@ const EnvSchema = z.object({
   // Worker threads (platform/worker-pool.ts) that read imported files and format citations off the request thread.
   WORKER_THREADS: z.coerce.number().int().min(1).max(16).default(2),
   WORKER_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
-  WORKER_HEAP_MB: z.coerce.number().int().min(64).max(4096).default(256),
+  WORKER_HEAP_MB: z.coerce.number().int().min(64).max(4096).default(512),
   IMPORT_PARSE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   CITE_FORMAT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   CITE_REQUESTS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),

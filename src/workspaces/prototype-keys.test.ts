@@ -57,9 +57,9 @@ describe('lookups by a user-supplied name ignore inherited keys', () => {
       expect(record).toMatch(/^TY {2}- (ELEC|GEN)$/m);
       const csl = await get(`/api/workspaces/${workspaceId}/export?format=csljson`);
       expect(csl.statusCode, csl.body).toBe(200);
-      const item = (csl.json() as Array<{ title: string; type: unknown }>).find(
-        (entry) => entry.title === `Typed ${type}`,
-      );
+      const item = csl
+        .json<Array<{ title: string; type: unknown }>>()
+        .find((entry) => entry.title === `Typed ${type}`);
       expect(item?.type).toBe('webpage');
     },
   );
