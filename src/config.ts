@@ -4,6 +4,7 @@
  * list of every problem, not just the first one.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -148,7 +149,15 @@ const EnvSchema = z.object({
   JOBS_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
 
   // Worker threads (platform/worker-pool.ts) that read imported files and format citations off the request thread.
-  WORKER_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  // By default one fewer than the cores (the event loop's), at least 2 (so that one slow import does
+  // not hold every citation) and at most 4 (each may hold WORKER_HEAP_MB). On two cores that is 2,
+  // which the event loop still wins: the workers run at a lower priority (worker-pool.ts).
+  WORKER_THREADS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(16)
+    .default(Math.min(4, Math.max(2, availableParallelism() - 1))),
   WORKER_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
   WORKER_HEAP_MB: z.coerce.number().int().min(64).max(4096).default(512),
   IMPORT_PARSE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),

@@ -9,6 +9,10 @@
  * request. A task has a time limit (its worker is stopped when it passes it) and every worker a heap
  * limit (a worker past it dies): either is a WorkerTaskFailed the caller turns into a 4xx. Past the
  * queue's bound a task is refused at once (WorkerPoolBusy).
+ *
+ * The workers run at a lower priority than the request thread (WORKER_NICE_INCREMENT). Only the
+ * workers started with the pool warm up: one that replaces a stopped or dead worker does not, so
+ * that a hostile file that kills workers does not also buy a warm-up's CPU each time.
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -16,7 +20,17 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+
+/**
+ * How much lower than the request thread's the workers' scheduling priority is (Linux nice, per
+ * thread; piscina applies it through its optional dependency @napi-rs/nice, and silently runs the
+ * workers at the request thread's priority where that cannot load). At +10 the kernel gives a busy
+ * worker about a tenth of the CPU weight of the event loop, so on a machine with fewer free cores
+ * than busy threads health and other requests are answered first and the workers take what is left.
+ */
+const WORKER_NICE_INCREMENT = 10;
 
 export interface WorkerPoolOptions {
   threads: number;
@@ -57,7 +71,11 @@ export interface WorkerPool {
    * calls it once it listens. Without it the workers start at the first task, without warming up.
    */
   start(): void;
-  /** Runs `input` through the default export of `module` (a URL from workerModule) within `timeoutMs`. */
+  /**
+   * Runs `input` through the default export of `module` (a URL from workerModule) within `timeoutMs`,
+   * counted from when a worker starts the task (time waiting in the queue does not count; the queue
+   * is bounded, and each task ahead by its own limit).
+   */
   run<Result>(module: string, input: unknown, timeoutMs: number): Promise<Result>;
   close(): Promise<void>;
 }
@@ -104,6 +122,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   let inFlight = 0;
   const started = (warm: boolean): Piscina => {
     if (pool) return pool;
+    // Each worker takes the next number as it starts: those numbered below `threads` are the pool's
+    // first workers (the ones that warm up), any later one a replacement.
+    const workersStarted = new Int32Array(new SharedArrayBuffer(4));
     pool = new Piscina({
       filename: entryFile(),
       minThreads: options.threads,
@@ -112,7 +133,13 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       // Workers are kept: they hold the parsers and the warmed citation engines.
       idleTimeout: Infinity,
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
-      workerData: { modules: options.modules, warm },
+      niceIncrement: WORKER_NICE_INCREMENT,
+      workerData: {
+        modules: options.modules,
+        warm,
+        workersStarted,
+        firstWorkers: options.threads,
+      },
     });
     // A worker that dies between tasks (its heap) is replaced by piscina; nothing waits on it here.
     pool.on('error', () => {});
@@ -124,19 +151,30 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     },
     async run<Result>(module: string, input: unknown, timeoutMs: number): Promise<Result> {
       if (inFlight >= options.threads + options.queue) throw new WorkerPoolBusy();
-      const signal = AbortSignal.timeout(timeoutMs);
+      // The worker says on this port when it starts the task; the time limit runs from then.
+      const abort = new AbortController();
+      const { port1: startedHere, port2: startedThere } = new MessageChannel();
+      let limit: NodeJS.Timeout | undefined;
+      startedHere.once('message', () => {
+        limit = setTimeout(() => abort.abort(), timeoutMs);
+      });
       inFlight++;
       try {
-        return (await started(false).run({ module, input }, { signal })) as Result;
+        return (await started(false).run(
+          { module, input, started: startedThere },
+          { signal: abort.signal, transferList: [startedThere] },
+        )) as Result;
       } catch (error) {
         const code = (error as { code?: string }).code;
-        if (signal.aborted) throw new WorkerTaskFailed('timeout', timeoutMs);
+        if (abort.signal.aborted) throw new WorkerTaskFailed('timeout', timeoutMs);
         if (code === 'ERR_WORKER_OUT_OF_MEMORY')
           throw new WorkerTaskFailed('memory', options.heapMb);
         if (error instanceof Error && /Task queue is at limit|No task queue/.test(error.message))
           throw new WorkerPoolBusy();
         throw error;
       } finally {
+        clearTimeout(limit);
+        startedHere.close();
         inFlight--;
       }
     },
