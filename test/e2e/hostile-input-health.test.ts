@@ -3,10 +3,16 @@
  * process, each hostile input of issue 33 is sent while another client polls GET /api/health, which
  * must keep answering promptly, and the hostile request gets a clear 4xx within its limit.
  *
- * Health's latency is judged against a baseline measured by the same poller in the same process just
- * before, so that the machine's own noise (two cores shared by many test runs) is not blamed on the
- * input: p99 must stay under 200 ms plus the baseline's p99. Before the workers, health waited 18.8 s
- * beside the macro file and tens of seconds beside the large files, far past any such margin.
+ * The issue's goal is health's p99 under 200 ms beside each input. On a machine of its own health
+ * answers in a few milliseconds, but CI's two cores are shared with other runs, whose load delays
+ * health with no input at all. So before each case the same poller measures health alone for 2 s in
+ * the same process (the baseline), and beside the input health's p99 must stay under 200 ms plus
+ * that baseline's p99: the 200 ms is the issue's budget for what the input may add, the baseline what
+ * the machine costs anyway. Measured right before each case, not once for the file, because the
+ * machine's load drifts over the minute the file runs. Idle, the bound is ≈ 200 ms, the issue's own;
+ * it is not a ratio of the baseline, so a loaded baseline does not multiply the input's allowance.
+ * Before the workers, health waited 18.8 s beside the macro file and tens of seconds beside the
+ * large files, far past any such margin.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, signUpAndIn, type ProcessUser } from '../support/process-client.js';
@@ -67,7 +73,6 @@ describe('hostile input on the built process: health keeps answering, the input 
   let server: ServerProcess;
   let user: ProcessUser;
   let workspaceId: string;
-  let baselineP99: number;
 
   const importFile = (text: string, type: string) =>
     ask(
@@ -76,13 +81,20 @@ describe('hostile input on the built process: health keeps answering, the input 
       120_000,
     );
 
-  /** The hostile request's answer, and health's p99 beside it (at least 1.5 s of polling). */
-  async function beside<T extends { ms: number }>(request: () => Promise<T>) {
+  /**
+   * Health's p99 alone (the baseline, 2 s of polling), then the hostile request's answer and health's
+   * p99 beside it (at least 1.5 s of polling), and the bound that p99 must stay under.
+   */
+  async function beside<T extends { ms: number }>(name: string, request: () => Promise<T>) {
+    const alone = await healthWhile(server.url, Promise.resolve(), 2_000);
+    const baselineP99 = quantile(alone.latencies, 0.99);
     const { result, latencies } = await healthWhile(server.url, request(), 1_500);
     const p99 = quantile(latencies, 0.99);
     if (process.env.HOSTILE_INPUT_REPORT)
-      console.log(`health p99 ${p99} ms over ${latencies.length} polls (baseline ${baselineP99})`);
-    return { answer: result, p99, polls: latencies.length };
+      console.log(
+        `${name}: health p99 ${p99} ms over ${latencies.length} polls (baseline p99 ${baselineP99} ms over ${alone.latencies.length}); answer in ${result.ms} ms`,
+      );
+    return { answer: result, p99, bound: 200 + baselineP99 };
   }
 
   beforeAll(async () => {
@@ -103,20 +115,17 @@ describe('hostile input on the built process: health keeps answering, the input 
     workspaceId =
       (JSON.parse(created.body) as { id?: string; workspace?: { id: string } }).id ??
       (JSON.parse(created.body) as { workspace: { id: string } }).workspace.id;
-    // The baseline: health alone, after the workers have started and warmed up beside it.
-    const { latencies } = await healthWhile(server.url, Promise.resolve(), 2_000);
-    baselineP99 = quantile(latencies, 0.99);
   }, 200_000);
   afterAll(async () => {
     await server?.stop();
   });
 
-  const healthBound = () => 200 + baselineP99;
-
   it('an 823-byte file of doubling @string macros: 400 naming the macro, health unaffected', async () => {
     const file = doublingMacros();
     expect(Buffer.byteLength(file)).toBeLessThan(1024);
-    const { answer, p99 } = await beside(() => importFile(file, 'application/x-bibtex'));
+    const { answer, p99, bound } = await beside('macros', () =>
+      importFile(file, 'application/x-bibtex'),
+    );
     expect(answer.status).toBe(400);
     const { error } = JSON.parse(answer.body) as {
       error: { code: string; message: string; details: { field: string; reason: string } };
@@ -124,38 +133,40 @@ describe('hostile input on the built process: health keeps answering, the input 
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.details).toEqual({ field: 'file', reason: 'macro_too_large' });
     expect(error.message).toMatch(/macro "a\d+"/);
-    expect(p99).toBeLessThan(healthBound());
+    expect(p99).toBeLessThan(bound);
   });
 
   it('10 MB of tiny BibTeX entries: 400 past 5,000 entries before any parsing, health unaffected', async () => {
     const file = bibtexEntries(70_000, 10);
     expect(file.length).toBeGreaterThan(9 * 1024 * 1024);
     expect(file.length).toBeLessThan(10 * 1024 * 1024);
-    const { answer, p99 } = await beside(() => importFile(file, 'application/x-bibtex'));
+    const { answer, p99, bound } = await beside('10 MB BibTeX', () =>
+      importFile(file, 'application/x-bibtex'),
+    );
     expect(answer.status, answer.body).toBe(400);
     expect(answer.body).toMatch(/"reason":"too_many_entries"/);
     expect(answer.body).toMatch(/at least 70,000 entries/);
     // Refused by the count, not by reading: well within the parse limit.
     expect(answer.ms).toBeLessThan(PARSE_TIMEOUT_MS);
-    expect(p99).toBeLessThan(healthBound());
+    expect(p99).toBeLessThan(bound);
   });
 
   it('9 MB of RIS: 400 past 5,000 records, health unaffected', async () => {
     const file = risRecords(150_000);
     expect(file.length).toBeGreaterThan(8 * 1024 * 1024);
-    const { answer, p99 } = await beside(() =>
+    const { answer, p99, bound } = await beside('9 MB RIS', () =>
       importFile(file, 'application/x-research-info-systems'),
     );
     expect(answer.status, answer.body).toBe(400);
     expect(answer.body).toMatch(/"reason":"too_many_entries"/);
-    expect(p99).toBeLessThan(healthBound());
+    expect(p99).toBeLessThan(bound);
   });
 
   it('a file that takes longer to read than the limit: 422 once the limit passes, health unaffected, nothing written', async () => {
     // 5,000 entries of 1.6 KB: within every count, far more than PARSE_TIMEOUT_MS of parsing.
     const file = bibtexEntries(5_000, 1_600);
     expect(file.length).toBeLessThan(10 * 1024 * 1024);
-    const { answer, p99 } = await beside(() =>
+    const { answer, p99, bound } = await beside('slow file', () =>
       ask(
         `${server.url}/api/workspaces/${workspaceId}/import`,
         { method: 'POST', headers: { ...user.bearer, 'content-type': 'text/plain' }, body: file },
@@ -166,7 +177,7 @@ describe('hostile input on the built process: health keeps answering, the input 
     expect(answer.body).toMatch(/"reason":"too_slow_to_read"/);
     // Answered at the limit (plus the upload and the answer), not when the parse would have ended.
     expect(answer.ms).toBeLessThan(PARSE_TIMEOUT_MS + 5_000);
-    expect(p99).toBeLessThan(healthBound());
+    expect(p99).toBeLessThan(bound);
     const resources = await ask(`${server.url}/api/workspaces/${workspaceId}/resources`, {
       headers: user.bearer,
     });
@@ -196,7 +207,8 @@ describe('hostile input on the built process: health keeps answering, the input 
       'harvard1',
     ];
     const answers: Array<{ status: number; retryAfter: string | null }> = [];
-    const { p99 } = await beside(async () => {
+    const { p99, bound } = await beside('20 citations', async () => {
+      const sent = Date.now();
       await Promise.all(
         Array.from({ length: 20 }, async (_, i) => {
           const query = new URLSearchParams({ resourceIds: resourceId, style: styles[i % 5]! });
@@ -208,7 +220,7 @@ describe('hostile input on the built process: health keeps answering, the input 
           answers.push({ status: res.status, retryAfter: res.headers.get('retry-after') });
         }),
       );
-      return { ms: 0 };
+      return { ms: Date.now() - sent };
     });
     expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(2);
     const refused = answers.filter((answer) => answer.status !== 200);
@@ -217,6 +229,6 @@ describe('hostile input on the built process: health keeps answering, the input 
       expect(answer.status).toBe(429);
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
     }
-    expect(p99).toBeLessThan(healthBound());
+    expect(p99).toBeLessThan(bound);
   });
 });
