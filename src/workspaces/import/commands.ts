@@ -26,7 +26,7 @@ import { resourceOf, titleYearKey, yearOfData } from './to-resource.js';
 export type FileParser = (input: ParseInput) => Promise<ParseOutcome>;
 
 /** The parsers (citation-js) are loaded at the first import read in this thread, not at start. */
-export const parseInProcess: FileParser = async (input) =>
+const parseInProcess: FileParser = async (input) =>
   (await import('./parse-worker.js')).default(input);
 
 /** The worker module that reads imported files (loaded in every worker of the pool). */
