@@ -41,7 +41,9 @@ import type * as ProfileStoreModule from '../src/profiles/store.js';
 import type * as CommandsModule from '../src/workspaces/commands.js';
 import type * as PresentersModule from '../src/workspaces/presenters.js';
 import type * as WorkspaceStoreModule from '../src/workspaces/store.js';
-import type { AnnotationRow, ResourceRow, WorkspaceWithCounts } from '../src/workspaces/store.js';
+import type { ResourceRow, WorkspaceWithCounts } from '../src/workspaces/store.js';
+import type * as AnnotationStoreModule from '../src/workspaces/annotations/store.js';
+import type { AnnotationRow } from '../src/workspaces/annotations/store.js';
 import type * as WorkKeyModule from '../src/workspaces/work-key.js';
 
 /**
@@ -60,8 +62,11 @@ const { addResource } = await fromDist<typeof CommandsModule>('workspaces/comman
 const { presentResource, presentWorkspace } = await fromDist<typeof PresentersModule>(
   'workspaces/presenters.js',
 );
-const { annotationsByResource, findWorkspace, listResources, listWorkspaces } =
+const { findWorkspace, listResources, listWorkspaces } =
   await fromDist<typeof WorkspaceStoreModule>('workspaces/store.js');
+const { annotationsByResource } = await fromDist<typeof AnnotationStoreModule>(
+  'workspaces/annotations/store.js',
+);
 const { workKeyOf } = await fromDist<typeof WorkKeyModule>('workspaces/work-key.js');
 
 export interface BareUser {

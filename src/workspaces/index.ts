@@ -1,5 +1,5 @@
 /** What the rest of the service uses from the workspaces capability. */
-export { pauseShareLinksOfOwner } from './store.js';
+export { pauseShareLinksOfOwner } from './share-links/store.js';
 export { recordAccountDeletion } from './events/record.js';
 export { resourceCategories, resourceTotals } from './stats.js';
 export { storedResourceText } from './pdfs/summary-source.js';

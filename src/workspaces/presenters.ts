@@ -8,7 +8,8 @@ import { presentPdf } from './pdfs/presenters.js';
 import type { PdfRow } from './pdfs/store.js';
 import type { Role } from './policy.js';
 import { StoredHighlights } from './schemas.js';
-import type { AnnotationRow, ResourceRow, ShareLinkRow, WorkspaceWithCounts } from './store.js';
+import type { ResourceRow, WorkspaceWithCounts } from './store.js';
+import type { AnnotationRow } from './annotations/store.js';
 
 /** `role`: the asker's role in it (src/workspaces/policy.ts). */
 export function presentWorkspace(row: WorkspaceWithCounts, role: Role) {
@@ -82,25 +83,6 @@ export function presentResource(
   };
 }
 export type PresentedResource = ReturnType<typeof presentResource>;
-
-export function presentShareLink(
-  row: ShareLinkRow,
-  token: string | null,
-  url: string | null,
-  now = new Date(),
-) {
-  return {
-    id: row.id,
-    workspaceId: row.workspaceId,
-    token,
-    url,
-    readOnly: row.readOnly,
-    active: row.revokedAt === null && row.pausedAt === null && row.expiresAt > now,
-    pausedAt: row.pausedAt?.toISOString() ?? null,
-    expiresAt: row.expiresAt.toISOString(),
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 // ---- envelopes: Variant A (cookies) vs Variant B (bearer) ----
 

@@ -13,7 +13,7 @@ import type { Db } from '../platform/db/client.js';
 import { ApiError, notFound, validationError } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
 import { expectedVersions } from '../platform/versions.js';
-import { annotationRoutes } from './annotation-routes.js';
+import { annotationRoutes } from './annotations/routes.js';
 import { citeRoutes } from './cite/routes.js';
 import { notesRoutes } from './notes/routes.js';
 import {
@@ -81,7 +81,7 @@ import {
 import { pdfFileRoutes, pdfUploadRoute } from './pdfs/routes.js';
 import { RESOURCE_FROM_PDF_BODY } from './pdfs/schemas.js';
 import { memberRoutes } from './members/routes.js';
-import { shareRoutes } from './share-routes.js';
+import { shareRoutes } from './share-links/routes.js';
 import {
   insertWorkspace,
   listResources,
@@ -305,7 +305,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  const pdfDeps: PdfDeps = { db, blobs: ctx.platform.blobs, wake: () => ctx.wakePdfExtraction() };
+  const pdfDeps: PdfDeps = { db, blobs: ctx.platform.blobs, extraction: ctx.pdfExtraction };
   // Multipart parsing (and its per-request hooks) only where files are uploaded: the resource create
   // (a JSON body or a PDF) and the PDF upload.
   await app.register(async (uploads) => {

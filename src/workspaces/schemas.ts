@@ -43,7 +43,7 @@ export const LIMITS = {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-function jsonBytes(value: unknown): number {
+export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }
 
@@ -91,11 +91,6 @@ export const ResourceParams = z.object({
   id: z.uuid('must be a UUID'),
   resourceId: z.uuid('must be a UUID'),
 });
-export const ShareParams = z.object({
-  id: z.uuid('must be a UUID'),
-  shareId: z.uuid('must be a UUID'),
-});
-
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(LIMITS.listMax).default(LIMITS.listDefault),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
@@ -375,85 +370,6 @@ export const BulkRemoveBody = z.strictObject({ resourceIds: ResourceIds }).meta(
 });
 documentBody(BulkRemoveBody, { examples: [{ resourceIds: [EXAMPLE_IDS.resource] }] });
 
-const HighlightRange = z
-  .object({
-    start: z.number().int().min(0),
-    end: z.number().int().min(0),
-    text: plainText(LIMITS.highlightText).optional(),
-    color: z
-      .string()
-      .regex(/^[#a-zA-Z0-9(),.% -]{1,32}$/, 'must be a colour name or code')
-      .optional(),
-  })
-  .refine((range) => range.end >= range.start, {
-    path: ['end'],
-    message: 'must not be before start',
-  });
-
-/** A fraction of the page's width or height, from its top left corner. */
-const PageFraction = z.number().min(0).max(1);
-/** Rounding of the client's arithmetic (x + width may come out a hair over 1). */
-const FRACTION_SLACK = 1e-6;
-
-const PdfRect = z
-  .strictObject({ x: PageFraction, y: PageFraction, width: PageFraction, height: PageFraction })
-  .refine((rect) => rect.x + rect.width <= 1 + FRACTION_SLACK, {
-    path: ['width'],
-    message: 'must end within the page (x + width ≤ 1)',
-  })
-  .refine((rect) => rect.y + rect.height <= 1 + FRACTION_SLACK, {
-    path: ['height'],
-    message: 'must end within the page (y + height ≤ 1)',
-  })
-  .meta({
-    id: 'PdfRect',
-    description:
-      'A box on the page as fractions 0..1 of its width and height, measured from its top left corner',
-  });
-
-/** Where a PDF annotation sits: the page, the text selected and its boxes on the page (docs/api.md, Annotations of a PDF). */
-const PdfAnchor = z
-  .strictObject({
-    page: z.number().int().min(1).max(LIMITS.pdfPage).describe('The page, from 1'),
-    quote: plainText(LIMITS.highlightText, { required: true }).describe(
-      'The text selected, as plain text',
-    ),
-    rects: z
-      .array(PdfRect)
-      .min(1, 'must hold a box')
-      .max(LIMITS.pdfRects, `must hold at most ${LIMITS.pdfRects} boxes`)
-      .describe('The boxes the selection covers, one or more a line'),
-  })
-  .meta({
-    id: 'PdfAnchor',
-    examples: [
-      {
-        page: 2,
-        quote: 'serves results in milliseconds',
-        rects: [{ x: 0.12, y: 0.31, width: 0.42, height: 0.015 }],
-      },
-    ],
-  });
-
-/**
- * `{ ranges?: [{ start, end, text?, color? }], pdf?: { page, quote, rects } }` and any other members,
- * at most 16 KB of JSON (docs/design.md, Request shapes).
- */
-const Highlights = z
-  .object({
-    ranges: z.array(HighlightRange).max(LIMITS.highlightRanges).optional(),
-    pdf: PdfAnchor.optional(),
-  })
-  .catchall(z.unknown())
-  .refine(
-    (value) => jsonBytes(value) <= LIMITS.highlightsBytes,
-    `must be at most ${LIMITS.highlightsBytes / 1024} KB of JSON`,
-  )
-  .describe(
-    `{ ranges: [{ start, end, text?, color? }] } (ranges of the abstract), { pdf: { page, quote, rects } } (a selection in the PDF), or any other object, at most ${LIMITS.highlightsBytes / 1024} KB of JSON`,
-  );
-
-/** What an annotation's `highlights` hold in a reply: the request's shape (a `pdf` member that is not an anchor is left out). */
 export const StoredHighlights = z
   .object({
     pdf: z
@@ -469,107 +385,6 @@ export const StoredHighlights = z
   })
   .catchall(z.unknown())
   .meta({ id: 'AnnotationHighlights' });
-
-export const AnnotationCreateBody = z
-  .strictObject({
-    body: plainText(LIMITS.annotationBody, { required: true }),
-    highlights: Highlights.optional(),
-  })
-  .meta({
-    id: 'AnnotationCreate',
-  });
-documentBody(AnnotationCreateBody, {
-  examples: [
-    {
-      body: 'The key idea of the paper',
-      highlights: { ranges: [{ start: 0, end: 12, text: 'The key idea', color: 'yellow' }] },
-    },
-    { body: 'Compare with the 2019 results' },
-    {
-      body: 'Their latency claim',
-      highlights: {
-        pdf: {
-          page: 2,
-          quote: 'serves results in milliseconds',
-          rects: [{ x: 0.12, y: 0.31, width: 0.42, height: 0.015 }],
-        },
-      },
-    },
-  ],
-});
-
-export const AnnotationUpdateBody = z
-  .strictObject({
-    body: plainText(LIMITS.annotationBody, { required: true }).optional(),
-    highlights: Highlights.optional(),
-  })
-  .refine((body) => body.body !== undefined || body.highlights !== undefined, {
-    path: ['body'],
-    message: 'nothing to change: send body or highlights',
-  })
-  .meta({ id: 'AnnotationUpdate', minProperties: 1 });
-documentBody(AnnotationUpdateBody, { examples: [{ body: 'The key idea, restated in section 4' }] });
-
-/**
- * A share link: read-only (the default) or, with `readOnly: false`, one through which a signed-in
- * visitor joins as editor (the owner alone makes those: POLICY workspace.shareEditable); expiry in days
- * from now (default 30) or as a date within a year.
- */
-export const ShareCreateBody = z
-  .strictObject({
-    readOnly: z
-      .boolean('must be true or false')
-      .describe(
-        'true (the default): a read-only page, and a signed-in visitor may join as viewer; false: a signed-in visitor may join as editor (owner only)',
-      )
-      .optional(),
-    expiresInDays: z.number().int().min(1).max(LIMITS.shareDaysMax).optional(),
-    expiresAt: z.iso
-      .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
-      .describe(
-        `A time in the future, within ${LIMITS.shareDaysMax} days of now (an earlier or later one is refused)`,
-      )
-      .optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (body.expiresInDays !== undefined && body.expiresAt !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['expiresAt'],
-        message: 'send expiresInDays or expiresAt, not both',
-      });
-      return;
-    }
-    if (body.expiresAt === undefined) return;
-    const at = new Date(body.expiresAt).getTime();
-    if (at <= Date.now())
-      ctx.addIssue({ code: 'custom', path: ['expiresAt'], message: 'must be in the future' });
-    if (at > Date.now() + (LIMITS.shareDaysMax + 1) * 86_400_000) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['expiresAt'],
-        message: `must be within ${LIMITS.shareDaysMax} days`,
-      });
-    }
-  })
-  .transform((body) => ({
-    readOnly: body.readOnly ?? true,
-    expiresAt: body.expiresAt
-      ? new Date(body.expiresAt)
-      : new Date(Date.now() + (body.expiresInDays ?? LIMITS.shareDaysDefault) * 86_400_000),
-  }))
-  .meta({
-    id: 'ShareLinkCreate',
-    not: { required: ['expiresInDays', 'expiresAt'] },
-    description: `Read-only (default) or editable; expiry in days from now (default ${LIMITS.shareDaysDefault}) or as a future time within ${LIMITS.shareDaysMax} days; not both`,
-  });
-documentBody(ShareCreateBody, {
-  examples: [
-    { expiresInDays: 7 },
-    { readOnly: true, expiresInDays: 30 },
-    { readOnly: false, expiresInDays: 7 },
-  ],
-});
 
 export const ExportQuery = z.object({
   format: z.enum(['bibtex', 'ris', 'csljson']).default('bibtex'),
@@ -604,19 +419,6 @@ export const CslJsonExport = z
       .meta({ id: 'CslItem' }),
   )
   .meta({ id: 'CslJson' });
-
-export const ShareTokenParams = z.object({ token: z.string() });
-/** A token longer than any this service makes is refused before it is looked up. */
-export const ShareJoinParams = z.object({ token: z.string().min(1).max(200) });
-export const SharePageQuery = z.object({
-  page: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1_000)
-    .default(1)
-    .describe('1-based page of resources (25 a page)'),
-});
 
 // ---- responses ----
 
@@ -739,29 +541,6 @@ const WorkspaceSchema = z
   })
   .meta({ id: 'Workspace' });
 
-export const ShareLinkSchema = z
-  .object({
-    id: z.uuid(),
-    workspaceId: z.uuid(),
-    token: z
-      .string()
-      .nullable()
-      .describe('null only if the service secret changed since the link was made'),
-    url: z.string().nullable().describe('the public page, <PUBLIC_URL>/share/<token>'),
-    readOnly: z
-      .boolean()
-      .describe(
-        'true: a read-only page, joined as viewer; false: a signed-in visitor joins as editor (POST /api/share/{token}/join)',
-      ),
-    active: z.boolean().describe('false once expired, and while paused'),
-    pausedAt: DateTime.nullable().describe(
-      'When the link was paused: the account was claimed by the owner of its e-mail address (a password reset or a verified Google/GitHub sign-in on an account whose address was never confirmed), and the link, made before, may have been made by someone else. It opens nothing until the owner resumes it (POST …/share/{shareId}/resume)',
-    ),
-    expiresAt: DateTime,
-    createdAt: DateTime,
-  })
-  .meta({ id: 'ShareLink' });
-
 export const WorkspaceListResponse = dialectUnion(
   'WorkspaceListReply',
   'Cookie session: an array (Variant A). Bearer token: { workspaces, total } (Variant B)',
@@ -835,7 +614,7 @@ export const BulkRemoveResponse = z
 /** The request header of every update and delete of a workspace, resource (notes too) and annotation. */
 export const IfMatchHeaders = z.object({ 'if-match': IfMatchHeader });
 
-function staleReply<T extends z.ZodType>(id: string, object: T) {
+export function staleReply<T extends z.ZodType>(id: string, object: T) {
   return ErrorResponse.extend({
     current: object.describe(
       'The object as it is now (its ETag in the header): show it, or send the change again with its ETag as If-Match',
@@ -848,4 +627,3 @@ function staleReply<T extends z.ZodType>(id: string, object: T) {
 }
 export const WorkspaceStaleResponse = staleReply('WorkspaceStale', WorkspaceSchema);
 export const ResourceStaleResponse = staleReply('ResourceStale', ResourceSchema);
-export const AnnotationStaleResponse = staleReply('AnnotationStale', AnnotationSchema);

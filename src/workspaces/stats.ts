@@ -5,7 +5,7 @@
 import { and, count, eq, exists, sql } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';
 import { shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
-import { liveShareLink } from './store.js';
+import { liveShareLink } from './share-links/store.js';
 
 /** Minutes a resource is known to take (a summary's reading time stored in `data`), clamped to sane values. */
 const KNOWN_MINUTES_PATHS = [

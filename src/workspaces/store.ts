@@ -1,4 +1,7 @@
-/** Queries of workspaces, their resources, annotations and share links. Rows out; shaping is the presenters' job. */
+/**
+ * Queries of workspaces and their resources (annotations/store.ts and share-links/store.ts hold theirs).
+ * Rows out; shaping is the presenters' job.
+ */
 import {
   and,
   asc,
@@ -6,10 +9,8 @@ import {
   desc,
   eq,
   getTableColumns,
-  gt,
   gte,
   inArray,
-  isNull,
   lte,
   sql,
   type Placeholder,
@@ -18,7 +19,6 @@ import {
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { isAnyOf, preparedStatement, type Db, type Tx } from '../platform/db/client.js';
 import {
-  annotations,
   resourcePdfs,
   shareLinks,
   workspaceMembers,
@@ -28,10 +28,10 @@ import {
 import { notFound } from '../platform/errors.js';
 import type { ExpectedVersions } from '../platform/versions.js';
 import { recordChange } from './events/record.js';
+import { liveShareLink } from './share-links/store.js';
 import {
   NOT_FOUND_LABEL,
   type Actor,
-  type AnnotationSubject,
   type ResourceSubject,
   type Role,
   type WorkspaceSubject,
@@ -39,24 +39,15 @@ import {
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 /**
- * A resource's and an annotation's columns without `search`: the text-search document is for library
+ * A resource's columns without `search`: the text-search document is for library
  * search's SQL to read, never for a row to carry (it is as large as the text it indexes).
  */
 const { search: _resourceSearch, ...resourceColumns } = getTableColumns(workspaceResources);
-const { search: _annotationSearch, ...annotationColumns } = getTableColumns(annotations);
 export type ResourceRow = Omit<typeof workspaceResources.$inferSelect, 'search'>;
 export type NewResourceRow = typeof workspaceResources.$inferInsert;
-export type AnnotationRow = Omit<typeof annotations.$inferSelect, 'search'>;
-export type ShareLinkRow = typeof shareLinks.$inferSelect;
-/** An annotation with its author's name, for members' views (the public share page names nobody). */
-export type AuthoredAnnotationRow = AnnotationRow & { authorName: string | null };
-const authoredAnnotationColumns = {
-  ...annotationColumns,
-  authorName: sql<string | null>`(select u.name from users u where u.id = ${annotations.userId})`,
-};
 
 /** The condition a change made with `If-Match` puts on the row's version (none without it); an empty list matches nothing. */
-function versionIs(column: AnyPgColumn, expected: ExpectedVersions): SQL | undefined {
+export function versionIs(column: AnyPgColumn, expected: ExpectedVersions): SQL | undefined {
   return expected === null ? undefined : sql`${column} = any(${`{${expected.join(',')}}`}::int[])`;
 }
 
@@ -72,10 +63,6 @@ export interface Page {
   limit: number;
   offset: number;
 }
-
-/** A link is live until it is revoked or expires. */
-export const liveShareLink = (now: Date | Placeholder) =>
-  and(isNull(shareLinks.revokedAt), isNull(shareLinks.pausedAt), gt(shareLinks.expiresAt, now));
 
 function withCounts(db: Db | Tx, now: Date | Placeholder) {
   return {
@@ -135,16 +122,6 @@ const resourcesStatement = preparedStatement((db) =>
     .where(eq(workspaceResources.workspaceId, sql.placeholder('workspaceId')))
     .orderBy(desc(workspaceResources.createdAt), desc(workspaceResources.id))
     .prepare('rw_workspace_resources'),
-);
-
-// `= any(array)` rather than `in ($1, …, $n)`: one statement whatever the number of resources.
-const annotationsStatement = preparedStatement((db) =>
-  db
-    .select(authoredAnnotationColumns)
-    .from(annotations)
-    .where(sql`${annotations.resourceId} = any(${sql.placeholder('resourceIds')}::uuid[])`)
-    .orderBy(asc(annotations.createdAt), asc(annotations.id))
-    .prepare('rw_resources_annotations'),
 );
 
 const countResourcesStatement = preparedStatement((db) =>
@@ -598,274 +575,4 @@ export async function lockResource(tx: Tx, id: string): Promise<boolean> {
     .where(eq(workspaceResources.id, id))
     .for('update');
   return rows.length > 0;
-}
-
-// ---- annotations ----
-
-/** Annotations of several resources at once, oldest first, grouped by resource id. */
-export async function annotationsByResource(
-  db: Db,
-  resourceIds: string[],
-): Promise<Map<string, AuthoredAnnotationRow[]>> {
-  const grouped = new Map<string, AuthoredAnnotationRow[]>();
-  if (resourceIds.length === 0) return grouped;
-  // A PostgreSQL array literal of the ids (uuids from the database, so nothing to quote).
-  const rows = await annotationsStatement(db).execute({
-    resourceIds: `{${resourceIds.join(',')}}`,
-  });
-  for (const row of rows) {
-    const list = grouped.get(row.resourceId) ?? [];
-    list.push(row);
-    grouped.set(row.resourceId, list);
-  }
-  return grouped;
-}
-
-export interface AnnotationPreview {
-  /** The oldest `perResource` annotations, oldest first. */
-  shown: AnnotationRow[];
-  total: number;
-}
-
-/**
- * The first few annotations of each resource and how many it has, in one query: the public share page
- * shows a bounded number however many there are.
- */
-export async function annotationPreviews(
-  db: Db,
-  resourceIds: string[],
-  perResource: number,
-): Promise<Map<string, AnnotationPreview>> {
-  const previews = new Map<string, AnnotationPreview>();
-  if (resourceIds.length === 0) return previews;
-  const ranked = db
-    .select({
-      ...annotationColumns,
-      position:
-        sql<number>`row_number() over (partition by ${annotations.resourceId} order by ${annotations.createdAt}, ${annotations.id})`.as(
-          'position',
-        ),
-      total: sql<number>`(count(*) over (partition by ${annotations.resourceId}))::int`.as('total'),
-    })
-    .from(annotations)
-    .where(isAnyOf(annotations.resourceId, resourceIds))
-    .as('ranked');
-  const rows = await db
-    .select()
-    .from(ranked)
-    .where(sql`${ranked.position} <= ${perResource}`)
-    .orderBy(asc(ranked.createdAt), asc(ranked.id));
-  for (const { position: _position, total, ...annotation } of rows) {
-    const preview = previews.get(annotation.resourceId) ?? { shown: [], total };
-    preview.shown.push(annotation);
-    previews.set(annotation.resourceId, preview);
-  }
-  return previews;
-}
-
-export async function listAnnotations(
-  db: Db,
-  resourceId: string,
-  page: Page,
-): Promise<{ rows: AuthoredAnnotationRow[]; total: number }> {
-  const rows = await db
-    .select(authoredAnnotationColumns)
-    .from(annotations)
-    .where(eq(annotations.resourceId, resourceId))
-    .orderBy(asc(annotations.createdAt), asc(annotations.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  return { rows, total: await countAnnotations(db, resourceId) };
-}
-
-export async function countAnnotations(db: Db | Tx, resourceId: string): Promise<number> {
-  return db.$count(annotations, eq(annotations.resourceId, resourceId));
-}
-
-export async function insertAnnotation(
-  tx: Tx,
-  values: { resourceId: string; userId: string; body: string; highlights: Record<string, unknown> },
-): Promise<AnnotationRow> {
-  const [row] = await tx.insert(annotations).values(values).returning(annotationColumns);
-  if (!row) throw new Error('Annotation insert returned no row');
-  return row;
-}
-
-/** An annotation with the owner of the workspace it sits in. */
-async function findAnnotationWithOwner(
-  db: Db,
-  id: string,
-): Promise<{ annotation: AnnotationRow; ownerId: string; workspaceId: string } | null> {
-  const [row] = await db
-    .select({
-      annotation: annotationColumns,
-      ownerId: workspaces.ownerId,
-      workspaceId: workspaces.id,
-    })
-    .from(annotations)
-    .innerJoin(workspaceResources, eq(workspaceResources.id, annotations.resourceId))
-    .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
-    .where(eq(annotations.id, id));
-  return row ?? null;
-}
-
-export async function loadAnnotation(db: Db, id: string, actor: Actor): Promise<AnnotationSubject> {
-  const found = await findAnnotationWithOwner(db, id);
-  if (!found) throw notFound(NOT_FOUND_LABEL.annotation);
-  return {
-    kind: 'annotation',
-    annotation: found.annotation,
-    ownerId: found.ownerId,
-    role: await roleIn(db, found.workspaceId, found.ownerId, actor),
-  };
-}
-
-async function findAnnotation(db: Db, id: string): Promise<AuthoredAnnotationRow | null> {
-  const [row] = await db
-    .select(authoredAnnotationColumns)
-    .from(annotations)
-    .where(eq(annotations.id, id));
-  return row ?? null;
-}
-
-/** Changes an annotation, a new version, if its version is one `expected` names (any without If-Match); null when it is gone. */
-export async function updateAnnotationRow(
-  db: Db | Tx,
-  id: string,
-  changes: { body?: string; highlights?: Record<string, unknown> },
-  expected: ExpectedVersions = null,
-): Promise<Versioned<AnnotationRow, AuthoredAnnotationRow> | null> {
-  const [row] = await db
-    .update(annotations)
-    .set({ ...changes, version: sql`${annotations.version} + 1`, updatedAt: new Date() })
-    .where(and(eq(annotations.id, id), versionIs(annotations.version, expected)))
-    .returning(annotationColumns);
-  if (row) return { row };
-  const current = await findAnnotation(db, id);
-  return current ? { stale: current } : null;
-}
-
-/** Deletes an annotation at a version `expected` names (any without If-Match); null when it is gone. */
-export async function deleteAnnotationRow(
-  db: Db | Tx,
-  id: string,
-  expected: ExpectedVersions = null,
-): Promise<Versioned<{ id: string }, AuthoredAnnotationRow> | null> {
-  const [deleted] = await db
-    .delete(annotations)
-    .where(and(eq(annotations.id, id), versionIs(annotations.version, expected)))
-    .returning({ id: annotations.id });
-  if (deleted) return { row: deleted };
-  const current = await findAnnotation(db, id);
-  return current ? { stale: current } : null;
-}
-
-// ---- share links ----
-
-export async function insertShareLink(
-  db: Db | Tx,
-  values: {
-    workspaceId: string;
-    tokenHash: string;
-    tokenSealed: string;
-    expiresAt: Date;
-    readOnly: boolean;
-    createdBy: string;
-  },
-): Promise<ShareLinkRow> {
-  const [row] = await db.insert(shareLinks).values(values).returning();
-  if (!row) throw new Error('Share link insert returned no row');
-  return row;
-}
-
-/** Unrevoked links of a workspace (expired ones included, so their owner sees why they stopped), newest first. */
-export async function listShareLinks(db: Db, workspaceId: string): Promise<ShareLinkRow[]> {
-  return db
-    .select()
-    .from(shareLinks)
-    .where(and(eq(shareLinks.workspaceId, workspaceId), isNull(shareLinks.revokedAt)))
-    .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
-}
-
-/** Marks an unrevoked link of this workspace revoked; false when there is none. */
-export async function revokeShareLinkRow(
-  db: Db | Tx,
-  workspaceId: string,
-  shareId: string,
-): Promise<boolean> {
-  const revoked = await db
-    .update(shareLinks)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(
-        eq(shareLinks.id, shareId),
-        eq(shareLinks.workspaceId, workspaceId),
-        isNull(shareLinks.revokedAt),
-      ),
-    )
-    .returning({ id: shareLinks.id });
-  return revoked.length > 0;
-}
-
-/** The workspace behind a live link with this token hash, or null. */
-export async function findWorkspaceByShareToken(
-  db: Db | Tx,
-  tokenHash: string,
-  now: Date,
-): Promise<{ workspace: WorkspaceRow; link: ShareLinkRow } | null> {
-  const [row] = await db
-    .select({ workspace: workspaces, link: shareLinks })
-    .from(shareLinks)
-    .innerJoin(workspaces, eq(workspaces.id, shareLinks.workspaceId))
-    .where(and(eq(shareLinks.tokenHash, tokenHash), liveShareLink(now)));
-  return row ?? null;
-}
-
-/**
- * Pauses every live share link of an owner's workspaces (an account claimed by its mailbox's owner:
- * a link made before may have been someone else's, so it opens nothing until the owner resumes it).
- * The workspaces whose links were paused, each once.
- */
-export async function pauseShareLinksOfOwner(
-  db: Db | Tx,
-  ownerId: string,
-): Promise<Array<{ id: string; name: string }>> {
-  const now = new Date();
-  const paused = await db
-    .update(shareLinks)
-    .set({ pausedAt: now })
-    .where(
-      and(
-        liveShareLink(now),
-        sql`${shareLinks.workspaceId} in (select ${workspaces.id} from ${workspaces} where ${workspaces.ownerId} = ${ownerId})`,
-      ),
-    )
-    .returning({ workspaceId: shareLinks.workspaceId });
-  if (paused.length === 0) return [];
-  return db
-    .select({ id: workspaces.id, name: workspaces.name })
-    .from(workspaces)
-    .where(isAnyOf(workspaces.id, [...new Set(paused.map((row) => row.workspaceId))]))
-    .orderBy(asc(workspaces.name));
-}
-
-/** Resumes a paused, unrevoked link of this workspace; false when there is none. */
-export async function resumeShareLinkRow(
-  db: Db | Tx,
-  workspaceId: string,
-  shareId: string,
-): Promise<ShareLinkRow | null> {
-  const [row] = await db
-    .update(shareLinks)
-    .set({ pausedAt: null })
-    .where(
-      and(
-        eq(shareLinks.id, shareId),
-        eq(shareLinks.workspaceId, workspaceId),
-        isNull(shareLinks.revokedAt),
-        sql`${shareLinks.pausedAt} is not null`,
-      ),
-    )
-    .returning();
-  return row ?? null;
 }

@@ -6,8 +6,8 @@ import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import type { MailMessage, Mailer } from '../../platform/mail.js';
 import { recordChange } from '../events/record.js';
 import { isWellFormedShareToken } from '../commands.js';
-import type { Actor, Role } from '../policy.js';
-import { findWorkspaceByShareToken } from '../store.js';
+import { ROLE_RANK, type Actor, type Role } from '../policy.js';
+import { findWorkspaceByShareToken } from '../share-links/store.js';
 import { MEMBER_LIMITS } from './schemas.js';
 import {
   claimInvitation,
@@ -15,11 +15,14 @@ import {
   countPendingInvitations,
   deleteMember,
   findAccount,
+  findDecision,
   findMember,
   findUserIdByEmail,
   insertInvitation,
   insertMember,
   lockWorkspace,
+  recordGrantedRole,
+  recordRemoval,
   setMemberRole,
   setOwner,
   type InvitationRow,
@@ -27,6 +30,12 @@ import {
 } from './store.js';
 
 const memberNotFound = () => notFound('Member');
+const removedRefusal = (field: string) =>
+  new ApiError(
+    'AUTHORIZATION_ERROR',
+    'The owner removed you from this workspace: you can join it again only through a new invitation from them',
+    { field, reason: 'removed' },
+  );
 const tooMany = (field = 'email') =>
   conflict(`A workspace has at most ${MEMBER_LIMITS.members} members, its owner included`, {
     field,
@@ -62,6 +71,7 @@ export async function addMember(
         field: 'email',
         reason: 'already_member',
       });
+    await recordGrantedRole(tx, workspaceId, userId, role);
     const member = await findMember(tx, workspaceId, userId);
     if (!member) throw memberNotFound();
     await recordChange(tx, {
@@ -107,6 +117,7 @@ export async function changeMemberRole(
         role: 'editor',
         addedBy: userId,
       });
+      await recordGrantedRole(tx, workspaceId, workspace.ownerId, 'editor');
       const owner = await findAccount(tx, userId);
       if (!owner) throw memberNotFound();
       await recordChange(tx, {
@@ -119,6 +130,7 @@ export async function changeMemberRole(
       return { userId, ...owner, role: 'owner', addedBy: null, addedAt: new Date() };
     }
     await setMemberRole(tx, workspaceId, userId, role);
+    await recordGrantedRole(tx, workspaceId, userId, role);
     const member = await findMember(tx, workspaceId, userId);
     if (!member) throw memberNotFound();
     await recordChange(tx, {
@@ -147,6 +159,8 @@ export async function removeMember(
     );
   await db.transaction(async (tx) => {
     if (!(await deleteMember(tx, workspaceId, userId))) throw memberNotFound();
+    // The owner's removal is remembered, so that no share link re-admits them (leaving is not).
+    if (userId !== actor.id) await recordRemoval(tx, workspaceId, userId);
     await recordChange(tx, {
       type: 'member.removed',
       workspaceId,
@@ -236,6 +250,10 @@ export async function acceptInvitation(
       return { workspaceId: invitation.workspaceId, role: 'owner' as const };
     const current = await findMember(tx, invitation.workspaceId, actor.id);
     if (current) return { workspaceId: invitation.workspaceId, role: current.role };
+    // An invitation sent before the owner removed this person does not undo the removal (the claim rolls back).
+    const decision = await findDecision(tx, invitation.workspaceId, actor.id);
+    if (decision?.removedAt && invitation.createdAt <= decision.removedAt)
+      throw removedRefusal('token');
     if ((await countMembers(tx, invitation.workspaceId)) + 1 >= MEMBER_LIMITS.members)
       throw tooMany();
     await insertMember(tx, {
@@ -244,6 +262,7 @@ export async function acceptInvitation(
       role: invitation.role,
       addedBy: invitation.invitedBy,
     });
+    await recordGrantedRole(tx, invitation.workspaceId, actor.id, invitation.role);
     await recordChange(tx, {
       type: 'member.added',
       workspaceId: invitation.workspaceId,
@@ -256,10 +275,14 @@ export async function acceptInvitation(
 }
 
 /**
- * Joins the workspace of a live share link with the link's role: editor through an editable link,
- * viewer through a read-only one (docs/api.md, Roles). Someone already in it, the owner too,
- * keeps the role they have: a link never raises nor lowers one. A revoked, paused, expired or unknown
- * link is a 404, as its page is. Revoking a link stops new joins only; who joined through it stays.
+ * Joins the workspace of a live share link that allows joining: editor through an editable link,
+ * viewer through a read-only one the owner opened to joining (docs/api.md, Roles). Someone already in it,
+ * the owner too, keeps the role they have: a link never raises nor lowers one. The owner's decisions
+ * hold: someone the owner removed is refused (403 `removed`) until they accept a new invitation, and
+ * nobody joins with more than the role the owner last gave them (a demoted editor who leaves comes back
+ * through an editable link as viewer). A read-only link that does not allow joining is a 403
+ * `join_not_allowed`; a revoked, paused, expired or unknown link is a 404, as its page is. Revoking a
+ * link stops new joins only; who joined through it stays.
  */
 export async function joinByShareLink(
   db: Db,
@@ -278,9 +301,20 @@ export async function joinByShareLink(
       return { workspaceId: link.workspaceId, role: 'owner' as const };
     const current = await findMember(tx, link.workspaceId, actor.id);
     if (current) return { workspaceId: link.workspaceId, role: current.role };
+    if (!link.allowJoin)
+      throw new ApiError(
+        'AUTHORIZATION_ERROR',
+        'This link lets people read the workspace, not join it; ask its owner for an invitation',
+        { field: 'token', reason: 'join_not_allowed' },
+      );
+    const decision = await findDecision(tx, link.workspaceId, actor.id);
+    if (decision?.removedAt) throw removedRefusal('token');
     if ((await countMembers(tx, link.workspaceId)) + 1 >= MEMBER_LIMITS.members)
       throw tooMany('token');
-    const role: MemberRole = link.readOnly ? 'viewer' : 'editor';
+    const linkRole: MemberRole = link.readOnly ? 'viewer' : 'editor';
+    const granted = decision?.grantedRole;
+    const role: MemberRole =
+      granted && ROLE_RANK[granted] < ROLE_RANK[linkRole] ? granted : linkRole;
     // Added by whoever made the link (null for links older than that record, or its maker's account deleted).
     await insertMember(tx, {
       workspaceId: link.workspaceId,

@@ -1,4 +1,5 @@
 /** What the pages that join a workspace through a link (an invitation's, a share link's) say alike. */
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 /** Signed out: sign in or create an account, each coming back to `returnTo` (`next=`). */
@@ -19,12 +20,21 @@ export function SignInToJoin({ returnTo }: { returnTo: string }) {
   );
 }
 
-/** A link that cannot be used (any more): why, in `reason`, and a way out. */
-export function UnusableLink({ title, reason }: { title: string; reason: string }) {
+/** A link that cannot be used (any more): why, in `reason`, what else it still gives (`children`), and a way out. */
+export function UnusableLink({
+  title,
+  reason,
+  children,
+}: {
+  title: string;
+  reason: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="state state-error" role="alert">
       <p className="state-title">{title}</p>
       <p>{reason}</p>
+      {children}
       <p>
         <Link to="/">Go to the front page</Link>
       </p>

@@ -2,27 +2,26 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../auth/index.js';
-import type { AppContext } from '../context.js';
-import { notFound } from '../platform/errors.js';
-import { ErrorResponse } from '../platform/openapi.js';
-import { expectedVersions } from '../platform/versions.js';
-import { annotateResource, changeAnnotation, removeAnnotation } from './commands.js';
-import { authorize } from './policy.js';
-import { deletedReply, presentAnnotation } from './presenters.js';
+import { requireUser } from '../../auth/index.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../platform/errors.js';
+import { ErrorResponse } from '../../platform/openapi.js';
+import { expectedVersions } from '../../platform/versions.js';
+import { annotateResource, changeAnnotation, removeAnnotation } from '../commands.js';
+import { authorize } from '../policy.js';
+import { deletedReply, presentAnnotation } from '../presenters.js';
 import {
-  AnnotationCreateBody,
   AnnotationSchema,
-  AnnotationStaleResponse,
-  AnnotationUpdateBody,
   DeletedResponse,
   IdParams,
   IfMatchHeaders,
   ListQuery,
   workspaceErrors,
-} from './schemas.js';
-import { listAnnotations, loadAnnotation, loadResource } from './store.js';
-import { sendsVersion, staleAnnotation } from './versions.js';
+} from '../schemas.js';
+import { AnnotationCreateBody, AnnotationStaleResponse, AnnotationUpdateBody } from './schemas.js';
+import { loadResource } from '../store.js';
+import { listAnnotations, loadAnnotation } from './store.js';
+import { sendsVersion, staleAnnotation } from '../versions.js';
 
 const tags = ['annotations'];
 

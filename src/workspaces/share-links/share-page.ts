@@ -11,9 +11,10 @@
  * quotes and ampersands was 2.5 MB.
  */
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../platform/sanitize.js';
-import { LIMITS } from './schemas.js';
-import type { AnnotationRow, ResourceRow, WorkspaceRow } from './store.js';
+import { escapeHtml } from '../../platform/sanitize.js';
+import { LIMITS } from '../schemas.js';
+import type { ResourceRow, WorkspaceRow } from '../store.js';
+import type { AnnotationRow } from '../annotations/store.js';
 
 /** How much of each text the page shows, in bytes of escaped HTML (UTF-8). */
 export const SHARE_PAGE_LIMITS = {

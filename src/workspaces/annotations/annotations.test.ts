@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
-import { buildUser, type TestUser } from '../../test/support/factories.js';
-import { annotations } from '../platform/db/schema.js';
-import { LIMITS } from './schemas.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
+import { buildUser, type TestUser } from '../../../test/support/factories.js';
+import { annotations } from '../../platform/db/schema.js';
+import { LIMITS } from '../schemas.js';
 import {
   DIALECTS,
   addResource,
@@ -10,9 +10,9 @@ import {
   as,
   createWorkspace,
   UNKNOWN_ID,
-} from './test-support/helpers.js';
+} from '../test-support/helpers.js';
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`annotations (${leg.name})`, () => {
     let t: TestApp;
     let owner: TestUser;

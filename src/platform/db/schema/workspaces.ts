@@ -1,0 +1,101 @@
+/** Workspaces and the resources they hold (src/workspaces). */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt, searchDocument } from './columns.js';
+import { users } from './accounts.js';
+
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    isPublic: boolean('is_public').notNull().default(false),
+    /** Optimistic concurrency (ETag / If-Match): 1 when created, +1 on every change of its own fields (settings, owner). */
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('workspaces_owner_created_idx').on(t.ownerId, t.createdAt)],
+);
+
+export const workspaceResources = pgTable(
+  'workspace_resources',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Who added it (null once that account is gone). */
+    addedBy: uuid('added_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The search id this entry was added by (Variant B), e.g. `arxiv:2101.00001v2`. */
+    resourceId: text('resource_id'),
+    /** Identity of the work (DOI, arXiv id, URL…) so the same work is not added twice to one workspace. */
+    workKey: text('work_key'),
+    title: text('title').notNull(),
+    url: text('url'),
+    type: text('type'),
+    authors: jsonb('authors')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    tags: jsonb('tags')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    notes: text('notes').notNull().default(''),
+    /** Who last wrote the notes, and when (null: never written, or that account is gone). */
+    notesUpdatedBy: uuid('notes_updated_by').references(() => users.id, { onDelete: 'set null' }),
+    notesUpdatedAt: timestamp('notes_updated_at', { withTimezone: true }),
+    data: jsonb('data')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    /** Optimistic concurrency (ETag / If-Match): 1 when added, +1 on every change (notes, tags, record, a move). */
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    /*
+     * Sort and filter keys of the library view, kept by the database from the row itself (stored
+     * generated columns), so that every way a resource is written (added, imported, moved) keeps them
+     * right and each can be indexed. Raw column names: a generated column's expression names no table.
+     */
+    /** The year of `data.publishedDate`, `data.date` or `data.year` (the order the export reads them), when it starts with four digits. */
+    year: integer('year').generatedAlwaysAs(
+      sql`(case when coalesce(data->>'publishedDate', data->>'date', data->>'year') ~ '^[0-9]{4}' then substring(coalesce(data->>'publishedDate', data->>'date', data->>'year') from 1 for 4)::integer end)`,
+    ),
+    /** `data.venue`, `data.journal` or `data['container-title']`, as the export reads it. */
+    venue: text('venue').generatedAlwaysAs(
+      sql`nullif(btrim(coalesce(data->>'venue', data->>'journal', data->>'container-title')), '')`,
+    ),
+    /** The first author's family name, lower-cased: the part before a comma ("Hopper, Grace"), else the last word ("Grace Hopper"). */
+    authorSort: text('author_sort').generatedAlwaysAs(
+      sql`lower(case when authors->>0 like '%,%' then btrim(split_part(authors->>0, ',', 1)) else regexp_replace(btrim(authors->>0), '^.*[[:space:]]', '') end)`,
+    ),
+    search: searchDocument(
+      sql`setweight(to_tsvector('english'::regconfig, "title"), 'A') || setweight(jsonb_to_tsvector('english'::regconfig, "authors", '["string"]'), 'B') || setweight(jsonb_to_tsvector('english'::regconfig, "tags", '["string"]'), 'B') || setweight(to_tsvector('english'::regconfig, coalesce("data"->>'abstract', '')), 'C') || setweight(to_tsvector('english'::regconfig, "notes"), 'C')`,
+    ),
+  },
+  (t) => [
+    index('workspace_resources_workspace_idx').on(t.workspaceId, t.createdAt),
+    uniqueIndex('workspace_resources_work_key').on(t.workspaceId, t.workKey),
+    // The library view's sorts (src/workspaces/store.ts, listResources): a page is read in index order.
+    index('workspace_resources_title_idx').on(t.workspaceId, sql`lower(${t.title})`),
+    index('workspace_resources_author_idx').on(t.workspaceId, t.authorSort),
+    index('workspace_resources_year_idx').on(t.workspaceId, t.year),
+    index('workspace_resources_venue_idx').on(t.workspaceId, sql`lower(${t.venue})`),
+    index('workspace_resources_search_idx').using('gin', t.search),
+  ],
+);
