@@ -39,7 +39,10 @@ import { createPlatform, type Platform, type PlatformOverrides } from './platfor
 import { registerOpenApi } from './platform/openapi.js';
 import { replySerializerCompiler } from './platform/reply-serializer.js';
 import { requestIdOf } from './platform/request-id.js';
+import { createWorkerPool } from './platform/worker-pool.js';
 import { profileRoutes } from './profiles/routes.js';
+import { FORMAT_WORKER } from './workspaces/cite/routes.js';
+import { PARSE_WORKER } from './workspaces/import/commands.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import type { PdfExtraction } from './workspaces/pdfs/extraction.js';
 import { createBackground } from './background.js';
@@ -168,6 +171,9 @@ export async function buildApp(
     providers: search.providers,
     resolveResource,
   });
+  // Imported files are read and citations formatted in these workers, never on the request thread.
+  const workers = createWorkerPool({ ...config.workers, modules: [PARSE_WORKER, FORMAT_WORKER] });
+  app.addHook('onClose', async () => workers.close());
   const pdfExtraction = background.pdfExtraction;
   const ctx: AppContext = {
     config,
@@ -177,6 +183,7 @@ export async function buildApp(
     sessions: { db: platform.database.db, tokens, revocations },
     resolveResource,
     drain: createDrain(app.server),
+    workers,
     pdfExtraction,
   };
   app.decorate('ctx', ctx);

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Db, Tx } from './platform/db/client.js';
 import type { Drain } from './platform/drain.js';
 import type { Platform } from './platform/index.js';
+import type { WorkerPool } from './platform/worker-pool.js';
 
 /** One normalised record for an identifier (a search result id, DOI, arXiv id, PMID, OpenAlex id). */
 export interface ResolvedResource {
@@ -43,6 +44,8 @@ export interface AppContext {
   resolveResource: ResourceResolver;
   /** Whether the process is draining before it stops (readiness answers 503). */
   drain: Drain;
+  /** Worker threads for work whose cost a user's input decides: reading imports, formatting citations. */
+  workers: WorkerPool;
   /**
    * Enqueues a stored PDF's text extraction (workspaces/pdfs/extraction.ts) in the transaction that
    * records it; `ready()` is awaited before that transaction opens.

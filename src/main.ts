@@ -56,6 +56,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   const listening = await app.listen({ port: config.port, host: config.host });
+  // The workers that read imports and format citations start now, building the common citation
+  // styles' engines in the background, so that the first citation waits for none.
+  app.ctx.workers.start();
   const services = app.ctx.platform.health.states();
   // Where it listens and the public address it hands out (links, avatars, OAuth callback), in one line.
   app.log.info(
