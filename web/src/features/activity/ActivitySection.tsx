@@ -3,8 +3,8 @@
  * asks to see it; live updates keep an open list current. Older changes a page at a time.
  */
 import { useId, useState } from 'react';
-import { useProfileLanguage } from '../../app/profile';
-import { useSession } from '../../app/session';
+import { useProfileLanguage } from '../../lib/profile';
+import { useSession } from '../../lib/session';
 import { ErrorState, LoadingState } from '../../components/States';
 import { formatDateTime } from '../../lib/dates';
 import { activityLine } from './activity-line';

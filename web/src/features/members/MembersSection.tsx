@@ -9,7 +9,7 @@ import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod/mini';
 import { describeError } from '../../api/errors';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { FormAlert, TextField } from '../../components/Field';
 import { ErrorState, LoadingState } from '../../components/States';
 import { SubmitButton } from '../../components/SubmitButton';

@@ -5,7 +5,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { SearchResult } from '../../api/types';
-import { useProfileLanguage } from '../../app/profile';
+import { useProfileLanguage } from '../../lib/profile';
 import { shortAuthors } from '../../lib/authors';
 import { formatIsoDate } from '../../lib/dates';
 import { workTypeLabel } from '../../lib/work-types';

@@ -10,7 +10,7 @@
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useProfileLanguage } from '../../app/profile';
+import { useProfileLanguage } from '../../lib/profile';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { TextField } from '../../components/Field';
 import { useToast } from '../../components/Toasts';

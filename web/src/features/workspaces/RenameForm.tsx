@@ -4,7 +4,7 @@
  * with the version the form was opened on; a rename someone else saved meanwhile opens the conflict dialog.
  */
 import { useState } from 'react';
-import { useDraftField } from '../../app/drafts';
+import { useDraftField } from '../../lib/drafts';
 import { ConflictDialog, useEditConflict } from '../../components/ConflictDialog';
 import { TextField } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';

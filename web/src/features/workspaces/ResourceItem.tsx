@@ -4,9 +4,9 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { describeError } from '../../api/errors';
-import { useDraftField, useHasDraft } from '../../app/drafts';
-import { useProfileLanguage } from '../../app/profile';
-import { useSession } from '../../app/session';
+import { useDraftField, useHasDraft } from '../../lib/drafts';
+import { useProfileLanguage } from '../../lib/profile';
+import { useSession } from '../../lib/session';
 import { useAbilities } from '../../lib/workspace-role';
 import { TextAreaField } from '../../components/Field';
 import { shortAuthors } from '../../lib/authors';

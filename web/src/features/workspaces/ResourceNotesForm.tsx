@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { ApiError } from '../../api/errors';
-import { useDraftField } from '../../app/drafts';
+import { useDraftField } from '../../lib/drafts';
 import { ConflictDialog, useEditConflict } from '../../components/ConflictDialog';
 import { FormAlert, TextAreaField, TextField } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';

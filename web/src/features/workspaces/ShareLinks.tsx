@@ -1,7 +1,7 @@
 /** Share links of a workspace: create one with an expiry, copy its address, see when each expires, resume a paused one, revoke. */
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
-import { useProfileLanguage } from '../../app/profile';
+import { useProfileLanguage } from '../../lib/profile';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { useAbilities } from '../../lib/workspace-role';

@@ -3,7 +3,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, sessionEndCode, unwrap, type SessionEndCode } from '../../api/client';
 import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
-import { safeNext, SESSION_KEY, useSession } from '../../app/session';
+import { safeNext, SESSION_KEY, useSession } from '../../lib/session';
 import { OAuthButtons } from './OAuthButtons';
 import { SubmitButton } from '../../components/SubmitButton';
 import { formError, submitWith, useZodForm } from '../../lib/form';

@@ -7,7 +7,7 @@
  */
 import { useNavigate, useParams } from 'react-router';
 import { describeError, isNotFound } from '../../api/errors';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { FormAlert } from '../../components/Field';
 import { SignInToJoin, UnusableLink } from '../../components/JoinParts';
 import { Page } from '../../components/Page';

@@ -10,8 +10,8 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { isNotFound } from '../../api/errors';
-import { useHasDraft } from '../../app/drafts';
-import { useSession } from '../../app/session';
+import { useHasDraft } from '../../lib/drafts';
+import { useSession } from '../../lib/session';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';

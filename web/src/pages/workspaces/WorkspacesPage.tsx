@@ -1,7 +1,7 @@
 /** The user's workspaces with their counts; create, rename and delete (after a confirmation). */
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useDraftField, useHasDraft } from '../../app/drafts';
+import { useDraftField, useHasDraft } from '../../lib/drafts';
 import { TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
