@@ -2,15 +2,14 @@
  * Who is signed in: GET /api/auth/session through TanStack Query (null when signed out; not asked at
  * all without the service's `signed_in` hint cookie), and the guard of protected pages: a visitor
  * without a session goes to /auth/signin?next=<where they were>, and comes back there after signing
- * in; when the session ended under an open page, with `&ended=<why>` for the sign-in page to say.
+ * in; when the session ended under an open page, with `&ended=<why>` for the sign-in page to say
+ * (the guard itself is the app's: app/require-auth.tsx).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { useEffect } from 'react';
 import { api, mayHaveSession, onSessionEnded, unwrap, type SessionEndCode } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { paths } from '../api/schema';
-import { LoadingState, ErrorState } from '../components/States';
 
 export type SessionUser =
   paths['/api/auth/session']['get']['responses'][200]['content']['application/json']['user'];
@@ -34,6 +33,7 @@ export function useSession() {
 
 /** Why the session of this tab last ended under an open page (said on the sign-in page it goes to). */
 let endedBecause: SessionEndCode | null = null;
+export const sessionEndedBecause = (): SessionEndCode | null => endedBecause;
 
 /**
  * Forgets the session, and every cached reply, when a request finds it ended: whoever signs in next on
@@ -68,22 +68,4 @@ export function safeNext(next: string | null): string {
   )
     return '/dashboard';
   return next;
-}
-
-function signInPathFor(
-  location: { pathname: string; search: string; hash: string },
-  ended: SessionEndCode | null,
-): string {
-  const next = `next=${encodeURIComponent(location.pathname + location.search + location.hash)}`;
-  return `/auth/signin?${next}${ended ? `&ended=${ended}` : ''}`;
-}
-
-export function RequireAuth({ children }: { children: ReactNode }) {
-  const session = useSession();
-  const location = useLocation();
-  if (session.isPending) return <LoadingState label="Checking your session…" />;
-  if (session.isError)
-    return <ErrorState error={session.error} onRetry={() => void session.refetch()} />;
-  if (!session.data) return <Navigate to={signInPathFor(location, endedBecause)} replace />;
-  return <>{children}</>;
 }
