@@ -12,7 +12,10 @@ import { SignInToJoin, UnusableLink } from '../../components/JoinParts';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
-import { useAcceptInvitation, useInvitationPreview } from '../../features/members/use-members';
+import {
+  useAcceptInvitation,
+  useInvitationPreview,
+} from '../../features/members/hooks/use-members';
 import '../../features/features.css';
 
 /** A token the service could hold (InvitationTokenParams): anything else is not asked about. */

@@ -13,7 +13,7 @@ import { SignInToJoin, UnusableLink } from '../../components/JoinParts';
 import { Page } from '../../components/Page';
 import { LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
-import { useJoinShareLink } from '../../features/members/use-members';
+import { useJoinShareLink } from '../../features/members/hooks/use-members';
 import { ROLE_LABELS } from '../../lib/workspace-role';
 import '../../features/features.css';
 

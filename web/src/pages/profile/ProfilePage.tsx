@@ -15,7 +15,7 @@ import { PROFILE_KEY, useProfile, type Profile } from '../../lib/profile';
 import { SESSION_KEY } from '../../lib/session';
 import { THEMES, useTheme } from '../../lib/theme';
 import { Avatar } from '../../components/Avatar';
-import { AccountSection } from '../../features/account/AccountSection';
+import { AccountSection } from '../../features/account/components/AccountSection';
 import { FormAlert, TextAreaField, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';

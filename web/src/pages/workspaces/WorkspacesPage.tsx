@@ -8,13 +8,13 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { RoleBadge } from '../../components/RoleBadge';
-import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
+import { RenameForm, renameDraftKey } from '../../features/workspaces/components/RenameForm';
 import {
   useCreateWorkspace,
   useDeleteWorkspace,
   useWorkspaces,
   type Workspace,
-} from '../../features/workspaces/use-workspaces';
+} from '../../features/workspaces/hooks/use-workspaces';
 import '../../features/features.css';
 import { SubmitButton } from '../../components/SubmitButton';
 import { WorkspaceNameForm } from '../../features/workspaces/schemas';
