@@ -1,5 +1,5 @@
 /** What the member and invitation routes do, each a named step; member changes of a workspace run one at a time (its row locked). */
-import type { Db } from '../../platform/db/client.js';
+import type { Db, Tx } from '../../platform/db/client.js';
 import { hashToken, randomToken } from '../../platform/crypto.js';
 import type { MemberRole } from '../../platform/db/schema.js';
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
@@ -230,28 +230,14 @@ export async function acceptInvitation(
   return db.transaction(async (tx) => {
     const invitation = await claimInvitation(tx, hashToken(token), actor.id);
     if (!invitation) throw notFound('Invitation');
-    const workspace = await lockWorkspace(tx, invitation.workspaceId);
-    if (!workspace) throw notFound('Invitation');
-    if (workspace.ownerId === actor.id)
-      return { workspaceId: invitation.workspaceId, role: 'owner' as const };
-    const current = await findMember(tx, invitation.workspaceId, actor.id);
-    if (current) return { workspaceId: invitation.workspaceId, role: current.role };
-    if ((await countMembers(tx, invitation.workspaceId)) + 1 >= MEMBER_LIMITS.members)
-      throw tooMany();
-    await insertMember(tx, {
+    return joinWorkspace(tx, actor, {
       workspaceId: invitation.workspaceId,
-      userId: actor.id,
       role: invitation.role,
       addedBy: invitation.invitedBy,
+      details: { invitedBy: invitation.invitedBy },
+      gone: () => notFound('Invitation'),
+      full: () => tooMany(),
     });
-    await recordChange(tx, {
-      type: 'member.added',
-      workspaceId: invitation.workspaceId,
-      actorId: actor.id,
-      userId: actor.id,
-      details: { role: invitation.role, invitedBy: invitation.invitedBy },
-    });
-    return { workspaceId: invitation.workspaceId, role: invitation.role };
   });
 }
 
@@ -272,30 +258,65 @@ export async function joinByShareLink(
     const shared = await findWorkspaceByShareToken(tx, tokenHash, new Date());
     if (!shared) throw notFound('Share link');
     const { link } = shared;
-    const workspace = await lockWorkspace(tx, link.workspaceId);
-    if (!workspace) throw notFound('Share link');
-    if (workspace.ownerId === actor.id)
-      return { workspaceId: link.workspaceId, role: 'owner' as const };
-    const current = await findMember(tx, link.workspaceId, actor.id);
-    if (current) return { workspaceId: link.workspaceId, role: current.role };
-    if ((await countMembers(tx, link.workspaceId)) + 1 >= MEMBER_LIMITS.members)
-      throw tooMany('token');
-    const role: MemberRole = link.readOnly ? 'viewer' : 'editor';
-    // Added by whoever made the link (null for links older than that record, or its maker's account deleted).
-    await insertMember(tx, {
+    return joinWorkspace(tx, actor, {
       workspaceId: link.workspaceId,
-      userId: actor.id,
-      role,
+      role: link.readOnly ? 'viewer' : 'editor',
+      // Added by whoever made the link (null for links older than that record, or its maker's account deleted).
       addedBy: link.createdBy,
       shareLinkId: link.id,
+      details: { shareId: link.id },
+      gone: () => notFound('Share link'),
+      full: () => tooMany('token'),
     });
-    await recordChange(tx, {
-      type: 'member.added',
-      workspaceId: link.workspaceId,
-      actorId: actor.id,
-      userId: actor.id,
-      details: { role, shareId: link.id },
-    });
-    return { workspaceId: link.workspaceId, role };
   });
+}
+
+/** How a credential (an invitation, a share link) lets its holder join, once the credential is checked. */
+interface Joining {
+  workspaceId: string;
+  /** The role a newcomer gets. */
+  role: MemberRole;
+  addedBy: string | null;
+  /** The link joined through, kept on the member's row. */
+  shareLinkId?: string;
+  /** What the change log says of the credential, beside the role. */
+  details: Record<string, unknown>;
+  /** The error when the workspace is gone meanwhile, and when it holds as many members as it may. */
+  gone: () => ApiError;
+  full: () => ApiError;
+}
+
+/**
+ * The step both ways of joining share, in the transaction that checked the credential: the
+ * workspace is locked (member changes one at a time); its owner and a member keep the role they have
+ * (joining never raises nor lowers one); anyone else joins as `joining.role`, within the member limit,
+ * and the change log says so.
+ */
+async function joinWorkspace(
+  tx: Tx,
+  actor: Actor,
+  joining: Joining,
+): Promise<{ workspaceId: string; role: Role }> {
+  const { workspaceId, role } = joining;
+  const workspace = await lockWorkspace(tx, workspaceId);
+  if (!workspace) throw joining.gone();
+  if (workspace.ownerId === actor.id) return { workspaceId, role: 'owner' as const };
+  const current = await findMember(tx, workspaceId, actor.id);
+  if (current) return { workspaceId, role: current.role };
+  if ((await countMembers(tx, workspaceId)) + 1 >= MEMBER_LIMITS.members) throw joining.full();
+  await insertMember(tx, {
+    workspaceId,
+    userId: actor.id,
+    role,
+    addedBy: joining.addedBy,
+    ...(joining.shareLinkId ? { shareLinkId: joining.shareLinkId } : {}),
+  });
+  await recordChange(tx, {
+    type: 'member.added',
+    workspaceId,
+    actorId: actor.id,
+    userId: actor.id,
+    details: { role, ...joining.details },
+  });
+  return { workspaceId, role };
 }
