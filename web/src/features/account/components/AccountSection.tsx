@@ -8,9 +8,10 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../../api/client';
-import { attachmentFilename, saveBlob } from '../../../api/download';
+import { downloadReply } from '../../../api/download';
 import { describeError, type ApiError } from '../../../api/errors';
 import type { components } from '../../../api/schema';
+import { DownloadButtons } from '../../../components/DownloadButtons';
 import { FormAlert, TextField } from '../../../components/Field';
 import { ErrorState, LoadingState } from '../../../components/States';
 import { SubmitButton } from '../../../components/SubmitButton';
@@ -126,30 +127,19 @@ function SetPasswordByMail({ email }: { email: string }) {
 }
 
 const DOWNLOADS = [
-  { format: 'json', label: 'Download my data (JSON)', extension: 'json', what: 'JSON' },
-  { format: 'bibtex', label: 'Download my references (BibTeX)', extension: 'bib', what: 'BibTeX' },
+  { key: 'json', label: 'Download my data (JSON)', what: 'JSON' },
+  { key: 'bibtex', label: 'Download my references (BibTeX)', what: 'BibTeX' },
 ] as const;
-type DownloadFormat = (typeof DOWNLOADS)[number]['format'];
+type DownloadFormat = (typeof DOWNLOADS)[number]['key'];
+
+function downloadData(format: DownloadFormat): Promise<void> {
+  return downloadReply(
+    api.GET('/api/account/export', { params: { query: { format } }, parseAs: 'blob' }),
+    `research-workspace.${format === 'json' ? 'json' : 'bib'}`,
+  );
+}
 
 function DownloadData() {
-  const download = useMutation({
-    mutationFn: async (format: DownloadFormat) => {
-      const reply = api.GET('/api/account/export', {
-        params: { query: { format } },
-        parseAs: 'blob',
-      });
-      const blob = await unwrap(reply);
-      const { response } = await reply;
-      saveBlob(
-        blob,
-        attachmentFilename(
-          response.headers.get('content-disposition'),
-          `research-workspace.${format === 'json' ? 'json' : 'bib'}`,
-        ),
-      );
-    },
-  });
-  const pending = download.isPending ? download.variables : null;
   return (
     <div className="form" role="group" aria-labelledby="account-download">
       <h3 id="account-download">Download my data</h3>
@@ -158,33 +148,11 @@ function DownloadData() {
         annotations, share links (without their secret addresses) and your search history. BibTeX
         holds every resource as a reference.
       </p>
-      <p className="export-links">
-        {DOWNLOADS.map((item) => (
-          <button
-            key={item.format}
-            type="button"
-            className="button"
-            aria-disabled={pending !== null}
-            aria-busy={pending === item.format}
-            onClick={() => {
-              if (pending === null) download.mutate(item.format);
-            }}
-          >
-            {pending === item.format && <span className="spinner" aria-hidden="true" />}
-            {item.label}
-          </button>
-        ))}
-      </p>
-      <p className="visually-hidden" role="status">
-        {pending
-          ? `Preparing the ${DOWNLOADS.find((item) => item.format === pending)?.what} file…`
-          : ''}
-      </p>
-      {download.isError && (
-        <p className="field-error" role="alert">
-          Your data could not be downloaded: {sentence(describeError(download.error))}
-        </p>
-      )}
+      <DownloadButtons
+        choices={DOWNLOADS}
+        download={downloadData}
+        failure={(error) => `Your data could not be downloaded: ${sentence(describeError(error))}`}
+      />
     </div>
   );
 }
