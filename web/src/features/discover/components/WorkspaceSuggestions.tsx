@@ -10,7 +10,7 @@ import { ApiError, describeError } from '../../../api/errors';
 import type { components } from '../../../api/schema';
 import type { SearchResult } from '../../../api/types';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/States';
-import { shortAuthors } from '../../../lib/authors';
+import { WorkItem } from '../../../components/WorkItem';
 import { plural } from '../../../lib/plural';
 
 type ProviderStatus = components['schemas']['ProviderStatus'];
@@ -156,29 +156,13 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
           const saved = saves[result.id];
           const busy = saved !== undefined && saved.state !== 'failed';
           return (
-            <li key={result.id} className="related-item">
-              <h3 className="related-title">
-                <a href={result.url} target="_blank" rel="noreferrer noopener">
-                  {result.title}
-                </a>
-              </h3>
-              <p className="result-facts">
-                <span>Cites or is cited by {connections} of your papers</span>
-                <span>{shortAuthors(result.authors)}</span>
-                {result.publishedDate && <span>{result.publishedDate}</span>}
-                {result.citations !== null && <span>{plural(result.citations, 'citation')}</span>}
-                {(result.inLibrary ?? []).length > 0 && <span>In your library</span>}
-              </p>
-              <div className="result-actions">
-                <button
-                  type="button"
-                  className="button button-small"
-                  aria-label={`Summarize “${result.title}”`}
-                  onClick={() => onSummarize(result)}
-                >
-                  Summarize
-                </button>
-                {onSave && (
+            <WorkItem
+              key={result.id}
+              work={result}
+              why={`Cites or is cited by ${connections} of your papers`}
+              onSummarize={onSummarize}
+              saveButton={
+                onSave && (
                   <button
                     type="button"
                     className="button button-small"
@@ -191,8 +175,9 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
                   >
                     {saved?.state === 'saving' ? 'Saving…' : 'Save here'}
                   </button>
-                )}
-              </div>
+                )
+              }
+            >
               {saved?.state === 'saved' && <p role="status">Saved to this workspace.</p>}
               {saved?.state === 'there' && (
                 <p role="status">This work is already in this workspace.</p>
@@ -200,7 +185,7 @@ function SuggestionList({ workspaceId, onSummarize, onSave }: Props) {
               {saved?.state === 'failed' && (
                 <p role="alert">It could not be saved: {saved.message}</p>
               )}
-            </li>
+            </WorkItem>
           );
         })}
       </ol>

@@ -7,7 +7,7 @@ import { useId, useState } from 'react';
 import { queries } from '../../../api/client';
 import type { SearchResult } from '../../../api/types';
 import { ErrorState, LoadingState } from '../../../components/States';
-import { shortAuthors } from '../../../lib/authors';
+import { WorkItem } from '../../../components/WorkItem';
 
 type Relation = 'references' | 'citations' | 'similar';
 
@@ -105,29 +105,11 @@ function RelatedList({
       </p>
       <ul>
         {reply.results.map((work) => (
-          <li key={work.id} className="related-item">
-            <h3 className="related-title">
-              <a href={work.url} target="_blank" rel="noreferrer noopener">
-                {work.title}
-              </a>
-            </h3>
-            <p className="result-facts">
-              <span>{shortAuthors(work.authors)}</span>
-              {work.publishedDate && <span>{work.publishedDate}</span>}
-              <span>
-                {work.citations} citation{work.citations === 1 ? '' : 's'}
-              </span>
-              {(work.inLibrary ?? []).length > 0 && <span>In your library</span>}
-            </p>
-            <div className="result-actions">
-              <button
-                type="button"
-                className="button button-small"
-                aria-label={`Summarize “${work.title}”`}
-                onClick={() => onSummarize(work)}
-              >
-                Summarize
-              </button>
+          <WorkItem
+            key={work.id}
+            work={work}
+            onSummarize={onSummarize}
+            saveButton={
               <button
                 type="button"
                 className="button button-small"
@@ -136,8 +118,8 @@ function RelatedList({
               >
                 Save
               </button>
-            </div>
-          </li>
+            }
+          />
         ))}
       </ul>
     </section>
