@@ -24,7 +24,7 @@ export function attachmentFilename(header: string | null, fallback: string): str
 }
 
 /** Hands the blob to the browser as a download named `filename` (a temporary `<a download>`). */
-export function saveBlob(blob: Blob, filename: string): void {
+function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
