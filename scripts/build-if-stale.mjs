@@ -61,7 +61,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (missing.length > 0) {
       process.stderr.write(
         `${missing.map(({ output }) => output).join(' and ')} not built, and the build tools (devDependencies) are not installed.\n` +
-          'Build before leaving them out: npm ci && npm run build && npm prune --omit=dev (see the README, Install for production).\n',
+          'Build before leaving them out: npm ci && npm run build && npm prune --omit=dev (see docs/operations.md, Install for production).\n',
       );
       process.exit(1);
     }

@@ -163,7 +163,7 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('http://app.test');
     expect(res.headers['access-control-allow-methods']).toContain('PUT');
-    // If-Match: optimistic concurrency on updates and deletes (README, Editing at the same time).
+    // If-Match: optimistic concurrency on updates and deletes (docs/api.md, Editing at the same time).
     expect(res.headers['access-control-allow-headers']).toBe(
       'Content-Type, Authorization, Idempotency-Key, If-Match',
     );

@@ -420,6 +420,14 @@ describe('OpenAPI document', () => {
         payload: { query: 'examples', frequency: 'daily' },
       })
     ).json<{ id: string }>().id;
+    const shareId = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${workspaceId}/share`,
+        headers: user.bearer,
+        payload: {},
+      })
+    ).json<{ id: string }>().id;
     const ids: Record<string, string> = {
       '/api/workspaces/{id}': workspaceId,
       '/api/resources/{id}': resourceId,
@@ -431,6 +439,7 @@ describe('OpenAPI document', () => {
     const urlOf = (path: string) =>
       path
         .replace('{resourceId}', resourceId)
+        .replace('{shareId}', shareId)
         .replace('{userId}', exampleUserId)
         .replace(
           /^(\/api\/\w+\/)\{id\}/,

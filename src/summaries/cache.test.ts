@@ -74,6 +74,20 @@ describe('summaryCacheKey', () => {
     ).toBe(keys[5]);
     expect(summaryCacheKey({ ...quick })).toBe(keys[0]);
   });
+
+  it("keeps stored PDFs' summaries in a key space of their own, which no record's id reaches (issue 33)", () => {
+    const hash = 'ab'.repeat(32);
+    const stored = summaryCacheKey({ mode: 'deep', title: 'Private', storedPdfSha256: hash });
+    expect(stored).toMatch(/^summary:v2:deep:stored:[0-9a-f]{64}$/);
+    // What a client could send: the hash as a record's id, with or without a source or url.
+    for (const pdf of [
+      { id: `sha256:${hash}` },
+      { id: `sha256:${hash}`, source: 'sha256' },
+      { id: hash, url: `sha256:${hash}` },
+    ])
+      expect(summaryCacheKey({ mode: 'deep', title: 'Private', pdf })).not.toBe(stored);
+    expect(summaryCacheKey({ mode: 'deep', title: 'Private', text: hash })).not.toBe(stored);
+  });
 });
 
 describe('summary cache, in-process layer', () => {

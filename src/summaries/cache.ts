@@ -41,6 +41,12 @@ export interface SummaryCache {
  */
 export type SummaryInput =
   | { mode: 'quick' | 'deep'; title?: string; text: string }
+  /**
+   * A stored PDF of a resource the caller may read (the route checked it), named by the file's
+   * SHA-256 the server read: its own key space, `…:stored:…`, that no request naming a record reaches,
+   * so knowing a file's hash never reads the summary of someone else's private PDF.
+   */
+  | { mode: 'deep'; title?: string; storedPdfSha256: string }
   | {
       mode: 'deep';
       title?: string;
@@ -55,13 +61,17 @@ export type SummaryInput =
     };
 
 /**
- * `summary:v2:<mode>:<text|pdf>:<sha-256 of the input>`. v1 keys (`<id or title>:<mode>`) named only
+ * `summary:v2:<mode>:<text|pdf|stored>:<sha-256 of the input>`. v1 keys (`<id or title>:<mode>`) named only
  * the record, so entries stored under them may hold another caller's text: they are never read again.
  */
 export function summaryCacheKey(input: SummaryInput): string {
   const title = input.title ?? '';
   const [kind, parts] =
-    'pdf' in input ? ['pdf', pdfParts(title, input.pdf)] : ['text', [title, input.text]];
+    'storedPdfSha256' in input
+      ? ['stored', [title, input.storedPdfSha256]]
+      : 'pdf' in input
+        ? ['pdf', pdfParts(title, input.pdf)]
+        : ['text', [title, input.text]];
   // JSON keeps the parts apart: ["a b", ""] and ["a", "b"] are different inputs.
   return `summary:v2:${input.mode}:${kind}:${sha256(JSON.stringify(parts))}`;
 }

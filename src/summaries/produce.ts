@@ -160,10 +160,11 @@ export function createSummarizer(deps: SummarizerDeps) {
     pdf: { sha256: string; text: string },
     options: RunOptions,
   ): Promise<SummaryOutcome> {
+    // Keyed in the stored PDFs' own space, derived here: no client-sent id can name it.
     const key = summaryCacheKey({
       mode: 'deep',
       title: request.title,
-      pdf: { id: `sha256:${pdf.sha256}` },
+      storedPdfSha256: pdf.sha256,
     });
     const hit = await deps.cache.get<Summary>(key);
     if (hit)

@@ -6,7 +6,18 @@ const Mode = z.enum(['quick', 'deep', 'auto']);
 
 /** Variant A fields (body of POST, query of GET). */
 const VariantAFields = {
-  id: z.string().trim().max(300).optional(),
+  id: z
+    .string()
+    .trim()
+    .max(300)
+    .refine((id) => !/^sha256:/i.test(id), {
+      message:
+        'sha256: ids name stored PDFs, which are summarised by workspaceId and resourceId only',
+    })
+    .optional()
+    .describe(
+      "The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId",
+    ),
   source: z.string().trim().max(50).optional(),
   title: z.string().trim().max(1000).optional(),
   abstract: z.string().max(20_000).optional(),

@@ -50,9 +50,11 @@ import {
   type AuthoredAnnotationRow,
 } from './annotations/store.js';
 import {
+  findShareLink,
   insertShareLink,
   resumeShareLinkRow,
   revokeShareLinkRow,
+  setShareLinkJoining,
   type ShareLinkRow,
 } from './share-links/store.js';
 import { workKeyOf } from './work-key.js';
@@ -568,7 +570,7 @@ export async function createShareLink(
   secret: string,
   workspaceId: string,
   creator: Actor,
-  options: { expiresAt: Date; readOnly: boolean },
+  options: { expiresAt: Date; readOnly: boolean; allowJoin: boolean },
 ): Promise<{ link: ShareLinkRow; token: string }> {
   const token = randomToken(SHARE_TOKEN_BYTES);
   const link = await db.transaction(async (tx) => {
@@ -578,13 +580,19 @@ export async function createShareLink(
       tokenSealed: seal(token, secret, SHARE_TOKEN_PURPOSE),
       expiresAt: options.expiresAt,
       readOnly: options.readOnly,
+      allowJoin: options.allowJoin,
       createdBy: creator.id,
     });
     await recordChange(tx, {
       type: 'share.updated',
       workspaceId,
       actorId: creator.id,
-      details: { shareId: inserted.id, change: 'created', readOnly: options.readOnly },
+      details: {
+        shareId: inserted.id,
+        change: 'created',
+        readOnly: options.readOnly,
+        allowJoin: options.allowJoin,
+      },
     });
     return inserted;
   });
@@ -608,6 +616,38 @@ export async function revokeShareLink(
         details: { shareId, change: 'revoked' },
       });
     return revoked;
+  });
+}
+
+/**
+ * Turns joining through a read-only link of the workspace on or off; null when it has no such unrevoked
+ * link. An editable link is for joining: turning it off is a 409 (revoke the link instead).
+ */
+export async function setShareLinkJoin(
+  db: Db,
+  workspaceId: string,
+  shareId: string,
+  allowJoin: boolean,
+  actorId: string,
+): Promise<ShareLinkRow | null> {
+  return db.transaction(async (tx) => {
+    const link = await findShareLink(tx, workspaceId, shareId);
+    if (!link) return null;
+    if (!link.readOnly && !allowJoin)
+      throw conflict('An editable link is for joining; revoke it to stop new joins', {
+        field: 'allowJoin',
+        reason: 'editable',
+      });
+    if (link.allowJoin === allowJoin) return link;
+    const updated = await setShareLinkJoining(tx, workspaceId, shareId, allowJoin);
+    if (updated)
+      await recordChange(tx, {
+        type: 'share.updated',
+        workspaceId,
+        actorId,
+        details: { shareId, change: allowJoin ? 'join-allowed' : 'join-stopped' },
+      });
+    return updated;
   });
 }
 

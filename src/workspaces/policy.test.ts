@@ -9,8 +9,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { eq } from 'drizzle-orm';
-import { shareLinks, workspaceMembers } from '../platform/db/schema.js';
-import { allows, BODY_ACTIONS, POLICY, ROUTE_ACTIONS, type Role, type Rule } from './policy.js';
+import { asc } from 'drizzle-orm';
+import { shareLinks, workspaceEvents, workspaceMembers } from '../platform/db/schema.js';
+import type { AddressInfo } from 'node:net';
+import { linkIn, mailWrittenBy } from '../../test/support/outbox.js';
+import { openSse } from '../../test/support/sse-client.js';
+import {
+  allows,
+  BODY_ACTIONS,
+  POLICY,
+  roleMay,
+  ROUTE_ACTIONS,
+  SECRETS,
+  type Role,
+  type Rule,
+} from './policy.js';
 import { addResource, annotate, createWorkspace, pdfMultipart } from './test-support/helpers.js';
 
 /** A route, or a route with a body asking for more (BODY_ACTIONS): `METHOD path (what in the body)`. */
@@ -142,6 +155,16 @@ const REQUESTS: Record<
     url: `/api/workspaces/${f.workspaceId}/share`,
     payload: { readOnly: false },
     success: 201,
+  }),
+  'POST /api/workspaces/:id/share (allowJoin: true)': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/share`,
+    payload: { allowJoin: true },
+    success: 201,
+  }),
+  'PATCH /api/workspaces/:id/share/:shareId': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/share/${f.shareId}`,
+    payload: { allowJoin: true },
+    success: 200,
   }),
   'DELETE /api/workspaces/:id/share/:shareId': (f) => ({
     url: `/api/workspaces/${f.workspaceId}/share/${f.shareId}`,
@@ -433,6 +456,268 @@ for (const leg of storeLegs()) {
           [extra.id, 'viewer'],
         ].sort(byId),
       );
+    });
+
+    /**
+     * Every secret of a workspace (SECRETS) × every kind of asker, on purpose (issue 33: "a token a role
+     * could read that undid an owner's decision"): the owner, an editor, a viewer, an editor the owner
+     * demoted to viewer, an editor the owner removed, a stranger and a signed-out visitor each ask every
+     * workspace-scoped GET route (REQUESTS) and the live events from the start of the log; a secret is
+     * in their answers exactly when the table lets their role read it.
+     */
+    describe('secrets by role', () => {
+      type SecretAsker = Role | 'demoted' | 'removed' | 'non-member' | 'signed out';
+      const SECRET_ASKERS: SecretAsker[] = [
+        'owner',
+        'editor',
+        'viewer',
+        'demoted',
+        'removed',
+        'non-member',
+        'signed out',
+      ];
+      /** The role each asker holds now (null: none). */
+      const roleOf: Record<SecretAsker, Role | null> = {
+        owner: 'owner',
+        editor: 'editor',
+        viewer: 'viewer',
+        demoted: 'viewer',
+        removed: null,
+        'non-member': null,
+        'signed out': null,
+      };
+      const SECRET_PDF = Buffer.from('%PDF-1.4\n% secret-pdf-bytes-0413\n%%EOF\n', 'latin1');
+      let base = '';
+      let askers: Record<Exclude<SecretAsker, 'signed out'>, TestUser>;
+      let f: Fixture;
+      let secretValues: Record<keyof typeof SECRETS, string[]>;
+      let links: { editable: string; joinable: string; plain: string };
+      let invitedBefore = '';
+      /** The workspace's first logged change, and how many came after it (the stream replays those). */
+      let firstEventId = 0;
+      let laterEvents = 0;
+
+      const api = (
+        user: TestUser | null,
+        method: Method,
+        url: string,
+        payload?: Record<string, unknown>,
+      ) =>
+        t.app.inject({
+          method,
+          url,
+          headers: user ? user.bearer : {},
+          ...(payload ? { payload } : {}),
+        });
+
+      async function invitationToken(workspaceId: string, email: string): Promise<string> {
+        const mail = await mailWrittenBy(t.dataDir, async () => {
+          const res = await api(users.owner, 'POST', `/api/workspaces/${workspaceId}/invitations`, {
+            email,
+            role: 'editor',
+          });
+          expect(res.statusCode, res.body).toBe(201);
+        });
+        return linkIn(mail, /http:\/\/app\.test\/invitations\/[A-Za-z0-9_-]+/)
+          .split('/')
+          .pop()!;
+      }
+
+      beforeAll(async () => {
+        await t.app.listen({ port: 0, host: '127.0.0.1' });
+        base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+        const [demoted, removed, stranger] = await Promise.all([
+          buildUser(t.app),
+          buildUser(t.app),
+          buildUser(t.app),
+        ]);
+        askers = {
+          owner: users.owner,
+          editor: users.editor,
+          viewer: users.viewer,
+          demoted,
+          removed,
+          'non-member': stranger,
+        };
+        const owner = users.owner;
+        const workspace = await createWorkspace(t.app, owner, { name: 'Secrets' });
+        const ws = workspace.id;
+        const resource = await addResource(t.app, owner, ws, { title: 'A private paper' });
+        const annotation = await annotate(t.app, owner, resource.id, { body: 'a note' });
+        const upload = pdfMultipart('private.pdf', SECRET_PDF);
+        expect(
+          (
+            await t.app.inject({
+              method: 'PUT',
+              url: `/api/workspaces/${ws}/resources/${resource.id}/pdf`,
+              headers: { ...owner.bearer, ...upload.headers },
+              payload: upload.payload,
+            })
+          ).statusCode,
+        ).toBe(200);
+        // An invitation the removed editor holds from before their removal (sent, then they were added directly).
+        invitedBefore = await invitationToken(ws, removed.email);
+        // Everyone added by the owner; then one editor demoted, another removed, as the owner decided.
+        for (const [member, role] of [
+          [users.editor, 'editor'],
+          [users.viewer, 'viewer'],
+          [demoted, 'editor'],
+          [removed, 'editor'],
+        ] as const) {
+          const res = await api(owner, 'POST', `/api/workspaces/${ws}/members`, {
+            email: member.email,
+            role,
+          });
+          expect(res.statusCode, res.body).toBe(201);
+        }
+        const pending = await invitationToken(ws, 'secrets-invitee@example.org');
+        expect(
+          (
+            await api(owner, 'PATCH', `/api/workspaces/${ws}/members/${demoted.id}`, {
+              role: 'viewer',
+            })
+          ).statusCode,
+        ).toBe(200);
+        expect(
+          (await api(owner, 'DELETE', `/api/workspaces/${ws}/members/${removed.id}`)).statusCode,
+        ).toBe(200);
+        const share = async (by: TestUser, payload: Record<string, unknown>) => {
+          const res = await api(by, 'POST', `/api/workspaces/${ws}/share`, payload);
+          expect(res.statusCode, res.body).toBe(201);
+          return res.json<{ id: string; token: string }>();
+        };
+        const editable = await share(owner, { readOnly: false });
+        const joinable = await share(owner, { allowJoin: true });
+        const plain = await share(users.editor, {});
+        links = { editable: editable.token, joinable: joinable.token, plain: plain.token };
+        secretValues = {
+          editableShareTokens: [editable.token],
+          readOnlyShareTokens: [joinable.token, plain.token],
+          invitationTokens: [invitedBefore, pending],
+          memberEmails: [owner, users.editor, users.viewer, demoted].map((user) => user.email),
+          pdfDownloads: ['secret-pdf-bytes-0413'],
+        };
+        f = {
+          workspaceId: ws,
+          resourceId: resource.id,
+          annotationId: annotation.id,
+          shareId: plain.id,
+          pausedShareId: plain.id,
+          invitationId: '',
+          extraId: demoted.id,
+          targetOf: async () => ws,
+        };
+        const logged = await t.app.ctx.db
+          .select({ id: workspaceEvents.id })
+          .from(workspaceEvents)
+          .where(eq(workspaceEvents.workspaceId, ws))
+          .orderBy(asc(workspaceEvents.id));
+        firstEventId = logged[0]!.id;
+        laterEvents = logged.length - 1;
+        expect(laterEvents).toBeGreaterThan(5);
+      });
+
+      /** Everything `asker` reads: every workspace-scoped GET route, and the live events from the log's start. */
+      async function everythingReadBy(asker: SecretAsker): Promise<string> {
+        const user = asker === 'signed out' ? null : askers[asker];
+        const answers: string[] = [];
+        for (const key of Object.keys(ROUTE_ACTIONS) as (keyof typeof ROUTE_ACTIONS)[]) {
+          if (!key.startsWith('GET ')) continue;
+          const request = await REQUESTS[key](f, user);
+          if (request.stream) {
+            const sse = await openSse(`${base}${request.url}`, {
+              ...(user ? user.bearer : {}),
+              'last-event-id': String(firstEventId),
+            });
+            try {
+              if (sse.status === 200)
+                await sse.waitFor(laterEvents, (event) => event.event === 'change');
+              answers.push(sse.text());
+            } finally {
+              sse.close();
+            }
+            continue;
+          }
+          const res = await t.app.inject({
+            method: 'GET',
+            url: request.url,
+            headers: user ? user.bearer : {},
+          });
+          answers.push(res.body);
+        }
+        return answers.join('\n');
+      }
+
+      it.each(SECRET_ASKERS)(
+        'as %s: each secret is in the answers exactly when the policy table allows',
+        async (asker) => {
+          const read = await everythingReadBy(asker);
+          const role = roleOf[asker];
+          const own = asker === 'signed out' ? null : askers[asker].email;
+          const seen: Record<string, boolean> = {};
+          const expected: Record<string, boolean> = {};
+          for (const [secret, guard] of Object.entries(SECRETS)) {
+            const values = secretValues[secret as keyof typeof SECRETS].filter(
+              (value) => value !== own,
+            );
+            seen[secret] = values.some((value) => read.includes(value));
+            // Each value of a secret goes together: some of them but not all is a leak too.
+            if (seen[secret])
+              expect(
+                values.every((value) => read.includes(value)),
+                secret,
+              ).toBe(true);
+            expected[secret] =
+              guard !== null && role !== null && roleMay(role, guard[0], guard[1] as never);
+          }
+          expect(seen).toEqual(expected);
+        },
+      );
+
+      it("no share link undoes the owner's decisions: the removed stay out until invited again, the demoted come back no higher", async () => {
+        const join = (user: TestUser, token: string) =>
+          api(user, 'POST', `/api/share/${token}/join`);
+        const { removed, demoted } = askers;
+        const stranger = askers['non-member'];
+        for (const token of [links.editable, links.joinable]) {
+          const refused = await join(removed, token);
+          expect(refused.statusCode, refused.body).toBe(403);
+          expect(refused.json().error).toMatchObject({
+            code: 'AUTHORIZATION_ERROR',
+            details: { field: 'token', reason: 'removed' },
+          });
+        }
+        // An invitation sent before the removal does not undo it either, and stays unused.
+        const stale = await api(removed, 'POST', `/api/invitations/${invitedBefore}/accept`);
+        expect(stale.statusCode, stale.body).toBe(403);
+        expect(stale.json().error.details).toEqual({ field: 'token', reason: 'removed' });
+        expect((await api(removed, 'GET', `/api/workspaces/${f.workspaceId}`)).statusCode).toBe(
+          404,
+        );
+
+        // The demoted editor leaves, and comes back through the editable link as viewer.
+        expect(
+          (await api(demoted, 'DELETE', `/api/workspaces/${f.workspaceId}/members/${demoted.id}`))
+            .statusCode,
+        ).toBe(200);
+        const back = await join(demoted, links.editable);
+        expect(back.statusCode, back.body).toBe(200);
+        expect(back.json().workspace.role).toBe('viewer');
+
+        // A read-only link nobody opened to joining admits nobody; one the owner opened admits a viewer.
+        const closed = await join(stranger, links.plain);
+        expect(closed.statusCode, closed.body).toBe(403);
+        expect(closed.json().error.details).toEqual({ field: 'token', reason: 'join_not_allowed' });
+        const opened = await join(stranger, links.joinable);
+        expect(opened.statusCode, opened.body).toBe(200);
+        expect(opened.json().workspace.role).toBe('viewer');
+
+        // A new invitation lets the removed editor back, with its role; then links admit them again.
+        const fresh = await invitationToken(f.workspaceId, removed.email);
+        const accepted = await api(removed, 'POST', `/api/invitations/${fresh}/accept`);
+        expect(accepted.statusCode, accepted.body).toBe(200);
+        expect(accepted.json()).toEqual({ workspaceId: f.workspaceId, role: 'editor' });
+      });
     });
   });
 }

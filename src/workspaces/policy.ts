@@ -2,9 +2,13 @@
  * Who may do what: ONE table, by role in the workspace, decides every workspace-scoped route.
  * - `owner` (one per workspace, `workspaces.owner_id`): everything, and alone deletes the workspace,
  *   changes its settings, manages members, invitations and links.
- * - `editor`: adds, changes and removes resources, tags, notes, PDFs; imports; creates read-only links
- *   (an editable one, through which a signed-in visitor joins as editor, is the owner's: `shareEditable`).
+ * - `editor`: adds, changes and removes resources, tags, notes, PDFs; imports; sees and creates read-only
+ *   links that nobody joins through. A link through which someone joins (an editable one, or a read-only
+ *   one open to joining) and its token are the owner's alone (`shareEditable`, `shareJoinable`,
+ *   `readEditableShares`): a token an editor could read would let them undo the owner's removal or
+ *   demotion of them (issue 33).
  * - `viewer`: reads and exports; annotates, and changes or deletes their own annotations only.
+ * Members' e-mail addresses are the owner's to read (`readMemberEmails`); everyone sees names.
  * A member whose role does not allow the action gets a 403 naming the role needed; anyone who is not a
  * member is told the object does not exist (404), so that its existence does not leak
  * (docs/design.md, Errors). ROUTE_ACTIONS names the action each route asks for: the authorization
@@ -18,7 +22,7 @@ import type { AnnotationRow } from './annotations/store.js';
 
 export const ROLES = ['owner', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
-const RANK: Record<Role, number> = { viewer: 1, editor: 2, owner: 3 };
+export const ROLE_RANK: Record<Role, number> = { viewer: 1, editor: 2, owner: 3 };
 
 export type Action = ActionsOn[Kind];
 
@@ -58,7 +62,10 @@ interface ActionsOn {
     | 'edit'
     | 'share'
     | 'shareEditable'
+    | 'shareJoinable'
     | 'readShares'
+    | 'readEditableShares'
+    | 'readMemberEmails'
     | 'update'
     | 'delete'
     | 'manageShares'
@@ -85,15 +92,22 @@ export const POLICY: { readonly [K in Kind]: Readonly<Record<ActionsOn[K], Rule>
     readMembers: viewer,
     /** Its contents: add, import, bulk tag/move/remove, PDFs. */
     edit: editor,
-    /** Create a read-only share link (a signed-in visitor may join through it as viewer). */
+    /** Create a read-only share link that nobody joins through (the public page only). */
     share: editor,
     /** Create an editable share link: whoever signs in and opens it joins as editor, so it is the owner's to give. */
     shareEditable: owner,
+    /** Create a read-only link that lets a signed-in visitor join as viewer (`allowJoin: true`), or change that. */
+    shareJoinable: owner,
+    /** List read-only links with their tokens. */
     readShares: editor,
+    /** See editable links and their tokens in the list: through one, whoever holds it joins as editor. */
+    readEditableShares: owner,
+    /** See members' e-mail addresses (everyone sees their names). */
+    readMemberEmails: owner,
     /** Its settings: name, description, isPublic. */
     update: owner,
     delete: owner,
-    /** Revoke and resume share links. */
+    /** Revoke and resume share links, and turn joining through one on or off. */
     manageShares: owner,
     /** Members and invitations: add, change role, transfer, remove; invite, list and revoke invitations. */
     manageMembers: owner,
@@ -131,6 +145,7 @@ export const ROUTE_ACTIONS = {
   'POST /api/workspaces/:id/import': ['workspace', 'edit'],
   'GET /api/workspaces/:id/share': ['workspace', 'readShares'],
   'POST /api/workspaces/:id/share': ['workspace', 'share'],
+  'PATCH /api/workspaces/:id/share/:shareId': ['workspace', 'manageShares'],
   'DELETE /api/workspaces/:id/share/:shareId': ['workspace', 'manageShares'],
   'POST /api/workspaces/:id/share/:shareId/resume': ['workspace', 'manageShares'],
   'GET /api/workspaces/:id/members': ['workspace', 'readMembers'],
@@ -155,7 +170,22 @@ export const ROUTE_ACTIONS = {
  */
 export const BODY_ACTIONS = {
   'POST /api/workspaces/:id/share (readOnly: false)': ['workspace', 'shareEditable'],
+  'POST /api/workspaces/:id/share (allowJoin: true)': ['workspace', 'shareJoinable'],
 } as const satisfies Record<string, readonly [Kind, Action]>;
+
+/**
+ * Every secret a workspace holds, and the action that lets a role read it; `null`: no reply carries it
+ * to anyone (an invitation's token goes only to the mailbox invited). The secrets test (policy.test.ts)
+ * asks, as every role and as a removed member, a demoted one and a signed-out visitor, everything each
+ * may read, and checks each secret is in the answers exactly when this table allows it.
+ */
+export const SECRETS = {
+  editableShareTokens: ['workspace', 'readEditableShares'],
+  readOnlyShareTokens: ['workspace', 'readShares'],
+  invitationTokens: null,
+  memberEmails: ['workspace', 'readMemberEmails'],
+  pdfDownloads: ['resource', 'read'],
+} as const satisfies Record<string, readonly [Kind, Action] | null>;
 
 export const NOT_FOUND_LABEL: Record<Kind, string> = {
   workspace: 'Workspace',
@@ -166,8 +196,15 @@ export const NOT_FOUND_LABEL: Record<Kind, string> = {
 /** Whether `role` (the author of the object when `isAuthor`) may do what `rule` guards. */
 export function allows(rule: Rule, role: Role, isAuthor: boolean): boolean {
   return (
-    (rule.least !== null && RANK[role] >= RANK[rule.least]) || (rule.orAuthor === true && isAuthor)
+    (rule.least !== null && ROLE_RANK[role] >= ROLE_RANK[rule.least]) ||
+    (rule.orAuthor === true && isAuthor)
   );
+}
+
+/** Whether a member with `role` may do `action` (not about an annotation's author): for the parts of a reply some roles see. */
+export function roleMay<K extends Kind>(role: Role, kind: K, action: ActionOn<K>): boolean {
+  const rules: Record<string, Rule> = POLICY[kind];
+  return allows(rules[action]!, role, false);
 }
 
 function refusal(rule: Rule, role: Role): Error {

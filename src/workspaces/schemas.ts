@@ -529,7 +529,7 @@ const WorkspaceSchema = z
       shares: z.number().int().describe('live (unrevoked, unexpired) share links'),
     }),
     role: RoleSchema.describe(
-      "The asker's role in this workspace: owner, editor or viewer (see README, Roles)",
+      "The asker's role in this workspace: owner, editor or viewer (see docs/api.md, Roles)",
     ),
     version: z
       .number()

@@ -5,6 +5,10 @@
  * page, which offers Join this workspace, joins on the app's join page and lands in the workspace as an
  * editor who can add a resource; a signed-out visitor gets the read-only page as ever, with no offer.
  * axe on the owner's section and the join page (auditPage), and on the server-rendered share page.
+ * Issue 33: a "Can view" link lets nobody join until the owner allows it (the join page says so and
+ * links to the public page); the editor's section lists read-only links only, and the members panel
+ * shows them names, not addresses; once the owner removes the editor, the join page tells them why the
+ * editable link no longer lets them in.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +41,7 @@ describe.skipIf(webSkipReason)(
     const guestCredentials = newCredentials('guest');
     let workspaceId: string;
     let linkUrl: string;
+    let viewLinkUrl: string;
 
     beforeAll(async () => {
       server = await startWebServer();
@@ -92,6 +97,38 @@ describe.skipIf(webSkipReason)(
       expect(await auditPage(owner, 'share-links-editable')).toEqual({});
     });
 
+    it('a "Can view" link lets nobody join until the owner allows it: the join page says so and leads to the public page', async () => {
+      await shareSection(owner).getByLabel('Access').selectOption({ label: 'Can view' });
+      const allowJoin = shareSection(owner).getByLabel('Let people who sign in join as viewers');
+      expect(await allowJoin.isChecked()).toBe(false);
+      expect(await auditPage(owner, 'share-links-view')).toEqual({});
+      await shareSection(owner).getByRole('button', { name: 'Share' }).click();
+      const items = shareSection(owner)
+        .getByRole('list', { name: 'Share links' })
+        .getByRole('listitem');
+      await expect.poll(() => items.count()).toBe(2);
+      const viewItem = items.first();
+      expect(await viewItem.locator('.share-access').textContent()).toBe('Can view');
+      expect(await viewItem.locator('.share-joining').textContent()).toBe(
+        'Read only: nobody joins through it.',
+      );
+      viewLinkUrl = (await viewItem.locator('a.share-url').getAttribute('href')) ?? '';
+      const viewToken = viewLinkUrl.split('/').pop()!;
+
+      // Its public page offers nothing to join, even to someone signed in.
+      await guest.goto(viewLinkUrl);
+      await guest.getByRole('heading', { name: 'Co-authored review' }).waitFor();
+      expect(await guest.getByRole('link', { name: 'Join this workspace' }).count()).toBe(0);
+      // The join page, opened by hand, says why and leads back to what the link does give.
+      await guest.goto(`/join/${viewToken}`);
+      await guest.getByRole('button', { name: 'Join this workspace' }).click();
+      await guest.getByText('This link does not let you join').waitFor();
+      expect(await auditPage(guest, 'share-join-not-allowed')).toEqual({});
+      await guest.getByRole('link', { name: 'Read the shared workspace' }).click();
+      await guest.waitForURL(`**/share/${viewToken}`);
+      await guest.getByRole('heading', { name: 'Co-authored review' }).waitFor();
+    });
+
     it('a signed-in person opens the link, joins, lands in the workspace as an editor and can add a resource', async () => {
       await guest.goto(linkUrl);
       await guest.getByRole('heading', { name: 'Co-authored review' }).waitFor();
@@ -122,6 +159,56 @@ describe.skipIf(webSkipReason)(
       await guest.goto(linkUrl);
       await guest.getByRole('heading', { name: 'Co-authored review' }).waitFor();
       expect(await guest.getByRole('link', { name: 'Join this workspace' }).count()).toBe(0);
+    });
+
+    it("the editor's section lists the read-only link only, with nothing to turn; the members panel shows them names, the owner addresses too", async () => {
+      await guest.goto(`/workspaces/${workspaceId}`);
+      const items = shareSection(guest)
+        .getByRole('list', { name: 'Share links' })
+        .getByRole('listitem');
+      await expect.poll(() => items.count()).toBe(1);
+      expect(await items.locator('a.share-url').getAttribute('href')).toBe(viewLinkUrl);
+      expect(await shareSection(guest).getByText('Can edit').count()).toBe(0);
+      expect(await guest.content()).not.toContain(linkUrl.split('/').pop()!);
+      expect(await shareSection(guest).getByRole('button', { name: 'Allow joining' }).count()).toBe(
+        0,
+      );
+      expect(
+        await shareSection(guest).getByLabel('Let people who sign in join as viewers').count(),
+      ).toBe(0);
+      const members = (page: Page) => page.getByRole('region', { name: 'Members' });
+      await members(guest).getByText(ownerCredentials.name).first().waitFor();
+      expect(await members(guest).locator('.member-email').count()).toBe(0);
+      expect(await guest.content()).not.toContain(ownerCredentials.email);
+      await owner.reload();
+      await members(owner).getByText(guestCredentials.email).waitFor();
+
+      // The owner opens the "Can view" link to joining from the list.
+      await shareSection(owner).getByRole('button', { name: 'Allow joining' }).click();
+      await shareSection(owner)
+        .getByText('Whoever signs in through it may join as a viewer.')
+        .waitFor();
+    });
+
+    it('removed by the owner, the editor cannot come back through the editable link: the join page says why', async () => {
+      const headers = { origin: server.base };
+      const list = (await (
+        await ownerContext.request.get(`/api/workspaces/${workspaceId}/members`, { headers })
+      ).json()) as { members: { userId: string; email?: string }[] };
+      const guestId = list.members.find((m) => m.email === guestCredentials.email)!.userId;
+      const removed = await ownerContext.request.delete(
+        `/api/workspaces/${workspaceId}/members/${guestId}`,
+        { headers },
+      );
+      expect(removed.status()).toBe(200);
+      await guest.goto(`/join/${linkUrl.split('/').pop()!}`);
+      await guest.getByRole('button', { name: 'Join this workspace' }).click();
+      await guest.getByText('Its owner removed you from it.', { exact: false }).waitFor();
+      expect(await guest.getByText('You cannot join this workspace through a link').count()).toBe(
+        1,
+      );
+      const asGuest = await guestContext.request.get(`/api/workspaces/${workspaceId}`, { headers });
+      expect(asGuest.status()).toBe(404);
     });
 
     it('a signed-out visitor gets the read-only page as ever: no offer to join, no cookie', async () => {

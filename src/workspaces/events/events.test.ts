@@ -364,7 +364,12 @@ for (const leg of storeLegs()) {
             partial({
               type: 'share.updated',
               actorId: editor.id,
-              details: { shareId: state.share, change: 'created', readOnly: true },
+              details: {
+                shareId: state.share,
+                change: 'created',
+                readOnly: true,
+                allowJoin: false,
+              },
             }),
           ],
         },
@@ -457,13 +462,19 @@ for (const leg of storeLegs()) {
             partial({
               type: 'share.updated',
               actorId: owner.id,
-              details: { shareId: state.editable, change: 'created', readOnly: false },
+              details: {
+                shareId: state.editable,
+                change: 'created',
+                readOnly: false,
+                allowJoin: true,
+              },
             }),
             partial({
               type: 'member.added',
               actorId: joiner.id,
               userId: joiner.id,
-              details: { role: 'editor', shareId: state.editable },
+              // Invited as viewer by the owner, they come back no higher through an editable link (issue 33).
+              details: { role: 'viewer', shareId: state.editable },
             }),
           ],
         },

@@ -6,7 +6,7 @@ import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import type { MailMessage, Mailer } from '../../platform/mail.js';
 import { recordChange } from '../events/record.js';
 import { isWellFormedShareToken } from '../commands.js';
-import type { Actor, Role } from '../policy.js';
+import { ROLE_RANK, type Actor, type Role } from '../policy.js';
 import { findWorkspaceByShareToken } from '../share-links/store.js';
 import { MEMBER_LIMITS } from './schemas.js';
 import {
@@ -15,11 +15,14 @@ import {
   countPendingInvitations,
   deleteMember,
   findAccount,
+  findDecision,
   findMember,
   findUserIdByEmail,
   insertInvitation,
   insertMember,
   lockWorkspace,
+  recordGrantedRole,
+  recordRemoval,
   setMemberRole,
   setOwner,
   type InvitationRow,
@@ -27,6 +30,12 @@ import {
 } from './store.js';
 
 const memberNotFound = () => notFound('Member');
+const removedRefusal = (field: string) =>
+  new ApiError(
+    'AUTHORIZATION_ERROR',
+    'The owner removed you from this workspace: you can join it again only through a new invitation from them',
+    { field, reason: 'removed' },
+  );
 const tooMany = (field = 'email') =>
   conflict(`A workspace has at most ${MEMBER_LIMITS.members} members, its owner included`, {
     field,
@@ -62,6 +71,7 @@ export async function addMember(
         field: 'email',
         reason: 'already_member',
       });
+    await recordGrantedRole(tx, workspaceId, userId, role);
     const member = await findMember(tx, workspaceId, userId);
     if (!member) throw memberNotFound();
     await recordChange(tx, {
@@ -107,6 +117,7 @@ export async function changeMemberRole(
         role: 'editor',
         addedBy: userId,
       });
+      await recordGrantedRole(tx, workspaceId, workspace.ownerId, 'editor');
       const owner = await findAccount(tx, userId);
       if (!owner) throw memberNotFound();
       await recordChange(tx, {
@@ -119,6 +130,7 @@ export async function changeMemberRole(
       return { userId, ...owner, role: 'owner', addedBy: null, addedAt: new Date() };
     }
     await setMemberRole(tx, workspaceId, userId, role);
+    await recordGrantedRole(tx, workspaceId, userId, role);
     const member = await findMember(tx, workspaceId, userId);
     if (!member) throw memberNotFound();
     await recordChange(tx, {
@@ -147,6 +159,8 @@ export async function removeMember(
     );
   await db.transaction(async (tx) => {
     if (!(await deleteMember(tx, workspaceId, userId))) throw memberNotFound();
+    // The owner's removal is remembered, so that no share link re-admits them (leaving is not).
+    if (userId !== actor.id) await recordRemoval(tx, workspaceId, userId);
     await recordChange(tx, {
       type: 'member.removed',
       workspaceId,
@@ -230,22 +244,35 @@ export async function acceptInvitation(
   return db.transaction(async (tx) => {
     const invitation = await claimInvitation(tx, hashToken(token), actor.id);
     if (!invitation) throw notFound('Invitation');
-    return joinWorkspace(tx, actor, {
-      workspaceId: invitation.workspaceId,
+    const { workspaceId } = invitation;
+    const kept = await roleKept(tx, workspaceId, actor, () => notFound('Invitation'));
+    if (kept) return { workspaceId, role: kept };
+    // An invitation sent before the owner removed this person does not undo the removal (the claim rolls back).
+    const decision = await findDecision(tx, workspaceId, actor.id);
+    if (decision?.removedAt && invitation.createdAt <= decision.removedAt)
+      throw removedRefusal('token');
+    await addJoiner(tx, actor, {
+      workspaceId,
       role: invitation.role,
       addedBy: invitation.invitedBy,
       details: { invitedBy: invitation.invitedBy },
-      gone: () => notFound('Invitation'),
       full: () => tooMany(),
     });
+    // The owner's invitation is a decision of theirs: the role it gives is the one they last gave.
+    await recordGrantedRole(tx, workspaceId, actor.id, invitation.role);
+    return { workspaceId, role: invitation.role };
   });
 }
 
 /**
- * Joins the workspace of a live share link with the link's role: editor through an editable link,
- * viewer through a read-only one (README, Roles and links). Someone already in it, the owner too,
- * keeps the role they have: a link never raises nor lowers one. A revoked, paused, expired or unknown
- * link is a 404, as its page is. Revoking a link stops new joins only; who joined through it stays.
+ * Joins the workspace of a live share link that allows joining: editor through an editable link,
+ * viewer through a read-only one the owner opened to joining (docs/api.md, Roles). Someone already in it,
+ * the owner too, keeps the role they have: a link never raises nor lowers one. The owner's decisions
+ * hold: someone the owner removed is refused (403 `removed`) until they accept a new invitation, and
+ * nobody joins with more than the role the owner last gave them (a demoted editor who leaves comes back
+ * through an editable link as viewer). A read-only link that does not allow joining is a 403
+ * `join_not_allowed`; a revoked, paused, expired or unknown link is a 404, as its page is. Revoking a
+ * link stops new joins only; who joined through it stays.
  */
 export async function joinByShareLink(
   db: Db,
@@ -258,51 +285,72 @@ export async function joinByShareLink(
     const shared = await findWorkspaceByShareToken(tx, tokenHash, new Date());
     if (!shared) throw notFound('Share link');
     const { link } = shared;
-    return joinWorkspace(tx, actor, {
-      workspaceId: link.workspaceId,
-      role: link.readOnly ? 'viewer' : 'editor',
+    const { workspaceId } = link;
+    const kept = await roleKept(tx, workspaceId, actor, () => notFound('Share link'));
+    if (kept) return { workspaceId, role: kept };
+    if (!link.allowJoin)
+      throw new ApiError(
+        'AUTHORIZATION_ERROR',
+        'This link lets people read the workspace, not join it; ask its owner for an invitation',
+        { field: 'token', reason: 'join_not_allowed' },
+      );
+    const decision = await findDecision(tx, workspaceId, actor.id);
+    if (decision?.removedAt) throw removedRefusal('token');
+    const linkRole: MemberRole = link.readOnly ? 'viewer' : 'editor';
+    const granted = decision?.grantedRole;
+    const role: MemberRole =
+      granted && ROLE_RANK[granted] < ROLE_RANK[linkRole] ? granted : linkRole;
+    await addJoiner(tx, actor, {
+      workspaceId,
+      role,
       // Added by whoever made the link (null for links older than that record, or its maker's account deleted).
       addedBy: link.createdBy,
       shareLinkId: link.id,
       details: { shareId: link.id },
-      gone: () => notFound('Share link'),
       full: () => tooMany('token'),
     });
+    return { workspaceId, role };
   });
 }
 
-/** How a credential (an invitation, a share link) lets its holder join, once the credential is checked. */
-interface Joining {
-  workspaceId: string;
-  /** The role a newcomer gets. */
-  role: MemberRole;
-  addedBy: string | null;
-  /** The link joined through, kept on the member's row. */
-  shareLinkId?: string;
-  /** What the change log says of the credential, beside the role. */
-  details: Record<string, unknown>;
-  /** The error when the workspace is gone meanwhile, and when it holds as many members as it may. */
-  gone: () => ApiError;
-  full: () => ApiError;
-}
+/*
+ * The two steps both ways of joining (an invitation, a share link) share, each in the transaction that
+ * checked the credential; between them, each way applies its own rules.
+ */
 
 /**
- * The step both ways of joining share, in the transaction that checked the credential: the
- * workspace is locked (member changes one at a time); its owner and a member keep the role they have
- * (joining never raises nor lowers one); anyone else joins as `joining.role`, within the member limit,
- * and the change log says so.
+ * Locks the workspace (member changes one at a time) and says the role its owner or a member already
+ * has, which joining keeps (it never raises nor lowers one); null for anyone else. `gone`: the error
+ * when the workspace was deleted meanwhile.
  */
-async function joinWorkspace(
+async function roleKept(
+  tx: Tx,
+  workspaceId: string,
+  actor: Actor,
+  gone: () => ApiError,
+): Promise<Role | null> {
+  const workspace = await lockWorkspace(tx, workspaceId);
+  if (!workspace) throw gone();
+  if (workspace.ownerId === actor.id) return 'owner';
+  return (await findMember(tx, workspaceId, actor.id))?.role ?? null;
+}
+
+/** Adds the joiner as a member within the member limit (`full`: the error past it), and logs it. */
+async function addJoiner(
   tx: Tx,
   actor: Actor,
-  joining: Joining,
-): Promise<{ workspaceId: string; role: Role }> {
+  joining: {
+    workspaceId: string;
+    role: MemberRole;
+    addedBy: string | null;
+    /** The link joined through, kept on the member's row. */
+    shareLinkId?: string;
+    /** What the change log says of the credential, beside the role. */
+    details: Record<string, unknown>;
+    full: () => ApiError;
+  },
+): Promise<void> {
   const { workspaceId, role } = joining;
-  const workspace = await lockWorkspace(tx, workspaceId);
-  if (!workspace) throw joining.gone();
-  if (workspace.ownerId === actor.id) return { workspaceId, role: 'owner' as const };
-  const current = await findMember(tx, workspaceId, actor.id);
-  if (current) return { workspaceId, role: current.role };
   if ((await countMembers(tx, workspaceId)) + 1 >= MEMBER_LIMITS.members) throw joining.full();
   await insertMember(tx, {
     workspaceId,
@@ -318,5 +366,4 @@ async function joinWorkspace(
     userId: actor.id,
     details: { role, ...joining.details },
   });
-  return { workspaceId, role };
 }

@@ -16,7 +16,7 @@ const INVITATION_LINK = /http:\/\/app\.test\/invitations\/[A-Za-z0-9_-]+/;
 interface Member {
   userId: string;
   name: string;
-  email: string;
+  email?: string;
   role: string;
   addedBy: string | null;
 }
@@ -85,17 +85,26 @@ for (const leg of storeLegs()) {
     }
 
     describe('members', () => {
-      it('the owner adds accounts by e-mail; everyone in the workspace sees the list, the owner first', async () => {
+      it('the owner adds accounts by e-mail; everyone in the workspace sees the list, the owner first, with e-mail addresses for the owner only (issue 33)', async () => {
         const id = await workspaceWith(owner, [
           [ada, 'editor'],
           [grace, 'viewer'],
         ]);
-        const list = await members(grace, id);
-        expect(list.total).toBe(3);
-        expect(list.members.map((m) => [m.name, m.email, m.role, m.addedBy])).toEqual([
-          ['Olive Owner', owner.email, 'owner', null],
-          ['Ada Lovelace', ada.email, 'editor', owner.id],
-          ['Grace Hopper', grace.email, 'viewer', owner.id],
+        // Names and roles to every member; their addresses to the owner alone.
+        for (const reader of [grace, ada]) {
+          const list = await members(reader, id);
+          expect(list.total).toBe(3);
+          expect(list.members.map((m) => [m.name, m.email, m.role, m.addedBy])).toEqual([
+            ['Olive Owner', undefined, 'owner', null],
+            ['Ada Lovelace', undefined, 'editor', owner.id],
+            ['Grace Hopper', undefined, 'viewer', owner.id],
+          ]);
+        }
+        const asOwner = await members(owner, id);
+        expect(asOwner.members.map((m) => [m.name, m.email, m.role])).toEqual([
+          ['Olive Owner', owner.email, 'owner'],
+          ['Ada Lovelace', ada.email, 'editor'],
+          ['Grace Hopper', grace.email, 'viewer'],
         ]);
       });
 

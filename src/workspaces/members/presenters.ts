@@ -1,11 +1,12 @@
 /** The shapes of member and invitation replies. */
 import type { InvitationRow, MemberRow } from './store.js';
 
-export function presentMember(row: MemberRow) {
+/** A member; their e-mail address only when the reader may see it (the owner: POLICY workspace.readMemberEmails). */
+export function presentMember(row: MemberRow, withEmail: boolean) {
   return {
     userId: row.userId,
     name: row.name,
-    email: row.email,
+    ...(withEmail ? { email: row.email } : {}),
     role: row.role,
     addedBy: row.addedBy,
     addedAt: row.addedAt.toISOString(),

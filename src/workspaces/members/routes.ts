@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.js';
 import { hashToken } from '../../platform/crypto.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { ErrorResponse, PUBLIC } from '../../platform/openapi.js';
-import { authorize } from '../policy.js';
+import { authorize, roleMay } from '../policy.js';
 import { deletedReply } from '../presenters.js';
 import { DeletedResponse, IdParams, ListQuery, workspaceErrors } from '../schemas.js';
 import { loadWorkspace } from '../store.js';
@@ -59,7 +59,7 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
         tags,
         operationId: 'listMembers',
         summary:
-          'Members of a workspace with their roles: the owner first, then the others as they joined (any member may list them)',
+          'Members of a workspace with their names and roles: the owner first, then the others as they joined (any member may list them); e-mail addresses to the owner only',
         params: IdParams,
         querystring: ListQuery,
         response: { 200: MemberListResponse, ...workspaceErrors },
@@ -67,13 +67,14 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(
+      const { workspace, role } = authorize(
         user,
         'readMembers',
         await loadWorkspace(db, request.params.id, user),
       );
       const { rows, total } = await listMembers(db, workspace.id, request.query);
-      return { members: rows.map(presentMember), total };
+      const withEmail = roleMay(role, 'workspace', 'readMemberEmails');
+      return { members: rows.map((row) => presentMember(row, withEmail)), total };
     },
   );
 
@@ -99,7 +100,7 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
         await loadWorkspace(db, request.params.id, user),
       );
       const member = await addMember(db, workspace.id, user, request.body.email, request.body.role);
-      return reply.status(201).send({ member: presentMember(member) });
+      return reply.status(201).send({ member: presentMember(member, true) });
     },
   );
 
@@ -131,7 +132,8 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
         request.params.userId,
         request.body.role,
       );
-      return { member: presentMember(member) };
+      // Asked by the owner (manageMembers), who reads e-mail addresses.
+      return { member: presentMember(member, true) };
     },
   );
 

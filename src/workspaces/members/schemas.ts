@@ -59,7 +59,10 @@ const MemberSchema = z
   .object({
     userId: z.uuid(),
     name: z.string(),
-    email: z.string(),
+    email: z
+      .string()
+      .optional()
+      .describe("Their e-mail address: in the owner's replies only (everyone sees names)"),
     role: RoleSchema,
     addedBy: z
       .uuid()

@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../platform/db/client.js';
 import {
   users,
   workspaceInvitations,
+  workspaceMemberDecisions,
   workspaceMembers,
   workspaces,
   type MemberRole,
@@ -275,4 +276,60 @@ export async function claimInvitation(
     .where(and(eq(workspaceInvitations.tokenHash, tokenHash), pending(new Date())))
     .returning();
   return row ?? null;
+}
+
+// ---- the owner's decisions (a link never undoes them) ----
+
+export interface MemberDecision {
+  grantedRole: MemberRole | null;
+  removedAt: Date | null;
+}
+
+export async function findDecision(
+  db: Db | Tx,
+  workspaceId: string,
+  userId: string,
+): Promise<MemberDecision | null> {
+  const [row] = await db
+    .select({
+      grantedRole: workspaceMemberDecisions.grantedRole,
+      removedAt: workspaceMemberDecisions.removedAt,
+    })
+    .from(workspaceMemberDecisions)
+    .where(
+      and(
+        eq(workspaceMemberDecisions.workspaceId, workspaceId),
+        eq(workspaceMemberDecisions.userId, userId),
+      ),
+    );
+  return row ?? null;
+}
+
+/** Records that the owner gave `userId` this role (added, invited, role changed): it clears a removal. */
+export async function recordGrantedRole(
+  tx: Tx,
+  workspaceId: string,
+  userId: string,
+  role: MemberRole,
+): Promise<void> {
+  const now = new Date();
+  await tx
+    .insert(workspaceMemberDecisions)
+    .values({ workspaceId, userId, grantedRole: role, removedAt: null, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [workspaceMemberDecisions.workspaceId, workspaceMemberDecisions.userId],
+      set: { grantedRole: role, removedAt: null, updatedAt: now },
+    });
+}
+
+/** Records that the owner removed `userId` (not their leaving): no share link admits them again. */
+export async function recordRemoval(tx: Tx, workspaceId: string, userId: string): Promise<void> {
+  const now = new Date();
+  await tx
+    .insert(workspaceMemberDecisions)
+    .values({ workspaceId, userId, removedAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [workspaceMemberDecisions.workspaceId, workspaceMemberDecisions.userId],
+      set: { removedAt: now, updatedAt: now },
+    });
 }

@@ -151,6 +151,17 @@ for (const leg of storeLegs()) {
           mode: 'deep',
         });
         expect(again.json().fromCache).not.toBe(false);
+        // Issue 33: the stored PDF's summary is not reachable by its file's hash, signed out or not.
+        const hash = sha256(VESPA);
+        for (const headers of [{}, stranger.bearer]) {
+          const byHash = await summarize(headers, {
+            mode: 'deep',
+            id: `sha256:${hash}`,
+            title: 'VESPA, summarised',
+          });
+          expect(byHash.statusCode).toBe(400);
+          expect(byHash.json().error).toMatch(/^Invalid id: sha256: ids name stored PDFs/);
+        }
         expect(
           (await summarize(stranger.bearer, { workspaceId, resourceId: resource.id, mode: 'deep' }))
             .statusCode,

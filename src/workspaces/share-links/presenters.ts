@@ -1,4 +1,4 @@
-/** A share link as its owner sees it: never its token's hash or sealed form. */
+/** A share link as the owner (or, a read-only one, an editor) sees it: never its token's hash or sealed form. */
 import type { ShareLinkRow } from './store.js';
 
 export function presentShareLink(
@@ -13,6 +13,7 @@ export function presentShareLink(
     token,
     url,
     readOnly: row.readOnly,
+    allowJoin: row.allowJoin,
     active: row.revokedAt === null && row.pausedAt === null && row.expiresAt > now,
     pausedAt: row.pausedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt.toISOString(),

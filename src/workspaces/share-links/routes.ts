@@ -17,10 +17,11 @@ import {
   joinPageUrl,
   resumeShareLink,
   revokeShareLink,
+  setShareLinkJoin,
   shareTokenOf,
   shareUrl,
 } from '../commands.js';
-import { authorize } from '../policy.js';
+import { authorize, roleMay } from '../policy.js';
 import { joinByShareLink } from '../members/commands.js';
 import { deletedReply, presentWorkspace, workspaceReply } from '../presenters.js';
 import { presentShareLink } from './presenters.js';
@@ -32,6 +33,7 @@ import {
   ShareParams,
   SharePageQuery,
   ShareTokenParams,
+  ShareUpdateBody,
 } from './schemas.js';
 import {
   renderShareBadPageNumberPage,
@@ -64,19 +66,24 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         tags,
         operationId: 'listShareLinks',
         summary:
-          'Share links of a workspace that are not revoked, newest first (expired ones have active: false)',
+          'Share links of a workspace that are not revoked, newest first (expired ones have active: false); an editor sees the read-only ones only',
+        description:
+          'Editors and the owner. An editable link (and its token) is listed to the owner alone: through it whoever holds it joins as editor, so an editor who could read it could come back after the owner removed or demoted them.',
         params: IdParams,
         response: { 200: z.array(ShareLinkSchema), ...workspaceErrors },
       },
     },
     async (request) => {
       const user = requireUser(request);
-      const { workspace } = authorize(
+      const { workspace, role } = authorize(
         user,
         'readShares',
         await loadWorkspace(db, request.params.id, user),
       );
-      return (await listShareLinks(db, workspace.id)).map(present);
+      const seesEditable = roleMay(role, 'workspace', 'readEditableShares');
+      return (await listShareLinks(db, workspace.id))
+        .filter((link) => link.readOnly || seesEditable)
+        .map(present);
     },
   );
 
@@ -90,7 +97,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         summary:
           'Create a share link, read-only (editors and the owner) or editable (readOnly: false, the owner only): expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url',
         description:
-          'Anyone with the link reads the workspace on its public page without signing in. A signed-in person who opens it may join the workspace (POST /api/share/{token}/join): as viewer through a read-only link, as editor through an editable one.',
+          "Anyone with the link reads the workspace on its public page without signing in. A signed-in person who opens it may join the workspace (POST /api/share/{token}/join) only through an editable link (as editor) or a read-only one made with allowJoin: true (as viewer); both are the owner's to make (an editor gets 403).",
         params: IdParams,
         body: ShareCreateBody,
         response: { 201: ShareLinkSchema, ...workspaceErrors },
@@ -98,8 +105,12 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
     },
     async (request, reply) => {
       const user = requireUser(request);
-      // An editable link lets whoever opens it join as editor: the owner's alone (BODY_ACTIONS).
-      const action = request.body.readOnly ? 'share' : 'shareEditable';
+      // A link someone joins through is the owner's alone (BODY_ACTIONS): editable, or read-only open to joining.
+      const action = !request.body.readOnly
+        ? 'shareEditable'
+        : request.body.allowJoin
+          ? 'shareJoinable'
+          : 'share';
       const { workspace } = authorize(
         user,
         action,
@@ -109,6 +120,41 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       return reply
         .status(201)
         .send(presentShareLink(link, token, shareUrl(ctx.config.publicUrl, token)));
+    },
+  );
+
+  app.patch(
+    '/api/workspaces/:id/share/:shareId',
+    {
+      config: { auth: 'required', rateLimit: ['user'] },
+      schema: {
+        tags,
+        operationId: 'updateShareLink',
+        summary:
+          'Turn joining through a read-only share link on or off (allowJoin; the owner only): its page and address stay as they are',
+        description:
+          'An editable link always allows joining: allowJoin: false on one is a 409 (revoke it instead). A revoked or unknown link is a 404.',
+        params: ShareParams,
+        body: ShareUpdateBody,
+        response: { 200: ShareLinkSchema, 409: ErrorResponse, ...workspaceErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { workspace } = authorize(
+        user,
+        'manageShares',
+        await loadWorkspace(db, request.params.id, user),
+      );
+      const link = await setShareLinkJoin(
+        db,
+        workspace.id,
+        request.params.shareId,
+        request.body.allowJoin,
+        user.id,
+      );
+      if (!link) throw notFound('Share link');
+      return present(link);
     },
   );
 
@@ -173,9 +219,9 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         tags,
         operationId: 'joinShareLink',
         summary:
-          "Join a share link's workspace (signed in): as editor through an editable link, as viewer through a read-only one; the reply is the workspace with your role in it",
+          "Join a share link's workspace (signed in): as editor through an editable link, as viewer through a read-only one that allows joining; the reply is the workspace with your role in it",
         description:
-          'Someone already a member, or the owner, keeps the role they have (200, nothing changes). A revoked, paused, expired or unknown link is a 404, as its page is; revoking a link stops new joins, not the members who joined through it. Limited per user (RATE_LIMIT_SHARE_JOINS_PER_HOUR).',
+          'Someone already a member, or the owner, keeps the role they have (200, nothing changes). 403 `AUTHORIZATION_ERROR` with `details.reason`: `join_not_allowed`, a read-only link its owner did not open to joining (its page still reads); `removed`, the owner removed you from this workspace (only a new invitation from them lets you back). Nobody joins with more than the role the owner last gave them: a member the owner demoted to viewer who leaves comes back as viewer, even through an editable link. A revoked, paused, expired or unknown link is a 404, as its page is; revoking a link stops new joins, not the members who joined through it. Limited per user (RATE_LIMIT_SHARE_JOINS_PER_HOUR).',
         params: ShareJoinParams,
         response: { 200: WorkspaceResponse, 409: ErrorResponse, ...workspaceErrors },
       },
@@ -255,6 +301,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       const visitor = await userOfSessionCookies(request, ctx.sessions);
       const mayJoin =
         visitor !== null &&
+        shared.link.allowJoin &&
         (await roleIn(db, shared.workspace.id, shared.workspace.ownerId, { id: visitor })) === null;
       return reply.send(
         renderSharePage({

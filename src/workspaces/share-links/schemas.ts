@@ -12,15 +12,22 @@ export const ShareParams = z.object({
 
 /**
  * A share link: read-only (the default) or, with `readOnly: false`, one through which a signed-in
- * visitor joins as editor (the owner alone makes those: POLICY workspace.shareEditable); expiry in days
- * from now (default 30) or as a date within a year.
+ * visitor joins as editor (the owner alone makes those: POLICY workspace.shareEditable). A read-only
+ * link lets nobody join unless `allowJoin: true` (the owner alone: POLICY workspace.shareJoinable); an
+ * editable one always does. Expiry in days from now (default 30) or as a date within a year.
  */
 export const ShareCreateBody = z
   .strictObject({
     readOnly: z
       .boolean('must be true or false')
       .describe(
-        'true (the default): a read-only page, and a signed-in visitor may join as viewer; false: a signed-in visitor may join as editor (owner only)',
+        'true (the default): a read-only page; false: also a signed-in visitor may join as editor (owner only)',
+      )
+      .optional(),
+    allowJoin: z
+      .boolean('must be true or false')
+      .describe(
+        "A read-only link: whether a signed-in visitor may join through it as viewer (false by default; true is the owner's alone, else 403). An editable link always allows joining (false is a 400)",
       )
       .optional(),
     expiresInDays: z.number().int().min(1).max(LIMITS.shareDaysMax).optional(),
@@ -40,6 +47,12 @@ export const ShareCreateBody = z
       });
       return;
     }
+    if (body.readOnly === false && body.allowJoin === false)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['allowJoin'],
+        message: 'an editable link is for joining: it always allows it',
+      });
     if (body.expiresAt === undefined) return;
     const at = new Date(body.expiresAt).getTime();
     if (at <= Date.now())
@@ -54,6 +67,7 @@ export const ShareCreateBody = z
   })
   .transform((body) => ({
     readOnly: body.readOnly ?? true,
+    allowJoin: body.readOnly === false || body.allowJoin === true,
     expiresAt: body.expiresAt
       ? new Date(body.expiresAt)
       : new Date(Date.now() + (body.expiresInDays ?? LIMITS.shareDaysDefault) * 86_400_000),
@@ -61,12 +75,13 @@ export const ShareCreateBody = z
   .meta({
     id: 'ShareLinkCreate',
     not: { required: ['expiresInDays', 'expiresAt'] },
-    description: `Read-only (default) or editable; expiry in days from now (default ${LIMITS.shareDaysDefault}) or as a future time within ${LIMITS.shareDaysMax} days; not both`,
+    description: `Read-only (default; nobody joins through it unless allowJoin) or editable; expiry in days from now (default ${LIMITS.shareDaysDefault}) or as a future time within ${LIMITS.shareDaysMax} days; not both`,
   });
 documentBody(ShareCreateBody, {
   examples: [
     { expiresInDays: 7 },
     { readOnly: true, expiresInDays: 30 },
+    { readOnly: true, allowJoin: true, expiresInDays: 7 },
     { readOnly: false, expiresInDays: 7 },
   ],
 });
@@ -84,6 +99,18 @@ export const SharePageQuery = z.object({
     .describe('1-based page of resources (25 a page)'),
 });
 
+/** What the owner may change of a link: whether a signed-in visitor may join through it (a read-only one). */
+export const ShareUpdateBody = z
+  .strictObject({
+    allowJoin: z
+      .boolean('must be true or false')
+      .describe(
+        'Whether a signed-in visitor may join through this read-only link as viewer; an editable link always allows it (false is a 409)',
+      ),
+  })
+  .meta({ id: 'ShareLinkUpdate' });
+documentBody(ShareUpdateBody, { examples: [{ allowJoin: true }, { allowJoin: false }] });
+
 export const ShareLinkSchema = z
   .object({
     id: z.uuid(),
@@ -96,7 +123,12 @@ export const ShareLinkSchema = z
     readOnly: z
       .boolean()
       .describe(
-        'true: a read-only page, joined as viewer; false: a signed-in visitor joins as editor (POST /api/share/{token}/join)',
+        'true: a read-only page (joined as viewer when allowJoin); false: a signed-in visitor joins as editor (POST /api/share/{token}/join)',
+      ),
+    allowJoin: z
+      .boolean()
+      .describe(
+        'Whether a signed-in visitor may join through it: always for an editable link; for a read-only one when the owner turned it on (off by default)',
       ),
     active: z.boolean().describe('false once expired, and while paused'),
     pausedAt: DateTime.nullable().describe(

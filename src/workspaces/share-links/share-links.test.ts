@@ -67,6 +67,7 @@ for (const leg of storeLegs()) {
           const link = res.json();
           expect(Object.keys(link).sort()).toEqual([
             'active',
+            'allowJoin',
             'createdAt',
             'expiresAt',
             'id',
@@ -76,7 +77,13 @@ for (const leg of storeLegs()) {
             'url',
             'workspaceId',
           ]);
-          expect(link).toMatchObject({ workspaceId: ws.id, readOnly: true, active: true });
+          // Nobody joins through a read-only link unless its owner says so (issue 33).
+          expect(link).toMatchObject({
+            workspaceId: ws.id,
+            readOnly: true,
+            allowJoin: false,
+            active: true,
+          });
           // 32 random bytes, base64url: 256 bits.
           expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
           expect(link.url).toBe(`http://api.test/share/${link.token}`);
@@ -238,6 +245,87 @@ for (const leg of storeLegs()) {
       });
     });
 
+    describe("links someone joins through are the owner's (issue 33)", () => {
+      it("an editor lists read-only links only: an editable link's token never reaches them", async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const editor = await member(ws.id, 'editor');
+        const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
+        const joinable = await shareWorkspace(t.app, owner, ws.id, { allowJoin: true });
+        const plain = await shareWorkspace(t.app, editor, ws.id);
+        const list = async (user: TestUser) => {
+          const res = await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${ws.id}/share`,
+            headers: user.bearer,
+          });
+          expect(res.statusCode).toBe(200);
+          return res;
+        };
+        const asEditor = await list(editor);
+        expect(asEditor.json().map((link: { id: string }) => link.id)).toEqual([
+          plain.id,
+          joinable.id,
+        ]);
+        expect(asEditor.body).not.toContain(editable.token);
+        expect(asEditor.body).not.toContain(editable.id);
+        const asOwner = await list(owner);
+        expect(
+          asOwner
+            .json()
+            .map((link: { id: string; allowJoin: boolean }) => [link.id, link.allowJoin]),
+        ).toEqual([
+          [plain.id, false],
+          [joinable.id, true],
+          [editable.id, true],
+        ]);
+      });
+
+      it('the owner alone opens a read-only link to joining, at creation or later, and closes it again; an editable link is always joinable', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const editor = await member(ws.id, 'editor');
+        const create = (user: TestUser, payload: Record<string, unknown>) =>
+          t.app.inject({
+            method: 'POST',
+            url: `/api/workspaces/${ws.id}/share`,
+            headers: user.bearer,
+            payload,
+          });
+        const update = (user: TestUser, shareId: string, payload: Record<string, unknown>) =>
+          t.app.inject({
+            method: 'PATCH',
+            url: `/api/workspaces/${ws.id}/share/${shareId}`,
+            headers: user.bearer,
+            payload,
+          });
+        const refused = await create(editor, { allowJoin: true });
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json().error.message).toContain('needs the owner role');
+        const plain = (await create(editor, { allowJoin: false })).json();
+        expect(plain).toMatchObject({ readOnly: true, allowJoin: false });
+        expect((await update(editor, plain.id, { allowJoin: true })).statusCode).toBe(403);
+        const opened = await update(owner, plain.id, { allowJoin: true });
+        expect(opened.json()).toMatchObject({ id: plain.id, allowJoin: true, token: plain.token });
+        const visitor = await buildUser(t.app);
+        expect((await join(plain.token, visitor.bearer)).json().workspace.role).toBe('viewer');
+        expect((await update(owner, plain.id, { allowJoin: false })).json().allowJoin).toBe(false);
+        expect((await join(plain.token, (await buildUser(t.app)).bearer)).statusCode).toBe(403);
+
+        const bad = await create(owner, { readOnly: false, allowJoin: false });
+        expect(bad.statusCode).toBe(400);
+        expect(bad.json().error.details.field).toBe('allowJoin');
+        const editable = (await create(owner, { readOnly: false })).json();
+        expect(editable).toMatchObject({ readOnly: false, allowJoin: true });
+        const closing = await update(owner, editable.id, { allowJoin: false });
+        expect(closing.statusCode).toBe(409);
+        expect(closing.json().error.details).toEqual({ field: 'allowJoin', reason: 'editable' });
+        expect((await update(owner, editable.id, {})).statusCode).toBe(400);
+        expect(
+          (await update(owner, '00000000-0000-4000-8000-000000000000', { allowJoin: true }))
+            .statusCode,
+        ).toBe(404);
+      });
+    });
+
     describe('POST /api/share/{token}/join', () => {
       it.each(DIALECTS)(
         'a signed-in visitor joins through an editable link as editor, and may then add resources (dialect %s)',
@@ -275,10 +363,28 @@ for (const leg of storeLegs()) {
         },
       );
 
-      it('a read-only link joins as viewer, who may read but not add', async () => {
+      it('a read-only link admits nobody until the owner allows joining through it (403 join_not_allowed, its page still reads); then it joins as viewer, who may read but not add', async () => {
         const ws = await createWorkspace(t.app, owner);
         const link = await shareWorkspace(t.app, owner, ws.id);
         const visitor = await buildUser(t.app);
+        const closed = await join(link.token, visitor.bearer);
+        expect(closed.statusCode).toBe(403);
+        expect(closed.json().error).toMatchObject({
+          code: 'AUTHORIZATION_ERROR',
+          details: { field: 'token', reason: 'join_not_allowed' },
+        });
+        expect(await memberRow(ws.id, visitor.id)).toBeUndefined();
+        expect(
+          (await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode,
+        ).toBe(200);
+        const opened = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/workspaces/${ws.id}/share/${link.id}`,
+          headers: owner.bearer,
+          payload: { allowJoin: true },
+        });
+        expect(opened.statusCode, opened.body).toBe(200);
+        expect(opened.json()).toMatchObject({ id: link.id, readOnly: true, allowJoin: true });
         const res = await join(link.token, visitor.bearer);
         expect(res.statusCode).toBe(200);
         expect(res.json().workspace.role).toBe('viewer');
@@ -313,7 +419,7 @@ for (const leg of storeLegs()) {
       it('never changes a role: a viewer stays viewer through an editable link, an editor stays editor through a read-only one, the owner stays owner; joining twice is the same', async () => {
         const ws = await createWorkspace(t.app, owner);
         const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
-        const readOnly = await shareWorkspace(t.app, owner, ws.id);
+        const readOnly = await shareWorkspace(t.app, owner, ws.id, { allowJoin: true });
         const [viewer, editor] = await Promise.all([
           member(ws.id, 'viewer'),
           member(ws.id, 'editor'),
@@ -404,7 +510,7 @@ for (const leg of storeLegs()) {
 
       it(`is limited to ${JOINS_PER_HOUR} attempts per user and hour, refused or not`, async () => {
         const ws = await createWorkspace(t.app, owner);
-        const link = await shareWorkspace(t.app, owner, ws.id);
+        const link = await shareWorkspace(t.app, owner, ws.id, { allowJoin: true });
         const visitor = await buildUser(t.app);
         for (let attempt = 1; attempt < JOINS_PER_HOUR; attempt++)
           expect((await join('A'.repeat(43), visitor.bearer)).statusCode).toBe(404);
@@ -631,7 +737,8 @@ for (const leg of storeLegs()) {
       it('offers a signed-in visitor who is not a member to join (editor or viewer as the link says), and sets no cookie; signed out or a member, the page is the same as ever', async () => {
         const ws = await createWorkspace(t.app, owner, { name: 'Joinable' });
         const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
-        const readOnly = await shareWorkspace(t.app, owner, ws.id);
+        const readOnly = await shareWorkspace(t.app, owner, ws.id, { allowJoin: true });
+        const closed = await shareWorkspace(t.app, owner, ws.id);
         const [visitor, viewer] = await Promise.all([buildUser(t.app), member(ws.id, 'viewer')]);
         const page = (token: string, cookie?: string) =>
           t.app.inject({
@@ -665,7 +772,10 @@ for (const leg of storeLegs()) {
         const forged = await page(editable.token, 'access_token=forged; refresh_token=forged');
         const asMember = await page(editable.token, viewer.cookie);
         const plainReadOnly = await page(readOnly.token);
-        for (const res of [signedOut, forged, asMember]) {
+        // A read-only link its owner did not open to joining offers nothing, signed in or not.
+        const notJoinable = await page(closed.token, visitor.cookie);
+        expect(notJoinable.body).not.toContain(`/join/${closed.token}`);
+        for (const res of [signedOut, forged, asMember, notJoinable]) {
           expect(res.statusCode).toBe(200);
           expect(res.body).not.toContain('Join this workspace');
           expect(res.body).not.toContain(editable.token);

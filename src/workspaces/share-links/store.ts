@@ -17,6 +17,7 @@ export async function insertShareLink(
     tokenSealed: string;
     expiresAt: Date;
     readOnly: boolean;
+    allowJoin: boolean;
     createdBy: string;
   },
 ): Promise<ShareLinkRow> {
@@ -32,6 +33,46 @@ export async function listShareLinks(db: Db, workspaceId: string): Promise<Share
     .from(shareLinks)
     .where(and(eq(shareLinks.workspaceId, workspaceId), isNull(shareLinks.revokedAt)))
     .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
+}
+
+/** Sets whether one joins through an unrevoked link of this workspace; null when there is none such. */
+export async function setShareLinkJoining(
+  db: Db | Tx,
+  workspaceId: string,
+  shareId: string,
+  allowJoin: boolean,
+): Promise<ShareLinkRow | null> {
+  const [row] = await db
+    .update(shareLinks)
+    .set({ allowJoin })
+    .where(
+      and(
+        eq(shareLinks.id, shareId),
+        eq(shareLinks.workspaceId, workspaceId),
+        isNull(shareLinks.revokedAt),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** An unrevoked link of this workspace, or null. */
+export async function findShareLink(
+  db: Db | Tx,
+  workspaceId: string,
+  shareId: string,
+): Promise<ShareLinkRow | null> {
+  const [row] = await db
+    .select()
+    .from(shareLinks)
+    .where(
+      and(
+        eq(shareLinks.id, shareId),
+        eq(shareLinks.workspaceId, workspaceId),
+        isNull(shareLinks.revokedAt),
+      ),
+    );
+  return row ?? null;
 }
 
 /** Marks an unrevoked link of this workspace revoked; false when there is none. */

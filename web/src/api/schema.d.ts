@@ -719,12 +719,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Share links of a workspace that are not revoked, newest first (expired ones have active: false) */
+        /**
+         * Share links of a workspace that are not revoked, newest first (expired ones have active: false); an editor sees the read-only ones only
+         * @description Editors and the owner. An editable link (and its token) is listed to the owner alone: through it whoever holds it joins as editor, so an editor who could read it could come back after the owner removed or demoted them.
+         */
         get: operations["listShareLinks"];
         put?: never;
         /**
          * Create a share link, read-only (editors and the owner) or editable (readOnly: false, the owner only): expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url
-         * @description Anyone with the link reads the workspace on its public page without signing in. A signed-in person who opens it may join the workspace (POST /api/share/{token}/join): as viewer through a read-only link, as editor through an editable one.
+         * @description Anyone with the link reads the workspace on its public page without signing in. A signed-in person who opens it may join the workspace (POST /api/share/{token}/join) only through an editable link (as editor) or a read-only one made with allowJoin: true (as viewer); both are the owner's to make (an editor gets 403).
          */
         post: operations["createShareLink"];
         delete?: never;
@@ -747,7 +750,11 @@ export interface paths {
         delete: operations["revokeShareLink"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Turn joining through a read-only share link on or off (allowJoin; the owner only): its page and address stay as they are
+         * @description An editable link always allows joining: allowJoin: false on one is a 409 (revoke it instead). A revoked or unknown link is a 404.
+         */
+        patch: operations["updateShareLink"];
         trace?: never;
     };
     "/api/workspaces/{id}/share/{shareId}/resume": {
@@ -780,8 +787,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Join a share link's workspace (signed in): as editor through an editable link, as viewer through a read-only one; the reply is the workspace with your role in it
-         * @description Someone already a member, or the owner, keeps the role they have (200, nothing changes). A revoked, paused, expired or unknown link is a 404, as its page is; revoking a link stops new joins, not the members who joined through it. Limited per user (RATE_LIMIT_SHARE_JOINS_PER_HOUR).
+         * Join a share link's workspace (signed in): as editor through an editable link, as viewer through a read-only one that allows joining; the reply is the workspace with your role in it
+         * @description Someone already a member, or the owner, keeps the role they have (200, nothing changes). 403 `AUTHORIZATION_ERROR` with `details.reason`: `join_not_allowed`, a read-only link its owner did not open to joining (its page still reads); `removed`, the owner removed you from this workspace (only a new invitation from them lets you back). Nobody joins with more than the role the owner last gave them: a member the owner demoted to viewer who leaves comes back as viewer, even through an editable link. A revoked, paused, expired or unknown link is a 404, as its page is; revoking a link stops new joins, not the members who joined through it. Limited per user (RATE_LIMIT_SHARE_JOINS_PER_HOUR).
          */
         post: operations["joinShareLink"];
         delete?: never;
@@ -814,7 +821,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members of a workspace with their roles: the owner first, then the others as they joined (any member may list them) */
+        /** Members of a workspace with their names and roles: the owner first, then the others as they joined (any member may list them); e-mail addresses to the owner only */
         get: operations["listMembers"];
         put?: never;
         /**
@@ -2055,7 +2062,8 @@ export interface components {
             /** Format: uuid */
             userId: string;
             name: string;
-            email: string;
+            /** @description Their e-mail address: in the owner's replies only (everyone sees names) */
+            email?: string;
             role: components["schemas"]["Role"];
             /** @description Who added them (null for the owner who created the workspace, or an account since deleted) */
             addedBy: string | null;
@@ -2462,8 +2470,10 @@ export interface components {
             token: string | null;
             /** @description the public page, <PUBLIC_URL>/share/<token> */
             url: string | null;
-            /** @description true: a read-only page, joined as viewer; false: a signed-in visitor joins as editor (POST /api/share/{token}/join) */
+            /** @description true: a read-only page (joined as viewer when allowJoin); false: a signed-in visitor joins as editor (POST /api/share/{token}/join) */
             readOnly: boolean;
+            /** @description Whether a signed-in visitor may join through it: always for an editable link; for a read-only one when the owner turned it on (off by default) */
+            allowJoin: boolean;
             /** @description false once expired, and while paused */
             active: boolean;
             /** @description When the link was paused: the account was claimed by the owner of its e-mail address (a password reset or a verified Google/GitHub sign-in on an account whose address was never confirmed), and the link, made before, may have been made by someone else. It opens nothing until the owner resumes it (POST …/share/{shareId}/resume) */
@@ -2474,7 +2484,7 @@ export interface components {
             createdAt: string;
         };
         /**
-         * @description Read-only (default) or editable; expiry in days from now (default 30) or as a future time within 365 days; not both
+         * @description Read-only (default; nobody joins through it unless allowJoin) or editable; expiry in days from now (default 30) or as a future time within 365 days; not both
          * @example {
          *       "expiresInDays": 7
          *     }
@@ -2483,19 +2493,38 @@ export interface components {
          *       "expiresInDays": 30
          *     }
          * @example {
+         *       "readOnly": true,
+         *       "allowJoin": true,
+         *       "expiresInDays": 7
+         *     }
+         * @example {
          *       "readOnly": false,
          *       "expiresInDays": 7
          *     }
          */
         ShareLinkCreateInput: {
-            /** @description true (the default): a read-only page, and a signed-in visitor may join as viewer; false: a signed-in visitor may join as editor (owner only) */
+            /** @description true (the default): a read-only page; false: also a signed-in visitor may join as editor (owner only) */
             readOnly?: boolean;
+            /** @description A read-only link: whether a signed-in visitor may join through it as viewer (false by default; true is the owner's alone, else 403). An editable link always allows joining (false is a 400) */
+            allowJoin?: boolean;
             expiresInDays?: number;
             /**
              * Format: date-time
              * @description A time in the future, within 365 days of now (an earlier or later one is refused)
              */
             expiresAt?: string;
+        };
+        /**
+         * @example {
+         *       "allowJoin": true
+         *     }
+         * @example {
+         *       "allowJoin": false
+         *     }
+         */
+        ShareLinkUpdateInput: {
+            /** @description Whether a signed-in visitor may join through this read-only link as viewer; an editable link always allows it (false is a 409) */
+            allowJoin: boolean;
         };
         /**
          * @example {
@@ -2599,7 +2628,7 @@ export interface components {
                 /** @description live (unrevoked, unexpired) share links */
                 shares: number;
             };
-            /** @description The asker's role in this workspace: owner, editor or viewer (see README, Roles) */
+            /** @description The asker's role in this workspace: owner, editor or viewer (see docs/api.md, Roles) */
             role: components["schemas"]["Role"];
             /** @description Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply's ETag is its version (see If-Match) */
             version: number;
@@ -2705,7 +2734,7 @@ export interface components {
                 /** @description live (unrevoked, unexpired) share links */
                 shares: number;
             };
-            /** @description The asker's role in this workspace: owner, editor or viewer (see README, Roles) */
+            /** @description The asker's role in this workspace: owner, editor or viewer (see docs/api.md, Roles) */
             role: components["schemas"]["Role"];
             /** @description Starts at 1, one more on every change of its settings or owner (not when resources come and go); the reply's ETag is its version (see If-Match) */
             version: number;
@@ -8050,6 +8079,139 @@ export interface operations {
             };
         };
     };
+    updateShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                shareId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareLinkUpdateInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with what exists */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     resumeShareLink: {
         parameters: {
             query?: never;
@@ -11468,6 +11630,7 @@ export interface operations {
     streamSummary: {
         parameters: {
             query?: {
+                /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
                 id?: string;
                 source?: string;
                 title?: string;
@@ -11570,6 +11733,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
                     id?: string;
                     source?: string;
                     title?: string;

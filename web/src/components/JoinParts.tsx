@@ -52,12 +52,21 @@ function SignInToJoin({ returnTo }: { returnTo: string }) {
   );
 }
 
-/** A link that cannot be used (any more): why, in `reason`, and a way out. */
-export function UnusableLink({ title, reason }: { title: string; reason: string }) {
+/** A link that cannot be used (any more): why, in `reason`, what else it still gives (`children`), and a way out. */
+export function UnusableLink({
+  title,
+  reason,
+  children,
+}: {
+  title: string;
+  reason: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="state state-error" role="alert">
       <p className="state-title">{title}</p>
       <p>{reason}</p>
+      {children}
       <p>
         <Link to="/">Go to the front page</Link>
       </p>

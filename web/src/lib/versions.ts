@@ -1,5 +1,5 @@
 /**
- * Optimistic concurrency (README, Editing at the same time): an edit is sent with `If-Match` naming the
+ * Optimistic concurrency (docs/api.md, Editing at the same time): an edit is sent with `If-Match` naming the
  * version the user started from, so the API refuses it (412, with the version saved now) when someone
  * else changed the object meanwhile, instead of one edit silently overwriting the other.
  */

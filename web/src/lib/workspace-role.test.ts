@@ -12,6 +12,7 @@ const RULES: Record<Exclude<keyof Abilities, 'role'>, Rule[]> = {
   edit: [POLICY.workspace.edit, POLICY.resource.update, POLICY.resource.delete],
   share: [POLICY.workspace.share, POLICY.workspace.readShares],
   shareEditable: [POLICY.workspace.shareEditable],
+  shareJoinable: [POLICY.workspace.shareJoinable, POLICY.workspace.readEditableShares],
   manageWorkspace: [POLICY.workspace.update, POLICY.workspace.delete],
   manageShares: [POLICY.workspace.manageShares],
   manageMembers: [POLICY.workspace.manageMembers],

@@ -30,6 +30,8 @@ export function abilitiesOf(role: Role) {
     share: atLeast('editor'),
     /** workspace.shareEditable (owner): create links through which a signed-in visitor joins as editor. */
     shareEditable: atLeast('owner'),
+    /** workspace.shareJoinable and readEditableShares (owner): open a read-only link to joining; see the links one joins through. */
+    shareJoinable: atLeast('owner'),
     /** workspace.update and delete (owner): rename, delete. */
     manageWorkspace: atLeast('owner'),
     /** workspace.manageShares (owner): revoke and resume links. */

@@ -44,6 +44,36 @@ export const workspaceMembers = pgTable(
   ],
 );
 
+/**
+ * The owner's last decision about someone in a workspace, kept after they leave or are removed, so that a
+ * share link cannot undo it (src/workspaces/members; docs/api.md, Roles): `grantedRole` is the role the owner
+ * last gave them (added, invited, role changed; null: never decided), which a link never exceeds;
+ * `removedAt` is set when the owner removed them, and then no link admits them until they accept an
+ * invitation sent after it (or the owner adds them again), which clears it.
+ */
+export const workspaceMemberDecisions = pgTable(
+  'workspace_member_decisions',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    grantedRole: text('granted_role').$type<MemberRole>(),
+    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index('workspace_member_decisions_user_idx').on(t.userId),
+    check(
+      'workspace_member_decisions_role_check',
+      sql`${t.grantedRole} is null or ${t.grantedRole} in ('editor', 'viewer')`,
+    ),
+  ],
+);
+
 /** An invitation to join a workspace, sent by e-mail; its token is stored hashed, used once, and expires. */
 export const workspaceInvitations = pgTable(
   'workspace_invitations',

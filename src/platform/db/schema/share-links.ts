@@ -16,6 +16,12 @@ export const shareLinks = pgTable(
     /** The token encrypted (AES-256-GCM) so that its owner can list it again; never stored in clear. */
     tokenSealed: text('token_sealed').notNull(),
     readOnly: boolean('read_only').notNull().default(true),
+    /**
+     * Whether a signed-in visitor may join through it (POST /api/share/{token}/join). Always true for an
+     * editable link (joining is what it is for); for a read-only one the owner's choice, off by default:
+     * otherwise whoever holds the public page's address could become a viewer.
+     */
+    allowJoin: boolean('allow_join').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
     /**

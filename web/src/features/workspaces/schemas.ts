@@ -60,11 +60,16 @@ export const ResourceNotesForm = z.object({
 /** The expiries a share link offers, in days. */
 export const SHARE_EXPIRIES = [1, 7, 30, 90] as const;
 
-/** `access`: what someone who opens the link may do — read (and join as viewer) or join as editor (the owner alone offers "edit"). */
+/**
+ * `access`: what someone who opens the link may do — read, or join as editor (the owner alone offers
+ * "edit"); `allowJoin`: whether a signed-in visitor may join a "view" link as viewer (the owner alone
+ * offers it; off by default).
+ */
 const SHARE_ACCESS = ['view', 'edit'] as const;
 export const ShareLinkForm = z.object({
   expiresInDays: z.int().check(z.minimum(1), z.maximum(LIMITS.shareDaysMax)),
   access: z.enum(SHARE_ACCESS),
+  allowJoin: z.boolean(),
 });
 
 /** The choice of the save dialog that creates a workspace named in the form. */

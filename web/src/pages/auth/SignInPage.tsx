@@ -11,7 +11,7 @@ import { SignInForm } from './schemas';
 
 /**
  * Why the session ended, for `?ended=` (set by the app's guard when a request found it ended: see
- * app/session.tsx). Only these codes are read; any other value says nothing.
+ * lib/session.tsx). Only these codes are read; any other value says nothing.
  */
 const ENDED: Record<SessionEndCode, string> = {
   signed_out: 'You were signed out, in this tab or another one. Sign in again to continue.',

@@ -3,10 +3,12 @@
  * signed-in visitor who is not a member yet). Signed in: Join (POST /api/share/{token}/join) opens the
  * workspace, as editor through an editable link, as viewer through a read-only one; someone already a
  * member keeps their role. Signed out: sign in or create an account, each coming back here (`next=`).
- * A revoked, paused or expired link says so.
+ * A revoked, paused or expired link says so; so does the service's refusal (403), by its reason: a
+ * read-only link its owner did not open to joining (its public page still reads), or someone the owner
+ * removed (only a new invitation lets them back).
  */
 import { useNavigate, useParams } from 'react-router';
-import { describeError, isNotFound } from '../../api/errors';
+import { ApiError, describeError, isNotFound } from '../../api/errors';
 import { useSession } from '../../lib/session';
 import { JoinOrSignIn, UnusableLink } from '../../components/JoinParts';
 import { Page } from '../../components/Page';
@@ -28,12 +30,22 @@ function Join({ token }: { token: string }) {
 
   if (session.isPending) return <LoadingState label="Checking who you are…" />;
   if (join.error != null && isNotFound(join.error)) return <Unusable />;
+  const refusal = refusalOf(join.error);
+  if (refusal === 'join_not_allowed') return <NotJoinable token={token} />;
+  if (refusal === 'removed')
+    return (
+      <UnusableLink
+        title="You cannot join this workspace through a link"
+        reason="Its owner removed you from it. You can join it again only through a new invitation from them."
+      />
+    );
   return (
     <div className="card">
       <p>
         Someone shared a workspace with you. Through a <strong>Can edit</strong> link you join it as
         an editor (add, change and remove its resources); through a <strong>Can view</strong> link
-        as a viewer. If you are in it already, your role stays as it is.
+        its owner opened to joining, as a viewer. If you are in it already, your role stays as it
+        is.
       </p>
       <JoinOrSignIn
         email={session.data?.email}
@@ -51,6 +63,27 @@ function Join({ token }: { token: string }) {
         error={join.error == null ? null : describeError(join.error)}
       />
     </div>
+  );
+}
+
+/** The reason of the service's 403 to a join, when it gave one this page explains. */
+function refusalOf(error: unknown): 'join_not_allowed' | 'removed' | null {
+  if (!(error instanceof ApiError) || error.status !== 403) return null;
+  const reason = error.details.reason;
+  return reason === 'join_not_allowed' || reason === 'removed' ? reason : null;
+}
+
+function NotJoinable({ token }: { token: string }) {
+  return (
+    <UnusableLink
+      title="This link does not let you join"
+      reason="It lets anyone read the workspace, but its owner has not opened it to joining. Ask the owner for an invitation if you need to be a member."
+    >
+      <p>
+        {/* The public page is the service's (same origin: /share/* is not the app's). */}
+        <a href={`/share/${token}`}>Read the shared workspace</a>
+      </p>
+    </UnusableLink>
   );
 }
 

@@ -48,7 +48,7 @@ function counter(length: number, max: number): string {
 function DetailsForm({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  // Drafts (app/drafts.ts): a session ending before Save profile does not lose them.
+  // Drafts (lib/drafts.ts): a session ending before Save profile does not lose them.
   const displayNameDraft = useDraftField('profile:displayName', profile.displayName ?? '');
   const bioDraft = useDraftField('profile:bio', profile.bio ?? '');
   // Checked while typing: the counters and the button follow each keystroke.

@@ -283,7 +283,8 @@ export function MembersSection({
                   {member.name}
                   {member.userId === me && ' (you)'}
                 </span>
-                <span className="member-email">{member.email}</span>
+                {/* Addresses come to the owner only (the service leaves them out for the others). */}
+                {member.email !== undefined && <span className="member-email">{member.email}</span>}
               </div>
               {can.manageMembers && member.role !== 'owner' ? (
                 <div className="row-actions">

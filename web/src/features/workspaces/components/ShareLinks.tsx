@@ -1,4 +1,9 @@
-/** Share links of a workspace: create one with an expiry, copy its address, see when each expires, resume a paused one, revoke. */
+/**
+ * Share links of a workspace: create one with an expiry, copy its address, see when each expires and
+ * whether one may join through it, resume a paused one, revoke. The owner alone makes, sees and turns
+ * the links one joins through (editable ones, read-only ones open to joining); an editor gets the
+ * read-only links only from the service.
+ */
 import { useState } from 'react';
 import { describeError } from '../../../api/errors';
 import { useProfileLanguage } from '../../../lib/profile';
@@ -9,6 +14,7 @@ import {
   useCreateShareLink,
   useResumeShareLink,
   useRevokeShareLink,
+  useSetShareLinkJoin,
   useShareLinks,
   type ShareLink,
 } from '../hooks/use-workspaces';
@@ -31,6 +37,7 @@ async function copyText(text: string): Promise<boolean> {
 function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: string }) {
   const revoke = useRevokeShareLink(workspaceId);
   const resume = useResumeShareLink(workspaceId);
+  const setJoin = useSetShareLinkJoin(workspaceId);
   // Revoking and resuming are the owner's (POLICY workspace.manageShares); an editor creates and copies.
   const can = useAbilities();
   const toast = useToast();
@@ -53,6 +60,13 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
       <p className="muted">
         {expires > new Date() ? 'Expires' : 'Expired'}{' '}
         <time dateTime={link.expiresAt}>{formatDateTime(link.expiresAt, language)}</time>
+      </p>
+      <p className="muted share-joining">
+        {!link.readOnly
+          ? 'Whoever signs in through it joins as an editor.'
+          : link.allowJoin
+            ? 'Whoever signs in through it may join as a viewer.'
+            : 'Read only: nobody joins through it.'}
       </p>
       {paused && (
         <p className="form-notice">
@@ -86,6 +100,24 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
             Copy link
           </button>
         )}
+        {link.readOnly && can.manageShares && (
+          <button
+            type="button"
+            className="button button-small"
+            disabled={setJoin.isPending}
+            onClick={() =>
+              setJoin.mutate(
+                { shareId: link.id, allowJoin: !link.allowJoin },
+                {
+                  onSuccess: (updated) =>
+                    toast(updated.allowJoin ? 'Joining allowed' : 'Joining stopped'),
+                },
+              )
+            }
+          >
+            {link.allowJoin ? 'Stop joining' : 'Allow joining'}
+          </button>
+        )}
         {can.manageShares && (
           <button
             type="button"
@@ -104,9 +136,9 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
             ? 'The clipboard is not available here: copy the address above.'
             : ''}
       </span>
-      {(revoke.error ?? resume.error) && (
+      {(revoke.error ?? resume.error ?? setJoin.error) && (
         <p className="field-error" role="alert">
-          {describeError(revoke.error ?? resume.error)}
+          {describeError(revoke.error ?? resume.error ?? setJoin.error)}
         </p>
       )}
     </li>
@@ -119,11 +151,18 @@ export function ShareLinks({ workspaceId }: { workspaceId: string }) {
   const toast = useToast();
   // An editable link lets whoever opens it join as editor: only the owner is offered one (POLICY workspace.shareEditable).
   const can = useAbilities();
-  const form = useZodForm(ShareLinkForm, { defaultValues: { expiresInDays: 7, access: 'view' } });
+  const form = useZodForm(ShareLinkForm, {
+    defaultValues: { expiresInDays: 7, access: 'view', allowJoin: false },
+  });
+  const access = form.watch('access');
   // The focus stays on Share (SubmitButton is never disabled under it); the toast announces the new link.
-  const submit = submitWith(form, [], async ({ expiresInDays, access }) => {
+  const submit = submitWith(form, [], async ({ expiresInDays, access, allowJoin }) => {
     const readOnly = !(can.shareEditable && access === 'edit');
-    await create.mutateAsync({ expiresInDays, readOnly });
+    await create.mutateAsync({
+      expiresInDays,
+      readOnly,
+      allowJoin: readOnly && can.shareJoinable && allowJoin,
+    });
     toast(
       `${readOnly ? 'Share link' : 'Editable share link'} created, valid for ${expiresInDays} day${expiresInDays === 1 ? '' : 's'}: copy it from the list below`,
     );
@@ -134,9 +173,16 @@ export function ShareLinks({ workspaceId }: { workspaceId: string }) {
       <h2 id="share-heading">Share links</h2>
       <p className="muted">
         Anyone with a link can read this workspace, without signing in, until it expires or is
-        revoked. Someone signed in may join through it: as a viewer through a &ldquo;Can view&rdquo;
-        link{can.shareEditable ? <>, as an editor through a &ldquo;Can edit&rdquo; link</> : null}.
-        Revoking a link stops new joins; who joined stays a member.
+        revoked.{' '}
+        {can.shareJoinable ? (
+          <>
+            Someone signed in may join through it: as an editor through a &ldquo;Can edit&rdquo;
+            link, and as a viewer through a &ldquo;Can view&rdquo; link only if you allow joining
+            (off by default). Revoking a link stops new joins; who joined stays a member.
+          </>
+        ) : (
+          <>Nobody joins the workspace through the links you make: the owner invites members.</>
+        )}
       </p>
       <form className="inline-form" onSubmit={(event) => void submit(event)}>
         {can.shareEditable && (
@@ -149,6 +195,12 @@ export function ShareLinks({ workspaceId }: { workspaceId: string }) {
                 </option>
               ))}
             </select>
+          </div>
+        )}
+        {can.shareJoinable && access === 'view' && (
+          <div className="field share-allow-join">
+            <input id="share-allow-join" type="checkbox" {...form.register('allowJoin')} />
+            <label htmlFor="share-allow-join">Let people who sign in join as viewers</label>
           </div>
         )}
         <div className="field field-inline">

@@ -291,11 +291,35 @@ export function useDeleteAnnotation(workspaceId: string) {
 export function useCreateShareLink(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ expiresInDays, readOnly }: { expiresInDays: number; readOnly: boolean }) =>
+    mutationFn: ({
+      expiresInDays,
+      readOnly,
+      allowJoin,
+    }: {
+      expiresInDays: number;
+      readOnly: boolean;
+      allowJoin: boolean;
+    }) =>
       unwrap(
         api.POST('/api/workspaces/{id}/share', {
           params: { path: { id: workspaceId } },
-          body: { expiresInDays, readOnly },
+          // An editable link is always joinable: the service refuses allowJoin: false with it.
+          body: readOnly ? { expiresInDays, readOnly, allowJoin } : { expiresInDays, readOnly },
+        }),
+      ),
+    onSuccess: () => refreshShares(queryClient, workspaceId),
+  });
+}
+
+/** Turns joining through a read-only link on or off (the owner's). */
+export function useSetShareLinkJoin(workspaceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ shareId, allowJoin }: { shareId: string; allowJoin: boolean }) =>
+      unwrap(
+        api.PATCH('/api/workspaces/{id}/share/{shareId}', {
+          params: { path: { id: workspaceId, shareId } },
+          body: { allowJoin },
         }),
       ),
     onSuccess: () => refreshShares(queryClient, workspaceId),
