@@ -892,13 +892,15 @@ async function runStore(
     };
     const configPath = join(workDir, `${copies.name}-bare.json`);
     writeFileSync(configPath, JSON.stringify(config));
-    bare = await startReferenceServer(
-      `bare (${copies.name})`,
-      'bare-server.ts',
-      configPath,
-      port,
-      join(workDir, `${copies.name}-bare.log`),
-    );
+    // The bare server only when a measured route is compared with it (`BENCH_ONLY=health` needs Fastify alone only).
+    if (withSearch || routes.some((route) => route.reference === 'bare'))
+      bare = await startReferenceServer(
+        `bare (${copies.name})`,
+        'bare-server.ts',
+        configPath,
+        port,
+        join(workDir, `${copies.name}-bare.log`),
+      );
     if (routes.some((route) => route.reference === 'fastify-alone')) {
       fastifyAlone = await startReferenceServer(
         'Fastify alone',
@@ -918,6 +920,7 @@ async function runStore(
       http.push(await measureRoute(route, copies.name, seedData, service, reference));
     }
     if (withSearch && wanted(SEARCH_ROUTE_ID)) {
+      if (!bare) throw new Error('no bare server');
       // The capture above took every provider's slot; the first paced search waits for arXiv's next one.
       await new Promise((resolve) => setTimeout(resolve, settings.searchIntervalMs));
       searches.push(await measureSearch(copies.name, service, bare, providers));

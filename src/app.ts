@@ -5,6 +5,7 @@
  * (web-app.ts). Multipart parsing is registered in the avatar upload's own scope, so other routes do not
  * pay for its hooks.
  */
+import { installValidationMessages } from './platform/validation-messages.js';
 import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
@@ -12,10 +13,8 @@ import Fastify, {
 } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { accountRoutes } from './account/routes.js';
-import { registerAlertJobs } from './alerts/jobs.js';
-import { ALERT_QUEUE_DEFINITIONS } from './alerts/queues.js';
 import { alertRoutes } from './alerts/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer } from './auth/access-tokens.js';
@@ -35,22 +34,21 @@ import { createDrain } from './platform/drain.js';
 import { serializeError } from './platform/error-logging.js';
 import { answerClientError, installErrorHandling } from './platform/http-errors.js';
 import { idempotency } from './platform/idempotency.js';
-import { createJobQueue } from './platform/jobs.js';
 import { installRequestInputChecks } from './platform/request-input.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
+import { replySerializerCompiler } from './platform/reply-serializer.js';
 import { requestIdOf } from './platform/request-id.js';
 import { profileRoutes } from './profiles/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
-import { createPdfExtraction, type PdfExtraction } from './workspaces/pdfs/extraction.js';
-import { createPdfSweeper } from './workspaces/pdfs/sweeper.js';
+import type { PdfExtraction } from './workspaces/pdfs/extraction.js';
+import { createBackground } from './background.js';
 import { createSearchService } from './search/service.js';
 import { searchRoutes } from './search/routes.js';
 import { createSummaryCache } from './summaries/cache.js';
 import { countSummaryLookups } from './summaries/metrics.js';
 import { createSummarizer } from './summaries/produce.js';
 import { summaryRoutes } from './summaries/routes.js';
-import { closePdfExtractors } from './summaries/pdf/extract.js';
 import { createRedisCache } from './platform/cache.js';
 import { rateLimitRules, typedLimits } from './auth/rate-limits.js';
 import { unknownPage, webAppRoutes } from './web-app.js';
@@ -58,7 +56,7 @@ import { unknownPage, webAppRoutes } from './web-app.js';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
-    /** The PDF text extraction worker of this process (tests await `settled(resourceId)`). */
+    /** PDF text extraction on the job queue (tests await `settled(resourceId)`). */
     pdfExtraction: PdfExtraction;
   }
 }
@@ -106,6 +104,7 @@ export async function buildApp(
   config: Config,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
+  installValidationMessages();
   const platform =
     options.platform ??
     (await createPlatform(config, rateLimitRules(config), options.platformOverrides));
@@ -137,34 +136,39 @@ export async function buildApp(
     clientErrorHandler: answerClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => {
+  // Replies: Fastify's fast-json-stringify from each response schema's JSON Schema (zod's where it cannot say it all).
+  app.setSerializerCompiler(replySerializerCompiler);
+  // The two hooks every request takes are synchronous (a callback, no promise to settle each time).
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
   // One observation per answer, by the route's pattern (an unknown URL is `unmatched`), never the URL asked for.
   const { metrics } = platform;
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(
       request.method,
       request.routeOptions.url,
       reply.statusCode,
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   const search = createSearchService(config, platform, app.log);
   const tokens = createAccessTokenIssuer(platform.signingSecret);
   const revocations = createRevocationList(platform.database, sessionHasEnded, app.log);
   const resolveResource = options.resolveResource ?? search.resolveResource;
-  // Stored PDFs' text, extracted off the request path: started once the app is ready (rows left
-  // pending by a stopped process are taken again), stopped before the database closes.
-  const pdfExtraction = createPdfExtraction({
-    db: platform.database.db,
-    blobs: platform.blobs,
+  // Every background job (PDF extraction and sweep, alerts) on the one job queue (background.ts):
+  // started once the app is ready, stopped when it closes, before the database.
+  const background = createBackground({
+    config,
+    platform,
     log: app.log,
+    providers: search.providers,
     resolveResource,
-    embedded: platform.database.kind === 'pglite',
   });
+  const pdfExtraction = background.pdfExtraction;
   const ctx: AppContext = {
     config,
     platform,
@@ -173,18 +177,12 @@ export async function buildApp(
     sessions: { db: platform.database.db, tokens, revocations },
     resolveResource,
     drain: createDrain(app.server),
-    wakePdfExtraction: () => pdfExtraction.wake(),
+    pdfExtraction,
   };
   app.decorate('ctx', ctx);
   app.decorate('pdfExtraction', pdfExtraction);
-  app.addHook('onReady', async () => pdfExtraction.start());
-  // PDF files a crash left with no row (sweeper.ts): swept a minute after start and every 6 hours.
-  const pdfSweeper = createPdfSweeper({
-    db: platform.database.db,
-    blobs: platform.blobs,
-    log: app.log,
-  });
-  app.addHook('onReady', async () => pdfSweeper.start());
+  app.addHook('onReady', async () => background.start());
+  app.addHook('onClose', async () => background.stop());
 
   await app.register(cookie, { secret: platform.signingSecret });
   // Only a request from the web app's origin gets CORS headers (every browser sends Origin on a
@@ -206,7 +204,6 @@ export async function buildApp(
       'X-Total-Count',
       'Content-Disposition',
       'Idempotent-Replayed',
-      'X-Next-Cursor',
       'ETag',
     ],
     maxAge: 600,
@@ -250,32 +247,7 @@ export async function buildApp(
   // Related works and workspace suggestions follow the citation graph through the same providers.
   await app.register(async (scope) => discoverRoutes(scope, ctx, search.providers, libraryPlaces));
 
-  // Durable background jobs (alert runs and digests) on pg-boss in the database; worked only where
-  // ALERTS_ENABLED (every process may enqueue a run asked for by hand).
-  const jobQueue = createJobQueue({
-    store: platform.database.connection,
-    queues: ALERT_QUEUE_DEFINITIONS,
-    working: config.alerts.enabled,
-    heartbeatSeconds: config.jobs.heartbeatSeconds,
-    pollSeconds: Math.min(2, config.alerts.tickSeconds),
-    log: app.log,
-  });
-  await app.register(async (scope) => alertRoutes(scope, ctx, jobQueue));
-  if (config.alerts.enabled) {
-    registerAlertJobs({
-      config,
-      db: ctx.db,
-      queue: jobQueue,
-      mailer: platform.mailer,
-      metrics,
-      providers: search.providers,
-      cache: platform.cache,
-      secret: platform.signingSecret,
-      log: app.log,
-    });
-    app.addHook('onReady', async () => jobQueue.start());
-  }
-  app.addHook('onClose', async () => jobQueue.stop());
+  await app.register(async (scope) => alertRoutes(scope, ctx, background.queue));
 
   const summaryCache = countSummaryLookups(
     createSummaryCache({
@@ -294,11 +266,6 @@ export async function buildApp(
     },
   });
   await app.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
-  app.addHook('onClose', async () => {
-    pdfSweeper.stop();
-    await pdfExtraction.stop();
-    await closePdfExtractors();
-  });
   await app.register(async (scope) => webAppRoutes(scope, { distDir: config.webDistDir }));
 
   if (!options.platform) app.addHook('onClose', async () => platform.close());

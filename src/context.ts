@@ -1,7 +1,7 @@
 /** What every capability's routes receive: the platform plus the shared auth machinery. */
 import type { AccessTokenIssuer, SessionDeps } from './auth/index.js';
 import type { Config } from './config.js';
-import type { Db } from './platform/db/client.js';
+import type { Db, Tx } from './platform/db/client.js';
 import type { Drain } from './platform/drain.js';
 import type { Platform } from './platform/index.js';
 
@@ -25,6 +25,14 @@ export type ResourceResolver = (
   signal?: AbortSignal,
 ) => Promise<ResolvedResource | null>;
 
+export interface PdfExtractionJobs {
+  ready(): Promise<void>;
+  enqueue(
+    tx: Tx,
+    row: { resourceId: string; blobKey: string; uploadedBy: string | null },
+  ): Promise<void>;
+}
+
 export interface AppContext {
   config: Config;
   platform: Platform;
@@ -35,6 +43,9 @@ export interface AppContext {
   resolveResource: ResourceResolver;
   /** Whether the process is draining before it stops (readiness answers 503). */
   drain: Drain;
-  /** Tells this process's PDF text extraction (workspaces/pdfs/extraction.ts) that a file waits. */
-  wakePdfExtraction(): void;
+  /**
+   * Enqueues a stored PDF's text extraction (workspaces/pdfs/extraction.ts) in the transaction that
+   * records it; `ready()` is awaited before that transaction opens.
+   */
+  pdfExtraction: PdfExtractionJobs;
 }

@@ -61,7 +61,7 @@ async function main(): Promise<void> {
       appOrigin: config.appOrigin,
       database: app.ctx.platform.database.kind,
       redis: Boolean(config.redisUrl),
-      mail: app.ctx.platform.mailer.kind,
+      mail: app.ctx.platform.mailTransport.kind,
     },
     `Research Workspace ${config.version} ready at ${config.publicUrl} (listening on ${listening}, API reference ${config.publicUrl}/api/docs)`,
   );

@@ -9,7 +9,7 @@
  *   pending → sending before the mail is handed over and → sent after; a failed send goes back to
  *   pending and is retried with backoff; a digest found `sending` (its process died mid-send) is not
  *   sent again, since it may have gone out, and is marked failed.
- * Series in /metrics: queue depth, run durations, failed runs, digests by outcome.
+ * Series in /metrics: run durations, failed runs, digests by outcome (queue depth: background.ts).
  */
 import { eq, sql, and } from 'drizzle-orm';
 import type { Config } from '../config.js';
@@ -18,7 +18,7 @@ import { unseal } from '../platform/crypto.js';
 import type { Db } from '../platform/db/client.js';
 import { alertRuns, alerts, users } from '../platform/db/schema.js';
 import type { ClaimedJob, JobQueue } from '../platform/jobs.js';
-import type { Mailer } from '../platform/mail.js';
+import type { Mailer } from '../platform/mail/index.js';
 import { DURATION_BUCKETS, type Metrics } from '../platform/metrics.js';
 import type { SearchProviders } from '../search/index.js';
 import { UNSUBSCRIBE_SEAL } from './commands.js';
@@ -96,17 +96,6 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
     help: 'Alert digests by outcome: sent, retried (a send failed and is tried again), failed (given up), interrupted (its process died mid-send; not sent again)',
     labelNames: ['outcome'] as const,
   });
-  metrics.gauge({
-    name: 'job_queue_depth',
-    help: 'Background jobs waiting or running, by queue (shared by every process on the database)',
-    labelNames: ['queue'] as const,
-    async collect() {
-      this.reset();
-      const depths: Record<string, number> = await queue.depth().catch(() => ({}));
-      for (const name of Object.values(ALERT_QUEUES)) this.set({ queue: name }, depths[name] ?? 0);
-    },
-  });
-
   queue.every(
     ALERT_QUEUES.tick,
     config.alerts.tickSeconds,

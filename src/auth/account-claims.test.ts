@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import {
   APP_ORIGIN,
   buildUser,
@@ -19,7 +19,7 @@ import { linkIn, mailWrittenBy } from '../../test/support/outbox.js';
 import { emailTokens } from '../platform/db/schema.js';
 import { createWorkspace, shareWorkspace } from '../workspaces/test-support/helpers.js';
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`account claims and ended sessions (${leg.name})`, () => {
     let t: TestApp;
     beforeAll(async () => {

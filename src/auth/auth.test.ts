@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   createScratchDatabase,
+  embeddedLeg,
   storeLegs,
   type TestApp,
 } from '../../test/support/app.js';
@@ -41,7 +42,7 @@ async function requestResetLink(
   return new URL(linkIn(mail, RESET_LINK)).searchParams.get('token')!;
 }
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`auth (${leg.name})`, () => {
     let t: TestApp;
     beforeAll(async () => {

@@ -5,14 +5,14 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { APP_ORIGIN, buildUser, cookieHeader, cookiesFrom } from '../../test/support/factories.js';
 import { mailWrittenBy } from '../../test/support/outbox.js';
 import { users } from '../platform/db/schema.js';
 
 const NEW_PASSWORD = 'harbor-nebula-57';
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`POST /api/auth/change-password (${leg.name})`, () => {
     let t: TestApp;
     beforeAll(async () => {

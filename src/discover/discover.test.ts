@@ -5,7 +5,7 @@
  * `/works?filter=` requests of the same endpoint: the shape is real, the works are not that paper's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import {
   providerEnvFor,
@@ -59,7 +59,7 @@ const openalexList = JSON.parse(readFixture(OPENALEX_LIST)) as {
   results: Array<{ id: string; title: string }>;
 };
 
-for (const leg of storeLegs())
+for (const leg of embeddedLeg())
   describe.skipIf(leg.skipReason)(`discover routes (${leg.name})`, () => {
     let fixtures: FixtureServer;
     let t: TestApp;

@@ -4,7 +4,7 @@
  * workspaces only, and the shared provider cache never carries one user's marks into another's reply.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import {
   providerEnvFor,
@@ -46,7 +46,7 @@ describe('candidateKeys', () => {
   });
 });
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(
     `GET /api/search marks what is in your library (${leg.name})`,
     () => {

@@ -6,6 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { resourcePdfPages, resourcePdfs } from '../platform/db/schema.js';
@@ -16,26 +17,8 @@ import {
   UNKNOWN_ID,
 } from '../workspaces/test-support/helpers.js';
 
-interface Snippet {
-  in: string;
-  page?: number;
-  annotationId?: string;
-  text: string;
-  highlights: Array<{ start: number; end: number }>;
-}
-interface Hit {
-  id: string;
-  workspace: { id: string; name: string };
-  title: string;
-  rank: number;
-  publishedDate: string | null;
-  snippets: Snippet[];
-}
-interface Reply {
-  results: Hit[];
-  total: number;
-  hasMore: boolean;
-}
+type Snippet = ApiSchema<'LibrarySnippet'>;
+type Reply = ApiSchema<'LibrarySearchReply'>;
 
 /** The words a snippet marks, lower-cased. */
 const marked = (snippet: Snippet) =>

@@ -9,7 +9,7 @@
 import { Redis } from 'ioredis';
 
 /** How long a command may wait for its answer; a healthy Redis answers in well under a millisecond. */
-const COMMAND_TIMEOUT_MS = 500;
+export const COMMAND_TIMEOUT_MS = 500;
 
 export function createRedis(url: string, keyPrefix = ''): Redis {
   const redis = new Redis(url, {

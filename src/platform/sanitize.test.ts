@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { addResource, annotate, createWorkspace } from '../workspaces/test-support/helpers.js';
 import { escapeHtml, stripHtml } from './sanitize.js';
@@ -59,7 +59,7 @@ describe('escapeHtml', () => {
 
 const ENCODED = '&lt;script&gt;alert(1)&lt;/script&gt;';
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`text fields stay plain text (${leg.name})`, () => {
     let t: TestApp;
     let user: TestUser;

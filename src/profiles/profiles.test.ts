@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser } from '../../test/support/factories.js';
 
 function multipart(field: string, filename: string, contentType: string, data: Buffer) {
@@ -23,7 +23,7 @@ async function photoWithMetadata(width = 800, height = 600): Promise<Buffer> {
     .toBuffer();
 }
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`profiles (${leg.name})`, () => {
     let t: TestApp;
     beforeAll(async () => {

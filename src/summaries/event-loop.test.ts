@@ -56,29 +56,44 @@ describe('a deep summary of a hostile PDF', () => {
 
   it('leaves the server answering other requests while it is summarised', async () => {
     expect(pdfBytes).toBeLessThan(5_000);
+    /** How long one answer of the other client's request takes, from asking to its last byte. */
+    const timedAsk = async (): Promise<number> => {
+      const started = performance.now();
+      const res = await fetch(`${base}/api/search/providers`);
+      await res.arrayBuffer();
+      expect(res.status).toBe(200);
+      return performance.now() - started;
+    };
+    // The baseline, on this machine as loaded as it is now: the same request while nothing else runs.
+    const idle: number[] = [];
+    for (let i = 0; i < 10; i++) idle.push(await timedAsk());
+
+    const summaryStarted = performance.now();
+    let summaryMs = 0;
     let summarising = true;
     const summary = fetch(`${base}/api/summarize`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ url: pdfUrl, mode: 'deep' }),
-    }).finally(() => (summarising = false));
+    }).finally(() => {
+      summarising = false;
+      summaryMs = performance.now() - summaryStarted;
+    });
 
     // Another client asks the whole time; each answer's wait is measured.
     const waits: number[] = [];
     const deadline = Date.now() + 60_000;
     while (summarising && Date.now() < deadline) {
-      const started = performance.now();
-      const res = await fetch(`${base}/api/search/providers`);
-      await res.arrayBuffer();
-      expect(res.status).toBe(200);
-      waits.push(performance.now() - started);
+      waits.push(await timedAsk());
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const res = await summary;
     // The summary itself is answered (a summary, or a clear error for a text of no words), not dropped.
     expect([200, 422, 504]).toContain(res.status);
     expect(waits.length).toBeGreaterThan(0);
-    // Cleaned on the event loop, this text holds it for about 11 s; cleaned off it, no answer waits more than a moment.
-    expect(Math.max(...waits)).toBeLessThan(1000);
+    // Cleaned on the event loop, this text holds it for most of the summary's time (about 11 s of it on
+    // a quiet machine); cleaned off it, no answer waits more than a moment: under half the summary's
+    // time, or five times the slowest idle answer when the summary is quick.
+    expect(Math.max(...waits)).toBeLessThan(Math.max(summaryMs / 2, 5 * Math.max(...idle)));
   }, 90_000);
 });

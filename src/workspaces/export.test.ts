@@ -2,7 +2,7 @@ import { Cite } from '@citation-js/core';
 import '@citation-js/plugin-ris';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { contentDisposition, exportCitations, toCslItems } from './export.js';
 import type { ResourceRow } from './store.js';
@@ -386,7 +386,7 @@ describe('contentDisposition', () => {
   });
 });
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`citation export (${leg.name})`, () => {
     let t: TestApp;
     let owner: TestUser;

@@ -6,7 +6,7 @@
  * change runs on a fresh workspace of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { eq } from 'drizzle-orm';
 import { asc } from 'drizzle-orm';
@@ -252,7 +252,7 @@ function expectedStatus(key: RouteKey, asker: Asker, success: number): number {
   return allows(rule, asker, kind === 'annotation' && asker === 'owner') ? success : 403;
 }
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`authorization matrix (${leg.name})`, () => {
     let t: TestApp;
     const registered: string[] = [];

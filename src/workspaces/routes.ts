@@ -305,7 +305,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  const pdfDeps: PdfDeps = { db, blobs: ctx.platform.blobs, wake: () => ctx.wakePdfExtraction() };
+  const pdfDeps: PdfDeps = { db, blobs: ctx.platform.blobs, extraction: ctx.pdfExtraction };
   // Multipart parsing (and its per-request hooks) only where files are uploaded: the resource create
   // (a JSON body or a PDF) and the PDF upload.
   await app.register(async (uploads) => {

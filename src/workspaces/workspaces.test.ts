@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { annotations, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
 import {
@@ -29,7 +29,7 @@ const WORKSPACE_FIELDS = [
   'version',
 ];
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`workspaces (${leg.name})`, () => {
     let t: TestApp;
     let owner: TestUser;

@@ -26,7 +26,19 @@ export interface StoreLeg {
 
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
-/** The embedded leg always; the PostgreSQL + Redis leg when the machine has them (mandatory in CI). */
+/**
+ * The embedded leg alone: for a file whose subject behaves the same on both stores (docs/testing.md,
+ * "Which files run on PostgreSQL"): routes over plain reads and writes that Drizzle writes alike for
+ * both, run on PGlite (the same PostgreSQL, compiled to WebAssembly).
+ */
+export function embeddedLeg(): StoreLeg[] {
+  return [{ name: 'pglite', postgres: false, redis: false, skipReason: null }];
+}
+
+/**
+ * The embedded leg always; the PostgreSQL + Redis leg when the machine has them (mandatory in CI): for a
+ * file whose subject differs between the stores (docs/testing.md, "Which files run on PostgreSQL").
+ */
 export function storeLegs(): StoreLeg[] {
   const skipReason = storeLegSkipReason();
   if (skipReason && inCi) throw new Error(`In CI the PostgreSQL/Redis leg must run: ${skipReason}`);

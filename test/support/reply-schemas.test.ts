@@ -4,12 +4,13 @@
  * whose replies do and do not match.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../src/platform/errors.js';
 import { installErrorHandling } from '../../src/platform/http-errors.js';
 import { dialectUnion, ErrorResponse } from '../../src/platform/openapi.js';
+import { replySerializerCompiler } from '../../src/platform/reply-serializer.js';
 import { checkReplySchemas, takeReplyMismatches } from './reply-schemas.js';
 
 const Item = z.object({ id: z.number().int(), name: z.string() }).meta({ id: 'ReplyCheckItem' });
@@ -23,7 +24,7 @@ describe('the reply schema check of the test app', () => {
   beforeAll(async () => {
     app = Fastify({ logger: false });
     app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
+    app.setSerializerCompiler(replySerializerCompiler);
     installErrorHandling(app);
     // The dialect as the request chain sets it: a bearer token, or not.
     app.decorateRequest('auth', null as never);
@@ -35,7 +36,7 @@ describe('the reply schema check of the test app', () => {
     app.addHook('onRoute', checkReplySchemas);
     const response = { 200: Item, 400: ErrorResponse, 404: ErrorResponse };
     app.get('/fits', { schema: { response } }, async () => ({ id: 1, name: 'one' }));
-    app.get('/wrong-type', { schema: { response } }, async () => ({ id: '7', name: 'seven' }));
+    app.get('/wrong-type', { schema: { response } }, async () => ({ id: 'seven', name: 'seven' }));
     app.get('/extra-field', { schema: { response } }, async () => ({
       id: 1,
       name: 'one',
@@ -66,6 +67,12 @@ describe('the reply schema check of the test app', () => {
         ? { item: { id: 1, name: 'one' } }
         : { id: 1, name: 'one' },
     );
+    // A serializer that writes other JSON than zod's would for the same reply.
+    app.get(
+      '/miswritten',
+      { schema: { response }, serializerCompiler: () => () => '{"id":1,"name":"other"}' },
+      async () => ({ id: 1, name: 'one' }),
+    );
     app.get('/no-schema', async () => ({ anything: true }));
     await app.ready();
   });
@@ -77,6 +84,14 @@ describe('the reply schema check of the test app', () => {
     const res = await app.inject({ method: 'GET', url: '/fits' });
     expect(res.json()).toEqual({ id: 1, name: 'one' });
     expect(takeReplyMismatches()).toEqual([]);
+  });
+
+  it("names a reply the app's serializer wrote otherwise than zod's serializer writes it", async () => {
+    const res = await app.inject({ method: 'GET', url: '/miswritten' });
+    expect(res.json()).toEqual({ id: 1, name: 'other' });
+    expect(takeReplyMismatches()).toEqual([
+      `GET /miswritten (no credentials): status 200 was written as {"id":1,"name":"other"} where zod's serializer writes {"id":1,"name":"one"}`,
+    ]);
   });
 
   it('records a value of the wrong type, which the serializer refuses with a 500', async () => {

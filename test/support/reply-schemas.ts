@@ -15,6 +15,8 @@
  * - a JSON reply with a status the route does not declare.
  * A reply to a client that has already gone is not checked (nobody reads it).
  * Replies sent as JSON text (already serialised) are parsed and checked the same way, when sent.
+ * A reply that fits is also written by zod's serializer, and what the app's serializer wrote
+ * (src/platform/reply-serializer.ts: fast-json-stringify for most schemas) must be the same JSON.
  */
 import type {
   FastifyReply,
@@ -23,6 +25,8 @@ import type {
   preSerializationHookHandler,
   RouteOptions,
 } from 'fastify';
+import { isDeepStrictEqual } from 'node:util';
+import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 const DIALECTS_KEY = 'x-dialects';
@@ -123,6 +127,8 @@ function replyMismatch(
 }
 
 const checked = new WeakSet<FastifyRequest>();
+/** What zod's serializer writes for the request's reply, parsed: the app's serializer must write the same. */
+const zodWrites = new WeakMap<FastifyRequest, unknown>();
 
 /** A reply to a client that has gone (the summary's 499) reaches no one: nothing to check. */
 function clientGone(reply: FastifyReply): boolean {
@@ -163,6 +169,16 @@ export function checkReplySchemas(route: RouteOptions): void {
       const value: unknown = JSON.parse(JSON.stringify(payload) ?? 'null');
       const problem = replyMismatch(responses, reply.statusCode, contentType, value, request);
       if (problem) record(request, problem);
+      const declared = declaredFor(responses, reply.statusCode);
+      const schema = declared === undefined ? null : schemaFor(declared, contentType);
+      if (!problem && schema && schema !== 'undeclared-type') {
+        const written = zodSerializerCompiler({
+          schema,
+          method: request.method,
+          url: request.routeOptions.url ?? request.url,
+        })(payload);
+        zodWrites.set(request, JSON.parse(written));
+      }
     }
     done(null, payload);
   };
@@ -170,6 +186,15 @@ export function checkReplySchemas(route: RouteOptions): void {
   // JSON text sent as is (already serialised by the route): parsed and checked the same way.
   const whenSent: onSendHookHandler<unknown> = (request, reply, payload, done) => {
     const contentType = contentTypeOf(reply);
+    const expected = zodWrites.get(request);
+    if (expected !== undefined && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      const written: unknown = JSON.parse(payload.toString());
+      if (!isDeepStrictEqual(written, expected))
+        record(
+          request,
+          `status ${reply.statusCode} was written as ${JSON.stringify(written).slice(0, 300)} where zod's serializer writes ${JSON.stringify(expected).slice(0, 300)}`,
+        );
+    }
     if (
       !checked.has(request) &&
       !clientGone(reply) &&

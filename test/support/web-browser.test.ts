@@ -2,26 +2,59 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import {
   auditCombinations,
+  auditSchemes,
   launchChromium,
   seriousA11yViolations,
   webSkipReason,
 } from './web-browser.js';
 
 describe('auditCombinations', () => {
-  it('checks each viewport and each colour scheme once by default', () => {
-    expect(auditCombinations({})).toEqual([
-      ['mobile', 'light'],
-      ['desktop', 'dark'],
+  const pages = [
+    'signup',
+    'signin',
+    'library',
+    'alerts-list',
+    'profile',
+    'analytics',
+    'members-owner',
+  ];
+
+  it('checks a page at one combination by default, always the same one for its name', () => {
+    for (const name of pages) {
+      const [only, ...others] = auditCombinations(name, {});
+      expect(others, name).toEqual([]);
+      expect(auditCombinations(name, { CI: 'true' }), name).toEqual([only]);
+    }
+  });
+
+  it('spreads the pages over every viewport and both schemes by default', () => {
+    const seen = new Set(pages.map((name) => auditCombinations(name, {})[0]!.join(' ')));
+    expect([...seen].sort()).toEqual([
+      'desktop dark',
+      'desktop light',
+      'mobile dark',
+      'mobile light',
     ]);
   });
 
   it('checks all four combinations with WEB_AUDIT=all', () => {
-    expect(auditCombinations({ WEB_AUDIT: 'all' })).toEqual([
+    expect(auditCombinations('signup', { WEB_AUDIT: 'all' })).toEqual([
       ['mobile', 'light'],
       ['mobile', 'dark'],
       ['desktop', 'light'],
       ['desktop', 'dark'],
     ]);
+  });
+});
+
+describe('auditSchemes', () => {
+  it('checks one scheme by default, both over the pages, and both for each with WEB_AUDIT=all', () => {
+    const names = ['references', 'suggestions', 'search-result-facts', 'search-filters-open'];
+    for (const name of names) expect(auditSchemes(name, {})).toHaveLength(1);
+    expect(new Set(names.flatMap((name) => auditSchemes(name, {})))).toEqual(
+      new Set(['light', 'dark']),
+    );
+    expect(auditSchemes('references', { WEB_AUDIT: 'all' })).toEqual(['light', 'dark']);
   });
 });
 

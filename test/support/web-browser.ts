@@ -35,7 +35,7 @@ export const webSkipReason: string | null =
     : null;
 if (webSkipReason) console.warn(webSkipReason);
 
-/** A journey's time limit: each page is checked by axe two or four times (`auditCombinations`) on a shared machine. */
+/** A journey's time limit: each page is checked by axe once, or four times with `WEB_AUDIT=all` (`auditCombinations`), on a shared machine. */
 export const JOURNEY_TIMEOUT_MS = 180_000;
 
 /** The two viewports pages are checked and photographed at. */
@@ -401,28 +401,46 @@ export async function signInThroughApp(
 
 export type AuditCombination = readonly [ViewportName, 'light' | 'dark'];
 
-/**
- * The viewport and colour-scheme combinations `auditPage` checks: two by default (mobile in light,
- * desktop in dark, so each viewport and each scheme is seen once), all four with `WEB_AUDIT=all`.
- */
-export function auditCombinations(
-  env: Record<string, string | undefined> = process.env,
-): AuditCombination[] {
-  if (env.WEB_AUDIT === 'all')
-    return [
-      ['mobile', 'light'],
-      ['mobile', 'dark'],
-      ['desktop', 'light'],
-      ['desktop', 'dark'],
-    ];
-  return [
-    ['mobile', 'light'],
-    ['desktop', 'dark'],
-  ];
+/** Every viewport with every colour scheme, in the order `WEB_AUDIT=all` checks them. */
+const ALL_COMBINATIONS: readonly AuditCombination[] = [
+  ['mobile', 'light'],
+  ['mobile', 'dark'],
+  ['desktop', 'light'],
+  ['desktop', 'dark'],
+];
+
+/** FNV-1a of the name: a fixed choice per page, spread evenly over the pages. */
+function nameHash(name: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i += 1) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /**
- * Checks the page as it is now at each of `auditCombinations()` (the app follows the emulated
+ * The viewport and colour-scheme combinations the page `name` is checked at. By default one, chosen
+ * by the name, so a page is always checked at the same one and the journeys' pages between them see
+ * every viewport and both schemes (axe takes seconds a check on a shared machine); all four with
+ * `WEB_AUDIT=all`.
+ */
+export function auditCombinations(
+  name: string,
+  env: Record<string, string | undefined> = process.env,
+): AuditCombination[] {
+  if (env.WEB_AUDIT === 'all') return [...ALL_COMBINATIONS];
+  return [ALL_COMBINATIONS[nameHash(name) % ALL_COMBINATIONS.length]!];
+}
+
+/** The colour schemes the page `name` is checked in at a size of the test's own: one by default (by the name), both with `WEB_AUDIT=all`. */
+export function auditSchemes(
+  name: string,
+  env: Record<string, string | undefined> = process.env,
+): ('light' | 'dark')[] {
+  if (env.WEB_AUDIT === 'all') return ['light', 'dark'];
+  return [nameHash(name) % 2 === 0 ? 'light' : 'dark'];
+}
+
+/**
+ * Checks the page as it is now at each of `auditCombinations(name)` (the app follows the emulated
  * prefers-color-scheme while its theme is `system`): axe's serious and critical findings are collected
  * (the caller expects none) and a screenshot is saved for each, `<name>-<viewport>-<scheme>.png`.
  * Leaves the page at the desktop size in light. `exclude`: selectors axe leaves out; `fullPage: false`
@@ -434,7 +452,7 @@ export async function auditPage(
   options: { exclude?: readonly string[]; fullPage?: boolean } = {},
 ): Promise<Record<string, AxeFinding[]>> {
   const findings: Record<string, AxeFinding[]> = {};
-  for (const [viewport, scheme] of auditCombinations()) {
+  for (const [viewport, scheme] of auditCombinations(name)) {
     await page.setViewportSize(VIEWPORTS[viewport]);
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction(

@@ -93,14 +93,14 @@ describe.skipIf(webSkipReason)(
 
     /**
      * axe on the page with a state applied (a hover or a focus, which axe cannot set itself) at each of
-     * `auditCombinations()`: the state is applied again after each resize and change of scheme.
+     * `auditCombinations(name)`: the state is applied again after each resize and change of scheme.
      */
     async function auditState(
       name: string,
       apply: () => Promise<void>,
     ): Promise<Record<string, AxeFinding[]>> {
       const findings: Record<string, AxeFinding[]> = {};
-      for (const [viewport, scheme] of auditCombinations()) {
+      for (const [viewport, scheme] of auditCombinations(name)) {
         await page.setViewportSize(VIEWPORTS[viewport]);
         await page.emulateMedia({ colorScheme: scheme });
         await page.waitForFunction(

@@ -8,6 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture, type FixtureRoute } from '../support/fixture-server.js';
 import {
+  auditSchemes,
   launchChromium,
   newContext,
   newCredentials,
@@ -92,7 +93,7 @@ describe.skipIf(webSkipReason)('web app related works (Chromium)', () => {
         referenced.slice(0, 10),
       );
 
-      for (const scheme of ['light', 'dark'] as const) {
+      for (const scheme of auditSchemes('related-references')) {
         await page.emulateMedia({ colorScheme: scheme });
         await expect.poll(() => page.evaluate<string>(THEME_IN_USE)).toBe(scheme);
         expect(await seriousA11yViolations(page), scheme).toEqual([]);

@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRoute } from '../support/fixture-server.js';
 import {
+  auditCombinations,
   launchChromium,
   newContext,
   newCredentials,
@@ -95,18 +96,25 @@ describe.skipIf(webSkipReason)(
         .filter({ has: page.getByRole('heading', { name: title }) });
     const filtersButton = () => page.getByRole('button', { name: /^Filters/ });
 
-    /** axe (serious/critical) and no sideways scroll in light and dark at 360 and 1440 px; photographs each. */
+    /**
+     * No sideways scroll at 360 and 1440 px; axe (serious/critical) and a photograph at the page's
+     * combination of size and scheme (`auditCombinations`: one, all four with WEB_AUDIT=all).
+     */
     async function auditAtBothSizes(name: string): Promise<void> {
       for (const size of SIZES) {
         await page.setViewportSize(size);
-        for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => page.evaluate<string>(THEME_IN_USE)).toBe(scheme);
-          expect(await seriousA11yViolations(page), `${name} ${size.width} ${scheme}`).toEqual([]);
-          const { scrollWidth, clientWidth } = await pageWidths(page);
-          expect(scrollWidth, `${name} ${size.width} ${scheme}`).toBeLessThanOrEqual(clientWidth);
-          await screenshot(page, `${name}-${size.width}-${scheme}`);
-        }
+        const { scrollWidth, clientWidth } = await pageWidths(page);
+        expect(scrollWidth, `${name} ${size.width}`).toBeLessThanOrEqual(clientWidth);
+      }
+      for (const [viewport, scheme] of auditCombinations(name)) {
+        const size = SIZES[viewport === 'mobile' ? 0 : 1];
+        await page.setViewportSize(size);
+        await page.emulateMedia({ colorScheme: scheme });
+        await expect.poll(() => page.evaluate<string>(THEME_IN_USE)).toBe(scheme);
+        expect(await seriousA11yViolations(page), `${name} ${size.width} ${scheme}`).toEqual([]);
+        const { scrollWidth, clientWidth } = await pageWidths(page);
+        expect(scrollWidth, `${name} ${size.width} ${scheme}`).toBeLessThanOrEqual(clientWidth);
+        await screenshot(page, `${name}-${size.width}-${scheme}`);
       }
       await page.setViewportSize(SIZES[1]);
       await page.emulateMedia({ colorScheme: 'light' });

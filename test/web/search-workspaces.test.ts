@@ -613,13 +613,13 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
   }, 120_000);
 
   it('pages pass axe in light and dark and are photographed at 390×844 and 1280×800', async () => {
-    // One account, its session carried into a fresh context per combination (auditCombinations: mobile
-    // in light and desktop in dark, so each size and each theme is seen; all four with WEB_AUDIT=all).
+    // One account, its session carried into a fresh context per combination (auditCombinations: one
+    // for this journey's pages, all four with WEB_AUDIT=all).
     const first = await newContext(browser, server.base);
     await signUpThroughApi(first, server.base, newCredentials('search'));
     const session = await first.storageState();
     await first.close();
-    for (const [viewport, theme] of auditCombinations()) {
+    for (const [viewport, theme] of auditCombinations('search-save-workspace')) {
       const context = await browser.newContext({
         baseURL: server.base,
         viewport: VIEWPORTS[viewport],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { annotations } from '../../platform/db/schema.js';
 import { LIMITS } from '../schemas.js';
@@ -12,7 +12,7 @@ import {
   UNKNOWN_ID,
 } from '../test-support/helpers.js';
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`annotations (${leg.name})`, () => {
     let t: TestApp;
     let owner: TestUser;

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../platform/db/client.js';
 import { hashToken, randomToken } from '../../platform/crypto.js';
 import type { MemberRole } from '../../platform/db/schema.js';
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
-import type { MailMessage, Mailer } from '../../platform/mail.js';
+import { composeMail, type MailMessage, type Mailer } from '../../platform/mail/index.js';
 import { recordChange } from '../events/record.js';
 import { isWellFormedShareToken } from '../commands.js';
 import { ROLE_RANK, type Actor, type Role } from '../policy.js';
@@ -184,15 +184,16 @@ function invitationMail(
   role: MemberRole,
   link: string,
 ): MailMessage {
-  const intro = `${inviterName} invites you to the workspace "${workspaceName}" as ${role === 'editor' ? 'an editor' : 'a viewer'}. The link works once and for ${MEMBER_LIMITS.invitationDays} days.`;
-  const escape = (text: string) =>
-    text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  return {
+  return composeMail({
+    purpose: 'invitation',
     to,
     subject: `Invitation to "${workspaceName}"`,
-    text: `${intro}\n\n${link}\n\nIf you do not know ${inviterName}, you can ignore this message.`,
-    html: `<p>${escape(intro)}</p><p><a href="${escape(link)}">Open the invitation</a></p><p>If you do not know ${escape(inviterName)}, you can ignore this message.</p>`,
-  };
+    blocks: [
+      `${inviterName} invites you to the workspace "${workspaceName}" as ${role === 'editor' ? 'an editor' : 'a viewer'}. The link works once and for ${MEMBER_LIMITS.invitationDays} days.`,
+      [{ text: 'Open the invitation', href: link }],
+      `If you do not know ${inviterName}, you can ignore this message.`,
+    ],
+  });
 }
 
 /** Records an invitation (its token hashed) and mails its single-use link to the app's `/invitations/{token}` page. */

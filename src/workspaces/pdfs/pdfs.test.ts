@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseContentDisposition } from 'content-disposition';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import type { ResolvedResource, ResourceResolver } from '../../context.js';
 import { resourcePdfPages, resourcePdfs } from '../../platform/db/schema.js';
@@ -46,7 +46,7 @@ const resolver: ResourceResolver = async (identifier) => {
   return RECORDS[identifier] ?? null;
 };
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`resource PDFs (${leg.name})`, () => {
     let t: TestApp;
     let owner: TestUser;

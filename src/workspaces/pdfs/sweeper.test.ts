@@ -5,14 +5,14 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { resourcePdfs } from '../../platform/db/schema.js';
 import { makePagedPdf } from '../../summaries/test-support/pdfs.js';
 import { addResource, createWorkspace, pdfMultipart } from '../test-support/helpers.js';
 import { sweepOrphanPdfFiles } from './sweeper.js';
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`sweeping PDF files no resource refers to (${leg.name})`, () => {
     let t: TestApp;
     let owner: TestUser;

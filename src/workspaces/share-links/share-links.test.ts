@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { hashToken } from '../../platform/crypto.js';
 import { shareLinks, workspaceMembers, workspaceResources } from '../../platform/db/schema.js';
@@ -17,7 +17,7 @@ import {
 const DAY = 86_400_000;
 const JOINS_PER_HOUR = 6;
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`share links (${leg.name})`, () => {
     let t: TestApp;
     let owner: TestUser;

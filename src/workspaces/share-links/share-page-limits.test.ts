@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { eq } from 'drizzle-orm';
 import { annotations, workspaceResources, workspaces } from '../../platform/db/schema.js';
@@ -15,7 +15,7 @@ const MAX_PAGE_BYTES = 512 * 1024;
 const words = (n: number, word: string) =>
   Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(`public share page limits (${leg.name})`, () => {
     let t: TestApp;
     let owner: TestUser;
@@ -96,7 +96,7 @@ for (const leg of storeLegs()) {
 /** Text that grows most when escaped: `"` is 6 bytes as `&quot;`, `&` 5 as `&amp;`. */
 const escapesMost = (length: number) => '"&'.repeat(Math.ceil(length / 2)).slice(0, length);
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason)(
     `public share page of quotes and ampersands (${leg.name})`,
     () => {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { connectChromium } from '../../../test/support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { annotations, workspaceResources } from '../../platform/db/schema.js';
 import { addResource, annotate, createWorkspace, shareWorkspace } from '../test-support/helpers.js';
@@ -36,7 +36,7 @@ type ScrollBox = { document: { documentElement: { scrollWidth: number; clientWid
 
 if (skipReason) console.warn(skipReason);
 
-for (const leg of storeLegs()) {
+for (const leg of embeddedLeg()) {
   describe.skipIf(leg.skipReason || skipReason)(`share page in Chromium (${leg.name})`, () => {
     let t: TestApp;
     let browser: Browser;

@@ -1,6 +1,6 @@
 /**
- * A workspace's activity log, newest first, 20 changes a page: the cookie dialect's array, the next
- * page's cursor in X-Next-Cursor. Kept under the key live updates mark stale on every change
+ * A workspace's activity log, newest first, 20 changes a page (`{ activity, nextCursor }`: the next
+ * page's cursor, null on the last). Kept under the key live updates mark stale on every change
  * (api/workspace-cache.ts), so an open list shows another member's change without a reload.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -26,9 +26,8 @@ export function useActivity(workspaceId: string) {
         },
         signal,
       });
-      const items = await unwrap(call);
-      const { response } = await call;
-      return { items, nextCursor: response.headers.get('x-next-cursor') };
+      const page = await unwrap(call);
+      return { items: page.activity, nextCursor: page.nextCursor };
     },
     initialPageParam: '',
     getNextPageParam: (page) => page.nextCursor ?? undefined,

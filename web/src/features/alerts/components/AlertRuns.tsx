@@ -24,7 +24,7 @@ export function AlertRuns({ runs, id }: { runs: ReturnType<typeof useAlertRuns>;
         onRetry={() => void runs.refetch()}
       />
     );
-  const items = runs.data.pages.flatMap((page) => page.items);
+  const items = runs.data.pages.flatMap((page) => page.runs);
   if (items.length === 0)
     return (
       <p className="muted">

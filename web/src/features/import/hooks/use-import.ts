@@ -19,7 +19,7 @@ const IMPORT_MAX_BYTES = IMPORT_MAX_MB * 1024 * 1024;
 function sendImport(workspaceId: string, file: File, dryRun: boolean): Promise<ImportReport> {
   return unwrap(
     api.POST('/api/workspaces/{id}/import', {
-      params: { path: { id: workspaceId }, query: dryRun ? { dryRun: 'true' } : {} },
+      params: { path: { id: workspaceId }, query: { dryRun } },
       body: { file },
       bodySerializer: multipartBody,
     }),

@@ -1,6 +1,7 @@
 /**
- * Outgoing mail through nodemailer: SMTP when SMTP_URL is set, otherwise each message is written as
- * an `.eml` file to DATA_DIR/outbox (the zero-set-up default for one machine).
+ * How mail leaves: through nodemailer, over SMTP when SMTP_URL is set, otherwise each message is
+ * written as an `.eml` file to DATA_DIR/outbox (the zero-set-up default for one machine). Capabilities
+ * never hold this: they get a `Mailer` (./index.ts), which composes and logs every message the same way.
  */
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +10,8 @@ import type { Transporter } from 'nodemailer';
 
 type Nodemailer = (typeof import('nodemailer'))['default'];
 
-export interface MailMessage {
+/** A message as the transport takes it: its parts already rendered. */
+export interface OutgoingMessage {
   to: string;
   subject: string;
   text: string;
@@ -20,9 +22,9 @@ export interface MailMessage {
   messageId?: string;
 }
 
-export interface Mailer {
+export interface MailTransport {
   readonly kind: 'smtp' | 'outbox';
-  send(message: MailMessage): Promise<{ id: string; file?: string }>;
+  send(message: OutgoingMessage): Promise<{ id: string; file?: string }>;
   /**
    * Does the work of `send` in this process and delivers nothing: a request that must cost the same
    * whether or not it mails anything (a password reset for an address without an account) does this
@@ -30,7 +32,7 @@ export interface Mailer {
    * it, then removed instead of put in place (writing the file measurably delayed the next requests).
    * Over SMTP the difference left is the exchange with the mail server, which waits on the network.
    */
-  compose(message: MailMessage): Promise<void>;
+  compose(message: OutgoingMessage): Promise<void>;
   /** For health: whether the transport answers. */
   verify(): Promise<boolean>;
   close(): void;
@@ -48,16 +50,16 @@ function lazyTransport(make: (mailer: Nodemailer) => Transporter): {
   };
 }
 
-export function createMailer(options: {
+export function createMailTransport(options: {
   smtpUrl?: string;
   from: string;
   outboxDir: string;
-}): Mailer {
+}): MailTransport {
   // Renders a message into a buffer: the outbox's transport, and what `compose` renders with.
   const rendering = lazyTransport((mailer) =>
     mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
   );
-  const render = async (message: MailMessage) =>
+  const render = async (message: OutgoingMessage) =>
     (await rendering.get()).sendMail({ from: options.from, ...message });
   if (options.smtpUrl) {
     const smtpUrl = options.smtpUrl;
