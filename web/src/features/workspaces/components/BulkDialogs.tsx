@@ -14,7 +14,12 @@ import { useToast } from '../../../components/Toasts';
 import { formError, submitWith, useZodForm } from '../../../lib/form';
 import { plural } from '../../../lib/plural';
 import { BulkMoveForm, BulkTagForm } from '../schemas';
-import { useMoveResources, useTagResources, useWorkspaces } from '../hooks/use-workspaces';
+import {
+  type BulkTagInput,
+  useMoveResources,
+  useTagResources,
+  useWorkspaces,
+} from '../hooks/use-workspaces';
 
 interface BulkDialogProps {
   open: boolean;
@@ -41,11 +46,10 @@ export function BulkTagDialog({
     if (open) reset({ add: '', remove: '' });
   }, [open, reset]);
   const submit = submitWith(form, ['add', 'remove'], async ({ add, remove }) => {
-    const reply = await tag.mutateAsync({
-      resourceIds,
-      ...(add.length ? { add } : {}),
-      ...(remove.length ? { remove } : {}),
-    });
+    const body: BulkTagInput = add.length
+      ? { resourceIds, add, ...(remove.length ? { remove } : {}) }
+      : { resourceIds, remove };
+    const reply = await tag.mutateAsync(body);
     toast(`Tags changed on ${plural(reply.updated.length, 'resource')}`);
     onDone();
   });

@@ -24,6 +24,9 @@ import {
   type ResourcePage,
 } from '../../../api/workspace-cache';
 
+/** Tags to add, to take off, or both (the API takes one or the other at least). */
+export type BulkTagInput = components['schemas']['BulkTagInput'];
+
 export type Workspace = components['schemas']['Workspace'];
 export type Resource = components['schemas']['Resource'];
 export type Annotation = components['schemas']['Annotation'];
@@ -385,7 +388,7 @@ export function useResourcePage(workspaceId: string, query: ResourceListQuery) {
 export function useTagResources(workspaceId: string) {
   const invalidate = useInvalidate(workspaceId);
   return useMutation({
-    mutationFn: (body: { resourceIds: string[]; add?: string[]; remove?: string[] }) =>
+    mutationFn: (body: BulkTagInput) =>
       unwrap(
         api.POST('/api/workspaces/{id}/resources/bulk/tag', {
           params: { path: { id: workspaceId } },
