@@ -67,7 +67,8 @@ export default defineConfig(
   },
   {
     // The arrows between the service's folders (README, Layout). Every file in src/ belongs to one element:
-    //   app        the composition root: app.ts, main.ts, web-app.ts (and their tests) wire everything;
+    //   app        the composition root: app.ts, main.ts, web-app.ts, background.ts (and their tests)
+    //              wire everything;
     //   config     config.ts, the environment schema, which imports nothing of ours;
     //   context    context.ts, the dependencies handed to every capability;
     //   platform   src/platform/: cross-cutting machinery that knows no capability;
@@ -90,7 +91,7 @@ export default defineConfig(
         { category: 'test', pattern: '**/*.test.ts' },
         { category: 'test-support', pattern: 'src/*/test-support/**' },
         { category: 'index', pattern: 'src/*/index.ts' },
-        { category: 'app', pattern: 'src/{app,main,web-app}{,.test}.ts' },
+        { category: 'app', pattern: 'src/{app,main,web-app,background}{,.test}.ts' },
         { category: 'config', pattern: 'src/config{,.test}.ts' },
         { category: 'context', pattern: 'src/context.ts' },
       ],

@@ -27,16 +27,15 @@ const HEADER = [
 ].join('\n');
 
 /**
- * A file's bytes: OpenAPI 3.1 says so with `contentMediaType` (3.0 with `format: binary`), which
- * openapi-typescript leaves a `string`; a client sends a Blob (a File is one), so that is the type.
+ * A file part: the document says `format: binary` (platform/openapi.ts, filePart), which the
+ * generators that map files turn into Blob/File by themselves; openapi-typescript 7 reads no format
+ * (its issue #1214) and leaves a `string`, so for it this maps the part to Blob (a File is one).
+ * test/web/api-types.test.ts runs openapi-typescript without it and shows what it still gives.
  */
-const FILE_AS_BLOB: OpenAPITSOptions['transform'] = (schema) => {
-  const { contentMediaType } = schema as { contentMediaType?: unknown };
-  const bytes = typeof contentMediaType === 'string' && !/json|^text\//.test(contentMediaType);
-  if (schema.type === 'string' && (bytes || schema.format === 'binary'))
-    return ts.factory.createTypeReferenceNode('Blob');
-  return undefined;
-};
+const FILE_AS_BLOB: OpenAPITSOptions['transform'] = (schema) =>
+  schema.type === 'string' && schema.format === 'binary'
+    ? ts.factory.createTypeReferenceNode('Blob')
+    : undefined;
 
 /** The TypeScript declarations of an OpenAPI document, as a client of this API should generate them. */
 export async function clientTypesOf(document: unknown): Promise<string> {

@@ -5,6 +5,7 @@
  * (web-app.ts). Multipart parsing is registered in the avatar upload's own scope, so other routes do not
  * pay for its hooks.
  */
+import { installValidationMessages } from './platform/validation-messages.js';
 import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
@@ -14,8 +15,6 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { accountRoutes } from './account/routes.js';
-import { registerAlertJobs } from './alerts/jobs.js';
-import { ALERT_QUEUE_DEFINITIONS } from './alerts/queues.js';
 import { alertRoutes } from './alerts/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer } from './auth/access-tokens.js';
@@ -36,23 +35,24 @@ import { serializeError } from './platform/error-logging.js';
 import { answerClientError, installErrorHandling } from './platform/http-errors.js';
 import { AccessLog } from './platform/access-log.js';
 import { idempotency } from './platform/idempotency.js';
-import { createJobQueue } from './platform/jobs.js';
 import { installRequestInputChecks } from './platform/request-input.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { replySerializerCompiler } from './platform/reply-serializer.js';
 import { requestIdOf } from './platform/request-id.js';
+import { createWorkerPool } from './platform/worker-pool.js';
 import { profileRoutes } from './profiles/routes.js';
+import { FORMAT_WORKER } from './workspaces/cite/routes.js';
+import { PARSE_WORKER } from './workspaces/import/commands.js';
 import { workspaceRoutes } from './workspaces/routes.js';
-import { createPdfExtraction, type PdfExtraction } from './workspaces/pdfs/extraction.js';
-import { createPdfSweeper } from './workspaces/pdfs/sweeper.js';
+import type { PdfExtraction } from './workspaces/pdfs/extraction.js';
+import { createBackground } from './background.js';
 import { createSearchService } from './search/service.js';
 import { searchRoutes } from './search/routes.js';
 import { createSummaryCache } from './summaries/cache.js';
 import { countSummaryLookups } from './summaries/metrics.js';
 import { createSummarizer } from './summaries/produce.js';
 import { summaryRoutes } from './summaries/routes.js';
-import { closePdfExtractors } from './summaries/pdf/extract.js';
 import { createRedisCache } from './platform/cache.js';
 import { rateLimitRules, typedLimits } from './auth/rate-limits.js';
 import { unknownPage, webAppRoutes } from './web-app.js';
@@ -60,7 +60,7 @@ import { unknownPage, webAppRoutes } from './web-app.js';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
-    /** The PDF text extraction worker of this process (tests await `settled(resourceId)`). */
+    /** PDF text extraction on the job queue (tests await `settled(resourceId)`). */
     pdfExtraction: PdfExtraction;
   }
 }
@@ -108,6 +108,7 @@ export async function buildApp(
   config: Config,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
+  installValidationMessages();
   const platform =
     options.platform ??
     (await createPlatform(config, rateLimitRules(config), options.platformOverrides));
@@ -164,15 +165,19 @@ export async function buildApp(
   const tokens = createAccessTokenIssuer(platform.signingSecret);
   const revocations = createRevocationList(platform.database, sessionHasEnded, app.log);
   const resolveResource = options.resolveResource ?? search.resolveResource;
-  // Stored PDFs' text, extracted off the request path: started once the app is ready (rows left
-  // pending by a stopped process are taken again), stopped before the database closes.
-  const pdfExtraction = createPdfExtraction({
-    db: platform.database.db,
-    blobs: platform.blobs,
+  // Every background job (PDF extraction and sweep, alerts) on the one job queue (background.ts):
+  // started once the app is ready, stopped when it closes, before the database.
+  const background = createBackground({
+    config,
+    platform,
     log: app.log,
+    providers: search.providers,
     resolveResource,
-    embedded: platform.database.kind === 'pglite',
   });
+  // Imported files are read and citations formatted in these workers, never on the request thread.
+  const workers = createWorkerPool({ ...config.workers, modules: [PARSE_WORKER, FORMAT_WORKER] });
+  app.addHook('onClose', async () => workers.close());
+  const pdfExtraction = background.pdfExtraction;
   const ctx: AppContext = {
     config,
     platform,
@@ -181,18 +186,13 @@ export async function buildApp(
     sessions: { db: platform.database.db, tokens, revocations },
     resolveResource,
     drain: createDrain(app.server),
-    wakePdfExtraction: () => pdfExtraction.wake(),
+    workers,
+    pdfExtraction,
   };
   app.decorate('ctx', ctx);
   app.decorate('pdfExtraction', pdfExtraction);
-  app.addHook('onReady', async () => pdfExtraction.start());
-  // PDF files a crash left with no row (sweeper.ts): swept a minute after start and every 6 hours.
-  const pdfSweeper = createPdfSweeper({
-    db: platform.database.db,
-    blobs: platform.blobs,
-    log: app.log,
-  });
-  app.addHook('onReady', async () => pdfSweeper.start());
+  app.addHook('onReady', async () => background.start());
+  app.addHook('onClose', async () => background.stop());
 
   // Cookies are parsed by the request chain, on the routes that read them (not health or metrics):
   // `hook: false` turns off the plugin's parsing of every request; setting cookies works as before.
@@ -216,7 +216,6 @@ export async function buildApp(
       'X-Total-Count',
       'Content-Disposition',
       'Idempotent-Replayed',
-      'X-Next-Cursor',
       'ETag',
     ],
     maxAge: 600,
@@ -260,32 +259,7 @@ export async function buildApp(
   // Related works and workspace suggestions follow the citation graph through the same providers.
   await app.register(async (scope) => discoverRoutes(scope, ctx, search.providers, libraryPlaces));
 
-  // Durable background jobs (alert runs and digests) on pg-boss in the database; worked only where
-  // ALERTS_ENABLED (every process may enqueue a run asked for by hand).
-  const jobQueue = createJobQueue({
-    store: platform.database.connection,
-    queues: ALERT_QUEUE_DEFINITIONS,
-    working: config.alerts.enabled,
-    heartbeatSeconds: config.jobs.heartbeatSeconds,
-    pollSeconds: Math.min(2, config.alerts.tickSeconds),
-    log: app.log,
-  });
-  await app.register(async (scope) => alertRoutes(scope, ctx, jobQueue));
-  if (config.alerts.enabled) {
-    registerAlertJobs({
-      config,
-      db: ctx.db,
-      queue: jobQueue,
-      mailer: platform.mailer,
-      metrics,
-      providers: search.providers,
-      cache: platform.cache,
-      secret: platform.signingSecret,
-      log: app.log,
-    });
-    app.addHook('onReady', async () => jobQueue.start());
-  }
-  app.addHook('onClose', async () => jobQueue.stop());
+  await app.register(async (scope) => alertRoutes(scope, ctx, background.queue));
 
   const summaryCache = countSummaryLookups(
     createSummaryCache({
@@ -304,11 +278,6 @@ export async function buildApp(
     },
   });
   await app.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
-  app.addHook('onClose', async () => {
-    pdfSweeper.stop();
-    await pdfExtraction.stop();
-    await closePdfExtractors();
-  });
   await app.register(async (scope) => webAppRoutes(scope, { distDir: config.webDistDir }));
 
   if (!options.platform) app.addHook('onClose', async () => platform.close());

@@ -4,6 +4,7 @@
  * list of every problem, not just the first one.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -146,6 +147,23 @@ const EnvSchema = z.object({
   ALERTS_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   ALERTS_PER_USER: z.coerce.number().int().min(1).max(1000).default(25),
   JOBS_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+
+  // Worker threads (platform/worker-pool.ts) that read imported files and format citations off the request thread.
+  // By default one fewer than the cores (the event loop's), at least 2 (so that one slow import does
+  // not hold every citation) and at most 4 (each may hold WORKER_HEAP_MB). On two cores that is 2,
+  // which the event loop still wins: the workers run at a lower priority (worker-pool.ts).
+  WORKER_THREADS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(16)
+    .default(Math.min(4, Math.max(2, availableParallelism() - 1))),
+  WORKER_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
+  WORKER_HEAP_MB: z.coerce.number().int().min(64).max(4096).default(512),
+  IMPORT_PARSE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  CITE_FORMAT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  CITE_REQUESTS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  CITE_REQUESTS_PER_PROCESS: z.coerce.number().int().min(1).max(1000).default(8),
 
   WEB_DIST_DIR: optionalString,
   METRICS_TOKEN: optionalString.pipe(
@@ -294,6 +312,15 @@ export interface Config {
   alerts: { enabled: boolean; tickSeconds: number; perUser: number };
   /** Background jobs (platform/jobs.ts, pg-boss): a running job whose process sends no heartbeat for this long is retried. */
   jobs: { heartbeatSeconds: number };
+  /**
+   * The worker threads that run work whose cost a user's input decides (STYLE.md rule 12): how many,
+   * how many tasks may wait for one, and each one's heap; a task past its time or heap is stopped.
+   */
+  workers: { threads: number; queue: number; heapMb: number };
+  /** Reading an imported file: how long it may take in a worker. */
+  imports: { parseTimeoutMs: number };
+  /** Formatting citations: how long one request may take in a worker, and how many may run at once per user and per process. */
+  citations: { formatTimeoutMs: number; perUser: number; perProcess: number };
   emailjs: { serviceId?: string; templateId?: string; publicKey?: string };
   /** The built web app (`vite build`'s output) served at `/`. */
   webDistDir: string;
@@ -442,6 +469,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       perUser: env.ALERTS_PER_USER,
     },
     jobs: { heartbeatSeconds: env.JOBS_HEARTBEAT_SECONDS },
+    workers: { threads: env.WORKER_THREADS, queue: env.WORKER_QUEUE, heapMb: env.WORKER_HEAP_MB },
+    imports: { parseTimeoutMs: env.IMPORT_PARSE_TIMEOUT_MS },
+    citations: {
+      formatTimeoutMs: env.CITE_FORMAT_TIMEOUT_MS,
+      perUser: env.CITE_REQUESTS_PER_USER,
+      perProcess: env.CITE_REQUESTS_PER_PROCESS,
+    },
     emailjs: {
       serviceId: env.EMAILJS_SERVICE_ID,
       templateId: env.EMAILJS_TEMPLATE_ID,

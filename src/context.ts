@@ -1,9 +1,10 @@
 /** What every capability's routes receive: the platform plus the shared auth machinery. */
 import type { AccessTokenIssuer, SessionDeps } from './auth/index.js';
 import type { Config } from './config.js';
-import type { Db } from './platform/db/client.js';
+import type { Db, Tx } from './platform/db/client.js';
 import type { Drain } from './platform/drain.js';
 import type { Platform } from './platform/index.js';
+import type { WorkerPool } from './platform/worker-pool.js';
 
 /** One normalised record for an identifier (a search result id, DOI, arXiv id, PMID, OpenAlex id). */
 export interface ResolvedResource {
@@ -25,6 +26,14 @@ export type ResourceResolver = (
   signal?: AbortSignal,
 ) => Promise<ResolvedResource | null>;
 
+export interface PdfExtractionJobs {
+  ready(): Promise<void>;
+  enqueue(
+    tx: Tx,
+    row: { resourceId: string; blobKey: string; uploadedBy: string | null },
+  ): Promise<void>;
+}
+
 export interface AppContext {
   config: Config;
   platform: Platform;
@@ -35,6 +44,11 @@ export interface AppContext {
   resolveResource: ResourceResolver;
   /** Whether the process is draining before it stops (readiness answers 503). */
   drain: Drain;
-  /** Tells this process's PDF text extraction (workspaces/pdfs/extraction.ts) that a file waits. */
-  wakePdfExtraction(): void;
+  /** Worker threads for work whose cost a user's input decides: reading imports, formatting citations. */
+  workers: WorkerPool;
+  /**
+   * Enqueues a stored PDF's text extraction (workspaces/pdfs/extraction.ts) in the transaction that
+   * records it; `ready()` is awaited before that transaction opens.
+   */
+  pdfExtraction: PdfExtractionJobs;
 }

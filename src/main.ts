@@ -1,6 +1,7 @@
 /** Starts the service: validates the environment, builds the app, listens, and shuts down gracefully. */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { stopListening } from './platform/drain.js';
 
 /** After the drain: how long the requests in flight may take before the process exits 1 anyway. */
 const CLOSE_LIMIT_MS = 10_000;
@@ -43,15 +44,21 @@ async function main(): Promise<void> {
         resolve();
       };
     });
-    app.log.info({ signal }, 'drained: no longer listening; finishing the requests in flight');
     const force = setTimeout(() => process.exit(1), CLOSE_LIMIT_MS);
     force.unref();
+    // The listener first, once the kernel has no connection queued for it (a close would reset those);
+    // then Fastify's close, which answers 503 on connections still open and waits for those in flight.
+    await stopListening(app.server);
+    app.log.info({ signal }, 'drained: no longer listening; finishing the requests in flight');
     await app.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   const listening = await app.listen({ port: config.port, host: config.host });
+  // The workers that read imports and format citations start now, building the common citation
+  // styles' engines in the background, so that the first citation waits for none.
+  app.ctx.workers.start();
   const services = app.ctx.platform.health.states();
   // Where it listens and the public address it hands out (links, avatars, OAuth callback), in one line.
   app.log.info(
@@ -61,7 +68,7 @@ async function main(): Promise<void> {
       appOrigin: config.appOrigin,
       database: app.ctx.platform.database.kind,
       redis: Boolean(config.redisUrl),
-      mail: app.ctx.platform.mailer.kind,
+      mail: app.ctx.platform.mailTransport.kind,
     },
     `Research Workspace ${config.version} ready at ${config.publicUrl} (listening on ${listening}, API reference ${config.publicUrl}/api/docs)`,
   );

@@ -4,7 +4,7 @@ import { verifyPassword, type SessionDeps } from '../auth/index.js';
 import type { BlobStore } from '../platform/blob-store.js';
 import type { Db } from '../platform/db/client.js';
 import { authenticationError, payloadTooLarge, validationError } from '../platform/errors.js';
-import type { Mailer } from '../platform/mail.js';
+import { composeMail, type Mailer } from '../platform/mail/index.js';
 import { exportCitations } from '../workspaces/index.js';
 import type { AccountExport } from './schemas.js';
 import {
@@ -104,12 +104,17 @@ export async function deleteAccount(
     }
   }
   try {
-    await deps.mailer.send({
-      to: user.email,
-      subject: 'Your Research Workspace account was deleted',
-      text: 'Your Research Workspace account and everything in it were deleted, as you asked. Its share links no longer open anything.\n\nYou can sign up again with this address at any time.',
-      html: '<p>Your Research Workspace account and everything in it were deleted, as you asked. Its share links no longer open anything.</p><p>You can sign up again with this address at any time.</p>',
-    });
+    await deps.mailer.send(
+      composeMail({
+        purpose: 'account-deleted',
+        to: user.email,
+        subject: 'Your Research Workspace account was deleted',
+        blocks: [
+          'Your Research Workspace account and everything in it were deleted, as you asked. Its share links no longer open anything.',
+          'You can sign up again with this address at any time.',
+        ],
+      }),
+    );
   } catch (error) {
     deps.log.warn({ err: { message: (error as Error).message } }, 'goodbye mail failed');
   }

@@ -1,4 +1,5 @@
 /** Account routes: what the account holds, its deletion, and the download of all its data. */
+import { mailerFor } from '../platform/mail/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -76,14 +77,18 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
           db,
           sessions: ctx.sessions,
           blobs: ctx.platform.blobs,
-          mailer: ctx.platform.mailer,
+          mailer: mailerFor(ctx.platform.mailTransport, request.log),
           log: request.log,
         },
         user.id,
         request.body,
       );
       clearSessionCookies(reply, config);
-      return { message: 'Your account and everything in it were deleted.' };
+      return {
+        success: true as const,
+        id: user.id,
+        message: 'Your account and everything in it were deleted.',
+      };
     },
   );
 

@@ -51,8 +51,9 @@ export const DeleteAccountBody = z
   .meta({ id: 'DeleteAccount' });
 documentBody(DeleteAccountBody, { examples: [{ password: 'tidal-quasar-42' }] });
 
+/** The one delete answer (platform/reply-shapes.ts), with a sentence to show. */
 export const DeleteAccountResponse = z
-  .object({ message: z.string() })
+  .object({ success: z.literal(true), id: z.uuid(), message: z.string() })
   .meta({ id: 'AccountDeleted' });
 
 export const ExportQuery = z.object({

@@ -71,8 +71,8 @@ for (const leg of storeLegs()) {
             headers: ada.bearer,
           })
         )
-          .json<{ items: Run[] }>()
-          .items.find((item) => item.id === runId);
+          .json<{ runs: Run[] }>()
+          .runs.find((item) => item.id === runId);
         return run?.mail === mail;
       }, 20_000);
       expect(settled, JSON.stringify(run)).toBe(true);

@@ -6,10 +6,12 @@
  *   with its job, all in one transaction, so N processes enqueue a period's run once;
  * - `alerts.run`: one run (run.ts);
  * - `alerts.digest`: one digest mail per run, sent at most once: the run's mail state goes
- *   pending → sending before the mail is handed over and → sent after; a failed send goes back to
- *   pending and is retried with backoff; a digest found `sending` (its process died mid-send) is not
- *   sent again, since it may have gone out, and is marked failed.
- * Series in /metrics: queue depth, run durations, failed runs, digests by outcome.
+ *   pending → handing_over (claimed by the job) before the SMTP exchange, → sending just before the
+ *   final dot of its data, and → sent after the server's reply; a failed send goes back to pending and
+ *   is retried with backoff. A digest found `handing_over` by its own job's retry (its process died
+ *   before the end of the data) was certainly not accepted and is sent again; one found `sending`
+ *   (died between the dot and the reply) may have gone out, is not sent again and is marked failed.
+ * Series in /metrics: run durations, failed runs, digests by outcome (queue depth: background.ts).
  */
 import { eq, sql, and } from 'drizzle-orm';
 import type { Config } from '../config.js';
@@ -18,7 +20,7 @@ import { unseal } from '../platform/crypto.js';
 import type { Db } from '../platform/db/client.js';
 import { alertRuns, alerts, users } from '../platform/db/schema.js';
 import type { ClaimedJob, JobQueue } from '../platform/jobs.js';
-import type { Mailer } from '../platform/mail.js';
+import type { Mailer } from '../platform/mail/index.js';
 import { DURATION_BUCKETS, type Metrics } from '../platform/metrics.js';
 import type { SearchProviders } from '../search/index.js';
 import { UNSUBSCRIBE_SEAL } from './commands.js';
@@ -96,17 +98,6 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
     help: 'Alert digests by outcome: sent, retried (a send failed and is tried again), failed (given up), interrupted (its process died mid-send; not sent again)',
     labelNames: ['outcome'] as const,
   });
-  metrics.gauge({
-    name: 'job_queue_depth',
-    help: 'Background jobs waiting or running, by queue (shared by every process on the database)',
-    labelNames: ['queue'] as const,
-    async collect() {
-      this.reset();
-      const depths: Record<string, number> = await queue.depth().catch(() => ({}));
-      for (const name of Object.values(ALERT_QUEUES)) this.set({ queue: name }, depths[name] ?? 0);
-    },
-  });
-
   queue.every(
     ALERT_QUEUES.tick,
     config.alerts.tickSeconds,
@@ -155,7 +146,7 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
   queue.work(
     ALERT_QUEUES.digest,
     async (job) => {
-      await sendDigest(deps, runIdOf(job), job.attempt >= job.maxAttempts, (outcome) =>
+      await sendDigest(deps, runIdOf(job), job.id, job.attempt >= job.maxAttempts, (outcome) =>
         digests.inc({ outcome }),
       );
     },
@@ -170,7 +161,10 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
               'its process stopped while sending; not sent again, so that it is never sent twice',
           })
           .where(
-            and(eq(alertRuns.id, runIdOf(job)), sql`${alertRuns.mail} in ('pending', 'sending')`),
+            and(
+              eq(alertRuns.id, runIdOf(job)),
+              sql`${alertRuns.mail} in ('pending', 'handing_over', 'sending')`,
+            ),
           )
           .returning({ id: alertRuns.id });
         if (given.length > 0) digests.inc({ outcome: 'failed' });
@@ -188,12 +182,17 @@ const setMail = (db: Db, runId: string, values: Partial<typeof alertRuns.$inferI
 async function sendDigest(
   deps: AlertJobDeps,
   runId: string,
+  jobId: string,
   lastAttempt: boolean,
   count: (outcome: DigestOutcome) => void,
 ): Promise<void> {
   const { db } = deps;
   const run = await findRun(db, runId);
   if (!run) return;
+  // This job's own earlier attempt died before the end of the message's data went out: certainly not
+  // accepted, so sent again. Another job's claim is left to that job (and its own retry).
+  const takeover = run.mail === 'handing_over' && run.mailSender === jobId;
+  if (run.mail === 'handing_over' && !takeover) return;
   if (run.mail === 'sending') {
     await setMail(db, runId, {
       mail: 'failed',
@@ -201,7 +200,7 @@ async function sendDigest(
     });
     return count('interrupted');
   }
-  if (run.mail !== 'pending') return;
+  if (run.mail !== 'pending' && !takeover) return;
   const alert = await findAlert(db, run.alertId);
   const [owner] = alert
     ? await db.select({ email: users.email }).from(users).where(eq(users.id, alert.userId))
@@ -214,11 +213,18 @@ async function sendDigest(
     });
     return count('failed');
   }
-  // The claim: only one sender moves this run from pending to sending.
+  // The claim: only one sender moves this run from pending to handing_over (or takes its own back).
   const claimed = await db
     .update(alertRuns)
-    .set({ mail: 'sending' })
-    .where(and(eq(alertRuns.id, runId), eq(alertRuns.mail, 'pending')))
+    .set({ mail: 'handing_over', mailSender: jobId })
+    .where(
+      and(
+        eq(alertRuns.id, runId),
+        takeover
+          ? and(eq(alertRuns.mail, 'handing_over'), eq(alertRuns.mailSender, jobId))
+          : eq(alertRuns.mail, 'pending'),
+      ),
+    )
     .returning({ id: alertRuns.id });
   if (claimed.length === 0) return;
   const message = composeDigest({
@@ -232,8 +238,12 @@ async function sendDigest(
     appOrigin: deps.config.appOrigin,
     publicUrl: deps.config.publicUrl,
   });
+  // Recorded before the final dot: from then on the server may have accepted it (never sent twice).
+  const beforeFinalDot = async () => {
+    await setMail(db, runId, { mail: 'sending' });
+  };
   try {
-    await deps.mailer.send(message);
+    await deps.mailer.send(message, { beforeFinalDot });
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
     // Refused by the transport: it did not go out, so it may be tried again.

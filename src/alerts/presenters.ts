@@ -23,7 +23,7 @@ export function presentRun(run: RunRow): Run {
       count: provider.count,
     })),
     // Handed to the mail transport and not yet confirmed: still on its way, as far as the owner can tell.
-    mail: run.mail === 'sending' ? 'pending' : run.mail,
+    mail: run.mail === 'sending' || run.mail === 'handing_over' ? 'pending' : run.mail,
   };
 }
 

@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import { notFound, validationError } from '../platform/errors.js';
 import type { JobQueue } from '../platform/jobs.js';
 import { ErrorResponse, PUBLIC, RATE_LIMIT_HEADERS } from '../platform/openapi.js';
+import { DeletedResponse } from '../platform/reply-shapes.js';
 import {
   createAlert,
   deleteAlert,
@@ -41,6 +41,7 @@ import {
   findAlertOf,
   lastRunsOf,
   listAlertsOf,
+  countRuns,
   listRuns,
 } from './store.js';
 
@@ -118,7 +119,12 @@ export async function alertRoutes(
         db,
         rows.map((row) => row.id),
       );
-      return { items: rows.map((row) => presentAlert(row, lastRuns.get(row.id))) };
+      // Every alert of the user, on one page (at most ALERTS_PER_USER).
+      return {
+        alerts: rows.map((row) => presentAlert(row, lastRuns.get(row.id))),
+        total: rows.length,
+        hasMore: false,
+      };
     },
   );
 
@@ -178,13 +184,14 @@ export async function alertRoutes(
         operationId: 'deleteAlert',
         summary: 'Delete an alert with its runs; a digest not yet sent is not sent',
         params: AlertParams,
-        response: { 204: z.null().describe('Deleted'), ...signedInErrors },
+        response: { 200: DeletedResponse, ...signedInErrors },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = requireUser(request);
-      await deleteAlert(db, await loadAlert(user.id, request.params.id));
-      return reply.status(204).send(null);
+      const alert = await loadAlert(user.id, request.params.id);
+      await deleteAlert(db, alert);
+      return { success: true as const, id: alert.id };
     },
   );
 
@@ -233,13 +240,18 @@ export async function alertRoutes(
         throw validationError(
           'cursor',
           'invalid',
-          'Invalid cursor: must be a nextCursor from a previous page',
+          'cursor must be a nextCursor from a previous page',
         );
-      const rows = await listRuns(db, alert.id, cursor, RUNS_PAGE_SIZE);
+      const [rows, total] = await Promise.all([
+        listRuns(db, alert.id, cursor, RUNS_PAGE_SIZE),
+        countRuns(db, alert.id),
+      ]);
       const page = rows.slice(0, RUNS_PAGE_SIZE);
       const last = page.at(-1);
       return {
-        items: page.map(presentRun),
+        runs: page.map(presentRun),
+        total,
+        hasMore: rows.length > RUNS_PAGE_SIZE,
         nextCursor: rows.length > RUNS_PAGE_SIZE && last ? encodeRunCursor(last) : null,
       };
     },

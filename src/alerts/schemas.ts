@@ -1,4 +1,5 @@
 /** Alerts: request and reply shapes (they make the OpenAPI document; alerts-web builds against them). */
+import { CURSOR_FIELD, LIST_FIELDS } from '../platform/reply-shapes.js';
 import { z } from 'zod';
 import { documentBody } from '../platform/openapi.js';
 import { PROVIDER_IDS, RESULT_TYPES } from '../search/index.js';
@@ -156,16 +157,14 @@ export const AlertSchema = z
   .meta({ id: 'Alert' });
 
 export const AlertListResponse = z
-  .object({ items: z.array(AlertSchema) })
+  .object({ alerts: z.array(AlertSchema), ...LIST_FIELDS })
   .meta({ id: 'AlertList' });
 export const RunEnvelope = z.object({ run: RunSchema }).meta({ id: 'AlertRunEnvelope' });
 export const RunListResponse = z
   .object({
-    items: z.array(RunSchema),
-    nextCursor: z
-      .string()
-      .nullable()
-      .describe('Pass as `cursor` for older runs; null on the last page'),
+    runs: z.array(RunSchema),
+    ...LIST_FIELDS,
+    ...CURSOR_FIELD,
   })
   .meta({ id: 'AlertRunList' });
 export const UnsubscribePreviewResponse = z

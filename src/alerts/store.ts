@@ -124,6 +124,15 @@ export function decodeRunCursor(cursor: string): RunCursor | null {
   return { createdAt, id };
 }
 
+/** How many runs the alert has kept. */
+export async function countRuns(db: Executor, alertId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(alertRuns)
+    .where(eq(alertRuns.alertId, alertId));
+  return row?.total ?? 0;
+}
+
 /** A page of an alert's runs, newest first, and one more to tell whether there is a next page. */
 export async function listRuns(
   db: Executor,

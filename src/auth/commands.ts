@@ -2,11 +2,12 @@
 import { allowedOrigins, type Config } from '../config.js';
 import type { Db } from '../platform/db/client.js';
 import { authenticationError, conflict, validationError } from '../platform/errors.js';
-import type { MailMessage, Mailer } from '../platform/mail.js';
+import type { Mailer } from '../platform/mail/index.js';
 import { stripHtml } from '../platform/sanitize.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { consumeEmailToken, findEmailToken, issueEmailToken } from './email-tokens.js';
 import { claimForMailboxOwner } from './mailbox-claims.js';
+import { confirmationMail, passwordChangedMail, passwordResetMail } from './mails.js';
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { endAllSessions, startSession, type IssuedSession, type SessionDeps } from './sessions.js';
 import {
@@ -35,33 +36,6 @@ export interface AuthDeps {
 async function assertPasswordAcceptable(password: string): Promise<void> {
   const problem = await passwordProblem(password);
   if (problem) throw validationError('password', problem, `Password ${problem}`);
-}
-
-function linkMail(to: string, subject: string, intro: string, link: string): MailMessage {
-  return {
-    to,
-    subject,
-    text: `${intro}\n\n${link}\n\nIf you did not ask for this, you can ignore this message.`,
-    html: `<p>${intro}</p><p><a href="${link.replace(/"/g, '&quot;')}">${subject}</a></p><p>If you did not ask for this, you can ignore this message.</p>`,
-  };
-}
-
-/** Sends a mail; in outbox mode (no SMTP) on a non-production machine the link is logged for the developer. */
-async function sendLinkMail(
-  deps: AuthDeps,
-  to: string,
-  subject: string,
-  intro: string,
-  link: string,
-): Promise<void> {
-  const sent = await deps.mailer.send(linkMail(to, subject, intro, link));
-  if (deps.mailer.kind === 'outbox') {
-    const showLink = deps.config.env !== 'production';
-    deps.log.info(
-      { file: sent.file, ...(showLink ? { link } : {}) },
-      `mail written to outbox: ${subject}`,
-    );
-  }
 }
 
 export async function signUp(
@@ -102,13 +76,7 @@ async function sendConfirmationMail(
     CONFIRMATION_TOKEN_TTL_SECONDS,
   );
   const link = `${deps.config.publicUrl}/api/auth/confirm?token=${encodeURIComponent(token)}`;
-  await sendLinkMail(
-    deps,
-    user.email,
-    'Confirm your e-mail address',
-    'Welcome to Research Workspace. Confirm your address:',
-    link,
-  );
+  await deps.mailer.send(confirmationMail(user.email, link));
 }
 
 /** Mails the signed-in user a new confirmation link; a conflict when the address is already confirmed. */
@@ -149,10 +117,6 @@ function resetLinkBase(config: Config, redirectTo: string | undefined): string {
   }
 }
 
-const RESET_SUBJECT = 'Reset your password';
-const RESET_INTRO =
-  'Someone asked to reset your Research Workspace password. The link works once, for one hour:';
-
 /**
  * Always succeeds from the caller's point of view, so that it does not reveal which addresses have
  * accounts. It runs after the reply, yet on the embedded database it still holds the one connection
@@ -174,9 +138,8 @@ export async function requestPasswordReset(
   );
   const link = new URL(resetLinkBase(deps.config, input.redirectTo));
   link.searchParams.set('token', token);
-  if (!user)
-    return deps.mailer.compose(linkMail(input.email, RESET_SUBJECT, RESET_INTRO, link.toString()));
-  await sendLinkMail(deps, user.email, RESET_SUBJECT, RESET_INTRO, link.toString());
+  if (!user) return deps.mailer.compose(passwordResetMail(input.email, link.toString()));
+  await deps.mailer.send(passwordResetMail(user.email, link.toString()));
 }
 
 /**
@@ -284,14 +247,7 @@ export async function changePassword(
 
 async function sendPasswordChangedMail(deps: AuthDeps, to: string): Promise<void> {
   const resetLink = `${deps.config.appOrigin}/auth/forgot-password`;
-  const sent = await deps.mailer.send({
-    to,
-    subject: 'Your password was changed',
-    text: `The password of your Research Workspace account was changed, and every other device was signed out.\n\nIf you did not do this, reset your password now: ${resetLink}`,
-    html: `<p>The password of your Research Workspace account was changed, and every other device was signed out.</p><p>If you did not do this, <a href="${resetLink.replace(/"/g, '&quot;')}">reset your password now</a>.</p>`,
-  });
-  if (deps.mailer.kind === 'outbox')
-    deps.log.info({ file: sent.file }, 'mail written to outbox: Your password was changed');
+  await deps.mailer.send(passwordChangedMail(to, resetLink));
 }
 
 /**

@@ -12,9 +12,9 @@
  * address.
  */
 import type { Db, Tx } from '../platform/db/client.js';
-import type { Mailer } from '../platform/mail.js';
-import { escapeHtml } from '../platform/sanitize.js';
+import type { Mailer } from '../platform/mail/index.js';
 import { pauseShareLinksOfOwner } from '../workspaces/index.js';
+import { pausedLinksMail } from './mails.js';
 import { endAllSessions, type SessionDeps } from './sessions.js';
 import { clearUnconfirmedAccount, type UserRow } from './users.js';
 
@@ -43,25 +43,4 @@ export async function claimForMailboxOwner(
   await endAllSessions(deps.sessions, account.id);
   if (claim.paused.length > 0)
     await deps.mailer.send(pausedLinksMail(deps.appOrigin, account.email, claim.paused));
-}
-
-function pausedLinksMail(
-  appOrigin: string,
-  to: string,
-  workspaces: Array<{ id: string; name: string }>,
-) {
-  const intro =
-    'You proved that this e-mail address is yours, so your Research Workspace account is now yours alone. ' +
-    'Its address had never been confirmed, so the share links made before could have been made by someone else who signed up with your address. ' +
-    'They are paused, not deleted: open each workspace and resume the links you made yourself; they keep their addresses.';
-  const list = workspaces.map((workspace) => ({
-    name: workspace.name,
-    url: `${appOrigin}/workspaces/${workspace.id}`,
-  }));
-  return {
-    to,
-    subject: 'Your share links are paused',
-    text: `${intro}\n\n${list.map((item) => `- ${item.name}: ${item.url}`).join('\n')}\n`,
-    html: `<p>${escapeHtml(intro)}</p><ul>${list.map((item) => `<li><a href="${escapeHtml(item.url)}">${escapeHtml(item.name)}</a></li>`).join('')}</ul>`,
-  };
 }

@@ -1,4 +1,5 @@
 /** Authentication routes: sign-up, sign-in, sign-out, session, refresh, password reset, OAuth. */
+import { mailerFor } from '../platform/mail/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { generateCodeVerifier, generateState } from 'arctic';
@@ -64,7 +65,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   const deps = (request: FastifyRequest): AuthDeps => ({
     db: ctx.db,
     config,
-    mailer: platform.mailer,
+    mailer: mailerFor(platform.mailTransport, request.log),
     sessions: ctx.sessions,
     log: request.log,
   });
@@ -461,7 +462,7 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
           {
             db: ctx.db,
             sessions: ctx.sessions,
-            mailer: platform.mailer,
+            mailer: mailerFor(platform.mailTransport, request.log),
             appOrigin: config.appOrigin,
           },
           identity,

@@ -83,7 +83,10 @@ export class ApiError extends Error {
 }
 
 export const validationError = (field: string, reason: string, message?: string) =>
-  new ApiError('VALIDATION_ERROR', message ?? `Invalid ${field}: ${reason}`, { field, reason });
+  new ApiError('VALIDATION_ERROR', message ?? `${field} is not accepted (${reason})`, {
+    field,
+    reason,
+  });
 
 /** A 401 always says how to authenticate (RFC 9110 §11.6.1): a plain Bearer challenge unless the caller names the problem (RFC 6750 §3). */
 export const authenticationError = (

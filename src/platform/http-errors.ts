@@ -72,7 +72,8 @@ export function toApiError(error: unknown): ApiError {
         fields.push(problem);
     }
     const { field, reason } = fields[0]!;
-    return new ApiError('VALIDATION_ERROR', `Invalid ${field}: ${reason}`, {
+    // A sentence about the field: `year must be a whole number` (platform/validation-messages.ts).
+    return new ApiError('VALIDATION_ERROR', `${field} ${reason}`, {
       field,
       reason,
       fields,

@@ -4,6 +4,7 @@
  * h, shared by processes on one database; a key still being answered is a 409; failures are not kept.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
@@ -124,6 +125,41 @@ for (const leg of storeLegs()) {
         await createWorkspace(t, owner, null, { name: 'Plain' });
         await createWorkspace(t, owner, null, { name: 'Plain' });
         expect(await workspaceCount(owner)).toBe(before + 3);
+      });
+
+      it('keeps the answer in the transaction of the workspace it answers: a save that fails undoes the create, and the retry creates one', async () => {
+        // The database refuses, once, to keep an answer (a trigger of this test's own database).
+        const tag = randomUUID().replace(/-/g, '').slice(0, 12);
+        const run = async (statements: string[]) => {
+          // One statement a query: the embedded database takes no more.
+          for (const statement of statements) await t.app.ctx.db.execute(sql.raw(statement));
+        };
+        await run([
+          `create sequence fail_once_${tag}`,
+          `create function fail_once_${tag}() returns trigger language plpgsql as $$
+            begin if nextval('fail_once_${tag}') = 1 then raise exception 'answer not kept (test)'; end if; return new; end $$`,
+          `create trigger fail_once_${tag} before update on idempotency_keys for each row
+            when (new.response_status is not null) execute function fail_once_${tag}()`,
+        ]);
+        const before = await workspaceCount(owner);
+        const key = randomUUID();
+        const start = clock;
+        try {
+          await createWorkspace(t, owner, key, { name: 'Kept together' });
+          // A retry once any claim left behind is stale: it must find the first answer or nothing done.
+          clock = start + 61_000;
+          const retry = await createWorkspace(t, owner, key, { name: 'Kept together' });
+          expect(retry.statusCode, retry.body).toBe(201);
+          expectReplayOf(retry, await createWorkspace(t, owner, key, { name: 'Kept together' }));
+          expect(await workspaceCount(owner)).toBe(before + 1);
+        } finally {
+          clock = start;
+          await run([
+            `drop trigger fail_once_${tag} on idempotency_keys`,
+            `drop function fail_once_${tag}()`,
+            `drop sequence fail_once_${tag}`,
+          ]);
+        }
       });
 
       it('answers another process’s first answer (one database, two apps)', async () => {

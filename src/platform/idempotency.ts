@@ -10,6 +10,11 @@
  * meanwhile gets a 409 with Retry-After. Answers of 5xx and 429 are not kept: the claim is released
  * so that the retry does the work. A claim whose request never answered (its process died) is taken
  * over after CLAIM_STALE_MS.
+ *
+ * A route whose work fits in one transaction answers through `request.answerOnce`: its writes and the
+ * answer kept for the key commit together, so no crash leaves the object without its answer (a retry
+ * would create it again), and a request slower than CLAIM_STALE_MS whose claim was taken over has its
+ * writes undone. Other routes keep the answer in `onSend`, a step after their writes (docs/api.md).
  */
 import { createHmac } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
@@ -61,6 +66,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The key this request claimed (its row and when), while it is the one answering it. */
     idempotencyClaim: { id: string; claimedAt: Date } | null;
+    /**
+     * A creating route's writes and its answer in one transaction: `work` writes through the handle
+     * it is given (every query of it: on the embedded store another would wait for this transaction)
+     * and returns the body to send with `status`; the answer is kept for the request's key in that
+     * transaction, so a retry after any crash finds either nothing done or the answer. Without a key,
+     * `work` runs on the database as usual.
+     */
+    answerOnce(
+      reply: FastifyReply,
+      status: number,
+      work: (db: Db) => Promise<unknown>,
+    ): Promise<FastifyReply>;
   }
 }
 
@@ -91,6 +108,67 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
   let lastSweep = 0;
 
   app.decorateRequest('idempotencyClaim', null);
+
+  /** What `keepAnswer` stores for an answer: its status, type, kept headers and sealed body. */
+  const answerValues = (reply: FastifyReply, status: number, text: string) => {
+    const contentType = reply.getHeader('content-type');
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = reply.getHeader(name);
+      if (typeof value === 'string') headers[name] = value;
+    }
+    return {
+      responseStatus: status,
+      responseContentType: typeof contentType === 'string' ? contentType : null,
+      responseHeaders: headers,
+      responseBody:
+        Buffer.byteLength(text) <= IDEMPOTENCY_MAX_STORED_BYTES
+          ? seal(text, secret, SEAL_PURPOSE)
+          : null,
+    };
+  };
+  const claimRow = (claim: { id: string; claimedAt: Date }) =>
+    and(eq(idempotencyKeys.id, claim.id), eq(idempotencyKeys.claimedAt, claim.claimedAt));
+
+  app.decorateRequest(
+    'answerOnce',
+    async function answerOnce(
+      this: FastifyRequest,
+      reply: FastifyReply,
+      status: number,
+      work: (db: Db) => Promise<unknown>,
+    ): Promise<FastifyReply> {
+      const claim = this.idempotencyClaim;
+      if (!claim) return reply.status(status).send(await work(db));
+      const text = await db.transaction(async (tx) => {
+        const body = await work(tx);
+        void reply.status(status).type('application/json; charset=utf-8');
+        const serialized = reply.serialize(body);
+        const text =
+          typeof serialized === 'string'
+            ? serialized
+            : Buffer.isBuffer(serialized)
+              ? serialized.toString('utf8')
+              : Buffer.from(new Uint8Array(serialized)).toString('utf8');
+        const kept = await tx
+          .update(idempotencyKeys)
+          .set(answerValues(reply, status, text))
+          .where(claimRow(claim))
+          .returning({ id: idempotencyKeys.id });
+        // Taken over meanwhile (this request was slower than CLAIM_STALE_MS): the other one's writes
+        // stand, and these are undone with the transaction.
+        if (kept.length === 0)
+          throw keyInUse(
+            'in_progress',
+            'A request with this Idempotency-Key is being answered by a retry; retry shortly',
+          );
+        return text;
+      });
+      // Kept with the writes: nothing left for the onSend hook to do.
+      this.idempotencyClaim = null;
+      return reply.send(text);
+    },
+  );
 
   const sweepExpired = (request: FastifyRequest, at: Date) => {
     if (at.getTime() - lastSweep < SWEEP_EVERY_MS) return;

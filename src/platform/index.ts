@@ -17,7 +17,7 @@ import { openDatabase, pgliteDirFor, type Database } from './db/client.js';
 import { createDiskBlobStore, type BlobStore } from './blob-store.js';
 import { createHealthMonitor, QUICK_CHECK_MS, type HealthMonitor } from './health.js';
 import { createKvRestStore, type KvRestStore } from './kv-rest.js';
-import { createMailer, type Mailer } from './mail.js';
+import { createMailTransport, type MailTransport } from './mail/index.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createOutbound, serviceUserAgent, type Outbound } from './outbound.js';
 import { createRateLimiter, type LimitRule, type RateLimiter } from './rate-limit.js';
@@ -31,7 +31,8 @@ export interface Platform {
   kv?: KvRestStore;
   cache: Cache;
   rateLimiter: RateLimiter;
-  mailer: Mailer;
+  /** How mail leaves; capabilities send through `mailerFor(mailTransport, log)` (platform/mail). */
+  mailTransport: MailTransport;
   blobs: BlobStore;
   outbound: Outbound;
   health: HealthMonitor;
@@ -81,7 +82,7 @@ export async function createPlatform(
     allowPrivate: config.outboundAllowPrivate,
     userAgent: serviceUserAgent(config.providers.contactEmail),
   });
-  const mailer = createMailer({
+  const mailTransport = createMailTransport({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     outboxDir: join(config.dataDir, 'outbox'),
@@ -97,7 +98,7 @@ export async function createPlatform(
         }
       : null,
     kv: kv ? () => kv.ping() : null,
-    mail: config.smtpUrl ? () => mailer.verify() : 'outbox',
+    mail: config.smtpUrl ? () => mailTransport.verify() : 'outbox',
     ...overrides.extraHealthChecks,
   });
   // What the drivers notice between checks shows at once.
@@ -128,7 +129,7 @@ export async function createPlatform(
     kv,
     cache,
     rateLimiter: createRateLimiter(rateLimitRules, redis),
-    mailer,
+    mailTransport,
     blobs,
     outbound,
     health,
@@ -136,7 +137,7 @@ export async function createPlatform(
     signingSecret,
     async close() {
       health.stop();
-      mailer.close();
+      mailTransport.close();
       blobs.close?.();
       await outbound.close();
       if (redis) redis.disconnect();

@@ -6,16 +6,23 @@
  * - a job is written in the caller's transaction when it passes one (enqueued with what caused it, or
  *   not at all), through pg-boss's Drizzle adapter;
  * - a job is fetched by one worker (`FOR UPDATE SKIP LOCKED`), whichever process it runs in;
- * - a worker sends heartbeats while a job runs; a job whose heartbeat stops (its process died) is
- *   failed by pg-boss's monitor and retried: at-least-once, so handlers are written to be repeatable;
+ * - a worker sends heartbeats while a job runs (every fifth of `heartbeatSeconds`); a job whose
+ *   heartbeat stops (its process died) is failed by pg-boss's monitor (every fifth of it too) and
+ *   retried: at-least-once, so handlers are written to be repeatable. On the embedded store, which one
+ *   process alone opens, the jobs a start finds running were a dead process's: failed at once, retried;
+ * - a job sent wakes the workers of its queue at once (LISTEN/NOTIFY), not at their next poll; a
+ *   worker that fetched a full batch fetches again at once, so a backlog is not paced by the poll;
+ * - a queue may take several jobs per fetch (`batchSize`, run side by side, each settled on its own)
+ *   and run several workers per process (`workers`); `perGroup` bounds the jobs of one group (a
+ *   user's, say) running at once in a process, so one group's backlog cannot hold all its workers;
  * - a failure is retried with exponential backoff up to the job's attempts; a job out of attempts goes
  *   to its queue's dead-letter queue, whose worker tells the queue's `onFailed`;
  * - `every(queue, seconds)`: each working process offers one job per slot of `seconds`, throttled by
  *   pg-boss (`singletonSeconds`: one job per queue and slot, however many processes offer it), and
  *   whichever process fetches it runs it.
- * A process that does not work the queues (ALERTS_ENABLED=false) only sends: pg-boss starts there at
- * the first send, or at `ready()`, which a caller that sends inside a transaction awaits before opening
- * it (starting needs the database, which the embedded store's one connection gives the transaction).
+ * A process works the queues it registered a handler for (`work`, `every`); pg-boss starts at
+ * `start()`, the first send, or `ready()`, which a caller that sends inside a transaction awaits before
+ * opening it (starting needs the database, which the embedded store's one connection gives the transaction).
  * It knows no capability: queues are names, payloads JSON.
  */
 import { sql } from 'drizzle-orm';
@@ -25,6 +32,7 @@ import {
   PgBoss,
   type ConstructorOptions,
   type DrizzleTransactionLike,
+  type JobResult,
   type JobWithMetadata,
 } from 'pg-boss';
 import type { Database, Tx } from './db/client.js';
@@ -36,6 +44,8 @@ export interface ClaimedJob {
   /** This attempt's number, from 1. */
   attempt: number;
   maxAttempts: number;
+  /** Aborted when pg-boss takes the job back (its claim lost, or the process stopping). */
+  signal: AbortSignal;
 }
 
 export interface QueueDefinition {
@@ -44,6 +54,17 @@ export interface QueueDefinition {
   maxAttempts: number;
   /** Whether a job out of attempts goes to the dead-letter queue `<name>.failed`, for `onFailed`. */
   deadLetter?: boolean;
+  /** Jobs one worker fetches at once and runs side by side, each settled on its own (default 1). */
+  batchSize?: number;
+  /** Workers of this queue in each working process (default 1). */
+  workers?: number;
+  /**
+   * Jobs of one group (`SendOptions.group`) running at once in each process (default: no bound): below
+   * `workers`, a group can never hold all of a process's workers.
+   */
+  perGroup?: number;
+  /** A job still running after this long is failed and retried (default 15 minutes). */
+  expireInSeconds?: number;
 }
 
 export interface WorkOptions {
@@ -54,6 +75,8 @@ export interface WorkOptions {
 export interface SendOptions {
   runAt?: Date;
   maxAttempts?: number;
+  /** The group the job counts against for its queue's `perGroup` bound (a user id, say). */
+  group?: string;
 }
 
 export interface JobQueueOptions {
@@ -62,7 +85,11 @@ export interface JobQueueOptions {
   queues: readonly QueueDefinition[];
   /** Whether this process works the queues (and runs pg-boss's monitor), or only sends. */
   working: boolean;
-  /** A running job whose process has not sent a heartbeat for this long is taken to be dead, and retried. */
+  /**
+   * A running job whose process has not sent a heartbeat for this long is taken to be dead, and
+   * retried (pg-boss's least is 10). Its worker beats every fifth of it and the monitor looks as often,
+   * so a killed process's job is failed 0.8–1.2 heartbeats after the kill.
+   */
   heartbeatSeconds: number;
   /** How often an idle worker looks for work. */
   pollSeconds: number;
@@ -85,8 +112,18 @@ export interface JobQueue {
   /** Resolves once pg-boss has started (its schema installed, the queues created). */
   ready(): Promise<void>;
   work(queue: string, handler: (job: ClaimedJob) => Promise<void>, options?: WorkOptions): void;
-  /** Runs `handler` once per slot of `seconds` across every working process sharing the database. */
-  every(queue: string, seconds: number, handler: (job: ClaimedJob) => Promise<void>): void;
+  /**
+   * Runs `handler` once per slot of `seconds` across every working process sharing the database; the
+   * first slot starts when the process does, or `firstAfterSeconds` later.
+   */
+  every(
+    queue: string,
+    seconds: number,
+    handler: (job: ClaimedJob) => Promise<void>,
+    firstAfterSeconds?: number,
+  ): void;
+  /** Stops this process's workers of `queue` (the jobs wait for another process, or a restart). */
+  stopWorking(queue: string): Promise<void>;
   /** Jobs waiting or running, by queue, as pg-boss's monitor last counted them. */
   depth(): Promise<Record<string, number>>;
   /** Starts pg-boss and, in a working process, the workers registered with `work` and `every`. */
@@ -104,15 +141,20 @@ const STOP_TIMEOUT_MS = 10_000;
 const POOL_SIZE = 4;
 const deadLetterOf = (queue: string) => `${queue}.failed`;
 
+/** How often a worker beats and the monitor looks for stopped heartbeats: a fifth of the heartbeat. */
+const heartbeatCheckSeconds = (heartbeatSeconds: number) =>
+  Math.max(1, Math.floor(heartbeatSeconds / 5));
+
 export function createJobQueue(options: JobQueueOptions): JobQueue {
   const { store, log } = options;
   const definitions = new Map(options.queues.map((queue) => [queue.name, queue]));
-  const workers: Array<() => Promise<unknown>> = [];
-  const periodic: Array<{ queue: string; seconds: number }> = [];
+  const workers: Array<{ queue: string; start: () => Promise<unknown> }> = [];
+  const periodic: Array<{ queue: string; seconds: number; firstAfterSeconds: number }> = [];
   const timers: NodeJS.Timeout[] = [];
   let workersStarted = false;
   let boss: PgBoss | null = null;
   let starting: Promise<PgBoss> | null = null;
+  const checkSeconds = heartbeatCheckSeconds(options.heartbeatSeconds);
 
   const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -123,9 +165,11 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       // Our periodic jobs are throttled sends (`every`), not pg-boss cron schedules: those are checked
       // every 30 s at best, coarser than ALERTS_TICK_SECONDS may ask.
       schedule: false,
-      superviseIntervalSeconds: Math.max(1, Math.min(60, Math.floor(options.heartbeatSeconds / 2))),
-      monitorIntervalSeconds: Math.max(1, Math.min(60, Math.floor(options.heartbeatSeconds / 2))),
+      superviseIntervalSeconds: checkSeconds,
+      monitorIntervalSeconds: checkSeconds,
       registerInstance: false,
+      // A sent job wakes its queue's workers (NOTIFY, delivered when the sending transaction commits).
+      useListenNotify: true,
     };
     const created =
       store.kind === 'pglite'
@@ -153,11 +197,13 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         retryBackoff: true,
         retryDelayMax: MAX_BACKOFF_SECONDS,
       };
-      if (queue.deadLetter) await created.createQueue(deadLetterOf(queue.name), { retryLimit: 0 });
+      if (queue.deadLetter)
+        await created.createQueue(deadLetterOf(queue.name), { retryLimit: 0, notify: true });
       const settings = {
         ...retries,
         heartbeatSeconds: options.heartbeatSeconds,
-        expireInSeconds: EXPIRE_SECONDS,
+        expireInSeconds: queue.expireInSeconds ?? EXPIRE_SECONDS,
+        notify: true,
       };
       await created.createQueue(queue.name, {
         ...settings,
@@ -168,6 +214,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         ...settings,
         deadLetter: queue.deadLetter ? deadLetterOf(queue.name) : null,
       });
+      if (queue.deadLetter) await created.updateQueue(deadLetterOf(queue.name), { notify: true });
     }
     return created;
   }
@@ -185,42 +232,108 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     return starting;
   }
 
+  /**
+   * The embedded database is one process's alone: a job found running at start was its dead
+   * predecessor's, and is failed now (and so retried) rather than after its heartbeat runs out.
+   */
+  async function failOrphanedJobs(running: PgBoss): Promise<void> {
+    if (store.kind !== 'pglite') return;
+    const { rows } = await store.client.query<{ id: string; name: string; retry_count: number }>(
+      `select id, name, retry_count from ${PGBOSS_SCHEMA}.job where state = 'active' and name = any($1)`,
+      [[...definitions.keys()]],
+    );
+    for (const name of new Set(rows.map((row) => row.name))) {
+      const held = rows.filter((row) => row.name === name);
+      await running.fail(
+        name,
+        held.map((row) => ({ id: row.id, retryCount: row.retry_count })),
+        { message: 'its process stopped while it ran' },
+      );
+      log.warn(
+        { queue: name, jobs: held.length },
+        'job queue: retrying jobs a stopped process held',
+      );
+    }
+  }
+
   const claimed = (job: JobWithMetadata<unknown>): ClaimedJob => ({
     id: job.id,
     queue: job.name,
     payload: (job.data ?? {}) as Record<string, unknown>,
     attempt: job.retryCount + 1,
     maxAttempts: job.retryLimit + 1,
+    signal: job.signal,
   });
+
+  /** Runs a fetched batch's jobs side by side; each is completed, or failed (and so retried), on its own. */
+  const settleEach =
+    (handler: (job: ClaimedJob) => Promise<void>, queue?: string) =>
+    (jobs: Array<JobWithMetadata<unknown>>): Promise<JobResult[]> =>
+      Promise.all(
+        jobs.map(async (job): Promise<JobResult> => {
+          try {
+            await handler(queue ? { ...claimed(job), queue } : claimed(job));
+            return { id: job.id, status: 'completed' };
+          } catch (error) {
+            log.warn(
+              {
+                queue: job.name,
+                jobId: job.id,
+                attempt: job.retryCount + 1,
+                reason: reason(error),
+              },
+              'job queue: a job failed',
+            );
+            return { id: job.id, status: 'failed', output: { message: reason(error) } };
+          }
+        }),
+      );
 
   function register(
     queue: string,
     handler: (job: ClaimedJob) => Promise<void>,
     workOptions: WorkOptions,
   ): void {
-    if (!definitions.has(queue)) throw new Error(`job queue: ${queue} is not a defined queue`);
-    if (workOptions.onFailed && !definitions.get(queue)!.deadLetter)
+    const definition = definitions.get(queue);
+    if (!definition) throw new Error(`job queue: ${queue} is not a defined queue`);
+    if (workOptions.onFailed && !definition.deadLetter)
       throw new Error(`job queue: onFailed needs ${queue} defined with deadLetter`);
-    const pollingIntervalSeconds = options.pollSeconds;
-    workers.push(async () => {
-      const running = boss!;
-      await running.work(
-        queue,
-        { includeMetadata: true, batchSize: 1, pollingIntervalSeconds },
-        async ([job]) => {
-          if (job) await handler(claimed(job));
-        },
-      );
-      const onFailed = workOptions.onFailed;
-      if (onFailed) {
+    const polling = {
+      includeMetadata: true,
+      perJobResults: true,
+      pollingIntervalSeconds: options.pollSeconds,
+      // pg-boss would poll a queue that notifies every 30 s only; a retry that comes due notifies nobody.
+      notifyPollingIntervalSeconds: options.pollSeconds,
+      heartbeatRefreshSeconds: checkSeconds,
+    } as const;
+    const batchSize = definition.batchSize ?? 1;
+    workers.push({
+      queue,
+      start: async () => {
+        const running = boss!;
         await running.work(
-          deadLetterOf(queue),
-          { includeMetadata: true, batchSize: 1, pollingIntervalSeconds },
-          async ([job]) => {
-            if (job) await onFailed({ ...claimed(job), queue });
+          queue,
+          {
+            ...polling,
+            batchSize,
+            // A full batch means more may be waiting: fetch again at once rather than after a poll.
+            ...(batchSize > 1 ? { burstWhenBatchFull: true } : {}),
+            localConcurrency: definition.workers ?? 1,
+            // Counted in this process, exactly (pg-boss hands a job of a group at its bound back to the
+            // queue and skips the group in the next fetches); pg-boss's database-wide count instead can
+            // let two workers fetching at the same moment both take a job of one group.
+            ...(definition.perGroup ? { localGroupConcurrency: definition.perGroup } : {}),
           },
+          settleEach(handler),
         );
-      }
+        const onFailed = workOptions.onFailed;
+        if (onFailed)
+          await running.work(
+            deadLetterOf(queue),
+            { ...polling, batchSize: 1 },
+            settleEach(onFailed, queue),
+          );
+      },
     });
   }
 
@@ -246,6 +359,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       await running.send(queue, payload, {
         ...(sendOptions.runAt ? { startAfter: sendOptions.runAt } : {}),
         ...(sendOptions.maxAttempts ? { retryLimit: sendOptions.maxAttempts - 1 } : {}),
+        ...(sendOptions.group ? { group: { id: sendOptions.group } } : {}),
         // Our Tx's execute is typed by the driver's result; pg-boss reads its `rows`, which both drivers give.
         ...(tx ? { db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql) } : {}),
       });
@@ -254,9 +368,12 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     work(queue, handler, workOptions = {}) {
       register(queue, handler, workOptions);
     },
-    every(queue, seconds, handler) {
+    every(queue, seconds, handler, firstAfterSeconds = 0) {
       register(queue, handler, {});
-      periodic.push({ queue, seconds });
+      periodic.push({ queue, seconds, firstAfterSeconds });
+    },
+    async stopWorking(queue) {
+      await boss?.offWork(queue, { wait: true });
     },
     async depth() {
       if (!boss) return {};
@@ -266,15 +383,21 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       );
     },
     async start() {
-      await started();
+      const running = await started();
       if (!options.working || workersStarted) return;
       workersStarted = true;
-      for (const startWorker of workers) await startWorker();
-      for (const { queue, seconds } of periodic) {
-        void offerPeriodic(queue, seconds);
-        const timer = setInterval(() => void offerPeriodic(queue, seconds), seconds * 1000);
-        timer.unref();
-        timers.push(timer);
+      await failOrphanedJobs(running);
+      for (const worker of workers) await worker.start();
+      for (const { queue, seconds, firstAfterSeconds } of periodic) {
+        const offer = () => void offerPeriodic(queue, seconds);
+        const first = setTimeout(() => {
+          offer();
+          const timer = setInterval(offer, seconds * 1000);
+          timer.unref();
+          timers.push(timer);
+        }, firstAfterSeconds * 1000);
+        first.unref();
+        timers.push(first);
       }
     },
     async stop() {

@@ -84,6 +84,9 @@ export function dialectUnion<B extends z.ZodType, C extends z.ZodType>(
  */
 interface BodyDocumentation {
   shape?: z.ZodType;
+  /** Sets of fields of which the body must send at least one whole (an `anyOf` of the object, each
+   * alternative requiring its set). */
+  oneOf?: readonly (readonly string[])[];
   examples?: readonly Record<string, unknown>[];
 }
 const BODY_DOCUMENTATION = new WeakMap<z.ZodType, BodyDocumentation>();
@@ -122,6 +125,19 @@ function overrideJsonSchema(ctx: OverrideContext): void {
     delete shape.$schema;
     for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
     Object.assign(ctx.jsonSchema, shape, description === undefined ? {} : { description });
+  }
+  if (documentation.oneOf) {
+    // Each alternative is the whole object with its set required, so a generator types the body as
+    // their union (an `anyOf` of bare `required`s beside the properties generates as unknown). The
+    // parts are shared, not copied: zod fills them in after this runs.
+    const { description, ...object } = ctx.jsonSchema;
+    const required = Array.isArray(object.required) ? (object.required as string[]) : [];
+    for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+    ctx.jsonSchema.anyOf = documentation.oneOf.map((fields) => ({
+      ...object,
+      required: [...new Set([...required, ...fields])],
+    }));
+    if (description !== undefined) ctx.jsonSchema.description = description;
   }
   if (documentation.examples) ctx.jsonSchema.examples = structuredClone(documentation.examples);
 }
@@ -162,10 +178,6 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'string' },
   },
   Location: { description: 'Where the redirect goes', schema: { type: 'string' } },
-  'X-Next-Cursor': {
-    description: 'The cursor of the next page (absent on the last page)',
-    schema: { type: 'string' },
-  },
   ETag: {
     description:
       'The version of the object in the reply (also its `version` field), a strong validator such as `"r3"`: send it back as `If-Match` to change or delete the object only if nobody has changed it since (412 otherwise)',
@@ -178,6 +190,16 @@ export const RATE_LIMIT_HEADERS: ResponseHeaderName[] = [
   'RateLimit-Remaining',
   'RateLimit-Reset',
 ];
+
+/**
+ * A file part of a multipart body, as generators read it: `format: binary` is what OpenAPI 3.0 and
+ * the generators that map files (openapi-generator, hey-api, orval, Kubb: `Blob`/`File`) look for;
+ * `contentMediaType` is OpenAPI 3.1's word for what the bytes are. openapi-typescript (7.x) reads
+ * neither and gives `string`; scripts/web-api.ts maps `format: binary` to Blob for it (docs/api.md).
+ */
+export function filePart(mediaType: string, description: string) {
+  return { type: 'string', format: 'binary', contentMediaType: mediaType, description };
+}
 
 interface RequestBodyObject {
   description?: string;
@@ -309,6 +331,12 @@ function finishOperations(doc: OpenApiDocument): void {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (response.description === 'Default Response' && STATUS_DESCRIPTIONS[status])
           response.description = STATUS_DESCRIPTIONS[status];
+        // A reply in a route's own error shape (`{ error: "<message>" }`) has no `details`: its
+        // message is the sentence that names the field.
+        if (status === '400' && response.content && !refsIn(response.content).has('Error'))
+          response.description = 'Invalid input: the message is a sentence that names the field';
+        // 204 and 304 carry no body (RFC 9110 §15.3.5, §15.4.5), whatever schema the route gave.
+        if (status === '204' || status === '304') delete response.content;
         const names = new Set<ResponseHeaderName>(declared[status] ?? []);
         // A signed-in request is counted against the user's hourly limit, and the answer says so
         // (not a 401 or 403: those are refused before anything is counted).

@@ -154,7 +154,7 @@ for (const leg of embeddedLeg()) {
         };
         expect(data).toEqual({
           code: 'VALIDATION_ERROR',
-          message: 'Invalid title: must not contain U+0000',
+          message: 'title must not contain U+0000',
         });
       });
 

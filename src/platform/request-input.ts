@@ -55,7 +55,7 @@ export function pathOfNul(value: unknown, path: string[] = []): string[] | null 
 }
 
 const nulError = (field: string) =>
-  validationError(field, 'contains_nul', `Invalid ${field}: must not contain U+0000`);
+  validationError(field, 'contains_nul', `${field} must not contain U+0000`);
 
 /** Query and path parameters of a request routed to a schema: a U+0000 is refused before validation. */
 function refuseNulParameters(

@@ -3,6 +3,7 @@
  * re-encoded so that metadata and anything hidden in the file are dropped, and bounded in size.
  */
 import { validationError } from '../platform/errors.js';
+import { ownValue } from '../platform/own-key.js';
 
 /**
  * sharp (libvips) is loaded on the first upload, not at start: about 12 MB of resident memory that a
@@ -49,7 +50,7 @@ export async function processAvatar(upload: Buffer): Promise<ProcessedAvatar> {
     throw validationError('file', 'not_an_image', 'The file is not an image');
   }
   // SVG can carry scripts; it is rasterised like any other non-photo format.
-  const output = OUTPUT[format ?? ''] ?? OUTPUT.jpeg!;
+  const output = ownValue(OUTPUT, format ?? '') ?? OUTPUT.jpeg!;
   try {
     const pipeline = sharp(upload, {
       limitInputPixels: MAX_INPUT_PIXELS,

@@ -18,6 +18,7 @@ import {
   ProfileUpdateBody,
 } from './schemas.js';
 import { getOrCreateProfile, replaceAvatar, updateProfile } from './store.js';
+import { ownValue } from '../platform/own-key.js';
 
 const tags = ['profile'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
@@ -118,7 +119,7 @@ export async function profileRoutes(root: FastifyInstance, ctx: AppContext): Pro
       if (!data) throw notFound('File');
       const ext = request.params.file.split('.').pop() ?? '';
       return reply
-        .header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream')
+        .header('content-type', ownValue(CONTENT_TYPES, ext) ?? 'application/octet-stream')
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'")

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentBody } from '../platform/openapi.js';
+import { documentBody, filePart } from '../platform/openapi.js';
 import { plainText } from '../platform/sanitize.js';
 
 const PROFILE_LIMITS = { displayName: 50, bio: 500 } as const;
@@ -60,12 +60,10 @@ export const AVATAR_UPLOAD_BODY = {
         type: 'object',
         required: ['file'],
         properties: {
-          file: {
-            type: 'string',
-            contentMediaType: 'application/octet-stream',
-            description:
-              'An image (PNG, JPEG, WebP, GIF, SVG…; judged by its bytes) of at most 2 MB',
-          },
+          file: filePart(
+            'application/octet-stream',
+            'An image (PNG, JPEG, WebP, GIF, SVG…; judged by its bytes) of at most 2 MB',
+          ),
         },
       },
     },

@@ -5,6 +5,7 @@
  * that support a filter also send it upstream (each provider file), which keeps their answers full.
  */
 import type { SearchRecord } from './types.js';
+import { ownValue } from '../platform/own-key.js';
 
 /** The kinds of work a filter can ask for; every provider's own type maps onto one of them. */
 export const RESULT_TYPES = [
@@ -78,7 +79,7 @@ const TYPE_ALIASES: Record<string, ResultType> = {
 /** The coarse type of a provider's type string; `other` for anything unknown or absent. */
 export function resultTypeOf(providerType: string | undefined): ResultType {
   if (!providerType) return 'other';
-  return TYPE_ALIASES[providerType.toLowerCase().replace(/[^a-z]/g, '')] ?? 'other';
+  return ownValue(TYPE_ALIASES, providerType.toLowerCase().replace(/[^a-z]/g, '')) ?? 'other';
 }
 
 export function hasFilters(filters: SearchFilters | undefined): filters is SearchFilters {

@@ -7,6 +7,7 @@
 import { normaliseDoi } from './text.js';
 import { PROVIDER_IDS } from './types.js';
 import type { ProviderId } from './types.js';
+import { ownValue } from '../platform/own-key.js';
 
 export type ParsedIdentifier =
   | { kind: 'result'; provider: ProviderId; nativeId: string }
@@ -24,7 +25,7 @@ const PROVIDER_ID_ALIASES: Readonly<Record<string, ProviderId>> = {
 export function resolveProviderId(name: string): ProviderId | null {
   const lower = name.trim().toLowerCase();
   if ((PROVIDER_IDS as readonly string[]).includes(lower)) return lower as ProviderId;
-  return PROVIDER_ID_ALIASES[lower] ?? null;
+  return ownValue(PROVIDER_ID_ALIASES, lower) ?? null;
 }
 
 /** New-style (`2101.00001`, `0704.0001v2`) or old-style (`cond-mat/0603029v1`, `math.GT/0309136`) arXiv id. */

@@ -1,5 +1,6 @@
 /** Request and response schemas of the search routes (docs/design.md, Search providers). */
 import { z } from 'zod';
+import { queryFlag } from '../platform/query-flag.js';
 import { RESULT_TYPES } from './filters.js';
 import type { SearchFilters } from './filters.js';
 import { PROVIDER_IDS } from './types.js';
@@ -34,10 +35,7 @@ export const SearchQuery = z
     yearTo: Year.optional().describe(
       'Only works published in or before this year (a work whose year is unknown is left out)',
     ),
-    hasPdf: z
-      .enum(['true', 'false'])
-      .optional()
-      .describe('true: only works with a freely readable PDF (open access); false or absent: any'),
+    hasPdf: queryFlag('true: only works with a freely readable PDF (open access); false: any'),
     type: z
       .enum(RESULT_TYPES)
       .optional()
@@ -68,7 +66,7 @@ export function searchFiltersOf(query: z.infer<typeof SearchQuery>): SearchFilte
   return {
     ...(query.yearFrom !== undefined ? { yearFrom: query.yearFrom } : {}),
     ...(query.yearTo !== undefined ? { yearTo: query.yearTo } : {}),
-    ...(query.hasPdf === 'true' ? { hasPdf: true } : {}),
+    ...(query.hasPdf ? { hasPdf: true } : {}),
     ...(query.type ? { type: query.type } : {}),
     ...(query.venue ? { venue: query.venue } : {}),
   };

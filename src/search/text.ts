@@ -3,6 +3,7 @@
  * and the normalisations merging relies on.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { ownValue } from '../platform/own-key.js';
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -117,7 +118,7 @@ export function decodeHtmlEntities(text: string): string {
       if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff) return match;
       return String.fromCodePoint(code);
     }
-    return NAMED_ENTITIES[name] ?? match;
+    return ownValue(NAMED_ENTITIES, name) ?? match;
   });
 }
 
@@ -320,7 +321,7 @@ export function parseMonth(value: string | number | undefined): number | undefin
     const month = Number(text);
     return month >= 1 && month <= 12 ? month : undefined;
   }
-  return MONTHS[text.slice(0, 3).toLowerCase()];
+  return ownValue(MONTHS, text.slice(0, 3).toLowerCase());
 }
 
 /** `YYYY`, `YYYY-MM` or `YYYY-MM-DD` from parts, at the precision known; null without a valid year. */

@@ -78,12 +78,14 @@ export const SummarizeBody = z
       ),
     {
       message:
-        'Send content (Variant B) or an id, title, abstract, url or workspaceId and resourceId (Variant A)',
+        'is required unless the paper is named (Variant A: an id, title, abstract, url, or workspaceId and resourceId)',
       path: ['content'],
     },
   )
   .refine(bothOrNeither, BOTH_OR_NEITHER);
 documentBody(SummarizeBody, {
+  // What the refinement above asks for, as the document can say it: one of these.
+  oneOf: [['content'], ['id'], ['title'], ['abstract'], ['url'], ['workspaceId', 'resourceId']],
   examples: [
     {
       content:

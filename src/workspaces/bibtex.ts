@@ -18,6 +18,7 @@
  */
 
 import type { ExportItem } from './export.js';
+import { ownValue } from '../platform/own-key.js';
 
 /**
  * Entry types as Better BibTeX chooses them. CSL's `article` is a preprint: an `@article` only when it
@@ -107,7 +108,7 @@ const MONTH_MACROS = [
 
 function entryType(item: ExportItem): string {
   if (item.type === 'article') return item['container-title'] ? 'article' : 'misc';
-  return ENTRY_TYPE[item.type] ?? 'misc';
+  return ownValue(ENTRY_TYPE, item.type) ?? 'misc';
 }
 
 function entry(item: ExportItem): string {

@@ -7,6 +7,7 @@
 import { writeBibtex } from './bibtex.js';
 import { writeRis } from './ris.js';
 import type { ResourceRow } from './store.js';
+import { ownValue } from '../platform/own-key.js';
 
 interface CitationJs {
   Cite: typeof import('@citation-js/core').Cite;
@@ -276,7 +277,9 @@ async function toExportItems(resources: ResourceRow[]): Promise<ExportItem[]> {
     const item: CslItem = {
       id: key,
       'citation-key': key,
-      type: (resource.type && CSL_TYPE[resource.type]) || (doi ? 'article-journal' : 'webpage'),
+      type:
+        (resource.type && ownValue(CSL_TYPE, resource.type)) ||
+        (doi ? 'article-journal' : 'webpage'),
       title: oneLine(resource.title),
     };
     if (author.length) item.author = author;

@@ -7,6 +7,7 @@
  * `Family, Given` by the format's own rule, so the commas of a name are read as that separator.
  */
 import type { ExportItem } from './export.js';
+import { ownValue } from '../platform/own-key.js';
 
 const RIS_TYPE: Record<string, string> = {
   'article-journal': 'JOUR',
@@ -38,7 +39,9 @@ function record(item: ExportItem): string {
     // CSL's `article` is a preprint: a journal article only when it names a journal.
     [
       'TY',
-      item.type === 'article' && item['container-title'] ? 'JOUR' : (RIS_TYPE[item.type] ?? 'GEN'),
+      item.type === 'article' && item['container-title']
+        ? 'JOUR'
+        : (ownValue(RIS_TYPE, item.type) ?? 'GEN'),
     ],
     ['ID', item['citation-key']],
     ['TI', item.title],

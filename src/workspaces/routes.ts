@@ -157,11 +157,12 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const workspace = await insertWorkspace(db, { ownerId: user.id, ...request.body });
-      sendsVersion(reply, 'w', workspace);
-      return reply
-        .status(201)
-        .send(workspaceReply(dialectOf(request), presentWorkspace(workspace, 'owner')));
+      // The workspace and the answer kept for an Idempotency-Key are one transaction (platform/idempotency.ts).
+      return request.answerOnce(reply, 201, async (db) => {
+        const workspace = await insertWorkspace(db, { ownerId: user.id, ...request.body });
+        sendsVersion(reply, 'w', workspace);
+        return workspaceReply(dialectOf(request), presentWorkspace(workspace, 'owner'));
+      });
     },
   );
 
@@ -305,7 +306,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  const pdfDeps: PdfDeps = { db, blobs: ctx.platform.blobs, wake: () => ctx.wakePdfExtraction() };
+  const pdfDeps: PdfDeps = { db, blobs: ctx.platform.blobs, extraction: ctx.pdfExtraction };
   // Multipart parsing (and its per-request hooks) only where files are uploaded: the resource create
   // (a JSON body or a PDF) and the PDF upload.
   await app.register(async (uploads) => {

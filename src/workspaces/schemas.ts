@@ -203,7 +203,8 @@ export const WorkspaceUpdateBody = WorkspaceFields.superRefine((body, ctx) => {
     ctx.addIssue({
       code: 'custom',
       path: ['name'],
-      message: 'nothing to change: send name (or title), description or isPublic',
+      message:
+        'is required when nothing else is sent: send name (or title), description or isPublic',
     });
   } else if (body.name !== undefined && body.title !== undefined && body.name !== body.title) {
     ctx.addIssue({
@@ -306,7 +307,7 @@ export type ResourceCreateInput = z.output<typeof ResourceCreateBody>;
 export const ResourceUpdateBody = ResourceFields.pick({ notes: true, tags: true })
   .refine((body) => body.notes !== undefined || body.tags !== undefined, {
     path: ['notes'],
-    message: 'nothing to change: send notes or tags',
+    message: 'is required when nothing else is sent: send notes or tags',
   })
   .meta({ id: 'ResourceUpdate', minProperties: 1 });
 documentBody(ResourceUpdateBody, {
@@ -337,13 +338,14 @@ export const BulkTagBody = z
   })
   .refine((body) => (body.add?.length ?? 0) + (body.remove?.length ?? 0) > 0, {
     path: ['add'],
-    message: 'nothing to change: send tags to add or remove',
+    message: 'is required unless remove is sent: tags to add or to take off',
   })
   .meta({
     id: 'BulkTag',
     description: 'Adds and/or removes tags on several resources at once; all or nothing',
   });
 documentBody(BulkTagBody, {
+  oneOf: [['add'], ['remove']],
   examples: [{ resourceIds: [EXAMPLE_IDS.resource], add: ['to-read'], remove: ['inbox'] }],
 });
 export type BulkTagInput = z.output<typeof BulkTagBody>;
@@ -583,9 +585,8 @@ export const ResourceResponse = dialectUnion(
   },
 );
 
-export const DeletedResponse = z
-  .object({ success: z.literal(true), id: z.uuid() })
-  .meta({ id: 'Deleted' });
+/** The one delete answer, shared with every capability (platform/reply-shapes.ts). */
+export { DeletedResponse } from '../platform/reply-shapes.js';
 
 export const BulkTagResponse = z
   .object({

@@ -5,7 +5,9 @@
  * stops (pg-boss's monitor fails the job and it is retried): one digest, not zero or two; (c) a run
  * asked for by hand whose only process is killed mid-search runs after a restart, on PostgreSQL and on
  * the embedded database (the same pg-boss queue); (d) a provider down makes a run partial, and the next
- * run catches up; (e) a digest a real SMTP server refuses (451) is sent once on a retry after a backoff.
+ * run catches up; (e) a digest a real SMTP server refuses (451) is sent once on a retry after a backoff;
+ * (f) a digest whose process is killed while a slow SMTP server holds the exchange is sent again when
+ * the kill came before the end of its data, and not when it came between the final dot and the reply.
  * Search answers come from the recorded provider fixtures.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -33,8 +35,24 @@ import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js'
 const skipReason = process.env.TEST_DATABASE_URL
   ? null
   : 'TEST_DATABASE_URL unset: alert durability needs PostgreSQL';
-/** pg-boss's least heartbeat: a killed process's job is retried this long (plus a monitor pass and backoff) after. */
+/**
+ * pg-boss's least heartbeat (it refuses less): a killed process's job is retried 0.8–1.2 times this
+ * plus 2–6 s (the retry's backoff and a poll) after the kill, as the README says.
+ */
 const HEARTBEAT_SECONDS = 10;
+const TAKEOVER_MAX_MS = (1.2 * HEARTBEAT_SECONDS + 6) * 1000;
+/** How often an idle worker polls (background.ts): due runs must start closer together than this. */
+const POLL_MS = 2000;
+
+/** When `server` logged that it started `runId`'s attempt `attempt` (pino's `time`), or null. */
+function runStartedAt(server: ServerProcess, runId: string, attempt: number): number | null {
+  for (const line of server.output().split('\n')) {
+    if (!line.includes(`"runId":"${runId}","attempt":${attempt},"msg":"alert run: started"`))
+      continue;
+    return (JSON.parse(line) as { time: number }).time;
+  }
+  return null;
+}
 /** Crossref answers a search whose words include this after this long: the window a process is killed in. */
 const SLOW_WORD = 'slowsearch';
 const SLOW_MS = 4000;
@@ -257,6 +275,39 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
     expect(Date.parse(alert.nextRunAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
   }, 60_000);
 
+  it('starts ten due alerts together, not one per poll', async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const user = await signUpAndIn(a.url);
+    const alertIds: string[] = [];
+    for (let index = 0; index < 10; index++)
+      alertIds.push(await createAlert(a, user, `ecology ${randomUUID().slice(0, 6)}`));
+    await db.query(
+      `update alerts set next_run_at = now() - interval '1 second' where id = any($1)`,
+      [alertIds],
+    );
+    const runIds: string[] = [];
+    expect(
+      await eventually(
+        async () => {
+          runIds.length = 0;
+          for (const alertId of alertIds) {
+            const run = (await runsOf(a, user, alertId))[0];
+            if (run && run.status === 'done') runIds.push(run.id);
+          }
+          return runIds.length === alertIds.length;
+        },
+        30_000,
+        200,
+      ),
+    ).toBe(true);
+    const starts = runIds.map(
+      (runId) => runStartedAt(a, runId, 1) ?? runStartedAt(b, runId, 1) ?? Number.NaN,
+    );
+    expect(starts.every(Number.isFinite)).toBe(true);
+    // One tick enqueued them all; workers take several per fetch, so they start within a poll.
+    expect(Math.max(...starts) - Math.min(...starts)).toBeLessThan(POLL_MS);
+  }, 60_000);
+
   it('finishes a run whose process was killed mid-search in the other process: one digest, not none or two', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const user = await signUpAndIn(a.url);
@@ -282,9 +333,14 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
         50,
       ),
     ).toBe(true);
+    const killedAt = Date.now();
     await holder!.stop('SIGKILL');
     const survivor = holder === a ? b : a;
     const runs = await sentRun(servers, survivor, user, alertId, 60_000);
+    // Taken over within the documented time (README, Durable jobs).
+    const takenOverAt = runStartedAt(survivor, runId, 2);
+    expect(takenOverAt).not.toBeNull();
+    expect(takenOverAt! - killedAt).toBeLessThanOrEqual(TAKEOVER_MAX_MS);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ id: runId, status: 'done', mail: 'sent' });
     expect(await digestsTo(dataDir, user.email)).toBe(1);
@@ -397,4 +453,46 @@ describe('alert runs across restarts, and mail refused (embedded database, SMTP)
     () => runSurvivesRestart(servers, start, digestsOverSmtp),
     90_000,
   );
+
+  /** Runs a new alert now with the mail server holding its exchange at `point`, kills the process there and restarts it. */
+  const killedWhileSending = async (point: 'envelope' | 'reply') => {
+    const [server] = servers.filter(
+      (one) => one.child.exitCode === null && one.child.signalCode === null,
+    ) as [ServerProcess];
+    const user = await signUpAndIn(server.url);
+    const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`);
+    const held = smtp.hold(point);
+    const queued = await ask(`${server.url}/api/alerts/${alertId}/run`, {
+      method: 'POST',
+      headers: user.bearer,
+    });
+    expect(queued.status, queued.body).toBe(202);
+    await held;
+    await Promise.all(servers.splice(0).map((one) => one.stop('SIGKILL')));
+    return { user, alertId, restarted: await start() };
+  };
+
+  it('sends again, once, a digest whose process was killed before the end of its data (a slow server)', async () => {
+    const { user, alertId, restarted } = await killedWhileSending('envelope');
+    const runs = await sentRun(servers, restarted, user, alertId, 60_000);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'done', mail: 'sent' });
+    expect(await digestsOverSmtp(user.email)).toBe(1);
+  }, 120_000);
+
+  it('does not send again a digest whose process was killed after the final dot, before the reply', async () => {
+    const { user, alertId, restarted } = await killedWhileSending('reply');
+    let runs: Run[] = [];
+    const settled = await eventually(
+      async () => {
+        runs = await runsOf(restarted, user, alertId);
+        return runs[0]?.mail === 'failed';
+      },
+      60_000,
+      200,
+    );
+    expect(settled, `${JSON.stringify(runs)}\n${restarted.output().slice(-3000)}`).toBe(true);
+    // The server has the one it got before the kill; none other came.
+    expect(await digestsOverSmtp(user.email)).toBe(1);
+  }, 120_000);
 });

@@ -1,7 +1,10 @@
 /**
  * A real SMTP server (smtp-server) on a free local port for tests that send mail over SMTP: it keeps
  * each message it accepts, and refuses the next `refuse(n)` messages with 451 ("try later"), as a
- * busy mail server does, so that a test can watch the sender retry.
+ * busy mail server does, so that a test can watch the sender retry. `hold(point)` makes it stop
+ * answering the next exchange at that point, as a slow server does, so that a test can kill the
+ * sender there: `envelope`, before its answer to RCPT TO (the message's data not sent yet);
+ * `reply`, after the final dot, before its answer to it (the message received and kept).
  */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -15,6 +18,8 @@ export interface TestSmtpServer {
   refused(): number;
   /** Refuses the next `count` messages. */
   refuse(count: number): void;
+  /** Holds the next exchange at `point`; resolves once an exchange is held there (never answered). */
+  hold(point: 'envelope' | 'reply'): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,9 +27,20 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   const received: string[] = [];
   let toRefuse = 0;
   let refused = 0;
+  let holding: { point: 'envelope' | 'reply'; held(): void } | undefined;
+  /** Whether to hold here; the held exchange's callback is then never called. */
+  const holdsAt = (point: 'envelope' | 'reply') => {
+    if (holding?.point !== point) return false;
+    holding.held();
+    holding = undefined;
+    return true;
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onRcptTo(_address, _session, callback) {
+      if (!holdsAt('envelope')) callback();
+    },
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -37,7 +53,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
           );
         }
         received.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
+        if (!holdsAt('reply')) callback();
       });
     },
   });
@@ -47,6 +63,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     received,
     refused: () => refused,
     refuse: (count) => void (toRefuse = count),
+    hold: (point) => new Promise<void>((held) => void (holding = { point, held })),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -66,6 +66,7 @@ export async function extractPdfText(
   const timeoutMs = options.timeoutMs ?? PDF_EXTRACT_TIMEOUT_MS;
   if (!hasPdfSignature(pdf)) throw new PdfTextError('not_pdf', 'The file is not a PDF');
 
+  const startedAt = Date.now();
   const engine = await chooseEngine(options.engine);
   const engineOptions = { maxChars, timeoutMs, signal: options.signal };
   let result: EngineResult;
@@ -79,7 +80,11 @@ export async function extractPdfText(
         options.engine !== 'pdftotext' && error instanceof PdfTextError && error.code === 'invalid';
       if (!retry) throw error;
       usedEngine = 'pdfjs';
-      result = await extractWithPdfjs(pdf, engineOptions);
+      // One deadline for both engines: the second gets what the first left of it.
+      const left = startedAt + timeoutMs - Date.now();
+      if (left <= 0)
+        throw new PdfTextError('timeout', `PDF text extraction took longer than ${timeoutMs} ms`);
+      result = await extractWithPdfjs(pdf, { ...engineOptions, timeoutMs: left });
     }
   } else {
     result = await extractWithPdfjs(pdf, engineOptions);

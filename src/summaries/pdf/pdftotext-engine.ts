@@ -11,6 +11,12 @@ import type { EngineOptions, EngineResult } from './pdfjs-engine.js';
 import type { PdfInfo } from './pdfjs-protocol.js';
 
 const PDFTOTEXT = 'pdftotext';
+/**
+ * What one `pdftotext` may take of the machine, set by the shell it is started through (`ulimit`):
+ * its address space (poppler reads a paper in tens of MB; a file built to expand in memory fails
+ * instead of growing) and CPU seconds (its deadline's, as a backstop to the timer, rounded up).
+ */
+const PDFTOTEXT_MEMORY_KB = 1024 * 1024;
 let availability: Promise<boolean> | undefined;
 
 async function findOnPath(command: string): Promise<boolean> {
@@ -91,9 +97,18 @@ export function extractWithPdftotext(
   // UTF-8 takes up to 4 bytes a character; read a little more than the cap needs, then stop the process.
   const maxBytes = options.maxChars * 4 + 65_536;
   return new Promise<EngineResult>((resolve, reject) => {
-    const child = spawn(PDFTOTEXT, ['-enc', 'UTF-8', '-eol', 'unix', '-', '-'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const cpuSeconds = Math.max(1, Math.ceil(options.timeoutMs / 1000));
+    // `sh -c '…' pdftotext args…`: the limits apply to the shell, which then becomes pdftotext.
+    const child = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        `ulimit -v ${PDFTOTEXT_MEMORY_KB} && ulimit -t ${cpuSeconds} && exec "$0" "$@"`,
+        PDFTOTEXT,
+        ...['-enc', 'UTF-8', '-eol', 'unix', '-', '-'],
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;
@@ -146,11 +161,22 @@ export function extractWithPdftotext(
         reject(new PdfTextError('invalid', `pdftotext could not run: ${error.message}`)),
       );
     });
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       settle(() => {
         if (truncated || code === 0) {
           const text = Buffer.concat(chunks, size).toString('utf8');
           resolve({ text, pages: countPages(text), truncated });
+          return;
+        }
+        // Killed by its limits (SIGXCPU, SIGKILL) or aborted when out of memory: not a parser's
+        // verdict on the file, so no other engine is tried on it.
+        if (signal || /out of memory|bad_alloc/i.test(stderr)) {
+          reject(
+            new PdfTextError(
+              'timeout',
+              `pdftotext used up its CPU or memory allowance (${signal ?? 'out of memory'})`,
+            ),
+          );
           return;
         }
         if (/password/i.test(stderr) || code === 3) {

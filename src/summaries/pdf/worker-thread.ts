@@ -13,6 +13,9 @@ import { Worker } from 'node:worker_threads';
  * without bound. The real papers of the extraction tests need a small part of it.
  */
 const WORKER_HEAP_LIMIT_MB = 256;
+/** The young generation and the stack are bounded as well (pdf.js needs a few MB of each). */
+const WORKER_YOUNG_LIMIT_MB = 32;
+const WORKER_STACK_MB = 4;
 
 /** An idle worker holds its heap (tens of MB); after this long without a job it is stopped. */
 const IDLE_WORKER_MS = 30_000;
@@ -23,7 +26,11 @@ export function startWorker(
   name: string,
   heapLimitMb = WORKER_HEAP_LIMIT_MB,
 ): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: heapLimitMb };
+  const resourceLimits = {
+    maxOldGenerationSizeMb: heapLimitMb,
+    maxYoungGenerationSizeMb: WORKER_YOUNG_LIMIT_MB,
+    stackSizeMb: WORKER_STACK_MB,
+  };
   if (!here.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, here), { resourceLimits });
   // From source: register tsx's loader inside the worker, then load the TypeScript worker module.
   // (`execArgv: ['--import', 'tsx']` does not reach worker threads on Node 20.)

@@ -75,9 +75,12 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
         'annotate',
         await loadResource(db, request.params.id, user),
       );
-      const annotation = await annotateResource(db, user.id, resource.id, request.body);
-      sendsVersion(reply, 'a', annotation);
-      return reply.status(201).send(presentAnnotation({ ...annotation, authorName: user.name }));
+      // The annotation and the answer kept for an Idempotency-Key are one transaction (platform/idempotency.ts).
+      return request.answerOnce(reply, 201, async (db) => {
+        const annotation = await annotateResource(db, user.id, resource.id, request.body);
+        sendsVersion(reply, 'a', annotation);
+        return presentAnnotation({ ...annotation, authorName: user.name });
+      });
     },
   );
 

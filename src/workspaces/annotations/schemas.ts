@@ -118,7 +118,7 @@ export const AnnotationUpdateBody = z
   })
   .refine((body) => body.body !== undefined || body.highlights !== undefined, {
     path: ['body'],
-    message: 'nothing to change: send body or highlights',
+    message: 'is required when nothing else is sent: send body or highlights',
   })
   .meta({ id: 'AnnotationUpdate', minProperties: 1 });
 documentBody(AnnotationUpdateBody, { examples: [{ body: 'The key idea, restated in section 4' }] });

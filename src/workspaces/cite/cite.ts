@@ -10,7 +10,14 @@
 import { LRUCache } from 'lru-cache';
 import { toCslItems } from '../export.js';
 import type { ResourceRow } from '../store.js';
-import { isBuiltInStyle, packedStyleXml, templateOf, type CitationStyle } from './styles.js';
+import {
+  COMMON_STYLE_IDS,
+  findCitationStyle,
+  isBuiltInStyle,
+  packedStyleXml,
+  templateOf,
+  type CitationStyle,
+} from './styles.js';
 
 export type CitationFormat = 'text' | 'html';
 
@@ -99,6 +106,15 @@ function engineFor(processor: Processor, template: string): Promise<CiteprocEngi
     engines.set(template, engine);
   }
   return engine;
+}
+
+/** Builds the common styles' engines (a worker does when it starts), so that no request waits for one. */
+export async function warmCommonEngines(): Promise<void> {
+  const processor = await loadProcessor();
+  for (const id of COMMON_STYLE_IDS) {
+    const style = await findCitationStyle(id);
+    if (style) await engineFor(processor, templateOf(style));
+  }
 }
 
 /** The bibliography and in-text citation of the resources in a style (styles.ts finds it) and format. */

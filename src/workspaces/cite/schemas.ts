@@ -37,18 +37,21 @@ export const CitationStylesResponse = z.object({ styles: z.array(CitationStyleSc
   description: `The common styles (APA, MLA, Chicago, IEEE, Vancouver first) without a query; with one, the styles of the official CSL repository whose name holds every word, the common ones first, at most ${STYLE_SEARCH_LIMIT}`,
 });
 
-/** A query names a resource once per `resourceIds` (`?resourceIds=a&resourceIds=b`); one arrives as a string. */
+/**
+ * A query names a resource once per `resourceIds` (`?resourceIds=a&resourceIds=b`); one arrives as a
+ * string. Required: the document says so (a preprocess step would publish it as optional).
+ */
 export const CiteQuery = z.object({
   resourceIds: z
-    .preprocess(
-      (value) => (typeof value === 'string' ? [value] : value),
+    .union([
+      z.uuid('must be a UUID'),
       z
         .array(z.uuid('must be a UUID'))
         .min(1, 'must name at least one resource')
         .max(CITE_MAX_RESOURCES, `must name at most ${CITE_MAX_RESOURCES} resources`),
-    )
-    .transform((ids) => [...new Set(ids)])
-    .describe('Resources of this workspace to cite, the parameter repeated for each'),
+    ])
+    .transform((ids) => [...new Set(typeof ids === 'string' ? [ids] : ids)])
+    .describe('Resources of this workspace to cite, the parameter repeated for each (1 to 100)'),
   style: z
     .string()
     .regex(

@@ -8,6 +8,7 @@
 import { open, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
+import { ownValue } from '../../platform/own-key.js';
 
 const decompress = promisify(brotliDecompress);
 
@@ -54,6 +55,9 @@ const COMMON: ReadonlyArray<{ id: string; shortTitle: string }> = [
   { id: 'nature', shortTitle: 'Nature' },
 ];
 
+/** The common styles (the first five offered): their engines are built when a worker starts. */
+export const COMMON_STYLE_IDS: readonly string[] = COMMON.slice(0, 5).map((style) => style.id);
+
 /** At most this many styles in one answer to a search by name. */
 export const STYLE_SEARCH_LIMIT = 50;
 
@@ -88,7 +92,7 @@ function describe(entry: IndexEntry, shortTitle?: string): CitationStyle {
 /** The style with this id (built in or packed), or null for an id no style has. */
 export async function findCitationStyle(id: string): Promise<CitationStyle | null> {
   const common = COMMON.find((style) => style.id === id);
-  const builtIn = BUILT_IN[id];
+  const builtIn = ownValue(BUILT_IN, id);
   if (builtIn) return { id, ...builtIn };
   const entry = (await styleIndex()).get(id);
   return entry ? describe(entry, common?.shortTitle) : null;
@@ -141,5 +145,5 @@ export async function packedStyleXml(id: string): Promise<string> {
 }
 
 export function isBuiltInStyle(id: string): boolean {
-  return id in BUILT_IN;
+  return Object.hasOwn(BUILT_IN, id);
 }

@@ -621,7 +621,7 @@ for (const leg of embeddedLeg()) {
         for (const title of titles) await addResource(t.app, owner, ws, { title });
       });
 
-      it('pages newest first with a cursor, no item twice; a viewer may read it; bearer gets { activity, nextCursor }', async () => {
+      it('pages newest first with a cursor, no item twice; a viewer may read it; { activity, total, hasMore, nextCursor }', async () => {
         const seen: Array<{
           id: string;
           type: string;
@@ -637,7 +637,14 @@ for (const leg of embeddedLeg()) {
             'GET',
             `/api/workspaces/${ws}/activity?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
           );
-          const body = res.json<{ activity: typeof seen; nextCursor: string | null }>();
+          const body = res.json<{
+            activity: typeof seen;
+            total: number;
+            hasMore: boolean;
+            nextCursor: string | null;
+          }>();
+          expect(body.total).toBe(7);
+          expect(body.hasMore).toBe(body.nextCursor !== null);
           seen.push(...body.activity);
           cursor = body.nextCursor;
           pages++;
@@ -657,23 +664,31 @@ for (const leg of embeddedLeg()) {
         });
       });
 
-      it('cookie sessions get an array and the next cursor in X-Next-Cursor (none on the last page)', async () => {
+      it('cookie sessions get the same list shape, the cursor in the body and no paging header', async () => {
+        type Page = {
+          activity: unknown[];
+          total: number;
+          hasMore: boolean;
+          nextCursor: string | null;
+        };
         const first = await t.app.inject({
           method: 'GET',
           url: `/api/workspaces/${ws}/activity?limit=5`,
           headers: owner.cookieHeaders,
         });
         expect(first.statusCode).toBe(200);
-        expect(first.json<unknown[]>()).toHaveLength(5);
-        const next = first.headers['x-next-cursor'];
-        expect(next).toMatch(/^\d+$/);
+        const firstPage = first.json<Page>();
+        expect(firstPage).toMatchObject({ total: 7, hasMore: true });
+        expect(firstPage.activity).toHaveLength(5);
+        expect(firstPage.nextCursor).toMatch(/^\d+$/);
+        expect(first.headers['x-next-cursor']).toBeUndefined();
         const last = await t.app.inject({
           method: 'GET',
-          url: `/api/workspaces/${ws}/activity?limit=5&cursor=${String(next)}`,
+          url: `/api/workspaces/${ws}/activity?limit=5&cursor=${firstPage.nextCursor}`,
           headers: owner.cookieHeaders,
         });
-        expect(last.json<unknown[]>()).toHaveLength(2);
-        expect(last.headers['x-next-cursor']).toBeUndefined();
+        expect(last.json<Page>()).toMatchObject({ total: 7, hasMore: false, nextCursor: null });
+        expect(last.json<Page>().activity).toHaveLength(2);
       });
 
       it('400 for a limit past 100 or a cursor that is not one, 404 for a non-member, 401 signed out', async () => {

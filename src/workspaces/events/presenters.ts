@@ -1,5 +1,4 @@
 /** The shapes of a change: as a stream event's data, and as an item of the activity log. */
-import type { Dialect } from '../../platform/dialect.js';
 import type { EventRow } from './store.js';
 
 function actorOf(row: EventRow) {
@@ -27,8 +26,6 @@ export function presentChangeEvent(row: EventRow) {
   };
 }
 
-export type ActivityItem = ReturnType<typeof presentActivityItem>;
-
 export function presentActivityItem(row: EventRow) {
   return {
     id: String(row.id),
@@ -41,10 +38,3 @@ export function presentActivityItem(row: EventRow) {
 }
 
 /** Cookie session: the page's items (the next cursor in a header). Bearer token: `{ activity, nextCursor }`. */
-export function activityReply(
-  dialect: Dialect,
-  activity: ActivityItem[],
-  nextCursor: string | null,
-) {
-  return dialect === 'B' ? { activity, nextCursor } : activity;
-}

@@ -7,13 +7,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { dialectOf, requireUser } from '../../auth/index.js';
+import { requireUser } from '../../auth/index.js';
 import type { AppContext } from '../../context.js';
 import { ErrorResponse } from '../../platform/openapi.js';
 import { authorize } from '../policy.js';
 import { IdParams, workspaceErrors } from '../schemas.js';
 import { loadWorkspace } from '../store.js';
-import { activityReply, presentActivityItem } from './presenters.js';
+import { presentActivityItem } from './presenters.js';
 import {
   ActivityQuery,
   ActivityResponse,
@@ -21,7 +21,7 @@ import {
   EventStreamQuery,
   WorkspaceEventStream,
 } from './schemas.js';
-import { activityPage, pruneEvents } from './store.js';
+import { activityPage, countEvents, pruneEvents } from './store.js';
 import { createStreamHub, EVENTS_RETRY_MS, HEARTBEAT_MS } from './stream-hub.js';
 
 const tags = ['workspaces'];
@@ -106,14 +106,13 @@ export async function eventRoutes(root: FastifyInstance, ctx: AppContext): Promi
         tags,
         operationId: 'listWorkspaceActivity',
         summary: 'Who changed what in the workspace, newest first (cursor pagination; any member)',
-        description: `Pages of \`limit\` (1-100, default 50) changes; \`nextCursor\` (bearer) or the X-Next-Cursor header (cookie) asks for the next, absent on the last. Changes are kept ${config.events.activityRetentionDays} days, and a workspace's newest ${ACTIVITY_CAP_PER_WORKSPACE.toLocaleString('en-US')} at most.`,
+        description: `Pages of \`limit\` (1-100, default 50) changes, \`{ activity, total, hasMore, nextCursor }\` (the list shape of every route beyond the interface's, in both dialects); \`nextCursor\` asks for the next page, null on the last. Changes are kept ${config.events.activityRetentionDays} days, and a workspace's newest ${ACTIVITY_CAP_PER_WORKSPACE.toLocaleString('en-US')} at most.`,
         params: IdParams,
         querystring: ActivityQuery,
         response: { 200: ActivityResponse, ...workspaceErrors },
-        responseHeaders: { 200: ['X-Next-Cursor'] },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = requireUser(request);
       const { workspace } = authorize(
         user,
@@ -121,16 +120,18 @@ export async function eventRoutes(root: FastifyInstance, ctx: AppContext): Promi
         await loadWorkspace(db, request.params.id, user),
       );
       const { cursor, limit } = request.query;
-      const rows = await activityPage(
-        db,
-        workspace.id,
-        cursor === undefined ? null : Number(cursor),
-        limit,
-      );
+      const [rows, total] = await Promise.all([
+        activityPage(db, workspace.id, cursor === undefined ? null : Number(cursor), limit),
+        countEvents(db, workspace.id),
+      ]);
       const page = rows.slice(0, limit);
       const nextCursor = rows.length > limit ? String(page[page.length - 1]!.id) : null;
-      if (nextCursor !== null) void reply.header('x-next-cursor', nextCursor);
-      return activityReply(dialectOf(request), page.map(presentActivityItem), nextCursor);
+      return {
+        activity: page.map(presentActivityItem),
+        total,
+        hasMore: nextCursor !== null,
+        nextCursor,
+      };
     },
   );
 }

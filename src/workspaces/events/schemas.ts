@@ -1,6 +1,6 @@
 /** Request and reply schemas of the workspace event stream and activity log. */
 import { z } from 'zod';
-import { dialectUnion } from '../../platform/openapi.js';
+import { CURSOR_FIELD, LIST_FIELDS } from '../../platform/reply-shapes.js';
 import { CHANGE_TYPES } from './record.js';
 
 const ACTIVITY_LIMITS = { listDefault: 50, listMax: 100 } as const;
@@ -88,13 +88,7 @@ const ActivityItemSchema = z
   })
   .meta({ id: 'ActivityItem' });
 
-export const ActivityResponse = dialectUnion(
-  'ActivityReply',
-  "Cookie session: an array, the next page's cursor in X-Next-Cursor (Variant A). Bearer token: { activity, nextCursor } (Variant B)",
-  {
-    bearer: z
-      .object({ activity: z.array(ActivityItemSchema), nextCursor: LogId.nullable() })
-      .meta({ id: 'ActivityEnvelope' }),
-    cookie: z.array(ActivityItemSchema).meta({ id: 'ActivityList' }),
-  },
-);
+/** The list shape of every route beyond the interface's (platform/list-reply.ts), in both dialects. */
+export const ActivityResponse = z
+  .object({ activity: z.array(ActivityItemSchema), ...LIST_FIELDS, ...CURSOR_FIELD })
+  .meta({ id: 'ActivityList' });

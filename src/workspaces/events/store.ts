@@ -90,6 +90,15 @@ export async function activityPage(
     .limit(limit + 1);
 }
 
+/** How many changes the workspace's log holds (at most its cap, so counting is cheap). */
+export async function countEvents(db: Db, workspaceId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(workspaceEvents)
+    .where(eq(workspaceEvents.workspaceId, workspaceId));
+  return row?.total ?? 0;
+}
+
 /** Rows deleted per statement when pruning: a long backlog is worked off without one huge delete. */
 const PRUNE_BATCH = 5000;
 

@@ -6,24 +6,76 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../platform/db/client.js';
+import {
+  workerModule,
+  WorkerPoolBusy,
+  WorkerTaskFailed,
+  type WorkerPool,
+} from '../../platform/worker-pool.js';
 import { ApiError, notFound, validationError } from '../../platform/errors.js';
 import { LIMITS } from '../schemas.js';
 import type { NewResourceRow } from '../store.js';
 import type { ImportFormat, ParsedEntry } from './formats.js';
 import { IMPORT_LIMITS } from './limits.js';
+import type { ParseInput, ParseOutcome } from './parse-worker.js';
+import { countEntriesAtLeast, detectFormat } from './scan.js';
 import { knownResources, writeImportBatch, type KnownResource } from './store.js';
 import { resourceOf, titleYearKey, yearOfData } from './to-resource.js';
 
-type Formats = typeof import('./formats.js');
-let loadingFormats: Promise<Formats> | undefined;
-/** The parsers (citation-js, the BibTeX parser) are loaded at the first import, not at start. */
-function loadFormats(): Promise<Formats> {
-  loadingFormats ??= import('./formats.js').catch((error: unknown) => {
-    loadingFormats = undefined;
-    throw error;
-  });
-  return loadingFormats;
+/** Reads the file's text as a format: in a worker (parseInWorkers) for requests, in this thread (parseInProcess) for tests and the benchmark. */
+export type FileParser = (input: ParseInput) => Promise<ParseOutcome>;
+
+/** The parsers (citation-js) are loaded at the first import read in this thread, not at start. */
+const parseInProcess: FileParser = async (input) =>
+  (await import('./parse-worker.js')).default(input);
+
+/** The worker module that reads imported files (loaded in every worker of the pool). */
+export const PARSE_WORKER = workerModule(import.meta.url, 'parse-worker');
+
+/**
+ * Reads the file in a worker of `pool` within `timeoutMs`. A worker past its time or its heap is
+ * stopped and the file refused with a 422 (nothing is written); a full queue is a 503.
+ */
+export function parseInWorkers(pool: WorkerPool, timeoutMs: number): FileParser {
+  return async (input) => {
+    try {
+      return await pool.run<ParseOutcome>(PARSE_WORKER, input, timeoutMs);
+    } catch (error) {
+      if (error instanceof WorkerTaskFailed)
+        throw new ApiError(
+          'UNPROCESSABLE',
+          error.reason === 'timeout'
+            ? `Reading the file took longer than ${Math.round(timeoutMs / 1000)} s, so nothing was imported: split it into smaller files`
+            : 'Reading the file needed more memory than an import may use, so nothing was imported: split it into smaller files',
+          {
+            field: 'file',
+            reason: error.reason === 'timeout' ? 'too_slow_to_read' : 'too_large_to_read',
+          },
+        );
+      if (error instanceof WorkerPoolBusy) throw busy();
+      throw error;
+    }
+  };
 }
+
+/** 503 with Retry-After: every worker is busy and the queue full. */
+const busy = () =>
+  new ApiError(
+    'SERVICE_UNAVAILABLE',
+    'The server is busy reading other files; try again in a few seconds',
+    undefined,
+    { 'retry-after': '5' },
+  );
+
+const noun = (format: ImportFormat) =>
+  format === 'csljson' ? 'CSL-JSON item' : format === 'ris' ? 'RIS record' : 'BibTeX entry';
+
+const tooManyEntries = (count: number, atLeast: boolean) =>
+  validationError(
+    'file',
+    'too_many_entries',
+    `The file holds ${atLeast ? 'at least ' : ''}${count.toLocaleString('en-US')} entries; import at most ${IMPORT_LIMITS.entries.toLocaleString('en-US')} at a time (split the file)`,
+  );
 
 export interface ImportedSummary {
   id: string | null;
@@ -191,12 +243,15 @@ function judge(
   return { rows, outcomes };
 }
 
-/** The entries of the file, read as `format` (or as the format its text holds, when null). */
+/**
+ * The entries of the file, read as `format` (or as the format its text holds, when null) by `parse`.
+ * Its entry heads are counted first, in one scan, and a file past the limit refused before it is read.
+ */
 export async function readImportFile(
   text: string,
   format: ImportFormat | null,
+  parse: FileParser = parseInProcess,
 ): Promise<{ format: ImportFormat; entries: ParsedEntry[] }> {
-  const { detectFormat, readCitations, UnreadableFile } = await loadFormats();
   const chosen = format ?? detectFormat(text);
   if (!chosen) {
     throw validationError(
@@ -205,26 +260,21 @@ export async function readImportFile(
       'The file is not BibTeX, RIS or CSL-JSON: no @entry{, TY  - line or JSON array found',
     );
   }
-  let entries: ParsedEntry[];
-  try {
-    entries = readCitations(text, chosen);
-  } catch (error) {
-    if (error instanceof UnreadableFile) throw validationError('file', 'unreadable', error.message);
-    throw error;
+  const heads = countEntriesAtLeast(text, chosen);
+  if (heads !== null && heads > IMPORT_LIMITS.entries) throw tooManyEntries(heads, true);
+  const outcome = await parse({ text, format: chosen });
+  if (!outcome.ok) {
+    if (outcome.reason === 'macro_too_large')
+      throw new ApiError('VALIDATION_ERROR', outcome.message, {
+        field: 'file',
+        reason: 'macro_too_large',
+      });
+    throw validationError('file', 'unreadable', outcome.message);
   }
+  const { entries } = outcome;
   if (entries.length === 0)
-    throw validationError(
-      'file',
-      'no_entries',
-      `The file holds no ${chosen === 'csljson' ? 'CSL-JSON item' : chosen === 'ris' ? 'RIS record' : 'BibTeX entry'}`,
-    );
-  if (entries.length > IMPORT_LIMITS.entries) {
-    throw validationError(
-      'file',
-      'too_many_entries',
-      `The file holds ${entries.length.toLocaleString('en-US')} entries; import at most ${IMPORT_LIMITS.entries.toLocaleString('en-US')} at a time (split the file)`,
-    );
-  }
+    throw validationError('file', 'no_entries', `The file holds no ${noun(chosen)}`);
+  if (entries.length > IMPORT_LIMITS.entries) throw tooManyEntries(entries.length, false);
   return { format: chosen, entries };
 }
 

@@ -75,17 +75,6 @@ export type ParsedEntry = ({ ok: true } & ReadEntry) | ({ ok: false } & Unreadab
 /** The whole file could not be read as the format (not one entry in it). */
 export class UnreadableFile extends Error {}
 
-// ---- detection ----
-
-/** The format a generic content type (text/plain, application/octet-stream, application/json) holds, judged by its text. */
-export function detectFormat(text: string): ImportFormat | null {
-  const start = text.replace(/^\uFEFF/, '').trimStart();
-  if (start.startsWith('[') || start.startsWith('{')) return 'csljson';
-  if (/^TY {2}- /m.test(start.slice(0, 4096))) return 'ris';
-  if (/^\s*@[a-zA-Z]+\s*[{(]/m.test(start)) return 'bibtex';
-  return null;
-}
-
 // ---- positions ----
 
 /** Line numbers of offsets in a text, counted once. */
@@ -208,6 +197,147 @@ function inherit(child: CslWithExtras, parent: CslWithExtras): CslWithExtras {
   return merged;
 }
 
+// ---- macros and dollar signs ----
+
+/**
+ * Bounds of `@string` macro expansion: a macro may refer to earlier ones (`a1 = a0 # a0`), so 21
+ * doublings of a few bytes grow to gigabytes inside the parser. A real macro is a journal's or a
+ * publisher's name; every use of one in the entries is counted against the total.
+ */
+export const MACRO_LIMITS = { perMacro: 65_536, total: 4 * 1024 * 1024 } as const;
+
+/** A macro (or the file's use of one) would grow past MACRO_LIMITS; `macro` names it. */
+export class MacroTooLarge extends Error {
+  constructor(
+    readonly macro: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MacroTooLarge';
+  }
+}
+
+/** What the top level of a chunk's body holds: each braced or quoted value's span, and each bare word and whether `=` follows it. */
+interface ChunkParts {
+  values: Array<{ from: number; to: number }>;
+  words: Array<{ word: string; named: boolean; afterComma: boolean }>;
+}
+
+const WORD_END = /[\s,={}"#()]/;
+
+/** One linear walk over a chunk (`@type{…}`), outside its values: their spans, and the bare words between them. */
+function chunkParts(text: string): ChunkParts {
+  const parts: ChunkParts = { values: [], words: [] };
+  let at = text.search(/[{(]/) + 1;
+  let seenComma = false;
+  while (at > 0 && at < text.length) {
+    const character = text[at]!;
+    if (character === '{') {
+      let depth = 1;
+      let end = at + 1;
+      for (; end < text.length && depth > 0; end++) {
+        if (text[end] === '\\') end++;
+        else if (text[end] === '{') depth++;
+        else if (text[end] === '}') depth--;
+      }
+      parts.values.push({ from: at + 1, to: end - 1 });
+      at = end;
+    } else if (character === '"') {
+      let depth = 0;
+      let end = at + 1;
+      for (; end < text.length && !(text[end] === '"' && depth === 0); end++) {
+        if (text[end] === '\\') end++;
+        else if (text[end] === '{') depth++;
+        else if (text[end] === '}') depth--;
+      }
+      parts.values.push({ from: at + 1, to: end });
+      at = end + 1;
+    } else if (character === '}' || character === ')') {
+      break;
+    } else if (character === ',') {
+      seenComma = true;
+      at++;
+    } else if (WORD_END.test(character)) {
+      at++;
+    } else {
+      let end = at;
+      while (end < text.length && !WORD_END.test(text[end]!)) end++;
+      let next = end;
+      while (next < text.length && /\s/.test(text[next]!)) next++;
+      parts.words.push({
+        word: text.slice(at, end),
+        named: text[next] === '=',
+        afterComma: seenComma,
+      });
+      at = end;
+    }
+  }
+  return parts;
+}
+
+/**
+ * The expanded size of each `@string` macro, in file order, and refuses (MacroTooLarge) a macro past
+ * MACRO_LIMITS.perMacro or entries whose macro uses add up past MACRO_LIMITS.total, naming the macro.
+ */
+function boundMacros(strings: BibtexChunk[], entries: BibtexChunk[]): void {
+  const size = new Map<string, number>();
+  const sizeOf = (word: string) => (/^\d/.test(word) ? word.length : (size.get(word) ?? 0));
+  for (const chunk of strings) {
+    const { values, words } = chunkParts(chunk.text);
+    const name = words.find((word) => word.named)?.word.toLowerCase();
+    if (!name) continue;
+    let total = values.reduce((sum, value) => sum + (value.to - value.from), 0);
+    for (const { word, named } of words) if (!named) total += sizeOf(word.toLowerCase());
+    if (total > MACRO_LIMITS.perMacro)
+      throw new MacroTooLarge(
+        name,
+        `The @string macro "${name.slice(0, 100)}" (line ${chunk.line}) expands to more than ${MACRO_LIMITS.perMacro.toLocaleString('en-US')} characters`,
+      );
+    size.set(name, total);
+  }
+  if (size.size === 0) return;
+  const used = new Map<string, number>();
+  let total = 0;
+  for (const chunk of entries) {
+    for (const { word, named, afterComma } of chunkParts(chunk.text).words) {
+      // The citation key comes before the first comma; a field's name before its `=`.
+      if (named || !afterComma) continue;
+      const grows = sizeOf(word.toLowerCase());
+      if (!grows) continue;
+      total += grows;
+      used.set(word.toLowerCase(), (used.get(word.toLowerCase()) ?? 0) + grows);
+      if (total > MACRO_LIMITS.total) {
+        const [largest] = [...used].sort((a, b) => b[1] - a[1])[0]!;
+        throw new MacroTooLarge(
+          largest,
+          `The entries' uses of @string macros expand to more than ${MACRO_LIMITS.total.toLocaleString('en-US')} characters; the largest share is the macro "${largest.slice(0, 100)}"`,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * A `$` without its closing one (`title = {a $ b}`) is a literal dollar sign, as biber reads it;
+ * citation-js takes it for the start of math and fails the entry. In a value with an odd number of
+ * unescaped `$`, the last one is escaped; pairs stay math.
+ */
+function escapeLoneDollars(text: string): string {
+  if (!text.includes('$')) return text;
+  const lone: number[] = [];
+  for (const { from, to } of chunkParts(text).values) {
+    const dollars: number[] = [];
+    for (let at = from; at < to; at++) {
+      if (text[at] === '\\') at++;
+      else if (text[at] === '$') dollars.push(at);
+    }
+    if (dollars.length % 2 === 1) lone.push(dollars[dollars.length - 1]!);
+  }
+  let escaped = text;
+  for (const at of lone.reverse()) escaped = `${escaped.slice(0, at)}\\${escaped.slice(at)}`;
+  return escaped;
+}
+
 function citeBibtex(text: string): CslWithExtras[] {
   return new Cite(text, { forceType: '@biblatex/text', generateGraph: false }).data;
 }
@@ -219,12 +349,18 @@ function citeBibtex(text: string): CslWithExtras[] {
  * own (with the file's macros and its crossref parent), so that only the bad ones are lost.
  */
 function readBibtex(text: string): ParsedEntry[] {
-  const chunks = bibtexChunks(text);
-  const prelude = chunks
-    .filter((chunk) => chunk.type === 'string' && !chunk.error)
-    .map((chunk) => chunk.text)
-    .join('\n');
+  const chunks = bibtexChunks(text).map((chunk) =>
+    chunk.error || chunk.type === 'comment'
+      ? chunk
+      : { ...chunk, text: escapeLoneDollars(chunk.text) },
+  );
+  const strings = chunks.filter((chunk) => chunk.type === 'string' && !chunk.error);
+  const prelude = strings.map((chunk) => chunk.text).join('\n');
   const entries = chunks.filter((chunk) => !NOT_ENTRIES.has(chunk.type));
+  boundMacros(
+    strings,
+    entries.filter((chunk) => !chunk.error),
+  );
   const whole = entries.filter((chunk) => !chunk.error);
   let items: CslWithExtras[] | null = null;
   try {

@@ -15,11 +15,17 @@ import { ErrorResponse } from '../../platform/openapi.js';
 import { authorize } from '../policy.js';
 import { IdParams, workspaceErrors } from '../schemas.js';
 import { loadWorkspace } from '../store.js';
-import { importCitations, readImportFile, unsupportedMediaType } from './commands.js';
+import {
+  importCitations,
+  parseInWorkers,
+  readImportFile,
+  unsupportedMediaType,
+} from './commands.js';
 import { charsetOf, decodeCitationFile, type DecodedFile } from './encoding.js';
 import type { ImportFormat } from './formats.js';
 import { IMPORT_LIMITS } from './limits.js';
 import { GENERIC_TYPES, IMPORT_BODY, ImportQuery, ImportResponse, RAW_FORMATS } from './schemas.js';
+import { ownValue } from '../../platform/own-key.js';
 
 /** What a multipart `file` part leaves in the body: its text and the type its sender gave it. */
 interface UploadedPart extends DecodedFile {
@@ -31,7 +37,7 @@ const mediaTypeOf = (header: string | undefined) =>
 
 /** The format a content type names; null when it is generic (the text decides). */
 function formatOfType(type: string): ImportFormat | null {
-  return (RAW_FORMATS as Record<string, ImportFormat>)[type] ?? null;
+  return ownValue<ImportFormat>(RAW_FORMATS, type) ?? null;
 }
 
 /** The file's text, its encoding and the format its type names, from either kind of body. */
@@ -119,6 +125,8 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
           200: ImportResponse,
           413: ErrorResponse,
           415: ErrorResponse,
+          422: ErrorResponse,
+          503: ErrorResponse,
           ...workspaceErrors,
         },
       },
@@ -131,7 +139,11 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
         await loadWorkspace(ctx.db, request.params.id, user),
       );
       const upload = uploadOf(request);
-      const file = await readImportFile(upload.text, upload.format);
+      const file = await readImportFile(
+        upload.text,
+        upload.format,
+        parseInWorkers(ctx.workers, ctx.config.imports.parseTimeoutMs),
+      );
       return {
         ...(await importCitations(ctx.db, workspace.id, user.id, file, {
           dryRun: request.query.dryRun,

@@ -1,16 +1,14 @@
 /** The import route's query, the body as the document shows it (the route reads it itself), and the reply. */
 import { z } from 'zod';
+import { filePart } from '../../platform/openapi.js';
+import { queryFlag } from '../../platform/query-flag.js';
 import { IMPORT_LIMITS } from './limits.js';
 
 const MB = IMPORT_LIMITS.fileBytes / (1024 * 1024);
 const ENTRIES = IMPORT_LIMITS.entries.toLocaleString('en-US');
 
 export const ImportQuery = z.object({
-  dryRun: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true')
-    .describe('true: judge every entry and answer what would be imported, writing nothing'),
+  dryRun: queryFlag('true: judge every entry and answer what would be imported, writing nothing'),
 });
 
 /** Content types read as one format; the generic ones are judged by their text. */
@@ -62,12 +60,10 @@ export const IMPORT_BODY = {
         type: 'object',
         required: ['file'],
         properties: {
-          file: {
-            type: 'string',
-            contentMediaType: 'application/octet-stream',
-            description:
-              "The file (BibTeX, BibLaTeX, RIS or CSL-JSON; the part's own type names the format, or a generic one lets the text say)",
-          },
+          file: filePart(
+            'application/octet-stream',
+            "The file (BibTeX, BibLaTeX, RIS or CSL-JSON; the part's own type names the format, or a generic one lets the text say)",
+          ),
         },
       },
     },

@@ -9,6 +9,7 @@ import { httpUrlOf, LIMITS } from '../schemas.js';
 import type { NewResourceRow } from '../store.js';
 import { normaliseArxivId, normaliseDoi, workKeyOf } from '../work-key.js';
 import type { CslLike, CslName } from './formats.js';
+import { ownValue } from '../../platform/own-key.js';
 
 /** Resource types by CSL type (export.ts maps them back). */
 const RESOURCE_TYPE: Record<string, string> = {
@@ -186,7 +187,7 @@ export function resourceOf(
     workKey: workKeyOf({ doi: ids.doi, arxivId: ids.arxivId, pmid: ids.pmid, url }),
     title,
     url,
-    type: (item.type && RESOURCE_TYPE[item.type]) || null,
+    type: (typeof item.type === 'string' && ownValue(RESOURCE_TYPE, item.type)) || null,
     authors,
     tags: tagsOf(item.keyword),
     notes: clean(item.note, LIMITS.notes, { multiline: true }) ?? '',

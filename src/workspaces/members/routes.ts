@@ -2,6 +2,8 @@
  * Members and invitations of a workspace, and the invitation link's two public-facing routes.
  * Each handler: validated input → user → load → authorize (policy.ts) → do → present.
  */
+import { hasMoreAfter } from '../../platform/reply-shapes.js';
+import { mailerFor } from '../../platform/mail/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser } from '../../auth/index.js';
@@ -74,7 +76,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       );
       const { rows, total } = await listMembers(db, workspace.id, request.query);
       const withEmail = roleMay(role, 'workspace', 'readMemberEmails');
-      return { members: rows.map((row) => presentMember(row, withEmail)), total };
+      return {
+        members: rows.map((row) => presentMember(row, withEmail)),
+        total,
+        hasMore: hasMoreAfter(request.query.offset, rows.length, total),
+      };
     },
   );
 
@@ -186,7 +192,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       );
       const { rows, total } = await listInvitations(db, workspace.id, request.query);
       const now = new Date();
-      return { invitations: rows.map((row) => presentInvitation(row, now)), total };
+      return {
+        invitations: rows.map((row) => presentInvitation(row, now)),
+        total,
+        hasMore: hasMoreAfter(request.query.offset, rows.length, total),
+      };
     },
   );
 
@@ -214,7 +224,11 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       const inviter = await findAccount(db, user.id);
       if (!inviter) throw notFound('User');
       const invitation = await inviteMember(
-        { db, mailer: ctx.platform.mailer, appOrigin: ctx.config.appOrigin },
+        {
+          db,
+          mailer: mailerFor(ctx.platform.mailTransport, request.log),
+          appOrigin: ctx.config.appOrigin,
+        },
         workspace,
         { id: user.id, name: inviter.name },
         request.body.email,

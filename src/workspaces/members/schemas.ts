@@ -1,4 +1,5 @@
 /** Members and invitations: request and reply shapes (they make the OpenAPI document). */
+import { LIST_FIELDS } from '../../platform/reply-shapes.js';
 import { z } from 'zod';
 import { documentBody } from '../../platform/openapi.js';
 import { RoleSchema } from '../schemas.js';
@@ -74,7 +75,7 @@ const MemberSchema = z
   })
   .meta({ id: 'Member' });
 export const MemberListResponse = z
-  .object({ members: z.array(MemberSchema), total: z.number().int() })
+  .object({ members: z.array(MemberSchema), ...LIST_FIELDS })
   .meta({ id: 'MemberList' });
 export const MemberResponse = z.object({ member: MemberSchema }).meta({ id: 'MemberEnvelope' });
 
@@ -92,7 +93,7 @@ const InvitationSchema = z
   })
   .meta({ id: 'Invitation' });
 export const InvitationListResponse = z
-  .object({ invitations: z.array(InvitationSchema), total: z.number().int() })
+  .object({ invitations: z.array(InvitationSchema), ...LIST_FIELDS })
   .meta({ id: 'InvitationList' });
 export const InvitationResponse = z
   .object({ invitation: InvitationSchema })

@@ -10,14 +10,14 @@ import { conflict, notFound, validationError } from '../../platform/errors.js';
 import { recordChange } from '../events/record.js';
 import { LIMITS } from '../schemas.js';
 import { deleteResourceRow, insertResourceIfRoom, type ResourceRow } from '../store.js';
-import { deletePdfRow, replacePdf, type PdfRow } from './store.js';
+import { deletePdfRow, replacePdf, type EnqueueExtraction, type PdfRow } from './store.js';
 import { cleanFilename, MAX_PDF_BYTES, pdfTooLarge, receivePdf } from './upload.js';
 
 export interface PdfDeps {
   db: Db;
   blobs: BlobStore;
-  /** Tells this process's extraction worker there is work. */
-  wake(): void;
+  /** Enqueues a recorded file's text extraction in the transaction that records it. */
+  extraction: { ready(): Promise<void>; enqueue: EnqueueExtraction };
 }
 
 /** Limits of the multipart parser in the upload scope: one file, nothing else worth keeping. */
@@ -65,6 +65,12 @@ export async function forgetPdfFiles(blobs: BlobStore, keys: string[]): Promise<
   }
 }
 
+/** Records a stored file as the resource's PDF with its extraction job (the queue started first). */
+async function recordPdf(deps: PdfDeps, stored: Parameters<typeof replacePdf>[1]) {
+  await deps.extraction.ready();
+  return replacePdf(deps.db, stored, deps.extraction.enqueue);
+}
+
 /** Stores the upload as the resource's PDF (pending extraction), replacing any earlier one. */
 export async function attachPdf(
   deps: PdfDeps,
@@ -73,7 +79,7 @@ export async function attachPdf(
   part: MultipartFile,
 ): Promise<PdfRow> {
   const received = await receivePdf(deps.blobs, resource.workspaceId, part.file);
-  const recorded = await replacePdf(deps.db, {
+  const recorded = await recordPdf(deps, {
     resourceId: resource.id,
     uploadedBy: userId,
     filename: cleanFilename(part.filename),
@@ -87,7 +93,6 @@ export async function attachPdf(
     throw notFound('Resource');
   }
   await forget(deps.blobs, recorded.previousKey);
-  deps.wake();
   return recorded.row;
 }
 
@@ -139,7 +144,7 @@ export async function createResourceFromPdf(
         reason: 'duplicate',
       });
     }
-    const recorded = await replacePdf(deps.db, {
+    const recorded = await recordPdf(deps, {
       resourceId: added.row.id,
       uploadedBy: userId,
       filename,
@@ -160,7 +165,6 @@ export async function createResourceFromPdf(
       throw error;
     });
     if (!recorded) throw notFound('Resource');
-    deps.wake();
     return { resource: added.row, pdf: recorded.row };
   } catch (error) {
     await forget(deps.blobs, received.blobKey);

@@ -1,10 +1,14 @@
 /**
- * The worker that turns stored PDFs into text per page, off the request path: an upload answers once
- * the file is stored and its row is `pending`; this worker, in every process, claims pending rows one
- * or two at a time (a lease in the database, so processes sharing a PostgreSQL each take a row once,
- * and a row whose process died is taken again when its lease runs out), extracts the text with the
- * summaries' engines (pdftotext, else pdf.js in a worker thread) and stores it, or marks the row
- * `failed` with a reason a user can act on.
+ * Stored PDFs turned into text per page, off the request path, as jobs of the `pdfs.extract` queue
+ * (platform/jobs.ts, pg-boss): an upload's job is written in the transaction that records its row
+ * (`pending`), so a file is never recorded without its extraction, and any working process takes it.
+ * Two extractions run per process, at most one of them a given uploader's (the queue's `perGroup`):
+ * one user's many PDFs, or one that takes its whole time limit, cannot hold everyone else's. Each has a time limit that grows with the file (bounded), and its engine runs with
+ * CPU and memory limits (pdftotext under `ulimit`, pdf.js in a worker with a bounded heap). The text
+ * comes from the summaries' engines (pdftotext, else pdf.js) and is stored, or the row is marked
+ * `failed` with a reason a user can act on. A transient failure (the database or the store down, the
+ * process stopping) is retried with the queue's backoff; a file whose reader dies every time goes to
+ * the dead-letter queue after its attempts, and is marked failed.
  *
  * A resource made from a PDF also gets its record here (metadata.ts): the identifier lookup is an
  * outbound call of up to 15 s and the text is needed first, so the upload does not wait for either.
@@ -13,7 +17,8 @@ import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ResourceResolver } from '../../context.js';
 import type { BlobStore } from '../../platform/blob-store.js';
-import type { Db } from '../../platform/db/client.js';
+import type { Db, Tx } from '../../platform/db/client.js';
+import type { JobQueue } from '../../platform/jobs.js';
 import { stripHtml } from '../../platform/sanitize.js';
 import { extractPdfText, PdfTextError, readPdfInfo } from '../../summaries/index.js';
 import { recordOf } from '../commands.js';
@@ -26,32 +31,29 @@ import {
   isPlausibleTitle,
   splitAuthors,
 } from './metadata.js';
-import {
-  claimPendingPdf,
-  findPdf,
-  markFailed,
-  releaseAllClaims,
-  releaseClaim,
-  renewClaim,
-  storePages,
-  type PdfRow,
-} from './store.js';
+import { PDF_QUEUES } from './queues.js';
+import { findPdf, markFailed, storePages, type PdfRow } from './store.js';
 import { fillResourceRecord } from './records.js';
 
 /** Text kept per page and per PDF: a dense two-column page holds about 8,000 characters. */
 const MAX_PAGE_CHARS = 20_000;
 const MAX_PDF_CHARS = 1_500_000;
-/** One extraction's deadline: a long book through pdf.js takes tens of seconds on a slow machine. */
-const EXTRACT_TIMEOUT_MS = 90_000;
+/**
+ * One extraction's time limit grows with the file: a base for any file, and more per MB, up to a bound
+ * (a long book through pdf.js takes tens of seconds on a slow machine; a 100 KB file needs a few).
+ */
+const EXTRACT_BASE_MS = 10_000;
+const EXTRACT_MS_PER_MB = 3_000;
+const EXTRACT_MAX_MS = 120_000;
 const LOOKUP_TIMEOUT_MS = 15_000;
-/** A claim lasts this long and is renewed at a third of it while the work goes on. */
-const LEASE_MS = 60_000;
-/** How often an idle worker looks for rows other processes stored, or whose lease ran out. */
-const POLL_MS = 5_000;
-/** After a transient failure (the database or the store down), the row waits this long. */
-const RETRY_MS = 30_000;
-/** Starts beyond this many (each one a crash or a lost lease) fail the file instead of trying again. */
-const MAX_ATTEMPTS = 3;
+
+/** The time limit of extracting a file of `byteSize` bytes. */
+export function extractionTimeLimitMs(byteSize: number): number {
+  return Math.min(
+    EXTRACT_MAX_MS,
+    EXTRACT_BASE_MS + Math.ceil((byteSize / (1024 * 1024)) * EXTRACT_MS_PER_MB),
+  );
+}
 
 /** What a user is told for each failure of the engines. */
 const FAILURE_REASONS: Record<PdfTextError['code'], string> = {
@@ -62,30 +64,33 @@ const FAILURE_REASONS: Record<PdfTextError['code'], string> = {
     'The PDF is damaged or incomplete and could not be read: upload it again or another copy',
   not_pdf: 'The file is not a PDF',
   timeout:
-    'Reading the PDF took too long (it may be very large or damaged): try a smaller or repaired copy',
+    'Reading the PDF took more time or memory than a file of its size may (it may be damaged, or built to expand when read): try a repaired copy',
   aborted: 'Extraction was stopped before it finished',
 };
 
 export interface PdfExtractionOptions {
   db: Db;
   blobs: BlobStore;
+  queue: JobQueue;
   log: FastifyBaseLogger;
   resolveResource: ResourceResolver;
-  /** The embedded database is one process's alone: leases found at start-up are a dead process's. */
-  embedded: boolean;
-  /** PDFs extracted at once (default 1): each holds its file in memory and a CPU busy. */
-  concurrency?: number;
 }
 
 export interface PdfExtraction {
-  start(): Promise<void>;
-  /** Looks for work now (after an upload in this process). */
-  wake(): void;
-  /** Stops claiming, aborts the work in flight (its rows are taken again later) and waits for it to end. */
+  /** Starts this process's extraction workers (call before the queue starts). */
+  register(): void;
+  /** Enqueues a recorded file's extraction in `tx` (await `ready()` before opening it). */
+  enqueue(tx: Tx, row: PdfRow): Promise<void>;
+  /** Resolves once the queue can take a job inside a transaction. */
+  ready(): Promise<void>;
+  /** Stops this process's extraction: the work in flight is aborted and its jobs retried later, by any process. */
   stop(): Promise<void>;
   /** Resolves when this resource's PDF is no longer pending (ready or failed), whoever extracted it. */
   settled(resourceId: string): Promise<PdfRow | null>;
 }
+
+/** How often `settled` looks at the row while waiting for another process's work. */
+const SETTLED_POLL_MS = 1_000;
 
 /** Splits the engines' text ("\f" between or after pages) into bounded pages. */
 export function splitPages(text: string, pageCount: number): string[] {
@@ -98,15 +103,11 @@ export function splitPages(text: string, pageCount: number): string[] {
 }
 
 export function createPdfExtraction(options: PdfExtractionOptions): PdfExtraction {
-  const { db, blobs, log } = options;
-  const concurrency = Math.max(1, Math.min(2, options.concurrency ?? 1));
+  const { db, blobs, log, queue } = options;
   const events = new EventEmitter();
   events.setMaxListeners(0);
-  const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  let running = false;
-  let looking = false;
-  let again = false;
-  let poll: NodeJS.Timeout | undefined;
+  const inFlight = new Map<string, AbortController>();
+  let stopped = false;
 
   async function recordFromPdf(
     row: PdfRow,
@@ -163,123 +164,90 @@ export function createPdfExtraction(options: PdfExtractionOptions): PdfExtractio
     });
   }
 
+  /** One job: extracts the file the job names, unless the row has moved on (replaced, removed, done). */
   async function extractOne(row: PdfRow, signal: AbortSignal): Promise<void> {
-    if (row.attempts > MAX_ATTEMPTS) {
+    const pdf = await blobs.get(row.blobKey);
+    if (!pdf) {
       await markFailed(
         db,
         row.resourceId,
         row.blobKey,
-        `Reading the PDF stopped the reader ${MAX_ATTEMPTS} times: upload it again or another copy`,
+        'The stored file is missing: upload the PDF again',
       );
       return;
     }
-    const renew = setInterval(() => {
-      renewClaim(db, row.resourceId, row.blobKey, LEASE_MS).catch((error: unknown) =>
-        log.warn({ err: error }, 'PDF claim renewal failed'),
-      );
-    }, LEASE_MS / 3);
+    let pages: string[];
+    let pageCount: number;
     try {
-      const pdf = await blobs.get(row.blobKey);
-      if (!pdf) {
-        await markFailed(
-          db,
-          row.resourceId,
-          row.blobKey,
-          'The stored file is missing: upload the PDF again',
-        );
-        return;
-      }
-      let pages: string[];
-      let pageCount: number;
-      try {
-        const extracted = await extractPdfText(pdf, {
-          maxChars: MAX_PDF_CHARS,
-          timeoutMs: EXTRACT_TIMEOUT_MS,
-          signal,
-        });
-        pages = splitPages(extracted.text, extracted.pages);
-        pageCount = Math.max(extracted.pages, pages.length);
-      } catch (error) {
-        if (!(error instanceof PdfTextError) || error.code === 'aborted') throw error;
-        await markFailed(db, row.resourceId, row.blobKey, FAILURE_REASONS[error.code]);
-        return;
-      }
-      if (row.fillMetadata) await recordFromPdf(row, pdf, pages, signal);
-      await storePages(db, row.resourceId, row.blobKey, pages, pageCount);
-    } finally {
-      clearInterval(renew);
+      const extracted = await extractPdfText(pdf, {
+        maxChars: MAX_PDF_CHARS,
+        timeoutMs: extractionTimeLimitMs(pdf.length),
+        signal,
+      });
+      pages = splitPages(extracted.text, extracted.pages);
+      pageCount = Math.max(extracted.pages, pages.length);
+    } catch (error) {
+      // Aborted (the process stopping, or the job taken back): thrown, so that the job is retried.
+      if (!(error instanceof PdfTextError) || error.code === 'aborted') throw error;
+      await markFailed(db, row.resourceId, row.blobKey, FAILURE_REASONS[error.code]);
+      return;
     }
+    if (row.fillMetadata) await recordFromPdf(row, pdf, pages, signal);
+    await storePages(db, row.resourceId, row.blobKey, pages, pageCount);
   }
 
-  async function runClaimed(row: PdfRow): Promise<void> {
+  async function runJob(resourceId: string, blobKey: string, jobSignal: AbortSignal) {
+    if (stopped) throw new Error('PDF extraction is stopping');
+    const row = await findPdf(db, resourceId);
+    if (!row || row.blobKey !== blobKey || row.extraction !== 'pending') return;
     const controller = new AbortController();
-    let finish!: () => void;
-    const done = new Promise<void>((resolve) => (finish = resolve));
-    inFlight.set(row.resourceId, { controller, done });
+    inFlight.set(`${resourceId}:${blobKey}`, controller);
     try {
-      await extractOne(row, controller.signal);
+      await extractOne(row, AbortSignal.any([controller.signal, jobSignal]));
     } catch (error) {
       if (!controller.signal.aborted)
-        log.error(
-          { err: error, resourceId: row.resourceId },
-          'PDF extraction failed; it will be tried again',
-        );
-      await releaseClaim(
-        db,
-        row.resourceId,
-        row.blobKey,
-        controller.signal.aborted ? 0 : RETRY_MS,
-      ).catch(() => undefined);
+        log.error({ err: error, resourceId }, 'PDF extraction failed; it will be tried again');
+      throw error;
     } finally {
-      inFlight.delete(row.resourceId);
-      finish();
-      events.emit('settled', row.resourceId);
-      if (running) lookForWork();
+      inFlight.delete(`${resourceId}:${blobKey}`);
+      events.emit('settled', resourceId);
     }
-  }
-
-  /** Claims rows while there is room; one look at a time, another right after when woken meanwhile. */
-  function lookForWork(): void {
-    if (!running) return;
-    if (looking) {
-      again = true;
-      return;
-    }
-    looking = true;
-    void (async () => {
-      try {
-        do {
-          again = false;
-          while (running && inFlight.size < concurrency) {
-            const row = await claimPendingPdf(db, LEASE_MS);
-            if (!row) break;
-            void runClaimed(row);
-          }
-        } while (again && running);
-      } catch (error) {
-        log.warn({ err: error }, 'Could not look for pending PDFs');
-      } finally {
-        looking = false;
-      }
-    })();
   }
 
   return {
-    async start() {
-      if (running) return;
-      if (options.embedded) await releaseAllClaims(db);
-      running = true;
-      poll = setInterval(lookForWork, POLL_MS);
-      poll.unref();
-      lookForWork();
+    register() {
+      queue.work(
+        PDF_QUEUES.extract,
+        async (job) =>
+          runJob(String(job.payload.resourceId), String(job.payload.blobKey), job.signal),
+        {
+          // Its attempts used up (its reader died, or its process stopped, every time): failed for good.
+          onFailed: async (job) => {
+            const resourceId = String(job.payload.resourceId);
+            await markFailed(
+              db,
+              resourceId,
+              String(job.payload.blobKey),
+              `Reading the PDF stopped the reader ${job.maxAttempts} times: upload it again or another copy`,
+            );
+            events.emit('settled', resourceId);
+          },
+        },
+      );
     },
-    wake: lookForWork,
+    ready: () => queue.ready(),
+    enqueue: (tx, row) =>
+      queue.send(
+        PDF_QUEUES.extract,
+        { resourceId: row.resourceId, blobKey: row.blobKey },
+        // The uploader's group: at most one of their files is read at a time (queues.ts).
+        row.uploadedBy ? { group: row.uploadedBy } : {},
+        tx,
+      ),
     async stop() {
-      running = false;
-      if (poll) clearInterval(poll);
-      const work = [...inFlight.values()];
-      for (const { controller } of work) controller.abort();
-      await Promise.all(work.map(({ done }) => done));
+      stopped = true;
+      for (const controller of inFlight.values()) controller.abort();
+      await queue.stopWorking(PDF_QUEUES.extract);
     },
     async settled(resourceId) {
       return new Promise<PdfRow | null>((resolve, reject) => {
@@ -287,14 +255,17 @@ export function createPdfExtraction(options: PdfExtractionOptions): PdfExtractio
           findPdf(db, resourceId).then((row) => {
             if (row?.extraction === 'pending') return;
             events.off('settled', onSettled);
+            clearInterval(timer);
             resolve(row);
           }, reject);
         };
         const onSettled = (id: string) => {
           if (id === resourceId) check();
         };
-        // Listening first, then looking: a result stored in between is not missed.
+        // Listening first, then looking: a result stored in between is not missed. Another process's
+        // result sends no event here: looked for every second too.
         events.on('settled', onSettled);
+        const timer = setInterval(check, SETTLED_POLL_MS);
         check();
       });
     },

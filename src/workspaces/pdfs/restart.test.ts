@@ -16,7 +16,6 @@ import { openDatabase, type Database } from '../../platform/db/client.js';
 import { resourcePdfs } from '../../platform/db/schema.js';
 import { makePagedPdf } from '../../summaries/test-support/pdfs.js';
 import { addResource, createWorkspace } from '../test-support/helpers.js';
-import { claimPendingPdf } from './store.js';
 
 function multipart(filename: string, data: Buffer) {
   const boundary = '----rwrestart' + randomBytes(8).toString('hex');
@@ -30,9 +29,10 @@ function multipart(filename: string, data: Buffer) {
 }
 
 /**
- * A process that stored a PDF and died before (or while) extracting it: the row stays pending, with
- * the dead process's lease. The next process to start takes it and extracts it; two claims at once
- * never take the same row.
+ * A process that stored a PDF and died while extracting it: the row stays pending and its job
+ * (pg-boss) running in the dead process's name. The next process to start takes the job again and
+ * extracts the file: on PostgreSQL once the job's heartbeat is found stopped, on the embedded
+ * database (one process's alone) at start-up.
  */
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`PDF extraction across a restart (${leg.name})`, () => {
@@ -58,7 +58,7 @@ for (const leg of storeLegs()) {
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    it('picks up at start-up a PDF left pending by a process that stopped, and stores its pages', async () => {
+    it('takes again at start-up the extraction job of a PDF whose process stopped mid-way, and stores its pages', async () => {
       const first = await buildTestApp({ leg, env, ...store() });
       const owner = await buildUser(first.app);
       const workspace = await createWorkspace(first.app, owner);
@@ -77,15 +77,15 @@ for (const leg of storeLegs()) {
         payload: upload.payload,
       });
       expect(put.statusCode).toBe(200);
-      // Its lease, as a dead process leaves it: run out on PostgreSQL (other processes wait for that);
-      // still running on the embedded database, which only one process can open (freed at start-up).
-      const lease = leg.postgres
-        ? sql`now() - interval '1 second'`
-        : sql`now() + interval '1 hour'`;
-      await first.app.ctx.db
-        .update(resourcePdfs)
-        .set({ claimedUntil: lease, attempts: 1 })
-        .where(eq(resourcePdfs.resourceId, resource.id));
+      // Its job, as a dead process leaves it: running, its last heartbeat long ago on PostgreSQL
+      // (other processes wait for the heartbeat to run out); just now on the embedded database,
+      // which only one process can open (so what is running at start-up is a dead process's).
+      const beat = leg.postgres ? sql`now() - interval '1 hour'` : sql`now()`;
+      const held = await first.app.ctx.db.execute(sql`
+        update pgboss.job set state = 'active', started_on = now(), heartbeat_on = ${beat}
+         where name = 'pdfs.extract' and data->>'resourceId' = ${resource.id}
+        returning id`);
+      expect((held as { rows: unknown[] }).rows).toHaveLength(1);
       expect(
         (
           await first.app.ctx.db
@@ -100,7 +100,6 @@ for (const leg of storeLegs()) {
       expect(await second.app.pdfExtraction.settled(resource.id)).toMatchObject({
         extraction: 'ready',
         pageCount: 2,
-        attempts: 2,
       });
       const detail = await second.app.inject({
         method: 'GET',
@@ -108,28 +107,11 @@ for (const leg of storeLegs()) {
         headers: owner.bearer,
       });
       expect(detail.json().resources[0].pdf).toMatchObject({ extraction: 'ready', pages: 2 });
-    });
-
-    it('gives a pending row to one of two claims made at once', async () => {
-      const app = second!.app;
-      await app.pdfExtraction.stop();
-      const owner = await buildUser(app);
-      const workspace = await createWorkspace(app, owner);
-      const resource = await addResource(app, owner, workspace.id, { title: 'Claimed once' });
-      const upload = multipart('once.pdf', await makePagedPdf(['Claimed by one worker only.']));
-      await app.inject({
-        method: 'PUT',
-        url: `/api/workspaces/${workspace.id}/resources/${resource.id}/pdf`,
-        headers: { ...owner.bearer, ...upload.headers },
-        payload: upload.payload,
-      });
-      const claims = await Promise.all([
-        claimPendingPdf(app.ctx.db, 60_000),
-        claimPendingPdf(app.ctx.db, 60_000),
-      ]);
-      expect(claims.filter(Boolean).map((row) => row!.resourceId)).toEqual([resource.id]);
-      // Held by a live lease, it is not claimed again.
-      expect(await claimPendingPdf(app.ctx.db, 60_000)).toBeNull();
+      // The second attempt of the one job did it.
+      const jobs = await second.app.ctx.db.execute(sql`
+        select retry_count, state from pgboss.job
+         where name = 'pdfs.extract' and data->>'resourceId' = ${resource.id}`);
+      expect((jobs as { rows: unknown[] }).rows).toEqual([{ retry_count: 1, state: 'completed' }]);
     });
   });
 }

@@ -1,5 +1,7 @@
 /** Schemas of a resource's PDF: its state on the resource, the upload body and the file's replies. */
+import { filePart } from '../../platform/openapi.js';
 import { z } from 'zod';
+import { queryFlag } from '../../platform/query-flag.js';
 import { MAX_PDF_BYTES } from './upload.js';
 
 const PdfExtractionState = z.enum(['pending', 'ready', 'failed']);
@@ -30,7 +32,7 @@ export const ResourcePdfSchema = z
 const fileField = (description: string) => ({
   type: 'object',
   required: ['file'],
-  properties: { file: { type: 'string', contentMediaType: 'application/pdf', description } },
+  properties: { file: filePart('application/pdf', description) },
 });
 
 /** PUT …/pdf: the file alone, as multipart. */
@@ -58,11 +60,9 @@ export const RESOURCE_FROM_PDF_BODY = {
 };
 
 export const PdfQuery = z.object({
-  download: z
-    .enum(['true', 'false', '1', '0'])
-    .optional()
-    .transform((value) => value === 'true' || value === '1')
-    .describe('`true`: `Content-Disposition: attachment` (save) instead of `inline` (view)'),
+  download: queryFlag(
+    '`true`: `Content-Disposition: attachment` (save) instead of `inline` (view)',
+  ),
 });
 
 export const PdfHeaders = z.object({

@@ -1,10 +1,10 @@
 /**
- * Queries of resources' PDFs and their extracted pages. A row is `pending` until a worker claims it
- * (a lease in `claimed_until`), then `ready` with its pages or `failed` with a reason. Every write
- * of a result names the blob it was computed from, so a worker that finishes after the PDF was
+ * Queries of resources' PDFs and their extracted pages. A row is `pending` (its extraction job,
+ * written with it, waiting or running), then `ready` with its pages or `failed` with a reason. Every
+ * write of a result names the blob it was computed from, so a job that finishes after the PDF was
  * replaced or removed writes nothing.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { isAnyOf, type Db, type Tx } from '../../platform/db/client.js';
 import { resourcePdfPages, resourcePdfs, workspaceResources } from '../../platform/db/schema.js';
 import { recordChange } from '../events/record.js';
@@ -41,6 +41,9 @@ export interface StoredPdf {
   fillMetadata?: boolean;
 }
 
+/** Enqueues the extraction of a newly recorded file, in the transaction that records it. */
+export type EnqueueExtraction = (tx: Tx, row: PdfRow) => Promise<void>;
+
 /**
  * Records a newly stored file as the resource's PDF, pending extraction, in place of any earlier one
  * (whose pages go); returns the earlier file's blob key for the caller to delete, and null when the
@@ -49,6 +52,7 @@ export interface StoredPdf {
 export async function replacePdf(
   db: Db,
   stored: StoredPdf,
+  enqueueExtraction: EnqueueExtraction,
 ): Promise<{ row: PdfRow; previousKey: string | null } | null> {
   return db.transaction(async (tx) => {
     const [resource] = await tx
@@ -67,8 +71,6 @@ export async function replacePdf(
       extraction: 'pending',
       extractionError: null,
       pageCount: null,
-      claimedUntil: null,
-      attempts: 0,
       fillMetadata: stored.fillMetadata ?? false,
       updatedAt: sql`now()`,
     };
@@ -79,6 +81,7 @@ export async function replacePdf(
       .onConflictDoUpdate({ target: resourcePdfs.resourceId, set: values })
       .returning();
     if (!row) throw new Error('PDF upsert returned no row');
+    await enqueueExtraction(tx, row);
     await recordChange(tx, {
       type: 'pdf.updated',
       workspaceId: null,
@@ -116,76 +119,14 @@ export async function deletePdfRow(
   });
 }
 
-/**
- * Claims the oldest pending PDF nobody holds (no lease, or a lease run out) for `leaseMs`, counting
- * the attempt. `FOR UPDATE SKIP LOCKED` lets processes on one PostgreSQL claim side by side: each row
- * goes to one of them.
- */
-export async function claimPendingPdf(db: Db, leaseMs: number): Promise<PdfRow | null> {
-  const result = await db.execute(sql`
-    update ${resourcePdfs}
-       set claimed_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = attempts + 1
-     where resource_id = (
-       select resource_id from ${resourcePdfs}
-        where extraction = 'pending' and (claimed_until is null or claimed_until < now())
-        order by created_at
-        limit 1
-        for update skip locked)
-     returning resource_id`);
-  // Both drivers answer raw SQL with `{ rows }`.
-  const claimed = (result as { rows: Array<{ resource_id: string }> }).rows[0]?.resource_id;
-  return claimed ? findPdf(db, claimed) : null;
-}
-
-/** Extends a live worker's lease; false when the row is no longer this file's pending one. */
-export async function renewClaim(
-  db: Db,
-  resourceId: string,
-  blobKey: string,
-  leaseMs: number,
-): Promise<boolean> {
-  const rows = await db
-    .update(resourcePdfs)
-    .set({ claimedUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval` })
-    .where(
-      and(
-        eq(resourcePdfs.resourceId, resourceId),
-        eq(resourcePdfs.blobKey, blobKey),
-        eq(resourcePdfs.extraction, 'pending'),
-      ),
-    )
-    .returning({ id: resourcePdfs.resourceId });
-  return rows.length > 0;
-}
-
-/** Gives a claim back (a transient failure: the database or the store was down); tried again after `retryInMs`. */
-export async function releaseClaim(
-  db: Db,
-  resourceId: string,
-  blobKey: string,
-  retryInMs: number,
-): Promise<void> {
-  await db
-    .update(resourcePdfs)
-    .set({ claimedUntil: sql`now() + ${`${retryInMs} milliseconds`}::interval` })
-    .where(
-      and(
-        eq(resourcePdfs.resourceId, resourceId),
-        eq(resourcePdfs.blobKey, blobKey),
-        eq(resourcePdfs.extraction, 'pending'),
-      ),
-    );
-}
-
-/**
- * Frees every lease: only for the embedded database, which one process alone can open, so a lease
- * found at start-up was left by a process that is gone.
- */
-export async function releaseAllClaims(db: Db): Promise<void> {
-  await db
-    .update(resourcePdfs)
-    .set({ claimedUntil: null })
-    .where(eq(resourcePdfs.extraction, 'pending'));
+/** PDFs pending since before `before` (their job lost, e.g. rows a version before pg-boss left), oldest first. */
+export async function pendingSince(db: Db, before: Date, limit: number): Promise<PdfRow[]> {
+  return db
+    .select()
+    .from(resourcePdfs)
+    .where(and(eq(resourcePdfs.extraction, 'pending'), lt(resourcePdfs.updatedAt, before)))
+    .orderBy(resourcePdfs.createdAt)
+    .limit(limit);
 }
 
 /**
@@ -206,7 +147,6 @@ export async function storePages(
         extraction: 'ready',
         extractionError: null,
         pageCount,
-        claimedUntil: null,
         updatedAt: sql`now()`,
       })
       .where(
@@ -251,7 +191,6 @@ export async function markFailed(
         extraction: 'failed',
         extractionError: reason,
         pageCount,
-        claimedUntil: null,
         updatedAt: sql`now()`,
       })
       .where(

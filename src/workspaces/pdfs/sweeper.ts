@@ -2,20 +2,27 @@
  * PDF files no row refers to are deleted. Deletions remove a PDF's file after their transaction
  * commits, and an upload stores its file before its row: a process killed between the two leaves a
  * file behind that nothing would ever read or delete (as does a half-written `.tmp` file on disk).
- * Every process sweeps `pdfs/` a minute after it starts and then every SWEEP_EVERY_MS; files younger
- * than GRACE_MS are left alone, since an upload's row is written right after its file. Sweeps in two
- * processes at once are harmless: deleting twice is fine.
+ * The sweep is a periodic job of the `pdfs.sweep` queue (platform/jobs.ts): once per SWEEP_EVERY_SECONDS
+ * across every process, the first a minute after a process starts; files younger than GRACE_MS are
+ * left alone, since an upload's row is written right after its file. The same job gives a job to rows
+ * pending for longer than that with none (those an earlier version left).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { inArray } from 'drizzle-orm';
+import type { JobQueue } from '../../platform/jobs.js';
+import type { PdfExtraction } from './extraction.js';
+import { PDF_QUEUES } from './queues.js';
+import { pendingSince } from './store.js';
 import type { BlobStore, StoredObject } from '../../platform/blob-store.js';
 import type { Db } from '../../platform/db/client.js';
 import { resourcePdfs } from '../../platform/db/schema.js';
 
 const PREFIX = 'pdfs/';
 const GRACE_MS = 60 * 60_000;
-const FIRST_SWEEP_MS = 60_000;
-const SWEEP_EVERY_MS = 6 * 60 * 60_000;
+const FIRST_SWEEP_SECONDS = 60;
+const SWEEP_EVERY_SECONDS = 6 * 60 * 60;
+/** Rows given a job again in one sweep at most. */
+const REQUEUE_PER_SWEEP = 1000;
 /** Keys looked up in one query. */
 const BATCH = 500;
 
@@ -62,38 +69,39 @@ export async function sweepOrphanPdfFiles({
   return deleted;
 }
 
-export interface PdfSweeper {
-  start(): void;
-  stop(): void;
+/**
+ * Gives an extraction job to the rows pending since before the grace period: a row is recorded with
+ * its job, so these are rows an earlier version left (its own lease gone with it). A row whose job
+ * is still waiting gets a second one, which finds the row done and does nothing.
+ */
+async function requeueStalePending(
+  db: Db,
+  extraction: Pick<PdfExtraction, 'enqueue'>,
+  pendingBefore = new Date(Date.now() - GRACE_MS),
+): Promise<number> {
+  const rows = await pendingSince(db, pendingBefore, REQUEUE_PER_SWEEP);
+  for (const row of rows) await db.transaction(async (tx) => extraction.enqueue(tx, row));
+  return rows.length;
 }
 
-export function createPdfSweeper(options: {
+/** Registers the periodic sweep on the job queue. */
+export function registerPdfSweep(options: {
   db: Db;
   blobs: BlobStore;
+  queue: JobQueue;
+  extraction: Pick<PdfExtraction, 'enqueue'>;
   log: FastifyBaseLogger;
-}): PdfSweeper {
-  let timer: NodeJS.Timeout | undefined;
-  const sweep = (next: number) => {
-    timer = setTimeout(() => {
-      sweepOrphanPdfFiles(options)
-        .then(
-          (deleted) => {
-            if (deleted) options.log.info({ deleted }, 'Deleted PDF files no resource refers to');
-          },
-          (error: unknown) =>
-            options.log.warn({ err: error }, 'Could not sweep PDF files no resource refers to'),
-        )
-        .finally(() => {
-          if (timer) sweep(SWEEP_EVERY_MS);
-        });
-    }, next);
-    timer.unref();
-  };
-  return {
-    start: () => sweep(FIRST_SWEEP_MS),
-    stop() {
-      clearTimeout(timer);
-      timer = undefined;
+}): void {
+  const { log } = options;
+  options.queue.every(
+    PDF_QUEUES.sweep,
+    SWEEP_EVERY_SECONDS,
+    async () => {
+      const deleted = await sweepOrphanPdfFiles(options);
+      if (deleted) log.info({ deleted }, 'Deleted PDF files no resource refers to');
+      const requeued = await requeueStalePending(options.db, options.extraction);
+      if (requeued) log.info({ requeued }, 'Gave pending PDFs without a job one');
     },
-  };
+    FIRST_SWEEP_SECONDS,
+  );
 }

@@ -116,10 +116,11 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         action,
         await loadWorkspace(db, request.params.id, user),
       );
-      const { link, token } = await createShareLink(db, secret, workspace.id, user, request.body);
-      return reply
-        .status(201)
-        .send(presentShareLink(link, token, shareUrl(ctx.config.publicUrl, token)));
+      // The link and the answer kept for an Idempotency-Key are one transaction (platform/idempotency.ts).
+      return request.answerOnce(reply, 201, async (db) => {
+        const { link, token } = await createShareLink(db, secret, workspace.id, user, request.body);
+        return presentShareLink(link, token, shareUrl(ctx.config.publicUrl, token));
+      });
     },
   );
 

@@ -646,7 +646,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The bibliography and in-text citation of some resources of the workspace, in a CSL style (APA, MLA, Chicago, IEEE, Vancouver…) */
+        /**
+         * The bibliography and in-text citation of some resources of the workspace, in a CSL style (APA, MLA, Chicago, IEEE, Vancouver…)
+         * @description Formatted in a worker thread: at most CITE_REQUESTS_PER_USER (2) requests of one user at once (429 with Retry-After beyond) and CITE_REQUESTS_PER_PROCESS (8) in all (503 with Retry-After beyond); one that takes longer than CITE_FORMAT_TIMEOUT_MS (30 s) or more memory than a worker has is a 422.
+         */
         get: operations["citeResources"];
         put?: never;
         post?: never;
@@ -957,7 +960,7 @@ export interface paths {
         };
         /**
          * Who changed what in the workspace, newest first (cursor pagination; any member)
-         * @description Pages of `limit` (1-100, default 50) changes; `nextCursor` (bearer) or the X-Next-Cursor header (cookie) asks for the next, absent on the last. Changes are kept 90 days, and a workspace's newest 10,000 at most.
+         * @description Pages of `limit` (1-100, default 50) changes, `{ activity, total, hasMore, nextCursor }` (the list shape of every route beyond the interface's, in both dialects); `nextCursor` asks for the next page, null on the last. Changes are kept 90 days, and a workspace's newest 10,000 at most.
          */
         get: operations["listWorkspaceActivity"];
         put?: never;
@@ -1309,6 +1312,10 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AccountDeleted: {
+            /** @constant */
+            success: true;
+            /** Format: uuid */
+            id: string;
             message: string;
         };
         AccountExport: {
@@ -1444,7 +1451,15 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        ActivityList: components["schemas"]["ActivityItem"][];
+        ActivityList: {
+            activity: components["schemas"]["ActivityItem"][];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+        };
         Alert: {
             /** Format: uuid */
             id: string;
@@ -1501,7 +1516,11 @@ export interface components {
         /** @enum {string} */
         AlertFrequencyInput: "daily" | "weekly";
         AlertList: {
-            items: components["schemas"]["Alert"][];
+            alerts: components["schemas"]["Alert"][];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
         };
         AlertRun: {
             /** Format: uuid */
@@ -1539,8 +1558,12 @@ export interface components {
             run: components["schemas"]["AlertRun"];
         };
         AlertRunList: {
-            items: components["schemas"]["AlertRun"][];
-            /** @description Pass as `cursor` for older runs; null on the last page */
+            runs: components["schemas"]["AlertRun"][];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
         };
         AlertUnsubscribed: {
@@ -1761,9 +1784,15 @@ export interface components {
         BulkTagInput: {
             resourceIds: string[];
             /** @description Tags to add to each resource (one already there, in any case, is kept as it is) */
-            add?: string[];
+            add: string[];
             /** @description Tags to take off each resource (any case) */
             remove?: string[];
+        } | {
+            resourceIds: string[];
+            /** @description Tags to add to each resource (one already there, in any case, is kept as it is) */
+            add?: string[];
+            /** @description Tags to take off each resource (any case) */
+            remove: string[];
         };
         BulkTagResult: {
             /** @description Each resource named, with its tags now */
@@ -1996,7 +2025,10 @@ export interface components {
         };
         InvitationList: {
             invitations: components["schemas"]["Invitation"][];
+            /** @description How many there are in all, on every page */
             total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
         };
         InvitationPreview: {
             workspaceName: string;
@@ -2086,7 +2118,10 @@ export interface components {
         };
         MemberList: {
             members: components["schemas"]["Member"][];
+            /** @description How many there are in all, on every page */
             total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
         };
         /** @enum {string} */
         MemberRole: "editor" | "viewer";
@@ -2759,8 +2794,6 @@ export interface components {
         "Content-Disposition": string;
         /** @description Where the redirect goes */
         Location: string;
-        /** @description The cursor of the next page (absent on the last page) */
-        "X-Next-Cursor": string;
         /** @description The version of the object in the reply (also its `version` field), a strong validator such as `"r3"`: send it back as `If-Match` to change or delete the object only if nobody has changed it since (412 otherwise) */
         ETag: string;
     };
@@ -4240,7 +4273,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description An image (PNG, JPEG, WebP, GIF, SVG…; judged by its bytes) of at most 2 MB */
+                    /**
+                     * Format: binary
+                     * @description An image (PNG, JPEG, WebP, GIF, SVG…; judged by its bytes) of at most 2 MB
+                     */
                     file: Blob;
                 };
             };
@@ -4357,9 +4393,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": Blob;
-                    "image/jpeg": Blob;
-                    "image/webp": Blob;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
                 };
             };
             /** @description Invalid input: details.field names the field */
@@ -5446,7 +5482,10 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["ResourceCreateInput"];
                 "multipart/form-data": {
-                    /** @description A PDF of at most 50 MB to make the resource from: its record is filled once its text is extracted (a DOI or arXiv id on its first pages looked up, else the PDF's own title and authors) */
+                    /**
+                     * Format: binary
+                     * @description A PDF of at most 50 MB to make the resource from: its record is filled once its text is extracted (a DOI or arXiv id on its first pages looked up, else the PDF's own title and authors)
+                     */
                     file: Blob;
                 };
             };
@@ -5586,7 +5625,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `true`: `Content-Disposition: attachment` (save) instead of `inline` (view) */
-                download?: "0" | "1" | "true" | "false";
+                download?: boolean;
             };
             header?: {
                 /** @description One byte range (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`); several ranges get the whole file */
@@ -5612,7 +5651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": Blob;
+                    "application/pdf": string;
                 };
             };
             /** @description The byte range asked for (Content-Range says which) */
@@ -5625,7 +5664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": Blob;
+                    "application/pdf": string;
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag */
@@ -5636,9 +5675,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Blob;
-                };
+                content?: never;
             };
             /** @description Invalid input: details.field names the field */
             400: {
@@ -5746,7 +5783,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description A PDF (judged by its bytes: it must start with %PDF-) of at most 50 MB */
+                    /**
+                     * Format: binary
+                     * @description A PDF (judged by its bytes: it must start with %PDF-) of at most 50 MB
+                     */
                     file: Blob;
                 };
             };
@@ -6731,7 +6771,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description true: judge every entry and answer what would be imported, writing nothing */
-                dryRun?: "true" | "false";
+                dryRun?: boolean;
             };
             header?: {
                 /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key). */
@@ -6746,7 +6786,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description The file (BibTeX, BibLaTeX, RIS or CSL-JSON; the part's own type names the format, or a generic one lets the text say) */
+                    /**
+                     * Format: binary
+                     * @description The file (BibTeX, BibLaTeX, RIS or CSL-JSON; the part's own type names the format, or a generic one lets the text say)
+                     */
                     file: Blob;
                 };
                 "application/x-bibtex": string;
@@ -6838,6 +6881,18 @@ export interface operations {
             };
             /** @description A Content-Type the route does not read */
             415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The paper cannot be summarised (no PDF, not a PDF, or no text) */
+            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6973,9 +7028,9 @@ export interface operations {
     };
     citeResources: {
         parameters: {
-            query?: {
-                /** @description Resources of this workspace to cite, the parameter repeated for each */
-                resourceIds?: string[];
+            query: {
+                /** @description Resources of this workspace to cite, the parameter repeated for each (1 to 100) */
+                resourceIds: string | string[];
                 /** @description A CSL style id from GET /api/citation-styles (any style of the official CSL repository); an unknown one is a 400 */
                 style?: string;
                 /** @description Plain text, or HTML with every value escaped (italics and the like as tags) */
@@ -7033,6 +7088,18 @@ export interface operations {
             };
             /** @description Not found (also another user's object) */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The paper cannot be summarised (no PDF, not a PDF, or no text) */
+            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8456,7 +8523,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description HTML page: the page number is not a whole number from 1 to 1,000 */
+            /** @description Invalid input: the message is a sentence that names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9667,7 +9734,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -10045,8 +10111,8 @@ export interface operations {
                 yearFrom?: number;
                 /** @description Only works published in or before this year (a work whose year is unknown is left out) */
                 yearTo?: number;
-                /** @description true: only works with a freely readable PDF (open access); false or absent: any */
-                hasPdf?: "true" | "false";
+                /** @description true: only works with a freely readable PDF (open access); false: any */
+                hasPdf?: boolean;
                 /** @description Only works of this kind; every provider type maps onto one (docs/api.md, Search filters) */
                 type?: "article" | "preprint" | "book" | "chapter" | "conference" | "dataset" | "software" | "thesis" | "video" | "other";
                 /** @description Only works whose venue (journal, conference, repository) contains these words, ignoring case and accents */
@@ -10134,8 +10200,8 @@ export interface operations {
                 yearFrom?: number;
                 /** @description Only works published in or before this year (a work whose year is unknown is left out) */
                 yearTo?: number;
-                /** @description true: only works with a freely readable PDF (open access); false or absent: any */
-                hasPdf?: "true" | "false";
+                /** @description true: only works with a freely readable PDF (open access); false: any */
+                hasPdf?: boolean;
                 /** @description Only works of this kind; every provider type maps onto one (docs/api.md, Search filters) */
                 type?: "article" | "preprint" | "book" | "chapter" | "conference" | "dataset" | "software" | "thesis" | "video" | "other";
                 /** @description Only works whose venue (journal, conference, repository) contains these words, ignoring case and accents */
@@ -11049,15 +11115,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted */
-            204: {
+            /** @description OK */
+            200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
             };
             /** @description Invalid input: details.field names the field */
             400: {
@@ -11761,6 +11829,166 @@ export interface operations {
                      */
                     resourceId?: string;
                     /** @description Variant B: the text to summarise */
+                    content: string;
+                    /** @enum {string} */
+                    type?: "research_paper" | "article" | "book" | "video_transcript";
+                } | {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
+                    id: string;
+                    source?: string;
+                    title?: string;
+                    abstract?: string;
+                    url?: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
+                    /**
+                     * @default quick
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId?: string;
+                    /** @description Variant B: the text to summarise */
+                    content?: string;
+                    /** @enum {string} */
+                    type?: "research_paper" | "article" | "book" | "video_transcript";
+                } | {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
+                    id?: string;
+                    source?: string;
+                    title: string;
+                    abstract?: string;
+                    url?: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
+                    /**
+                     * @default quick
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId?: string;
+                    /** @description Variant B: the text to summarise */
+                    content?: string;
+                    /** @enum {string} */
+                    type?: "research_paper" | "article" | "book" | "video_transcript";
+                } | {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
+                    id?: string;
+                    source?: string;
+                    title?: string;
+                    abstract: string;
+                    url?: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
+                    /**
+                     * @default quick
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId?: string;
+                    /** @description Variant B: the text to summarise */
+                    content?: string;
+                    /** @enum {string} */
+                    type?: "research_paper" | "article" | "book" | "video_transcript";
+                } | {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
+                    id?: string;
+                    source?: string;
+                    title?: string;
+                    abstract?: string;
+                    url: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
+                    /**
+                     * @default quick
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId?: string;
+                    /** @description Variant B: the text to summarise */
+                    content?: string;
+                    /** @enum {string} */
+                    type?: "research_paper" | "article" | "book" | "video_transcript";
+                } | {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
+                    id?: string;
+                    source?: string;
+                    title?: string;
+                    abstract?: string;
+                    url?: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
+                    /**
+                     * @default quick
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId: string;
+                    /** @description Variant B: the text to summarise */
                     content?: string;
                     /** @enum {string} */
                     type?: "research_paper" | "article" | "book" | "video_transcript";
@@ -11780,7 +12008,7 @@ export interface operations {
                     "application/json": components["schemas"]["SummaryVariantA"] | components["schemas"]["SummaryVariantB"];
                 };
             };
-            /** @description Invalid input: details.field names the field */
+            /** @description Invalid input: the message is a sentence that names the field */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -63,8 +63,13 @@ export const alertUnsubscribes = pgTable('alert_unsubscribes', {
 });
 
 export type AlertRunStatus = 'queued' | 'running' | 'done' | 'partial' | 'failed';
-/** `sending`: marked before the mail is handed over; a run found in it after a crash is not sent again. */
-export type AlertMailState = 'none' | 'pending' | 'sending' | 'sent' | 'failed';
+/**
+ * `handing_over`: claimed by a sender (`mail_sender`, its job) whose exchange has not reached the end of
+ * the message's data, so the mail was certainly not accepted yet: a retry of that job sends it again.
+ * `sending`: marked before the final dot is sent; a run found in it after a crash may have been
+ * delivered and is not sent again (alerts/jobs.ts).
+ */
+export type AlertMailState = 'none' | 'pending' | 'handing_over' | 'sending' | 'sent' | 'failed';
 
 export const alertRuns = pgTable(
   'alert_runs',
@@ -90,6 +95,8 @@ export const alertRuns = pgTable(
     works: jsonb('works').$type<Array<Record<string, unknown>>>().notNull().default([]),
     mail: text('mail').$type<AlertMailState>().notNull().default('none'),
     mailError: text('mail_error'),
+    /** The digest job (its id) that claimed the mail; its own retry may take a `handing_over` mail over. */
+    mailSender: text('mail_sender'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -101,7 +108,7 @@ export const alertRuns = pgTable(
     ),
     check(
       'alert_runs_mail_check',
-      sql`${t.mail} in ('none', 'pending', 'sending', 'sent', 'failed')`,
+      sql`${t.mail} in ('none', 'pending', 'handing_over', 'sending', 'sent', 'failed')`,
     ),
   ],
 );

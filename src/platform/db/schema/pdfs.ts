@@ -8,7 +8,6 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, tsvector, searchDocument } from './columns.js';
@@ -32,19 +31,14 @@ export const resourcePdfs = pgTable(
     /** Hex SHA-256 of the file's bytes. */
     sha256: text('sha256').notNull(),
     uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
-    /** `pending` until the text is extracted, then `ready`, or `failed` with `extraction_error`. */
+    /**
+     * `pending` until the text is extracted, then `ready`, or `failed` with `extraction_error`. The
+     * extraction is a job of the `pdfs.extract` queue (pg-boss), enqueued with the row.
+     */
     extraction: text('extraction').notNull().default('pending'),
     /** Why extraction failed, in words a user can act on (e.g. an image-only PDF). */
     extractionError: text('extraction_error'),
     pageCount: integer('page_count'),
-    /**
-     * A worker's lease on a pending row: null or past means free to claim. A process that dies while
-     * extracting leaves a lease that runs out, and another process (or the same one restarted) takes
-     * the row again; a live worker renews its lease while it works.
-     */
-    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
-    /** How many times extraction was started on this file: a file that kills its worker every time is failed, not retried forever. */
-    attempts: integer('attempts').notNull().default(0),
     /** The resource was created from this PDF: extraction also fills its record (identifier lookup, else the PDF's own metadata). */
     fillMetadata: boolean('fill_metadata').notNull().default(false),
     createdAt: createdAt(),

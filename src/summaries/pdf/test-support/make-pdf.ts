@@ -112,3 +112,44 @@ export function makePagedPdf(
     { info },
   );
 }
+
+/**
+ * A compression bomb: about 100 KB on disk, one FlateDecode content stream of `expandedMb` MB of zero
+ * bytes (whitespace to a PDF parser) that each of `pages` pages draws, so a reader decompresses and
+ * scans `expandedMb × pages` MB (100 × 20: tens of seconds of pdftotext on an idle machine).
+ * Written by hand, since a PDF library would not share one stream between pages.
+ */
+export function makeCompressionBombPdf(expandedMb = 100, pages = 20): Buffer {
+  const stream = deflateSync(Buffer.alloc(expandedMb * 1024 * 1024), { level: 9 });
+  const kids = Array.from({ length: pages }, (_, index) => `${4 + index} 0 R`).join(' ');
+  const objects: Buffer[] = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
+    Buffer.from(`<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`),
+    Buffer.concat([
+      Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`),
+      stream,
+      Buffer.from('\nendstream'),
+    ]),
+    ...Array.from({ length: pages }, () =>
+      Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R >>'),
+    ),
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
+  const offsets: number[] = [];
+  let length = parts[0]!.length;
+  objects.forEach((body, index) => {
+    offsets.push(length);
+    const object = Buffer.concat([
+      Buffer.from(`${index + 1} 0 obj\n`),
+      body,
+      Buffer.from('\nendobj\n'),
+    ]);
+    parts.push(object);
+    length += object.length;
+  });
+  const xref =
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` +
+    offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('') +
+    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`;
+  return Buffer.concat([...parts, Buffer.from(xref)]);
+}

@@ -18,7 +18,7 @@ describe('search state: filters in the URL', () => {
     expect(apiFilters(state.filters)).toEqual({
       yearFrom: 2019,
       yearTo: 2021,
-      hasPdf: 'true',
+      hasPdf: true,
       type: 'dataset',
       venue: 'Nature',
     });

@@ -95,7 +95,7 @@ export function apiFilters(filters: SearchFilters) {
   return {
     ...(filters.yearFrom !== null ? { yearFrom: filters.yearFrom } : {}),
     ...(filters.yearTo !== null ? { yearTo: filters.yearTo } : {}),
-    ...(filters.hasPdf ? { hasPdf: 'true' as const } : {}),
+    ...(filters.hasPdf ? { hasPdf: true } : {}),
     ...(filters.type ? { type: filters.type } : {}),
     ...(filters.venue ? { venue: filters.venue } : {}),
   };

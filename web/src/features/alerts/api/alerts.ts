@@ -7,10 +7,10 @@ import type { ProviderId, SearchFilters } from '../../../lib/search-words';
 
 type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
-export type Alert = JsonOf<paths['/api/alerts']['get']['responses'][200]>['items'][number];
+export type Alert = JsonOf<paths['/api/alerts']['get']['responses'][200]>['alerts'][number];
 export type AlertRun = JsonOf<
   paths['/api/alerts/{id}/runs']['get']['responses'][200]
->['items'][number];
+>['runs'][number];
 export type NewAlert = JsonOf<paths['/api/alerts']['post']['requestBody']>;
 export type AlertChange = JsonOf<paths['/api/alerts/{id}']['patch']['requestBody']>;
 export type AlertFilters = NonNullable<Alert['filters']>;

@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod/mini';
 import { describeError } from '../../../api/errors';
-import { useProfileLanguage } from '../../../app/profile';
+import { useProfileLanguage } from '../../../lib/profile';
 import { FormAlert, TextField } from '../../../components/Field';
 import { SubmitButton } from '../../../components/SubmitButton';
 import { formatDateTime } from '../../../lib/dates';
@@ -102,7 +102,7 @@ function useRunNow(alertId: string, historyOpen: boolean) {
   const refreshAlerts = useRefreshAlerts();
   const [started, setStarted] = useState<AlertRun | null>(null);
   const runs = useAlertRuns(alertId, historyOpen || started !== null);
-  const newest = runs.data?.pages[0]?.items[0];
+  const newest = runs.data?.pages[0]?.runs[0];
   // Until the history holds the new run, the reply's copy of it stands in.
   const current = started && newest?.id === started.id ? newest : started;
   const following = current !== null && runPollInterval(current) !== false;

@@ -14,7 +14,7 @@ const ALERTS_KEY = queries.queryOptions('get', '/api/alerts').queryKey;
 const runsKey = (id: string) => ['alerts', id, 'runs'] as const;
 
 export function useAlerts() {
-  return queries.useQuery('get', '/api/alerts', undefined, { select: (reply) => reply.items });
+  return queries.useQuery('get', '/api/alerts', undefined, { select: (reply) => reply.alerts });
 }
 
 export function useCreateAlert() {
@@ -37,10 +37,8 @@ export function useChangeAlert(id: string) {
 export function useDeleteAlert() {
   const queryClient = useQueryClient();
   return useMutation({
-    // 204 without a body: a failure is thrown by the client's middleware.
-    mutationFn: async (id: string) => {
-      await api.DELETE('/api/alerts/{id}', { params: { path: { id } } });
-    },
+    mutationFn: (id: string) =>
+      unwrap(api.DELETE('/api/alerts/{id}', { params: { path: { id } } })),
     onSuccess: (_nothing, id) => {
       queryClient.removeQueries({ queryKey: runsKey(id) });
       return queryClient.invalidateQueries({ queryKey: ALERTS_KEY });
@@ -75,7 +73,7 @@ export function useAlertRuns(id: string, enabled: boolean) {
     initialPageParam: '',
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     enabled,
-    refetchInterval: (query) => runPollInterval(query.state.data?.pages[0]?.items[0]),
+    refetchInterval: (query) => runPollInterval(query.state.data?.pages[0]?.runs[0]),
   });
 }
 
