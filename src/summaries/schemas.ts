@@ -12,7 +12,7 @@ const VariantAFields = {
     .max(300)
     .refine((id) => !/^sha256:/i.test(id), {
       message:
-        'sha256: ids name stored PDFs, which are summarised by workspaceId and resourceId only',
+        'must not start with sha256: (a stored PDF is summarised by workspaceId and resourceId)',
     })
     .optional()
     .describe(
