@@ -147,7 +147,11 @@ async function readStream(
 
 const JOURNEY_SEARCHES = ['long context retrieval', 'protein folding language models'];
 const ABSTRACT =
-  'Long inputs strain attention, whose cost grows with the square of the sequence length. We study retrieval over long inputs and show that a small index of passages, consulted by the model, matches full attention on question answering at a fraction of the memory. Ablations show the index size matters more than the retriever.';
+  'Long inputs strain attention, whose cost grows with the square of the ' +
+  'sequence length. We study retrieval over long inputs and show that a ' +
+  'small index of passages, consulted by the model, matches full attention ' +
+  'on question answering at a fraction of the memory. Ablations show the ' +
+  'index size matters more than the retriever.';
 
 export async function measureMemory(
   minutes: number,

@@ -46,7 +46,9 @@ export default [
                 },
               },
               message:
-                'features/{{ from.element.captured.feature }} imports features/{{ to.element.captured.feature }}: a page composes the two, or what they share moves to components/ or lib/',
+                'features/{{ from.element.captured.feature }} imports features/{{ ' +
+                'to.element.captured.feature }}: a page composes the two, or what they ' +
+                'share moves to components/ or lib/',
             },
           ],
         },

@@ -317,65 +317,70 @@ describe('search routes', () => {
       expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
     });
 
-    it("records each search for the signed-in user's analytics, once per query: the same words again (another case, spacing, sort, page or sources) are the same search", async () => {
-      const user = await buildUser(t.app);
-      for (const q of ['Graph Neural Networks', 'graph  neural networks', 'protein folding']) {
+    it(
+      "records each search for the signed-in user's analytics, once per " +
+        'query: the same words again (another case, spacing, sort, page or ' +
+        'sources) are the same search',
+      async () => {
+        const user = await buildUser(t.app);
+        for (const q of ['Graph Neural Networks', 'graph  neural networks', 'protein folding']) {
+          expect(
+            (
+              await t.app.inject({
+                method: 'GET',
+                url: `/api/search?q=${encodeURIComponent(q)}&providers=arxiv`,
+                headers: user.bearer,
+              })
+            ).statusCode,
+          ).toBe(200);
+        }
+        for (const more of ['sort=date', 'offset=10&limit=10', 'providers=arxiv,crossref']) {
+          expect(
+            (
+              await t.app.inject({
+                method: 'GET',
+                url: `/api/search?q=protein%20folding&${more}`,
+                headers: user.bearer,
+              })
+            ).statusCode,
+          ).toBe(200);
+        }
+        // Another user's first search of the same words is theirs to count.
+        const other = await buildUser(t.app);
         expect(
           (
             await t.app.inject({
               method: 'GET',
-              url: `/api/search?q=${encodeURIComponent(q)}&providers=arxiv`,
-              headers: user.bearer,
+              url: '/api/search?q=protein%20folding&providers=arxiv',
+              headers: other.bearer,
             })
           ).statusCode,
         ).toBe(200);
-      }
-      for (const more of ['sort=date', 'offset=10&limit=10', 'providers=arxiv,crossref']) {
-        expect(
-          (
-            await t.app.inject({
-              method: 'GET',
-              url: `/api/search?q=protein%20folding&${more}`,
-              headers: user.bearer,
-            })
-          ).statusCode,
-        ).toBe(200);
-      }
-      // Another user's first search of the same words is theirs to count.
-      const other = await buildUser(t.app);
-      expect(
-        (
-          await t.app.inject({
+        const analyticsOf = async (bearer: Record<string, string>) => {
+          const analytics = await t.app.inject({
             method: 'GET',
-            url: '/api/search?q=protein%20folding&providers=arxiv',
-            headers: other.bearer,
-          })
-        ).statusCode,
-      ).toBe(200);
-      const analyticsOf = async (bearer: Record<string, string>) => {
-        const analytics = await t.app.inject({
-          method: 'GET',
-          url: '/api/analytics/search?period=day',
-          headers: bearer,
+            url: '/api/analytics/search?period=day',
+            headers: bearer,
+          });
+          expect(analytics.statusCode).toBe(200);
+          return analytics.json<{
+            totalSearches: number;
+            searches: Array<{ query: string; count: number }>;
+          }>();
+        };
+        await vi.waitFor(async () => {
+          const body = await analyticsOf(user.bearer);
+          expect(body.totalSearches).toBe(2);
+          expect(
+            body.searches.map((s) => [s.query.toLowerCase().replace(/\s+/g, ' '), s.count]).sort(),
+          ).toEqual([
+            ['graph neural networks', 1],
+            ['protein folding', 1],
+          ]);
+          expect((await analyticsOf(other.bearer)).totalSearches).toBe(1);
         });
-        expect(analytics.statusCode).toBe(200);
-        return analytics.json<{
-          totalSearches: number;
-          searches: Array<{ query: string; count: number }>;
-        }>();
-      };
-      await vi.waitFor(async () => {
-        const body = await analyticsOf(user.bearer);
-        expect(body.totalSearches).toBe(2);
-        expect(
-          body.searches.map((s) => [s.query.toLowerCase().replace(/\s+/g, ' '), s.count]).sort(),
-        ).toEqual([
-          ['graph neural networks', 1],
-          ['protein folding', 1],
-        ]);
-        expect((await analyticsOf(other.bearer)).totalSearches).toBe(1);
-      });
-    });
+      },
+    );
   });
 
   describe('GET /api/search/stream', () => {

@@ -124,13 +124,17 @@ describe('GET /api/workspaces/:id/cite', () => {
     expect(body.citation).toBe('(Graves et al.)');
   });
 
-  it('Chicago author-date (18th): all authors, the first inverted, "and" before the last, the year after the names; in text "(First et al. year)"', async () => {
-    const body = await citeOk('chicago-author-date', [ntm]);
-    expect(body.bibliography).toMatch(
-      /^Graves, Alex, Greg Wayne, and Ivo Danihelka\. 2014\. “Neural Turing Machines\.” /,
-    );
-    expect(body.citation).toBe('(Graves et al. 2014)');
-  });
+  it(
+    'Chicago author-date (18th): all authors, the first inverted, "and" ' +
+      'before the last, the year after the names; in text "(First et al. year)"',
+    async () => {
+      const body = await citeOk('chicago-author-date', [ntm]);
+      expect(body.bibliography).toMatch(
+        /^Graves, Alex, Greg Wayne, and Ivo Danihelka\. 2014\. “Neural Turing Machines\.” /,
+      );
+      expect(body.citation).toBe('(Graves et al. 2014)');
+    },
+  );
 
   it('IEEE: numbered in the order cited, initials before surname, title in quotation marks; in text "[1], [2]"', async () => {
     const body = await citeOk('ieee', [lovelace, ntm]);

@@ -85,28 +85,32 @@ for (const leg of storeLegs()) {
     }
 
     describe('members', () => {
-      it('the owner adds accounts by e-mail; everyone in the workspace sees the list, the owner first, with e-mail addresses for the owner only (issue 33)', async () => {
-        const id = await workspaceWith(owner, [
-          [ada, 'editor'],
-          [grace, 'viewer'],
-        ]);
-        // Names and roles to every member; their addresses to the owner alone.
-        for (const reader of [grace, ada]) {
-          const list = await members(reader, id);
-          expect(list.total).toBe(3);
-          expect(list.members.map((m) => [m.name, m.email, m.role, m.addedBy])).toEqual([
-            ['Olive Owner', undefined, 'owner', null],
-            ['Ada Lovelace', undefined, 'editor', owner.id],
-            ['Grace Hopper', undefined, 'viewer', owner.id],
+      it(
+        'the owner adds accounts by e-mail; everyone in the workspace sees the ' +
+          'list, the owner first, with e-mail addresses for the owner only (issue 33)',
+        async () => {
+          const id = await workspaceWith(owner, [
+            [ada, 'editor'],
+            [grace, 'viewer'],
           ]);
-        }
-        const asOwner = await members(owner, id);
-        expect(asOwner.members.map((m) => [m.name, m.email, m.role])).toEqual([
-          ['Olive Owner', owner.email, 'owner'],
-          ['Ada Lovelace', ada.email, 'editor'],
-          ['Grace Hopper', grace.email, 'viewer'],
-        ]);
-      });
+          // Names and roles to every member; their addresses to the owner alone.
+          for (const reader of [grace, ada]) {
+            const list = await members(reader, id);
+            expect(list.total).toBe(3);
+            expect(list.members.map((m) => [m.name, m.email, m.role, m.addedBy])).toEqual([
+              ['Olive Owner', undefined, 'owner', null],
+              ['Ada Lovelace', undefined, 'editor', owner.id],
+              ['Grace Hopper', undefined, 'viewer', owner.id],
+            ]);
+          }
+          const asOwner = await members(owner, id);
+          expect(asOwner.members.map((m) => [m.name, m.email, m.role])).toEqual([
+            ['Olive Owner', owner.email, 'owner'],
+            ['Ada Lovelace', ada.email, 'editor'],
+            ['Grace Hopper', grace.email, 'viewer'],
+          ]);
+        },
+      );
 
       it('refuses a second add (409), an address without an account (404 naming email), a role of owner (400), and no session (401)', async () => {
         const id = await workspaceWith(owner, [[ada, 'editor']]);

@@ -182,7 +182,10 @@ function highlightQuotes(highlights: Record<string, unknown>): string {
 }
 
 function renderAnnotation(annotation: AnnotationRow): string {
-  return `<li>${highlightQuotes(annotation.highlights)}<p class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>${date(annotation.createdAt)}</li>`;
+  return (
+    `<li>${highlightQuotes(annotation.highlights)}<p ` +
+    `class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>${date(annotation.createdAt)}</li>`
+  );
 }
 
 function renderResource({
@@ -195,7 +198,9 @@ function renderResource({
   const title = escapeWithin(resource.title, SHARE_PAGE_LIMITS.titleBytes);
   const heading =
     url && bytes(href) <= SHARE_PAGE_LIMITS.urlBytes
-      ? `<h2><a href="${href}" rel="noopener noreferrer nofollow ugc">${title}</a><span class="host">${escapeHtml(url.hostname.replace(/^www\./, ''))}</span></h2>`
+      ? `<h2><a href="${href}" rel="noopener noreferrer nofollow ` +
+        `ugc">${title}</a><span ` +
+        `class="host">${escapeHtml(url.hostname.replace(/^www\./, ''))}</span></h2>`
       : `<h2>${title}</h2>`;
   const kind = resource.type
     ? `<p class="kind">${escapeWithin(resource.type, SHARE_PAGE_LIMITS.typeBytes)}</p>`
