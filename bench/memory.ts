@@ -257,7 +257,8 @@ export async function measureMemory(
       while (running()) {
         const n = deepStarted++;
         const cut = n % 2 === 1;
-        const url = `${origin}/api/summarize?${new URLSearchParams({ url: `${pdfServer.url}/papers/${randomBytes(4).toString('hex')}/${n}.pdf`, mode: 'deep' })}`;
+        const paper = `${pdfServer.url}/papers/${randomBytes(4).toString('hex')}/${n}.pdf`;
+        const url = `${origin}/api/summarize?${new URLSearchParams({ url: paper, mode: 'deep' })}`;
         const outcome = await readStream(
           url,
           authorization,
@@ -272,7 +273,12 @@ export async function measureMemory(
     };
     const quickStreams = async () => {
       for (let n = 0; running(); n++) {
-        const url = `${origin}/api/summarize?${new URLSearchParams({ title: `Retrieval over long inputs ${randomBytes(4).toString('hex')}`, abstract: ABSTRACT, mode: 'quick' })}`;
+        const query = new URLSearchParams({
+          title: `Retrieval over long inputs ${randomBytes(4).toString('hex')}`,
+          abstract: ABSTRACT,
+          mode: 'quick',
+        });
+        const url = `${origin}/api/summarize?${query}`;
         const outcome = await readStream(url, authorization, (event) => event === 'meta').catch(
           () => {
             work.failures++;

@@ -798,7 +798,8 @@ async function measureJourney(
         journeys.push({ store, connections, processes: setup.processes, best, rounds: results });
         const failed = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
         process.stdout.write(
-          `  ${`journey, ${setup.processes} process${setup.processes === 2 ? 'es' : ''}, ${connections} connections`.padEnd(44)} ${store.padEnd(15)} ${String(best.requestsPerSecond).padStart(6)}/s  ` +
+          `  ${`journey, ${setup.processes} process${setup.processes === 2 ? 'es' : ''}, ${connections} connections`.padEnd(44)} ` +
+            `${store.padEnd(15)} ${String(best.requestsPerSecond).padStart(6)}/s  ` +
             `p50 ${ms(best.p50Ms)} ms  p99 ${ms(best.p99Ms)} ms` +
             `${failed ? `  (${failed} non-2xx/errors: ${JSON.stringify(best.statusCodes)})` : ''}\n`,
         );
@@ -1341,7 +1342,31 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table}\n`);
   writeFileSync(
     join(ROOT, 'bench', 'results.json'),
-    `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, import: importResults, library, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        machine: info,
+        settings: {
+          ...settings,
+          only: settings.only ? [...settings.only] : null,
+          databaseUrl: undefined,
+          redisUrl: undefined,
+        },
+        http,
+        search: searches,
+        journey: journeys,
+        journeyScaling,
+        rss,
+        startup,
+        memory,
+        import: importResults,
+        library,
+        compute,
+        notes,
+        elapsedSeconds: Math.round((Date.now() - startedAt) / 1000),
+      },
+      null,
+      2,
+    )}\n`,
   );
   if (settings.updateDocs) updateDocs(table);
   process.stdout.write(`\nThe benchmark took ${Math.round((Date.now() - startedAt) / 1000)} s.\n`);

@@ -269,7 +269,9 @@ for (const leg of storeLegs()) {
         const user = await buildUser(t.app);
         const workspace = await createWorkspace(t.app, user);
         await t.app.ctx.db.execute(
-          sql`insert into workspace_resources (workspace_id, title) select ${workspace.id}::uuid, 'Paper ' || n from generate_series(1, ${EXPORT_MAX_RESOURCES + 1}) as n`,
+          sql`insert into workspace_resources (workspace_id, title)
+              select ${workspace.id}::uuid, 'Paper ' || n
+              from generate_series(1, ${EXPORT_MAX_RESOURCES + 1}) as n`,
         );
         for (const format of ['json', 'bibtex']) {
           const res = await t.app.inject({

@@ -305,7 +305,9 @@ for (const leg of storeLegs()) {
               async () => {
                 // On PostgreSQL, Drizzle answers execute() with the driver's result.
                 const waiting = (await db.execute(
-                  sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%from "workspaces"%for update%'`,
+                  sql`select 1 from pg_stat_activity
+                      where datname = current_database() and wait_event_type = 'Lock'
+                      and query ilike '%from "workspaces"%for update%'`,
                 )) as { rows: unknown[] };
                 if (waiting.rows.length === 0)
                   throw new Error('The add is not waiting for the workspace yet');

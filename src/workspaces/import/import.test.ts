@@ -525,7 +525,9 @@ for (const leg of storeLegs()) {
         const ws = await createWorkspace(t.app, owner);
         // One statement, rows made by the database: 10,000 parameters would be slower than the import itself.
         await t.app.ctx.db.execute(
-          sql`insert into workspace_resources (workspace_id, title) select ${ws.id}::uuid, 'r' || n from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`,
+          sql`insert into workspace_resources (workspace_id, title)
+              select ${ws.id}::uuid, 'r' || n
+              from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`,
         );
         const file = ['one', 'two', 'three']
           .map((word) => `@misc{${word}, title={Room ${word}}}`)
@@ -545,7 +547,9 @@ for (const leg of storeLegs()) {
           const ws = await createWorkspace(t.app, owner);
           const db = t.app.ctx.db;
           await db.execute(
-            sql`insert into workspace_resources (workspace_id, title) select ${ws.id}::uuid, 'r' || n from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`,
+            sql`insert into workspace_resources (workspace_id, title)
+                select ${ws.id}::uuid, 'r' || n
+                from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`,
           );
           let racing:
             | Promise<{ statusCode: number; json: () => { counts: Record<string, number> } }>
@@ -568,7 +572,9 @@ for (const leg of storeLegs()) {
             await vi.waitFor(
               async () => {
                 const waiting = (await db.execute(
-                  sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%from "workspaces"%for update%'`,
+                  sql`select 1 from pg_stat_activity
+                      where datname = current_database() and wait_event_type = 'Lock'
+                      and query ilike '%from "workspaces"%for update%'`,
                 )) as { rows: unknown[] };
                 if (waiting.rows.length === 0)
                   throw new Error('The import is not waiting for the workspace yet');

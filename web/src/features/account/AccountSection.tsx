@@ -216,12 +216,17 @@ function consequences(account: Account): string {
         `lose ${sharedWorkspaces === 1 ? 'it' : 'them'}: to ` +
         `keep ${sharedWorkspaces === 1 ? 'it' : 'them'}, make one of them the ` +
         `owner first (the workspace's members).`;
+  const links =
+    activeShareLinks === 0
+      ? 'No share link is open now.'
+      : `${plural(activeShareLinks, 'share link')} stop${activeShareLinks === 1 ? 's' : ''} ` +
+        `working: whoever has ${activeShareLinks === 1 ? 'it' : 'them'} sees “not found”.`;
   return (
     `${plural(workspaces, 'workspace')} you ` +
     `own ${workspaces === 1 ? 'is' : 'are'} deleted ` +
     `with ${plural(resources, 'resource')}, ${plural(pdfs, 'PDF')} ` +
     `and ${plural(annotations, 'annotation')}.${shared} ` +
-    `${activeShareLinks === 0 ? 'No share link is open now.' : `${plural(activeShareLinks, 'share link')} stop${activeShareLinks === 1 ? 's' : ''} working: whoever has ${activeShareLinks === 1 ? 'it' : 'them'} sees “not found”.`}${left} ` +
+    `${links}${left} ` +
     'Your profile, avatar, search history and sign-in are deleted too.'
   );
 }
