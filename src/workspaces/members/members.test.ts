@@ -5,6 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
 import { buildUser, uniqueEmail, type TestUser } from '../../../test/support/factories.js';
 import { linkIn, mailWrittenBy } from '../../../test/support/outbox.js';
@@ -12,14 +13,6 @@ import { workspaceInvitations } from '../../platform/db/schema.js';
 import { addResource, as, createWorkspace, DIALECTS } from '../test-support/helpers.js';
 
 const INVITATION_LINK = /http:\/\/app\.test\/invitations\/[A-Za-z0-9_-]+/;
-
-interface Member {
-  userId: string;
-  name: string;
-  email?: string;
-  role: string;
-  addedBy: string | null;
-}
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`members and invitations (${leg.name})`, () => {
@@ -53,7 +46,7 @@ for (const leg of storeLegs()) {
         headers: by.bearer,
       });
       expect(res.statusCode).toBe(200);
-      return res.json<{ members: Member[]; total: number }>();
+      return res.json<ApiSchema<'MemberList'>>();
     };
     /** A new workspace of `by`'s with `others` added by the owner (each [user, role]). */
     async function workspaceWith(by: TestUser, others: [TestUser, string][]): Promise<string> {
@@ -78,7 +71,7 @@ for (const leg of storeLegs()) {
           payload: { email, role },
         });
         expect(res.statusCode, res.body).toBe(201);
-        id = res.json<{ invitation: { id: string } }>().invitation.id;
+        id = res.json<ApiSchema<'InvitationEnvelope'>>().invitation.id;
       });
       expect(mail).toContain(`To: ${email}`);
       return { token: linkIn(mail, INVITATION_LINK).split('/').pop()!, id };
@@ -542,9 +535,7 @@ for (const leg of storeLegs()) {
           headers: owner.bearer,
         });
         expect(
-          listed
-            .json<{ invitations: { id: string; status: string }[] }>()
-            .invitations.map((i) => [i.id, i.status]),
+          listed.json<ApiSchema<'InvitationList'>>().invitations.map((i) => [i.id, i.status]),
         ).toEqual([
           [revoked.id, 'revoked'],
           [expired.id, 'expired'],
