@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, cookiesFrom, type TestUser } from '../../test/support/factories.js';
 import { mailWrittenBy } from '../../test/support/outbox.js';
@@ -140,7 +141,7 @@ for (const leg of storeLegs()) {
           url: '/api/account',
           headers: user.bearer,
         });
-        expect(res.json<{ holdings: object }>().holdings).toMatchObject({
+        expect(res.json<ApiSchema<'AccountSummary'>>().holdings).toMatchObject({
           workspaces: 1,
           sharedWorkspaces: 1,
           memberships: 1,
