@@ -13,7 +13,7 @@ import {
   startFixtureServer,
   type FixtureServer,
 } from '../../test/support/fixture-server.js';
-import type { ApiSchema } from '../../test/support/api-types.js';
+import type { ApiSchema, ReplyOf } from '../../test/support/api-types.js';
 import { eventually } from '../../test/support/process-client.js';
 import { startSmtpServer, type TestSmtpServer } from '../../test/support/smtp-server.js';
 import { alertRuns } from '../platform/db/schema.js';
@@ -86,7 +86,7 @@ for (const leg of storeLegs()) {
           url: `/api/alerts/${alertId}/run`,
           headers: ada.bearer,
         })
-      ).json<ApiSchema<'AlertRunEnvelope'>>().run.id;
+      ).json<ReplyOf<'/api/alerts/{id}/run', 'post', 202>>().run.id;
       await runSettles(alertId, runId, 'sent');
       expect(smtp.received.length - before).toBe(1);
       expect(smtp.received.at(-1)).toContain(`Message-ID: <alert-run-${runId}@api.test>`);
