@@ -51,10 +51,13 @@ const WORDS =
   'learning protein structure graph neural model inference causal network sparse attention genome climate ocean carbon retrieval language'.split(
     ' ',
   );
-const ABSTRACT =
-  'We study how {transformer} language models use long contexts. Retrieval accuracy falls when the relevant passage sits in the middle of the input, and rises again near either end. '
-    .repeat(5)
-    .trim();
+const ABSTRACT = (
+  'We study how {transformer} language models use long contexts. ' +
+  'Retrieval accuracy falls when the relevant passage sits in the middle ' +
+  'of the input, and rises again near either end. '
+)
+  .repeat(5)
+  .trim();
 
 /** A BibTeX file of `count` entries as real exports write them. */
 export function bibtexFile(count: number): string {
@@ -71,7 +74,9 @@ export function bibtexFile(count: number): string {
       { length: 3 + (n % 6) },
       (_, a) => `${TEX_FAMILIES[(n + a) % 10]}, ${GIVEN[(n * 7 + a) % 10]}`,
     ).join(' and ');
-    const title = `{${WORDS[n % WORDS.length]!.toUpperCase()}} ${WORDS[(n * 3) % WORDS.length]} for ${WORDS[(n * 5) % WORDS.length]} ${WORDS[(n * 7) % WORDS.length]}: study ${n}`;
+    const title =
+      `{${WORDS[n % WORDS.length]!.toUpperCase()}} ${WORDS[(n * 3) % WORDS.length]} ` +
+      `for ${WORDS[(n * 5) % WORDS.length]} ${WORDS[(n * 7) % WORDS.length]}: study ${n}`;
     const fields = [
       `  author = {${authors}}`,
       `  title = {${title}}`,
@@ -222,7 +227,10 @@ export function importTable(results: StoreResult[]): string {
     '|---|---|---|---|---|---|---|',
     ...results.map(
       (r) =>
-        `| ${r.store} | ${r.entries.toLocaleString('en-US')} (${r.imported.toLocaleString('en-US')} + ${r.duplicates}) | ${r.parseSeconds} s | ${r.bareInsertSeconds} s | ${r.importSeconds} s | ≤ ${r.target} s | ${r.met ? 'yes' : 'no'} |`,
+        `| ${r.store} | ${r.entries.toLocaleString('en-US')} ` +
+        `(${r.imported.toLocaleString('en-US')} + ${r.duplicates}) ` +
+        `| ${r.parseSeconds} s | ${r.bareInsertSeconds} s | ${r.importSeconds} s ` +
+        `| ≤ ${r.target} s | ${r.met ? 'yes' : 'no'} |`,
     ),
   ];
   return lines.join('\n');

@@ -408,7 +408,10 @@ async function measureStore(
       met: percentile(service, 95) <= 50,
     };
     log(
-      `library (${store}): service p50 ${result.service.p50} ms p95 ${result.service.p95} ms; bare SQL p50 ${result.bare.p50} ms p95 ${result.bare.p95} ms; GIN indexes in the plan: ${indexesUsed.join(', ') || 'none'}`,
+      `library (${store}): service p50 ${result.service.p50} ms ` +
+        `p95 ${result.service.p95} ms; bare SQL p50 ${result.bare.p50} ms ` +
+        `p95 ${result.bare.p95} ms; GIN indexes in the ` +
+        `plan: ${indexesUsed.join(', ') || 'none'}`,
     );
     return result;
   } finally {

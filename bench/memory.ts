@@ -147,7 +147,11 @@ async function readStream(
 
 const JOURNEY_SEARCHES = ['long context retrieval', 'protein folding language models'];
 const ABSTRACT =
-  'Long inputs strain attention, whose cost grows with the square of the sequence length. We study retrieval over long inputs and show that a small index of passages, consulted by the model, matches full attention on question answering at a fraction of the memory. Ablations show the index size matters more than the retriever.';
+  'Long inputs strain attention, whose cost grows with the square of the ' +
+  'sequence length. We study retrieval over long inputs and show that a ' +
+  'small index of passages, consulted by the model, matches full attention ' +
+  'on question answering at a fraction of the memory. Ablations show the ' +
+  'index size matters more than the retriever.';
 
 export async function measureMemory(
   minutes: number,
@@ -253,7 +257,8 @@ export async function measureMemory(
       while (running()) {
         const n = deepStarted++;
         const cut = n % 2 === 1;
-        const url = `${origin}/api/summarize?${new URLSearchParams({ url: `${pdfServer.url}/papers/${randomBytes(4).toString('hex')}/${n}.pdf`, mode: 'deep' })}`;
+        const paper = `${pdfServer.url}/papers/${randomBytes(4).toString('hex')}/${n}.pdf`;
+        const url = `${origin}/api/summarize?${new URLSearchParams({ url: paper, mode: 'deep' })}`;
         const outcome = await readStream(
           url,
           authorization,
@@ -268,7 +273,12 @@ export async function measureMemory(
     };
     const quickStreams = async () => {
       for (let n = 0; running(); n++) {
-        const url = `${origin}/api/summarize?${new URLSearchParams({ title: `Retrieval over long inputs ${randomBytes(4).toString('hex')}`, abstract: ABSTRACT, mode: 'quick' })}`;
+        const query = new URLSearchParams({
+          title: `Retrieval over long inputs ${randomBytes(4).toString('hex')}`,
+          abstract: ABSTRACT,
+          mode: 'quick',
+        });
+        const url = `${origin}/api/summarize?${query}`;
         const outcome = await readStream(url, authorization, (event) => event === 'meta').catch(
           () => {
             work.failures++;

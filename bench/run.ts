@@ -636,7 +636,9 @@ async function measureRoute(
     .flatMap((side) => side.rounds)
     .reduce((sum, r) => sum + r.non2xx + r.errors, 0);
   process.stdout.write(
-    `  ${route.label.padEnd(44)} ${store.padEnd(15)} service ${String(serviceBest.requestsPerSecond).padStart(6)}/s  ${route.reference} ${String(referenceBest.requestsPerSecond).padStart(6)}/s  ratio ${ratio.toFixed(2)}` +
+    `  ${route.label.padEnd(44)} ${store.padEnd(15)} ` +
+      `service ${String(serviceBest.requestsPerSecond).padStart(6)}/s  ${route.reference} ${String(referenceBest.requestsPerSecond).padStart(6)}/s  ` +
+      `ratio ${ratio.toFixed(2)}` +
       `${errors ? `  (${errors} non-2xx/errors)` : ''}  [service peak RSS ${result.servicePeakRssMb ?? '–'} MB]\n`,
   );
   return result;
@@ -677,7 +679,9 @@ async function measureSearch(
     providers,
   };
   process.stdout.write(
-    `  ${'GET /api/search (paced, cold)'.padEnd(44)} ${store.padEnd(15)} p50 service ${fromService.p50Ms.toFixed(1)} ms  bare ${fromBare.p50Ms.toFixed(1)} ms  overhead ${result.overheadP50Ms} ms\n`,
+    `  ${'GET /api/search (paced, cold)'.padEnd(44)} ${store.padEnd(15)} ` +
+      `p50 service ${fromService.p50Ms.toFixed(1)} ms  ` +
+      `bare ${fromBare.p50Ms.toFixed(1)} ms  overhead ${result.overheadP50Ms} ms\n`,
   );
   return result;
 }
@@ -794,7 +798,9 @@ async function measureJourney(
         journeys.push({ store, connections, processes: setup.processes, best, rounds: results });
         const failed = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
         process.stdout.write(
-          `  ${`journey, ${setup.processes} process${setup.processes === 2 ? 'es' : ''}, ${connections} connections`.padEnd(44)} ${store.padEnd(15)} ${String(best.requestsPerSecond).padStart(6)}/s  p50 ${ms(best.p50Ms)} ms  p99 ${ms(best.p99Ms)} ms` +
+          `  ${`journey, ${setup.processes} process${setup.processes === 2 ? 'es' : ''}, ${connections} connections`.padEnd(44)} ` +
+            `${store.padEnd(15)} ${String(best.requestsPerSecond).padStart(6)}/s  ` +
+            `p50 ${ms(best.p50Ms)} ms  p99 ${ms(best.p99Ms)} ms` +
             `${failed ? `  (${failed} non-2xx/errors: ${JSON.stringify(best.statusCodes)})` : ''}\n`,
         );
       });
@@ -1103,27 +1109,38 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
   for (const r of http) {
     const target = r.target?.kind === 'ratio' ? `≥ ${r.target.min.toFixed(2)}` : '';
     lines.push(
-      `| ${r.label} | ${r.store} | ${r.referenceName} | ${r.service.best.requestsPerSecond} | ${r.reference.best.requestsPerSecond} | ${r.ratio.toFixed(2)} | ${target} | ${mark(r.met)} | ` +
+      `| ${r.label} | ${r.store} | ${r.referenceName} ` +
+        `| ${r.service.best.requestsPerSecond} ` +
+        `| ${r.reference.best.requestsPerSecond} | ${r.ratio.toFixed(2)} ` +
+        `| ${target} | ${mark(r.met)} | ` +
         `${ms(r.service.best.p50Ms)} / ${ms(r.reference.best.p50Ms)} | ${ms(r.service.best.p99Ms)} / ${ms(r.reference.best.p99Ms)} |`,
     );
   }
   for (const s of searches) {
     lines.push(
-      `| ${s.label}, ${s.samples} cold searches paced ${s.intervalMs / 1000} s apart | ${s.store} | bare node:http, same upstream requests | | | | p50 ≤ ${s.target?.kind === 'p50' ? s.target.maxMs : ''} ms | ${mark(s.met)} | ` +
+      `| ${s.label}, ${s.samples} cold searches paced ${s.intervalMs / 1000} ` +
+        `s apart | ${s.store} | bare node:http, same upstream requests | | | | ` +
+        `p50 ≤ ${s.target?.kind === 'p50' ? s.target.maxMs : ''} ms ` +
+        `| ${mark(s.met)} | ` +
         `${ms(s.service.p50Ms)} / ${ms(s.bare.p50Ms)} | ${ms(s.service.p99Ms)} / ${ms(s.bare.p99Ms)} |`,
     );
   }
   if (journeys.length > 0) {
     lines.push(
       '',
-      `Journey (bench/journey.ts: session, 2 cached searches, workspace list, workspace detail ×2, add resource, annotation, quick summary cached and cold; ${settings.journeyUsers} signed-in users; req/s and latencies over all its requests, median round):`,
+      `Journey (bench/journey.ts: session, 2 cached searches, workspace list, ` +
+        `workspace detail ×2, add resource, annotation, quick summary cached and ` +
+        `cold; ${settings.journeyUsers} signed-in users; req/s and latencies ` +
+        `over all its requests, median round):`,
       '',
       '| journey | store | processes | connections | req/s | p50 ms | p99 ms | non-2xx |',
       '|---|---|--:|--:|--:|--:|--:|--:|',
     );
     for (const j of journeys) {
       lines.push(
-        `| researcher's visit | ${j.store} | ${j.processes} | ${j.connections} | ${j.best.requestsPerSecond} | ${ms(j.best.p50Ms)} | ${ms(j.best.p99Ms)} | ${j.best.non2xx + j.best.errors} |`,
+        `| researcher's visit | ${j.store} | ${j.processes} | ${j.connections} ` +
+          `| ${j.best.requestsPerSecond} | ${ms(j.best.p50Ms)} ` +
+          `| ${ms(j.best.p99Ms)} | ${j.best.non2xx + j.best.errors} |`,
       );
     }
     if (journeyScaling.length > 0) {
@@ -1148,7 +1165,9 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
   if (startup) {
     lines.push(
       '',
-      '| start-up (dist/main.js as `npm start` runs it, PGlite, spawn → readiness 200) | median of the later starts | first start (creates the database) | fastest / slowest |',
+      '| start-up (dist/main.js as `npm start` runs it, PGlite, spawn → ' +
+        'readiness 200) | median of the later starts | first start (creates the ' +
+        'database) | fastest / slowest |',
       '|---|--:|--:|--:|',
       `| time to ready, ${startup.runs} starts after a first | ${startup.medianMs} ms | ${startup.firstMs} ms | ${startup.minMs} / ${startup.maxMs} ms |`,
     );
@@ -1160,22 +1179,36 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
       .filter((minute) => minute === 1 || minute % 5 === 0 || minute === Math.round(m.minutes));
     lines.push(
       '',
-      `| resident memory (RSS), PGlite, mixed load: journey at 10 connections, ${m.work.deepStreamsDone + m.work.deepStreamsCut} deep PDF summaries (${m.work.deepStreamsCut} cut mid-way), ${m.work.quickStreamsCut} quick streams cut, ${m.work.avatars} avatars | MB |`,
+      `| resident memory (RSS), PGlite, mixed load: journey at 10 ` +
+        `connections, ${m.work.deepStreamsDone + m.work.deepStreamsCut} deep PDF ` +
+        `summaries (${m.work.deepStreamsCut} cut ` +
+        `mid-way), ${m.work.quickStreamsCut} quick streams ` +
+        `cut, ${m.work.avatars} avatars | MB |`,
       '|---|--:|',
       `| seeded, before the load | ${m.startMb} |`,
       ...marks.map((minute) => `| after ${minute} min | ${m.atMinute[minute]} |`),
-      `| after ${m.idleSeconds} s idle | ${m.idleMb} (main thread's V8 heap ${m.idle.heapUsedMb ?? '–'} used of ${m.idle.heapTotalMb ?? '–'}, external ${m.idle.externalMb ?? '–'}) |`,
+      `| after ${m.idleSeconds} s idle | ${m.idleMb} (main thread's V8 ` +
+        `heap ${m.idle.heapUsedMb ?? '–'} used of ${m.idle.heapTotalMb ?? '–'}, ` +
+        `external ${m.idle.externalMb ?? '–'}) |`,
       `| peak (VmHWM) | ${m.peakMb} |`,
     );
   }
   if (library.length) {
     lines.push(
       '',
-      '| library search (bench/library-search.ts): resources, PDFs × pages | service p50 / p95 | bare SQL p50 / p95 | target (PostgreSQL) | met | GIN indexes in the plan |',
+      '| library search (bench/library-search.ts): resources, PDFs × pages | ' +
+        'service p50 / p95 | bare SQL p50 / p95 | target (PostgreSQL) | met | ' +
+        'GIN indexes in the plan |',
       '|---|--:|--:|--:|:-:|---|',
       ...library.map(
         (l) =>
-          `| ${l.store === 'pglite' ? 'PGlite' : 'PostgreSQL'}: ${l.resources.toLocaleString('en-US')}, ${l.pdfs.toLocaleString('en-US')} × ${Math.round(l.pages / Math.max(1, l.pdfs))} (${l.pages.toLocaleString('en-US')} pages) | ${l.service.p50} / ${l.service.p95} ms | ${l.bare.p50} / ${l.bare.p95} ms | ${l.store === 'postgres' ? `p95 ≤ ${l.target} ms` : '–'} | ${l.store === 'postgres' ? mark(l.met) : '–'} | ${l.indexesUsed.join(', ')} |`,
+          `| ${l.store === 'pglite' ? 'PGlite' : 'PostgreSQL'}: ${l.resources.toLocaleString('en-US')}, ${l.pdfs.toLocaleString('en-US')} ` +
+          `× ${Math.round(l.pages / Math.max(1, l.pdfs))} ` +
+          `(${l.pages.toLocaleString('en-US')} pages) | ${l.service.p50} ` +
+          `/ ${l.service.p95} ms | ${l.bare.p50} / ${l.bare.p95} ms ` +
+          `| ${l.store === 'postgres' ? `p95 ≤ ${l.target} ms` : '–'} ` +
+          `| ${l.store === 'postgres' ? mark(l.met) : '–'} ` +
+          `| ${l.indexesUsed.join(', ')} |`,
       ),
     );
   }
@@ -1190,7 +1223,10 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
     if (compute.pdfExtract) {
       const p = compute.pdfExtract;
       lines.push(
-        `| ${p.name}: pdf.js (the fallback) / pdftotext (the service's choice when installed) per page | ${p.pdfjsMsPerPage} / ${p.pdftotextMsPerPage ?? '–'} ms (${p.ratio ?? '–'}×) | ≤ 3× (aim) | ${mark(p.met)} |`,
+        `| ${p.name}: pdf.js (the fallback) / pdftotext (the service's choice ` +
+          `when installed) per page | ${p.pdfjsMsPerPage} ` +
+          `/ ${p.pdftotextMsPerPage ?? '–'} ms (${p.ratio ?? '–'}×) | ≤ 3× (aim) ` +
+          `| ${mark(p.met)} |`,
       );
     }
     for (const missing of compute.unavailable) lines.push(`| ${missing} | not available | | |`);
@@ -1306,7 +1342,31 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table}\n`);
   writeFileSync(
     join(ROOT, 'bench', 'results.json'),
-    `${JSON.stringify({ machine: info, settings: { ...settings, only: settings.only ? [...settings.only] : null, databaseUrl: undefined, redisUrl: undefined }, http, search: searches, journey: journeys, journeyScaling, rss, startup, memory, import: importResults, library, compute, notes, elapsedSeconds: Math.round((Date.now() - startedAt) / 1000) }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        machine: info,
+        settings: {
+          ...settings,
+          only: settings.only ? [...settings.only] : null,
+          databaseUrl: undefined,
+          redisUrl: undefined,
+        },
+        http,
+        search: searches,
+        journey: journeys,
+        journeyScaling,
+        rss,
+        startup,
+        memory,
+        import: importResults,
+        library,
+        compute,
+        notes,
+        elapsedSeconds: Math.round((Date.now() - startedAt) / 1000),
+      },
+      null,
+      2,
+    )}\n`,
   );
   if (settings.updateDocs) updateDocs(table);
   process.stdout.write(`\nThe benchmark took ${Math.round((Date.now() - startedAt) / 1000)} s.\n`);

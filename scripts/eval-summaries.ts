@@ -297,7 +297,9 @@ function markdown(table: Row[]): string {
     '|---|---:|---|---:|---:|---:|---:|',
     ...table.map(
       (row) =>
-        `| ${row.set} | ${row.documents} | ${SYSTEM_LABEL[row.system]} | ${row.r1.toFixed(2)} | ${row.r2.toFixed(2)} | ${row.rl.toFixed(2)} | ${row.words.toFixed(0)} |`,
+        `| ${row.set} | ${row.documents} | ${SYSTEM_LABEL[row.system]} ` +
+        `| ${row.r1.toFixed(2)} | ${row.r2.toFixed(2)} | ${row.rl.toFixed(2)} ` +
+        `| ${row.words.toFixed(0)} |`,
     ),
   ];
   return lines.join('\n');

@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/support/app.js';
 
 const INDEX =
-  '<!doctype html><html lang="en"><head><title>Research Workspace</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>';
+  '<!doctype html><html lang="en"><head><title>Research ' +
+  'Workspace</title><script type="module" ' +
+  'src="/assets/index-Ab12Cd34.js"></script></head><body><div ' +
+  'id="root"></div></body></html>';
 const SCRIPT = 'console.log("app");';
 
 function standInBuild(): string {

@@ -82,7 +82,9 @@ export async function webAppRoutes(
         .header('cache-control', 'no-store')
         .type('text/plain; charset=utf-8')
         .send(
-          `The web app is not built (no ${join(distDir, 'index.html')}).\nRun \`npm run build\` (or \`npm run build:web\`), then restart; \`npm start\` does both.\nThe API is at /api (reference: /api/docs).\n`,
+          `The web app is not built (no ${join(distDir, 'index.html')}).\nRun ` +
+            `\`npm run build\` (or \`npm run build:web\`), then restart; \`npm ` +
+            `start\` does both.\nThe API is at /api (reference: /api/docs).\n`,
         );
     for (const url of APP_ROUTES) app.get(url, { config: routeConfig, schema: hidden }, notBuilt);
     return;

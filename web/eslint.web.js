@@ -76,7 +76,8 @@ export default [
               from: { element: { type: 'shared' } },
               disallow: { to: { element: { type: ['feature', 'page', 'app'] } } },
               message:
-                'shared code ({{ from.element.type }}: api/, components/, lib/) imports a {{ to.element.type }}: what it needs moves down to api/, components/ or lib/',
+                'shared code ({{ from.element.type }}: api/, components/, lib/) imports ' +
+                'a {{ to.element.type }}: what it needs moves down to api/, components/ or lib/',
             },
             {
               from: { element: { type: 'feature' } },
@@ -100,7 +101,9 @@ export default [
                 },
               },
               message:
-                'features/{{ from.element.captured.feature }} imports features/{{ to.element.captured.feature }}: a page composes the two, or what they share moves to components/ or lib/',
+                'features/{{ from.element.captured.feature }} imports features/{{ ' +
+                'to.element.captured.feature }}: a page composes the two, or what they ' +
+                'share moves to components/ or lib/',
             },
           ],
         },

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, cookiesFrom, type TestUser } from '../../test/support/factories.js';
 import { mailWrittenBy } from '../../test/support/outbox.js';
@@ -140,7 +141,7 @@ for (const leg of storeLegs()) {
           url: '/api/account',
           headers: user.bearer,
         });
-        expect(res.json<{ holdings: object }>().holdings).toMatchObject({
+        expect(res.json<ApiSchema<'AccountSummary'>>().holdings).toMatchObject({
           workspaces: 1,
           sharedWorkspaces: 1,
           memberships: 1,
@@ -179,58 +180,66 @@ for (const leg of storeLegs()) {
     });
 
     describe('GET /api/account/export', () => {
-      it('downloads everything as JSON: workspaces with resources, notes, tags, annotations, PDFs and share links without tokens, and the search history', async () => {
-        const { user, share } = await userWithData();
-        const other = await buildUser(t.app);
-        await createWorkspace(t.app, other, { name: 'Not yours' });
-        const res = await t.app.inject({
-          method: 'GET',
-          url: '/api/account/export?format=json',
-          headers: user.bearer,
-        });
-        expect(res.statusCode).toBe(200);
-        expect(res.headers['content-disposition']).toMatch(
-          /^attachment; filename="research-workspace-\d{4}-\d{2}-\d{2}\.json"$/,
-        );
-        expect(res.headers['cache-control']).toBe('private, no-store');
-        expect(res.body).not.toContain(share.token);
-        expect(res.body).not.toContain('argon2');
-        const data = res.json();
-        expect(data.user).toMatchObject({
-          id: user.id,
-          email: user.email,
-          name: 'Ada Researcher',
-          signInMethods: ['password'],
-        });
-        expect(data.profile).toMatchObject({ displayName: 'Ada Researcher' });
-        expect(data.workspaces.map((w: { name: string }) => w.name)).toEqual(['Thesis reading']);
-        const [workspace] = data.workspaces;
-        const ntm = workspace.resources.find(
-          (r: { title: string }) => r.title === 'Neural Turing Machines',
-        );
-        expect(ntm).toMatchObject({
-          tags: ['memory'],
-          notes: 'Read section 3 twice.',
-          authors: ['Alex Graves', 'Greg Wayne'],
-          pdf: { filename: 'vespa.pdf', byteSize: PDF.length },
-        });
-        expect(ntm.annotations.map((a: { body: string }) => a.body)).toEqual([
-          'The controller is an LSTM.',
-        ]);
-        expect(workspace.shareLinks).toHaveLength(1);
-        expect(Object.keys(workspace.shareLinks[0]).sort()).toEqual([
-          'createdAt',
-          'expiresAt',
-          'id',
-          'pausedAt',
-          'readOnly',
-          'revokedAt',
-        ]);
-        expect(data.searchHistory).toEqual([
-          expect.objectContaining({ query: 'neural memory', providers: ['arxiv'], resultCount: 7 }),
-        ]);
-        expect(data.searchHistoryTruncated).toBe(false);
-      });
+      it(
+        'downloads everything as JSON: workspaces with resources, notes, tags, ' +
+          'annotations, PDFs and share links without tokens, and the search history',
+        async () => {
+          const { user, share } = await userWithData();
+          const other = await buildUser(t.app);
+          await createWorkspace(t.app, other, { name: 'Not yours' });
+          const res = await t.app.inject({
+            method: 'GET',
+            url: '/api/account/export?format=json',
+            headers: user.bearer,
+          });
+          expect(res.statusCode).toBe(200);
+          expect(res.headers['content-disposition']).toMatch(
+            /^attachment; filename="research-workspace-\d{4}-\d{2}-\d{2}\.json"$/,
+          );
+          expect(res.headers['cache-control']).toBe('private, no-store');
+          expect(res.body).not.toContain(share.token);
+          expect(res.body).not.toContain('argon2');
+          const data = res.json();
+          expect(data.user).toMatchObject({
+            id: user.id,
+            email: user.email,
+            name: 'Ada Researcher',
+            signInMethods: ['password'],
+          });
+          expect(data.profile).toMatchObject({ displayName: 'Ada Researcher' });
+          expect(data.workspaces.map((w: { name: string }) => w.name)).toEqual(['Thesis reading']);
+          const [workspace] = data.workspaces;
+          const ntm = workspace.resources.find(
+            (r: { title: string }) => r.title === 'Neural Turing Machines',
+          );
+          expect(ntm).toMatchObject({
+            tags: ['memory'],
+            notes: 'Read section 3 twice.',
+            authors: ['Alex Graves', 'Greg Wayne'],
+            pdf: { filename: 'vespa.pdf', byteSize: PDF.length },
+          });
+          expect(ntm.annotations.map((a: { body: string }) => a.body)).toEqual([
+            'The controller is an LSTM.',
+          ]);
+          expect(workspace.shareLinks).toHaveLength(1);
+          expect(Object.keys(workspace.shareLinks[0]).sort()).toEqual([
+            'createdAt',
+            'expiresAt',
+            'id',
+            'pausedAt',
+            'readOnly',
+            'revokedAt',
+          ]);
+          expect(data.searchHistory).toEqual([
+            expect.objectContaining({
+              query: 'neural memory',
+              providers: ['arxiv'],
+              resultCount: 7,
+            }),
+          ]);
+          expect(data.searchHistoryTruncated).toBe(false);
+        },
+      );
 
       it('downloads every resource as BibTeX that a parser reads back', async () => {
         const { user } = await userWithData();
@@ -261,7 +270,9 @@ for (const leg of storeLegs()) {
         const user = await buildUser(t.app);
         const workspace = await createWorkspace(t.app, user);
         await t.app.ctx.db.execute(
-          sql`insert into workspace_resources (workspace_id, title) select ${workspace.id}::uuid, 'Paper ' || n from generate_series(1, ${EXPORT_MAX_RESOURCES + 1}) as n`,
+          sql`insert into workspace_resources (workspace_id, title)
+              select ${workspace.id}::uuid, 'Paper ' || n
+              from generate_series(1, ${EXPORT_MAX_RESOURCES + 1}) as n`,
         );
         for (const format of ['json', 'bibtex']) {
           const res = await t.app.inject({

@@ -36,7 +36,9 @@ async function assertExportable(db: Db, userId: string): Promise<void> {
   const { resources } = await countHoldings(db, userId);
   if (resources > EXPORT_MAX_RESOURCES) {
     throw payloadTooLarge(
-      `Your workspaces hold ${resources.toLocaleString('en-US')} resources, more than the ${EXPORT_MAX_RESOURCES.toLocaleString('en-US')} one download can hold. Export your workspaces one by one from their pages.`,
+      `Your workspaces hold ${resources.toLocaleString('en-US')} resources, ` +
+        `more than the ${EXPORT_MAX_RESOURCES.toLocaleString('en-US')} one ` +
+        `download can hold. Export your workspaces one by one from their pages.`,
     );
   }
 }

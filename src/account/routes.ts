@@ -65,7 +65,19 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
         operationId: 'deleteAccount',
         summary: 'Delete the signed-in account and everything it holds',
         description:
-          'Confirmed by `password` (the current password) or, for an account without one (made through Google or GitHub), by `email` (its address typed out); otherwise 400 naming the field (reason `required`, `incorrect` or `mismatch`). A wrong password counts as a failed sign-in (past the limit, 429). In one transaction: the user, their profile, sessions, e-mail links, linked sign-ins, every workspace they own with its resources, PDFs, annotations and share links (the links stop opening anything), and their search history (analytics rows are deleted, not anonymised). Then every session ends on every server process, the avatar and PDF files are deleted from the blob store (a file that cannot be is swept later; the account stays deleted), the cookies are cleared and a goodbye mail is sent. The address can sign up again at once, as a new account.',
+          'Confirmed by `password` (the current password) or, for an account ' +
+          'without one (made through Google or GitHub), by `email` (its address ' +
+          'typed out); otherwise 400 naming the field (reason `required`, ' +
+          '`incorrect` or `mismatch`). A wrong password counts as a failed sign-in ' +
+          '(past the limit, 429). In one transaction: the user, their profile, ' +
+          'sessions, e-mail links, linked sign-ins, every workspace they own with ' +
+          'its resources, PDFs, annotations and share links (the links stop ' +
+          'opening anything), and their search history (analytics rows are ' +
+          'deleted, not anonymised). Then every session ends on every server ' +
+          'process, the avatar and PDF files are deleted from the blob store (a ' +
+          'file that cannot be is swept later; the account stays deleted), the ' +
+          'cookies are cleared and a goodbye mail is sent. The address can sign up ' +
+          'again at once, as a new account.',
         body: DeleteAccountBody,
         response: { 200: DeleteAccountResponse, ...errors },
       },
@@ -101,7 +113,12 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
         operationId: 'exportAccount',
         summary: 'Download all of the account’s data: format=json (default) or bibtex',
         description:
-          'json: the user, profile, every owned workspace with its resources (notes, tags, PDF details), annotations and share links (without their tokens), and the newest 10,000 searches. bibtex: every resource of every owned workspace, as the workspace export writes them. Sent as an attachment (Content-Disposition). An account holding more than 20,000 resources gets 413 (export the workspaces one by one).',
+          'json: the user, profile, every owned workspace with its resources ' +
+          '(notes, tags, PDF details), annotations and share links (without their ' +
+          'tokens), and the newest 10,000 searches. bibtex: every resource of ' +
+          'every owned workspace, as the workspace export writes them. Sent as an ' +
+          'attachment (Content-Disposition). An account holding more than 20,000 ' +
+          'resources gets 413 (export the workspaces one by one).',
         querystring: ExportQuery,
         response: {
           200: {

@@ -18,30 +18,15 @@ import {
   startFixtureServer,
   type FixtureServer,
 } from '../../test/support/fixture-server.js';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { eventually } from '../../test/support/process-client.js';
 import { hashToken, randomToken } from '../platform/crypto.js';
 import { alertRuns, alertUnsubscribes } from '../platform/db/schema.js';
 import { HISTORY_KEPT_DAYS, pruneAlertHistory } from './store.js';
 
-interface Run {
-  id: string;
-  status: string;
-  reason: string;
-  found: number;
-  newCount: number;
-  mail: string;
-  providers: Array<{ id: string; status: string }>;
-}
-interface Alert {
-  id: string;
-  query: string;
-  providers: string[] | null;
-  filters: Record<string, unknown> | null;
-  frequency: string;
-  paused: boolean;
-  nextRunAt: string | null;
-  lastRun: Run | null;
-}
+type Run = ApiSchema<'AlertRun'>;
+type Alert = ApiSchema<'Alert'>;
+type ApiError = ApiSchema<'Error'>;
 
 const outboxFiles = (dataDir: string) => {
   try {
@@ -96,7 +81,7 @@ for (const leg of storeLegs()) {
     const get = (by: TestUser, url: string) =>
       t.app.inject({ method: 'GET', url, headers: by.bearer });
     const removeAll = async (by: TestUser) => {
-      for (const alert of (await get(by, '/api/alerts')).json<{ alerts: Alert[] }>().alerts) {
+      for (const alert of (await get(by, '/api/alerts')).json<ApiSchema<'AlertList'>>().alerts) {
         await t.app.inject({
           method: 'DELETE',
           url: `/api/alerts/${alert.id}`,
@@ -109,7 +94,7 @@ for (const leg of storeLegs()) {
       let run: Run | undefined;
       const settled = await eventually(async () => {
         run = (await get(by, `/api/alerts/${alertId}/runs`))
-          .json<{ runs: Run[] }>()
+          .json<ApiSchema<'AlertRunList'>>()
           .runs.find((item) => item.id === runId);
         return !!run && !['queued', 'running'].includes(run.status) && run.mail !== 'pending';
       }, 15_000);
@@ -159,10 +144,7 @@ for (const leg of storeLegs()) {
         ] as const) {
           const res = await create(ada, payload);
           expect(res.statusCode, JSON.stringify(payload)).toBe(400);
-          expect(
-            res.json<{ error: { details: { field: string } } }>().error.details.field,
-            JSON.stringify(payload),
-          ).toBe(field);
+          expect(res.json<ApiError>().error.details?.field, JSON.stringify(payload)).toBe(field);
         }
       });
 
@@ -173,9 +155,7 @@ for (const leg of storeLegs()) {
           ).toBe(201);
         const res = await create(grace, { query: 'one too many', frequency: 'daily' });
         expect(res.statusCode).toBe(409);
-        expect(res.json<{ error: { details: { reason: string } } }>().error.details.reason).toBe(
-          'alerts_full',
-        );
+        expect(res.json<ApiError>().error.details?.reason).toBe('alerts_full');
         await removeAll(grace);
       });
 
@@ -197,7 +177,9 @@ for (const leg of storeLegs()) {
       it("lists only one's own, changes, pauses and deletes; another user's alert is a 404", async () => {
         const alert = (await create(ada, { query: 'graphs', frequency: 'daily' })).json<Alert>();
         expect(
-          (await get(ada, '/api/alerts')).json<{ alerts: Alert[] }>().alerts.map((item) => item.id),
+          (await get(ada, '/api/alerts'))
+            .json<ApiSchema<'AlertList'>>()
+            .alerts.map((item) => item.id),
         ).toEqual([alert.id]);
         expect((await get(ada, '/api/alerts')).json()).toMatchObject({ total: 1, hasMore: false });
         expect((await get(grace, '/api/alerts')).json()).toEqual({
@@ -279,12 +261,16 @@ for (const leg of storeLegs()) {
         const before = outboxFiles(t.dataDir);
         const first = await runNow(ada, alert.id);
         expect(first.statusCode, first.body).toBe(202);
-        expect(first.json<{ run: Run }>().run).toMatchObject({
+        expect(first.json<ApiSchema<'AlertRunEnvelope'>>().run).toMatchObject({
           status: 'queued',
           reason: 'manual',
           mail: 'none',
         });
-        const run = await settledRun(ada, alert.id, first.json<{ run: Run }>().run.id);
+        const run = await settledRun(
+          ada,
+          alert.id,
+          first.json<ApiSchema<'AlertRunEnvelope'>>().run.id,
+        );
         expect(run).toMatchObject({ status: 'done', mail: 'sent' });
         expect(run.newCount).toBeGreaterThan(0);
         expect(run.providers.map((provider) => [provider.id, provider.status])).toEqual([
@@ -315,13 +301,17 @@ for (const leg of storeLegs()) {
         expect(mail.html).not.toMatch(/<script/i);
 
         const again = await runNow(ada, alert.id);
-        const second = await settledRun(ada, alert.id, again.json<{ run: Run }>().run.id);
+        const second = await settledRun(
+          ada,
+          alert.id,
+          again.json<ApiSchema<'AlertRunEnvelope'>>().run.id,
+        );
         expect(second).toMatchObject({ status: 'done', newCount: 0, mail: 'none' });
         expect(second.found).toBe(run.found);
         expect(outboxFiles(t.dataDir).filter((name) => !before.includes(name))).toHaveLength(1);
 
         const listed = (await get(ada, '/api/alerts'))
-          .json<{ alerts: Alert[] }>()
+          .json<ApiSchema<'AlertList'>>()
           .alerts.find((item) => item.id === alert.id);
         expect(listed?.lastRun?.id).toBe(second.id);
 
@@ -377,7 +367,7 @@ for (const leg of storeLegs()) {
         const first = await settledRun(
           grace,
           alert.id,
-          (await runNow(grace, alert.id)).json<{ run: Run }>().run.id,
+          (await runNow(grace, alert.id)).json<ApiSchema<'AlertRunEnvelope'>>().run.id,
         );
         expect(first.status).toBe('partial');
         expect(first.providers.find((provider) => provider.id === 'zenodo')?.status).not.toBe('ok');
@@ -386,7 +376,7 @@ for (const leg of storeLegs()) {
         const second = await settledRun(
           grace,
           alert.id,
-          (await runNow(grace, alert.id)).json<{ run: Run }>().run.id,
+          (await runNow(grace, alert.id)).json<ApiSchema<'AlertRunEnvelope'>>().run.id,
         );
         expect(second.status).toBe('done');
         expect(second.providers.find((provider) => provider.id === 'zenodo')?.status).toBe('ok');
@@ -438,7 +428,7 @@ for (const leg of storeLegs()) {
         expect(pruned.runs).toBeGreaterThanOrEqual(1);
         expect(pruned.tombstones).toBeGreaterThanOrEqual(1);
         const listed = (await get(grace, `/api/alerts/${alert.id}/runs`))
-          .json<{ runs: Run[] }>()
+          .json<ApiSchema<'AlertRunList'>>()
           .runs.map((run) => run.id);
         // The finished old run is gone; one still running is kept, as is the recent one.
         expect(listed.sort()).toEqual([runs[1]!.id, runs[2]!.id].sort());

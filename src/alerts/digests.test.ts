@@ -13,17 +13,14 @@ import {
   startFixtureServer,
   type FixtureServer,
 } from '../../test/support/fixture-server.js';
+import type { ApiSchema, ReplyOf } from '../../test/support/api-types.js';
 import { eventually } from '../../test/support/process-client.js';
 import { startSmtpServer, type TestSmtpServer } from '../../test/support/smtp-server.js';
 import { alertRuns } from '../platform/db/schema.js';
 import { createJobQueue } from '../platform/jobs.js';
 import { ALERT_QUEUE_DEFINITIONS, ALERT_QUEUES } from './queues.js';
 
-interface Run {
-  id: string;
-  status: string;
-  mail: string;
-}
+type Run = ApiSchema<'AlertRun'>;
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`alert digests over SMTP (${leg.name})`, () => {
@@ -60,7 +57,7 @@ for (const leg of storeLegs()) {
           headers: ada.bearer,
           payload: { query, providers: ['arxiv'], frequency: 'weekly' },
         })
-      ).json<{ id: string }>().id;
+      ).json<ApiSchema<'Alert'>>().id;
     async function runSettles(alertId: string, runId: string, mail: string): Promise<Run> {
       let run: Run | undefined;
       const settled = await eventually(async () => {
@@ -71,7 +68,7 @@ for (const leg of storeLegs()) {
             headers: ada.bearer,
           })
         )
-          .json<{ runs: Run[] }>()
+          .json<ApiSchema<'AlertRunList'>>()
           .runs.find((item) => item.id === runId);
         return run?.mail === mail;
       }, 20_000);
@@ -89,7 +86,7 @@ for (const leg of storeLegs()) {
           url: `/api/alerts/${alertId}/run`,
           headers: ada.bearer,
         })
-      ).json<{ run: Run }>().run.id;
+      ).json<ReplyOf<'/api/alerts/{id}/run', 'post', 202>>().run.id;
       await runSettles(alertId, runId, 'sent');
       expect(smtp.received.length - before).toBe(1);
       expect(smtp.received.at(-1)).toContain(`Message-ID: <alert-run-${runId}@api.test>`);

@@ -95,7 +95,9 @@ export function registerAlertJobs(deps: AlertJobDeps): void {
   });
   const digests = metrics.counter({
     name: 'alert_digests_total',
-    help: 'Alert digests by outcome: sent, retried (a send failed and is tried again), failed (given up), interrupted (its process died mid-send; not sent again)',
+    help:
+      'Alert digests by outcome: sent, retried (a send failed and is tried ' +
+      'again), failed (given up), interrupted (its process died mid-send; not sent again)',
     labelNames: ['outcome'] as const,
   });
   queue.every(

@@ -89,7 +89,11 @@ export async function alertRoutes(
         operationId: 'createAlert',
         summary:
           'Follow a search: it runs daily or weekly and mails a digest of the works it had not reported before',
-        description: `Its first scheduled run is one period after it is created (run it now with POST /api/alerts/{id}/run). At most ALERTS_PER_USER (${config.alerts.perUser}) alerts per user: past that a 409 with reason \`alerts_full\`.`,
+        description:
+          `Its first scheduled run is one period after it is created (run it now ` +
+          `with POST /api/alerts/{id}/run). At most ALERTS_PER_USER ` +
+          `(${config.alerts.perUser}) alerts per user: past that a 409 with reason ` +
+          `\`alerts_full\`.`,
         body: AlertCreateBody,
         response: { 201: AlertSchema, 409: ErrorResponse, ...signedInErrors },
       },
@@ -205,7 +209,9 @@ export async function alertRoutes(
         summary:
           'Run an alert now (also a paused one): queued on the same durable queue as the schedule; follow it in GET /api/alerts/{id}/runs',
         description:
-          'Counted per user (RATE_LIMIT_ALERT_RUNS_PER_HOUR, 10 an hour): past it a 429 with Retry-After. Its digest, when something is new, is mailed as a scheduled run’s is.',
+          'Counted per user (RATE_LIMIT_ALERT_RUNS_PER_HOUR, 10 an hour): past it ' +
+          'a 429 with Retry-After. Its digest, when something is new, is mailed as ' +
+          'a scheduled run’s is.',
         params: AlertParams,
         response: { 202: RunEnvelope, ...signedInErrors },
         responseHeaders: { 202: RATE_LIMIT_HEADERS },
@@ -295,7 +301,10 @@ export async function alertRoutes(
         summary:
           'Unsubscribe from a digest: deletes its alert. RFC 8058 one-click: a mail client POSTs `List-Unsubscribe=One-Click` form-encoded, without cookies',
         description:
-          'No sign-in and no origin check: the token in the path is the credential (random, stored hashed, one per alert). Also takes an empty or JSON body (the app’s page). Repeating it answers the same. An unknown token is a 404.',
+          'No sign-in and no origin check: the token in the path is the ' +
+          'credential (random, stored hashed, one per alert). Also takes an empty ' +
+          'or JSON body (the app’s page). Repeating it answers the same. An ' +
+          'unknown token is a 404.',
         security: PUBLIC,
         params: UnsubscribeParams,
         body: UnsubscribeBody,

@@ -137,7 +137,9 @@ export const RunSchema = z
     mail: z
       .enum(['none', 'pending', 'sent', 'failed'])
       .describe(
-        '`none`: nothing new, so no digest; `pending`: being sent or retried; `sent`; `failed`: given up (or interrupted mid-send and, to never send twice, not sent again)',
+        '`none`: nothing new, so no digest; `pending`: being sent or retried; ' +
+          '`sent`; `failed`: given up (or interrupted mid-send and, to never send ' +
+          'twice, not sent again)',
       ),
   })
   .meta({ id: 'AlertRun' });

@@ -23,7 +23,9 @@ export const SearchAnalyticsResponse = z
     topicCounts: z
       .array(z.object({ topic: z.string(), count: z.number().int() }))
       .describe(
-        'An extension: popularTopics in the same order, each with the number of searches in the period whose query contains it (stopwords removed, as the topics are found; a query counts once per topic)',
+        'An extension: popularTopics in the same order, each with the number of ' +
+          'searches in the period whose query contains it (stopwords removed, as ' +
+          'the topics are found; a query counts once per topic)',
       ),
     period: z.enum(['day', 'week', 'month', 'year']),
     since: z.iso.datetime().describe('Start of the period (the last 1, 7, 30 or 365 days)'),

@@ -718,19 +718,23 @@ for (const leg of storeLegs()) {
       });
       afterAll(async () => t?.close());
 
-      it("does not lock the owner out: after an attacker's wrong passwords the owner signs in from another address, the attacker's address is refused", async () => {
-        const owner = await buildUser(t.app);
-        const attacker = '203.0.113.7';
-        const codes: number[] = [];
-        for (let i = 0; i < 4; i++)
-          codes.push((await signIn(owner.email, `guess-${i}-xyz`, attacker)).statusCode);
-        expect(codes).toEqual([401, 401, 401, 429]);
-        // Even the right password is refused from there until the window ends.
-        expect((await signIn(owner.email, owner.password, attacker)).statusCode).toBe(429);
-        const fromHome = await signIn(owner.email, owner.password, '198.51.100.20');
-        expect(fromHome.statusCode).toBe(200);
-        expect(fromHome.json().user.id).toBe(owner.id);
-      });
+      it(
+        "does not lock the owner out: after an attacker's wrong passwords the " +
+          "owner signs in from another address, the attacker's address is refused",
+        async () => {
+          const owner = await buildUser(t.app);
+          const attacker = '203.0.113.7';
+          const codes: number[] = [];
+          for (let i = 0; i < 4; i++)
+            codes.push((await signIn(owner.email, `guess-${i}-xyz`, attacker)).statusCode);
+          expect(codes).toEqual([401, 401, 401, 429]);
+          // Even the right password is refused from there until the window ends.
+          expect((await signIn(owner.email, owner.password, attacker)).statusCode).toBe(429);
+          const fromHome = await signIn(owner.email, owner.password, '198.51.100.20');
+          expect(fromHome.statusCode).toBe(200);
+          expect(fromHome.json().user.id).toBe(owner.id);
+        },
+      );
 
       it('counts failures per address across accounts, and sign-ins that succeed not at all', async () => {
         const owner = await buildUser(t.app);

@@ -50,7 +50,10 @@ declare module 'fastify' {
      * called; throws the 429 past them. Null on routes that declare none.
      */
     countWork: (() => Promise<void>) | null;
-    /** Set by a handler whose request was answered but did nothing (a sign-out without a live session): counted as a failure by limits that count only failures. */
+    /**
+     * Set by a handler whose request was answered but did nothing (a sign-out without a live
+     * session): counted as a failure by limits that count only failures.
+     */
     attemptFailed: boolean;
   }
   interface FastifyContextConfig {

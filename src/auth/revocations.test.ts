@@ -2,7 +2,8 @@
  * A sign-out is refused at once by every process sharing the database, although each believes a live
  * session for LIVE_FOR_MS without asking: the process that ends a session says so on the database's
  * channel. "At once" is checked as well under LIVE_FOR_MS: the other process must be refusing within
- * HEARD_WITHIN_MS, the time the database takes to tell it on a loaded machine. Two apps over one database stand for two server processes (on PostgreSQL each has its own
+ * HEARD_WITHIN_MS, the time the database takes to tell it on a loaded machine. Two apps over one
+ * database stand for two server processes (on PostgreSQL each has its own
  * pool and listening connection; the embedded database has one process by nature).
  */
 import { randomBytes } from 'node:crypto';

@@ -156,7 +156,10 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         operationId: 'signOut',
         summary: 'Sign out: ends the session everywhere and clears the cookies',
         description:
-          'Answers 200 with or without a live session. A sign-out that ends no live session counts against the client address like a failed sign-in (RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP in 15 minutes, a bucket of its own): past it, 429.',
+          'Answers 200 with or without a live session. A sign-out that ends no ' +
+          'live session counts against the client address like a failed sign-in ' +
+          '(RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP in 15 minutes, a bucket of its ' +
+          'own): past it, 429.',
         security: SIGNED_IN_OPTIONAL,
         response: { 200: MessageResponse, ...errors },
       },
@@ -236,7 +239,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         tags,
         operationId: 'requestPasswordReset',
         summary:
-          'E-mail a single-use password reset link (answers the same, in the same time, whether or not the address has an account: the mail goes after the reply)',
+          'E-mail a single-use password reset link (answers the same, in the same ' +
+          'time, whether or not the address has an account: the mail goes after the reply)',
         security: PUBLIC,
         body: ResetPasswordBody,
         response: { 200: MessageResponse, ...errors },
@@ -289,7 +293,16 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         summary:
           'Change the signed-in user’s password: ends every session of the user and starts a new one for this client',
         description:
-          'Checks `currentPassword` first: a wrong one is 400 (`details.field` `currentPassword`, reason `incorrect`) and counts as a failed sign-in (RATE_LIMIT_SIGNIN_PER_15MIN_*: past it, 429). An account made through Google or GitHub has no password: 400, reason `no_password`; it sets one with the link POST /api/auth/reset-password mails. `newPassword` follows the sign-up rules (the reason names the rule it breaks; `unchanged` when it is the current one). On success every session of the user ends, on every server process; this client gets a new session (new cookies, and for bearer clients the new tokens in `session`), and the user is mailed “Your password was changed”.',
+          'Checks `currentPassword` first: a wrong one is 400 (`details.field` ' +
+          '`currentPassword`, reason `incorrect`) and counts as a failed sign-in ' +
+          '(RATE_LIMIT_SIGNIN_PER_15MIN_*: past it, 429). An account made through ' +
+          'Google or GitHub has no password: 400, reason `no_password`; it sets ' +
+          'one with the link POST /api/auth/reset-password mails. `newPassword` ' +
+          'follows the sign-up rules (the reason names the rule it breaks; ' +
+          '`unchanged` when it is the current one). On success every session of ' +
+          'the user ends, on every server process; this client gets a new session ' +
+          '(new cookies, and for bearer clients the new tokens in `session`), and ' +
+          'the user is mailed “Your password was changed”.',
         body: ChangePasswordBody,
         response: { 200: SignInResponse, ...errors },
       },
@@ -316,7 +329,9 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         summary:
           'Mail the signed-in user a new confirmation link (valid 24 hours; earlier ones keep working until theirs end)',
         description:
-          'Counted with password resets: RATE_LIMIT_RESET_PER_HOUR_PER_IP per address and RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL per account. 409 (reason `already_confirmed`) when the address is confirmed.',
+          'Counted with password resets: RATE_LIMIT_RESET_PER_HOUR_PER_IP per ' +
+          'address and RATE_LIMIT_RESET_PER_HOUR_PER_EMAIL per account. 409 ' +
+          '(reason `already_confirmed`) when the address is confirmed.',
         response: { 200: MessageResponse, 409: ErrorResponse, ...errors },
       },
     },
@@ -336,7 +351,10 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         operationId: 'confirmEmail',
         summary: 'Confirm an e-mail address from the link in the confirmation mail',
         description:
-          'Redirects to <APP_ORIGIN>/auth/confirmed?status=confirmed (confirmed now), already_confirmed (the link used before, or the address confirmed since), expired (past its 24 hours) or invalid (no such link): the app says which, signed in or not.',
+          'Redirects to <APP_ORIGIN>/auth/confirmed?status=confirmed (confirmed ' +
+          'now), already_confirmed (the link used before, or the address confirmed ' +
+          'since), expired (past its 24 hours) or invalid (no such link): the app ' +
+          'says which, signed in or not.',
         security: PUBLIC,
         querystring: ConfirmQuery,
         response: { 302: Redirect, 400: ErrorResponse },
@@ -386,7 +404,10 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
         operationId: 'startOAuthSignIn',
         summary: 'Start signing in with Google or GitHub (redirects to the provider)',
         description:
-          'Answers 302 to the provider, with state and PKCE kept in a signed `oauth_state` cookie (10 minutes). `next`, when it is a path of the app starting with a single `/`, is kept there too, and /auth/callback returns the user to it; any other value is ignored (the user lands on /dashboard).',
+          'Answers 302 to the provider, with state and PKCE kept in a signed ' +
+          '`oauth_state` cookie (10 minutes). `next`, when it is a path of the app ' +
+          'starting with a single `/`, is kept there too, and /auth/callback ' +
+          'returns the user to it; any other value is ignored (the user lands on /dashboard).',
         security: PUBLIC,
         params: OAuthParams,
         querystring: OAuthStartQuery,
@@ -430,7 +451,10 @@ function registerOAuth(root: FastifyInstance, ctx: AppContext): void {
         summary:
           'OAuth redirect target: exchanges the code, sets the session cookies, redirects to the app',
         description:
-          'Redirects to <APP_ORIGIN><next> (the `next` path given to the start route, checked again here) or <APP_ORIGIN>/dashboard, or to <APP_ORIGIN>/auth/signin?error=oauth_denied|oauth_state_mismatch|oauth_not_configured|oauth_account_exists|oauth_failed (with that `next` kept).',
+          'Redirects to <APP_ORIGIN><next> (the `next` path given to the start ' +
+          'route, checked again here) or <APP_ORIGIN>/dashboard, or to ' +
+          '<APP_ORIGIN>/auth/signin?error=oauth_denied|oauth_state_mismatch|oauth_not_configured|oauth_account_exists|oauth_failed ' +
+          '(with that `next` kept).',
         security: PUBLIC,
         querystring: OAuthCallbackQuery,
         response: { 302: Redirect, 400: ErrorResponse },

@@ -135,7 +135,9 @@ export const OAuthStartQuery = z.object({
     .max(2000)
     .optional()
     .describe(
-      'Where to go after signing in: a path of the web app (`/workspaces/abc?tab=1`), starting with a single `/`. Anything else (another origin, `//host`, `/\\host`) is ignored and the user lands on `/dashboard`.',
+      'Where to go after signing in: a path of the web app ' +
+        '(`/workspaces/abc?tab=1`), starting with a single `/`. Anything else ' +
+        '(another origin, `//host`, `/\\host`) is ignored and the user lands on `/dashboard`.',
     ),
 });
 export const OAuthCallbackQuery = z.object({

@@ -92,7 +92,9 @@ export async function discoverRoutes(
           operationId: `listWork${relation[0]?.toUpperCase()}${relation.slice(1)}`,
           summary: SUMMARIES[relation],
           description:
-            'Counted per user, else per anonymous session, in the search allowance (RATE_LIMIT_SEARCH_PER_HOUR). A work no graph provider can identify (a video, a page known by its URL only), or a saved resource that is not yours, is 404.',
+            'Counted per user, else per anonymous session, in the search allowance ' +
+            '(RATE_LIMIT_SEARCH_PER_HOUR). A work no graph provider can identify (a ' +
+            'video, a page known by its URL only), or a saved resource that is not yours, is 404.',
           security: SIGNED_IN_OPTIONAL,
           params: WorkParams,
           querystring: RelatedQuery,
@@ -144,7 +146,9 @@ export async function discoverRoutes(
         summary:
           'Works that several of the workspace’s resources cite or are cited by, most connected first',
         description:
-          'Looks at the 8 newest resources a graph provider can identify, through their references and citations (cached as GET /api/works/{id}/… caches them); leaves out works already in the workspace. Counted in the search allowance.',
+          'Looks at the 8 newest resources a graph provider can identify, through ' +
+          'their references and citations (cached as GET /api/works/{id}/… caches ' +
+          'them); leaves out works already in the workspace. Counted in the search allowance.',
         params: WorkspaceParams,
         querystring: SuggestionsQuery,
         response: {

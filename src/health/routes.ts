@@ -55,7 +55,11 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
         summary: 'Service health and the state of each backend',
         security: PUBLIC,
         description:
-          'Always 200 (`status` says `degraded` when a backend is down; load balancers should use `/api/health/ready`). Backends are checked in the background, the database and Redis every second, mail and the KV store every 15 s; this reads the last result. `mail` is `outbox` when mail is written to files rather than sent. Polls write no access-log line.',
+          'Always 200 (`status` says `degraded` when a backend is down; load ' +
+          'balancers should use `/api/health/ready`). Backends are checked in the ' +
+          'background, the database and Redis every second, mail and the KV store ' +
+          'every 15 s; this reads the last result. `mail` is `outbox` when mail is ' +
+          'written to files rather than sent. Polls write no access-log line.',
         response: { 200: HealthResponse },
       },
     },
@@ -98,7 +102,14 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
         summary:
           'Readiness: 200 when the process can serve requests, 503 while the database is unreachable or the process shuts down',
         description:
-          'For a load balancer deciding whether to send traffic here. Follows a database outage within a second or two (the database is checked every second, and at once when a request finds it gone). Redis is not required: without it the service carries on in memory. From SIGTERM (or SIGINT) on this answers 503 at once, while the process still serves every other request for its drain time (SHUTDOWN_DRAIN_MS), each answer with `Connection: close`; after that every request answers 503 until in-flight work is done and the process exits.',
+          'For a load balancer deciding whether to send traffic here. Follows a ' +
+          'database outage within a second or two (the database is checked every ' +
+          'second, and at once when a request finds it gone). Redis is not ' +
+          'required: without it the service carries on in memory. From SIGTERM (or ' +
+          'SIGINT) on this answers 503 at once, while the process still serves ' +
+          'every other request for its drain time (SHUTDOWN_DRAIN_MS), each answer ' +
+          'with `Connection: close`; after that every request answers 503 until ' +
+          'in-flight work is done and the process exits.',
         response: { 200: ReadinessResponse, 503: ErrorResponse },
       },
     },

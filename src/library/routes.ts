@@ -28,7 +28,10 @@ export async function libraryRoutes(root: FastifyInstance, ctx: AppContext): Pro
         summary:
           'Search every workspace you can read: titles, authors, abstracts, notes, tags, annotations and PDF text',
         description:
-          'One result per resource, best first (or by date or when added), with snippets saying where each hit is. q ≤ 500 characters in websearch syntax ("a phrase", or, -word; the last word is a prefix until a space follows it); limit 1-100 (default 20); offset ≤ 10,000.',
+          'One result per resource, best first (or by date or when added), with ' +
+          'snippets saying where each hit is. q ≤ 500 characters in websearch ' +
+          'syntax ("a phrase", or, -word; the last word is a prefix until a space ' +
+          'follows it); limit 1-100 (default 20); offset ≤ 10,000.',
         querystring: LibrarySearchQuery,
         response: { 200: LibrarySearchResponse, ...libraryErrors },
       },

@@ -24,7 +24,9 @@ export const LibrarySearchQuery = z
       .max(LIMITS.query, `must be at most ${LIMITS.query} characters`)
       .optional()
       .describe(
-        'Words to find (websearch syntax: "a phrase", `or`, `-word`); the last word matches as a prefix until a space follows it. Absent or blank: every resource, filtered and sorted',
+        'Words to find (websearch syntax: "a phrase", `or`, `-word`); the last ' +
+          'word matches as a prefix until a space follows it. Absent or blank: ' +
+          'every resource, filtered and sorted',
       ),
     workspaceId: z
       .uuid('must be a UUID')

@@ -47,8 +47,17 @@ export async function metricsRoutes(root: FastifyInstance, ctx: AppContext): Pro
         summary: 'Prometheus metrics (text exposition format 0.0.4)',
         security: PUBLIC,
         description:
-          'Requests by method, route pattern and status with their durations (`http_request_duration_seconds`), search provider calls by outcome, their durations and rate-limit hits (`search_provider_*`), cache lookups (`cache_lookups_total`), the PostgreSQL pool (`db_pool_*`, absent on the embedded database), open summary streams (`summary_streams_open`) and the process (`process_*`, `nodejs_*`, event-loop lag among them). ' +
-          'With METRICS_TOKEN set, send `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). In production without METRICS_TOKEN there is no such route (404, and this document does not list it); in development and test without one it is open.',
+          'Requests by method, route pattern and status with their durations ' +
+          '(`http_request_duration_seconds`), search provider calls by outcome, ' +
+          'their durations and rate-limit hits (`search_provider_*`), cache ' +
+          'lookups (`cache_lookups_total`), the PostgreSQL pool (`db_pool_*`, ' +
+          'absent on the embedded database), open summary streams ' +
+          '(`summary_streams_open`) and the process (`process_*`, `nodejs_*`, ' +
+          'event-loop lag among them). ' +
+          'With METRICS_TOKEN set, send `Authorization: Bearer <METRICS_TOKEN>` ' +
+          '(401 otherwise). In production without METRICS_TOKEN there is no such ' +
+          'route (404, and this document does not list it); in development and ' +
+          'test without one it is open.',
         headers: MetricsHeaders,
         response: {
           200: {

@@ -54,7 +54,11 @@ const IdempotencyHeaders = z.looseObject({
     .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII characters')
     .optional()
     .describe(
-      'Makes a retry safe: the same key with the same request within 24 h answers the first answer again (its body, status, ETag and Location; header Idempotent-Replayed: true) without creating anything; with another request it is a 409. At most 255 visible ASCII characters (a UUID is a good key).',
+      'Makes a retry safe: the same key with the same request within 24 h ' +
+        'answers the first answer again (its body, status, ETag and Location; ' +
+        'header Idempotent-Replayed: true) without creating anything; with ' +
+        'another request it is a 409. At most 255 visible ASCII characters (a ' +
+        'UUID is a good key).',
     ),
 });
 

@@ -338,16 +338,22 @@ describe('OpenAPI document', () => {
           `type BearerCreated = Bearer['/api/workspaces']['post']['responses'][201]${json};`,
           `type BearerResource = Bearer['/api/workspaces/{id}/resources']['post']['responses'][201]${json};`,
           `type BearerSession = Bearer['/api/auth/session']['get']['responses'][200]${json};`,
-          'export function cookieClient(detail: CookieWorkspace, list: CookieList, created: CookieCreated, resource: CookieResource, session: CookieSession): string[] {',
+          'export function cookieClient(detail: CookieWorkspace, list: ' +
+            'CookieList, created: CookieCreated, resource: CookieResource, session: ' +
+            'CookieSession): string[] {',
           '  // @ts-expect-error the cookie dialect has no Variant B envelope',
           '  void detail.workspace;',
           '  return [detail.name, detail.resources[0]!.title, list[0]!.name, created.title, resource.title, session.user.email];',
           '}',
-          'export function bearerClient(detail: BearerWorkspace, list: BearerList, created: BearerCreated, resource: BearerResource, session: BearerSession): string[] {',
+          'export function bearerClient(detail: BearerWorkspace, list: ' +
+            'BearerList, created: BearerCreated, resource: BearerResource, session: ' +
+            'BearerSession): string[] {',
           '  // @ts-expect-error the bearer dialect has no Variant A workspace',
           '  void detail.name;',
           '  const total: number = list.total;',
-          '  return [detail.workspace.name, detail.resources[0]!.title, list.workspaces[0]!.name, created.workspace.name, resource.resource.title, session.session.access_token, String(total)];',
+          '  return [detail.workspace.name, detail.resources[0]!.title, ' +
+            'list.workspaces[0]!.name, created.workspace.name, ' +
+            'resource.resource.title, session.session.access_token, String(total)];',
           '}',
         ].join('\n'),
       );

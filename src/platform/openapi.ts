@@ -180,7 +180,9 @@ export const RESPONSE_HEADERS = {
   Location: { description: 'Where the redirect goes', schema: { type: 'string' } },
   ETag: {
     description:
-      'The version of the object in the reply (also its `version` field), a strong validator such as `"r3"`: send it back as `If-Match` to change or delete the object only if nobody has changed it since (412 otherwise)',
+      'The version of the object in the reply (also its `version` field), a ' +
+      'strong validator such as `"r3"`: send it back as `If-Match` to change ' +
+      'or delete the object only if nobody has changed it since (412 otherwise)',
     schema: { type: 'string' },
   },
 } as const;
@@ -378,7 +380,10 @@ function documentForDialect(source: object, dialect: DialectCredential): object 
   if (doc.components.securitySchemes) delete doc.components.securitySchemes[other];
   doc.info = {
     ...doc.info,
-    description: `${doc.info.description ?? ''} This document is the ${dialect} dialect: requests authenticated by ${dialect === 'cookie' ? 'session cookies (Variant A)' : 'a bearer token (Variant B)'}.`,
+    description:
+      `${doc.info.description ?? ''} This document is the ${dialect} dialect: ` +
+      `requests authenticated ` +
+      `by ${dialect === 'cookie' ? 'session cookies (Variant A)' : 'a bearer token (Variant B)'}.`,
   };
   pruneSchemas(doc);
   return doc;
@@ -405,7 +410,13 @@ export async function registerOpenApi(
         title: 'Research Workspace API',
         version: info.version,
         description:
-          'Accounts and sessions, profiles, federated academic search, extractive summaries, workspaces with resources, annotations and share links, analytics and health. Requests authenticated by a bearer token get Variant B envelopes; requests authenticated by session cookies get Variant A (objects carry the field names of both variants; when both credentials are sent, the bearer token wins). One document per dialect, with exact reply types: ?dialect=cookie and ?dialect=bearer.',
+          'Accounts and sessions, profiles, federated academic search, extractive ' +
+          'summaries, workspaces with resources, annotations and share links, ' +
+          'analytics and health. Requests authenticated by a bearer token get ' +
+          'Variant B envelopes; requests authenticated by session cookies get ' +
+          'Variant A (objects carry the field names of both variants; when both ' +
+          'credentials are sent, the bearer token wins). One document per dialect, ' +
+          'with exact reply types: ?dialect=cookie and ?dialect=bearer.',
       },
       servers: [{ url: info.publicUrl }],
       components: {
@@ -415,14 +426,24 @@ export async function registerOpenApi(
             scheme: 'bearer',
             bearerFormat: 'JWT',
             description:
-              'Every 401 carries `WWW-Authenticate`: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="…"` (RFC 6750) when the token sent expired ("The access token expired": refresh it), was revoked or is invalid.',
+              'Every 401 carries `WWW-Authenticate`: `Bearer` when no token was sent; ' +
+              '`Bearer error="invalid_token", error_description="…"` (RFC 6750) when ' +
+              'the token sent expired ("The access token expired": refresh it), was ' +
+              'revoked or is invalid.',
           },
           cookie: {
             type: 'apiKey',
             in: 'cookie',
             name: 'access_token',
             description:
-              'The session cookies, set by sign-in: `access_token` (the access JWT, one hour), or, when it is missing or expired, `refresh_token` alone. A request carrying a valid `refresh_token` cookie without a live `access_token` is authenticated: the refresh token is rotated and the answer sets both cookies anew (`Set-Cookie`), as `POST /api/auth/refresh` would. A state-changing request authenticated by cookie must come from `APP_ORIGIN` or `PUBLIC_URL` (its `Origin` or `Referer`), else 403.',
+              'The session cookies, set by sign-in: `access_token` (the access JWT, ' +
+              'one hour), or, when it is missing or expired, `refresh_token` alone. A ' +
+              'request carrying a valid `refresh_token` cookie without a live ' +
+              '`access_token` is authenticated: the refresh token is rotated and the ' +
+              'answer sets both cookies anew (`Set-Cookie`), as `POST ' +
+              '/api/auth/refresh` would. A state-changing request authenticated by ' +
+              'cookie must come from `APP_ORIGIN` or `PUBLIC_URL` (its `Origin` or ' +
+              '`Referer`), else 403.',
           },
         },
       },

@@ -100,7 +100,8 @@ export function plainText(max: number, options: { required?: boolean; singleLine
             minLength: 1,
             pattern: KEPT_TEXT_PATTERN,
             description:
-              'Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused',
+              'Plain text: HTML tags are stripped, and the limits apply to the text ' +
+              'kept; a value with no text left (blank, spaces only, markup only) is refused',
           }
         : {
             pattern: NO_NUL_PATTERN,

@@ -55,7 +55,11 @@ export const IfMatchHeader = z
   )
   .optional()
   .describe(
-    'Optimistic concurrency: the ETag of the version this change was made from (e.g. `"r3"`, as a GET, create or update answered it). When the object has changed since, nothing is written and the answer is 412 with the current object in `current`. `*` matches any existing object; without the header the change is made whatever the version.',
+    'Optimistic concurrency: the ETag of the version this change was made ' +
+      'from (e.g. `"r3"`, as a GET, create or update answered it). When the ' +
+      'object has changed since, nothing is written and the answer is 412 with ' +
+      'the current object in `current`. `*` matches any existing object; ' +
+      'without the header the change is made whatever the version.',
   );
 
 /** The versions `If-Match` accepts for an object of `kind` (strong comparison: a weak tag matches nothing). */

@@ -5,7 +5,11 @@ import type { ProviderObserver } from './types.js';
 export function providerMetrics(metrics: Metrics): ProviderObserver {
   const calls = metrics.counter({
     name: 'search_provider_calls_total',
-    help: 'Searches, lookups and related-works calls (operation `related`: references, citations, similar) asked of each provider, by outcome (ok, or why it failed: timeout, rate_limited, upstream, bad_response, network, aborted, error)',
+    help:
+      'Searches, lookups and related-works calls (operation `related`: ' +
+      'references, citations, similar) asked of each provider, by outcome (ok, ' +
+      'or why it failed: timeout, rate_limited, upstream, bad_response, ' +
+      'network, aborted, error)',
     labelNames: ['provider', 'operation', 'outcome'] as const,
   });
   const durations = metrics.histogram({

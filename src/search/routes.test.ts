@@ -4,6 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser } from '../../test/support/factories.js';
 import { searchEvents } from '../platform/db/schema.js';
@@ -65,19 +66,7 @@ function providerRoutes(): FixtureRoute[] {
 
 const providerEnv = providerEnvFor;
 
-interface ResultBody {
-  id: string;
-  title: string;
-  authors: string[];
-  abstract: string;
-  url: string;
-  provider: string;
-  publishedDate: string | null;
-  citations: number | null;
-  score: number;
-  sources: string[];
-  doi?: string;
-}
+type ResultBody = ApiSchema<'SearchResult'>;
 
 describe('search routes', () => {
   let fixtures: FixtureServer;
@@ -104,14 +93,7 @@ describe('search routes', () => {
         url: '/api/search?q=augmenting%20large%20language%20models%20chemistry%20tools&limit=100',
       });
       expect(res.statusCode).toBe(200);
-      const body = res.json<{
-        results: ResultBody[];
-        total: number;
-        hasMore: boolean;
-        query: string;
-        took: number;
-        providers: Array<{ id: string; status: string; count: number }>;
-      }>();
+      const body = res.json<ApiSchema<'SearchReply'>>();
       expect(body.query).toBe('augmenting large language models chemistry tools');
       expect(body.providers.map((p) => p.id).sort()).toEqual([
         'arxiv',
@@ -160,21 +142,16 @@ describe('search routes', () => {
     it('pages through the merged list honestly, from the cache', async () => {
       const url = '/api/search?q=paging%20probe&sort=relevance';
       // Pages within the first 50 records share one cached answer per provider.
-      const all = (await t.app.inject({ method: 'GET', url: `${url}&limit=50` })).json<{
-        results: ResultBody[];
-        total: number;
-      }>();
+      const all = (await t.app.inject({ method: 'GET', url: `${url}&limit=50` })).json<
+        ApiSchema<'SearchReply'>
+      >();
       const asked = fixtures.requests.length;
-      const first = (await t.app.inject({ method: 'GET', url: `${url}&limit=5&offset=0` })).json<{
-        results: ResultBody[];
-        total: number;
-        hasMore: boolean;
-      }>();
-      const second = (await t.app.inject({ method: 'GET', url: `${url}&limit=5&offset=5` })).json<{
-        results: ResultBody[];
-        total: number;
-        hasMore: boolean;
-      }>();
+      const first = (await t.app.inject({ method: 'GET', url: `${url}&limit=5&offset=0` })).json<
+        ApiSchema<'SearchReply'>
+      >();
+      const second = (await t.app.inject({ method: 'GET', url: `${url}&limit=5&offset=5` })).json<
+        ApiSchema<'SearchReply'>
+      >();
       expect(first.total).toBe(all.total);
       expect(first.hasMore).toBe(all.total > 5);
       expect([...first.results, ...second.results].map((r) => r.id)).toEqual(
@@ -183,7 +160,7 @@ describe('search routes', () => {
       expect(fixtures.requests.length).toBe(asked);
       const past = (
         await t.app.inject({ method: 'GET', url: `${url}&limit=5&offset=${all.total}` })
-      ).json<{ results: ResultBody[]; hasMore: boolean }>();
+      ).json<ApiSchema<'SearchReply'>>();
       expect(past.results).toEqual([]);
       expect(past.hasMore).toBe(false);
     });
@@ -191,7 +168,7 @@ describe('search routes', () => {
     it('sorts by date and by citations with missing values last', async () => {
       const byDate = (
         await t.app.inject({ method: 'GET', url: '/api/search?q=sort%20probe&sort=date&limit=100' })
-      ).json<{ results: ResultBody[] }>().results;
+      ).json<ApiSchema<'SearchReply'>>().results;
       const dates = byDate.map((r) => r.publishedDate);
       const firstNull = dates.indexOf(null);
       if (firstNull >= 0) expect(dates.slice(firstNull).every((d) => d === null)).toBe(true);
@@ -202,7 +179,7 @@ describe('search routes', () => {
           method: 'GET',
           url: '/api/search?q=sort%20probe&sort=citations&limit=100',
         })
-      ).json<{ results: ResultBody[] }>().results;
+      ).json<ApiSchema<'SearchReply'>>().results;
       const counts = byCitations.map((r) => r.citations);
       expect(counts[0]).toBeGreaterThan(0);
       const firstUnknown = counts.indexOf(null);
@@ -220,7 +197,7 @@ describe('search routes', () => {
         headers: user.bearer,
       });
       expect(res.statusCode).toBe(200);
-      const body = res.json<{ total: number }>();
+      const body = res.json<ApiSchema<'SearchReply'>>();
       await vi.waitFor(async () => {
         const rows = await t.app.ctx.db
           .select()
@@ -243,7 +220,7 @@ describe('search routes', () => {
         url: '/api/search?q=unknown%20citations&providers=arxiv,crossref',
       });
       expect(res.statusCode).toBe(200);
-      const results = res.json<{ results: ResultBody[] }>().results;
+      const results = res.json<ApiSchema<'SearchReply'>>().results;
       const preprint = results.find((r) => r.id === 'arxiv:2202.12139v1');
       expect(preprint).toBeDefined();
       expect(preprint?.citations).toBeNull();
@@ -257,10 +234,7 @@ describe('search routes', () => {
         url: '/api/search?q=filter%20probe&yearFrom=2023&type=article&hasPdf=true&venue=nature%20machine',
       });
       expect(res.statusCode).toBe(200);
-      const body = res.json<{
-        results: Array<ResultBody & { venue?: string; pdfUrl?: string }>;
-        total: number;
-      }>();
+      const body = res.json<ApiSchema<'SearchReply'>>();
       expect(body.results.map((r) => r.id)).toEqual(['crossref:10.1038/s42256-024-00832-8']);
       expect(body.total).toBe(1);
       const refused = [
@@ -274,10 +248,7 @@ describe('search routes', () => {
       for (const [query, field] of refused) {
         const bad = await t.app.inject({ method: 'GET', url: `/api/search?q=x&${query}` });
         expect(bad.statusCode, query).toBe(400);
-        expect(
-          bad.json<{ error: { details: { field: string } } }>().error.details.field,
-          query,
-        ).toBe(field);
+        expect(bad.json<ApiSchema<'Error'>>().error.details?.field, query).toBe(field);
       }
     });
 
@@ -317,65 +288,67 @@ describe('search routes', () => {
       expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
     });
 
-    it("records each search for the signed-in user's analytics, once per query: the same words again (another case, spacing, sort, page or sources) are the same search", async () => {
-      const user = await buildUser(t.app);
-      for (const q of ['Graph Neural Networks', 'graph  neural networks', 'protein folding']) {
+    it(
+      "records each search for the signed-in user's analytics, once per " +
+        'query: the same words again (another case, spacing, sort, page or ' +
+        'sources) are the same search',
+      async () => {
+        const user = await buildUser(t.app);
+        for (const q of ['Graph Neural Networks', 'graph  neural networks', 'protein folding']) {
+          expect(
+            (
+              await t.app.inject({
+                method: 'GET',
+                url: `/api/search?q=${encodeURIComponent(q)}&providers=arxiv`,
+                headers: user.bearer,
+              })
+            ).statusCode,
+          ).toBe(200);
+        }
+        for (const more of ['sort=date', 'offset=10&limit=10', 'providers=arxiv,crossref']) {
+          expect(
+            (
+              await t.app.inject({
+                method: 'GET',
+                url: `/api/search?q=protein%20folding&${more}`,
+                headers: user.bearer,
+              })
+            ).statusCode,
+          ).toBe(200);
+        }
+        // Another user's first search of the same words is theirs to count.
+        const other = await buildUser(t.app);
         expect(
           (
             await t.app.inject({
               method: 'GET',
-              url: `/api/search?q=${encodeURIComponent(q)}&providers=arxiv`,
-              headers: user.bearer,
+              url: '/api/search?q=protein%20folding&providers=arxiv',
+              headers: other.bearer,
             })
           ).statusCode,
         ).toBe(200);
-      }
-      for (const more of ['sort=date', 'offset=10&limit=10', 'providers=arxiv,crossref']) {
-        expect(
-          (
-            await t.app.inject({
-              method: 'GET',
-              url: `/api/search?q=protein%20folding&${more}`,
-              headers: user.bearer,
-            })
-          ).statusCode,
-        ).toBe(200);
-      }
-      // Another user's first search of the same words is theirs to count.
-      const other = await buildUser(t.app);
-      expect(
-        (
-          await t.app.inject({
+        const analyticsOf = async (bearer: Record<string, string>) => {
+          const analytics = await t.app.inject({
             method: 'GET',
-            url: '/api/search?q=protein%20folding&providers=arxiv',
-            headers: other.bearer,
-          })
-        ).statusCode,
-      ).toBe(200);
-      const analyticsOf = async (bearer: Record<string, string>) => {
-        const analytics = await t.app.inject({
-          method: 'GET',
-          url: '/api/analytics/search?period=day',
-          headers: bearer,
+            url: '/api/analytics/search?period=day',
+            headers: bearer,
+          });
+          expect(analytics.statusCode).toBe(200);
+          return analytics.json<ApiSchema<'SearchAnalytics'>>();
+        };
+        await vi.waitFor(async () => {
+          const body = await analyticsOf(user.bearer);
+          expect(body.totalSearches).toBe(2);
+          expect(
+            body.searches.map((s) => [s.query.toLowerCase().replace(/\s+/g, ' '), s.count]).sort(),
+          ).toEqual([
+            ['graph neural networks', 1],
+            ['protein folding', 1],
+          ]);
+          expect((await analyticsOf(other.bearer)).totalSearches).toBe(1);
         });
-        expect(analytics.statusCode).toBe(200);
-        return analytics.json<{
-          totalSearches: number;
-          searches: Array<{ query: string; count: number }>;
-        }>();
-      };
-      await vi.waitFor(async () => {
-        const body = await analyticsOf(user.bearer);
-        expect(body.totalSearches).toBe(2);
-        expect(
-          body.searches.map((s) => [s.query.toLowerCase().replace(/\s+/g, ' '), s.count]).sort(),
-        ).toEqual([
-          ['graph neural networks', 1],
-          ['protein folding', 1],
-        ]);
-        expect((await analyticsOf(other.bearer)).totalSearches).toBe(1);
-      });
-    });
+      },
+    );
   });
 
   describe('GET /api/search/stream', () => {
@@ -463,9 +436,7 @@ describe('search routes', () => {
     it('lists the seven providers with their state and rate limit', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/search/providers' });
       expect(res.statusCode).toBe(200);
-      const providers = res.json<{
-        providers: Array<{ id: string; enabled: boolean; rateLimit: number; name: string }>;
-      }>().providers;
+      const providers = res.json<ApiSchema<'ProvidersReply'>>().providers;
       expect(providers.map((p) => p.id).sort()).toEqual([
         'arxiv',
         'crossref',

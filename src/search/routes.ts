@@ -46,7 +46,12 @@ const SHUTDOWN_EVENT = {
   code: 'SERVICE_UNAVAILABLE',
 };
 const SEARCH_LIMIT_NOTE =
-  'Counted per user, else per anonymous session and address (RATE_LIMIT_SEARCH_PER_HOUR), only when the search must ask a provider: another page, another sort or fewer sources for the same words, answered from the provider cache, count nothing (a caller past the limit is still refused). Analytics records the words once per user within the cache lifetime.';
+  'Counted per user, else per anonymous session and address ' +
+  '(RATE_LIMIT_SEARCH_PER_HOUR), only when the search must ask a provider: ' +
+  'another page, another sort or fewer sources for the same words, ' +
+  'answered from the provider cache, count nothing (a caller past the ' +
+  'limit is still refused). Analytics records the words once per user ' +
+  'within the cache lifetime.';
 
 type SearchQueryInput = z.infer<typeof SearchQuery>;
 type PresentedReply = z.infer<typeof SearchResponse>;
@@ -236,9 +241,22 @@ export async function searchRoutes(
         summary:
           'The same search as server-sent events: each provider as it answers, then the whole reply',
         description:
-          'Takes the parameters of `GET /api/search`. Events: `provider` {provider: ProviderStatus, page: SearchReply} as each selected provider settles (answered, failed, timed out, rate limited or disabled), in the order they settle: `page` is the requested page of the records of the providers settled so far, merged, ranked and marked as the final reply is, and `page.providers` lists those providers; `done` the SearchReply `GET /api/search` answers; `error` {message, code, retryAfter?} (bad parameters: code `VALIDATION_ERROR`; the rate limit: code `RATE_LIMITED` with `retryAfter` in seconds; a server shutting down: `SERVICE_UNAVAILABLE`). ' +
-          `Every event has an id; the last one (\`done\` or \`error\`) has the id \`${FINAL_EVENT_ID}\`, and the stream asks for \`retry: ${STREAM_RETRY_MS}\`. ` +
-          `Clients close the EventSource on \`done\` and \`error\`; a reconnect that sends \`Last-Event-ID: ${FINAL_EVENT_ID}\` is answered 204 and costs nothing. ` +
+          'Takes the parameters of `GET /api/search`. Events: `provider` ' +
+          '{provider: ProviderStatus, page: SearchReply} as each selected provider ' +
+          'settles (answered, failed, timed out, rate limited or disabled), in the ' +
+          'order they settle: `page` is the requested page of the records of the ' +
+          'providers settled so far, merged, ranked and marked as the final reply ' +
+          'is, and `page.providers` lists those providers; `done` the SearchReply ' +
+          '`GET /api/search` answers; `error` {message, code, retryAfter?} (bad ' +
+          'parameters: code `VALIDATION_ERROR`; the rate limit: code ' +
+          '`RATE_LIMITED` with `retryAfter` in seconds; a server shutting down: ' +
+          '`SERVICE_UNAVAILABLE`). ' +
+          `Every event has an id; the last one (\`done\` or \`error\`) has the id ` +
+          `\`${FINAL_EVENT_ID}\`, and the stream asks for ` +
+          `\`retry: ${STREAM_RETRY_MS}\`. ` +
+          `Clients close the EventSource on \`done\` and \`error\`; a reconnect ` +
+          `that sends \`Last-Event-ID: ${FINAL_EVENT_ID}\` is answered 204 and ` +
+          `costs nothing. ` +
           SEARCH_LIMIT_NOTE,
         security: SIGNED_IN_OPTIONAL,
         querystring: SearchQuery,

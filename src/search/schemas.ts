@@ -118,7 +118,9 @@ export const SearchResultSchema = z
       )
       .optional()
       .describe(
-        'Where this work already is in your workspaces (same DOI, arXiv id, PMID, URL or result id as adding uses); on GET /api/search for a signed-in user only, empty when nowhere',
+        'Where this work already is in your workspaces (same DOI, arXiv id, ' +
+          'PMID, URL or result id as adding uses); on GET /api/search for a ' +
+          'signed-in user only, empty when nowhere',
       ),
   })
   .meta({ id: 'SearchResult' });
@@ -186,5 +188,14 @@ export const SearchEventStream = z.unknown().meta({
   id: 'SearchEventStream',
   type: 'string',
   description:
-    'Server-sent events: `provider` {provider: ProviderStatus, page: SearchReply} once for each selected provider as it settles (`page`: the requested page of what the providers settled so far found, merged and ranked; `page.providers` lists those providers); then `done`, the SearchReply of `GET /api/search` for the same parameters. On failure one `error` event {message, code, retryAfter?} ends the stream (`retryAfter`: seconds to wait, when the rate limit refused it, code `RATE_LIMITED`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments.',
+    'Server-sent events: `provider` {provider: ProviderStatus, page: ' +
+    'SearchReply} once for each selected provider as it settles (`page`: the ' +
+    'requested page of what the providers settled so far found, merged and ' +
+    'ranked; `page.providers` lists those providers); then `done`, the ' +
+    'SearchReply of `GET /api/search` for the same parameters. On failure ' +
+    'one `error` event {message, code, retryAfter?} ends the stream ' +
+    '(`retryAfter`: seconds to wait, when the rate limit refused it, code ' +
+    '`RATE_LIMITED`). Every event has an id; the last one (`done` or ' +
+    '`error`) has the id `end`, and the stream opens with `retry: 3600000`. ' +
+    'Lines starting with `:` are keep-alive comments.',
 });

@@ -9,7 +9,12 @@ import { summarize } from './summarize.js';
 import type { Summary } from './variants.js';
 
 const ABSTRACT =
-  'We study how transformer language models use long contexts. Retrieval accuracy falls when the relevant passage sits in the middle of the input, and rises again near either end. We measure this on multi-document question answering and key-value retrieval. Extended-context models are not better at using their context than their shorter counterparts.';
+  'We study how transformer language models use long contexts. Retrieval ' +
+  'accuracy falls when the relevant passage sits in the middle of the ' +
+  'input, and rises again near either end. We measure this on ' +
+  'multi-document question answering and key-value retrieval. ' +
+  'Extended-context models are not better at using their context than ' +
+  'their shorter counterparts.';
 
 function aSummary(title = 'Lost in the middle'): Summary {
   return summarize({ title, text: ABSTRACT, mode: 'quick' });

@@ -41,16 +41,31 @@ const REFERENCES_HEADING =
   /^(?:(?:\d{1,2}|[IVX]{1,4}|[A-Z])\.?\s+)?(?:references?|bibliography|literature cited|works cited|cited literature|references and notes)\s*:?$/i;
 
 /** Headings of short back-matter sections that are left out while the text around them stays. */
-const BACK_MATTER_HEADING =
-  /^(?:(?:\d{1,2}|[IVX]{1,4})\.?\s+)?(?:acknowledge?ments?|funding(?: information| sources)?|conflicts? of interests?|competing (?:interests?|financial interests?)|declaration of competing interests?|authors?['’]? contributions?|contributions of authors|abbreviations|availability of (?:data|supporting data)(?: and materials)?|data availability(?: statement)?|ethics approval(?: and consent to participate)?|consent for publication|additional files?|disclosure statement|financial disclosure)\s*[:.]?$/i;
+const BACK_MATTER_HEADING = new RegExp(
+  String.raw`^(?:(?:\d{1,2}|[IVX]{1,4})\.?\s+)?(?:acknowledge?ments?|funding(?: information|` +
+    String.raw` sources)?|conflicts? of interests?|competing (?:interests?|financial interests?)|` +
+    String.raw`declaration of competing interests?|authors?['’]? contributions?|` +
+    String.raw`contributions of authors|abbreviations|availability of (?:data|` +
+    String.raw`supporting data)(?: and materials)?|data availability(?: statement)?|` +
+    String.raw`ethics approval(?: and consent to participate)?|consent for publication|` +
+    String.raw`additional files?|disclosure statement|financial disclosure)\s*[:.]?$`,
+  'i',
+);
 
 /** The same sections introduced inline: "Acknowledgements. We thank …". */
 const BACK_MATTER_RUN_IN =
   /^(?:acknowledge?ments?|funding|conflicts? of interests?|competing interests?|authors?['’]? contributions?)\s*[:.—–]\s+/i;
 
 /** Section names that stand alone on a line as headings. */
-const KNOWN_SECTION_HEADING =
-  /^(?:(?:\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4})\.?\s+)?(?:abstract|summary|introduction|background|related work|previous work|prior work|motivation|methods?|materials and methods|methodology|approach|model|experiments?|experimental setup|evaluation|results?|results and discussion|discussion|analysis|conclusions?|conclusions and future work|concluding remarks|future work|limitations|keywords?|index terms)\s*[:.]?$/i;
+const KNOWN_SECTION_HEADING = new RegExp(
+  String.raw`^(?:(?:\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4})\.?\s+)?(?:abstract|summary|` +
+    String.raw`introduction|background|related work|previous work|prior work|` +
+    String.raw`motivation|methods?|materials and methods|methodology|approach|` +
+    String.raw`model|experiments?|experimental setup|evaluation|results?|results and discussion|` +
+    String.raw`discussion|analysis|conclusions?|conclusions and future work|` +
+    String.raw`concluding remarks|future work|limitations|keywords?|index terms)\s*[:.]?$`,
+  'i',
+);
 
 /** A numbered heading: "2 Related Work", "3.1. Data", "IV. EXPERIMENTS". */
 const NUMBERED_HEADING =
@@ -241,8 +256,12 @@ export function cleanPdfText(raw: string, options: CleanPdfTextOptions = {}): st
 }
 
 const YEAR = /\b(?:19|20)\d{2}[a-z]?\b/g;
-const REFERENCE_CUE =
-  /\b(?:Proceedings|Proc\.|pages|pp\.|Journal|J\.|[Vv]ol\.|In:|arXiv|doi|Press|Conference|Workshop|Transactions|Springer|Elsevier|Association for|Lecture Notes|Retrieved|Available at)\b/g;
+const REFERENCE_CUE = new RegExp(
+  String.raw`\b(?:Proceedings|Proc\.|pages|pp\.|Journal|J\.|[Vv]ol\.|In:|arXiv|` +
+    String.raw`doi|Press|Conference|Workshop|Transactions|Springer|Elsevier|` +
+    String.raw`Association for|Lecture Notes|Retrieved|Available at)\b`,
+  'g',
+);
 
 /**
  * True for a paragraph made of bibliography entries ("A. Author. 2010. Title. In Proceedings of …,

@@ -27,7 +27,17 @@ const SPECTER = readFileSync(
 const QUICK = {
   title: 'Attention Is All You Need',
   abstract:
-    'The dominant sequence transduction models are based on complex recurrent or convolutional neural networks that include an encoder and a decoder. The best performing models also connect the encoder and decoder through an attention mechanism. We propose a new simple network architecture, the Transformer, based solely on attention mechanisms, dispensing with recurrence and convolutions entirely. Experiments on two machine translation tasks show these models to be superior in quality while being more parallelizable and requiring significantly less time to train. Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task, improving over the existing best results by over 2 BLEU.',
+    'The dominant sequence transduction models are based on complex ' +
+    'recurrent or convolutional neural networks that include an encoder and ' +
+    'a decoder. The best performing models also connect the encoder and ' +
+    'decoder through an attention mechanism. We propose a new simple network ' +
+    'architecture, the Transformer, based solely on attention mechanisms, ' +
+    'dispensing with recurrence and convolutions entirely. Experiments on ' +
+    'two machine translation tasks show these models to be superior in ' +
+    'quality while being more parallelizable and requiring significantly ' +
+    'less time to train. Our model achieves 28.4 BLEU on the WMT 2014 ' +
+    'English-to-German translation task, improving over the existing best ' +
+    'results by over 2 BLEU.',
 };
 
 interface PdfServer {
@@ -652,7 +662,10 @@ describe.skipIf(redisLeg.skipReason)('shared summary cache', () => {
 
 /** What an anonymous caller made up about a paper: it must reach nobody else, so the cache is keyed by the input, not the id. */
 const LIE =
-  'This paper proves that the moon is made of green cheese. Cheese astronomy replaces attention entirely. Readers should send their savings to the cheese fund at once. Every translation benchmark was won by cheese. The cheese results are final and beyond doubt.';
+  'This paper proves that the moon is made of green cheese. Cheese ' +
+  'astronomy replaces attention entirely. Readers should send their ' +
+  'savings to the cheese fund at once. Every translation benchmark was won ' +
+  'by cheese. The cheese results are final and beyond doubt.';
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(

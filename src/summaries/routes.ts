@@ -107,7 +107,16 @@ export async function summaryRoutes(
           'Summarise a paper: by content (Variant B) or by id/source/title/abstract/url/mode (Variant A)',
         security: SIGNED_IN_OPTIONAL,
         description:
-          'mode `quick` summarises title + abstract; `deep` the text of the paper\'s PDF (never falls back); `auto` tries deep and falls back to quick. With `workspaceId` and `resourceId` (signed in, a resource you may read; else 401/404) the resource\'s own title, abstract and stored PDF text are used: deep needs no outbound fetch, and is a 422 while the resource has no extracted PDF. A cached summary is served only for the same input (title + abstract; for deep, title + id, source, url, pdfUrl, arxivId and doi). For deep the PDF is found from an arXiv id first, then pdfUrl, the provider record, the open-access locations of the DOI (OpenAlex), and the url. Errors are `{ error: "<message>" }`.',
+          'mode `quick` summarises title + abstract; `deep` the text of the ' +
+          "paper's PDF (never falls back); `auto` tries deep and falls back to " +
+          'quick. With `workspaceId` and `resourceId` (signed in, a resource you ' +
+          "may read; else 401/404) the resource's own title, abstract and stored " +
+          'PDF text are used: deep needs no outbound fetch, and is a 422 while the ' +
+          'resource has no extracted PDF. A cached summary is served only for the ' +
+          'same input (title + abstract; for deep, title + id, source, url, ' +
+          'pdfUrl, arxivId and doi). For deep the PDF is found from an arXiv id ' +
+          'first, then pdfUrl, the provider record, the open-access locations of ' +
+          'the DOI (OpenAlex), and the url. Errors are `{ error: "<message>" }`.',
         body: SummarizeBody,
         response: {
           200: VariantAResponse.or(VariantBResponse),
@@ -189,9 +198,19 @@ export async function summaryRoutes(
           'Summarise a paper as server-sent events: meta, (progress), tldr, bullets, tags, done — or error',
         security: SIGNED_IN_OPTIONAL,
         description:
-          'Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: fetching|extracting|summarizing} during deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` {ok: true}; `error` {message, code, retryAfter?} (also for bad parameters, the rate limit — code `RATE_LIMITED` with `retryAfter`, the seconds of the Retry-After header — and a server shutting down: code `SERVICE_UNAVAILABLE`). ' +
-          `Every event has an id; the last one (\`done\` or \`error\`) has the id \`${FINAL_EVENT_ID}\`, and the stream asks for \`retry: ${STREAM_RETRY_MS}\`. ` +
-          `Clients close the EventSource on \`done\` and \`error\`; a reconnect that sends \`Last-Event-ID: ${FINAL_EVENT_ID}\` is answered 204 (an EventSource then stops) and costs nothing. ` +
+          'Events: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, ' +
+          'modeUsed}; `progress` {stage: fetching|extracting|summarizing} during ' +
+          'deep work; `tldr` string; `bullets` string[]; `tags` string[]; `done` ' +
+          '{ok: true}; `error` {message, code, retryAfter?} (also for bad ' +
+          'parameters, the rate limit — code `RATE_LIMITED` with `retryAfter`, the ' +
+          'seconds of the Retry-After header — and a server shutting down: code ' +
+          '`SERVICE_UNAVAILABLE`). ' +
+          `Every event has an id; the last one (\`done\` or \`error\`) has the id ` +
+          `\`${FINAL_EVENT_ID}\`, and the stream asks for ` +
+          `\`retry: ${STREAM_RETRY_MS}\`. ` +
+          `Clients close the EventSource on \`done\` and \`error\`; a reconnect ` +
+          `that sends \`Last-Event-ID: ${FINAL_EVENT_ID}\` is answered 204 (an ` +
+          `EventSource then stops) and costs nothing. ` +
           'The `RateLimit-*` headers are those of the summarize limit. Comments keep the connection alive on long work; disconnecting stops the work.',
         querystring: SummarizeQuery,
         headers: StreamHeaders,

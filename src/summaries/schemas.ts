@@ -89,7 +89,11 @@ documentBody(SummarizeBody, {
   examples: [
     {
       content:
-        'Transformers replace recurrence with attention. The model relates every position of a sequence to every other in one step. Training is faster because the computation runs in parallel. On translation benchmarks the model reaches a new state of the art at a fraction of the training cost.',
+        'Transformers replace recurrence with attention. The model relates ' +
+        'every position of a sequence to every other in one step. Training is ' +
+        'faster because the computation runs in parallel. On translation ' +
+        'benchmarks the model reaches a new state of the art at a fraction of ' +
+        'the training cost.',
       type: 'research_paper',
     },
   ],
@@ -149,7 +153,15 @@ export const SummaryEventStream = z.unknown().meta({
   id: 'SummaryEventStream',
   type: 'string',
   description:
-    'Server-sent events, in this order: `meta` {fromCache: false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` {stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On failure, one `error` event {message, code, retryAfter?} ends the stream (`retryAfter`: seconds to wait, when the rate limit refused the stream, code `RATE_LIMITED`). Every event has an id; the last one (`done` or `error`) has the id `end`, and the stream opens with `retry: 3600000`. Lines starting with `:` are keep-alive comments.',
+    'Server-sent events, in this order: `meta` {fromCache: ' +
+    'false|"kv"|"memory", cache, modeRequested, modeUsed}; `progress` ' +
+    '{stage: "fetching"|"extracting"|"summarizing"} during deep work; `tldr` ' +
+    'a string; `bullets` string[]; `tags` string[]; `done` {ok: true}. On ' +
+    'failure, one `error` event {message, code, retryAfter?} ends the stream ' +
+    '(`retryAfter`: seconds to wait, when the rate limit refused the stream, ' +
+    'code `RATE_LIMITED`). Every event has an id; the last one (`done` or ' +
+    '`error`) has the id `end`, and the stream opens with `retry: 3600000`. ' +
+    'Lines starting with `:` are keep-alive comments.',
 });
 
 export const PlainError = z.object({ error: z.string() }).meta({

@@ -24,12 +24,27 @@ const SECTION_PRIOR: Record<SectionKind, number> = {
 
 // The cue patterns run on the lower-cased sentence (faster than case-insensitive patterns).
 /** Sentences that state what the paper does or finds. */
-const CONTRIBUTION_CUE =
-  /\b(?:we|this (?:paper|work|study|article)|here we|our (?:results|findings|work|study|approach|method|model|system|analysis|experiments))\s+(?:\w+\s+)?(?:propose|present|introduce|describe|develop|show|demonstrate|find|found|report|investigate|examine|study|evaluate|conclude|suggest|provide|address|identify|achieve|outperform|obtain|observe|focus)|\b(?:in this (?:paper|work|study|article)|in conclusion|in summary|to summari[sz]e|taken together|overall,|these (?:results|findings|data) (?:suggest|indicate|show|demonstrate)|(?:results|findings|analysis|experiments) (?:suggest|indicate|show|demonstrate|reveal|confirm)|we conclude|our main contribution)\b/;
-const ACKNOWLEDGEMENT_CUE =
-  /\b(?:we|the authors?)\s+(?:would like to\s+)?(?:thank|acknowledge|are grateful|gratefully)\b|\b(?:supported|funded)\s+(?:in part\s+)?by\b|\bgrants?\s+(?:no\.?\s*|number\s*)?[a-z-]*\d/;
-const ROADMAP_CUE =
-  /\b(?:the (?:rest|remainder) of (?:this|the) (?:paper|article)|is (?:organi[sz]ed|structured) as follows|in section \d|section \d (?:describes|presents|discusses|introduces|shows|concludes))/;
+const CONTRIBUTION_CUE = new RegExp(
+  String.raw`\b(?:we|this (?:paper|work|study|article)|here we|our (?:results|` +
+    String.raw`findings|work|study|approach|method|model|system|analysis|experiments))\s+(?:\w+\s+)?(?:propose|` +
+    String.raw`present|introduce|describe|develop|show|demonstrate|find|found|` +
+    String.raw`report|investigate|examine|study|evaluate|conclude|suggest|provide|` +
+    String.raw`address|identify|achieve|outperform|obtain|observe|focus)|\b(?:in this (?:paper|` +
+    String.raw`work|study|article)|in conclusion|in summary|to summari[sz]e|` +
+    String.raw`taken together|overall,|these (?:results|findings|data) (?:suggest|` +
+    String.raw`indicate|show|demonstrate)|(?:results|findings|analysis|experiments) (?:suggest|` +
+    String.raw`indicate|show|demonstrate|reveal|confirm)|we conclude|our main contribution)\b`,
+);
+const ACKNOWLEDGEMENT_CUE = new RegExp(
+  String.raw`\b(?:we|the authors?)\s+(?:would like to\s+)?(?:thank|acknowledge|` +
+    String.raw`are grateful|gratefully)\b|\b(?:supported|funded)\s+(?:in part\s+)?by\b|` +
+    String.raw`\bgrants?\s+(?:no\.?\s*|number\s*)?[a-z-]*\d`,
+);
+const ROADMAP_CUE = new RegExp(
+  String.raw`\b(?:the (?:rest|remainder) of (?:this|the) (?:paper|article)|` +
+    String.raw`is (?:organi[sz]ed|structured) as follows|in section \d|section \d (?:describes|` +
+    String.raw`presents|discusses|introduces|shows|concludes))`,
+);
 const FIGURE_REFERENCE = /\b(?:fig(?:ure)?s?\.?|tables?|tab\.)\s*\d/;
 const CITATION =
   /\[\d+(?:[,–-]\s*\d+)*\]|\(\s*[\p{Lu}][^()]{0,80}?(?:19|20)\d{2}[a-z]?\s*\)|<cit>|\bet al\./gu;

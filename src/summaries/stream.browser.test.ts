@@ -20,7 +20,12 @@ const skipReason =
 if (skipReason) console.warn(skipReason);
 
 const ABSTRACT =
-  'The dominant sequence transduction models are based on complex recurrent or convolutional neural networks. We propose a new simple network architecture, the Transformer, based solely on attention mechanisms. Experiments on two machine translation tasks show these models to be superior in quality while being more parallelizable. Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task.';
+  'The dominant sequence transduction models are based on complex ' +
+  'recurrent or convolutional neural networks. We propose a new simple ' +
+  'network architecture, the Transformer, based solely on attention ' +
+  'mechanisms. Experiments on two machine translation tasks show these ' +
+  'models to be superior in quality while being more parallelizable. Our ' +
+  'model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task.';
 
 /** A request to the summary stream as the server saw it. */
 interface Arrival {

@@ -119,7 +119,11 @@ describe('summarize: edge cases', () => {
 
   it('summarises lower-cased text with placeholders', () => {
     const text =
-      'the iaal gene converts iaa in p. syringae pv. tomato <cit> . deletion of the iaal gene reduced virulence in tomato plants. the mate gene is co-transcribed with iaal. iaal mutants grew less in tomato leaves. the hrpl sigma factor controls the iaal gene. plants infected with iaal mutants showed fewer symptoms.';
+      'the iaal gene converts iaa in p. syringae pv. tomato <cit> . deletion ' +
+      'of the iaal gene reduced virulence in tomato plants. the mate gene is ' +
+      'co-transcribed with iaal. iaal mutants grew less in tomato leaves. the ' +
+      'hrpl sigma factor controls the iaal gene. plants infected with iaal ' +
+      'mutants showed fewer symptoms.';
     const summary = summarize({ text, mode: 'deep' });
     expect(summary.bullets.length).toBeGreaterThanOrEqual(4);
     expect(summary.bullets.every((bullet) => bullet.endsWith('.'))).toBe(true);

@@ -270,7 +270,10 @@ describe('exportCitations with hostile values in every field', () => {
 
 describe('exportCitations as Zotero and Better BibTeX export the same records', () => {
   const ABSTRACT =
-    'We extend the capabilities of neural networks by coupling them to external memory resources, which they can interact with by attentional processes. The combined system is analogous to a Turing Machine that is differentiable end-to-end.';
+    'We extend the capabilities of neural networks by coupling them to ' +
+    'external memory resources, which they can interact with by attentional ' +
+    'processes. The combined system is analogous to a Turing Machine that is ' +
+    'differentiable end-to-end.';
   const preprint = row({
     title: 'Neural Turing Machines',
     url: 'https://arxiv.org/abs/1410.5401v2',

@@ -6,6 +6,7 @@
  * change runs on a fresh workspace of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { eq } from 'drizzle-orm';
@@ -358,7 +359,7 @@ for (const leg of embeddedLeg()) {
         annotationId: annotation.id,
         shareId: share!,
         pausedShareId: paused!,
-        invitationId: invitation?.json<{ invitation: { id: string } }>().invitation.id ?? '',
+        invitationId: invitation?.json<ApiSchema<'InvitationEnvelope'>>().invitation.id ?? '',
         extraId: extra.id,
         async targetOf(asker) {
           if (!asker) return workspace.id;
@@ -445,7 +446,7 @@ for (const leg of embeddedLeg()) {
       const byId = (a: string[], b: string[]) => a[0]!.localeCompare(b[0]!);
       expect(
         members
-          .json<{ members: { userId: string; role: string }[] }>()
+          .json<ApiSchema<'MemberList'>>()
           .members.map((m) => [m.userId, m.role])
           .sort(byId),
       ).toEqual(

@@ -73,7 +73,9 @@ describe('lookups by a user-supplied name ignore inherited keys', () => {
         method: 'POST',
         url: `/api/workspaces/${workspaceId}/import?dryRun=true`,
         headers: { ...owner.bearer, 'content-type': `multipart/form-data; boundary=${boundary}` },
-        payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.json"\r\nContent-Type: ${name}\r\n\r\n${file}\r\n--${boundary}--\r\n`,
+        payload:
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; ` +
+          `filename="x.json"\r\nContent-Type: ${name}\r\n\r\n${file}\r\n--${boundary}--\r\n`,
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({

@@ -305,7 +305,9 @@ for (const leg of storeLegs()) {
               async () => {
                 // On PostgreSQL, Drizzle answers execute() with the driver's result.
                 const waiting = (await db.execute(
-                  sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%from "workspaces"%for update%'`,
+                  sql`select 1 from pg_stat_activity
+                      where datname = current_database() and wait_event_type = 'Lock'
+                      and query ilike '%from "workspaces"%for update%'`,
                 )) as { rows: unknown[] };
                 if (waiting.rows.length === 0)
                   throw new Error('The add is not waiting for the workspace yet');
@@ -567,48 +569,52 @@ for (const leg of storeLegs()) {
         });
       });
 
-      it("answers 404 for another user's resource, for a resource named with another workspace of its owner, for an unknown id; 401 without a session", async () => {
-        const ws = await createWorkspace(t.app, owner);
-        const otherOfOwner = await createWorkspace(t.app, owner, { name: 'Other list' });
-        const resource = await addResource(t.app, owner, ws.id, {
-          title: 'Mine',
-          notes: 'mine',
-          tags: ['m'],
-        });
-        const strangersWs = await createWorkspace(t.app, stranger);
-        const change = { notes: 'intruded', tags: ['x'] };
+      it(
+        "answers 404 for another user's resource, for a resource named with " +
+          'another workspace of its owner, for an unknown id; 401 without a session',
+        async () => {
+          const ws = await createWorkspace(t.app, owner);
+          const otherOfOwner = await createWorkspace(t.app, owner, { name: 'Other list' });
+          const resource = await addResource(t.app, owner, ws.id, {
+            title: 'Mine',
+            notes: 'mine',
+            tags: ['m'],
+          });
+          const strangersWs = await createWorkspace(t.app, stranger);
+          const change = { notes: 'intruded', tags: ['x'] };
 
-        const viaStranger = await patch(ws.id, resource.id, stranger.bearer, change);
-        expect(viaStranger.statusCode).toBe(404);
-        expect(viaStranger.json()).toEqual({
-          error: { code: 'NOT_FOUND', message: 'Workspace not found' },
-        });
-        const viaStrangersWorkspace = await patch(
-          strangersWs.id,
-          resource.id,
-          stranger.cookieHeaders,
-          change,
-        );
-        expect(viaStrangersWorkspace.statusCode).toBe(404);
-        expect(viaStrangersWorkspace.json()).toEqual({
-          error: { code: 'NOT_FOUND', message: 'Resource not found' },
-        });
-        const viaOwnOtherWorkspace = await patch(
-          otherOfOwner.id,
-          resource.id,
-          owner.bearer,
-          change,
-        );
-        expect(viaOwnOtherWorkspace.statusCode).toBe(404);
-        const unknown = await patch(ws.id, UNKNOWN_ID, owner.bearer, change);
-        expect(unknown.statusCode).toBe(404);
-        // The same body for a resource that is not the caller's as for one that does not exist.
-        expect(viaStrangersWorkspace.json()).toEqual(unknown.json());
-        expect(viaOwnOtherWorkspace.json()).toEqual(unknown.json());
-        expect((await patch(ws.id, resource.id, {}, change)).statusCode).toBe(401);
+          const viaStranger = await patch(ws.id, resource.id, stranger.bearer, change);
+          expect(viaStranger.statusCode).toBe(404);
+          expect(viaStranger.json()).toEqual({
+            error: { code: 'NOT_FOUND', message: 'Workspace not found' },
+          });
+          const viaStrangersWorkspace = await patch(
+            strangersWs.id,
+            resource.id,
+            stranger.cookieHeaders,
+            change,
+          );
+          expect(viaStrangersWorkspace.statusCode).toBe(404);
+          expect(viaStrangersWorkspace.json()).toEqual({
+            error: { code: 'NOT_FOUND', message: 'Resource not found' },
+          });
+          const viaOwnOtherWorkspace = await patch(
+            otherOfOwner.id,
+            resource.id,
+            owner.bearer,
+            change,
+          );
+          expect(viaOwnOtherWorkspace.statusCode).toBe(404);
+          const unknown = await patch(ws.id, UNKNOWN_ID, owner.bearer, change);
+          expect(unknown.statusCode).toBe(404);
+          // The same body for a resource that is not the caller's as for one that does not exist.
+          expect(viaStrangersWorkspace.json()).toEqual(unknown.json());
+          expect(viaOwnOtherWorkspace.json()).toEqual(unknown.json());
+          expect((await patch(ws.id, resource.id, {}, change)).statusCode).toBe(401);
 
-        expect((await detail(ws.id)).resources[0]).toMatchObject({ notes: 'mine', tags: ['m'] });
-      });
+          expect((await detail(ws.id)).resources[0]).toMatchObject({ notes: 'mine', tags: ['m'] });
+        },
+      );
     });
 
     describe('DELETE /api/workspaces/{id}/resources/{resourceId}', () => {

@@ -281,7 +281,10 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         summary:
           'Resources of a workspace with their annotations: a page (limit/offset), filtered and sorted; how many match in X-Total-Count',
         description:
-          'The library view. Sorted by `sort` (title, author, year, venue or added, the default) in `order`; filtered by `q` (part of the title or an author), `tag`, `type` and a year range. An empty filter value is the same as none.',
+          'The library view. Sorted by `sort` (title, author, year, venue or ' +
+          'added, the default) in `order`; filtered by `q` (part of the title or ' +
+          'an author), `tag`, `type` and a year range. An empty filter value is ' +
+          'the same as none.',
         params: IdParams,
         querystring: ResourceListQuery,
         response: { 200: z.array(ResourceSchema), ...workspaceErrors },
@@ -325,7 +328,11 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         operationId: 'tagResources',
         summary:
           'Add and/or remove tags on several resources of a workspace at once (all or nothing)',
-        description: `At most ${LIMITS.bulkResources} resources; any that is not in this workspace makes it a 404 naming it (\`resourceIds.<index>\`), and a resource that would hold more than ${LIMITS.tags} tags a 409. Tags are cleaned as for one resource; one already there in another case is kept as it is.`,
+        description:
+          `At most ${LIMITS.bulkResources} resources; any that is not in this ` +
+          `workspace makes it a 404 naming it (\`resourceIds.<index>\`), and a ` +
+          `resource that would hold more than ${LIMITS.tags} tags a 409. Tags are ` +
+          `cleaned as for one resource; one already there in another case is kept as it is.`,
         params: IdParams,
         body: BulkTagBody,
         response: { 200: BulkTagResponse, 409: ErrorResponse, ...workspaceErrors },
@@ -351,7 +358,12 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         operationId: 'moveResources',
         summary:
           'Move several resources, with their annotations, to another workspace you may edit (one transaction)',
-        description: `At most ${LIMITS.bulkResources} resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in \`duplicates\`; the others move only if the target has room for all of them (409 otherwise, nothing moved).`,
+        description:
+          `At most ${LIMITS.bulkResources} resources, all in this workspace (else ` +
+          `a 404 naming the first that is not). A resource whose work is already ` +
+          `in the target (same DOI, arXiv id, PMID or URL) stays here and is ` +
+          `listed in \`duplicates\`; the others move only if the target has room ` +
+          `for all of them (409 otherwise, nothing moved).`,
         params: IdParams,
         body: BulkMoveBody,
         response: { 200: BulkMoveResponse, 409: ErrorResponse, ...workspaceErrors },
@@ -397,7 +409,10 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         operationId: 'removeResources',
         summary:
           'Remove several resources (and their annotations) from a workspace at once (all or nothing)',
-        description: `At most ${LIMITS.bulkResources} resources; any that is not in this workspace makes it a 404 naming it (\`resourceIds.<index>\`), and nothing is removed.`,
+        description:
+          `At most ${LIMITS.bulkResources} resources; any that is not in this ` +
+          `workspace makes it a 404 naming it (\`resourceIds.<index>\`), and ` +
+          `nothing is removed.`,
         params: IdParams,
         body: BulkRemoveBody,
         response: { 200: BulkRemoveResponse, ...workspaceErrors },
@@ -430,7 +445,12 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         operationId: 'updateResource',
         summary: "Change a saved resource's notes and/or tags",
         description:
-          'An extension of the interface, which has no way to change a saved resource. Notes and tags have the bounds and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case); an absent field is unchanged, `tags: []` clears them. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.',
+          'An extension of the interface, which has no way to change a saved ' +
+          'resource. Notes and tags have the bounds and cleaning of `POST ' +
+          '/api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ' +
+          'ones dropped, de-duplicated ignoring case); an absent field is ' +
+          'unchanged, `tags: []` clears them. Answers like that POST: the resource ' +
+          '(cookie session) or `{ resource }` (bearer token), with its annotations.',
         params: ResourceParams,
         headers: IfMatchHeaders,
         body: ResourceUpdateBody,
@@ -509,7 +529,14 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
         response: {
           200: {
             description:
-              'The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included: BibTeX `annote`, RIS `N1`) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only; an arXiv preprint carries its e-print (BibTeX `@misc` with `eprint`, `archivePrefix`, `primaryClass`), months are BibTeX month macros',
+              'The citation file in the format asked for, sent as an attachment: one ' +
+              'record per resource, each value (notes included: BibTeX `annote`, RIS ' +
+              '`N1`) on one line and escaped for the format, so that a parser reads ' +
+              'back exactly the value saved (BibTeX keywords aside: `,` `;` braces, ' +
+              'backslashes and `$` become spaces); DOIs and PMIDs only when valid, ' +
+              'http(s) URLs only; an arXiv preprint carries its e-print (BibTeX ' +
+              '`@misc` with `eprint`, `archivePrefix`, `primaryClass`), months are ' +
+              'BibTeX month macros',
             content: {
               'application/x-bibtex': { schema: CitationText.describe('BibTeX') },
               'application/x-research-info-systems': { schema: CitationText.describe('RIS') },
@@ -570,9 +597,19 @@ function addResourceRoute(root: FastifyInstance, ctx: AppContext, pdfDeps: PdfDe
         tags,
         operationId: 'addResource',
         summary:
-          'Add a resource: described (title, url, notes, type, tags, authors, data), by resourceId (looked up through search), or made from a PDF (multipart `file`)',
+          'Add a resource: described (title, url, notes, type, tags, authors, ' +
+          'data), by resourceId (looked up through search), or made from a PDF ' +
+          '(multipart `file`)',
         description:
-          "The content type decides: `application/json` takes the described (Variant A) or `resourceId` (Variant B) body; `multipart/form-data` a PDF of at most 50 MB (field `file`, judged by its bytes; else 415), kept with the new resource. A resource made from a PDF is titled by the file's name until its text is extracted in the background; then a DOI or arXiv id printed on its first two pages is looked up to fill the record (title, authors, abstract, identifiers), else the PDF's own Title/Author metadata or its first page's title line are used (`data.metadataFrom` says which). The same PDF twice in one workspace is a 409.",
+          'The content type decides: `application/json` takes the described ' +
+          '(Variant A) or `resourceId` (Variant B) body; `multipart/form-data` a ' +
+          'PDF of at most 50 MB (field `file`, judged by its bytes; else 415), ' +
+          'kept with the new resource. A resource made from a PDF is titled by the ' +
+          "file's name until its text is extracted in the background; then a DOI " +
+          'or arXiv id printed on its first two pages is looked up to fill the ' +
+          "record (title, authors, abstract, identifiers), else the PDF's own " +
+          "Title/Author metadata or its first page's title line are used " +
+          '(`data.metadataFrom` says which). The same PDF twice in one workspace is a 409.',
         params: IdParams,
         body: ResourceCreateBody,
         consumes: ['application/json', 'multipart/form-data'],

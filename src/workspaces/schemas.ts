@@ -104,7 +104,9 @@ export const WorkspaceDetailQuery = z.object({
     .max(LIMITS.resourcesPerWorkspace)
     .optional()
     .describe(
-      'At most this many resources, newest first (0: the workspace alone, as the library view asks, which pages through GET …/resources); all of them when absent. resourceCount counts them all',
+      'At most this many resources, newest first (0: the workspace alone, as ' +
+        'the library view asks, which pages through GET …/resources); all of ' +
+        'them when absent. resourceCount counts them all',
     ),
 });
 
@@ -479,7 +481,9 @@ export const ResourceSchema = z
       .uuid()
       .nullable()
       .describe(
-        'Who last wrote the notes (see GET /api/workspaces/{id}/members for names; GET /api/workspaces/{id}/activity for every change); null when they were given as the resource was added, or that account is deleted',
+        'Who last wrote the notes (see GET /api/workspaces/{id}/members for ' +
+          'names; GET /api/workspaces/{id}/activity for every change); null when ' +
+          'they were given as the resource was added, or that account is deleted',
       ),
     notesUpdatedAt: z.iso
       .datetime()

@@ -19,7 +19,8 @@ const KNOWN_MINUTES_PATHS = [
 const knownMinutes = sql.join(
   KNOWN_MINUTES_PATHS.map((path) => {
     const pointer = sql.raw(`'{${path.join(',')}}'`);
-    return sql`case when jsonb_typeof(${workspaceResources.data} #> ${pointer}) = 'number' then least(greatest((${workspaceResources.data} #>> ${pointer})::numeric, 0), 100000) end`;
+    return sql`case when jsonb_typeof(${workspaceResources.data} #> ${pointer}) = 'number'
+        then least(greatest((${workspaceResources.data} #>> ${pointer})::numeric, 0), 100000) end`;
   }),
   sql`, `,
 );

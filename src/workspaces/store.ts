@@ -83,13 +83,19 @@ function withCounts(db: Db | Tx, now: Date | Placeholder) {
 
 /** Owned by the user, or shared with them (a member row). */
 const ownOrShared = () =>
-  sql`(${workspaces.ownerId} = ${sql.placeholder('userId')} or exists (select 1 from workspace_members m where m.workspace_id = ${workspaces.id} and m.user_id = ${sql.placeholder('userId')}))`;
+  sql`(${workspaces.ownerId} = ${sql.placeholder('userId')} or exists (
+      select 1 from workspace_members m
+      where m.workspace_id = ${workspaces.id} and m.user_id = ${sql.placeholder('userId')}
+         ))`;
 
 const listStatement = preparedStatement((db) =>
   db
     .select({
       ...withCounts(db, sql.placeholder('now')),
-      role: sql<Role>`case when ${workspaces.ownerId} = ${sql.placeholder('userId')} then 'owner' else (select m.role from workspace_members m where m.workspace_id = ${workspaces.id} and m.user_id = ${sql.placeholder('userId')}) end`,
+      role: sql<Role>`case when ${workspaces.ownerId} = ${sql.placeholder('userId')} then 'owner' else (
+          select m.role from workspace_members m
+          where m.workspace_id = ${workspaces.id} and m.user_id = ${sql.placeholder('userId')}
+                 ) end`,
     })
     .from(workspaces)
     .where(ownOrShared())

@@ -57,7 +57,9 @@ function bibtexEntries(count: number, fill: number): string {
   const parts: string[] = [];
   for (let i = 0; i < count; i++)
     parts.push(
-      `@article{k${i},\n  title = {Study ${i} of things},\n  author = {Doe, Jane and Roe, Richard},\n  year = {${1990 + (i % 30)}},\n  abstract = {${'word '.repeat(fill / 5)}}\n}\n`,
+      `@article{k${i},\n  title = {Study ${i} of things},\n  author = {Doe, ` +
+        `Jane and Roe, Richard},\n  year = {${1990 + (i % 30)}},\n  abstract = ` +
+        `{${'word '.repeat(fill / 5)}}\n}\n`,
     );
   return parts.join('\n');
 }
@@ -92,7 +94,9 @@ describe('hostile input on the built process: health keeps answering, the input 
     const p99 = quantile(latencies, 0.99);
     if (process.env.HOSTILE_INPUT_REPORT)
       console.log(
-        `${name}: health p99 ${p99} ms over ${latencies.length} polls (baseline p99 ${baselineP99} ms over ${alone.latencies.length}); answer in ${result.ms} ms`,
+        `${name}: health p99 ${p99} ms over ${latencies.length} polls (baseline ` +
+          `p99 ${baselineP99} ms over ${alone.latencies.length}); answer ` +
+          `in ${result.ms} ms`,
       );
     return { answer: result, p99, bound: 200 + baselineP99 };
   }

@@ -5,7 +5,25 @@
  * (They are the web app's dialect: a route that answers bearer clients in another shape, a dialect
  * union, has both shapes in the document.)
  */
-import type { components } from '../../web/src/api/schema.js';
+import type { components, paths } from '../../web/src/api/schema.js';
 
 /** A schema of the API document by its name, e.g. `ApiSchema<'LibrarySearchReply'>`. */
 export type ApiSchema<Name extends keyof components['schemas']> = components['schemas'][Name];
+
+type JsonBody<Response> = Response extends { content: { 'application/json': infer Body } }
+  ? Body
+  : never;
+
+/**
+ * The JSON reply of a route by its path, method and status, e.g.
+ * `ReplyOf<'/api/alerts/{id}/run', 'post', 202>`: for a reply the document gives no schema name.
+ */
+export type ReplyOf<
+  Path extends keyof paths,
+  Method extends 'get' | 'post' | 'put' | 'patch' | 'delete',
+  Status extends number = 200,
+> = paths[Path][Method] extends { responses: infer Responses }
+  ? Status extends keyof Responses
+    ? JsonBody<Responses[Status]>
+    : never
+  : never;

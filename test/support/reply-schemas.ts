@@ -192,7 +192,9 @@ export function checkReplySchemas(route: RouteOptions): void {
       if (!isDeepStrictEqual(written, expected))
         record(
           request,
-          `status ${reply.statusCode} was written as ${JSON.stringify(written).slice(0, 300)} where zod's serializer writes ${JSON.stringify(expected).slice(0, 300)}`,
+          `status ${reply.statusCode} was written ` +
+            `as ${JSON.stringify(written).slice(0, 300)} where zod's serializer ` +
+            `writes ${JSON.stringify(expected).slice(0, 300)}`,
         );
     }
     if (

@@ -35,8 +35,12 @@ export const NODE_VERSION_FILES = [
   'test/e2e/summary-stream-shutdown.test.ts',
 ];
 
-const NEEDS_ISOLATION =
-  /buildTestApp|openDatabase|createScratchDatabase|server-process|own-postgres|own-redis|chromium|web-browser|pglite|ioredis|TEST_DATABASE_URL|TEST_REDIS_URL|vi\.mock|vi\.stub|vi\.useFakeTimers|vi\.spyOn|process\.env|globalThis/;
+const NEEDS_ISOLATION = new RegExp(
+  String.raw`buildTestApp|openDatabase|createScratchDatabase|server-process|` +
+    String.raw`own-postgres|own-redis|chromium|web-browser|pglite|ioredis|TEST_DATABASE_URL|` +
+    String.raw`TEST_REDIS_URL|vi\.mock|vi\.stub|vi\.useFakeTimers|vi\.spyOn|` +
+    String.raw`process\.env|globalThis`,
+);
 
 /** Whether a test file, by its source, needs a module graph of its own. */
 export function needsIsolation(source: string): boolean {

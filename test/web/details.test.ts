@@ -209,70 +209,75 @@ describe.skipIf(webSkipReason)(
       return row;
     }
 
-    it('Summary dialog: Deep shows its stages, then TL;DR, key points and tags; Auto goes deep for an arXiv record; axe in light and dark with it open', async () => {
-      const { context, page, errors } = await signedInPage();
-      try {
-        await page.goto(`/dashboard?q=${MANY}&providers=arxiv`);
-        const first = page.getByRole('article').first();
-        await first.waitFor();
-        await first.getByRole('button', { name: 'Summarize' }).click();
-        const dialog = page.getByRole('dialog', { name: 'Summary' });
-        await expect
-          .poll(() => dialog.locator('.summary-tldr').count(), { timeout: 15_000 })
-          .toBe(1);
+    it(
+      'Summary dialog: Deep shows its stages, then TL;DR, key points and ' +
+        'tags; Auto goes deep for an arXiv record; axe in light and dark with it open',
+      async () => {
+        const { context, page, errors } = await signedInPage();
+        try {
+          await page.goto(`/dashboard?q=${MANY}&providers=arxiv`);
+          const first = page.getByRole('article').first();
+          await first.waitFor();
+          await first.getByRole('button', { name: 'Summarize' }).click();
+          const dialog = page.getByRole('dialog', { name: 'Summary' });
+          await expect
+            .poll(() => dialog.locator('.summary-tldr').count(), { timeout: 15_000 })
+            .toBe(1);
 
-        // Deep: the PDF is being fetched (the stage is shown, no summary yet), then the stages and the summary.
-        await dialog.getByRole('radio', { name: /Deep/ }).check();
-        await expect
-          .poll(() => dialog.getByRole('status').textContent(), { timeout: 10_000 })
-          .toContain('Fetching the PDF…');
-        expect(await dialog.locator('.summary-tldr').count()).toBe(0);
-        await expect
-          .poll(() => dialog.locator('.summary-tldr').textContent(), { timeout: 60_000 })
-          .toMatch(/\w{3,}/);
-        await expect.poll(() => dialog.textContent()).toContain('Summary complete.');
-        expect(
-          await dialog
-            .getByRole('list', { name: 'Progress' })
-            .getByRole('listitem')
-            .allTextContents(),
-        ).toEqual(['Fetching the PDF', 'Extracting its text', 'Summarising']);
-        expect(
-          await dialog
-            .getByRole('region', { name: 'TL;DR' })
-            .getByRole('heading', { name: 'TL;DR' })
-            .count(),
-        ).toBe(1);
-        expect(
-          await dialog.getByRole('region', { name: 'Key points' }).getByRole('listitem').count(),
-        ).toBeGreaterThanOrEqual(3);
-        expect(
-          await dialog.getByRole('list', { name: 'Tags' }).getByRole('listitem').count(),
-        ).toBeGreaterThan(0);
-        // Deep was asked for and used: no "Summarised in … mode" note.
-        expect(await dialog.textContent()).not.toContain('Summarised in');
-        const deepTldr = await dialog.locator('.summary-tldr').textContent();
+          // Deep: the PDF is being fetched (the stage is shown, no summary yet), then the stages and the summary.
+          await dialog.getByRole('radio', { name: /Deep/ }).check();
+          await expect
+            .poll(() => dialog.getByRole('status').textContent(), { timeout: 10_000 })
+            .toContain('Fetching the PDF…');
+          expect(await dialog.locator('.summary-tldr').count()).toBe(0);
+          await expect
+            .poll(() => dialog.locator('.summary-tldr').textContent(), { timeout: 60_000 })
+            .toMatch(/\w{3,}/);
+          await expect.poll(() => dialog.textContent()).toContain('Summary complete.');
+          expect(
+            await dialog
+              .getByRole('list', { name: 'Progress' })
+              .getByRole('listitem')
+              .allTextContents(),
+          ).toEqual(['Fetching the PDF', 'Extracting its text', 'Summarising']);
+          expect(
+            await dialog
+              .getByRole('region', { name: 'TL;DR' })
+              .getByRole('heading', { name: 'TL;DR' })
+              .count(),
+          ).toBe(1);
+          expect(
+            await dialog.getByRole('region', { name: 'Key points' }).getByRole('listitem').count(),
+          ).toBeGreaterThanOrEqual(3);
+          expect(
+            await dialog.getByRole('list', { name: 'Tags' }).getByRole('listitem').count(),
+          ).toBeGreaterThan(0);
+          // Deep was asked for and used: no "Summarised in … mode" note.
+          expect(await dialog.textContent()).not.toContain('Summarised in');
+          const deepTldr = await dialog.locator('.summary-tldr').textContent();
 
-        // Auto: a PDF is found, so the summary is the deep one, and the dialog says which mode was used.
-        await dialog.getByRole('radio', { name: /Auto/ }).check();
-        await expect
-          .poll(() => dialog.textContent(), { timeout: 60_000 })
-          .toContain('Summarised in deep mode.');
-        await expect
-          .poll(() => dialog.textContent(), { timeout: 60_000 })
-          .toContain('Summary complete.');
-        expect(await dialog.locator('.summary-tldr').textContent()).toBe(deepTldr);
-        expect(await dialog.getByRole('radio', { name: /Auto/ }).isChecked()).toBe(true);
+          // Auto: a PDF is found, so the summary is the deep one, and the dialog says which mode was used.
+          await dialog.getByRole('radio', { name: /Auto/ }).check();
+          await expect
+            .poll(() => dialog.textContent(), { timeout: 60_000 })
+            .toContain('Summarised in deep mode.');
+          await expect
+            .poll(() => dialog.textContent(), { timeout: 60_000 })
+            .toContain('Summary complete.');
+          expect(await dialog.locator('.summary-tldr').textContent()).toBe(deepTldr);
+          expect(await dialog.getByRole('radio', { name: /Auto/ }).isChecked()).toBe(true);
 
-        // The dialog in both themes at both sizes.
-        expect(await auditPage(page, 'details-summary-deep')).toEqual({});
-        await dialog.getByRole('button', { name: 'Close' }).click();
-        await dialog.waitFor({ state: 'detached' });
-        expect(errors).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    }, 150_000);
+          // The dialog in both themes at both sizes.
+          expect(await auditPage(page, 'details-summary-deep')).toEqual({});
+          await dialog.getByRole('button', { name: 'Close' }).click();
+          await dialog.waitFor({ state: 'detached' });
+          expect(errors).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      },
+      150_000,
+    );
 
     it('paging: Next page loads page 2 (page=2 in the URL), Back returns to page 1, and a pasted ?page=2 restores page 2', async () => {
       const { context, page, errors } = await signedInPage();

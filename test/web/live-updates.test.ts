@@ -83,40 +83,44 @@ describe.skipIf(skipReason)(
       await streamOpened;
     };
 
-    it('the owner invites through the members panel on server 1; the member joins from the mail’s link on server 2 and appears on the owner’s page', async () => {
-      await openWorkspace(owner, one.base);
-      const ownerMembers = owner.getByRole('region', { name: 'Members' });
-      // The mail is written by server 1, which sent it.
-      const mail = await mailWrittenBy(one.dataDir, async () => {
-        await ownerMembers.getByLabel('E-mail address to invite').fill(memberCredentials.email);
-        await ownerMembers.getByLabel('Role', { exact: true }).selectOption('editor');
-        await ownerMembers.getByRole('button', { name: 'Invite' }).click();
+    it(
+      'the owner invites through the members panel on server 1; the member ' +
+        'joins from the mail’s link on server 2 and appears on the owner’s page',
+      async () => {
+        await openWorkspace(owner, one.base);
+        const ownerMembers = owner.getByRole('region', { name: 'Members' });
+        // The mail is written by server 1, which sent it.
+        const mail = await mailWrittenBy(one.dataDir, async () => {
+          await ownerMembers.getByLabel('E-mail address to invite').fill(memberCredentials.email);
+          await ownerMembers.getByLabel('Role', { exact: true }).selectOption('editor');
+          await ownerMembers.getByRole('button', { name: 'Invite' }).click();
+          await ownerMembers
+            .getByRole('button', { name: `Revoke the invitation to ${memberCredentials.email}` })
+            .waitFor();
+        });
+        const invitationPath = new URL(
+          linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/invitations\/[A-Za-z0-9_-]+/),
+        ).pathname;
+        await member.goto(invitationPath);
+        await member.getByRole('button', { name: 'Join' }).click();
+        const joinedAt = Date.now();
+        await member.waitForURL(`**/workspaces/${workspaceId}`);
+        // The owner's page learns of the new member from the change log, without a reload.
         await ownerMembers
-          .getByRole('button', { name: `Revoke the invitation to ${memberCredentials.email}` })
-          .waitFor();
-      });
-      const invitationPath = new URL(
-        linkIn(mail, /http:\/\/127\.0\.0\.1:\d+\/invitations\/[A-Za-z0-9_-]+/),
-      ).pathname;
-      await member.goto(invitationPath);
-      await member.getByRole('button', { name: 'Join' }).click();
-      const joinedAt = Date.now();
-      await member.waitForURL(`**/workspaces/${workspaceId}`);
-      // The owner's page learns of the new member from the change log, without a reload.
-      await ownerMembers
-        .getByRole('button', { name: `Remove ${memberCredentials.name}…` })
-        .waitFor({ timeout: SEEN_WITHIN_MS });
-      seen.joined = Date.now() - joinedAt;
-      await expect
-        .poll(() => liveRegion(owner).textContent())
-        .toBe(`${memberCredentials.name} joined the workspace`);
-      // Accepted, the invitation leaves the owner's list of those waiting.
-      expect(
-        await ownerMembers
-          .getByRole('button', { name: `Revoke the invitation to ${memberCredentials.email}` })
-          .count(),
-      ).toBe(0);
-    });
+          .getByRole('button', { name: `Remove ${memberCredentials.name}…` })
+          .waitFor({ timeout: SEEN_WITHIN_MS });
+        seen.joined = Date.now() - joinedAt;
+        await expect
+          .poll(() => liveRegion(owner).textContent())
+          .toBe(`${memberCredentials.name} joined the workspace`);
+        // Accepted, the invitation leaves the owner's list of those waiting.
+        expect(
+          await ownerMembers
+            .getByRole('button', { name: `Revoke the invitation to ${memberCredentials.email}` })
+            .count(),
+        ).toBe(0);
+      },
+    );
 
     it('a resource the owner adds through server 1 appears on the member’s page on server 2, said in its live region', async () => {
       await openWorkspace(owner, one.base);
@@ -140,54 +144,61 @@ describe.skipIf(skipReason)(
       expect(await auditPage(member, 'live-updates-announced')).toEqual({});
     });
 
-    it('the member’s edit and removal through server 2 appear on the owner’s page; the member’s own page says nothing of its own changes; the owner’s activity log lists who did what', async () => {
-      await titleLink(member, 'Attention is all you need').click();
-      const panel = member.getByRole('region', { name: 'Details: Attention is all you need' });
-      await panel.getByRole('button', { name: 'Edit notes' }).click();
-      await panel.getByLabel('Notes', { exact: true }).fill('Read section 3 first');
-      const editedAt = Date.now();
-      await panel.getByRole('button', { name: 'Save' }).click();
+    it(
+      'the member’s edit and removal through server 2 appear on the owner’s ' +
+        'page; the member’s own page says nothing of its own changes; the ' +
+        'owner’s activity log lists who did what',
+      async () => {
+        await titleLink(member, 'Attention is all you need').click();
+        const panel = member.getByRole('region', { name: 'Details: Attention is all you need' });
+        await panel.getByRole('button', { name: 'Edit notes' }).click();
+        await panel.getByLabel('Notes', { exact: true }).fill('Read section 3 first');
+        const editedAt = Date.now();
+        await panel.getByRole('button', { name: 'Save' }).click();
 
-      await titleLink(owner, 'Attention is all you need').click();
-      await owner.getByText('Read section 3 first').waitFor({ timeout: SEEN_WITHIN_MS });
-      seen.edited = Date.now() - editedAt;
-      await expect
-        .poll(() => liveRegion(owner).textContent())
-        .toBe(`${memberCredentials.name} edited ‘Attention is all you need’`);
+        await titleLink(owner, 'Attention is all you need').click();
+        await owner.getByText('Read section 3 first').waitFor({ timeout: SEEN_WITHIN_MS });
+        seen.edited = Date.now() - editedAt;
+        await expect
+          .poll(() => liveRegion(owner).textContent())
+          .toBe(`${memberCredentials.name} edited ‘Attention is all you need’`);
 
-      await titleLink(member, 'Deep residual learning').click();
-      const removedAt = Date.now();
-      await member
-        .getByRole('region', { name: 'Details: Deep residual learning' })
-        .getByRole('button', { name: 'Remove from workspace' })
-        .click();
-      await expect
-        .poll(() => titleLink(owner, 'Deep residual learning').count(), { timeout: SEEN_WITHIN_MS })
-        .toBe(0);
-      seen.removed = Date.now() - removedAt;
-      await expect
-        .poll(() => liveRegion(owner).textContent())
-        .toBe(`${memberCredentials.name} removed ‘Deep residual learning’`);
-      // Its own changes are not announced back to the member (the owner's addition is still the last word).
-      expect(await liveRegion(member).textContent()).toBe(
-        `${ownerCredentials.name} added ‘Attention is all you need’`,
-      );
+        await titleLink(member, 'Deep residual learning').click();
+        const removedAt = Date.now();
+        await member
+          .getByRole('region', { name: 'Details: Deep residual learning' })
+          .getByRole('button', { name: 'Remove from workspace' })
+          .click();
+        await expect
+          .poll(() => titleLink(owner, 'Deep residual learning').count(), {
+            timeout: SEEN_WITHIN_MS,
+          })
+          .toBe(0);
+        seen.removed = Date.now() - removedAt;
+        await expect
+          .poll(() => liveRegion(owner).textContent())
+          .toBe(`${memberCredentials.name} removed ‘Deep residual learning’`);
+        // Its own changes are not announced back to the member (the owner's addition is still the last word).
+        expect(await liveRegion(member).textContent()).toBe(
+          `${ownerCredentials.name} added ‘Attention is all you need’`,
+        );
 
-      // The owner's activity log says who did what, the owner's own changes as “You”.
-      await owner.getByRole('button', { name: 'Show activity' }).click();
-      const log = owner.getByRole('region', { name: 'Activity' }).getByRole('listitem');
-      await log.first().waitFor();
-      await expect
-        .poll(async () => (await log.allTextContents()).map((line) => line.split(' · ')[0]))
-        .toEqual([
-          `${memberCredentials.name} removed ‘Deep residual learning’`,
-          `${memberCredentials.name} edited ‘Attention is all you need’`,
-          'You added ‘Attention is all you need’',
-          `${memberCredentials.name} joined as an editor`,
-          'You added ‘Deep residual learning’',
-        ]);
-      expect(await auditPage(owner, 'activity-open')).toEqual({});
-    });
+        // The owner's activity log says who did what, the owner's own changes as “You”.
+        await owner.getByRole('button', { name: 'Show activity' }).click();
+        const log = owner.getByRole('region', { name: 'Activity' }).getByRole('listitem');
+        await log.first().waitFor();
+        await expect
+          .poll(async () => (await log.allTextContents()).map((line) => line.split(' · ')[0]))
+          .toEqual([
+            `${memberCredentials.name} removed ‘Deep residual learning’`,
+            `${memberCredentials.name} edited ‘Attention is all you need’`,
+            'You added ‘Attention is all you need’',
+            `${memberCredentials.name} joined as an editor`,
+            'You added ‘Deep residual learning’',
+          ]);
+        expect(await auditPage(owner, 'activity-open')).toEqual({});
+      },
+    );
 
     it('the owner removes the member through server 1; the member’s page leaves for the workspace list and says why', async () => {
       const members = owner.getByRole('region', { name: 'Members' });

@@ -56,14 +56,21 @@ const SIZES = [
 ] as const;
 const THEME_IN_USE = 'document.documentElement.dataset.theme';
 /** The focused element's text, and whether it shows a focus ring (:focus-visible with an outline of 2 px or more). */
-const FOCUSED = `(() => {
+const FOCUSED =
+  `(() => {
   const element = document.activeElement;
   const style = getComputedStyle(element);
-  return { text: (element.textContent ?? '').trim(), visible: element.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 };
+  return { text: (element.textContent ?? '').trim(), visible: ` +
+  `element.matches(':focus-visible') && style.outlineStyle !== 'none' && ` +
+  `parseFloat(style.outlineWidth) >= 2 };
 })()`;
 /** The text of the elements the Filters button's description points at. */
 const DESCRIPTION_OF = (name: string) =>
-  `(() => { const button = [...document.querySelectorAll('button')].find((b) => b.textContent.startsWith(${JSON.stringify(name)})); return (button.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '); })()`;
+  `(() => { const button = ` +
+  `[...document.querySelectorAll('button')].find((b) => ` +
+  `b.textContent.startsWith(${JSON.stringify(name)})); return ` +
+  `(button.getAttribute('aria-describedby') ?? '').split(' ').map((id) => ` +
+  `document.getElementById(id)?.textContent ?? '').join(' '); })()`;
 
 describe.skipIf(webSkipReason)(
   'search filters and result facts (Chromium)',

@@ -579,7 +579,11 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
         route.fulfill({
           status: 200,
           headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' },
-          body: 'retry: 3600000\n\nid: 1\nevent: meta\ndata: {"fromCache":false,"modeRequested":"deep"}\n\nid: end\nevent: error\ndata: {"message":"No PDF could be found for this record.","code":"NO_PDF"}\n\n',
+          body:
+            'retry: 3600000\n\nid: 1\nevent: meta\ndata: ' +
+            '{"fromCache":false,"modeRequested":"deep"}\n\nid: end\nevent: ' +
+            'error\ndata: {"message":"No PDF could be found for this ' +
+            'record.","code":"NO_PDF"}\n\n',
         }),
       );
       await page.getByRole('article').first().getByRole('button', { name: 'Summarize' }).click();

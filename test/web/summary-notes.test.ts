@@ -133,8 +133,11 @@ describe.skipIf(webSkipReason)(
       await dialog
         .getByRole('alert')
         .filter({
-          hasText:
-            /^The summary was not saved: The notes would be [\d,]+ characters, [\d,]+ more than the 10,000 they may hold\. Shorten the notes first, then save again\.$/,
+          hasText: new RegExp(
+            String.raw`^The summary was not saved: The notes would be [\d,]+ characters, ` +
+              String.raw`[\d,]+ more than the 10,000 they may hold\. ` +
+              String.raw`Shorten the notes first, then save again\.$`,
+          ),
         })
         .waitFor();
       expect((await saved())?.notes).toBe('n'.repeat(9_990));

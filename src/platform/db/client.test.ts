@@ -84,7 +84,8 @@ describe.skipIf(postgresLeg.skipReason)('the PostgreSQL ping', () => {
       const sleeping = async () =>
         (
           await observer.query(
-            "select 1 from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state = 'active' and query like 'select pg_sleep%'",
+            'select 1 from pg_stat_activity where datname = current_database() and ' +
+              "pid <> pg_backend_pid() and state = 'active' and query like 'select pg_sleep%'",
           )
         ).rowCount === 1;
       expect(await eventually(sleeping, 1000, 10)).toBe(true);

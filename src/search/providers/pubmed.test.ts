@@ -88,7 +88,9 @@ describe('pubmed provider', () => {
     const [first, second] = answer.records;
     expect(first).toMatchObject({
       title:
-        'Is cryopreservation a homogeneous process? Ultrastructure and motility of untreated, prefreezing, and postthawed spermatozoa of Diplodus puntazzo (Cetti).',
+        'Is cryopreservation a homogeneous process? Ultrastructure and motility ' +
+        'of untreated, prefreezing, and postthawed spermatozoa of Diplodus ' +
+        'puntazzo (Cetti).',
       publishedDate: '2001-06',
       year: 2001,
       doi: '10.1006/cryo.2001.2328',
@@ -142,7 +144,11 @@ describe('pubmed provider', () => {
       'CONCLUSIONS',
     ]);
     expect(lines[0]).toBe(
-      'OBJECTIVE: Telomere shortening occurs as an early event in pancreatic tumorigenesis, and genetic variants at the telomerase reverse transcriptase (TERT) gene region have been associated with pancreatic cancer risk. However, it is unknown whether prediagnostic leucocyte telomere length is associated with subsequent risk of pancreatic cancer.',
+      'OBJECTIVE: Telomere shortening occurs as an early event in pancreatic ' +
+        'tumorigenesis, and genetic variants at the telomerase reverse ' +
+        'transcriptase (TERT) gene region have been associated with pancreatic ' +
+        'cancer risk. However, it is unknown whether prediagnostic leucocyte ' +
+        'telomere length is associated with subsequent risk of pancreatic cancer.',
     );
     expect(lines[2]).toContain('95% CI 1.07 to 2.78; ptrend=0.048)');
     expect(lines[2]).toContain('(linkage disequilibrium r2<0.25)');

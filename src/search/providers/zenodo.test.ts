@@ -88,7 +88,9 @@ describe('zenodo provider', () => {
       'Travis Huxman',
     ]);
     expect(answer.records[1]?.abstract).toBe(
-      'Measurements of water use by trees planted in urban environments. For more detailed metadata, including data access and usage instructions, please download and consult README.txt file.',
+      'Measurements of water use by trees planted in urban environments. For ' +
+        'more detailed metadata, including data access and usage instructions, ' +
+        'please download and consult README.txt file.',
     );
     // Each HTML paragraph becomes a line.
     expect(answer.records[3]?.abstract.split('\n').slice(0, 2)).toEqual([

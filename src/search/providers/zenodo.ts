@@ -86,7 +86,9 @@ function zenodoSearchParams(
   const escaped = toZenodoQuery(query);
   const ranged =
     filters.yearFrom !== undefined || filters.yearTo !== undefined
-      ? `(${escaped}) AND publication_date:[${filters.yearFrom !== undefined ? `${filters.yearFrom}-01-01` : '*'} TO ${filters.yearTo !== undefined ? `${filters.yearTo}-12-31` : '*'}]`
+      ? `(${escaped}) AND ` +
+        `publication_date:[${filters.yearFrom !== undefined ? `${filters.yearFrom}-01-01` : '*'} ` +
+        `TO ${filters.yearTo !== undefined ? `${filters.yearTo}-12-31` : '*'}]`
       : escaped;
   return { q: ranged, ...((filters.type && ZENODO_TYPES[filters.type]) || {}) };
 }

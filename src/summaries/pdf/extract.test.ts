@@ -20,7 +20,9 @@ const fixture = (name: string): Buffer =>
 const LEFT = Array.from(
   { length: 6 },
   (_, i) =>
-    `Alpha paragraph ${i + 1} opens the left column with a sentence about apples. It continues with a second sentence about orchards and harvests. A third sentence closes the paragraph.`,
+    `Alpha paragraph ${i + 1} opens the left column with a sentence about ` +
+    `apples. It continues with a second sentence about orchards and ` +
+    `harvests. A third sentence closes the paragraph.`,
 );
 const RIGHT = Array.from(
   { length: 6 },

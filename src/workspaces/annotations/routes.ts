@@ -61,7 +61,8 @@ export async function annotationRoutes(root: FastifyInstance, ctx: AppContext): 
         tags,
         operationId: 'createAnnotation',
         summary:
-          'Annotate a resource: body ≤ 10,000 characters, highlights { ranges: [{ start, end, text?, color? }] }, { pdf: { page, quote, rects } } or any object ≤ 16 KB',
+          'Annotate a resource: body ≤ 10,000 characters, highlights { ranges: [{ ' +
+          'start, end, text?, color? }] }, { pdf: { page, quote, rects } } or any object ≤ 16 KB',
         params: IdParams,
         body: AnnotationCreateBody,
         response: { 201: AnnotationSchema, 409: ErrorResponse, ...workspaceErrors },

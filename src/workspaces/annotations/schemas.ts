@@ -79,7 +79,9 @@ const Highlights = z
     `must be at most ${LIMITS.highlightsBytes / 1024} KB of JSON`,
   )
   .describe(
-    `{ ranges: [{ start, end, text?, color? }] } (ranges of the abstract), { pdf: { page, quote, rects } } (a selection in the PDF), or any other object, at most ${LIMITS.highlightsBytes / 1024} KB of JSON`,
+    `{ ranges: [{ start, end, text?, color? }] } (ranges of the abstract), ` +
+      `{ pdf: { page, quote, rects } } (a selection in the PDF), or any other ` +
+      `object, at most ${LIMITS.highlightsBytes / 1024} KB of JSON`,
   );
 
 /** What an annotation's `highlights` hold in a reply: the request's shape (a `pdf` member that is not an anchor is left out). */

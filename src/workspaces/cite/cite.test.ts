@@ -5,6 +5,7 @@
  * initials, "&"/"and"/"et al.", where the year goes, quotes or italics, numbering, in-text form).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../../test/support/api-types.js';
 import { buildTestApp, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { addResource, createWorkspace, fakeResolver, UNKNOWN_ID } from '../test-support/helpers.js';
@@ -124,13 +125,17 @@ describe('GET /api/workspaces/:id/cite', () => {
     expect(body.citation).toBe('(Graves et al.)');
   });
 
-  it('Chicago author-date (18th): all authors, the first inverted, "and" before the last, the year after the names; in text "(First et al. year)"', async () => {
-    const body = await citeOk('chicago-author-date', [ntm]);
-    expect(body.bibliography).toMatch(
-      /^Graves, Alex, Greg Wayne, and Ivo Danihelka\. 2014\. “Neural Turing Machines\.” /,
-    );
-    expect(body.citation).toBe('(Graves et al. 2014)');
-  });
+  it(
+    'Chicago author-date (18th): all authors, the first inverted, "and" ' +
+      'before the last, the year after the names; in text "(First et al. year)"',
+    async () => {
+      const body = await citeOk('chicago-author-date', [ntm]);
+      expect(body.bibliography).toMatch(
+        /^Graves, Alex, Greg Wayne, and Ivo Danihelka\. 2014\. “Neural Turing Machines\.” /,
+      );
+      expect(body.citation).toBe('(Graves et al. 2014)');
+    },
+  );
 
   it('IEEE: numbered in the order cited, initials before surname, title in quotation marks; in text "[1], [2]"', async () => {
     const body = await citeOk('ieee', [lovelace, ntm]);
@@ -213,7 +218,7 @@ describe('GET /api/citation-styles', () => {
       headers: owner.bearer,
     });
     expect(all.statusCode).toBe(200);
-    const styles = all.json<{ styles: Array<{ id: string; shortTitle: string }> }>().styles;
+    const styles = all.json<ApiSchema<'CitationStyles'>>().styles;
     expect(styles.slice(0, 5).map((style) => style.shortTitle)).toEqual([
       'APA',
       'MLA',
@@ -229,7 +234,7 @@ describe('GET /api/citation-styles', () => {
           headers: owner.bearer,
         })
       )
-        .json<{ styles: Array<{ id: string }> }>()
+        .json<ApiSchema<'CitationStyles'>>()
         .styles.map((style) => style.id);
     expect((await found('modern language'))[0]).toBe('modern-language-association');
     expect((await found('AMA manual'))[0]).toBe('american-medical-association');
@@ -254,9 +259,9 @@ describe('GET /api/citation-styles', () => {
       url: '/api/citation-styles?q=nature%20communications',
       headers: owner.bearer,
     });
-    expect(
-      journal.json<{ styles: Array<{ id: string; basedOn?: string }> }>().styles,
-    ).toContainEqual(expect.objectContaining({ id: 'nature-communications', basedOn: 'nature' }));
+    expect(journal.json<ApiSchema<'CitationStyles'>>().styles).toContainEqual(
+      expect.objectContaining({ id: 'nature-communications', basedOn: 'nature' }),
+    );
     const dependent = await citeOk('nature-communications', [ntm, lovelace]);
     const parent = await citeOk('nature', [ntm, lovelace]);
     expect(dependent.bibliography).toBe(parent.bibliography);

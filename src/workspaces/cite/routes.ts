@@ -138,7 +138,11 @@ export async function citeRoutes(root: FastifyInstance, ctx: AppContext): Promis
         params: IdParams,
         querystring: CiteQuery,
         description:
-          'Formatted in a worker thread: at most CITE_REQUESTS_PER_USER (2) requests of one user at once (429 with Retry-After beyond) and CITE_REQUESTS_PER_PROCESS (8) in all (503 with Retry-After beyond); one that takes longer than CITE_FORMAT_TIMEOUT_MS (30 s) or more memory than a worker has is a 422.',
+          'Formatted in a worker thread: at most CITE_REQUESTS_PER_USER (2) ' +
+          'requests of one user at once (429 with Retry-After beyond) and ' +
+          'CITE_REQUESTS_PER_PROCESS (8) in all (503 with Retry-After beyond); one ' +
+          'that takes longer than CITE_FORMAT_TIMEOUT_MS (30 s) or more memory ' +
+          'than a worker has is a 422.',
         response: {
           200: CiteResponse,
           422: ErrorResponse,

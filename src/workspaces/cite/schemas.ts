@@ -34,7 +34,10 @@ export const CitationStylesQuery = z.object({
 
 export const CitationStylesResponse = z.object({ styles: z.array(CitationStyleSchema) }).meta({
   id: 'CitationStyles',
-  description: `The common styles (APA, MLA, Chicago, IEEE, Vancouver first) without a query; with one, the styles of the official CSL repository whose name holds every word, the common ones first, at most ${STYLE_SEARCH_LIMIT}`,
+  description:
+    `The common styles (APA, MLA, Chicago, IEEE, Vancouver first) without a ` +
+    `query; with one, the styles of the official CSL repository whose name ` +
+    `holds every word, the common ones first, at most ${STYLE_SEARCH_LIMIT}`,
 });
 
 /**

@@ -54,7 +54,9 @@ export async function recordChange(tx: Tx, change: Change): Promise<number> {
     ? sql`${change.workspaceId}::uuid`
     : sql`(select workspace_id from workspace_resources where id = ${change.resourceId ?? null}::uuid)`;
   const locked = await tx.execute(
-    sql`select w.id as workspace_id, pg_advisory_xact_lock(${LOG_LOCK_CLASS}, hashtext(w.id::text)) from (select ${workspaceId} as id) w where w.id is not null`,
+    sql`select w.id as workspace_id, pg_advisory_xact_lock(${LOG_LOCK_CLASS}, hashtext(w.id::text))
+        from (select ${workspaceId} as id) w
+        where w.id is not null`,
   );
   const target = rowsOf<{ workspace_id: string | null }>(locked)[0]?.workspace_id;
   // A resource removed meanwhile: its removal is logged on its own.

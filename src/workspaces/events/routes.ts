@@ -63,8 +63,12 @@ export async function eventRoutes(root: FastifyInstance, ctx: AppContext): Promi
         operationId: 'streamWorkspaceEvents',
         summary: 'Every change to the workspace, live, as server-sent events (any member)',
         description:
-          `Each change by anyone, through any server process, as \`event: change\` with the change's id; \`retry: ${EVENTS_RETRY_MS}\`, a \`: ping\` comment every ${HEARTBEAT_MS / 1000} s. ` +
-          'A reconnect with `Last-Event-ID` (or `?lastEventId=`) first replays what it missed from the change log, in order and none twice; an id the log no longer holds gets one `reset` event. ' +
+          `Each change by anyone, through any server process, as \`event: ` +
+          `change\` with the change's id; \`retry: ${EVENTS_RETRY_MS}\`, a \`: ` +
+          `ping\` comment every ${HEARTBEAT_MS / 1000} s. ` +
+          'A reconnect with `Last-Event-ID` (or `?lastEventId=`) first replays ' +
+          'what it missed from the change log, in order and none twice; an id the ' +
+          'log no longer holds gets one `reset` event. ' +
           `At most ${limits.perUser} open streams per user (429 beyond) and ${limits.perProcess} per server process (503 beyond). ` +
           'The stream ends when the user is removed from the workspace, the workspace is deleted or the session ends.',
         params: IdParams,
@@ -106,7 +110,13 @@ export async function eventRoutes(root: FastifyInstance, ctx: AppContext): Promi
         tags,
         operationId: 'listWorkspaceActivity',
         summary: 'Who changed what in the workspace, newest first (cursor pagination; any member)',
-        description: `Pages of \`limit\` (1-100, default 50) changes, \`{ activity, total, hasMore, nextCursor }\` (the list shape of every route beyond the interface's, in both dialects); \`nextCursor\` asks for the next page, null on the last. Changes are kept ${config.events.activityRetentionDays} days, and a workspace's newest ${ACTIVITY_CAP_PER_WORKSPACE.toLocaleString('en-US')} at most.`,
+        description:
+          `Pages of \`limit\` (1-100, default 50) changes, \`{ activity, total, ` +
+          `hasMore, nextCursor }\` (the list shape of every route beyond the ` +
+          `interface's, in both dialects); \`nextCursor\` asks for the next page, ` +
+          `null on the last. Changes are ` +
+          `kept ${config.events.activityRetentionDays} days, and a workspace's ` +
+          `newest ${ACTIVITY_CAP_PER_WORKSPACE.toLocaleString('en-US')} at most.`,
         params: IdParams,
         querystring: ActivityQuery,
         response: { 200: ActivityResponse, ...workspaceErrors },

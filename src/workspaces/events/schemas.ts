@@ -50,11 +50,17 @@ export const ChangeEventData = z
 export const WorkspaceEventStream = z.string().meta({
   id: 'WorkspaceEventStream',
   description: [
-    'Server-sent events. The stream opens with `retry: 2000` (and `id: <the newest event id>` when the workspace has one); a `: ping` comment comes every 25 s.',
-    'Each change is `id: <event id>`, `event: change`, `data: WorkspaceChangeEvent` — JSON `{ id, workspaceId, type, actor: { id, name } | null, resourceId?, annotationId?, userId?, at }` with type one of ' +
+    'Server-sent events. The stream opens with `retry: 2000` (and `id: <the ' +
+      'newest event id>` when the workspace has one); a `: ping` comment comes every 25 s.',
+    'Each change is `id: <event id>`, `event: change`, `data: ' +
+      'WorkspaceChangeEvent` — JSON `{ id, workspaceId, type, actor: { id, ' +
+      'name } | null, resourceId?, annotationId?, userId?, at }` with type one of ' +
       CHANGE_TYPES.map((type) => `\`${type}\``).join(', ') +
       '. An event without resourceId that is about resources (an import, a bulk change) names several: reload the list.',
-    'With `Last-Event-ID` (or `?lastEventId=`) every logged change after that id is replayed first, in order, then live ones, none twice. When the log no longer holds that id, one `event: reset` (data `{}`) comes instead: reload everything.',
+    'With `Last-Event-ID` (or `?lastEventId=`) every logged change after ' +
+      'that id is replayed first, in order, then live ones, none twice. When ' +
+      'the log no longer holds that id, one `event: reset` (data `{}`) comes ' +
+      'instead: reload everything.',
     'The stream ends after the event that removes the user from the workspace (`member.removed` naming them, `workspace.deleted`), and when the session ends.',
   ].join(' '),
 });

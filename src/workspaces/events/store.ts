@@ -111,7 +111,10 @@ export async function pruneEvents(db: Db, olderThan: Date, cap: number): Promise
   for (;;) {
     const expired = rowsOf<{ id: string }>(
       await db.execute(
-        sql`delete from workspace_events where id in (select id from workspace_events where created_at < ${olderThan.toISOString()}::timestamptz limit ${PRUNE_BATCH}) returning id`,
+        sql`delete from workspace_events where id in (
+            select id from workspace_events
+            where created_at < ${olderThan.toISOString()}::timestamptz limit ${PRUNE_BATCH}
+                     ) returning id`,
       ),
     );
     pruned += expired.length;

@@ -74,7 +74,9 @@ const tooManyEntries = (count: number, atLeast: boolean) =>
   validationError(
     'file',
     'too_many_entries',
-    `The file holds ${atLeast ? 'at least ' : ''}${count.toLocaleString('en-US')} entries; import at most ${IMPORT_LIMITS.entries.toLocaleString('en-US')} at a time (split the file)`,
+    `The file holds ${atLeast ? 'at least ' : ''}${count.toLocaleString('en-US')} ` +
+      `entries; import at ` +
+      `most ${IMPORT_LIMITS.entries.toLocaleString('en-US')} at a time (split the file)`,
   );
 
 export interface ImportedSummary {
@@ -357,6 +359,9 @@ export async function importCitations(
 export const unsupportedMediaType = (type: string) =>
   new ApiError(
     'UNSUPPORTED_MEDIA_TYPE',
-    `Cannot import ${type || 'a body without a Content-Type'}: send multipart/form-data (field "file"), application/x-bibtex, application/x-research-info-systems or application/vnd.citationstyles.csl+json`,
+    `Cannot import ${type || 'a body without a Content-Type'}: send ` +
+      `multipart/form-data (field "file"), application/x-bibtex, ` +
+      `application/x-research-info-systems or ` +
+      `application/vnd.citationstyles.csl+json`,
     { field: 'content-type', reason: 'unsupported' },
   );

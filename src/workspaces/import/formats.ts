@@ -310,7 +310,9 @@ function boundMacros(strings: BibtexChunk[], entries: BibtexChunk[]): void {
         const [largest] = [...used].sort((a, b) => b[1] - a[1])[0]!;
         throw new MacroTooLarge(
           largest,
-          `The entries' uses of @string macros expand to more than ${MACRO_LIMITS.total.toLocaleString('en-US')} characters; the largest share is the macro "${largest.slice(0, 100)}"`,
+          `The entries' uses of @string macros expand to more ` +
+            `than ${MACRO_LIMITS.total.toLocaleString('en-US')} characters; the ` +
+            `largest share is the macro "${largest.slice(0, 100)}"`,
         );
       }
     }

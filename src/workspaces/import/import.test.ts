@@ -93,94 +93,102 @@ for (const leg of storeLegs()) {
       t.app.ctx.db.$count(workspaceResources, eq(workspaceResources.workspaceId, workspaceId));
 
     describe('POST /api/workspaces/{id}/import', () => {
-      it('reads BibTeX as real files write it: macros, crossref, accents, particles, corporate names, months, identifiers; a broken entry is reported with its line', async () => {
-        const ws = await createWorkspace(t.app, owner);
-        const res = await importRaw(
-          ws.id,
-          fixture('composed-tricky.bib'),
-          'application/x-bibtex; charset=utf-8',
-        );
-        expect(res.statusCode).toBe(200);
-        const report = res.json<{
-          format: string;
-          dryRun: boolean;
-          counts: Record<string, number>;
-          entries: Entry[];
-        }>();
-        expect(report).toMatchObject({
-          format: 'bibtex',
-          dryRun: false,
-          counts: { entries: 7, imported: 6, duplicates: 0, unreadable: 1, noRoom: 0 },
-        });
-        const broken = report.entries.find((entry) => entry.outcome === 'unreadable');
-        expect(broken).toMatchObject({ index: 5, line: 52, key: 'broken2020' });
-        expect(broken?.reason).toBe('A brace is not closed before the next entry');
-        expect(report.entries.map((entry) => entry.key)).toEqual([
-          'neurips2017',
-          'vaswani2017',
-          'muller2019',
-          'google2020',
-          'blog2021',
-          'broken2020',
-          'pubmed2018',
-        ]);
+      it(
+        'reads BibTeX as real files write it: macros, crossref, accents, ' +
+          'particles, corporate names, months, identifiers; a broken entry is ' +
+          'reported with its line',
+        async () => {
+          const ws = await createWorkspace(t.app, owner);
+          const res = await importRaw(
+            ws.id,
+            fixture('composed-tricky.bib'),
+            'application/x-bibtex; charset=utf-8',
+          );
+          expect(res.statusCode).toBe(200);
+          const report = res.json<{
+            format: string;
+            dryRun: boolean;
+            counts: Record<string, number>;
+            entries: Entry[];
+          }>();
+          expect(report).toMatchObject({
+            format: 'bibtex',
+            dryRun: false,
+            counts: { entries: 7, imported: 6, duplicates: 0, unreadable: 1, noRoom: 0 },
+          });
+          const broken = report.entries.find((entry) => entry.outcome === 'unreadable');
+          expect(broken).toMatchObject({ index: 5, line: 52, key: 'broken2020' });
+          expect(broken?.reason).toBe('A brace is not closed before the next entry');
+          expect(report.entries.map((entry) => entry.key)).toEqual([
+            'neurips2017',
+            'vaswani2017',
+            'muller2019',
+            'google2020',
+            'blog2021',
+            'broken2020',
+            'pubmed2018',
+          ]);
 
-        const stored = await resources(ws.id);
-        expect(stored).toHaveLength(6);
-        const imported = report.entries
-          .filter((entry) => entry.outcome === 'imported')
-          .map((entry) => entry.resource?.id);
-        expect(new Set(stored.map((resource) => resource.id))).toEqual(new Set(imported));
+          const stored = await resources(ws.id);
+          expect(stored).toHaveLength(6);
+          const imported = report.entries
+            .filter((entry) => entry.outcome === 'imported')
+            .map((entry) => entry.resource?.id);
+          expect(new Set(stored.map((resource) => resource.id))).toEqual(new Set(imported));
 
-        expect(
-          byTitle(stored, 'The DNA of École Polytechnique — a study of CRISPR in cafés'),
-        ).toMatchObject({
-          type: 'article',
-          authors: [
-            'Jörg Müller',
-            'Jan van der Berg',
-            'Jean de la Fontaine',
-            'World Health Organization',
-          ],
-          notes: 'Read for the lab meeting.',
-          data: {
-            venue: 'Nature Methods',
-            publishedDate: '2019-03',
-            volume: '16',
-            issue: '3',
-            pages: '221-229',
-            doi: '10.1038/s41592-019-0001-x',
-            abstract: 'We show that everything works at 95 % confidence.',
-          },
-        });
-        // crossref: the paper inherits the proceedings' booktitle, publisher and date; eprint is its arXiv id.
-        expect(byTitle(stored, 'Attention Is All You Need')).toMatchObject({
-          type: 'conference-paper',
-          authors: ['Ashish Vaswani', 'Noam Shazeer', 'Łukasz Kaiser'],
-          data: {
-            venue: 'Advances in Neural Information Processing Systems 30',
-            publisher: 'Curran Associates',
-            publishedDate: '2017-12',
-            arxivId: '1706.03762',
-            pages: '5998-6008',
-          },
-        });
-        expect(byTitle(stored, 'Attention Is All You Need').tags.sort()).toEqual([
-          'attention',
-          'transformers',
-        ]);
-        expect(
-          byTitle(stored, 'Latent Retrieval for Weakly Supervised Open Domain Question Answering'),
-        ).toMatchObject({ notes: 'arXiv:1906.00300', data: { arxivId: '1906.00300' } });
-        expect(byTitle(stored, 'A post about BibLaTeX dates')).toMatchObject({
-          type: 'webpage',
-          url: 'https://example.org/posts/biblatex-dates?utm_source=feed',
-          data: { publishedDate: '2021-06-15' },
-        });
-        expect(byTitle(stored, 'A Trial in Medicine')).toMatchObject({
-          data: { pmid: '29500001', venue: 'The Lancet' },
-        });
-      });
+          expect(
+            byTitle(stored, 'The DNA of École Polytechnique — a study of CRISPR in cafés'),
+          ).toMatchObject({
+            type: 'article',
+            authors: [
+              'Jörg Müller',
+              'Jan van der Berg',
+              'Jean de la Fontaine',
+              'World Health Organization',
+            ],
+            notes: 'Read for the lab meeting.',
+            data: {
+              venue: 'Nature Methods',
+              publishedDate: '2019-03',
+              volume: '16',
+              issue: '3',
+              pages: '221-229',
+              doi: '10.1038/s41592-019-0001-x',
+              abstract: 'We show that everything works at 95 % confidence.',
+            },
+          });
+          // crossref: the paper inherits the proceedings' booktitle, publisher and date; eprint is its arXiv id.
+          expect(byTitle(stored, 'Attention Is All You Need')).toMatchObject({
+            type: 'conference-paper',
+            authors: ['Ashish Vaswani', 'Noam Shazeer', 'Łukasz Kaiser'],
+            data: {
+              venue: 'Advances in Neural Information Processing Systems 30',
+              publisher: 'Curran Associates',
+              publishedDate: '2017-12',
+              arxivId: '1706.03762',
+              pages: '5998-6008',
+            },
+          });
+          expect(byTitle(stored, 'Attention Is All You Need').tags.sort()).toEqual([
+            'attention',
+            'transformers',
+          ]);
+          expect(
+            byTitle(
+              stored,
+              'Latent Retrieval for Weakly Supervised Open Domain Question Answering',
+            ),
+          ).toMatchObject({ notes: 'arXiv:1906.00300', data: { arxivId: '1906.00300' } });
+          expect(byTitle(stored, 'A post about BibLaTeX dates')).toMatchObject({
+            type: 'webpage',
+            url: 'https://example.org/posts/biblatex-dates?utm_source=feed',
+            data: { publishedDate: '2021-06-15' },
+          });
+          expect(byTitle(stored, 'A Trial in Medicine')).toMatchObject({
+            data: { pmid: '29500001', venue: 'The Lancet' },
+          });
+        },
+      );
 
       it('imports real exports: Mendeley (multipart, generic type), JabRef (text/plain), @string macros and crossref from Better BibTeX fixtures', async () => {
         const ws = await createWorkspace(t.app, owner);
@@ -261,44 +269,48 @@ for (const leg of storeLegs()) {
         });
       });
 
-      it("reads files in other encodings: JabRef's UTF-16 by multipart, Latin-1 by its charset; says which encoding it read; a wrong charset is a 400", async () => {
-        const ws = await createWorkspace(t.app, owner);
-        const utf16 = await importFile(
-          ws.id,
-          multipart(
-            'file',
-            'jabref.bib',
-            'application/x-bibtex',
-            readFileSync(
-              new URL('../../../test/fixtures/citations/jabref-utf16le-bom.bib', import.meta.url),
+      it(
+        "reads files in other encodings: JabRef's UTF-16 by multipart, Latin-1 " +
+          'by its charset; says which encoding it read; a wrong charset is a 400',
+        async () => {
+          const ws = await createWorkspace(t.app, owner);
+          const utf16 = await importFile(
+            ws.id,
+            multipart(
+              'file',
+              'jabref.bib',
+              'application/x-bibtex',
+              readFileSync(
+                new URL('../../../test/fixtures/citations/jabref-utf16le-bom.bib', import.meta.url),
+              ),
             ),
-          ),
-        );
-        expect(utf16.json()).toMatchObject({ encoding: 'utf-16le', counts: { imported: 1 } });
-        const latin1 = Buffer.from(
-          '@article{muller1999,\n  title = {\u00dcber Caf\u00e9s},\n  author = {M\u00fcller, J\u00fcrgen},\n  year = {1999}\n}\n',
-          'latin1',
-        );
-        const named = await importRaw(ws.id, latin1, 'application/x-bibtex; charset=ISO-8859-1');
-        expect(named.json()).toMatchObject({ encoding: 'windows-1252', counts: { imported: 1 } });
-        const stored = await resources(ws.id);
-        expect(byTitle(stored, '\u00dcber Caf\u00e9s').authors).toEqual([
-          'J\u00fcrgen M\u00fcller',
-        ]);
-        expect(
-          byTitle(
-            stored,
-            'Investigation of the best suture pattern to close a stuffed Christmas turkey',
-          ).data,
-        ).toMatchObject({ doi: '10.1136/vr.d6221' });
-        const wrong = await importRaw(ws.id, latin1, 'application/x-bibtex; charset=utf-8');
-        expect(wrong.statusCode).toBe(400);
-        expect(wrong.json().error).toMatchObject({
-          code: 'VALIDATION_ERROR',
-          details: { field: 'charset', reason: 'invalid' },
-        });
-        expect(await countIn(ws.id)).toBe(2);
-      });
+          );
+          expect(utf16.json()).toMatchObject({ encoding: 'utf-16le', counts: { imported: 1 } });
+          const latin1 = Buffer.from(
+            '@article{muller1999,\n  title = {\u00dcber Caf\u00e9s},\n  author = {M\u00fcller, J\u00fcrgen},\n  year = {1999}\n}\n',
+            'latin1',
+          );
+          const named = await importRaw(ws.id, latin1, 'application/x-bibtex; charset=ISO-8859-1');
+          expect(named.json()).toMatchObject({ encoding: 'windows-1252', counts: { imported: 1 } });
+          const stored = await resources(ws.id);
+          expect(byTitle(stored, '\u00dcber Caf\u00e9s').authors).toEqual([
+            'J\u00fcrgen M\u00fcller',
+          ]);
+          expect(
+            byTitle(
+              stored,
+              'Investigation of the best suture pattern to close a stuffed Christmas turkey',
+            ).data,
+          ).toMatchObject({ doi: '10.1136/vr.d6221' });
+          const wrong = await importRaw(ws.id, latin1, 'application/x-bibtex; charset=utf-8');
+          expect(wrong.statusCode).toBe(400);
+          expect(wrong.json().error).toMatchObject({
+            code: 'VALIDATION_ERROR',
+            details: { field: 'charset', reason: 'invalid' },
+          });
+          expect(await countIn(ws.id)).toBe(2);
+        },
+      );
 
       it("reads RIS: a publisher's download, repeated tags and continuation lines; a record without a title is unreadable", async () => {
         const ws = await createWorkspace(t.app, owner);
@@ -513,7 +525,9 @@ for (const leg of storeLegs()) {
         const ws = await createWorkspace(t.app, owner);
         // One statement, rows made by the database: 10,000 parameters would be slower than the import itself.
         await t.app.ctx.db.execute(
-          sql`insert into workspace_resources (workspace_id, title) select ${ws.id}::uuid, 'r' || n from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`,
+          sql`insert into workspace_resources (workspace_id, title)
+              select ${ws.id}::uuid, 'r' || n
+              from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`,
         );
         const file = ['one', 'two', 'three']
           .map((word) => `@misc{${word}, title={Room ${word}}}`)
@@ -533,7 +547,9 @@ for (const leg of storeLegs()) {
           const ws = await createWorkspace(t.app, owner);
           const db = t.app.ctx.db;
           await db.execute(
-            sql`insert into workspace_resources (workspace_id, title) select ${ws.id}::uuid, 'r' || n from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`,
+            sql`insert into workspace_resources (workspace_id, title)
+                select ${ws.id}::uuid, 'r' || n
+                from generate_series(1, ${LIMITS.resourcesPerWorkspace - 2}) as n`,
           );
           let racing:
             | Promise<{ statusCode: number; json: () => { counts: Record<string, number> } }>
@@ -556,7 +572,9 @@ for (const leg of storeLegs()) {
             await vi.waitFor(
               async () => {
                 const waiting = (await db.execute(
-                  sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%from "workspaces"%for update%'`,
+                  sql`select 1 from pg_stat_activity
+                      where datname = current_database() and wait_event_type = 'Lock'
+                      and query ilike '%from "workspaces"%for update%'`,
                 )) as { rows: unknown[] };
                 if (waiting.rows.length === 0)
                   throw new Error('The import is not waiting for the workspace yet');
@@ -575,7 +593,9 @@ for (const leg of storeLegs()) {
         // A real failure from the database, for one title only: a trigger that raises.
         await db.execute(
           sql.raw(
-            `create or replace function rw_test_refuse_title() returns trigger language plpgsql as $$ begin if new.title = 'Refused by the database' then raise exception 'refused'; end if; return new; end $$`,
+            `create or replace function rw_test_refuse_title() returns trigger ` +
+              `language plpgsql as $$ begin if new.title = 'Refused by the database' ` +
+              `then raise exception 'refused'; end if; return new; end $$`,
           ),
         );
         await db.execute(

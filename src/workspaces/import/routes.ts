@@ -114,9 +114,22 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
       schema: {
         tags: ['workspaces'],
         operationId: 'importCitations',
-        summary: `Import a BibTeX, RIS or CSL-JSON file into a workspace (≤ ${IMPORT_LIMITS.fileBytes / (1024 * 1024)} MB, ≤ ${IMPORT_LIMITS.entries.toLocaleString('en-US')} entries); dryRun=true only says what would be imported`,
+        summary:
+          `Import a BibTeX, RIS or CSL-JSON file into a workspace ` +
+          `(≤ ${IMPORT_LIMITS.fileBytes / (1024 * 1024)} MB, ` +
+          `≤ ${IMPORT_LIMITS.entries.toLocaleString('en-US')} entries); ` +
+          `dryRun=true only says what would be imported`,
         description:
-          "Each entry becomes a resource (title, authors, date, venue, type, DOI, arXiv id, PMID, URL, abstract, keywords as tags, notes from annote/note/N1). An entry already in the workspace or earlier in the file (same DOI, arXiv id, PMID or URL, or the same normalised title and year) is a duplicate and is not added; one that cannot be read is reported with its position and reason; new entries past the workspace's room are reported as no_room. Entries are written in transactions of 500: a failure leaves no part of a batch (earlier batches stay; importing the file again skips them as duplicates). Answers 200 with one outcome per entry.",
+          'Each entry becomes a resource (title, authors, date, venue, type, DOI, ' +
+          'arXiv id, PMID, URL, abstract, keywords as tags, notes from ' +
+          'annote/note/N1). An entry already in the workspace or earlier in the ' +
+          'file (same DOI, arXiv id, PMID or URL, or the same normalised title and ' +
+          'year) is a duplicate and is not added; one that cannot be read is ' +
+          "reported with its position and reason; new entries past the workspace's " +
+          'room are reported as no_room. Entries are written in transactions of ' +
+          '500: a failure leaves no part of a batch (earlier batches stay; ' +
+          'importing the file again skips them as duplicates). Answers 200 with ' +
+          'one outcome per entry.',
         consumes: ['multipart/form-data', ...Object.keys(RAW_FORMATS), ...GENERIC_TYPES],
         params: IdParams,
         querystring: ImportQuery,

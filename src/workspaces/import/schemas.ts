@@ -53,7 +53,12 @@ const cslJson = (format: string) => ({
 /** The request body as the document shows it: a multipart upload, or the file itself as the body. */
 export const IMPORT_BODY = {
   required: true,
-  description: `The citation file, at most ${MB} MB and ${ENTRIES} entries: as multipart field \`file\`, or as the body with its format's type. With a generic type (text/plain, application/octet-stream, application/json, or a multipart part typed so) the format is judged by the text: a JSON array or object is CSL-JSON, a \`TY  - \` line RIS, an \`@type{\` BibTeX.`,
+  description:
+    `The citation file, at most ${MB} MB and ${ENTRIES} entries: as ` +
+    `multipart field \`file\`, or as the body with its format's type. With a ` +
+    `generic type (text/plain, application/octet-stream, application/json, ` +
+    `or a multipart part typed so) the format is judged by the text: a JSON ` +
+    `array or object is CSL-JSON, a \`TY  - \` line RIS, an \`@type{\` BibTeX.`,
   content: {
     'multipart/form-data': {
       schema: {
@@ -168,7 +173,9 @@ export const ImportResponse = z
     encoding: z
       .string()
       .describe(
-        'The encoding the file was read in (WHATWG name): the charset it was sent with, else a byte order mark, else utf-8 when it is valid UTF-8, else what a JabRef "% Encoding:" line names, else windows-1252',
+        'The encoding the file was read in (WHATWG name): the charset it was ' +
+          'sent with, else a byte order mark, else utf-8 when it is valid UTF-8, ' +
+          'else what a JabRef "% Encoding:" line names, else windows-1252',
       ),
     counts: z.object({
       entries: z.number().int(),

@@ -20,9 +20,11 @@ export async function knownResources(db: Db | Tx, workspaceId: string): Promise<
       id: workspaceResources.id,
       title: workspaceResources.title,
       workKey: workspaceResources.workKey,
-      data: sql<
-        Record<string, unknown>
-      >`jsonb_build_object('publishedDate', ${workspaceResources.data}->'publishedDate', 'date', ${workspaceResources.data}->'date', 'year', ${workspaceResources.data}->'year')`,
+      data: sql<Record<string, unknown>>`jsonb_build_object(
+          'publishedDate', ${workspaceResources.data}->'publishedDate',
+          'date', ${workspaceResources.data}->'date',
+          'year', ${workspaceResources.data}->'year'
+                 )`,
     })
     .from(workspaceResources)
     .where(eq(workspaceResources.workspaceId, workspaceId));

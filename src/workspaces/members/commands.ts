@@ -189,7 +189,9 @@ function invitationMail(
     to,
     subject: `Invitation to "${workspaceName}"`,
     blocks: [
-      `${inviterName} invites you to the workspace "${workspaceName}" as ${role === 'editor' ? 'an editor' : 'a viewer'}. The link works once and for ${MEMBER_LIMITS.invitationDays} days.`,
+      `${inviterName} invites you to the workspace "${workspaceName}" ` +
+        `as ${role === 'editor' ? 'an editor' : 'a viewer'}. The link works once ` +
+        `and for ${MEMBER_LIMITS.invitationDays} days.`,
       [{ text: 'Open the invitation', href: link }],
       `If you do not know ${inviterName}, you can ignore this message.`,
     ],

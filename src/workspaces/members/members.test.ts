@@ -5,6 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
 import { buildUser, uniqueEmail, type TestUser } from '../../../test/support/factories.js';
 import { linkIn, mailWrittenBy } from '../../../test/support/outbox.js';
@@ -12,14 +13,6 @@ import { workspaceInvitations } from '../../platform/db/schema.js';
 import { addResource, as, createWorkspace, DIALECTS } from '../test-support/helpers.js';
 
 const INVITATION_LINK = /http:\/\/app\.test\/invitations\/[A-Za-z0-9_-]+/;
-
-interface Member {
-  userId: string;
-  name: string;
-  email?: string;
-  role: string;
-  addedBy: string | null;
-}
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`members and invitations (${leg.name})`, () => {
@@ -53,7 +46,7 @@ for (const leg of storeLegs()) {
         headers: by.bearer,
       });
       expect(res.statusCode).toBe(200);
-      return res.json<{ members: Member[]; total: number }>();
+      return res.json<ApiSchema<'MemberList'>>();
     };
     /** A new workspace of `by`'s with `others` added by the owner (each [user, role]). */
     async function workspaceWith(by: TestUser, others: [TestUser, string][]): Promise<string> {
@@ -78,35 +71,39 @@ for (const leg of storeLegs()) {
           payload: { email, role },
         });
         expect(res.statusCode, res.body).toBe(201);
-        id = res.json<{ invitation: { id: string } }>().invitation.id;
+        id = res.json<ApiSchema<'InvitationEnvelope'>>().invitation.id;
       });
       expect(mail).toContain(`To: ${email}`);
       return { token: linkIn(mail, INVITATION_LINK).split('/').pop()!, id };
     }
 
     describe('members', () => {
-      it('the owner adds accounts by e-mail; everyone in the workspace sees the list, the owner first, with e-mail addresses for the owner only (issue 33)', async () => {
-        const id = await workspaceWith(owner, [
-          [ada, 'editor'],
-          [grace, 'viewer'],
-        ]);
-        // Names and roles to every member; their addresses to the owner alone.
-        for (const reader of [grace, ada]) {
-          const list = await members(reader, id);
-          expect(list.total).toBe(3);
-          expect(list.members.map((m) => [m.name, m.email, m.role, m.addedBy])).toEqual([
-            ['Olive Owner', undefined, 'owner', null],
-            ['Ada Lovelace', undefined, 'editor', owner.id],
-            ['Grace Hopper', undefined, 'viewer', owner.id],
+      it(
+        'the owner adds accounts by e-mail; everyone in the workspace sees the ' +
+          'list, the owner first, with e-mail addresses for the owner only (issue 33)',
+        async () => {
+          const id = await workspaceWith(owner, [
+            [ada, 'editor'],
+            [grace, 'viewer'],
           ]);
-        }
-        const asOwner = await members(owner, id);
-        expect(asOwner.members.map((m) => [m.name, m.email, m.role])).toEqual([
-          ['Olive Owner', owner.email, 'owner'],
-          ['Ada Lovelace', ada.email, 'editor'],
-          ['Grace Hopper', grace.email, 'viewer'],
-        ]);
-      });
+          // Names and roles to every member; their addresses to the owner alone.
+          for (const reader of [grace, ada]) {
+            const list = await members(reader, id);
+            expect(list.total).toBe(3);
+            expect(list.members.map((m) => [m.name, m.email, m.role, m.addedBy])).toEqual([
+              ['Olive Owner', undefined, 'owner', null],
+              ['Ada Lovelace', undefined, 'editor', owner.id],
+              ['Grace Hopper', undefined, 'viewer', owner.id],
+            ]);
+          }
+          const asOwner = await members(owner, id);
+          expect(asOwner.members.map((m) => [m.name, m.email, m.role])).toEqual([
+            ['Olive Owner', owner.email, 'owner'],
+            ['Ada Lovelace', ada.email, 'editor'],
+            ['Grace Hopper', grace.email, 'viewer'],
+          ]);
+        },
+      );
 
       it('refuses a second add (409), an address without an account (404 naming email), a role of owner (400), and no session (401)', async () => {
         const id = await workspaceWith(owner, [[ada, 'editor']]);
@@ -538,9 +535,7 @@ for (const leg of storeLegs()) {
           headers: owner.bearer,
         });
         expect(
-          listed
-            .json<{ invitations: { id: string; status: string }[] }>()
-            .invitations.map((i) => [i.id, i.status]),
+          listed.json<ApiSchema<'InvitationList'>>().invitations.map((i) => [i.id, i.status]),
         ).toEqual([
           [revoked.id, 'revoked'],
           [expired.id, 'expired'],

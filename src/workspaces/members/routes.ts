@@ -61,7 +61,9 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
         tags,
         operationId: 'listMembers',
         summary:
-          'Members of a workspace with their names and roles: the owner first, then the others as they joined (any member may list them); e-mail addresses to the owner only',
+          'Members of a workspace with their names and roles: the owner first, ' +
+          'then the others as they joined (any member may list them); e-mail ' +
+          'addresses to the owner only',
         params: IdParams,
         querystring: ListQuery,
         response: { 200: MemberListResponse, ...workspaceErrors },
@@ -92,7 +94,12 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
         tags,
         operationId: 'addMember',
         summary: 'Add the account with this e-mail address as editor or viewer (owner only)',
-        description: `An address without an account is a 404 naming \`email\`: invite it instead (\`POST /api/workspaces/{id}/invitations\`). Someone already a member is a 409; a workspace holds at most ${MEMBER_LIMITS.members} members, its owner included. Counted with the invitations a user sends (RATE_LIMIT_INVITATIONS_PER_HOUR).`,
+        description:
+          `An address without an account is a 404 naming \`email\`: invite it ` +
+          `instead (\`POST /api/workspaces/{id}/invitations\`). Someone already a ` +
+          `member is a 409; a workspace holds at most ${MEMBER_LIMITS.members} ` +
+          `members, its owner included. Counted with the invitations a user sends ` +
+          `(RATE_LIMIT_INVITATIONS_PER_HOUR).`,
         params: IdParams,
         body: MemberAddBody,
         response: { 201: MemberResponse, 409: ErrorResponse, ...workspaceErrors },
@@ -207,8 +214,15 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
       schema: {
         tags,
         operationId: 'createInvitation',
-        summary: `Invite an e-mail address as editor or viewer (owner only): a mail with a single-use link to the app's /invitations/{token} page, valid ${MEMBER_LIMITS.invitationDays} days`,
-        description: `The token is stored hashed. Someone already a member is a 409, as are more than ${MEMBER_LIMITS.pendingInvitations} invitations waiting at once. Throttled per inviter (RATE_LIMIT_INVITATIONS_PER_HOUR, 30 an hour, with members added directly): past it a 429 with Retry-After.`,
+        summary:
+          `Invite an e-mail address as editor or viewer (owner only): a mail with ` +
+          `a single-use link to the app's /invitations/{token} page, ` +
+          `valid ${MEMBER_LIMITS.invitationDays} days`,
+        description:
+          `The token is stored hashed. Someone already a member is a 409, as are ` +
+          `more than ${MEMBER_LIMITS.pendingInvitations} invitations waiting at ` +
+          `once. Throttled per inviter (RATE_LIMIT_INVITATIONS_PER_HOUR, 30 an ` +
+          `hour, with members added directly): past it a 429 with Retry-After.`,
         params: IdParams,
         body: InvitationCreateBody,
         response: { 201: InvitationResponse, 409: ErrorResponse, ...workspaceErrors },
@@ -283,7 +297,9 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
         tags,
         operationId: 'getInvitation',
         summary:
-          "What an invitation link offers, for its page: the workspace's name, the inviter's name and the role — nothing else; 404 once it is used, revoked or expired",
+          "What an invitation link offers, for its page: the workspace's name, " +
+          "the inviter's name and the role — nothing else; 404 once it is used, " +
+          'revoked or expired',
         security: PUBLIC,
         params: InvitationTokenParams,
         response: {
@@ -311,7 +327,9 @@ export async function memberRoutes(root: FastifyInstance, ctx: AppContext): Prom
         summary:
           "Join the invitation's workspace with its role (signed in; the account's e-mail address need not be the one invited)",
         description:
-          'Single use: the first accept joins, any later one (or one racing it) is a 404, as is a revoked or expired invitation. Someone already a member keeps the role they have.',
+          'Single use: the first accept joins, any later one (or one racing it) ' +
+          'is a 404, as is a revoked or expired invitation. Someone already a ' +
+          'member keeps the role they have.',
         params: InvitationTokenParams,
         response: { 200: InvitationAcceptResponse, 409: ErrorResponse, ...workspaceErrors },
       },

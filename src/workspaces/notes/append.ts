@@ -36,7 +36,9 @@ export async function appendToNotes(
     const notes = current.notes.trim() ? `${current.notes.trimEnd()}${SEPARATOR}${text}` : text;
     if (notes.length > LIMITS.notes) {
       throw conflict(
-        `The notes would be ${count(notes.length)} characters, ${count(notes.length - LIMITS.notes)} more than the ${count(LIMITS.notes)} they may hold. Shorten the notes first, then save again.`,
+        `The notes would be ${count(notes.length)} ` +
+          `characters, ${count(notes.length - LIMITS.notes)} more than ` +
+          `the ${count(LIMITS.notes)} they may hold. Shorten the notes first, then save again.`,
         { field: 'text', reason: 'notes_full' },
       );
     }

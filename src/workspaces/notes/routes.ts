@@ -51,7 +51,13 @@ export async function notesRoutes(root: FastifyInstance, ctx: AppContext): Promi
         tags: ['workspaces'],
         operationId: 'appendToNotes',
         summary: "Append text to a saved resource's notes",
-        description: `The text goes after the notes as they are when the request is served (after a blank line), so an edit saved meanwhile is kept. When the notes would then be longer than ${LIMITS.notes.toLocaleString('en-US')} characters nothing is written: 409 with \`details.reason\` \`notes_full\` and a message saying by how much. Answers like PATCH: the resource (cookie session) or \`{ resource }\` (bearer token).`,
+        description:
+          `The text goes after the notes as they are when the request is served ` +
+          `(after a blank line), so an edit saved meanwhile is kept. When the ` +
+          `notes would then be longer than ${LIMITS.notes.toLocaleString('en-US')} ` +
+          `characters nothing is written: 409 with \`details.reason\` ` +
+          `\`notes_full\` and a message saying by how much. Answers like PATCH: ` +
+          `the resource (cookie session) or \`{ resource }\` (bearer token).`,
         params: ResourceParams,
         headers: IfMatchHeaders,
         body: NotesAppendBody,

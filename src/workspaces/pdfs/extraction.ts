@@ -3,7 +3,8 @@
  * (platform/jobs.ts, pg-boss): an upload's job is written in the transaction that records its row
  * (`pending`), so a file is never recorded without its extraction, and any working process takes it.
  * Two extractions run per process, at most one of them a given uploader's (the queue's `perGroup`):
- * one user's many PDFs, or one that takes its whole time limit, cannot hold everyone else's. Each has a time limit that grows with the file (bounded), and its engine runs with
+ * one user's many PDFs, or one that takes its whole time limit, cannot hold everyone else's. Each
+ * has a time limit that grows with the file (bounded), and its engine runs with
  * CPU and memory limits (pdftotext under `ulimit`, pdf.js in a worker with a bounded heap). The text
  * comes from the summaries' engines (pdftotext, else pdf.js) and is stored, or the row is marked
  * `failed` with a reason a user can act on. A transient failure (the database or the store down, the

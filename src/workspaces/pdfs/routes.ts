@@ -62,7 +62,12 @@ export function pdfUploadRoute(root: FastifyInstance, ctx: AppContext, deps: Pdf
         summary:
           'Attach a PDF to a resource (multipart field `file`, at most 50 MB), replacing any earlier one; its text is extracted in the background',
         description:
-          'The file is judged by its bytes (`%PDF-` at its start; else 415) and streamed to the blob store. The answer comes once it is stored: the resource with `pdf.extraction: "pending"`; poll the resource until `ready` (text stored per page, for search and deep summaries) or `failed` with `pdf.error` (e.g. a scan without a text layer, an encrypted file).',
+          'The file is judged by its bytes (`%PDF-` at its start; else 415) and ' +
+          'streamed to the blob store. The answer comes once it is stored: the ' +
+          'resource with `pdf.extraction: "pending"`; poll the resource until ' +
+          '`ready` (text stored per page, for search and deep summaries) or ' +
+          '`failed` with `pdf.error` (e.g. a scan without a text layer, an ' +
+          'encrypted file).',
         params: ResourceParams,
         consumes: ['multipart/form-data'],
         requestBody: PDF_UPLOAD_BODY,
@@ -111,7 +116,12 @@ export function pdfFileRoutes(root: FastifyInstance, ctx: AppContext, deps: PdfD
         summary:
           "The resource's PDF, streamed: inline (or `?download=true` as an attachment), with its ETag and single byte ranges",
         description:
-          "`Content-Disposition` carries the uploaded name (RFC 6266: an ASCII `filename` and the exact name as `filename*`). `ETag` is the file's SHA-256 in quotes: `If-None-Match` with it answers 304. `Accept-Ranges: bytes`: one `Range` gets 206 with `Content-Range`, a range past the end 416 (`Content-Range: bytes */<size>`), several ranges the whole file; `If-Range` with another ETag gets the whole file.",
+          '`Content-Disposition` carries the uploaded name (RFC 6266: an ASCII ' +
+          "`filename` and the exact name as `filename*`). `ETag` is the file's " +
+          'SHA-256 in quotes: `If-None-Match` with it answers 304. `Accept-Ranges: ' +
+          'bytes`: one `Range` gets 206 with `Content-Range`, a range past the end ' +
+          '416 (`Content-Range: bytes */<size>`), several ranges the whole file; ' +
+          '`If-Range` with another ETag gets the whole file.',
         params: ResourceParams,
         querystring: PdfQuery,
         headers: PdfHeaders,

@@ -53,7 +53,9 @@ export const RESOURCE_FROM_PDF_BODY = {
   content: {
     'multipart/form-data': {
       schema: fileField(
-        `A PDF of at most ${MAX_PDF_BYTES / 1024 / 1024} MB to make the resource from: its record is filled once its text is extracted (a DOI or arXiv id on its first pages looked up, else the PDF's own title and authors)`,
+        `A PDF of at most ${MAX_PDF_BYTES / 1024 / 1024} MB to make the ` +
+          `resource from: its record is filled once its text is extracted (a DOI ` +
+          `or arXiv id on its first pages looked up, else the PDF's own title and authors)`,
       ),
     },
   },

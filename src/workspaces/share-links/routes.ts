@@ -68,7 +68,9 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         summary:
           'Share links of a workspace that are not revoked, newest first (expired ones have active: false); an editor sees the read-only ones only',
         description:
-          'Editors and the owner. An editable link (and its token) is listed to the owner alone: through it whoever holds it joins as editor, so an editor who could read it could come back after the owner removed or demoted them.',
+          'Editors and the owner. An editable link (and its token) is listed to ' +
+          'the owner alone: through it whoever holds it joins as editor, so an ' +
+          'editor who could read it could come back after the owner removed or demoted them.',
         params: IdParams,
         response: { 200: z.array(ShareLinkSchema), ...workspaceErrors },
       },
@@ -95,9 +97,15 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         tags,
         operationId: 'createShareLink',
         summary:
-          'Create a share link, read-only (editors and the owner) or editable (readOnly: false, the owner only): expiresInDays (1-365, default 30) or expiresAt; the reply carries its public url',
+          'Create a share link, read-only (editors and the owner) or editable ' +
+          '(readOnly: false, the owner only): expiresInDays (1-365, default 30) or ' +
+          'expiresAt; the reply carries its public url',
         description:
-          "Anyone with the link reads the workspace on its public page without signing in. A signed-in person who opens it may join the workspace (POST /api/share/{token}/join) only through an editable link (as editor) or a read-only one made with allowJoin: true (as viewer); both are the owner's to make (an editor gets 403).",
+          'Anyone with the link reads the workspace on its public page without ' +
+          'signing in. A signed-in person who opens it may join the workspace ' +
+          '(POST /api/share/{token}/join) only through an editable link (as ' +
+          'editor) or a read-only one made with allowJoin: true (as viewer); both ' +
+          "are the owner's to make (an editor gets 403).",
         params: IdParams,
         body: ShareCreateBody,
         response: { 201: ShareLinkSchema, ...workspaceErrors },
@@ -220,9 +228,20 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         tags,
         operationId: 'joinShareLink',
         summary:
-          "Join a share link's workspace (signed in): as editor through an editable link, as viewer through a read-only one that allows joining; the reply is the workspace with your role in it",
+          "Join a share link's workspace (signed in): as editor through an " +
+          'editable link, as viewer through a read-only one that allows joining; ' +
+          'the reply is the workspace with your role in it',
         description:
-          'Someone already a member, or the owner, keeps the role they have (200, nothing changes). 403 `AUTHORIZATION_ERROR` with `details.reason`: `join_not_allowed`, a read-only link its owner did not open to joining (its page still reads); `removed`, the owner removed you from this workspace (only a new invitation from them lets you back). Nobody joins with more than the role the owner last gave them: a member the owner demoted to viewer who leaves comes back as viewer, even through an editable link. A revoked, paused, expired or unknown link is a 404, as its page is; revoking a link stops new joins, not the members who joined through it. Limited per user (RATE_LIMIT_SHARE_JOINS_PER_HOUR).',
+          'Someone already a member, or the owner, keeps the role they have (200, ' +
+          'nothing changes). 403 `AUTHORIZATION_ERROR` with `details.reason`: ' +
+          '`join_not_allowed`, a read-only link its owner did not open to joining ' +
+          '(its page still reads); `removed`, the owner removed you from this ' +
+          'workspace (only a new invitation from them lets you back). Nobody joins ' +
+          'with more than the role the owner last gave them: a member the owner ' +
+          'demoted to viewer who leaves comes back as viewer, even through an ' +
+          'editable link. A revoked, paused, expired or unknown link is a 404, as ' +
+          'its page is; revoking a link stops new joins, not the members who ' +
+          'joined through it. Limited per user (RATE_LIMIT_SHARE_JOINS_PER_HOUR).',
         params: ShareJoinParams,
         response: { 200: WorkspaceResponse, 409: ErrorResponse, ...workspaceErrors },
       },
@@ -246,7 +265,9 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         tags,
         operationId: 'getSharePage',
         summary:
-          'The public, read-only HTML page of a shared workspace (no sign-in, no cookies): 25 resources a page with links to the others, at most 5 annotations each, long texts shortened; rate-limited per address',
+          'The public, read-only HTML page of a shared workspace (no sign-in, no ' +
+          'cookies): 25 resources a page with links to the others, at most 5 ' +
+          'annotations each, long texts shortened; rate-limited per address',
         security: PUBLIC,
         params: ShareTokenParams,
         querystring: SharePageQuery,

@@ -27,7 +27,9 @@ export const ShareCreateBody = z
     allowJoin: z
       .boolean('must be true or false')
       .describe(
-        "A read-only link: whether a signed-in visitor may join through it as viewer (false by default; true is the owner's alone, else 403). An editable link always allows joining (false is a 400)",
+        'A read-only link: whether a signed-in visitor may join through it as ' +
+          "viewer (false by default; true is the owner's alone, else 403). An " +
+          'editable link always allows joining (false is a 400)',
       )
       .optional(),
     expiresInDays: z.number().int().min(1).max(LIMITS.shareDaysMax).optional(),
@@ -75,7 +77,10 @@ export const ShareCreateBody = z
   .meta({
     id: 'ShareLinkCreate',
     not: { required: ['expiresInDays', 'expiresAt'] },
-    description: `Read-only (default; nobody joins through it unless allowJoin) or editable; expiry in days from now (default ${LIMITS.shareDaysDefault}) or as a future time within ${LIMITS.shareDaysMax} days; not both`,
+    description:
+      `Read-only (default; nobody joins through it unless allowJoin) or ` +
+      `editable; expiry in days from now (default ${LIMITS.shareDaysDefault}) ` +
+      `or as a future time within ${LIMITS.shareDaysMax} days; not both`,
   });
 documentBody(ShareCreateBody, {
   examples: [
@@ -132,7 +137,11 @@ export const ShareLinkSchema = z
       ),
     active: z.boolean().describe('false once expired, and while paused'),
     pausedAt: DateTime.nullable().describe(
-      'When the link was paused: the account was claimed by the owner of its e-mail address (a password reset or a verified Google/GitHub sign-in on an account whose address was never confirmed), and the link, made before, may have been made by someone else. It opens nothing until the owner resumes it (POST …/share/{shareId}/resume)',
+      'When the link was paused: the account was claimed by the owner of its ' +
+        'e-mail address (a password reset or a verified Google/GitHub sign-in on ' +
+        'an account whose address was never confirmed), and the link, made ' +
+        'before, may have been made by someone else. It opens nothing until the ' +
+        'owner resumes it (POST …/share/{shareId}/resume)',
     ),
     expiresAt: DateTime,
     createdAt: DateTime,

@@ -363,85 +363,95 @@ for (const leg of embeddedLeg()) {
         },
       );
 
-      it('a read-only link admits nobody until the owner allows joining through it (403 join_not_allowed, its page still reads); then it joins as viewer, who may read but not add', async () => {
-        const ws = await createWorkspace(t.app, owner);
-        const link = await shareWorkspace(t.app, owner, ws.id);
-        const visitor = await buildUser(t.app);
-        const closed = await join(link.token, visitor.bearer);
-        expect(closed.statusCode).toBe(403);
-        expect(closed.json().error).toMatchObject({
-          code: 'AUTHORIZATION_ERROR',
-          details: { field: 'token', reason: 'join_not_allowed' },
-        });
-        expect(await memberRow(ws.id, visitor.id)).toBeUndefined();
-        expect(
-          (await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode,
-        ).toBe(200);
-        const opened = await t.app.inject({
-          method: 'PATCH',
-          url: `/api/workspaces/${ws.id}/share/${link.id}`,
-          headers: owner.bearer,
-          payload: { allowJoin: true },
-        });
-        expect(opened.statusCode, opened.body).toBe(200);
-        expect(opened.json()).toMatchObject({ id: link.id, readOnly: true, allowJoin: true });
-        const res = await join(link.token, visitor.bearer);
-        expect(res.statusCode).toBe(200);
-        expect(res.json().workspace.role).toBe('viewer');
-        expect(
-          (
-            await t.app.inject({
-              method: 'GET',
-              url: `/api/workspaces/${ws.id}`,
-              headers: visitor.bearer,
-            })
-          ).statusCode,
-        ).toBe(200);
-        expect(
-          (
-            await t.app.inject({
-              method: 'POST',
-              url: `/api/workspaces/${ws.id}/resources`,
-              headers: visitor.bearer,
-              payload: { title: 'Mine' },
-            })
-          ).statusCode,
-        ).toBe(403);
-        // The workspace is listed among theirs, with the role.
-        const list = await t.app.inject({
-          method: 'GET',
-          url: '/api/workspaces',
-          headers: visitor.bearer,
-        });
-        expect(list.json().workspaces).toMatchObject([{ id: ws.id, role: 'viewer' }]);
-      });
+      it(
+        'a read-only link admits nobody until the owner allows joining through ' +
+          'it (403 join_not_allowed, its page still reads); then it joins as ' +
+          'viewer, who may read but not add',
+        async () => {
+          const ws = await createWorkspace(t.app, owner);
+          const link = await shareWorkspace(t.app, owner, ws.id);
+          const visitor = await buildUser(t.app);
+          const closed = await join(link.token, visitor.bearer);
+          expect(closed.statusCode).toBe(403);
+          expect(closed.json().error).toMatchObject({
+            code: 'AUTHORIZATION_ERROR',
+            details: { field: 'token', reason: 'join_not_allowed' },
+          });
+          expect(await memberRow(ws.id, visitor.id)).toBeUndefined();
+          expect(
+            (await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).statusCode,
+          ).toBe(200);
+          const opened = await t.app.inject({
+            method: 'PATCH',
+            url: `/api/workspaces/${ws.id}/share/${link.id}`,
+            headers: owner.bearer,
+            payload: { allowJoin: true },
+          });
+          expect(opened.statusCode, opened.body).toBe(200);
+          expect(opened.json()).toMatchObject({ id: link.id, readOnly: true, allowJoin: true });
+          const res = await join(link.token, visitor.bearer);
+          expect(res.statusCode).toBe(200);
+          expect(res.json().workspace.role).toBe('viewer');
+          expect(
+            (
+              await t.app.inject({
+                method: 'GET',
+                url: `/api/workspaces/${ws.id}`,
+                headers: visitor.bearer,
+              })
+            ).statusCode,
+          ).toBe(200);
+          expect(
+            (
+              await t.app.inject({
+                method: 'POST',
+                url: `/api/workspaces/${ws.id}/resources`,
+                headers: visitor.bearer,
+                payload: { title: 'Mine' },
+              })
+            ).statusCode,
+          ).toBe(403);
+          // The workspace is listed among theirs, with the role.
+          const list = await t.app.inject({
+            method: 'GET',
+            url: '/api/workspaces',
+            headers: visitor.bearer,
+          });
+          expect(list.json().workspaces).toMatchObject([{ id: ws.id, role: 'viewer' }]);
+        },
+      );
 
-      it('never changes a role: a viewer stays viewer through an editable link, an editor stays editor through a read-only one, the owner stays owner; joining twice is the same', async () => {
-        const ws = await createWorkspace(t.app, owner);
-        const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
-        const readOnly = await shareWorkspace(t.app, owner, ws.id, { allowJoin: true });
-        const [viewer, editor] = await Promise.all([
-          member(ws.id, 'viewer'),
-          member(ws.id, 'editor'),
-        ]);
-        expect((await join(editable.token, viewer.bearer)).json().workspace.role).toBe('viewer');
-        expect((await join(readOnly.token, editor.cookieHeaders)).json().role).toBe('editor');
-        const asOwner = await join(editable.token, owner.bearer);
-        expect(asOwner.statusCode).toBe(200);
-        expect(asOwner.json().workspace.role).toBe('owner');
-        expect(await memberRow(ws.id, owner.id)).toBeUndefined();
-        const visitor = await buildUser(t.app);
-        expect((await join(readOnly.token, visitor.bearer)).json().workspace.role).toBe('viewer');
-        expect((await join(editable.token, visitor.bearer)).json().workspace.role).toBe('viewer');
-        expect(await memberRow(ws.id, viewer.id)).toMatchObject({
-          role: 'viewer',
-          shareLinkId: null,
-        });
-        expect(await memberRow(ws.id, visitor.id)).toMatchObject({
-          role: 'viewer',
-          shareLinkId: readOnly.id,
-        });
-      });
+      it(
+        'never changes a role: a viewer stays viewer through an editable link, ' +
+          'an editor stays editor through a read-only one, the owner stays owner; ' +
+          'joining twice is the same',
+        async () => {
+          const ws = await createWorkspace(t.app, owner);
+          const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
+          const readOnly = await shareWorkspace(t.app, owner, ws.id, { allowJoin: true });
+          const [viewer, editor] = await Promise.all([
+            member(ws.id, 'viewer'),
+            member(ws.id, 'editor'),
+          ]);
+          expect((await join(editable.token, viewer.bearer)).json().workspace.role).toBe('viewer');
+          expect((await join(readOnly.token, editor.cookieHeaders)).json().role).toBe('editor');
+          const asOwner = await join(editable.token, owner.bearer);
+          expect(asOwner.statusCode).toBe(200);
+          expect(asOwner.json().workspace.role).toBe('owner');
+          expect(await memberRow(ws.id, owner.id)).toBeUndefined();
+          const visitor = await buildUser(t.app);
+          expect((await join(readOnly.token, visitor.bearer)).json().workspace.role).toBe('viewer');
+          expect((await join(editable.token, visitor.bearer)).json().workspace.role).toBe('viewer');
+          expect(await memberRow(ws.id, viewer.id)).toMatchObject({
+            role: 'viewer',
+            shareLinkId: null,
+          });
+          expect(await memberRow(ws.id, visitor.id)).toMatchObject({
+            role: 'viewer',
+            shareLinkId: readOnly.id,
+          });
+        },
+      );
 
       it('a revoked, paused, expired, unknown or malformed link is a 404, and joins nothing; revoking keeps who joined before', async () => {
         const ws = await createWorkspace(t.app, owner, { name: 'Closed' });
@@ -734,56 +744,61 @@ for (const leg of embeddedLeg()) {
         expect(html).not.toMatch(/<script/i);
       });
 
-      it('offers a signed-in visitor who is not a member to join (editor or viewer as the link says), and sets no cookie; signed out or a member, the page is the same as ever', async () => {
-        const ws = await createWorkspace(t.app, owner, { name: 'Joinable' });
-        const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
-        const readOnly = await shareWorkspace(t.app, owner, ws.id, { allowJoin: true });
-        const closed = await shareWorkspace(t.app, owner, ws.id);
-        const [visitor, viewer] = await Promise.all([buildUser(t.app), member(ws.id, 'viewer')]);
-        const page = (token: string, cookie?: string) =>
-          t.app.inject({
-            method: 'GET',
-            url: `/share/${token}`,
-            headers: cookie ? { cookie } : {},
-          });
+      it(
+        'offers a signed-in visitor who is not a member to join (editor or ' +
+          'viewer as the link says), and sets no cookie; signed out or a member, ' +
+          'the page is the same as ever',
+        async () => {
+          const ws = await createWorkspace(t.app, owner, { name: 'Joinable' });
+          const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
+          const readOnly = await shareWorkspace(t.app, owner, ws.id, { allowJoin: true });
+          const closed = await shareWorkspace(t.app, owner, ws.id);
+          const [visitor, viewer] = await Promise.all([buildUser(t.app), member(ws.id, 'viewer')]);
+          const page = (token: string, cookie?: string) =>
+            t.app.inject({
+              method: 'GET',
+              url: `/share/${token}`,
+              headers: cookie ? { cookie } : {},
+            });
 
-        const offered = await page(editable.token, visitor.cookie);
-        expect(offered.statusCode).toBe(200);
-        expect(offered.headers['set-cookie']).toBeUndefined();
-        expect(offered.headers.vary).toContain('Cookie');
-        expect(offered.body).toContain(
-          `<a href="http://app.test/join/${editable.token}" rel="noreferrer">Join this workspace</a>`,
-        );
-        expect(offered.body).toContain('as an editor');
-        const asViewer = await page(readOnly.token, visitor.cookie);
-        expect(asViewer.body).toContain(`/join/${readOnly.token}`);
-        expect(asViewer.body).toContain('as a viewer');
+          const offered = await page(editable.token, visitor.cookie);
+          expect(offered.statusCode).toBe(200);
+          expect(offered.headers['set-cookie']).toBeUndefined();
+          expect(offered.headers.vary).toContain('Cookie');
+          expect(offered.body).toContain(
+            `<a href="http://app.test/join/${editable.token}" rel="noreferrer">Join this workspace</a>`,
+          );
+          expect(offered.body).toContain('as an editor');
+          const asViewer = await page(readOnly.token, visitor.cookie);
+          expect(asViewer.body).toContain(`/join/${readOnly.token}`);
+          expect(asViewer.body).toContain('as a viewer');
 
-        // Only the refresh cookie (the access one expired): still recognised, and neither rotated nor set.
-        const refreshOnly = visitor.cookie
-          .split('; ')
-          .filter((part) => part.startsWith('refresh_token='))
-          .join('; ');
-        const refreshed = await page(editable.token, refreshOnly);
-        expect(refreshed.body).toContain('Join this workspace');
-        expect(refreshed.headers['set-cookie']).toBeUndefined();
+          // Only the refresh cookie (the access one expired): still recognised, and neither rotated nor set.
+          const refreshOnly = visitor.cookie
+            .split('; ')
+            .filter((part) => part.startsWith('refresh_token='))
+            .join('; ');
+          const refreshed = await page(editable.token, refreshOnly);
+          expect(refreshed.body).toContain('Join this workspace');
+          expect(refreshed.headers['set-cookie']).toBeUndefined();
 
-        const signedOut = await page(editable.token);
-        const forged = await page(editable.token, 'access_token=forged; refresh_token=forged');
-        const asMember = await page(editable.token, viewer.cookie);
-        const plainReadOnly = await page(readOnly.token);
-        // A read-only link its owner did not open to joining offers nothing, signed in or not.
-        const notJoinable = await page(closed.token, visitor.cookie);
-        expect(notJoinable.body).not.toContain(`/join/${closed.token}`);
-        for (const res of [signedOut, forged, asMember, notJoinable]) {
-          expect(res.statusCode).toBe(200);
-          expect(res.body).not.toContain('Join this workspace');
-          expect(res.body).not.toContain(editable.token);
-        }
-        // Nothing tells a signed-out visitor an editable link from a read-only one.
-        const withoutExpiry = (html: string) => html.replace(/<footer>.*<\/footer>/s, '');
-        expect(withoutExpiry(signedOut.body)).toBe(withoutExpiry(plainReadOnly.body));
-      });
+          const signedOut = await page(editable.token);
+          const forged = await page(editable.token, 'access_token=forged; refresh_token=forged');
+          const asMember = await page(editable.token, viewer.cookie);
+          const plainReadOnly = await page(readOnly.token);
+          // A read-only link its owner did not open to joining offers nothing, signed in or not.
+          const notJoinable = await page(closed.token, visitor.cookie);
+          expect(notJoinable.body).not.toContain(`/join/${closed.token}`);
+          for (const res of [signedOut, forged, asMember, notJoinable]) {
+            expect(res.statusCode).toBe(200);
+            expect(res.body).not.toContain('Join this workspace');
+            expect(res.body).not.toContain(editable.token);
+          }
+          // Nothing tells a signed-out visitor an editable link from a read-only one.
+          const withoutExpiry = (html: string) => html.replace(/<footer>.*<\/footer>/s, '');
+          expect(withoutExpiry(signedOut.body)).toBe(withoutExpiry(plainReadOnly.body));
+        },
+      );
 
       it('links a title only when its URL is http(s)', async () => {
         const ws = await createWorkspace(t.app, owner);

@@ -53,9 +53,11 @@ export interface SharePageView {
   join?: { href: string; role: 'editor' | 'viewer' };
 }
 
-const CSS = `
+const CSS =
+  `
 :root{color-scheme:light dark;--bg:#f7f6f3;--card:#fff;--ink:#1d1d1f;--muted:#5f6368;--line:#e3e1dc;--accent:#1f5fae;--chip:#eef2f8;--quote:#f3efe6}
-@media (prefers-color-scheme:dark){:root{--bg:#141517;--card:#1d1f22;--ink:#ececec;--muted:#a4a9b0;--line:#2f3237;--accent:#8ab4f8;--chip:#25303f;--quote:#2a2822}}
+@media (prefers-color-scheme:dark){:root{--bg:#141517;--card:#1d1f22;--ink:#ececec;--muted:#a4a9b0;` +
+  `--line:#2f3237;--accent:#8ab4f8;--chip:#25303f;--quote:#2a2822}}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
@@ -182,7 +184,10 @@ function highlightQuotes(highlights: Record<string, unknown>): string {
 }
 
 function renderAnnotation(annotation: AnnotationRow): string {
-  return `<li>${highlightQuotes(annotation.highlights)}<p class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>${date(annotation.createdAt)}</li>`;
+  return (
+    `<li>${highlightQuotes(annotation.highlights)}<p ` +
+    `class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>${date(annotation.createdAt)}</li>`
+  );
 }
 
 function renderResource({
@@ -195,7 +200,9 @@ function renderResource({
   const title = escapeWithin(resource.title, SHARE_PAGE_LIMITS.titleBytes);
   const heading =
     url && bytes(href) <= SHARE_PAGE_LIMITS.urlBytes
-      ? `<h2><a href="${href}" rel="noopener noreferrer nofollow ugc">${title}</a><span class="host">${escapeHtml(url.hostname.replace(/^www\./, ''))}</span></h2>`
+      ? `<h2><a href="${href}" rel="noopener noreferrer nofollow ` +
+        `ugc">${title}</a><span ` +
+        `class="host">${escapeHtml(url.hostname.replace(/^www\./, ''))}</span></h2>`
       : `<h2>${title}</h2>`;
   const kind = resource.type
     ? `<p class="kind">${escapeWithin(resource.type, SHARE_PAGE_LIMITS.typeBytes)}</p>`

@@ -32,6 +32,17 @@ export const workspaces = pgTable(
   (t) => [index('workspaces_owner_created_idx').on(t.ownerId, t.createdAt)],
 );
 
+/*
+ * Pieces of the generated columns' expressions below. Drizzle inlines a nested fragment, so the
+ * expression's text (which the migrations in drizzle/ recorded) stays the same.
+ */
+/** `data.publishedDate`, `data.date` or `data.year`, the first that is set. */
+const DATE_TEXT = sql`coalesce(data->>'publishedDate', data->>'date', data->>'year')`;
+/** The first author's part before a comma ("Hopper, Grace" → "Hopper"). */
+const BEFORE_COMMA = sql`btrim(split_part(authors->>0, ',', 1))`;
+/** The first author's last word ("Grace Hopper" → "Hopper"). */
+const LAST_WORD = sql`regexp_replace(btrim(authors->>0), '^.*[[:space:]]', '')`;
+
 export const workspaceResources = pgTable(
   'workspace_resources',
   {
@@ -74,7 +85,7 @@ export const workspaceResources = pgTable(
      */
     /** The year of `data.publishedDate`, `data.date` or `data.year` (the order the export reads them), when it starts with four digits. */
     year: integer('year').generatedAlwaysAs(
-      sql`(case when coalesce(data->>'publishedDate', data->>'date', data->>'year') ~ '^[0-9]{4}' then substring(coalesce(data->>'publishedDate', data->>'date', data->>'year') from 1 for 4)::integer end)`,
+      sql`(case when ${DATE_TEXT} ~ '^[0-9]{4}' then substring(${DATE_TEXT} from 1 for 4)::integer end)`,
     ),
     /** `data.venue`, `data.journal` or `data['container-title']`, as the export reads it. */
     venue: text('venue').generatedAlwaysAs(
@@ -82,10 +93,19 @@ export const workspaceResources = pgTable(
     ),
     /** The first author's family name, lower-cased: the part before a comma ("Hopper, Grace"), else the last word ("Grace Hopper"). */
     authorSort: text('author_sort').generatedAlwaysAs(
-      sql`lower(case when authors->>0 like '%,%' then btrim(split_part(authors->>0, ',', 1)) else regexp_replace(btrim(authors->>0), '^.*[[:space:]]', '') end)`,
+      sql`lower(case when authors->>0 like '%,%' then ${BEFORE_COMMA} else ${LAST_WORD} end)`,
     ),
     search: searchDocument(
-      sql`setweight(to_tsvector('english'::regconfig, "title"), 'A') || setweight(jsonb_to_tsvector('english'::regconfig, "authors", '["string"]'), 'B') || setweight(jsonb_to_tsvector('english'::regconfig, "tags", '["string"]'), 'B') || setweight(to_tsvector('english'::regconfig, coalesce("data"->>'abstract', '')), 'C') || setweight(to_tsvector('english'::regconfig, "notes"), 'C')`,
+      sql.join(
+        [
+          sql`setweight(to_tsvector('english'::regconfig, "title"), 'A')`,
+          sql`setweight(jsonb_to_tsvector('english'::regconfig, "authors", '["string"]'), 'B')`,
+          sql`setweight(jsonb_to_tsvector('english'::regconfig, "tags", '["string"]'), 'B')`,
+          sql`setweight(to_tsvector('english'::regconfig, coalesce("data"->>'abstract', '')), 'C')`,
+          sql`setweight(to_tsvector('english'::regconfig, "notes"), 'C')`,
+        ],
+        sql` || `,
+      ),
     ),
   },
   (t) => [

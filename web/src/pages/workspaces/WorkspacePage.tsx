@@ -1,6 +1,7 @@
 /**
  * One workspace: rename, delete, its library (the resources as a sortable, filterable list with a
- * detail panel), bringing a library in (papers by DOI, arXiv id, PMID or URL through `Add by identifier…`; a citation file through `Import…`; PDFs dropped on the list or
+ * detail panel), bringing a library in (papers by DOI, arXiv id, PMID or URL through `Add by
+ * identifier…`; a citation file through `Import…`; PDFs dropped on the list or
  * chosen with `Add PDFs…`, each resource's PDF state in the list and its panel), export (BibTeX, RIS,
  * CSL-JSON downloads), citing the selection or one resource in a chosen style (Cite…) and share links;
  * a resource's references, citations and similar works in its panel, and "Suggested for this workspace".

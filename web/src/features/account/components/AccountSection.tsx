@@ -171,16 +171,30 @@ function consequences(account: Account): string {
   const left =
     memberships === 0
       ? ''
-      : ` You leave ${plural(memberships, 'workspace')} of other people; ${memberships === 1 ? 'it stays' : 'they stay'} with ${memberships === 1 ? 'its' : 'their'} owners.`;
+      : ` You leave ${plural(memberships, 'workspace')} of other ` +
+        `people; ${memberships === 1 ? 'it stays' : 'they stay'} ` +
+        `with ${memberships === 1 ? 'its' : 'their'} owners.`;
   if (workspaces === 0)
     return `You have no workspaces of your own.${left} Your profile, avatar, search history and sign-in are deleted.`;
   const shared =
     sharedWorkspaces === 0
       ? ''
-      : ` ${sharedWorkspaces === 1 ? 'One of them is' : `${sharedWorkspaces} of them are`} shared with other members, who lose ${sharedWorkspaces === 1 ? 'it' : 'them'}: to keep ${sharedWorkspaces === 1 ? 'it' : 'them'}, make one of them the owner first (the workspace's members).`;
+      : ` ${sharedWorkspaces === 1 ? 'One of them is' : `${sharedWorkspaces} of them are`} ` +
+        `shared with other members, who ` +
+        `lose ${sharedWorkspaces === 1 ? 'it' : 'them'}: to ` +
+        `keep ${sharedWorkspaces === 1 ? 'it' : 'them'}, make one of them the ` +
+        `owner first (the workspace's members).`;
+  const links =
+    activeShareLinks === 0
+      ? 'No share link is open now.'
+      : `${plural(activeShareLinks, 'share link')} stop${activeShareLinks === 1 ? 's' : ''} ` +
+        `working: whoever has ${activeShareLinks === 1 ? 'it' : 'them'} sees “not found”.`;
   return (
-    `${plural(workspaces, 'workspace')} you own ${workspaces === 1 ? 'is' : 'are'} deleted with ${plural(resources, 'resource')}, ${plural(pdfs, 'PDF')} and ${plural(annotations, 'annotation')}.${shared} ` +
-    `${activeShareLinks === 0 ? 'No share link is open now.' : `${plural(activeShareLinks, 'share link')} stop${activeShareLinks === 1 ? 's' : ''} working: whoever has ${activeShareLinks === 1 ? 'it' : 'them'} sees “not found”.`}${left} ` +
+    `${plural(workspaces, 'workspace')} you ` +
+    `own ${workspaces === 1 ? 'is' : 'are'} deleted ` +
+    `with ${plural(resources, 'resource')}, ${plural(pdfs, 'PDF')} ` +
+    `and ${plural(annotations, 'annotation')}.${shared} ` +
+    `${links}${left} ` +
     'Your profile, avatar, search history and sign-in are deleted too.'
   );
 }

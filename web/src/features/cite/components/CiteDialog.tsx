@@ -112,7 +112,9 @@ function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceI
       );
     } catch (error) {
       setCopyError(
-        `The browser did not let the page write to the clipboard (${error instanceof Error ? error.message : String(error)}). Select the text below and copy it yourself.`,
+        `The browser did not let the page write to the clipboard ` +
+          `(${error instanceof Error ? error.message : String(error)}). Select the ` +
+          `text below and copy it yourself.`,
       );
     }
   };

@@ -45,7 +45,10 @@ function changedHere(queryClient: QueryClient): boolean {
     .some((mutation) => mutation.state.submittedAt >= since);
 }
 
-/** A stream the service refused is opened again at most this often in a row (the count starts again once one opens), after REOPEN_DELAY_MS times the attempt. */
+/**
+ * A stream the service refused is opened again at most this often in a row (the count starts again
+ * once one opens), after REOPEN_DELAY_MS times the attempt.
+ */
 const MAX_REOPENS = 2;
 const REOPEN_DELAY_MS = 3_000;
 

@@ -246,7 +246,10 @@ export function MembersSection({
     confirming?.kind === 'transfer'
       ? {
           title: `Make ${confirming.member.name} the owner?`,
-          body: `${confirming.member.name} becomes the owner of ${workspaceName}; you become an editor and can no longer manage members, links or the workspace itself.`,
+          body:
+            `${confirming.member.name} becomes the owner of ${workspaceName}; you ` +
+            `become an editor and can no longer manage members, links or the ` +
+            `workspace itself.`,
           label: 'Make owner',
           pendingLabel: 'Transferring…',
           error: changeRole.error,

@@ -164,7 +164,8 @@ export function ShareLinks({ workspaceId }: { workspaceId: string }) {
       allowJoin: readOnly && can.shareJoinable && allowJoin,
     });
     toast(
-      `${readOnly ? 'Share link' : 'Editable share link'} created, valid for ${expiresInDays} day${expiresInDays === 1 ? '' : 's'}: copy it from the list below`,
+      `${readOnly ? 'Share link' : 'Editable share link'} created, valid ` +
+        `for ${expiresInDays} day${expiresInDays === 1 ? '' : 's'}: copy it from the list below`,
     );
   });
   const failed = formError(form);
