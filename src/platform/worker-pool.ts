@@ -14,8 +14,8 @@
  * workers started with the pool warm up: one that replaces a stopped or dead worker does not, so
  * that a hostile file that kills workers does not also buy a warm-up's CPU each time.
  */
-import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,7 +112,13 @@ function entryFile(): string {
     tmpdir(),
     `rw-worker-pool-${createHash('sha256').update(source).digest('hex').slice(0, 16)}.mjs`,
   );
-  writeFileSync(file, source);
+  // Written aside and renamed into place: test processes running side by side write the same file,
+  // and a worker starting in one must never read it half written by another.
+  if (!existsSync(file)) {
+    const aside = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    writeFileSync(aside, source);
+    renameSync(aside, file);
+  }
   return file;
 }
 
