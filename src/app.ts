@@ -33,6 +33,7 @@ import { discoverRoutes } from './discover/routes.js';
 import { createDrain } from './platform/drain.js';
 import { serializeError } from './platform/error-logging.js';
 import { answerClientError, installErrorHandling } from './platform/http-errors.js';
+import { AccessLog } from './platform/access-log.js';
 import { idempotency } from './platform/idempotency.js';
 import { installRequestInputChecks } from './platform/request-input.js';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/index.js';
@@ -132,6 +133,8 @@ export async function buildApp(
     // That many proxies in front (Fastify's own reading of a number, which its types do not list).
     trustProxy:
       config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,
+    // Fastify's access log, except on routes that say `accessLog: false` (platform/access-log.ts).
+    logController: new AccessLog(),
     genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: { maxParamLength: 300 },
@@ -191,7 +194,9 @@ export async function buildApp(
   app.addHook('onReady', async () => background.start());
   app.addHook('onClose', async () => background.stop());
 
-  await app.register(cookie, { secret: platform.signingSecret });
+  // Cookies are parsed by the request chain, on the routes that read them (not health or metrics):
+  // `hook: false` turns off the plugin's parsing of every request; setting cookies works as before.
+  await app.register(cookie, { secret: platform.signingSecret, hook: false });
   // Only a request from the web app's origin gets CORS headers (every browser sends Origin on a
   // cross-origin request); monitors and API clients get none, another origin gets none, and every
   // answer says `Vary: Origin` so that a shared cache keeps the two apart.

@@ -227,8 +227,26 @@ export function createAuthentication(options: RequestAuthOptions) {
     }
   };
 
+  /**
+   * A visitor, whatever the request presents: routes that say `auth: 'none'`. Synchronous, so that
+   * the request chain runs it as a callback hook (no promise per request).
+   */
+  const asVisitor = (request: FastifyRequest, reply: FastifyReply, noCookies: boolean): void => {
+    request.auth = {
+      user: null,
+      via: null,
+      sessionId: null,
+      bearerToken: null,
+      expiresAt: null,
+      anonymousId: null,
+      tokenProblem: null,
+      sessionEnded: null,
+    };
+    recognizeVisitor(request, reply, noCookies);
+  };
+
   /** `readCredentials: false` (routes that say `auth: 'none'`): the request is a visitor's, whatever it presents. */
-  return async (
+  const authenticate = async (
     request: FastifyRequest,
     reply: FastifyReply,
     noCookies: boolean,
@@ -259,6 +277,7 @@ export function createAuthentication(options: RequestAuthOptions) {
     }
     recognizeVisitor(request, reply, noCookies);
   };
+  return { authenticate, asVisitor };
 }
 
 /**

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type RouteOptions } from 'fastify';
+import cookie from '@fastify/cookie';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
 import { buildUser, uniqueEmail, type TestUser } from '../../test/support/factories.js';
@@ -225,6 +226,7 @@ describe('the request chain', () => {
       const app = Fastify({ logger: false });
       try {
         const { config, sessions, tokens, platform } = t.app.ctx;
+        await app.register(cookie, { hook: false });
         await app.register(requestChain, {
           config,
           sessions,

@@ -17,6 +17,7 @@ import type {
   FastifyReply,
   FastifyRequest,
   onRequestAsyncHookHandler,
+  onRequestHookHandler,
   onSendAsyncHookHandler,
   preHandlerAsyncHookHandler,
 } from 'fastify';
@@ -77,7 +78,13 @@ async function requestChainPlugin(
   options: RequestChainOptions,
 ): Promise<void> {
   const { limits } = options;
-  const authenticate = createAuthentication(options);
+  const { authenticate, asVisitor } = createAuthentication(options);
+  // @fastify/cookie is registered with `hook: false` (app.ts): its parser runs here, on the routes
+  // that read cookies, and not on those that say `noCookies` (health, metrics), which get none.
+  const readCookies = (request: FastifyRequest, noCookies: boolean): void => {
+    const header = noCookies ? undefined : request.headers.cookie;
+    request.cookies = header ? app.parseCookie(header) : {};
+  };
   app.decorateRequest('auth', null as unknown as RequestAuth);
   app.decorateRequest('rateLimitRefusal', null);
   app.decorateRequest('attemptFailed', false);
@@ -130,7 +137,19 @@ async function requestChainPlugin(
     const uncounted = config.uncounted;
     const workLimits = declared.filter((limit) => limit.countWork !== undefined);
 
+    // A route that reads no credentials and counts nothing takes a callback hook: no promise per request.
+    if (auth === 'none' && declared.length === 0 && uncounted === undefined) {
+      const visitor: onRequestHookHandler = (request, reply, done) => {
+        readCookies(request, noCookies);
+        asVisitor(request, reply, noCookies);
+        done();
+      };
+      route.onRequest = [visitor, ...hooksOf(route.onRequest)];
+      return;
+    }
+
     const first: onRequestAsyncHookHandler = async (request, reply) => {
+      readCookies(request, noCookies);
       await authenticate(request, reply, noCookies, auth !== 'none');
       if (auth === 'required') requireUser(request);
       if (uncounted?.(request)) return;
@@ -175,4 +194,8 @@ function hooksOf<T>(hooks: T | T[] | undefined): T[] {
 // Every route declared after this plugin gets the chain first among its own hooks (after the global
 // ones: request id, cookies, CORS). Unknown URLs (404) and CORS preflights have no route of ours, so
 // they are not authenticated: they answer the same to everyone.
-export const requestChain = fp(requestChainPlugin, { name: 'request-chain' });
+export const requestChain = fp(requestChainPlugin, {
+  name: 'request-chain',
+  // Its hooks parse the cookies (app.ts registers @fastify/cookie with `hook: false`).
+  dependencies: ['@fastify/cookie'],
+});

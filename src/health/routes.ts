@@ -47,9 +47,8 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
     HEALTH_PATH,
     {
       // Monitors poll this; an anonymous-visitor cookie would be work (and a Set-Cookie) for nothing.
-      config: { auth: 'none', noCookies: true },
-      // Polled many times a minute: no access-log lines at info, while warnings and errors are still written.
-      logLevel: 'warn',
+      // Polled many times a minute: no access-log lines, while warnings and errors are still written.
+      config: { auth: 'none', noCookies: true, accessLog: false },
       schema: {
         tags: ['utility'],
         operationId: 'getHealth',

@@ -39,9 +39,8 @@ export async function metricsRoutes(root: FastifyInstance, ctx: AppContext): Pro
   app.get(
     METRICS_PATH,
     {
-      // Scraped every few seconds: no session, no cookie, no access-log line at info.
-      config: { auth: 'none', noCookies: true },
-      logLevel: 'warn',
+      // Scraped every few seconds: no session, no cookie, no access-log line (errors are still logged).
+      config: { auth: 'none', noCookies: true, accessLog: false },
       schema: {
         tags: ['utility'],
         operationId: 'getMetrics',

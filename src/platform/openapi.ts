@@ -84,7 +84,8 @@ export function dialectUnion<B extends z.ZodType, C extends z.ZodType>(
  */
 interface BodyDocumentation {
   shape?: z.ZodType;
-  /** Sets of fields of which the body must send at least one whole (`anyOf` of `required`s). */
+  /** Sets of fields of which the body must send at least one whole (an `anyOf` of the object, each
+   * alternative requiring its set). */
   oneOf?: readonly (readonly string[])[];
   examples?: readonly Record<string, unknown>[];
 }
@@ -125,8 +126,19 @@ function overrideJsonSchema(ctx: OverrideContext): void {
     for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
     Object.assign(ctx.jsonSchema, shape, description === undefined ? {} : { description });
   }
-  if (documentation.oneOf)
-    ctx.jsonSchema.anyOf = documentation.oneOf.map((fields) => ({ required: [...fields] }));
+  if (documentation.oneOf) {
+    // Each alternative is the whole object with its set required, so a generator types the body as
+    // their union (an `anyOf` of bare `required`s beside the properties generates as unknown). The
+    // parts are shared, not copied: zod fills them in after this runs.
+    const { description, ...object } = ctx.jsonSchema;
+    const required = Array.isArray(object.required) ? (object.required as string[]) : [];
+    for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+    ctx.jsonSchema.anyOf = documentation.oneOf.map((fields) => ({
+      ...object,
+      required: [...new Set([...required, ...fields])],
+    }));
+    if (description !== undefined) ctx.jsonSchema.description = description;
+  }
   if (documentation.examples) ctx.jsonSchema.examples = structuredClone(documentation.examples);
 }
 

@@ -142,4 +142,41 @@ describe('request logging', () => {
         .map((line) => line.msg),
     ).toEqual(['incoming request', 'request completed']);
   });
+
+  it('writes no access-log line for a route that says accessLog: false, and still writes what it logs at the server’s level and its errors, with its id', async () => {
+    const logged = await appLoggingAt('info', (app) => {
+      app.get(
+        '/test/unlogged',
+        { config: { auth: 'none', noCookies: true, accessLog: false } },
+        async (request) => {
+          request.log.info('written at info');
+          return { ok: true };
+        },
+      );
+      app.get(
+        '/test/unlogged-failure',
+        { config: { auth: 'none', noCookies: true, accessLog: false } },
+        async () => {
+          throw new Error('the failure to see');
+        },
+      );
+    });
+    close = logged.close;
+    const res = await logged.app.inject({ method: 'GET', url: '/test/unlogged' });
+    expect(res.statusCode).toBe(200);
+    expect(
+      logged.lines
+        .filter((line) => line.reqId === res.headers['x-request-id'])
+        .map((line) => [line.level, line.msg]),
+    ).toEqual([[30, 'written at info']]);
+
+    const failed = await logged.app.inject({ method: 'GET', url: '/test/unlogged-failure' });
+    expect(failed.statusCode).toBe(500);
+    const failureLines = logged.lines.filter(
+      (line) => line.reqId === failed.headers['x-request-id'],
+    );
+    expect(failureLines.map((line) => line.msg)).not.toContain('incoming request');
+    expect(JSON.stringify(failureLines)).toContain('the failure to see');
+    expect(failureLines.every((line) => (line.level as number) >= 50)).toBe(true);
+  });
 });

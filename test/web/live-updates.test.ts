@@ -67,7 +67,7 @@ describe.skipIf(skipReason)(
       expect(journey?.pageErrors).toEqual([]);
     });
 
-    /** The workspace page's one live region (features/live-updates/LiveAnnouncer.tsx). */
+    /** The workspace page's one live region (features/live-updates/components/LiveAnnouncer.tsx). */
     const liveRegion = (page: Page) => page.locator('main p.live-announcer[role="status"]');
     const titleLink = (page: Page, title: string) =>
       page.getByRole('link', { name: title, exact: true });

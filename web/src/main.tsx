@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ApiError } from './api/errors';
 import { routes } from './app/routes';
-import { applyTheme, storedTheme, ThemeProvider } from './app/theme';
+import { applyTheme, storedTheme, ThemeProvider } from './lib/theme';
 import { ToastProvider } from './components/Toasts';
 import './styles.css';
 

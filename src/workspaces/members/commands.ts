@@ -1,5 +1,5 @@
 /** What the member and invitation routes do, each a named step; member changes of a workspace run one at a time (its row locked). */
-import type { Db } from '../../platform/db/client.js';
+import type { Db, Tx } from '../../platform/db/client.js';
 import { hashToken, randomToken } from '../../platform/crypto.js';
 import type { MemberRole } from '../../platform/db/schema.js';
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
@@ -245,33 +245,23 @@ export async function acceptInvitation(
   return db.transaction(async (tx) => {
     const invitation = await claimInvitation(tx, hashToken(token), actor.id);
     if (!invitation) throw notFound('Invitation');
-    const workspace = await lockWorkspace(tx, invitation.workspaceId);
-    if (!workspace) throw notFound('Invitation');
-    if (workspace.ownerId === actor.id)
-      return { workspaceId: invitation.workspaceId, role: 'owner' as const };
-    const current = await findMember(tx, invitation.workspaceId, actor.id);
-    if (current) return { workspaceId: invitation.workspaceId, role: current.role };
+    const { workspaceId } = invitation;
+    const kept = await roleKept(tx, workspaceId, actor, () => notFound('Invitation'));
+    if (kept) return { workspaceId, role: kept };
     // An invitation sent before the owner removed this person does not undo the removal (the claim rolls back).
-    const decision = await findDecision(tx, invitation.workspaceId, actor.id);
+    const decision = await findDecision(tx, workspaceId, actor.id);
     if (decision?.removedAt && invitation.createdAt <= decision.removedAt)
       throw removedRefusal('token');
-    if ((await countMembers(tx, invitation.workspaceId)) + 1 >= MEMBER_LIMITS.members)
-      throw tooMany();
-    await insertMember(tx, {
-      workspaceId: invitation.workspaceId,
-      userId: actor.id,
+    await addJoiner(tx, actor, {
+      workspaceId,
       role: invitation.role,
       addedBy: invitation.invitedBy,
+      details: { invitedBy: invitation.invitedBy },
+      full: () => tooMany(),
     });
-    await recordGrantedRole(tx, invitation.workspaceId, actor.id, invitation.role);
-    await recordChange(tx, {
-      type: 'member.added',
-      workspaceId: invitation.workspaceId,
-      actorId: actor.id,
-      userId: actor.id,
-      details: { role: invitation.role, invitedBy: invitation.invitedBy },
-    });
-    return { workspaceId: invitation.workspaceId, role: invitation.role };
+    // The owner's invitation is a decision of theirs: the role it gives is the one they last gave.
+    await recordGrantedRole(tx, workspaceId, actor.id, invitation.role);
+    return { workspaceId, role: invitation.role };
   });
 }
 
@@ -296,41 +286,85 @@ export async function joinByShareLink(
     const shared = await findWorkspaceByShareToken(tx, tokenHash, new Date());
     if (!shared) throw notFound('Share link');
     const { link } = shared;
-    const workspace = await lockWorkspace(tx, link.workspaceId);
-    if (!workspace) throw notFound('Share link');
-    if (workspace.ownerId === actor.id)
-      return { workspaceId: link.workspaceId, role: 'owner' as const };
-    const current = await findMember(tx, link.workspaceId, actor.id);
-    if (current) return { workspaceId: link.workspaceId, role: current.role };
+    const { workspaceId } = link;
+    const kept = await roleKept(tx, workspaceId, actor, () => notFound('Share link'));
+    if (kept) return { workspaceId, role: kept };
     if (!link.allowJoin)
       throw new ApiError(
         'AUTHORIZATION_ERROR',
         'This link lets people read the workspace, not join it; ask its owner for an invitation',
         { field: 'token', reason: 'join_not_allowed' },
       );
-    const decision = await findDecision(tx, link.workspaceId, actor.id);
+    const decision = await findDecision(tx, workspaceId, actor.id);
     if (decision?.removedAt) throw removedRefusal('token');
-    if ((await countMembers(tx, link.workspaceId)) + 1 >= MEMBER_LIMITS.members)
-      throw tooMany('token');
     const linkRole: MemberRole = link.readOnly ? 'viewer' : 'editor';
     const granted = decision?.grantedRole;
     const role: MemberRole =
       granted && ROLE_RANK[granted] < ROLE_RANK[linkRole] ? granted : linkRole;
-    // Added by whoever made the link (null for links older than that record, or its maker's account deleted).
-    await insertMember(tx, {
-      workspaceId: link.workspaceId,
-      userId: actor.id,
+    await addJoiner(tx, actor, {
+      workspaceId,
       role,
+      // Added by whoever made the link (null for links older than that record, or its maker's account deleted).
       addedBy: link.createdBy,
       shareLinkId: link.id,
+      details: { shareId: link.id },
+      full: () => tooMany('token'),
     });
-    await recordChange(tx, {
-      type: 'member.added',
-      workspaceId: link.workspaceId,
-      actorId: actor.id,
-      userId: actor.id,
-      details: { role, shareId: link.id },
-    });
-    return { workspaceId: link.workspaceId, role };
+    return { workspaceId, role };
+  });
+}
+
+/*
+ * The two steps both ways of joining (an invitation, a share link) share, each in the transaction that
+ * checked the credential; between them, each way applies its own rules.
+ */
+
+/**
+ * Locks the workspace (member changes one at a time) and says the role its owner or a member already
+ * has, which joining keeps (it never raises nor lowers one); null for anyone else. `gone`: the error
+ * when the workspace was deleted meanwhile.
+ */
+async function roleKept(
+  tx: Tx,
+  workspaceId: string,
+  actor: Actor,
+  gone: () => ApiError,
+): Promise<Role | null> {
+  const workspace = await lockWorkspace(tx, workspaceId);
+  if (!workspace) throw gone();
+  if (workspace.ownerId === actor.id) return 'owner';
+  return (await findMember(tx, workspaceId, actor.id))?.role ?? null;
+}
+
+/** Adds the joiner as a member within the member limit (`full`: the error past it), and logs it. */
+async function addJoiner(
+  tx: Tx,
+  actor: Actor,
+  joining: {
+    workspaceId: string;
+    role: MemberRole;
+    addedBy: string | null;
+    /** The link joined through, kept on the member's row. */
+    shareLinkId?: string;
+    /** What the change log says of the credential, beside the role. */
+    details: Record<string, unknown>;
+    full: () => ApiError;
+  },
+): Promise<void> {
+  const { workspaceId, role } = joining;
+  if ((await countMembers(tx, workspaceId)) + 1 >= MEMBER_LIMITS.members) throw joining.full();
+  await insertMember(tx, {
+    workspaceId,
+    userId: actor.id,
+    role,
+    addedBy: joining.addedBy,
+    ...(joining.shareLinkId ? { shareLinkId: joining.shareLinkId } : {}),
+  });
+  await recordChange(tx, {
+    type: 'member.added',
+    workspaceId,
+    actorId: actor.id,
+    userId: actor.id,
+    details: { role, ...joining.details },
   });
 }

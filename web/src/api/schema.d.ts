@@ -1784,10 +1784,16 @@ export interface components {
         BulkTagInput: {
             resourceIds: string[];
             /** @description Tags to add to each resource (one already there, in any case, is kept as it is) */
-            add?: string[];
+            add: string[];
             /** @description Tags to take off each resource (any case) */
             remove?: string[];
-        } | unknown | unknown;
+        } | {
+            resourceIds: string[];
+            /** @description Tags to add to each resource (one already there, in any case, is kept as it is) */
+            add?: string[];
+            /** @description Tags to take off each resource (any case) */
+            remove: string[];
+        };
         BulkTagResult: {
             /** @description Each resource named, with its tags now */
             updated: {
@@ -11823,10 +11829,170 @@ export interface operations {
                      */
                     resourceId?: string;
                     /** @description Variant B: the text to summarise */
+                    content: string;
+                    /** @enum {string} */
+                    type?: "research_paper" | "article" | "book" | "video_transcript";
+                } | {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
+                    id: string;
+                    source?: string;
+                    title?: string;
+                    abstract?: string;
+                    url?: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
+                    /**
+                     * @default quick
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId?: string;
+                    /** @description Variant B: the text to summarise */
                     content?: string;
                     /** @enum {string} */
                     type?: "research_paper" | "article" | "book" | "video_transcript";
-                } | unknown | unknown | unknown | unknown | unknown | unknown;
+                } | {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
+                    id?: string;
+                    source?: string;
+                    title: string;
+                    abstract?: string;
+                    url?: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
+                    /**
+                     * @default quick
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId?: string;
+                    /** @description Variant B: the text to summarise */
+                    content?: string;
+                    /** @enum {string} */
+                    type?: "research_paper" | "article" | "book" | "video_transcript";
+                } | {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
+                    id?: string;
+                    source?: string;
+                    title?: string;
+                    abstract: string;
+                    url?: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
+                    /**
+                     * @default quick
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId?: string;
+                    /** @description Variant B: the text to summarise */
+                    content?: string;
+                    /** @enum {string} */
+                    type?: "research_paper" | "article" | "book" | "video_transcript";
+                } | {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
+                    id?: string;
+                    source?: string;
+                    title?: string;
+                    abstract?: string;
+                    url: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
+                    /**
+                     * @default quick
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId?: string;
+                    /** @description Variant B: the text to summarise */
+                    content?: string;
+                    /** @enum {string} */
+                    type?: "research_paper" | "article" | "book" | "video_transcript";
+                } | {
+                    /** @description The record's id (a search result's); `sha256:` ids are refused (400): a stored PDF is named by workspaceId and resourceId */
+                    id?: string;
+                    source?: string;
+                    title?: string;
+                    abstract?: string;
+                    url?: string;
+                    /** @description Deep: a PDF address the record names (a search result's pdfUrl); tried after an arXiv id, before the record's own page */
+                    pdfUrl?: string;
+                    /** @description Deep: the record's arXiv id (2101.00001v2, cond-mat/0603029): its PDF is fetched from arXiv */
+                    arxivId?: string;
+                    /** @description Deep: the record's DOI: its open-access locations are looked up in OpenAlex */
+                    doi?: string;
+                    /**
+                     * @default quick
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "deep" | "auto";
+                    /**
+                     * Format: uuid
+                     * @description With resourceId: summarise a resource you keep (its stored PDF text for deep; no outbound fetch)
+                     */
+                    workspaceId: string;
+                    /**
+                     * Format: uuid
+                     * @description A resource of workspaceId (the id in the workspace, not a search id)
+                     */
+                    resourceId: string;
+                    /** @description Variant B: the text to summarise */
+                    content?: string;
+                    /** @enum {string} */
+                    type?: "research_paper" | "article" | "book" | "video_transcript";
+                };
             };
         };
         responses: {

@@ -5,7 +5,7 @@
 import { Outlet, type RouteObject } from 'react-router';
 import { Layout } from '../components/Layout';
 import { LoadingState } from '../components/States';
-import { RequireAuth } from './session';
+import { RequireAuth } from './require-auth';
 
 function Protected() {
   return (

@@ -1,9 +1,41 @@
 /** What the pages that join a workspace through a link (an invitation's, a share link's) say alike. */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { FormAlert } from './Field';
+
+/**
+ * Signed in (`email`): who, and the button that joins (`label`, "Joining…" while `pending`), with why
+ * it failed under it; signed out: sign in or create an account first, coming back to `returnTo`.
+ */
+export function JoinOrSignIn({
+  email,
+  returnTo,
+  label,
+  pending,
+  onJoin,
+  error,
+}: {
+  email: string | undefined;
+  returnTo: string;
+  label: string;
+  pending: boolean;
+  onJoin: () => void;
+  error: ReactNode;
+}) {
+  if (email === undefined) return <SignInToJoin returnTo={returnTo} />;
+  return (
+    <>
+      <p>You are signed in as {email}.</p>
+      <button type="button" className="button button-primary" disabled={pending} onClick={onJoin}>
+        {pending ? 'Joining…' : label}
+      </button>
+      {error != null && <FormAlert>{error}</FormAlert>}
+    </>
+  );
+}
 
 /** Signed out: sign in or create an account, each coming back to `returnTo` (`next=`). */
-export function SignInToJoin({ returnTo }: { returnTo: string }) {
+function SignInToJoin({ returnTo }: { returnTo: string }) {
   const here = encodeURIComponent(returnTo);
   return (
     <>

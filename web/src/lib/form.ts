@@ -134,7 +134,7 @@ export function formError<Input extends FieldValues, Output>(
   return form.formState.errors.root?.server?.message;
 }
 
-/** A `register(name, { onChange })` handler that keeps what the user types as the field's draft (app/drafts.ts). */
+/** A `register(name, { onChange })` handler that keeps what the user types as the field's draft (lib/drafts.ts). */
 export function keepDraft(draft: { keep: (value: string) => void }) {
   return (event: { target: { value: string } }) => draft.keep(event.target.value);
 }

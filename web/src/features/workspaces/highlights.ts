@@ -1,5 +1,5 @@
 /** Highlights are character ranges of a resource's abstract, stored as `highlights.ranges` of an annotation. */
-import type { Annotation, HighlightRange } from './use-workspaces';
+import type { Annotation, HighlightRange } from './hooks/use-workspaces';
 
 export function rangesOf(annotation: Annotation): HighlightRange[] {
   const ranges = (annotation.highlights as { ranges?: unknown }).ranges;

@@ -3,7 +3,7 @@
  * the panel), so that a reload or Back shows the same list. Values the API would refuse are dropped
  * here, so a hand-edited address still shows a list.
  */
-import type { ResourceListQuery } from './use-workspaces';
+import type { ResourceListQuery } from './hooks/use-workspaces';
 
 export const SORTS = ['title', 'author', 'year', 'venue', 'added'] as const;
 export type Sort = (typeof SORTS)[number];

@@ -7,7 +7,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { describeError, isNotFound } from '../../api/errors';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { FormAlert } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';

@@ -7,7 +7,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { queries } from '../../api/client';
-import { useProfileLanguage } from '../../app/profile';
+import { useProfileLanguage } from '../../lib/profile';
 import type { components } from '../../api/schema';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';

@@ -2,7 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
-import { SESSION_KEY } from '../../app/session';
+import { SESSION_KEY } from '../../lib/session';
 import { Page } from '../../components/Page';
 
 export function AccountDeletedPage() {

@@ -7,7 +7,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { describeError } from '../../api/errors';
-import { safeNext, useSession } from '../../app/session';
+import { safeNext, useSession } from '../../lib/session';
 import { Page } from '../../components/Page';
 import { LoadingState } from '../../components/States';
 

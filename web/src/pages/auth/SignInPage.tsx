@@ -3,7 +3,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, sessionEndCode, unwrap, type SessionEndCode } from '../../api/client';
 import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
-import { safeNext, SESSION_KEY, useSession } from '../../app/session';
+import { safeNext, SESSION_KEY, useSession } from '../../lib/session';
 import { OAuthButtons } from './OAuthButtons';
 import { SubmitButton } from '../../components/SubmitButton';
 import { formError, submitWith, useZodForm } from '../../lib/form';
@@ -11,7 +11,7 @@ import { SignInForm } from './schemas';
 
 /**
  * Why the session ended, for `?ended=` (set by the app's guard when a request found it ended: see
- * app/session.tsx). Only these codes are read; any other value says nothing.
+ * lib/session.tsx). Only these codes are read; any other value says nothing.
  */
 const ENDED: Record<SessionEndCode, string> = {
   signed_out: 'You were signed out, in this tab or another one. Sign in again to continue.',

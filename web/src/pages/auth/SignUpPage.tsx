@@ -4,7 +4,7 @@ import { api, unwrap } from '../../api/client';
 import type { z } from 'zod/mini';
 import { FormAlert, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
-import { safeNext, SESSION_KEY, useSession } from '../../app/session';
+import { safeNext, SESSION_KEY, useSession } from '../../lib/session';
 import { OAuthButtons } from './OAuthButtons';
 import { SubmitButton } from '../../components/SubmitButton';
 import { formError, submitWith, useZodForm } from '../../lib/form';

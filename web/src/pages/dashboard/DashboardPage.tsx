@@ -10,11 +10,11 @@ import { describeError } from '../../api/errors';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { Page } from '../../components/Page';
 import { SortSelect } from '../../components/SortSelect';
-import { ResultCard } from '../../features/search/ResultCard';
-import { ProviderChips } from '../../features/search/ProviderChips';
-import { noSourceAnswered, SourcesNotice } from '../../features/search/SourcesNotice';
+import { ResultCard } from '../../features/search/components/ResultCard';
+import { ProviderChips } from '../../features/search/components/ProviderChips';
+import { noSourceAnswered, SourcesNotice } from '../../features/search/components/SourcesNotice';
 import { useStableKeys } from '../../features/search/stable-keys';
-import { SearchFiltersBar } from '../../features/search/SearchFiltersBar';
+import { SearchFiltersBar } from '../../features/search/components/SearchFiltersBar';
 import {
   hasActiveFilters,
   MAX_QUERY_LENGTH,
@@ -34,13 +34,13 @@ import {
   useMarkSaved,
   useSearchProviders,
   useSearchResults,
-} from '../../features/search/use-search';
+} from '../../features/search/hooks/use-search';
 import '../../features/features.css';
 import { useZodForm } from '../../lib/form';
 
 // The dialogs (and the dialog library) load after the page has drawn: no one opens them before a result is shown.
 const SummaryDialog = lazy(() =>
-  import('../../features/summary/SummaryDialog').then((module) => ({
+  import('../../features/summary/components/SummaryDialog').then((module) => ({
     default: module.SummaryDialog,
   })),
 );
@@ -51,7 +51,9 @@ const FollowSearch = lazy(() =>
   })),
 );
 const SaveDialog = lazy(() =>
-  import('../../features/workspaces/SaveDialog').then((module) => ({ default: module.SaveDialog })),
+  import('../../features/workspaces/components/SaveDialog').then((module) => ({
+    default: module.SaveDialog,
+  })),
 );
 
 const SORT_LABELS: Record<Sort, string> = {

@@ -7,7 +7,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { useDialogFocusReturn } from '../../components/dialog-focus';
 import { ErrorState, LoadingState } from '../../components/States';
 import type { SearchResult } from '../../api/types';

@@ -6,13 +6,15 @@
  */
 import { useNavigate, useParams } from 'react-router';
 import { describeError, isNotFound } from '../../api/errors';
-import { useSession } from '../../app/session';
-import { FormAlert } from '../../components/Field';
-import { SignInToJoin, UnusableLink } from '../../components/JoinParts';
+import { useSession } from '../../lib/session';
+import { JoinOrSignIn, UnusableLink } from '../../components/JoinParts';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
-import { useAcceptInvitation, useInvitationPreview } from '../../features/members/use-members';
+import {
+  useAcceptInvitation,
+  useInvitationPreview,
+} from '../../features/members/hooks/use-members';
 import '../../features/features.css';
 
 /** A token the service could hold (InvitationTokenParams): anything else is not asked about. */
@@ -38,35 +40,27 @@ function Invitation({ token }: { token: string }) {
         {inviterName} invited you to <strong>{workspaceName}</strong> as{' '}
         {role === 'editor' ? 'an editor' : 'a viewer'}.
       </p>
-      {session.data ? (
-        <>
-          <p>You are signed in as {session.data.email}.</p>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={accept.isPending}
-            onClick={() =>
-              accept.mutate(undefined, {
-                onSuccess: (joined) => {
-                  toast(`You joined ${workspaceName}`);
-                  void navigate(`/workspaces/${joined.workspaceId}`, { replace: true });
-                },
-              })
-            }
-          >
-            {accept.isPending ? 'Joining…' : 'Join'}
-          </button>
-          {accept.error != null && (
-            <FormAlert>
-              {isNotFound(accept.error)
-                ? 'This invitation can no longer be used: it was used, revoked or has expired.'
-                : describeError(accept.error)}
-            </FormAlert>
-          )}
-        </>
-      ) : (
-        <SignInToJoin returnTo={here} />
-      )}
+      <JoinOrSignIn
+        email={session.data?.email}
+        returnTo={here}
+        label="Join"
+        pending={accept.isPending}
+        onJoin={() =>
+          accept.mutate(undefined, {
+            onSuccess: (joined) => {
+              toast(`You joined ${workspaceName}`);
+              void navigate(`/workspaces/${joined.workspaceId}`, { replace: true });
+            },
+          })
+        }
+        error={
+          accept.error == null
+            ? null
+            : isNotFound(accept.error)
+              ? 'This invitation can no longer be used: it was used, revoked or has expired.'
+              : describeError(accept.error)
+        }
+      />
     </div>
   );
 }

@@ -9,13 +9,12 @@
  */
 import { useNavigate, useParams } from 'react-router';
 import { ApiError, describeError, isNotFound } from '../../api/errors';
-import { useSession } from '../../app/session';
-import { FormAlert } from '../../components/Field';
-import { SignInToJoin, UnusableLink } from '../../components/JoinParts';
+import { useSession } from '../../lib/session';
+import { JoinOrSignIn, UnusableLink } from '../../components/JoinParts';
 import { Page } from '../../components/Page';
 import { LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
-import { useJoinShareLink } from '../../features/members/use-members';
+import { useJoinShareLink } from '../../features/members/hooks/use-members';
 import { ROLE_LABELS } from '../../lib/workspace-role';
 import '../../features/features.css';
 
@@ -48,31 +47,21 @@ function Join({ token }: { token: string }) {
         its owner opened to joining, as a viewer. If you are in it already, your role stays as it
         is.
       </p>
-      {session.data ? (
-        <>
-          <p>You are signed in as {session.data.email}.</p>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={join.isPending}
-            onClick={() =>
-              join.mutate(undefined, {
-                onSuccess: (workspace) => {
-                  toast(
-                    `You are in ${workspace.name} as ${ROLE_LABELS[workspace.role].toLowerCase()}`,
-                  );
-                  void navigate(`/workspaces/${workspace.id}`, { replace: true });
-                },
-              })
-            }
-          >
-            {join.isPending ? 'Joining…' : 'Join this workspace'}
-          </button>
-          {join.error != null && <FormAlert>{describeError(join.error)}</FormAlert>}
-        </>
-      ) : (
-        <SignInToJoin returnTo={here} />
-      )}
+      <JoinOrSignIn
+        email={session.data?.email}
+        returnTo={here}
+        label="Join this workspace"
+        pending={join.isPending}
+        onJoin={() =>
+          join.mutate(undefined, {
+            onSuccess: (workspace) => {
+              toast(`You are in ${workspace.name} as ${ROLE_LABELS[workspace.role].toLowerCase()}`);
+              void navigate(`/workspaces/${workspace.id}`, { replace: true });
+            },
+          })
+        }
+        error={join.error == null ? null : describeError(join.error)}
+      />
     </div>
   );
 }

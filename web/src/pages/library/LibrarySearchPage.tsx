@@ -1,7 +1,7 @@
 /** Search your library (`/library`): everything in your workspaces, found by its words (features/library-search). */
 import { Page } from '../../components/Page';
-import { LibrarySearch } from '../../features/library-search/LibrarySearch';
-import { useWorkspaces } from '../../features/workspaces/use-workspaces';
+import { LibrarySearch } from '../../features/library-search/components/LibrarySearch';
+import { useWorkspaces } from '../../features/workspaces/hooks/use-workspaces';
 
 export function LibrarySearchPage() {
   const workspaces = useWorkspaces();

@@ -10,12 +10,12 @@ import { useWatch } from 'react-hook-form';
 import { api, multipartBody, unwrap } from '../../api/client';
 import { describeError } from '../../api/errors';
 import type { components } from '../../api/schema';
-import { useDraftField } from '../../app/drafts';
-import { PROFILE_KEY, useProfile, type Profile } from '../../app/profile';
-import { SESSION_KEY } from '../../app/session';
-import { THEMES, useTheme } from '../../app/theme';
+import { useDraftField } from '../../lib/drafts';
+import { PROFILE_KEY, useProfile, type Profile } from '../../lib/profile';
+import { SESSION_KEY } from '../../lib/session';
+import { THEMES, useTheme } from '../../lib/theme';
 import { Avatar } from '../../components/Avatar';
-import { AccountSection } from '../../features/account/AccountSection';
+import { AccountSection } from '../../features/account/components/AccountSection';
 import { FormAlert, TextAreaField, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { ErrorState, LoadingState } from '../../components/States';
@@ -48,7 +48,7 @@ function counter(length: number, max: number): string {
 function DetailsForm({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  // Drafts (app/drafts.ts): a session ending before Save profile does not lose them.
+  // Drafts (lib/drafts.ts): a session ending before Save profile does not lose them.
   const displayNameDraft = useDraftField('profile:displayName', profile.displayName ?? '');
   const bioDraft = useDraftField('profile:bio', profile.bio ?? '');
   // Checked while typing: the counters and the button follow each keystroke.

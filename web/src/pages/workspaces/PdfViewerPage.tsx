@@ -2,7 +2,7 @@
 import { useCallback, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Page } from '../../components/Page';
-import { PdfViewer } from '../../features/pdf-viewer/PdfViewer';
+import { PdfViewer } from '../../features/pdf-viewer/components/PdfViewer';
 import '../../features/features.css';
 
 /** `?page=` as a page number from 1; anything else is page 1. */

@@ -6,16 +6,18 @@
  */
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import type { SearchResult } from '../../api/types';
-import { useMarkSaved } from '../../features/search/use-search';
-import { resourceFromResult, useAddResource } from '../../features/workspaces/use-workspaces';
+import { useMarkSaved } from '../../features/search/hooks/use-search';
+import { resourceFromResult, useAddResource } from '../../features/workspaces/hooks/use-workspaces';
 
 const SummaryDialog = lazy(() =>
-  import('../../features/summary/SummaryDialog').then((module) => ({
+  import('../../features/summary/components/SummaryDialog').then((module) => ({
     default: module.SummaryDialog,
   })),
 );
 const SaveDialog = lazy(() =>
-  import('../../features/workspaces/SaveDialog').then((module) => ({ default: module.SaveDialog })),
+  import('../../features/workspaces/components/SaveDialog').then((module) => ({
+    default: module.SaveDialog,
+  })),
 );
 
 interface WorkDialogs {

@@ -1,20 +1,20 @@
 /** The user's workspaces with their counts; create, rename and delete (after a confirmation). */
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useDraftField, useHasDraft } from '../../app/drafts';
+import { useDraftField, useHasDraft } from '../../lib/drafts';
 import { TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { useToast } from '../../components/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { RoleBadge } from '../../components/RoleBadge';
-import { RenameForm, renameDraftKey } from '../../features/workspaces/RenameForm';
+import { RenameForm, renameDraftKey } from '../../features/workspaces/components/RenameForm';
 import {
   useCreateWorkspace,
   useDeleteWorkspace,
   useWorkspaces,
   type Workspace,
-} from '../../features/workspaces/use-workspaces';
+} from '../../features/workspaces/hooks/use-workspaces';
 import '../../features/features.css';
 import { SubmitButton } from '../../components/SubmitButton';
 import { WorkspaceNameForm } from '../../features/workspaces/schemas';

@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod/mini';
 import { describeError } from '../../../api/errors';
-import { useProfileLanguage } from '../../../app/profile';
+import { useProfileLanguage } from '../../../lib/profile';
 import { FormAlert, TextField } from '../../../components/Field';
 import { SubmitButton } from '../../../components/SubmitButton';
 import { formatDateTime } from '../../../lib/dates';

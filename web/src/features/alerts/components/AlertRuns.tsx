@@ -1,5 +1,5 @@
 /** An alert's run history (newest first, a page at a time): when, why, what it found, whether its e-mail went out. */
-import { useProfileLanguage } from '../../../app/profile';
+import { useProfileLanguage } from '../../../lib/profile';
 import { ErrorState, LoadingState } from '../../../components/States';
 import { formatDateTime } from '../../../lib/dates';
 import type { AlertRun } from '../api/alerts';

@@ -1,0 +1,115 @@
+/**
+ * One search result: an article named by its title (a link to the source), its facts, where it already
+ * is in your library (links to those workspaces; Save then says so), and its actions.
+ */
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import type { SearchResult } from '../../../api/types';
+import { useProfileLanguage } from '../../../lib/profile';
+import { shortAuthors } from '../../../lib/authors';
+import { formatIsoDate } from '../../../lib/dates';
+import { workTypeLabel } from '../../../lib/work-types';
+import { RelatedWorks } from './RelatedWorks';
+import { PROVIDER_NAMES } from '../search-state';
+
+export function ResultCard({
+  result,
+  onSummarize,
+  onSave,
+}: {
+  result: SearchResult;
+  onSummarize: (result: SearchResult) => void;
+  onSave: (result: SearchResult) => void;
+}) {
+  const headingId = useId();
+  const abstractId = useId();
+  const inLibraryId = useId();
+  const places = result.inLibrary ?? [];
+  const [expanded, setExpanded] = useState(false);
+  const language = useProfileLanguage();
+  const kind = [result.venue, result.type && workTypeLabel(result.type)]
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <article className="result" aria-labelledby={headingId}>
+      <h2 id={headingId} className="result-title">
+        <a href={result.url} target="_blank" rel="noreferrer noopener">
+          {result.title}
+        </a>
+      </h2>
+      <p className="result-authors">{shortAuthors(result.authors)}</p>
+      <p className="result-facts">
+        {result.publishedDate && (
+          <time dateTime={result.publishedDate}>
+            {formatIsoDate(result.publishedDate, language)}
+          </time>
+        )}
+        {kind && <span>{kind}</span>}
+        {/* An unknown count (null) is not shown: "0 citations" would be a claim. */}
+        {result.citations !== null && (
+          <span>
+            {result.citations.toLocaleString(language)} citation{result.citations === 1 ? '' : 's'}
+          </span>
+        )}
+      </p>
+      <ul className="badges" aria-label="Sources">
+        {(result.sources.length > 0 ? result.sources : [result.provider]).map((source) => (
+          <li key={source} className="badge">
+            {PROVIDER_NAMES[source]}
+          </li>
+        ))}
+      </ul>
+      {result.abstract && (
+        <div className="result-abstract">
+          <button
+            type="button"
+            className="button button-ghost button-small"
+            aria-expanded={expanded}
+            aria-controls={abstractId}
+            onClick={() => setExpanded((open) => !open)}
+          >
+            {expanded ? 'Hide abstract' : 'Show abstract'}
+          </button>
+          <p id={abstractId} hidden={!expanded}>
+            {result.abstract}
+          </p>
+        </div>
+      )}
+      {places.length > 0 && (
+        <p id={inLibraryId} className="in-library">
+          <span aria-hidden="true">✓ </span>In your library:{' '}
+          {places.map((place, index) => (
+            <span key={place.resourceId}>
+              {index > 0 && ', '}
+              <Link
+                to={`/workspaces/${encodeURIComponent(place.workspaceId)}?resource=${encodeURIComponent(place.resourceId)}`}
+              >
+                {place.workspaceName}
+              </Link>
+            </span>
+          ))}
+        </p>
+      )}
+      <div className="result-actions">
+        <button type="button" className="button" onClick={() => onSummarize(result)}>
+          Summarize
+        </button>
+        {places.length > 0 ? (
+          <button
+            type="button"
+            className="button"
+            aria-describedby={inLibraryId}
+            onClick={() => onSave(result)}
+          >
+            Already saved · Save again
+          </button>
+        ) : (
+          <button type="button" className="button button-primary" onClick={() => onSave(result)}>
+            Save
+          </button>
+        )}
+      </div>
+      <RelatedWorks result={result} onSummarize={onSummarize} onSave={onSave} />
+    </article>
+  );
+}
