@@ -58,7 +58,7 @@ const { openDatabase, pgliteDirFor } =
   await fromDist<typeof DbClientModule>('platform/db/client.js');
 const schema = await fromDist<typeof SchemaModule>('platform/db/schema.js');
 const { findProfile } = await fromDist<typeof ProfileStoreModule>('profiles/store.js');
-const { addResource } = await fromDist<typeof CommandsModule>('workspaces/commands.js');
+const { describeNewResource } = await fromDist<typeof CommandsModule>('workspaces/commands.js');
 const { presentResource, presentWorkspace } = await fromDist<typeof PresentersModule>(
   'workspaces/presenters.js',
 );
@@ -295,15 +295,14 @@ const SAMPLE_BODY = {
   tags: [] as string[],
   authors: [] as string[],
 };
-const addSql = await record((db) =>
-  addResource(db, async () => null, recordedWorkspaceId, anyUser.id, {
-    ...SAMPLE_BODY,
-    data: undefined,
-    type: undefined,
-    resourceId: undefined,
-  }),
-);
-// addResource: findWorkspace is the route's; then a transaction locks the workspace, counts its
+const insertSample = await describeNewResource(async () => null, recordedWorkspaceId, anyUser.id, {
+  ...SAMPLE_BODY,
+  data: undefined,
+  type: undefined,
+  resourceId: undefined,
+});
+const addSql = await record((db) => insertSample(db));
+// Adding a resource: findWorkspace is the route's; then a transaction locks the workspace, counts its
 // resources, inserts unless the same work is there, and marks the workspace changed.
 const LOCK_WORKSPACE = statement(addSql, 0, [recordedWorkspaceId], 'insertResourceIfRoom: lock');
 const COUNT_RESOURCES = statement(addSql, 1, [recordedWorkspaceId], 'insertResourceIfRoom: count');

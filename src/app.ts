@@ -237,6 +237,9 @@ export async function buildApp(
     secret: platform.signingSecret,
     scopeOf: requesterKey,
     now: options.clock,
+    leaseMs: config.idempotencyLeaseSeconds * 1000,
+    // The embedded database is one process's: a claim another process made died with it.
+    soleProcess: platform.database.kind === 'pglite',
   });
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);

@@ -147,6 +147,7 @@ const EnvSchema = z.object({
   ALERTS_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   ALERTS_PER_USER: z.coerce.number().int().min(1).max(1000).default(25),
   JOBS_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  IDEMPOTENCY_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).default(15),
 
   // Worker threads (platform/worker-pool.ts) that read imported files and format citations off the request thread.
   // By default one fewer than the cores (the event loop's), at least 2 (so that one slow import does
@@ -312,6 +313,8 @@ export interface Config {
   alerts: { enabled: boolean; tickSeconds: number; perUser: number };
   /** Background jobs (platform/jobs.ts, pg-boss): a running job whose process sends no heartbeat for this long is retried. */
   jobs: { heartbeatSeconds: number };
+  /** How long a claimed Idempotency-Key stays its process's without a renewal (platform/idempotency.ts). */
+  idempotencyLeaseSeconds: number;
   /**
    * The worker threads that run work whose cost a user's input decides (STYLE.md rule 12): how many,
    * how many tasks may wait for one, and each one's heap; a task past its time or heap is stopped.
@@ -469,6 +472,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       perUser: env.ALERTS_PER_USER,
     },
     jobs: { heartbeatSeconds: env.JOBS_HEARTBEAT_SECONDS },
+    idempotencyLeaseSeconds: env.IDEMPOTENCY_LEASE_SECONDS,
     workers: { threads: env.WORKER_THREADS, queue: env.WORKER_QUEUE, heapMb: env.WORKER_HEAP_MB },
     imports: { parseTimeoutMs: env.IMPORT_PARSE_TIMEOUT_MS },
     citations: {

@@ -38,31 +38,42 @@ async function assertPasswordAcceptable(password: string): Promise<void> {
   if (problem) throw validationError('password', problem, `Password ${problem}`);
 }
 
-export async function signUp(
+/**
+ * Signing up, in its three parts: the slow, side-effect-free one here (the password judged and
+ * hashed); `create`, the account and its profile, which a route runs in the transaction that keeps its
+ * answer (platform/idempotency.ts); `confirm`, the confirmation mail, once that has committed. A process
+ * that dies before the mail leaves an account whose owner asks for another (resend); a retry that
+ * replays the answer sends none.
+ */
+export async function prepareSignUp(
   deps: AuthDeps,
   input: { email: string; password: string; name?: string },
-): Promise<UserRow> {
+): Promise<{ create(db: Db): Promise<UserRow>; confirm(user: UserRow): Promise<void> }> {
   await assertPasswordAcceptable(input.password);
   const name = stripHtml(input.name ?? '') || input.email.split('@')[0]!.slice(0, 100);
   const passwordHash = await hashPassword(input.password);
-  let user: UserRow;
-  try {
-    user = await createUserWithProfile(deps.db, {
-      email: input.email,
-      name,
-      passwordHash,
-      emailConfirmed: false,
-    });
-  } catch (error) {
-    if (error instanceof EmailTakenError)
-      throw conflict('A user with this e-mail address already exists', {
-        field: 'email',
-        reason: 'taken',
-      });
-    throw error;
-  }
-  if (deps.config.emailConfirmation === 'required') await sendConfirmationMail(deps, user);
-  return user;
+  return {
+    async create(db) {
+      try {
+        return await createUserWithProfile(db, {
+          email: input.email,
+          name,
+          passwordHash,
+          emailConfirmed: false,
+        });
+      } catch (error) {
+        if (error instanceof EmailTakenError)
+          throw conflict('A user with this e-mail address already exists', {
+            field: 'email',
+            reason: 'taken',
+          });
+        throw error;
+      }
+    },
+    async confirm(user) {
+      if (deps.config.emailConfirmation === 'required') await sendConfirmationMail(deps, user);
+    },
+  };
 }
 
 async function sendConfirmationMail(

@@ -1,4 +1,5 @@
 /** Authentication routes: sign-up, sign-in, sign-out, session, refresh, password reset, OAuth. */
+import type { UserRow } from './users.js';
 import { mailerFor } from '../platform/mail/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -15,7 +16,7 @@ import {
   requestPasswordReset,
   resendConfirmation,
   signIn,
-  signUp,
+  prepareSignUp,
   updatePassword,
   type AuthDeps,
 } from './commands.js';
@@ -108,17 +109,31 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const user = await signUp(deps(request), request.body);
+      const signUp = await prepareSignUp(deps(request), request.body);
       const message =
         config.emailConfirmation === 'required'
           ? 'Account created. Check your e-mail to confirm your address; you can sign in now.'
           : 'Account created. You can sign in now.';
       const confirmationSent = config.emailConfirmation === 'required';
-      return reply.status(201).send({
-        message,
-        confirmationSent,
-        user: { ...presentUser(user), createdAt: user.createdAt.toISOString() },
-      });
+      let created: UserRow | undefined;
+      // The account and the answer kept for an Idempotency-Key are one transaction; the mail follows
+      // the commit (platform/idempotency.ts): a failed send is logged, and the owner can ask for another.
+      return request.answerOnce(
+        reply,
+        201,
+        async (db) => {
+          const user = await signUp.create(db);
+          created = user;
+          return {
+            message,
+            confirmationSent,
+            user: { ...presentUser(user), createdAt: user.createdAt.toISOString() },
+          };
+        },
+        async () => {
+          if (created) await signUp.confirm(created);
+        },
+      );
     },
   );
 

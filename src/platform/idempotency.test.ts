@@ -4,15 +4,18 @@
  * h, shared by processes on one database; a key still being answered is a 409; failures are not kept.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, uniqueEmail, type TestUser } from '../../test/support/factories.js';
 import type { ResolvedResource, ResourceResolver } from '../context.js';
-import { KNOWN_RECORDS } from '../workspaces/test-support/helpers.js';
+import { KNOWN_RECORDS, pdfMultipart } from '../workspaces/test-support/helpers.js';
+import { users } from './db/schema.js';
 
 const HOUR = 60 * 60 * 1000;
+/** The lease of a claim in these apps (IDEMPOTENCY_LEASE_SECONDS). */
+const LEASE_SECONDS = 600;
 
 /** The lookup behind "add by resourceId": each call waits for the test to let it answer (or fail). */
 function controlledResolver() {
@@ -53,8 +56,12 @@ for (const leg of storeLegs()) {
     const lookup = controlledResolver();
 
     beforeAll(async () => {
-      // Two apps on one database, as two server processes: same secret, same Redis keys.
-      const env = { JWT_SECRET: randomBytes(32).toString('hex') };
+      // Two apps on one database, as two server processes: same secret, same Redis keys. A lease of
+      // LEASE_SECONDS: its renewals (every third of it) never come while a test moves the clock.
+      const env = {
+        JWT_SECRET: randomBytes(32).toString('hex'),
+        IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS),
+      };
       const redisKeyPrefix = `rwtest:${randomUUID()}:`;
       t = await buildTestApp({
         leg,
@@ -232,7 +239,7 @@ for (const leg of storeLegs()) {
     });
 
     describe('POST /api/workspaces/{id}/resources', () => {
-      it('a request still being answered: the same key gets 409 with Retry-After, then the first answer', async () => {
+      it('a request still being answered: the same key gets 409 with Retry-After (the lease left), then the first answer', async () => {
         const ws = (await createWorkspace(t, owner, null, { name: 'Resources' })).json().workspace;
         const key = randomUUID();
         const add = () =>
@@ -242,11 +249,15 @@ for (const leg of storeLegs()) {
             headers: { ...owner.bearer, 'idempotency-key': key },
             payload: { resourceId: '10.1038/nature14539' },
           });
+        const start = clock;
         const first = add();
         const call = await lookup.next();
+        clock = start + 100_000;
         const meanwhile = await add();
+        clock = start;
         expect(meanwhile.statusCode).toBe(409);
-        expect(meanwhile.headers['retry-after']).toBe('1');
+        // The claim's lease runs LEASE_SECONDS from the claim; 100 s of it have passed.
+        expect(meanwhile.headers['retry-after']).toBe(String(LEASE_SECONDS - 100));
         expect(meanwhile.json().error.details).toEqual({
           field: 'idempotency-key',
           reason: 'in_progress',
@@ -263,7 +274,7 @@ for (const leg of storeLegs()) {
         expect(list.json()).toHaveLength(1);
       });
 
-      it('takes over a claim whose request never answered after a minute; the late answer does not replace the new one', async () => {
+      it('takes over a claim whose lease ran out at once; the late request’s writes are undone and its answer is a 409', async () => {
         const ws = (await createWorkspace(t, owner, null, { name: 'Abandoned' })).json().workspace;
         const key = randomUUID();
         const add = () =>
@@ -277,16 +288,26 @@ for (const leg of storeLegs()) {
         try {
           const stuck = add();
           const stuckCall = await lookup.next();
-          clock = start + 30_000;
-          expect((await add()).statusCode).toBe(409);
-          clock = start + 61_000;
+          clock = start + LEASE_SECONDS * 1000 - 1000;
+          const early = await add();
+          expect(early.statusCode).toBe(409);
+          expect(early.headers['retry-after']).toBe('1');
+          clock = start + LEASE_SECONDS * 1000 + 1;
           const retry = add();
           (await lookup.next()).answer(KNOWN_RECORDS['arxiv:1706.03762v5']!);
           const taken = await retry;
-          expect(taken.statusCode).toBe(201);
+          expect(taken.statusCode, taken.body).toBe(201);
           stuckCall.answer(KNOWN_RECORDS['arxiv:1706.03762v5']!);
-          await stuck;
+          const late = await stuck;
+          expect(late.statusCode, late.body).toBe(409);
+          expect(late.json().error.details.reason).toBe('in_progress');
           expectReplayOf(taken, await add());
+          const list = await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${ws.id}/resources`,
+            headers: owner.bearer,
+          });
+          expect(list.json()).toHaveLength(1);
         } finally {
           clock = start;
         }
@@ -310,6 +331,191 @@ for (const leg of storeLegs()) {
         const done = await retry;
         expect(done.statusCode).toBe(201);
         expect(done.headers['idempotent-replayed']).toBeUndefined();
+      });
+    });
+
+    describe('a save of the answer the database refuses leaves nothing created, on every creating route', () => {
+      /** Runs `body` while the database refuses, once, to keep an answer (a trigger of this test's own). */
+      const whileAnAnswerIsRefusedOnce = async (body: () => Promise<void>) => {
+        const tag = randomUUID().replace(/-/g, '').slice(0, 12);
+        const run = async (statements: string[]) => {
+          for (const statement of statements) await t.app.ctx.db.execute(sql.raw(statement));
+        };
+        await run([
+          `create sequence refuse_once_${tag}`,
+          `create function refuse_once_${tag}() returns trigger language plpgsql as $$
+            begin if nextval('refuse_once_${tag}') = 1 then raise exception 'answer not kept (test)'; end if; return new; end $$`,
+          `create trigger refuse_once_${tag} before update on idempotency_keys for each row
+            when (new.response_status is not null) execute function refuse_once_${tag}()`,
+        ]);
+        try {
+          await body();
+        } finally {
+          await run([
+            `drop trigger refuse_once_${tag} on idempotency_keys`,
+            `drop function refuse_once_${tag}()`,
+            `drop sequence refuse_once_${tag}`,
+          ]);
+        }
+      };
+      /**
+       * The request with a key while its answer cannot be kept: nothing of it may stay (`count` as
+       * before); its retry does the work once (`count` one more) and a second retry replays it.
+       */
+      const expectNothingLeftThenOnce = async (
+        /** `replayed`: the request is expected to be answered from the kept answer. */
+        send: (key: string, replayed: boolean) => Promise<LightMyRequestResponse>,
+        count: () => Promise<number>,
+        status: number,
+      ) => {
+        const before = await count();
+        const key = randomUUID();
+        await whileAnAnswerIsRefusedOnce(async () => {
+          const refused = await send(key, false);
+          expect(refused.statusCode, refused.body).toBeGreaterThanOrEqual(500);
+          expect(await count()).toBe(before);
+        });
+        const retry = await send(key, false);
+        expect(retry.statusCode, retry.body).toBe(status);
+        expectReplayOf(retry, await send(key, true));
+        expect(await count()).toBe(before + 1);
+      };
+      const resourcesOf = async (workspaceId: string) =>
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/workspaces/${workspaceId}/resources`,
+            headers: owner.bearer,
+          })
+        ).json<unknown[]>().length;
+
+      it('sign-up: no account without its answer', async () => {
+        const email = uniqueEmail('refused');
+        await expectNothingLeftThenOnce(
+          (key) =>
+            t.app.inject({
+              method: 'POST',
+              url: '/api/auth/signup',
+              headers: { 'idempotency-key': key },
+              payload: { email, password: 'tidal-quasar-42', name: 'Refused' },
+            }),
+          async () =>
+            (await t.app.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)))
+              .length,
+          201,
+        );
+      });
+
+      it('adding a resource, described or looked up: no resource without its answer', async () => {
+        const ws = (await createWorkspace(t, owner, null, { name: 'Refused add' })).json()
+          .workspace;
+        await expectNothingLeftThenOnce(
+          (key) =>
+            t.app.inject({
+              method: 'POST',
+              url: `/api/workspaces/${ws.id}/resources`,
+              headers: { ...owner.bearer, 'idempotency-key': key },
+              payload: { title: 'Described', url: 'https://example.org/described' },
+            }),
+          () => resourcesOf(ws.id),
+          201,
+        );
+        await expectNothingLeftThenOnce(
+          async (key, replayed) => {
+            const sent = t.app.inject({
+              method: 'POST',
+              url: `/api/workspaces/${ws.id}/resources`,
+              headers: { ...owner.bearer, 'idempotency-key': key },
+              payload: { resourceId: '10.1038/nature14539' },
+            });
+            // A replay asks nothing; a request that does the work looks the record up.
+            if (!replayed) (await lookup.next()).answer(KNOWN_RECORDS['10.1038/nature14539']!);
+            return sent;
+          },
+          () => resourcesOf(ws.id),
+          201,
+        );
+      });
+
+      it('adding a resource from a PDF: no resource without its answer', async () => {
+        const ws = (await createWorkspace(t, owner, null, { name: 'Refused PDF' })).json()
+          .workspace;
+        const upload = pdfMultipart(
+          'refused.pdf',
+          Buffer.from(`%PDF-1.4\n% ${randomUUID()}\n%%EOF\n`, 'latin1'),
+        );
+        await expectNothingLeftThenOnce(
+          (key) =>
+            t.app.inject({
+              method: 'POST',
+              url: `/api/workspaces/${ws.id}/resources`,
+              headers: { ...owner.bearer, ...upload.headers, 'idempotency-key': key },
+              payload: upload.payload,
+            }),
+          () => resourcesOf(ws.id),
+          201,
+        );
+      });
+
+      it('appending to notes: the text is not appended without its answer', async () => {
+        const ws = (await createWorkspace(t, owner, null, { name: 'Refused notes' })).json()
+          .workspace;
+        const resource = (
+          await t.app.inject({
+            method: 'POST',
+            url: `/api/workspaces/${ws.id}/resources`,
+            headers: owner.bearer,
+            payload: { title: 'Noted', url: 'https://example.org/noted' },
+          })
+        ).json().resource;
+        const appended = 'Appended once';
+        await expectNothingLeftThenOnce(
+          (key) =>
+            t.app.inject({
+              method: 'POST',
+              url: `/api/workspaces/${ws.id}/resources/${resource.id}/notes`,
+              headers: { ...owner.bearer, 'idempotency-key': key },
+              payload: { text: appended },
+            }),
+          async () => {
+            const now = await t.app.inject({
+              method: 'GET',
+              url: `/api/workspaces/${ws.id}/resources`,
+              headers: owner.bearer,
+            });
+            const notes = now.json<Array<{ notes: string }>>()[0]!.notes;
+            return notes.split(appended).length - 1;
+          },
+          200,
+        );
+      });
+
+      it('importing a file: no entry imported without its answer', async () => {
+        const ws = (await createWorkspace(t, owner, null, { name: 'Refused import' })).json()
+          .workspace;
+        const bibtex = [1, 2, 3]
+          .map(
+            (n) =>
+              `@article{e${n}, title = {Entry ${n}}, year = {2020}, doi = {10.1000/refused.${n}}}`,
+          )
+          .join('\n');
+        const before = await resourcesOf(ws.id);
+        await expectNothingLeftThenOnce(
+          (key) =>
+            t.app.inject({
+              method: 'POST',
+              url: `/api/workspaces/${ws.id}/import`,
+              headers: {
+                ...owner.bearer,
+                'content-type': 'application/x-bibtex',
+                'idempotency-key': key,
+              },
+              payload: bibtex,
+            }),
+          // One "creation": the file's three entries, all or none.
+          async () => ((await resourcesOf(ws.id)) - before) / 3,
+          200,
+        );
       });
     });
 

@@ -192,36 +192,39 @@ export function recordOf(found: ResolvedResource, identifier: string) {
 /**
  * Adds a resource to a workspace: inserted only while the workspace holds fewer than its limit and
  * not the same work already (409 either way), atomically even when adds to one workspace race
- * (store.insertResourceIfRoom).
+ * (store.insertResourceIfRoom). The slow, side-effect-free half (a lookup of `resourceId` through
+ * search) is done here; the insert is the function returned, run on the database or in the
+ * transaction that keeps the request's answer.
  */
-export async function addResource(
-  db: Db,
+export async function describeNewResource(
   resolve: ResourceResolver,
   workspaceId: string,
   addedBy: string,
   input: ResourceCreateInput,
-): Promise<ResourceRow> {
+): Promise<(db: Db) => Promise<ResourceRow>> {
   const values = await describeResource(resolve, workspaceId, input);
-  const added = await insertResourceIfRoom(
-    db,
-    { ...values, addedBy },
-    LIMITS.resourcesPerWorkspace,
-  );
-  if ('row' in added) return added.row;
-  switch (added.refused) {
-    case 'no_workspace':
-      throw notFound('Workspace');
-    case 'full':
-      throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources`, {
-        field: 'workspace',
-        reason: 'too_many_resources',
-      });
-    case 'duplicate':
-      throw conflict('This work is already in the workspace', {
-        field: input.resourceId !== undefined ? 'resourceId' : 'url',
-        reason: 'duplicate',
-      });
-  }
+  return async (db) => {
+    const added = await insertResourceIfRoom(
+      db,
+      { ...values, addedBy },
+      LIMITS.resourcesPerWorkspace,
+    );
+    if ('row' in added) return added.row;
+    switch (added.refused) {
+      case 'no_workspace':
+        throw notFound('Workspace');
+      case 'full':
+        throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources`, {
+          field: 'workspace',
+          reason: 'too_many_resources',
+        });
+      case 'duplicate':
+        throw conflict('This work is already in the workspace', {
+          field: input.resourceId !== undefined ? 'resourceId' : 'url',
+          reason: 'duplicate',
+        });
+    }
+  };
 }
 
 /** Why a versioned write did not happen: the resource as it is now when it is there (a stale If-Match), else a 404. */

@@ -17,7 +17,7 @@ import { annotationRoutes } from './annotations/routes.js';
 import { citeRoutes } from './cite/routes.js';
 import { notesRoutes } from './notes/routes.js';
 import {
-  addResource,
+  describeNewResource,
   changeResource,
   deleteWorkspace,
   moveResources,
@@ -72,7 +72,7 @@ import {
 } from './schemas.js';
 import { presentResources, sendsVersion, staleResource, staleWorkspace } from './versions.js';
 import {
-  createResourceFromPdf,
+  receiveNewResourcePdf,
   filePartOf,
   forgetPdfFiles,
   PDF_MULTIPART_LIMITS,
@@ -636,23 +636,38 @@ function addResourceRoute(root: FastifyInstance, ctx: AppContext, pdfDeps: PdfDe
         'edit',
         await loadWorkspace(db, request.params.id, user),
       );
+      // The slow part first (the upload into the blob store, a lookup through search), then the
+      // resource and the answer kept for an Idempotency-Key in one transaction (platform/idempotency.ts).
       if (multipartBody) {
-        const part = await filePartOf(request);
-        const { resource, pdf } = await createResourceFromPdf(pdfDeps, workspace.id, user.id, part);
-        sendsVersion(reply, 'r', resource);
-        return reply
-          .status(201)
-          .send(resourceReply(dialectOf(request), presentResource(resource, [], pdf)));
+        const upload = await receiveNewResourcePdf(
+          pdfDeps,
+          workspace.id,
+          user.id,
+          await filePartOf(request),
+        );
+        try {
+          return await request.answerOnce(reply, 201, async (db) => {
+            const { resource, pdf } = await upload.record(db);
+            sendsVersion(reply, 'r', resource);
+            return resourceReply(dialectOf(request), presentResource(resource, [], pdf));
+          });
+        } catch (error) {
+          // Not recorded: the file is nobody's.
+          await upload.forget();
+          throw error;
+        }
       }
-      const resource = await addResource(
-        db,
+      const insert = await describeNewResource(
         ctx.resolveResource,
         workspace.id,
         user.id,
         request.body,
       );
-      sendsVersion(reply, 'r', resource);
-      return reply.status(201).send(resourceReply(dialectOf(request), presentResource(resource)));
+      return request.answerOnce(reply, 201, async (db) => {
+        const resource = await insert(db);
+        sendsVersion(reply, 'r', resource);
+        return resourceReply(dialectOf(request), presentResource(resource));
+      });
     },
   );
 }

@@ -144,7 +144,7 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       const { workspace } = authorize(
         user,
@@ -157,12 +157,15 @@ function importRoute(root: FastifyInstance, ctx: AppContext): void {
         upload.format,
         parseInWorkers(ctx.workers, ctx.config.imports.parseTimeoutMs),
       );
-      return {
-        ...(await importCitations(ctx.db, workspace.id, user.id, file, {
+      // The file is read above, outside any transaction. With an Idempotency-Key every batch and the
+      // answer kept for the key are one transaction (its batches savepoints of it), so a crash leaves
+      // nothing imported or the answer; without one, each batch commits on its own (platform/idempotency.ts).
+      return request.answerOnce(reply, 200, async (db) => ({
+        ...(await importCitations(db, workspace.id, user.id, file, {
           dryRun: request.query.dryRun,
         })),
         encoding: upload.encoding,
-      };
+      }));
     },
   );
 }

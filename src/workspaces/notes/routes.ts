@@ -84,17 +84,20 @@ export async function notesRoutes(root: FastifyInstance, ctx: AppContext): Promi
         await loadResource(db, request.params.resourceId, user),
       );
       if (resource.workspaceId !== workspace.id) throw notFound('Resource');
-      const updated = await appendToNotes(
-        db,
-        resource,
-        request.body.text,
-        user.id,
-        expectedVersions('r', request.headers['if-match']),
-      );
-      if ('stale' in updated) throw await staleResource(db, updated.stale);
-      const [presented] = await presentResources(db, [updated.row]);
-      sendsVersion(reply, 'r', updated.row);
-      return resourceReply(dialectOf(request), presented!);
+      // The notes and the answer kept for an Idempotency-Key are one transaction (platform/idempotency.ts).
+      return request.answerOnce(reply, 200, async (db) => {
+        const updated = await appendToNotes(
+          db,
+          resource,
+          request.body.text,
+          user.id,
+          expectedVersions('r', request.headers['if-match']),
+        );
+        if ('stale' in updated) throw await staleResource(db, updated.stale);
+        const [presented] = await presentResources(db, [updated.row]);
+        sendsVersion(reply, 'r', updated.row);
+        return resourceReply(dialectOf(request), presented!);
+      });
     },
   );
 }

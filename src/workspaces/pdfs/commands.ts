@@ -7,9 +7,8 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { BlobStore } from '../../platform/blob-store.js';
 import type { Db } from '../../platform/db/client.js';
 import { conflict, notFound, validationError } from '../../platform/errors.js';
-import { recordChange } from '../events/record.js';
 import { LIMITS } from '../schemas.js';
-import { deleteResourceRow, insertResourceIfRoom, type ResourceRow } from '../store.js';
+import { insertResourceIfRoom, type ResourceRow } from '../store.js';
 import { deletePdfRow, replacePdf, type EnqueueExtraction, type PdfRow } from './store.js';
 import { cleanFilename, MAX_PDF_BYTES, pdfTooLarge, receivePdf } from './upload.js';
 
@@ -96,80 +95,92 @@ export async function attachPdf(
   return recorded.row;
 }
 
+/** An uploaded PDF in the blob store, not yet recorded: `record` makes it a resource, `forget` drops the file. */
+export interface ReceivedNewPdf {
+  /**
+   * The new resource and its PDF (pending extraction, its job enqueued) in one transaction, a
+   * savepoint of `db` when it is one: a failure leaves neither. The same file twice in one workspace
+   * is the same work (409), as adding decides.
+   */
+  record(db: Db): Promise<{ resource: ResourceRow; pdf: PdfRow }>;
+  /** Deletes the file: for the caller whose transaction did not commit. */
+  forget(): Promise<void>;
+}
+
 /**
- * A new resource made from an uploaded PDF: titled by the file's name until extraction fills its
- * record. The same file twice in one workspace is the same work (409), as adding decides.
+ * A new resource made from an uploaded PDF, titled by the file's name until extraction fills its
+ * record. The file is stored first, outside any transaction (it may take a while), then recorded by
+ * `record`; a process killed between the two leaves a file no row names, which the sweeper deletes.
  */
-export async function createResourceFromPdf(
+export async function receiveNewResourcePdf(
   deps: PdfDeps,
   workspaceId: string,
   userId: string,
   part: MultipartFile,
-): Promise<{ resource: ResourceRow; pdf: PdfRow }> {
+): Promise<ReceivedNewPdf> {
   const filename = cleanFilename(part.filename);
   const received = await receivePdf(deps.blobs, workspaceId, part.file);
   try {
-    const title =
-      filename
-        .replace(/\.pdf$/i, '')
-        .replace(/[_]+/g, ' ')
-        .trim()
-        .slice(0, LIMITS.title) || 'Untitled PDF';
-    const added = await insertResourceIfRoom(
-      deps.db,
-      {
-        workspaceId,
-        addedBy: userId,
-        resourceId: null,
-        workKey: `pdf:${received.sha256}`,
-        title,
-        url: null,
-        type: 'document',
-        authors: [],
-        tags: [],
-        notes: '',
-        data: { metadataFrom: 'filename' },
-      },
-      LIMITS.resourcesPerWorkspace,
-    );
-    if (!('row' in added)) {
-      if (added.refused === 'no_workspace') throw notFound('Workspace');
-      if (added.refused === 'full')
-        throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources`, {
-          field: 'workspace',
-          reason: 'too_many_resources',
-        });
-      throw conflict('This PDF is already in the workspace', {
-        field: 'file',
-        reason: 'duplicate',
-      });
-    }
-    const recorded = await recordPdf(deps, {
-      resourceId: added.row.id,
-      uploadedBy: userId,
-      filename,
-      fillMetadata: true,
-      ...received,
-    }).catch(async (error: unknown) => {
-      // Undone: the resource's addition was announced, so its removal is too.
-      await deps.db.transaction(async (tx) => {
-        if (await deleteResourceRow(tx, added.row.id))
-          await recordChange(tx, {
-            type: 'resource.removed',
-            workspaceId,
-            actorId: userId,
-            resourceId: added.row.id,
-            details: { title },
-          });
-      });
-      throw error;
-    });
-    if (!recorded) throw notFound('Resource');
-    return { resource: added.row, pdf: recorded.row };
+    // The queue must be started before a job can be enqueued in the transaction.
+    await deps.extraction.ready();
   } catch (error) {
     await forget(deps.blobs, received.blobKey);
     throw error;
   }
+  const title =
+    filename
+      .replace(/\.pdf$/i, '')
+      .replace(/[_]+/g, ' ')
+      .trim()
+      .slice(0, LIMITS.title) || 'Untitled PDF';
+  return {
+    forget: () => forget(deps.blobs, received.blobKey),
+    record: (db) =>
+      db.transaction(async (tx) => {
+        const added = await insertResourceIfRoom(
+          tx,
+          {
+            workspaceId,
+            addedBy: userId,
+            resourceId: null,
+            workKey: `pdf:${received.sha256}`,
+            title,
+            url: null,
+            type: 'document',
+            authors: [],
+            tags: [],
+            notes: '',
+            data: { metadataFrom: 'filename' },
+          },
+          LIMITS.resourcesPerWorkspace,
+        );
+        if (!('row' in added)) {
+          if (added.refused === 'no_workspace') throw notFound('Workspace');
+          if (added.refused === 'full')
+            throw conflict(`A workspace holds at most ${LIMITS.resourcesPerWorkspace} resources`, {
+              field: 'workspace',
+              reason: 'too_many_resources',
+            });
+          throw conflict('This PDF is already in the workspace', {
+            field: 'file',
+            reason: 'duplicate',
+          });
+        }
+        const recorded = await replacePdf(
+          tx,
+          {
+            resourceId: added.row.id,
+            uploadedBy: userId,
+            filename,
+            fillMetadata: true,
+            ...received,
+          },
+          deps.extraction.enqueue,
+        );
+        if (!recorded) throw notFound('Resource');
+        return { resource: added.row, pdf: recorded.row };
+      }),
+  };
 }
 
 /** Removes the resource's PDF, its pages and its file; false when it had none. */

@@ -22,6 +22,10 @@ export const idempotencyKeys = pgTable(
     /** The first answer's body, sealed (it may carry a share link's token); null when too large to keep. */
     responseBody: text('response_body'),
     claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** The process answering the claim (host, pid and a random part); with claimed_at, the claim's identity. */
+    owner: text('owner'),
+    /** Until when the claim is its owner's: renewed while the request runs; past it, a retry takes the claim over. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [index('idempotency_keys_expires_idx').on(t.expiresAt)],
