@@ -18,6 +18,7 @@ import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../support/app.js';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   everyProviderRoutes,
   providerEnvFor,
@@ -57,13 +58,7 @@ function runStartedAt(server: ServerProcess, runId: string, attempt: number): nu
 const SLOW_WORD = 'slowsearch';
 const SLOW_MS = 4000;
 
-interface Run {
-  id: string;
-  status: string;
-  reason: string;
-  mail: string;
-  newCount: number;
-}
+type Run = ApiSchema<'AlertRun'>;
 
 /** The digests in the shared outbox addressed to `email`. */
 async function digestsTo(dataDir: string, email: string): Promise<number> {
@@ -103,8 +98,8 @@ const runsOf = async (server: ServerProcess, user: ProcessUser, alertId: string)
   (
     JSON.parse(
       (await ask(`${server.url}/api/alerts/${alertId}/runs`, { headers: user.bearer })).body,
-    ) as { items: Run[] }
-  ).items;
+    ) as ApiSchema<'AlertRunList'>
+  ).runs;
 
 /** Waits for the alert's one run to be finished with its digest sent. */
 async function sentRun(

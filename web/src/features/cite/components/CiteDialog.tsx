@@ -100,9 +100,13 @@ function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceI
     setChosen(id);
     rememberStyle(id);
   };
+  // The HTML copy is the current style's only (a placeholder is the previous style's); copying waits
+  // for it, or goes plain when it could not be had.
+  const richNow = html.data && !html.isPlaceholderData ? html.data : undefined;
+  const ready = text.data && !text.isPlaceholderData && (richNow !== undefined || html.isError);
   const copy = async (what: 'bibliography' | 'citation') => {
     const plain = text.data?.[what];
-    const rich = html.data?.[what];
+    const rich = richNow?.[what];
     if (!plain) return;
     try {
       await copyRich(plain, rich ?? plain);
@@ -118,7 +122,6 @@ function CiteBody({ workspaceId, resourceIds }: { workspaceId: string; resourceI
       );
     }
   };
-  const ready = text.data && !text.isPlaceholderData;
 
   return (
     <>
