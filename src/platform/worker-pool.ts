@@ -122,6 +122,9 @@ function entryFile(): string {
   return file;
 }
 
+/** A worker's young generation (its short-lived objects), in MB: see `resourceLimits` below. */
+const WORKER_YOUNG_GENERATION_MB = 16;
+
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   let pool: Piscina | undefined;
   // Counted here rather than by piscina's maxQueue, which its balancer does not hold to exactly.
@@ -138,7 +141,13 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       maxQueue: Math.max(options.queue, 1),
       // Workers are kept: they hold the parsers and the warmed citation engines.
       idleTimeout: Infinity,
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+      // The young generation bounded too: on Node 24, a worker past its old-generation limit with the
+      // default (larger, growing) young generation takes the whole process down with a fatal
+      // "Reached heap limit" instead of failing the worker (ERR_WORKER_OUT_OF_MEMORY); Node 20 did not.
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.heapMb,
+        maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+      },
       niceIncrement: WORKER_NICE_INCREMENT,
       workerData: {
         modules: options.modules,
