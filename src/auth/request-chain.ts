@@ -82,10 +82,11 @@ async function requestChainPlugin(
 ): Promise<void> {
   const { limits } = options;
   const { authenticate, asVisitor } = createAuthentication(options);
-  // @fastify/cookie is registered with `hook: false` (app.ts): its parser runs here, on the routes
-  // that read cookies, and not on those that say `noCookies` (health, metrics), which get none.
-  const readCookies = (request: FastifyRequest, noCookies: boolean): void => {
-    const header = noCookies ? undefined : request.headers.cookie;
+  // @fastify/cookie is registered with `hook: false` (app.ts): its parser runs here, and only when a
+  // request sends cookies (a probe or a scraper sends none). Every route may read them: `noCookies`
+  // says a route sets none, and the share page still reads whether its visitor is signed in.
+  const readCookies = (request: FastifyRequest): void => {
+    const header = request.headers.cookie;
     request.cookies = header ? app.parseCookie(header) : {};
   };
   app.decorateRequest('auth', null as unknown as RequestAuth);
@@ -143,7 +144,7 @@ async function requestChainPlugin(
     // A route that reads no credentials and counts nothing takes a callback hook: no promise per request.
     if (auth === 'none' && declared.length === 0 && uncounted === undefined) {
       const visitor: onRequestHookHandler = (request, reply, done) => {
-        readCookies(request, noCookies);
+        readCookies(request);
         asVisitor(request, reply, noCookies);
         done();
       };
@@ -152,7 +153,7 @@ async function requestChainPlugin(
     }
 
     const first: onRequestAsyncHookHandler = async (request, reply) => {
-      readCookies(request, noCookies);
+      readCookies(request);
       await authenticate(request, reply, noCookies, auth !== 'none');
       if (auth === 'required') requireUser(request);
       if (uncounted?.(request)) return;
