@@ -57,6 +57,11 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       });
     },
   });
+  // A sender the tests kill mid-exchange resets its connection: the server says so as an 'error'
+  // event, which with no listener would be an uncaught exception of the test process.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET') console.error('test SMTP server:', error);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
