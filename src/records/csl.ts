@@ -1,0 +1,225 @@
+/**
+ * Records to and from CSL-JSON items (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html):
+ * every CSL 1.0.2 variable an item brings is kept, and comes back out under its CSL name.
+ */
+import { ownValue } from '../platform/own-key.js';
+import type { BibRecord, Creator, RecordDate } from './record.js';
+import {
+  CREATOR_ROLES,
+  CSL_ALIASES,
+  DATE_VARIABLES,
+  LEGACY_TYPES,
+  RECORD_TYPES,
+  TEXT_VARIABLES,
+  type RecordType,
+} from './vocabulary.js';
+
+export interface CslName {
+  family?: string;
+  given?: string;
+  literal?: string;
+  'dropping-particle'?: string;
+  'non-dropping-particle'?: string;
+  suffix?: string;
+}
+
+export interface CslDate {
+  'date-parts'?: unknown[][];
+  season?: unknown;
+  circa?: unknown;
+  literal?: string;
+  raw?: string;
+}
+
+/** A CSL item as read from a file: anything may be missing or of the wrong kind. */
+export type CslInput = Record<string, unknown>;
+
+/** A CSL item as this service writes it. */
+export type CslItem = { id: string; type: string; title?: string } & Record<string, unknown>;
+
+/** How text read from a file is kept: the importer's cleaning (plain text, bounded), or none. */
+export type Clean = (value: unknown, max: number) => string | undefined;
+
+/** The longest text a record keeps in one field; the abstract may be longer. */
+export const RECORD_TEXT_MAX = 2_000;
+export const ABSTRACT_MAX = 10_000;
+export const NAME_PART_MAX = 200;
+export const CREATORS_MAX = 500;
+
+const TYPES: ReadonlySet<string> = new Set(RECORD_TYPES);
+
+/** A record type from a CSL type (`article` is a preprint), an older name of this service, or undefined. */
+export function recordTypeOf(value: unknown): RecordType | undefined {
+  if (typeof value !== 'string') return undefined;
+  const type = value.trim().toLowerCase();
+  if (type === 'article') return 'preprint';
+  if (TYPES.has(type)) return type as RecordType;
+  return ownValue(LEGACY_TYPES, type);
+}
+
+/** The CSL type of a record type. */
+export function cslTypeOf(type: RecordType): string {
+  return type === 'preprint' ? 'article' : type;
+}
+
+const plain: Clean = (value, max) => {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') return undefined;
+  const text = value.replace(/\s+/g, ' ').trim();
+  return text ? text.slice(0, max) : undefined;
+};
+
+function creatorOf(
+  role: (typeof CREATOR_ROLES)[number],
+  name: unknown,
+  clean: Clean,
+): Creator | null {
+  if (!name || typeof name !== 'object') return null;
+  const parts = name as Record<string, unknown>;
+  const literal = clean(parts.literal, NAME_PART_MAX);
+  if (literal) return { role, literal };
+  const creator: Creator = { role };
+  const family = clean(parts.family, NAME_PART_MAX);
+  const given = clean(parts.given, NAME_PART_MAX);
+  if (family) creator.family = family;
+  if (given) creator.given = given;
+  const dropping = clean(parts['dropping-particle'], NAME_PART_MAX);
+  const nonDropping = clean(parts['non-dropping-particle'], NAME_PART_MAX);
+  const suffix = clean(parts.suffix, NAME_PART_MAX);
+  if (dropping) creator.droppingParticle = dropping;
+  if (nonDropping) creator.nonDroppingParticle = nonDropping;
+  if (suffix) creator.suffix = suffix;
+  if (!family && !given) return null;
+  return creator;
+}
+
+function numberOf(value: unknown): number | undefined {
+  const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) ? number : undefined;
+}
+
+function datePartsOf(parts: unknown): { year: number; month?: number; day?: number } | undefined {
+  if (!Array.isArray(parts)) return undefined;
+  const [year, month, day] = parts.map(numberOf);
+  if (year === undefined || year < -9999 || year > 9999 || year === 0) return undefined;
+  const date: { year: number; month?: number; day?: number } = { year };
+  if (month !== undefined && month >= 1 && month <= 12) {
+    date.month = month;
+    if (day !== undefined && day >= 1 && day <= 31) date.day = day;
+  }
+  return date;
+}
+
+/** A CSL date as a record's date; `raw` text is read as ISO 8601 when it is one, else kept as a literal. */
+export function dateFromCsl(value: unknown, clean: Clean = plain): RecordDate | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const csl = value as CslDate;
+  const parts = Array.isArray(csl['date-parts']) ? csl['date-parts'] : [];
+  const start = datePartsOf(parts[0]);
+  const date: RecordDate = {};
+  if (start) {
+    Object.assign(date, start);
+    const end = datePartsOf(parts[1]);
+    if (end && (end.year !== start.year || end.month !== start.month || end.day !== start.day))
+      date.end = end;
+  }
+  const season = numberOf(csl.season);
+  if (season !== undefined && season >= 1 && season <= 4) date.season = season;
+  if (csl.circa === true || csl.circa === 1 || csl.circa === 'true') date.circa = true;
+  if (!start) {
+    const raw = clean(csl.raw, 100);
+    const iso = raw ? /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(raw) : null;
+    if (iso) {
+      const parsed = datePartsOf(iso.slice(1).filter(Boolean));
+      if (parsed) Object.assign(date, parsed);
+    }
+    const literal = clean(csl.literal, 100) ?? (date.year ? undefined : raw);
+    if (literal) date.literal = literal;
+  }
+  return Object.keys(date).length > 0 ? date : undefined;
+}
+
+/** A record's date as CSL writes it. */
+export function dateToCsl(date: RecordDate): CslDate & { season?: number; circa?: boolean } {
+  const csl: CslDate & { season?: number; circa?: boolean } = {};
+  if (date.year !== undefined) {
+    const partsOf = (d: { year: number; month?: number; day?: number }) =>
+      d.month ? (d.day ? [d.year, d.month, d.day] : [d.year, d.month]) : [d.year];
+    csl['date-parts'] = [partsOf({ year: date.year, month: date.month, day: date.day })];
+    if (date.end) csl['date-parts'].push(partsOf(date.end));
+  } else if (date.literal) {
+    csl.literal = date.literal;
+  }
+  if (date.season) csl.season = date.season;
+  if (date.circa) csl.circa = true;
+  return csl;
+}
+
+/** The creators an item names, role by role (authors first, as CSL lists its name variables). */
+export function creatorsFromCsl(item: CslInput, clean: Clean = plain): Creator[] {
+  const creators: Creator[] = [];
+  for (const role of CREATOR_ROLES) {
+    const names = ownValue(item, role);
+    if (!Array.isArray(names)) continue;
+    for (const name of names) {
+      const creator = creatorOf(role, name, clean);
+      if (creator && creators.length < CREATORS_MAX) creators.push(creator);
+    }
+  }
+  return creators;
+}
+
+/**
+ * The record of a CSL item: names, dates and every text and number variable. The item's `title`,
+ * `URL`, `type`, `keyword` and `note` are the resource's own fields, read by the caller.
+ */
+export function recordFromCsl(item: CslInput, clean: Clean = plain): BibRecord {
+  const record: BibRecord = {};
+  const creators = creatorsFromCsl(item, clean);
+  if (creators.length > 0) record.creators = creators;
+  for (const [field, variable] of Object.entries(DATE_VARIABLES)) {
+    const date = dateFromCsl(ownValue(item, variable), clean);
+    if (date) record[field as keyof typeof DATE_VARIABLES] = date;
+  }
+  const aliases = Object.entries(CSL_ALIASES);
+  for (const [field, variable] of Object.entries(TEXT_VARIABLES)) {
+    const max = field === 'abstract' ? ABSTRACT_MAX : RECORD_TEXT_MAX;
+    const alias = aliases.find(([, name]) => name === variable)?.[0];
+    const value =
+      clean(ownValue(item, variable), max) ??
+      (alias ? clean(ownValue(item, alias), max) : undefined);
+    if (value) record[field as keyof typeof TEXT_VARIABLES] = value;
+  }
+  return record;
+}
+
+/** A creator as a CSL name. */
+export function nameToCsl(creator: Creator): CslName {
+  if (creator.literal) return { literal: creator.literal };
+  const name: CslName = {};
+  if (creator.family) name.family = creator.family;
+  if (creator.given) name.given = creator.given;
+  if (creator.droppingParticle) name['dropping-particle'] = creator.droppingParticle;
+  if (creator.nonDroppingParticle) name['non-dropping-particle'] = creator.nonDroppingParticle;
+  if (creator.suffix) name.suffix = creator.suffix;
+  return name;
+}
+
+/** A record's names, dates and variables under their CSL names (no id, type, title, URL, keyword or note). */
+export function recordToCsl(record: BibRecord): Record<string, unknown> {
+  const csl: Record<string, unknown> = {};
+  for (const creator of record.creators ?? []) {
+    const names = (csl[creator.role] as CslName[] | undefined) ?? [];
+    names.push(nameToCsl(creator));
+    csl[creator.role] = names;
+  }
+  for (const [field, variable] of Object.entries(DATE_VARIABLES)) {
+    const date = record[field as keyof typeof DATE_VARIABLES];
+    if (date) csl[variable] = dateToCsl(date);
+  }
+  for (const [field, variable] of Object.entries(TEXT_VARIABLES)) {
+    const value = record[field as keyof typeof TEXT_VARIABLES];
+    if (value) csl[variable] = value;
+  }
+  return csl;
+}
