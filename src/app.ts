@@ -44,6 +44,7 @@ import { createWorkerPool } from './platform/worker-pool.js';
 import { profileRoutes } from './profiles/routes.js';
 import { FORMAT_WORKER } from './workspaces/cite/routes.js';
 import { PARSE_WORKER } from './workspaces/import/commands.js';
+import { upgradeRecords } from './workspaces/record-upgrade.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import type { PdfExtraction } from './workspaces/pdfs/extraction.js';
 import { createBackground } from './background.js';
@@ -191,6 +192,8 @@ export async function buildApp(
   };
   app.decorate('ctx', ctx);
   app.decorate('pdfExtraction', pdfExtraction);
+  // Resources saved before records were structured get theirs before the first request (record-upgrade.ts).
+  app.addHook('onReady', async () => void (await upgradeRecords(ctx.db, app.log)));
   app.addHook('onReady', async () => background.start());
   app.addHook('onClose', async () => background.stop());
 

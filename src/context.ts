@@ -1,3 +1,4 @@
+import type { BibRecord, RecordType } from './records/index.js';
 /** What every capability's routes receive: the platform plus the shared auth machinery. */
 import type { AccessTokenIssuer, SessionDeps } from './auth/index.js';
 import type { Config } from './config.js';
@@ -7,6 +8,21 @@ import type { Platform } from './platform/index.js';
 import type { WorkerPool } from './platform/worker-pool.js';
 
 /** One normalised record for an identifier (a search result id, DOI, arXiv id, PMID, OpenAlex id). */
+/** The bibliographic details a lookup may bring: structured names, venue, volume, issue, pages… */
+export type ResolvedDetails = Pick<
+  BibRecord,
+  | 'creators'
+  | 'issued'
+  | 'containerTitle'
+  | 'volume'
+  | 'issue'
+  | 'pages'
+  | 'publisher'
+  | 'issn'
+  | 'isbn'
+  | 'language'
+> & { type?: RecordType };
+
 export interface ResolvedResource {
   id: string;
   title: string;
@@ -19,6 +35,8 @@ export interface ResolvedResource {
   arxivId?: string;
   pmid?: string;
   pdfUrl?: string;
+  /** What the provider said of the work beyond the search result's fields (src/search). */
+  details?: ResolvedDetails;
 }
 
 export type ResourceResolver = (

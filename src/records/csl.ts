@@ -38,7 +38,11 @@ export type CslInput = Record<string, unknown>;
 export type CslItem = { id: string; type: string; title?: string } & Record<string, unknown>;
 
 /** How text read from a file is kept: the importer's cleaning (plain text, bounded), or none. */
-export type Clean = (value: unknown, max: number) => string | undefined;
+export type Clean = (
+  value: unknown,
+  max: number,
+  options?: { multiline?: boolean },
+) => string | undefined;
 
 /** The longest text a record keeps in one field; the abstract may be longer. */
 export const RECORD_TEXT_MAX = 2_000;

@@ -7,3 +7,4 @@ export * from './vocabulary.js';
 export * from './record.js';
 export * from './csl.js';
 export { creatorFromText } from './names.js';
+export { bareDoi, isValidIsbn, isValidIssn, listed } from './identifiers.js';

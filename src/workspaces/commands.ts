@@ -27,7 +27,9 @@ import {
   findWorkspace,
   insertResourceIfRoom,
   lockPdfKeys,
+  holderOfWorkKey,
   lockResource,
+  lockResourceRow,
   lockResourcesOf,
   lockWorkspaces,
   moveResourceRows,
@@ -37,6 +39,7 @@ import {
   updateWorkspaceRow,
   workKeysIn,
   type NewResourceRow,
+  type ResourceChanges,
   type ResourceRow,
   type Versioned,
   type WorkspaceWithCounts,
@@ -58,21 +61,38 @@ import {
   type ShareLinkRow,
 } from './share-links/store.js';
 import { workKeyOf } from './work-key.js';
+import { ownValue } from '../platform/own-key.js';
+import {
+  ABSTRACT_MAX,
+  authorsOf,
+  CREATORS_MAX,
+  dateFromIso,
+  RECORD_TEXT_MAX,
+  type BibRecord,
+  type RecordType,
+} from '../records/index.js';
+import { changedRecord, recordFromInput, RecordFieldsInput, typedFrom } from './record-schemas.js';
+import {
+  creatorsFromNames,
+  legacyRecordOf,
+  recordColumns,
+  recordFromData,
+} from './resource-record.js';
 
 const SHARE_TOKEN_PURPOSE = 'share-link-token';
 /** 32 random bytes = 256 bits, URL-safe. */
 const SHARE_TOKEN_BYTES = 32;
 const RESOLVE_TIMEOUT_MS = 15_000;
 
-/** Resource kinds by the provider a looked-up record came from (docs/design.md, Search providers). */
-const TYPE_BY_PROVIDER: Record<string, string> = {
+/** Record types by the provider a looked-up record came from, when it says none (docs/design.md, Search providers). */
+const TYPE_BY_PROVIDER: Record<string, RecordType> = {
   arxiv: 'preprint',
-  pubmed: 'article',
-  crossref: 'article',
-  openalex: 'article',
-  semanticscholar: 'article',
+  pubmed: 'article-journal',
+  crossref: 'article-journal',
+  openalex: 'article-journal',
+  semanticscholar: 'article-journal',
   zenodo: 'dataset',
-  youtube: 'video',
+  youtube: 'motion_picture',
 };
 
 /** The fields a change sets (an absent one is left as it was). */
@@ -109,6 +129,18 @@ async function resolveIdentifier(
   return resolved;
 }
 
+/** The record a create body describes: its record fields over what its `data` says, its names either way. */
+function recordOfBody(input: ResourceCreateInput, under: BibRecord = {}): BibRecord {
+  const record: BibRecord = {
+    ...under,
+    ...recordFromData(input.data ?? {}),
+    ...recordFromInput(input),
+  };
+  if (input.authors !== undefined) record.creators = creatorsFromNames(input.authors);
+  if (record.creators?.length === 0) delete record.creators;
+  return record;
+}
+
 /** The row to insert: the body's fields, filled from the looked-up record when added by `resourceId`. */
 async function describeResource(
   resolve: ResourceResolver,
@@ -118,28 +150,24 @@ async function describeResource(
   const data = input.data ?? {};
   if (input.resourceId === undefined) {
     const url = input.url ?? null;
+    const record = recordOfBody(input);
     return {
       workspaceId,
       resourceId: null,
-      workKey: workKeyOf({
-        doi: stringOf(data.doi ?? data.DOI),
-        arxivId: stringOf(data.arxivId),
-        pmid: stringOf(data.pmid),
-        url,
-      }),
+      workKey: workKeyOf({ doi: record.doi, arxivId: record.arxivId, pmid: record.pmid, url }),
       title: input.title ?? '',
       url,
-      type: input.type || null,
-      authors: input.authors ?? [],
+      ...recordColumns(record, typedFrom(input.type).type, url),
       tags: input.tags ?? [],
       notes: input.notes ?? '',
       data,
     };
   }
   const found = await resolveIdentifier(resolve, input.resourceId);
-  const record = recordOf(found, input.resourceId);
+  const looked = recordOf(found, input.resourceId);
   // Only http(s) addresses are saved, whatever the lookup gave (as for a `url` a request sends).
-  const url = input.url ?? record.url;
+  const url = input.url ?? looked.url;
+  const record = recordOfBody(input, looked.record);
   return {
     workspaceId,
     resourceId: input.resourceId,
@@ -150,44 +178,70 @@ async function describeResource(
       url,
       resourceId: found.id || input.resourceId,
     }),
-    title: input.title ?? record.title,
+    title: input.title ?? looked.title,
     url,
-    type: input.type || record.type,
-    authors: input.authors ?? record.authors,
+    ...recordColumns(record, typedFrom(input.type).type ?? looked.type, url),
     tags: input.tags ?? [],
     notes: input.notes ?? '',
-    data: { ...record.data, ...data },
+    data: { ...looked.data, ...data },
   };
 }
 
 /**
  * A looked-up record as a resource's fields: text stripped of HTML and bounded as a request's would
- * be, only http(s) addresses, the kind by the provider. Also fills a resource made from a PDF.
+ * be, only http(s) addresses, everything the provider said of the work in the record (venue,
+ * volume, issue, pages, publisher, structured names), the type by the provider when it says none.
+ * Also fills a resource made from a PDF whose identifier was found.
  */
 export function recordOf(found: ResolvedResource, identifier: string) {
+  const details = found.details ?? {};
+  const plain = (value: string | undefined) => {
+    const text = value === undefined ? '' : stripHtml(value).replace(/\s+/g, ' ').trim();
+    return text ? text.slice(0, RECORD_TEXT_MAX) : undefined;
+  };
+  const creators = details.creators?.length
+    ? details.creators
+    : creatorsFromNames(found.authors.map((name) => stripHtml(name).slice(0, LIMITS.author)));
+  const record: BibRecord = {};
+  if (creators.length > 0) record.creators = creators.slice(0, CREATORS_MAX);
+  const issued = details.issued ?? dateFromIso(found.publishedDate);
+  if (issued) record.issued = issued;
+  for (const field of RESOLVED_TEXT_FIELDS) {
+    const value = plain(details[field]);
+    if (value) record[field] = value;
+  }
+  const abstract = stripHtml(found.abstract).trim().slice(0, ABSTRACT_MAX);
+  if (abstract) record.abstract = abstract;
+  if (found.doi) record.doi = found.doi;
+  if (found.arxivId) record.arxivId = found.arxivId;
+  if (found.pmid) record.pmid = found.pmid;
   const data: Record<string, unknown> = Object.fromEntries(
     Object.entries({
       provider: found.provider,
       sourceId: found.id,
-      abstract: stripHtml(found.abstract),
-      publishedDate: found.publishedDate,
-      doi: found.doi,
-      arxivId: found.arxivId,
-      pmid: found.pmid,
       pdfUrl: httpUrlOf(found.pdfUrl),
     }).filter(([, value]) => value !== undefined && value !== ''),
   );
   return {
     title: stripHtml(found.title).replace(/\s+/g, ' ').slice(0, LIMITS.title) || identifier,
     url: httpUrlOf(found.url) ?? null,
-    type: TYPE_BY_PROVIDER[found.provider] || null,
-    authors: found.authors
-      .map((name) => stripHtml(name).slice(0, LIMITS.author))
-      .filter(Boolean)
-      .slice(0, LIMITS.authors),
+    type: details.type ?? ownValue(TYPE_BY_PROVIDER, found.provider) ?? null,
+    record,
     data,
   };
 }
+
+/** The text fields a provider's details may fill. */
+const RESOLVED_TEXT_FIELDS = [
+  'containerTitle',
+  'volume',
+  'issue',
+  'pages',
+  'publisher',
+  'issn',
+  'isbn',
+  'language',
+] as const;
 
 /**
  * Adds a resource to a workspace: inserted only while the workspace holds fewer than its limit and
@@ -234,27 +288,83 @@ async function staleOrGone(tx: Tx, id: string): Promise<{ stale: ResourceRow }> 
   return { stale: current };
 }
 
+/** The columns a change sets, from the resource as it is now: the record's fields merged into its record. */
+function changedColumns(current: ResourceRow, input: ResourceUpdateInput): ResourceChanges {
+  const { notes, tags, title, url, type, authors, data } = input;
+  const changes: ResourceChanges = { notes, tags, title, url, data };
+  const touchesRecord =
+    authors !== undefined ||
+    Object.keys(RecordFieldsInput).some(
+      (field) => input[field as keyof ResourceUpdateInput] !== undefined,
+    );
+  const before = current.record ?? legacyRecordOf(current);
+  const record = touchesRecord ? changedRecord(before, input) : before;
+  if (authors !== undefined) {
+    const creators = creatorsFromNames(authors);
+    if (creators.length > 0) record.creators = creators;
+    else delete record.creators;
+  }
+  if (touchesRecord || current.record === null) {
+    changes.record = record;
+    changes.authors = authorsOf(record);
+  }
+  const typed = typedFrom(type);
+  if (typed.type) changes.type = typed.type;
+  if (typed.genre && !record.genre) {
+    changes.record = { ...record, genre: typed.genre };
+    changes.authors ??= authorsOf(record);
+  }
+  const newUrl = url === undefined ? current.url : url;
+  if (touchesRecord || url !== undefined) {
+    const workKey = workKeyOf({
+      doi: record.doi,
+      arxivId: record.arxivId,
+      pmid: record.pmid,
+      url: newUrl,
+    });
+    // A work found by search keeps the key its search id gave, unless the identifiers now say otherwise.
+    if (workKey !== null || current.resourceId === null) changes.workKey = workKey;
+  }
+  return changes;
+}
+
 /**
- * Changes a resource's notes and/or tags, when its version is one `expected` names (If-Match; the
- * check is the UPDATE's own condition), and marks the workspace changed, as adding and removing do.
+ * Changes any of a resource's fields, when its version is one `expected` names (If-Match), and
+ * marks the workspace changed, as adding and removing do. The row is read and written under its lock,
+ * so a change without If-Match merges into what the resource is at that moment; a change that makes it
+ * the same work as another resource of the workspace (a DOI it already holds) is a 409 naming that one.
  */
 export async function changeResource(
   db: Db,
   resource: ResourceRow,
-  changes: ResourceUpdateInput,
+  input: ResourceUpdateInput,
   actorId: string,
   expected: ExpectedVersions = null,
 ): Promise<Versioned<ResourceRow>> {
   return db.transaction(async (tx) => {
-    const updated = await updateResourceRow(tx, resource.id, changes, actorId, expected);
-    if (!updated) return staleOrGone(tx, resource.id);
+    // The workspace first, as adding locks it: a work key taken meanwhile by an add is seen here.
+    await lockWorkspaces(tx, [resource.workspaceId]);
+    const current = await lockResourceRow(tx, resource.id);
+    if (!current) throw notFound('Resource');
+    if (expected !== null && !expected.includes(current.version)) return { stale: current };
+    const changes = changedColumns(current, input);
+    if (changes.workKey && changes.workKey !== current.workKey) {
+      const holder = await holderOfWorkKey(tx, current.workspaceId, changes.workKey, current.id);
+      if (holder)
+        throw conflict(`Resource ${holder} of this workspace is this work already`, {
+          field: input.doi !== undefined ? 'doi' : input.url !== undefined ? 'url' : 'identifier',
+          reason: 'duplicate',
+        });
+    }
+    const updated = await updateResourceRow(tx, current.id, changes, actorId);
+    if (!updated) throw notFound('Resource');
     await touchWorkspace(tx, updated.workspaceId);
     await recordChange(tx, {
       type: 'resource.updated',
       workspaceId: updated.workspaceId,
       actorId,
       resourceId: updated.id,
-      details: { title: updated.title, fields: fieldsOf(changes) },
+      details: { title: updated.title, fields: fieldsOf(input) },
     });
     return { row: updated };
   });

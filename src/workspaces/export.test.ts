@@ -30,6 +30,7 @@ function row(overrides: Partial<ResourceRow>): ResourceRow {
     notesUpdatedBy: null,
     notesUpdatedAt: null,
     data: {},
+    record: null,
     version: 1,
     createdAt: new Date(),
     year: null,

@@ -7,21 +7,18 @@
 import { writeBibtex } from './bibtex.js';
 import { writeRis } from './ris.js';
 import type { ResourceRow } from './store.js';
-import { ownValue } from '../platform/own-key.js';
+import { citedCreators, cslTypeOf, recordToCsl, type CslName } from '../records/index.js';
+import { legacyRecordOf, storedTypeOf } from './resource-record.js';
 
 interface CitationJs {
   Cite: typeof import('@citation-js/core').Cite;
-  parseName: typeof import('@citation-js/name').parse;
 }
 
 let loadingCitationJs: Promise<CitationJs> | undefined;
-/** citation-js (its name parser and CSL-JSON writer) is loaded at the first export, not at start (a few hundred ms of import). */
+/** citation-js (its CSL-JSON writer) is loaded at the first export, not at start (a few hundred ms of import). */
 function loadCitationJs(): Promise<CitationJs> {
-  loadingCitationJs ??= Promise.all([
-    import('@citation-js/core'),
-    import('@citation-js/name'),
-  ]).then(
-    ([core, name]) => ({ Cite: core.Cite, parseName: name.parse }),
+  loadingCitationJs ??= import('@citation-js/core').then(
+    (core) => ({ Cite: core.Cite }),
     (error: unknown) => {
       loadingCitationJs = undefined;
       throw error;
@@ -32,27 +29,26 @@ function loadCitationJs(): Promise<CitationJs> {
 
 export type ExportFormat = 'bibtex' | 'ris' | 'csljson';
 
-interface CslName {
-  given?: string;
-  family?: string;
-  literal?: string;
-  'non-dropping-particle'?: string;
-  'dropping-particle'?: string;
-  suffix?: string;
-}
-
+/**
+ * A CSL item as exported: the record's every variable (src/records/csl.ts) under its CSL name, with
+ * the few fields the writers here read typed.
+ */
 interface CslItem {
   id: string;
   'citation-key': string;
   type: string;
   title: string;
   author?: CslName[];
+  editor?: CslName[];
+  translator?: CslName[];
   issued?: { 'date-parts': number[][] };
   'container-title'?: string;
   publisher?: string;
+  'publisher-place'?: string;
   volume?: string;
   issue?: string;
   page?: string;
+  edition?: string;
   DOI?: string;
   PMID?: string;
   URL?: string;
@@ -61,6 +57,7 @@ interface CslItem {
   note?: string;
   /** An arXiv preprint's number as Zotero writes it (`arXiv:1410.5401`), with `publisher` `arXiv`. */
   number?: string;
+  [variable: string]: unknown;
 }
 
 /** An arXiv e-print: its id without version and, when known, its primary category (`cs.LG`). */
@@ -82,29 +79,6 @@ const FORMATS: Record<ExportFormat, { contentType: string; extension: string }> 
     contentType: 'application/vnd.citationstyles.csl+json; charset=utf-8',
     extension: 'json',
   },
-};
-
-/** CSL item types by resource type; anything else is an article when it has a DOI, else a web page. */
-const CSL_TYPE: Record<string, string> = {
-  article: 'article-journal',
-  'journal-article': 'article-journal',
-  paper: 'article-journal',
-  preprint: 'article',
-  book: 'book',
-  chapter: 'chapter',
-  'book-chapter': 'chapter',
-  conference: 'paper-conference',
-  'conference-paper': 'paper-conference',
-  proceedings: 'paper-conference',
-  thesis: 'thesis',
-  dissertation: 'thesis',
-  report: 'report',
-  dataset: 'dataset',
-  software: 'software',
-  video: 'motion_picture',
-  webpage: 'webpage',
-  website: 'webpage',
-  blog: 'post-weblog',
 };
 
 /** Longest value of one exported field; `data` is free-form JSON, so a field could otherwise be 64 KB. */
@@ -165,10 +139,12 @@ const ARXIV_CATEGORY = /^[a-z][a-z-]*(?:\.[A-Za-z-]{2,})?$/;
 const ARXIV_VENUE = /^arxiv(?:\s+(\S+))?$/i;
 
 /**
- * The arXiv e-print of a resource: `data.arxivId`, else an arxiv.org/abs or /pdf URL, without its
- * version. Its primary class from `data.primaryCategory`, else from an `arXiv cs.SE` venue.
+ * The arXiv e-print of a resource: its record's `arxivId`, else an arxiv.org/abs or /pdf URL, without
+ * its version. Its primary class from `data.primaryCategory`, else from an `arXiv cs.SE` venue (where
+ * the arXiv provider put it before records were kept).
  */
 function arxivOf(
+  arxivId: string | undefined,
   data: Record<string, unknown>,
   url: string | null,
   venue: string | undefined,
@@ -176,55 +152,12 @@ function arxivOf(
   const fromUrl = url
     ? /^https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf)\/(.+?)(?:\.pdf)?$/i.exec(url)?.[1]
     : undefined;
-  const raw = (text(data.arxivId) ?? fromUrl)?.replace(/^arxiv:/i, '').replace(/v\d+$/i, '');
+  const raw = (text(arxivId) ?? fromUrl)?.replace(/^arxiv:/i, '').replace(/v\d+$/i, '');
   if (!raw || !ARXIV_ID.test(raw)) return undefined;
   const category = text(data.primaryCategory) ?? (venue ? ARXIV_VENUE.exec(venue)?.[1] : undefined);
   return category && ARXIV_CATEGORY.test(category)
     ? { id: raw, primaryClass: category }
     : { id: raw };
-}
-
-/** `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (from `data.publishedDate`, `data.date` or `data.year`) as CSL date parts. */
-function issued(data: Record<string, unknown>): CslItem['issued'] {
-  const raw = text(data.publishedDate) ?? text(data.date) ?? text(data.year);
-  const match = raw ? /^(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?/.exec(raw) : null;
-  if (!match) return undefined;
-  const parts = match
-    .slice(1)
-    .filter((part): part is string => part !== undefined)
-    .map(Number);
-  return { 'date-parts': [parts] };
-}
-
-/** The words of a name, whatever separates them. */
-function wordsOf(name: string): string {
-  return name
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .sort()
-    .join(' ');
-}
-
-/**
- * A name as family and given parts when the parser's parts hold every word of it and nothing else,
- * else as a literal name. A name with a lone `and` (two people in one string) is literal too: BibTeX
- * would read two names.
- */
-function authorName(raw: string, parseName: CitationJs['parseName']): CslName {
-  const name = oneLine(raw);
-  const parsed = name.includes(',') || name.includes(' ') ? parseName(name) : { family: name };
-  const parts = [
-    parsed.given,
-    parsed['dropping-particle'],
-    parsed['non-dropping-particle'],
-    parsed.family,
-    parsed.suffix,
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return parsed.family && wordsOf(parts) === wordsOf(name) && !/(^|\s)and(\s|$)/i.test(name)
-    ? parsed
-    : { literal: name };
 }
 
 function asciiWord(value: string | undefined): string {
@@ -253,60 +186,61 @@ function citationKeys(items: Array<{ family?: string; year?: number; title: stri
   });
 }
 
+/** Every string of a CSL value on one line (names, dates and lists too), as every format here needs. */
+function linesFlattened(value: unknown): unknown {
+  if (typeof value === 'string') return oneLine(value) || undefined;
+  if (Array.isArray(value)) return value.map(linesFlattened);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .map(([key, inner]) => [key, linesFlattened(inner)])
+        .filter(([, inner]) => inner !== undefined),
+    );
+  return value;
+}
+
 /** The CSL items of the resources with their tags and arXiv e-prints (the BibTeX and RIS writers' input). */
-async function toExportItems(resources: ResourceRow[]): Promise<ExportItem[]> {
-  const { parseName } = await loadCitationJs();
+function toExportItems(resources: ResourceRow[]): ExportItem[] {
   const prepared = resources.map((resource) => {
-    const data = resource.data;
-    const author = resource.authors
-      .map((name) => authorName(name, parseName))
-      .filter((name) => name.family || name.literal);
-    const date = issued(data);
-    return { resource, data, author, date };
+    const record = resource.record ?? legacyRecordOf(resource);
+    const type = storedTypeOf(resource.type, record, resource.url);
+    return { resource, record, type, first: citedCreators(record.creators)[0] };
   });
   const keys = citationKeys(
-    prepared.map(({ resource, author, date }) => ({
-      family: author[0]?.family ?? author[0]?.literal,
-      year: date?.['date-parts'][0]?.[0],
+    prepared.map(({ resource, record, first }) => ({
+      family: first?.family ?? first?.literal,
+      year: record.issued?.year,
       title: oneLine(resource.title),
     })),
   );
-  return prepared.map(({ resource, data, author, date }, index) => {
+  return prepared.map(({ resource, record, type }, index) => {
     const key = keys[index] ?? resource.id;
-    const doi = doiOf(data.doi) ?? doiOf(data.DOI);
+    const {
+      DOI: rawDoi,
+      PMID: rawPmid,
+      ...variables
+    } = linesFlattened(recordToCsl(record)) as Record<string, unknown>;
     const item: CslItem = {
+      ...variables,
       id: key,
       'citation-key': key,
-      type:
-        (resource.type && ownValue(CSL_TYPE, resource.type)) ||
-        (doi ? 'article-journal' : 'webpage'),
+      type: cslTypeOf(type),
       title: oneLine(resource.title),
     };
-    if (author.length) item.author = author;
-    if (date) item.issued = date;
-    const venue = text(data.venue) ?? text(data.journal) ?? text(data['container-title']);
-    const arxiv = arxivOf(data, resource.url, venue);
-    // `arXiv cs.SE` names the archive and its category, not a journal: a preprint has no container.
-    const container = arxiv && venue && ARXIV_VENUE.test(venue) ? undefined : venue;
-    if (container) item['container-title'] = container;
-    if (arxiv && !container) {
+    const venue = text(record.containerTitle);
+    const arxiv = arxivOf(record.arxivId, resource.data, resource.url, text(resource.data.venue));
+    // A preprint names its archive (arXiv), not a journal: publisher and number as Zotero writes them.
+    if (arxiv && !venue && (type === 'preprint' || type === 'article-journal')) {
       item.type = 'article';
-      item.publisher = 'arXiv';
-      item.number = `arXiv:${arxiv.id}`;
+      item.publisher ??= 'arXiv';
+      item.number ??= `arXiv:${arxiv.id}`;
     }
-    for (const field of ['publisher', 'volume', 'issue'] as const) {
-      const value = text(data[field]);
-      if (value) item[field] = value;
-    }
-    const page = text(data.pages) ?? text(data.page);
-    if (page) item.page = page;
+    const doi = doiOf(rawDoi);
     if (doi) item.DOI = doi;
-    const pmid = pmidOf(data.pmid);
+    const pmid = pmidOf(rawPmid);
     if (pmid) item.PMID = pmid;
     const url = urlOf(resource.url);
     if (url) item.URL = url;
-    const abstract = text(data.abstract);
-    if (abstract) item.abstract = abstract;
     const keywords = resource.tags.map(oneLine).filter(Boolean);
     if (keywords.length) item.keyword = keywords.join(', ');
     const note = text(resource.notes);
@@ -316,8 +250,8 @@ async function toExportItems(resources: ResourceRow[]): Promise<ExportItem[]> {
 }
 
 /** The CSL items of the resources, as CSL-JSON exports them. */
-export async function toCslItems(resources: ResourceRow[]): Promise<CslItem[]> {
-  return (await toExportItems(resources)).map(({ tags: _tags, arxiv: _arxiv, ...item }) => item);
+export function toCslItems(resources: ResourceRow[]): CslItem[] {
+  return toExportItems(resources).map(({ tags: _tags, arxiv: _arxiv, ...item }) => item);
 }
 
 export async function exportCitations(
@@ -328,7 +262,7 @@ export async function exportCitations(
   if (resources.length === 0)
     return { body: format === 'csljson' ? '[]\n' : '', contentType, extension };
   if (format !== 'csljson') {
-    const items = await toExportItems(resources);
+    const items = toExportItems(resources);
     return {
       body: format === 'bibtex' ? writeBibtex(items) : writeRis(items),
       contentType,
@@ -336,7 +270,7 @@ export async function exportCitations(
     };
   }
   const { Cite } = await loadCitationJs();
-  const body = new Cite(await toCslItems(resources)).format('data');
+  const body = new Cite(toCslItems(resources)).format('data');
   return { body: body.endsWith('\n') ? body : `${body}\n`, contentType, extension };
 }
 

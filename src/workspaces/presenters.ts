@@ -10,6 +10,7 @@ import type { Role } from './policy.js';
 import { StoredHighlights } from './schemas.js';
 import type { ResourceRow, WorkspaceWithCounts } from './store.js';
 import type { AnnotationRow } from './annotations/store.js';
+import { legacyRecordOf, storedTypeOf } from './resource-record.js';
 
 /** `role`: the asker's role in it (src/workspaces/policy.ts). */
 export function presentWorkspace(row: WorkspaceWithCounts, role: Role) {
@@ -59,6 +60,8 @@ export function presentResource(
   pdf: PdfRow | null = null,
 ) {
   const createdAt = row.createdAt.toISOString();
+  // A row from before records were kept (until the start-up upgrade reaches it) is read as it will be.
+  const record = row.record ?? legacyRecordOf(row);
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -66,8 +69,10 @@ export function presentResource(
     addedBy: row.addedBy,
     title: row.title,
     url: row.url,
-    type: row.type,
+    type: storedTypeOf(row.type, record, row.url),
     authors: row.authors,
+    ...record,
+    creators: record.creators ?? [],
     tags: row.tags,
     notes: row.notes,
     notesUpdatedBy: row.notesUpdatedBy,

@@ -8,6 +8,13 @@ import { dialectUnion, ErrorResponse, documentBody } from '../platform/openapi.j
 import { KEPT_TEXT_PATTERN, plainText } from '../platform/sanitize.js';
 import { IfMatchHeader } from '../platform/versions.js';
 import { ResourcePdfSchema } from './pdfs/schemas.js';
+import { RECORD_TYPES } from '../records/index.js';
+import {
+  RecordFieldsInput,
+  RecordFieldsReply,
+  RecordTypeInput,
+  typedFrom,
+} from './record-schemas.js';
 
 export const LIMITS = {
   workspaceName: 200,
@@ -134,9 +141,11 @@ export const ResourceListQuery = ListQuery.extend({
     .optional()
     .describe('Only resources with this tag (exactly as saved)'),
   type: FilterText(LIMITS.type)
-    .transform((type) => type.toLowerCase())
+    .transform((type) => typedFrom(type.toLowerCase()).type ?? type.toLowerCase())
     .optional()
-    .describe('Only resources of this type (e.g. article, preprint)'),
+    .describe(
+      'Only resources of this type (e.g. article-journal, preprint; article is article-journal)',
+    ),
   yearFrom: Year.optional().describe('Only resources published in or after this year'),
   yearTo: Year.optional().describe('Only resources published in or before this year'),
 }).refine(
@@ -249,17 +258,27 @@ const ResourceFields = z.strictObject({
   title: plainText(LIMITS.title, { required: true, singleLine: true }).optional(),
   url: HttpUrl.optional(),
   notes: plainText(LIMITS.notes).optional(),
-  type: plainText(LIMITS.type, { singleLine: true })
-    .transform((type) => type.toLowerCase())
-    .optional(),
+  type: RecordTypeInput.optional(),
   tags: TagsInput.optional(),
   authors: z
     .array(plainText(LIMITS.author, { singleLine: true }))
     .max(LIMITS.authors, `must list at most ${LIMITS.authors} authors`)
     .transform((authors) => authors.filter(Boolean))
-    .optional(),
+    .optional()
+    .describe('Plain names ("Grace Hopper", "Hopper, Grace"), read as authors; or send creators'),
   data: DataInput.optional(),
+  ...RecordFieldsInput,
 });
+
+/** `authors` and `creators` say the same thing two ways: one of them. */
+function oneWayToName(body: { authors?: unknown; creators?: unknown }, ctx: z.RefinementCtx) {
+  if (body.authors !== undefined && body.creators !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['authors'],
+      message: 'names the creators a second way: send authors (plain names) or creators, not both',
+    });
+}
 
 /**
  * Variant A describes the resource (`title` required, with url, notes, type, tags, authors, data);
@@ -267,6 +286,7 @@ const ResourceFields = z.strictObject({
  * rest. Fields sent beside a `resourceId` take precedence over the looked-up ones.
  */
 export const ResourceCreateBody = ResourceFields.superRefine((body, ctx) => {
+  oneWayToName(body, ctx);
   if (body.resourceId === undefined && body.title === undefined) {
     ctx.addIssue({
       code: 'custom',
@@ -303,17 +323,37 @@ documentBody(ResourceCreateBody, {
 export type ResourceCreateInput = z.output<typeof ResourceCreateBody>;
 
 /**
- * An extension of the interface, which has no way to change a saved resource: its notes and tags,
- * with the create body's bounds and cleaning (tags trimmed, HTML-free, de-duplicated).
+ * An extension of the interface, which has no way to change a saved resource: any of its fields, with
+ * the create body's bounds and cleaning. A record field sent as null (or empty) is cleared; `creators`
+ * replaces them all; `url: null` removes the URL.
  */
-export const ResourceUpdateBody = ResourceFields.pick({ notes: true, tags: true })
-  .refine((body) => body.notes !== undefined || body.tags !== undefined, {
-    path: ['notes'],
-    message: 'is required when nothing else is sent: send notes or tags',
+export const ResourceUpdateBody = ResourceFields.omit({ resourceId: true, url: true })
+  .extend({ url: z.union([HttpUrl, z.null()]).optional() })
+  .superRefine((body, ctx) => {
+    oneWayToName(body, ctx);
+    if (Object.values(body).every((value) => value === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['notes'],
+        message: 'is required when nothing else is sent: send the fields to change',
+      });
   })
   .meta({ id: 'ResourceUpdate', minProperties: 1 });
 documentBody(ResourceUpdateBody, {
-  examples: [{ notes: 'Read section 3 again', tags: ['to-read', 'transformers'] }],
+  examples: [
+    { notes: 'Read section 3 again', tags: ['to-read', 'transformers'] },
+    {
+      containerTitle: 'PLoS ONE',
+      volume: '12',
+      issue: '4',
+      pages: 'e0175343',
+      issued: { year: 2017, month: 4 },
+      creators: [
+        { role: 'author', family: 'Ma', given: 'Bo-Qiang' },
+        { role: 'editor', literal: 'World Health Organization' },
+      ],
+    },
+  ],
 });
 export type ResourceUpdateInput = z.output<typeof ResourceUpdateBody>;
 
@@ -473,8 +513,15 @@ export const ResourceSchema = z
       ),
     title: z.string(),
     url: z.string().nullable(),
-    type: z.string().nullable(),
-    authors: z.array(z.string()),
+    type: z
+      .enum(RECORD_TYPES)
+      .describe('CSL 1.0.2 item type (preprint for its article; docs/api.md, Records)'),
+    authors: z
+      .array(z.string())
+      .describe(
+        "Plain names, derived from creators: the authors (else the editors), 'Given Family'",
+      ),
+    ...RecordFieldsReply,
     tags: z.array(z.string()),
     notes: z.string(),
     notesUpdatedBy: z
@@ -494,15 +541,8 @@ export const ResourceSchema = z
       .number()
       .int()
       .nullable()
-      .describe(
-        'The year the library view sorts and filters by: from data.publishedDate, data.date or data.year',
-      ),
-    venue: z
-      .string()
-      .nullable()
-      .describe(
-        'The venue the library view sorts by: data.venue, data.journal or data["container-title"]',
-      ),
+      .describe('The year of issued: what the library view sorts and filters by'),
+    venue: z.string().nullable().describe('= containerTitle: what the library view sorts by'),
     version: z
       .number()
       .int()

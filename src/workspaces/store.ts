@@ -27,6 +27,7 @@ import {
 } from '../platform/db/schema.js';
 import { notFound } from '../platform/errors.js';
 import type { ExpectedVersions } from '../platform/versions.js';
+import type { BibRecord } from '../records/index.js';
 import { recordChange } from './events/record.js';
 import { liveShareLink } from './share-links/store.js';
 import {
@@ -43,8 +44,13 @@ export type WorkspaceRow = typeof workspaces.$inferSelect;
  * search's SQL to read, never for a row to carry (it is as large as the text it indexes).
  */
 const { search: _resourceSearch, ...resourceColumns } = getTableColumns(workspaceResources);
-export type ResourceRow = Omit<typeof workspaceResources.$inferSelect, 'search'>;
-export type NewResourceRow = typeof workspaceResources.$inferInsert;
+/** `record` typed as src/records has it (the schema, a platform module, knows it as JSON). */
+export type ResourceRow = Omit<typeof workspaceResources.$inferSelect, 'search' | 'record'> & {
+  record: BibRecord | null;
+};
+export type NewResourceRow = Omit<typeof workspaceResources.$inferInsert, 'record'> & {
+  record: BibRecord;
+};
 
 /** The condition a change made with `If-Match` puts on the row's version (none without it); an empty list matches nothing. */
 export function versionIs(column: AnyPgColumn, expected: ExpectedVersions): SQL | undefined {
@@ -539,24 +545,57 @@ export async function loadResource(
   };
 }
 
-/**
- * Changes a resource's notes and/or tags (the fields given), a new version, if its version is one
- * `expected` names (any without If-Match); null when it was not changed (gone, or stale).
- */
-/** Changes notes and/or tags (a new version), if its version is one `expected` names; `writer` is who, recorded when the notes change. */
+/** The columns a change of a resource may set. */
+export type ResourceChanges = Partial<
+  Pick<
+    NewResourceRow,
+    'notes' | 'tags' | 'title' | 'url' | 'type' | 'authors' | 'data' | 'record' | 'workKey'
+  >
+>;
+
+/** A resource as it is now, locked for the rest of the transaction; null when it is gone. */
+export async function lockResourceRow(tx: Tx, id: string): Promise<ResourceRow | null> {
+  const [row] = await tx
+    .select(resourceColumns)
+    .from(workspaceResources)
+    .where(eq(workspaceResources.id, id))
+    .for('update');
+  return row ?? null;
+}
+
+/** Of the workspace's resources other than `id`, the one that is the work `workKey` names, if any. */
+export async function holderOfWorkKey(
+  tx: Tx,
+  workspaceId: string,
+  workKey: string,
+  id: string,
+): Promise<string | null> {
+  const [row] = await tx
+    .select({ id: workspaceResources.id })
+    .from(workspaceResources)
+    .where(
+      and(
+        eq(workspaceResources.workspaceId, workspaceId),
+        eq(workspaceResources.workKey, workKey),
+        sql`${workspaceResources.id} <> ${id}`,
+      ),
+    );
+  return row?.id ?? null;
+}
+
+/** Sets the changed columns (a new version); `writer` is who, recorded when the notes change. */
 export async function updateResourceRow(
   tx: Tx,
   id: string,
-  changes: { notes?: string; tags?: string[] },
+  changes: ResourceChanges,
   writer: string | null,
-  expected: ExpectedVersions = null,
 ): Promise<ResourceRow | null> {
   const notesWritten =
     changes.notes === undefined ? {} : { notesUpdatedBy: writer, notesUpdatedAt: new Date() };
   const [row] = await tx
     .update(workspaceResources)
     .set({ ...changes, ...notesWritten, version: sql`${workspaceResources.version} + 1` })
-    .where(and(eq(workspaceResources.id, id), versionIs(workspaceResources.version, expected)))
+    .where(eq(workspaceResources.id, id))
     .returning(resourceColumns);
   return row ?? null;
 }

@@ -125,7 +125,7 @@ export async function formatCitations(
 ): Promise<FormattedCitations> {
   const engine = await engineFor(await loadProcessor(), templateOf(style));
   // The note is the user's own text, not part of a reference; CSL styles print `note` when present.
-  const items = (await toCslItems(resources)).map(
+  const items = toCslItems(resources).map(
     ({ note: _note, abstract: _abstract, keyword: _keyword, ...item }) => item,
   );
   const byId = new Map(items.map((item) => [item.id, item]));

@@ -20,7 +20,7 @@ import { IMPORT_LIMITS } from './limits.js';
 import type { ParseInput, ParseOutcome } from './parse-worker.js';
 import { countEntriesAtLeast, detectFormat } from './scan.js';
 import { knownResources, writeImportBatch, type KnownResource } from './store.js';
-import { resourceOf, titleYearKey, yearOfData } from './to-resource.js';
+import { resourceOf, titleYearKey } from './to-resource.js';
 
 /** Reads the file's text as a format: in a worker (parseInWorkers) for requests, in this thread (parseInProcess) for tests and the benchmark. */
 export type FileParser = (input: ParseInput) => Promise<ParseOutcome>;
@@ -145,12 +145,12 @@ function sameWork(a: string | null, b: string | null): boolean {
 }
 
 function summaryOf(values: NewResourceRow & { id: string }, imported: boolean): ImportedSummary {
-  const data = values.data ?? {};
+  const year = values.record.issued?.year;
   return {
     id: imported ? values.id : null,
     title: values.title,
     authors: values.authors ?? [],
-    year: yearOfData(data),
+    year: year === undefined ? null : String(year),
     type: values.type ?? null,
     url: values.url ?? null,
     tags: values.tags ?? [],
@@ -172,7 +172,7 @@ function judge(
   const byTitleYear = new Map<string, KnownResource>();
   for (const resource of known) {
     if (resource.workKey) byWorkKey.set(resource.workKey, resource);
-    const key = titleYearKey(resource.title, yearOfData(resource.data));
+    const key = titleYearKey(resource.title, resource.year === null ? null : String(resource.year));
     if (key && !byTitleYear.has(key)) byTitleYear.set(key, resource);
   }
   let room = capacity - known.length;

@@ -10,21 +10,18 @@ export interface KnownResource {
   id: string;
   title: string;
   workKey: string | null;
-  data: Record<string, unknown>;
+  /** The year its record was issued. */
+  year: number | null;
 }
 
-/** Every resource of the workspace, with only what duplicates are judged by (the year's fields of `data`, not all of it). */
+/** Every resource of the workspace, with only what duplicates are judged by. */
 export async function knownResources(db: Db | Tx, workspaceId: string): Promise<KnownResource[]> {
   return db
     .select({
       id: workspaceResources.id,
       title: workspaceResources.title,
       workKey: workspaceResources.workKey,
-      data: sql<Record<string, unknown>>`jsonb_build_object(
-          'publishedDate', ${workspaceResources.data}->'publishedDate',
-          'date', ${workspaceResources.data}->'date',
-          'year', ${workspaceResources.data}->'year'
-                 )`,
+      year: workspaceResources.year,
     })
     .from(workspaceResources)
     .where(eq(workspaceResources.workspaceId, workspaceId));

@@ -8,29 +8,11 @@ import { stripHtml } from '../../platform/sanitize.js';
 import { httpUrlOf, LIMITS } from '../schemas.js';
 import type { NewResourceRow } from '../store.js';
 import { normaliseArxivId, normaliseDoi, workKeyOf } from '../work-key.js';
-import type { CslLike, CslName } from './formats.js';
+import type { CslLike } from './formats.js';
+import { recordFromCsl, recordTypeOf, type CslInput } from '../../records/index.js';
+import { recordColumns } from '../resource-record.js';
 import { ownValue } from '../../platform/own-key.js';
 
-/** Resource types by CSL type (export.ts maps them back). */
-const RESOURCE_TYPE: Record<string, string> = {
-  'article-journal': 'article',
-  'article-magazine': 'article',
-  'article-newspaper': 'article',
-  article: 'preprint',
-  'paper-conference': 'conference-paper',
-  chapter: 'chapter',
-  book: 'book',
-  thesis: 'thesis',
-  report: 'report',
-  dataset: 'dataset',
-  software: 'software',
-  motion_picture: 'video',
-  webpage: 'webpage',
-  'post-weblog': 'blog',
-};
-
-/** The longest abstract kept: what export writes of one field, and well inside `data`'s 64 KB. */
-const MAX_ABSTRACT = 10_000;
 const ARXIV_IN_TEXT =
   /\barxiv[:\s/]+(?:abs\/)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]*(?:\.[a-z]{2})?\/\d{7}(?:v\d+)?)/i;
 const DOI_IN_TEXT = /\b(10\.\d{4,9}\/[^\s"<>{}]+)/;
@@ -54,42 +36,6 @@ function clean(
         .trim()
     : text.replace(/\s+/g, ' ').trim();
   return text ? text.slice(0, max) : undefined;
-}
-
-function nameText(name: CslName): string | undefined {
-  if (name.literal) return clean(name.literal, LIMITS.author);
-  const family = [name['dropping-particle'], name['non-dropping-particle'], name.family]
-    .filter(Boolean)
-    .join(' ');
-  const whole = [name.given, family].filter(Boolean).join(' ');
-  return clean(name.suffix ? `${whole}, ${name.suffix}` : whole, LIMITS.author);
-}
-
-/** `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, as a looked-up resource keeps its `publishedDate`. */
-function publishedDate(issued: CslLike['issued']): string | undefined {
-  const parts = issued?.['date-parts']?.[0];
-  if (Array.isArray(parts) && parts.length > 0) {
-    const [year, month, day] = parts.map((part) => Number(part));
-    if (!Number.isInteger(year) || year! < 1 || year! > 9999) return undefined;
-    const pad = (n: number) => String(n).padStart(2, '0');
-    if (!month || !Number.isInteger(month) || month < 1 || month > 12)
-      return String(year).padStart(4, '0');
-    if (!day || !Number.isInteger(day) || day < 1 || day > 31)
-      return `${String(year).padStart(4, '0')}-${pad(month)}`;
-    return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
-  }
-  const raw = issued?.raw ?? issued?.literal;
-  const match =
-    typeof raw === 'string' ? /\b(\d{4})(?:[-/](\d{1,2}))?(?:[-/](\d{1,2}))?/.exec(raw) : null;
-  if (!match) return undefined;
-  return publishedDate({
-    'date-parts': [
-      match
-        .slice(1)
-        .filter((part) => part !== undefined)
-        .map(Number),
-    ],
-  });
 }
 
 /** Tags from `keywords` (a list, or one string split on `,` and `;`), cleaned as the add route's tags are. */
@@ -155,45 +101,26 @@ export function resourceOf(
 ): { values: NewResourceRow; year: string | null } | { reason: string } {
   const title = clean(item.title, LIMITS.title);
   if (!title) return { reason: 'The entry has no title' };
-  const names =
-    Array.isArray(item.author) && item.author.length > 0
-      ? item.author
-      : Array.isArray(item.editor)
-        ? item.editor
-        : [];
-  const authors = names
-    .filter((name): name is CslName => !!name && typeof name === 'object')
-    .map(nameText)
-    .filter((name): name is string => !!name)
-    .slice(0, LIMITS.authors);
+  const record = recordFromCsl(item as CslInput, clean);
   const ids = identifiersOf(item);
+  if (ids.doi) record.doi = ids.doi;
+  else delete record.doi;
+  if (ids.arxivId) record.arxivId = ids.arxivId;
+  if (ids.pmid) record.pmid = ids.pmid;
+  else delete record.pmid;
   const url = httpUrlOf(typeof item.URL === 'string' ? item.URL.trim() : undefined) ?? null;
-  const date = publishedDate(item.issued);
-  const data: Record<string, unknown> = Object.fromEntries(
-    Object.entries({
-      publishedDate: date,
-      venue: clean(item['container-title'], LIMITS.title),
-      publisher: clean(item.publisher, LIMITS.title),
-      volume: clean(item.volume, LIMITS.type),
-      issue: clean(item.issue, LIMITS.type),
-      pages: clean(item.page, LIMITS.type),
-      abstract: clean(item.abstract, MAX_ABSTRACT, { multiline: true }),
-      ...ids,
-    }).filter(([, value]) => value !== undefined),
-  );
   const values: NewResourceRow = {
     workspaceId,
     resourceId: null,
     workKey: workKeyOf({ doi: ids.doi, arxivId: ids.arxivId, pmid: ids.pmid, url }),
     title,
     url,
-    type: (typeof item.type === 'string' && ownValue(RESOURCE_TYPE, item.type)) || null,
-    authors,
+    ...recordColumns(record, recordTypeOf(item.type), url),
     tags: tagsOf(item.keyword),
     notes: clean(item.note, LIMITS.notes, { multiline: true }) ?? '',
-    data,
+    data: {},
   };
-  return { values, year: date?.slice(0, 4) ?? null };
+  return { values, year: record.issued?.year ? String(record.issued.year) : null };
 }
 
 /**
@@ -209,17 +136,4 @@ export function titleYearKey(title: string, year: string | null): string | null 
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
   return words ? `${words}|${year}` : null;
-}
-
-/** The year of a stored resource, read as export.ts reads it. */
-export function yearOfData(data: Record<string, unknown>): string | null {
-  for (const field of ['publishedDate', 'date', 'year']) {
-    const value = data[field];
-    const match =
-      typeof value === 'string' || typeof value === 'number'
-        ? /^(\d{4})/.exec(String(value).trim())
-        : null;
-    if (match) return match[1]!;
-  }
-  return null;
 }

@@ -148,6 +148,7 @@ export async function receiveNewResourcePdf(
             url: null,
             type: 'document',
             authors: [],
+            record: {},
             tags: [],
             notes: '',
             data: { metadataFrom: 'filename' },

@@ -23,6 +23,7 @@ import type { JobQueue } from '../../platform/jobs.js';
 import { stripHtml } from '../../platform/sanitize.js';
 import { extractPdfText, PdfTextError, readPdfInfo } from '../../summaries/index.js';
 import { recordOf } from '../commands.js';
+import { creatorsFromNames } from '../resource-record.js';
 import { LIMITS } from '../schemas.js';
 import { workKeyOf } from '../work-key.js';
 import {
@@ -151,13 +152,15 @@ export function createPdfExtraction(options: PdfExtractionOptions): PdfExtractio
     }));
     const title = isPlausibleTitle(info.title) ? info.title : firstPageTitle(pages[0] ?? '');
     if (!title && !info.author) return;
-    const authors = splitAuthors(info.author)
-      .map((name) => stripHtml(name).slice(0, LIMITS.author))
-      .filter(Boolean)
-      .slice(0, LIMITS.authors);
+    const creators = creatorsFromNames(
+      splitAuthors(info.author)
+        .map((name) => stripHtml(name).slice(0, LIMITS.author))
+        .filter(Boolean)
+        .slice(0, LIMITS.authors),
+    );
     await fillResourceRecord(db, row, {
       ...(title ? { title: stripHtml(title).replace(/\s+/g, ' ').slice(0, LIMITS.title) } : {}),
-      ...(authors.length ? { authors } : {}),
+      ...(creators.length ? { record: { creators } } : {}),
       data: {
         metadataFrom: isPlausibleTitle(info.title) ? 'pdf-info' : 'first-page',
         ...(identifier ? { identifier: identifier.id } : {}),

@@ -4,12 +4,14 @@ import type { Db } from '../../platform/db/client.js';
 import { resourcePdfs, workspaceResources } from '../../platform/db/schema.js';
 import { recordChange } from '../events/record.js';
 import type { PdfRow } from './store.js';
+import { authorsOf, type BibRecord, type RecordType } from '../../records/index.js';
 
 export interface FoundRecord {
   title?: string;
-  authors?: string[];
+  /** Merged into the resource's record (the found fields win); `authors` follows its creators. */
+  record?: BibRecord;
   url?: string | null;
-  type?: string | null;
+  type?: RecordType | null;
   /** Merged into the resource's `data` (the found fields win). */
   data: Record<string, unknown>;
   /** The work's identity (a DOI, an arXiv id): set unless the workspace already holds that work. */
@@ -54,7 +56,12 @@ export async function fillResourceRecord(db: Db, pdf: PdfRow, found: FoundRecord
       .update(workspaceResources)
       .set({
         ...(found.title ? { title: found.title } : {}),
-        ...(found.authors?.length ? { authors: found.authors } : {}),
+        ...(found.record
+          ? {
+              record: sql`coalesce(${workspaceResources.record}, '{}'::jsonb) || ${JSON.stringify(found.record)}::jsonb`,
+              ...(found.record.creators?.length ? { authors: authorsOf(found.record) } : {}),
+            }
+          : {}),
         ...(found.url ? { url: found.url } : {}),
         ...(found.type ? { type: found.type } : {}),
         ...(workKey ? { workKey } : {}),

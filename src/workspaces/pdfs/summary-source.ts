@@ -3,6 +3,7 @@
  * that summarising a paper one keeps needs no outbound fetch. Only for a user who may read it.
  */
 import type { Db } from '../../platform/db/client.js';
+import { legacyRecordOf } from '../resource-record.js';
 import { loadResourceIn } from './routes.js';
 import { readyPdfText } from './store.js';
 
@@ -21,10 +22,7 @@ export async function storedResourceText(
   resourceId: string,
 ): Promise<StoredResourceText> {
   const resource = await loadResourceIn(db, { id: userId }, workspaceId, resourceId, 'read');
-  const abstract =
-    typeof resource.data.abstract === 'string' && resource.data.abstract.trim()
-      ? resource.data.abstract
-      : undefined;
+  const abstract = (resource.record ?? legacyRecordOf(resource)).abstract?.trim() || undefined;
   const ready = await readyPdfText(db, resource.id);
   return {
     title: resource.title,

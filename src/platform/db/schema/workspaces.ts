@@ -33,15 +33,11 @@ export const workspaces = pgTable(
 );
 
 /*
- * Pieces of the generated columns' expressions below. Drizzle inlines a nested fragment, so the
- * expression's text (which the migrations in drizzle/ recorded) stays the same.
+ * Pieces of the generated columns' expressions below (Drizzle inlines a nested fragment, so the
+ * expression's text is what the migrations in drizzle/ recorded).
  */
-/** `data.publishedDate`, `data.date` or `data.year`, the first that is set. */
-const DATE_TEXT = sql`coalesce(data->>'publishedDate', data->>'date', data->>'year')`;
-/** The first author's part before a comma ("Hopper, Grace" → "Hopper"). */
-const BEFORE_COMMA = sql`btrim(split_part(authors->>0, ',', 1))`;
-/** The first author's last word ("Grace Hopper" → "Hopper"). */
-const LAST_WORD = sql`regexp_replace(btrim(authors->>0), '^.*[[:space:]]', '')`;
+/** The first author of the record (`record.creators`), else its first creator of any role. */
+const FIRST_CREATOR = sql`coalesce(jsonb_path_query_first(record, '$.creators[*] ? (@.role == "author")'), record->'creators'->0)`;
 
 export const workspaceResources = pgTable(
   'workspace_resources',
@@ -75,6 +71,12 @@ export const workspaceResources = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'::jsonb`),
+    /**
+     * The bibliographic record (src/records: names with roles, dates, venue, identifiers, every CSL
+     * variable but title, URL, type, keywords and note, which are columns of their own). Null only
+     * on a row saved before records were kept, until the start-up upgrade fills it.
+     */
+    record: jsonb('record').$type<Record<string, unknown>>(),
     /** Optimistic concurrency (ETag / If-Match): 1 when added, +1 on every change (notes, tags, record, a move). */
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
@@ -83,17 +85,15 @@ export const workspaceResources = pgTable(
      * generated columns), so that every way a resource is written (added, imported, moved) keeps them
      * right and each can be indexed. Raw column names: a generated column's expression names no table.
      */
-    /** The year of `data.publishedDate`, `data.date` or `data.year` (the order the export reads them), when it starts with four digits. */
+    /** The year the record was issued. */
     year: integer('year').generatedAlwaysAs(
-      sql`(case when ${DATE_TEXT} ~ '^[0-9]{4}' then substring(${DATE_TEXT} from 1 for 4)::integer end)`,
+      sql`(case when jsonb_typeof(record->'issued'->'year') = 'number' then (record->'issued'->>'year')::integer end)`,
     ),
-    /** `data.venue`, `data.journal` or `data['container-title']`, as the export reads it. */
-    venue: text('venue').generatedAlwaysAs(
-      sql`nullif(btrim(coalesce(data->>'venue', data->>'journal', data->>'container-title')), '')`,
-    ),
-    /** The first author's family name, lower-cased: the part before a comma ("Hopper, Grace"), else the last word ("Grace Hopper"). */
+    /** The record's container (journal, proceedings, book, site). */
+    venue: text('venue').generatedAlwaysAs(sql`nullif(btrim(record->>'containerTitle'), '')`),
+    /** The first author's family name (an organisation's whole name), lower-cased. */
     authorSort: text('author_sort').generatedAlwaysAs(
-      sql`lower(case when authors->>0 like '%,%' then ${BEFORE_COMMA} else ${LAST_WORD} end)`,
+      sql`lower(coalesce(${FIRST_CREATOR}->>'family', ${FIRST_CREATOR}->>'literal'))`,
     ),
     search: searchDocument(
       sql.join(
