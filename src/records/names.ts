@@ -4,9 +4,17 @@
  * records were structured, providers that give names as text, a person typing a name. Imports and
  * providers with structured names keep theirs.
  */
-import { parse as parseName } from '@citation-js/name';
+import { createRequire } from 'node:module';
 import type { Creator } from './record.js';
 import type { CreatorRole } from './vocabulary.js';
+
+/**
+ * citation-js's name parser, a CommonJS package, loaded by `require`: a static import of it in a
+ * worker thread started from source fails on Node 20 (the ESM loader's hooks are not in the worker).
+ */
+const { parse: parseName } = createRequire(import.meta.url)(
+  '@citation-js/name',
+) as typeof import('@citation-js/name');
 
 /** Generational suffixes written after a name without a comma ("Martin Luther King Jr."). */
 const SUFFIX = /^(?:jr\.?|sr\.?|ii|iii|iv|v|vi)$/i;
