@@ -27,3 +27,25 @@ export type ReplyOf<
     ? JsonBody<Responses[Status]>
     : never
   : never;
+
+/**
+ * A bearer client's reply where the two dialects differ (`dialectUnion()`: src/workspaces/schemas.ts,
+ * src/auth/schemas.ts). The document the types come from is the cookie dialect's, so it has only the
+ * cookie shape; the bearer shape (Variant B) wraps the same generated objects, as these say, under the
+ * schema names of `/api/openapi.json?dialect=bearer`. e.g. `BearerReply<'WorkspaceEnvelope'>`.
+ */
+export type BearerReply<Name extends keyof BearerReplies> = BearerReplies[Name];
+
+interface BearerReplies {
+  WorkspaceEnvelope: { workspace: ApiSchema<'Workspace'> };
+  WorkspaceListEnvelope: { workspaces: ApiSchema<'Workspace'>[]; total: number };
+  WorkspaceDetailEnvelope: {
+    workspace: ApiSchema<'Workspace'>;
+    resources: ApiSchema<'Resource'>[];
+  };
+  ResourceEnvelope: { resource: ApiSchema<'Resource'> };
+  BearerSession: {
+    user: ApiSchema<'SessionUser'>;
+    session: { access_token: string; expires_at: number };
+  };
+}
