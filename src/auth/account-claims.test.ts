@@ -6,6 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import {
   APP_ORIGIN,
@@ -35,7 +36,7 @@ for (const leg of embeddedLeg()) {
           url: `/api/workspaces/${workspaceId}/share`,
           headers: user,
         })
-      ).json<Array<{ id: string; active: boolean; pausedAt: string | null }>>();
+      ).json<ApiSchema<'ShareLink'>[]>();
 
     async function resetPassword(email: string, password: string): Promise<string> {
       const mail = await mailWrittenBy(t.dataDir, () =>
@@ -65,7 +66,7 @@ for (const leg of embeddedLeg()) {
       });
       expect(res.statusCode).toBe(200);
       return {
-        authorization: `Bearer ${res.json<{ session: { access_token: string } }>().session.access_token}`,
+        authorization: `Bearer ${res.json<ApiSchema<'SignInResult'>>().session.access_token}`,
       };
     }
 

@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import {
   buildTestApp,
   createScratchDatabase,
@@ -865,7 +866,7 @@ describe.skipIf(redisLeg.skipReason)(
           payload: { email: user.email, password: user.password },
         });
         const other = {
-          authorization: `Bearer ${signin.json<{ session: { access_token: string } }>().session.access_token}`,
+          authorization: `Bearer ${signin.json<ApiSchema<'SignInResult'>>().session.access_token}`,
         };
         // Signing the first session out is the user's first counted request.
         expect(

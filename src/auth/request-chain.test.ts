@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Fastify, { type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
 import { buildUser, uniqueEmail, type TestUser } from '../../test/support/factories.js';
 import {
@@ -164,10 +165,7 @@ describe('the request chain', () => {
         url: '/api/auth/signin',
         payload: { email: credentials.email, password: credentials.password },
       });
-      const { user: spent, session } = signin.json<{
-        user: { id: string };
-        session: { access_token: string };
-      }>();
+      const { user: spent, session } = signin.json<ApiSchema<'SignInResult'>>();
       const bearer = { authorization: `Bearer ${session.access_token}` };
       // The user's allowance used up through the same limiter the routes count with (LIMITS: 500).
       for (let i = 0; i < 500; i++)

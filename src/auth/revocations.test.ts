@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { eventually } from '../../test/support/process-client.js';
@@ -127,7 +128,7 @@ for (const leg of storeLegs()) {
       const second = {
         ...first,
         bearer: {
-          authorization: `Bearer ${signin.json<{ session: { access_token: string } }>().session.access_token}`,
+          authorization: `Bearer ${signin.json<ApiSchema<'SignInResult'>>().session.access_token}`,
         },
       };
       expect(await sessionAt(b, first)).toBe(200);
@@ -158,7 +159,7 @@ for (const leg of storeLegs()) {
       const renewed = {
         ...user,
         bearer: {
-          authorization: `Bearer ${changed.json<{ session: { access_token: string } }>().session.access_token}`,
+          authorization: `Bearer ${changed.json<ApiSchema<'SignInResult'>>().session.access_token}`,
         },
       };
       expect(await sessionAt(b, renewed)).toBe(200);
@@ -174,7 +175,7 @@ for (const leg of storeLegs()) {
       const second = {
         ...user,
         bearer: {
-          authorization: `Bearer ${signin.json<{ session: { access_token: string } }>().session.access_token}`,
+          authorization: `Bearer ${signin.json<ApiSchema<'SignInResult'>>().session.access_token}`,
         },
       };
       expect(await sessionAt(b, user)).toBe(200);

@@ -5,6 +5,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { APP_ORIGIN, buildUser, uniqueEmail } from '../../test/support/factories.js';
 import { eventually } from '../../test/support/process-client.js';
@@ -27,9 +28,8 @@ for (const leg of storeLegs()) {
         payload: { refresh_token: user.refreshToken },
       });
       expect(refreshed.statusCode).toBe(200);
-      const { access_token: access, refresh_token: escaped } = refreshed.json<{
-        session: { access_token: string; refresh_token: string };
-      }>().session;
+      const { access_token: access, refresh_token: escaped } =
+        refreshed.json<ApiSchema<'SignInResult'>>().session;
       const [{ familyId }] = (await t.app.ctx.db
         .select({ familyId: refreshTokens.familyId })
         .from(refreshTokens)

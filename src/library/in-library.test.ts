@@ -4,6 +4,7 @@
  * workspaces only, and the shared provider cache never carries one user's marks into another's reply.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import {
@@ -13,13 +14,6 @@ import {
 } from '../../test/support/fixture-server.js';
 import { addResource, createWorkspace } from '../workspaces/test-support/helpers.js';
 import { candidateKeys } from './in-library.js';
-
-interface Result {
-  id: string;
-  doi?: string;
-  arxivId?: string;
-  inLibrary?: Array<{ workspaceId: string; workspaceName: string; resourceId: string }>;
-}
 
 /** Saved by its arXiv address; the provider's record also carries a journal DOI, which adding would have keyed it by. */
 const SAVED_BY_ARXIV = '2202.12139';
@@ -54,8 +48,8 @@ for (const leg of embeddedLeg()) {
       let t: TestApp;
       let owner: TestUser;
       let stranger: TestUser;
-      let reading: { id: string; name: string };
-      let thesis: { id: string; name: string };
+      let reading: ApiSchema<'Workspace'>;
+      let thesis: ApiSchema<'Workspace'>;
       const saved: Record<string, string> = {};
 
       const searchAs = async (user?: TestUser) => {
@@ -65,7 +59,7 @@ for (const leg of embeddedLeg()) {
           headers: user?.bearer ?? {},
         });
         expect(res.statusCode, res.body).toBe(200);
-        return res.json<{ results: Result[] }>().results;
+        return res.json<ApiSchema<'SearchReply'>>().results;
       };
 
       beforeAll(async () => {

@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema, BearerReply } from '../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import { buildUser, uniqueEmail, type TestUser } from '../../test/support/factories.js';
 import type { ResolvedResource, ResourceResolver } from '../context.js';
@@ -102,7 +103,7 @@ for (const leg of storeLegs()) {
           url: '/api/workspaces?limit=100',
           headers: user.bearer,
         })
-      ).json<{ total: number }>().total;
+      ).json<BearerReply<'WorkspaceListEnvelope'>>().total;
     const expectReplayOf = (first: LightMyRequestResponse, again: LightMyRequestResponse) => {
       expect(again.statusCode, again.body).toBe(first.statusCode);
       expect(again.json()).toEqual(first.json());
@@ -387,7 +388,7 @@ for (const leg of storeLegs()) {
             url: `/api/workspaces/${workspaceId}/resources`,
             headers: owner.bearer,
           })
-        ).json<unknown[]>().length;
+        ).json<ApiSchema<'Resource'>[]>().length;
 
       it('sign-up: no account without its answer', async () => {
         const email = uniqueEmail('refused');
@@ -483,7 +484,7 @@ for (const leg of storeLegs()) {
               url: `/api/workspaces/${ws.id}/resources`,
               headers: owner.bearer,
             });
-            const notes = now.json<Array<{ notes: string }>>()[0]!.notes;
+            const notes = now.json<ApiSchema<'Resource'>[]>()[0]!.notes;
             return notes.split(appended).length - 1;
           },
           200,

@@ -13,6 +13,7 @@ import addFormats from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema, BearerReply } from '../../test/support/api-types.js';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from './page-headers.js';
@@ -401,7 +402,7 @@ describe('OpenAPI document', () => {
         headers: user.bearer,
         payload: { name: 'Examples' },
       })
-    ).json<{ workspace: { id: string } }>().workspace.id;
+    ).json<BearerReply<'WorkspaceEnvelope'>>().workspace.id;
     const resourceId = (
       await t.app.inject({
         method: 'POST',
@@ -409,7 +410,7 @@ describe('OpenAPI document', () => {
         headers: user.bearer,
         payload: { title: 'Paper' },
       })
-    ).json<{ resource: { id: string } }>().resource.id;
+    ).json<BearerReply<'ResourceEnvelope'>>().resource.id;
     const annotationId = (
       await t.app.inject({
         method: 'POST',
@@ -417,7 +418,7 @@ describe('OpenAPI document', () => {
         headers: user.bearer,
         payload: { body: 'Note' },
       })
-    ).json<{ id: string }>().id;
+    ).json<ApiSchema<'Annotation'>>().id;
     const alertId = (
       await t.app.inject({
         method: 'POST',
@@ -425,7 +426,7 @@ describe('OpenAPI document', () => {
         headers: user.bearer,
         payload: { query: 'examples', frequency: 'daily' },
       })
-    ).json<{ id: string }>().id;
+    ).json<ApiSchema<'Alert'>>().id;
     const shareId = (
       await t.app.inject({
         method: 'POST',
@@ -433,7 +434,7 @@ describe('OpenAPI document', () => {
         headers: user.bearer,
         payload: {},
       })
-    ).json<{ id: string }>().id;
+    ).json<ApiSchema<'ShareLink'>>().id;
     const ids: Record<string, string> = {
       '/api/workspaces/{id}': workspaceId,
       '/api/resources/{id}': resourceId,
@@ -461,7 +462,7 @@ describe('OpenAPI document', () => {
           headers: user.bearer,
           payload: { title: `Bulk ${path}` },
         })
-      ).json<{ resource: { id: string } }>().resource.id;
+      ).json<BearerReply<'ResourceEnvelope'>>().resource.id;
       const target = (
         await t.app.inject({
           method: 'POST',
@@ -469,12 +470,12 @@ describe('OpenAPI document', () => {
           headers: user.bearer,
           payload: { name: 'Target' },
         })
-      ).json<{ workspace: { id: string } }>().workspace.id;
-      const body = example as { resourceIds?: string[]; targetWorkspaceId?: string };
+      ).json<BearerReply<'WorkspaceEnvelope'>>().workspace.id;
+      const body = example as ApiSchema<'BulkTagInput' | 'BulkMoveInput' | 'BulkRemoveInput'>;
       return {
         ...body,
         resourceIds: [made],
-        ...(body.targetWorkspaceId ? { targetWorkspaceId: target } : {}),
+        ...('targetWorkspaceId' in body ? { targetWorkspaceId: target } : {}),
       };
     };
     // A refresh token comes from a sign-in (the cookie does as well); no fixed example can carry a live one.
@@ -537,10 +538,7 @@ describe('OpenAPI document', () => {
           `${name} ${JSON.stringify(example)}: ${response.body.slice(0, 300)}`,
         ).toBeLessThan(300);
         if (path === '/api/auth/signin' || path === '/api/auth/change-password') {
-          const signedIn = response.json<{
-            user: { id: string };
-            session: { access_token: string };
-          }>();
+          const signedIn = response.json<ApiSchema<'SignInResult'>>();
           exampleAccount = { authorization: `Bearer ${signedIn.session.access_token}` };
           exampleUserId = signedIn.user.id;
         }
@@ -560,7 +558,7 @@ describe('OpenAPI document', () => {
         headers: user.bearer,
         payload: { name: 'Refusals' },
       })
-    ).json<{ workspace: { id: string } }>().workspace;
+    ).json<BearerReply<'WorkspaceEnvelope'>>().workspace;
     const cases: Array<{ method: 'post' | 'patch'; path: string; url: string; body: unknown }> = [
       ...['', '   ', '\t\u00a0\u3000', '<b></b>', '<p>&nbsp;</p>', 'Name\u0000', '&#32;'].map(
         (name) => ({
@@ -663,7 +661,7 @@ describe('OpenAPI document', () => {
         headers: user.bearer,
         payload: { name: 'Limits' },
       })
-    ).json<{ workspace: { id: string } }>().workspace;
+    ).json<BearerReply<'WorkspaceEnvelope'>>().workspace;
     const { id: resourceId } = (
       await t.app.inject({
         method: 'POST',
@@ -671,7 +669,7 @@ describe('OpenAPI document', () => {
         headers: user.bearer,
         payload: { title: 'Paper' },
       })
-    ).json<{ resource: { id: string } }>().resource;
+    ).json<BearerReply<'ResourceEnvelope'>>().resource;
     // A valid body of each sampled operation (name and title are alternatives: one is sent, not both);
     // every plain string field the document bounds is tried at its limit and past it.
     const samples: Array<{
@@ -835,7 +833,7 @@ describe('OpenAPI document', () => {
         headers: user.bearer,
         payload: { name: 'Shared' },
       })
-    ).json<{ workspace: { id: string } }>().workspace;
+    ).json<BearerReply<'WorkspaceEnvelope'>>().workspace;
     const both = await t.app.inject({
       method: 'POST',
       url: `/api/workspaces/${id}/share`,

@@ -7,6 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 
@@ -197,9 +198,7 @@ describe('every operation accepts a request without its optional parts', () => {
       });
       const at = `${method.toUpperCase()} ${path}`;
       if (response.statusCode === 400) {
-        const error = response.json<{
-          error: { message: string; details?: { field?: string } } | string;
-        }>().error;
+        const error = response.json<ApiSchema<'Error' | 'PlainError'>>().error;
         const field = typeof error === 'string' ? error.split(' ')[0] : error.details?.field;
         const named = (field ?? '').split('.')[0]!;
         if (!sent.has(named))

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BearerReply } from '../../test/support/api-types.js';
 import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { addResource, annotate, createWorkspace } from '../workspaces/test-support/helpers.js';
@@ -110,10 +111,7 @@ for (const leg of embeddedLeg()) {
         url: `/api/workspaces/${workspace.id}`,
         headers: user.bearer,
       });
-      const body = read.json<{
-        workspace: { name: string; description: string };
-        resources: Array<{ title: string; notes: string; annotations: Array<{ body: string }> }>;
-      }>();
+      const body = read.json<BearerReply<'WorkspaceDetailEnvelope'>>();
       expect(body.workspace).toMatchObject({ name: 'Reading list', description: 'About things' });
       expect(body.resources[0]).toMatchObject({ title: 'Paper', notes: 'Note one' });
       expect(body.resources[0]!.annotations[0]!.body).toBe('Body text');

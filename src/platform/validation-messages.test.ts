@@ -1,6 +1,7 @@
 /** Every validation message is a sentence about the field, never zod's own words. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { BearerReply } from '../../test/support/api-types.js';
 import { buildTestApp, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { installValidationMessages } from './validation-messages.js';
@@ -19,7 +20,7 @@ describe('validation messages', () => {
         headers: user.bearer,
         payload: { name: 'Messages' },
       })
-    ).json<{ workspace: { id: string } }>().workspace.id;
+    ).json<BearerReply<'WorkspaceEnvelope'>>().workspace.id;
   });
   afterAll(async () => t?.close());
 

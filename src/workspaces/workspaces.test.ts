@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BearerReply } from '../../test/support/api-types.js';
 import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { annotations, shareLinks, workspaceResources, workspaces } from '../platform/db/schema.js';
@@ -151,13 +152,9 @@ for (const leg of embeddedLeg()) {
           headers: lister.bearer,
         });
         expect(res.statusCode).toBe(200);
-        const body = res.json();
+        const body = res.json<BearerReply<'WorkspaceListEnvelope'>>();
         expect(body.total).toBe(3);
-        expect(body.workspaces.map((w: { name: string }) => w.name)).toEqual([
-          'third',
-          'second',
-          'first',
-        ]);
+        expect(body.workspaces.map((w) => w.name)).toEqual(['third', 'second', 'first']);
         expect(res.headers['x-total-count']).toBe('3');
       });
 

@@ -27,3 +27,43 @@ export type ReplyOf<
     ? JsonBody<Responses[Status]>
     : never
   : never;
+
+type KeyOfAny<Union> = Union extends unknown ? keyof Union : never;
+type ValueOfAny<Union, Key extends PropertyKey> = Union extends unknown
+  ? Key extends keyof Union
+    ? Union[Key]
+    : never
+  : never;
+
+/**
+ * A union of reply objects read as one: the fields every alternative has, and (optional) those only
+ * some have, e.g. `AnyOf<ApiSchema<'ImportEntry'>>` reads an entry's `reason` or `duplicateOf`
+ * without narrowing it by `outcome` first. A field none of the alternatives has is still an error.
+ */
+export type AnyOf<Union> = { [Key in Exclude<keyof Union, never>]: ValueOfAny<Union, Key> } & {
+  [Key in Exclude<KeyOfAny<Union>, keyof Union>]?: ValueOfAny<Union, Key>;
+};
+
+/**
+ * A bearer client's reply where the two dialects differ (`dialectUnion()`: src/workspaces/schemas.ts,
+ * src/auth/schemas.ts). The document the types come from is the cookie dialect's, so it has only the
+ * cookie shape; the bearer shape (Variant B) wraps the same generated objects, as these say, under the
+ * schema names of `/api/openapi.json?dialect=bearer`. e.g. `BearerReply<'WorkspaceEnvelope'>`.
+ */
+export type BearerReply<Name extends BearerReplyName> = BearerReplies[Name];
+/** test/web/api-types.test.ts checks each against the bearer document's own generated type. */
+export type BearerReplyName = keyof BearerReplies;
+
+interface BearerReplies {
+  WorkspaceEnvelope: { workspace: ApiSchema<'Workspace'> };
+  WorkspaceListEnvelope: { workspaces: ApiSchema<'Workspace'>[]; total: number };
+  WorkspaceDetailEnvelope: {
+    workspace: ApiSchema<'Workspace'>;
+    resources: ApiSchema<'Resource'>[];
+  };
+  ResourceEnvelope: { resource: ApiSchema<'Resource'> };
+  BearerSession: {
+    user: ApiSchema<'SessionUser'>;
+    session: { access_token: string; expires_at: number };
+  };
+}

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
+import type { ApiSchema } from './api-types.js';
 
 export const APP_ORIGIN = 'http://app.test';
 
@@ -58,10 +59,7 @@ export async function buildUser(
   });
   if (signin.statusCode !== 200)
     throw new Error(`signin failed: ${signin.statusCode} ${signin.body}`);
-  const body = signin.json<{
-    user: { id: string };
-    session: { access_token: string; refresh_token: string };
-  }>();
+  const body = signin.json<ApiSchema<'SignInResult'>>();
   const jar = cookiesFrom(signin);
   const cookie = cookieHeader({
     access_token: jar.access_token!,

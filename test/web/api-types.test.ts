@@ -3,11 +3,41 @@
  * document generates today: a route or schema change that the app has not been regenerated for
  * (`npm run web:api`) fails here, so the app and the API cannot drift apart silently.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_TYPES_FILE, apiTypesOf, COOKIE_DOCUMENT_URL } from '../../scripts/web-api.js';
+import {
+  API_TYPES_FILE,
+  apiTypesOf,
+  clientTypesOf,
+  COOKIE_DOCUMENT_URL,
+} from '../../scripts/web-api.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
+
+const TEST_API_TYPES = fileURLToPath(new URL('../support/api-types.js', import.meta.url));
+
+/**
+ * Compiles against the bearer dialect's generated types: BearerReply<Name> of test/support/api-types.ts
+ * is that document's schema Name, and the names are those the bearer document has and the cookie one
+ * lacks (a new dialect union must be added there).
+ */
+const BEARER_CHECK = `
+import type { components as Bearer } from './bearer.js';
+import type { components as Cookie } from ${JSON.stringify(API_TYPES_FILE.replace(/\.d\.ts$/, '.js'))};
+import type { BearerReply, BearerReplyName } from ${JSON.stringify(TEST_API_TYPES)};
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Unnamed = Exclude<keyof Bearer['schemas'], keyof Cookie['schemas'] | BearerReplyName>;
+export const unnamed: [Unnamed] extends [never] ? 'none' : Unnamed = 'none';
+type Differing = {
+  [Name in BearerReplyName]: Same<BearerReply<Name>, Bearer['schemas'][Name]> extends true ? never : Name;
+}[BearerReplyName];
+export const differing: [Differing] extends [never] ? 'none' : Differing = 'none';
+`;
 
 describe('web/src/api/schema.d.ts', () => {
   let t: TestApp;
@@ -44,6 +74,32 @@ describe('web/src/api/schema.d.ts', () => {
     // Only the cookie scheme: no bearer Variant B envelope types leak into the app's client.
     expect(committed).not.toContain('WorkspaceEnvelope');
   });
+
+  it("types a bearer client's envelopes as the bearer document generates them (test/support/api-types.ts, BearerReply)", async () => {
+    const bearer = await t.app.inject({ method: 'GET', url: '/api/openapi.json?dialect=bearer' });
+    expect(bearer.statusCode).toBe(200);
+    const dir = mkdtempSync(join(tmpdir(), 'rw-bearer-types-'));
+    try {
+      writeFileSync(join(dir, 'bearer.ts'), await clientTypesOf(bearer.json()));
+      writeFileSync(join(dir, 'check.ts'), BEARER_CHECK);
+      const program = ts.createProgram([join(dir, 'check.ts')], {
+        strict: true,
+        noEmit: true,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+        types: [],
+        skipLibCheck: true,
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      expect(problems).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('describes every upload as a binary file part; openapi-typescript without the Blob mapping still gives string', async () => {
     const document = (await t.app.inject({ method: 'GET', url: COOKIE_DOCUMENT_URL })).json<{

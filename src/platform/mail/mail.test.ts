@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BearerReply } from '../../../test/support/api-types.js';
 import { buildTestApp, type TestApp } from '../../../test/support/app.js';
 import { buildUser } from '../../../test/support/factories.js';
 import { createMailTransport, composeMail } from './index.js';
@@ -188,7 +189,7 @@ describe('every mail logged the same way', () => {
       headers: owner.bearer,
       payload: { name: 'Logged mail' },
     });
-    const workspaceId = workspace.json<{ workspace: { id: string } }>().workspace.id;
+    const workspaceId = workspace.json<BearerReply<'WorkspaceEnvelope'>>().workspace.id;
     const before = mailLines().length;
 
     const reset = await mailWrittenBy(dataDir, () =>

@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, gt, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema, BearerReply } from '../../../test/support/api-types.js';
 import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { linkIn, mailWrittenBy } from '../../../test/support/outbox.js';
@@ -241,7 +242,7 @@ for (const leg of embeddedLeg()) {
                 upload.payload,
                 upload.headers,
               )
-            ).json<{ resource: { id: string } }>().resource.id;
+            ).json<BearerReply<'ResourceEnvelope'>>().resource.id;
           },
           expect: () => [
             partial({ type: 'resource.added', resourceId: state.fromPdf }),
@@ -451,10 +452,9 @@ for (const leg of embeddedLeg()) {
         {
           name: 'joined through an editable share link',
           act: async () => {
-            const made = (
+            const link = (
               await inject(owner, 'POST', `/api/workspaces/${ws}/share`, { readOnly: false })
-            ).json<{ link?: { id: string; token: string }; id: string; token: string }>();
-            const link = made.link ?? made;
+            ).json<ApiSchema<'ShareLink'>>();
             state.editable = link.id;
             await inject(joiner, 'POST', `/api/share/${link.token}/join`);
           },
@@ -622,13 +622,7 @@ for (const leg of embeddedLeg()) {
       });
 
       it('pages newest first with a cursor, no item twice; a viewer may read it; { activity, total, hasMore, nextCursor }', async () => {
-        const seen: Array<{
-          id: string;
-          type: string;
-          details: Record<string, unknown>;
-          actor: unknown;
-          at: string;
-        }> = [];
+        const seen: ApiSchema<'ActivityItem'>[] = [];
         let cursor: string | null = null;
         let pages = 0;
         do {
@@ -637,12 +631,7 @@ for (const leg of embeddedLeg()) {
             'GET',
             `/api/workspaces/${ws}/activity?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
           );
-          const body = res.json<{
-            activity: typeof seen;
-            total: number;
-            hasMore: boolean;
-            nextCursor: string | null;
-          }>();
+          const body = res.json<ApiSchema<'ActivityList'>>();
           expect(body.total).toBe(7);
           expect(body.hasMore).toBe(body.nextCursor !== null);
           seen.push(...body.activity);
@@ -665,12 +654,7 @@ for (const leg of embeddedLeg()) {
       });
 
       it('cookie sessions get the same list shape, the cursor in the body and no paging header', async () => {
-        type Page = {
-          activity: unknown[];
-          total: number;
-          hasMore: boolean;
-          nextCursor: string | null;
-        };
+        type Page = ApiSchema<'ActivityList'>;
         const first = await t.app.inject({
           method: 'GET',
           url: `/api/workspaces/${ws}/activity?limit=5`,

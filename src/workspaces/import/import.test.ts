@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AnyOf, ApiSchema, BearerReply } from '../../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { workspaceResources, workspaces } from '../../platform/db/schema.js';
@@ -24,26 +25,10 @@ function multipart(field: string, filename: string, contentType: string, data: B
   };
 }
 
-interface Entry {
-  index: number;
-  line: number | null;
-  key: string | null;
-  outcome: string;
-  reason?: string;
-  resource?: { id: string | null; title: string };
-  duplicateOf?: { resourceId: string | null; entryIndex: number | null; title: string };
-}
-
-interface StoredResource {
-  id: string;
-  title: string;
-  url: string | null;
-  type: string | null;
-  authors: string[];
-  tags: string[];
-  notes: string;
-  data: Record<string, unknown>;
-}
+/** An entry of the import report, whichever its outcome. */
+type Entry = AnyOf<ApiSchema<'ImportEntry'>>;
+type Report = Omit<ApiSchema<'ImportReport'>, 'entries'> & { entries: Entry[] };
+type StoredResource = ApiSchema<'Resource'>;
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`citation import (${leg.name})`, () => {
@@ -81,7 +66,7 @@ for (const leg of storeLegs()) {
         url: `/api/workspaces/${workspaceId}`,
         headers: owner.bearer,
       });
-      return res.json<{ resources: StoredResource[] }>().resources;
+      return res.json<BearerReply<'WorkspaceDetailEnvelope'>>().resources;
     };
     const byTitle = (list: StoredResource[], title: string) => {
       const found = list.find((resource) => resource.title === title);
@@ -105,12 +90,7 @@ for (const leg of storeLegs()) {
             'application/x-bibtex; charset=utf-8',
           );
           expect(res.statusCode).toBe(200);
-          const report = res.json<{
-            format: string;
-            dryRun: boolean;
-            counts: Record<string, number>;
-            entries: Entry[];
-          }>();
+          const report = res.json<Report>();
           expect(report).toMatchObject({
             format: 'bibtex',
             dryRun: false,
@@ -329,7 +309,7 @@ for (const leg of storeLegs()) {
           format: 'ris',
           counts: { entries: 3, imported: 2, unreadable: 1 },
         });
-        expect(composed.json<{ entries: Entry[] }>().entries[2]).toMatchObject({
+        expect(composed.json<Report>().entries[2]).toMatchObject({
           outcome: 'unreadable',
           line: 25,
           key: 'notitle',
@@ -433,7 +413,7 @@ for (const leg of storeLegs()) {
         ].join('\n');
         const first = await importRaw(ws.id, file, 'application/x-bibtex');
         expect(first.statusCode).toBe(200);
-        const report = first.json<{ counts: Record<string, number>; entries: Entry[] }>();
+        const report = first.json<Report>();
         expect(report.counts).toMatchObject({ entries: 6, imported: 3, duplicates: 3 });
         expect(report.entries.map((entry) => entry.outcome)).toEqual([
           'duplicate',
@@ -487,11 +467,7 @@ for (const leg of storeLegs()) {
           { query: '?dryRun=true' },
         );
         expect(res.statusCode).toBe(200);
-        const report = res.json<{
-          dryRun: boolean;
-          counts: Record<string, number>;
-          entries: Entry[];
-        }>();
+        const report = res.json<Report>();
         expect(report).toMatchObject({
           dryRun: true,
           counts: { entries: 5, imported: 2, duplicates: 2, unreadable: 1 },
@@ -534,7 +510,7 @@ for (const leg of storeLegs()) {
           .join('\n');
         const res = await importRaw(ws.id, file, 'application/x-bibtex');
         expect(res.json()).toMatchObject({ counts: { imported: 2, noRoom: 1 } });
-        expect(res.json<{ entries: Entry[] }>().entries[2]).toMatchObject({
+        expect(res.json<Report>().entries[2]).toMatchObject({
           outcome: 'no_room',
           reason: `A workspace holds at most ${LIMITS.resourcesPerWorkspace.toLocaleString('en-US')} resources`,
         });

@@ -1,5 +1,6 @@
 /** POST /api/workspaces/{id}/resources/{resourceId}/notes: text appended to the notes, on the server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema, BearerReply } from '../../../test/support/api-types.js';
 import { buildTestApp, type TestApp } from '../../../test/support/app.js';
 import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import { addResource, createWorkspace, fakeResolver, UNKNOWN_ID } from '../test-support/helpers.js';
@@ -31,7 +32,7 @@ const notesOf = async (resourceId: string) =>
       headers: owner.bearer,
     })
   )
-    .json<Array<{ id: string; notes: string }>>()
+    .json<ApiSchema<'Resource'>[]>()
     .find((each) => each.id === resourceId)?.notes;
 
 describe('POST /api/workspaces/:id/resources/:resourceId/notes', () => {
@@ -39,7 +40,7 @@ describe('POST /api/workspaces/:id/resources/:resourceId/notes', () => {
     const { id } = await addResource(t.app, owner, workspaceId, { title: 'Empty notes' });
     const first = await append(id, 'TL;DR: one');
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json<{ resource: { notes: string } }>().resource.notes).toBe('TL;DR: one');
+    expect(first.json<BearerReply<'ResourceEnvelope'>>().resource.notes).toBe('TL;DR: one');
     expect((await append(id, 'TL;DR: two')).statusCode).toBe(200);
     expect(await notesOf(id)).toBe('TL;DR: one\n\nTL;DR: two');
   });
