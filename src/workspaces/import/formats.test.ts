@@ -137,11 +137,29 @@ describe('BibTeX and BibLaTeX', () => {
 @article{n, title = {N}, journal = {The Times}, entrysubtype = {newspaper}, year = 2001}`,
       'bibtex',
     );
-    expect(thesis).toMatchObject({ type: 'thesis', publisher: 'MIT', genre: 'PhD thesis' });
+    expect(thesis).toMatchObject({ type: 'thesis', publisher: 'MIT', genre: 'PhD Thesis' });
     expect(report).toMatchObject({ type: 'report', publisher: 'NASA', number: 'TR-1' });
     expect(report!.genre).toBeUndefined();
     expect(manuscript).toMatchObject({ type: 'manuscript', note: 'Draft' });
     expect(news).toMatchObject({ type: 'article-newspaper', 'container-title': 'The Times' });
+  });
+
+  it("reads ACM's conference location beside the publisher's address, and MathSciNet's fjournal, as Zotero does", () => {
+    const [acm, ams] = itemsOf(
+      String.raw`@inproceedings{acm, title = {T}, booktitle = {Proc. KDD}, location = {San Jose, California, USA},
+        publisher = {ACM}, address = {New York, NY, USA}, year = 2007}
+@article{ams, title = {T}, journal = {Adv. Math.}, fjournal = {Advances in Mathematics}, year = 2013}`,
+      'bibtex',
+    );
+    expect(acm).toMatchObject({
+      'publisher-place': 'New York, NY, USA',
+      'event-place': 'San Jose, California, USA',
+      publisher: 'ACM',
+    });
+    expect(ams).toMatchObject({
+      'container-title': 'Advances in Mathematics',
+      'container-title-short': 'Adv. Math.',
+    });
   });
 
   it('keeps a valid DOI with brackets and angle brackets, the citation key and the title as written', () => {
@@ -180,6 +198,28 @@ TI  - Names`,
       { family: 'Berg', given: 'Jan', 'non-dropping-particle': 'van der' },
       { literal: 'World Health Organization' },
     ]);
+  });
+
+  it("reads names without a space after the comma, AU and A1 lines in the file's order", () => {
+    const item = one(
+      ris('JOUR', 'A1  - Baldwin,S.A.\nAU  - Fugaccia, I.\nA1  - Brown,D.R.\nTI  - Order'),
+      'ris',
+    );
+    expect(item.author).toEqual([
+      { family: 'Baldwin', given: 'S.A.' },
+      { family: 'Fugaccia', given: 'I.' },
+      { family: 'Brown', given: 'D.R.' },
+    ]);
+  });
+
+  it("reads Citavi's library and call number (H1, H2) and Wiley's issue in M1", () => {
+    const [citavi, wiley] = itemsOf(
+      ris('GEN', 'TI  - C\nH1  - UB Mannheim\nH2  - 300 QN 100') +
+        ris('JOUR', 'TI  - W\nVL  - 9\nM1  - 3'),
+      'ris',
+    );
+    expect(citavi).toMatchObject({ source: 'UB Mannheim', 'call-number': '300 QN 100' });
+    expect(wiley).toMatchObject({ volume: '9', issue: '3' });
   });
 
   it('keeps TI and AU when TT and TA are there: TT is a note (as Zotero keeps it), TA a translator', () => {

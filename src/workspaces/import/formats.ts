@@ -201,9 +201,9 @@ const ONE_TEXT = ['publisher', 'publisher-place', 'original-publisher', 'origina
 
 /** biblatex's type keys (`type = {phdthesis}`, or the entry type when there is no `type`), as Zotero words them. */
 const GENRE_OF_TYPE_KEY: Record<string, string> = {
-  phdthesis: 'PhD thesis',
-  mathesis: "Master's thesis",
-  mastersthesis: "Master's thesis",
+  phdthesis: 'PhD Thesis',
+  mathesis: "Master's Thesis",
+  mastersthesis: "Master's Thesis",
 };
 
 /**
@@ -373,7 +373,7 @@ export class MacroTooLarge extends Error {
 interface ChunkParts {
   /** Each value's span, and the field it is (part of) the value of, lower case. */
   values: Array<{ from: number; to: number; field: string | null }>;
-  words: Array<{ word: string; named: boolean; afterComma: boolean }>;
+  words: Array<{ word: string; at: number; named: boolean; afterComma: boolean }>;
 }
 
 const WORD_END = /[\s,={}"#()]/;
@@ -419,7 +419,7 @@ function chunkParts(text: string): ChunkParts {
       let next = end;
       while (next < text.length && /\s/.test(text[next]!)) next++;
       const word = text.slice(at, end);
-      parts.words.push({ word, named: text[next] === '=', afterComma: seenComma });
+      parts.words.push({ word, at, named: text[next] === '=', afterComma: seenComma });
       if (text[next] === '=') field = word.toLowerCase();
       at = end;
     }
@@ -476,6 +476,34 @@ function boundMacros(strings: BibtexChunk[], entries: BibtexChunk[]): void {
  * citation-js takes it for the start of math and fails the entry. In a value with an odd number of
  * unescaped `$`, the last one is escaped; pairs stay math.
  */
+/**
+ * Fields renamed before citation-js reads the entry, where exporters use them otherwise than biblatex:
+ * ACM writes the conference's `location` beside the publisher's `address` (biblatex would take the
+ * location as the publisher's place); MathSciNet writes the journal's full name in `fjournal` and
+ * its abbreviation in `journal`. As Zotero reads them.
+ */
+function renameFields(text: string): string {
+  const { words } = chunkParts(text);
+  const named = new Map<string, number>();
+  for (const { word, at, named: isField } of words)
+    if (isField && !named.has(word.toLowerCase())) named.set(word.toLowerCase(), at);
+  const renames: Array<[string, string]> = [];
+  if (named.has('location') && named.has('address') && !named.has('venue'))
+    renames.push(['location', 'venue']);
+  if (named.has('fjournal') && !named.has('journaltitle')) {
+    if (!named.has('shortjournal')) renames.push(['journal', 'shortjournal']);
+    renames.push(['fjournal', 'journaltitle']);
+  }
+  let renamed = text;
+  for (const [from, to] of renames
+    .filter(([from]) => named.has(from))
+    .sort((a, b) => named.get(b[0])! - named.get(a[0])!)) {
+    const at = named.get(from)!;
+    renamed = `${renamed.slice(0, at)}${to}${renamed.slice(at + from.length)}`;
+  }
+  return renamed;
+}
+
 function escapeLoneDollars(text: string): string {
   if (!text.includes('$')) return text;
   const lone: number[] = [];
@@ -507,7 +535,7 @@ function readBibtex(text: string): ParsedEntry[] {
   const chunks = bibtexChunks(text).map((chunk) =>
     chunk.error || chunk.type === 'comment'
       ? chunk
-      : { ...chunk, text: escapeLoneDollars(chunk.text) },
+      : { ...chunk, text: renameFields(escapeLoneDollars(chunk.text)) },
   );
   const strings = chunks.filter((chunk) => chunk.type === 'string' && !chunk.error);
   const prelude = strings.map((chunk) => chunk.text).join('\n');
@@ -609,7 +637,7 @@ function readRis(text: string): ParsedEntry[] {
       const [fields] = risRecords(record);
       if (!fields)
         return { ok: false, index, line, key, reason: 'The record holds nothing RIS names' };
-      return { ok: true, index, line, key, item: risItem(fields) };
+      return { ok: true, index, line, key, item: risItem(fields, record.split('\n')) };
     } catch (error) {
       return {
         ok: false,

@@ -99,7 +99,8 @@ function valuesOf(record: RisRecord, tag: string): string[] {
 export function risName(text: string): CslName {
   const value = text.trim();
   if (!value.includes(',')) return { literal: value };
-  const name = parseName(value);
+  // `Baldwin,S.A.` (no space after the comma) is `Baldwin, S.A.`.
+  const name = parseName(value.replace(/,(?=\S)/g, ', '));
   return Object.fromEntries(Object.entries(name).filter(([, part]) => part));
 }
 
@@ -122,13 +123,29 @@ export function risDate(text: string): CslLike['issued'] | undefined {
 const DOI = /^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)?(10\.\d{4,9}\/\S+)$/i;
 const ISSN = /^\d{4}-?\d{3}[\dXx]$/;
 
-export function risItem(record: RisRecord): CslLike {
+/**
+ * `record` is the record's tags (citation-js's split); `lines` its tag lines in the spec's form, for
+ * the names, whose order across tags (`AU` and `A1` lines mixed) the split does not keep.
+ */
+export function risItem(record: RisRecord, lines: string[] = []): CslLike {
   const ty = String(valuesOf(record, 'TY')[0] ?? 'GEN')
     .toUpperCase()
     .replace(/^JOURN$/, 'JOUR');
   const first = (...tags: string[]) => tags.map((tag) => valuesOf(record, tag)[0]).find(Boolean);
-  const all = (...tags: string[]) => tags.flatMap((tag) => valuesOf(record, tag));
-  const names = (...tags: string[]) => all(...tags).map(risName);
+  // Each tag's values in order, the tags in the order they first appear.
+  const all = (...tags: string[]) =>
+    Object.keys(record)
+      .filter((tag) => tags.includes(tag))
+      .flatMap((tag) => valuesOf(record, tag));
+  const names = (...tags: string[]) => {
+    const inOrder = lines
+      .filter((line) => tags.includes(line.slice(0, 2)) && line.startsWith('  - ', 2))
+      .map((line) => line.slice(6).trim())
+      .filter(Boolean);
+    // A name continued on the next line is only in the split record: then its order is taken.
+    const values = inOrder.length === all(...tags).length ? inOrder : all(...tags);
+    return values.map(risName);
+  };
   const item: CslLike & Record<string, unknown> = { type: ownValue(TYPES, ty) ?? 'document' };
   const set = (variable: string, value: unknown) => {
     if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return;
@@ -161,7 +178,7 @@ export function risItem(record: RisRecord): CslLike {
   }
   set('container-title', ty === 'CHAP' || ty === 'ECHAP' ? first('BT') : undefined);
   set('container-title', first('JF', 'JO', 'BT'));
-  set('container-title-short', first('J2', 'JA', 'J1'));
+  set('container-title-short', first('J2', 'JA', 'J1', 'JO'));
   set('collection-title', first('T3'));
 
   const date = [first('DA'), first('PY'), first('Y1')].map((text) => text && risDate(text));
@@ -195,11 +212,14 @@ export function risItem(record: RisRecord): CslLike {
   set('section', first('SE'));
   set('language', first('LA'));
   set('title-short', first('ST'));
-  set('call-number', first('CN'));
+  // Citavi writes the library and call number as H1 and H2 (Zotero reads them as DP and CN).
+  set('call-number', first('CN', 'H2'));
   set('archive', first('DB'));
   set('archive_location', first('AN'));
-  set('source', first('DP'));
+  set('source', first('DP', 'H1'));
   set('number', M1_IS_NUMBER.has(ty) ? first('M1') : undefined);
+  // Wiley's journal records put the issue in M1 (Zotero reads it so when there is no IS).
+  set('issue', SERIALS.has(ty) ? first('M1') : undefined);
 
   const start = first('SP');
   const end = first('EP');
@@ -296,7 +316,9 @@ export function risItem(record: RisRecord): CslLike {
     'L2',
     'L4',
   ]);
-  if (M1_IS_NUMBER.has(ty)) named.add('M1');
+  if (M1_IS_NUMBER.has(ty) || SERIALS.has(ty)) named.add('M1');
+  named.add('H1');
+  named.add('H2');
   const extra = Object.keys(record)
     .filter((tag) => !named.has(tag))
     .flatMap((tag) => valuesOf(record, tag).map((value) => `${tag}  - ${value}`));
