@@ -11,7 +11,11 @@ declare module '@citation-js/core' {
       options: { template: string; lang?: string; format?: 'text' | 'html' },
     ): string;
   }
-  export const plugins: { config: { get(name: string): unknown } };
+  export const plugins: {
+    config: { get(name: string): unknown };
+    /** One parsing step of a registered input type (`@ris/file` → its records as tag → value(s)). */
+    input: { data(input: unknown, type: string): unknown };
+  };
 }
 declare module '@citation-js/plugin-csl';
 declare module '@citation-js/plugin-ris';

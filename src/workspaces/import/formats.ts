@@ -10,13 +10,20 @@
  *   an abstract (23 s for 500 of bench/import.ts's entries), far past the import's 10 s. citation-js fails a
  *   whole file on one bad entry, so the file is first cut into its entries here (bibtexChunks), and a
  *   bad one is reported and left out.
- * - RIS through citation-js's RIS plugin (repeated tags, continuation lines), one record at a time so
- *   that a record's position is known and a bad one spoils nothing else.
+ *   Its output is then completed (bibtexItem): Mendeley's entry types and the LaTeX commands it
+ *   lacks are added to its tables (bibtex-tables.ts), one-part names become `literal`, list fields
+ *   CSL holds as one text are joined back, and the citation key and the title as written are kept.
+ * - RIS split into tags by citation-js's RIS plugin (repeated tags, continuation lines), after tag
+ *   lines with other spacing (`TY - JOUR`) are put in the spec's form, one record at a time so that a
+ *   record's position is known and a bad one spoils nothing else; the tags are mapped to CSL as
+ *   Zotero maps them (ris-fields.ts), not by the plugin's mapping.
  * - CSL-JSON (an array of items, or one item) through JSON.parse.
  */
-import { Cite } from '@citation-js/core';
+import { Cite, plugins } from '@citation-js/core';
 import '@citation-js/plugin-ris';
-import '@citation-js/plugin-bibtex';
+import './bibtex-tables.js';
+import { ownValue } from '../../platform/own-key.js';
+import { risItem, type RisRecord } from './ris-fields.js';
 
 export type ImportFormat = 'bibtex' | 'ris' | 'csljson';
 
@@ -52,6 +59,16 @@ export interface CslLike {
   arxivId?: string;
   /** What else the entry says, where an identifier may hide (`howpublished`, `journal = {arXiv preprint …}`). */
   extra?: string[];
+  /**
+   * A BibTeX entry as written, where CSL has no place for it: its entry type (`article`,
+   * `web_page`…) and its title between its outer braces, inner braces (case protection) and LaTeX
+   * as in the file. The key is `citation-key`.
+   */
+  bibtex?: { entryType: string; title?: string };
+  /** Files the record links to (RIS `L1` PDFs, `L2` full text, `L4` images), as Zotero attaches them. */
+  attachments?: Array<{ url: string; mimeType?: string; title: string }>;
+  /** Every other CSL 1.0.2 variable the entry carries (`translator`, `accessed`, `genre`…), as CSL names it. */
+  [variable: string]: unknown;
 }
 
 export interface ReadEntry {
@@ -115,7 +132,7 @@ const NOT_ENTRIES = new Set(['string', 'comment', 'preamble']);
 function bibtexChunks(text: string): BibtexChunk[] {
   const lineOf = lineCounter(text);
   const chunks: BibtexChunk[] = [];
-  const start = /@\s*([a-zA-Z]+)\s*([{(])/g;
+  const start = /@\s*([a-zA-Z][\w-]*)\s*([{(])/g;
   let match: RegExpExecArray | null;
   while ((match = start.exec(text))) {
     const type = match[1]!.toLowerCase();
@@ -128,7 +145,10 @@ function bibtexChunks(text: string): BibtexChunk[] {
     let error: string | undefined;
     for (; at < text.length && depth > 0; at++) {
       const character = text[at]!;
-      if (character === '\n' && /^\s*@\s*[a-zA-Z]+\s*[{(]/.test(text.slice(at + 1, at + 200))) {
+      if (
+        character === '\n' &&
+        /^\s*@\s*[a-zA-Z][\w-]*\s*[{(]/.test(text.slice(at + 1, at + 200))
+      ) {
         error = inQuote
           ? 'A quoted value is not closed before the next entry'
           : 'A brace is not closed before the next entry';
@@ -144,36 +164,168 @@ function bibtexChunks(text: string): BibtexChunk[] {
     let chunk = text.slice(from, at);
     const key = NOT_ENTRIES.has(type)
       ? null
-      : (/^@\s*[a-zA-Z]+\s*[{(]\s*([^,\s}]+)\s*,/.exec(chunk)?.[1] ?? null);
+      : (/^@\s*[a-zA-Z][\w-]*\s*[{(]\s*([^,\s}]+)\s*,/.exec(chunk)?.[1] ?? null);
     // An entry without a key (JabRef writes `@Article{,` until one is generated) gets one the file
     // cannot hold, for the parser, which refuses an empty key; the entry is still reported keyless.
     if (!NOT_ENTRIES.has(type) && key === null)
-      chunk = chunk.replace(/^(@\s*[a-zA-Z]+\s*[{(])\s*,/, `$1rw-keyless-${chunks.length + 1},`);
+      chunk = chunk.replace(
+        /^(@\s*[a-zA-Z][\w-]*\s*[{(])\s*,/,
+        `$1rw-keyless-${chunks.length + 1},`,
+      );
     chunks.push({ type, key, text: chunk, line: lineOf(from), ...(error ? { error } : {}) });
     start.lastIndex = at;
   }
   return chunks;
 }
 
+/** The fields of a chunk as written between their braces or quotes (first value of each), by lower-case name. */
+function fieldsAsWritten(chunk: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const { from, to, field } of chunkParts(chunk).values)
+    if (field && !fields.has(field)) fields.set(field, chunk.slice(from, to));
+  return fields;
+}
+
 /** The arXiv id of an entry's `eprint` field (with `archivePrefix` or `eprinttype` arXiv, or none), which CSL has no field for. */
-function eprintOf(chunk: string): string | undefined {
-  const eprint = /\beprint\s*=\s*[{"]\s*([^}"\s]+)\s*[}"]/i.exec(chunk)?.[1];
-  if (!eprint) return undefined;
-  const archive = /\b(?:archiveprefix|eprinttype)\s*=\s*[{"]?\s*([A-Za-z]+)/i.exec(chunk)?.[1];
+function eprintOf(fields: Map<string, string>): string | undefined {
+  const eprint = fields.get('eprint')?.trim();
+  if (!eprint || /\s/.test(eprint)) return undefined;
+  const archive = (fields.get('archiveprefix') ?? fields.get('eprinttype'))?.trim();
   return !archive || archive.toLowerCase() === 'arxiv' ? eprint : undefined;
 }
 
 type CslWithExtras = CslLike & { annote?: string; 'citation-key'?: string; id?: string };
 
-function bibtexItem(item: CslWithExtras, chunk: BibtexChunk): CslLike {
+/** CSL variables that hold one text though biblatex reads their field as a list (`publisher = {Taylor and Francis}`). */
+const ONE_TEXT = ['publisher', 'publisher-place', 'original-publisher', 'original-publisher-place'];
+
+/** biblatex's type keys (`type = {phdthesis}`, or the entry type when there is no `type`), as Zotero words them. */
+const GENRE_OF_TYPE_KEY: Record<string, string> = {
+  phdthesis: 'PhD Thesis',
+  mathesis: "Master's Thesis",
+  mastersthesis: "Master's Thesis",
+};
+
+/**
+ * Text as a reader types it: a LaTeX accent on a dotless i or j (`{\'\i}`) is the accented letter
+ * (`í`, not `ı́`), `$^\circ$` a degree sign, combining marks composed (NFC).
+ */
+function tidyText(text: string): string {
+  if (!/[ıȷ∘]/.test(text)) return text;
+  return text
+    .replace(
+      /[ıȷ](\p{M})/gu,
+      (letter: string, mark: string) => (letter[0] === 'ı' ? 'i' : 'j') + mark,
+    )
+    .replace(/<sup>∘<\/sup>/g, '°')
+    .normalize('NFC');
+}
+
+function tidyValues(value: unknown): unknown {
+  if (typeof value === 'string') return tidyText(value);
+  if (Array.isArray(value)) return value.map(tidyValues);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, tidyValues(inner)]),
+    );
+  return value;
+}
+
+/** CSL's name variables (1.0.2), each a list of names. */
+const NAME_VARIABLES = [
+  'author',
+  'chair',
+  'collection-editor',
+  'compiler',
+  'composer',
+  'container-author',
+  'contributor',
+  'curator',
+  'director',
+  'editor',
+  'editorial-director',
+  'executive-producer',
+  'guest',
+  'host',
+  'illustrator',
+  'interviewer',
+  'narrator',
+  'organizer',
+  'original-author',
+  'performer',
+  'producer',
+  'recipient',
+  'reviewed-author',
+  'script-writer',
+  'series-creator',
+  'translator',
+];
+
+/**
+ * A name BibTeX reads as one part (`{Beijing Zoo}`, `{IBM}`, `Aristotle`) is a name that is not
+ * split, CSL's `literal`, as Zotero keeps it in one field: citation-js makes it a family name alone,
+ * which a style would cut into initials ("Zoo, B.") once it is stored as text.
+ */
+function wholeNames(item: Record<string, unknown>): void {
+  for (const variable of NAME_VARIABLES) {
+    const names = item[variable];
+    if (!Array.isArray(names)) continue;
+    item[variable] = names.map((name: CslName) =>
+      name &&
+      typeof name.family === 'string' &&
+      Object.keys(name).every((part) => part === 'family')
+        ? { literal: name.family }
+        : name,
+    );
+  }
+}
+
+function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
+  const item = tidyValues(read) as CslWithExtras & Record<string, unknown>;
+  const fields = fieldsAsWritten(chunk.text);
   const notes = [item.annote, item.note].filter(
     (note): note is string => typeof note === 'string' && !!note.trim(),
   );
-  const eprint = eprintOf(chunk.text);
+  delete item.annote;
+  // citation-js looks the entry type up in a plain object: `@constructor{` would find a function.
+  if (typeof item.type !== 'string') item.type = 'document';
+  wholeNames(item);
+  for (const variable of ONE_TEXT) {
+    const value = item[variable];
+    if (Array.isArray(value)) item[variable] = value.join(' and ');
+  }
+  if (typeof item.genre === 'string') {
+    const key = item.genre.trim().toLowerCase();
+    const genre = ownValue(GENRE_OF_TYPE_KEY, key);
+    if (genre) item.genre = genre;
+    // citation-js names a report's kind by its entry type when it has no `type` field.
+    else if (key === 'techreport' && !fields.has('type')) delete item.genre;
+  }
+  // biblatex's @article with `entrysubtype = {magazine}` or `{newspaper}`.
+  const subtype = fields.get('entrysubtype')?.trim().toLowerCase();
+  if (chunk.type === 'article' && (subtype === 'magazine' || subtype === 'newspaper')) {
+    item.type = subtype === 'magazine' ? 'article-magazine' : 'article-newspaper';
+    delete item.genre;
+  }
+  const eprint = eprintOf(fields);
+  const archivePrefix = (fields.get('archiveprefix') ?? fields.get('eprinttype'))?.trim();
+  const archive = fields.get('archive')?.trim();
+  if (archive && item.archive === undefined) item.archive = archive;
+  const eprintId = fields.get('eprint')?.trim();
+  if (eprintId && archivePrefix && item.archive === undefined) {
+    item.archive = /^arxiv$/i.test(archivePrefix) ? 'arXiv' : archivePrefix;
+    item.archive_location ??= eprintId;
+  }
+  if (chunk.key === null) {
+    delete item['citation-key'];
+    delete item.id;
+  } else item['citation-key'] = chunk.key;
+  const title = fields.get('title');
   return {
     ...item,
     note: notes.length ? notes.join('\n\n') : undefined,
     ...(eprint ? { arxivId: eprint } : {}),
+    bibtex: { entryType: chunk.type, ...(title !== undefined ? { title } : {}) },
   };
 }
 
@@ -219,8 +371,9 @@ export class MacroTooLarge extends Error {
 
 /** What the top level of a chunk's body holds: each braced or quoted value's span, and each bare word and whether `=` follows it. */
 interface ChunkParts {
-  values: Array<{ from: number; to: number }>;
-  words: Array<{ word: string; named: boolean; afterComma: boolean }>;
+  /** Each value's span, and the field it is (part of) the value of, lower case. */
+  values: Array<{ from: number; to: number; field: string | null }>;
+  words: Array<{ word: string; at: number; named: boolean; afterComma: boolean }>;
 }
 
 const WORD_END = /[\s,={}"#()]/;
@@ -230,6 +383,7 @@ function chunkParts(text: string): ChunkParts {
   const parts: ChunkParts = { values: [], words: [] };
   let at = text.search(/[{(]/) + 1;
   let seenComma = false;
+  let field: string | null = null;
   while (at > 0 && at < text.length) {
     const character = text[at]!;
     if (character === '{') {
@@ -240,7 +394,7 @@ function chunkParts(text: string): ChunkParts {
         else if (text[end] === '{') depth++;
         else if (text[end] === '}') depth--;
       }
-      parts.values.push({ from: at + 1, to: end - 1 });
+      parts.values.push({ from: at + 1, to: end - 1, field });
       at = end;
     } else if (character === '"') {
       let depth = 0;
@@ -250,7 +404,7 @@ function chunkParts(text: string): ChunkParts {
         else if (text[end] === '{') depth++;
         else if (text[end] === '}') depth--;
       }
-      parts.values.push({ from: at + 1, to: end });
+      parts.values.push({ from: at + 1, to: end, field });
       at = end + 1;
     } else if (character === '}' || character === ')') {
       break;
@@ -264,11 +418,9 @@ function chunkParts(text: string): ChunkParts {
       while (end < text.length && !WORD_END.test(text[end]!)) end++;
       let next = end;
       while (next < text.length && /\s/.test(text[next]!)) next++;
-      parts.words.push({
-        word: text.slice(at, end),
-        named: text[next] === '=',
-        afterComma: seenComma,
-      });
+      const word = text.slice(at, end);
+      parts.words.push({ word, at, named: text[next] === '=', afterComma: seenComma });
+      if (text[next] === '=') field = word.toLowerCase();
       at = end;
     }
   }
@@ -324,6 +476,34 @@ function boundMacros(strings: BibtexChunk[], entries: BibtexChunk[]): void {
  * citation-js takes it for the start of math and fails the entry. In a value with an odd number of
  * unescaped `$`, the last one is escaped; pairs stay math.
  */
+/**
+ * Fields renamed before citation-js reads the entry, where exporters use them otherwise than biblatex:
+ * ACM writes the conference's `location` beside the publisher's `address` (biblatex would take the
+ * location as the publisher's place); MathSciNet writes the journal's full name in `fjournal` and
+ * its abbreviation in `journal`. As Zotero reads them.
+ */
+function renameFields(text: string): string {
+  const { words } = chunkParts(text);
+  const named = new Map<string, number>();
+  for (const { word, at, named: isField } of words)
+    if (isField && !named.has(word.toLowerCase())) named.set(word.toLowerCase(), at);
+  const renames: Array<[string, string]> = [];
+  if (named.has('location') && named.has('address') && !named.has('venue'))
+    renames.push(['location', 'venue']);
+  if (named.has('fjournal') && !named.has('journaltitle')) {
+    if (!named.has('shortjournal')) renames.push(['journal', 'shortjournal']);
+    renames.push(['fjournal', 'journaltitle']);
+  }
+  let renamed = text;
+  for (const [from, to] of renames
+    .filter(([from]) => named.has(from))
+    .sort((a, b) => named.get(b[0])! - named.get(a[0])!)) {
+    const at = named.get(from)!;
+    renamed = `${renamed.slice(0, at)}${to}${renamed.slice(at + from.length)}`;
+  }
+  return renamed;
+}
+
 function escapeLoneDollars(text: string): string {
   if (!text.includes('$')) return text;
   const lone: number[] = [];
@@ -341,7 +521,8 @@ function escapeLoneDollars(text: string): string {
 }
 
 function citeBibtex(text: string): CslWithExtras[] {
-  return new Cite(text, { forceType: '@biblatex/text', generateGraph: false }).data;
+  return new Cite(text, { forceType: '@biblatex/text', generateGraph: false })
+    .data as CslWithExtras[];
 }
 
 /**
@@ -354,7 +535,7 @@ function readBibtex(text: string): ParsedEntry[] {
   const chunks = bibtexChunks(text).map((chunk) =>
     chunk.error || chunk.type === 'comment'
       ? chunk
-      : { ...chunk, text: escapeLoneDollars(chunk.text) },
+      : { ...chunk, text: renameFields(escapeLoneDollars(chunk.text)) },
   );
   const strings = chunks.filter((chunk) => chunk.type === 'string' && !chunk.error);
   const prelude = strings.map((chunk) => chunk.text).join('\n');
@@ -412,70 +593,51 @@ function readBibtex(text: string): ParsedEntry[] {
 
 // ---- RIS ----
 
-const RIS_RECORD_START = /^TY {2}- /;
+/**
+ * A tag line as written by any tool: `TY  - JOUR` (the spec's two spaces), `TY - JOUR`, `TY -JOUR`,
+ * `ER  -` with nothing after it. Other lines continue the tag before them.
+ */
+const RIS_TAG_LINE = /^\s*([A-Z][A-Z0-9])\s*-(?: ?)(.*)$/;
+
+/** A record's lines with their tags in the spec's form, which citation-js's RIS reader requires. */
+function risLine(line: string): string {
+  const match = RIS_TAG_LINE.exec(line);
+  return match ? `${match[1]}  - ${match[2]!.trim()}` : line;
+}
+
+/** citation-js's RIS reader, for its splitting only: tags and their (repeated, continued) values. */
+function risRecords(text: string): RisRecord[] {
+  return plugins.input.data(text, '@ris/file') as RisRecord[];
+}
 
 function readRis(text: string): ParsedEntry[] {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
-  const records: Array<{ line: number; text: string }> = [];
+  const records: Array<{ line: number; text: string; closed: boolean }> = [];
   let current: { line: number; lines: string[] } | null = null;
-  lines.forEach((line, at) => {
-    if (RIS_RECORD_START.test(line)) {
-      if (current) records.push({ line: current.line, text: current.lines.join('\n') });
+  const close = (closed: boolean) => {
+    if (current) records.push({ line: current.line, text: current.lines.join('\n'), closed });
+    current = null;
+  };
+  lines.forEach((raw, at) => {
+    const line = risLine(raw);
+    if (line.startsWith('TY  - ')) {
+      close(false);
       current = { line: at + 1, lines: [line] };
       return;
     }
     if (!current) return;
-    current.lines.push(line);
-    if (/^ER {2}-/.test(line)) {
-      records.push({ line: current.line, text: current.lines.join('\n') });
-      current = null;
-    }
+    (current as { lines: string[] }).lines.push(line);
+    if (line.startsWith('ER  -')) close(true);
   });
-  if (current)
-    records.push({
-      line: (current as { line: number }).line,
-      text: (current as { lines: string[] }).lines.join('\n'),
-    });
-  return records.map(({ line, text: record }, index): ParsedEntry => {
+  close(false);
+  return records.map(({ line, text: record, closed }, index): ParsedEntry => {
     const key = /^ID {2}- (.+)$/m.exec(record)?.[1]?.trim() || null;
-    if (!/^ER {2}-/m.test(record))
-      return { ok: false, index, line, key, reason: 'The record has no end (ER  - )' };
+    if (!closed) return { ok: false, index, line, key, reason: 'The record has no end (ER  - )' };
     try {
-      const [item] = new Cite(record, { forceType: '@ris/file', generateGraph: false })
-        .data as CslLike[];
-      if (!item)
+      const [fields] = risRecords(record);
+      if (!fields)
         return { ok: false, index, line, key, reason: 'The record holds nothing RIS names' };
-      // citation-js reads no PB of a journal article (Zotero does, and export.ts writes one).
-      const publisher = item.publisher ?? /^PB {2}- (.+)$/m.exec(record)?.[1]?.trim();
-      // Nor, for some types (CHAP), the DA line's month and day beside PY's year.
-      const day = /^DA {2}- (\d{4})\/(\d{2})?\/?(\d{2})?/m.exec(record);
-      const parts =
-        day
-          ?.slice(1)
-          .filter((part): part is string => !!part)
-          .map(Number) ?? [];
-      const issued =
-        parts.length > (item.issued?.['date-parts']?.[0]?.length ?? 0)
-          ? { 'date-parts': [parts] }
-          : item.issued;
-      // Nor a conference paper's T2 (the proceedings), which export.ts writes as its container.
-      const container =
-        item['container-title'] ??
-        (item.type === 'paper-conference'
-          ? /^T2 {2}- (.+)$/m.exec(record)?.[1]?.trim()
-          : undefined);
-      return {
-        ok: true,
-        index,
-        line,
-        key,
-        item: {
-          ...item,
-          ...(publisher ? { publisher } : {}),
-          ...(issued ? { issued } : {}),
-          ...(container ? { 'container-title': container } : {}),
-        },
-      };
+      return { ok: true, index, line, key, item: risItem(fields, record.split('\n')) };
     } catch (error) {
       return {
         ok: false,

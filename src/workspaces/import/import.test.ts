@@ -330,7 +330,8 @@ for (const leg of storeLegs()) {
             doi: '10.1201/b19107-2',
             venue: 'Dermoscopy Image Analysis',
             publisher: 'CRC Press',
-            publishedDate: '2015',
+            // Y1 (the old RIS spec's full date, as Zotero reads it) says more than PY's year.
+            publishedDate: '2015-09-10',
             pages: '1-22',
           },
         });

@@ -9,15 +9,17 @@ import type { ImportFormat } from './formats.js';
 export function detectFormat(text: string): ImportFormat | null {
   const start = text.replace(/^\uFEFF/, '').trimStart();
   if (start.startsWith('[') || start.startsWith('{')) return 'csljson';
-  if (/^TY {2}- /m.test(start.slice(0, 4096))) return 'ris';
+  // `TY  - ` as the spec writes it, or with one space or none around the dash, as some tools do.
+  if (/^[ \t]*TY[ \t]*-[ \t]?[A-Z]/m.test(start.slice(0, 4096))) return 'ris';
   // Spaces and tabs only before the `@` (not `\s*`, which spans lines and made this quadratic on a
   // file of blank lines).
-  if (/^[ \t]*@[a-zA-Z]+[ \t]*[{(]/m.test(start)) return 'bibtex';
+  if (/^[ \t]*@[a-zA-Z][\w-]*[ \t]*[{(]/m.test(start)) return 'bibtex';
   return null;
 }
 
 /** An entry head from its `@` on (sticky, tried at each `@`): not `@string`, `@comment` or `@preamble`. */
-const BIBTEX_ENTRY_HEAD = /@[ \t]*(?!(?:string|comment|preamble)[ \t]*[{(])[a-zA-Z]+[ \t]*[{(]/iy;
+const BIBTEX_ENTRY_HEAD =
+  /@[ \t]*(?!(?:string|comment|preamble)[ \t]*[{(])[a-zA-Z][\w-]*[ \t]*[{(]/iy;
 
 /** Whether only spaces and tabs stand between the line's start and `at`. */
 function startsLine(text: string, at: number): boolean {
