@@ -209,21 +209,21 @@ function textField(field: TextField): z.ZodType<string | undefined> {
 }
 
 /** `null` clears a field in a change; an empty string does too. */
-const clearable = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
+const clearable = <T extends z.ZodType>(schema: T) => schema.nullable();
 
 const textShape = Object.fromEntries(
   (Object.keys(TEXT_VARIABLES) as TextField[]).map((field) => [
     field,
     clearable(textField(field)).optional(),
   ]),
-) as Record<TextField, z.ZodOptional<z.ZodUnion<[z.ZodType<string | undefined>, z.ZodNull]>>>;
+) as Record<TextField, z.ZodOptional<z.ZodNullable<z.ZodType<string | undefined>>>>;
 
 const dateShape = Object.fromEntries(
   (Object.keys(DATE_VARIABLES) as DateField[]).map((field) => [
     field,
     clearable(DateInput).optional(),
   ]),
-) as Record<DateField, z.ZodOptional<z.ZodUnion<[typeof DateInput, z.ZodNull]>>>;
+) as Record<DateField, z.ZodOptional<z.ZodNullable<typeof DateInput>>>;
 
 /** The record's fields a create or change may send (`title`, `url`, `type`, `tags` and `notes` are the resource's). */
 export const RecordFieldsInput = {

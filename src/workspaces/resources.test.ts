@@ -24,6 +24,7 @@ const RESOURCE_FIELDS = [
   'url',
   'type',
   'authors',
+  'creators',
   'tags',
   'notes',
   'notesUpdatedBy',
@@ -84,7 +85,7 @@ for (const leg of storeLegs()) {
           title: 'A survey of methods',
           url: 'https://example.org/survey?utm_source=x',
           notes: 'Read section 2.\n\nThen 3.',
-          type: 'article',
+          type: 'article-journal',
           tags: ['ML', 'vision'],
           authors: ['Grace Hopper'],
           data: { readingTimeMinutes: 12, nested: { ok: true } },
@@ -148,11 +149,18 @@ for (const leg of storeLegs()) {
           url: 'https://arxiv.org/abs/1706.03762v5',
           type: 'preprint',
           authors: ['Ashish Vaswani', 'Noam Shazeer', 'Niki Parmar'],
+          creators: [
+            { role: 'author', given: 'Ashish', family: 'Vaswani' },
+            { role: 'author', given: 'Noam', family: 'Shazeer' },
+            { role: 'author', given: 'Niki', family: 'Parmar' },
+          ],
+          arxivId: '1706.03762',
+          issued: { year: 2017, month: 6, day: 12 },
           notes: 'classic',
           tags: ['nlp'],
-          data: { provider: 'arxiv', arxivId: '1706.03762', publishedDate: '2017-06-12' },
+          data: { provider: 'arxiv' },
         });
-        expect(resource.data.abstract).toMatch(/^The dominant/);
+        expect(resource.abstract).toMatch(/^The dominant/);
       });
 
       it('answers 409 when the same work is added twice, whichever way it is named', async () => {
@@ -452,13 +460,13 @@ for (const leg of storeLegs()) {
           notes: 'keep me',
           tags: ['c'],
         });
-        // A field the route does not change is refused by name (the body is closed, as the document says), and nothing changes.
+        // A field no resource has is refused by name (the body is closed, as the document says), and nothing changes.
         const renamed = await patch(ws.id, added.id, owner.bearer, {
           notes: 'changed',
-          title: 'Not renamed',
+          titel: 'Not renamed',
         });
         expect(renamed.statusCode).toBe(400);
-        expect(renamed.json().error.details.field).toBe('title');
+        expect(renamed.json().error.details.field).toBe('titel');
         const notesOnly = await patch(ws.id, added.id, owner.bearer, { notes: 'changed' });
         expect(notesOnly.json().resource).toMatchObject({
           title: 'Partial',
@@ -546,7 +554,17 @@ for (const leg of storeLegs()) {
 
       it.each([
         [{}, 'notes'],
-        [{ title: 'only a field this route does not change' }, 'title'],
+        [{ title: '  <b></b> ' }, 'title'],
+        [{ doi: 'doi.org/not-a-doi' }, 'doi'],
+        [{ isbn: '978-0-306-40615-6' }, 'isbn'],
+        [{ issn: '0378-5956' }, 'issn'],
+        [{ pages: '12 to 19!' }, 'pages'],
+        [{ url: 'javascript:alert(1)' }, 'url'],
+        [{ type: 'x'.repeat(51) }, 'type'],
+        [{ creators: [{ role: 'author' }] }, 'creators.0.family'],
+        [{ creators: [{ role: 'owner', family: 'X' }] }, 'creators.0.role'],
+        [{ authors: ['A'], creators: [{ family: 'A' }] }, 'authors'],
+        [{ arxivId: 'arXiv-ish' }, 'arxivId'],
         [{ notes: 'n'.repeat(LIMITS.notes + 1) }, 'notes'],
         [{ notes: 42 }, 'notes'],
         [{ tags: Array.from({ length: LIMITS.tags + 1 }, (_, i) => `tag${i}`) }, 'tags'],

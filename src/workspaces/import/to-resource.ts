@@ -9,6 +9,7 @@ import { httpUrlOf, LIMITS } from '../schemas.js';
 import type { NewResourceRow } from '../store.js';
 import { normaliseArxivId, normaliseDoi, workKeyOf } from '../work-key.js';
 import type { CslLike } from './formats.js';
+import { cslPlainText } from './csl-text.js';
 import { recordFromCsl, recordTypeOf, type CslInput } from '../../records/index.js';
 import { recordColumns } from '../resource-record.js';
 import { ownValue } from '../../platform/own-key.js';
@@ -27,7 +28,9 @@ function clean(
   if (typeof value !== 'string') return undefined;
   // NFC: the BibTeX parser writes accents as combining marks (`E` + U+0301), a typed title has `É`.
   // `\,` and its kin (TeX's small spaces) are left by the BibTeX reader as written.
-  let text = stripHtml(value.replace(/\0/g, '').replace(/\\[,;:!]/g, ' ')).normalize('NFC');
+  // CSL's own markup goes; other HTML only when it is whole tags (`n<m holds` is a title, not a tag).
+  const raw = cslPlainText(value.replace(/\0/g, '').replace(/\\[,;:!]/g, ' '));
+  let text = (/<[a-z/!][^<>]*>/i.test(raw) ? stripHtml(raw) : raw).normalize('NFC');
   text = options.multiline
     ? text
         .replace(/\r\n?/g, '\n')
