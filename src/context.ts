@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Db, Tx } from './platform/db/client.js';
 import type { Drain } from './platform/drain.js';
 import type { Platform } from './platform/index.js';
+import type { BibliographicDetails } from './search/index.js';
 import type { WorkerPool } from './platform/worker-pool.js';
 
 /** One normalised record for an identifier (a search result id, DOI, arXiv id, PMID, OpenAlex id). */
@@ -19,6 +20,15 @@ export interface ResolvedResource {
   arxivId?: string;
   pmid?: string;
   pdfUrl?: string;
+  /** The journal, proceedings or repository as the provider names it ("PLoS ONE", "arXiv cs.IT"). */
+  venue?: string;
+  /** The provider's own type (`journal-article`, `preprint`, `video`, …). */
+  type?: string;
+  /**
+   * The bibliographic record the provider gave: structured names with roles, CSL type, container,
+   * volume, issue, pages, publisher, ISSN, ISBN, language (search/types.ts, BibliographicDetails).
+   */
+  details?: BibliographicDetails;
 }
 
 export type ResourceResolver = (
