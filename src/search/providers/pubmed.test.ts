@@ -268,6 +268,36 @@ describe('pubmed provider', () => {
     expect(record?.authors.slice(1, 3)).toEqual(['F Barbato', 'Cryobiology Study Group']);
   });
 
+  it('reads a book chapter: the book as container, its editors, its publisher', () => {
+    // Written after NCBI's PubmedBookArticle DTD (the recorded fixtures hold no book).
+    const xml =
+      '<PubmedArticleSet><PubmedBookArticle><BookDocument><PMID Version="1">20301685</PMID>' +
+      '<Book><Publisher><PublisherName>University of Washington, Seattle</PublisherName>' +
+      '</Publisher><BookTitle book="gene">GeneReviews<sup>®</sup></BookTitle>' +
+      '<PubDate><Year>1993</Year></PubDate><AuthorList Type="editors"><Author ValidYN="Y">' +
+      '<LastName>Adam</LastName><ForeName>Margaret P</ForeName></Author></AuthorList></Book>' +
+      '<ArticleTitle book="gene" part="wilson">Wilson Disease</ArticleTitle>' +
+      '<Language>eng</Language><AuthorList Type="authors"><Author ValidYN="Y">' +
+      '<LastName>Weiss</LastName><ForeName>Karl Heinz</ForeName></Author></AuthorList>' +
+      '</BookDocument></PubmedBookArticle></PubmedArticleSet>';
+    const [record] = parseEfetch(xml);
+    expect(record).toMatchObject({
+      title: 'Wilson Disease',
+      authors: ['Karl Heinz Weiss'],
+      venue: 'University of Washington, Seattle',
+    });
+    expect(record?.details).toEqual({
+      creators: [
+        { role: 'author', family: 'Weiss', given: 'Karl Heinz' },
+        { role: 'editor', family: 'Adam', given: 'Margaret P' },
+      ],
+      type: 'chapter',
+      containerTitle: 'GeneReviews®',
+      publisher: 'University of Washington, Seattle',
+      language: 'en',
+    });
+  });
+
   it('maps an HTTP 200 <ERROR> body to an upstream ProviderError', async () => {
     const failure = await provider()
       .lookup('11850928')

@@ -179,8 +179,9 @@ function bookToRecord(book: Record<string, unknown> | undefined): SearchRecord |
     pmid,
     title: chapterTitle || bookTitle,
     abstractNode: document.Abstract,
-    // The book's own author or editor list follows the document's.
-    authorList: [...asArray(document.AuthorList), ...asArray(bookInfo?.AuthorList)],
+    authorList: document.AuthorList,
+    // The book's own author or editor list, after the document's, in the record's names.
+    bookAuthorList: bookInfo?.AuthorList,
     dates: [pubDate(asRecord(bookInfo?.PubDate))],
     venue: publisher,
     type: 'book',
@@ -199,6 +200,7 @@ interface RecordParts {
   title: string;
   abstractNode: unknown;
   authorList: unknown;
+  bookAuthorList?: unknown;
   dates: Array<string | null>;
   doi?: string;
   venue?: string;
@@ -211,7 +213,7 @@ function buildRecord(parts: RecordParts): SearchRecord {
   const publishedDate = earliestDate(parts.dates);
   const { issued, ...rest } = parts.details;
   const details = compactDetails({
-    creators: readCreators(parts.authorList),
+    creators: readCreators([...asArray(parts.authorList), ...asArray(parts.bookAuthorList)]),
     ...rest,
     // The issue's date, when it says more than the date of first publication (an article online before its issue).
     ...(issued && isoDateOf(issued) !== publishedDate ? { issued } : {}),
