@@ -1,28 +1,13 @@
-import type { BibRecord, RecordType } from './records/index.js';
 /** What every capability's routes receive: the platform plus the shared auth machinery. */
 import type { AccessTokenIssuer, SessionDeps } from './auth/index.js';
 import type { Config } from './config.js';
 import type { Db, Tx } from './platform/db/client.js';
 import type { Drain } from './platform/drain.js';
 import type { Platform } from './platform/index.js';
+import type { BibliographicDetails } from './search/index.js';
 import type { WorkerPool } from './platform/worker-pool.js';
 
 /** One normalised record for an identifier (a search result id, DOI, arXiv id, PMID, OpenAlex id). */
-/** The bibliographic details a lookup may bring: structured names, venue, volume, issue, pages… */
-export type ResolvedDetails = Pick<
-  BibRecord,
-  | 'creators'
-  | 'issued'
-  | 'containerTitle'
-  | 'volume'
-  | 'issue'
-  | 'pages'
-  | 'publisher'
-  | 'issn'
-  | 'isbn'
-  | 'language'
-> & { type?: RecordType };
-
 export interface ResolvedResource {
   id: string;
   title: string;
@@ -35,8 +20,15 @@ export interface ResolvedResource {
   arxivId?: string;
   pmid?: string;
   pdfUrl?: string;
-  /** What the provider said of the work beyond the search result's fields (src/search). */
-  details?: ResolvedDetails;
+  /** The journal, proceedings or repository as the provider names it ("PLoS ONE", "arXiv cs.IT"). */
+  venue?: string;
+  /** The provider's own type (`journal-article`, `preprint`, `video`, …). */
+  type?: string;
+  /**
+   * The bibliographic record the provider gave: structured names with roles, CSL type, container,
+   * volume, issue, pages, publisher, ISSN, ISBN, language (search/types.ts, BibliographicDetails).
+   */
+  details?: BibliographicDetails;
 }
 
 export type ResourceResolver = (

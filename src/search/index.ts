@@ -14,6 +14,7 @@ export { stripArxivVersion } from './text.js';
 export type { LibraryPlaces } from './routes.js';
 export {
   PROVIDER_IDS,
+  type BibliographicDetails,
   type ProviderId,
   type SearchProvider,
   type SearchRecord,

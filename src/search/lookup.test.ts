@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LookupUnavailableError, lookupPlan, lookupResource } from './lookup.js';
+import { presentSearchResult } from './presenters.js';
+import { toResolvedResource } from './service.js';
 import type { SearchProviders } from './registry.js';
 import { createTestOutbound, providersAt, startFixtureServer } from './test-support/harness.js';
 import type { FixtureServer } from './test-support/harness.js';
@@ -68,6 +70,40 @@ describe('lookupResource', () => {
       title:
         'Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice',
     });
+  });
+
+  it('gives the resolved resource the venue, volume, issue, pages and names the provider gave', async () => {
+    const plos = await lookupResource('10.1371/journal.pone.0033693', providers);
+    const resolved = toResolvedResource(plos!);
+    expect(resolved).toMatchObject({
+      venue: 'PLoS ONE',
+      type: 'journal-article',
+      details: {
+        type: 'article-journal',
+        containerTitle: 'PLoS ONE',
+        volume: '7',
+        issue: '3',
+        pages: 'e33693',
+        publisher: 'Public Library of Science (PLoS)',
+        issn: '1932-6203',
+      },
+    });
+    expect(resolved.details?.creators?.[0]).toEqual({
+      role: 'author',
+      family: 'Sadasivan',
+      given: 'Shankar',
+    });
+    // The search reply's shape is unchanged: its presenter leaves the details out.
+    expect(presentSearchResult(plos!)).not.toHaveProperty('details');
+
+    const gut = toResolvedResource((await lookupResource('PMID:27797938', providers))!);
+    expect(gut.details).toMatchObject({ containerTitle: 'Gut', volume: '66', pages: '1116-1122' });
+    expect(gut.details?.creators?.[0]).toEqual({ role: 'author', family: 'Bao', given: 'Ying' });
+
+    const arxiv = toResolvedResource((await lookupResource('arXiv:1707.08567', providers))!);
+    expect(arxiv).toMatchObject({ venue: 'arXiv cs.IT' });
+    expect(arxiv.details).toMatchObject({ type: 'preprint', publisher: 'arXiv' });
+    expect(arxiv.details?.containerTitle).toBeUndefined();
   });
 
   it('falls back to OpenAlex when Crossref does not know a DOI', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRecordMerger, mergeRecords } from './merge.js';
 import { crossrefWorkToRecord } from './providers/crossref.js';
+import { openalexWorkToRecord } from './providers/openalex.js';
+import { semanticScholarPaperToRecord } from './providers/semanticscholar.js';
 import { readFixture } from './test-support/harness.js';
 import type { ProviderId, SearchRecord } from './types.js';
 
@@ -218,5 +220,70 @@ describe('mergeRecords', () => {
       record('arxiv', '3v1', { title: 'Third distinct record title' }),
     ]);
     expect(merged.map((item) => item.id)).toEqual(['zenodo:1', 'crossref:10.1/b', 'arxiv:3v1']);
+  });
+
+  describe('bibliographic details', () => {
+    /** The recorded answers of three providers for "Augmenting large language models with chemistry tools". */
+    function chemistryRecords(): SearchRecord[] {
+      const crossref = JSON.parse(
+        readFixture('crossref/works_query.title-augmenting-llm-chemistry-tools_rows1.json'),
+      ) as { message: { items: Array<Record<string, unknown>> } };
+      const openalex = JSON.parse(
+        readFixture('openalex/works_filter-title.search_augmenting-llm-chemistry-tools.json'),
+      ) as { results: Array<Record<string, unknown>> };
+      const semanticScholar = JSON.parse(
+        readFixture('semanticscholar/paper_search_match_augmenting-llm-chemistry-tools.json'),
+      ) as { data: Array<Record<string, unknown>> };
+      return [
+        ...semanticScholar.data.map(semanticScholarPaperToRecord),
+        ...openalex.results.map(openalexWorkToRecord),
+        ...crossref.message.items.map(crossrefWorkToRecord),
+      ].filter((found): found is SearchRecord => !!found);
+    }
+
+    it("takes Crossref's names and the journal's venue, not the preprint's repository", () => {
+      const merged = mergeRecords(chemistryRecords());
+      expect(merged).toHaveLength(1);
+      expect(merged[0]?.sources).toEqual(['crossref', 'openalex', 'semanticscholar']);
+      expect(merged[0]?.details).toEqual({
+        // Crossref's given/family as it has them (its first is given "Andres", family "M. Bran");
+        // Semantic Scholar has strings ("Andrés M Bran", "P. Schwaller").
+        creators: [
+          { role: 'author', family: 'M. Bran', given: 'Andres' },
+          { role: 'author', family: 'Cox', given: 'Sam' },
+          { role: 'author', family: 'Schilter', given: 'Oliver' },
+          { role: 'author', family: 'Baldassari', given: 'Carlo' },
+          { role: 'author', family: 'White', given: 'Andrew D.' },
+          { role: 'author', family: 'Schwaller', given: 'Philippe' },
+        ],
+        type: 'article-journal',
+        containerTitle: 'Nature Machine Intelligence',
+        volume: '6',
+        issue: '5',
+        pages: '525-535',
+        publisher: 'Springer Science and Business Media LLC',
+        issn: '2522-5839',
+        language: 'en',
+      });
+    });
+
+    it('lets a published version found by an aggregator speak over a preprint shown first', () => {
+      const [semanticScholar, , preprint] = chemistryRecords();
+      // OpenAlex's preprint record (arXiv, priority over Semantic Scholar) and Semantic Scholar's journal record.
+      const merged = mergeRecords([preprint!, semanticScholar!]);
+      expect(merged).toHaveLength(1);
+      expect(merged[0]?.provider).toBe('openalex');
+      expect(merged[0]?.details).toMatchObject({
+        type: 'article-journal',
+        containerTitle: 'Nature Machine Intelligence',
+        volume: '6',
+        pages: '525-535',
+        language: 'en',
+      });
+      // arXiv published the preprint, not the article.
+      expect(merged[0]?.details?.publisher).toBeUndefined();
+      // No provider with names in parts: the longest list read from strings (OpenAlex's has 4 of 6).
+      expect(merged[0]?.details?.creators).toHaveLength(6);
+    });
   });
 });

@@ -6,7 +6,7 @@
  */
 import { normaliseTitle } from './text.js';
 import { PROVIDER_IDS } from './types.js';
-import type { ProviderId, SearchRecord } from './types.js';
+import type { BibliographicDetails, ProviderId, SearchRecord } from './types.js';
 
 /**
  * Whose id, title and link a merged record shows: the DOI registry first (a DOI is the most widely
@@ -21,6 +21,21 @@ const MERGE_PRIORITY: readonly ProviderId[] = [
   'zenodo',
   'youtube',
 ];
+
+/** Providers whose names come in parts (family, given, suffix) rather than as strings read here. */
+const STRUCTURED_NAMES: ReadonlySet<ProviderId> = new Set(['crossref', 'pubmed']);
+
+/** What a version's venue says of it: taken from the published version when there is one. */
+const VENUE_FIELDS = [
+  'type',
+  'containerTitle',
+  'volume',
+  'issue',
+  'pages',
+  'publisher',
+  'issn',
+  'isbn',
+] as const;
 
 /** Titles shorter than this ("Introduction", "Editorial") are too generic to identify a work. */
 const MIN_TITLE_KEY_LENGTH = 16;
@@ -217,6 +232,7 @@ function combine(group: SearchRecord[]): SearchRecord {
   const pdfUrl = first((record) => record.pdfUrl);
   const venue = first((record) => record.venue);
   const type = first((record) => record.type);
+  const details = mergedDetails(ordered);
   return {
     ...merged,
     ...(doi ? { doi } : {}),
@@ -226,7 +242,62 @@ function combine(group: SearchRecord[]): SearchRecord {
     ...(pdfUrl ? { pdfUrl } : {}),
     ...(venue ? { venue } : {}),
     ...(type ? { type } : {}),
+    ...(details ? { details } : {}),
   };
+}
+
+/**
+ * The bibliographic details of one work that several providers returned, from records in merge
+ * priority order:
+ * - names from the first record whose provider gives them in parts (Crossref, PubMed); else the
+ *   longest list read from strings (as `authors`);
+ * - every other field from the first record that has it, the published version first: when a
+ *   record names a container (journal, proceedings, book), its type, venue, volume, issue, pages
+ *   and publisher speak for the work, and a preprint's (arXiv's, a repository's) are left out, so
+ *   that a journal article found beside its preprint is not cited as published by arXiv; the
+ *   language and issue date from any record.
+ */
+function mergedDetails(ordered: SearchRecord[]): BibliographicDetails | undefined {
+  const withDetails = ordered.filter(
+    (record): record is SearchRecord & { details: BibliographicDetails } => !!record.details,
+  );
+  if (withDetails.length === 0) return undefined;
+  const published = withDetails.find((record) => record.details.containerTitle);
+  const sources = published
+    ? [
+        published,
+        ...withDetails.filter(
+          (record) => record !== published && record.details.type !== 'preprint',
+        ),
+      ]
+    : withDetails;
+  const details: BibliographicDetails = {};
+  const firstOf = <K extends keyof BibliographicDetails>(
+    records: ReadonlyArray<{ details: BibliographicDetails }>,
+    field: K,
+  ) => records.map((record) => record.details[field]).find((value) => value !== undefined);
+  for (const field of VENUE_FIELDS) {
+    const value = firstOf(sources, field);
+    if (value !== undefined) Object.assign(details, { [field]: value });
+  }
+  // The work's language and issue date are every version's.
+  for (const field of ['language', 'issued'] as const) {
+    const value = firstOf(withDetails, field);
+    if (value !== undefined) Object.assign(details, { [field]: value });
+  }
+  const named = withDetails.filter((record) => record.details.creators?.length);
+  const structured = named.find((record) => STRUCTURED_NAMES.has(record.provider));
+  const creators =
+    structured?.details.creators ??
+    named.reduce<BibliographicDetails['creators']>(
+      (best, record) =>
+        (record.details.creators?.length ?? 0) > (best?.length ?? 0)
+          ? record.details.creators
+          : best,
+      undefined,
+    );
+  if (creators) return { creators, ...details };
+  return Object.keys(details).length > 0 ? details : undefined;
 }
 
 /**

@@ -19,6 +19,7 @@ function semanticScholarBody(): string {
   paper.title = 'Tools <script>alert(1)</script>for chemistry';
   paper.abstract = 'We show &lt;img src=x onerror=alert(1)&gt;that p < 0.05 & q > 1.';
   paper.authors = [{ authorId: '1', name: 'Ada <b>Lovelace</b>' }];
+  paper.journal = { name: 'Journal &lt;i&gt;of&lt;/i&gt; <script>x()</script>Tools', pages: '1-9' };
   return JSON.stringify({ ...body, data: [paper] });
 }
 
@@ -80,6 +81,10 @@ describe('provider text is plain text', () => {
       title: 'Tools for chemistry',
       abstract: 'We show that p < 0.05 & q > 1.',
       authors: ['Ada Lovelace'],
+      details: {
+        creators: [{ role: 'author', family: 'Lovelace', given: 'Ada' }],
+        containerTitle: 'Journal of Tools',
+      },
     });
     expect(byProvider.get('crossref')).toMatchObject({
       title: 'Models in vitro and beyond',
@@ -95,7 +100,11 @@ describe('provider text is plain text', () => {
     const record = await lookupResource('10.9999/plain-text-test', {
       semanticscholar: providers.semanticscholar,
     });
-    expect(record).toMatchObject({ title: 'Tools for chemistry', authors: ['Ada Lovelace'] });
+    expect(record).toMatchObject({
+      title: 'Tools for chemistry',
+      authors: ['Ada Lovelace'],
+      details: { containerTitle: 'Journal of Tools' },
+    });
     expect(record?.abstract).toBe('We show that p < 0.05 & q > 1.');
   });
 });

@@ -14,10 +14,17 @@ export interface SearchService {
   resolveResource: ResourceResolver;
 }
 
-/** The public record, as the workspaces capability receives it. */
-function toResolvedResource(record: SearchRecord): ResolvedResource {
+/**
+ * The public record, as the workspaces capability receives it, with the bibliographic details a
+ * resource made from it keeps (the search reply itself does not carry them).
+ */
+export function toResolvedResource(record: SearchRecord): ResolvedResource {
   const { publishedDate, ...fields } = presentSearchResult(record);
-  return { ...fields, ...(publishedDate ? { publishedDate } : {}) };
+  return {
+    ...fields,
+    ...(publishedDate ? { publishedDate } : {}),
+    ...(record.details ? { details: record.details } : {}),
+  };
 }
 
 /** `log` receives the lookups' provider failures (the app's logger); searches log to their request's. */

@@ -3,6 +3,7 @@
  * and the small interface every provider implements.
  */
 import type { Outbound } from '../platform/outbound.js';
+import type { Creator, RecordDate, RecordType } from '../records/index.js';
 import type { SearchFilters } from './filters.js';
 import type { ProviderLimiter } from './provider-limiter.js';
 
@@ -63,6 +64,42 @@ export interface SearchRecord {
   type?: string;
   /** 1-based position in each provider's own answer; set by federation, used for rank fusion. */
   ranks?: Partial<Record<ProviderId, number>>;
+  /**
+   * The bibliographic record as the provider gave it, for a resource made from this result (the
+   * public search reply does not carry it: its presenter picks the fields above).
+   */
+  details?: BibliographicDetails;
+}
+
+/**
+ * What a provider says about the work beyond the common result fields, under the names of a record
+ * (src/records: CSL 1.0.2's variables), so that a resource made from a result keeps it. Each field
+ * is present only when the provider gave it; every text is plain text.
+ */
+export interface BibliographicDetails {
+  /**
+   * Structured names with their role (authors, and editors where the API lists them), as the API
+   * gives them when it gives parts (Crossref, PubMed), else read from its strings.
+   */
+  creators?: Creator[];
+  /** The CSL type, mapped from the provider's own (which stays in `SearchRecord.type`). */
+  type?: RecordType;
+  /** The journal, proceedings or book the work appeared in; never the repository of a preprint. */
+  containerTitle?: string;
+  volume?: string;
+  issue?: string;
+  /** A page, a range with a hyphen (`123-130`, abbreviated ranges written out), or an article number. */
+  pages?: string;
+  /** The publisher; for a preprint or a deposit, its repository (`arXiv`, `Zenodo`). */
+  publisher?: string;
+  /** One ISSN, or several separated by `, ` (print and electronic), as Zotero writes them. */
+  issn?: string;
+  /** One ISBN, or several separated by `, `. */
+  isbn?: string;
+  /** A language tag (`en`, `de`): ISO 639-1 where the provider gives a code that has one. */
+  language?: string;
+  /** The issue date when the provider gives one other than `publishedDate` (PubMed's print issue). */
+  issued?: RecordDate;
 }
 
 export interface ProviderSearchOptions {

@@ -141,6 +141,17 @@ describe('arxiv provider', () => {
     });
     expect(record?.abstract).toContain('following Gould & Morgan (2003)');
     expect(record?.abstract).toContain('spectroscopic-followup limit of V_max<17.5');
+    // A preprint, arXiv its publisher; the journal_ref "ActaAstron.56:1-50,2006" is no container of it.
+    expect(record?.details).toEqual({
+      creators: [
+        { role: 'author', family: 'Gould', given: 'Andrew' },
+        { role: 'author', family: 'Dorsher', given: 'Susan' },
+        { role: 'author', family: 'Gaudi', given: 'B. Scott' },
+        { role: 'author', family: 'Udalski', given: 'Andrzej' },
+      ],
+      type: 'preprint',
+      publisher: 'arXiv',
+    });
   });
 
   it('looks up a new-style id (UTF-8 author names intact)', async () => {
@@ -150,6 +161,15 @@ describe('arxiv provider', () => {
     );
     expect(record?.authors).toHaveLength(34);
     expect(record?.authors).toContain('Dirk Wübben');
+    // Particles read from the name strings: "Peter H. N. de With", "Joost van der Putten".
+    expect(record?.details?.creators).toEqual(
+      expect.arrayContaining([
+        { role: 'author', family: 'With', nonDroppingParticle: 'de', given: 'Peter H. N.' },
+        { role: 'author', family: 'Putten', nonDroppingParticle: 'van der', given: 'Joost' },
+        { role: 'author', family: 'Wübben', given: 'Dirk' },
+      ]),
+    );
+    expect(record?.details?.creators).toHaveLength(34);
   });
 
   it('answers null for an id arXiv rejects (400 error feed) or does not have (totalResults 0)', async () => {

@@ -13,6 +13,7 @@ import {
 } from '../text.js';
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
+import { compactDetails, creatorsFromNames } from './details.js';
 import type { ProviderApi } from './define-provider.js';
 import { failForStatus } from './upstream.js';
 import {
@@ -96,14 +97,22 @@ function entryToRecord(entry: Record<string, unknown>): SearchRecord | null {
   const publishedDate = isoDateFromString(xmlText(entry.published));
   const doi = normaliseDoi(xmlText(entry.doi));
   const primaryCategory = asString(asRecord(entry.primary_category)?.term);
+  const authors = asArray(entry.author)
+    .map((author) => collapseWhitespace(xmlText(asRecord(author)?.name) ?? ''))
+    .filter(Boolean);
+  // A preprint: its repository is its publisher, and it has no container (the journal of a
+  // `journal_ref` is another version's, found by its DOI; the category stays in `venue`).
+  const details = compactDetails({
+    creators: creatorsFromNames(authors),
+    type: 'preprint',
+    publisher: 'arXiv',
+  });
   return {
     id: `arxiv:${nativeId}`,
     provider: 'arxiv',
     nativeId,
     title: collapseWhitespace(xmlText(entry.title) ?? ''),
-    authors: asArray(entry.author)
-      .map((author) => collapseWhitespace(xmlText(asRecord(author)?.name) ?? ''))
-      .filter(Boolean),
+    authors,
     abstract: collapseWhitespace(xmlText(entry.summary) ?? ''),
     url: asHttpUrl(alternate?.href) ?? `https://arxiv.org/abs/${nativeId}`,
     publishedDate,
@@ -117,6 +126,7 @@ function entryToRecord(entry: Record<string, unknown>): SearchRecord | null {
     pdfUrl: asHttpUrl(pdf?.href) ?? `https://arxiv.org/pdf/${nativeId}`,
     ...(primaryCategory ? { venue: `arXiv ${primaryCategory}` } : {}),
     type: 'preprint',
+    ...(details ? { details } : {}),
   };
 }
 

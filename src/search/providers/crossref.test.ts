@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../provider-error.js';
-import { createTestOutbound, factoryOptions, startFixtureServer } from '../test-support/harness.js';
+import {
+  createTestOutbound,
+  factoryOptions,
+  readFixture,
+  startFixtureServer,
+} from '../test-support/harness.js';
 import type { FixtureServer } from '../test-support/harness.js';
-import { createCrossrefProvider } from './crossref.js';
+import { createCrossrefProvider, crossrefWorkToRecord } from './crossref.js';
 
 const CHEMISTRY_QUERY = 'Augmenting large language models with chemistry tools';
 
@@ -199,6 +204,112 @@ describe('crossref provider', () => {
     ]);
     // Its only link has content-type "unspecified": not a PDF.
     expect(record?.pdfUrl).toBeUndefined();
+  });
+
+  it('looks up the whole record: names by role, CSL type, journal, volume, issue, pages, ISSN', async () => {
+    const record = await provider().lookup('10.1371/journal.pone.0033693');
+    expect(record?.details).toEqual({
+      creators: [
+        { role: 'author', family: 'Sadasivan', given: 'Shankar' },
+        { role: 'author', family: 'Pond', given: 'Brooks B.' },
+        { role: 'author', family: 'Pani', given: 'Amar K.' },
+        { role: 'author', family: 'Qu', given: 'Chunxu' },
+        { role: 'author', family: 'Jiao', given: 'Yun' },
+        { role: 'author', family: 'Smeyne', given: 'Richard J.' },
+        { role: 'editor', family: 'Borlongan', given: 'Cesario V.' },
+      ],
+      type: 'article-journal',
+      containerTitle: 'PLoS ONE',
+      volume: '7',
+      issue: '3',
+      pages: 'e33693',
+      publisher: 'Public Library of Science (PLoS)',
+      issn: '1932-6203',
+      language: 'en',
+    });
+  });
+
+  it('asks for the record fields and reads them from search results', async () => {
+    const answer = await provider().search('ecology boettiger', { limit: 20 });
+    const request = server
+      .requestsTo('/works')
+      .find((r) => r.query.get('query') === 'ecology boettiger');
+    expect(request?.query.get('select')?.split(',')).toEqual(
+      expect.arrayContaining(['editor', 'volume', 'issue', 'page', 'publisher', 'ISSN', 'ISBN']),
+    );
+    const byDoi = new Map(answer.records.map((record) => [record.doi, record.details]));
+    expect(byDoi.get('10.1111/ele.14024')).toEqual({
+      creators: [
+        { role: 'author', family: 'Boettiger', given: 'Carl' },
+        { role: 'editor', family: 'Munch', given: 'Stephan' },
+      ],
+      type: 'article-journal',
+      containerTitle: 'Ecology Letters',
+      volume: '25',
+      issue: '7',
+      pages: '1655-1664',
+      publisher: 'Wiley',
+      issn: '1461-023X, 1461-0248',
+      language: 'en',
+    });
+    // posted-content (bioRxiv): a preprint, its server the publisher, no container.
+    expect(byDoi.get('10.1101/055319')).toEqual({
+      creators: [
+        { role: 'author', family: 'Memarzadeh', given: 'Milad' },
+        { role: 'author', family: 'Boettiger', given: 'Carl' },
+      ],
+      type: 'preprint',
+      publisher: 'openRxiv',
+    });
+    // "Big Data &amp; Society": the container's entity decoded; the same ISSN twice kept once.
+    expect(byDoi.get('10.1177/2053951719836258')).toMatchObject({
+      containerTitle: 'Big Data & Society',
+      issn: '2053-9517',
+    });
+    expect(byDoi.get('10.32614/cran.package.rfishbase')).toMatchObject({
+      type: 'dataset',
+      containerTitle: 'CRAN: Contributed Packages',
+      publisher: 'The R Foundation',
+    });
+  });
+
+  it('reads a reference entry with its book ISBN', async () => {
+    const answer = await provider().search('ecology', { limit: 20 });
+    // This recorded reply selected DOI and title only: nothing else to read.
+    expect(answer.records[0]?.details).toBeUndefined();
+    const body = JSON.parse(readFixture('crossref/works_query-ecology_rows2.json')) as {
+      message: { items: Array<Record<string, unknown>> };
+    };
+    expect(crossrefWorkToRecord(body.message.items[1]!)?.details).toEqual({
+      creators: [{ role: 'author', family: 'Kessler', given: 'André' }],
+      type: 'entry',
+      containerTitle: 'Ecology',
+      publisher: 'Oxford University Press',
+      isbn: '9780199830060',
+      language: 'en',
+    });
+  });
+
+  it('keeps an organisation whole and a suffix apart, and writes out abbreviated ranges', () => {
+    const body = JSON.parse(readFixture('crossref/work_doi_10.1371_journal.pone.0033693.json')) as {
+      message: Record<string, unknown>;
+    };
+    const work = {
+      ...body.message,
+      author: [
+        { given: 'Martin Luther', family: 'King', suffix: 'Jr.', sequence: 'first' },
+        { name: 'Beijing Zoo', sequence: 'additional' },
+      ],
+      editor: [],
+      page: '1116-22',
+    };
+    expect(crossrefWorkToRecord(work)?.details).toMatchObject({
+      creators: [
+        { role: 'author', family: 'King', given: 'Martin Luther', suffix: 'Jr.' },
+        { role: 'author', literal: 'Beijing Zoo' },
+      ],
+      pages: '1116-1122',
+    });
   });
 
   it('answers null for an unknown DOI (plain-text 404 "Resource not found.")', async () => {

@@ -13,8 +13,16 @@ import {
   normaliseDoi,
   yearOf,
 } from '../text.js';
-import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import type { Creator, CreatorRole, RecordType } from '../../records/index.js';
+import type { BibliographicDetails, ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
+import {
+  compactDetails,
+  creatorFromParts,
+  joinedIdentifiers,
+  languageTag,
+  pagesText,
+} from './details.js';
 import { failForStatus, readJson } from './upstream.js';
 import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 
@@ -42,7 +50,57 @@ const SELECTED_FIELDS = [
   'type',
   'container-title',
   'resource',
+  'editor',
+  'translator',
+  'chair',
+  'volume',
+  'issue',
+  'page',
+  'article-number',
+  'publisher',
+  'ISSN',
+  'ISBN',
+  'language',
 ].join(',');
+
+/**
+ * Crossref's work types as CSL types (Crossref's own CSL-JSON maps them almost one to one). Types
+ * not listed (`component`, `grant`, `other`, …) leave the CSL type unset.
+ */
+const CSL_TYPES: Readonly<Record<string, RecordType>> = {
+  'journal-article': 'article-journal',
+  'proceedings-article': 'paper-conference',
+  'posted-content': 'preprint',
+  'book-chapter': 'chapter',
+  'book-section': 'chapter',
+  'book-part': 'chapter',
+  book: 'book',
+  monograph: 'book',
+  'edited-book': 'book',
+  'reference-book': 'book',
+  'book-set': 'book',
+  'book-track': 'book',
+  proceedings: 'book',
+  'reference-entry': 'entry',
+  dataset: 'dataset',
+  database: 'dataset',
+  dissertation: 'thesis',
+  report: 'report',
+  'report-component': 'report',
+  standard: 'standard',
+  'peer-review': 'review',
+  journal: 'periodical',
+  'journal-issue': 'periodical',
+  'journal-volume': 'periodical',
+};
+
+/** Crossref's name lists and the role each gives. */
+const NAME_LISTS: ReadonlyArray<[string, CreatorRole]> = [
+  ['author', 'author'],
+  ['editor', 'editor'],
+  ['translator', 'translator'],
+  ['chair', 'chair'],
+];
 
 /** Crossref's work types for each filter type (the same filter name repeated is an OR); none: not sent. */
 const CROSSREF_TYPES: Partial<Record<ResultType, string[]>> = {
@@ -89,6 +147,7 @@ export function crossrefWorkToRecord(work: Record<string, unknown>): SearchRecor
   const landing = asHttpUrl(asRecord(asRecord(work.resource)?.primary)?.URL);
   const venue = asString(asArray(work['container-title'])[0]);
   const arxivId = arxivIdFromDoi(doi);
+  const details = crossrefDetails(work);
   return {
     id: `crossref:${nativeId}`,
     provider: 'crossref',
@@ -108,7 +167,43 @@ export function crossrefWorkToRecord(work: Record<string, unknown>): SearchRecor
     ...(pdfUrl ? { pdfUrl } : {}),
     ...(venue ? { venue: inlineMarkupToText(venue) } : {}),
     ...(asString(work.type) ? { type: asString(work.type) } : {}),
+    ...(details ? { details } : {}),
   };
+}
+
+/** The work's record: names by role, CSL type, venue, volume, issue, pages, publisher, ISSN, ISBN. */
+function crossrefDetails(work: Record<string, unknown>): BibliographicDetails | undefined {
+  const creators: Creator[] = [];
+  for (const [list, role] of NAME_LISTS) {
+    for (const name of asArray(work[list]).map(asRecord)) {
+      const creator =
+        name &&
+        creatorFromParts(role, {
+          literal: asString(name.name),
+          family: asString(name.family),
+          given: asString(name.given),
+          suffix: asString(name.suffix),
+        });
+      if (creator) creators.push(creator);
+    }
+  }
+  const container = asString(asArray(work['container-title'])[0]);
+  const type = asString(work.type);
+  return compactDetails({
+    creators,
+    type: type && Object.hasOwn(CSL_TYPES, type) ? CSL_TYPES[type] : undefined,
+    containerTitle: container ? inlineMarkupToText(container) : undefined,
+    volume: asString(work.volume),
+    issue: asString(work.issue),
+    // Publishers write some ranges as MEDLINE does (`1116-22`); an article number stands for pages.
+    pages: pagesText(asString(work.page) ?? asString(work['article-number']), {
+      abbreviated: true,
+    }),
+    publisher: inlineMarkupToText(asString(work.publisher) ?? ''),
+    issn: joinedIdentifiers(asArray(work.ISSN).map(asString)),
+    isbn: joinedIdentifiers(asArray(work.ISBN).map(asString)),
+    language: languageTag(asString(work.language)),
+  });
 }
 
 function readAuthors(authors: unknown): string[] {

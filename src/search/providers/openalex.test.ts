@@ -108,6 +108,63 @@ describe('openalex provider', () => {
     expect(preprint?.pdfUrl).toBeUndefined();
   });
 
+  it('reads the bibliographic details: names as printed, venue, biblio, publisher, type', async () => {
+    const answer = await provider().search(CHEMISTRY_QUERY, { limit: 25 });
+    const [article, preprint] = answer.records;
+    // raw_author_name "Andrew D. White" (his profile's display_name is "Andrew Dickson White").
+    expect(article?.details).toEqual({
+      creators: [
+        { role: 'author', family: 'Bran', given: 'Andres M.' },
+        { role: 'author', family: 'Cox', given: 'Sam' },
+        { role: 'author', family: 'Schilter', given: 'Oliver' },
+        { role: 'author', family: 'Baldassari', given: 'Carlo' },
+        { role: 'author', family: 'White', given: 'Andrew D.' },
+        { role: 'author', family: 'Schwaller', given: 'Philippe' },
+      ],
+      type: 'article-journal',
+      containerTitle: 'Nature Machine Intelligence',
+      volume: '6',
+      issue: '5',
+      pages: '525-535',
+      publisher: 'Nature Portfolio',
+      issn: '2522-5839',
+      language: 'en',
+    });
+    // Source "arXiv (Cornell University)", a repository of host "Cornell University": the publisher.
+    expect(preprint?.details).toEqual({
+      creators: [
+        { role: 'author', family: 'Bran', given: 'Andres M' },
+        { role: 'author', family: 'Cox', given: 'Sam' },
+        { role: 'author', family: 'White', given: 'Andrew D' },
+        { role: 'author', family: 'Schwaller', given: 'Philippe' },
+      ],
+      type: 'preprint',
+      publisher: 'arXiv',
+      language: 'en',
+    });
+
+    const toast = await provider().search('toast biodiversity', { limit: 10 });
+    const byId = new Map(toast.records.map((record) => [record.openalexId, record]));
+    // The profile of this work's first author is another person's ("Michaël Aubert"); the work prints "T. Decaëns".
+    const soil = byId.get('W1977698992');
+    expect(soil?.authors[0]).toBe('Michaël Aubert');
+    expect(soil?.details).toMatchObject({
+      creators: expect.arrayContaining([{ role: 'author', family: 'Decaëns', given: 'T.' }]),
+      containerTitle: 'European Journal of Soil Biology',
+      volume: '42',
+      pages: 'S23-S38',
+      issn: '1164-5563, 1778-3615',
+    });
+    expect(soil?.details?.issue).toBeUndefined();
+    expect(byId.get('W2158856211')?.details).toMatchObject({
+      creators: [{ role: 'author', family: 'Huis', nonDroppingParticle: 'van', given: 'Arnold' }],
+      type: 'article-journal',
+      publisher: 'Annual Reviews',
+    });
+    // first_page = last_page = "335": one page.
+    expect(byId.get('W2949573358')?.details?.pages).toBe('335');
+  });
+
   it('asks /works with search, per-page, a field selection and mailto', async () => {
     await provider().search(CHEMISTRY_QUERY, { limit: 25 });
     const request = server
@@ -150,6 +207,15 @@ describe('openalex provider', () => {
       pmid: '40120586',
     });
     expect(record?.authors).toHaveLength(6);
+    // biblio: no volume or issue, first_page = last_page = "100814" (an article number).
+    expect(record?.details).toMatchObject({
+      type: 'article-journal',
+      containerTitle: 'Cell Genomics',
+      pages: '100814',
+      publisher: 'Elsevier BV',
+      issn: '2666-979X',
+    });
+    expect(record?.details?.volume).toBeUndefined();
   });
 
   it('answers null for the HTML 404 page', async () => {

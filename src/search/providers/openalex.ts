@@ -19,7 +19,10 @@ import {
   stripArxivVersion,
   yearOf,
 } from '../text.js';
+import type { Creator, RecordType } from '../../records/index.js';
+import { creatorFromText } from '../../records/index.js';
 import type {
+  BibliographicDetails,
   ProviderRelatedOptions,
   ProviderSearchAnswer,
   SearchRecord,
@@ -27,6 +30,7 @@ import type {
 } from '../types.js';
 import type { ProviderApi } from './define-provider.js';
 import { defineProvider } from './define-provider.js';
+import { compactDetails, joinedIdentifiers, languageTag, pagesFromEnds } from './details.js';
 import { failForStatus, readJson } from './upstream.js';
 import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 
@@ -48,7 +52,33 @@ const SELECTED_FIELDS = [
   'best_oa_location',
   'open_access',
   'type',
+  'biblio',
+  'language',
 ].join(',');
+
+/**
+ * OpenAlex's work types as CSL types; an `article` in a conference's proceedings is a conference
+ * paper (see `openalexDetails`). Reviews, letters and editorials are journal articles (CSL's
+ * `review` is a review of another work). Types not listed leave the CSL type unset.
+ */
+const CSL_TYPES: Readonly<Record<string, RecordType>> = {
+  article: 'article-journal',
+  review: 'article-journal',
+  letter: 'article-journal',
+  editorial: 'article-journal',
+  erratum: 'article-journal',
+  retraction: 'article-journal',
+  preprint: 'preprint',
+  'book-chapter': 'chapter',
+  book: 'book',
+  dataset: 'dataset',
+  dissertation: 'thesis',
+  report: 'report',
+  standard: 'standard',
+  'reference-entry': 'entry',
+  'peer-review': 'review',
+  libguides: 'webpage',
+};
 
 /** Ids one `filter=openalex:…` request resolves: OpenAlex's limit of values in one OR filter. */
 const MAX_IDS_PER_FILTER = 100;
@@ -105,6 +135,7 @@ export function openalexWorkToRecord(work: Record<string, unknown>): SearchRecor
     isoDateFromParts(asNumber(work.publication_year));
   const citations = asNumber(work.cited_by_count);
   const venue = asString(asRecord(primary?.source)?.display_name);
+  const details = openalexDetails(work);
   return {
     id: `openalex:${openalexId}`,
     provider: 'openalex',
@@ -129,7 +160,56 @@ export function openalexWorkToRecord(work: Record<string, unknown>): SearchRecor
     ...(pdfUrl ? { pdfUrl } : {}),
     ...(venue ? { venue } : {}),
     ...(asString(work.type) ? { type: asString(work.type) } : {}),
+    ...(details ? { details } : {}),
   };
+}
+
+/**
+ * The work's record. Names are read from `raw_author_name`, the name as the work prints it
+ * (OpenAlex's `display_name` is its author profile's, which can be another spelling or, when its
+ * disambiguation errs, another person), else from the display name. The venue is the primary
+ * location's source, unless that is a repository (arXiv, Zenodo): a repository is the publisher of
+ * what it holds, not a container.
+ */
+function openalexDetails(work: Record<string, unknown>): BibliographicDetails | undefined {
+  const creators = asArray(work.authorships)
+    .map(asRecord)
+    .map((authorship) => {
+      const name =
+        asString(authorship?.raw_author_name) ??
+        asString(asRecord(authorship?.author)?.display_name);
+      return name ? creatorFromText(collapseWhitespace(name)) : null;
+    })
+    .filter((creator): creator is Creator => !!creator);
+  const source = asRecord(asRecord(work.primary_location)?.source);
+  const sourceName = asString(source?.display_name);
+  const sourceType = asString(source?.type);
+  const host = asString(source?.host_organization_name);
+  const isRepository = sourceType === 'repository';
+  const workType = asString(work.type) ?? '';
+  const type =
+    workType === 'article' && sourceType === 'conference'
+      ? 'paper-conference'
+      : Object.hasOwn(CSL_TYPES, workType)
+        ? CSL_TYPES[workType]
+        : undefined;
+  const biblio = asRecord(work.biblio);
+  return compactDetails({
+    creators,
+    type,
+    containerTitle: isRepository ? undefined : sourceName,
+    volume: asString(biblio?.volume),
+    issue: asString(biblio?.issue),
+    pages: pagesFromEnds(asString(biblio?.first_page), asString(biblio?.last_page)),
+    // "arXiv (Cornell University)" names its host after the repository: the repository alone.
+    publisher: isRepository
+      ? sourceName && host
+        ? sourceName.replace(` (${host})`, '')
+        : sourceName
+      : host,
+    issn: joinedIdentifiers(asArray(source?.issn).map(asString)),
+    language: languageTag(asString(work.language)),
+  });
 }
 
 /** OpenAlex's work types for each filter type (`|` is an OR within a filter); none: not sent. */

@@ -7,7 +7,7 @@ import {
   startFixtureServer,
 } from '../test-support/harness.js';
 import type { FixtureServer } from '../test-support/harness.js';
-import { createPubmedProvider, parseEsearch } from './pubmed.js';
+import { createPubmedProvider, parseEfetch, parseEsearch } from './pubmed.js';
 
 /** The 20 ids of esearch_term-biopython.xml, in its order. */
 const BIOPYTHON_IDS =
@@ -189,6 +189,113 @@ describe('pubmed provider', () => {
       ),
     ).toBe(true);
     expect(record?.abstract).toContain('(R1 [s -1] = 6.29 ± 0.29)');
+  });
+
+  it('reads the bibliographic details: structured names, journal, volume, issue, pages, ISSN', async () => {
+    const answer = await provider().search('biopython', { limit: 20 });
+    const [cryobiology, magnetic] = answer.records;
+    expect(cryobiology?.details).toEqual({
+      creators: [
+        { role: 'author', family: 'Taddei', given: 'A R' },
+        { role: 'author', family: 'Barbato', given: 'F' },
+        { role: 'author', family: 'Abelli', given: 'L' },
+        { role: 'author', family: 'Canese', given: 'S' },
+        { role: 'author', family: 'Moretti', given: 'F' },
+        { role: 'author', family: 'Rana', given: 'K J' },
+        { role: 'author', family: 'Fausto', given: 'A M' },
+        { role: 'author', family: 'Mazzini', given: 'M' },
+      ],
+      type: 'article-journal',
+      containerTitle: 'Cryobiology',
+      volume: '42',
+      issue: '4',
+      // StartPage 244, EndPage 255 (MedlinePgn "244-55").
+      pages: '244-255',
+      issn: '0011-2240',
+      language: 'en',
+    });
+    expect(magnetic?.details).toMatchObject({
+      containerTitle: 'Journal of magnetic resonance (San Diego, Calif. : 1997)',
+      pages: '117-123',
+    });
+    expect(magnetic?.details?.creators?.at(-1)).toEqual({
+      role: 'author',
+      family: 'De Luca',
+      given: 'F',
+    });
+
+    // Online 2016-10-21, in the June 2017 issue: the issue's date is kept beside publishedDate.
+    const gut = await provider().lookup('27797938');
+    expect(gut?.details).toMatchObject({
+      containerTitle: 'Gut',
+      volume: '66',
+      issue: '6',
+      pages: '1116-1122',
+      issn: '1468-3288',
+      issued: { year: 2017, month: 6 },
+    });
+    // An online-only journal: MedlinePgn "31" is the article number.
+    const cardiology = parseEfetch(
+      readFixture('pubmed/efetch_pubmed_two_articles_structured_publisher-status.xml'),
+    ).find((record) => record.pmid === '29730991');
+    expect(cardiology?.details).toMatchObject({ volume: '20', issue: '1', pages: '31' });
+    expect(cardiology?.details?.creators).toContainEqual({
+      role: 'author',
+      family: 'von Tengg-Kobligk',
+      given: 'Hendrik',
+    });
+    expect(cardiology?.details?.issued).toBeUndefined();
+  });
+
+  it('writes out a MEDLINE page range and reads suffixes and group authors', () => {
+    // The recorded Cryobiology article as an older record has it: MedlinePgn "244-55" alone.
+    const xml = readFixture('pubmed/efetch_pubmed_two_articles_abstracts.xml')
+      .replace('<StartPage>244</StartPage><EndPage>255</EndPage>', '')
+      .replace(
+        '<LastName>Barbato</LastName><ForeName>F</ForeName>',
+        '<LastName>Barbato</LastName><ForeName>F</ForeName><Suffix>Jr</Suffix>',
+      )
+      .replace(
+        '<LastName>Abelli</LastName><ForeName>L</ForeName><Initials>L</Initials>',
+        '<CollectiveName>Cryobiology Study Group</CollectiveName>',
+      );
+    const [record] = parseEfetch(xml);
+    expect(record?.details?.pages).toBe('244-255');
+    expect(record?.details?.creators?.slice(1, 3)).toEqual([
+      { role: 'author', family: 'Barbato', given: 'F', suffix: 'Jr' },
+      { role: 'author', literal: 'Cryobiology Study Group' },
+    ]);
+    expect(record?.authors.slice(1, 3)).toEqual(['F Barbato', 'Cryobiology Study Group']);
+  });
+
+  it('reads a book chapter: the book as container, its editors, its publisher', () => {
+    // Written after NCBI's PubmedBookArticle DTD (the recorded fixtures hold no book).
+    const xml =
+      '<PubmedArticleSet><PubmedBookArticle><BookDocument><PMID Version="1">20301685</PMID>' +
+      '<Book><Publisher><PublisherName>University of Washington, Seattle</PublisherName>' +
+      '</Publisher><BookTitle book="gene">GeneReviews<sup>®</sup></BookTitle>' +
+      '<PubDate><Year>1993</Year></PubDate><AuthorList Type="editors"><Author ValidYN="Y">' +
+      '<LastName>Adam</LastName><ForeName>Margaret P</ForeName></Author></AuthorList></Book>' +
+      '<ArticleTitle book="gene" part="wilson">Wilson Disease</ArticleTitle>' +
+      '<Language>eng</Language><AuthorList Type="authors"><Author ValidYN="Y">' +
+      '<LastName>Weiss</LastName><ForeName>Karl Heinz</ForeName></Author></AuthorList>' +
+      '</BookDocument></PubmedBookArticle></PubmedArticleSet>';
+    const [record] = parseEfetch(xml);
+    expect(record).toMatchObject({
+      title: 'Wilson Disease',
+      authors: ['Karl Heinz Weiss'],
+      venue: 'University of Washington, Seattle',
+    });
+    expect(record?.details).toEqual({
+      creators: [
+        { role: 'author', family: 'Weiss', given: 'Karl Heinz' },
+        { role: 'editor', family: 'Adam', given: 'Margaret P' },
+      ],
+      type: 'chapter',
+      containerTitle: 'GeneReviews®',
+      publisher: 'University of Washington, Seattle',
+      language: 'en',
+    });
   });
 
   it('maps an HTTP 200 <ERROR> body to an upstream ProviderError', async () => {

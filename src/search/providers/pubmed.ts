@@ -14,9 +14,19 @@ import {
   parseMonth,
   yearOf,
 } from '../text.js';
-import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import type { Creator, CreatorRole, RecordType } from '../../records/index.js';
+import { dateFromIso, isoDateOf } from '../../records/index.js';
+import type { BibliographicDetails, ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
 import type { ProviderApi } from './define-provider.js';
+import {
+  compactDetails,
+  creatorFromParts,
+  joinedIdentifiers,
+  languageTag,
+  pagesFromEnds,
+  pagesText,
+} from './details.js';
 import { failForStatus } from './upstream.js';
 import { asArray, asNumber, asRecord, asString, createXmlParser, xmlText } from './values.js';
 
@@ -35,6 +45,9 @@ const efetchParser = createXmlParser({
     'ArticleId',
     'ELocationID',
     'ArticleDate',
+    'AuthorList',
+    'Language',
+    'PublicationType',
   ],
   // Titles and abstracts carry inline markup (<i>, <sub>, <sup>); they are read raw and converted in order.
   stopNodes: ['*.ArticleTitle', '*.AbstractText', '*.VernacularTitle', '*.BookTitle'],
@@ -123,6 +136,12 @@ function articleToRecord(article: Record<string, unknown> | undefined): SearchRe
       ),
     );
   const title = rawMarkup(details.ArticleTitle) || rawMarkup(details.VernacularTitle);
+  const issue = asRecord(journal?.JournalIssue);
+  const pagination = asRecord(details.Pagination);
+  const publicationTypes = asArray(asRecord(details.PublicationTypeList)?.PublicationType).map(
+    (type) => xmlText(type)?.trim(),
+  );
+  const journalTitle = xmlText(journal?.Title);
   return buildRecord({
     pmid,
     title,
@@ -130,8 +149,21 @@ function articleToRecord(article: Record<string, unknown> | undefined): SearchRe
     authorList: details.AuthorList,
     dates: [pubDate(issueDate), ...electronicDates.map(pubDate)],
     doi,
-    venue: xmlText(journal?.Title),
+    venue: journalTitle,
     type: 'article',
+    details: {
+      type: publicationTypes.includes('Preprint') ? 'preprint' : 'article-journal',
+      containerTitle: journalTitle ? collapseWhitespace(journalTitle) : undefined,
+      volume: xmlText(issue?.Volume),
+      issue: xmlText(issue?.Issue),
+      // StartPage/EndPage are written out; older records have only MedlinePgn (`244-55`).
+      pages:
+        pagesFromEnds(xmlText(pagination?.StartPage), xmlText(pagination?.EndPage)) ??
+        pagesText(xmlText(pagination?.MedlinePgn), { abbreviated: true }),
+      issn: joinedIdentifiers([xmlText(journal?.ISSN)]),
+      language: languageOf(details.Language),
+      issued: dateFromIso(pubDate(issueDate)),
+    },
   });
 }
 
@@ -140,15 +172,26 @@ function bookToRecord(book: Record<string, unknown> | undefined): SearchRecord |
   const pmid = xmlText(document?.PMID)?.trim();
   if (!pmid || !document) return null;
   const bookInfo = asRecord(document.Book);
-  const title = rawMarkup(document.ArticleTitle) || rawMarkup(bookInfo?.BookTitle);
+  const chapterTitle = rawMarkup(document.ArticleTitle);
+  const bookTitle = rawMarkup(bookInfo?.BookTitle);
+  const publisher = xmlText(asRecord(bookInfo?.Publisher)?.PublisherName);
   return buildRecord({
     pmid,
-    title,
+    title: chapterTitle || bookTitle,
     abstractNode: document.Abstract,
     authorList: document.AuthorList,
+    // The book's own author or editor list, after the document's, in the record's names.
+    bookAuthorList: bookInfo?.AuthorList,
     dates: [pubDate(asRecord(bookInfo?.PubDate))],
-    venue: xmlText(asRecord(bookInfo?.Publisher)?.PublisherName),
+    venue: publisher,
     type: 'book',
+    details: {
+      type: chapterTitle ? 'chapter' : 'book',
+      containerTitle: chapterTitle && bookTitle ? inlineMarkupToText(bookTitle) : undefined,
+      publisher: publisher ? collapseWhitespace(publisher) : undefined,
+      isbn: joinedIdentifiers(asArray(bookInfo?.Isbn).map((isbn) => xmlText(isbn))),
+      language: languageOf(document.Language),
+    },
   });
 }
 
@@ -157,14 +200,24 @@ interface RecordParts {
   title: string;
   abstractNode: unknown;
   authorList: unknown;
+  bookAuthorList?: unknown;
   dates: Array<string | null>;
   doi?: string;
   venue?: string;
   type: string;
+  /** The record's details but its names, which come from `authorList`. */
+  details: Omit<BibliographicDetails, 'creators'> & { type: RecordType };
 }
 
 function buildRecord(parts: RecordParts): SearchRecord {
   const publishedDate = earliestDate(parts.dates);
+  const { issued, ...rest } = parts.details;
+  const details = compactDetails({
+    creators: readCreators([...asArray(parts.authorList), ...asArray(parts.bookAuthorList)]),
+    ...rest,
+    // The issue's date, when it says more than the date of first publication (an article online before its issue).
+    ...(issued && isoDateOf(issued) !== publishedDate ? { issued } : {}),
+  });
   return {
     id: `pubmed:${parts.pmid}`,
     provider: 'pubmed',
@@ -183,6 +236,7 @@ function buildRecord(parts: RecordParts): SearchRecord {
     ...(parts.doi ? { doi: parts.doi } : {}),
     ...(parts.venue ? { venue: collapseWhitespace(parts.venue) } : {}),
     type: parts.type,
+    ...(details ? { details } : {}),
   };
 }
 
@@ -205,7 +259,7 @@ function readAbstract(abstractNode: unknown): string {
 }
 
 function readAuthors(authorList: unknown): string[] {
-  const list = asRecord(Array.isArray(authorList) ? authorList[0] : authorList);
+  const list = asRecord(asArray(authorList)[0]);
   const names: string[] = [];
   for (const authorNode of asArray(list?.Author)) {
     const author = asRecord(authorNode);
@@ -221,6 +275,38 @@ function readAuthors(authorList: unknown): string[] {
     if (name) names.push(name);
   }
   return names;
+}
+
+/**
+ * Names as PubMed gives them: LastName, ForeName (else Initials), Suffix, or CollectiveName for a
+ * group; every author list in order, an editors' list (`Type="editors"`, books) as editors.
+ */
+function readCreators(authorList: unknown): Creator[] {
+  const creators: Creator[] = [];
+  for (const listNode of asArray(authorList)) {
+    const list = asRecord(listNode);
+    const role: CreatorRole = list?.Type === 'editors' ? 'editor' : 'author';
+    for (const authorNode of asArray(list?.Author)) {
+      const author = asRecord(authorNode);
+      if (!author || author.ValidYN === 'N') continue;
+      const collective = xmlText(author.CollectiveName);
+      const creator = creatorFromParts(role, {
+        literal: collective ? inlineMarkupToText(collective) : undefined,
+        family: xmlText(author.LastName),
+        given: xmlText(author.ForeName) ?? xmlText(author.Initials),
+        suffix: xmlText(author.Suffix),
+      });
+      if (creator) creators.push(creator);
+    }
+  }
+  return creators;
+}
+
+/** The first of a record's `Language` codes (ISO 639-2, `eng`) as a language tag. */
+function languageOf(languages: unknown): string | undefined {
+  return asArray(languages)
+    .map((code) => languageTag(xmlText(code)))
+    .find(Boolean);
 }
 
 /** A PubDate/ArticleDate as ISO at its precision; `MedlineDate` ("1998 Dec-1999 Jan") gives its first year. */

@@ -109,6 +109,51 @@ describe('semanticscholar provider', () => {
     expect(attention?.publishedDate).toBe('2021');
   });
 
+  it('reads the bibliographic details: journal, volume, pages, names, CSL type', async () => {
+    const answer = await provider().search('turing', { limit: 100 });
+    const byId = new Map(answer.records.map((record) => [record.nativeId, record.details]));
+    // journal { name: "ArXiv", volume: "abs/2201.11990" }, venue "arXiv.org": a preprint, no container.
+    expect(byId.get('7cbc2a7843411a1768ab762930707af0a3c33a19')).toMatchObject({
+      type: 'preprint',
+      creators: expect.arrayContaining([
+        { role: 'author', family: 'Smith', given: 'Shaden' },
+        { role: 'author', family: 'Patwary', given: 'M.' },
+      ]),
+    });
+    const megatron = byId.get('7cbc2a7843411a1768ab762930707af0a3c33a19');
+    expect(megatron?.containerTitle).toBeUndefined();
+    expect(megatron?.volume).toBeUndefined();
+    // Deutsch 1985: pages "117 - 97" run backwards in the reply.
+    expect(byId.get('6b0f06617d9f5256a80ed62d9398acb92a55a6bd')).toEqual({
+      creators: [{ role: 'author', family: 'Deutsch', given: 'D.' }],
+      containerTitle:
+        'Proceedings of the Royal Society of London. A. Mathematical and Physical Sciences',
+      volume: '400',
+      pages: '97-117',
+    });
+    // JMLR: pages "75:1-75:35", publicationVenue issn 1532-4435 and alternate_issns [1533-7928].
+    expect(byId.get('c4cb90a67f45e7cbacb5286e934b309e89843922')).toMatchObject({
+      type: 'article-journal',
+      containerTitle: 'J. Mach. Learn. Res.',
+      volume: '22',
+      pages: '75:1-75:35',
+      issn: '1532-4435, 1533-7928',
+    });
+    // Physical Review Letters: volume "121 10" (volume and issue), pages padded with newlines.
+    expect(byId.get('64f47687daaa84ac1fdb1bc2f85c065007163f06')).toMatchObject({
+      containerTitle: 'Physical review letters',
+      volume: '121',
+      issue: '10',
+      pages: '108301',
+    });
+    // publicationTypes ["JournalArticle", "Conference"]: a conference paper.
+    expect(byId.get('339c6e6d46836c173fb6a23b493c724896d4cc70')).toMatchObject({
+      type: 'paper-conference',
+      containerTitle: 'Annual Meeting of the Association for Computational Linguistics',
+      pages: '1116-1126',
+    });
+  });
+
   it('sends the fields it reads and the API key header when configured', async () => {
     await provider('s2-test-key').search('turing', { limit: 100 });
     const request = server
@@ -125,6 +170,8 @@ describe('semanticscholar provider', () => {
         'externalIds',
         'citationCount',
         'openAccessPdf',
+        'journal',
+        'publicationVenue',
       ]),
     );
   });

@@ -16,7 +16,9 @@ import {
   stripArxivVersion,
   yearOf,
 } from '../text.js';
+import type { RecordType } from '../../records/index.js';
 import type {
+  BibliographicDetails,
   ProviderRelatedOptions,
   ProviderSearchAnswer,
   SearchRecord,
@@ -24,6 +26,7 @@ import type {
 } from '../types.js';
 import type { ProviderApi } from './define-provider.js';
 import { defineProvider } from './define-provider.js';
+import { compactDetails, creatorsFromNames, joinedIdentifiers, pagesText } from './details.js';
 import { failForStatus, joinUrl, readJson } from './upstream.js';
 import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 
@@ -42,7 +45,32 @@ const PAPER_FIELDS = [
   'openAccessPdf',
   'venue',
   'publicationTypes',
+  'journal',
+  'publicationVenue',
 ].join(',');
+
+/**
+ * Semantic Scholar's publication types as CSL types, the first that a paper lists in this order
+ * winning: it marks a conference paper `JournalArticle` and `Conference`, proceedings `Book` too.
+ */
+const CSL_TYPES: ReadonlyArray<[string, RecordType]> = [
+  ['Conference', 'paper-conference'],
+  ['BookSection', 'chapter'],
+  ['Book', 'book'],
+  ['Dataset', 'dataset'],
+  ['JournalArticle', 'article-journal'],
+  ['Review', 'article-journal'],
+  ['LettersAndComments', 'article-journal'],
+  ['Editorial', 'article-journal'],
+  ['CaseReport', 'article-journal'],
+  ['ClinicalTrial', 'article-journal'],
+  ['MetaAnalysis', 'article-journal'],
+  ['Study', 'article-journal'],
+  ['News', 'article-newspaper'],
+];
+
+/** "ArXiv", "arXiv.org", "arXiv: Learning": the preprint server, which is no journal. */
+const ARXIV_VENUE = /^arxiv\b/i;
 
 export function semanticScholarPaperToRecord(paper: Record<string, unknown>): SearchRecord | null {
   const paperId = asString(paper.paperId);
@@ -57,6 +85,7 @@ export function semanticScholarPaperToRecord(paper: Record<string, unknown>): Se
   const citations = asNumber(paper.citationCount);
   const venue = asString(paper.venue);
   const types = asArray(paper.publicationTypes).map(asString).filter(Boolean);
+  const details = semanticScholarDetails(paper, types as string[]);
   return {
     id: `semanticscholar:${paperId}`,
     provider: 'semanticscholar',
@@ -80,7 +109,56 @@ export function semanticScholarPaperToRecord(paper: Record<string, unknown>): Se
     ...(pdfUrl ? { pdfUrl } : {}),
     ...(venue ? { venue } : {}),
     ...(types[0] ? { type: types[0] } : {}),
+    ...(details ? { details } : {}),
   };
+}
+
+/**
+ * The paper's record. `journal` gives the venue's name as the paper's source prints it, with volume
+ * and pages; for an arXiv preprint it is `{ name: "ArXiv", volume: "abs/…" }`, which is no journal.
+ * A volume of two numbers (`"28 8"`, from PubMed) is volume and issue.
+ */
+function semanticScholarDetails(
+  paper: Record<string, unknown>,
+  types: string[],
+): BibliographicDetails | undefined {
+  const journal = asRecord(paper.journal);
+  const journalName = collapseWhitespace(asString(journal?.name) ?? '');
+  const venue = collapseWhitespace(asString(paper.venue) ?? '');
+  const onArxiv = ARXIV_VENUE.test(journalName);
+  const containerTitle = [journalName, venue].find((name) => name && !ARXIV_VENUE.test(name));
+  const volumeText = onArxiv ? '' : collapseWhitespace(asString(journal?.volume) ?? '');
+  const [volume, issue] = /^\d+ \d+$/.test(volumeText) ? volumeText.split(' ') : [volumeText];
+  const publicationVenue = asRecord(paper.publicationVenue);
+  const listed = CSL_TYPES.find(([name]) => types.includes(name))?.[1];
+  const atConference =
+    asString(publicationVenue?.type) === 'conference' &&
+    (listed === undefined || listed === 'article-journal');
+  // Only arXiv said to be the venue: a preprint, whatever `publicationTypes` says.
+  const type =
+    onArxiv && (!venue || ARXIV_VENUE.test(venue))
+      ? 'preprint'
+      : atConference
+        ? 'paper-conference'
+        : listed;
+  return compactDetails({
+    creators: creatorsFromNames(
+      asArray(paper.authors)
+        .map((author) => asString(asRecord(author)?.name))
+        .filter((name): name is string => !!name),
+    ),
+    type,
+    containerTitle: type === 'preprint' ? undefined : containerTitle,
+    volume,
+    issue,
+    pages: onArxiv ? undefined : pagesText(asString(journal?.pages), { reversed: true }),
+    issn: ARXIV_VENUE.test(asString(publicationVenue?.name) ?? '')
+      ? undefined
+      : joinedIdentifiers([
+          asString(publicationVenue?.issn),
+          ...asArray(publicationVenue?.alternate_issns).map(asString),
+        ]),
+  });
 }
 
 /** Semantic Scholar's `publicationTypes` for each filter type; none (it has no preprint type): not sent. */

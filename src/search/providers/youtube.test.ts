@@ -84,6 +84,7 @@ describe('youtube provider', () => {
       citationsKnown: false,
     });
     expect(second?.title).toBe('SURFING PERFECT PIPE & BACKDOOR || SUNRISE SHACK!');
+    expect(first?.details?.creators).toEqual([{ role: 'author', literal: "Jamie O'Brien" }]);
     const titles = answer.records.map((record) => record.title);
     expect(titles).toContain("World's best surfing 2017");
     expect(titles).toContain("DANGEROUS SEWER DRAIN SURFING! | Jamie O'Brien");
@@ -127,6 +128,13 @@ describe('youtube provider', () => {
       publishedDate: '2019-03-21',
     });
     expect(record?.abstract).toContain('Actions on Google docs → http://bit.ly/2YabdS5');
+    // The channel as an organisation's name, a CSL motion picture published on YouTube.
+    expect(record?.details).toEqual({
+      creators: [{ role: 'author', literal: 'Google Developers' }],
+      type: 'motion_picture',
+      publisher: 'YouTube',
+      language: 'en',
+    });
     expect(await provider().lookup('not a video id')).toBeNull();
   });
 

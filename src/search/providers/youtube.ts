@@ -9,6 +9,7 @@ import { ProviderError } from '../provider-error.js';
 import { collapseWhitespace, decodeHtmlEntities, isoDateFromString, yearOf } from '../text.js';
 import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
+import { compactDetails, languageTag } from './details.js';
 import type { ProviderApi } from './define-provider.js';
 import { readJson } from './upstream.js';
 import { asArray, asNumber, asRecord, asString } from './values.js';
@@ -26,6 +27,8 @@ export interface VideoSnippet {
   description: string;
   channelTitle?: string;
   publishedAt?: string;
+  /** The language of the video's speech, else of its title and description (`en`, `en-US`). */
+  language?: string;
 }
 
 function readSnippet(item: Record<string, unknown>): VideoSnippet {
@@ -35,11 +38,31 @@ function readSnippet(item: Record<string, unknown>): VideoSnippet {
     description: decodeHtmlEntities(asString(snippet.description) ?? '').trim(),
     channelTitle: asString(snippet.channelTitle),
     publishedAt: asString(snippet.publishedAt) ?? asString(snippet.publishTime),
+    language: asString(snippet.defaultAudioLanguage) ?? asString(snippet.defaultLanguage),
   };
+}
+
+/**
+ * A video as CSL's `motion_picture` ("a film or video"), the type Zotero gives a video recording:
+ * CSL's `broadcast` is an episode of a programme that was broadcast, which an upload is not. The
+ * channel is the author (an organisation's name or a person's, unsplit: a `literal`), and YouTube
+ * its publisher, as APA cites a video ("… [Video]. YouTube.").
+ */
+function youtubeDetails(snippet: VideoSnippet) {
+  const channel = snippet.channelTitle
+    ? collapseWhitespace(decodeHtmlEntities(snippet.channelTitle))
+    : '';
+  return compactDetails({
+    creators: channel ? [{ role: 'author', literal: channel }] : [],
+    type: 'motion_picture',
+    publisher: 'YouTube',
+    language: languageTag(snippet.language),
+  });
 }
 
 export function youtubeVideoToRecord(videoId: string, snippet: VideoSnippet): SearchRecord {
   const publishedDate = isoDateFromString(snippet.publishedAt);
+  const details = youtubeDetails(snippet);
   return {
     id: `youtube:${videoId}`,
     provider: 'youtube',
@@ -60,6 +83,7 @@ export function youtubeVideoToRecord(videoId: string, snippet: VideoSnippet): Se
       ? { venue: `YouTube: ${collapseWhitespace(snippet.channelTitle)}` }
       : {}),
     type: 'video',
+    ...(details ? { details } : {}),
   };
 }
 
@@ -69,6 +93,7 @@ function preferDetail(fromSearch: VideoSnippet, fromVideos: VideoSnippet): Video
     description: fromVideos.description || fromSearch.description,
     channelTitle: fromVideos.channelTitle ?? fromSearch.channelTitle,
     publishedAt: fromVideos.publishedAt ?? fromSearch.publishedAt,
+    language: fromVideos.language ?? fromSearch.language,
   };
 }
 

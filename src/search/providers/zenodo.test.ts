@@ -98,6 +98,18 @@ describe('zenodo provider', () => {
       'aridity in space and time, yet understanding the differential importance of such',
     ]);
     expect(answer.records[1]?.pdfUrl).toBeUndefined();
+    // Zenodo's "Family, Given" names are split there; a name without a comma is kept whole.
+    expect(answer.records[0]?.details).toEqual({
+      creators: [{ role: 'author', literal: 'USGS EROS' }],
+      type: 'dataset',
+    });
+    expect(answer.records[3]?.details?.creators?.[0]).toEqual({
+      role: 'author',
+      family: 'Kimball',
+      given: 'Sarah',
+    });
+    // DOI 10.7280/D12019 is Dryad's: Zenodo is not said to be the publisher.
+    expect(answer.records[0]?.details?.publisher).toBeUndefined();
   });
 
   it('looks up records by id', async () => {
@@ -111,6 +123,14 @@ describe('zenodo provider', () => {
       doi: '10.5281/zenodo.7078768',
       type: 'dataset',
     });
+    expect(record?.details).toEqual({
+      creators: [{ role: 'author', literal: 'FD Testing' }],
+      type: 'dataset',
+      publisher: 'Zenodo',
+    });
+    const thesis = (await provider().search(TITLE_QUERY, { limit: 2 })).records[0];
+    expect(thesis?.nativeId).toBe('7089850');
+    expect(thesis?.details).toMatchObject({ type: 'thesis', publisher: 'Zenodo' });
     const other = await provider().lookup('7078725');
     expect(other?.title).toBe(
       'Frictionless Data Test Dataset Multiple File Types Without Descriptor',
@@ -133,6 +153,42 @@ describe('zenodo provider', () => {
 
   // No recording of the current (InvenioRDM) format exists in the fixtures; this record follows the
   // shape QUIRKS.md describes (files with `mimetype` and `links.content`), built by hand.
+  it('reads the journal, imprint, editors and current-format names of a record', () => {
+    const record = zenodoRecordToRecord({
+      id: 10_000_002,
+      doi: '10.5281/zenodo.10000002',
+      metadata: {
+        title: 'A chapter',
+        creators: [
+          { person_or_org: { type: 'personal', family_name: 'Doe', given_name: 'Jane' } },
+          { person_or_org: { type: 'organizational', name: 'CERN' } },
+        ],
+        contributors: [
+          { name: 'Roe, Richard', type: 'Editor' },
+          { name: 'Poe, Edgar', type: 'DataCurator' },
+        ],
+        publication_date: '2024',
+        resource_type: { type: 'publication', subtype: 'section' },
+        part_of: { title: 'A Book', pages: '11-19' },
+        imprint: { publisher: 'Open Press', isbn: '978-3-16-148410-0' },
+        language: 'eng',
+      },
+    });
+    expect(record?.details).toEqual({
+      creators: [
+        { role: 'author', family: 'Doe', given: 'Jane' },
+        { role: 'author', literal: 'CERN' },
+        { role: 'editor', family: 'Roe', given: 'Richard' },
+      ],
+      type: 'chapter',
+      containerTitle: 'A Book',
+      pages: '11-19',
+      publisher: 'Open Press',
+      isbn: '978-3-16-148410-0',
+      language: 'en',
+    });
+  });
+
   it('picks the PDF of a current-format record by mimetype', () => {
     const record = zenodoRecordToRecord({
       id: 10_000_001,

@@ -14,8 +14,17 @@ import {
   normaliseDoi,
   yearOf,
 } from '../text.js';
-import type { ProviderSearchAnswer, SearchRecord } from '../types.js';
+import type { Creator, CreatorRole, RecordType } from '../../records/index.js';
+import type { BibliographicDetails, ProviderSearchAnswer, SearchRecord } from '../types.js';
 import { defineProvider } from './define-provider.js';
+import {
+  compactDetails,
+  creatorFromParts,
+  creatorsFromNames,
+  joinedIdentifiers,
+  languageTag,
+  pagesText,
+} from './details.js';
 import { failForStatus, readJson } from './upstream.js';
 import { asArray, asHttpUrl, asNumber, asRecord, asString } from './values.js';
 
@@ -93,6 +102,115 @@ function zenodoSearchParams(
   return { q: ranged, ...((filters.type && ZENODO_TYPES[filters.type]) || {}) };
 }
 
+/**
+ * Zenodo's resource types (`type`, or `type-subtype` for publications and images) as CSL types,
+ * after Zotero's Zenodo translator: presentations and posters are talks (`speech`), drawings and
+ * photos `graphic`, videos `motion_picture`. Types not listed are CSL's generic `document`.
+ */
+const CSL_TYPES: Readonly<Record<string, RecordType>> = {
+  'publication-article': 'article-journal',
+  'publication-preprint': 'preprint',
+  'publication-book': 'book',
+  'publication-section': 'chapter',
+  'publication-conferencepaper': 'paper-conference',
+  'publication-thesis': 'thesis',
+  'publication-report': 'report',
+  'publication-technicalnote': 'report',
+  'publication-workingpaper': 'report',
+  'publication-deliverable': 'report',
+  'publication-proposal': 'report',
+  'publication-datamanagementplan': 'report',
+  'publication-softwaredocumentation': 'report',
+  'publication-patent': 'patent',
+  'publication-standard': 'standard',
+  'publication-peerreview': 'review',
+  dataset: 'dataset',
+  software: 'software',
+  poster: 'speech',
+  presentation: 'speech',
+  video: 'motion_picture',
+  'image-figure': 'figure',
+  'image-plot': 'figure',
+  'image-diagram': 'figure',
+  'image-drawing': 'graphic',
+  'image-photo': 'graphic',
+  image: 'graphic',
+};
+
+/** A Zenodo resource type as a CSL type. */
+function cslTypeOf(resourceType: Record<string, unknown> | undefined): RecordType | undefined {
+  const type = asString(resourceType?.type);
+  if (!type) return undefined;
+  const subtype = asString(resourceType?.subtype);
+  const key = subtype ? `${type}-${subtype}` : type;
+  if (Object.hasOwn(CSL_TYPES, key)) return CSL_TYPES[key];
+  return Object.hasOwn(CSL_TYPES, type) ? CSL_TYPES[type] : 'document';
+}
+
+/**
+ * A creator of a Zenodo record. Zenodo asks for people as "Family, Given"; a name without a comma
+ * is an organisation's ("USGS EROS") or one a depositor would not split, kept whole. The current
+ * format's `person_or_org` gives the parts apart.
+ */
+function zenodoCreator(node: unknown, role: CreatorRole): Creator | null {
+  const creator = asRecord(node);
+  const person = asRecord(creator?.person_or_org);
+  if (person) {
+    const name = asString(person.name);
+    return asString(person.type) === 'organizational'
+      ? creatorFromParts(role, { literal: name })
+      : creatorFromParts(role, {
+          family: asString(person.family_name),
+          given: asString(person.given_name),
+          literal: asString(person.family_name) ? undefined : name,
+        });
+  }
+  const name = asString(creator?.name)?.trim();
+  if (!name) return null;
+  return name.includes(',')
+    ? (creatorsFromNames([name], role)[0] ?? null)
+    : { role, literal: name };
+}
+
+/**
+ * The record's details: creators (and contributors of type Editor), CSL type, the journal or book
+ * it appeared in, and the publisher, which for a deposit with a Zenodo DOI (or none) is Zenodo
+ * unless the record names another (a dataset Zenodo holds for Dryad is Dryad's).
+ */
+function zenodoDetails(
+  metadata: Record<string, unknown>,
+  doi: string | undefined,
+): BibliographicDetails | undefined {
+  const creators = asArray(metadata.creators)
+    .map((creator) => zenodoCreator(creator, 'author'))
+    .filter((creator): creator is Creator => !!creator);
+  for (const contributor of asArray(metadata.contributors)) {
+    const role = asString(asRecord(contributor)?.type)?.toLowerCase();
+    const editor = role === 'editor' ? zenodoCreator(contributor, 'editor') : null;
+    if (editor) creators.push(editor);
+  }
+  const journal = asRecord(metadata.journal);
+  const imprint = asRecord(metadata.imprint);
+  const partOf = asRecord(metadata.part_of);
+  const deposit = !doi || /^10\.5281\/zenodo\./i.test(doi);
+  return compactDetails({
+    creators,
+    type: cslTypeOf(asRecord(metadata.resource_type)),
+    containerTitle: asString(journal?.title) ?? asString(partOf?.title),
+    volume: asString(journal?.volume),
+    issue: asString(journal?.issue),
+    pages: pagesText(asString(journal?.pages) ?? asString(partOf?.pages)),
+    // A thesis is published by its university; anything else deposited here, by Zenodo.
+    publisher:
+      asString(metadata.publisher) ??
+      asString(imprint?.publisher) ??
+      asString(asRecord(metadata.thesis)?.university) ??
+      (deposit ? 'Zenodo' : undefined),
+    isbn: joinedIdentifiers([asString(imprint?.isbn)]),
+    language: languageTag(asString(metadata.language)),
+  });
+}
+
 export function zenodoRecordToRecord(hit: Record<string, unknown>): SearchRecord | null {
   const recordId = asString(hit.id) ?? asString(hit.recid);
   if (!recordId || !/^\d+$/.test(recordId)) return null;
@@ -102,6 +220,7 @@ export function zenodoRecordToRecord(hit: Record<string, unknown>): SearchRecord
   const publishedDate = isoDateFromString(asString(metadata.publication_date));
   const pdfUrl = pdfOf(readFiles(hit.files));
   const resourceType = asRecord(metadata.resource_type);
+  const details = zenodoDetails(metadata, doi);
   return {
     id: `zenodo:${recordId}`,
     provider: 'zenodo',
@@ -125,6 +244,7 @@ export function zenodoRecordToRecord(hit: Record<string, unknown>): SearchRecord
     ...(doi ? { doi } : {}),
     ...(pdfUrl ? { pdfUrl } : {}),
     type: asString(resourceType?.subtype) ?? asString(resourceType?.type) ?? 'record',
+    ...(details ? { details } : {}),
   };
 }
 
