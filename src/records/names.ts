@@ -4,17 +4,8 @@
  * records were structured, providers that give names as text, a person typing a name. Imports and
  * providers with structured names keep theirs.
  */
-import { createRequire } from 'node:module';
 import type { Creator } from './record.js';
 import type { CreatorRole } from './vocabulary.js';
-
-/**
- * citation-js's name parser, a CommonJS package, loaded by `require`: a static import of it in a
- * worker thread started from source fails on Node 20 (the ESM loader's hooks are not in the worker).
- */
-const { parse: parseName } = createRequire(import.meta.url)(
-  '@citation-js/name',
-) as typeof import('@citation-js/name');
 
 /** Generational suffixes written after a name without a comma ("Martin Luther King Jr."). */
 const SUFFIX = /^(?:jr\.?|sr\.?|ii|iii|iv|v|vi)$/i;
@@ -30,58 +21,72 @@ interface ParsedName {
   given?: string;
   family?: string;
   suffix?: string;
-  'dropping-particle'?: string;
-  'non-dropping-particle'?: string;
+  nonDroppingParticle?: string;
 }
 
-/** The words of a name, whatever separates them, sorted: a parse must keep every one. */
-function wordsOf(text: string): string {
-  return text
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .sort()
-    .join(' ');
+/**
+ * BibTeX's rule for a name's parts (Oren Patashnik, "Designing BibTeX styles"): the lower-case words
+ * before the last name are its "von" part, a particle ("van der Berg", "de la Fontaine"); the family
+ * name is what follows them. Applied to the words before a comma, or to the whole name without one.
+ */
+function splitParticle(words: string[]): { particle?: string; family: string } {
+  let first = 0;
+  while (first < words.length - 1 && /^\p{Ll}/u.test(words[first]!)) first += 1;
+  return first > 0
+    ? { particle: words.slice(0, first).join(' '), family: words.slice(first).join(' ') }
+    : { family: words.join(' ') };
 }
 
-function keepsEveryWord(parsed: ParsedName, text: string): boolean {
-  const parts = [
-    parsed.given,
-    parsed['dropping-particle'],
-    parsed['non-dropping-particle'],
-    parsed.family,
-    parsed.suffix,
-  ];
-  return !!parsed.family && wordsOf(parts.filter(Boolean).join(' ')) === wordsOf(text);
+/** "Family, Given" or "von Family, Jr., Given", BibTeX's comma forms. */
+function parseInverted(text: string): ParsedName | null {
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.length > 3 || parts.some((part) => !part)) return null;
+  const { particle, family } = splitParticle(parts[0]!.split(' '));
+  const name: ParsedName = { family };
+  if (particle) name.nonDroppingParticle = particle;
+  if (parts.length === 3) {
+    name.suffix = parts[1];
+    name.given = parts[2];
+  } else if (parts.length === 2) {
+    if (SUFFIX.test(parts[1]!)) name.suffix = parts[1];
+    else name.given = parts[1];
+  }
+  return name;
+}
+
+/** "Given von Family": the family name is the last word, with the lower-case words before it. */
+function parseDirect(words: string[]): ParsedName {
+  const family = words.at(-1)!;
+  let start = words.length - 1;
+  while (start > 1 && /^\p{Ll}/u.test(words[start - 1]!)) start -= 1;
+  const name: ParsedName = { family };
+  if (start < words.length - 1) name.nonDroppingParticle = words.slice(start, -1).join(' ');
+  const given = words.slice(0, start).join(' ');
+  if (given) name.given = given;
+  return name;
 }
 
 function fromParsed(role: CreatorRole, parsed: ParsedName): Creator {
   const creator: Creator = { role, family: parsed.family };
   if (parsed.given) creator.given = parsed.given;
-  if (parsed['dropping-particle']) creator.droppingParticle = parsed['dropping-particle'];
-  if (parsed['non-dropping-particle'])
-    creator.nonDroppingParticle = parsed['non-dropping-particle'];
+  if (parsed.nonDroppingParticle) creator.nonDroppingParticle = parsed.nonDroppingParticle;
   if (parsed.suffix) creator.suffix = parsed.suffix;
   return creator;
 }
 
-/** A creator from one string; `literal` when it names an organisation or cannot be split without losing a word. */
+/** A creator from one string; `literal` when it names an organisation or cannot be split. */
 export function creatorFromText(raw: string, role: CreatorRole = 'author'): Creator | null {
   const text = raw.replace(/\s+/g, ' ').trim();
   if (!text) return null;
   // Two people in one string ("A and B"), or an organisation: one name, as written.
   if (/(^|\s)(and|&)(\s|$)/i.test(text) || ORGANISATION.test(text)) return { role, literal: text };
   if (text.includes(',')) {
-    const parsed = parseName(text) as ParsedName;
-    return keepsEveryWord(parsed, text) ? fromParsed(role, parsed) : { role, literal: text };
+    const parsed = parseInverted(text);
+    return parsed ? fromParsed(role, parsed) : { role, literal: text };
   }
   const words = text.split(' ');
   if (words.length === 1) return { role, family: text };
   const suffix = words.length > 2 && SUFFIX.test(words.at(-1)!) ? words.pop() : undefined;
-  const rest = words.join(' ');
-  const parsed = parseName(rest) as ParsedName;
-  // citation-js reads "Bo-Qiang Ma" as a family name alone; the last word is the family then.
-  const named = keepsEveryWord(parsed, rest)
-    ? parsed
-    : { given: words.slice(0, -1).join(' '), family: words.at(-1) };
-  return fromParsed(role, suffix ? { ...named, suffix } : named);
+  const parsed = parseDirect(words);
+  return fromParsed(role, suffix ? { ...parsed, suffix } : parsed);
 }

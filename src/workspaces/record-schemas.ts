@@ -68,7 +68,7 @@ const CreatorInput = z
         message: 'is required (or given, or literal for an organisation)',
       });
   })
-  .meta({ id: 'CreatorInput' });
+  .describe('A name with its role: family and given (with particles and suffix), or literal');
 
 const Year = z
   .number()
