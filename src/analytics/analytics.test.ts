@@ -212,8 +212,8 @@ for (const leg of storeLegs()) {
           const body = res.json();
           expect(body).toMatchObject({ savedResources: 5, sharedResources: 2 });
           expect(body.topCategories).toEqual([
-            { category: 'article', count: 2 },
-            { category: 'video', count: 2 },
+            { category: 'article-journal', count: 2 },
+            { category: 'motion_picture', count: 2 },
             { category: 'ml', count: 1 },
             { category: 'vision', count: 1 },
           ]);

@@ -163,7 +163,7 @@ const DateInput = z
       .pipe(DateObject),
     DateObject,
   ])
-  .meta({ id: 'RecordDateInput' });
+  .describe('A date as parts { year, month, day }, or as YYYY, YYYY-MM or YYYY-MM-DD');
 
 const line = (max = RECORD_TEXT_MAX) => plainText(max, { singleLine: true });
 

@@ -28,7 +28,7 @@ const knownMinutes = sql.join(
 /** Words of the text stored on a resource (title, abstract, full text), for an estimate at 200 words a minute. */
 const storedWords = sql`coalesce(array_length(regexp_split_to_array(nullif(btrim(concat_ws(' ',
   ${workspaceResources.title},
-  ${workspaceResources.data} ->> 'abstract',
+  coalesce(${workspaceResources.record} ->> 'abstract', ${workspaceResources.data} ->> 'abstract'),
   ${workspaceResources.data} ->> 'content',
   ${workspaceResources.data} ->> 'text',
   ${workspaceResources.data} ->> 'fullText')), ''), '[[:space:]]+'), 1), 0)`;
@@ -66,13 +66,19 @@ export async function resourceTotals(
   };
 }
 
-/** Type and tags of every saved resource (small columns only), for the category counts. */
+/**
+ * Type and tags of every saved resource (small columns only), for the category counts. `document`,
+ * the type of a work that says none of its own (resource-record.ts), counts as no type: its tags do.
+ */
 export async function resourceCategories(
   db: Db,
   userId: string,
 ): Promise<Array<{ type: string | null; tags: string[] }>> {
   return db
-    .select({ type: workspaceResources.type, tags: workspaceResources.tags })
+    .select({
+      type: sql<string | null>`nullif(${workspaceResources.type}, 'document')`,
+      tags: workspaceResources.tags,
+    })
     .from(workspaceResources)
     .innerJoin(workspaces, eq(workspaces.id, workspaceResources.workspaceId))
     .where(eq(workspaces.ownerId, userId));

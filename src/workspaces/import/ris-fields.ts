@@ -13,7 +13,7 @@
  * - A name is `Family, Given, Suffix`; a name without a comma is an organisation (`literal`), as
  *   Zotero reads it.
  */
-import { parse as parseName } from '@citation-js/name';
+import { creatorFromText, nameToCsl } from '../../records/index.js';
 import { ownValue } from '../../platform/own-key.js';
 import type { CslLike, CslName } from './formats.js';
 
@@ -99,9 +99,13 @@ function valuesOf(record: RisRecord, tag: string): string[] {
 export function risName(text: string): CslName {
   const value = text.trim();
   if (!value.includes(',')) return { literal: value };
-  // `Baldwin,S.A.` (no space after the comma) is `Baldwin, S.A.`.
-  const name = parseName(value.replace(/,(?=\S)/g, ', '));
-  return Object.fromEntries(Object.entries(name).filter(([, part]) => part));
+  // `Baldwin,S.A.` (no space after the comma) is `Baldwin, S.A.`; RIS's third part is the suffix.
+  const [family = '', given = '', ...suffix] = value.split(',').map((part) => part.trim());
+  const creator = creatorFromText(given ? `${family}, ${given}` : family);
+  if (!creator) return { literal: value };
+  const name = nameToCsl(creator);
+  if (suffix.length > 0 && !name.literal) name.suffix = suffix.join(', ');
+  return name;
 }
 
 /** `YYYY/MM/DD/other`, `YYYY-MM-DD` or `YYYY` as CSL date parts; else the text, as `literal`. */

@@ -562,12 +562,9 @@ for (const leg of embeddedLeg()) {
           title: 'VESPA: Very large-scale Evolutionary and Selective Pressure Analyses',
           authors: ['Andrew E. Webb', 'Thomas A. Walsh', "Mary J. O'Connell"],
           url: 'https://doi.org/10.7717/peerj-cs.118',
-          type: 'article',
-          data: {
-            doi: '10.7717/peerj-cs.118',
-            metadataFrom: 'lookup',
-            identifier: '10.7717/peerj-cs.118',
-          },
+          type: 'article-journal',
+          doi: '10.7717/peerj-cs.118',
+          data: { metadataFrom: 'lookup', identifier: '10.7717/peerj-cs.118' },
           pdf: { extraction: 'ready', pages: 16 },
         });
         // The same work again, by a JSON body naming its DOI, is the duplicate adding refuses.
