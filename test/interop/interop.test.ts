@@ -1,0 +1,78 @@
+/**
+ * The interop measurement (test/interop/measure.ts, `npm run interop` on every fixture) on a small
+ * subset, held to floors: today's figures on this subset, rounded down, so that a change that loses
+ * more of a record fails here. Raise the floors (lower the ceilings) as fixes land; docs/testing.md,
+ * "Interop figures", has the whole set's figures.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../support/app.js';
+import { loadInteropFixtures } from './fixtures.js';
+import { measureInterop, type InteropFigures } from './measure.js';
+
+/** The first items of each set (the CSL test suite's humans, Zotero's RIS and BibTeX cases, Better BibTeX's). */
+const SUBSET = { humans: 8, zoteroRis: 2, zoteroBibtex: 2, betterBibtex: 1 };
+
+/**
+ * Percentages at least this high, counts of changed author lists at most this high: the subset's
+ * figures on 2026-11-29 (main at db3cd75), rounded down. citeproc-js on our own export gives the cite
+ * route's text for every reference (a difference there is the route's, not the data's).
+ */
+const FLOORS = {
+  referencesEqual: 61, // 37 of 60 references, 10 real-shaped items × 6 styles
+  itemsRightInAllStyles: 60, // 6 of 10
+  citeEqualsOwnExport: 100,
+  cslItemsUnchanged: 50, // 7 of 14
+  zoteroRisFields: 70, // 12 of 17
+  zoteroBibtexFields: 85, // 17 of 20
+  betterBibtexFields: 69, // 9 of 13
+  authorListsChanged: { csljson: 0, bibtex: 0, ris: 0 },
+};
+
+describe('interop: records through import → store → export and cite (subset)', () => {
+  let t: TestApp;
+  let figures: InteropFigures;
+  beforeAll(async () => {
+    // One request at a time: one worker warms the styles' engines once, not once per worker.
+    t = await buildTestApp({
+      env: { RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000000', WORKER_THREADS: '1' },
+    });
+    figures = await measureInterop(t.app, loadInteropFixtures(SUBSET));
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  it('cites as citeproc-js does from the original items, no worse than today', () => {
+    expect(figures.cite.references.total).toBeGreaterThan(0);
+    expect(figures.cite.references.percent).toBeGreaterThanOrEqual(FLOORS.referencesEqual);
+    expect(figures.cite.itemsRightInAllStyles.percent).toBeGreaterThanOrEqual(
+      FLOORS.itemsRightInAllStyles,
+    );
+    expect(figures.cite.citeEqualsOwnExport.percent).toBeGreaterThanOrEqual(
+      FLOORS.citeEqualsOwnExport,
+    );
+  });
+
+  it('gives CSL-JSON back unchanged, no worse than today', () => {
+    expect(figures.cslRoundTrip.itemsUnchanged.percent).toBeGreaterThanOrEqual(
+      FLOORS.cslItemsUnchanged,
+    );
+  });
+
+  it('reads RIS and BibTeX as Zotero expects, no worse than today', () => {
+    expect(figures.zotero['zotero-ris'].fields.percent).toBeGreaterThanOrEqual(
+      FLOORS.zoteroRisFields,
+    );
+    expect(figures.zotero['zotero-bibtex'].fields.percent).toBeGreaterThanOrEqual(
+      FLOORS.zoteroBibtexFields,
+    );
+    expect(figures.zotero['better-bibtex'].fields.percent).toBeGreaterThanOrEqual(
+      FLOORS.betterBibtexFields,
+    );
+  });
+
+  it('reads its own exports back with no more author lists changed than today', () => {
+    for (const format of ['csljson', 'bibtex', 'ris'] as const)
+      expect(figures.reimport[format].authorListsChanged, format).toBeLessThanOrEqual(
+        FLOORS.authorListsChanged[format],
+      );
+  });
+});
