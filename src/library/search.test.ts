@@ -322,6 +322,42 @@ for (const leg of storeLegs()) {
       expect(titles(await found({ q: 'marimba' }))).toEqual([]);
     });
 
+    it('matches without accents and in any case: names, titles, prefixes, phrases, PDF text', async () => {
+      const abroad = await createWorkspace(t.app, owner, { name: 'Abroad' });
+      const id = (
+        await addResource(t.app, owner, abroad.id, {
+          title: 'École normale lectures on retinal glia',
+          authors: ['Ćwiklinski, Józef', 'Anna Müller'],
+        })
+      ).id;
+      await attachPages(id, ['Ein Bäcker aus Köln zählt die Zellen.']);
+      const only = async (q: string) => titles(await found({ q, workspaceId: abroad.id }));
+      const hit = ['École normale lectures on retinal glia'];
+      for (const q of ['cwiklinski', 'CWIKLINSKI ', 'Ćwiklinski', 'muller', 'MÜLLER ', 'ecole']) {
+        expect(await only(q), q).toEqual(hit);
+      }
+      // Prefixes being typed, with or without the accent; a phrase in its order only.
+      for (const q of [
+        'cwik',
+        'ćwik',
+        'mül',
+        'ecol',
+        '"ecole normale"',
+        'koln',
+        '"backer aus koln"',
+      ]) {
+        expect(await only(q), q).toEqual(hit);
+      }
+      expect(await only('"normale ecole"')).toEqual([]);
+      // The snippets mark the words as written, accents and all.
+      const reply = await found({ q: 'ecole cwiklinski', workspaceId: abroad.id });
+      const where = Object.fromEntries(reply.results[0]!.snippets.map((s) => [s.in, marked(s)]));
+      expect(where).toMatchObject({ title: ['école'], authors: ['ćwiklinski'] });
+      const pdf = await found({ q: 'koln', workspaceId: abroad.id });
+      expect(pdf.results[0]!.snippets).toMatchObject([{ in: 'pdf', page: 1 }]);
+      expect(marked(pdf.results[0]!.snippets[0]!)).toEqual(['köln']);
+    });
+
     it('needs a session (401) and bounded input (400 naming the field)', async () => {
       expect(
         (await t.app.inject({ method: 'GET', url: '/api/library/search?q=x' })).statusCode,

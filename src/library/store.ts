@@ -8,6 +8,9 @@
  * annotations or its PDF holds the whole query; its rank is the sum of the record's and its best
  * annotation's `ts_rank` and, for its PDF, PDF_HIT_RANK: less than any title hit, so a title hit ranks
  * above a hit in the full text.
+ *
+ * Documents and queries are read through `english_unaccent` (migration 0025: `english` with the
+ * unaccent dictionary before the stemmer), so case and accents never matter: `muller` finds "Müller".
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';
@@ -76,7 +79,7 @@ export interface LibraryHitRow {
 /** The text of `column` without the hit marks, so that the marks in a snippet are only ts_headline's. */
 const unmarked = (column: SQL) => sql`translate(${column}, ${HIT_START + HIT_END}, '')`;
 const headline = (column: SQL, options: string) =>
-  sql`ts_headline('english', ${unmarked(column)}, query.tsq, ${options})`;
+  sql`ts_headline('english_unaccent', ${unmarked(column)}, query.tsq, ${options})`;
 
 /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY` as the resource keeps it (as the citation export reads it). */
 const publishedSql = (alias: string) =>
@@ -88,18 +91,18 @@ const yearOf = sql`substring(${publishedOf} from '^[0-9]{4}')::int`;
  * The query: `websearch_to_tsquery` of the text and, when the last word is still being typed, the same
  * with its last lexeme matched as a prefix. A half-typed word's stem is not always a prefix of the whole
  * word's (`quasicry` stems to `quasicri`, `quasicrystal` to `quasicryst`), so the prefix is the stem or
- * the word unstemmed (`simple`). Both lexemes are PostgreSQL's own, quoted by it in the tsquery's text
+ * the word unstemmed (`simple_unaccent`). Both lexemes are PostgreSQL's own, quoted by it in the tsquery's text
  * form, and the last one is replaced only when it is the typed word's stem, at the very end.
  */
 function tsquery(query: LibraryQuery): SQL {
-  const full = sql`websearch_to_tsquery('english', ${query.text})`;
+  const full = sql`websearch_to_tsquery('english_unaccent', ${query.text})`;
   if (!query.prefixWord) return sql`select ${full} as tsq`;
   return sql`select case
       when numnode(last_word) = 1 and numnode(last_raw) = 1 and right(typed::text, length(last_word::text)) = last_word::text
         then (left(typed::text, length(typed::text) - length(last_word::text)) || '(' || last_word::text || ':* | ' || last_raw::text || ':*)')::tsquery
       else typed end as tsq
-    from (select ${full} as typed, websearch_to_tsquery('english', ${query.prefixWord}) as last_word,
-                 websearch_to_tsquery('simple', ${query.prefixWord}) as last_raw) as parts`;
+    from (select ${full} as typed, websearch_to_tsquery('english_unaccent', ${query.prefixWord}) as last_word,
+                 websearch_to_tsquery('simple_unaccent', ${query.prefixWord}) as last_raw) as parts`;
 }
 
 function orderBy(sort: LibrarySort, ranked: boolean): SQL {

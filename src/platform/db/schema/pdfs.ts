@@ -61,7 +61,7 @@ export const resourcePdfPages = pgTable(
       .references(() => resourcePdfs.resourceId, { onDelete: 'cascade' }),
     page: integer('page').notNull(),
     text: text('text').notNull(),
-    search: searchDocument(sql`setweight(to_tsvector('english'::regconfig, "text"), 'D')`),
+    search: searchDocument(sql`setweight(to_tsvector('english_unaccent'::regconfig, "text"), 'D')`),
   },
   // A PDF is found through its whole document (resource_pdf_documents), and through its pages only
   // for a phrase (library/store.ts says why).
