@@ -240,9 +240,8 @@ async function seedLibrary(
     while (text.length < PAGE_CHARS) text += `${pick(corpus.sentences)} `;
     return text;
   };
-  // As a bulk load would: the GIN indexes are built once after the rows, not grown row by row.
+  // As a bulk load would: the GIN index is built once after the rows, not grown row by row.
   await db.execute(sql`drop index resource_pdf_documents_search_idx`);
-  await db.execute(sql`drop index resource_pdf_pages_search_idx`);
   let batch: Array<{ resourceId: string; page: number; text: string }> = [];
   for (const resourceId of withPdf) {
     for (let n = 1; n <= sizes.pages; n++) {
@@ -257,10 +256,9 @@ async function seedLibrary(
   await db.execute(
     sql`create index resource_pdf_documents_search_idx on resource_pdf_documents using gin (search)`,
   );
-  await db.execute(
-    sql`create index resource_pdf_pages_search_idx on resource_pdf_pages using gin (search)`,
-  );
-  await db.execute(sql`analyze`);
+  // As after a bulk load, or once autovacuum has passed: statistics, and the GIN indexes' pending
+  // entries merged (a search reads those one by one).
+  await db.execute(sql`vacuum analyze`);
 }
 
 interface MixEntry {

@@ -60,3 +60,8 @@ BEGIN
   END LOOP;
 END
 $$;
+--> statement-breakpoint
+ANALYZE "workspace_resources";--> statement-breakpoint
+ANALYZE "resource_pdf_pages";--> statement-breakpoint
+ANALYZE "annotations";--> statement-breakpoint
+ANALYZE "resource_pdf_documents";

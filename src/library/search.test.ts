@@ -322,6 +322,39 @@ for (const leg of storeLegs()) {
       expect(titles(await found({ q: 'marimba' }))).toEqual([]);
     });
 
+    it("finds a quoted phrase in a PDF only in its words' order, on one page", async () => {
+      const lab = await createWorkspace(t.app, owner, { name: 'Lab' });
+      const id = (await addResource(t.app, owner, lab.id, { title: 'Budding studies' })).id;
+      await attachPages(id, [
+        'The gene expression of yeast cells was measured.',
+        'Expression of one gene differs; the cells of yeast divide.',
+        'Expression varies widely.',
+      ]);
+      const only = async (q: string) => titles(await found({ q, workspaceId: lab.id }));
+      const hit = ['Budding studies'];
+      for (const q of [
+        '"gene expression"',
+        '"gene expression of yeast"',
+        '"expression of yeast cells"',
+        '"yeast cells" "expression varies"',
+        '"expression varies" or "nowhere at all"',
+      ]) {
+        expect(await only(q), q).toEqual(hit);
+      }
+      // Each pair is in the PDF, but not the whole phrase, nor on one page; a phrase left out.
+      for (const q of [
+        '"expression gene"',
+        '"gene expression varies"',
+        '"yeast cells divide"',
+        'yeast -"gene expression"',
+      ]) {
+        expect(await only(q), q).toEqual([]);
+      }
+      expect(await only('yeast -"expression gene"')).toEqual(hit);
+      const page = await found({ q: '"expression varies"', workspaceId: lab.id });
+      expect(page.results[0]!.snippets).toMatchObject([{ in: 'pdf', page: 3 }]);
+    });
+
     it('matches without accents and in any case: names, titles, prefixes, phrases, PDF text', async () => {
       const abroad = await createWorkspace(t.app, owner, { name: 'Abroad' });
       const id = (
