@@ -178,6 +178,20 @@ for (const leg of storeLegs()) {
       ]);
     });
 
+    it('gives each hit the same rank whatever the sort', async () => {
+      const ranks = async (sort: string) =>
+        new Map(
+          (await found({ q: 'quasicrystal or folding', sort })).results.map((h) => [h.id, h.rank]),
+        );
+      const byRelevance = await ranks('relevance');
+      expect(byRelevance.size).toBe(4);
+      for (const sort of ['added', 'date']) {
+        const other = await ranks(sort);
+        expect([...other.keys()].sort()).toEqual([...byRelevance.keys()].sort());
+        for (const [id, rank] of other) expect(rank, sort).toBeCloseTo(byRelevance.get(id)!, 5);
+      }
+    });
+
     it('matches the last word as a prefix while it is being typed, and whole once a space follows', async () => {
       expect(titles(await found({ q: 'quasicry' }))).toEqual([
         'Quasicrystal lattices in aluminium alloys',

@@ -165,16 +165,19 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
   if (search.yearFrom !== undefined) conditions.push(sql`r.year >= ${search.yearFrom}`);
   if (search.yearTo !== undefined) conditions.push(sql`r.year <= ${search.yearTo}`);
   const kept = sql.join(conditions, sql` and `);
+  // A record's rank (ts_rank reads its whole search vector) is worked out for every hit only when
+  // the hits are sorted by it; otherwise for the page's rows alone.
+  const rankedNow = search.sort === 'relevance';
   // What a hit carries to the sort: the resource's narrow columns, never its data or search vector.
   const columns = sql`r.id, r.workspace_id, r.created_at, r.year`;
 
   // Without words, every resource of the readable workspaces is a hit (the filters and sorts still apply).
   const hits = query
-    ? sql`select id, workspace_id, created_at, year, sum(rank) as rank from (
-          select ${columns}, ts_rank(r.search, query.tsq) as rank
+    ? sql`select id, workspace_id, created_at, year, sum(rank) as rank, bool_or(in_record) as in_record from (
+          select ${columns}, ${rankedNow ? sql`ts_rank(r.search, query.tsq)` : sql`0::real`} as rank, true as in_record
             from workspace_resources r, query where r.search @@ query.tsq and ${kept}
           union all
-          select ${columns}, found.rank from (
+          select ${columns}, found.rank, false from (
               select a.resource_id, max(ts_rank(a.search, query.tsq)) as rank
                 from annotations a, query where a.search @@ query.tsq group by a.resource_id
             ) as found join workspace_resources r on r.id = found.resource_id where ${kept}
@@ -183,7 +186,7 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
           -- a step of its own, run once: with it inlined, PostgreSQL (which guesses a common word's
           -- matches low) ran it again for every readable workspace. The pages, when they must be read,
           -- are read in order through the primary key and stop at the first that holds the query.
-          select ${columns}, ${PDF_HIT_RANK} from (
+          select ${columns}, ${PDF_HIT_RANK}, false from (
               select f.resource_id from resource_pdf_documents f, query
                where f.search @@ query.pdf_tsq
                  and (not query.pdf_check or exists (
@@ -192,7 +195,7 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
               offset 0
             ) as found join workspace_resources r on r.id = found.resource_id where ${kept}
         ) as found group by id, workspace_id, created_at, year`
-    : sql`select ${columns}, 0::real as rank from workspace_resources r where ${kept}`;
+    : sql`select ${columns}, 0::real as rank, false as in_record from workspace_resources r where ${kept}`;
 
   const snippets = query
     ? sql`${headline(sql`d.title`, WHOLE)} as title_h,
@@ -239,7 +242,8 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
     select m.id, m.workspace_id, w.name as workspace_name, d.title, d.authors, d.tags, d.type, d.url,
            ${sql.raw(publishedSql('d'))} as published,
            to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at,
-           m.rank::float8 as rank, m.total::int as total,
+           (m.rank${rankedNow ? sql`` : sql` + case when m.in_record then ts_rank(d.search, query.tsq) else 0 end`})::float8 as rank,
+           m.total::int as total,
            ${snippets}
       from page m join workspace_resources d on d.id = m.id join readable w on w.id = m.workspace_id, query
      order by ${orderBy(search.sort, ranked)}`;
