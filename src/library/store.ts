@@ -1,13 +1,14 @@
 /**
  * Library search's SQL: one statement finds, ranks, filters, pages and explains the hits, on PGlite and
  * PostgreSQL alike. Each resource, annotation and PDF page keeps a weighted `search` tsvector (a
- * generated column with a GIN index, migration 0010): the title weighs A; authors and tags B; abstract,
- * notes and annotations C; PDF pages D. A PDF's whole text is one more document
- * (resource_pdf_documents, kept by triggers, migration 0011), so finding the PDFs that hold a query
- * reads one index entry per PDF, not one per page. A resource is found when its record, one of its
- * annotations or its PDF holds the whole query; its rank is the sum of the record's and its best
- * annotation's `ts_rank` and, for its PDF, PDF_HIT_RANK: less than any title hit, so a title hit ranks
- * above a hit in the full text.
+ * generated column, migration 0010; GIN indexes on the resources' and annotations'): the title
+ * weighs A; authors and tags B; abstract, notes and annotations C; PDF pages D. A PDF's whole text is
+ * one more document (resource_pdf_documents, kept by triggers, migrations 0011 and 0026, with its
+ * pages' pairs of consecutive words for phrases), so finding the PDFs that hold a query reads one
+ * index entry per PDF, not one per page; a page is read only to show where. A resource is found when
+ * its record, one of its annotations or its PDF holds the whole query; its rank is the sum of the
+ * record's and its best annotation's `ts_rank` and, for its PDF, PDF_HIT_RANK: less than any title
+ * hit, so a title hit ranks above a hit in the full text.
  *
  * Documents and queries are read through `english_unaccent` (migration 0025: `english` with the
  * unaccent dictionary before the stemmer), so case and accents never matter: `muller` finds "Müller".
