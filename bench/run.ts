@@ -51,7 +51,8 @@
  * command, on PGlite and on PostgreSQL (BENCH_DATABASE_URL), beside reading the file alone and the same
  * rows inserted bare, in the same process.
  * Library search (bench/library-search.ts): 10,000 resources with 2,000 PDFs' text (50 pages each), the
- * route in process beside the same SQL run bare, p50 and p95 on each store (BENCH_LIBRARY_* settings).
+ * route in process beside the same SQL run bare, then the route at 10 concurrent clients, p50 and p95
+ * overall and for each kind of query, on each store (BENCH_LIBRARY_* settings).
  *
  * Compute: merging and ranking 7 × 100 records (bench/search-merge.ts), the summarizer's throughput
  * (bench/summarizer.ts) and PDF text extraction beside pdftotext (bench/pdf-extract.ts), each loaded
@@ -90,7 +91,11 @@ import {
 import { journeySearchPath, seedJourneyUsers, type JourneyPlan } from './journey.js';
 import { seed, type Seed } from './seed.js';
 import { measureMemory, type MemoryResult } from './memory.js';
-import { measureLibrarySearch, type LibraryStoreResult } from './library-search.js';
+import {
+  libraryKindTable,
+  measureLibrarySearch,
+  type LibraryStoreResult,
+} from './library-search.js';
 import { measureStartup, type StartupResult } from './startup.js';
 
 // ---- settings ----
@@ -1197,19 +1202,21 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
     lines.push(
       '',
       '| library search (bench/library-search.ts): resources, PDFs × pages | ' +
-        'service p50 / p95 | bare SQL p50 / p95 | target (PostgreSQL) | met | ' +
-        'GIN indexes in the plan |',
-      '|---|--:|--:|--:|:-:|---|',
+        'service p50 / p95 | bare SQL p50 / p95 | 10 clients p50 / p95 | ' +
+        'target (PostgreSQL, every kind) | met | GIN indexes in the plan |',
+      '|---|--:|--:|--:|--:|:-:|---|',
       ...library.map(
         (l) =>
           `| ${l.store === 'pglite' ? 'PGlite' : 'PostgreSQL'}: ${l.resources.toLocaleString('en-US')}, ${l.pdfs.toLocaleString('en-US')} ` +
           `× ${Math.round(l.pages / Math.max(1, l.pdfs))} ` +
           `(${l.pages.toLocaleString('en-US')} pages) | ${l.service.p50} ` +
           `/ ${l.service.p95} ms | ${l.bare.p50} / ${l.bare.p95} ms ` +
-          `| ${l.store === 'postgres' ? `p95 ≤ ${l.target} ms` : '–'} ` +
+          `| ${l.concurrent.p50} / ${l.concurrent.p95} ms ` +
+          `| ${l.store === 'postgres' ? `p95 ≤ ${l.target} ms, ≤ ${l.concurrentTarget} ms at ${l.clients}` : '–'} ` +
           `| ${l.store === 'postgres' ? mark(l.met) : '–'} ` +
           `| ${l.indexesUsed.join(', ')} |`,
       ),
+      ...library.flatMap((l) => ['', libraryKindTable(l)]),
     );
   }
   if (compute) {

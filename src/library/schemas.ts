@@ -24,7 +24,8 @@ export const LibrarySearchQuery = z
       .max(LIMITS.query, `must be at most ${LIMITS.query} characters`)
       .optional()
       .describe(
-        'Words to find (websearch syntax: "a phrase", `or`, `-word`); the last ' +
+        'Words to find (websearch syntax: "a phrase", `or`, `-word`), in any case ' +
+          'and with or without accents (`muller` finds Müller); the last ' +
           'word matches as a prefix until a space follows it. Absent or blank: ' +
           'every resource, filtered and sorted',
       ),

@@ -178,6 +178,20 @@ for (const leg of storeLegs()) {
       ]);
     });
 
+    it('gives each hit the same rank whatever the sort', async () => {
+      const ranks = async (sort: string) =>
+        new Map(
+          (await found({ q: 'quasicrystal or folding', sort })).results.map((h) => [h.id, h.rank]),
+        );
+      const byRelevance = await ranks('relevance');
+      expect(byRelevance.size).toBe(4);
+      for (const sort of ['added', 'date']) {
+        const other = await ranks(sort);
+        expect([...other.keys()].sort()).toEqual([...byRelevance.keys()].sort());
+        for (const [id, rank] of other) expect(rank, sort).toBeCloseTo(byRelevance.get(id)!, 5);
+      }
+    });
+
     it('matches the last word as a prefix while it is being typed, and whole once a space follows', async () => {
       expect(titles(await found({ q: 'quasicry' }))).toEqual([
         'Quasicrystal lattices in aluminium alloys',
@@ -320,6 +334,75 @@ for (const leg of storeLegs()) {
       expect(titles(await found({ q: 'marimba' }))).toEqual(['Scanned later']);
       await t.app.ctx.db.delete(resourcePdfs).where(eq(resourcePdfs.resourceId, id));
       expect(titles(await found({ q: 'marimba' }))).toEqual([]);
+    });
+
+    it("finds a quoted phrase in a PDF only in its words' order, on one page", async () => {
+      const lab = await createWorkspace(t.app, owner, { name: 'Lab' });
+      const id = (await addResource(t.app, owner, lab.id, { title: 'Budding studies' })).id;
+      await attachPages(id, [
+        'The gene expression of yeast cells was measured.',
+        'Expression of one gene differs; the cells of yeast divide.',
+        'Expression varies widely.',
+      ]);
+      const only = async (q: string) => titles(await found({ q, workspaceId: lab.id }));
+      const hit = ['Budding studies'];
+      for (const q of [
+        '"gene expression"',
+        '"gene expression of yeast"',
+        '"expression of yeast cells"',
+        '"yeast cells" "expression varies"',
+        '"expression varies" or "nowhere at all"',
+      ]) {
+        expect(await only(q), q).toEqual(hit);
+      }
+      // Each pair is in the PDF, but not the whole phrase, nor on one page; a phrase left out.
+      for (const q of [
+        '"expression gene"',
+        '"gene expression varies"',
+        '"yeast cells divide"',
+        'yeast -"gene expression"',
+      ]) {
+        expect(await only(q), q).toEqual([]);
+      }
+      expect(await only('yeast -"expression gene"')).toEqual(hit);
+      const page = await found({ q: '"expression varies"', workspaceId: lab.id });
+      expect(page.results[0]!.snippets).toMatchObject([{ in: 'pdf', page: 3 }]);
+    });
+
+    it('matches without accents and in any case: names, titles, prefixes, phrases, PDF text', async () => {
+      const abroad = await createWorkspace(t.app, owner, { name: 'Abroad' });
+      const id = (
+        await addResource(t.app, owner, abroad.id, {
+          title: 'École normale lectures on retinal glia',
+          authors: ['Ćwiklinski, Józef', 'Anna Müller'],
+        })
+      ).id;
+      await attachPages(id, ['Ein Bäcker aus Köln zählt die Zellen.']);
+      const only = async (q: string) => titles(await found({ q, workspaceId: abroad.id }));
+      const hit = ['École normale lectures on retinal glia'];
+      for (const q of ['cwiklinski', 'CWIKLINSKI ', 'Ćwiklinski', 'muller', 'MÜLLER ', 'ecole']) {
+        expect(await only(q), q).toEqual(hit);
+      }
+      // Prefixes being typed, with or without the accent; a phrase in its order only.
+      for (const q of [
+        'cwik',
+        'ćwik',
+        'mül',
+        'ecol',
+        '"ecole normale"',
+        'koln',
+        '"backer aus koln"',
+      ]) {
+        expect(await only(q), q).toEqual(hit);
+      }
+      expect(await only('"normale ecole"')).toEqual([]);
+      // The snippets mark the words as written, accents and all.
+      const reply = await found({ q: 'ecole cwiklinski', workspaceId: abroad.id });
+      const where = Object.fromEntries(reply.results[0]!.snippets.map((s) => [s.in, marked(s)]));
+      expect(where).toMatchObject({ title: ['école'], authors: ['ćwiklinski'] });
+      const pdf = await found({ q: 'koln', workspaceId: abroad.id });
+      expect(pdf.results[0]!.snippets).toMatchObject([{ in: 'pdf', page: 1 }]);
+      expect(marked(pdf.results[0]!.snippets[0]!)).toEqual(['köln']);
     });
 
     it('needs a session (401) and bounded input (400 naming the field)', async () => {

@@ -1,13 +1,17 @@
 /**
  * Library search's SQL: one statement finds, ranks, filters, pages and explains the hits, on PGlite and
  * PostgreSQL alike. Each resource, annotation and PDF page keeps a weighted `search` tsvector (a
- * generated column with a GIN index, migration 0010): the title weighs A; authors and tags B; abstract,
- * notes and annotations C; PDF pages D. A PDF's whole text is one more document
- * (resource_pdf_documents, kept by triggers, migration 0011), so finding the PDFs that hold a query
- * reads one index entry per PDF, not one per page. A resource is found when its record, one of its
- * annotations or its PDF holds the whole query; its rank is the sum of the record's and its best
- * annotation's `ts_rank` and, for its PDF, PDF_HIT_RANK: less than any title hit, so a title hit ranks
- * above a hit in the full text.
+ * generated column, migration 0010; GIN indexes on the resources' and annotations'): the title
+ * weighs A; authors and tags B; abstract, notes and annotations C; PDF pages D. A PDF's whole text is
+ * one more document (resource_pdf_documents, kept by triggers, migrations 0011 and 0026, with its
+ * pages' pairs of consecutive words for phrases), so finding the PDFs that hold a query reads one
+ * index entry per PDF, not one per page; a page is read only to show where. A resource is found when
+ * its record, one of its annotations or its PDF holds the whole query; its rank is the sum of the
+ * record's and its best annotation's `ts_rank` and, for its PDF, PDF_HIT_RANK: less than any title
+ * hit, so a title hit ranks above a hit in the full text.
+ *
+ * Documents and queries are read through `english_unaccent` (migration 0025: `english` with the
+ * unaccent dictionary before the stemmer), so case and accents never matter: `muller` finds "Müller".
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../platform/db/client.js';
@@ -76,30 +80,29 @@ export interface LibraryHitRow {
 /** The text of `column` without the hit marks, so that the marks in a snippet are only ts_headline's. */
 const unmarked = (column: SQL) => sql`translate(${column}, ${HIT_START + HIT_END}, '')`;
 const headline = (column: SQL, options: string) =>
-  sql`ts_headline('english', ${unmarked(column)}, query.tsq, ${options})`;
+  sql`ts_headline('english_unaccent', ${unmarked(column)}, query.tsq, ${options})`;
 
 /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY` as the resource keeps it (as the citation export reads it). */
 const publishedSql = (alias: string) =>
   `coalesce(${alias}.data->>'publishedDate', ${alias}.data->>'date', ${alias}.data->>'year')`;
 const publishedOf = sql.raw(publishedSql('r'));
-const yearOf = sql`substring(${publishedOf} from '^[0-9]{4}')::int`;
 
 /**
  * The query: `websearch_to_tsquery` of the text and, when the last word is still being typed, the same
  * with its last lexeme matched as a prefix. A half-typed word's stem is not always a prefix of the whole
  * word's (`quasicry` stems to `quasicri`, `quasicrystal` to `quasicryst`), so the prefix is the stem or
- * the word unstemmed (`simple`). Both lexemes are PostgreSQL's own, quoted by it in the tsquery's text
+ * the word unstemmed (`simple_unaccent`). Both lexemes are PostgreSQL's own, quoted by it in the tsquery's text
  * form, and the last one is replaced only when it is the typed word's stem, at the very end.
  */
 function tsquery(query: LibraryQuery): SQL {
-  const full = sql`websearch_to_tsquery('english', ${query.text})`;
+  const full = sql`websearch_to_tsquery('english_unaccent', ${query.text})`;
   if (!query.prefixWord) return sql`select ${full} as tsq`;
   return sql`select case
       when numnode(last_word) = 1 and numnode(last_raw) = 1 and right(typed::text, length(last_word::text)) = last_word::text
         then (left(typed::text, length(typed::text) - length(last_word::text)) || '(' || last_word::text || ':* | ' || last_raw::text || ':*)')::tsquery
       else typed end as tsq
-    from (select ${full} as typed, websearch_to_tsquery('english', ${query.prefixWord}) as last_word,
-                 websearch_to_tsquery('simple', ${query.prefixWord}) as last_raw) as parts`;
+    from (select ${full} as typed, websearch_to_tsquery('english_unaccent', ${query.prefixWord}) as last_word,
+                 websearch_to_tsquery('simple_unaccent', ${query.prefixWord}) as last_raw) as parts`;
 }
 
 function orderBy(sort: LibrarySort, ranked: boolean): SQL {
@@ -109,52 +112,91 @@ function orderBy(sort: LibrarySort, ranked: boolean): SQL {
   return added;
 }
 
+/** A lexeme of a tsquery's text form (quotes doubled inside); never one of the pairs, which hold a space. */
+const OPERAND = String.raw`'((?:[^' ]|'')*)'`;
+/** How many words a phrase can have and still be read whole as its pairs (one pair per pass). */
+const PAIR_PASSES = 8;
+
 /**
- * Whether the query holds a phrase (`<->`, or `<N>` across a stop word): a scalar subquery of the query
- * alone, so PostgreSQL decides it once and runs only the branch it selects.
+ * A phrase as the pairs of words a PDF document holds (migration 0026): `'gene' <-> 'express'` becomes
+ * `'gene express' & 'express'`, `'a' <-> 'b' <-> 'c'` becomes `'a b' & 'b c' & 'c'`. Each pass reads
+ * the first link of every chain (a lexeme not itself after `<->`); what is left (a link across a stop
+ * word, `<2>`, a prefix in a phrase, a longer chain) becomes `&`. Only PostgreSQL's own text of the
+ * query is rewritten, never what the user typed.
  */
-const HAS_PHRASE = sql`(select tsq::text ~ '<[0-9-]+>' from query)`;
+function phraseAsPairs(text: SQL): SQL {
+  let rewritten = text;
+  for (let pass = 0; pass < PAIR_PASSES; pass++) {
+    rewritten = sql`regexp_replace(${rewritten}, ${`(?<!<-> )${OPERAND} <-> ${OPERAND}`}, ${"'\\1 \\2' & '\\2'"}, 'g')`;
+  }
+  return sql`regexp_replace(${rewritten}, '<[0-9-]+>', '&', 'g')`;
+}
+
+/**
+ * The query, and how a PDF document is matched against it (`pdf_tsq`). Without a phrase, the query
+ * itself. With one, its pairs, which the documents' index answers alone (checking a phrase's word
+ * positions reads every document holding its words: ~120 MB for a common pair). The pairs say exactly
+ * whether a page holds a phrase of two words; for any other phrase they only narrow the PDFs, whose
+ * pages are then read (`pdf_check`). A query that leaves a phrase out (`-"a b"`) is matched as it is.
+ */
+function queryStatement(query: LibraryQuery): SQL {
+  const text = sql`typed.tsq::text`;
+  const chain = `<-> ${OPERAND}(?::\\*)? <`;
+  return sql`select tsq, pdf_tsq, has_phrase and not exact as pdf_check from (
+      select typed.tsq, ${text} ~ '<[0-9-]+>' as has_phrase,
+             case when ${text} ~ '<[0-9-]+>' and strpos(${text}, '!') = 0
+                  then ${phraseAsPairs(text)}::tsquery else typed.tsq end as pdf_tsq,
+             strpos(${text}, '!') = 0 and ${text} !~ '<[0-9]+>' and ${text} !~ ${chain}
+               and ${phraseAsPairs(text)} !~ '<' as exact
+        from (${tsquery(query)}) as typed) as parts`;
+}
 
 /** The one statement behind a library search (the bench runs it bare and EXPLAINs it). */
 export function librarySearchStatement(search: LibrarySearch): SQL {
   const { query } = search;
-  const inReadable = sql`r.workspace_id in (select id from readable)`;
-  // Without words, every resource of the readable workspaces is a hit (the filters and sorts still apply).
-  const hits = query
-    ? sql`select resource_id, sum(rank) as rank from (
-          select r.id as resource_id, ts_rank(r.search, query.tsq) as rank
-            from workspace_resources r, query where r.search @@ query.tsq and ${inReadable}
-          union all
-          select found.resource_id, found.rank from (
-              select a.resource_id, max(ts_rank(a.search, query.tsq)) as rank
-                from annotations a, query where a.search @@ query.tsq group by a.resource_id
-            ) as found join workspace_resources r on r.id = found.resource_id where ${inReadable}
-          union all
-          -- A PDF: through its one document, unless the query holds a phrase. A phrase's word order is
-          -- checked on the vector itself (the index knows only which words a vector holds), and
-          -- reading whole documents of hundreds of kilobytes costs far more than the few pages that
-          -- hold all its words. Each condition on the phrase is decided once, before either scan runs.
-          -- \`offset 0\` keeps the index scan a step of its own, run once: with it inlined, PostgreSQL
-          -- (which guesses a common word's matches low) ran it again for every readable workspace.
-          select found.resource_id, ${PDF_HIT_RANK} from (
-              select f.resource_id from resource_pdf_documents f, query where not ${HAS_PHRASE} and f.search @@ query.tsq offset 0
-            ) as found join workspace_resources r on r.id = found.resource_id where ${inReadable}
-          union all
-          select found.resource_id, ${PDF_HIT_RANK} from (
-              select distinct p.resource_id from resource_pdf_pages p, query where ${HAS_PHRASE} and p.search @@ query.tsq
-            ) as found join workspace_resources r on r.id = found.resource_id where ${inReadable}
-        ) as found group by resource_id`
-    : sql`select r.id as resource_id, 0::real as rank from workspace_resources r where ${inReadable}`;
-
-  const filters: SQL[] = [sql`true`];
+  const sortByDate = search.sort === 'date';
+  // The filters, on the resource `r` of each way a hit is found, so that hits need no second read of it.
+  const conditions: SQL[] = [sql`r.workspace_id in (select id from readable)`];
   if (search.tag !== undefined) {
-    filters.push(
+    conditions.push(
       sql`exists (select 1 from jsonb_array_elements_text(r.tags) as tag where lower(tag) = lower(${search.tag}))`,
     );
   }
-  if (search.type !== undefined) filters.push(sql`r.type = lower(${search.type})`);
-  if (search.yearFrom !== undefined) filters.push(sql`${yearOf} >= ${search.yearFrom}`);
-  if (search.yearTo !== undefined) filters.push(sql`${yearOf} <= ${search.yearTo}`);
+  if (search.type !== undefined) conditions.push(sql`r.type = lower(${search.type})`);
+  if (search.yearFrom !== undefined) conditions.push(sql`r.year >= ${search.yearFrom}`);
+  if (search.yearTo !== undefined) conditions.push(sql`r.year <= ${search.yearTo}`);
+  const kept = sql.join(conditions, sql` and `);
+  // A record's rank (ts_rank reads its whole search vector) is worked out for every hit only when
+  // the hits are sorted by it; otherwise for the page's rows alone.
+  const rankedNow = search.sort === 'relevance';
+  // What a hit carries to the sort: the resource's narrow columns, never its data or search vector.
+  const columns = sql`r.id, r.workspace_id, r.created_at, r.year`;
+
+  // Without words, every resource of the readable workspaces is a hit (the filters and sorts still apply).
+  const hits = query
+    ? sql`select id, workspace_id, created_at, year, sum(rank) as rank, bool_or(in_record) as in_record from (
+          select ${columns}, ${rankedNow ? sql`ts_rank(r.search, query.tsq)` : sql`0::real`} as rank, true as in_record
+            from workspace_resources r, query where r.search @@ query.tsq and ${kept}
+          union all
+          select ${columns}, found.rank, false from (
+              select a.resource_id, max(ts_rank(a.search, query.tsq)) as rank
+                from annotations a, query where a.search @@ query.tsq group by a.resource_id
+            ) as found join workspace_resources r on r.id = found.resource_id where ${kept}
+          union all
+          -- A PDF, through its one document (query.pdf_tsq says how). \`offset 0\` keeps the index scan
+          -- a step of its own, run once: with it inlined, PostgreSQL (which guesses a common word's
+          -- matches low) ran it again for every readable workspace. The pages, when they must be read,
+          -- are read in order through the primary key and stop at the first that holds the query.
+          select ${columns}, ${PDF_HIT_RANK}, false from (
+              select f.resource_id from resource_pdf_documents f, query
+               where f.search @@ query.pdf_tsq
+                 and (not query.pdf_check or exists (
+                       select 1 from resource_pdf_pages p
+                        where p.resource_id = f.resource_id and ts_match_vq(p.search, query.tsq)))
+              offset 0
+            ) as found join workspace_resources r on r.id = found.resource_id where ${kept}
+        ) as found group by id, workspace_id, created_at, year`
+    : sql`select ${columns}, 0::real as rank, false as in_record from workspace_resources r where ${kept}`;
 
   const snippets = query
     ? sql`${headline(sql`d.title`, WHOLE)} as title_h,
@@ -170,35 +212,42 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
                  where resource_id = m.id and ts_match_vq(search, query.tsq) order by page limit ${PDF_PAGE_SNIPPETS}) as p) as pages_h`
     : sql`null as title_h, null as authors_h, null as abstract_h, null as notes_h, null as tags_h, null as annotations_h, null as pages_h`;
 
+  const ranked = query !== null;
+  const pageEnd = search.offset + search.limit;
+  // By date, the full date is in `data` (read for each row it sorts): only the rows whose year can
+  // reach the page are read, those from the year of the page's last row on (all of them when there
+  // are fewer hits, or the page reaches those without a year), and those without a year.
+  const page = sortByDate
+    ? sql`cutoff as (select year from counted order by year desc nulls last limit 1 offset ${pageEnd - 1}),
+      page as (
+        select * from (
+          select c.*, ${publishedOf} as published from counted c join workspace_resources r on r.id = c.id
+           where c.year is null or (select year from cutoff) is null or c.year >= (select year from cutoff)
+        ) as m
+         order by ${orderBy(search.sort, ranked)} limit ${search.limit} offset ${search.offset}
+      )`
+    : sql`page as (
+        select m.*, null::text as published from counted m
+         order by ${orderBy(search.sort, ranked)} limit ${search.limit} offset ${search.offset}
+      )`;
+
   return sql`
-    with query as (${query ? tsquery(query) : sql`select null::tsquery as tsq`}),
+    with query as (${query ? queryStatement(query) : sql`select null::tsquery as tsq`}),
     readable as (
       select id, name from workspaces
       where ${search.readable}${search.workspaceId ? sql` and id = ${search.workspaceId}` : sql``}
     ),
     hits as (${hits}),
-    -- Narrow rows until the page is chosen: a resource's data (its abstract) is read for the page only,
-    -- and for every hit only when sorting by date needs it.
-    matched as (
-      select r.id, r.workspace_id, w.name as workspace_name,
-             ${search.sort === 'date' ? publishedOf : sql`null::text`} as published, r.created_at,
-             hits.rank, count(*) over () as total
-        from hits
-        join workspace_resources r on r.id = hits.resource_id
-        join readable w on w.id = r.workspace_id
-       where ${sql.join(filters, sql` and `)}
-    ),
-    page as (
-      select * from matched m order by ${orderBy(search.sort, query !== null)}
-      limit ${search.limit} offset ${search.offset}
-    )
-    select m.id, m.workspace_id, m.workspace_name, d.title, d.authors, d.tags, d.type, d.url,
+    counted as (select hits.*, count(*) over () as total from hits),
+    ${page}
+    select m.id, m.workspace_id, w.name as workspace_name, d.title, d.authors, d.tags, d.type, d.url,
            ${sql.raw(publishedSql('d'))} as published,
            to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at,
-           m.rank::float8 as rank, m.total::int as total,
+           (m.rank${rankedNow ? sql`` : sql` + case when m.in_record then ts_rank(d.search, query.tsq) else 0 end`})::float8 as rank,
+           m.total::int as total,
            ${snippets}
-      from page m join workspace_resources d on d.id = m.id, query
-     order by ${orderBy(search.sort, query !== null)}`;
+      from page m join workspace_resources d on d.id = m.id join readable w on w.id = m.workspace_id, query
+     order by ${orderBy(search.sort, ranked)}`;
 }
 
 export async function searchLibrary(db: Db, search: LibrarySearch): Promise<LibraryHitRow[]> {

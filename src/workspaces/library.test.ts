@@ -29,7 +29,7 @@ interface Listed {
 const LIBRARY = [
   {
     title: 'Attention is all you need',
-    authors: ['Ashish Vaswani', 'Noam Shazeer'],
+    authors: ['Ashish Vaswani', 'Noam Shazeer', 'Łukasz Kaiser'],
     type: 'preprint',
     tags: ['nlp', 'Transformers'],
     data: { publishedDate: '2017-06-12', venue: 'NeurIPS', doi: '10.1/attention' },
@@ -43,7 +43,7 @@ const LIBRARY = [
   },
   {
     title: 'Backpropagation 100% explained',
-    authors: ['David Rumelhart'],
+    authors: ['David Rumelhart', 'Ronald J. Williams', 'Müller, K.-R.'],
     type: 'article',
     tags: ['nlp'],
     data: { year: 1986, venue: 'nature', doi: '10.1/backprop' },
@@ -192,6 +192,11 @@ for (const leg of storeLegs()) {
       it.each([
         ['q=LEARN', ['deep learning']],
         ['q=bengio', ['deep learning']],
+        // Without accents, in any case: "Łukasz", "Müller"; and the other way round.
+        ['q=lukasz', ['Attention is all you need']],
+        ['q=MULLER', ['Backpropagation 100% explained']],
+        ['q=m%C3%BCller', ['Backpropagation 100% explained']],
+        ['q=rum%C3%A9lhart', ['Backpropagation 100% explained']],
         // `%` and `_` are literal, not wildcards.
         ['q=100%25', ['Backpropagation 100% explained']],
         ['q=_', []],

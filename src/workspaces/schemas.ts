@@ -136,7 +136,9 @@ export const ResourceListQuery = ListQuery.extend({
     ),
   q: FilterText(LIMITS.filterText)
     .optional()
-    .describe("Part of the title or of an author's name, any case"),
+    .describe(
+      "Part of the title or of an author's name, in any case, with or without accents (`muller` finds Müller)",
+    ),
   tag: FilterText(LIMITS.tag)
     .optional()
     .describe('Only resources with this tag (exactly as saved)'),

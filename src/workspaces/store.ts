@@ -314,7 +314,7 @@ export async function listResources(
 export type ResourceSort = 'title' | 'author' | 'year' | 'venue' | 'added';
 
 export interface ResourceFilter {
-  /** Part of the title or of an author's name, any case. */
+  /** Part of the title or of an author's name, in any case and with or without accents. */
   q?: string;
   tag?: string;
   type?: string;
@@ -342,12 +342,19 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * The text without its accents ("Ćwiklinski" → "Cwiklinski"), by the unaccent extension (migration
+ * 0025), its dictionary named so that no search_path decides it.
+ */
+const unaccented = (text: SQL) => sql`unaccent('unaccent'::regdictionary, ${text})`;
+
 function resourceConditions(workspaceId: string, filter: ResourceFilter): SQL | undefined {
+  const pattern = filter.q ? unaccented(sql`${likePattern(filter.q)}`) : null;
   return and(
     eq(workspaceResources.workspaceId, workspaceId),
     // Within one workspace (at most its resource limit of rows, read through the workspace index): a scan, no text index needed.
-    filter.q
-      ? sql`(${workspaceResources.title} ilike ${likePattern(filter.q)} or ${workspaceResources.authors}::text ilike ${likePattern(filter.q)})`
+    pattern
+      ? sql`(${unaccented(sql`${workspaceResources.title}`)} ilike ${pattern} or ${unaccented(sql`${workspaceResources.authors}::text`)} ilike ${pattern})`
       : undefined,
     filter.tag
       ? sql`${workspaceResources.tags} @> ${JSON.stringify([filter.tag])}::jsonb`

@@ -19,7 +19,7 @@ import { join, relative } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { ALERT_QUEUE_DEFINITIONS } from '../../src/alerts/queues.js';
 import { PDF_QUEUE_DEFINITIONS } from '../../src/workspaces/pdfs/queues.js';
-import { migrateEmbedded } from '../../src/platform/db/client.js';
+import { migrateEmbedded, PGLITE_EXTENSIONS } from '../../src/platform/db/client.js';
 import { createJobQueue } from '../../src/platform/jobs.js';
 import { ROOT } from './build-once.js';
 
@@ -53,7 +53,7 @@ function pgliteTemplatePath(): string {
 }
 
 async function makeTemplate(path: string): Promise<void> {
-  const client = new PGlite('memory://');
+  const client = new PGlite('memory://', { extensions: PGLITE_EXTENSIONS });
   try {
     await migrateEmbedded(client);
     // The job queue's tables and queues too, as a process makes them at its first start (pg-boss

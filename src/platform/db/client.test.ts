@@ -8,7 +8,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, storeLegs } from '../../../test/support/app.js';
 import { eventually } from '../../../test/support/process-client.js';
-import { migrateEmbedded, openDatabase, preparedStatement, type Database } from './client.js';
+import {
+  migrateEmbedded,
+  openDatabase,
+  PGLITE_EXTENSIONS,
+  preparedStatement,
+  type Database,
+} from './client.js';
 import { users } from './schema.js';
 
 describe.each(storeLegs())('preparedStatement ($name)', (leg) => {
@@ -101,7 +107,7 @@ describe.skipIf(postgresLeg.skipReason)('the PostgreSQL ping', () => {
 
 describe('an embedded database started from a copy (pgliteFrom)', () => {
   it('holds what the copy held and is migrated', async () => {
-    const original = new PGlite('memory://');
+    const original = new PGlite('memory://', { extensions: PGLITE_EXTENSIONS });
     await migrateEmbedded(original);
     await original.query(`insert into users (email, name) values ('copied@example.org', 'Copied')`);
     const { rows: applied } = await original.query<{ count: number }>(

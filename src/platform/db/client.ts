@@ -6,7 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -115,6 +116,13 @@ export async function migrateEmbedded(client: PGlite): Promise<void> {
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
+/**
+ * The extensions the migrations create, which PGlite loads only when given them (PostgreSQL ships
+ * them): `unaccent`, for library search without accents (migration 0025). Every embedded database
+ * opens with these, the test template's too.
+ */
+export const PGLITE_EXTENSIONS = { unaccent } satisfies PGliteOptions['extensions'];
+
 type QueryLogger = { logQuery(query: string, params: unknown[]): void } | undefined;
 
 async function openPglite(
@@ -125,6 +133,7 @@ async function openPglite(
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const client = new PGlite(dir, {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    extensions: PGLITE_EXTENSIONS,
     ...(from ? { loadDataDir: from } : {}),
   });
   await client.waitReady;

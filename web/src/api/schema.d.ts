@@ -5353,7 +5353,7 @@ export interface operations {
                 sort?: "title" | "author" | "year" | "venue" | "added";
                 /** @description Default: desc for added and year (newest first), asc for title, author and venue. Resources without the key come last either way */
                 order?: "asc" | "desc";
-                /** @description Part of the title or of an author's name, any case */
+                /** @description Part of the title or of an author's name, in any case, with or without accents (`muller` finds Müller) */
                 q?: string;
                 /** @description Only resources with this tag (exactly as saved) */
                 tag?: string;
@@ -9827,7 +9827,7 @@ export interface operations {
     searchLibrary: {
         parameters: {
             query?: {
-                /** @description Words to find (websearch syntax: "a phrase", `or`, `-word`); the last word matches as a prefix until a space follows it. Absent or blank: every resource, filtered and sorted */
+                /** @description Words to find (websearch syntax: "a phrase", `or`, `-word`), in any case and with or without accents (`muller` finds Müller); the last word matches as a prefix until a space follows it. Absent or blank: every resource, filtered and sorted */
                 q?: string;
                 /** @description Only this workspace (404 when you cannot read it) */
                 workspaceId?: string;

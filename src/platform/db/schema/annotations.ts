@@ -24,7 +24,7 @@ export const annotations = pgTable(
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    search: searchDocument(sql`setweight(to_tsvector('english'::regconfig, "body"), 'C')`),
+    search: searchDocument(sql`setweight(to_tsvector('english_unaccent'::regconfig, "body"), 'C')`),
   },
   (t) => [
     index('annotations_resource_idx').on(t.resourceId, t.createdAt),

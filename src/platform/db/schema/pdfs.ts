@@ -61,14 +61,11 @@ export const resourcePdfPages = pgTable(
       .references(() => resourcePdfs.resourceId, { onDelete: 'cascade' }),
     page: integer('page').notNull(),
     text: text('text').notNull(),
-    search: searchDocument(sql`setweight(to_tsvector('english'::regconfig, "text"), 'D')`),
+    search: searchDocument(sql`setweight(to_tsvector('english_unaccent'::regconfig, "text"), 'D')`),
   },
-  // A PDF is found through its whole document (resource_pdf_documents), and through its pages only
-  // for a phrase (library/store.ts says why).
-  (t) => [
-    primaryKey({ columns: [t.resourceId, t.page] }),
-    index('resource_pdf_pages_search_idx').using('gin', t.search),
-  ],
+  // A PDF is found through its whole document (resource_pdf_documents); a page's vector is read only
+  // in page order through the primary key (library/store.ts says why), so it has no index of its own.
+  (t) => [primaryKey({ columns: [t.resourceId, t.page] })],
 );
 
 /**
@@ -76,6 +73,11 @@ export const resourcePdfPages = pgTable(
  * library search finds the PDFs holding a query here, one index entry per PDF rather than one per
  * page, and reads the pages only to show where. A table of its own, so that no read of resource_pdfs
  * carries a document of hundreds of kilobytes.
+ *
+ * Besides its words, the document holds each pair of words that follow each other on a page, as one
+ * lexeme without positions (`'gene express'`, migration 0026): a quoted phrase is then found through
+ * the index alone (`"gene expression"` is the lexeme `'gene express'`), where checking the words'
+ * positions would read every document holding both words.
  */
 export const resourcePdfDocuments = pgTable(
   'resource_pdf_documents',

@@ -98,11 +98,11 @@ export const workspaceResources = pgTable(
     search: searchDocument(
       sql.join(
         [
-          sql`setweight(to_tsvector('english'::regconfig, "title"), 'A')`,
-          sql`setweight(jsonb_to_tsvector('english'::regconfig, "authors", '["string"]'), 'B')`,
-          sql`setweight(jsonb_to_tsvector('english'::regconfig, "tags", '["string"]'), 'B')`,
-          sql`setweight(to_tsvector('english'::regconfig, coalesce("data"->>'abstract', '')), 'C')`,
-          sql`setweight(to_tsvector('english'::regconfig, "notes"), 'C')`,
+          sql`setweight(to_tsvector('english_unaccent'::regconfig, "title"), 'A')`,
+          sql`setweight(jsonb_to_tsvector('english_unaccent'::regconfig, "authors", '["string"]'), 'B')`,
+          sql`setweight(jsonb_to_tsvector('english_unaccent'::regconfig, "tags", '["string"]'), 'B')`,
+          sql`setweight(to_tsvector('english_unaccent'::regconfig, coalesce("record"->>'abstract', "data"->>'abstract', '')), 'C')`,
+          sql`setweight(to_tsvector('english_unaccent'::regconfig, "notes"), 'C')`,
         ],
         sql` || `,
       ),
