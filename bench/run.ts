@@ -1275,7 +1275,7 @@ async function main(): Promise<void> {
     if (httpRoutes.length > 0 || wanted(SEARCH_ROUTE_ID) || withJourney) {
       if (settings.stores.has('pglite')) {
         await runStore(pgliteCopies(workDir), workDir, fixtures, httpRoutes, {
-          withSearch: true,
+          withSearch: wanted(SEARCH_ROUTE_ID),
           withJourney,
           twoProcessJourney: false,
         });
