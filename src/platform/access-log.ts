@@ -5,8 +5,8 @@
  * "request errored" line. A route-level `logLevel` did the same, but Fastify then gives each request's
  * child logger a level of its own, which pino builds by rebinding every log method of the child on
  * every request (docs/performance.md, Health). The route's options are read only when an access-log
- * line would be written at the request logger's level: at `warn` (production's usual level) neither line
- * is, so a request pays nothing for the choice.
+ * line would be written at the request logger's level: at `warn` (production's usual level) neither
+ * line is, so no request builds its route options for them.
  */
 import {
   LogController,
@@ -25,7 +25,7 @@ declare module 'fastify' {
 /**
  * Whether the request's access-log lines (`info`) are written: its logger writes `info`, and the route
  * did not ask for none (a request without a route of ours has them). A logger without
- * `isLevelEnabled` (Fastify's own when logging is off) is taken at its word, by the route alone.
+ * `isLevelEnabled` (Fastify's stand-in when logging is off) is judged by the route alone.
  */
 function writesAccessLog(request: FastifyRequest): boolean {
   const log = request.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
