@@ -223,12 +223,15 @@ function statement(
   return found.sql;
 }
 
-/** Column order of `select` lists: the table's columns in declaration order (checked against the SQL). */
+/**
+ * Column order of `select` lists: the table's columns in declaration order (checked against the SQL),
+ * without a `search` document, which the store's row reads leave out (src/workspaces/store.ts).
+ */
 function columnsOf(table: Table, sql: string): string[] {
-  const columns = getTableColumns(table);
-  const names = Object.values(columns).map((column) => `"${column.name}"`);
+  const columns = Object.entries(getTableColumns(table)).filter(([key]) => key !== 'search');
+  const names = columns.map(([, column]) => `"${column.name}"`);
   if (!sql.includes(names.join(', '))) throw new Error(`unexpected select list in: ${sql}`);
-  return Object.keys(columns);
+  return columns.map(([key]) => key);
 }
 
 function rowObject<T>(keys: string[], row: Row, extra: Record<string, unknown> = {}): T {

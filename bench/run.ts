@@ -81,6 +81,7 @@ import {
 import type { BareConfig } from './bare-server.js';
 import type { LoadResult, LoadSpec, Variation } from './load.js';
 import {
+  cpuSeconds,
   freePort,
   ROOT,
   runLoad,
@@ -310,6 +311,13 @@ interface HttpResult {
   sameAnswer: boolean;
   /** The service's peak RSS (VmHWM, MB) once this route was measured: where memory grows. */
   servicePeakRssMb: number | null;
+  /**
+   * The reference's CPU time per request over the service's (user and system, from /proc), median of
+   * the per-round ratios: steadier than the request rate on a loaded machine. Null off Linux.
+   */
+  cpuRatio: number | null;
+  /** CPU time per request in each round (µs): the service's and the reference's. */
+  cpuMicrosPerRequest: { service: number[]; reference: number[] } | null;
 }
 
 interface SearchResult {
@@ -511,6 +519,18 @@ function pairedRatio(service: LoadResult[], reference: LoadResult[]): number {
   return Math.round(median(ratios) * 100) / 100;
 }
 
+/** Both sides' CPU time per request, round by round, when /proc gave every one of them. */
+function cpuPerRequest(
+  service: Array<number | null>,
+  reference: Array<number | null>,
+): { service: number[]; reference: number[] } | null {
+  const known = (values: Array<number | null>): values is number[] =>
+    values.every((value) => value !== null && value > 0);
+  if (!known(service) || !known(reference)) return null;
+  const tenths = (values: number[]) => values.map((us) => Math.round(us * 10) / 10);
+  return { service: tenths(service), reference: tenths(reference) };
+}
+
 function judge(target: Target, ratio: number, p50: number): boolean | null {
   if (!target) return null;
   return target.kind === 'ratio' ? ratio >= target.min : p50 <= target.maxMs;
@@ -603,9 +623,9 @@ async function measureRoute(
   reference: Server,
 ): Promise<HttpResult> {
   const same = await sameAnswer(route, seedData, service, reference);
-  const sides: Array<{ server: Server; rounds: LoadResult[] }> = [
-    { server: service, rounds: [] },
-    { server: reference, rounds: [] },
+  const sides: Array<{ server: Server; rounds: LoadResult[]; cpu: Array<number | null> }> = [
+    { server: service, rounds: [], cpu: [] },
+    { server: reference, rounds: [], cpu: [] },
   ];
   for (const side of sides)
     await loadOnce(loadSpec(route, seedData, side.server, settings.warmupSeconds));
@@ -613,8 +633,16 @@ async function measureRoute(
     // Each round starts with the other server, so that neither always follows the same one.
     for (let i = 0; i < sides.length; i++) {
       const side = sides[(round + i) % sides.length] as (typeof sides)[number];
-      side.rounds.push(
-        await loadOnce(loadSpec(route, seedData, side.server, settings.durationSeconds)),
+      const cpuBefore = cpuSeconds(side.server.pid);
+      const result = await loadOnce(
+        loadSpec(route, seedData, side.server, settings.durationSeconds),
+      );
+      const cpuAfter = cpuSeconds(side.server.pid);
+      side.rounds.push(result);
+      side.cpu.push(
+        cpuBefore === null || cpuAfter === null || result.requests === 0
+          ? null
+          : ((cpuAfter - cpuBefore) * 1e6) / result.requests,
       );
     }
   }
@@ -622,6 +650,12 @@ async function measureRoute(
   const serviceBest = medianRound(serviceSide.rounds);
   const referenceBest = medianRound(referenceSide.rounds);
   const ratio = pairedRatio(serviceSide.rounds, referenceSide.rounds);
+  const cpuMicros = cpuPerRequest(serviceSide.cpu, referenceSide.cpu);
+  const cpuRatio = cpuMicros
+    ? Math.round(
+        median(cpuMicros.service.map((us, round) => (cpuMicros.reference[round] ?? 0) / us)) * 100,
+      ) / 100
+    : null;
   const result: HttpResult = {
     id: route.id,
     label: route.label,
@@ -636,6 +670,8 @@ async function measureRoute(
     met: judge(route.target, ratio, serviceBest.p50Ms),
     sameAnswer: same,
     servicePeakRssMb: service.peakRssMb(),
+    cpuRatio,
+    cpuMicrosPerRequest: cpuMicros,
   };
   const errors = sides
     .flatMap((side) => side.rounds)
@@ -644,6 +680,9 @@ async function measureRoute(
     `  ${route.label.padEnd(44)} ${store.padEnd(15)} ` +
       `service ${String(serviceBest.requestsPerSecond).padStart(6)}/s  ${route.reference} ${String(referenceBest.requestsPerSecond).padStart(6)}/s  ` +
       `ratio ${ratio.toFixed(2)}` +
+      (cpuMicros
+        ? `  CPU ratio ${cpuRatio?.toFixed(2)} (${median(cpuMicros.service).toFixed(1)} / ${median(cpuMicros.reference).toFixed(1)} µs a request)`
+        : '') +
       `${errors ? `  (${errors} non-2xx/errors)` : ''}  [service peak RSS ${result.servicePeakRssMb ?? '–'} MB]\n`,
   );
   return result;
@@ -1282,7 +1321,7 @@ async function main(): Promise<void> {
     if (httpRoutes.length > 0 || wanted(SEARCH_ROUTE_ID) || withJourney) {
       if (settings.stores.has('pglite')) {
         await runStore(pgliteCopies(workDir), workDir, fixtures, httpRoutes, {
-          withSearch: true,
+          withSearch: wanted(SEARCH_ROUTE_ID),
           withJourney,
           twoProcessJourney: false,
         });
