@@ -1841,6 +1841,17 @@ export interface components {
         CookieSession: {
             user: components["schemas"]["SessionUser"];
         };
+        Creator: {
+            /** @enum {string} */
+            role: "author" | "chair" | "collection-editor" | "compiler" | "composer" | "container-author" | "contributor" | "curator" | "director" | "editor" | "editorial-director" | "editor-translator" | "executive-producer" | "guest" | "host" | "illustrator" | "interviewer" | "narrator" | "organizer" | "original-author" | "performer" | "producer" | "recipient" | "reviewed-author" | "script-writer" | "series-creator" | "translator";
+            family?: string;
+            given?: string;
+            droppingParticle?: string;
+            nonDroppingParticle?: string;
+            suffix?: string;
+            /** @description An organisation, or a name kept whole */
+            literal?: string;
+        };
         CslItem: {
             id: string;
             type: string;
@@ -2234,6 +2245,19 @@ export interface components {
             count: number;
             took: number;
         };
+        RecordDate: {
+            year?: number;
+            month?: number;
+            day?: number;
+            season?: number;
+            circa?: boolean;
+            end?: {
+                year: number;
+                month?: number;
+                day?: number;
+            };
+            literal?: string;
+        };
         RelatedWorksReply: {
             /** @enum {string} */
             relation: "references" | "citations" | "similar";
@@ -2257,8 +2281,138 @@ export interface components {
             addedBy: string | null;
             title: string;
             url: string | null;
-            type: string | null;
+            /**
+             * @description CSL 1.0.2 item type (preprint for its article; docs/api.md, Records)
+             * @enum {string}
+             */
+            type: "article-journal" | "article-magazine" | "article-newspaper" | "bill" | "book" | "broadcast" | "chapter" | "classic" | "collection" | "dataset" | "document" | "entry" | "entry-dictionary" | "entry-encyclopedia" | "event" | "figure" | "graphic" | "hearing" | "interview" | "legal_case" | "legislation" | "manuscript" | "map" | "motion_picture" | "musical_score" | "pamphlet" | "paper-conference" | "patent" | "performance" | "periodical" | "personal_communication" | "post" | "post-weblog" | "preprint" | "regulation" | "report" | "review" | "review-book" | "software" | "song" | "speech" | "standard" | "thesis" | "treaty" | "webpage";
+            /** @description Plain names, derived from creators: the authors (else the editors), 'Given Family' */
             authors: string[];
+            /** @description Structured names with their role; `authors` is derived from them */
+            creators: components["schemas"]["Creator"][];
+            arxivId?: string;
+            /** @description CSL abstract */
+            abstract?: string;
+            /** @description CSL annote */
+            annote?: string;
+            /** @description CSL archive */
+            archive?: string;
+            /** @description CSL archive_collection */
+            archiveCollection?: string;
+            /** @description CSL archive_location */
+            archiveLocation?: string;
+            /** @description CSL archive-place */
+            archivePlace?: string;
+            /** @description CSL authority */
+            authority?: string;
+            /** @description CSL call-number */
+            callNumber?: string;
+            /** @description CSL citation-key */
+            citationKey?: string;
+            /** @description CSL collection-title */
+            collectionTitle?: string;
+            /** @description CSL container-title */
+            containerTitle?: string;
+            /** @description CSL container-title-short */
+            containerTitleShort?: string;
+            /** @description CSL dimensions */
+            dimensions?: string;
+            /** @description CSL division */
+            division?: string;
+            /** @description CSL DOI */
+            doi?: string;
+            /** @description CSL event-title */
+            eventTitle?: string;
+            /** @description CSL event-place */
+            eventPlace?: string;
+            /** @description CSL genre */
+            genre?: string;
+            /** @description CSL ISBN */
+            isbn?: string;
+            /** @description CSL ISSN */
+            issn?: string;
+            /** @description CSL jurisdiction */
+            jurisdiction?: string;
+            /** @description CSL language */
+            language?: string;
+            /** @description CSL license */
+            license?: string;
+            /** @description CSL medium */
+            medium?: string;
+            /** @description CSL original-publisher */
+            originalPublisher?: string;
+            /** @description CSL original-publisher-place */
+            originalPublisherPlace?: string;
+            /** @description CSL original-title */
+            originalTitle?: string;
+            /** @description CSL part-title */
+            partTitle?: string;
+            /** @description CSL PMCID */
+            pmcid?: string;
+            /** @description CSL PMID */
+            pmid?: string;
+            /** @description CSL publisher */
+            publisher?: string;
+            /** @description CSL publisher-place */
+            publisherPlace?: string;
+            /** @description CSL references */
+            references?: string;
+            /** @description CSL reviewed-genre */
+            reviewedGenre?: string;
+            /** @description CSL reviewed-title */
+            reviewedTitle?: string;
+            /** @description CSL scale */
+            scale?: string;
+            /** @description CSL source */
+            source?: string;
+            /** @description CSL status */
+            status?: string;
+            /** @description CSL title-short */
+            titleShort?: string;
+            /** @description CSL volume-title */
+            volumeTitle?: string;
+            /** @description CSL chapter-number */
+            chapterNumber?: string;
+            /** @description CSL collection-number */
+            collectionNumber?: string;
+            /** @description CSL edition */
+            edition?: string;
+            /** @description CSL issue */
+            issue?: string;
+            /** @description CSL number */
+            number?: string;
+            /** @description CSL number-of-pages */
+            numberOfPages?: string;
+            /** @description CSL number-of-volumes */
+            numberOfVolumes?: string;
+            /** @description CSL page */
+            pages?: string;
+            /** @description CSL page-first */
+            pageFirst?: string;
+            /** @description CSL part-number */
+            partNumber?: string;
+            /** @description CSL printing-number */
+            printingNumber?: string;
+            /** @description CSL section */
+            section?: string;
+            /** @description CSL supplement-number */
+            supplementNumber?: string;
+            /** @description CSL version */
+            versionNumber?: string;
+            /** @description CSL volume */
+            volume?: string;
+            /** @description CSL issued */
+            issued?: components["schemas"]["RecordDate"];
+            /** @description CSL accessed */
+            accessed?: components["schemas"]["RecordDate"];
+            /** @description CSL available-date */
+            availableDate?: components["schemas"]["RecordDate"];
+            /** @description CSL event-date */
+            eventDate?: components["schemas"]["RecordDate"];
+            /** @description CSL original-date */
+            originalDate?: components["schemas"]["RecordDate"];
+            /** @description CSL submitted */
+            submitted?: components["schemas"]["RecordDate"];
             tags: string[];
             notes: string;
             /** @description Who last wrote the notes (see GET /api/workspaces/{id}/members for names; GET /api/workspaces/{id}/activity for every change); null when they were given as the resource was added, or that account is deleted */
@@ -2268,9 +2422,9 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
-            /** @description The year the library view sorts and filters by: from data.publishedDate, data.date or data.year */
+            /** @description The year of issued: what the library view sorts and filters by */
             year: number | null;
-            /** @description The venue the library view sorts by: data.venue, data.journal or data["container-title"] */
+            /** @description = containerTitle: what the library view sorts by */
             venue: string | null;
             /** @description Starts at 1, one more on every change; the reply's ETag is its version (see If-Match) */
             version: number;
@@ -2326,14 +2480,182 @@ export interface components {
             url?: string;
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
             notes?: string;
-            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+            /** @description One of article-journal, article-magazine, article-newspaper, bill, book, broadcast, chapter, classic, collection, dataset, document, entry, entry-dictionary, entry-encyclopedia, event, figure, graphic, hearing, interview, legal_case, legislation, manuscript, map, motion_picture, musical_score, pamphlet, paper-conference, patent, performance, periodical, personal_communication, post, post-weblog, preprint, regulation, report, review, review-book, software, song, speech, standard, thesis, treaty, webpage (article is read as article-journal); any other word makes a document of that genre */
             type?: string;
             tags?: string[];
+            /** @description Plain names ("Grace Hopper", "Hopper, Grace"), read as authors; or send creators */
             authors?: string[];
             /** @description Any JSON object of at most 64 KB */
             data?: {
                 [key: string]: unknown;
             };
+            /** @description Structured names with their role (authors, editors, translators…); replaces them all */
+            creators?: {
+                /**
+                 * @description CSL name role; author when absent
+                 * @default author
+                 * @enum {string}
+                 */
+                role: "author" | "chair" | "collection-editor" | "compiler" | "composer" | "container-author" | "contributor" | "curator" | "director" | "editor" | "editorial-director" | "editor-translator" | "executive-producer" | "guest" | "host" | "illustrator" | "interviewer" | "narrator" | "organizer" | "original-author" | "performer" | "producer" | "recipient" | "reviewed-author" | "script-writer" | "series-creator" | "translator";
+                /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+                family?: string;
+                /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+                given?: string;
+                /** @description "van" of "Ludwig van Beethoven" */
+                droppingParticle?: string;
+                /** @description "van" of "Vincent van Gogh" */
+                nonDroppingParticle?: string;
+                /** @description "Jr.", "III" */
+                suffix?: string;
+                /** @description An organisation, or a name kept whole (one field) */
+                literal?: string;
+            }[] | null;
+            arxivId?: string | null;
+            abstract?: string | null;
+            annote?: string | null;
+            archive?: string | null;
+            archiveCollection?: string | null;
+            archiveLocation?: string | null;
+            archivePlace?: string | null;
+            authority?: string | null;
+            callNumber?: string | null;
+            citationKey?: string | null;
+            collectionTitle?: string | null;
+            containerTitle?: string | null;
+            containerTitleShort?: string | null;
+            dimensions?: string | null;
+            division?: string | null;
+            doi?: string | null;
+            eventTitle?: string | null;
+            eventPlace?: string | null;
+            genre?: string | null;
+            isbn?: string | null;
+            issn?: string | null;
+            jurisdiction?: string | null;
+            language?: string | null;
+            license?: string | null;
+            medium?: string | null;
+            originalPublisher?: string | null;
+            originalPublisherPlace?: string | null;
+            originalTitle?: string | null;
+            partTitle?: string | null;
+            pmcid?: string | null;
+            pmid?: string | null;
+            publisher?: string | null;
+            publisherPlace?: string | null;
+            references?: string | null;
+            reviewedGenre?: string | null;
+            reviewedTitle?: string | null;
+            scale?: string | null;
+            source?: string | null;
+            status?: string | null;
+            titleShort?: string | null;
+            volumeTitle?: string | null;
+            chapterNumber?: string | null;
+            collectionNumber?: string | null;
+            edition?: string | null;
+            issue?: string | null;
+            number?: string | null;
+            numberOfPages?: string | null;
+            numberOfVolumes?: string | null;
+            pages?: string | null;
+            pageFirst?: string | null;
+            partNumber?: string | null;
+            printingNumber?: string | null;
+            section?: string | null;
+            supplementNumber?: string | null;
+            versionNumber?: string | null;
+            volume?: string | null;
+            issued?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            accessed?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            availableDate?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            eventDate?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            originalDate?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            submitted?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
         } | {
             /** @description A search id (arxiv:2101.00001), a DOI, an arXiv id or a PMID */
             resourceId: string;
@@ -2346,14 +2668,182 @@ export interface components {
             url?: string;
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
             notes?: string;
-            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+            /** @description One of article-journal, article-magazine, article-newspaper, bill, book, broadcast, chapter, classic, collection, dataset, document, entry, entry-dictionary, entry-encyclopedia, event, figure, graphic, hearing, interview, legal_case, legislation, manuscript, map, motion_picture, musical_score, pamphlet, paper-conference, patent, performance, periodical, personal_communication, post, post-weblog, preprint, regulation, report, review, review-book, software, song, speech, standard, thesis, treaty, webpage (article is read as article-journal); any other word makes a document of that genre */
             type?: string;
             tags?: string[];
+            /** @description Plain names ("Grace Hopper", "Hopper, Grace"), read as authors; or send creators */
             authors?: string[];
             /** @description Any JSON object of at most 64 KB */
             data?: {
                 [key: string]: unknown;
             };
+            /** @description Structured names with their role (authors, editors, translators…); replaces them all */
+            creators?: {
+                /**
+                 * @description CSL name role; author when absent
+                 * @default author
+                 * @enum {string}
+                 */
+                role: "author" | "chair" | "collection-editor" | "compiler" | "composer" | "container-author" | "contributor" | "curator" | "director" | "editor" | "editorial-director" | "editor-translator" | "executive-producer" | "guest" | "host" | "illustrator" | "interviewer" | "narrator" | "organizer" | "original-author" | "performer" | "producer" | "recipient" | "reviewed-author" | "script-writer" | "series-creator" | "translator";
+                /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+                family?: string;
+                /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+                given?: string;
+                /** @description "van" of "Ludwig van Beethoven" */
+                droppingParticle?: string;
+                /** @description "van" of "Vincent van Gogh" */
+                nonDroppingParticle?: string;
+                /** @description "Jr.", "III" */
+                suffix?: string;
+                /** @description An organisation, or a name kept whole (one field) */
+                literal?: string;
+            }[] | null;
+            arxivId?: string | null;
+            abstract?: string | null;
+            annote?: string | null;
+            archive?: string | null;
+            archiveCollection?: string | null;
+            archiveLocation?: string | null;
+            archivePlace?: string | null;
+            authority?: string | null;
+            callNumber?: string | null;
+            citationKey?: string | null;
+            collectionTitle?: string | null;
+            containerTitle?: string | null;
+            containerTitleShort?: string | null;
+            dimensions?: string | null;
+            division?: string | null;
+            doi?: string | null;
+            eventTitle?: string | null;
+            eventPlace?: string | null;
+            genre?: string | null;
+            isbn?: string | null;
+            issn?: string | null;
+            jurisdiction?: string | null;
+            language?: string | null;
+            license?: string | null;
+            medium?: string | null;
+            originalPublisher?: string | null;
+            originalPublisherPlace?: string | null;
+            originalTitle?: string | null;
+            partTitle?: string | null;
+            pmcid?: string | null;
+            pmid?: string | null;
+            publisher?: string | null;
+            publisherPlace?: string | null;
+            references?: string | null;
+            reviewedGenre?: string | null;
+            reviewedTitle?: string | null;
+            scale?: string | null;
+            source?: string | null;
+            status?: string | null;
+            titleShort?: string | null;
+            volumeTitle?: string | null;
+            chapterNumber?: string | null;
+            collectionNumber?: string | null;
+            edition?: string | null;
+            issue?: string | null;
+            number?: string | null;
+            numberOfPages?: string | null;
+            numberOfVolumes?: string | null;
+            pages?: string | null;
+            pageFirst?: string | null;
+            partNumber?: string | null;
+            printingNumber?: string | null;
+            section?: string | null;
+            supplementNumber?: string | null;
+            versionNumber?: string | null;
+            volume?: string | null;
+            issued?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            accessed?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            availableDate?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            eventDate?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            originalDate?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            submitted?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
         };
         /** @description The PDF kept with a resource (GET /api/workspaces/{id}/resources/{resourceId}/pdf) */
         ResourcePdf: {
@@ -2403,11 +2893,210 @@ export interface components {
          *         "transformers"
          *       ]
          *     }
+         * @example {
+         *       "containerTitle": "PLoS ONE",
+         *       "volume": "12",
+         *       "issue": "4",
+         *       "pages": "e0175343",
+         *       "issued": {
+         *         "year": 2017,
+         *         "month": 4
+         *       },
+         *       "creators": [
+         *         {
+         *           "role": "author",
+         *           "family": "Ma",
+         *           "given": "Bo-Qiang"
+         *         },
+         *         {
+         *           "role": "editor",
+         *           "literal": "World Health Organization"
+         *         }
+         *       ]
+         *     }
          */
         ResourceUpdateInput: {
+            /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
+            title?: string;
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
             notes?: string;
+            /** @description One of article-journal, article-magazine, article-newspaper, bill, book, broadcast, chapter, classic, collection, dataset, document, entry, entry-dictionary, entry-encyclopedia, event, figure, graphic, hearing, interview, legal_case, legislation, manuscript, map, motion_picture, musical_score, pamphlet, paper-conference, patent, performance, periodical, personal_communication, post, post-weblog, preprint, regulation, report, review, review-book, software, song, speech, standard, thesis, treaty, webpage (article is read as article-journal); any other word makes a document of that genre */
+            type?: string;
             tags?: string[];
+            /** @description Plain names ("Grace Hopper", "Hopper, Grace"), read as authors; or send creators */
+            authors?: string[];
+            /** @description Any JSON object of at most 64 KB */
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @description Structured names with their role (authors, editors, translators…); replaces them all */
+            creators?: {
+                /**
+                 * @description CSL name role; author when absent
+                 * @default author
+                 * @enum {string}
+                 */
+                role: "author" | "chair" | "collection-editor" | "compiler" | "composer" | "container-author" | "contributor" | "curator" | "director" | "editor" | "editorial-director" | "editor-translator" | "executive-producer" | "guest" | "host" | "illustrator" | "interviewer" | "narrator" | "organizer" | "original-author" | "performer" | "producer" | "recipient" | "reviewed-author" | "script-writer" | "series-creator" | "translator";
+                /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+                family?: string;
+                /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept */
+                given?: string;
+                /** @description "van" of "Ludwig van Beethoven" */
+                droppingParticle?: string;
+                /** @description "van" of "Vincent van Gogh" */
+                nonDroppingParticle?: string;
+                /** @description "Jr.", "III" */
+                suffix?: string;
+                /** @description An organisation, or a name kept whole (one field) */
+                literal?: string;
+            }[] | null;
+            arxivId?: string | null;
+            abstract?: string | null;
+            annote?: string | null;
+            archive?: string | null;
+            archiveCollection?: string | null;
+            archiveLocation?: string | null;
+            archivePlace?: string | null;
+            authority?: string | null;
+            callNumber?: string | null;
+            citationKey?: string | null;
+            collectionTitle?: string | null;
+            containerTitle?: string | null;
+            containerTitleShort?: string | null;
+            dimensions?: string | null;
+            division?: string | null;
+            doi?: string | null;
+            eventTitle?: string | null;
+            eventPlace?: string | null;
+            genre?: string | null;
+            isbn?: string | null;
+            issn?: string | null;
+            jurisdiction?: string | null;
+            language?: string | null;
+            license?: string | null;
+            medium?: string | null;
+            originalPublisher?: string | null;
+            originalPublisherPlace?: string | null;
+            originalTitle?: string | null;
+            partTitle?: string | null;
+            pmcid?: string | null;
+            pmid?: string | null;
+            publisher?: string | null;
+            publisherPlace?: string | null;
+            references?: string | null;
+            reviewedGenre?: string | null;
+            reviewedTitle?: string | null;
+            scale?: string | null;
+            source?: string | null;
+            status?: string | null;
+            titleShort?: string | null;
+            volumeTitle?: string | null;
+            chapterNumber?: string | null;
+            collectionNumber?: string | null;
+            edition?: string | null;
+            issue?: string | null;
+            number?: string | null;
+            numberOfPages?: string | null;
+            numberOfVolumes?: string | null;
+            pages?: string | null;
+            pageFirst?: string | null;
+            partNumber?: string | null;
+            printingNumber?: string | null;
+            section?: string | null;
+            supplementNumber?: string | null;
+            versionNumber?: string | null;
+            volume?: string | null;
+            issued?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            accessed?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            availableDate?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            eventDate?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            originalDate?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            submitted?: (string | {
+                year?: number;
+                month?: number;
+                day?: number;
+                season?: number;
+                circa?: boolean;
+                /** @description The end of a range */
+                end?: {
+                    year: number;
+                    month?: number;
+                    day?: number;
+                };
+                /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
+                literal?: string;
+            }) | null;
+            url?: string | null;
         };
         /** @enum {string} */
         Role: "owner" | "editor" | "viewer";
@@ -5357,7 +6046,7 @@ export interface operations {
                 q?: string;
                 /** @description Only resources with this tag (exactly as saved) */
                 tag?: string;
-                /** @description Only resources of this type (e.g. article, preprint) */
+                /** @description Only resources of this type (e.g. article-journal, preprint; article is article-journal) */
                 type?: string;
                 /** @description Only resources published in or after this year */
                 yearFrom?: number;

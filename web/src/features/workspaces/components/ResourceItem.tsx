@@ -177,9 +177,14 @@ export function ResourceItem({
   const create = useCreateAnnotation(workspaceId);
   const removeResource = useRemoveResource(workspaceId);
   const can = useAbilities();
-  const abstract = typeof resource.data.abstract === 'string' ? resource.data.abstract : '';
-  const published =
-    typeof resource.data.publishedDate === 'string' ? resource.data.publishedDate : null;
+  const abstract = resource.abstract ?? '';
+  // The record's issue date as `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (what the date formatter reads).
+  const published = resource.issued?.year
+    ? [resource.issued.year, resource.issued.month, resource.issued.month && resource.issued.day]
+        .filter((part): part is number => typeof part === 'number' && part > 0)
+        .map((part, index) => String(part).padStart(index === 0 ? 4 : 2, '0'))
+        .join('-')
+    : null;
   const language = useProfileLanguage();
   const allRanges = resource.annotations.flatMap(rangesOf);
 
