@@ -106,6 +106,11 @@ const MONTH_MACROS = [
   'dec',
 ];
 
+/** A text variable of the item (CSL types them as unknown), escaped for a braced field. */
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value ? escapeBibtexText(value) : undefined;
+}
+
 function entryType(item: ExportItem): string {
   if (item.type === 'article') return item['container-title'] ? 'article' : 'misc';
   return ownValue(ENTRY_TYPE, item.type) ?? 'misc';
@@ -118,11 +123,18 @@ function entry(item: ExportItem): string {
   const fields: Array<[string, string | undefined]> = [
     ['title', escapeBibtexText(item.title)],
     ['author', item.author?.length ? item.author.map(bibtexName).join(' and ') : undefined],
+    ['editor', item.editor?.length ? item.editor.map(bibtexName).join(' and ') : undefined],
     [
       type === 'inproceedings' || type === 'incollection' ? 'booktitle' : 'journal',
       item['container-title'] && escapeBibtexText(item['container-title']),
     ],
-    ['publisher', item.publisher && escapeBibtexText(item.publisher)],
+    // BibTeX's styles print a report's institution and a thesis's school, not a `publisher`.
+    [
+      type === 'techreport' ? 'institution' : type === 'phdthesis' ? 'school' : 'publisher',
+      item.publisher && escapeBibtexText(item.publisher),
+    ],
+    ['address', item['publisher-place'] && escapeBibtexText(item['publisher-place'])],
+    ['edition', item.edition && escapeBibtexText(item.edition)],
     ['volume', item.volume && escapeBibtexText(item.volume)],
     ['number', item.issue && escapeBibtexText(item.issue)],
     ['pages', item.page && escapeBibtexText(item.page)],
@@ -131,6 +143,8 @@ function entry(item: ExportItem): string {
     ['eprint', item.arxiv?.id],
     ['archivePrefix', item.arxiv && 'arXiv'],
     ['primaryClass', item.arxiv?.primaryClass],
+    ['isbn', textOf(item.ISBN)],
+    ['issn', textOf(item.ISSN)],
     ['doi', item.DOI],
     ['pmid', item.PMID],
     ['url', item.URL],

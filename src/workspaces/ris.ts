@@ -46,15 +46,22 @@ function record(item: ExportItem): string {
     ['ID', item['citation-key']],
     ['TI', item.title],
     ...(item.author ?? []).map((name): [string, string] => ['AU', risName(name)]),
+    // ED, not A2: a book's A2 is its series editor (Zotero's reading, and ris-fields.ts's).
+    ...(item.editor ?? []).map((name): [string, string] => ['ED', risName(name)]),
     ['PY', year?.toString()],
     ['DA', year === undefined ? undefined : `${year}/${pad(month)}/${pad(day)}/`],
     ['T2', item['container-title']],
     // An arXiv preprint as Zotero writes one: `arXiv` the publisher, `arXiv:<id>` its number.
     ['M1', item.number],
     ['PB', item.publisher],
+    ['CY', item['publisher-place']],
+    ['ET', item.edition],
     ['VL', item.volume],
     ['IS', item.issue],
     ['SP', item.page],
+    // SN is an ISBN or an ISSN, whichever the record has (ris-fields.ts tells them apart).
+    ['SN', typeof item.ISBN === 'string' ? item.ISBN : undefined],
+    ['SN', typeof item.ISSN === 'string' ? item.ISSN : undefined],
     ['DO', item.DOI],
     // The PubMed id as Zotero writes it: the accession number.
     ['AN', item.PMID],

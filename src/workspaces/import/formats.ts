@@ -337,10 +337,28 @@ function attempt<T>(read: () => T): T | null {
   }
 }
 
+/**
+ * The fields a child inherits from its crossref parent: what describes the book or proceedings it
+ * is part of. Not the parent's identifiers (DOI, URL): they name the parent, and the child would
+ * be a duplicate of it.
+ */
+const INHERITED = [
+  'issued',
+  'publisher',
+  'publisher-place',
+  'volume',
+  'edition',
+  'editor',
+  'container-title',
+  'collection-title',
+  'collection-number',
+  'ISBN',
+] as const;
+
 /** BibTeX's crossref rule: the child's own fields first, the parent's for the rest; the parent's title is the child's container. */
 function inherit(child: CslWithExtras, parent: CslWithExtras): CslWithExtras {
   const merged: CslWithExtras = { ...child };
-  for (const field of ['issued', 'publisher', 'volume', 'editor', 'container-title'] as const) {
+  for (const field of INHERITED) {
     if (merged[field] === undefined && parent[field] !== undefined)
       (merged as Record<string, unknown>)[field] = parent[field];
   }

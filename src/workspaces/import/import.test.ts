@@ -9,6 +9,7 @@ import { LIMITS } from '../schemas.js';
 import { addResource, createWorkspace } from '../test-support/helpers.js';
 import { importCitations, readImportFile } from './commands.js';
 import { IMPORT_LIMITS } from './limits.js';
+import type { BibRecord, Creator, DateField } from '../../records/index.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../test/fixtures/citations/${name}`, import.meta.url), 'utf8');
@@ -28,7 +29,17 @@ function multipart(field: string, filename: string, contentType: string, data: B
 /** An entry of the import report, whichever its outcome. */
 type Entry = AnyOf<ApiSchema<'ImportEntry'>>;
 type Report = Omit<ApiSchema<'ImportReport'>, 'entries'> & { entries: Entry[] };
-type StoredResource = ApiSchema<'Resource'>;
+/**
+ * A resource as the API answers it. web/src/api/schema.d.ts predates the record's fields (`npm run
+ * web:api` cannot write it while /api/openapi.json answers 500 on this branch): they are added here
+ * from src/records until it is generated again.
+ */
+type StoredResource = ApiSchema<'Resource'> & BibRecord & { creators: Creator[] };
+/** A create body with the record's fields (see StoredResource). */
+type CreateBody = ApiSchema<'ResourceCreateInput'> &
+  Omit<BibRecord, DateField> & {
+    [date in DateField]?: string;
+  };
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`citation import (${leg.name})`, () => {
@@ -66,7 +77,7 @@ for (const leg of storeLegs()) {
         url: `/api/workspaces/${workspaceId}`,
         headers: owner.bearer,
       });
-      return res.json<BearerReply<'WorkspaceDetailEnvelope'>>().resources;
+      return res.json<BearerReply<'WorkspaceDetailEnvelope'>>().resources as StoredResource[];
     };
     const byTitle = (list: StoredResource[], title: string) => {
       const found = list.find((resource) => resource.title === title);
@@ -119,35 +130,43 @@ for (const leg of storeLegs()) {
           expect(
             byTitle(stored, 'The DNA of École Polytechnique — a study of CRISPR in cafés'),
           ).toMatchObject({
-            type: 'article',
+            type: 'article-journal',
             authors: [
               'Jörg Müller',
               'Jan van der Berg',
               'Jean de la Fontaine',
               'World Health Organization',
             ],
+            // `van der Berg, Jan`: the von part is a particle; `{World Health Organization}` is one name.
+            creators: [
+              { role: 'author', family: 'Müller', given: 'Jörg' },
+              { role: 'author', family: 'Berg', given: 'Jan', nonDroppingParticle: 'van der' },
+              { role: 'author', family: 'Fontaine', given: 'Jean', nonDroppingParticle: 'de la' },
+              { role: 'author', literal: 'World Health Organization' },
+            ],
             notes: 'Read for the lab meeting.',
-            data: {
-              venue: 'Nature Methods',
-              publishedDate: '2019-03',
-              volume: '16',
-              issue: '3',
-              pages: '221-229',
-              doi: '10.1038/s41592-019-0001-x',
-              abstract: 'We show that everything works at 95 % confidence.',
-            },
+            citationKey: 'muller2019',
+            containerTitle: 'Nature Methods',
+            issued: { year: 2019, month: 3 },
+            volume: '16',
+            issue: '3',
+            pages: '221-229',
+            doi: '10.1038/s41592-019-0001-x',
+            abstract: 'We show that everything works at 95 % confidence.',
+            year: 2019,
+            venue: 'Nature Methods',
+            // An import keeps the record in the record's fields, nothing in `data`.
+            data: {},
           });
           // crossref: the paper inherits the proceedings' booktitle, publisher and date; eprint is its arXiv id.
           expect(byTitle(stored, 'Attention Is All You Need')).toMatchObject({
-            type: 'conference-paper',
+            type: 'paper-conference',
             authors: ['Ashish Vaswani', 'Noam Shazeer', 'Łukasz Kaiser'],
-            data: {
-              venue: 'Advances in Neural Information Processing Systems 30',
-              publisher: 'Curran Associates',
-              publishedDate: '2017-12',
-              arxivId: '1706.03762',
-              pages: '5998-6008',
-            },
+            containerTitle: 'Advances in Neural Information Processing Systems 30',
+            publisher: 'Curran Associates',
+            issued: { year: 2017, month: 12 },
+            arxivId: '1706.03762',
+            pages: '5998-6008',
           });
           expect(byTitle(stored, 'Attention Is All You Need').tags.sort()).toEqual([
             'attention',
@@ -158,14 +177,22 @@ for (const leg of storeLegs()) {
               stored,
               'Latent Retrieval for Weakly Supervised Open Domain Question Answering',
             ),
-          ).toMatchObject({ notes: 'arXiv:1906.00300', data: { arxivId: '1906.00300' } });
+          ).toMatchObject({
+            type: 'document',
+            notes: 'arXiv:1906.00300',
+            arxivId: '1906.00300',
+            issued: { year: 2019 },
+          });
           expect(byTitle(stored, 'A post about BibLaTeX dates')).toMatchObject({
             type: 'webpage',
             url: 'https://example.org/posts/biblatex-dates?utm_source=feed',
-            data: { publishedDate: '2021-06-15' },
+            issued: { year: 2021, month: 6, day: 15 },
           });
           expect(byTitle(stored, 'A Trial in Medicine')).toMatchObject({
-            data: { pmid: '29500001', venue: 'The Lancet' },
+            type: 'article-journal',
+            pmid: '29500001',
+            containerTitle: 'The Lancet',
+            issued: { year: 2018 },
           });
         },
       );
@@ -207,7 +234,7 @@ for (const leg of storeLegs()) {
             'The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru',
           ),
         ).toMatchObject({
-          type: 'article',
+          type: 'article-journal',
           authors: [
             'Nancy K Adams',
             'Shanaka L DeSilva',
@@ -217,13 +244,22 @@ for (const leg of storeLegs()) {
             'Jason L Permenter',
             'Kendra Arbesman',
           ],
-          data: {
-            venue: 'Bulletin of Volcanology',
-            publishedDate: '2001',
-            volume: '62',
-            pages: '493-518',
-          },
+          containerTitle: 'Bulletin of Volcanology',
+          issued: { year: 2001 },
+          volume: '62',
+          pages: '493-518',
+          citationKey: 'Adams2001',
+          data: {},
         });
+        expect(
+          byTitle(
+            stored,
+            'The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru',
+          ).creators.slice(0, 2),
+        ).toEqual([
+          { role: 'author', family: 'Adams', given: 'Nancy K' },
+          { role: 'author', family: 'DeSilva', given: 'Shanaka L' },
+        ]);
         expect(
           byTitle(
             stored,
@@ -232,20 +268,34 @@ for (const leg of storeLegs()) {
         ).toEqual(['Vulcanian eruptions', 'breadcrust', 'plinian']);
         expect(byTitle(stored, 'The paper in subgroup')).toMatchObject({
           authors: ['John Doe'],
-          data: { publishedDate: '2017' },
+          creators: [{ role: 'author', family: 'Doe', given: 'John' }],
+          issued: { year: 2017 },
         });
         expect(byTitle(stored, 'SQL is great')).toMatchObject({
           type: 'book',
           authors: ['R. A. Bert'],
-          data: { publisher: 'Freds Publishing' },
+          creators: [{ role: 'author', family: 'Bert', given: 'R. A.' }],
+          publisher: 'Freds Publishing',
+          publisherPlace: 'London, UK',
         });
+        // The chapter's own fields, then its book's (crossref): editors, title, publisher, place, year, volume.
         expect(byTitle(stored, 'Lebanon')).toMatchObject({
           type: 'chapter',
-          data: {
-            venue: 'Global Civil Society: Dimensions of the Nonprofit Sector',
-            publisher: 'Kumarian Press',
-            publishedDate: '2004',
-          },
+          authors: ['Hashem El-Husseini', 'Stefan Toepler', 'Lester M. Salamon'],
+          creators: [
+            { role: 'author', family: 'El-Husseini', given: 'Hashem' },
+            { role: 'author', family: 'Toepler', given: 'Stefan' },
+            { role: 'author', family: 'Salamon', given: 'Lester M.' },
+            { role: 'editor', family: 'Salamon', given: 'Lester M.' },
+            { role: 'editor', family: 'Sokolowski', given: 'S. Wojciech' },
+          ],
+          containerTitle: 'Global Civil Society: Dimensions of the Nonprofit Sector',
+          publisher: 'Kumarian Press',
+          publisherPlace: 'Bloomfield, CT',
+          issued: { year: 2004 },
+          volume: '2',
+          chapterNumber: '12',
+          pages: '227-32',
         });
       });
 
@@ -273,15 +323,27 @@ for (const leg of storeLegs()) {
           const named = await importRaw(ws.id, latin1, 'application/x-bibtex; charset=ISO-8859-1');
           expect(named.json()).toMatchObject({ encoding: 'windows-1252', counts: { imported: 1 } });
           const stored = await resources(ws.id);
-          expect(byTitle(stored, '\u00dcber Caf\u00e9s').authors).toEqual([
-            'J\u00fcrgen M\u00fcller',
-          ]);
+          expect(byTitle(stored, '\u00dcber Caf\u00e9s')).toMatchObject({
+            authors: ['J\u00fcrgen M\u00fcller'],
+            creators: [{ role: 'author', family: 'M\u00fcller', given: 'J\u00fcrgen' }],
+            issued: { year: 1999 },
+          });
+          // BibLaTeX's `date` and `journaltitle`, read from UTF-16.
           expect(
             byTitle(
               stored,
               'Investigation of the best suture pattern to close a stuffed Christmas turkey',
-            ).data,
-          ).toMatchObject({ doi: '10.1136/vr.d6221' });
+            ),
+          ).toMatchObject({
+            authors: ['D. Verwilghen', 'V. Busoni', 'G. van Galen', 'M. Wilke'],
+            doi: '10.1136/vr.d6221',
+            issued: { year: 2011, month: 12 },
+            containerTitle: 'Veterinary Record',
+            volume: '169',
+            issue: '26',
+            pages: '685-686',
+            publisher: 'Wiley',
+          });
           const wrong = await importRaw(ws.id, latin1, 'application/x-bibtex; charset=utf-8');
           expect(wrong.statusCode).toBe(400);
           expect(wrong.json().error).toMatchObject({
@@ -326,25 +388,35 @@ for (const leg of storeLegs()) {
           type: 'chapter',
           authors: ['Catarina Barata', 'MEmre Celebi', 'JorgeS Marques'],
           url: 'http://dx.doi.org/10.1201/b19107-2',
-          data: {
-            doi: '10.1201/b19107-2',
-            venue: 'Dermoscopy Image Analysis',
-            publisher: 'CRC Press',
-            // Y1 (the old RIS spec's full date, as Zotero reads it) says more than PY's year.
-            publishedDate: '2015-09-10',
-            pages: '1-22',
-          },
+          doi: '10.1201/b19107-2',
+          containerTitle: 'Dermoscopy Image Analysis',
+          collectionTitle: 'Digital Imaging and Computer Vision',
+          publisher: 'CRC Press',
+          isbn: '978-1-4822-5326-9',
+          // Y1 (the old RIS spec's full date, as Zotero reads it) says more than PY's year.
+          issued: { year: 2015, month: 9, day: 10 },
+          pages: '1-22',
+          data: {},
         });
         expect(byTitle(stored, 'A long title that continues on the next line')).toMatchObject({
+          type: 'article-journal',
           authors: ['John Smith', 'Jan van der Berg'],
+          creators: [
+            { role: 'author', family: 'Smith', given: 'John' },
+            { role: 'author', family: 'Berg', given: 'Jan', nonDroppingParticle: 'van der' },
+          ],
           tags: ['ecology', 'climate'],
           notes: 'First note line',
-          data: {
-            venue: 'Nature Ecology & Evolution',
-            publishedDate: '2019-03-02',
-            doi: '10.1038/s41559-019-0001-1',
-            abstract: 'Abstract of the work.',
-          },
+          containerTitle: 'Nature Ecology & Evolution',
+          issued: { year: 2019, month: 3, day: 2 },
+          doi: '10.1038/s41559-019-0001-1',
+          abstract: 'Abstract of the work.',
+        });
+        expect(byTitle(stored, 'A Book')).toMatchObject({
+          type: 'book',
+          creators: [{ role: 'author', family: 'Doe', given: 'Jane' }],
+          issued: { year: 2001 },
+          publisher: 'Springer',
         });
       });
 
@@ -376,7 +448,15 @@ for (const leg of storeLegs()) {
             'Skizze zur Auslegungsgeschichte der Bücher Prouerbia und Ecclesiastes in der abendländischen Kirche',
           ),
         ).toMatchObject({
-          data: { doi: '10.1484/J.SE.2.303788', publishedDate: '1994', venue: 'Sacris Erudiri' },
+          type: 'article-journal',
+          doi: '10.1484/J.SE.2.303788',
+          issued: { year: 1994 },
+          accessed: { year: 2014, month: 10, day: 2 },
+          containerTitle: 'Sacris Erudiri',
+          volume: '34',
+          pages: '5–32',
+          language: 'German',
+          data: {},
         });
         expect(
           byTitle(
@@ -386,7 +466,13 @@ for (const leg of storeLegs()) {
         ).toMatchObject({
           type: 'book',
           authors: ['John Wordsworth'],
+          creators: [{ role: 'editor', family: 'Wordsworth', given: 'John' }],
           url: 'https://archive.org/details/gospelaccording00goog',
+          publisher: 'Clarendon Press',
+          publisherPlace: 'Oxford',
+          collectionTitle: 'Old-Latin Biblical Texts',
+          collectionNumber: '1',
+          numberOfPages: '139',
         });
         expect(
           byTitle(
@@ -394,8 +480,20 @@ for (const leg of storeLegs()) {
             'Coexistence or competition for resources? Transboundary transformations of natural resource use in China’s neighborhood',
           ),
         ).toMatchObject({
-          data: { publishedDate: '2023-11-17', issue: '7–8', doi: '10.1080/15387216.2023.2258150' },
+          // `date-parts` with the year as a string, as Better BibTeX wrote it.
+          issued: { year: 2023, month: 11, day: 17 },
+          issue: '7–8',
+          pages: '797–810',
+          doi: '10.1080/15387216.2023.2258150',
+          containerTitleShort: 'Eurasian Geogr. Econ.',
         });
+        // A date range (`date-parts` with two dates) keeps its end.
+        expect(
+          byTitle(
+            stored,
+            'The physical volcanology of the 1600 eruption of Huaynaputina, southern Peru',
+          ).issued,
+        ).toEqual({ year: 2014, month: 12, day: 31, end: { year: 2015, month: 1, day: 1 } });
       });
 
       it("reports duplicates of the workspace's resources and of earlier entries, by identifier or by title and year, and adds none twice", async () => {
@@ -746,7 +844,9 @@ for (const leg of storeLegs()) {
     });
 
     describe('round trip through GET /api/workspaces/{id}/export', () => {
-      const ORIGINALS = [
+      // Made as a client makes them: record fields, plain `authors` (split into creators), one
+      // resource in the older shape (`article`, the record in `data`), read as records are.
+      const ORIGINALS: CreateBody[] = [
         {
           title: 'Deep learning',
           type: 'article',
@@ -767,16 +867,14 @@ for (const leg of storeLegs()) {
         },
         {
           title: 'Attention Is All You Need',
-          type: 'conference-paper',
+          type: 'paper-conference',
           url: 'https://arxiv.org/abs/1706.03762',
           authors: ['Ashish Vaswani', 'Łukasz Kaiser'],
           tags: ['nlp'],
           notes: '',
-          data: {
-            arxivId: '1706.03762',
-            publishedDate: '2017-12-04',
-            venue: 'Advances in Neural Information Processing Systems',
-          },
+          arxivId: '1706.03762',
+          issued: '2017-12-04',
+          containerTitle: 'Advances in Neural Information Processing Systems',
         },
         {
           title: 'A Thesis on Café Culture -- Revisited',
@@ -785,7 +883,9 @@ for (const leg of storeLegs()) {
           authors: ['Jean de la Fontaine'],
           tags: [],
           notes: 'Chapter 2 matters',
-          data: { publishedDate: '2010-01-15', publisher: 'Université de Genève' },
+          issued: '2010-01-15',
+          publisher: 'Université de Genève',
+          publisherPlace: 'Genève',
         },
         {
           title: 'Global Civil Society',
@@ -794,16 +894,29 @@ for (const leg of storeLegs()) {
           authors: ['Lester M. Salamon'],
           tags: ['civil society'],
           notes: '',
-          data: { publishedDate: '2004-03-01', publisher: 'Kumarian Press', volume: '2' },
+          issued: '2004-03-01',
+          publisher: 'Kumarian Press',
+          publisherPlace: 'Bloomfield, CT',
+          volume: '2',
+          edition: '2',
+          isbn: '0-306-40615-2',
         },
         {
           title: 'Lebanon',
           type: 'chapter',
           url: 'https://example.org/chapter',
-          authors: ['Hashem El-Husseini'],
+          creators: [
+            { role: 'author', family: 'El-Husseini', given: 'Hashem' },
+            { role: 'editor', family: 'Salamon', given: 'Lester M.' },
+            { role: 'editor', family: 'Sokolowski', given: 'S. Wojciech' },
+          ],
           tags: [],
           notes: '',
-          data: { publishedDate: '2004-03-01', venue: 'Global Civil Society', pages: '227-232' },
+          issued: '2004-03-01',
+          containerTitle: 'Global Civil Society',
+          publisher: 'Kumarian Press',
+          publisherPlace: 'Bloomfield, CT',
+          pages: '227-232',
         },
         {
           title: 'Annual Report',
@@ -812,7 +925,9 @@ for (const leg of storeLegs()) {
           authors: ['World Health Organization'],
           tags: [],
           notes: '',
-          data: { publishedDate: '2020-07-01', publisher: 'WHO' },
+          issued: '2020-07-01',
+          publisher: 'WHO',
+          publisherPlace: 'Geneva',
         },
       ];
       let source: string;
@@ -840,7 +955,7 @@ for (const leg of storeLegs()) {
           expect(exported.statusCode).toBe(200);
           const target = (await createWorkspace(t.app, owner, { name: `Imported ${format}` })).id;
           const res = await importRaw(target, exported.body, contentType);
-          expect(res.statusCode).toBe(200);
+          expect(res.statusCode, res.body).toBe(200);
           expect(res.json()).toMatchObject({
             format,
             counts: { entries: ORIGINALS.length, imported: ORIGINALS.length },
@@ -851,28 +966,34 @@ for (const leg of storeLegs()) {
           );
           for (const original of originals) {
             const copy = byTitle(imported, original.title);
+            // The record's fields every format here carries (BibTeX: a year and a month, not a day).
             const fields = (resource: StoredResource) => ({
               type: resource.type,
               url: resource.url,
               authors: resource.authors,
+              creators: resource.creators,
               tags: [...resource.tags].sort(),
               notes: resource.notes,
-              // BibTeX has a year and a month, not a day.
-              publishedDate:
-                format === 'bibtex'
-                  ? String(resource.data.publishedDate).slice(0, 7)
-                  : resource.data.publishedDate,
+              issued:
+                format === 'bibtex' && resource.issued
+                  ? { year: resource.issued.year, month: resource.issued.month }
+                  : resource.issued,
+              year: resource.year,
+              venue: resource.venue,
               ...Object.fromEntries(
                 [
                   'doi',
                   'arxivId',
-                  'venue',
+                  'containerTitle',
                   'volume',
                   'issue',
                   'pages',
                   'publisher',
+                  'publisherPlace',
+                  'edition',
+                  'isbn',
                   'abstract',
-                ].map((field) => [field, resource.data[field]]),
+                ].map((field) => [field, resource[field as keyof StoredResource]]),
               ),
             });
             expect(fields(copy), original.title).toEqual(fields(original));
