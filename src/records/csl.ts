@@ -34,9 +34,6 @@ export interface CslDate {
 /** A CSL item as read from a file: anything may be missing or of the wrong kind. */
 export type CslInput = Record<string, unknown>;
 
-/** A CSL item as this service writes it. */
-export type CslItem = { id: string; type: string; title?: string } & Record<string, unknown>;
-
 /** How text read from a file is kept: the importer's cleaning (plain text, bounded), or none. */
 export type Clean = (
   value: unknown,
@@ -115,7 +112,7 @@ function datePartsOf(parts: unknown): { year: number; month?: number; day?: numb
 }
 
 /** A CSL date as a record's date; `raw` text is read as ISO 8601 when it is one, else kept as a literal. */
-export function dateFromCsl(value: unknown, clean: Clean = plain): RecordDate | undefined {
+function dateFromCsl(value: unknown, clean: Clean = plain): RecordDate | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const csl = value as CslDate;
   const parts = Array.isArray(csl['date-parts']) ? csl['date-parts'] : [];
@@ -144,7 +141,7 @@ export function dateFromCsl(value: unknown, clean: Clean = plain): RecordDate | 
 }
 
 /** A record's date as CSL writes it. */
-export function dateToCsl(date: RecordDate): CslDate & { season?: number; circa?: boolean } {
+function dateToCsl(date: RecordDate): CslDate & { season?: number; circa?: boolean } {
   const csl: CslDate & { season?: number; circa?: boolean } = {};
   if (date.year !== undefined) {
     const partsOf = (d: { year: number; month?: number; day?: number }) =>
@@ -160,7 +157,7 @@ export function dateToCsl(date: RecordDate): CslDate & { season?: number; circa?
 }
 
 /** The creators an item names, role by role (authors first, as CSL lists its name variables). */
-export function creatorsFromCsl(item: CslInput, clean: Clean = plain): Creator[] {
+function creatorsFromCsl(item: CslInput, clean: Clean = plain): Creator[] {
   const creators: Creator[] = [];
   for (const role of CREATOR_ROLES) {
     const names = ownValue(item, role);

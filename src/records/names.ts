@@ -14,8 +14,47 @@ const SUFFIX = /^(?:jr\.?|sr\.?|ii|iii|iv|v|vi)$/i;
  * Words that make a name an organisation's: kept whole (`literal`), never split into family and
  * given ("Beijing Zoo" is not Zoo, B.).
  */
-const ORGANISATION =
-  /\b(?:academy|agency|association|bureau|center|centre|collaboration|college|commission|committee|company|consortium|corporation|council|department|foundation|group|inc|initiative|institute|laboratory|league|ltd|ministry|museum|network|office|organi[sz]ation|partnership|project|society|team|trust|university|working party|zoo)\b/i;
+const ORGANISATION = new RegExp(
+  `\\b(?:${[
+    'academy',
+    'agency',
+    'association',
+    'bureau',
+    'center',
+    'centre',
+    'collaboration',
+    'college',
+    'commission',
+    'committee',
+    'company',
+    'consortium',
+    'corporation',
+    'council',
+    'department',
+    'foundation',
+    'group',
+    'inc',
+    'initiative',
+    'institute',
+    'laboratory',
+    'league',
+    'ltd',
+    'ministry',
+    'museum',
+    'network',
+    'office',
+    'organi[sz]ation',
+    'partnership',
+    'project',
+    'society',
+    'team',
+    'trust',
+    'university',
+    'working party',
+    'zoo',
+  ].join('|')})\\b`,
+  'i',
+);
 
 interface ParsedName {
   given?: string;

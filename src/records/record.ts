@@ -42,7 +42,7 @@ export type BibRecord = { creators?: Creator[]; arxivId?: string } & Partial<
   Partial<Record<DateField, RecordDate>>;
 
 /** "Given Family" for people (particles and suffix in place), the literal for organisations. */
-export function creatorText(creator: Creator): string {
+function creatorText(creator: Creator): string {
   if (creator.literal) return creator.literal;
   const family = [creator.droppingParticle, creator.nonDroppingParticle, creator.family]
     .filter(Boolean)

@@ -19,14 +19,4 @@ declare module '@citation-js/core' {
 }
 declare module '@citation-js/plugin-csl';
 declare module '@citation-js/plugin-ris';
-declare module '@citation-js/name' {
-  export function parse(name: string): {
-    given?: string;
-    family?: string;
-    'non-dropping-particle'?: string;
-    'dropping-particle'?: string;
-    suffix?: string;
-    literal?: string;
-  };
-}
 declare module 'citeproc';

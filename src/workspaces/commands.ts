@@ -100,10 +100,6 @@ function fieldsOf(changes: object): string[] {
   return Object.entries(changes).flatMap(([field, value]) => (value === undefined ? [] : [field]));
 }
 
-function stringOf(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() ? value.trim() : null;
-}
-
 /** Looks a `resourceId` up through search; 404 naming the field when nothing answers to it. */
 async function resolveIdentifier(
   resolve: ResourceResolver,

@@ -29,7 +29,7 @@ import { normaliseArxivId } from './work-key.js';
 
 const NamePart = plainText(NAME_PART_MAX, { singleLine: true });
 
-export const CreatorSchema = z
+const CreatorSchema = z
   .object({
     role: z.enum(CREATOR_ROLES),
     family: z.string().optional(),
@@ -101,7 +101,7 @@ function checkDay(
 
 const DateEnd = z.strictObject({ year: Year, month: Month.optional(), day: Day.optional() });
 
-export const RecordDateSchema = z
+const RecordDateSchema = z
   .object({
     year: z.number().int().optional(),
     month: z.number().int().optional(),
@@ -153,12 +153,10 @@ const DateInput = z
       .transform((text) => {
         const negative = text.startsWith('-');
         const [year, month, day] = text.replace(/^-/, '').split('-').map(Number);
-        const date: { year: number; month?: number; day?: number } = {
-          year: negative ? -year! : year!,
-        };
+        const date: z.input<typeof DateObject> = { year: negative ? -year! : year! };
         if (month) date.month = month;
         if (day) date.day = day;
-        return date as z.input<typeof DateObject>;
+        return date;
       })
       .pipe(DateObject),
     DateObject,
@@ -273,7 +271,7 @@ export function recordFromInput(input: RecordInput): BibRecord {
     if (Array.isArray(value) && value.length === 0) continue;
     record[field] = field === 'arxivId' ? normaliseArxivId(value as string) : value;
   }
-  return record as BibRecord;
+  return record;
 }
 
 /** A record changed by the fields a change sends: a value replaces, `null` or `''` clears. */
@@ -286,7 +284,7 @@ export function changedRecord(current: BibRecord, input: RecordInput): BibRecord
       delete record[field];
     else record[field] = field === 'arxivId' ? normaliseArxivId(value as string) : value;
   }
-  return record as BibRecord;
+  return record;
 }
 
 /** The record's fields of a resource reply: `creators` always, the others when set. */

@@ -25,7 +25,7 @@ export interface RecordColumns {
  * The type of a work that says none: a journal article when it has a DOI, a web page when it has a
  * URL, else a document (what export wrote for such resources before records had types).
  */
-export function defaultType(record: BibRecord, url: string | null | undefined): RecordType {
+function defaultType(record: BibRecord, url: string | null | undefined): RecordType {
   if (record.doi) return 'article-journal';
   if (record.arxivId) return 'preprint';
   return url ? 'webpage' : 'document';

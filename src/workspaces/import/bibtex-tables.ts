@@ -16,7 +16,7 @@ interface BibtexConfig {
  * Mendeley Desktop's entry types (its own item types, written as they are named) as CSL types, read
  * as Zotero's BibTeX import reads them.
  */
-export const MENDELEY_TYPES: Record<string, string> = {
+const MENDELEY_TYPES: Record<string, string> = {
   web_page: 'webpage',
   book_section: 'chapter',
   magazine_article: 'article-magazine',

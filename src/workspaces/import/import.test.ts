@@ -77,7 +77,7 @@ for (const leg of storeLegs()) {
         url: `/api/workspaces/${workspaceId}`,
         headers: owner.bearer,
       });
-      return res.json<BearerReply<'WorkspaceDetailEnvelope'>>().resources as StoredResource[];
+      return res.json<BearerReply<'WorkspaceDetailEnvelope'>>().resources;
     };
     const byTitle = (list: StoredResource[], title: string) => {
       const found = list.find((resource) => resource.title === title);

@@ -96,7 +96,7 @@ function valuesOf(record: RisRecord, tag: string): string[] {
 }
 
 /** `Family, Given, Suffix` as a CSL name; no comma: an organisation, whole. */
-export function risName(text: string): CslName {
+function risName(text: string): CslName {
   const value = text.trim();
   if (!value.includes(',')) return { literal: value };
   // `Baldwin,S.A.` (no space after the comma) is `Baldwin, S.A.`; RIS's third part is the suffix.
@@ -109,7 +109,7 @@ export function risName(text: string): CslName {
 }
 
 /** `YYYY/MM/DD/other`, `YYYY-MM-DD` or `YYYY` as CSL date parts; else the text, as `literal`. */
-export function risDate(text: string): CslLike['issued'] | undefined {
+function risDate(text: string): CslLike['issued'] | undefined {
   const value = text.trim();
   if (!value) return undefined;
   const match = /^(\d{4})(?:[/-](\d{1,2})?)?(?:[/-](\d{1,2})?)?(?:\/(.*))?$/.exec(value);

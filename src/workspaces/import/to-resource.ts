@@ -10,9 +10,8 @@ import type { NewResourceRow } from '../store.js';
 import { normaliseArxivId, normaliseDoi, workKeyOf } from '../work-key.js';
 import type { CslLike } from './formats.js';
 import { cslPlainText } from './csl-text.js';
-import { recordFromCsl, recordTypeOf, type CslInput } from '../../records/index.js';
+import { recordFromCsl, recordTypeOf } from '../../records/index.js';
 import { recordColumns } from '../resource-record.js';
-import { ownValue } from '../../platform/own-key.js';
 
 const ARXIV_IN_TEXT =
   /\barxiv[:\s/]+(?:abs\/)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]*(?:\.[a-z]{2})?\/\d{7}(?:v\d+)?)/i;
@@ -104,7 +103,7 @@ export function resourceOf(
 ): { values: NewResourceRow; year: string | null } | { reason: string } {
   const title = clean(item.title, LIMITS.title);
   if (!title) return { reason: 'The entry has no title' };
-  const record = recordFromCsl(item as CslInput, clean);
+  const record = recordFromCsl(item, clean);
   const ids = identifiersOf(item);
   if (ids.doi) record.doi = ids.doi;
   else delete record.doi;
