@@ -142,6 +142,18 @@ async function countPasswordAttempt(
   };
 }
 
+/**
+ * A limit counted per signed-in user, before anything is parsed; a visitor counts nothing (the routes
+ * that list one are signed-in routes, or list a limit of their own for visitors).
+ */
+function perUser(bucket: Parameters<Limits['consume']>[0]): RouteLimit {
+  return {
+    stage: 'request',
+    count: async (limits, request) =>
+      request.auth.user ? { state: await limits.consume(bucket, request.auth.user.id) } : undefined,
+  };
+}
+
 const bodyOf = (request: FastifyRequest) =>
   (request.body ?? {}) as { email?: string; token?: string };
 
@@ -150,13 +162,7 @@ export const ROUTE_LIMITS = {
   // The signed-in user's hourly allowance over every route that lists it; a visitor counts nothing here
   // (the routes open to visitors list a limit of their own). A session that has ended, or a change
   // refused for its origin, never gets this far, so it is not counted.
-  user: {
-    stage: 'request',
-    count: async (limits, request) =>
-      request.auth.user
-        ? { state: await limits.consume('authenticated', request.auth.user.id) }
-        : undefined,
-  },
+  user: perUser('authenticated'),
   search: {
     stage: 'request',
     count: async (limits, request) => ({ state: await countRequester(limits, 'search', request) }),
@@ -180,29 +186,11 @@ export const ROUTE_LIMITS = {
     count: async (limits, request) => void (await limits.consume('sharePageIp', request.ip)),
   },
   // Invitations mailed and members added, per inviting user (a signed-in route: the user is known).
-  invitation: {
-    stage: 'request',
-    count: async (limits, request) =>
-      request.auth.user
-        ? { state: await limits.consume('invitations', request.auth.user.id) }
-        : undefined,
-  },
+  invitation: perUser('invitations'),
   // Alert runs asked for by hand, per user (a signed-in route: the user is known).
-  alertRun: {
-    stage: 'request',
-    count: async (limits, request) =>
-      request.auth.user
-        ? { state: await limits.consume('alertRuns', request.auth.user.id) }
-        : undefined,
-  },
+  alertRun: perUser('alertRuns'),
   // Joins through share links, per user (a signed-in route), each attempt counted: tokens are not guessed here.
-  shareJoin: {
-    stage: 'request',
-    count: async (limits, request) =>
-      request.auth.user
-        ? { state: await limits.consume('shareJoins', request.auth.user.id) }
-        : undefined,
-  },
+  shareJoin: perUser('shareJoins'),
   signup: {
     stage: 'request',
     count: async (limits, request) => void (await limits.consume('signupIp', request.ip)),
