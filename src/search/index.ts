@@ -13,6 +13,7 @@ export { RESULT_TYPES } from './filters.js';
 export { stripArxivVersion } from './text.js';
 export type { LibraryPlaces } from './routes.js';
 export {
+  DETAIL_TEXT_FIELDS,
   PROVIDER_IDS,
   type BibliographicDetails,
   type ProviderId,

@@ -5,7 +5,7 @@
  * The merged record keeps the richest fields and lists its `sources`.
  */
 import { normaliseTitle } from './text.js';
-import { PROVIDER_IDS } from './types.js';
+import { DETAIL_TEXT_FIELDS, PROVIDER_IDS } from './types.js';
 import type { BibliographicDetails, ProviderId, SearchRecord } from './types.js';
 
 /**
@@ -28,13 +28,7 @@ const STRUCTURED_NAMES: ReadonlySet<ProviderId> = new Set(['crossref', 'pubmed']
 /** What a version's venue says of it: taken from the published version when there is one. */
 const VENUE_FIELDS = [
   'type',
-  'containerTitle',
-  'volume',
-  'issue',
-  'pages',
-  'publisher',
-  'issn',
-  'isbn',
+  ...DETAIL_TEXT_FIELDS.filter((field) => field !== 'language'),
 ] as const;
 
 /** Titles shorter than this ("Introduction", "Editorial") are too generic to identify a work. */

@@ -7,7 +7,7 @@
  */
 import type { Creator } from '../records/index.js';
 import { containsMarkup, stripHtml } from '../platform/sanitize.js';
-import type { BibliographicDetails, SearchRecord } from './types.js';
+import { DETAIL_TEXT_FIELDS, type BibliographicDetails, type SearchRecord } from './types.js';
 
 const plain = (text: string): string => (containsMarkup(text) ? stripHtml(text) : text);
 
@@ -19,23 +19,13 @@ const NAME_PARTS = [
   'suffix',
   'literal',
 ] as const;
-const DETAIL_TEXTS = [
-  'containerTitle',
-  'volume',
-  'issue',
-  'pages',
-  'publisher',
-  'issn',
-  'isbn',
-  'language',
-] as const;
 
 function detailTexts(details: BibliographicDetails | undefined): string[] {
   if (!details) return [];
   const names = (details.creators ?? []).flatMap((creator) =>
     NAME_PARTS.map((part) => creator[part] ?? ''),
   );
-  return [...names, ...DETAIL_TEXTS.map((field) => details[field] ?? '')];
+  return [...names, ...DETAIL_TEXT_FIELDS.map((field) => details[field] ?? '')];
 }
 
 function plainCreator(creator: Creator): Creator | null {
@@ -54,7 +44,7 @@ function plainDetails(details: BibliographicDetails): BibliographicDetails {
       .map(plainCreator)
       .filter((creator): creator is Creator => !!creator);
   }
-  for (const field of DETAIL_TEXTS) {
+  for (const field of DETAIL_TEXT_FIELDS) {
     const text = details[field] === undefined ? undefined : plain(details[field]);
     if (text) cleaned[field] = text;
     else delete cleaned[field];

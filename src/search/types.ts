@@ -76,6 +76,18 @@ export interface SearchRecord {
  * (src/records: CSL 1.0.2's variables), so that a resource made from a result keeps it. Each field
  * is present only when the provider gave it; every text is plain text.
  */
+/** The text fields of a provider's bibliographic details (merge.ts, plain-text.ts and saving them read the same list). */
+export const DETAIL_TEXT_FIELDS = [
+  'containerTitle',
+  'volume',
+  'issue',
+  'pages',
+  'publisher',
+  'issn',
+  'isbn',
+  'language',
+] as const;
+
 export interface BibliographicDetails {
   /**
    * Structured names with their role (authors, and editors where the API lists them), as the API

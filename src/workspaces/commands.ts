@@ -62,6 +62,7 @@ import {
 } from './share-links/store.js';
 import { workKeyOf } from './work-key.js';
 import { ownValue } from '../platform/own-key.js';
+import { DETAIL_TEXT_FIELDS } from '../search/index.js';
 import {
   ABSTRACT_MAX,
   authorsOf,
@@ -202,7 +203,7 @@ export function recordOf(found: ResolvedResource, identifier: string) {
   if (creators.length > 0) record.creators = creators.slice(0, CREATORS_MAX);
   const issued = details.issued ?? dateFromIso(found.publishedDate);
   if (issued) record.issued = issued;
-  for (const field of RESOLVED_TEXT_FIELDS) {
+  for (const field of DETAIL_TEXT_FIELDS) {
     const value = plain(details[field]);
     if (value) record[field] = value;
   }
@@ -226,18 +227,6 @@ export function recordOf(found: ResolvedResource, identifier: string) {
     data,
   };
 }
-
-/** The text fields a provider's details may fill. */
-const RESOLVED_TEXT_FIELDS = [
-  'containerTitle',
-  'volume',
-  'issue',
-  'pages',
-  'publisher',
-  'issn',
-  'isbn',
-  'language',
-] as const;
 
 /**
  * Adds a resource to a workspace: inserted only while the workspace holds fewer than its limit and

@@ -6,40 +6,14 @@
  * a literal is its own text). Page ranges compare with any dash; ISBN and ISSN without hyphens and
  * spaces; DOIs in any case.
  */
+import { CREATOR_ROLES } from '../../src/records/index.js';
 import type { CslDate, CslItem, CslName } from './zotero-csl.js';
 
 /** Variables that say which record it is, not what it holds. */
 const IDENTITY_VARIABLES = new Set(['id', 'citation-key']);
 
 /** CSL's name variables (CSL 1.0.2 and the ones citeproc-js reads besides). */
-const NAME_VARIABLES = new Set([
-  'author',
-  'chair',
-  'collection-editor',
-  'compiler',
-  'composer',
-  'container-author',
-  'contributor',
-  'curator',
-  'director',
-  'editor',
-  'editorial-director',
-  'executive-producer',
-  'guest',
-  'host',
-  'illustrator',
-  'interviewer',
-  'narrator',
-  'organizer',
-  'original-author',
-  'performer',
-  'producer',
-  'recipient',
-  'reviewed-author',
-  'script-writer',
-  'series-creator',
-  'translator',
-]);
+const NAME_VARIABLES: ReadonlySet<string> = new Set(CREATOR_ROLES);
 const DATE_VARIABLES = new Set([
   'accessed',
   'available-date',

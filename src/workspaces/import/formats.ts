@@ -23,6 +23,7 @@ import { Cite, plugins } from '@citation-js/core';
 import '@citation-js/plugin-ris';
 import './bibtex-tables.js';
 import { ownValue } from '../../platform/own-key.js';
+import { CREATOR_ROLES } from '../../records/index.js';
 import { risItem, type RisRecord } from './ris-fields.js';
 
 export type ImportFormat = 'bibtex' | 'ris' | 'csljson';
@@ -232,34 +233,7 @@ function tidyValues(value: unknown): unknown {
 }
 
 /** CSL's name variables (1.0.2), each a list of names. */
-const NAME_VARIABLES = [
-  'author',
-  'chair',
-  'collection-editor',
-  'compiler',
-  'composer',
-  'container-author',
-  'contributor',
-  'curator',
-  'director',
-  'editor',
-  'editorial-director',
-  'executive-producer',
-  'guest',
-  'host',
-  'illustrator',
-  'interviewer',
-  'narrator',
-  'organizer',
-  'original-author',
-  'performer',
-  'producer',
-  'recipient',
-  'reviewed-author',
-  'script-writer',
-  'series-creator',
-  'translator',
-];
+const NAME_VARIABLES = CREATOR_ROLES;
 
 /**
  * A name BibTeX reads as one part (`{Beijing Zoo}`, `{IBM}`, `Aristotle`) is a name that is not
