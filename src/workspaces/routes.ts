@@ -29,6 +29,7 @@ import {
 import { eventRoutes } from './events/routes.js';
 import { contentDisposition, exportCitations } from './export.js';
 import { importRoutes } from './import/routes.js';
+import { proposeRefresh } from './refresh.js';
 import { authorize, type Actor } from './policy.js';
 import {
   deletedReply,
@@ -57,6 +58,7 @@ import {
   ResourceCreateBody,
   ResourceListQuery,
   ResourceParams,
+  ResourceRefreshResponse,
   ResourceResponse,
   ResourceSchema,
   ResourceStaleResponse,
@@ -478,6 +480,53 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       const [presented] = await presentResources(db, [changed.row]);
       sendsVersion(reply, 'r', changed.row);
       return resourceReply(dialectOf(request), presented!);
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:id/resources/:resourceId/refresh',
+    {
+      config: { auth: 'required', rateLimit: ['user'] },
+      schema: {
+        tags,
+        operationId: 'refreshResource',
+        summary:
+          "Update from source: what a lookup of the resource's DOI, arXiv id or PMID says differently, field by field",
+        description:
+          'Looks the work up now (DOI first, else arXiv id, else PMID; 15 s at most) and ' +
+          "lists every field (title, url, type, and the record's) whose looked-up value " +
+          'differs and is not empty: a refresh never proposes clearing a field, and ' +
+          'creators in roles the source does not name (a translator) are kept after its ' +
+          'own. Each `proposed` value is what a PATCH of that field saves (one the PATCH ' +
+          'would refuse is not proposed). Nothing is written: apply the changes you accept ' +
+          'with `PATCH /api/workspaces/{id}/resources/{resourceId}` and `If-Match` this ' +
+          "reply's ETag, so a change made meanwhile is a 412. Editors and the owner only " +
+          '(it asks the providers on their behalf). 409 `no_identifier` (field `doi`) when ' +
+          'the resource has no DOI, arXiv id or PMID; 404 naming the field looked up when ' +
+          'no provider knows it; 503 when the providers do not answer.',
+        params: ResourceParams,
+        response: {
+          200: ResourceRefreshResponse,
+          409: ErrorResponse,
+          503: ErrorResponse,
+          ...workspaceErrors,
+        },
+        responseHeaders: { 200: ['ETag'] },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const resource = await loadResourceOf(
+        db,
+        user,
+        request.params.id,
+        request.params.resourceId,
+        'update',
+      );
+      const proposal = await proposeRefresh(ctx.resolveResource, resource);
+      sendsVersion(reply, 'r', resource);
+      void reply.header('cache-control', 'private, no-store');
+      return proposal;
     },
   );
 
