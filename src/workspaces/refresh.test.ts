@@ -27,7 +27,8 @@ const SOURCE: ResolvedResource = {
   url: `https://doi.org/${DOI}`,
   provider: 'crossref',
   publishedDate: '2019-03-14',
-  doi: DOI,
+  // The DOI as the source spells it: the same DOI, so not proposed.
+  doi: DOI.toUpperCase(),
   details: {
     type: 'chapter',
     creators: [

@@ -108,7 +108,11 @@ export async function proposeRefresh(
     const proposed = asPatched(field, source[field]);
     if (proposed === undefined || isEmpty(proposed)) continue;
     const current = plain(now[field]) ?? null;
-    if (!isDeepStrictEqual(current, proposed)) changes.push({ field, current, proposed });
+    if (isDeepStrictEqual(current, proposed)) continue;
+    // A DOI is the same DOI in any case (the DOI Handbook, 2.4).
+    if (field === 'doi' && String(current).toLowerCase() === String(proposed).toLowerCase())
+      continue;
+    changes.push({ field, current, proposed });
   }
   return {
     resourceId: resource.id,

@@ -579,8 +579,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a saved resource's notes and/or tags
-         * @description An extension of the interface, which has no way to change a saved resource. Notes and tags have the bounds and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case); an absent field is unchanged, `tags: []` clears them. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.
+         * Change any field of a saved resource: its title, url, type, notes, tags and its record's fields
+         * @description An extension of the interface, which has no way to change a saved resource. Every field has the bounds, checks and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case; DOI syntax, ISBN and ISSN check digits, real dates, page ranges: a 400 names the field); an absent field is unchanged, `tags: []` clears them, `null` clears a record field, `creators` replaces them all. Logged in the activity with the fields changed, and heard live by the other members. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.
          */
         patch: operations["updateResource"];
         trace?: never;
