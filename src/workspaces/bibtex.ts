@@ -12,6 +12,7 @@
  * - verbatim fields (`doi`, `url`) hold only what the DOI grammar and a percent-encoded URL allow, which
  *   never includes a brace or a backslash;
  * - `month` is BibTeX's month macro (`month = may`, unbraced), as Better BibTeX writes it;
+ * - `urldate` (when the work was accessed) is an ISO date, digits and hyphens only, as BibLaTeX has it;
  * - `keywords` is a verbatim list split on `,` and `;`: those characters, braces, backslashes and `$`
  *   (an unclosed formula) become spaces in a keyword, the one place where a value cannot come back
  *   exactly.
@@ -111,6 +112,22 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value ? escapeBibtexText(value) : undefined;
 }
 
+function names(list: ExportItem['author']): string | undefined {
+  return list?.length ? list.map(bibtexName).join(' and ') : undefined;
+}
+
+/** `YYYY-MM-DD` (or `YYYY-MM`, `YYYY`) of a CSL date, as BibLaTeX's `urldate` holds it. */
+function isoDate(date: unknown): string | undefined {
+  const parts = (date as { 'date-parts'?: unknown[][] } | undefined)?.['date-parts']?.[0];
+  if (!parts?.length || !parts.every((part) => Number.isInteger(part))) return undefined;
+  const [year, ...rest] = parts as number[];
+  if (year! < 1 || year! > 9999) return undefined;
+  return [
+    String(year).padStart(4, '0'),
+    ...rest.slice(0, 2).map((n) => String(n).padStart(2, '0')),
+  ].join('-');
+}
+
 function entryType(item: ExportItem): string {
   if (item.type === 'article') return item['container-title'] ? 'article' : 'misc';
   return ownValue(ENTRY_TYPE, item.type) ?? 'misc';
@@ -122,8 +139,9 @@ function entry(item: ExportItem): string {
   // Every value is braced but `month`, a macro name (`month = may`).
   const fields: Array<[string, string | undefined]> = [
     ['title', escapeBibtexText(item.title)],
-    ['author', item.author?.length ? item.author.map(bibtexName).join(' and ') : undefined],
-    ['editor', item.editor?.length ? item.editor.map(bibtexName).join(' and ') : undefined],
+    ['author', names(item.author)],
+    ['editor', names(item.editor)],
+    ['translator', names(item.translator)],
     [
       type === 'inproceedings' || type === 'incollection' ? 'booktitle' : 'journal',
       item['container-title'] && escapeBibtexText(item['container-title']),
@@ -135,11 +153,16 @@ function entry(item: ExportItem): string {
     ],
     ['address', item['publisher-place'] && escapeBibtexText(item['publisher-place'])],
     ['edition', item.edition && escapeBibtexText(item.edition)],
+    ['series', textOf(item['collection-title'])],
     ['volume', item.volume && escapeBibtexText(item.volume)],
-    ['number', item.issue && escapeBibtexText(item.issue)],
+    // One `number`: a journal's issue, else the work's own number (a report's, a standard's).
+    ['number', textOf(item.issue) ?? textOf(item.number)],
     ['pages', item.page && escapeBibtexText(item.page)],
     ['year', year?.toString()],
     ['month', month === undefined ? undefined : MONTH_MACROS[month - 1]],
+    // A thesis's or report's kind ("PhD dissertation", "Working paper"), as BibTeX's styles print it.
+    ['type', textOf(item.genre)],
+    ['language', textOf(item.language)],
     ['eprint', item.arxiv?.id],
     ['archivePrefix', item.arxiv && 'arXiv'],
     ['primaryClass', item.arxiv?.primaryClass],
@@ -148,6 +171,7 @@ function entry(item: ExportItem): string {
     ['doi', item.DOI],
     ['pmid', item.PMID],
     ['url', item.URL],
+    ['urldate', isoDate(item.accessed)],
     ['abstract', item.abstract && escapeBibtexText(item.abstract)],
     ['keywords', item.tags.map(keyword).filter(Boolean).join(', ') || undefined],
     // The resource's notes, where Zotero and Better BibTeX put an item's notes.

@@ -101,10 +101,14 @@ function fieldsOf(changes: object): string[] {
   return Object.entries(changes).flatMap(([field, value]) => (value === undefined ? [] : [field]));
 }
 
-/** Looks a `resourceId` up through search; 404 naming the field when nothing answers to it. */
-async function resolveIdentifier(
+/**
+ * Looks an identifier up through search (15 s at most); a 404 naming `field` (where the identifier
+ * came from) when nothing answers to it, a 503 when the providers could not be asked.
+ */
+export async function resolveIdentifier(
   resolve: ResourceResolver,
   identifier: string,
+  field = 'resourceId',
 ): Promise<ResolvedResource> {
   let resolved: ResolvedResource | null;
   try {
@@ -116,11 +120,10 @@ async function resolveIdentifier(
   if (!resolved) {
     throw new ApiError(
       'NOT_FOUND',
-      `No resource found for "${identifier}": send a search result id, DOI, arXiv id or PMID`,
-      {
-        field: 'resourceId',
-        reason: 'not_found',
-      },
+      field === 'resourceId'
+        ? `No resource found for "${identifier}": send a search result id, DOI, arXiv id or PMID`
+        : `No provider knows the ${field} "${identifier}"`,
+      { field, reason: 'not_found' },
     );
   }
   return resolved;

@@ -98,6 +98,12 @@ const REQUESTS: Record<
     payload: { notes: 'changed' },
     success: 200,
   }),
+  // The fixture's resource has no DOI, arXiv id or PMID: an allowed asker gets as far as the 409
+  // that says so, and no provider is asked.
+  'GET /api/workspaces/:id/resources/:resourceId/refresh': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/refresh`,
+    success: 409,
+  }),
   'POST /api/workspaces/:id/resources/:resourceId/notes': (f) => ({
     url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/notes`,
     payload: { text: 'Appended' },

@@ -134,6 +134,8 @@ export const ROUTE_ACTIONS = {
   'POST /api/workspaces/:id/resources/bulk/move': ['workspace', 'edit'],
   'POST /api/workspaces/:id/resources/bulk/remove': ['workspace', 'edit'],
   'PATCH /api/workspaces/:id/resources/:resourceId': ['resource', 'update'],
+  // Only who may apply its changes asks the providers for them.
+  'GET /api/workspaces/:id/resources/:resourceId/refresh': ['resource', 'update'],
   'DELETE /api/workspaces/:id/resources/:resourceId': ['resource', 'delete'],
   'POST /api/workspaces/:id/resources/:resourceId/notes': ['resource', 'update'],
   'PUT /api/workspaces/:id/resources/:resourceId/pdf': ['resource', 'update'],

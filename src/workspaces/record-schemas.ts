@@ -29,7 +29,7 @@ import { normaliseArxivId } from './work-key.js';
 
 const NamePart = plainText(NAME_PART_MAX, { singleLine: true });
 
-const CreatorSchema = z
+export const CreatorSchema = z
   .object({
     role: z.enum(CREATOR_ROLES),
     family: z.string().optional(),
@@ -101,7 +101,7 @@ function checkDay(
 
 const DateEnd = z.strictObject({ year: Year, month: Month.optional(), day: Day.optional() });
 
-const RecordDateSchema = z
+export const RecordDateSchema = z
   .object({
     year: z.number().int().optional(),
     month: z.number().int().optional(),

@@ -31,10 +31,23 @@ function risName(name: NonNullable<ExportItem['author']>[number]): string {
   return [last, name.given, name.suffix].filter(Boolean).join(', ');
 }
 
-function record(item: ExportItem): string {
-  const [year, month, day] = item.issued?.['date-parts'][0] ?? [];
+/** A CSL variable's text, when it is one (the record's variables are typed unknown). */
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value ? value : undefined;
+}
+
+/** `YYYY/MM/DD/` of a CSL date (the parts it has), as RIS's DA and Y2 hold one. */
+function risDate(date: unknown): string | undefined {
+  const parts = (date as { 'date-parts'?: unknown[][] } | undefined)?.['date-parts']?.[0];
+  if (!parts?.length || !parts.every((part) => Number.isInteger(part))) return undefined;
+  const [year, month, day] = parts as number[];
   const pad = (part: number | undefined) =>
     part === undefined ? '' : String(part).padStart(2, '0');
+  return `${year}/${pad(month)}/${pad(day)}/`;
+}
+
+function record(item: ExportItem): string {
+  const year = item.issued?.['date-parts'][0]?.[0];
   const lines: Array<[string, string | undefined]> = [
     // CSL's `article` is a preprint: a journal article only when it names a journal.
     [
@@ -48,11 +61,20 @@ function record(item: ExportItem): string {
     ...(item.author ?? []).map((name): [string, string] => ['AU', risName(name)]),
     // ED, not A2: a book's A2 is its series editor (Zotero's reading, and ris-fields.ts's).
     ...(item.editor ?? []).map((name): [string, string] => ['ED', risName(name)]),
+    ...(item.translator ?? []).map((name): [string, string] => ['A4', risName(name)]),
     ['PY', year?.toString()],
-    ['DA', year === undefined ? undefined : `${year}/${pad(month)}/${pad(day)}/`],
+    ['DA', risDate(item.issued)],
+    // When the work was accessed, in DA's form.
+    ['Y2', risDate(item.accessed)],
     ['T2', item['container-title']],
-    // An arXiv preprint as Zotero writes one: `arXiv` the publisher, `arXiv:<id>` its number.
-    ['M1', item.number],
+    ['T3', text(item['collection-title'])],
+    // A report's number is its SN, as Zotero reads and writes it; any other work's number is M1 (an
+    // arXiv preprint's as Zotero writes one: `arXiv` the publisher, `arXiv:<id>` its number).
+    ['SN', item.type === 'report' ? item.number : undefined],
+    ['M1', item.type === 'report' ? undefined : item.number],
+    // A thesis's or report's kind ("PhD dissertation"), where Zotero puts it.
+    ['M3', text(item.genre)],
+    ['LA', text(item.language)],
     ['PB', item.publisher],
     ['CY', item['publisher-place']],
     ['ET', item.edition],

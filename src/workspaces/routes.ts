@@ -29,6 +29,7 @@ import {
 import { eventRoutes } from './events/routes.js';
 import { contentDisposition, exportCitations } from './export.js';
 import { importRoutes } from './import/routes.js';
+import { proposeRefresh } from './refresh.js';
 import { authorize, type Actor } from './policy.js';
 import {
   deletedReply,
@@ -57,6 +58,7 @@ import {
   ResourceCreateBody,
   ResourceListQuery,
   ResourceParams,
+  ResourceRefreshResponse,
   ResourceResponse,
   ResourceSchema,
   ResourceStaleResponse,
@@ -443,14 +445,19 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'updateResource',
-        summary: "Change a saved resource's notes and/or tags",
+        summary:
+          "Change any field of a saved resource: its title, url, type, notes, tags and its record's fields",
         description:
           'An extension of the interface, which has no way to change a saved ' +
-          'resource. Notes and tags have the bounds and cleaning of `POST ' +
+          'resource. Every field has the bounds, checks and cleaning of `POST ' +
           '/api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ' +
-          'ones dropped, de-duplicated ignoring case); an absent field is ' +
-          'unchanged, `tags: []` clears them. Answers like that POST: the resource ' +
-          '(cookie session) or `{ resource }` (bearer token), with its annotations.',
+          'ones dropped, de-duplicated ignoring case; DOI syntax, ISBN and ISSN ' +
+          'check digits, real dates, page ranges: a 400 names the field); an ' +
+          'absent field is unchanged, `tags: []` clears them, `null` clears a ' +
+          'record field, `creators` replaces them all. Logged in the activity ' +
+          'with the fields changed, and heard live by the other members. Answers ' +
+          'like that POST: the resource (cookie session) or `{ resource }` ' +
+          '(bearer token), with its annotations.',
         params: ResourceParams,
         headers: IfMatchHeaders,
         body: ResourceUpdateBody,
@@ -478,6 +485,53 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       const [presented] = await presentResources(db, [changed.row]);
       sendsVersion(reply, 'r', changed.row);
       return resourceReply(dialectOf(request), presented!);
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:id/resources/:resourceId/refresh',
+    {
+      config: { auth: 'required', rateLimit: ['user'] },
+      schema: {
+        tags,
+        operationId: 'refreshResource',
+        summary:
+          "Update from source: what a lookup of the resource's DOI, arXiv id or PMID says differently, field by field",
+        description:
+          'Looks the work up now (DOI first, else arXiv id, else PMID; 15 s at most) and ' +
+          "lists every field (title, url, type, and the record's) whose looked-up value " +
+          'differs and is not empty: a refresh never proposes clearing a field, and ' +
+          'creators in roles the source does not name (a translator) are kept after its ' +
+          'own. Each `proposed` value is what a PATCH of that field saves (one the PATCH ' +
+          'would refuse is not proposed). Nothing is written: apply the changes you accept ' +
+          'with `PATCH /api/workspaces/{id}/resources/{resourceId}` and `If-Match` this ' +
+          "reply's ETag, so a change made meanwhile is a 412. Editors and the owner only " +
+          '(it asks the providers on their behalf). 409 `no_identifier` (field `doi`) when ' +
+          'the resource has no DOI, arXiv id or PMID; 404 naming the field looked up when ' +
+          'no provider knows it; 503 when the providers do not answer.',
+        params: ResourceParams,
+        response: {
+          200: ResourceRefreshResponse,
+          409: ErrorResponse,
+          503: ErrorResponse,
+          ...workspaceErrors,
+        },
+        responseHeaders: { 200: ['ETag'] },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const resource = await loadResourceOf(
+        db,
+        user,
+        request.params.id,
+        request.params.resourceId,
+        'update',
+      );
+      const proposal = await proposeRefresh(ctx.resolveResource, resource);
+      sendsVersion(reply, 'r', resource);
+      void reply.header('cache-control', 'private, no-store');
+      return proposal;
     },
   );
 

@@ -10,6 +10,8 @@ import { IfMatchHeader } from '../platform/versions.js';
 import { ResourcePdfSchema } from './pdfs/schemas.js';
 import { RECORD_TYPES } from '../records/index.js';
 import {
+  CreatorSchema,
+  RecordDateSchema,
   RecordFieldsInput,
   RecordFieldsReply,
   RecordTypeInput,
@@ -560,6 +562,52 @@ export const ResourceSchema = z
     ),
   })
   .meta({ id: 'Resource' });
+
+/** The fields "Update from source" may propose, in the order it lists them: the resource's own, then its record's. */
+export const REFRESHABLE_FIELDS = [
+  'title',
+  'url',
+  'type',
+  ...(Object.keys(RecordFieldsInput) as Array<keyof typeof RecordFieldsInput>),
+] as const;
+export type RefreshableField = (typeof REFRESHABLE_FIELDS)[number];
+
+/** A field's value in a proposal: text, names or a date, as the resource reply gives them. */
+const FieldValue = z.union([z.string(), z.array(CreatorSchema), RecordDateSchema]);
+
+export const ResourceRefreshResponse = z
+  .object({
+    resourceId: z.uuid().describe('The resource (its id in the workspace)'),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        'The version the proposal was made from: apply the changes with a PATCH carrying `If-Match: "r<version>"` (the ETag of this reply)',
+      ),
+    source: z
+      .object({
+        provider: z.string().describe('The search provider that answered (crossref, arxiv…)'),
+        id: z.string().describe("The work's id at that provider (a search result id)"),
+      })
+      .describe('Where the proposed values come from'),
+    changes: z
+      .array(
+        z.object({
+          field: z.enum(REFRESHABLE_FIELDS).describe('The field as a PATCH names it'),
+          current: FieldValue.nullable().describe('What the resource holds now; null: nothing'),
+          proposed: FieldValue.describe('What the source says, as a PATCH of the field saves it'),
+        }),
+      )
+      .describe(
+        'Every field whose looked-up value differs and is not empty (a refresh never ' +
+          'proposes clearing one); empty when the resource already says what the source says',
+      ),
+  })
+  .meta({ id: 'ResourceRefresh' });
+export type RefreshProposal = z.output<typeof ResourceRefreshResponse>;
+type ProposedChange = RefreshProposal['changes'][number];
+export type ProposedValue = ProposedChange['proposed'];
 
 const WorkspaceSchema = z
   .object({

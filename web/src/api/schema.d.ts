@@ -579,10 +579,30 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a saved resource's notes and/or tags
-         * @description An extension of the interface, which has no way to change a saved resource. Notes and tags have the bounds and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case); an absent field is unchanged, `tags: []` clears them. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.
+         * Change any field of a saved resource: its title, url, type, notes, tags and its record's fields
+         * @description An extension of the interface, which has no way to change a saved resource. Every field has the bounds, checks and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case; DOI syntax, ISBN and ISSN check digits, real dates, page ranges: a 400 names the field); an absent field is unchanged, `tags: []` clears them, `null` clears a record field, `creators` replaces them all. Logged in the activity with the fields changed, and heard live by the other members. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.
          */
         patch: operations["updateResource"];
+        trace?: never;
+    };
+    "/api/workspaces/{id}/resources/{resourceId}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Update from source: what a lookup of the resource's DOI, arXiv id or PMID says differently, field by field
+         * @description Looks the work up now (DOI first, else arXiv id, else PMID; 15 s at most) and lists every field (title, url, type, and the record's) whose looked-up value differs and is not empty: a refresh never proposes clearing a field, and creators in roles the source does not name (a translator) are kept after its own. Each `proposed` value is what a PATCH of that field saves (one the PATCH would refuse is not proposed). Nothing is written: apply the changes you accept with `PATCH /api/workspaces/{id}/resources/{resourceId}` and `If-Match` this reply's ETag, so a change made meanwhile is a 412. Editors and the owner only (it asks the providers on their behalf). 409 `no_identifier` (field `doi`) when the resource has no DOI, arXiv id or PMID; 404 naming the field looked up when no provider knows it; 503 when the providers do not answer.
+         */
+        get: operations["refreshResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/workspaces/{id}/export": {
@@ -2864,6 +2884,34 @@ export interface components {
             pages?: number;
             /** Format: date-time */
             uploadedAt: string;
+        };
+        ResourceRefresh: {
+            /**
+             * Format: uuid
+             * @description The resource (its id in the workspace)
+             */
+            resourceId: string;
+            /** @description The version the proposal was made from: apply the changes with a PATCH carrying `If-Match: "r<version>"` (the ETag of this reply) */
+            version: number;
+            /** @description Where the proposed values come from */
+            source: {
+                /** @description The search provider that answered (crossref, arxiv…) */
+                provider: string;
+                /** @description The work's id at that provider (a search result id) */
+                id: string;
+            };
+            /** @description Every field whose looked-up value differs and is not empty (a refresh never proposes clearing one); empty when the resource already says what the source says */
+            changes: {
+                /**
+                 * @description The field as a PATCH names it
+                 * @enum {string}
+                 */
+                field: "title" | "url" | "type" | "creators" | "arxivId" | "abstract" | "annote" | "archive" | "archiveCollection" | "archiveLocation" | "archivePlace" | "authority" | "callNumber" | "citationKey" | "collectionTitle" | "containerTitle" | "containerTitleShort" | "dimensions" | "division" | "doi" | "eventTitle" | "eventPlace" | "genre" | "isbn" | "issn" | "jurisdiction" | "language" | "license" | "medium" | "originalPublisher" | "originalPublisherPlace" | "originalTitle" | "partTitle" | "pmcid" | "pmid" | "publisher" | "publisherPlace" | "references" | "reviewedGenre" | "reviewedTitle" | "scale" | "source" | "status" | "titleShort" | "volumeTitle" | "chapterNumber" | "collectionNumber" | "edition" | "issue" | "number" | "numberOfPages" | "numberOfVolumes" | "pages" | "pageFirst" | "partNumber" | "printingNumber" | "section" | "supplementNumber" | "versionNumber" | "volume" | "issued" | "accessed" | "availableDate" | "eventDate" | "originalDate" | "submitted";
+                /** @description What the resource holds now; null: nothing */
+                current: (string | components["schemas"]["Creator"][] | components["schemas"]["RecordDate"]) | null;
+                /** @description What the source says, as a PATCH of the field saves it */
+                proposed: string | components["schemas"]["Creator"][] | components["schemas"]["RecordDate"];
+            }[];
         };
         /** @description If-Match named a version the object no longer has: nothing was written. code PRECONDITION_FAILED, details.reason `stale` */
         ResourceStale: {
@@ -7298,6 +7346,124 @@ export interface operations {
             };
             /** @description Too large */
             413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refreshResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceRefresh"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with what exists */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
