@@ -61,6 +61,7 @@ import {
   type ShareLinkRow,
 } from './share-links/store.js';
 import { workKeyOf } from './work-key.js';
+import { alikeOf } from './duplicates/alike.js';
 import { ownValue } from '../platform/own-key.js';
 import {
   ABSTRACT_MAX,
@@ -241,7 +242,7 @@ const RESOLVED_TEXT_FIELDS = [
 
 /**
  * Adds a resource to a workspace: inserted only while the workspace holds fewer than its limit and
- * not the same work already (409 either way), atomically even when adds to one workspace race
+ * not the same work already, nor a likely duplicate (duplicates/alike.ts; 409 each way), atomically even when adds to one workspace race
  * (store.insertResourceIfRoom). The slow, side-effect-free half (a lookup of `resourceId` through
  * search) is done here; the insert is the function returned, run on the database or in the
  * transaction that keeps the request's answer.
@@ -258,6 +259,7 @@ export async function describeNewResource(
       db,
       { ...values, addedBy },
       LIMITS.resourcesPerWorkspace,
+      alikeOf(values),
     );
     if ('row' in added) return added.row;
     switch (added.refused) {
@@ -273,6 +275,12 @@ export async function describeNewResource(
           field: input.resourceId !== undefined ? 'resourceId' : 'url',
           reason: 'duplicate',
         });
+      case 'alike':
+        throw conflict(
+          `Resource ${added.of} of this workspace is likely this work already (the same title, ` +
+            `year and first author): open it, or change this one's title, year or authors`,
+          { field: input.resourceId !== undefined ? 'resourceId' : 'title', reason: 'duplicate' },
+        );
     }
   };
 }

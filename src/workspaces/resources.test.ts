@@ -198,13 +198,20 @@ for (const leg of storeLegs()) {
           ).statusCode,
         ).toBe(409);
 
-        // The same work may sit in another workspace, and title-only entries never collide.
+        // The same work may sit in another workspace; a title-only entry is the same work as another
+        // with that title (folded) and no year or author either (duplicates/likeness.ts), not as one with a year.
         const other = await createWorkspace(t.app, owner);
         expect(
           (await post(other.id, owner.bearer, { resourceId: 'arxiv:1706.03762v5' })).statusCode,
         ).toBe(201);
         expect((await post(ws.id, owner.bearer, { title: 'Untitled note' })).statusCode).toBe(201);
-        expect((await post(ws.id, owner.bearer, { title: 'Untitled note' })).statusCode).toBe(201);
+        const again = await post(ws.id, owner.bearer, { title: 'untitled NOTE.' });
+        expect(again.statusCode).toBe(409);
+        expect(again.json().error.details).toEqual({ field: 'title', reason: 'duplicate' });
+        expect(
+          (await post(ws.id, owner.bearer, { title: 'Untitled note', issued: { year: 2024 } }))
+            .statusCode,
+        ).toBe(201);
       });
 
       it("saves by resourceId only http(s) addresses: a lookup's javascript: url and data: pdfUrl are dropped", async () => {

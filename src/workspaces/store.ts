@@ -471,13 +471,21 @@ export async function deleteResourceRows(
   return deleted.map((row) => row.id);
 }
 
-/** A resource added, or why not: no such workspace, no room in it, or the same work already there. */
+/**
+ * A resource added, or why not: no such workspace, no room in it, the same work already there (same
+ * work key), or one alike already there (`alike`, duplicates/likeness.ts: same title, year and first author).
+ */
 export type AddedResource =
-  { row: ResourceRow } | { refused: 'no_workspace' | 'full' | 'duplicate' };
+  | { row: ResourceRow }
+  | { refused: 'no_workspace' | 'full' | 'duplicate' }
+  | { refused: 'alike'; of: string };
+
+/** The resource of the workspace that a new one would be a likely duplicate of, if any (read under the workspace's lock). */
+export type FindAlike = (tx: Tx) => Promise<string | null>;
 
 /**
  * Inserts the row if its workspace holds fewer than `capacity` resources and not the same work (same
- * work key), and marks the workspace changed; all or nothing. The workspace's row is locked first, so
+ * work key, or one `findAlike` finds), and marks the workspace changed; all or nothing. The workspace's row is locked first, so
  * concurrent adds to one workspace take turns, and each count (a statement of its own, with a fresh
  * snapshot under READ COMMITTED) sees the rows the others added.
  */
@@ -485,6 +493,7 @@ export async function insertResourceIfRoom(
   db: Db,
   values: NewResourceRow,
   capacity: number,
+  findAlike?: FindAlike,
 ): Promise<AddedResource> {
   return db.transaction(async (tx): Promise<AddedResource> => {
     const [locked] = await tx
@@ -494,6 +503,8 @@ export async function insertResourceIfRoom(
       .for('update');
     if (!locked) return { refused: 'no_workspace' };
     if ((await countResources(tx, values.workspaceId)) >= capacity) return { refused: 'full' };
+    const alike = findAlike ? await findAlike(tx) : null;
+    if (alike) return { refused: 'alike', of: alike };
     const [row] = await tx
       .insert(workspaceResources)
       .values(values)
@@ -627,4 +638,19 @@ export async function lockResource(tx: Tx, id: string): Promise<boolean> {
     .where(eq(workspaceResources.id, id))
     .for('update');
   return rows.length > 0;
+}
+
+/** The named resources of the workspace (those still in it), in no particular order. */
+export async function resourcesOf(
+  db: Db | Tx,
+  workspaceId: string,
+  ids: string[],
+): Promise<ResourceRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(resourceColumns)
+    .from(workspaceResources)
+    .where(
+      and(eq(workspaceResources.workspaceId, workspaceId), isAnyOf(workspaceResources.id, ids)),
+    );
 }
