@@ -70,15 +70,15 @@ export function duplicateGroups(candidates: Candidate[]): DuplicateGroup[] {
   });
   const titleRank = DUPLICATE_REASONS.indexOf('title');
   for (const bucket of bucketsOf(candidates, likenessKey)) {
-    // Each joins the first earlier one whose identifiers do not say otherwise (a resource without
-    // any joins the first): pairs are compared only in a bucket whose members all carry some.
-    for (let i = 1; i < bucket.length; i++) {
-      const a = bucket[i]!;
-      const match = bucket
-        .slice(0, i)
-        .find((b) => !identifiersDiffer(identifiers[a]!, identifiers[b]!));
-      if (match !== undefined) linked.link(match, a, titleRank);
-    }
+    // Each pair not yet in one set, unless their identifiers say they differ: a resource without
+    // identifiers joins the first at once, so pairs are compared at length only in a bucket whose
+    // members all carry some (O(n²) in the bucket: at most the workspace's resources).
+    bucket.forEach((a, i) => {
+      for (const b of bucket.slice(0, i)) {
+        if (linked.root(a) === linked.root(b)) continue;
+        if (!identifiersDiffer(identifiers[a]!, identifiers[b]!)) linked.link(b, a, titleRank);
+      }
+    });
   }
   const members = new Map<number, number[]>();
   candidates.forEach((_, index) => {
