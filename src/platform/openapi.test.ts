@@ -454,6 +454,23 @@ describe('OpenAPI document', () => {
         );
     // A bulk body names resources (and a target workspace) by id: a fresh resource and workspace take the examples' places.
     const concrete = async (path: string, example: unknown): Promise<unknown> => {
+      if (path.endsWith('/duplicates/merge')) {
+        // Two fresh resources take the places of the merge's kept and merged ones (at version 1, as in the example).
+        const [keep, merged] = await Promise.all(
+          ['Merge kept', 'Merge merged'].map(
+            async (title) =>
+              (
+                await t.app.inject({
+                  method: 'POST',
+                  url: `/api/workspaces/${workspaceId}/resources`,
+                  headers: user.bearer,
+                  payload: { title },
+                })
+              ).json<BearerReply<'ResourceEnvelope'>>().resource.id,
+          ),
+        );
+        return { keep, merge: [merged], expectedVersions: { [keep!]: 1, [merged!]: 1 } };
+      }
       if (!path.includes('/resources/bulk/')) return example;
       const made = (
         await t.app.inject({
@@ -757,10 +774,14 @@ describe('OpenAPI document', () => {
             ([key]) => !(alternatives.has(field) && alternatives.has(key)),
           ),
         );
+        const tag = () => `${checked}-${Math.random().toString(36).slice(2)}`;
+        // A new account each time; a new work each time (the same title twice is a likely duplicate, a 409).
         const unique = () =>
           sample.path === '/api/auth/signup'
-            ? { email: `limit-${checked}-${Math.random().toString(36).slice(2)}@example.org` }
-            : {};
+            ? { email: `limit-${tag()}@example.org` }
+            : sample.path === '/api/workspaces/{id}/resources'
+              ? { title: `Paper ${tag()}` }
+              : {};
         const send = (length: number) =>
           t.app.inject({
             method: sample.method.toUpperCase() as 'POST',

@@ -233,7 +233,8 @@ export function recordOf(found: ResolvedResource, identifier: string) {
 
 /**
  * Adds a resource to a workspace: inserted only while the workspace holds fewer than its limit and
- * not the same work already (409 either way), atomically even when adds to one workspace race
+ * not the same work already (409 either way; a likely duplicate by title is added, as Zotero adds it,
+ * and GET …/duplicates finds it), atomically even when adds to one workspace race
  * (store.insertResourceIfRoom). The slow, side-effect-free half (a lookup of `resourceId` through
  * search) is done here; the insert is the function returned, run on the database or in the
  * transaction that keeps the request's answer.

@@ -35,6 +35,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 interface Fixture {
   workspaceId: string;
   resourceId: string;
+  /** Another resource of the workspace (a copy of the first), for a merge. */
+  copyId: string;
   annotationId: string;
   shareId: string;
   pausedShareId: string;
@@ -128,6 +130,15 @@ const REQUESTS: Record<
   }),
   'DELETE /api/workspaces/:id/resources/:resourceId/pdf': (f) => ({
     url: `/api/workspaces/${f.workspaceId}/resources/${f.resourceId}/pdf`,
+    success: 200,
+  }),
+  'GET /api/workspaces/:id/duplicates': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/duplicates`,
+    success: 200,
+  }),
+  'POST /api/workspaces/:id/duplicates/merge': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/duplicates/merge`,
+    payload: { keep: f.resourceId, merge: [f.copyId] },
     success: 200,
   }),
   'GET /api/workspaces/:id/export': (f) => ({
@@ -307,6 +318,9 @@ for (const leg of embeddedLeg()) {
       const workspace = await createWorkspace(t.app, owner, { name: 'Lab reading list' });
       const resource = await addResource(t.app, owner, workspace.id, { title: 'Shared paper' });
       const annotation = await annotate(t.app, owner, resource.id, { body: "the owner's note" });
+      const copy = needs('/duplicates')
+        ? await addResource(t.app, owner, workspace.id, { title: 'Shared paper (copy)' })
+        : null;
       await t.app.ctx.db.insert(workspaceMembers).values(
         (
           [
@@ -362,6 +376,7 @@ for (const leg of embeddedLeg()) {
       return {
         workspaceId: workspace.id,
         resourceId: resource.id,
+        copyId: copy?.id ?? '',
         annotationId: annotation.id,
         shareId: share!,
         pausedShareId: paused!,
@@ -442,7 +457,11 @@ for (const leg of embeddedLeg()) {
       expect(body.workspace.name).toBe('Lab reading list');
       expect(
         body.resources.map((r) => [r.id, r.notes, r.tags, r.annotations.map((a) => a.body)]),
-      ).toEqual([[shared.resourceId, '', [], ["the owner's note"]]]);
+        // Newest first: the copy a refused merge would have removed, then the annotated resource.
+      ).toEqual([
+        [shared.copyId, '', [], []],
+        [shared.resourceId, '', [], ["the owner's note"]],
+      ]);
       const members = await t.app.inject({
         method: 'GET',
         url: `/api/workspaces/${shared.workspaceId}/members`,
@@ -607,6 +626,7 @@ for (const leg of embeddedLeg()) {
         f = {
           workspaceId: ws,
           resourceId: resource.id,
+          copyId: '',
           annotationId: annotation.id,
           shareId: plain.id,
           pausedShareId: plain.id,

@@ -90,7 +90,7 @@ export const POLICY: { readonly [K in Kind]: Readonly<Record<ActionsOn[K], Rule>
     read: viewer,
     export: viewer,
     readMembers: viewer,
-    /** Its contents: add, import, bulk tag/move/remove, PDFs. */
+    /** Its contents: add, import, bulk tag/move/remove, merge duplicates, PDFs. */
     edit: editor,
     /** Create a read-only share link that nobody joins through (the public page only). */
     share: editor,
@@ -141,6 +141,8 @@ export const ROUTE_ACTIONS = {
   'PUT /api/workspaces/:id/resources/:resourceId/pdf': ['resource', 'update'],
   'GET /api/workspaces/:id/resources/:resourceId/pdf': ['resource', 'read'],
   'DELETE /api/workspaces/:id/resources/:resourceId/pdf': ['resource', 'update'],
+  'GET /api/workspaces/:id/duplicates': ['workspace', 'read'],
+  'POST /api/workspaces/:id/duplicates/merge': ['workspace', 'edit'],
   'GET /api/workspaces/:id/export': ['workspace', 'export'],
   'GET /api/workspaces/:id/cite': ['workspace', 'export'],
   'GET /api/workspaces/:id/suggestions': ['workspace', 'read'],

@@ -198,13 +198,14 @@ for (const leg of storeLegs()) {
           ).statusCode,
         ).toBe(409);
 
-        // The same work may sit in another workspace, and title-only entries never collide.
+        // The same work may sit in another workspace, and entries alike only by title are added (as
+        // Zotero adds them): GET …/duplicates finds them, to merge or keep apart.
         const other = await createWorkspace(t.app, owner);
         expect(
           (await post(other.id, owner.bearer, { resourceId: 'arxiv:1706.03762v5' })).statusCode,
         ).toBe(201);
         expect((await post(ws.id, owner.bearer, { title: 'Untitled note' })).statusCode).toBe(201);
-        expect((await post(ws.id, owner.bearer, { title: 'Untitled note' })).statusCode).toBe(201);
+        expect((await post(ws.id, owner.bearer, { title: 'untitled NOTE.' })).statusCode).toBe(201);
       });
 
       it("saves by resourceId only http(s) addresses: a lookup's javascript: url and data: pdfUrl are dropped", async () => {

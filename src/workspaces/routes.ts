@@ -26,6 +26,7 @@ import {
   retagResources,
   updateWorkspace,
 } from './commands.js';
+import { duplicateRoutes } from './duplicates/routes.js';
 import { eventRoutes } from './events/routes.js';
 import { contentDisposition, exportCitations } from './export.js';
 import { importRoutes } from './import/routes.js';
@@ -632,6 +633,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   await shareRoutes(root, ctx);
   await memberRoutes(root, ctx);
   await eventRoutes(root, ctx);
+  await duplicateRoutes(root, ctx);
 }
 
 /**

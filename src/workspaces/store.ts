@@ -628,3 +628,18 @@ export async function lockResource(tx: Tx, id: string): Promise<boolean> {
     .for('update');
   return rows.length > 0;
 }
+
+/** The named resources of the workspace (those still in it), in no particular order. */
+export async function resourcesOf(
+  db: Db | Tx,
+  workspaceId: string,
+  ids: string[],
+): Promise<ResourceRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(resourceColumns)
+    .from(workspaceResources)
+    .where(
+      and(eq(workspaceResources.workspaceId, workspaceId), isAnyOf(workspaceResources.id, ids)),
+    );
+}

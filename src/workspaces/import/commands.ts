@@ -1,7 +1,8 @@
 /**
  * Importing a citation file into a workspace: every entry read, each one judged new, duplicate (of a
  * resource in the workspace or of an earlier entry of the file: same work key as adding decides, or
- * the same normalised title and year), unreadable, or past the workspace's room; the new ones written
+ * alike by title as the duplicates finder judges, duplicates/likeness.ts), unreadable, or past the
+ * workspace's room; the new ones written
  * in batches of IMPORT_BATCH_SIZE, one transaction each, so that a failure leaves no part of a batch.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,7 +21,8 @@ import { IMPORT_LIMITS } from './limits.js';
 import type { ParseInput, ParseOutcome } from './parse-worker.js';
 import { countEntriesAtLeast, detectFormat } from './scan.js';
 import { knownResources, writeImportBatch, type KnownResource } from './store.js';
-import { resourceOf, titleYearKey } from './to-resource.js';
+import { resourceOf } from './to-resource.js';
+import { alikeByTitle, likenessKey, traitsOf, type WorkTraits } from '../duplicates/likeness.js';
 
 /** Reads the file's text as a format: in a worker (parseInWorkers) for requests, in this thread (parseInProcess) for tests and the benchmark. */
 export type FileParser = (input: ParseInput) => Promise<ParseOutcome>;
@@ -120,28 +122,30 @@ export interface ImportReport {
   entries: EntryOutcome[];
 }
 
-/** An entry the file holds, as a row to insert with the keys it is judged by. */
+/** An entry the file holds, as a row to insert with the traits it is judged by. */
 interface Candidate extends Position {
   values: NewResourceRow & { id: string };
-  titleYear: string | null;
+  traits: WorkTraits;
 }
 
-/** What earlier entries of the file (and the resources they became) are known by. */
+/** An earlier entry of the file (and the resource it became). */
+interface SeenEntry extends WorkTraits {
+  entryIndex: number;
+  resourceId: string | null;
+}
+
+/** What earlier entries of the file are known by: work key, and likeness key (a list each). */
 interface SeenInFile {
-  byWorkKey: Map<
-    string,
-    { entryIndex: number; resourceId: string | null; title: string; workKey: string | null }
-  >;
-  byTitleYear: Map<
-    string,
-    { entryIndex: number; resourceId: string | null; title: string; workKey: string | null }
-  >;
+  byWorkKey: Map<string, SeenEntry>;
+  byLikeness: Map<string, SeenEntry[]>;
 }
 
-/** Works whose titles and years agree are one, unless both carry identifiers of one kind that differ (two DOIs). */
-function sameWork(a: string | null, b: string | null): boolean {
-  if (!a || !b) return true;
-  return a === b || a.slice(0, a.indexOf(':')) !== b.slice(0, b.indexOf(':'));
+/** Adds `item` to the list `map` holds under `key`. */
+function listUnder<T>(map: Map<string, T[]>, key: string | null, item: T): void {
+  if (!key) return;
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
 }
 
 function summaryOf(values: NewResourceRow & { id: string }, imported: boolean): ImportedSummary {
@@ -169,25 +173,23 @@ function judge(
   dryRun: boolean,
 ): { rows: NewResourceRow[]; outcomes: EntryOutcome[] } {
   const byWorkKey = new Map<string, KnownResource>();
-  const byTitleYear = new Map<string, KnownResource>();
+  const byLikeness = new Map<string, KnownResource[]>();
   for (const resource of known) {
     if (resource.workKey) byWorkKey.set(resource.workKey, resource);
-    const key = titleYearKey(resource.title, resource.year === null ? null : String(resource.year));
-    if (key && !byTitleYear.has(key)) byTitleYear.set(key, resource);
+    listUnder(byLikeness, likenessKey(resource), resource);
   }
   let room = capacity - known.length;
   const rows: NewResourceRow[] = [];
   const outcomes: EntryOutcome[] = [];
   for (const candidate of candidates) {
-    const { values, titleYear, index, line, key } = candidate;
+    const { values, traits, index, line, key } = candidate;
     const workKey = values.workKey ?? null;
+    const likeness = likenessKey(traits);
     const position = { index, line, key };
     const resource = summaryOf(values, false);
     const inWorkspace =
       (workKey ? byWorkKey.get(workKey) : undefined) ??
-      (titleYear
-        ? [byTitleYear.get(titleYear)].find((found) => found && sameWork(found.workKey, workKey))
-        : undefined);
+      (likeness ? alikeByTitle(traits, byLikeness.get(likeness) ?? []) : null);
     if (inWorkspace) {
       outcomes.push({
         ...position,
@@ -199,11 +201,7 @@ function judge(
     }
     const inFile =
       (workKey ? seen.byWorkKey.get(workKey) : undefined) ??
-      (titleYear
-        ? [seen.byTitleYear.get(titleYear)].find(
-            (found) => found && sameWork(found.workKey, workKey),
-          )
-        : undefined);
+      (likeness ? alikeByTitle(traits, seen.byLikeness.get(likeness) ?? []) : null);
     if (inFile) {
       outcomes.push({
         ...position,
@@ -228,14 +226,9 @@ function judge(
     }
     room--;
     rows.push(values);
-    const mark = {
-      entryIndex: index,
-      resourceId: dryRun ? null : values.id,
-      title: values.title,
-      workKey,
-    };
+    const mark = { ...traits, entryIndex: index, resourceId: dryRun ? null : values.id };
     if (workKey) seen.byWorkKey.set(workKey, mark);
-    if (titleYear && !seen.byTitleYear.has(titleYear)) seen.byTitleYear.set(titleYear, mark);
+    listUnder(seen.byLikeness, likeness, mark);
     outcomes.push({
       ...position,
       outcome: dryRun ? 'would_import' : 'imported',
@@ -304,11 +297,11 @@ export async function importCitations(
     candidates.push({
       ...position,
       values: { ...made.values, addedBy, id: randomUUID() },
-      titleYear: titleYearKey(made.values.title, made.year),
+      traits: traitsOf(made.values),
     });
   }
 
-  const seen: SeenInFile = { byWorkKey: new Map(), byTitleYear: new Map() };
+  const seen: SeenInFile = { byWorkKey: new Map(), byLikeness: new Map() };
   if (options.dryRun) {
     outcomes.push(
       ...judge(

@@ -496,7 +496,7 @@ for (const leg of storeLegs()) {
         ).toEqual({ year: 2014, month: 12, day: 31, end: { year: 2015, month: 1, day: 1 } });
       });
 
-      it("reports duplicates of the workspace's resources and of earlier entries, by identifier or by title and year, and adds none twice", async () => {
+      it("reports duplicates of the workspace's resources and of earlier entries, by identifier or alike by title, and adds none twice", async () => {
         const ws = await createWorkspace(t.app, owner);
         const added = await addResource(t.app, owner, ws.id, {
           title: 'Added by hand',
@@ -504,8 +504,8 @@ for (const leg of storeLegs()) {
         });
         const file = [
           '@article{a, title={Dup by DOI}, doi={10.1038/s41592-019-0001-x}, year=2019}',
-          '@article{b, title={The Same Work, Again}, year=2020}',
-          '@article{c, title={the same work again!}, year={2020}, author={X, Y}}',
+          '@article{b, title={The Same Work, Again}, year=2020, author={X, Y}}',
+          '@article{c, title={the same work again!}, year={2020}, author={X, Z. and Other, A.}}',
           '@article{d, title={An arXiv paper}, eprint={1706.03762v2}, archivePrefix={arXiv}}',
           '@misc{e, title={The arXiv paper by URL}, url={https://arxiv.org/abs/1706.03762}}',
           '@article{f, title={The Same Work, Again}, year=2021}',

@@ -3,15 +3,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/client.js';
 import { workspaceResources, workspaces } from '../../platform/db/schema.js';
 import { recordChange } from '../events/record.js';
+import type { WorkTraits } from '../duplicates/likeness.js';
 import type { NewResourceRow } from '../store.js';
 
-/** A resource already in the workspace, as duplicates are judged: its work key, title and year. */
-export interface KnownResource {
+/** A resource already in the workspace, as duplicates are judged: its work key and its traits (duplicates/likeness.ts). */
+export interface KnownResource extends WorkTraits {
   id: string;
-  title: string;
   workKey: string | null;
-  /** The year its record was issued. */
-  year: number | null;
 }
 
 /** Every resource of the workspace, with only what duplicates are judged by. */
@@ -22,6 +20,10 @@ export async function knownResources(db: Db | Tx, workspaceId: string): Promise<
       title: workspaceResources.title,
       workKey: workspaceResources.workKey,
       year: workspaceResources.year,
+      firstFamily: workspaceResources.authorSort,
+      doi: sql<string | null>`${workspaceResources.record}->>'doi'`,
+      arxivId: sql<string | null>`${workspaceResources.record}->>'arxivId'`,
+      pmid: sql<string | null>`${workspaceResources.record}->>'pmid'`,
     })
     .from(workspaceResources)
     .where(eq(workspaceResources.workspaceId, workspaceId));

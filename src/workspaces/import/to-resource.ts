@@ -100,7 +100,7 @@ function identifiersOf(item: CslLike): { doi?: string; arxivId?: string; pmid?: 
 export function resourceOf(
   workspaceId: string,
   item: CslLike,
-): { values: NewResourceRow; year: string | null } | { reason: string } {
+): { values: NewResourceRow } | { reason: string } {
   const title = clean(item.title, LIMITS.title);
   if (!title) return { reason: 'The entry has no title' };
   const record = recordFromCsl(item, clean);
@@ -122,20 +122,5 @@ export function resourceOf(
     notes: clean(item.note, LIMITS.notes, { multiline: true }) ?? '',
     data: {},
   };
-  return { values, year: record.issued?.year ? String(record.issued.year) : null };
-}
-
-/**
- * A work without identifiers is known by its title and year: lower case, accents and punctuation
- * gone, so that `The DNA of École` and `the dna of ecole.` are one work. No key without a year.
- */
-export function titleYearKey(title: string, year: string | null): string | null {
-  if (!year) return null;
-  const words = title
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-  return words ? `${words}|${year}` : null;
+  return { values };
 }

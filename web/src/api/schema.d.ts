@@ -991,6 +991,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Likely duplicates among the resources of a workspace, in groups
+         * @description Resources are likely the same work when they share a DOI (any case), an arXiv id or a PMID, or when their titles are the same once accents, case and punctuation are folded, with the same year (or no year on either) and the same first author family name, folded alike (or no author on either); two alike by title that both carry a DOI (an arXiv id, a PMID) and differ in it are not. Resources linked through one another are one group; a resource is in one group at most. Groups come strongest reason first; resources oldest first, each as the other resource replies show it.
+         */
+        get: operations["listDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/duplicates/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge resources into one: fields filled, notes, tags, annotations and PDF moved
+         * @description In one transaction: `keep` keeps its record, and each field it lacks (creators when it has none; each text, date and identifier) is taken from the first of `merge` (at most 100) that has it, as are its title and URL when it has none; notes are joined, kept first, with a blank line between (a text already there is not repeated); tags are united; every annotation moves to it; a PDF moves to it when it has none (else the others' PDFs are deleted); the others are removed. A 404 names an id that is not in this workspace; a 409 (nothing merged) when one was removed since (`reason: gone`: another merge won), changed since the version `expectedVersions` gives (`changed`), or when the kept resource would pass a limit: notes over 10,000 characters (`notes_too_long`), more than 20 tags (`too_many_tags`) or 100 annotations (`too_many_annotations`).
+         */
+        post: operations["mergeDuplicates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/library/search": {
         parameters: {
             query?: never;
@@ -1905,6 +1945,52 @@ export interface components {
             success: true;
             /** Format: uuid */
             id: string;
+        };
+        DuplicateGroup: {
+            /**
+             * @description The strongest reason that links two of them: the same `doi` (any case), `arxiv` id, `pmid`, or the same `title` (accents, case and punctuation folded) with the same year and first author family name (or none on either)
+             * @enum {string}
+             */
+            reason: "doi" | "arxiv" | "pmid" | "title";
+            /** @description Oldest first */
+            resources: components["schemas"]["Resource"][];
+        };
+        DuplicateGroups: {
+            groups: components["schemas"]["DuplicateGroup"][];
+        };
+        /**
+         * @description Merges resources into one (`keep`): its record with every field it lacks taken from the others, notes joined, tags united, annotations and a PDF moved; the others removed
+         * @example {
+         *       "keep": "0b8e2a4e-3f7c-4a8e-9a51-2f4a6c1d9e10",
+         *       "merge": [
+         *         "3d5c7e91-8a2b-4c6d-9e0f-1a2b3c4d5e6f"
+         *       ],
+         *       "expectedVersions": {
+         *         "0b8e2a4e-3f7c-4a8e-9a51-2f4a6c1d9e10": 1,
+         *         "3d5c7e91-8a2b-4c6d-9e0f-1a2b3c4d5e6f": 1
+         *       }
+         *     }
+         */
+        DuplicatesMergeInput: {
+            /**
+             * Format: uuid
+             * @description The resource that stays, with its id
+             */
+            keep: string;
+            /** @description The resources merged into it and removed; the fields `keep` lacks are taken from them in this order */
+            merge: string[];
+            /** @description Optimistic concurrency: the `version` of each resource as you saw it, by id (of `keep` and `merge` only). When one has changed since, nothing is merged and the answer is 409 (`reason: changed`). Without it, the merge takes the resources as they are. */
+            expectedVersions?: {
+                [key: string]: number;
+            };
+        };
+        DuplicatesMergeResult: {
+            /** @description The kept resource as it is now (its ETag in the header) */
+            resource: components["schemas"]["Resource"];
+            /** @description The resources merged into it, now removed */
+            merged: string[];
+            /** @description What the kept resource took from the others: record fields (`creators`, `issued`, `doi`…), `title`, `url`, `notes`, `tags`, `annotations`, `pdf` */
+            filled: string[];
         };
         /** @description Error envelope: a code matching the status, a message and, for invalid input, the field; never a stack trace */
         Error: {
@@ -10630,6 +10716,243 @@ export interface operations {
             };
             /** @description Not found (also another user's object) */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDuplicates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateGroups"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mergeDuplicates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DuplicatesMergeInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicatesMergeResult"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with what exists */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
