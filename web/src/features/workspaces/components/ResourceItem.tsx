@@ -1,5 +1,6 @@
 /**
- * One resource of a workspace: its facts, notes and tags (`Edit notes` changes both), its abstract (select text of it and press
+ * One resource of a workspace: its facts, its record in the item pane (every field edited in place),
+ * notes and tags (`Edit notes` changes both), its abstract (select text of it and press
  * `Highlight selection` to keep a highlight), its annotations (add, edit, delete), and removal.
  */
 import { useEffect, useId, useRef, useState } from 'react';
@@ -11,9 +12,10 @@ import { useAbilities } from '../../../lib/workspace-role';
 import { TextAreaField } from '../../../components/Field';
 import { shortAuthors } from '../../../lib/authors';
 import { formatDay, formatIsoDate } from '../../../lib/dates';
-import { workTypeLabel } from '../../../lib/work-types';
+import { typeLabel } from '../record-fields';
 import { rangesOf, segments, selectionWithin } from '../highlights';
 import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesForm';
+import { ItemPane } from './ItemPane';
 import {
   useCreateAnnotation,
   useDeleteAnnotation,
@@ -248,9 +250,10 @@ export function ResourceItem({
       )}
       <p className="result-facts">
         {published && <time dateTime={published}>{formatIsoDate(published, language)}</time>}
-        {resource.type && <span>{workTypeLabel(resource.type)}</span>}
+        {resource.type && <span>{typeLabel(resource.type)}</span>}
         <span>Added {formatDay(resource.addedAt, language)}</span>
       </p>
+      <ItemPane resource={resource} workspaceId={workspaceId} />
       {editingNotes ? (
         <ResourceNotesForm
           resource={resource}
