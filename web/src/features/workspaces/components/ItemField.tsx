@@ -5,7 +5,7 @@
  * (someone else saved the resource meanwhile) shows the value saved now and leaves the user's text
  * in the box, to save over it (Enter) or keep theirs (Esc).
  */
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { describeError, isStale } from '../../../api/errors';
 import { useUpdateResource, type Resource } from '../hooks/use-workspaces';
 import {
@@ -66,6 +66,7 @@ export function EditableValue({
   const valueRef = useRef<HTMLButtonElement>(null);
   // Enter and Esc close the box themselves: the blur that follows must not save again.
   const closing = useRef(false);
+  const refocusValue = useRef(false);
 
   const open = () => {
     closing.current = false;
@@ -81,9 +82,16 @@ export function EditableValue({
     setError(null);
     setStale(null);
     onClosed?.();
-    // The button is drawn again on the next render: focus it then, as a keyboard user left it.
-    if (refocus) requestAnimationFrame(() => valueRef.current?.focus());
+    refocusValue.current = refocus;
   };
+  // Closed by Enter or Esc: the focus goes back to the value once it is drawn again (not after a
+  // blur: the focus is where the user moved it).
+  useEffect(() => {
+    if (!editing && refocusValue.current) {
+      refocusValue.current = false;
+      valueRef.current?.focus();
+    }
+  }, [editing]);
   const save = async (refocus: boolean) => {
     if (update.isPending) return;
     if (typed.trim() === text.trim() && stale === null) return close(refocus);
