@@ -176,6 +176,18 @@ describe.skipIf(webSkipReason)('the item pane (Chromium)', { timeout: JOURNEY_TI
     await page.keyboard.press('Enter');
     await value('Series: Taylor’s Scientific Memoirs').waitFor();
 
+    // The abstract, in its own section (where its text is selected to highlight it).
+    await pane().getByRole('button', { name: 'Add abstract' }).click();
+    await pane()
+      .getByLabel('Abstract', { exact: true })
+      .fill('Sketch of the engine invented by Babbage.');
+    await page.keyboard.press('Enter');
+    await pane()
+      .getByTestId('abstract')
+      .getByText('Sketch of the engine invented by Babbage.')
+      .waitFor();
+    await expect.poll(() => page.evaluate<unknown>(FOCUSED_NAME)).toBe('Edit abstract');
+
     // Kept: over a reload, in the API, in the list's columns, and in the APA reference.
     await page.reload();
     await value('Book title: Scientific Memoirs').waitFor();

@@ -26,16 +26,17 @@ describe('fields by type', () => {
       'issn',
       'url',
       'language',
-      'abstract',
     ]);
-    expect(fieldsFor('thesis', { archive: 'Library', edition: '' }, ['medium'])).toEqual([
+    // The abstract has its own section (highlights): never one of the pane's fields.
+    expect(
+      fieldsFor('thesis', { archive: 'Library', edition: '', abstract: 'A' }, ['medium']),
+    ).toEqual([
       'genre',
       'publisher',
       'publisherPlace',
       'issued',
       'url',
       'language',
-      'abstract',
       'archive',
       'medium',
     ]);

@@ -228,12 +228,21 @@ const GENERIC_FIELDS: FieldKey[] = [
   'doi',
 ];
 /** Every type's, after its own. */
-const COMMON_FIELDS: FieldKey[] = ['issued', 'url', 'language', 'abstract'];
+const COMMON_FIELDS: FieldKey[] = ['issued', 'url', 'language'];
 
 /** A word on a type's creators, shown above them. */
 export const TYPE_NOTES: Partial<Record<ItemType, string>> = {
   chapter: 'A chapter’s editors are the book’s: add them as creators with the role Editor.',
 };
+
+/**
+ * Fields the resource's panel shows and edits in a section of their own (the abstract, where text is
+ * selected to highlight it): never among the pane's fields.
+ */
+const OWN_SECTION: ReadonlySet<FieldKey> = new Set<FieldKey>(['abstract']);
+
+/** Every field "More fields" may offer. */
+export const PANE_FIELDS = ALL_FIELDS.filter((field) => !OWN_SECTION.has(field));
 
 /**
  * The fields the pane shows for a record: its type's, then every type's, then any other field the
@@ -245,7 +254,7 @@ export function fieldsFor(
   added: FieldKey[] = [],
 ): FieldKey[] {
   const own = TYPE_FIELDS[type as ItemType] ?? GENERIC_FIELDS;
-  const held = ALL_FIELDS.filter((field) => hasValue(record[field]));
+  const held = PANE_FIELDS.filter((field) => hasValue(record[field]));
   return [...new Set([...own, ...COMMON_FIELDS, ...held, ...added])];
 }
 

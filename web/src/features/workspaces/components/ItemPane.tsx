@@ -2,17 +2,18 @@
  * The item pane (Zotero's is the model): a resource's whole record, every field editable in place.
  * Its type (a select: changing it saves at once), title, creators (CreatorsEditor), the fields of its
  * type (record-fields.ts), every other field it holds, and "More fields" to fill any other field of
- * the record. Viewers see the same, read only.
+ * the record (the abstract is edited in its own section of the panel, ResourceItem). Viewers see the
+ * same, read only.
  */
 import { useId, useState } from 'react';
 import { describeError, isStale } from '../../../api/errors';
 import { useAbilities } from '../../../lib/workspace-role';
 import { useUpdateResource, type Resource } from '../hooks/use-workspaces';
 import {
-  ALL_FIELDS,
   fieldLabel,
   fieldsFor,
   ITEM_TYPES,
+  PANE_FIELDS,
   TYPE_LABELS,
   TYPE_NOTES,
   typeLabel,
@@ -73,7 +74,7 @@ export function ItemPane({ resource, workspaceId }: { resource: Resource; worksp
   const [opening, setOpening] = useState<FieldKey | null>(null);
   const record = resource as unknown as Partial<Record<FieldKey, unknown>>;
   const shown = fieldsFor(resource.type, { ...record, url: resource.url }, added);
-  const more = ALL_FIELDS.filter((field) => !shown.includes(field));
+  const more = PANE_FIELDS.filter((field) => !shown.includes(field));
   const [choice, setChoice] = useState<FieldKey | ''>('');
   const chosen = choice && more.includes(choice) ? choice : (more[0] ?? '');
 

@@ -12,10 +12,11 @@ import { useAbilities } from '../../../lib/workspace-role';
 import { TextAreaField } from '../../../components/Field';
 import { shortAuthors } from '../../../lib/authors';
 import { formatDay, formatIsoDate } from '../../../lib/dates';
-import { typeLabel } from '../record-fields';
+import { fieldChange, typeLabel } from '../record-fields';
 import { rangesOf, segments, selectionWithin } from '../highlights';
 import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesForm';
 import { ItemPane } from './ItemPane';
+import { EditableValue } from './ItemField';
 import {
   useCreateAnnotation,
   useDeleteAnnotation,
@@ -176,6 +177,9 @@ export function ResourceItem({
   const [editingNotes, setEditingNotes] = useState(notesKept || tagsKept);
   const editNotesRef = useRef<HTMLButtonElement>(null);
   const wasEditingNotes = useRef(false);
+  const [editingAbstract, setEditingAbstract] = useState(false);
+  const editAbstractRef = useRef<HTMLButtonElement>(null);
+  const wasEditingAbstract = useRef(false);
   const create = useCreateAnnotation(workspaceId);
   const removeResource = useRemoveResource(workspaceId);
   const can = useAbilities();
@@ -207,6 +211,13 @@ export function ResourceItem({
     if (wasEditingNotes.current && !editingNotes) editNotesRef.current?.focus();
     wasEditingNotes.current = editingNotes;
   }, [editingNotes]);
+
+  // The same for the abstract's box closed by Enter or Esc (left for another control: the focus stays there).
+  useEffect(() => {
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (wasEditingAbstract.current && !editingAbstract && lost) editAbstractRef.current?.focus();
+    wasEditingAbstract.current = editingAbstract;
+  }, [editingAbstract]);
 
   const noteSent = () => {
     noteForm.reset({ body: '' });
@@ -290,22 +301,55 @@ export function ResourceItem({
           )}
         </>
       )}
-      {abstract && (
+      {(abstract || can.edit) && (
         <div className="resource-abstract">
           <h3>Abstract</h3>
-          <p ref={abstractRef} data-testid="abstract">
-            {segments(abstract, allRanges).map((piece, index) =>
-              piece.marked ? (
-                <mark key={index}>{piece.text}</mark>
-              ) : (
-                <span key={index}>{piece.text}</span>
-              ),
-            )}
-          </p>
-          <p className="muted">
-            Select text of the abstract, then press Highlight selection (the note below, if any,
-            goes with it).
-          </p>
+          {editingAbstract ? (
+            <dl className="item-fields">
+              <EditableValue
+                resource={resource}
+                workspaceId={workspaceId}
+                label="Abstract"
+                text={abstract}
+                changes={(typed) => fieldChange('abstract', typed)}
+                theirs={(current) => current.abstract ?? ''}
+                canEdit
+                long
+                startOpen
+                onClosed={() => setEditingAbstract(false)}
+              />
+            </dl>
+          ) : (
+            <>
+              {abstract && (
+                <>
+                  <p ref={abstractRef} data-testid="abstract">
+                    {segments(abstract, allRanges).map((piece, index) =>
+                      piece.marked ? (
+                        <mark key={index}>{piece.text}</mark>
+                      ) : (
+                        <span key={index}>{piece.text}</span>
+                      ),
+                    )}
+                  </p>
+                  <p className="muted">
+                    Select text of the abstract, then press Highlight selection (the note below, if
+                    any, goes with it).
+                  </p>
+                </>
+              )}
+              {can.edit && (
+                <button
+                  ref={editAbstractRef}
+                  type="button"
+                  className="button button-small"
+                  onClick={() => setEditingAbstract(true)}
+                >
+                  {abstract ? 'Edit abstract' : 'Add abstract'}
+                </button>
+              )}
+            </>
+          )}
         </div>
       )}
       <section aria-label={`Annotations on ${resource.title}`}>
