@@ -247,6 +247,7 @@ describe.skipIf(webSkipReason)('the item pane (Chromium)', { timeout: JOURNEY_TI
     await dialog.getByRole('button', { name: 'Add item' }).click();
     await dialog.getByText('Enter a title.').waitFor();
     await dialog.getByLabel('Title').fill('Annual report');
+    expect(await dialog.getByText('Enter a title.').count()).toBe(0);
     expect(await auditPage(page, 'new-item-dialog')).toEqual({});
     await dialog.getByRole('button', { name: 'Add item' }).click();
     const made = page.getByRole('region', { name: 'Details: Annual report' });

@@ -234,12 +234,15 @@ export function LibraryView({
         <h2 id={`${captionId}-heading`}>
           Resources <span className="muted">({resourceCount})</span>
         </h2>
-        {can.edit && (
-          <button type="button" className="button" onClick={() => setDialog('new')}>
-            New item…
-          </button>
-        )}
-        {tools}
+        {/* New item… first among the ways to add to the library (the page's tools follow it). */}
+        <div className="row-actions">
+          {can.edit && (
+            <button type="button" className="button" onClick={() => setDialog('new')}>
+              New item…
+            </button>
+          )}
+          {tools}
+        </div>
       </div>
       <FilterForm state={state} onApply={(filters) => go({ ...filters, page: 1 })} />
       <div className="library-selection" aria-label="Selection">

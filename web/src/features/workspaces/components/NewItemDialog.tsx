@@ -117,7 +117,11 @@ export function NewItemDialog({
               label="Title"
               required
               value={title}
-              onChange={(event) => setTitle(event.target.value)}
+              onChange={(event) => {
+                setTitle(event.target.value);
+                // "Enter a title." goes once there is one.
+                if (errors?.field === 'title' && event.target.value.trim()) setErrors(null);
+              }}
               error={errorAt('title')}
             />
             {fields.map((field) => {
