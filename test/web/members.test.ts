@@ -172,9 +172,16 @@ describe.skipIf(webSkipReason)(
         'Attach PDF',
         'Rename',
         'Delete',
+        'New item…',
+        'Edit creators',
+        'Add abstract',
+        'Add field',
       ]) {
         expect(await guest.getByRole('button', { name, exact: true }).count(), name).toBe(0);
       }
+      // The item pane reads as text: no field is a button, no type a select.
+      expect(await guest.locator('.item-value, .item-type').count()).toBe(0);
+      expect(await guest.locator('.item-pane .item-text').count()).toBeGreaterThan(0);
       expect(await guest.getByRole('heading', { name: 'Share links' }).count()).toBe(0);
       // Nor does the library take dropped PDFs (the drop zone's outline and handlers are not there).
       expect(await guest.locator('.pdf-drop').count()).toBe(0);

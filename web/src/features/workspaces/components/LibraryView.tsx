@@ -14,7 +14,6 @@ import { useProfileLanguage } from '../../../lib/profile';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/States';
 import { TextField } from '../../../components/Field';
 import { useToast } from '../../../components/Toasts';
-import { shortAuthors } from '../../../lib/authors';
 import { formatDay } from '../../../lib/dates';
 import { useZodForm } from '../../../lib/form';
 import { useAbilities } from '../../../lib/workspace-role';
@@ -30,6 +29,8 @@ import {
   type Sort,
 } from '../library-query';
 import { ResourceItem } from './ResourceItem';
+import { NewItemDialog } from './NewItemDialog';
+import { firstAuthor } from '../record-fields';
 import { LibraryFilterForm } from '../schemas';
 import { useRemoveResources, useResourcePage, type Resource } from '../hooks/use-workspaces';
 import '../../features.css';
@@ -42,12 +43,6 @@ const COLUMNS: Array<{ sort: Sort; label: string; className: string }> = [
 ];
 
 const FILTERS = ['q', 'tag', 'type', 'yearFrom', 'yearTo'] as const;
-
-function firstAuthor(resource: Resource): string {
-  const [first] = resource.authors;
-  if (!first) return '';
-  return resource.authors.length > 1 ? `${shortAuthors([first])} et al.` : shortAuthors([first]);
-}
 
 function SortHeader({
   column,
@@ -175,7 +170,7 @@ export function LibraryView({
   const captionId = useId();
   const panelRef = useRef<HTMLElement>(null);
   const focusPanel = useRef(false);
-  const [dialog, setDialog] = useState<'tag' | 'move' | 'remove' | null>(null);
+  const [dialog, setDialog] = useState<'tag' | 'move' | 'remove' | 'new' | null>(null);
   const can = useAbilities();
 
   // The selection belongs to one list: another sort, filter or page starts a new one.
@@ -239,7 +234,15 @@ export function LibraryView({
         <h2 id={`${captionId}-heading`}>
           Resources <span className="muted">({resourceCount})</span>
         </h2>
-        {tools}
+        {/* New item… first among the ways to add to the library (the page's tools follow it). */}
+        <div className="row-actions">
+          {can.edit && (
+            <button type="button" className="button" onClick={() => setDialog('new')}>
+              New item…
+            </button>
+          )}
+          {tools}
+        </div>
       </div>
       <FilterForm state={state} onApply={(filters) => go({ ...filters, page: 1 })} />
       <div className="library-selection" aria-label="Selection">
@@ -371,9 +374,14 @@ export function LibraryView({
                             {resource.title}
                           </Link>
                         </td>
-                        <td className="col-author">{firstAuthor(resource)}</td>
-                        <td className="col-year">{resource.year ?? ''}</td>
-                        <td className="col-venue">{resource.venue ?? ''}</td>
+                        {/* The record's own fields: a change in the item pane shows here at once. */}
+                        <td className="col-author">
+                          {firstAuthor(resource.creators, resource.authors)}
+                        </td>
+                        <td className="col-year">{resource.issued?.year ?? resource.year ?? ''}</td>
+                        <td className="col-venue">
+                          {resource.containerTitle ?? resource.venue ?? ''}
+                        </td>
                         <td className="col-tags">
                           {resource.tags.length > 0 && (
                             <ul className="badges" aria-label="Tags">
@@ -455,6 +463,30 @@ export function LibraryView({
           </section>
         )}
       </div>
+      <NewItemDialog
+        open={dialog === 'new'}
+        workspaceId={workspaceId}
+        onClose={() => setDialog(null)}
+        onCreated={(resourceId) => {
+          setDialog(null);
+          // Newest first, unfiltered: the new item is the list's first row, open in the pane.
+          focusPanel.current = true;
+          setParams(
+            writeLibraryState({
+              ...state,
+              q: '',
+              tag: '',
+              type: '',
+              yearFrom: '',
+              yearTo: '',
+              sort: 'added',
+              order: 'desc',
+              page: 1,
+              open: resourceId,
+            }),
+          );
+        }}
+      />
       <BulkTagDialog
         open={dialog === 'tag'}
         workspaceId={workspaceId}

@@ -1,5 +1,6 @@
 /**
- * One resource of a workspace: its facts, notes and tags (`Edit notes` changes both), its abstract (select text of it and press
+ * One resource of a workspace: its facts, its record in the item pane (every field edited in place),
+ * notes and tags (`Edit notes` changes both), its abstract (select text of it and press
  * `Highlight selection` to keep a highlight), its annotations (add, edit, delete), and removal.
  */
 import { useEffect, useId, useRef, useState } from 'react';
@@ -11,9 +12,11 @@ import { useAbilities } from '../../../lib/workspace-role';
 import { TextAreaField } from '../../../components/Field';
 import { shortAuthors } from '../../../lib/authors';
 import { formatDay, formatIsoDate } from '../../../lib/dates';
-import { workTypeLabel } from '../../../lib/work-types';
+import { fieldChange, typeLabel } from '../record-fields';
 import { rangesOf, segments, selectionWithin } from '../highlights';
 import { notesDraftKey, ResourceNotesForm, tagsDraftKey } from './ResourceNotesForm';
+import { ItemPane } from './ItemPane';
+import { EditableValue } from './ItemField';
 import {
   useCreateAnnotation,
   useDeleteAnnotation,
@@ -174,6 +177,9 @@ export function ResourceItem({
   const [editingNotes, setEditingNotes] = useState(notesKept || tagsKept);
   const editNotesRef = useRef<HTMLButtonElement>(null);
   const wasEditingNotes = useRef(false);
+  const [editingAbstract, setEditingAbstract] = useState(false);
+  const editAbstractRef = useRef<HTMLButtonElement>(null);
+  const wasEditingAbstract = useRef(false);
   const create = useCreateAnnotation(workspaceId);
   const removeResource = useRemoveResource(workspaceId);
   const can = useAbilities();
@@ -205,6 +211,13 @@ export function ResourceItem({
     if (wasEditingNotes.current && !editingNotes) editNotesRef.current?.focus();
     wasEditingNotes.current = editingNotes;
   }, [editingNotes]);
+
+  // The same for the abstract's box closed by Enter or Esc (left for another control: the focus stays there).
+  useEffect(() => {
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (wasEditingAbstract.current && !editingAbstract && lost) editAbstractRef.current?.focus();
+    wasEditingAbstract.current = editingAbstract;
+  }, [editingAbstract]);
 
   const noteSent = () => {
     noteForm.reset({ body: '' });
@@ -248,9 +261,10 @@ export function ResourceItem({
       )}
       <p className="result-facts">
         {published && <time dateTime={published}>{formatIsoDate(published, language)}</time>}
-        {resource.type && <span>{workTypeLabel(resource.type)}</span>}
+        {resource.type && <span>{typeLabel(resource.type)}</span>}
         <span>Added {formatDay(resource.addedAt, language)}</span>
       </p>
+      <ItemPane resource={resource} workspaceId={workspaceId} />
       {editingNotes ? (
         <ResourceNotesForm
           resource={resource}
@@ -287,22 +301,55 @@ export function ResourceItem({
           )}
         </>
       )}
-      {abstract && (
+      {(abstract || can.edit) && (
         <div className="resource-abstract">
           <h3>Abstract</h3>
-          <p ref={abstractRef} data-testid="abstract">
-            {segments(abstract, allRanges).map((piece, index) =>
-              piece.marked ? (
-                <mark key={index}>{piece.text}</mark>
-              ) : (
-                <span key={index}>{piece.text}</span>
-              ),
-            )}
-          </p>
-          <p className="muted">
-            Select text of the abstract, then press Highlight selection (the note below, if any,
-            goes with it).
-          </p>
+          {editingAbstract ? (
+            <dl className="item-fields">
+              <EditableValue
+                resource={resource}
+                workspaceId={workspaceId}
+                label="Abstract"
+                text={abstract}
+                changes={(typed) => fieldChange('abstract', typed)}
+                theirs={(current) => current.abstract ?? ''}
+                canEdit
+                long
+                startOpen
+                onClosed={() => setEditingAbstract(false)}
+              />
+            </dl>
+          ) : (
+            <>
+              {abstract && (
+                <>
+                  <p ref={abstractRef} data-testid="abstract">
+                    {segments(abstract, allRanges).map((piece, index) =>
+                      piece.marked ? (
+                        <mark key={index}>{piece.text}</mark>
+                      ) : (
+                        <span key={index}>{piece.text}</span>
+                      ),
+                    )}
+                  </p>
+                  <p className="muted">
+                    Select text of the abstract, then press Highlight selection (the note below, if
+                    any, goes with it).
+                  </p>
+                </>
+              )}
+              {can.edit && (
+                <button
+                  ref={editAbstractRef}
+                  type="button"
+                  className="button button-small"
+                  onClick={() => setEditingAbstract(true)}
+                >
+                  {abstract ? 'Edit abstract' : 'Add abstract'}
+                </button>
+              )}
+            </>
+          )}
         </div>
       )}
       <section aria-label={`Annotations on ${resource.title}`}>

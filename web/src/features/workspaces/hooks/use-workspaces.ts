@@ -129,8 +129,11 @@ export function useDeleteWorkspace() {
   });
 }
 
-/** A resource described by the app (the API also takes a `resourceId` to look up; the app has the record already). */
-export interface NewResource {
+/**
+ * A resource described by the app (the API also takes a `resourceId` to look up; the app has the
+ * record already): a search result's facts, or an item typed by hand with any field of its record.
+ */
+export type NewResource = {
   title: string;
   url?: string;
   type?: string;
@@ -138,7 +141,7 @@ export interface NewResource {
   tags?: string[];
   notes?: string;
   data?: Record<string, unknown>;
-}
+} & Omit<ResourceChanges, 'title' | 'url' | 'type' | 'authors' | 'tags' | 'notes' | 'data'>;
 
 /** The resource body for a search result: its facts, and the identifiers the API recognises a work by. */
 export function resourceFromResult(result: SearchResult): NewResource {
@@ -201,9 +204,13 @@ export function useRemoveResource(workspaceId: string) {
   });
 }
 
+/** What a PATCH of a resource may change: any field of it and of its record (`null` clears one). */
+export type ResourceChanges = components['schemas']['ResourceUpdateInput'];
+
 /**
- * Changes a saved resource's notes and tags, made from `version` (If-Match: a 412 when someone else
- * changed it since); the reply replaces the resource in the cached workspace.
+ * Changes a saved resource (its notes and tags, or any field of its record), made from `version`
+ * (If-Match: a 412 when someone else changed it since); the reply replaces the resource in the cached
+ * library list.
  */
 export function useUpdateResource(workspaceId: string) {
   const queryClient = useQueryClient();
@@ -212,24 +219,19 @@ export function useUpdateResource(workspaceId: string) {
     onError: refreshWhenStale,
     mutationFn: ({
       resourceId,
-      notes,
-      tags,
       version,
-    }: {
-      resourceId: string;
-      notes: string;
-      tags: string[];
-      version: number;
-    }) =>
+      ...changes
+    }: ResourceChanges & { resourceId: string; version: number }) =>
       unwrap(
         api.PATCH('/api/workspaces/{id}/resources/{resourceId}', {
           params: { path: { id: workspaceId, resourceId }, header: ifMatch('r', version) },
-          body: { notes, tags },
+          body: changes,
         }),
       ),
     onSuccess: async (resource) => {
       replaceCachedResource(queryClient, workspaceId, resource);
-      // The workspace's updatedAt moved, and the tags may no longer match a filter: read again when next shown.
+      // The workspace's updatedAt moved, and the tags, year or venue may no longer match a filter or
+      // keep the sort: read again when next shown.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
         queryClient.invalidateQueries({ queryKey: resourcesKey(workspaceId), refetchType: 'none' }),
