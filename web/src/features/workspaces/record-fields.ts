@@ -158,7 +158,7 @@ const FIELD_LABELS = {
 } satisfies Record<FieldKey, string>;
 
 /** Every field the pane can edit, in the order "More fields" lists them (by their words). */
-export const ALL_FIELDS = (Object.keys(FIELD_LABELS) as FieldKey[]).sort((a, b) =>
+const ALL_FIELDS = (Object.keys(FIELD_LABELS) as FieldKey[]).sort((a, b) =>
   FIELD_LABELS[a].localeCompare(FIELD_LABELS[b], 'en'),
 );
 
