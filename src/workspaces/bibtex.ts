@@ -118,7 +118,7 @@ function entryType(item: ExportItem): string {
 
 function entry(item: ExportItem): string {
   const type = entryType(item);
-  const [year, month] = item.issued?.['date-parts'][0] ?? [];
+  const [year, month] = item.issued?.['date-parts']?.[0] ?? [];
   // Every value is braced but `month`, a macro name (`month = may`).
   const fields: Array<[string, string | undefined]> = [
     ['title', escapeBibtexText(item.title)],

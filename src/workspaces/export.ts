@@ -41,7 +41,8 @@ interface CslItem {
   author?: CslName[];
   editor?: CslName[];
   translator?: CslName[];
-  issued?: { 'date-parts': number[][] };
+  /** A literal date ("forthcoming") has no date-parts. */
+  issued?: { 'date-parts'?: number[][]; literal?: string };
   'container-title'?: string;
   publisher?: string;
   'publisher-place'?: string;

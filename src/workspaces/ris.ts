@@ -32,7 +32,7 @@ function risName(name: NonNullable<ExportItem['author']>[number]): string {
 }
 
 function record(item: ExportItem): string {
-  const [year, month, day] = item.issued?.['date-parts'][0] ?? [];
+  const [year, month, day] = item.issued?.['date-parts']?.[0] ?? [];
   const pad = (part: number | undefined) =>
     part === undefined ? '' : String(part).padStart(2, '0');
   const lines: Array<[string, string | undefined]> = [
