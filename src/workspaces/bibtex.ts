@@ -67,21 +67,37 @@ function isPlainNamePart(part: string | undefined): part is string {
   );
 }
 
-/** `von Last, Jr, First` when every part is plain, else the whole name braced: one literal name. */
+/**
+ * A part of a person's name as BibTeX's name parser reads it back: as written when plain, else
+ * braced (one word). A part with a word in lower case is braced too, or the parser would take that
+ * word for a particle (`{Regina Célia de}` stays the given names).
+ */
+function namePart(part: string): string {
+  return isPlainNamePart(part) && !/(^|\s)\p{Ll}/u.test(part)
+    ? part
+    : `{${escapeBibtexText(part)}}`;
+}
+
+/**
+ * `von Last, Jr, First` in the comma form, each part braced unless plain (`{Family01}, Given01`: a
+ * brace keeps a part's digits, commas and ` and ` from splitting anything), so that the parts come
+ * back as they went: a family name alone keeps its comma (`Doe Co.,`, two words of one family name,
+ * not a given and a family name), a given name alone has an empty family (`{}, Banksy`), and a
+ * dropping particle ("d'" of "John d'Jones") follows the given names, where it is printed and not
+ * sorted on. An organisation is braced whole, one literal name (`{Beijing Zoo}`).
+ */
 function bibtexName(name: NonNullable<ExportItem['author']>[number]): string {
-  const last = [name['dropping-particle'], name['non-dropping-particle'], name.family].filter(
-    (part) => part !== undefined,
-  );
-  const parts = [...last, name.given, name.suffix].filter((part) => part !== undefined);
-  if (!name.literal && isPlainNamePart(name.family) && parts.every(isPlainNamePart)) {
-    return [last.join(' '), name.suffix, name.given]
-      .filter((part) => part !== undefined)
-      .join(', ');
-  }
-  const whole =
-    name.literal ??
-    [name.given, ...last, name.suffix].filter((part) => part !== undefined).join(' ');
-  return `{${escapeBibtexText(whole)}}`;
+  if (name.literal) return `{${escapeBibtexText(name.literal)}}`;
+  const particle = name['non-dropping-particle']
+    ?.split(' ')
+    .map((word) => (/^\p{Ll}[\p{L}\p{M}.'’-]*$/u.test(word) ? word : `{${escapeBibtexText(word)}}`))
+    .join(' ');
+  const family = name.family ? namePart(name.family) : '{}';
+  const last = particle ? `${particle} ${family}` : family;
+  const given = [name.given, name['dropping-particle']].filter(Boolean).join(' ');
+  if (name.suffix)
+    return `${last}, ${namePart(name.suffix)}, ${given ? namePart(given) : ''}`.trimEnd();
+  return `${last}, ${given ? namePart(given) : ''}`.trimEnd();
 }
 
 function keyword(tag: string): string {
@@ -121,7 +137,7 @@ function entry(item: ExportItem): string {
   const [year, month] = item.issued?.['date-parts']?.[0] ?? [];
   // Every value is braced but `month`, a macro name (`month = may`).
   const fields: Array<[string, string | undefined]> = [
-    ['title', escapeBibtexText(item.title)],
+    ['title', textOf(item.title)],
     ['author', item.author?.length ? item.author.map(bibtexName).join(' and ') : undefined],
     ['editor', item.editor?.length ? item.editor.map(bibtexName).join(' and ') : undefined],
     [

@@ -203,7 +203,8 @@ describe('exportCitations with hostile values in every field', () => {
   /**
    * A name read back, as text: a literal name as it is, else given and family name. In RIS a name is
    * `Family, Given[, Suffix]` by the format's own rule (it has no escapes), so the commas of a stored
-   * name come back as that separator: those names are compared as their parts between commas.
+   * name come back as that separator: those names are compared as their parts between commas. A
+   * family name alone is written with its comma (`Solo},`), read back with an empty given name.
    */
   const nameText = (name: Record<string, string | undefined>, stored: string) => {
     if (name.literal !== undefined) return name.literal;
@@ -216,7 +217,7 @@ describe('exportCitations with hostile values in every field', () => {
       name.family,
       name.suffix,
     ]
-      .filter((part) => part !== undefined)
+      .filter((part) => part !== undefined && part !== '')
       .join(' ');
   };
   const storedName = (name: string) =>

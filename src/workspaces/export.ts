@@ -7,7 +7,13 @@
 import { writeBibtex } from './bibtex.js';
 import { writeRis } from './ris.js';
 import type { ResourceRow } from './store.js';
-import { citedCreators, cslTypeOf, recordToCsl, type CslName } from '../records/index.js';
+import {
+  citedCreators,
+  cslTypeOf,
+  currentMarkup,
+  recordToCsl,
+  type CslName,
+} from '../records/index.js';
 import { legacyRecordOf, storedTypeOf } from './resource-record.js';
 
 interface CitationJs {
@@ -37,7 +43,8 @@ interface CslItem {
   id: string;
   'citation-key': string;
   type: string;
-  title: string;
+  /** None for a work without a title of its own (records/record.ts, `untitled`). */
+  title?: string;
   author?: CslName[];
   editor?: CslName[];
   translator?: CslName[];
@@ -69,9 +76,16 @@ export interface ArxivEprint {
 
 /**
  * A CSL item with the resource's tags (CSL's `keyword` is one string) and its arXiv e-print, if any
- * (CSL has no field for it): what the BibTeX and RIS writers read.
+ * (CSL has no field for it): what the BibTeX and RIS writers read. Its text is plain; the rich text
+ * of its fields (`markup`, by CSL variable) and the variables a CSL-JSON import brought that the
+ * record has no field for (`otherVariables`) are for CSL-JSON and citations only (toCslItems).
  */
-export type ExportItem = CslItem & { tags: string[]; arxiv?: ArxivEprint };
+export type ExportItem = CslItem & {
+  tags: string[];
+  arxiv?: ArxivEprint;
+  markup: Record<string, string>;
+  otherVariables: Record<string, unknown>;
+};
 
 const FORMATS: Record<ExportFormat, { contentType: string; extension: string }> = {
   bibtex: { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib' },
@@ -112,16 +126,22 @@ function doiOf(value: unknown): string | undefined {
   return raw && DOI.test(raw) ? raw : undefined;
 }
 
-/** An http(s) URL, percent-encoded so that braces, backslashes and spaces cannot end a BibTeX `url` field. */
+/**
+ * An http(s) URL as it was given (`http://example.com` stays without the `/` a URL parser adds),
+ * with braces, backslashes, quotes and white space percent-encoded so that none can end a BibTeX
+ * `url` field.
+ */
 function urlOf(value: string | null): string | undefined {
   if (!value) return undefined;
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    return url.href.replace(
-      /[{}\\\s"]/g,
-      (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-    );
+    return value
+      .trim()
+      .replace(
+        /[{}\\\s"]/g,
+        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+      );
   } catch {
     return undefined;
   }
@@ -226,7 +246,8 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
       id: key,
       'citation-key': key,
       type: cslTypeOf(type),
-      title: oneLine(resource.title),
+      // A work without a title is cited without one, not by the display title it is listed by.
+      ...(record.untitled ? {} : { title: oneLine(resource.title) }),
     };
     const venue = text(record.containerTitle);
     const arxiv = arxivOf(record.arxivId, resource.data, resource.url, text(resource.data.venue));
@@ -246,13 +267,31 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
     if (keywords.length) item.keyword = keywords.join(', ');
     const note = text(resource.notes);
     if (note) item.note = note;
-    return { ...item, tags: keywords, ...(arxiv ? { arxiv } : {}) };
+    return {
+      ...item,
+      tags: keywords,
+      ...(arxiv ? { arxiv } : {}),
+      markup: linesFlattened(currentMarkup(record, resource.title)) as Record<string, string>,
+      otherVariables: (linesFlattened(record.otherVariables ?? {}) ?? {}) as Record<
+        string,
+        unknown
+      >,
+    };
   });
 }
 
-/** The CSL items of the resources, as CSL-JSON exports them. */
+/**
+ * The CSL items of the resources, as CSL-JSON exports them and citations read them: with the rich
+ * text of their fields and the other variables a CSL-JSON import brought (never over the record's own).
+ */
 export function toCslItems(resources: ResourceRow[]): CslItem[] {
-  return toExportItems(resources).map(({ tags: _tags, arxiv: _arxiv, ...item }) => item);
+  return toExportItems(resources).map(
+    ({ tags: _tags, arxiv: _arxiv, markup, otherVariables, ...item }) => ({
+      ...otherVariables,
+      ...item,
+      ...markup,
+    }),
+  );
 }
 
 export async function exportCitations(

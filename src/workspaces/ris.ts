@@ -23,12 +23,17 @@ const RIS_TYPE: Record<string, string> = {
   'post-weblog': 'BLOG',
 };
 
+/**
+ * `Family, Given, Suffix` (Zotero's reading of RIS names): a name of one part keeps its comma
+ * (`Doe Co.,` is a family name alone, `, Banksy` a given name alone), since a name without one is
+ * an organisation's, kept whole. A dropping particle ("d'" of "John d'Jones") follows the given
+ * names, where it is printed and not sorted on.
+ */
 function risName(name: NonNullable<ExportItem['author']>[number]): string {
   if (name.literal) return name.literal;
-  const last = [name['dropping-particle'], name['non-dropping-particle'], name.family]
-    .filter(Boolean)
-    .join(' ');
-  return [last, name.given, name.suffix].filter(Boolean).join(', ');
+  const last = [name['non-dropping-particle'], name.family].filter(Boolean).join(' ');
+  const given = [name.given, name['dropping-particle']].filter(Boolean).join(' ');
+  return name.suffix ? `${last}, ${given}, ${name.suffix}` : `${last}, ${given}`.trimEnd();
 }
 
 function record(item: ExportItem): string {

@@ -296,7 +296,9 @@ export async function importCitations(
       outcomes.push({ ...position, outcome: 'unreadable', reason: entry.reason });
       continue;
     }
-    const made = resourceOf(workspaceId, entry.item);
+    const made = resourceOf(workspaceId, entry.item, {
+      keepOtherVariables: file.format === 'csljson',
+    });
     if ('reason' in made) {
       outcomes.push({ ...position, outcome: 'unreadable', reason: made.reason });
       continue;
@@ -304,7 +306,8 @@ export async function importCitations(
     candidates.push({
       ...position,
       values: { ...made.values, addedBy, id: randomUUID() },
-      titleYear: titleYearKey(made.values.title, made.year),
+      // A display title ("Untitled legal case") says nothing of which work it is.
+      titleYear: made.untitled ? null : titleYearKey(made.values.title, made.year),
     });
   }
 

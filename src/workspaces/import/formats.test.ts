@@ -4,7 +4,7 @@
  * Zotero's BibTeX and RIS translators and CSL 1.0.2 (issue 35's list of what was lost).
  */
 import { describe, expect, it } from 'vitest';
-import { cslPlainText } from './csl-text.js';
+import { cslPlainText } from '../../records/index.js';
 import { readCitations, type CslLike, type ParsedEntry } from './formats.js';
 import { countEntriesAtLeast, detectFormat } from './scan.js';
 

@@ -262,18 +262,50 @@ const NAME_VARIABLES = [
 ];
 
 /**
+ * The names written as a family name alone with its comma (`Doe Co.,`, `{Blevins},`), braces
+ * gone: in Zotero's reading, and this service's BibTeX export, a person's family name without given
+ * names, where `{Doe Co.}` without the comma is an organisation.
+ */
+function familyOnlyNames(fields: Map<string, string>): Set<string> {
+  const found = new Set<string>();
+  for (const value of fields.values()) {
+    if (!value.includes(',')) continue;
+    let depth = 0;
+    let start = 0;
+    const names: string[] = [];
+    for (let at = 0; at < value.length; at++) {
+      const character = value[at]!;
+      if (character === '{') depth++;
+      else if (character === '}') depth--;
+      else if (depth === 0 && /\s/.test(character) && /^\s+and\s/i.test(value.slice(at))) {
+        names.push(value.slice(start, at));
+        start = at + /^\s+and\s+/i.exec(value.slice(at))![0].length;
+      }
+    }
+    names.push(value.slice(start));
+    for (const name of names) {
+      const match = /^\s*([^,]+),\s*$/.exec(name);
+      if (match) found.add(match[1]!.replace(/[{}]/g, '').replace(/\s+/g, ' ').trim());
+    }
+  }
+  return found;
+}
+
+/**
  * A name BibTeX reads as one part (`{Beijing Zoo}`, `{IBM}`, `Aristotle`) is a name that is not
  * split, CSL's `literal`, as Zotero keeps it in one field: citation-js makes it a family name alone,
- * which a style would cut into initials ("Zoo, B.") once it is stored as text.
+ * which a style would cut into initials ("Zoo, B.") once it is stored as text. A family name
+ * written with its comma (`Doe Co.,`) stays a family name.
  */
-function wholeNames(item: Record<string, unknown>): void {
+function wholeNames(item: Record<string, unknown>, familyOnly: Set<string>): void {
   for (const variable of NAME_VARIABLES) {
     const names = item[variable];
     if (!Array.isArray(names)) continue;
     item[variable] = names.map((name: CslName) =>
       name &&
       typeof name.family === 'string' &&
-      Object.keys(name).every((part) => part === 'family')
+      Object.keys(name).every((part) => part === 'family') &&
+      !familyOnly.has(name.family.replace(/\s+/g, ' ').trim())
         ? { literal: name.family }
         : name,
     );
@@ -281,7 +313,9 @@ function wholeNames(item: Record<string, unknown>): void {
 }
 
 function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
-  const item = tidyValues(read) as CslWithExtras & Record<string, unknown>;
+  // Only what LaTeX wrote (`{\'\i}`, `$^\circ$`): a dotless ı typed in the file stays as typed.
+  const latex = /\\[ij](?![a-zA-Z])|\\circ\b/.test(chunk.text);
+  const item = (latex ? tidyValues(read) : read) as CslWithExtras & Record<string, unknown>;
   const fields = fieldsAsWritten(chunk.text);
   const notes = [item.annote, item.note].filter(
     (note): note is string => typeof note === 'string' && !!note.trim(),
@@ -289,7 +323,7 @@ function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
   delete item.annote;
   // citation-js looks the entry type up in a plain object: `@constructor{` would find a function.
   if (typeof item.type !== 'string') item.type = 'document';
-  wholeNames(item);
+  wholeNames(item, familyOnlyNames(fields));
   for (const variable of ONE_TEXT) {
     const value = item[variable];
     if (Array.isArray(value)) item[variable] = value.join(' and ');
@@ -309,6 +343,9 @@ function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
   }
   const eprint = eprintOf(fields);
   const archivePrefix = (fields.get('archiveprefix') ?? fields.get('eprinttype'))?.trim();
+  // Zotero's Rights, CSL's license: `copyright` (as Zotero's BibTeX translator reads it) or `rights`.
+  const rights = (fields.get('copyright') ?? fields.get('rights'))?.trim();
+  if (rights && item.license === undefined) item.license = rights;
   const archive = fields.get('archive')?.trim();
   if (archive && item.archive === undefined) item.archive = archive;
   const eprintId = fields.get('eprint')?.trim();

@@ -354,7 +354,7 @@ for (const leg of storeLegs()) {
         },
       );
 
-      it("reads RIS: a publisher's download, repeated tags and continuation lines; a record without a title is unreadable", async () => {
+      it("reads RIS: a publisher's download, repeated tags and continuation lines; a record without a title is kept, untitled", async () => {
         const ws = await createWorkspace(t.app, owner);
         const publisher = await importRaw(
           ws.id,
@@ -369,13 +369,14 @@ for (const leg of storeLegs()) {
         );
         expect(composed.json()).toMatchObject({
           format: 'ris',
-          counts: { entries: 3, imported: 2, unreadable: 1 },
+          counts: { entries: 3, imported: 3, unreadable: 0 },
         });
+        // CSL allows a work without a title: it is kept, shown by its type, exported without one.
         expect(composed.json<Report>().entries[2]).toMatchObject({
-          outcome: 'unreadable',
+          outcome: 'imported',
           line: 25,
           key: 'notitle',
-          reason: 'The entry has no title',
+          resource: { title: 'Untitled journal article', authors: ['Anonymous'] },
         });
 
         const stored = await resources(ws.id);
@@ -496,6 +497,80 @@ for (const leg of storeLegs()) {
         ).toEqual({ year: 2014, month: 12, day: 31, end: { year: 2015, month: 1, day: 1 } });
       });
 
+      it('keeps what a CSL-JSON item brings: no title (a legal case), rich text, variables without a field; a title given later clears the mark', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const items = [
+          {
+            id: 'case',
+            type: 'legal_case',
+            authority: 'Supreme Court',
+            'container-title': 'U.S.',
+            volume: '347',
+            page: '483',
+            issued: { 'date-parts': [[1954]] },
+          },
+          {
+            id: 'rich',
+            type: 'article-journal',
+            title: 'The <i>Lancet</i> on the <span class="nocase">iPod</span>',
+            author: [{ family: 'Doe', given: 'Jane' }],
+            journalAbbreviation: 'Lancet',
+            issued: { 'date-parts': [[2001]] },
+          },
+        ];
+        const res = await importRaw(
+          ws.id,
+          JSON.stringify(items),
+          'application/vnd.citationstyles.csl+json',
+        );
+        expect(res.json()).toMatchObject({ counts: { entries: 2, imported: 2 } });
+        const stored = await resources(ws.id);
+        const legalCase = byTitle(stored, 'Untitled legal case');
+        expect(legalCase).toMatchObject({ untitled: true, authority: 'Supreme Court' });
+        expect(byTitle(stored, 'The Lancet on the iPod')).toMatchObject({
+          markup: { title: 'The <i>Lancet</i> on the <span class="nocase">iPod</span>' },
+          otherVariables: { journalAbbreviation: 'Lancet' },
+        });
+
+        const exported = async () =>
+          JSON.parse(
+            (
+              await t.app.inject({
+                method: 'GET',
+                url: `/api/workspaces/${ws.id}/export?format=csljson`,
+                headers: owner.bearer,
+              })
+            ).body,
+          ) as Array<Record<string, unknown>>;
+        const [richOut, caseOut] = [...(await exported())].sort((a, b) =>
+          String(a.type).localeCompare(String(b.type)),
+        );
+        expect(caseOut).not.toHaveProperty('title');
+        expect(caseOut).toMatchObject({ type: 'legal_case', authority: 'Supreme Court' });
+        expect(richOut).toMatchObject({
+          title: 'The <i>Lancet</i> on the <span class="nocase">iPod</span>',
+          journalAbbreviation: 'Lancet',
+        });
+        const cited = await t.app.inject({
+          method: 'GET',
+          url: `/api/workspaces/${ws.id}/cite?resourceIds=${legalCase.id}&style=apa&format=text`,
+          headers: owner.bearer,
+        });
+        expect(cited.json<{ bibliography: string }>().bibliography).not.toContain('Untitled');
+
+        const titled = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/workspaces/${ws.id}/resources/${legalCase.id}`,
+          headers: owner.bearer,
+          payload: { title: 'Brown v. Board of Education' },
+        });
+        expect(titled.statusCode, titled.body).toBe(200);
+        expect(titled.json().resource).not.toHaveProperty('untitled');
+        expect(await exported()).toContainEqual(
+          expect.objectContaining({ title: 'Brown v. Board of Education' }),
+        );
+      });
+
       it("reports duplicates of the workspace's resources and of earlier entries, by identifier or by title and year, and adds none twice", async () => {
         const ws = await createWorkspace(t.app, owner);
         const added = await addResource(t.app, owner, ws.id, {
@@ -569,12 +644,12 @@ for (const leg of storeLegs()) {
         const report = res.json<Report>();
         expect(report).toMatchObject({
           dryRun: true,
-          counts: { entries: 5, imported: 2, duplicates: 2, unreadable: 1 },
+          counts: { entries: 5, imported: 3, duplicates: 2, unreadable: 0 },
         });
         expect(report.entries.map((entry) => entry.outcome)).toEqual([
           'duplicate',
           'would_import',
-          'unreadable',
+          'would_import',
           'would_import',
           'duplicate',
         ]);
@@ -917,6 +992,29 @@ for (const leg of storeLegs()) {
           publisher: 'Kumarian Press',
           publisherPlace: 'Bloomfield, CT',
           pages: '227-232',
+        },
+        {
+          // Names each format splits its own way: a family name alone (not an organisation), a
+          // particle and a suffix, a given name with a word in lower case, digits in names.
+          title: 'Names in their parts',
+          type: 'book',
+          url: 'https://example.org/names',
+          creators: [
+            { role: 'author', family: 'Doe Co.' },
+            {
+              role: 'author',
+              nonDroppingParticle: 'von',
+              family: 'Hicks',
+              given: 'Michael',
+              suffix: 'III',
+            },
+            { role: 'author', family: 'Oliveira', given: 'Regina Célia de' },
+            { role: 'author', family: 'Family01', given: 'Given01' },
+            { role: 'editor', literal: 'Beijing Zoo' },
+          ],
+          tags: [],
+          notes: '',
+          issued: '2001',
         },
         {
           title: 'Annual Report',

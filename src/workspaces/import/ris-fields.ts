@@ -13,7 +13,7 @@
  * - A name is `Family, Given, Suffix`; a name without a comma is an organisation (`literal`), as
  *   Zotero reads it.
  */
-import { creatorFromText, nameToCsl } from '../../records/index.js';
+import { creatorFromParts, nameToCsl } from '../../records/index.js';
 import { ownValue } from '../../platform/own-key.js';
 import type { CslLike, CslName } from './formats.js';
 
@@ -95,17 +95,17 @@ function valuesOf(record: RisRecord, tag: string): string[] {
     .filter(Boolean);
 }
 
-/** `Family, Given, Suffix` as a CSL name; no comma: an organisation, whole. */
+/**
+ * `Family, Given, Suffix` as a CSL name (`Doe Co.,` a family name alone, `, Banksy` a given name
+ * alone); no comma: an organisation, whole.
+ */
 function risName(text: string): CslName {
   const value = text.trim();
   if (!value.includes(',')) return { literal: value };
   // `Baldwin,S.A.` (no space after the comma) is `Baldwin, S.A.`; RIS's third part is the suffix.
   const [family = '', given = '', ...suffix] = value.split(',').map((part) => part.trim());
-  const creator = creatorFromText(given ? `${family}, ${given}` : family);
-  if (!creator) return { literal: value };
-  const name = nameToCsl(creator);
-  if (suffix.length > 0 && !name.literal) name.suffix = suffix.join(', ');
-  return name;
+  const creator = creatorFromParts({ family, given, suffix: suffix.join(', ') });
+  return creator ? nameToCsl(creator) : { literal: value };
 }
 
 /** `YYYY/MM/DD/other`, `YYYY-MM-DD` or `YYYY` as CSL date parts; else the text, as `literal`. */
