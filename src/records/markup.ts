@@ -1,7 +1,7 @@
 /**
  * CSL's rich text (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html#html-like-formatting-tags):
- * a CSL title may hold the few tags CSL-JSON knows (`<i>`, `<b>`, `<sup>`, `<sub>`, small caps and
- * `nocase` spans, which the BibTeX reader writes for `\textit{}`, `$^2$`, `{DNA}`…) and is otherwise
+ * a CSL title may hold the few tags CSL-JSON knows (`<i>`, `<b>`, `<sup>`, `<sub>`, small caps as
+ * `<sc>` or a span, `nocase` and `nodecor` spans, which the BibTeX reader writes for `\textit{}`, `$^2$`, `{DNA}`…) and is otherwise
  * text: `n<m holds` is a title, not a tag. An HTML sanitiser reads `<m holds` as an unclosed tag and
  * drops the rest of the title; this removes CSL's tags only.
  *
@@ -14,7 +14,7 @@ import type { BibRecord } from './record.js';
 import { TEXT_VARIABLES, type TextField } from './vocabulary.js';
 
 const CSL_MARKUP =
-  /<\/?(?:i|b|sup|sub)>|<span\s+(?:style="font-variant:\s*small-caps;?"|class="nocase")\s*>|<\/span>/gi;
+  /<\/?(?:i|b|sup|sub|sc)>|<span\s+(?:style="font-variant:\s*small-caps;?"|class="(?:nocase|nodecor)")\s*>|<\/span>/gi;
 
 const HAS_CSL_MARKUP = new RegExp(CSL_MARKUP.source, 'i');
 

@@ -1,6 +1,6 @@
 /**
  * Citation export of a workspace as BibTeX, RIS or CSL-JSON (what Zotero, Paperpile and Mendeley
- * import): each resource becomes a CSL item; citation-js writes CSL-JSON, and this service writes
+ * import): each resource becomes a CSL item, written as JSON for CSL-JSON; this service writes
  * BibTeX (bibtex.ts) and RIS (ris.ts) itself, escaping every value for its format (citation-js's
  * writers let a name close a BibTeX entry, and wrapped RIS lines).
  */
@@ -15,23 +15,6 @@ import {
   type CslName,
 } from '../records/index.js';
 import { legacyRecordOf, storedTypeOf } from './resource-record.js';
-
-interface CitationJs {
-  Cite: typeof import('@citation-js/core').Cite;
-}
-
-let loadingCitationJs: Promise<CitationJs> | undefined;
-/** citation-js (its CSL-JSON writer) is loaded at the first export, not at start (a few hundred ms of import). */
-function loadCitationJs(): Promise<CitationJs> {
-  loadingCitationJs ??= import('@citation-js/core').then(
-    (core) => ({ Cite: core.Cite }),
-    (error: unknown) => {
-      loadingCitationJs = undefined;
-      throw error;
-    },
-  );
-  return loadingCitationJs;
-}
 
 export type ExportFormat = 'bibtex' | 'ris' | 'csljson';
 
@@ -118,9 +101,10 @@ function text(value: unknown): string | undefined {
 
 /**
  * A DOI as the DOI grammar allows it (`10.<registrant>/<suffix>`, Crossref's pattern plus the `<>`
- * of old SICI DOIs), else none. BibTeX writes `doi` verbatim, so a `}` would end the field and the entry.
+ * and `[]` of old SICI DOIs, `10.1603/0046-225x(2008)37[181:bdopaa]2.0.co;2`), else none. BibTeX
+ * writes `doi` verbatim, so a `}` would end the field and the entry.
  */
-const DOI = /^10\.\d{4,9}\/[-._;()/:<>A-Za-z0-9]+$/;
+const DOI = /^10\.\d{4,9}\/[-._;()[\]/:<>A-Za-z0-9]+$/;
 function doiOf(value: unknown): string | undefined {
   const raw = text(value)?.replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)/i, '');
   return raw && DOI.test(raw) ? raw : undefined;
@@ -309,9 +293,10 @@ export async function exportCitations(
       extension,
     };
   }
-  const { Cite } = await loadCitationJs();
-  const body = new Cite(toCslItems(resources)).format('data');
-  return { body: body.endsWith('\n') ? body : `${body}\n`, contentType, extension };
+  // Written as it is: citation-js's writer left out every variable it did not know (CSL 1.0.2's
+  // `license`, citeproc-js's `multi`, a tool's `key`), which a record keeps and gives back.
+  const body = JSON.stringify(toCslItems(resources), null, 2);
+  return { body: `${body}\n`, contentType, extension };
 }
 
 /** `attachment` with an ASCII file name and the exact one in RFC 5987 form, from the workspace name. */

@@ -297,7 +297,7 @@ export async function importCitations(
       continue;
     }
     const made = resourceOf(workspaceId, entry.item, {
-      keepOtherVariables: file.format === 'csljson',
+      cslJson: file.format === 'csljson',
     });
     if ('reason' in made) {
       outcomes.push({ ...position, outcome: 'unreadable', reason: made.reason });

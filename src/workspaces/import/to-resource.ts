@@ -118,14 +118,17 @@ function markupOf(item: CslLike, record: BibRecord, title: string | undefined) {
 }
 
 /**
- * The resource an entry becomes, or why it cannot become one. A CSL-JSON item's variables the
- * record has no field for are kept as they came (`keepOtherVariables`); a BibTeX or RIS entry's
- * item holds this service's own reading of the file beside its CSL variables.
+ * The resource an entry becomes, or why it cannot become one. A CSL-JSON item (`cslJson`) is kept
+ * as it came: its variables the record has no field for too, and a DOI found in its URL or note only
+ * tells which work it is (the work key), as the item did not say it (an arXiv id, which CSL has no
+ * variable for, is the record's wherever it is found); a BibTeX or RIS entry's item holds this
+ * service's own reading of the file beside its CSL variables, and an identifier found in it is the
+ * record's.
  */
 export function resourceOf(
   workspaceId: string,
   item: CslLike,
-  options: { keepOtherVariables?: boolean } = {},
+  options: { cslJson?: boolean } = {},
 ): { values: NewResourceRow; year: string | null; untitled: boolean } | { reason: string } {
   const record = recordFromCsl(item, clean);
   // A work without a title (a legal case, a letter) is kept as one (record.ts, `untitled`), when
@@ -136,13 +139,16 @@ export function resourceOf(
   if (!given) record.untitled = true;
   const markup = markupOf(item, record, given);
   if (markup) record.markup = markup;
-  const other = options.keepOtherVariables ? otherVariablesOf(item) : undefined;
+  const other = options.cslJson ? otherVariablesOf(item) : undefined;
   if (other) record.otherVariables = other;
   const ids = identifiersOf(item);
-  if (ids.doi) record.doi = ids.doi;
+  const own = options.cslJson
+    ? { ...identifiersOf({ DOI: item.DOI, PMID: item.PMID }), arxivId: ids.arxivId }
+    : ids;
+  if (own.doi) record.doi = own.doi;
   else delete record.doi;
-  if (ids.arxivId) record.arxivId = ids.arxivId;
-  if (ids.pmid) record.pmid = ids.pmid;
+  if (own.arxivId) record.arxivId = own.arxivId;
+  if (own.pmid) record.pmid = own.pmid;
   else delete record.pmid;
   const url = httpUrlOf(typeof item.URL === 'string' ? item.URL.trim() : undefined) ?? null;
   const columns = recordColumns(record, recordTypeOf(item.type), url);
