@@ -40,8 +40,10 @@ describe('BibTeX and BibLaTeX', () => {
       { family: 'García Márquez', given: 'Gabriel' },
       { family: 'Do', given: 'Minh Binh' },
       { family: 'Ma', given: 'Bo-Qiang' },
+      // The von part: of the family name in the comma form, printed with the given names (CSL's
+      // dropping particle, the CSL specification's own example) in the `First von Last` form.
       { family: 'Berg', given: 'Jan', 'non-dropping-particle': 'van der' },
-      { family: 'Beethoven', given: 'Ludwig', 'non-dropping-particle': 'van' },
+      { family: 'Beethoven', given: 'Ludwig', 'dropping-particle': 'van' },
     ]);
   });
 

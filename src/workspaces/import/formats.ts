@@ -261,6 +261,28 @@ const NAME_VARIABLES = [
   'translator',
 ];
 
+/** A name list as written (`A and {B and C} and D`): the names, split on `and` outside braces. */
+function namesAsWritten(value: string): Array<{ text: string; comma: boolean }> {
+  const names: Array<{ text: string; comma: boolean }> = [];
+  let depth = 0;
+  let start = 0;
+  let comma = false;
+  for (let at = 0; at < value.length; at++) {
+    const character = value[at]!;
+    if (character === '{') depth++;
+    else if (character === '}') depth--;
+    else if (depth === 0 && character === ',') comma = true;
+    else if (depth === 0 && /\s/.test(character) && /^\s+and\s/i.test(value.slice(at))) {
+      names.push({ text: value.slice(start, at).trim(), comma });
+      start = at + /^\s+and\s+/i.exec(value.slice(at))![0].length;
+      at = start - 1;
+      comma = false;
+    }
+  }
+  names.push({ text: value.slice(start).trim(), comma });
+  return names;
+}
+
 /**
  * The names written as a family name alone with its comma (`Doe Co.,`, `{Blevins},`), braces
  * gone: in Zotero's reading, and this service's BibTeX export, a person's family name without given
@@ -270,25 +292,37 @@ function familyOnlyNames(fields: Map<string, string>): Set<string> {
   const found = new Set<string>();
   for (const value of fields.values()) {
     if (!value.includes(',')) continue;
-    let depth = 0;
-    let start = 0;
-    const names: string[] = [];
-    for (let at = 0; at < value.length; at++) {
-      const character = value[at]!;
-      if (character === '{') depth++;
-      else if (character === '}') depth--;
-      else if (depth === 0 && /\s/.test(character) && /^\s+and\s/i.test(value.slice(at))) {
-        names.push(value.slice(start, at));
-        start = at + /^\s+and\s+/i.exec(value.slice(at))![0].length;
-      }
-    }
-    names.push(value.slice(start));
-    for (const name of names) {
-      const match = /^\s*([^,]+),\s*$/.exec(name);
+    for (const { text } of namesAsWritten(value)) {
+      const match = /^([^,]+),$/.exec(text);
       if (match) found.add(match[1]!.replace(/[{}]/g, '').replace(/\s+/g, ' ').trim());
     }
   }
   return found;
+}
+
+/** The name fields whose names are matched with how they were written (the rest keep citation-js's reading). */
+const WRITTEN_NAME_FIELDS = ['author', 'editor', 'translator'] as const;
+
+/**
+ * A "von" part written in the `First von Last` form ("American Rights at Work", "Ludwig van
+ * Beethoven") is printed with the given names and not sorted on: CSL's dropping particle, as
+ * Zotero reads it (its given name holds it). In the comma form (`van Gogh, Vincent`) it is part of
+ * the family name, CSL's non-dropping particle, as citation-js reads it.
+ */
+function droppingParticles(item: Record<string, unknown>, fields: Map<string, string>): void {
+  for (const field of WRITTEN_NAME_FIELDS) {
+    const names = item[field];
+    const written = fields.get(field);
+    if (!Array.isArray(names) || written === undefined) continue;
+    const asWritten = namesAsWritten(written);
+    if (asWritten.length !== names.length) continue;
+    item[field] = names.map((name: CslName, at) => {
+      const particle = name?.['non-dropping-particle'];
+      if (!particle || asWritten[at]!.comma) return name;
+      const { 'non-dropping-particle': _moved, ...rest } = name;
+      return { ...rest, 'dropping-particle': particle };
+    });
+  }
 }
 
 /**
@@ -324,6 +358,7 @@ function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
   // citation-js looks the entry type up in a plain object: `@constructor{` would find a function.
   if (typeof item.type !== 'string') item.type = 'document';
   wholeNames(item, familyOnlyNames(fields));
+  droppingParticles(item, fields);
   for (const variable of ONE_TEXT) {
     const value = item[variable];
     if (Array.isArray(value)) item[variable] = value.join(' and ');
