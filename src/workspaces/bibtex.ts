@@ -132,14 +132,30 @@ function entryType(item: ExportItem): string {
   return ownValue(ENTRY_TYPE, item.type) ?? 'misc';
 }
 
+/** A CSL date as an ISO 8601 date (biblatex's `urldate`), as far as it is known. */
+function isoDate(date: unknown): string | undefined {
+  const parts = (date as { 'date-parts'?: number[][] } | undefined)?.['date-parts']?.[0];
+  if (!parts?.length) return undefined;
+  return parts.map((part, at) => String(part).padStart(at === 0 ? 4 : 2, '0')).join('-');
+}
+
+/** The names of a role as BibTeX's name list, when the item has any. */
+function nameList(names: unknown): string | undefined {
+  return Array.isArray(names) && names.length > 0
+    ? (names as Array<Parameters<typeof bibtexName>[0]>).map(bibtexName).join(' and ')
+    : undefined;
+}
+
 function entry(item: ExportItem): string {
   const type = entryType(item);
   const [year, month] = item.issued?.['date-parts']?.[0] ?? [];
   // Every value is braced but `month`, a macro name (`month = may`).
   const fields: Array<[string, string | undefined]> = [
     ['title', textOf(item.title)],
-    ['author', item.author?.length ? item.author.map(bibtexName).join(' and ') : undefined],
-    ['editor', item.editor?.length ? item.editor.map(bibtexName).join(' and ') : undefined],
+    ['shorttitle', textOf(item['title-short'])],
+    ['author', nameList(item.author)],
+    ['editor', nameList(item.editor)],
+    ['translator', nameList(item.translator)],
     [
       type === 'inproceedings' || type === 'incollection' ? 'booktitle' : 'journal',
       item['container-title'] && escapeBibtexText(item['container-title']),
@@ -150,9 +166,13 @@ function entry(item: ExportItem): string {
       item.publisher && escapeBibtexText(item.publisher),
     ],
     ['address', item['publisher-place'] && escapeBibtexText(item['publisher-place'])],
+    ['series', textOf(item['collection-title'])],
     ['edition', item.edition && escapeBibtexText(item.edition)],
     ['volume', item.volume && escapeBibtexText(item.volume)],
-    ['number', item.issue && escapeBibtexText(item.issue)],
+    // BibTeX's `number` is a journal's issue, else a report's (or any work's) own number; an
+    // arXiv preprint's `arXiv:<id>` is its e-print.
+    ['number', textOf(item.issue) ?? (item.arxiv ? undefined : textOf(item.number))],
+    ['type', textOf(item.genre)],
     ['pages', item.page && escapeBibtexText(item.page)],
     ['year', year?.toString()],
     ['month', month === undefined ? undefined : MONTH_MACROS[month - 1]],
@@ -164,6 +184,8 @@ function entry(item: ExportItem): string {
     ['doi', item.DOI],
     ['pmid', item.PMID],
     ['url', item.URL],
+    ['urldate', isoDate(item.accessed)],
+    ['language', textOf(item.language)],
     ['abstract', item.abstract && escapeBibtexText(item.abstract)],
     ['keywords', item.tags.map(keyword).filter(Boolean).join(', ') || undefined],
     // The resource's notes, where Zotero and Better BibTeX put an item's notes.

@@ -21,6 +21,25 @@ const RIS_TYPE: Record<string, string> = {
   motion_picture: 'VIDEO',
   webpage: 'ELEC',
   'post-weblog': 'BLOG',
+  // The rest as ris-fields.ts reads them back (Zotero's RIS types).
+  'article-magazine': 'MGZN',
+  'article-newspaper': 'NEWS',
+  bill: 'BILL',
+  'entry-dictionary': 'DICT',
+  'entry-encyclopedia': 'ENCYC',
+  figure: 'FIGURE',
+  graphic: 'ART',
+  hearing: 'HEAR',
+  legal_case: 'CASE',
+  legislation: 'STAT',
+  manuscript: 'MANSCPT',
+  map: 'MAP',
+  pamphlet: 'PAMP',
+  patent: 'PAT',
+  personal_communication: 'PCOMM',
+  song: 'SOUND',
+  speech: 'SLIDE',
+  standard: 'STAND',
 };
 
 /**
@@ -36,31 +55,65 @@ function risName(name: NonNullable<ExportItem['author']>[number]): string {
   return name.suffix ? `${last}, ${given}, ${name.suffix}` : `${last}, ${given}`.trimEnd();
 }
 
+/** A text variable of the item (CSL types them as unknown). */
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value ? value : undefined;
+}
+
+const pad = (part: number | undefined) => (part === undefined ? '' : String(part).padStart(2, '0'));
+
+/** A CSL date as RIS writes one: `YYYY/MM/DD/` (parts unknown left empty). */
+function risDate(date: unknown): string | undefined {
+  const parts = (date as { 'date-parts'?: number[][] } | undefined)?.['date-parts']?.[0];
+  const [year, month, day] = parts ?? [];
+  return year === undefined ? undefined : `${year}/${pad(month)}/${pad(day)}/`;
+}
+
+/** Books' `A2` is their series editor and `A3` their editor; the other types have them the other way round (ris-fields.ts). */
+const BOOK_TYPES = new Set(['BOOK', 'EBOOK', 'EDBOOK']);
+
 function record(item: ExportItem): string {
-  const [year, month, day] = item.issued?.['date-parts']?.[0] ?? [];
-  const pad = (part: number | undefined) =>
-    part === undefined ? '' : String(part).padStart(2, '0');
+  const [year] = item.issued?.['date-parts']?.[0] ?? [];
+  const ty =
+    item.type === 'article' && item['container-title']
+      ? 'JOUR'
+      : (ownValue(RIS_TYPE, item.type) ?? 'GEN');
+  const names = (variable: string) =>
+    Array.isArray(item[variable]) ? (item[variable] as Array<Parameters<typeof risName>[0]>) : [];
   const lines: Array<[string, string | undefined]> = [
     // CSL's `article` is a preprint: a journal article only when it names a journal.
-    [
-      'TY',
-      item.type === 'article' && item['container-title']
-        ? 'JOUR'
-        : (ownValue(RIS_TYPE, item.type) ?? 'GEN'),
-    ],
+    ['TY', ty],
     ['ID', item['citation-key']],
     ['TI', item.title],
+    ['ST', textOf(item['title-short'])],
     ...(item.author ?? []).map((name): [string, string] => ['AU', risName(name)]),
     // ED, not A2: a book's A2 is its series editor (Zotero's reading, and ris-fields.ts's).
     ...(item.editor ?? []).map((name): [string, string] => ['ED', risName(name)]),
+    ...names('collection-editor').map((name): [string, string] => [
+      BOOK_TYPES.has(ty) ? 'A2' : 'A3',
+      risName(name),
+    ]),
+    ...names('translator').map((name): [string, string] => ['A4', risName(name)]),
     ['PY', year?.toString()],
-    ['DA', year === undefined ? undefined : `${year}/${pad(month)}/${pad(day)}/`],
+    ['DA', risDate(item.issued)],
+    ['Y2', risDate(item.accessed)],
     ['T2', item['container-title']],
+    ['J2', textOf(item['container-title-short'])],
+    ['T3', textOf(item['collection-title'])],
     // An arXiv preprint as Zotero writes one: `arXiv` the publisher, `arXiv:<id>` its number.
     ['M1', item.number],
     ['PB', item.publisher],
     ['CY', item['publisher-place']],
-    ['ET', item.edition],
+    ['ET', item.edition ?? (ty === 'COMP' ? textOf(item.version) : undefined)],
+    ['NV', textOf(item['number-of-volumes'])],
+    ['SE', textOf(item.section)],
+    ['M3', textOf(item.genre) ?? textOf(item.medium)],
+    ['LA', textOf(item.language)],
+    ['CN', textOf(item['call-number'])],
+    ['DB', textOf(item.archive)],
+    // AN is the PubMed id when there is one (below), as Zotero writes it; else the archive location.
+    ['AN', item.PMID ? undefined : textOf(item.archive_location)],
+    ['DP', textOf(item.source)],
     ['VL', item.volume],
     ['IS', item.issue],
     ['SP', item.page],

@@ -1011,10 +1011,16 @@ for (const leg of storeLegs()) {
             { role: 'author', family: 'Oliveira', given: 'Regina Célia de' },
             { role: 'author', family: 'Family01', given: 'Given01' },
             { role: 'editor', literal: 'Beijing Zoo' },
+            { role: 'translator', family: 'Tanaka', given: 'Taro' },
           ],
           tags: [],
           notes: '',
           issued: '2001',
+          // Fields each writer carries beyond the common ones.
+          titleShort: 'Names',
+          collectionTitle: 'Studies in Names',
+          language: 'en',
+          accessed: '2024-02-03',
         },
         {
           title: 'Annual Report',
@@ -1091,6 +1097,10 @@ for (const leg of storeLegs()) {
                   'edition',
                   'isbn',
                   'abstract',
+                  'titleShort',
+                  'collectionTitle',
+                  'language',
+                  'accessed',
                 ].map((field) => [field, resource[field as keyof StoredResource]]),
               ),
             });
