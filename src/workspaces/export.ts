@@ -169,8 +169,23 @@ function asciiWord(value: string | undefined): string {
   return (value ?? '').normalize('NFKD').replace(/[^A-Za-z0-9]/g, '');
 }
 
-/** `Family2017Title`, made unique with a, b, c… when two resources would share it. */
-function citationKeys(items: Array<{ family?: string; year?: number; title: string }>): string[] {
+/** A key BibTeX reads as one (no white space, comma, brace, quote or the characters TeX gives a meaning). */
+const USABLE_KEY = /^[^\s,{}()"#%'=\\~]{1,100}$/;
+
+/**
+ * Each resource's citation key: its own (an imported entry's `citationKey`, the key the user's
+ * documents cite it by) when it is usable and no earlier resource has it, else `Family2017Title`,
+ * made unique with a, b, c… against every other key.
+ */
+function citationKeys(
+  items: Array<{ own?: string; family?: string; year?: number; title: string }>,
+): string[] {
+  const taken = new Set<string>();
+  const own = items.map(({ own: key }) => {
+    if (!key || !USABLE_KEY.test(key) || taken.has(key.toLowerCase())) return undefined;
+    taken.add(key.toLowerCase());
+    return key;
+  });
   const base = items.map(({ family, year, title }) => {
     const firstWord =
       title
@@ -181,13 +196,23 @@ function citationKeys(items: Array<{ family?: string; year?: number; title: stri
     return key || 'item';
   });
   const total = new Map<string, number>();
-  for (const key of base) total.set(key, (total.get(key) ?? 0) + 1);
+  base.forEach((key, at) => {
+    if (!own[at]) total.set(key, (total.get(key) ?? 0) + 1);
+  });
   const seen = new Map<string, number>();
-  return base.map((key) => {
-    if ((total.get(key) ?? 0) < 2) return key;
-    const index = seen.get(key) ?? 0;
-    seen.set(key, index + 1);
-    return `${key}${String.fromCharCode(97 + (index % 26))}${index >= 26 ? Math.floor(index / 26) : ''}`;
+  return base.map((key, at) => {
+    const ownKey = own[at];
+    if (ownKey) return ownKey;
+    let made = key;
+    if ((total.get(key) ?? 0) > 1 || taken.has(key.toLowerCase())) {
+      do {
+        const index = seen.get(key) ?? 0;
+        seen.set(key, index + 1);
+        made = `${key}${String.fromCharCode(97 + (index % 26))}${index >= 26 ? Math.floor(index / 26) : ''}`;
+      } while (taken.has(made.toLowerCase()));
+    }
+    taken.add(made.toLowerCase());
+    return made;
   });
 }
 
@@ -213,6 +238,7 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
   });
   const keys = citationKeys(
     prepared.map(({ resource, record, first }) => ({
+      own: record.citationKey,
       family: first?.family ?? first?.literal,
       year: record.issued?.year,
       title: oneLine(resource.title),
