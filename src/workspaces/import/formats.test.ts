@@ -47,6 +47,28 @@ describe('BibTeX and BibLaTeX', () => {
     ]);
   });
 
+  it('reads a family name written alone with its comma, and a field whose comma is missing at the end of its line', () => {
+    const item = one(
+      String.raw`@book{slips,
+        author = {Doe Co., and {Beijing Zoo} and Blevins,},
+        title = {Slips}
+        year = 2000
+        note = {kept}
+      }`,
+      'bibtex',
+    );
+    expect(item.author).toEqual([
+      { family: 'Doe Co.' },
+      { literal: 'Beijing Zoo' },
+      { family: 'Blevins' },
+    ]);
+    expect(item).toMatchObject({
+      title: 'Slips',
+      issued: { 'date-parts': [[2000]] },
+      note: 'kept',
+    });
+  });
+
   it("reads Mendeley's entry types as their CSL types, and reports every entry it cannot read", () => {
     const text = String.raw`
 @web_page{w, title = {A page}, url = {https://example.org}, year = 2020}

@@ -594,6 +594,30 @@ function renameFields(text: string): string {
   return renamed;
 }
 
+/**
+ * A field whose value ends a line without its comma, the next line starting the next field
+ * (`title = {A}` then `file = {…}`), gets the comma: a common slip of hand-edited files that Zotero
+ * reads through, and that would otherwise cost the whole entry.
+ */
+function addMissingCommas(text: string): string {
+  const { values, words } = chunkParts(text);
+  const ends = [
+    ...values.map(({ to }) => (text[to] === '}' || text[to] === '"' ? to + 1 : to)),
+    ...words.filter((word) => !word.named && word.afterComma).map((w) => w.at + w.word.length),
+  ].sort((a, b) => a - b);
+  const missing: number[] = [];
+  for (const { at, named, afterComma } of words) {
+    if (!named || !afterComma) continue;
+    const end = ends.filter((position) => position <= at).at(-1);
+    if (end === undefined) continue;
+    const between = text.slice(end, at);
+    if (/^[^\S\n]*\n\s*$/.test(between)) missing.push(end);
+  }
+  let fixed = text;
+  for (const at of missing.reverse()) fixed = `${fixed.slice(0, at)},${fixed.slice(at)}`;
+  return fixed;
+}
+
 function escapeLoneDollars(text: string): string {
   if (!text.includes('$')) return text;
   const lone: number[] = [];
@@ -625,7 +649,7 @@ function readBibtex(text: string): ParsedEntry[] {
   const chunks = bibtexChunks(text).map((chunk) =>
     chunk.error || chunk.type === 'comment'
       ? chunk
-      : { ...chunk, text: renameFields(escapeLoneDollars(chunk.text)) },
+      : { ...chunk, text: renameFields(escapeLoneDollars(addMissingCommas(chunk.text))) },
   );
   const strings = chunks.filter((chunk) => chunk.type === 'string' && !chunk.error);
   const prelude = strings.map((chunk) => chunk.text).join('\n');
