@@ -94,6 +94,8 @@ function record(item: ExportItem): string {
       risName(name),
     ]),
     ...names('translator').map((name): [string, string] => ['A4', risName(name)]),
+    // A patent's issuing authority (ris-fields.ts).
+    ['A2', ty === 'PAT' ? textOf(item.authority) : undefined],
     ['PY', year?.toString()],
     ['DA', risDate(item.issued)],
     ['Y2', risDate(item.accessed)],

@@ -246,6 +246,23 @@ TI  - Names`,
     expect(wiley).toMatchObject({ volume: '9', issue: '3' });
   });
 
+  it("reads a patent's issuing authority (A2) and application number (M1), and names written with one part", () => {
+    const item = one(
+      ris(
+        'PAT',
+        'TI  - Method\nA1  - Burger,D.R.\nA1  - Doe Co.,\nA1  - , Banksy\nA2  - Epitope,I.\nM1  - G01N 33/569',
+      ),
+      'ris',
+    );
+    expect(item).toMatchObject({ authority: 'Epitope,I.', 'call-number': 'G01N 33/569' });
+    expect(item).not.toHaveProperty('editor');
+    expect(item.author).toEqual([
+      { family: 'Burger', given: 'D.R.' },
+      { family: 'Doe Co.' },
+      { given: 'Banksy' },
+    ]);
+  });
+
   it('keeps TI and AU when TT and TA are there: TT is a note (as Zotero keeps it), TA a translator', () => {
     const item = one(
       ris(
