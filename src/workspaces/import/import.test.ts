@@ -517,14 +517,22 @@ for (const leg of storeLegs()) {
             journalAbbreviation: 'Lancet',
             issued: { 'date-parts': [[2001]] },
           },
+          // A CSL item says its type at least; an object without one says nothing to cite.
+          { id: 'bare', type: 'book' },
+          { id: 'empty' },
         ];
         const res = await importRaw(
           ws.id,
           JSON.stringify(items),
           'application/vnd.citationstyles.csl+json',
         );
-        expect(res.json()).toMatchObject({ counts: { entries: 2, imported: 2 } });
+        expect(res.json()).toMatchObject({ counts: { entries: 4, imported: 3, unreadable: 1 } });
+        expect(res.json<Report>().entries[3]).toMatchObject({
+          outcome: 'unreadable',
+          reason: 'The entry has no title, and nothing else to cite it by',
+        });
         const stored = await resources(ws.id);
+        expect(byTitle(stored, 'Untitled book')).toMatchObject({ untitled: true });
         const legalCase = byTitle(stored, 'Untitled legal case');
         expect(legalCase).toMatchObject({ untitled: true, authority: 'Supreme Court' });
         expect(byTitle(stored, 'The Lancet on the iPod')).toMatchObject({
@@ -542,7 +550,7 @@ for (const leg of storeLegs()) {
               })
             ).body,
           ) as Array<Record<string, unknown>>;
-        const [richOut, caseOut] = [...(await exported())].sort((a, b) =>
+        const [richOut, , caseOut] = [...(await exported())].sort((a, b) =>
           String(a.type).localeCompare(String(b.type)),
         );
         expect(caseOut).not.toHaveProperty('title');

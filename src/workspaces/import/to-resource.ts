@@ -132,9 +132,13 @@ export function resourceOf(
 ): { values: NewResourceRow; year: string | null; untitled: boolean } | { reason: string } {
   const record = recordFromCsl(item, clean);
   // A work without a title (a legal case, a letter) is kept as one (record.ts, `untitled`), when
-  // the entry says anything else that it could be cited by.
+  // the entry says anything else that it could be cited by (a CSL-JSON item its type, at least).
   const given = clean(item.title, LIMITS.title);
-  if (!given && Object.keys(record).length === 0 && typeof item.URL !== 'string')
+  const saysSomething =
+    Object.keys(record).length > 0 ||
+    typeof item.URL === 'string' ||
+    (options.cslJson === true && recordTypeOf(item.type) !== undefined);
+  if (!given && !saysSomething)
     return { reason: 'The entry has no title, and nothing else to cite it by' };
   if (!given) record.untitled = true;
   const markup = markupOf(item, record, given);
