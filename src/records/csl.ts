@@ -204,7 +204,7 @@ const READ_VARIABLES: ReadonlySet<string> = new Set([
 ]);
 
 /** The most JSON a record keeps of an item's other variables (a tool's own data can be large). */
-export const OTHER_VARIABLES_MAX = 8_000;
+const OTHER_VARIABLES_MAX = 8_000;
 
 /**
  * A CSL-JSON item's variables that a record has no field for (`journalAbbreviation`, `multi`,
