@@ -194,6 +194,37 @@ export function recordFromCsl(item: CslInput, clean: Clean = plain): BibRecord {
   return record;
 }
 
+/** The variables a record reads (by their CSL names), and the item's own fields a resource keeps. */
+const READ_VARIABLES: ReadonlySet<string> = new Set([
+  ...Object.values(TEXT_VARIABLES),
+  ...Object.values(DATE_VARIABLES),
+  ...CREATOR_ROLES,
+  ...Object.keys(CSL_ALIASES),
+  ...['id', 'type', 'title', 'URL', 'keyword', 'note'],
+]);
+
+/** The most JSON a record keeps of an item's other variables (a tool's own data can be large). */
+const OTHER_VARIABLES_MAX = 8_000;
+
+/**
+ * A CSL-JSON item's variables that a record has no field for (`journalAbbreviation`, `multi`,
+ * `key`…), as they came, or none when there are none or they are past OTHER_VARIABLES_MAX as JSON.
+ */
+export function otherVariablesOf(item: CslInput): Record<string, unknown> | undefined {
+  const other = Object.fromEntries(
+    Object.entries(item).filter(
+      ([variable, value]) =>
+        !READ_VARIABLES.has(variable) &&
+        !['__proto__', 'constructor', 'prototype'].includes(variable) &&
+        value !== undefined &&
+        value !== null &&
+        value !== '',
+    ),
+  );
+  if (Object.keys(other).length === 0) return undefined;
+  return JSON.stringify(other).length <= OTHER_VARIABLES_MAX ? other : undefined;
+}
+
 /** A creator as a CSL name. */
 export function nameToCsl(creator: Creator): CslName {
   if (creator.literal) return { literal: creator.literal };

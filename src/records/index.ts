@@ -6,5 +6,6 @@
 export * from './vocabulary.js';
 export * from './record.js';
 export * from './csl.js';
-export { creatorFromText } from './names.js';
+export * from './markup.js';
+export { creatorFromParts, creatorFromText } from './names.js';
 export { bareDoi, isValidIsbn, isValidIssn, listed } from './identifiers.js';

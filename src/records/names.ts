@@ -113,6 +113,29 @@ function fromParsed(role: CreatorRole, parsed: ParsedName): Creator {
   return creator;
 }
 
+/**
+ * A person from names already in their parts (RIS's `Family, Given, Suffix`): the lower-case words
+ * that open the family part are its particle ("van der Berg"); either part may be missing.
+ */
+export function creatorFromParts(
+  parts: { family?: string; given?: string; suffix?: string },
+  role: CreatorRole = 'author',
+): Creator | null {
+  const [family, given, suffix] = [parts.family, parts.given, parts.suffix].map((part) =>
+    part?.replace(/\s+/g, ' ').trim(),
+  );
+  if (!family && !given) return null;
+  const creator: Creator = { role };
+  if (family) {
+    const split = splitParticle(family.split(' '));
+    creator.family = split.family;
+    if (split.particle) creator.nonDroppingParticle = split.particle;
+  }
+  if (given) creator.given = given;
+  if (suffix) creator.suffix = suffix;
+  return creator;
+}
+
 /** A creator from one string; `literal` when it names an organisation or cannot be split. */
 export function creatorFromText(raw: string, role: CreatorRole = 'author'): Creator | null {
   const text = raw.replace(/\s+/g, ' ').trim();

@@ -35,11 +35,35 @@ export interface RecordDate {
 /**
  * The record. `arxivId` is the one field CSL has no variable for (an arXiv id without version, e.g.
  * `1706.03762`); CSL-JSON carries it as `number: "arXiv:…"` on a preprint (export.ts).
+ *
+ * `untitled`: the work has no title of its own, which CSL allows (a legal case cited by its reporter,
+ * a letter, an interview). The resource's `title` is then a display title made for lists and
+ * pickers ("Untitled legal case", untitledTitle), which exports and citations leave out, so that the
+ * work is cited as it came; giving the resource a title clears the mark.
  */
-export type BibRecord = { creators?: Creator[]; arxivId?: string } & Partial<
-  Record<TextField, string>
-> &
+export type BibRecord = {
+  creators?: Creator[];
+  arxivId?: string;
+  untitled?: true;
+  /** CSL rich text of fields that came with it, by field (markup.ts): `{ title: 'The <i>Lancet</i>' }`. */
+  markup?: Partial<Record<'title' | TextField, string>>;
+  /**
+   * A CSL-JSON item's variables this record has no field for (citeproc-js's `journalAbbreviation`,
+   * `multi`, a tool's `key`…), kept as they came and given back by the CSL-JSON export and to citeproc.
+   */
+  otherVariables?: Record<string, unknown>;
+} & Partial<Record<TextField, string>> &
   Partial<Record<DateField, RecordDate>>;
+
+/**
+ * The display title of a work without one: "Untitled" and its type in words ("Untitled legal case",
+ * "Untitled personal communication"), never empty, as the interface's `title` must not be.
+ */
+export function untitledTitle(type: string | null | undefined): string {
+  // CSL's hyphenated types name the kind last: `article-journal` is a journal article.
+  const words = (type ?? '').split('-').reverse().join(' ').replace(/_/g, ' ').trim();
+  return words ? `Untitled ${words}` : 'Untitled';
+}
 
 /** "Given Family" for people (particles and suffix in place), the literal for organisations. */
 function creatorText(creator: Creator): string {

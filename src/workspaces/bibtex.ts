@@ -68,21 +68,37 @@ function isPlainNamePart(part: string | undefined): part is string {
   );
 }
 
-/** `von Last, Jr, First` when every part is plain, else the whole name braced: one literal name. */
+/**
+ * A part of a person's name as BibTeX's name parser reads it back: as written when plain, else
+ * braced (one word). A part with a word in lower case is braced too, or the parser would take that
+ * word for a particle (`{Regina Célia de}` stays the given names).
+ */
+function namePart(part: string): string {
+  return isPlainNamePart(part) && !/(^|\s)\p{Ll}/u.test(part)
+    ? part
+    : `{${escapeBibtexText(part)}}`;
+}
+
+/**
+ * `von Last, Jr, First` in the comma form, each part braced unless plain (`{Family01}, Given01`: a
+ * brace keeps a part's digits, commas and ` and ` from splitting anything), so that the parts come
+ * back as they went: a family name alone keeps its comma (`Doe Co.,`, two words of one family name,
+ * not a given and a family name), a given name alone has an empty family (`{}, Banksy`), and a
+ * dropping particle ("d'" of "John d'Jones") follows the given names, where it is printed and not
+ * sorted on. An organisation is braced whole, one literal name (`{Beijing Zoo}`).
+ */
 function bibtexName(name: NonNullable<ExportItem['author']>[number]): string {
-  const last = [name['dropping-particle'], name['non-dropping-particle'], name.family].filter(
-    (part) => part !== undefined,
-  );
-  const parts = [...last, name.given, name.suffix].filter((part) => part !== undefined);
-  if (!name.literal && isPlainNamePart(name.family) && parts.every(isPlainNamePart)) {
-    return [last.join(' '), name.suffix, name.given]
-      .filter((part) => part !== undefined)
-      .join(', ');
-  }
-  const whole =
-    name.literal ??
-    [name.given, ...last, name.suffix].filter((part) => part !== undefined).join(' ');
-  return `{${escapeBibtexText(whole)}}`;
+  if (name.literal) return `{${escapeBibtexText(name.literal)}}`;
+  const particle = name['non-dropping-particle']
+    ?.split(' ')
+    .map((word) => (/^\p{Ll}[\p{L}\p{M}.'’-]*$/u.test(word) ? word : `{${escapeBibtexText(word)}}`))
+    .join(' ');
+  const family = name.family ? namePart(name.family) : '{}';
+  const last = particle ? `${particle} ${family}` : family;
+  const given = [name.given, name['dropping-particle']].filter(Boolean).join(' ');
+  if (name.suffix)
+    return `${last}, ${namePart(name.suffix)}, ${given ? namePart(given) : ''}`.trimEnd();
+  return `${last}, ${given ? namePart(given) : ''}`.trimEnd();
 }
 
 function keyword(tag: string): string {
@@ -112,10 +128,6 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value ? escapeBibtexText(value) : undefined;
 }
 
-function names(list: ExportItem['author']): string | undefined {
-  return list?.length ? list.map(bibtexName).join(' and ') : undefined;
-}
-
 /** `YYYY-MM-DD` (or `YYYY-MM`, `YYYY`) of a CSL date, as BibLaTeX's `urldate` holds it. */
 function isoDate(date: unknown): string | undefined {
   const parts = (date as { 'date-parts'?: unknown[][] } | undefined)?.['date-parts']?.[0];
@@ -133,15 +145,23 @@ function entryType(item: ExportItem): string {
   return ownValue(ENTRY_TYPE, item.type) ?? 'misc';
 }
 
+/** The names of a role as BibTeX's name list, when the item has any. */
+function nameList(names: unknown): string | undefined {
+  return Array.isArray(names) && names.length > 0
+    ? (names as Array<Parameters<typeof bibtexName>[0]>).map(bibtexName).join(' and ')
+    : undefined;
+}
+
 function entry(item: ExportItem): string {
   const type = entryType(item);
-  const [year, month] = item.issued?.['date-parts'][0] ?? [];
+  const [year, month] = item.issued?.['date-parts']?.[0] ?? [];
   // Every value is braced but `month`, a macro name (`month = may`).
   const fields: Array<[string, string | undefined]> = [
-    ['title', escapeBibtexText(item.title)],
-    ['author', names(item.author)],
-    ['editor', names(item.editor)],
-    ['translator', names(item.translator)],
+    ['title', textOf(item.title)],
+    ['shorttitle', textOf(item['title-short'])],
+    ['author', nameList(item.author)],
+    ['editor', nameList(item.editor)],
+    ['translator', nameList(item.translator)],
     [
       type === 'inproceedings' || type === 'incollection' ? 'booktitle' : 'journal',
       item['container-title'] && escapeBibtexText(item['container-title']),
@@ -152,11 +172,12 @@ function entry(item: ExportItem): string {
       item.publisher && escapeBibtexText(item.publisher),
     ],
     ['address', item['publisher-place'] && escapeBibtexText(item['publisher-place'])],
-    ['edition', item.edition && escapeBibtexText(item.edition)],
     ['series', textOf(item['collection-title'])],
+    ['edition', item.edition && escapeBibtexText(item.edition)],
     ['volume', item.volume && escapeBibtexText(item.volume)],
-    // One `number`: a journal's issue, else the work's own number (a report's, a standard's).
-    ['number', textOf(item.issue) ?? textOf(item.number)],
+    // BibTeX's `number` is a journal's issue, else a report's (or any work's) own number; an
+    // arXiv preprint's `arXiv:<id>` is its e-print.
+    ['number', textOf(item.issue) ?? (item.arxiv ? undefined : textOf(item.number))],
     ['pages', item.page && escapeBibtexText(item.page)],
     ['year', year?.toString()],
     ['month', month === undefined ? undefined : MONTH_MACROS[month - 1]],

@@ -287,13 +287,16 @@ function changedColumns(current: ResourceRow, input: ResourceUpdateInput): Resou
       (field) => input[field as keyof ResourceUpdateInput] !== undefined,
     );
   const before = current.record ?? legacyRecordOf(current);
-  const record = touchesRecord ? changedRecord(before, input) : before;
+  const record = touchesRecord ? changedRecord(before, input) : { ...before };
+  // A work imported without a title has one once it is given one (records/record.ts, `untitled`).
+  const titled = title !== undefined && before.untitled === true;
+  if (titled) delete record.untitled;
   if (authors !== undefined) {
     const creators = creatorsFromNames(authors);
     if (creators.length > 0) record.creators = creators;
     else delete record.creators;
   }
-  if (touchesRecord || current.record === null) {
+  if (touchesRecord || titled || current.record === null) {
     changes.record = record;
     changes.authors = authorsOf(record);
   }

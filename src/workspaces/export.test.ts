@@ -77,6 +77,34 @@ describe('toCslItems', () => {
       URL: 'https://www.youtube.com/watch?v=abc',
     });
   });
+
+  it("keeps a record's own citation key when it is usable and unique; the others are made around it", () => {
+    const keyed = (title: string, citationKey?: string) =>
+      row({
+        title,
+        record: {
+          creators: [{ role: 'author', family: 'Doe', given: 'Jane' }],
+          issued: { year: 2020 },
+          ...(citationKey ? { citationKey } : {}),
+        },
+      });
+    const items = toCslItems([
+      keyed('Study one', '10.1145/3290605.3300233'),
+      keyed('Study two', '10.1145/3290605.3300233'),
+      keyed('Study three', 'has space'),
+      keyed('Studies', 'Doe2020Study'),
+      keyed('Study four'),
+    ]);
+    expect(items.map((item) => item['citation-key'])).toEqual([
+      '10.1145/3290605.3300233',
+      // Taken by the first, or not one BibTeX can read: made, around the keys kept.
+      'Doe2020Studya',
+      'Doe2020Studyb',
+      'Doe2020Study',
+      'Doe2020Studyc',
+    ]);
+    expect(items.map((item) => item.id)).toEqual(items.map((item) => item['citation-key']));
+  });
 });
 
 /**
@@ -203,7 +231,8 @@ describe('exportCitations with hostile values in every field', () => {
   /**
    * A name read back, as text: a literal name as it is, else given and family name. In RIS a name is
    * `Family, Given[, Suffix]` by the format's own rule (it has no escapes), so the commas of a stored
-   * name come back as that separator: those names are compared as their parts between commas.
+   * name come back as that separator: those names are compared as their parts between commas. A
+   * family name alone is written with its comma (`Solo},`), read back with an empty given name.
    */
   const nameText = (name: Record<string, string | undefined>, stored: string) => {
     if (name.literal !== undefined) return name.literal;
@@ -216,7 +245,7 @@ describe('exportCitations with hostile values in every field', () => {
       name.family,
       name.suffix,
     ]
-      .filter((part) => part !== undefined)
+      .filter((part) => part !== undefined && part !== '')
       .join(' ');
   };
   const storedName = (name: string) =>

@@ -1,31 +1,20 @@
 /**
  * Citation export of a workspace as BibTeX, RIS or CSL-JSON (what Zotero, Paperpile and Mendeley
- * import): each resource becomes a CSL item; citation-js writes CSL-JSON, and this service writes
+ * import): each resource becomes a CSL item, written as JSON for CSL-JSON; this service writes
  * BibTeX (bibtex.ts) and RIS (ris.ts) itself, escaping every value for its format (citation-js's
  * writers let a name close a BibTeX entry, and wrapped RIS lines).
  */
 import { writeBibtex } from './bibtex.js';
 import { writeRis } from './ris.js';
 import type { ResourceRow } from './store.js';
-import { citedCreators, cslTypeOf, recordToCsl, type CslName } from '../records/index.js';
+import {
+  citedCreators,
+  cslTypeOf,
+  currentMarkup,
+  recordToCsl,
+  type CslName,
+} from '../records/index.js';
 import { legacyRecordOf, storedTypeOf } from './resource-record.js';
-
-interface CitationJs {
-  Cite: typeof import('@citation-js/core').Cite;
-}
-
-let loadingCitationJs: Promise<CitationJs> | undefined;
-/** citation-js (its CSL-JSON writer) is loaded at the first export, not at start (a few hundred ms of import). */
-function loadCitationJs(): Promise<CitationJs> {
-  loadingCitationJs ??= import('@citation-js/core').then(
-    (core) => ({ Cite: core.Cite }),
-    (error: unknown) => {
-      loadingCitationJs = undefined;
-      throw error;
-    },
-  );
-  return loadingCitationJs;
-}
 
 export type ExportFormat = 'bibtex' | 'ris' | 'csljson';
 
@@ -37,11 +26,13 @@ interface CslItem {
   id: string;
   'citation-key': string;
   type: string;
-  title: string;
+  /** None for a work without a title of its own (records/record.ts, `untitled`). */
+  title?: string;
   author?: CslName[];
   editor?: CslName[];
   translator?: CslName[];
-  issued?: { 'date-parts': number[][] };
+  /** A literal date ("forthcoming") has no date-parts. */
+  issued?: { 'date-parts'?: number[][]; literal?: string };
   'container-title'?: string;
   publisher?: string;
   'publisher-place'?: string;
@@ -68,9 +59,16 @@ export interface ArxivEprint {
 
 /**
  * A CSL item with the resource's tags (CSL's `keyword` is one string) and its arXiv e-print, if any
- * (CSL has no field for it): what the BibTeX and RIS writers read.
+ * (CSL has no field for it): what the BibTeX and RIS writers read. Its text is plain; the rich text
+ * of its fields (`markup`, by CSL variable) and the variables a CSL-JSON import brought that the
+ * record has no field for (`otherVariables`) are for CSL-JSON and citations only (toCslItems).
  */
-export type ExportItem = CslItem & { tags: string[]; arxiv?: ArxivEprint };
+export type ExportItem = CslItem & {
+  tags: string[];
+  arxiv?: ArxivEprint;
+  markup: Record<string, string>;
+  otherVariables: Record<string, unknown>;
+};
 
 const FORMATS: Record<ExportFormat, { contentType: string; extension: string }> = {
   bibtex: { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib' },
@@ -103,24 +101,31 @@ function text(value: unknown): string | undefined {
 
 /**
  * A DOI as the DOI grammar allows it (`10.<registrant>/<suffix>`, Crossref's pattern plus the `<>`
- * of old SICI DOIs), else none. BibTeX writes `doi` verbatim, so a `}` would end the field and the entry.
+ * and `[]` of old SICI DOIs, `10.1603/0046-225x(2008)37[181:bdopaa]2.0.co;2`), else none. BibTeX
+ * writes `doi` verbatim, so a `}` would end the field and the entry.
  */
-const DOI = /^10\.\d{4,9}\/[-._;()/:<>A-Za-z0-9]+$/;
+const DOI = /^10\.\d{4,9}\/[-._;()[\]/:<>A-Za-z0-9]+$/;
 function doiOf(value: unknown): string | undefined {
   const raw = text(value)?.replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)/i, '');
   return raw && DOI.test(raw) ? raw : undefined;
 }
 
-/** An http(s) URL, percent-encoded so that braces, backslashes and spaces cannot end a BibTeX `url` field. */
+/**
+ * An http(s) URL as it was given (`http://example.com` stays without the `/` a URL parser adds),
+ * with braces, backslashes, quotes and white space percent-encoded so that none can end a BibTeX
+ * `url` field.
+ */
 function urlOf(value: string | null): string | undefined {
   if (!value) return undefined;
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    return url.href.replace(
-      /[{}\\\s"]/g,
-      (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-    );
+    return value
+      .trim()
+      .replace(
+        /[{}\\\s"]/g,
+        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+      );
   } catch {
     return undefined;
   }
@@ -164,8 +169,23 @@ function asciiWord(value: string | undefined): string {
   return (value ?? '').normalize('NFKD').replace(/[^A-Za-z0-9]/g, '');
 }
 
-/** `Family2017Title`, made unique with a, b, c… when two resources would share it. */
-function citationKeys(items: Array<{ family?: string; year?: number; title: string }>): string[] {
+/** A key BibTeX reads as one (no white space, comma, brace, quote or the characters TeX gives a meaning). */
+const USABLE_KEY = /^[^\s,{}()"#%'=\\~]{1,100}$/;
+
+/**
+ * Each resource's citation key: its own (an imported entry's `citationKey`, the key the user's
+ * documents cite it by) when it is usable and no earlier resource has it, else `Family2017Title`,
+ * made unique with a, b, c… against every other key.
+ */
+function citationKeys(
+  items: Array<{ own?: string; family?: string; year?: number; title: string }>,
+): string[] {
+  const taken = new Set<string>();
+  const own = items.map(({ own: key }) => {
+    if (!key || !USABLE_KEY.test(key) || taken.has(key.toLowerCase())) return undefined;
+    taken.add(key.toLowerCase());
+    return key;
+  });
   const base = items.map(({ family, year, title }) => {
     const firstWord =
       title
@@ -176,13 +196,23 @@ function citationKeys(items: Array<{ family?: string; year?: number; title: stri
     return key || 'item';
   });
   const total = new Map<string, number>();
-  for (const key of base) total.set(key, (total.get(key) ?? 0) + 1);
+  base.forEach((key, at) => {
+    if (!own[at]) total.set(key, (total.get(key) ?? 0) + 1);
+  });
   const seen = new Map<string, number>();
-  return base.map((key) => {
-    if ((total.get(key) ?? 0) < 2) return key;
-    const index = seen.get(key) ?? 0;
-    seen.set(key, index + 1);
-    return `${key}${String.fromCharCode(97 + (index % 26))}${index >= 26 ? Math.floor(index / 26) : ''}`;
+  return base.map((key, at) => {
+    const ownKey = own[at];
+    if (ownKey) return ownKey;
+    let made = key;
+    if ((total.get(key) ?? 0) > 1 || taken.has(key.toLowerCase())) {
+      do {
+        const index = seen.get(key) ?? 0;
+        seen.set(key, index + 1);
+        made = `${key}${String.fromCharCode(97 + (index % 26))}${index >= 26 ? Math.floor(index / 26) : ''}`;
+      } while (taken.has(made.toLowerCase()));
+    }
+    taken.add(made.toLowerCase());
+    return made;
   });
 }
 
@@ -208,6 +238,7 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
   });
   const keys = citationKeys(
     prepared.map(({ resource, record, first }) => ({
+      own: record.citationKey,
       family: first?.family ?? first?.literal,
       year: record.issued?.year,
       title: oneLine(resource.title),
@@ -225,7 +256,8 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
       id: key,
       'citation-key': key,
       type: cslTypeOf(type),
-      title: oneLine(resource.title),
+      // A work without a title is cited without one, not by the display title it is listed by.
+      ...(record.untitled ? {} : { title: oneLine(resource.title) }),
     };
     const venue = text(record.containerTitle);
     const arxiv = arxivOf(record.arxivId, resource.data, resource.url, text(resource.data.venue));
@@ -245,13 +277,31 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
     if (keywords.length) item.keyword = keywords.join(', ');
     const note = text(resource.notes);
     if (note) item.note = note;
-    return { ...item, tags: keywords, ...(arxiv ? { arxiv } : {}) };
+    return {
+      ...item,
+      tags: keywords,
+      ...(arxiv ? { arxiv } : {}),
+      markup: linesFlattened(currentMarkup(record, resource.title)) as Record<string, string>,
+      otherVariables: (linesFlattened(record.otherVariables ?? {}) ?? {}) as Record<
+        string,
+        unknown
+      >,
+    };
   });
 }
 
-/** The CSL items of the resources, as CSL-JSON exports them. */
+/**
+ * The CSL items of the resources, as CSL-JSON exports them and citations read them: with the rich
+ * text of their fields and the other variables a CSL-JSON import brought (never over the record's own).
+ */
 export function toCslItems(resources: ResourceRow[]): CslItem[] {
-  return toExportItems(resources).map(({ tags: _tags, arxiv: _arxiv, ...item }) => item);
+  return toExportItems(resources).map(
+    ({ tags: _tags, arxiv: _arxiv, markup, otherVariables, ...item }) => ({
+      ...otherVariables,
+      ...item,
+      ...markup,
+    }),
+  );
 }
 
 export async function exportCitations(
@@ -269,9 +319,10 @@ export async function exportCitations(
       extension,
     };
   }
-  const { Cite } = await loadCitationJs();
-  const body = new Cite(toCslItems(resources)).format('data');
-  return { body: body.endsWith('\n') ? body : `${body}\n`, contentType, extension };
+  // Written as it is: citation-js's writer left out every variable it did not know (CSL 1.0.2's
+  // `license`, citeproc-js's `multi`, a tool's `key`), which a record keeps and gives back.
+  const body = JSON.stringify(toCslItems(resources), null, 2);
+  return { body: `${body}\n`, contentType, extension };
 }
 
 /** `attachment` with an ASCII file name and the exact one in RFC 5987 form, from the workspace name. */

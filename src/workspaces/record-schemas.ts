@@ -293,6 +293,29 @@ export const RecordFieldsReply = {
     .array(CreatorSchema)
     .describe('Structured names with their role; `authors` is derived from them'),
   arxivId: z.string().optional(),
+  untitled: z
+    .literal(true)
+    .optional()
+    .describe(
+      'The work has no title of its own (a legal case, a letter; CSL allows it): `title` is a ' +
+        'display title ("Untitled legal case"), left out of exports and citations; a change ' +
+        'that sends a title clears it',
+    ),
+  markup: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'CSL rich text (<i>, <b>, <sup>, <sub>, small caps and nocase spans) of fields that came ' +
+        'with it, by field (title too): CSL-JSON export and citations use it while the field is ' +
+        'unchanged; the field itself is plain text',
+    ),
+  otherVariables: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "A CSL-JSON import's variables the record has no field for (journalAbbreviation, multi, " +
+        'key…), kept as they came for the CSL-JSON export and citations',
+    ),
   ...Object.fromEntries(
     (Object.keys(TEXT_VARIABLES) as TextField[]).map((field) => [
       field,

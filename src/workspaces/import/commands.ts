@@ -289,7 +289,9 @@ export async function importCitations(
       outcomes.push({ ...position, outcome: 'unreadable', reason: entry.reason });
       continue;
     }
-    const made = resourceOf(workspaceId, entry.item);
+    const made = resourceOf(workspaceId, entry.item, {
+      cslJson: file.format === 'csljson',
+    });
     if ('reason' in made) {
       outcomes.push({ ...position, outcome: 'unreadable', reason: made.reason });
       continue;
@@ -297,7 +299,8 @@ export async function importCitations(
     candidates.push({
       ...position,
       values: { ...made.values, addedBy, id: randomUUID() },
-      traits: traitsOf(made.values),
+      // A display title ("Untitled legal case") says nothing of which work it is.
+      traits: traitsOf(made.untitled ? { ...made.values, title: '' } : made.values),
     });
   }
 

@@ -4,7 +4,7 @@
  * Zotero's BibTeX and RIS translators and CSL 1.0.2 (issue 35's list of what was lost).
  */
 import { describe, expect, it } from 'vitest';
-import { cslPlainText } from './csl-text.js';
+import { cslPlainText } from '../../records/index.js';
 import { readCitations, type CslLike, type ParsedEntry } from './formats.js';
 import { countEntriesAtLeast, detectFormat } from './scan.js';
 
@@ -40,9 +40,33 @@ describe('BibTeX and BibLaTeX', () => {
       { family: 'García Márquez', given: 'Gabriel' },
       { family: 'Do', given: 'Minh Binh' },
       { family: 'Ma', given: 'Bo-Qiang' },
+      // The von part: of the family name in the comma form, printed with the given names (CSL's
+      // dropping particle, the CSL specification's own example) in the `First von Last` form.
       { family: 'Berg', given: 'Jan', 'non-dropping-particle': 'van der' },
-      { family: 'Beethoven', given: 'Ludwig', 'non-dropping-particle': 'van' },
+      { family: 'Beethoven', given: 'Ludwig', 'dropping-particle': 'van' },
     ]);
+  });
+
+  it('reads a family name written alone with its comma, and a field whose comma is missing at the end of its line', () => {
+    const item = one(
+      String.raw`@book{slips,
+        author = {Doe Co., and {Beijing Zoo} and Blevins,},
+        title = {Slips}
+        year = 2000
+        note = {kept}
+      }`,
+      'bibtex',
+    );
+    expect(item.author).toEqual([
+      { family: 'Doe Co.' },
+      { literal: 'Beijing Zoo' },
+      { family: 'Blevins' },
+    ]);
+    expect(item).toMatchObject({
+      title: 'Slips',
+      issued: { 'date-parts': [[2000]] },
+      note: 'kept',
+    });
   });
 
   it("reads Mendeley's entry types as their CSL types, and reports every entry it cannot read", () => {
@@ -220,6 +244,23 @@ TI  - Names`,
     );
     expect(citavi).toMatchObject({ source: 'UB Mannheim', 'call-number': '300 QN 100' });
     expect(wiley).toMatchObject({ volume: '9', issue: '3' });
+  });
+
+  it("reads a patent's issuing authority (A2) and application number (M1), and names written with one part", () => {
+    const item = one(
+      ris(
+        'PAT',
+        'TI  - Method\nA1  - Burger,D.R.\nA1  - Doe Co.,\nA1  - , Banksy\nA2  - Epitope,I.\nM1  - G01N 33/569',
+      ),
+      'ris',
+    );
+    expect(item).toMatchObject({ authority: 'Epitope,I.', 'call-number': 'G01N 33/569' });
+    expect(item).not.toHaveProperty('editor');
+    expect(item.author).toEqual([
+      { family: 'Burger', given: 'D.R.' },
+      { family: 'Doe Co.' },
+      { given: 'Banksy' },
+    ]);
   });
 
   it('keeps TI and AU when TT and TA are there: TT is a note (as Zotero keeps it), TA a translator', () => {

@@ -235,19 +235,85 @@ function tidyValues(value: unknown): unknown {
 /** CSL's name variables (1.0.2), each a list of names. */
 const NAME_VARIABLES = CREATOR_ROLES;
 
+/** A name list as written (`A and {B and C} and D`): the names, split on `and` outside braces. */
+function namesAsWritten(value: string): Array<{ text: string; comma: boolean }> {
+  const names: Array<{ text: string; comma: boolean }> = [];
+  let depth = 0;
+  let start = 0;
+  let comma = false;
+  for (let at = 0; at < value.length; at++) {
+    const character = value[at]!;
+    if (character === '{') depth++;
+    else if (character === '}') depth--;
+    else if (depth === 0 && character === ',') comma = true;
+    else if (depth === 0 && /\s/.test(character) && /^\s+and\s/i.test(value.slice(at))) {
+      names.push({ text: value.slice(start, at).trim(), comma });
+      start = at + /^\s+and\s+/i.exec(value.slice(at))![0].length;
+      at = start - 1;
+      comma = false;
+    }
+  }
+  names.push({ text: value.slice(start).trim(), comma });
+  return names;
+}
+
+/**
+ * The names written as a family name alone with its comma (`Doe Co.,`, `{Blevins},`), braces
+ * gone: in Zotero's reading, and this service's BibTeX export, a person's family name without given
+ * names, where `{Doe Co.}` without the comma is an organisation.
+ */
+function familyOnlyNames(fields: Map<string, string>): Set<string> {
+  const found = new Set<string>();
+  for (const value of fields.values()) {
+    if (!value.includes(',')) continue;
+    for (const { text } of namesAsWritten(value)) {
+      const match = /^([^,]+),$/.exec(text);
+      if (match) found.add(match[1]!.replace(/[{}]/g, '').replace(/\s+/g, ' ').trim());
+    }
+  }
+  return found;
+}
+
+/** The name fields whose names are matched with how they were written (the rest keep citation-js's reading). */
+const WRITTEN_NAME_FIELDS = ['author', 'editor', 'translator'] as const;
+
+/**
+ * A "von" part written in the `First von Last` form ("American Rights at Work", "Ludwig van
+ * Beethoven") is printed with the given names and not sorted on: CSL's dropping particle, as
+ * Zotero reads it (its given name holds it). In the comma form (`van Gogh, Vincent`) it is part of
+ * the family name, CSL's non-dropping particle, as citation-js reads it.
+ */
+function droppingParticles(item: Record<string, unknown>, fields: Map<string, string>): void {
+  for (const field of WRITTEN_NAME_FIELDS) {
+    const names = item[field];
+    const written = fields.get(field);
+    if (!Array.isArray(names) || written === undefined) continue;
+    const asWritten = namesAsWritten(written);
+    if (asWritten.length !== names.length) continue;
+    item[field] = names.map((name: CslName, at) => {
+      const particle = name?.['non-dropping-particle'];
+      if (!particle || asWritten[at]!.comma) return name;
+      const { 'non-dropping-particle': _moved, ...rest } = name;
+      return { ...rest, 'dropping-particle': particle };
+    });
+  }
+}
+
 /**
  * A name BibTeX reads as one part (`{Beijing Zoo}`, `{IBM}`, `Aristotle`) is a name that is not
  * split, CSL's `literal`, as Zotero keeps it in one field: citation-js makes it a family name alone,
- * which a style would cut into initials ("Zoo, B.") once it is stored as text.
+ * which a style would cut into initials ("Zoo, B.") once it is stored as text. A family name
+ * written with its comma (`Doe Co.,`) stays a family name.
  */
-function wholeNames(item: Record<string, unknown>): void {
+function wholeNames(item: Record<string, unknown>, familyOnly: Set<string>): void {
   for (const variable of NAME_VARIABLES) {
     const names = item[variable];
     if (!Array.isArray(names)) continue;
     item[variable] = names.map((name: CslName) =>
       name &&
       typeof name.family === 'string' &&
-      Object.keys(name).every((part) => part === 'family')
+      Object.keys(name).every((part) => part === 'family') &&
+      !familyOnly.has(name.family.replace(/\s+/g, ' ').trim())
         ? { literal: name.family }
         : name,
     );
@@ -255,7 +321,9 @@ function wholeNames(item: Record<string, unknown>): void {
 }
 
 function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
-  const item = tidyValues(read) as CslWithExtras & Record<string, unknown>;
+  // Only what LaTeX wrote (`{\'\i}`, `$^\circ$`): a dotless ı typed in the file stays as typed.
+  const latex = /\\[ij](?![a-zA-Z])|\\circ\b/.test(chunk.text);
+  const item = (latex ? tidyValues(read) : read) as CslWithExtras & Record<string, unknown>;
   const fields = fieldsAsWritten(chunk.text);
   const notes = [item.annote, item.note].filter(
     (note): note is string => typeof note === 'string' && !!note.trim(),
@@ -263,7 +331,8 @@ function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
   delete item.annote;
   // citation-js looks the entry type up in a plain object: `@constructor{` would find a function.
   if (typeof item.type !== 'string') item.type = 'document';
-  wholeNames(item);
+  wholeNames(item, familyOnlyNames(fields));
+  droppingParticles(item, fields);
   for (const variable of ONE_TEXT) {
     const value = item[variable];
     if (Array.isArray(value)) item[variable] = value.join(' and ');
@@ -283,6 +352,9 @@ function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
   }
   const eprint = eprintOf(fields);
   const archivePrefix = (fields.get('archiveprefix') ?? fields.get('eprinttype'))?.trim();
+  // Zotero's Rights, CSL's license: `copyright` (as Zotero's BibTeX translator reads it) or `rights`.
+  const rights = (fields.get('copyright') ?? fields.get('rights'))?.trim();
+  if (rights && item.license === undefined) item.license = rights;
   const archive = fields.get('archive')?.trim();
   if (archive && item.archive === undefined) item.archive = archive;
   const eprintId = fields.get('eprint')?.trim();
@@ -496,6 +568,30 @@ function renameFields(text: string): string {
   return renamed;
 }
 
+/**
+ * A field whose value ends a line without its comma, the next line starting the next field
+ * (`title = {A}` then `file = {…}`), gets the comma: a common slip of hand-edited files that Zotero
+ * reads through, and that would otherwise cost the whole entry.
+ */
+function addMissingCommas(text: string): string {
+  const { values, words } = chunkParts(text);
+  const ends = [
+    ...values.map(({ to }) => (text[to] === '}' || text[to] === '"' ? to + 1 : to)),
+    ...words.filter((word) => !word.named && word.afterComma).map((w) => w.at + w.word.length),
+  ].sort((a, b) => a - b);
+  const missing: number[] = [];
+  for (const { at, named, afterComma } of words) {
+    if (!named || !afterComma) continue;
+    const end = ends.filter((position) => position <= at).at(-1);
+    if (end === undefined) continue;
+    const between = text.slice(end, at);
+    if (/^[^\S\n]*\n\s*$/.test(between)) missing.push(end);
+  }
+  let fixed = text;
+  for (const at of missing.reverse()) fixed = `${fixed.slice(0, at)},${fixed.slice(at)}`;
+  return fixed;
+}
+
 function escapeLoneDollars(text: string): string {
   if (!text.includes('$')) return text;
   const lone: number[] = [];
@@ -527,7 +623,7 @@ function readBibtex(text: string): ParsedEntry[] {
   const chunks = bibtexChunks(text).map((chunk) =>
     chunk.error || chunk.type === 'comment'
       ? chunk
-      : { ...chunk, text: renameFields(escapeLoneDollars(chunk.text)) },
+      : { ...chunk, text: renameFields(escapeLoneDollars(addMissingCommas(chunk.text))) },
   );
   const strings = chunks.filter((chunk) => chunk.type === 'string' && !chunk.error);
   const prelude = strings.map((chunk) => chunk.text).join('\n');

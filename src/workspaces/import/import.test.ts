@@ -354,7 +354,7 @@ for (const leg of storeLegs()) {
         },
       );
 
-      it("reads RIS: a publisher's download, repeated tags and continuation lines; a record without a title is unreadable", async () => {
+      it("reads RIS: a publisher's download, repeated tags and continuation lines; a record without a title is kept, untitled", async () => {
         const ws = await createWorkspace(t.app, owner);
         const publisher = await importRaw(
           ws.id,
@@ -369,13 +369,14 @@ for (const leg of storeLegs()) {
         );
         expect(composed.json()).toMatchObject({
           format: 'ris',
-          counts: { entries: 3, imported: 2, unreadable: 1 },
+          counts: { entries: 3, imported: 3, unreadable: 0 },
         });
+        // CSL allows a work without a title: it is kept, shown by its type, exported without one.
         expect(composed.json<Report>().entries[2]).toMatchObject({
-          outcome: 'unreadable',
+          outcome: 'imported',
           line: 25,
           key: 'notitle',
-          reason: 'The entry has no title',
+          resource: { title: 'Untitled journal article', authors: ['Anonymous'] },
         });
 
         const stored = await resources(ws.id);
@@ -496,6 +497,88 @@ for (const leg of storeLegs()) {
         ).toEqual({ year: 2014, month: 12, day: 31, end: { year: 2015, month: 1, day: 1 } });
       });
 
+      it('keeps what a CSL-JSON item brings: no title (a legal case), rich text, variables without a field; a title given later clears the mark', async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const items = [
+          {
+            id: 'case',
+            type: 'legal_case',
+            authority: 'Supreme Court',
+            'container-title': 'U.S.',
+            volume: '347',
+            page: '483',
+            issued: { 'date-parts': [[1954]] },
+          },
+          {
+            id: 'rich',
+            type: 'article-journal',
+            title: 'The <i>Lancet</i> on the <span class="nocase">iPod</span>',
+            author: [{ family: 'Doe', given: 'Jane' }],
+            journalAbbreviation: 'Lancet',
+            issued: { 'date-parts': [[2001]] },
+          },
+          // A CSL item says its type at least; an object without one says nothing to cite.
+          { id: 'bare', type: 'book' },
+          { id: 'empty' },
+        ];
+        const res = await importRaw(
+          ws.id,
+          JSON.stringify(items),
+          'application/vnd.citationstyles.csl+json',
+        );
+        expect(res.json()).toMatchObject({ counts: { entries: 4, imported: 3, unreadable: 1 } });
+        expect(res.json<Report>().entries[3]).toMatchObject({
+          outcome: 'unreadable',
+          reason: 'The entry has no title, and nothing else to cite it by',
+        });
+        const stored = await resources(ws.id);
+        expect(byTitle(stored, 'Untitled book')).toMatchObject({ untitled: true });
+        const legalCase = byTitle(stored, 'Untitled legal case');
+        expect(legalCase).toMatchObject({ untitled: true, authority: 'Supreme Court' });
+        expect(byTitle(stored, 'The Lancet on the iPod')).toMatchObject({
+          markup: { title: 'The <i>Lancet</i> on the <span class="nocase">iPod</span>' },
+          otherVariables: { journalAbbreviation: 'Lancet' },
+        });
+
+        const exported = async () =>
+          JSON.parse(
+            (
+              await t.app.inject({
+                method: 'GET',
+                url: `/api/workspaces/${ws.id}/export?format=csljson`,
+                headers: owner.bearer,
+              })
+            ).body,
+          ) as Array<Record<string, unknown>>;
+        const [richOut, , caseOut] = [...(await exported())].sort((a, b) =>
+          String(a.type).localeCompare(String(b.type)),
+        );
+        expect(caseOut).not.toHaveProperty('title');
+        expect(caseOut).toMatchObject({ type: 'legal_case', authority: 'Supreme Court' });
+        expect(richOut).toMatchObject({
+          title: 'The <i>Lancet</i> on the <span class="nocase">iPod</span>',
+          journalAbbreviation: 'Lancet',
+        });
+        const cited = await t.app.inject({
+          method: 'GET',
+          url: `/api/workspaces/${ws.id}/cite?resourceIds=${legalCase.id}&style=apa&format=text`,
+          headers: owner.bearer,
+        });
+        expect(cited.json<{ bibliography: string }>().bibliography).not.toContain('Untitled');
+
+        const titled = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/workspaces/${ws.id}/resources/${legalCase.id}`,
+          headers: owner.bearer,
+          payload: { title: 'Brown v. Board of Education' },
+        });
+        expect(titled.statusCode, titled.body).toBe(200);
+        expect(titled.json().resource).not.toHaveProperty('untitled');
+        expect(await exported()).toContainEqual(
+          expect.objectContaining({ title: 'Brown v. Board of Education' }),
+        );
+      });
+
       it("reports duplicates of the workspace's resources and of earlier entries, by identifier or alike by title, and adds none twice", async () => {
         const ws = await createWorkspace(t.app, owner);
         const added = await addResource(t.app, owner, ws.id, {
@@ -569,12 +652,12 @@ for (const leg of storeLegs()) {
         const report = res.json<Report>();
         expect(report).toMatchObject({
           dryRun: true,
-          counts: { entries: 5, imported: 2, duplicates: 2, unreadable: 1 },
+          counts: { entries: 5, imported: 3, duplicates: 2, unreadable: 0 },
         });
         expect(report.entries.map((entry) => entry.outcome)).toEqual([
           'duplicate',
           'would_import',
-          'unreadable',
+          'would_import',
           'would_import',
           'duplicate',
         ]);
@@ -919,6 +1002,35 @@ for (const leg of storeLegs()) {
           pages: '227-232',
         },
         {
+          // Names each format splits its own way: a family name alone (not an organisation), a
+          // particle and a suffix, a given name with a word in lower case, digits in names.
+          title: 'Names in their parts',
+          type: 'book',
+          url: 'https://example.org/names',
+          creators: [
+            { role: 'author', family: 'Doe Co.' },
+            {
+              role: 'author',
+              nonDroppingParticle: 'von',
+              family: 'Hicks',
+              given: 'Michael',
+              suffix: 'III',
+            },
+            { role: 'author', family: 'Oliveira', given: 'Regina Célia de' },
+            { role: 'author', family: 'Family01', given: 'Given01' },
+            { role: 'editor', literal: 'Beijing Zoo' },
+            { role: 'translator', family: 'Tanaka', given: 'Taro' },
+          ],
+          tags: [],
+          notes: '',
+          issued: '2001',
+          // Fields each writer carries beyond the common ones.
+          titleShort: 'Names',
+          collectionTitle: 'Studies in Names',
+          language: 'en',
+          accessed: '2024-02-03',
+        },
+        {
           title: 'Annual Report',
           type: 'report',
           url: 'https://example.org/report',
@@ -993,6 +1105,10 @@ for (const leg of storeLegs()) {
                   'edition',
                   'isbn',
                   'abstract',
+                  'titleShort',
+                  'collectionTitle',
+                  'language',
+                  'accessed',
                 ].map((field) => [field, resource[field as keyof StoredResource]]),
               ),
             });

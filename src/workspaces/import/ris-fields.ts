@@ -8,12 +8,13 @@
  * - `TI` is the title; `TT` (a translation of it) stays out of the title and is kept as a note line,
  *   as Zotero keeps it: CSL 1.0.2 has no variable for a translated title, and `original-title` means
  *   the opposite (the title of the original of a translation).
- * - `AU`/`A1` are authors whatever the type; `A2` editors (series editors of a book), `A3` series
+ * - `AU`/`A1` are authors whatever the type; `A2` editors (series editors of a book, the issuing
+ *   authority of a patent), `A3` series
  *   editors (editors of a book), `A4` and `TA` translators, `ED` editors.
  * - A name is `Family, Given, Suffix`; a name without a comma is an organisation (`literal`), as
  *   Zotero reads it.
  */
-import { creatorFromText, nameToCsl } from '../../records/index.js';
+import { creatorFromParts, nameToCsl } from '../../records/index.js';
 import { ownValue } from '../../platform/own-key.js';
 import type { CslLike, CslName } from './formats.js';
 
@@ -95,17 +96,17 @@ function valuesOf(record: RisRecord, tag: string): string[] {
     .filter(Boolean);
 }
 
-/** `Family, Given, Suffix` as a CSL name; no comma: an organisation, whole. */
+/**
+ * `Family, Given, Suffix` as a CSL name (`Doe Co.,` a family name alone, `, Banksy` a given name
+ * alone); no comma: an organisation, whole.
+ */
 function risName(text: string): CslName {
   const value = text.trim();
   if (!value.includes(',')) return { literal: value };
   // `Baldwin,S.A.` (no space after the comma) is `Baldwin, S.A.`; RIS's third part is the suffix.
   const [family = '', given = '', ...suffix] = value.split(',').map((part) => part.trim());
-  const creator = creatorFromText(given ? `${family}, ${given}` : family);
-  if (!creator) return { literal: value };
-  const name = nameToCsl(creator);
-  if (suffix.length > 0 && !name.literal) name.suffix = suffix.join(', ');
-  return name;
+  const creator = creatorFromParts({ family, given, suffix: suffix.join(', ') });
+  return creator ? nameToCsl(creator) : { literal: value };
 }
 
 /** `YYYY/MM/DD/other`, `YYYY-MM-DD` or `YYYY` as CSL date parts; else the text, as `literal`. */
@@ -164,7 +165,11 @@ export function risItem(record: RisRecord, lines: string[] = []): CslLike {
 
   set('author', names('AU', 'A1'));
   const bookSeries = ty === 'BOOK' || ty === 'EBOOK' || ty === 'EDBOOK';
-  set('editor', [...names('ED'), ...names(bookSeries ? 'A3' : 'A2')]);
+  // A patent's A2 is the authority that issued it, and its M1 the application number (Zotero's
+  // issuingAuthority and applicationNumber: CSL's authority and call-number).
+  const patent = ty === 'PAT';
+  if (patent) set('authority', first('A2'));
+  set('editor', [...names('ED'), ...(patent ? [] : names(bookSeries ? 'A3' : 'A2'))]);
   set('collection-editor', names(bookSeries ? 'A2' : 'A3'));
   set('translator', names('A4', 'TA'));
 
@@ -221,7 +226,8 @@ export function risItem(record: RisRecord, lines: string[] = []): CslLike {
   set('archive', first('DB'));
   set('archive_location', first('AN'));
   set('source', first('DP', 'H1'));
-  set('number', M1_IS_NUMBER.has(ty) ? first('M1') : undefined);
+  set('number', M1_IS_NUMBER.has(ty) && !patent ? first('M1') : undefined);
+  set('call-number', patent ? first('M1') : undefined);
   // Wiley's journal records put the issue in M1 (Zotero reads it so when there is no IS).
   set('issue', SERIALS.has(ty) ? first('M1') : undefined);
 

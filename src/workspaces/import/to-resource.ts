@@ -9,8 +9,17 @@ import { httpUrlOf, LIMITS } from '../schemas.js';
 import type { NewResourceRow } from '../store.js';
 import { normaliseArxivId, normaliseDoi, workKeyOf } from '../work-key.js';
 import type { CslLike } from './formats.js';
-import { cslPlainText } from './csl-text.js';
-import { recordFromCsl, recordTypeOf } from '../../records/index.js';
+import { cslPlainText } from '../../records/index.js';
+import {
+  markupToKeep,
+  otherVariablesOf,
+  recordFromCsl,
+  recordTypeOf,
+  TEXT_VARIABLES,
+  untitledTitle,
+  type BibRecord,
+  type MarkupField,
+} from '../../records/index.js';
 import { recordColumns } from '../resource-record.js';
 
 const ARXIV_IN_TEXT =
@@ -96,31 +105,68 @@ function identifiersOf(item: CslLike): { doi?: string; arxivId?: string; pmid?: 
   };
 }
 
-/** The resource an entry becomes, or why it cannot become one. */
+/** The CSL rich text of the item's title and text variables, where the record keeps them plain. */
+function markupOf(item: CslLike, record: BibRecord, title: string | undefined) {
+  const markup: Partial<Record<MarkupField, string>> = {};
+  const rich = markupToKeep(item.title, title);
+  if (rich) markup.title = rich;
+  for (const [field, variable] of Object.entries(TEXT_VARIABLES)) {
+    const kept = markupToKeep(item[variable], record[field as keyof typeof TEXT_VARIABLES]);
+    if (kept) markup[field as keyof typeof TEXT_VARIABLES] = kept;
+  }
+  return Object.keys(markup).length > 0 ? markup : undefined;
+}
+
+/**
+ * The resource an entry becomes, or why it cannot become one. A CSL-JSON item (`cslJson`) is kept
+ * as it came: its variables the record has no field for too, and a DOI found in its URL or note only
+ * tells which work it is (the work key), as the item did not say it (an arXiv id, which CSL has no
+ * variable for, is the record's wherever it is found); a BibTeX or RIS entry's item holds this
+ * service's own reading of the file beside its CSL variables, and an identifier found in it is the
+ * record's.
+ */
 export function resourceOf(
   workspaceId: string,
   item: CslLike,
-): { values: NewResourceRow } | { reason: string } {
-  const title = clean(item.title, LIMITS.title);
-  if (!title) return { reason: 'The entry has no title' };
+  options: { cslJson?: boolean } = {},
+): { values: NewResourceRow; untitled: boolean } | { reason: string } {
   const record = recordFromCsl(item, clean);
+  // A work without a title (a legal case, a letter) is kept as one (record.ts, `untitled`), when
+  // the entry says anything else that it could be cited by (a CSL-JSON item its type, at least).
+  const given = clean(item.title, LIMITS.title);
+  const saysSomething =
+    Object.keys(record).length > 0 ||
+    typeof item.URL === 'string' ||
+    (options.cslJson === true && recordTypeOf(item.type) !== undefined);
+  if (!given && !saysSomething)
+    return { reason: 'The entry has no title, and nothing else to cite it by' };
+  if (!given) record.untitled = true;
+  const markup = markupOf(item, record, given);
+  if (markup) record.markup = markup;
+  const other = options.cslJson ? otherVariablesOf(item) : undefined;
+  if (other) record.otherVariables = other;
   const ids = identifiersOf(item);
-  if (ids.doi) record.doi = ids.doi;
+  const own = options.cslJson
+    ? { ...identifiersOf({ DOI: item.DOI, PMID: item.PMID }), arxivId: ids.arxivId }
+    : ids;
+  if (own.doi) record.doi = own.doi;
   else delete record.doi;
-  if (ids.arxivId) record.arxivId = ids.arxivId;
-  if (ids.pmid) record.pmid = ids.pmid;
+  if (own.arxivId) record.arxivId = own.arxivId;
+  if (own.pmid) record.pmid = own.pmid;
   else delete record.pmid;
   const url = httpUrlOf(typeof item.URL === 'string' ? item.URL.trim() : undefined) ?? null;
+  const columns = recordColumns(record, recordTypeOf(item.type), url);
+  const title = given ?? untitledTitle(columns.type);
   const values: NewResourceRow = {
     workspaceId,
     resourceId: null,
     workKey: workKeyOf({ doi: ids.doi, arxivId: ids.arxivId, pmid: ids.pmid, url }),
     title,
     url,
-    ...recordColumns(record, recordTypeOf(item.type), url),
+    ...columns,
     tags: tagsOf(item.keyword),
     notes: clean(item.note, LIMITS.notes, { multiline: true }) ?? '',
     data: {},
   };
-  return { values };
+  return { values, untitled: !given };
 }

@@ -2397,6 +2397,19 @@ export interface components {
             /** @description Structured names with their role; `authors` is derived from them */
             creators: components["schemas"]["Creator"][];
             arxivId?: string;
+            /**
+             * @description The work has no title of its own (a legal case, a letter; CSL allows it): `title` is a display title ("Untitled legal case"), left out of exports and citations; a change that sends a title clears it
+             * @constant
+             */
+            untitled?: true;
+            /** @description CSL rich text (<i>, <b>, <sup>, <sub>, small caps and nocase spans) of fields that came with it, by field (title too): CSL-JSON export and citations use it while the field is unchanged; the field itself is plain text */
+            markup?: {
+                [key: string]: string;
+            };
+            /** @description A CSL-JSON import's variables the record has no field for (journalAbbreviation, multi, key…), kept as they came for the CSL-JSON export and citations */
+            otherVariables?: {
+                [key: string]: unknown;
+            };
             /** @description CSL abstract */
             abstract?: string;
             /** @description CSL annote */

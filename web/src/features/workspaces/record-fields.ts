@@ -21,14 +21,24 @@ type TextKey = {
       : never
     : never;
 }[keyof Resource];
-/** The record's dates. */
-type DateKey = {
-  [K in keyof Resource]-?: undefined extends Resource[K]
-    ? NonNullable<Resource[K]> extends RecordDate
-      ? K
-      : never
-    : never;
-}[keyof Resource];
+/**
+ * The record's dates (a date is an object of optional parts: only objects that are dates). Not
+ * `markup` (the rich text a CSL-JSON import kept, which an edit of its field drops) nor
+ * `otherVariables` (CSL-JSON variables with no field here): the service keeps and exports them, the
+ * pane does not edit them.
+ */
+type DateKey = Exclude<
+  {
+    [K in keyof Resource]-?: undefined extends Resource[K]
+      ? NonNullable<Resource[K]> extends RecordDate
+        ? RecordDate extends NonNullable<Resource[K]>
+          ? K
+          : never
+        : never
+      : never;
+  }[keyof Resource],
+  'markup' | 'otherVariables'
+>;
 /** A field the pane edits one at a time: a text, a date, or the resource's address. */
 export type FieldKey = TextKey | DateKey | 'url';
 

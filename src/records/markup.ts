@@ -1,0 +1,58 @@
+/**
+ * CSL's rich text (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html#html-like-formatting-tags):
+ * a CSL title may hold the few tags CSL-JSON knows (`<i>`, `<b>`, `<sup>`, `<sub>`, small caps as
+ * `<sc>` or a span, `nocase` and `nodecor` spans, which the BibTeX reader writes for `\textit{}`, `$^2$`, `{DNA}`…) and is otherwise
+ * text: `n<m holds` is a title, not a tag. An HTML sanitiser reads `<m holds` as an unclosed tag and
+ * drops the rest of the title; this removes CSL's tags only.
+ *
+ * A record keeps a field's text plain (what lists, search and the BibTeX and RIS exports read) and,
+ * beside it in `markup`, the rich text it came with: CSL-JSON export and citations use the rich text
+ * while the plain text is still the same (a `nocase` span keeps "iPod" from a style's sentence case),
+ * so that a field edited since simply drops its old markup.
+ */
+import type { BibRecord } from './record.js';
+import { TEXT_VARIABLES, type TextField } from './vocabulary.js';
+
+const CSL_MARKUP =
+  /<\/?(?:i|b|sup|sub|sc)>|<span\s+(?:style="font-variant:\s*small-caps;?"|class="(?:nocase|nodecor)")\s*>|<\/span>/gi;
+
+const HAS_CSL_MARKUP = new RegExp(CSL_MARKUP.source, 'i');
+
+export function cslPlainText(text: string): string {
+  return text.replace(CSL_MARKUP, '');
+}
+
+/** A field that may keep its rich text: the title, or any text variable. */
+export type MarkupField = 'title' | TextField;
+
+/** The plain text of rich text, as a record's field holds it (NFC, white space collapsed). */
+function plainOf(rich: string): string {
+  return cslPlainText(rich).normalize('NFC').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The rich text to keep beside a field's plain text: `raw` when it holds CSL's tags, no other tag,
+ * and reads as `plain` without them; else none (nothing to keep, or not CSL's markup).
+ */
+export function markupToKeep(raw: unknown, plain: string | undefined): string | undefined {
+  if (typeof raw !== 'string' || !plain) return undefined;
+  const text = raw.replace(/\s+/g, ' ').trim();
+  if (text === plain || !HAS_CSL_MARKUP.test(text)) return undefined;
+  if (/<[a-z/!]/i.test(cslPlainText(text))) return undefined;
+  return plainOf(text) === plain ? text : undefined;
+}
+
+/**
+ * The record's rich text by CSL variable, for the fields whose plain text is still what it was
+ * (`title` is the resource's own title).
+ */
+export function currentMarkup(record: BibRecord, title: string): Record<string, string> {
+  const rich: Record<string, string> = {};
+  for (const [field, text] of Object.entries(record.markup ?? {})) {
+    const plain = field === 'title' ? title : record[field as TextField];
+    const variable = field === 'title' ? 'title' : TEXT_VARIABLES[field as TextField];
+    if (variable && typeof text === 'string' && plain && plainOf(text) === plain)
+      rich[variable] = text;
+  }
+  return rich;
+}
