@@ -101,8 +101,10 @@ describe('PDF compression bombs on a built process', () => {
     const readerSpace = await createWorkspace(reader);
     // Made before the polling starts: compressing them blocks this process's event loop.
     // Each a different file (another page count): the same file twice in a workspace is one work.
+    // 60 pages and more: about 30 s of pdftotext on an idle machine, well past the time limit (20
+    // pages took 9.9 s on an idle 2-core machine, inside the limit of 10.3 s, and read as no text).
     const bombFiles = Array.from({ length: BOMBS }, (_, index) =>
-      makeCompressionBombPdf(100, 20 + index),
+      makeCompressionBombPdf(100, 60 + index),
     );
     const ordinaryFile = await makePagedPdf([
       'An ordinary paper about the okapi.',
