@@ -75,7 +75,7 @@ import {
 import { changedRecord, recordFromInput, RecordFieldsInput, typedFrom } from './record-schemas.js';
 import {
   creatorsFromNames,
-  legacyRecordOf,
+  recordOfRow,
   recordColumns,
   recordFromData,
 } from './resource-record.js';
@@ -286,7 +286,7 @@ function changedColumns(current: ResourceRow, input: ResourceUpdateInput): Resou
     Object.keys(RecordFieldsInput).some(
       (field) => input[field as keyof ResourceUpdateInput] !== undefined,
     );
-  const before = current.record ?? legacyRecordOf(current);
+  const before = recordOfRow(current);
   const record = touchesRecord ? changedRecord(before, input) : { ...before };
   // A work imported without a title has one once it is given one (records/record.ts, `untitled`).
   const titled = title !== undefined && before.untitled === true;

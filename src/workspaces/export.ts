@@ -14,7 +14,7 @@ import {
   recordToCsl,
   type CslName,
 } from '../records/index.js';
-import { legacyRecordOf, storedTypeOf } from './resource-record.js';
+import { recordOfRow, storedTypeOf } from './resource-record.js';
 
 export type ExportFormat = 'bibtex' | 'ris' | 'csljson';
 
@@ -232,7 +232,7 @@ function linesFlattened(value: unknown): unknown {
 /** The CSL items of the resources with their tags and arXiv e-prints (the BibTeX and RIS writers' input). */
 function toExportItems(resources: ResourceRow[]): ExportItem[] {
   const prepared = resources.map((resource) => {
-    const record = resource.record ?? legacyRecordOf(resource);
+    const record = recordOfRow(resource);
     const type = storedTypeOf(resource.type, record, resource.url);
     return { resource, record, type, first: citedCreators(record.creators)[0] };
   });

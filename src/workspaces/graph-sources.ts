@@ -4,7 +4,7 @@
  * Authorized as reading the workspace: anyone else is told it does not exist (404).
  */
 import type { Db } from '../platform/db/client.js';
-import { legacyRecordOf } from './resource-record.js';
+import { recordOfRow } from './resource-record.js';
 import { authorize, type Actor } from './policy.js';
 import { listResources, loadResource, loadWorkspace, type ResourceRow } from './store.js';
 
@@ -25,7 +25,7 @@ function text(value: unknown): string | undefined {
 
 function savedWorkIds(row: ResourceRow): SavedWorkIds {
   const data = row.data;
-  const record = row.record ?? legacyRecordOf(row);
+  const record = recordOfRow(row);
   const sourceId = text(row.resourceId) ?? text(data.sourceId);
   const doi = text(record.doi);
   const arxivId = text(record.arxivId);

@@ -10,7 +10,7 @@ import type { Role } from './policy.js';
 import { StoredHighlights } from './schemas.js';
 import type { ResourceRow, WorkspaceWithCounts } from './store.js';
 import type { AnnotationRow } from './annotations/store.js';
-import { legacyRecordOf, storedTypeOf } from './resource-record.js';
+import { recordOfRow, storedTypeOf } from './resource-record.js';
 
 /** `role`: the asker's role in it (src/workspaces/policy.ts). */
 export function presentWorkspace(row: WorkspaceWithCounts, role: Role) {
@@ -61,7 +61,7 @@ export function presentResource(
 ) {
   const createdAt = row.createdAt.toISOString();
   // A row from before records were kept (until the start-up upgrade reaches it) is read as it will be.
-  const record = row.record ?? legacyRecordOf(row);
+  const record = recordOfRow(row);
   return {
     id: row.id,
     workspaceId: row.workspaceId,

@@ -9,7 +9,7 @@ import type { ResourceResolver } from '../context.js';
 import { conflict } from '../platform/errors.js';
 import type { BibRecord } from '../records/index.js';
 import { recordOf, resolveIdentifier } from './commands.js';
-import { legacyRecordOf, storedTypeOf } from './resource-record.js';
+import { recordOfRow, storedTypeOf } from './resource-record.js';
 import {
   REFRESHABLE_FIELDS,
   ResourceUpdateBody,
@@ -85,7 +85,7 @@ export async function proposeRefresh(
   resolve: ResourceResolver,
   resource: ResourceRow,
 ): Promise<RefreshProposal> {
-  const record = resource.record ?? legacyRecordOf(resource);
+  const record = recordOfRow(resource);
   const identifier = identifierOf(record);
   if (!identifier)
     throw conflict(

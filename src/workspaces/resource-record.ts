@@ -5,6 +5,7 @@
  */
 import {
   authorsOf,
+  bareDoi,
   creatorFromText,
   dateFromIso,
   recordTypeOf,
@@ -12,7 +13,7 @@ import {
   type Creator,
   type RecordType,
 } from '../records/index.js';
-import { normaliseArxivId, normaliseDoi } from './work-key.js';
+import { normaliseArxivId } from './work-key.js';
 
 /** The columns a record decides, beside the record itself. */
 export interface RecordColumns {
@@ -75,14 +76,26 @@ export function recordFromData(data: Record<string, unknown>): BibRecord {
   const abstract = typeof data.abstract === 'string' ? data.abstract.trim().slice(0, 10_000) : '';
   if (abstract) record.abstract = abstract;
   const doi = textOf(data.doi) ?? textOf(data.DOI);
-  if (doi && normaliseDoi(doi))
-    record.doi = doi.replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)/i, '');
+  const bare = doi ? bareDoi(doi) : null;
+  if (bare) record.doi = bare;
   const arxivId = textOf(data.arxivId);
   const arxiv = arxivId ? normaliseArxivId(arxivId) : null;
   if (arxiv) record.arxivId = arxiv;
   const pmid = textOf(data.pmid) ?? textOf(data.PMID);
   if (pmid && /^\d{1,9}$/.test(pmid)) record.pmid = pmid;
   return record;
+}
+
+/**
+ * A row's record: its own, or, for a row saved before records were kept that the start-up upgrade
+ * has not reached (record-upgrade.ts), the one the upgrade will give it.
+ */
+export function recordOfRow(row: {
+  record: BibRecord | null;
+  authors: string[];
+  data: Record<string, unknown>;
+}): BibRecord {
+  return row.record ?? legacyRecordOf(row);
 }
 
 /** The record of a row saved before records were kept: its plain names and its `data`. */

@@ -95,7 +95,7 @@ export function identifiersOf(traits: WorkTraits): { doi?: string; arxiv?: strin
 type Identifiers = ReturnType<typeof identifiersOf>;
 
 /** Whether two works alike by title are still different ones: both carry an identifier of one kind, and they differ. */
-export function identifiersDiffer(a: Identifiers, b: Identifiers): boolean {
+function identifiersDiffer(a: Identifiers, b: Identifiers): boolean {
   return (['doi', 'arxiv', 'pmid'] as const).some(
     (kind) => a[kind] !== undefined && b[kind] !== undefined && a[kind] !== b[kind],
   );

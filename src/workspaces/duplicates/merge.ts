@@ -9,7 +9,7 @@ import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import { authorsOf, type BibRecord } from '../../records/index.js';
 import { recordChange } from '../events/record.js';
 import type { EnqueueExtraction, PdfRow } from '../pdfs/store.js';
-import { legacyRecordOf } from '../resource-record.js';
+import { recordOfRow } from '../resource-record.js';
 import { LIMITS } from '../schemas.js';
 import {
   deleteResourceRows,
@@ -172,8 +172,8 @@ export async function mergeResources(
 
     const filled = new Set<string>();
     const record = mergedRecord(
-      kept.record ?? legacyRecordOf(kept),
-      others.map((row) => row.record ?? legacyRecordOf(row)),
+      recordOfRow(kept),
+      others.map((row) => recordOfRow(row)),
       filled,
     );
     const changes: ResourceChanges = { record, authors: authorsOf(record) };

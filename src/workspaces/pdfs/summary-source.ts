@@ -3,7 +3,7 @@
  * that summarising a paper one keeps needs no outbound fetch. Only for a user who may read it.
  */
 import type { Db } from '../../platform/db/client.js';
-import { legacyRecordOf } from '../resource-record.js';
+import { recordOfRow } from '../resource-record.js';
 import { loadResourceIn } from './routes.js';
 import { readyPdfText } from './store.js';
 
@@ -22,7 +22,7 @@ export async function storedResourceText(
   resourceId: string,
 ): Promise<StoredResourceText> {
   const resource = await loadResourceIn(db, { id: userId }, workspaceId, resourceId, 'read');
-  const abstract = (resource.record ?? legacyRecordOf(resource)).abstract?.trim() || undefined;
+  const abstract = recordOfRow(resource).abstract?.trim() || undefined;
   const ready = await readyPdfText(db, resource.id);
   return {
     title: resource.title,
