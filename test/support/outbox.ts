@@ -17,12 +17,14 @@ function readMail(dataDir: string, name: string): string {
 
 /**
  * Runs `action` and returns the text of the one mail it wrote to the outbox, waiting for it up to
- * `timeoutMs` (the file is written when the mail is sent, which may be after the reply).
+ * `timeoutMs` (the file is written when the mail is sent, which may be after the reply). A bound on
+ * waiting, not a timing check: the mail is there as soon as it is written; 15 s because a goodbye
+ * mail on the PostgreSQL leg once took over 5 s with the whole suite beside it (CI, 2 cores).
  */
 export async function mailWrittenBy(
   dataDir: string,
   action: () => Promise<unknown>,
-  timeoutMs = 5000,
+  timeoutMs = 15_000,
 ): Promise<string> {
   const before = new Set(outboxFiles(dataDir));
   await action();
