@@ -18,8 +18,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, signUpAndIn, type ProcessUser } from '../support/process-client.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
-/** The import's time limit in this process: a file that takes longer to read is refused. */
-const PARSE_TIMEOUT_MS = 1_500;
+/**
+ * The import's time limit in this process: a file that takes longer to read is refused. 750 ms: the
+ * BibTeX reader of issue 35 read the slow file below in about 1.5 s on an idle machine, so a limit
+ * of 1.5 s was sometimes not reached.
+ */
+const PARSE_TIMEOUT_MS = 750;
+/** How soon a file refused by its count is answered: before any reading, well within 1.5 s. */
+const REFUSED_BY_COUNT_MS = 1_500;
 
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -150,8 +156,8 @@ describe('hostile input on the built process: health keeps answering, the input 
     expect(answer.status, answer.body).toBe(400);
     expect(answer.body).toMatch(/"reason":"too_many_entries"/);
     expect(answer.body).toMatch(/at least 70,000 entries/);
-    // Refused by the count, not by reading: well within the parse limit.
-    expect(answer.ms).toBeLessThan(PARSE_TIMEOUT_MS);
+    // Refused by the count, not by reading.
+    expect(answer.ms).toBeLessThan(REFUSED_BY_COUNT_MS);
     expect(p99).toBeLessThan(bound);
   });
 
