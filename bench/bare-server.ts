@@ -41,10 +41,12 @@ import type * as ProfileStoreModule from '../src/profiles/store.js';
 import type * as CommandsModule from '../src/workspaces/commands.js';
 import type * as PresentersModule from '../src/workspaces/presenters.js';
 import type * as WorkspaceStoreModule from '../src/workspaces/store.js';
-import type { ResourceRow, WorkspaceWithCounts } from '../src/workspaces/store.js';
+import type * as ResourceStoreModule from '../src/workspaces/resources/store.js';
+import type { WorkspaceWithCounts } from '../src/workspaces/store.js';
+import type { ResourceRow } from '../src/workspaces/resources/store.js';
 import type * as AnnotationStoreModule from '../src/workspaces/annotations/store.js';
 import type { AnnotationRow } from '../src/workspaces/annotations/store.js';
-import type * as WorkKeyModule from '../src/workspaces/work-key.js';
+import type * as WorkKeyModule from '../src/workspaces/resources/work-key.js';
 
 /**
  * The service's code as the service runs it: the production build in dist/ (what `node dist/main.js`
@@ -62,8 +64,11 @@ const { describeNewResource } = await fromDist<typeof CommandsModule>('workspace
 const { presentResource, presentWorkspace } = await fromDist<typeof PresentersModule>(
   'workspaces/presenters.js',
 );
-const { findWorkspace, listResources, listWorkspaces } =
+const { findWorkspace, listWorkspaces } =
   await fromDist<typeof WorkspaceStoreModule>('workspaces/store.js');
+const { listResources } = await fromDist<typeof ResourceStoreModule>(
+  'workspaces/resources/store.js',
+);
 const { annotationsByResource } = await fromDist<typeof AnnotationStoreModule>(
   'workspaces/annotations/store.js',
 );

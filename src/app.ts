@@ -44,7 +44,7 @@ import { createWorkerPool } from './platform/worker-pool.js';
 import { profileRoutes } from './profiles/routes.js';
 import { FORMAT_WORKER } from './workspaces/cite/routes.js';
 import { PARSE_WORKER } from './workspaces/import/commands.js';
-import { upgradeRecords } from './workspaces/record-upgrade.js';
+import { upgradeRecords } from './workspaces/resources/record-upgrade.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import type { PdfExtraction } from './workspaces/pdfs/extraction.js';
 import { createBackground } from './background.js';

@@ -8,42 +8,43 @@ import type { Db, Tx } from '../platform/db/client.js';
 import { ApiError, conflict, notFound, serviceUnavailable } from '../platform/errors.js';
 import { stripHtml } from '../platform/sanitize.js';
 import type { ExpectedVersions } from '../platform/versions.js';
+import { httpUrlOf, LIMITS } from './schemas.js';
 import {
-  httpUrlOf,
-  LIMITS,
   type BulkTagInput,
   type ResourceCreateInput,
   type ResourceUpdateInput,
-} from './schemas.js';
+} from './resources/schemas.js';
 import { forgetEventsBefore, recordChange } from './events/record.js';
 import { authorize, type Actor } from './policy.js';
 import {
-  countResources,
   loadWorkspace,
+  deleteWorkspaceRow,
+  findWorkspace,
+  lockPdfKeys,
+  lockWorkspaces,
+  touchWorkspace,
+  updateWorkspaceRow,
+  type Versioned,
+  type WorkspaceWithCounts,
+} from './store.js';
+import {
+  countResources,
   deleteResourceRow,
   deleteResourceRows,
-  deleteWorkspaceRow,
   findResource,
-  findWorkspace,
   insertResourceIfRoom,
-  lockPdfKeys,
   holderOfWorkKey,
   lockResource,
   lockResourceRow,
   lockResourcesOf,
-  lockWorkspaces,
   moveResourceRows,
   setTags,
-  touchWorkspace,
   updateResourceRow,
-  updateWorkspaceRow,
   workKeysIn,
   type NewResourceRow,
   type ResourceChanges,
   type ResourceRow,
-  type Versioned,
-  type WorkspaceWithCounts,
-} from './store.js';
+} from './resources/store.js';
 import {
   countAnnotations,
   deleteAnnotationRow,
@@ -60,7 +61,7 @@ import {
   setShareLinkJoining,
   type ShareLinkRow,
 } from './share-links/store.js';
-import { workKeyOf } from './work-key.js';
+import { workKeyOf } from './resources/work-key.js';
 import { ownValue } from '../platform/own-key.js';
 import { DETAIL_TEXT_FIELDS } from '../search/index.js';
 import {
@@ -72,13 +73,18 @@ import {
   type BibRecord,
   type RecordType,
 } from '../records/index.js';
-import { changedRecord, recordFromInput, RecordFieldsInput, typedFrom } from './record-schemas.js';
+import {
+  changedRecord,
+  recordFromInput,
+  RecordFieldsInput,
+  typedFrom,
+} from './resources/record-schemas.js';
 import {
   creatorsFromNames,
   recordOfRow,
   recordColumns,
   recordFromData,
-} from './resource-record.js';
+} from './resources/resource-record.js';
 
 const SHARE_TOKEN_PURPOSE = 'share-link-token';
 /** 32 random bytes = 256 bits, URL-safe. */

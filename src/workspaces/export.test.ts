@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { contentDisposition, exportCitations, toCslItems } from './export.js';
-import type { ResourceRow } from './store.js';
+import type { ResourceRow } from './resources/store.js';
 import {
   DIALECTS,
   addResource,

@@ -6,7 +6,7 @@
  */
 import { writeBibtex } from './bibtex.js';
 import { writeRis } from './ris.js';
-import type { ResourceRow } from './store.js';
+import type { ResourceRow } from './resources/store.js';
 import {
   citedCreators,
   cslTypeOf,
@@ -14,7 +14,7 @@ import {
   recordToCsl,
   type CslName,
 } from '../records/index.js';
-import { recordOfRow, storedTypeOf } from './resource-record.js';
+import { recordOfRow, storedTypeOf } from './resources/resource-record.js';
 
 export type ExportFormat = 'bibtex' | 'ris' | 'csljson';
 

@@ -4,9 +4,10 @@
  * Authorized as reading the workspace: anyone else is told it does not exist (404).
  */
 import type { Db } from '../platform/db/client.js';
-import { recordOfRow } from './resource-record.js';
+import { recordOfRow } from './resources/resource-record.js';
 import { authorize, type Actor } from './policy.js';
-import { listResources, loadResource, loadWorkspace, type ResourceRow } from './store.js';
+import { loadWorkspace } from './store.js';
+import { listResources, loadResource, type ResourceRow } from './resources/store.js';
 
 export interface SavedWorkIds {
   /** The saved resource's id. */

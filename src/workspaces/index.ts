@@ -5,7 +5,7 @@ export { resourceCategories, resourceTotals } from './stats.js';
 export { storedResourceText } from './pdfs/summary-source.js';
 export { findReadableWorkspace } from './commands.js';
 export { readableWorkspaces } from './policy.js';
-export { workKeyOf, type WorkIdentifiers } from './work-key.js';
+export { workKeyOf, type WorkIdentifiers } from './resources/work-key.js';
 export { exportCitations } from './export.js';
 export {
   readableResourceIds,

@@ -17,7 +17,8 @@
 import { eq, or, sql, type SQL } from 'drizzle-orm';
 import { workspaces } from '../platform/db/schema.js';
 import { authorizationError, notFound } from '../platform/errors.js';
-import type { ResourceRow, WorkspaceWithCounts } from './store.js';
+import type { WorkspaceWithCounts } from './store.js';
+import type { ResourceRow } from './resources/store.js';
 import type { AnnotationRow } from './annotations/store.js';
 
 export const ROLES = ['owner', 'editor', 'viewer'] as const;

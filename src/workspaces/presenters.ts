@@ -7,10 +7,11 @@ import type { Dialect } from '../platform/dialect.js';
 import { presentPdf } from './pdfs/presenters.js';
 import type { PdfRow } from './pdfs/store.js';
 import type { Role } from './policy.js';
-import { StoredHighlights } from './schemas.js';
-import type { ResourceRow, WorkspaceWithCounts } from './store.js';
+import { StoredHighlights } from './annotations/schemas.js';
+import type { WorkspaceWithCounts } from './store.js';
+import type { ResourceRow } from './resources/store.js';
 import type { AnnotationRow } from './annotations/store.js';
-import { recordOfRow, storedTypeOf } from './resource-record.js';
+import { recordOfRow, storedTypeOf } from './resources/resource-record.js';
 
 /** `role`: the asker's role in it (src/workspaces/policy.ts). */
 export function presentWorkspace(row: WorkspaceWithCounts, role: Role) {

@@ -30,7 +30,7 @@ import { duplicateRoutes } from './duplicates/routes.js';
 import { eventRoutes } from './events/routes.js';
 import { contentDisposition, exportCitations } from './export.js';
 import { importRoutes } from './import/routes.js';
-import { proposeRefresh } from './refresh.js';
+import { proposeRefresh } from './resources/refresh.js';
 import { authorize, type Actor } from './policy.js';
 import {
   deletedReply,
@@ -42,12 +42,6 @@ import {
   workspaceReply,
 } from './presenters.js';
 import {
-  BulkMoveBody,
-  BulkMoveResponse,
-  BulkRemoveBody,
-  BulkRemoveResponse,
-  BulkTagBody,
-  BulkTagResponse,
   CitationText,
   CslJsonExport,
   DeletedResponse,
@@ -56,6 +50,21 @@ import {
   IfMatchHeaders,
   LIMITS,
   ListQuery,
+  WorkspaceCreateBody,
+  WorkspaceDetailQuery,
+  WorkspaceListResponse,
+  WorkspaceResponse,
+  WorkspaceStaleResponse,
+  WorkspaceUpdateBody,
+  workspaceErrors,
+} from './schemas.js';
+import {
+  BulkMoveBody,
+  BulkMoveResponse,
+  BulkRemoveBody,
+  BulkRemoveResponse,
+  BulkTagBody,
+  BulkTagResponse,
   ResourceCreateBody,
   ResourceListQuery,
   ResourceParams,
@@ -64,15 +73,8 @@ import {
   ResourceSchema,
   ResourceStaleResponse,
   ResourceUpdateBody,
-  WorkspaceCreateBody,
-  WorkspaceDetailQuery,
   WorkspaceDetailResponse,
-  WorkspaceListResponse,
-  WorkspaceResponse,
-  WorkspaceStaleResponse,
-  WorkspaceUpdateBody,
-  workspaceErrors,
-} from './schemas.js';
+} from './resources/schemas.js';
 import { presentResources, sendsVersion, staleResource, staleWorkspace } from './versions.js';
 import {
   receiveNewResourcePdf,
@@ -85,15 +87,13 @@ import { pdfFileRoutes, pdfUploadRoute } from './pdfs/routes.js';
 import { RESOURCE_FROM_PDF_BODY } from './pdfs/schemas.js';
 import { memberRoutes } from './members/routes.js';
 import { shareRoutes } from './share-links/routes.js';
+import { insertWorkspace, listWorkspaces, loadWorkspace } from './store.js';
 import {
-  insertWorkspace,
   listResources,
-  listWorkspaces,
   loadResource,
-  loadWorkspace,
   queryResources,
   type ResourceRow,
-} from './store.js';
+} from './resources/store.js';
 
 const tags = ['workspaces'];
 const TOTAL_HEADER = 'x-total-count';

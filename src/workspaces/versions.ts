@@ -10,7 +10,8 @@ import { versionEtag, type VersionedKind } from '../platform/versions.js';
 import { pdfsByResource } from './pdfs/store.js';
 import type { Role } from './policy.js';
 import { presentAnnotation, presentResource, presentWorkspace } from './presenters.js';
-import { type ResourceRow, type WorkspaceWithCounts } from './store.js';
+import { type WorkspaceWithCounts } from './store.js';
+import { type ResourceRow } from './resources/store.js';
 import { annotationsByResource, type AuthoredAnnotationRow } from './annotations/store.js';
 
 /** Sets the reply's ETag to the version of the one object it returns. */

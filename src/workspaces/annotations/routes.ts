@@ -11,15 +11,15 @@ import { annotateResource, changeAnnotation, removeAnnotation } from '../command
 import { authorize } from '../policy.js';
 import { deletedReply, presentAnnotation } from '../presenters.js';
 import {
-  AnnotationSchema,
   DeletedResponse,
   IdParams,
   IfMatchHeaders,
   ListQuery,
   workspaceErrors,
 } from '../schemas.js';
+import { AnnotationSchema } from './schemas.js';
 import { AnnotationCreateBody, AnnotationStaleResponse, AnnotationUpdateBody } from './schemas.js';
-import { loadResource } from '../store.js';
+import { loadResource } from '../resources/store.js';
 import { listAnnotations, loadAnnotation } from './store.js';
 import { sendsVersion, staleAnnotation } from '../versions.js';
 

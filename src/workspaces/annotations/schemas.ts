@@ -2,7 +2,43 @@
 import { z } from 'zod';
 import { documentBody } from '../../platform/openapi.js';
 import { plainText } from '../../platform/sanitize.js';
-import { AnnotationSchema, jsonBytes, LIMITS, staleReply } from '../schemas.js';
+import { DateTime, jsonBytes, LIMITS, staleReply } from '../schemas.js';
+
+export const StoredHighlights = z
+  .object({
+    pdf: z
+      .object({
+        page: z.number().int(),
+        quote: z.string(),
+        rects: z.array(
+          z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+        ),
+      })
+      .optional()
+      .describe('The PDF anchor, as sent'),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'AnnotationHighlights' });
+
+export const AnnotationSchema = z
+  .object({
+    id: z.uuid(),
+    resourceId: z.uuid(),
+    userId: z.uuid(),
+    authorName: z.string().nullable().describe('The name of the account that wrote it'),
+    body: z.string(),
+    highlights: StoredHighlights,
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        "Starts at 1, one more on every change; the reply's ETag is its version (see If-Match)",
+      ),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .meta({ id: 'Annotation' });
 
 const HighlightRange = z
   .object({

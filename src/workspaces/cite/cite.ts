@@ -9,7 +9,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { toCslItems } from '../export.js';
-import type { ResourceRow } from '../store.js';
+import type { ResourceRow } from '../resources/store.js';
 import {
   COMMON_STYLE_IDS,
   findCitationStyle,

@@ -3,7 +3,7 @@
  * resources and the style a user picks, so it stays off the request thread. Each worker builds the
  * common styles' engines when it starts (warmUp), before the first request needs them.
  */
-import type { ResourceRow } from '../store.js';
+import type { ResourceRow } from '../resources/store.js';
 import {
   formatCitations,
   warmCommonEngines,

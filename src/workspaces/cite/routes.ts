@@ -10,7 +10,8 @@ import { ApiError, notFound, rateLimited, validationError } from '../../platform
 import { ErrorResponse } from '../../platform/openapi.js';
 import { authorize } from '../policy.js';
 import { IdParams, workspaceErrors } from '../schemas.js';
-import { listResources, loadWorkspace, type ResourceRow } from '../store.js';
+import { loadWorkspace } from '../store.js';
+import { listResources, type ResourceRow } from '../resources/store.js';
 import {
   workerModule,
   WorkerPoolBusy,

@@ -18,7 +18,7 @@ import {
 } from '../../platform/db/schema.js';
 import type { BibRecord } from '../../records/index.js';
 import { makePagedPdf } from '../../summaries/test-support/pdfs.js';
-import { recordColumns } from '../resource-record.js';
+import { recordColumns } from '../resources/resource-record.js';
 import { addResource, annotate, createWorkspace, pdfMultipart } from '../test-support/helpers.js';
 import { duplicateGroups } from './groups.js';
 import { resourceTraits } from './store.js';

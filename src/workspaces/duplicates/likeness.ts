@@ -6,7 +6,7 @@
  * DOI, an arXiv id or a PMID and those differ (two editions, a comment and its reply).
  */
 import type { BibRecord } from '../../records/index.js';
-import { normaliseArxivId, normaliseDoi } from '../work-key.js';
+import { normaliseArxivId, normaliseDoi } from '../resources/work-key.js';
 
 /** What a resource is judged by: narrow columns, read for a whole workspace at once. */
 export interface WorkTraits {

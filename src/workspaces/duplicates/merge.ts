@@ -9,19 +9,18 @@ import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import { authorsOf, type BibRecord } from '../../records/index.js';
 import { recordChange } from '../events/record.js';
 import type { EnqueueExtraction, PdfRow } from '../pdfs/store.js';
-import { recordOfRow } from '../resource-record.js';
+import { recordOfRow } from '../resources/resource-record.js';
 import { LIMITS } from '../schemas.js';
+import { lockWorkspaces, touchWorkspace } from '../store.js';
 import {
   deleteResourceRows,
   holderOfWorkKey,
   lockResourcesOf,
-  lockWorkspaces,
-  touchWorkspace,
   updateResourceRow,
   type ResourceChanges,
   type ResourceRow,
-} from '../store.js';
-import { workKeyOf } from '../work-key.js';
+} from '../resources/store.js';
+import { workKeyOf } from '../resources/work-key.js';
 import {
   countAnnotationsOf,
   lockPdfRows,

@@ -1,7 +1,7 @@
 /** Request and reply schemas of the duplicates finder and of a merge. */
 import { z } from 'zod';
 import { documentBody } from '../../platform/openapi.js';
-import { ResourceSchema } from '../schemas.js';
+import { ResourceSchema } from '../resources/schemas.js';
 import { DUPLICATE_REASONS } from './groups.js';
 
 /** The most resources one merge names besides the kept one. */

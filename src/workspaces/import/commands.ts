@@ -15,7 +15,7 @@ import {
 } from '../../platform/worker-pool.js';
 import { ApiError, notFound, validationError } from '../../platform/errors.js';
 import { LIMITS } from '../schemas.js';
-import type { NewResourceRow } from '../store.js';
+import type { NewResourceRow } from '../resources/store.js';
 import type { ImportFormat, ParsedEntry } from './formats.js';
 import { IMPORT_LIMITS } from './limits.js';
 import type { ParseInput, ParseOutcome } from './parse-worker.js';

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../platform/db/client.js';
 import { workspaceResources, workspaces } from '../../platform/db/schema.js';
 import { recordChange } from '../events/record.js';
 import type { WorkTraits } from '../duplicates/likeness.js';
-import type { NewResourceRow } from '../store.js';
+import type { NewResourceRow } from '../resources/store.js';
 
 /** A resource already in the workspace, as duplicates are judged: its work key and its traits (duplicates/likeness.ts). */
 export interface KnownResource extends WorkTraits {

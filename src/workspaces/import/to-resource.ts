@@ -6,8 +6,8 @@
  */
 import { stripHtml } from '../../platform/sanitize.js';
 import { httpUrlOf, LIMITS } from '../schemas.js';
-import type { NewResourceRow } from '../store.js';
-import { normaliseArxivId, normaliseDoi, workKeyOf } from '../work-key.js';
+import type { NewResourceRow } from '../resources/store.js';
+import { normaliseArxivId, normaliseDoi, workKeyOf } from '../resources/work-key.js';
 import type { CslLike } from './formats.js';
 import { cslPlainText } from '../../records/index.js';
 import {
@@ -20,7 +20,7 @@ import {
   type BibRecord,
   type MarkupField,
 } from '../../records/index.js';
-import { recordColumns } from '../resource-record.js';
+import { recordColumns } from '../resources/resource-record.js';
 
 const ARXIV_IN_TEXT =
   /\barxiv[:\s/]+(?:abs\/)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]*(?:\.[a-z]{2})?\/\d{7}(?:v\d+)?)/i;

@@ -8,13 +8,8 @@ import { conflict, notFound } from '../../platform/errors.js';
 import { versionMatches, type ExpectedVersions } from '../../platform/versions.js';
 import { recordChange } from '../events/record.js';
 import { LIMITS } from '../schemas.js';
-import {
-  lockResourcesOf,
-  touchWorkspace,
-  updateResourceRow,
-  type ResourceRow,
-  type Versioned,
-} from '../store.js';
+import { touchWorkspace, type Versioned } from '../store.js';
+import { lockResourcesOf, updateResourceRow, type ResourceRow } from '../resources/store.js';
 
 /** Between the notes there were and the text appended: one blank line. */
 const SEPARATOR = '\n\n';

@@ -13,15 +13,10 @@ import { plainText } from '../../platform/sanitize.js';
 import { expectedVersions } from '../../platform/versions.js';
 import { authorize } from '../policy.js';
 import { resourceReply } from '../presenters.js';
-import {
-  IfMatchHeaders,
-  LIMITS,
-  ResourceParams,
-  ResourceResponse,
-  ResourceStaleResponse,
-  workspaceErrors,
-} from '../schemas.js';
-import { loadResource, loadWorkspace } from '../store.js';
+import { IfMatchHeaders, LIMITS, workspaceErrors } from '../schemas.js';
+import { ResourceParams, ResourceResponse, ResourceStaleResponse } from '../resources/schemas.js';
+import { loadWorkspace } from '../store.js';
+import { loadResource } from '../resources/store.js';
 import { presentResources, sendsVersion, staleResource } from '../versions.js';
 import { appendToNotes } from './append.js';
 

@@ -8,7 +8,7 @@ import type { BlobStore } from '../../platform/blob-store.js';
 import type { Db } from '../../platform/db/client.js';
 import { conflict, notFound, validationError } from '../../platform/errors.js';
 import { LIMITS } from '../schemas.js';
-import { insertResourceIfRoom, type ResourceRow } from '../store.js';
+import { insertResourceIfRoom, type ResourceRow } from '../resources/store.js';
 import { deletePdfRow, replacePdf, type EnqueueExtraction, type PdfRow } from './store.js';
 import { cleanFilename, MAX_PDF_BYTES, pdfTooLarge, receivePdf } from './upload.js';
 

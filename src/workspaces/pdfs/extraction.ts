@@ -23,9 +23,9 @@ import type { JobQueue } from '../../platform/jobs.js';
 import { stripHtml } from '../../platform/sanitize.js';
 import { extractPdfText, PdfTextError, readPdfInfo } from '../../summaries/index.js';
 import { recordOf } from '../commands.js';
-import { creatorsFromNames } from '../resource-record.js';
+import { creatorsFromNames } from '../resources/resource-record.js';
 import { LIMITS } from '../schemas.js';
-import { workKeyOf } from '../work-key.js';
+import { workKeyOf } from '../resources/work-key.js';
 import {
   findIdentifier,
   firstPageTitle,

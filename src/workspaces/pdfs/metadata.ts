@@ -3,7 +3,7 @@
  * on its first pages, looked up through search; failing that, the PDF's own information dictionary
  * (Title, Author) when it looks like a real title, and last the first page's title line.
  */
-import { normaliseArxivId, normaliseDoi } from '../work-key.js';
+import { normaliseArxivId, normaliseDoi } from '../resources/work-key.js';
 
 /** Identifiers are looked for on this many pages from the start (title page, and a cover page before it). */
 export const IDENTIFIER_PAGES = 2;

@@ -3,7 +3,7 @@
  * that summarising a paper one keeps needs no outbound fetch. Only for a user who may read it.
  */
 import type { Db } from '../../platform/db/client.js';
-import { recordOfRow } from '../resource-record.js';
+import { recordOfRow } from '../resources/resource-record.js';
 import { loadResourceIn } from './routes.js';
 import { readyPdfText } from './store.js';
 

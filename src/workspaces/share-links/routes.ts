@@ -43,7 +43,8 @@ import {
   SHARE_PAGE_HEADERS,
   SHARE_PAGE_LIMITS,
 } from './share-page.js';
-import { countResources, listResources, loadWorkspace, roleIn } from '../store.js';
+import { loadWorkspace, roleIn } from '../store.js';
+import { countResources, listResources } from '../resources/store.js';
 import { annotationPreviews } from '../annotations/store.js';
 import { findWorkspaceByShareToken, listShareLinks } from './store.js';
 

@@ -13,7 +13,8 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../../platform/sanitize.js';
 import { LIMITS } from '../schemas.js';
-import type { ResourceRow, WorkspaceRow } from '../store.js';
+import type { WorkspaceRow } from '../store.js';
+import type { ResourceRow } from '../resources/store.js';
 import type { AnnotationRow } from '../annotations/store.js';
 
 /** How much of each text the page shows, in bytes of escaped HTML (UTF-8). */

@@ -4,11 +4,11 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
-import { buildUser, type TestUser } from '../../test/support/factories.js';
-import { workspaceResources } from '../platform/db/schema.js';
+import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildUser, type TestUser } from '../../../test/support/factories.js';
+import { workspaceResources } from '../../platform/db/schema.js';
 import { upgradeRecords } from './record-upgrade.js';
-import { as, createWorkspace } from './test-support/helpers.js';
+import { as, createWorkspace } from '../test-support/helpers.js';
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skipReason)(`record upgrade (${leg.name})`, () => {

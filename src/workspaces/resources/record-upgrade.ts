@@ -7,8 +7,8 @@
  */
 import { isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../platform/db/client.js';
-import { workspaceResources } from '../platform/db/schema.js';
+import type { Db } from '../../platform/db/client.js';
+import { workspaceResources } from '../../platform/db/schema.js';
 import { legacyRecordOf, recordColumns, storedTypeOf } from './resource-record.js';
 
 const BATCH = 500;

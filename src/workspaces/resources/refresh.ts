@@ -5,10 +5,10 @@
  * is a 412 rather than overwritten.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { ResourceResolver } from '../context.js';
-import { conflict } from '../platform/errors.js';
-import type { BibRecord } from '../records/index.js';
-import { recordOf, resolveIdentifier } from './commands.js';
+import type { ResourceResolver } from '../../context.js';
+import { conflict } from '../../platform/errors.js';
+import type { BibRecord } from '../../records/index.js';
+import { recordOf, resolveIdentifier } from '../commands.js';
 import { recordOfRow, storedTypeOf } from './resource-record.js';
 import {
   REFRESHABLE_FIELDS,

@@ -4,9 +4,9 @@
  * it proposes field by field, and applying them with a PATCH at the version the proposal names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResolvedResource, ResourceResolver } from '../context.js';
-import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
-import { buildUser, type TestUser } from '../../test/support/factories.js';
+import type { ResolvedResource, ResourceResolver } from '../../context.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
+import { buildUser, type TestUser } from '../../../test/support/factories.js';
 import {
   DIALECTS,
   addResource,
@@ -14,7 +14,7 @@ import {
   createWorkspace,
   fakeResolver,
   UNKNOWN_ID,
-} from './test-support/helpers.js';
+} from '../test-support/helpers.js';
 
 const DOI = '10.1234/refresh.1';
 

@@ -4,7 +4,7 @@
  * names its field: DOI syntax, ISBN and ISSN check digits, real dates, page ranges, lengths.
  */
 import { z } from 'zod';
-import { plainText } from '../platform/sanitize.js';
+import { plainText } from '../../platform/sanitize.js';
 import {
   ABSTRACT_MAX,
   bareDoi,
@@ -24,7 +24,7 @@ import {
   type BibRecord,
   type DateField,
   type TextField,
-} from '../records/index.js';
+} from '../../records/index.js';
 import { normaliseArxivId } from './work-key.js';
 
 const NamePart = plainText(NAME_PART_MAX, { singleLine: true });

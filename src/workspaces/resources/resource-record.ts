@@ -12,7 +12,7 @@ import {
   type BibRecord,
   type Creator,
   type RecordType,
-} from '../records/index.js';
+} from '../../records/index.js';
 import { normaliseArxivId } from './work-key.js';
 
 /** The columns a record decides, beside the record itself. */

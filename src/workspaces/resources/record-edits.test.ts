@@ -8,11 +8,11 @@
 import type { AddressInfo } from 'node:net';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
-import { buildUser, type TestUser } from '../../test/support/factories.js';
-import { openSse } from '../../test/support/sse-client.js';
-import { readCitations } from './import/formats.js';
-import { addResource, createWorkspace } from './test-support/helpers.js';
+import { buildTestApp, embeddedLeg, type TestApp } from '../../../test/support/app.js';
+import { buildUser, type TestUser } from '../../../test/support/factories.js';
+import { openSse } from '../../../test/support/sse-client.js';
+import { readCitations } from '../import/formats.js';
+import { addResource, createWorkspace } from '../test-support/helpers.js';
 
 /** Every kind of name: particles both ways, a suffix, an organisation, an editor and a translator. */
 const CREATORS = [

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
-import { buildUser, type TestUser } from '../../test/support/factories.js';
-import { annotations, workspaceResources, workspaces } from '../platform/db/schema.js';
-import { LIMITS } from './schemas.js';
+import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
+import { buildUser, type TestUser } from '../../../test/support/factories.js';
+import { annotations, workspaceResources, workspaces } from '../../platform/db/schema.js';
+import { LIMITS } from '../schemas.js';
 import {
   DIALECTS,
   addResource,
@@ -13,7 +13,7 @@ import {
   createWorkspace,
   fakeResolver,
   UNKNOWN_ID,
-} from './test-support/helpers.js';
+} from '../test-support/helpers.js';
 
 const RESOURCE_FIELDS = [
   'id',
