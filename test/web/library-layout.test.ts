@@ -88,6 +88,13 @@ const YEAR_CELLS = `(() => [...document.querySelectorAll('tbody td.col-year')].m
     oneLine: lineHeight + parseFloat(style.paddingTop) + parseFloat(style.paddingBottom),
   };
 }))()`;
+interface YearCell {
+  text: string;
+  lines: number;
+  height: number;
+  twoLines: number;
+  oneLine: number;
+}
 const ROW_HEIGHTS = `[...document.querySelectorAll('tbody tr')].map((row) => row.getBoundingClientRect().height)`;
 const box = (page: Page, selector: string) =>
   page
@@ -180,8 +187,7 @@ describe.skipIf(webSkipReason)(
 
       for (const scheme of SCHEMES) {
         await useScheme(scheme);
-        const years =
-          await page.evaluate<Array<{ text: string; height: number; oneLine: number }>>(YEAR_CELLS);
+        const years = await page.evaluate<YearCell[]>(YEAR_CELLS);
         expect(years).toHaveLength(100);
         for (const year of years) {
           expect(year.text, 'a year of four digits').toMatch(/^\d{4}$/);

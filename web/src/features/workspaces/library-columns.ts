@@ -6,16 +6,7 @@
  */
 import type { Sort } from './library-query';
 
-export const COLUMN_IDS = [
-  'title',
-  'author',
-  'year',
-  'venue',
-  'type',
-  'tags',
-  'pdf',
-  'added',
-] as const;
+const COLUMN_IDS = ['title', 'author', 'year', 'venue', 'type', 'tags', 'pdf', 'added'] as const;
 export type ColumnId = (typeof COLUMN_IDS)[number];
 /** The columns with a width of their own (Title takes the rest). */
 export type SizedColumnId = Exclude<ColumnId, 'title'>;
@@ -59,8 +50,7 @@ const isSized = (value: unknown): value is SizedColumnId =>
   value !== 'title' &&
   (COLUMN_IDS as readonly string[]).includes(value);
 
-export const clampWidth = (width: number) =>
-  Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width)));
+const clampWidth = (width: number) => Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width)));
 
 /** Settings read back from storage; anything unknown or out of bounds falls back to the default. */
 export function parseColumnSettings(text: string | null): ColumnSettings {
