@@ -275,7 +275,8 @@ describe.skipIf(webSkipReason ?? pdftotextSkipReason)(
         .poll(hitTitles)
         .toEqual([RESOURCES.other.title, RESOURCES.notes.title, RESOURCES.paper.title]);
       expect(new URL(page.url()).search).toBe('');
-      // A workspace filter, applied with the form, kept over a reload and undone by Back.
+      // A workspace filter, applied with the form (behind `Filters`), kept over a reload and undone by Back.
+      await page.getByRole('button', { name: 'Filters', exact: true }).click();
       await page.getByLabel('Workspace').selectOption({ label: 'Elsewhere' });
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await expect.poll(hitTitles).toEqual([RESOURCES.other.title]);
@@ -284,6 +285,7 @@ describe.skipIf(webSkipReason ?? pdftotextSkipReason)(
       });
       await page.reload();
       await expect.poll(hitTitles).toEqual([RESOURCES.other.title]);
+      expect(await page.getByText('Filtered: Workspace: Elsewhere.').count()).toBe(1);
       expect(await page.getByLabel('Workspace').inputValue()).toBe(elsewhere);
       await page.goBack();
       await expect.poll(hitTitles).toHaveLength(3);

@@ -126,8 +126,9 @@ describe.skipIf(webSkipReason)(
       await expect.poll(titles).toEqual([...byTitle].reverse().slice(10));
       await expect.poll(() => ariaSortOf('Title')).toBe('descending');
 
+      await page.getByRole('button', { name: /^Filters/ }).click();
       await page.getByLabel('Tag', { exact: true }).fill('nlp');
-      await page.getByRole('button', { name: 'Filter', exact: true }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       const tagged = SEEDS.filter((seed) => seed.tags.includes('nlp'))
         .map((seed) => seed.title)
         .sort((a, b) => b.localeCompare(a));
@@ -139,8 +140,9 @@ describe.skipIf(webSkipReason)(
         size: '10',
       });
 
+      await page.getByRole('button', { name: /^Filters/ }).click();
       await page.getByLabel('From year').fill('2005');
-      await page.getByRole('button', { name: 'Filter', exact: true }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       await expect.poll(titles).toEqual(
         SEEDS.filter((seed) => seed.tags.includes('nlp') && seed.year >= 2005)
           .map((seed) => seed.title)
@@ -153,8 +155,9 @@ describe.skipIf(webSkipReason)(
       expect(await page.getByLabel('From year').inputValue()).toBe('');
       expect(await page.getByLabel('Tag', { exact: true }).inputValue()).toBe('nlp');
 
+      await page.getByRole('button', { name: /^Filters/ }).click();
       await page.getByLabel('Title or author').fill('no such paper');
-      await page.getByRole('button', { name: 'Filter', exact: true }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.getByText('No resources match these filters').waitFor();
       await page.getByRole('button', { name: 'Clear filters' }).first().click();
       await expect.poll(titles).toEqual([...byTitle].reverse().slice(0, 10));

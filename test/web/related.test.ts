@@ -80,6 +80,12 @@ describe.skipIf(webSkipReason)('web app related works (Chromium)', () => {
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(`/dashboard?q=${encodeURIComponent(CHEMISTRY)}`);
       const result = page.getByRole('article', { name: CHEMISTRY });
+      // The related works open on demand: the card stays compact until asked.
+      const related = result.getByRole('button', { name: 'Related works' });
+      expect(await related.getAttribute('aria-expanded')).toBe('false');
+      expect(await result.getByRole('button', { name: 'References' }).count()).toBe(0);
+      await related.click();
+      expect(await related.getAttribute('aria-expanded')).toBe('true');
       const toggle = result.getByRole('button', { name: 'References' });
       await toggle.focus();
       await page.keyboard.press('Enter');

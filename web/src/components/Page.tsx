@@ -17,17 +17,20 @@ export function Page({
   actions,
   children,
   narrow = false,
+  wide = false,
 }: {
   title: string;
   heading?: string;
   actions?: ReactNode;
   children: ReactNode;
   narrow?: boolean;
+  /** The whole window's width (a workspace's three panes), not the reading width of other pages. */
+  wide?: boolean;
 }) {
   usePageTitle(title);
   useEffect(takePendingHeadingFocus, []);
   return (
-    <div className={narrow ? 'page page-narrow' : 'page'}>
+    <div className={narrow ? 'page page-narrow' : wide ? 'page page-wide' : 'page'}>
       <div className="page-heading">
         <h1 tabIndex={-1}>{heading}</h1>
         {actions && <div className="page-actions">{actions}</div>}

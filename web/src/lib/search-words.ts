@@ -48,17 +48,25 @@ export interface SearchFilters {
   venue: string;
 }
 
+/** A year range as a phrase ("Published 2019–2021", "Published in or after 2019"), or null for none. */
+export function describeYears(
+  from: number | string | null,
+  to: number | string | null,
+): string | null {
+  const first = from === '' ? null : from;
+  const last = to === '' ? null : to;
+  if (first !== null && last !== null)
+    return String(first) === String(last) ? `Published in ${first}` : `Published ${first}–${last}`;
+  if (first !== null) return `Published in or after ${first}`;
+  if (last !== null) return `Published in or before ${last}`;
+  return null;
+}
+
 /** The active filters as short phrases ("2019–2021", "With a PDF", "Dataset", "Venue: Nature"), for the page and screen readers. */
 export function describeFilters(filters: SearchFilters): string[] {
   const phrases: string[] = [];
-  if (filters.yearFrom !== null && filters.yearTo !== null)
-    phrases.push(
-      filters.yearFrom === filters.yearTo
-        ? `Published in ${filters.yearFrom}`
-        : `Published ${filters.yearFrom}–${filters.yearTo}`,
-    );
-  else if (filters.yearFrom !== null) phrases.push(`Published in or after ${filters.yearFrom}`);
-  else if (filters.yearTo !== null) phrases.push(`Published in or before ${filters.yearTo}`);
+  const years = describeYears(filters.yearFrom, filters.yearTo);
+  if (years) phrases.push(years);
   if (filters.hasPdf) phrases.push('With a free PDF');
   if (filters.type) phrases.push(WORK_TYPE_LABELS[filters.type]);
   if (filters.venue) phrases.push(`Venue: ${filters.venue}`);

@@ -11,6 +11,10 @@ export type Order = 'asc' | 'desc';
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 const DEFAULT_SIZE = 25;
 
+/** The filters of the list, in the order the form shows them. */
+export const LIBRARY_FILTERS = ['q', 'tag', 'type', 'yearFrom', 'yearTo'] as const;
+export type LibraryFilters = Pick<LibraryState, (typeof LIBRARY_FILTERS)[number]>;
+
 export interface LibraryState {
   sort: Sort;
   order: Order;

@@ -93,6 +93,7 @@ export function WorkspacePage() {
   return (
     <Page
       title={data.name}
+      wide
       actions={
         can.manageWorkspace &&
         !renaming && (

@@ -5,14 +5,14 @@
  * replaces the current entry, so Back goes to the search before, not to each letter; a submitted form,
  * a sort or a page is a new entry.
  */
-import { useEffect, useId, useRef } from 'react';
-import { useController } from 'react-hook-form';
+import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { useDebouncedCallback } from 'use-debounce';
-import { TextField } from '../../../components/Field';
+import { FilterBlock } from '../../../components/FilterBlock';
 import { SortSelect } from '../../../components/SortSelect';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/States';
 import { useZodForm } from '../../../lib/form';
+import { describeYears } from '../../../lib/search-words';
 import { HitCard } from './HitCard';
 import { LibrarySearchForm } from '../schemas';
 import {
@@ -46,6 +46,20 @@ const filtersOf = ({
   yearTo,
 }: LibrarySearchState): LibrarySearchFilters => ({ q, workspace, tag, type, yearFrom, yearTo });
 
+/** The active filters as phrases, for the filter bar's sentence. */
+function describeLibraryFilters(
+  state: LibrarySearchState,
+  workspaces: ReadonlyArray<{ id: string; name: string }>,
+): string[] {
+  const workspace = workspaces.find((each) => each.id === state.workspace);
+  return [
+    state.workspace && `Workspace: ${workspace?.name ?? 'one of yours'}`,
+    state.tag && `Tag: ${state.tag}`,
+    state.type && `Type: ${state.type}`,
+    describeYears(state.yearFrom, state.yearTo),
+  ].filter((phrase): phrase is string => Boolean(phrase));
+}
+
 export function LibrarySearch({
   workspaces,
 }: {
@@ -56,9 +70,6 @@ export function LibrarySearch({
   const search = useLibrarySearch(state);
   const form = useZodForm(LibrarySearchForm, { defaultValues: filtersOf(state) });
   const { errors } = form.formState;
-  const workspaceFieldId = useId();
-  // Controlled: the workspaces arrive after the address's choice, and a controlled select takes it once its option is there.
-  const workspaceField = useController({ control: form.control, name: 'workspace' });
   const resultsRef = useRef<HTMLElement>(null);
   // The address this component last wrote: a change to any other (Back, a link) puts the form back in step.
   const written = useRef<string | null>(null);
@@ -131,81 +142,45 @@ export function LibrarySearch({
           </button>
         </div>
         {errors.q && <p className="field-error">{errors.q.message}</p>}
-        <fieldset className="library-filters library-search-filters">
-          <legend className="visually-hidden">Filters</legend>
-          <div className="field">
-            <label htmlFor={workspaceFieldId}>Workspace</label>
-            <select id={workspaceFieldId} {...workspaceField.field}>
-              <option value="">All workspaces</option>
-              {workspaces.map((workspace) => (
-                <option key={workspace.id} value={workspace.id}>
-                  {workspace.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <TextField
-            label="Tag"
-            maxLength={LIMITS.tag}
-            {...form.register('tag')}
-            error={errors.tag?.message}
-          />
-          <TextField
-            label="Type"
-            maxLength={LIMITS.type}
-            {...form.register('type')}
-            error={errors.type?.message}
-          />
-          <TextField
-            label="From year"
-            inputMode="numeric"
-            maxLength={4}
-            {...form.register('yearFrom')}
-            error={errors.yearFrom?.message}
-          />
-          <TextField
-            label="To year"
-            inputMode="numeric"
-            maxLength={4}
-            {...form.register('yearTo')}
-            error={errors.yearTo?.message}
-          />
-          <div className="row-actions library-filter-actions">
-            <button type="submit" className="button">
-              Apply filters
-            </button>
-            {filtered && (
-              <button
-                type="button"
-                className="button"
-                onClick={() =>
-                  go({
-                    ...state,
-                    workspace: '',
-                    tag: '',
-                    type: '',
-                    yearFrom: '',
-                    yearTo: '',
-                    page: 1,
-                  })
-                }
-              >
-                Clear filters
-              </button>
-            )}
-          </div>
-        </fieldset>
       </form>
 
-      <div className="field field-inline library-sort">
-        <SortSelect
-          id="library-sort"
-          value={state.sort}
-          sorts={SORTS}
-          labels={SORT_LABELS}
-          onChange={(sort) => go({ ...state, sort, page: 1 })}
-        />
-      </div>
+      <FilterBlock
+        label="Filter your library"
+        form={form}
+        fields={[
+          {
+            kind: 'select',
+            name: 'workspace',
+            label: 'Workspace',
+            options: [
+              { value: '', label: 'All workspaces' },
+              ...workspaces.map((workspace) => ({ value: workspace.id, label: workspace.name })),
+            ],
+          },
+          { kind: 'text', name: 'tag', label: 'Tag', maxLength: LIMITS.tag },
+          { kind: 'text', name: 'type', label: 'Type', maxLength: LIMITS.type },
+          { kind: 'year', name: 'yearFrom', label: 'From year' },
+          { kind: 'year', name: 'yearTo', label: 'To year' },
+        ]}
+        active={describeLibraryFilters(state, workspaces)}
+        onApply={(filters) => {
+          typeAhead.cancel();
+          go({ ...state, ...filters, page: 1 });
+        }}
+        onClear={() =>
+          go({ ...state, workspace: '', tag: '', type: '', yearFrom: '', yearTo: '', page: 1 })
+        }
+      >
+        <div className="field field-inline library-sort">
+          <SortSelect
+            id="library-sort"
+            value={state.sort}
+            sorts={SORTS}
+            labels={SORT_LABELS}
+            onChange={(sort) => go({ ...state, sort, page: 1 })}
+          />
+        </div>
+      </FilterBlock>
 
       {search.isPending && <LoadingState label="Searching your library…" />}
       {search.isError && (

@@ -1,6 +1,8 @@
 /**
- * One search result: an article named by its title (a link to the source), its facts, where it already
- * is in your library (links to those workspaces; Save then says so), and its actions.
+ * One search result, compact as a scholarly search engine's (about 100 px at 1440 px, so that a first
+ * screen holds five and more): an article named by its title (a link to the source); its authors and
+ * facts on one line; its sources, where it already is in your library (links to those workspaces; Save
+ * then says so) and its actions on the next. The abstract and the related works open on demand.
  */
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
@@ -26,6 +28,8 @@ export function ResultCard({
   const inLibraryId = useId();
   const places = result.inLibrary ?? [];
   const [expanded, setExpanded] = useState(false);
+  const [relatedOpen, setRelatedOpen] = useState(false);
+  const relatedId = useId();
   const language = useProfileLanguage();
   const kind = [result.venue, result.type && workTypeLabel(result.type)]
     .filter(Boolean)
@@ -37,79 +41,99 @@ export function ResultCard({
           {result.title}
         </a>
       </h2>
-      <p className="result-authors">{shortAuthors(result.authors)}</p>
-      <p className="result-facts">
-        {result.publishedDate && (
-          <time dateTime={result.publishedDate}>
-            {formatIsoDate(result.publishedDate, language)}
-          </time>
-        )}
-        {kind && <span>{kind}</span>}
-        {/* An unknown count (null) is not shown: "0 citations" would be a claim. */}
-        {result.citations !== null && (
-          <span>
-            {result.citations.toLocaleString(language)} citation{result.citations === 1 ? '' : 's'}
-          </span>
-        )}
+      <p className="result-meta">
+        <span className="result-authors">{shortAuthors(result.authors)}</span>
+        <span className="result-facts">
+          {result.publishedDate && (
+            <time dateTime={result.publishedDate}>
+              {formatIsoDate(result.publishedDate, language)}
+            </time>
+          )}
+          {kind && <span>{kind}</span>}
+          {/* An unknown count (null) is not shown: "0 citations" would be a claim. */}
+          {result.citations !== null && (
+            <span>
+              {result.citations.toLocaleString(language)} citation
+              {result.citations === 1 ? '' : 's'}
+            </span>
+          )}
+        </span>
       </p>
-      <ul className="badges" aria-label="Sources">
-        {(result.sources.length > 0 ? result.sources : [result.provider]).map((source) => (
-          <li key={source} className="badge">
-            {PROVIDER_NAMES[source]}
-          </li>
-        ))}
-      </ul>
-      {result.abstract && (
-        <div className="result-abstract">
+      <div className="result-foot">
+        <ul className="badges" aria-label="Sources">
+          {(result.sources.length > 0 ? result.sources : [result.provider]).map((source) => (
+            <li key={source} className="badge">
+              {PROVIDER_NAMES[source]}
+            </li>
+          ))}
+        </ul>
+        {places.length > 0 && (
+          <p id={inLibraryId} className="in-library">
+            <span aria-hidden="true">✓ </span>In your library:{' '}
+            {places.map((place, index) => (
+              <span key={place.resourceId}>
+                {index > 0 && ', '}
+                <Link
+                  to={`/workspaces/${encodeURIComponent(place.workspaceId)}?resource=${encodeURIComponent(place.resourceId)}`}
+                >
+                  {place.workspaceName}
+                </Link>
+              </span>
+            ))}
+          </p>
+        )}
+        <div className="result-actions">
+          <button type="button" className="button button-small" onClick={() => onSummarize(result)}>
+            Summarize
+          </button>
+          {places.length > 0 ? (
+            <button
+              type="button"
+              className="button button-small"
+              aria-describedby={inLibraryId}
+              onClick={() => onSave(result)}
+            >
+              Already saved · Save again
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button button-small button-primary"
+              onClick={() => onSave(result)}
+            >
+              Save
+            </button>
+          )}
+          {result.abstract && (
+            <button
+              type="button"
+              className="button button-ghost button-small"
+              aria-expanded={expanded}
+              aria-controls={abstractId}
+              onClick={() => setExpanded((open) => !open)}
+            >
+              {expanded ? 'Hide abstract' : 'Show abstract'}
+            </button>
+          )}
           <button
             type="button"
             className="button button-ghost button-small"
-            aria-expanded={expanded}
-            aria-controls={abstractId}
-            onClick={() => setExpanded((open) => !open)}
+            aria-expanded={relatedOpen}
+            aria-controls={relatedId}
+            onClick={() => setRelatedOpen((open) => !open)}
           >
-            {expanded ? 'Hide abstract' : 'Show abstract'}
+            Related works
           </button>
-          <p id={abstractId} hidden={!expanded}>
-            {result.abstract}
-          </p>
         </div>
-      )}
-      {places.length > 0 && (
-        <p id={inLibraryId} className="in-library">
-          <span aria-hidden="true">✓ </span>In your library:{' '}
-          {places.map((place, index) => (
-            <span key={place.resourceId}>
-              {index > 0 && ', '}
-              <Link
-                to={`/workspaces/${encodeURIComponent(place.workspaceId)}?resource=${encodeURIComponent(place.resourceId)}`}
-              >
-                {place.workspaceName}
-              </Link>
-            </span>
-          ))}
+      </div>
+      {result.abstract && (
+        <p id={abstractId} className="result-abstract" hidden={!expanded}>
+          {result.abstract}
         </p>
       )}
-      <div className="result-actions">
-        <button type="button" className="button" onClick={() => onSummarize(result)}>
-          Summarize
-        </button>
-        {places.length > 0 ? (
-          <button
-            type="button"
-            className="button"
-            aria-describedby={inLibraryId}
-            onClick={() => onSave(result)}
-          >
-            Already saved · Save again
-          </button>
-        ) : (
-          <button type="button" className="button button-primary" onClick={() => onSave(result)}>
-            Save
-          </button>
-        )}
+      <div id={relatedId}>
+        {relatedOpen && <RelatedWorks result={result} onSummarize={onSummarize} onSave={onSave} />}
       </div>
-      <RelatedWorks result={result} onSummarize={onSummarize} onSave={onSave} />
     </article>
   );
 }

@@ -1,8 +1,10 @@
 /**
- * A workspace's library: its resources as a compact table the server sorts, filters and pages (GET
- * …/resources), the resource chosen shown in full (ResourceItem: abstract, notes, annotations) in a
- * panel beside the table on wide screens and below it on narrow ones, and a selection of several to
- * tag, move or remove together. Sort, filters, page and the open resource live in the address
+ * A workspace's library in Zotero's three panes: the user's workspaces (WorkspacesPane, from 1,200 px),
+ * its resources as a compact table the server sorts, filters and pages (GET …/resources), one line a
+ * row, with the columns and their widths the user chose (library-columns.ts, kept per user), and the
+ * resource chosen shown in full (ResourceItem: the item pane, abstract, notes, annotations) in the
+ * third pane on wide screens and below the list on narrow ones; and a selection of several to tag,
+ * move or remove together. Sort, filters, page and the open resource live in the address
  * (library-query.ts), so a reload or Back shows the same list. The page fills three slots with other
  * features: `tools` beside the heading (actions on the whole library: import, add PDFs), `pdfCell` (a
  * row's PDF column), `detailTools` (more actions in the open resource's panel) and `selectionTools`
@@ -12,16 +14,16 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useProfileLanguage } from '../../../lib/profile';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/States';
-import { TextField } from '../../../components/Field';
 import { useToast } from '../../../components/Toasts';
 import { formatDay } from '../../../lib/dates';
-import { useZodForm } from '../../../lib/form';
+import { workTypeLabel } from '../../../lib/work-types';
 import { useAbilities } from '../../../lib/workspace-role';
 import { BulkMoveDialog, BulkTagDialog } from './BulkDialogs';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import {
   apiQuery,
   defaultOrder,
+  LIBRARY_FILTERS,
   PAGE_SIZES,
   readLibraryState,
   writeLibraryState,
@@ -31,115 +33,66 @@ import {
 import { ResourceItem } from './ResourceItem';
 import { NewItemDialog } from './NewItemDialog';
 import { firstAuthor } from '../record-fields';
-import { LibraryFilterForm } from '../schemas';
+import {
+  MIN_TITLE_WIDTH,
+  visibleColumns,
+  withColumnWidth,
+  type ColumnDefinition,
+} from '../library-columns';
+import { useLibraryColumns } from '../hooks/use-library-columns';
+import { ColumnChooser } from './ColumnChooser';
+import { ColumnResizer } from './ColumnResizer';
+import { LibraryFilters } from './LibraryFilters';
+import { WorkspacesPane } from './WorkspacesPane';
 import { useRemoveResources, useResourcePage, type Resource } from '../hooks/use-workspaces';
 import '../../features.css';
 
-const COLUMNS: Array<{ sort: Sort; label: string; className: string }> = [
-  { sort: 'title', label: 'Title', className: 'col-title' },
-  { sort: 'author', label: 'First author', className: 'col-author' },
-  { sort: 'year', label: 'Year', className: 'col-year' },
-  { sort: 'venue', label: 'Venue', className: 'col-venue' },
-];
+const NO_FILTERS = { q: '', tag: '', type: '', yearFrom: '', yearTo: '' };
 
-const FILTERS = ['q', 'tag', 'type', 'yearFrom', 'yearTo'] as const;
-
-function SortHeader({
+/** A column's header: its sort button (when the server sorts by it) and the handle that resizes it. */
+function ColumnHeader({
   column,
   state,
   onSort,
+  width,
+  onResize,
 }: {
-  column: (typeof COLUMNS)[number];
+  column: ColumnDefinition;
   state: LibraryState;
   onSort: (sort: Sort) => void;
+  width: number | null;
+  onResize: (width: number) => void;
 }) {
-  const active = state.sort === column.sort;
+  const labelId = useId();
+  const active = column.sort !== undefined && state.sort === column.sort;
   const direction = state.order === 'asc' ? 'ascending' : 'descending';
   return (
-    <th scope="col" className={column.className} aria-sort={active ? direction : undefined}>
-      <button type="button" className="sort-button" onClick={() => onSort(column.sort)}>
-        {column.label}
-        <span aria-hidden="true" className="sort-mark">
-          {active ? (state.order === 'asc' ? ' ▲' : ' ▼') : ''}
-        </span>
-      </button>
-    </th>
-  );
-}
-
-function FilterForm({
-  state,
-  onApply,
-}: {
-  state: LibraryState;
-  onApply: (filters: Pick<LibraryState, (typeof FILTERS)[number]>) => void;
-}) {
-  const current = {
-    q: state.q,
-    tag: state.tag,
-    type: state.type,
-    yearFrom: state.yearFrom,
-    yearTo: state.yearTo,
-  };
-  const form = useZodForm(LibraryFilterForm, { defaultValues: current });
-  const { errors } = form.formState;
-  const { reset } = form;
-  // Back and Forward change the filters under the form: it shows the address's.
-  const key = JSON.stringify(current);
-  useEffect(() => {
-    reset(JSON.parse(key) as typeof current);
-  }, [key, reset]);
-  const filtered = FILTERS.some((name) => state[name] !== '');
-  return (
-    <form
-      role="search"
-      aria-label="Filter the resources"
-      className="library-filters"
-      onSubmit={(event) => void form.handleSubmit(onApply)(event)}
+    <th
+      scope="col"
+      className={`col-${column.id}`}
+      aria-sort={active ? direction : undefined}
+      // Named by its label alone, not by the resize handle inside it.
+      aria-labelledby={labelId}
     >
-      <TextField
-        label="Title or author"
-        type="search"
-        maxLength={200}
-        {...form.register('q')}
-        error={errors.q?.message}
-      />
-      <TextField label="Tag" maxLength={50} {...form.register('tag')} error={errors.tag?.message} />
-      <TextField
-        label="Type"
-        maxLength={50}
-        {...form.register('type')}
-        error={errors.type?.message}
-      />
-      <TextField
-        label="From year"
-        inputMode="numeric"
-        maxLength={4}
-        {...form.register('yearFrom')}
-        error={errors.yearFrom?.message}
-      />
-      <TextField
-        label="To year"
-        inputMode="numeric"
-        maxLength={4}
-        {...form.register('yearTo')}
-        error={errors.yearTo?.message}
-      />
-      <div className="row-actions library-filter-actions">
-        <button type="submit" className="button button-primary">
-          Filter
+      {column.sort ? (
+        <button
+          id={labelId}
+          type="button"
+          className="sort-button"
+          onClick={() => column.sort && onSort(column.sort)}
+        >
+          {column.label}
+          <span aria-hidden="true" className="sort-mark">
+            {active ? (state.order === 'asc' ? ' ▲' : ' ▼') : ''}
+          </span>
         </button>
-        {filtered && (
-          <button
-            type="button"
-            className="button"
-            onClick={() => onApply({ q: '', tag: '', type: '', yearFrom: '', yearTo: '' })}
-          >
-            Clear filters
-          </button>
-        )}
-      </div>
-    </form>
+      ) : (
+        <span id={labelId}>{column.label}</span>
+      )}
+      {column.id !== 'title' && width !== null && (
+        <ColumnResizer column={column.id} label={column.label} width={width} onResize={onResize} />
+      )}
+    </th>
   );
 }
 
@@ -172,6 +125,8 @@ export function LibraryView({
   const focusPanel = useRef(false);
   const [dialog, setDialog] = useState<'tag' | 'move' | 'remove' | 'new' | null>(null);
   const can = useAbilities();
+  const columns = useLibraryColumns();
+  const shown = visibleColumns(columns.settings);
 
   // The selection belongs to one list: another sort, filter or page starts a new one.
   const listKey = JSON.stringify({ ...apiQuery(state) });
@@ -222,72 +177,129 @@ export function LibraryView({
   const allOnPage = rows.length > 0 && rows.every((row) => selected.includes(row.id));
   const toggle = (id: string, on: boolean) =>
     setSelected(on ? [...selected, id] : selected.filter((each) => each !== id));
-  const filtered = FILTERS.some((name) => state[name] !== '');
+  const filtered = LIBRARY_FILTERS.some((name) => state[name] !== '');
   const done = () => {
     setDialog(null);
     setSelected([]);
   };
 
+  const widthOf = (column: ColumnDefinition) =>
+    column.id === 'title' ? null : columns.settings.widths[column.id];
+  // Past its columns' widths the table scrolls sideways inside its pane; the title keeps some room.
+  const tableMinWidth =
+    shown.reduce((sum, column) => sum + (widthOf(column) ?? MIN_TITLE_WIDTH), 0) + 36;
+  const cellOf = (column: ColumnDefinition, resource: Resource, isOpen: boolean): ReactNode => {
+    switch (column.id) {
+      case 'title':
+        return (
+          <Link
+            id={`open-${resource.id}`}
+            to={{ search: writeLibraryState({ ...state, open: resource.id }).toString() }}
+            aria-current={isOpen ? 'true' : undefined}
+            onClick={() => {
+              // Already open: the effect will not run again, so focus it here.
+              if (isOpen) panelRef.current?.focus();
+              else focusPanel.current = true;
+            }}
+          >
+            {resource.title}
+          </Link>
+        );
+      // The record's own fields: a change in the item pane shows here at once.
+      case 'author':
+        return firstAuthor(resource.creators, resource.authors);
+      case 'year':
+        return resource.issued?.year ?? resource.year ?? '';
+      case 'venue':
+        return resource.containerTitle ?? resource.venue ?? '';
+      case 'type':
+        return resource.type ? workTypeLabel(resource.type) : '';
+      case 'tags':
+        return (
+          resource.tags.length > 0 && (
+            <ul className="badges" aria-label="Tags">
+              {resource.tags.map((tag) => (
+                <li key={tag} className="badge">
+                  {tag}
+                </li>
+              ))}
+            </ul>
+          )
+        );
+      case 'pdf':
+        return pdfCell?.(resource);
+      case 'added':
+        return <time dateTime={resource.addedAt}>{formatDay(resource.addedAt, language)}</time>;
+    }
+  };
+
   return (
     <section aria-labelledby={`${captionId}-heading`} className="library">
-      <div className="library-head">
-        <h2 id={`${captionId}-heading`}>
-          Resources <span className="muted">({resourceCount})</span>
-        </h2>
-        {/* New item… first among the ways to add to the library (the page's tools follow it). */}
-        <div className="row-actions">
-          {can.edit && (
-            <button type="button" className="button" onClick={() => setDialog('new')}>
-              New item…
-            </button>
-          )}
-          {tools}
-        </div>
-      </div>
-      <FilterForm state={state} onApply={(filters) => go({ ...filters, page: 1 })} />
-      <div className="library-selection" aria-label="Selection">
-        <p aria-live="polite" className="muted">
-          {selected.length === 0 ? 'None selected' : `${selected.length} selected`}
-        </p>
-        <div className="row-actions">
-          {can.edit && (
-            <>
-              <button
-                type="button"
-                className="button button-small"
-                disabled={selected.length === 0}
-                onClick={() => setDialog('tag')}
-              >
-                Tag selected…
-              </button>
-              <button
-                type="button"
-                className="button button-small"
-                disabled={selected.length === 0}
-                onClick={() => setDialog('move')}
-              >
-                Move selected…
-              </button>
-              <button
-                type="button"
-                className="button button-small button-danger"
-                disabled={selected.length === 0}
-                onClick={() => setDialog('remove')}
-              >
-                Remove selected…
-              </button>
-            </>
-          )}
-          {selectionTools?.(selected)}
-          {selected.length > 0 && (
-            <button type="button" className="button button-small" onClick={() => setSelected([])}>
-              Clear selection
-            </button>
-          )}
-        </div>
-      </div>
       <div className="library-layout">
+        <WorkspacesPane current={workspaceId} />
         <div className="library-list">
+          <div className="library-head">
+            <h2 id={`${captionId}-heading`}>
+              Resources <span className="muted">({resourceCount})</span>
+            </h2>
+            {/* New item… first among the ways to add to the library (the page's tools follow it). */}
+            <div className="row-actions">
+              {can.edit && (
+                <button type="button" className="button" onClick={() => setDialog('new')}>
+                  New item…
+                </button>
+              )}
+              {tools}
+            </div>
+          </div>
+          <LibraryFilters filters={state} onApply={(filters) => go({ ...filters, page: 1 })}>
+            <ColumnChooser settings={columns.settings} onChange={columns.update} />
+          </LibraryFilters>
+          <div className="library-selection" aria-label="Selection">
+            <p aria-live="polite" className="muted">
+              {selected.length === 0 ? 'None selected' : `${selected.length} selected`}
+            </p>
+            <div className="row-actions">
+              {can.edit && (
+                <>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    disabled={selected.length === 0}
+                    onClick={() => setDialog('tag')}
+                  >
+                    Tag selected…
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    disabled={selected.length === 0}
+                    onClick={() => setDialog('move')}
+                  >
+                    Move selected…
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-small button-danger"
+                    disabled={selected.length === 0}
+                    onClick={() => setDialog('remove')}
+                  >
+                    Remove selected…
+                  </button>
+                </>
+              )}
+              {selectionTools?.(selected)}
+              {selected.length > 0 && (
+                <button
+                  type="button"
+                  className="button button-small"
+                  onClick={() => setSelected([])}
+                >
+                  Clear selection
+                </button>
+              )}
+            </div>
+          </div>
           {page.isPending && <LoadingState label="Loading the resources…" />}
           {page.isError && <ErrorState error={page.error} onRetry={() => void page.refetch()} />}
           {page.data && total === 0 && !filtered && (
@@ -300,7 +312,7 @@ export function LibraryView({
               <button
                 type="button"
                 className="button"
-                onClick={() => go({ q: '', tag: '', type: '', yearFrom: '', yearTo: '', page: 1 })}
+                onClick={() => go({ ...NO_FILTERS, page: 1 })}
               >
                 Clear filters
               </button>
@@ -308,102 +320,82 @@ export function LibraryView({
           )}
           {page.data && total > 0 && (
             <>
-              <table
-                className="table library-table"
-                aria-describedby={`${captionId}-caption`}
-                aria-busy={page.isPlaceholderData || undefined}
-              >
-                <caption id={`${captionId}-caption`} className="visually-hidden">
-                  Resources of this workspace, page {state.page} of {pages}; choose a title to see
-                  it in full
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className="col-select">
-                      <input
-                        type="checkbox"
-                        aria-label="Select all on this page"
-                        checked={allOnPage}
-                        onChange={(event) =>
-                          setSelected(event.target.checked ? rows.map((row) => row.id) : [])
-                        }
-                      />
-                    </th>
-                    {COLUMNS.map((column) => (
-                      <SortHeader key={column.sort} column={column} state={state} onSort={sortBy} />
-                    ))}
-                    <th scope="col" className="col-tags">
-                      Tags
-                    </th>
-                    <th scope="col" className="col-pdf">
-                      PDF
-                    </th>
-                    <SortHeader
-                      column={{ sort: 'added', label: 'Added', className: 'col-added' }}
-                      state={state}
-                      onSort={sortBy}
-                    />
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((resource) => {
-                    const isOpen = open?.id === resource.id;
-                    return (
-                      <tr key={resource.id} className={isOpen ? 'row-open' : undefined}>
-                        <td className="col-select">
-                          <input
-                            type="checkbox"
-                            aria-label={`Select ${resource.title}`}
-                            checked={selected.includes(resource.id)}
-                            onChange={(event) => toggle(resource.id, event.target.checked)}
-                          />
-                        </td>
-                        <td className="col-title">
-                          <Link
-                            id={`open-${resource.id}`}
-                            to={{
-                              search: writeLibraryState({ ...state, open: resource.id }).toString(),
-                            }}
-                            aria-current={isOpen ? 'true' : undefined}
-                            onClick={() => {
-                              // Already open: the effect will not run again, so focus it here.
-                              if (isOpen) panelRef.current?.focus();
-                              else focusPanel.current = true;
-                            }}
-                          >
-                            {resource.title}
-                          </Link>
-                        </td>
-                        {/* The record's own fields: a change in the item pane shows here at once. */}
-                        <td className="col-author">
-                          {firstAuthor(resource.creators, resource.authors)}
-                        </td>
-                        <td className="col-year">{resource.issued?.year ?? resource.year ?? ''}</td>
-                        <td className="col-venue">
-                          {resource.containerTitle ?? resource.venue ?? ''}
-                        </td>
-                        <td className="col-tags">
-                          {resource.tags.length > 0 && (
-                            <ul className="badges" aria-label="Tags">
-                              {resource.tags.map((tag) => (
-                                <li key={tag} className="badge">
-                                  {tag}
-                                </li>
-                              ))}
-                            </ul>
-                          )}
-                        </td>
-                        <td className="col-pdf">{pdfCell?.(resource)}</td>
-                        <td className="col-added">
-                          <time dateTime={resource.addedAt}>
-                            {formatDay(resource.addedAt, language)}
-                          </time>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+              <div className="library-table-scroll">
+                <table
+                  className="table library-table"
+                  style={{ minWidth: `${tableMinWidth}px` }}
+                  aria-describedby={`${captionId}-caption`}
+                  aria-busy={page.isPlaceholderData || undefined}
+                >
+                  <caption id={`${captionId}-caption`} className="visually-hidden">
+                    Resources of this workspace, page {state.page} of {pages}; choose a title to see
+                    it in full
+                  </caption>
+                  <colgroup>
+                    <col className="col-select" />
+                    {shown.map((column) => {
+                      const width = widthOf(column);
+                      return (
+                        <col
+                          key={column.id}
+                          className={`col-${column.id}`}
+                          style={width === null ? undefined : { width: `${width}px` }}
+                        />
+                      );
+                    })}
+                  </colgroup>
+                  <thead>
+                    <tr>
+                      <th scope="col" className="col-select">
+                        <input
+                          type="checkbox"
+                          aria-label="Select all on this page"
+                          checked={allOnPage}
+                          onChange={(event) =>
+                            setSelected(event.target.checked ? rows.map((row) => row.id) : [])
+                          }
+                        />
+                      </th>
+                      {shown.map((column) => (
+                        <ColumnHeader
+                          key={column.id}
+                          column={column}
+                          state={state}
+                          onSort={sortBy}
+                          width={widthOf(column)}
+                          onResize={(width) => {
+                            const id = column.id;
+                            if (id !== 'title')
+                              columns.update((was) => withColumnWidth(was, id, width));
+                          }}
+                        />
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {rows.map((resource) => {
+                      const isOpen = open?.id === resource.id;
+                      return (
+                        <tr key={resource.id} className={isOpen ? 'row-open' : undefined}>
+                          <td className="col-select">
+                            <input
+                              type="checkbox"
+                              aria-label={`Select ${resource.title}`}
+                              checked={selected.includes(resource.id)}
+                              onChange={(event) => toggle(resource.id, event.target.checked)}
+                            />
+                          </td>
+                          {shown.map((column) => (
+                            <td key={column.id} className={`col-${column.id}`}>
+                              {cellOf(column, resource, isOpen)}
+                            </td>
+                          ))}
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </div>
               <nav aria-label="Pages" className="library-pages">
                 <button
                   type="button"
@@ -474,11 +466,7 @@ export function LibraryView({
           setParams(
             writeLibraryState({
               ...state,
-              q: '',
-              tag: '',
-              type: '',
-              yearFrom: '',
-              yearTo: '',
+              ...NO_FILTERS,
               sort: 'added',
               order: 'desc',
               page: 1,
