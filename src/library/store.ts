@@ -52,7 +52,11 @@ const PDF_HIT_RANK = sql.raw('0.06');
  * would let the planner scan the GIN index for every page of the library that matches, once per result.
  */
 const SNIPPETS_PER_SOURCE = 3;
-/** A PDF's hit is shown on its first matching page: a page's ts_headline costs about a millisecond. */
+/**
+ * A PDF's hit is shown on its first matching page: a page's ts_headline costs about a millisecond. The
+ * pages are read only for a hit found through its PDF (`in_pdf`): a record hit whose PDF lacks the
+ * query would read every page's vector to find none.
+ */
 const PDF_PAGE_SNIPPETS = 1;
 
 export interface LibraryHitRow {
