@@ -5,28 +5,33 @@
  * titles, abstracts and sentences of the papers in /work/shared/eval/summarization (SciSummNet,
  * SciTLDR, SumPubMed), pages made of those sentences drawn at random (about 2,000 characters each).
  *
- * Per store (PGlite; PostgreSQL with BENCH_DATABASE_URL, a scratch database dropped at the end), in one
- * process: the service (buildApp, requests through `app.inject`, so its whole request chain, validation
- * and presenters) and, as the baseline, the same SQL run bare (`searchLibrary` on the same database
- * handle). A mix of queries a person types, 8 of each kind (a word, a prefix, a phrase, two words, a
- * rare word, `or`, `-word`, a workspace filter, by date, and a name typed without its accents): first
- * one at a time, BENCH_LIBRARY_SAMPLES of each side interleaved so both share the machine's noise;
- * then the service alone at BENCH_LIBRARY_CLIENTS (10) concurrent clients. p50 and p95 overall and
- * per kind. EXPLAIN of a query checks the GIN indexes are used.
+ * Per store (PGlite; PostgreSQL with BENCH_DATABASE_URL, a scratch database dropped at the end): the
+ * store is migrated and seeded in this process (sign-up through the app, then rows by direct SQL), and
+ * every query of the mix is EXPLAIN (ANALYZE, BUFFERS)ed once while nothing else of the bench runs.
+ * Then the built service (`node dist/main.js`, as `npm start`; `npm run bench` builds it) is started
+ * on that store and measured from outside, over HTTP: a mix of queries a person types, 8 of each kind
+ * (a word, a prefix, a phrase, two words, a rare word, `or`, `-word`, a workspace filter, by date, a
+ * name typed without its accents and one typed with them). One at a time, BENCH_LIBRARY_SAMPLES
+ * searches, each beside a GET /api/health (the baseline: what the machine's load does to any request)
+ * and, on PostgreSQL, the same SQL run bare from this process, in turn so that all three share the
+ * machine's noise; then the searches at BENCH_LIBRARY_CLIENTS (10) concurrent clients, and health at
+ * as many. p50 and p95 overall and per kind. (PGlite has one owner: its bare SQL is timed in this
+ * process before the service opens it.)
  *
  * BENCH_LIBRARY_DATABASE_URL (PostgreSQL): a database of your own that is kept, seeded at the first
- * run and reused by the next ones (for working on the SQL: each run then takes seconds, not minutes).
+ * run and reused by the next ones (for working on the SQL: each run then takes a minute, not ten);
+ * BENCH_LIBRARY_EXPLAIN=1 prints the plan of each kind's slowest query.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { parseLibraryQuery } from '../src/library/query.js';
 import { librarySearchStatement, searchLibrary, type LibrarySearch } from '../src/library/store.js';
-import type { Db } from '../src/platform/db/client.js';
+import { openDatabase, type Database, type Db } from '../src/platform/db/client.js';
 import {
   resourcePdfPages,
   resourcePdfs,
@@ -35,7 +40,9 @@ import {
   workspaces,
 } from '../src/platform/db/schema.js';
 import { readableWorkspaces } from '../src/workspaces/index.js';
+import { upgradeRecords } from '../src/workspaces/record-upgrade.js';
 import { createScratchDatabase } from '../test/support/app.js';
+import { startService, type Server } from './processes.js';
 
 const EVAL_DIR = '/work/shared/eval/summarization';
 const CORPORA = ['scisummnet.jsonl', 'scitldr-a.jsonl', 'sumpubmed.jsonl'];
@@ -64,14 +71,17 @@ export type QueryKind =
   | '-word'
   | 'one workspace'
   | 'by date'
-  | 'no accents';
+  | 'no accents'
+  | 'accents';
 
 export interface KindResult {
   kind: QueryKind;
-  /** Sequential: the route, and the same SQL bare. */
+  /** One at a time: the route over HTTP, and the same SQL bare. */
   service: Percentiles;
   bare: Percentiles;
-  /** The route at `clients` concurrent clients. */
+  /** EXPLAIN (ANALYZE, BUFFERS) of each query of the kind once: planning and execution (p95 is the max of 8). */
+  explainMs: Percentiles;
+  /** The route over HTTP at `clients` concurrent clients. */
   concurrent: Percentiles;
 }
 
@@ -82,8 +92,12 @@ export interface LibraryStoreResult {
   pages: number;
   seedSeconds: number;
   samples: number;
+  /** The baseline, measured in the same run: GET /api/health over HTTP, one at a time and at `clients`. */
+  health: Percentiles;
+  concurrentHealth: Percentiles;
   service: Percentiles;
   bare: Percentiles;
+  explainMs: Percentiles;
   clients: number;
   concurrent: Percentiles;
   kinds: KindResult[];
@@ -270,7 +284,7 @@ interface MixEntry {
 
 /**
  * What a person types, 8 of each kind: words of real titles, alone, in pairs, quoted, half-typed,
- * with `or` and `-`, words found in few titles, and names typed without their accents.
+ * with `or` and `-`, words found in few texts, and names typed without their accents and with them.
  */
 function queryMix(corpus: Corpus, workspaceIds: string[]): MixEntry[] {
   const rand = random(7);
@@ -278,8 +292,14 @@ function queryMix(corpus: Corpus, workspaceIds: string[]): MixEntry[] {
   const words = titleWords.flat().filter((word) => word.length >= 5);
   const counts = new Map<string, number>();
   for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
-  // In two or three titles of the corpus (the library draws its titles from it).
-  const rare = [...counts].filter(([word, n]) => n >= 2 && n <= 3 && word.length >= 7);
+  // Rare in the whole corpus (titles, abstracts and the sentences pages are made of): in a title, and
+  // in at most three texts of any kind, so in a few resources and a few dozen pages of the library.
+  const everywhere = new Map<string, number>();
+  for (const text of [...corpus.titles, ...corpus.abstracts, ...corpus.sentences]) {
+    for (const word of new Set(text.toLowerCase().split(/[^a-z]+/)))
+      everywhere.set(word, (everywhere.get(word) ?? 0) + 1);
+  }
+  const rare = [...counts].filter(([word]) => word.length >= 7 && (everywhere.get(word) ?? 0) <= 3);
   const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)]!;
   const base = { sort: 'relevance' as const, limit: 20, offset: 0 };
   const entry = (kind: QueryKind, q: string, more: Partial<LibrarySearch> = {}): MixEntry => ({
@@ -289,6 +309,7 @@ function queryMix(corpus: Corpus, workspaceIds: string[]): MixEntry[] {
   });
   const mix: MixEntry[] = [];
   const unaccented = ['muller', 'cwiklinski', 'lefevre', 'Muller', 'CWIKLINSKI', 'lefevre'];
+  const accented = ['Müller', 'Ćwiklinski', 'Lefèvre', 'müller', 'LEFÈVRE', 'ćwiklinski'];
   for (let i = 0; i < 8; i++) {
     const title = pick(titleWords).filter((word) => word.length >= 4);
     const [a, b] = [pick(words), pick(words)];
@@ -306,6 +327,7 @@ function queryMix(corpus: Corpus, workspaceIds: string[]): MixEntry[] {
       entry('one workspace', a, { workspaceId: pick(workspaceIds) }),
       entry('by date', b, { sort: 'date' }),
       entry('no accents', unaccented[i % unaccented.length]!),
+      entry('accents', accented[i % accented.length]!),
     );
   }
   return mix;
@@ -339,191 +361,332 @@ class Timings {
 const BENCH_PASSWORD = 'tidal-quasar-42';
 const READER_EMAIL = 'reader@bench.example';
 
+/** Options of one store's measurement. */
+export interface LibraryBenchOptions {
+  /** PostgreSQL: a scratch database is made from this one's server, seeded, measured and dropped. */
+  databaseUrl?: string;
+  /** PostgreSQL: a database of your own, seeded at the first run and kept for the next ones. */
+  keptDatabaseUrl?: string;
+  redisUrl?: string;
+  /** Environment of the measured service besides the store's (npm run bench's common settings). */
+  serviceEnv?: Record<string, string>;
+}
+
+/** Milliseconds an EXPLAIN (ANALYZE, BUFFERS) reports: planning and execution. */
+interface Explained {
+  ms: number;
+  sharedHit: number;
+  sharedRead: number;
+}
+
+async function explainAnalyze(db: Db, statement: SQL): Promise<Explained> {
+  const result: unknown = await db.execute(
+    sql`explain (analyze, buffers, format json) ${statement}`,
+  );
+  const row = (result as { rows: Array<Record<string, unknown>> }).rows[0]!;
+  const raw = Object.values(row)[0];
+  const [plan] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{
+    'Planning Time': number;
+    'Execution Time': number;
+    Plan: { 'Shared Hit Blocks'?: number; 'Shared Read Blocks'?: number };
+  }>;
+  return {
+    ms: plan!['Planning Time'] + plan!['Execution Time'],
+    sharedHit: plan!.Plan['Shared Hit Blocks'] ?? 0,
+    sharedRead: plan!.Plan['Shared Read Blocks'] ?? 0,
+  };
+}
+
+/** A GET of the measured service, its body read to the end; throws unless 200. */
+async function get(origin: string, path: string, authorization?: string): Promise<void> {
+  const res = await fetch(`${origin}${path}`, {
+    headers: authorization ? { authorization } : {},
+  });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${body.slice(0, 300)}`);
+}
+
+/** The slowest query of each kind by EXPLAIN, with its plan (for working on the SQL). */
+async function logSlowestPlans(
+  db: Db,
+  mix: MixEntry[],
+  readable: SQL,
+  explained: Map<MixEntry, Explained>,
+  log: (line: string) => void,
+): Promise<void> {
+  for (const kind of new Set(mix.map((entry) => entry.kind))) {
+    const [slowest] = mix
+      .filter((entry) => entry.kind === kind)
+      .sort((a, b) => explained.get(b)!.ms - explained.get(a)!.ms);
+    const analysed: unknown = await db.execute(
+      sql`explain (analyze, buffers) ${librarySearchStatement({ ...slowest!.search, readable })}`,
+    );
+    log(`slowest ${kind}: ${Math.round(explained.get(slowest!)!.ms)} ms ${slowest!.q}`);
+    log(
+      (analysed as { rows: Array<Record<string, string>> }).rows
+        .map((row) => Object.values(row).join(' '))
+        .join('\n'),
+    );
+  }
+}
+
+interface StoreFacts {
+  counts: { resources: number; pdfs: number; pages: number };
+  /** The GIN indexes EXPLAIN shows the first query using. */
+  indexesUsed: string[];
+}
+
+async function storeFacts(db: Db, mix: MixEntry[], readable: SQL): Promise<StoreFacts> {
+  const plan: unknown = await db.execute(
+    sql`explain ${librarySearchStatement({ ...mix[0]!.search, readable })}`,
+  );
+  const planText = (plan as { rows: Array<Record<string, string>> }).rows
+    .map((row) => Object.values(row).join(' '))
+    .join('\n');
+  const indexesUsed = [
+    'workspace_resources_search_idx',
+    'annotations_search_idx',
+    'resource_pdf_documents_search_idx',
+  ].filter((index) => planText.includes(index));
+  const count = async (
+    table: typeof resourcePdfPages | typeof resourcePdfs | typeof workspaceResources,
+  ) => (await db.select({ count: sql<number>`count(*)::int` }).from(table))[0]?.count ?? 0;
+  return {
+    counts: {
+      resources: await count(workspaceResources),
+      pdfs: await count(resourcePdfs),
+      pages: await count(resourcePdfPages),
+    },
+    indexesUsed,
+  };
+}
+
 async function measureStore(
   store: 'pglite' | 'postgres',
   corpus: Corpus,
   log: (line: string) => void,
-  databaseUrl?: string,
-  keptDatabaseUrl?: string,
+  options: LibraryBenchOptions = {},
 ): Promise<LibraryStoreResult> {
   const sizes = {
     resources: setting('BENCH_LIBRARY_RESOURCES', 10_000),
     pdfs: setting('BENCH_LIBRARY_PDFS', 2_000),
     pages: setting('BENCH_LIBRARY_PAGES', 50),
   };
-  const samples = setting('BENCH_LIBRARY_SAMPLES', 400);
+  const samples = setting('BENCH_LIBRARY_SAMPLES', 440);
   const clients = setting('BENCH_LIBRARY_CLIENTS', 10);
   const dataDir = mkdtempSync(join(tmpdir(), 'rw-bench-library-'));
-  const scratch = databaseUrl && !keptDatabaseUrl ? await createScratchDatabase(databaseUrl) : null;
-  const url = keptDatabaseUrl ?? scratch?.url;
-  const app = await buildApp(
-    loadConfig({
-      DATA_DIR: dataDir,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000000000',
-      ...(url ? { DATABASE_URL: url } : {}),
-    }),
-    { logger: false },
-  );
+  const { keptDatabaseUrl } = options;
+  const scratch =
+    store === 'postgres' && options.databaseUrl && !keptDatabaseUrl
+      ? await createScratchDatabase(options.databaseUrl)
+      : null;
+  const url = store === 'postgres' ? (keptDatabaseUrl ?? scratch?.url) : undefined;
+  const jwtSecret = randomBytes(32).toString('hex');
+  const storeEnv: Record<string, string> = {
+    DATA_DIR: dataDir,
+    ...(url ? { DATABASE_URL: url } : {}),
+    ...(url && options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+  };
+  let service: Server | null = null;
+  let bareDb: Database | null = null;
   try {
-    /** Signs the user in, after signing them up when `create`. */
-    const account = async (email: string, create: boolean) => {
-      if (create) {
-        const res = await app.inject({
+    // ---- seeding, in this process (the service's own migrations, sign-up; then direct SQL) ----
+    const seeding = await buildApp(
+      loadConfig({
+        ...storeEnv,
+        JWT_SECRET: jwtSecret,
+        LOG_LEVEL: 'warn',
+        ALERTS_ENABLED: 'false',
+      }),
+      { logger: false },
+    );
+    let seedSeconds = 0;
+    let ownerId: string;
+    let workspaceIds: string[];
+    const explained = new Map<MixEntry, Explained>();
+    const bareTimes = new Timings();
+    let mix: MixEntry[];
+    let readable: SQL;
+    let facts: StoreFacts;
+    try {
+      const account = async (email: string) => {
+        const res = await seeding.inject({
           method: 'POST',
           url: '/api/auth/signup',
           payload: { email, password: BENCH_PASSWORD, name: 'Bench Reader' },
         });
         if (res.statusCode !== 201) throw new Error(`signup failed: ${res.body}`);
+        return res.json<{ user: { id: string } }>().user.id;
+      };
+      const db = seeding.ctx.db;
+      // A kept database seeded by an earlier run has the reader already.
+      const [reader] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, READER_EMAIL));
+      ownerId = reader?.id ?? (await account(READER_EMAIL));
+      if (!reader) {
+        const strangerId = await account('stranger@bench.example');
+        const seedStart = performance.now();
+        log(
+          `library (${store}): seeding ${sizes.resources} resources, ${sizes.pdfs} PDFs × ${sizes.pages} pages…`,
+        );
+        await seedLibrary(db, ownerId, strangerId, corpus, sizes);
+        seedSeconds = Math.round((performance.now() - seedStart) / 1000);
+        log(`library (${store}): seeded in ${seedSeconds} s`);
       }
-      const signIn = await app.inject({
-        method: 'POST',
-        url: '/api/auth/signin',
-        payload: { email, password: BENCH_PASSWORD },
-      });
-      if (signIn.statusCode !== 200) throw new Error(`signin failed: ${signIn.body}`);
-      const body = signIn.json<{ user: { id: string }; session: { access_token: string } }>();
-      return { id: body.user.id, authorization: `Bearer ${body.session.access_token}` };
-    };
-    const db = app.ctx.db;
-    // A kept database seeded by an earlier run has the reader already.
-    const readers =
-      keptDatabaseUrl === undefined
-        ? []
-        : await db.select({ id: users.id }).from(users).where(eq(users.email, READER_EMAIL));
-    const seeded = readers.length > 0;
-    const owner = await account(READER_EMAIL, !seeded);
-    let seedSeconds = 0;
-    if (!seeded) {
-      const stranger = await account('stranger@bench.example', true);
-      const seedStart = performance.now();
-      log(
-        `library (${store}): seeding ${sizes.resources} resources, ${sizes.pdfs} PDFs × ${sizes.pages} pages…`,
-      );
-      await seedLibrary(db, owner.id, stranger.id, corpus, sizes);
-      seedSeconds = Math.round((performance.now() - seedStart) / 1000);
-      log(`library (${store}): seeded in ${seedSeconds} s`);
+      // What the service does at start-up to rows saved without a structured record (the year the
+      // sort by date reads comes from it): done here, so that no upgrade runs while it is measured.
+      if ((await upgradeRecords(db)) > 0) await db.execute(sql`vacuum analyze workspace_resources`);
+      workspaceIds = (
+        await db
+          .select({ id: workspaces.id })
+          .from(workspaces)
+          .where(eq(workspaces.ownerId, ownerId))
+          .orderBy(workspaces.name)
+      ).map((row) => row.id);
+      mix = queryMix(corpus, workspaceIds);
+      readable = readableWorkspaces({ id: ownerId });
+      // EXPLAIN (ANALYZE, BUFFERS) of every query of the mix, while nothing else of the bench runs.
+      for (const entry of mix) {
+        await searchLibrary(db, { ...entry.search, readable });
+        explained.set(
+          entry,
+          await explainAnalyze(db, librarySearchStatement({ ...entry.search, readable })),
+        );
+      }
+      if (process.env.BENCH_LIBRARY_EXPLAIN)
+        await logSlowestPlans(db, mix, readable, explained, log);
+      facts = await storeFacts(db, mix, readable);
+      if (store === 'pglite') {
+        // One process owns the embedded database: its bare SQL is timed here, before the service takes it.
+        for (let i = 0; i < samples; i++) {
+          const entry = mix[i % mix.length]!;
+          const start = performance.now();
+          await searchLibrary(db, { ...entry.search, readable });
+          bareTimes.add(entry.kind, performance.now() - start);
+        }
+      }
+    } finally {
+      await seeding.close();
     }
-    const workspaceIds = (
-      await db
-        .select({ id: workspaces.id })
-        .from(workspaces)
-        .where(eq(workspaces.ownerId, owner.id))
-        .orderBy(workspaces.name)
-    ).map((row) => row.id);
-    const mix = queryMix(corpus, workspaceIds);
-    const readable = readableWorkspaces({ id: owner.id });
-    const urlOf = ({ q, search }: MixEntry) => {
+
+    // ---- the built service, measured from outside over HTTP ----
+    service = await startService(
+      `service (library, ${store})`,
+      {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        APP_ORIGIN: 'http://app.bench.test',
+        ALERTS_ENABLED: 'false',
+        RATE_LIMIT_AUTHENTICATED_PER_HOUR: '1000000000',
+        RATE_LIMIT_SIGNIN_PER_15MIN_PER_IP: '1000',
+        RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '1000',
+        ...options.serviceEnv,
+        ...storeEnv,
+        JWT_SECRET: jwtSecret,
+      },
+      join(dataDir, 'service.log'),
+    );
+    const origin = service.origin;
+    const signIn = await fetch(`${origin}/api/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: READER_EMAIL, password: BENCH_PASSWORD }),
+    });
+    if (signIn.status !== 200) throw new Error(`signin failed: ${await signIn.text()}`);
+    const authorization = `Bearer ${((await signIn.json()) as { session: { access_token: string } }).session.access_token}`;
+    if (url) bareDb = await openDatabase({ databaseUrl: url, poolSize: 1 });
+    const pathOf = ({ q, search }: MixEntry) => {
       const params = new URLSearchParams({ q, sort: search.sort, limit: String(search.limit) });
       if (search.workspaceId) params.set('workspaceId', search.workspaceId);
       return `/api/library/search?${params.toString()}`;
     };
-    const viaService = async (entry: MixEntry) => {
-      const res = await app.inject({
-        method: 'GET',
-        url: urlOf(entry),
-        headers: { authorization: owner.authorization },
-      });
-      if (res.statusCode !== 200)
-        throw new Error(`library search failed: ${res.statusCode} ${res.body}`);
-    };
+    const viaService = (entry: MixEntry) => get(origin, pathOf(entry), authorization);
+    const health = () => get(origin, '/api/health');
     const bare = async ({ search }: MixEntry) =>
-      void (await searchLibrary(db, { ...search, readable }));
+      void (await searchLibrary(bareDb!.db, { ...search, readable }));
     // Warm-up: every query once each way.
     for (const entry of mix) {
       await viaService(entry);
-      await bare(entry);
+      if (bareDb) await bare(entry);
+      await health();
     }
-    const timed = async (
-      timings: Timings,
-      entry: MixEntry,
-      run: (entry: MixEntry) => Promise<void>,
-    ) => {
+    const timed = async (record: (ms: number) => void, run: () => Promise<void>) => {
       const start = performance.now();
-      await run(entry);
-      timings.add(entry.kind, performance.now() - start);
+      await run();
+      record(performance.now() - start);
     };
-    const service = new Timings();
-    const bareTimes = new Timings();
+    // One at a time: each sample is the search, the health baseline and (PostgreSQL) the bare SQL, in
+    // turn, so that all three share the machine's noise.
+    const sequential = new Timings();
+    const healthTimes: number[] = [];
     for (let i = 0; i < samples; i++) {
       const entry = mix[i % mix.length]!;
-      if (i % 2 === 0) {
-        await timed(service, entry, viaService);
-        await timed(bareTimes, entry, bare);
-      } else {
-        await timed(bareTimes, entry, bare);
-        await timed(service, entry, viaService);
-      }
+      const steps = [
+        () =>
+          timed(
+            (ms) => sequential.add(entry.kind, ms),
+            () => viaService(entry),
+          ),
+        () => timed((ms) => healthTimes.push(ms), health),
+        ...(bareDb
+          ? [
+              () =>
+                timed(
+                  (ms) => bareTimes.add(entry.kind, ms),
+                  () => bare(entry),
+                ),
+            ]
+          : []),
+      ];
+      for (let s = 0; s < steps.length; s++) await steps[(s + i) % steps.length]!();
     }
-    // Concurrent clients, each through the whole mix from its own starting point.
+    // Concurrent clients, each through the whole mix from its own starting point; then the health
+    // baseline at as many clients.
     const concurrent = new Timings();
     const perClient = Math.max(mix.length, Math.ceil(samples / clients));
     await Promise.all(
       Array.from({ length: clients }, async (_, client) => {
         for (let i = 0; i < perClient; i++) {
-          await timed(concurrent, mix[(client * 7 + i) % mix.length]!, viaService);
+          const entry = mix[(client * 7 + i) % mix.length]!;
+          await timed(
+            (ms) => concurrent.add(entry.kind, ms),
+            () => viaService(entry),
+          );
         }
       }),
     );
-    if (process.env.BENCH_LIBRARY_EXPLAIN) {
-      // The slowest query of the mix, with its plan and timings (for working on the SQL).
-      const byTime: Array<[number, MixEntry]> = [];
-      for (const entry of mix) {
-        const start = performance.now();
-        await bare(entry);
-        byTime.push([performance.now() - start, entry]);
-      }
-      const [slowest] = byTime.sort((a, b) => b[0] - a[0]);
-      const analysed: unknown = await db.execute(
-        sql`explain (analyze, buffers) ${librarySearchStatement({ ...slowest![1].search, readable })}`,
-      );
-      log(`slowest: ${Math.round(slowest![0])} ms ${slowest![1].kind} ${slowest![1].q}`);
-      log(
-        (analysed as { rows: Array<Record<string, string>> }).rows
-          .map((row) => Object.values(row).join(' '))
-          .join('\n'),
-      );
-    }
-    const plan: unknown = await db.execute(
-      sql`explain ${librarySearchStatement({ ...mix[0]!.search, readable })}`,
+    const concurrentHealth: number[] = [];
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        for (let i = 0; i < perClient; i++) await timed((ms) => concurrentHealth.push(ms), health);
+      }),
     );
-    const planText = (plan as { rows: Array<Record<string, string>> }).rows
-      .map((row) => Object.values(row).join(' '))
-      .join('\n');
-    const indexesUsed = [
-      'workspace_resources_search_idx',
-      'annotations_search_idx',
-      'resource_pdf_documents_search_idx',
-    ].filter((index) => planText.includes(index));
-    const [pages] = (
-      await db.select({ count: sql<number>`count(*)::int` }).from(resourcePdfPages)
-    ).map((row) => row.count);
-    const [pdfs] = (await db.select({ count: sql<number>`count(*)::int` }).from(resourcePdfs)).map(
-      (row) => row.count,
-    );
-    const [resources] = (
-      await db.select({ count: sql<number>`count(*)::int` }).from(workspaceResources)
-    ).map((row) => row.count);
-    const kinds = [...new Set(mix.map((entry) => entry.kind))].map((kind): KindResult => ({
-      kind,
-      service: service.of(kind),
-      bare: bareTimes.of(kind),
-      concurrent: concurrent.of(kind),
-    }));
+    const kinds = [...new Set(mix.map((entry) => entry.kind))].map((kind): KindResult => {
+      const ofKind = mix.filter((entry) => entry.kind === kind).map((e) => explained.get(e)!.ms);
+      return {
+        kind,
+        service: sequential.of(kind),
+        bare: bareTimes.of(kind),
+        concurrent: concurrent.of(kind),
+        explainMs: percentiles(ofKind),
+      };
+    });
     const result: LibraryStoreResult = {
       store,
-      resources: resources ?? 0,
-      pdfs: pdfs ?? 0,
-      pages: pages ?? 0,
+      ...facts.counts,
       seedSeconds,
       samples,
-      service: percentiles(service.all),
+      health: percentiles(healthTimes),
+      service: percentiles(sequential.all),
       bare: percentiles(bareTimes.all),
       clients,
+      concurrentHealth: percentiles(concurrentHealth),
       concurrent: percentiles(concurrent.all),
+      explainMs: percentiles([...explained.values()].map((e) => e.ms)),
       kinds,
-      indexesUsed,
+      indexesUsed: facts.indexesUsed,
       target: 50,
       concurrentTarget: 150,
       met: false,
@@ -532,49 +695,58 @@ async function measureStore(
       kinds.every((k) => k.service.p95 <= result.target) &&
       kinds.every((k) => k.concurrent.p95 <= result.concurrentTarget);
     log(
-      `library (${store}): service p50 ${result.service.p50} ms ` +
-        `p95 ${result.service.p95} ms; bare SQL p50 ${result.bare.p50} ms ` +
-        `p95 ${result.bare.p95} ms; ${clients} clients p50 ${result.concurrent.p50} ms ` +
-        `p95 ${result.concurrent.p95} ms; GIN indexes in the plan: ${indexesUsed.join(', ') || 'none'}`,
+      `library (${store}): over HTTP p50 ${result.service.p50} ms p95 ${result.service.p95} ms ` +
+        `(GET /api/health p95 ${result.health.p95} ms); bare SQL p95 ${result.bare.p95} ms; ` +
+        `${clients} clients p50 ${result.concurrent.p50} ms p95 ${result.concurrent.p95} ms ` +
+        `(health p95 ${result.concurrentHealth.p95} ms); GIN indexes in the plan: ${facts.indexesUsed.join(', ') || 'none'}`,
     );
     log(libraryKindTable(result));
     return result;
   } finally {
-    await app.close();
+    await service?.stop();
+    await bareDb?.close();
     await scratch?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-/** p50 / p95 of each query kind, one at a time (the route and bare SQL) and at N clients (the route). */
+/**
+ * p50 / p95 of each query kind: over HTTP one at a time, the same SQL bare, its EXPLAIN ANALYZE time,
+ * and over HTTP at N clients; the last rows are GET /api/health measured in the same run (the baseline).
+ */
 export function libraryKindTable(result: LibraryStoreResult): string {
   const cell = (p: Percentiles) => `${p.p50} / ${p.p95}`;
   return [
     `| ${result.store === 'pglite' ? 'PGlite' : 'PostgreSQL'}: query kind | ` +
-      `route p50 / p95 (ms) | bare SQL p50 / p95 | ${result.clients} clients p50 / p95 |`,
-    '|---|--:|--:|--:|',
+      `HTTP p50 / p95 (ms) | bare SQL p50 / p95 | EXPLAIN ANALYZE p50 / max | ` +
+      `${result.clients} clients p50 / p95 |`,
+    '|---|--:|--:|--:|--:|',
     ...result.kinds.map(
-      (k) => `| ${k.kind} | ${cell(k.service)} | ${cell(k.bare)} | ${cell(k.concurrent)} |`,
+      (k) =>
+        `| ${k.kind} | ${cell(k.service)} | ${cell(k.bare)} | ${cell(k.explainMs)} | ${cell(k.concurrent)} |`,
     ),
-    `| all | ${cell(result.service)} | ${cell(result.bare)} | ${cell(result.concurrent)} |`,
+    `| all | ${cell(result.service)} | ${cell(result.bare)} | ${cell(result.explainMs)} | ${cell(result.concurrent)} |`,
+    `| baseline: GET /api/health | ${cell(result.health)} | – | – | ${cell(result.concurrentHealth)} |`,
   ].join('\n');
 }
 
 export async function measureLibrarySearch(
-  options: { stores: Set<string>; databaseUrl?: string; keptDatabaseUrl?: string },
+  options: { stores: Set<string> } & LibraryBenchOptions,
   log: (line: string) => void,
 ): Promise<LibraryStoreResult[]> {
   const corpus = readCorpus();
   const results: LibraryStoreResult[] = [];
-  if (options.stores.has('pglite')) results.push(await measureStore('pglite', corpus, log));
+  if (options.stores.has('pglite'))
+    results.push(await measureStore('pglite', corpus, log, options));
   if (options.stores.has('postgres') && (options.databaseUrl || options.keptDatabaseUrl))
-    results.push(
-      await measureStore('postgres', corpus, log, options.databaseUrl, options.keptDatabaseUrl),
-    );
+    results.push(await measureStore('postgres', corpus, log, options));
   return results;
 }
 
-/** Run alone: `tsx bench/library-search.ts` (BENCH_STORES, BENCH_DATABASE_URL as for npm run bench). */
+/**
+ * Run alone: `npm run build:service && tsx bench/library-search.ts` (BENCH_STORES, BENCH_DATABASE_URL,
+ * BENCH_REDIS_URL as for npm run bench; BENCH_LIBRARY_DATABASE_URL for a kept database).
+ */
 if (import.meta.url === `file://${process.argv[1]}`) {
   const stores = new Set((process.env.BENCH_STORES ?? 'pglite,postgres').split(','));
   measureLibrarySearch(
@@ -582,6 +754,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       stores,
       databaseUrl: process.env.BENCH_DATABASE_URL,
       keptDatabaseUrl: process.env.BENCH_LIBRARY_DATABASE_URL,
+      redisUrl: process.env.BENCH_REDIS_URL,
     },
     (line) => process.stdout.write(`${line}\n`),
   )

@@ -52,7 +52,11 @@ const PDF_HIT_RANK = sql.raw('0.06');
  * would let the planner scan the GIN index for every page of the library that matches, once per result.
  */
 const SNIPPETS_PER_SOURCE = 3;
-/** A PDF's hit is shown on its first matching page: a page's ts_headline costs about a millisecond. */
+/**
+ * A PDF's hit is shown on its first matching page: a page's ts_headline costs about a millisecond. The
+ * pages are read only for a hit found through its PDF (`in_pdf`): a record hit whose PDF lacks the
+ * query would read every page's vector to find none.
+ */
 const PDF_PAGE_SNIPPETS = 1;
 
 export interface LibraryHitRow {
@@ -174,11 +178,11 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
 
   // Without words, every resource of the readable workspaces is a hit (the filters and sorts still apply).
   const hits = query
-    ? sql`select id, workspace_id, created_at, year, sum(rank) as rank, bool_or(in_record) as in_record from (
-          select ${columns}, ${rankedNow ? sql`ts_rank(r.search, query.tsq)` : sql`0::real`} as rank, true as in_record
+    ? sql`select id, workspace_id, created_at, year, sum(rank) as rank, bool_or(in_record) as in_record, bool_or(in_pdf) as in_pdf from (
+          select ${columns}, ${rankedNow ? sql`ts_rank(r.search, query.tsq)` : sql`0::real`} as rank, true as in_record, false as in_pdf
             from workspace_resources r, query where r.search @@ query.tsq and ${kept}
           union all
-          select ${columns}, found.rank, false from (
+          select ${columns}, found.rank, false, false from (
               select a.resource_id, max(ts_rank(a.search, query.tsq)) as rank
                 from annotations a, query where a.search @@ query.tsq group by a.resource_id
             ) as found join workspace_resources r on r.id = found.resource_id where ${kept}
@@ -187,7 +191,7 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
           -- a step of its own, run once: with it inlined, PostgreSQL (which guesses a common word's
           -- matches low) ran it again for every readable workspace. The pages, when they must be read,
           -- are read in order through the primary key and stop at the first that holds the query.
-          select ${columns}, ${PDF_HIT_RANK}, false from (
+          select ${columns}, ${PDF_HIT_RANK}, false, true from (
               select f.resource_id from resource_pdf_documents f, query
                where f.search @@ query.pdf_tsq
                  and (not query.pdf_check or exists (
@@ -196,7 +200,7 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
               offset 0
             ) as found join workspace_resources r on r.id = found.resource_id where ${kept}
         ) as found group by id, workspace_id, created_at, year`
-    : sql`select ${columns}, 0::real as rank, false as in_record from workspace_resources r where ${kept}`;
+    : sql`select ${columns}, 0::real as rank, false as in_record, false as in_pdf from workspace_resources r where ${kept}`;
 
   const snippets = query
     ? sql`${headline(sql`d.title`, WHOLE)} as title_h,
@@ -209,7 +213,7 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
                  where resource_id = m.id and search @@ query.tsq order by rank desc, created_at limit ${SNIPPETS_PER_SOURCE}) as a) as annotations_h,
         (select jsonb_agg(jsonb_build_object('page', p.page, 'text', ${headline(sql`p.text`, FRAGMENTS)}) order by p.page)
            from (select page, text from resource_pdf_pages
-                 where resource_id = m.id and ts_match_vq(search, query.tsq) order by page limit ${PDF_PAGE_SNIPPETS}) as p) as pages_h`
+                 where m.in_pdf and resource_id = m.id and ts_match_vq(search, query.tsq) order by page limit ${PDF_PAGE_SNIPPETS}) as p) as pages_h`
     : sql`null as title_h, null as authors_h, null as abstract_h, null as notes_h, null as tags_h, null as annotations_h, null as pages_h`;
 
   const ranked = query !== null;
