@@ -40,7 +40,7 @@ import {
   workspaces,
 } from '../src/platform/db/schema.js';
 import { readableWorkspaces } from '../src/workspaces/index.js';
-import { upgradeRecords } from '../src/workspaces/record-upgrade.js';
+import { upgradeRecords } from '../src/workspaces/resources/record-upgrade.js';
 import { createScratchDatabase } from '../test/support/app.js';
 import { startService, type Server } from './processes.js';
 
