@@ -10,6 +10,7 @@ import type { Role } from './policy.js';
 import { StoredHighlights } from './schemas.js';
 import type { ResourceRow, WorkspaceWithCounts } from './store.js';
 import type { AnnotationRow } from './annotations/store.js';
+import { annotationColorOf } from './annotations/colors.js';
 import { recordOfRow, storedTypeOf } from './resource-record.js';
 
 /** `role`: the asker's role in it (src/workspaces/policy.ts). */
@@ -47,6 +48,7 @@ export function presentAnnotation(row: AnnotationRow & { authorName?: string | n
     userId: row.userId,
     authorName: row.authorName ?? null,
     body: row.body,
+    color: annotationColorOf(row.color),
     highlights: presentHighlights(row.highlights),
     version: row.version,
     createdAt: row.createdAt.toISOString(),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { dialectUnion, ErrorResponse, documentBody } from '../platform/openapi.js';
 import { KEPT_TEXT_PATTERN, plainText } from '../platform/sanitize.js';
 import { IfMatchHeader } from '../platform/versions.js';
+import { AnnotationColorSchema } from './annotations/colors.js';
 import { ResourcePdfSchema } from './pdfs/schemas.js';
 import { RECORD_TYPES } from '../records/index.js';
 import {
@@ -425,7 +426,13 @@ export const StoredHighlights = z
         page: z.number().int(),
         quote: z.string(),
         rects: z.array(
-          z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+          z.object({
+            x: z.number(),
+            y: z.number(),
+            width: z.number(),
+            height: z.number(),
+            page: z.number().int().optional(),
+          }),
         ),
       })
       .optional()
@@ -488,6 +495,7 @@ export const AnnotationSchema = z
     userId: z.uuid(),
     authorName: z.string().nullable().describe('The name of the account that wrote it'),
     body: z.string(),
+    color: AnnotationColorSchema,
     highlights: StoredHighlights,
     version: z
       .number()
