@@ -8,16 +8,17 @@ import type { components } from '../api/schema';
 export type AnnotationColor = components['schemas']['AnnotationColor'];
 
 /** The palette in the API's order, each with its name and the swatch Zotero draws it with. */
-export const ANNOTATION_COLORS: ReadonlyArray<{ id: AnnotationColor; name: string; hex: string }> = [
-  { id: 'yellow', name: 'Yellow', hex: '#ffd400' },
-  { id: 'red', name: 'Red', hex: '#ff6666' },
-  { id: 'green', name: 'Green', hex: '#5fb236' },
-  { id: 'blue', name: 'Blue', hex: '#2ea8e5' },
-  { id: 'purple', name: 'Purple', hex: '#a28ae5' },
-  { id: 'magenta', name: 'Magenta', hex: '#e56eee' },
-  { id: 'orange', name: 'Orange', hex: '#f19837' },
-  { id: 'gray', name: 'Gray', hex: '#aaaaaa' },
-];
+export const ANNOTATION_COLORS: ReadonlyArray<{ id: AnnotationColor; name: string; hex: string }> =
+  [
+    { id: 'yellow', name: 'Yellow', hex: '#ffd400' },
+    { id: 'red', name: 'Red', hex: '#ff6666' },
+    { id: 'green', name: 'Green', hex: '#5fb236' },
+    { id: 'blue', name: 'Blue', hex: '#2ea8e5' },
+    { id: 'purple', name: 'Purple', hex: '#a28ae5' },
+    { id: 'magenta', name: 'Magenta', hex: '#e56eee' },
+    { id: 'orange', name: 'Orange', hex: '#f19837' },
+    { id: 'gray', name: 'Gray', hex: '#aaaaaa' },
+  ];
 
 export function colorName(color: AnnotationColor): string {
   return ANNOTATION_COLORS.find((entry) => entry.id === color)?.name ?? color;

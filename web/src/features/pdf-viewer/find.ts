@@ -139,13 +139,15 @@ export class DocumentFind {
       });
     };
     bus._on('updatefindcontrolstate', report);
-    bus._on('updatefindmatchescount', (event: { matchesCount: { current: number; total: number } }) =>
-      this.onStatus({
-        query,
-        state: event.matchesCount.total > 0 ? 'found' : 'pending',
-        current: event.matchesCount.current,
-        total: event.matchesCount.total,
-      }),
+    bus._on(
+      'updatefindmatchescount',
+      (event: { matchesCount: { current: number; total: number } }) =>
+        this.onStatus({
+          query,
+          state: event.matchesCount.total > 0 ? 'found' : 'pending',
+          current: event.matchesCount.current,
+          total: event.matchesCount.total,
+        }),
     );
     bus._on('updatetextlayermatches', () => this.paint());
     this.controller = controller;

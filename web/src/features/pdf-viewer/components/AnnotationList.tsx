@@ -40,7 +40,9 @@ export function AnnotationList({
     annotations.some((annotation) => annotation.color === color.id),
   );
   const filter = only !== null && colors.some((color) => color.id === only) ? only : null;
-  const shown = filter ? annotations.filter((annotation) => annotation.color === filter) : annotations;
+  const shown = filter
+    ? annotations.filter((annotation) => annotation.color === filter)
+    : annotations;
   return (
     <aside className="pdf-annotations card" aria-labelledby="pdf-annotations-heading">
       <h2 id="pdf-annotations-heading" ref={headingRef} tabIndex={-1}>

@@ -67,7 +67,7 @@ export function Outline({
             >
               {item.title || 'Untitled'}
             </button>
-            {item.items.length > 0 && list(item.items)}
+            {item.items.length > 0 && list(item.items as OutlineItem[])}
           </li>
         );
       })}

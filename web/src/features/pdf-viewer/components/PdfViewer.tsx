@@ -252,7 +252,10 @@ export function PdfViewer({
     const wheel = (event: WheelEvent) => {
       if (!event.ctrlKey) return;
       event.preventDefault();
-      changeZoom({ kind: 'scale', scale: clampScale(scaleRef.current * Math.exp(-event.deltaY / 400)) });
+      changeZoom({
+        kind: 'scale',
+        scale: clampScale(scaleRef.current * Math.exp(-event.deltaY / 400)),
+      });
     };
     const touches = new Map<number, { x: number; y: number }>();
     let pinch: { distance: number; ratio: number } | null = null;

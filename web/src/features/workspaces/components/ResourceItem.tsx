@@ -84,10 +84,7 @@ function AnnotationItem({
     setEditing(true);
   };
   return (
-    <li
-      className="annotation annotation-colored"
-      style={{ ['--annotation-color' as string]: hex }}
-    >
+    <li className="annotation annotation-colored" style={{ ['--annotation-color' as string]: hex }}>
       {(place || quotes.length > 0) && (
         <p className="annotation-where muted">
           {colorName(annotation.color)}
