@@ -184,6 +184,7 @@ export async function accountExport(db: Db, userId: string): Promise<AccountExpo
               .map((annotation) => ({
                 id: annotation.id,
                 body: annotation.body,
+                color: annotation.color,
                 highlights: annotation.highlights,
                 createdAt: iso(annotation.createdAt),
                 updatedAt: iso(annotation.updatedAt),

@@ -66,6 +66,7 @@ export const ExportQuery = z.object({
 const ExportAnnotation = z.object({
   id: z.uuid(),
   body: z.string(),
+  color: z.string().describe("The highlight's colour (src/workspaces/annotations/colors.ts)"),
   highlights: z.record(z.string(), z.unknown()),
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -215,6 +215,7 @@ export async function readAccountData(db: Db, userId: string, searchHistoryLimit
             id: annotations.id,
             resourceId: annotations.resourceId,
             body: annotations.body,
+            color: annotations.color,
             highlights: annotations.highlights,
             createdAt: annotations.createdAt,
             updatedAt: annotations.updatedAt,

@@ -53,6 +53,7 @@ import {
   type AnnotationRow,
   type AuthoredAnnotationRow,
 } from './annotations/store.js';
+import type { AnnotationColor } from './annotations/colors.js';
 import {
   findShareLink,
   insertShareLink,
@@ -602,7 +603,7 @@ export async function annotateResource(
   db: Db,
   userId: string,
   resourceId: string,
-  input: { body: string; highlights?: Record<string, unknown> },
+  input: { body: string; color?: AnnotationColor; highlights?: Record<string, unknown> },
 ): Promise<AnnotationRow> {
   return db.transaction(async (tx) => {
     if (!(await lockResource(tx, resourceId))) throw notFound('Resource');
@@ -616,6 +617,7 @@ export async function annotateResource(
       resourceId,
       userId,
       body: input.body,
+      color: input.color ?? 'yellow',
       highlights: input.highlights ?? {},
     });
     await recordChange(tx, {
@@ -629,11 +631,11 @@ export async function annotateResource(
   });
 }
 
-/** Changes an annotation's body and/or highlights; null when it is gone. */
+/** Changes an annotation's body, colour and/or highlights; null when it is gone. */
 export async function changeAnnotation(
   db: Db,
   annotation: AnnotationRow,
-  changes: { body?: string; highlights?: Record<string, unknown> },
+  changes: { body?: string; color?: AnnotationColor; highlights?: Record<string, unknown> },
   actorId: string,
   expected: ExpectedVersions = null,
 ): Promise<Versioned<AnnotationRow, AuthoredAnnotationRow> | null> {

@@ -11,6 +11,7 @@ import { StoredHighlights } from './annotations/schemas.js';
 import type { WorkspaceWithCounts } from './store.js';
 import type { ResourceRow } from './resources/store.js';
 import type { AnnotationRow } from './annotations/store.js';
+import { annotationColorOf } from './annotations/colors.js';
 import { recordOfRow, storedTypeOf } from './resources/resource-record.js';
 
 /** `role`: the asker's role in it (src/workspaces/policy.ts). */
@@ -48,6 +49,7 @@ export function presentAnnotation(row: AnnotationRow & { authorName?: string | n
     userId: row.userId,
     authorName: row.authorName ?? null,
     body: row.body,
+    color: annotationColorOf(row.color),
     highlights: presentHighlights(row.highlights),
     version: row.version,
     createdAt: row.createdAt.toISOString(),

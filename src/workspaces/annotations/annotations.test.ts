@@ -54,6 +54,7 @@ for (const leg of embeddedLeg()) {
           expect(Object.keys(annotation).sort()).toEqual([
             'authorName',
             'body',
+            'color',
             'createdAt',
             'highlights',
             'id',
@@ -64,6 +65,33 @@ for (const leg of embeddedLeg()) {
           ]);
         },
       );
+
+      it('keeps a colour of the palette (yellow when none is sent), refuses any other naming color', async () => {
+        const red = await annotate(t.app, owner, resourceId, { body: 'red one', color: 'red' });
+        const plain = await annotate(t.app, owner, resourceId, { body: 'no colour' });
+        expect(red.color).toBe('red');
+        expect(plain.color).toBe('yellow');
+        const rows = await t.app.ctx.db.select().from(annotations);
+        expect(rows.find((row) => row.id === red.id)?.color).toBe('red');
+        for (const color of ['#ff0000', 'Red', 'teal', '', 3]) {
+          const res = await t.app.inject({
+            method: 'POST',
+            url: `/api/resources/${resourceId}/annotations`,
+            headers: owner.bearer,
+            payload: { body: 'bad colour', color },
+          });
+          expect(res.statusCode, String(color)).toBe(400);
+          expect(res.json().error.details.field).toBe('color');
+        }
+      });
+
+      it('the database refuses a colour outside the palette, whatever writes it', async () => {
+        await expect(
+          t.app.ctx.db
+            .insert(annotations)
+            .values({ resourceId, userId: owner.id, body: 'x', color: 'teal' }),
+        ).rejects.toThrow();
+      });
 
       it('accepts any highlights object and defaults to {}', async () => {
         const free = await annotate(t.app, owner, resourceId, {
@@ -184,7 +212,34 @@ for (const leg of embeddedLeg()) {
         });
       });
 
+      it('keeps a selection across a page break as one anchor: boxes on the next page say their page', async () => {
+        const pdf = {
+          page: 4,
+          quote: 'ends one page and starts the next',
+          rects: [
+            { x: 0.1, y: 0.92, width: 0.6, height: 0.02 },
+            { ...rect, page: 4 },
+            { x: 0.1, y: 0.06, width: 0.3, height: 0.02, page: 5 },
+          ],
+        };
+        const created = await post(pdf);
+        expect(created.statusCode).toBe(201);
+        expect(created.json().highlights.pdf).toEqual(pdf);
+        const listed = await t.app.inject({
+          method: 'GET',
+          url: `/api/resources/${resourceId}/annotations?limit=100`,
+          headers: owner.bearer,
+        });
+        const found = listed
+          .json()
+          .find((annotation: { id: string }) => annotation.id === created.json().id);
+        expect(found.highlights.pdf).toEqual(pdf);
+      });
+
       it.each([
+        [{ page: 3, quote: 'q', rects: [{ ...rect, page: 2 }] }, 'highlights.pdf.rects'],
+        [{ page: 3, quote: 'q', rects: [{ ...rect, page: 0 }] }, 'highlights.pdf.rects.0.page'],
+        [{ page: 3, quote: 'q', rects: [{ ...rect, page: 3.5 }] }, 'highlights.pdf.rects.0.page'],
         [{ quote: 'q', rects: [rect] }, 'highlights.pdf.page'],
         [{ page: 0, quote: 'q', rects: [rect] }, 'highlights.pdf.page'],
         [{ page: 1.5, quote: 'q', rects: [rect] }, 'highlights.pdf.page'],
@@ -319,6 +374,14 @@ for (const leg of embeddedLeg()) {
             payload: { highlights: {} },
           });
           expect(highlights.json()).toMatchObject({ body: 'final text', highlights: {} });
+          const recoloured = await t.app.inject({
+            method: 'PATCH',
+            url: `/api/annotations/${created.id}`,
+            headers: owner.bearer,
+            payload: { color: 'green' },
+          });
+          expect(recoloured.statusCode).toBe(200);
+          expect(recoloured.json()).toMatchObject({ body: 'final text', color: 'green' });
         },
       );
 
@@ -327,6 +390,7 @@ for (const leg of embeddedLeg()) {
         [{ body: '' }, 'body'],
         [{ body: 'b'.repeat(LIMITS.annotationBody + 1) }, 'body'],
         [{ highlights: [] }, 'highlights'],
+        [{ color: 'teal' }, 'color'],
       ])('rejects %# naming the field %s', async (payload, field) => {
         const created = await annotate(t.app, owner, resourceId, { body: 'to patch' });
         const res = await t.app.inject({

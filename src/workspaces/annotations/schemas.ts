@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { documentBody } from '../../platform/openapi.js';
 import { plainText } from '../../platform/sanitize.js';
 import { DateTime, jsonBytes, LIMITS, staleReply } from '../schemas.js';
+import { AnnotationColorSchema } from './colors.js';
 
 export const StoredHighlights = z
   .object({
@@ -11,7 +12,13 @@ export const StoredHighlights = z
         page: z.number().int(),
         quote: z.string(),
         rects: z.array(
-          z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+          z.object({
+            x: z.number(),
+            y: z.number(),
+            width: z.number(),
+            height: z.number(),
+            page: z.number().int().optional(),
+          }),
         ),
       })
       .optional()
@@ -27,6 +34,7 @@ export const AnnotationSchema = z
     userId: z.uuid(),
     authorName: z.string().nullable().describe('The name of the account that wrote it'),
     body: z.string(),
+    color: AnnotationColorSchema,
     highlights: StoredHighlights,
     version: z
       .number()
@@ -61,7 +69,21 @@ const PageFraction = z.number().min(0).max(1);
 const FRACTION_SLACK = 1e-6;
 
 const PdfRect = z
-  .strictObject({ x: PageFraction, y: PageFraction, width: PageFraction, height: PageFraction })
+  .strictObject({
+    x: PageFraction,
+    y: PageFraction,
+    width: PageFraction,
+    height: PageFraction,
+    page: z
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.pdfPage)
+      .optional()
+      .describe(
+        "The page the box is on, when a selection runs past its first page (omitted: the anchor's page)",
+      ),
+  })
   .refine((rect) => rect.x + rect.width <= 1 + FRACTION_SLACK, {
     path: ['width'],
     message: 'must end within the page (x + width ≤ 1)',
@@ -73,13 +95,18 @@ const PdfRect = z
   .meta({
     id: 'PdfRect',
     description:
-      'A box on the page as fractions 0..1 of its width and height, measured from its top left corner',
+      'A box on a page as fractions 0..1 of its width and height, measured from its top left corner',
   });
 
 /** Where a PDF annotation sits: the page, the text selected and its boxes on the page (docs/api.md, Annotations of a PDF). */
 const PdfAnchor = z
   .strictObject({
-    page: z.number().int().min(1).max(LIMITS.pdfPage).describe('The page, from 1'),
+    page: z
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.pdfPage)
+      .describe('The page the selection starts on, from 1'),
     quote: plainText(LIMITS.highlightText, { required: true }).describe(
       'The text selected, as plain text',
     ),
@@ -87,7 +114,13 @@ const PdfAnchor = z
       .array(PdfRect)
       .min(1, 'must hold a box')
       .max(LIMITS.pdfRects, `must hold at most ${LIMITS.pdfRects} boxes`)
-      .describe('The boxes the selection covers, one or more a line'),
+      .describe(
+        'The boxes the selection covers, one or more a line; a box on a later page says its page',
+      ),
+  })
+  .refine((anchor) => anchor.rects.every((rect) => (rect.page ?? anchor.page) >= anchor.page), {
+    path: ['rects'],
+    message: 'must lie on the anchor’s page or after it',
   })
   .meta({
     id: 'PdfAnchor',
@@ -97,11 +130,19 @@ const PdfAnchor = z
         quote: 'serves results in milliseconds',
         rects: [{ x: 0.12, y: 0.31, width: 0.42, height: 0.015 }],
       },
+      {
+        page: 3,
+        quote: 'continues on the next page',
+        rects: [
+          { x: 0.12, y: 0.94, width: 0.3, height: 0.015 },
+          { x: 0.12, y: 0.08, width: 0.2, height: 0.015, page: 4 },
+        ],
+      },
     ],
   });
 
 /**
- * `{ ranges?: [{ start, end, text?, color? }], pdf?: { page, quote, rects } }` and any other members,
+ * `{ ranges?: [{ start, end, text?, color? }], pdf?: { page, quote, rects: [{ x, y, width, height, page? }] } }` and any other members,
  * at most 16 KB of JSON (docs/design.md, Request shapes).
  */
 const Highlights = z
@@ -124,6 +165,9 @@ const Highlights = z
 export const AnnotationCreateBody = z
   .strictObject({
     body: plainText(LIMITS.annotationBody, { required: true }),
+    color: AnnotationColorSchema.optional().describe(
+      "The highlight's colour, one of a fixed palette; yellow when not sent",
+    ),
     highlights: Highlights.optional(),
   })
   .meta({
@@ -138,6 +182,7 @@ documentBody(AnnotationCreateBody, {
     { body: 'Compare with the 2019 results' },
     {
       body: 'Their latency claim',
+      color: 'red',
       highlights: {
         pdf: {
           page: 2,
@@ -152,13 +197,19 @@ documentBody(AnnotationCreateBody, {
 export const AnnotationUpdateBody = z
   .strictObject({
     body: plainText(LIMITS.annotationBody, { required: true }).optional(),
+    color: AnnotationColorSchema.optional(),
     highlights: Highlights.optional(),
   })
-  .refine((body) => body.body !== undefined || body.highlights !== undefined, {
-    path: ['body'],
-    message: 'is required when nothing else is sent: send body or highlights',
-  })
+  .refine(
+    (body) => body.body !== undefined || body.color !== undefined || body.highlights !== undefined,
+    {
+      path: ['body'],
+      message: 'is required when nothing else is sent: send body, color or highlights',
+    },
+  )
   .meta({ id: 'AnnotationUpdate', minProperties: 1 });
-documentBody(AnnotationUpdateBody, { examples: [{ body: 'The key idea, restated in section 4' }] });
+documentBody(AnnotationUpdateBody, {
+  examples: [{ body: 'The key idea, restated in section 4' }, { color: 'green' }],
+});
 
 export const AnnotationStaleResponse = staleReply('AnnotationStale', AnnotationSchema);

@@ -6,6 +6,7 @@ import { notFound } from '../../platform/errors.js';
 import type { ExpectedVersions } from '../../platform/versions.js';
 import { NOT_FOUND_LABEL, type Actor, type AnnotationSubject } from '../policy.js';
 import { roleIn, versionIs, type Page, type Versioned } from '../store.js';
+import type { AnnotationColor } from './colors.js';
 
 /** An annotation's columns without `search` (see store.ts: the text-search document is for library search's SQL). */
 const { search: _annotationSearch, ...annotationColumns } = getTableColumns(annotations);
@@ -108,7 +109,13 @@ export async function countAnnotations(db: Db | Tx, resourceId: string): Promise
 
 export async function insertAnnotation(
   tx: Tx,
-  values: { resourceId: string; userId: string; body: string; highlights: Record<string, unknown> },
+  values: {
+    resourceId: string;
+    userId: string;
+    body: string;
+    color: AnnotationColor;
+    highlights: Record<string, unknown>;
+  },
 ): Promise<AnnotationRow> {
   const [row] = await tx.insert(annotations).values(values).returning(annotationColumns);
   if (!row) throw new Error('Annotation insert returned no row');
@@ -156,7 +163,7 @@ async function findAnnotation(db: Db, id: string): Promise<AuthoredAnnotationRow
 export async function updateAnnotationRow(
   db: Db | Tx,
   id: string,
-  changes: { body?: string; highlights?: Record<string, unknown> },
+  changes: { body?: string; color?: AnnotationColor; highlights?: Record<string, unknown> },
   expected: ExpectedVersions = null,
 ): Promise<Versioned<AnnotationRow, AuthoredAnnotationRow> | null> {
   const [row] = await db

@@ -744,6 +744,32 @@ for (const leg of embeddedLeg()) {
         expect(html).not.toMatch(/<script/i);
       });
 
+      it('shows each annotation’s colour, and a PDF quote with its page or pages', async () => {
+        const ws = await createWorkspace(t.app, owner, { name: 'Colours' });
+        const paper = await addResource(t.app, owner, ws.id, { title: 'Read in the PDF' });
+        const rect = { x: 0.1, y: 0.5, width: 0.5, height: 0.02 };
+        await annotate(t.app, owner, paper.id, {
+          body: '“a quote on one page”',
+          color: 'green',
+          highlights: { pdf: { page: 3, quote: 'a quote on one page', rects: [rect] } },
+        });
+        await annotate(t.app, owner, paper.id, {
+          body: 'Across the break',
+          color: 'purple',
+          highlights: {
+            pdf: { page: 4, quote: 'ends here & goes on', rects: [rect, { ...rect, page: 5 }] },
+          },
+        });
+        const link = await shareWorkspace(t.app, owner, ws.id);
+        const html = (await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).body;
+        expect(html).toContain(
+          '<li class="c-green"><p class="where">Green · page 3</p><blockquote>a quote on one page</blockquote><time',
+        );
+        expect(html).toContain(
+          '<li class="c-purple"><p class="where">Purple · pages 4–5</p><blockquote>ends here &amp; goes on</blockquote><p class="annotation-body">Across the break</p>',
+        );
+      });
+
       it(
         'offers a signed-in visitor who is not a member to join (editor or ' +
           'viewer as the link says), and sets no cookie; signed out or a member, ' +

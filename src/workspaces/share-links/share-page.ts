@@ -13,9 +13,11 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../../platform/sanitize.js';
 import { LIMITS } from '../schemas.js';
+import { StoredHighlights } from '../annotations/schemas.js';
 import type { WorkspaceRow } from '../store.js';
 import type { ResourceRow } from '../resources/store.js';
 import type { AnnotationRow } from '../annotations/store.js';
+import { annotationColorOf } from '../annotations/colors.js';
 
 /** How much of each text the page shows, in bytes of escaped HTML (UTF-8). */
 export const SHARE_PAGE_LIMITS = {
@@ -86,6 +88,11 @@ h3{margin:1rem 0 .35rem;font-size:.8rem;letter-spacing:.05em;text-transform:uppe
 blockquote{margin:0 0 .3rem;padding:.3rem .6rem;background:var(--quote);border-radius:6px;font-style:italic;overflow-wrap:anywhere}
 .annotation-body{margin:0;white-space:pre-line;overflow-wrap:anywhere}
 .annotations time{font-size:.8rem;color:var(--muted)}
+.where{margin:0 0 .2rem;font-size:.8rem;color:var(--muted)}
+.annotations li.c-yellow{border-left-color:#ffd400}.annotations li.c-red{border-left-color:#ff6666}
+.annotations li.c-green{border-left-color:#5fb236}.annotations li.c-blue{border-left-color:#2ea8e5}
+.annotations li.c-purple{border-left-color:#a28ae5}.annotations li.c-magenta{border-left-color:#e56eee}
+.annotations li.c-orange{border-left-color:#f19837}.annotations li.c-gray{border-left-color:#aaaaaa}
 .empty{color:var(--muted);text-align:center;padding:2rem 0}
 .more{margin:.4rem 0 0;font-size:.85rem;color:var(--muted)}
 .pages{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin:1.5rem 0 0;font-size:.95rem}
@@ -184,11 +191,39 @@ function highlightQuotes(highlights: Record<string, unknown>): string {
     .join('');
 }
 
+/** The quote of a selection in the PDF, with its page (or pages, when it runs past a page break). */
+function pdfQuote(highlights: Record<string, unknown>): { quote: string; pages: string } | null {
+  const found = StoredHighlights.shape.pdf.safeParse(highlights.pdf);
+  const anchor = found.success ? found.data : undefined;
+  if (!anchor || anchor.quote.trim() === '') return null;
+  const last = Math.max(anchor.page, ...anchor.rects.map((rect) => rect.page ?? anchor.page));
+  return {
+    quote: anchor.quote,
+    pages: last > anchor.page ? `pages ${anchor.page}–${last}` : `page ${anchor.page}`,
+  };
+}
+
+const colourName = (color: string) => color.charAt(0).toUpperCase() + color.slice(1);
+
+/**
+ * An annotation: its colour (the stripe beside it, and in words beside a quote, so that colour is not
+ * the only sign), the PDF's quote with its page or the abstract's quotes, and its text; a highlight
+ * kept without a note has the quote as its text, shown once.
+ */
 function renderAnnotation(annotation: AnnotationRow): string {
-  return (
-    `<li>${highlightQuotes(annotation.highlights)}<p ` +
-    `class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>${date(annotation.createdAt)}</li>`
-  );
+  const color = annotationColorOf(annotation.color);
+  const pdf = pdfQuote(annotation.highlights);
+  const quotes = pdf
+    ? `<blockquote>${escapeWithin(pdf.quote, SHARE_PAGE_LIMITS.quoteBytes)}</blockquote>`
+    : highlightQuotes(annotation.highlights);
+  const where = quotes
+    ? `<p class="where">${colourName(color)}${pdf ? ` · ${pdf.pages}` : ''}</p>`
+    : '';
+  const body =
+    pdf && annotation.body === `“${pdf.quote}”`
+      ? ''
+      : `<p class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>`;
+  return `<li class="c-${color}">${where}${quotes}${body}${date(annotation.createdAt)}</li>`;
 }
 
 function renderResource({

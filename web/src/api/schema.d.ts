@@ -1439,6 +1439,8 @@ export interface components {
                         /** Format: uuid */
                         id: string;
                         body: string;
+                        /** @description The highlight's colour (src/workspaces/annotations/colors.ts) */
+                        color: string;
                         highlights: {
                             [key: string]: unknown;
                         };
@@ -1667,6 +1669,7 @@ export interface components {
             /** @description The name of the account that wrote it */
             authorName: string | null;
             body: string;
+            color: components["schemas"]["AnnotationColor"];
             highlights: components["schemas"]["AnnotationHighlights"];
             /** @description Starts at 1, one more on every change; the reply's ETag is its version (see If-Match) */
             version: number;
@@ -1675,6 +1678,16 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @description The highlight's colour, one of a fixed palette (Zotero's eight)
+         * @enum {string}
+         */
+        AnnotationColor: "yellow" | "red" | "green" | "blue" | "purple" | "magenta" | "orange" | "gray";
+        /**
+         * @description The highlight's colour, one of a fixed palette (Zotero's eight)
+         * @enum {string}
+         */
+        AnnotationColorInput: "yellow" | "red" | "green" | "blue" | "purple" | "magenta" | "orange" | "gray";
         /**
          * @example {
          *       "body": "The key idea of the paper",
@@ -1694,6 +1707,7 @@ export interface components {
          *     }
          * @example {
          *       "body": "Their latency claim",
+         *       "color": "red",
          *       "highlights": {
          *         "pdf": {
          *           "page": 2,
@@ -1713,6 +1727,8 @@ export interface components {
         AnnotationCreateInput: {
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
             body: string;
+            /** @description The highlight's colour, one of a fixed palette; yellow when not sent */
+            color?: components["schemas"]["AnnotationColorInput"];
             /** @description { ranges: [{ start, end, text?, color? }] } (ranges of the abstract), { pdf: { page, quote, rects } } (a selection in the PDF), or any other object, at most 16 KB of JSON */
             highlights?: {
                 ranges?: {
@@ -1737,6 +1753,7 @@ export interface components {
                     y: number;
                     width: number;
                     height: number;
+                    page?: number;
                 }[];
             };
         } & {
@@ -1766,10 +1783,14 @@ export interface components {
          * @example {
          *       "body": "The key idea, restated in section 4"
          *     }
+         * @example {
+         *       "color": "green"
+         *     }
          */
         AnnotationUpdateInput: {
             /** @description Plain text: HTML tags are stripped, and the limits apply to the text kept; a value with no text left (blank, spaces only, markup only) is refused */
             body?: string;
+            color?: components["schemas"]["AnnotationColorInput"];
             /** @description { ranges: [{ start, end, text?, color? }] } (ranges of the abstract), { pdf: { page, quote, rects } } (a selection in the PDF), or any other object, at most 16 KB of JSON */
             highlights?: {
                 ranges?: {
@@ -2267,19 +2288,21 @@ export interface components {
             text: string;
         };
         PdfAnchorInput: {
-            /** @description The page, from 1 */
+            /** @description The page the selection starts on, from 1 */
             page: number;
             /** @description The text selected, as plain text */
             quote: string;
-            /** @description The boxes the selection covers, one or more a line */
+            /** @description The boxes the selection covers, one or more a line; a box on a later page says its page */
             rects: components["schemas"]["PdfRectInput"][];
         };
-        /** @description A box on the page as fractions 0..1 of its width and height, measured from its top left corner */
+        /** @description A box on a page as fractions 0..1 of its width and height, measured from its top left corner */
         PdfRectInput: {
             x: number;
             y: number;
             width: number;
             height: number;
+            /** @description The page the box is on, when a selection runs past its first page (omitted: the anchor's page) */
+            page?: number;
         };
         /** @description POST /api/summarize errors: a plain message, unlike the other routes' error envelope */
         PlainError: {

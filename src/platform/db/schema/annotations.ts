@@ -1,6 +1,6 @@
 /** Annotations of resources (src/workspaces/annotations). */
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, searchDocument } from './columns.js';
 import { users } from './accounts.js';
 import { workspaceResources } from './workspaces.js';
@@ -20,6 +20,8 @@ export const annotations = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'::jsonb`),
+    /** The highlight's colour, one of a fixed palette (ANNOTATION_COLORS); rows before colours are yellow. */
+    color: text('color').notNull().default('yellow'),
     /** Optimistic concurrency (ETag / If-Match): 1 when written, +1 on every change. */
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
@@ -29,5 +31,9 @@ export const annotations = pgTable(
   (t) => [
     index('annotations_resource_idx').on(t.resourceId, t.createdAt),
     index('annotations_search_idx').using('gin', t.search),
+    check(
+      'annotations_color_check',
+      sql`${t.color} in ('yellow', 'red', 'green', 'blue', 'purple', 'magenta', 'orange', 'gray')`,
+    ),
   ],
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchorOf, quoteOf, rectsOnPage } from './anchors';
+import { anchorAcross, anchorOf, quoteOf, rectsByPage, rectsOnPage } from './anchors';
 
 const page = { left: 100, top: 50, right: 500, bottom: 650 }; // 400 × 600
 
@@ -48,5 +48,34 @@ describe('quoteOf and anchorOf', () => {
     const pdf = { page: 2, quote: 'q', rects: [{ x: 0, y: 0, width: 1, height: 1 }] };
     expect(anchorOf({ pdf })).toBe(pdf);
     expect(anchorOf({})).toBeNull();
+  });
+});
+
+describe('anchors across a page break', () => {
+  const box = (y: number) => ({ x: 0.1, y, width: 0.5, height: 0.02 });
+
+  it('makes one anchor starting on the first page with boxes: later pages name theirs', () => {
+    const anchor = anchorAcross('ends here starts there', [
+      { page: 4, rects: [] },
+      { page: 5, rects: [box(0.9)] },
+      { page: 6, rects: [box(0.05), box(0.08)] },
+    ]);
+    expect(anchor).toEqual({
+      page: 5,
+      quote: 'ends here starts there',
+      rects: [box(0.9), { ...box(0.05), page: 6 }, { ...box(0.08), page: 6 }],
+    });
+    expect(anchorAcross('nothing', [{ page: 1, rects: [] }])).toBeNull();
+  });
+
+  it('groups boxes by the page they are on, a box without a page on the anchor’s', () => {
+    const byPage = rectsByPage({
+      page: 2,
+      quote: 'q',
+      rects: [box(0.9), { ...box(0.1), page: 3 }, box(0.95)],
+    });
+    expect([...byPage.keys()]).toEqual([2, 3]);
+    expect(byPage.get(2)).toEqual([box(0.9), box(0.95)]);
+    expect(byPage.get(3)).toEqual([box(0.1)]);
   });
 });

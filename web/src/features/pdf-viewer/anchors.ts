@@ -1,11 +1,14 @@
 /**
- * Where an annotation sits in a PDF (`highlights.pdf` of the API): the page, the text selected and its
- * boxes as fractions 0..1 of the page, so that they fit the page at any size it is drawn.
+ * Where an annotation sits in a PDF (`highlights.pdf` of the API): the page it starts on, the text
+ * selected and its boxes as fractions 0..1 of their page, so that they fit the page at any size it is
+ * drawn. A selection past a page break is one anchor: its boxes on later pages say their page.
  */
 import type { components } from '../../api/schema';
 
 export type PdfAnchor = components['schemas']['PdfAnchorInput'];
 export type PdfRect = PdfAnchor['rects'][number];
+/** A box without its page: the page it is drawn on is known. */
+export type PageRect = Omit<PdfRect, 'page'>;
 
 /** The API's bounds on an anchor (src/workspaces/schemas.ts LIMITS). */
 export const ANCHOR_LIMITS = { quote: 2_000, rects: 200 } as const;
@@ -28,7 +31,7 @@ function sameLine(a: Box, b: Box): boolean {
  * The selection's client rectangles as fractions of the page's box, one per line (a line's words are
  * many boxes in the text layer), clipped to the page; slivers under a pixel are dropped.
  */
-export function rectsOnPage(clientRects: Iterable<Box>, page: Box): PdfRect[] {
+export function rectsOnPage(clientRects: Iterable<Box>, page: Box): PageRect[] {
   const width = page.right - page.left;
   const height = page.bottom - page.top;
   if (width <= 0 || height <= 0) return [];
@@ -73,4 +76,31 @@ export function anchorOf(highlights: { pdf?: PdfAnchor }): PdfAnchor | null {
   const pdf = highlights.pdf;
   if (!pdf || !Number.isInteger(pdf.page) || !Array.isArray(pdf.rects)) return null;
   return pdf;
+}
+
+/** The anchor's boxes grouped by the page they are on (a box without a page is on the anchor's). */
+export function rectsByPage(anchor: PdfAnchor): Map<number, PageRect[]> {
+  const byPage = new Map<number, PageRect[]>();
+  for (const { page, ...rect } of anchor.rects) {
+    const on = page ?? anchor.page;
+    byPage.set(on, [...(byPage.get(on) ?? []), rect]);
+  }
+  return byPage;
+}
+
+/** The boxes of pages' text, as one anchor: the first page's boxes bare, the later pages' with their page. */
+export function anchorAcross(
+  quote: string,
+  pages: Array<{ page: number; rects: PageRect[] }>,
+): PdfAnchor | null {
+  const placed = pages.filter((entry) => entry.rects.length > 0);
+  const first = placed[0];
+  if (!first) return null;
+  return {
+    page: first.page,
+    quote,
+    rects: placed.flatMap(({ page, rects }) =>
+      page === first.page ? rects : rects.map((rect) => ({ ...rect, page })),
+    ),
+  };
 }

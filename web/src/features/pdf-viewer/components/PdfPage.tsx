@@ -6,15 +6,21 @@
  */
 import { TextLayer, type PDFDocumentProxy, type RenderTask } from 'pdfjs-dist';
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import type { PdfRect } from '../anchors';
+import { ANNOTATION_COLORS, type AnnotationColor } from '../../../lib/annotations';
+import type { PageRect } from '../anchors';
+import type { PageText } from '../find';
 
 export interface PageMark {
   annotationId: string;
-  rects: PdfRect[];
+  color: AnnotationColor;
+  rects: PageRect[];
 }
 
 /** Pages start drawing this far (a view's height) before they scroll into view. */
 const NEAR = '100% 0px';
+
+const colorHex = (color: AnnotationColor) =>
+  ANNOTATION_COLORS.find((entry) => entry.id === color)?.hex ?? '#ffd400';
 
 const percent = (fraction: number) => `${(fraction * 100).toFixed(4)}%`;
 
@@ -25,6 +31,7 @@ export function PdfPage({
   aspect,
   marks,
   activeId,
+  onText,
   children,
 }: {
   document: PDFDocumentProxy;
@@ -35,6 +42,8 @@ export function PdfPage({
   aspect: number;
   marks: PageMark[];
   activeId: string | null;
+  /** The page's text layer once drawn, null when it goes (find marks its matches in it). */
+  onText?: (page: number, text: PageText | null) => void;
   children?: ReactNode;
 }) {
   const pageRef = useRef<HTMLDivElement>(null);
@@ -79,23 +88,39 @@ export function PdfPage({
         transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0],
       });
       text.replaceChildren();
-      layer = new TextLayer({
-        textContentSource: page.streamTextContent(),
+      // As pdf.js's viewer reads it (TextLayerBuilder), so that its find controller's offsets fit the text layer.
+      const drawn = new TextLayer({
+        textContentSource: page.streamTextContent({
+          includeMarkedContent: true,
+          disableNormalization: true,
+        }),
         container: text,
         viewport,
       });
+      layer = drawn;
       // A render cancelled by a newer one (the width changed, the page left) rejects: nothing to report.
-      await Promise.all([render.promise, layer.render()]).catch(() => undefined);
+      await Promise.all([
+        render.promise,
+        drawn.render().then(() => {
+          if (current)
+            onText?.(number, {
+              textDivs: drawn.textDivs,
+              textContentItemsStr: drawn.textContentItemsStr,
+            });
+        }),
+      ]).catch(() => undefined);
     });
     return () => {
       current = false;
       render?.cancel();
       layer?.cancel();
+      onText?.(number, null);
     };
-  }, [document, number, width, near]);
+  }, [document, number, width, near, onText]);
 
   // The text layer is sized by this factor: from the width now, not the last drawing's, so that it never outgrows the page.
   const style = {
+    width: width > 0 ? `${width}px` : '100%',
     aspectRatio: String(natural ? natural.width / natural.height : aspect),
     '--total-scale-factor': String(natural && width > 0 ? width / natural.width : 1),
   } as CSSProperties;
@@ -116,7 +141,9 @@ export function PdfPage({
               key={`${mark.annotationId}-${index}`}
               className={mark.annotationId === activeId ? 'pdf-mark pdf-mark-active' : 'pdf-mark'}
               data-annotation-id={mark.annotationId}
+              data-color={mark.color}
               style={{
+                ['--mark' as string]: colorHex(mark.color),
                 left: percent(rect.x),
                 top: percent(rect.y),
                 width: percent(rect.width),

@@ -1,13 +1,17 @@
 /**
  * What a selection on a page offers: `Annotate`, placed under the selection inside the page (so that
- * Tab from the selection reaches it next), then a note to go with it. The note may stay empty: the
- * annotation's text is then the quote itself, in quotation marks (as a highlight of an abstract is).
+ * Tab from the selection reaches it next; under its last line, on the last page of a selection across a
+ * page break), then its colour (the last one used is chosen) and a note to go with it. The note may stay
+ * empty: the annotation's text is then the quote itself, in quotation marks (as a highlight of an
+ * abstract is).
  */
 import { useEffect, useRef, useState } from 'react';
 import { z } from 'zod/mini';
 import { TextAreaField } from '../../../components/Field';
 import { SubmitButton } from '../../../components/SubmitButton';
 import { submitWith, useZodForm } from '../../../lib/form';
+import { ColorPicker } from './ColorPicker';
+import type { AnnotationColor } from '../../../lib/annotations';
 import type { PdfAnchor } from '../anchors';
 
 /** The server's bound on an annotation's text. */
@@ -25,10 +29,14 @@ function annotationBody(note: string, quote: string): string {
 
 export function SelectionTools({
   anchor,
+  color,
+  onColor,
   onSave,
   onCancel,
 }: {
   anchor: PdfAnchor;
+  color: AnnotationColor;
+  onColor: (color: AnnotationColor) => void;
   onSave: (body: string) => Promise<unknown>;
   onCancel: () => void;
 }) {
@@ -66,6 +74,7 @@ export function SelectionTools({
           aria-label={`Annotate “${anchor.quote.slice(0, 60)}”`}
           onSubmit={(event) => void save(event)}
         >
+          <ColorPicker value={color} onChange={onColor} />
           <TextAreaField
             label="Note (optional)"
             hint="Left empty, the annotation is the quote."

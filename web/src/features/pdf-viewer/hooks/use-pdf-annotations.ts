@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, queries, unwrap } from '../../../api/client';
 import type { components } from '../../../api/schema';
 import { ifMatch } from '../../../lib/versions';
+import type { AnnotationColor } from '../../../lib/annotations';
 import type { PdfAnchor } from '../anchors';
 
 export type Annotation = components['schemas']['Annotation'];
@@ -41,11 +42,11 @@ function useRefresh(workspaceId: string, resourceId: string) {
 export function useAnnotateSelection(workspaceId: string, resourceId: string) {
   const refresh = useRefresh(workspaceId, resourceId);
   return useMutation({
-    mutationFn: ({ body, pdf }: { body: string; pdf: PdfAnchor }) =>
+    mutationFn: ({ body, color, pdf }: { body: string; color: AnnotationColor; pdf: PdfAnchor }) =>
       unwrap(
         api.POST('/api/resources/{id}/annotations', {
           params: { path: { id: resourceId } },
-          body: { body, highlights: { pdf } },
+          body: { body, color, highlights: { pdf } },
         }),
       ),
     onSuccess: refresh,

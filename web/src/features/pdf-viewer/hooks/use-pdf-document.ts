@@ -20,6 +20,8 @@ export interface PdfDocumentState {
   document: PDFDocumentProxy | null;
   /** The page's width over its height at scale 1, from page 1 (until a page is drawn, every page is given it). */
   aspect: number;
+  /** Page 1's width at 100 % in CSS pixels (pdf.js's scale 1 is 72 points an inch, a CSS inch 96 pixels). */
+  naturalWidth: number;
   /** The PDF's own title, else the name it was uploaded with. */
   title: string | null;
   failure: 'missing' | 'unreadable' | null;
@@ -28,6 +30,7 @@ export interface PdfDocumentState {
 const LOADING: PdfDocumentState = {
   document: null,
   aspect: 1 / Math.SQRT2,
+  naturalWidth: 816,
   title: null,
   failure: null,
 };
@@ -76,7 +79,14 @@ export function usePdfDocument(url: string): PdfDocumentState {
         if (!current) return void document.destroy();
         const [first, title] = await Promise.all([document.getPage(1), titleOf(document)]);
         const { width, height } = first.getViewport({ scale: 1 });
-        if (current) setState({ document, aspect: width / height, title, failure: null });
+        if (current)
+          setState({
+            document,
+            aspect: width / height,
+            naturalWidth: (width * 96) / 72,
+            title,
+            failure: null,
+          });
       })
       .catch((error: unknown) => {
         if (current)

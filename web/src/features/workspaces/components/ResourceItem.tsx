@@ -4,9 +4,11 @@
  * `Highlight selection` to keep a highlight), its annotations (add, edit, delete), and removal.
  */
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { describeError } from '../../../api/errors';
 import { useDraftField, useHasDraft } from '../../../lib/drafts';
 import { useProfileLanguage } from '../../../lib/profile';
+import { ANNOTATION_COLORS, colorName, pagesLabel, pdfPlaceOf } from '../../../lib/annotations';
 import { useSession } from '../../../lib/session';
 import { useAbilities } from '../../../lib/workspace-role';
 import { TextAreaField } from '../../../components/Field';
@@ -59,9 +61,13 @@ function AnnotationItem({
   const can = useAbilities();
   // Words are their author's: only they edit them; editors and the owner may remove anyone's (POLICY).
   const mine = annotation.userId === useSession().data?.id;
-  const quotes = rangesOf(annotation)
-    .map((range) => range.text)
-    .filter(Boolean);
+  const place = pdfPlaceOf(annotation.highlights);
+  const quotes = place
+    ? [place.quote]
+    : rangesOf(annotation)
+        .map((range) => range.text)
+        .filter(Boolean);
+  const hex = ANNOTATION_COLORS.find((color) => color.id === annotation.color)?.hex;
   const finish = () => {
     draft.discard();
     setEditing(false);
@@ -78,7 +84,23 @@ function AnnotationItem({
     setEditing(true);
   };
   return (
-    <li className="annotation">
+    <li className="annotation annotation-colored" style={{ ['--annotation-color' as string]: hex }}>
+      {(place || quotes.length > 0) && (
+        <p className="annotation-where muted">
+          {colorName(annotation.color)}
+          {place && (
+            <>
+              {' · '}
+              {/* A PDF annotation opens the viewer at its page. */}
+              <Link
+                to={`/workspaces/${encodeURIComponent(workspaceId)}/resources/${encodeURIComponent(annotation.resourceId)}/pdf?page=${place.page}`}
+              >
+                {pagesLabel(place)}
+              </Link>
+            </>
+          )}
+        </p>
+      )}
       {quotes.map((quote, index) => (
         <blockquote key={index} className="annotation-quote">
           <mark>{quote}</mark>
