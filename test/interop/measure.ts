@@ -16,6 +16,8 @@ import {
   packedStyleXml,
   templateOf,
 } from '../../src/workspaces/cite/styles.js';
+import { cslPlainText } from '../../src/records/index.js';
+import { normaliseUrl } from '../../src/workspaces/work-key.js';
 import { differences, normaliseNames, normaliseText, normaliseValue } from './compare.js';
 import type { CslCase, FileCase, InteropFixtures } from './fixtures.js';
 import { zoteroToCsl, type CslItem } from './zotero-csl.js';
@@ -244,9 +246,14 @@ class ApiUser {
 /** At most this many records in one workspace (one page of GET …/resources). */
 const GROUP_SIZE = 40;
 
-/** What the import takes two records to be the same by: identifiers, or normalised title and year. */
+/**
+ * What the import takes two records to be the same by: identifiers (a DOI anywhere in the item, its
+ * note too, and its URL as work-key.ts normalises it), or the title's plain text (CSL's markup gone:
+ * "My <i>Amazing</i> Title" is "My Amazing Title"). Keys the import would not use only make more
+ * groups; a key it uses and this misses would count an item as not imported.
+ */
 function duplicateKeys(item: CslItem): string[] {
-  const title = normaliseText(item.title ?? '')
+  const title = cslPlainText(normaliseText(item.title ?? ''))
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '');
   // An item without a title is not imported (nothing to take it as a duplicate of).
@@ -255,6 +262,10 @@ function duplicateKeys(item: CslItem): string[] {
     const value = item[variable];
     if (value) keys.push(`${variable}:${normaliseText(value).toLowerCase()}`);
   }
+  const url = typeof item.URL === 'string' ? normaliseUrl(item.URL) : null;
+  if (url) keys.push(`url:${url}`);
+  for (const [doi] of JSON.stringify(item).matchAll(/10\.\d{4,9}\/[^\s"\\<>{}]+/g))
+    keys.push(`doi:${doi.toLowerCase().replace(/[.,;)\]]+$/, '')}`);
   return keys;
 }
 
