@@ -8,7 +8,7 @@ import { dialectUnion, ErrorResponse, documentBody } from '../platform/openapi.j
 import { KEPT_TEXT_PATTERN, plainText } from '../platform/sanitize.js';
 import { IfMatchHeader } from '../platform/versions.js';
 import { ResourcePdfSchema } from './pdfs/schemas.js';
-import { RECORD_TYPES } from '../records/index.js';
+import { RECORD_TYPES, TITLE_MAX } from '../records/index.js';
 import {
   CreatorSchema,
   RecordDateSchema,
@@ -21,7 +21,7 @@ import {
 export const LIMITS = {
   workspaceName: 200,
   description: 2_000,
-  title: 300,
+  title: TITLE_MAX,
   notes: 10_000,
   tags: 20,
   tag: 50,

@@ -236,7 +236,6 @@ TI  - Names`,
     ]);
   });
 
-
   it('reads a comma inside a name part as well as RIS allows: suffixes that read as one, organisations whole', () => {
     const item = one(
       ris(
