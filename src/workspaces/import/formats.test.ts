@@ -246,6 +246,9 @@ TI  - Names`,
           "AU  - Aubignac, François Hédelin, abbé d'",
           'AU  - Doe, John,! Jr.',
           'AU  - Council on Cardiopulmonary, Critical Care, Perioperative and Resuscitation',
+          // A family name alone, and a person's name with an organisation's word: as written.
+          'AU  - Beijing Zoo,',
+          'AU  - Consortium, DAISY',
           'TI  - Commas',
         ].join('\n'),
       ),
@@ -258,6 +261,8 @@ TI  - Names`,
       { family: 'Aubignac', given: "François Hédelin, abbé d'" },
       { family: 'Doe', given: 'John,! Jr.' },
       { literal: 'Council on Cardiopulmonary, Critical Care, Perioperative and Resuscitation' },
+      { family: 'Beijing Zoo' },
+      { family: 'Consortium', given: 'DAISY' },
     ]);
   });
   it("reads Citavi's library and call number (H1, H2) and Wiley's issue in M1", () => {

@@ -103,16 +103,19 @@ const SUFFIX_PART = /^(?:[\p{Lu}\d][\p{L}\d.]*\s*)+$/u;
  * `Family, Given, Suffix` as a CSL name (`Doe Co.,` a family name alone, `, Banksy` a given name
  * alone); no comma: an organisation, whole. RIS has no escapes, so a comma inside a part is read as
  * well as it can be: the trailing parts are the suffix only when they read as one ("Jr.", "III"),
- * else they belong to the given names as written ("Aubignac, François Hédelin, abbé d'"); a name
- * that names an organisation ("Council on Cardiopulmonary, Critical Care, …") is kept whole.
+ * else they belong to the given names as written ("Aubignac, François Hédelin, abbé d'"), or, when
+ * the name names an organisation ("Council on Cardiopulmonary, Critical Care, …"), it is kept whole.
  */
 function risName(text: string): CslName {
   const value = text.trim();
-  if (!value.includes(',') || namesAnOrganisation(value)) return { literal: value };
+  if (!value.includes(',')) return { literal: value };
   // `Baldwin,S.A.` (no space after the comma) is `Baldwin, S.A.`.
   const parts = value.split(',').map((part) => part.trim());
   let suffixFrom = parts.length;
   while (suffixFrom > 2 && SUFFIX_PART.test(parts[suffixFrom - 1]!)) suffixFrom -= 1;
+  // Three parts or more and no suffix: not `Family, Given, Suffix`; an organisation's name whole.
+  if (parts.length > 2 && suffixFrom === parts.length && namesAnOrganisation(value))
+    return { literal: value };
   const family = parts[0]!;
   const given =
     suffixFrom === parts.length
