@@ -99,14 +99,22 @@ function numberOf(value: unknown): number | undefined {
   return typeof number === 'number' && Number.isInteger(number) ? number : undefined;
 }
 
-function datePartsOf(parts: unknown): { year: number; month?: number; day?: number } | undefined {
+/**
+ * A CSL date's parts. A month of 13 to 24 is a season, as citeproc-js reads it (13–16 and 21–24 are
+ * spring to winter, 17–20 too): a season has no day. Another month out of range is no month.
+ */
+function datePartsOf(
+  parts: unknown,
+): { year: number; month?: number; day?: number; season?: number } | undefined {
   if (!Array.isArray(parts)) return undefined;
   const [year, month, day] = parts.map(numberOf);
   if (year === undefined || year < -9999 || year > 9999 || year === 0) return undefined;
-  const date: { year: number; month?: number; day?: number } = { year };
+  const date: { year: number; month?: number; day?: number; season?: number } = { year };
   if (month !== undefined && month >= 1 && month <= 12) {
     date.month = month;
     if (day !== undefined && day >= 1 && day <= 31) date.day = day;
+  } else if (month !== undefined && month >= 13 && month <= 24) {
+    date.season = ((month - 13) % 4) + 1;
   }
   return date;
 }
@@ -120,9 +128,13 @@ function dateFromCsl(value: unknown, clean: Clean = plain): RecordDate | undefin
   const date: RecordDate = {};
   if (start) {
     Object.assign(date, start);
-    const end = datePartsOf(parts[1]);
-    if (end && (end.year !== start.year || end.month !== start.month || end.day !== start.day))
-      date.end = end;
+    // A range's end keeps its year, month and day (a season of its own is not kept).
+    const read = datePartsOf(parts[1]);
+    if (read) {
+      const { season: _season, ...end } = read;
+      if (end.year !== start.year || end.month !== start.month || end.day !== start.day)
+        date.end = end;
+    }
   }
   const season = numberOf(csl.season);
   if (season !== undefined && season >= 1 && season <= 4) date.season = season;
@@ -199,7 +211,6 @@ const READ_VARIABLES: ReadonlySet<string> = new Set([
   ...Object.values(TEXT_VARIABLES),
   ...Object.values(DATE_VARIABLES),
   ...CREATOR_ROLES,
-  ...Object.keys(CSL_ALIASES),
   ...['id', 'type', 'title', 'URL', 'keyword', 'note'],
 ]);
 
@@ -214,7 +225,10 @@ export function otherVariablesOf(item: CslInput): Record<string, unknown> | unde
   const other = Object.fromEntries(
     Object.entries(item).filter(
       ([variable, value]) =>
-        !READ_VARIABLES.has(variable) &&
+        // An older name (`event`) is kept as it came unless the item gives the variable itself.
+        (Object.hasOwn(CSL_ALIASES, variable)
+          ? ownValue(item, CSL_ALIASES[variable]!) === undefined
+          : !READ_VARIABLES.has(variable)) &&
         !['__proto__', 'constructor', 'prototype'].includes(variable) &&
         value !== undefined &&
         value !== null &&
@@ -223,6 +237,21 @@ export function otherVariablesOf(item: CslInput): Record<string, unknown> | unde
   );
   if (Object.keys(other).length === 0) return undefined;
   return JSON.stringify(other).length <= OTHER_VARIABLES_MAX ? other : undefined;
+}
+
+/**
+ * A CSL item as written from a record's variables and the other variables it kept: a variable that
+ * came under its older name (`event`, otherVariablesOf) is written under that name alone while the
+ * record's field still holds its text, so that an item comes back as it went in.
+ */
+export function withOlderNames(item: Record<string, unknown>): Record<string, unknown> {
+  const written = { ...item };
+  for (const [older, variable] of Object.entries(CSL_ALIASES)) {
+    const [was, is] = [written[older], written[variable]];
+    if (typeof was === 'string' && typeof is === 'string' && plain(was, 100_000) === is)
+      delete written[variable];
+  }
+  return written;
 }
 
 /** A creator as a CSL name. */

@@ -7,5 +7,5 @@ export * from './vocabulary.js';
 export * from './record.js';
 export * from './csl.js';
 export * from './markup.js';
-export { creatorFromParts, creatorFromText } from './names.js';
+export { creatorFromParts, creatorFromText, namesAnOrganisation } from './names.js';
 export { bareDoi, isValidIsbn, isValidIssn, listed } from './identifiers.js';

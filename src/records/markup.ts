@@ -10,7 +10,7 @@
  * while the plain text is still the same (a `nocase` span keeps "iPod" from a style's sentence case),
  * so that a field edited since simply drops its old markup.
  */
-import type { BibRecord } from './record.js';
+import { TITLE_MAX, type BibRecord } from './record.js';
 import { TEXT_VARIABLES, type TextField } from './vocabulary.js';
 
 const CSL_MARKUP =
@@ -43,15 +43,39 @@ export function markupToKeep(raw: unknown, plain: string | undefined): string | 
 }
 
 /**
+ * The whole title to keep beside a resource's title when the title was cut to TITLE_MAX: the rich
+ * text when it reads as the whole title, else the whole title's plain text; none when nothing was cut.
+ */
+export function wholeTitleToKeep(
+  raw: unknown,
+  whole: string | undefined,
+  kept: string | undefined,
+) {
+  if (!whole || !kept || whole === kept) return markupToKeep(raw, kept);
+  return markupToKeep(raw, whole) ?? whole;
+}
+
+/** Whether `title` is still the start a resource kept of the whole title `whole` (cut at TITLE_MAX). */
+function isCutFrom(title: string, whole: string): boolean {
+  return (
+    title.length >= TITLE_MAX - 1 &&
+    whole.length > title.length &&
+    whole.startsWith(title.trimEnd())
+  );
+}
+
+/**
  * The record's rich text by CSL variable, for the fields whose plain text is still what it was
- * (`title` is the resource's own title).
+ * (`title` is the resource's own title, or its start when the title was longer than TITLE_MAX).
  */
 export function currentMarkup(record: BibRecord, title: string): Record<string, string> {
   const rich: Record<string, string> = {};
   for (const [field, text] of Object.entries(record.markup ?? {})) {
     const plain = field === 'title' ? title : record[field as TextField];
     const variable = field === 'title' ? 'title' : TEXT_VARIABLES[field as TextField];
-    if (variable && typeof text === 'string' && plain && plainOf(text) === plain)
+    if (!variable || typeof text !== 'string' || !plain) continue;
+    const current = plainOf(text);
+    if (current === plain || (field === 'title' && isCutFrom(plain, current)))
       rich[variable] = text;
   }
   return rich;

@@ -56,6 +56,11 @@ const ORGANISATION = new RegExp(
   'i',
 );
 
+/** Whether a name names an organisation (a word such as "council", "university", "institute"). */
+export function namesAnOrganisation(text: string): boolean {
+  return ORGANISATION.test(text);
+}
+
 interface ParsedName {
   given?: string;
   family?: string;

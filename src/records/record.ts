@@ -5,6 +5,12 @@
  */
 import type { CreatorRole, DateField, TextField } from './vocabulary.js';
 
+/**
+ * The longest title a resource keeps in its own `title` (the interface's limit). A longer title is
+ * kept whole in the record's `markup.title` (markup.ts), which exports and citations use.
+ */
+export const TITLE_MAX = 300;
+
 /** A person (family and given names, with particles and suffix as CSL has them) or an organisation (`literal`). */
 export interface Creator {
   role: CreatorRole;

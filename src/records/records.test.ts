@@ -6,7 +6,12 @@ import {
   dateFromIso,
   isValidIsbn,
   isValidIssn,
+  currentMarkup,
+  otherVariablesOf,
   recordFromCsl,
+  TITLE_MAX,
+  wholeTitleToKeep,
+  withOlderNames,
   recordToCsl,
   recordTypeOf,
 } from './index.js';
@@ -124,6 +129,48 @@ describe('CSL-JSON in and out', () => {
     });
     expect(csl).not.toHaveProperty('title');
     expect(csl).not.toHaveProperty('URL');
+  });
+
+  it('reads months 13 to 24 as seasons, as citeproc-js does, and no other month out of range', () => {
+    const issued = (parts: unknown[]) =>
+      recordFromCsl({ issued: { 'date-parts': [parts] } }).issued;
+    expect(issued([1999, 21])).toEqual({ year: 1999, season: 1 });
+    expect(issued(['1965', '24', '0'])).toEqual({ year: 1965, season: 4 });
+    expect(issued([1965, 13, 1])).toEqual({ year: 1965, season: 1 });
+    expect(issued([1965, 17, 1])).toEqual({ year: 1965, season: 1 });
+    expect(issued([1965, 60, 1])).toEqual({ year: 1965 });
+    expect(issued([2000, '', ''])).toEqual({ year: 2000 });
+    expect(recordToCsl({ issued: { year: 1999, season: 2 } }).issued).toEqual({
+      'date-parts': [[1999]],
+      season: 2,
+    });
+  });
+
+  it('writes a variable that came under its older name (event) back under it alone', () => {
+    const came = { type: 'speech', event: 'Big Event' };
+    const record = recordFromCsl(came);
+    expect(record.eventTitle).toBe('Big Event');
+    const other = otherVariablesOf(came) ?? {};
+    expect(other).toEqual({ event: 'Big Event' });
+    expect(withOlderNames({ ...other, ...recordToCsl(record) })).toEqual({ event: 'Big Event' });
+    // Given both, both are kept; an edited field is written under its name.
+    expect(otherVariablesOf({ event: 'A', 'event-title': 'A' })).toBeUndefined();
+    expect(withOlderNames({ ...other, 'event-title': 'Edited' })).toEqual({
+      event: 'Big Event',
+      'event-title': 'Edited',
+    });
+  });
+
+  it('keeps a title longer than a resource holds whole beside it, while the title is its start', () => {
+    const whole = `${'Long title words '.repeat(30)}end.`.trim();
+    const kept = whole.slice(0, TITLE_MAX);
+    expect(wholeTitleToKeep(whole, whole, kept)).toBe(whole);
+    const rich = `${whole.slice(0, 20)}<i>${whole.slice(20)}</i>`;
+    expect(wholeTitleToKeep(rich, whole, kept)).toBe(rich);
+    expect(wholeTitleToKeep('Short', 'Short', 'Short')).toBeUndefined();
+    expect(currentMarkup({ markup: { title: rich } }, kept)).toEqual({ title: rich });
+    // Edited: a prefix of the old title is a new title, not the old one cut.
+    expect(currentMarkup({ markup: { title: rich } }, whole.slice(0, 40))).toEqual({});
   });
 
   it('reads CSL types, preprints for its article, and this service’s older names', () => {

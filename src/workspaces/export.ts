@@ -9,9 +9,11 @@ import { writeRis } from './ris.js';
 import type { ResourceRow } from './resources/store.js';
 import {
   citedCreators,
+  cslPlainText,
   cslTypeOf,
   currentMarkup,
   recordToCsl,
+  withOlderNames,
   type CslName,
 } from '../records/index.js';
 import { recordOfRow, storedTypeOf } from './resources/resource-record.js';
@@ -251,13 +253,16 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
       PMID: rawPmid,
       ...variables
     } = linesFlattened(recordToCsl(record)) as Record<string, unknown>;
+    const markup = linesFlattened(currentMarkup(record, resource.title)) as Record<string, string>;
+    // A title longer than a resource's title is whole in its markup (records/markup.ts).
+    const title = markup.title ? cslPlainText(markup.title).normalize('NFC') : resource.title;
     const item: CslItem = {
       ...variables,
       id: key,
       'citation-key': key,
       type: cslTypeOf(type),
       // A work without a title is cited without one, not by the display title it is listed by.
-      ...(record.untitled ? {} : { title: oneLine(resource.title) }),
+      ...(record.untitled ? {} : { title: oneLine(title) }),
     };
     const venue = text(record.containerTitle);
     const arxiv = arxivOf(record.arxivId, resource.data, resource.url, text(resource.data.venue));
@@ -281,7 +286,7 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
       ...item,
       tags: keywords,
       ...(arxiv ? { arxiv } : {}),
-      markup: linesFlattened(currentMarkup(record, resource.title)) as Record<string, string>,
+      markup,
       otherVariables: (linesFlattened(record.otherVariables ?? {}) ?? {}) as Record<
         string,
         unknown
@@ -296,11 +301,8 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
  */
 export function toCslItems(resources: ResourceRow[]): CslItem[] {
   return toExportItems(resources).map(
-    ({ tags: _tags, arxiv: _arxiv, markup, otherVariables, ...item }) => ({
-      ...otherVariables,
-      ...item,
-      ...markup,
-    }),
+    ({ tags: _tags, arxiv: _arxiv, markup, otherVariables, ...item }) =>
+      withOlderNames({ ...otherVariables, ...item, ...markup }) as CslItem,
   );
 }
 

@@ -7,11 +7,12 @@ import { z } from 'zod';
 import { dialectUnion, ErrorResponse, documentBody } from '../platform/openapi.js';
 import { plainText } from '../platform/sanitize.js';
 import { IfMatchHeader } from '../platform/versions.js';
+import { TITLE_MAX } from '../records/index.js';
 
 export const LIMITS = {
   workspaceName: 200,
   description: 2_000,
-  title: 300,
+  title: TITLE_MAX,
   notes: 10_000,
   tags: 20,
   tag: 50,

@@ -23,6 +23,20 @@ describe('normalised comparison', () => {
     expect(normaliseValue('page', '476–481')).toBe(normaliseValue('page', '476-481'));
     expect(normaliseValue('ISBN', '0-69-697269-4')).toBe('0696972694');
     expect(normaliseValue('issued', { 'date-parts': [['2001', '3']] })).toBe('2001-3');
+    // As citeproc-js reads them: empty parts are none, months 13–24 seasons, a range both its ends.
+    expect(normaliseValue('issued', { 'date-parts': [['2000', '', '']] })).toBe('2000');
+    expect(normaliseValue('issued', { 'date-parts': [[1965, 24, 0]] })).toBe(
+      normaliseValue('issued', { 'date-parts': [[1965]], season: 4 }),
+    );
+    expect(normaliseValue('issued', { 'date-parts': [[1965, 60, 1]] })).toBe('1965');
+    expect(
+      normaliseValue('issued', {
+        'date-parts': [
+          [1999, 21],
+          [2001, 22],
+        ],
+      }),
+    ).not.toBe(normaliseValue('issued', { 'date-parts': [[1999], [2001]], season: 1 }));
   });
 
   it('says which variables were lost, changed or added, identity aside', () => {

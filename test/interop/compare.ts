@@ -47,11 +47,33 @@ export function normaliseNames(names: unknown): string {
   return Array.isArray(names) ? (names as CslName[]).map(normaliseName).join('; ') : '';
 }
 
+/**
+ * One date's parts as citeproc-js reads them: an empty or zero part is none; a month of 13 to 24 is a
+ * season (13–16, 17–20 and 21–24 each spring to winter), which has no day; another month out of
+ * range is none, with its day.
+ */
+function normaliseParts(parts: unknown[], seasonKey?: number): string {
+  const [year, month, day] = parts.map((part) =>
+    /^\s*-?\d+\s*$/.test(String(part)) ? Number(part) : 0,
+  );
+  let text = String(year);
+  let season = seasonKey;
+  if (month! >= 1 && month! <= 12) text += `-${month}${day! >= 1 ? `-${day}` : ''}`;
+  else if (month! >= 13 && month! <= 24) season = ((month! - 13) % 4) + 1;
+  return season ? `${text} season ${season}` : text;
+}
+
+/** A date by its parts (a range's both ends, `season` as a month of 21–24 is), else its literal or raw text. */
 function normaliseDate(date: unknown): string {
-  const value = date as CslDate | string | undefined;
+  const value = date as (CslDate & { season?: unknown }) | string | undefined;
   if (typeof value === 'string') return normaliseText(value);
-  const parts = value?.['date-parts']?.[0];
-  if (parts && parts.length) return parts.map((part) => Number(part)).join('-');
+  const seasonKey = Number(value?.season);
+  const season = seasonKey >= 1 && seasonKey <= 4 ? seasonKey : undefined;
+  const [start, end] = (value?.['date-parts'] ?? []).filter((parts) => parts?.length);
+  if (start) {
+    const [from, to] = [normaliseParts(start, season), end ? normaliseParts(end) : undefined];
+    return to && to !== from ? `${from}/${to}` : from;
+  }
   return normaliseText(value?.literal ?? value?.raw ?? '');
 }
 

@@ -236,6 +236,35 @@ TI  - Names`,
     ]);
   });
 
+  it('reads a comma inside a name part as well as RIS allows: suffixes that read as one, organisations whole', () => {
+    const item = one(
+      ris(
+        'JOUR',
+        [
+          'AU  - Doe, John, Jr.',
+          'AU  - Roe, Richard, Jr., III',
+          "AU  - Aubignac, François Hédelin, abbé d'",
+          'AU  - Doe, John,! Jr.',
+          'AU  - Council on Cardiopulmonary, Critical Care, Perioperative and Resuscitation',
+          // A family name alone, and a person's name with an organisation's word: as written.
+          'AU  - Beijing Zoo,',
+          'AU  - Consortium, DAISY',
+          'TI  - Commas',
+        ].join('\n'),
+      ),
+      'ris',
+    );
+    expect(item.author).toEqual([
+      { family: 'Doe', given: 'John', suffix: 'Jr.' },
+      { family: 'Roe', given: 'Richard', suffix: 'Jr., III' },
+      // Not a suffix ("abbé d'" is lower-case): the given names, as written.
+      { family: 'Aubignac', given: "François Hédelin, abbé d'" },
+      { family: 'Doe', given: 'John,! Jr.' },
+      { literal: 'Council on Cardiopulmonary, Critical Care, Perioperative and Resuscitation' },
+      { family: 'Beijing Zoo' },
+      { family: 'Consortium', given: 'DAISY' },
+    ]);
+  });
   it("reads Citavi's library and call number (H1, H2) and Wiley's issue in M1", () => {
     const [citavi, wiley] = itemsOf(
       ris('GEN', 'TI  - C\nH1  - UB Mannheim\nH2  - 300 QN 100') +

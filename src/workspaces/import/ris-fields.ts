@@ -14,7 +14,7 @@
  * - A name is `Family, Given, Suffix`; a name without a comma is an organisation (`literal`), as
  *   Zotero reads it.
  */
-import { creatorFromParts, nameToCsl } from '../../records/index.js';
+import { creatorFromParts, nameToCsl, namesAnOrganisation } from '../../records/index.js';
 import { ownValue } from '../../platform/own-key.js';
 import type { CslLike, CslName } from './formats.js';
 
@@ -96,16 +96,32 @@ function valuesOf(record: RisRecord, tag: string): string[] {
     .filter(Boolean);
 }
 
+/** A generational suffix or a degree: one or more words that start upper-case or with a digit ("Jr.", "III", "PhD", "3rd"). */
+const SUFFIX_PART = /^(?:[\p{Lu}\d][\p{L}\d.]*\s*)+$/u;
+
 /**
  * `Family, Given, Suffix` as a CSL name (`Doe Co.,` a family name alone, `, Banksy` a given name
- * alone); no comma: an organisation, whole.
+ * alone); no comma: an organisation, whole. RIS has no escapes, so a comma inside a part is read as
+ * well as it can be: the trailing parts are the suffix only when they read as one ("Jr.", "III"),
+ * else they belong to the given names as written ("Aubignac, François Hédelin, abbé d'"), or, when
+ * the name names an organisation ("Council on Cardiopulmonary, Critical Care, …"), it is kept whole.
  */
 function risName(text: string): CslName {
   const value = text.trim();
   if (!value.includes(',')) return { literal: value };
-  // `Baldwin,S.A.` (no space after the comma) is `Baldwin, S.A.`; RIS's third part is the suffix.
-  const [family = '', given = '', ...suffix] = value.split(',').map((part) => part.trim());
-  const creator = creatorFromParts({ family, given, suffix: suffix.join(', ') });
+  // `Baldwin,S.A.` (no space after the comma) is `Baldwin, S.A.`.
+  const parts = value.split(',').map((part) => part.trim());
+  let suffixFrom = parts.length;
+  while (suffixFrom > 2 && SUFFIX_PART.test(parts[suffixFrom - 1]!)) suffixFrom -= 1;
+  // Three parts or more and no suffix: not `Family, Given, Suffix`; an organisation's name whole.
+  if (parts.length > 2 && suffixFrom === parts.length && namesAnOrganisation(value))
+    return { literal: value };
+  const family = parts[0]!;
+  const given =
+    suffixFrom === parts.length
+      ? value.slice(value.indexOf(',') + 1).trim()
+      : parts.slice(1, suffixFrom).join(', ');
+  const creator = creatorFromParts({ family, given, suffix: parts.slice(suffixFrom).join(', ') });
   return creator ? nameToCsl(creator) : { literal: value };
 }
 

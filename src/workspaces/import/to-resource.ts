@@ -13,6 +13,8 @@ import { cslPlainText } from '../../records/index.js';
 import {
   markupToKeep,
   otherVariablesOf,
+  RECORD_TEXT_MAX,
+  wholeTitleToKeep,
   recordFromCsl,
   recordTypeOf,
   TEXT_VARIABLES,
@@ -108,7 +110,7 @@ function identifiersOf(item: CslLike): { doi?: string; arxivId?: string; pmid?: 
 /** The CSL rich text of the item's title and text variables, where the record keeps them plain. */
 function markupOf(item: CslLike, record: BibRecord, title: string | undefined) {
   const markup: Partial<Record<MarkupField, string>> = {};
-  const rich = markupToKeep(item.title, title);
+  const rich = wholeTitleToKeep(item.title, clean(item.title, RECORD_TEXT_MAX), title);
   if (rich) markup.title = rich;
   for (const [field, variable] of Object.entries(TEXT_VARIABLES)) {
     const kept = markupToKeep(item[variable], record[field as keyof typeof TEXT_VARIABLES]);
