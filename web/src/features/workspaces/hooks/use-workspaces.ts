@@ -15,6 +15,7 @@ import type { components, paths } from '../../../api/schema';
 import type { SearchResult } from '../../../api/types';
 import { ifMatch } from '../../../lib/versions';
 import {
+  duplicatesKey,
   invalidateWorkspaces,
   replaceCachedResource,
   resourcesKey,
@@ -231,12 +232,33 @@ export function useUpdateResource(workspaceId: string) {
     onSuccess: async (resource) => {
       replaceCachedResource(queryClient, workspaceId, resource);
       // The workspace's updatedAt moved, and the tags, year or venue may no longer match a filter or
-      // keep the sort: read again when next shown.
+      // keep the sort: read again when next shown. A DOI or a title may make or end a duplicate.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
         queryClient.invalidateQueries({ queryKey: resourcesKey(workspaceId), refetchType: 'none' }),
+        queryClient.invalidateQueries({ queryKey: duplicatesKey(workspaceId) }),
       ]);
     },
+  });
+}
+
+/** What "Update from source" proposes: the fields the source says differently, from `version`. */
+export type RefreshProposal = components['schemas']['ResourceRefresh'];
+
+/**
+ * "Update from source": looks the resource's DOI (arXiv id, PMID) up now and answers the changes the
+ * source proposes; nothing is written (the pane applies the accepted ones with useUpdateResource at
+ * the proposal's version). A mutation, not a query: each press asks the providers again, and nothing
+ * is kept.
+ */
+export function useRefreshProposal(workspaceId: string) {
+  return useMutation({
+    mutationFn: (resourceId: string) =>
+      unwrap(
+        api.GET('/api/workspaces/{id}/resources/{resourceId}/refresh', {
+          params: { path: { id: workspaceId, resourceId } },
+        }),
+      ),
   });
 }
 
