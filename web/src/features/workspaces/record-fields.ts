@@ -327,7 +327,7 @@ export function valueText(field: RecordField, value: unknown): string {
   if (field === 'creators' && Array.isArray(value))
     return (value as Creator[]).map(creatorLine).join('; ');
   if (field !== 'creators' && field !== 'title' && field !== 'type' && isDateField(field))
-    return dateText(value as RecordDate);
+    return dateText(value);
   return typeof value === 'string' ? value : '';
 }
 

@@ -47,7 +47,5 @@ export function refreshErrorText(error: unknown, resource: Resource): string {
 /** The PATCH body that applies the accepted changes: each field set to what the source proposed. */
 export function proposalChanges(accepted: RefreshChange[]): ResourceChanges {
   // Each `proposed` is, by the API's contract, what a PATCH of its field saves (the reply's schema says so).
-  return Object.fromEntries(
-    accepted.map((change) => [change.field, change.proposed]),
-  ) as ResourceChanges;
+  return Object.fromEntries(accepted.map((change) => [change.field, change.proposed]));
 }
