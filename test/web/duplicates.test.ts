@@ -253,8 +253,8 @@ describe.skipIf(webSkipReason)(
 
       // The volume is still proposed, alone; applied, nothing is left to update.
       await lookUp().click();
-      expect(await proposal().getByRole('checkbox').count()).toBe(1);
       await proposal().getByRole('checkbox', { name: 'Volume', exact: true }).waitFor();
+      expect(await proposal().getByRole('checkbox').count()).toBe(1);
       await proposal().getByRole('button', { name: 'Apply selected' }).click();
       await pane().getByText('Updated 1 field from Crossref.').waitFor();
       now = (await saved()).find((each) => each.id === resource.id)!;
