@@ -201,8 +201,9 @@ function GroupCard({
             )}
           </dl>
           <p className="muted">
-            The other {plural(count - 1, 'item')} {count - 1 === 1 ? 'is' : 'are'} removed; their
-            notes, tags, annotations and a missing PDF move to the kept one.
+            {count === 2
+              ? 'The other item is removed; its notes, tags, annotations and PDF (when the kept one has none) move to the kept one.'
+              : `The other ${count - 1} items are removed; their notes, tags, annotations and a PDF (when the kept one has none) move to the kept one.`}
           </p>
           {error && (
             <p className="field-error" role="alert">
