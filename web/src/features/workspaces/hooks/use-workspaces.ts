@@ -209,6 +209,21 @@ export function useRemoveResource(workspaceId: string) {
 export type ResourceChanges = components['schemas']['ResourceUpdateInput'];
 
 /**
+ * The fields a PATCH names that the duplicates finder compares, or that it reads them from
+ * (src/workspaces/duplicates/store.ts: identifiers, title, year, first author).
+ */
+const LIKENESS_FIELDS = [
+  'doi',
+  'arxivId',
+  'pmid',
+  'title',
+  'issued',
+  'creators',
+  'authors',
+  'data',
+] as const;
+
+/**
  * Changes a saved resource (its notes and tags, or any field of its record), made from `version`
  * (If-Match: a 412 when someone else changed it since); the reply replaces the resource in the cached
  * library list.
@@ -229,14 +244,17 @@ export function useUpdateResource(workspaceId: string) {
           body: changes,
         }),
       ),
-    onSuccess: async (resource) => {
+    onSuccess: async (resource, changes) => {
       replaceCachedResource(queryClient, workspaceId, resource);
       // The workspace's updatedAt moved, and the tags, year or venue may no longer match a filter or
-      // keep the sort: read again when next shown. A DOI or a title may make or end a duplicate.
+      // keep the sort: read again when next shown. A change of what makes two resources alike (an
+      // identifier, the title, the year, the creators) may make or end a duplicate: those read again.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
         queryClient.invalidateQueries({ queryKey: resourcesKey(workspaceId), refetchType: 'none' }),
-        queryClient.invalidateQueries({ queryKey: duplicatesKey(workspaceId) }),
+        LIKENESS_FIELDS.some((field) => field in changes)
+          ? queryClient.invalidateQueries({ queryKey: duplicatesKey(workspaceId) })
+          : undefined,
       ]);
     },
   });
