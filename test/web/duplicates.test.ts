@@ -2,7 +2,8 @@
  * Duplicate items and "Update from source" in Chromium. Two copies of one paper (the same DOI, one of
  * them a row kept from before DOIs were checked, as an import of old data leaves it) each holding a
  * note: `Duplicate items (2)` opens the view, the second copy is chosen to keep from the keyboard and
- * the preview shows the creators it takes from the first; a change saved meanwhile through the API
+ * the preview shows the creators it takes from the first (a viewer sees the group and no way to merge
+ * it); a change saved meanwhile through the API
  * makes the merge a 409, said, and the group shown again; merging then leaves one resource with both
  * notes. "Update from source" on a resource with a DOI: the changes Crossref's recorded record
  * proposes (the fixture server answers the lookup), a change saved meanwhile (412) said, one change
@@ -141,6 +142,28 @@ describe.skipIf(webSkipReason)(
         })
         .returning({ id: workspaceResources.id });
       const secondId = row!.id;
+
+      // A viewer sees the group, and no way to merge it (the service refuses a viewer's merge).
+      const viewer = await newContext(browser, server.base);
+      const viewerCredentials = newCredentials('dups-viewer');
+      await signUpThroughApi(viewer, server.base, viewerCredentials);
+      const joined = await context.request.post(`/api/workspaces/${workspaceId}/members`, {
+        headers: headers(),
+        data: { email: viewerCredentials.email, role: 'viewer' },
+      });
+      expect(joined.status()).toBe(201);
+      const viewerPage = await viewer.newPage();
+      viewerPage.on('pageerror', (error) => pageErrors.push(error.message));
+      await viewerPage.goto(`/workspaces/${workspaceId}/duplicates`);
+      const seen = viewerPage.getByRole('region', { name: 'Methylphenidate and dopamine neurons' });
+      await seen.getByText(`Same DOI: ${DUP_DOI}`, { exact: false }).waitFor();
+      await viewerPage
+        .getByText('Only editors and the owner can merge them.', { exact: false })
+        .waitFor();
+      expect(await seen.getByRole('listitem').count()).toBe(2);
+      expect(await seen.getByRole('radio').count()).toBe(0);
+      expect(await viewerPage.getByRole('button', { name: /^Merge/ }).count()).toBe(0);
+      await viewer.close();
 
       await page.goto(`/workspaces/${workspaceId}`);
       await page.getByRole('link', { name: 'Duplicate items (2)' }).click();
