@@ -72,7 +72,7 @@ const { listResources } = await fromDist<typeof ResourceStoreModule>(
 const { annotationsByResource } = await fromDist<typeof AnnotationStoreModule>(
   'workspaces/annotations/store.js',
 );
-const { workKeyOf } = await fromDist<typeof WorkKeyModule>('workspaces/work-key.js');
+const { workKeyOf } = await fromDist<typeof WorkKeyModule>('workspaces/resources/work-key.js');
 
 export interface BareUser {
   id: string;

@@ -5,8 +5,9 @@
  * editor and an organisation author added, the organisation moved up, saved; the type changed to a
  * book chapter (the journal becomes the book title); a change made meanwhile through the API (412)
  * shown with its value, then saved over; a field added from "More fields"; all of it kept over a reload, in the list's columns and in
- * the API's APA citation. `New item…` makes a report by hand and opens it. axe on the pane with the
- * creators editor open and on the dialog; no sideways scrolling at 390 px.
+ * the API's APA citation. `New item…` makes a report by hand and opens it. A name's particle and
+ * suffix edited under its `More` disclosure. axe on the pane with the creators editor open and on the
+ * dialog; no sideways scrolling at 390 px.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,14 @@ interface Saved {
   pages?: string;
   collectionTitle?: string;
   issued?: { year?: number };
-  creators: Array<{ role: string; family?: string; given?: string; literal?: string }>;
+  creators: Array<{
+    role: string;
+    family?: string;
+    given?: string;
+    literal?: string;
+    nonDroppingParticle?: string;
+    suffix?: string;
+  }>;
 }
 
 describe.skipIf(webSkipReason)('the item pane (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
@@ -263,5 +271,47 @@ describe.skipIf(webSkipReason)('the item pane (Chromium)', { timeout: JOURNEY_TI
       number: 'CERN-2020-001',
       issued: { year: 2020, month: 2 },
     });
+  });
+  it('edits a name’s particle and suffix under its "More" disclosure', async () => {
+    const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
+      headers: headers(),
+      data: {
+        title: 'Letters',
+        type: 'book',
+        creators: [
+          { role: 'author', family: 'Gogh', given: 'Vincent' },
+          { role: 'author', family: 'King', given: 'Martin Luther', suffix: 'Sr.' },
+        ],
+      },
+    });
+    expect(added.status()).toBe(201);
+    const id = ((await added.json()) as { id: string }).id;
+    await page.goto(`/workspaces/${workspaceId}?resource=${id}`);
+    const letters = page.getByRole('region', { name: 'Details: Letters' });
+    await letters.getByRole('button', { name: 'Edit creators' }).click();
+    const first = letters.getByRole('group', { name: 'Creator 1' });
+    const second = letters.getByRole('group', { name: 'Creator 2' });
+    // Closed for a name without particles or suffix, open for one with a suffix.
+    const more = first.getByRole('button', { name: 'Creator 1: particles and suffix' });
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
+    expect(await second.getByRole('textbox', { name: 'Suffix', exact: true }).inputValue()).toBe(
+      'Sr.',
+    );
+    await more.press('Enter');
+    expect(await more.getAttribute('aria-expanded')).toBe('true');
+    await first.getByRole('textbox', { name: 'Family name particle', exact: true }).fill('van');
+    await second.getByRole('textbox', { name: 'Suffix', exact: true }).fill('Jr.');
+    expect(await auditPage(page, 'item-pane-name-parts')).toEqual({});
+    await letters.getByRole('button', { name: 'Save creators' }).click();
+    await letters.getByRole('button', { name: 'Edit creators' }).waitFor();
+    expect(await letters.locator('.creator-list li').allInnerTexts()).toEqual([
+      'van Gogh, Vincent',
+      'King, Martin Luther, Jr.',
+    ]);
+    const book = (await saved()).find((each) => (each as { title?: string }).title === 'Letters');
+    expect(book?.creators).toEqual([
+      { role: 'author', family: 'Gogh', given: 'Vincent', nonDroppingParticle: 'van' },
+      { role: 'author', family: 'King', given: 'Martin Luther', suffix: 'Jr.' },
+    ]);
   });
 });

@@ -33,6 +33,10 @@ export const invitationsKey = (id: string) =>
     .queryKey;
 export const sharesKey = (id: string) =>
   queries.queryOptions('get', '/api/workspaces/{id}/share', { params: { path: { id } } }).queryKey;
+/** A workspace's likely duplicates (their groups change when resources come, go or change). */
+export const duplicatesKey = (id: string) =>
+  queries.queryOptions('get', '/api/workspaces/{id}/duplicates', { params: { path: { id } } })
+    .queryKey;
 /** A workspace's activity log, every page of it. */
 export const activityKey = (id: string) =>
   queries.queryOptions('get', '/api/workspaces/{id}/activity', { params: { path: { id } } })
@@ -44,13 +48,17 @@ export interface ResourcePage {
   total: number;
 }
 
-/** Reads again the list of workspaces (counts) and, for each id, the workspace and its library list. */
+/**
+ * Reads again the list of workspaces (counts) and, for each id, the workspace, its library list and
+ * its duplicates.
+ */
 export async function invalidateWorkspaces(queryClient: QueryClient, ids: string[]): Promise<void> {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
     ...ids.flatMap((id) => [
       queryClient.invalidateQueries({ queryKey: workspaceKey(id) }),
       queryClient.invalidateQueries({ queryKey: resourcesKey(id) }),
+      queryClient.invalidateQueries({ queryKey: duplicatesKey(id) }),
     ]),
   ]);
 }

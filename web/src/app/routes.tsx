@@ -110,6 +110,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: 'workspaces/:id/duplicates',
+            lazy: async () => ({
+              Component: (await import('../pages/workspaces/DuplicatesPage')).DuplicatesPage,
+            }),
+          },
+          {
             path: 'workspaces/:id/resources/:resourceId/pdf',
             lazy: async () => ({
               Component: (await import('../pages/workspaces/PdfViewerPage')).PdfViewerPage,

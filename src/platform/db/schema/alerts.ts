@@ -113,7 +113,7 @@ export const alertRuns = pgTable(
   ],
 );
 
-/** The works an alert has already reported, by work key (workspaces/work-key.ts); bounded per alert. */
+/** The works an alert has already reported, by work key (workspaces/resources/work-key.ts); bounded per alert. */
 export const alertSeenWorks = pgTable(
   'alert_seen_works',
   {

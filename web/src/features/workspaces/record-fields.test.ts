@@ -1,6 +1,8 @@
 /** The item pane's logic: fields by type, values shown and sent, the creators editor's steps. */
 import { describe, expect, it } from 'vitest';
 import {
+  creatorLine,
+  creatorName,
   creatorsOf,
   dateText,
   draftOf,
@@ -12,6 +14,7 @@ import {
   moveCreator,
   switchFields,
   typeLabel,
+  valueText,
 } from './record-fields';
 
 describe('fields by type', () => {
@@ -117,6 +120,48 @@ describe('creators', () => {
     ]);
   });
 
+  it('opens the particles and suffix of a name that has any, and sends them as edited', () => {
+    const gogh = draftOf({ role: 'author', family: 'Gogh', given: 'Vincent' });
+    expect(gogh).toMatchObject({ partsOpen: false, nonDroppingParticle: '', suffix: '' });
+    const king = draftOf({ role: 'author', family: 'King', given: 'Martin Luther', suffix: 'Jr.' });
+    expect(king).toMatchObject({ partsOpen: true, suffix: 'Jr.' });
+    expect(
+      creatorsOf([
+        { ...gogh, nonDroppingParticle: ' van ' },
+        { ...king, suffix: '' },
+        {
+          ...draftOf({ role: 'author', family: 'Beethoven', given: 'Ludwig' }),
+          droppingParticle: 'van',
+        },
+      ]),
+    ).toEqual([
+      { role: 'author', family: 'Gogh', given: 'Vincent', nonDroppingParticle: 'van' },
+      { role: 'author', family: 'King', given: 'Martin Luther' },
+      { role: 'author', family: 'Beethoven', given: 'Ludwig', droppingParticle: 'van' },
+    ]);
+  });
+
+  it('writes a name inverted with its particles and suffix, and its role when not an author', () => {
+    expect(
+      creatorName({ role: 'author', family: 'Gogh', given: 'Vincent', nonDroppingParticle: 'van' }),
+    ).toBe('van Gogh, Vincent');
+    expect(
+      creatorName({
+        role: 'author',
+        family: 'Beethoven',
+        given: 'Ludwig',
+        droppingParticle: 'van',
+      }),
+    ).toBe('Beethoven, Ludwig van');
+    expect(
+      creatorName({ role: 'author', family: 'King', given: 'Martin Luther', suffix: 'Jr.' }),
+    ).toBe('King, Martin Luther, Jr.');
+    expect(creatorLine({ role: 'editor', family: 'Menabrea', given: 'Luigi' })).toBe(
+      'Menabrea, Luigi (editor)',
+    );
+    expect(creatorLine({ role: 'author', literal: 'CERN' })).toBe('CERN');
+  });
+
   it('moves a creator up and down, and not past either end', () => {
     expect(moveCreator(['a', 'b', 'c'], 2, 0)).toEqual(['c', 'a', 'b']);
     expect(moveCreator(['a', 'b', 'c'], 0, 1)).toEqual(['b', 'a', 'c']);
@@ -138,5 +183,20 @@ describe('creators', () => {
     );
     expect(firstAuthor([], ['Ada Lovelace', 'C. Babbage'])).toBe('Ada Lovelace et al.');
     expect(firstAuthor([])).toBe('');
+  });
+});
+
+describe('values in a line', () => {
+  it('writes a text, a date, a type and creators as the pane does', () => {
+    expect(valueText('containerTitle', 'Nature')).toBe('Nature');
+    expect(valueText('issued', { year: 2019, month: 3 })).toBe('2019-03');
+    expect(valueText('type', 'chapter')).toBe('Book chapter');
+    expect(
+      valueText('creators', [
+        { role: 'author', family: 'Lovelace', given: 'Ada' },
+        { role: 'editor', literal: 'Royal Society' },
+      ]),
+    ).toBe('Lovelace, Ada; Royal Society (editor)');
+    expect(valueText('doi', null)).toBe('');
   });
 });

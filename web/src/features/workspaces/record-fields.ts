@@ -300,6 +300,37 @@ export function fieldChange(field: FieldKey, typed: string): ResourceChanges {
   return { [field]: text === '' ? null : text };
 }
 
+/** Any field of a resource the app names in words: the pane's, and the title, type and creators. */
+export type RecordField = FieldKey | 'title' | 'type' | 'creators';
+
+/** Every field a merge of duplicates shows, in the pane's order (the abstract after the others). */
+export const MERGE_FIELDS: RecordField[] = [
+  'title',
+  'type',
+  'creators',
+  ...PANE_FIELDS.filter((field) => field !== 'url'),
+  'abstract',
+  'url',
+];
+
+export function recordFieldLabel(field: RecordField, type: string): string {
+  if (field === 'title') return 'Title';
+  if (field === 'type') return 'Item type';
+  if (field === 'creators') return 'Creators';
+  return fieldLabel(field, type);
+}
+
+/** A field's value in a line of text: a date as the pane writes it, creators one after another. */
+export function valueText(field: RecordField, value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (field === 'type' && typeof value === 'string') return typeLabel(value);
+  if (field === 'creators' && Array.isArray(value))
+    return (value as Creator[]).map(creatorLine).join('; ');
+  if (field !== 'creators' && field !== 'title' && field !== 'type' && isDateField(field))
+    return dateText(value);
+  return typeof value === 'string' ? value : '';
+}
+
 /** The API names a creator's part as `creators.2.family`: the field (`creators`) and the place. */
 export function fieldOfError(field: string | undefined): { field: string; index?: number } | null {
   if (!field) return null;
@@ -341,6 +372,10 @@ export const ROLE_LABELS = {
 
 export const ROLES = Object.keys(ROLE_LABELS) as CreatorRole[];
 
+/** The name parts a two-field name may have besides family and given (CSL's), in the order the editor shows them. */
+export const NAME_PARTS = ['nonDroppingParticle', 'droppingParticle', 'suffix'] as const;
+export type NamePart = (typeof NAME_PARTS)[number];
+
 /** A creator being edited: the name's parts as typed, and a key that stays when it moves. */
 export interface CreatorDraft {
   key: number;
@@ -350,14 +385,24 @@ export interface CreatorDraft {
   family: string;
   given: string;
   literal: string;
-  /** Parts the editor does not show (particles, suffix), kept as they came. */
-  rest: Pick<Creator, 'droppingParticle' | 'nonDroppingParticle' | 'suffix'>;
+  /** "van" of "Vincent van Gogh": part of the family name. */
+  nonDroppingParticle: string;
+  /** "van" of "Ludwig van Beethoven": after the given name when the name is inverted. */
+  droppingParticle: string;
+  /** "Jr.", "III". */
+  suffix: string;
+  /** Whether the particles and suffix are shown (at first, when the name has any). */
+  partsOpen: boolean;
 }
 
 let nextKey = 1;
 
 export function draftOf(creator: Creator): CreatorDraft {
-  const { role, family, given, literal, ...rest } = creator;
+  const { role, family, given, literal } = creator;
+  const parts = Object.fromEntries(NAME_PARTS.map((part) => [part, creator[part] ?? ''])) as Record<
+    NamePart,
+    string
+  >;
   return {
     key: nextKey++,
     role,
@@ -365,7 +410,8 @@ export function draftOf(creator: Creator): CreatorDraft {
     family: family ?? '',
     given: given ?? '',
     literal: literal ?? '',
-    rest,
+    ...parts,
+    partsOpen: NAME_PARTS.some((part) => parts[part] !== ''),
   };
 }
 
@@ -383,12 +429,22 @@ export function switchFields(draft: CreatorDraft): CreatorDraft {
     const family = words.pop() ?? '';
     return { ...draft, single: false, family, given: words.join(' '), literal: '' };
   }
-  const { droppingParticle, nonDroppingParticle, suffix } = draft.rest;
+  const { droppingParticle, nonDroppingParticle, suffix } = draft;
   const literal = [draft.given, droppingParticle, nonDroppingParticle, draft.family, suffix]
-    .map((part) => part?.trim())
+    .map((part) => part.trim())
     .filter(Boolean)
     .join(' ');
-  return { ...draft, single: true, literal, family: '', given: '', rest: {} };
+  return {
+    ...draft,
+    single: true,
+    literal,
+    family: '',
+    given: '',
+    nonDroppingParticle: '',
+    droppingParticle: '',
+    suffix: '',
+    partsOpen: false,
+  };
 }
 
 /** The list with the creator at `from` moved to `to` (both within the list). */
@@ -400,7 +456,7 @@ export function moveCreator<T>(list: T[], from: number, to: number): T[] {
   return next;
 }
 
-/** The `creators` to send: each draft as the API's name, rows left blank dropped. */
+/** The `creators` to send: each draft as the API's name (parts trimmed, empty ones left out), rows left blank dropped. */
 export function creatorsOf(drafts: CreatorDraft[]): Creator[] {
   return drafts.flatMap((draft): Creator[] => {
     if (draft.single) {
@@ -410,22 +466,36 @@ export function creatorsOf(drafts: CreatorDraft[]): Creator[] {
     const family = draft.family.trim();
     const given = draft.given.trim();
     if (!family && !given) return [];
+    const parts = NAME_PARTS.flatMap((part) => {
+      const text = draft[part].trim();
+      return text ? [[part, text] as const] : [];
+    });
     return [
       {
         role: draft.role,
         ...(family ? { family } : {}),
         ...(given ? { given } : {}),
-        ...draft.rest,
+        ...Object.fromEntries(parts),
       },
     ];
   });
 }
 
-/** A creator in a line: "Lovelace, Ada", or the organisation's name. */
+/**
+ * A creator in a line, inverted as a bibliography sorts it: "Lovelace, Ada", "van Gogh, Vincent",
+ * "Beethoven, Ludwig van", "King, Martin Luther, Jr.", or the organisation's name.
+ */
 export function creatorName(creator: Creator): string {
   if (creator.literal) return creator.literal;
   const family = [creator.nonDroppingParticle, creator.family].filter(Boolean).join(' ');
-  return [family, creator.given].filter(Boolean).join(', ');
+  const given = [creator.given, creator.droppingParticle].filter(Boolean).join(' ');
+  return [family, given, creator.suffix].filter(Boolean).join(', ');
+}
+
+/** "Menabrea, Luigi (editor)": the name, and the role when it is not an author. */
+export function creatorLine(creator: Creator): string {
+  const name = creatorName(creator);
+  return creator.role === 'author' ? name : `${name} (${ROLE_LABELS[creator.role].toLowerCase()})`;
 }
 
 /** A creator's short name, as a list shows it: the family name with its particle, or the organisation. */

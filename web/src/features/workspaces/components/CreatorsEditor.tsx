@@ -1,7 +1,8 @@
 /**
  * A resource's creators in the item pane: read as a list, and edited as one draft (`Edit creators`):
  * add, remove, move up and down (buttons: the keyboard does all of it), switch a name between two
- * fields (family, given) and one (an organisation), change its role. `Save creators` sends them all
+ * fields (family, given) and one (an organisation), change its role; a two-field name's particles and
+ * suffix ("van" of van Gogh, "Jr.") under its `More` disclosure. `Save creators` sends them all
  * (`creators` replaces the list; If-Match); the API's refusal names the creator and the part
  * (`creators.2.family`) and shows at that row. A 412 shows the creators saved now and keeps the
  * draft, to save over them or cancel.
@@ -10,18 +11,27 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError, describeError, isStale } from '../../../api/errors';
 import { useUpdateResource, type Resource } from '../hooks/use-workspaces';
 import {
+  creatorLine,
   creatorName,
   creatorsOf,
   draftOf,
   fieldOfError,
   moveCreator,
+  NAME_PARTS,
   newDraft,
   ROLE_LABELS,
   ROLES,
   switchFields,
   type Creator,
   type CreatorDraft,
+  type NamePart,
 } from '../record-fields';
+
+const PART_LABELS: Record<NamePart, string> = {
+  nonDroppingParticle: 'Family name particle',
+  droppingParticle: 'Given name particle',
+  suffix: 'Suffix',
+};
 
 /** "Lovelace, Ada (editor)" for each, in order. */
 function CreatorList({ creators }: { creators: Creator[] }) {
@@ -29,12 +39,7 @@ function CreatorList({ creators }: { creators: Creator[] }) {
   return (
     <ol className="creator-list">
       {creators.map((creator, index) => (
-        <li key={index}>
-          {creatorName(creator)}
-          {creator.role !== 'author' && (
-            <span className="muted"> ({ROLE_LABELS[creator.role].toLowerCase()})</span>
-          )}
-        </li>
+        <li key={index}>{creatorLine(creator)}</li>
       ))}
     </ol>
   );
@@ -169,6 +174,7 @@ export function CreatorsEditor({
           }}
         >
           {drafts.length === 0 && <p className="muted">No creators: add one, or save none.</p>}
+
           <ol className="creator-rows">
             {drafts.map((draft, index) => {
               const number = index + 1;
@@ -234,6 +240,45 @@ export function CreatorsEditor({
                             }
                           />
                         </div>
+                        <button
+                          type="button"
+                          className="button button-small creator-parts-toggle"
+                          aria-expanded={draft.partsOpen}
+                          aria-controls={controlId(draft.key, 'parts')}
+                          aria-label={`Creator ${number}: particles and suffix`}
+                          onClick={() =>
+                            change(draft.key, (was) => ({ ...was, partsOpen: !was.partsOpen }))
+                          }
+                        >
+                          {draft.partsOpen ? 'Less' : 'More'}
+                        </button>
+                        {draft.partsOpen && (
+                          <div id={controlId(draft.key, 'parts')} className="creator-parts">
+                            <p id={controlId(draft.key, 'parts-hint')} className="muted">
+                              A family name particle stays with the family name (“van” of van Gogh,
+                              Vincent); a given name particle follows the given name (“van” of
+                              Beethoven, Ludwig van); a suffix: Jr., III.
+                            </p>
+                            {NAME_PARTS.map((part) => (
+                              <div className="field" key={part}>
+                                <label htmlFor={controlId(draft.key, part)}>
+                                  {PART_LABELS[part]}
+                                </label>
+                                <input
+                                  id={controlId(draft.key, part)}
+                                  value={draft[part]}
+                                  aria-describedby={controlId(draft.key, 'parts-hint')}
+                                  onChange={(event) =>
+                                    change(draft.key, (was) => ({
+                                      ...was,
+                                      [part]: event.target.value,
+                                    }))
+                                  }
+                                />
+                              </div>
+                            ))}
+                          </div>
+                        )}
                       </>
                     )}
                     <div className="row-actions creator-actions">

@@ -2,8 +2,9 @@
  * The item pane (Zotero's is the model): a resource's whole record, every field editable in place.
  * Its type (a select: changing it saves at once), title, creators (CreatorsEditor), the fields of its
  * type (record-fields.ts), every other field it holds, and "More fields" to fill any other field of
- * the record (the abstract is edited in its own section of the panel, ResourceItem). Viewers see the
- * same, read only.
+ * the record (the abstract is edited in its own section of the panel, ResourceItem), and "Update from
+ * source" for a resource with a DOI, arXiv id or PMID (UpdateFromSource). Viewers see the same, read
+ * only.
  */
 import { useId, useState } from 'react';
 import { describeError, isStale } from '../../../api/errors';
@@ -20,7 +21,9 @@ import {
   type FieldKey,
   type ItemType,
 } from '../record-fields';
+import { canRefresh } from '../refresh';
 import { CreatorsEditor } from './CreatorsEditor';
+import { UpdateFromSource } from './UpdateFromSource';
 import { EditableValue, ItemField } from './ItemField';
 
 function TypeSelect({ resource, workspaceId }: { resource: Resource; workspaceId: string }) {
@@ -149,6 +152,9 @@ export function ItemPane({ resource, workspaceId }: { resource: Resource; worksp
             Add field
           </button>
         </div>
+      )}
+      {can.edit && canRefresh(resource) && (
+        <UpdateFromSource resource={resource} workspaceId={workspaceId} />
       )}
     </section>
   );

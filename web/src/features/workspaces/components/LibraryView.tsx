@@ -8,7 +8,8 @@
  * (library-query.ts), so a reload or Back shows the same list. The page fills three slots with other
  * features: `tools` beside the heading (actions on the whole library: import, add PDFs), `pdfCell` (a
  * row's PDF column), `detailTools` (more actions in the open resource's panel) and `selectionTools`
- * (more actions on the selection: Cite).
+ * (more actions on the selection: Cite). `Duplicate items` beside them leads to the duplicates view
+ * (with their count when there are some).
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -32,6 +33,7 @@ import {
 } from '../library-query';
 import { ResourceItem } from './ResourceItem';
 import { NewItemDialog } from './NewItemDialog';
+import { DuplicatesLink } from './DuplicatesLink';
 import { firstAuthor } from '../record-fields';
 import {
   MIN_TITLE_WIDTH,
@@ -250,6 +252,7 @@ export function LibraryView({
                 </button>
               )}
               {tools}
+              <DuplicatesLink workspaceId={workspaceId} />
             </div>
           </div>
           <LibraryFilters filters={state} onApply={(filters) => go({ ...filters, page: 1 })}>

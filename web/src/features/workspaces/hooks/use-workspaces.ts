@@ -15,6 +15,7 @@ import type { components, paths } from '../../../api/schema';
 import type { SearchResult } from '../../../api/types';
 import { ifMatch } from '../../../lib/versions';
 import {
+  duplicatesKey,
   invalidateWorkspaces,
   replaceCachedResource,
   resourcesKey,
@@ -208,6 +209,21 @@ export function useRemoveResource(workspaceId: string) {
 export type ResourceChanges = components['schemas']['ResourceUpdateInput'];
 
 /**
+ * The fields a PATCH names that the duplicates finder compares, or that it reads them from
+ * (src/workspaces/duplicates/store.ts: identifiers, title, year, first author).
+ */
+const LIKENESS_FIELDS = [
+  'doi',
+  'arxivId',
+  'pmid',
+  'title',
+  'issued',
+  'creators',
+  'authors',
+  'data',
+] as const;
+
+/**
  * Changes a saved resource (its notes and tags, or any field of its record), made from `version`
  * (If-Match: a 412 when someone else changed it since); the reply replaces the resource in the cached
  * library list.
@@ -228,15 +244,39 @@ export function useUpdateResource(workspaceId: string) {
           body: changes,
         }),
       ),
-    onSuccess: async (resource) => {
+    onSuccess: async (resource, changes) => {
       replaceCachedResource(queryClient, workspaceId, resource);
       // The workspace's updatedAt moved, and the tags, year or venue may no longer match a filter or
-      // keep the sort: read again when next shown.
+      // keep the sort: read again when next shown. A change of what makes two resources alike (an
+      // identifier, the title, the year, the creators) may make or end a duplicate: those read again.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: WORKSPACES_KEY }),
         queryClient.invalidateQueries({ queryKey: resourcesKey(workspaceId), refetchType: 'none' }),
+        LIKENESS_FIELDS.some((field) => field in changes)
+          ? queryClient.invalidateQueries({ queryKey: duplicatesKey(workspaceId) })
+          : undefined,
       ]);
     },
+  });
+}
+
+/** What "Update from source" proposes: the fields the source says differently, from `version`. */
+export type RefreshProposal = components['schemas']['ResourceRefresh'];
+
+/**
+ * "Update from source": looks the resource's DOI (arXiv id, PMID) up now and answers the changes the
+ * source proposes; nothing is written (the pane applies the accepted ones with useUpdateResource at
+ * the proposal's version). A mutation, not a query: each press asks the providers again, and nothing
+ * is kept.
+ */
+export function useRefreshProposal(workspaceId: string) {
+  return useMutation({
+    mutationFn: (resourceId: string) =>
+      unwrap(
+        api.GET('/api/workspaces/{id}/resources/{resourceId}/refresh', {
+          params: { path: { id: workspaceId, resourceId } },
+        }),
+      ),
   });
 }
 
