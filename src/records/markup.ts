@@ -22,6 +22,32 @@ export function cslPlainText(text: string): string {
   return text.replace(CSL_MARKUP, '');
 }
 
+/** One of CSL's tags, by what it does (`sc` for both small-caps forms), or a closing `</span>`. */
+export type CslTag = 'i' | 'b' | 'sup' | 'sub' | 'sc' | 'nocase' | 'nodecor';
+export type CslMarkupPart =
+  { open: CslTag } | { close: Exclude<CslTag, 'nocase' | 'nodecor'> | 'span' } | { text: string };
+
+/** Rich text cut into CSL's tags and the text between them (the writers of BibTeX read it so). */
+export function cslMarkupParts(rich: string): CslMarkupPart[] {
+  const parts: CslMarkupPart[] = [];
+  let at = 0;
+  for (const match of rich.matchAll(CSL_MARKUP)) {
+    if (match.index > at) parts.push({ text: rich.slice(at, match.index) });
+    const tag = match[0].toLowerCase();
+    const name = /^<\/?([a-z]+)/.exec(tag)![1]!;
+    if (tag.startsWith('</'))
+      parts.push({ close: name as Exclude<CslTag, 'nocase' | 'nodecor'> | 'span' });
+    else if (name === 'span')
+      parts.push({
+        open: tag.includes('nocase') ? 'nocase' : tag.includes('nodecor') ? 'nodecor' : 'sc',
+      });
+    else parts.push({ open: name as CslTag });
+    at = match.index + match[0].length;
+  }
+  if (at < rich.length) parts.push({ text: rich.slice(at) });
+  return parts;
+}
+
 /** A field that may keep its rich text: the title, or any text variable. */
 export type MarkupField = 'title' | TextField;
 

@@ -172,7 +172,10 @@ describe('exportCitations with hostile values in every field', () => {
   it('bibtex: a real BibTeX parser reads exactly one entry per resource, every value the stored one', async () => {
     const { body } = await exportCitations(resources, 'bibtex');
     // English titles are not sentence-cased by the parser: the comparison is of values, not of a casing convention.
-    const library = parseBibtex(body, { english: false });
+    // BibTeX writes `é` as `{\'e}`, which the parser reads as `e` and a combining accent: compared as NFC.
+    const library = JSON.parse(
+      JSON.stringify(parseBibtex(body, { english: false })).normalize('NFC'),
+    ) as ReturnType<typeof parseBibtex>;
     expect(library.errors).toEqual([]);
     expect(library.entries).toHaveLength(2);
     library.entries.forEach((entry, index) => {
@@ -196,8 +199,14 @@ describe('exportCitations with hostile values in every field', () => {
       expect(fields.annote).toBe(oneLine(stored(index).notes));
       expect(address(fields.url)).toBe(address(stored(index).url));
       expect(fields.year).toBe('2020');
-      // BibTeX's keyword list is split on `,` and `;` and cannot hold a brace, a backslash or a `$` (docs/api.md).
-      expect(fields.keywords?.slice().sort()).toEqual(
+      // BibTeX's keyword list is split on `,` and `;` and cannot hold a brace, a backslash or a `$`
+      // (docs/api.md); TeX's other specials are escaped, which the parser leaves (a verbatim list).
+      const keywordText = (keyword: string) =>
+        keyword
+          .replace(/\\([%#&_])/g, '$1')
+          .replace(/\\textasciicircum\{\}/g, '^')
+          .replace(/\\textasciitilde\{\}/g, '~');
+      expect(fields.keywords?.map(keywordText).sort()).toEqual(
         stored(index)
           .tags.map((tag) => oneLine(tag.replace(/[,;{}\\$]+/g, ' ')))
           .sort(),

@@ -435,7 +435,7 @@ export const StoredHighlights = z
   .meta({ id: 'AnnotationHighlights' });
 
 export const ExportQuery = z.object({
-  format: z.enum(['bibtex', 'ris', 'csljson']).default('bibtex'),
+  format: z.enum(['bibtex', 'biblatex', 'ris', 'csljson']).default('bibtex'),
 });
 
 /** A citation file as text (BibTeX, RIS); the route writes it as it is. */
