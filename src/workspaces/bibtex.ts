@@ -295,6 +295,8 @@ function namePart(part: string, writer: Writer): string {
  * sorted on. An organisation is braced whole, one literal name (`{Beijing Zoo}`).
  */
 function bibtexName(name: NonNullable<ExportItem['author']>[number], writer: Writer): string {
+  // `and others`, BibTeX's "et al." (Google Scholar's lists end so), stays the keyword it is.
+  if (name.literal === 'others') return 'others';
   if (name.literal) return `{${writer.text(name.literal)}}`;
   const particle = name['non-dropping-particle']
     ?.split(' ')

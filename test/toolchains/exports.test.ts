@@ -9,7 +9,8 @@
  * - pdflatex + biblatex + biber on the `format=biblatex` exports,
  * - pandoc `--citeproc` on the `format=csljson` exports,
  *
- * each with no undefined citation and no error; the protected words of the titles survive plain's
+ * each with no undefined citation and no error (T1 fonts, for the accents BibTeX writes as `{\\k e}`,
+ * from Latin Modern: outline fonts, none made by METAFONT on the first run); the protected words of the titles survive plain's
  * lower-casing in its `.bbl`. The three run side by side (a few seconds in all).
  *
  * Skipped with one line when a command is missing (test/support/skip-reasons.ts), except in CI, where
@@ -199,6 +200,7 @@ describe.skipIf(skipReason)('exports compiled by the toolchains', () => {
       [
         '\\documentclass{article}',
         '\\usepackage[T1]{fontenc}',
+        '\\usepackage{lmodern}',
         '\\usepackage{url}',
         '\\begin{document}',
         `Cited: \\cite{${bibtexKeys.join(',')}}.`,
@@ -213,6 +215,7 @@ describe.skipIf(skipReason)('exports compiled by the toolchains', () => {
       [
         '\\documentclass{article}',
         '\\usepackage[T1]{fontenc}',
+        '\\usepackage{lmodern}',
         '\\usepackage[backend=biber,style=numeric]{biblatex}',
         ...names.map((name) => `\\addbibresource{${name}-biblatex.bib}`),
         '\\begin{document}',
