@@ -435,7 +435,13 @@ export const StoredHighlights = z
   .meta({ id: 'AnnotationHighlights' });
 
 export const ExportQuery = z.object({
-  format: z.enum(['bibtex', 'biblatex', 'ris', 'csljson']).default('bibtex'),
+  format: z
+    .enum(['bibtex', 'biblatex', 'ris', 'csljson'])
+    .default('bibtex')
+    .describe(
+      'bibtex: classic BibTeX (ASCII, accents as LaTeX); biblatex: BibLaTeX for biber (UTF-8, ' +
+        '`date`, `journaltitle`, `eprinttype`); ris; csljson',
+    ),
 });
 
 /** A citation file as text (BibTeX, RIS); the route writes it as it is. */
