@@ -404,7 +404,9 @@ function markProtectedTitle(text: string): string {
       // A command (its name, and then the braced argument that follows it, if any) or an escaped character.
       const name = /^\\(?:[a-zA-Z]+\s*|.)/.exec(text.slice(at, value.to))?.[0] ?? '\\';
       at += name.length;
-      if (/^\\[a-zA-Z]/.test(name) && text[at] === '{') at = groupEnd(text, at, value.to);
+      // A command's argument: after a named command (`\textit{…}`) or an accent (`\'{E}`), which is no protection.
+      if (/^\\(?:[a-zA-Z]|['"`^~=.])/.test(name) && text[at] === '{')
+        at = groupEnd(text, at, value.to);
     } else if (character === '$') {
       const close = text.indexOf('$', at + 1);
       at = close === -1 || close >= value.to ? value.to : close + 1;
