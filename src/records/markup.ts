@@ -9,6 +9,10 @@
  * beside it in `markup`, the rich text it came with: CSL-JSON export and citations use the rich text
  * while the plain text is still the same (a `nocase` span keeps "iPod" from a style's sentence case),
  * so that a field edited since simply drops its old markup.
+ *
+ * A title imported from BibTeX keeps its case protection here: each brace group BibTeX protects
+ * (`{BERT}`, `t-{SNE}`) becomes a `nocase` span (import/formats.ts), which the BibTeX and BibLaTeX
+ * exports write back as braces (workspaces/bibtex.ts); editing the title drops it with the rest.
  */
 import type { BibRecord } from './record.js';
 import { TEXT_VARIABLES, type TextField } from './vocabulary.js';
