@@ -9,6 +9,10 @@
  * beside it in `markup`, the rich text it came with: CSL-JSON export and citations use the rich text
  * while the plain text is still the same (a `nocase` span keeps "iPod" from a style's sentence case),
  * so that a field edited since simply drops its old markup.
+ *
+ * A title imported from BibTeX keeps its case protection here: each brace group BibTeX protects
+ * (`{BERT}`, `t-{SNE}`) becomes a `nocase` span (import/formats.ts), which the BibTeX and BibLaTeX
+ * exports write back as braces (workspaces/bibtex.ts); editing the title drops it with the rest.
  */
 import { TITLE_MAX, type BibRecord } from './record.js';
 import { TEXT_VARIABLES, type TextField } from './vocabulary.js';
@@ -20,6 +24,32 @@ const HAS_CSL_MARKUP = new RegExp(CSL_MARKUP.source, 'i');
 
 export function cslPlainText(text: string): string {
   return text.replace(CSL_MARKUP, '');
+}
+
+/** One of CSL's tags, by what it does (`sc` for both small-caps forms), or a closing `</span>`. */
+export type CslTag = 'i' | 'b' | 'sup' | 'sub' | 'sc' | 'nocase' | 'nodecor';
+export type CslMarkupPart =
+  { open: CslTag } | { close: Exclude<CslTag, 'nocase' | 'nodecor'> | 'span' } | { text: string };
+
+/** Rich text cut into CSL's tags and the text between them (the writers of BibTeX read it so). */
+export function cslMarkupParts(rich: string): CslMarkupPart[] {
+  const parts: CslMarkupPart[] = [];
+  let at = 0;
+  for (const match of rich.matchAll(CSL_MARKUP)) {
+    if (match.index > at) parts.push({ text: rich.slice(at, match.index) });
+    const tag = match[0].toLowerCase();
+    const name = /^<\/?([a-z]+)/.exec(tag)![1]!;
+    if (tag.startsWith('</'))
+      parts.push({ close: name as Exclude<CslTag, 'nocase' | 'nodecor'> | 'span' });
+    else if (name === 'span')
+      parts.push({
+        open: tag.includes('nocase') ? 'nocase' : tag.includes('nodecor') ? 'nodecor' : 'sc',
+      });
+    else parts.push({ open: name as CslTag });
+    at = match.index + match[0].length;
+  }
+  if (at < rich.length) parts.push({ text: rich.slice(at) });
+  return parts;
 }
 
 /** A field that may keep its rich text: the title, or any text variable. */

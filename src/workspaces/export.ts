@@ -1,8 +1,9 @@
 /**
- * Citation export of a workspace as BibTeX, RIS or CSL-JSON (what Zotero, Paperpile and Mendeley
- * import): each resource becomes a CSL item, written as JSON for CSL-JSON; this service writes
- * BibTeX (bibtex.ts) and RIS (ris.ts) itself, escaping every value for its format (citation-js's
- * writers let a name close a BibTeX entry, and wrapped RIS lines).
+ * Citation export of a workspace as BibTeX, BibLaTeX, RIS or CSL-JSON (what LaTeX's toolchains,
+ * pandoc, Zotero, Paperpile and Mendeley read): each resource becomes a CSL item, written as JSON for
+ * CSL-JSON; this service writes BibTeX and BibLaTeX (bibtex.ts) and RIS (ris.ts) itself, escaping
+ * every value for its format (citation-js's writers let a name close a BibTeX entry, and wrapped RIS
+ * lines).
  */
 import { writeBibtex } from './bibtex.js';
 import { writeRis } from './ris.js';
@@ -18,7 +19,7 @@ import {
 } from '../records/index.js';
 import { recordOfRow, storedTypeOf } from './resources/resource-record.js';
 
-export type ExportFormat = 'bibtex' | 'ris' | 'csljson';
+export type ExportFormat = 'bibtex' | 'biblatex' | 'ris' | 'csljson';
 
 /**
  * A CSL item as exported: the record's every variable (src/records/csl.ts) under its CSL name, with
@@ -74,6 +75,7 @@ export type ExportItem = CslItem & {
 
 const FORMATS: Record<ExportFormat, { contentType: string; extension: string }> = {
   bibtex: { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib' },
+  biblatex: { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib' },
   ris: { contentType: 'application/x-research-info-systems; charset=utf-8', extension: 'ris' },
   csljson: {
     contentType: 'application/vnd.citationstyles.csl+json; charset=utf-8',
@@ -316,7 +318,7 @@ export async function exportCitations(
   if (format !== 'csljson') {
     const items = toExportItems(resources);
     return {
-      body: format === 'bibtex' ? writeBibtex(items) : writeRis(items),
+      body: format === 'ris' ? writeRis(items) : await writeBibtex(items, format),
       contentType,
       extension,
     };

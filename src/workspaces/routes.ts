@@ -578,22 +578,27 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'exportWorkspace',
-        summary: 'Download the workspace as citations: format=bibtex (default), ris or csljson',
+        summary:
+          'Download the workspace as citations: format=bibtex (default), biblatex, ris or csljson',
         params: IdParams,
         querystring: ExportQuery,
         response: {
           200: {
             description:
               'The citation file in the format asked for, sent as an attachment: one ' +
-              'record per resource, each value (notes included: BibTeX `annote`, RIS ' +
-              '`N1`) on one line and escaped for the format, so that a parser reads ' +
-              'back exactly the value saved (BibTeX keywords aside: `,` `;` braces, ' +
+              'record per resource, each value (notes included: BibTeX `annote`, BibLaTeX ' +
+              '`annotation`, RIS `N1`) on one line and escaped for the format, so that a ' +
+              'parser reads back exactly the value saved and pdflatex with BibTeX or ' +
+              'biblatex with biber compiles it (BibTeX keywords aside: `,` `;` braces, ' +
               'backslashes and `$` become spaces); DOIs and PMIDs only when valid, ' +
-              'http(s) URLs only; an arXiv preprint carries its e-print (BibTeX ' +
-              '`@misc` with `eprint`, `archivePrefix`, `primaryClass`), months are ' +
-              'BibTeX month macros',
+              'http(s) URLs only. bibtex: letters past ASCII as LaTeX accents (`{\\"u}`), ' +
+              'page ranges with `--`, titles case-protected (an imported title keeps its ' +
+              "braces, others get Better BibTeX's rule), an arXiv preprint as `@misc` with " +
+              '`eprint`, `archivePrefix`, `primaryClass`, months as month macros. biblatex: ' +
+              'the same in UTF-8, with `date`, `journaltitle`, `location`, `eprint` and ' +
+              '`eprinttype`. csljson: `id` is the citation key',
             content: {
-              'application/x-bibtex': { schema: CitationText.describe('BibTeX') },
+              'application/x-bibtex': { schema: CitationText.describe('BibTeX or BibLaTeX') },
               'application/x-research-info-systems': { schema: CitationText.describe('RIS') },
               'application/vnd.citationstyles.csl+json': { schema: CslJsonExport },
             },

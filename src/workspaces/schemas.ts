@@ -193,7 +193,13 @@ documentBody(WorkspaceUpdateBody, {
 });
 
 export const ExportQuery = z.object({
-  format: z.enum(['bibtex', 'ris', 'csljson']).default('bibtex'),
+  format: z
+    .enum(['bibtex', 'biblatex', 'ris', 'csljson'])
+    .default('bibtex')
+    .describe(
+      'bibtex: classic BibTeX (ASCII, accents as LaTeX); biblatex: BibLaTeX for biber (UTF-8, ' +
+        '`date`, `journaltitle`, `eprinttype`); ris; csljson',
+    ),
 });
 
 /** A citation file as text (BibTeX, RIS); the route writes it as it is. */

@@ -1,11 +1,16 @@
 /** `npm test` says what it skips and why, one line each, in its normal output, so a skipped suite is never mistaken for a passing one. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, storeLegSkipReason } from './skip-reasons.js';
+import {
+  CHROMIUM_PATH,
+  storeLegSkipReason,
+  TOOLCHAIN_COMMANDS,
+  toolchainSkipReason,
+} from './skip-reasons.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -22,7 +27,22 @@ describe('skip reasons', () => {
     ).toBeNull();
   });
 
-  it('a vitest run without the leg and without pdftotext prints one line for each, once', () => {
+  it('name the TeX and pandoc commands missing from PATH, and nothing when all are there', () => {
+    expect(toolchainSkipReason({ PATH: '' })).toMatch(
+      /^pdflatex, bibtex, biber, pandoc not on PATH: BibTeX\/BibLaTeX\/pandoc toolchain tests skipped/,
+    );
+    const bin = mkdtempSync(join(tmpdir(), 'rw-path-'));
+    try {
+      for (const command of TOOLCHAIN_COMMANDS.slice(0, 3)) writeFileSync(join(bin, command), '');
+      expect(toolchainSkipReason({ PATH: bin })).toMatch(/^pandoc not on PATH/);
+      writeFileSync(join(bin, 'pandoc'), '');
+      expect(toolchainSkipReason({ PATH: bin })).toBeNull();
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
+  it('a vitest run without the leg, pdftotext and the TeX toolchain prints one line for each, once', () => {
     // A PATH holding only node: no pdftotext on it.
     const bin = mkdtempSync(join(tmpdir(), 'rw-path-'));
     try {
@@ -53,7 +73,11 @@ describe('skip reasons', () => {
       expect(lines.filter((line) => line.includes('chromium'))).toHaveLength(
         existsSync(CHROMIUM_PATH) ? 0 : 1,
       );
-      expect(lines).toHaveLength(existsSync(CHROMIUM_PATH) ? 2 : 3);
+      // No TeX or pandoc on that PATH either: the toolchain tests' line, naming the four commands.
+      expect(lines.filter((line) => line.includes('toolchain tests skipped'))).toEqual([
+        expect.stringMatching(/^skipped: pdflatex, bibtex, biber, pandoc not on PATH/),
+      ]);
+      expect(lines).toHaveLength(existsSync(CHROMIUM_PATH) ? 3 : 4);
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }

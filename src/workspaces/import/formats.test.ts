@@ -203,6 +203,36 @@ describe('BibTeX and BibLaTeX', () => {
   });
 });
 
+describe('BibTeX titles keep their case protection', () => {
+  it("as CSL nocase spans around each brace group BibTeX protects, not around a command's argument or a special character", () => {
+    const written = String.raw`{BERT}: t-{SNE} on {CRISPR/Cas9} with {Monte Carlo}, {\"U}ber \textit{in {vivo}} $x^{2}$ and {\em E. coli} at \'{E}cole`;
+    const item = one(`@article{k, title = {${written}}}`, 'bibtex');
+    expect(item.title).toBe(
+      '<span class="nocase">BERT</span>: t-<span class="nocase">SNE</span> on ' +
+        '<span class="nocase">CRISPR/Cas9</span> with <span class="nocase">Monte Carlo</span>, ' +
+        'Über <i>in vivo</i> x² and <i>E. coli</i> at École',
+    );
+    // The title as written is still there, without any mark.
+    expect(item.bibtex?.title).toBe(written);
+  });
+
+  it("a doubly braced title is protected whole; a crossref parent's title, the child's container, carries no protection", () => {
+    const [whole, child] = [
+      one('@article{w, title = {{Deep Residual Learning}}, journal = {J}}', 'bibtex'),
+      readCitations(
+        String.raw`@inproceedings{c, title = {{GPT} Child}, crossref = {p}}
+@proceedings{p, title = {Proceedings of {ACL}}, year = 2020}`,
+        'bibtex',
+      ).find((entry) => entry.key === 'c'),
+    ];
+    expect(whole.title).toBe('<span class="nocase">Deep Residual Learning</span>');
+    expect(child?.ok && child.item).toMatchObject({
+      title: '<span class="nocase">GPT</span> Child',
+      'container-title': 'Proceedings of ACL',
+    });
+  });
+});
+
 describe('RIS', () => {
   it('reads names as Family, Given, Suffix; a name without a comma is an organisation', () => {
     const item = one(

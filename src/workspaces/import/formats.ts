@@ -323,8 +323,11 @@ function wholeNames(item: Record<string, unknown>, familyOnly: Set<string>): voi
 function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
   // Only what LaTeX wrote (`{\'\i}`, `$^\circ$`): a dotless ı typed in the file stays as typed.
   const latex = /\\[ij](?![a-zA-Z])|\\circ\b/.test(chunk.text);
-  const item = (latex ? tidyValues(read) : read) as CslWithExtras & Record<string, unknown>;
-  const fields = fieldsAsWritten(chunk.text);
+  const unmarked = withoutProtectionMarks(read) as CslWithExtras;
+  const item = (latex ? tidyValues(unmarked) : unmarked) as CslWithExtras & Record<string, unknown>;
+  const protectedTitle = nocaseTitle(read.title);
+  if (protectedTitle !== undefined) item.title = latex ? tidyText(protectedTitle) : protectedTitle;
+  const fields = fieldsAsWritten(withoutProtectionMarks(chunk.text) as string);
   const notes = [item.annote, item.note].filter(
     (note): note is string => typeof note === 'string' && !!note.trim(),
   );
@@ -373,6 +376,89 @@ function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
     ...(eprint ? { arxivId: eprint } : {}),
     bibtex: { entryType: chunk.type, ...(title !== undefined ? { title } : {}) },
   };
+}
+
+// ---- case protection ----
+
+/**
+ * Private-use characters put around each case-protected part of an entry's title before citation-js
+ * reads it, so that its braces are known in the title citation-js decodes (which drops them): a
+ * brace group at the title's top level that is neither a LaTeX command's argument (`\\textit{…}`,
+ * decoded as `<i>`) nor, as BibTeX has it, a special character (`{\\"u}`, a group starting with a
+ * backslash, whose letters BibTeX does change). `{BERT}`, `t-{SNE}`, `{{Whole title}}`.
+ */
+const PROTECT_OPEN = '\uE000';
+const PROTECT_CLOSE = '\uE001';
+const PROTECT_MARKS = /[\uE000\uE001]/g;
+
+/** The chunk with its title's protected parts marked (PROTECT_OPEN…PROTECT_CLOSE), or as it is. */
+function markProtectedTitle(text: string): string {
+  if (/[\uE000\uE001]/.test(text)) return text;
+  const value = chunkParts(text).values.find(({ field }) => field === 'title');
+  if (!value) return text;
+  const inserts: Array<[number, string]> = [];
+  let at = value.from;
+  while (at < value.to) {
+    const character = text[at]!;
+    if (character === '\\') {
+      // A command (its name, and then the braced argument that follows it, if any) or an escaped character.
+      const name = /^\\(?:[a-zA-Z]+\s*|.)/.exec(text.slice(at, value.to))?.[0] ?? '\\';
+      at += name.length;
+      // A command's argument: after a named command (`\textit{…}`) or an accent (`\'{E}`), which is no protection.
+      if (/^\\(?:[a-zA-Z]|['"`^~=.])/.test(name) && text[at] === '{')
+        at = groupEnd(text, at, value.to);
+    } else if (character === '$') {
+      const close = text.indexOf('$', at + 1);
+      at = close === -1 || close >= value.to ? value.to : close + 1;
+    } else if (character === '{') {
+      const end = groupEnd(text, at, value.to);
+      if (text[at + 1] !== '\\' && end - at > 2 && text[end - 1] === '}') {
+        inserts.push([at + 1, PROTECT_OPEN], [end - 1, PROTECT_CLOSE]);
+      }
+      at = end;
+    } else at++;
+  }
+  let marked = text;
+  for (const [position, mark] of inserts.reverse())
+    marked = `${marked.slice(0, position)}${mark}${marked.slice(position)}`;
+  return marked;
+}
+
+/** Where the brace group opening at `from` ends (just past its `}`), or `limit`. */
+function groupEnd(text: string, from: number, limit: number): number {
+  let depth = 0;
+  for (let at = from; at < limit; at++) {
+    if (text[at] === '\\') at++;
+    else if (text[at] === '{') depth++;
+    else if (text[at] === '}' && --depth === 0) return at + 1;
+  }
+  return limit;
+}
+
+/** Every string of a value without the protection marks. */
+function withoutProtectionMarks(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(PROTECT_MARKS, '');
+  if (Array.isArray(value)) return value.map(withoutProtectionMarks);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, withoutProtectionMarks(inner)]),
+    );
+  return value;
+}
+
+/**
+ * The decoded title with its protected parts as CSL `nocase` spans (what citeproc and a CSL-JSON
+ * export read as "keep this case"; the import keeps them as the title's rich text, `markup.title`),
+ * or without marks when they do not pair up; empty spans are dropped.
+ */
+function nocaseTitle(title: unknown): string | undefined {
+  if (typeof title !== 'string') return undefined;
+  const marks = title.replace(/[^\uE000\uE001]/g, '');
+  if (!/^(?:\uE000\uE001)*$/.test(marks)) return title.replace(PROTECT_MARKS, '');
+  return title
+    .replace(/\uE000(\s*)\uE001/g, '$1')
+    .replace(/\uE000/g, '<span class="nocase">')
+    .replace(/\uE001/g, '</span>');
 }
 
 function attempt<T>(read: () => T): T | null {
@@ -623,7 +709,10 @@ function readBibtex(text: string): ParsedEntry[] {
   const chunks = bibtexChunks(text).map((chunk) =>
     chunk.error || chunk.type === 'comment'
       ? chunk
-      : { ...chunk, text: renameFields(escapeLoneDollars(addMissingCommas(chunk.text))) },
+      : {
+          ...chunk,
+          text: markProtectedTitle(renameFields(escapeLoneDollars(addMissingCommas(chunk.text)))),
+        },
   );
   const strings = chunks.filter((chunk) => chunk.type === 'string' && !chunk.error);
   const prelude = strings.map((chunk) => chunk.text).join('\n');

@@ -224,7 +224,8 @@ for (const leg of embeddedLeg()) {
         series: RECORD.collectionTitle,
         volume: RECORD.volume,
         number: RECORD.issue,
-        pages: RECORD.pages,
+        // A range is written with BibTeX's range dash (`12--19`), which the parser reads as an en dash.
+        pages: RECORD.pages.replace('-', '–'),
         publisher: [RECORD.publisher],
         address: RECORD.publisherPlace,
         edition: RECORD.edition,

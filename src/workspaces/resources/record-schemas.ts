@@ -306,8 +306,9 @@ export const RecordFieldsReply = {
     .optional()
     .describe(
       'CSL rich text (<i>, <b>, <sup>, <sub>, small caps and nocase spans) of fields that came ' +
-        'with it, by field (title too): CSL-JSON export and citations use it while the field is ' +
-        'unchanged; the field itself is plain text',
+        "with it, by field (title too; a BibTeX title's braces as nocase spans): CSL-JSON, BibTeX " +
+        'and BibLaTeX exports and citations use it while the field is unchanged; the field ' +
+        'itself is plain text',
     ),
   otherVariables: z
     .record(z.string(), z.unknown())

@@ -612,7 +612,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the workspace as citations: format=bibtex (default), ris or csljson */
+        /** Download the workspace as citations: format=bibtex (default), biblatex, ris or csljson */
         get: operations["exportWorkspace"];
         put?: never;
         post?: never;
@@ -2425,7 +2425,7 @@ export interface components {
              * @constant
              */
             untitled?: true;
-            /** @description CSL rich text (<i>, <b>, <sup>, <sub>, small caps and nocase spans) of fields that came with it, by field (title too): CSL-JSON export and citations use it while the field is unchanged; the field itself is plain text */
+            /** @description CSL rich text (<i>, <b>, <sup>, <sub>, small caps and nocase spans) of fields that came with it, by field (title too; a BibTeX title's braces as nocase spans): CSL-JSON, BibTeX and BibLaTeX exports and citations use it while the field is unchanged; the field itself is plain text */
             markup?: {
                 [key: string]: string;
             };
@@ -7638,7 +7638,8 @@ export interface operations {
     exportWorkspace: {
         parameters: {
             query?: {
-                format?: "bibtex" | "ris" | "csljson";
+                /** @description bibtex: classic BibTeX (ASCII, accents as LaTeX); biblatex: BibLaTeX for biber (UTF-8, `date`, `journaltitle`, `eprinttype`); ris; csljson */
+                format?: "bibtex" | "biblatex" | "ris" | "csljson";
             };
             header?: never;
             path: {
@@ -7648,7 +7649,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included: BibTeX `annote`, RIS `N1`) on one line and escaped for the format, so that a parser reads back exactly the value saved (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only; an arXiv preprint carries its e-print (BibTeX `@misc` with `eprint`, `archivePrefix`, `primaryClass`), months are BibTeX month macros */
+            /** @description The citation file in the format asked for, sent as an attachment: one record per resource, each value (notes included: BibTeX `annote`, BibLaTeX `annotation`, RIS `N1`) on one line and escaped for the format, so that a parser reads back exactly the value saved and pdflatex with BibTeX or biblatex with biber compiles it (BibTeX keywords aside: `,` `;` braces, backslashes and `$` become spaces); DOIs and PMIDs only when valid, http(s) URLs only. bibtex: letters past ASCII as LaTeX accents (`{\"u}`), page ranges with `--`, titles case-protected (an imported title keeps its braces, others get Better BibTeX's rule), an arXiv preprint as `@misc` with `eprint`, `archivePrefix`, `primaryClass`, months as month macros. biblatex: the same in UTF-8, with `date`, `journaltitle`, `location`, `eprint` and `eprinttype`. csljson: `id` is the citation key */
             200: {
                 headers: {
                     "Content-Disposition": components["headers"]["Content-Disposition"];

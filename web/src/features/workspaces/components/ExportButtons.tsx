@@ -1,5 +1,5 @@
 /**
- * A workspace's citations as BibTeX, RIS or CSL-JSON files. Fetched through the API client (so an
+ * A workspace's citations as BibTeX, BibLaTeX, RIS or CSL-JSON files. Fetched through the API client (so an
  * expired session is refreshed) and saved only when the reply is the file: a failure shows the API's
  * message (and, for a 429, when to try again) instead of saving its JSON as the export.
  */
@@ -10,6 +10,7 @@ import { DownloadButtons } from '../../../components/DownloadButtons';
 
 const EXPORTS = [
   { key: 'bibtex', label: 'BibTeX', what: 'BibTeX', extension: 'bib' },
+  { key: 'biblatex', label: 'BibLaTeX', what: 'BibLaTeX', extension: 'bib' },
   { key: 'ris', label: 'RIS', what: 'RIS', extension: 'ris' },
   { key: 'csljson', label: 'CSL-JSON', what: 'CSL-JSON', extension: 'json' },
 ] as const;
