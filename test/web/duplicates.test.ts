@@ -13,7 +13,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceResources } from '../../src/platform/db/schema.js';
-import { recordColumns } from '../../src/workspaces/resource-record.js';
+import { recordColumns } from '../../src/workspaces/resources/resource-record.js';
 import {
   auditPage,
   launchChromium,
