@@ -81,6 +81,9 @@ export interface LibraryHitRow {
   pages_h: Array<{ page: number; text: string }> | null;
 }
 
+/** A resource's abstract as its search vector reads it (migration 0026). */
+const ABSTRACT = sql.raw(`coalesce(d.record->>'abstract', d.data->>'abstract', '')`);
+
 /** The text of `column` without the hit marks, so that the marks in a snippet are only ts_headline's. */
 const unmarked = (column: SQL) => sql`translate(${column}, ${HIT_START + HIT_END}, '')`;
 const headline = (column: SQL, options: string) =>
@@ -137,6 +140,15 @@ function phraseAsPairs(text: SQL): SQL {
 }
 
 /**
+ * Any one of the query's lexemes (`'a' | 'b' | 'c':*`), negated ones too: what ts_headline marks in a
+ * text (it marks every word matching one of them, whether or not the text holds the whole query).
+ * Null for a query without lexemes.
+ */
+function anyOperand(text: SQL): SQL {
+  return sql`(select string_agg(m[1], ' | ') from regexp_matches(${text}, ${String.raw`('(?:[^']|'')*'(?::[*A-D]+)?)`}, 'g') as m)::tsquery`;
+}
+
+/**
  * The query, and how a PDF document is matched against it (`pdf_tsq`). Without a phrase, the query
  * itself. With one, its pairs, which the documents' index answers alone (checking a phrase's word
  * positions reads every document holding its words: ~120 MB for a common pair). The pairs say exactly
@@ -146,8 +158,8 @@ function phraseAsPairs(text: SQL): SQL {
 function queryStatement(query: LibraryQuery): SQL {
   const text = sql`typed.tsq::text`;
   const chain = `<-> ${OPERAND}(?::\\*)? <`;
-  return sql`select tsq, pdf_tsq, has_phrase and not exact as pdf_check from (
-      select typed.tsq, ${text} ~ '<[0-9-]+>' as has_phrase,
+  return sql`select tsq, pdf_tsq, has_phrase and not exact as pdf_check, any_tsq from (
+      select typed.tsq, ${text} ~ '<[0-9-]+>' as has_phrase, ${anyOperand(text)} as any_tsq,
              case when ${text} ~ '<[0-9-]+>' and strpos(${text}, '!') = 0
                   then ${phraseAsPairs(text)}::tsquery else typed.tsq end as pdf_tsq,
              strpos(${text}, '!') = 0 and ${text} !~ '<[0-9]+>' and ${text} !~ ${chain}
@@ -202,12 +214,16 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
         ) as found group by id, workspace_id, created_at, year`
     : sql`select ${columns}, 0::real as rank, false as in_record, false as in_pdf from workspace_resources r where ${kept}`;
 
+  // A field's headline is worked out only when the part of the record's search vector that holds the
+  // field (its weight) has one of the query's lexemes: without one, ts_headline would mark nothing.
+  const holds = (weight: 'a' | 'b' | 'c', then: SQL) =>
+    sql`case when ts_match_vq(ts_filter(d.search, ${`{${weight}}`}), query.any_tsq) then ${then} end`;
   const snippets = query
-    ? sql`${headline(sql`d.title`, WHOLE)} as title_h,
-        ${headline(sql`(select string_agg(value, '; ') from jsonb_array_elements_text(d.authors))`, WHOLE)} as authors_h,
-        ${headline(sql`coalesce(d.data->>'abstract', '')`, FRAGMENTS)} as abstract_h,
-        ${headline(sql`d.notes`, FRAGMENTS)} as notes_h,
-        (select jsonb_agg(${headline(sql`tag`, WHOLE)}) from jsonb_array_elements_text(d.tags) as tag) as tags_h,
+    ? sql`${holds('a', headline(sql`d.title`, WHOLE))} as title_h,
+        ${holds('b', headline(sql`(select string_agg(value, '; ') from jsonb_array_elements_text(d.authors))`, WHOLE))} as authors_h,
+        ${holds('c', headline(sql`${ABSTRACT}`, FRAGMENTS))} as abstract_h,
+        ${holds('c', headline(sql`d.notes`, FRAGMENTS))} as notes_h,
+        ${holds('b', sql`(select jsonb_agg(${headline(sql`tag`, WHOLE)}) from jsonb_array_elements_text(d.tags) as tag)`)} as tags_h,
         (select jsonb_agg(jsonb_build_object('id', a.id, 'text', ${headline(sql`a.body`, FRAGMENTS)}) order by a.rank desc, a.created_at)
            from (select id, body, created_at, ts_rank(search, query.tsq) as rank from annotations
                  where resource_id = m.id and search @@ query.tsq order by rank desc, created_at limit ${SNIPPETS_PER_SOURCE}) as a) as annotations_h,
