@@ -119,6 +119,14 @@ function orderBy(sort: LibrarySort, ranked: boolean): SQL {
   return added;
 }
 
+/**
+ * A record's search vector with its pairs of consecutive words: the expression of its GIN index
+ * (migration 0028), written as the index has it so that the planner reads the index.
+ */
+const RECORD_WITH_PAIRS = sql.raw(
+  '(r.search || array_to_tsvector(resource_pdf_page_pairs(r.search)))',
+);
+
 /** A lexeme of a tsquery's text form (quotes doubled inside); never one of the pairs, which hold a space. */
 const OPERAND = String.raw`'((?:[^' ]|'')*)'`;
 /** How many words a phrase can have and still be read whole as its pairs (one pair per pass). */
@@ -132,11 +140,16 @@ const PAIR_PASSES = 8;
  * query is rewritten, never what the user typed.
  */
 function phraseAsPairs(text: SQL): SQL {
+  return sql`regexp_replace(${pairsOf(text)}, '<[0-9-]+>', '&', 'g')`;
+}
+
+/** The links of two lexemes rewritten as pairs, and the other links left as they are. */
+function pairsOf(text: SQL): SQL {
   let rewritten = text;
   for (let pass = 0; pass < PAIR_PASSES; pass++) {
     rewritten = sql`regexp_replace(${rewritten}, ${`(?<!<-> )${OPERAND} <-> ${OPERAND}`}, ${"'\\1 \\2' & '\\2'"}, 'g')`;
   }
-  return sql`regexp_replace(${rewritten}, '<[0-9-]+>', '&', 'g')`;
+  return rewritten;
 }
 
 /**
@@ -158,12 +171,14 @@ function anyOperand(text: SQL): SQL {
 function queryStatement(query: LibraryQuery): SQL {
   const text = sql`typed.tsq::text`;
   const chain = `<-> ${OPERAND}(?::\\*)? <`;
-  return sql`select tsq, pdf_tsq, has_phrase and not exact as pdf_check, any_tsq from (
+  return sql`select tsq, pdf_tsq, has_phrase and not exact as pdf_check, any_tsq,
+                    has_phrase and not has_not as by_pairs from (
       select typed.tsq, ${text} ~ '<[0-9-]+>' as has_phrase, ${anyOperand(text)} as any_tsq,
+             strpos(${text}, '!') > 0 as has_not,
              case when ${text} ~ '<[0-9-]+>' and strpos(${text}, '!') = 0
                   then ${phraseAsPairs(text)}::tsquery else typed.tsq end as pdf_tsq,
              strpos(${text}, '!') = 0 and ${text} !~ '<[0-9]+>' and ${text} !~ ${chain}
-               and ${phraseAsPairs(text)} !~ '<' as exact
+               and ${pairsOf(text)} !~ '<' as exact
         from (${tsquery(query)}) as typed) as parts`;
 }
 
@@ -185,14 +200,22 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
   // A record's rank (ts_rank reads its whole search vector) is worked out for every hit only when
   // the hits are sorted by it; otherwise for the page's rows alone.
   const rankedNow = search.sort === 'relevance';
+  const recordRank = rankedNow ? sql`ts_rank(r.search, query.tsq)` : sql`0::real`;
   // What a hit carries to the sort: the resource's narrow columns, never its data or search vector.
   const columns = sql`r.id, r.workspace_id, r.created_at, r.year`;
 
   // Without words, every resource of the readable workspaces is a hit (the filters and sorts still apply).
   const hits = query
     ? sql`select id, workspace_id, created_at, year, sum(rank) as rank, bool_or(in_record) as in_record, bool_or(in_pdf) as in_pdf from (
-          select ${columns}, ${rankedNow ? sql`ts_rank(r.search, query.tsq)` : sql`0::real`} as rank, true as in_record, false as in_pdf
-            from workspace_resources r, query where r.search @@ query.tsq and ${kept}
+          select ${columns}, ${recordRank} as rank, true as in_record, false as in_pdf
+            from workspace_resources r, query where not query.by_pairs and r.search @@ query.tsq and ${kept}
+          union all
+          -- A phrase, through the record's pairs (query.pdf_tsq, as for a PDF; query.pdf_check when
+          -- the pairs only narrow the records, whose positions are then checked).
+          select ${columns}, ${recordRank}, true, false
+            from workspace_resources r, query
+           where query.by_pairs and ${RECORD_WITH_PAIRS} @@ query.pdf_tsq
+             and (not query.pdf_check or r.search @@ query.tsq) and ${kept}
           union all
           select ${columns}, found.rank, false, false from (
               select a.resource_id, max(ts_rank(a.search, query.tsq)) as rank
