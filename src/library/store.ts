@@ -8,7 +8,9 @@
  * index entry per PDF, not one per page; a page is read only to show where. A resource is found when
  * its record, one of its annotations or its PDF holds the whole query; its rank is the sum of the
  * record's and its best annotation's `ts_rank` and, for its PDF, PDF_HIT_RANK: less than any title
- * hit, so a title hit ranks above a hit in the full text.
+ * hit, so a title hit ranks above a hit in the full text. A quoted phrase is found in records as in
+ * PDFs, through their pairs of consecutive words (an index of each record's vector with its pairs,
+ * migration 0028), not by checking the positions of every record holding its words.
  *
  * Documents and queries are read through `english_unaccent` (migration 0025: `english` with the
  * unaccent dictionary before the stemmer), so case and accents never matter: `muller` finds "Müller".
