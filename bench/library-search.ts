@@ -127,7 +127,7 @@ interface Corpus {
   sentences: string[];
 }
 
-function readCorpus(): Corpus {
+export function readCorpus(): Corpus {
   const corpus: Corpus = { titles: [], abstracts: [], sentences: [] };
   for (const file of CORPORA) {
     for (const line of readFileSync(join(EVAL_DIR, file), 'utf8').split('\n')) {
@@ -275,7 +275,7 @@ async function seedLibrary(
   await db.execute(sql`vacuum analyze`);
 }
 
-interface MixEntry {
+export interface MixEntry {
   kind: QueryKind;
   /** The text as typed (the route reads it; the bare SQL gets it parsed). */
   q: string;
@@ -286,7 +286,7 @@ interface MixEntry {
  * What a person types, 8 of each kind: words of real titles, alone, in pairs, quoted, half-typed,
  * with `or` and `-`, words found in few texts, and names typed without their accents and with them.
  */
-function queryMix(corpus: Corpus, workspaceIds: string[]): MixEntry[] {
+export function queryMix(corpus: Corpus, workspaceIds: string[]): MixEntry[] {
   const rand = random(7);
   const titleWords = corpus.titles.map((title) => title.toLowerCase().split(/[^a-z]+/));
   const words = titleWords.flat().filter((word) => word.length >= 5);

@@ -8,7 +8,9 @@
  * index entry per PDF, not one per page; a page is read only to show where. A resource is found when
  * its record, one of its annotations or its PDF holds the whole query; its rank is the sum of the
  * record's and its best annotation's `ts_rank` and, for its PDF, PDF_HIT_RANK: less than any title
- * hit, so a title hit ranks above a hit in the full text.
+ * hit, so a title hit ranks above a hit in the full text. A quoted phrase is found in records as in
+ * PDFs, through their pairs of consecutive words (an index of each record's vector with its pairs,
+ * migration 0028), not by checking the positions of every record holding its words.
  *
  * Documents and queries are read through `english_unaccent` (migration 0025: `english` with the
  * unaccent dictionary before the stemmer), so case and accents never matter: `muller` finds "Müller".
@@ -81,6 +83,9 @@ export interface LibraryHitRow {
   pages_h: Array<{ page: number; text: string }> | null;
 }
 
+/** A resource's abstract as its search vector reads it (migration 0026). */
+const ABSTRACT = sql.raw(`coalesce(d.record->>'abstract', d.data->>'abstract', '')`);
+
 /** The text of `column` without the hit marks, so that the marks in a snippet are only ts_headline's. */
 const unmarked = (column: SQL) => sql`translate(${column}, ${HIT_START + HIT_END}, '')`;
 const headline = (column: SQL, options: string) =>
@@ -116,6 +121,14 @@ function orderBy(sort: LibrarySort, ranked: boolean): SQL {
   return added;
 }
 
+/**
+ * A record's search vector with its pairs of consecutive words: the expression of its GIN index
+ * (migration 0028), written as the index has it so that the planner reads the index.
+ */
+const RECORD_WITH_PAIRS = sql.raw(
+  '(r.search || array_to_tsvector(resource_pdf_page_pairs(r.search)))',
+);
+
 /** A lexeme of a tsquery's text form (quotes doubled inside); never one of the pairs, which hold a space. */
 const OPERAND = String.raw`'((?:[^' ]|'')*)'`;
 /** How many words a phrase can have and still be read whole as its pairs (one pair per pass). */
@@ -129,11 +142,25 @@ const PAIR_PASSES = 8;
  * query is rewritten, never what the user typed.
  */
 function phraseAsPairs(text: SQL): SQL {
+  return sql`regexp_replace(${pairsOf(text)}, '<[0-9-]+>', '&', 'g')`;
+}
+
+/** The links of two lexemes rewritten as pairs, and the other links left as they are. */
+function pairsOf(text: SQL): SQL {
   let rewritten = text;
   for (let pass = 0; pass < PAIR_PASSES; pass++) {
     rewritten = sql`regexp_replace(${rewritten}, ${`(?<!<-> )${OPERAND} <-> ${OPERAND}`}, ${"'\\1 \\2' & '\\2'"}, 'g')`;
   }
-  return sql`regexp_replace(${rewritten}, '<[0-9-]+>', '&', 'g')`;
+  return rewritten;
+}
+
+/**
+ * Any one of the query's lexemes (`'a' | 'b' | 'c':*`), negated ones too: what ts_headline marks in a
+ * text (it marks every word matching one of them, whether or not the text holds the whole query).
+ * Null for a query without lexemes.
+ */
+function anyOperand(text: SQL): SQL {
+  return sql`(select string_agg(m[1], ' | ') from regexp_matches(${text}, ${String.raw`('(?:[^']|'')*'(?::[*A-D]+)?)`}, 'g') as m)::tsquery`;
 }
 
 /**
@@ -146,12 +173,14 @@ function phraseAsPairs(text: SQL): SQL {
 function queryStatement(query: LibraryQuery): SQL {
   const text = sql`typed.tsq::text`;
   const chain = `<-> ${OPERAND}(?::\\*)? <`;
-  return sql`select tsq, pdf_tsq, has_phrase and not exact as pdf_check from (
-      select typed.tsq, ${text} ~ '<[0-9-]+>' as has_phrase,
+  return sql`select tsq, pdf_tsq, has_phrase and not exact as pdf_check, any_tsq,
+                    has_phrase and not has_not as by_pairs from (
+      select typed.tsq, ${text} ~ '<[0-9-]+>' as has_phrase, ${anyOperand(text)} as any_tsq,
+             strpos(${text}, '!') > 0 as has_not,
              case when ${text} ~ '<[0-9-]+>' and strpos(${text}, '!') = 0
                   then ${phraseAsPairs(text)}::tsquery else typed.tsq end as pdf_tsq,
              strpos(${text}, '!') = 0 and ${text} !~ '<[0-9]+>' and ${text} !~ ${chain}
-               and ${phraseAsPairs(text)} !~ '<' as exact
+               and ${pairsOf(text)} !~ '<' as exact
         from (${tsquery(query)}) as typed) as parts`;
 }
 
@@ -173,14 +202,22 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
   // A record's rank (ts_rank reads its whole search vector) is worked out for every hit only when
   // the hits are sorted by it; otherwise for the page's rows alone.
   const rankedNow = search.sort === 'relevance';
+  const recordRank = rankedNow ? sql`ts_rank(r.search, query.tsq)` : sql`0::real`;
   // What a hit carries to the sort: the resource's narrow columns, never its data or search vector.
   const columns = sql`r.id, r.workspace_id, r.created_at, r.year`;
 
   // Without words, every resource of the readable workspaces is a hit (the filters and sorts still apply).
   const hits = query
     ? sql`select id, workspace_id, created_at, year, sum(rank) as rank, bool_or(in_record) as in_record, bool_or(in_pdf) as in_pdf from (
-          select ${columns}, ${rankedNow ? sql`ts_rank(r.search, query.tsq)` : sql`0::real`} as rank, true as in_record, false as in_pdf
-            from workspace_resources r, query where r.search @@ query.tsq and ${kept}
+          select ${columns}, ${recordRank} as rank, true as in_record, false as in_pdf
+            from workspace_resources r, query where not query.by_pairs and r.search @@ query.tsq and ${kept}
+          union all
+          -- A phrase, through the record's pairs (query.pdf_tsq, as for a PDF; query.pdf_check when
+          -- the pairs only narrow the records, whose positions are then checked).
+          select ${columns}, ${recordRank}, true, false
+            from workspace_resources r, query
+           where query.by_pairs and ${RECORD_WITH_PAIRS} @@ query.pdf_tsq
+             and (not query.pdf_check or r.search @@ query.tsq) and ${kept}
           union all
           select ${columns}, found.rank, false, false from (
               select a.resource_id, max(ts_rank(a.search, query.tsq)) as rank
@@ -202,12 +239,16 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
         ) as found group by id, workspace_id, created_at, year`
     : sql`select ${columns}, 0::real as rank, false as in_record, false as in_pdf from workspace_resources r where ${kept}`;
 
+  // A field's headline is worked out only when the part of the record's search vector that holds the
+  // field (its weight) has one of the query's lexemes: without one, ts_headline would mark nothing.
+  const holds = (weight: 'a' | 'b' | 'c', then: SQL) =>
+    sql`case when ts_match_vq(ts_filter(d.search, ${`{${weight}}`}), query.any_tsq) then ${then} end`;
   const snippets = query
-    ? sql`${headline(sql`d.title`, WHOLE)} as title_h,
-        ${headline(sql`(select string_agg(value, '; ') from jsonb_array_elements_text(d.authors))`, WHOLE)} as authors_h,
-        ${headline(sql`coalesce(d.data->>'abstract', '')`, FRAGMENTS)} as abstract_h,
-        ${headline(sql`d.notes`, FRAGMENTS)} as notes_h,
-        (select jsonb_agg(${headline(sql`tag`, WHOLE)}) from jsonb_array_elements_text(d.tags) as tag) as tags_h,
+    ? sql`${holds('a', headline(sql`d.title`, WHOLE))} as title_h,
+        ${holds('b', headline(sql`(select string_agg(value, '; ') from jsonb_array_elements_text(d.authors))`, WHOLE))} as authors_h,
+        ${holds('c', headline(sql`${ABSTRACT}`, FRAGMENTS))} as abstract_h,
+        ${holds('c', headline(sql`d.notes`, FRAGMENTS))} as notes_h,
+        ${holds('b', sql`(select jsonb_agg(${headline(sql`tag`, WHOLE)}) from jsonb_array_elements_text(d.tags) as tag)`)} as tags_h,
         (select jsonb_agg(jsonb_build_object('id', a.id, 'text', ${headline(sql`a.body`, FRAGMENTS)}) order by a.rank desc, a.created_at)
            from (select id, body, created_at, ts_rank(search, query.tsq) as rank from annotations
                  where resource_id = m.id and search @@ query.tsq order by rank desc, created_at limit ${SNIPPETS_PER_SOURCE}) as a) as annotations_h,

@@ -164,6 +164,9 @@ async function openPglite(
   };
 }
 
+/** How long the pool keeps a connection nobody uses (PostgreSQL). */
+const POOL_IDLE_MS = 5 * 60_000;
+
 /** How long a lost listening connection waits before it connects again. */
 const LISTEN_RETRY_MS = 1000;
 
@@ -187,7 +190,15 @@ async function openPostgres(url: string, poolSize: number, logger: QueryLogger):
       .catch(() => undefined);
     await migrationClient.end();
   }
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle connection is kept for POOL_IDLE_MS rather than node-postgres' 10 s: a new backend loads the
+  // text search dictionaries (unaccent, English) at its first search, 6–15 ms, so a pause of a few
+  // seconds between two searches should not cost a connection. At most `poolSize` stay open.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: POOL_IDLE_MS,
+  });
   const lost = new Set<(error: Error) => void>();
   const connectionLost = (error: Error) => {
     for (const listener of lost) listener(error);

@@ -766,7 +766,8 @@ for (const leg of embeddedLeg()) {
           '<li class="c-green"><p class="where">Green · page 3</p><blockquote>a quote on one page</blockquote><time',
         );
         expect(html).toContain(
-          '<li class="c-purple"><p class="where">Purple · pages 4–5</p><blockquote>ends here &amp; goes on</blockquote><p class="annotation-body">Across the break</p>',
+          '<li class="c-purple"><p class="where">Purple · pages 4–5</p>' +
+            '<blockquote>ends here &amp; goes on</blockquote><p class="annotation-body">Across the break</p>',
         );
       });
 

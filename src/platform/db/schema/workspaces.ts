@@ -117,5 +117,14 @@ export const workspaceResources = pgTable(
     index('workspace_resources_year_idx').on(t.workspaceId, t.year),
     index('workspace_resources_venue_idx').on(t.workspaceId, sql`lower(${t.venue})`),
     index('workspace_resources_search_idx').using('gin', t.search),
+    // What library search carries of each hit to its sort (src/library/store.ts), read from the index
+    // alone: a common word's PDFs are thousands of lookups by id.
+    index('workspace_resources_hit_idx').on(t.id, t.workspaceId, t.createdAt, t.year),
+    // Quoted phrases through an index: the vector with its pairs of consecutive words (migration
+    // 0027's function, as in a PDF's document; src/library/store.ts reads a phrase as its pairs).
+    index('workspace_resources_search_pairs_idx').using(
+      'gin',
+      sql`(${t.search} || array_to_tsvector(resource_pdf_page_pairs(${t.search})))`,
+    ),
   ],
 );
