@@ -72,12 +72,12 @@ describe.skipIf(webSkipReason)(
 
       await page.getByLabel('Name').fill(credentials.name);
       await page.getByLabel('Email').fill(credentials.email);
-      await page.getByLabel('Password').fill('12345');
+      await page.getByLabel('Password').fill('1234567');
       await page.getByRole('button', { name: 'Sign up' }).click();
       const password = page.getByLabel('Password');
       await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true');
       const passwordError = await page.locator('.field-invalid .field-error').textContent();
-      expect(passwordError).toMatch(/6 characters/i);
+      expect(passwordError).toMatch(/8 characters/i);
       expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBeNull();
 
       await password.fill('password');

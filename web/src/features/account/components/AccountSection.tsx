@@ -73,7 +73,7 @@ function ChangePassword({ account }: { account: Account }) {
         type="password"
         autoComplete="new-password"
         {...form.register('newPassword')}
-        hint="At least 6 characters; common passwords are refused."
+        hint="At least 8 characters; common passwords are refused."
         error={errors.newPassword?.message}
       />
       <TextField
