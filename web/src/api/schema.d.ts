@@ -1871,7 +1871,7 @@ export interface components {
         ChangePasswordInput: {
             /** @description The password the new one replaces */
             currentPassword: string;
-            /** @description At least 6 characters, not among the most common passwords */
+            /** @description At least 8 characters, not among the most common passwords */
             newPassword: string;
         };
         /** @description Formatted references of the resources */
@@ -2350,6 +2350,11 @@ export interface components {
             status: "ok" | "timeout" | "error" | "rate_limited" | "disabled";
             count: number;
             took: number;
+            /**
+             * @description With status `error`: `unreachable` (no connection could be made), `error_response` (it answered with an error) or `bad_response` (its answer could not be read)
+             * @enum {string}
+             */
+            reason?: "unreachable" | "error_response" | "bad_response";
         };
         RecordDate: {
             year?: number;
@@ -3422,7 +3427,7 @@ export interface components {
         SignUpInput: {
             /** Format: email */
             email: string;
-            /** @description At least 6 characters, not among the most common passwords */
+            /** @description At least 8 characters, not among the most common passwords */
             password: string;
             name?: string;
         };
@@ -4445,7 +4450,7 @@ export interface operations {
                     token?: string;
                     /** @description Required when signed in without a token: the password the new one replaces */
                     currentPassword?: string;
-                    /** @description At least 6 characters, not among the most common passwords */
+                    /** @description At least 8 characters, not among the most common passwords */
                     password: string;
                 };
             };
