@@ -24,7 +24,7 @@ import type { Mailer } from '../platform/mail/index.js';
 import { DURATION_BUCKETS, type Metrics } from '../platform/metrics.js';
 import type { SearchProviders } from '../search/index.js';
 import { UNSUBSCRIBE_SEAL } from './commands.js';
-import { composeDigest, type DigestWork } from './digest.js';
+import { composeDigest, type DigestFilters, type DigestWork } from './digest.js';
 import { ALERT_QUEUES } from './queues.js';
 import { runAlert } from './run.js';
 import { findAlert, findRun, insertRun, pruneAlertHistory } from './store.js';
@@ -236,6 +236,8 @@ async function sendDigest(
     frequency: alert.frequency,
     works: run.works as unknown as DigestWork[],
     newCount: run.newCount,
+    providers: alert.providers,
+    filters: alert.filters as DigestFilters | null,
     unsubscribeToken: token,
     appOrigin: deps.config.appOrigin,
     publicUrl: deps.config.publicUrl,
