@@ -321,10 +321,13 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
       void reply.header('vary', 'Cookie');
       // A signed-in visitor who is not in the workspace yet is offered to join it.
       const visitor = await userOfSessionCookies(request, ctx.sessions);
-      const mayJoin =
+      const joinable = shared.link.allowJoin || !shared.link.readOnly;
+      const isMember =
         visitor !== null &&
-        shared.link.allowJoin &&
-        (await roleIn(db, shared.workspace.id, shared.workspace.ownerId, { id: visitor })) === null;
+        (await roleIn(db, shared.workspace.id, shared.workspace.ownerId, { id: visitor })) !== null;
+      const role = shared.link.readOnly ? ('viewer' as const) : ('editor' as const);
+      const joinHref = joinPageUrl(ctx.config.appOrigin, token);
+      const comeBack = `next=${encodeURIComponent(new URL(joinHref).pathname)}`;
       return reply.send(
         renderSharePage({
           workspace: shared.workspace,
@@ -342,12 +345,18 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
             count: Math.max(1, Math.ceil(totalResources / perPage)),
             totalResources,
           },
-          ...(mayJoin
+          access: !shared.link.readOnly ? 'edit' : shared.link.allowJoin ? 'view' : 'read-only',
+          ...(joinable && !isMember
             ? {
-                join: {
-                  href: joinPageUrl(ctx.config.appOrigin, token),
-                  role: shared.link.readOnly ? ('viewer' as const) : ('editor' as const),
-                },
+                join:
+                  visitor !== null
+                    ? { signedIn: true as const, href: joinHref, role }
+                    : {
+                        signedIn: false as const,
+                        signInHref: `${ctx.config.appOrigin}/auth/signin?${comeBack}`,
+                        signUpHref: `${ctx.config.appOrigin}/auth/signup?${comeBack}`,
+                        role,
+                      },
               }
             : {}),
         }),

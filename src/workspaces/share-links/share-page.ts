@@ -45,13 +45,24 @@ export interface SharePageView {
   }>;
   /** 1-based page number, how many pages there are, and how many resources in all. */
   page: { number: number; count: number; totalResources: number };
+  /** What the link lets its holder do: `Can edit` and joinable `Can view` links say so on the page. */
+  access: 'edit' | 'view' | 'read-only';
   /**
-   * For a visitor whose cookies say they are signed in: the app's page that joins the workspace through
-   * this link (POST /api/share/{token}/join), and the role it gives. Absent, the page is the same for
-   * everyone: nothing on it tells an editable link from a read-only one.
+   * For a link someone may join through, when the visitor is not a member yet: signed in, the app's page
+   * that joins the workspace (POST /api/share/{token}/join); signed out, its sign-in and sign-up pages,
+   * each coming back to that page. `role` is the role joining gives.
    */
-  join?: { href: string; role: 'editor' | 'viewer' };
+  join?:
+    | { signedIn: true; href: string; role: 'editor' | 'viewer' }
+    | { signedIn: false; signInHref: string; signUpHref: string; role: 'editor' | 'viewer' };
 }
+
+/** The page's eyebrow: the page itself is read-only; the link's kind is what its holder may become. */
+const ACCESS_LABELS: Record<SharePageView['access'], string> = {
+  edit: 'Shared workspace · Can edit: join to add and change resources',
+  view: 'Shared workspace · Can view: join to read it among your workspaces',
+  'read-only': 'Shared workspace · read-only',
+};
 
 const CSS =
   `
@@ -91,6 +102,7 @@ blockquote{margin:0 0 .3rem;padding:.3rem .6rem;background:var(--quote);border-r
 .pages a{color:var(--accent)}
 .join{margin:1rem 0 0;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem}
 .join a{display:inline-block;padding:.45rem 1rem;border-radius:8px;background:var(--accent);color:var(--card);font-weight:600;text-decoration:none}
+.join a.secondary{background:transparent;color:var(--accent);border:1px solid var(--accent)}
 .join a:hover,.join a:focus{text-decoration:underline}
 .join span{font-size:.9rem;color:var(--muted)}
 footer{padding:0 1rem 2.5rem;font-size:.85rem;color:var(--muted);text-align:center}
@@ -257,12 +269,14 @@ function pageLinks({ number, count }: SharePageView['page']): string {
   return `<nav class="pages" aria-label="Pages">${previous}<span>Page ${number} of ${count}</span>${next}</nav>`;
 }
 
-function joinOffer({ href, role }: NonNullable<SharePageView['join']>): string {
+function joinOffer(join: NonNullable<SharePageView['join']>): string {
   const what =
-    role === 'editor'
+    join.role === 'editor'
       ? 'as an editor: add, change and remove its resources'
       : 'as a viewer: find it among your workspaces, read and annotate';
-  return `<p class="join"><a href="${escapeHtml(href)}" rel="noreferrer">Join this workspace</a><span>You are signed in: join it ${what}.</span></p>`;
+  if (!join.signedIn)
+    return `<p class="join"><a href="${escapeHtml(join.signInHref)}" rel="noreferrer">Sign in to join</a><a class="secondary" href="${escapeHtml(join.signUpHref)}" rel="noreferrer">Sign up</a><span>With an account you can join this workspace ${what}.</span></p>`;
+  return `<p class="join"><a href="${escapeHtml(join.href)}" rel="noreferrer">Join this workspace</a><span>You are signed in: join it ${what}.</span></p>`;
 }
 
 export function renderSharePage(view: SharePageView): string {
@@ -281,7 +295,7 @@ export function renderSharePage(view: SharePageView): string {
   return page(
     `${shorten(workspace.name, SHARE_PAGE_LIMITS.workspaceNameBytes)} · Shared workspace`,
     `<header><div class="wrap">
-<p class="eyebrow">Shared workspace · read-only</p>
+<p class="eyebrow">${ACCESS_LABELS[view.access]}</p>
 <h1>${name}</h1>
 ${description}
 <p class="meta">${count} · updated ${date(workspace.updatedAt)}</p>
