@@ -136,6 +136,25 @@ describe.skipIf(webSkipReason)(
       await page.waitForURL('**/auth/signin?next=%2Fprofile');
     });
 
+    it('shows a visitor Sign in and Sign up in the header on every page, and neither once signed in', async () => {
+      const header = () => page.getByRole('banner');
+      await page.goto('/');
+      await header().getByRole('link', { name: 'Sign up' }).waitFor();
+      expect(await header().getByRole('link', { name: 'Sign in' }).count()).toBe(1);
+      await header().getByRole('link', { name: 'Sign up' }).click();
+      await page.waitForURL((url) => url.pathname === '/auth/signup');
+      await expect.poll(() => heading().textContent()).toBe('Create your account');
+      await header().getByRole('link', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.pathname === '/auth/signin');
+      await expect.poll(() => heading().textContent()).toBe('Sign in');
+
+      await signedUp(newCredentials('header'));
+      await page.goto('/dashboard');
+      await header().getByRole('button', { name: 'Sign out' }).waitFor();
+      expect(await header().getByRole('link', { name: 'Sign in' }).count()).toBe(0);
+      expect(await header().getByRole('link', { name: 'Sign up' }).count()).toBe(0);
+    });
+
     it('sends a signed-out visitor of a protected page to sign in, and back to that page (with its query) after', async () => {
       const credentials = newCredentials('guard');
       await signedUp(credentials);
