@@ -38,6 +38,7 @@ import {
 import {
   renderShareBadPageNumberPage,
   renderShareNotFoundPage,
+  readerLocale,
   renderSharePage,
   renderShareRateLimitedPage,
   SHARE_PAGE_HEADERS,
@@ -317,8 +318,8 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         resources.map((resource) => resource.id),
         SHARE_PAGE_LIMITS.annotationsPerResource,
       );
-      // The page differs for a signed-in visitor (it offers to join): caches must tell them apart.
-      void reply.header('vary', 'Cookie');
+      // The page differs for a signed-in visitor (it offers to join) and by the reader's language (its dates).
+      void reply.header('vary', 'Cookie, Accept-Language');
       // A signed-in visitor who is not in the workspace yet is offered to join it.
       const visitor = await userOfSessionCookies(request, ctx.sessions);
       const joinable = shared.link.allowJoin || !shared.link.readOnly;
@@ -345,6 +346,7 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
             count: Math.max(1, Math.ceil(totalResources / perPage)),
             totalResources,
           },
+          locale: readerLocale(request.headers['accept-language']),
           access: !shared.link.readOnly ? 'edit' : shared.link.allowJoin ? 'view' : 'read-only',
           ...(joinable && !isMember
             ? {

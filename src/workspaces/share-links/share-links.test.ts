@@ -822,6 +822,28 @@ for (const leg of embeddedLeg()) {
         },
       );
 
+      it("writes its dates as the reader's browser does (Accept-Language), in the app's one format; en-US without one", async () => {
+        const ws = await createWorkspace(t.app, owner, { name: 'Dated' });
+        const link = await shareWorkspace(t.app, owner, ws.id);
+        const updated = async (acceptLanguage?: string) => {
+          const res = await t.app.inject({
+            method: 'GET',
+            url: `/share/${link.token}`,
+            headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {},
+          });
+          expect(res.statusCode).toBe(200);
+          expect(res.headers.vary).toContain('Accept-Language');
+          return /updated <time datetime="[^"]+">([^<]+)<\/time>/.exec(res.body)?.[1];
+        };
+        // en-US: month first ("Nov 29, 2026"), never the en-IN default this page had.
+        const usDay = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
+        const dayFirst = /^\d{1,2} [A-Z][a-z]{2,3} \d{4}$/;
+        expect(await updated('en-US,en;q=0.9')).toMatch(usDay);
+        expect(await updated()).toMatch(usDay);
+        expect(await updated('en-GB')).toMatch(dayFirst);
+        expect(await updated('xx-invalid-<script>, en-GB;q=0.8')).toMatch(dayFirst);
+      });
+
       it('links a title only when its URL is http(s)', async () => {
         const ws = await createWorkspace(t.app, owner);
         const resource = await addResource(t.app, owner, ws.id, {

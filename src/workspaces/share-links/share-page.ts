@@ -52,6 +52,8 @@ export interface SharePageView {
    * that joins the workspace (POST /api/share/{token}/join); signed out, its sign-in and sign-up pages,
    * each coming back to that page. `role` is the role joining gives.
    */
+  /** The reader's locale (readerLocale), for its dates. */
+  locale: string;
   join?:
     | { signedIn: true; href: string; role: 'editor' | 'viewer' }
     | { signedIn: false; signInHref: string; signUpHref: string; role: 'editor' | 'viewer' };
@@ -122,11 +124,44 @@ export const SHARE_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-const DATE = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone: 'UTC' });
+/** Writes a moment as a date, in the reader's locale. */
+type DateWriter = (value: Date) => string;
 const MAX_AUTHORS_SHOWN = 12;
 
-function date(value: Date): string {
-  return `<time datetime="${value.toISOString()}">${escapeHtml(DATE.format(value))}</time>`;
+const LANGUAGE_TAG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8}){0,7}$/;
+
+/**
+ * The reader's locale from the browser's Accept-Language (its first tag this runtime knows), as the app
+ * writes dates in the browser's own: one date format for the page and the app. `en-US` without one.
+ */
+export function readerLocale(acceptLanguage: string | undefined): string {
+  const tags = (acceptLanguage ?? '')
+    .slice(0, 500)
+    .split(',')
+    .slice(0, 10)
+    .map((part) => part.split(';')[0]!.trim())
+    .filter((tag) => LANGUAGE_TAG.test(tag));
+  for (const tag of tags) {
+    try {
+      const [supported] = Intl.DateTimeFormat.supportedLocalesOf([tag]);
+      if (supported) return supported;
+    } catch {
+      // Not a tag this runtime takes: the next one.
+    }
+  }
+  return 'en-US';
+}
+
+/** The app's day format (web/src/lib/dates.ts, formatDay): day, short month, year, in the locale's order. */
+function dateWriter(locale: string): DateWriter {
+  const format = new Intl.DateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  return (value) =>
+    `<time datetime="${value.toISOString()}">${escapeHtml(format.format(value))}</time>`;
 }
 
 function httpUrl(raw: string | null): URL | null {
@@ -195,18 +230,17 @@ function highlightQuotes(highlights: Record<string, unknown>): string {
     .join('');
 }
 
-function renderAnnotation(annotation: AnnotationRow): string {
+function renderAnnotation(annotation: AnnotationRow, date: DateWriter): string {
   return (
     `<li>${highlightQuotes(annotation.highlights)}<p ` +
     `class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>${date(annotation.createdAt)}</li>`
   );
 }
 
-function renderResource({
-  resource,
-  annotations,
-  annotationTotal,
-}: SharePageView['resources'][number]): string {
+function renderResource(
+  { resource, annotations, annotationTotal }: SharePageView['resources'][number],
+  date: DateWriter,
+): string {
   const url = httpUrl(resource.url);
   const href = url ? escapeHtml(url.href) : '';
   const title = escapeWithin(resource.title, SHARE_PAGE_LIMITS.titleBytes);
@@ -235,7 +269,7 @@ function renderResource({
       ? `<p class="more">and ${hidden} more ${hidden === 1 ? 'annotation' : 'annotations'}</p>`
       : '';
   const annotationList = shown.length
-    ? `<section class="annotations"><h3>Annotations (${shown.length + hidden})</h3><ol>${shown.map(renderAnnotation).join('')}</ol>${more}</section>`
+    ? `<section class="annotations"><h3>Annotations (${shown.length + hidden})</h3><ol>${shown.map((annotation) => renderAnnotation(annotation, date)).join('')}</ol>${more}</section>`
     : '';
   return `<li class="resource"><article>${kind}${heading}${authorsLine(resource.authors)}${tags}${notes}${annotationList}</article></li>`;
 }
@@ -281,6 +315,7 @@ function joinOffer(join: NonNullable<SharePageView['join']>): string {
 
 export function renderSharePage(view: SharePageView): string {
   const { workspace, resources, page: position } = view;
+  const date = dateWriter(view.locale);
   const total = position.totalResources;
   const count = `${total} ${total === 1 ? 'resource' : 'resources'}`;
   const name = escapeWithin(workspace.name, SHARE_PAGE_LIMITS.workspaceNameBytes);
@@ -288,7 +323,7 @@ export function renderSharePage(view: SharePageView): string {
     ? `<p class="description">${escapeWithin(workspace.description, SHARE_PAGE_LIMITS.descriptionBytes)}</p>`
     : '';
   const list = resources.length
-    ? `<ol class="resources" start="${(position.number - 1) * SHARE_PAGE_LIMITS.resourcesPerPage + 1}">${resources.map(renderResource).join('')}</ol>`
+    ? `<ol class="resources" start="${(position.number - 1) * SHARE_PAGE_LIMITS.resourcesPerPage + 1}">${resources.map((item) => renderResource(item, date)).join('')}</ol>`
     : total === 0
       ? '<p class="empty">This workspace has no resources yet.</p>'
       : '<p class="empty">There is no such page.</p>';

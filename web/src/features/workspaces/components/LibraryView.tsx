@@ -10,7 +10,7 @@
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useProfileLanguage } from '../../../lib/profile';
+import { useReaderLocale } from '../../../lib/profile';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/States';
 import { TextField } from '../../../components/Field';
 import { useToast } from '../../../components/Toasts';
@@ -166,7 +166,7 @@ export function LibraryView({
   const page = useResourcePage(workspaceId, apiQuery(state));
   const toast = useToast();
   const remove = useRemoveResources(workspaceId);
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   const captionId = useId();
   const panelRef = useRef<HTMLElement>(null);
   const focusPanel = useRef(false);

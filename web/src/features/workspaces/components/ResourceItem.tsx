@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { describeError } from '../../../api/errors';
 import { useDraftField, useHasDraft } from '../../../lib/drafts';
-import { useProfileLanguage } from '../../../lib/profile';
+import { useReaderLocale } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
 import { useAbilities } from '../../../lib/workspace-role';
 import { TextAreaField } from '../../../components/Field';
@@ -191,7 +191,7 @@ export function ResourceItem({
         .map((part, index) => String(part).padStart(index === 0 ? 4 : 2, '0'))
         .join('-')
     : null;
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   const allRanges = resource.annotations.flatMap(rangesOf);
 
   // The last selection made inside the abstract (the button press that uses it may clear the page's selection).
