@@ -406,8 +406,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download all of the account’s data: format=json (default) or bibtex
-         * @description json: the user, profile, every owned workspace with its resources (notes, tags, PDF details), annotations and share links (without their tokens), and the newest 10,000 searches. bibtex: every resource of every owned workspace, as the workspace export writes them. Sent as an attachment (Content-Disposition). An account holding more than 20,000 resources gets 413 (export the workspaces one by one).
+         * Download all of the account’s data: format=json (default), bibtex, or zip (both and the PDFs)
+         * @description json: the user, profile, every owned workspace with its resources (notes, tags, PDF details), annotations and share links (without their tokens), and the newest 10,000 searches. bibtex: every resource of every owned workspace, as the workspace export writes them. zip: one archive with research-workspace.json, research-workspace.bib and every stored PDF as pdfs/<workspace>-<id>/<title>-<id>.pdf, streamed (the PDFs are read one at a time as the download goes). Sent as an attachment (Content-Disposition). An account holding more than 20,000 resources gets 413 (export the workspaces one by one).
          */
         get: operations["exportAccount"];
         put?: never;
@@ -5476,8 +5476,8 @@ export interface operations {
     exportAccount: {
         parameters: {
             query?: {
-                /** @description json: everything; bibtex: every resource of every workspace as citations */
-                format?: "json" | "bibtex";
+                /** @description json: everything; bibtex: every resource of every workspace as citations; zip: both, and every stored PDF */
+                format?: "json" | "bibtex" | "zip";
             };
             header?: never;
             path?: never;
@@ -5497,6 +5497,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AccountExport"];
                     "application/x-bibtex": string;
+                    "application/zip": string;
                 };
             };
             /** @description Invalid input: details.field names the field */

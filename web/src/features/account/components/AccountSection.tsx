@@ -146,13 +146,20 @@ function DownloadData() {
       <p className="field-hint">
         Everything you keep here: your profile, workspaces with their resources, notes, tags and
         annotations, share links (without their secret addresses) and your search history. BibTeX
-        holds every resource as a reference.
+        holds every resource as a reference. The archive holds both and every PDF you stored, in a
+        folder per workspace.
       </p>
       <DownloadButtons
         choices={DOWNLOADS}
         download={downloadData}
         failure={(error) => `Your data could not be downloaded: ${sentence(describeError(error))}`}
       />
+      {/* A plain link: the browser saves the streamed archive to disk as it comes, however large. */}
+      <p>
+        <a className="button" href="/api/account/export?format=zip" download>
+          Download everything with the PDFs (ZIP)
+        </a>
+      </p>
     </div>
   );
 }
