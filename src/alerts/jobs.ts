@@ -24,7 +24,7 @@ import type { Mailer } from '../platform/mail/index.js';
 import { DURATION_BUCKETS, type Metrics } from '../platform/metrics.js';
 import type { SearchProviders } from '../search/index.js';
 import { UNSUBSCRIBE_SEAL } from './commands.js';
-import { composeDigest, type DigestFilters, type DigestWork } from './digest.js';
+import { composeDigest, type DigestWork } from './digest.js';
 import { ALERT_QUEUES } from './queues.js';
 import { runAlert } from './run.js';
 import { findAlert, findRun, insertRun, pruneAlertHistory } from './store.js';
@@ -237,7 +237,7 @@ async function sendDigest(
     works: run.works as unknown as DigestWork[],
     newCount: run.newCount,
     providers: alert.providers,
-    filters: alert.filters as DigestFilters | null,
+    filters: alert.filters,
     unsubscribeToken: token,
     appOrigin: deps.config.appOrigin,
     publicUrl: deps.config.publicUrl,
