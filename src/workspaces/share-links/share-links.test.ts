@@ -844,6 +844,33 @@ for (const leg of embeddedLeg()) {
         expect(await updated('xx-invalid-<script>, en-GB;q=0.8')).toMatch(dayFirst);
       });
 
+      it('renders notes and comments as sanitised Markdown', async () => {
+        const ws = await createWorkspace(t.app, owner, { name: 'Marked up' });
+        const resource = await addResource(t.app, owner, ws.id, {
+          title: 'Formatted',
+          notes:
+            '# Aim\n\n**Bold** and [ok](https://example.org) and [bad](javascript:alert(1))\n\n- a\n- b',
+        });
+        const comment = await t.app.inject({
+          method: 'POST',
+          url: `/api/resources/${resource.id}/annotations`,
+          headers: owner.bearer,
+          payload: { body: 'A *careful* note' },
+        });
+        expect(comment.statusCode).toBe(201);
+        const link = await shareWorkspace(t.app, owner, ws.id);
+        const html = (await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).body;
+        expect(html).toContain('<h4>Aim</h4>');
+        expect(html).toContain('<strong>Bold</strong>');
+        expect(html).toMatch(/<li>a<\/li>\s*<li>b<\/li>/);
+        expect(html).toContain(
+          '<a href="https://example.org" rel="noopener noreferrer nofollow ugc">ok</a>',
+        );
+        expect(html).not.toMatch(/javascript:/i);
+        expect(html).toContain('<em>careful</em>');
+        expect(html).not.toMatch(/<script/i);
+      });
+
       it('links a title only when its URL is http(s)', async () => {
         const ws = await createWorkspace(t.app, owner);
         const resource = await addResource(t.app, owner, ws.id, {

@@ -11,6 +11,7 @@
  * quotes and ampersands was 2.5 MB.
  */
 import { createHash } from 'node:crypto';
+import { renderMarkdown } from '../../platform/markdown.js';
 import { escapeHtml } from '../../platform/sanitize.js';
 import { LIMITS } from '../schemas.js';
 import type { ResourceRow, WorkspaceRow } from '../store.js';
@@ -93,10 +94,14 @@ h2 a:hover,h2 a:focus{text-decoration:underline}
 .tags li{background:var(--chip);border-radius:999px;padding:.1rem .65rem;font-size:.8rem;overflow-wrap:anywhere}
 h3{margin:1rem 0 .35rem;font-size:.8rem;letter-spacing:.05em;text-transform:uppercase;color:var(--muted)}
 .notes p{margin:0 0 .5rem;white-space:pre-line;overflow-wrap:anywhere}
+.md{overflow-wrap:anywhere}.md p{white-space:normal}.md :is(h4,h5,h6){margin:.6rem 0 .3rem;font-size:1rem}.md :is(ul,ol){margin:0 0 .5rem;padding-left:1.4rem}
+.md pre{overflow-x:auto;padding:.5rem;background:var(--quote);border-radius:6px}.md code{font-size:.9em;overflow-wrap:anywhere}
+.md blockquote{font-style:normal}.md a{color:var(--accent)}
+.md table{border-collapse:collapse;display:block;overflow-x:auto}.md :is(th,td){border:1px solid var(--line);padding:.2rem .5rem}
 .annotations ol{list-style:none;margin:0;padding:0;display:grid;gap:.6rem}
 .annotations li{border-left:3px solid var(--accent);padding:.1rem 0 .1rem .75rem}
 blockquote{margin:0 0 .3rem;padding:.3rem .6rem;background:var(--quote);border-radius:6px;font-style:italic;overflow-wrap:anywhere}
-.annotation-body{margin:0;white-space:pre-line;overflow-wrap:anywhere}
+.annotation-body{margin:0;white-space:pre-line;overflow-wrap:anywhere}.annotation-body p{margin:0 0 .3rem}
 .annotations time{font-size:.8rem;color:var(--muted)}
 .empty{color:var(--muted);text-align:center;padding:2rem 0}
 .more{margin:.4rem 0 0;font-size:.85rem;color:var(--muted)}
@@ -210,6 +215,23 @@ function paragraphs(text: string, className?: string): string {
     .join('');
 }
 
+/** Rendered Markdown may take this much more than its text's escaped bytes (its tags); past it, less text. */
+const MARKUP_ALLOWANCE = 1.25;
+
+/**
+ * A note or comment as Markdown (platform/markdown.ts, sanitised) within `maxBytes` of text: when its
+ * markup would pass the allowance, a shorter part of it; when even that would, its paragraphs as plain
+ * text. The page's size bound holds whatever the text is made of.
+ */
+function markdownWithin(text: string, maxBytes: number, className: string): string {
+  const cap = maxBytes * MARKUP_ALLOWANCE;
+  for (const budget of [maxBytes, maxBytes / 2]) {
+    const html = renderMarkdown(shorten(text, budget));
+    if (bytes(html) <= cap) return `<div class="${className} md">${html}</div>`;
+  }
+  return `<div class="${className}">${paragraphs(shorten(text, maxBytes))}</div>`;
+}
+
 function authorsLine(authors: string[]): string {
   if (authors.length === 0) return '';
   const shown = authors.slice(0, MAX_AUTHORS_SHOWN).join(', ');
@@ -232,8 +254,8 @@ function highlightQuotes(highlights: Record<string, unknown>): string {
 
 function renderAnnotation(annotation: AnnotationRow, date: DateWriter): string {
   return (
-    `<li>${highlightQuotes(annotation.highlights)}<p ` +
-    `class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>${date(annotation.createdAt)}</li>`
+    `<li>${highlightQuotes(annotation.highlights)}` +
+    `${markdownWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes, 'annotation-body')}${date(annotation.createdAt)}</li>`
   );
 }
 
@@ -260,7 +282,7 @@ function renderResource(
         .join('')}</ul>`
     : '';
   const notes = resource.notes.trim()
-    ? `<section class="notes"><h3>Notes</h3>${paragraphs(shorten(resource.notes, SHARE_PAGE_LIMITS.notesBytes))}</section>`
+    ? `<section class="notes"><h3>Notes</h3>${markdownWithin(resource.notes, SHARE_PAGE_LIMITS.notesBytes, 'notes-body')}</section>`
     : '';
   const shown = annotations.slice(0, SHARE_PAGE_LIMITS.annotationsPerResource);
   const hidden = Math.max(annotationTotal, annotations.length) - shown.length;
@@ -269,7 +291,8 @@ function renderResource(
       ? `<p class="more">and ${hidden} more ${hidden === 1 ? 'annotation' : 'annotations'}</p>`
       : '';
   const annotationList = shown.length
-    ? `<section class="annotations"><h3>Annotations (${shown.length + hidden})</h3><ol>${shown.map((annotation) => renderAnnotation(annotation, date)).join('')}</ol>${more}</section>`
+    ? `<section class="annotations"><h3>Annotations (${shown.length + hidden})</h3><ol>` +
+      `${shown.map((annotation) => renderAnnotation(annotation, date)).join('')}</ol>${more}</section>`
     : '';
   return `<li class="resource"><article>${kind}${heading}${authorsLine(resource.authors)}${tags}${notes}${annotationList}</article></li>`;
 }
@@ -309,7 +332,11 @@ function joinOffer(join: NonNullable<SharePageView['join']>): string {
       ? 'as an editor: add, change and remove its resources'
       : 'as a viewer: find it among your workspaces, read and annotate';
   if (!join.signedIn)
-    return `<p class="join"><a href="${escapeHtml(join.signInHref)}" rel="noreferrer">Sign in to join</a><a class="secondary" href="${escapeHtml(join.signUpHref)}" rel="noreferrer">Sign up</a><span>With an account you can join this workspace ${what}.</span></p>`;
+    return (
+      `<p class="join"><a href="${escapeHtml(join.signInHref)}" rel="noreferrer">Sign in to join</a>` +
+      `<a class="secondary" href="${escapeHtml(join.signUpHref)}" rel="noreferrer">Sign up</a>` +
+      `<span>With an account you can join this workspace ${what}.</span></p>`
+    );
   return `<p class="join"><a href="${escapeHtml(join.href)}" rel="noreferrer">Join this workspace</a><span>You are signed in: join it ${what}.</span></p>`;
 }
 
@@ -323,7 +350,8 @@ export function renderSharePage(view: SharePageView): string {
     ? `<p class="description">${escapeWithin(workspace.description, SHARE_PAGE_LIMITS.descriptionBytes)}</p>`
     : '';
   const list = resources.length
-    ? `<ol class="resources" start="${(position.number - 1) * SHARE_PAGE_LIMITS.resourcesPerPage + 1}">${resources.map((item) => renderResource(item, date)).join('')}</ol>`
+    ? `<ol class="resources" start="${(position.number - 1) * SHARE_PAGE_LIMITS.resourcesPerPage + 1}">` +
+      `${resources.map((item) => renderResource(item, date)).join('')}</ol>`
     : total === 0
       ? '<p class="empty">This workspace has no resources yet.</p>'
       : '<p class="empty">There is no such page.</p>';

@@ -6,6 +6,7 @@ import type { Ref } from 'react';
 import { describeError } from '../../../api/errors';
 import { anchorOf } from '../anchors';
 import type { Annotation } from '../hooks/use-pdf-annotations';
+import { Markdown } from '../../../components/Markdown';
 
 interface Props {
   annotations: Annotation[];
@@ -52,7 +53,7 @@ export function AnnotationList({
                     <mark>{anchor.quote}</mark>
                   </blockquote>
                 )}
-                {!quoteOnly && <p className="annotation-body">{annotation.body}</p>}
+                {!quoteOnly && <Markdown className="annotation-body" text={annotation.body} />}
                 <div className="row-actions">
                   {anchor && (
                     <button

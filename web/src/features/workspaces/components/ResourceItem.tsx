@@ -9,7 +9,6 @@ import { useDraftField, useHasDraft } from '../../../lib/drafts';
 import { useReaderLocale } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
 import { useAbilities } from '../../../lib/workspace-role';
-import { TextAreaField } from '../../../components/Field';
 import { shortAuthors } from '../../../lib/authors';
 import { formatDay, formatIsoDate } from '../../../lib/dates';
 import { fieldChange, typeLabel } from '../record-fields';
@@ -30,6 +29,8 @@ import { SubmitButton } from '../../../components/SubmitButton';
 import { keepDraft, showApiError, submitWith, useZodForm } from '../../../lib/form';
 import { AnnotationForm, parseAnnotationVersion } from '../schemas';
 import { ConflictDialog, useEditConflict } from '../../../components/ConflictDialog';
+import { Markdown } from '../../../components/Markdown';
+import { MarkdownField } from '../../../components/MarkdownField';
 
 /** The server's bound on an annotation's text (it strips HTML first, so it may keep less). */
 const ANNOTATION_MAX = 10_000;
@@ -103,10 +104,11 @@ function AnnotationItem({
       />
       {editing ? (
         <form className="form" onSubmit={(event) => void save(event)}>
-          <TextAreaField
+          <MarkdownField
             label="Edit annotation"
             required
             limit={ANNOTATION_MAX}
+            value={form.watch('body')}
             length={form.watch('body').length}
             rows={3}
             {...form.register('body', { onChange: keepDraft(draft) })}
@@ -125,7 +127,7 @@ function AnnotationItem({
         <>
           {/* A highlight kept without a note has the quote as its text: shown once. */}
           {!(quotes.length === 1 && annotation.body === `“${quotes[0]}”`) && (
-            <p className="annotation-body">{annotation.body}</p>
+            <Markdown className="annotation-body" text={annotation.body} />
           )}
           {annotation.authorName && (
             <p className="muted annotation-author">by {annotation.authorName}</p>
@@ -283,9 +285,10 @@ export function ResourceItem({
             </ul>
           )}
           {resource.notes && (
-            <p className="resource-notes">
-              <strong>Notes:</strong> {resource.notes}
-            </p>
+            <div className="resource-notes">
+              <strong>Notes:</strong>
+              <Markdown text={resource.notes} />
+            </div>
           )}
           {can.edit && (
             <div className="row-actions">
@@ -366,9 +369,10 @@ export function ResourceItem({
           </ul>
         )}
         <form className="form" onSubmit={(event) => void add(event)}>
-          <TextAreaField
+          <MarkdownField
             label="Annotation"
             limit={ANNOTATION_MAX}
+            value={noteForm.watch('body')}
             length={noteForm.watch('body').length}
             rows={2}
             {...noteForm.register('body', { onChange: keepDraft(noteDraft) })}
