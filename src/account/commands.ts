@@ -127,7 +127,74 @@ export async function accountExport(db: Db, userId: string): Promise<AccountExpo
   const user = await findAccount(db, userId);
   if (!user) throw authenticationError();
   await assertExportable(db, userId);
+  return presentExport(db, user, await readAccountData(db, userId, SEARCH_HISTORY_LIMIT));
+}
+
+type AccountUser = NonNullable<Awaited<ReturnType<typeof findAccount>>>;
+type AccountData = Awaited<ReturnType<typeof readAccountData>>;
+
+/** A stored PDF as the archive holds it: its path in the archive and where its bytes are. */
+export interface ArchivedPdf {
+  path: string;
+  blobKey: string;
+  byteSize: number;
+  uploadedAt: Date;
+}
+
+/**
+ * What the account's archive (GET /api/account/export?format=zip) holds, from one read: the JSON
+ * export, the BibTeX, and each stored PDF's place in `pdfs/<workspace>/<resource>.pdf`. The PDFs' bytes
+ * are not read here: the archive streams them from the blob store one at a time.
+ */
+export async function accountArchive(
+  db: Db,
+  userId: string,
+): Promise<{ json: AccountExport; bibtex: string; pdfs: ArchivedPdf[] }> {
+  const user = await findAccount(db, userId);
+  if (!user) throw authenticationError();
+  await assertExportable(db, userId);
   const data = await readAccountData(db, userId, SEARCH_HISTORY_LIMIT);
+  const json = await presentExport(db, user, data);
+  const bibtex = (await exportCitations(data.resources, 'bibtex')).body;
+  const resourceOf = new Map(data.resources.map((resource) => [resource.id, resource]));
+  const folderOf = new Map(
+    data.workspaces.map((workspace) => [
+      workspace.id,
+      `${pathSegment(workspace.name)}-${workspace.id.slice(0, 8)}`,
+    ]),
+  );
+  const pdfs = data.pdfs.flatMap((pdf): ArchivedPdf[] => {
+    const resource = resourceOf.get(pdf.resourceId);
+    const folder = resource && folderOf.get(resource.workspaceId);
+    if (!resource || !folder) return [];
+    return [
+      {
+        path: `pdfs/${folder}/${pathSegment(resource.title)}-${resource.id.slice(0, 8)}.pdf`,
+        blobKey: pdf.blobKey,
+        byteSize: pdf.byteSize,
+        uploadedAt: pdf.createdAt,
+      },
+    ];
+  });
+  pdfs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { json, bibtex, pdfs };
+}
+
+/**
+ * A name as one segment of a path in the archive: letters and digits of any script, the rest `-`, at
+ * most 60 characters; never empty, never `.` or `..`, never a separator.
+ */
+function pathSegment(name: string): string {
+  const segment = name
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return segment || 'untitled';
+}
+
+async function presentExport(db: Db, user: AccountUser, data: AccountData): Promise<AccountExport> {
   const pdfOf = new Map(data.pdfs.map((pdf) => [pdf.resourceId, pdf]));
   const iso = (date: Date) => date.toISOString();
   const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);

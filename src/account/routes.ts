@@ -7,7 +7,8 @@ import { clearSessionCookies, requireUser } from '../auth/index.js';
 import type { AppContext } from '../context.js';
 import { authenticationError } from '../platform/errors.js';
 import { ErrorResponse } from '../platform/openapi.js';
-import { accountBibtex, accountExport, deleteAccount } from './commands.js';
+import { accountArchive, accountBibtex, accountExport, deleteAccount } from './commands.js';
+import { accountArchiveStream } from './archive.js';
 import {
   AccountExport,
   AccountSummaryResponse,
@@ -111,12 +112,16 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
       schema: {
         tags,
         operationId: 'exportAccount',
-        summary: 'Download all of the account’s data: format=json (default) or bibtex',
+        summary:
+          'Download all of the account’s data: format=json (default), bibtex, or zip (both and the PDFs)',
         description:
           'json: the user, profile, every owned workspace with its resources ' +
           '(notes, tags, PDF details), annotations and share links (without their ' +
           'tokens), and the newest 10,000 searches. bibtex: every resource of ' +
-          'every owned workspace, as the workspace export writes them. Sent as an ' +
+          'every owned workspace, as the workspace export writes them. zip: one ' +
+          'archive with research-workspace.json, research-workspace.bib and every ' +
+          'stored PDF as pdfs/<workspace>-<id>/<title>-<id>.pdf, streamed (the PDFs ' +
+          'are read one at a time as the download goes). Sent as an ' +
           'attachment (Content-Disposition). An account holding more than 20,000 ' +
           'resources gets 413 (export the workspaces one by one).',
         querystring: ExportQuery,
@@ -126,6 +131,12 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
             content: {
               'application/json': { schema: AccountExport },
               'application/x-bibtex': { schema: z.string().describe('BibTeX') },
+              'application/zip': {
+                schema: z
+                  .unknown()
+                  .meta({ type: 'string', contentMediaType: 'application/zip' })
+                  .describe('ZIP archive'),
+              },
             },
           },
           413: ErrorResponse,
@@ -137,6 +148,13 @@ export async function accountRoutes(root: FastifyInstance, ctx: AppContext): Pro
     async (request, reply) => {
       const user = requireUser(request);
       void reply.header('cache-control', 'private, no-store');
+      if (request.query.format === 'zip') {
+        const archive = await accountArchive(db, user.id);
+        return reply
+          .header('content-type', 'application/zip')
+          .header('content-disposition', attachment('zip'))
+          .send(accountArchiveStream(archive, { blobs: ctx.platform.blobs, log: request.log }));
+      }
       if (request.query.format === 'bibtex') {
         const body = await accountBibtex(db, user.id);
         return reply

@@ -58,9 +58,11 @@ export const DeleteAccountResponse = z
 
 export const ExportQuery = z.object({
   format: z
-    .enum(['json', 'bibtex'])
+    .enum(['json', 'bibtex', 'zip'])
     .default('json')
-    .describe('json: everything; bibtex: every resource of every workspace as citations'),
+    .describe(
+      'json: everything; bibtex: every resource of every workspace as citations; zip: both, and every stored PDF',
+    ),
 });
 
 const ExportAnnotation = z.object({

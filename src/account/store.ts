@@ -204,6 +204,7 @@ export async function readAccountData(db: Db, userId: string, searchHistoryLimit
             filename: resourcePdfs.filename,
             byteSize: resourcePdfs.byteSize,
             sha256: resourcePdfs.sha256,
+            blobKey: resourcePdfs.blobKey,
             createdAt: resourcePdfs.createdAt,
           })
           .from(resourcePdfs)

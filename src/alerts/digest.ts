@@ -27,12 +27,41 @@ export interface DigestInput {
   works: DigestWork[];
   /** New works in all; the digest lists at most `works`. */
   newCount: number;
+  /** The alert's sources (null: every one) and filters (null: none): "…and N more" searches with them. */
+  providers: string[] | null;
+  filters: DigestFilters | null;
   unsubscribeToken: string;
   appOrigin: string;
   publicUrl: string;
 }
 
+/** An alert's filters as stored (alerts/schemas.ts, AlertFilters). */
+export interface DigestFilters {
+  yearFrom?: number;
+  yearTo?: number;
+  hasPdf?: boolean;
+  type?: string;
+  venue?: string;
+}
+
 const MAX_AUTHORS = 6;
+
+/**
+ * The app's search page with the alert's query, sources and filters, in the parameters the search page
+ * reads (web/src/features/search/search-state.ts: readSearchState), so that it shows what the alert saw.
+ */
+function alertSearchPage(input: DigestInput): string {
+  const params = new URLSearchParams({ q: input.query });
+  if (input.providers && input.providers.length > 0)
+    params.set('providers', input.providers.join(','));
+  const filters = input.filters ?? {};
+  if (filters.yearFrom !== undefined) params.set('yearFrom', String(filters.yearFrom));
+  if (filters.yearTo !== undefined) params.set('yearTo', String(filters.yearTo));
+  if (filters.hasPdf) params.set('hasPdf', 'true');
+  if (filters.type) params.set('type', filters.type);
+  if (filters.venue) params.set('venue', filters.venue);
+  return `${input.appOrigin}/dashboard?${params.toString()}`;
+}
 
 /** What the app's search box is given to find this work again: its DOI or arXiv id, else its title. */
 const searchTermOf = (work: DigestWork) =>
@@ -59,7 +88,7 @@ export function composeDigest(input: DigestInput): MailMessage {
   const unsubscribePage = `${appOrigin}/alerts/unsubscribe/${input.unsubscribeToken}`;
   const oneClick = `${input.publicUrl}/api/alerts/unsubscribe/${input.unsubscribeToken}`;
   const more = input.newCount - works.length;
-  const searchPage = `${appOrigin}/dashboard?${new URLSearchParams({ q: input.query }).toString()}`;
+  const searchPage = alertSearchPage(input);
 
   // Each work: its title (a link to it where the provider gave an http(s) address), its byline, and
   // the app's Save and Summarize links.

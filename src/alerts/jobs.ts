@@ -236,6 +236,8 @@ async function sendDigest(
     frequency: alert.frequency,
     works: run.works as unknown as DigestWork[],
     newCount: run.newCount,
+    providers: alert.providers,
+    filters: alert.filters,
     unsubscribeToken: token,
     appOrigin: deps.config.appOrigin,
     publicUrl: deps.config.publicUrl,

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { EventEmitter, once } from 'node:events';
 import type { LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
@@ -22,6 +23,8 @@ import {
   uniqueEmail,
 } from '../../test/support/factories.js';
 import { linkIn, mailWrittenBy } from '../../test/support/outbox.js';
+import { users } from '../platform/db/schema.js';
+import { hashPassword } from './passwords.js';
 
 const RESET_LINK = /http:\/\/app\.test\/auth\/update-password\?token=[A-Za-z0-9_-]+/;
 
@@ -104,6 +107,41 @@ for (const leg of embeddedLeg()) {
         const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload });
         expect(res.statusCode).toBe(400);
         expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
+      });
+
+      it('refuses a new password of 6 or 7 characters (NIST SP 800-63B: at least 8) and takes one of 8', async () => {
+        for (const password of ['kx7#Qp', 'kx7#Qpz']) {
+          const res = await t.app.inject({
+            method: 'POST',
+            url: '/api/auth/signup',
+            payload: { email: uniqueEmail(), password },
+          });
+          expect(res.statusCode).toBe(400);
+          expect(res.json().error).toMatchObject({
+            code: 'VALIDATION_ERROR',
+            details: { field: 'password', reason: expect.stringMatching(/at least 8 characters/) },
+          });
+        }
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/signup',
+          payload: { email: uniqueEmail(), password: 'kx7#Qpz2' },
+        });
+        expect(res.statusCode).toBe(201);
+      });
+
+      it('still signs in an account whose password of 6 characters was set under the old rule', async () => {
+        const user = await buildUser(t.app);
+        await t.app.ctx.db
+          .update(users)
+          .set({ passwordHash: await hashPassword('kx7#Qp') })
+          .where(eq(users.id, user.id));
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/signin',
+          payload: { email: user.email, password: 'kx7#Qp' },
+        });
+        expect(res.statusCode).toBe(200);
       });
 
       it('rejects a body that is not JSON', async () => {

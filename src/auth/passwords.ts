@@ -1,11 +1,13 @@
-/** Password hashing (argon2id) and the password policy: at least 6 characters, not a common password. */
+/** Password hashing (argon2id) and the password policy: at least 8 characters (NIST SP 800-63B), not a common
+ * password. It applies to new passwords only: one set under the old 6-character rule still signs in.
+ */
 import { hash, verify } from '@node-rs/argon2';
 
 // OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
 // `algorithm: 2` is Algorithm.Argon2id (a const enum, which isolated modules cannot import).
 const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
-export const MIN_PASSWORD_LENGTH = 6;
+export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 256;
 
 let commonPasswords: Promise<Set<string>> | undefined;

@@ -4,10 +4,13 @@ import { dialectUnion, documentBody } from '../platform/openapi.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
 
 /** A new password; its policy (length, not a common one) is checked by the command, and published here. */
-const NewPassword = z.string().max(MAX_PASSWORD_LENGTH).meta({
-  minLength: MIN_PASSWORD_LENGTH,
-  description: 'At least 6 characters, not among the most common passwords',
-});
+const NewPassword = z
+  .string()
+  .max(MAX_PASSWORD_LENGTH)
+  .meta({
+    minLength: MIN_PASSWORD_LENGTH,
+    description: `At least ${MIN_PASSWORD_LENGTH} characters, not among the most common passwords`,
+  });
 
 const EmailSchema = z
   .email('must be a valid e-mail address')

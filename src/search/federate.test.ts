@@ -108,6 +108,32 @@ describe('federatedSearch', () => {
     ).toMatchObject({ kind: 'upstream', httpStatus: 500 });
   });
 
+  it('tells a provider that could not be reached from one that answered with an error', async () => {
+    const server = await serveProviders({
+      openalex: [{ path: '/openalex/works', status: 500, body: '{"error":"boom"}' }],
+      crossref: [{ path: '/crossref/works', body: 'not json' }],
+    });
+    const working = providersAt(server.url, outbound);
+    const refused = providersAt(`http://127.0.0.1:${await freePort()}`, outbound);
+    const result = await federatedSearch({
+      providers: [working.crossref, working.openalex, refused.zenodo],
+      query: QUERY,
+      perProviderLimit: 25,
+    });
+    expect(statusOf(result.providers, 'zenodo')).toMatchObject({
+      status: 'error',
+      reason: 'unreachable',
+    });
+    expect(statusOf(result.providers, 'openalex')).toMatchObject({
+      status: 'error',
+      reason: 'error_response',
+    });
+    expect(statusOf(result.providers, 'crossref')).toMatchObject({
+      status: 'error',
+      reason: 'bad_response',
+    });
+  });
+
   it('asks every provider at once and reports each; the chemistry paper merges across three providers', async () => {
     const server = await serveProviders();
     const providers = providersAt(server.url, outbound);

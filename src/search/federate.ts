@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { SEARCH_PROVIDER_DEFAULTS } from '../config.js';
 import { describeError } from '../platform/error-causes.js';
+import { OutboundError } from '../platform/outbound.js';
 import { filtersKey, hasFilters } from './filters.js';
 import type { SearchFilters } from './filters.js';
 import { ProviderError, isProviderError } from './provider-error.js';
@@ -25,6 +26,12 @@ const CACHE_KEY_VERSION = 'v1';
 
 export type ProviderStatusCode = 'ok' | 'timeout' | 'error' | 'rate_limited' | 'disabled';
 
+/**
+ * What an `error` was: the provider could not be reached at all (no connection, refused address), it
+ * answered with an error (an HTTP status or an error body), or its answer could not be read.
+ */
+export type ProviderFailureReason = 'unreachable' | 'error_response' | 'bad_response';
+
 export interface ProviderStatus {
   id: ProviderId;
   status: ProviderStatusCode;
@@ -38,6 +45,8 @@ export interface ProviderStatus {
   total?: number;
   /** Why a provider did not answer (for logs; not for end users verbatim). */
   message?: string;
+  /** With status `error`: which kind of failure, in words the app can show. */
+  reason?: ProviderFailureReason;
 }
 
 export interface FederatedSearchOptions {
@@ -226,7 +235,13 @@ async function askProvider(
         'search provider failed',
       );
     }
-    return settle({ status, count: 0, message: error instanceof Error ? error.message : 'failed' });
+    const reason = status === 'error' ? failureReasonOf(error) : undefined;
+    return settle({
+      status,
+      count: 0,
+      message: error instanceof Error ? error.message : 'failed',
+      ...(reason && { reason }),
+    });
   }
 }
 
@@ -276,6 +291,22 @@ function statusForError(error: unknown): ProviderStatusCode {
     if (error.kind === 'rate_limited') return 'rate_limited';
   }
   return 'error';
+}
+
+/** The failure's kind for the app: a connection that never carried an answer is `unreachable`. */
+function failureReasonOf(error: unknown): ProviderFailureReason | undefined {
+  if (!isProviderError(error)) return undefined;
+  if (error.kind === 'upstream') return 'error_response';
+  if (error.kind === 'bad_response') return 'bad_response';
+  if (error.kind !== 'network') return undefined;
+  // An answer too large or redirected too often did arrive; anything else never got one.
+  const cause = error.cause;
+  if (
+    cause instanceof OutboundError &&
+    (cause.kind === 'too_large' || cause.kind === 'too_many_redirects')
+  )
+    return 'bad_response';
+  return 'unreachable';
 }
 
 function withRanks(records: SearchRecord[], provider: ProviderId): SearchRecord[] {

@@ -27,7 +27,13 @@ export function presentSearchResult(record: SearchRecord): z.infer<typeof Search
 }
 
 export function presentProviderStatus(status: ProviderStatus) {
-  return { id: status.id, status: status.status, count: status.count, took: status.took };
+  return {
+    id: status.id,
+    status: status.status,
+    count: status.count,
+    took: status.took,
+    ...(status.reason && { reason: status.reason }),
+  };
 }
 
 /** The search stream's `error` event: the API error code, and for the rate limit the seconds to wait (an EventSource cannot read headers). */

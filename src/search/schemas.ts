@@ -131,6 +131,13 @@ export const ProviderStatusSchema = z
     status: z.enum(['ok', 'timeout', 'error', 'rate_limited', 'disabled']),
     count: z.number().int(),
     took: z.number(),
+    reason: z
+      .enum(['unreachable', 'error_response', 'bad_response'])
+      .optional()
+      .describe(
+        'With status `error`: `unreachable` (no connection could be made), `error_response` ' +
+          '(it answered with an error) or `bad_response` (its answer could not be read)',
+      ),
   })
   .meta({ id: 'ProviderStatus' });
 

@@ -42,6 +42,8 @@ export interface FixtureRoute {
   delayMs?: number;
   /** Answer only this many times; afterwards the route no longer matches. */
   times?: number;
+  /** Close the connection without any answer, as a server that cannot be reached. */
+  hangUp?: boolean;
 }
 
 export interface LoggedRequest {
@@ -122,6 +124,10 @@ export async function startFixtureServer(
       return;
     }
     served.set(routeIndex, (served.get(routeIndex) ?? 0) + 1);
+    if (route.hangUp) {
+      req.socket.destroy();
+      return;
+    }
     const body = route.fixture
       ? readFileSync(join(PROVIDER_FIXTURES_DIR, route.fixture))
       : Buffer.from(route.body ?? '');

@@ -256,12 +256,15 @@ export async function newContext(
   base: string,
   viewport: ViewportName = 'desktop',
   colorScheme: 'light' | 'dark' = 'light',
+  /** The browser's language (navigator.language, Accept-Language); Chromium's own without it. */
+  locale?: string,
 ): Promise<BrowserContext> {
   return browser.newContext({
     baseURL: base,
     viewport: VIEWPORTS[viewport],
     colorScheme,
     reducedMotion: 'reduce',
+    ...(locale ? { locale } : {}),
   });
 }
 

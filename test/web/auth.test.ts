@@ -72,12 +72,12 @@ describe.skipIf(webSkipReason)(
 
       await page.getByLabel('Name').fill(credentials.name);
       await page.getByLabel('Email').fill(credentials.email);
-      await page.getByLabel('Password').fill('12345');
+      await page.getByLabel('Password').fill('1234567');
       await page.getByRole('button', { name: 'Sign up' }).click();
       const password = page.getByLabel('Password');
       await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true');
       const passwordError = await page.locator('.field-invalid .field-error').textContent();
-      expect(passwordError).toMatch(/6 characters/i);
+      expect(passwordError).toMatch(/8 characters/i);
       expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBeNull();
 
       await password.fill('password');
@@ -134,6 +134,25 @@ describe.skipIf(webSkipReason)(
       expect((await page.request.get('/api/auth/session')).status()).toBe(401);
       await page.goto('/profile');
       await page.waitForURL('**/auth/signin?next=%2Fprofile');
+    });
+
+    it('shows a visitor Sign in and Sign up in the header on every page, and neither once signed in', async () => {
+      const header = () => page.getByRole('banner');
+      await page.goto('/');
+      await header().getByRole('link', { name: 'Sign up' }).waitFor();
+      expect(await header().getByRole('link', { name: 'Sign in' }).count()).toBe(1);
+      await header().getByRole('link', { name: 'Sign up' }).click();
+      await page.waitForURL((url) => url.pathname === '/auth/signup');
+      await expect.poll(() => heading().textContent()).toBe('Create your account');
+      await header().getByRole('link', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.pathname === '/auth/signin');
+      await expect.poll(() => heading().textContent()).toBe('Sign in');
+
+      await signedUp(newCredentials('header'));
+      await page.goto('/dashboard');
+      await header().getByRole('button', { name: 'Sign out' }).waitFor();
+      expect(await header().getByRole('link', { name: 'Sign in' }).count()).toBe(0);
+      expect(await header().getByRole('link', { name: 'Sign up' }).count()).toBe(0);
     });
 
     it('sends a signed-out visitor of a protected page to sign in, and back to that page (with its query) after', async () => {

@@ -38,6 +38,7 @@ interface ListedResource {
   id: string;
   title: string;
   pdf: { extraction: string; pages?: number } | null;
+  notes: string;
 }
 
 describe.skipIf(webSkipReason)(
@@ -271,6 +272,25 @@ describe.skipIf(webSkipReason)(
         .getByRole('status')
         .filter({ hasText: `text extracted from ${resource.pdf!.pages} pages` })
         .waitFor();
+
+      // The deep summary of the stored PDF, in the app, saved into this resource's notes.
+      const started = Date.now();
+      await panel.getByRole('button', { name: `Summarise the PDF of ${first}` }).click();
+      const summary = page.getByRole('dialog', { name: 'Summary' });
+      expect(await summary.getByRole('radio', { name: /Deep/ }).isChecked()).toBe(true);
+      await summary.getByText('Summary complete.').waitFor({ timeout: 20_000 });
+      console.log(`deep summary of the stored PDF in the app: ${Date.now() - started} ms`);
+      const tldr = (await summary.locator('.summary-tldr').textContent()) ?? '';
+      expect(tldr.length).toBeGreaterThan(20);
+      expect(await summary.getByText(/Summarised in quick mode/).count()).toBe(0);
+      await summary.getByRole('button', { name: 'Save to notes' }).click();
+      await summary.getByText('Saved to the notes of this paper in Moving in.').waitFor();
+      const notes = (await listed()).find((each) => each.id === resource.id)!.notes;
+      expect(notes).toContain(`Summary (deep, ${new Date().toISOString().slice(0, 10)})`);
+      expect(notes).toContain(`TL;DR: ${tldr}`);
+      expect(await auditPage(page, 'stored-pdf-summary')).toEqual({});
+      await page.keyboard.press('Escape');
+      await summary.waitFor({ state: 'detached' });
 
       // Dropped on the library with a file that is not a PDF: the PDF becomes a resource, the other is refused.
       const graph = readFileSync(GRAPH_PATH).toString('base64');

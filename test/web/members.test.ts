@@ -112,7 +112,7 @@ describe.skipIf(webSkipReason)(
         .toContain(`${ownerCredentials.name} invited you to Lab reading list as an editor.`);
       expect(await auditPage(guest, 'invitation-signed-out')).toEqual({});
       await noSidewaysScroll(guest, 'the invitation page');
-      await guest.getByRole('link', { name: 'Sign in' }).click();
+      await guest.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
       await guest.getByLabel('Email').fill(guestCredentials.email);
       await guest.getByLabel('Password').fill(guestCredentials.password);
       await guest.getByRole('button', { name: 'Sign in' }).click();

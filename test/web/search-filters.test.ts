@@ -4,7 +4,7 @@
  * as one that ignores a filter would: the service filters the merged list). The filter bar opens from a
  * "Filters" disclosure, applies year, type and PDF filters kept in the URL (back/forward restore them),
  * says the active filters in a sentence the button is described by, and clears them; a range the wrong
- * way round is refused at its field. A result says its date as the profile's language (en-IN) writes it,
+ * way round is refused at its field. A result says its date as the browser's language (en-US) writes it,
  * its type in words, and nothing rather than "0 citations" when the count is unknown (arXiv); analytics'
  * "Last searched" follows the language too. Every state
  * passes axe and scrolls nothing sideways, in light and dark at 360 and 1440 px.
@@ -84,7 +84,8 @@ describe.skipIf(webSkipReason)(
 
     beforeAll(async () => {
       [server, browser] = await Promise.all([startWebServer({ routes: ROUTES }), launchChromium()]);
-      context = await newContext(browser, server.base);
+      // An en-US browser: dates are written its way, signed in or not (the profile's en-IN is not used).
+      context = await newContext(browser, server.base, 'desktop', 'light', 'en-US');
       await signUpThroughApi(context, server.base, newCredentials('filters'));
       page = await context.newPage();
       page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -127,27 +128,49 @@ describe.skipIf(webSkipReason)(
       await page.emulateMedia({ colorScheme: 'light' });
     }
 
-    it('shows dates as the profile writes them (en-IN), types as words, and no count when citations are unknown', async () => {
+    it('shows dates as the browser writes them (en-US), the same for a visitor, types as words, and no count when citations are unknown', async () => {
       await page.goto(`/dashboard?q=${encodeURIComponent(QUERY)}`);
       await card(PREPRINT).waitFor();
 
       const preprint = card(PREPRINT);
       const preprintFacts = await preprint.locator('.result-facts').textContent();
-      expect(preprintFacts).toContain('24 Feb 2022');
+      expect(preprintFacts).toContain('Feb 24, 2022');
+      expect(preprintFacts).not.toContain('24 Feb 2022');
       expect(preprintFacts).toContain('Preprint');
       expect(preprintFacts).not.toMatch(/citation/);
       expect(await preprint.locator('time').getAttribute('datetime')).toBe('2022-02-24');
 
       const article = card(ARTICLE).first();
       const articleFacts = await article.locator('.result-facts').textContent();
-      expect(articleFacts).toContain('8 May 2024');
-      expect(articleFacts).not.toContain('May 8, 2024');
+      expect(articleFacts).toContain('May 8, 2024');
+      expect(articleFacts).not.toContain('8 May 2024');
       expect(articleFacts).toContain('Journal article');
       expect(articleFacts).not.toMatch(/journal-article|JournalArticle/);
       expect(await article.locator('.result-facts span').allTextContents()).toContain(
         '488 citations',
       );
       await auditAtBothSizes('search-result-facts');
+
+      // Visitors (the front page's search): the same format in the same browser language, and their
+      // own browser's in another.
+      for (const [locale, date] of [
+        ['en-US', 'Feb 24, 2022'],
+        ['en-GB', '24 Feb 2022'],
+      ] as const) {
+        const visitorContext = await newContext(browser, server.base, 'desktop', 'light', locale);
+        try {
+          const visitor = await visitorContext.newPage();
+          await visitor.goto(`/?q=${encodeURIComponent(QUERY)}`);
+          const facts = visitor
+            .getByRole('article')
+            .filter({ has: visitor.getByRole('heading', { name: PREPRINT }) })
+            .locator('.result-facts');
+          await facts.waitFor();
+          expect(await facts.textContent(), locale).toContain(date);
+        } finally {
+          await visitorContext.close();
+        }
+      }
     });
 
     it('filters by year, type and PDF through the Filters disclosure, keeps them in the URL, and clears them', async () => {
@@ -231,7 +254,7 @@ describe.skipIf(webSkipReason)(
       expect(await page.getByRole('button', { name: 'Clear filters' }).count()).toBe(0);
     });
 
-    it('writes when a query was last searched as the profile’s language does (analytics)', async () => {
+    it('writes when a query was last searched as the browser’s language does (analytics)', async () => {
       await page.goto('/analytics');
       const row = page
         .getByRole('table', { name: /Top queries/ })
@@ -240,8 +263,10 @@ describe.skipIf(webSkipReason)(
       await row.waitFor();
       const when = row.locator('time');
       expect(await when.getAttribute('datetime')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-      // en-IN: day, month, year ("27 Nov 2026, 6:19 pm"), not the browser's en-US ("11/27/2026, 6:19:00 PM").
-      expect(await when.textContent()).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2}/);
+      // en-US, the browser's: "Nov 27, 2026, 6:19 PM", not the profile's en-IN ("27 Nov 2026, 6:19 pm").
+      expect(await when.textContent()).toMatch(
+        /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s(AM|PM)$/,
+      );
     });
   },
 );

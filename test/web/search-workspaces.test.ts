@@ -334,11 +334,12 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
           .getByRole('list', { name: 'Tags' })
           .getByRole('listitem')
           .allTextContents(),
-        notes: await resource.locator('.resource-notes').textContent(),
+        // As read: the notes are Markdown, their line break a break.
+        notes: await resource.locator('.resource-notes .markdown').innerText(),
       });
       const expected = {
         tags: ['agents', 'chemistry'],
-        notes: 'Notes: Compare with ChemCrow.\nThen the benchmarks.',
+        notes: 'Compare with ChemCrow.\nThen the benchmarks.',
       };
       expect(await savedNotes()).toEqual(expected);
       // Focus is back on the button that opened the form.

@@ -211,17 +211,26 @@ describe.skipIf(webSkipReason)(
       expect(asGuest.status()).toBe(404);
     });
 
-    it('a signed-out visitor gets the read-only page as ever: no offer to join, no cookie', async () => {
+    it('a signed-out visitor reads what the "Can edit" link is, sets no cookie, and is offered to sign in or sign up and come back to join', async () => {
       const visitor = await visitorContext.newPage();
       const response = await visitor.goto(linkUrl);
       expect(response?.status()).toBe(200);
       expect(await response?.headerValue('set-cookie')).toBeNull();
       await visitor.getByRole('heading', { name: 'Co-authored review' }).waitFor();
-      expect(await visitor.getByText('Shared workspace · read-only').count()).toBe(1);
+      expect(await visitor.getByText('Shared workspace · read-only').count()).toBe(0);
+      expect(await visitor.locator('.eyebrow').textContent()).toContain('Can edit');
       expect(await visitor.getByRole('link', { name: 'Join this workspace' }).count()).toBe(0);
-      expect(await visitor.locator('.join').count()).toBe(0);
+      const token = linkUrl.split('/').pop()!;
+      const comeBack = `next=${encodeURIComponent(`/join/${token}`)}`;
+      expect(await visitor.getByRole('link', { name: 'Sign up' }).getAttribute('href')).toBe(
+        `${server.base}/auth/signup?${comeBack}`,
+      );
       expect(await seriousA11yViolations(visitor)).toEqual([]);
       expect(await visitorContext.cookies()).toEqual([]);
+
+      await visitor.getByRole('link', { name: 'Sign in to join' }).click();
+      await visitor.waitForURL(`${server.base}/auth/signin?${comeBack}`);
+      await visitor.getByRole('heading', { level: 1, name: /Sign in/ }).waitFor();
     });
   },
 );

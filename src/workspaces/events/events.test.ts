@@ -445,7 +445,7 @@ for (const leg of embeddedLeg()) {
               type: 'member.removed',
               actorId: joiner.id,
               userId: joiner.id,
-              details: { left: true },
+              details: { left: true, name: joiner.name },
             }),
           ],
         },
@@ -486,7 +486,7 @@ for (const leg of embeddedLeg()) {
               type: 'member.removed',
               actorId: owner.id,
               userId: viewer.id,
-              details: { left: false },
+              details: { left: false, name: viewer.name },
             }),
           ],
         },
@@ -573,17 +573,25 @@ for (const leg of embeddedLeg()) {
             type: workspaceEvents.type,
             userId: workspaceEvents.userId,
             actorId: workspaceEvents.actorId,
+            details: workspaceEvents.details,
           })
           .from(workspaceEvents)
           .where(eq(workspaceEvents.workspaceId, workspaceId))
           .orderBy(workspaceEvents.id);
       expect(await logOf(own)).toEqual([
-        { type: 'workspace.deleted', userId: null, actorId: null },
+        {
+          type: 'workspace.deleted',
+          userId: null,
+          actorId: null,
+          details: { accountDeleted: true },
+        },
       ]);
+      // The account is gone, its name stays in the log: "Ada left (account deleted)", not "The service removed a member".
       expect((await logOf(shared)).at(-1)).toEqual({
         type: 'member.removed',
         userId: leaving.id,
         actorId: null,
+        details: { left: true, accountDeleted: true, name: leaving.name },
       });
     });
 

@@ -86,6 +86,10 @@ export async function recordAccountDeletion(tx: Tx, userId: string): Promise<voi
       union all select workspace_id, false from workspace_members where user_id = ${userId}::uuid
       order by workspace_id`),
   );
+  // The account and its name go with this transaction: the log keeps the name the members knew.
+  const [leaving] = rowsOf<{ name: string }>(
+    await tx.execute(sql`select name from users where id = ${userId}::uuid`),
+  );
   for (const place of places) {
     if (place.owned) {
       await forgetEventsBefore(
@@ -104,7 +108,7 @@ export async function recordAccountDeletion(tx: Tx, userId: string): Promise<voi
         workspaceId: place.workspace_id,
         actorId: userId,
         userId,
-        details: { left: true, accountDeleted: true },
+        details: { left: true, accountDeleted: true, name: leaving?.name ?? '' },
       });
     }
   }

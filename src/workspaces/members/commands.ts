@@ -161,12 +161,14 @@ export async function removeMember(
     if (!(await deleteMember(tx, workspaceId, userId))) throw memberNotFound();
     // The owner's removal is remembered, so that no share link re-admits them (leaving is not).
     if (userId !== actor.id) await recordRemoval(tx, workspaceId, userId);
+    // Named as member.added and member.updated are: the log says who, even once the account is gone.
+    const removed = await findAccount(tx, userId);
     await recordChange(tx, {
       type: 'member.removed',
       workspaceId,
       actorId: actor.id,
       userId,
-      details: { left: userId === actor.id },
+      details: { left: userId === actor.id, name: removed?.name ?? '' },
     });
   });
 }

@@ -38,6 +38,7 @@ import {
 import {
   renderShareBadPageNumberPage,
   renderShareNotFoundPage,
+  readerLocale,
   renderSharePage,
   renderShareRateLimitedPage,
   SHARE_PAGE_HEADERS,
@@ -318,14 +319,17 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
         resources.map((resource) => resource.id),
         SHARE_PAGE_LIMITS.annotationsPerResource,
       );
-      // The page differs for a signed-in visitor (it offers to join): caches must tell them apart.
-      void reply.header('vary', 'Cookie');
+      // The page differs for a signed-in visitor (it offers to join) and by the reader's language (its dates).
+      void reply.header('vary', 'Cookie, Accept-Language');
       // A signed-in visitor who is not in the workspace yet is offered to join it.
       const visitor = await userOfSessionCookies(request, ctx.sessions);
-      const mayJoin =
+      const joinable = shared.link.allowJoin || !shared.link.readOnly;
+      const isMember =
         visitor !== null &&
-        shared.link.allowJoin &&
-        (await roleIn(db, shared.workspace.id, shared.workspace.ownerId, { id: visitor })) === null;
+        (await roleIn(db, shared.workspace.id, shared.workspace.ownerId, { id: visitor })) !== null;
+      const role = shared.link.readOnly ? ('viewer' as const) : ('editor' as const);
+      const joinHref = joinPageUrl(ctx.config.appOrigin, token);
+      const comeBack = `next=${encodeURIComponent(new URL(joinHref).pathname)}`;
       return reply.send(
         renderSharePage({
           workspace: shared.workspace,
@@ -343,12 +347,19 @@ export async function shareRoutes(root: FastifyInstance, ctx: AppContext): Promi
             count: Math.max(1, Math.ceil(totalResources / perPage)),
             totalResources,
           },
-          ...(mayJoin
+          locale: readerLocale(request.headers['accept-language']),
+          access: !shared.link.readOnly ? 'edit' : shared.link.allowJoin ? 'view' : 'read-only',
+          ...(joinable && !isMember
             ? {
-                join: {
-                  href: joinPageUrl(ctx.config.appOrigin, token),
-                  role: shared.link.readOnly ? ('viewer' as const) : ('editor' as const),
-                },
+                join:
+                  visitor !== null
+                    ? { signedIn: true as const, href: joinHref, role }
+                    : {
+                        signedIn: false as const,
+                        signInHref: `${ctx.config.appOrigin}/auth/signin?${comeBack}`,
+                        signUpHref: `${ctx.config.appOrigin}/auth/signup?${comeBack}`,
+                        role,
+                      },
               }
             : {}),
         }),

@@ -772,9 +772,9 @@ for (const leg of embeddedLeg()) {
       });
 
       it(
-        'offers a signed-in visitor who is not a member to join (editor or ' +
-          'viewer as the link says), and sets no cookie; signed out or a member, ' +
-          'the page is the same as ever',
+        'says what the link is, offers a signed-in visitor who is not a member to ' +
+          'join (editor or viewer as the link says) and a signed-out one to sign in ' +
+          'or sign up first; sets no cookie; a member is offered nothing',
         async () => {
           const ws = await createWorkspace(t.app, owner, { name: 'Joinable' });
           const editable = await shareWorkspace(t.app, owner, ws.id, { readOnly: false });
@@ -809,23 +809,94 @@ for (const leg of embeddedLeg()) {
           expect(refreshed.body).toContain('Join this workspace');
           expect(refreshed.headers['set-cookie']).toBeUndefined();
 
+          // The page says what the link is: an editable one is not "read-only".
+          expect(offered.body).toContain('Can edit');
+          expect(offered.body).not.toContain('· read-only');
+          expect(asViewer.body).toContain('Can view');
+
+          // Signed out (or with cookies that are no session): sign in or sign up, then back to join.
           const signedOut = await page(editable.token);
           const forged = await page(editable.token, 'access_token=forged; refresh_token=forged');
+          const comeBack = `next=${encodeURIComponent(`/join/${editable.token}`)}`;
+          for (const res of [signedOut, forged]) {
+            expect(res.statusCode).toBe(200);
+            expect(res.headers['set-cookie']).toBeUndefined();
+            expect(res.body).toContain('Can edit');
+            expect(res.body).toContain(
+              `<a href="http://app.test/auth/signin?${comeBack}" rel="noreferrer">Sign in to join</a>`,
+            );
+            expect(res.body).toContain(
+              `<a class="secondary" href="http://app.test/auth/signup?${comeBack}" rel="noreferrer">Sign up</a>`,
+            );
+            expect(res.body).toContain('as an editor');
+            expect(res.body).not.toContain('Join this workspace');
+          }
+          const viewSignedOut = await page(readOnly.token);
+          expect(viewSignedOut.body).toContain('Sign in to join');
+          expect(viewSignedOut.body).toContain('as a viewer');
+
+          // A member is offered nothing; nor is anyone on a read-only link closed to joining.
           const asMember = await page(editable.token, viewer.cookie);
-          const plainReadOnly = await page(readOnly.token);
-          // A read-only link its owner did not open to joining offers nothing, signed in or not.
           const notJoinable = await page(closed.token, visitor.cookie);
-          expect(notJoinable.body).not.toContain(`/join/${closed.token}`);
-          for (const res of [signedOut, forged, asMember, notJoinable]) {
+          const closedSignedOut = await page(closed.token);
+          for (const res of [asMember, notJoinable, closedSignedOut]) {
             expect(res.statusCode).toBe(200);
             expect(res.body).not.toContain('Join this workspace');
-            expect(res.body).not.toContain(editable.token);
+            expect(res.body).not.toContain('Sign in to join');
           }
-          // Nothing tells a signed-out visitor an editable link from a read-only one.
-          const withoutExpiry = (html: string) => html.replace(/<footer>.*<\/footer>/s, '');
-          expect(withoutExpiry(signedOut.body)).toBe(withoutExpiry(plainReadOnly.body));
+          expect(notJoinable.body).not.toContain(`/join/${closed.token}`);
+          expect(closedSignedOut.body).toContain('Shared workspace · read-only');
         },
       );
+
+      it("writes its dates as the reader's browser does (Accept-Language), in the app's one format; en-US without one", async () => {
+        const ws = await createWorkspace(t.app, owner, { name: 'Dated' });
+        const link = await shareWorkspace(t.app, owner, ws.id);
+        const updated = async (acceptLanguage?: string) => {
+          const res = await t.app.inject({
+            method: 'GET',
+            url: `/share/${link.token}`,
+            headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {},
+          });
+          expect(res.statusCode).toBe(200);
+          expect(res.headers.vary).toContain('Accept-Language');
+          return /updated <time datetime="[^"]+">([^<]+)<\/time>/.exec(res.body)?.[1];
+        };
+        // en-US: month first ("Nov 29, 2026"), never the en-IN default this page had.
+        const usDay = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
+        const dayFirst = /^\d{1,2} [A-Z][a-z]{2,3} \d{4}$/;
+        expect(await updated('en-US,en;q=0.9')).toMatch(usDay);
+        expect(await updated()).toMatch(usDay);
+        expect(await updated('en-GB')).toMatch(dayFirst);
+        expect(await updated('xx-invalid-<script>, en-GB;q=0.8')).toMatch(dayFirst);
+      });
+
+      it('renders notes and comments as sanitised Markdown', async () => {
+        const ws = await createWorkspace(t.app, owner, { name: 'Marked up' });
+        const resource = await addResource(t.app, owner, ws.id, {
+          title: 'Formatted',
+          notes:
+            '# Aim\n\n**Bold** and [ok](https://example.org) and [bad](javascript:alert(1))\n\n- a\n- b',
+        });
+        const comment = await t.app.inject({
+          method: 'POST',
+          url: `/api/resources/${resource.id}/annotations`,
+          headers: owner.bearer,
+          payload: { body: 'A *careful* note' },
+        });
+        expect(comment.statusCode).toBe(201);
+        const link = await shareWorkspace(t.app, owner, ws.id);
+        const html = (await t.app.inject({ method: 'GET', url: `/share/${link.token}` })).body;
+        expect(html).toContain('<h4>Aim</h4>');
+        expect(html).toContain('<strong>Bold</strong>');
+        expect(html).toMatch(/<li>a<\/li>\s*<li>b<\/li>/);
+        expect(html).toContain(
+          '<a href="https://example.org" rel="noopener noreferrer nofollow ugc">ok</a>',
+        );
+        expect(html).not.toMatch(/javascript:/i);
+        expect(html).toContain('<em>careful</em>');
+        expect(html).not.toMatch(/<script/i);
+      });
 
       it('links a title only when its URL is http(s)', async () => {
         const ws = await createWorkspace(t.app, owner);

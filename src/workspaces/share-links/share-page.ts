@@ -11,6 +11,7 @@
  * quotes and ampersands was 2.5 MB.
  */
 import { createHash } from 'node:crypto';
+import { renderMarkdown } from '../../platform/markdown.js';
 import { escapeHtml } from '../../platform/sanitize.js';
 import { LIMITS } from '../schemas.js';
 import { StoredHighlights } from '../annotations/schemas.js';
@@ -48,13 +49,26 @@ export interface SharePageView {
   }>;
   /** 1-based page number, how many pages there are, and how many resources in all. */
   page: { number: number; count: number; totalResources: number };
+  /** What the link lets its holder do: `Can edit` and joinable `Can view` links say so on the page. */
+  access: 'edit' | 'view' | 'read-only';
   /**
-   * For a visitor whose cookies say they are signed in: the app's page that joins the workspace through
-   * this link (POST /api/share/{token}/join), and the role it gives. Absent, the page is the same for
-   * everyone: nothing on it tells an editable link from a read-only one.
+   * For a link someone may join through, when the visitor is not a member yet: signed in, the app's page
+   * that joins the workspace (POST /api/share/{token}/join); signed out, its sign-in and sign-up pages,
+   * each coming back to that page. `role` is the role joining gives.
    */
-  join?: { href: string; role: 'editor' | 'viewer' };
+  /** The reader's locale (readerLocale), for its dates. */
+  locale: string;
+  join?:
+    | { signedIn: true; href: string; role: 'editor' | 'viewer' }
+    | { signedIn: false; signInHref: string; signUpHref: string; role: 'editor' | 'viewer' };
 }
+
+/** The page's eyebrow: the page itself is read-only; the link's kind is what its holder may become. */
+const ACCESS_LABELS: Record<SharePageView['access'], string> = {
+  edit: 'Shared workspace · Can edit: join to add and change resources',
+  view: 'Shared workspace · Can view: join to read it among your workspaces',
+  'read-only': 'Shared workspace · read-only',
+};
 
 const CSS =
   `
@@ -83,10 +97,14 @@ h2 a:hover,h2 a:focus{text-decoration:underline}
 .tags li{background:var(--chip);border-radius:999px;padding:.1rem .65rem;font-size:.8rem;overflow-wrap:anywhere}
 h3{margin:1rem 0 .35rem;font-size:.8rem;letter-spacing:.05em;text-transform:uppercase;color:var(--muted)}
 .notes p{margin:0 0 .5rem;white-space:pre-line;overflow-wrap:anywhere}
+.md{overflow-wrap:anywhere}.md p{white-space:normal}.md :is(h4,h5,h6){margin:.6rem 0 .3rem;font-size:1rem}.md :is(ul,ol){margin:0 0 .5rem;padding-left:1.4rem}
+.md pre{overflow-x:auto;padding:.5rem;background:var(--quote);border-radius:6px}.md code{font-size:.9em;overflow-wrap:anywhere}
+.md blockquote{font-style:normal}.md a{color:var(--accent)}
+.md table{border-collapse:collapse;display:block;overflow-x:auto}.md :is(th,td){border:1px solid var(--line);padding:.2rem .5rem}
 .annotations ol{list-style:none;margin:0;padding:0;display:grid;gap:.6rem}
 .annotations li{border-left:3px solid var(--accent);padding:.1rem 0 .1rem .75rem}
 blockquote{margin:0 0 .3rem;padding:.3rem .6rem;background:var(--quote);border-radius:6px;font-style:italic;overflow-wrap:anywhere}
-.annotation-body{margin:0;white-space:pre-line;overflow-wrap:anywhere}
+.annotation-body{margin:0;white-space:pre-line;overflow-wrap:anywhere}.annotation-body p{margin:0 0 .3rem}
 .annotations time{font-size:.8rem;color:var(--muted)}
 .where{margin:0 0 .2rem;font-size:.8rem;color:var(--muted)}
 .annotations li.c-yellow{border-left-color:#ffd400}.annotations li.c-red{border-left-color:#ff6666}
@@ -99,6 +117,7 @@ blockquote{margin:0 0 .3rem;padding:.3rem .6rem;background:var(--quote);border-r
 .pages a{color:var(--accent)}
 .join{margin:1rem 0 0;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem}
 .join a{display:inline-block;padding:.45rem 1rem;border-radius:8px;background:var(--accent);color:var(--card);font-weight:600;text-decoration:none}
+.join a.secondary{background:transparent;color:var(--accent);border:1px solid var(--accent)}
 .join a:hover,.join a:focus{text-decoration:underline}
 .join span{font-size:.9rem;color:var(--muted)}
 footer{padding:0 1rem 2.5rem;font-size:.85rem;color:var(--muted);text-align:center}
@@ -118,11 +137,44 @@ export const SHARE_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-const DATE = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone: 'UTC' });
+/** Writes a moment as a date, in the reader's locale. */
+type DateWriter = (value: Date) => string;
 const MAX_AUTHORS_SHOWN = 12;
 
-function date(value: Date): string {
-  return `<time datetime="${value.toISOString()}">${escapeHtml(DATE.format(value))}</time>`;
+const LANGUAGE_TAG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8}){0,7}$/;
+
+/**
+ * The reader's locale from the browser's Accept-Language (its first tag this runtime knows), as the app
+ * writes dates in the browser's own: one date format for the page and the app. `en-US` without one.
+ */
+export function readerLocale(acceptLanguage: string | undefined): string {
+  const tags = (acceptLanguage ?? '')
+    .slice(0, 500)
+    .split(',')
+    .slice(0, 10)
+    .map((part) => part.split(';')[0]!.trim())
+    .filter((tag) => LANGUAGE_TAG.test(tag));
+  for (const tag of tags) {
+    try {
+      const [supported] = Intl.DateTimeFormat.supportedLocalesOf([tag]);
+      if (supported) return supported;
+    } catch {
+      // Not a tag this runtime takes: the next one.
+    }
+  }
+  return 'en-US';
+}
+
+/** The app's day format (web/src/lib/dates.ts, formatDay): day, short month, year, in the locale's order. */
+function dateWriter(locale: string): DateWriter {
+  const format = new Intl.DateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  return (value) =>
+    `<time datetime="${value.toISOString()}">${escapeHtml(format.format(value))}</time>`;
 }
 
 function httpUrl(raw: string | null): URL | null {
@@ -171,6 +223,23 @@ function paragraphs(text: string, className?: string): string {
     .join('');
 }
 
+/** Rendered Markdown may take this much more than its text's escaped bytes (its tags); past it, less text. */
+const MARKUP_ALLOWANCE = 1.25;
+
+/**
+ * A note or comment as Markdown (platform/markdown.ts, sanitised) within `maxBytes` of text: when its
+ * markup would pass the allowance, a shorter part of it; when even that would, its paragraphs as plain
+ * text. The page's size bound holds whatever the text is made of.
+ */
+function markdownWithin(text: string, maxBytes: number, className: string): string {
+  const cap = maxBytes * MARKUP_ALLOWANCE;
+  for (const budget of [maxBytes, maxBytes / 2]) {
+    const html = renderMarkdown(shorten(text, budget));
+    if (bytes(html) <= cap) return `<div class="${className} md">${html}</div>`;
+  }
+  return `<div class="${className}">${paragraphs(shorten(text, maxBytes))}</div>`;
+}
+
 function authorsLine(authors: string[]): string {
   if (authors.length === 0) return '';
   const shown = authors.slice(0, MAX_AUTHORS_SHOWN).join(', ');
@@ -210,7 +279,7 @@ const colourName = (color: string) => color.charAt(0).toUpperCase() + color.slic
  * the only sign), the PDF's quote with its page or the abstract's quotes, and its text; a highlight
  * kept without a note has the quote as its text, shown once.
  */
-function renderAnnotation(annotation: AnnotationRow): string {
+function renderAnnotation(annotation: AnnotationRow, date: DateWriter): string {
   const color = annotationColorOf(annotation.color);
   const pdf = pdfQuote(annotation.highlights);
   const quotes = pdf
@@ -222,15 +291,14 @@ function renderAnnotation(annotation: AnnotationRow): string {
   const body =
     pdf && annotation.body === `“${pdf.quote}”`
       ? ''
-      : `<p class="annotation-body">${escapeWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes)}</p>`;
+      : markdownWithin(annotation.body, SHARE_PAGE_LIMITS.annotationBytes, 'annotation-body');
   return `<li class="c-${color}">${where}${quotes}${body}${date(annotation.createdAt)}</li>`;
 }
 
-function renderResource({
-  resource,
-  annotations,
-  annotationTotal,
-}: SharePageView['resources'][number]): string {
+function renderResource(
+  { resource, annotations, annotationTotal }: SharePageView['resources'][number],
+  date: DateWriter,
+): string {
   const url = httpUrl(resource.url);
   const href = url ? escapeHtml(url.href) : '';
   const title = escapeWithin(resource.title, SHARE_PAGE_LIMITS.titleBytes);
@@ -250,7 +318,7 @@ function renderResource({
         .join('')}</ul>`
     : '';
   const notes = resource.notes.trim()
-    ? `<section class="notes"><h3>Notes</h3>${paragraphs(shorten(resource.notes, SHARE_PAGE_LIMITS.notesBytes))}</section>`
+    ? `<section class="notes"><h3>Notes</h3>${markdownWithin(resource.notes, SHARE_PAGE_LIMITS.notesBytes, 'notes-body')}</section>`
     : '';
   const shown = annotations.slice(0, SHARE_PAGE_LIMITS.annotationsPerResource);
   const hidden = Math.max(annotationTotal, annotations.length) - shown.length;
@@ -259,7 +327,8 @@ function renderResource({
       ? `<p class="more">and ${hidden} more ${hidden === 1 ? 'annotation' : 'annotations'}</p>`
       : '';
   const annotationList = shown.length
-    ? `<section class="annotations"><h3>Annotations (${shown.length + hidden})</h3><ol>${shown.map(renderAnnotation).join('')}</ol>${more}</section>`
+    ? `<section class="annotations"><h3>Annotations (${shown.length + hidden})</h3><ol>` +
+      `${shown.map((annotation) => renderAnnotation(annotation, date)).join('')}</ol>${more}</section>`
     : '';
   return `<li class="resource"><article>${kind}${heading}${authorsLine(resource.authors)}${tags}${notes}${annotationList}</article></li>`;
 }
@@ -293,16 +362,23 @@ function pageLinks({ number, count }: SharePageView['page']): string {
   return `<nav class="pages" aria-label="Pages">${previous}<span>Page ${number} of ${count}</span>${next}</nav>`;
 }
 
-function joinOffer({ href, role }: NonNullable<SharePageView['join']>): string {
+function joinOffer(join: NonNullable<SharePageView['join']>): string {
   const what =
-    role === 'editor'
+    join.role === 'editor'
       ? 'as an editor: add, change and remove its resources'
       : 'as a viewer: find it among your workspaces, read and annotate';
-  return `<p class="join"><a href="${escapeHtml(href)}" rel="noreferrer">Join this workspace</a><span>You are signed in: join it ${what}.</span></p>`;
+  if (!join.signedIn)
+    return (
+      `<p class="join"><a href="${escapeHtml(join.signInHref)}" rel="noreferrer">Sign in to join</a>` +
+      `<a class="secondary" href="${escapeHtml(join.signUpHref)}" rel="noreferrer">Sign up</a>` +
+      `<span>With an account you can join this workspace ${what}.</span></p>`
+    );
+  return `<p class="join"><a href="${escapeHtml(join.href)}" rel="noreferrer">Join this workspace</a><span>You are signed in: join it ${what}.</span></p>`;
 }
 
 export function renderSharePage(view: SharePageView): string {
   const { workspace, resources, page: position } = view;
+  const date = dateWriter(view.locale);
   const total = position.totalResources;
   const count = `${total} ${total === 1 ? 'resource' : 'resources'}`;
   const name = escapeWithin(workspace.name, SHARE_PAGE_LIMITS.workspaceNameBytes);
@@ -310,14 +386,15 @@ export function renderSharePage(view: SharePageView): string {
     ? `<p class="description">${escapeWithin(workspace.description, SHARE_PAGE_LIMITS.descriptionBytes)}</p>`
     : '';
   const list = resources.length
-    ? `<ol class="resources" start="${(position.number - 1) * SHARE_PAGE_LIMITS.resourcesPerPage + 1}">${resources.map(renderResource).join('')}</ol>`
+    ? `<ol class="resources" start="${(position.number - 1) * SHARE_PAGE_LIMITS.resourcesPerPage + 1}">` +
+      `${resources.map((item) => renderResource(item, date)).join('')}</ol>`
     : total === 0
       ? '<p class="empty">This workspace has no resources yet.</p>'
       : '<p class="empty">There is no such page.</p>';
   return page(
     `${shorten(workspace.name, SHARE_PAGE_LIMITS.workspaceNameBytes)} · Shared workspace`,
     `<header><div class="wrap">
-<p class="eyebrow">Shared workspace · read-only</p>
+<p class="eyebrow">${ACCESS_LABELS[view.access]}</p>
 <h1>${name}</h1>
 ${description}
 <p class="meta">${count} · updated ${date(workspace.updatedAt)}</p>

@@ -406,8 +406,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download all of the account’s data: format=json (default) or bibtex
-         * @description json: the user, profile, every owned workspace with its resources (notes, tags, PDF details), annotations and share links (without their tokens), and the newest 10,000 searches. bibtex: every resource of every owned workspace, as the workspace export writes them. Sent as an attachment (Content-Disposition). An account holding more than 20,000 resources gets 413 (export the workspaces one by one).
+         * Download all of the account’s data: format=json (default), bibtex, or zip (both and the PDFs)
+         * @description json: the user, profile, every owned workspace with its resources (notes, tags, PDF details), annotations and share links (without their tokens), and the newest 10,000 searches. bibtex: every resource of every owned workspace, as the workspace export writes them. zip: one archive with research-workspace.json, research-workspace.bib and every stored PDF as pdfs/<workspace>-<id>/<title>-<id>.pdf, streamed (the PDFs are read one at a time as the download goes). Sent as an attachment (Content-Disposition). An account holding more than 20,000 resources gets 413 (export the workspaces one by one).
          */
         get: operations["exportAccount"];
         put?: never;
@@ -1892,7 +1892,7 @@ export interface components {
         ChangePasswordInput: {
             /** @description The password the new one replaces */
             currentPassword: string;
-            /** @description At least 6 characters, not among the most common passwords */
+            /** @description At least 8 characters, not among the most common passwords */
             newPassword: string;
         };
         /** @description Formatted references of the resources */
@@ -2373,6 +2373,11 @@ export interface components {
             status: "ok" | "timeout" | "error" | "rate_limited" | "disabled";
             count: number;
             took: number;
+            /**
+             * @description With status `error`: `unreachable` (no connection could be made), `error_response` (it answered with an error) or `bad_response` (its answer could not be read)
+             * @enum {string}
+             */
+            reason?: "unreachable" | "error_response" | "bad_response";
         };
         RecordDate: {
             year?: number;
@@ -3445,7 +3450,7 @@ export interface components {
         SignUpInput: {
             /** Format: email */
             email: string;
-            /** @description At least 6 characters, not among the most common passwords */
+            /** @description At least 8 characters, not among the most common passwords */
             password: string;
             name?: string;
         };
@@ -4468,7 +4473,7 @@ export interface operations {
                     token?: string;
                     /** @description Required when signed in without a token: the password the new one replaces */
                     currentPassword?: string;
-                    /** @description At least 6 characters, not among the most common passwords */
+                    /** @description At least 8 characters, not among the most common passwords */
                     password: string;
                 };
             };
@@ -5494,8 +5499,8 @@ export interface operations {
     exportAccount: {
         parameters: {
             query?: {
-                /** @description json: everything; bibtex: every resource of every workspace as citations */
-                format?: "json" | "bibtex";
+                /** @description json: everything; bibtex: every resource of every workspace as citations; zip: both, and every stored PDF */
+                format?: "json" | "bibtex" | "zip";
             };
             header?: never;
             path?: never;
@@ -5515,6 +5520,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AccountExport"];
                     "application/x-bibtex": string;
+                    "application/zip": string;
                 };
             };
             /** @description Invalid input: details.field names the field */

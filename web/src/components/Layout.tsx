@@ -123,6 +123,25 @@ function SignOutButton() {
   );
 }
 
+/** A visitor's way in, on every page: sign in, or make an account (both come back here after). */
+function VisitorLinks() {
+  const { pathname, search } = useLocation();
+  const onAuthPage = pathname.startsWith('/auth/');
+  // The front page and the auth pages need no way back; any other page is where the visitor returns.
+  const next =
+    onAuthPage || pathname === '/' ? '' : `?next=${encodeURIComponent(pathname + search)}`;
+  return (
+    <>
+      <NavLink to={`/auth/signin${next}`} className="button button-ghost">
+        Sign in
+      </NavLink>
+      <NavLink to={`/auth/signup${next}`} className="button button-primary">
+        Sign up
+      </NavLink>
+    </>
+  );
+}
+
 /** The signed-in user's avatar (initials without one), a link to their profile; a new upload shows at once (the profile query). */
 function HeaderAvatar() {
   const profile = useProfile();
@@ -198,6 +217,7 @@ export function Layout() {
           <ThemeSwitch signedIn={signedIn} checking={session.isPending} />
           {signedIn && <HeaderAvatar />}
           {signedIn && <SignOutButton />}
+          {!signedIn && !session.isPending && <VisitorLinks />}
         </div>
       </header>
       <main id="main" tabIndex={-1} className="app-main">

@@ -31,3 +31,20 @@ export function useDialogFocusReturn(): {
     },
   };
 }
+
+/**
+ * Escape closes the dialog even while a toast shows. A toast (Radix Toast) is the topmost dismissable
+ * layer once it appears, so Radix hands Escape to it and not to the dialog below: a dialog that toasts
+ * while it stays open (Save, Cite) would not close on Escape for the toast's six seconds. The toast
+ * does not mark the key as handled; an Escape that a layer inside the dialog (or the dialog itself)
+ * handled is marked, and is left alone here.
+ */
+export function closeOnEscapeUnderToasts(onClose: () => void): {
+  onKeyDown: (event: { key: string; defaultPrevented: boolean }) => void;
+} {
+  return {
+    onKeyDown: (event) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) onClose();
+    },
+  };
+}

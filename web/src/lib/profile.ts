@@ -2,7 +2,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
-import { useSession } from './session';
 
 export type Profile = components['schemas']['Profile'];
 export const PROFILE_KEY = ['profile'] as const;
@@ -17,10 +16,11 @@ export function useProfile(enabled = true) {
 }
 
 /**
- * The profile's language (a BCP 47 tag such as `en-IN`) for dates and numbers; undefined until the
- * profile has loaded, and for a visitor (who has no profile to ask for: the front page asks nothing).
+ * The locale dates and numbers are written in: the browser's own (`navigator.language`), for visitors
+ * and signed-in users alike, so that a date reads the same before and after signing in and as the
+ * reader's browser writes it. The profile's `language` (the API's `en-IN`, its only value) is not used
+ * for it: it would write an en-US reader's dates the Indian way.
  */
-export function useProfileLanguage(): string | undefined {
-  const signedIn = Boolean(useSession().data);
-  return useProfile(signedIn).data?.preferences.language;
+export function useReaderLocale(): string | undefined {
+  return typeof navigator === 'undefined' ? undefined : navigator.language || undefined;
 }

@@ -85,6 +85,35 @@ describe('activityLine', () => {
     expect(
       activityLine(item('member.removed', { userId: GRACE, details: { left: false } }), ME),
     ).toBe('Ana removed a member');
+    expect(
+      activityLine(
+        item('member.removed', { userId: GRACE, details: { left: false, name: 'Grace' } }),
+        ME,
+      ),
+    ).toBe('Ana removed Grace');
+  });
+
+  it('names the member whose deleted account left the workspace, not “The service”', () => {
+    const line = activityLine(
+      item('member.removed', {
+        actor: null,
+        userId: GRACE,
+        details: { left: true, accountDeleted: true, name: 'Grace Hopper' },
+      }),
+      ME,
+    );
+    expect(line).toBe('Grace Hopper left the workspace (their account was deleted)');
+    // An entry logged before the name was kept still says who it can.
+    expect(
+      activityLine(
+        item('member.removed', {
+          actor: null,
+          userId: GRACE,
+          details: { left: true, accountDeleted: true },
+        }),
+        ME,
+      ),
+    ).toBe('A member left the workspace (their account was deleted)');
   });
 
   it('says share links and the workspace’s own changes', () => {

@@ -84,6 +84,9 @@ export function activityLine(item: ActivityItem, me: string): string {
       if (text(details.role) === 'owner') return `${who} handed ownership to ${whom}`;
       return role ? `${who} made ${whom} ${role}` : `${who} changed the role of ${whom}`;
     case 'member.removed':
+      // The account was deleted: it is gone as actor too, so the line names them from the log's details.
+      if (details.accountDeleted === true)
+        return `${name ? shorten(name, NAME_MAX) : 'A member'} left the workspace (their account was deleted)`;
       return item.actor && item.userId === item.actor.id
         ? `${who} left the workspace`
         : `${who} removed ${whom}`;

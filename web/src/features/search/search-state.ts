@@ -135,11 +135,12 @@ export function searchParamsOf(state: SearchState): URLSearchParams {
 
 /** What a chip shows: a provider's status in the reply, or `pending` while a streamed search waits for it. */
 export type ProviderState =
-  { kind: 'pending' } | { kind: ProviderStatus['status']; count?: number };
+  | { kind: 'pending' }
+  | { kind: ProviderStatus['status']; count?: number; reason?: ProviderStatus['reason'] };
 
 /** The state of a provider's status in a reply. */
 export function providerStateOf(status: ProviderStatus): ProviderState {
-  return { kind: status.status, count: status.count };
+  return { kind: status.status, count: status.count, reason: status.reason };
 }
 
 const STATUS_TEXT: Record<Exclude<ProviderState['kind'], 'ok'>, string> = {
@@ -153,20 +154,35 @@ const STATUS_TEXT: Record<Exclude<ProviderState['kind'], 'ok'>, string> = {
 /** Why a source gave nothing, in words a reader can act on (after its name). */
 const FAILURE_REASONS: Record<Exclude<ProviderState['kind'], 'ok' | 'pending'>, string> = {
   timeout: 'did not answer in time',
-  error: 'answered with an error',
+  error: 'failed',
   rate_limited: 'is refusing requests for now (rate limited)',
   disabled: 'is not set up on this server',
 };
 
+/** An `error` told apart: a source never reached did not answer with anything. */
+const ERROR_REASONS: Record<
+  NonNullable<ProviderStatus['reason']>,
+  { chip: string; why: string }
+> = {
+  unreachable: { chip: 'unreachable', why: 'could not be reached' },
+  error_response: { chip: 'failed', why: 'answered with an error' },
+  bad_response: { chip: 'failed', why: 'answered with something that could not be read' },
+};
+
+const errorReasonOf = (state: ProviderState) =>
+  state.kind === 'error' && 'reason' in state && state.reason
+    ? ERROR_REASONS[state.reason]
+    : undefined;
+
 /** What a provider chip says: "3 results", "searching…", "timed out", … */
 export function describeProviderState(state: ProviderState): string {
   if (state.kind === 'ok') return `${state.count ?? 0} result${state.count === 1 ? '' : 's'}`;
-  return STATUS_TEXT[state.kind];
+  return errorReasonOf(state)?.chip ?? STATUS_TEXT[state.kind];
 }
 
 /** The same as a sentence, for screen readers and the "no source answered" notice. */
 export function explainProviderState(name: string, state: ProviderState): string {
   if (state.kind === 'ok') return `${name} answered with ${describeProviderState(state)}.`;
   if (state.kind === 'pending') return `${name} has not answered yet.`;
-  return `${name} ${FAILURE_REASONS[state.kind]}.`;
+  return `${name} ${errorReasonOf(state)?.why ?? FAILURE_REASONS[state.kind]}.`;
 }

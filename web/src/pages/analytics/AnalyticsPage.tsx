@@ -7,7 +7,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { queries } from '../../api/client';
-import { useProfileLanguage } from '../../lib/profile';
+import { useReaderLocale } from '../../lib/profile';
 import type { components } from '../../api/schema';
 import { Page } from '../../components/Page';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
@@ -36,7 +36,7 @@ function formatMinutes(minutes: number): string {
 function SearchSection({ period }: { period: Period }) {
   const span = PERIODS.find((entry) => entry.value === period)?.span ?? '';
   const query = queries.useQuery('get', '/api/analytics/search', { params: { query: { period } } });
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   const topQueries = useMemo(
     () =>
       (query.data?.searches ?? [])

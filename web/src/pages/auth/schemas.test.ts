@@ -7,10 +7,12 @@ const firstMessage = (result: { error?: { issues: Array<{ message: string }> } }
   result.error?.issues[0]?.message;
 
 describe('auth and profile form schemas', () => {
-  it('refuses a new password under 6 characters with the API’s words, and sends no empty name', () => {
+  it('refuses a new password under 8 characters (NIST SP 800-63B) with the API’s words, and sends no empty name', () => {
     expect(
-      firstMessage(SignUpForm.safeParse({ name: '', email: 'ada@example.org', password: '12345' })),
-    ).toBe('Password must be at least 6 characters');
+      firstMessage(
+        SignUpForm.safeParse({ name: '', email: 'ada@example.org', password: '1234567' }),
+      ),
+    ).toBe('Password must be at least 8 characters');
     expect(
       SignUpForm.parse({ name: '  ', email: 'ada@example.org', password: 'tidal-quasar-42' }),
     ).toEqual({ name: undefined, email: 'ada@example.org', password: 'tidal-quasar-42' });

@@ -35,7 +35,18 @@ const THEME_LABELS = {
   light: 'Light',
   dark: 'Dark',
 } as const;
-const LANGUAGES = [{ value: 'en-IN', label: 'English (India)' }] as const;
+/** The browser's language by its name in that language ("English (United States)"), and its tag. */
+function browserLanguage(): { name: string; tag: string } {
+  const tag = navigator.language || 'en';
+  try {
+    const name = new Intl.DisplayNames([tag], { type: 'language', languageDisplay: 'standard' }).of(
+      tag,
+    );
+    return { name: name ?? tag, tag };
+  } catch {
+    return { name: tag, tag };
+  }
+}
 
 type ProfileUpdate = components['schemas']['ProfileUpdateInput'];
 
@@ -211,6 +222,7 @@ function PreferencesForm({ profile }: { profile: Profile }) {
   const { setTheme } = useTheme();
   const themeId = useId();
   const languageId = useId();
+  const language = browserLanguage();
   const [status, setStatus] = useState<string | null>(null);
   const form = useZodForm(PreferencesSchema, { values: profile.preferences });
   const save = useMutation({
@@ -247,15 +259,15 @@ function PreferencesForm({ profile }: { profile: Profile }) {
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={languageId}>Language</label>
-        <select id={languageId} {...form.register('language', changed)}>
-          {LANGUAGES.map((language) => (
-            <option key={language.value} value={language.value}>
-              {language.label}
-            </option>
-          ))}
-        </select>
+      <div className="field" role="group" aria-labelledby={languageId}>
+        <span id={languageId} className="field-label">
+          Language
+        </span>
+        <p className="field-hint">
+          Dates and numbers are written as your browser writes them:{' '}
+          <strong lang={language.tag}>{language.name}</strong> ({language.tag}). Change the
+          browser’s language to change them.
+        </p>
       </div>
       <fieldset className="fieldset">
         <legend>E-mail</legend>

@@ -29,6 +29,7 @@ import { RoleBadge } from '../../components/RoleBadge';
 import { abilitiesOf, WorkspaceRoleProvider } from '../../lib/workspace-role';
 import { AddPdfsButton, PdfDropZone } from '../../features/pdfs-upload/components/PdfUploads';
 import { PdfActions, PdfCell } from '../../features/pdfs-upload/components/PdfState';
+import { StoredPdfSummary } from '../../features/summary/components/StoredPdfSummary';
 import { usePdfUploads } from '../../features/pdfs-upload/hooks/use-pdfs';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ExportButtons } from '../../features/workspaces/components/ExportButtons';
@@ -144,6 +145,14 @@ export function WorkspacePage() {
             detailTools={(resource) => (
               <>
                 <PdfActions key={resource.id} workspaceId={data.id} resource={resource} />
+                {resource.pdf?.extraction === 'ready' && (
+                  <StoredPdfSummary
+                    key={`summary-${resource.id}`}
+                    workspaceId={data.id}
+                    workspaceName={data.name}
+                    resource={resource}
+                  />
+                )}
                 <p>
                   <CiteButton
                     workspaceId={data.id}

@@ -73,7 +73,7 @@ function ChangePassword({ account }: { account: Account }) {
         type="password"
         autoComplete="new-password"
         {...form.register('newPassword')}
-        hint="At least 6 characters; common passwords are refused."
+        hint="At least 8 characters; common passwords are refused."
         error={errors.newPassword?.message}
       />
       <TextField
@@ -146,13 +146,20 @@ function DownloadData() {
       <p className="field-hint">
         Everything you keep here: your profile, workspaces with their resources, notes, tags and
         annotations, share links (without their secret addresses) and your search history. BibTeX
-        holds every resource as a reference.
+        holds every resource as a reference. The archive holds both and every PDF you stored, in a
+        folder per workspace.
       </p>
       <DownloadButtons
         choices={DOWNLOADS}
         download={downloadData}
         failure={(error) => `Your data could not be downloaded: ${sentence(describeError(error))}`}
       />
+      {/* A plain link: the browser saves the streamed archive to disk as it comes, however large. */}
+      <p>
+        <a className="button" href="/api/account/export?format=zip" download>
+          Download everything with the PDFs (ZIP)
+        </a>
+      </p>
     </div>
   );
 }

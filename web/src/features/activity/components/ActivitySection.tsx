@@ -3,7 +3,7 @@
  * asks to see it; live updates keep an open list current. Older changes a page at a time.
  */
 import { useId, useState } from 'react';
-import { useProfileLanguage } from '../../../lib/profile';
+import { useReaderLocale } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
 import { ErrorState, LoadingState } from '../../../components/States';
 import { formatDateTime } from '../../../lib/dates';
@@ -37,7 +37,7 @@ export function ActivitySection({ workspaceId }: { workspaceId: string }) {
 function ActivityList({ workspaceId }: { workspaceId: string }) {
   const activity = useActivity(workspaceId);
   const me = useSession().data?.id ?? '';
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   if (activity.isPending) return <LoadingState label="Loading the activity…" />;
   if (activity.isError)
     return (

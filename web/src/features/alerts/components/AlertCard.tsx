@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod/mini';
 import { describeError } from '../../../api/errors';
-import { useProfileLanguage } from '../../../lib/profile';
+import { useReaderLocale } from '../../../lib/profile';
 import { FormAlert, TextField } from '../../../components/Field';
 import { SubmitButton } from '../../../components/SubmitButton';
 import { formatDateTime } from '../../../lib/dates';
@@ -123,7 +123,7 @@ export function AlertCard({
   searchHref: string;
   onDelete: (alert: Alert) => void;
 }) {
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   const headingId = useId();
   const runsId = useId();
   const [editing, setEditing] = useState(false);

@@ -1,5 +1,5 @@
 /** An alert's run history (newest first, a page at a time): when, why, what it found, whether its e-mail went out. */
-import { useProfileLanguage } from '../../../lib/profile';
+import { useReaderLocale } from '../../../lib/profile';
 import { ErrorState, LoadingState } from '../../../components/States';
 import { formatDateTime } from '../../../lib/dates';
 import type { AlertRun } from '../api/alerts';
@@ -8,7 +8,7 @@ import type { useAlertRuns } from '../hooks/use-alerts';
 
 /** When a run happened: when it finished, else when it started; a queued run has not started. */
 export function RunTime({ run }: { run: AlertRun }) {
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   const at = run.finishedAt ?? run.startedAt;
   if (!at) return <>Not started yet</>;
   return <time dateTime={at}>{formatDateTime(at, language)}</time>;

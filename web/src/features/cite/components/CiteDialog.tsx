@@ -11,8 +11,9 @@ import { useDeferredValue, useId, useState } from 'react';
 import { queries } from '../../../api/client';
 import type { components } from '../../../api/schema';
 import { describeError } from '../../../api/errors';
-import { useToast } from '../../../components/Toasts';
 import { plural } from '../../../lib/plural';
+import { closeOnEscapeUnderToasts } from '../../../components/dialog-focus';
+import { useToast } from '../../../components/Toasts';
 import '../cite.css';
 
 const STYLE_KEY = 'cite-style';
@@ -225,7 +226,11 @@ export function CiteButton({
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog cite-dialog" aria-describedby={undefined}>
+        <Dialog.Content
+          className="dialog cite-dialog"
+          aria-describedby={undefined}
+          {...closeOnEscapeUnderToasts(() => setOpen(false))}
+        >
           <Dialog.Title>Cite {plural(resourceIds.length, 'resource')}</Dialog.Title>
           {open && !none && <CiteBody workspaceId={workspaceId} resourceIds={resourceIds} />}
         </Dialog.Content>

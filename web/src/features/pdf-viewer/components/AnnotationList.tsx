@@ -14,6 +14,7 @@ import {
   type AnnotationColor,
 } from '../../../lib/annotations';
 import type { Annotation } from '../hooks/use-pdf-annotations';
+import { Markdown } from '../../../components/Markdown';
 
 interface Props {
   annotations: Annotation[];
@@ -100,7 +101,7 @@ export function AnnotationList({
                     <mark>{place.quote}</mark>
                   </blockquote>
                 )}
-                {!quoteOnly && <p className="annotation-body">{annotation.body}</p>}
+                {!quoteOnly && <Markdown className="annotation-body" text={annotation.body} />}
                 <div className="row-actions">
                   {place && (
                     <button

@@ -7,7 +7,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { SearchResult } from '../../../api/types';
-import { useProfileLanguage } from '../../../lib/profile';
+import { useReaderLocale } from '../../../lib/profile';
 import { shortAuthors } from '../../../lib/authors';
 import { formatIsoDate } from '../../../lib/dates';
 import { workTypeLabel } from '../../../lib/work-types';
@@ -30,7 +30,7 @@ export function ResultCard({
   const [expanded, setExpanded] = useState(false);
   const [relatedOpen, setRelatedOpen] = useState(false);
   const relatedId = useId();
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   const kind = [result.venue, result.type && workTypeLabel(result.type)]
     .filter(Boolean)
     .join(' · ');

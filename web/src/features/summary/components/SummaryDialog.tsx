@@ -11,10 +11,12 @@ import { useEffect, useState } from 'react';
 import type { SearchResult } from '../../../api/types';
 import { SaveToNotes, summaryNote } from './SaveToNotes';
 import {
+  isStored,
   useSummaryStream,
   type ProgressStage,
   type SummaryMode,
   type SummaryState,
+  type SummarySubject,
 } from '../hooks/use-summary-stream';
 import { useDialogFocusReturn } from '../../../components/dialog-focus';
 import '../../features.css';
@@ -67,23 +69,28 @@ export function SummaryDialog({
   result,
   onClose,
   onServerError,
+  initialMode = 'quick',
 }: {
-  result: SearchResult | null;
+  result: SummarySubject | null;
   onClose: () => void;
   onServerError: (message: string) => void;
+  /** The mode it opens in: `deep` for a kept resource's stored PDF. */
+  initialMode?: SummaryMode;
 }) {
   const returnFocus = useDialogFocusReturn();
-  const [mode, setMode] = useState<SummaryMode>('quick');
+  const [mode, setMode] = useState<SummaryMode>(initialMode);
   const [attempt, setAttempt] = useState(0);
+  const searchResult: SearchResult | null = result && !isStored(result) ? result : null;
   // A quick summary is made from the abstract: without one there is nothing to summarise (the title
   // alone would come back as its own TL;DR); the full text may be, when the result names its PDF.
-  const noAbstract = mode === 'quick' && result !== null && !result.abstract.trim();
-  const pdfKnown = Boolean(result?.arxivId || result?.pdfUrl || result?.doi);
+  // A kept resource's abstract is the service's to read.
+  const noAbstract = mode === 'quick' && searchResult !== null && !searchResult.abstract.trim();
+  const pdfKnown = Boolean(searchResult?.arxivId || searchResult?.pdfUrl || searchResult?.doi);
   const stream = useSummaryStream(noAbstract ? null : result, mode, attempt);
   // Until the new stream starts, the state is the last mode's: not shown, and its error not this mode's.
   const summary = stream?.mode === mode ? stream : null;
   // The last finished quick summary of this result, kept on screen should a deep one fail.
-  const [quick, setQuick] = useState<{ of: SearchResult; summary: SummaryState } | null>(null);
+  const [quick, setQuick] = useState<{ of: SummarySubject; summary: SummaryState } | null>(null);
   if (
     result &&
     summary?.status === 'done' &&
@@ -96,7 +103,19 @@ export function SummaryDialog({
 
   // What "Save to notes" saves: the summary on screen (the kept quick one when a deep one failed).
   const shown = deepFailed ? keptQuick : summary?.status === 'done' ? summary : null;
-  const places = result?.inLibrary ?? [];
+  // A kept resource saves into its own notes; a search result into each place it is kept.
+  const places =
+    result && isStored(result)
+      ? !result.notesWritable
+        ? []
+        : [
+            {
+              workspaceId: result.workspaceId,
+              workspaceName: result.workspaceName,
+              resourceId: result.resourceId,
+            },
+          ]
+      : (searchResult?.inLibrary ?? []);
   const hasText = Boolean(shown && (shown.tldr || shown.bullets?.length));
 
   useEffect(() => {
@@ -223,7 +242,7 @@ export function SummaryDialog({
           </div>
           {shown && hasText && places.length > 0 && (
             <SaveToNotes
-              key={`${result?.id ?? ''}-${mode}`}
+              key={`${result ? (isStored(result) ? result.resourceId : result.id) : ''}-${mode}`}
               places={places}
               text={summaryNote(shown, shown.modeUsed ?? 'quick')}
             />

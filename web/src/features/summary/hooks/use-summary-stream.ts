@@ -1,5 +1,5 @@
 /**
- * The summary of one search result, streamed from GET /api/summarize through an EventSource.
+ * The summary of one search result or kept resource, streamed from GET /api/summarize through an EventSource.
  * Events: meta {fromCache, modeUsed…}, progress {stage} (deep), tldr, bullets, tags, done, and on
  * failure one `error` {message, code, retryAfter?} (the rate limit's refusal too: stream-error.ts).
  * The stream is closed on `done`, on `error`, and when the caller stops listening (closing the
@@ -42,7 +42,37 @@ const INITIAL: SummaryState = {
   error: null,
 };
 
-function summaryUrl(result: SearchResult, mode: SummaryMode): string {
+/**
+ * A resource kept in a workspace: summarised from what the service stores (its PDF's text for deep,
+ * read from the database: no download), named by workspace and resource.
+ */
+export interface StoredResource {
+  kind: 'stored';
+  workspaceId: string;
+  workspaceName: string;
+  resourceId: string;
+  title: string;
+  /** Whether the reader may write its notes (owner or editor): `Save to notes` is offered then. */
+  notesWritable: boolean;
+}
+
+/** What a summary is of: a search result, or a resource kept in a workspace. */
+export type SummarySubject = SearchResult | StoredResource;
+
+export const isStored = (subject: SummarySubject): subject is StoredResource =>
+  'kind' in subject && subject.kind === 'stored';
+
+function summaryUrl(subject: SummarySubject, mode: SummaryMode): string {
+  if (isStored(subject)) {
+    const params = new URLSearchParams({
+      workspaceId: subject.workspaceId,
+      resourceId: subject.resourceId,
+      title: subject.title.slice(0, 1000),
+      mode,
+    });
+    return `/api/summarize?${params.toString()}`;
+  }
+  const result = subject;
   const params = new URLSearchParams({
     id: result.id,
     source: result.provider,
@@ -66,7 +96,7 @@ const stringsOf = (value: unknown): string[] =>
 
 /** Streams the summary while `result` is set; `attempt` changes restart it (Try again). */
 export function useSummaryStream(
-  result: SearchResult | null,
+  result: SummarySubject | null,
   mode: SummaryMode,
   attempt: number,
 ): SummaryState | null {

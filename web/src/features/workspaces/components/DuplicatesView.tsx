@@ -13,7 +13,7 @@ import { describeError } from '../../../api/errors';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/States';
 import { formatDay } from '../../../lib/dates';
 import { plural } from '../../../lib/plural';
-import { useProfileLanguage } from '../../../lib/profile';
+import { useReaderLocale } from '../../../lib/profile';
 import { useAbilities } from '../../../lib/workspace-role';
 import {
   isChangedMeanwhile,
@@ -92,7 +92,7 @@ function GroupCard({
   onChanged: () => void;
 }) {
   const id = useId();
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   const merge = useMergeDuplicates(workspaceId);
   const [keepId, setKeepId] = useState(group.resources[0]?.id ?? '');
   const [error, setError] = useState<string | null>(null);

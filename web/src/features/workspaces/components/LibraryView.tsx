@@ -13,7 +13,7 @@
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useProfileLanguage } from '../../../lib/profile';
+import { useReaderLocale } from '../../../lib/profile';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/States';
 import { useToast } from '../../../components/Toasts';
 import { formatDay } from '../../../lib/dates';
@@ -121,7 +121,7 @@ export function LibraryView({
   const page = useResourcePage(workspaceId, apiQuery(state));
   const toast = useToast();
   const remove = useRemoveResources(workspaceId);
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   const captionId = useId();
   const panelRef = useRef<HTMLElement>(null);
   const focusPanel = useRef(false);

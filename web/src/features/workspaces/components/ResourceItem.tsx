@@ -7,11 +7,10 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../../../api/errors';
 import { useDraftField, useHasDraft } from '../../../lib/drafts';
-import { useProfileLanguage } from '../../../lib/profile';
+import { useReaderLocale } from '../../../lib/profile';
 import { ANNOTATION_COLORS, colorName, pagesLabel, pdfPlaceOf } from '../../../lib/annotations';
 import { useSession } from '../../../lib/session';
 import { useAbilities } from '../../../lib/workspace-role';
-import { TextAreaField } from '../../../components/Field';
 import { shortAuthors } from '../../../lib/authors';
 import { formatDay, formatIsoDate } from '../../../lib/dates';
 import { fieldChange, typeLabel } from '../record-fields';
@@ -32,6 +31,8 @@ import { SubmitButton } from '../../../components/SubmitButton';
 import { keepDraft, showApiError, submitWith, useZodForm } from '../../../lib/form';
 import { AnnotationForm, parseAnnotationVersion } from '../schemas';
 import { ConflictDialog, useEditConflict } from '../../../components/ConflictDialog';
+import { Markdown } from '../../../components/Markdown';
+import { MarkdownField } from '../../../components/MarkdownField';
 
 /** The server's bound on an annotation's text (it strips HTML first, so it may keep less). */
 const ANNOTATION_MAX = 10_000;
@@ -125,10 +126,11 @@ function AnnotationItem({
       />
       {editing ? (
         <form className="form" onSubmit={(event) => void save(event)}>
-          <TextAreaField
+          <MarkdownField
             label="Edit annotation"
             required
             limit={ANNOTATION_MAX}
+            value={form.watch('body')}
             length={form.watch('body').length}
             rows={3}
             {...form.register('body', { onChange: keepDraft(draft) })}
@@ -147,7 +149,7 @@ function AnnotationItem({
         <>
           {/* A highlight kept without a note has the quote as its text: shown once. */}
           {!(quotes.length === 1 && annotation.body === `“${quotes[0]}”`) && (
-            <p className="annotation-body">{annotation.body}</p>
+            <Markdown className="annotation-body" text={annotation.body} />
           )}
           {annotation.authorName && (
             <p className="muted annotation-author">by {annotation.authorName}</p>
@@ -213,7 +215,7 @@ export function ResourceItem({
         .map((part, index) => String(part).padStart(index === 0 ? 4 : 2, '0'))
         .join('-')
     : null;
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   const allRanges = resource.annotations.flatMap(rangesOf);
 
   // The last selection made inside the abstract (the button press that uses it may clear the page's selection).
@@ -305,9 +307,10 @@ export function ResourceItem({
             </ul>
           )}
           {resource.notes && (
-            <p className="resource-notes">
-              <strong>Notes:</strong> {resource.notes}
-            </p>
+            <div className="resource-notes">
+              <strong>Notes:</strong>
+              <Markdown text={resource.notes} />
+            </div>
           )}
           {can.edit && (
             <div className="row-actions">
@@ -388,9 +391,10 @@ export function ResourceItem({
           </ul>
         )}
         <form className="form" onSubmit={(event) => void add(event)}>
-          <TextAreaField
+          <MarkdownField
             label="Annotation"
             limit={ANNOTATION_MAX}
+            value={noteForm.watch('body')}
             length={noteForm.watch('body').length}
             rows={2}
             {...noteForm.register('body', { onChange: keepDraft(noteDraft) })}

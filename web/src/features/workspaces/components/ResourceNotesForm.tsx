@@ -8,8 +8,9 @@ import { useState } from 'react';
 import { ApiError } from '../../../api/errors';
 import { useDraftField } from '../../../lib/drafts';
 import { ConflictDialog, useEditConflict } from '../../../components/ConflictDialog';
-import { FormAlert, TextAreaField, TextField } from '../../../components/Field';
+import { FormAlert, TextField } from '../../../components/Field';
 import { SubmitButton } from '../../../components/SubmitButton';
+import { MarkdownField } from '../../../components/MarkdownField';
 import { formError, keepDraft, submitWith, useZodForm } from '../../../lib/form';
 import { parseResourceVersion, ResourceNotesForm as ResourceNotesSchema } from '../schemas';
 import { useUpdateResource, type Resource } from '../hooks/use-workspaces';
@@ -99,10 +100,11 @@ export function ResourceNotesForm({
         onSubmit={(event) => void submit(event)}
         aria-label={`Notes and tags of ${resource.title}`}
       >
-        <TextAreaField
+        <MarkdownField
           label="Notes"
           rows={4}
           limit={NOTES_MAX}
+          value={form.watch('notes')}
           length={form.watch('notes').length}
           autoFocus
           {...form.register('notes', { onChange: keepDraft(notesDraft) })}

@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { ApiError, describeError } from '../../../api/errors';
 import { TextField } from '../../../components/Field';
 import { useToast } from '../../../components/Toasts';
-import { useDialogFocusReturn } from '../../../components/dialog-focus';
+import { closeOnEscapeUnderToasts, useDialogFocusReturn } from '../../../components/dialog-focus';
 import type { SearchResult } from '../../../api/types';
 import {
   resourceFromResult,
@@ -110,7 +110,12 @@ export function SaveDialog({
     <Dialog.Root open={result !== null} onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" aria-describedby={undefined} {...returnFocus}>
+        <Dialog.Content
+          className="dialog"
+          aria-describedby={undefined}
+          {...returnFocus}
+          {...closeOnEscapeUnderToasts(onClose)}
+        >
           <Dialog.Title>Save to a workspace</Dialog.Title>
           {result && <p className="summary-of">{result.title}</p>}
           {workspaces.isPending && <p role="status">Loading your workspaces…</p>}

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { describeError } from '../../../api/errors';
-import { useProfileLanguage } from '../../../lib/profile';
+import { useReaderLocale } from '../../../lib/profile';
 import { ErrorState, LoadingState } from '../../../components/States';
 import { useToast } from '../../../components/Toasts';
 import { useAbilities } from '../../../lib/workspace-role';
@@ -41,7 +41,7 @@ function ShareLinkRow({ link, workspaceId }: { link: ShareLink; workspaceId: str
   // Revoking and resuming are the owner's (POLICY workspace.manageShares); an editor creates and copies.
   const can = useAbilities();
   const toast = useToast();
-  const language = useProfileLanguage();
+  const language = useReaderLocale();
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const expires = new Date(link.expiresAt);
   const paused = link.pausedAt !== null;
