@@ -767,7 +767,8 @@ for (const leg of embeddedLeg()) {
         );
         expect(html).toContain(
           '<li class="c-purple"><p class="where">Purple · pages 4–5</p>' +
-            '<blockquote>ends here &amp; goes on</blockquote><p class="annotation-body">Across the break</p>',
+            '<blockquote>ends here &amp; goes on</blockquote>' +
+            '<div class="annotation-body md"><p>Across the break</p></div>',
         );
       });
 
