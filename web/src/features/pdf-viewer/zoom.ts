@@ -6,8 +6,8 @@
 export type Zoom = { kind: 'fit-width' } | { kind: 'fit-page' } | { kind: 'scale'; scale: number };
 
 export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const;
-export const MIN_SCALE = 0.25;
-export const MAX_SCALE = 4;
+const MIN_SCALE = 0.25;
+const MAX_SCALE = 4;
 
 export const clampScale = (scale: number) => Math.min(MAX_SCALE, Math.max(MIN_SCALE, scale));
 
