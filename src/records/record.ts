@@ -33,8 +33,10 @@ export interface RecordDate {
   /** 1–4: spring, summer, autumn, winter (CSL's `season`). */
   season?: number;
   circa?: boolean;
-  /** The end of a range ("2001–2003"). */
-  end?: { year: number; month?: number; day?: number };
+  /** The end of a range ("2001–2003", "Spring 1999 – Summer 2001": an end may have a season of its own). */
+  end?: { year: number; month?: number; day?: number; season?: number };
+  /** A range begun and not ended ("1987–"; CSL's `[[1987], [0]]`): no `end` with it. */
+  openEnd?: true;
   literal?: string;
 }
 

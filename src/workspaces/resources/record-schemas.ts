@@ -99,7 +99,14 @@ function checkDay(
       });
 }
 
-const DateEnd = z.strictObject({ year: Year, month: Month.optional(), day: Day.optional() });
+const Season = z.number().int('must be a whole number').min(1, 'must be 1–4').max(4, 'must be 1–4');
+
+const DateEnd = z.strictObject({
+  year: Year,
+  month: Month.optional(),
+  day: Day.optional(),
+  season: Season.optional().describe("The end's season: 1–4, spring to winter"),
+});
 
 export const RecordDateSchema = z
   .object({
@@ -113,8 +120,14 @@ export const RecordDateSchema = z
         year: z.number().int(),
         month: z.number().int().optional(),
         day: z.number().int().optional(),
+        season: z.number().int().optional(),
       })
-      .optional(),
+      .optional()
+      .describe('The end of a range (a season of its own: "Spring 1999 – Summer 2001")'),
+    openEnd: z
+      .literal(true)
+      .optional()
+      .describe('A range begun and not ended ("1987–"; CSL\'s [[1987], [0]]), without `end`'),
     literal: z.string().optional(),
   })
   .meta({ id: 'RecordDate' });
@@ -124,9 +137,13 @@ const DateObject = z
     year: Year.optional(),
     month: Month.optional(),
     day: Day.optional(),
-    season: z.number().int().min(1, 'must be 1–4').max(4, 'must be 1–4').optional(),
+    season: Season.optional(),
     circa: z.boolean().optional(),
     end: DateEnd.optional().describe('The end of a range'),
+    openEnd: z
+      .literal(true)
+      .optional()
+      .describe('A range begun and not ended ("1987–"): send no `end` with it'),
     literal: plainText(100, { singleLine: true })
       .optional()
       .describe('A date that is not a calendar date ("Spring 2004", "forthcoming")'),
@@ -138,6 +155,10 @@ const DateObject = z
       ctx.addIssue({ code: 'custom', path: ['year'], message: 'is required with a month' });
     checkDay(date, ctx);
     if (date.end) checkDay(date.end, ctx, ['end']);
+    if (date.openEnd && date.end)
+      ctx.addIssue({ code: 'custom', path: ['openEnd'], message: 'is a range without an end' });
+    else if ((date.openEnd || date.end) && date.year === undefined)
+      ctx.addIssue({ code: 'custom', path: ['year'], message: 'is required in a range' });
   });
 
 /** A date as parts, or as `YYYY`, `YYYY-MM` or `YYYY-MM-DD`. */

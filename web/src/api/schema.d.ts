@@ -2380,11 +2380,18 @@ export interface components {
             day?: number;
             season?: number;
             circa?: boolean;
+            /** @description The end of a range (a season of its own: "Spring 1999 – Summer 2001") */
             end?: {
                 year: number;
                 month?: number;
                 day?: number;
+                season?: number;
             };
+            /**
+             * @description A range begun and not ended ("1987–"; CSL's [[1987], [0]]), without `end`
+             * @constant
+             */
+            openEnd?: true;
             literal?: string;
         };
         RelatedWorksReply: {
@@ -2719,7 +2726,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2734,7 +2748,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2749,7 +2770,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2764,7 +2792,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2779,7 +2814,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2794,7 +2836,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2907,7 +2956,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2922,7 +2978,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2937,7 +3000,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2952,7 +3022,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2967,7 +3044,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2982,7 +3066,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3187,7 +3278,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3202,7 +3300,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3217,7 +3322,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3232,7 +3344,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3247,7 +3366,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3262,7 +3388,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
