@@ -366,9 +366,13 @@ export async function measureInterop(
         const after = resourceId ? items.get(resourceId) : undefined;
         if (!after) {
           reimport[format].notReimported++;
+          const entry = entries[n];
+          const outcome = entry
+            ? `${entry.outcome}${entry.reason ? ` (${clip(entry.reason, 80)})` : ''}`
+            : 'no entry';
           causes.add(
             `re-import of the ${format} export: entry not imported`,
-            `${clip(String(before.title))}`,
+            `${clip(String(before.title ?? `(untitled ${String(before.type)})`))}: ${outcome}`,
           );
           return;
         }

@@ -352,8 +352,9 @@ N1  - Second note`,
         title: 'One space',
         author: [{ family: 'One', given: 'Space' }],
         issued: { 'date-parts': [[2000]] },
+        ris: { type: 'JOUR' },
       },
-      { type: 'book', title: 'None' },
+      { type: 'book', title: 'None', ris: { type: 'BOOK' } },
     ]);
   });
 
@@ -390,6 +391,7 @@ DO  - 10.1000/xyz`,
     );
     expect(chapter).toEqual({
       type: 'chapter',
+      ris: { type: 'CHAP' },
       title: 'Chapter',
       author: [{ family: 'Author', given: 'A.' }],
       editor: [

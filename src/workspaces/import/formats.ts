@@ -66,6 +66,11 @@ export interface CslLike {
    * as in the file. The key is `citation-key`.
    */
   bibtex?: { entryType: string; title?: string };
+  /**
+   * A RIS record's type (`TY`) when it names a kind of work this reader knows, not RIS's generic
+   * `GEN`: the record says what it is, as a CSL-JSON item's `type` does (an untitled work is kept).
+   */
+  ris?: { type: string };
   /** Files the record links to (RIS `L1` PDFs, `L2` full text, `L4` images), as Zotero attaches them. */
   attachments?: Array<{ url: string; mimeType?: string; title: string }>;
   /** Every other CSL 1.0.2 variable the entry carries (`translator`, `accessed`, `genre`…), as CSL names it. */

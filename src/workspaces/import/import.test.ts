@@ -533,6 +533,19 @@ for (const leg of storeLegs()) {
         });
         const stored = await resources(ws.id);
         expect(byTitle(stored, 'Untitled book')).toMatchObject({ untitled: true });
+
+        // Its RIS export (`TY  - BOOK`, its key, nothing else) is read again as the same untitled
+        // work; a record of RIS's generic type alone says nothing.
+        const again = await createWorkspace(t.app, owner);
+        const risFile = 'TY  - BOOK\nID  - bare\nER  - \n\nTY  - GEN\nER  - \n';
+        const risRead = await importRaw(again.id, risFile, 'application/x-research-info-systems');
+        expect(risRead.json()).toMatchObject({
+          counts: { entries: 2, imported: 1, unreadable: 1 },
+        });
+        expect(byTitle(await resources(again.id), 'Untitled book')).toMatchObject({
+          untitled: true,
+          type: 'book',
+        });
         const legalCase = byTitle(stored, 'Untitled legal case');
         expect(legalCase).toMatchObject({ untitled: true, authority: 'Supreme Court' });
         expect(byTitle(stored, 'The Lancet on the iPod')).toMatchObject({
