@@ -43,6 +43,8 @@ export interface RecordDate {
 /**
  * The record. `arxivId` is the one field CSL has no variable for (an arXiv id without version, e.g.
  * `1706.03762`); CSL-JSON carries it as `number: "arXiv:…"` on a preprint (export.ts).
+ * `arxivPrimaryClass` is its primary category (`astro-ph`, `cs.LG`) as a BibTeX entry's
+ * `primaryClass` (BibLaTeX's `eprintclass`) gave it, written back there; it goes with the id.
  *
  * `untitled`: the work has no title of its own, which CSL allows (a legal case cited by its reporter,
  * a letter, an interview). The resource's `title` is then a display title made for lists and
@@ -52,6 +54,7 @@ export interface RecordDate {
 export type BibRecord = {
   creators?: Creator[];
   arxivId?: string;
+  arxivPrimaryClass?: string;
   untitled?: true;
   /** CSL rich text of fields that came with it, by field (markup.ts): `{ title: 'The <i>Lancet</i>' }`. */
   markup?: Partial<Record<'title' | TextField, string>>;

@@ -148,6 +148,7 @@ describe('BibTeX and BibLaTeX', () => {
     );
     expect(preprint).toMatchObject({
       arxivId: '2101.00001',
+      arxivPrimaryClass: 'cs.IT',
       archive: 'arXiv',
       archive_location: '2101.00001',
     });

@@ -58,6 +58,8 @@ export interface CslLike {
   note?: string;
   /** An arXiv id named by the entry itself (BibTeX `eprint` with `archivePrefix = arXiv`). */
   arxivId?: string;
+  /** Its primary category, BibTeX's `primaryClass` (BibLaTeX's `eprintclass`): `astro-ph`, `cs.LG`. */
+  arxivPrimaryClass?: string;
   /** What else the entry says, where an identifier may hide (`howpublished`, `journal = {arXiv preprint …}`). */
   extra?: string[];
   /**
@@ -356,6 +358,7 @@ function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
     delete item.genre;
   }
   const eprint = eprintOf(fields);
+  const primaryClass = (fields.get('primaryclass') ?? fields.get('eprintclass'))?.trim();
   const archivePrefix = (fields.get('archiveprefix') ?? fields.get('eprinttype'))?.trim();
   // Zotero's Rights, CSL's license: `copyright` (as Zotero's BibTeX translator reads it) or `rights`.
   const rights = (fields.get('copyright') ?? fields.get('rights'))?.trim();
@@ -376,6 +379,7 @@ function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
     ...item,
     note: notes.length ? notes.join('\n\n') : undefined,
     ...(eprint ? { arxivId: eprint } : {}),
+    ...(eprint && primaryClass ? { arxivPrimaryClass: primaryClass } : {}),
     bibtex: { entryType: chunk.type, ...(title !== undefined ? { title } : {}) },
   };
 }

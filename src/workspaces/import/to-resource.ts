@@ -9,7 +9,7 @@ import { httpUrlOf, LIMITS } from '../schemas.js';
 import type { NewResourceRow } from '../resources/store.js';
 import { normaliseArxivId, normaliseDoi, workKeyOf } from '../resources/work-key.js';
 import type { CslLike } from './formats.js';
-import { cslPlainText } from '../../records/index.js';
+import { cslPlainText, isArxivCategory } from '../../records/index.js';
 import {
   markupToKeep,
   otherVariablesOf,
@@ -172,6 +172,15 @@ export function resourceOf(
   if (own.doi) record.doi = own.doi;
   else delete record.doi;
   if (own.arxivId) record.arxivId = own.arxivId;
+  // The category BibTeX gave with the entry's own e-print (not with an id found elsewhere).
+  const primaryClass = clean(item.arxivPrimaryClass, 50);
+  if (
+    own.arxivId &&
+    primaryClass &&
+    isArxivCategory(primaryClass) &&
+    normaliseArxivId(String(item.arxivId ?? '')) === own.arxivId
+  )
+    record.arxivPrimaryClass = primaryClass;
   if (own.pmid) record.pmid = own.pmid;
   else delete record.pmid;
   const url = httpUrlOf(typeof item.URL === 'string' ? item.URL.trim() : undefined) ?? null;

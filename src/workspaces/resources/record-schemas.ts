@@ -12,6 +12,7 @@ import {
   CREATORS_MAX,
   daysIn,
   DATE_VARIABLES,
+  isArxivCategory,
   isValidIsbn,
   isValidIssn,
   listed,
@@ -259,6 +260,16 @@ export const RecordFieldsInput = {
       'must be an arXiv id (2101.00001, hep-th/9901001)',
     ),
   ).optional(),
+  arxivPrimaryClass: clearable(
+    line(50).refine(
+      (category) => !category || isArxivCategory(category),
+      'must be an arXiv category (astro-ph, cs.LG, math.AG)',
+    ),
+  )
+    .optional()
+    .describe(
+      "The arXiv id's primary category (BibTeX's primaryClass); a change of arxivId without it clears it",
+    ),
   ...textShape,
   ...dateShape,
 };
@@ -305,6 +316,13 @@ export function changedRecord(current: BibRecord, input: RecordInput): BibRecord
       delete record[field];
     else record[field] = field === 'arxivId' ? normaliseArxivId(value as string) : value;
   }
+  // A category goes with its id: another id (or none) without one leaves none.
+  if (
+    input.arxivId !== undefined &&
+    input.arxivPrimaryClass === undefined &&
+    record.arxivId !== current.arxivId
+  )
+    delete record.arxivPrimaryClass;
   return record;
 }
 
@@ -314,6 +332,10 @@ export const RecordFieldsReply = {
     .array(CreatorSchema)
     .describe('Structured names with their role; `authors` is derived from them'),
   arxivId: z.string().optional(),
+  arxivPrimaryClass: z
+    .string()
+    .optional()
+    .describe("The arXiv id's primary category (`astro-ph`, `cs.LG`): BibTeX's primaryClass"),
   untitled: z
     .literal(true)
     .optional()

@@ -2427,6 +2427,8 @@ export interface components {
             /** @description Structured names with their role; `authors` is derived from them */
             creators: components["schemas"]["Creator"][];
             arxivId?: string;
+            /** @description The arXiv id's primary category (`astro-ph`, `cs.LG`): BibTeX's primaryClass */
+            arxivPrimaryClass?: string;
             /**
              * @description The work has no title of its own (a legal case, a letter; CSL allows it): `title` is a display title ("Untitled legal case"), left out of exports and citations; a change that sends a title clears it
              * @constant
@@ -2660,6 +2662,8 @@ export interface components {
                 literal?: string;
             }[] | null;
             arxivId?: string | null;
+            /** @description The arXiv id's primary category (BibTeX's primaryClass); a change of arxivId without it clears it */
+            arxivPrimaryClass?: string | null;
             abstract?: string | null;
             annote?: string | null;
             archive?: string | null;
@@ -2890,6 +2894,8 @@ export interface components {
                 literal?: string;
             }[] | null;
             arxivId?: string | null;
+            /** @description The arXiv id's primary category (BibTeX's primaryClass); a change of arxivId without it clears it */
+            arxivPrimaryClass?: string | null;
             abstract?: string | null;
             annote?: string | null;
             archive?: string | null;
@@ -3119,7 +3125,7 @@ export interface components {
                  * @description The field as a PATCH names it
                  * @enum {string}
                  */
-                field: "title" | "url" | "type" | "creators" | "arxivId" | "abstract" | "annote" | "archive" | "archiveCollection" | "archiveLocation" | "archivePlace" | "authority" | "callNumber" | "citationKey" | "collectionTitle" | "containerTitle" | "containerTitleShort" | "dimensions" | "division" | "doi" | "eventTitle" | "eventPlace" | "genre" | "isbn" | "issn" | "jurisdiction" | "language" | "license" | "medium" | "originalPublisher" | "originalPublisherPlace" | "originalTitle" | "partTitle" | "pmcid" | "pmid" | "publisher" | "publisherPlace" | "references" | "reviewedGenre" | "reviewedTitle" | "scale" | "source" | "status" | "titleShort" | "volumeTitle" | "chapterNumber" | "collectionNumber" | "edition" | "issue" | "number" | "numberOfPages" | "numberOfVolumes" | "pages" | "pageFirst" | "partNumber" | "printingNumber" | "section" | "supplementNumber" | "versionNumber" | "volume" | "issued" | "accessed" | "availableDate" | "eventDate" | "originalDate" | "submitted";
+                field: "title" | "url" | "type" | "creators" | "arxivId" | "arxivPrimaryClass" | "abstract" | "annote" | "archive" | "archiveCollection" | "archiveLocation" | "archivePlace" | "authority" | "callNumber" | "citationKey" | "collectionTitle" | "containerTitle" | "containerTitleShort" | "dimensions" | "division" | "doi" | "eventTitle" | "eventPlace" | "genre" | "isbn" | "issn" | "jurisdiction" | "language" | "license" | "medium" | "originalPublisher" | "originalPublisherPlace" | "originalTitle" | "partTitle" | "pmcid" | "pmid" | "publisher" | "publisherPlace" | "references" | "reviewedGenre" | "reviewedTitle" | "scale" | "source" | "status" | "titleShort" | "volumeTitle" | "chapterNumber" | "collectionNumber" | "edition" | "issue" | "number" | "numberOfPages" | "numberOfVolumes" | "pages" | "pageFirst" | "partNumber" | "printingNumber" | "section" | "supplementNumber" | "versionNumber" | "volume" | "issued" | "accessed" | "availableDate" | "eventDate" | "originalDate" | "submitted";
                 /** @description What the resource holds now; null: nothing */
                 current: (string | components["schemas"]["Creator"][] | components["schemas"]["RecordDate"]) | null;
                 /** @description What the source says, as a PATCH of the field saves it */
@@ -3212,6 +3218,8 @@ export interface components {
                 literal?: string;
             }[] | null;
             arxivId?: string | null;
+            /** @description The arXiv id's primary category (BibTeX's primaryClass); a change of arxivId without it clears it */
+            arxivPrimaryClass?: string | null;
             abstract?: string | null;
             annote?: string | null;
             archive?: string | null;
