@@ -104,6 +104,7 @@ export function typeLabel(type: string): string {
 const FIELD_LABELS = {
   url: 'URL',
   arxivId: 'arXiv ID',
+  arxivPrimaryClass: 'arXiv category',
   abstract: 'Abstract',
   annote: 'Annotation (CSL)',
   archive: 'Archive',
