@@ -119,6 +119,11 @@ function datePartsOf(
   return date;
 }
 
+/** An end of a range that says the range is open (`[0]`, `[""]`: "1987–"), as citeproc-js reads it. */
+function isOpenEnd(parts: unknown): boolean {
+  return Array.isArray(parts) && parts.length > 0 && [0, '0', ''].includes(parts[0] as never);
+}
+
 /** A CSL date as a record's date; `raw` text is read as ISO 8601 when it is one, else kept as a literal. */
 function dateFromCsl(value: unknown, clean: Clean = plain): RecordDate | undefined {
   if (!value || typeof value !== 'object') return undefined;
@@ -128,13 +133,17 @@ function dateFromCsl(value: unknown, clean: Clean = plain): RecordDate | undefin
   const date: RecordDate = {};
   if (start) {
     Object.assign(date, start);
-    // A range's end keeps its year, month and day (a season of its own is not kept).
-    const read = datePartsOf(parts[1]);
-    if (read) {
-      const { season: _season, ...end } = read;
-      if (end.year !== start.year || end.month !== start.month || end.day !== start.day)
+    // A range's end keeps its year, month and day, or its season; an end of year 0 is an open range.
+    const end = datePartsOf(parts[1]);
+    if (end) {
+      if (
+        end.year !== start.year ||
+        end.month !== start.month ||
+        end.day !== start.day ||
+        end.season !== start.season
+      )
         date.end = end;
-    }
+    } else if (isOpenEnd(parts[1])) date.openEnd = true;
   }
   const season = numberOf(csl.season);
   if (season !== undefined && season >= 1 && season <= 4) date.season = season;
@@ -152,18 +161,32 @@ function dateFromCsl(value: unknown, clean: Clean = plain): RecordDate | undefin
   return Object.keys(date).length > 0 ? date : undefined;
 }
 
-/** A record's date as CSL writes it. */
+/**
+ * A record's date as CSL writes it. A range's seasons are months 21–24 of its ends (CSL's `season`
+ * is the start's only), an open range ends in `[0]`; a single date's season is `season`.
+ */
 function dateToCsl(date: RecordDate): CslDate & { season?: number; circa?: boolean } {
   const csl: CslDate & { season?: number; circa?: boolean } = {};
+  const range = date.end !== undefined || date.openEnd === true;
+  let season = date.season;
   if (date.year !== undefined) {
-    const partsOf = (d: { year: number; month?: number; day?: number }) =>
-      d.month ? (d.day ? [d.year, d.month, d.day] : [d.year, d.month]) : [d.year];
-    csl['date-parts'] = [partsOf({ year: date.year, month: date.month, day: date.day })];
+    const partsOf = (d: { year: number; month?: number; day?: number; season?: number }) =>
+      d.month
+        ? d.day
+          ? [d.year, d.month, d.day]
+          : [d.year, d.month]
+        : d.season
+          ? [d.year, 20 + d.season]
+          : [d.year];
+    const start = { year: date.year, month: date.month, day: date.day };
+    csl['date-parts'] = [partsOf(range && !date.month ? { ...start, season } : start)];
+    if (range && !date.month) season = undefined;
     if (date.end) csl['date-parts'].push(partsOf(date.end));
+    else if (date.openEnd) csl['date-parts'].push([0]);
   } else if (date.literal) {
     csl.literal = date.literal;
   }
-  if (date.season) csl.season = date.season;
+  if (season) csl.season = season;
   if (date.circa) csl.circa = true;
   return csl;
 }

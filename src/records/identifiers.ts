@@ -14,6 +14,11 @@ export function bareDoi(value: string): string | null {
   return DOI.test(bare) ? bare : null;
 }
 
+/** An arXiv category (`cs.SE`, `math.AG`, `hep-th`, `q-bio.NC`, `astro-ph`), as BibTeX's `primaryClass` holds one. */
+export function isArxivCategory(value: string): boolean {
+  return /^[a-z][a-z-]*(?:\.[A-Za-z-]{2,})?$/.test(value);
+}
+
 /** The separate identifiers of a field that may list several. */
 export function listed(value: string): string[] {
   return value.split(/[\s,;]+/).filter(Boolean);

@@ -8,4 +8,4 @@ export * from './record.js';
 export * from './csl.js';
 export * from './markup.js';
 export { creatorFromParts, creatorFromText, namesAnOrganisation } from './names.js';
-export { bareDoi, isValidIsbn, isValidIssn, listed } from './identifiers.js';
+export { bareDoi, isArxivCategory, isValidIsbn, isValidIssn, listed } from './identifiers.js';

@@ -33,14 +33,18 @@ export interface RecordDate {
   /** 1–4: spring, summer, autumn, winter (CSL's `season`). */
   season?: number;
   circa?: boolean;
-  /** The end of a range ("2001–2003"). */
-  end?: { year: number; month?: number; day?: number };
+  /** The end of a range ("2001–2003", "Spring 1999 – Summer 2001": an end may have a season of its own). */
+  end?: { year: number; month?: number; day?: number; season?: number };
+  /** A range begun and not ended ("1987–"; CSL's `[[1987], [0]]`): no `end` with it. */
+  openEnd?: true;
   literal?: string;
 }
 
 /**
  * The record. `arxivId` is the one field CSL has no variable for (an arXiv id without version, e.g.
  * `1706.03762`); CSL-JSON carries it as `number: "arXiv:…"` on a preprint (export.ts).
+ * `arxivPrimaryClass` is its primary category (`astro-ph`, `cs.LG`) as a BibTeX entry's
+ * `primaryClass` (BibLaTeX's `eprintclass`) gave it, written back there; it goes with the id.
  *
  * `untitled`: the work has no title of its own, which CSL allows (a legal case cited by its reporter,
  * a letter, an interview). The resource's `title` is then a display title made for lists and
@@ -50,6 +54,7 @@ export interface RecordDate {
 export type BibRecord = {
   creators?: Creator[];
   arxivId?: string;
+  arxivPrimaryClass?: string;
   untitled?: true;
   /** CSL rich text of fields that came with it, by field (markup.ts): `{ title: 'The <i>Lancet</i>' }`. */
   markup?: Partial<Record<'title' | TextField, string>>;

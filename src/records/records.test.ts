@@ -14,6 +14,7 @@ import {
   withOlderNames,
   recordToCsl,
   recordTypeOf,
+  type RecordDate,
 } from './index.js';
 
 describe('names read from one string', () => {
@@ -144,6 +145,56 @@ describe('CSL-JSON in and out', () => {
       'date-parts': [[1999]],
       season: 2,
     });
+  });
+
+  it("keeps a range's seasons at both ends, and an open range, and writes them back", () => {
+    const issued = (parts: unknown[][], more: Record<string, unknown> = {}) =>
+      recordFromCsl({ issued: { 'date-parts': parts, ...more } }).issued;
+    // Spring 1999 – Summer 2001; Summer – Spring of one year; 1987–.
+    expect(
+      issued([
+        ['1999', '21'],
+        ['2001', '22'],
+      ]),
+    ).toEqual({
+      year: 1999,
+      season: 1,
+      end: { year: 2001, season: 2 },
+    });
+    expect(
+      issued([
+        [1999, 22],
+        [1999, 21],
+      ]),
+    ).toEqual({
+      year: 1999,
+      season: 2,
+      end: { year: 1999, season: 1 },
+    });
+    expect(issued([[1987], [0]])).toEqual({ year: 1987, openEnd: true });
+    expect(issued([[1987], ['']])).toEqual({ year: 1987, openEnd: true });
+    expect(issued([[1987], [1987]])).toEqual({ year: 1987 });
+    const back = (date: RecordDate) => recordToCsl({ issued: date }).issued;
+    expect(back({ year: 1999, season: 1, end: { year: 2001, season: 2 } })).toEqual({
+      'date-parts': [
+        [1999, 21],
+        [2001, 22],
+      ],
+    });
+    expect(back({ year: 1987, openEnd: true })).toEqual({ 'date-parts': [[1987], [0]] });
+    expect(back({ year: 1999, month: 3, season: 1, end: { year: 1999, month: 5 } })).toEqual({
+      'date-parts': [
+        [1999, 3],
+        [1999, 5],
+      ],
+      season: 1,
+    });
+    // What is written reads back the same.
+    for (const date of [
+      { year: 1999, season: 2, end: { year: 1999, season: 1 } },
+      { year: 2001, openEnd: true as const },
+    ])
+      expect(recordFromCsl({ issued: back(date) }).issued).toEqual(date);
   });
 
   it('writes a variable that came under its older name (event) back under it alone', () => {

@@ -13,6 +13,7 @@ import {
   cslPlainText,
   cslTypeOf,
   currentMarkup,
+  isArxivCategory,
   recordToCsl,
   withOlderNames,
   type CslName,
@@ -142,18 +143,18 @@ function pmidOf(value: unknown): string | undefined {
 }
 
 const ARXIV_ID = /^(?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?\/\d{7})$/;
-/** An arXiv category (`cs.SE`, `math.AG`, `hep-th`, `q-bio.NC`). */
-const ARXIV_CATEGORY = /^[a-z][a-z-]*(?:\.[A-Za-z-]{2,})?$/;
 /** What the arXiv provider stores as the venue of a preprint (`arXiv cs.SE`): a category, not a journal. */
 const ARXIV_VENUE = /^arxiv(?:\s+(\S+))?$/i;
 
 /**
  * The arXiv e-print of a resource: its record's `arxivId`, else an arxiv.org/abs or /pdf URL, without
- * its version. Its primary class from `data.primaryCategory`, else from an `arXiv cs.SE` venue (where
- * the arXiv provider put it before records were kept).
+ * its version. Its primary class from the record's `arxivPrimaryClass` (an imported entry's
+ * `primaryClass`), else `data.primaryCategory`, else an `arXiv cs.SE` venue (where the arXiv
+ * provider put it before records were kept).
  */
 function arxivOf(
   arxivId: string | undefined,
+  primaryClass: string | undefined,
   data: Record<string, unknown>,
   url: string | null,
   venue: string | undefined,
@@ -163,10 +164,11 @@ function arxivOf(
     : undefined;
   const raw = (text(arxivId) ?? fromUrl)?.replace(/^arxiv:/i, '').replace(/v\d+$/i, '');
   if (!raw || !ARXIV_ID.test(raw)) return undefined;
-  const category = text(data.primaryCategory) ?? (venue ? ARXIV_VENUE.exec(venue)?.[1] : undefined);
-  return category && ARXIV_CATEGORY.test(category)
-    ? { id: raw, primaryClass: category }
-    : { id: raw };
+  const category =
+    text(primaryClass) ??
+    text(data.primaryCategory) ??
+    (venue ? ARXIV_VENUE.exec(venue)?.[1] : undefined);
+  return category && isArxivCategory(category) ? { id: raw, primaryClass: category } : { id: raw };
 }
 
 function asciiWord(value: string | undefined): string {
@@ -267,7 +269,13 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
       ...(record.untitled ? {} : { title: oneLine(title) }),
     };
     const venue = text(record.containerTitle);
-    const arxiv = arxivOf(record.arxivId, resource.data, resource.url, text(resource.data.venue));
+    const arxiv = arxivOf(
+      record.arxivId,
+      record.arxivPrimaryClass,
+      resource.data,
+      resource.url,
+      text(resource.data.venue),
+    );
     // A preprint names its archive (arXiv), not a journal: publisher and number as Zotero writes them.
     if (arxiv && !venue && (type === 'preprint' || type === 'article-journal')) {
       item.type = 'article';

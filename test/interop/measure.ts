@@ -313,6 +313,11 @@ function pairEntries(expected: CslItem[], entries: ImportEntry[]): Array<ImportE
   return paired.map((entry) => entry ?? unused.shift());
 }
 
+/** A RIS file's records, each from its `TY` line. */
+function risRecordsOf(text: string): string[] {
+  return text.split(/\r?\n(?=TY {2}- )/).filter((record) => record.trim());
+}
+
 /** Title-like variables Better BibTeX's expectations give in sentence case (its import recases them). */
 const RECASED_BY_BBT = new Set(['title', 'container-title', 'collection-title', 'title-short']);
 
@@ -366,9 +371,13 @@ export async function measureInterop(
         const after = resourceId ? items.get(resourceId) : undefined;
         if (!after) {
           reimport[format].notReimported++;
+          const entry = entries[n];
+          const outcome = entry
+            ? `${entry.outcome}${entry.reason ? ` (${clip(entry.reason, 80)})` : ''}`
+            : 'no entry';
           causes.add(
             `re-import of the ${format} export: entry not imported`,
-            `${clip(String(before.title))}`,
+            `${clip(String(before.title ?? `(untitled ${String(before.type)})`))}: ${outcome}`,
           );
           return;
         }
@@ -453,14 +462,21 @@ export async function measureInterop(
   } satisfies Record<FileCase['set'], { fields: number[]; items: number[] }>;
   for (const [f, file] of fixtures.files.entries()) {
     progress(`Files: ${f + 1} of ${fixtures.files.length} (${file.source})`);
-    const workspaceId = await api.createWorkspace(`interop file ${f}`);
-    let entries: ImportEntry[] = [];
-    try {
-      entries = await api.importFile(workspaceId, file.input, file.format);
-    } catch (error) {
-      causes.add(`import: file refused`, `${file.source}: ${clip(String(error), 80)}`);
+    // The every-tag cases give one made-up record per type (the same title, names and DOI in each):
+    // one file would be one work and its duplicates, so each record is imported on its own.
+    const parts = file.set === 'zotero-ris-every-tag' ? risRecordsOf(file.input) : [file.input];
+    const workspaces: Array<{ id: string; stored: Map<string, CslItem> }> = [];
+    const entries: ImportEntry[] = [];
+    for (const [p, part] of parts.entries()) {
+      const workspaceId = await api.createWorkspace(`interop file ${f}.${p}`);
+      try {
+        entries.push(...(await api.importFile(workspaceId, part, file.format)));
+      } catch (error) {
+        causes.add(`import: file refused`, `${file.source}: ${clip(String(error), 80)}`);
+      }
+      workspaces.push({ id: workspaceId, stored: await api.cslByResource(workspaceId) });
     }
-    const stored = await api.cslByResource(workspaceId);
+    const stored = new Map(workspaces.flatMap((w) => [...w.stored]));
     const expected = file.expected.map((item, n) => zoteroToCsl(item, `expected-${n}`));
     const paired = pairEntries(expected, entries);
     const tally = zotero[file.set];
@@ -493,8 +509,10 @@ export async function measureInterop(
       tally.items[1]!++;
       if (allRight) tally.items[0]!++;
     }
-    if (stored.size) await readBackExports(workspaceId, stored, `interop file ${f}`);
-    await api.deleteWorkspace(workspaceId);
+    for (const [p, w] of workspaces.entries()) {
+      if (w.stored.size) await readBackExports(w.id, w.stored, `interop file ${f}.${p}`);
+      await api.deleteWorkspace(w.id);
+    }
   }
 
   return {

@@ -148,6 +148,7 @@ describe('BibTeX and BibLaTeX', () => {
     );
     expect(preprint).toMatchObject({
       arxivId: '2101.00001',
+      arxivPrimaryClass: 'cs.IT',
       archive: 'arXiv',
       archive_location: '2101.00001',
     });
@@ -382,8 +383,9 @@ N1  - Second note`,
         title: 'One space',
         author: [{ family: 'One', given: 'Space' }],
         issued: { 'date-parts': [[2000]] },
+        ris: { type: 'JOUR' },
       },
-      { type: 'book', title: 'None' },
+      { type: 'book', title: 'None', ris: { type: 'BOOK' } },
     ]);
   });
 
@@ -420,6 +422,7 @@ DO  - 10.1000/xyz`,
     );
     expect(chapter).toEqual({
       type: 'chapter',
+      ris: { type: 'CHAP' },
       title: 'Chapter',
       author: [{ family: 'Author', given: 'A.' }],
       editor: [

@@ -58,6 +58,8 @@ export interface CslLike {
   note?: string;
   /** An arXiv id named by the entry itself (BibTeX `eprint` with `archivePrefix = arXiv`). */
   arxivId?: string;
+  /** Its primary category, BibTeX's `primaryClass` (BibLaTeX's `eprintclass`): `astro-ph`, `cs.LG`. */
+  arxivPrimaryClass?: string;
   /** What else the entry says, where an identifier may hide (`howpublished`, `journal = {arXiv preprint …}`). */
   extra?: string[];
   /**
@@ -66,6 +68,11 @@ export interface CslLike {
    * as in the file. The key is `citation-key`.
    */
   bibtex?: { entryType: string; title?: string };
+  /**
+   * A RIS record's type (`TY`) when it names a kind of work this reader knows, not RIS's generic
+   * `GEN`: the record says what it is, as a CSL-JSON item's `type` does (an untitled work is kept).
+   */
+  ris?: { type: string };
   /** Files the record links to (RIS `L1` PDFs, `L2` full text, `L4` images), as Zotero attaches them. */
   attachments?: Array<{ url: string; mimeType?: string; title: string }>;
   /** Every other CSL 1.0.2 variable the entry carries (`translator`, `accessed`, `genre`…), as CSL names it. */
@@ -354,6 +361,7 @@ function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
     delete item.genre;
   }
   const eprint = eprintOf(fields);
+  const primaryClass = (fields.get('primaryclass') ?? fields.get('eprintclass'))?.trim();
   const archivePrefix = (fields.get('archiveprefix') ?? fields.get('eprinttype'))?.trim();
   // Zotero's Rights, CSL's license: `copyright` (as Zotero's BibTeX translator reads it) or `rights`.
   const rights = (fields.get('copyright') ?? fields.get('rights'))?.trim();
@@ -374,6 +382,7 @@ function bibtexItem(read: CslWithExtras, chunk: BibtexChunk): CslLike {
     ...item,
     note: notes.length ? notes.join('\n\n') : undefined,
     ...(eprint ? { arxivId: eprint } : {}),
+    ...(eprint && primaryClass ? { arxivPrimaryClass: primaryClass } : {}),
     bibtex: { entryType: chunk.type, ...(title !== undefined ? { title } : {}) },
   };
 }

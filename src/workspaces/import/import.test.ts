@@ -533,6 +533,19 @@ for (const leg of storeLegs()) {
         });
         const stored = await resources(ws.id);
         expect(byTitle(stored, 'Untitled book')).toMatchObject({ untitled: true });
+
+        // Its RIS export (`TY  - BOOK`, its key, nothing else) is read again as the same untitled
+        // work; a record of RIS's generic type alone says nothing.
+        const again = await createWorkspace(t.app, owner);
+        const risFile = 'TY  - BOOK\nID  - bare\nER  - \n\nTY  - GEN\nER  - \n';
+        const risRead = await importRaw(again.id, risFile, 'application/x-research-info-systems');
+        expect(risRead.json()).toMatchObject({
+          counts: { entries: 2, imported: 1, unreadable: 1 },
+        });
+        expect(byTitle(await resources(again.id), 'Untitled book')).toMatchObject({
+          untitled: true,
+          type: 'book',
+        });
         const legalCase = byTitle(stored, 'Untitled legal case');
         expect(legalCase).toMatchObject({ untitled: true, authority: 'Supreme Court' });
         expect(byTitle(stored, 'The Lancet on the iPod')).toMatchObject({
@@ -577,6 +590,48 @@ for (const leg of storeLegs()) {
         expect(await exported()).toContainEqual(
           expect.objectContaining({ title: 'Brown v. Board of Education' }),
         );
+      });
+
+      it("keeps an arXiv entry's primaryClass (BibLaTeX's eprintclass) and writes it back; another id clears it", async () => {
+        const ws = await createWorkspace(t.app, owner);
+        const file = [
+          '@article{a, title={Bright variables}, journal={A&A}, eprint={astro-ph/0405395},',
+          '  archivePrefix={arXiv}, primaryClass={astro-ph}, year=2004}',
+          '@online{b, title={Attention}, eprint={1706.03762}, eprinttype={arxiv}, eprintclass={cs.CL}}',
+          // A class that is not a category, or without an e-print of the entry's own, is not kept.
+          '@misc{c, title={Odd}, eprint={2101.00001}, archivePrefix={arXiv}, primaryClass={a b}}',
+        ].join('\n');
+        const read = await importRaw(ws.id, file, 'application/x-bibtex');
+        expect(read.json()).toMatchObject({ counts: { imported: 3 } });
+        const stored = await resources(ws.id);
+        expect(byTitle(stored, 'Bright variables')).toMatchObject({
+          arxivId: 'astro-ph/0405395',
+          arxivPrimaryClass: 'astro-ph',
+        });
+        expect(byTitle(stored, 'Attention')).toMatchObject({ arxivPrimaryClass: 'cs.CL' });
+        expect(byTitle(stored, 'Odd')).not.toHaveProperty('arxivPrimaryClass');
+        const bibtex = async () =>
+          (
+            await t.app.inject({
+              method: 'GET',
+              url: `/api/workspaces/${ws.id}/export?format=bibtex`,
+              headers: owner.bearer,
+            })
+          ).body;
+        const written = await bibtex();
+        expect(written).toContain('primaryClass = {astro-ph}');
+        expect(written).toContain('primaryClass = {cs.CL}');
+        expect(written.match(/primaryClass/g)).toHaveLength(2);
+        // Another arXiv id sent alone drops the category that went with the old one.
+        const changed = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/workspaces/${ws.id}/resources/${byTitle(stored, 'Attention').id}`,
+          headers: owner.bearer,
+          payload: { arxivId: '2101.00002' },
+        });
+        expect(changed.statusCode).toBe(200);
+        expect(changed.json().resource).not.toHaveProperty('arxivPrimaryClass');
+        expect((await bibtex()).match(/primaryClass/g)).toHaveLength(1);
       });
 
       it("reports duplicates of the workspace's resources and of earlier entries, by identifier or alike by title, and adds none twice", async () => {

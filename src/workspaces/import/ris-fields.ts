@@ -167,7 +167,11 @@ export function risItem(record: RisRecord, lines: string[] = []): CslLike {
     const values = inOrder.length === all(...tags).length ? inOrder : all(...tags);
     return values.map(risName);
   };
-  const item: CslLike & Record<string, unknown> = { type: ownValue(TYPES, ty) ?? 'document' };
+  const type = ownValue(TYPES, ty);
+  const item: CslLike & Record<string, unknown> = {
+    type: type ?? 'document',
+    ...(type && ty !== 'GEN' ? { ris: { type: ty } } : {}),
+  };
   const set = (variable: string, value: unknown) => {
     if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return;
     if (item[variable] === undefined) item[variable] = value;

@@ -9,7 +9,7 @@ import { httpUrlOf, LIMITS } from '../schemas.js';
 import type { NewResourceRow } from '../resources/store.js';
 import { normaliseArxivId, normaliseDoi, workKeyOf } from '../resources/work-key.js';
 import type { CslLike } from './formats.js';
-import { cslPlainText } from '../../records/index.js';
+import { cslPlainText, isArxivCategory } from '../../records/index.js';
 import {
   markupToKeep,
   otherVariablesOf,
@@ -28,6 +28,19 @@ const ARXIV_IN_TEXT =
   /\barxiv[:\s/]+(?:abs\/)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]*(?:\.[a-z]{2})?\/\d{7}(?:v\d+)?)/i;
 const DOI_IN_TEXT = /\b(10\.\d{4,9}\/[^\s"<>{}]+)/;
 
+const SCRIPT_TAG = /<\/?(?:script|style)\b[^<>]*>/i;
+
+/**
+ * Text without `<script>` and `<style>` tags, their text kept (and tags that removing one made:
+ * `<scr<script>ipt>`); past 10 rounds the sanitiser has the rest, and drops it.
+ */
+function unwrapScripts(text: string): string {
+  let unwrapped = text;
+  for (let round = 0; round < 10 && SCRIPT_TAG.test(unwrapped); round++)
+    unwrapped = unwrapped.replace(new RegExp(SCRIPT_TAG.source, 'gi'), '');
+  return unwrapped;
+}
+
 /** Plain text on one line (or with its paragraphs, for notes), HTML stripped, at most `max` characters. */
 function clean(
   value: unknown,
@@ -39,7 +52,10 @@ function clean(
   // NFC: the BibTeX parser writes accents as combining marks (`E` + U+0301), a typed title has `É`.
   // `\,` and its kin (TeX's small spaces) are left by the BibTeX reader as written.
   // CSL's own markup goes; other HTML only when it is whole tags (`n<m holds` is a title, not a tag).
-  const raw = cslPlainText(value.replace(/\0/g, '').replace(/\\[,;:!]/g, ' '));
+  // A `<script>` or `<style>` element in citation data is text another tool marked (Better BibTeX
+  // wraps TeX it did not read, `journal = {\aap}`, as `<script>\aap</script>`): its tags go and its
+  // text stays, where an HTML sanitiser would drop the text with them.
+  const raw = cslPlainText(unwrapScripts(value.replace(/\0/g, '').replace(/\\[,;:!]/g, ' ')));
   let text = (/<[a-z/!][^<>]*>/i.test(raw) ? stripHtml(raw) : raw).normalize('NFC');
   text = options.multiline
     ? text
@@ -134,12 +150,14 @@ export function resourceOf(
 ): { values: NewResourceRow; untitled: boolean } | { reason: string } {
   const record = recordFromCsl(item, clean);
   // A work without a title (a legal case, a letter) is kept as one (record.ts, `untitled`), when
-  // the entry says anything else that it could be cited by (a CSL-JSON item its type, at least).
+  // the entry says anything else that it could be cited by (a CSL-JSON item its type, at least, and
+  // a RIS record its `TY`, as the RIS export of such a CSL item writes it).
   const given = clean(item.title, LIMITS.title);
   const saysSomething =
     Object.keys(record).length > 0 ||
     typeof item.URL === 'string' ||
-    (options.cslJson === true && recordTypeOf(item.type) !== undefined);
+    (options.cslJson === true && recordTypeOf(item.type) !== undefined) ||
+    item.ris !== undefined;
   if (!given && !saysSomething)
     return { reason: 'The entry has no title, and nothing else to cite it by' };
   if (!given) record.untitled = true;
@@ -154,6 +172,15 @@ export function resourceOf(
   if (own.doi) record.doi = own.doi;
   else delete record.doi;
   if (own.arxivId) record.arxivId = own.arxivId;
+  // The category BibTeX gave with the entry's own e-print (not with an id found elsewhere).
+  const primaryClass = clean(item.arxivPrimaryClass, 50);
+  if (
+    own.arxivId &&
+    primaryClass &&
+    isArxivCategory(primaryClass) &&
+    normaliseArxivId(String(item.arxivId ?? '')) === own.arxivId
+  )
+    record.arxivPrimaryClass = primaryClass;
   if (own.pmid) record.pmid = own.pmid;
   else delete record.pmid;
   const url = httpUrlOf(typeof item.URL === 'string' ? item.URL.trim() : undefined) ?? null;

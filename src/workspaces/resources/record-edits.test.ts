@@ -312,6 +312,34 @@ for (const leg of embeddedLeg()) {
       });
     });
 
+    it("a date range's end keeps its season, an open range stays open, and CSL-JSON says both", async () => {
+      const { id: ws } = await createWorkspace(t.app, owner);
+      const { id } = await addResource(t.app, owner, ws, { title: 'Ranges of Seasons' });
+      const seasons = { year: 1999, season: 1, end: { year: 2001, season: 2 } };
+      const open = { year: 1987, openEnd: true };
+      const res = await patch(ws, id, { issued: seasons, originalDate: open });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().resource).toMatchObject({ issued: seasons, originalDate: open });
+      const [item] = JSON.parse(await exported(ws, 'csljson'));
+      expect(item.issued).toEqual({
+        'date-parts': [
+          [1999, 20 + 1],
+          [2001, 20 + 2],
+        ],
+      });
+      expect(item['original-date']).toEqual({ 'date-parts': [[1987], [0]] });
+      // An open range has no end, and a range has a year.
+      for (const [date, field] of [
+        [{ ...open, end: { year: 1990 } }, 'openEnd'],
+        [{ literal: 'ongoing', openEnd: true }, 'year'],
+        [{ year: 1999, end: { year: 2001, season: 5 } }, 'season'],
+      ] as const) {
+        const refused = await patch(ws, id, { issued: date });
+        expect(refused.statusCode).toBe(400);
+        expect(JSON.stringify(refused.json())).toContain(field);
+      }
+    });
+
     it('a resource made by hand with a type, its fields and no URL is kept so and cited right (APA)', async () => {
       const { id: ws } = await createWorkspace(t.app, owner);
       const res = await t.app.inject({

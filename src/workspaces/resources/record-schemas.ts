@@ -12,6 +12,7 @@ import {
   CREATORS_MAX,
   daysIn,
   DATE_VARIABLES,
+  isArxivCategory,
   isValidIsbn,
   isValidIssn,
   listed,
@@ -99,7 +100,14 @@ function checkDay(
       });
 }
 
-const DateEnd = z.strictObject({ year: Year, month: Month.optional(), day: Day.optional() });
+const Season = z.number().int('must be a whole number').min(1, 'must be 1–4').max(4, 'must be 1–4');
+
+const DateEnd = z.strictObject({
+  year: Year,
+  month: Month.optional(),
+  day: Day.optional(),
+  season: Season.optional().describe("The end's season: 1–4, spring to winter"),
+});
 
 export const RecordDateSchema = z
   .object({
@@ -113,8 +121,14 @@ export const RecordDateSchema = z
         year: z.number().int(),
         month: z.number().int().optional(),
         day: z.number().int().optional(),
+        season: z.number().int().optional(),
       })
-      .optional(),
+      .optional()
+      .describe('The end of a range (a season of its own: "Spring 1999 – Summer 2001")'),
+    openEnd: z
+      .literal(true)
+      .optional()
+      .describe('A range begun and not ended ("1987–"; CSL\'s [[1987], [0]]), without `end`'),
     literal: z.string().optional(),
   })
   .meta({ id: 'RecordDate' });
@@ -124,9 +138,13 @@ const DateObject = z
     year: Year.optional(),
     month: Month.optional(),
     day: Day.optional(),
-    season: z.number().int().min(1, 'must be 1–4').max(4, 'must be 1–4').optional(),
+    season: Season.optional(),
     circa: z.boolean().optional(),
     end: DateEnd.optional().describe('The end of a range'),
+    openEnd: z
+      .literal(true)
+      .optional()
+      .describe('A range begun and not ended ("1987–"): send no `end` with it'),
     literal: plainText(100, { singleLine: true })
       .optional()
       .describe('A date that is not a calendar date ("Spring 2004", "forthcoming")'),
@@ -138,6 +156,10 @@ const DateObject = z
       ctx.addIssue({ code: 'custom', path: ['year'], message: 'is required with a month' });
     checkDay(date, ctx);
     if (date.end) checkDay(date.end, ctx, ['end']);
+    if (date.openEnd && date.end)
+      ctx.addIssue({ code: 'custom', path: ['openEnd'], message: 'is a range without an end' });
+    else if ((date.openEnd || date.end) && date.year === undefined)
+      ctx.addIssue({ code: 'custom', path: ['year'], message: 'is required in a range' });
   });
 
 /** A date as parts, or as `YYYY`, `YYYY-MM` or `YYYY-MM-DD`. */
@@ -238,6 +260,16 @@ export const RecordFieldsInput = {
       'must be an arXiv id (2101.00001, hep-th/9901001)',
     ),
   ).optional(),
+  arxivPrimaryClass: clearable(
+    line(50).refine(
+      (category) => !category || isArxivCategory(category),
+      'must be an arXiv category (astro-ph, cs.LG, math.AG)',
+    ),
+  )
+    .optional()
+    .describe(
+      "The arXiv id's primary category (BibTeX's primaryClass); a change of arxivId without it clears it",
+    ),
   ...textShape,
   ...dateShape,
 };
@@ -284,6 +316,13 @@ export function changedRecord(current: BibRecord, input: RecordInput): BibRecord
       delete record[field];
     else record[field] = field === 'arxivId' ? normaliseArxivId(value as string) : value;
   }
+  // A category goes with its id: another id (or none) without one leaves none.
+  if (
+    input.arxivId !== undefined &&
+    input.arxivPrimaryClass === undefined &&
+    record.arxivId !== current.arxivId
+  )
+    delete record.arxivPrimaryClass;
   return record;
 }
 
@@ -293,6 +332,10 @@ export const RecordFieldsReply = {
     .array(CreatorSchema)
     .describe('Structured names with their role; `authors` is derived from them'),
   arxivId: z.string().optional(),
+  arxivPrimaryClass: z
+    .string()
+    .optional()
+    .describe("The arXiv id's primary category (`astro-ph`, `cs.LG`): BibTeX's primaryClass"),
   untitled: z
     .literal(true)
     .optional()

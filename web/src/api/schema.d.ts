@@ -2385,11 +2385,18 @@ export interface components {
             day?: number;
             season?: number;
             circa?: boolean;
+            /** @description The end of a range (a season of its own: "Spring 1999 – Summer 2001") */
             end?: {
                 year: number;
                 month?: number;
                 day?: number;
+                season?: number;
             };
+            /**
+             * @description A range begun and not ended ("1987–"; CSL's [[1987], [0]]), without `end`
+             * @constant
+             */
+            openEnd?: true;
             literal?: string;
         };
         RelatedWorksReply: {
@@ -2425,6 +2432,8 @@ export interface components {
             /** @description Structured names with their role; `authors` is derived from them */
             creators: components["schemas"]["Creator"][];
             arxivId?: string;
+            /** @description The arXiv id's primary category (`astro-ph`, `cs.LG`): BibTeX's primaryClass */
+            arxivPrimaryClass?: string;
             /**
              * @description The work has no title of its own (a legal case, a letter; CSL allows it): `title` is a display title ("Untitled legal case"), left out of exports and citations; a change that sends a title clears it
              * @constant
@@ -2658,6 +2667,8 @@ export interface components {
                 literal?: string;
             }[] | null;
             arxivId?: string | null;
+            /** @description The arXiv id's primary category (BibTeX's primaryClass); a change of arxivId without it clears it */
+            arxivPrimaryClass?: string | null;
             abstract?: string | null;
             annote?: string | null;
             archive?: string | null;
@@ -2724,7 +2735,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2739,7 +2757,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2754,7 +2779,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2769,7 +2801,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2784,7 +2823,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2799,7 +2845,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2846,6 +2899,8 @@ export interface components {
                 literal?: string;
             }[] | null;
             arxivId?: string | null;
+            /** @description The arXiv id's primary category (BibTeX's primaryClass); a change of arxivId without it clears it */
+            arxivPrimaryClass?: string | null;
             abstract?: string | null;
             annote?: string | null;
             archive?: string | null;
@@ -2912,7 +2967,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2927,7 +2989,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2942,7 +3011,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2957,7 +3033,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2972,7 +3055,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -2987,7 +3077,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3033,7 +3130,7 @@ export interface components {
                  * @description The field as a PATCH names it
                  * @enum {string}
                  */
-                field: "title" | "url" | "type" | "creators" | "arxivId" | "abstract" | "annote" | "archive" | "archiveCollection" | "archiveLocation" | "archivePlace" | "authority" | "callNumber" | "citationKey" | "collectionTitle" | "containerTitle" | "containerTitleShort" | "dimensions" | "division" | "doi" | "eventTitle" | "eventPlace" | "genre" | "isbn" | "issn" | "jurisdiction" | "language" | "license" | "medium" | "originalPublisher" | "originalPublisherPlace" | "originalTitle" | "partTitle" | "pmcid" | "pmid" | "publisher" | "publisherPlace" | "references" | "reviewedGenre" | "reviewedTitle" | "scale" | "source" | "status" | "titleShort" | "volumeTitle" | "chapterNumber" | "collectionNumber" | "edition" | "issue" | "number" | "numberOfPages" | "numberOfVolumes" | "pages" | "pageFirst" | "partNumber" | "printingNumber" | "section" | "supplementNumber" | "versionNumber" | "volume" | "issued" | "accessed" | "availableDate" | "eventDate" | "originalDate" | "submitted";
+                field: "title" | "url" | "type" | "creators" | "arxivId" | "arxivPrimaryClass" | "abstract" | "annote" | "archive" | "archiveCollection" | "archiveLocation" | "archivePlace" | "authority" | "callNumber" | "citationKey" | "collectionTitle" | "containerTitle" | "containerTitleShort" | "dimensions" | "division" | "doi" | "eventTitle" | "eventPlace" | "genre" | "isbn" | "issn" | "jurisdiction" | "language" | "license" | "medium" | "originalPublisher" | "originalPublisherPlace" | "originalTitle" | "partTitle" | "pmcid" | "pmid" | "publisher" | "publisherPlace" | "references" | "reviewedGenre" | "reviewedTitle" | "scale" | "source" | "status" | "titleShort" | "volumeTitle" | "chapterNumber" | "collectionNumber" | "edition" | "issue" | "number" | "numberOfPages" | "numberOfVolumes" | "pages" | "pageFirst" | "partNumber" | "printingNumber" | "section" | "supplementNumber" | "versionNumber" | "volume" | "issued" | "accessed" | "availableDate" | "eventDate" | "originalDate" | "submitted";
                 /** @description What the resource holds now; null: nothing */
                 current: (string | components["schemas"]["Creator"][] | components["schemas"]["RecordDate"]) | null;
                 /** @description What the source says, as a PATCH of the field saves it */
@@ -3126,6 +3223,8 @@ export interface components {
                 literal?: string;
             }[] | null;
             arxivId?: string | null;
+            /** @description The arXiv id's primary category (BibTeX's primaryClass); a change of arxivId without it clears it */
+            arxivPrimaryClass?: string | null;
             abstract?: string | null;
             annote?: string | null;
             archive?: string | null;
@@ -3192,7 +3291,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3207,7 +3313,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3222,7 +3335,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3237,7 +3357,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3252,7 +3379,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;
@@ -3267,7 +3401,14 @@ export interface components {
                     year: number;
                     month?: number;
                     day?: number;
+                    /** @description The end's season: 1–4, spring to winter */
+                    season?: number;
                 };
+                /**
+                 * @description A range begun and not ended ("1987–"): send no `end` with it
+                 * @constant
+                 */
+                openEnd?: true;
                 /** @description A date that is not a calendar date ("Spring 2004", "forthcoming") */
                 literal?: string;
             }) | null;

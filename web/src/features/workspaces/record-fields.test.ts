@@ -71,6 +71,7 @@ describe('values', () => {
     expect(dateText({ year: 2017, month: 6 })).toBe('2017-06');
     expect(dateText({ year: 1843 })).toBe('1843');
     expect(dateText({ year: 2001, circa: true, end: { year: 2003 } })).toBe('ca. 2001/2003');
+    expect(dateText({ year: 1987, openEnd: true })).toBe('1987/..');
     expect(dateText({ literal: 'Spring term' })).toBe('Spring term');
     expect(dateText(undefined)).toBe('');
   });

@@ -104,6 +104,7 @@ export function typeLabel(type: string): string {
 const FIELD_LABELS = {
   url: 'URL',
   arxivId: 'arXiv ID',
+  arxivPrimaryClass: 'arXiv category',
   abstract: 'Abstract',
   annote: 'Annotation (CSL)',
   archive: 'Archive',
@@ -272,7 +273,10 @@ function hasValue(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '';
 }
 
-/** A date as the pane shows and edits it: `2017-06-12`, `2017-06`, `2017`, or its literal text. */
+/**
+ * A date as the pane shows and edits it: `2017-06-12`, `2017-06`, `2017`, a range `2001/2003` (an
+ * open one `1987/..`, as ISO 8601-2 writes it), or its literal text.
+ */
 export function dateText(date: RecordDate | undefined | null): string {
   if (!date) return '';
   if (date.year === undefined) return date.literal ?? '';
@@ -280,7 +284,7 @@ export function dateText(date: RecordDate | undefined | null): string {
     (part): part is number => typeof part === 'number' && part > 0,
   );
   const start = parts.map((part, index) => String(part).padStart(index === 0 ? 4 : 2, '0'));
-  const end = date.end ? `/${dateText(date.end)}` : '';
+  const end = date.end ? `/${dateText(date.end)}` : date.openEnd ? '/..' : '';
   return `${date.circa ? 'ca. ' : ''}${start.join('-')}${end}`;
 }
 
