@@ -62,9 +62,9 @@ const FOLDED: Record<string, string> = {
 /** The text folded to ASCII (ü → u, ł → l, ß → ss); letters with no ASCII form are dropped. */
 export function foldToAscii(text: string): string {
   return text
-    .replace(/[^\x00-\x7f]/g, (c) => FOLDED[c] ?? c)
+    .replace(/[^\p{ASCII}]/gu, (c) => FOLDED[c] ?? c)
     .normalize('NFKD')
-    .replace(/[^\x00-\x7f]/g, '');
+    .replace(/[^\p{ASCII}]/gu, '');
 }
 
 /** Words Better BibTeX skips when it looks for a title's first significant word (its `skipWords`). */

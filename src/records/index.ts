@@ -9,3 +9,4 @@ export * from './csl.js';
 export * from './markup.js';
 export { creatorFromParts, creatorFromText } from './names.js';
 export { bareDoi, isValidIsbn, isValidIssn, listed } from './identifiers.js';
+export * from './citation-key.js';

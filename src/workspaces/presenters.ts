@@ -11,6 +11,7 @@ import { StoredHighlights } from './schemas.js';
 import type { ResourceRow, WorkspaceWithCounts } from './store.js';
 import type { AnnotationRow } from './annotations/store.js';
 import { recordOfRow, storedTypeOf } from './resource-record.js';
+import { presentCitationKey } from './citation-keys/presenters.js';
 
 /** `role`: the asker's role in it (src/workspaces/policy.ts). */
 export function presentWorkspace(row: WorkspaceWithCounts, role: Role) {
@@ -72,6 +73,7 @@ export function presentResource(
     type: storedTypeOf(row.type, record, row.url),
     authors: row.authors,
     ...record,
+    citationKey: presentCitationKey(row).citationKey,
     creators: record.creators ?? [],
     tags: row.tags,
     notes: row.notes,

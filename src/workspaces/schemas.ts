@@ -3,6 +3,7 @@
  * OpenAPI. Text is stripped of HTML here (input is kept as plain text), so handlers only ever see plain
  * text, and limits apply to what is kept.
  */
+import { CitationKeyReply, MovedKeyChange } from './citation-keys/schemas.js';
 import { z } from 'zod';
 import { dialectUnion, ErrorResponse, documentBody } from '../platform/openapi.js';
 import { KEPT_TEXT_PATTERN, plainText } from '../platform/sanitize.js';
@@ -526,6 +527,7 @@ export const ResourceSchema = z
         "Plain names, derived from creators: the authors (else the editors), 'Given Family'",
       ),
     ...RecordFieldsReply,
+    citationKey: CitationKeyReply,
     tags: z.array(z.string()),
     notes: z.string(),
     notesUpdatedBy: z
@@ -697,6 +699,12 @@ export const BulkMoveResponse = z
     duplicates: z
       .array(z.uuid())
       .describe('Resources left where they were: the same work is already in the target workspace'),
+    keysChanged: z
+      .array(MovedKeyChange)
+      .describe(
+        'Moved resources whose citation key another resource of the target held (in any case): ' +
+          'each got a, b… added; every other moved resource keeps its key',
+      ),
   })
   .meta({ id: 'BulkMoveResult' });
 

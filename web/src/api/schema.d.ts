@@ -535,7 +535,7 @@ export interface paths {
         put?: never;
         /**
          * Move several resources, with their annotations, to another workspace you may edit (one transaction)
-         * @description At most 500 resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in `duplicates`; the others move only if the target has room for all of them (409 otherwise, nothing moved).
+         * @description At most 500 resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in `duplicates`; the others move only if the target has room for all of them (409 otherwise, nothing moved). Moved resources keep their citation keys; one whose key another resource of the target holds (in any case) gets a, b… added, listed in `keysChanged`.
          */
         post: operations["moveResources"];
         delete?: never;
@@ -580,7 +580,7 @@ export interface paths {
         head?: never;
         /**
          * Change any field of a saved resource: its title, url, type, notes, tags and its record's fields
-         * @description An extension of the interface, which has no way to change a saved resource. Every field has the bounds, checks and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case; DOI syntax, ISBN and ISSN check digits, real dates, page ranges: a 400 names the field); an absent field is unchanged, `tags: []` clears them, `null` clears a record field, `creators` replaces them all. Logged in the activity with the fields changed, and heard live by the other members. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.
+         * @description An extension of the interface, which has no way to change a saved resource. Every field has the bounds, checks and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case; DOI syntax, ISBN and ISSN check digits, real dates, page ranges: a 400 names the field); an absent field is unchanged, `tags: []` clears them, `null` clears a record field, `creators` replaces them all. `citationKey` is kept exactly as sent (characters BibTeX and biber read in a key, else a 400); a key another resource of the workspace holds, in any case, is a 409 `citation_key_taken` naming it, as is making it the same work as another (409 `duplicate`). Logged in the activity with the fields changed, and heard live by the other members. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.
          */
         patch: operations["updateResource"];
         trace?: never;
@@ -1043,6 +1043,26 @@ export interface paths {
          * @description One result per resource, best first (or by date or when added), with snippets saying where each hit is. q ≤ 500 characters in websearch syntax ("a phrase", or, -word; the last word is a prefix until a space follows it); limit 1-100 (default 20); offset ≤ 10,000.
          */
         get: operations["searchLibrary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/citation-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find citation keys in every workspace you can read, by key, title or author (for editor plug-ins and pickers)
+         * @description Each hit is a key with a short reference and its workspace: the key equal to q first, then keys beginning with it, then the others by key. q ≤ 200 characters; limit 1-50 (default 20).
+         */
+        get: operations["findCitationKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1812,6 +1832,8 @@ export interface components {
             moved: string[];
             /** @description Resources left where they were: the same work is already in the target workspace */
             duplicates: string[];
+            /** @description Moved resources whose citation key another resource of the target held (in any case): each got a, b… added; every other moved resource keeps its key */
+            keysChanged: components["schemas"]["MovedKeyChange"][];
         };
         /**
          * @description Removes several resources (and their annotations) at once; all or nothing
@@ -1874,6 +1896,23 @@ export interface components {
             /** @description At least 6 characters, not among the most common passwords */
             newPassword: string;
         };
+        CitationKeyHit: {
+            citationKey: string;
+            /** Format: uuid */
+            resourceId: string;
+            title: string;
+            /** @description "Vaswani et al. 2017": the first author (two named, more as et al.) and the year */
+            shortReference: string;
+            workspace: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+        };
+        CitationKeySearch: {
+            /** @description The exact key first, then keys beginning with q, then the rest by key */
+            results: components["schemas"]["CitationKeyHit"][];
+        };
         /** @description Formatted references of the resources */
         Citations: {
             style: components["schemas"]["CitationStyle"];
@@ -1883,6 +1922,8 @@ export interface components {
             bibliography: string;
             /** @description The in-text citation of all the resources together, e.g. "(Graves et al., 2014)" or "[1]" */
             citation: string;
+            /** @description Each resource's citation key, in the order asked: for \cite{…} or [@…] */
+            citationKeys: components["schemas"]["CitedKey"][];
         };
         CitationStyle: {
             /** @description The CSL style id, as the official CSL repository names it */
@@ -1897,6 +1938,11 @@ export interface components {
         /** @description The common styles (APA, MLA, Chicago, IEEE, Vancouver first) without a query; with one, the styles of the official CSL repository whose name holds every word, the common ones first, at most 50 */
         CitationStyles: {
             styles: components["schemas"]["CitationStyle"][];
+        };
+        CitedKey: {
+            /** Format: uuid */
+            resourceId: string;
+            citationKey: string;
         };
         CookieSession: {
             user: components["schemas"]["SessionUser"];
@@ -2020,6 +2066,8 @@ export interface components {
             type: string | null;
             url: string | null;
             tags: string[];
+            /** @description The key it was (on a dry run: would be) imported under: the entry's own, exactly, unless keyChanged says otherwise; null for an entry not written */
+            citationKey: string | null;
         };
         ImportEntry: components["schemas"]["ImportEntryImported"] | components["schemas"]["ImportEntryWouldImport"] | components["schemas"]["ImportEntryDuplicate"] | components["schemas"]["ImportEntryUnreadable"] | components["schemas"]["ImportEntryNoRoom"];
         /** @description Already in the workspace or earlier in the file: same DOI, arXiv id, PMID or URL, or the same normalised title and year */
@@ -2051,6 +2099,7 @@ export interface components {
             /** @constant */
             outcome: "imported";
             resource: components["schemas"]["ImportedResource"];
+            keyChanged?: components["schemas"]["ImportKeyChange"];
         };
         /** @description New, but the workspace was full: not imported */
         ImportEntryNoRoom: {
@@ -2087,6 +2136,19 @@ export interface components {
             /** @constant */
             outcome: "would_import";
             resource: components["schemas"]["ImportedResource"];
+            keyChanged?: components["schemas"]["ImportKeyChange"];
+        };
+        /** @description Present only when the resource could not keep the entry's own key as it was */
+        ImportKeyChange: {
+            /** @description The entry's own key */
+            from: string;
+            /** @description The key the resource has instead */
+            to: string;
+            /**
+             * @description taken: another resource of the workspace (or an earlier entry of the file) holds it, in any case, so a, b… was added; invalid: BibTeX or biber could not read it (a space, a brace, a comma…), so one was made in Better BibTeX's pattern
+             * @enum {string}
+             */
+            reason: "taken" | "invalid";
         };
         ImportReport: {
             dryRun: boolean;
@@ -2101,6 +2163,8 @@ export interface components {
                 duplicates: number;
                 unreadable: number;
                 noRoom: number;
+                /** @description Entries imported under another key than their own (each says why: keyChanged) */
+                keysChanged: number;
             };
             /** @description One per entry of the file, in file order */
             entries: components["schemas"]["ImportEntry"][];
@@ -2164,6 +2228,8 @@ export interface components {
                 name: string;
             };
             title: string;
+            /** @description The key documents cite it by (see Resource.citationKey) */
+            citationKey: string;
             authors: string[];
             tags: string[];
             type: string | null;
@@ -2255,6 +2321,14 @@ export interface components {
         };
         Message: {
             message: string;
+        };
+        MovedKeyChange: {
+            /** Format: uuid */
+            resourceId: string;
+            /** @description Its key in the workspace it came from */
+            from: string;
+            /** @description Its key in the target workspace */
+            to: string;
         };
         /**
          * @description Text to append to the notes
@@ -2426,8 +2500,8 @@ export interface components {
             authority?: string;
             /** @description CSL call-number */
             callNumber?: string;
-            /** @description CSL citation-key */
-            citationKey?: string;
+            /** @description The key documents cite it by: the one an imported entry came with, else made once when it was added in Better BibTeX's default pattern (vaswani2017attention, then a, b… when taken); it changes only when a person changes it */
+            citationKey: string;
             /** @description CSL collection-title */
             collectionTitle?: string;
             /** @description CSL container-title */
@@ -2638,7 +2712,8 @@ export interface components {
             archivePlace?: string | null;
             authority?: string | null;
             callNumber?: string | null;
-            citationKey?: string | null;
+            /** @description The key documents cite it by (`\cite{…}`, `[@…]`): printable ASCII without spaces or , { } ( ) = " ' # % ~ \, at most 100 characters; unique in its workspace whatever the case (a key another resource holds is a 409 citation_key_taken) */
+            citationKey?: string;
             collectionTitle?: string | null;
             containerTitle?: string | null;
             containerTitleShort?: string | null;
@@ -2826,7 +2901,8 @@ export interface components {
             archivePlace?: string | null;
             authority?: string | null;
             callNumber?: string | null;
-            citationKey?: string | null;
+            /** @description The key documents cite it by (`\cite{…}`, `[@…]`): printable ASCII without spaces or , { } ( ) = " ' # % ~ \, at most 100 characters; unique in its workspace whatever the case (a key another resource holds is a 409 citation_key_taken) */
+            citationKey?: string;
             collectionTitle?: string | null;
             containerTitle?: string | null;
             containerTitleShort?: string | null;
@@ -3106,7 +3182,8 @@ export interface components {
             archivePlace?: string | null;
             authority?: string | null;
             callNumber?: string | null;
-            citationKey?: string | null;
+            /** @description The key documents cite it by (`\cite{…}`, `[@…]`): printable ASCII without spaces or , { } ( ) = " ' # % ~ \, at most 100 characters; unique in its workspace whatever the case (a key another resource holds is a 409 citation_key_taken) */
+            citationKey?: string;
             collectionTitle?: string | null;
             containerTitle?: string | null;
             containerTitleShort?: string | null;
@@ -7430,6 +7507,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict with what exists */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
             412: {
                 headers: {
@@ -11051,6 +11140,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LibrarySearchReply"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findCitationKeys: {
+        parameters: {
+            query?: {
+                /** @description Words each found in the key, the title or an author (any case, with or without accents); empty lists keys A–Z */
+                q?: string;
+                /** @description 1-50, default 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CitationKeySearch"];
                 };
             };
             /** @description Invalid input: details.field names the field */

@@ -1,0 +1,2 @@
+ALTER TABLE "workspace_resources" ADD COLUMN "citation_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "workspace_resources_citation_key" ON "workspace_resources" USING btree ("workspace_id",lower("citation_key"));
