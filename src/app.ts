@@ -123,6 +123,7 @@ function redactUrl(url: string): string {
       .replace(/\/alerts\/unsubscribe\/[^/?#]+/g, '/alerts/unsubscribe/[redacted]')
       // The app's page that joins a share link's workspace carries the link's token.
       .replace(/\/join\/[^/?#]+/g, '/join/[redacted]')
+      .replace(/\/feeds\/[^/?#]+/g, '/feeds/[redacted]')
       .replace(/([?&](?:token|code|state|refresh_token|access_token)=)[^&#]*/gi, '$1[redacted]')
   );
 }

@@ -71,6 +71,9 @@ export type ExportItem = CslItem & {
   otherVariables: Record<string, unknown>;
 };
 
+/** The file extension of a format's files (`bib`, `ris`, `json`). */
+export const extensionOf = (format: ExportFormat): string => FORMATS[format].extension;
+
 const FORMATS: Record<ExportFormat, { contentType: string; extension: string }> = {
   bibtex: { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib' },
   ris: { contentType: 'application/x-research-info-systems; charset=utf-8', extension: 'ris' },

@@ -85,6 +85,7 @@ import { pdfFileRoutes, pdfUploadRoute } from './pdfs/routes.js';
 import { RESOURCE_FROM_PDF_BODY } from './pdfs/schemas.js';
 import { memberRoutes } from './members/routes.js';
 import { shareRoutes } from './share-links/routes.js';
+import { feedRoutes } from './feeds/routes.js';
 import {
   insertWorkspace,
   listResources,
@@ -642,6 +643,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   await notesRoutes(root, ctx);
   await annotationRoutes(root, ctx);
   await shareRoutes(root, ctx);
+  await feedRoutes(root, ctx);
   await memberRoutes(root, ctx);
   await eventRoutes(root, ctx);
   await duplicateRoutes(root, ctx);
