@@ -8,6 +8,7 @@
  * row's PDF column), `detailTools` (more actions in the open resource's panel) and `selectionTools`
  * (more actions on the selection: Cite).
  */
+import { CopyCiteButtons } from './CopyCiteButtons';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useProfileLanguage } from '../../../lib/profile';
@@ -278,6 +279,11 @@ export function LibraryView({
               </button>
             </>
           )}
+          <CopyCiteButtons
+            keys={rows
+              .filter((resource) => selected.includes(resource.id))
+              .map((resource) => resource.citationKey)}
+          />
           {selectionTools?.(selected)}
           {selected.length > 0 && (
             <button type="button" className="button button-small" onClick={() => setSelected([])}>
@@ -373,6 +379,9 @@ export function LibraryView({
                           >
                             {resource.title}
                           </Link>
+                          <code className="citation-key" aria-label="Citation key">
+                            {resource.citationKey}
+                          </code>
                         </td>
                         {/* The record's own fields: a change in the item pane shows here at once. */}
                         <td className="col-author">
