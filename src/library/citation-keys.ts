@@ -56,7 +56,7 @@ export async function findCitationKeys(
 }
 
 /** "Vaswani et al. 2017", "Hinton & Salakhutdinov 2006", "World Health Organization 2020". */
-export function shortReference(
+function shortReference(
   row: Pick<CitationKeyRow, 'record' | 'authors' | 'year' | 'title'>,
 ): string {
   const names = citedCreators(row.record?.creators)

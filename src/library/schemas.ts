@@ -143,7 +143,7 @@ export const CitationKeySearchQuery = z.object({
   limit: z.coerce.number().int().min(1).max(50).default(20).describe('1-50, default 20'),
 });
 
-export const CitationKeyHitSchema = z
+const CitationKeyHitSchema = z
   .object({
     citationKey: z.string(),
     resourceId: z.uuid(),

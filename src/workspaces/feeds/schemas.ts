@@ -7,7 +7,7 @@ import { ExportQuery } from '../schemas.js';
 export const FEEDS_PER_MEMBER = 10;
 
 /** A feed answers in one of the export's formats. */
-export const FeedFormat = ExportQuery.shape.format.unwrap().describe('An export format');
+const FeedFormat = ExportQuery.shape.format.unwrap().describe('An export format');
 
 export const FeedCreateBody = z
   .strictObject({ format: FeedFormat.default('bibtex') })
@@ -34,7 +34,7 @@ const FeedFields = {
   createdAt: z.iso.datetime(),
 };
 
-export const FeedSchema = z.object(FeedFields).meta({
+const FeedSchema = z.object(FeedFields).meta({
   id: 'Feed',
   description:
     'A feed as listed: its URL was shown once, when it was made, and is kept only hashed',

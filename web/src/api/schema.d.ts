@@ -2146,6 +2146,14 @@ export interface components {
              */
             url: string;
         };
+        /**
+         * @example {
+         *       "format": "bibtex"
+         *     }
+         * @example {
+         *       "format": "csljson"
+         *     }
+         */
         FeedCreateInputInput: {
             /**
              * @description An export format
