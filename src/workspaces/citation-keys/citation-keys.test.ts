@@ -20,14 +20,7 @@ for (const leg of storeLegs()) {
     let owner: TestUser;
     let stranger: TestUser;
     beforeAll(async () => {
-      t = await buildTestApp({
-        leg,
-        build: {
-          resolveResource: fakeResolver,
-          ...(process.env.DEBUG_LOG ? { logStream: process.stderr } : {}),
-        },
-        ...(process.env.DEBUG_LOG ? { env: { LOG_LEVEL: 'error' } } : {}),
-      });
+      t = await buildTestApp({ leg, build: { resolveResource: fakeResolver } });
       [owner, stranger] = await Promise.all([buildUser(t.app), buildUser(t.app)]);
     });
     afterAll(async () => t?.close());
