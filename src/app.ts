@@ -45,6 +45,7 @@ import { profileRoutes } from './profiles/routes.js';
 import { FORMAT_WORKER } from './workspaces/cite/routes.js';
 import { PARSE_WORKER } from './workspaces/import/commands.js';
 import { upgradeRecords } from './workspaces/resources/record-upgrade.js';
+import { upgradeCitationKeys } from './workspaces/citation-keys/upgrade.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import type { PdfExtraction } from './workspaces/pdfs/extraction.js';
 import { createBackground } from './background.js';
@@ -122,6 +123,7 @@ function redactUrl(url: string): string {
       .replace(/\/alerts\/unsubscribe\/[^/?#]+/g, '/alerts/unsubscribe/[redacted]')
       // The app's page that joins a share link's workspace carries the link's token.
       .replace(/\/join\/[^/?#]+/g, '/join/[redacted]')
+      .replace(/\/feeds\/[^/?#]+/g, '/feeds/[redacted]')
       .replace(/([?&](?:token|code|state|refresh_token|access_token)=)[^&#]*/gi, '$1[redacted]')
   );
 }
@@ -213,8 +215,12 @@ export async function buildApp(
   };
   app.decorate('ctx', ctx);
   app.decorate('pdfExtraction', pdfExtraction);
-  // Resources saved before records were structured get theirs before the first request (record-upgrade.ts).
-  app.addHook('onReady', async () => void (await upgradeRecords(ctx.db, app.log)));
+  // Resources saved before records were structured get theirs before the first request (record-upgrade.ts),
+  // then those saved before citation keys were kept get keys, in the order they were added.
+  app.addHook('onReady', async () => {
+    await upgradeRecords(ctx.db, app.log);
+    await upgradeCitationKeys(ctx.db, app.log);
+  });
   app.addHook('onReady', async () => background.start());
   app.addHook('onClose', async () => background.stop());
 

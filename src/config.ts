@@ -135,6 +135,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_INVITATIONS_PER_HOUR: positiveInt(30),
   // Workspaces joined through share links (attempts, whatever their answer) by one user.
   RATE_LIMIT_SHARE_JOINS_PER_HOUR: positiveInt(30),
+  RATE_LIMIT_FEED_PER_HOUR: positiveInt(240),
 
   // Workspace change events (src/workspaces/events): how long the activity log keeps a change, and open streams.
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
@@ -303,6 +304,8 @@ export interface Config {
     invitationsPerHour: number;
     alertRunsPerHour: number;
     shareJoinsPerHour: number;
+    /** Fetches of one bibliography feed (src/workspaces/feeds), 304s included. */
+    feedPerHour: number;
   };
   /** Workspace change events: days the activity log keeps, and the open event streams allowed per user and per process. */
   events: { activityRetentionDays: number; streamsPerUser: number; streamsPerProcess: number };
@@ -460,6 +463,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       invitationsPerHour: env.RATE_LIMIT_INVITATIONS_PER_HOUR,
       alertRunsPerHour: env.RATE_LIMIT_ALERT_RUNS_PER_HOUR,
       shareJoinsPerHour: env.RATE_LIMIT_SHARE_JOINS_PER_HOUR,
+      feedPerHour: env.RATE_LIMIT_FEED_PER_HOUR,
     },
     events: {
       activityRetentionDays: env.ACTIVITY_RETENTION_DAYS,

@@ -7,6 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { hashToken } from '../platform/crypto.js';
 import { ApiError } from '../platform/errors.js';
 import type { LimitRule, LimitState, RateLimiter } from '../platform/rate-limit.js';
 import { requesterKey } from './request-auth.js';
@@ -33,6 +34,7 @@ export function rateLimitRules(config: Config) {
     invitations: { points: r.invitationsPerHour, durationSeconds: 3600 },
     alertRuns: { points: r.alertRunsPerHour, durationSeconds: 3600 },
     shareJoins: { points: r.shareJoinsPerHour, durationSeconds: 3600 },
+    feed: { points: r.feedPerHour, durationSeconds: 3600 },
   } satisfies Record<string, LimitRule>;
 }
 
@@ -191,6 +193,16 @@ export const ROUTE_LIMITS = {
   alertRun: perUser('alertRuns'),
   // Joins through share links, per user (a signed-in route), each attempt counted: tokens are not guessed here.
   shareJoin: perUser('shareJoins'),
+  // Fetches of one bibliography feed, keyed by its secret's hash (the secret itself is never a key).
+  feed: {
+    stage: 'request',
+    count: async (limits, request) => {
+      // The URL's last segment is `<secret>.<extension>`: the secret alone names the feed.
+      const { file } = (request.params ?? {}) as { file?: string };
+      const secret = (file ?? '').split('.')[0] ?? '';
+      return { state: await limits.consume('feed', hashToken(secret)) };
+    },
+  },
   signup: {
     stage: 'request',
     count: async (limits, request) => void (await limits.consume('signupIp', request.ip)),

@@ -54,6 +54,7 @@ export function presentLibraryHit(row: LibraryHitRow): z.infer<typeof LibraryHit
     id: row.id,
     workspace: { id: row.workspace_id, name: row.workspace_name },
     title: row.title,
+    citationKey: row.citation_key ?? '',
     authors: row.authors,
     tags: row.tags,
     type: row.type,

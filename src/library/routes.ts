@@ -9,7 +9,14 @@ import type { AppContext } from '../context.js';
 import { findReadableWorkspace, readableWorkspaces } from '../workspaces/index.js';
 import { presentLibraryHit } from './presenters.js';
 import { parseLibraryQuery } from './query.js';
-import { LibrarySearchQuery, LibrarySearchResponse, libraryErrors } from './schemas.js';
+import {
+  CitationKeySearchQuery,
+  CitationKeySearchResponse,
+  LibrarySearchQuery,
+  LibrarySearchResponse,
+  libraryErrors,
+} from './schemas.js';
+import { findCitationKeys, presentCitationKeyHit } from './citation-keys.js';
 import { countLibraryHits, searchLibrary, type LibrarySearch } from './store.js';
 
 const tags = ['library'];
@@ -62,6 +69,31 @@ export async function libraryRoutes(root: FastifyInstance, ctx: AppContext): Pro
         limit,
         offset,
       };
+    },
+  );
+
+  app.get(
+    '/api/library/citation-keys',
+    {
+      config: { auth: 'required', rateLimit: ['user'] },
+      schema: {
+        tags,
+        operationId: 'findCitationKeys',
+        summary:
+          'Find citation keys in every workspace you can read, by key, title or author (for editor plug-ins and pickers)',
+        description:
+          'Each hit is a key with a short reference and its workspace: the key ' +
+          'equal to q first, then keys beginning with it, then the others by key. ' +
+          'q ≤ 200 characters; limit 1-50 (default 20).',
+        querystring: CitationKeySearchQuery,
+        response: { 200: CitationKeySearchResponse, ...libraryErrors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { q, limit } = request.query;
+      const rows = await findCitationKeys(db, user, q, limit);
+      return { results: rows.map(presentCitationKeyHit) };
     },
   );
 }

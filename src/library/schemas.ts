@@ -99,6 +99,7 @@ export const LibraryHitSchema = z
     id: z.uuid().describe("The resource's id"),
     workspace: z.object({ id: z.uuid(), name: z.string() }),
     title: z.string(),
+    citationKey: z.string().describe('The key documents cite it by (see Resource.citationKey)'),
     authors: z.array(z.string()),
     tags: z.array(z.string()),
     type: z.string().nullable(),
@@ -129,3 +130,35 @@ export const libraryErrors = {
   404: ErrorResponse,
   429: ErrorResponse,
 };
+
+export const CitationKeySearchQuery = z.object({
+  q: z
+    .string()
+    .max(200, 'must be at most 200 characters')
+    .default('')
+    .describe(
+      'Words each found in the key, the title or an author (any case, with or without accents); ' +
+        'empty lists keys A–Z',
+    ),
+  limit: z.coerce.number().int().min(1).max(50).default(20).describe('1-50, default 20'),
+});
+
+const CitationKeyHitSchema = z
+  .object({
+    citationKey: z.string(),
+    resourceId: z.uuid(),
+    title: z.string(),
+    shortReference: z
+      .string()
+      .describe('"Vaswani et al. 2017": the first author (two named, more as et al.) and the year'),
+    workspace: z.object({ id: z.uuid(), name: z.string() }),
+  })
+  .meta({ id: 'CitationKeyHit' });
+
+export const CitationKeySearchResponse = z
+  .object({
+    results: z
+      .array(CitationKeyHitSchema)
+      .describe('The exact key first, then keys beginning with q, then the rest by key'),
+  })
+  .meta({ id: 'CitationKeySearch' });

@@ -66,6 +66,8 @@ export interface LibraryHitRow {
   workspace_id: string;
   workspace_name: string;
   title: string;
+  /** Null only before the start-up upgrade gave the resource its key. */
+  citation_key: string | null;
   authors: string[];
   tags: string[];
   type: string | null;
@@ -285,7 +287,7 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
     hits as (${hits}),
     counted as (select hits.*, count(*) over () as total from hits),
     ${page}
-    select m.id, m.workspace_id, w.name as workspace_name, d.title, d.authors, d.tags, d.type, d.url,
+    select m.id, m.workspace_id, w.name as workspace_name, d.title, d.citation_key, d.authors, d.tags, d.type, d.url,
            ${sql.raw(publishedSql('d'))} as published,
            to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at,
            (m.rank${rankedNow ? sql`` : sql` + case when m.in_record then ts_rank(d.search, query.tsq) else 0 end`})::float8 as rank,

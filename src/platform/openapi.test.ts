@@ -679,10 +679,19 @@ describe('OpenAPI document', () => {
         payload: { name: 'Limits' },
       })
     ).json<BearerReply<'WorkspaceEnvelope'>>().workspace;
+    // In a workspace of its own: a citation key the create sample gave at its limit is not taken there.
+    const { id: editedWorkspaceId } = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/workspaces',
+        headers: user.bearer,
+        payload: { name: 'Limits of changes' },
+      })
+    ).json<BearerReply<'WorkspaceEnvelope'>>().workspace;
     const { id: resourceId } = (
       await t.app.inject({
         method: 'POST',
-        url: `/api/workspaces/${workspaceId}/resources`,
+        url: `/api/workspaces/${editedWorkspaceId}/resources`,
         headers: user.bearer,
         payload: { title: 'Paper' },
       })
@@ -721,7 +730,7 @@ describe('OpenAPI document', () => {
       {
         method: 'patch',
         path: '/api/workspaces/{id}/resources/{resourceId}',
-        url: `/api/workspaces/${workspaceId}/resources/${resourceId}`,
+        url: `/api/workspaces/${editedWorkspaceId}/resources/${resourceId}`,
         base: { tags: ['limits'] },
         auth: true,
       },

@@ -9,3 +9,4 @@ export * from './csl.js';
 export * from './markup.js';
 export { creatorFromParts, creatorFromText, namesAnOrganisation } from './names.js';
 export { bareDoi, isArxivCategory, isValidIsbn, isValidIssn, listed } from './identifiers.js';
+export * from './citation-key.js';

@@ -37,7 +37,6 @@ import {
   lockResource,
   lockResourceRow,
   lockResourcesOf,
-  moveResourceRows,
   setTags,
   updateResourceRow,
   workKeysIn,
@@ -63,6 +62,9 @@ import {
   type ShareLinkRow,
 } from './share-links/store.js';
 import { workKeyOf } from './resources/work-key.js';
+import { citationKeyTaken } from './citation-keys/errors.js';
+import { holderOfKey, keysTaken, moveRowsWithKeys } from './citation-keys/store.js';
+import { renamesForMove, type KeyRename } from './citation-keys/keys.js';
 import { ownValue } from '../platform/own-key.js';
 import { DETAIL_TEXT_FIELDS } from '../search/index.js';
 import {
@@ -273,6 +275,8 @@ export async function describeNewResource(
           field: input.resourceId !== undefined ? 'resourceId' : 'url',
           reason: 'duplicate',
         });
+      case 'key_taken':
+        throw citationKeyTaken(values.record.citationKey ?? '', added.holder);
     }
   };
 }
@@ -354,6 +358,12 @@ export async function changeResource(
           field: input.doi !== undefined ? 'doi' : input.url !== undefined ? 'url' : 'identifier',
           reason: 'duplicate',
         });
+    }
+    if (input.citationKey !== undefined && input.citationKey !== current.citationKey) {
+      // Under the workspace's lock, as every write of keys is; the unique index stands behind it.
+      const holder = await holderOfKey(tx, current.workspaceId, input.citationKey, current.id);
+      if (holder) throw citationKeyTaken(input.citationKey, holder.id);
+      changes.citationKey = input.citationKey;
     }
     const updated = await updateResourceRow(tx, current.id, changes, actorId);
     if (!updated) throw notFound('Resource');
@@ -527,7 +537,7 @@ export async function moveResources(
   targetId: string,
   ids: string[],
   actorId: string,
-): Promise<{ moved: string[]; duplicates: string[] }> {
+): Promise<{ moved: string[]; duplicates: string[]; keysChanged: KeyRename[] }> {
   return db.transaction(async (tx) => {
     if ((await lockWorkspaces(tx, [sourceId, targetId])).length !== 2) throw notFound('Workspace');
     const rows = await lockNamedResources(tx, sourceId, ids);
@@ -551,8 +561,13 @@ export async function moveResources(
         },
       );
     }
+    // Keys go with them; one another resource of the target holds gets a suffix (citation-keys/).
+    const keysChanged = renamesForMove(
+      moved.map((id) => byId.get(id)!),
+      await keysTaken(tx, targetId),
+    );
     if (moved.length > 0) {
-      await moveResourceRows(tx, moved, targetId);
+      await moveRowsWithKeys(tx, moved, targetId, keysChanged);
       await touchWorkspace(tx, sourceId);
       await touchWorkspace(tx, targetId);
       // Logged in workspace id order, as the rows were locked: two moves between the same two workspaces cannot deadlock.
@@ -570,7 +585,7 @@ export async function moveResources(
       ].sort((a, b) => a.workspaceId.localeCompare(b.workspaceId));
       for (const move of moves) await recordChange(tx, { ...move, actorId });
     }
-    return { moved, duplicates };
+    return { moved, duplicates, keysChanged };
   });
 }
 

@@ -8,14 +8,15 @@
 import { writeBibtex } from './bibtex.js';
 import { writeRis } from './ris.js';
 import type { ResourceRow } from './resources/store.js';
+import { baseCitationKey, firstFreeKey } from '../records/index.js';
 import {
-  citedCreators,
   cslPlainText,
   cslTypeOf,
   currentMarkup,
   isArxivCategory,
   recordToCsl,
   withOlderNames,
+  type BibRecord,
   type CslName,
 } from '../records/index.js';
 import { recordOfRow, storedTypeOf } from './resources/resource-record.js';
@@ -73,6 +74,9 @@ export type ExportItem = CslItem & {
   markup: Record<string, string>;
   otherVariables: Record<string, unknown>;
 };
+
+/** The file extension of a format's files (`bib`, `ris`, `json`). */
+export const extensionOf = (format: ExportFormat): string => FORMATS[format].extension;
 
 const FORMATS: Record<ExportFormat, { contentType: string; extension: string }> = {
   bibtex: { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib' },
@@ -171,54 +175,22 @@ function arxivOf(
   return category && isArxivCategory(category) ? { id: raw, primaryClass: category } : { id: raw };
 }
 
-function asciiWord(value: string | undefined): string {
-  return (value ?? '').normalize('NFKD').replace(/[^A-Za-z0-9]/g, '');
-}
-
-/** A key BibTeX reads as one (no white space, comma, brace, quote or the characters TeX gives a meaning). */
-const USABLE_KEY = /^[^\s,{}()"#%'=\\~]{1,100}$/;
-
 /**
- * Each resource's citation key: its own (an imported entry's `citationKey`, the key the user's
- * documents cite it by) when it is usable and no earlier resource has it, else `Family2017Title`,
- * made unique with a, b, c… against every other key.
+ * Each resource's citation key: the one it holds (citation-keys/), never made anew here, so that an
+ * export cites as the documents do whatever else the workspace holds. A row the start-up upgrade has
+ * not reached yet is exported under the key it will be given.
  */
-function citationKeys(
-  items: Array<{ own?: string; family?: string; year?: number; title: string }>,
-): string[] {
-  const taken = new Set<string>();
-  const own = items.map(({ own: key }) => {
-    if (!key || !USABLE_KEY.test(key) || taken.has(key.toLowerCase())) return undefined;
+function citationKeys(items: Array<{ resource: ResourceRow; record: BibRecord }>): string[] {
+  const taken = new Set(
+    items.flatMap(({ resource }) =>
+      resource.citationKey ? [resource.citationKey.toLowerCase()] : [],
+    ),
+  );
+  return items.map(({ resource, record }) => {
+    if (resource.citationKey) return resource.citationKey;
+    const key = firstFreeKey(baseCitationKey({ record, title: resource.title }), taken);
     taken.add(key.toLowerCase());
     return key;
-  });
-  const base = items.map(({ family, year, title }) => {
-    const firstWord =
-      title
-        .split(/\s+/)
-        .map(asciiWord)
-        .find((word) => word.length > 3) ?? asciiWord(title.split(/\s+/)[0]);
-    const key = `${asciiWord(family)}${year ?? ''}${firstWord.charAt(0).toUpperCase()}${firstWord.slice(1).toLowerCase()}`;
-    return key || 'item';
-  });
-  const total = new Map<string, number>();
-  base.forEach((key, at) => {
-    if (!own[at]) total.set(key, (total.get(key) ?? 0) + 1);
-  });
-  const seen = new Map<string, number>();
-  return base.map((key, at) => {
-    const ownKey = own[at];
-    if (ownKey) return ownKey;
-    let made = key;
-    if ((total.get(key) ?? 0) > 1 || taken.has(key.toLowerCase())) {
-      do {
-        const index = seen.get(key) ?? 0;
-        seen.set(key, index + 1);
-        made = `${key}${String.fromCharCode(97 + (index % 26))}${index >= 26 ? Math.floor(index / 26) : ''}`;
-      } while (taken.has(made.toLowerCase()));
-    }
-    taken.add(made.toLowerCase());
-    return made;
   });
 }
 
@@ -240,16 +212,9 @@ function toExportItems(resources: ResourceRow[]): ExportItem[] {
   const prepared = resources.map((resource) => {
     const record = recordOfRow(resource);
     const type = storedTypeOf(resource.type, record, resource.url);
-    return { resource, record, type, first: citedCreators(record.creators)[0] };
+    return { resource, record, type };
   });
-  const keys = citationKeys(
-    prepared.map(({ resource, record, first }) => ({
-      own: record.citationKey,
-      family: first?.family ?? first?.literal,
-      year: record.issued?.year,
-      title: oneLine(resource.title),
-    })),
-  );
+  const keys = citationKeys(prepared);
   return prepared.map(({ resource, record, type }, index) => {
     const key = keys[index] ?? resource.id;
     const {

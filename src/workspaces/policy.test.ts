@@ -45,6 +45,8 @@ interface Fixture {
   extraId: string;
   /** A workspace the asker owns, for a bulk move's target. */
   targetOf: (user: TestUser | null) => Promise<string>;
+  /** A feed of the workspace the asker made (a made-up id when they may not make one). */
+  feedOf: (user: TestUser | null) => Promise<string>;
 }
 
 interface MatrixRequest {
@@ -190,6 +192,19 @@ const REQUESTS: Record<
   }),
   'POST /api/workspaces/:id/share/:shareId/resume': (f) => ({
     url: `/api/workspaces/${f.workspaceId}/share/${f.pausedShareId}/resume`,
+    success: 200,
+  }),
+  'POST /api/workspaces/:id/feeds': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/feeds`,
+    payload: { format: 'bibtex' },
+    success: 201,
+  }),
+  'GET /api/workspaces/:id/feeds': (f) => ({
+    url: `/api/workspaces/${f.workspaceId}/feeds`,
+    success: 200,
+  }),
+  'DELETE /api/workspaces/:id/feeds/:feedId': async (f, asker) => ({
+    url: `/api/workspaces/${f.workspaceId}/feeds/${await f.feedOf(asker)}`,
     success: 200,
   }),
   'GET /api/workspaces/:id/members': (f) => ({
@@ -382,6 +397,19 @@ for (const leg of embeddedLeg()) {
         pausedShareId: paused!,
         invitationId: invitation?.json<ApiSchema<'InvitationEnvelope'>>().invitation.id ?? '',
         extraId: extra.id,
+        async feedOf(asker) {
+          const made = asker
+            ? await t.app.inject({
+                method: 'POST',
+                url: `/api/workspaces/${workspace.id}/feeds`,
+                headers: asker.bearer,
+                payload: {},
+              })
+            : null;
+          return made?.statusCode === 201
+            ? made.json<ApiSchema<'FeedCreated'>>().id
+            : '00000000-0000-4000-8000-000000000000';
+        },
         async targetOf(asker) {
           if (!asker) return workspace.id;
           const known = targets.get(asker.id);
@@ -616,12 +644,25 @@ for (const leg of embeddedLeg()) {
         const joinable = await share(owner, { allowJoin: true });
         const plain = await share(users.editor, {});
         links = { editable: editable.token, joinable: joinable.token, plain: plain.token };
+        // Every member's feed, and the removed editor's made before their removal (gone with it).
+        const feedSecret = async (by: TestUser) => {
+          const res = await api(by, 'POST', `/api/workspaces/${ws}/feeds`, { format: 'bibtex' });
+          expect(res.statusCode, res.body).toBe(201);
+          return /\/api\/feeds\/([^./]+)\./.exec(res.json<{ url: string }>().url)![1]!;
+        };
+        const feeds = [
+          await feedSecret(owner),
+          await feedSecret(users.editor),
+          await feedSecret(users.viewer),
+          await feedSecret(demoted),
+        ];
         secretValues = {
           editableShareTokens: [editable.token],
           readOnlyShareTokens: [joinable.token, plain.token],
           invitationTokens: [invitedBefore, pending],
           memberEmails: [owner, users.editor, users.viewer, demoted].map((user) => user.email),
           pdfDownloads: ['secret-pdf-bytes-0413'],
+          feedSecrets: feeds,
         };
         f = {
           workspaceId: ws,
@@ -633,6 +674,7 @@ for (const leg of embeddedLeg()) {
           invitationId: '',
           extraId: demoted.id,
           targetOf: async () => ws,
+          feedOf: async () => '00000000-0000-4000-8000-000000000000',
         };
         const logged = await t.app.ctx.db
           .select({ id: workspaceEvents.id })

@@ -70,7 +70,8 @@ interface ActionsOn {
     | 'update'
     | 'delete'
     | 'manageShares'
-    | 'manageMembers';
+    | 'manageMembers'
+    | 'feed';
   resource: 'read' | 'annotate' | 'update' | 'delete';
   annotation: 'update' | 'delete';
 }
@@ -112,6 +113,8 @@ export const POLICY: { readonly [K in Kind]: Readonly<Record<ActionsOn[K], Rule>
     manageShares: owner,
     /** Members and invitations: add, change role, transfer, remove; invite, list and revoke invitations. */
     manageMembers: owner,
+    /** Make, list and revoke one's own bibliography feeds (each member sees only their own). */
+    feed: viewer,
   },
   resource: { read: viewer, annotate: viewer, update: editor, delete: editor },
   // Words are their author's: only they change them; editors and the owner may remove them (moderation).
@@ -153,6 +156,9 @@ export const ROUTE_ACTIONS = {
   'PATCH /api/workspaces/:id/share/:shareId': ['workspace', 'manageShares'],
   'DELETE /api/workspaces/:id/share/:shareId': ['workspace', 'manageShares'],
   'POST /api/workspaces/:id/share/:shareId/resume': ['workspace', 'manageShares'],
+  'POST /api/workspaces/:id/feeds': ['workspace', 'feed'],
+  'GET /api/workspaces/:id/feeds': ['workspace', 'feed'],
+  'DELETE /api/workspaces/:id/feeds/:feedId': ['workspace', 'feed'],
   'GET /api/workspaces/:id/members': ['workspace', 'readMembers'],
   'POST /api/workspaces/:id/members': ['workspace', 'manageMembers'],
   'PATCH /api/workspaces/:id/members/:userId': ['workspace', 'manageMembers'],
@@ -188,6 +194,8 @@ export const SECRETS = {
   editableShareTokens: ['workspace', 'readEditableShares'],
   readOnlyShareTokens: ['workspace', 'readShares'],
   invitationTokens: null,
+  // A feed's URL is shown once, to its maker, in the reply that makes it; no later reply carries it.
+  feedSecrets: null,
   memberEmails: ['workspace', 'readMemberEmails'],
   pdfDownloads: ['resource', 'read'],
 } as const satisfies Record<string, readonly [Kind, Action] | null>;

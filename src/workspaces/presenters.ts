@@ -13,6 +13,7 @@ import type { ResourceRow } from './resources/store.js';
 import type { AnnotationRow } from './annotations/store.js';
 import { annotationColorOf } from './annotations/colors.js';
 import { recordOfRow, storedTypeOf } from './resources/resource-record.js';
+import { presentCitationKey } from './citation-keys/presenters.js';
 
 /** `role`: the asker's role in it (src/workspaces/policy.ts). */
 export function presentWorkspace(row: WorkspaceWithCounts, role: Role) {
@@ -75,6 +76,7 @@ export function presentResource(
     type: storedTypeOf(row.type, record, row.url),
     authors: row.authors,
     ...record,
+    citationKey: presentCitationKey(row).citationKey,
     creators: record.creators ?? [],
     tags: row.tags,
     notes: row.notes,

@@ -88,6 +88,7 @@ import { RESOURCE_FROM_PDF_BODY } from './pdfs/schemas.js';
 import { memberRoutes } from './members/routes.js';
 import { shareRoutes } from './share-links/routes.js';
 import { insertWorkspace, listWorkspaces, loadWorkspace } from './store.js';
+import { feedRoutes } from './feeds/routes.js';
 import {
   listResources,
   loadResource,
@@ -366,7 +367,9 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
           `a 404 naming the first that is not). A resource whose work is already ` +
           `in the target (same DOI, arXiv id, PMID or URL) stays here and is ` +
           `listed in \`duplicates\`; the others move only if the target has room ` +
-          `for all of them (409 otherwise, nothing moved).`,
+          `for all of them (409 otherwise, nothing moved). Moved resources keep ` +
+          `their citation keys; one whose key another resource of the target ` +
+          `holds (in any case) gets a, b… added, listed in \`keysChanged\`.`,
         params: IdParams,
         body: BulkMoveBody,
         response: { 200: BulkMoveResponse, 409: ErrorResponse, ...workspaceErrors },
@@ -455,14 +458,23 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
           'ones dropped, de-duplicated ignoring case; DOI syntax, ISBN and ISSN ' +
           'check digits, real dates, page ranges: a 400 names the field); an ' +
           'absent field is unchanged, `tags: []` clears them, `null` clears a ' +
-          'record field, `creators` replaces them all. Logged in the activity ' +
+          'record field, `creators` replaces them all. `citationKey` is kept ' +
+          'exactly as sent (characters BibTeX and biber read in a key, else a ' +
+          '400); a key another resource of the workspace holds, in any case, is a ' +
+          '409 `citation_key_taken` naming it, as is making it the same work as ' +
+          'another (409 `duplicate`). Logged in the activity ' +
           'with the fields changed, and heard live by the other members. Answers ' +
           'like that POST: the resource (cookie session) or `{ resource }` ' +
           '(bearer token), with its annotations.',
         params: ResourceParams,
         headers: IfMatchHeaders,
         body: ResourceUpdateBody,
-        response: { 200: ResourceResponse, 412: ResourceStaleResponse, ...workspaceErrors },
+        response: {
+          200: ResourceResponse,
+          409: ErrorResponse,
+          412: ResourceStaleResponse,
+          ...workspaceErrors,
+        },
         responseHeaders: { 200: ['ETag'], 412: ['ETag'] },
       },
     },
@@ -636,6 +648,7 @@ export async function workspaceRoutes(root: FastifyInstance, ctx: AppContext): P
   await notesRoutes(root, ctx);
   await annotationRoutes(root, ctx);
   await shareRoutes(root, ctx);
+  await feedRoutes(root, ctx);
   await memberRoutes(root, ctx);
   await eventRoutes(root, ctx);
   await duplicateRoutes(root, ctx);

@@ -87,7 +87,7 @@ describe.skipIf(webSkipReason)(
     });
 
     const table = () => page.getByRole('table');
-    const titles = () => table().locator('tbody .col-title').allTextContents();
+    const titles = () => table().locator('tbody .col-title a').allTextContents(); // the link: the cell holds the citation key too
     const ariaSortOf = (name: string) =>
       table().getByRole('columnheader', { name }).getAttribute('aria-sort');
     const stored = async (workspaceId: string) =>

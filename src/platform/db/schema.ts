@@ -13,3 +13,4 @@ export * from './schema/events.js';
 export * from './schema/analytics.js';
 export * from './schema/service.js';
 export * from './schema/alerts.js';
+export * from './schema/feeds.js';

@@ -2,6 +2,7 @@
  * GET /api/citation-styles (the styles, found by name) and GET /api/workspaces/{id}/cite (formatted
  * references of some of a workspace's resources), authorized as the export is.
  */
+import { presentCitationKey } from '../citation-keys/presenters.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser } from '../../auth/index.js';
@@ -176,7 +177,7 @@ export async function citeRoutes(root: FastifyInstance, ctx: AppContext): Promis
           formatTimeoutMs,
         );
         reply.header('cache-control', 'private, no-store');
-        return formatted;
+        return { ...formatted, citationKeys: resources.map(presentCitationKey) };
       } finally {
         release();
       }

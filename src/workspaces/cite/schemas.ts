@@ -71,6 +71,10 @@ export const CiteQuery = z.object({
     .describe('Plain text, or HTML with every value escaped (italics and the like as tags)'),
 });
 
+const CitedKey = z
+  .object({ resourceId: z.uuid(), citationKey: z.string() })
+  .meta({ id: 'CitedKey' });
+
 export const CiteResponse = z
   .object({
     style: CitationStyleSchema,
@@ -85,5 +89,8 @@ export const CiteResponse = z
       .describe(
         'The in-text citation of all the resources together, e.g. "(Graves et al., 2014)" or "[1]"',
       ),
+    citationKeys: z
+      .array(CitedKey)
+      .describe("Each resource's citation key, in the order asked: for \\cite{…} or [@…]"),
   })
   .meta({ id: 'Citations', description: 'Formatted references of the resources' });

@@ -22,6 +22,8 @@ import type { ParseInput, ParseOutcome } from './parse-worker.js';
 import { countEntriesAtLeast, detectFormat } from './scan.js';
 import { knownResources, writeImportBatch, type KnownResource } from './store.js';
 import { resourceOf } from './to-resource.js';
+import { firstFreeKey } from '../../records/index.js';
+import { wantedKeyOf } from '../citation-keys/keys.js';
 import { alikeByTitle, likenessKey, traitsOf, type WorkTraits } from '../duplicates/likeness.js';
 
 /** Reads the file's text as a format: in a worker (parseInWorkers) for requests, in this thread (parseInProcess) for tests and the benchmark. */
@@ -89,6 +91,16 @@ export interface ImportedSummary {
   type: string | null;
   url: string | null;
   tags: string[];
+  /** The key it was (or would be) imported under; null for an entry not written. */
+  citationKey: string | null;
+}
+
+/** An entry's own key that the resource could not keep as it was, and why. */
+export interface KeyChange {
+  from: string;
+  to: string;
+  /** `taken`: another resource of the workspace (or an earlier entry) holds it; `invalid`: BibTeX or biber could not read it. */
+  reason: 'taken' | 'invalid';
 }
 
 interface Position {
@@ -99,7 +111,7 @@ interface Position {
 
 export type EntryOutcome = Position &
   (
-    | { outcome: 'imported' | 'would_import'; resource: ImportedSummary }
+    | { outcome: 'imported' | 'would_import'; resource: ImportedSummary; keyChanged?: KeyChange }
     | {
         outcome: 'duplicate';
         resource: ImportedSummary;
@@ -118,6 +130,7 @@ export interface ImportReport {
     duplicates: number;
     unreadable: number;
     noRoom: number;
+    keysChanged: number;
   };
   entries: EntryOutcome[];
 }
@@ -148,9 +161,14 @@ function listUnder<T>(map: Map<string, T[]>, key: string | null, item: T): void 
   else map.set(key, [item]);
 }
 
-function summaryOf(values: NewResourceRow & { id: string }, imported: boolean): ImportedSummary {
+function summaryOf(
+  values: NewResourceRow & { id: string },
+  imported: boolean,
+  citationKey: string | null = null,
+): ImportedSummary {
   const year = values.record.issued?.year;
   return {
+    citationKey,
     id: imported ? values.id : null,
     title: values.title,
     authors: values.authors ?? [],
@@ -178,6 +196,10 @@ function judge(
     if (resource.workKey) byWorkKey.set(resource.workKey, resource);
     listUnder(byLikeness, likenessKey(resource), resource);
   }
+  // Keys are compared without case, as BibTeX compares them (citation-keys/).
+  const takenKeys = new Set(
+    known.flatMap((resource) => (resource.citationKey ? [resource.citationKey.toLowerCase()] : [])),
+  );
   let room = capacity - known.length;
   const rows: NewResourceRow[] = [];
   const outcomes: EntryOutcome[] = [];
@@ -225,14 +247,25 @@ function judge(
       continue;
     }
     room--;
-    rows.push(values);
+    // The entry's own key exactly, suffixed when taken; Better BibTeX's when it has none or an unusable one.
+    const { wanted, record, refusedKey } = wantedKeyOf(values);
+    const citationKey = firstFreeKey(wanted.key, takenKeys);
+    takenKeys.add(citationKey.toLowerCase());
+    rows.push({ ...values, record, citationKey });
     const mark = { ...traits, entryIndex: index, resourceId: dryRun ? null : values.id };
     if (workKey) seen.byWorkKey.set(workKey, mark);
     listUnder(seen.byLikeness, likeness, mark);
+    const keyChanged: KeyChange | null =
+      refusedKey !== null
+        ? { from: refusedKey, to: citationKey, reason: 'invalid' }
+        : wanted.given && citationKey !== wanted.key
+          ? { from: wanted.key, to: citationKey, reason: 'taken' }
+          : null;
     outcomes.push({
       ...position,
       outcome: dryRun ? 'would_import' : 'imported',
-      resource: summaryOf(values, !dryRun),
+      resource: summaryOf(values, !dryRun, citationKey),
+      ...(keyChanged ? { keyChanged } : {}),
     });
   }
   return { rows, outcomes };
@@ -296,9 +329,16 @@ export async function importCitations(
       outcomes.push({ ...position, outcome: 'unreadable', reason: made.reason });
       continue;
     }
+    // The entry's key: BibTeX's, CSL-JSON's `citation-key` (the record has them), else RIS's ID or CSL-JSON's id.
+    const ownKey = made.values.record.citationKey ?? entry.key;
     candidates.push({
       ...position,
-      values: { ...made.values, addedBy, id: randomUUID() },
+      values: {
+        ...made.values,
+        record: ownKey ? { ...made.values.record, citationKey: ownKey } : made.values.record,
+        addedBy,
+        id: randomUUID(),
+      },
       // A display title ("Untitled legal case") says nothing of which work it is.
       traits: traitsOf(made.untitled ? { ...made.values, title: '' } : made.values),
     });
@@ -346,6 +386,7 @@ export async function importCitations(
       duplicates: count(['duplicate']),
       unreadable: count(['unreadable']),
       noRoom: count(['no_room']),
+      keysChanged: outcomes.filter((entry) => 'keyChanged' in entry).length,
     },
     entries: outcomes,
   };

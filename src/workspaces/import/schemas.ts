@@ -107,19 +107,53 @@ const ImportedResource = z
     type: z.string().nullable(),
     url: z.string().nullable(),
     tags: z.array(z.string()),
+    citationKey: z
+      .string()
+      .nullable()
+      .describe(
+        "The key it was (on a dry run: would be) imported under: the entry's own, exactly, " +
+          'unless keyChanged says otherwise; null for an entry not written',
+      ),
   })
   .meta({
     id: 'ImportedResource',
     description: 'The resource the entry becomes (in full at GET /api/workspaces/{id}/resources)',
   });
 
+const KeyChanged = z
+  .object({
+    from: z.string().describe("The entry's own key"),
+    to: z.string().describe('The key the resource has instead'),
+    reason: z
+      .enum(['taken', 'invalid'])
+      .describe(
+        'taken: another resource of the workspace (or an earlier entry of the file) holds it, ' +
+          'in any case, so a, b… was added; invalid: BibTeX or biber could not read it (a space, ' +
+          "a brace, a comma…), so one was made in Better BibTeX's pattern",
+      ),
+  })
+  .meta({
+    id: 'ImportKeyChange',
+    description: "Present only when the resource could not keep the entry's own key as it was",
+  });
+
 const ImportEntry = z
   .discriminatedUnion('outcome', [
     z
-      .object({ ...Position, outcome: z.literal('imported'), resource: ImportedResource })
+      .object({
+        ...Position,
+        outcome: z.literal('imported'),
+        resource: ImportedResource,
+        keyChanged: KeyChanged.optional(),
+      })
       .meta({ id: 'ImportEntryImported' }),
     z
-      .object({ ...Position, outcome: z.literal('would_import'), resource: ImportedResource })
+      .object({
+        ...Position,
+        outcome: z.literal('would_import'),
+        resource: ImportedResource,
+        keyChanged: KeyChanged.optional(),
+      })
       .meta({ id: 'ImportEntryWouldImport', description: 'A dry run: new, and would be imported' }),
     z
       .object({
@@ -183,6 +217,10 @@ export const ImportResponse = z
       duplicates: z.number().int(),
       unreadable: z.number().int(),
       noRoom: z.number().int(),
+      keysChanged: z
+        .number()
+        .int()
+        .describe('Entries imported under another key than their own (each says why: keyChanged)'),
     }),
     entries: z.array(ImportEntry).describe('One per entry of the file, in file order'),
   })

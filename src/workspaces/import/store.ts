@@ -10,6 +10,8 @@ import type { NewResourceRow } from '../resources/store.js';
 export interface KnownResource extends WorkTraits {
   id: string;
   workKey: string | null;
+  /** Its citation key (null only before the start-up upgrade gave it one). */
+  citationKey: string | null;
 }
 
 /** Every resource of the workspace, with only what duplicates are judged by. */
@@ -19,6 +21,7 @@ export async function knownResources(db: Db | Tx, workspaceId: string): Promise<
       id: workspaceResources.id,
       title: workspaceResources.title,
       workKey: workspaceResources.workKey,
+      citationKey: workspaceResources.citationKey,
       year: workspaceResources.year,
       firstFamily: workspaceResources.authorSort,
       doi: sql<string | null>`${workspaceResources.record}->>'doi'`,

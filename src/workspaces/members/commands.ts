@@ -1,4 +1,5 @@
 /** What the member and invitation routes do, each a named step; member changes of a workspace run one at a time (its row locked). */
+import { deleteFeedsOf } from '../feeds/store.js';
 import type { Db, Tx } from '../../platform/db/client.js';
 import { hashToken, randomToken } from '../../platform/crypto.js';
 import type { MemberRole } from '../../platform/db/schema.js';
@@ -159,6 +160,8 @@ export async function removeMember(
     );
   await db.transaction(async (tx) => {
     if (!(await deleteMember(tx, workspaceId, userId))) throw memberNotFound();
+    // Their bibliography feeds stop with their membership (and do not come back if they rejoin).
+    await deleteFeedsOf(tx, workspaceId, userId);
     // The owner's removal is remembered, so that no share link re-admits them (leaving is not).
     if (userId !== actor.id) await recordRemoval(tx, workspaceId, userId);
     // Named as member.added and member.updated are: the log says who, even once the account is gone.

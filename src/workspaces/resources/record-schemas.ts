@@ -27,6 +27,7 @@ import {
   type TextField,
 } from '../../records/index.js';
 import { normaliseArxivId } from './work-key.js';
+import { CitationKeyInput } from '../citation-keys/schemas.js';
 
 const NamePart = plainText(NAME_PART_MAX, { singleLine: true });
 
@@ -271,6 +272,7 @@ export const RecordFieldsInput = {
       "The arXiv id's primary category (BibTeX's primaryClass); a change of arxivId without it clears it",
     ),
   ...textShape,
+  citationKey: CitationKeyInput.optional(),
   ...dateShape,
 };
 
@@ -311,7 +313,8 @@ export function changedRecord(current: BibRecord, input: RecordInput): BibRecord
   const record: Record<string, unknown> = { ...current };
   for (const field of Object.keys(RecordFieldsInput)) {
     const value = input[field as keyof RecordInput];
-    if (value === undefined) continue;
+    // The resource's own column (citation-keys/), never the record's.
+    if (value === undefined || field === 'citationKey') continue;
     if (value === null || value === '' || (Array.isArray(value) && value.length === 0))
       delete record[field];
     else record[field] = field === 'arxivId' ? normaliseArxivId(value as string) : value;

@@ -21,6 +21,7 @@ const RESOURCE_FIELDS = [
   'resourceId',
   'addedBy',
   'title',
+  'citationKey',
   'url',
   'type',
   'authors',

@@ -3,6 +3,7 @@
  * workspace route shares, are in ../schemas.ts). Text is stripped of HTML (input is kept as plain text).
  */
 import { z } from 'zod';
+import { CitationKeyReply, MovedKeyChange } from '../citation-keys/schemas.js';
 import { dialectUnion, documentBody } from '../../platform/openapi.js';
 import { KEPT_TEXT_PATTERN, plainText } from '../../platform/sanitize.js';
 import { RECORD_TYPES } from '../../records/index.js';
@@ -270,6 +271,7 @@ export const ResourceSchema = z
         "Plain names, derived from creators: the authors (else the editors), 'Given Family'",
       ),
     ...RecordFieldsReply,
+    citationKey: CitationKeyReply,
     tags: z.array(z.string()),
     notes: z.string(),
     notesUpdatedBy: z
@@ -312,7 +314,11 @@ export const REFRESHABLE_FIELDS = [
   'title',
   'url',
   'type',
-  ...(Object.keys(RecordFieldsInput) as Array<keyof typeof RecordFieldsInput>),
+  // Never the citation key: a key changes only when a person changes it.
+  ...(Object.keys(RecordFieldsInput) as Array<keyof typeof RecordFieldsInput>).filter(
+    (field): field is Exclude<keyof typeof RecordFieldsInput, 'citationKey'> =>
+      field !== 'citationKey',
+  ),
 ] as const;
 export type RefreshableField = (typeof REFRESHABLE_FIELDS)[number];
 
@@ -390,6 +396,12 @@ export const BulkMoveResponse = z
     duplicates: z
       .array(z.uuid())
       .describe('Resources left where they were: the same work is already in the target workspace'),
+    keysChanged: z
+      .array(MovedKeyChange)
+      .describe(
+        'Moved resources whose citation key another resource of the target held (in any case): ' +
+          'each got a, b… added; every other moved resource keeps its key',
+      ),
   })
   .meta({ id: 'BulkMoveResult' });
 

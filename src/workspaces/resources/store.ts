@@ -23,6 +23,8 @@ import type { ExpectedVersions } from '../../platform/versions.js';
 import type { BibRecord } from '../../records/index.js';
 import { roleIn, versionIs, type Page } from '../store.js';
 import { recordChange } from '../events/record.js';
+import { insertWithFreeKey } from '../citation-keys/store.js';
+import { wantedKeyOf } from '../citation-keys/keys.js';
 
 import { NOT_FOUND_LABEL, type Actor, type ResourceSubject } from '../policy.js';
 
@@ -233,9 +235,11 @@ export async function deleteResourceRows(
   return deleted.map((row) => row.id);
 }
 
-/** A resource added, or why not: no such workspace, no room in it, or the same work already there. */
+/** A resource added, or why not: no such workspace, no room in it, the same work already there, or the key it was given taken. */
 export type AddedResource =
-  { row: ResourceRow } | { refused: 'no_workspace' | 'full' | 'duplicate' };
+  | { row: ResourceRow }
+  | { refused: 'no_workspace' | 'full' | 'duplicate' }
+  | { refused: 'key_taken'; holder: string };
 
 /**
  * Inserts the row if its workspace holds fewer than `capacity` resources and not the same work (same
@@ -256,12 +260,27 @@ export async function insertResourceIfRoom(
       .for('update');
     if (!locked) return { refused: 'no_workspace' };
     if ((await countResources(tx, values.workspaceId)) >= capacity) return { refused: 'full' };
-    const [row] = await tx
-      .insert(workspaceResources)
-      .values(values)
-      .onConflictDoNothing({ target: [workspaceResources.workspaceId, workspaceResources.workKey] })
-      .returning(resourceColumns);
-    if (!row) return { refused: 'duplicate' };
+    // A key given with it is kept (a 409 when taken); else Better BibTeX's, suffixed when taken (citation-keys/).
+    const { wanted, record } = wantedKeyOf(values);
+    const inserted = await insertWithFreeKey(
+      tx,
+      values.workspaceId,
+      wanted.key,
+      wanted.given,
+      async (citationKey) => {
+        const [row] = await tx
+          .insert(workspaceResources)
+          .values({ ...values, record, citationKey })
+          .onConflictDoNothing()
+          .returning(resourceColumns);
+        return row ?? null;
+      },
+      async () =>
+        values.workKey != null &&
+        (await workKeysIn(tx, values.workspaceId, [values.workKey])).size > 0,
+    );
+    if (!('row' in inserted)) return inserted;
+    const { row } = inserted;
     // The database's clock, as for created_at: changed when the resource was added.
     await tx
       .update(workspaces)
@@ -318,7 +337,16 @@ export async function loadResource(
 export type ResourceChanges = Partial<
   Pick<
     NewResourceRow,
-    'notes' | 'tags' | 'title' | 'url' | 'type' | 'authors' | 'data' | 'record' | 'workKey'
+    | 'notes'
+    | 'tags'
+    | 'title'
+    | 'url'
+    | 'type'
+    | 'authors'
+    | 'data'
+    | 'record'
+    | 'workKey'
+    | 'citationKey'
   >
 >;
 

@@ -535,7 +535,7 @@ export interface paths {
         put?: never;
         /**
          * Move several resources, with their annotations, to another workspace you may edit (one transaction)
-         * @description At most 500 resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in `duplicates`; the others move only if the target has room for all of them (409 otherwise, nothing moved).
+         * @description At most 500 resources, all in this workspace (else a 404 naming the first that is not). A resource whose work is already in the target (same DOI, arXiv id, PMID or URL) stays here and is listed in `duplicates`; the others move only if the target has room for all of them (409 otherwise, nothing moved). Moved resources keep their citation keys; one whose key another resource of the target holds (in any case) gets a, b… added, listed in `keysChanged`.
          */
         post: operations["moveResources"];
         delete?: never;
@@ -580,7 +580,7 @@ export interface paths {
         head?: never;
         /**
          * Change any field of a saved resource: its title, url, type, notes, tags and its record's fields
-         * @description An extension of the interface, which has no way to change a saved resource. Every field has the bounds, checks and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case; DOI syntax, ISBN and ISSN check digits, real dates, page ranges: a 400 names the field); an absent field is unchanged, `tags: []` clears them, `null` clears a record field, `creators` replaces them all. Logged in the activity with the fields changed, and heard live by the other members. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.
+         * @description An extension of the interface, which has no way to change a saved resource. Every field has the bounds, checks and cleaning of `POST /api/workspaces/{id}/resources` (HTML stripped; tags trimmed, empty ones dropped, de-duplicated ignoring case; DOI syntax, ISBN and ISSN check digits, real dates, page ranges: a 400 names the field); an absent field is unchanged, `tags: []` clears them, `null` clears a record field, `creators` replaces them all. `citationKey` is kept exactly as sent (characters BibTeX and biber read in a key, else a 400); a key another resource of the workspace holds, in any case, is a 409 `citation_key_taken` naming it, as is making it the same work as another (409 `duplicate`). Logged in the activity with the fields changed, and heard live by the other members. Answers like that POST: the resource (cookie session) or `{ resource }` (bearer token), with its annotations.
          */
         patch: operations["updateResource"];
         trace?: never;
@@ -837,6 +837,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your feeds of the workspace (never their URLs, nor other members' feeds) */
+        get: operations["listFeeds"];
+        put?: never;
+        /**
+         * Make a bibliography feed: a secret URL that answers the export without a session
+         * @description Any member may make feeds of a workspace for themselves (at most 10; a 409 beyond). The reply's `url` is shown this once (only its hash is kept): paste it into Overleaf ("New file → From external URL"), a Makefile, `\addbibresource[location=remote]{…}` or pandoc. It answers while its maker is a member, until revoked.
+         */
+        post: operations["createFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/feeds/{feedId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of your feeds: its URL answers 404 from now on */
+        delete: operations["revokeFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/feeds/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A feed: the workspace's export in the feed's format, without a session
+         * @description The same file as `GET /api/workspaces/{id}/export?format=…` (each resource under its citation key), with an `ETag`: a request with `If-None-Match` naming it is a 304 with no body. `Cache-Control: private, no-cache` (a shared cache keeps nothing). A revoked or unknown feed, or one whose maker left the workspace, is a 404. Rate-limited per feed (RATE_LIMIT_FEED_PER_HOUR, 304s included).
+         */
+        get: operations["readFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workspaces/{id}/members": {
         parameters: {
             query?: never;
@@ -1043,6 +1101,26 @@ export interface paths {
          * @description One result per resource, best first (or by date or when added), with snippets saying where each hit is. q ≤ 500 characters in websearch syntax ("a phrase", or, -word; the last word is a prefix until a space follows it); limit 1-100 (default 20); offset ≤ 10,000.
          */
         get: operations["searchLibrary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/citation-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find citation keys in every workspace you can read, by key, title or author (for editor plug-ins and pickers)
+         * @description Each hit is a key with a short reference and its workspace: the key equal to q first, then keys beginning with it, then the others by key. q ≤ 200 characters; limit 1-50 (default 20).
+         */
+        get: operations["findCitationKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1833,6 +1911,8 @@ export interface components {
             moved: string[];
             /** @description Resources left where they were: the same work is already in the target workspace */
             duplicates: string[];
+            /** @description Moved resources whose citation key another resource of the target held (in any case): each got a, b… added; every other moved resource keeps its key */
+            keysChanged: components["schemas"]["MovedKeyChange"][];
         };
         /**
          * @description Removes several resources (and their annotations) at once; all or nothing
@@ -1895,6 +1975,23 @@ export interface components {
             /** @description At least 8 characters, not among the most common passwords */
             newPassword: string;
         };
+        CitationKeyHit: {
+            citationKey: string;
+            /** Format: uuid */
+            resourceId: string;
+            title: string;
+            /** @description "Vaswani et al. 2017": the first author (two named, more as et al.) and the year */
+            shortReference: string;
+            workspace: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+        };
+        CitationKeySearch: {
+            /** @description The exact key first, then keys beginning with q, then the rest by key */
+            results: components["schemas"]["CitationKeyHit"][];
+        };
         /** @description Formatted references of the resources */
         Citations: {
             style: components["schemas"]["CitationStyle"];
@@ -1904,6 +2001,8 @@ export interface components {
             bibliography: string;
             /** @description The in-text citation of all the resources together, e.g. "(Graves et al., 2014)" or "[1]" */
             citation: string;
+            /** @description Each resource's citation key, in the order asked: for \cite{…} or [@…] */
+            citationKeys: components["schemas"]["CitedKey"][];
         };
         CitationStyle: {
             /** @description The CSL style id, as the official CSL repository names it */
@@ -1918,6 +2017,11 @@ export interface components {
         /** @description The common styles (APA, MLA, Chicago, IEEE, Vancouver first) without a query; with one, the styles of the official CSL repository whose name holds every word, the common ones first, at most 50 */
         CitationStyles: {
             styles: components["schemas"]["CitationStyle"][];
+        };
+        CitedKey: {
+            /** Format: uuid */
+            resourceId: string;
+            citationKey: string;
         };
         CookieSession: {
             user: components["schemas"]["SessionUser"];
@@ -2031,6 +2135,58 @@ export interface components {
                 };
             };
         };
+        /** @description A feed as listed: its URL was shown once, when it was made, and is kept only hashed */
+        Feed: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            workspaceId: string;
+            /**
+             * @description An export format
+             * @enum {string}
+             */
+            format: "bibtex" | "biblatex" | "ris" | "csljson";
+            /** Format: date-time */
+            createdAt: string;
+        };
+        FeedCreated: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            workspaceId: string;
+            /**
+             * @description An export format
+             * @enum {string}
+             */
+            format: "bibtex" | "biblatex" | "ris" | "csljson";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uri
+             * @description The feed: answers the export without a session (keep it secret; revoke the feed if it leaks). Shown this once: only its hash is kept
+             */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "format": "bibtex"
+         *     }
+         * @example {
+         *       "format": "csljson"
+         *     }
+         */
+        FeedCreateInputInput: {
+            /**
+             * @description An export format
+             * @default bibtex
+             * @enum {string}
+             */
+            format: "bibtex" | "biblatex" | "ris" | "csljson";
+        };
+        FeedList: {
+            /** @description The caller's feeds of the workspace, newest first */
+            feeds: components["schemas"]["Feed"][];
+        };
         /** @description The resource the entry becomes (in full at GET /api/workspaces/{id}/resources) */
         ImportedResource: {
             /** @description The new resource; null on a dry run and for an entry not written */
@@ -2041,6 +2197,8 @@ export interface components {
             type: string | null;
             url: string | null;
             tags: string[];
+            /** @description The key it was (on a dry run: would be) imported under: the entry's own, exactly, unless keyChanged says otherwise; null for an entry not written */
+            citationKey: string | null;
         };
         ImportEntry: components["schemas"]["ImportEntryImported"] | components["schemas"]["ImportEntryWouldImport"] | components["schemas"]["ImportEntryDuplicate"] | components["schemas"]["ImportEntryUnreadable"] | components["schemas"]["ImportEntryNoRoom"];
         /** @description Already in the workspace or earlier in the file: same DOI, arXiv id, PMID or URL, or the same normalised title and year */
@@ -2072,6 +2230,7 @@ export interface components {
             /** @constant */
             outcome: "imported";
             resource: components["schemas"]["ImportedResource"];
+            keyChanged?: components["schemas"]["ImportKeyChange"];
         };
         /** @description New, but the workspace was full: not imported */
         ImportEntryNoRoom: {
@@ -2108,6 +2267,19 @@ export interface components {
             /** @constant */
             outcome: "would_import";
             resource: components["schemas"]["ImportedResource"];
+            keyChanged?: components["schemas"]["ImportKeyChange"];
+        };
+        /** @description Present only when the resource could not keep the entry's own key as it was */
+        ImportKeyChange: {
+            /** @description The entry's own key */
+            from: string;
+            /** @description The key the resource has instead */
+            to: string;
+            /**
+             * @description taken: another resource of the workspace (or an earlier entry of the file) holds it, in any case, so a, b… was added; invalid: BibTeX or biber could not read it (a space, a brace, a comma…), so one was made in Better BibTeX's pattern
+             * @enum {string}
+             */
+            reason: "taken" | "invalid";
         };
         ImportReport: {
             dryRun: boolean;
@@ -2122,6 +2294,8 @@ export interface components {
                 duplicates: number;
                 unreadable: number;
                 noRoom: number;
+                /** @description Entries imported under another key than their own (each says why: keyChanged) */
+                keysChanged: number;
             };
             /** @description One per entry of the file, in file order */
             entries: components["schemas"]["ImportEntry"][];
@@ -2185,6 +2359,8 @@ export interface components {
                 name: string;
             };
             title: string;
+            /** @description The key documents cite it by (see Resource.citationKey) */
+            citationKey: string;
             authors: string[];
             tags: string[];
             type: string | null;
@@ -2276,6 +2452,14 @@ export interface components {
         };
         Message: {
             message: string;
+        };
+        MovedKeyChange: {
+            /** Format: uuid */
+            resourceId: string;
+            /** @description Its key in the workspace it came from */
+            from: string;
+            /** @description Its key in the target workspace */
+            to: string;
         };
         /**
          * @description Text to append to the notes
@@ -2463,8 +2647,8 @@ export interface components {
             authority?: string;
             /** @description CSL call-number */
             callNumber?: string;
-            /** @description CSL citation-key */
-            citationKey?: string;
+            /** @description The key documents cite it by: the one an imported entry came with, else made once when it was added in Better BibTeX's default pattern (vaswani2017attention, then a, b… when taken); it changes only when a person changes it */
+            citationKey: string;
             /** @description CSL collection-title */
             collectionTitle?: string;
             /** @description CSL container-title */
@@ -2677,7 +2861,8 @@ export interface components {
             archivePlace?: string | null;
             authority?: string | null;
             callNumber?: string | null;
-            citationKey?: string | null;
+            /** @description The key documents cite it by (`\cite{…}`, `[@…]`): printable ASCII without spaces or , { } ( ) = " ' # % ~ \, at most 100 characters; unique in its workspace whatever the case (a key another resource holds is a 409 citation_key_taken) */
+            citationKey?: string;
             collectionTitle?: string | null;
             containerTitle?: string | null;
             containerTitleShort?: string | null;
@@ -2909,7 +3094,8 @@ export interface components {
             archivePlace?: string | null;
             authority?: string | null;
             callNumber?: string | null;
-            citationKey?: string | null;
+            /** @description The key documents cite it by (`\cite{…}`, `[@…]`): printable ASCII without spaces or , { } ( ) = " ' # % ~ \, at most 100 characters; unique in its workspace whatever the case (a key another resource holds is a 409 citation_key_taken) */
+            citationKey?: string;
             collectionTitle?: string | null;
             containerTitle?: string | null;
             containerTitleShort?: string | null;
@@ -3130,7 +3316,7 @@ export interface components {
                  * @description The field as a PATCH names it
                  * @enum {string}
                  */
-                field: "title" | "url" | "type" | "creators" | "arxivId" | "arxivPrimaryClass" | "abstract" | "annote" | "archive" | "archiveCollection" | "archiveLocation" | "archivePlace" | "authority" | "callNumber" | "citationKey" | "collectionTitle" | "containerTitle" | "containerTitleShort" | "dimensions" | "division" | "doi" | "eventTitle" | "eventPlace" | "genre" | "isbn" | "issn" | "jurisdiction" | "language" | "license" | "medium" | "originalPublisher" | "originalPublisherPlace" | "originalTitle" | "partTitle" | "pmcid" | "pmid" | "publisher" | "publisherPlace" | "references" | "reviewedGenre" | "reviewedTitle" | "scale" | "source" | "status" | "titleShort" | "volumeTitle" | "chapterNumber" | "collectionNumber" | "edition" | "issue" | "number" | "numberOfPages" | "numberOfVolumes" | "pages" | "pageFirst" | "partNumber" | "printingNumber" | "section" | "supplementNumber" | "versionNumber" | "volume" | "issued" | "accessed" | "availableDate" | "eventDate" | "originalDate" | "submitted";
+                field: "title" | "url" | "type" | "creators" | "arxivId" | "arxivPrimaryClass" | "abstract" | "annote" | "archive" | "archiveCollection" | "archiveLocation" | "archivePlace" | "authority" | "callNumber" | "collectionTitle" | "containerTitle" | "containerTitleShort" | "dimensions" | "division" | "doi" | "eventTitle" | "eventPlace" | "genre" | "isbn" | "issn" | "jurisdiction" | "language" | "license" | "medium" | "originalPublisher" | "originalPublisherPlace" | "originalTitle" | "partTitle" | "pmcid" | "pmid" | "publisher" | "publisherPlace" | "references" | "reviewedGenre" | "reviewedTitle" | "scale" | "source" | "status" | "titleShort" | "volumeTitle" | "chapterNumber" | "collectionNumber" | "edition" | "issue" | "number" | "numberOfPages" | "numberOfVolumes" | "pages" | "pageFirst" | "partNumber" | "printingNumber" | "section" | "supplementNumber" | "versionNumber" | "volume" | "issued" | "accessed" | "availableDate" | "eventDate" | "originalDate" | "submitted";
                 /** @description What the resource holds now; null: nothing */
                 current: (string | components["schemas"]["Creator"][] | components["schemas"]["RecordDate"]) | null;
                 /** @description What the source says, as a PATCH of the field saves it */
@@ -3233,7 +3419,8 @@ export interface components {
             archivePlace?: string | null;
             authority?: string | null;
             callNumber?: string | null;
-            citationKey?: string | null;
+            /** @description The key documents cite it by (`\cite{…}`, `[@…]`): printable ASCII without spaces or , { } ( ) = " ' # % ~ \, at most 100 characters; unique in its workspace whatever the case (a key another resource holds is a 409 citation_key_taken) */
+            citationKey?: string;
             collectionTitle?: string | null;
             containerTitle?: string | null;
             containerTitleShort?: string | null;
@@ -7600,6 +7787,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict with what exists */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description If-Match named a version the object no longer has: nothing was written; `current` is the object as it is now (its ETag in the header) */
             412: {
                 headers: {
@@ -9699,6 +9898,429 @@ export interface operations {
             };
         };
     };
+    listFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedList"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FeedCreateInputInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedCreated"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with what exists */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                feedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: a cookie-authenticated change from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret of the feed and its extension, as its URL has them */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The citation file in the feed's format */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-bibtex": string;
+                    "application/x-research-info-systems": string;
+                    "application/vnd.citationstyles.csl+json": components["schemas"]["CslJson"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listMembers: {
         parameters: {
             query?: {
@@ -11222,6 +11844,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LibrarySearchReply"];
+                };
+            };
+            /** @description Invalid input: details.field names the field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also another user's object) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findCitationKeys: {
+        parameters: {
+            query?: {
+                /** @description Words each found in the key, the title or an author (any case, with or without accents); empty lists keys A–Z */
+                q?: string;
+                /** @description 1-50, default 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CitationKeySearch"];
                 };
             };
             /** @description Invalid input: details.field names the field */

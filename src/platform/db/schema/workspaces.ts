@@ -53,6 +53,12 @@ export const workspaceResources = pgTable(
     /** Identity of the work (DOI, arXiv id, URL…) so the same work is not added twice to one workspace. */
     workKey: text('work_key'),
     title: text('title').notNull(),
+    /**
+     * The key documents cite it by (src/workspaces/citation-keys): the one an imported entry came
+     * with, else made once when it was added; unique in its workspace, whatever the case. Null only on
+     * a row saved before keys were kept, until the start-up upgrade gives it one.
+     */
+    citationKey: text('citation_key'),
     url: text('url'),
     type: text('type'),
     authors: jsonb('authors')
@@ -111,6 +117,8 @@ export const workspaceResources = pgTable(
   (t) => [
     index('workspace_resources_workspace_idx').on(t.workspaceId, t.createdAt),
     uniqueIndex('workspace_resources_work_key').on(t.workspaceId, t.workKey),
+    // BibTeX compares keys without case: `Smith2020` and `smith2020` are one key.
+    uniqueIndex('workspace_resources_citation_key').on(t.workspaceId, sql`lower(${t.citationKey})`),
     // The library view's sorts (src/workspaces/store.ts, listResources): a page is read in index order.
     index('workspace_resources_title_idx').on(t.workspaceId, sql`lower(${t.title})`),
     index('workspace_resources_author_idx').on(t.workspaceId, t.authorSort),

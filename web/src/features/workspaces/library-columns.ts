@@ -6,7 +6,17 @@
  */
 import type { Sort } from './library-query';
 
-const COLUMN_IDS = ['title', 'author', 'year', 'venue', 'type', 'tags', 'pdf', 'added'] as const;
+const COLUMN_IDS = [
+  'title',
+  'key',
+  'author',
+  'year',
+  'venue',
+  'type',
+  'tags',
+  'pdf',
+  'added',
+] as const;
 export type ColumnId = (typeof COLUMN_IDS)[number];
 /** The columns with a width of their own (Title takes the rest). */
 export type SizedColumnId = Exclude<ColumnId, 'title'>;
@@ -20,6 +30,7 @@ export interface ColumnDefinition {
 
 export const COLUMNS: readonly ColumnDefinition[] = [
   { id: 'title', label: 'Title', sort: 'title' },
+  { id: 'key', label: 'Citation key' },
   { id: 'author', label: 'First author', sort: 'author' },
   { id: 'year', label: 'Year', sort: 'year' },
   { id: 'venue', label: 'Venue', sort: 'venue' },
@@ -41,8 +52,8 @@ export interface ColumnSettings {
 
 /** What a new user sees: compact enough that a 1440 px screen keeps the title two lines at most. */
 export const DEFAULT_COLUMNS: ColumnSettings = {
-  hidden: ['type'],
-  widths: { author: 110, year: 52, venue: 120, type: 110, tags: 90, pdf: 56, added: 104 },
+  hidden: ['type', 'tags'],
+  widths: { key: 120, author: 110, year: 52, venue: 120, type: 110, tags: 90, pdf: 56, added: 104 },
 };
 
 const isSized = (value: unknown): value is SizedColumnId =>

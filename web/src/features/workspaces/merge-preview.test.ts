@@ -14,6 +14,7 @@ function resource(fields: Partial<Resource>): Resource {
     resourceId: null,
     addedBy: null,
     title: 'A title',
+    citationKey: `key${made}`,
     url: null,
     type: 'article-journal',
     authors: [],

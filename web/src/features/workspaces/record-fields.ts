@@ -113,7 +113,6 @@ const FIELD_LABELS = {
   archivePlace: 'Archive place',
   authority: 'Authority',
   callNumber: 'Call number',
-  citationKey: 'Citation key',
   collectionTitle: 'Series',
   containerTitle: 'Container title',
   containerTitleShort: 'Journal abbreviation',

@@ -101,6 +101,16 @@ export function ItemPane({ resource, workspaceId }: { resource: Resource; worksp
           theirs={(current) => current.title}
           canEdit={can.edit}
         />
+        <EditableValue
+          resource={resource}
+          workspaceId={workspaceId}
+          label="Citation key"
+          text={resource.citationKey}
+          changes={(typed) => ({ citationKey: typed.trim() })}
+          theirs={(current) => current.citationKey}
+          canEdit={can.edit}
+          hint="How documents cite it: \cite{key} or [@key]. letters, digits and : / - _ . are safe"
+        />
       </dl>
       <CreatorsEditor
         resource={resource}

@@ -11,6 +11,7 @@
  * (more actions on the selection: Cite). `Duplicate items` beside them leads to the duplicates view
  * (with their count when there are some).
  */
+import { CopyCiteButtons } from './CopyCiteButtons';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useReaderLocale } from '../../../lib/profile';
@@ -207,6 +208,8 @@ export function LibraryView({
             {resource.title}
           </Link>
         );
+      case 'key':
+        return <code className="citation-key">{resource.citationKey}</code>;
       // The record's own fields: a change in the item pane shows here at once.
       case 'author':
         return firstAuthor(resource.creators, resource.authors);
@@ -291,6 +294,11 @@ export function LibraryView({
                   </button>
                 </>
               )}
+              <CopyCiteButtons
+                keys={rows
+                  .filter((resource) => selected.includes(resource.id))
+                  .map((resource) => resource.citationKey)}
+              />
               {selectionTools?.(selected)}
               {selected.length > 0 && (
                 <button

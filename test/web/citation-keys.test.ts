@@ -1,0 +1,139 @@
+/**
+ * Citation keys in the app (issue "Write your paper from it"), in Chromium: each resource's key shown in
+ * the library list, edited in the item pane (a key BibTeX cannot read refused at its field, a taken one
+ * refused naming why, a good one saved and kept over a reload); two resources selected and copied as
+ * `\cite{…}`, `\citep{…}` and `[@…; @…]`, read back from the clipboard. axe on the list with a
+ * selection; no sideways scrolling at 360 px.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auditPage,
+  launchChromium,
+  newContext,
+  newCredentials,
+  pageWidths,
+  signUpThroughApi,
+  startWebServer,
+  webSkipReason,
+  JOURNEY_TIMEOUT_MS,
+  type WebServer,
+} from '../support/web-browser.js';
+
+const LOVELACE = 'Notes on the analytical engine';
+const BABBAGE = 'On the economy of machinery and manufactures';
+const READ_CLIPBOARD = 'navigator.clipboard.readText()';
+
+describe.skipIf(webSkipReason)('citation keys (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
+  let server: WebServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let workspaceId: string;
+  const pageErrors: string[] = [];
+  const headers = () => ({ origin: server.base });
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startWebServer(), launchChromium()]);
+    context = await newContext(browser, server.base);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+    await signUpThroughApi(context, server.base, newCredentials('keys'));
+    workspaceId = (
+      (await (
+        await context.request.post('/api/workspaces', {
+          headers: headers(),
+          data: { name: 'Engines' },
+        })
+      ).json()) as { id: string }
+    ).id;
+    for (const data of [
+      { title: LOVELACE, authors: ['Ada Lovelace'], issued: '1843' },
+      { title: BABBAGE, authors: ['Charles Babbage'], issued: '1832' },
+    ]) {
+      const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
+        headers: headers(),
+        data,
+      });
+      expect(added.status()).toBe(201);
+    }
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 240_000);
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  const keysInList = () => page.locator('.library-table .citation-key').allInnerTexts();
+  const pane = () => page.getByRole('region', { name: `Details: ${LOVELACE}` });
+  const keyValue = (key: string) =>
+    pane().getByRole('button', { name: `Citation key: ${key}`, exact: true });
+
+  it('shows each key in the list and edits one in the item pane', async () => {
+    await page.goto(`/workspaces/${workspaceId}?sort=title&order=asc`);
+    await page.locator('.library-table .citation-key').first().waitFor();
+    expect((await keysInList()).sort()).toEqual(['babbage1832economy', 'lovelace1843notes']);
+
+    await page.getByRole('link', { name: LOVELACE }).click();
+    await keyValue('lovelace1843notes').click();
+    const box = pane().getByLabel('Citation key', { exact: true });
+    // A key BibTeX cannot read: refused at its field, which stays open.
+    await box.fill('has space');
+    await page.keyboard.press('Enter');
+    const refusal = pane().locator('.item-field .field-error');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toMatch(/spaces/);
+    // A key the other resource holds (in another case): refused, saying so.
+    await box.fill('Babbage1832Economy');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => refusal.innerText()).toMatch(/taken/);
+    // A good one, with the characters keys are often written with.
+    await box.fill('Lovelace:1843/notes-G');
+    await page.keyboard.press('Enter');
+    await keyValue('Lovelace:1843/notes-G').waitFor();
+    await expect.poll(keysInList).toContain('Lovelace:1843/notes-G');
+
+    await page.reload();
+    await keyValue('Lovelace:1843/notes-G').waitFor();
+    const saved = (await (
+      await context.request.get(`/api/workspaces/${workspaceId}/resources`)
+    ).json()) as Array<{ title: string; citationKey: string }>;
+    expect(saved.find((resource) => resource.title === LOVELACE)?.citationKey).toBe(
+      'Lovelace:1843/notes-G',
+    );
+  });
+
+  it('copies the selected keys as \\cite{…}, \\citep{…} and [@…; @…]', async () => {
+    await page.goto(`/workspaces/${workspaceId}?sort=title&order=asc`);
+    const copyCite = page.getByRole('button', { name: 'Copy \\cite{…}' });
+    await copyCite.waitFor();
+    expect(await copyCite.isDisabled()).toBe(true);
+    // In the list's order (title A–Z: Notes…, then On the economy…).
+    await page.getByRole('checkbox', { name: `Select ${LOVELACE}` }).check();
+    await page.getByRole('checkbox', { name: `Select ${BABBAGE}` }).check();
+
+    await copyCite.click();
+    const status = page.locator('.copied-cite');
+    await expect
+      .poll(() => status.innerText())
+      .toBe('Copied \\cite{Lovelace:1843/notes-G,babbage1832economy}');
+    expect(await page.evaluate<string>(READ_CLIPBOARD)).toBe(
+      '\\cite{Lovelace:1843/notes-G,babbage1832economy}',
+    );
+    await page.getByRole('button', { name: 'Copy \\citep{…}' }).click();
+    await expect
+      .poll(() => page.evaluate<string>(READ_CLIPBOARD))
+      .toBe('\\citep{Lovelace:1843/notes-G,babbage1832economy}');
+    await page.getByRole('button', { name: 'Copy [@…]' }).click();
+    await expect
+      .poll(() => page.evaluate<string>(READ_CLIPBOARD))
+      .toBe('[@Lovelace:1843/notes-G; @babbage1832economy]');
+
+    expect(await auditPage(page, 'citation-keys-selection')).toEqual({});
+    await page.setViewportSize({ width: 360, height: 740 });
+    const width = await pageWidths(page);
+    expect(width.scrollWidth).toBeLessThanOrEqual(width.clientWidth);
+  });
+});
