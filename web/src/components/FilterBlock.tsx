@@ -8,13 +8,7 @@
  * to the button that opened it, not to <body>.
  */
 import { useId, useRef, useState, type ReactNode } from 'react';
-import {
-  useController,
-  type Control,
-  type FieldPath,
-  type FieldValues,
-  type UseFormReturn,
-} from 'react-hook-form';
+import { type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import { TextField } from './Field';
 
 /** One field of the panel: a text box (a year is one of four digits), a choice, or a checkbox. */
@@ -44,26 +38,26 @@ interface FilterBlockProps<Values extends FieldValues, Output> {
 }
 
 /**
- * A choice, controlled: its options may arrive after the value (the user's workspaces), and a
- * controlled select takes the value once its option is there.
+ * A choice, controlled by the form's value: its options may arrive after the value (the user's
+ * workspaces), and a controlled select takes the value once its option is there.
  */
 function SelectFilter<Values extends FieldValues, Output>({
-  control,
+  form,
   name,
   label,
   options,
 }: {
-  control: Control<Values, unknown, Output>;
+  form: UseFormReturn<Values, unknown, Output>;
   name: FieldPath<Values>;
   label: string;
   options: ReadonlyArray<{ value: string; label: string }>;
 }) {
   const id = useId();
-  const { field } = useController({ control, name });
+  const value: unknown = form.watch(name);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} {...field}>
+      <select id={id} {...form.register(name)} value={typeof value === 'string' ? value : ''}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -155,7 +149,7 @@ export function FilterBlock<Values extends FieldValues, Output>({
               return (
                 <SelectFilter
                   key={field.name}
-                  control={form.control}
+                  form={form}
                   name={field.name}
                   label={field.label}
                   options={field.options}

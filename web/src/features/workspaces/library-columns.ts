@@ -52,8 +52,8 @@ export interface ColumnSettings {
 
 /** What a new user sees: compact enough that a 1440 px screen keeps the title two lines at most. */
 export const DEFAULT_COLUMNS: ColumnSettings = {
-  hidden: ['type', 'tags'],
-  widths: { key: 120, author: 110, year: 52, venue: 120, type: 110, tags: 90, pdf: 56, added: 104 },
+  hidden: ['type'],
+  widths: { key: 110, author: 100, year: 52, venue: 110, type: 110, tags: 80, pdf: 56, added: 92 },
 };
 
 const isSized = (value: unknown): value is SizedColumnId =>
