@@ -17,6 +17,7 @@ describe('the library columns a user chose', () => {
     expect(read.widths.venue).toBe(222);
     expect(visibleColumns(read).map((column) => column.id)).toEqual([
       'title',
+      'key',
       'author',
       'year',
       'venue',
