@@ -1,6 +1,6 @@
 /**
  * /api/health (cheap: reads the background monitor), the load balancers' liveness and readiness
- * answers, and /api/debug/emailjs (never a secret).
+ * answers (none sets a cookie), and /api/debug/emailjs (never a secret).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -125,7 +125,14 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
       return { status: 'ready' as const };
     },
   );
+}
 
+/**
+ * /api/debug/emailjs: a signed-in request may refresh its session here, so it is declared where
+ * cookies are set (app.ts), unlike the health routes.
+ */
+export async function emailJsDebugRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/debug/emailjs',
     {
