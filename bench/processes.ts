@@ -128,16 +128,20 @@ function asServer(name: string, origin: string, child: ChildProcess): Server {
   };
 }
 
-/** The service as production runs it: `npm start`'s node command, configured by the environment alone. */
+/**
+ * The service as production runs it: `npm start`'s node command, configured by the environment alone.
+ * `distDir`: another build of it (a directory beside dist/, as `tsc --outDir` writes one).
+ */
 export async function startService(
   name: string,
   env: Record<string, string>,
   logPath: string,
   nodeArgs: string[] = [],
+  distDir = join(ROOT, 'dist'),
 ): Promise<Server> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const args = [...startScriptNodeArgs(), ...nodeArgs, join(ROOT, 'dist', 'main.js')];
+  const args = [...startScriptNodeArgs(), ...nodeArgs, join(distDir, 'main.js')];
   // No load balancer to drain for: the benchmark stops it at once.
   const child = spawnLogged(
     name,

@@ -1,9 +1,10 @@
 /**
  * buildApp(config) → the whole service as a Fastify instance that never listens: tests call
- * `app.inject()`, `main.ts` listens. External plugins first (cookies, CORS, OpenAPI), then our own
- * (error handling, the request chain), then each capability's routes, then the web app's files and pages
- * (web-app.ts). Multipart parsing is registered in the avatar upload's own scope, so other routes do not
- * pay for its hooks.
+ * `app.inject()`, `main.ts` listens. External plugins first (CORS, OpenAPI), then our own (error
+ * handling, the request chain), then each capability's routes, then the web app's files and pages
+ * (web-app.ts). Plugins whose hooks only some routes need are registered in those routes' scope:
+ * cookies where a route may set one (not health, metrics or the web app's files), multipart parsing
+ * in the avatar upload's own.
  */
 import { installValidationMessages } from './platform/validation-messages.js';
 import Fastify, {
@@ -25,7 +26,7 @@ import { authRoutes } from './auth/routes.js';
 import { sessionHasEnded } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { AppContext, ResourceResolver } from './context.js';
-import { healthRoutes } from './health/routes.js';
+import { emailJsDebugRoutes, healthRoutes } from './health/routes.js';
 import { findInLibrary } from './library/in-library.js';
 import { libraryRoutes } from './library/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
@@ -224,9 +225,6 @@ export async function buildApp(
   app.addHook('onReady', async () => background.start());
   app.addHook('onClose', async () => background.stop());
 
-  // Cookies are parsed by the request chain, on the routes that read them (not health or metrics):
-  // `hook: false` turns off the plugin's parsing of every request; setting cookies works as before.
-  await app.register(cookie, { secret: platform.signingSecret, hook: false });
   // Only a request from the web app's origin gets CORS headers (every browser sends Origin on a
   // cross-origin request); monitors and API clients get none, another origin gets none, and every
   // answer says `Vary: Origin` so that a shared cache keeps the two apart.
@@ -260,27 +258,9 @@ export async function buildApp(
   });
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  for (const routes of [
-    healthRoutes,
-    metricsRoutes,
-    authRoutes,
-    profileRoutes,
-    accountRoutes,
-    workspaceRoutes,
-    libraryRoutes,
-    analyticsRoutes,
-  ]) {
-    await app.register(async (scope) => routes(scope, ctx));
-  }
   // Search results say where a work already is in the user's library; the library capability knows.
   const libraryPlaces = (userId: string, works: Parameters<typeof findInLibrary>[2]) =>
     findInLibrary(ctx.db, { id: userId }, works);
-  await app.register(async (scope) => searchRoutes(scope, ctx, search, libraryPlaces));
-  // Related works and workspace suggestions follow the citation graph through the same providers.
-  await app.register(async (scope) => discoverRoutes(scope, ctx, search.providers, libraryPlaces));
-
-  await app.register(async (scope) => alertRoutes(scope, ctx, background.queue));
-
   const summaryCache = countSummaryLookups(
     createSummaryCache({
       shared:
@@ -297,7 +277,40 @@ export async function buildApp(
       zenodo: config.providers.urls.zenodo,
     },
   });
-  await app.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
+
+  // Monitors' and scrapers' routes set no cookies: outside the cookie plugin's scope, so that its
+  // onSend stage is not among their hooks (nor among the web app's files' and pages', below).
+  for (const routes of [healthRoutes, metricsRoutes]) {
+    await app.register(async (scope) => routes(scope, ctx));
+  }
+  // Every route that may set a cookie (sign-in and out, a session refreshed on any signed-in request,
+  // a visitor's anonymous session on any /api/ route) is declared in this scope, where @fastify/cookie
+  // is registered: `hook: false` leaves the parsing to the request chain (only when a request sends
+  // cookies); its onSend stage writes the Set-Cookie headers. The request chain refuses, at start, a
+  // route outside it that does not say `noCookies`.
+  await app.register(async (api) => {
+    await api.register(cookie, { secret: platform.signingSecret, hook: false });
+    for (const routes of [
+      emailJsDebugRoutes,
+      authRoutes,
+      profileRoutes,
+      accountRoutes,
+      workspaceRoutes,
+      libraryRoutes,
+      analyticsRoutes,
+    ]) {
+      await api.register(async (scope) => routes(scope, ctx));
+    }
+    await api.register(async (scope) => searchRoutes(scope, ctx, search, libraryPlaces));
+    // Related works and workspace suggestions follow the citation graph through the same providers.
+    await api.register(async (scope) =>
+      discoverRoutes(scope, ctx, search.providers, libraryPlaces),
+    );
+
+    await api.register(async (scope) => alertRoutes(scope, ctx, background.queue));
+
+    await api.register(async (scope) => summaryRoutes(scope, ctx, summarizer, summaryCache));
+  });
   await app.register(async (scope) => webAppRoutes(scope, { distDir: config.webDistDir }));
 
   if (!options.platform) app.addHook('onClose', async () => platform.close());

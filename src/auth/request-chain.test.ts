@@ -239,6 +239,42 @@ describe('the request chain', () => {
       }
     });
 
+    it('a route that may set cookies, declared outside the cookie plugin’s scope, stops the app from starting', async () => {
+      const app = Fastify({ logger: false });
+      try {
+        const { config, sessions, tokens, platform } = t.app.ctx;
+        await app.register(requestChain, {
+          config,
+          sessions,
+          tokens,
+          limits: typedLimits(platform.rateLimiter),
+        });
+        // A visitor's anonymous session on the API, a refreshed session wherever credentials are read.
+        expect(() =>
+          app.get('/api/visitors', { config: { auth: 'none' } }, async () => ({ ok: true })),
+        ).toThrow('GET /api/visitors may set cookies');
+        expect(() =>
+          app.get('/signed-in', { config: { auth: 'optional' } }, async () => ({ ok: true })),
+        ).toThrow('GET /signed-in may set cookies');
+        // Routes that set none may stay outside it; inside it, the anonymous cookie is written.
+        app.get('/api/probe', { config: { auth: 'none', noCookies: true } }, async () => ({
+          ok: true,
+        }));
+        await app.register(async (scope) => {
+          await scope.register(cookie, { hook: false });
+          scope.get('/api/visitors', { config: { auth: 'none' } }, async () => ({ ok: true }));
+        });
+        const probe = await app.inject({ url: '/api/probe', headers: { cookie: 'a=1' } });
+        expect(probe.statusCode).toBe(200);
+        expect(probe.headers['set-cookie']).toBeUndefined();
+        const visit = await app.inject({ url: '/api/visitors' });
+        expect(visit.statusCode).toBe(200);
+        expect(String(visit.headers['set-cookie'])).toMatch(/^anon_session=[0-9a-f-]{36};/);
+      } finally {
+        await app.close();
+      }
+    });
+
     it('every route that reads credentials counts the signed-in user’s hourly limit', () => {
       const uncounted = apiRoutes()
         .filter(

@@ -82,13 +82,17 @@ async function requestChainPlugin(
 ): Promise<void> {
   const { limits } = options;
   const { authenticate, asVisitor } = createAuthentication(options);
-  // @fastify/cookie is registered with `hook: false` (app.ts): its parser runs here, and only when a
-  // request sends cookies (a probe or a scraper sends none). Every route may read them: `noCookies`
-  // says a route sets none, and the share page still reads whether its visitor is signed in.
-  const readCookies = (request: FastifyRequest): void => {
-    const header = request.headers.cookie;
-    request.cookies = header ? app.parseCookie(header) : {};
-  };
+  // @fastify/cookie is registered with `hook: false` in the scope of the routes that may set cookies
+  // (app.ts): its parser runs here, and only when a request sends cookies (a probe or a scraper sends
+  // none). Every route of that scope may read them: `noCookies` says a route sets none, and the share
+  // page still reads whether its visitor is signed in. A route outside it reads none.
+  const cookieReader =
+    (parseCookie: FastifyInstance['parseCookie']) =>
+    (request: FastifyRequest): void => {
+      const header = request.headers.cookie;
+      request.cookies = header ? parseCookie(header) : {};
+    };
+  const readNoCookies = (): void => undefined;
   app.decorateRequest('auth', null as unknown as RequestAuth);
   app.decorateRequest('rateLimitRefusal', null);
   app.decorateRequest('attemptFailed', false);
@@ -125,7 +129,7 @@ async function requestChainPlugin(
     return payload;
   };
 
-  app.addHook('onRoute', (route) => {
+  app.addHook('onRoute', function (this: FastifyInstance, route) {
     const config: Partial<FastifyContextConfig> = route.config ?? {};
     const { auth } = config;
     // The type asks for `auth` wherever a route has a `config`; a route declared without one is stopped here.
@@ -134,6 +138,17 @@ async function requestChainPlugin(
         `${String(route.method)} ${route.url} does not declare config.auth ('required', 'optional' or 'none')`,
       );
     const noCookies = config.noCookies === true;
+    // `this` is the scope the route is declared in: whether @fastify/cookie is registered there.
+    const withCookies = this.hasReplyDecorator('setCookie');
+    // The chain may set a cookie on a route that does not say `noCookies`: a refreshed session where
+    // it reads credentials, an anonymous visitor's session on the API (request-auth.ts). Without the
+    // plugin's onSend stage it would never be written.
+    const maySetCookies = !noCookies && (auth !== 'none' || route.url.startsWith('/api/'));
+    if (!withCookies && maySetCookies)
+      throw new Error(
+        `${String(route.method)} ${route.url} may set cookies: declare it in the scope where @fastify/cookie is registered (app.ts), or say config.noCookies`,
+      );
+    const readCookies = withCookies ? cookieReader(this.parseCookie) : readNoCookies;
     const attachRefusal = config.attachRefusal === true;
     const declared: RouteLimit[] = (config.rateLimit ?? []).map((name) => ROUTE_LIMITS[name]);
     const requestLimits = declared.filter((limit) => limit.stage === 'request');
@@ -196,10 +211,6 @@ function hooksOf<T>(hooks: T | T[] | undefined): T[] {
 }
 
 // Every route declared after this plugin gets the chain first among its own hooks (after the global
-// ones: request id, cookies, CORS). Unknown URLs (404) and CORS preflights have no route of ours, so
-// they are not authenticated: they answer the same to everyone.
-export const requestChain = fp(requestChainPlugin, {
-  name: 'request-chain',
-  // Its hooks parse the cookies (app.ts registers @fastify/cookie with `hook: false`).
-  dependencies: ['@fastify/cookie'],
-});
+// ones: request id, CORS). Unknown URLs (404) and CORS preflights have no route of ours, so they are
+// not authenticated: they answer the same to everyone.
+export const requestChain = fp(requestChainPlugin, { name: 'request-chain' });

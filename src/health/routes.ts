@@ -1,6 +1,6 @@
 /**
  * /api/health (cheap: reads the background monitor), the load balancers' liveness and readiness
- * answers, and /api/debug/emailjs (never a secret).
+ * answers (none sets a cookie), and /api/debug/emailjs (never a secret).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -57,8 +57,9 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
         description:
           'Always 200 (`status` says `degraded` when a backend is down; load ' +
           'balancers should use `/api/health/ready`). Backends are checked in the ' +
-          'background, the database and Redis every second, mail and the KV store ' +
-          'every 15 s; this reads the last result. `mail` is `outbox` when mail is ' +
+          'background, a PostgreSQL server and Redis every second, the embedded ' +
+          'database every 5 s, mail and the KV store every 15 s; this reads the ' +
+          'last result. `mail` is `outbox` when mail is ' +
           'written to files rather than sent. Polls write no access-log line.',
         response: { 200: HealthResponse },
       },
@@ -103,8 +104,9 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
           'Readiness: 200 when the process can serve requests, 503 while the database is unreachable or the process shuts down',
         description:
           'For a load balancer deciding whether to send traffic here. Follows a ' +
-          'database outage within a second or two (the database is checked every ' +
-          'second, and at once when a request finds it gone). Redis is not ' +
+          'database outage within a second or two (a PostgreSQL server is checked ' +
+          'every second, and at once when a request finds it gone; the embedded ' +
+          'database, in the process, every 5 s). Redis is not ' +
           'required: without it the service carries on in memory. From SIGTERM (or ' +
           'SIGINT) on this answers 503 at once, while the process still serves ' +
           'every other request for its drain time (SHUTDOWN_DRAIN_MS), each answer ' +
@@ -125,7 +127,14 @@ export async function healthRoutes(root: FastifyInstance, ctx: AppContext): Prom
       return { status: 'ready' as const };
     },
   );
+}
 
+/**
+ * /api/debug/emailjs: a signed-in request may refresh its session here, so it is declared where
+ * cookies are set (app.ts), unlike the health routes.
+ */
+export async function emailJsDebugRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/debug/emailjs',
     {

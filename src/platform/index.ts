@@ -15,7 +15,12 @@ import {
 } from './cache.js';
 import { openDatabase, pgliteDirFor, type Database } from './db/client.js';
 import { createDiskBlobStore, type BlobStore } from './blob-store.js';
-import { createHealthMonitor, QUICK_CHECK_MS, type HealthMonitor } from './health.js';
+import {
+  createHealthMonitor,
+  EMBEDDED_CHECK_MS,
+  QUICK_CHECK_MS,
+  type HealthMonitor,
+} from './health.js';
 import { createKvRestStore, type KvRestStore } from './kv-rest.js';
 import { createMailTransport, type MailTransport } from './mail/index.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -88,8 +93,12 @@ export async function createPlatform(
     outboxDir: join(config.dataDir, 'outbox'),
   });
   const health = createHealthMonitor({
-    // A query on a pooled connection and a PING: cheap enough to ask every second.
-    database: { check: () => database.ping(), everyMs: QUICK_CHECK_MS },
+    // A query on a connection of its own and a PING: cheap enough to ask a server every second; the
+    // embedded database every 5 s (health.ts).
+    database: {
+      check: () => database.ping(),
+      everyMs: database.kind === 'pglite' ? EMBEDDED_CHECK_MS : QUICK_CHECK_MS,
+    },
     // Not asked while ioredis has no ready connection (the PING would be refused at once anyway).
     redis: redis
       ? {

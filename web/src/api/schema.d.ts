@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * Service health and the state of each backend
-         * @description Always 200 (`status` says `degraded` when a backend is down; load balancers should use `/api/health/ready`). Backends are checked in the background, the database and Redis every second, mail and the KV store every 15 s; this reads the last result. `mail` is `outbox` when mail is written to files rather than sent. Polls write no access-log line.
+         * @description Always 200 (`status` says `degraded` when a backend is down; load balancers should use `/api/health/ready`). Backends are checked in the background, a PostgreSQL server and Redis every second, the embedded database every 5 s, mail and the KV store every 15 s; this reads the last result. `mail` is `outbox` when mail is written to files rather than sent. Polls write no access-log line.
          */
         get: operations["getHealth"];
         put?: never;
@@ -52,26 +52,9 @@ export interface paths {
         };
         /**
          * Readiness: 200 when the process can serve requests, 503 while the database is unreachable or the process shuts down
-         * @description For a load balancer deciding whether to send traffic here. Follows a database outage within a second or two (the database is checked every second, and at once when a request finds it gone). Redis is not required: without it the service carries on in memory. From SIGTERM (or SIGINT) on this answers 503 at once, while the process still serves every other request for its drain time (SHUTDOWN_DRAIN_MS), each answer with `Connection: close`; after that every request answers 503 until in-flight work is done and the process exits.
+         * @description For a load balancer deciding whether to send traffic here. Follows a database outage within a second or two (a PostgreSQL server is checked every second, and at once when a request finds it gone; the embedded database, in the process, every 5 s). Redis is not required: without it the service carries on in memory. From SIGTERM (or SIGINT) on this answers 503 at once, while the process still serves every other request for its drain time (SHUTDOWN_DRAIN_MS), each answer with `Connection: close`; after that every request answers 503 until in-flight work is done and the process exits.
          */
         get: operations["getReadiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/debug/emailjs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Whether the browser mail service (EmailJS) is configured; its public identifiers only */
-        get: operations["getEmailJsConfig"];
         put?: never;
         post?: never;
         delete?: never;
@@ -92,6 +75,23 @@ export interface paths {
          * @description Requests by method, route pattern and status with their durations (`http_request_duration_seconds`), search provider calls by outcome, their durations and rate-limit hits (`search_provider_*`), cache lookups (`cache_lookups_total`), the PostgreSQL pool (`db_pool_*`, absent on the embedded database), open summary streams (`summary_streams_open`) and the process (`process_*`, `nodejs_*`, event-loop lag among them). With METRICS_TOKEN set, send `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). In production without METRICS_TOKEN there is no such route (404, and this document does not list it); in development and test without one it is open.
          */
         get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/debug/emailjs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the browser mail service (EmailJS) is configured; its public identifiers only */
+        get: operations["getEmailJsConfig"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4122,49 +4122,6 @@ export interface operations {
             };
         };
     };
-    getEmailJsConfig: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        configured: boolean;
-                        serviceId: string;
-                        templateId: string;
-                        publicKey: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A backing service is unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     getMetrics: {
         parameters: {
             query?: never;
@@ -4190,6 +4147,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmailJsConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        configured: boolean;
+                        serviceId: string;
+                        templateId: string;
+                        publicKey: string;
+                    };
                 };
             };
             /** @description Default Response */
