@@ -490,7 +490,8 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await page.waitForURL(/\/workspaces\/[0-9a-f-]{36}$/);
       await page.getByRole('heading', { level: 1, name: 'Keyboard workspace' }).waitFor();
 
-      await tabTo((element) => element.tag === 'button' && element.name === 'Share');
+      // Past the library's three panes (the list's controls, then the item pane's fields).
+      await tabTo((element) => element.tag === 'button' && element.name === 'Share', 250);
       await page.keyboard.press('Enter');
       await page.getByRole('button', { name: 'Copy link' }).waitFor();
       await tabTo((element) => element.tag === 'button' && element.name === 'Copy link');
