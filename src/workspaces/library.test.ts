@@ -381,6 +381,7 @@ for (const leg of storeLegs()) {
           targetWorkspaceId: target.id,
           moved: [free.id],
           duplicates: [dup.id],
+          keysChanged: [],
         });
         expect((await list('sort=title', owner, target.id)).titles).toEqual([
           'Deep learning (target copy)',

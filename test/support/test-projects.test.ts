@@ -46,7 +46,7 @@ describe('which project a test file runs in', () => {
     expect(sharesModuleGraph('vi.useFakeTimers();')).toBe(false);
     expect(sharesModuleGraph("process.env.APP_ORIGIN = 'x';")).toBe(false);
     const shared = sharedAppTestFiles(ROOT);
-    expect(shared).toContain('src/workspaces/resources.test.ts');
+    expect(shared).toContain('src/workspaces/resources/resources.test.ts');
     expect(shared.filter((file) => unitTestFiles(ROOT).includes(file))).toEqual([]);
   });
 

@@ -127,6 +127,7 @@ describe.skipIf(webSkipReason)(
           duplicates: number;
           unreadable: number;
           noRoom: number;
+          keysChanged: number;
         };
       };
       expect(counts).toEqual({
@@ -135,6 +136,8 @@ describe.skipIf(webSkipReason)(
         duplicates: 0,
         unreadable: 0,
         noRoom: 0,
+        // The file's own keys (Better BibTeX's) are kept: none was taken.
+        keysChanged: 0,
       });
 
       await page.goto(`/workspaces/${workspaceId}`);

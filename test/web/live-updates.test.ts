@@ -214,7 +214,7 @@ describe.skipIf(skipReason)(
       await expect
         .poll(() => member.getByRole('link', { name: 'Lab reading list' }).count())
         .toBe(0);
-      // The owner's open activity log has the removal at its top, without a reload.
+      // The owner's open activity log has the removal at its top, naming who, without a reload.
       await expect
         .poll(
           async () =>
@@ -226,7 +226,7 @@ describe.skipIf(skipReason)(
                 .textContent()
             )?.split(' · ')[0],
         )
-        .toBe('You removed a member');
+        .toBe(`You removed ${memberCredentials.name}`);
     });
   },
 );

@@ -268,7 +268,7 @@ describe.skipIf(webSkipReason)(
       await page
         .getByLabel('Notes', { exact: true })
         .fill('Skip connections make depth trainable.');
-      await page.getByLabel('Tags', { exact: true }).fill('vision, resnets');
+      await page.getByRole('textbox', { name: 'Tags', exact: true }).fill('vision, resnets');
       await revokeSessionElsewhere();
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.waitForURL((url) => url.pathname === '/auth/signin');
@@ -276,7 +276,9 @@ describe.skipIf(webSkipReason)(
       await expect
         .poll(() => page.getByLabel('Notes', { exact: true }).inputValue())
         .toBe('Skip connections make depth trainable.');
-      expect(await page.getByLabel('Tags', { exact: true }).inputValue()).toBe('vision, resnets');
+      expect(await page.getByRole('textbox', { name: 'Tags', exact: true }).inputValue()).toBe(
+        'vision, resnets',
+      );
 
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('button', { name: 'Edit notes' }).waitFor();
