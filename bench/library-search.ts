@@ -40,6 +40,7 @@ import {
   workspaces,
 } from '../src/platform/db/schema.js';
 import { readableWorkspaces } from '../src/workspaces/index.js';
+import { upgradeCitationKeys } from '../src/workspaces/citation-keys/upgrade.js';
 import { upgradeRecords } from '../src/workspaces/resources/record-upgrade.js';
 import { createScratchDatabase } from '../test/support/app.js';
 import { startService, type Server } from './processes.js';
@@ -536,8 +537,10 @@ async function measureStore(
         log(`library (${store}): seeded in ${seedSeconds} s`);
       }
       // What the service does at start-up to rows saved without a structured record (the year the
-      // sort by date reads comes from it): done here, so that no upgrade runs while it is measured.
-      if ((await upgradeRecords(db)) > 0) await db.execute(sql`vacuum analyze workspace_resources`);
+      // sort by date reads comes from it) or a citation key: done here, then vacuumed, so that no
+      // upgrade runs while it is measured and no row it rewrote is read as a dead version.
+      const upgraded = (await upgradeRecords(db)) + (await upgradeCitationKeys(db));
+      if (upgraded > 0) await db.execute(sql`vacuum analyze workspace_resources`);
       workspaceIds = (
         await db
           .select({ id: workspaces.id })

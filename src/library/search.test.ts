@@ -336,6 +336,45 @@ for (const leg of storeLegs()) {
       expect(titles(await found({ q: 'marimba' }))).toEqual([]);
     });
 
+    it('finds a PDF hit where its resource is now: moved to another workspace, given another year', async () => {
+      const [from, to] = await Promise.all([
+        createWorkspace(t.app, owner, { name: 'Inbox' }),
+        createWorkspace(t.app, owner, { name: 'Archive' }),
+      ]);
+      const id = (await addResource(t.app, owner, from.id, { title: 'Field notes' })).id;
+      await attachPages(id, ['The ornithopter flew at dawn.']);
+      const where = async (params: Record<string, string | number>) =>
+        (await found({ q: 'ornithopter', ...params })).results.map((hit) => [
+          hit.workspace.id,
+          hit.publishedDate ?? null,
+        ]);
+      expect(await where({})).toEqual([[from.id, null]]);
+      expect(await where({ yearFrom: 1900 })).toEqual([]);
+
+      const moved = await t.app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${from.id}/resources/bulk/move`,
+        headers: owner.bearer,
+        payload: { resourceIds: [id], targetWorkspaceId: to.id },
+      });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(await where({ workspaceId: from.id })).toEqual([]);
+      expect(await where({ workspaceId: to.id })).toEqual([[to.id, null]]);
+
+      const edited = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/workspaces/${to.id}/resources/${id}`,
+        headers: owner.bearer,
+        payload: { issued: { year: 1891 } },
+      });
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(await where({ yearFrom: 1890, yearTo: 1891 })).toEqual([[to.id, '1891']]);
+      expect(await where({ yearFrom: 1892 })).toEqual([]);
+      // The year sorts the hit among the others by date (1891: after every dated resource above).
+      const byDate = await found({ q: 'ornithopter or quasicrystal', sort: 'date' });
+      expect(byDate.results.map((hit) => hit.id).at(-1)).toBe(id);
+    });
+
     it("finds a quoted phrase in a PDF only in its words' order, on one page", async () => {
       const lab = await createWorkspace(t.app, owner, { name: 'Lab' });
       const id = (await addResource(t.app, owner, lab.id, { title: 'Budding studies' })).id;

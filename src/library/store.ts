@@ -4,8 +4,9 @@
  * generated column, migration 0010; GIN indexes on the resources' and annotations'): the title
  * weighs A; authors and tags B; abstract, notes and annotations C; PDF pages D. A PDF's whole text is
  * one more document (resource_pdf_documents, kept by triggers, migrations 0011 and 0026, with its
- * pages' pairs of consecutive words for phrases), so finding the PDFs that hold a query reads one
- * index entry per PDF, not one per page; a page is read only to show where. A resource is found when
+ * pages' pairs of consecutive words for phrases, and its resource's workspace, addition and year,
+ * migration 0031), so finding the PDFs that hold a query reads one index entry per PDF, not one per
+ * page, and no resource; a page is read only to show where. A resource is found when
  * its record, one of its annotations or its PDF holds the whole query; its rank is the sum of the
  * record's and its best annotation's `ts_rank` and, for its PDF, PDF_HIT_RANK: less than any title
  * hit, so a title hit ranks above a hit in the full text. A quoted phrase is found in records as in
@@ -60,6 +61,15 @@ const SNIPPETS_PER_SOURCE = 3;
  * query would read every page's vector to find none.
  */
 const PDF_PAGE_SNIPPETS = 1;
+/**
+ * A page's snippet is made from at most this many of its characters around its first hit, this many
+ * of them before it: ts_headline parses all the text it is given, ~2,000 characters for a page.
+ */
+const PAGE_WINDOW = 480;
+const PAGE_WINDOW_BEFORE = 160;
+/** What a window's first or last word cut in two looks like, to be left out. */
+const CUT_FIRST_WORD = String.raw`^\S*\s+`;
+const CUT_LAST_WORD = String.raw`\s+\S*$`;
 
 export interface LibraryHitRow {
   id: string;
@@ -93,9 +103,40 @@ const unmarked = (column: SQL) => sql`translate(${column}, ${HIT_START + HIT_END
 const headline = (column: SQL, options: string) =>
   sql`ts_headline('english_unaccent', ${unmarked(column)}, query.tsq, ${options})`;
 
-/** `YYYY-MM-DD`, `YYYY-MM` or `YYYY` as the resource keeps it (as the citation export reads it). */
-const publishedSql = (alias: string) =>
-  `coalesce(${alias}.data->>'publishedDate', ${alias}.data->>'date', ${alias}.data->>'year')`;
+/**
+ * A PDF page's snippet (of the page `p`), from the text around its first hit: the first place where
+ * one of the query's lexemes begins, case aside (a stem begins the words it stems from: `express`,
+ * "Expression"), whole words only. A window whose headline marks nothing (a lexeme found inside another
+ * word, a hit written with accents) gives way to the headline of the whole page. `offset 0` keeps the
+ * window's headline a step of its own: inlined, PostgreSQL would work it out once per use.
+ */
+const pageHeadline = sql`(select coalesce(
+      case when strpos(window_h.text, ${HIT_START}) > 0 then window_h.text end,
+      ${headline(sql`p.text`, FRAGMENTS)})
+    from (select case when found.at > 0 then ${headline(
+      sql`regexp_replace(regexp_replace(substr(p.text, found.start, ${PAGE_WINDOW}),
+            case when found.start > 1 then ${CUT_FIRST_WORD} else '^' end, ''),
+            case when found.start + ${PAGE_WINDOW} <= length(p.text) then ${CUT_LAST_WORD} else '$' end, '')`,
+      FRAGMENTS,
+    )} end as text
+      from (select at, greatest(1, at - ${PAGE_WINDOW_BEFORE}) as start
+              from (select coalesce(min(nullif(strpos(lower(p.text), word), 0)), 0) as at
+                      from unnest(query.words) as word) as first_hit) as found
+    offset 0) as window_h)`;
+
+/**
+ * `YYYY-MM-DD`, `YYYY-MM` or `YYYY` of the record's date issued, as the user last set it (isoDateOf in
+ * records/record.ts); for a row saved before records were kept, as its data has it.
+ */
+const publishedSql = (alias: string) => {
+  const issued = (part: string, width: number) =>
+    `lpad(${alias}.record->'issued'->>'${part}', ${width}, '0')`;
+  return `case when ${alias}.record is null
+      then coalesce(${alias}.data->>'publishedDate', ${alias}.data->>'date', ${alias}.data->>'year')
+    when jsonb_typeof(${alias}.record->'issued'->'year') = 'number'
+      then ${issued('year', 4)} || coalesce('-' || ${issued('month', 2)} || coalesce('-' || ${issued('day', 2)}, ''), '')
+    end`;
+};
 const publishedOf = sql.raw(publishedSql('r'));
 
 /**
@@ -165,6 +206,11 @@ function anyOperand(text: SQL): SQL {
   return sql`(select string_agg(m[1], ' | ') from regexp_matches(${text}, ${String.raw`('(?:[^']|'')*'(?::[*A-D]+)?)`}, 'g') as m)::tsquery`;
 }
 
+/** The query's lexemes as they are written (`'gene' <-> 'express':*` gives `{gene,express}`). */
+function operandWords(text: SQL): SQL {
+  return sql`array(select replace(m[1], '''''', '''') from regexp_matches(${text}, ${OPERAND}, 'g') as m)`;
+}
+
 /**
  * The query, and how a PDF document is matched against it (`pdf_tsq`). Without a phrase, the query
  * itself. With one, its pairs, which the documents' index answers alone (checking a phrase's word
@@ -175,9 +221,10 @@ function anyOperand(text: SQL): SQL {
 function queryStatement(query: LibraryQuery): SQL {
   const text = sql`typed.tsq::text`;
   const chain = `<-> ${OPERAND}(?::\\*)? <`;
-  return sql`select tsq, pdf_tsq, has_phrase and not exact as pdf_check, any_tsq,
+  return sql`select tsq, pdf_tsq, has_phrase and not exact as pdf_check, any_tsq, words,
                     has_phrase and not has_not as by_pairs from (
       select typed.tsq, ${text} ~ '<[0-9-]+>' as has_phrase, ${anyOperand(text)} as any_tsq,
+             ${operandWords(text)} as words,
              strpos(${text}, '!') > 0 as has_not,
              case when ${text} ~ '<[0-9-]+>' and strpos(${text}, '!') = 0
                   then ${phraseAsPairs(text)}::tsquery else typed.tsq end as pdf_tsq,
@@ -201,6 +248,12 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
   if (search.yearFrom !== undefined) conditions.push(sql`r.year >= ${search.yearFrom}`);
   if (search.yearTo !== undefined) conditions.push(sql`r.year <= ${search.yearTo}`);
   const kept = sql.join(conditions, sql` and `);
+  // A PDF hit carries its resource's workspace, addition and year in its document (migration 0031):
+  // the resource itself is read only for a filter by tag or type.
+  const pdfHits =
+    search.tag === undefined && search.type === undefined
+      ? sql`r`
+      : sql`found join workspace_resources r on r.id = found.id`;
   // A record's rank (ts_rank reads its whole search vector) is worked out for every hit only when
   // the hits are sorted by it; otherwise for the page's rows alone.
   const rankedNow = search.sort === 'relevance';
@@ -231,13 +284,13 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
           -- matches low) ran it again for every readable workspace. The pages, when they must be read,
           -- are read in order through the primary key and stop at the first that holds the query.
           select ${columns}, ${PDF_HIT_RANK}, false, true from (
-              select f.resource_id from resource_pdf_documents f, query
+              select f.resource_id as id, f.workspace_id, f.created_at, f.year from resource_pdf_documents f, query
                where f.search @@ query.pdf_tsq
                  and (not query.pdf_check or exists (
                        select 1 from resource_pdf_pages p
                         where p.resource_id = f.resource_id and ts_match_vq(p.search, query.tsq)))
               offset 0
-            ) as found join workspace_resources r on r.id = found.resource_id where ${kept}
+            ) as ${pdfHits} where ${kept}
         ) as found group by id, workspace_id, created_at, year`
     : sql`select ${columns}, 0::real as rank, false as in_record, false as in_pdf from workspace_resources r where ${kept}`;
 
@@ -254,7 +307,7 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
         (select jsonb_agg(jsonb_build_object('id', a.id, 'text', ${headline(sql`a.body`, FRAGMENTS)}) order by a.rank desc, a.created_at)
            from (select id, body, created_at, ts_rank(search, query.tsq) as rank from annotations
                  where resource_id = m.id and search @@ query.tsq order by rank desc, created_at limit ${SNIPPETS_PER_SOURCE}) as a) as annotations_h,
-        (select jsonb_agg(jsonb_build_object('page', p.page, 'text', ${headline(sql`p.text`, FRAGMENTS)}) order by p.page)
+        (select jsonb_agg(jsonb_build_object('page', p.page, 'text', ${pageHeadline}) order by p.page)
            from (select page, text from resource_pdf_pages
                  where m.in_pdf and resource_id = m.id and ts_match_vq(search, query.tsq) order by page limit ${PDF_PAGE_SNIPPETS}) as p) as pages_h`
     : sql`null as title_h, null as authors_h, null as abstract_h, null as notes_h, null as tags_h, null as annotations_h, null as pages_h`;

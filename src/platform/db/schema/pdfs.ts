@@ -8,6 +8,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, tsvector, searchDocument } from './columns.js';
@@ -86,6 +87,11 @@ export const resourcePdfDocuments = pgTable(
       .primaryKey()
       .references(() => resourcePdfs.resourceId, { onDelete: 'cascade' }),
     search: tsvector('search').notNull(),
+    // The resource's workspace, when it was added and its year, kept by triggers (migration 0031): a
+    // search reads whether a PDF hit is the reader's, and where it sorts, here, not from the resource.
+    workspaceId: uuid('workspace_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    year: integer('year'),
   },
   (t) => [index('resource_pdf_documents_search_idx').using('gin', t.search)],
 );
