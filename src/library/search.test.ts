@@ -336,6 +336,16 @@ for (const leg of storeLegs()) {
       expect(titles(await found({ q: 'marimba' }))).toEqual([]);
     });
 
+    it('answers a search asked again and again the same (PostgreSQL plans it once, from its sixth run)', async () => {
+      const asked = { q: 'quasicrystal or folding', sort: 'relevance' };
+      const first = await found(asked);
+      expect(first.total).toBe(4);
+      for (let run = 0; run < 7; run++) expect(await found(asked)).toEqual(first);
+      // Another user's same search, on the same prepared statement, sees only their own.
+      const theirs = await search({ q: 'quasicrystal or folding' }, stranger);
+      expect(theirs.json<Reply>().results.map((hit) => hit.workspace.id)).toEqual([strangers.id]);
+    });
+
     it('finds a PDF hit where its resource is now: moved to another workspace, given another year', async () => {
       const [from, to] = await Promise.all([
         createWorkspace(t.app, owner, { name: 'Inbox' }),

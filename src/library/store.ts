@@ -17,7 +17,7 @@
  * unaccent dictionary before the stemmer), so case and accents never matter: `muller` finds "Müller".
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../platform/db/client.js';
+import { executePrepared, type Db } from '../platform/db/client.js';
 import type { LibraryQuery } from './query.js';
 
 export type LibrarySort = 'relevance' | 'date' | 'added';
@@ -352,9 +352,20 @@ export function librarySearchStatement(search: LibrarySearch): SQL {
 
 export async function searchLibrary(db: Db, search: LibrarySearch): Promise<LibraryHitRow[]> {
   const statement = librarySearchStatement(search);
-  // Both drivers answer a raw statement with `{ rows }`.
-  const result: unknown = await db.execute<Record<string, unknown>>(statement);
-  return (result as { rows: LibraryHitRow[] }).rows;
+  // Planning the statement is a fifth of a search's cost: the searches people make most (words, a
+  // workspace, a sort) are prepared statements, at most 24 texts, planned once per connection; with
+  // a tag, type or year filter (up to 16 times as many texts) it is planned at each run.
+  const filtered =
+    search.tag !== undefined ||
+    search.type !== undefined ||
+    search.yearFrom !== undefined ||
+    search.yearTo !== undefined;
+  if (filtered) {
+    const result: unknown = await db.execute<Record<string, unknown>>(statement);
+    // Both drivers answer a raw statement with `{ rows }`.
+    return (result as { rows: LibraryHitRow[] }).rows;
+  }
+  return executePrepared<LibraryHitRow>(db, statement);
 }
 
 /** How many resources match when the page asked for is past the end (the page's rows carry the total otherwise). */

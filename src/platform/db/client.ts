@@ -3,13 +3,14 @@
  * DATABASE_URL is set. Both run the same Drizzle schema and the same SQL migrations (`drizzle/`),
  * applied at start; the rest of the code only ever sees `Db`.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PoolStats } from '../metrics.js';
@@ -79,6 +80,32 @@ const MIGRATION_LOCK_ID = 724_301_001;
  */
 export function isAnyOf(column: AnyColumn, ids: readonly string[]): SQL {
   return sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;
+}
+
+/**
+ * How each PostgreSQL database runs a named prepared statement (openPostgres). A name is the hash of
+ * the statement's text, so one text is parsed and analysed once per connection and, from its sixth
+ * run on, planned once (PostgreSQL's generic plan, when it costs no more than the plans made for each
+ * run's values). The embedded database has none: it runs every statement as it comes.
+ */
+const namedRunners = new WeakMap<Db, (text: string, values: unknown[]) => Promise<unknown[]>>();
+const dialect = new PgDialect();
+
+/**
+ * Runs `statement` on PostgreSQL as a prepared statement named by its text; on PGlite as any other
+ * statement. For a statement whose planning is a large share of its cost and whose plan does not
+ * depend on its values (library search: its words reach the plan only through a CTE). Each text stays
+ * prepared on each connection of the pool while it is open, so the texts given here must be few.
+ */
+export async function executePrepared<Row>(db: Db, statement: SQL): Promise<Row[]> {
+  const run = namedRunners.get(db);
+  if (!run) {
+    const result: unknown = await db.execute(statement);
+    // Both drivers answer a raw statement with `{ rows }`.
+    return (result as { rows: Row[] }).rows;
+  }
+  const query = dialect.sqlToQuery(statement);
+  return (await run(query.sql, query.params)) as Row[];
 }
 
 export interface DatabaseOptions {
@@ -211,6 +238,11 @@ async function openPostgres(url: string, poolSize: number, logger: QueryLogger):
   pool.on('error', connectionLost);
   pool.on('connect', (client) => client.on('error', connectionLost));
   const db = drizzlePg(pool, { schema, ...(logger ? { logger } : {}) });
+  namedRunners.set(db, async (text, values) => {
+    logger?.logQuery(text, values);
+    const name = `rw_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    return (await pool.query({ name, text, values })).rows;
+  });
 
   // Health asks on a connection of its own: a pool busy with requests is not a database that is down
   // (a ping queued behind them would miss its deadline and take the service out of rotation).
