@@ -107,7 +107,9 @@ export const LibraryHitSchema = z
     publishedDate: z
       .string()
       .nullable()
-      .describe('YYYY-MM-DD, YYYY-MM or YYYY as the resource keeps it; null when unknown'),
+      .describe(
+        "YYYY-MM-DD, YYYY-MM or YYYY of the record's date issued (as last edited); null when unknown",
+      ),
     addedAt: z.iso.datetime(),
     rank: z.number().min(0).describe('Higher is a better match (0 without words)'),
     snippets: z.array(SnippetSchema),

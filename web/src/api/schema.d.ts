@@ -2365,7 +2365,7 @@ export interface components {
             tags: string[];
             type: string | null;
             url: string | null;
-            /** @description YYYY-MM-DD, YYYY-MM or YYYY as the resource keeps it; null when unknown */
+            /** @description YYYY-MM-DD, YYYY-MM or YYYY of the record's date issued (as last edited); null when unknown */
             publishedDate: string | null;
             /** Format: date-time */
             addedAt: string;
