@@ -3931,6 +3931,10 @@ export interface components {
                 /** @description Those resources */
                 resourceIds: string[];
             }[];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
             /** @description Resources looked at: the newest ones a graph provider can identify, at most 8 */
             looked: number;
             /** @description Milliseconds */
