@@ -3,6 +3,8 @@
  * pg-boss in the service's database):
  * - PDF text extraction (`pdfs.extract`, workspaces/pdfs/extraction.ts), worked in every process;
  * - the sweep of PDF files no row names (`pdfs.sweep`, every 6 hours across the processes);
+ * - the pruning of workspaces' change logs (`events.prune`, workspaces/events/pruning.ts, every 10
+ *   minutes across the processes);
  * - alerts (alerts/jobs.ts): the schedule's tick, runs, digests and the history's pruning, worked
  *   where ALERTS_ENABLED (every process may still enqueue a run asked for by hand).
  * `app.ts` creates it, starts it once the app is ready and stops it when the app closes.
@@ -18,6 +20,8 @@ import { mailerFor } from './platform/mail/index.js';
 import type { SearchProviders } from './search/index.js';
 import { createPdfExtraction, type PdfExtraction } from './workspaces/pdfs/extraction.js';
 import { PDF_QUEUE_DEFINITIONS } from './workspaces/pdfs/queues.js';
+import { registerEventPruning } from './workspaces/events/pruning.js';
+import { EVENT_QUEUE_DEFINITIONS } from './workspaces/events/queues.js';
 import { registerPdfSweep } from './workspaces/pdfs/sweeper.js';
 import { closePdfExtractors } from './summaries/pdf/extract.js';
 
@@ -25,6 +29,7 @@ import { closePdfExtractors } from './summaries/pdf/extract.js';
 const BACKGROUND_QUEUES: readonly QueueDefinition[] = [
   ...ALERT_QUEUE_DEFINITIONS,
   ...PDF_QUEUE_DEFINITIONS,
+  ...EVENT_QUEUE_DEFINITIONS,
 ];
 
 /** How often an idle worker looks for jobs (a job sent wakes its workers at once; this is the fallback). */
@@ -78,6 +83,7 @@ export function createBackground(deps: BackgroundDeps): Background {
   });
   pdfExtraction.register();
   registerPdfSweep({ db, blobs: platform.blobs, queue, extraction: pdfExtraction, log });
+  registerEventPruning({ db, queue, retentionDays: config.events.activityRetentionDays, log });
 
   if (config.alerts.enabled)
     registerAlertJobs({

@@ -294,6 +294,13 @@ for (const leg of embeddedLeg())
           expect(suggestion.connections).toBe(2);
           expect(new Set(suggestion.resourceIds)).toEqual(new Set([first.id, second.id]));
         }
+        expect(body).toMatchObject({ total: body.suggestions.length, hasMore: false });
+        // One list shape: `limit` of `total`, and whether more were found.
+        const one = (await get(`/api/workspaces/${workspace.id}/suggestions?limit=1`, carol)).json<
+          ApiSchema<'WorkspaceSuggestionsReply'>
+        >();
+        expect(one.suggestions).toHaveLength(1);
+        expect(one).toMatchObject({ total: body.total, hasMore: true });
 
         expect((await get(`/api/workspaces/${workspace.id}/suggestions`, bob)).statusCode).toBe(
           404,

@@ -176,22 +176,23 @@ export async function discoverRoutes(
       const records = answer.suggestions.map((suggestion) => suggestion.record);
       const presented = await present(user.id, records);
       // A work saved in this workspace under an identifier the graph did not report is left out too.
-      const suggestions = answer.suggestions
-        .flatMap((suggestion, index) => {
-          const result = presented[index];
-          if (!result || result.inLibrary?.some((place) => place.workspaceId === request.params.id))
-            return [];
-          return [
-            {
-              result,
-              connections: suggestion.resourceIds.length,
-              resourceIds: suggestion.resourceIds,
-            },
-          ];
-        })
-        .slice(0, request.query.limit);
+      const found = answer.suggestions.flatMap((suggestion, index) => {
+        const result = presented[index];
+        if (!result || result.inLibrary?.some((place) => place.workspaceId === request.params.id))
+          return [];
+        return [
+          {
+            result,
+            connections: suggestion.resourceIds.length,
+            resourceIds: suggestion.resourceIds,
+          },
+        ];
+      });
+      const suggestions = found.slice(0, request.query.limit);
       return {
         suggestions,
+        total: found.length,
+        hasMore: suggestions.length < found.length,
         looked: answer.looked,
         took: Date.now() - startedAt,
         providers: answer.providers.map(presentProviderStatus),

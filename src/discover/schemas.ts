@@ -1,6 +1,7 @@
 /** Request and response schemas of the related-works and suggestions routes. */
 import { z } from 'zod';
 import { ProviderStatusSchema, SearchResultSchema } from '../search/index.js';
+import { LIST_FIELDS } from '../platform/reply-shapes.js';
 
 /** The deepest point a page may start at: each provider is asked for at most 100 neighbours, two providers at most 200. */
 const MAX_OFFSET = 199;
@@ -58,6 +59,7 @@ export const SuggestionsResponse = z
         resourceIds: z.array(z.uuid()).describe('Those resources'),
       }),
     ),
+    ...LIST_FIELDS,
     looked: z
       .number()
       .int()

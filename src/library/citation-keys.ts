@@ -30,7 +30,7 @@ export async function findCitationKeys(
   actor: { id: string },
   q: string,
   limit: number,
-): Promise<CitationKeyRow[]> {
+): Promise<{ rows: CitationKeyRow[]; total: number }> {
   const text = q.trim();
   const words = text.split(/\s+/).filter(Boolean).slice(0, WORDS_MAX);
   const matches = words.map((word) => {
@@ -41,7 +41,8 @@ export async function findCitationKeys(
   });
   const statement = sql`
     select r.id, r.citation_key, r.title, r.record, r.authors, r.year,
-           workspaces.id as workspace_id, workspaces.name as workspace_name
+           workspaces.id as workspace_id, workspaces.name as workspace_name,
+           count(*) over () as total
       from workspaces
       join workspace_resources r on r.workspace_id = workspaces.id
      where ${readableWorkspaces(actor)} and r.citation_key is not null
@@ -52,7 +53,9 @@ export async function findCitationKeys(
               lower(r.citation_key), workspaces.name, r.id
      limit ${limit}`;
   const result: unknown = await db.execute<Record<string, unknown>>(statement);
-  return (result as { rows: CitationKeyRow[] }).rows;
+  const rows = (result as { rows: Array<CitationKeyRow & { total: number | string }> }).rows;
+  // Every row carries the count of all matches (the window runs before the limit); none, none.
+  return { rows, total: Number(rows[0]?.total ?? 0) };
 }
 
 /** "Vaswani et al. 2017", "Hinton & Salakhutdinov 2006", "World Health Organization 2020". */

@@ -18,6 +18,7 @@ import {
 } from './schemas.js';
 import { findCitationKeys, presentCitationKeyHit } from './citation-keys.js';
 import { countLibraryHits, searchLibrary, type LibrarySearch } from './store.js';
+import { hasMoreAfter } from '../platform/reply-shapes.js';
 
 const tags = ['library'];
 
@@ -92,8 +93,12 @@ export async function libraryRoutes(root: FastifyInstance, ctx: AppContext): Pro
     async (request) => {
       const user = requireUser(request);
       const { q, limit } = request.query;
-      const rows = await findCitationKeys(db, user, q, limit);
-      return { results: rows.map(presentCitationKeyHit) };
+      const { rows, total } = await findCitationKeys(db, user, q, limit);
+      return {
+        results: rows.map(presentCitationKeyHit),
+        total,
+        hasMore: hasMoreAfter(0, rows.length, total),
+      };
     },
   );
 }

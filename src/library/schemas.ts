@@ -1,6 +1,7 @@
 /** Request and response schemas of library search: they validate, type the handler and feed OpenAPI. */
 import { z } from 'zod';
 import { ErrorResponse } from '../platform/openapi.js';
+import { LIST_FIELDS } from '../platform/reply-shapes.js';
 
 const LIMITS = {
   query: 500,
@@ -162,5 +163,6 @@ export const CitationKeySearchResponse = z
     results: z
       .array(CitationKeyHitSchema)
       .describe('The exact key first, then keys beginning with q, then the rest by key'),
+    ...LIST_FIELDS,
   })
   .meta({ id: 'CitationKeySearch' });

@@ -26,6 +26,9 @@ export const CURSOR_FIELD = {
     .describe('Pass as `cursor` for the next page; null on the last page'),
 };
 
+/** `total` and `hasMore` of a list answered whole (no pages): all of it, nothing after. */
+export const wholeList = (count: number) => ({ total: count, hasMore: false });
+
 /** `hasMore` of an offset-paged list: whether rows lie past this page. */
 export const hasMoreAfter = (offset: number, shown: number, total: number) =>
   offset + shown < total;

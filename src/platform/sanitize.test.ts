@@ -3,7 +3,8 @@ import type { BearerReply } from '../../test/support/api-types.js';
 import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { addResource, annotate, createWorkspace } from '../workspaces/test-support/helpers.js';
-import { escapeHtml, stripHtml } from './sanitize.js';
+import { escapeHtml } from './escape-html.js';
+import { stripHtml } from './sanitize.js';
 
 /** A tag, comment or declaration as an HTML parser would read it. */
 const TAG = /<[a-z!?/]/i;

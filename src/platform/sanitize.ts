@@ -51,16 +51,6 @@ function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (entity) => ENTITIES[entity] ?? entity);
 }
 
-/** Escapes text for an HTML document (element content and quoted attributes). */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** What String.prototype.trim() and `\s` remove in JavaScript, spelled out: another regex engine's `\s` differs. */

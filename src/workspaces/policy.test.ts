@@ -638,7 +638,10 @@ for (const leg of embeddedLeg()) {
         const share = async (by: TestUser, payload: Record<string, unknown>) => {
           const res = await api(by, 'POST', `/api/workspaces/${ws}/share`, payload);
           expect(res.statusCode, res.body).toBe(201);
-          return res.json<{ id: string; token: string }>();
+          // A link just made carries its token (null only after the service secret changed).
+          const link = res.json<ApiSchema<'ShareLink'>>();
+          expect(link.token).toEqual(expect.any(String));
+          return { ...link, token: link.token! };
         };
         const editable = await share(owner, { readOnly: false });
         const joinable = await share(owner, { allowJoin: true });
@@ -648,7 +651,7 @@ for (const leg of embeddedLeg()) {
         const feedSecret = async (by: TestUser) => {
           const res = await api(by, 'POST', `/api/workspaces/${ws}/feeds`, { format: 'bibtex' });
           expect(res.statusCode, res.body).toBe(201);
-          return /\/api\/feeds\/([^./]+)\./.exec(res.json<{ url: string }>().url)![1]!;
+          return /\/api\/feeds\/([^./]+)\./.exec(res.json<ApiSchema<'FeedCreated'>>().url)![1]!;
         };
         const feeds = [
           await feedSecret(owner),

@@ -19,6 +19,7 @@ import { join, relative } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { ALERT_QUEUE_DEFINITIONS } from '../../src/alerts/queues.js';
 import { PDF_QUEUE_DEFINITIONS } from '../../src/workspaces/pdfs/queues.js';
+import { EVENT_QUEUE_DEFINITIONS } from '../../src/workspaces/events/queues.js';
 import { migrateEmbedded, PGLITE_EXTENSIONS } from '../../src/platform/db/client.js';
 import { createJobQueue } from '../../src/platform/jobs.js';
 import { ROOT } from './build-once.js';
@@ -40,6 +41,7 @@ function pgliteTemplatePath(): string {
   hash.update(readFileSync(join(ROOT, 'node_modules', 'pg-boss', 'package.json')));
   hash.update(readFileSync(join(ROOT, 'src', 'alerts', 'queues.ts')));
   hash.update(readFileSync(join(ROOT, 'src', 'workspaces', 'pdfs', 'queues.ts')));
+  hash.update(readFileSync(join(ROOT, 'src', 'workspaces', 'events', 'queues.ts')));
   hash.update(readFileSync(join(ROOT, 'src', 'platform', 'jobs.ts')));
   for (const file of filesUnder(MIGRATIONS_DIR))
     hash.update(relative(MIGRATIONS_DIR, file)).update(readFileSync(file));
@@ -60,7 +62,7 @@ async function makeTemplate(path: string): Promise<void> {
     // installing its schema costs the embedded database about a second).
     const queue = createJobQueue({
       store: { kind: 'pglite', client },
-      queues: [...ALERT_QUEUE_DEFINITIONS, ...PDF_QUEUE_DEFINITIONS],
+      queues: [...ALERT_QUEUE_DEFINITIONS, ...PDF_QUEUE_DEFINITIONS, ...EVENT_QUEUE_DEFINITIONS],
       working: false,
       heartbeatSeconds: 30,
       pollSeconds: 2,

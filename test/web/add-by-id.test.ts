@@ -6,20 +6,16 @@
  * at the field. axe in light and dark at 360 and 1440 px. Providers are answered by the fixture
  * server from recorded replies (Crossref's record of 10.1371/journal.pone.0033693).
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditPage,
-  launchChromium,
-  newContext,
-  newCredentials,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServer,
   pageWidths,
 } from '../support/web-browser.js';
+import { createWorkspaceThroughApi, openJourney, type Journey } from '../support/web-journey.js';
 
 const FOUND_DOI = '10.1371/journal.pone.0033693';
 const FOUND_TITLE =
@@ -31,16 +27,16 @@ describe.skipIf(webSkipReason)(
   'Add by identifier (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
-    let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let workspaceId: string;
-    const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      [server, browser] = await Promise.all([
-        startWebServer({
+      journey = await openJourney({
+        prefix: 'addid',
+        server: {
           routes: [
             {
               path: `/crossref/works/${FOUND_DOI}`,
@@ -65,28 +61,12 @@ describe.skipIf(webSkipReason)(
             { path: /^\/openalex\/works\/doi:10\.9999\//, status: 500, body: 'down' },
             { path: /^\/semanticscholar\/paper\/DOI:10\.9999\//, status: 500, body: 'down' },
           ],
-        }),
-        launchChromium(),
-      ]);
-      context = await newContext(browser, server.base);
-      await signUpThroughApi(context, server.base, newCredentials('addid'));
-      workspaceId = (
-        (await (
-          await context.request.post('/api/workspaces', {
-            headers: { origin: server.base },
-            data: { name: 'Dopamine' },
-          })
-        ).json()) as { id: string }
-      ).id;
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+        },
+      });
+      ({ server, context, page } = journey);
+      workspaceId = await createWorkspaceThroughApi(context, server.base, { name: 'Dopamine' });
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     const dialog = () => page.getByRole('dialog', { name: 'Add by identifier' });
     const line = (identifier: string) =>

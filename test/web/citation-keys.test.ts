@@ -5,66 +5,46 @@
  * `\cite{…}`, `\citep{…}` and `[@…; @…]`, read back from the clipboard. axe on the list with a
  * selection; no sideways scrolling at 360 px.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditPage,
-  launchChromium,
-  newContext,
-  newCredentials,
   pageWidths,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServer,
 } from '../support/web-browser.js';
+import {
+  addResourcesThroughApi,
+  createWorkspaceThroughApi,
+  openJourney,
+  type Journey,
+} from '../support/web-journey.js';
 
 const LOVELACE = 'Notes on the analytical engine';
 const BABBAGE = 'On the economy of machinery and manufactures';
 const READ_CLIPBOARD = 'navigator.clipboard.readText()';
 
 describe.skipIf(webSkipReason)('citation keys (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
+  let journey: Journey;
   let server: WebServer;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let workspaceId: string;
-  const pageErrors: string[] = [];
-  const headers = () => ({ origin: server.base });
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWebServer(), launchChromium()]);
-    context = await newContext(browser, server.base);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
-    await signUpThroughApi(context, server.base, newCredentials('keys'));
-    workspaceId = (
-      (await (
-        await context.request.post('/api/workspaces', {
-          headers: headers(),
-          data: { name: 'Engines' },
-        })
-      ).json()) as { id: string }
-    ).id;
-    for (const data of [
+    journey = await openJourney({
+      prefix: 'keys',
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    ({ server, context, page } = journey);
+    workspaceId = await createWorkspaceThroughApi(context, server.base, { name: 'Engines' });
+    await addResourcesThroughApi(context, server.base, workspaceId, [
       { title: LOVELACE, authors: ['Ada Lovelace'], issued: '1843' },
       { title: BABBAGE, authors: ['Charles Babbage'], issued: '1832' },
-    ]) {
-      const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
-        headers: headers(),
-        data,
-      });
-      expect(added.status()).toBe(201);
-    }
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    ]);
   }, 240_000);
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
-    expect(pageErrors).toEqual([]);
-  });
+  afterAll(async () => journey?.close());
 
   const keysInList = () => page.locator('.library-table .citation-key').allInnerTexts();
   const pane = () => page.getByRole('region', { name: `Details: ${LOVELACE}` });

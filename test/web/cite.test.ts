@@ -5,20 +5,21 @@
  * and a name that matches none says so; focus returns to the button that opened the dialog; the
  * dialog passes axe in light and dark at 360 and 1440 px and does not widen the page at 360 px.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditPage,
-  launchChromium,
-  newContext,
-  newCredentials,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServer,
   pageWidths,
 } from '../support/web-browser.js';
+import {
+  addResourcesThroughApi,
+  createWorkspaceThroughApi,
+  openJourney,
+  type Journey,
+} from '../support/web-journey.js';
 
 const NTM = 'Neural Turing Machines';
 const LOVELACE = 'Notes on the analytical engine';
@@ -31,25 +32,20 @@ const READ_CLIPBOARD = `(async () => {
 })()`;
 
 describe.skipIf(webSkipReason)('Cite (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
+  let journey: Journey;
   let server: WebServer;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let workspaceId: string;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWebServer(), launchChromium()]);
-    context = await newContext(browser, server.base);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
-    await signUpThroughApi(context, server.base, newCredentials('cite'));
-    const headers = { origin: server.base };
-    workspaceId = (
-      (await (
-        await context.request.post('/api/workspaces', { headers, data: { name: 'Memory papers' } })
-      ).json()) as { id: string }
-    ).id;
-    for (const data of [
+    journey = await openJourney({
+      prefix: 'cite',
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    ({ server, context, page } = journey);
+    workspaceId = await createWorkspaceThroughApi(context, server.base, { name: 'Memory papers' });
+    await addResourcesThroughApi(context, server.base, workspaceId, [
       {
         title: NTM,
         url: 'https://arxiv.org/abs/1410.5401',
@@ -68,22 +64,9 @@ describe.skipIf(webSkipReason)('Cite (Chromium)', { timeout: JOURNEY_TIMEOUT_MS 
         authors: ['Ada Lovelace'],
         data: { venue: 'Scientific Memoirs', volume: '3', pages: '666-731', year: 1843 },
       },
-    ]) {
-      const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
-        headers,
-        data,
-      });
-      expect(added.status()).toBe(201);
-    }
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    ]);
   }, 240_000);
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
-    expect(pageErrors).toEqual([]);
-  });
+  afterAll(async () => journey?.close());
 
   const dialog = () => page.getByRole('dialog');
   const preview = () => dialog().getByRole('region', { name: 'Preview' });

@@ -7,21 +7,22 @@
  * rate limited for one call, and one suggestion is saved here in one click. Checked by axe in light
  * and dark at both viewports, and for sideways scroll at 360 px.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture, type FixtureRoute } from '../support/fixture-server.js';
 import {
   auditPage,
   JOURNEY_TIMEOUT_MS,
-  launchChromium,
-  newContext,
-  newCredentials,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   type WebServer,
   pageWidths,
 } from '../support/web-browser.js';
+import {
+  addResourcesThroughApi,
+  createWorkspaceThroughApi,
+  openJourney,
+  type Journey,
+} from '../support/web-journey.js';
 
 const PAPER_DOI = '10.2139/ssrn.2250500';
 const OTHER_DOI = '10.1000/other-paper';
@@ -74,55 +75,25 @@ const ROUTES: FixtureRoute[] = [
 describe.skipIf(webSkipReason)(
   'web app related works of a saved paper and suggestions (Chromium)',
   () => {
+    let journey: Journey;
     let server: WebServer;
-    let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let workspaceId: string;
     let firstPaperId: string;
-    const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      [server, browser] = await Promise.all([startWebServer({ routes: ROUTES }), launchChromium()]);
-      context = await newContext(browser, server.base);
-      await signUpThroughApi(context, server.base, newCredentials('discover'));
-      const headers = { origin: server.base };
-      workspaceId = (
-        (await (
-          await context.request.post('/api/workspaces', { headers, data: { name: 'Microcredit' } })
-        ).json()) as { id: string }
-      ).id;
-      const ids: string[] = [];
-      for (const [title, doi] of [
-        ['First paper', PAPER_DOI],
-        ['Second paper', OTHER_DOI],
-      ] as const) {
-        const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
-          headers,
-          data: { title, type: 'article', data: { doi } },
-        });
-        expect(added.status()).toBe(201);
-        ids.push(((await added.json()) as { id: string }).id);
-      }
-      firstPaperId = ids[0]!;
+      journey = await openJourney({ prefix: 'discover', server: { routes: ROUTES } });
+      ({ server, context, page } = journey);
+      workspaceId = await createWorkspaceThroughApi(context, server.base, { name: 'Microcredit' });
+      [firstPaperId] = (await addResourcesThroughApi(context, server.base, workspaceId, [
+        { title: 'First paper', type: 'article', data: { doi: PAPER_DOI } },
+        { title: 'Second paper', type: 'article', data: { doi: OTHER_DOI } },
+      ])) as [string, string];
       // Another workspace, newer and first by name: the save dialog on Microcredit's page still chooses Microcredit.
-      expect(
-        (
-          await context.request.post('/api/workspaces', {
-            headers,
-            data: { name: 'A reading list' },
-          })
-        ).status(),
-      ).toBe(201);
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await createWorkspaceThroughApi(context, server.base, { name: 'A reading list' });
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     const noSidewaysScrollAt360 = async () => {
       await page.setViewportSize({ width: 360, height: 740 });

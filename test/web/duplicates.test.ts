@@ -12,20 +12,20 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { workspaceResources } from '../../src/platform/db/schema.js';
 import { recordColumns } from '../../src/workspaces/resources/resource-record.js';
 import {
   auditPage,
-  launchChromium,
   newContext,
   newCredentials,
   pageWidths,
   signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServer,
 } from '../support/web-browser.js';
+import { createWorkspaceThroughApi, openJourney, type Journey } from '../support/web-journey.js';
 
 const DUP_DOI = '10.5555/dopamine.2012';
 const FIRST_NOTE = 'Read for the methods section.';
@@ -35,34 +35,25 @@ const FOUND_TITLE =
   'Methylphenidate Exposure Induces Dopamine Neuron Loss and Activation of Microglia in the Basal Ganglia of Mice';
 const DOWN_DOI = '10.9999/unreachable.1';
 
-interface Saved {
-  id: string;
-  title: string;
-  version: number;
-  notes: string;
-  tags: string[];
-  doi?: string;
-  volume?: string;
-  containerTitle?: string;
-  pages?: string;
-  creators: Array<{ family?: string; given?: string }>;
-}
+type Saved = ApiSchema<'Resource'>;
 
 describe.skipIf(webSkipReason)(
   'duplicate items and update from source (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let workspaceId: string;
+    let pageErrors: string[];
     const headers = () => ({ origin: server.base });
-    const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      [server, browser] = await Promise.all([
-        startWebServer({
+      journey = await openJourney({
+        prefix: 'dups',
+        server: {
           routes: [
             {
               path: `/crossref/works/${FOUND_DOI}`,
@@ -72,28 +63,12 @@ describe.skipIf(webSkipReason)(
             { path: /^\/openalex\/works\/doi:10\.9999\//, status: 500, body: 'down' },
             { path: /^\/semanticscholar\/paper\/DOI:10\.9999\//, status: 500, body: 'down' },
           ],
-        }),
-        launchChromium(),
-      ]);
-      context = await newContext(browser, server.base);
-      await signUpThroughApi(context, server.base, newCredentials('dups'));
-      workspaceId = (
-        (await (
-          await context.request.post('/api/workspaces', {
-            headers: headers(),
-            data: { name: 'Dopamine' },
-          })
-        ).json()) as { id: string }
-      ).id;
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+        },
+      });
+      ({ server, browser, context, page, pageErrors } = journey);
+      workspaceId = await createWorkspaceThroughApi(context, server.base, { name: 'Dopamine' });
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     const saved = async () =>
       (await (

@@ -3,19 +3,20 @@
  * annotation" saves one annotation; 20,000 characters pasted into notes are neither cut silently nor
  * saved, the count says so; a 200-letter name without a space makes no page scroll sideways at 360 px.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  launchChromium,
-  newContext,
-  newCredentials,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServer,
   pageWidths,
 } from '../support/web-browser.js';
+import {
+  addResourcesThroughApi,
+  createWorkspaceThroughApi,
+  openJourney,
+  type Journey,
+} from '../support/web-journey.js';
 
 const LONG_NAME = 'W'.repeat(200);
 const LONG_TITLE = `Unbroken${'x'.repeat(280)}`;
@@ -24,38 +25,22 @@ describe.skipIf(webSkipReason)(
   'forms and long text (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
-    let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let workspaceId: string;
     let resourceId: string;
-    const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      [server, browser] = await Promise.all([startWebServer(), launchChromium()]);
-      context = await newContext(browser, server.base);
-      await signUpThroughApi(context, server.base, newCredentials('forms'));
-      const headers = { origin: server.base };
-      workspaceId = (
-        (await (
-          await context.request.post('/api/workspaces', { headers, data: { title: LONG_NAME } })
-        ).json()) as { id: string }
-      ).id;
-      const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
-        headers,
-        data: { title: LONG_TITLE, notes: 'First notes' },
-      });
-      resourceId = ((await added.json()) as { id: string }).id;
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      journey = await openJourney({ prefix: 'forms' });
+      ({ server, context, page } = journey);
+      workspaceId = await createWorkspaceThroughApi(context, server.base, { title: LONG_NAME });
+      [resourceId] = (await addResourcesThroughApi(context, server.base, workspaceId, [
+        { title: LONG_TITLE, notes: 'First notes' },
+      ])) as [string];
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     const panel = () => page.getByRole('region', { name: `Details: ${LONG_TITLE}` });
     const annotations = async () =>

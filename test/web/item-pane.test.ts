@@ -9,83 +9,51 @@
  * suffix edited under its `More` disclosure. axe on the pane with the creators editor open and on the
  * dialog; no sideways scrolling at 390 px.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   auditPage,
-  launchChromium,
-  newContext,
-  newCredentials,
   pageWidths,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServer,
 } from '../support/web-browser.js';
+import {
+  addResourcesThroughApi,
+  createWorkspaceThroughApi,
+  openJourney,
+  type Journey,
+} from '../support/web-journey.js';
 
 const TITLE = 'Notes on the analytical engine';
 /** Run in the page (strings: the tests are type-checked without the DOM's types). */
 const FOCUSED_NAME = `document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent`;
 
-interface Saved {
-  version: number;
-  type: string;
-  containerTitle?: string;
-  pages?: string;
-  collectionTitle?: string;
-  issued?: { year?: number };
-  creators: Array<{
-    role: string;
-    family?: string;
-    given?: string;
-    literal?: string;
-    nonDroppingParticle?: string;
-    suffix?: string;
-  }>;
-}
+type Saved = ApiSchema<'Resource'>;
 
 describe.skipIf(webSkipReason)('the item pane (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
+  let journey: Journey;
   let server: WebServer;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let workspaceId: string;
   let resourceId: string;
   const headers = () => ({ origin: server.base });
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWebServer(), launchChromium()]);
-    context = await newContext(browser, server.base);
-    await signUpThroughApi(context, server.base, newCredentials('itempane'));
-    workspaceId = (
-      (await (
-        await context.request.post('/api/workspaces', {
-          headers: headers(),
-          data: { name: 'Engines' },
-        })
-      ).json()) as { id: string }
-    ).id;
-    const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
-      headers: headers(),
-      data: {
+    journey = await openJourney({ prefix: 'itempane' });
+    ({ server, context, page } = journey);
+    workspaceId = await createWorkspaceThroughApi(context, server.base, { name: 'Engines' });
+    [resourceId] = (await addResourcesThroughApi(context, server.base, workspaceId, [
+      {
         title: TITLE,
         type: 'article-journal',
         creators: [{ role: 'author', family: 'Lovelace', given: 'Ada' }],
       },
-    });
-    expect(added.status()).toBe(201);
-    resourceId = ((await added.json()) as { id: string }).id;
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    ])) as [string];
   }, 240_000);
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
-    expect(pageErrors).toEqual([]);
-  });
+  afterAll(async () => journey?.close());
 
   const saved = async () =>
     (await (
@@ -228,7 +196,7 @@ describe.skipIf(webSkipReason)('the item pane (Chromium)', { timeout: JOURNEY_TI
       await context.request.get(
         `/api/workspaces/${workspaceId}/cite?resourceIds=${resourceId}&style=apa&format=text`,
       )
-    ).json()) as { bibliography: string[] | string };
+    ).json()) as ApiSchema<'Citations'>;
     const apa = [cite.bibliography].flat().join('\n');
     // APA 7's chapter: the editor before the book's title, the pages after it.
     expect(apa).toMatch(
@@ -262,9 +230,7 @@ describe.skipIf(webSkipReason)('the item pane (Chromium)', { timeout: JOURNEY_TI
     await made.getByRole('button', { name: 'Institution: CERN', exact: true }).waitFor();
     await made.getByRole('button', { name: 'Date: 2020-02', exact: true }).waitFor();
     expect(await made.getByLabel('Item type').inputValue()).toBe('report');
-    const report = (await saved()).find(
-      (each) => (each as { title?: string }).title === 'Annual report',
-    );
+    const report = (await saved()).find((each) => each.title === 'Annual report');
     expect(report).toMatchObject({
       type: 'report',
       publisher: 'CERN',
@@ -273,9 +239,8 @@ describe.skipIf(webSkipReason)('the item pane (Chromium)', { timeout: JOURNEY_TI
     });
   });
   it('edits a name’s particle and suffix under its "More" disclosure', async () => {
-    const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
-      headers: headers(),
-      data: {
+    const [id] = await addResourcesThroughApi(context, server.base, workspaceId, [
+      {
         title: 'Letters',
         type: 'book',
         creators: [
@@ -283,9 +248,7 @@ describe.skipIf(webSkipReason)('the item pane (Chromium)', { timeout: JOURNEY_TI
           { role: 'author', family: 'King', given: 'Martin Luther', suffix: 'Sr.' },
         ],
       },
-    });
-    expect(added.status()).toBe(201);
-    const id = ((await added.json()) as { id: string }).id;
+    ]);
     await page.goto(`/workspaces/${workspaceId}?resource=${id}`);
     const letters = page.getByRole('region', { name: 'Details: Letters' });
     await letters.getByRole('button', { name: 'Edit creators' }).click();
@@ -308,7 +271,7 @@ describe.skipIf(webSkipReason)('the item pane (Chromium)', { timeout: JOURNEY_TI
       'van Gogh, Vincent',
       'King, Martin Luther, Jr.',
     ]);
-    const book = (await saved()).find((each) => (each as { title?: string }).title === 'Letters');
+    const book = (await saved()).find((each) => each.title === 'Letters');
     expect(book?.creators).toEqual([
       { role: 'author', family: 'Gogh', given: 'Vincent', nonDroppingParticle: 'van' },
       { role: 'author', family: 'King', given: 'Martin Luther', suffix: 'Jr.' },

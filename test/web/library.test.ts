@@ -4,20 +4,21 @@
  * several chosen to tag, move and remove (after a confirmation); axe on what the user sees, and no
  * sideways scrolling at 390 px.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditPage,
-  launchChromium,
-  newContext,
-  newCredentials,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   VIEWPORTS,
   type WebServer,
 } from '../support/web-browser.js';
+import {
+  addResourcesThroughApi,
+  createWorkspaceThroughApi,
+  openJourney,
+  type Journey,
+} from '../support/web-journey.js';
 
 interface Seed {
   title: string;
@@ -38,53 +39,35 @@ describe.skipIf(webSkipReason)(
   'the library view (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
-    let browser: Browser;
     let context: BrowserContext;
     let page: Page;
-    const pageErrors: string[] = [];
     let library: string;
     let elsewhere: string;
-    const origin = () => ({ origin: server.base });
 
     beforeAll(async () => {
-      server = await startWebServer();
-      browser = await launchChromium();
-      context = await newContext(browser, server.base);
-      await signUpThroughApi(context, server.base, newCredentials('library'));
-      const create = async (title: string) =>
-        (
-          (await (
-            await context.request.post('/api/workspaces', { headers: origin(), data: { title } })
-          ).json()) as { id: string }
-        ).id;
-      library = await create('Library');
-      elsewhere = await create('Elsewhere');
+      journey = await openJourney({ prefix: 'library' });
+      ({ server, context, page } = journey);
+      library = await createWorkspaceThroughApi(context, server.base, { title: 'Library' });
+      elsewhere = await createWorkspaceThroughApi(context, server.base, { title: 'Elsewhere' });
       // One at a time, so that `added` follows SEEDS.
-      for (const seed of SEEDS) {
-        const added = await context.request.post(`/api/workspaces/${library}/resources`, {
-          headers: origin(),
+      await addResourcesThroughApi(
+        context,
+        server.base,
+        library,
+        SEEDS.map((seed) => ({
+          title: seed.title,
+          authors: seed.authors,
+          tags: seed.tags,
           data: {
-            title: seed.title,
-            authors: seed.authors,
-            tags: seed.tags,
-            data: {
-              publishedDate: `${seed.year}-01-01`,
-              abstract: `The abstract of ${seed.title}.`,
-            },
+            publishedDate: `${seed.year}-01-01`,
+            abstract: `The abstract of ${seed.title}.`,
           },
-        });
-        if (added.status() !== 201) throw new Error(`seed: ${added.status()}`);
-      }
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+        })),
+      );
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     const table = () => page.getByRole('table');
     const titles = () => table().locator('tbody .col-title a').allTextContents(); // the link: the cell holds the citation key too

@@ -8,15 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditPage,
   JOURNEY_TIMEOUT_MS,
-  launchChromium,
-  newContext,
-  newCredentials,
   seriousA11yViolations,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   type WebServer,
 } from '../support/web-browser.js';
+import {
+  addResourcesThroughApi,
+  createWorkspaceThroughApi,
+  openJourney,
+  type Journey,
+} from '../support/web-journey.js';
 
 const TITLE = 'Markdown in notes';
 /** Headings, emphasis, a list, code, a safe link and a link that would run code. */
@@ -35,48 +36,34 @@ describe.skipIf(webSkipReason)(
   'Markdown notes and comments (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let workspaceId: string;
     let resourceId: string;
-    const pageErrors: string[] = [];
     const dialogs: string[] = [];
 
     beforeAll(async () => {
-      [server, browser] = await Promise.all([startWebServer(), launchChromium()]);
-      context = await newContext(browser, server.base);
-      await signUpThroughApi(context, server.base, newCredentials('markdown'));
-      const headers = { origin: server.base };
-      workspaceId = (
-        (await (
-          await context.request.post('/api/workspaces', { headers, data: { title: 'Notes' } })
-        ).json()) as { id: string }
-      ).id;
-      const added = await context.request.post(`/api/workspaces/${workspaceId}/resources`, {
-        headers,
-        data: { title: TITLE, notes: NOTES },
-      });
-      expect(added.status()).toBe(201);
-      resourceId = ((await added.json()) as { id: string }).id;
+      journey = await openJourney({ prefix: 'markdown' });
+      ({ server, browser, context, page } = journey);
+      workspaceId = await createWorkspaceThroughApi(context, server.base, { title: 'Notes' });
+      [resourceId] = (await addResourcesThroughApi(context, server.base, workspaceId, [
+        { title: TITLE, notes: NOTES },
+      ])) as [string];
       const annotated = await context.request.post(`/api/resources/${resourceId}/annotations`, {
-        headers,
+        headers: { origin: server.base },
         data: { body: 'A *careful* comment with [a trap](javascript:window.__ran=2)' },
       });
       expect(annotated.status()).toBe(201);
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message());
         void dialog.dismiss();
       });
     }, 240_000);
     afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
+      await journey?.close();
       expect(dialogs).toEqual([]);
     });
 

@@ -6,19 +6,15 @@
  * and 1440 px. Real recorded Semantic Scholar results, answered by the fixture server.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditPage,
-  launchChromium,
-  newContext,
-  newCredentials,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServer,
 } from '../support/web-browser.js';
+import { createWorkspaceThroughApi, openJourney, type Journey } from '../support/web-journey.js';
 
 const TITLE = 'Neural Turing Machines';
 
@@ -26,16 +22,16 @@ describe.skipIf(webSkipReason)(
   'Save a summary to notes (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
-    let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let workspaceId: string;
-    const pageErrors: string[] = [];
     const headers = () => ({ origin: server.base });
 
     beforeAll(async () => {
-      server = await startWebServer();
+      journey = await openJourney({ prefix: 'notes' });
+      ({ server, context, page } = journey);
       const recorded = readFileSync(
         new URL(
           '../fixtures/providers/semanticscholar/paper_search_turing_all-fields_limit100.json',
@@ -48,26 +44,9 @@ describe.skipIf(webSkipReason)(
         body: recorded,
         headers: { 'content-type': 'application/json' },
       });
-      browser = await launchChromium();
-      context = await newContext(browser, server.base);
-      await signUpThroughApi(context, server.base, newCredentials('notes'));
-      workspaceId = (
-        (await (
-          await context.request.post('/api/workspaces', {
-            headers: headers(),
-            data: { name: 'Reading' },
-          })
-        ).json()) as { id: string }
-      ).id;
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      workspaceId = await createWorkspaceThroughApi(context, server.base, { name: 'Reading' });
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     const resultCard = () =>
       page

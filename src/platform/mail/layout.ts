@@ -5,7 +5,7 @@
  * (platform/sanitize.ts), and only an http(s) address becomes a link in the HTML part: a capability
  * never writes markup.
  */
-import { escapeHtml } from '../sanitize.js';
+import { escapeHtml } from '../escape-html.js';
 
 /** A link: in the text part `text: href`, in the HTML part an anchor (emphasised when `strong`). */
 export interface MailLink {

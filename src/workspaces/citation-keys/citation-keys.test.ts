@@ -371,6 +371,17 @@ for (const leg of storeLegs()) {
           'quagga2003zebra',
         ]);
         expect((await find('secret')).length).toBe(0);
+        // One list shape: a page of `limit` hits says how many there are in all.
+        const paged = await t.app.inject({
+          method: 'GET',
+          url: '/api/library/citation-keys?q=quagga&limit=1',
+          headers: owner.bearer,
+        });
+        expect(paged.json<ApiSchema<'CitationKeySearch'>>()).toMatchObject({
+          results: [expect.objectContaining({ citationKey: 'quagga2003zebra' })],
+          total: 2,
+          hasMore: true,
+        });
         expect((await find('secret', stranger)).map((h) => h.workspace.id)).toEqual([theirs.id]);
         const unauthenticated = await t.app.inject({
           method: 'GET',

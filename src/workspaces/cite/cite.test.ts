@@ -239,6 +239,21 @@ describe('GET /api/citation-styles', () => {
     expect((await found('modern language'))[0]).toBe('modern-language-association');
     expect((await found('AMA manual'))[0]).toBe('american-medical-association');
     expect(await found('no such style')).toEqual([]);
+    // At most 50 of every style that matches: `total` counts them all.
+    const many = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/citation-styles?q=journal',
+        headers: owner.bearer,
+      })
+    ).json<ApiSchema<'CitationStyles'>>();
+    expect(many.styles).toHaveLength(50);
+    expect(many.total).toBeGreaterThan(50);
+    expect(many.hasMore).toBe(true);
+    expect(all.json<ApiSchema<'CitationStyles'>>()).toMatchObject({
+      total: styles.length,
+      hasMore: false,
+    });
     // Beyond the common ones: any style of the CSL repository, by its name.
     expect(await found('elsevier harvard')).toContain('elsevier-harvard');
     expect(await found('physical review letters')).toContain('physical-review-letters');

@@ -124,7 +124,8 @@ export async function citeRoutes(root: FastifyInstance, ctx: AppContext): Promis
     },
     async (request) => {
       requireUser(request);
-      return { styles: await findCitationStyles(request.query.q) };
+      const { styles, total } = await findCitationStyles(request.query.q);
+      return { styles, total, hasMore: styles.length < total };
     },
   );
 

@@ -1,6 +1,7 @@
 /** Request and response schemas of the citation routes (formatted references in a CSL style). */
 import { z } from 'zod';
 import { STYLE_SEARCH_LIMIT } from './styles.js';
+import { LIST_FIELDS } from '../../platform/reply-shapes.js';
 
 /** At most this many resources in one bibliography (citeproc formats them all at once, in the request). */
 const CITE_MAX_RESOURCES = 100;
@@ -32,13 +33,15 @@ export const CitationStylesQuery = z.object({
     .describe('Words of the style name (all must match); none lists every style'),
 });
 
-export const CitationStylesResponse = z.object({ styles: z.array(CitationStyleSchema) }).meta({
-  id: 'CitationStyles',
-  description:
-    `The common styles (APA, MLA, Chicago, IEEE, Vancouver first) without a ` +
-    `query; with one, the styles of the official CSL repository whose name ` +
-    `holds every word, the common ones first, at most ${STYLE_SEARCH_LIMIT}`,
-});
+export const CitationStylesResponse = z
+  .object({ styles: z.array(CitationStyleSchema), ...LIST_FIELDS })
+  .meta({
+    id: 'CitationStyles',
+    description:
+      `The common styles (APA, MLA, Chicago, IEEE, Vancouver first) without a ` +
+      `query; with one, the styles of the official CSL repository whose name ` +
+      `holds every word, the common ones first, at most ${STYLE_SEARCH_LIMIT}`,
+  });
 
 /**
  * A query names a resource once per `resourceIds` (`?resourceIds=a&resourceIds=b`); one arrives as a

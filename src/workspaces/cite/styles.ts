@@ -102,7 +102,9 @@ export async function findCitationStyle(id: string): Promise<CitationStyle | nul
  * The styles whose title, short name or id holds every word of the query: the common ones first, then
  * the rest by title, at most STYLE_SEARCH_LIMIT. Without a query: the common ones.
  */
-export async function findCitationStyles(query: string | undefined): Promise<CitationStyle[]> {
+export async function findCitationStyles(
+  query: string | undefined,
+): Promise<{ styles: CitationStyle[]; total: number }> {
   const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const common = (await Promise.all(COMMON.map((style) => findCitationStyle(style.id)))).filter(
     (style): style is CitationStyle => style !== null,
@@ -111,7 +113,7 @@ export async function findCitationStyles(query: string | undefined): Promise<Cit
     const haystack = `${style.shortTitle} ${style.title} ${style.id}`.toLowerCase();
     return words.every((word) => haystack.includes(word));
   };
-  if (words.length === 0) return common;
+  if (words.length === 0) return { styles: common, total: common.length };
   const found = common.filter(matches);
   const seen = new Set(found.map((style) => style.id));
   const rest: CitationStyle[] = [];
@@ -121,7 +123,8 @@ export async function findCitationStyles(query: string | undefined): Promise<Cit
     if (matches(style)) rest.push(style);
   }
   rest.sort((a, b) => a.title.localeCompare(b.title, 'en'));
-  return [...found, ...rest].slice(0, STYLE_SEARCH_LIMIT);
+  const all = [...found, ...rest];
+  return { styles: all.slice(0, STYLE_SEARCH_LIMIT), total: all.length };
 }
 
 /** The id whose XML formats `style`: its own, or for a dependent style its parent's. */

@@ -17,6 +17,7 @@ import { duplicateGroups } from './groups.js';
 import { mergeResources } from './merge.js';
 import { DuplicatesResponse, MERGE_MAX, MergeBody, MergeResponse } from './schemas.js';
 import { resourceTraits } from './store.js';
+import { wholeList } from '../../platform/reply-shapes.js';
 
 const tags = ['workspaces'];
 
@@ -61,15 +62,14 @@ export async function duplicateRoutes(root: FastifyInstance, ctx: AppContext): P
       const presented = new Map(
         (await presentResources(db, rows)).map((resource) => [resource.id, resource]),
       );
-      return {
-        groups: groups
-          .map((group) => ({
-            reason: group.reason,
-            // A resource removed between the two reads is left out (and a group left with one, too).
-            resources: group.ids.flatMap((id) => presented.get(id) ?? []),
-          }))
-          .filter((group) => group.resources.length > 1),
-      };
+      const shown = groups
+        .map((group) => ({
+          reason: group.reason,
+          // A resource removed between the two reads is left out (and a group left with one, too).
+          resources: group.ids.flatMap((id) => presented.get(id) ?? []),
+        }))
+        .filter((group) => group.resources.length > 1);
+      return { groups: shown, ...wholeList(shown.length) };
     },
   );
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { documentBody } from '../../platform/openapi.js';
 import { ResourceSchema } from '../resources/schemas.js';
 import { DUPLICATE_REASONS } from './groups.js';
+import { LIST_FIELDS } from '../../platform/reply-shapes.js';
 
 /** The most resources one merge names besides the kept one. */
 export const MERGE_MAX = 100;
@@ -23,6 +24,7 @@ export const DuplicatesResponse = z
         })
         .meta({ id: 'DuplicateGroup' }),
     ),
+    ...LIST_FIELDS,
   })
   .meta({ id: 'DuplicateGroups' });
 

@@ -20,6 +20,8 @@ import {
   shareWorkspace,
 } from '../test-support/helpers.js';
 import { pruneEvents } from './store.js';
+import { registerEventPruning } from './pruning.js';
+import type { JobQueue } from '../../platform/jobs.js';
 
 interface Logged {
   type: string;
@@ -737,6 +739,35 @@ for (const leg of embeddedLeg()) {
         .where(eq(workspaceEvents.workspaceId, ws))
         .orderBy(workspaceEvents.id);
       expect(afterCap.map((row) => row.id)).toEqual(rows.slice(-2).map((row) => row.id));
+    });
+
+    it('prunes on the job queue: a periodic job of events.prune drops changes past the retention', async () => {
+      const periodic: Array<{ queue: string; seconds: number; run: () => Promise<void> }> = [];
+      const queue = {
+        every: (name: string, seconds: number, handler: () => Promise<void>) =>
+          periodic.push({ queue: name, seconds, run: handler }),
+      } as unknown as JobQueue;
+      registerEventPruning({ db: t.app.ctx.db, queue, retentionDays: 90, log: t.app.log });
+      expect(periodic.map(({ queue: name, seconds }) => [name, seconds])).toEqual([
+        ['events.prune', 600],
+      ]);
+      const ws = (await createWorkspace(t.app, owner)).id;
+      for (const title of ['old', 'new']) await addResource(t.app, owner, ws, { title });
+      const ids = async () =>
+        (
+          await t.app.ctx.db
+            .select({ id: workspaceEvents.id })
+            .from(workspaceEvents)
+            .where(eq(workspaceEvents.workspaceId, ws))
+            .orderBy(workspaceEvents.id)
+        ).map((row) => row.id);
+      const [oldest, ...rest] = await ids();
+      await t.app.ctx.db
+        .update(workspaceEvents)
+        .set({ createdAt: new Date(Date.now() - 91 * 86_400_000) })
+        .where(eq(workspaceEvents.id, oldest!));
+      await periodic[0]!.run();
+      expect(await ids()).toEqual(rest);
     });
   });
 }

@@ -1,9 +1,6 @@
 /**
  * A workspace's changes: live as server-sent events (stream-hub.ts) and as its activity log, for any
- * member. The log is pruned here too, on a timer of each process (pruneEvents is idempotent, so
- * processes side by side do no harm): older than ACTIVITY_RETENTION_DAYS, or beyond a workspace's
- * newest ACTIVITY_CAP_PER_WORKSPACE changes. A timer rather than work on every write keeps the
- * writes of a change one insert.
+ * member. The log is pruned by a periodic job (pruning.ts, wired in background.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,14 +18,11 @@ import {
   EventStreamQuery,
   WorkspaceEventStream,
 } from './schemas.js';
-import { activityPage, countEvents, pruneEvents } from './store.js';
+import { ACTIVITY_CAP_PER_WORKSPACE } from './pruning.js';
+import { activityPage, countEvents } from './store.js';
 import { createStreamHub, EVENTS_RETRY_MS, HEARTBEAT_MS } from './stream-hub.js';
 
 const tags = ['workspaces'];
-/** A workspace's log keeps at most this many changes (its newest). */
-const ACTIVITY_CAP_PER_WORKSPACE = 10_000;
-const PRUNE_EVERY_MS = 10 * 60_000;
-const DAY_MS = 86_400_000;
 
 export async function eventRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -39,20 +33,6 @@ export async function eventRoutes(root: FastifyInstance, ctx: AppContext): Promi
   };
   const hub = createStreamHub(ctx.platform.database, limits, app.log);
   app.addHook('preClose', async () => hub.close());
-
-  let pruner: NodeJS.Timeout | undefined;
-  const prune = () =>
-    pruneEvents(
-      db,
-      new Date(Date.now() - config.events.activityRetentionDays * DAY_MS),
-      ACTIVITY_CAP_PER_WORKSPACE,
-    ).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'Could not prune the workspace change log; trying again later'),
-    );
-  app.addHook('onReady', async () => {
-    pruner = setInterval(() => void prune(), PRUNE_EVERY_MS).unref();
-  });
-  app.addHook('onClose', async () => clearInterval(pruner));
 
   app.get(
     '/api/workspaces/:id/events',

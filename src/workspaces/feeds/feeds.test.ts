@@ -86,6 +86,8 @@ for (const leg of storeLegs()) {
       });
       expect(listed.json()).toEqual({
         feeds: [{ id: feed.id, workspaceId: ws.id, format: 'bibtex', createdAt: feed.createdAt }],
+        total: 1,
+        hasMore: false,
       });
       const secret = /feeds\/([^.]+)\./.exec(feed.url)![1]!;
       expect(listed.body).not.toContain(secret);
@@ -128,7 +130,7 @@ for (const leg of storeLegs()) {
         url: `/api/workspaces/${ws.id}/feeds`,
         headers: owner.bearer,
       });
-      expect(ownersList.json()).toEqual({ feeds: [] });
+      expect(ownersList.json()).toEqual({ feeds: [], total: 0, hasMore: false });
       const ownerRevokes = await t.app.inject({
         method: 'DELETE',
         url: `/api/workspaces/${ws.id}/feeds/${feed.id}`,

@@ -30,6 +30,7 @@ import {
   FEEDS_PER_MEMBER,
 } from './schemas.js';
 import { deleteFeed, listFeeds } from './store.js';
+import { wholeList } from '../../platform/reply-shapes.js';
 
 const tags = ['feeds'];
 
@@ -90,7 +91,8 @@ export async function feedRoutes(root: FastifyInstance, ctx: AppContext): Promis
         'feed',
         await loadWorkspace(db, request.params.id, user),
       );
-      return { feeds: (await listFeeds(db, workspace.id, user.id)).map(presentFeed) };
+      const feeds = (await listFeeds(db, workspace.id, user.id)).map(presentFeed);
+      return { feeds, ...wholeList(feeds.length) };
     },
   );
 

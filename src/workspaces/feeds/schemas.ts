@@ -1,5 +1,6 @@
 /** Bibliography feeds in requests and replies. */
 import { z } from 'zod';
+import { LIST_FIELDS } from '../../platform/reply-shapes.js';
 import { documentBody } from '../../platform/openapi.js';
 import { ExportQuery } from '../schemas.js';
 
@@ -55,5 +56,6 @@ export const FeedCreatedSchema = z
 export const FeedListResponse = z
   .object({
     feeds: z.array(FeedSchema).describe("The caller's feeds of the workspace, newest first"),
+    ...LIST_FIELDS,
   })
   .meta({ id: 'FeedList' });

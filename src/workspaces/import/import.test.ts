@@ -577,7 +577,7 @@ for (const leg of storeLegs()) {
           url: `/api/workspaces/${ws.id}/cite?resourceIds=${legalCase.id}&style=apa&format=text`,
           headers: owner.bearer,
         });
-        expect(cited.json<{ bibliography: string }>().bibliography).not.toContain('Untitled');
+        expect(cited.json<ApiSchema<'Citations'>>().bibliography).not.toContain('Untitled');
 
         const titled = await t.app.inject({
           method: 'PATCH',

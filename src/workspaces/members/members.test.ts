@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiSchema } from '../../../test/support/api-types.js';
+import type { ApiSchema, BearerReply } from '../../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../../test/support/app.js';
 import { buildUser, uniqueEmail, type TestUser } from '../../../test/support/factories.js';
 import { linkIn, mailWrittenBy } from '../../../test/support/outbox.js';
@@ -146,11 +146,8 @@ for (const leg of storeLegs()) {
           expect(res.statusCode).toBe(200);
           const list =
             dialect === 'B'
-              ? res.json<{
-                  workspaces: { id: string; role: string; ownerId: string }[];
-                  total: number;
-                }>().workspaces
-              : res.json<{ id: string; role: string; ownerId: string }[]>();
+              ? res.json<BearerReply<'WorkspaceListEnvelope'>>().workspaces
+              : res.json<ApiSchema<'Workspace'>[]>();
           expect(list.map((w) => [w.id, w.role, w.ownerId])).toEqual([
             [shared, 'viewer', owner.id],
             [own.id, 'owner', reader.id],
@@ -163,8 +160,8 @@ for (const leg of storeLegs()) {
           });
           expect(
             dialect === 'B'
-              ? detail.json<{ workspace: { role: string } }>().workspace.role
-              : detail.json<{ role: string }>().role,
+              ? detail.json<BearerReply<'WorkspaceEnvelope'>>().workspace.role
+              : detail.json<ApiSchema<'Workspace'>>().role,
           ).toBe('viewer');
           expect(
             (

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { renderMarkdown } from '../../platform/markdown.js';
-import { escapeHtml } from '../../platform/sanitize.js';
+import { escapeHtml } from '../../platform/escape-html.js';
 import { LIMITS } from '../schemas.js';
 import { StoredHighlights } from '../annotations/schemas.js';
 import type { WorkspaceRow } from '../store.js';

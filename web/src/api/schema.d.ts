@@ -1991,6 +1991,10 @@ export interface components {
         CitationKeySearch: {
             /** @description The exact key first, then keys beginning with q, then the rest by key */
             results: components["schemas"]["CitationKeyHit"][];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
         };
         /** @description Formatted references of the resources */
         Citations: {
@@ -2017,6 +2021,10 @@ export interface components {
         /** @description The common styles (APA, MLA, Chicago, IEEE, Vancouver first) without a query; with one, the styles of the official CSL repository whose name holds every word, the common ones first, at most 50 */
         CitationStyles: {
             styles: components["schemas"]["CitationStyle"][];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
         };
         CitedKey: {
             /** Format: uuid */
@@ -2082,6 +2090,10 @@ export interface components {
         };
         DuplicateGroups: {
             groups: components["schemas"]["DuplicateGroup"][];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
         };
         /**
          * @description Merges resources into one (`keep`): its record with every field it lacks taken from the others, notes joined, tags united, annotations and a PDF moved; the others removed
@@ -2186,6 +2198,10 @@ export interface components {
         FeedList: {
             /** @description The caller's feeds of the workspace, newest first */
             feeds: components["schemas"]["Feed"][];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
         };
         /** @description The resource the entry becomes (in full at GET /api/workspaces/{id}/resources) */
         ImportedResource: {
@@ -3915,6 +3931,10 @@ export interface components {
                 /** @description Those resources */
                 resourceIds: string[];
             }[];
+            /** @description How many there are in all, on every page */
+            total: number;
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
             /** @description Resources looked at: the newest ones a graph provider can identify, at most 8 */
             looked: number;
             /** @description Milliseconds */

@@ -1,59 +1,24 @@
 /**
- * Notes and annotation comments are Markdown: rendered with marked and sanitised with DOMPurify to an
- * allow-list, as the service renders them on the share page (src/platform/markdown.ts): raw HTML in
- * the text is shown as text, pictures as their link, a link only to http(s) or mailto, and a note's
- * headings sit under the page's own (`#` is h4).
+ * Notes and annotation comments are Markdown: rendered and sanitised as the service renders them on
+ * the share page (src/platform/markdown.ts), with the same dialect and allow-list
+ * (src/platform/note-markdown.ts, imported from the service's tree: it depends only on marked), here
+ * sanitised with DOMPurify: raw HTML in the text is shown as text, pictures as their link, a link only
+ * to http(s) or mailto, and a note's headings sit under the page's own (`#` is h4).
  */
 import DOMPurify from 'dompurify';
-import { Marked } from 'marked';
+import {
+  NOTE_ATTRIBUTES,
+  NOTE_LINK_REL,
+  NOTE_LINK_SCHEMES,
+  NOTE_TAGS,
+  noteMarkdown,
+} from '../../../src/platform/note-markdown';
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (character) =>
-      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
-  );
+const markdown = noteMarkdown();
 
-const HEADING_SHIFT = 3;
-const markdown = new Marked({ gfm: true, breaks: true, async: false });
-markdown.use({
-  renderer: {
-    html: ({ text, block }) => (block ? `<p>${escapeHtml(text.trim())}</p>\n` : escapeHtml(text)),
-    image: ({ href, text }) => escapeHtml(text ? `${text} (${href})` : href),
-    heading({ tokens, depth }) {
-      const level = Math.min(6, depth + HEADING_SHIFT);
-      return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
-    },
-  },
-});
-
-const ALLOWED_TAGS = [
-  'p',
-  'br',
-  'hr',
-  'h4',
-  'h5',
-  'h6',
-  'ul',
-  'ol',
-  'li',
-  'em',
-  'strong',
-  'del',
-  'code',
-  'pre',
-  'blockquote',
-  'a',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-  'input',
-];
-const ALLOWED_ATTR = ['href', 'title', 'start', 'align', 'type', 'checked', 'disabled'];
-const SAFE_LINK = /^(?:https?:|mailto:)/i;
+const ALLOWED_TAGS = [...NOTE_TAGS];
+const ALLOWED_ATTR = [...new Set(Object.values(NOTE_ATTRIBUTES).flat())];
+const SAFE_LINK = new RegExp(`^(?:${NOTE_LINK_SCHEMES.join('|')}):`, 'i');
 
 let hooked = false;
 function purifier(): typeof DOMPurify {
@@ -63,7 +28,7 @@ function purifier(): typeof DOMPurify {
       if (node.tagName === 'A') {
         const href = node.getAttribute('href');
         if (href !== null && !SAFE_LINK.test(href.trim())) node.removeAttribute('href');
-        node.setAttribute('rel', 'noopener noreferrer nofollow ugc');
+        node.setAttribute('rel', NOTE_LINK_REL);
         node.setAttribute('target', '_blank');
       }
       if (node.tagName === 'INPUT') {
