@@ -20,6 +20,7 @@ import { alertRoutes } from './alerts/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { createAccessTokenIssuer } from './auth/access-tokens.js';
 import { requesterKey } from './auth/request-auth.js';
+import { OWASP_HASH_COST, type PasswordHashCost } from './auth/passwords.js';
 import { requestChain } from './auth/request-chain.js';
 import { createRevocationList } from './auth/revocations.js';
 import { authRoutes } from './auth/routes.js';
@@ -80,6 +81,11 @@ export interface BuildOptions {
   resolveResource?: ResourceResolver;
   /** The clock idempotency keys expire by (tests move it past 24 h). */
   clock?: () => number;
+  /**
+   * What a new password's argon2id hash costs (default OWASP's baseline, auth/passwords.ts). Tests sign
+   * up thousands of users: theirs pass a cheap one, which the same code hashes and verifies with.
+   */
+  passwordHashCost?: PasswordHashCost;
   /** Sees every route as it is declared, with its request chain (tests check each route declares one). */
   onRoute?: onRouteHookHandler;
 }
@@ -209,6 +215,7 @@ export async function buildApp(
     db: platform.database.db,
     tokens,
     sessions: { db: platform.database.db, tokens, revocations },
+    passwordHashCost: options.passwordHashCost ?? OWASP_HASH_COST,
     resolveResource,
     drain: createDrain(app.server),
     workers,

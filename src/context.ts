@@ -1,5 +1,5 @@
 /** What every capability's routes receive: the platform plus the shared auth machinery. */
-import type { AccessTokenIssuer, SessionDeps } from './auth/index.js';
+import type { AccessTokenIssuer, PasswordHashCost, SessionDeps } from './auth/index.js';
 import type { Config } from './config.js';
 import type { Db, Tx } from './platform/db/client.js';
 import type { Drain } from './platform/drain.js';
@@ -50,6 +50,8 @@ export interface AppContext {
   db: Db;
   tokens: AccessTokenIssuer;
   sessions: SessionDeps;
+  /** What a new password's argon2id hash costs: OWASP's baseline, or a cheap one a test app asks for (BuildOptions). */
+  passwordHashCost: PasswordHashCost;
   /** Search's lookup by identifier; workspaces use it to add a resource by `resourceId` (Variant B). */
   resolveResource: ResourceResolver;
   /** Whether the process is draining before it stops (readiness answers 503). */

@@ -8,7 +8,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { consumeEmailToken, findEmailToken, issueEmailToken } from './email-tokens.js';
 import { claimForMailboxOwner } from './mailbox-claims.js';
 import { confirmationMail, passwordChangedMail, passwordResetMail } from './mails.js';
-import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import {
+  hashPassword,
+  passwordProblem,
+  verifyAgainstDummy,
+  verifyPassword,
+  type PasswordHashCost,
+} from './passwords.js';
 import { endAllSessions, startSession, type IssuedSession, type SessionDeps } from './sessions.js';
 import {
   createUserWithProfile,
@@ -31,6 +37,8 @@ export interface AuthDeps {
   mailer: Mailer;
   sessions: SessionDeps;
   log: FastifyBaseLogger;
+  /** What a new password's hash costs (context.ts). */
+  passwordHashCost: PasswordHashCost;
 }
 
 async function assertPasswordAcceptable(password: string): Promise<void> {
@@ -51,7 +59,7 @@ export async function prepareSignUp(
 ): Promise<{ create(db: Db): Promise<UserRow>; confirm(user: UserRow): Promise<void> }> {
   await assertPasswordAcceptable(input.password);
   const name = stripHtml(input.name ?? '') || input.email.split('@')[0]!.slice(0, 100);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.passwordHashCost);
   return {
     async create(db) {
       try {
@@ -106,7 +114,7 @@ export async function signIn(
   const user = await findUserByEmail(deps.db, input.email);
   const valid = user?.passwordHash
     ? await verifyPassword(user.passwordHash, input.password)
-    : await verifyAgainstDummy(input.password);
+    : await verifyAgainstDummy(input.password, deps.passwordHashCost);
   if (!user || !valid) throw authenticationError(INVALID_CREDENTIALS);
   return startSession(deps.sessions, {
     id: user.id,
@@ -192,7 +200,7 @@ export async function updatePassword(
 ): Promise<void> {
   await assertPasswordAcceptable(input.password);
   if (input.token) {
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, deps.passwordHashCost);
     const userId = await consumeEmailToken(deps.db, input.token, 'password_reset');
     const user = userId ? await findUserById(deps.db, userId) : null;
     if (!user)
@@ -212,7 +220,7 @@ export async function updatePassword(
   const user = await findUserById(deps.db, signedIn.userId);
   if (!user) throw authenticationError();
   await assertCurrentPassword(user, input.currentPassword);
-  await setPassword(deps.db, user.id, await hashPassword(input.password));
+  await setPassword(deps.db, user.id, await hashPassword(input.password, deps.passwordHashCost));
   await endAllSessions(deps.sessions, user.id, signedIn.sessionId ?? undefined);
   await sendPasswordChangedMail(deps, user.email);
 }
@@ -242,7 +250,7 @@ export async function changePassword(
       'The new password is the same as the current one; choose another',
     );
   }
-  await setPassword(deps.db, user.id, await hashPassword(input.newPassword));
+  await setPassword(deps.db, user.id, await hashPassword(input.newPassword, deps.passwordHashCost));
   await endAllSessions(deps.sessions, user.id);
   const changed = await findUserById(deps.db, user.id);
   if (!changed) throw authenticationError();

@@ -3,5 +3,5 @@ export type { AccessTokenIssuer } from './access-tokens.js';
 export { dialectOf, requireUser, userOfSessionCookies } from './request-auth.js';
 export type { SessionDeps } from './sessions.js';
 export { clearSessionCookies } from './cookies.js';
-export { verifyPassword } from './passwords.js';
+export { OWASP_HASH_COST, verifyPassword, type PasswordHashCost } from './passwords.js';
 export { SESSION_ENDED_CHANNEL } from './revocations.js';

@@ -69,6 +69,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
     mailer: mailerFor(platform.mailTransport, request.log),
     sessions: ctx.sessions,
     log: request.log,
+    passwordHashCost: ctx.passwordHashCost,
   });
   /**
    * Work run once the reply has gone (the response closes either way), which the app's close waits

@@ -185,12 +185,24 @@ async function ranNow(server: ServerProcess, user: ProcessUser, alertId: string)
 /** While true, Crossref answers 503: a provider down. */
 let crossrefDown = false;
 
+/**
+ * The slow queries Crossref has been asked: each is answered slowly the first time only (the window
+ * its process is killed in); the attempt that takes the run over, or runs it after a restart, is
+ * answered at once instead of waiting SLOW_MS again.
+ */
+const askedSlowly = new Set<string>();
+
 const slowFixtures = () =>
   startFixtureServer([
     { path: '/crossref/works', query: () => crossrefDown, status: 503, body: 'down' },
     {
       path: '/crossref/works',
-      query: (query) => (query.get('query') ?? '').includes(SLOW_WORD),
+      query: (query) => {
+        const words = query.get('query') ?? '';
+        if (!words.includes(SLOW_WORD) || askedSlowly.has(words)) return false;
+        askedSlowly.add(words);
+        return true;
+      },
       fixture: 'crossref/works_query-ecology_query.author-carl-boettiger.json',
       delayMs: SLOW_MS,
     },

@@ -1,59 +1,35 @@
 /**
- * The real server process on the embedded database: what it committed survives `kill -9`.
+ * The real server process on the embedded database: what it committed survives `kill -9`. The data
+ * directory starts with the run's migrated database (test/support/server-process.ts): what is at
+ * stake is what the process writes, not the migration at start (test/e2e/server-process.test.ts
+ * starts one from an empty directory).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import {
+  freePort,
+  seedMigratedDatabase,
+  startServerProcess,
+  type ServerProcess,
+} from '../support/server-process.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'rw-durable-'));
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-const base = `http://127.0.0.1:${port}`;
-let child: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 
-async function startServer(): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'development',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  proc.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const deadline = Date.now() + 40_000;
-  while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-    try {
-      const res = await fetch(`${base}/api/health`);
-      if (res.ok) return proc;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  proc.kill('SIGKILL');
-  throw new Error(`server did not start: ${stderr}`);
-}
-
-afterAll(() => {
-  child?.kill('SIGKILL');
+afterAll(async () => {
+  await server?.stop('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('durability on the embedded database', () => {
   it('keeps a committed sign-up across kill -9 and a restart', async () => {
-    child = await startServer();
+    await seedMigratedDatabase(dataDir);
+    // The test's own data directory, which a stop leaves in place, and one port for both starts.
+    const env = { DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    server = await startServerProcess({ env });
+    const base = server.url;
     const email = `durable-${Date.now()}@example.org`;
     const signup = await fetch(`${base}/api/auth/signup`, {
       method: 'POST',
@@ -77,10 +53,9 @@ describe('durability on the embedded database', () => {
     });
     expect(update.status).toBe(200);
 
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('exit', resolve));
+    await server.stop('SIGKILL');
 
-    child = await startServer();
+    server = await startServerProcess({ env });
     const again = await fetch(`${base}/api/auth/signin`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp, type BuildOptions } from '../../src/app.js';
+import { OWASP_HASH_COST, type PasswordHashCost } from '../../src/auth/index.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/platform/db/client.js';
 import type { PlatformOverrides } from '../../src/platform/index.js';
@@ -48,6 +49,22 @@ export function storeLegs(): StoreLeg[] {
   ];
 }
 
+/**
+ * The argon2id cost of the passwords a test app hashes: the least argon2 allows (8 KiB, one pass)
+ * instead of OWASP's 19 MiB and two, which cost about 16 ms a hash or verification on a loaded
+ * 2-core machine, for every sign-up and sign-in of the suite. The same code hashes and verifies, the
+ * same algorithm (the cost is read back from the hash); a file whose subject is the cost itself, or
+ * whose races are paced by it, passes SERVICE_PASSWORD_HASH_COST (`build.passwordHashCost`).
+ */
+const TEST_PASSWORD_HASH_COST: PasswordHashCost = Object.freeze({
+  memoryCost: 8,
+  timeCost: 1,
+  parallelism: 1,
+});
+
+/** The service's own cost (OWASP's baseline), for a file that needs it. */
+export const SERVICE_PASSWORD_HASH_COST = OWASP_HASH_COST;
+
 export interface TestApp {
   app: FastifyInstance;
   dataDir: string;
@@ -83,7 +100,10 @@ export async function buildTestApp(
     leg?: StoreLeg;
     env?: Record<string, string>;
     /** `logStream`: the app logs there (at LOG_LEVEL, given in env) instead of nowhere. */
-    build?: Pick<BuildOptions, 'resolveResource' | 'clock' | 'onRoute' | 'logStream'>;
+    build?: Pick<
+      BuildOptions,
+      'resolveResource' | 'clock' | 'onRoute' | 'logStream' | 'passwordHashCost'
+    >;
     /** Uses this app's database (as a second server process would); the first app owns it, so close this one first. */
     sameDatabaseAs?: TestApp;
     /** A database the test opened itself (kept at close), e.g. one that records its statements. */
@@ -126,6 +146,7 @@ export async function buildTestApp(
   const database = shared ? shared.database : ownDatabase;
   const seeRoute = options.build?.onRoute;
   const app = await buildApp(config, {
+    passwordHashCost: TEST_PASSWORD_HASH_COST,
     ...options.build,
     // Every JSON reply is checked against its route's response schema (a mismatch fails the test).
     onRoute(route) {

@@ -78,7 +78,7 @@ export interface StartOptions {
  * Unpacks the run's migrated embedded database (PGlite's dump, a tar of its data directory) where the
  * service keeps it, `DATA_DIR/pgdata` (src/platform/db/client.ts pgliteDirFor).
  */
-async function seedMigratedDatabase(dataDir: string): Promise<void> {
+export async function seedMigratedDatabase(dataDir: string): Promise<void> {
   // Imported here: only a process on the embedded database needs it, and it loads PGlite.
   const { ensurePgliteTemplate } = await import('./pglite-template.js');
   const template = await ensurePgliteTemplate();
