@@ -10,6 +10,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import type { FixtureRoute } from '../support/fixture-server.js';
 import {
   auditCombinations,
@@ -79,7 +80,7 @@ describe.skipIf(webSkipReason)(
             headers: { origin: server.base },
             data: { title: 'Reading list' },
           })
-        ).json()) as { id: string }
+        ).json()) as ApiSchema<'Workspace'>
       ).id;
       page = await context.newPage();
       page.on('pageerror', (error) => pageErrors.push(error.message));

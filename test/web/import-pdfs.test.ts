@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { makeImageOnlyPdf } from '../../src/summaries/test-support/pdfs.js';
 import { ROOT } from '../support/build-once.js';
 import {
@@ -65,7 +66,7 @@ describe.skipIf(webSkipReason)(
         headers: { origin: server.base },
         data: { title: 'Moving in' },
       });
-      workspaceId = ((await created.json()) as { id: string }).id;
+      workspaceId = ((await created.json()) as ApiSchema<'Workspace'>).id;
       page = await context.newPage();
       page.on('pageerror', (error) => pageErrors.push(error.message));
     }, 240_000);
@@ -120,16 +121,7 @@ describe.skipIf(webSkipReason)(
           },
         },
       );
-      const { counts } = (await dryRun.json()) as {
-        counts: {
-          entries: number;
-          imported: number;
-          duplicates: number;
-          unreadable: number;
-          noRoom: number;
-          keysChanged: number;
-        };
-      };
+      const { counts } = (await dryRun.json()) as ApiSchema<'ImportReport'>;
       expect(counts).toEqual({
         entries: bibTitles.length,
         imported: bibTitles.length,
@@ -209,11 +201,9 @@ describe.skipIf(webSkipReason)(
           },
         },
       );
-      const broken = (
-        (await trickyRun.json()) as {
-          entries: Array<{ outcome: string; line: number; key: string; reason: string }>;
-        }
-      ).entries.filter((entry) => entry.outcome === 'unreadable');
+      const broken = ((await trickyRun.json()) as ApiSchema<'ImportReport'>).entries.filter(
+        (entry) => entry.outcome === 'unreadable',
+      );
       expect(broken).toHaveLength(1);
       await again.getByLabel('Citation file').setInputFiles(TRICKY_PATH);
       const unreadable = again.getByRole('region', { name: 'Unreadable, not added (1)' });

@@ -9,6 +9,7 @@
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   auditPage,
   launchChromium,
@@ -57,16 +58,8 @@ describe.skipIf(webSkipReason)(
     });
 
     const profileNow = async () =>
-      (
-        (await (await page.request.get('/api/profile')).json()) as {
-          profile: {
-            displayName: string | null;
-            bio: string | null;
-            avatarUrl: string | null;
-            preferences: { theme: string };
-          };
-        }
-      ).profile;
+      ((await (await page.request.get('/api/profile')).json()) as ApiSchema<'ProfileReply'>)
+        .profile;
 
     it('edits the display name and bio, counting their limits while typing', async () => {
       await page.goto('/profile');
@@ -261,7 +254,7 @@ describe.skipIf(webSkipReason)(
         data: { title: 'Reading list' },
       });
       expect(created.status()).toBe(201);
-      const workspace = (await created.json()) as { id: string };
+      const workspace = (await created.json()) as ApiSchema<'Workspace'>;
       // Known reading times (75 + 45 minutes): the page shows their sum, 2 h 0 min.
       for (const [title, url, minutes] of [
         ['Attention Is All You Need', 'https://arxiv.org/abs/1706.03762', 75],
@@ -320,9 +313,9 @@ describe.skipIf(webSkipReason)(
       await expect.poll(() => page.getByTestId('saved-resources').textContent()).toBe('2');
       expect(
         (
-          (await (await page.request.get('/api/analytics/resources')).json()) as {
-            readingTime: number;
-          }
+          (await (
+            await page.request.get('/api/analytics/resources')
+          ).json()) as ApiSchema<'ResourceAnalytics'>
         ).readingTime,
       ).toBe(120);
       expect(await page.getByTestId('reading-time').textContent()).toBe('2 h 0 min');
