@@ -35,12 +35,7 @@ const TRICKY_PATH = join(ROOT, 'test', 'fixtures', 'citations', 'composed-tricky
 const VESPA_PATH = join(ROOT, 'test', 'fixtures', 'pdfs', 'vespa-peerjcs2017.pdf');
 const GRAPH_PATH = join(ROOT, 'test', 'fixtures', 'pdfs', 'literature-graph-naacl2018-2col.pdf');
 
-interface ListedResource {
-  id: string;
-  title: string;
-  pdf: { extraction: string; pages?: number } | null;
-  notes: string;
-}
+type ListedResource = ApiSchema<'Resource'>;
 
 describe.skipIf(webSkipReason)(
   'importing a library and adding PDFs (Chromium)',

@@ -80,18 +80,7 @@ const CURRENT_MATCH = `(() => {
   return { text: range.toString(), page: Number(page), top: box.top, bottom: box.bottom };
 })()`;
 
-interface Annotation {
-  id: string;
-  body: string;
-  color: string;
-  highlights: {
-    pdf?: {
-      page: number;
-      quote: string;
-      rects: Array<{ x: number; y: number; width: number; height: number; page?: number }>;
-    };
-  };
-}
+type Annotation = ApiSchema<'Annotation'>;
 
 interface Match {
   text: string;

@@ -57,16 +57,7 @@ const SELECT_PHRASE = `(([pageNumber, phrase]) => {
   return true;
 })`;
 
-interface Anchor {
-  page: number;
-  quote: string;
-  rects: Array<{ x: number; y: number; width: number; height: number }>;
-}
-interface Annotation {
-  id: string;
-  body: string;
-  highlights: { pdf?: Anchor };
-}
+type Annotation = ApiSchema<'Annotation'>;
 
 /** Whether the element's box overlaps the viewport. */
 async function inView(page: Page, locator: Locator): Promise<boolean> {
