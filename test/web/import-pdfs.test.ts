@@ -11,23 +11,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiSchema } from '../support/api-types.js';
 import { makeImageOnlyPdf } from '../../src/summaries/test-support/pdfs.js';
 import { ROOT } from '../support/build-once.js';
 import {
   auditPage,
-  launchChromium,
-  newContext,
-  newCredentials,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   VIEWPORTS,
   type WebServer,
 } from '../support/web-browser.js';
+import { createWorkspaceThroughApi, openJourney, type Journey } from '../support/web-journey.js';
 
 const BIB_NAME = 'bbt-crossref.bib';
 const BIB_PATH = join(ROOT, 'test', 'fixtures', 'citations', BIB_NAME);
@@ -41,36 +37,22 @@ describe.skipIf(webSkipReason)(
   'importing a library and adding PDFs (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
-    let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let workspaceId: string;
-    const pageErrors: string[] = [];
     /** The file's titles as a BibTeX parser other than the service's reads them (crossref fields inherited). */
     const bibTitles = parseBibtex(readFileSync(BIB_PATH, 'utf8'), { english: false }).entries.map(
       (entry) => String(entry.fields.title),
     );
 
     beforeAll(async () => {
-      server = await startWebServer();
-      browser = await launchChromium();
-      context = await newContext(browser, server.base);
-      await signUpThroughApi(context, server.base, newCredentials('import'));
-      const created = await context.request.post('/api/workspaces', {
-        headers: { origin: server.base },
-        data: { title: 'Moving in' },
-      });
-      workspaceId = ((await created.json()) as ApiSchema<'Workspace'>).id;
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      journey = await openJourney({ prefix: 'import' });
+      ({ server, context, page } = journey);
+      workspaceId = await createWorkspaceThroughApi(context, server.base, { title: 'Moving in' });
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     const table = () => page.getByRole('table');
     const titles = async () => (await table().locator('tbody .col-title').allTextContents()).sort();

@@ -12,15 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiSchema } from '../support/api-types.js';
 import {
   auditPage,
-  launchChromium,
   newContext,
-  newCredentials,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServer,
 } from '../support/web-browser.js';
+import { openJourney, type Journey } from '../support/web-journey.js';
 
 type StyleBox = {
   document: { documentElement: { dataset: Record<string, string> } };
@@ -31,31 +28,25 @@ describe.skipIf(webSkipReason)(
   'profile and analytics in the web app (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
-    const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      server = await startWebServer({
-        routes: [
-          { path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' },
-        ],
-      });
-      browser = await launchChromium();
-      context = await newContext(browser, server.base);
       // Signed up through the API: sign-up is test/web/auth.test.ts's subject, not this file's.
-      await signUpThroughApi(context, server.base, newCredentials('profile'));
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      journey = await openJourney({
+        prefix: 'profile',
+        server: {
+          routes: [
+            { path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' },
+          ],
+        },
+      });
+      ({ server, browser, context, page } = journey);
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     const profileNow = async () =>
       ((await (await page.request.get('/api/profile')).json()) as ApiSchema<'ProfileReply'>)
