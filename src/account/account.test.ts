@@ -559,9 +559,7 @@ for (const leg of storeLegs()) {
           expect(deleted.statusCode).toBe(200);
           for (const res of raced.filter((r) => r.statusCode === 200)) {
             minted++;
-            const { access_token, refresh_token } = res.json<{
-              session: { access_token: string; refresh_token: string };
-            }>().session;
+            const { access_token, refresh_token } = res.json<ApiSchema<'SignInResult'>>().session;
             expect(
               (
                 await t.app.inject({

@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ApiSchema } from '../../test/support/api-types.js';
 import { buildTestApp, storeLegs, type TestApp } from '../../test/support/app.js';
 import {
   everyProviderRoutes,
@@ -147,7 +148,7 @@ for (const leg of storeLegs()) {
     it("counts a provider's 429 as a rate-limit hit and its call as rate_limited", async () => {
       const before = await scrape(base);
       const res = await fetch(`${base}/api/search?q=ratelimited&limit=5`);
-      const zenodo = (await res.json()) as { providers: Array<{ id: string; status: string }> };
+      const zenodo = (await res.json()) as ApiSchema<'SearchReply'>;
       expect(zenodo.providers.find((p) => p.id === 'zenodo')?.status).toBe('rate_limited');
       const after = await scrape(base);
       expect(

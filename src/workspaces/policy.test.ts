@@ -6,7 +6,7 @@
  * change runs on a fresh workspace of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiSchema } from '../../test/support/api-types.js';
+import type { ApiSchema, BearerReply } from '../../test/support/api-types.js';
 import { buildTestApp, embeddedLeg, type TestApp } from '../../test/support/app.js';
 import { buildUser, type TestUser } from '../../test/support/factories.js';
 import { eq } from 'drizzle-orm';
@@ -370,7 +370,7 @@ for (const leg of embeddedLeg()) {
                   headers: owner.bearer,
                   payload: {},
                 })
-                .then((res) => res.json<{ id: string }>().id),
+                .then((res) => res.json<ApiSchema<'ShareLink'>>().id),
             ),
           )
         : ['', ''];
@@ -478,10 +478,7 @@ for (const leg of embeddedLeg()) {
         headers: users.owner.bearer,
       });
       expect(res.statusCode).toBe(200);
-      const body = res.json<{
-        workspace: { name: string };
-        resources: { id: string; notes: string; tags: string[]; annotations: { body: string }[] }[];
-      }>();
+      const body = res.json<BearerReply<'WorkspaceDetailEnvelope'>>();
       expect(body.workspace.name).toBe('Lab reading list');
       expect(
         body.resources.map((r) => [r.id, r.notes, r.tags, r.annotations.map((a) => a.body)]),

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   freePort,
   seedMigratedDatabase,
@@ -42,7 +43,7 @@ describe('durability on the embedded database', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email, password: 'survives-kill-9' }),
     });
-    const { session } = (await signin.json()) as { session: { access_token: string } };
+    const { session } = (await signin.json()) as ApiSchema<'SignInResult'>;
     const update = await fetch(`${base}/api/profile`, {
       method: 'PUT',
       headers: {
@@ -62,12 +63,11 @@ describe('durability on the embedded database', () => {
       body: JSON.stringify({ email, password: 'survives-kill-9' }),
     });
     expect(again.status).toBe(200);
-    const token = ((await again.json()) as { session: { access_token: string } }).session
-      .access_token;
+    const token = ((await again.json()) as ApiSchema<'SignInResult'>).session.access_token;
     const profile = await fetch(`${base}/api/profile`, {
       headers: { authorization: `Bearer ${token}` },
     });
-    expect(((await profile.json()) as { profile: { bio: string } }).profile.bio).toBe(
+    expect(((await profile.json()) as ApiSchema<'ProfileReply'>).profile.bio).toBe(
       'committed before the crash',
     );
     // The access token from before the crash is still valid: the signing secret persisted in DATA_DIR.

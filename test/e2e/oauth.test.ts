@@ -4,6 +4,7 @@
  * to Node's own fetch, which arctic uses for the code exchange.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { startOAuthProviders, type OAuthProviders } from '../support/oauth-providers.js';
 import { freePort, startServerProcess, type ServerProcess } from '../support/server-process.js';
 
@@ -80,7 +81,7 @@ describe('OAuth sign-in in the built service (real process)', () => {
 
       const session = await fetch(`${server.url}/api/auth/session`, { headers: { cookie } });
       expect(session.status).toBe(200);
-      expect(((await session.json()) as { user: { name: string } }).user.name).toBe(name);
+      expect(((await session.json()) as ApiSchema<'CookieSession'>).user.name).toBe(name);
     },
   );
 });

@@ -1,4 +1,5 @@
 /** Talking to a real server process (test/support/server-process.ts) over HTTP: accounts and bounded waits. */
+import type { ApiSchema } from './api-types.js';
 import { randomUUID } from 'node:crypto';
 
 export interface ProcessUser {
@@ -28,9 +29,7 @@ export async function signUpAndIn(url: string): Promise<ProcessUser> {
   });
   if (signin.status !== 200)
     throw new Error(`signin failed: ${signin.status} ${await signin.text()}`);
-  const { session } = (await signin.json()) as {
-    session: { access_token: string; refresh_token: string };
-  };
+  const { session } = (await signin.json()) as ApiSchema<'SignInResult'>;
   return {
     email,
     password,

@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { buildUser, type TestUser } from '../support/factories.js';
 import { toolchainSkipReason } from '../support/skip-reasons.js';
@@ -146,7 +147,7 @@ describe.skipIf(skipReason)('exports compiled by the toolchains', () => {
       payload: bib,
     });
     if (res.statusCode !== 200) throw new Error(`import: ${res.statusCode} ${res.body}`);
-    return res.json<{ counts: { entries: number; imported: number } }>();
+    return res.json<ApiSchema<'ImportReport'>>();
   };
   const exportAll = async (source: string, workspaceId: string, originalKeys: string[]) => {
     const [bibtex, biblatex, csljson] = await Promise.all(

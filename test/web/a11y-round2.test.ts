@@ -13,20 +13,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRoute } from '../support/fixture-server.js';
 import {
   auditCombinations,
-  launchChromium,
   newContext,
   newCredentials,
   pageWidths,
   screenshot,
   seriousA11yViolations,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   VIEWPORTS,
   type AxeFinding,
   type WebServer,
 } from '../support/web-browser.js';
+import { createWorkspaceThroughApi, openJourney, type Journey } from '../support/web-journey.js';
 
 const QUERY = 'Augmenting large language models with chemistry tools';
 const ROUTES: FixtureRoute[] = [
@@ -59,37 +57,23 @@ describe.skipIf(webSkipReason)(
   'accessibility round two and the front page (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let name: string;
     let workspaceId: string;
-    const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      [server, browser] = await Promise.all([startWebServer({ routes: ROUTES }), launchChromium()]);
-      context = await newContext(browser, server.base);
-      const credentials = newCredentials('a11y');
-      name = credentials.name;
-      await signUpThroughApi(context, server.base, credentials);
-      workspaceId = (
-        (await (
-          await context.request.post('/api/workspaces', {
-            headers: { origin: server.base },
-            data: { title: 'Reading list' },
-          })
-        ).json()) as { id: string }
-      ).id;
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      journey = await openJourney({ prefix: 'a11y', server: { routes: ROUTES } });
+      ({ server, browser, context, page } = journey);
+      name = journey.credentials.name;
+      workspaceId = await createWorkspaceThroughApi(context, server.base, {
+        title: 'Reading list',
+      });
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     /**
      * axe on the page with a state applied (a hover or a focus, which axe cannot set itself) at each of

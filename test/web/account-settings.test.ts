@@ -12,6 +12,7 @@ import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { users } from '../../src/platform/db/schema.js';
 import {
   auditPage,
@@ -58,7 +59,7 @@ describe.skipIf(webSkipReason)(
       const headers = { origin: server.base };
       const workspace = (await (
         await context.request.post('/api/workspaces', { headers, data: { name: 'Thesis reading' } })
-      ).json()) as { id: string };
+      ).json()) as ApiSchema<'Workspace'>;
       await context.request.post(`/api/workspaces/${workspace.id}/resources`, {
         headers,
         data: {

@@ -8,6 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { expiredAccessToken, type TestUser } from '../support/factories.js';
 import { linkIn, mailWrittenBy } from '../support/outbox.js';
 import {
@@ -239,9 +240,9 @@ describe.skipIf(webSkipReason)(
     it('refreshes an expired session without the user noticing', async () => {
       const credentials = newCredentials('expired');
       await signedUp(credentials);
-      const { user } = (await (await page.request.get('/api/auth/session')).json()) as {
-        user: { id: string };
-      };
+      const { user } = (await (
+        await page.request.get('/api/auth/session')
+      ).json()) as ApiSchema<'CookieSession'>;
       const expired = await expiredAccessToken(server.t.app, {
         id: user.id,
         email: credentials.email,

@@ -10,6 +10,7 @@
  */
 import type { Browser, BrowserContext, Cookie, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import type { FixtureRoute, QueryMatcher } from '../support/fixture-server.js';
 import {
   auditPage,
@@ -537,10 +538,7 @@ describe.skipIf(webSkipReason)(
         expect(await language.textContent()).not.toContain('English (India)');
         expect(await language.getByRole('combobox').count()).toBe(0);
         const stored = await page.evaluate(
-          async () =>
-            (await (await fetch('/api/profile')).json()) as {
-              profile: { preferences: Record<string, unknown> };
-            },
+          async () => (await (await fetch('/api/profile')).json()) as ApiSchema<'ProfileReply'>,
         );
         expect(stored.profile.preferences).toMatchObject({
           emailNotifications: !before.notifications,

@@ -9,6 +9,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { readFixture, type FixtureRoute } from '../support/fixture-server.js';
 import {
   auditPage,
@@ -211,7 +212,7 @@ describe.skipIf(webSkipReason)(
         const id = (
           (await (
             await context.request.post('/api/workspaces', { headers, data: { name: 'Notes only' } })
-          ).json()) as { id: string }
+          ).json()) as ApiSchema<'Workspace'>
         ).id;
         expect(
           (

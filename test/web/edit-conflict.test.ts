@@ -9,6 +9,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   auditPage,
   newCredentials,
@@ -48,13 +49,13 @@ describe.skipIf(skipReason)(
             headers,
             data: { title: 'Co-authored review' },
           })
-        ).json()) as { id: string }
+        ).json()) as ApiSchema<'Workspace'>
       ).id;
       const added = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, {
         headers,
         data: { title: 'Attention is all you need', notes: 'First notes' },
       });
-      resourceId = ((await added.json()) as { id: string }).id;
+      resourceId = ((await added.json()) as ApiSchema<'Resource'>).id;
       const member = await ownerContext.request.post(`/api/workspaces/${workspaceId}/members`, {
         headers,
         data: { email: editorCredentials.email, role: 'editor' },
@@ -69,9 +70,9 @@ describe.skipIf(skipReason)(
 
     const savedNotes = async () =>
       (
-        (await (await ownerContext.request.get(`/api/workspaces/${workspaceId}`)).json()) as {
-          resources: Array<{ id: string; notes: string }>;
-        }
+        (await (
+          await ownerContext.request.get(`/api/workspaces/${workspaceId}`)
+        ).json()) as ApiSchema<'WorkspaceWithResources'>
       ).resources.find((resource) => resource.id === resourceId)?.notes;
     const openNotes = async (page: Page) => {
       await page.goto(`/workspaces/${workspaceId}`);

@@ -11,22 +11,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { makeImageOnlyPdf } from '../../src/summaries/test-support/pdfs.js';
 import { ROOT } from '../support/build-once.js';
 import {
   auditPage,
-  launchChromium,
-  newContext,
-  newCredentials,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   VIEWPORTS,
   type WebServer,
 } from '../support/web-browser.js';
+import { createWorkspaceThroughApi, openJourney, type Journey } from '../support/web-journey.js';
 
 const BIB_NAME = 'bbt-crossref.bib';
 const BIB_PATH = join(ROOT, 'test', 'fixtures', 'citations', BIB_NAME);
@@ -34,47 +31,28 @@ const TRICKY_PATH = join(ROOT, 'test', 'fixtures', 'citations', 'composed-tricky
 const VESPA_PATH = join(ROOT, 'test', 'fixtures', 'pdfs', 'vespa-peerjcs2017.pdf');
 const GRAPH_PATH = join(ROOT, 'test', 'fixtures', 'pdfs', 'literature-graph-naacl2018-2col.pdf');
 
-interface ListedResource {
-  id: string;
-  title: string;
-  pdf: { extraction: string; pages?: number } | null;
-  notes: string;
-}
+type ListedResource = ApiSchema<'Resource'>;
 
 describe.skipIf(webSkipReason)(
   'importing a library and adding PDFs (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
-    let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     let workspaceId: string;
-    const pageErrors: string[] = [];
     /** The file's titles as a BibTeX parser other than the service's reads them (crossref fields inherited). */
     const bibTitles = parseBibtex(readFileSync(BIB_PATH, 'utf8'), { english: false }).entries.map(
       (entry) => String(entry.fields.title),
     );
 
     beforeAll(async () => {
-      server = await startWebServer();
-      browser = await launchChromium();
-      context = await newContext(browser, server.base);
-      await signUpThroughApi(context, server.base, newCredentials('import'));
-      const created = await context.request.post('/api/workspaces', {
-        headers: { origin: server.base },
-        data: { title: 'Moving in' },
-      });
-      workspaceId = ((await created.json()) as { id: string }).id;
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      journey = await openJourney({ prefix: 'import' });
+      ({ server, context, page } = journey);
+      workspaceId = await createWorkspaceThroughApi(context, server.base, { title: 'Moving in' });
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     const table = () => page.getByRole('table');
     const titles = async () => (await table().locator('tbody .col-title').allTextContents()).sort();
@@ -120,16 +98,7 @@ describe.skipIf(webSkipReason)(
           },
         },
       );
-      const { counts } = (await dryRun.json()) as {
-        counts: {
-          entries: number;
-          imported: number;
-          duplicates: number;
-          unreadable: number;
-          noRoom: number;
-          keysChanged: number;
-        };
-      };
+      const { counts } = (await dryRun.json()) as ApiSchema<'ImportReport'>;
       expect(counts).toEqual({
         entries: bibTitles.length,
         imported: bibTitles.length,
@@ -209,11 +178,9 @@ describe.skipIf(webSkipReason)(
           },
         },
       );
-      const broken = (
-        (await trickyRun.json()) as {
-          entries: Array<{ outcome: string; line: number; key: string; reason: string }>;
-        }
-      ).entries.filter((entry) => entry.outcome === 'unreadable');
+      const broken = ((await trickyRun.json()) as ApiSchema<'ImportReport'>).entries.filter(
+        (entry) => entry.outcome === 'unreadable',
+      );
       expect(broken).toHaveLength(1);
       await again.getByLabel('Citation file').setInputFiles(TRICKY_PATH);
       const unreadable = again.getByRole('region', { name: 'Unreadable, not added (1)' });

@@ -9,6 +9,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import type { FixtureRoute } from '../support/fixture-server.js';
 import {
   launchChromium,
@@ -125,7 +126,7 @@ describe.skipIf(webSkipReason)(
         (
           (await (
             await context.request.post('/api/workspaces', { headers: origin(), data: { title } })
-          ).json()) as { id: string }
+          ).json()) as ApiSchema<'Workspace'>
         ).id;
       workspaceId = await create('Two hundred papers');
       await create('Reading group');
@@ -266,7 +267,7 @@ describe.skipIf(webSkipReason)(
             headers: origin(),
             data: { title: 'Mine' },
           })
-        ).json()) as { id: string };
+        ).json()) as ApiSchema<'Workspace'>;
         await other.request.post(`/api/workspaces/${theirs.id}/resources`, {
           headers: origin(),
           data: seed(1),

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { isPdftotextAvailable } from '../../src/summaries/pdf/pdftotext-engine.js';
 import { everyProviderRoutes } from '../support/fixture-server.js';
 import {
@@ -109,7 +110,7 @@ describe.skipIf(webSkipReason ?? pdftotextSkipReason)(
         data: { title },
       });
       if (created.status() !== 201) throw new Error(`workspace: ${created.status()}`);
-      return ((await created.json()) as { id: string }).id;
+      return ((await created.json()) as ApiSchema<'Workspace'>).id;
     }
     async function addResource(
       context: BrowserContext,
@@ -122,7 +123,7 @@ describe.skipIf(webSkipReason ?? pdftotextSkipReason)(
       });
       if (added.status() !== 201)
         throw new Error(`resource: ${added.status()} ${await added.text()}`);
-      return ((await added.json()) as { id: string }).id;
+      return ((await added.json()) as ApiSchema<'Resource'>).id;
     }
 
     beforeAll(async () => {
@@ -328,7 +329,7 @@ describe.skipIf(webSkipReason ?? pdftotextSkipReason)(
     it('says on the search page which result is already in the library, with its workspace, and Save says so; one saved there says so at once', async () => {
       const reply = (await (
         await owner.request.get(`/api/search?q=${encodeURIComponent(QUERY)}&limit=10`)
-      ).json()) as { results: Array<{ title: string; url: string; doi?: string }> };
+      ).json()) as ApiSchema<'SearchReply'>;
       expect(reply.results.length).toBeGreaterThan(1);
       const saved = reply.results[0]!;
       await addResource(owner, reading, {

@@ -10,6 +10,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { linkIn, mailWrittenBy } from '../support/outbox.js';
 import {
   auditPage,
@@ -52,7 +53,7 @@ describe.skipIf(skipReason)(
         headers: { origin: one.base },
         data: { title: 'Lab reading list' },
       });
-      workspaceId = ((await workspace.json()) as { id: string }).id;
+      workspaceId = ((await workspace.json()) as ApiSchema<'Workspace'>).id;
       const seeded = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, {
         headers: { origin: one.base },
         data: { title: 'Deep residual learning' },

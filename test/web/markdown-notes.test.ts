@@ -5,6 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   auditPage,
   JOURNEY_TIMEOUT_MS,
@@ -125,10 +126,12 @@ describe.skipIf(webSkipReason)(
         headers: { origin: server.base },
         data: {},
       });
-      const { url } = (await share.json()) as { url: string };
+      // A link just made has its address (null only after the service secret changed).
+      const { url } = (await share.json()) as ApiSchema<'ShareLink'>;
+      expect(url).toEqual(expect.any(String));
       const visitor = await browser.newPage();
       try {
-        await visitor.goto(url);
+        await visitor.goto(url!);
         const notes = visitor.locator('.notes');
         await notes.getByRole('heading', { level: 5, name: 'Plan' }).waitFor();
         expect(await notes.locator('strong', { hasText: 'write' }).count()).toBe(1);

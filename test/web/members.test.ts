@@ -8,6 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import { linkIn, mailWrittenBy } from '../support/outbox.js';
 import {
   auditPage,
@@ -55,7 +56,7 @@ describe.skipIf(webSkipReason)(
             headers,
             data: { title: 'Lab reading list' },
           })
-        ).json()) as { id: string }
+        ).json()) as ApiSchema<'Workspace'>
       ).id;
       const added = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, {
         headers,
@@ -150,7 +151,7 @@ describe.skipIf(webSkipReason)(
           async () =>
             (await (
               await ownerContext.request.get(`/api/workspaces/${workspaceId}/members`)
-            ).json()) as { members: Array<{ email: string; role: string }> },
+            ).json()) as ApiSchema<'MemberList'>,
         )
         .toMatchObject({
           members: expect.arrayContaining([

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   JOURNEY_TIMEOUT_MS,
   launchChromium,
@@ -79,18 +80,7 @@ const CURRENT_MATCH = `(() => {
   return { text: range.toString(), page: Number(page), top: box.top, bottom: box.bottom };
 })()`;
 
-interface Annotation {
-  id: string;
-  body: string;
-  color: string;
-  highlights: {
-    pdf?: {
-      page: number;
-      quote: string;
-      rects: Array<{ x: number; y: number; width: number; height: number; page?: number }>;
-    };
-  };
-}
+type Annotation = ApiSchema<'Annotation'>;
 
 interface Match {
   text: string;
@@ -142,7 +132,7 @@ describe.skipIf(webSkipReason)(
             headers: { origin: server.base },
             data: { name: 'Reading' },
           })
-        ).json()) as { id: string }
+        ).json()) as ApiSchema<'Workspace'>
       ).id;
     }, JOURNEY_TIMEOUT_MS);
 
@@ -158,7 +148,7 @@ describe.skipIf(webSkipReason)(
       const id = (
         (await (
           await api.post(`/api/workspaces/${workspaceId}/resources`, { headers, data: { title } })
-        ).json()) as { id: string }
+        ).json()) as ApiSchema<'Resource'>
       ).id;
       const put = await api.put(`/api/workspaces/${workspaceId}/resources/${id}/pdf`, {
         headers,

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   auditPage,
   JOURNEY_TIMEOUT_MS,
@@ -56,16 +57,7 @@ const SELECT_PHRASE = `(([pageNumber, phrase]) => {
   return true;
 })`;
 
-interface Anchor {
-  page: number;
-  quote: string;
-  rects: Array<{ x: number; y: number; width: number; height: number }>;
-}
-interface Annotation {
-  id: string;
-  body: string;
-  highlights: { pdf?: Anchor };
-}
+type Annotation = ApiSchema<'Annotation'>;
 
 /** Whether the element's box overlaps the viewport. */
 async function inView(page: Page, locator: Locator): Promise<boolean> {
@@ -100,7 +92,7 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
     workspaceId = (
       (await (
         await api.post('/api/workspaces', { headers, data: { name: 'Reading' } })
-      ).json()) as { id: string }
+      ).json()) as ApiSchema<'Workspace'>
     ).id;
     resourceId = (
       (await (
@@ -108,7 +100,7 @@ describe.skipIf(webSkipReason)('PDF viewer: read, select, annotate (Chromium)', 
           headers,
           data: { title: 'VESPA' },
         })
-      ).json()) as { id: string }
+      ).json()) as ApiSchema<'Resource'>
     ).id;
     const put = await api.put(`/api/workspaces/${workspaceId}/resources/${resourceId}/pdf`, {
       headers,

@@ -9,17 +9,15 @@
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   auditPage,
-  launchChromium,
   newContext,
-  newCredentials,
-  signUpThroughApi,
-  startWebServer,
   webSkipReason,
   JOURNEY_TIMEOUT_MS,
   type WebServer,
 } from '../support/web-browser.js';
+import { openJourney, type Journey } from '../support/web-journey.js';
 
 type StyleBox = {
   document: { documentElement: { dataset: Record<string, string> } };
@@ -30,43 +28,29 @@ describe.skipIf(webSkipReason)(
   'profile and analytics in the web app (Chromium)',
   { timeout: JOURNEY_TIMEOUT_MS },
   () => {
+    let journey: Journey;
     let server: WebServer;
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
-    const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      server = await startWebServer({
-        routes: [
-          { path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' },
-        ],
-      });
-      browser = await launchChromium();
-      context = await newContext(browser, server.base);
       // Signed up through the API: sign-up is test/web/auth.test.ts's subject, not this file's.
-      await signUpThroughApi(context, server.base, newCredentials('profile'));
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      journey = await openJourney({
+        prefix: 'profile',
+        server: {
+          routes: [
+            { path: '/arxiv/query', fixture: 'arxiv/empty_idlist_0000.0000_totalResults0.xml' },
+          ],
+        },
+      });
+      ({ server, browser, context, page } = journey);
     }, 240_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
-      expect(pageErrors).toEqual([]);
-    });
+    afterAll(async () => journey?.close());
 
     const profileNow = async () =>
-      (
-        (await (await page.request.get('/api/profile')).json()) as {
-          profile: {
-            displayName: string | null;
-            bio: string | null;
-            avatarUrl: string | null;
-            preferences: { theme: string };
-          };
-        }
-      ).profile;
+      ((await (await page.request.get('/api/profile')).json()) as ApiSchema<'ProfileReply'>)
+        .profile;
 
     it('edits the display name and bio, counting their limits while typing', async () => {
       await page.goto('/profile');
@@ -261,7 +245,7 @@ describe.skipIf(webSkipReason)(
         data: { title: 'Reading list' },
       });
       expect(created.status()).toBe(201);
-      const workspace = (await created.json()) as { id: string };
+      const workspace = (await created.json()) as ApiSchema<'Workspace'>;
       // Known reading times (75 + 45 minutes): the page shows their sum, 2 h 0 min.
       for (const [title, url, minutes] of [
         ['Attention Is All You Need', 'https://arxiv.org/abs/1706.03762', 75],
@@ -320,9 +304,9 @@ describe.skipIf(webSkipReason)(
       await expect.poll(() => page.getByTestId('saved-resources').textContent()).toBe('2');
       expect(
         (
-          (await (await page.request.get('/api/analytics/resources')).json()) as {
-            readingTime: number;
-          }
+          (await (
+            await page.request.get('/api/analytics/resources')
+          ).json()) as ApiSchema<'ResourceAnalytics'>
         ).readingTime,
       ).toBe(120);
       expect(await page.getByTestId('reading-time').textContent()).toBe('2 h 0 min');

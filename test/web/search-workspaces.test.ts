@@ -12,6 +12,7 @@
 import { text as streamText } from 'node:stream/consumers';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import type { FixtureRoute } from '../support/fixture-server.js';
 import {
   auditCombinations,
@@ -267,14 +268,9 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
 
       const stored = await page.evaluate(
         async (id) =>
-          (await (await fetch(`/api/workspaces/${id}`)).json()) as {
-            resources: Array<{
-              annotations: Array<{
-                body: string;
-                highlights: { ranges?: Array<{ start: number; end: number; text?: string }> };
-              }>;
-            }>;
-          },
+          (await (
+            await fetch(`/api/workspaces/${id}`)
+          ).json()) as ApiSchema<'WorkspaceWithResources'>,
         workspaceId,
       );
       const highlight = stored.resources[0]!.annotations.find(
@@ -406,7 +402,7 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
         data: { name: 'Short-lived' },
       });
       expect(created.status()).toBe(201);
-      const doomed = ((await created.json()) as { id: string }).id;
+      const doomed = ((await created.json()) as ApiSchema<'Workspace'>).id;
       await page.goto(`/workspaces/${doomed}`);
       await page.getByRole('heading', { level: 1, name: 'Short-lived' }).waitFor();
       expect(
@@ -420,7 +416,7 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
         `${server.base}/api/workspaces/${doomed}/export?format=ris`,
       );
       expect(gone.status()).toBe(404);
-      const message = ((await gone.json()) as { error: { message: string } }).error.message;
+      const message = ((await gone.json()) as ApiSchema<'Error'>).error.message;
       const downloads: string[] = [];
       page.on('download', (download) => downloads.push(download.suggestedFilename()));
       await page.getByRole('button', { name: 'RIS', exact: true }).click();

@@ -7,6 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import type { FixtureRoute } from '../support/fixture-server.js';
 import {
   launchChromium,
@@ -114,7 +115,7 @@ describe.skipIf(webSkipReason)(
       const origin = { origin: server.base };
       const workspace = (await (
         await page.request.post('/api/workspaces', { headers: origin, data: { title: 'Drafts' } })
-      ).json()) as { id: string };
+      ).json()) as ApiSchema<'Workspace'>;
       const added = await page.request.post(`/api/workspaces/${workspace.id}/resources`, {
         headers: origin,
         data: { title: 'Attention Is All You Need', type: 'article' },
@@ -183,11 +184,8 @@ describe.skipIf(webSkipReason)(
       await expect
         .poll(
           async () =>
-            (
-              (await (await page.request.get('/api/profile')).json()) as {
-                profile: { bio: string | null };
-              }
-            ).profile.bio,
+            ((await (await page.request.get('/api/profile')).json()) as ApiSchema<'ProfileReply'>)
+              .profile.bio,
         )
         .toBe('Reads about chemistry agents on Sundays.');
       expect(await draftKeys()).toEqual([]);
@@ -252,7 +250,7 @@ describe.skipIf(webSkipReason)(
           headers: origin,
           data: { title: 'Notes drafts' },
         })
-      ).json()) as { id: string };
+      ).json()) as ApiSchema<'Workspace'>;
       expect(
         (
           await page.request.post(`/api/workspaces/${workspace.id}/resources`, {
@@ -283,9 +281,9 @@ describe.skipIf(webSkipReason)(
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('button', { name: 'Edit notes' }).waitFor();
       expect(await draftKeys()).toEqual([]);
-      const detail = (await (await page.request.get(`/api/workspaces/${workspace.id}`)).json()) as {
-        resources: { notes: string; tags: string[] }[];
-      };
+      const detail = (await (
+        await page.request.get(`/api/workspaces/${workspace.id}`)
+      ).json()) as ApiSchema<'WorkspaceWithResources'>;
       expect(detail.resources[0]).toMatchObject({
         notes: 'Skip connections make depth trainable.',
         tags: ['vision', 'resnets'],

@@ -12,6 +12,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   auditPage,
   launchChromium,
@@ -62,7 +63,7 @@ describe.skipIf(webSkipReason)(
             headers,
             data: { title: 'Co-authored review' },
           })
-        ).json()) as { id: string }
+        ).json()) as ApiSchema<'Workspace'>
       ).id;
       const added = await ownerContext.request.post(`/api/workspaces/${workspaceId}/resources`, {
         headers,
@@ -194,7 +195,7 @@ describe.skipIf(webSkipReason)(
       const headers = { origin: server.base };
       const list = (await (
         await ownerContext.request.get(`/api/workspaces/${workspaceId}/members`, { headers })
-      ).json()) as { members: { userId: string; email?: string }[] };
+      ).json()) as ApiSchema<'MemberList'>;
       const guestId = list.members.find((m) => m.email === guestCredentials.email)!.userId;
       const removed = await ownerContext.request.delete(
         `/api/workspaces/${workspaceId}/members/${guestId}`,

@@ -5,6 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSchema } from '../support/api-types.js';
 import {
   launchChromium,
   newContext,
@@ -61,9 +62,9 @@ describe.skipIf(webSkipReason)(
         // The account exists server-side and the browser holds its session.
         const session = await page.evaluate(
           async () =>
-            (await (await fetch('/api/auth/session', { credentials: 'include' })).json()) as {
-              user: { email: string };
-            },
+            (await (
+              await fetch('/api/auth/session', { credentials: 'include' })
+            ).json()) as ApiSchema<'CookieSession'>,
         );
         expect(session.user.email).toBe(credentials.email);
         expect(await seriousA11yViolations(page)).toEqual([]);

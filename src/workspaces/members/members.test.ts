@@ -213,7 +213,7 @@ for (const leg of storeLegs()) {
         });
         const edit = await t.app.inject({
           method: 'PATCH',
-          url: `/api/annotations/${adaNote.json<{ id: string }>().id}`,
+          url: `/api/annotations/${adaNote.json<ApiSchema<'Annotation'>>().id}`,
           headers: grace.bearer,
           payload: { body: 'overwritten' },
         });
@@ -223,9 +223,7 @@ for (const leg of storeLegs()) {
           url: `/api/workspaces/${id}`,
           headers: grace.bearer,
         });
-        const [shown] = detail.json<{
-          resources: { addedBy: string; annotations: { authorName: string; body: string }[] }[];
-        }>().resources;
+        const [shown] = detail.json<BearerReply<'WorkspaceDetailEnvelope'>>().resources;
         expect(shown!.addedBy).toBe(ada.id);
         expect(shown!.annotations.map((a) => [a.authorName, a.body])).toEqual([
           ['Grace Hopper', "Grace's reading"],
