@@ -21,6 +21,9 @@ export const BUILDS = [
     output: 'web/dist/index.html',
     inputs: [
       'web/src',
+      // The Markdown rules and the escaping the app shares with the service (web/src/lib/markdown.ts).
+      'src/platform/note-markdown.ts',
+      'src/platform/escape-html.ts',
       'web/public',
       'web/index.html',
       'web/vite.config.ts',
