@@ -38,12 +38,49 @@ export interface JourneyOptions {
   permissions?: string[];
 }
 
+/**
+ * Keeps in the page what it last gave the clipboard (`writeText`, or the text and HTML of `write`),
+ * then hands it on to the clipboard as before. The run's one Chromium has one clipboard, which the
+ * files running side by side share: reading it back, a journey could read another file's copy. A
+ * journey reads what its own page copied with `copied(page)`.
+ */
+const RECORD_CLIPBOARD = `(() => {
+  const clipboard = navigator.clipboard;
+  if (!clipboard) return;
+  const copied = { text: '', html: '' };
+  Object.defineProperty(window, '__copied', { value: copied });
+  const part = async (item, type) => (item && item.types.includes(type) ? (await item.getType(type)).text() : '');
+  const writeText = clipboard.writeText.bind(clipboard);
+  const write = clipboard.write.bind(clipboard);
+  clipboard.writeText = async (text) => {
+    Object.assign(copied, { text: String(text), html: '' });
+    return writeText(text);
+  };
+  clipboard.write = async (items) => {
+    Object.assign(copied, { text: await part(items[0], 'text/plain'), html: await part(items[0], 'text/html') });
+    return write(items);
+  };
+})()`;
+
+/** Has every page of `context` keep what it copies (see RECORD_CLIPBOARD). */
+export async function recordClipboard(context: BrowserContext): Promise<void> {
+  await context.addInitScript(RECORD_CLIPBOARD);
+}
+
+/** The text and HTML that `page` last copied (its context records them: recordClipboard). */
+export async function copied(page: Page): Promise<{ text: string; html: string }> {
+  return page.evaluate<{ text: string; html: string }>(
+    '({ text: window.__copied?.text ?? "", html: window.__copied?.html ?? "" })',
+  );
+}
+
 /** A server, Chromium and one user signed in on a page: a journey's `beforeAll`. */
 export async function openJourney(options: JourneyOptions): Promise<Journey> {
   const [server, browser] = await Promise.all([startWebServer(options.server), launchChromium()]);
   const context = await newContext(browser, server.base);
   if (options.permissions)
     await context.grantPermissions(options.permissions, { origin: server.base });
+  if (options.permissions?.includes('clipboard-write')) await recordClipboard(context);
   const credentials = newCredentials(options.prefix);
   await signUpThroughApi(context, server.base, credentials);
   const page = await context.newPage();

@@ -17,13 +17,13 @@ import {
 import {
   addResourcesThroughApi,
   createWorkspaceThroughApi,
+  copied,
   openJourney,
   type Journey,
 } from '../support/web-journey.js';
 
 const LOVELACE = 'Notes on the analytical engine';
 const BABBAGE = 'On the economy of machinery and manufactures';
-const READ_CLIPBOARD = 'navigator.clipboard.readText()';
 
 describe.skipIf(webSkipReason)('citation keys (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
   let journey: Journey;
@@ -99,16 +99,14 @@ describe.skipIf(webSkipReason)('citation keys (Chromium)', { timeout: JOURNEY_TI
     await expect
       .poll(() => status.innerText())
       .toBe('Copied \\cite{Lovelace:1843/notes-G,babbage1832economy}');
-    expect(await page.evaluate<string>(READ_CLIPBOARD)).toBe(
-      '\\cite{Lovelace:1843/notes-G,babbage1832economy}',
-    );
+    expect((await copied(page)).text).toBe('\\cite{Lovelace:1843/notes-G,babbage1832economy}');
     await page.getByRole('button', { name: 'Copy \\citep{…}' }).click();
     await expect
-      .poll(() => page.evaluate<string>(READ_CLIPBOARD))
+      .poll(async () => (await copied(page)).text)
       .toBe('\\citep{Lovelace:1843/notes-G,babbage1832economy}');
     await page.getByRole('button', { name: 'Copy [@…]' }).click();
     await expect
-      .poll(() => page.evaluate<string>(READ_CLIPBOARD))
+      .poll(async () => (await copied(page)).text)
       .toBe('[@Lovelace:1843/notes-G; @babbage1832economy]');
 
     expect(await auditPage(page, 'citation-keys-selection')).toEqual({});

@@ -17,6 +17,7 @@ import {
 import {
   addResourcesThroughApi,
   createWorkspaceThroughApi,
+  copied,
   openJourney,
   type Journey,
 } from '../support/web-journey.js';
@@ -25,11 +26,6 @@ const NTM = 'Neural Turing Machines';
 const LOVELACE = 'Notes on the analytical engine';
 /** Run in the page (strings: the tests are type-checked without the DOM's types). */
 const FOCUSED_TEXT = 'document.activeElement?.textContent';
-const READ_CLIPBOARD = `(async () => {
-  const [item] = await navigator.clipboard.read();
-  const read = async (type) => (item && item.types.includes(type) ? (await item.getType(type)).text() : '');
-  return { text: await read('text/plain'), html: await read('text/html') };
-})()`;
 
 describe.skipIf(webSkipReason)('Cite (Chromium)', { timeout: JOURNEY_TIMEOUT_MS }, () => {
   let journey: Journey;
@@ -112,7 +108,7 @@ describe.skipIf(webSkipReason)('Cite (Chromium)', { timeout: JOURNEY_TIMEOUT_MS 
 
     await copy.click();
     await page.getByText('Copied the 2 references (MLA)').first().waitFor();
-    const clipboard = await page.evaluate<{ text: string; html: string }>(READ_CLIPBOARD);
+    const clipboard = await copied(page);
     expect(clipboard.text).toMatch(/^Graves, Alex, et al\. “Neural Turing Machines\.”/);
     expect(clipboard.text).toContain('Lovelace, Ada. “Notes on the Analytical Engine.”');
     // MLA italicises the container; the HTML keeps it.

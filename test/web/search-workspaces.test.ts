@@ -29,6 +29,7 @@ import {
   type ViewportName,
   type WebServer,
 } from '../support/web-browser.js';
+import { copied, recordClipboard } from '../support/web-journey.js';
 
 const QUERY = 'Augmenting large language models with chemistry tools';
 const ROUTES: FixtureRoute[] = [
@@ -50,7 +51,6 @@ const ROUTES: FixtureRoute[] = [
 ];
 
 // Run in the page (the service's tsconfig has no DOM types, so these are given as source text).
-const READ_CLIPBOARD = 'navigator.clipboard.readText()';
 const THEME_IN_USE = 'document.documentElement.dataset.theme';
 const SELECT_ABSTRACT_5_TO_30 = `(() => {
   const text = document.querySelector('[data-testid="abstract"]').firstChild.firstChild;
@@ -101,6 +101,7 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
     const context = await newContext(browser, server.base, viewport, theme);
     await presetTheme(context, theme);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+    await recordClipboard(context);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -213,13 +214,13 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       expect(days).toBeLessThan(31);
       await links.getByRole('button', { name: 'Copy link' }).click();
       await expect.poll(() => links.getByRole('status').first().textContent()).toContain('Copied');
-      const copied = await page.evaluate<string>(READ_CLIPBOARD);
-      expect(copied).toMatch(new RegExp(`^${server.base.replace(/[.]/g, '\\.')}/share/`));
+      const link = (await copied(page)).text;
+      expect(link).toMatch(new RegExp(`^${server.base.replace(/[.]/g, '\\.')}/share/`));
       await expectAccessible(page);
       await screenshot(page, 'workspace-desktop-light');
 
       const shared = await context.newPage();
-      const reply = await shared.goto(copied);
+      const reply = await shared.goto(link);
       expect(reply?.status()).toBe(200);
       expect(await shared.textContent('body')).toContain(title);
       await shared.close();
@@ -227,7 +228,7 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       // Revoke: the link stops working.
       await links.getByRole('button', { name: 'Revoke' }).click();
       await expect.poll(() => links.getByRole('listitem').count()).toBe(0);
-      const revoked = await context.request.get(copied);
+      const revoked = await context.request.get(link);
       expect(revoked.status()).toBe(404);
       expect(errors).toEqual([]);
     } finally {
@@ -492,7 +493,7 @@ describe.skipIf(webSkipReason)('web app: search, summary, save and workspaces (C
       await page.getByRole('button', { name: 'Copy link' }).waitFor();
       await tabTo((element) => element.tag === 'button' && element.name === 'Copy link');
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.evaluate<string>(READ_CLIPBOARD)).toMatch(/\/share\/[^/]+$/);
+      await expect.poll(() => copied(page).then((c) => c.text)).toMatch(/\/share\/[^/]+$/);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

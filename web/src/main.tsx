@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { ApiError } from './api/errors';
+import { retryRead, retryReadDelay } from './api/errors';
 import { routes } from './app/routes';
 import { applyTheme, storedTheme, ThemeProvider } from './lib/theme';
 import { ToastProvider } from './components/Toasts';
@@ -13,9 +13,10 @@ applyTheme(storedTheme());
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      // A client error (bad input, not found, signed out, rate limited) will not change by asking again.
-      retry: (failures, error) =>
-        failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      // A client error (bad input, not found, signed out) will not change by asking again; a brief
+      // refusal (Retry-After of a few seconds) is waited out.
+      retry: retryRead,
+      retryDelay: retryReadDelay,
       refetchOnWindowFocus: false,
     },
   },

@@ -1,6 +1,14 @@
 /** How the app reads a failed reply: the error envelope, the plain `{ error }` of POST /api/summarize, Retry-After. */
 import { describe, expect, it } from 'vitest';
-import { ApiError, apiErrorFrom, describeError, isStale, retryAfterSeconds } from './errors';
+import {
+  ApiError,
+  apiErrorFrom,
+  describeError,
+  isStale,
+  retryAfterSeconds,
+  retryRead,
+  retryReadDelay,
+} from './errors';
 
 const reply = (status: number, headers: Record<string, string> = {}) =>
   new Response(null, { status, headers });
@@ -100,5 +108,33 @@ describe('retryAfterSeconds', () => {
     expect(retryAfterSeconds('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
     expect(retryAfterSeconds(null, now)).toBeNull();
     expect(retryAfterSeconds('soon', now)).toBeNull();
+  });
+});
+
+describe('retryRead', () => {
+  const refused = (status: number, retryAfter: string | null) =>
+    apiErrorFrom(reply(status, retryAfter === null ? {} : { 'retry-after': retryAfter }), {
+      error: { code: status === 429 ? 'RATE_LIMITED' : 'NOT_FOUND', message: 'No.' },
+    });
+
+  it('waits out a brief refusal (Retry-After of a few seconds), twice at most, for as long as it says', () => {
+    const busy = refused(429, '1');
+    expect([retryRead(0, busy), retryRead(1, busy), retryRead(2, busy)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(retryReadDelay(0, busy)).toBe(1000);
+    expect(retryRead(0, refused(503, '2'))).toBe(true);
+    expect(retryReadDelay(0, refused(503, '2'))).toBe(2000);
+  });
+
+  it('takes a spent allowance and any other client error as the answer; asks again after a failure', () => {
+    expect(retryRead(0, refused(429, '90'))).toBe(false);
+    expect(retryRead(0, refused(429, null))).toBe(false);
+    expect(retryRead(0, refused(404, null))).toBe(false);
+    expect(retryRead(0, refused(500, null))).toBe(true);
+    expect(retryRead(0, new TypeError('Failed to fetch'))).toBe(true);
+    expect(retryReadDelay(1, new TypeError('Failed to fetch'))).toBe(2000);
   });
 });

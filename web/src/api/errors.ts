@@ -122,3 +122,25 @@ function formatWait(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
+
+/** The longest Retry-After a read waits out by itself (a busy moment, not a spent allowance). */
+const BRIEF_WAIT_SECONDS = 5;
+
+/**
+ * Whether a failed read is asked again (at most twice): a network or server failure, and a refusal
+ * whose Retry-After is a few seconds (the service's bound on requests running at once, e.g. two
+ * formatting requests per user while the cite dialog asks for a style's text and HTML). Any other
+ * client error (bad input, not found, signed out, an allowance spent for the hour) is the answer.
+ */
+export function retryRead(failures: number, error: unknown): boolean {
+  if (failures >= 2) return false;
+  if (!(error instanceof ApiError)) return true;
+  if (error.retryAfter !== null && error.retryAfter <= BRIEF_WAIT_SECONDS) return true;
+  return error.status < 400 || error.status >= 500;
+}
+
+/** How long before asking again: the Retry-After when there is one, else one, then two seconds. */
+export function retryReadDelay(failures: number, error: unknown): number {
+  if (error instanceof ApiError && error.retryAfter !== null) return error.retryAfter * 1000;
+  return 1000 * 2 ** failures;
+}
