@@ -57,6 +57,6 @@ control -z
 load "$requests"
 control -d
 sleep 1
-dump=$(ls -S "$work"/callgrind.out.* | head -1)
-total=$(callgrind_annotate "$dump" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
+dump="$work/callgrind.out.1"
+total=$(callgrind_annotate "$dump" 2>/dev/null | awk '/PROGRAM TOTALS/ && !seen { gsub(",", "", $1); print $1; seen = 1 }')
 echo "$kind $dist: $((total / requests)) instructions a request ($total over $requests; $dump)"

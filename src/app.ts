@@ -41,7 +41,6 @@ import { createPlatform, type Platform, type PlatformOverrides } from './platfor
 import { registerOpenApi } from './platform/openapi.js';
 import { replySerializerCompiler } from './platform/reply-serializer.js';
 import { requestIdOf } from './platform/request-id.js';
-import { requestLoggerFactory } from './platform/request-logger.js';
 import { createWorkerPool } from './platform/worker-pool.js';
 import { profileRoutes } from './profiles/routes.js';
 import { FORMAT_WORKER } from './workspaces/cite/routes.js';
@@ -161,8 +160,6 @@ export async function buildApp(
       config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,
     // Fastify's access log, except on routes that say `accessLog: false` (platform/access-log.ts).
     logController: new AccessLog(),
-    // Each request's pino child is made when the request first writes a line (platform/request-logger.ts).
-    childLoggerFactory: requestLoggerFactory,
     genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: { maxParamLength: 300 },
