@@ -1141,12 +1141,29 @@ const mark = (met: boolean | null) => (met === null ? '' : met ? 'yes' : '**no**
 const ms = (value: number) =>
   Number.isFinite(value) ? (value < 10 ? value.toFixed(2) : value.toFixed(1)) : '–';
 
+/** A paragraph's words in lines of at most `width` characters (the docs' lines stay short). */
+function wrapped(text: string, width = 100): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | null): string {
   const lines: string[] = [];
   lines.push(
-    `Measured ${info.date.slice(0, 10)} on ${info.cpus} CPUs (${info.cpuModel}), Node ${info.node}; ${settings.connections} connections, ` +
-      `${settings.durationSeconds} s per measurement, ${settings.rounds} alternating rounds (req/s and latencies: median round; ratio: median of the ` +
-      `per-round ratios); the load generator shares the machine.`,
+    ...wrapped(
+      `Measured ${info.date.slice(0, 10)} on ${info.cpus} CPUs (${info.cpuModel}), Node ${info.node}; ` +
+        `${settings.connections} connections, ${settings.durationSeconds} s per measurement, ` +
+        `${settings.rounds} alternating rounds (req/s and latencies: median round; ratio: median of ` +
+        `the per-round ratios); the load generator shares the machine.`,
+    ),
     '',
     '| route | store | reference | service req/s | reference req/s | ratio | target | met | p50 ms service / reference | p99 ms service / reference |',
     '|---|---|---|--:|--:|--:|--:|:-:|--:|--:|',
@@ -1163,20 +1180,29 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
   }
   for (const s of searches) {
     lines.push(
-      `| ${s.label}, ${s.samples} cold searches paced ${s.intervalMs / 1000} ` +
-        `s apart | ${s.store} | bare node:http, same upstream requests | | | | ` +
+      `| GET /api/search, ${s.samples} cold (below) | ${s.store} | bare node:http, same upstream | | | | ` +
         `p50 ≤ ${s.target?.kind === 'p50' ? s.target.maxMs : ''} ms ` +
         `| ${mark(s.met)} | ` +
         `${ms(s.service.p50Ms)} / ${ms(s.bare.p50Ms)} | ${ms(s.service.p99Ms)} / ${ms(s.bare.p99Ms)} |`,
     );
   }
+  for (const s of searches)
+    lines.push(
+      '',
+      ...wrapped(
+        `Search: ${s.label}, ${s.samples} cold searches paced ${s.intervalMs / 1000} s apart; the ` +
+          `bare server makes the same upstream requests.`,
+      ),
+    );
   if (journeys.length > 0) {
     lines.push(
       '',
-      `Journey (bench/journey.ts: session, 2 cached searches, workspace list, ` +
-        `workspace detail ×2, add resource, annotation, quick summary cached and ` +
-        `cold; ${settings.journeyUsers} signed-in users; req/s and latencies ` +
-        `over all its requests, median round):`,
+      ...wrapped(
+        `Journey (bench/journey.ts: session, 2 cached searches, workspace list, ` +
+          `workspace detail ×2, add resource, annotation, quick summary cached and ` +
+          `cold; ${settings.journeyUsers} signed-in users; req/s and latencies ` +
+          `over all its requests, median round):`,
+      ),
       '',
       '| journey | store | processes | connections | req/s | p50 ms | p99 ms | non-2xx |',
       '|---|---|--:|--:|--:|--:|--:|--:|',
@@ -1270,13 +1296,14 @@ function markdown(info: ReturnType<typeof machine>, compute: ComputeResults | nu
     if (compute.pdfExtract) {
       const p = compute.pdfExtract;
       lines.push(
-        `| ${p.name}: pdf.js (the fallback) / pdftotext (the service's choice ` +
-          `when installed) per page | ${p.pdfjsMsPerPage} ` +
+        `| ${p.name}: pdf.js / pdftotext per page | ${p.pdfjsMsPerPage} ` +
           `/ ${p.pdftotextMsPerPage ?? '–'} ms (${p.ratio ?? '–'}×) | ≤ 3× (aim) ` +
           `| ${mark(p.met)} |`,
       );
     }
     for (const missing of compute.unavailable) lines.push(`| ${missing} | not available | | |`);
+    if (compute.pdfExtract)
+      lines.push('', "pdf.js is the service's fallback; pdftotext its choice when installed.");
   }
   if (notes.length) lines.push('', ...notes.map((note) => `- ${note}`));
   return lines.join('\n');
