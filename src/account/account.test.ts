@@ -45,9 +45,10 @@ for (const leg of storeLegs()) {
           RATE_LIMIT_SIGNIN_PER_15MIN_PER_EMAIL: '3',
           RATE_LIMIT_SIGNUP_PER_HOUR_PER_IP: '100',
         },
-        // On PostgreSQL the deletion and the sign-ins racing it deadlock (a 500 for either, "lets no
-        // sign-in … racing the deletion") when the sign-ins are not paced by the service's own hashing
-        // cost: kept on that leg until the deletion orders its locks as startSession does.
+        // The service's own hashing cost on PostgreSQL: at the least cost the refreshes racing the
+        // deletion deadlocked with it ("lets no sign-in … racing the deletion"; the deletion now locks
+        // the refresh tokens before the user, as a refresh does, and passed so twice), but another test
+        // of this file failed once in three runs there, not yet understood.
         ...(leg.postgres ? { build: { passwordHashCost: SERVICE_PASSWORD_HASH_COST } } : {}),
       });
       PDF = await makePagedPdf(['A short paper kept with a resource.']);

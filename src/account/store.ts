@@ -127,10 +127,12 @@ export interface DeletedAccount {
 /**
  * Deletes the account and everything it holds, if its credentials are still those its confirmation
  * was checked against (`credentialsVersion`): null otherwise (changed meanwhile) or when it is gone.
- * The owned workspaces' rows are locked first, then the user's, in the order a request adding a
- * resource takes them (its workspace, then, through `added_by`'s foreign key, the user): an add either
- * commits before (and its row is deleted with the workspace) or waits and then finds no workspace, and
- * the two never wait on each other (a deadlock, on PostgreSQL).
+ * The owned workspaces' rows are locked first, then the user's refresh tokens, then the user's row, in
+ * the order the requests it races take them: adding a resource locks its workspace, then (through
+ * `added_by`'s foreign key) the user; a refresh locks its token, then (storing the next token) the
+ * user. Each either commits before (its rows are deleted with the account) or waits and then finds
+ * nothing, and none waits on the deletion while it waits on them (a deadlock, on PostgreSQL: a refresh
+ * holding its token while the deletion, holding the user, deleted the tokens).
  */
 export async function deleteAccountRows(
   db: Db,
@@ -145,6 +147,11 @@ export async function deleteAccountRows(
         .where(eq(workspaces.ownerId, userId))
         .for('update')
     ).map((row) => row.id);
+    await tx
+      .select({ id: refreshTokens.id })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.userId, userId))
+      .for('update');
     const [held] = await tx
       .select({ id: users.id })
       .from(users)

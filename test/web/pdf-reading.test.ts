@@ -183,6 +183,20 @@ describe.skipIf(webSkipReason)(
             (await (
               await api.get(`/api/resources/${resourceId}/annotations?limit=100`)
             ).json()) as Annotation[];
+          // A page's text layer is written again when the page comes back into view or changes width:
+          // a selection made in the spans it replaces is dropped, so the journey selects again.
+          const textLayerDone = (number: number) =>
+            pageBox(number).locator('.textLayer span').first().waitFor();
+          /** Selects (a script returning true when it could) until the page offers Annotate, then takes it. */
+          const selectAndAnnotate = async (number: number, select: string) => {
+            const annotate = pageBox(number).getByRole('button', { name: 'Annotate' });
+            await expect
+              .poll(async () => (await page.evaluate<boolean>(select)) && annotate.isVisible(), {
+                timeout: 30_000,
+              })
+              .toBe(true);
+            await annotate.click();
+          };
           const noSidewaysScroll = async () => {
             const widths = await pageWidths(page);
             expect(widths.scrollWidth, `at ${width} px`).toBeLessThanOrEqual(widths.clientWidth);
@@ -271,15 +285,13 @@ describe.skipIf(webSkipReason)(
           // --- Annotate across the break from page 2 to page 3, in red.
           await pageNumberBox.fill('2');
           await pageNumberBox.press('Enter');
-          await pageBox(2).locator('.textLayer span').first().waitFor();
+          await textLayerDone(2);
           await pageBox(3).scrollIntoViewIfNeeded();
-          await pageBox(3).locator('.textLayer span').first().waitFor();
-          expect(
-            await page.evaluate(
-              `${SELECT_BETWEEN}([2, ${JSON.stringify(PAGE_2_END)}, 3, ${JSON.stringify(PAGE_3_START)}])`,
-            ),
-          ).toBe(true);
-          await pageBox(3).getByRole('button', { name: 'Annotate' }).click();
+          await textLayerDone(3);
+          await selectAndAnnotate(
+            3,
+            `${SELECT_BETWEEN}([2, ${JSON.stringify(PAGE_2_END)}, 3, ${JSON.stringify(PAGE_3_START)}])`,
+          );
           await pageBox(3).getByRole('radio', { name: 'Red' }).check();
           await page.getByLabel('Note (optional)').fill('Validated before use');
           await page.getByRole('button', { name: 'Save annotation' }).click();
@@ -307,12 +319,11 @@ describe.skipIf(webSkipReason)(
           // --- A phrase of page 1 in green (the colour chosen last is offered first: red, so change it).
           await pageNumberBox.fill('1');
           await pageNumberBox.press('Enter');
-          expect(
-            await page.evaluate(
-              `${SELECT_BETWEEN}([1, ${JSON.stringify(PAGE_1_PHRASE)}, 1, ${JSON.stringify(PAGE_1_PHRASE)}])`,
-            ),
-          ).toBe(true);
-          await pageBox(1).getByRole('button', { name: 'Annotate' }).click();
+          await textLayerDone(1);
+          await selectAndAnnotate(
+            1,
+            `${SELECT_BETWEEN}([1, ${JSON.stringify(PAGE_1_PHRASE)}, 1, ${JSON.stringify(PAGE_1_PHRASE)}])`,
+          );
           expect(await pageBox(1).getByRole('radio', { name: 'Red' }).isChecked()).toBe(true);
           await pageBox(1).getByRole('radio', { name: 'Green' }).check();
           await page.getByRole('button', { name: 'Save annotation' }).click();
