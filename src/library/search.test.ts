@@ -346,6 +346,29 @@ for (const leg of storeLegs()) {
       expect(theirs.json<Reply>().results.map((hit) => hit.workspace.id)).toEqual([strangers.id]);
     });
 
+    it("shows a long page's hit from the text around it, also when the word first occurs inside another", async () => {
+      const lab = await createWorkspace(t.app, owner, { name: 'Long pages' });
+      const [late, inside] = await Promise.all([
+        addResource(t.app, owner, lab.id, { title: 'Late mention' }),
+        addResource(t.app, owner, lab.id, { title: 'Inside another word' }),
+      ]);
+      const filler = `${FILLER} `.repeat(8);
+      await attachPages(late.id, [`${filler}The trilobite appears at last. ${filler}`]);
+      // "Trilobites" stems to the query's lexeme, "trilobitomorph" does not (and comes first).
+      await attachPages(inside.id, [
+        `Trilobitomorpha, the group. ${filler}Two trilobites were found. ${filler}`,
+      ]);
+      // A space after the word: whole words, not a prefix being typed.
+      const reply = await found({ q: 'trilobite ', workspaceId: lab.id });
+      const pdf = Object.fromEntries(
+        reply.results.map((hit) => [hit.title, hit.snippets.find((s) => s.in === 'pdf')!]),
+      );
+      expect(marked(pdf['Late mention']!)).toEqual(['trilobite']);
+      expect(pdf['Late mention']!.text).toContain('The trilobite appears at last');
+      expect(marked(pdf['Inside another word']!)).toEqual(['trilobites']);
+      expect(pdf['Inside another word']!.text).toContain('Two trilobites were found');
+    });
+
     it('finds a PDF hit where its resource is now: moved to another workspace, given another year', async () => {
       const [from, to] = await Promise.all([
         createWorkspace(t.app, owner, { name: 'Inbox' }),
