@@ -9,38 +9,14 @@
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import type { BareConfig } from './bare-server.js';
+import { HealthResponse, healthDocument } from './health-document.js';
 
 const config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as BareConfig;
 const port = Number(process.argv[3]);
-const services = Object.freeze({ ...config.health.services });
-
-const HealthResponse = {
-  type: 'object',
-  properties: {
-    status: { type: 'string', enum: ['ok', 'degraded'] },
-    timestamp: { type: 'string' },
-    version: { type: 'string' },
-    services: {
-      type: 'object',
-      additionalProperties: {
-        type: 'string',
-        enum: ['connected', 'disconnected', 'not_configured', 'outbox'],
-      },
-    },
-  },
-  required: ['status', 'timestamp', 'version', 'services'],
-} as const;
+const answer = healthDocument(config);
 
 const app = Fastify({ logger: false });
-app.get('/api/health', { schema: { response: { 200: HealthResponse } } }, async () => ({
-  status:
-    services.database !== 'connected' || Object.values(services).includes('disconnected')
-      ? 'degraded'
-      : 'ok',
-  timestamp: new Date().toISOString(),
-  version: config.health.version,
-  services,
-}));
+app.get('/api/health', { schema: { response: { 200: HealthResponse } } }, async () => answer());
 await app.listen({ port, host: '127.0.0.1' });
 process.stdout.write(`listening ${port}\n`);
 const shutdown = () => void app.close().then(() => process.exit(0));

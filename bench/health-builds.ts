@@ -1,23 +1,27 @@
 /**
- * GET /api/health's CPU time per request, builds of the service compared with each other and with
- * Fastify alone (bench/fastify-alone.ts), on a machine too noisy for one process of each:
+ * GET /api/health's CPU time per request, builds of the service compared with each other and with two
+ * references: Fastify alone (bench/fastify-alone.ts) and Fastify doing the same per-answer work through
+ * the same libraries (bench/fastify-plugins.ts), on a machine too noisy for one process of each:
  *
  *   npx tsx bench/health-builds.ts [label=distDir …]      (default: the build in dist/)
  *
  * A second build is made with `npx tsc -p tsconfig.build.json --outDir dist-before` (from another
  * commit); its directory sits beside dist/, where it finds package.json, drizzle/ and web/dist. Each
  * build runs in BENCH_PROCESSES processes (as `npm start` runs it: production, logs at warn, its own
- * DATA_DIR), and so does Fastify alone. Each process is first left idle (its background work's CPU a
+ * DATA_DIR), and so does each reference. Each process is first left idle (its background work's CPU a
  * second) and warmed up, then every round loads each process in turn for the same time (autocannon,
  * BENCH_CONNECTIONS), the order rotating by one each round. A turn's figure is the CPU time (user +
  * system, from /proc) the server process used over it, divided by the requests it answered. A
  * process's figure is the median of its rounds; a build's is the median of its processes', with each
  * process listed: two processes of one build can differ by more than a change does, so compare builds
- * over several processes. The ratio is Fastify alone's figure over the build's (1.0: the chain costs
- * nothing). The instruction count, which load does not move, is in docs/performance.md (Health).
+ * over several processes. A ratio is a reference's figure over the build's (1.0 to Fastify alone: the
+ * chain costs nothing). BENCH_FULL_GC=1 starts every process with bench/full-gc.mjs (one full GC a
+ * second after start: the state of a long-running process, docs/performance.md). The instruction
+ * count, which load does not move, is in docs/performance.md (Health).
  *
  * Settings (environment): BENCH_PROCESSES (3), BENCH_ROUNDS (5), BENCH_DURATION (s a turn, 3),
- * BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (10), BENCH_IDLE_SECONDS (10), BENCH_SERVICE_NODE_ARGS.
+ * BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (10), BENCH_IDLE_SECONDS (10), BENCH_SERVICE_NODE_ARGS,
+ * BENCH_FULL_GC.
  * Output: a table, and bench/health-builds.json with every turn.
  */
 import { randomBytes } from 'node:crypto';
@@ -45,8 +49,16 @@ const duration = setting('BENCH_DURATION', 3);
 const warmup = setting('BENCH_WARMUP', 2);
 const connections = setting('BENCH_CONNECTIONS', 10);
 const idleSeconds = setting('BENCH_IDLE_SECONDS', 10);
-const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const REFERENCE = 'Fastify alone';
+const fullGcArgs =
+  process.env.BENCH_FULL_GC === '1' ? ['--expose-gc', '--import', './bench/full-gc.mjs'] : [];
+const nodeArgs = [
+  ...fullGcArgs,
+  ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+];
+const REFERENCES = [
+  { label: 'Fastify alone', script: 'fastify-alone.ts' },
+  { label: 'Fastify + the same work', script: 'fastify-plugins.ts' },
+];
 
 const builds = (process.argv.length > 2 ? process.argv.slice(2) : ['current=dist']).map((arg) => {
   const [label, dir] = arg.includes('=') ? arg.split('=', 2) : [arg, arg];
@@ -139,22 +151,24 @@ async function main(): Promise<void> {
     };
     const configPath = join(workDir, 'fastify-alone.json');
     writeFileSync(configPath, JSON.stringify({ health }));
-    for (let n = 1; n <= processes; n++) {
-      const server = await startReferenceServer(
-        `${REFERENCE} #${n}`,
-        'fastify-alone.ts',
-        configPath,
-        await freePort(),
-        join(workDir, `fastify-alone-${n}.log`),
-      );
-      started.push({
-        label: REFERENCE,
-        server,
-        idleMsPerSecond: null,
-        microsPerRequest: [],
-        requestsPerSecond: [],
-      });
-    }
+    for (const { label, script } of REFERENCES)
+      for (let n = 1; n <= processes; n++) {
+        const server = await startReferenceServer(
+          `${label} #${n}`,
+          script,
+          configPath,
+          await freePort(),
+          join(workDir, `${script}-${n}.log`),
+          fullGcArgs,
+        );
+        started.push({
+          label,
+          server,
+          idleMsPerSecond: null,
+          microsPerRequest: [],
+          requestsPerSecond: [],
+        });
+      }
 
     // Background work first, every process idle at once (none is loaded yet).
     const idle = await idleCpu(started.map((entry) => entry.server));
@@ -172,25 +186,25 @@ async function main(): Promise<void> {
       process.stdout.write(`round ${round + 1} of ${rounds} done\n`);
     }
 
-    const labels = [...builds.map((build) => build.label), REFERENCE];
+    const labels = [...builds.map((build) => build.label), ...REFERENCES.map((r) => r.label)];
     const figureOf = (label: string) =>
       median(started.filter((e) => e.label === label).map((e) => median(e.microsPerRequest)));
-    const reference = figureOf(REFERENCE);
+    const [alone, plugins] = REFERENCES.map((r) => figureOf(r.label));
     const lines = [
-      `GET /api/health, ${processes} processes each, ${rounds} rounds of ${duration} s, ${connections} connections`,
-      '| build | CPU µs a request (median of processes) | ratio to Fastify alone | each process: µs a request, req/s, idle CPU ms/s |',
-      '|---|--:|--:|---|',
+      `GET /api/health, ${processes} processes each, ${rounds} rounds of ${duration} s, ${connections} connections` +
+        (fullGcArgs.length ? ', each process after one full GC (BENCH_FULL_GC)' : ''),
+      '| build | CPU µs a request (median of processes) | ratio to Fastify alone | ratio to Fastify + the same work |',
+      '|---|--:|--:|--:|',
       ...labels.map((label) => {
         const figure = figureOf(label);
-        const each = started
-          .filter((e) => e.label === label)
-          .map(
-            (e) =>
-              `${median(e.microsPerRequest).toFixed(1)} µs, ${Math.round(median(e.requestsPerSecond))}/s, ${e.idleMsPerSecond?.toFixed(1) ?? '–'} ms/s`,
-          )
-          .join('; ');
-        return `| ${label} | ${figure.toFixed(1)} | ${(reference / figure).toFixed(2)} | ${each} |`;
+        return `| ${label} | ${figure.toFixed(1)} | ${((alone ?? 0) / figure).toFixed(2)} | ${((plugins ?? 0) / figure).toFixed(2)} |`;
       }),
+      'Each process: µs a request, req/s, idle CPU ms/s:',
+      ...started.map(
+        (e) =>
+          `- ${e.server.name}: ${median(e.microsPerRequest).toFixed(1)} µs, ${Math.round(median(e.requestsPerSecond))}/s, ` +
+          `${e.idleMsPerSecond?.toFixed(1) ?? '–'} ms/s`,
+      ),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     writeFileSync(
@@ -198,7 +212,15 @@ async function main(): Promise<void> {
       JSON.stringify(
         {
           at: new Date().toISOString(),
-          settings: { processes, rounds, duration, warmup, connections, idleSeconds },
+          settings: {
+            processes,
+            rounds,
+            duration,
+            warmup,
+            connections,
+            idleSeconds,
+            fullGc: fullGcArgs.length > 0,
+          },
           processes: started.map(
             ({ label, server, idleMsPerSecond, microsPerRequest, requestsPerSecond }) => ({
               label,

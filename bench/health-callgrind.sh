@@ -4,6 +4,7 @@
 #
 #   bench/health-callgrind.sh service [distDir]     the service as `npm start` runs it (default dist/)
 #   bench/health-callgrind.sh alone                 Fastify alone (bench/fastify-alone.ts)
+#   bench/health-callgrind.sh plugins               Fastify with the same per-answer work (bench/fastify-plugins.ts)
 #
 # Only what runs inside libuv's socket read (uv__stream_io) is counted: the request, its hooks, the
 # handler and the answer; timers, background polls and other threads are not. The server is warmed up
@@ -13,7 +14,7 @@
 # /tmp/perf-<pid>.map names the JIT code callgrind_annotate shows as addresses). Prints the figure;
 # the callgrind file is kept in the work directory it names. Takes 5–10 minutes under load.
 set -euo pipefail
-kind=${1:?service or alone}
+kind=${1:?service, alone or plugins}
 dist=${2:-dist}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/health-callgrind-XXXXXX")
@@ -34,16 +35,19 @@ if [ "$kind" = service ]; then
     "${valgrind[@]}" node --v8-pool-size=1 ${NODE_ARGS:-} "$dist/main.js" >"$work/server.log" 2>&1 &
 else
   control_host=${HOST:-}
-  # The reference server as bench/processes.ts runs it: transpiled, given the service's health document.
-  node -e "
-    const ts = require('typescript'), fs = require('node:fs');
-    const out = ts.transpileModule(fs.readFileSync('bench/fastify-alone.ts', 'utf8'), { compilerOptions:
-      { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } }).outputText;
-    fs.mkdirSync('.bench-build', { recursive: true }); fs.writeFileSync('.bench-build/fastify-alone.mjs', out);"
+  # A reference server as bench/processes.ts runs it (transpiled), given the service's health document:
+  # `alone` is Fastify alone, `plugins` Fastify with the same per-answer work (bench/fastify-plugins.ts).
+  case "$kind" in
+    alone) script=fastify-alone.ts ;;
+    plugins) script=fastify-plugins.ts ;;
+    *) echo "unknown kind $kind: service, alone or plugins" >&2; exit 2 ;;
+  esac
+  server_js=$(npx tsx --eval "import { transpileReferenceServer } from './bench/processes.ts';
+    console.log(transpileReferenceServer('$script'));")
   echo '{"health":{"version":"0.1.0","services":{"database":"connected","redis":"not_configured","kv":"not_configured","mail":"outbox"}}}' \
-    >"$work/fastify-alone.json"
+    >"$work/reference.json"
   # shellcheck disable=SC2086
-  "${valgrind[@]}" node ${NODE_ARGS:-} .bench-build/fastify-alone.mjs "$work/fastify-alone.json" "$port" >"$work/server.log" 2>&1 &
+  "${valgrind[@]}" node ${NODE_ARGS:-} "$server_js" "$work/reference.json" "$port" >"$work/server.log" 2>&1 &
 fi
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT

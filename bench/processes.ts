@@ -171,10 +171,13 @@ export function startScriptNodeArgs(): string[] {
 
 /**
  * A reference server of bench/ as plain JavaScript: transpiled (type-only imports dropped) into
- * `.bench-build/` beside dist/, then run by node alone — no TypeScript loader in the process, so its
- * memory and start-up are those of the server itself.
+ * `.bench-build/` beside dist/, with the bench modules it imports, then run by node alone — no
+ * TypeScript loader in the process, so its memory and start-up are those of the server itself.
+ * Returns the script's path there.
  */
-function transpileReferenceServer(script: string): string {
+export function transpileReferenceServer(script: string): string {
+  const outDir = join(ROOT, '.bench-build');
+  mkdirSync(outDir, { recursive: true });
   const source = readFileSync(join(ROOT, 'bench', script), 'utf8');
   const { outputText } = ts.transpileModule(source, {
     compilerOptions: {
@@ -184,25 +187,30 @@ function transpileReferenceServer(script: string): string {
     },
     fileName: script,
   });
-  const outDir = join(ROOT, '.bench-build');
-  mkdirSync(outDir, { recursive: true });
-  const outPath = join(outDir, script.replace(/\.ts$/, '.mjs'));
+  const outPath = join(outDir, script.replace(/\.ts$/, '.js'));
   writeFileSync(outPath, outputText);
+  // The bench modules it imports (`./name.js`), the same way (the root package.json makes .js ESM).
+  for (const [, imported] of outputText.matchAll(/from '\.\/([\w-]+)\.js'/g))
+    transpileReferenceServer(`${imported}.ts`);
   return outPath;
 }
 
-/** A reference server of bench/ (`bare-server.ts`, `fastify-alone.ts`), given the bare server's configuration file. */
+/**
+ * A reference server of bench/ (`bare-server.ts`, `fastify-alone.ts`, `fastify-plugins.ts`), given the
+ * bare server's configuration file, started with `nodeArgs` before its script.
+ */
 export async function startReferenceServer(
   name: string,
   script: string,
   configPath: string,
   port: number,
   logPath: string,
+  nodeArgs: string[] = [],
 ): Promise<Server> {
   const origin = `http://127.0.0.1:${port}`;
   const child = spawnLogged(
     name,
-    [transpileReferenceServer(script), configPath, String(port)],
+    [...nodeArgs, transpileReferenceServer(script), configPath, String(port)],
     {},
     logPath,
   );
