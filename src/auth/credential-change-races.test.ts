@@ -17,6 +17,7 @@ import {
 import { cookieHeader, cookiesFrom, uniqueEmail } from '../../test/support/factories.js';
 import { startOAuthProviders, type OAuthProviders } from '../../test/support/oauth-providers.js';
 import { linkIn, mailWrittenBy } from '../../test/support/outbox.js';
+import { migratedPgliteTemplate } from '../../test/support/pglite-template.js';
 import { openDatabase } from '../platform/db/client.js';
 import { createAccessTokenIssuer } from './access-tokens.js';
 import { hashPassword } from './passwords.js';
@@ -319,7 +320,9 @@ for (const leg of storeLegs()) {
         ? await createScratchDatabase(process.env.TEST_DATABASE_URL!)
         : null;
       const database = await openDatabase(
-        scratch ? { databaseUrl: scratch.url } : { pgliteDir: 'memory://' },
+        scratch
+          ? { databaseUrl: scratch.url }
+          : { pgliteDir: 'memory://', pgliteFrom: await migratedPgliteTemplate() },
       );
       try {
         const deps: SessionDeps = {
