@@ -11,10 +11,11 @@
  * Search answers come from the recorded provider fixtures.
  *
  * Most of this file's time is spent waiting (a heartbeat running out, a process starting, a backoff),
- * so its four groups run side by side, each on a database, data directory, fixture server and SMTP
- * server of its own (`concurrent` groups); within a group the tests run one after the other
- * (`it.sequential`: each goes on from the processes the one before left) and count their assertions
- * with the test's own `expect` (the global one is shared by the tests running at once).
+ * so its four groups run side by side, each with processes, a database, a data directory (its outbox
+ * or an SMTP server) and a fixture server of its own (`concurrent` groups): (a), (b) and (d); (c) on
+ * PostgreSQL; (e) and (c) on the embedded database; (f). Within a group the tests run one after the
+ * other (`it.sequential`: each goes on from the processes the one before left) and count their
+ * assertions with the test's own `expect` (the global one is shared by the tests running at once).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
