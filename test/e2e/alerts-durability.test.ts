@@ -9,6 +9,13 @@
  * (f) a digest whose process is killed while a slow SMTP server holds the exchange is sent again when
  * the kill came before the end of its data, and not when it came between the final dot and the reply.
  * Search answers come from the recorded provider fixtures.
+ *
+ * Most of this file's time is spent waiting (a heartbeat running out, a process starting, a backoff),
+ * so its four groups run side by side, each with processes, a database, a data directory (its outbox
+ * or an SMTP server) and a fixture server of its own (`concurrent` groups): (a), (b) and (d); (c) on
+ * PostgreSQL; (e) and (c) on the embedded database; (f). Within a group the tests run one after the
+ * other (`it.sequential`: each goes on from the processes the one before left) and count their
+ * assertions with the test's own `expect` (the global one is shared by the tests running at once).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -16,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { createScratchDatabase } from '../support/app.js';
 import type { ApiSchema } from '../support/api-types.js';
 import {
@@ -28,6 +35,7 @@ import {
 import { ask, eventually, signUpAndIn, type ProcessUser } from '../support/process-client.js';
 import {
   ensureServiceBuilt,
+  seedMigratedDatabase,
   startServerProcess,
   type ServerProcess,
 } from '../support/server-process.js';
@@ -127,6 +135,7 @@ async function sentRun(
 
 /** (c): a run asked for by hand, its only process killed mid-search, runs once after a restart. */
 async function runSurvivesRestart(
+  expect: ExpectStatic,
   servers: ServerProcess[],
   start: () => Promise<ServerProcess>,
   digestsOf: (email: string) => Promise<number>,
@@ -182,19 +191,22 @@ async function ranNow(server: ServerProcess, user: ProcessUser, alertId: string)
   return run!;
 }
 
-/** While true, Crossref answers 503: a provider down. */
-let crossrefDown = false;
+/** A fixture server for one group: `crossref.down` makes Crossref answer 503 (a provider down). */
+interface SlowFixtures {
+  server: FixtureServer;
+  crossref: { down: boolean };
+}
 
-/**
- * The slow queries Crossref has been asked: each is answered slowly the first time only (the window
- * its process is killed in); the attempt that takes the run over, or runs it after a restart, is
- * answered at once instead of waiting SLOW_MS again.
- */
-const askedSlowly = new Set<string>();
-
-const slowFixtures = () =>
-  startFixtureServer([
-    { path: '/crossref/works', query: () => crossrefDown, status: 503, body: 'down' },
+const slowFixtures = async (): Promise<SlowFixtures> => {
+  const crossref = { down: false };
+  /**
+   * The slow queries Crossref has been asked: each is answered slowly the first time only (the window
+   * its process is killed in); the attempt that takes the run over, or runs it after a restart, is
+   * answered at once instead of waiting SLOW_MS again.
+   */
+  const askedSlowly = new Set<string>();
+  const server = await startFixtureServer([
+    { path: '/crossref/works', query: () => crossref.down, status: 503, body: 'down' },
     {
       path: '/crossref/works',
       query: (query) => {
@@ -208,36 +220,35 @@ const slowFixtures = () =>
     },
     ...everyProviderRoutes(),
   ]);
+  return { server, crossref };
+};
 
-describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
-  let fixtures: FixtureServer;
-  let scratch: { url: string; drop(): Promise<void> };
-  let db: pg.Client;
-  let dataDir: string;
-  let env: Record<string, string>;
-  const servers: ServerProcess[] = [];
-
-  const start = async (extra: Record<string, string> = {}) => {
-    const server = await startServerProcess({ env: { ...env, ...extra } });
-    servers.push(server);
-    return server;
+/** A group's processes on one PostgreSQL scratch database (its `beforeAll` and `afterAll`). */
+function postgresGroup() {
+  const group = {
+    fixtures: undefined as unknown as SlowFixtures,
+    scratch: undefined as unknown as { url: string; drop(): Promise<void> },
+    db: undefined as unknown as pg.Client,
+    dataDir: '',
+    env: {} as Record<string, string>,
+    servers: [] as ServerProcess[],
+    async start(extra: Record<string, string> = {}) {
+      const server = await startServerProcess({ env: { ...group.env, ...extra } });
+      group.servers.push(server);
+      return server;
+    },
   };
-
-  const makeDue = (alertId: string) =>
-    db.query(`update alerts set next_run_at = now() - interval '1 second' where id = $1`, [
-      alertId,
-    ]);
-
   beforeAll(async () => {
     await ensureServiceBuilt();
-    fixtures = await slowFixtures();
-    scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
-    db = new pg.Client({ connectionString: scratch.url });
-    dataDir = mkdtempSync(join(tmpdir(), 'rw-alerts-'));
-    env = {
-      ...providerEnvFor(fixtures.url),
-      DATABASE_URL: scratch.url,
-      DATA_DIR: dataDir,
+    group.fixtures = await slowFixtures();
+    group.scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
+    group.db = new pg.Client({ connectionString: group.scratch.url });
+    await group.db.connect();
+    group.dataDir = mkdtempSync(join(tmpdir(), 'rw-alerts-'));
+    group.env = {
+      ...providerEnvFor(group.fixtures.server.url),
+      DATABASE_URL: group.scratch.url,
+      DATA_DIR: group.dataDir,
       JWT_SECRET: randomBytes(32).toString('hex'),
       // Info: each process logs the runs it starts, which tells the test which process to kill.
       LOG_LEVEL: 'info',
@@ -246,260 +257,337 @@ describe.skipIf(skipReason)('alert runs across processes (PostgreSQL)', () => {
       RATE_LIMIT_AUTHENTICATED_PER_HOUR: '100000',
     };
   }, 240_000);
-
   afterAll(async () => {
-    await Promise.all(servers.map((server) => server.stop('SIGKILL')));
-    await db?.end();
-    await scratch?.drop();
-    await fixtures?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(group.servers.map((server) => server.stop('SIGKILL')));
+    await group.db?.end();
+    await group.scratch?.drop();
+    await group.fixtures?.server.close();
+    if (group.dataDir) rmSync(group.dataDir, { recursive: true, force: true });
   });
+  return group;
+}
 
-  it('runs a due alert once per period with two processes ticking, and mails one digest', async () => {
-    await db.connect();
-    const [a, b] = await Promise.all([start(), start()]);
-    const user = await signUpAndIn(a.url);
-    const alertId = await createAlert(a, user, `ecology ${randomUUID().slice(0, 6)}`);
-    await makeDue(alertId);
-    const runs = await sentRun(servers, b, user, alertId, 20_000);
-    // Three more ticks of each process: nothing else runs for this period.
-    const since = Date.now();
-    expect(
-      await eventually(async () => {
-        const { rows } = await db.query<{ count: number }>(
-          `select count(*)::int as count from pgboss.job where name = 'alerts.tick' and state = 'completed' and completed_on > to_timestamp($1 / 1000.0)`,
-          [since],
-        );
-        return rows[0]!.count >= 3;
-      }, 15_000),
-    ).toBe(true);
-    expect(await runsOf(a, user, alertId)).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ reason: 'schedule', status: 'done', mail: 'sent' });
-    expect(await digestsTo(dataDir, user.email)).toBe(1);
-    const alert = JSON.parse(
-      (await ask(`${a.url}/api/alerts/${alertId}`, { headers: user.bearer })).body,
-    ) as { nextRunAt: string };
-    expect(Date.parse(alert.nextRunAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
-  }, 60_000);
-
-  it('starts ten due alerts together, not one per poll', async () => {
-    const [a, b] = servers as [ServerProcess, ServerProcess];
-    const user = await signUpAndIn(a.url);
-    const alertIds: string[] = [];
-    for (let index = 0; index < 10; index++)
-      alertIds.push(await createAlert(a, user, `ecology ${randomUUID().slice(0, 6)}`));
-    await db.query(
-      `update alerts set next_run_at = now() - interval '1 second' where id = any($1)`,
-      [alertIds],
-    );
-    const runIds: string[] = [];
-    expect(
-      await eventually(
-        async () => {
-          runIds.length = 0;
-          for (const alertId of alertIds) {
-            const run = (await runsOf(a, user, alertId))[0];
-            if (run && run.status === 'done') runIds.push(run.id);
-          }
-          return runIds.length === alertIds.length;
-        },
-        30_000,
-        200,
-      ),
-    ).toBe(true);
-    const starts = runIds.map(
-      (runId) => runStartedAt(a, runId, 1) ?? runStartedAt(b, runId, 1) ?? Number.NaN,
-    );
-    expect(starts.every(Number.isFinite)).toBe(true);
-    // One tick enqueued them all; workers take several per fetch, so they start within a poll.
-    expect(Math.max(...starts) - Math.min(...starts)).toBeLessThan(POLL_MS);
-  }, 60_000);
-
-  it('finishes a run whose process was killed mid-search in the other process: one digest, not none or two', async () => {
-    const [a, b] = servers as [ServerProcess, ServerProcess];
-    const user = await signUpAndIn(a.url);
-    const alertId = await createAlert(a, user, `${SLOW_WORD} ${randomUUID().slice(0, 6)}`);
-    await makeDue(alertId);
-    // The process that started the run (it logs each run it starts) is the one killed.
-    let holder: ServerProcess | undefined;
-    let runId = '';
-    expect(
-      await eventually(
-        async () => {
-          runId = (await runsOf(a, user, alertId))[0]?.id ?? '';
-          holder = runId
-            ? [a, b].find((server) =>
-                server
-                  .output()
-                  .includes(`"runId":"${runId}","attempt":1,"msg":"alert run: started"`),
-              )
-            : undefined;
-          return !!holder;
-        },
-        15_000,
-        50,
-      ),
-    ).toBe(true);
-    const killedAt = Date.now();
-    await holder!.stop('SIGKILL');
-    const survivor = holder === a ? b : a;
-    const runs = await sentRun(servers, survivor, user, alertId, 60_000);
-    // Taken over within the documented time (README, Durable jobs).
-    const takenOverAt = runStartedAt(survivor, runId, 2);
-    expect(takenOverAt).not.toBeNull();
-    expect(takenOverAt! - killedAt).toBeLessThanOrEqual(TAKEOVER_MAX_MS);
-    expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ id: runId, status: 'done', mail: 'sent' });
-    expect(await digestsTo(dataDir, user.email)).toBe(1);
-    expect(survivor.output()).toContain(
-      `"runId":"${runId}","attempt":2,"msg":"alert run: started"`,
-    );
-    const { rows } = await db.query<{ retry_count: number }>(
-      `select retry_count from pgboss.job where name = 'alerts.run' and data->>'runId' = $1`,
-      [runId],
-    );
-    expect(rows).toEqual([{ retry_count: 1 }]);
-  }, 90_000);
-
-  it('makes a run partial when a provider fails, and the next run catches up on what it missed', async () => {
-    const [server] = servers.filter(
-      (one) => one.child.exitCode === null && one.child.signalCode === null,
-    ) as [ServerProcess];
-    const user = await signUpAndIn(server.url);
-    const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`, [
-      'crossref',
-      'arxiv',
-    ]);
-    crossrefDown = true;
-    const partial = await ranNow(server, user, alertId);
-    crossrefDown = false;
-    expect(partial).toMatchObject({ status: 'partial', mail: 'sent' });
-    const next = await ranNow(server, user, alertId);
-    // What Crossref had is new to the alert now: the next run reports it.
-    expect(next).toMatchObject({ status: 'done', mail: 'sent' });
-    expect(next.newCount).toBeGreaterThan(0);
-    expect(await digestsTo(dataDir, user.email)).toBe(2);
-  }, 90_000);
-
-  it(
-    'runs after a restart a run that was enqueued before it, its process killed mid-search',
-    () =>
-      runSurvivesRestart(
-        servers,
-        () => start(),
-        (email) => digestsTo(dataDir, email),
-      ),
-    90_000,
-  );
-});
-
-describe('alert runs across restarts, and mail refused (embedded database, SMTP)', () => {
-  let fixtures: FixtureServer;
-  let dataDir: string;
-  let env: Record<string, string>;
-  const servers: ServerProcess[] = [];
-  const start = async () => {
-    const server = await startServerProcess({ env });
-    servers.push(server);
-    return server;
+/** A group's one process at a time on the embedded database, sending mail to an SMTP server of its own. */
+function embeddedGroup() {
+  const group = {
+    fixtures: undefined as unknown as SlowFixtures,
+    smtp: undefined as unknown as TestSmtpServer,
+    dataDir: '',
+    env: {} as Record<string, string>,
+    servers: [] as ServerProcess[],
+    async start() {
+      const server = await startServerProcess({ env: group.env });
+      group.servers.push(server);
+      return server;
+    },
+    /** The live process. */
+    live() {
+      return group.servers.filter(
+        (one) => one.child.exitCode === null && one.child.signalCode === null,
+      ) as [ServerProcess];
+    },
+    async digestsOverSmtp(email: string) {
+      let count = 0;
+      for (const raw of group.smtp.received) {
+        const mail = await simpleParser(raw);
+        if (
+          mail.subject?.includes('new result') &&
+          mail.to &&
+          'text' in mail.to &&
+          mail.to.text === email
+        )
+          count++;
+      }
+      return count;
+    },
   };
-  let smtp: TestSmtpServer;
-  const digestsOverSmtp = async (email: string) => {
-    let count = 0;
-    for (const raw of smtp.received) {
-      const mail = await simpleParser(raw);
-      if (
-        mail.subject?.includes('new result') &&
-        mail.to &&
-        'text' in mail.to &&
-        mail.to.text === email
-      )
-        count++;
-    }
-    return count;
-  };
-
   beforeAll(async () => {
     await ensureServiceBuilt();
-    smtp = await startSmtpServer();
-    fixtures = await slowFixtures();
-    dataDir = mkdtempSync(join(tmpdir(), 'rw-alerts-embedded-'));
-    env = {
-      ...providerEnvFor(fixtures.url),
-      DATA_DIR: dataDir,
+    group.smtp = await startSmtpServer();
+    group.fixtures = await slowFixtures();
+    group.dataDir = mkdtempSync(join(tmpdir(), 'rw-alerts-embedded-'));
+    // Migrated already, as the other processes on the embedded database start: the migration is not
+    // this file's subject, and done by two processes at once it took most of a minute on a busy machine.
+    await seedMigratedDatabase(group.dataDir);
+    group.env = {
+      ...providerEnvFor(group.fixtures.server.url),
+      DATA_DIR: group.dataDir,
       JWT_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'warn',
-      SMTP_URL: smtp.url,
+      SMTP_URL: group.smtp.url,
       ALERTS_TICK_SECONDS: '1',
       JOBS_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
       RATE_LIMIT_AUTHENTICATED_PER_HOUR: '100000',
     };
-    await start();
+    await group.start();
   }, 240_000);
-
   afterAll(async () => {
-    await Promise.all(servers.map((server) => server.stop('SIGKILL')));
-    await fixtures?.close();
-    await smtp?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(group.servers.map((server) => server.stop('SIGKILL')));
+    await group.fixtures?.server.close();
+    await group.smtp?.close();
+    if (group.dataDir) rmSync(group.dataDir, { recursive: true, force: true });
   });
+  return group;
+}
 
-  it('retries a digest the mail server refused, after a backoff, and sends it once', async () => {
-    const [server] = servers as [ServerProcess];
-    const user = await signUpAndIn(server.url);
-    const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`);
-    smtp.refuse(1);
-    const run = await ranNow(server, user, alertId);
-    expect(run).toMatchObject({ status: 'done', mail: 'sent' });
-    expect(smtp.refused()).toBe(1);
-    expect(await digestsOverSmtp(user.email)).toBe(1);
-  }, 90_000);
+describe.skipIf(skipReason)(
+  'alert runs across processes (PostgreSQL)',
+  { concurrent: true },
+  () => {
+    const group = postgresGroup();
+    const makeDue = (alertId: string) =>
+      group.db.query(`update alerts set next_run_at = now() - interval '1 second' where id = $1`, [
+        alertId,
+      ]);
 
-  it(
-    'runs after a restart a run that was enqueued before it, its process killed mid-search',
-    () => runSurvivesRestart(servers, start, digestsOverSmtp),
-    90_000,
-  );
-
-  /** Runs a new alert now with the mail server holding its exchange at `point`, kills the process there and restarts it. */
-  const killedWhileSending = async (point: 'envelope' | 'reply') => {
-    const [server] = servers.filter(
-      (one) => one.child.exitCode === null && one.child.signalCode === null,
-    ) as [ServerProcess];
-    const user = await signUpAndIn(server.url);
-    const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`);
-    const held = smtp.hold(point);
-    const queued = await ask(`${server.url}/api/alerts/${alertId}/run`, {
-      method: 'POST',
-      headers: user.bearer,
-    });
-    expect(queued.status, queued.body).toBe(202);
-    await held;
-    await Promise.all(servers.splice(0).map((one) => one.stop('SIGKILL')));
-    return { user, alertId, restarted: await start() };
-  };
-
-  it('sends again, once, a digest whose process was killed before the end of its data (a slow server)', async () => {
-    const { user, alertId, restarted } = await killedWhileSending('envelope');
-    const runs = await sentRun(servers, restarted, user, alertId, 60_000);
-    expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ status: 'done', mail: 'sent' });
-    expect(await digestsOverSmtp(user.email)).toBe(1);
-  }, 120_000);
-
-  it('does not send again a digest whose process was killed after the final dot, before the reply', async () => {
-    const { user, alertId, restarted } = await killedWhileSending('reply');
-    let runs: Run[] = [];
-    const settled = await eventually(
-      async () => {
-        runs = await runsOf(restarted, user, alertId);
-        return runs[0]?.mail === 'failed';
+    it.sequential(
+      'runs a due alert once per period with two processes ticking, and mails one digest',
+      async ({ expect }) => {
+        const { db, servers, dataDir } = group;
+        const [a, b] = await Promise.all([group.start(), group.start()]);
+        const user = await signUpAndIn(a.url);
+        const alertId = await createAlert(a, user, `ecology ${randomUUID().slice(0, 6)}`);
+        await makeDue(alertId);
+        const runs = await sentRun(servers, b, user, alertId, 20_000);
+        // Three more ticks of each process: nothing else runs for this period.
+        const since = Date.now();
+        expect(
+          await eventually(async () => {
+            const { rows } = await db.query<{ count: number }>(
+              `select count(*)::int as count from pgboss.job where name = 'alerts.tick' and state = 'completed' and completed_on > to_timestamp($1 / 1000.0)`,
+              [since],
+            );
+            return rows[0]!.count >= 3;
+          }, 15_000),
+        ).toBe(true);
+        expect(await runsOf(a, user, alertId)).toHaveLength(1);
+        expect(runs[0]).toMatchObject({ reason: 'schedule', status: 'done', mail: 'sent' });
+        expect(await digestsTo(dataDir, user.email)).toBe(1);
+        const alert = JSON.parse(
+          (await ask(`${a.url}/api/alerts/${alertId}`, { headers: user.bearer })).body,
+        ) as { nextRunAt: string };
+        expect(Date.parse(alert.nextRunAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
       },
       60_000,
-      200,
     );
-    expect(settled, `${JSON.stringify(runs)}\n${restarted.output().slice(-3000)}`).toBe(true);
-    // The server has the one it got before the kill; none other came.
-    expect(await digestsOverSmtp(user.email)).toBe(1);
-  }, 120_000);
-});
+
+    it.sequential(
+      'starts ten due alerts together, not one per poll',
+      async ({ expect }) => {
+        const [a, b] = group.servers as [ServerProcess, ServerProcess];
+        const user = await signUpAndIn(a.url);
+        const alertIds: string[] = [];
+        for (let index = 0; index < 10; index++)
+          alertIds.push(await createAlert(a, user, `ecology ${randomUUID().slice(0, 6)}`));
+        await group.db.query(
+          `update alerts set next_run_at = now() - interval '1 second' where id = any($1)`,
+          [alertIds],
+        );
+        const runIds: string[] = [];
+        expect(
+          await eventually(
+            async () => {
+              runIds.length = 0;
+              for (const alertId of alertIds) {
+                const run = (await runsOf(a, user, alertId))[0];
+                if (run && run.status === 'done') runIds.push(run.id);
+              }
+              return runIds.length === alertIds.length;
+            },
+            30_000,
+            200,
+          ),
+        ).toBe(true);
+        const starts = runIds.map(
+          (runId) => runStartedAt(a, runId, 1) ?? runStartedAt(b, runId, 1) ?? Number.NaN,
+        );
+        expect(starts.every(Number.isFinite)).toBe(true);
+        // One tick enqueued them all; workers take several per fetch, so they start within a poll.
+        expect(Math.max(...starts) - Math.min(...starts)).toBeLessThan(POLL_MS);
+      },
+      60_000,
+    );
+
+    it.sequential(
+      'finishes a run whose process was killed mid-search in the other process: one digest, not none or two',
+      async ({ expect }) => {
+        const { db, servers, dataDir } = group;
+        const [a, b] = servers as [ServerProcess, ServerProcess];
+        const user = await signUpAndIn(a.url);
+        const alertId = await createAlert(a, user, `${SLOW_WORD} ${randomUUID().slice(0, 6)}`);
+        await makeDue(alertId);
+        // The process that started the run (it logs each run it starts) is the one killed.
+        let holder: ServerProcess | undefined;
+        let runId = '';
+        expect(
+          await eventually(
+            async () => {
+              runId = (await runsOf(a, user, alertId))[0]?.id ?? '';
+              holder = runId
+                ? [a, b].find((server) =>
+                    server
+                      .output()
+                      .includes(`"runId":"${runId}","attempt":1,"msg":"alert run: started"`),
+                  )
+                : undefined;
+              return !!holder;
+            },
+            15_000,
+            50,
+          ),
+        ).toBe(true);
+        const killedAt = Date.now();
+        await holder!.stop('SIGKILL');
+        const survivor = holder === a ? b : a;
+        const runs = await sentRun(servers, survivor, user, alertId, 60_000);
+        // Taken over within the documented time (README, Durable jobs).
+        const takenOverAt = runStartedAt(survivor, runId, 2);
+        expect(takenOverAt).not.toBeNull();
+        expect(takenOverAt! - killedAt).toBeLessThanOrEqual(TAKEOVER_MAX_MS);
+        expect(runs).toHaveLength(1);
+        expect(runs[0]).toMatchObject({ id: runId, status: 'done', mail: 'sent' });
+        expect(await digestsTo(dataDir, user.email)).toBe(1);
+        expect(survivor.output()).toContain(
+          `"runId":"${runId}","attempt":2,"msg":"alert run: started"`,
+        );
+        const { rows } = await db.query<{ retry_count: number }>(
+          `select retry_count from pgboss.job where name = 'alerts.run' and data->>'runId' = $1`,
+          [runId],
+        );
+        expect(rows).toEqual([{ retry_count: 1 }]);
+      },
+      90_000,
+    );
+
+    it.sequential(
+      'makes a run partial when a provider fails, and the next run catches up on what it missed',
+      async ({ expect }) => {
+        const [server] = group.servers.filter(
+          (one) => one.child.exitCode === null && one.child.signalCode === null,
+        ) as [ServerProcess];
+        const user = await signUpAndIn(server.url);
+        const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`, [
+          'crossref',
+          'arxiv',
+        ]);
+        group.fixtures.crossref.down = true;
+        const partial = await ranNow(server, user, alertId);
+        group.fixtures.crossref.down = false;
+        expect(partial).toMatchObject({ status: 'partial', mail: 'sent' });
+        const next = await ranNow(server, user, alertId);
+        // What Crossref had is new to the alert now: the next run reports it.
+        expect(next).toMatchObject({ status: 'done', mail: 'sent' });
+        expect(next.newCount).toBeGreaterThan(0);
+        expect(await digestsTo(group.dataDir, user.email)).toBe(2);
+      },
+      90_000,
+    );
+  },
+);
+
+describe.skipIf(skipReason)(
+  'an alert run across a restart (PostgreSQL)',
+  { concurrent: true },
+  () => {
+    const group = postgresGroup();
+
+    it.sequential(
+      'runs after a restart a run that was enqueued before it, its process killed mid-search',
+      async ({ expect }) => {
+        await group.start();
+        await runSurvivesRestart(
+          expect,
+          group.servers,
+          () => group.start(),
+          (email) => digestsTo(group.dataDir, email),
+        );
+      },
+      90_000,
+    );
+  },
+);
+
+describe(
+  'alert runs across restarts, and mail refused (embedded database, SMTP)',
+  { concurrent: true },
+  () => {
+    const group = embeddedGroup();
+
+    it.sequential(
+      'retries a digest the mail server refused, after a backoff, and sends it once',
+      async ({ expect }) => {
+        const [server] = group.live();
+        const user = await signUpAndIn(server.url);
+        const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`);
+        group.smtp.refuse(1);
+        const run = await ranNow(server, user, alertId);
+        expect(run).toMatchObject({ status: 'done', mail: 'sent' });
+        expect(group.smtp.refused()).toBe(1);
+        expect(await group.digestsOverSmtp(user.email)).toBe(1);
+      },
+      90_000,
+    );
+
+    it.sequential(
+      'runs after a restart a run that was enqueued before it, its process killed mid-search',
+      ({ expect }) => runSurvivesRestart(expect, group.servers, group.start, group.digestsOverSmtp),
+      90_000,
+    );
+  },
+);
+
+describe(
+  'digests whose process was killed mid-exchange (embedded database, SMTP)',
+  { concurrent: true },
+  () => {
+    const group = embeddedGroup();
+
+    /** Runs a new alert now with the mail server holding its exchange at `point`, kills the process there and restarts it. */
+    const killedWhileSending = async (point: 'envelope' | 'reply') => {
+      const [server] = group.live();
+      const user = await signUpAndIn(server.url);
+      const alertId = await createAlert(server, user, `ecology ${randomUUID().slice(0, 6)}`);
+      const held = group.smtp.hold(point);
+      const queued = await ask(`${server.url}/api/alerts/${alertId}/run`, {
+        method: 'POST',
+        headers: user.bearer,
+      });
+      expect(queued.status, queued.body).toBe(202);
+      await held;
+      await Promise.all(group.servers.splice(0).map((one) => one.stop('SIGKILL')));
+      return { user, alertId, restarted: await group.start() };
+    };
+
+    it.sequential(
+      'sends again, once, a digest whose process was killed before the end of its data (a slow server)',
+      async ({ expect }) => {
+        const { user, alertId, restarted } = await killedWhileSending('envelope');
+        const runs = await sentRun(group.servers, restarted, user, alertId, 60_000);
+        expect(runs).toHaveLength(1);
+        expect(runs[0]).toMatchObject({ status: 'done', mail: 'sent' });
+        expect(await group.digestsOverSmtp(user.email)).toBe(1);
+      },
+      120_000,
+    );
+
+    it.sequential(
+      'does not send again a digest whose process was killed after the final dot, before the reply',
+      async ({ expect }) => {
+        const { user, alertId, restarted } = await killedWhileSending('reply');
+        let runs: Run[] = [];
+        const settled = await eventually(
+          async () => {
+            runs = await runsOf(restarted, user, alertId);
+            return runs[0]?.mail === 'failed';
+          },
+          60_000,
+          200,
+        );
+        expect(settled, `${JSON.stringify(runs)}\n${restarted.output().slice(-3000)}`).toBe(true);
+        // The server has the one it got before the kill; none other came.
+        expect(await group.digestsOverSmtp(user.email)).toBe(1);
+      },
+      120_000,
+    );
+  },
+);

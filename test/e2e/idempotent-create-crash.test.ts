@@ -6,6 +6,10 @@
  * process's lease has lapsed: after Retry-After waits of at most the lease, not a minute. On the
  * embedded database the request is held mid-upload and the retry goes to the restarted process, which
  * takes the claim of the process before it over at once.
+ *
+ * The two stores' cases share nothing (processes, database, data directory) and mostly wait (a start,
+ * a restart, a lease running out): they run side by side (`concurrent`), each counting its assertions
+ * with its own `expect` (the test context's).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest, type ClientRequest } from 'node:http';
@@ -107,8 +111,10 @@ function heldUpload(server: ServerProcess, path: string, headers: Record<string,
   return { destroy: () => req.destroy(), answered };
 }
 
-describe('an idempotent create killed in flight (embedded database)', () => {
-  it('replays after a restart: the restarted process takes the dead claim over at once and creates one resource', async () => {
+describe('an idempotent create killed in flight (embedded database)', { concurrent: true }, () => {
+  it('replays after a restart: the restarted process takes the dead claim over at once and creates one resource', async ({
+    expect,
+  }) => {
     const first = await start({});
     const user = await signUpAndIn(first.url);
     const workspaceId = await createWorkspace(first, user);
@@ -146,8 +152,11 @@ const postgresLeg = storeLegs().find((leg) => leg.postgres);
 
 describe.skipIf(!postgresLeg || postgresLeg.skipReason)(
   'an idempotent create killed in flight (PostgreSQL, two processes)',
+  { concurrent: true },
   () => {
-    it('a retry at the other process takes the claim over within the lease and creates one resource', async () => {
+    it('a retry at the other process takes the claim over within the lease and creates one resource', async ({
+      expect,
+    }) => {
       const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
       const env = {
         DATABASE_URL: scratch.url,

@@ -45,6 +45,12 @@ describe('which project a test file runs in', () => {
     expect(sharesModuleGraph("vi.mock('./store.js');")).toBe(false);
     expect(sharesModuleGraph('vi.useFakeTimers();')).toBe(false);
     expect(sharesModuleGraph("process.env.APP_ORIGIN = 'x';")).toBe(false);
+    expect(sharesModuleGraph("process.env['APP_ORIGIN'] ??= 'x';")).toBe(false);
+    expect(sharesModuleGraph('delete process.env.APP_ORIGIN;')).toBe(false);
+    expect(sharesModuleGraph("Object.assign(process.env, { APP_ORIGIN: 'x' });")).toBe(false);
+    // Reading the environment changes nothing: the store legs read TEST_DATABASE_URL.
+    expect(sharesModuleGraph('const url = process.env.TEST_DATABASE_URL!;')).toBe(true);
+    expect(sharesModuleGraph("if (process.env.CI === 'true') run();")).toBe(true);
     const shared = sharedAppTestFiles(ROOT);
     expect(shared).toContain('src/workspaces/resources/resources.test.ts');
     expect(shared.filter((file) => unitTestFiles(ROOT).includes(file))).toEqual([]);

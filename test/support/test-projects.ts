@@ -47,9 +47,16 @@ export function needsIsolation(source: string): boolean {
   return NEEDS_ISOLATION.test(source);
 }
 
-/** What changes the test process's global state: mocks, stubs, fake timers, spies, the environment, globals, handlers. */
-const CHANGES_GLOBAL_STATE =
-  /vi\.mock|vi\.doMock|vi\.hoisted|vi\.resetModules|vi\.stub|vi\.useFakeTimers|vi\.spyOn|process\.env|process\.on\(|globalThis/;
+/**
+ * What changes the test process's global state: mocks, stubs, fake timers, spies, the environment
+ * written (a variable set or deleted; reading one, as the store legs read TEST_DATABASE_URL, changes
+ * nothing), globals, handlers.
+ */
+const CHANGES_GLOBAL_STATE = new RegExp(
+  String.raw`vi\.mock|vi\.doMock|vi\.hoisted|vi\.resetModules|vi\.stub|vi\.useFakeTimers|vi\.spyOn|` +
+    String.raw`process\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)|delete process\.env|` +
+    String.raw`Object\.assign\(process\.env|process\.env\s*=(?!=)|process\.on\(|globalThis`,
+);
 
 /**
  * Whether an `app` file (one that starts an app, a database or Redis) may share its module graph with
