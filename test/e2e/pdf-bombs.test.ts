@@ -156,6 +156,9 @@ describe('PDF compression bombs on a built process', () => {
     done = true;
     const during = await polling;
     expect(during.length).toBeGreaterThan(20);
-    expect(p99(during), `baseline p99 ${baseline} ms`).toBeLessThan(Math.max(200, 3 * baseline));
+    // What this rules out is the event loop held for seconds (one bomb is about 30 s of text
+    // extraction). Beside other test files on a loaded 2-core CI machine health's p99 reached 397 ms
+    // against a 96 ms baseline taken earlier in the test, so a fixed 3× of that baseline is noise's.
+    expect(p99(during), `baseline p99 ${baseline} ms`).toBeLessThan(Math.max(1000, 4 * baseline));
   }, 240_000);
 });
