@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import type { BareConfig } from './bare-server.js';
-import { HealthResponse, healthDocument } from './health-document.js';
+import { HealthResponse, healthDocument, serve } from './health-document.js';
 
 const config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as BareConfig;
 const port = Number(process.argv[3]);
@@ -17,8 +17,4 @@ const answer = healthDocument(config);
 
 const app = Fastify({ logger: false });
 app.get('/api/health', { schema: { response: { 200: HealthResponse } } }, async () => answer());
-await app.listen({ port, host: '127.0.0.1' });
-process.stdout.write(`listening ${port}\n`);
-const shutdown = () => void app.close().then(() => process.exit(0));
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
+await serve(app, port);

@@ -15,7 +15,7 @@ import cors from '@fastify/cors';
 import Fastify from 'fastify';
 import { Histogram, Registry } from 'prom-client';
 import type { BareConfig } from './bare-server.js';
-import { HealthResponse, healthDocument } from './health-document.js';
+import { HealthResponse, healthDocument, serve } from './health-document.js';
 
 const config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as BareConfig;
 const port = Number(process.argv[3]);
@@ -55,8 +55,4 @@ await app.register(cors, {
   maxAge: 600,
 });
 app.get('/api/health', { schema: { response: { 200: HealthResponse } } }, async () => answer());
-await app.listen({ port, host: '127.0.0.1' });
-process.stdout.write(`listening ${port}\n`);
-const shutdown = () => void app.close().then(() => process.exit(0));
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
+await serve(app, port);

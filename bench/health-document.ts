@@ -2,6 +2,7 @@
  * What GET /api/health answers, for the reference servers (fastify-alone.ts, fastify-plugins.ts): its
  * response schema, and the handler's work (read the backend states, derive the status, stamp the time).
  */
+import type { FastifyInstance } from 'fastify';
 import type { BareConfig } from './bare-server.js';
 
 export const HealthResponse = {
@@ -33,4 +34,13 @@ export function healthDocument(config: BareConfig): () => object {
     version: config.health.version,
     services,
   });
+}
+
+/** Listens on `port`, says so (`listening <port>`), and closes on SIGTERM or SIGINT. */
+export async function serve(app: FastifyInstance, port: number): Promise<void> {
+  await app.listen({ port, host: '127.0.0.1' });
+  process.stdout.write(`listening ${port}\n`);
+  const shutdown = () => void app.close().then(() => process.exit(0));
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
 }

@@ -21,7 +21,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simpleParser } from 'mailparser';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { createScratchDatabase } from '../support/app.js';
@@ -68,6 +68,16 @@ const SLOW_MS = 4000;
 
 type Run = ApiSchema<'AlertRun'>;
 
+/** Whether a parsed mail is an alert digest sent to `email`. */
+function isDigestFor(mail: ParsedMail, email: string): boolean {
+  return (
+    !!mail.subject?.includes('new result') &&
+    !!mail.to &&
+    'text' in mail.to &&
+    mail.to.text === email
+  );
+}
+
 /** The digests in the shared outbox addressed to `email`. */
 async function digestsTo(dataDir: string, email: string): Promise<number> {
   let count = 0;
@@ -76,13 +86,7 @@ async function digestsTo(dataDir: string, email: string): Promise<number> {
   const names = readdirSync(outbox).filter((name) => name.endsWith('.eml'));
   for (const name of names) {
     const mail = await simpleParser(readFileSync(join(outbox, name)));
-    if (
-      mail.subject?.includes('new result') &&
-      mail.to &&
-      'text' in mail.to &&
-      mail.to.text === email
-    )
-      count++;
+    if (isDigestFor(mail, email)) count++;
   }
   return count;
 }
@@ -290,13 +294,7 @@ function embeddedGroup() {
       let count = 0;
       for (const raw of group.smtp.received) {
         const mail = await simpleParser(raw);
-        if (
-          mail.subject?.includes('new result') &&
-          mail.to &&
-          'text' in mail.to &&
-          mail.to.text === email
-        )
-          count++;
+        if (isDigestFor(mail, email)) count++;
       }
       return count;
     },
